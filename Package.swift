@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "WidgetWeaver",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "noise", targets: ["noise"]),
+        .executable(name: "weaver", targets: ["weaver"]),
+        .library(name: "NoiseDSP", targets: ["NoiseDSP"]),
+        .library(name: "NoiseEngine", targets: ["NoiseEngine"]),
+        .library(name: "AudioOutput", targets: ["AudioOutput"]),
+        .library(name: "SharedStore", targets: ["SharedStore"]),
+        .library(name: "Variables", targets: ["Variables"]),
+        .library(name: "WidgetDesign", targets: ["WidgetDesign"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C shims: flush-to-zero, thread naming, real-time scheduling (Glibc's module lacks them).
+        .target(name: "CNoiseSupport"),
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse-simple",
+                       providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa",
+                       providers: [.apt(["libasound2-dev"])]),
+
+        // Pure real-time DSP: no Foundation, no I/O.
+        .target(name: "NoiseDSP"),
+        .target(name: "AudioOutput", dependencies: ["CPulse", "CALSA", "CNoiseSupport"]),
+        .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioOutput", "CNoiseSupport"]),
+        .target(name: "SharedStore"),
+        .target(name: "Variables", dependencies: ["SharedStore"]),
+        .target(name: "WidgetDesign", dependencies: ["SharedStore"]),
+        .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables"]),
+
+        .executableTarget(name: "noise", dependencies: [
+            "NoiseEngine", "AudioOutput", "SharedStore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "weaver", dependencies: [
+            "Variables", "WidgetDesign", "WidgetRender", "SharedStore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables.
+        .target(name: "AudioTestSupport", dependencies: ["NoiseDSP"], path: "Tests/AudioTestSupport"),
+        .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "AudioTestSupport"]),
+        .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "AudioTestSupport"]),
+        .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "NoiseEngine", "AudioTestSupport"]),
+        .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
+        .testTarget(name: "VariablesTests", dependencies: ["Variables", "AudioTestSupport"]),
+        .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "AudioTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["AudioTestSupport", "NoiseEngine"]),
+    ]
+)

@@ -1,0 +1,4 @@
+import CPulse
+import CALSA
+import CNoiseSupport
+public enum AudioOutputModule {}

@@ -1,0 +1,3 @@
+import NoiseDSP
+import AudioOutput
+public enum NoiseEngineModule {}

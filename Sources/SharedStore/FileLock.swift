@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// An advisory, exclusive lock (`flock`) on a lock file in the store's `.locks/` folder. Every
+/// read-modify-write of a store file runs inside one, so concurrent writers from several processes
+/// lose nothing. The kernel drops the lock if the holder dies.
+public struct FileLock: Sendable {
+    public let url: URL
+
+    public init(root: StoreRoot, name: String) {
+        url = root.locks.appendingPathComponent("\(name).lock")
+    }
+
+    public func withLock<T>(_ body: () throws -> T) throws -> T {
+        try FileSystem.makeDirectory(url.deletingLastPathComponent())
+        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError("lock", path: url.path, reason: FileSystem.errnoReason("open")) }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR { throw StoreError("lock", path: url.path, reason: FileSystem.errnoReason("flock")) }
+        }
+        defer { _ = flock(fd, LOCK_UN) }
+        return try body()
+    }
+}

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct Noise: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "noise",
+        abstract: "A real-time noise machine: four coloured noise layers, live or rendered to WAV."
+    )
+}
