@@ -44,13 +44,13 @@ let package = Package(
         ]),
 
         // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables.
-        .target(name: "AudioTestSupport", dependencies: ["NoiseDSP"], path: "Tests/AudioTestSupport"),
-        .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "AudioTestSupport"]),
-        .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "AudioTestSupport"]),
-        .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "NoiseEngine", "AudioTestSupport"]),
+        .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
+        .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
+        .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "TestSupport"]),
+        .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "NoiseEngine", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
-        .testTarget(name: "VariablesTests", dependencies: ["Variables", "AudioTestSupport"]),
-        .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "AudioTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["AudioTestSupport", "NoiseEngine"]),
+        .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),
+        .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
     ]
 )
