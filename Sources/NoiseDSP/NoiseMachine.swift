@@ -1,0 +1,170 @@
+/// The whole noise machine: four layers, master volume, limiter and output fader.
+///
+/// Signal flow: layers (two `LayerPair`s) → sum → master volume → `PeakLimiter` (−0.5 dBFS
+/// ceiling) → fader (fade-in at start, sleep-timer fade-out, pause) → interleaved output.
+///
+/// Lifecycle: `init` allocates and computes tables (call it off the render thread); `render`
+/// is the only call the render thread makes per block, plus the `set…` calls that only store ramp
+/// targets. None of them allocate, lock, log or do I/O.
+public final class NoiseMachine {
+    public static let layerCount = 4
+    /// Default smoothing for control changes: long enough to be click-free, short enough to feel live.
+    public static let defaultRampSeconds = 0.02
+
+    public let spec: ProcessSpec
+    public let seed: UInt64
+    let pairs: (LayerPair, LayerPair)
+    var limiter: PeakLimiter
+    var master: ParameterRamp
+    /// Fader position 0…1 (a perceptual cubic like the volume slider, so fades sound even).
+    var fader: ParameterRamp
+    /// Scratch: one sub-block of each pair's four lanes.
+    let pairScratch: UnsafeMutablePointer<SIMD4<Float>>
+    var layerSettings: [LayerSettings]
+
+    /// Peak of the last rendered block (linear, after limiter and fader), for metering.
+    public private(set) var lastBlockPeak: Float = 0
+    /// Mean square of the last rendered block.
+    public private(set) var lastBlockMeanSquare: Float = 0
+
+    /// - Parameters:
+    ///   - seed: the generators' seed; the same seed and settings give the same samples on every run.
+    public init(spec: ProcessSpec, seed: UInt64, layers: [LayerSettings] = [], masterVolume: Float = 1,
+                faderPosition: Float = 1) {
+        self.spec = spec
+        self.seed = seed
+        let design = ColourDesign(sampleRate: spec.sampleRate)
+        let loudness = LoudnessCalibration(design: design)
+        var seeds = SplitMix64(seed: seed)
+        pairs = (LayerPair(sampleRate: spec.sampleRate, design: design, loudness: loudness, seeds: &seeds),
+                 LayerPair(sampleRate: spec.sampleRate, design: design, loudness: loudness, seeds: &seeds))
+        limiter = PeakLimiter(sampleRate: spec.sampleRate, channelCount: spec.channelCount)
+        master = ParameterRamp(VolumeCurve.amplitude(masterVolume))
+        fader = ParameterRamp(faderPosition)
+        pairScratch = .allocate(capacity: 2 * LayerPair.controlInterval)
+        pairScratch.initialize(repeating: .zero, count: 2 * LayerPair.controlInterval)
+        layerSettings = Array(repeating: .off, count: Self.layerCount)
+        for (i, l) in layers.prefix(Self.layerCount).enumerated() { setLayer(i, l, rampSeconds: 0) }
+    }
+
+    deinit { pairScratch.deallocate() }
+
+    /// The settings last asked for, per layer.
+    public func layer(_ index: Int) -> LayerSettings { layerSettings[index] }
+
+    /// Moves layer `index` (0…3) to `settings` over `rampSeconds`.
+    ///
+    /// Real-time safety: stores ramp targets only.
+    public func setLayer(_ index: Int, _ settings: LayerSettings, rampSeconds: Double = NoiseMachine.defaultRampSeconds) {
+        precondition((0..<Self.layerCount).contains(index))
+        layerSettings[index] = settings
+        let n = frames(rampSeconds)
+        if index < 2 { pairs.0.set(index, settings, rampFrames: n) } else { pairs.1.set(index - 2, settings, rampFrames: n) }
+    }
+
+    /// Master volume slider 0…1 (cubic curve), reached over `rampSeconds`.
+    public func setMasterVolume(_ volume: Float, rampSeconds: Double = NoiseMachine.defaultRampSeconds) {
+        master.setTarget(VolumeCurve.amplitude(volume), frames: frames(rampSeconds))
+    }
+
+    /// Moves the fader to `position` (0 silent … 1 full) over `seconds`: fade-in, sleep-timer
+    /// fade-out, pause and stop all go through here.
+    public func fade(to position: Float, seconds: Double) {
+        fader.setTarget(min(max(position, 0), 1), frames: frames(seconds))
+    }
+
+    public var faderPosition: Float { fader.value }
+    public var isFading: Bool { fader.isRamping }
+
+    /// The processing latency added by the limiter's look-ahead.
+    public var latencyFrames: Int { limiter.lookaheadFrames }
+
+    /// Clears every filter and the limiter; ramps jump to their targets.
+    public func reset() {
+        pairs.0.reset()
+        pairs.1.reset()
+        limiter.reset()
+    }
+
+    func frames(_ seconds: Double) -> Int { max(0, Int((seconds * spec.sampleRate).rounded())) }
+
+    /// Renders `frameCount` interleaved frames (`spec.channelCount` samples each) into `output`.
+    ///
+    /// Real-time safety: no allocation, lock, I/O, logging or throwing.
+    public func render(into output: UnsafeMutablePointer<Float>, frameCount: Int) {
+        let channels = spec.channelCount
+        var done = 0
+        while done < frameCount {
+            let n = min(LayerPair.controlInterval, frameCount - done)
+            let out = output + done * channels
+            renderSubBlock(into: out, frameCount: n)
+            done += n
+        }
+        limiter.process(output, frameCount: frameCount)
+        applyFader(output, frameCount: frameCount)
+    }
+
+    private func renderSubBlock(into out: UnsafeMutablePointer<Float>, frameCount n: Int) {
+        let a = pairScratch
+        let b = pairScratch + LayerPair.controlInterval
+        let aSilent = pairs.0.isSilent
+        let bSilent = pairs.1.isSilent
+        if !aSilent { pairs.0.process(into: a, frameCount: n) }
+        if !bSilent { pairs.1.process(into: b, frameCount: n) }
+        let m0 = master.value
+        let m1 = master.advance(n)
+        let mStep = (m1 - m0) / Float(n)
+        var m = m0
+        let channels = spec.channelCount
+        for i in 0..<n {
+            var lanes = SIMD4<Float>.zero
+            if !aSilent { lanes += a[i] }
+            if !bSilent { lanes += b[i] }
+            m += mStep
+            // Lanes are [layer A left, A right, layer B left, B right].
+            let left = (lanes[0] + lanes[2]) * m
+            if channels == 2 {
+                out[2 * i] = left
+                out[2 * i + 1] = (lanes[1] + lanes[3]) * m
+            } else {
+                out[i] = left
+            }
+        }
+    }
+
+    private func applyFader(_ output: UnsafeMutablePointer<Float>, frameCount: Int) {
+        let channels = spec.channelCount
+        let count = frameCount * channels
+        var peak: Float = 0
+        var sumSquares: Float = 0
+        if !fader.isRamping && fader.value == 1 {
+            for i in 0..<count {
+                let x = output[i]
+                peak = max(peak, abs(x))
+                sumSquares += x * x
+            }
+        } else {
+            var done = 0
+            while done < frameCount {
+                let n = min(LayerPair.controlInterval, frameCount - done)
+                let p0 = fader.value
+                let p1 = fader.advance(n)
+                let step = (p1 - p0) / Float(n)
+                var p = p0
+                for i in done..<(done + n) {
+                    p += step
+                    let g = VolumeCurve.amplitude(p)
+                    for c in 0..<channels {
+                        let x = output[i * channels + c] * g
+                        output[i * channels + c] = x
+                        peak = max(peak, abs(x))
+                        sumSquares += x * x
+                    }
+                }
+                done += n
+            }
+        }
+        lastBlockPeak = peak
+        lastBlockMeanSquare = count > 0 ? sumSquares / Float(count) : 0
+    }
+}
