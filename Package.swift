@@ -28,7 +28,7 @@ let package = Package(
         // Pure real-time DSP: no Foundation, no I/O.
         .target(name: "NoiseDSP"),
         .target(name: "AudioOutput", dependencies: ["CPulse", "CALSA", "CNoiseSupport"]),
-        .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioOutput", "CNoiseSupport"]),
+        .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioOutput", "CNoiseSupport", "SharedStore"]),
         .target(name: "SharedStore"),
         .target(name: "Variables", dependencies: ["SharedStore"]),
         .target(name: "WidgetDesign", dependencies: ["SharedStore"]),

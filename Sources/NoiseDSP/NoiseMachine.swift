@@ -76,6 +76,21 @@ public final class NoiseMachine {
     public var faderPosition: Float { fader.value }
     public var isFading: Bool { fader.isRamping }
 
+    /// Runs the machine for `seconds` and throws the output away, so the first block a listener
+    /// hears is steady state: filters settled (brown's lowest section needs ~0.3 s) and the
+    /// limiter's look-ahead delay filled. Allocates a scratch buffer: call it before real time.
+    public func preroll(seconds: Double = 0.5) {
+        let block = 1024
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: block * spec.channelCount)
+        defer { scratch.deallocate() }
+        var left = frames(seconds)
+        while left > 0 {
+            let n = min(block, left)
+            render(into: scratch, frameCount: n)
+            left -= n
+        }
+    }
+
     /// The processing latency added by the limiter's look-ahead.
     public var latencyFrames: Int { limiter.lookaheadFrames }
 

@@ -4,6 +4,7 @@ import ArgumentParser
 struct Noise: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "noise",
-        abstract: "A real-time noise machine: four coloured noise layers, live or rendered to WAV."
+        abstract: "A real-time noise machine: four coloured noise layers, played live or rendered to WAV.",
+        subcommands: [Play.self, Render.self, Presets.self]
     )
 }

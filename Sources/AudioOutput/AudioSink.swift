@@ -1,0 +1,68 @@
+/// The sample layout every sink accepts: interleaved 32-bit float frames in [-1, 1].
+public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
+    public var sampleRate: Int
+    public var channelCount: Int
+
+    public init(sampleRate: Int, channelCount: Int) {
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+    }
+
+    public var description: String { "\(sampleRate) Hz, \(channelCount == 1 ? "mono" : "\(channelCount) channels")" }
+}
+
+/// Where rendered audio goes: a sound server, a sound card, a file or nowhere.
+///
+/// Every implementation guarantees (checked by `AudioSinkConformanceTests` for each backend):
+/// - `open` allocates everything the sink needs; `write` does not allocate, lock a mutex shared with
+///   other threads, log or print, so a real-time render thread may call it.
+/// - `write` takes interleaved float frames in `format` and either accepts all of them (blocking as
+///   long as the device needs) or throws an `AudioOutputError`; samples outside [-1, 1] are clipped
+///   by the conversion, never wrapped.
+/// - `close` flushes what was written (`drain: true` waits until it has been played), is idempotent,
+///   and leaves file outputs valid even after an earlier `write` failed.
+/// - Sinks are used from one thread at a time.
+public protocol AudioSink: AnyObject {
+    /// Human name: backend and device, e.g. `pulse (default sink)`, `alsa (default)`, `wav (out.wav)`.
+    var name: String { get }
+    var format: AudioFormat { get }
+    /// Output latency in frames as the device reports it (0 for files).
+    var latencyFrames: Int { get }
+    /// Underruns seen and recovered so far.
+    var underrunCount: Int { get }
+
+    /// Writes `frameCount` interleaved frames.
+    ///
+    /// Real-time safety: no allocation; may block on the device.
+    func write(_ samples: UnsafePointer<Float>, frameCount: Int) throws(AudioOutputError)
+
+    /// Flushes and releases the output; `drain: true` first waits until everything was played.
+    func close(drain: Bool) throws(AudioOutputError)
+}
+
+/// An output failure that names the backend, the call and the reason.
+public struct AudioOutputError: Error, CustomStringConvertible, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// No server or device to talk to (refused, missing).
+        case unavailable
+        /// The connection or device went away while playing.
+        case disconnected
+        /// Bad request: unsupported format, bad device name, bad file.
+        case invalid
+        case io
+    }
+
+    public var kind: Kind
+    public var backend: String
+    public var call: String
+    public var reason: String
+
+    public init(_ kind: Kind, backend: String, call: String, reason: String) {
+        self.kind = kind
+        self.backend = backend
+        self.call = call
+        self.reason = reason
+    }
+
+    public var description: String { "\(backend): \(call) failed: \(reason)" }
+}

@@ -1,4 +1,0 @@
-import CPulse
-import CALSA
-import CNoiseSupport
-public enum AudioOutputModule {}

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The POSIX calls the outputs use, each wrapped once: retried on EINTR, failures turned into
+/// `AudioOutputError` with `strerror` (after swift-system's `Syscalls.swift`).
+enum SystemCalls {
+    static func errnoText(_ code: Int32 = errno) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
+
+    /// Writes all of `count` bytes.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, backend: String) throws(AudioOutputError) {
+        var offset = 0
+        while offset < count {
+            let n = Glibc.write(fd, bytes + offset, count - offset)
+            if n < 0 {
+                let e = errno
+                if e == EINTR { continue }
+                throw AudioOutputError(e == EPIPE ? .disconnected : .io, backend: backend, call: "write", reason: errnoText(e))
+            }
+            offset += n
+        }
+    }
+
+    static func pwriteAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, at offset: Int64, backend: String) throws(AudioOutputError) {
+        var done = 0
+        while done < count {
+            let n = pwrite(fd, bytes + done, count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw AudioOutputError(.io, backend: backend, call: "pwrite", reason: errnoText())
+            }
+            done += n
+        }
+    }
+}
+
+func sleepNanoseconds(_ d: Duration) {
+    let (s, attos) = d.components
+    var request = timespec(tv_sec: Int(s), tv_nsec: Int(attos / 1_000_000_000))
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+}

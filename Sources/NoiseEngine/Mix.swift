@@ -1,0 +1,129 @@
+import NoiseDSP
+
+/// A complete noise mix: what presets, `--mix FILE` and the Last Mix hold.
+///
+/// JSON shape (see README "Mix files"):
+/// `{ "name", "description", "masterVolume", "layers": [ { "enabled", "volume", "colour",
+///    "lowCutHz", "highCutHz", "eq": { "lowDb", "midDb", "highDb" } } ] }`
+public struct Mix: Codable, Equatable, Sendable {
+    public var name: String
+    public var description: String
+    /// Master slider 0…1 (cubic curve, see `VolumeCurve`).
+    public var masterVolume: Double
+    /// 1 to 4 layers; missing layers are disabled.
+    public var layers: [Layer]
+
+    public struct Layer: Codable, Equatable, Sendable {
+        public var enabled: Bool
+        /// Slider 0…1.
+        public var volume: Double
+        /// β of 1/f^β, 0…2: 0 white, 1 pink, 2 brown.
+        public var colour: Double
+        /// High-pass corner 10…2000 Hz, nil (absent or 0 in JSON) when off.
+        public var lowCutHz: Double?
+        /// Low-pass corner 500…20000 Hz, nil (absent or 0 in JSON) when off.
+        public var highCutHz: Double?
+        public var eq: EQ
+
+        public init(enabled: Bool = true, volume: Double = 0.8, colour: Double = 1, lowCutHz: Double? = nil,
+                    highCutHz: Double? = nil, eq: EQ = EQ()) {
+            self.enabled = enabled
+            self.volume = volume
+            self.colour = colour
+            self.lowCutHz = lowCutHz
+            self.highCutHz = highCutHz
+            self.eq = eq
+        }
+    }
+
+    public struct EQ: Codable, Equatable, Sendable {
+        public var lowDb: Double
+        public var midDb: Double
+        public var highDb: Double
+
+        public init(lowDb: Double = 0, midDb: Double = 0, highDb: Double = 0) {
+            self.lowDb = lowDb
+            self.midDb = midDb
+            self.highDb = highDb
+        }
+    }
+
+    public init(name: String, description: String = "", masterVolume: Double = 0.8, layers: [Layer]) {
+        self.name = name
+        self.description = description
+        self.masterVolume = masterVolume
+        self.layers = layers
+    }
+
+    // Allowed ranges, shared by validation, the CLI's `noise set` and the docs.
+    public static let volumeRange = 0.0...1.0
+    public static let colourRange = 0.0...2.0
+    public static let lowCutRange = 10.0...2000.0
+    public static let highCutRange = 500.0...20000.0
+    public static let eqRange = -12.0...12.0
+    public static let layerCountRange = 1...NoiseMachine.layerCount
+
+    /// The four layers as the DSP takes them (absent layers are off).
+    public var layerSettings: [LayerSettings] {
+        (0..<NoiseMachine.layerCount).map { i in
+            guard i < layers.count else { return .off }
+            let l = layers[i]
+            return LayerSettings(isEnabled: l.enabled, volume: Float(l.volume), colour: Float(l.colour),
+                                 lowCutHz: l.lowCutHz.map(Float.init), highCutHz: l.highCutHz.map(Float.init),
+                                 eqLowDb: Float(l.eq.lowDb), eqMidDb: Float(l.eq.midDb), eqHighDb: Float(l.eq.highDb))
+        }
+    }
+
+    /// Every rule a mix must meet; the first broken one is thrown, naming its field path.
+    public func validate(sampleRate: Double? = nil) throws(MixError) {
+        func check(_ v: Double, _ range: ClosedRange<Double>, _ path: String, unit: String = "") throws(MixError) {
+            guard v.isFinite, range.contains(v) else {
+                throw MixError(path: path, message: "\(MixError.format(v))\(unit) is out of range; allowed \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)")
+            }
+        }
+        guard Self.layerCountRange.contains(layers.count) else {
+            throw MixError(path: "layers", message: "has \(layers.count) layers; allowed 1…\(NoiseMachine.layerCount)")
+        }
+        try check(masterVolume, Self.volumeRange, "masterVolume")
+        for (i, l) in layers.enumerated() {
+            let p = "layers[\(i)]"
+            try check(l.volume, Self.volumeRange, "\(p).volume")
+            try check(l.colour, Self.colourRange, "\(p).colour")
+            if let lc = l.lowCutHz { try check(lc, Self.lowCutRange, "\(p).lowCutHz", unit: " Hz") }
+            if let hc = l.highCutHz {
+                try check(hc, Self.highCutRange, "\(p).highCutHz", unit: " Hz")
+                if let sampleRate, hc >= sampleRate / 2 {
+                    throw MixError(path: "\(p).highCutHz", message: "\(MixError.format(hc)) Hz is not below Nyquist (\(MixError.format(sampleRate / 2)) Hz at \(Int(sampleRate)) Hz)")
+                }
+            }
+            if let lc = l.lowCutHz, let hc = l.highCutHz, lc >= hc {
+                throw MixError(path: "\(p).lowCutHz", message: "\(MixError.format(lc)) Hz must be below highCutHz (\(MixError.format(hc)) Hz)")
+            }
+            try check(l.eq.lowDb, Self.eqRange, "\(p).eq.lowDb", unit: " dB")
+            try check(l.eq.midDb, Self.eqRange, "\(p).eq.midDb", unit: " dB")
+            try check(l.eq.highDb, Self.eqRange, "\(p).eq.highDb", unit: " dB")
+        }
+    }
+}
+
+/// A mix that breaks a rule: the field path (`layers[2].lowCutHz`), what is wrong and, when it
+/// came from a file, which file.
+public struct MixError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var file: String?
+    public var path: String
+    public var message: String
+
+    public init(file: String? = nil, path: String, message: String) {
+        self.file = file
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String {
+        (file.map { "\($0): " } ?? "") + (path.isEmpty ? message : "\(path): \(message)")
+    }
+
+    static func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+}

@@ -1,0 +1,81 @@
+import AudioOutput
+import CNoiseSupport
+import NoiseDSP
+
+/// What to render offline.
+public struct RenderPlan: Sendable {
+    public var mix: Mix
+    public var seed: UInt64
+    public var sampleRate: Int
+    public var channelCount: Int
+    /// Length asked for; the sleep timer may end the render earlier.
+    public var durationSeconds: Double
+    /// Sleep timer: output ends here, fading to silence over `fadeSeconds` before.
+    public var timerSeconds: Double?
+    public var fadeSeconds: Double
+
+    public static let defaultFadeSeconds = 30.0
+
+    public init(mix: Mix, seed: UInt64, sampleRate: Int = 48000, channelCount: Int = 2, durationSeconds: Double,
+                timerSeconds: Double? = nil, fadeSeconds: Double? = nil) {
+        self.mix = mix
+        self.seed = seed
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.durationSeconds = durationSeconds
+        self.timerSeconds = timerSeconds
+        // Default fade: 30 s, or the whole timer if it is shorter.
+        self.fadeSeconds = min(fadeSeconds ?? Self.defaultFadeSeconds, timerSeconds ?? .infinity)
+    }
+
+    public var totalFrames: Int64 {
+        let seconds = min(durationSeconds, timerSeconds ?? .infinity)
+        return Int64((seconds * Double(sampleRate)).rounded())
+    }
+
+    /// Frame at which the sleep-timer fade starts, if any.
+    public var fadeStartFrame: Int64? {
+        guard let timerSeconds, timerSeconds <= durationSeconds else { return nil }
+        return Int64(((timerSeconds - fadeSeconds) * Double(sampleRate)).rounded())
+    }
+}
+
+/// Renders a plan through a `NoiseMachine` into any sink, as fast as the CPU allows.
+public enum OfflineRenderer {
+    public static let blockFrames = 4096
+
+    /// Renders until done or `isCancelled()` turns true (checked every block); returns frames written.
+    /// The sink is not closed here.
+    @discardableResult
+    public static func render(_ plan: RenderPlan, to sink: any AudioSink,
+                              progress: (Int64, Int64) -> Void = { _, _ in },
+                              isCancelled: () -> Bool = { false }) throws(AudioOutputError) -> Int64 {
+        cns_enable_flush_to_zero()
+        let spec = ProcessSpec(sampleRate: Double(plan.sampleRate), maximumFrameCount: blockFrames,
+                               channelCount: plan.channelCount)
+        let machine = NoiseMachine(spec: spec, seed: plan.seed, layers: plan.mix.layerSettings,
+                                   masterVolume: Float(plan.mix.masterVolume))
+        machine.preroll()
+        let total = plan.totalFrames
+        let fadeStart = plan.fadeStartFrame
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * plan.channelCount)
+        defer { buffer.deallocate() }
+        var done: Int64 = 0
+        while done < total {
+            if isCancelled() { break }
+            var n = Int(min(Int64(blockFrames), total - done))
+            if let fadeStart {
+                if done == fadeStart {
+                    machine.fade(to: 0, seconds: plan.fadeSeconds)
+                } else if done < fadeStart, done + Int64(n) > fadeStart {
+                    n = Int(fadeStart - done)   // end the block where the fade begins
+                }
+            }
+            machine.render(into: buffer, frameCount: n)
+            try sink.write(buffer, frameCount: n)
+            done += Int64(n)
+            progress(done, total)
+        }
+        return done
+    }
+}

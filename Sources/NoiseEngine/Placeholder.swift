@@ -1,3 +1,0 @@
-import NoiseDSP
-import AudioOutput
-public enum NoiseEngineModule {}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import NoiseEngine
+import NoiseDSP
+
+extension Noise {
+    struct Presets: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the presets, or show one.",
+            discussion: "Add or override presets as JSON mix files in $XDG_CONFIG_HOME/widgetweaver/presets/.",
+            subcommands: [List.self, Show.self], defaultSubcommand: List.self)
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List every preset with its name and description.")
+            @Flag(help: "Print JSON.") var json = false
+
+            func run() throws {
+                let library = PresetLibrary.standard()
+                var rows: [(id: String, name: String, description: String, user: Bool)] = []
+                var problems: [String] = []
+                for entry in library.entries() {
+                    do {
+                        let mix = try Mix.load(path: entry.url.path)
+                        rows.append((entry.id, mix.name, mix.description, entry.isUserPreset))
+                    } catch {
+                        problems.append("\(error)")
+                    }
+                }
+                if json {
+                    let items = rows.map { ["id": $0.id, "name": $0.name, "description": $0.description, "source": $0.user ? "user" : "built-in"] }
+                    let data = try JSONSerialization.data(withJSONObject: items, options: [.prettyPrinted, .sortedKeys])
+                    print(String(decoding: data, as: UTF8.self))
+                } else {
+                    if rows.isEmpty { print("No presets found (looked in \(library.folders.map(\.path).joined(separator: ", "))).") }
+                    let width = rows.map(\.id.count).max() ?? 0
+                    for r in rows {
+                        print("\(r.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(r.name)\(r.user ? " (yours)" : "") — \(r.description)")
+                    }
+                }
+                for p in problems { Terminal.printError("warning: skipped \(p)") }
+            }
+        }
+
+        struct Show: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Show one preset's layers.")
+            @Argument(help: "Preset id.") var name: String
+            @Flag(help: "Print the mix JSON.") var json = false
+
+            func run() throws {
+                let (entry, mix) = try PresetLibrary.standard().load(name)
+                if json {
+                    print(String(decoding: mix.encodedJSON(), as: UTF8.self))
+                    return
+                }
+                print("\(mix.name) (\(entry.id)) — \(mix.description)")
+                print("master volume \(percent(mix.masterVolume)) (\(decibels(VolumeCurve.gainDb(mix.masterVolume))))")
+                for (i, l) in mix.layers.enumerated() {
+                    let cuts = [l.lowCutHz.map { "low cut \(Int($0)) Hz" }, l.highCutHz.map { "high cut \(Int($0)) Hz" }].compactMap { $0 }
+                    print("layer \(i + 1): \(l.enabled ? "on " : "off") volume \(percent(l.volume)), colour \(String(format: "%.2f", l.colour)) (\(colourName(l.colour)))"
+                          + (cuts.isEmpty ? "" : ", " + cuts.joined(separator: ", "))
+                          + ", EQ \(signed(l.eq.lowDb))/\(signed(l.eq.midDb))/\(signed(l.eq.highDb)) dB")
+                }
+            }
+        }
+    }
+}
+
+func percent(_ v: Double) -> String { "\(Int((v * 100).rounded()))%" }
+func decibels(_ db: Double) -> String { db.isFinite ? String(format: "%.1f dB", db) : "silent" }
+func signed(_ v: Double) -> String { v > 0 ? "+\(MixFormatting.number(v))" : MixFormatting.number(v) }
+func colourName(_ beta: Double) -> String {
+    switch beta {
+    case ..<0.25: "white"
+    case ..<0.75: "white–pink"
+    case ..<1.25: "pink"
+    case ..<1.75: "pink–brown"
+    default: "brown"
+    }
+}
+
+enum MixFormatting {
+    static func number(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }
+}

@@ -1,0 +1,167 @@
+import ArgumentParser
+import AudioOutput
+import Foundation
+import NoiseEngine
+
+extension Noise {
+    struct Render: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Render a mix to a WAV file, faster than real time, with no audio device.",
+            discussion: """
+            Examples:
+              noise render --preset sleep --duration 8h -o sleep.wav
+              noise render --mix my-mix.json --duration 10m --timer 8m --fade 2m -o nap.wav
+              noise render --preset rain --duration 30s -o - | aplay
+            """)
+
+        @OptionGroup var source: MixSourceOptions
+
+        @Option(name: .long, help: "Length: seconds or h/m/s units (90, 30s, 10m, 1h30m, 8h). Optional with --timer.")
+        var duration: String?
+
+        @Option(name: .long, help: "Seed of the noise generators; the same seed gives a byte-identical file.")
+        var seed: UInt64?
+
+        @Option(name: .long, help: "44100, 48000 or 96000.")
+        var sampleRate: Int = 48000
+
+        @Option(name: .long, help: "1 (mono) or 2 (stereo, independent noise per channel).")
+        var channels: Int = 2
+
+        @Option(name: .long, help: "Sample format: s16, s24 or f32.")
+        var format: String = "s16"
+
+        @Option(name: .long, help: "Sleep timer: the output ends here, fading to silence.")
+        var timer: String?
+
+        @Option(name: .long, help: "Length of the sleep-timer fade (default 30s, or the whole timer if shorter).")
+        var fade: String?
+
+        @Option(name: [.short, .customLong("output")], help: "Output WAV file, or - for standard output.")
+        var output: String
+
+        struct Parsed {
+            var durationSeconds: Double
+            var timerSeconds: Double?
+            var fadeSeconds: Double?
+            var encoding: SampleEncoding
+        }
+
+        func parsed() throws -> Parsed {
+            func parse(_ text: String, _ flag: String) throws -> Double {
+                do { return try DurationParser.seconds(text) } catch { throw ValidationError("'\(flag)': \(error)") }
+            }
+            guard [44100, 48000, 96000].contains(sampleRate) else {
+                throw ValidationError("'--sample-rate' \(sampleRate) is not supported; use 44100, 48000 or 96000")
+            }
+            guard (1...2).contains(channels) else { throw ValidationError("'--channels' \(channels) is out of range; use 1 or 2") }
+            guard let encoding = SampleEncoding(rawValue: format) else {
+                throw ValidationError("'--format' \(format) is not supported; use s16, s24 or f32")
+            }
+            let timerSeconds = try timer.map { try parse($0, "--timer") }
+            guard let durationSeconds = try duration.map({ try parse($0, "--duration") }) ?? timerSeconds else {
+                throw ValidationError("give '--duration' (or '--timer')")
+            }
+            let maximum = 48.0 * 3600
+            guard durationSeconds > 0, durationSeconds <= maximum else {
+                throw ValidationError("'--duration' must be more than 0 and at most 48h")
+            }
+            if let timerSeconds {
+                guard timerSeconds > 0 else { throw ValidationError("'--timer' must be more than 0") }
+                guard timerSeconds <= durationSeconds else { throw ValidationError("'--timer' must not be longer than '--duration'") }
+            }
+            let fadeSeconds = try fade.map { try parse($0, "--fade") }
+            if fadeSeconds != nil && timerSeconds == nil { throw ValidationError("'--fade' needs '--timer'") }
+            if let fadeSeconds, let timerSeconds, fadeSeconds > timerSeconds {
+                throw ValidationError("'--fade' must not be longer than '--timer'")
+            }
+            return Parsed(durationSeconds: durationSeconds, timerSeconds: timerSeconds, fadeSeconds: fadeSeconds, encoding: encoding)
+        }
+
+        func validate() throws { _ = try parsed() }
+
+        func run() throws {
+            let p = try parsed()
+            // Everything is checked before any file is touched: a bad mix creates or truncates nothing.
+            let (mix, label) = try source.load(sampleRate: Double(sampleRate))
+            let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
+            let plan = RenderPlan(mix: mix, seed: seed, sampleRate: sampleRate, channelCount: channels,
+                                  durationSeconds: p.durationSeconds, timerSeconds: p.timerSeconds, fadeSeconds: p.fadeSeconds)
+            let format = AudioFormat(sampleRate: sampleRate, channelCount: channels)
+            Terminal.installInterruptHandlers()
+
+            let target = WAVTarget(path: output)
+            let sink = try target.open(format: format, encoding: p.encoding, expectedFrames: plan.totalFrames)
+            var bar = Terminal.ProgressBar()
+            let showProgress = Terminal.stderrIsTerminal && output != "-"
+            let frames: Int64
+            do {
+                frames = try OfflineRenderer.render(plan, to: sink, progress: { done, total in
+                    if showProgress { bar.update(done: done, total: total, sampleRate: sampleRate) }
+                }, isCancelled: { interruptRequested.load(ordering: .relaxed) })
+                try sink.close(drain: true)
+            } catch {
+                try? sink.close(drain: false)
+                target.abandon()
+                throw error
+            }
+            try target.commit()
+            let seconds = Double(frames) / Double(sampleRate)
+            let interrupted = frames < plan.totalFrames
+            if showProgress && interrupted { FileHandle.standardError.write(Data("\n".utf8)) }
+            Terminal.printError("\(interrupted ? "Interrupted: wrote" : "Wrote") \(formatDuration(seconds)) of '\(label)' "
+                + "(\(sampleRate) Hz, \(channels == 2 ? "stereo" : "mono"), \(p.encoding.rawValue), seed \(seed)) to \(output == "-" ? "standard output" : output)")
+        }
+    }
+}
+
+/// The output file of `noise render`: rendered into a temporary file beside the target and
+/// renamed over it at the end (also after Ctrl-C), so a failed render never truncates or deletes
+/// an existing file.
+struct WAVTarget {
+    let path: String
+    let temporaryPath: String
+
+    init(path: String) {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
+    }
+
+    var isStandardOutput: Bool { path == "-" }
+
+    func open(format: AudioFormat, encoding: SampleEncoding, expectedFrames: Int64) throws -> WAVFileSink {
+        if isStandardOutput {
+            return try WAVFileSink(descriptor: 1, ownsDescriptor: false, format: format, encoding: encoding,
+                                   name: "standard output", expectedFrameCount: expectedFrames)
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ValidationError("'--output' \(path) is a directory")
+        }
+        do {
+            return try WAVFileSink(path: temporaryPath, format: format, encoding: encoding)
+        } catch {
+            throw CLIError("cannot write \(path): \(error.reason)")
+        }
+    }
+
+    func commit() throws {
+        guard !isStandardOutput else { return }
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw CLIError("cannot move the render into place at \(path): \(reason)")
+        }
+    }
+
+    func abandon() {
+        if !isStandardOutput { unlink(temporaryPath) }
+    }
+}
+
+/// A failure reported as `Error: message` with exit status 1.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

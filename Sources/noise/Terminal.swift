@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Set by SIGINT/SIGTERM; long-running commands poll it and finish cleanly.
+let interruptRequested = Atomic<Bool>(false)
+
+enum Terminal {
+    static func installInterruptHandlers() {
+        signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
+        signal(SIGTERM) { _ in interruptRequested.store(true, ordering: .relaxed) }
+        // A closed pipe (`noise render -o - | head`) is reported as EPIPE by write, not a signal.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    static var stderrIsTerminal: Bool { isatty(2) == 1 }
+
+    static func printError(_ text: String) {
+        writeStderr(text + "\n")
+    }
+
+    /// A one-line progress bar on stderr, redrawn in place at most every 0.2 s.
+    struct ProgressBar {
+        var lastDraw = -1.0
+        let clock = ContinuousClock()
+        let start: ContinuousClock.Instant
+
+        init() { start = clock.now }
+
+        mutating func update(done: Int64, total: Int64, sampleRate: Int) {
+            let elapsed = Double((clock.now - start).components.attoseconds) / 1e18 + Double((clock.now - start).components.seconds)
+            guard elapsed - lastDraw >= 0.2 || done == total else { return }
+            lastDraw = elapsed
+            let fraction = total > 0 ? Double(done) / Double(total) : 1
+            let width = 30
+            let filled = Int(fraction * Double(width))
+            let audio = Double(done) / Double(sampleRate)
+            let speed = elapsed > 0 ? audio / elapsed : 0
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            let text = "\r[\(bar)] \(Int(fraction * 100))%  \(formatDuration(audio)) rendered, \(Int(speed))x real time "
+            writeStderr(done == total ? text + "\n" : text)
+        }
+    }
+}
+
+/// Unbuffered write to fd 2 (no shared `FILE*`, so no data race under Swift 6).
+func writeStderr(_ text: String) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+        if n < 0 { if errno == EINTR { continue } else { return } }
+        offset += n
+    }
+    bytes.removeAll()
+}
+
+func formatDuration(_ seconds: Double) -> String {
+    let s = Int(seconds.rounded(.down))
+    if s >= 3600 { return "\(s / 3600)h\(String(format2(s % 3600 / 60)))m\(format2(s % 60))s" }
+    if s >= 60 { return "\(s / 60)m\(format2(s % 60))s" }
+    return "\(s)s"
+}
+
+private func format2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
