@@ -21,7 +21,7 @@ import Darwin
 /// past Nyquist's warped image until s falls below 2 %, where their effect is a constant.
 public struct ColourDesign: Sendable {
     /// Number of sections (r ≈ 3.3 at 48 kHz; straightness measured in ColourDesignTests).
-    public static let sectionCount = 10
+    public static let sectionCount = 9
     /// Lowest pole: the 1/f^β line holds from about two octaves above it.
     public static let lowestPoleHz = 3.0
     /// DC blocker corner after the cascade: keeps brown noise free of sub-audio drift.

@@ -9,7 +9,7 @@
 /// Lifecycle (JUCE's prepare / reset / process): `init` allocates everything, `reset` clears state,
 /// `process` neither allocates, locks, logs nor throws.
 final class LayerPair {
-    static let colourStageCount = ColourDesign.sectionCount + 1   // + DC blocker
+    static let colourStageCount = ColourDesign.sectionCount + 1   // + DC blocker; the kernel assumes 10
     static let biquadCount = 5                                    // low cut, high cut, 3 EQ bands
     /// Coefficients are recomputed at most this often (in frames) while a parameter moves.
     static let controlInterval = 32
@@ -73,44 +73,62 @@ final class LayerPair {
         return SIMD4(a, a, b, b)
     }
 
-    /// Writes `frameCount` (≤ `controlInterval`) frames of the pair's four lanes into `output`.
-    ///
-    /// Real-time safety: no allocation, lock, I/O or logging.
-    func process(into output: UnsafeMutablePointer<SIMD4<Float>>, frameCount: Int) {
+    /// Advances the ramps by one sub-block, refreshes coefficients if anything moved, and returns
+    /// the per-sample gain line for the sub-block.
+    func beginSubBlock(frameCount: Int) -> (start: SIMD4<Float>, step: SIMD4<Float>) {
         if needsCoefficients || ramps.0.isRamping || ramps.1.isRamping {
             ramps.0.advance(frameCount)
             ramps.1.advance(frameCount)
             updateCoefficients()
             needsCoefficients = ramps.0.isRamping || ramps.1.isRamping
         }
-        let startGain = laneGain
-        let endGain = targetLaneGain()
-        laneGain = endGain
-        let gainStep = (endGain - startGain) / Float(frameCount)
-        var gain = startGain
+        let start = laneGain
+        laneGain = targetLaneGain()
+        return (start, (laneGain - start) / Float(frameCount))
+    }
 
+    /// Writes `frameCount` (≤ `controlInterval`) frames of the pair's four lanes into `output`.
+    ///
+    /// Real-time safety: no allocation, lock, I/O or logging.
+    func process(into output: UnsafeMutablePointer<SIMD4<Float>>, frameCount: Int) {
+        let g = beginSubBlock(frameCount: frameCount)
+        var gain = g.start
         var noise = self.noise
-        let colour = self.colour
-        let biquads = self.biquads
-        for i in 0..<frameCount {
-            var v = noise.next()
-            for k in 0..<Self.colourStageCount {
-                let c = colour + 4 * k
-                let y = c[0] * v + c[3]
-                c[3] = c[1] * v - c[2] * y
-                v = y
-            }
-            for q in 0..<Self.biquadCount {
-                let c = biquads + 8 * q
-                let y = c[0] * v + c[5]
-                c[5] = c[1] * v - c[3] * y + c[6]
-                c[6] = c[2] * v - c[4] * y
-                v = v + c[7] * (y - v)
-            }
-            gain += gainStep
-            output[i] = v * gain
-        }
+        let c = colour, q = biquads
+        ChainKernel.run(frameCount: frameCount,
+                        load: { i in i < 40 ? c[i] : q[i - 40] },
+                        store: { i, v in if i < 40 { c[i] = v } else { q[i - 40] = v } },
+                        noise: { noise.next() },
+                        emit: { i, v in gain += g.step; output[i] = v * gain })
         self.noise = noise
+    }
+
+    /// Processes two pairs in one loop: their chains are independent, so interleaving them doubles
+    /// the work in flight while each recursive filter waits on its previous sample.
+    ///
+    /// Real-time safety: no allocation, lock, I/O or logging.
+    static func processBoth(_ a: LayerPair, _ b: LayerPair, into outA: UnsafeMutablePointer<SIMD4<Float>>,
+                            _ outB: UnsafeMutablePointer<SIMD4<Float>>, frameCount: Int) {
+        let ga = a.beginSubBlock(frameCount: frameCount)
+        let gb = b.beginSubBlock(frameCount: frameCount)
+        let step = SIMD8(lowHalf: ga.step, highHalf: gb.step)
+        var gain = SIMD8(lowHalf: ga.start, highHalf: gb.start)
+        var noiseA = a.noise, noiseB = b.noise
+        let ca = a.colour, qa = a.biquads, cb = b.colour, qb = b.biquads
+        ChainKernel.run(frameCount: frameCount,
+                        load: { i in i < 40 ? SIMD8(lowHalf: ca[i], highHalf: cb[i]) : SIMD8(lowHalf: qa[i - 40], highHalf: qb[i - 40]) },
+                        store: { i, v in
+                            if i < 40 { ca[i] = v.lowHalf; cb[i] = v.highHalf } else { qa[i - 40] = v.lowHalf; qb[i - 40] = v.highHalf }
+                        },
+                        noise: { SIMD8(lowHalf: noiseA.next(), highHalf: noiseB.next()) },
+                        emit: { i, v in
+                            gain += step
+                            let y = v * gain
+                            outA[i] = y.lowHalf
+                            outB[i] = y.highHalf
+                        })
+        a.noise = noiseA
+        b.noise = noiseB
     }
 
     /// Recomputes every coefficient from the ramps' current values.
@@ -151,6 +169,95 @@ final class LayerPair {
         c[3] = SIMD4(Float(a.a1), Float(a.a1), Float(b.a1), Float(b.a1))
         c[4] = SIMD4(Float(a.a2), Float(a.a2), Float(b.a2), Float(b.a2))
         c[7] = SIMD4(wetA, wetA, wetB, wetB)
+    }
+}
+
+/// The per-sample chain of a layer pair, written once for any lane width (SIMD4: one pair;
+/// SIMD8: two pairs interleaved). Storage indices: colour stage k at 4k (b0, b1, a1, state),
+/// biquad q at 40 + 8q (b0, b1, b2, a1, a2, s1, s2, wet).
+enum ChainKernel {
+    @inline(__always)
+    static func run<V: SIMD>(frameCount: Int, load: (Int) -> V, store: (Int, V) -> Void,
+                             noise: () -> V, emit: (Int, V) -> Void) where V.Scalar == Float {
+        // Coefficients and states in locals: the compiler keeps what fits in registers and knows
+        // the rest cannot alias the output, so the sample loop has no reloads through pointers.
+        let c0b0 = load(0), c0b1 = load(1), c0a1 = load(2); var c0s = load(3)
+        let c1b0 = load(4), c1b1 = load(5), c1a1 = load(6); var c1s = load(7)
+        let c2b0 = load(8), c2b1 = load(9), c2a1 = load(10); var c2s = load(11)
+        let c3b0 = load(12), c3b1 = load(13), c3a1 = load(14); var c3s = load(15)
+        let c4b0 = load(16), c4b1 = load(17), c4a1 = load(18); var c4s = load(19)
+        let c5b0 = load(20), c5b1 = load(21), c5a1 = load(22); var c5s = load(23)
+        let c6b0 = load(24), c6b1 = load(25), c6a1 = load(26); var c6s = load(27)
+        let c7b0 = load(28), c7b1 = load(29), c7a1 = load(30); var c7s = load(31)
+        let c8b0 = load(32), c8b1 = load(33), c8a1 = load(34); var c8s = load(35)
+        let dcb0 = load(36), dcb1 = load(37), dca1 = load(38); var dcs = load(39)
+        var bq0 = BiquadLanes<V>(load, 40), bq1 = BiquadLanes<V>(load, 48), bq2 = BiquadLanes<V>(load, 56)
+        var bq3 = BiquadLanes<V>(load, 64), bq4 = BiquadLanes<V>(load, 72)
+        for i in 0..<frameCount {
+            var v = noise()
+            firstOrder(&v, &c0s, c0b0, c0b1, c0a1)
+            firstOrder(&v, &c1s, c1b0, c1b1, c1a1)
+            firstOrder(&v, &c2s, c2b0, c2b1, c2a1)
+            firstOrder(&v, &c3s, c3b0, c3b1, c3a1)
+            firstOrder(&v, &c4s, c4b0, c4b1, c4a1)
+            firstOrder(&v, &c5s, c5b0, c5b1, c5a1)
+            firstOrder(&v, &c6s, c6b0, c6b1, c6a1)
+            firstOrder(&v, &c7s, c7b0, c7b1, c7a1)
+            firstOrder(&v, &c8s, c8b0, c8b1, c8a1)
+            firstOrder(&v, &dcs, dcb0, dcb1, dca1)
+            bq0.processWet(&v)
+            bq1.processWet(&v)
+            bq2.process(&v)
+            bq3.process(&v)
+            bq4.process(&v)
+            emit(i, v)
+        }
+        store(3, c0s); store(7, c1s); store(11, c2s); store(15, c3s); store(19, c4s); store(23, c5s)
+        store(27, c6s); store(31, c7s); store(35, c8s); store(39, dcs)
+        bq0.store(store, 40); bq1.store(store, 48); bq2.store(store, 56); bq3.store(store, 64); bq4.store(store, 72)
+    }
+}
+
+/// One transposed-direct-form-II first-order section across the lanes.
+@inline(__always)
+func firstOrder<V: SIMD>(_ v: inout V, _ s: inout V, _ b0: V, _ b1: V, _ a1: V) where V.Scalar == Float {
+    let y = b0 * v + s
+    s = b1 * v - a1 * y
+    v = y
+}
+
+/// A biquad's coefficients and state across the lanes, copied out of the pair's storage for a
+/// sub-block (TDF-II, the form that behaves best while coefficients move).
+struct BiquadLanes<V: SIMD> where V.Scalar == Float {
+    let b0, b1, b2, a1, a2, wet: V
+    var s1, s2: V
+
+    @inline(__always)
+    init(_ load: (Int) -> V, _ base: Int) {
+        b0 = load(base); b1 = load(base + 1); b2 = load(base + 2); a1 = load(base + 3); a2 = load(base + 4)
+        s1 = load(base + 5); s2 = load(base + 6); wet = load(base + 7)
+    }
+
+    @inline(__always)
+    func store(_ store: (Int, V) -> Void, _ base: Int) {
+        store(base + 5, s1)
+        store(base + 6, s2)
+    }
+
+    @inline(__always)
+    mutating func process(_ v: inout V) {
+        let y = b0 * v + s1
+        s1 = b1 * v - a1 * y + s2
+        s2 = b2 * v - a2 * y
+        v = y
+    }
+
+    /// Processes and mixes the result with the input by `wet` (0 bypasses exactly).
+    @inline(__always)
+    mutating func processWet(_ v: inout V) {
+        let x = v
+        process(&v)
+        v = x + wet * (v - x)
     }
 }
 

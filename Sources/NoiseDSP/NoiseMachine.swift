@@ -124,8 +124,12 @@ public final class NoiseMachine {
         let b = pairScratch + LayerPair.controlInterval
         let aSilent = pairs.0.isSilent
         let bSilent = pairs.1.isSilent
-        if !aSilent { pairs.0.process(into: a, frameCount: n) }
-        if !bSilent { pairs.1.process(into: b, frameCount: n) }
+        switch (aSilent, bSilent) {
+        case (false, false): LayerPair.processBoth(pairs.0, pairs.1, into: a, b, frameCount: n)
+        case (false, true): pairs.0.process(into: a, frameCount: n)
+        case (true, false): pairs.1.process(into: b, frameCount: n)
+        case (true, true): break
+        }
         let m0 = master.value
         let m1 = master.advance(n)
         let mStep = (m1 - m0) / Float(n)

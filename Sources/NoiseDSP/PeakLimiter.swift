@@ -51,7 +51,10 @@ public struct PeakLimiter: ~Copyable {
         releaseCoefficient = Float(1 - exp(-1 / (releaseSeconds * sampleRate)))
         delay = .allocate(capacity: lookaheadFrames * channelCount)
         delay.initialize(repeating: 0, count: lookaheadFrames * channelCount)
-        dequeCapacity = lookaheadFrames + 2
+        // A power of two, so ring indices wrap with a mask instead of a division.
+        var capacity = 1
+        while capacity < lookaheadFrames + 2 { capacity <<= 1 }
+        dequeCapacity = capacity
         dequeFrames = .allocate(capacity: dequeCapacity)
         dequeFrames.initialize(repeating: 0, count: dequeCapacity)
         dequeGains = .allocate(capacity: dequeCapacity)
@@ -88,6 +91,7 @@ public struct PeakLimiter: ~Copyable {
     public mutating func process(_ samples: UnsafeMutablePointer<Float>, frameCount: Int) {
         let channels = channelCount
         let window = lookaheadFrames + 1
+        let mask = dequeCapacity - 1
         for i in 0..<frameCount {
             let p = samples + i * channels
             var peak: Float = 0
@@ -97,15 +101,15 @@ public struct PeakLimiter: ~Copyable {
 
             // Sliding minimum over the last L+1 frames.
             while dequeCount > 0 {
-                let back = (dequeHead + dequeCount - 1) % dequeCapacity
+                let back = (dequeHead + dequeCount - 1) & mask
                 if dequeGains[back] >= g { dequeCount -= 1 } else { break }
             }
-            let tail = (dequeHead + dequeCount) % dequeCapacity
+            let tail = (dequeHead + dequeCount) & mask
             dequeFrames[tail] = frame
             dequeGains[tail] = g
             dequeCount += 1
             if dequeFrames[dequeHead] <= frame - window {
-                dequeHead = (dequeHead + 1) % dequeCapacity
+                dequeHead = (dequeHead + 1) & mask
                 dequeCount -= 1
             }
             let windowMin = dequeGains[dequeHead]

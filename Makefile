@@ -1,0 +1,45 @@
+# WidgetWeaver for Linux. `make play` and `make test` work on a fresh Debian machine with only the
+# Swift toolchain: they install the system packages they need first (apt-get; sudo when not root).
+
+SWIFT       ?= swift
+CONFIG      ?= release
+PRESET      ?= sleep
+APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-utils pkg-config
+SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN          = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)
+
+.PHONY: deps build play test test-only bench fuzz-vars fuzz-designs install clean
+
+## Install the system packages (skipped when all are present).
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+## Build and play the sleep preset on the default output (Ctrl-C fades out and stops).
+play: build
+	$(BIN)/noise play --preset $(PRESET)
+
+## Install deps, build and run every test (release build: the DSP tests render minutes of audio).
+## Tests that need a sound server start a private PulseAudio with a null sink themselves.
+test: deps
+	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
+	$(SWIFT) test -c release --skip-build -Xswiftc -enable-testing
+
+bench: deps
+	$(SWIFT) package --package-path Benchmarks benchmark --no-progress
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/widgetweaver/presets
+	install -m755 $(BIN)/noise $(BIN)/weaver $(DESTDIR)$(PREFIX)/bin/
+	install -m644 Presets/*.json $(DESTDIR)$(PREFIX)/share/widgetweaver/presets/
+
+PREFIX ?= /usr/local
+
+clean:
+	rm -rf .build .build-* Benchmarks/.build
