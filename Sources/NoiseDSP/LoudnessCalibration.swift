@@ -43,7 +43,7 @@ public struct LoudnessCalibration: Sendable {
                 sum += p
             }
             let power = NoiseSource.variance * sum / Double(pointCount)
-            table.append(Float(10 * log10(targetPower / power) / 2))
+            table.append(Float(10 * log10(targetPower / power)))
         }
         gainDbTable = table
     }

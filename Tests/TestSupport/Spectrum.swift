@@ -62,7 +62,9 @@ public enum Spectrum {
         centresHz.map { fc in
             let lo = fc * pow(2, -0.5 / fraction), hi = fc * pow(2, 0.5 / fraction)
             var sum = 0.0, n = 0
-            for k in Int((lo / binHz).rounded(.up))...Int((hi / binHz).rounded(.down)) where k < density.count {
+            var first = Int((lo / binHz).rounded(.up)), last = Int((hi / binHz).rounded(.down))
+            if first > last { first = Int((fc / binHz).rounded()); last = first }   // band narrower than a bin
+            for k in first...last where k < density.count {
                 sum += density[k]
                 n += 1
             }

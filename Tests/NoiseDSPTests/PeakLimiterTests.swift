@@ -1,0 +1,43 @@
+import Testing
+import NoiseDSP
+
+@Suite struct PeakLimiterTests {
+    static func noise(_ count: Int, level: Float, seed: UInt64) -> [Float] {
+        var g = SplitMix64(seed: seed)
+        return (0..<count).map { _ in Float(Int64(bitPattern: g.next()) % 1000) / 1000 * level }
+    }
+
+    @Test func holdsTheCeilingOnHotPeaks() {
+        var limiter = PeakLimiter(sampleRate: 48000, channelCount: 1, ceilingDb: -1)
+        var x = Self.noise(96000, level: 0.3, seed: 1)
+        for i in [1000, 16000, 31000] { x[i] = 4; x[i + 1] = -3 }   // +12 dB spikes
+        x.withUnsafeMutableBufferPointer { limiter.process($0.baseAddress!, frameCount: $0.count) }
+        let ceiling: Float = 0.891251 // −1 dBFS
+        #expect(x.allSatisfy { abs($0) <= ceiling * 1.00001 })
+        #expect(limiter.takeMinimumGain() < 0.25)
+    }
+
+    @Test func isBitExactBelowTheCeilingAndOnlyDelays() {
+        var limiter = PeakLimiter(sampleRate: 48000, channelCount: 2)
+        var x = Self.noise(20000, level: 0.5, seed: 2)
+        let input = x
+        x.withUnsafeMutableBufferPointer { limiter.process($0.baseAddress!, frameCount: $0.count / 2) }
+        let delay = limiter.lookaheadFrames * 2
+        #expect(Array(x[delay...]) == Array(input[..<(input.count - delay)]))
+    }
+
+    @Test func gainMovesSmoothlyAndRecovers() {
+        var limiter = PeakLimiter(sampleRate: 48000, channelCount: 1, ceilingDb: -6)
+        var x = [Float](repeating: 0.25, count: 96000)
+        x[10000] = 1
+        x.withUnsafeMutableBufferPointer { limiter.process($0.baseAddress!, frameCount: $0.count) }
+        var gains = x.map { $0 / 0.25 }
+        let spike = 10000 + limiter.lookaheadFrames
+        gains[spike] = (gains[spike - 1] + gains[spike + 1]) / 2   // the spike's own sample is not gain
+        #expect(x[spike] <= 0.501188)                               // −6 dBFS held on the spike
+        // The gain ramps over the look-ahead (240 frames): no step larger than 1/200 of the dip.
+        let steps = zip(gains.dropFirst(), gains).map { abs($0 - $1) }
+        #expect(steps[300..<20000].max()! < 0.01)
+        #expect(gains[96000 - 1] > 0.99)   // 1.8 s later it has recovered
+    }
+}
