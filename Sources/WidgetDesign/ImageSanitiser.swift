@@ -51,9 +51,10 @@ public enum ImageSanitiser {
         name = name.trimmingCharacters(in: .whitespaces)
         if name.count > maxFileNameCharacters {
             // Keep the extension: it tells readers the image type.
-            let ext = (name as NSString).pathExtension
+            var ext = (name as NSString).pathExtension
+            if ext.count > 16 { ext = "" }
             let keep = maxFileNameCharacters - (ext.isEmpty ? 0 : ext.count + 1)
-            name = String(name.prefix(keep)) + (ext.isEmpty ? "" : ".\(ext)")
+            name = String(name.prefix(keep)).trimmingCharacters(in: .whitespaces) + (ext.isEmpty ? "" : ".\(ext)")
         }
         let isOnlyFiller = name.allSatisfy { $0 == "_" || $0 == "." || $0 == " " }
         return name.isEmpty || isOnlyFiller ? nil : name

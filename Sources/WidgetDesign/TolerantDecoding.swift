@@ -43,7 +43,8 @@ public struct TolerantDecoder {
             return nil
         }
         checkKeys(o, known: Self.specKeys, path: path)
-        let version = int(o, "version", path, range: 1...Int(Int32.max), default: 1)
+        // Older files carry lower versions; like the seed app, a loaded design is at least current.
+        let version = max(int(o, "version", path, range: 1...Int(Int32.max), default: 1), WidgetSpec.currentVersion)
         var id = UUID()
         if let raw = o["id"], raw != .null {
             if case .string(let s) = raw, let u = UUID(uuidString: s) { id = u } else {
