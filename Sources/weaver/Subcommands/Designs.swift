@@ -22,7 +22,11 @@ extension Weaver.Designs {
 
         func run() throws {
             let lib = store.library
-            let rows = try search.map { try lib.search($0) } ?? lib.summaries()
+            let everything = try lib.summaries()
+            let rows = search.map { text in
+                let key = DesignSummary.fold(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                return key.isEmpty ? everything : everything.filter { $0.searchKey.contains(key) }
+            } ?? everything
             let def = try lib.defaultID()
             if json {
                 printJSON(.array(rows.map { summaryJSON($0, defaultID: def) }))
@@ -36,7 +40,7 @@ extension Weaver.Designs {
             for r in rows {
                 out += "\(r.id == def ? "*" : " ") \(r.id.uuidString)  \(pad(clip(r.name, 32), 32))  \(pad(r.template.rawValue, 14))  \(displayDate(r.updatedAt))\(r.hasImage ? "  [image]" : "")\n"
             }
-            let slots = lib.freeSlotsLeft(currentCount: try lib.summaries().count)
+            let slots = lib.freeSlotsLeft(currentCount: everything.count)
             out += "\(rows.count) design\(rows.count == 1 ? "" : "s")" + (slots.map { " (free tier: \($0) of \(DesignLibrary.maxFreeDesigns) slots left)" } ?? "") + "; * = default\n"
             FileHandle.standardOutput.write(Data(out.utf8))
         }
