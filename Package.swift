@@ -43,6 +43,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // libFuzzer target for the design import parser (see docs/designs.md for the command).
+        .executableTarget(name: "FuzzDesignImport", dependencies: ["WidgetDesign"], path: "Fuzz/DesignImport"),
+
         // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables.
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),

@@ -1,8 +1,228 @@
 import ArgumentParser
+import Foundation
+import WidgetDesign
 
 extension Weaver {
     struct Designs: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Not built yet.")
-        func run() throws { throw ValidationError("'weaver designs' is not built yet") }
+        static let configuration = CommandConfiguration(
+            abstract: "The design library: list, show, create, edit, delete and restore widget designs.",
+            subcommands: [List.self, Show.self, New.self, Duplicate.self, Delete.self, Restore.self, Trash.self,
+                          Default.self, Set.self, Validate.self],
+            defaultSubcommand: List.self
+        )
+    }
+}
+
+extension Weaver.Designs {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List saved designs, newest first.")
+        @OptionGroup var store: DesignStoreOptions
+        @Option(help: "Only designs whose name contains TEXT (ignores case and accents).") var search: String?
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            let lib = store.library
+            let everything = try lib.summaries()
+            let rows = search.map { text in
+                let key = DesignSummary.fold(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                return key.isEmpty ? everything : everything.filter { $0.searchKey.contains(key) }
+            } ?? everything
+            let def = try lib.defaultID()
+            if json {
+                printJSON(.array(rows.map { summaryJSON($0, defaultID: def) }))
+                return
+            }
+            if rows.isEmpty {
+                print(search == nil ? "No designs yet. Add one with 'weaver templates add classic' or 'weaver designs new'." : "No designs match '\(search!)'.")
+                return
+            }
+            var out = "  \(pad("ID", 36))  \(pad("NAME", 32))  \(pad("TEMPLATE", 14))  UPDATED\n"
+            for r in rows {
+                out += "\(r.id == def ? "*" : " ") \(r.id.uuidString)  \(pad(clip(r.name, 32), 32))  \(pad(r.template.rawValue, 14))  \(displayDate(r.updatedAt))\(r.hasImage ? "  [image]" : "")\n"
+            }
+            let slots = lib.freeSlotsLeft(currentCount: everything.count)
+            out += "\(rows.count) design\(rows.count == 1 ? "" : "s")" + (slots.map { " (free tier: \($0) of \(DesignLibrary.maxFreeDesigns) slots left)" } ?? "") + "; * = default\n"
+            FileHandle.standardOutput.write(Data(out.utf8))
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one design.")
+        @OptionGroup var store: DesignStoreOptions
+        @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
+        @Flag(help: "Print the design's JSON (the exchange format).") var json = false
+
+        func run() throws {
+            let lib = store.library
+            let spec = try lib.load(lib.resolve(design).id)
+            if json {
+                FileHandle.standardOutput.write(spec.encoded())
+                return
+            }
+            let isDefault = try lib.defaultID() == spec.id
+            var lines = [
+                "\(spec.name)\(isDefault ? "  (default)" : "")",
+                "  id:         \(spec.id.uuidString)",
+                "  updated:    \(displayDate(spec.updatedAt))",
+                "  template:   \(spec.layout.template.rawValue) (\(spec.layout.template.displayName))",
+                "  primary:    \(spec.primaryText)",
+            ]
+            if let s = spec.secondaryText { lines.append("  secondary:  \(s)") }
+            if let s = spec.symbol { lines.append("  symbol:     \(s.name) size \(JSONValue.formatted(s.sizePoints)) \(s.weight.rawValue) \(s.renderingMode.rawValue) tint \(s.tint.rawValue) \(s.placement.rawValue)") }
+            if let i = spec.image { lines.append("  image:      \(i.fileName) \(i.contentMode.rawValue) height \(JSONValue.formatted(i.heightPoints)) radius \(JSONValue.formatted(i.cornerRadiusPoints))") }
+            let l = spec.layout
+            lines.append("  layout:     \(l.axis.rawValue), \(l.alignment.rawValue), spacing \(JSONValue.formatted(l.spacingPoints)), accent bar \(l.showsAccentBar ? "on" : "off")\(l.template == .poster ? ", overlay \(l.posterOverlayMode.rawValue)" : ""), lines \(l.primaryLineLimitSmall)/\(l.primaryLineLimit) and \(l.secondaryLineLimitSmall)/\(l.secondaryLineLimit)")
+            let st = spec.style
+            lines.append("  style:      accent \(st.accent.rawValue), background \(st.background.rawValue), overlay \(st.backgroundOverlay.rawValue) at \(JSONValue.formatted(st.backgroundOverlayOpacity)), glow \(st.backgroundGlowEnabled ? "on" : "off"), padding \(JSONValue.formatted(st.paddingPoints)), radius \(JSONValue.formatted(st.cornerRadiusPoints))")
+            lines.append("  text:       name \(st.nameTextStyle.rawValue), primary \(st.primaryTextStyle.rawValue), secondary \(st.secondaryTextStyle.rawValue)")
+            for (i, a) in (spec.actionBar?.actions ?? []).enumerated() {
+                let what = a.kind == .incrementVariable ? "increment \(a.variableKey) by \(a.incrementAmount)" : "set \(a.variableKey) to now (\(a.nowFormat.rawValue))"
+                lines.append("  action.\(i + 1):   \"\(a.title)\": \(what)")
+            }
+            if let m = spec.matchedSet {
+                let sizes = [("small", m.small), ("medium", m.medium), ("large", m.large)].filter { $0.1 != nil }.map(\.0)
+                lines.append("  matched:    \(sizes.joined(separator: ", "))")
+            }
+            print(lines.joined(separator: "\n"))
+        }
+    }
+
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a design from a template's starter.")
+        @OptionGroup var store: DesignStoreOptions
+        @Option(help: "Template: \(TemplateCatalogue.ids) (or a layout token).") var template = "classic"
+        @Option(help: "Name of the new design.") var name: String?
+
+        func validate() throws {
+            guard TemplateCatalogue.find(template) != nil else {
+                throw ValidationError("'--template' must be one of: \(TemplateCatalogue.ids)")
+            }
+            if let name, name.trimmingCharacters(in: .whitespaces).isEmpty || name.count > FieldLimits.maxNameCharacters {
+                throw ValidationError("'--name' must be 1…\(FieldLimits.maxNameCharacters) characters")
+            }
+        }
+
+        func run() throws {
+            var spec = try TemplateCatalogue.find(template)!.design(now: Date())
+            if let name { spec.name = name.trimmingCharacters(in: .whitespaces) }
+            try store.library.add([spec])
+            print("Created \(spec.name) (\(spec.id.uuidString)).")
+        }
+    }
+
+    struct Duplicate: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Copy a design under a new ID.")
+        @OptionGroup var store: DesignStoreOptions
+        @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
+
+        func run() throws {
+            let lib = store.library
+            let copy = try lib.duplicate(lib.resolve(design).id, now: Date())
+            print("Created \(copy.name) (\(copy.id.uuidString)).")
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move a design to the trash ('weaver designs restore' brings it back).")
+        @OptionGroup var store: DesignStoreOptions
+        @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
+
+        func run() throws {
+            let lib = store.library
+            let row = try lib.resolve(design)
+            try lib.delete(row.id)
+            print("Moved \(row.name) (\(row.id.uuidString)) to the trash. Restore it with 'weaver designs restore \(row.id.uuidString)'.")
+        }
+    }
+
+    struct Restore: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Bring a design back from the trash.")
+        @OptionGroup var store: DesignStoreOptions
+        @Argument(help: "Design ID, unique ID prefix, or name (see 'weaver designs trash').") var design: String
+
+        func run() throws {
+            let spec = try store.library.restore(design)
+            print("Restored \(spec.name) (\(spec.id.uuidString)).")
+        }
+    }
+
+    struct Trash: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List designs in the trash.")
+        @OptionGroup var store: DesignStoreOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            let rows = try store.library.trashed()
+            if json { printJSON(.array(rows.map { summaryJSON($0, defaultID: nil) })); return }
+            if rows.isEmpty { print("The trash is empty."); return }
+            for r in rows { print("\(r.id.uuidString)  \(pad(clip(r.name, 32), 32))  \(pad(r.template.rawValue, 14))  \(displayDate(r.updatedAt))") }
+        }
+    }
+
+    struct Default: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show or set the default design.")
+        @OptionGroup var store: DesignStoreOptions
+        @Argument(help: "Design ID, unique ID prefix, or name to make the default.") var design: String?
+
+        func run() throws {
+            let lib = store.library
+            if let design {
+                let row = try lib.resolve(design)
+                try lib.setDefault(row.id)
+                print("Default design: \(row.name) (\(row.id.uuidString)).")
+            } else if let id = try lib.defaultID(), let row = try lib.summaries().first(where: { $0.id == id }) {
+                print("Default design: \(row.name) (\(row.id.uuidString)).")
+            } else {
+                print("No default design is set.")
+            }
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Edit a design: FIELD=VALUE... (saves with a new updatedAt).",
+            discussion: "Fields:\n" + DesignEditor.fields.map { "  \($0.names.joined(separator: ", ")): \($0.allowed)" }.joined(separator: "\n")
+        )
+        @OptionGroup var store: DesignStoreOptions
+        @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
+        @Argument(help: "Assignments, e.g. name=Morning accent=pink style.background=aurora.") var assignments: [String]
+
+        func validate() throws {
+            if assignments.isEmpty { throw ValidationError("give at least one FIELD=VALUE") }
+        }
+
+        func run() throws {
+            let lib = store.library
+            let row = try lib.resolve(design)
+            // Check the assignments before taking the lock, so a typo never touches the file.
+            var probe = try lib.load(row.id)
+            try DesignEditor.apply(assignments, to: &probe)
+            let spec = try lib.update(row.id, now: Date()) { try DesignEditor.apply(assignments, to: &$0) }
+            if spec.layout.template == .poster && spec.image == nil {
+                printWarning("a poster without an image shows only its background; set one with 'image=FILE'")
+            }
+            if let img = spec.image, !FileManager.default.fileExists(atPath: store.root.images.appendingPathComponent(img.fileName).path) {
+                printWarning("image '\(img.fileName)' is not in \(store.root.images.path)")
+            }
+            print("Saved \(spec.name) (\(spec.id.uuidString)).")
+        }
+    }
+
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a design file (a spec, an array of specs, or a .wwdesign package) and list every finding.",
+            discussion: "Exits 0 when the file is clean, 1 when it has findings or cannot be read."
+        )
+        @Argument(help: "The file to check.") var file: String
+
+        func run() throws {
+            let url = URL(fileURLWithPath: file)
+            let package = try DesignExchange.read(url: url, now: Date())
+            for f in package.findings { print("\(file): \(f)") }
+            for n in package.notes { print("\(file): note: \(n)") }
+            let count = package.specs.count
+            print("\(count) design\(count == 1 ? "" : "s"), \(package.images.count) embedded image\(package.images.count == 1 ? "" : "s"), \(package.findings.count) finding\(package.findings.count == 1 ? "" : "s").")
+            if !package.findings.isEmpty { throw ExitCode(1) }
+        }
     }
 }

@@ -1,8 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
+import Foundation
+import WidgetDesign
 
 extension Weaver {
     struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Not built yet.")
-        func run() throws { throw ValidationError("'weaver import' is not built yet") }
+        static let configuration = CommandConfiguration(
+            abstract: "Import designs from a .wwdesign package, a JSON array of designs, or one design.",
+            discussion: """
+                Shows the Import Review first. On a terminal it asks which designs to import; otherwise it \
+                follows --select/--all/--none, or the default: everything with Pro, or on the free tier the \
+                newest designs up to the free slots left. Imported designs get new IDs; nothing is overwritten; \
+                a failed import writes nothing.
+                """
+        )
+        @OptionGroup var store: DesignStoreOptions
+        @Argument(help: "The file to import.") var file: String
+        @Option(help: "Design numbers to import, e.g. 1,3 or 2-4.") var select: String?
+        @Flag(help: "Import every design in the file.") var all = false
+        @Flag(help: "Import nothing (review only).") var none = false
+        @Flag(help: "Show the review and what would be imported; write nothing.") var dryRun = false
+
+        func validate() throws {
+            if [select != nil, all, none].filter({ $0 }).count > 1 {
+                throw ValidationError("use only one of '--select', '--all' and '--none'")
+            }
+        }
+
+        func run() throws {
+            let lib = store.library
+            let package = try DesignExchange.read(url: URL(fileURLWithPath: file), now: Date())
+            for f in package.findings { printWarning("\(package.fileName): \(f)") }
+            for n in package.notes { printWarning("\(package.fileName): \(n)") }
+            let review = ImportReview(package: package, isPro: lib.isPro, existingCount: try lib.summaries().count)
+
+            let selection: [Int]
+            if let select {
+                selection = try review.parseSelection(select)
+            } else if all {
+                selection = try review.resolve(.all)
+            } else if none {
+                selection = []
+            } else if isatty(0) == 1 && isatty(1) == 1 {
+                FileHandle.standardOutput.write(Data(review.render().utf8))
+                selection = try ask(review)
+            } else {
+                selection = review.defaultSelection
+            }
+            if !(isatty(0) == 1 && isatty(1) == 1 && select == nil && !all && !none) {
+                FileHandle.standardOutput.write(Data(review.render(selected: selection).utf8))
+            }
+            if dryRun {
+                print("Dry run: would import \(selection.count) design\(selection.count == 1 ? "" : "s") (\(selection.map(String.init).joined(separator: ","))); nothing was written.")
+                return
+            }
+            let result = try DesignImporter(library: lib).importDesigns(package, selection: selection)
+            for s in result.imported { print("  + \(s.name) (\(s.id.uuidString))") }
+            print(ImportReview.summary(imported: result.imported.count, skipped: result.skippedCount))
+        }
+
+        func ask(_ review: ImportReview) throws -> [Int] {
+            let def = review.defaultSelection.map(String.init).joined(separator: ",")
+            while true {
+                print("Import which designs? [Enter = \(def.isEmpty ? "none" : def); 'select all'; 'select none'; numbers like 1,3]: ", terminator: "")
+                fflush(nil)
+                guard let line = readLine() else { throw DesignError("no answer; nothing was imported") }
+                do {
+                    return try review.parseSelection(line)
+                } catch let e as DesignError {
+                    print(e.message)
+                }
+            }
+        }
     }
 }

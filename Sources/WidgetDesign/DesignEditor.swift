@@ -1,0 +1,183 @@
+import Foundation
+
+/// The Editor as `FIELD=VALUE` assignments (`weaver designs set`). Unlike decoding, editing is
+/// strict: an unknown field, token or out-of-range value is refused with the allowed values, and
+/// nothing is saved.
+public enum DesignEditor {
+    public struct Field: Sendable {
+        public let names: [String]
+        public let allowed: String
+        let apply: @Sendable (inout WidgetSpec, String) throws -> Void
+    }
+
+    /// Applies assignments in order; throws before any change is kept when one is invalid.
+    public static func apply(_ assignments: [String], to spec: inout WidgetSpec) throws {
+        var copy = spec
+        for a in assignments {
+            guard let eq = a.firstIndex(of: "=") else {
+                throw DesignError("'\(a)' is not FIELD=VALUE; fields: " + fields.map { $0.names[0] }.joined(separator: ", "))
+            }
+            let key = String(a[..<eq]).trimmingCharacters(in: .whitespaces)
+            let value = String(a[a.index(after: eq)...])
+            guard let field = field(named: key) else {
+                throw DesignError("unknown field '\(key)'; fields: " + fields.map { $0.names[0] }.joined(separator: ", "))
+            }
+            do {
+                try field.apply(&copy, value)
+            } catch let e as DesignError {
+                throw DesignError("\(field.names[0]): \(e.message)")
+            }
+        }
+        spec = copy
+    }
+
+    public static func field(named key: String) -> Field? {
+        let k = key.lowercased()
+        return fields.first { $0.names.contains { $0.lowercased() == k } }
+    }
+
+    static func token<T: DesignToken>(_ v: String) throws -> T {
+        guard let t = T.parse(v.trimmingCharacters(in: .whitespaces)) else {
+            throw DesignError("'\(v)' is not allowed; allowed: \(T.allowedList)")
+        }
+        return t
+    }
+
+    static func number(_ v: String, _ range: ClosedRange<Double>) throws -> Double {
+        guard let d = Double(v.trimmingCharacters(in: .whitespaces)), d.isFinite, range.contains(d) else {
+            throw DesignError("'\(v)' is not a number in \(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound))")
+        }
+        return d
+    }
+
+    static func integer(_ v: String, _ range: ClosedRange<Int>) throws -> Int {
+        guard let i = Int(v.trimmingCharacters(in: .whitespaces)), range.contains(i) else {
+            throw DesignError("'\(v)' is not a whole number in \(range.lowerBound)…\(range.upperBound)")
+        }
+        return i
+    }
+
+    static func boolean(_ v: String) throws -> Bool {
+        switch v.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "true", "yes", "on", "1": return true
+        case "false", "no", "off", "0": return false
+        default: throw DesignError("'\(v)' is not true or false")
+        }
+    }
+
+    static func text(_ v: String, max: Int) throws -> String {
+        guard v.count <= max else { throw DesignError("longer than \(max) characters") }
+        return v
+    }
+
+    static func withSymbol(_ s: inout WidgetSpec, _ body: (inout SymbolSpec) throws -> Void) throws {
+        guard var sym = s.symbol else { throw DesignError("the design has no symbol; set 'symbol=NAME' first") }
+        try body(&sym)
+        s.symbol = sym
+    }
+
+    static func withImage(_ s: inout WidgetSpec, _ body: (inout ImageSpec) throws -> Void) throws {
+        guard var img = s.image else { throw DesignError("the design has no image; set 'image=FILE' first") }
+        try body(&img)
+        s.image = img
+    }
+
+    /// `increment:KEY[:AMOUNT[:TITLE]]`, `now:KEY[:FORMAT[:TITLE]]`, or empty to remove.
+    static func action(_ v: String, slot: Int, in s: inout WidgetSpec) throws {
+        var actions = s.actionBar?.actions ?? []
+        if v.trimmingCharacters(in: .whitespaces).isEmpty {
+            if slot < actions.count { actions.remove(at: slot) }
+        } else {
+            let parts = v.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+            let key = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            guard !key.isEmpty, key.count <= FieldLimits.maxVariableKeyCharacters else {
+                throw DesignError("'\(v)' needs a variable key: increment:KEY[:AMOUNT[:TITLE]] or now:KEY[:FORMAT[:TITLE]]")
+            }
+            let title = parts.count > 3 ? try text(parts[3].trimmingCharacters(in: .whitespaces), max: FieldLimits.maxActionTitleCharacters) : ""
+            var a: ActionSpec
+            switch parts[0].lowercased() {
+            case "increment", "incrementvariable":
+                let amount = parts.count > 2 && !parts[2].isEmpty ? try integer(parts[2], FieldLimits.incrementAmount) : 1
+                guard amount != 0 else { throw DesignError("an increment of 0 does nothing; use -99…99, not 0") }
+                a = ActionSpec(title: title.isEmpty ? (amount > 0 ? "+\(amount)" : "\(amount)") : title,
+                               kind: .incrementVariable, variableKey: key, incrementAmount: amount)
+            case "now", "setvariabletonow":
+                let format: WidgetNowFormatToken = parts.count > 2 && !parts[2].isEmpty ? try token(parts[2]) : .iso8601
+                a = ActionSpec(title: title.isEmpty ? "Done" : title, kind: .setVariableToNow, variableKey: key, nowFormat: format)
+            default:
+                throw DesignError("'\(parts[0])' is not an action kind; use increment:KEY[:AMOUNT[:TITLE]] or now:KEY[:FORMAT[:TITLE]]")
+            }
+            if slot < actions.count {
+                a.id = actions[slot].id
+                actions[slot] = a
+            } else {
+                actions.append(a)
+            }
+        }
+        s.actionBar = actions.isEmpty ? nil : ActionBarSpec(actions: actions, style: s.actionBar?.style ?? .prominent)
+    }
+
+    public static let fields: [Field] = [
+        Field(names: ["name"], allowed: "text, 1…\(FieldLimits.maxNameCharacters) characters") { s, v in
+            let t = v.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !t.isEmpty else { throw DesignError("a name cannot be empty") }
+            s.name = try text(t, max: FieldLimits.maxNameCharacters)
+        },
+        Field(names: ["primaryText", "primary", "text"], allowed: "text") { s, v in s.primaryText = try text(v, max: FieldLimits.maxTextCharacters) },
+        Field(names: ["secondaryText", "secondary"], allowed: "text (empty removes)") { s, v in
+            s.secondaryText = v.isEmpty ? nil : try text(v, max: FieldLimits.maxTextCharacters)
+        },
+        Field(names: ["layout.template", "template"], allowed: LayoutTemplateToken.allowedList) { s, v in s.layout.template = try token(v) },
+        Field(names: ["layout.axis", "axis"], allowed: LayoutAxisToken.allowedList) { s, v in s.layout.axis = try token(v) },
+        Field(names: ["layout.alignment", "alignment"], allowed: LayoutAlignmentToken.allowedList) { s, v in s.layout.alignment = try token(v) },
+        Field(names: ["layout.spacing", "spacing"], allowed: "0…32") { s, v in s.layout.spacingPoints = try number(v, FieldLimits.spacingPoints) },
+        Field(names: ["layout.showsAccentBar", "accentBar"], allowed: "true|false") { s, v in s.layout.showsAccentBar = try boolean(v) },
+        Field(names: ["layout.posterOverlayMode", "posterOverlay"], allowed: PosterOverlayMode.allowedList) { s, v in s.layout.posterOverlayMode = try token(v) },
+        Field(names: ["layout.primaryLineLimitSmall"], allowed: "1…8") { s, v in s.layout.primaryLineLimitSmall = try integer(v, FieldLimits.primaryLineLimitSmall) },
+        Field(names: ["layout.primaryLineLimit", "primaryLines"], allowed: "1…10") { s, v in s.layout.primaryLineLimit = try integer(v, FieldLimits.primaryLineLimit) },
+        Field(names: ["layout.secondaryLineLimitSmall"], allowed: "1…8") { s, v in s.layout.secondaryLineLimitSmall = try integer(v, FieldLimits.secondaryLineLimitSmall) },
+        Field(names: ["layout.secondaryLineLimit", "secondaryLines"], allowed: "1…10") { s, v in s.layout.secondaryLineLimit = try integer(v, FieldLimits.secondaryLineLimit) },
+        Field(names: ["style.accent", "accent"], allowed: AccentToken.allowedList) { s, v in s.style.accent = try token(v) },
+        Field(names: ["style.background", "background"], allowed: BackgroundToken.allowedList) { s, v in s.style.background = try token(v) },
+        Field(names: ["style.backgroundOverlay", "overlay"], allowed: BackgroundToken.allowedList) { s, v in s.style.backgroundOverlay = try token(v) },
+        Field(names: ["style.backgroundOverlayOpacity", "overlayOpacity"], allowed: "0…1") { s, v in s.style.backgroundOverlayOpacity = try number(v, FieldLimits.overlayOpacity) },
+        Field(names: ["style.backgroundGlowEnabled", "glow"], allowed: "true|false") { s, v in s.style.backgroundGlowEnabled = try boolean(v) },
+        Field(names: ["style.padding", "padding"], allowed: "0…32") { s, v in s.style.paddingPoints = try number(v, FieldLimits.paddingPoints) },
+        Field(names: ["style.cornerRadius", "cornerRadius"], allowed: "0…44") { s, v in s.style.cornerRadiusPoints = try number(v, FieldLimits.styleCornerRadiusPoints) },
+        Field(names: ["style.nameTextStyle", "nameStyle"], allowed: TextStyleToken.allowedList) { s, v in s.style.nameTextStyle = try token(v) },
+        Field(names: ["style.primaryTextStyle", "primaryStyle"], allowed: TextStyleToken.allowedList) { s, v in s.style.primaryTextStyle = try token(v) },
+        Field(names: ["style.secondaryTextStyle", "secondaryStyle"], allowed: TextStyleToken.allowedList) { s, v in s.style.secondaryTextStyle = try token(v) },
+        Field(names: ["style.symbolSize"], allowed: "8…96") { s, v in s.style.symbolSizePoints = try number(v, FieldLimits.styleSymbolSizePoints) },
+        Field(names: ["symbol", "symbol.name"], allowed: "symbol name (empty removes)") { s, v in
+            let t = v.trimmingCharacters(in: .whitespaces)
+            if t.isEmpty { s.symbol = nil; return }
+            let name = try text(t, max: FieldLimits.maxSymbolNameCharacters)
+            if s.symbol == nil { s.symbol = SymbolSpec(name: name) } else { s.symbol?.name = name }
+        },
+        Field(names: ["symbol.size"], allowed: "8…96") { s, v in try withSymbol(&s) { $0.sizePoints = try number(v, FieldLimits.symbolSizePoints) } },
+        Field(names: ["symbol.weight"], allowed: SymbolWeightToken.allowedList) { s, v in try withSymbol(&s) { $0.weight = try token(v) } },
+        Field(names: ["symbol.renderingMode", "symbol.rendering"], allowed: SymbolRenderingModeToken.allowedList) { s, v in try withSymbol(&s) { $0.renderingMode = try token(v) } },
+        Field(names: ["symbol.tint"], allowed: SymbolTintToken.allowedList) { s, v in try withSymbol(&s) { $0.tint = try token(v) } },
+        Field(names: ["symbol.placement"], allowed: SymbolPlacementToken.allowedList) { s, v in try withSymbol(&s) { $0.placement = try token(v) } },
+        Field(names: ["image", "image.fileName"], allowed: "file name in the store's images/ folder (empty removes)") { s, v in
+            let t = v.trimmingCharacters(in: .whitespaces)
+            if t.isEmpty { s.image = nil; return }
+            guard let safe = ImageSanitiser.sanitisedFileName(t), safe == t else {
+                throw DesignError("'\(t)' is not a bare file name (letters, digits, '.', '-', '_', space; no paths)")
+            }
+            if s.image == nil { s.image = ImageSpec(fileName: safe) } else { s.image?.fileName = safe }
+        },
+        Field(names: ["image.contentMode", "image.mode"], allowed: ImageContentModeToken.allowedList) { s, v in try withImage(&s) { $0.contentMode = try token(v) } },
+        Field(names: ["image.height"], allowed: "0…512") { s, v in try withImage(&s) { $0.heightPoints = try number(v, FieldLimits.imageHeightPoints) } },
+        Field(names: ["image.cornerRadius"], allowed: "0…128") { s, v in try withImage(&s) { $0.cornerRadiusPoints = try number(v, FieldLimits.imageCornerRadiusPoints) } },
+        Field(names: ["action.1", "action1"], allowed: "increment:KEY[:AMOUNT[:TITLE]] | now:KEY[:FORMAT[:TITLE]] | empty") { s, v in try action(v, slot: 0, in: &s) },
+        Field(names: ["action.2", "action2"], allowed: "increment:KEY[:AMOUNT[:TITLE]] | now:KEY[:FORMAT[:TITLE]] | empty") { s, v in
+            guard (s.actionBar?.actions.count ?? 0) >= 1 || v.isEmpty else { throw DesignError("set action.1 first") }
+            try action(v, slot: 1, in: &s)
+        },
+        Field(names: ["actionBar.style"], allowed: WidgetActionButtonStyleToken.allowedList) { s, v in
+            guard s.actionBar != nil else { throw DesignError("the design has no action bar; set action.1 first") }
+            s.actionBar?.style = try token(v)
+        },
+    ]
+}

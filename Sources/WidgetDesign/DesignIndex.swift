@@ -1,0 +1,131 @@
+import Foundation
+
+/// One row of the library listing: what `designs list` shows and searches, without reading the
+/// design files themselves.
+public struct DesignSummary: Sendable, Hashable {
+    public var id: UUID
+    public var name: String
+    public var template: LayoutTemplateToken
+    public var updatedAt: Date
+    public var hasImage: Bool
+    /// `name` folded for case- and accent-insensitive search, computed once when the row is made.
+    public var searchKey: String
+
+    public init(id: UUID, name: String, template: LayoutTemplateToken, updatedAt: Date, hasImage: Bool) {
+        self.id = id
+        self.name = name
+        self.template = template
+        self.updatedAt = updatedAt
+        self.hasImage = hasImage
+        self.searchKey = DesignSummary.fold(name)
+    }
+
+    init(id: UUID, name: String, template: LayoutTemplateToken, updatedAt: Date, hasImage: Bool, searchKey: String) {
+        self.id = id
+        self.name = name
+        self.template = template
+        self.updatedAt = updatedAt
+        self.hasImage = hasImage
+        self.searchKey = searchKey
+    }
+
+    public init(_ spec: WidgetSpec) {
+        self.init(id: spec.id, name: spec.name, template: spec.layout.template, updatedAt: spec.updatedAt,
+                  hasImage: !spec.referencedImageFileNames.isEmpty)
+    }
+
+    public static func fold(_ s: String) -> String {
+        s.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    /// Newest first; ties by name then ID so the order is stable.
+    public static func newestFirst(_ a: DesignSummary, _ b: DesignSummary) -> Bool {
+        if a.updatedAt != b.updatedAt { return a.updatedAt > b.updatedAt }
+        if a.name != b.name { return a.name < b.name }
+        return a.id.uuidString < b.id.uuidString
+    }
+}
+
+/// The library's index file (`designs/.index`): one tab-separated line per design, rewritten
+/// atomically under the library lock with every change. Listing 10,000 designs reads this one
+/// file instead of 10,000. It is a cache: when it is missing, unreadable, or its IDs differ from
+/// the design files present, the library rebuilds it from the files.
+enum DesignIndex {
+    static let header = "widgetweaver-design-index 1"
+
+    static func encode(_ rows: [DesignSummary]) -> Data {
+        var out = header + "\n"
+        out.reserveCapacity(rows.count * 96)
+        for r in rows {
+            out += r.id.uuidString
+            out += "\t"
+            out += String(r.updatedAt.timeIntervalSince1970)
+            out += "\t"
+            out += r.template.rawValue
+            out += r.hasImage ? "\t1\t" : "\t0\t"
+            out += escape(r.name)
+            out += "\t"
+            out += escape(r.searchKey)
+            out += "\n"
+        }
+        return Data(out.utf8)
+    }
+
+    /// Nil when the data is not a well-formed index (the caller rebuilds).
+    static func decode(_ data: Data) -> [DesignSummary]? {
+        let text = String(decoding: data, as: UTF8.self)
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: true)[...]
+        guard let first = lines.first, String(first) == header else { return nil }
+        lines = lines.dropFirst()
+        var rows: [DesignSummary] = []
+        rows.reserveCapacity(lines.count)
+        for line in lines {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map { Substring($0) }
+            guard f.count == 6, let id = UUID(uuidString: String(f[0])), let t = Double(f[1]),
+                  let template = LayoutTemplateToken(rawValue: String(f[2])) else { return nil }
+            rows.append(DesignSummary(id: id, name: unescape(f[4]), template: template,
+                                      updatedAt: Date(timeIntervalSince1970: t), hasImage: f[3] == "1",
+                                      searchKey: unescape(f[5])))
+        }
+        return rows
+    }
+
+    // Works on scalars, not Characters: "\r\n" is one Character and would slip past a
+    // Character comparison with "\n".
+    static func escape(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\\" || $0 == "\r" }) else { return s }
+        var out = String.UnicodeScalarView()
+        for c in s.unicodeScalars {
+            switch c {
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+            default: out.append(c)
+            }
+        }
+        return String(out)
+    }
+
+    static func unescape(_ s: Substring) -> String {
+        guard s.unicodeScalars.contains("\\") else { return String(s) }
+        var out = String.UnicodeScalarView()
+        var escaped = false
+        for c in s.unicodeScalars {
+            if escaped {
+                switch c {
+                case "t": out.append("\t")
+                case "n": out.append("\n")
+                case "r": out.append("\r")
+                default: out.append(c)
+                }
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else {
+                out.append(c)
+            }
+        }
+        return String(out)
+    }
+}

@@ -1,0 +1,338 @@
+import Foundation
+import SharedStore
+
+/// Records which design widgets show when none is chosen (`default-design.json`).
+struct DefaultDesignRecord: Codable, Sendable {
+    var schemaVersion = 1
+    var id: UUID?
+}
+
+extension StoreRoot {
+    public var defaultDesign: URL { url.appendingPathComponent("default-design.json") }
+    var designIndex: URL { designs.appendingPathComponent(".index") }
+}
+
+/// The Library: one JSON file per design in `designs/<UUID>.json`, deleted designs in `trash/`,
+/// the default in `default-design.json`. Every change runs under one `FileLock` ("designs") and
+/// writes with `FileSystem.atomicWrite`, so several processes can edit at once without losing
+/// anything; unreadable files are set aside, never overwritten.
+public struct DesignLibrary: Sendable {
+    /// The seed app's `maxFreeDesigns`.
+    public static let maxFreeDesigns = 3
+
+    public let root: StoreRoot
+    /// Warnings met while reading (files set aside, findings in stored designs); the CLI prints them.
+    public typealias Warn = @Sendable (String) -> Void
+    let warn: Warn
+
+    public init(root: StoreRoot, warn: @escaping Warn = { _ in }) {
+        self.root = root
+        self.warn = warn
+    }
+
+    var lock: FileLock { FileLock(root: root, name: "designs") }
+    public var isPro: Bool { ProEntitlement.isUnlocked(root) }
+
+    func fileURL(_ id: UUID) -> URL { root.designs.appendingPathComponent("\(id.uuidString).json") }
+
+    // MARK: Listing
+
+    /// Every design, newest first.
+    public func summaries() throws -> [DesignSummary] {
+        if let rows = try readIndexIfCurrent() { return rows.sorted(by: DesignSummary.newestFirst) }
+        return try lock.withLock { try rebuildIndex() }.sorted(by: DesignSummary.newestFirst)
+    }
+
+    /// Designs whose name contains `text`, ignoring case and accents; newest first.
+    public func search(_ text: String) throws -> [DesignSummary] {
+        let key = DesignSummary.fold(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let all = try summaries()
+        guard !key.isEmpty else { return all }
+        return all.filter { $0.searchKey.contains(key) }
+    }
+
+    public var count: Int { get throws { try summaries().count } }
+
+    /// IDs of the design files present, from the directory listing.
+    func fileIDs() throws -> Set<UUID> {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: root.designs.path)
+        } catch {
+            if !FileManager.default.fileExists(atPath: root.designs.path) { return [] }
+            throw DesignError("cannot list \(root.designs.path): \(error.localizedDescription)")
+        }
+        var ids = Set<UUID>()
+        ids.reserveCapacity(names.count)
+        for n in names where n.hasSuffix(".json") && !n.hasPrefix(".") {
+            if let id = UUID(uuidString: String(n.dropLast(5))) { ids.insert(id) }
+        }
+        return ids
+    }
+
+    func readIndexIfCurrent() throws -> [DesignSummary]? {
+        guard let data = try? FileSystem.read(root.designIndex, limit: 256 << 20),
+              let rows = DesignIndex.decode(data) else { return nil }
+        let ids = try fileIDs()
+        guard rows.count == ids.count, rows.allSatisfy({ ids.contains($0.id) }) else { return nil }
+        return rows
+    }
+
+    /// Reads every design file and rewrites the index. Call under the lock.
+    @discardableResult
+    func rebuildIndex() throws -> [DesignSummary] {
+        var rows: [DesignSummary] = []
+        for id in try fileIDs() {
+            if let spec = try loadIfReadable(id) { rows.append(DesignSummary(spec)) }
+        }
+        try writeIndex(rows)
+        return rows
+    }
+
+    func writeIndex(_ rows: [DesignSummary]) throws {
+        try FileSystem.atomicWrite(DesignIndex.encode(rows), to: root.designIndex)
+    }
+
+    /// Current index rows under the lock (rebuilt when stale).
+    func lockedRows() throws -> [DesignSummary] {
+        if let rows = try readIndexIfCurrent() { return rows }
+        return try rebuildIndex()
+    }
+
+    // MARK: Reading
+
+    /// Loads a design with the findings of its tolerant decoding. A file that is not JSON at all
+    /// is set aside (`FileSystem.setAside`) and reported; nil when it is missing or was set aside.
+    func loadIfReadable(_ id: UUID) throws -> WidgetSpec? {
+        let url = fileURL(id)
+        let data: Data
+        do {
+            guard let d = try FileSystem.read(url, limit: 16 << 20) else { return nil }
+            data = d
+        } catch {
+            let to = try FileSystem.setAside(url)
+            warn("\(url.path) could not be read (\(error)); moved to \(to.path)")
+            return nil
+        }
+        do {
+            var (spec, findings) = try WidgetSpec.decode(data, fallbackDate: Self.modificationDate(url))
+            for f in findings { warn("\(url.path): \(f)") }
+            // The file name is the design's identity in the library.
+            spec.id = id
+            return spec
+        } catch {
+            let to = try FileSystem.setAside(url)
+            warn("\(url.path) is not a readable design (\(error)); moved to \(to.path)")
+            return nil
+        }
+    }
+
+    static func modificationDate(_ url: URL) -> Date {
+        let d = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? nil
+        return WidgetSpec.wholeSeconds(d ?? Date(timeIntervalSince1970: 0))
+    }
+
+    public func load(_ id: UUID) throws -> WidgetSpec {
+        guard let spec = try loadIfReadable(id) else { throw DesignError("no design with ID \(id.uuidString)") }
+        return spec
+    }
+
+    /// Finds a design by full ID, a unique ID prefix (4+ characters), or a unique name
+    /// (case- and accent-insensitive).
+    public func resolve(_ reference: String) throws -> DesignSummary {
+        try Self.resolve(reference, in: summaries())
+    }
+
+    static func resolve(_ reference: String, in rows: [DesignSummary]) throws -> DesignSummary {
+        let ref = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let id = UUID(uuidString: ref) {
+            if let row = rows.first(where: { $0.id == id }) { return row }
+            throw DesignError("no design with ID \(id.uuidString) (see 'weaver designs list')")
+        }
+        if ref.count >= 4, ref.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+            let upper = ref.uppercased()
+            let matches = rows.filter { $0.id.uuidString.hasPrefix(upper) }
+            if matches.count == 1 { return matches[0] }
+            if matches.count > 1 { throw DesignError("ID prefix '\(ref)' matches \(matches.count) designs; give more characters") }
+        }
+        let key = DesignSummary.fold(ref)
+        let byName = rows.filter { $0.searchKey == key }
+        if byName.count == 1 { return byName[0] }
+        if byName.count > 1 {
+            throw DesignError("\(byName.count) designs are named '\(ref)'; use an ID: " + byName.map { $0.id.uuidString }.joined(separator: ", "))
+        }
+        throw DesignError("no design matches '\(ref)' by ID or name (see 'weaver designs list')")
+    }
+
+    // MARK: Free tier
+
+    /// How many more designs may be saved: nil means unlimited (Pro).
+    public func freeSlotsLeft(currentCount: Int) -> Int? {
+        isPro ? nil : max(0, Self.maxFreeDesigns - currentCount)
+    }
+
+    func checkCap(adding n: Int, currentCount: Int) throws {
+        guard n > 0, let left = freeSlotsLeft(currentCount: currentCount), n > left else { return }
+        throw DesignError("""
+            the free tier keeps at most \(Self.maxFreeDesigns) designs; the library has \(currentCount), \
+            so \(n == 1 ? "another cannot" : "\(n) more cannot") be added. \
+            Delete one ('weaver designs delete ID') or unlock Pro ('weaver pro unlock') for unlimited designs.
+            """)
+    }
+
+    // MARK: Writing
+
+    /// Adds new designs (they must have IDs not in the library), all or nothing.
+    ///
+    /// `prepare` runs under the library lock after the free-tier check and before any design is
+    /// written: it may change the designs (an import renames images there) and returns the files
+    /// it wrote, which are removed again if a later write fails.
+    public func add(_ specs: [WidgetSpec], prepare: (inout [WidgetSpec]) throws -> [URL] = { _ in [] }) throws {
+        try lock.withLock {
+            var rows = try lockedRows()
+            try checkCap(adding: specs.count, currentCount: rows.count)
+            var specs = specs
+            let existing = Set(rows.map(\.id))
+            var seen = Set<UUID>()
+            for s in specs where existing.contains(s.id) || !seen.insert(s.id).inserted {
+                throw DesignError("a design with ID \(s.id.uuidString) already exists")
+            }
+            var written: [URL] = []
+            do {
+                written = try prepare(&specs)
+                for s in specs {
+                    let url = fileURL(s.id)
+                    try FileSystem.atomicWrite(s.encoded(), to: url)
+                    written.append(url)
+                    rows.append(DesignSummary(s))
+                }
+                try writeIndex(rows)
+            } catch {
+                // All or nothing: a failure part-way removes what this call wrote.
+                for url in written { try? FileManager.default.removeItem(at: url) }
+                throw error
+            }
+        }
+    }
+
+    /// The Editor's save: read, change, write with a new `updatedAt`, under the lock.
+    @discardableResult
+    public func update(_ id: UUID, now: Date, _ body: (inout WidgetSpec) throws -> Void) throws -> WidgetSpec {
+        try lock.withLock {
+            var rows = try lockedRows()
+            guard let i = rows.firstIndex(where: { $0.id == id }) else {
+                throw DesignError("no design with ID \(id.uuidString)")
+            }
+            var spec = try load(id)
+            try body(&spec)
+            spec.id = id
+            spec.updatedAt = WidgetSpec.wholeSeconds(now)
+            try FileSystem.atomicWrite(spec.encoded(), to: fileURL(id))
+            rows[i] = DesignSummary(spec)
+            try writeIndex(rows)
+            return spec
+        }
+    }
+
+    public func duplicate(_ id: UUID, now: Date) throws -> WidgetSpec {
+        var copy = try load(id)
+        copy.id = UUID()
+        copy.name = String((copy.name + " (Copy)").prefix(FieldLimits.maxNameCharacters))
+        copy.updatedAt = WidgetSpec.wholeSeconds(now)
+        try add([copy])
+        return copy
+    }
+
+    /// Moves the design to `trash/`; `restore` brings it back.
+    public func delete(_ id: UUID) throws {
+        try lock.withLock {
+            var rows = try lockedRows()
+            guard let i = rows.firstIndex(where: { $0.id == id }) else {
+                throw DesignError("no design with ID \(id.uuidString)")
+            }
+            try FileSystem.makeDirectory(root.trash)
+            var target = root.trash.appendingPathComponent("\(id.uuidString).json")
+            var n = 2
+            while FileManager.default.fileExists(atPath: target.path) {
+                target = root.trash.appendingPathComponent("\(id.uuidString).\(n).json")
+                n += 1
+            }
+            guard rename(fileURL(id).path, target.path) == 0 else {
+                throw DesignError("cannot move \(fileURL(id).path) to the trash: \(String(cString: strerror(errno)))")
+            }
+            rows.remove(at: i)
+            try writeIndex(rows)
+            if try defaultID() == id { try setDefaultUnlocked(nil) }
+        }
+    }
+
+    /// Designs in the trash, newest deletion first.
+    public func trashed() throws -> [DesignSummary] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.trash.path)) ?? []
+        var rows: [DesignSummary] = []
+        for n in names where n.hasSuffix(".json") && !n.hasPrefix(".") {
+            let url = root.trash.appendingPathComponent(n)
+            guard let data = try? FileSystem.read(url), let (spec, _) = try? WidgetSpec.decode(data, fallbackDate: Date(timeIntervalSince1970: 0)) else { continue }
+            var s = spec
+            if let id = UUID(uuidString: String(n.prefix(36))) { s.id = id }
+            rows.append(DesignSummary(s))
+        }
+        return rows.sorted(by: DesignSummary.newestFirst)
+    }
+
+    public func restore(_ reference: String) throws -> WidgetSpec {
+        let row = try Self.resolve(reference, in: trashed())
+        return try lock.withLock {
+            var rows = try lockedRows()
+            guard !rows.contains(where: { $0.id == row.id }) else {
+                throw DesignError("a design with ID \(row.id.uuidString) is already in the library")
+            }
+            try checkCap(adding: 1, currentCount: rows.count)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.trash.path)) ?? []
+            guard let name = names.filter({ $0.hasPrefix(row.id.uuidString) && $0.hasSuffix(".json") }).sorted().last else {
+                throw DesignError("design \(row.id.uuidString) is no longer in the trash")
+            }
+            try FileSystem.makeDirectory(root.designs)
+            let from = root.trash.appendingPathComponent(name)
+            guard rename(from.path, fileURL(row.id).path) == 0 else {
+                throw DesignError("cannot move \(from.path) back: \(String(cString: strerror(errno)))")
+            }
+            let spec = try load(row.id)
+            rows.append(DesignSummary(spec))
+            try writeIndex(rows)
+            return spec
+        }
+    }
+
+    // MARK: Default
+
+    var defaultDocument: JSONDocument<DefaultDesignRecord> {
+        JSONDocument(root: root, url: root.defaultDesign, sizeLimit: 64 << 10)
+    }
+
+    /// The default design's ID, or nil when none is set (or it no longer exists).
+    public func defaultID() throws -> UUID? {
+        switch try defaultDocument.load() {
+        case .loaded(let r):
+            guard let id = r.id, FileManager.default.fileExists(atPath: fileURL(id).path) else { return nil }
+            return id
+        case .missing: return nil
+        case .setAside(let reason, let at):
+            warn("\(root.defaultDesign.path) was unreadable (\(reason)); moved to \(at.path)")
+            return nil
+        }
+    }
+
+    public func setDefault(_ id: UUID?) throws {
+        try lock.withLock {
+            if let id, !(try lockedRows().contains { $0.id == id }) {
+                throw DesignError("no design with ID \(id.uuidString)")
+            }
+            try setDefaultUnlocked(id)
+        }
+    }
+
+    func setDefaultUnlocked(_ id: UUID?) throws {
+        try defaultDocument.save(DefaultDesignRecord(id: id))
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import SharedStore
+
+/// An image carried in a `.wwdesign` package, already checked (magic bytes, size) and renamed to
+/// a safe bare file name.
+public struct EmbeddedImage: Sendable, Hashable {
+    /// The name as written in the file (untrusted; shown in messages only).
+    public var originalFileName: String
+    /// `ImageSanitiser.sanitisedFileName(originalFileName)`.
+    public var fileName: String
+    public var data: Data
+    public var format: ImageSanitiser.Format
+}
+
+/// A parsed and checked `.wwdesign` file (or a bare spec array / single spec, as the seed app
+/// accepts).
+public struct ExchangePackage: Sendable {
+    public var fileName: String
+    public var createdAt: Date?
+    public var specs: [WidgetSpec]
+    /// By sanitised file name.
+    public var images: [String: EmbeddedImage]
+    /// Field-level fallbacks in the designs, with JSON paths.
+    public var findings: [Finding]
+    /// Things sanitised on the way in (renamed images, duplicate IDs, missing images).
+    public var notes: [String]
+
+    /// Whether design `index` references an image that the package embeds.
+    public func referencesEmbeddedImage(_ index: Int) -> Bool {
+        specs[index].referencedImageFileNames.contains { images[$0] != nil }
+    }
+}
+
+/// The seed app's exchange format: `{ magic, formatVersion, createdAt, specs, images }`, pretty
+/// printed with sorted keys, images as `{ originalFileName, data (base64) }`.
+public enum DesignExchange {
+    public static let magic = "com.conornolan.widgetweaver.exchange"
+    public static let formatVersion = 1
+
+    /// Bounds for untrusted packages. A package of 1,000 designs and 100 photos is ~15 MB.
+    public struct Limits: Sendable {
+        public var maxFileBytes = 64 << 20
+        public var maxSpecs = 10_000
+        public var maxImages = 1_000
+        public var maxImageBytes = ImageSanitiser.maxImageBytes
+        public var maxTotalImageBytes = 48 << 20
+        public var json = JSONLimits()
+        public init() {}
+    }
+
+    // MARK: Export
+
+    /// The package bytes for `specs`, embedding the images they reference from `imagesFolder` when
+    /// asked. Images that are missing or not images are left out with a warning.
+    public static func exportData(_ specs: [WidgetSpec], embedImages: Bool, imagesFolder: URL, now: Date,
+                                  warn: (String) -> Void = { _ in }) throws -> Data {
+        guard !specs.isEmpty else { throw DesignError("nothing to export: no designs given") }
+        var images: [JSONValue] = []
+        if embedImages {
+            let names = Set(specs.flatMap(\.referencedImageFileNames)).sorted()
+            for name in names {
+                let url = imagesFolder.appendingPathComponent(name)
+                do {
+                    guard let data = try FileSystem.read(url, limit: ImageSanitiser.maxImageBytes) else {
+                        warn("image '\(name)' is not in \(imagesFolder.path); exported without it")
+                        continue
+                    }
+                    _ = try ImageSanitiser.check(data, name: name)
+                    images.append(.object(["originalFileName": .string(name), "data": .string(data.base64EncodedString())]))
+                } catch {
+                    warn("\(error); exported without it")
+                }
+            }
+        }
+        let package: JSONValue = .object([
+            "magic": .string(magic),
+            "formatVersion": .number(Double(formatVersion)),
+            "createdAt": .string(ISODate.format(now)),
+            "specs": .array(specs.map(\.jsonValue)),
+            "images": .array(images),
+        ])
+        return package.prettyPrinted()
+    }
+
+    // MARK: Import
+
+    /// Reads and checks a package file. Throws (naming the file and the JSON path) for anything
+    /// that must refuse the whole import; field-level problems in designs become findings.
+    public static func read(url: URL, now: Date, limits: Limits = Limits()) throws -> ExchangePackage {
+        let name = url.lastPathComponent
+        let data: Data
+        do {
+            guard let d = try FileSystem.read(url, limit: limits.maxFileBytes) else {
+                throw DesignError("\(url.path): no such file")
+            }
+            data = d
+        } catch let e as StoreError {
+            throw DesignError("\(url.path): \(e.reason)")
+        }
+        do {
+            return try parse(data, fileName: name, now: now, limits: limits)
+        } catch let e as DesignError {
+            throw DesignError("\(url.path): \(e.message)")
+        }
+    }
+
+    public static func parse(_ data: Data, fileName: String, now: Date, limits: Limits = Limits()) throws -> ExchangePackage {
+        guard data.count <= limits.maxFileBytes else {
+            throw DesignError("file is \(data.count) bytes; the limit is \(limits.maxFileBytes) bytes")
+        }
+        let depth = JSONValue.nestingDepth(of: data, stopAbove: limits.json.maxDepth)
+        guard depth <= limits.json.maxDepth else {
+            throw DesignError("JSON nests more than \(limits.json.maxDepth) levels deep; refused")
+        }
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(data, limits: limits.json)
+        } catch let e as JSONParseError {
+            throw DesignError("not a design file: \(e)")
+        }
+        var package = ExchangePackage(fileName: fileName, createdAt: nil, specs: [], images: [:], findings: [], notes: [])
+        var decoder = TolerantDecoder(fallbackDate: WidgetSpec.wholeSeconds(now))
+        let specValues: [(JSONValue, String)]
+        var imageValues: [JSONValue] = []
+        switch root {
+        case .object(let o) where o["magic"] != nil || o["specs"] != nil:
+            guard case .string(let m)? = o["magic"], m == magic else {
+                throw DesignError("magic: this file does not look like a WidgetWeaver export (expected \"\(magic)\")")
+            }
+            switch o["formatVersion"] {
+            case .number(let v)? where v == v.rounded():
+                guard v <= Double(formatVersion) else {
+                    throw DesignError("formatVersion: \(JSONValue.formatted(v)) is newer than this version of weaver understands (1); update weaver to import it")
+                }
+                guard v >= 1 else { throw DesignError("formatVersion: \(JSONValue.formatted(v)) is not a valid version (1)") }
+            case nil: package.notes.append("formatVersion is missing; read as version 1")
+            case let v?: throw DesignError("formatVersion: expected a whole number, found \(v.typeName)")
+            }
+            if case .string(let s)? = o["createdAt"] { package.createdAt = ISODate.parse(s) }
+            guard case .array(let list)? = o["specs"] else {
+                throw DesignError("specs: expected an array of designs")
+            }
+            specValues = list.enumerated().map { ($0.element, "specs[\($0.offset)]") }
+            switch o["images"] {
+            case .array(let a)?: imageValues = a
+            case nil, .null?: break
+            case let v?: throw DesignError("images: expected an array, found \(v.typeName)")
+            }
+        case .object:
+            specValues = [(root, "")]
+        case .array(let list):
+            specValues = list.enumerated().map { ($0.element, "[\($0.offset)]") }
+        default:
+            throw DesignError("not a design file: the top level is \(root.typeName), expected an export package, an array of designs or one design")
+        }
+        guard specValues.count <= limits.maxSpecs else {
+            throw DesignError("specs: \(specValues.count) designs; the limit is \(limits.maxSpecs)")
+        }
+        guard imageValues.count <= limits.maxImages else {
+            throw DesignError("images: \(imageValues.count) images; the limit is \(limits.maxImages)")
+        }
+        var firstPathForID: [UUID: String] = [:]
+        for (value, path) in specValues {
+            guard let spec = decoder.spec(value, path: path) else { continue }
+            if let earlier = firstPathForID[spec.id] {
+                package.notes.append("\(path).id repeats the ID of \(earlier); imported designs get new IDs, so neither overwrites the other")
+            } else {
+                firstPathForID[spec.id] = path
+            }
+            package.specs.append(spec)
+        }
+        package.findings = decoder.findings
+        guard !package.specs.isEmpty else { throw DesignError("no designs were found in the file") }
+
+        var totalBytes = 0
+        for (i, value) in imageValues.enumerated() {
+            let path = "images[\(i)]"
+            guard case .object(let o) = value else { throw DesignError("\(path): expected an object, found \(value.typeName)") }
+            guard case .string(let original)? = o["originalFileName"] else {
+                throw DesignError("\(path).originalFileName: expected a file name string")
+            }
+            guard let safe = ImageSanitiser.sanitisedFileName(original) else {
+                throw DesignError("\(path).originalFileName: \"\(original.prefix(80))\" is not a usable file name")
+            }
+            if safe != original {
+                package.notes.append("\(path).originalFileName \"\(original.prefix(80))\" was sanitised to \"\(safe)\" (paths and unusual characters are not allowed)")
+            }
+            guard case .string(let b64)? = o["data"] else { throw DesignError("\(path).data: expected a base64 string") }
+            // Check the size from the text before decoding, so a huge image costs no memory.
+            let approxBytes = b64.utf8.count / 4 * 3
+            guard approxBytes <= limits.maxImageBytes + 3 else {
+                throw DesignError("\(path).data: image \"\(safe)\" is about \(approxBytes) bytes; the limit is \(limits.maxImageBytes) bytes")
+            }
+            guard let bytes = Data(base64Encoded: b64, options: [.ignoreUnknownCharacters]), !bytes.isEmpty || b64.isEmpty,
+                  Self.isPlausibleBase64(b64) else {
+                throw DesignError("\(path).data: image \"\(safe)\" is not valid base64")
+            }
+            let format: ImageSanitiser.Format
+            do {
+                format = try ImageSanitiser.check(bytes, name: safe, limitBytes: limits.maxImageBytes)
+            } catch let e as DesignError {
+                throw DesignError("\(path).data: \(e.message)")
+            }
+            totalBytes += bytes.count
+            guard totalBytes <= limits.maxTotalImageBytes else {
+                throw DesignError("images: more than \(limits.maxTotalImageBytes) bytes of images in total")
+            }
+            if let existing = package.images[safe] {
+                guard existing.data == bytes else {
+                    throw DesignError("\(path).originalFileName: two different images are both named \"\(safe)\"; refused because designs could show the wrong one")
+                }
+                package.notes.append("\(path) repeats image \"\(safe)\"; kept once")
+                continue
+            }
+            package.images[safe] = EmbeddedImage(originalFileName: original, fileName: safe, data: bytes, format: format)
+        }
+        for (i, spec) in package.specs.enumerated() {
+            for name in spec.referencedImageFileNames where package.images[name] == nil {
+                package.notes.append("design \(i + 1) (\"\(spec.name)\") references image \"\(name)\", which the file does not embed")
+            }
+        }
+        return package
+    }
+
+    /// Base64 text: only the alphabet, `=` padding at the end, and line breaks (which some
+    /// encoders insert). `Data(base64Encoded:)` with `.ignoreUnknownCharacters` would accept junk.
+    static func isPlausibleBase64(_ s: String) -> Bool {
+        var padding = 0
+        var count = 0
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+                if padding > 0 { return false }
+                count += 1
+            case UInt8(ascii: "="):
+                padding += 1
+                count += 1
+                if padding > 2 { return false }
+            case 0x0A, 0x0D: continue
+            default: return false
+            }
+        }
+        return count % 4 == 0
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// ISO 8601 dates as the exchange format writes them (`2025-12-17T09:30:00Z`), parsed and
+/// formatted by hand: Foundation's formatters cost tens of microseconds per call on Linux, which
+/// shows up when a package holds thousands of designs.
+public enum ISODate {
+    /// Formats in UTC with whole seconds.
+    public static func format(_ date: Date) -> String {
+        let total = Int64(date.timeIntervalSince1970.rounded(.down))
+        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let secondOfDay = total - days * 86_400
+        let (y, m, d) = civil(fromDays: days)
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+        }
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))Z"
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`; nil for anything else.
+    public static func parse(_ text: String) -> Date? {
+        let b = Array(text.utf8)
+        guard b.count >= 20, b.count <= 40 else { return nil }
+        var i = 0
+        func number(_ width: Int) -> Int64? {
+            guard i + width <= b.count else { return nil }
+            var v: Int64 = 0
+            for k in i..<(i + width) {
+                guard (48...57).contains(b[k]) else { return nil }
+                v = v * 10 + Int64(b[k] - 48)
+            }
+            i += width
+            return v
+        }
+        func expect(_ c: UInt8) -> Bool {
+            guard i < b.count, b[i] == c else { return false }
+            i += 1
+            return true
+        }
+        guard let y = number(4), expect(UInt8(ascii: "-")), let mo = number(2), expect(UInt8(ascii: "-")),
+              let d = number(2), i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") else { return nil }
+        i += 1
+        guard let h = number(2), expect(UInt8(ascii: ":")), let mi = number(2), expect(UInt8(ascii: ":")),
+              let s = number(2) else { return nil }
+        guard (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+        var fraction = 0.0
+        if i < b.count, b[i] == UInt8(ascii: ".") {
+            i += 1
+            var scale = 0.1
+            let start = i
+            while i < b.count, (48...57).contains(b[i]) {
+                fraction += Double(b[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
+            guard i > start else { return nil }
+        }
+        var offsetSeconds: Int64 = 0
+        guard i < b.count else { return nil }
+        if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
+            i += 1
+        } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+            let sign: Int64 = b[i] == UInt8(ascii: "-") ? -1 : 1
+            i += 1
+            guard let oh = number(2) else { return nil }
+            _ = expect(UInt8(ascii: ":"))
+            guard let om = number(2), oh < 24, om < 60 else { return nil }
+            offsetSeconds = sign * (oh * 3600 + om * 60)
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let days = daysFromCivil(y, mo, d)
+        let epoch = days * 86_400 + h * 3600 + mi * 60 + s - offsetSeconds
+        return Date(timeIntervalSince1970: Double(epoch) + fraction)
+    }
+
+    // Howard Hinnant's civil-calendar algorithms (public domain formulas).
+    static func daysFromCivil(_ year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// The Import Review: what a package holds and which designs to import. Pure (no I/O, no clock
+/// of its own), so the free-tier rules can be tested with fixed dates.
+public struct ImportReview: Sendable {
+    public struct Item: Sendable, Hashable {
+        /// 1-based, as shown to the user.
+        public var number: Int
+        public var name: String
+        public var template: LayoutTemplateToken
+        public var updatedAt: Date
+        public var referencesEmbeddedImage: Bool
+    }
+
+    public enum Selection: Sendable, Equatable {
+        case all, none, numbers([Int])
+    }
+
+    public var fileName: String
+    public var items: [Item]
+    public var isPro: Bool
+    /// Designs already in the library.
+    public var existingCount: Int
+    public var maxFreeDesigns: Int
+
+    public init(package: ExchangePackage, isPro: Bool, existingCount: Int, maxFreeDesigns: Int = DesignLibrary.maxFreeDesigns) {
+        self.fileName = package.fileName
+        self.items = package.specs.enumerated().map { i, s in
+            Item(number: i + 1, name: s.name, template: s.layout.template, updatedAt: s.updatedAt,
+                 referencesEmbeddedImage: package.referencesEmbeddedImage(i))
+        }
+        self.isPro = isPro
+        self.existingCount = existingCount
+        self.maxFreeDesigns = maxFreeDesigns
+    }
+
+    public init(fileName: String, items: [Item], isPro: Bool, existingCount: Int, maxFreeDesigns: Int = DesignLibrary.maxFreeDesigns) {
+        self.fileName = fileName
+        self.items = items
+        self.isPro = isPro
+        self.existingCount = existingCount
+        self.maxFreeDesigns = maxFreeDesigns
+    }
+
+    /// Free slots left; nil with Pro (unlimited).
+    public var slotsLeft: Int? { isPro ? nil : max(0, maxFreeDesigns - existingCount) }
+
+    /// Everything with Pro; on the free tier the newest designs up to the free slots left
+    /// (ties keep file order). Returned in file order.
+    public var defaultSelection: [Int] {
+        guard let left = slotsLeft else { return items.map(\.number) }
+        let newest = items.sorted { a, b in a.updatedAt != b.updatedAt ? a.updatedAt > b.updatedAt : a.number < b.number }
+        return newest.prefix(left).map(\.number).sorted()
+    }
+
+    /// Parses what a user typed or passed: "all", "select all", "none", "select none", or
+    /// numbers and ranges ("1,3", "2-4"). An empty answer means the default selection.
+    public func parseSelection(_ text: String) throws -> [Int] {
+        let t = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        switch t {
+        case "": return defaultSelection
+        case "all", "select all", "a": return items.map(\.number)
+        case "none", "select none", "n": return []
+        default: break
+        }
+        var out: [Int] = []
+        for part in t.split(whereSeparator: { $0 == "," || $0 == " " }) where !part.isEmpty {
+            let bounds = part.split(separator: "-", maxSplits: 1).map { Int($0) }
+            if bounds.count == 1, let n = bounds[0] {
+                out.append(n)
+            } else if bounds.count == 2, let a = bounds[0], let b = bounds[1], a <= b {
+                out.append(contentsOf: a...b)
+            } else {
+                throw DesignError("'\(part)' is not a design number; use numbers 1…\(items.count) like 1,3 or 2-4, 'all' or 'none'")
+            }
+        }
+        return try resolve(.numbers(out))
+    }
+
+    /// Checks a selection against the review: numbers in range, and within the free slots.
+    public func resolve(_ selection: Selection) throws -> [Int] {
+        let chosen: [Int]
+        switch selection {
+        case .all: chosen = items.map(\.number)
+        case .none: chosen = []
+        case .numbers(let n): chosen = Array(Set(n)).sorted()
+        }
+        if let bad = chosen.first(where: { !(1...max(1, items.count)).contains($0) || items.isEmpty }) {
+            throw DesignError("there is no design \(bad) in \(fileName); choose from 1…\(items.count)")
+        }
+        if let left = slotsLeft, chosen.count > left {
+            throw DesignError("""
+                \(chosen.count) designs selected but the free tier has \(left) slot\(left == 1 ? "" : "s") left \
+                (\(existingCount) of \(maxFreeDesigns) used). Select at most \(left), or unlock Pro \
+                for unlimited designs: 'weaver pro unlock'.
+                """)
+        }
+        return chosen
+    }
+
+    /// The review as shown before importing. Dates are UTC so the text does not depend on the
+    /// machine's time zone.
+    public func render(selected: [Int]? = nil) -> String {
+        let sel = Set(selected ?? defaultSelection)
+        var out = "Import Review: \(fileName)\n"
+        out += "  #   SEL  NAME                              TEMPLATE        UPDATED (UTC)     IMAGE\n"
+        for i in items {
+            let num = String(i.number)
+            let name = i.name.replacingOccurrences(of: "\n", with: " ")
+            let shownName = name.count > 32 ? String(name.prefix(31)) + "…" : name
+            out += "  \(num.padding(toLength: 3, withPad: " ", startingAt: 0)) \(sel.contains(i.number) ? "[x]" : "[ ]")  "
+            out += shownName.padding(toLength: 32, withPad: " ", startingAt: 0) + "  "
+            out += i.template.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0) + "  "
+            out += String(ISODate.format(i.updatedAt).prefix(16)).replacingOccurrences(of: "T", with: " ") + "  "
+            out += i.referencesEmbeddedImage ? "embedded image\n" : "-\n"
+        }
+        if let left = slotsLeft {
+            out += "Free tier: \(left) of \(maxFreeDesigns) slots left. Unlock Pro for unlimited designs: 'weaver pro unlock'.\n"
+        }
+        return out
+    }
+
+    public static func summary(imported: Int, skipped: Int) -> String {
+        "Imported \(imported) designs. Skipped \(skipped) (not selected)."
+    }
+}

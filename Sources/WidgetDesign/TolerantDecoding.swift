@@ -1,0 +1,370 @@
+import Foundation
+
+/// Something the tolerant decoder replaced or dropped, with the JSON path of the field
+/// (`specs[2].style.accent`) so a user can find it in the file.
+public struct Finding: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case unknownToken, outOfRange, wrongType, invalidValue, unknownKey, truncated, dropped
+    }
+
+    public var path: String
+    public var kind: Kind
+    public var message: String
+
+    public init(path: String, kind: Kind, message: String) {
+        self.path = path
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { "\(path.isEmpty ? "(top level)" : path): \(message)" }
+}
+
+/// Decodes designs field by field. Each field that is the wrong type, an unknown token or out of
+/// range falls back on its own (clamped to the range, or the field's default) and adds a
+/// `Finding`; the rest of the design is kept. (The seed app drops a whole style for one unknown
+/// token, and says nothing.)
+public struct TolerantDecoder {
+    public private(set) var findings: [Finding] = []
+    /// Used when `updatedAt` is missing or unreadable.
+    public var fallbackDate: Date
+
+    public init(fallbackDate: Date) {
+        self.fallbackDate = fallbackDate
+    }
+
+    static let specKeys: Set<String> = ["version", "id", "name", "primaryText", "secondaryText", "updatedAt", "symbol",
+                                        "image", "layout", "style", "actionBar", "remindersConfig", "matchedSet"]
+
+    /// Decodes one spec. Returns nil only when `value` is not an object at all.
+    public mutating func spec(_ value: JSONValue, path: String) -> WidgetSpec? {
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected a design object, found \(value.typeName); skipped")
+            return nil
+        }
+        checkKeys(o, known: Self.specKeys, path: path)
+        // Older files carry lower versions; like the seed app, a loaded design is at least current.
+        let version = max(int(o, "version", path, range: 1...Int(Int32.max), default: 1), WidgetSpec.currentVersion)
+        var id = UUID()
+        if let raw = o["id"], raw != .null {
+            if case .string(let s) = raw, let u = UUID(uuidString: s) { id = u } else {
+                note(join(path, "id"), .invalidValue, "not a UUID (\(preview(raw))); a new ID was given")
+            }
+        }
+        var name = string(o, "name", path, default: "WidgetWeaver", maxCharacters: FieldLimits.maxNameCharacters)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if name.isEmpty {
+            note(join(path, "name"), .invalidValue, "empty; using \"WidgetWeaver\"")
+            name = "WidgetWeaver"
+        }
+        let primary = string(o, "primaryText", path, default: "", maxCharacters: FieldLimits.maxTextCharacters)
+        let secondary = optionalString(o, "secondaryText", path, maxCharacters: FieldLimits.maxTextCharacters)
+        let updatedAt = date(o, "updatedAt", path)
+        let symbol = o["symbol"].flatMap { symbolSpec($0, path: join(path, "symbol")) }
+        let image = o["image"].flatMap { imageSpec($0, path: join(path, "image")) }
+        let layout = layoutSpec(o["layout"], path: join(path, "layout"))
+        let style = styleSpec(o["style"], path: join(path, "style"))
+        let actionBar = o["actionBar"].flatMap { actionBarSpec($0, path: join(path, "actionBar")) }
+        let matched = o["matchedSet"].flatMap { matchedSet($0, path: join(path, "matchedSet")) }
+        var reminders: JSONValue? = o["remindersConfig"]
+        if reminders == .null { reminders = nil }
+        return WidgetSpec(version: version, id: id, name: name, primaryText: primary, secondaryText: secondary,
+                          updatedAt: updatedAt, symbol: symbol, image: image, layout: layout, style: style,
+                          actionBar: actionBar, matchedSet: matched, remindersConfig: reminders)
+    }
+
+    // MARK: Parts
+
+    mutating func symbolSpec(_ value: JSONValue, path: String) -> SymbolSpec? {
+        if value == .null { return nil }
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an object, found \(value.typeName); symbol dropped")
+            return nil
+        }
+        checkKeys(o, known: ["name", "size", "weight", "renderingMode", "tint", "placement"], path: path)
+        let name = string(o, "name", path, default: "", maxCharacters: FieldLimits.maxSymbolNameCharacters)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else {
+            note(join(path, "name"), .dropped, "empty symbol name; symbol dropped")
+            return nil
+        }
+        return SymbolSpec(name: name,
+                          sizePoints: double(o, "size", path, range: FieldLimits.symbolSizePoints, default: 18),
+                          weight: token(o, "weight", path, default: .regular),
+                          renderingMode: token(o, "renderingMode", path, default: .monochrome),
+                          tint: token(o, "tint", path, default: .accent),
+                          placement: token(o, "placement", path, default: .beforeName))
+    }
+
+    mutating func imageSpec(_ value: JSONValue, path: String) -> ImageSpec? {
+        if value == .null { return nil }
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an object, found \(value.typeName); image dropped")
+            return nil
+        }
+        checkKeys(o, known: ["fileName", "contentMode", "crop", "height", "cornerRadius", "smartPhoto"], path: path)
+        let raw = string(o, "fileName", path, default: "", maxCharacters: 4096)
+        guard let safe = ImageSanitiser.sanitisedFileName(raw) else {
+            note(join(path, "fileName"), .dropped, "\(raw.isEmpty ? "empty" : "unusable") image file name \(quoted(raw)); image dropped")
+            return nil
+        }
+        if safe != raw {
+            note(join(path, "fileName"), .invalidValue, "image file name \(quoted(raw)) sanitised to \(quoted(safe))")
+        }
+        // `crop` is the seed app's older name for `contentMode`.
+        let modeKey = o["contentMode"] != nil ? "contentMode" : "crop"
+        var smart = o["smartPhoto"]
+        if smart == .null { smart = nil }
+        return ImageSpec(fileName: safe,
+                         contentMode: token(o, modeKey, path, default: .fill),
+                         heightPoints: double(o, "height", path, range: FieldLimits.imageHeightPoints, default: 120),
+                         cornerRadiusPoints: double(o, "cornerRadius", path, range: FieldLimits.imageCornerRadiusPoints, default: 16),
+                         smartPhoto: smart)
+    }
+
+    mutating func layoutSpec(_ value: JSONValue?, path: String) -> LayoutSpec {
+        var l = LayoutSpec()
+        guard let value, value != .null else { return l }
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an object, found \(value.typeName); default layout used")
+            return l
+        }
+        checkKeys(o, known: ["template", "posterOverlayMode", "showsAccentBar", "axis", "alignment", "spacing",
+                             "primaryLineLimitSmall", "primaryLineLimit", "secondaryLineLimitSmall", "secondaryLineLimit"], path: path)
+        l.template = token(o, "template", path, default: .classic)
+        l.posterOverlayMode = token(o, "posterOverlayMode", path, default: .caption)
+        l.showsAccentBar = bool(o, "showsAccentBar", path, default: true)
+        l.axis = token(o, "axis", path, default: .vertical)
+        l.alignment = token(o, "alignment", path, default: .leading)
+        l.spacingPoints = double(o, "spacing", path, range: FieldLimits.spacingPoints, default: 8)
+        l.primaryLineLimitSmall = int(o, "primaryLineLimitSmall", path, range: FieldLimits.primaryLineLimitSmall, default: 1)
+        l.primaryLineLimit = int(o, "primaryLineLimit", path, range: FieldLimits.primaryLineLimit, default: 2)
+        l.secondaryLineLimitSmall = int(o, "secondaryLineLimitSmall", path, range: FieldLimits.secondaryLineLimitSmall, default: 1)
+        l.secondaryLineLimit = int(o, "secondaryLineLimit", path, range: FieldLimits.secondaryLineLimit, default: 2)
+        return l
+    }
+
+    mutating func styleSpec(_ value: JSONValue?, path: String) -> StyleSpec {
+        var s = StyleSpec()
+        guard let value, value != .null else { return s }
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an object, found \(value.typeName); default style used")
+            return s
+        }
+        checkKeys(o, known: ["padding", "cornerRadius", "background", "backgroundOverlay", "backgroundOverlayOpacity",
+                             "backgroundGlowEnabled", "accent", "nameTextStyle", "primaryTextStyle", "secondaryTextStyle",
+                             "symbolSize"], path: path)
+        s.paddingPoints = double(o, "padding", path, range: FieldLimits.paddingPoints, default: 16)
+        s.cornerRadiusPoints = double(o, "cornerRadius", path, range: FieldLimits.styleCornerRadiusPoints, default: 20)
+        s.background = token(o, "background", path, default: .subtleMaterial)
+        s.backgroundOverlay = token(o, "backgroundOverlay", path, default: .plain)
+        s.backgroundOverlayOpacity = double(o, "backgroundOverlayOpacity", path, range: FieldLimits.overlayOpacity, default: 0)
+        s.backgroundGlowEnabled = bool(o, "backgroundGlowEnabled", path, default: false)
+        s.accent = token(o, "accent", path, default: .blue)
+        s.nameTextStyle = token(o, "nameTextStyle", path, default: .caption)
+        s.primaryTextStyle = token(o, "primaryTextStyle", path, default: .title3)
+        s.secondaryTextStyle = token(o, "secondaryTextStyle", path, default: .caption2)
+        s.symbolSizePoints = double(o, "symbolSize", path, range: FieldLimits.styleSymbolSizePoints, default: 34)
+        return s
+    }
+
+    mutating func actionBarSpec(_ value: JSONValue, path: String) -> ActionBarSpec? {
+        if value == .null { return nil }
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an object, found \(value.typeName); action bar dropped")
+            return nil
+        }
+        checkKeys(o, known: ["actions", "style"], path: path)
+        var actions: [ActionSpec] = []
+        if let list = o["actions"] {
+            if case .array(let items) = list {
+                for (i, item) in items.enumerated() {
+                    let itemPath = "\(join(path, "actions"))[\(i)]"
+                    guard let a = actionSpec(item, path: itemPath) else { continue }
+                    if actions.count == FieldLimits.maxActions {
+                        note(itemPath, .dropped, "an action bar holds at most \(FieldLimits.maxActions) buttons; dropped")
+                        continue
+                    }
+                    actions.append(a)
+                }
+            } else if list != .null {
+                note(join(path, "actions"), .wrongType, "expected an array, found \(list.typeName); ignored")
+            }
+        }
+        let style: WidgetActionButtonStyleToken = token(o, "style", path, default: .prominent)
+        return actions.isEmpty ? nil : ActionBarSpec(actions: actions, style: style)
+    }
+
+    mutating func actionSpec(_ value: JSONValue, path: String) -> ActionSpec? {
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an action object, found \(value.typeName); dropped")
+            return nil
+        }
+        checkKeys(o, known: ["id", "title", "systemImage", "kind", "variableKey", "incrementAmount", "nowFormat"], path: path)
+        let key = string(o, "variableKey", path, default: "", maxCharacters: FieldLimits.maxVariableKeyCharacters)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !key.isEmpty else {
+            note(join(path, "variableKey"), .dropped, "an action needs a variable key; action dropped")
+            return nil
+        }
+        var id = UUID()
+        if let raw = o["id"], raw != .null {
+            if case .string(let s) = raw, let u = UUID(uuidString: s) { id = u } else {
+                note(join(path, "id"), .invalidValue, "not a UUID; a new ID was given")
+            }
+        }
+        let kind: WidgetActionKindToken = token(o, "kind", path, default: .incrementVariable)
+        var amount = int(o, "incrementAmount", path, range: FieldLimits.incrementAmount, default: 1)
+        if amount == 0 {
+            note(join(path, "incrementAmount"), .outOfRange, "0 does nothing; using 1 (allowed -99…99, not 0)")
+            amount = 1
+        }
+        var title = string(o, "title", path, default: "", maxCharacters: FieldLimits.maxActionTitleCharacters)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if title.isEmpty { title = kind == .incrementVariable ? "+1" : "Done" }
+        var systemImage = optionalString(o, "systemImage", path, maxCharacters: 64)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if systemImage?.isEmpty == true { systemImage = nil }
+        return ActionSpec(id: id, title: title, systemImage: systemImage, kind: kind, variableKey: key,
+                          incrementAmount: amount, nowFormat: token(o, "nowFormat", path, default: .iso8601))
+    }
+
+    mutating func matchedSet(_ value: JSONValue, path: String) -> MatchedSet? {
+        if value == .null { return nil }
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an object, found \(value.typeName); matched set dropped")
+            return nil
+        }
+        checkKeys(o, known: ["small", "medium", "large"], path: path)
+        let m = MatchedSet(small: o["small"].flatMap { variant($0, path: join(path, "small")) },
+                           medium: o["medium"].flatMap { variant($0, path: join(path, "medium")) },
+                           large: o["large"].flatMap { variant($0, path: join(path, "large")) })
+        return m.isEmpty ? nil : m
+    }
+
+    mutating func variant(_ value: JSONValue, path: String) -> SpecVariant? {
+        if value == .null { return nil }
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an object, found \(value.typeName); variant dropped")
+            return nil
+        }
+        checkKeys(o, known: ["primaryText", "secondaryText", "symbol", "image", "layout"], path: path)
+        return SpecVariant(primaryText: string(o, "primaryText", path, default: "", maxCharacters: FieldLimits.maxTextCharacters),
+                           secondaryText: optionalString(o, "secondaryText", path, maxCharacters: FieldLimits.maxTextCharacters),
+                           symbol: o["symbol"].flatMap { symbolSpec($0, path: join(path, "symbol")) },
+                           image: o["image"].flatMap { imageSpec($0, path: join(path, "image")) },
+                           layout: layoutSpec(o["layout"], path: join(path, "layout")))
+    }
+
+    // MARK: Scalars
+
+    mutating func note(_ path: String, _ kind: Finding.Kind, _ message: String) {
+        findings.append(Finding(path: path, kind: kind, message: message))
+    }
+
+    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func preview(_ v: JSONValue) -> String {
+        switch v {
+        case .string(let s): quoted(s)
+        case .number(let d): JSONValue.format(d)
+        case .bool(let b): "\(b)"
+        default: v.typeName
+        }
+    }
+
+    func quoted(_ s: String) -> String {
+        let short = s.count > 60 ? String(s.prefix(57)) + "..." : s
+        return "\"\(short.unicodeScalars.map { $0.value < 0x20 ? "?" : String($0) }.joined())\""
+    }
+
+    mutating func checkKeys(_ o: [String: JSONValue], known: Set<String>, path: String) {
+        for key in o.keys where !known.contains(key) {
+            note(join(path, key), .unknownKey, "unknown field; ignored")
+        }
+    }
+
+    mutating func string(_ o: [String: JSONValue], _ key: String, _ path: String, default def: String, maxCharacters: Int) -> String {
+        guard let v = o[key], v != .null else { return def }
+        guard case .string(let s) = v else {
+            note(join(path, key), .wrongType, "expected a string, found \(v.typeName) \(preview(v)); using \(quoted(def))")
+            return def
+        }
+        if s.count > maxCharacters {
+            note(join(path, key), .truncated, "longer than \(maxCharacters) characters; truncated")
+            return String(s.prefix(maxCharacters))
+        }
+        return s
+    }
+
+    mutating func optionalString(_ o: [String: JSONValue], _ key: String, _ path: String, maxCharacters: Int) -> String? {
+        guard let v = o[key], v != .null else { return nil }
+        let s = string(o, key, path, default: "", maxCharacters: maxCharacters)
+        return s.isEmpty ? nil : s
+    }
+
+    mutating func double(_ o: [String: JSONValue], _ key: String, _ path: String, range: ClosedRange<Double>, default def: Double) -> Double {
+        guard let v = o[key], v != .null else { return def }
+        guard case .number(let d) = v, d.isFinite else {
+            note(join(path, key), .wrongType, "expected a number in \(fmt(range)), found \(v.typeName) \(preview(v)); using \(JSONValue.format(def))")
+            return def
+        }
+        if !range.contains(d) {
+            let c = min(max(d, range.lowerBound), range.upperBound)
+            note(join(path, key), .outOfRange, "\(JSONValue.format(d)) is outside \(fmt(range)); using \(JSONValue.format(c))")
+            return c
+        }
+        return d
+    }
+
+    mutating func int(_ o: [String: JSONValue], _ key: String, _ path: String, range: ClosedRange<Int>, default def: Int) -> Int {
+        guard let v = o[key], v != .null else { return def }
+        guard case .number(let d) = v, d.isFinite, d == d.rounded() else {
+            note(join(path, key), .wrongType, "expected a whole number in \(range.lowerBound)…\(range.upperBound), found \(v.typeName) \(preview(v)); using \(def)")
+            return def
+        }
+        if d < Double(range.lowerBound) || d > Double(range.upperBound) {
+            let c = d < Double(range.lowerBound) ? range.lowerBound : range.upperBound
+            note(join(path, key), .outOfRange, "\(JSONValue.format(d)) is outside \(range.lowerBound)…\(range.upperBound); using \(c)")
+            return c
+        }
+        return Int(d)
+    }
+
+    mutating func bool(_ o: [String: JSONValue], _ key: String, _ path: String, default def: Bool) -> Bool {
+        guard let v = o[key], v != .null else { return def }
+        guard case .bool(let b) = v else {
+            note(join(path, key), .wrongType, "expected true or false, found \(v.typeName) \(preview(v)); using \(def)")
+            return def
+        }
+        return b
+    }
+
+    mutating func token<T: DesignToken>(_ o: [String: JSONValue], _ key: String, _ path: String, default def: T) -> T {
+        guard let v = o[key], v != .null else { return def }
+        guard case .string(let s) = v else {
+            note(join(path, key), .wrongType, "expected one of \(T.allowedList), found \(v.typeName) \(preview(v)); using \(def.rawValue)")
+            return def
+        }
+        guard let t = T.parse(s) else {
+            note(join(path, key), .unknownToken, "unknown value \(quoted(s)); allowed: \(T.allowedList); using \(def.rawValue)")
+            return def
+        }
+        return t
+    }
+
+    mutating func date(_ o: [String: JSONValue], _ key: String, _ path: String) -> Date {
+        guard let v = o[key], v != .null else { return fallbackDate }
+        switch v {
+        case .string(let s):
+            if let d = ISODate.parse(s) { return d }
+        case .number(let n) where n.isFinite && abs(n) < 1e11:
+            // The seed app's fallback encoding: seconds since 2001-01-01.
+            return Date(timeIntervalSinceReferenceDate: n)
+        default: break
+        }
+        note(join(path, key), .invalidValue, "not an ISO 8601 date (\(preview(v))); using \(ISODate.format(fallbackDate))")
+        return fallbackDate
+    }
+
+    func fmt(_ r: ClosedRange<Double>) -> String { "\(JSONValue.format(r.lowerBound))…\(JSONValue.format(r.upperBound))" }
+}

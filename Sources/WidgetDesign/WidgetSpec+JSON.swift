@@ -1,0 +1,118 @@
+import Foundation
+
+extension WidgetSpec {
+    /// The seed app's JSON shape (same keys, ISO 8601 dates, uppercase UUIDs).
+    public var jsonValue: JSONValue {
+        var o: [String: JSONValue] = [
+            "version": .number(Double(max(version, WidgetSpec.currentVersion))),
+            "id": .string(id.uuidString),
+            "name": .string(name),
+            "primaryText": .string(primaryText),
+            "updatedAt": .string(ISODate.format(updatedAt)),
+            "layout": layout.jsonValue,
+            "style": style.jsonValue,
+        ]
+        if let secondaryText { o["secondaryText"] = .string(secondaryText) }
+        if let symbol { o["symbol"] = symbol.jsonValue }
+        if let image { o["image"] = image.jsonValue }
+        if let actionBar { o["actionBar"] = actionBar.jsonValue }
+        if let matchedSet { o["matchedSet"] = matchedSet.jsonValue }
+        if let remindersConfig { o["remindersConfig"] = remindersConfig }
+        return .object(o)
+    }
+
+    public func encoded() -> Data { jsonValue.prettyPrinted() }
+
+    /// Decodes one design file. Throws only when the bytes are not JSON or not an object; every
+    /// field-level problem becomes a finding instead.
+    public static func decode(_ data: Data, fallbackDate: Date, limits: JSONLimits = JSONLimits()) throws -> (WidgetSpec, [Finding]) {
+        let depth = JSONValue.nestingDepth(of: data, stopAbove: limits.maxDepth)
+        guard depth <= limits.maxDepth else {
+            throw DesignError("JSON nests deeper than \(limits.maxDepth) levels")
+        }
+        let value = try JSONValue.parse(data, limits: limits)
+        var decoder = TolerantDecoder(fallbackDate: fallbackDate)
+        guard let spec = decoder.spec(value, path: "") else {
+            throw DesignError("expected a design object, found \(value.typeName)")
+        }
+        return (spec, decoder.findings)
+    }
+}
+
+extension SymbolSpec {
+    var jsonValue: JSONValue {
+        .object(["name": .string(name), "size": .number(sizePoints), "weight": .string(weight.rawValue),
+                 "renderingMode": .string(renderingMode.rawValue), "tint": .string(tint.rawValue),
+                 "placement": .string(placement.rawValue)])
+    }
+}
+
+extension ImageSpec {
+    var jsonValue: JSONValue {
+        var o: [String: JSONValue] = ["fileName": .string(fileName), "contentMode": .string(contentMode.rawValue),
+                                      "height": .number(heightPoints), "cornerRadius": .number(cornerRadiusPoints),
+                                      // Older seed-app readers look for `crop`.
+                                      "crop": .string(contentMode.rawValue)]
+        if let smartPhoto { o["smartPhoto"] = smartPhoto }
+        return .object(o)
+    }
+}
+
+extension LayoutSpec {
+    var jsonValue: JSONValue {
+        .object(["template": .string(template.rawValue), "posterOverlayMode": .string(posterOverlayMode.rawValue),
+                 "showsAccentBar": .bool(showsAccentBar), "axis": .string(axis.rawValue),
+                 "alignment": .string(alignment.rawValue), "spacing": .number(spacingPoints),
+                 "primaryLineLimitSmall": .number(Double(primaryLineLimitSmall)),
+                 "primaryLineLimit": .number(Double(primaryLineLimit)),
+                 "secondaryLineLimitSmall": .number(Double(secondaryLineLimitSmall)),
+                 "secondaryLineLimit": .number(Double(secondaryLineLimit))])
+    }
+}
+
+extension StyleSpec {
+    var jsonValue: JSONValue {
+        .object(["padding": .number(paddingPoints), "cornerRadius": .number(cornerRadiusPoints),
+                 "background": .string(background.rawValue), "backgroundOverlay": .string(backgroundOverlay.rawValue),
+                 "backgroundOverlayOpacity": .number(backgroundOverlayOpacity),
+                 "backgroundGlowEnabled": .bool(backgroundGlowEnabled), "accent": .string(accent.rawValue),
+                 "nameTextStyle": .string(nameTextStyle.rawValue), "primaryTextStyle": .string(primaryTextStyle.rawValue),
+                 "secondaryTextStyle": .string(secondaryTextStyle.rawValue), "symbolSize": .number(symbolSizePoints)])
+    }
+}
+
+extension ActionBarSpec {
+    var jsonValue: JSONValue {
+        .object(["actions": .array(actions.map(\.jsonValue)), "style": .string(style.rawValue)])
+    }
+}
+
+extension ActionSpec {
+    var jsonValue: JSONValue {
+        var o: [String: JSONValue] = ["id": .string(id.uuidString), "title": .string(title), "kind": .string(kind.rawValue),
+                                      "variableKey": .string(variableKey), "incrementAmount": .number(Double(incrementAmount)),
+                                      "nowFormat": .string(nowFormat.rawValue)]
+        if let systemImage { o["systemImage"] = .string(systemImage) }
+        return .object(o)
+    }
+}
+
+extension SpecVariant {
+    var jsonValue: JSONValue {
+        var o: [String: JSONValue] = ["primaryText": .string(primaryText), "layout": layout.jsonValue]
+        if let secondaryText { o["secondaryText"] = .string(secondaryText) }
+        if let symbol { o["symbol"] = symbol.jsonValue }
+        if let image { o["image"] = image.jsonValue }
+        return .object(o)
+    }
+}
+
+extension MatchedSet {
+    var jsonValue: JSONValue {
+        var o: [String: JSONValue] = [:]
+        if let small { o["small"] = small.jsonValue }
+        if let medium { o["medium"] = medium.jsonValue }
+        if let large { o["large"] = large.jsonValue }
+        return .object(o)
+    }
+}

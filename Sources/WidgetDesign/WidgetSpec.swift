@@ -1,0 +1,215 @@
+import Foundation
+
+/// One widget design: the Linux counterpart of the seed app's `WidgetSpec`, with the same JSON
+/// keys so `.wwdesign` files travel both ways.
+///
+/// Values held here are always within `FieldLimits`: the tolerant decoder and the editor clamp or
+/// refuse anything else.
+public struct WidgetSpec: Sendable, Hashable, Identifiable {
+    /// The seed app's schema version at the time of writing; kept so its decoder accepts our files.
+    public static let currentVersion = 7
+
+    public var version: Int
+    public var id: UUID
+    public var name: String
+    public var primaryText: String
+    public var secondaryText: String?
+    public var updatedAt: Date
+    public var symbol: SymbolSpec?
+    public var image: ImageSpec?
+    public var layout: LayoutSpec
+    public var style: StyleSpec
+    public var actionBar: ActionBarSpec?
+    public var matchedSet: MatchedSet?
+    /// The seed app's reminders configuration: not modelled here, carried through unchanged so a
+    /// round trip through Linux does not lose it.
+    public var remindersConfig: JSONValue?
+
+    public init(version: Int = WidgetSpec.currentVersion, id: UUID = UUID(), name: String,
+                primaryText: String, secondaryText: String? = nil, updatedAt: Date,
+                symbol: SymbolSpec? = nil, image: ImageSpec? = nil, layout: LayoutSpec = LayoutSpec(),
+                style: StyleSpec = StyleSpec(), actionBar: ActionBarSpec? = nil,
+                matchedSet: MatchedSet? = nil, remindersConfig: JSONValue? = nil) {
+        self.version = version
+        self.id = id
+        self.name = name
+        self.primaryText = primaryText
+        self.secondaryText = secondaryText
+        self.updatedAt = updatedAt
+        self.symbol = symbol
+        self.image = image
+        self.layout = layout
+        self.style = style
+        self.actionBar = actionBar
+        self.matchedSet = matchedSet
+        self.remindersConfig = remindersConfig
+    }
+
+    /// Every image file name this design references (base and matched-set variants), sorted.
+    public var referencedImageFileNames: [String] {
+        var names = Set<String>()
+        if let f = image?.fileName, !f.isEmpty { names.insert(f) }
+        for v in matchedSet?.variants ?? [] {
+            if let f = v.image?.fileName, !f.isEmpty { names.insert(f) }
+        }
+        return names.sorted()
+    }
+
+    /// Rewrites image references (after an import renamed files).
+    public mutating func renameImages(_ map: [String: String]) {
+        if let f = image?.fileName, let n = map[f] { image?.fileName = n }
+        if var m = matchedSet {
+            for keyPath in [\MatchedSet.small, \MatchedSet.medium, \MatchedSet.large] {
+                if let f = m[keyPath: keyPath]?.image?.fileName, let n = map[f] {
+                    m[keyPath: keyPath]?.image?.fileName = n
+                }
+            }
+            matchedSet = m
+        }
+    }
+
+    /// Dates in the exchange format have whole-second precision; designs made here use the same,
+    /// so export → import round trips compare equal.
+    public static func wholeSeconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+}
+
+public struct SymbolSpec: Sendable, Hashable {
+    public var name: String
+    public var sizePoints: Double
+    public var weight: SymbolWeightToken
+    public var renderingMode: SymbolRenderingModeToken
+    public var tint: SymbolTintToken
+    public var placement: SymbolPlacementToken
+
+    public init(name: String, sizePoints: Double = 18, weight: SymbolWeightToken = .regular,
+                renderingMode: SymbolRenderingModeToken = .monochrome, tint: SymbolTintToken = .accent,
+                placement: SymbolPlacementToken = .beforeName) {
+        self.name = name
+        self.sizePoints = sizePoints
+        self.weight = weight
+        self.renderingMode = renderingMode
+        self.tint = tint
+        self.placement = placement
+    }
+}
+
+public struct ImageSpec: Sendable, Hashable {
+    /// A bare file name in the store's `images/` folder (never a path).
+    public var fileName: String
+    public var contentMode: ImageContentModeToken
+    public var heightPoints: Double
+    public var cornerRadiusPoints: Double
+    /// The seed app's Smart Photo payload, carried through unchanged (its render files are not
+    /// exported by this version).
+    public var smartPhoto: JSONValue?
+
+    public init(fileName: String, contentMode: ImageContentModeToken = .fill, heightPoints: Double = 120,
+                cornerRadiusPoints: Double = 16, smartPhoto: JSONValue? = nil) {
+        self.fileName = fileName
+        self.contentMode = contentMode
+        self.heightPoints = heightPoints
+        self.cornerRadiusPoints = cornerRadiusPoints
+        self.smartPhoto = smartPhoto
+    }
+}
+
+public struct LayoutSpec: Sendable, Hashable {
+    public var template: LayoutTemplateToken = .classic
+    public var posterOverlayMode: PosterOverlayMode = .caption
+    public var showsAccentBar = true
+    public var axis: LayoutAxisToken = .vertical
+    public var alignment: LayoutAlignmentToken = .leading
+    public var spacingPoints: Double = 8
+    public var primaryLineLimitSmall = 1
+    public var primaryLineLimit = 2
+    public var secondaryLineLimitSmall = 1
+    public var secondaryLineLimit = 2
+
+    public init() {}
+    public init(template: LayoutTemplateToken) { self.template = template }
+}
+
+public struct StyleSpec: Sendable, Hashable {
+    public var paddingPoints: Double = 16
+    public var cornerRadiusPoints: Double = 20
+    public var background: BackgroundToken = .subtleMaterial
+    public var backgroundOverlay: BackgroundToken = .plain
+    public var backgroundOverlayOpacity: Double = 0
+    public var backgroundGlowEnabled = false
+    public var accent: AccentToken = .blue
+    public var nameTextStyle: TextStyleToken = .caption
+    public var primaryTextStyle: TextStyleToken = .title3
+    public var secondaryTextStyle: TextStyleToken = .caption2
+    public var symbolSizePoints: Double = 34
+
+    public init() {}
+}
+
+public struct ActionSpec: Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var title: String
+    public var systemImage: String?
+    public var kind: WidgetActionKindToken
+    public var variableKey: String
+    /// Used when `kind == .incrementVariable`; −99…99, never 0.
+    public var incrementAmount: Int
+    /// Used when `kind == .setVariableToNow`.
+    public var nowFormat: WidgetNowFormatToken
+
+    public init(id: UUID = UUID(), title: String, systemImage: String? = nil, kind: WidgetActionKindToken,
+                variableKey: String, incrementAmount: Int = 1, nowFormat: WidgetNowFormatToken = .iso8601) {
+        self.id = id
+        self.title = title
+        self.systemImage = systemImage
+        self.kind = kind
+        self.variableKey = variableKey
+        self.incrementAmount = incrementAmount
+        self.nowFormat = nowFormat
+    }
+}
+
+public struct ActionBarSpec: Sendable, Hashable {
+    /// At most `FieldLimits.maxActions`.
+    public var actions: [ActionSpec]
+    public var style: WidgetActionButtonStyleToken
+
+    public init(actions: [ActionSpec], style: WidgetActionButtonStyleToken = .prominent) {
+        self.actions = actions
+        self.style = style
+    }
+}
+
+/// A per-size override (the seed app's `WidgetSpecVariant`).
+public struct SpecVariant: Sendable, Hashable {
+    public var primaryText: String
+    public var secondaryText: String?
+    public var symbol: SymbolSpec?
+    public var image: ImageSpec?
+    public var layout: LayoutSpec
+
+    public init(primaryText: String, secondaryText: String? = nil, symbol: SymbolSpec? = nil,
+                image: ImageSpec? = nil, layout: LayoutSpec = LayoutSpec()) {
+        self.primaryText = primaryText
+        self.secondaryText = secondaryText
+        self.symbol = symbol
+        self.image = image
+        self.layout = layout
+    }
+}
+
+public struct MatchedSet: Sendable, Hashable {
+    public var small: SpecVariant?
+    public var medium: SpecVariant?
+    public var large: SpecVariant?
+
+    public init(small: SpecVariant? = nil, medium: SpecVariant? = nil, large: SpecVariant? = nil) {
+        self.small = small
+        self.medium = medium
+        self.large = large
+    }
+
+    public var variants: [SpecVariant] { [small, medium, large].compactMap { $0 } }
+    public var isEmpty: Bool { small == nil && medium == nil && large == nil }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import SharedStore
+import WidgetDesign
+
+/// `--store DIR` for the design commands (the lead merges this with the variables' StoreOptions).
+struct DesignStoreOptions: ParsableArguments {
+    @Option(name: .customLong("store"), help: ArgumentHelp("Store folder (default: $WIDGETWEAVER_HOME, then $XDG_STATE_HOME/widgetweaver, then ~/.local/state/widgetweaver).", valueName: "DIR"))
+    var store: String?
+
+    var root: StoreRoot { StoreRoot.resolve(override: store) }
+
+    var library: DesignLibrary {
+        DesignLibrary(root: root, warn: { printWarning($0) })
+    }
+}
+
+func printWarning(_ message: String) {
+    FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+}
+
+func printJSON(_ value: JSONValue) {
+    FileHandle.standardOutput.write(value.prettyPrinted())
+}
+
+/// Local time, minutes: what a person reads in a listing.
+func displayDate(_ date: Date) -> String {
+    let f = DateFormatter()
+    f.locale = Locale(identifier: "en_US_POSIX")
+    f.dateFormat = "yyyy-MM-dd HH:mm"
+    return f.string(from: date)
+}
+
+func summaryJSON(_ row: DesignSummary, defaultID: UUID?) -> JSONValue {
+    .object(["id": .string(row.id.uuidString), "name": .string(row.name), "template": .string(row.template.rawValue),
+             "updatedAt": .string(ISODate.format(row.updatedAt)), "hasImage": .bool(row.hasImage),
+             "isDefault": .bool(row.id == defaultID)])
+}
+
+/// Pads to a display width, so columns line up for names with accents.
+func pad(_ s: String, _ width: Int) -> String {
+    s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
+}
+
+func clip(_ s: String, _ width: Int) -> String {
+    let oneLine = s.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
+    return oneLine.count <= width ? oneLine : String(oneLine.prefix(width - 1)) + "…"
+}
