@@ -10,10 +10,13 @@ extension Mix {
     /// errors that name `file`, the field path, the value and the allowed range.
     public static func decode(_ bytes: [UInt8], file: String?, sampleRate: Double? = nil) throws(MixError) -> Mix {
         let root: JSONValue
+        guard bytes.count <= maximumFileBytes else {
+            throw MixError(file: file, path: "", message: "file is \(bytes.count) bytes; a mix file is at most \(maximumFileBytes) bytes")
+        }
         do {
-            root = try JSONValue.parse(bytes, limits: .init(maximumBytes: maximumFileBytes, maximumDepth: 8))
+            root = try JSONValue.parse(Data(bytes), limits: JSONLimits(maxDepth: 8, maxValueCount: 10_000, maxStringBytes: 4096))
         } catch {
-            throw MixError(file: file, path: "", message: error.description)
+            throw MixError(file: file, path: "", message: "\(error)")
         }
         do {
             let mix = try Self.strict(root)
@@ -53,7 +56,7 @@ extension Mix {
         }
         guard let layersValue = top["layers"] else { throw MixError(path: "layers", message: "is missing; a mix needs 1 to 4 layers") }
         guard case .array(let items) = layersValue else {
-            throw MixError(path: "layers", message: "must be an array, found \(layersValue.typeName)")
+            throw MixError(path: "layers", message: "must be an array, found \(Fields.article(layersValue.typeName))")
         }
         if items.count > NoiseMachine.layerCount || items.isEmpty {
             throw MixError(path: "layers", message: "has \(items.count) layers; allowed 1…\(NoiseMachine.layerCount)")
@@ -81,39 +84,43 @@ extension Mix {
 
     /// An object's members with type checks that report `path.key`.
     struct Fields {
-        let members: [(key: String, value: JSONValue)]
+        let members: [String: JSONValue]
         let path: String
 
         init(_ value: JSONValue, path: String, allowed: Set<String>) throws(MixError) {
             guard case .object(let m) = value else {
-                throw MixError(path: path.isEmpty ? "(top level)" : path, message: "must be an object, found \(value.typeName)")
+                throw MixError(path: path.isEmpty ? "(top level)" : path, message: "must be an object, found \(Self.article(value.typeName))")
             }
-            for (k, _) in m where !allowed.contains(k) {
+            for k in m.keys.sorted() where !allowed.contains(k) {
                 throw MixError(path: Self.join(path, k), message: "is not a known field; allowed: \(allowed.sorted().joined(separator: ", "))")
             }
             members = m
             self.path = path
         }
 
+        static func article(_ type: String) -> String {
+            type == "null" ? type : (type.first.map { "aeiou".contains($0) } == true ? "an \(type)" : "a \(type)")
+        }
+
         static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-        subscript(key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+        subscript(key: String) -> JSONValue? { members[key] }
 
         func number(_ key: String) throws(MixError) -> Double? {
             guard let v = self[key] else { return nil }
-            guard case .number(let d) = v else { throw MixError(path: Self.join(path, key), message: "must be a number, found \(v.typeName)") }
+            guard case .number(let d) = v else { throw MixError(path: Self.join(path, key), message: "must be a number, found \(Self.article(v.typeName))") }
             return d
         }
 
         func bool(_ key: String) throws(MixError) -> Bool? {
             guard let v = self[key] else { return nil }
-            guard case .bool(let b) = v else { throw MixError(path: Self.join(path, key), message: "must be true or false, found \(v.typeName)") }
+            guard case .bool(let b) = v else { throw MixError(path: Self.join(path, key), message: "must be true or false, found \(Self.article(v.typeName))") }
             return b
         }
 
         func string(_ key: String) throws(MixError) -> String? {
             guard let v = self[key] else { return nil }
-            guard case .string(let s) = v else { throw MixError(path: Self.join(path, key), message: "must be a string, found \(v.typeName)") }
+            guard case .string(let s) = v else { throw MixError(path: Self.join(path, key), message: "must be a string, found \(Self.article(v.typeName))") }
             guard s.count <= 200 else { throw MixError(path: Self.join(path, key), message: "is \(s.count) characters; the limit is 200") }
             return s
         }

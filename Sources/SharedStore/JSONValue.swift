@@ -1,239 +1,401 @@
-/// A JSON document parsed strictly and with bounds, for untrusted files where error messages must
-/// name the exact field: exact types (a boolean is never a number), duplicate keys refused,
-/// nesting depth and size capped, and a line:column on every syntax error.
-public indirect enum JSONValue: Equatable, Sendable {
+import Foundation
+
+/// A parsed JSON document, for every untrusted or hand-written file the apps read (mix files,
+/// design files, `.wwdesign` packages): the decoders see every field with its path and report
+/// exactly which one is wrong. Exact types (a boolean is never a number); duplicate keys refused.
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
     case array([JSONValue])
-    /// Members in file order.
-    case object([(key: String, value: JSONValue)])
+    case object([String: JSONValue])
 
-    public static func == (a: JSONValue, b: JSONValue) -> Bool {
-        switch (a, b) {
-        case (.null, .null): true
-        case let (.bool(x), .bool(y)): x == y
-        case let (.number(x), .number(y)): x == y
-        case let (.string(x), .string(y)): x == y
-        case let (.array(x), .array(y)): x == y
-        case let (.object(x), .object(y)): x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-        default: false
-        }
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let o) = self { return o[key] }
+        return nil
     }
 
     public var typeName: String {
         switch self {
         case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}
+
+/// Bounds for parsing untrusted JSON. The defaults suit design packages: designs nest about six
+/// levels deep, so 32 is generous without letting a hostile file exhaust the stack.
+public struct JSONLimits: Sendable {
+    public var maxDepth = 32
+    /// Total values (scalars and containers) in the document.
+    public var maxValueCount = 4_000_000
+    public var maxStringBytes = 48 << 20
+
+    public init() {}
+    public init(maxDepth: Int, maxValueCount: Int, maxStringBytes: Int) {
+        self.maxDepth = maxDepth
+        self.maxValueCount = maxValueCount
+        self.maxStringBytes = maxStringBytes
+    }
+}
+
+public struct JSONParseError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var offset: Int
+    /// 1-based line and column of `offset`, for people fixing a file in an editor.
+    public var line: Int = 1
+    public var column: Int = 1
+    public var reason: String
+    public var description: String { "invalid JSON at line \(line), column \(column) (byte \(offset)): \(reason)" }
+}
+
+extension JSONValue {
+    /// The deepest container nesting in `bytes`, found with one pass that only tracks strings and
+    /// brackets: cheap enough to run before any real parsing, and stops early past `limit`.
+    public static func nestingDepth(of bytes: UnsafeRawBufferPointer, stopAbove limit: Int = .max) -> Int {
+        var depth = 0, deepest = 0
+        var inString = false, escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > deepest {
+                    deepest = depth
+                    if deepest > limit { return deepest }
+                }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
+    }
+
+    public static func nestingDepth(of data: Data, stopAbove limit: Int = .max) -> Int {
+        data.withUnsafeBytes { nestingDepth(of: $0, stopAbove: limit) }
+    }
+
+    /// Parses `data` as one JSON value (RFC 8259), refusing anything beyond `limits`.
+    public static func parse(_ data: Data, limits: JSONLimits = JSONLimits()) throws -> JSONValue {
+        try data.withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw, limits: limits)
+            return try parser.parseDocument()
+        }
+    }
+}
+
+private struct JSONParser {
+    let bytes: UnsafeRawBufferPointer
+    let limits: JSONLimits
+    var index = 0
+    var valueCount = 0
+
+    init(bytes: UnsafeRawBufferPointer, limits: JSONLimits) {
+        self.bytes = bytes
+        self.limits = limits
+    }
+
+    func fail(_ reason: String) -> JSONParseError {
+        var line = 1, column = 1
+        for b in bytes[0..<min(index, bytes.count)] {
+            if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
+        }
+        return JSONParseError(offset: index, line: line, column: column, reason: reason)
+    }
+
+    mutating func parseDocument() throws -> JSONValue {
+        // A UTF-8 byte order mark is tolerated, as editors on other systems write one.
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        guard index == bytes.count else { throw fail("unexpected data after the end of the document") }
+        return value
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
         }
     }
 
-    public subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members.first { $0.key == key }?.value }
-        return nil
-    }
-
-    public struct Limits: Sendable {
-        public var maximumBytes: Int
-        public var maximumDepth: Int
-        public init(maximumBytes: Int = 1 << 20, maximumDepth: Int = 32) {
-            self.maximumBytes = maximumBytes
-            self.maximumDepth = maximumDepth
+    mutating func parseValue(depth: Int) throws -> JSONValue {
+        valueCount += 1
+        guard valueCount <= limits.maxValueCount else {
+            throw fail("more than \(limits.maxValueCount) values")
+        }
+        guard index < bytes.count else { throw fail("unexpected end of data") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw fail("unexpected character")
         }
     }
 
-    public struct SyntaxError: Error, CustomStringConvertible, Sendable {
-        public var line: Int
-        public var column: Int
-        public var message: String
-        public var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
+    mutating func expectWord(_ word: StaticString) throws {
+        let n = word.utf8CodeUnitCount
+        guard index + n <= bytes.count else { throw fail("unexpected end of data") }
+        for i in 0..<n where bytes[index + i] != word.utf8Start[i] {
+            throw fail("unexpected character")
+        }
+        index += n
     }
 
-    public static func parse(_ bytes: [UInt8], limits: Limits = Limits()) throws(SyntaxError) -> JSONValue {
-        if bytes.count > limits.maximumBytes {
-            throw SyntaxError(line: 1, column: 1, message: "document is \(bytes.count) bytes; the limit is \(limits.maximumBytes)")
+    mutating func parseObject(depth: Int) throws -> JSONValue {
+        guard depth <= limits.maxDepth else { throw fail("nesting deeper than \(limits.maxDepth) levels") }
+        index += 1
+        var object: [String: JSONValue] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a key string") }
+            let keyStart = index
+            let key = try parseString()
+            if object[key] != nil {
+                index = keyStart
+                throw fail("duplicate key \"\(key)\"")
+            }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            index += 1
+            skipWhitespace()
+            object[key] = try parseValue(depth: depth)
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of data") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+            throw fail("expected ',' or '}'")
         }
-        var p = Parser(bytes: bytes, maxDepth: limits.maximumDepth)
-        p.skipSpace()
-        let v = try p.value(depth: 0)
-        p.skipSpace()
-        if p.i < bytes.count { throw p.error("unexpected text after the document") }
+    }
+
+    mutating func parseArray(depth: Int) throws -> JSONValue {
+        guard depth <= limits.maxDepth else { throw fail("nesting deeper than \(limits.maxDepth) levels") }
+        index += 1
+        var array: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(array) }
+        while true {
+            skipWhitespace()
+            array.append(try parseValue(depth: depth))
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of data") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(array) }
+            throw fail("expected ',' or ']'")
+        }
+    }
+
+    mutating func parseString() throws -> String {
+        index += 1
+        let start = index
+        // Fast path: no escapes, the common case (and the whole of every base64 image).
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                guard index - start <= limits.maxStringBytes else { throw fail("string longer than \(limits.maxStringBytes) bytes") }
+                let s = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return s
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw fail("control character in string") }
+            index += 1
+        }
+        var out = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let b = bytes[index]
+            if out.count > limits.maxStringBytes { throw fail("string longer than \(limits.maxStringBytes) bytes") }
+            if b == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: out, as: UTF8.self)
+            }
+            if b < 0x20 { throw fail("control character in string") }
+            if b != UInt8(ascii: "\\") {
+                out.append(b)
+                index += 1
+                continue
+            }
+            index += 1
+            guard index < bytes.count else { break }
+            let e = bytes[index]
+            index += 1
+            switch e {
+            case UInt8(ascii: "\""): out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5C)
+            case UInt8(ascii: "/"): out.append(0x2F)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try parseHex4()
+                if (0xD800...0xDBFF).contains(scalar) {
+                    // A high surrogate must pair with a following low one; a lone one becomes U+FFFD.
+                    if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                        index += 2
+                        let low = try parseHex4()
+                        if (0xDC00...0xDFFF).contains(low) {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            appendScalar(0xFFFD, to: &out)
+                            scalar = low
+                        }
+                    } else {
+                        scalar = 0xFFFD
+                    }
+                }
+                if (0xD800...0xDFFF).contains(scalar) { scalar = 0xFFFD }
+                appendScalar(scalar, to: &out)
+            default:
+                index -= 1
+                throw fail("invalid escape")
+            }
+        }
+        throw fail("unterminated string")
+    }
+
+    mutating func parseHex4() throws -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail("unexpected end of data in \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[index]
+            let d: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
+            default: throw fail("invalid \\u escape")
+            }
+            v = v << 4 | d
+            index += 1
+        }
         return v
     }
 
-    struct Parser {
-        let bytes: [UInt8]
-        let maxDepth: Int
-        var i = 0
+    func appendScalar(_ value: UInt32, to out: inout [UInt8]) {
+        let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
+        out.append(contentsOf: Array(String(Character(scalar)).utf8))
+    }
 
-        init(bytes: [UInt8], maxDepth: Int) {
-            self.bytes = bytes
-            self.maxDepth = maxDepth
+    mutating func parseNumber() throws -> Double {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        func digits(_ p: inout JSONParser) -> Int {
+            let s = p.index
+            while p.index < p.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(p.bytes[p.index]) { p.index += 1 }
+            return p.index - s
         }
+        guard index < bytes.count else { throw fail("unexpected end of data in number") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if digits(&self) == 0 {
+            throw fail("invalid number")
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits(&self) > 0 else { throw fail("invalid number") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits(&self) > 0 else { throw fail("invalid number") }
+        }
+        guard index - start <= 64 else { throw fail("number longer than 64 characters") }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let value = Double(text) else { throw fail("invalid number") }
+        return value
+    }
+}
 
-        func error(_ message: String) -> SyntaxError {
-            var line = 1, col = 1
-            for b in bytes[0..<min(i, bytes.count)] {
-                if b == 0x0A { line += 1; col = 1 } else if b & 0xC0 != 0x80 { col += 1 }
-            }
-            return SyntaxError(line: line, column: col, message: message)
-        }
+// MARK: - Writing
 
-        mutating func skipSpace() {
-            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
-        }
+extension JSONValue {
+    /// Pretty-printed with sorted keys (two-space indent, `"key" : value`), the seed app's
+    /// exchange layout. A trailing newline is added.
+    public func prettyPrinted() -> Data {
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        write(to: &out, indent: 0)
+        out.append(0x0A)
+        return Data(out)
+    }
 
-        mutating func expect(_ word: String) throws(SyntaxError) {
-            for b in word.utf8 {
-                guard i < bytes.count, bytes[i] == b else { throw error("expected '\(word)'") }
-                i += 1
+    private func write(to out: inout [UInt8], indent: Int) {
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let d): out.append(contentsOf: JSONValue.format(d).utf8)
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .array(let a):
+            if a.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            out.append(contentsOf: "[\n".utf8)
+            for (i, v) in a.enumerated() {
+                out.append(contentsOf: repeatElement(0x20, count: indent + 2))
+                v.write(to: &out, indent: indent + 2)
+                if i < a.count - 1 { out.append(0x2C) }
+                out.append(0x0A)
             }
+            out.append(contentsOf: repeatElement(0x20, count: indent))
+            out.append(UInt8(ascii: "]"))
+        case .object(let o):
+            if o.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            out.append(contentsOf: "{\n".utf8)
+            let keys = o.keys.sorted()
+            for (i, k) in keys.enumerated() {
+                out.append(contentsOf: repeatElement(0x20, count: indent + 2))
+                JSONValue.writeString(k, to: &out)
+                out.append(contentsOf: " : ".utf8)
+                o[k]!.write(to: &out, indent: indent + 2)
+                if i < keys.count - 1 { out.append(0x2C) }
+                out.append(0x0A)
+            }
+            out.append(contentsOf: repeatElement(0x20, count: indent))
+            out.append(UInt8(ascii: "}"))
         }
+    }
 
-        mutating func value(depth: Int) throws(SyntaxError) -> JSONValue {
-            guard i < bytes.count else { throw error("unexpected end of document") }
-            switch bytes[i] {
-            case UInt8(ascii: "{"):
-                guard depth < maxDepth else { throw error("nested deeper than \(maxDepth) levels") }
-                i += 1
-                var members: [(key: String, value: JSONValue)] = []
-                skipSpace()
-                if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
-                while true {
-                    skipSpace()
-                    guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
-                    let keyStart = i
-                    let key = try string()
-                    if members.contains(where: { $0.key == key }) {
-                        i = keyStart
-                        throw error("duplicate key \"\(key)\"")
-                    }
-                    skipSpace()
-                    guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
-                    i += 1
-                    skipSpace()
-                    members.append((key, try value(depth: depth + 1)))
-                    skipSpace()
-                    guard i < bytes.count else { throw error("unterminated object") }
-                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                    if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
-                    throw error("expected ',' or '}'")
-                }
-            case UInt8(ascii: "["):
-                guard depth < maxDepth else { throw error("nested deeper than \(maxDepth) levels") }
-                i += 1
-                var items: [JSONValue] = []
-                skipSpace()
-                if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
-                while true {
-                    skipSpace()
-                    items.append(try value(depth: depth + 1))
-                    skipSpace()
-                    guard i < bytes.count else { throw error("unterminated array") }
-                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                    if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
-                    throw error("expected ',' or ']'")
-                }
-            case UInt8(ascii: "\""):
-                return .string(try string())
-            case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-            case UInt8(ascii: "f"): try expect("false"); return .bool(false)
-            case UInt8(ascii: "n"): try expect("null"); return .null
-            default:
-                return .number(try number())
-            }
-        }
+    /// A number as JSON writes it: whole numbers without a fraction.
+    public static func formatted(_ d: Double) -> String { format(d) }
 
-        mutating func number() throws(SyntaxError) -> Double {
-            let start = i
-            if i < bytes.count, bytes[i] == UInt8(ascii: "-") { i += 1 }
-            func digits(_ p: inout Parser) -> Int {
-                let s = p.i
-                while p.i < p.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(p.bytes[p.i]) { p.i += 1 }
-                return p.i - s
-            }
-            guard digits(&self) > 0 else { i = start; throw error("expected a value") }
-            if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
-                i += 1
-                guard digits(&self) > 0 else { throw error("expected digits after '.'") }
-            }
-            if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
-                i += 1
-                if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-                guard digits(&self) > 0 else { throw error("expected digits in exponent") }
-            }
-            let text = String(decoding: bytes[start..<i], as: UTF8.self)
-            guard let v = Double(text), v.isFinite else { i = start; throw error("number \(text) is out of range") }
-            return v
-        }
+    public static func format(_ d: Double) -> String {
+        guard d.isFinite else { return "0" }
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        return "\(d)"
+    }
 
-        mutating func string() throws(SyntaxError) -> String {
-            i += 1
-            var out: [UInt8] = []
-            while true {
-                guard i < bytes.count else { throw error("unterminated string") }
-                let b = bytes[i]
-                if b == UInt8(ascii: "\"") { i += 1; break }
-                if b < 0x20 { throw error("control character in string") }
-                if b == UInt8(ascii: "\\") {
-                    i += 1
-                    guard i < bytes.count else { throw error("unterminated string") }
-                    switch bytes[i] {
-                    case UInt8(ascii: "\""): out.append(0x22)
-                    case UInt8(ascii: "\\"): out.append(0x5C)
-                    case UInt8(ascii: "/"): out.append(0x2F)
-                    case UInt8(ascii: "b"): out.append(0x08)
-                    case UInt8(ascii: "f"): out.append(0x0C)
-                    case UInt8(ascii: "n"): out.append(0x0A)
-                    case UInt8(ascii: "r"): out.append(0x0D)
-                    case UInt8(ascii: "t"): out.append(0x09)
-                    case UInt8(ascii: "u"):
-                        var code = try hex4()
-                        if (0xD800...0xDBFF).contains(code) {
-                            guard i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") else {
-                                throw error("unpaired surrogate")
-                            }
-                            i += 2
-                            let low = try hex4()
-                            guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate") }
-                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                        } else if (0xDC00...0xDFFF).contains(code) {
-                            throw error("unpaired surrogate")
-                        }
-                        out += Array(String(Character(Unicode.Scalar(code)!)).utf8)
-                    default: throw error("bad escape")
-                    }
-                    i += 1
-                } else {
-                    out.append(b)
-                    i += 1
-                }
+    public static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        for b in s.utf8 {
+            switch b {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+            default: out.append(b)
             }
-            guard let s = String(validating: out, as: UTF8.self) else { throw error("string is not valid UTF-8") }
-            return s
         }
-
-        mutating func hex4() throws(SyntaxError) -> UInt32 {
-            var v: UInt32 = 0
-            for _ in 0..<4 {
-                i += 1
-                guard i < bytes.count else { throw error("bad \\u escape") }
-                let b = bytes[i]
-                let d: UInt32
-                switch b {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - UInt8(ascii: "A") + 10)
-                default: throw error("bad \\u escape")
-                }
-                v = v * 16 + d
-            }
-            return v
-        }
+        out.append(0x22)
     }
 }

@@ -1,3 +1,4 @@
+import SharedStore
 import Foundation
 
 /// The Editor as `FIELD=VALUE` assignments (`weaver designs set`). Unlike decoding, editing is

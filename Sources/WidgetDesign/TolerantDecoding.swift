@@ -1,3 +1,4 @@
+import SharedStore
 import Foundation
 
 /// Something the tolerant decoder replaced or dropped, with the JSON path of the field

@@ -1,3 +1,4 @@
+import SharedStore
 import Foundation
 
 /// One widget design: the Linux counterpart of the seed app's `WidgetSpec`, with the same JSON

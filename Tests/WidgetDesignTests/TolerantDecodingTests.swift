@@ -1,3 +1,4 @@
+import SharedStore
 import Foundation
 import Testing
 @testable import WidgetDesign

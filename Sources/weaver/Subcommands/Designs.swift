@@ -1,3 +1,4 @@
+import SharedStore
 import ArgumentParser
 import Foundation
 import WidgetDesign
