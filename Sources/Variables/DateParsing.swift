@@ -168,3 +168,15 @@ public enum DateParsing {
         }
     }
 }
+
+extension DateParsing {
+    /// An ISO 8601 date-time for pinning the render clock (`--now`): `2026-01-24T09:30:00Z`,
+    /// with optional fractional seconds and offset; without an offset the time is local to
+    /// `timeZone`. A date alone means local midnight.
+    public static func parseISO8601<S: StringProtocol>(_ text: S, timeZone: TimeZone) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count <= 64 else { return nil }
+        var scanner = Scanner(bytes: bytes)
+        return scanner.dateTime(timeZone: timeZone)
+    }
+}
