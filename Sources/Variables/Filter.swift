@@ -142,14 +142,13 @@ public enum Filter: Equatable, Sendable {
     private func numeric(_ x: Double, formatters: FormatterCache) -> String {
         switch self {
         case .number(let digits):
-            return formatters.number(.decimal, fractionDigits: digits).string(from: NSNumber(value: x)) ?? ""
+            return formatters.number(x, .decimal, fractionDigits: digits)
         case .percent(let digits):
             // |x| <= 1 is a fraction (0.42 → 42%); larger values are already percentages.
             let fraction = Swift.abs(x) <= 1 ? x : x / 100
-            return formatters.number(.percent, fractionDigits: digits ?? 0).string(from: NSNumber(value: fraction)) ?? ""
+            return formatters.number(fraction, .percent, fractionDigits: digits ?? 0)
         case .currency(let code):
-            return formatters.number(.currency, fractionDigits: nil, currencyCode: code)
-                .string(from: NSNumber(value: x)) ?? ""
+            return formatters.number(x, .currency(code: code), fractionDigits: nil)
         case .round(let decimals): return NumberText.canonical(Self.round(x, decimals: decimals))
         case .floor: return NumberText.canonical(x.rounded(.down))
         case .ceil: return NumberText.canonical(x.rounded(.up))

@@ -10,7 +10,6 @@ public final class FormatterCache {
     public let timeZone: TimeZone
     static let capacity = 32
 
-    private var numberFormatters: [String: NumberFormatter] = [:]
     private var dateFormatters: [String: DateFormatter] = [:]
 
     public init(locale: Locale, timeZone: TimeZone) {
@@ -22,30 +21,32 @@ public final class FormatterCache {
         context.locale.identifier == locale.identifier && context.timeZone.identifier == timeZone.identifier
     }
 
-    enum NumberKind: String {
-        case decimal = "n", percent = "p", currency = "c"
+    enum NumberKind {
+        case decimal, percent, currency(code: String?)
     }
 
-    /// `fractionDigits` nil keeps the style's default; ties round away from zero (2.5 → 3), as a
-    /// reader expects, not ICU's default half-even.
-    func number(_ kind: NumberKind, fractionDigits: Int?, currencyCode: String? = nil) -> NumberFormatter {
-        let key = "\(kind.rawValue)\(fractionDigits.map(String.init) ?? "")\(currencyCode ?? "")"
-        if let cached = numberFormatters[key] { return cached }
-        let f = NumberFormatter()
-        f.locale = locale
+    /// Formats `x` in the cache's locale. `fractionDigits` nil keeps the style's default; ties
+    /// round away from zero (2.5 → 3), as a reader expects, not ICU's default half-even.
+    ///
+    /// Uses Foundation's format styles, not `NumberFormatter`: on Linux, setting a
+    /// `NumberFormatter`'s minimum fraction digits makes it ignore the maximum (3.14159 with
+    /// 2 decimals prints `3.142`).
+    func number(_ x: Double, _ kind: NumberKind, fractionDigits: Int?) -> String {
+        let precision: NumberFormatStyleConfiguration.Precision? = fractionDigits.map { .fractionLength($0) }
         switch kind {
-        case .decimal: f.numberStyle = .decimal
-        case .percent: f.numberStyle = .percent
-        case .currency: f.numberStyle = .currency
+        case .decimal:
+            var style = FloatingPointFormatStyle<Double>(locale: locale).rounded(rule: .toNearestOrAwayFromZero)
+            if let precision { style = style.precision(precision) }
+            return style.format(x)
+        case .percent:
+            var style = FloatingPointFormatStyle<Double>.Percent(locale: locale).rounded(rule: .toNearestOrAwayFromZero)
+            if let precision { style = style.precision(precision) }
+            return style.format(x)
+        case .currency(let code):
+            let currency = code ?? locale.currency?.identifier ?? "USD"
+            return FloatingPointFormatStyle<Double>.Currency(code: currency, locale: locale)
+                .rounded(rule: .toNearestOrAwayFromZero).format(x)
         }
-        if let currencyCode { f.currencyCode = currencyCode }
-        if let fractionDigits {
-            f.minimumFractionDigits = fractionDigits
-            f.maximumFractionDigits = fractionDigits
-        }
-        f.roundingMode = .halfUp
-        store(f, key, in: &numberFormatters)
-        return f
     }
 
     /// A formatter for a `DateFormatter` pattern, or the medium date style when `pattern` is nil.

@@ -47,18 +47,22 @@ public enum NumberText {
         }
     }
 
-    /// Values at or beyond this magnitude print in exponent form; below it integers print exactly
-    /// (every integer up to 2^53 is exact in a Double, and 1e15 stays well inside that).
-    static let exactIntegerLimit = 1e15
+    /// Values at or beyond this magnitude (2^53) print in exponent form; below it every integer
+    /// is exact in a Double and prints without a decimal point.
+    static let exactIntegerLimit = 9_007_199_254_740_992.0
 
     /// Canonical text for a computed number: integers without a decimal point (`3`, not `3.0`),
     /// other values rounded to 10 decimals with trailing zeros dropped (`0.1+0.2` prints `0.3`),
-    /// huge values in exponent form (`9.2e+18`). Never traps; non-finite input prints as `""`.
+    /// values of 2^53 and more in exponent form (`9.2e+18`). Never traps; non-finite input prints as `""`.
     public static func canonical(_ value: Double) -> String {
         guard value.isFinite else { return "" }
         if value == 0 { return "0" }  // also folds -0
         let magnitude = Swift.abs(value)
-        if magnitude >= exactIntegerLimit { return value.description }
+        if magnitude >= exactIntegerLimit {
+            // Swift's shortest form; it switches to exponent form just above 2^53.
+            let text = value.description
+            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        }
         if value.rounded(.towardZero) == value { return String(Int64(value)) }
         let scaled = (value * 1e10).rounded(.toNearestOrAwayFromZero) / 1e10
         if scaled == 0 { return "0" }
