@@ -97,7 +97,9 @@ extension Weaver.Vars {
             abstract: "Add to a numeric variable (the counter button; Pro). A missing variable starts at 0. Prints the new value.")
 
         @OptionGroup var store: StoreOptions
-        @Option(help: "The amount to add; may be negative or fractional (default 1).") var by: Double = 1
+        // Unconditional, so `--by -2` reads -2 as the value rather than as a flag.
+        @Option(parsing: .unconditional, help: "The amount to add; may be negative or fractional (default 1).")
+        var by: Double = 1
         @Argument(help: "The key.") var key: String
 
         func validate() throws {
