@@ -43,6 +43,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // libFuzzer target for the template engine (see Fuzz/Variables/FuzzVariables.swift for the build line).
+        .executableTarget(name: "FuzzVariables", dependencies: ["Variables"], path: "Fuzz/Variables"),
+
         // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables.
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),

@@ -17,44 +17,50 @@ public enum KeyCanonicaliser {
     /// - Built-in keys (trimmed text starting with `__`): lowercased, runs of whitespace inside
     ///   become one `_` (`"__Steps Today"` → `"__steps_today"`).
     public static func canonical<S: StringProtocol>(_ raw: S) -> String {
-        let trimmed = raw.drop(while: { $0.isWhitespace })
-        if trimmed.hasPrefix(builtInPrefix) {
-            return collapse(trimmed, separator: "_", underscoreIsSeparator: false, keepPrefix: true)
+        // Works on Unicode scalars, not Characters: a combining mark after a removed control
+        // character would otherwise fuse with the inserted space into a new Character, and a second
+        // pass would read that as whitespace, so canonical(canonical(k)) != canonical(k) (found by
+        // the fuzzer). Scalar rules make the function idempotent.
+        let scalars = raw.unicodeScalars
+        var start = scalars.startIndex
+        while start < scalars.endIndex, scalars[start].properties.isWhitespace { start = scalars.index(after: start) }
+        let underscore: Unicode.Scalar = "_"
+        var isBuiltIn = false
+        if start < scalars.endIndex, scalars[start] == underscore {
+            let second = scalars.index(after: start)
+            isBuiltIn = second < scalars.endIndex && scalars[second] == underscore
         }
-        return collapse(trimmed, separator: " ", underscoreIsSeparator: true, keepPrefix: false)
-    }
-
-    /// True for canonical keys that name a built-in.
-    @inline(__always)
-    public static func isBuiltIn(_ canonicalKey: String) -> Bool { canonicalKey.hasPrefix(builtInPrefix) }
-
-    private static func collapse<S: StringProtocol>(_ text: S, separator: Character,
-                                                    underscoreIsSeparator: Bool, keepPrefix: Bool) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
+        var out = String.UnicodeScalarView()
         var pendingSeparator = false
         var wroteAny = false
-        var index = text.startIndex
-        if keepPrefix {
-            out += builtInPrefix
-            index = text.index(index, offsetBy: 2)
+        var index = start
+        if isBuiltIn {
+            out.append(underscore)
+            out.append(underscore)
+            index = scalars.index(index, offsetBy: 2)
         }
-        while index < text.endIndex {
-            let ch = text[index]
-            index = text.index(after: index)
-            if ch.isWhitespace || (underscoreIsSeparator && ch == "_") {
+        let separator: Unicode.Scalar = isBuiltIn ? "_" : " "
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            index = scalars.index(after: index)
+            if scalar.properties.isWhitespace || (!isBuiltIn && scalar == underscore) {
                 pendingSeparator = true
                 continue
             }
             if pendingSeparator, wroteAny { out.append(separator) }
             pendingSeparator = false
             wroteAny = true
-            if ch.isASCII {
-                out.append(ch.isUppercase ? Character(ch.lowercased()) : ch)
+            if scalar.isASCII {
+                let v = scalar.value
+                out.append(v >= 65 && v <= 90 ? Unicode.Scalar(v + 32)! : scalar)
             } else {
-                out += ch.lowercased()
+                out.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
             }
         }
-        return out
+        return String(out)
     }
+
+    /// True for canonical keys that name a built-in.
+    @inline(__always)
+    public static func isBuiltIn(_ canonicalKey: String) -> Bool { canonicalKey.hasPrefix(builtInPrefix) }
 }

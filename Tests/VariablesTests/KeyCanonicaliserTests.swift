@@ -58,3 +58,13 @@ struct ProGatingTests {
         #expect(context.customVariables.isEmpty)
     }
 }
+
+@Suite("Key canonicalisation is idempotent")
+struct KeyCanonicaliserIdempotenceTests {
+    // A combining mark after a removed control character once fused with the inserted space.
+    @Test(arguments: ["a\n\u{30C}b", "x\u{0}\u{308}", "\u{30C}", "_\u{30C}_", "__\n\u{301}x", "A\u{2028}\u{301}", "İstanbul"])
+    func canonicalOfCanonicalIsUnchanged(_ raw: String) {
+        let once = KeyCanonicaliser.canonical(raw)
+        #expect(KeyCanonicaliser.canonical(once) == once)
+    }
+}
