@@ -23,7 +23,7 @@ public enum KeyCanonicaliser {
         // the fuzzer). Scalar rules make the function idempotent.
         let scalars = raw.unicodeScalars
         var start = scalars.startIndex
-        while start < scalars.endIndex, scalars[start].properties.isWhitespace { start = scalars.index(after: start) }
+        while start < scalars.endIndex, isWhitespace(scalars[start]) { start = scalars.index(after: start) }
         let underscore: Unicode.Scalar = "_"
         var isBuiltIn = false
         if start < scalars.endIndex, scalars[start] == underscore {
@@ -43,7 +43,7 @@ public enum KeyCanonicaliser {
         while index < scalars.endIndex {
             let scalar = scalars[index]
             index = scalars.index(after: index)
-            if scalar.properties.isWhitespace || (!isBuiltIn && scalar == underscore) {
+            if isWhitespace(scalar) || (!isBuiltIn && scalar == underscore) {
                 pendingSeparator = true
                 continue
             }
@@ -58,6 +58,14 @@ public enum KeyCanonicaliser {
             }
         }
         return String(out)
+    }
+
+    /// Unicode whitespace, with the ASCII answer computed directly (the property lookup is slow).
+    @inline(__always)
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        if v < 0x80 { return v == 0x20 || (v >= 0x09 && v <= 0x0D) }
+        return scalar.properties.isWhitespace
     }
 
     /// True for canonical keys that name a built-in.

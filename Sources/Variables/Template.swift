@@ -68,66 +68,84 @@ public struct Template: Sendable {
 }
 
 extension Template.Token {
+    // Scanning works on UTF-8 bytes: `|`, `"`, `'` and `=` are ASCII, so every index found is a
+    // character boundary, and byte scanning avoids grapheme breaking (most of the parse time).
+    static let pipe = UInt8(ascii: "|")
+
     public init(parsing content: Substring) {
-        let body = content.drop(while: { $0 == " " || $0 == "\t" })
-        let isMaths = body.first == "="
-        let baseEnd: Substring.Index
+        let bytes = content.utf8
+        var bodyStart = bytes.startIndex
+        while bodyStart < bytes.endIndex, bytes[bodyStart] == UInt8(ascii: " ") || bytes[bodyStart] == UInt8(ascii: "\t") {
+            bodyStart = bytes.index(after: bodyStart)
+        }
+        let isMaths = bodyStart < bytes.endIndex && bytes[bodyStart] == UInt8(ascii: "=")
+        let baseEnd: String.Index
         if isMaths {
-            baseEnd = Self.firstPipeOutsideQuotes(body) ?? body.endIndex
-            base = .maths(String(body[body.index(after: body.startIndex)..<baseEnd]))
+            let expressionStart = bytes.index(after: bodyStart)
+            baseEnd = Self.firstPipeOutsideQuotes(content[expressionStart...]) ?? content.endIndex
+            base = .maths(String(content[expressionStart..<baseEnd]))
         } else {
-            baseEnd = content.firstIndex(of: "|") ?? content.endIndex
+            baseEnd = bytes.firstIndex(of: Self.pipe) ?? content.endIndex
             base = .key(KeyCanonicaliser.canonical(content[content.startIndex..<baseEnd]))
         }
         fallback = nil
         filters = []
         guard baseEnd < content.endIndex else { return }
-        let rest = content[content.index(after: baseEnd)...]  // after the first "|"
+        let rest = content[bytes.index(after: baseEnd)...]  // after the first "|"
+        let restBytes = rest.utf8
         let filterText: Substring?
-        if rest.first == "|" {
-            filterText = rest.dropFirst()
+        if restBytes.first == Self.pipe {
+            filterText = rest[restBytes.index(after: restBytes.startIndex)...]
         } else if let delimiter = Self.firstDoublePipe(rest) {
             fallback = String(rest[..<delimiter])
-            filterText = rest[rest.index(delimiter, offsetBy: 2)...]
-        } else if let pipe = rest.firstIndex(of: "|") {
+            filterText = rest[restBytes.index(delimiter, offsetBy: 2)...]
+        } else if let pipe = restBytes.firstIndex(of: Self.pipe) {
             fallback = String(rest[..<pipe])
-            filterText = rest[rest.index(after: pipe)...]
+            filterText = rest[restBytes.index(after: pipe)...]
         } else {
             fallback = String(rest)
             filterText = nil
         }
-        if let filterText {
-            for piece in filterText.split(separator: "|") {
-                let filter = Filter(parsing: piece)
+        guard let filterText else { return }
+        let filterBytes = filterText.utf8
+        var pieceStart = filterBytes.startIndex
+        while pieceStart <= filterBytes.endIndex {
+            let pieceEnd = filterBytes[pieceStart...].firstIndex(of: Self.pipe) ?? filterBytes.endIndex
+            if pieceStart < pieceEnd {
+                let filter = Filter(parsing: filterText[pieceStart..<pieceEnd])
                 // Ignored filters change nothing, so they are dropped here, not skipped per render.
                 if filter != .ignored { filters.append(filter) }
             }
+            guard pieceEnd < filterBytes.endIndex else { break }
+            pieceStart = filterBytes.index(after: pieceEnd)
         }
     }
 
-    static func firstDoublePipe(_ text: Substring) -> Substring.Index? {
-        var i = text.startIndex
-        while let pipe = text[i...].firstIndex(of: "|") {
-            let next = text.index(after: pipe)
-            if next < text.endIndex, text[next] == "|" { return pipe }
+    static func firstDoublePipe(_ text: Substring) -> String.Index? {
+        let bytes = text.utf8
+        var i = bytes.startIndex
+        while let found = bytes[i...].firstIndex(of: pipe) {
+            let next = bytes.index(after: found)
+            if next < bytes.endIndex, bytes[next] == pipe { return found }
             i = next
         }
         return nil
     }
 
-    static func firstPipeOutsideQuotes(_ text: Substring) -> Substring.Index? {
-        var quote: Character? = nil
-        var i = text.startIndex
-        while i < text.endIndex {
-            let ch = text[i]
+    static func firstPipeOutsideQuotes(_ text: Substring) -> String.Index? {
+        let bytes = text.utf8
+        var quote: UInt8? = nil
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let byte = bytes[i]
             if let q = quote {
-                if ch == q { quote = nil }
-            } else if ch == "\"" || ch == "'" {
-                quote = ch
-            } else if ch == "|" {
+                if byte == q { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == pipe {
                 return i
             }
-            i = text.index(after: i)
+            i = bytes.index(after: i)
         }
         return nil
     }
