@@ -45,6 +45,8 @@ let package = Package(
 
         // libFuzzer target for the design import parser (see docs/designs.md for the command).
         .executableTarget(name: "FuzzDesignImport", dependencies: ["WidgetDesign"], path: "Fuzz/DesignImport"),
+        // libFuzzer target for the template engine (see Fuzz/Variables/FuzzVariables.swift for the build line).
+        .executableTarget(name: "FuzzVariables", dependencies: ["Variables"], path: "Fuzz/Variables"),
 
         // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables.
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),

@@ -1,8 +1,36 @@
 import ArgumentParser
+import Foundation
+import SharedStore
 
 extension Weaver {
     struct Pro: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Not built yet.")
-        func run() throws { throw ValidationError("'weaver pro' is not built yet") }
+        static let configuration = CommandConfiguration(
+            abstract: "Show or change the Pro entitlement kept in the store.",
+            subcommands: [Status.self, Unlock.self, Lock.self],
+            defaultSubcommand: Status.self)
+
+        struct Status: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Print 'unlocked' or 'locked'.")
+            @OptionGroup var store: StoreOptions
+            func run() throws { print(ProEntitlement.isUnlocked(store.root) ? "unlocked" : "locked") }
+        }
+
+        struct Unlock: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Unlock Pro in this store.")
+            @OptionGroup var store: StoreOptions
+            func run() throws {
+                try ProEntitlement.set(true, root: store.root)
+                print("unlocked")
+            }
+        }
+
+        struct Lock: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Lock Pro in this store (stored variables are kept).")
+            @OptionGroup var store: StoreOptions
+            func run() throws {
+                try ProEntitlement.set(false, root: store.root)
+                print("locked")
+            }
+        }
     }
 }

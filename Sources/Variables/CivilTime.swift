@@ -1,0 +1,159 @@
+import Foundation
+
+/// Proleptic Gregorian calendar arithmetic on plain integers, plus conversion between local wall
+/// time and instants for a time zone. Used instead of `Calendar` on the render path: it is exact,
+/// allocation-free and independent of the locale's calendar (a `th_TH` locale must not turn
+/// `__today` into a Buddhist-era year).
+public struct CivilTime: Equatable, Sendable {
+    public var year: Int
+    public var month: Int   // 1...12
+    public var day: Int     // 1...31
+    public var hour: Int = 0
+    public var minute: Int = 0
+    public var second: Int = 0
+
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        self.year = year; self.month = month; self.day = day
+        self.hour = hour; self.minute = minute; self.second = second
+    }
+
+    /// Days since 1970-01-01 for a Gregorian date (valid for any year the parser accepts).
+    public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        // Shift the year to start in March so the leap day is the last day of the year.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let shiftedMonth = month > 2 ? month - 3 : month + 9
+        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The Gregorian date for a day count since 1970-01-01.
+    public static func date(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    public static func isLeapYear(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Whole seconds of `date` since the epoch, rounded down (so 09:59:59.9 is still 09:59).
+    @inline(__always)
+    static func epochSeconds(_ date: Date) -> Int {
+        Int(clampedSeconds(date).rounded(.down))
+    }
+
+    /// Seconds since the epoch, held inside 0001...9999 so integer conversions can never trap,
+    /// whatever `Date` a library caller passes in.
+    static func clampedSeconds(_ date: Date) -> Double {
+        let t = date.timeIntervalSince1970
+        guard !t.isNaN else { return 0 }
+        return Swift.min(Swift.max(t, earliestSeconds), latestSeconds)
+    }
+
+    /// The wall-clock time of `date` in `timeZone`. `date` must be within the parser's year range.
+    public static func local(_ date: Date, in timeZone: TimeZone) -> CivilTime {
+        let seconds = epochSeconds(date) + timeZone.secondsFromGMT(for: date)
+        return fromLocalSeconds(seconds)
+    }
+
+    static func fromLocalSeconds(_ seconds: Int) -> CivilTime {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let ymd = date(daysSinceEpoch: days)
+        return CivilTime(year: ymd.year, month: ymd.month, day: ymd.day,
+                         hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
+    }
+
+    /// Seconds since the epoch of this wall-clock time, as if it were UTC.
+    var localSeconds: Int {
+        Self.daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+    }
+
+    /// The instant this wall-clock time names in `timeZone`. In a daylight-saving gap the time is
+    /// read with the offset in force before the gap (02:30 on a spring-forward night becomes 03:30);
+    /// in an overlap the earlier instant wins.
+    public func instant(in timeZone: TimeZone) -> Date {
+        let local = Double(localSeconds)
+        func offset(_ t: Double) -> Int { timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: t)) }
+        let probe = local - Double(offset(local))
+        // Offsets in force six hours either side cover every real transition; a reading is valid
+        // when the offset at the resulting instant is the one used to compute it.
+        let before = offset(probe - 21_600)
+        let after = offset(probe + 21_600)
+        let readingBefore = local - Double(before)
+        let readingAfter = local - Double(after)
+        let beforeValid = offset(readingBefore) == before
+        let afterValid = offset(readingAfter) == after
+        switch (beforeValid, afterValid) {
+        case (true, true): return Date(timeIntervalSince1970: Swift.min(readingBefore, readingAfter))
+        case (false, true): return Date(timeIntervalSince1970: readingAfter)
+        default: return Date(timeIntervalSince1970: readingBefore)
+        }
+    }
+
+    /// Local midnight of this date in `timeZone` (or the first instant of the day when midnight
+    /// is skipped by a daylight-saving change).
+    public func startOfDay(in timeZone: TimeZone) -> Date {
+        CivilTime(year: year, month: month, day: day).instant(in: timeZone)
+    }
+
+    /// `yyyy-MM-dd`.
+    public var isoDate: String { "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))" }
+    /// `HH:mm`.
+    public var hourMinute: String { "\(Self.pad(hour, 2)):\(Self.pad(minute, 2))" }
+
+    static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    /// The earliest and latest instants the engine treats as dates (0001-01-01 to 9999-12-31 UTC);
+    /// outside them formatters and calendars misbehave, so such values are "not a date".
+    public static let earliestSeconds: Double = -62_135_596_800
+    public static let latestSeconds: Double = 253_402_300_799
+}
+
+extension CivilTime {
+    /// ISO 8601 internet date-time in UTC: `2026-01-24T09:30:00Z`, or with milliseconds
+    /// (`2026-01-24T09:30:00.250Z`). Milliseconds are truncated, never rounded up into the next second.
+    public static func isoUTC(_ date: Date, fractionalSeconds: Bool) -> String {
+        let t = clampedSeconds(date)
+        let whole = t.rounded(.down)
+        let utc = fromLocalSeconds(Int(whole))
+        let base = "\(utc.isoDate)T\(utc.hourMinute):\(pad(utc.second, 2))"
+        guard fractionalSeconds else { return base + "Z" }
+        let milliseconds = Swift.min(Int(((t - whole) * 1000).rounded(.down)), 999)
+        return "\(base).\(pad(milliseconds, 3))Z"
+    }
+
+    /// Days since the epoch for a `yyyy-MM-dd` day stamp, or nil when it is not a real date.
+    public static func dayNumber<S: StringProtocol>(_ stamp: S) -> Int? {
+        var scanner = DateParsing.Scanner(bytes: Array(stamp.utf8))
+        guard let year = scanner.number(minDigits: 4, maxDigits: 4), scanner.take("-"),
+              let month = scanner.number(minDigits: 2, maxDigits: 2), (1...12).contains(month), scanner.take("-"),
+              let day = scanner.number(minDigits: 2, maxDigits: 2), scanner.atEnd,
+              (1...daysInMonth(year: year, month: month)).contains(day) else { return nil }
+        return daysSinceEpoch(year: year, month: month, day: day)
+    }
+
+    /// This date's day number since the epoch.
+    public var dayNumber: Int { Self.daysSinceEpoch(year: year, month: month, day: day) }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// `__noise_*` keys from the noise player's published status (`status.json` in the store).
+///
+/// | key | value | present when |
+/// |---|---|---|
+/// | `__noise_state` | `playing`, `paused` or `stopped` | `state` is one of those |
+/// | `__noise_playing` | `true` / `false` | `state` is known |
+/// | `__noise_preset` | preset name | `presetName` is a string |
+/// | `__noise_volume` | master volume in percent, rounded (`70`) | `masterVolume` is a number |
+/// | `__noise_timer_remaining` | whole minutes left, rounded up | a timer runs and the player is not stopped |
+/// | `__noise_layers_on` | enabled layers with volume > 0 | `layers` is an array |
+///
+/// A status that says `playing` but was updated more than `staleAfterSeconds` before the render
+/// clock is stale (the player died without saying so): it reads as `stopped`. While playing, the
+/// timer counts down from `updatedAt` to the render clock.
+public struct NoiseStatusProvider: DictionaryKeySource {
+    public struct Status: Sendable, Equatable {
+        public var state: String?
+        public var presetName: String?
+        public var masterVolume: Double?
+        /// Enabled layers with volume > 0; nil when the status has no `layers` array.
+        public var audibleLayerCount: Int?
+        public var timerRemainingSeconds: Double?
+        public var updatedAt: Date?
+
+        public init(state: String? = nil, presetName: String? = nil, masterVolume: Double? = nil,
+                    audibleLayerCount: Int? = nil, timerRemainingSeconds: Double? = nil, updatedAt: Date? = nil) {
+            self.state = state
+            self.presetName = presetName
+            self.masterVolume = masterVolume
+            self.audibleLayerCount = audibleLayerCount
+            self.timerRemainingSeconds = timerRemainingSeconds
+            self.updatedAt = updatedAt
+        }
+    }
+
+    public static let staleAfterSeconds: Double = 10
+    static let knownStates: Set<String> = ["playing", "paused", "stopped"]
+
+    public let status: Status
+    let prefix = "__noise_"
+
+    public init(status: Status) { self.status = status }
+
+    /// Reads `url`; nil when the file is missing, unreadable or not a JSON object.
+    public static func load(from url: URL) -> NoiseStatusProvider? {
+        guard let json = SnapshotJSON.load(url) else { return nil }
+        var status = Status()
+        status.state = json.string("state")?.lowercased()
+        status.presetName = json.string("presetName")
+        status.masterVolume = json.number("masterVolume")
+        if let layers = json.children("layers") {
+            status.audibleLayerCount = layers.filter { ($0.bool("enabled") ?? false) && ($0.number("volume") ?? 0) > 0 }.count
+        }
+        status.timerRemainingSeconds = json.number("timerRemainingSeconds")
+        status.updatedAt = json.date("updatedAt")
+        return NoiseStatusProvider(status: status)
+    }
+
+    func values(in context: RenderContext, formatters: FormatterCache) -> [String: String] {
+        var values: [String: String] = [:]
+        var state = status.state.flatMap { Self.knownStates.contains($0) ? $0 : nil }
+        let age = status.updatedAt.map { context.now.timeIntervalSince($0) }
+        if state == "playing", let age, age > Self.staleAfterSeconds { state = "stopped" }
+        if let state {
+            values["__noise_state"] = state
+            values["__noise_playing"] = state == "playing" ? "true" : "false"
+        }
+        if let name = status.presetName { values["__noise_preset"] = name }
+        if let volume = status.masterVolume {
+            values["__noise_volume"] = NumberText.canonical((volume * 100).rounded(.toNearestOrAwayFromZero))
+        }
+        if let layers = status.audibleLayerCount { values["__noise_layers_on"] = String(layers) }
+        if var remaining = status.timerRemainingSeconds, state == "playing" || state == "paused" {
+            if state == "playing", let age, age > 0 { remaining -= age }
+            values["__noise_timer_remaining"] = NumberText.canonical(Swift.max(0, (remaining / 60).rounded(.up)))
+        }
+        return values
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Everything one render depends on. Nothing in the engine reads the real clock, the system time
+/// zone or the system locale: they all come from here, so a render is reproducible.
+public struct RenderContext: Sendable {
+    /// The render clock ("now"): the timeline entry date in the seed app, `--now` in the CLI.
+    public var now: Date
+    public var timeZone: TimeZone
+    public var locale: Locale
+    /// Custom variables resolve only when Pro is unlocked.
+    public var isPro: Bool
+    /// Custom (stored and ad hoc) variables under canonical keys; see `KeyCanonicaliser`.
+    public var customVariables: [String: String]
+    /// Sources of `__` keys, asked in order.
+    public var builtIns: BuiltInKeys
+
+    public init(now: Date, timeZone: TimeZone, locale: Locale, isPro: Bool = false,
+                customVariables: [String: String] = [:], builtIns: BuiltInKeys = .timeOnly) {
+        self.now = now
+        self.timeZone = timeZone
+        self.locale = locale
+        self.isPro = isPro
+        self.customVariables = customVariables
+        self.builtIns = builtIns
+    }
+
+    /// Adds custom variables, canonicalising their keys; later values replace earlier ones.
+    /// Keys that canonicalise to a built-in (`__` prefix) or to nothing are skipped: built-ins
+    /// always win, so such a custom variable could never be read.
+    public mutating func addCustomVariables<S: Sequence>(_ pairs: S) where S.Element == (String, String) {
+        for (key, value) in pairs {
+            let canonical = KeyCanonicaliser.canonical(key)
+            guard !canonical.isEmpty, !KeyCanonicaliser.isBuiltIn(canonical) else { continue }
+            customVariables[canonical] = value
+        }
+    }
+}

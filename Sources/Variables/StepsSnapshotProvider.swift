@@ -1,0 +1,109 @@
+import Foundation
+import SharedStore
+
+/// `__steps_*` keys from `snapshots/steps.json` (schema in docs/variables.md).
+///
+/// The "today" keys appear only when the snapshot's `today.date` is the render clock's local
+/// date: yesterday's count must not show as today's. History keys look at complete days before
+/// today. Goals default to 10,000 (weekday) and the weekday goal (weekend); Saturday and Sunday
+/// are the weekend.
+public struct StepsSnapshotProvider: DictionaryKeySource {
+    public struct Day: Sendable, Equatable {
+        /// Days since 1970-01-01.
+        public var dayNumber: Int
+        public var steps: Double
+    }
+
+    public var access: String?
+    public var goalWeekday: Double?
+    public var goalWeekend: Double?
+    public var streakRule: String?
+    public var today: Day?
+    public var todayUpdatedAt: Date?
+    /// nil when the snapshot has no history array.
+    public var history: [Day]?
+    let prefix = "__steps_"
+
+    public static let defaultGoal: Double = 10_000
+
+    public static func load(from root: StoreRoot) -> StepsSnapshotProvider? {
+        guard let json = SnapshotJSON.load(root.snapshots.appendingPathComponent("steps.json")) else { return nil }
+        var p = StepsSnapshotProvider()
+        p.access = json.string("access")
+        p.goalWeekday = json.number("goalWeekday").flatMap { $0 > 0 ? $0 : nil }
+        p.goalWeekend = json.number("goalWeekend").flatMap { $0 > 0 ? $0 : nil }
+        p.streakRule = json.string("streakRule")
+        if let t = json.child("today"), let day = t.string("date").flatMap(CivilTime.dayNumber), let steps = t.number("steps") {
+            p.today = Day(dayNumber: day, steps: steps)
+            p.todayUpdatedAt = t.date("updatedAt")
+        }
+        p.history = json.children("history")?.compactMap { entry in
+            guard let day = entry.string("date").flatMap(CivilTime.dayNumber), let steps = entry.number("steps") else { return nil }
+            return Day(dayNumber: day, steps: steps)
+        }
+        return p
+    }
+
+    public init() {}
+
+    func goal(forDay dayNumber: Int) -> Double {
+        let weekday = Self.weekdayIndex(dayNumber)
+        let weekdayGoal = goalWeekday ?? Self.defaultGoal
+        return (weekday == 0 || weekday == 6) ? (goalWeekend ?? weekdayGoal) : weekdayGoal
+    }
+
+    /// 0 = Sunday ... 6 = Saturday (1970-01-01 was a Thursday).
+    static func weekdayIndex(_ dayNumber: Int) -> Int { ((dayNumber % 7) + 7 + 4) % 7 }
+
+    static func whole(_ x: Double) -> String { NumberText.canonical(x.rounded(.toNearestOrAwayFromZero)) }
+
+    func values(in context: RenderContext, formatters: FormatterCache) -> [String: String] {
+        var v: [String: String] = [:]
+        let todayNumber = CivilTime.local(context.now, in: context.timeZone).dayNumber
+        let goalToday = goal(forDay: todayNumber)
+        v["__steps_goal_weekday"] = Self.whole(goalWeekday ?? Self.defaultGoal)
+        v["__steps_goal_weekend"] = Self.whole(goalWeekend ?? goalWeekday ?? Self.defaultGoal)
+        v["__steps_goal_today"] = Self.whole(goalToday)
+        v["__steps_streak_rule"] = streakRule ?? "daily goal"
+        v["__steps_access"] = access ?? "unknown"
+        var hitToday = false
+        if let today, today.dayNumber == todayNumber {
+            let fraction = today.steps / goalToday
+            hitToday = today.steps >= goalToday
+            v["__steps_today"] = Self.whole(today.steps)
+            if let at = todayUpdatedAt { v["__steps_updated_iso"] = CivilTime.isoUTC(at, fractionalSeconds: false) }
+            v["__steps_today_fraction"] = NumberText.canonical(fraction)
+            v["__steps_today_percent"] = Self.whole(fraction * 100)
+            v["__steps_goal_hit_today"] = hitToday ? "true" : "false"
+        }
+        guard let history, !history.isEmpty else { return v }
+        var stepsByDay: [Int: Double] = [:]
+        for day in history where day.dayNumber < todayNumber { stepsByDay[day.dayNumber] = day.steps }
+        // The streak counts consecutive goal days ending yesterday, plus today once today's goal is hit.
+        var streak = hitToday ? 1 : 0
+        var day = todayNumber - 1
+        while let steps = stepsByDay[day], steps >= goal(forDay: day) {
+            streak += 1
+            day -= 1
+        }
+        v["__steps_streak"] = String(streak)
+        for window in [7, 30] {
+            let recorded = (1...window).compactMap { stepsByDay[todayNumber - $0] }
+            guard !recorded.isEmpty else { continue }
+            let mean = recorded.reduce(0, +) / Double(recorded.count)
+            v["__steps_avg_\(window)"] = Self.whole(mean)
+            v["__steps_avg_\(window)_exact"] = NumberText.canonical(mean)
+        }
+        if let best = stepsByDay.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }) {
+            let ymd = CivilTime.date(daysSinceEpoch: best.key)
+            let civil = CivilTime(year: ymd.year, month: ymd.month, day: ymd.day)
+            v["__steps_best_day"] = Self.whole(best.value)
+            v["__steps_best_day_date_iso"] = civil.isoDate
+            // Noon avoids a daylight-saving midnight gap moving the formatted day.
+            var noon = civil
+            noon.hour = 12
+            v["__steps_best_day_date"] = formatters.date(pattern: nil).string(from: noon.instant(in: context.timeZone))
+        }
+        return v
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Renders templates against a `RenderContext`.
+///
+/// Resolution of `{{key}}`:
+/// - a built-in key (`__` prefix) comes only from the built-in sources: built-ins override any
+///   custom variable of the same name, keeping the widget truthful;
+/// - any other key is a custom variable and resolves only when `context.isPro`.
+/// A missing or empty value uses the fallback; with no fallback the token renders as `""` and its
+/// filters do not run (so `prefix:`/`suffix:` never decorate nothing).
+///
+/// Maths identifiers (`steps_today`) map underscores to spaces and look up that custom variable;
+/// when there is none, they read the built-in `__steps_today`, so built-ins are reachable without
+/// their prefix. `__`-prefixed identifiers read built-ins directly. Constants `pi` and `e` win over
+/// variables of those names. A failed expression (syntax, division by zero, overflow, NaN, depth)
+/// uses the fallback.
+///
+/// Output is capped at `maximumOutputBytes`; tokens beyond the cap are dropped.
+///
+/// Not thread-safe (it caches formatters); use one renderer per thread.
+public final class TemplateRenderer {
+    public static let maximumOutputBytes = 1 << 20
+
+    private var formatters: FormatterCache?
+
+    public init() {}
+
+    /// Parses and renders `source`.
+    public func render(_ source: String, in context: RenderContext) -> String {
+        render(Template(source), in: context)
+    }
+
+    public func render(_ template: Template, in context: RenderContext) -> String {
+        let formatters = cache(for: context)
+        var output = ""
+        var outputBytes = 0
+        for part in template.parts {
+            let text: String
+            switch part {
+            case .literal(let literal): text = literal
+            case .token(let token): text = render(token, context: context, formatters: formatters)
+            }
+            let bytes = text.utf8.count
+            guard outputBytes + bytes <= Self.maximumOutputBytes else { break }
+            output += text
+            outputBytes += bytes
+        }
+        return output
+    }
+
+    /// The value of one canonical key as `{{key}}` sees it, or nil when missing.
+    public func value(forKey canonicalKey: String, in context: RenderContext) -> String? {
+        lookup(canonicalKey, context: context, formatters: cache(for: context))
+    }
+
+    /// Every built-in key the context's sources currently resolve, sorted.
+    public func builtInEntries(in context: RenderContext) -> [(key: String, value: String)] {
+        context.builtIns.entries(in: context, formatters: cache(for: context))
+    }
+
+    private func cache(for context: RenderContext) -> FormatterCache {
+        if let formatters, formatters.matches(context) { return formatters }
+        let made = FormatterCache(locale: context.locale, timeZone: context.timeZone)
+        formatters = made
+        return made
+    }
+
+    func render(_ token: Template.Token, context: RenderContext, formatters: FormatterCache) -> String {
+        var value: String?
+        switch token.base {
+        case .key(let key):
+            value = lookup(key, context: context, formatters: formatters)
+        case .maths(let expression):
+            value = try? NumberText.canonical(MathExpression.evaluate(expression, now: context.now) { reference in
+                mathsLookup(reference, context: context, formatters: formatters)
+            })
+        }
+        if value?.isEmpty ?? true { value = token.fallback }
+        guard var result = value, !result.isEmpty else { return "" }
+        for filter in token.filters {
+            result = filter.apply(to: result, context: context, formatters: formatters)
+        }
+        return result
+    }
+
+    func lookup(_ key: String, context: RenderContext, formatters: FormatterCache) -> String? {
+        if KeyCanonicaliser.isBuiltIn(key) {
+            return context.builtIns.value(forKey: key, in: context, formatters: formatters)
+        }
+        guard context.isPro, !key.isEmpty else { return nil }
+        return context.customVariables[key]
+    }
+
+    func mathsLookup(_ reference: MathExpression.Reference, context: RenderContext,
+                     formatters: FormatterCache) -> String? {
+        switch reference {
+        case .quoted(let text):
+            return lookup(KeyCanonicaliser.canonical(text), context: context, formatters: formatters)
+        case .identifier(let name):
+            let key = KeyCanonicaliser.canonical(name)
+            if let value = lookup(key, context: context, formatters: formatters) { return value }
+            if KeyCanonicaliser.isBuiltIn(key) { return nil }
+            return lookup(KeyCanonicaliser.builtInPrefix + name.lowercased(), context: context, formatters: formatters)
+        }
+    }
+}

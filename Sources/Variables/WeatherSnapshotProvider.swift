@@ -1,0 +1,117 @@
+import Foundation
+import SharedStore
+
+/// `__weather_*` keys from `snapshots/weather.json` (schema in docs/variables.md).
+///
+/// Temperatures are whole degrees. `__weather_temp`, `__weather_feels`, `__weather_high` and
+/// `__weather_low` use the render locale's unit (°F where the locale does not use the metric
+/// system, as in `en_US`; °C elsewhere); the `_c`/`_f` keys are fixed. Chances and humidity are
+/// whole percent, with `_fraction` keys for 0...1.
+public struct WeatherSnapshotProvider: DictionaryKeySource {
+    public struct Location: Sendable, Equatable {
+        public var name: String?
+        public var latitude: Double?
+        public var longitude: Double?
+        public var updatedAt: Date?
+    }
+
+    public struct Snapshot: Sendable, Equatable {
+        public var fetchedAt: Date?
+        public var condition: String?
+        public var symbol: String?
+        public var temperatureC: Double?
+        public var apparentTemperatureC: Double?
+        public var highC: Double?
+        public var lowC: Double?
+        public var precipitationChance: Double?
+        public var humidity: Double?
+        public var nowcast: String?
+        public var nowcastSecondary: String?
+        public var rainStartMinutes: Double?
+        public var rainEndMinutes: Double?
+        public var rainPeakIntensityMMPerHour: Double?
+        public var rainPeakChance: Double?
+    }
+
+    public var location: Location?
+    public var snapshot: Snapshot?
+    let prefix = "__weather_"
+
+    public init(location: Location?, snapshot: Snapshot?) {
+        self.location = location
+        self.snapshot = snapshot
+    }
+
+    public static func load(from root: StoreRoot) -> WeatherSnapshotProvider? {
+        guard let json = SnapshotJSON.load(root.snapshots.appendingPathComponent("weather.json")) else { return nil }
+        let location = json.child("location").map {
+            Location(name: $0.string("name"), latitude: $0.number("latitude"),
+                     longitude: $0.number("longitude"), updatedAt: $0.date("updatedAt"))
+        }
+        let snapshot = json.child("snapshot").map {
+            Snapshot(fetchedAt: $0.date("fetchedAt"), condition: $0.string("condition"), symbol: $0.string("symbol"),
+                     temperatureC: $0.number("temperatureC"), apparentTemperatureC: $0.number("apparentTemperatureC"),
+                     highC: $0.number("highC"), lowC: $0.number("lowC"),
+                     precipitationChance: $0.number("precipitationChance"), humidity: $0.number("humidity"),
+                     nowcast: $0.string("nowcast"), nowcastSecondary: $0.string("nowcastSecondary"),
+                     rainStartMinutes: $0.number("rainStartMinutes"), rainEndMinutes: $0.number("rainEndMinutes"),
+                     rainPeakIntensityMMPerHour: $0.number("rainPeakIntensityMMh"),
+                     rainPeakChance: $0.number("rainPeakChance"))
+        }
+        guard location != nil || snapshot != nil else { return nil }
+        return WeatherSnapshotProvider(location: location, snapshot: snapshot)
+    }
+
+    static func whole(_ x: Double) -> String { NumberText.canonical(x.rounded(.toNearestOrAwayFromZero)) }
+    static func fahrenheit(_ celsius: Double) -> Double { celsius * 9 / 5 + 32 }
+
+    func values(in context: RenderContext, formatters: FormatterCache) -> [String: String] {
+        var v: [String: String] = [:]
+        guard let s = snapshot else {
+            // No forecast yet: the minimal set from the saved location.
+            guard let location else { return v }
+            if let name = location.name { v["__weather_location"] = name }
+            if let lat = location.latitude { v["__weather_lat"] = NumberText.canonical(lat) }
+            if let lon = location.longitude { v["__weather_lon"] = NumberText.canonical(lon) }
+            if let at = location.updatedAt { v["__weather_updated_iso"] = CivilTime.isoUTC(at, fractionalSeconds: false) }
+            return v
+        }
+        let usesFahrenheit = !context.locale.usesMetricSystem
+        func temperature(_ name: String, _ celsius: Double?, withUnits: Bool) {
+            guard let c = celsius else { return }
+            v["__weather_\(name)"] = Self.whole(usesFahrenheit ? Self.fahrenheit(c) : c)
+            if withUnits {
+                v["__weather_\(name)_c"] = Self.whole(c)
+                v["__weather_\(name)_f"] = Self.whole(Self.fahrenheit(c))
+            }
+        }
+        func chance(_ name: String, _ fraction: Double?) {
+            guard let f = fraction else { return }
+            v["__weather_\(name)"] = Self.whole(f * 100)
+            v["__weather_\(name)_fraction"] = NumberText.canonical(f)
+        }
+        if let name = location?.name { v["__weather_location"] = name }
+        v["__weather_condition"] = s.condition ?? ""
+        v["__weather_symbol"] = s.symbol ?? ""
+        if let at = s.fetchedAt { v["__weather_updated_iso"] = CivilTime.isoUTC(at, fractionalSeconds: false) }
+        temperature("temp", s.temperatureC, withUnits: true)
+        temperature("feels", s.apparentTemperatureC, withUnits: true)
+        temperature("high", s.highC, withUnits: false)
+        temperature("low", s.lowC, withUnits: false)
+        chance("precip", s.precipitationChance)
+        chance("humidity", s.humidity)
+        v["__weather_nowcast"] = s.nowcast ?? ""
+        if let text = s.nowcastSecondary { v["__weather_nowcast_secondary"] = text }
+        if let start = s.rainStartMinutes {
+            v["__weather_rain_start_min"] = Self.whole(start)
+            if let at = s.fetchedAt {
+                let startsAt = at.addingTimeInterval(start.rounded() * 60)
+                v["__weather_rain_start"] = CivilTime.local(startsAt, in: context.timeZone).hourMinute
+            }
+        }
+        if let end = s.rainEndMinutes { v["__weather_rain_end_min"] = Self.whole(end) }
+        v["__weather_rain_peak_intensity_mmh"] = NumberText.canonical(s.rainPeakIntensityMMPerHour ?? 0)
+        chance("rain_peak_chance", s.rainPeakChance ?? 0)
+        return v
+    }
+}
