@@ -27,7 +27,9 @@ let package = Package(
 
         // Pure real-time DSP: no Foundation, no I/O.
         .target(name: "NoiseDSP"),
-        .target(name: "AudioOutput", dependencies: ["CPulse", "CALSA", "CNoiseSupport"]),
+        // alsa-lib's error hook is a C variadic function type: Swift cannot define one.
+        .target(name: "CALSASupport", dependencies: ["CALSA"]),
+        .target(name: "AudioOutput", dependencies: ["CPulse", "CALSA", "CALSASupport", "CNoiseSupport"]),
         .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioOutput", "CNoiseSupport", "SharedStore"]),
         .target(name: "SharedStore"),
         .target(name: "Variables", dependencies: ["SharedStore"]),

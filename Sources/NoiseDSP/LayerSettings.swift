@@ -1,5 +1,5 @@
 /// One layer's controls as the DSP sees them (already validated by the mix model).
-public struct LayerSettings: Sendable, Equatable {
+public struct LayerSettings: Sendable, Equatable, BitwiseCopyable {
     public var isEnabled: Bool
     /// Slider position 0…1 (see `VolumeCurve`).
     public var volume: Float

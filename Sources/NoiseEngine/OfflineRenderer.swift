@@ -33,11 +33,6 @@ public struct RenderPlan: Sendable {
         return Int64((seconds * Double(sampleRate)).rounded())
     }
 
-    /// Frame at which the sleep-timer fade starts, if any.
-    public var fadeStartFrame: Int64? {
-        guard let timerSeconds, timerSeconds <= durationSeconds else { return nil }
-        return Int64(((timerSeconds - fadeSeconds) * Double(sampleRate)).rounded())
-    }
 }
 
 /// Renders a plan through a `NoiseMachine` into any sink, as fast as the CPU allows.
@@ -56,22 +51,18 @@ public enum OfflineRenderer {
         let machine = NoiseMachine(spec: spec, seed: plan.seed, layers: plan.mix.layerSettings,
                                    masterVolume: Float(plan.mix.masterVolume))
         machine.preroll()
+        var timeline = PlaybackTimeline(sampleRate: Double(plan.sampleRate))
         let total = plan.totalFrames
-        let fadeStart = plan.fadeStartFrame
+        if let timer = plan.timerSeconds, timer <= plan.durationSeconds {
+            timeline.setTimer(seconds: timer, fadeSeconds: plan.fadeSeconds)
+        }
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * plan.channelCount)
         defer { buffer.deallocate() }
         var done: Int64 = 0
         while done < total {
             if isCancelled() { break }
-            var n = Int(min(Int64(blockFrames), total - done))
-            if let fadeStart {
-                if done == fadeStart {
-                    machine.fade(to: 0, seconds: plan.fadeSeconds)
-                } else if done < fadeStart, done + Int64(n) > fadeStart {
-                    n = Int(fadeStart - done)   // end the block where the fade begins
-                }
-            }
-            machine.render(into: buffer, frameCount: n)
+            let n = min(timeline.nextBlockFrames(blockFrames), Int(total - done))
+            timeline.render(machine, into: buffer, frameCount: n)
             try sink.write(buffer, frameCount: n)
             done += Int64(n)
             progress(done, total)

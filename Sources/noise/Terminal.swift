@@ -8,6 +8,12 @@ let interruptRequested = Atomic<Bool>(false)
 
 enum Terminal {
     static func installInterruptHandlers() {
+        // A parent may have started us with these blocked (a child inherits the signal mask).
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
         signal(SIGTERM) { _ in interruptRequested.store(true, ordering: .relaxed) }
         // A closed pipe (`noise render -o - | head`) is reported as EPIPE by write, not a signal.

@@ -61,3 +61,61 @@ public enum Products {
         return url
     }
 }
+
+/// A product started in the background, its output collected as it comes.
+public final class Spawned: @unchecked Sendable {
+    public let process: Process
+    private let lock = NSLock()
+    private var errData = Data()
+    private var outData = Data()
+    private let group = DispatchGroup()
+
+    public init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = Products.url(name)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let err = Pipe(), out = Pipe()
+        process.standardError = err
+        process.standardOutput = out
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+        for (pipe, isErr) in [(err, true), (out, false)] {
+            DispatchQueue.global().async(group: group) { [self] in
+                while true {
+                    let chunk = pipe.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    lock.withLock { if isErr { errData += chunk } else { outData += chunk } }
+                }
+            }
+        }
+    }
+
+    public var stderrText: String { lock.withLock { String(decoding: errData, as: UTF8.self) } }
+    public var stdoutText: String { lock.withLock { String(decoding: outData, as: UTF8.self) } }
+
+    /// Waits until `predicate` holds for stderr, up to `seconds`; true if it did.
+    public func waitForStderr(_ seconds: Double, _ predicate: (String) -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if predicate(stderrText) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return predicate(stderrText)
+    }
+
+    /// Waits for exit up to `seconds`; nil if it is still running (then it is killed).
+    public func waitForExit(_ seconds: Double) -> Int32? {
+        let end = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        group.wait()
+        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+    }
+
+    public func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+}

@@ -1,9 +1,106 @@
 import ArgumentParser
+import AudioOutput
+import Foundation
+import NoiseEngine
 
 extension Noise {
     struct Play: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Play a mix live.")
+        static let configuration = CommandConfiguration(
+            abstract: "Play a mix live through PulseAudio (or PipeWire) or ALSA.",
+            discussion: """
+            Starts with a gentle fade-in and plays until Ctrl-C, SIGTERM or the sleep timer, then fades
+            out and exits. Examples:
+              noise play --preset sleep
+              noise play --preset rain --timer 45m --fade 5m
+              noise play --mix my-mix.json --output alsa --device plughw:1
+            """)
+
         @OptionGroup var source: MixSourceOptions
-        func run() throws { throw CLIError("live playback is being built") }
+        @OptionGroup var output: PlaybackOptions
+
+        @Option(name: .long, help: "Sleep timer: stop after this long, fading out (e.g. 30m, 1h30m).")
+        var timer: String?
+
+        @Option(name: .long, help: "Length of the timer's fade-out (default 30s, or the whole timer if shorter).")
+        var fade: String?
+
+        @Option(name: .long, help: "Seed of the noise generators (default: random, printed).")
+        var seed: UInt64?
+
+        func validate() throws {
+            _ = try output.parsed()
+            if let timer { guard try DurationParser.secondsOrValidationError(timer, "--timer") > 0 else { throw ValidationError("'--timer' must be more than 0") } }
+            if let fade { _ = try DurationParser.secondsOrValidationError(fade, "--fade") }
+            if fade != nil && timer == nil { throw ValidationError("'--fade' needs '--timer'") }
+        }
+
+        func run() throws {
+            let settings = try output.parsed()
+            let (mix, label) = try source.load(sampleRate: Double(settings.sampleRate))
+            let timerSeconds = try timer.map { try DurationParser.secondsOrValidationError($0, "--timer") }
+            let fadeSeconds = min(try fade.map { try DurationParser.secondsOrValidationError($0, "--fade") } ?? 30, timerSeconds ?? .infinity)
+            let session = PlaybackSession(mix: mix, label: label, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
+                                          settings: settings)
+            Terminal.installInterruptHandlers()
+            try session.run(timerSeconds: timerSeconds, fadeSeconds: fadeSeconds)
+        }
+    }
+}
+
+/// Output flags shared by `play` (and later `resume`).
+struct PlaybackOptions: ParsableArguments {
+    @Option(name: .long, help: "auto (PulseAudio, then ALSA), pulse or alsa.")
+    var output: String = "auto"
+
+    @Option(name: .long, help: "PulseAudio sink or ALSA PCM name (see 'noise devices').")
+    var device: String?
+
+    @Option(name: .long, help: "Output buffer; a noise machine gains nothing from low latency.")
+    var latency: String = "150ms"
+
+    @Option(name: .long, help: "Fade-in at start (0 for none).")
+    var fadeIn: String = "3s"
+
+    @Option(name: .long, help: "How long to keep retrying when the output goes away mid-play.")
+    var retryFor: String = "30s"
+
+    @Option(name: .long, help: "44100, 48000 or 96000.")
+    var sampleRate: Int = 48000
+
+    @Option(name: .long, help: "1 (mono) or 2 (stereo).")
+    var channels: Int = 2
+
+    struct Parsed {
+        var backend: OutputBackend
+        var device: String?
+        var latencySeconds: Double
+        var fadeInSeconds: Double
+        var retrySeconds: Double
+        var sampleRate: Int
+        var channels: Int
+    }
+
+    func parsed() throws -> Parsed {
+        guard let backend = OutputBackend(rawValue: output) else {
+            throw ValidationError("'--output' \(output) is not a backend; use auto, pulse or alsa")
+        }
+        let latencySeconds = try DurationParser.secondsOrValidationError(latency, "--latency")
+        guard (0.005...2).contains(latencySeconds) else { throw ValidationError("'--latency' must be between 5ms and 2s") }
+        let fadeInSeconds = try DurationParser.secondsOrValidationError(fadeIn, "--fade-in")
+        guard fadeInSeconds <= 60 else { throw ValidationError("'--fade-in' must be at most 60s") }
+        let retrySeconds = try DurationParser.secondsOrValidationError(retryFor, "--retry-for")
+        guard retrySeconds <= 3600 else { throw ValidationError("'--retry-for' must be at most 1h") }
+        guard [44100, 48000, 96000].contains(sampleRate) else {
+            throw ValidationError("'--sample-rate' \(sampleRate) is not supported; use 44100, 48000 or 96000")
+        }
+        guard (1...2).contains(channels) else { throw ValidationError("'--channels' \(channels) is out of range; use 1 or 2") }
+        return Parsed(backend: backend, device: device, latencySeconds: latencySeconds, fadeInSeconds: fadeInSeconds,
+                      retrySeconds: retrySeconds, sampleRate: sampleRate, channels: channels)
+    }
+}
+
+extension DurationParser {
+    static func secondsOrValidationError(_ text: String, _ flag: String) throws -> Double {
+        do { return try seconds(text) } catch { throw ValidationError("'\(flag)': \(error)") }
     }
 }

@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+// The benchmarks are their own package so the product never carries the benchmark dependency.
+import PackageDescription
+import Foundation
+
+// SwiftPM names a path dependency after its folder, so the root package's identity is whatever the
+// clone is called ("main", "widgetweaver", ...): derive it instead of hard-coding it.
+let rootFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+func suite(_ name: String, path: String, products: [String]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: products.map { .product(name: $0, package: rootFolder) } + [.product(name: "Benchmark", package: "benchmark")],
+        path: path,
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
+}
+
+let package = Package(
+    name: "WidgetWeaverBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        suite("NoiseBenchmarks", path: "Noise", products: ["NoiseDSP", "NoiseEngine", "AudioOutput"]),
+        suite("VariablesBenchmarks", path: "Variables", products: ["Variables"]),
+        suite("DesignBenchmarks", path: "Designs", products: ["WidgetDesign", "SharedStore"]),
+    ]
+)

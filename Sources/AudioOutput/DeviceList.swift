@@ -1,0 +1,99 @@
+import CALSA
+import CPulse
+
+/// An output a backend can see, for `noise devices` and `--device`.
+public struct OutputDevice: Sendable, Equatable {
+    public var backend: String
+    /// What `--device` takes.
+    public var name: String
+    public var description: String
+    public var isDefault: Bool
+}
+
+public enum DeviceList {
+    /// Sinks of the running PulseAudio (or PipeWire-Pulse) server, default first.
+    public static func pulseSinks() throws(AudioOutputError) -> [OutputDevice] {
+        guard let loop = pa_mainloop_new() else { throw AudioOutputError(.unavailable, backend: "pulse", call: "pa_mainloop_new", reason: "out of memory") }
+        defer { pa_mainloop_free(loop) }
+        guard let context = pa_context_new(pa_mainloop_get_api(loop), "noise devices") else {
+            throw AudioOutputError(.unavailable, backend: "pulse", call: "pa_context_new", reason: "out of memory")
+        }
+        defer { pa_context_unref(context) }
+        guard pa_context_connect(context, nil, PA_CONTEXT_NOFLAGS, nil) >= 0 else {
+            throw AudioOutputError(.unavailable, backend: "pulse", call: "connect", reason: PulseAudioSink.describe(pa_context_errno(context)))
+        }
+        defer { pa_context_disconnect(context) }
+        while true {
+            guard pa_mainloop_iterate(loop, 1, nil) >= 0 else {
+                throw AudioOutputError(.unavailable, backend: "pulse", call: "connect", reason: "main loop failed")
+            }
+            let state = pa_context_get_state(context)
+            if state == PA_CONTEXT_READY { break }
+            if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
+                throw AudioOutputError(.unavailable, backend: "pulse", call: "connect", reason: PulseAudioSink.describe(pa_context_errno(context)))
+            }
+        }
+        final class Results {
+            var sinks: [OutputDevice] = []
+            var defaultName: String?
+            var pending = 2
+        }
+        let results = Results()
+        let user = Unmanaged.passUnretained(results).toOpaque()
+        let serverOp = pa_context_get_server_info(context, { _, info, user in
+            let r = Unmanaged<Results>.fromOpaque(user!).takeUnretainedValue()
+            if let info, let name = info.pointee.default_sink_name { r.defaultName = String(cString: name) }
+            r.pending -= 1
+        }, user)
+        let sinkOp = pa_context_get_sink_info_list(context, { _, info, eol, user in
+            let r = Unmanaged<Results>.fromOpaque(user!).takeUnretainedValue()
+            if eol != 0 { r.pending -= 1; return }
+            guard let info else { return }
+            r.sinks.append(OutputDevice(backend: "pulse", name: String(cString: info.pointee.name),
+                                        description: info.pointee.description.map { String(cString: $0) } ?? "", isDefault: false))
+        }, user)
+        defer {
+            if let serverOp { pa_operation_unref(serverOp) }
+            if let sinkOp { pa_operation_unref(sinkOp) }
+        }
+        while results.pending > 0 {
+            guard pa_mainloop_iterate(loop, 1, nil) >= 0 else { break }
+            if pa_context_get_state(context) != PA_CONTEXT_READY { break }
+        }
+        var sinks = results.sinks.map { d in
+            var d = d
+            d.isDefault = d.name == results.defaultName
+            return d
+        }
+        sinks.sort { $0.isDefault && !$1.isDefault }
+        return sinks
+    }
+
+    /// PCMs from ALSA's device hints (cards, plugins, `.asoundrc` entries) that can play.
+    public static func alsaPCMs() -> [OutputDevice] {
+        ALSASink.silenceLibraryMessages
+        var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        guard snd_device_name_hint(-1, "pcm", &hints) >= 0, let hints else { return [] }
+        defer { snd_device_name_free_hint(hints) }
+        var out: [OutputDevice] = []
+        var i = 0
+        while let hint = hints[i] {
+            i += 1
+            func field(_ id: String) -> String? {
+                guard let p = snd_device_name_get_hint(hint, id) else { return nil }
+                defer { free(p) }
+                return String(cString: p)
+            }
+            // IOID is nil for devices that do both directions; "Input" means capture only.
+            if field("IOID") == "Input" { continue }
+            guard let name = field("NAME") else { continue }
+            let description = (field("DESC") ?? "").split(separator: "\n").joined(separator: " — ")
+            out.append(OutputDevice(backend: "alsa", name: name, description: description, isDefault: name == "default"))
+        }
+        return out
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

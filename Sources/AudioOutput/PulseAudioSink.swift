@@ -1,0 +1,64 @@
+import CPulse
+
+/// Plays through a PulseAudio server (and PipeWire's PulseAudio service) with the simple API.
+///
+/// The stream asks for `latencySeconds` of buffering (`tlength`), 150 ms by default: a noise
+/// machine gains nothing from low latency, and a tiny `tlength` would force the server (and every
+/// other program on it) into low-latency mode. Samples go out as 32-bit float; the server converts.
+public final class PulseAudioSink: AudioSink {
+    public let format: AudioFormat
+    public let name: String
+    public var underrunCount: Int { 0 }
+    let device: String?
+    var handle: OpaquePointer?
+
+    /// - Parameters:
+    ///   - device: a sink name (`noise devices`), nil for the server's default.
+    public init(format: AudioFormat, device: String? = nil, latencySeconds: Double = 0.15,
+                applicationName: String = "noise", streamName: String = "Noise machine") throws(AudioOutputError) {
+        self.format = format
+        self.device = device
+        name = "pulse (\(device ?? "default sink"))"
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
+        let bytesPerSecond = Double(format.sampleRate * format.channelCount * 4)
+        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(latencySeconds * bytesPerSecond),
+                                  prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+        var error: Int32 = 0
+        handle = pa_simple_new(nil, applicationName, PA_STREAM_PLAYBACK, device, streamName, &spec, nil, &attr, &error)
+        guard handle != nil else {
+            throw AudioOutputError(device == nil ? .unavailable : .invalid, backend: "pulse", call: "connect",
+                                   reason: Self.describe(error))
+        }
+    }
+
+    deinit { try? close(drain: false) }
+
+    static func describe(_ error: Int32) -> String {
+        let text = pa_strerror(error).map { String(cString: $0) } ?? "error \(error)"
+        return "\(text) (PulseAudio error \(error))"
+    }
+
+    public var latencyFrames: Int {
+        guard let handle else { return 0 }
+        var error: Int32 = 0
+        let usec = pa_simple_get_latency(handle, &error)
+        return usec == UInt64.max ? 0 : Int(usec * UInt64(format.sampleRate) / 1_000_000)
+    }
+
+    public func write(_ samples: UnsafePointer<Float>, frameCount: Int) throws(AudioOutputError) {
+        guard let handle else { throw AudioOutputError(.disconnected, backend: "pulse", call: "write", reason: "stream is closed") }
+        var error: Int32 = 0
+        if pa_simple_write(handle, samples, frameCount * format.channelCount * 4, &error) < 0 {
+            throw AudioOutputError(.disconnected, backend: "pulse", call: "write", reason: Self.describe(error))
+        }
+    }
+
+    public func close(drain: Bool) throws(AudioOutputError) {
+        guard let handle else { return }
+        self.handle = nil
+        var error: Int32 = 0
+        let drained = !drain || pa_simple_drain(handle, &error) >= 0
+        pa_simple_free(handle)
+        if !drained { throw AudioOutputError(.disconnected, backend: "pulse", call: "drain", reason: Self.describe(error)) }
+    }
+}

@@ -1,0 +1,178 @@
+import AudioOutput
+import NoiseDSP
+import Synchronization
+
+/// Live playback: a `NoiseMachine` rendered on a dedicated real-time thread into an `AudioSink`.
+///
+/// The control side (any one thread) sends `EngineCommand`s through a lock-free queue and reads the
+/// engine's state from atomics; the render thread never allocates, locks, logs or touches files.
+/// If the output fails, the render thread stops and reports `.outputLost`; the control side may
+/// open a new sink and `start` again: the machine (and so the sound) carries on where it was.
+public final class LivePlayer: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var sampleRate: Int = 48000
+        public var channelCount: Int = 2
+        /// Frames per write: 1024 at 48 kHz is 21 ms, well inside a 150 ms device buffer.
+        public var blockFrames: Int = 1024
+        public var fadeInSeconds: Double = 3
+        /// SCHED_FIFO priority to ask for (1…99); 0 does not ask.
+        public var realTimePriority: Int32 = 10
+
+        public init() {}
+    }
+
+    public enum RunState: Int, Sendable {
+        case idle = 0, running, finished, outputLost
+    }
+
+    /// A consistent-enough snapshot for status displays (each field is read atomically).
+    public struct Snapshot: Sendable {
+        public var state: RunState
+        public var framesRendered: Int64
+        public var peakDbfs: Double
+        public var rmsDbfs: Double
+        public var underruns: Int
+        public var faderPosition: Float
+        public var timerRemainingSeconds: Double?
+    }
+
+    public let options: Options
+    public let seed: UInt64
+    let machine: NoiseMachine
+    let commands = SPSCQueue<EngineCommand>(capacity: 256)
+    var timeline: PlaybackTimeline
+    var sink: (any AudioSink)?
+    var thread: RenderThread?
+
+    // Render thread → control side.
+    let runState = Atomic<Int>(RunState.idle.rawValue)
+    let frames = Atomic<Int64>(0)
+    let peakBits = Atomic<UInt32>(0)
+    let meanSquareBits = Atomic<UInt32>(0)
+    let underruns = Atomic<Int>(0)
+    let faderBits = Atomic<UInt32>(0)
+    let timerRemainingBits = Atomic<UInt64>(Double.nan.bitPattern)
+    /// Written by the render thread just before it publishes `.outputLost` (release/acquire on runState).
+    private var outputFailure: AudioOutputError?
+    /// 0: not yet known; > 0: the SCHED_FIFO priority granted; < 0: −errno of the refusal.
+    private let schedulingResult = Atomic<Int>(0)
+
+    /// Builds and pre-rolls the machine (allocates: call before real time starts).
+    public init(mix: Mix, seed: UInt64, options: Options = Options()) {
+        self.options = options
+        self.seed = seed
+        machine = NoiseMachine(spec: ProcessSpec(sampleRate: Double(options.sampleRate), maximumFrameCount: options.blockFrames,
+                                                 channelCount: options.channelCount),
+                               seed: seed, layers: mix.layerSettings, masterVolume: Float(mix.masterVolume),
+                               faderPosition: options.fadeInSeconds > 0 ? 0 : 1)
+        machine.preroll()
+        if options.fadeInSeconds > 0 { machine.fade(to: 1, seconds: options.fadeInSeconds) }
+        timeline = PlaybackTimeline(sampleRate: Double(options.sampleRate))
+    }
+
+    /// Starts (or, after `.outputLost`, restarts) rendering into `sink`.
+    public func start(sink: any AudioSink, fadeInSeconds: Double? = nil) throws {
+        precondition(thread == nil, "start called while the render thread runs")
+        if let fadeInSeconds {
+            machine.fade(to: 0, seconds: 0)
+            machine.fade(to: 1, seconds: fadeInSeconds)
+        }
+        self.sink = sink
+        outputFailure = nil
+        runState.store(RunState.running.rawValue, ordering: .releasing)
+        thread = try RenderThread(name: "noise-render", priority: options.realTimePriority,
+                                  report: { [unowned self] r in
+                                      self.schedulingResult.store(r.realTimePriority.map { Int($0) } ?? -Int(r.refusal ?? EPERM), ordering: .releasing)
+                                  },
+                                  body: { [unowned self] in self.renderLoop(sink) })
+    }
+
+    /// Sends a control change; false if the queue is full (64+ changes pending).
+    @discardableResult
+    public func send(_ command: EngineCommand) -> Bool { commands.push(command) }
+
+    /// Waits for the render thread to end (after `.finished` or `.outputLost`) and returns the sink
+    /// it used, for the caller to drain and close.
+    @discardableResult
+    public func join() -> (any AudioSink)? {
+        thread?.join()
+        thread = nil
+        let s = sink
+        sink = nil
+        return s
+    }
+
+    public var state: RunState { RunState(rawValue: runState.load(ordering: .acquiring)) ?? .idle }
+
+    /// Why the output stopped, once `state` is `.outputLost`.
+    public var failure: AudioOutputError? { state == .outputLost ? outputFailure : nil }
+
+    /// What the render thread got: real-time or normal scheduling and why; nil until it has started.
+    public var scheduling: String? {
+        let r = schedulingResult.load(ordering: .acquiring)
+        if r == 0 { return nil }
+        return (r > 0 ? RenderThread.SchedulingReport(realTimePriority: Int32(r)) : RenderThread.SchedulingReport(refusal: Int32(-r))).description
+    }
+
+    public func snapshot() -> Snapshot {
+        let peak = Float(bitPattern: peakBits.load(ordering: .relaxed))
+        let ms = Float(bitPattern: meanSquareBits.load(ordering: .relaxed))
+        let remaining = Double(bitPattern: timerRemainingBits.load(ordering: .relaxed))
+        return Snapshot(state: state, framesRendered: frames.load(ordering: .relaxed),
+                        peakDbfs: peak > 0 ? 20 * log10(Double(peak)) : -.infinity,
+                        rmsDbfs: ms > 0 ? 10 * log10(Double(ms)) : -.infinity,
+                        underruns: underruns.load(ordering: .relaxed),
+                        faderPosition: Float(bitPattern: faderBits.load(ordering: .relaxed)),
+                        timerRemainingSeconds: remaining.isNaN ? nil : remaining)
+    }
+
+    /// The render thread's whole life: apply pending commands, render a block, write it, publish.
+    ///
+    /// Real-time safety: the buffer is allocated before the loop; inside it there is no allocation,
+    /// lock, logging or file I/O; only the device write blocks.
+    private func renderLoop(_ sink: any AudioSink) {
+        let channels = options.channelCount
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: options.blockFrames * channels)
+        defer { buffer.deallocate() }
+        var finishWhenSilent = false
+        while true {
+            while let command = commands.pop() {
+                switch command {
+                case let .setLayer(index, settings, ramp): machine.setLayer(index, settings, rampSeconds: ramp)
+                case let .setMaster(volume, ramp): machine.setMasterVolume(volume, rampSeconds: ramp)
+                case let .fade(position, seconds):
+                    machine.fade(to: position, seconds: seconds)
+                    finishWhenSilent = false
+                case let .setTimer(seconds, fade): timeline.setTimer(seconds: seconds, fadeSeconds: fade)
+                case .cancelTimer:
+                    timeline.cancelTimer()
+                    machine.fade(to: 1, seconds: 0.5)
+                case .finishWhenSilent: finishWhenSilent = true
+                }
+            }
+            if timeline.isFinished || (finishWhenSilent && !machine.isFading && machine.faderPosition == 0) {
+                runState.store(RunState.finished.rawValue, ordering: .releasing)
+                return
+            }
+            let n = timeline.nextBlockFrames(options.blockFrames)
+            timeline.render(machine, into: buffer, frameCount: n)
+            do {
+                try sink.write(buffer, frameCount: n)
+            } catch {
+                outputFailure = error
+                runState.store(RunState.outputLost.rawValue, ordering: .releasing)
+                return
+            }
+            frames.store(timeline.framesRendered, ordering: .relaxed)
+            peakBits.store(machine.lastBlockPeak.bitPattern, ordering: .relaxed)
+            meanSquareBits.store(machine.lastBlockMeanSquare.bitPattern, ordering: .relaxed)
+            underruns.store(sink.underrunCount, ordering: .relaxed)
+            faderBits.store(machine.faderPosition.bitPattern, ordering: .relaxed)
+            timerRemainingBits.store((timeline.remainingSeconds ?? .nan).bitPattern, ordering: .relaxed)
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

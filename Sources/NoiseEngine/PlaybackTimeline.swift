@@ -1,0 +1,52 @@
+import NoiseDSP
+
+/// Where a stream is on the audio clock (frames rendered), and when the sleep timer fades and ends.
+/// Shared by offline rendering and live playback, so a live stream and a render of the same mix,
+/// seed and timer produce the same samples.
+public struct PlaybackTimeline: Sendable {
+    public private(set) var framesRendered: Int64 = 0
+    /// First frame of the timer's fade-out, and the frame where output ends.
+    public private(set) var fadeStartFrame: Int64?
+    public private(set) var endFrame: Int64?
+    var fadeFrames: Int64 = 0
+    let sampleRate: Double
+
+    public init(sampleRate: Double) { self.sampleRate = sampleRate }
+
+    /// Ends output `seconds` from now, fading over the last `fadeSeconds` (clamped to the timer).
+    public mutating func setTimer(seconds: Double, fadeSeconds: Double) {
+        let end = framesRendered + Int64((seconds * sampleRate).rounded())
+        fadeFrames = Int64((min(fadeSeconds, seconds) * sampleRate).rounded())
+        endFrame = end
+        fadeStartFrame = end - fadeFrames
+    }
+
+    public mutating func cancelTimer() {
+        endFrame = nil
+        fadeStartFrame = nil
+    }
+
+    public var isFinished: Bool { endFrame.map { framesRendered >= $0 } ?? false }
+
+    public var remainingSeconds: Double? { endFrame.map { Double(max(0, $0 - framesRendered)) / sampleRate } }
+
+    /// How many of `maximumFrames` to render next: blocks end exactly where the fade starts and
+    /// where the timer ends.
+    public func nextBlockFrames(_ maximumFrames: Int) -> Int {
+        var n = Int64(maximumFrames)
+        if let fadeStartFrame, framesRendered < fadeStartFrame { n = min(n, fadeStartFrame - framesRendered) }
+        if let endFrame { n = min(n, max(0, endFrame - framesRendered)) }
+        return Int(n)
+    }
+
+    /// Renders one block through `machine` and advances the clock; starts the fade on time.
+    ///
+    /// Real-time safety: no allocation.
+    public mutating func render(_ machine: NoiseMachine, into buffer: UnsafeMutablePointer<Float>, frameCount: Int) {
+        if let fadeStartFrame, framesRendered == fadeStartFrame {
+            machine.fade(to: 0, seconds: Double(fadeFrames) / sampleRate)
+        }
+        machine.render(into: buffer, frameCount: frameCount)
+        framesRendered += Int64(frameCount)
+    }
+}

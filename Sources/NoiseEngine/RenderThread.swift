@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CNoiseSupport
+
+/// A dedicated OS thread for rendering (not a Dispatch or Swift-concurrency thread, whose pools
+/// may block or hop), named, with real-time scheduling when the system grants it.
+final class RenderThread {
+    /// What the thread got from the system, reported once by the player.
+    struct SchedulingReport: Sendable, CustomStringConvertible {
+        var realTimePriority: Int32?
+        var refusal: Int32?
+        var description: String {
+            if let p = realTimePriority { return "real-time scheduling (SCHED_FIFO \(p))" }
+            let why = refusal.map { String(cString: strerror($0)) } ?? "not requested"
+            return "normal scheduling (real-time refused: \(why))"
+        }
+    }
+
+    private final class Box {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    private var thread = pthread_t()
+    private var started = false
+
+    /// Starts `body` on a new thread named `name` that asks for SCHED_FIFO at `priority`
+    /// (falling back quietly) and enables flush-to-zero before running `body`.
+    init(name: String, priority: Int32, report: @escaping (SchedulingReport) -> Void, body: @escaping () -> Void) throws {
+        let box = Box {
+            cns_set_thread_name(name)
+            let rc = priority > 0 ? cns_request_realtime(priority) : EPERM
+            report(rc == 0 ? SchedulingReport(realTimePriority: priority) : SchedulingReport(refusal: rc))
+            cns_enable_flush_to_zero()
+            body()
+        }
+        let context = Unmanaged.passRetained(box).toOpaque()
+        let rc = pthread_create(&thread, nil, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
+        guard rc == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            throw EngineError.threadStart(rc)
+        }
+        started = true
+    }
+
+    func join() {
+        guard started else { return }
+        started = false
+        pthread_join(thread, nil)
+    }
+}
+
+public enum EngineError: Error, CustomStringConvertible {
+    case threadStart(Int32)
+    public var description: String {
+        switch self {
+        case .threadStart(let rc): "cannot start the render thread: \(String(cString: strerror(rc)))"
+        }
+    }
+}

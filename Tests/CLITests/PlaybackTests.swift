@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `noise play` through real PulseAudio and ALSA, read back from the server's monitor and from
+/// ALSA's `file` plugin, and compared with the headless render of the same mix and seed.
+@Suite(.serialized) struct PlaybackTests {
+    static func render(_ args: [String]) throws -> WAVFile {
+        let out = try Products.temporaryDirectory("ref").appendingPathComponent("ref.wav").path
+        let r = try Products.run("noise", ["render"] + args + ["-o", out])
+        #expect(r.status == 0, "\(r.stderrText)")
+        return try WAVFile(path: out)
+    }
+
+    /// The part of a recording where sound is: from the first to the last sample above −80 dBFS.
+    static func active(_ x: [Float]) -> ArraySlice<Float> {
+        let first = x.firstIndex { abs($0) > 1e-4 } ?? 0
+        let last = x.lastIndex { abs($0) > 1e-4 } ?? 0
+        return x[first...max(first, last)]
+    }
+
+    @Test func playsThroughPulseAudioAndSoundsLikeTheRender() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        let recorder = try server.record(to: server.directory.appendingPathComponent("rec.wav"))
+        let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s"]
+        let r = try Products.run("noise", ["play", "--fade-in", "0"] + args, environment: server.environment)
+        Thread.sleep(forTimeInterval: 0.3)
+        let rec = try recorder.stop()
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(r.stderrText.contains("on pulse (default sink)"))
+        let played = Self.active(rec.channels[0])
+        let reference = try Self.render(args)
+        print("recorded \(rec.frameCount) frames, active \(played.count), render active \(Self.active(reference.channels[0]).count)")
+        #expect(abs(played.count - Self.active(reference.channels[0]).count) < 480)   // all of it, within 10 ms
+
+        // Level and spectrum of the steady part (0.5…2.5 s) match the render.
+        let a = Array(played.dropFirst(24000).prefix(96000)), b = Array(reference.channels[0][24000..<120000])
+        let levelDiff = TestRender.db(TestRender.rms(a[...])) - TestRender.db(TestRender.rms(b[...]))
+        let bands = Spectrum.bandCentres(from: 100, to: 10000, perOctave: 3)
+        func levels(_ x: [Float]) -> [Double] {
+            let w = Spectrum.welch(x, sampleRate: 48000, segment: 4096)
+            return Spectrum.bandLevelsDb(binHz: w.binHz, density: w.density, centresHz: bands, fraction: 3)
+        }
+        let worstBand = zip(levels(a), levels(b)).map { abs($0 - $1) }.max()!
+        print("pulse vs render: level \(levelDiff) dB, worst band \(worstBand) dB")
+        #expect(abs(levelDiff) < 0.5)
+        #expect(worstBand < 1.5)
+        // No dropouts: every 10 ms window of the steady part carries sound.
+        let quietest = stride(from: 0, to: a.count - 480, by: 480).map { TestRender.db(TestRender.rms(a[$0..<($0 + 480)])) }.min()!
+        #expect(quietest > TestRender.db(TestRender.rms(a[...])) - 20)
+        // No clipping.
+        #expect(played.map { abs($0) }.max()! < 0.966)
+        // The server got the very samples we rendered (s16 both ways): find the render in the recording.
+        let probe = Array(reference.channels[0][30000..<30064])
+        let recorded = rec.channels[0]
+        let offset = (0..<(recorded.count - 64)).first { i in (0..<64).allSatisfy { abs(recorded[i + $0] - probe[$0]) <= 1.0 / 32767 } }
+        #expect(offset != nil, "the rendered samples were not found in the recording")
+    }
+
+    @Test func playsThroughALSAAndWritesExactlyTheRender() throws {
+        let dir = try Products.temporaryDirectory("alsa")
+        let raw = dir.appendingPathComponent("alsa-out.raw").path
+        let conf = dir.appendingPathComponent("asound-ci.conf")
+        try Data("pcm.ciwav { type file slave.pcm \"null\" file \"\(raw)\" format \"raw\" }\n".utf8).write(to: conf)
+        let env = ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf.path)"]
+        let args = ["--preset", "ocean", "--seed", "11", "--timer", "3s", "--fade", "1s"]
+        let r = try Products.run("noise", ["play", "--output", "alsa", "--device", "ciwav", "--fade-in", "0"] + args, environment: env)
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(r.stderrText.contains("alsa (ciwav)"))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
+        let played: [Float] = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let reference = try Self.render(args + ["--format", "f32"])
+        var interleaved: [Float] = []
+        for i in 0..<reference.frameCount { interleaved += [reference.channels[0][i], reference.channels[1][i]] }
+        #expect(played.count == interleaved.count)
+        #expect(played == interleaved, "ALSA received different samples than the render")
+    }
+
+    @Test func noServerAndNoDeviceIsAClearError() throws {
+        let empty = try Products.temporaryDirectory("nothing")
+        let r = try Products.run("noise", ["play", "--preset", "pink"],
+                                 environment: ["XDG_RUNTIME_DIR": empty.path, "HOME": empty.path, "PULSE_SERVER": "unix:\(empty.path)/none"])
+        #expect(r.status != 0)
+        #expect(r.stderrText.contains("pulse"), "\(r.stderrText)")
+        #expect(r.stderrText.contains("alsa"))
+        #expect(r.stderrText.contains("noise render"))
+    }
+
+    @Test func serverKilledMidPlayIsReportedAndGivesUp() throws {
+        let server = try PulseServer()
+        let player = try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0", "--retry-for", "2s"], environment: server.environment)
+        #expect(player.waitForStderr(5) { $0.contains("Playing") })
+        Thread.sleep(forTimeInterval: 1)
+        server.kill()
+        #expect(player.waitForStderr(5) { $0.contains("Lost the output") }, "\(player.stderrText)")
+        let status = player.waitForExit(15)
+        print(player.stderrText)
+        #expect(status == 1, "exit status \(String(describing: status)) (nil: hung)")
+        #expect(player.stderrText.contains("gave up after 2 s"))
+    }
+
+    @Test func serverBackWithinTheWindowResumesPlayback() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        let player = try Spawned("noise", ["play", "--preset", "brown", "--fade-in", "0", "--retry-for", "20s"], environment: server.environment)
+        #expect(player.waitForStderr(5) { $0.contains("Playing") })
+        Thread.sleep(forTimeInterval: 1)
+        server.kill()
+        #expect(player.waitForStderr(5) { $0.contains("Lost the output") })
+        Thread.sleep(forTimeInterval: 1)
+        try server.start()
+        #expect(player.waitForStderr(15) { $0.contains("Reconnected") }, "\(player.stderrText)")
+        let recorder = try server.record(to: server.directory.appendingPathComponent("after.wav"))
+        Thread.sleep(forTimeInterval: 1.5)
+        let rec = try recorder.stop()
+        #expect(TestRender.rms(rec.channels[0][...]) > 0.005, "no sound after reconnecting")
+        player.signal(SIGTERM)
+        #expect(player.waitForExit(10) == 0)
+        #expect(player.stderrText.contains("Stopped."))
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

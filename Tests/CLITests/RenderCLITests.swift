@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `noise render` end to end, as a user runs it.
+@Suite struct RenderCLITests {
+    func temp() throws -> URL { try Products.temporaryDirectory("render") }
+
+    @Test func rendersAPresetToAValidWAV() throws {
+        let dir = try temp()
+        let out = dir.appendingPathComponent("sleep.wav").path
+        let r = try Products.run("noise", ["render", "--preset", "sleep", "--duration", "3s", "--seed", "7", "-o", out])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(r.stderrText.contains("seed 7"))
+        let wav = try WAVFile(path: out)
+        #expect(wav.sampleRate == 48000 && wav.channelCount == 2 && wav.bitsPerSample == 16)
+        #expect(wav.frameCount == 3 * 48000)
+        let rms = TestRender.rms(wav.channels[0][...])
+        #expect(rms > 0.005 && rms < 0.5)
+        // No leftovers beside the output.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["sleep.wav"])
+    }
+
+    @Test func sameSeedIsByteIdenticalAndOtherSeedsDiffer() throws {
+        let dir = try temp()
+        func render(_ seed: String, _ name: String) throws -> Data {
+            let path = dir.appendingPathComponent(name).path
+            let r = try Products.run("noise", ["render", "--preset", "rain", "--duration", "2", "--seed", seed, "-o", path])
+            #expect(r.status == 0)
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        let a = try render("99", "a.wav"), b = try render("99", "b.wav"), c = try render("100", "c.wav")
+        #expect(a == b)
+        #expect(a != c)
+    }
+
+    @Test(arguments: [("s16", 16, false, 44100, 1), ("s24", 24, false, 96000, 2), ("f32", 32, true, 48000, 1)])
+    func formatsRatesAndChannels(format: String, bits: Int, isFloat: Bool, rate: Int, channels: Int) throws {
+        let out = try temp().appendingPathComponent("x.wav").path
+        let r = try Products.run("noise", ["render", "--preset", "pink", "--duration", "1s", "--seed", "1", "--format", format,
+                                           "--sample-rate", "\(rate)", "--channels", "\(channels)", "-o", out])
+        #expect(r.status == 0, "\(r.stderrText)")
+        let wav = try WAVFile(path: out)
+        #expect(wav.bitsPerSample == bits && wav.isFloat == isFloat && wav.sampleRate == rate && wav.channelCount == channels)
+        #expect(wav.frameCount == rate)
+    }
+
+    @Test func writesToStandardOutput() throws {
+        let r = try Products.run("noise", ["render", "--preset", "brown", "--duration", "1s", "--seed", "1", "-o", "-"])
+        #expect(r.status == 0)
+        let wav = try WAVFile(r.stdout)
+        #expect(wav.frameCount == 48000)
+    }
+
+    @Test func sleepTimerFadesToSilenceAndEndsTheFile() throws {
+        let out = try temp().appendingPathComponent("t.wav").path
+        let r = try Products.run("noise", ["render", "--preset", "pink", "--duration", "20s", "--timer", "6s", "--fade", "3s",
+                                           "--seed", "1", "-o", out])
+        #expect(r.status == 0, "\(r.stderrText)")
+        let x = try WAVFile(path: out).channels[0]
+        #expect(x.count == 6 * 48000)
+        let half = 24000
+        let levels: [Double] = (0..<12).map { (i: Int) -> Double in TestRender.db(TestRender.rms(x[(i * half)..<((i + 1) * half)])) }
+        print("timer fade levels: \(levels)")
+        #expect(abs(levels[0] - levels[5]) < 1)                       // steady before the fade
+        for i in 7..<levels.count { #expect(levels[i] < levels[i - 1]) } // falls all through the fade
+        #expect(TestRender.rms(x[(x.count - 480)...]) < 0.0005)         // the last 10 ms are near silence
+    }
+
+    /// Each bad mix: non-zero exit, a message naming the file, the field path and the allowed
+    /// range, and no output file created — an existing one is left exactly as it was.
+    @Test(arguments: [
+        (#"{"layers":[{"volume":1.5}]}"#, ["layers[0].volume", "1.5", "0…1"]),
+        (#"{"layers":[{},{},{"lowCutHz":5}]}"#, ["layers[2].lowCutHz", "5 Hz", "10…2000"]),
+        (#"{"layers":[{"highCutHz":25000}]}"#, ["layers[0].highCutHz", "500…20000"]),
+        (#"{"layers":[{"lowCutHz":1500,"highCutHz":1000}]}"#, ["layers[0].lowCutHz", "below highCutHz"]),
+        (#"{"layers":[{"eq":{"midDb":-13}}]}"#, ["layers[0].eq.midDb", "-12…12"]),
+        (#"{"layers":[{"colour":"pink"}]}"#, ["layers[0].colour", "must be a number", "a string"]),
+        (#"{"layers":[{"enabled":1}]}"#, ["layers[0].enabled", "true or false"]),
+        (#"{"layers":[{"volume":0.5,"reverb":1}]}"#, ["layers[0].reverb", "not a known field"]),
+        (#"{"masterVolume":2,"layers":[{}]}"#, ["masterVolume", "0…1"]),
+        (#"{"layers":[{},{},{},{},{}]}"#, ["layers", "5 layers", "1…4"]),
+        (#"{"layers":[]}"#, ["layers", "1…4"]),
+        (#"{"name":"x"}"#, ["layers", "missing"]),
+        (#"{"layers":[{"volume":0.5,}]}"#, ["invalid JSON", "line 1"]),
+        ("{\n  \"layers\": [\n    {\"volume\": 0.5}\n  ],\n  \"layers\": []\n}", ["duplicate key", "line 5"]),
+        (#"[1,2]"#, ["must be an object"]),
+    ])
+    func badMixIsRejectedAndNothingIsWritten(json: String, expected: [String]) throws {
+        let dir = try temp()
+        let mix = dir.appendingPathComponent("bad.json")
+        try Data(json.utf8).write(to: mix)
+        let fresh = dir.appendingPathComponent("new.wav").path
+        let r1 = try Products.run("noise", ["render", "--mix", mix.path, "--duration", "1s", "-o", fresh])
+        #expect(r1.status != 0)
+        #expect(r1.stderrText.contains(mix.path), "\(r1.stderrText)")
+        for e in expected { #expect(r1.stderrText.contains(e), "missing '\(e)' in: \(r1.stderrText)") }
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+        let existing = dir.appendingPathComponent("keep.wav")
+        try Data("precious".utf8).write(to: existing)
+        let r2 = try Products.run("noise", ["render", "--mix", mix.path, "--duration", "1s", "-o", existing.path])
+        #expect(r2.status != 0)
+        #expect(try Data(contentsOf: existing) == Data("precious".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["bad.json", "keep.wav"])
+    }
+
+    @Test(arguments: [
+        (["--duration", "10s", "--timer", "20s"], "'--timer' must not be longer than '--duration'"),
+        (["--duration", "ten"], "'--duration'"),
+        (["--duration", "1s", "--format", "mp3"], "'--format' mp3"),
+        (["--duration", "1s", "--sample-rate", "22050"], "'--sample-rate' 22050"),
+        (["--duration", "1s", "--channels", "6"], "'--channels' 6"),
+        (["--duration", "1s", "--fade", "2s"], "'--fade' needs '--timer'"),
+    ])
+    func badOptionsAreRejectedWithTheFlagNamed(args: [String], expected: String) throws {
+        let out = try temp().appendingPathComponent("x.wav").path
+        let r = try Products.run("noise", ["render", "--preset", "pink", "-o", out] + args)
+        #expect(r.status == 64)
+        #expect(r.stderrText.contains(expected), "\(r.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func unknownPresetListsTheAvailableOnes() throws {
+        let r = try Products.run("noise", ["render", "--preset", "nope", "--duration", "1s", "-o", "/tmp/never.wav"])
+        #expect(r.status != 0)
+        #expect(r.stderrText.contains("no preset named 'nope'") && r.stderrText.contains("sleep"))
+    }
+
+    @Test func presetsAreListedShownAndUserPresetsOverride() throws {
+        let config = try temp()
+        let list = try Products.run("noise", ["presets"], environment: ["XDG_CONFIG_HOME": config.path])
+        let ids = ["airplane", "brown", "deep-focus", "fan", "ocean", "pink", "rain", "sleep", "white"]
+        for id in ids { #expect(list.stdoutText.contains(id)) }
+        let presets = config.appendingPathComponent("widgetweaver/presets")
+        try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
+        try Data(#"{"name":"My Sleep","description":"mine","layers":[{"colour":0.4}]}"#.utf8).write(to: presets.appendingPathComponent("sleep.json"))
+        let show = try Products.run("noise", ["presets", "show", "sleep", "--json"], environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(show.status == 0)
+        #expect(show.stdoutText.contains("My Sleep") && show.stdoutText.contains("0.4"))
+    }
+
+    /// Ctrl-C during a long render leaves a valid, shorter file.
+    @Test func interruptLeavesAValidShorterFile() throws {
+        let out = try temp().appendingPathComponent("long.wav").path
+        let p = Process()
+        p.executableURL = Products.url("noise")
+        p.arguments = ["render", "--preset", "sleep", "--duration", "8h", "--seed", "1", "-o", out]
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        Thread.sleep(forTimeInterval: 1.0)
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let wav = try WAVFile(path: out)
+        #expect(wav.frameCount > 48000 && wav.frameCount < 8 * 3600 * 48000)
+    }
+}
