@@ -52,7 +52,6 @@ public struct Autostart: Sendable {
         return """
         [Unit]
         Description=Resume the WidgetWeaver noise mix that was playing at logout
-        Documentation=man:noise(1)
         # Start once the sound server is up; missing units here are ignored.
         After=pipewire-pulse.service pulseaudio.service sound.target
 

@@ -116,9 +116,9 @@ public enum StatusFormatter {
 
     // MARK: - Pieces
 
-    static func layer(_ l: Mix.Layer) -> String {
-        guard l.enabled else { return "off" }
-        var parts = ["\(percent(l.volume))", "colour \(String(format: "%.2f", l.colour)) (\(colourName(l.colour)))"]
+    /// "on, 80%, colour 1.80 (brown), low cut 20 Hz, EQ +2/-3/-8 dB" (or "off, ...").
+    public static func layer(_ l: Mix.Layer) -> String {
+        var parts = [l.enabled ? "on" : "off", "\(percent(l.volume))", "colour \(String(format: "%.2f", l.colour)) (\(colourName(l.colour)))"]
         if let lc = l.lowCutHz { parts.append("low cut \(JSONFormatting.number(lc)) Hz") }
         if let hc = l.highCutHz { parts.append("high cut \(JSONFormatting.number(hc)) Hz") }
         if l.eq != Mix.EQ() {
