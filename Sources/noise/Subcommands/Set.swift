@@ -26,9 +26,9 @@ extension Noise {
         var lowCut: String?
         @Option(name: .customLong("high-cut"), help: ArgumentHelp("Low-pass corner 500…20000 Hz, or 'off'.", valueName: "HZ|off"))
         var highCut: String?
-        @Option(name: .customLong("eq-low"), help: "Low shelf gain -12…12 dB.") var eqLow: Double?
-        @Option(name: .customLong("eq-mid"), help: "Mid band gain -12…12 dB.") var eqMid: Double?
-        @Option(name: .customLong("eq-high"), help: "High shelf gain -12…12 dB.") var eqHigh: Double?
+        @Option(name: .customLong("eq-low"), parsing: .unconditional, help: "Low shelf gain -12…12 dB.") var eqLow: Double?
+        @Option(name: .customLong("eq-mid"), parsing: .unconditional, help: "Mid band gain -12…12 dB.") var eqMid: Double?
+        @Option(name: .customLong("eq-high"), parsing: .unconditional, help: "High shelf gain -12…12 dB.") var eqHigh: Double?
         @Flag(name: .customLong("on"), help: "Switch the layer on.") var on = false
         @Flag(name: .customLong("off"), help: "Switch the layer off.") var off = false
         @Option(help: "Master volume 0…1 (or 0%…100%).") var master: String?
