@@ -58,6 +58,8 @@ let package = Package(
         .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),
         .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "TestSupport"]),
         .testTarget(name: "NoiseControlTests", dependencies: ["NoiseControl", "TestSupport"]),
+        // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
+        .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
     ]
 )

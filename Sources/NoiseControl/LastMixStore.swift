@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import SharedStore
 
@@ -64,12 +67,27 @@ public struct LastMixStore: Sendable {
     @discardableResult
     public func update(now: Date = Date(), _ body: (inout LastMix) throws -> Void) throws -> (value: LastMix, load: LastMixLoad) {
         try lock.withLock {
+            sweepTemporaries()
             let loaded = try repairLocked()
             var value = loaded.lastMix ?? LastMix(mix: LastMix.defaultMix, updatedAt: now)
             try body(&value)
             value.updatedAt = now
             try save(value)
             return (value, loaded)
+        }
+    }
+
+    /// Removes temporary files that writers killed mid-write left behind (their names carry the
+    /// writer's pid; only files of processes that no longer exist are removed). Runs under the lock.
+    func sweepTemporaries() {
+        let dir = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent).tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
+            if let pid = Int32(pidText), pid != getpid(), !PlayerStatus.processIsAlive(pid) {
+                unlink(dir.appendingPathComponent(name).path)
+            }
         }
     }
 

@@ -62,38 +62,45 @@ import TestSupport
         #expect(leftovers.isEmpty)
     }
 
-    /// Writers killed with SIGKILL at random moments: the Last Mix is always the old or the new
-    /// document, never a torn one.
+    /// A writer that rewrites the Last Mix in a loop is SIGKILLed at random moments: the file is
+    /// always the old or the new document, never a torn one, and leftovers are cleaned up.
     @Test func aWriterKilledAtRandomNeverLeavesATornFile() throws {
         let box = try Sandbox(); defer { box.remove() }
         let store = LastMixStore(root: box.root)
         try store.save(LastMix(mix: sleepMix))
         var generator = SystemRandomNumberGenerator()
-        var killedMidway = 0
         var env = ProcessInfo.processInfo.environment.merging(box.environment) { $1 }
         env["SWIFT_BACKTRACE"] = "enable=no"
-        let iterations = 60
+        let iterations = 40
+        var killedWhileWriting = 0, changed = 0
+        var previous = try Data(contentsOf: store.url)
         for i in 0..<iterations {
             let p = Process()
-            p.executableURL = Products.url("noise")
-            p.arguments = ["set", "--layer", "\(i % 4 + 1)", "--volume", "0.\(i % 10)", "--colour", "1.\(i % 10)"]
+            p.executableURL = Products.url("store-writer")
             p.environment = env
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
             try p.run()
-            usleep(UInt32.random(in: 0...25_000, using: &generator))
+            usleep(UInt32.random(in: 20_000...60_000, using: &generator))
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
-            if p.terminationReason == .uncaughtSignal { killedMidway += 1 }
+            #expect(p.terminationReason == .uncaughtSignal, "iteration \(i): the writer exited by itself")
+            // A temporary file left behind means the kill landed between creating it and the rename.
+            if try FileManager.default.contentsOfDirectory(atPath: box.store.path).contains(where: { $0.contains(".tmp-") }) {
+                killedWhileWriting += 1
+            }
             let data = try #require(try Data(contentsOf: store.url))
-            let parsed = try JSONValue.parse(data)
+            #expect((try? JSONValue.parse(data)) != nil, "iteration \(i): torn file")
             let load = try store.load()
-            #expect(load.repairs.isEmpty && load.setAsideAt == nil && parsed["mix"] != nil, "iteration \(i)")
+            #expect(load.repairs.isEmpty && load.setAsideAt == nil, "iteration \(i)")
+            if data != previous { changed += 1 }
+            previous = data
         }
-        // The test is only meaningful if most writers really died before finishing.
-        #expect(killedMidway > iterations / 2, "killed \(killedMidway) of \(iterations)")
-        let last = try #require(try store.load().lastMix)
-        #expect((try? last.mix.validate()) != nil)
+        print("crash test: \(iterations) writers killed, \(killedWhileWriting) inside the write (temporary file left), \(changed) had written at least once")
+        // Meaningful only if the writer really was writing, and kills landed mid-write.
+        #expect(changed > iterations / 2)
+        #expect(killedWhileWriting > 0)
+        // Killed writers leave their temporary files; the next locked update removes them.
+        try store.update { $0.wasPlaying = false }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: box.store.path).filter { $0.contains(".tmp-") }.isEmpty)
     }
 
     @Test func saverCoalescesToOneWritePerSecondAndFlushes() throws {
