@@ -217,3 +217,21 @@ import Testing
     }
 }
 
+
+@Suite struct ControlMeasurements {
+    /// Round-trip time of a request over the socket (connect, send, handler, reply, close).
+    @Test func requestRoundTrip() throws {
+        let box = try Sandbox(); defer { box.remove() }
+        let server = ControlServer(socketPath: box.socket, handler: FakePlayer().handler)
+        try server.start(); defer { server.stop() }
+        let client = ControlClient(socketPath: box.socket)
+        let count = 300
+        let start = Date()
+        for i in 0..<count {
+            guard case .ok = try client.send(.setMaster(volume: Double(i % 100) / 100)) else { Issue.record("refused"); return }
+        }
+        let meanMs = Date().timeIntervalSince(start) / Double(count) * 1000
+        print("control socket: \(count) set requests, mean round trip \(String(format: "%.3f", meanMs)) ms")
+        #expect(meanMs < 20)
+    }
+}
