@@ -116,7 +116,11 @@ public final class ControlServer: Sendable {
         _ = write(s.wakeWrite, &byte, 1)
         while !acceptDone.load(ordering: .sequentiallyConsistent) { usleep(1000) }
         // Connection threads close their own descriptors; wait (briefly) until they have.
-        for _ in 0..<2000 where state.withLock({ !$0.connections.isEmpty }) { usleep(1000) }
+        var waitedMs = 0
+        while waitedMs < 2000, state.withLock({ !$0.connections.isEmpty }) {
+            usleep(1000)
+            waitedMs += 1
+        }
         // Remove the socket file only if it is still ours (not a successor's).
         var st = stat()
         if lstat(socketPath.path, &st) == 0, UInt(st.st_ino) == s.socketInode { unlink(socketPath.path) }
