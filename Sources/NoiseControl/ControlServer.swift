@@ -177,7 +177,7 @@ public final class ControlServer: Sendable {
         guard let peer = try? UnixSocket.peerCredentials(fd), PeerCredentials.isAllowed(peerUID: peer.uid) else {
             state.withLock { $0.refusedPeers += 1 }
             try? UnixSocket.writeAll(fd, ControlResponse.error("refused: this player belongs to another user").encoded() + Data([0x0A]))
-            close(fd)
+            Self.closeAfterError(fd)
             return
         }
         let admitted = state.withLock { s -> Bool in
@@ -187,7 +187,7 @@ public final class ControlServer: Sendable {
         }
         guard admitted else {
             try? UnixSocket.writeAll(fd, ControlResponse.error("too many connections (limit \(maximumConnections))").encoded() + Data([0x0A]))
-            close(fd)
+            Self.closeAfterError(fd)
             return
         }
         let thread = Thread { [self] in serve(fd) }
@@ -196,12 +196,13 @@ public final class ControlServer: Sendable {
     }
 
     private func serve(_ fd: Int32) {
+        var failed = false
         defer {
             state.withLock {
                 $0.connections.remove(fd)
                 $0.subscribers.remove(fd)
             }
-            close(fd)
+            if failed { Self.closeAfterError(fd) } else { close(fd) }
         }
         var reader = LineReader(fd: fd, limit: ControlRequest.maximumRequestBytes)
         while true {
@@ -212,12 +213,14 @@ public final class ControlServer: Sendable {
             case .endOfStream, .timedOut: return
             case .tooLong:
                 reply(fd, .error("request longer than \(ControlRequest.maximumRequestBytes) bytes"))
+                failed = true
                 return
             case .line(let data):
                 do {
                     request = try ControlRequest.decode(data)
                 } catch {
                     reply(fd, .error(error.description))
+                    failed = true
                     return
                 }
             }
@@ -247,6 +250,23 @@ public final class ControlServer: Sendable {
             if n > 0 || (n < 0 && errno == EINTR) { continue }
             return
         }
+    }
+
+    /// Closing a socket with unread input makes the kernel send a reset, and the client may then
+    /// lose the error line it was sent. So: end our side, discard what the client still sends (a
+    /// bounded amount, briefly), then close.
+    static func closeAfterError(_ fd: Int32) {
+        shutdown(fd, Int32(SHUT_WR))
+        UnixSocket.setTimeouts(fd, receiveSeconds: 0.2, sendSeconds: nil)
+        var discard = [UInt8](repeating: 0, count: 16 << 10)
+        var total = 0
+        while total < 1 << 20 {
+            let n = discard.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            total += n
+        }
+        close(fd)
     }
 
     @discardableResult
