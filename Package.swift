@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SharedStore", targets: ["SharedStore"]),
         .library(name: "Variables", targets: ["Variables"]),
         .library(name: "WidgetDesign", targets: ["WidgetDesign"]),
+        .library(name: "NoiseControl", targets: ["NoiseControl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -32,12 +33,14 @@ let package = Package(
         .target(name: "AudioOutput", dependencies: ["CPulse", "CALSA", "CALSASupport", "CNoiseSupport"]),
         .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioOutput", "CNoiseSupport", "SharedStore"]),
         .target(name: "SharedStore"),
+        // Around the player: Last Mix, status feed, control socket, autostart. No audio code.
+        .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore"]),
         .target(name: "Variables", dependencies: ["SharedStore"]),
         .target(name: "WidgetDesign", dependencies: ["SharedStore"]),
         .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables"]),
 
         .executableTarget(name: "noise", dependencies: [
-            "NoiseEngine", "AudioOutput", "SharedStore",
+            "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "weaver", dependencies: [
@@ -58,6 +61,9 @@ let package = Package(
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
         .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),
         .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "TestSupport"]),
+        .testTarget(name: "NoiseControlTests", dependencies: ["NoiseControl", "TestSupport"]),
+        // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
+        .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
     ]
 )

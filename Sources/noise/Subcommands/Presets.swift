@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import NoiseEngine
 import NoiseDSP
+import NoiseControl
 
 extension Noise {
     struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the presets, or show one.",
             discussion: "Add or override presets as JSON mix files in $XDG_CONFIG_HOME/widgetweaver/presets/.",
-            subcommands: [List.self, Show.self], defaultSubcommand: List.self)
+            subcommands: [List.self, Show.self, Save.self], defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List every preset with its name and description.")
@@ -60,6 +61,52 @@ extension Noise {
                           + (cuts.isEmpty ? "" : ", " + cuts.joined(separator: ", "))
                           + ", EQ \(signed(l.eq.lowDb))/\(signed(l.eq.midDb))/\(signed(l.eq.highDb)) dB")
                 }
+            }
+        }
+
+        struct Save: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Save the playing mix (or the Last Mix) as a preset of yours.",
+                discussion: "Written to $XDG_CONFIG_HOME/widgetweaver/presets/NAME.json; a preset of yours overrides a built-in one of the same name.")
+            @OptionGroup var storeOption: StoreOption
+            @Argument(help: "Preset id: 1 to 64 of a-z, 0-9, '-' and '_'.") var name: String
+            @Option(help: "Display name (default: NAME).") var title: String?
+            @Flag(help: "Replace a preset of yours with this name.") var force = false
+
+            func validate() throws {
+                guard PresetLibrary.isValidID(name) else {
+                    throw ValidationError("NAME '\(name.prefix(80))' is not a preset id; use 1 to 64 of a-z, 0-9, '-' and '_'")
+                }
+                if let title, title.isEmpty || title.count > 200 { throw ValidationError("'--title' must be 1 to 200 characters") }
+            }
+
+            func run() throws {
+                var mix: Mix
+                var fromPlayer = false
+                do {
+                    if case .ok(let status?) = try PlayerControl.client.send(.status) {
+                        mix = status.mix
+                        mix.description = "Saved from the player"
+                        fromPlayer = true
+                    } else {
+                        throw ControlError.notRunning(path: "")
+                    }
+                } catch ControlError.notRunning {
+                    let load = try LastMixStore(root: storeOption.root).load()
+                    PlayerControl.printLoadMessages(load)
+                    guard let last = load.lastMix else {
+                        throw CLIError("no player is running and there is no Last Mix to save")
+                    }
+                    mix = last.mix
+                }
+                mix.name = title ?? name
+                let url = try PresetWriter.save(mix, id: name, replace: force)
+                if fromPlayer {
+                    // The player now plays preset NAME; a player that cannot take the label still
+                    // has its mix saved, so this is only a warning.
+                    do { _ = try PlayerControl.send(.savePreset(name: name)) } catch { Terminal.printError("warning: \(error)") }
+                }
+                print("Saved \(fromPlayer ? "the playing mix" : "the Last Mix") as preset '\(name)' (\(url.path)).")
             }
         }
     }

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Starts `noise resume --if-enabled` at login: a systemd user unit where systemd runs the
+/// session, else an XDG autostart entry (desktops without systemd read those).
+///
+/// Enabling writes the unit and the `default.target.wants/` link itself (what `systemctl --user
+/// enable` does for `WantedBy=default.target`), so it works without a user bus; the CLI then asks
+/// systemd to reload if it can.
+public struct Autostart: Sendable {
+    public enum Method: String, CaseIterable, Sendable {
+        case systemd, xdg
+    }
+
+    public static let unitName = "widgetweaver-noise.service"
+    public static let desktopName = "widgetweaver-noise.desktop"
+
+    /// `$XDG_CONFIG_HOME` (default `~/.config`).
+    public let configHome: URL
+    /// The `noise` executable the unit runs (absolute).
+    public let executable: URL
+    /// A store folder to pass as `--store`, when the user chose one explicitly.
+    public let storeDirectory: String?
+
+    public init(configHome: URL, executable: URL, storeDirectory: String? = nil) {
+        self.configHome = configHome
+        self.executable = executable
+        self.storeDirectory = storeDirectory
+    }
+
+    public static func configHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let c = environment["XDG_CONFIG_HOME"], c.hasPrefix("/") { return URL(fileURLWithPath: c) }
+        return URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
+    }
+
+    /// systemd's own test (`sd_booted`): it runs the system when this folder exists.
+    public static func systemdIsRunning() -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: "/run/systemd/system", isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    public var unitURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.unitName)") }
+    public var wantsLinkURL: URL { configHome.appendingPathComponent("systemd/user/default.target.wants/\(Self.unitName)") }
+    public var desktopURL: URL { configHome.appendingPathComponent("autostart/\(Self.desktopName)") }
+
+    var arguments: [String] {
+        [executable.path] + (storeDirectory.map { ["--store", $0] } ?? []) + ["resume", "--if-enabled"]
+    }
+
+    /// The systemd user unit.
+    public func unitText() throws -> String {
+        let command = try arguments.map(Self.systemdQuoted).joined(separator: " ")
+        return """
+        [Unit]
+        Description=Resume the WidgetWeaver noise mix that was playing at logout
+        # Start once the sound server is up; missing units here are ignored.
+        After=pipewire-pulse.service pulseaudio.service sound.target
+
+        [Service]
+        Type=simple
+        ExecStart=\(command)
+        # 'noise resume --if-enabled' exits 0 when there is nothing to resume; that is not a failure.
+        Restart=no
+
+        [Install]
+        WantedBy=default.target
+
+        """
+    }
+
+    /// The XDG autostart desktop entry.
+    public func desktopText() throws -> String {
+        let command = try arguments.map(Self.desktopQuoted).joined(separator: " ")
+        return """
+        [Desktop Entry]
+        Type=Application
+        Name=WidgetWeaver Noise
+        Comment=Resume the noise mix that was playing at logout
+        Exec=\(command)
+        Terminal=false
+        NoDisplay=true
+        X-GNOME-Autostart-enabled=true
+
+        """
+    }
+
+    /// Installs for `method`; returns the files written.
+    @discardableResult
+    public func install(_ method: Method) throws -> [URL] {
+        switch method {
+        case .systemd:
+            try write(try unitText(), to: unitURL)
+            let link = wantsLinkURL
+            try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: link)
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "../\(Self.unitName)")
+            return [unitURL, link]
+        case .xdg:
+            try write(try desktopText(), to: desktopURL)
+            return [desktopURL]
+        }
+    }
+
+    /// Removes whatever is installed (both kinds); returns the files removed.
+    @discardableResult
+    public func remove() throws -> [URL] {
+        var removed: [URL] = []
+        for url in [wantsLinkURL, unitURL, desktopURL] {
+            var isDirectory: ObjCBool = false
+            // A dangling link does not "exist" for fileExists; check the link itself.
+            let present = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
+                || FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+            guard present else { continue }
+            try FileManager.default.removeItem(at: url)
+            removed.append(url)
+        }
+        return removed
+    }
+
+    public struct Installed: Sendable, Equatable {
+        public var unitFile: Bool
+        public var unitEnabled: Bool
+        public var desktopEntry: Bool
+        public var isInstalled: Bool { (unitFile && unitEnabled) || desktopEntry }
+    }
+
+    public func installed() -> Installed {
+        let fm = FileManager.default
+        return Installed(unitFile: fm.fileExists(atPath: unitURL.path),
+                         unitEnabled: (try? fm.destinationOfSymbolicLink(atPath: wantsLinkURL.path)) != nil,
+                         desktopEntry: fm.fileExists(atPath: desktopURL.path))
+    }
+
+    private func write(_ text: String, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url, options: .atomic)
+    }
+
+    public struct QuotingError: Error, CustomStringConvertible, Sendable {
+        public var argument: String
+        public var description: String { "cannot put \"\(argument)\" in a unit or desktop file: it contains a line break or control character" }
+    }
+
+    /// A systemd command-line word: double-quoted, C escapes for `\` and `"`, `%%` for `%`
+    /// (specifiers) and `$$` for `$` (variable expansion).
+    public static func systemdQuoted(_ s: String) throws -> String {
+        guard !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { throw QuotingError(argument: s) }
+        var out = "\""
+        for c in s {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "%": out += "%%"
+            case "$": out += "$$"
+            default: out.append(c)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A desktop-entry Exec word: quoted with `"`, `` ` ``, `$` and `\` backslash-escaped, then the
+    /// string-value escape applied on top (so a backslash becomes four), and `%%` for `%`.
+    public static func desktopQuoted(_ s: String) throws -> String {
+        guard !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { throw QuotingError(argument: s) }
+        var quoted = ""
+        for c in s {
+            switch c {
+            case "\"", "`", "$", "\\": quoted += "\\" + String(c)
+            case "%": quoted += "%%"
+            default: quoted.append(c)
+            }
+        }
+        let stringEscaped = quoted.replacingOccurrences(of: "\\", with: "\\\\")
+        return "\"\(stringEscaped)\""
+    }
+}

@@ -1,0 +1,89 @@
+import NoiseEngine
+import NoiseDSP
+
+/// A cut filter setting in a change: switched off, or moved to a corner frequency.
+public enum CutChange: Equatable, Sendable {
+    case off
+    case hz(Double)
+
+    var value: Double? {
+        if case .hz(let v) = self { return v }
+        return nil
+    }
+}
+
+/// Changes to one layer; nil fields stay as they are.
+public struct LayerChange: Equatable, Sendable {
+    public var enabled: Bool?
+    /// 0…1 (`Mix.volumeRange`).
+    public var volume: Double?
+    /// 0…2 (`Mix.colourRange`).
+    public var colour: Double?
+    /// Off, or 10…2000 Hz (`Mix.lowCutRange`).
+    public var lowCutHz: CutChange?
+    /// Off, or 500…20000 Hz (`Mix.highCutRange`).
+    public var highCutHz: CutChange?
+    /// -12…12 dB (`Mix.eqRange`) each.
+    public var eqLowDb: Double?
+    public var eqMidDb: Double?
+    public var eqHighDb: Double?
+
+    public init(enabled: Bool? = nil, volume: Double? = nil, colour: Double? = nil, lowCutHz: CutChange? = nil,
+                highCutHz: CutChange? = nil, eqLowDb: Double? = nil, eqMidDb: Double? = nil, eqHighDb: Double? = nil) {
+        self.enabled = enabled
+        self.volume = volume
+        self.colour = colour
+        self.lowCutHz = lowCutHz
+        self.highCutHz = highCutHz
+        self.eqLowDb = eqLowDb
+        self.eqMidDb = eqMidDb
+        self.eqHighDb = eqHighDb
+    }
+
+    public var isEmpty: Bool { self == LayerChange() }
+
+    public func applied(to layer: Mix.Layer) -> Mix.Layer {
+        var l = layer
+        if let enabled { l.enabled = enabled }
+        if let volume { l.volume = volume }
+        if let colour { l.colour = colour }
+        if let lowCutHz { l.lowCutHz = lowCutHz.value }
+        if let highCutHz { l.highCutHz = highCutHz.value }
+        if let eqLowDb { l.eq.lowDb = eqLowDb }
+        if let eqMidDb { l.eq.midDb = eqMidDb }
+        if let eqHighDb { l.eq.highDb = eqHighDb }
+        return l
+    }
+}
+
+extension Mix {
+    /// Layer indices as the control protocol counts them (0-based; the CLI's `--layer` is 1-based).
+    public static let layerIndexRange = 0...(NoiseMachine.layerCount - 1)
+
+    /// Applies `change` to layer `index` (0-based). Layers missing below `index` are added switched
+    /// off. The mix is left unchanged when the result breaks a rule (the error names the field).
+    public mutating func apply(_ change: LayerChange, toLayer index: Int) throws(MixError) {
+        guard Self.layerIndexRange.contains(index) else {
+            throw MixError(path: "layer", message: "\(index + 1) is out of range; allowed 1…\(NoiseMachine.layerCount)")
+        }
+        var next = self
+        while next.layers.count <= index { next.layers.append(Layer(enabled: false)) }
+        next.layers[index] = change.applied(to: next.layers[index])
+        try next.validate()
+        self = next
+    }
+
+    /// Sets the master slider, checking `volumeRange`.
+    public mutating func setMaster(_ volume: Double) throws(MixError) {
+        guard volume.isFinite, Self.volumeRange.contains(volume) else {
+            throw MixError(path: "masterVolume", message: "\(JSONFormatting.number(volume)) is out of range; allowed 0…1")
+        }
+        masterVolume = volume
+    }
+}
+
+enum JSONFormatting {
+    static func number(_ v: Double) -> String {
+        v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    }
+}

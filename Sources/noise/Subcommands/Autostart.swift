@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import NoiseControl
+import NoiseEngine
+
+extension Noise {
+    struct AutostartCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "autostart",
+            abstract: "Resume the mix at login: install or remove a systemd user unit (or an XDG autostart entry).",
+            subcommands: [Enable.self, Disable.self, Status.self])
+
+        struct Enable: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Install the login entry and turn resume at login on.",
+                discussion: "At login it runs 'noise resume --if-enabled', which plays the Last Mix if it was playing at logout.")
+            @OptionGroup var storeOption: StoreOption
+            @Option(help: "auto (systemd when it runs the session, else XDG autostart), systemd or xdg.")
+            var method: String = "auto"
+
+            func chosen() throws -> NoiseControl.Autostart.Method {
+                if method == "auto" { return NoiseControl.Autostart.systemdIsRunning() ? .systemd : .xdg }
+                guard let m = NoiseControl.Autostart.Method(rawValue: method) else {
+                    throw ValidationError("'--method' \(method) is not supported; use auto, systemd or xdg")
+                }
+                return m
+            }
+
+            func validate() throws { _ = try chosen() }
+
+            func run() throws {
+                let method = try chosen()
+                let autostart = makeAutostart(storeOption)
+                let files = try autostart.install(method)
+                let (_, load) = try LastMixStore(root: storeOption.root).update { $0.resumeOnLaunch = true }
+                PlayerControl.printLoadMessages(load)
+                for f in files { print("Wrote \(f.path)") }
+                if method == .systemd { reloadSystemd() }
+                print("Resume at login is on: the mix playing when you log out starts again when you log in.")
+            }
+        }
+
+        struct Disable: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove the login entry and turn resume at login off.")
+            @OptionGroup var storeOption: StoreOption
+
+            func run() throws {
+                let autostart = makeAutostart(storeOption)
+                let removed = try autostart.remove()
+                let store = LastMixStore(root: storeOption.root)
+                // Without a Last Mix there is nothing to turn off; do not create one.
+                if try store.load().lastMix != nil {
+                    try store.update { $0.resumeOnLaunch = false }
+                }
+                for f in removed { print("Removed \(f.path)") }
+                if removed.contains(autostart.unitURL) { reloadSystemd() }
+                print("Resume at login is off.")
+            }
+        }
+
+        struct Status: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Show whether resume at login is set up.")
+            @OptionGroup var storeOption: StoreOption
+
+            func run() throws {
+                let autostart = makeAutostart(storeOption)
+                let installed = autostart.installed()
+                let load = try LastMixStore(root: storeOption.root).load()
+                PlayerControl.printLoadMessages(load)
+                let flag = load.lastMix?.resumeOnLaunch ?? false
+                print("Resume at login: \(flag && installed.isInstalled ? "on" : "off")")
+                print("  resumeOnLaunch in the Last Mix: \(flag ? "on" : "off")")
+                print("  systemd user unit: \(installed.unitFile ? autostart.unitURL.path : "not installed")\(installed.unitFile ? (installed.unitEnabled ? " (enabled)" : " (not enabled)") : "")")
+                print("  XDG autostart entry: \(installed.desktopEntry ? autostart.desktopURL.path : "not installed")")
+                print("  systemd runs this system: \(NoiseControl.Autostart.systemdIsRunning() ? "yes" : "no")")
+            }
+        }
+    }
+}
+
+private func makeAutostart(_ store: StoreOption) -> NoiseControl.Autostart {
+    NoiseControl.Autostart(configHome: NoiseControl.Autostart.configHome(), executable: PresetLibrary.executableURL(),
+                           storeDirectory: store.explicitDirectory)
+}
+
+/// Tells a running systemd user manager about the changed unit; harmless when there is none.
+private func reloadSystemd() {
+    guard NoiseControl.Autostart.systemdIsRunning(), FileManager.default.isExecutableFile(atPath: "/usr/bin/systemctl") else { return }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/systemctl")
+    p.arguments = ["--user", "daemon-reload"]
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    do {
+        try p.run()
+        p.waitUntilExit()
+    } catch {}
+    if p.terminationStatus != 0 {
+        Terminal.printError("note: 'systemctl --user daemon-reload' failed; the unit takes effect at the next login")
+    }
+}

@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import NoiseControl
+import NoiseEngine
+
+extension Noise {
+    struct Pause: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pause the running player ('noise resume' continues).")
+
+        func run() throws {
+            switch try PlayerControl.send(.pause) {
+            case .notRunning: throw CLIError("no player is running; 'noise resume' starts the Last Mix")
+            case .delivered: print("Paused.")
+            }
+        }
+    }
+
+    struct Stop: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop the running player (it fades out and exits).")
+
+        func run() throws {
+            switch try PlayerControl.send(.stop) {
+            // Nothing to stop is not a failure: scripts and key bindings may call this blindly.
+            case .notRunning: print("No player is running.")
+            case .delivered: print("Stopped.")
+            }
+        }
+    }
+
+    struct TimerCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "timer",
+            abstract: "Set the running player's sleep timer, or switch it off.",
+            discussion: """
+            Examples:
+              noise timer 30m
+              noise timer 1h30m --fade 2m
+              noise timer off
+            """)
+
+        @Argument(help: ArgumentHelp("How long until the player stops (1s…24h), or 'off'.", valueName: "DURATION|off"))
+        var duration: String
+        @Option(help: "Fade-out length before the end (default: the player's, 30s).") var fade: String?
+
+        func parsed() throws -> ControlRequest {
+            if duration.lowercased() == "off" {
+                if fade != nil { throw ValidationError("'--fade' makes no sense with 'off'") }
+                return .timer(seconds: nil, fadeSeconds: nil)
+            }
+            let seconds: Double
+            do { seconds = try DurationParser.seconds(duration) } catch { throw ValidationError("DURATION: \(error)") }
+            guard ControlRequest.timerRange.contains(seconds) else {
+                throw ValidationError("DURATION \(duration) is out of range; allowed 1s…24h")
+            }
+            var fadeSeconds: Double?
+            if let fade {
+                do { fadeSeconds = try DurationParser.seconds(fade) } catch { throw ValidationError("'--fade': \(error)") }
+                if fadeSeconds! > seconds { throw ValidationError("'--fade' must not be longer than the timer") }
+            }
+            return .timer(seconds: seconds, fadeSeconds: fadeSeconds)
+        }
+
+        func validate() throws { _ = try parsed() }
+
+        func run() throws {
+            let request = try parsed()
+            switch try PlayerControl.send(request) {
+            case .notRunning: throw CLIError("no player is running; start one first ('noise resume' or 'noise play')")
+            case .delivered(let status):
+                if case .timer(nil, _) = request { print("Timer off."); return }
+                let remaining = status?.timerRemainingSeconds
+                if case .timer(let s?, _) = request { print("Timer set: stops in \(StatusFormatter.duration(remaining ?? s)).") }
+            }
+        }
+    }
+
+    struct Preset: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "preset",
+            abstract: "Switch the running player to a preset with a crossfade (or make it the Last Mix).")
+
+        @OptionGroup var storeOption: StoreOption
+        @Argument(help: "Preset id (see 'noise presets').") var name: String
+        @Option(help: "Crossfade length, 0s…30s.") var crossfade: String = "2s"
+
+        func crossfadeSeconds() throws -> Double {
+            let s: Double
+            do { s = try DurationParser.seconds(crossfade) } catch { throw ValidationError("'--crossfade': \(error)") }
+            guard ControlRequest.crossfadeRange.contains(s) else { throw ValidationError("'--crossfade' \(crossfade) is out of range; allowed 0s…30s") }
+            return s
+        }
+
+        func validate() throws { _ = try crossfadeSeconds() }
+
+        func run() throws {
+            // Checked here so a typo gets the list of presets, whether or not a player runs.
+            let (entry, mix) = try PresetLibrary.standard().load(name)
+            switch try PlayerControl.send(.preset(id: entry.id, crossfadeSeconds: try crossfadeSeconds())) {
+            case .delivered: print("Switching to \(mix.name) (\(entry.id)).")
+            case .notRunning:
+                let store = LastMixStore(root: storeOption.root)
+                let (_, load) = try store.update { last in
+                    last.mix = mix
+                    last.presetID = entry.id
+                }
+                PlayerControl.printLoadMessages(load)
+                print("No player is running; the Last Mix is now \(mix.name) (\(entry.id)). 'noise resume' plays it.")
+            }
+        }
+    }
+
+    struct Resume: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Continue where you left off: unpause the player, or start one with the Last Mix.",
+            discussion: """
+            --if-enabled is for login (see 'noise autostart'): it starts a player only when resume at
+            login is on and the mix was playing when the last session ended; otherwise it exits 0.
+            """)
+
+        @OptionGroup var storeOption: StoreOption
+        @Flag(name: .customLong("if-enabled"), help: "Only if resume at login is on and the mix was playing at logout.")
+        var ifEnabled = false
+
+        func run() throws {
+            if ifEnabled {
+                if PlayerControl.client.isPlayerRunning() {
+                    print("A player is already running.")
+                    return
+                }
+            } else if case .delivered = try PlayerControl.send(.resume) {
+                print("Resumed.")
+                return
+            }
+            let load = try LastMixStore(root: storeOption.root).load()
+            PlayerControl.printLoadMessages(load)
+            guard let last = load.lastMix else {
+                print("There is no Last Mix yet, so there is nothing to resume. Start one with 'noise play --preset NAME'.")
+                return
+            }
+            if ifEnabled {
+                guard last.resumeOnLaunch else {
+                    print("Resume at login is off ('noise autostart enable' turns it on).")
+                    return
+                }
+                guard last.wasPlaying else {
+                    print("The Last Mix was not playing when the last session ended; not resuming.")
+                    return
+                }
+            }
+            try last.mix.validate()
+            Terminal.printError("Resuming \(last.mix.name)\(last.presetID.map { " (\($0))" } ?? "").")
+            try PlayerLauncher.startPlayer(mix: last.mix, presetID: last.presetID, store: storeOption.root)
+        }
+    }
+}
