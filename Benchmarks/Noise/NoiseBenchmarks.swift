@@ -19,14 +19,21 @@ let benchmarks: @Sendable () -> Void = {
     let realTime = Benchmark.Configuration(metrics: [.throughput, .cpuTotal, .wallClock, .mallocCountTotal],
                                            warmupIterations: 2, maxDuration: .seconds(5), maxIterations: 2000)
 
+    // What the harness itself costs per iteration with this configuration, to read the others against.
+    Benchmark("Baseline: empty iteration", configuration: realTime) { benchmark in
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(0) }
+        benchmark.stopMeasurement()
+    }
+
     Benchmark("Render 1 s, 4 layers, full chain, stereo 48 kHz", configuration: realTime) { benchmark in
         let machine = fullChainMachine()
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 1024 * 2)
         defer { buffer.deallocate() }
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            for _ in 0..<47 { machine.render(into: buffer, frameCount: 1024) }
-            machine.render(into: buffer, frameCount: 48000 - 47 * 1024)
+            for _ in 0..<46 { machine.render(into: buffer, frameCount: 1024) }
+            machine.render(into: buffer, frameCount: 48000 - 46 * 1024)
         }
         benchmark.stopMeasurement()
         blackHole(buffer[0])
@@ -41,8 +48,8 @@ let benchmarks: @Sendable () -> Void = {
         defer { buffer.deallocate() }
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            for _ in 0..<47 { machine.render(into: buffer, frameCount: 1024) }
-            machine.render(into: buffer, frameCount: 48000 - 47 * 1024)
+            for _ in 0..<46 { machine.render(into: buffer, frameCount: 1024) }
+            machine.render(into: buffer, frameCount: 48000 - 46 * 1024)
         }
         benchmark.stopMeasurement()
         blackHole(buffer[0])

@@ -88,12 +88,16 @@ public final class WAVFileSink: AudioSink {
             case .s16:
                 let dst = buffer.assumingMemoryBound(to: Int16.self)
                 for i in 0..<count {
-                    dst[i] = Int16(littleEndian: Int16((min(max(src[i], -1), 1) * 32767).rounded()))
+                    // Round half away from zero by truncating x ± 0.5: same result as `.rounded()`,
+                    // without a libm call per sample.
+                    let x = min(max(src[i], -1), 1) * 32767
+                    dst[i] = Int16(littleEndian: Int16(x + (x < 0 ? -0.5 : 0.5)))
                 }
             case .s24:
                 let dst = buffer.assumingMemoryBound(to: UInt8.self)
                 for i in 0..<count {
-                    let v = Int32((min(max(src[i], -1), 1) * 8_388_607).rounded())
+                    let x = min(max(src[i], -1), 1) * 8_388_607
+                    let v = Int32(x + (x < 0 ? -0.5 : 0.5))
                     dst[3 * i] = UInt8(truncatingIfNeeded: v)
                     dst[3 * i + 1] = UInt8(truncatingIfNeeded: v >> 8)
                     dst[3 * i + 2] = UInt8(truncatingIfNeeded: v >> 16)

@@ -24,6 +24,8 @@ final class LayerPair {
     // Biquads: per stage b0, b1, b2, a1, a2, s1, s2, wet.
     let biquads: UnsafeMutablePointer<SIMD4<Float>>       // 8 × biquadCount
 
+    /// One sub-block of intermediate lanes (room for two interleaved pairs).
+    let scratch: UnsafeMutableRawPointer
     var ramps: (LayerRamps, LayerRamps)
     /// Gain per lane at the start of the next sub-block (volume curve × loudness calibration).
     var laneGain = SIMD4<Float>(repeating: 0)
@@ -38,6 +40,8 @@ final class LayerPair {
         colour.initialize(repeating: .zero, count: 4 * Self.colourStageCount)
         biquads = .allocate(capacity: 8 * Self.biquadCount)
         biquads.initialize(repeating: .zero, count: 8 * Self.biquadCount)
+        scratch = .allocate(byteCount: Self.controlInterval * MemoryLayout<SIMD8<Float>>.stride, alignment: 32)
+        scratch.initializeMemory(as: SIMD8<Float>.self, repeating: .zero, count: Self.controlInterval)
         ramps = (LayerRamps(.off), LayerRamps(.off))
         updateCoefficients()
         laneGain = targetLaneGain()
@@ -46,6 +50,7 @@ final class LayerPair {
     deinit {
         colour.deallocate()
         biquads.deallocate()
+        scratch.deallocate()
     }
 
     /// Clears filter state (not the generator: its sequence is part of the seed's contract).
@@ -67,9 +72,13 @@ final class LayerPair {
         laneGain == .zero && !ramps.0.isRamping && !ramps.1.isRamping && ramps.0.gain.value == 0 && ramps.1.gain.value == 0
     }
 
+    /// Loudness calibration of each layer's current colour times the colour stages' factored-out
+    /// b0s, refreshed with the coefficients.
+    var loudnessGain: (Float, Float) = (1, 1)
+
     func targetLaneGain() -> SIMD4<Float> {
-        let a = ramps.0.gain.value * loudness.gain(beta: ramps.0.beta.value)
-        let b = ramps.1.gain.value * loudness.gain(beta: ramps.1.beta.value)
+        let a = ramps.0.gain.value * loudnessGain.0
+        let b = ramps.1.gain.value * loudnessGain.1
         return SIMD4(a, a, b, b)
     }
 
@@ -95,7 +104,7 @@ final class LayerPair {
         var gain = g.start
         var noise = self.noise
         let c = colour, q = biquads
-        ChainKernel.run(frameCount: frameCount,
+        ChainKernel.run(frameCount: frameCount, scratch: scratch.assumingMemoryBound(to: SIMD4<Float>.self),
                         load: { i in i < 40 ? c[i] : q[i - 40] },
                         store: { i, v in if i < 40 { c[i] = v } else { q[i - 40] = v } },
                         noise: { noise.next() },
@@ -115,7 +124,7 @@ final class LayerPair {
         var gain = SIMD8(lowHalf: ga.start, highHalf: gb.start)
         var noiseA = a.noise, noiseB = b.noise
         let ca = a.colour, qa = a.biquads, cb = b.colour, qb = b.biquads
-        ChainKernel.run(frameCount: frameCount,
+        ChainKernel.run(frameCount: frameCount, scratch: a.scratch.assumingMemoryBound(to: SIMD8<Float>.self),
                         load: { i in i < 40 ? SIMD8(lowHalf: ca[i], highHalf: cb[i]) : SIMD8(lowHalf: qa[i - 40], highHalf: qb[i - 40]) },
                         store: { i, v in
                             if i < 40 { ca[i] = v.lowHalf; cb[i] = v.highHalf } else { qa[i - 40] = v.lowHalf; qb[i - 40] = v.highHalf }
@@ -134,19 +143,22 @@ final class LayerPair {
     /// Recomputes every coefficient from the ramps' current values.
     func updateCoefficients() {
         let a = ramps.0, b = ramps.1
-        for k in 0..<ColourDesign.sectionCount {
-            let ca = design.section(k, beta: Double(a.beta.value))
-            let cb = design.section(k, beta: Double(b.beta.value))
+        // The colour stages run with b0 factored out (one multiply fewer per stage and sample); the
+        // product of the b0s joins the layer's gain at the end, where the chain is linear anyway.
+        var gainA = Double(loudness.gain(beta: a.beta.value)), gainB = Double(loudness.gain(beta: b.beta.value))
+        let dc = FirstOrderCoefficients.dcBlocker(cornerHz: ColourDesign.dcBlockerHz, sampleRate: sampleRate)
+        for k in 0...ColourDesign.sectionCount {
+            let isDC = k == ColourDesign.sectionCount
+            let ca = isDC ? dc : design.section(k, beta: Double(a.beta.value))
+            let cb = isDC ? dc : design.section(k, beta: Double(b.beta.value))
+            gainA *= ca.b0
+            gainB *= cb.b0
             let c = colour + 4 * k
-            c[0] = SIMD4(Float(ca.b0), Float(ca.b0), Float(cb.b0), Float(cb.b0))
-            c[1] = SIMD4(Float(ca.b1), Float(ca.b1), Float(cb.b1), Float(cb.b1))
+            c[0] = SIMD4(Float(ca.b0), Float(ca.b0), Float(cb.b0), Float(cb.b0))   // kept for reference
+            c[1] = SIMD4(Float(ca.b1 / ca.b0), Float(ca.b1 / ca.b0), Float(cb.b1 / cb.b0), Float(cb.b1 / cb.b0))
             c[2] = SIMD4(Float(ca.a1), Float(ca.a1), Float(cb.a1), Float(cb.a1))
         }
-        let dc = FirstOrderCoefficients.dcBlocker(cornerHz: ColourDesign.dcBlockerHz, sampleRate: sampleRate)
-        let d = colour + 4 * ColourDesign.sectionCount
-        d[0] = SIMD4(repeating: Float(dc.b0))
-        d[1] = SIMD4(repeating: Float(dc.b1))
-        d[2] = SIMD4(repeating: Float(dc.a1))
+        loudnessGain = (Float(gainA), Float(gainB))
 
         let fs = sampleRate
         setBiquad(0, BiquadDesign.highPass(cutoffHz: a.lowCutHz, sampleRate: fs),
@@ -177,7 +189,7 @@ final class LayerPair {
 /// biquad q at 40 + 8q (b0, b1, b2, a1, a2, s1, s2, wet).
 enum ChainKernel {
     @inline(__always)
-    static func run<V: SIMD>(frameCount: Int, load: (Int) -> V, store: (Int, V) -> Void,
+    static func run<V: SIMD>(frameCount: Int, scratch: UnsafeMutablePointer<V>, load: (Int) -> V, store: (Int, V) -> Void,
                              noise: () -> V, emit: (Int, V) -> Void) where V.Scalar == Float {
         // Coefficients and states in locals: the compiler keeps what fits in registers and knows
         // the rest cannot alias the output, so the sample loop has no reloads through pointers.
@@ -193,6 +205,8 @@ enum ChainKernel {
         let dcb0 = load(36), dcb1 = load(37), dca1 = load(38); var dcs = load(39)
         var bq0 = BiquadLanes<V>(load, 40), bq1 = BiquadLanes<V>(load, 48), bq2 = BiquadLanes<V>(load, 56)
         var bq3 = BiquadLanes<V>(load, 64), bq4 = BiquadLanes<V>(load, 72)
+        // Four passes over the sub-block through a small buffer in L1: each pass keeps only its
+        // own states live, so with 16 SSE registers far less spills than one pass over all stages.
         for i in 0..<frameCount {
             var v = noise()
             firstOrder(&v, &c0s, c0b0, c0b1, c0a1)
@@ -200,13 +214,35 @@ enum ChainKernel {
             firstOrder(&v, &c2s, c2b0, c2b1, c2a1)
             firstOrder(&v, &c3s, c3b0, c3b1, c3a1)
             firstOrder(&v, &c4s, c4b0, c4b1, c4a1)
+            scratch[i] = v
+        }
+        for i in 0..<frameCount {
+            var v = scratch[i]
             firstOrder(&v, &c5s, c5b0, c5b1, c5a1)
             firstOrder(&v, &c6s, c6b0, c6b1, c6a1)
             firstOrder(&v, &c7s, c7b0, c7b1, c7a1)
             firstOrder(&v, &c8s, c8b0, c8b1, c8a1)
             firstOrder(&v, &dcs, dcb0, dcb1, dca1)
-            bq0.processWet(&v)
-            bq1.processWet(&v)
+            scratch[i] = v
+        }
+        if bq0.wet == V(repeating: 1) && bq1.wet == V(repeating: 1) {
+            // Both cuts fully on (the usual case): no dry/wet mix to compute.
+            for i in 0..<frameCount {
+                var v = scratch[i]
+                bq0.process(&v)
+                bq1.process(&v)
+                scratch[i] = v
+            }
+        } else {
+            for i in 0..<frameCount {
+                var v = scratch[i]
+                bq0.processWet(&v)
+                bq1.processWet(&v)
+                scratch[i] = v
+            }
+        }
+        for i in 0..<frameCount {
+            var v = scratch[i]
             bq2.process(&v)
             bq3.process(&v)
             bq4.process(&v)
@@ -218,10 +254,11 @@ enum ChainKernel {
     }
 }
 
-/// One transposed-direct-form-II first-order section across the lanes.
+/// One transposed-direct-form-II first-order section across the lanes, with b0 factored out
+/// (`b1` here is b1/b0; the caller applies b0): y = x + s, s = b1·x − a1·y.
 @inline(__always)
 func firstOrder<V: SIMD>(_ v: inout V, _ s: inout V, _ b0: V, _ b1: V, _ a1: V) where V.Scalar == Float {
-    let y = b0 * v + s
+    let y = v + s
     s = b1 * v - a1 * y
     v = y
 }

@@ -135,18 +135,18 @@ public final class NoiseMachine {
         let mStep = (m1 - m0) / Float(n)
         var m = m0
         let channels = spec.channelCount
+        let stereo = UnsafeMutableRawPointer(out).assumingMemoryBound(to: SIMD2<Float>.self)
         for i in 0..<n {
             var lanes = SIMD4<Float>.zero
             if !aSilent { lanes += a[i] }
             if !bSilent { lanes += b[i] }
             m += mStep
             // Lanes are [layer A left, A right, layer B left, B right].
-            let left = (lanes[0] + lanes[2]) * m
+            let frame = (lanes.lowHalf + lanes.highHalf) * m
             if channels == 2 {
-                out[2 * i] = left
-                out[2 * i + 1] = (lanes[1] + lanes[3]) * m
+                stereo[i] = frame
             } else {
-                out[i] = left
+                out[i] = frame.x
             }
         }
     }
@@ -157,7 +157,18 @@ public final class NoiseMachine {
         var peak: Float = 0
         var sumSquares: Float = 0
         if !fader.isRamping && fader.value == 1 {
-            for i in 0..<count {
+            // Metering only: four lanes at a time (the vector types never read past `count`).
+            var peaks = SIMD4<Float>.zero, squares = SIMD4<Float>.zero
+            let vectors = count / 4
+            let v = UnsafeMutableRawPointer(output).assumingMemoryBound(to: SIMD4<Float>.self)
+            for i in 0..<vectors {
+                let x = v[i]
+                peaks = pointwiseMax(peaks, pointwiseMax(x, -x))
+                squares += x * x
+            }
+            peak = peaks.max()
+            sumSquares = squares.sum()
+            for i in (vectors * 4)..<count {
                 let x = output[i]
                 peak = max(peak, abs(x))
                 sumSquares += x * x

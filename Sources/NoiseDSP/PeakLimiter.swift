@@ -71,6 +71,41 @@ public struct PeakLimiter: ~Copyable {
         box.deallocate()
     }
 
+    /// True when the gain is exactly 1 and nothing in the window needs less: a block whose peaks
+    /// stay under the ceiling then only passes through the delay line (the common case).
+    var isIdle: Bool {
+        released == 1 && boxSum == Double(lookaheadFrames + 1) && dequeCount <= 1 && (dequeCount == 0 || dequeGains[dequeHead] == 1)
+    }
+
+    func blockPeak(_ samples: UnsafeMutablePointer<Float>, frameCount: Int) -> Float {
+        var peak: Float = 0
+        for i in 0..<(frameCount * channelCount) { peak = max(peak, abs(samples[i])) }
+        return peak
+    }
+
+    /// The idle path: delay by the look-ahead, gain 1; the window then holds one entry of gain 1.
+    mutating func delayOnly(_ samples: UnsafeMutablePointer<Float>, frameCount: Int) {
+        let channels = channelCount
+        for i in 0..<frameCount {
+            let p = samples + i * channels
+            let d = delay + delayIndex * channels
+            for c in 0..<channels {
+                let x = p[c]
+                p[c] = d[c]
+                d[c] = x
+            }
+            delayIndex += 1
+            if delayIndex == lookaheadFrames { delayIndex = 0 }
+        }
+        frame &+= frameCount
+        if frameCount > 0 {
+            dequeHead = 0
+            dequeCount = 1
+            dequeFrames[0] = frame - 1
+            dequeGains[0] = 1
+        }
+    }
+
     public mutating func reset() {
         delay.update(repeating: 0, count: lookaheadFrames * channelCount)
         box.update(repeating: 1, count: lookaheadFrames + 1)
@@ -89,6 +124,10 @@ public struct PeakLimiter: ~Copyable {
 
     /// Limits `frameCount` interleaved frames in place (they come out `lookaheadFrames` later).
     public mutating func process(_ samples: UnsafeMutablePointer<Float>, frameCount: Int) {
+        if isIdle && blockPeak(samples, frameCount: frameCount) <= ceiling {
+            delayOnly(samples, frameCount: frameCount)
+            return
+        }
         let channels = channelCount
         let window = lookaheadFrames + 1
         let mask = dequeCapacity - 1

@@ -55,7 +55,9 @@ public struct WAVFile: Sendable {
                 let v: Float
                 switch (fmt.bits, fmt.float) {
                 case (16, false): v = Float(Int16(truncatingIfNeeded: u16(o))) / 32767
-                case (24, false): v = Float(Int32(truncatingIfNeeded: u32(o) << 8) >> 8) / 8_388_607
+                case (24, false):
+                    let raw = Int32(b[o]) | Int32(b[o + 1]) << 8 | Int32(b[o + 2]) << 16
+                    v = Float((raw << 8) >> 8) / 8_388_607
                 case (32, true): v = Float(bitPattern: UInt32(u32(o)))
                 default: throw Invalid(description: "unsupported format \(fmt.bits) bits, float \(fmt.float)")
                 }
