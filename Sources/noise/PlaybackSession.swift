@@ -1,19 +1,32 @@
 import AudioOutput
 import Foundation
+import NoiseControl
 import NoiseEngine
+import SharedStore
 
-/// One run of the live player from the command line: opens the output, starts the engine, watches
-/// for Ctrl-C, the timer and a lost output (retrying with backoff for up to 30 s), and stops cleanly.
+/// One run of the live player from the command line: takes the control socket (or hands the
+/// request to a player that already runs), opens the output, starts the engine, publishes status
+/// and the Last Mix, watches for signals, `noise stop`, the timer and a lost output (retrying with
+/// backoff), and stops cleanly.
 struct PlaybackSession {
     let mix: Mix
     let label: String
+    let presetID: String?
     let seed: UInt64
     let settings: PlaybackOptions.Parsed
-
+    let store: StoreRoot
+    var exclusive = false
 
     var selector: OutputSelector {
         OutputSelector(backend: settings.backend, device: settings.device, latencySeconds: settings.latencySeconds,
                        format: AudioFormat(sampleRate: settings.sampleRate, channelCount: settings.channels))
+    }
+
+    static func output(of sink: any AudioSink) -> PlayerStatus.Output {
+        let name = sink.name
+        guard let open = name.firstIndex(of: "("), name.hasSuffix(")") else { return .init(backend: name, device: "") }
+        return .init(backend: String(name[..<open]).trimmingCharacters(in: .whitespaces),
+                     device: String(name[name.index(after: open)..<name.index(before: name.endIndex)]))
     }
 
     func run(timerSeconds: Double?, fadeSeconds: Double) throws {
@@ -22,51 +35,105 @@ struct PlaybackSession {
         options.channelCount = settings.channels
         options.fadeInSeconds = settings.fadeInSeconds
         let player = LivePlayer(mix: mix, seed: seed, options: options)
+        let controller = PlayerController(player: player, mix: mix, presetID: presetID,
+                                          output: .init(backend: "none", device: ""),
+                                          saver: LastMixSaver(store: LastMixStore(root: store)))
+
+        // One player per user: the socket decides. Taken before the output, so a second
+        // `noise play` never opens the sound device at all.
+        let server = ControlServer(handler: { controller.handle($0) })
+        do {
+            try server.start()
+        } catch ControlError.alreadyRunning {
+            try handOver()
+            return
+        }
+        defer { server.stop() }
+
         var sink: any AudioSink
         do {
             sink = try selector.open()
         } catch {
             throw CLIError("\(error)")
         }
+        controller.setOutput(Self.output(of: sink))
         if let timerSeconds { player.send(.setTimer(seconds: timerSeconds, fadeSeconds: fadeSeconds)) }
         try player.start(sink: sink)
-        var backend = sink.name
-        // Say once what we got, including what the render thread was granted.
+        controller.saveLastMix()
+        let statusStore = StatusStore(root: store)
+        let publisher = StatusPublisher(store: statusStore, server: server, snapshot: { controller.status() },
+                                        onError: { Terminal.printError("warning: cannot publish status: \($0)") })
+        controller.attach(publisher)
+        publisher.start()
+
         for _ in 0..<20 where player.scheduling == nil { Thread.sleep(forTimeInterval: 0.005) }
         let timerText = timerSeconds.map { ", timer \(formatDuration($0)) (fade \(formatDuration(fadeSeconds)))" } ?? ""
-        Terminal.printError("Playing \(mix.name) (\(label)) on \(backend), \(sink.format), \(Int(settings.latencySeconds * 1000)) ms buffer\(timerText); "
+        Terminal.printError("Playing \(mix.name) (\(label)) on \(sink.name), \(sink.format), \(Int(settings.latencySeconds * 1000)) ms buffer\(timerText); "
             + "\(player.scheduling ?? "scheduling unknown"), flush-to-zero on, seed \(seed). Ctrl-C stops.")
 
-        var stopping = false
-        while true {
+        var signalled: Int32 = 0
+        var failure: Error?
+        loop: while true {
             Thread.sleep(forTimeInterval: 0.05)
-            if interruptRequested.load(ordering: .relaxed) && !stopping {
-                stopping = true
-                player.send(.fade(position: 0, seconds: 0.5))
+            let caught = Terminal.caughtSignal
+            if caught != 0 && signalled == 0 {
+                signalled = caught
+                player.send(.fade(position: 0, seconds: PlayerController.stopFadeSeconds))
                 player.send(.finishWhenSilent)
             }
             switch player.state {
             case .finished:
-                let used = player.join()
-                try? used?.close(drain: true)
-                Terminal.printError(stopping ? "Stopped." : "Sleep timer ended.")
-                return
+                try? player.join()?.close(drain: true)
+                Terminal.printError(signalled != 0 || controller.stopRequested ? "Stopped." : "Sleep timer ended.")
+                break loop
             case .outputLost:
-                let failure = player.failure.map { "\($0)" } ?? "unknown error"
+                let reason = player.failure.map { "\($0)" } ?? "unknown error"
                 try? player.join()?.close(drain: false)
-                if stopping { return }
-                Terminal.printError("Lost the output \(backend): \(failure). Retrying for \(Int(settings.retrySeconds)) s...")
+                if signalled != 0 { break loop }
+                Terminal.printError("Lost the output \(sink.name): \(reason). Retrying for \(Int(settings.retrySeconds)) s...")
                 guard let replacement = reconnect() else {
-                    if interruptRequested.load(ordering: .relaxed) { return }
-                    throw CLIError("gave up after \(Int(settings.retrySeconds)) s without an audio output (last error: \(failure))")
+                    if Terminal.caughtSignal != 0 { break loop }
+                    failure = CLIError("gave up after \(Int(settings.retrySeconds)) s without an audio output (last error: \(reason))")
+                    break loop
                 }
-                backend = replacement.name
-                Terminal.printError("Reconnected to \(backend); playing again.")
+                sink = replacement
+                controller.setOutput(Self.output(of: sink))
+                Terminal.printError("Reconnected to \(sink.name); playing again.")
                 try player.start(sink: replacement, fadeInSeconds: 0.5)
             case .idle, .running:
                 continue
             }
         }
+        // The session ending (SIGTERM at logout, SIGHUP) keeps "was playing", so the next login
+        // resumes; Ctrl-C, `noise stop`, the timer and a lost output end it on purpose.
+        let sessionEnded = signalled == SIGTERM || signalled == SIGHUP
+        publisher.stop(final: controller.status(state: .stopped))
+        controller.finish(wasPlaying: sessionEnded || failure != nil)
+        if let failure { throw failure }
+    }
+
+    /// A player already runs: give it this request instead of playing twice (or refuse).
+    func handOver() throws {
+        if exclusive { throw CLIError("a player is already running ('noise status' shows it); not starting another because of '--exclusive'") }
+        let client = ControlClient()
+        var requests: [ControlRequest] = []
+        if let presetID {
+            requests.append(.preset(id: presetID, crossfadeSeconds: 2))
+        } else {
+            for (i, layer) in mix.layers.enumerated() {
+                requests.append(.setLayer(index: i, change: LayerChange(enabled: layer.enabled, volume: layer.volume, colour: layer.colour,
+                                                                        lowCutHz: layer.lowCutHz.map { .hz($0) } ?? .off,
+                                                                        highCutHz: layer.highCutHz.map { .hz($0) } ?? .off,
+                                                                        eqLowDb: layer.eq.lowDb, eqMidDb: layer.eq.midDb, eqHighDb: layer.eq.highDb)))
+            }
+            for i in mix.layers.count..<4 { requests.append(.setLayer(index: i, change: LayerChange(enabled: false))) }
+            requests.append(.setMaster(volume: mix.masterVolume))
+        }
+        requests.append(.resume)
+        for request in requests {
+            if case .error(let message) = try client.send(request) { throw CLIError("the running player refused the change: \(message)") }
+        }
+        Terminal.printError("A player is already running: switched it to \(mix.name) (\(label)) instead of starting another.")
     }
 
     /// Tries to open the output again with growing pauses (0.25 s doubling to 4 s) until the window ends.
@@ -75,7 +142,7 @@ struct PlaybackSession {
         let deadline = clock.now + .seconds(settings.retrySeconds)
         var pause = 0.25
         while clock.now < deadline {
-            if interruptRequested.load(ordering: .relaxed) { return nil }
+            if Terminal.caughtSignal != 0 { return nil }
             Thread.sleep(forTimeInterval: pause)
             if let sink = try? selector.open() { return sink }
             pause = min(pause * 2, 4)

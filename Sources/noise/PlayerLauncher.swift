@@ -1,13 +1,15 @@
+import ArgumentParser
 import NoiseEngine
 import SharedStore
 
-/// Starts a live player for `noise resume` when none runs.
-///
-/// Contract for the engine side: play `mix` in this process (foreground, like `noise play`, so a
-/// systemd `Type=simple` unit can own it), with `presetID` as its preset; publish status to
-/// `store` and listen on the control socket while playing; return when playback ends.
+/// Starts a live player for `noise resume` when none runs: the same session as `noise play`, in
+/// the foreground (a systemd `Type=simple` unit owns the process), with default output settings.
 enum PlayerLauncher {
     static func startPlayer(mix: Mix, presetID: String?, store: StoreRoot = StoreRoot.resolve()) throws {
-        throw CLIError("starting a player from 'noise resume' is not wired yet (the live engine is being built)")
+        let settings = try PlaybackOptions.parse([]).parsed()
+        Terminal.installInterruptHandlers()
+        let session = PlaybackSession(mix: mix, label: presetID ?? "Last Mix", presetID: presetID,
+                                      seed: UInt64.random(in: 0...UInt64(UInt32.max)), settings: settings, store: store)
+        try session.run(timerSeconds: nil, fadeSeconds: RenderPlan.defaultFadeSeconds)
     }
 }

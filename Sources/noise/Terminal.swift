@@ -3,8 +3,10 @@ import Glibc
 #endif
 import Synchronization
 
-/// Set by SIGINT/SIGTERM; long-running commands poll it and finish cleanly.
+/// Set by SIGINT/SIGTERM/SIGHUP; long-running commands poll it and finish cleanly.
 let interruptRequested = Atomic<Bool>(false)
+/// Which of those signals arrived first (0: none).
+let caughtSignalNumber = Atomic<Int32>(0)
 
 enum Terminal {
     static func installInterruptHandlers() {
@@ -13,12 +15,19 @@ enum Terminal {
         sigemptyset(&unblock)
         sigaddset(&unblock, SIGINT)
         sigaddset(&unblock, SIGTERM)
+        sigaddset(&unblock, SIGHUP)
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
-        signal(SIGTERM) { _ in interruptRequested.store(true, ordering: .relaxed) }
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig) { number in
+                _ = caughtSignalNumber.compareExchange(expected: 0, desired: number, ordering: .relaxed)
+                interruptRequested.store(true, ordering: .relaxed)
+            }
+        }
         // A closed pipe (`noise render -o - | head`) is reported as EPIPE by write, not a signal.
         signal(SIGPIPE, SIG_IGN)
     }
+
+    static var caughtSignal: Int32 { caughtSignalNumber.load(ordering: .relaxed) }
 
     static var stderrIsTerminal: Bool { isatty(2) == 1 }
 

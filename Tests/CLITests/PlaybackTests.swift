@@ -24,7 +24,8 @@ import TestSupport
         defer { server.stop() }
         let recorder = try server.record(to: server.directory.appendingPathComponent("rec.wav"))
         let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s"]
-        let r = try Products.run("noise", ["play", "--fade-in", "0"] + args, environment: server.environment)
+        let env = server.environment.merging(["WIDGETWEAVER_HOME": server.directory.appendingPathComponent("store").path]) { $1 }
+        let r = try Products.run("noise", ["play", "--fade-in", "0"] + args, environment: env)
         Thread.sleep(forTimeInterval: 0.3)
         let rec = try recorder.stop()
         #expect(r.status == 0, "\(r.stderrText)")
@@ -63,7 +64,8 @@ import TestSupport
         let raw = dir.appendingPathComponent("alsa-out.raw").path
         let conf = dir.appendingPathComponent("asound-ci.conf")
         try Data("pcm.ciwav { type file slave.pcm \"null\" file \"\(raw)\" format \"raw\" }\n".utf8).write(to: conf)
-        let env = ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf.path)"]
+        let env = ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf.path)", "XDG_RUNTIME_DIR": dir.path,
+                   "WIDGETWEAVER_HOME": dir.appendingPathComponent("store").path]
         let args = ["--preset", "ocean", "--seed", "11", "--timer", "3s", "--fade", "1s"]
         let r = try Products.run("noise", ["play", "--output", "alsa", "--device", "ciwav", "--fade-in", "0"] + args, environment: env)
         #expect(r.status == 0, "\(r.stderrText)")
@@ -80,7 +82,8 @@ import TestSupport
     @Test func noServerAndNoDeviceIsAClearError() throws {
         let empty = try Products.temporaryDirectory("nothing")
         let r = try Products.run("noise", ["play", "--preset", "pink"],
-                                 environment: ["XDG_RUNTIME_DIR": empty.path, "HOME": empty.path, "PULSE_SERVER": "unix:\(empty.path)/none"])
+                                 environment: ["XDG_RUNTIME_DIR": empty.path, "HOME": empty.path, "PULSE_SERVER": "unix:\(empty.path)/none",
+                                                "WIDGETWEAVER_HOME": empty.appendingPathComponent("store").path])
         #expect(r.status != 0)
         #expect(r.stderrText.contains("pulse"), "\(r.stderrText)")
         #expect(r.stderrText.contains("alsa"))
@@ -89,7 +92,8 @@ import TestSupport
 
     @Test func serverKilledMidPlayIsReportedAndGivesUp() throws {
         let server = try PulseServer()
-        let player = try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0", "--retry-for", "2s"], environment: server.environment)
+        let player = try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0", "--retry-for", "2s"],
+                                 environment: server.environment.merging(["WIDGETWEAVER_HOME": server.directory.path + "/store"]) { $1 })
         #expect(player.waitForStderr(5) { $0.contains("Playing") })
         Thread.sleep(forTimeInterval: 1)
         server.kill()
@@ -103,7 +107,8 @@ import TestSupport
     @Test func serverBackWithinTheWindowResumesPlayback() throws {
         let server = try PulseServer()
         defer { server.stop() }
-        let player = try Spawned("noise", ["play", "--preset", "brown", "--fade-in", "0", "--retry-for", "20s"], environment: server.environment)
+        let player = try Spawned("noise", ["play", "--preset", "brown", "--fade-in", "0", "--retry-for", "20s"],
+                                 environment: server.environment.merging(["WIDGETWEAVER_HOME": server.directory.path + "/store"]) { $1 })
         #expect(player.waitForStderr(5) { $0.contains("Playing") })
         Thread.sleep(forTimeInterval: 1)
         server.kill()

@@ -1,12 +1,14 @@
 import ArgumentParser
+import NoiseControl
 import NoiseEngine
+import SharedStore
 
 /// `--preset NAME | --mix FILE`, shared by every command that needs a mix.
 struct MixSourceOptions: ParsableArguments {
     @Option(name: .long, help: "A preset id (see 'noise presets').")
     var preset: String?
 
-    @Option(name: .long, help: "A mix JSON file.")
+    @Option(name: .long, help: "A mix JSON file, or 'last' for the Last Mix in the store (./last for a file named last).")
     var mix: String?
 
     func validate() throws {
@@ -15,7 +17,14 @@ struct MixSourceOptions: ParsableArguments {
     }
 
     /// Loads the mix; a bad file is a `MixError` naming file, field, value and range.
-    func load(sampleRate: Double? = nil) throws -> (mix: Mix, label: String) {
+    func load(sampleRate: Double? = nil, store: StoreRoot = StoreRoot.resolve()) throws -> (mix: Mix, label: String) {
+        if mix == "last" {
+            let load = try LastMixStore(root: store).load()
+            for message in load.messages { Terminal.printError("warning: \(message)") }
+            guard let last = load.lastMix else { throw CLIError("there is no Last Mix yet in \(store.lastMix.path); play something first") }
+            try last.mix.validate(sampleRate: sampleRate)
+            return (last.mix, "Last Mix")
+        }
         if let mix {
             let m = try Mix.load(path: mix, sampleRate: sampleRate)
             return (m, mix)

@@ -17,6 +17,10 @@ extension Noise {
 
         @OptionGroup var source: MixSourceOptions
         @OptionGroup var output: PlaybackOptions
+        @OptionGroup var storeOption: StoreOption
+
+        @Flag(help: "Refuse to start when a player already runs (default: hand this mix to it).")
+        var exclusive = false
 
         @Option(name: .long, help: "Sleep timer: stop after this long, fading out (e.g. 30m, 1h30m).")
         var timer: String?
@@ -36,11 +40,12 @@ extension Noise {
 
         func run() throws {
             let settings = try output.parsed()
-            let (mix, label) = try source.load(sampleRate: Double(settings.sampleRate))
+            let (mix, label) = try source.load(sampleRate: Double(settings.sampleRate), store: storeOption.root)
             let timerSeconds = try timer.map { try DurationParser.secondsOrValidationError($0, "--timer") }
             let fadeSeconds = min(try fade.map { try DurationParser.secondsOrValidationError($0, "--fade") } ?? 30, timerSeconds ?? .infinity)
-            let session = PlaybackSession(mix: mix, label: label, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
-                                          settings: settings)
+            let session = PlaybackSession(mix: mix, label: label, presetID: source.preset,
+                                          seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
+                                          settings: settings, store: storeOption.root, exclusive: exclusive)
             Terminal.installInterruptHandlers()
             try session.run(timerSeconds: timerSeconds, fadeSeconds: fadeSeconds)
         }

@@ -1,0 +1,152 @@
+import Foundation
+import NoiseDSP
+import NoiseEngine
+import SharedStore
+import Synchronization
+
+/// The control side of a running player: applies `ControlRequest`s to the live engine (as ramped
+/// `EngineCommand`s, never touching the render thread directly), keeps the current mix, builds the
+/// published `PlayerStatus` and feeds the Last Mix saver.
+///
+/// Runs on the control socket's thread and the publisher's thread; its state sits behind a mutex
+/// that the render thread never takes.
+public final class PlayerController: Sendable {
+    /// Ramp for a slider moved over the socket: smooth, and still heard within the output latency.
+    public static let controlRampSeconds = 0.05
+    public static let pauseFadeSeconds = 0.3
+    public static let resumeFadeSeconds = 0.5
+    public static let stopFadeSeconds = 0.5
+
+    struct State {
+        var mix: Mix
+        var presetID: String?
+        var isPaused = false
+        var timerEndsAt: Date?
+        var output: PlayerStatus.Output
+    }
+
+    public let player: LivePlayer
+    let state: Mutex<State>
+    let saver: LastMixSaver?
+    let presets: PresetLibrary
+    let stopRequestedFlag = Atomic<Bool>(false)
+    /// Set once the publisher exists (publishing needs the controller's snapshot first).
+    let publisherBox = Mutex<StatusPublisher?>(nil)
+
+    public init(player: LivePlayer, mix: Mix, presetID: String?, output: PlayerStatus.Output,
+                saver: LastMixSaver?, presets: PresetLibrary = .standard()) {
+        self.player = player
+        self.state = Mutex(State(mix: mix, presetID: presetID, output: output))
+        self.saver = saver
+        self.presets = presets
+    }
+
+    /// Records the mix as the Last Mix, playing (call once the player really plays).
+    public func saveLastMix() {
+        let s = state.withLock { $0 }
+        saver?.submit(mix: s.mix, presetID: s.presetID, wasPlaying: true)
+    }
+
+    public func attach(_ publisher: StatusPublisher) { publisherBox.withLock { $0 = publisher } }
+
+    /// True once a client asked the player to stop (`noise stop`).
+    public var stopRequested: Bool { stopRequestedFlag.load(ordering: .relaxed) }
+
+    public var mix: Mix { state.withLock { $0.mix } }
+    public var presetID: String? { state.withLock { $0.presetID } }
+
+    public func setOutput(_ output: PlayerStatus.Output) {
+        state.withLock { $0.output = output }
+        publish()
+    }
+
+    /// The status right now.
+    public func status(state override: PlayerStatus.State? = nil, now: Date = Date()) -> PlayerStatus {
+        let s = state.withLock { $0 }
+        let engine = player.snapshot()
+        var status = PlayerStatus(state: override ?? (s.isPaused ? .paused : .playing), mix: s.mix, presetID: s.presetID,
+                                  output: s.output, updatedAt: now)
+        if status.state != .stopped {
+            status.timerRemainingSeconds = engine.timerRemainingSeconds
+            status.timerEndsAt = engine.timerRemainingSeconds.map { now.addingTimeInterval($0) }
+        }
+        status.levelDbfs = engine.rmsDbfs.isFinite ? (engine.rmsDbfs * 10).rounded() / 10 : nil
+        status.underruns = engine.underruns
+        return status
+    }
+
+    /// Applies one request; the reply carries the status after it.
+    public func handle(_ request: ControlRequest) -> ControlResponse {
+        do {
+            switch request {
+            case let .setLayer(index, change):
+                let settings = try state.withLock { (s: inout State) throws(MixError) -> LayerSettings in
+                    try s.mix.apply(change, toLayer: index)
+                    return s.mix.layerSettings[index]
+                }
+                player.send(.setLayer(index: index, settings: settings, rampSeconds: Self.controlRampSeconds))
+            case let .setMaster(volume):
+                try state.withLock { (s: inout State) throws(MixError) in try s.mix.setMaster(volume) }
+                player.send(.setMaster(volume: Float(volume), rampSeconds: Self.controlRampSeconds))
+            case let .preset(id, crossfadeSeconds):
+                let (entry, mix) = try presets.load(id)
+                try mix.validate()
+                switchTo(mix, presetID: entry.id, rampSeconds: crossfadeSeconds)
+            case .pause:
+                state.withLock { $0.isPaused = true }
+                player.send(.fade(position: 0, seconds: Self.pauseFadeSeconds))
+            case .resume:
+                state.withLock { $0.isPaused = false }
+                player.send(.fade(position: 1, seconds: Self.resumeFadeSeconds))
+            case .stop:
+                stopRequestedFlag.store(true, ordering: .relaxed)
+                player.send(.fade(position: 0, seconds: Self.stopFadeSeconds))
+                player.send(.finishWhenSilent)
+            case let .timer(seconds, fadeSeconds):
+                if let seconds {
+                    player.send(.setTimer(seconds: seconds, fadeSeconds: min(fadeSeconds ?? RenderPlan.defaultFadeSeconds, seconds)))
+                } else {
+                    player.send(.cancelTimer)
+                }
+            case .status, .subscribe:
+                return .ok(status())
+            case let .savePreset(name):
+                state.withLock { $0.presetID = name }
+            }
+        } catch {
+            return .error("\(error)")
+        }
+        let s = state.withLock { $0 }
+        saver?.submit(mix: s.mix, presetID: s.presetID, wasPlaying: true)
+        // Timer commands take effect on the render thread's next block: let it pick them up so the
+        // reply and the published status already show the new timer.
+        if case .timer = request { Thread.sleep(forTimeInterval: 0.05) }
+        publish()
+        return .ok(status())
+    }
+
+    /// Morphs every layer and the master to `mix` over `rampSeconds` (a crossfade of settings: one
+    /// machine, so no doubled level and no click).
+    public func switchTo(_ mix: Mix, presetID: String?, rampSeconds: Double) {
+        state.withLock {
+            $0.mix = mix
+            $0.presetID = presetID
+        }
+        let ramp = max(rampSeconds, Self.controlRampSeconds)
+        for (i, settings) in mix.layerSettings.enumerated() {
+            player.send(.setLayer(index: i, settings: settings, rampSeconds: ramp))
+        }
+        player.send(.setMaster(volume: Float(mix.masterVolume), rampSeconds: ramp))
+    }
+
+    func publish() {
+        publisherBox.withLock { $0 }?.publishNow()
+    }
+
+    /// Saves the Last Mix one last time: `wasPlaying` says whether a login should resume it.
+    public func finish(wasPlaying: Bool) {
+        let s = state.withLock { $0 }
+        saver?.submit(mix: s.mix, presetID: s.presetID, wasPlaying: wasPlaying)
+        saver?.close()
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A real player on a private PulseAudio server, driven from other processes the way a user's
+/// shells, status bars and login scripts drive it.
+@Suite(.serialized) struct PlayerControlTests {
+    struct Rig {
+        let server: PulseServer
+        let env: [String: String]
+        let store: URL
+
+        init() throws {
+            server = try PulseServer()
+            store = server.directory.appendingPathComponent("store")
+            env = server.environment.merging(["WIDGETWEAVER_HOME": store.path]) { $1 }
+        }
+
+        func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }
+
+        func status() throws -> [String: Any] {
+            let data = try Data(contentsOf: store.appendingPathComponent("status.json"))
+            return try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        }
+
+        func waitForStatus(_ seconds: Double = 5, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                if let s = try? status(), predicate(s) { return s }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return nil
+        }
+    }
+
+    @Test func statusFeedDescribesTheRunningPlayer() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let player = try Spawned("noise", ["play", "--preset", "sleep", "--fade-in", "0"], environment: rig.env)
+        #expect(player.waitForStderr(5) { $0.contains("Playing") }, "\(player.stderrText)")
+        let s = try #require(rig.waitForStatus { $0["state"] as? String == "playing" && $0["levelDbfs"] is Double })
+        #expect(s["presetID"] as? String == "sleep" && s["presetName"] as? String == "Sleep")
+        #expect(s["masterVolume"] as? Double == 0.7)
+        #expect((s["layers"] as? [Any])?.count == 2)
+        #expect((s["output"] as? [String: Any])?["backend"] as? String == "pulse")
+        #expect(s["underruns"] as? Int == 0)
+        #expect(s["schemaVersion"] as? Int == 1)
+        #expect((s["pid"] as? Int).map(Int32.init) == player.process.processIdentifier)
+        let level = try #require(s["levelDbfs"] as? Double)
+        #expect(level < -10 && level > -80)
+        // Published at least once a second while playing.
+        let first = s["updatedAt"] as? String
+        #expect(rig.waitForStatus(2.5) { $0["updatedAt"] as? String != first } != nil)
+
+        let bar = try rig.noise(["status", "--format", "waybar"])
+        let waybar = try JSONSerialization.jsonObject(with: bar.stdout) as! [String: Any]
+        #expect(waybar["class"] as? String == "playing" && waybar["percentage"] as? Int == 70)
+        #expect((waybar["text"] as? String)?.contains("Sleep") == true)
+        let i3 = try rig.noise(["status", "--format", "i3blocks"])
+        #expect(i3.stdoutText.split(separator: "\n").count == 3)
+
+        // A change over the socket shows up in the feed.
+        #expect(try rig.noise(["set", "--layer", "1", "--volume", "0.3"]).status == 0)
+        #expect(rig.waitForStatus { (($0["layers"] as? [[String: Any]])?.first?["volume"] as? Double) == 0.3 } != nil)
+        #expect(try rig.noise(["pause"]).status == 0)
+        #expect(rig.waitForStatus { $0["state"] as? String == "paused" } != nil)
+        #expect(try rig.noise(["resume"]).status == 0)
+        #expect(try rig.noise(["stop"]).status == 0)
+        #expect(player.waitForExit(10) == 0)
+        #expect(rig.waitForStatus { $0["state"] as? String == "stopped" } != nil)
+    }
+
+    /// Play, change, stop: the Last Mix is the changed mix, and `render --mix last` renders exactly it.
+    @Test func lastMixRoundTrip() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let player = try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0"], environment: rig.env)
+        #expect(player.waitForStderr(5) { $0.contains("Playing") })
+        #expect(try rig.noise(["set", "--layer", "1", "--colour", "1.6", "--low-cut", "100", "--eq-high", "-4"]).status == 0)
+        #expect(try rig.noise(["set", "--master", "0.5"]).status == 0)
+        player.signal(SIGINT)
+        #expect(player.waitForExit(10) == 0)
+
+        let expected = rig.server.directory.appendingPathComponent("expected.json")
+        try Data(#"{"name":"Pink","masterVolume":0.5,"layers":[{"volume":0.8,"colour":1.6,"lowCutHz":100,"eq":{"highDb":-4}}]}"#.utf8)
+            .write(to: expected)
+        let a = rig.server.directory.appendingPathComponent("last.wav").path
+        let b = rig.server.directory.appendingPathComponent("expected.wav").path
+        let r1 = try rig.noise(["render", "--mix", "last", "--duration", "2s", "--seed", "3", "-o", a])
+        let r2 = try rig.noise(["render", "--mix", expected.path, "--duration", "2s", "--seed", "3", "-o", b])
+        #expect(r1.status == 0 && r2.status == 0, "\(r1.stderrText) \(r2.stderrText)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))
+        // Ctrl-C ended it on purpose: a login would not resume it.
+        let last = try JSONSerialization.jsonObject(with: Data(contentsOf: rig.store.appendingPathComponent("last-mix.json"))) as! [String: Any]
+        #expect(last["wasPlaying"] as? Bool == false)
+    }
+
+    @Test func aSecondPlayHandsItsRequestToTheRunningPlayer() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let player = try Spawned("noise", ["play", "--preset", "sleep", "--fade-in", "0"], environment: rig.env)
+        #expect(player.waitForStderr(5) { $0.contains("Playing") })
+        let second = try rig.noise(["play", "--preset", "rain"])
+        #expect(second.status == 0)
+        #expect(second.stderrText.contains("already running"))
+        #expect(rig.waitForStatus { $0["presetID"] as? String == "rain" } != nil)
+        let refused = try rig.noise(["play", "--preset", "ocean", "--exclusive"])
+        #expect(refused.status != 0 && refused.stderrText.contains("already running"))
+        // Logout (SIGTERM) keeps "was playing", so `resume --if-enabled` brings it back at login.
+        player.signal(SIGTERM)
+        #expect(player.waitForExit(10) == 0)
+        #expect(try rig.noise(["autostart", "enable"]).status == 0)
+        let resumed = try Spawned("noise", ["resume", "--if-enabled"], environment: rig.env)
+        #expect(resumed.waitForStderr(8) { $0.contains("Playing") }, "\(resumed.stderrText)")
+        #expect(rig.waitForStatus { $0["state"] as? String == "playing" && $0["presetID"] as? String == "rain" } != nil)
+        #expect(try rig.noise(["stop"]).status == 0)
+        #expect(resumed.waitForExit(10) == 0)
+        _ = try rig.noise(["autostart", "disable"])
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
