@@ -8,7 +8,7 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)
 
-.PHONY: deps build play test test-only bench fuzz-vars fuzz-designs install clean
+.PHONY: deps build play test bench bench-check fuzz-vars fuzz-designs install clean
 
 ## Install the system packages (skipped when all are present).
 deps:
@@ -33,6 +33,27 @@ test: deps
 
 bench: deps
 	$(SWIFT) package --package-path Benchmarks benchmark --no-progress
+
+## Fails when a benchmark allocates more than its committed threshold (Benchmarks/Thresholds).
+bench-check: deps
+	$(SWIFT) package --package-path Benchmarks benchmark thresholds check --path Benchmarks/Thresholds --no-progress
+
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD    = $(SWIFT) build -c debug --sanitize=fuzzer -Xswiftc -DFUZZING --scratch-path .build-fuzz
+
+## libFuzzer on the template parser/evaluator for FUZZ_SECONDS (crashes land in .build-fuzz/).
+fuzz-vars:
+	$(FUZZ_BUILD) --product FuzzVariables
+	mkdir -p .build-fuzz/corpus-vars
+	SWIFT_BACKTRACE=enable=no .build-fuzz/debug/FuzzVariables -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=2 \
+	  -artifact_prefix=.build-fuzz/ .build-fuzz/corpus-vars Fuzz/Corpus/Variables
+
+## libFuzzer on the .wwdesign import parser for FUZZ_SECONDS.
+fuzz-designs:
+	$(FUZZ_BUILD) --product FuzzDesignImport
+	mkdir -p .build-fuzz/corpus-designs
+	SWIFT_BACKTRACE=enable=no .build-fuzz/debug/FuzzDesignImport -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=512 -timeout=2 \
+	  -artifact_prefix=.build-fuzz/ .build-fuzz/corpus-designs
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/widgetweaver/presets

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import AudioOutput
+import NoiseDSP
+import NoiseEngine
+
+@Suite struct EngineTests {
+    static let pink = Mix(name: "P", masterVolume: 1, layers: [Mix.Layer(volume: 1, colour: 1)])
+
+    @Test func spscQueueKeepsOrderAcrossThreadsAndReportsFull() async {
+        let q = SPSCQueue<Int>(capacity: 8)
+        for i in 0..<8 { #expect(q.push(i)) }
+        #expect(!q.push(99))
+        for i in 0..<8 { #expect(q.pop() == i) }
+        #expect(q.pop() == nil)
+        let total = 100_000
+        let producer = Task.detached {
+            var i = 0
+            while i < total { if q.push(i) { i += 1 } }
+        }
+        var expected = 0
+        while expected < total {
+            if let v = q.pop() {
+                #expect(v == expected)
+                expected += 1
+            }
+        }
+        await producer.value
+    }
+
+    @Test func timelineEndsBlocksAtTheFadeAndTheEnd() {
+        var t = PlaybackTimeline(sampleRate: 48000)
+        t.setTimer(seconds: 1, fadeSeconds: 0.25)
+        #expect(t.fadeStartFrame == 36000 && t.endFrame == 48000)
+        #expect(t.nextBlockFrames(100_000) == 36000)
+        #expect(t.remainingSeconds == 1)
+    }
+
+    /// The engine writes exactly what the offline renderer writes for the same seed and timer.
+    @Test func liveEngineMatchesOfflineRender() throws {
+        final class Capture: AudioSink {
+            let format = AudioFormat(sampleRate: 48000, channelCount: 2)
+            let name = "capture"
+            var latencyFrames: Int { 0 }
+            var underrunCount: Int { 0 }
+            var samples: [Float] = []
+            func write(_ s: UnsafePointer<Float>, frameCount: Int) throws(AudioOutputError) {
+                samples += UnsafeBufferPointer(start: s, count: frameCount * 2)
+            }
+            func close(drain: Bool) throws(AudioOutputError) {}
+        }
+        var options = LivePlayer.Options()
+        options.fadeInSeconds = 0
+        options.realTimePriority = 0
+        let player = LivePlayer(mix: Self.pink, seed: 9, options: options)
+        player.send(.setTimer(seconds: 0.5, fadeSeconds: 0.2))
+        let live = Capture()
+        try player.start(sink: live)
+        while player.state == .running { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(player.state == .finished)
+        player.join()
+        let offline = Capture()
+        try OfflineRenderer.render(RenderPlan(mix: Self.pink, seed: 9, durationSeconds: 1, timerSeconds: 0.5, fadeSeconds: 0.2), to: offline)
+        #expect(live.samples.count == 48000)
+        #expect(live.samples == offline.samples)
+    }
+
+    @Test func lostOutputStopsTheRenderThreadAndCanRestart() throws {
+        final class Flaky: AudioSink {
+            let format = AudioFormat(sampleRate: 48000, channelCount: 2)
+            let name = "flaky"
+            var latencyFrames: Int { 0 }
+            var underrunCount: Int { 0 }
+            var writes = 0
+            func write(_ s: UnsafePointer<Float>, frameCount: Int) throws(AudioOutputError) {
+                writes += 1
+                if writes == 3 { throw AudioOutputError(.disconnected, backend: "flaky", call: "write", reason: "gone") }
+            }
+            func close(drain: Bool) throws(AudioOutputError) {}
+        }
+        var options = LivePlayer.Options()
+        options.realTimePriority = 0
+        let player = LivePlayer(mix: Self.pink, seed: 1, options: options)
+        try player.start(sink: Flaky())
+        while player.state == .running { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(player.state == .outputLost)
+        #expect(player.failure?.reason == "gone")
+        player.join()
+        try player.start(sink: NullSink(format: AudioFormat(sampleRate: 48000, channelCount: 2)), fadeInSeconds: 0.1)
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(player.state == .running)
+        player.send(.fade(position: 0, seconds: 0.01))
+        player.send(.finishWhenSilent)
+        while player.state == .running { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(player.state == .finished)
+        player.join()
+    }
+
+    @Test func mixDecodingNamesTheFieldAndRange() {
+        func error(_ json: String) -> String {
+            do {
+                _ = try Mix.decode(Array(json.utf8), file: "m.json")
+                return ""
+            } catch {
+                return error.description
+            }
+        }
+        #expect(error(#"{"layers":[{"colour":2.5}]}"#) == "m.json: layers[0].colour: 2.5 is out of range; allowed 0…2")
+        #expect(error(#"{"layers":[{"eq":{"lowDb":1,"bass":2}}]}"#).contains("layers[0].eq.bass: is not a known field"))
+        #expect(error(#"{"layers":[{"volume":true}]}"#).contains("layers[0].volume: must be a number, found a boolean"))
+        #expect(error(#"{"layers":[{"highCutHz":0,"lowCutHz":0}]}"#).isEmpty)   // 0 means off
+    }
+}

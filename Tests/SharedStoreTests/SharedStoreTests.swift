@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import SharedStore
+
+@Suite struct SharedStoreTests {
+    func root() throws -> StoreRoot {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString.prefix(8))")
+        return StoreRoot(url: url)
+    }
+
+    @Test func rootFollowsOverrideThenEnvironmentThenXDG() {
+        #expect(StoreRoot.resolve(override: "/a", environment: ["WIDGETWEAVER_HOME": "/b"]).url.path == "/a")
+        #expect(StoreRoot.resolve(environment: ["WIDGETWEAVER_HOME": "/b", "XDG_STATE_HOME": "/c"]).url.path == "/b")
+        #expect(StoreRoot.resolve(environment: ["XDG_STATE_HOME": "/c", "HOME": "/h"]).url.path == "/c/widgetweaver")
+        #expect(StoreRoot.resolve(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).url.path == "/h/.local/state/widgetweaver")
+    }
+
+    @Test func atomicWriteReplacesWholeFilesAndLeavesNoTemporaries() throws {
+        let r = try root()
+        try FileSystem.atomicWrite(Data("one".utf8), to: r.status)
+        try FileSystem.atomicWrite(Data("two".utf8), to: r.status)
+        #expect(try FileSystem.read(r.status) == Data("two".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: r.url.path) == ["status.json"])
+        let mode = try FileManager.default.attributesOfItem(atPath: r.status.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test func readRefusesOversizedFiles() throws {
+        let r = try root()
+        try FileSystem.atomicWrite(Data(count: 2000), to: r.status)
+        #expect(throws: StoreError.self) { try FileSystem.read(r.status, limit: 1000) }
+    }
+
+    @Test func corruptDocumentIsSetAsideNeverOverwritten() throws {
+        let r = try root()
+        try FileSystem.atomicWrite(Data("{not json".utf8), to: r.entitlement)
+        let doc = ProEntitlement.document(r)
+        guard case .setAside(let reason, let at) = try doc.load() else { Issue.record("expected set-aside"); return }
+        #expect(!reason.isEmpty)
+        #expect(at.lastPathComponent.hasPrefix("pro.json.corrupt-"))
+        #expect(try FileSystem.read(at) == Data("{not json".utf8))
+        #expect(!FileManager.default.fileExists(atPath: r.entitlement.path))
+    }
+
+    @Test func lockedUpdatesFromManyThreadsLoseNothing() async throws {
+        struct Counter: Codable { var value: Int }
+        let r = try root()
+        let doc = JSONDocument<Counter>(root: r, url: r.url.appendingPathComponent("counter.json"))
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask { for _ in 0..<25 { _ = try? doc.update { Counter(value: ($0?.value ?? 0) + 1) } } }
+            }
+        }
+        guard case .loaded(let c) = try doc.load() else { Issue.record("not loaded"); return }
+        #expect(c.value == 200)
+    }
+
+    @Test func strictParserRefusesDuplicatesAndDepth() {
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(Data(#"{"a":1,"a":2}"#.utf8)) }
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(Data(deep.utf8)) }
+        do {
+            _ = try JSONValue.parse(Data("{\n  \"a\": tru\n}".utf8))
+        } catch let e as JSONParseError {
+            #expect(e.line == 2)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}
