@@ -17,7 +17,7 @@ final class LayerPair {
     let sampleRate: Double
     let design: ColourDesign
     let loudness: LoudnessCalibration
-    var noise: NoiseSource
+    @exclusivity(unchecked) var noise: NoiseSource
 
     // Colour cascade: per stage b0, b1, a1 and one state, as lanes.
     let colour: UnsafeMutablePointer<SIMD4<Float>>        // 4 × colourStageCount
@@ -26,10 +26,10 @@ final class LayerPair {
 
     /// One sub-block of intermediate lanes (room for two interleaved pairs).
     let scratch: UnsafeMutableRawPointer
-    var ramps: (LayerRamps, LayerRamps)
+    @exclusivity(unchecked) var ramps: (LayerRamps, LayerRamps)
     /// Gain per lane at the start of the next sub-block (volume curve × loudness calibration).
-    var laneGain = SIMD4<Float>(repeating: 0)
-    var needsCoefficients = true
+    @exclusivity(unchecked) var laneGain = SIMD4<Float>(repeating: 0)
+    @exclusivity(unchecked) var needsCoefficients = true
 
     init(sampleRate: Double, design: ColourDesign, loudness: LoudnessCalibration, seeds: inout SplitMix64) {
         self.sampleRate = sampleRate
@@ -74,7 +74,7 @@ final class LayerPair {
 
     /// Loudness calibration of each layer's current colour times the colour stages' factored-out
     /// b0s, refreshed with the coefficients.
-    var loudnessGain: (Float, Float) = (1, 1)
+    @exclusivity(unchecked) var loudnessGain: (Float, Float) = (1, 1)
 
     func targetLaneGain() -> SIMD4<Float> {
         let a = ramps.0.gain.value * loudnessGain.0
