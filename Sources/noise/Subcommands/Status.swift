@@ -12,7 +12,7 @@ extension Noise {
             player that died is reported as stopped).
 
             --follow prints one line per change until interrupted: JSON (the default), or the
-            waybar / i3blocks line with '--format'. Status bar setup: see docs/store-and-control.md.
+            waybar / i3blocks line with '--format'. Status bar setup: see README, "Status bars".
             """)
 
         @OptionGroup var storeOption: StoreOption
