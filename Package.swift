@@ -36,7 +36,7 @@ let package = Package(
         // Around the player: Last Mix, status feed, control socket, autostart. No audio code.
         .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore"]),
         .target(name: "Variables", dependencies: ["SharedStore"]),
-        .target(name: "WidgetDesign", dependencies: ["SharedStore"]),
+        .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP"]),
         .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables"]),
 
         .executableTarget(name: "noise", dependencies: [
@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "NoiseEngine", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
         .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),
-        .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "TestSupport"]),
+        .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "NoiseDSP", "TestSupport"]),
         .testTarget(name: "NoiseControlTests", dependencies: ["NoiseControl", "TestSupport"]),
         // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
         .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),

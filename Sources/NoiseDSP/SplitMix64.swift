@@ -1,6 +1,7 @@
-/// SplitMix64 (Steele, Lea & Flood, 2014): expands one user seed into independent lane seeds.
-/// Used only at set-up; the render path uses `NoiseSource`.
-public struct SplitMix64: Sendable {
+/// SplitMix64 (Steele, Lea & Flood, 2014): tiny, fast, and the same sequence on every platform.
+/// Expands one user seed into independent lane seeds (the render path itself uses `NoiseSource`),
+/// and drives `weaver remix --seed N`.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     public var state: UInt64
 
     public init(seed: UInt64) { state = seed }

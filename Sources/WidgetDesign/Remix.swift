@@ -1,3 +1,4 @@
+import NoiseDSP
 /// Deterministic design variants: only layout and style tokens change, never the name, texts,
 /// symbol, image or action bar, and each template stays within the set it allows.
 ///

@@ -1,3 +1,4 @@
+import NoiseDSP
 import Foundation
 import Testing
 @testable import WidgetDesign

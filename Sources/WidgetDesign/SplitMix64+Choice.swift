@@ -1,18 +1,7 @@
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence on every platform,
-/// which is what makes `weaver remix --seed N` reproducible.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    public private(set) var state: UInt64
+import NoiseDSP
 
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Choices for `weaver remix`, on the project's one seeded generator (NoiseDSP's `SplitMix64`).
+extension SplitMix64 {
     /// Uniform in 0..<n without modulo bias (Lemire's method); the standard library's
     /// `Int.random(in:using:)` is not guaranteed stable across Swift versions.
     public mutating func index(below n: Int) -> Int {
