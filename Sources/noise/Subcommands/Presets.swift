@@ -55,12 +55,7 @@ extension Noise {
                 }
                 print("\(mix.name) (\(entry.id)) — \(mix.description)")
                 print("master volume \(percent(mix.masterVolume)) (\(decibels(VolumeCurve.gainDb(mix.masterVolume))))")
-                for (i, l) in mix.layers.enumerated() {
-                    let cuts = [l.lowCutHz.map { "low cut \(Int($0)) Hz" }, l.highCutHz.map { "high cut \(Int($0)) Hz" }].compactMap { $0 }
-                    print("layer \(i + 1): \(l.enabled ? "on " : "off") volume \(percent(l.volume)), colour \(String(format: "%.2f", l.colour)) (\(colourName(l.colour)))"
-                          + (cuts.isEmpty ? "" : ", " + cuts.joined(separator: ", "))
-                          + ", EQ \(signed(l.eq.lowDb))/\(signed(l.eq.midDb))/\(signed(l.eq.highDb)) dB")
-                }
+                for (i, l) in mix.layers.enumerated() { print("layer \(i + 1): \(StatusFormatter.layer(l))") }
             }
         }
 
@@ -114,17 +109,3 @@ extension Noise {
 
 func percent(_ v: Double) -> String { "\(Int((v * 100).rounded()))%" }
 func decibels(_ db: Double) -> String { db.isFinite ? String(format: "%.1f dB", db) : "silent" }
-func signed(_ v: Double) -> String { v > 0 ? "+\(MixFormatting.number(v))" : MixFormatting.number(v) }
-func colourName(_ beta: Double) -> String {
-    switch beta {
-    case ..<0.25: "white"
-    case ..<0.75: "white–pink"
-    case ..<1.25: "pink"
-    case ..<1.75: "pink–brown"
-    default: "brown"
-    }
-}
-
-enum MixFormatting {
-    static func number(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }
-}
