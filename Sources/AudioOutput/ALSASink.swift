@@ -97,10 +97,10 @@ public final class ALSASink: AudioSink {
         switch sampleFormat {
         case "s32":
             let dst = conversion.assumingMemoryBound(to: Int32.self)
-            for i in 0..<count { dst[i] = Int32((Double(min(max(src[i], -1), 1)) * 2_147_483_647).rounded()) }
+            for i in 0..<count { dst[i] = Int32((Double(WAVFileSink.clamp(src[i])) * 2_147_483_647).rounded()) }
         case "s16":
             let dst = conversion.assumingMemoryBound(to: Int16.self)
-            for i in 0..<count { dst[i] = Int16((min(max(src[i], -1), 1) * 32767).rounded()) }
+            for i in 0..<count { dst[i] = Int16((WAVFileSink.clamp(src[i]) * 32767).rounded()) }
         default:
             return UnsafeRawPointer(src)
         }

@@ -52,7 +52,9 @@ public final class WAVFileSink: AudioSink {
         self.format = format
         self.encoding = encoding
         self.name = "wav (\(name))"
-        seekable = lseek(descriptor, 0, SEEK_CUR) >= 0
+        // Patching the header later needs a regular file written from offset 0, not in append mode
+        // (`noise render -o - >> file` is a stream, as far as the header is concerned).
+        seekable = lseek(descriptor, 0, SEEK_CUR) == 0 && fcntl(descriptor, F_GETFL) & O_APPEND == 0
         buffer = .allocate(byteCount: bufferFrames * format.channelCount * encoding.bytesPerSample, alignment: 16)
         let header = Self.header(format: format, encoding: encoding, frameCount: expectedFrameCount ?? 0,
                                  final: !seekable)
@@ -63,9 +65,11 @@ public final class WAVFileSink: AudioSink {
         try result.get()
     }
 
-    /// Creates (or replaces) the file at `path`.
-    public convenience init(path: String, format: AudioFormat, encoding: SampleEncoding) throws(AudioOutputError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    /// Creates the file at `path`. With `exclusive` (temporary files) an existing file or a link
+    /// at `path` is an error rather than something to truncate or follow.
+    public convenience init(path: String, format: AudioFormat, encoding: SampleEncoding, exclusive: Bool = false) throws(AudioOutputError) {
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL | O_NOFOLLOW : O_TRUNC)
+        let fd = open(path, flags, 0o644)
         guard fd >= 0 else {
             throw AudioOutputError(.invalid, backend: "wav", call: "open \(path)", reason: SystemCalls.errnoText())
         }
@@ -90,13 +94,13 @@ public final class WAVFileSink: AudioSink {
                 for i in 0..<count {
                     // Round half away from zero by truncating x ± 0.5: same result as `.rounded()`,
                     // without a libm call per sample.
-                    let x = min(max(src[i], -1), 1) * 32767
+                    let x = Self.clamp(src[i]) * 32767
                     dst[i] = Int16(littleEndian: Int16(x + (x < 0 ? -0.5 : 0.5)))
                 }
             case .s24:
                 let dst = buffer.assumingMemoryBound(to: UInt8.self)
                 for i in 0..<count {
-                    let x = min(max(src[i], -1), 1) * 8_388_607
+                    let x = Self.clamp(src[i]) * 8_388_607
                     let v = Int32(x + (x < 0 ? -0.5 : 0.5))
                     dst[3 * i] = UInt8(truncatingIfNeeded: v)
                     dst[3 * i + 1] = UInt8(truncatingIfNeeded: v >> 8)
@@ -112,10 +116,20 @@ public final class WAVFileSink: AudioSink {
         }
     }
 
+    /// [-1, 1], and NaN (which `min`/`max` pass through) as silence, so no conversion can trap.
+    @inline(__always)
+    static func clamp(_ x: Float) -> Float { x.isNaN ? 0 : min(max(x, -1), 1) }
+
     public func close(drain: Bool) throws(AudioOutputError) {
         guard !closed else { return }
         closed = true
         defer { if ownsDescriptor { _ = Glibc.close(fd) } }
+        // RIFF chunks are word-aligned: an odd-sized data chunk (24-bit mono, odd frame count)
+        // is followed by one pad byte.
+        if (Int64(format.channelCount * encoding.bytesPerSample) * framesWritten) & 1 == 1 {
+            var zero: UInt8 = 0
+            try SystemCalls.writeAll(fd, &zero, 1, backend: "wav")
+        }
         guard seekable else { return }
         let header = Self.header(format: format, encoding: encoding, frameCount: framesWritten, final: true)
         precondition(header.count == headerSize)
@@ -142,7 +156,7 @@ public final class WAVFileSink: AudioSink {
         let factSize = isFloat ? 12 : 0
         let dataBytes = Int64(blockAlign) * frameCount
         // RIFF size counts everything after its own 8 bytes: WAVE + JUNK/ds64 (36) + fmt + fact + data header + data.
-        let riffSize = 4 + 36 + (8 + Int64(fmtSize)) + Int64(factSize) + 8 + dataBytes
+        let riffSize = 4 + 36 + (8 + Int64(fmtSize)) + Int64(factSize) + 8 + dataBytes + (dataBytes & 1)
         let rf64 = final && (riffSize > riffLimit || dataBytes > riffLimit)
 
         tag(rf64 ? "RF64" : "RIFF")

@@ -75,39 +75,40 @@ public final class PlayerController: Sendable {
         return status
     }
 
-    /// Applies one request; the reply carries the status after it.
+    /// Applies one request; the reply carries the status after it. A change is recorded only once
+    /// the engine accepted it, so the status never describes a sound that is not playing.
     public func handle(_ request: ControlRequest) -> ControlResponse {
+        let busy = ControlResponse.error("the player is busy (256 changes are waiting, e.g. while its output reconnects); try again")
         do {
             switch request {
             case let .setLayer(index, change):
-                let settings = try state.withLock { (s: inout State) throws(MixError) -> LayerSettings in
-                    try s.mix.apply(change, toLayer: index)
-                    return s.mix.layerSettings[index]
-                }
-                player.send(.setLayer(index: index, settings: settings, rampSeconds: Self.controlRampSeconds))
+                var mix = self.mix
+                try mix.apply(change, toLayer: index)
+                guard player.send(.setLayer(index: index, settings: mix.layerSettings[index], rampSeconds: Self.controlRampSeconds)) else { return busy }
+                state.withLock { $0.mix.layers = mix.layers }
             case let .setMaster(volume):
-                try state.withLock { (s: inout State) throws(MixError) in try s.mix.setMaster(volume) }
-                player.send(.setMaster(volume: Float(volume), rampSeconds: Self.controlRampSeconds))
+                var mix = self.mix
+                try mix.setMaster(volume)
+                guard player.send(.setMaster(volume: Float(volume), rampSeconds: Self.controlRampSeconds)) else { return busy }
+                state.withLock { $0.mix.masterVolume = volume }
             case let .preset(id, crossfadeSeconds):
                 let (entry, mix) = try presets.load(id)
                 try mix.validate()
-                switchTo(mix, presetID: entry.id, rampSeconds: crossfadeSeconds)
+                guard switchTo(mix, presetID: entry.id, rampSeconds: crossfadeSeconds) else { return busy }
             case .pause:
+                guard player.send(.fade(position: 0, seconds: Self.pauseFadeSeconds)) else { return busy }
                 state.withLock { $0.isPaused = true }
-                player.send(.fade(position: 0, seconds: Self.pauseFadeSeconds))
             case .resume:
+                guard player.send(.fade(position: 1, seconds: Self.resumeFadeSeconds)) else { return busy }
                 state.withLock { $0.isPaused = false }
-                player.send(.fade(position: 1, seconds: Self.resumeFadeSeconds))
             case .stop:
                 stopRequestedFlag.store(true, ordering: .relaxed)
-                player.send(.fade(position: 0, seconds: Self.stopFadeSeconds))
-                player.send(.finishWhenSilent)
+                player.stop(fadeSeconds: Self.stopFadeSeconds)
             case let .timer(seconds, fadeSeconds):
-                if let seconds {
-                    player.send(.setTimer(seconds: seconds, fadeSeconds: min(fadeSeconds ?? RenderPlan.defaultFadeSeconds, seconds)))
-                } else {
-                    player.send(.cancelTimer)
-                }
+                let command: EngineCommand = seconds.map {
+                    .setTimer(seconds: $0, fadeSeconds: min(fadeSeconds ?? RenderPlan.defaultFadeSeconds, $0))
+                } ?? .cancelTimer
+                guard player.send(command) else { return busy }
             case .status, .subscribe:
                 return .ok(status())
             case let .savePreset(name):
@@ -127,16 +128,20 @@ public final class PlayerController: Sendable {
 
     /// Morphs every layer and the master to `mix` over `rampSeconds` (a crossfade of settings: one
     /// machine, so no doubled level and no click).
-    public func switchTo(_ mix: Mix, presetID: String?, rampSeconds: Double) {
+    /// Returns false when the engine's queue had no room for all five changes.
+    @discardableResult
+    public func switchTo(_ mix: Mix, presetID: String?, rampSeconds: Double) -> Bool {
+        let ramp = max(rampSeconds, Self.controlRampSeconds)
+        var accepted = true
+        for (i, settings) in mix.layerSettings.enumerated() {
+            accepted = player.send(.setLayer(index: i, settings: settings, rampSeconds: ramp)) && accepted
+        }
+        accepted = player.send(.setMaster(volume: Float(mix.masterVolume), rampSeconds: ramp)) && accepted
         state.withLock {
             $0.mix = mix
             $0.presetID = presetID
         }
-        let ramp = max(rampSeconds, Self.controlRampSeconds)
-        for (i, settings) in mix.layerSettings.enumerated() {
-            player.send(.setLayer(index: i, settings: settings, rampSeconds: ramp))
-        }
-        player.send(.setMaster(volume: Float(mix.masterVolume), rampSeconds: ramp))
+        return accepted
     }
 
     func publish() {

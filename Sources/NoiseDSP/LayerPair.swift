@@ -330,8 +330,10 @@ struct LayerRamps {
     mutating func set(_ s: LayerSettings, rampFrames n: Int) {
         gain.setTarget(s.isEnabled ? VolumeCurve.amplitude(s.volume) : 0, frames: n)
         beta.setTarget(s.colour, frames: n)
-        if let hz = s.lowCutHz { log2LowCut.setTarget(log2f(hz), frames: lowCutWet.target == 0 ? 0 : n) }
-        if let hz = s.highCutHz { log2HighCut.setTarget(log2f(hz), frames: highCutWet.target == 0 ? 0 : n) }
+        // A cut that is fully off jumps to its new corner (nothing of it is heard); one still fading
+        // out, or on, glides there.
+        if let hz = s.lowCutHz { log2LowCut.setTarget(log2f(hz), frames: lowCutWet.value == 0 && !lowCutWet.isRamping ? 0 : n) }
+        if let hz = s.highCutHz { log2HighCut.setTarget(log2f(hz), frames: highCutWet.value == 0 && !highCutWet.isRamping ? 0 : n) }
         lowCutWet.setTarget(s.lowCutHz == nil ? 0 : 1, frames: n)
         highCutWet.setTarget(s.highCutHz == nil ? 0 : 1, frames: n)
         eqLow.setTarget(s.eqLowDb, frames: n)

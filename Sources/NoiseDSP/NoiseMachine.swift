@@ -1,7 +1,8 @@
 /// The whole noise machine: four layers, master volume, limiter and output fader.
 ///
 /// Signal flow: layers (two `LayerPair`s) → sum → master volume → `PeakLimiter` (−0.5 dBFS
-/// ceiling) → fader (fade-in at start, sleep-timer fade-out, pause) → interleaved output.
+/// ceiling) → two faders (the user's: fade-in, pause, stop; the sleep timer's) → interleaved output.
+/// The faders multiply, so cancelling a timer never un-pauses and pausing never cancels a timer.
 ///
 /// Lifecycle: `init` allocates and computes tables (call it off the render thread); `render`
 /// is the only call the render thread makes per block, plus the `set…` calls that only store ramp
@@ -21,6 +22,7 @@ public final class NoiseMachine {
     @exclusivity(unchecked) var master: ParameterRamp
     /// Fader position 0…1 (a perceptual cubic like the volume slider, so fades sound even).
     @exclusivity(unchecked) var fader: ParameterRamp
+    @exclusivity(unchecked) var timerFader = ParameterRamp(1)
     /// Scratch: one sub-block of each pair's four lanes.
     let pairScratch: UnsafeMutablePointer<SIMD4<Float>>
     var layerSettings: [LayerSettings]
@@ -76,8 +78,18 @@ public final class NoiseMachine {
         fader.setTarget(min(max(position, 0), 1), frames: frames(seconds))
     }
 
+    /// Moves the sleep timer's own fader (independent of `fade`).
+    public func fadeTimer(to position: Float, seconds: Double) {
+        timerFader.setTarget(min(max(position, 0), 1), frames: frames(seconds))
+    }
+
     public var faderPosition: Float { fader.value }
-    public var isFading: Bool { fader.isRamping }
+    /// Where the user's fader is heading (0 while paused or stopping).
+    public var faderTarget: Float { fader.target }
+    public var timerFaderPosition: Float { timerFader.value }
+    public var isFading: Bool { fader.isRamping || timerFader.isRamping }
+    /// True when either fader has reached silence and stays there.
+    public var isSilenced: Bool { (fader.value == 0 && !fader.isRamping) || (timerFader.value == 0 && !timerFader.isRamping) }
 
     /// Runs the machine for `seconds` and throws the output away, so the first block a listener
     /// hears is steady state: filters settled (brown's lowest section needs ~0.3 s) and the
@@ -159,7 +171,7 @@ public final class NoiseMachine {
         let count = frameCount * channels
         var peak: Float = 0
         var sumSquares: Float = 0
-        if !fader.isRamping && fader.value == 1 {
+        if !fader.isRamping && fader.value == 1 && !timerFader.isRamping && timerFader.value == 1 {
             // Metering only: four independent accumulators, so the adds do not wait on each other.
             var p0: Float = 0, p1: Float = 0, p2: Float = 0, p3: Float = 0
             var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
@@ -180,13 +192,14 @@ public final class NoiseMachine {
             var done = 0
             while done < frameCount {
                 let n = min(LayerPair.controlInterval, frameCount - done)
-                let p0 = fader.value
-                let p1 = fader.advance(n)
-                let step = (p1 - p0) / Float(n)
-                var p = p0
+                let p0 = fader.value, t0 = timerFader.value
+                let p1 = fader.advance(n), t1 = timerFader.advance(n)
+                let step = (p1 - p0) / Float(n), timerStep = (t1 - t0) / Float(n)
+                var p = p0, t = t0
                 for i in done..<(done + n) {
                     p += step
-                    let g = VolumeCurve.amplitude(p)
+                    t += timerStep
+                    let g = VolumeCurve.amplitude(p) * VolumeCurve.amplitude(t)
                     for c in 0..<channels {
                         let x = output[i * channels + c] * g
                         output[i * channels + c] = x

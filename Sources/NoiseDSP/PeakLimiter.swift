@@ -19,7 +19,7 @@ public struct PeakLimiter: ~Copyable {
     public let ceiling: Float
     public let lookaheadFrames: Int
     let channelCount: Int
-    let releaseCoefficient: Float
+    let releaseCoefficient: Double
 
     // Delay line, interleaved, L frames.
     let delay: UnsafeMutablePointer<Float>
@@ -34,7 +34,8 @@ public struct PeakLimiter: ~Copyable {
     let box: UnsafeMutablePointer<Float>
     var boxIndex = 0
     var boxSum: Double
-    var released: Float = 1
+    /// In Double: in Float the recovery step rounds away and stalls 0.0025 dB below unity.
+    var released: Double = 1
     var frame = 0
     /// The lowest gain applied since the last `takeMinimumGain()`, for metering.
     public private(set) var minimumGain: Float = 1
@@ -48,7 +49,7 @@ public struct PeakLimiter: ~Copyable {
         ceiling = Float(pow(10, ceilingDb / 20))
         lookaheadFrames = max(1, Int((lookaheadSeconds * sampleRate).rounded()))
         self.channelCount = channelCount
-        releaseCoefficient = Float(1 - exp(-1 / (releaseSeconds * sampleRate)))
+        releaseCoefficient = 1 - exp(-1 / (releaseSeconds * sampleRate))
         delay = .allocate(capacity: lookaheadFrames * channelCount)
         delay.initialize(repeating: 0, count: lookaheadFrames * channelCount)
         // A power of two, so ring indices wrap with a mask instead of a division.
@@ -153,9 +154,13 @@ public struct PeakLimiter: ~Copyable {
             }
             let windowMin = dequeGains[dequeHead]
 
-            released = min(windowMin, released + (1 - released) * releaseCoefficient)
-            boxSum += Double(released) - Double(box[boxIndex])
-            box[boxIndex] = released
+            released = min(Double(windowMin), released + (1 - released) * releaseCoefficient)
+            // Snap the last 1e-6 (−0.00001 dB) so the limiter becomes exactly transparent (and
+            // idle) again instead of approaching unity forever.
+            if windowMin == 1 && released > 1 - 1e-6 { released = 1 }
+            let boxed = Float(released)
+            boxSum += Double(boxed) - Double(box[boxIndex])
+            box[boxIndex] = boxed
             boxIndex += 1
             if boxIndex == window {
                 boxIndex = 0

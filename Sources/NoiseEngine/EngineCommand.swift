@@ -5,11 +5,10 @@ import NoiseDSP
 public enum EngineCommand: Sendable, BitwiseCopyable {
     case setLayer(index: Int, settings: LayerSettings, rampSeconds: Double)
     case setMaster(volume: Float, rampSeconds: Double)
-    /// Fader (fade-in, pause, resume, stop): position 0…1 over `seconds`.
+    /// The user's fader (fade-in, pause, resume): position 0…1 over `seconds`. Ignored once stopping.
     case fade(position: Float, seconds: Double)
-    /// Sleep timer from now on the audio clock.
+    /// Sleep timer from now on the audio clock (its own fader: pausing and the timer never undo
+    /// each other).
     case setTimer(seconds: Double, fadeSeconds: Double)
     case cancelTimer
-    /// Finish once the fader has reached silence (sent after a `fade` to 0 to stop cleanly).
-    case finishWhenSilent
 }

@@ -40,6 +40,9 @@ public final class LivePlayer: @unchecked Sendable {
     public let seed: UInt64
     let machine: NoiseMachine
     let commands = SPSCQueue<EngineCommand>(capacity: 256)
+    let producerLock = Mutex(())
+    /// NaN until `stop` is called; then the fade-out length.
+    let stopFadeBits = Atomic<UInt64>(Double.nan.bitPattern)
     var timeline: PlaybackTimeline
     var sink: (any AudioSink)?
     var thread: RenderThread?
@@ -70,16 +73,20 @@ public final class LivePlayer: @unchecked Sendable {
         timeline = PlaybackTimeline(sampleRate: Double(options.sampleRate))
     }
 
-    /// Starts (or, after `.outputLost`, restarts) rendering into `sink`.
+    /// Starts (or, after `.outputLost`, restarts) rendering into `sink`. A restart fades back in
+    /// over `fadeInSeconds` to wherever the fader was heading (a paused player stays silent).
     public func start(sink: any AudioSink, fadeInSeconds: Double? = nil) throws {
         precondition(thread == nil, "start called while the render thread runs")
         if let fadeInSeconds {
+            let target = machine.faderTarget
             machine.fade(to: 0, seconds: 0)
-            machine.fade(to: 1, seconds: fadeInSeconds)
+            machine.fade(to: target, seconds: fadeInSeconds)
         }
         self.sink = sink
         outputFailure = nil
         runState.store(RunState.running.rawValue, ordering: .releasing)
+        // If the thread cannot start, nothing runs: say so instead of claiming "running".
+        defer { if thread == nil { runState.store(RunState.idle.rawValue, ordering: .releasing) } }
         thread = try RenderThread(name: "noise-render", priority: options.realTimePriority,
                                   report: { [unowned self] r in
                                       self.schedulingResult.store(r.realTimePriority.map { Int($0) } ?? -Int(r.refusal ?? EPERM), ordering: .releasing)
@@ -87,9 +94,19 @@ public final class LivePlayer: @unchecked Sendable {
                                   body: { [unowned self] in self.renderLoop(sink) })
     }
 
-    /// Sends a control change; false if the queue is full (64+ changes pending).
+    /// Sends a control change; false if the queue is full (256 changes pending, e.g. while the
+    /// output is gone and nothing renders). Safe from any number of control threads: they take
+    /// turns on a lock the render thread never touches (it only pops).
     @discardableResult
-    public func send(_ command: EngineCommand) -> Bool { commands.push(command) }
+    public func send(_ command: EngineCommand) -> Bool { producerLock.withLock { _ in commands.push(command) } }
+
+    /// Fades out over `fadeSeconds` and finishes. Sticky: later fades cannot undo it, and it does
+    /// not travel through the queue, so it is never lost to a full one.
+    public func stop(fadeSeconds: Double) {
+        _ = stopFadeBits.compareExchange(expected: Double.nan.bitPattern, desired: max(0, fadeSeconds).bitPattern, ordering: .releasing)
+    }
+
+    public var isStopping: Bool { !Double(bitPattern: stopFadeBits.load(ordering: .acquiring)).isNaN }
 
     /// Waits for the render thread to end (after `.finished` or `.outputLost`) and returns the sink
     /// it used, for the caller to drain and close.
@@ -134,23 +151,25 @@ public final class LivePlayer: @unchecked Sendable {
         let channels = options.channelCount
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: options.blockFrames * channels)
         defer { buffer.deallocate() }
-        var finishWhenSilent = false
+        var stopping = false
         while true {
             while let command = commands.pop() {
                 switch command {
                 case let .setLayer(index, settings, ramp): machine.setLayer(index, settings, rampSeconds: ramp)
                 case let .setMaster(volume, ramp): machine.setMasterVolume(volume, rampSeconds: ramp)
-                case let .fade(position, seconds):
-                    machine.fade(to: position, seconds: seconds)
-                    finishWhenSilent = false
-                case let .setTimer(seconds, fade): timeline.setTimer(seconds: seconds, fadeSeconds: fade)
-                case .cancelTimer:
-                    timeline.cancelTimer()
-                    machine.fade(to: 1, seconds: 0.5)
-                case .finishWhenSilent: finishWhenSilent = true
+                case let .fade(position, seconds): if !stopping { machine.fade(to: position, seconds: seconds) }
+                case let .setTimer(seconds, fade): timeline.setTimer(seconds: seconds, fadeSeconds: fade, machine: machine)
+                case .cancelTimer: timeline.cancelTimer(machine: machine)
                 }
             }
-            if timeline.isFinished || (finishWhenSilent && !machine.isFading && machine.faderPosition == 0) {
+            if !stopping {
+                let stopFade = Double(bitPattern: stopFadeBits.load(ordering: .acquiring))
+                if !stopFade.isNaN {
+                    stopping = true
+                    machine.fade(to: 0, seconds: stopFade)
+                }
+            }
+            if timeline.isFinished || (stopping && machine.isSilenced) {
                 runState.store(RunState.finished.rawValue, ordering: .releasing)
                 return
             }

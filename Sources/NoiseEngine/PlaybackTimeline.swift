@@ -13,18 +13,29 @@ public struct PlaybackTimeline: Sendable {
 
     public init(sampleRate: Double) { self.sampleRate = sampleRate }
 
+    /// Longest timer the clock accepts (a week); longer requests are clamped, never trapped on.
+    public static let maximumTimerSeconds = 7.0 * 24 * 3600
+
     /// Ends output `seconds` from now, fading over the last `fadeSeconds` (clamped to the timer).
-    public mutating func setTimer(seconds: Double, fadeSeconds: Double) {
-        let end = framesRendered + Int64((seconds * sampleRate).rounded())
-        fadeFrames = Int64((min(fadeSeconds, seconds) * sampleRate).rounded())
+    /// A timer set again during its fade-out brings the sound back up first.
+    public mutating func setTimer(seconds: Double, fadeSeconds: Double, machine: NoiseMachine? = nil) {
+        let s = seconds.isFinite ? min(max(seconds, 0), Self.maximumTimerSeconds) : Self.maximumTimerSeconds
+        let f = fadeSeconds.isFinite ? min(max(fadeSeconds, 0), s) : s
+        let end = framesRendered + Int64((s * sampleRate).rounded())
+        fadeFrames = Int64((f * sampleRate).rounded())
         endFrame = end
         fadeStartFrame = end - fadeFrames
+        if let machine, machine.timerFaderPosition < 1 { machine.fadeTimer(to: 1, seconds: Self.restoreSeconds) }
     }
 
-    public mutating func cancelTimer() {
+    /// Switches the timer off; if its fade had begun, the sound comes back up over 0.5 s.
+    public mutating func cancelTimer(machine: NoiseMachine? = nil) {
         endFrame = nil
         fadeStartFrame = nil
+        if let machine, machine.timerFaderPosition < 1 { machine.fadeTimer(to: 1, seconds: Self.restoreSeconds) }
     }
+
+    static let restoreSeconds = 0.5
 
     public var isFinished: Bool { endFrame.map { framesRendered >= $0 } ?? false }
 
@@ -44,7 +55,7 @@ public struct PlaybackTimeline: Sendable {
     /// Real-time safety: no allocation.
     public mutating func render(_ machine: NoiseMachine, into buffer: UnsafeMutablePointer<Float>, frameCount: Int) {
         if let fadeStartFrame, framesRendered == fadeStartFrame {
-            machine.fade(to: 0, seconds: Double(fadeFrames) / sampleRate)
+            machine.fadeTimer(to: 0, seconds: Double(fadeFrames) / sampleRate)
         }
         machine.render(into: buffer, frameCount: frameCount)
         framesRendered += Int64(frameCount)

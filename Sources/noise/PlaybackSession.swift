@@ -48,12 +48,12 @@ struct PlaybackSession {
             try handOver()
             return
         }
-        defer { server.stop() }
 
         var sink: any AudioSink
         do {
             sink = try selector.open()
         } catch {
+            server.stop()
             throw CLIError("\(error)")
         }
         controller.setOutput(Self.output(of: sink))
@@ -78,8 +78,7 @@ struct PlaybackSession {
             let caught = Terminal.caughtSignal
             if caught != 0 && signalled == 0 {
                 signalled = caught
-                player.send(.fade(position: 0, seconds: PlayerController.stopFadeSeconds))
-                player.send(.finishWhenSilent)
+                player.stop(fadeSeconds: PlayerController.stopFadeSeconds)
             }
             switch player.state {
             case .finished:
@@ -89,17 +88,22 @@ struct PlaybackSession {
             case .outputLost:
                 let reason = player.failure.map { "\($0)" } ?? "unknown error"
                 try? player.join()?.close(drain: false)
-                if signalled != 0 { break loop }
+                if signalled != 0 || controller.stopRequested { break loop }
                 Terminal.printError("Lost the output \(sink.name): \(reason). Retrying for \(Int(settings.retrySeconds)) s...")
-                guard let replacement = reconnect() else {
-                    if Terminal.caughtSignal != 0 { break loop }
+                guard let replacement = reconnect(unlessStopped: controller) else {
+                    if Terminal.caughtSignal != 0 || controller.stopRequested { break loop }
                     failure = CLIError("gave up after \(Int(settings.retrySeconds)) s without an audio output (last error: \(reason))")
                     break loop
                 }
                 sink = replacement
                 controller.setOutput(Self.output(of: sink))
                 Terminal.printError("Reconnected to \(sink.name); playing again.")
-                try player.start(sink: replacement, fadeInSeconds: 0.5)
+                do {
+                    try player.start(sink: replacement, fadeInSeconds: 0.5)
+                } catch {
+                    failure = error
+                    break loop
+                }
             case .idle, .running:
                 continue
             }
@@ -107,6 +111,8 @@ struct PlaybackSession {
         // The session ending (SIGTERM at logout, SIGHUP) keeps "was playing", so the next login
         // resumes; Ctrl-C, `noise stop`, the timer and a lost output end it on purpose.
         let sessionEnded = signalled == SIGTERM || signalled == SIGHUP
+        // Close the socket first, so no late request can publish "playing" after the final status.
+        server.stop()
         publisher.stop(final: controller.status(state: .stopped))
         controller.finish(wasPlaying: sessionEnded || failure != nil)
         if let failure { throw failure }
@@ -137,12 +143,12 @@ struct PlaybackSession {
     }
 
     /// Tries to open the output again with growing pauses (0.25 s doubling to 4 s) until the window ends.
-    func reconnect() -> (any AudioSink)? {
+    func reconnect(unlessStopped controller: PlayerController) -> (any AudioSink)? {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(settings.retrySeconds)
         var pause = 0.25
         while clock.now < deadline {
-            if Terminal.caughtSignal != 0 { return nil }
+            if Terminal.caughtSignal != 0 || controller.stopRequested { return nil }
             Thread.sleep(forTimeInterval: pause)
             if let sink = try? selector.open() { return sink }
             pause = min(pause * 2, 4)

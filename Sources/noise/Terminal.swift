@@ -17,9 +17,16 @@ enum Terminal {
         sigaddset(&unblock, SIGTERM)
         sigaddset(&unblock, SIGHUP)
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        // Touch the globals first: their lazy initialisation must not first run inside a handler.
+        _ = interruptRequested.load(ordering: .relaxed)
+        _ = caughtSignalNumber.load(ordering: .relaxed)
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig) { number in
-                _ = caughtSignalNumber.compareExchange(expected: 0, desired: number, ordering: .relaxed)
+                // The first signal asks for a clean stop (fade out, save, exit 0); a second one means
+                // "now", even if the output is stuck in a blocking write. Only async-signal-safe calls.
+                if !caughtSignalNumber.compareExchange(expected: 0, desired: number, ordering: .relaxed).exchanged {
+                    _exit(128 + number)
+                }
                 interruptRequested.store(true, ordering: .relaxed)
             }
         }

@@ -150,7 +150,7 @@ import TestSupport
         Thread.sleep(forTimeInterval: 1.0)
         kill(p.processIdentifier, SIGINT)
         p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
+        #expect(p.terminationStatus == 130)   // cut short, said so, and the file is still valid
         let wav = try WAVFile(path: out)
         #expect(wav.frameCount > 48000 && wav.frameCount < 8 * 3600 * 48000)
     }

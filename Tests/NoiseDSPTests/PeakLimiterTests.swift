@@ -41,3 +41,19 @@ import NoiseDSP
         #expect(gains[96000 - 1] > 0.99)   // 1.8 s later it has recovered
     }
 }
+
+@Suite struct PeakLimiterRecoveryTests {
+    /// After limiting, the gain comes back to exactly 1: the limiter is bit-transparent (and on its
+    /// idle fast path) again, not stuck a hair below unity for the rest of the night.
+    @Test func returnsToExactTransparencyAfterLimiting() {
+        var limiter = PeakLimiter(sampleRate: 48000, channelCount: 1, ceilingDb: -1)
+        var x = [Float](repeating: 0.1, count: 48000 * 6)
+        x[1000] = 3
+        let input = x
+        x.withUnsafeMutableBufferPointer { limiter.process($0.baseAddress!, frameCount: $0.count) }
+        let l = limiter.lookaheadFrames
+        let end = x.count - 48000
+        let transparent = Array(x[end...]) == Array(input[(end - l)..<(input.count - l)])
+        #expect(transparent, "gain at the end: \(x[x.count - 1] / 0.1)")
+    }
+}

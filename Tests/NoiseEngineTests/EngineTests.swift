@@ -89,8 +89,8 @@ import NoiseEngine
         try player.start(sink: NullSink(format: AudioFormat(sampleRate: 48000, channelCount: 2)), fadeInSeconds: 0.1)
         Thread.sleep(forTimeInterval: 0.05)
         #expect(player.state == .running)
-        player.send(.fade(position: 0, seconds: 0.01))
-        player.send(.finishWhenSilent)
+        player.stop(fadeSeconds: 0.01)
+        player.send(.fade(position: 1, seconds: 0.01))   // a fade after stop must not undo it
         while player.state == .running { Thread.sleep(forTimeInterval: 0.01) }
         #expect(player.state == .finished)
         player.join()
@@ -109,5 +109,64 @@ import NoiseEngine
         #expect(error(#"{"layers":[{"eq":{"lowDb":1,"bass":2}}]}"#).contains("layers[0].eq.bass: is not a known field"))
         #expect(error(#"{"layers":[{"volume":true}]}"#).contains("layers[0].volume: must be a number, found a boolean"))
         #expect(error(#"{"layers":[{"highCutHz":0,"lowCutHz":0}]}"#).isEmpty)   // 0 means off
+    }
+}
+
+/// The user's fader (pause, stop) and the sleep timer's fader never undo each other.
+@Suite struct FaderInteractionTests {
+    static func machine() -> NoiseMachine {
+        let m = NoiseMachine(spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 1024, channelCount: 1), seed: 2,
+                             layers: [LayerSettings(volume: 1, colour: 1)])
+        m.preroll()
+        return m
+    }
+
+    static func render(_ m: NoiseMachine, _ t: inout PlaybackTimeline, seconds: Double) -> [Float] {
+        var out: [Float] = []
+        var buffer = [Float](repeating: 0, count: 1024)
+        var left = Int(seconds * 48000)
+        while left > 0 {
+            let n = max(1, min(t.nextBlockFrames(1024), left))
+            if t.isFinished { break }
+            buffer.withUnsafeMutableBufferPointer { t.render(m, into: $0.baseAddress!, frameCount: n) }
+            out += buffer[0..<n]
+            left -= n
+        }
+        return out
+    }
+
+    static func rms(_ x: ArraySlice<Float>) -> Float { (x.reduce(0) { $0 + $1 * $1 } / Float(max(x.count, 1))).squareRoot() }
+
+    @Test func cancellingTheTimerDoesNotUnpause() {
+        let m = Self.machine()
+        var t = PlaybackTimeline(sampleRate: 48000)
+        t.setTimer(seconds: 2, fadeSeconds: 1, machine: m)
+        m.fade(to: 0, seconds: 0.1)                        // pause
+        _ = Self.render(m, &t, seconds: 1.5)                // into the timer's fade
+        t.cancelTimer(machine: m)
+        let after = Self.render(m, &t, seconds: 1)
+        #expect(after.allSatisfy { $0 == 0 })               // still paused
+    }
+
+    @Test func settingTheTimerAgainDuringItsFadeBringsTheSoundBack() {
+        let m = Self.machine()
+        var t = PlaybackTimeline(sampleRate: 48000)
+        let full = Self.rms(Self.render(m, &t, seconds: 0.5)[...])
+        t.setTimer(seconds: 1, fadeSeconds: 0.5, machine: m)
+        _ = Self.render(m, &t, seconds: 0.9)                // deep in the fade
+        t.setTimer(seconds: 60, fadeSeconds: 10, machine: m)
+        let after = Self.render(m, &t, seconds: 1)
+        #expect(Self.rms(after[(after.count - 9600)...]) > full * 0.9)
+    }
+
+    @Test func resumingDuringTheTimerFadeKeepsTheTimerFade() {
+        let m = Self.machine()
+        var t = PlaybackTimeline(sampleRate: 48000)
+        t.setTimer(seconds: 1, fadeSeconds: 0.5, machine: m)
+        _ = Self.render(m, &t, seconds: 0.75)
+        m.fade(to: 1, seconds: 0.1)                         // "resume" while the timer fades
+        let tail = Self.render(m, &t, seconds: 1)
+        #expect(t.isFinished)
+        #expect(Self.rms(tail[(tail.count - 480)...]) < 0.001)   // still fades to silence at the end
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AudioOutput
 import Foundation
+import NoiseControl
 import NoiseEngine
 
 extension Noise {
@@ -33,7 +34,10 @@ extension Noise {
 
         func validate() throws {
             _ = try output.parsed()
-            if let timer { guard try DurationParser.secondsOrValidationError(timer, "--timer") > 0 else { throw ValidationError("'--timer' must be more than 0") } }
+            if let timer {
+                let seconds = try DurationParser.secondsOrValidationError(timer, "--timer")
+                guard seconds >= 1, seconds <= 24 * 3600 else { throw ValidationError("'--timer' must be between 1s and 24h") }
+            }
             if let fade { _ = try DurationParser.secondsOrValidationError(fade, "--fade") }
             if fade != nil && timer == nil { throw ValidationError("'--fade' needs '--timer'") }
         }

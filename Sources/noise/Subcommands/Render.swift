@@ -112,6 +112,8 @@ extension Noise {
             if showProgress && interrupted { FileHandle.standardError.write(Data("\n".utf8)) }
             Terminal.printError("\(interrupted ? "Interrupted: wrote" : "Wrote") \(formatDuration(seconds)) of '\(label)' "
                 + "(\(sampleRate) Hz, \(channels == 2 ? "stereo" : "mono"), \(p.encoding.rawValue), seed \(seed)) to \(output == "-" ? "standard output" : output)")
+            // The shorter file is valid and kept, but scripts must be able to tell it was cut short.
+            if interrupted { throw ExitCode(130) }
         }
     }
 }
@@ -141,7 +143,7 @@ struct WAVTarget {
             throw ValidationError("'--output' \(path) is a directory")
         }
         do {
-            return try WAVFileSink(path: temporaryPath, format: format, encoding: encoding)
+            return try WAVFileSink(path: temporaryPath, format: format, encoding: encoding, exclusive: true)
         } catch {
             throw CLIError("cannot write \(path): \(error.reason)")
         }
