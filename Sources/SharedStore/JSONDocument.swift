@@ -35,22 +35,36 @@ public struct JSONDocument<Value: Codable>: Sendable {
         return d
     }
 
-    /// Loads the document; a corrupt file is set aside.
+    /// Loads the document; a corrupt file is set aside. Reading takes no lock (writes are atomic
+    /// renames, so a reader sees a whole file); only setting a file aside does, after reading it
+    /// again under the lock, so a good file that a writer has just put in place is never moved.
     public func load(decode: (Data) throws -> Value = { try JSONDocument.decoder().decode(Value.self, from: $0) })
         throws -> LoadOutcome<Value> {
+        let first = try attempt(decode, setAside: false)
+        guard case .setAside = first else { return first }
+        return try lock.withLock { try attempt(decode, setAside: true) }
+    }
+
+    /// `load` for callers that already hold the document's lock (`update`).
+    func loadLocked(decode: (Data) throws -> Value = { try JSONDocument.decoder().decode(Value.self, from: $0) })
+        throws -> LoadOutcome<Value> {
+        try attempt(decode, setAside: true)
+    }
+
+    /// One read. With `setAside: false` a bad file is reported as `.setAside` with the file left
+    /// where it is (the caller retries under the lock).
+    private func attempt(_ decode: (Data) throws -> Value, setAside: Bool) throws -> LoadOutcome<Value> {
         let data: Data
         do {
             guard let d = try FileSystem.read(url, limit: sizeLimit) else { return .missing }
             data = d
         } catch let error as StoreError where error.reason.contains("limit") {
-            let target = try FileSystem.setAside(url)
-            return .setAside(reason: error.reason, setAsideAt: target)
+            return .setAside(reason: error.reason, setAsideAt: setAside ? try FileSystem.setAside(url) : url)
         }
         do {
             return .loaded(try decode(data))
         } catch {
-            let target = try FileSystem.setAside(url)
-            return .setAside(reason: Self.describe(error), setAsideAt: target)
+            return .setAside(reason: Self.describe(error), setAsideAt: setAside ? try FileSystem.setAside(url) : url)
         }
     }
 
@@ -65,7 +79,7 @@ public struct JSONDocument<Value: Codable>: Sendable {
     public func update(_ body: (Value?) throws -> Value, onSetAside: (String, URL) -> Void = { _, _ in }) throws -> Value {
         try lock.withLock {
             let current: Value?
-            switch try load() {
+            switch try loadLocked() {
             case .missing: current = nil
             case .loaded(let v): current = v
             case .setAside(let reason, let at):
