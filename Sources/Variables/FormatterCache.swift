@@ -3,14 +3,26 @@ import Foundation
 /// Formatters for one locale and time zone, made on first use and reused: creating a
 /// `DateFormatter` costs hundreds of microseconds on Linux, using one costs about one.
 ///
-/// Not thread-safe; each `TemplateRenderer` owns one. Holds at most `capacity` formatters of each
-/// kind so a template with thousands of distinct `date:` patterns cannot grow it without bound.
+/// Not thread-safe; each `TemplateRenderer` owns one. Holds at most `capacity` formatters (and
+/// formatted numbers) of each kind so a template with thousands of distinct `date:` patterns or
+/// values cannot grow it without bound.
 public final class FormatterCache {
     public let locale: Locale
     public let timeZone: TimeZone
     static let capacity = 32
 
     private var dateFormatters: [String: DateFormatter] = [:]
+
+    /// Formatted numbers by input. Formatting goes through ICU and allocates about half a dozen
+    /// times per call; a widget's values rarely change between renders, so most calls repeat.
+    /// The output depends only on the locale (fixed for this cache) and the key.
+    private var formattedNumbers: [NumberKey: String] = [:]
+
+    /// The time keys of the render clock last asked for. Every token and template rendered for
+    /// one timeline entry shares `now`, and the zone and locale they depend on are this cache's,
+    /// so only `now` needs checking.
+    private var clockNow: Date?
+    private var clockValues = TimeKeyValues()
 
     public init(locale: Locale, timeZone: TimeZone) {
         self.locale = locale
@@ -21,8 +33,37 @@ public final class FormatterCache {
         context.locale.identifier == locale.identifier && context.timeZone.identifier == timeZone.identifier
     }
 
-    enum NumberKind {
+    enum NumberKind: Hashable {
         case decimal, percent, currency(code: String?)
+    }
+
+    private struct NumberKey: Hashable {
+        // The bit pattern, not the value: 0 and -0 are equal as Doubles but may print differently.
+        var bits: UInt64
+        var kind: NumberKind
+        var fractionDigits: Int?
+    }
+
+    struct TimeKeyValues {
+        var now, nowUnix, today, time, weekday: String?
+    }
+
+    /// The cached value of one time key for the context's clock, made by `make` on first use.
+    func timeKey(_ field: WritableKeyPath<TimeKeyValues, String?>, in context: RenderContext,
+                 make: () -> String) -> String {
+        // A caller of the public `BuiltInKeySource` API may pass a cache made for another zone or
+        // locale; its cached values would be wrong for this context.
+        guard matches(context) else { return make() }
+        let now = context.now
+        // Compared by bit pattern so a NaN `now` still matches itself instead of recomputing forever.
+        if clockNow?.timeIntervalSince1970.bitPattern != now.timeIntervalSince1970.bitPattern {
+            clockNow = now
+            clockValues = TimeKeyValues()
+        }
+        if let cached = clockValues[keyPath: field] { return cached }
+        let made = make()
+        clockValues[keyPath: field] = made
+        return made
     }
 
     /// Formats `x` in the cache's locale. `fractionDigits` nil keeps the style's default; ties
@@ -32,6 +73,15 @@ public final class FormatterCache {
     /// `NumberFormatter`'s minimum fraction digits makes it ignore the maximum (3.14159 with
     /// 2 decimals prints `3.142`).
     func number(_ x: Double, _ kind: NumberKind, fractionDigits: Int?) -> String {
+        let key = NumberKey(bits: x.bitPattern, kind: kind, fractionDigits: fractionDigits)
+        if let cached = formattedNumbers[key] { return cached }
+        let made = formatNumber(x, kind, fractionDigits: fractionDigits)
+        if formattedNumbers.isEmpty { formattedNumbers.reserveCapacity(Self.capacity) }
+        store(made, key, in: &formattedNumbers)
+        return made
+    }
+
+    private func formatNumber(_ x: Double, _ kind: NumberKind, fractionDigits: Int?) -> String {
         let precision: NumberFormatStyleConfiguration.Precision? = fractionDigits.map { .fractionLength($0) }
         switch kind {
         case .decimal:
@@ -80,7 +130,7 @@ public final class FormatterCache {
         return style.format(now)
     }
 
-    private func store<F>(_ formatter: F, _ key: String, in table: inout [String: F]) {
+    private func store<K, F>(_ formatter: F, _ key: K, in table: inout [K: F]) {
         if table.count >= Self.capacity { table.removeAll(keepingCapacity: true) }
         table[key] = formatter
     }

@@ -21,6 +21,7 @@ public enum KeyCanonicaliser {
         // character would otherwise fuse with the inserted space into a new Character, and a second
         // pass would read that as whitespace, so canonical(canonical(k)) != canonical(k) (found by
         // the fuzzer). Scalar rules make the function idempotent.
+        if isAlreadyCanonical(raw.utf8) { return String(raw) }
         let scalars = raw.unicodeScalars
         var start = scalars.startIndex
         while start < scalars.endIndex, isWhitespace(scalars[start]) { start = scalars.index(after: start) }
@@ -58,6 +59,21 @@ public enum KeyCanonicaliser {
             }
         }
         return String(out)
+    }
+
+    /// True when the general rules below would return `raw` unchanged: ASCII without whitespace
+    /// or capitals, and without `_` unless it is a built-in. Keys in templates and maths
+    /// identifiers are almost always written that way, and building the result scalar by scalar
+    /// costs more than the rest of a lookup.
+    static func isAlreadyCanonical<U: Collection<UInt8>>(_ utf8: U) -> Bool {
+        var bytes = utf8.makeIterator()
+        let first = bytes.next(), second = bytes.next()
+        let isBuiltIn = first == UInt8(ascii: "_") && second == UInt8(ascii: "_")
+        for byte in utf8 {
+            guard byte < 0x80, !isWhitespace(Unicode.Scalar(byte)), byte &- UInt8(ascii: "A") >= 26,
+                  isBuiltIn || byte != UInt8(ascii: "_") else { return false }
+        }
+        return true
     }
 
     /// Unicode whitespace, with the ASCII answer computed directly (the property lookup is slow).

@@ -41,17 +41,24 @@ public struct MathExpression {
     /// text, or nil when it is missing. Missing and non-numeric values count as 0.
     public static func evaluate<S: StringProtocol>(_ source: S, now: Date,
                                                    resolve: (Reference) -> String?) throws(MathError) -> Double {
-        var parser = Parser(bytes: Array(source.utf8), now: now)
-        return try parser.run(resolve)
+        // Parsing the string's own UTF-8 storage saves copying it into an array per evaluation.
+        func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Double, MathError> {
+            var parser = Parser(bytes: bytes, now: now)
+            return Result { () throws(MathError) in try parser.run(resolve) }
+        }
+        let result = source.utf8.withContiguousStorageIfAvailable(run)
+            ?? Array(source.utf8).withUnsafeBufferPointer(run)
+        return try result.get()
     }
 
     struct Parser {
-        let bytes: [UInt8]
+        /// Valid only during `evaluate`: the parser never outlives the buffer it was given.
+        let bytes: UnsafeBufferPointer<UInt8>
         let now: Date
         var index = 0
         var depth = 0
 
-        init(bytes: [UInt8], now: Date) {
+        init(bytes: UnsafeBufferPointer<UInt8>, now: Date) {
             self.bytes = bytes
             self.now = now
         }
@@ -140,11 +147,16 @@ public struct MathExpression {
             if Self.isNameStart(byte) {
                 let name = identifier()
                 if take("(") { return try call(name, resolve) }
-                switch name.lowercased() {
-                case "pi": return Double.pi
-                case "e": return M_E
-                default: return NumberText.parseForMaths(resolve(.identifier(name)) ?? "") ?? 0
+                // Only one- and two-letter names can be constants; lowercasing every other name
+                // would cost as much as looking it up.
+                if name.utf8.count <= 2 {
+                    switch name.lowercased() {
+                    case "pi": return Double.pi
+                    case "e": return M_E
+                    default: break
+                    }
                 }
+                return NumberText.parseForMaths(resolve(.identifier(name)) ?? "") ?? 0
             }
             throw .syntax(offset: index, expected: "a number, name or '('")
         }
@@ -167,7 +179,7 @@ public struct MathExpression {
                     while let d = current, NumberText.isDigit(d) { index += 1 }
                 }
             }
-            guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else {
+            guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) else {
                 throw .syntax(offset: start, expected: "a number")
             }
             return try finite(value)
@@ -180,7 +192,7 @@ public struct MathExpression {
         mutating func identifier() -> String {
             let start = index
             while let b = current, Self.isNameStart(b) || NumberText.isDigit(b) { index += 1 }
-            return String(decoding: bytes[start..<index], as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         }
 
         mutating func call(_ rawName: String, _ resolve: (Reference) -> String?) throws(MathError) -> Double {
@@ -193,7 +205,7 @@ public struct MathExpression {
             depth += 1
             defer { depth -= 1 }
             guard depth <= MathExpression.maximumDepth else { throw .tooDeep }
-            var arguments: [Double] = []
+            var arguments = Arguments()
             if !take(")") {
                 repeat {
                     arguments.append(try expression(resolve))
@@ -203,7 +215,41 @@ public struct MathExpression {
             return try finite(apply(name, arguments))
         }
 
-        func apply(_ name: String, _ a: [Double]) throws(MathError) -> Double {
+        /// A call's arguments without an array per call: fixed-arity functions take at most three,
+        /// and `min`/`max`, which take any number, are folded as the arguments arrive.
+        struct Arguments {
+            private(set) var count = 0
+            private var leading: (Double, Double, Double) = (0, 0, 0)
+            private(set) var minimum = 0.0
+            private(set) var maximum = 0.0
+
+            mutating func append(_ x: Double) {
+                switch count {
+                case 0: leading.0 = x; minimum = x; maximum = x
+                case 1: leading.1 = x
+                case 2: leading.2 = x
+                default: break
+                }
+                // Same comparisons as `Array.min()`/`max()`, so ties between 0 and -0 resolve alike.
+                if count > 0 {
+                    if x < minimum { minimum = x }
+                    if maximum < x { maximum = x }
+                }
+                count += 1
+            }
+
+            subscript(position: Int) -> Double {
+                switch position {
+                case 0: return leading.0
+                case 1: return leading.1
+                default: return leading.2
+                }
+            }
+
+            var isEmpty: Bool { count == 0 }
+        }
+
+        func apply(_ name: String, _ a: Arguments) throws(MathError) -> Double {
             func need(_ count: Int) throws(MathError) {
                 guard a.count == count else {
                     throw .wrongArgumentCount(function: name, expected: String(count), got: a.count)
@@ -212,7 +258,7 @@ public struct MathExpression {
             switch name {
             case "min", "max":
                 guard !a.isEmpty else { throw .wrongArgumentCount(function: name, expected: "1 or more", got: 0) }
-                return name == "min" ? a.min()! : a.max()!
+                return name == "min" ? a.minimum : a.maximum
             case "clamp":
                 try need(3)
                 // Bounds given the wrong way round are swapped rather than rejected.
@@ -240,7 +286,7 @@ public struct MathExpression {
                 let start = index
                 while let b = current, b != quote { index += 1 }
                 guard current == quote else { throw .syntax(offset: index, expected: "a closing quote") }
-                reference = .quoted(String(decoding: bytes[start..<index], as: UTF8.self))
+                reference = .quoted(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
                 index += 1
             } else if let b = current, Self.isNameStart(b) {
                 reference = .identifier(identifier())

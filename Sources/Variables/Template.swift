@@ -33,9 +33,27 @@ public struct Template: Sendable {
 
     public let parts: [Part]
 
+    static let partsReservationLimit = 32
+
     public init(_ source: String) {
         var parts: [Part] = []
         let utf8 = source.utf8
+        // Growing the array one append at a time costs an allocation per doubling; every token
+        // brings at most one literal before it. Capped so a hostile template of braces reserves
+        // no more than a typical one.
+        var opens = 0
+        var previousWasOpen = false
+        for byte in utf8 {
+            let isOpen = byte == UInt8(ascii: "{")
+            if isOpen, previousWasOpen {
+                opens += 1
+                if opens == Self.partsReservationLimit { break }
+                previousWasOpen = false
+            } else {
+                previousWasOpen = isOpen
+            }
+        }
+        parts.reserveCapacity(2 * opens + 1)
         var literalStart = utf8.startIndex
         var i = utf8.startIndex
         let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")

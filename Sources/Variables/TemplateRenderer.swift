@@ -20,6 +20,7 @@ import Foundation
 /// Not thread-safe (it caches formatters); use one renderer per thread.
 public final class TemplateRenderer {
     public static let maximumOutputBytes = 1 << 20
+    static let estimatedValueBytes = 12
 
     private var formatters: FormatterCache?
 
@@ -33,6 +34,15 @@ public final class TemplateRenderer {
     public func render(_ template: Template, in context: RenderContext) -> String {
         let formatters = cache(for: context)
         var output = ""
+        // One allocation instead of one per doubling: the literals plus a guess for each value.
+        var estimate = 0
+        for part in template.parts {
+            switch part {
+            case .literal(let literal): estimate += literal.utf8.count
+            case .token: estimate += Self.estimatedValueBytes
+            }
+        }
+        output.reserveCapacity(Swift.min(estimate, Self.maximumOutputBytes))
         var outputBytes = 0
         for part in template.parts {
             let text: String
@@ -50,7 +60,7 @@ public final class TemplateRenderer {
 
     /// The value of one canonical key as `{{key}}` sees it, or nil when missing.
     public func value(forKey canonicalKey: String, in context: RenderContext) -> String? {
-        lookup(canonicalKey, context: context, formatters: cache(for: context))
+        Self.lookup(canonicalKey, context: context, formatters: cache(for: context))
     }
 
     /// Every built-in key the context's sources currently resolve, sorted.
@@ -69,11 +79,16 @@ public final class TemplateRenderer {
         var value: String?
         switch token.base {
         case .key(let key):
-            value = lookup(key, context: context, formatters: formatters)
+            value = Self.lookup(key, context: context, formatters: formatters)
         case .maths(let expression):
-            value = try? NumberText.canonical(MathExpression.evaluate(expression, now: context.now) { reference in
-                mathsLookup(reference, context: context, formatters: formatters)
-            })
+            // The evaluator is specialised for this closure and passes its captures down every
+            // level of the recursive descent; a captured `RenderContext` would be copied (five
+            // reference counts) at each level. A pointer to it costs nothing to pass.
+            value = withUnsafePointer(to: context) { context in
+                try? NumberText.canonical(MathExpression.evaluate(expression, now: context.pointee.now) { reference in
+                    Self.mathsLookup(reference, context: context.pointee, formatters: formatters)
+                })
+            }
         }
         if value?.isEmpty ?? true { value = token.fallback }
         guard var result = value, !result.isEmpty else { return "" }
@@ -83,7 +98,7 @@ public final class TemplateRenderer {
         return result
     }
 
-    func lookup(_ key: String, context: RenderContext, formatters: FormatterCache) -> String? {
+    static func lookup(_ key: String, context: RenderContext, formatters: FormatterCache) -> String? {
         if KeyCanonicaliser.isBuiltIn(key) {
             return context.builtIns.value(forKey: key, in: context, formatters: formatters)
         }
@@ -91,7 +106,7 @@ public final class TemplateRenderer {
         return context.customVariables[key]
     }
 
-    func mathsLookup(_ reference: MathExpression.Reference, context: RenderContext,
+    static func mathsLookup(_ reference: MathExpression.Reference, context: RenderContext,
                      formatters: FormatterCache) -> String? {
         switch reference {
         case .quoted(let text):

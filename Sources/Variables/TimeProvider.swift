@@ -15,12 +15,20 @@ public struct TimeProvider: BuiltInKeySource {
     public static let keys = ["__now", "__now_unix", "__today", "__time", "__weekday"]
 
     public func value(forKey key: String, in context: RenderContext, formatters: FormatterCache) -> String? {
+        // Cached per render clock in `formatters`: the weekday goes through ICU and allocates
+        // several times, and a widget reads the same keys on every render of a timeline entry.
+        let now = context.now
         switch key {
-        case "__now": return CivilTime.isoUTC(context.now, fractionalSeconds: true)
-        case "__now_unix": return String(Int64(CivilTime.clampedSeconds(context.now).rounded(.down)))
-        case "__today": return CivilTime.local(context.now, in: context.timeZone).isoDate
-        case "__time": return CivilTime.local(context.now, in: context.timeZone).hourMinute
-        case "__weekday": return formatters.date(pattern: "EEE").string(from: context.now)
+        case "__now":
+            return formatters.timeKey(\.now, in: context) { CivilTime.isoUTC(now, fractionalSeconds: true) }
+        case "__now_unix":
+            return formatters.timeKey(\.nowUnix, in: context) { String(Int64(CivilTime.clampedSeconds(now).rounded(.down))) }
+        case "__today":
+            return formatters.timeKey(\.today, in: context) { CivilTime.local(now, in: context.timeZone).isoDate }
+        case "__time":
+            return formatters.timeKey(\.time, in: context) { CivilTime.local(now, in: context.timeZone).hourMinute }
+        case "__weekday":
+            return formatters.timeKey(\.weekday, in: context) { formatters.date(pattern: "EEE").string(from: now) }
         default: return nil
         }
     }

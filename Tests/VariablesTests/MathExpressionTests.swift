@@ -42,6 +42,9 @@ struct MathExpressionTests {
         Case("{{=min(3,1,2)}}", "1"),
         Case("{{=max(3, 1, 2)}}", "3"),
         Case("{{=min(4)}}", "4"),
+        Case("{{=min(5, 4, 3, 2, 1)}}", "1"),
+        Case("{{=max(1, 2, 3, 4, 5)}}", "5"),
+        Case("{{=min(9, 8, 7, -1, 6)}}", "-1"),
         Case("{{=clamp(15,0,10)}}", "10"),
         Case("{{=clamp(-5,0,10)}}", "0"),
         Case("{{=clamp(5,10,0)}}", "5"),
@@ -135,6 +138,10 @@ struct MathExpressionTests {
         #expect(error("exp(1000)") == .notFinite)
         #expect(error("foo(1)") == .unknownFunction("foo"))
         #expect(error("pow(1)") == .wrongArgumentCount(function: "pow", expected: "2", got: 1))
+        #expect(error("clamp(1, 2, 3, 4)") == .wrongArgumentCount(function: "clamp", expected: "3", got: 4))
+        #expect(error("abs(1, 2, 3, 4, 5)") == .wrongArgumentCount(function: "abs", expected: "1", got: 5))
+        // Arguments are evaluated before the name is checked, as before.
+        #expect(error("foo(1/0)") == .divisionByZero)
         #expect(error("1 +") == .syntax(offset: 3, expected: "a number, name or '('"))
     }
 
