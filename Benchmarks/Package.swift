@@ -25,6 +25,6 @@ let package = Package(
     targets: [
         suite("NoiseBenchmarks", path: "Noise", products: ["NoiseDSP", "NoiseEngine", "AudioOutput"]),
         suite("VariablesBenchmarks", path: "Variables", products: ["Variables"]),
-        suite("DesignBenchmarks", path: "Designs", products: ["WidgetDesign", "SharedStore"]),
+        suite("DesignBenchmarks", path: "Designs", products: ["WidgetDesign", "SharedStore", "NoiseDSP"]),
     ]
 )

@@ -1,3 +1,4 @@
+import NoiseDSP
 import Benchmark
 import Foundation
 import SharedStore

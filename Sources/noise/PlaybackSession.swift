@@ -58,7 +58,12 @@ struct PlaybackSession {
         }
         controller.setOutput(Self.output(of: sink))
         if let timerSeconds { player.send(.setTimer(seconds: timerSeconds, fadeSeconds: fadeSeconds)) }
-        try player.start(sink: sink)
+        do {
+            try player.start(sink: sink)
+        } catch {
+            server.stop()
+            throw error
+        }
         controller.saveLastMix()
         let statusStore = StatusStore(root: store)
         let publisher = StatusPublisher(store: statusStore, server: server, snapshot: { controller.status() },
@@ -109,7 +114,8 @@ struct PlaybackSession {
             }
         }
         // The session ending (SIGTERM at logout, SIGHUP) keeps "was playing", so the next login
-        // resumes; Ctrl-C, `noise stop`, the timer and a lost output end it on purpose.
+        // resumes, and so does giving up on a lost output (nobody chose to stop); Ctrl-C,
+        // `noise stop` and the sleep timer end it on purpose.
         let sessionEnded = signalled == SIGTERM || signalled == SIGHUP
         // Close the socket first, so no late request can publish "playing" after the final status.
         server.stop()
