@@ -23,6 +23,8 @@ public struct PeakLimiter: ~Copyable {
 
     // Delay line, interleaved, L frames.
     let delay: UnsafeMutablePointer<Float>
+    /// L frames of scratch for the idle path's block shift.
+    let spare: UnsafeMutablePointer<Float>
     var delayIndex = 0
     // Monotonic deque of (frame, gain) for the sliding minimum.
     let dequeFrames: UnsafeMutablePointer<Int>
@@ -52,6 +54,8 @@ public struct PeakLimiter: ~Copyable {
         releaseCoefficient = 1 - exp(-1 / (releaseSeconds * sampleRate))
         delay = .allocate(capacity: lookaheadFrames * channelCount)
         delay.initialize(repeating: 0, count: lookaheadFrames * channelCount)
+        spare = .allocate(capacity: lookaheadFrames * channelCount)
+        spare.initialize(repeating: 0, count: lookaheadFrames * channelCount)
         // A power of two, so ring indices wrap with a mask instead of a division.
         var capacity = 1
         while capacity < lookaheadFrames + 2 { capacity <<= 1 }
@@ -67,6 +71,7 @@ public struct PeakLimiter: ~Copyable {
 
     deinit {
         delay.deallocate()
+        spare.deallocate()
         dequeFrames.deallocate()
         dequeGains.deallocate()
         box.deallocate()
@@ -87,6 +92,32 @@ public struct PeakLimiter: ~Copyable {
     /// The idle path: delay by the look-ahead, gain 1; the window then holds one entry of gain 1.
     mutating func delayOnly(_ samples: UnsafeMutablePointer<Float>, frameCount: Int) {
         let channels = channelCount
+        let l = lookaheadFrames
+        if frameCount >= l {
+            // Whole-block shift with three copies instead of a swap per sample: keep the block's
+            // last L frames, move the rest L frames later, and put the delay line in front.
+            let floats = MemoryLayout<Float>.stride
+            memcpy(spare, samples + (frameCount - l) * channels, l * channels * floats)
+            memmove(samples + l * channels, samples, (frameCount - l) * channels * floats)
+            let tail = l - delayIndex
+            memcpy(samples, delay + delayIndex * channels, tail * channels * floats)
+            memcpy(samples + tail * channels, delay, delayIndex * channels * floats)
+            memcpy(delay, spare, l * channels * floats)
+            delayIndex = 0
+        } else {
+            delaySwap(samples, frameCount: frameCount)
+        }
+        frame &+= frameCount
+        if frameCount > 0 {
+            dequeHead = 0
+            dequeCount = 1
+            dequeFrames[0] = frame - 1
+            dequeGains[0] = 1
+        }
+    }
+
+    private mutating func delaySwap(_ samples: UnsafeMutablePointer<Float>, frameCount: Int) {
+        let channels = channelCount
         for i in 0..<frameCount {
             let p = samples + i * channels
             let d = delay + delayIndex * channels
@@ -97,13 +128,6 @@ public struct PeakLimiter: ~Copyable {
             }
             delayIndex += 1
             if delayIndex == lookaheadFrames { delayIndex = 0 }
-        }
-        frame &+= frameCount
-        if frameCount > 0 {
-            dequeHead = 0
-            dequeCount = 1
-            dequeFrames[0] = frame - 1
-            dequeGains[0] = 1
         }
     }
 

@@ -57,3 +57,25 @@ import NoiseDSP
         #expect(transparent, "gain at the end: \(x[x.count - 1] / 0.1)")
     }
 }
+
+@Suite struct PeakLimiterDelayTests {
+    /// Below the ceiling the output is the input delayed by exactly the look-ahead, whatever the
+    /// block sizes (the idle path shifts whole blocks when they are longer than the delay line and
+    /// swaps sample by sample when they are shorter).
+    @Test func anyBlockSizesGiveAnExactDelay() {
+        var limiter = PeakLimiter(sampleRate: 48000, channelCount: 2)
+        var g = SplitMix64(seed: 5)
+        let input = (0..<(2 * 30000)).map { _ in Float(Int64(bitPattern: g.next()) % 1000) / 2000 }
+        var output = input
+        var done = 0
+        while done < 30000 {
+            let n = min(Int(g.next() % 700) + 1, 30000 - done)   // 1…700 frames, look-ahead is 240
+            output.withUnsafeMutableBufferPointer { limiter.process($0.baseAddress! + 2 * done, frameCount: n) }
+            done += n
+        }
+        let delay = 2 * limiter.lookaheadFrames
+        let exact = Array(output[delay...]) == Array(input[..<(input.count - delay)])
+        #expect(exact)
+        #expect(output[..<delay].allSatisfy { $0 == 0 })
+    }
+}
