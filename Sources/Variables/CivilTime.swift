@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 
 /// Proleptic Gregorian calendar arithmetic on plain integers, plus conversion between local wall
 /// time and instants for a time zone. Used instead of `Calendar` on the render path: it is exact,
@@ -19,27 +20,12 @@ public struct CivilTime: Equatable, Sendable {
 
     /// Days since 1970-01-01 for a Gregorian date (valid for any year the parser accepts).
     public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        // Shift the year to start in March so the leap day is the last day of the year.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let shiftedMonth = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        CivilCalendar.daysSinceEpoch(year: year, month: month, day: day)
     }
 
     /// The Gregorian date for a day count since 1970-01-01.
     public static func date(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        CivilCalendar.date(daysSinceEpoch: days)
     }
 
     public static func isLeapYear(_ year: Int) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 
 /// ISO 8601 dates as the exchange format writes them (`2025-12-17T09:30:00Z`), parsed and
 /// formatted by hand: Foundation's formatters cost tens of microseconds per call on Linux, which
@@ -75,26 +76,12 @@ public enum ISODate {
         return Date(timeIntervalSince1970: Double(epoch) + fraction)
     }
 
-    // Howard Hinnant's civil-calendar algorithms (public domain formulas).
     static func daysFromCivil(_ year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        Int64(CivilCalendar.daysSinceEpoch(year: Int(year), month: Int(month), day: Int(day)))
     }
 
     static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+        let (y, m, d) = CivilCalendar.date(daysSinceEpoch: Int(days))
+        return (Int64(y), Int64(m), Int64(d))
     }
 }

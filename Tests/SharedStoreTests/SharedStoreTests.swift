@@ -68,3 +68,17 @@ import SharedStore
         }
     }
 }
+
+@Suite struct CivilCalendarTests {
+    @Test func knownDatesAndRoundTrips() {
+        #expect(CivilCalendar.daysSinceEpoch(year: 1970, month: 1, day: 1) == 0)
+        #expect(CivilCalendar.daysSinceEpoch(year: 2000, month: 3, day: 1) == 11017)
+        #expect(CivilCalendar.daysSinceEpoch(year: 1969, month: 12, day: 31) == -1)
+        for days in stride(from: -800_000, through: 800_000, by: 997) {
+            let d = CivilCalendar.date(daysSinceEpoch: days)
+            #expect(CivilCalendar.daysSinceEpoch(year: d.year, month: d.month, day: d.day) == days)
+        }
+        let newYear = CivilCalendar.date(daysSinceEpoch: 19_723)
+        #expect(newYear.year == 2024 && newYear.month == 1 && newYear.day == 1)
+    }
+}
