@@ -26,6 +26,10 @@ public final class PulseAudioSink: AudioSink {
         var error: Int32 = 0
         handle = pa_simple_new(nil, applicationName, PA_STREAM_PLAYBACK, device, streamName, &spec, nil, &attr, &error)
         guard handle != nil else {
+            if let device, error == Int32(PA_ERR_NOENTITY.rawValue) {
+                throw AudioOutputError(.invalid, backend: "pulse", call: "open sink '\(device)'",
+                                       reason: "the server has no sink of that name (see 'noise devices')")
+            }
             throw AudioOutputError(device == nil ? .unavailable : .invalid, backend: "pulse", call: "connect",
                                    reason: Self.describe(error))
         }

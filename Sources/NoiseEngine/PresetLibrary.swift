@@ -72,7 +72,7 @@ public struct PresetLibrary: Sendable {
         let all = entries()
         guard Self.isValidID(id), let entry = all.first(where: { $0.id == id }) else {
             let known = all.map(\.id).joined(separator: ", ")
-            throw MixError(path: "--preset", message: "no preset named '\(id)'" +
+            throw MixError(path: "", message: "no preset named '\(id)'" +
                            (known.isEmpty ? "; no preset folders were found (looked in \(folders.map(\.path).joined(separator: ", ")))" : "; available: \(known)"))
         }
         return (entry, try Mix.load(path: entry.url.path))

@@ -45,7 +45,7 @@ struct PlaybackSession {
         do {
             try server.start()
         } catch ControlError.alreadyRunning {
-            try handOver()
+            try handOver(timerSeconds: timerSeconds, fadeSeconds: fadeSeconds)
             return
         }
 
@@ -125,7 +125,7 @@ struct PlaybackSession {
     }
 
     /// A player already runs: give it this request instead of playing twice (or refuse).
-    func handOver() throws {
+    func handOver(timerSeconds: Double?, fadeSeconds: Double) throws {
         if exclusive { throw CLIError("a player is already running ('noise status' shows it); not starting another because of '--exclusive'") }
         let client = ControlClient()
         var requests: [ControlRequest] = []
@@ -142,10 +142,13 @@ struct PlaybackSession {
             requests.append(.setMaster(volume: mix.masterVolume))
         }
         requests.append(.resume)
+        if let timerSeconds { requests.append(.timer(seconds: timerSeconds, fadeSeconds: fadeSeconds)) }
         for request in requests {
             if case .error(let message) = try client.send(request) { throw CLIError("the running player refused the change: \(message)") }
         }
-        Terminal.printError("A player is already running: switched it to \(mix.name) (\(label)) instead of starting another.")
+        Terminal.printError("A player is already running: switched it to \(mix.name) (\(label))"
+            + (timerSeconds.map { " with a \(formatDuration($0)) timer" } ?? "") + " instead of starting another."
+            + " It keeps its own output and format; use 'noise stop' first to change those.")
     }
 
     /// Tries to open the output again with growing pauses (0.25 s doubling to 4 s) until the window ends.

@@ -45,7 +45,7 @@ import TestSupport
         #expect((s["output"] as? [String: Any])?["backend"] as? String == "pulse")
         #expect(s["underruns"] as? Int == 0)
         #expect(s["schemaVersion"] as? Int == 1)
-        #expect((s["pid"] as? Int).map(Int32.init) == player.process.processIdentifier)
+        #expect((s["pid"] as? Int).map(Int32.init) == player.processIdentifier)
         let level = try #require(s["levelDbfs"] as? Double)
         #expect(level < -10 && level > -80)
         // Published at least once a second while playing.

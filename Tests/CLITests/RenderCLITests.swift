@@ -142,16 +142,40 @@ import TestSupport
     /// Ctrl-C during a long render leaves a valid, shorter file.
     @Test func interruptLeavesAValidShorterFile() throws {
         let out = try temp().appendingPathComponent("long.wav").path
-        let p = Process()
-        p.executableURL = Products.url("noise")
-        p.arguments = ["render", "--preset", "sleep", "--duration", "8h", "--seed", "1", "-o", out]
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try ChildProcess(Products.url("noise").path, ["render", "--preset", "sleep", "--duration", "8h", "--seed", "1", "-o", out])
         Thread.sleep(forTimeInterval: 1.0)
-        kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 130)   // cut short, said so, and the file is still valid
+        p.signal(SIGINT)
+        #expect(p.wait() == 130)   // cut short, said so, and the file is still valid
         let wav = try WAVFile(path: out)
         #expect(wav.frameCount > 48000 && wav.frameCount < 8 * 3600 * 48000)
+    }
+}
+
+@Suite struct RenderTargetTests {
+    @Test func devicesArePlainStreamsAndLinksAreFollowed() throws {
+        let dir = try Products.temporaryDirectory("targets")
+        // /dev/null stays a device: nothing is renamed over it.
+        let r1 = try Products.run("noise", ["render", "--preset", "pink", "--duration", "1s", "-o", "/dev/null"])
+        #expect(r1.status == 0, "\(r1.stderrText)")
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+        // A FIFO gets the stream; it is not replaced by a regular file.
+        let fifo = dir.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = try ChildProcess("/bin/sh", ["-c", "cat '\(fifo)' > '\(dir.path)/got.wav'"])
+        let r2 = try Products.run("noise", ["render", "--preset", "pink", "--duration", "1s", "--seed", "1", "-o", fifo])
+        reader.wait()
+        #expect(r2.status == 0, "\(r2.stderrText)")
+        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(try WAVFile(path: dir.path + "/got.wav").frameCount == 48000)
+        // A symbolic link stays a link; its target gets the render.
+        let target = dir.appendingPathComponent("real.wav").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        let link = dir.appendingPathComponent("link.wav").path
+        #expect(symlink(target, link) == 0)
+        let r3 = try Products.run("noise", ["render", "--preset", "pink", "--duration", "1s", "-o", link])
+        #expect(r3.status == 0)
+        #expect(lstat(link, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
+        #expect(try WAVFile(path: target).frameCount == 48000)
     }
 }

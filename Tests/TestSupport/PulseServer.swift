@@ -87,17 +87,9 @@ public final class PulseServer: @unchecked Sendable {
     }
 
     public func run(_ tool: String, _ arguments: [String]) throws -> Products.Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = arguments
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Products.Result(status: p.terminationStatus, stdout: data, stderr: Data())
+        let child = try ChildProcess(tool, arguments, environment: environment)
+        let status = child.wait()
+        return Products.Result(status: status, stdout: child.stdout, stderr: child.stderr)
     }
 
     /// Records the null sink's monitor until `stop` is called on the returned recorder.

@@ -23,7 +23,7 @@ struct MixSourceOptions: ParsableArguments {
             for message in load.messages { Terminal.printError("warning: \(message)") }
             guard let last = load.lastMix else { throw CLIError("there is no Last Mix yet in \(store.lastMix.path); play something first") }
             try last.mix.validate(sampleRate: sampleRate)
-            return (last.mix, "Last Mix")
+            return (last.mix, "Last Mix: \(last.mix.name)")
         }
         if let mix {
             let m = try Mix.load(path: mix, sampleRate: sampleRate)

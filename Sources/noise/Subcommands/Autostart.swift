@@ -31,6 +31,8 @@ extension Noise {
             func run() throws {
                 let method = try chosen()
                 let autostart = makeAutostart(storeOption)
+                // One login entry only: switching methods removes the other, so two players never race at login.
+                _ = try autostart.remove()
                 let files = try autostart.install(method)
                 let (_, load) = try LastMixStore(root: storeOption.root).update { $0.resumeOnLaunch = true }
                 PlayerControl.printLoadMessages(load)

@@ -38,8 +38,11 @@ extension Noise {
                 let seconds = try DurationParser.secondsOrValidationError(timer, "--timer")
                 guard seconds >= 1, seconds <= 24 * 3600 else { throw ValidationError("'--timer' must be between 1s and 24h") }
             }
-            if let fade { _ = try DurationParser.secondsOrValidationError(fade, "--fade") }
             if fade != nil && timer == nil { throw ValidationError("'--fade' needs '--timer'") }
+            if let fade, let timer,
+               try DurationParser.secondsOrValidationError(fade, "--fade") > DurationParser.secondsOrValidationError(timer, "--timer") {
+                throw ValidationError("'--fade' must not be longer than '--timer'")
+            }
         }
 
         func run() throws {

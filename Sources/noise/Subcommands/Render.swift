@@ -91,7 +91,7 @@ extension Noise {
             let format = AudioFormat(sampleRate: sampleRate, channelCount: channels)
             Terminal.installInterruptHandlers()
 
-            let target = WAVTarget(path: output)
+            let target = try WAVTarget(path: output)
             let sink = try target.open(format: format, encoding: p.encoding, expectedFrames: plan.totalFrames)
             var bar = Terminal.ProgressBar()
             let showProgress = Terminal.stderrIsTerminal && output != "-"
@@ -118,29 +118,54 @@ extension Noise {
     }
 }
 
-/// The output file of `noise render`: rendered into a temporary file beside the target and
-/// renamed over it at the end (also after Ctrl-C), so a failed render never truncates or deletes
-/// an existing file.
+/// The output of `noise render`. A regular file (new or existing) is rendered into a temporary
+/// file beside it and renamed over it at the end (also after Ctrl-C), so a failed render never
+/// truncates or deletes an existing file; a symbolic link is followed, so the link stays and its
+/// target is replaced. Standard output (`-`), pipes and devices are written straight through,
+/// as a stream.
 struct WAVTarget {
     let path: String
+    /// Where the bytes finally live (the link's target for a symbolic link).
+    let resolvedPath: String
     let temporaryPath: String
+    let isStream: Bool
 
-    init(path: String) {
+    init(path: String) throws {
         self.path = path
-        let url = URL(fileURLWithPath: path)
-        temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
+        guard path != "-" else {
+            (resolvedPath, temporaryPath, isStream) = (path, "", true)
+            return
+        }
+        var resolved = path
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let real = realpath(path, nil) {
+            resolved = String(cString: real)
+            free(real)
+        }
+        resolvedPath = resolved
+        if stat(resolved, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: isStream = false
+            case S_IFDIR: throw ValidationError("'--output' \(path) is a directory")
+            default: isStream = true   // a FIFO, a character device (/dev/null), a socket
+            }
+        } else {
+            isStream = false
+        }
+        let url = URL(fileURLWithPath: resolved)
+        temporaryPath = isStream ? "" : url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
     }
 
-    var isStandardOutput: Bool { path == "-" }
-
     func open(format: AudioFormat, encoding: SampleEncoding, expectedFrames: Int64) throws -> WAVFileSink {
-        if isStandardOutput {
+        if path == "-" {
             return try WAVFileSink(descriptor: 1, ownsDescriptor: false, format: format, encoding: encoding,
                                    name: "standard output", expectedFrameCount: expectedFrames)
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw ValidationError("'--output' \(path) is a directory")
+        if isStream {
+            let fd = Glibc.open(resolvedPath, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            return try WAVFileSink(descriptor: fd, ownsDescriptor: true, format: format, encoding: encoding,
+                                   name: path, expectedFrameCount: expectedFrames)
         }
         do {
             return try WAVFileSink(path: temporaryPath, format: format, encoding: encoding, exclusive: true)
@@ -150,8 +175,8 @@ struct WAVTarget {
     }
 
     func commit() throws {
-        guard !isStandardOutput else { return }
-        guard rename(temporaryPath, path) == 0 else {
+        guard !isStream else { return }
+        guard rename(temporaryPath, resolvedPath) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
             throw CLIError("cannot move the render into place at \(path): \(reason)")
@@ -159,7 +184,7 @@ struct WAVTarget {
     }
 
     func abandon() {
-        if !isStandardOutput { unlink(temporaryPath) }
+        if !isStream { unlink(temporaryPath) }
     }
 }
 

@@ -13,7 +13,7 @@ extension Weaver {
         @Argument(help: "Design IDs, unique ID prefixes, or names.") var designs: [String] = []
         @Flag(help: "Export every design in the library.") var all = false
         @Flag(help: "Embed the images the designs reference.") var embedImages = false
-        @Option(name: .shortAndLong, help: "Output file, e.g. designs.wwdesign.") var output: String
+        @Option(name: .shortAndLong, help: "Output file, e.g. designs.wwdesign, or - for standard output.") var output: String
 
         func validate() throws {
             if all && !designs.isEmpty { throw ValidationError("give design IDs or '--all', not both") }
@@ -27,6 +27,13 @@ extension Weaver {
             let specs = try ids.filter { seen.insert($0).inserted }.map { try lib.load($0) }
             let data = try DesignExchange.exportData(specs, embedImages: embedImages, imagesFolder: store.root.images,
                                                      now: Date(), warn: { printWarning($0) })
+            if output == "-" {
+                // The package is built whole before anything is written, so a failure never
+                // leaves a partial document on the pipe either.
+                FileHandle.standardOutput.write(data)
+                FileHandle.standardError.write(Data("Exported \(specs.count) design\(specs.count == 1 ? "" : "s") to standard output.\n".utf8))
+                return
+            }
             let url = URL(fileURLWithPath: output)
             try FileSystem.atomicWrite(data, to: url, mode: 0o644)
             print("Exported \(specs.count) design\(specs.count == 1 ? "" : "s") to \(output).")

@@ -24,6 +24,9 @@ extension Weaver {
         func run() throws {
             let lib = store.library
             let original = try lib.load(lib.resolve(design).id)
+            if save != nil && seed == nil {
+                throw ValidationError("'--save' needs '--seed': give the seed printed with the list you picked from")
+            }
             let usedSeed = seed ?? UInt64.random(in: 0...UInt64.max)
             let variants = Remixer.variants(of: original, seed: usedSeed, count: count)
             if let save {
@@ -32,7 +35,7 @@ extension Weaver {
                 spec.name = String("\(original.name) (Remix \(save))".prefix(FieldLimits.maxNameCharacters))
                 spec.updatedAt = WidgetSpec.wholeSeconds(Date())
                 try lib.add([spec])
-                print("Saved remix \(save) of \(original.name) as \(spec.name) (\(spec.id.uuidString)).")
+                print("Saved remix \(save) (seed \(usedSeed)) of \(original.name) as \(spec.name) (\(spec.id.uuidString)).")
                 return
             }
             if json {

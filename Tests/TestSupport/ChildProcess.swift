@@ -1,0 +1,111 @@
+import Foundation
+
+/// A child process started with posix_spawn and reaped with waitpid, with its output collected
+/// through pipes by plain threads. Tests use this instead of Foundation's `Process`, whose child
+/// monitor on Linux was seen missing a child's exit (a test then waits forever) while other
+/// long-running children exist.
+public final class ChildProcess: @unchecked Sendable {
+    public let pid: pid_t
+    private let lock = NSLock()
+    private var outData = Data()
+    private var errData = Data()
+    private var readers: [Thread] = []
+    private let readersDone = DispatchGroup()
+    private var exitStatus: Int32?
+
+    public struct Failure: Error, CustomStringConvertible { public var description: String }
+
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                stdin: Data? = nil) throws {
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
+            throw Failure(description: "pipe failed: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        // Test threads block signals and children inherit the mask: start with an empty one.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0)=\($1)") } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+        guard rc == 0 else {
+            close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
+            throw Failure(description: "cannot start \(executable): \(String(cString: strerror(rc)))")
+        }
+        pid = child
+        for (fd, isErr) in [(outPipe[0], false), (errPipe[0], true)] {
+            readersDone.enter()
+            let thread = Thread { [self] in
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { break }
+                    lock.withLock { if isErr { errData.append(contentsOf: buffer[0..<n]) } else { outData.append(contentsOf: buffer[0..<n]) } }
+                }
+                close(fd)
+                readersDone.leave()
+            }
+            thread.start()
+        }
+        if let stdin {
+            stdin.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = write(inPipe[1], raw.baseAddress! + offset, raw.count - offset)
+                    if n <= 0 { if errno == EINTR { continue } else { break } }
+                    offset += n
+                }
+            }
+        }
+        close(inPipe[1])
+    }
+
+    public var stdout: Data { lock.withLock { outData } }
+    public var stderr: Data { lock.withLock { errData } }
+
+    /// Non-nil once the child has exited: its exit status, or 128 + the signal that ended it.
+    public func poll() -> Int32? {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        let r = waitpid(pid, &status, WNOHANG)
+        if r == -1 && errno == ECHILD {
+            exitStatus = -1   // reaped elsewhere: gone, status unknown
+            return -1
+        }
+        guard r == pid else { return nil }
+        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        exitStatus = code
+        return code
+    }
+
+    /// Waits for the exit (and for the output pipes to close, up to 5 s more).
+    @discardableResult
+    public func wait() -> Int32 {
+        while poll() == nil { usleep(2000) }
+        _ = readersDone.wait(timeout: .now() + 5)
+        return exitStatus!
+    }
+
+    public func signal(_ sig: Int32) { kill(pid, sig) }
+}
