@@ -105,7 +105,8 @@ extension Noise {
                     return
                 }
             }
-            if let latest { print(summary(latest.mix, layerIndex: p.layerIndex, changedMaster: p.masterVolume != nil)) }
+            if let latest { print(summary(latest.mix, layerIndex: p.layerIndex, changedMaster: p.masterVolume != nil,
+                                                   switchedExplicitly: p.change.enabled != nil)) }
         }
 
         private func editLastMix(_ p: Parsed) throws {
@@ -117,13 +118,17 @@ extension Noise {
             PlayerControl.printLoadMessages(load)
             if load.lastMix == nil { Terminal.printError("note: there was no Last Mix; started from the default mix") }
             Terminal.printError("No player is running; changed the Last Mix (\(store.url.path)).")
-            print(summary(value.mix, layerIndex: p.layerIndex, changedMaster: p.masterVolume != nil))
+            print(summary(value.mix, layerIndex: p.layerIndex, changedMaster: p.masterVolume != nil,
+                          switchedExplicitly: p.change.enabled != nil))
         }
 
-        private func summary(_ mix: Mix, layerIndex: Int?, changedMaster: Bool) -> String {
+        private func summary(_ mix: Mix, layerIndex: Int?, changedMaster: Bool, switchedExplicitly: Bool) -> String {
             var lines: [String] = []
             if let i = layerIndex, i < mix.layers.count {
                 lines.append("layer \(i + 1): \(StatusFormatter.layer(mix.layers[i]))")
+                if !mix.layers[i].enabled && !switchedExplicitly {
+                    lines.append("(layer \(i + 1) is off and silent: add '--on' to hear it)")
+                }
             }
             if changedMaster { lines.append("master: \(percent(mix.masterVolume))") }
             return lines.joined(separator: "\n")
