@@ -106,7 +106,6 @@ public final class LivePlayer: @unchecked Sendable {
         _ = stopFadeBits.compareExchange(expected: Double.nan.bitPattern, desired: max(0, fadeSeconds).bitPattern, ordering: .releasing)
     }
 
-    public var isStopping: Bool { !Double(bitPattern: stopFadeBits.load(ordering: .acquiring)).isNaN }
 
     /// Waits for the render thread to end (after `.finished` or `.outputLost`) and returns the sink
     /// it used, for the caller to drain and close.
