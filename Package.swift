@@ -25,6 +25,10 @@ let package = Package(
                        providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa",
                        providers: [.apt(["libasound2-dev"])]),
+        // Drawing: Cairo surfaces (PNG, SVG) and Pango text through pangocairo, fonts pinned with
+        // fontconfig. Shared by the widget renderer and the spectrum plot.
+        .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
 
         // Pure real-time DSP: no Foundation, no I/O.
         .target(name: "NoiseDSP"),
@@ -37,7 +41,7 @@ let package = Package(
         .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore"]),
         .target(name: "Variables", dependencies: ["SharedStore"]),
         .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP"]),
-        .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables"]),
+        .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables", "CCairo"]),
 
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
