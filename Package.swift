@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
         // Layout, hit-testing, golden-image and bad-input tests of the widget renderer.
-        .testTarget(name: "WidgetRenderTests", dependencies: ["WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "TestSupport"],
+        .testTarget(name: "WidgetRenderTests", dependencies: ["WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "NoiseEngine", "SharedStore", "TestSupport"],
                     exclude: ["Goldens"]),
     ]
 )

@@ -105,3 +105,41 @@ int ww_jpeg_decode_argb32(const uint8_t *data, size_t length, uint8_t *pixels, s
     free(row);
     return 0;
 }
+
+int ww_jpeg_encode_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,
+                       uint8_t **output, size_t *outputLength) {
+    struct jpeg_compress_struct info;
+    struct ww_error_manager manager;
+    char buffer[JMSG_LENGTH_MAX] = {0};
+    unsigned char *out = NULL;
+    unsigned long outLength = 0;
+    info.err = jpeg_std_error(&manager.base);
+    manager.base.error_exit = ww_error_exit;
+    manager.base.output_message = ww_output_message;
+    manager.message = buffer;
+    manager.messageLength = sizeof buffer;
+    if (setjmp(manager.jump)) {
+        jpeg_destroy_compress(&info);
+        return -1;
+    }
+    jpeg_create_compress(&info);
+    jpeg_mem_dest(&info, &out, &outLength);
+    info.image_width = width;
+    info.image_height = height;
+    info.input_components = 3;
+    info.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, quality, TRUE);
+    jpeg_start_compress(&info, TRUE);
+    while (info.next_scanline < info.image_height) {
+        JSAMPROW row = (JSAMPROW)(rgb + (size_t)info.next_scanline * width * 3);
+        jpeg_write_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    *output = out;
+    *outputLength = outLength;
+    return 0;
+}
+
+void ww_jpeg_free(uint8_t *buffer) { free(buffer); }

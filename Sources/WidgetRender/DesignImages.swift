@@ -128,3 +128,16 @@ public enum DesignImages {
         return DecodedImage(surface: surface)
     }
 }
+
+extension DesignImages {
+    /// Encodes packed RGB as JPEG (test fixtures, the gallery's sample photo).
+    public static func encodeJPEG(rgb: [UInt8], width: Int, height: Int, quality: Int = 88) -> [UInt8]? {
+        guard rgb.count == width * height * 3 else { return nil }
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let status = rgb.withUnsafeBufferPointer { ww_jpeg_encode_rgb($0.baseAddress, UInt32(width), UInt32(height), Int32(quality), &out, &length) }
+        guard status == 0, let out else { return nil }
+        defer { ww_jpeg_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: length))
+    }
+}

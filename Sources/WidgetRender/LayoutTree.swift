@@ -58,6 +58,14 @@ public struct RGBA: Sendable, Hashable {
         self.init(Double((hex >> 16) & 0xFF) / 255, Double((hex >> 8) & 0xFF) / 255, Double(hex & 0xFF) / 255, alpha)
     }
 
+    /// `#RRGGBB` or `RRGGBB`; nil otherwise.
+    public init?(hexString: String) {
+        var t = Substring(hexString)
+        if t.hasPrefix("#") { t = t.dropFirst() }
+        guard t.count == 6, let v = UInt32(t, radix: 16) else { return nil }
+        self.init(hex: v)
+    }
+
     public func opacity(_ factor: Double) -> RGBA { RGBA(r, g, b, a * factor) }
 
     public static let clear = RGBA(0, 0, 0, 0)

@@ -103,11 +103,13 @@ extension TemplateContext {
         let iconSize: Double = isSmall ? 12 : 13
         var cursor = y
         var shown = 0
-        for item in list.items.prefix(capacity) {
+        for (index, item) in list.items.prefix(capacity).enumerated() {
             let r = TextRun(text: item.text, sizePoints: TextStyleMetrics.font(spec.style.secondaryTextStyle, fallback: secondaryFallback).size,
                             colour: item.done ? palette.secondary : palette.primary, lineLimit: 1, strikethrough: item.done)
             let lh = b.lineHeightOf(r)
-            guard cursor + lh <= maxY else { break }
+            // Keep a line for "+N more" when items would remain after this one.
+            let remaining = list.items.count - index - 1
+            guard cursor + lh + (remaining > 0 ? lh + rowSpacing : 0) <= maxY else { break }
             let icon = list.isChecklist ? (item.done ? "checkmark.circle.fill" : "circle") : "circle.fill"
             let iconColour = list.isChecklist ? accent.opacity(item.done ? 0.95 : 0.55) : accent.opacity(0.55)
             let dot = list.isChecklist ? iconSize : 6

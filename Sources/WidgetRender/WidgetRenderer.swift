@@ -45,11 +45,14 @@ public final class WidgetRenderer {
     // MARK: Backends
 
     /// PNG bytes at `layout.scale` pixels per point; transparent outside the rounded corners.
-    public func png(_ layout: WidgetLayout, images: [String: DecodedImage] = [:]) throws -> [UInt8] {
+    /// `backdrop` paints the whole image first (previews of lock-screen families, which are
+    /// otherwise white on transparent).
+    public func png(_ layout: WidgetLayout, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil) throws -> [UInt8] {
         let s = Double(max(1, layout.scale))
         let surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32((layout.width * s).rounded()), Int32((layout.height * s).rounded())),
                                        call: "cairo_image_surface_create")
         let cr = try CairoContext(surface: surface)
+        Self.paintBackdrop(backdrop, cr.pointer)
         CairoDrawer(text: textEngine, images: images).draw(layout, on: cr.pointer, scale: s)
         try cr.check("drawing")
         cairo_surface_flush(surface.pointer)
@@ -57,11 +60,12 @@ public final class WidgetRenderer {
     }
 
     /// Raw premultiplied ARGB32 pixels (for tests and in-process consumers).
-    public func pixels(_ layout: WidgetLayout, images: [String: DecodedImage] = [:]) throws -> (width: Int, height: Int, argb: [UInt32]) {
+    public func pixels(_ layout: WidgetLayout, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil) throws -> (width: Int, height: Int, argb: [UInt32]) {
         let s = Double(max(1, layout.scale))
         let w = Int((layout.width * s).rounded()), h = Int((layout.height * s).rounded())
         let surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)), call: "cairo_image_surface_create")
         let cr = try CairoContext(surface: surface)
+        Self.paintBackdrop(backdrop, cr.pointer)
         CairoDrawer(text: textEngine, images: images).draw(layout, on: cr.pointer, scale: s)
         try cr.check("drawing")
         cairo_surface_flush(surface.pointer)
@@ -105,13 +109,19 @@ public final class WidgetRenderer {
     }
 
     /// One call for any format: PNG and SVG as bytes, JSON and text as UTF-8.
-    public func render(_ layout: WidgetLayout, format: RenderFormat, images: [String: DecodedImage] = [:]) throws -> [UInt8] {
+    public func render(_ layout: WidgetLayout, format: RenderFormat, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil) throws -> [UInt8] {
         switch format {
-        case .png: try png(layout, images: images)
+        case .png: try png(layout, images: images, backdrop: backdrop)
         case .svg: Array(try svg(layout, images: images).utf8)
         case .json: Array(json(layout).utf8)
         case .txt: Array(text(layout).utf8)
         }
+    }
+
+    static func paintBackdrop(_ colour: RGBA?, _ cr: OpaquePointer) {
+        guard let c = colour else { return }
+        cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)
+        cairo_paint(cr)
     }
 
     static func writePNG(_ surface: CairoSurface) throws -> [UInt8] {

@@ -14,4 +14,10 @@ int ww_jpeg_dimensions(const uint8_t *data, size_t length, uint32_t *width, uint
 /// `error`). libjpeg reports errors by longjmp, which Swift cannot catch: that is why this is C.
 int ww_jpeg_decode_argb32(const uint8_t *data, size_t length, uint8_t *pixels, size_t stride,
                           uint32_t width, uint32_t height, char *error, size_t errorLength);
+
+/// Encodes packed RGB (3 bytes a pixel) as a baseline JPEG into a malloc'd buffer (`*output`,
+/// freed by the caller with `free`). For test fixtures and the gallery's sample photo.
+int ww_jpeg_encode_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,
+                       uint8_t **output, size_t *outputLength);
+void ww_jpeg_free(uint8_t *buffer);
 #endif

@@ -84,12 +84,18 @@ extension Weaver {
         @Option(name: .shortAndLong, help: ArgumentHelp("Output file, or - for standard output.", valueName: "file"))
         var output: String = "-"
 
+        @Option(help: ArgumentHelp("Paint this colour behind the widget in PNG output (e.g. '#1C1C1E'; default: transparent).", valueName: "#rrggbb"))
+        var backdrop: String?
+
         func validate() throws {
             guard WidgetRenderer.scales.contains(scale) else {
                 throw ValidationError("'--scale' must be 1, 2 or 3; got \(scale)")
             }
             if let format, RenderFormat(rawValue: format.lowercased()) == nil {
                 throw ValidationError("'--format' must be png, svg, json or txt; got '\(format)'")
+            }
+            if let backdrop, RGBA(hexString: backdrop) == nil {
+                throw ValidationError("'--backdrop' must be a colour like '#1C1C1E'; got '\(backdrop)'")
             }
             if format == nil, output != "-", RenderFormat.from(path: output) == nil {
                 throw ValidationError("cannot tell the format from '\(output)': give '--format png|svg|json|txt' or use a .png, .svg, .json or .txt name")
@@ -105,7 +111,7 @@ extension Weaver {
         func run() throws {
             let (layout, inputs, renderer) = try selection.layout(scale: scale)
             for warning in layout.warnings { printWarning(warning) }
-            let bytes = try renderer.render(layout, format: resolvedFormat, images: inputs.images)
+            let bytes = try renderer.render(layout, format: resolvedFormat, images: inputs.images, backdrop: backdrop.flatMap { RGBA(hexString: $0) })
             try OutputFile.write(bytes, to: output)
         }
     }

@@ -1,0 +1,98 @@
+import Foundation
+import NoiseControl
+import SharedStore
+import Variables
+import WidgetDesign
+@testable import WidgetRender
+
+/// Pinned inputs for layout and golden tests: the render clock, zone, locale and every snapshot.
+enum Fixtures {
+    static let now = Date(timeIntervalSince1970: 1_769_247_000)  // 2026-01-24T09:30:00Z
+    static let timeZone = TimeZone(identifier: "Europe/London")!
+    static let locale = Locale(identifier: "en_GB")
+
+    static func context(isPro: Bool = false) -> RenderContext {
+        RenderContext(now: now, timeZone: timeZone, locale: locale, isPro: isPro)
+    }
+
+    static func design(_ template: String, remix: String? = nil) -> WidgetSpec {
+        var d = try! TemplateCatalogue.find(template)!.design(remix: remix, now: now)
+        d.id = UUID(uuidString: "00000000-0000-0000-0000-00000000000\(abs(template.hashValue % 10))") ?? d.id
+        return d
+    }
+
+    static let weather: WeatherState = {
+        var w = WeatherState()
+        w.location = "London"; w.condition = "Cloudy"; w.symbol = "cloud.rain.fill"
+        w.temperatureC = 7.4; w.highC = 9; w.lowC = 3.2
+        w.nowcast = "Light rain in 20 min"; w.nowcastSecondary = "Ends in 35m"
+        w.rainStartMinutes = 20; w.rainEndMinutes = 55; w.rainPeakIntensityMMPerHour = 1.2; w.rainPeakChance = 0.6
+        w.fetchedAt = now.addingTimeInterval(-600)
+        return w
+    }()
+
+    static let calendar = CalendarSnapshot(events: [
+        .init(title: "Design review with the audio team", start: now.addingTimeInterval(45 * 60), end: now.addingTimeInterval(90 * 60), location: "Room 4 / Jitsi"),
+        .init(title: "Lunch with Sam", start: now.addingTimeInterval(3 * 3600), end: now.addingTimeInterval(4 * 3600)),
+    ])
+
+    static let reminders = RemindersSnapshot(items: [
+        .init(title: "Buy oat milk", due: now.addingTimeInterval(7.5 * 3600)), .init(title: "Call the dentist"),
+        .init(title: "Water the plants", done: true), .init(title: "Book train tickets"), .init(title: "Pay rent", done: true),
+    ], updatedAt: now.addingTimeInterval(-1800))
+
+    static func noise(_ playback: NoiseWidgetState.Playback) -> NoiseWidgetState {
+        NoiseWidgetState(
+            playback: playback, mixName: "Rain on a tent",
+            layers: [.init(enabled: true, volume: 0.72, colour: 2), .init(enabled: true, volume: 0.35, colour: 1),
+                     .init(enabled: playback != .stopped, volume: 0.2, colour: 0), .init(enabled: false, volume: 0.5, colour: 1.4)],
+            masterVolume: 0.7, timerRemainingSeconds: playback == .stopped ? nil : 23 * 60, resumeOnLaunch: playback == .playing,
+            updatedAt: now.addingTimeInterval(-2), levelDbfs: playback == .playing ? -18 : nil)
+    }
+
+    static func inputs(isPro: Bool = false, noise: NoiseWidgetState.Playback = .playing, images: [String: DecodedImage] = [:],
+                       appearance: Appearance = .dark) -> RenderInputs {
+        RenderInputs(context: context(isPro: isPro), appearance: appearance, noise: Self.noise(noise), weather: weather,
+                     calendar: calendar, reminders: reminders, images: images)
+    }
+
+    /// A sunset over hills, drawn procedurally (no photo is copied in): sky gradient, sun, two
+    /// hill layers, sea shimmer. Packed RGB.
+    static func samplePhotoRGB(width: Int = 720, height: Int = 480) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let u = Double(x) / Double(width), v = Double(y) / Double(height)
+                // Sky: deep blue at the top to orange at the horizon.
+                var r = 0.10 + 0.95 * pow(v, 1.6), g = 0.12 + 0.45 * pow(v, 1.8), b = 0.35 - 0.15 * v
+                let dx = u - 0.62, dy = v - 0.55
+                let d = (dx * dx + dy * dy).squareRoot()
+                if d < 0.075 { r = 1; g = 0.86; b = 0.55 } else { let glow = max(0, 0.35 - d) * 1.6; r += glow; g += glow * 0.6; b += glow * 0.2 }
+                let hill1 = 0.62 + 0.06 * sin(u * 7 + 1) + 0.03 * sin(u * 19)
+                let hill2 = 0.72 + 0.05 * sin(u * 4 + 3) + 0.02 * sin(u * 23 + 1)
+                if v > hill1 { r = 0.22; g = 0.13; b = 0.22 }
+                if v > hill2 { r = 0.10; g = 0.07; b = 0.13 }
+                if v > 0.86 { let s = 0.5 + 0.5 * sin(u * 90 + v * 40); r = 0.14 + 0.25 * s * (1 - abs(u - 0.62)); g = 0.10 + 0.12 * s; b = 0.20 }
+                let i = (y * width + x) * 3
+                out[i] = UInt8(max(0, min(255, r * 255)))
+                out[i + 1] = UInt8(max(0, min(255, g * 255)))
+                out[i + 2] = UInt8(max(0, min(255, b * 255)))
+            }
+        }
+        return out
+    }
+
+    static let samplePhotoJPEG: [UInt8] = DesignImages.encodeJPEG(rgb: samplePhotoRGB(), width: 720, height: 480)!
+
+    static var samplePhoto: DecodedImage { try! DesignImages.decode(Data(samplePhotoJPEG), name: "sample.jpg") }
+
+    /// The poster starter with the sample photo.
+    static func posterWithPhoto() -> WidgetSpec {
+        var d = design("poster")
+        d.image = ImageSpec(fileName: "sunset.jpg")
+        d.primaryText = "Weekend"
+        d.secondaryText = "Sunset over the hills"
+        d.name = "Poster"
+        return d
+    }
+}

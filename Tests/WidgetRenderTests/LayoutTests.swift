@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+import Variables
+import WidgetDesign
+@testable import WidgetRender
+
+@Suite struct LayoutTests {
+    let renderer = WidgetRenderer()
+
+    func layout(_ d: WidgetSpec, _ f: WidgetFamily, _ inputs: RenderInputs = Fixtures.inputs()) -> WidgetLayout {
+        renderer.layout(design: d, family: f, scale: 2, inputs: inputs)
+    }
+
+    @Test func familySizesInPoints() {
+        let expected: [WidgetFamily: (Double, Double)] = [.small: (170, 170), .medium: (364, 170), .large: (364, 382),
+                                                          .circular: (76, 76), .rectangular: (172, 76), .inline: (257, 26)]
+        for (f, size) in expected {
+            let l = layout(Fixtures.design("classic"), f)
+            #expect(l.width == size.0 && l.height == size.1, "\(f)")
+        }
+    }
+
+    @Test func everyElementAndActionLiesInsideTheWidget() {
+        for t in TemplateCatalogue.all {
+            for f in WidgetFamily.allCases {
+                var d = Fixtures.design(t.id)
+                if t.id == "poster" { d = Fixtures.posterWithPhoto() }
+                let l = layout(d, f, Fixtures.inputs(images: ["sunset.jpg": Fixtures.samplePhoto]))
+                #expect(!l.elements.isEmpty, "\(t.id) \(f)")
+                for e in l.elements where e.kind != .background {
+                    #expect(l.bounds.encloses(e.rect, tolerance: 0.5), "\(t.id) \(f): \(e.kind) \(e.rect) \(e.text ?? "")")
+                }
+                for a in l.actions { #expect(l.bounds.encloses(a.rect), "\(t.id) \(f): \(a.id)") }
+                #expect(l.warnings.isEmpty, "\(t.id) \(f): \(l.warnings)")
+            }
+        }
+    }
+
+    @Test func primaryTextHonoursLineLimitsAndTruncatesWithEllipsis() {
+        var d = Fixtures.design("classic")
+        d.primaryText = String(repeating: "A long headline that keeps going ", count: 8)
+        d.layout.primaryLineLimitSmall = 1
+        d.layout.primaryLineLimit = 3
+        let small = layout(d, .small).elements.compactMap(\.textRun).first { $0.text.hasPrefix("A long") }!
+        #expect(small.lineCount == 1 && small.isTruncated)
+        let medium = layout(d, .medium).elements.compactMap(\.textRun).first { $0.text.hasPrefix("A long") }!
+        #expect(medium.lineCount == 3 && medium.isTruncated)
+        d.primaryText = "Short"
+        let short = layout(d, .medium).elements.compactMap(\.textRun).first { $0.text == "Short" }!
+        #expect(short.lineCount == 1 && !short.isTruncated)
+    }
+
+    @Test func variablesAreSubstitutedInTheTree() {
+        var d = Fixtures.design("classic")
+        d.primaryText = "At {{__time}}"
+        let texts = layout(d, .small).elements.compactMap(\.text)
+        #expect(texts.contains("At 09:30"))
+    }
+
+    @Test func alignmentPlacesTextBlocks() {
+        var d = Fixtures.design("classic")
+        d.primaryText = "Hi"
+        d.layout.alignment = .centre
+        let centred = layout(d, .medium).elements.first { $0.text == "Hi" }!
+        #expect(abs(centred.rect.midX - 182) < 1)
+        d.layout.alignment = .trailing
+        let trailing = layout(d, .medium).elements.first { $0.text == "Hi" }!
+        #expect(abs(trailing.rect.maxX - (364 - 16)) < 1)
+        d.layout.alignment = .leading
+        let leading = layout(d, .medium).elements.first { $0.text == "Hi" }!
+        #expect(abs(leading.rect.minX - 16) < 0.01)
+    }
+
+    @Test func matchedSetVariantsApplyOnlyWithPro() {
+        var d = Fixtures.design("classic")
+        d.matchedSet = MatchedSet(small: SpecVariant(primaryText: "Small only"), large: SpecVariant(primaryText: "Large only"))
+        #expect(layout(d, .small, Fixtures.inputs(isPro: false)).elements.contains { $0.text == "Hello" })
+        #expect(layout(d, .small, Fixtures.inputs(isPro: true)).elements.contains { $0.text == "Small only" })
+        #expect(layout(d, .large, Fixtures.inputs(isPro: true)).elements.contains { $0.text == "Large only" })
+        // Medium has no variant: the base design.
+        #expect(layout(d, .medium, Fixtures.inputs(isPro: true)).elements.contains { $0.text == "Hello" })
+    }
+
+    @Test func actionBarNeedsProAndCarriesItsParameters() {
+        var d = Fixtures.design("classic")
+        let id = UUID()
+        d.actionBar = ActionBarSpec(actions: [
+            ActionSpec(id: id, title: "", kind: .incrementVariable, variableKey: "coffees", incrementAmount: 2),
+            ActionSpec(title: "Fed", systemImage: "checkmark", kind: .setVariableToNow, variableKey: "fed", nowFormat: .timeOnly),
+        ])
+        #expect(layout(d, .medium, Fixtures.inputs(isPro: false)).actions.isEmpty)
+        let l = layout(d, .medium, Fixtures.inputs(isPro: true))
+        #expect(l.actions.count == 2)
+        let inc = l.actions[0]
+        #expect(inc.kind == .incrementVariable && inc.title == "+1" && inc.variableKey == "coffees" && inc.incrementAmount == 2 && inc.id == id.uuidString)
+        #expect(l.actions[1].kind == .setVariableToNow && l.actions[1].nowFormat == "timeOnly" && l.actions[1].title == "Fed")
+        #expect(inc.rect.height == 44 && inc.rect.maxX < l.actions[1].rect.minX)
+    }
+
+    @Test func listSecondaryTextBecomesRowsWithOverflow() {
+        var d = Fixtures.design("classic")
+        d.secondaryText = "- [x] one\n- [ ] two\n- [ ] three\n- [ ] four\n- [ ] five"
+        let l = layout(d, .small)
+        let texts = l.elements.compactMap(\.text)
+        #expect(texts.contains("1/5"))
+        #expect(texts.contains { $0.hasPrefix("+") && $0.hasSuffix("more") })
+        #expect(l.elements.compactMap(\.textRun).first { $0.text == "one" }?.strikethrough == true)
+    }
+
+    @Test func clockHandsFollowTheRenderClock() {
+        #expect(TemplateContext.handAngles(hour: 9, minute: 30) == (285, 180))
+        #expect(TemplateContext.handAngles(hour: 15, minute: 0) == (90, 0))
+        #expect(TemplateContext.handAngles(hour: 0, minute: 59) == (29.5, 354))
+        // The layout's minute hand for 09:30 points straight down.
+        let l = layout(Fixtures.design("clock"), .small)
+        let hands = l.elements.compactMap { e -> (Point, Point)? in
+            if case .line(let a, let b, _, let w, _) = e.primitive, w > 3 { return (a, b) }
+            return nil
+        }
+        #expect(hands.contains { abs($0.1.x - 85) < 0.01 && $0.1.y > 85 + 50 })
+    }
+
+    @Test func noiseWidgetStatesAndActions() {
+        let d = Fixtures.design("noise-machine")
+        let playing = layout(d, .small, Fixtures.inputs(noise: .playing))
+        #expect(playing.elements.contains { $0.text == "Playing" })
+        #expect(playing.elements.contains { if case .symbol(let g, _, _) = $0.primitive { g.sfName == "pause.fill" } else { false } })
+        let stopped = layout(d, .small, Fixtures.inputs(noise: .stopped))
+        #expect(stopped.elements.contains { $0.text == "Stopped" })
+        #expect(stopped.elements.contains { if case .symbol(let g, _, _) = $0.primitive { g.sfName == "play.fill" } else { false } })
+        let kinds = Set(layout(d, .large).actions.map(\.kind))
+        #expect(kinds == [.togglePlayPause, .stop, .toggleLayer, .toggleResumeOnLaunch])
+        let layers = layout(d, .medium).actions.filter { $0.kind == .toggleLayer }.compactMap(\.layer)
+        #expect(layers == [1, 2, 3, 4])
+        for f in WidgetFamily.allCases {
+            #expect(layout(d, f).actions.contains { $0.kind == .togglePlayPause }, "\(f)")
+        }
+    }
+
+    @Test func noiseStateComesFromTheStatusFeedThenTheLastMix() {
+        let mix = LastMixFixtures.lastMix
+        let fromMix = NoiseWidgetState.make(status: nil, lastMix: mix, now: Fixtures.now)
+        #expect(fromMix.playback == .stopped && fromMix.mixName == mix.mix.name && fromMix.resumeOnLaunch)
+        let live = NoiseWidgetState.make(status: LastMixFixtures.status(.playing, updatedAt: Fixtures.now.addingTimeInterval(-30)), lastMix: mix, now: Fixtures.now)
+        #expect(live.playback == .playing && live.timerRemainingSeconds == 570)
+        let paused = NoiseWidgetState.make(status: LastMixFixtures.status(.paused, updatedAt: Fixtures.now), lastMix: mix, now: Fixtures.now)
+        #expect(paused.playback == .paused)
+    }
+
+    @Test func jsonFollowsTheSchema() throws {
+        let l = layout(Fixtures.design("noise-machine"), .medium)
+        let object = try JSONSerialization.jsonObject(with: Data(renderer.json(l).utf8)) as! [String: Any]
+        #expect(Set(object.keys) == ["family", "scale", "width", "height", "elements", "actions"])
+        #expect(object["family"] as? String == "medium" && object["scale"] as? Int == 2 && object["width"] as? Double == 364)
+        let elements = object["elements"] as! [[String: Any]]
+        #expect(elements.allSatisfy { Set($0.keys).isSubset(of: ["kind", "text", "rect"]) && $0["kind"] is String })
+        let rect = elements[0]["rect"] as! [String: Any]
+        #expect(Set(rect.keys) == ["x", "y", "width", "height"])
+        let actions = object["actions"] as! [[String: Any]]
+        #expect(actions.contains { $0["kind"] as? String == "toggleLayer" && $0["layer"] as? Int == 3 })
+        #expect(actions.allSatisfy { Set($0.keys).isSubset(of: ["id", "kind", "title", "layer", "rect"]) })
+    }
+
+    @Test func textRenditionIsOneLineForInline() {
+        let inline = renderer.text(layout(Fixtures.design("noise-machine"), .inline))
+        #expect(inline.filter { $0 == "\n" }.count == 1 && inline.contains("Noise playing"))
+        let small = renderer.text(layout(Fixtures.design("classic"), .small))
+        #expect(small == "Classic\nHello\nSaved spec → widget\n")
+    }
+
+    @Test func pngSizeFollowsScale() throws {
+        for scale in 1...3 {
+            let l = renderer.layout(design: Fixtures.design("classic"), family: .medium, scale: scale, inputs: Fixtures.inputs())
+            let px = try renderer.pixels(l)
+            #expect(px.width == 364 * scale && px.height == 170 * scale)
+            // Corners are transparent, the centre is not.
+            #expect(px.argb[0] >> 24 == 0)
+            #expect(px.argb[(px.height / 2) * px.width + px.width / 2] >> 24 == 0xFF)
+        }
+        let png = try renderer.png(layout(Fixtures.design("classic"), .small))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test func svgIsWellFormedXML() throws {
+        var d = Fixtures.design("classic")
+        d.primaryText = "<b>bold?</b> & \"quotes\" ]]> <!--"
+        let svg = try renderer.svg(layout(d, .medium))
+        #expect(svg.hasPrefix("<?xml"))
+        #expect(XMLCheck.isWellFormed(svg))
+    }
+
+    @Test func symbolMapGlyphsAllExistInTheIconFont() {
+        let engine = TextEngine(fonts: .shared)
+        for (sf, material) in SymbolMap.table {
+            let g = SymbolMap.glyph(sf)
+            #expect(!g.isFallback && g.materialName == material, "\(sf)")
+            #expect(engine.unknownGlyphCount(g.character, family: FontSystem.symbolFamily) == 0, "\(sf) → \(material) missing from the font")
+        }
+        #expect(SymbolMap.glyph("no.such.symbol").isFallback)
+        #expect(FontSystem.shared.missingFiles.isEmpty, "\(FontSystem.shared.missingFiles)")
+    }
+}
