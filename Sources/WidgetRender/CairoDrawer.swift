@@ -76,11 +76,20 @@ struct CairoDrawer {
             pango_cairo_layout_path(cr, layout)
             setColour(cr, colour)
             if weight > 400 {
-                // One weight in the icon font: heavier weights thicken the outline.
+                // One weight in the icon font: heavier weights thicken the outline. Drawn opaque
+                // in a group, then composited once, so a translucent tint has no darker rim.
+                let path = cairo_copy_path(cr)
+                cairo_new_path(cr)
+                cairo_push_group(cr)
+                cairo_append_path(cr, path)
+                cairo_path_destroy(path)
+                cairo_set_source_rgb(cr, colour.r, colour.g, colour.b)
                 cairo_fill_preserve(cr)
                 cairo_set_line_width(cr, Double(weight - 400) / 100 * r.height * 0.012)
                 cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
                 cairo_stroke(cr)
+                cairo_pop_group_to_source(cr)
+                cairo_paint_with_alpha(cr, colour.a)
             } else {
                 cairo_fill(cr)
             }
@@ -115,6 +124,13 @@ struct CairoDrawer {
             cairo_set_line_width(cr, lineWidth)
             cairo_set_line_cap(cr, roundCaps ? CAIRO_LINE_CAP_ROUND : CAIRO_LINE_CAP_BUTT)
             cairo_stroke(cr)
+        case .polygon(let points, let fill):
+            guard let first = points.first else { return }
+            cairo_move_to(cr, first.x, first.y)
+            for p in points.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+            cairo_close_path(cr)
+            setPaint(cr, fill)
+            cairo_fill(cr)
         case .line(let from, let to, let colour, let width, let roundCaps):
             cairo_move_to(cr, from.x, from.y)
             cairo_line_to(cr, to.x, to.y)

@@ -136,6 +136,8 @@ public enum Primitive: Sendable, Hashable {
     case image(key: String, contentMode: ImageFit, cornerRadius: Double, blurred: Bool)
     /// An arc on the circle inscribed in the rect; angles in degrees clockwise from 12 o'clock.
     case arc(colour: RGBA, lineWidth: Double, startDegrees: Double, endDegrees: Double, roundCaps: Bool)
+    /// A closed filled polygon in widget points (the rain chart's ribbon).
+    case polygon(points: [Point], fill: Paint)
     /// A straight line (clock hands, dividers, ticks).
     case line(from: Point, to: Point, colour: RGBA, width: Double, roundCaps: Bool)
 }

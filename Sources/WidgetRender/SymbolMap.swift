@@ -35,7 +35,7 @@ public enum SymbolMap {
         "mail": 0xE158, "phone": 0xE0CD, "location_on": 0xE0C8, "search": 0xE8B6, "settings": 0xE8B8,
         "edit": 0xE3C9, "delete": 0xE872, "remove": 0xE15B, "close": 0xE5CD, "info": 0xE88E,
         "error": 0xE000, "fiber_manual_record": 0xE061, "check": 0xE5CA, "alarm": 0xE855,
-        "restart_alt": 0xF053,
+        "restart_alt": 0xF053, "beach_access": 0xEB3E,
     ]
 
     /// SF Symbol name → Material icon name. Covers the catalogue, the Noise Machine widget,
@@ -56,8 +56,8 @@ public enum SymbolMap {
         ("book.fill", "book"), ("book", "book"), ("plusminus.circle", "exposure"), ("plus", "add"), ("minus", "remove"),
         ("waveform", "graphic_eq"), ("checklist", "checklist"), ("list.bullet", "checklist"),
         ("cloud.sun.fill", "filter_drama"), ("cloud.sun", "filter_drama"), ("cloud.fill", "cloud"), ("cloud", "cloud"),
-        ("cloud.rain.fill", "umbrella"), ("cloud.rain", "umbrella"), ("cloud.drizzle.fill", "grain"), ("cloud.drizzle", "grain"),
-        ("cloud.heavyrain.fill", "umbrella"), ("cloud.bolt.rain.fill", "thunderstorm"), ("cloud.bolt.fill", "thunderstorm"),
+        ("cloud.rain.fill", "beach_access"), ("cloud.rain", "beach_access"), ("cloud.drizzle.fill", "grain"), ("cloud.drizzle", "grain"),
+        ("cloud.heavyrain.fill", "beach_access"), ("umbrella.fill", "beach_access"), ("umbrella", "beach_access"), ("cloud.bolt.rain.fill", "thunderstorm"), ("cloud.bolt.fill", "thunderstorm"),
         ("cloud.bolt", "thunderstorm"), ("cloud.snow.fill", "cloudy_snowing"), ("cloud.snow", "cloudy_snowing"),
         ("snowflake", "ac_unit"), ("cloud.fog.fill", "foggy"), ("cloud.fog", "foggy"), ("wind", "air"),
         ("sun.max.fill", "wb_sunny"), ("sun.max", "wb_sunny"), ("sun.min.fill", "light_mode"), ("sun.min", "light_mode"),

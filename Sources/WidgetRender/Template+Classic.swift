@@ -187,22 +187,34 @@ extension TemplateContext {
 
     func hero() {
         defaultBackdrop()
-        // The seed adds style.padding again inside: P + padding (32 pt by default).
+        // The seed adds style.padding again inside: P + padding (32 pt by default), halved on small.
         let area = contentRect().insetBy(min(spec.style.paddingPoints, 16) / (isSmall ? 2 : 1))
         let align = horizontalAlignment
+        let large = family == .large
+        let firstContent = b.elements.count
         var y = header(in: area, y: area.minY, includeSymbol: false)
-        let symbolSize = spec.symbol.map { _ in min(max(spec.style.symbolSizePoints, spec.symbol!.sizePoints), area.height / 2, isSmall ? 44 : 64) } ?? 0
+        let symbolCap: Double = isSmall ? 44 : (large ? 96 : 64)
+        let symbolSize = spec.symbol.map { min(max(spec.style.symbolSizePoints, $0.sizePoints) * (large ? 2 : 1), area.height / 2, symbolCap) } ?? 0
         let spacing = spec.layout.spacingPoints
-        let leftWidth = area.width - (symbolSize > 0 ? symbolSize + spacing : 0)
+        // On large the symbol stands alone at the top and the text sits at the bottom.
+        let leftWidth = area.width - (symbolSize > 0 && !large ? symbolSize + spacing : 0)
         let maxY = area.maxY - (showsActionBar ? 54 : 0)
-        if let s = spec.symbol {
-            _ = b.symbol(s.name, centre: Point(x: area.maxX - symbolSize / 2, y: y + symbolSize / 2), size: symbolSize,
-                         colour: symbolTint(s), weight: TextStyleMetrics.weight(s.weight), field: "symbol.name")
-        }
         let barSpace = spec.layout.showsAccentBar ? 5 + spacing : 0
         y = contentStack(x: area.minX, y: y, width: leftWidth, maxY: maxY - barSpace, align: align, secondaryFallback: .body)
         if spec.layout.showsAccentBar {
             b.fill(Rect(x: area.minX, y: min(y, maxY - 5), width: leftWidth, height: 5), .solid(accent.opacity(0.9)), radius: 2.5)
+            y = min(y, maxY - 5) + 5
+        }
+        if large {
+            let shift = maxY - y
+            if shift > 0 {
+                for i in firstContent..<b.elements.count { b.elements[i].rect.y += shift }
+            }
+        }
+        if let s = spec.symbol {
+            let top = large ? area.minY : (b.elements[firstContent...].first { $0.kind == .text }?.rect.minY ?? area.minY)
+            _ = b.symbol(s.name, centre: Point(x: area.maxX - symbolSize / 2, y: top + symbolSize / 2), size: symbolSize,
+                         colour: symbolTint(s), weight: TextStyleMetrics.weight(s.weight), field: "symbol.name")
         }
         if showsActionBar { actionBar(Rect(x: area.minX, y: area.maxY - 44, width: area.width, height: 44)) }
         b.textLines = [name, primary, secondary].filter { !$0.isEmpty }

@@ -127,8 +127,18 @@ extension TemplateContext {
             let height = (plot.height * 0.75) * pow(min(1, peak / max(1, peak < 2.5 ? 2.5 : 10)), 0.62)
             let x0 = plot.minX + 6 + (plot.width - 12) * max(0, start) / 60
             let x1 = plot.minX + 6 + (plot.width - 12) * max(start + 1, end) / 60
-            let band = Rect(x: x0, y: baseline - max(4, height), width: max(4, x1 - x0), height: max(4, height))
-            b.fill(band, .linear(start: Point(x: 0, y: band.minY), end: Point(x: 0, y: baseline), stops: [GradientStop(0, RGBA(0, 0.41, 0.94)), GradientStop(1, RGBA(0, 0.02, 0.18))]), radius: min(band.width, band.height) / 2)
+            // A ribbon that swells from the start to the peak and tapers to the end.
+            var points: [Point] = [Point(x: x0, y: baseline)]
+            let steps = 48
+            for i in 0...steps {
+                let f = Double(i) / Double(steps)
+                let x = x0 + (x1 - x0) * f
+                points.append(Point(x: x, y: baseline - max(1, height) * pow(sin(.pi * f), 0.6)))
+            }
+            points.append(Point(x: x1, y: baseline))
+            b.add(.shape, Rect(x: x0, y: baseline - height, width: max(1, x1 - x0), height: max(1, height)),
+                  .polygon(points: points, fill: .linear(start: Point(x: 0, y: baseline - height), end: Point(x: 0, y: baseline),
+                                                           stops: [GradientStop(0, RGBA(0, 0.41, 0.94)), GradientStop(1, RGBA(0, 0.02, 0.18))])))
         }
         if labels {
             let dim = RGBA.white.opacity(0.45)

@@ -60,7 +60,7 @@ public final class WidgetRenderer {
     }
 
     /// Raw premultiplied ARGB32 pixels (for tests and in-process consumers).
-    public func pixels(_ layout: WidgetLayout, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil) throws -> (width: Int, height: Int, argb: [UInt32]) {
+    public func pixels(_ layout: WidgetLayout, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil) throws -> PixelImage {
         let s = Double(max(1, layout.scale))
         let w = Int((layout.width * s).rounded()), h = Int((layout.height * s).rounded())
         let surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)), call: "cairo_image_surface_create")
@@ -73,7 +73,7 @@ public final class WidgetRenderer {
         let data = cairo_image_surface_get_data(surface.pointer)!.withMemoryRebound(to: UInt32.self, capacity: stride * h) { $0 }
         var out = [UInt32](repeating: 0, count: w * h)
         for y in 0..<h { for x in 0..<w { out[y * w + x] = data[y * stride + x] } }
-        return (w, h, out)
+        return PixelImage(width: w, height: h, argb: out)
     }
 
     /// An SVG document in points (the viewBox is the widget in points; width/height in pixels at

@@ -11,8 +11,21 @@ enum Fixtures {
     static let timeZone = TimeZone(identifier: "Europe/London")!
     static let locale = Locale(identifier: "en_GB")
 
+    /// A store holding steps and weather snapshots, for the `__steps_*` / `__weather_*` keys.
+    static let snapshotStore: StoreRoot = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ww-render-fixtures-\(getpid())")
+        let snapshots = dir.appendingPathComponent("snapshots")
+        try! FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+        try! Data("""
+        {"schemaVersion": 1, "access": "authorized", "goalWeekday": 10000, "goalWeekend": 8000,
+         "today": {"date": "2026-01-24", "steps": 6532, "updatedAt": "2026-01-24T09:15:00Z"},
+         "history": [{"date": "2026-01-23", "steps": 12000}, {"date": "2026-01-22", "steps": 10400}, {"date": "2026-01-21", "steps": 11020}]}
+        """.utf8).write(to: snapshots.appendingPathComponent("steps.json"))
+        return StoreRoot(url: dir)
+    }()
+
     static func context(isPro: Bool = false) -> RenderContext {
-        RenderContext(now: now, timeZone: timeZone, locale: locale, isPro: isPro)
+        RenderContext(now: now, timeZone: timeZone, locale: locale, isPro: isPro, builtIns: BuiltInKeys.load(from: snapshotStore))
     }
 
     static func design(_ template: String, remix: String? = nil) -> WidgetSpec {
@@ -65,14 +78,19 @@ enum Fixtures {
                 let u = Double(x) / Double(width), v = Double(y) / Double(height)
                 // Sky: deep blue at the top to orange at the horizon.
                 var r = 0.10 + 0.95 * pow(v, 1.6), g = 0.12 + 0.45 * pow(v, 1.8), b = 0.35 - 0.15 * v
-                let dx = u - 0.62, dy = v - 0.55
+                let dx = (u - 0.62) * Double(width) / Double(height), dy = v - 0.55
                 let d = (dx * dx + dy * dy).squareRoot()
                 if d < 0.075 { r = 1; g = 0.86; b = 0.55 } else { let glow = max(0, 0.35 - d) * 1.6; r += glow; g += glow * 0.6; b += glow * 0.2 }
                 let hill1 = 0.62 + 0.06 * sin(u * 7 + 1) + 0.03 * sin(u * 19)
                 let hill2 = 0.72 + 0.05 * sin(u * 4 + 3) + 0.02 * sin(u * 23 + 1)
                 if v > hill1 { r = 0.22; g = 0.13; b = 0.22 }
                 if v > hill2 { r = 0.10; g = 0.07; b = 0.13 }
-                if v > 0.86 { let s = 0.5 + 0.5 * sin(u * 90 + v * 40); r = 0.14 + 0.25 * s * (1 - abs(u - 0.62)); g = 0.10 + 0.12 * s; b = 0.20 }
+                if v > 0.86 {
+                    // Water: dark, with the sun's reflection as horizontal streaks under it.
+                    let streak = 0.5 + 0.5 * sin(v * 260)
+                    let near = max(0, 1 - abs(u - 0.62) * 9) * streak
+                    r = 0.08 + 0.75 * near; g = 0.07 + 0.45 * near; b = 0.16 + 0.15 * near
+                }
                 let i = (y * width + x) * 3
                 out[i] = UInt8(max(0, min(255, r * 255)))
                 out[i + 1] = UInt8(max(0, min(255, g * 255)))

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import WidgetDesign
+@testable import WidgetRender
+
+/// Golden images: every template × small/medium/large, the Noise Machine widget playing, paused
+/// and stopped, and the lock-screen families, compared with a small tolerance. `make goldens`
+/// re-records them (WW_RECORD_GOLDENS=1) and redraws the docs gallery; a failing comparison
+/// writes the actual image and a diff image (red = different) next to the build products.
+@Suite struct GoldenTests {
+    static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+    static let gallery = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/gallery")
+    static let recording = ProcessInfo.processInfo.environment["WW_RECORD_GOLDENS"] == "1"
+    /// Lock-screen previews in the gallery sit on this wallpaper colour.
+    static let lockScreen = RGBA(hex: 0x2C3A55)
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var template: String
+        var family: WidgetFamily
+        var noise: NoiseWidgetState.Playback = .playing
+        var appearance: Appearance = .dark
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = {
+        var c: [Case] = []
+        for t in TemplateCatalogue.all {
+            for f in [WidgetFamily.small, .medium, .large, .circular, .rectangular, .inline] {
+                c.append(Case(name: "\(t.id)-\(f.rawValue)", template: t.id, family: f))
+            }
+        }
+        for state in [NoiseWidgetState.Playback.paused, .stopped] {
+            for f in [WidgetFamily.small, .medium, .large] {
+                c.append(Case(name: "noise-machine-\(state.rawValue)-\(f.rawValue)", template: "noise-machine", family: f, noise: state))
+            }
+        }
+        c.append(Case(name: "classic-light-medium", template: "classic", family: .medium, appearance: .light))
+        c.append(Case(name: "noise-machine-light-small", template: "noise-machine", family: .small, appearance: .light))
+        return c
+    }()
+
+    static func render(_ c: Case, scale: Int, backdrop: RGBA? = nil) throws -> PixelImage {
+        let renderer = WidgetRenderer()
+        let design = c.template == "poster" ? Fixtures.posterWithPhoto() : Fixtures.design(c.template)
+        let inputs = Fixtures.inputs(noise: c.noise, images: ["sunset.jpg": Fixtures.samplePhoto], appearance: c.appearance)
+        let layout = renderer.layout(design: design, family: c.family, scale: scale, inputs: inputs)
+        return try renderer.pixels(layout, images: inputs.images, backdrop: backdrop)
+    }
+
+    @Test(arguments: cases) func matchesGolden(_ c: Case) throws {
+        let actual = try Self.render(c, scale: 1)
+        let url = Self.goldens.appendingPathComponent("\(c.name).png")
+        if Self.recording {
+            try Data(actual.png()).write(to: url)
+            let backdrop = c.family.isAccessory ? Self.lockScreen : nil
+            try FileManager.default.createDirectory(at: Self.gallery, withIntermediateDirectories: true)
+            try Data(Self.render(c, scale: 2, backdrop: backdrop).png()).write(to: Self.gallery.appendingPathComponent("\(c.name).png"))
+            return
+        }
+        let golden = try PixelImage(png: [UInt8](Data(contentsOf: url)), name: url.path)
+        let d = try #require(golden.difference(actual), "\(c.name): size \(actual.width)×\(actual.height), golden \(golden.width)×\(golden.height)")
+        let ok = d.mean <= 1.0 && d.fraction <= 0.005
+        if !ok {
+            let out = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widget-golden-failures")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            try Data(actual.png()).write(to: out.appendingPathComponent("\(c.name).actual.png"))
+            try Data(d.diff.png()).write(to: out.appendingPathComponent("\(c.name).diff.png"))
+            Issue.record("\(c.name): mean difference \(d.mean), \(d.fraction * 100)% of pixels differ; see \(out.path)/\(c.name).{actual,diff}.png (re-record with 'make goldens' if the change is intended)")
+        }
+    }
+
+    @Test func comparisonCatchesAChange() throws {
+        let a = try Self.render(Self.cases[0], scale: 1)
+        var b = a
+        for i in 0..<(b.argb.count / 50) { b.argb[i] = 0xFF00FF00 }
+        let d = try #require(a.difference(b))
+        #expect(d.fraction > 0.005)
+        #expect(a.difference(a)!.mean == 0)
+    }
+}
