@@ -42,6 +42,11 @@ let package = Package(
         .target(name: "Variables", dependencies: ["SharedStore"]),
         .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP"]),
         .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables", "CCairo"]),
+        // timerfd and eventfd for ChangeWatch: Glibc's Swift module does not import them.
+        .target(name: "CChangeWatch"),
+        // inotify watcher for live outputs (`weaver render --watch`, `weaver serve`): files through
+        // their folders, bursts coalesced, wall-clock minute ticks, clean stop.
+        .target(name: "ChangeWatch", dependencies: ["CChangeWatch"]),
 
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
@@ -69,5 +74,6 @@ let package = Package(
         // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
         .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
+        .testTarget(name: "ChangeWatchTests", dependencies: ["ChangeWatch"]),
     ]
 )
