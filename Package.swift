@@ -47,6 +47,9 @@ let package = Package(
         // inotify watcher for live outputs (`weaver render --watch`, `weaver serve`): files through
         // their folders, bursts coalesced, wall-clock minute ticks, clean stop.
         .target(name: "ChangeWatch", dependencies: ["CChangeWatch"]),
+        // What widget buttons do (`weaver tap`, later the home screen): action-bar variables and the
+        // Noise widget's transport, layers and resume at login, through the store and control socket.
+        .target(name: "WidgetActions", dependencies: ["NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign"]),
 
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
@@ -75,5 +78,6 @@ let package = Package(
         .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
         .testTarget(name: "ChangeWatchTests", dependencies: ["ChangeWatch"]),
+        .testTarget(name: "WidgetActionsTests", dependencies: ["WidgetActions", "NoiseControl", "SharedStore", "Variables", "WidgetDesign", "TestSupport"]),
     ]
 )
