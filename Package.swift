@@ -47,6 +47,14 @@ let package = Package(
         .target(name: "CJPEGSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         // Layout tree + Cairo/Pango drawing of every design and the Noise Machine widget (PNG, SVG, JSON, text).
         .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables", "CCairo", "CJPEGSupport", "NoiseControl", "SharedStore"]),
+        // timerfd and eventfd for ChangeWatch: Glibc's Swift module does not import them.
+        .target(name: "CChangeWatch"),
+        // inotify watcher for live outputs (`weaver render --watch`, `weaver serve`): files through
+        // their folders, bursts coalesced, wall-clock minute ticks, clean stop.
+        .target(name: "ChangeWatch", dependencies: ["CChangeWatch"]),
+        // What widget buttons do (`weaver tap`, later the home screen): action-bar variables and the
+        // Noise widget's transport, layers and resume at login, through the store and control socket.
+        .target(name: "WidgetActions", dependencies: ["NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender"]),
 
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
@@ -77,5 +85,7 @@ let package = Package(
         // Layout, hit-testing, golden-image and bad-input tests of the widget renderer.
         .testTarget(name: "WidgetRenderTests", dependencies: ["WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "NoiseEngine", "SharedStore", "TestSupport"],
                     exclude: ["Goldens"]),
+        .testTarget(name: "ChangeWatchTests", dependencies: ["ChangeWatch"]),
+        .testTarget(name: "WidgetActionsTests", dependencies: ["WidgetActions", "NoiseControl", "SharedStore", "Variables", "WidgetDesign", "TestSupport"]),
     ]
 )

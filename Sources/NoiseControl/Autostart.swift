@@ -43,7 +43,8 @@ public struct Autostart: Sendable {
     public var desktopURL: URL { configHome.appendingPathComponent("autostart/\(Self.desktopName)") }
 
     var arguments: [String] {
-        [executable.path] + (storeDirectory.map { ["--store", $0] } ?? []) + ["resume", "--if-enabled"]
+        // `--store` belongs to the subcommand: `noise --store DIR resume` is refused (exit 64).
+        [executable.path, "resume", "--if-enabled"] + (storeDirectory.map { ["--store", $0] } ?? [])
     }
 
     /// The systemd user unit.

@@ -144,7 +144,7 @@ import TestSupport
         let a = autostart(box, store: box.store.path + "/with space and 100%")
         try a.install(.systemd)
         let text = try String(contentsOf: a.unitURL, encoding: .utf8)
-        #expect(text.contains("ExecStart=\"\(Products.url("noise").path)\" \"--store\" \"\(box.store.path)/with space and 100%%\" \"resume\" \"--if-enabled\""))
+        #expect(text.contains("ExecStart=\"\(Products.url("noise").path)\" \"resume\" \"--if-enabled\" \"--store\" \"\(box.store.path)/with space and 100%%\""))
         #expect(text.contains("WantedBy=default.target"))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: a.wantsLinkURL.path) == "../widgetweaver-noise.service")
         let tool = "/usr/bin/systemd-analyze"

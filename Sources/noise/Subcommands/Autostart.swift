@@ -29,15 +29,9 @@ extension Noise {
             func validate() throws { _ = try chosen() }
 
             func run() throws {
-                let method = try chosen()
-                let autostart = makeAutostart(storeOption)
-                // One login entry only: switching methods removes the other, so two players never race at login.
-                _ = try autostart.remove()
-                let files = try autostart.install(method)
-                let (_, load) = try LastMixStore(root: storeOption.root).update { $0.resumeOnLaunch = true }
-                PlayerControl.printLoadMessages(load)
-                for f in files { print("Wrote \(f.path)") }
-                if method == .systemd { reloadSystemd() }
+                let change = try resumeAtLogin(storeOption).enable(method: try chosen())
+                for m in change.messages { Terminal.printError(m.hasPrefix("note:") ? m : "warning: \(m)") }
+                for f in change.files { print("Wrote \(f.path)") }
                 print("Resume at login is on: the mix playing when you log out starts again when you log in.")
             }
         }
@@ -47,15 +41,9 @@ extension Noise {
             @OptionGroup var storeOption: StoreOption
 
             func run() throws {
-                let autostart = makeAutostart(storeOption)
-                let removed = try autostart.remove()
-                let store = LastMixStore(root: storeOption.root)
-                // Without a Last Mix there is nothing to turn off; do not create one.
-                if try store.load().lastMix != nil {
-                    try store.update { $0.resumeOnLaunch = false }
-                }
-                for f in removed { print("Removed \(f.path)") }
-                if removed.contains(autostart.unitURL) { reloadSystemd() }
+                let change = try resumeAtLogin(storeOption).disable()
+                for m in change.messages { Terminal.printError(m.hasPrefix("note:") ? m : "warning: \(m)") }
+                for f in change.files { print("Removed \(f.path)") }
                 print("Resume at login is off.")
             }
         }
@@ -80,24 +68,12 @@ extension Noise {
     }
 }
 
+private func resumeAtLogin(_ store: StoreOption) -> ResumeAtLogin {
+    ResumeAtLogin(autostart: makeAutostart(store), store: LastMixStore(root: store.root))
+}
+
 private func makeAutostart(_ store: StoreOption) -> NoiseControl.Autostart {
     NoiseControl.Autostart(configHome: NoiseControl.Autostart.configHome(), executable: PresetLibrary.executableURL(),
                            storeDirectory: store.explicitDirectory)
 }
 
-/// Tells a running systemd user manager about the changed unit; harmless when there is none.
-private func reloadSystemd() {
-    guard NoiseControl.Autostart.systemdIsRunning(), FileManager.default.isExecutableFile(atPath: "/usr/bin/systemctl") else { return }
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/systemctl")
-    p.arguments = ["--user", "daemon-reload"]
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
-    do {
-        try p.run()
-        p.waitUntilExit()
-    } catch {}
-    if p.terminationStatus != 0 {
-        Terminal.printError("note: 'systemctl --user daemon-reload' failed; the unit takes effect at the next login")
-    }
-}

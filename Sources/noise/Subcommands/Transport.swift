@@ -115,11 +115,17 @@ extension Noise {
             discussion: """
             --if-enabled is for login (see 'noise autostart'): it starts a player only when resume at
             login is on and the mix was playing when the last session ended; otherwise it exits 0.
+
+            --detach is for status-bar clicks and key bindings: the player runs in a session of its
+            own, and the command returns once it plays (its messages go to player.log beside the
+            control socket).
             """)
 
         @OptionGroup var storeOption: StoreOption
         @Flag(name: .customLong("if-enabled"), help: "Only if resume at login is on and the mix was playing at logout.")
         var ifEnabled = false
+        @Flag(help: "Start the player in the background and return once it plays.")
+        var detach = false
 
         func run() throws {
             if ifEnabled {
@@ -148,6 +154,12 @@ extension Noise {
                 }
             }
             try last.mix.validate()
+            if detach {
+                let launcher = DetachedPlayer(noise: PresetLibrary.executableURL(), storeDirectory: storeOption.explicitDirectory)
+                let (pid, status) = try launcher.start()
+                print("Playing \(status?.presetName ?? last.mix.name) in the background (pid \(pid)).")
+                return
+            }
             Terminal.printError("Resuming \(last.mix.name)\(last.presetID.map { " (\($0))" } ?? "").")
             try PlayerLauncher.startPlayer(mix: last.mix, presetID: last.presetID, store: storeOption.root)
         }

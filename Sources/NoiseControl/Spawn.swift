@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Starting other programs (a detached player, `systemctl --user daemon-reload`) with posix_spawn.
+/// Not Foundation's `Process`: its child monitor on Linux was seen missing a child's exit.
+public enum Spawn {
+    /// glibc's POSIX_SPAWN_SETSID (spawn.h, only visible with _GNU_SOURCE, which Glibc's Swift
+    /// module does not define): the child starts a new session, so it survives its parent's
+    /// terminal or status bar going away.
+    static let setsidFlag: Int32 = 0x80
+
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// Starts `executable` with `arguments`. Standard input is /dev/null; standard output goes to
+    /// /dev/null and standard error to `stderrPath` (created 0600, truncated) or /dev/null.
+    /// Signals start with their default handlers and an empty mask. Returns the child's pid.
+    public static func start(_ executable: String, _ arguments: [String], environment: [String: String],
+                             stderrPath: String? = nil, newSession: Bool = false) throws(Failure) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if newSession { flags |= setsidFlag }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0)=\($1)") } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard rc == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(rc)))") }
+        return pid
+    }
+
+    /// The child's exit status (or 128 + signal) if it has exited, nil while it runs.
+    public static func exitStatus(_ pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        var r: pid_t
+        repeat { r = waitpid(pid, &status, WNOHANG) } while r == -1 && errno == EINTR
+        if r == -1 { return -1 }   // not our child any more (reaped elsewhere)
+        guard r == pid else { return nil }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// Waits for the child and returns its exit status (or 128 + signal).
+    @discardableResult
+    public static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        var r: pid_t
+        repeat { r = waitpid(pid, &status, 0) } while r == -1 && errno == EINTR
+        if r == -1 { return -1 }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// Reaps `pid` on a background thread whenever it exits, so a long-running parent (a watcher, a
+    /// server) keeps no zombie. A parent that exits first leaves the child to init, which reaps it.
+    public static func reapInBackground(_ pid: pid_t) {
+        let thread = Thread { wait(pid) }
+        thread.start()
+    }
+
+    /// The first executable called `name` in `$PATH`.
+    public static func which(_ name: String, environment: [String: String]) -> URL? {
+        for dir in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where dir.hasPrefix("/") {
+            let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent(name)
+            if access(candidate.path, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import NoiseControl
+import NoiseEngine
+import SharedStore
+import Variables
+import WidgetDesign
+
+/// Performs widget button presses against the shared store and the running player, the way the
+/// matching commands do (`weaver vars increment/set-now`, `noise pause/resume/stop/set`,
+/// `noise autostart enable/disable`), so a button and a command never disagree.
+public struct WidgetActionPerformer: Sendable {
+    public static let layerRange = 1...4
+
+    /// The shared store.
+    public var store: StoreRoot
+    /// The store folder to hand on to a player or login entry, when the user chose one explicitly.
+    public var storeDirectory: String?
+    /// Environment for the control socket's place, the XDG config folder and a started player.
+    public var environment: [String: String]
+    /// The `noise` program that plays (found beside this program or on $PATH when nil).
+    public var noiseExecutable: URL?
+    /// The clock and time zone of "Set variable to Now".
+    public var now: @Sendable () -> Date
+    public var timeZone: TimeZone
+    /// nil: systemd when it runs the session, else XDG autostart.
+    public var autostartMethod: Autostart.Method?
+    /// How long a started player may take to answer.
+    public var playerStartTimeoutSeconds: Double
+
+    public init(store: StoreRoot, storeDirectory: String? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                noiseExecutable: URL? = nil, now: @escaping @Sendable () -> Date = { Date() },
+                timeZone: TimeZone = .current, autostartMethod: Autostart.Method? = nil,
+                playerStartTimeoutSeconds: Double = 10) {
+        self.store = store
+        self.storeDirectory = storeDirectory
+        self.environment = environment
+        self.noiseExecutable = noiseExecutable
+        self.now = now
+        self.timeZone = timeZone
+        self.autostartMethod = autostartMethod
+        self.playerStartTimeoutSeconds = playerStartTimeoutSeconds
+    }
+
+    var client: ControlClient { ControlClient(socketPath: ControlPaths.socketURL(environment: environment)) }
+
+    /// Performs `action`. Throws `WidgetActionError` (or a store error) saying why nothing was done.
+    public func perform(_ action: WidgetAction) throws -> WidgetActionOutcome {
+        switch action {
+        case .incrementVariable(let key, let amount): return try increment(key, amount)
+        case .setVariableToNow(let key, let format): return try setNow(key, format)
+        case .togglePlayPause: return try togglePlayPause()
+        case .stop: return try stop()
+        case .toggleLayer(let layer): return try toggleLayer(layer)
+        case .toggleResumeOnLaunch: return try toggleResumeOnLaunch()
+        }
+    }
+
+    // MARK: - Action bar (Pro, as in the seed app, which draws the bar only with Pro)
+
+    private func requirePro(_ what: String) throws {
+        guard ProEntitlement.isUnlocked(store) else {
+            throw WidgetActionError("\(what) needs Pro: action-bar buttons write custom variables, a Pro feature; run 'weaver pro unlock' first")
+        }
+    }
+
+    private func increment(_ key: String, _ amount: Int) throws -> WidgetActionOutcome {
+        try requirePro("the '+' button")
+        guard FieldLimits.incrementAmount.contains(amount) else {
+            throw WidgetActionError("the increment \(amount) is out of range; allowed -99…99")
+        }
+        // The seed's rule: an amount of 0 would do nothing, so it counts as 1.
+        let step = amount == 0 ? 1 : amount
+        var warnings: [String] = []
+        let value: String
+        do {
+            value = try VariableStore(root: store).increment(key, by: Double(step)) { reason, url in
+                warnings.append("the variables file could not be read (\(reason)); it was moved to \(url.path)")
+            }
+        } catch let e as VariableStoreError {
+            throw WidgetActionError(e.description)
+        }
+        let canonical = KeyCanonicaliser.canonical(key)
+        return WidgetActionOutcome(message: "\(canonical) is now \(value) (\(step > 0 ? "+" : "")\(step)).", warnings: warnings)
+    }
+
+    private func setNow(_ key: String, _ format: WidgetNowFormatToken) throws -> WidgetActionOutcome {
+        try requirePro("the 'Done' button")
+        var warnings: [String] = []
+        let value: String
+        do {
+            value = try VariableStore(root: store).setNow(key, format: Self.nowFormat(format), now: now(), timeZone: timeZone) { reason, url in
+                warnings.append("the variables file could not be read (\(reason)); it was moved to \(url.path)")
+            }
+        } catch let e as VariableStoreError {
+            throw WidgetActionError(e.description)
+        }
+        return WidgetActionOutcome(message: "\(KeyCanonicaliser.canonical(key)) set to \(value).", warnings: warnings)
+    }
+
+    static func nowFormat(_ token: WidgetNowFormatToken) -> NowFormat {
+        switch token {
+        case .iso8601: .iso
+        case .unixSeconds: .unix
+        case .unixMilliseconds: .unixms
+        case .dateOnly: .date
+        case .timeOnly: .time
+        }
+    }
+
+    // MARK: - Noise widget
+
+    /// nil when no player listens on the socket.
+    private func send(_ request: ControlRequest) throws -> PlayerStatus?? {
+        do {
+            switch try client.send(request) {
+            case .ok(let status): return .some(status)
+            case .error(let message): throw WidgetActionError("the player refused the request: \(message)")
+            }
+        } catch ControlError.notRunning {
+            return nil
+        }
+    }
+
+    private static func name(_ status: PlayerStatus?) -> String { status?.presetName ?? "the mix" }
+
+    private func togglePlayPause() throws -> WidgetActionOutcome {
+        guard let reply = try send(.status) else { return try startLastMix() }
+        let current = reply
+        if current?.state == .playing {
+            let after = try send(.pause) ?? nil
+            return WidgetActionOutcome(message: "Paused \(Self.name(after ?? current)).")
+        }
+        guard let after = try send(.resume) else { return try startLastMix() }
+        return WidgetActionOutcome(message: "Resumed \(Self.name(after ?? current)).")
+    }
+
+    /// No player: start one with the Last Mix, as `noise resume` does (it is `noise resume`, detached).
+    private func startLastMix() throws -> WidgetActionOutcome {
+        let load = try LastMixStore(root: store).load()
+        guard let last = load.lastMix else {
+            throw WidgetActionError("no player is running and there is no Last Mix yet; start one with 'noise play --preset NAME'")
+        }
+        do { try last.mix.validate() } catch { throw WidgetActionError("the Last Mix cannot be played: \(error)") }
+        let noise = try noiseExecutable ?? DetachedPlayer.locateNoise(environment: environment)
+        let launcher = DetachedPlayer(noise: noise, storeDirectory: storeDirectory, environment: environment,
+                                      timeoutSeconds: playerStartTimeoutSeconds)
+        let started: (pid: pid_t, status: PlayerStatus?)
+        do { started = try launcher.start() } catch let e as DetachedPlayer.Failure { throw WidgetActionError(e.description) }
+        let label = started.status?.presetName ?? last.mix.name
+        return WidgetActionOutcome(message: "Started \(label) from the Last Mix (player pid \(started.pid)).", warnings: load.messages)
+    }
+
+    private func stop() throws -> WidgetActionOutcome {
+        let current = (try? send(.status)) ?? nil
+        guard try send(.stop) != nil else {
+            // Nothing to stop is not a failure (as `noise stop`).
+            return WidgetActionOutcome(message: "No player is running.")
+        }
+        return WidgetActionOutcome(message: "Stopped \(Self.name(current ?? nil)).")
+    }
+
+    private func toggleLayer(_ layer: Int) throws -> WidgetActionOutcome {
+        guard Self.layerRange.contains(layer) else {
+            throw WidgetActionError("layer \(layer) is out of range; allowed 1…4")
+        }
+        let index = layer - 1
+        if let reply = try send(.status) {
+            let layers = reply?.layers ?? []
+            let wasOn = index < layers.count && layers[index].enabled
+            if try send(.setLayer(index: index, change: LayerChange(enabled: !wasOn))) != nil {
+                return WidgetActionOutcome(message: "Layer \(layer) \(wasOn ? "off" : "on").")
+            }
+            // The player stopped between the two requests: change the Last Mix instead.
+        }
+        var turnedOn = false
+        let (_, load) = try LastMixStore(root: store).update(now: now()) { last in
+            let wasOn = index < last.mix.layers.count && last.mix.layers[index].enabled
+            turnedOn = !wasOn
+            try last.mix.apply(LayerChange(enabled: !wasOn), toLayer: index)
+        }
+        var warnings = load.messages
+        if load.lastMix == nil { warnings.append("there was no Last Mix; started from the default mix") }
+        return WidgetActionOutcome(message: "Layer \(layer) \(turnedOn ? "on" : "off") in the Last Mix (no player is running).",
+                                   warnings: warnings)
+    }
+
+    private func toggleResumeOnLaunch() throws -> WidgetActionOutcome {
+        let noise = try noiseExecutable ?? DetachedPlayer.locateNoise(environment: environment)
+        let autostart = Autostart(configHome: Autostart.configHome(environment: environment), executable: noise,
+                                  storeDirectory: storeDirectory)
+        let switcher = ResumeAtLogin(autostart: autostart, store: LastMixStore(root: store), environment: environment)
+        let (isOn, load) = try switcher.isOn()
+        if isOn {
+            let change = try switcher.disable()
+            return WidgetActionOutcome(message: "Resume at login is off.", warnings: change.messages)
+        }
+        let change = try switcher.enable(method: autostartMethod)
+        let entry = change.files.first.map { " (\($0.path))" } ?? ""
+        return WidgetActionOutcome(message: "Resume at login is on\(entry).", warnings: load.messages + change.messages)
+    }
+}

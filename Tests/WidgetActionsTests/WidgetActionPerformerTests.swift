@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import NoiseControl
+import SharedStore
+import Testing
+import TestSupport
+import Variables
+import WidgetActions
+import WidgetDesign
+
+/// Widget buttons against real parts: a real player on a private PulseAudio server, the real
+/// store files, login entries in a scratch config folder.
+@Suite(.serialized) struct WidgetActionPerformerTests {
+    struct Rig {
+        let server: PulseServer
+        let env: [String: String]
+        let store: URL
+        let performer: WidgetActionPerformer
+
+        init() throws {
+            server = try PulseServer()
+            store = server.directory.appendingPathComponent("store")
+            let extra = server.environment.merging(["WIDGETWEAVER_HOME": store.path,
+                                                    "XDG_CONFIG_HOME": server.directory.appendingPathComponent("config").path]) { $1 }
+            env = extra
+            performer = WidgetActionPerformer(
+                store: StoreRoot(url: store), storeDirectory: store.path,
+                environment: ProcessInfo.processInfo.environment.merging(extra) { $1 },
+                noiseExecutable: Products.url("noise"),
+                now: { Date(timeIntervalSince1970: 1_795_000_000) },
+                timeZone: TimeZone(identifier: "Europe/Dublin")!, autostartMethod: .xdg)
+        }
+
+        func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }
+
+        func status() -> [String: Any]? {
+            guard let data = try? Data(contentsOf: store.appendingPathComponent("status.json")) else { return nil }
+            return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        }
+
+        func waitForStatus(_ seconds: Double = 5, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                if let s = status(), predicate(s) { return s }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return nil
+        }
+
+        func lastMix() throws -> [String: Any] {
+            try JSONSerialization.jsonObject(with: Data(contentsOf: store.appendingPathComponent("last-mix.json"))) as! [String: Any]
+        }
+
+        func layersEnabled(_ s: [String: Any]) -> [Bool] {
+            ((s["layers"] as? [[String: Any]]) ?? []).map { ($0["enabled"] as? Bool) ?? true }
+        }
+    }
+
+    static func isAlive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 }
+
+    @Test func buttonsDriveTheRunningPlayer() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let player = try Spawned("noise", ["play", "--preset", "sleep", "--fade-in", "0"], environment: rig.env)
+        #expect(player.waitForStderr(8) { $0.contains("Playing") }, "\(player.stderrText)")
+
+        let paused = try rig.performer.perform(.togglePlayPause)
+        #expect(paused.message == "Paused Sleep.")
+        #expect(rig.waitForStatus { $0["state"] as? String == "paused" } != nil)
+        let resumed = try rig.performer.perform(.togglePlayPause)
+        #expect(resumed.message == "Resumed Sleep.")
+        #expect(rig.waitForStatus { $0["state"] as? String == "playing" } != nil)
+
+        // Sleep has two layers, both on: layer 2 goes off, then on again; layer 4 (absent) comes on.
+        #expect(try rig.performer.perform(.toggleLayer(2)).message == "Layer 2 off.")
+        #expect(rig.waitForStatus { rig.layersEnabled($0).count >= 2 && rig.layersEnabled($0)[1] == false } != nil)
+        #expect(try rig.performer.perform(.toggleLayer(2)).message == "Layer 2 on.")
+        #expect(rig.waitForStatus { rig.layersEnabled($0).count >= 2 && rig.layersEnabled($0)[1] == true } != nil)
+        #expect(try rig.performer.perform(.toggleLayer(4)).message == "Layer 4 on.")
+        #expect(rig.waitForStatus { rig.layersEnabled($0).count == 4 && rig.layersEnabled($0)[3] } != nil)
+        #expect(throws: WidgetActionError.self) { try rig.performer.perform(.toggleLayer(5)) }
+
+        #expect(try rig.performer.perform(.stop).message == "Stopped Sleep.")
+        #expect(player.waitForExit(10) == 0)
+        #expect(rig.waitForStatus { $0["state"] as? String == "stopped" } != nil)
+        // The change made by the button outlives the player: the Last Mix has layer 4 on.
+        let layers = try #require(try rig.lastMix()["mix"] as? [String: Any])["layers"] as? [[String: Any]]
+        #expect(layers?.count == 4 && layers?[3]["enabled"] as? Bool == true)
+        #expect(try rig.performer.perform(.stop).message == "No player is running.")
+    }
+
+    @Test func playWithNoPlayerStartsTheLastMix() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        // No Last Mix yet: a clear error, nothing started.
+        let none = #expect(throws: WidgetActionError.self) { try rig.performer.perform(.togglePlayPause) }
+        #expect(none?.description.contains("no Last Mix") == true)
+
+        // `noise preset` with no player makes Rain the Last Mix.
+        #expect(try rig.noise(["preset", "rain"]).status == 0)
+        let pressed = ContinuousClock.now
+        let started = try rig.performer.perform(.togglePlayPause)
+        print("WidgetActions: togglePlayPause with no player returned after \(pressed.duration(to: .now)) (player started)")
+        #expect(started.message.hasPrefix("Started Rain from the Last Mix"), "\(started)")
+        let s = try #require(rig.waitForStatus(8) { $0["state"] as? String == "playing" && $0["presetID"] as? String == "rain" })
+        let pid = try #require(s["pid"] as? Int).asInt32
+        #expect(started.message.contains("pid \(pid)"))
+        // It is an ordinary player: the next press pauses it, stop ends it.
+        #expect(try rig.performer.perform(.togglePlayPause).message == "Paused Rain.")
+        #expect(rig.waitForStatus { $0["state"] as? String == "paused" } != nil)
+        #expect(try rig.performer.perform(.stop).message == "Stopped Rain.")
+        let end = Date().addingTimeInterval(10)
+        while Self.isAlive(pid) && Date() < end { usleep(20_000) }
+        #expect(!Self.isAlive(pid), "the started player exits when stopped")
+    }
+
+    /// The same launcher behind `noise resume --detach` (status-bar clicks): the command returns
+    /// while the player it started keeps playing.
+    @Test func resumeDetachReturnsWhileThePlayerPlays() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        #expect(try rig.noise(["preset", "ocean"]).status == 0)
+        let r = try rig.noise(["resume", "--detach"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(r.stdoutText.contains("in the background"))
+        let s = try #require(rig.waitForStatus(8) { $0["state"] as? String == "playing" && $0["presetID"] as? String == "ocean" })
+        let pid = try #require(s["pid"] as? Int).asInt32
+        #expect(Self.isAlive(pid))
+        #expect(try rig.noise(["stop"]).status == 0)
+        let end = Date().addingTimeInterval(10)
+        while Self.isAlive(pid) && Date() < end { usleep(20_000) }
+        #expect(!Self.isAlive(pid))
+    }
+
+    @Test func layerButtonsEditTheLastMixWithoutAPlayer() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        #expect(try rig.noise(["preset", "pink"]).status == 0)
+        let on = try rig.performer.perform(.toggleLayer(3))
+        #expect(on.message == "Layer 3 on in the Last Mix (no player is running).")
+        var layers = (try rig.lastMix()["mix"] as? [String: Any])?["layers"] as? [[String: Any]] ?? []
+        #expect(layers.count == 3 && layers[2]["enabled"] as? Bool == true)
+        #expect(try rig.performer.perform(.toggleLayer(3)).message == "Layer 3 off in the Last Mix (no player is running).")
+        layers = (try rig.lastMix()["mix"] as? [String: Any])?["layers"] as? [[String: Any]] ?? []
+        #expect(layers[2]["enabled"] as? Bool == false)
+        #expect(layers[0]["enabled"] as? Bool ?? true, "layer 1 untouched")
+    }
+
+    @Test func actionBarButtonsNeedProAndFollowTheSeedRules() throws {
+        let dir = try Products.temporaryDirectory("actions")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = StoreRoot(url: dir)
+        let performer = WidgetActionPerformer(store: root, now: { Date(timeIntervalSince1970: 1_795_000_000) },
+                                              timeZone: TimeZone(identifier: "America/New_York")!)
+        let plusOne = WidgetAction(ActionSpec(title: "+1", kind: .incrementVariable, variableKey: "Coffee_Count", incrementAmount: 1))
+        #expect(plusOne == .incrementVariable(key: "Coffee_Count", amount: 1))
+        let free = #expect(throws: WidgetActionError.self) { try performer.perform(plusOne) }
+        #expect(free?.description.contains("needs Pro") == true)
+        #expect(throws: WidgetActionError.self) { try performer.perform(.setVariableToNow(key: "done", format: .iso8601)) }
+        #expect(!FileManager.default.fileExists(atPath: root.variables.path), "nothing written without Pro")
+
+        try ProEntitlement.set(true, root: root)
+        #expect(try performer.perform(plusOne).message == "coffee count is now 1 (+1).")
+        #expect(try performer.perform(.incrementVariable(key: "coffee count", amount: 0)).message == "coffee count is now 2 (+1).")
+        #expect(try performer.perform(.incrementVariable(key: "coffee count", amount: -5)).message == "coffee count is now -3 (-5).")
+        #expect(throws: WidgetActionError.self) { try performer.perform(.incrementVariable(key: "x", amount: 100)) }
+        // Text that is not a number is left alone (the seed would have reset it to 0).
+        try VariableStore(root: root).set("mood", to: "sunny")
+        let nan = #expect(throws: WidgetActionError.self) { try performer.perform(.incrementVariable(key: "mood", amount: 1)) }
+        #expect(nan?.description.contains("not a number") == true)
+        #expect(try VariableStore(root: root).load()["mood"] == "sunny")
+
+        #expect(try performer.perform(.setVariableToNow(key: "Last Done", format: .unixSeconds)).message == "last done set to 1795000000.")
+        #expect(try performer.perform(.setVariableToNow(key: "day", format: .dateOnly)).message == "day set to 2026-11-18.")
+        #expect(try performer.perform(.setVariableToNow(key: "time", format: .timeOnly)).message == "time set to 06:06.")
+        #expect(try performer.perform(.setVariableToNow(key: "at", format: .iso8601)).message == "at set to 2026-11-18T11:06:40.000Z.")
+        #expect(try VariableStore(root: root).load()["last done"] == "1795000000")
+
+        #expect(WidgetActionKind.allCases.map(\.rawValue) == ["incrementVariable", "setVariableToNow", "togglePlayPause", "stop",
+                                                               "toggleLayer", "toggleResumeOnLaunch"])
+        #expect(try WidgetAction(kind: .toggleLayer, layer: 2) == .toggleLayer(2))
+        #expect(throws: WidgetActionError.self) { try WidgetAction(kind: .toggleLayer, layer: 0) }
+    }
+
+    @Test func resumeButtonTogglesTheLoginEntry() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        #expect(try rig.noise(["preset", "ocean"]).status == 0)
+        let desktop = rig.server.directory.appendingPathComponent("config/autostart/widgetweaver-noise.desktop")
+        let on = try rig.performer.perform(.toggleResumeOnLaunch)
+        #expect(on.message == "Resume at login is on (\(desktop.path)).")
+        let entry = try String(contentsOf: desktop, encoding: .utf8)
+        #expect(entry.contains(Products.url("noise").path) && entry.contains("\"resume\" \"--if-enabled\""))
+        #expect(entry.contains("--store"))
+        #expect(try rig.lastMix()["resumeOnLaunch"] as? Bool == true)
+        // The entry's command line works as written: run it (the mix was not playing, so it exits 0).
+        let exec = try #require(entry.split(separator: "\n").first { $0.hasPrefix("Exec=") })
+        let words = exec.dropFirst(5).split(separator: " ").map { String($0).replacingOccurrences(of: "\"", with: "") }
+        #expect(words.contains("--store"))
+        let login = try ChildProcess(words[0], Array(words.dropFirst()), environment: rig.env)
+        #expect(login.wait() == 0, "\(String(decoding: login.stderr, as: UTF8.self))")
+        #expect(String(decoding: login.stdout, as: UTF8.self).contains("was not playing"))
+        // The command line agrees with the button.
+        #expect(try rig.noise(["autostart", "status"]).stdoutText.contains("Resume at login: on"))
+
+        #expect(try rig.performer.perform(.toggleResumeOnLaunch).message == "Resume at login is off.")
+        #expect(!FileManager.default.fileExists(atPath: desktop.path))
+        #expect(try rig.lastMix()["resumeOnLaunch"] as? Bool == false)
+        #expect(try rig.noise(["autostart", "status"]).stdoutText.contains("Resume at login: off"))
+
+        // Turned on by the command, off by the button; the systemd kind is removed as well.
+        #expect(try rig.noise(["autostart", "enable", "--method", "systemd"]).status == 0)
+        let unit = rig.server.directory.appendingPathComponent("config/systemd/user/widgetweaver-noise.service")
+        #expect(FileManager.default.fileExists(atPath: unit.path))
+        #expect(try rig.performer.perform(.toggleResumeOnLaunch).message == "Resume at login is off.")
+        #expect(!FileManager.default.fileExists(atPath: unit.path))
+        let config = rig.server.directory.appendingPathComponent("config")
+        let left = FileManager.default.enumerator(atPath: config.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".desktop") || $0.hasSuffix(".service") } ?? []
+        #expect(left.isEmpty, "\(left)")
+    }
+}
+
+extension Int {
+    var asInt32: Int32 { Int32(self) }
+}
