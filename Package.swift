@@ -61,7 +61,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "weaver", dependencies: [
-            "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl",
+            "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -1,9 +1,8 @@
 import WidgetDesign
+import WidgetRender
 
-/// The kinds of widget buttons, spelled as in the layout JSON (`"kind"`) and `weaver tap`.
-public enum WidgetActionKind: String, CaseIterable, Sendable {
-    case incrementVariable, setVariableToNow, togglePlayPause, stop, toggleLayer, toggleResumeOnLaunch
-}
+/// The kinds of widget buttons: the renderer's, spelled as in the layout JSON and `weaver tap`.
+public typealias WidgetActionKind = WidgetRender.WidgetActionKind
 
 /// One press of a widget button, with what it needs.
 public enum WidgetAction: Sendable, Equatable {

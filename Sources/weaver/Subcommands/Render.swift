@@ -87,6 +87,9 @@ extension Weaver {
         @Option(help: ArgumentHelp("Paint this colour behind the widget in PNG output (e.g. '#1C1C1E'; default: transparent).", valueName: "#rrggbb"))
         var backdrop: String?
 
+        @Flag(help: "Keep running and draw again when what the widget shows changes; the file is rewritten only when the output changed. Ctrl-C stops.")
+        var watch = false
+
         func validate() throws {
             guard WidgetRenderer.scales.contains(scale) else {
                 throw ValidationError("'--scale' must be 1, 2 or 3; got \(scale)")
@@ -96,6 +99,9 @@ extension Weaver {
             }
             if let backdrop, RGBA(hexString: backdrop) == nil {
                 throw ValidationError("'--backdrop' must be a colour like '#1C1C1E'; got '\(backdrop)'")
+            }
+            if watch, output == "-", [.png, .svg].contains(resolvedFormat) {
+                throw ValidationError("'--watch' to standard output works for txt and json (a line per change); give '-o FILE' for \(resolvedFormat.rawValue)")
             }
             if format == nil, output != "-", RenderFormat.from(path: output) == nil {
                 throw ValidationError("cannot tell the format from '\(output)': give '--format png|svg|json|txt' or use a .png, .svg, .json or .txt name")
@@ -109,10 +115,20 @@ extension Weaver {
         }
 
         func run() throws {
+            let first = try draw()
+            try OutputFile.write(first, to: output)
+            guard watch else { return }
+            let live = LiveOutput(root: selection.store.root, output: output, last: first, draw: draw)
+            try live.run()
+        }
+
+        func draw() throws -> [UInt8] {
             let (layout, inputs, renderer) = try selection.layout(scale: scale)
             for warning in layout.warnings { printWarning(warning) }
-            let bytes = try renderer.render(layout, format: resolvedFormat, images: inputs.images, backdrop: backdrop.flatMap { RGBA(hexString: $0) })
-            try OutputFile.write(bytes, to: output)
+            var bytes = try renderer.render(layout, format: resolvedFormat, images: inputs.images, backdrop: backdrop.flatMap { RGBA(hexString: $0) })
+            // A line per change on standard output, so a status bar can read it line by line.
+            if watch, output == "-", bytes.last != 0x0A { bytes.append(0x0A) }
+            return bytes
         }
     }
 
@@ -155,9 +171,7 @@ extension Weaver {
                 print("found \(TapDescription.describe(action))")
                 return
             }
-            // LEAD: the single call site where the action performer (WidgetActions) plugs in.
-            // `action` carries kind, layer, variableKey, incrementAmount and nowFormat.
-            print(try TapDescription.perform(action, root: selection.store.root))
+            print(try TapDescription.perform(action, store: selection.store))
         }
     }
 }
@@ -172,10 +186,11 @@ enum TapDescription {
         return s
     }
 
-    /// Performs a tapped action and returns what it did. Not connected in this branch: the lead
-    /// wires the WidgetActions performer here.
-    static func perform(_ action: WidgetAction, root: StoreRoot) throws -> String {
-        throw CommandError("found \(describe(action)), but performing actions is not connected in this build")
+    /// Performs a tapped action and returns what it did (warnings go to standard error).
+    static func perform(_ action: WidgetAction, store: DesignStoreOptions) throws -> String {
+        let outcome = try TapPerformer.perform(action, root: store.root, storeDirectory: store.store)
+        for w in outcome.warnings { printWarning(w) }
+        return outcome.message
     }
 }
 

@@ -1,0 +1,20 @@
+import WidgetDesign
+import WidgetRender
+
+extension WidgetAction {
+    /// The action of a button the renderer laid out (`weaver tap`, the home screen): the layout
+    /// carries everything an action needs, so the design is not read again.
+    public init(rendered a: WidgetRender.WidgetAction) throws(WidgetActionError) {
+        switch a.kind {
+        case .incrementVariable:
+            guard let key = a.variableKey else { throw WidgetActionError("the button '\(a.id)' names no variable") }
+            self = .incrementVariable(key: key, amount: a.incrementAmount ?? 1)
+        case .setVariableToNow:
+            guard let key = a.variableKey else { throw WidgetActionError("the button '\(a.id)' names no variable") }
+            let format = a.nowFormat.flatMap(WidgetNowFormatToken.init(rawValue:)) ?? .iso8601
+            self = .setVariableToNow(key: key, format: format)
+        case .togglePlayPause, .stop, .toggleLayer, .toggleResumeOnLaunch:
+            self = try WidgetAction(kind: a.kind, layer: a.layer)
+        }
+    }
+}
