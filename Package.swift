@@ -17,6 +17,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C shims: flush-to-zero, thread naming, real-time scheduling (Glibc's module lacks them).
@@ -42,6 +44,14 @@ let package = Package(
         .target(name: "Variables", dependencies: ["SharedStore"]),
         .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP"]),
         .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables", "CCairo"]),
+
+        // The browser home screen and mixer (`weaver serve`): HTTP on loopback, the renderer's output,
+        // live updates over Server-Sent Events.
+        .target(name: "HomeScreen", dependencies: [
+            "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
 
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
@@ -69,5 +79,6 @@ let package = Package(
         // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
         .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
+        .testTarget(name: "HomeScreenTests", dependencies: ["HomeScreen", "TestSupport"]),
     ]
 )
