@@ -21,14 +21,15 @@ public enum MixerChange: Equatable, Sendable {
     /// Strict: unknown keys, wrong types, NaN and out-of-range values are refused with a message
     /// naming the field and its allowed range.
     public static func decode(_ body: Data) throws(MixerError) -> MixerChange {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+        let limits = JSONLimits(maxDepth: 4, maxValueCount: 64, maxStringBytes: 4096)
+        guard case .object(let object)? = try? JSONValue.parse(body, limits: limits) else {
             throw MixerError("the body is not a JSON object")
         }
         func number(_ key: String) throws(MixerError) -> Double {
-            guard let n = object[key] as? NSNumber, !(object[key] is Bool), n.doubleValue.isFinite else {
+            guard case .number(let n)? = object[key], n.isFinite else {
                 throw MixerError("'\(key)' must be a finite number")
             }
-            return n.doubleValue
+            return n
         }
         func checked(_ v: Double, _ range: ClosedRange<Double>, _ name: String, _ unit: String = "") throws(MixerError) -> Double {
             guard range.contains(v) else {
@@ -38,16 +39,16 @@ public enum MixerChange: Equatable, Sendable {
         }
         let keys = Set(object.keys)
         if keys == ["preset"] {
-            guard let id = object["preset"] as? String, PresetLibrary.isValidID(id) else {
+            guard case .string(let id)? = object["preset"], PresetLibrary.isValidID(id) else {
                 throw MixerError("'preset' must be a preset id (letters, digits, '-' and '_')")
             }
             return .preset(id)
         }
         if keys == ["timerSeconds"] {
-            if object["timerSeconds"] is NSNull { return .timer(seconds: nil) }
+            if object["timerSeconds"] == .null { return .timer(seconds: nil) }
             return .timer(seconds: try checked(try number("timerSeconds"), ControlRequest.timerRange, "timerSeconds", " s"))
         }
-        guard let param = object["param"] as? String else { throw MixerError("'param' is missing") }
+        guard case .string(let param)? = object["param"] else { throw MixerError("'param' is missing") }
         if param == "master" {
             guard keys == ["param", "value"] else { throw MixerError("'master' takes only 'value'") }
             return .master(try checked(try number("value"), Mix.volumeRange, "master"))
@@ -62,7 +63,7 @@ public enum MixerChange: Equatable, Sendable {
         var change = LayerChange()
         switch param {
         case "enabled":
-            guard let b = object["value"] as? Bool else { throw MixerError("'enabled' must be true or false") }
+            guard case .bool(let b)? = object["value"] else { throw MixerError("'enabled' must be true or false") }
             change.enabled = b
         case "volume": change.volume = try checked(try number("value"), Mix.volumeRange, "volume")
         case "colour": change.colour = try checked(try number("value"), Mix.colourRange, "colour")

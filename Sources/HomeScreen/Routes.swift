@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import SharedStore
 
 /// Every route of the home screen. Anything else is 404 (the router's default); no route reads a
 /// path from the request into the file system.
@@ -58,11 +59,12 @@ struct Routes {
                 return Self.error(.notFound, "no such design")
             }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-            guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+            let limits = JSONLimits(maxDepth: 4, maxValueCount: 64, maxStringBytes: 4096)
+            guard case .object(let object)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
                   Set(object.keys) == ["family", "x", "y"],
-                  let family = object["family"] as? String,
-                  let x = (object["x"] as? NSNumber)?.doubleValue, x.isFinite,
-                  let y = (object["y"] as? NSNumber)?.doubleValue, y.isFinite
+                  case .string(let family)? = object["family"],
+                  case .number(let x)? = object["x"], x.isFinite,
+                  case .number(let y)? = object["y"], y.isFinite
             else {
                 return Self.error(.badRequest, "the body must be {\"family\": NAME, \"x\": POINTS, \"y\": POINTS}")
             }
