@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Variables", targets: ["Variables"]),
         .library(name: "WidgetDesign", targets: ["WidgetDesign"]),
         .library(name: "NoiseControl", targets: ["NoiseControl"]),
+        // The widget renderer, for other surfaces (MPRIS art, the browser home screen) and the benchmarks.
+        .library(name: "WidgetRender", targets: ["WidgetRender"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,7 +45,10 @@ let package = Package(
         .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore"]),
         .target(name: "Variables", dependencies: ["SharedStore"]),
         .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP"]),
-        .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables", "CCairo"]),
+        // JPEG decoding for design images: libjpeg reports errors by longjmp, which only C can catch.
+        .target(name: "CJPEGSupport", linkerSettings: [.linkedLibrary("jpeg")]),
+        // Layout tree + Cairo/Pango drawing of every design and the Noise Machine widget (PNG, SVG, JSON, text).
+        .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables", "CCairo", "CJPEGSupport", "NoiseControl", "SharedStore"]),
 
         // The browser home screen and mixer (`weaver serve`): HTTP on loopback, the renderer's output,
         // live updates over Server-Sent Events.
@@ -58,7 +63,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "weaver", dependencies: [
-            "Variables", "WidgetDesign", "WidgetRender", "SharedStore",
+            "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -80,5 +85,8 @@ let package = Package(
         .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
         .testTarget(name: "HomeScreenTests", dependencies: ["HomeScreen", "TestSupport"]),
+        // Layout, hit-testing, golden-image and bad-input tests of the widget renderer.
+        .testTarget(name: "WidgetRenderTests", dependencies: ["WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "TestSupport"],
+                    exclude: ["Goldens"]),
     ]
 )

@@ -1,0 +1,107 @@
+#include "CJPEGSupport.h"
+#include <stdio.h>
+#include <string.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <jpeglib.h>
+
+struct ww_error_manager {
+    struct jpeg_error_mgr base;
+    jmp_buf jump;
+    char *message;
+    size_t messageLength;
+};
+
+static void ww_error_exit(j_common_ptr info) {
+    struct ww_error_manager *manager = (struct ww_error_manager *)info->err;
+    if (manager->message && manager->messageLength > 0) {
+        (*info->err->format_message)(info, manager->message);
+    }
+    longjmp(manager->jump, 1);
+}
+
+// Warnings (e.g. "premature end of data") are not fatal: the decoder fills the rest with grey.
+static void ww_output_message(j_common_ptr info) { (void)info; }
+
+int ww_jpeg_dimensions(const uint8_t *data, size_t length, uint32_t *width, uint32_t *height,
+                       char *error, size_t errorLength) {
+    struct jpeg_decompress_struct info;
+    struct ww_error_manager manager;
+    char buffer[JMSG_LENGTH_MAX] = {0};
+    info.err = jpeg_std_error(&manager.base);
+    manager.base.error_exit = ww_error_exit;
+    manager.base.output_message = ww_output_message;
+    manager.message = buffer;
+    manager.messageLength = sizeof buffer;
+    if (setjmp(manager.jump)) {
+        jpeg_destroy_decompress(&info);
+        snprintf(error, errorLength, "%s", buffer);
+        return -1;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, data, (unsigned long)length);
+    jpeg_read_header(&info, TRUE);
+    *width = info.image_width;
+    *height = info.image_height;
+    jpeg_destroy_decompress(&info);
+    return 0;
+}
+
+int ww_jpeg_decode_argb32(const uint8_t *data, size_t length, uint8_t *pixels, size_t stride,
+                          uint32_t width, uint32_t height, char *error, size_t errorLength) {
+    struct jpeg_decompress_struct info;
+    struct ww_error_manager manager;
+    char buffer[JMSG_LENGTH_MAX] = {0};
+    JSAMPLE *volatile row = NULL;
+    info.err = jpeg_std_error(&manager.base);
+    manager.base.error_exit = ww_error_exit;
+    manager.base.output_message = ww_output_message;
+    manager.message = buffer;
+    manager.messageLength = sizeof buffer;
+    if (setjmp(manager.jump)) {
+        jpeg_destroy_decompress(&info);
+        free(row);
+        snprintf(error, errorLength, "%s", buffer);
+        return -1;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, data, (unsigned long)length);
+    jpeg_read_header(&info, TRUE);
+    if (info.image_width != width || info.image_height != height) {
+        jpeg_destroy_decompress(&info);
+        snprintf(error, errorLength, "dimensions changed between reads");
+        return -1;
+    }
+    int cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
+    info.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    jpeg_start_decompress(&info);
+    size_t components = (size_t)info.output_components;
+    row = malloc((size_t)info.output_width * components);
+    if (!row) {
+        jpeg_destroy_decompress(&info);
+        snprintf(error, errorLength, "out of memory");
+        return -1;
+    }
+    while (info.output_scanline < info.output_height) {
+        JSAMPROW rows[1] = { row };
+        uint32_t y = info.output_scanline;
+        jpeg_read_scanlines(&info, rows, 1);
+        uint32_t *out = (uint32_t *)(pixels + (size_t)y * stride);
+        for (uint32_t x = 0; x < info.output_width; x++) {
+            const JSAMPLE *p = row + (size_t)x * components;
+            uint32_t r, g, b;
+            if (cmyk) {
+                // Adobe writes CMYK inverted: the sample is already 255 - ink.
+                uint32_t k = p[3];
+                r = p[0] * k / 255; g = p[1] * k / 255; b = p[2] * k / 255;
+            } else {
+                r = p[0]; g = p[1]; b = p[2];
+            }
+            out[x] = 0xFF000000u | (r << 16) | (g << 8) | b;
+        }
+    }
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    free(row);
+    return 0;
+}

@@ -1,0 +1,130 @@
+import CCairo
+import CJPEGSupport
+import Foundation
+import SharedStore
+
+/// A decoded design image, ready to paint (Cairo ARGB32).
+public final class DecodedImage: @unchecked Sendable {
+    let surface: CairoSurface
+    public var pixelWidth: Int { surface.width }
+    public var pixelHeight: Int { surface.height }
+    init(surface: CairoSurface) { self.surface = surface }
+}
+
+/// Reads design images (PNG and JPEG) from the store's `images/` folder: untrusted input.
+///
+/// Bounds: files up to `maximumFileBytes`; the pixel count is read from the header and checked
+/// against `maximumPixels` *before* anything is decoded. PNG goes through Cairo's own reader; JPEG
+/// through libjpeg (libjpeg-turbo on Debian), chosen over gdk-pixbuf because it is one small
+/// library that decodes one format (gdk-pixbuf would load any of its format modules for an
+/// untrusted file), exposes the header before decoding, and is already a Cairo-side dependency
+/// of nothing else we would have to add.
+public enum DesignImages {
+    public static let maximumFileBytes = 32 << 20
+    /// 24 megapixels: more than any phone photo a widget needs, ~96 MB decoded.
+    public static let maximumPixels = 24_000_000
+
+    public enum Failure: Error, CustomStringConvertible {
+        case invalidName(String)
+        case missing(String)
+        case unreadable(String, String)
+        case tooLarge(String, String)
+        case unsupported(String)
+        case corrupt(String, String)
+
+        public var description: String {
+            switch self {
+            case .invalidName(let n): "image '\(n)': must be a bare file name in the store's images/ folder"
+            case .missing(let p): "image \(p): file not found"
+            case .unreadable(let p, let why): "image \(p): cannot be read (\(why))"
+            case .tooLarge(let p, let why): "image \(p): too large (\(why))"
+            case .unsupported(let p): "image \(p): not a PNG or JPEG file"
+            case .corrupt(let p, let why): "image \(p): corrupt (\(why))"
+            }
+        }
+    }
+
+    public static func load(fileName: String, in root: StoreRoot) throws -> DecodedImage {
+        guard !fileName.isEmpty, !fileName.contains("/"), fileName != ".", fileName != "..", !fileName.contains("\0") else {
+            throw Failure.invalidName(fileName)
+        }
+        let url = root.images.appendingPathComponent(fileName)
+        let data: Data
+        do {
+            guard let d = try FileSystem.read(url, limit: maximumFileBytes) else { throw Failure.missing(url.path) }
+            data = d
+        } catch let f as Failure {
+            throw f
+        } catch {
+            let text = "\(error)"
+            if text.contains("limit") { throw Failure.tooLarge(url.path, "more than \(maximumFileBytes >> 20) MB") }
+            throw Failure.unreadable(url.path, text)
+        }
+        return try decode(data, name: url.path)
+    }
+
+    public static func decode(_ data: Data, name: String) throws -> DecodedImage {
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            return try decodePNG(bytes, name: name)
+        }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            return try decodeJPEG(bytes, name: name)
+        }
+        throw Failure.unsupported(name)
+    }
+
+    static func checkPixels(_ width: UInt32, _ height: UInt32, name: String) throws {
+        guard width > 0, height > 0 else { throw Failure.corrupt(name, "zero size") }
+        let pixels = UInt64(width) * UInt64(height)
+        guard pixels <= UInt64(maximumPixels), width <= 32_767, height <= 32_767 else {
+            throw Failure.tooLarge(name, "\(width)×\(height) pixels; at most \(maximumPixels) pixels and 32767 on a side")
+        }
+    }
+
+    static func decodePNG(_ bytes: [UInt8], name: String) throws -> DecodedImage {
+        // IHDR is always the first chunk: width and height are big-endian at bytes 16…23.
+        guard bytes.count >= 33, bytes[12...15].elementsEqual(Array("IHDR".utf8)) else {
+            throw Failure.corrupt(name, "no IHDR header")
+        }
+        func be32(_ i: Int) -> UInt32 { bytes[i..<i + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        try checkPixels(be32(16), be32(20), name: name)
+        final class Reader { var bytes: [UInt8]; var offset = 0; init(_ b: [UInt8]) { bytes = b } }
+        let reader = Reader(bytes)
+        let surface = withExtendedLifetime(reader) { () -> OpaquePointer in
+            cairo_image_surface_create_from_png_stream({ closure, data, length in
+                let reader = Unmanaged<Reader>.fromOpaque(closure!).takeUnretainedValue()
+                let n = Int(length)
+                guard reader.offset + n <= reader.bytes.count, let data else { return CAIRO_STATUS_READ_ERROR }
+                reader.bytes.withUnsafeBufferPointer { src in
+                    data.update(from: src.baseAddress! + reader.offset, count: n)
+                }
+                reader.offset += n
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(reader).toOpaque())!
+        }
+        do {
+            return DecodedImage(surface: try CairoSurface(owning: surface, call: "PNG decode"))
+        } catch {
+            throw Failure.corrupt(name, "\(error)")
+        }
+    }
+
+    static func decodeJPEG(_ bytes: [UInt8], name: String) throws -> DecodedImage {
+        var width: UInt32 = 0, height: UInt32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let headerOK = bytes.withUnsafeBufferPointer { ww_jpeg_dimensions($0.baseAddress, $0.count, &width, &height, &message, message.count) }
+        guard headerOK == 0 else { throw Failure.corrupt(name, String(cString: message)) }
+        try checkPixels(width, height, name: name)
+        let surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)), call: "cairo_image_surface_create")
+        cairo_surface_flush(surface.pointer)
+        let stride = Int(cairo_image_surface_get_stride(surface.pointer))
+        let pixels = cairo_image_surface_get_data(surface.pointer)
+        let result = bytes.withUnsafeBufferPointer {
+            ww_jpeg_decode_argb32($0.baseAddress, $0.count, pixels, stride, width, height, &message, message.count)
+        }
+        guard result == 0 else { throw Failure.corrupt(name, String(cString: message)) }
+        cairo_surface_mark_dirty(surface.pointer)
+        return DecodedImage(surface: surface)
+    }
+}

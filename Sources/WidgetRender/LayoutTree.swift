@@ -1,0 +1,231 @@
+/// The layout tree: plain values, in points, that every backend (PNG, SVG, JSON, text) and the hit
+/// test walk. Nothing here knows about Cairo.
+
+public struct Point: Sendable, Hashable, Codable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+}
+
+public struct Rect: Sendable, Hashable, Codable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    public var minX: Double { x }
+    public var minY: Double { y }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public var midX: Double { x + width / 2 }
+    public var midY: Double { y + height / 2 }
+
+    public func contains(_ p: Point) -> Bool { p.x >= x && p.x < maxX && p.y >= y && p.y < maxY }
+
+    public func insetBy(_ d: Double) -> Rect { insetBy(dx: d, dy: d) }
+    public func insetBy(dx: Double, dy: Double) -> Rect {
+        Rect(x: x + dx, y: y + dy, width: Swift.max(0, width - 2 * dx), height: Swift.max(0, height - 2 * dy))
+    }
+
+    /// Distance from `p` to the nearest point of the rectangle (0 inside).
+    public func distance(to p: Point) -> Double {
+        let dx = Swift.max(x - p.x, 0, p.x - maxX)
+        let dy = Swift.max(y - p.y, 0, p.y - maxY)
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// True when `other` lies inside this rectangle (with a rounding tolerance).
+    public func encloses(_ other: Rect, tolerance: Double = 0.01) -> Bool {
+        other.x >= x - tolerance && other.y >= y - tolerance
+            && other.maxX <= maxX + tolerance && other.maxY <= maxY + tolerance
+    }
+}
+
+/// sRGB colour with straight (not premultiplied) alpha, components 0…1.
+public struct RGBA: Sendable, Hashable {
+    public var r: Double, g: Double, b: Double, a: Double
+
+    public init(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) {
+        self.r = r; self.g = g; self.b = b; self.a = a
+    }
+
+    /// `0xRRGGBB`.
+    public init(hex: UInt32, alpha: Double = 1) {
+        self.init(Double((hex >> 16) & 0xFF) / 255, Double((hex >> 8) & 0xFF) / 255, Double(hex & 0xFF) / 255, alpha)
+    }
+
+    public func opacity(_ factor: Double) -> RGBA { RGBA(r, g, b, a * factor) }
+
+    public static let clear = RGBA(0, 0, 0, 0)
+    public static let white = RGBA(1, 1, 1)
+    public static let black = RGBA(0, 0, 0)
+}
+
+public struct GradientStop: Sendable, Hashable {
+    public var offset: Double
+    public var colour: RGBA
+    public init(_ offset: Double, _ colour: RGBA) { self.offset = offset; self.colour = colour }
+}
+
+public enum Paint: Sendable, Hashable {
+    case solid(RGBA)
+    /// From `start` to `end`, in widget points.
+    case linear(start: Point, end: Point, stops: [GradientStop])
+    case radial(centre: Point, radius: Double, stops: [GradientStop])
+}
+
+public enum TextAlignment: String, Sendable, Hashable {
+    case leading, centre, trailing
+}
+
+/// A text run as laid out: font, colour, wrapping, and what measuring found.
+public struct TextRun: Sendable, Hashable {
+    public var text: String
+    public var sizePoints: Double
+    /// CSS/Pango weight, 100…900.
+    public var weight: Int
+    public var colour: RGBA
+    public var alignment: TextAlignment
+    /// 1…; the text is ellipsised at the end of the last line.
+    public var lineLimit: Int
+    public var tabularDigits: Bool
+    public var strikethrough: Bool
+    public var shadow: Bool
+    /// Lines actually drawn, and whether text was cut ("…").
+    public var lineCount: Int
+    public var isTruncated: Bool
+
+    public init(text: String, sizePoints: Double, weight: Int = 400, colour: RGBA, alignment: TextAlignment = .leading,
+                lineLimit: Int = 1, tabularDigits: Bool = false, strikethrough: Bool = false, shadow: Bool = false) {
+        self.text = text
+        self.sizePoints = sizePoints
+        self.weight = weight
+        self.colour = colour
+        self.alignment = alignment
+        self.lineLimit = lineLimit
+        self.tabularDigits = tabularDigits
+        self.strikethrough = strikethrough
+        self.shadow = shadow
+        self.lineCount = 0
+        self.isTruncated = false
+    }
+}
+
+/// What an element draws inside its rect.
+public enum Primitive: Sendable, Hashable {
+    /// A rounded rectangle filling the rect (`cornerRadius` ≥ half the short side: a capsule).
+    case shape(fill: Paint?, cornerRadius: Double, stroke: RGBA?, strokeWidth: Double)
+    /// An ellipse filling the rect.
+    case ellipse(fill: Paint?, stroke: RGBA?, strokeWidth: Double)
+    case text(TextRun)
+    /// An icon glyph from the symbol font, centred in the rect.
+    case symbol(SymbolGlyph, colour: RGBA, weight: Int)
+    /// A design image (key into the render's image set), clipped to a rounded rect.
+    case image(key: String, contentMode: ImageFit, cornerRadius: Double, blurred: Bool)
+    /// An arc on the circle inscribed in the rect; angles in degrees clockwise from 12 o'clock.
+    case arc(colour: RGBA, lineWidth: Double, startDegrees: Double, endDegrees: Double, roundCaps: Bool)
+    /// A straight line (clock hands, dividers, ticks).
+    case line(from: Point, to: Point, colour: RGBA, width: Double, roundCaps: Bool)
+}
+
+public enum ImageFit: String, Sendable, Hashable { case fill, fit }
+
+/// Every element's kind, as the JSON names it.
+public enum ElementKind: String, Sendable, Hashable, Codable {
+    case background, shape, text, symbol, image, ring, line, button
+}
+
+public struct LayoutElement: Sendable, Hashable {
+    public var kind: ElementKind
+    public var rect: Rect
+    public var primitive: Primitive
+
+    public init(kind: ElementKind, rect: Rect, primitive: Primitive) {
+        self.kind = kind
+        self.rect = rect
+        self.primitive = primitive
+    }
+
+    /// The final text for text elements (variables substituted), nil otherwise.
+    public var text: String? {
+        if case .text(let run) = primitive { return run.text }
+        return nil
+    }
+
+    public var textRun: TextRun? {
+        if case .text(let run) = primitive { return run }
+        return nil
+    }
+}
+
+/// The kinds of tappable action, spelled as in the JSON and in `weaver tap`.
+public enum WidgetActionKind: String, Codable, Sendable, CaseIterable {
+    case incrementVariable, setVariableToNow, togglePlayPause, stop, toggleLayer, toggleResumeOnLaunch
+}
+
+/// A tappable area and everything needed to perform it.
+public struct WidgetAction: Sendable, Hashable {
+    /// Stable within a design: the action bar's action UUID, or e.g. `noise.layer.2`.
+    public var id: String
+    public var kind: WidgetActionKind
+    public var title: String?
+    /// 1…4 for `toggleLayer`.
+    public var layer: Int?
+    public var rect: Rect
+    /// `incrementVariable` / `setVariableToNow`: the canonical variable key.
+    public var variableKey: String?
+    /// `incrementVariable`: −99…99, never 0.
+    public var incrementAmount: Int?
+    /// `setVariableToNow`: iso8601, unixSeconds, unixMilliseconds, dateOnly, timeOnly.
+    public var nowFormat: String?
+
+    public init(id: String, kind: WidgetActionKind, title: String? = nil, layer: Int? = nil, rect: Rect,
+                variableKey: String? = nil, incrementAmount: Int? = nil, nowFormat: String? = nil) {
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.layer = layer
+        self.rect = rect
+        self.variableKey = variableKey
+        self.incrementAmount = incrementAmount
+        self.nowFormat = nowFormat
+    }
+}
+
+/// One laid-out widget: what every backend draws.
+public struct WidgetLayout: Sendable, Hashable {
+    public var family: WidgetFamily
+    public var scale: Int
+    public var width: Double
+    public var height: Double
+    /// Corner radius of the widget's outline; 0 for accessory families (no background).
+    public var cornerRadius: Double
+    /// Back to front.
+    public var elements: [LayoutElement]
+    public var actions: [WidgetAction]
+    /// Problems met while laying out (missing image, unknown symbol…), each naming the file or field.
+    public var warnings: [String]
+    /// The plain-text rendition (`--format txt`), written by the template.
+    public var textLines: [String]
+
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+
+    /// The action whose rect holds `point` (the front-most when rects overlap).
+    public func action(at point: Point) -> WidgetAction? {
+        actions.last { $0.rect.contains(point) }
+    }
+
+    /// The action nearest to `point` and its distance in points (nil when there are no actions).
+    public func nearestAction(to point: Point) -> (action: WidgetAction, distance: Double)? {
+        var best: (WidgetAction, Double)?
+        for a in actions {
+            let d = a.rect.distance(to: point)
+            if best == nil || d < best!.1 { best = (a, d) }
+        }
+        return best.map { (action: $0.0, distance: $0.1) }
+    }
+}

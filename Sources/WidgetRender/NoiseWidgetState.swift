@@ -1,0 +1,97 @@
+import Foundation
+import NoiseControl
+import NoiseEngine
+import SharedStore
+
+/// What the Noise Machine widget shows, from the status feed (`status.json`) or, when no player
+/// runs, the Last Mix. A plain value so tests and goldens can build any state.
+public struct NoiseWidgetState: Sendable, Hashable {
+    public enum Playback: String, Sendable, Hashable { case playing, paused, stopped }
+
+    public struct Layer: Sendable, Hashable {
+        public var enabled: Bool
+        /// 0…1.
+        public var volume: Double
+        /// β of 1/f^β, 0 (white) … 1 (pink) … 2 (brown).
+        public var colour: Double
+        public init(enabled: Bool, volume: Double, colour: Double) {
+            self.enabled = enabled; self.volume = volume; self.colour = colour
+        }
+    }
+
+    public var playback: Playback
+    public var mixName: String
+    /// Exactly four.
+    public var layers: [Layer]
+    public var masterVolume: Double
+    public var timerRemainingSeconds: Double?
+    public var resumeOnLaunch: Bool
+    public var updatedAt: Date?
+    /// Output peak over the last second, dBFS; nil when not measured or not playing.
+    public var levelDbfs: Double?
+
+    public init(playback: Playback, mixName: String, layers: [Layer], masterVolume: Double,
+                timerRemainingSeconds: Double? = nil, resumeOnLaunch: Bool = false, updatedAt: Date? = nil,
+                levelDbfs: Double? = nil) {
+        self.playback = playback
+        self.mixName = mixName
+        var l = Array(layers.prefix(4))
+        while l.count < 4 { l.append(Layer(enabled: false, volume: 0.65, colour: 1)) }
+        self.layers = l
+        self.masterVolume = masterVolume
+        self.timerRemainingSeconds = timerRemainingSeconds
+        self.resumeOnLaunch = resumeOnLaunch
+        self.updatedAt = updatedAt
+        self.levelDbfs = levelDbfs
+    }
+
+    /// The seed's first-launch state: layer 1 on, stopped.
+    public static let `default` = NoiseWidgetState(
+        playback: .stopped, mixName: LastMix.defaultMix.name,
+        layers: LastMix.defaultMix.layers.map { Layer(enabled: $0.enabled, volume: $0.volume, colour: $0.colour) },
+        masterVolume: LastMix.defaultMix.masterVolume)
+
+    /// The state now: a live (non-stale) status wins; otherwise the Last Mix, shown stopped (a
+    /// dead player is stopped, whatever it last said). Messages name set-aside or repaired files.
+    public static func load(from root: StoreRoot, now: Date, warn: (String) -> Void = { _ in }) -> NoiseWidgetState {
+        var lastMix: LastMix?
+        do {
+            let loaded = try LastMixStore(root: root).load()
+            loaded.messages.forEach(warn)
+            lastMix = loaded.lastMix
+        } catch {
+            warn("\(root.lastMix.path): \(error)")
+        }
+        var status: PlayerStatus?
+        do {
+            switch try StatusStore(root: root).read() {
+            case .loaded(let s): status = s.effective(now: now)
+            case .missing: break
+            case .setAside(let reason, let url): warn("\(root.status.path): \(reason); moved to \(url.path)")
+            }
+        } catch {
+            warn("\(root.status.path): \(error)")
+        }
+        return make(status: status, lastMix: lastMix, now: now)
+    }
+
+    /// Combines the two sources (pure; what `load` does after reading).
+    public static func make(status: PlayerStatus?, lastMix: LastMix?, now: Date) -> NoiseWidgetState {
+        let resume = lastMix?.resumeOnLaunch ?? false
+        if let s = status, s.state != .stopped {
+            var remaining = s.timerRemainingSeconds
+            if s.state == .playing, let r = remaining { remaining = max(0, r - max(0, now.timeIntervalSince(s.updatedAt))) }
+            return NoiseWidgetState(
+                playback: s.state == .playing ? .playing : .paused, mixName: s.presetName ?? "Custom",
+                layers: s.layers.map { Layer(enabled: $0.enabled, volume: $0.volume, colour: $0.colour) },
+                masterVolume: s.masterVolume, timerRemainingSeconds: remaining, resumeOnLaunch: resume,
+                updatedAt: s.updatedAt, levelDbfs: s.state == .playing ? s.levelDbfs : nil)
+        }
+        let mix = lastMix?.mix ?? status?.mix ?? LastMix.defaultMix
+        return NoiseWidgetState(
+            playback: .stopped, mixName: mix.name,
+            layers: mix.layers.map { Layer(enabled: $0.enabled, volume: $0.volume, colour: $0.colour) },
+            masterVolume: mix.masterVolume, resumeOnLaunch: resume,
+            updatedAt: status?.updatedAt ?? lastMix?.updatedAt)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Variables
+import WidgetDesign
+
+/// Everything a layout depends on besides the design and family. Nothing in layout reads the
+/// clock or the disk: it all arrives here (the CLI and `WidgetRenderer.inputs` load it).
+public struct RenderInputs: Sendable {
+    public var context: RenderContext
+    public var appearance: Appearance
+    public var noise: NoiseWidgetState?
+    public var weather: WeatherState?
+    public var calendar: CalendarSnapshot?
+    public var reminders: RemindersSnapshot?
+    /// Decoded design images by file name.
+    public var images: [String: DecodedImage]
+    /// Why an image the design names is not in `images`, by file name.
+    public var imageFailures: [String: String]
+
+    public init(context: RenderContext, appearance: Appearance = .dark, noise: NoiseWidgetState? = nil,
+                weather: WeatherState? = nil, calendar: CalendarSnapshot? = nil, reminders: RemindersSnapshot? = nil,
+                images: [String: DecodedImage] = [:], imageFailures: [String: String] = [:]) {
+        self.context = context
+        self.appearance = appearance
+        self.noise = noise
+        self.weather = weather
+        self.calendar = calendar
+        self.reminders = reminders
+        self.images = images
+        self.imageFailures = imageFailures
+    }
+}
+
+extension WidgetSpec {
+    /// The design as drawn in `family`: matched-set variants replace text, symbol, image and
+    /// layout only with Pro (the seed's rule); the style is shared. Accessory families use
+    /// medium ?? small ?? large.
+    public func resolved(for family: WidgetFamily, isPro: Bool) -> WidgetSpec {
+        guard isPro, let set = matchedSet, !set.isEmpty else { return self }
+        let variant: SpecVariant? = switch family {
+        case .small: set.small
+        case .medium: set.medium
+        case .large: set.large
+        default: set.medium ?? set.small ?? set.large
+        }
+        guard let v = variant else { return self }
+        var s = self
+        s.primaryText = v.primaryText
+        s.secondaryText = v.secondaryText
+        s.symbol = v.symbol
+        s.image = v.image
+        s.layout = v.layout
+        return s
+    }
+}

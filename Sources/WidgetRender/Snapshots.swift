@@ -1,0 +1,133 @@
+import Foundation
+import SharedStore
+import Variables
+
+/// The calendar snapshot (`snapshots/calendar.json`) the Next Up template reads:
+/// `{"schemaVersion":1, "access":"authorized"|"denied", "events":[{"title","start","end"?,"location"?}]}`
+/// with ISO 8601 times. Untrusted: bounded size, every field optional, bad events skipped.
+public struct CalendarSnapshot: Sendable, Hashable {
+    public struct Event: Sendable, Hashable {
+        public var title: String
+        public var start: Date
+        public var end: Date?
+        public var location: String?
+        public init(title: String, start: Date, end: Date? = nil, location: String? = nil) {
+            self.title = title; self.start = start; self.end = end; self.location = location
+        }
+    }
+
+    public var accessDenied: Bool
+    public var events: [Event]
+
+    public init(accessDenied: Bool = false, events: [Event]) {
+        self.accessDenied = accessDenied
+        self.events = events
+    }
+
+    public static func load(from root: StoreRoot) -> CalendarSnapshot? {
+        guard let json = SnapshotFile.load(root.snapshots.appendingPathComponent("calendar.json")) else { return nil }
+        let denied = json["access"].flatMap(SnapshotFile.string) == "denied"
+        var events: [Event] = []
+        if case .array(let items)? = json["events"] {
+            for item in items.prefix(500) {
+                guard let title = item["title"].flatMap(SnapshotFile.string),
+                      let start = item["start"].flatMap(SnapshotFile.date) else { continue }
+                events.append(Event(title: title, start: start, end: item["end"].flatMap(SnapshotFile.date),
+                                    location: item["location"].flatMap(SnapshotFile.string)))
+            }
+        }
+        return CalendarSnapshot(accessDenied: denied, events: events.sorted { $0.start < $1.start })
+    }
+
+    /// Events that have not ended at `now`, soonest first.
+    public func upcoming(at now: Date) -> [Event] {
+        events.filter { ($0.end ?? $0.start.addingTimeInterval(1)) > now }
+    }
+}
+
+/// The reminders snapshot (`snapshots/reminders.json`):
+/// `{"schemaVersion":1, "items":[{"title","done"?,"due"?}]}`.
+public struct RemindersSnapshot: Sendable, Hashable {
+    public struct Item: Sendable, Hashable {
+        public var title: String
+        public var done: Bool
+        public var due: Date?
+        public init(title: String, done: Bool = false, due: Date? = nil) { self.title = title; self.done = done; self.due = due }
+    }
+    public var items: [Item]
+    public var updatedAt: Date?
+    public init(items: [Item], updatedAt: Date? = nil) { self.items = items; self.updatedAt = updatedAt }
+
+    public static func load(from root: StoreRoot) -> RemindersSnapshot? {
+        guard let json = SnapshotFile.load(root.snapshots.appendingPathComponent("reminders.json")) else { return nil }
+        var items: [Item] = []
+        if case .array(let list)? = json["items"] {
+            for item in list.prefix(500) {
+                guard let title = item["title"].flatMap(SnapshotFile.string) else { continue }
+                var done = false
+                if case .bool(let b)? = item["done"] { done = b }
+                items.append(Item(title: title, done: done, due: item["due"].flatMap(SnapshotFile.date)))
+            }
+        }
+        return RemindersSnapshot(items: items, updatedAt: json["updatedAt"].flatMap(SnapshotFile.date))
+    }
+}
+
+/// Weather as the Weather template needs it (the variables engine has the same file as keys).
+public struct WeatherState: Sendable, Hashable {
+    public var location: String?
+    public var condition: String?
+    public var symbol: String?
+    public var temperatureC: Double?
+    public var highC: Double?
+    public var lowC: Double?
+    public var nowcast: String?
+    public var nowcastSecondary: String?
+    public var rainStartMinutes: Double?
+    public var rainEndMinutes: Double?
+    public var rainPeakIntensityMMPerHour: Double?
+    public var rainPeakChance: Double?
+    public var fetchedAt: Date?
+    public init() {}
+
+    public static func load(from root: StoreRoot) -> WeatherState? {
+        guard let p = WeatherSnapshotProvider.load(from: root) else { return nil }
+        var w = WeatherState()
+        w.location = p.location?.name
+        guard let s = p.snapshot else { return w.location == nil ? nil : w }
+        w.condition = s.condition
+        w.symbol = s.symbol
+        w.temperatureC = s.temperatureC
+        w.highC = s.highC
+        w.lowC = s.lowC
+        w.nowcast = s.nowcast
+        w.nowcastSecondary = s.nowcastSecondary
+        w.rainStartMinutes = s.rainStartMinutes
+        w.rainEndMinutes = s.rainEndMinutes
+        w.rainPeakIntensityMMPerHour = s.rainPeakIntensityMMPerHour
+        w.rainPeakChance = s.rainPeakChance
+        w.fetchedAt = s.fetchedAt
+        return w
+    }
+
+    public var hasForecast: Bool { temperatureC != nil || condition != nil || nowcast != nil }
+}
+
+enum SnapshotFile {
+    static func load(_ url: URL) -> JSONValue? {
+        guard let data = try? FileSystem.read(url, limit: 1 << 20),
+              let value = try? JSONValue.parse(data, limits: JSONLimits(maxDepth: 8, maxValueCount: 50_000, maxStringBytes: 64 << 10)),
+              case .object = value else { return nil }
+        return value
+    }
+
+    static func string(_ v: JSONValue) -> String? {
+        if case .string(let s) = v { return s }
+        return nil
+    }
+
+    static func date(_ v: JSONValue) -> Date? {
+        guard case .string(let s) = v else { return nil }
+        return DateParsing.parse(s, now: Date(timeIntervalSince1970: 0), timeZone: TimeZone(identifier: "UTC")!)
+    }
+}

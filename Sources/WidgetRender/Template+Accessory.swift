@@ -1,0 +1,79 @@
+import Foundation
+import Variables
+
+/// Lock-screen families: one vibrant (white) tone, no background.
+extension TemplateContext {
+    func accessory() {
+        let ink = palette.accessoryPrimary, dim = palette.accessorySecondary
+        switch spec.layout.template {
+        case .noiseMachine:
+            noiseAccessory()
+            return
+        case .clockIcon:
+            let local = CivilTime.local(inputs.context.now, in: inputs.context.timeZone)
+            b.textLines = [local.hourMinute]
+            switch family {
+            case .circular:
+                var face = ClockFacePalette.classic(.dark)
+                face.dial = RGBA.white.opacity(0.16); face.dialEdge = RGBA.white.opacity(0.10)
+                face.hourHand = ink; face.minuteHand = ink; face.accent = ink; face.numerals = ink; face.ticks = dim
+                drawFace(centre: Point(x: bounds.midX, y: bounds.midY), radius: 37, face: face, local: local)
+            case .rectangular:
+                b.addText(run(local.hourMinute, size: 34, weight: 600, colour: ink, tabular: true), x: 2, y: 2, width: bounds.width - 4)
+                b.addText(run(dateText(), size: 13, colour: dim), x: 2, y: 48, width: bounds.width - 4)
+            default:
+                b.addText(run("\(local.hourMinute) · \(dateText())", size: 15, weight: 500, colour: ink), x: 0, y: 4, width: bounds.width)
+            }
+            return
+        default: break
+        }
+        let (symbolName, title, detail, small) = accessoryContent()
+        b.textLines = [title, detail].filter { !$0.isEmpty }
+        switch family {
+        case .circular:
+            b.add(.shape, bounds, .ellipse(fill: .solid(palette.accessoryFill), stroke: nil, strokeWidth: 0))
+            if let symbolName {
+                _ = b.symbol(symbolName, centre: Point(x: bounds.midX, y: 24), size: 20, colour: ink, field: "symbol.name")
+            }
+            let t = small.isEmpty ? title : small
+            b.addText(run(t, size: 15, weight: 600, colour: ink), x: 6, y: symbolName == nil ? 28 : 38, width: bounds.width - 12, align: .centre)
+        case .rectangular:
+            var x = 2.0
+            if let symbolName {
+                _ = b.symbol(symbolName, centre: Point(x: 10, y: 12), size: 18, colour: ink, field: "symbol.name")
+                x = 24
+            }
+            b.addText(run(title, size: 17, weight: 600, colour: ink), x: x, y: 2, width: bounds.width - x)
+            b.addText(run(detail, size: 13, colour: dim, lines: 2), x: 2, y: 26, width: bounds.width - 4, maxY: bounds.maxY)
+        default:
+            var x = 0.0
+            if let symbolName {
+                _ = b.symbol(symbolName, centre: Point(x: 9, y: bounds.midY), size: 16, colour: ink, field: "symbol.name")
+                x = 20
+            }
+            let line = detail.isEmpty ? title : "\(title) · \(detail)"
+            b.addText(run(line, size: 15, weight: 500, colour: ink), x: x, y: 4, width: bounds.width - x)
+        }
+    }
+
+    /// (symbol, title, detail, short text for the circular family) per template.
+    func accessoryContent() -> (String?, String, String, String) {
+        switch spec.layout.template {
+        case .weather:
+            guard let w = inputs.weather, w.hasForecast else { return ("cloud", "Weather", "No weather data", "—") }
+            let temp = w.temperatureC.map(degrees) ?? "—"
+            return (w.symbol.flatMap { $0.isEmpty ? nil : $0 } ?? "cloud", temp, [w.condition, Self.nowcastHeadline(w)].compactMap { $0 }.joined(separator: " · "), temp)
+        case .nextUpCalendar:
+            guard let e = inputs.calendar?.upcoming(at: inputs.context.now).first else { return ("calendar", "Nothing next", "No upcoming events", "—") }
+            let (short, label) = Self.countdown(e.start.timeIntervalSince(inputs.context.now), event: e.start, now: inputs.context.now, context: inputs.context)
+            return ("calendar", e.title, label, short)
+        case .reminders:
+            let items = inputs.reminders?.items ?? []
+            let open = items.filter { !$0.done }
+            return ("checklist", open.first?.title ?? "No reminders", open.count > 1 ? "+\(open.count - 1) more" : "", "\(open.count)")
+        default:
+            let p = primary, s = secondary
+            return (spec.symbol?.name, p.isEmpty ? name : p, s, p)
+        }
+    }
+}

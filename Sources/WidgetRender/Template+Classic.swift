@@ -1,0 +1,321 @@
+import Foundation
+import Variables
+import WidgetDesign
+
+extension TemplateContext {
+    // MARK: - Classic
+
+    func classic() {
+        defaultBackdrop()
+        let area = contentRect()
+        let layout = spec.layout
+        let align = horizontalAlignment
+        var y = area.minY
+        let bottomReserve = reservedBottom()
+        let maxY = area.maxY - bottomReserve
+
+        if let s = spec.symbol, s.placement == .aboveName {
+            let size = min(spec.style.symbolSizePoints, area.height / 3)
+            let cx: Double = switch align {
+            case .leading: area.minX + size / 2
+            case .centre: area.midX
+            case .trailing: area.maxX - size / 2
+            }
+            _ = b.symbol(s.name, centre: Point(x: cx, y: y + size / 2), size: size, colour: symbolTint(s),
+                         weight: TextStyleMetrics.weight(s.weight), field: "symbol.name")
+            y += size + layout.spacingPoints
+        }
+        y = header(in: area, y: y)
+        y = contentStack(x: area.minX, y: y, width: area.width, maxY: maxY, align: align)
+        b.textLines = [name, primary, secondary].filter { !$0.isEmpty }
+        footer(in: area, after: y)
+    }
+
+    /// The name row (always leading, as the seed does), with a `beforeName` symbol. Returns the
+    /// y below it.
+    func header(in area: Rect, y: Double, includeSymbol: Bool = true) -> Double {
+        let nameText = name
+        let symbol = includeSymbol ? spec.symbol.flatMap { $0.placement == .beforeName ? $0 : nil } : nil
+        guard !nameText.isEmpty || symbol != nil else { return y }
+        let nameRun = run(nameText, spec.style.nameTextStyle, fallback: .caption, colour: palette.primary, weight: 600)
+        let lineHeight = b.lineHeightOf(nameRun)
+        var x = area.minX
+        var rowHeight = lineHeight
+        if let s = symbol {
+            let size = max(10, min(s.sizePoints, 28))
+            rowHeight = max(lineHeight, size)
+            _ = b.symbol(s.name, centre: Point(x: x + size / 2, y: y + rowHeight / 2), size: size, colour: symbolTint(s),
+                         weight: TextStyleMetrics.weight(s.weight), field: "symbol.name")
+            x += size + 6
+        }
+        if !nameText.isEmpty {
+            b.addText(nameRun, x: x, y: y + (rowHeight - lineHeight) / 2, width: area.maxX - x)
+        }
+        return y + rowHeight + spec.layout.spacingPoints
+    }
+
+    /// Primary and secondary (or the list), vertical or side by side per `layout.axis`.
+    func contentStack(x: Double, y: Double, width: Double, maxY: Double, align: TextAlignment,
+                      secondaryFallback: TextStyleToken = .caption2) -> Double {
+        let layout = spec.layout
+        let primaryLines = isSmall ? layout.primaryLineLimitSmall : layout.primaryLineLimit
+        let secondaryLines = isSmall ? layout.secondaryLineLimitSmall : layout.secondaryLineLimit
+        let p = primary, s = secondary
+        let list = ListParser.parse(s)
+        let primaryRun = run(p, spec.style.primaryTextStyle, fallback: .title3, colour: palette.primary, lines: primaryLines)
+        if layout.axis == .horizontal, list == nil, !p.isEmpty, !s.isEmpty {
+            let columnWidth = (width - layout.spacingPoints) / 2
+            let r1 = b.addText(primaryRun, x: x, y: y, width: columnWidth, align: .leading, maxY: maxY)
+            let secondaryRun = run(s, spec.style.secondaryTextStyle, fallback: secondaryFallback, colour: palette.secondary, lines: secondaryLines)
+            let r2 = b.addText(secondaryRun, x: x + columnWidth + layout.spacingPoints, y: y, width: columnWidth, align: .leading, maxY: maxY)
+            return max(r1?.maxY ?? y, r2?.maxY ?? y) + layout.spacingPoints
+        }
+        var cursor = y
+        if !p.isEmpty {
+            var pr = primaryRun
+            var pillWidth = 0.0
+            if let list, list.isChecklist {
+                // The checklist pill ("done/total") sits at the end of the primary line.
+                let pill = run("\(list.doneCount)/\(list.items.count)", size: 11, weight: 600, colour: palette.secondary, tabular: true)
+                let m = b.measure(pill, width: 100)
+                pillWidth = m.width + 20
+                let rect = Rect(x: x + width - pillWidth, y: cursor, width: pillWidth, height: m.height + 10)
+                b.fill(rect, .solid(accent.opacity(0.16)), radius: rect.height / 2, stroke: accent.opacity(0.28))
+                b.addText(pill, x: rect.minX + 10, y: rect.minY + 5, width: m.width + 1)
+                pr.lineLimit = 1
+            }
+            if let r = b.addText(pr, x: x, y: cursor, width: width - (pillWidth > 0 ? pillWidth + 10 : 0), align: align, maxY: maxY) {
+                cursor = r.maxY + 6
+            }
+        }
+        if let list {
+            cursor = listRows(list, x: x, y: cursor, width: width, maxY: maxY, secondaryFallback: secondaryFallback)
+        } else if !s.isEmpty {
+            let sr = run(s, spec.style.secondaryTextStyle, fallback: secondaryFallback, colour: palette.secondary, lines: secondaryLines)
+            if let r = b.addText(sr, x: x, y: cursor, width: width, align: align, maxY: maxY) { cursor = r.maxY + 6 }
+        }
+        return cursor - 6 + layout.spacingPoints
+    }
+
+    func listRows(_ list: ListParser.List, x: Double, y: Double, width: Double, maxY: Double, secondaryFallback: TextStyleToken) -> Double {
+        let capacity = isSmall ? 3 : (family == .medium ? 6 : 10)
+        let rowSpacing: Double = isSmall ? 7 : 8
+        let iconSize: Double = isSmall ? 12 : 13
+        var cursor = y
+        var shown = 0
+        for item in list.items.prefix(capacity) {
+            let r = TextRun(text: item.text, sizePoints: TextStyleMetrics.font(spec.style.secondaryTextStyle, fallback: secondaryFallback).size,
+                            colour: item.done ? palette.secondary : palette.primary, lineLimit: 1, strikethrough: item.done)
+            let lh = b.lineHeightOf(r)
+            guard cursor + lh <= maxY else { break }
+            let icon = list.isChecklist ? (item.done ? "checkmark.circle.fill" : "circle") : "circle.fill"
+            let iconColour = list.isChecklist ? accent.opacity(item.done ? 0.95 : 0.55) : accent.opacity(0.55)
+            let dot = list.isChecklist ? iconSize : 6
+            _ = b.symbol(icon, centre: Point(x: x + iconSize / 2, y: cursor + lh / 2), size: dot, colour: iconColour)
+            b.addText(r, x: x + iconSize + 8, y: cursor, width: width - iconSize - 8)
+            cursor += lh + rowSpacing
+            shown += 1
+        }
+        let more = list.items.count - shown
+        if more > 0 {
+            let r = run("+\(more) more", spec.style.secondaryTextStyle, fallback: secondaryFallback, colour: palette.secondary, weight: 600)
+            if let rect = b.addText(r, x: x, y: cursor + 2, width: width, maxY: maxY) { cursor = rect.maxY + rowSpacing }
+        }
+        return cursor - rowSpacing + 6
+    }
+
+    /// Space the action bar and accent bar need at the bottom.
+    func reservedBottom() -> Double {
+        var h = 0.0
+        if spec.layout.showsAccentBar { h += 5 + spec.layout.spacingPoints }
+        if showsActionBar { h += 44 + 10 }
+        return h
+    }
+
+    var showsActionBar: Bool {
+        inputs.context.isPro && !(spec.actionBar?.actions.isEmpty ?? true)
+    }
+
+    /// The action bar and the accent bar, pinned to the bottom of `area`.
+    func footer(in area: Rect, after y: Double) {
+        var bottom = area.maxY
+        if spec.layout.showsAccentBar {
+            let bar = Rect(x: area.minX, y: bottom - 5, width: area.width, height: 5)
+            b.fill(bar, .solid(accent.opacity(0.9)), radius: 2.5)
+            bottom = bar.minY - spec.layout.spacingPoints
+        }
+        if showsActionBar { actionBar(Rect(x: area.minX, y: bottom - 44, width: area.width, height: 44)) }
+    }
+
+    /// Up to two buttons sharing the width (HStack spacing 10), height 44, radius 14.
+    func actionBar(_ rect: Rect) {
+        guard let bar = spec.actionBar else { return }
+        let actions = Array(bar.actions.prefix(2))
+        let w = (rect.width - Double(actions.count - 1) * 10) / Double(actions.count)
+        let prominent = bar.style == .prominent
+        for (i, a) in actions.enumerated() {
+            let r = Rect(x: rect.minX + Double(i) * (w + 10), y: rect.minY, width: w, height: rect.height)
+            b.fill(r, .solid(accent.opacity(prominent ? 0.20 : 0.12)), radius: 14, stroke: accent.opacity(prominent ? 0.30 : 0.16), kind: .button)
+            let title = Self.actionTitle(a)
+            let label = run(title, .caption, fallback: .caption, colour: palette.primary, weight: 600)
+            let m = b.measure(label, width: r.width - 24)
+            var contentWidth = m.width
+            if a.systemImage != nil { contentWidth += 14 + 8 }
+            var x = r.midX - contentWidth / 2
+            if let image = a.systemImage, !image.isEmpty {
+                _ = b.symbol(image, centre: Point(x: x + 7, y: r.midY), size: 14, colour: accent, weight: 600, field: "actionBar.actions[\(i)].systemImage")
+                x += 22
+            }
+            b.addText(label, x: x, y: r.midY - m.height / 2, width: min(m.width + 1, r.maxX - 12 - x))
+            b.action(WidgetAction(
+                id: a.id.uuidString, kind: a.kind == .incrementVariable ? .incrementVariable : .setVariableToNow,
+                title: title, rect: r, variableKey: a.variableKey,
+                incrementAmount: a.kind == .incrementVariable ? (a.incrementAmount == 0 ? 1 : a.incrementAmount) : nil,
+                nowFormat: a.kind == .setVariableToNow ? a.nowFormat.rawValue : nil))
+        }
+    }
+
+    static func actionTitle(_ a: ActionSpec) -> String {
+        let t = a.title.trimmingCharactersInWhitespace()
+        if !t.isEmpty { return String(t.prefix(24)) }
+        return a.kind == .incrementVariable ? "+1" : "Done"
+    }
+
+    // MARK: - Hero
+
+    func hero() {
+        defaultBackdrop()
+        // The seed adds style.padding again inside: P + padding (32 pt by default).
+        let area = contentRect().insetBy(min(spec.style.paddingPoints, 16) / (isSmall ? 2 : 1))
+        let align = horizontalAlignment
+        var y = header(in: area, y: area.minY, includeSymbol: false)
+        let symbolSize = spec.symbol.map { _ in min(max(spec.style.symbolSizePoints, spec.symbol!.sizePoints), area.height / 2, isSmall ? 44 : 64) } ?? 0
+        let spacing = spec.layout.spacingPoints
+        let leftWidth = area.width - (symbolSize > 0 ? symbolSize + spacing : 0)
+        let maxY = area.maxY - (showsActionBar ? 54 : 0)
+        if let s = spec.symbol {
+            _ = b.symbol(s.name, centre: Point(x: area.maxX - symbolSize / 2, y: y + symbolSize / 2), size: symbolSize,
+                         colour: symbolTint(s), weight: TextStyleMetrics.weight(s.weight), field: "symbol.name")
+        }
+        let barSpace = spec.layout.showsAccentBar ? 5 + spacing : 0
+        y = contentStack(x: area.minX, y: y, width: leftWidth, maxY: maxY - barSpace, align: align, secondaryFallback: .body)
+        if spec.layout.showsAccentBar {
+            b.fill(Rect(x: area.minX, y: min(y, maxY - 5), width: leftWidth, height: 5), .solid(accent.opacity(0.9)), radius: 2.5)
+        }
+        if showsActionBar { actionBar(Rect(x: area.minX, y: area.maxY - 44, width: area.width, height: 44)) }
+        b.textLines = [name, primary, secondary].filter { !$0.isEmpty }
+    }
+
+    // MARK: - Poster
+
+    func poster() {
+        let style = spec.style
+        if let image = spec.image, let decoded = inputs.images[image.fileName] {
+            _ = decoded
+            b.fill(bounds, .solid(palette.systemBackground), kind: .background)
+            if image.contentMode == .fit {
+                let o: Double = isSmall ? 10 : (family == .medium ? 14 : 16)
+                let m = max(10, 0.85 * o)
+                b.add(.image, bounds, .image(key: image.fileName, contentMode: .fill, cornerRadius: 0, blurred: true))
+                b.fill(bounds, .solid(RGBA.black.opacity(0.25)))
+                let card = bounds.insetBy(o)
+                b.fill(card, .solid(RGBA.white.opacity(0.14)), radius: image.cornerRadiusPoints + m, stroke: RGBA.white.opacity(0.10))
+                b.add(.image, card.insetBy(m), .image(key: image.fileName, contentMode: .fit, cornerRadius: image.cornerRadiusPoints, blurred: false))
+            } else {
+                b.add(.image, bounds, .image(key: image.fileName, contentMode: .fill, cornerRadius: 0, blurred: false))
+            }
+            if style.backgroundOverlayOpacity > 0 {
+                b.fill(bounds, Palette.scaled(palette.background(style.backgroundOverlay, accent: accent, bounds: bounds), opacity: style.backgroundOverlayOpacity))
+            }
+        } else {
+            defaultBackdrop()
+            if let image = spec.image {
+                b.warnings.append("image.fileName: \(inputs.imageFailures[image.fileName] ?? "image '\(image.fileName)' not loaded"); drawing the placeholder")
+            }
+            let hint = spec.image == nil ? "Add a photo: weaver designs set NAME image=FILE" : "Photo unavailable"
+            let hr = run(hint, .caption, fallback: .caption, colour: palette.secondary, lines: 2)
+            let m = b.measure(hr, width: bounds.width - 28)
+            let total = 22 + 10 + m.height
+            var y = spec.layout.posterOverlayMode == .caption && !spec.layout.alignment.isTopAnchored ? bounds.minY + 20 : bounds.midY - total / 2
+            if family == .small { y = bounds.minY + 16 }
+            _ = b.symbol(spec.image == nil ? "photo" : "exclamationmark.triangle.fill", centre: Point(x: bounds.midX, y: y + 11), size: 22, colour: palette.secondary, weight: 600)
+            b.addText(hr, x: bounds.minX + 14, y: y + 32, width: bounds.width - 28, align: .centre)
+        }
+        b.textLines = [name, primary, secondary].filter { !$0.isEmpty }
+        guard spec.layout.posterOverlayMode == .caption else { return }
+        let top = spec.layout.alignment.isTopAnchored
+        // The scrim, from the caption edge.
+        let stops = [(0.0, 0.72), (0.18, 0.46), (0.45, 0.18), (0.70, 0.06), (0.85, 0.02), (1.0, 0.0)].map { GradientStop($0.0, RGBA.black.opacity($0.1)) }
+        let start = Point(x: bounds.midX, y: top ? bounds.minY : bounds.maxY)
+        let end = Point(x: bounds.midX, y: top ? bounds.maxY : bounds.minY)
+        b.fill(bounds, .linear(start: start, end: end, stops: stops))
+        // Caption: leading, spacing 10, non-small line limits even on small.
+        let pad = max(2, style.paddingPoints)
+        let width = bounds.width - 2 * pad
+        var runs: [TextRun] = []
+        if !name.isEmpty { runs.append(shadowed(run(name, style.nameTextStyle, fallback: .caption, colour: RGBA.white.opacity(0.92)))) }
+        let p = primary.isEmpty ? "Hello" : primary
+        runs.append(shadowed(run(p, style.primaryTextStyle, fallback: .title3, colour: .white, lines: spec.layout.primaryLineLimit, weight: 600)))
+        if !secondary.isEmpty { runs.append(shadowed(run(secondary, style.secondaryTextStyle, fallback: .caption2, colour: RGBA.white.opacity(0.85), lines: spec.layout.secondaryLineLimit))) }
+        let heights = runs.map { b.measure($0, width: width).height }
+        let total = heights.reduce(0, +) + Double(max(0, runs.count - 1)) * 6
+        var y = top ? bounds.minY + pad : bounds.maxY - pad - total
+        y = max(bounds.minY + 4, y)
+        for (r, h) in zip(runs, heights) {
+            b.addText(r, x: bounds.minX + pad, y: y, width: width, maxY: bounds.maxY - 2)
+            y += h + 6
+        }
+    }
+
+    func shadowed(_ r: TextRun) -> TextRun {
+        var r = r
+        r.shadow = true
+        return r
+    }
+}
+
+/// The seed's list detection for the secondary text (`parseListIfPossible`).
+enum ListParser {
+    struct Item { var text: String; var done: Bool }
+    struct List { var items: [Item]; var isChecklist: Bool; var doneCount: Int { items.filter(\.done).count } }
+
+    static func parse(_ text: String) -> List? {
+        let lines = text.split(whereSeparator: \.isNewline).map { String($0).trimmingCharactersInWhitespace() }.filter { !$0.isEmpty }
+        guard lines.count >= 2 else { return nil }
+        var items: [Item] = []
+        var prefixed = 0
+        var checkbox = false
+        for line in lines {
+            let (body, kind) = strip(line)
+            if kind != .none { prefixed += 1 }
+            if kind == .checkOpen || kind == .checkDone { checkbox = true }
+            items.append(Item(text: body, done: kind == .checkDone))
+        }
+        guard prefixed >= 2 else { return nil }
+        return List(items: items, isChecklist: checkbox || items.contains(where: \.done))
+    }
+
+    enum Kind { case none, bullet, checkOpen, checkDone }
+
+    static func strip(_ line: String) -> (String, Kind) {
+        let checks: [(String, Kind)] = [("- [ ]", .checkOpen), ("- [x]", .checkDone), ("- [X]", .checkDone), ("* [ ]", .checkOpen),
+                                        ("* [x]", .checkDone), ("[ ]", .checkOpen), ("[x]", .checkDone), ("[X]", .checkDone),
+                                        ("✅", .checkDone), ("☑", .checkDone), ("✔", .checkDone), ("✓", .checkDone), ("☐", .checkOpen),
+                                        ("x ", .checkDone)]
+        for (p, k) in checks where line.hasPrefix(p) {
+            return (String(line.dropFirst(p.count)).trimmingCharactersInWhitespace(), k)
+        }
+        for p in ["•", "-", "*", "–", "—", "·"] where line.hasPrefix(p) {
+            return (String(line.dropFirst(p.count)).trimmingCharactersInWhitespace(), .bullet)
+        }
+        // "1." / "1)"
+        let digits = line.prefix { $0.isNumber }
+        if !digits.isEmpty, digits.count <= 3 {
+            let rest = line.dropFirst(digits.count)
+            if rest.hasPrefix(".") || rest.hasPrefix(")") {
+                return (String(rest.dropFirst()).trimmingCharactersInWhitespace(), .bullet)
+            }
+        }
+        return (line, .none)
+    }
+}

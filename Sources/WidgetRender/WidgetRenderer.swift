@@ -1,0 +1,178 @@
+import CCairo
+import Foundation
+import SharedStore
+import Variables
+import WidgetDesign
+
+/// Output formats of `weaver render`.
+public enum RenderFormat: String, CaseIterable, Sendable {
+    case png, svg, json, txt
+
+    /// From a file name's extension (`widget.png` → png).
+    public static func from(path: String) -> RenderFormat? {
+        let ext = (path as NSString).pathExtension.lowercased()
+        return ext == "text" ? .txt : RenderFormat(rawValue: ext)
+    }
+}
+
+/// The one renderer every surface uses (files, browser home screen, MPRIS art, README gallery):
+/// lay out a design into a `WidgetLayout`, then draw that tree as PNG or SVG, or write it as JSON
+/// or text. Not thread-safe (it owns a Pango context and caches formatters): one per thread.
+public final class WidgetRenderer {
+    let fonts: FontSystem
+    let textEngine: TextEngine
+    let engine: LayoutEngine
+
+    public init(fonts: FontSystem = .shared) {
+        self.fonts = fonts
+        textEngine = TextEngine(fonts: fonts)
+        engine = LayoutEngine(text: textEngine)
+    }
+
+    /// Scales accepted for pixel output.
+    public static let scales = 1...3
+
+    // MARK: Layout
+
+    public func layout(design: WidgetSpec, family: WidgetFamily, scale: Int = 2, inputs: RenderInputs) -> WidgetLayout {
+        var layout = engine.layout(design, family: family, scale: scale, inputs: inputs)
+        if !fonts.missingFiles.isEmpty {
+            layout.warnings.append("fonts missing (install fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont): " + fonts.missingFiles.joined(separator: ", "))
+        }
+        return layout
+    }
+
+    // MARK: Backends
+
+    /// PNG bytes at `layout.scale` pixels per point; transparent outside the rounded corners.
+    public func png(_ layout: WidgetLayout, images: [String: DecodedImage] = [:]) throws -> [UInt8] {
+        let s = Double(max(1, layout.scale))
+        let surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32((layout.width * s).rounded()), Int32((layout.height * s).rounded())),
+                                       call: "cairo_image_surface_create")
+        let cr = try CairoContext(surface: surface)
+        CairoDrawer(text: textEngine, images: images).draw(layout, on: cr.pointer, scale: s)
+        try cr.check("drawing")
+        cairo_surface_flush(surface.pointer)
+        return try Self.writePNG(surface)
+    }
+
+    /// Raw premultiplied ARGB32 pixels (for tests and in-process consumers).
+    public func pixels(_ layout: WidgetLayout, images: [String: DecodedImage] = [:]) throws -> (width: Int, height: Int, argb: [UInt32]) {
+        let s = Double(max(1, layout.scale))
+        let w = Int((layout.width * s).rounded()), h = Int((layout.height * s).rounded())
+        let surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)), call: "cairo_image_surface_create")
+        let cr = try CairoContext(surface: surface)
+        CairoDrawer(text: textEngine, images: images).draw(layout, on: cr.pointer, scale: s)
+        try cr.check("drawing")
+        cairo_surface_flush(surface.pointer)
+        let stride = Int(cairo_image_surface_get_stride(surface.pointer)) / 4
+        let data = cairo_image_surface_get_data(surface.pointer)!.withMemoryRebound(to: UInt32.self, capacity: stride * h) { $0 }
+        var out = [UInt32](repeating: 0, count: w * h)
+        for y in 0..<h { for x in 0..<w { out[y * w + x] = data[y * stride + x] } }
+        return (w, h, out)
+    }
+
+    /// An SVG document in points (the viewBox is the widget in points; width/height in pixels at
+    /// the layout's scale).
+    public func svg(_ layout: WidgetLayout, images: [String: DecodedImage] = [:]) throws -> String {
+        final class Sink { var bytes: [UInt8] = [] }
+        let sink = Sink()
+        try withExtendedLifetime(sink) {
+            let raw = cairo_svg_surface_create_for_stream({ closure, data, length in
+                let sink = Unmanaged<Sink>.fromOpaque(closure!).takeUnretainedValue()
+                sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(sink).toOpaque(), layout.width, layout.height)!
+            cairo_svg_surface_set_document_unit(raw, CAIRO_SVG_UNIT_PT)
+            let surface = try CairoSurface(owning: raw, call: "cairo_svg_surface_create")
+            let cr = try CairoContext(surface: surface)
+            CairoDrawer(text: textEngine, images: images).draw(layout, on: cr.pointer, scale: 1)
+            try cr.check("drawing")
+            cairo_surface_finish(surface.pointer)
+            try RenderError.check(cairo_surface_status(surface.pointer), "SVG output")
+        }
+        return String(decoding: sink.bytes, as: UTF8.self)
+    }
+
+    /// The layout tree as JSON, in points (schema in docs/rendering.md).
+    public func json(_ layout: WidgetLayout) -> String { LayoutJSON.encode(layout) }
+
+    /// A plain-text rendition for terminals and status bars: one line for `inline`.
+    public func text(_ layout: WidgetLayout) -> String {
+        let lines = layout.textLines.map { $0.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }
+        if layout.family == .inline { return lines.joined(separator: " · ") + "\n" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One call for any format: PNG and SVG as bytes, JSON and text as UTF-8.
+    public func render(_ layout: WidgetLayout, format: RenderFormat, images: [String: DecodedImage] = [:]) throws -> [UInt8] {
+        switch format {
+        case .png: try png(layout, images: images)
+        case .svg: Array(try svg(layout, images: images).utf8)
+        case .json: Array(json(layout).utf8)
+        case .txt: Array(text(layout).utf8)
+        }
+    }
+
+    static func writePNG(_ surface: CairoSurface) throws -> [UInt8] {
+        final class Sink { var bytes: [UInt8] = [] }
+        let sink = Sink()
+        let status = withExtendedLifetime(sink) {
+            cairo_surface_write_to_png_stream(surface.pointer, { closure, data, length in
+                let sink = Unmanaged<Sink>.fromOpaque(closure!).takeUnretainedValue()
+                sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(sink).toOpaque())
+        }
+        try RenderError.check(status, "PNG encode")
+        return sink.bytes
+    }
+
+    // MARK: Inputs from the store
+
+    /// Loads every input a design needs from the store: variables (Pro), built-in keys, the
+    /// noise status / Last Mix, weather, calendar, reminders, and the design's images.
+    /// Problems are passed to `warn` with the file they concern; nothing here throws.
+    public static func inputs(for design: WidgetSpec?, root: StoreRoot, now: Date, timeZone: TimeZone, locale: Locale,
+                              appearance: Appearance = .dark, isPro: Bool? = nil, extraVariables: [(String, String)] = [],
+                              warn: (String) -> Void = { _ in }) -> RenderInputs {
+        let pro = isPro ?? ProEntitlement.isUnlocked(root)
+        var context = RenderContext(now: now, timeZone: timeZone, locale: locale, isPro: pro, builtIns: BuiltInKeys.load(from: root))
+        if pro {
+            do {
+                context.addCustomVariables(try VariableStore(root: root).load(onSetAside: { reason, url in
+                    warn("\(root.variables.path): \(reason); moved to \(url.path)")
+                }).map { ($0.key, $0.value) })
+            } catch {
+                warn("\(root.variables.path): \(error)")
+            }
+        }
+        context.addCustomVariables(extraVariables)
+        var inputs = RenderInputs(context: context, appearance: appearance)
+        let template = design?.layout.template
+        if template == .noiseMachine || design == nil {
+            inputs.noise = NoiseWidgetState.load(from: root, now: now, warn: warn)
+        }
+        inputs.weather = WeatherState.load(from: root)
+        inputs.calendar = CalendarSnapshot.load(from: root)
+        inputs.reminders = RemindersSnapshot.load(from: root)
+        for fileName in design?.referencedImageFileNames ?? [] {
+            do {
+                inputs.images[fileName] = try DesignImages.load(fileName: fileName, in: root)
+            } catch {
+                inputs.imageFailures[fileName] = "\(error)"
+            }
+        }
+        return inputs
+    }
+
+    /// The Noise Machine widget for the current status as PNG (MPRIS cover art and the like).
+    public func noiseMachinePNG(root: StoreRoot, family: WidgetFamily = .small, scale: Int = 2, now: Date = Date(),
+                                appearance: Appearance = .dark) throws -> [UInt8] {
+        let design = try TemplateCatalogue.find("noise-machine")!.design(now: now)
+        var inputs = RenderInputs(context: RenderContext(now: now, timeZone: .current, locale: Locale(identifier: "en_US_POSIX"),
+                                                         builtIns: BuiltInKeys.load(from: root)), appearance: appearance)
+        inputs.noise = NoiseWidgetState.load(from: root, now: now)
+        return try png(layout(design: design, family: family, scale: scale, inputs: inputs))
+    }
+}

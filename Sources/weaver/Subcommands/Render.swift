@@ -1,0 +1,193 @@
+import ArgumentParser
+import Foundation
+import SharedStore
+import Variables
+import WidgetDesign
+import WidgetRender
+
+/// What `render` and `tap` share: which design, which family, the clock, the store.
+struct WidgetSelection: ParsableArguments {
+    @Argument(help: "Design ID, unique ID prefix, or name (default: the default design).")
+    var design: String?
+
+    @Option(help: ArgumentHelp("Render a catalogue template's starter design instead of a saved one (see 'weaver templates').", valueName: "template"))
+    var template: String?
+
+    @Option(help: ArgumentHelp("small|medium|large|circular|rectangular|inline.", valueName: "family"))
+    var family: String = "small"
+
+    @Option(help: ArgumentHelp("light|dark.", valueName: "appearance"))
+    var appearance: String = "dark"
+
+    @Flag(help: "Unlock Pro for this render only (action bar, matched sets, custom variables).")
+    var pro = false
+
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var store: DesignStoreOptions
+
+    func validate() throws {
+        guard WidgetFamily.parse(family) != nil else {
+            throw ValidationError("'--family' must be one of small, medium, large, circular, rectangular, inline; got '\(family)'")
+        }
+        guard Appearance(rawValue: appearance) != nil else {
+            throw ValidationError("'--appearance' must be light or dark; got '\(appearance)'")
+        }
+        if design != nil, template != nil {
+            throw ValidationError("give a DESIGN or '--template', not both")
+        }
+        if let template, TemplateCatalogue.find(template) == nil {
+            throw ValidationError("'--template' must be one of: \(TemplateCatalogue.ids); got '\(template)'")
+        }
+    }
+
+    var widgetFamily: WidgetFamily { WidgetFamily.parse(family)! }
+
+    /// The design to draw: `--template`, DESIGN, or the library's default design.
+    func loadDesign(now: Date) throws -> WidgetSpec {
+        if let template { return try TemplateCatalogue.find(template)!.design(now: now) }
+        let lib = store.library
+        if let design { return try lib.load(lib.resolve(design).id) }
+        guard let id = try lib.defaultID() else {
+            throw CommandError("no default design: name one (see 'weaver designs'), set one with 'weaver designs default DESIGN', or use '--template noise-machine'")
+        }
+        return try lib.load(id)
+    }
+
+    /// Lays the design out with everything the store holds now.
+    func layout(scale: Int) throws -> (layout: WidgetLayout, inputs: RenderInputs, renderer: WidgetRenderer) {
+        let (now, timeZone, locale) = try clock.resolved()
+        let spec = try loadDesign(now: now)
+        let root = store.root
+        let inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: timeZone, locale: locale,
+                                           appearance: Appearance(rawValue: appearance)!, isPro: pro ? true : nil,
+                                           warn: { printWarning($0) })
+        let renderer = WidgetRenderer()
+        let layout = renderer.layout(design: spec, family: widgetFamily, scale: scale, inputs: inputs)
+        return (layout, inputs, renderer)
+    }
+}
+
+extension Weaver {
+    struct Render: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Draw a design (or the Noise Machine widget) as PNG, SVG, layout JSON or text.",
+            discussion: "The format comes from '--format', else the '-o' file's extension, else png (txt on a terminal). Files are written atomically. Sizes in points: small 170×170, medium 364×170, large 364×382, circular 76×76, rectangular 172×76, inline 257×26; '--scale' multiplies pixels.")
+
+        @OptionGroup var selection: WidgetSelection
+
+        @Option(help: ArgumentHelp("Pixels per point, 1…3.", valueName: "n"))
+        var scale: Int = 2
+
+        @Option(help: ArgumentHelp("png|svg|json|txt.", valueName: "format"))
+        var format: String?
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Output file, or - for standard output.", valueName: "file"))
+        var output: String = "-"
+
+        func validate() throws {
+            guard WidgetRenderer.scales.contains(scale) else {
+                throw ValidationError("'--scale' must be 1, 2 or 3; got \(scale)")
+            }
+            if let format, RenderFormat(rawValue: format.lowercased()) == nil {
+                throw ValidationError("'--format' must be png, svg, json or txt; got '\(format)'")
+            }
+            if format == nil, output != "-", RenderFormat.from(path: output) == nil {
+                throw ValidationError("cannot tell the format from '\(output)': give '--format png|svg|json|txt' or use a .png, .svg, .json or .txt name")
+            }
+        }
+
+        var resolvedFormat: RenderFormat {
+            if let format { return RenderFormat(rawValue: format.lowercased())! }
+            if output != "-", let f = RenderFormat.from(path: output) { return f }
+            return isatty(STDOUT_FILENO) != 0 ? .txt : .png
+        }
+
+        func run() throws {
+            let (layout, inputs, renderer) = try selection.layout(scale: scale)
+            for warning in layout.warnings { printWarning(warning) }
+            let bytes = try renderer.render(layout, format: resolvedFormat, images: inputs.images)
+            try OutputFile.write(bytes, to: output)
+        }
+    }
+
+    struct Tap: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Press a widget's button at a point (in points) and perform its action.",
+            discussion: "Lays the widget out exactly as 'weaver render' does and finds the action whose rectangle holds X,Y. With nothing there it exits 1 naming the nearest button. '--dry-run' only says which action it found.")
+
+        @OptionGroup var selection: WidgetSelection
+
+        @Option(help: ArgumentHelp("The point, in points from the top-left corner, e.g. 30,40.", valueName: "x,y"))
+        var at: String
+
+        @Flag(help: "Find the action and print it, without performing it.")
+        var dryRun = false
+
+        func validate() throws { _ = try point() }
+
+        func point() throws -> Point {
+            let parts = at.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
+                throw ValidationError("'--at' must be X,Y in points, e.g. 30,40; got '\(at)'")
+            }
+            return Point(x: x, y: y)
+        }
+
+        func run() throws {
+            let (layout, _, _) = try selection.layout(scale: 1)
+            let p = try point()
+            guard p.x >= 0, p.y >= 0, p.x < layout.width, p.y < layout.height else {
+                throw CommandError("\(at) is outside the \(selection.widgetFamily.rawValue) widget (\(Int(layout.width))×\(Int(layout.height)) points)")
+            }
+            guard let action = layout.action(at: p) else {
+                if let nearest = layout.nearestAction(to: p) {
+                    throw CommandError("no button at \(at); the nearest is \(TapDescription.describe(nearest.action)) \(String(format: "%.0f", nearest.distance)) pt away")
+                }
+                throw CommandError("no button at \(at): this widget has no buttons")
+            }
+            if dryRun {
+                print("found \(TapDescription.describe(action))")
+                return
+            }
+            // LEAD: the single call site where the action performer (WidgetActions) plugs in.
+            // `action` carries kind, layer, variableKey, incrementAmount and nowFormat.
+            print(try TapDescription.perform(action, root: selection.store.root))
+        }
+    }
+}
+
+enum TapDescription {
+    static func describe(_ a: WidgetAction) -> String {
+        var s = a.kind.rawValue
+        if let l = a.layer { s += " layer \(l)" }
+        if let t = a.title { s += " \"\(t)\"" }
+        let r = a.rect
+        s += " at \(Int(r.x)),\(Int(r.y)) \(Int(r.width))×\(Int(r.height))"
+        return s
+    }
+
+    /// Performs a tapped action and returns what it did. Not connected in this branch: the lead
+    /// wires the WidgetActions performer here.
+    static func perform(_ action: WidgetAction, root: StoreRoot) throws -> String {
+        throw CommandError("found \(describe(action)), but performing actions is not connected in this build")
+    }
+}
+
+/// Writes output atomically (regular files), or as a stream (-, FIFOs, devices).
+enum OutputFile {
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        if path == "-" {
+            FileHandle.standardOutput.write(Data(bytes))
+            return
+        }
+        let url = URL(fileURLWithPath: path)
+        var st = stat()
+        if stat(url.path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+            guard let handle = FileHandle(forWritingAtPath: url.path) else { throw CommandError("cannot open \(url.path) for writing") }
+            handle.write(Data(bytes))
+            try handle.close()
+            return
+        }
+        try FileSystem.atomicWrite(Data(bytes), to: url.resolvingSymlinksInPath(), mode: 0o644)
+    }
+}
