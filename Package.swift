@@ -53,10 +53,15 @@ let package = Package(
         // The browser home screen and mixer (`weaver serve`): HTTP on loopback, the renderer's output,
         // live updates over Server-Sent Events.
         .target(name: "HomeScreen", dependencies: [
-            "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore",
+            "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "ChangeWatch",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // timerfd and eventfd for ChangeWatch: Glibc's Swift module does not import them.
+        .target(name: "CChangeWatch"),
+        // inotify watcher for live outputs (`weaver render --watch`, `weaver serve`): files through
+        // their folders, bursts coalesced, wall-clock minute ticks, clean stop.
+        .target(name: "ChangeWatch", dependencies: ["CChangeWatch"]),
 
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
@@ -88,5 +93,6 @@ let package = Package(
         // Layout, hit-testing, golden-image and bad-input tests of the widget renderer.
         .testTarget(name: "WidgetRenderTests", dependencies: ["WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "TestSupport"],
                     exclude: ["Goldens"]),
+        .testTarget(name: "ChangeWatchTests", dependencies: ["ChangeWatch"]),
     ]
 )

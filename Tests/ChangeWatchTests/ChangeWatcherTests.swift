@@ -1,0 +1,246 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Synchronization
+import Testing
+@testable import ChangeWatch
+
+/// Real inotify on real folders: files written the way our store writes them (temporary file,
+/// then rename) and the way editors and shells do.
+@Suite(.serialized) struct ChangeWatcherTests {
+    /// Collects callbacks from a watcher running on its own thread.
+    final class Collector: Sendable {
+        let sets = Mutex<[(ChangeSet, ContinuousClock.Instant)]>([])
+        let errors = Mutex<[String]>([])
+        func add(_ set: ChangeSet) { sets.withLock { $0.append((set, ContinuousClock.now)) } }
+        var all: [ChangeSet] { sets.withLock { $0.map(\.0) } }
+        var count: Int { sets.withLock { $0.count } }
+
+        /// Waits up to `seconds` for a callback matching `predicate`; returns it and when it came.
+        /// Only callbacks from index `from` on count.
+        func wait(_ seconds: Double = 3, from: Int = 0, _ predicate: (ChangeSet) -> Bool) -> (ChangeSet, ContinuousClock.Instant)? {
+            let end = ContinuousClock.now + .seconds(seconds)
+            while ContinuousClock.now < end {
+                if let hit = sets.withLock({ $0.dropFirst(from).first { predicate($0.0) } }) { return hit }
+                usleep(2000)
+            }
+            return nil
+        }
+    }
+
+    static func scratch() throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cw-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        // Resolve /tmp links so reported paths compare equal.
+        return URL(fileURLWithPath: url.path).resolvingSymlinksInPath().path
+    }
+
+    /// Writes like `FileSystem.atomicWrite`: a hidden temporary in the same folder, renamed over.
+    static func atomicWrite(_ text: String, to path: String) throws {
+        let tmp = ChangeWatcher.parent(path) + "/." + (path as NSString).lastPathComponent + ".tmp-\(UInt32.random(in: 0...UInt32.max))"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: tmp))
+        #expect(rename(tmp, path) == 0)
+    }
+
+    func started(_ watcher: ChangeWatcher) -> Collector {
+        let collector = Collector()
+        watcher.start({ collector.add($0) }, onError: { e in collector.errors.withLock { $0.append("\(e)") } })
+        return collector
+    }
+
+    @Test func atomicRenameIntoAWatchedFolderFires() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/status.json"
+        let watcher = try ChangeWatcher(files: [file])
+        let collector = started(watcher)
+        defer { watcher.stop(); watcher.wait() }
+        let before = ContinuousClock.now
+        try Self.atomicWrite("{}", to: file)
+        let hit = try #require(collector.wait { $0.paths.contains(file) })
+        // Generous bound (shared CPUs): the design budget is 50 ms quiet time + render.
+        #expect(before.duration(to: hit.1) < .milliseconds(1000))
+        #expect(hit.0.paths == [file], "temporaries must not be reported: \(hit.0.paths)")
+        print("ChangeWatch: atomic rename reported after \(before.duration(to: hit.1))")
+    }
+
+    @Test func inPlaceWritesAndDeletesFire() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/vars.json"
+        try Data("1".utf8).write(to: URL(fileURLWithPath: file))
+        let watcher = try ChangeWatcher(files: [file])
+        let collector = started(watcher)
+        defer { watcher.stop(); watcher.wait() }
+        // An in-place write (open, write, close), as `echo 2 > vars.json` does.
+        let fd = open(file, O_WRONLY | O_TRUNC)
+        #expect(fd >= 0)
+        _ = write(fd, "2", 1)
+        close(fd)
+        #expect(collector.wait { $0.paths.contains(file) } != nil)
+        let seen = collector.count
+        #expect(unlink(file) == 0)
+        #expect(collector.wait(from: seen) { _ in true } != nil, "a deleted file is a change")
+    }
+
+    @Test func unrelatedFilesDoNotFire() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/last-mix.json"
+        let watcher = try ChangeWatcher(files: [file])
+        let collector = started(watcher)
+        defer { watcher.stop(); watcher.wait() }
+        try Self.atomicWrite("x", to: dir + "/other.json")
+        try Data("y".utf8).write(to: URL(fileURLWithPath: dir + "/last-mix.json.bak"))
+        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: false)
+        usleep(400_000)
+        #expect(collector.count == 0, "\(collector.all)")
+        try Self.atomicWrite("z", to: file)
+        let hit = try #require(collector.wait { !$0.paths.isEmpty })
+        #expect(hit.0.paths == [file])
+    }
+
+    @Test func aBurstOfWritesGivesFewCallbacks() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/status.json"
+        let watcher = try ChangeWatcher(files: [file])
+        let collector = started(watcher)
+        defer { watcher.stop(); watcher.wait() }
+        let start = ContinuousClock.now
+        for i in 0..<100 { try Self.atomicWrite("\(i)", to: file) }
+        let writing = start.duration(to: .now)
+        usleep(500_000)
+        let callbacks = collector.count
+        print("ChangeWatch: 100 atomic writes in \(writing) gave \(callbacks) callback(s)")
+        #expect(callbacks >= 1)
+        // One callback per 150 ms of burst at most (the maximum delay), plus the trailing one.
+        let bound = Int(Double(writing.components.seconds) / 0.15 + Double(writing.components.attoseconds) / 1.5e17) + 2
+        #expect(callbacks <= min(bound, 10), "\(callbacks) callbacks for a burst of \(writing)")
+        #expect(collector.all.allSatisfy { $0.paths == [file] })
+    }
+
+    @Test func foldersCreatedLaterAreFollowed() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/store/snapshots/weather.json"
+        let watcher = try ChangeWatcher(files: [file])
+        let collector = started(watcher)
+        defer { watcher.stop(); watcher.wait() }
+        try FileManager.default.createDirectory(atPath: dir + "/store/snapshots", withIntermediateDirectories: true)
+        try Self.atomicWrite("{}", to: file)
+        #expect(collector.wait { $0.paths.contains(file) } != nil)
+        // Deleted with its folder, then made again: still followed.
+        try FileManager.default.removeItem(atPath: dir + "/store")
+        usleep(200_000)
+        let seen = collector.count
+        try FileManager.default.createDirectory(atPath: dir + "/store/snapshots", withIntermediateDirectories: true)
+        try Self.atomicWrite("{\"t\":1}", to: file)
+        #expect(collector.wait(from: seen) { _ in true } != nil)
+        #expect(collector.all.last?.paths == [file])
+    }
+
+    @Test func watchedFoldersReportTheirEntries() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let images = dir + "/images"
+        let watcher = try ChangeWatcher(files: [], directories: [images])
+        let collector = started(watcher)
+        defer { watcher.stop(); watcher.wait() }
+        try FileManager.default.createDirectory(atPath: images, withIntermediateDirectories: false)
+        #expect(collector.wait { $0.paths.contains(images) } != nil, "the folder appearing is reported")
+        try Self.atomicWrite("png", to: images + "/photo.png")
+        let hit = try #require(collector.wait { $0.paths.contains(images + "/photo.png") })
+        #expect(!hit.0.paths.contains { ($0 as NSString).lastPathComponent.hasPrefix(".") })
+    }
+
+    @Test func minuteTicksComeAtTheBoundary() throws {
+        // 12:00:59.6 by the watcher's clock: the next minute begins 0.4 s from now.
+        let minute = Double(1_795_000_000 / 60 * 60)
+        let start = Date(timeIntervalSince1970: minute + 59.6)
+        let clock = OffsetWallClock(startingAt: start)
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let watcher = try ChangeWatcher(files: [dir + "/none.json"], minuteTicks: true, clock: clock)
+        let began = ContinuousClock.now
+        let collector = started(watcher)
+        defer { watcher.stop(); watcher.wait() }
+        let hit = try #require(collector.wait(5) { $0.minute != nil }, "\(collector.errors.withLock { $0 })")
+        #expect(hit.0.minute == Date(timeIntervalSince1970: minute + 60))
+        #expect(hit.0.paths.isEmpty)
+        let waited = began.duration(to: hit.1)
+        #expect(waited >= .milliseconds(350) && waited < .seconds(3), "\(waited)")
+        #expect(ChangeWatcher.minuteStart(start) == Date(timeIntervalSince1970: minute))
+    }
+
+    @Test func stopEndsRunPromptly() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let watcher = try ChangeWatcher(files: [dir + "/a"], minuteTicks: true)
+        let result = Mutex<ChangeWatcher.StopReason?>(nil)
+        let thread = Thread {
+            let r = try? watcher.run { _ in }
+            result.withLock { $0 = r }
+        }
+        thread.start()
+        usleep(100_000)
+        let asked = ContinuousClock.now
+        watcher.stop()
+        while result.withLock({ $0 }) == nil && asked.duration(to: .now) < .seconds(3) { usleep(1000) }
+        #expect(result.withLock { $0 } == .stopped)
+        print("ChangeWatch: run returned \(asked.duration(to: .now)) after stop()")
+
+        // A stop asked for before run starts is not lost.
+        let early = try ChangeWatcher(files: [dir + "/b"])
+        early.stop()
+        #expect(try early.run { _ in } == .stopped)
+    }
+
+    @Test func signalsStopTheWatcher() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let watcher = try ChangeWatcher(files: [dir + "/a"])
+        watcher.stopOnSignals([SIGUSR2])
+        let result = Mutex<ChangeWatcher.StopReason?>(nil)
+        let thread = Thread {
+            let r = try? watcher.run { _ in }
+            result.withLock { $0 = r }
+        }
+        thread.start()
+        usleep(100_000)
+        kill(getpid(), SIGUSR2)
+        let end = ContinuousClock.now + .seconds(3)
+        while result.withLock({ $0 }) == nil && ContinuousClock.now < end { usleep(1000) }
+        #expect(result.withLock { $0 } == .signal(SIGUSR2))
+    }
+
+    @Test func aCallbackErrorEndsTheWatch() throws {
+        struct Boom: Error {}
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/a.json"
+        let watcher = try ChangeWatcher(files: [file])
+        let thrown = Mutex<Bool>(false)
+        watcher.start({ _ in }, onError: { _ in })
+        watcher.stop(); watcher.wait()
+        let second = try ChangeWatcher(files: [file])
+        let t = Thread {
+            do { try second.run { _ in throw Boom() } } catch is Boom { thrown.withLock { $0 = true } } catch {}
+        }
+        t.start()
+        usleep(100_000)
+        try Self.atomicWrite("1", to: file)
+        let end = ContinuousClock.now + .seconds(3)
+        while !thrown.withLock({ $0 }) && ContinuousClock.now < end { usleep(1000) }
+        #expect(thrown.withLock { $0 })
+    }
+
+    @Test func unreadableFoldersAreNamedInTheError() throws {
+        // Root reads everything: only meaningful for ordinary users, so check the error shape instead.
+        let e = ChangeWatchError("inotify_add_watch", path: "/x", code: EACCES)
+        #expect(e.description == "inotify_add_watch(/x) failed: Permission denied")
+        #expect(ChangeWatcher.absolute("/a/./b/../c/") == "/a/c")
+        #expect(ChangeWatcher.parent("/a") == "/" && ChangeWatcher.parent("/a/b") == "/a")
+    }
+}
