@@ -1,6 +1,5 @@
 import Foundation
 import SharedStore
-import Synchronization
 import Variables
 import WidgetDesign
 import WidgetRender
@@ -16,7 +15,8 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
     let perform: Perform
     let appearance: Appearance
     /// The renderer owns a Pango context: one request draws at a time.
-    private let renderer = Mutex<WidgetRenderer?>(nil)
+    private let lock = NSLock()
+    private var renderer: WidgetRenderer?
 
     public init(root: StoreRoot, appearance: Appearance = .dark, perform: @escaping Perform) {
         self.root = root
@@ -32,7 +32,7 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
     /// Noise first, then the default design, then the rest in library order (newest first).
     func entries(now: Date) throws -> [Entry] {
         var list: [Entry] = []
-        if let noise = TemplateCatalogue.find("noise-machine")?.design(now: now) {
+        if let noise = try TemplateCatalogue.find("noise-machine")?.design(now: now) {
             list.append(Entry(id: Self.noiseMachineID, spec: noise))
         }
         let library = DesignLibrary(root: root)
@@ -49,7 +49,7 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
     }
 
     func entry(_ id: String, now: Date) throws -> Entry {
-        if id == Self.noiseMachineID, let noise = TemplateCatalogue.find("noise-machine")?.design(now: now) {
+        if id == Self.noiseMachineID, let noise = try TemplateCatalogue.find("noise-machine")?.design(now: now) {
             return Entry(id: id, spec: noise)
         }
         guard let uuid = UUID(uuidString: id) else { throw NotFound("no design '\(id)'") }
@@ -72,9 +72,9 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
                        _ body: (WidgetRenderer, WidgetLayout, RenderInputs) throws -> T) throws -> T {
         let inputs = WidgetRenderer.inputs(for: entry.spec, root: root, now: now, timeZone: .current,
                                            locale: Locale.current, appearance: appearance)
-        return try renderer.withLock { cached in
-            let r = cached ?? WidgetRenderer()
-            cached = r
+        return try lock.withLock {
+            let r = renderer ?? WidgetRenderer()
+            renderer = r
             let layout = r.layout(design: entry.spec, family: family, scale: scale, inputs: inputs)
             return try body(r, layout, inputs)
         }
