@@ -19,6 +19,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C shims: flush-to-zero, thread naming, real-time scheduling (Glibc's module lacks them).
@@ -47,6 +49,14 @@ let package = Package(
         .target(name: "CJPEGSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         // Layout tree + Cairo/Pango drawing of every design and the Noise Machine widget (PNG, SVG, JSON, text).
         .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables", "CCairo", "CJPEGSupport", "NoiseControl", "SharedStore"]),
+
+        // The browser home screen and mixer (`weaver serve`): HTTP on loopback, the renderer's output,
+        // live updates over Server-Sent Events.
+        .target(name: "HomeScreen", dependencies: [
+            "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "ChangeWatch", "WidgetActions",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         // timerfd and eventfd for ChangeWatch: Glibc's Swift module does not import them.
         .target(name: "CChangeWatch"),
         // inotify watcher for live outputs (`weaver render --watch`, `weaver serve`): files through
@@ -61,7 +71,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "weaver", dependencies: [
-            "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch",
+            "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "HomeScreen",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -82,6 +92,7 @@ let package = Package(
         // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
         .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
+        .testTarget(name: "HomeScreenTests", dependencies: ["HomeScreen", "TestSupport"]),
         // Layout, hit-testing, golden-image and bad-input tests of the widget renderer.
         .testTarget(name: "WidgetRenderTests", dependencies: ["WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "NoiseEngine", "SharedStore", "TestSupport"],
                     exclude: ["Goldens"]),

@@ -1,0 +1,182 @@
+import Foundation
+import NoiseControl
+import NoiseEngine
+import SharedStore
+
+/// One control of the mixer page, as the page sends it (`POST /api/mixer`).
+///
+/// `{"layer":1,"param":"volume","value":0.4}` — layer 1…4 and one of `enabled`, `volume`, `colour`,
+/// `lowCutHz`, `highCutHz`, `eqLowDb`, `eqMidDb`, `eqHighDb` (a cut of 0 switches it off);
+/// `{"param":"master","value":0.7}`; `{"preset":"rain"}`; `{"timerSeconds":1800}` or
+/// `{"timerSeconds":null}` (off).
+public enum MixerChange: Equatable, Sendable {
+    case layer(index: Int, change: LayerChange)
+    case master(Double)
+    case preset(String)
+    case timer(seconds: Double?)
+
+    public static let layerParameters = ["enabled", "volume", "colour", "lowCutHz", "highCutHz",
+                                         "eqLowDb", "eqMidDb", "eqHighDb"]
+
+    /// Strict: unknown keys, wrong types, NaN and out-of-range values are refused with a message
+    /// naming the field and its allowed range.
+    public static func decode(_ body: Data) throws(MixerError) -> MixerChange {
+        let limits = JSONLimits(maxDepth: 4, maxValueCount: 64, maxStringBytes: 4096)
+        guard case .object(let object)? = try? JSONValue.parse(body, limits: limits) else {
+            throw MixerError("the body is not a JSON object")
+        }
+        func number(_ key: String) throws(MixerError) -> Double {
+            guard case .number(let n)? = object[key], n.isFinite else {
+                throw MixerError("'\(key)' must be a finite number")
+            }
+            return n
+        }
+        func checked(_ v: Double, _ range: ClosedRange<Double>, _ name: String, _ unit: String = "") throws(MixerError) -> Double {
+            guard range.contains(v) else {
+                throw MixerError("'\(name)' \(format(v))\(unit) is out of range; allowed \(format(range.lowerBound))…\(format(range.upperBound))\(unit)")
+            }
+            return v
+        }
+        let keys = Set(object.keys)
+        if keys == ["preset"] {
+            guard case .string(let id)? = object["preset"], PresetLibrary.isValidID(id) else {
+                throw MixerError("'preset' must be a preset id (letters, digits, '-' and '_')")
+            }
+            return .preset(id)
+        }
+        if keys == ["timerSeconds"] {
+            if object["timerSeconds"] == .null { return .timer(seconds: nil) }
+            return .timer(seconds: try checked(try number("timerSeconds"), ControlRequest.timerRange, "timerSeconds", " s"))
+        }
+        guard case .string(let param)? = object["param"] else { throw MixerError("'param' is missing") }
+        if param == "master" {
+            guard keys == ["param", "value"] else { throw MixerError("'master' takes only 'value'") }
+            return .master(try checked(try number("value"), Mix.volumeRange, "master"))
+        }
+        guard keys == ["layer", "param", "value"] else {
+            throw MixerError("a layer change needs exactly 'layer', 'param' and 'value'")
+        }
+        let layerNumber = try number("layer")
+        guard layerNumber == layerNumber.rounded(), (1...4).contains(Int(layerNumber)) else {
+            throw MixerError("'layer' \(format(layerNumber)) is out of range; allowed 1…4")
+        }
+        var change = LayerChange()
+        switch param {
+        case "enabled":
+            guard case .bool(let b)? = object["value"] else { throw MixerError("'enabled' must be true or false") }
+            change.enabled = b
+        case "volume": change.volume = try checked(try number("value"), Mix.volumeRange, "volume")
+        case "colour": change.colour = try checked(try number("value"), Mix.colourRange, "colour")
+        case "lowCutHz":
+            let v = try number("value")
+            change.lowCutHz = v == 0 ? .off : .hz(try checked(v, Mix.lowCutRange, "lowCutHz", " Hz"))
+        case "highCutHz":
+            let v = try number("value")
+            change.highCutHz = v == 0 ? .off : .hz(try checked(v, Mix.highCutRange, "highCutHz", " Hz"))
+        case "eqLowDb": change.eqLowDb = try checked(try number("value"), Mix.eqRange, "eqLowDb", " dB")
+        case "eqMidDb": change.eqMidDb = try checked(try number("value"), Mix.eqRange, "eqMidDb", " dB")
+        case "eqHighDb": change.eqHighDb = try checked(try number("value"), Mix.eqRange, "eqHighDb", " dB")
+        default:
+            throw MixerError("'param' '\(param)' is unknown; allowed master, \(layerParameters.joined(separator: ", "))")
+        }
+        return .layer(index: Int(layerNumber) - 1, change: change)
+    }
+
+    static func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    }
+}
+
+public struct MixerError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The mixer as the page shows it: the running player's status, or the Last Mix when none runs.
+public struct MixerState: Codable, Equatable, Sendable {
+    public struct Preset: Codable, Equatable, Sendable {
+        public var id: String
+        public var name: String
+    }
+    public var running: Bool
+    /// `playing`, `paused` or `stopped`.
+    public var state: String
+    public var presetID: String?
+    public var mixName: String
+    public var masterVolume: Double
+    public var layers: [Mix.Layer]
+    public var timerRemainingSeconds: Int?
+    public var presets: [Preset]
+}
+
+/// Applies the page's changes where they belong and reads the state back.
+public struct Mixer: Sendable {
+    public let root: StoreRoot
+    public let client: ControlClient
+    public let presets: PresetLibrary
+    /// Preset switches from the page crossfade like `noise preset`.
+    public var crossfadeSeconds = 2.0
+
+    public init(root: StoreRoot, client: ControlClient = ControlClient(), presets: PresetLibrary = .standard()) {
+        self.root = root
+        self.client = client
+        self.presets = presets
+    }
+
+    public func state(now: Date = Date()) -> MixerState {
+        let presetList = presets.entries().map { entry -> MixerState.Preset in
+            let name = (try? presets.load(entry.id).mix.name) ?? entry.id
+            return .init(id: entry.id, name: name)
+        }
+        if case .loaded(let status)? = try? StatusStore(root: root).read(),
+           !status.isStale(now: now), status.state != .stopped {
+            return MixerState(running: true, state: status.state.rawValue, presetID: status.presetID,
+                              mixName: status.mix.name, masterVolume: status.masterVolume,
+                              layers: status.layers,
+                              timerRemainingSeconds: status.timerRemainingSeconds.map { Int($0.rounded()) },
+                              presets: presetList)
+        }
+        let last = (try? LastMixStore(root: root).load())?.lastMix
+        let mix = last?.mix ?? LastMix.defaultMix
+        return MixerState(running: false, state: "stopped", presetID: last?.presetID, mixName: mix.name,
+                          masterVolume: mix.masterVolume, layers: mix.layers, timerRemainingSeconds: nil,
+                          presets: presetList)
+    }
+
+    /// Sends the change to the running player, or edits the Last Mix when none runs.
+    /// - Returns: a short message saying where it went.
+    public func apply(_ change: MixerChange) throws -> String {
+        let request: ControlRequest
+        switch change {
+        case .layer(let index, let c): request = .setLayer(index: index, change: c)
+        case .master(let v): request = .setMaster(volume: v)
+        case .preset(let id): request = .preset(id: id, crossfadeSeconds: crossfadeSeconds)
+        case .timer(let seconds): request = .timer(seconds: seconds, fadeSeconds: nil)
+        }
+        do {
+            switch try client.send(request) {
+            case .ok: return "sent to the player"
+            case .error(let message): throw MixerError("the player refused the change: \(message)")
+            }
+        } catch ControlError.notRunning {
+            return try editLastMix(change)
+        }
+    }
+
+    private func editLastMix(_ change: MixerChange) throws -> String {
+        if case .timer = change { throw MixerError("no player is running: start one to set a sleep timer") }
+        let store = LastMixStore(root: root)
+        _ = try store.update { last in
+            switch change {
+            case .layer(let index, let c): try last.mix.apply(c, toLayer: index)
+            case .master(let v): try last.mix.setMaster(v)
+            case .preset(let id):
+                let loaded = try presets.load(id)
+                last.mix = loaded.mix
+                last.presetID = id
+            case .timer: break
+            }
+        }
+        return "no player is running: changed the Last Mix"
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import SharedStore
+import Variables
+import WidgetDesign
+import WidgetRender
+
+/// The home screen drawn by the one widget renderer: the Noise Machine widget (the catalogue's
+/// `noise-machine` design, id `noise-machine`), then the library's designs, default first.
+public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
+    public static let noiseMachineID = "noise-machine"
+
+    public typealias Perform = @Sendable (WidgetAction, StoreRoot) throws -> String
+
+    let root: StoreRoot
+    let perform: Perform
+    let appearance: Appearance
+    /// The renderer owns a Pango context: one request draws at a time.
+    private let lock = NSLock()
+    private var renderer: WidgetRenderer?
+
+    public init(root: StoreRoot, appearance: Appearance = .dark, perform: @escaping Perform) {
+        self.root = root
+        self.appearance = appearance
+        self.perform = perform
+    }
+
+    struct Entry {
+        var id: String
+        var spec: WidgetSpec
+    }
+
+    /// Noise first, then the default design, then the rest in library order (newest first).
+    func entries(now: Date) throws -> [Entry] {
+        var list: [Entry] = []
+        if let noise = try TemplateCatalogue.find("noise-machine")?.design(now: now) {
+            list.append(Entry(id: Self.noiseMachineID, spec: noise))
+        }
+        let library = DesignLibrary(root: root)
+        let defaultID = try? library.defaultID()
+        var designs = try library.summaries()
+        if let d = defaultID, let i = designs.firstIndex(where: { $0.id == d }) {
+            designs.insert(designs.remove(at: i), at: 0)
+        }
+        for summary in designs {
+            guard let spec = try? library.load(summary.id) else { continue }
+            list.append(Entry(id: summary.id.uuidString, spec: spec))
+        }
+        return list
+    }
+
+    func entry(_ id: String, now: Date) throws -> Entry {
+        if id == Self.noiseMachineID, let noise = try TemplateCatalogue.find("noise-machine")?.design(now: now) {
+            return Entry(id: id, spec: noise)
+        }
+        guard let uuid = UUID(uuidString: id) else { throw NotFound("no design '\(id)'") }
+        do {
+            return Entry(id: id, spec: try DesignLibrary(root: root).load(uuid))
+        } catch {
+            throw NotFound("no design '\(id)'")
+        }
+    }
+
+    func family(_ name: String) throws -> WidgetFamily {
+        guard let f = WidgetFamily.parse(name) else {
+            throw NotFound("no widget family '\(name)'; allowed \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return f
+    }
+
+    /// Lays out with inputs read from the store now (status, variables, snapshots, images).
+    func withLayout<T>(_ entry: Entry, _ family: WidgetFamily, scale: Int, now: Date,
+                       _ body: (WidgetRenderer, WidgetLayout, RenderInputs) throws -> T) throws -> T {
+        let inputs = WidgetRenderer.inputs(for: entry.spec, root: root, now: now, timeZone: .current,
+                                           locale: Locale.current, appearance: appearance)
+        return try lock.withLock {
+            let r = renderer ?? WidgetRenderer()
+            renderer = r
+            let layout = r.layout(design: entry.spec, family: family, scale: scale, inputs: inputs)
+            return try body(r, layout, inputs)
+        }
+    }
+
+    public func tiles(now: Date) throws -> [WidgetTile] {
+        var tiles: [WidgetTile] = []
+        let families = (WidgetTile.homeFamilies + WidgetTile.lockScreenFamilies).compactMap(WidgetFamily.parse)
+        for entry in try entries(now: now) {
+            for family in families {
+                let tile = try withLayout(entry, family, scale: 1, now: now) { r, layout, _ in
+                    let json = r.json(layout)
+                    let label = layout.textLines.map { $0.replacingOccurrences(of: "\n", with: " ") }
+                        .filter { !$0.isEmpty }.joined(separator: ", ")
+                    return WidgetTile(
+                        designID: entry.id, designName: entry.spec.name, family: family.rawValue,
+                        widthPt: layout.width, heightPt: layout.height,
+                        label: label.isEmpty ? entry.spec.name : label,
+                        buttons: layout.actions.map { a in
+                            WidgetTile.Button(kind: a.kind.rawValue, id: a.id, label: Self.label(a), x: a.rect.x, y: a.rect.y,
+                                              width: a.rect.width, height: a.rect.height, layer: a.layer)
+                        },
+                        version: Self.version(json + "|" + Self.imageStamp(entry.spec)))
+                }
+                tiles.append(tile)
+            }
+        }
+        return tiles
+    }
+
+    public func picture(designID: String, family: String, scale: Int, format: PictureFormat, now: Date) throws -> [UInt8] {
+        let entry = try entry(designID, now: now)
+        return try withLayout(entry, try self.family(family), scale: scale, now: now) { r, layout, inputs in
+            try r.render(layout, format: format == .svg ? .svg : .png, images: inputs.images)
+        }
+    }
+
+    public func tap(designID: String, family: String, x: Double, y: Double, now: Date) throws -> String {
+        let entry = try entry(designID, now: now)
+        let action: WidgetAction = try withLayout(entry, try self.family(family), scale: 1, now: now) { _, layout, _ in
+            let point = Point(x: x, y: y)
+            if let hit = layout.action(at: point) { return hit }
+            guard let near = layout.nearestAction(to: point) else {
+                throw NothingToTap("\(entry.spec.name) (\(family)) has no buttons")
+            }
+            throw NothingToTap("nothing to tap at \(Self.number(x)),\(Self.number(y)); the nearest button is '\(Self.label(near.action))' "
+                + "(\(near.action.kind.rawValue)) at \(Self.number(near.action.rect.midX)),\(Self.number(near.action.rect.midY)), "
+                + "\(Self.number(near.distance)) pt away")
+        }
+        return try perform(action, root)
+    }
+
+    public func designsJSON() throws -> [UInt8] {
+        let library = DesignLibrary(root: root)
+        let defaultID = try? library.defaultID()
+        let list: [JSONValue] = try library.summaries().map { s in
+            .object([
+                "id": .string(s.id.uuidString),
+                "name": .string(s.name),
+                "template": .string(s.template.rawValue),
+                "updatedAt": .string(ISO8601DateFormatter().string(from: s.updatedAt)),
+                "isDefault": .bool(s.id == defaultID),
+            ])
+        }
+        return Array(JSONValue.array(list).prettyPrinted())
+    }
+
+    static func label(_ a: WidgetAction) -> String {
+        if let t = a.title, !t.isEmpty { return t }
+        switch a.kind {
+        case .togglePlayPause: return "Play or pause"
+        case .stop: return "Stop"
+        case .toggleLayer: return "Layer \(a.layer ?? 0) on or off"
+        case .toggleResumeOnLaunch: return "Resume at login"
+        case .incrementVariable: return "Add \(a.incrementAmount ?? 1) to \(a.variableKey ?? "")"
+        case .setVariableToNow: return "Set \(a.variableKey ?? "") to now"
+        }
+    }
+
+    /// Design images can change under the same file name: their sizes and dates join the key.
+    static func imageStamp(_ spec: WidgetSpec) -> String {
+        "\(spec.updatedAt.timeIntervalSince1970)"
+    }
+
+    /// FNV-1a, 64 bits: a cache key, not a security measure.
+    static func version(_ text: String) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return String(h, radix: 16)
+    }
+
+    static func number(_ v: Double) -> String {
+        v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v)
+    }
+}

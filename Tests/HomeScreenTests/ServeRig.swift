@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A private PulseAudio, a scratch store and a `weaver serve` on a free loopback port.
+final class ServeRig: @unchecked Sendable {
+    let pulse: PulseServer
+    let store: URL
+    let env: [String: String]
+    private(set) var server: Spawned?
+    private(set) var url = ""
+    private(set) var port = 0
+    private(set) var counterID = ""
+
+    init() throws {
+        pulse = try PulseServer()
+        store = pulse.directory.appendingPathComponent("store")
+        env = pulse.environment.merging(["WIDGETWEAVER_HOME": store.path]) { $1 }
+    }
+
+    func stop() {
+        if let server {
+            server.signal(SIGTERM)
+            _ = server.waitForExit(10)
+        }
+        _ = try? noise(["stop"])
+        pulse.stop()
+    }
+
+    func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }
+    func weaver(_ args: [String], stdin: Data? = nil) throws -> Products.Result {
+        try Products.run("weaver", args, stdin: stdin, environment: env)
+    }
+
+    /// Starts `weaver serve --port 0` and reads the URL it prints.
+    func startServer(_ extra: [String] = []) throws {
+        let s = try Spawned("weaver", ["serve", "--port", "0"] + extra, environment: env)
+        server = s
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let match = s.stdoutText.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\/\S*/) {
+                url = String(match.0)
+                port = Int(match.1)!
+                return
+            }
+            if s.child.poll() != nil { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw RawHTTP.Failure(description: "weaver serve printed no URL: \(s.stdoutText) \(s.stderrText)")
+    }
+
+    /// A Pro design "Counter" whose action bar adds 1 to `count`.
+    func makeCounterDesign() throws {
+        #expect(try weaver(["pro", "unlock"]).status == 0)
+        let made = try weaver(["designs", "new", "--template", "classic", "--name", "Counter"])
+        #expect(made.status == 0, "\(made.stderrText)")
+        let set = try weaver(["designs", "set", "Counter", "primaryText=Count {{count|0}}", "action.1=increment:count"])
+        #expect(set.status == 0, "\(set.stderrText)")
+        let list = try weaver(["designs", "list", "--json"])
+        let designs = try JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]] ?? []
+        counterID = designs.first { $0["name"] as? String == "Counter" }?["id"] as? String ?? ""
+        #expect(!counterID.isEmpty, "\(list.stdoutText)")
+    }
+
+    func status() -> [String: Any]? {
+        guard let data = try? Data(contentsOf: store.appendingPathComponent("status.json")) else { return nil }
+        return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    }
+
+    func waitForStatus(_ seconds: Double = 5, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if let s = status(), predicate(s) { return s }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
+    }
+
+    func layerVolume(_ index: Int) -> Double? {
+        (status()?["layers"] as? [[String: Any]]).flatMap { index < $0.count ? $0[index]["volume"] as? Double : nil }
+    }
+
+    // Requests as the page makes them.
+    var origin: String { "http://127.0.0.1:\(port)" }
+
+    func token() throws -> String {
+        let page = try RawHTTP.send(port: port, path: "/")
+        guard let m = page.text.firstMatch(of: /<meta name="widgetweaver-token" content="([0-9a-f]+)">/) else {
+            throw RawHTTP.Failure(description: "no token in the page")
+        }
+        return String(m.1)
+    }
+
+    func post(_ path: String, _ json: String, token: String?, origin: String? = nil, host: String? = nil) throws -> RawHTTP.Reply {
+        var headers = [("Content-Type", "application/json")]
+        if let origin = origin ?? Optional(self.origin) { headers.append(("Origin", origin)) }
+        if let token { headers.append(("X-WidgetWeaver-Token", token)) }
+        return try RawHTTP.send(port: port, method: "POST", path: path, host: host, headers: headers, body: Array(json.utf8))
+    }
+}

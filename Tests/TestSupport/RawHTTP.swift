@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// HTTP/1.1 over a plain loopback socket, written byte for byte, so tests can send exactly the
+/// Host, Origin and other headers an attacker would (URLSession rewrites some of them).
+public enum RawHTTP {
+    public struct Reply: Sendable {
+        public var status: Int
+        /// Lower-cased names; repeated headers joined with ", ".
+        public var headers: [String: String]
+        public var body: [UInt8]
+        public var text: String { String(decoding: body, as: UTF8.self) }
+        public func json() -> [String: Any]? { try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] }
+    }
+
+    public struct Failure: Error, CustomStringConvertible { public var description: String }
+
+    /// Sends one request with `Connection: close` and reads the whole reply.
+    /// `headers` are sent as given (include "Host" yourself; nil host omits it).
+    public static func send(port: Int, method: String = "GET", path: String, host: String? = nil,
+                            headers: [(String, String)] = [], body: [UInt8] = [], timeoutSeconds: Double = 10) throws -> Reply {
+        let fd = try connect(port: port, timeoutSeconds: timeoutSeconds)
+        defer { close(fd) }
+        var head = "\(method) \(path) HTTP/1.1\r\n"
+        head += "Host: \(host ?? "127.0.0.1:\(port)")\r\n"
+        for (k, v) in headers { head += "\(k): \(v)\r\n" }
+        if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
+        head += "Connection: close\r\n\r\n"
+        try writeAll(fd, Array(head.utf8) + body)
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "read failed: errno \(errno)")
+            }
+            if n == 0 { break }
+            data += buffer[0..<n]
+        }
+        return try parse(data)
+    }
+
+    /// A request whose host header line the caller writes (for "no Host" and "two Hosts" tests).
+    public static func sendRaw(port: Int, _ request: String, timeoutSeconds: Double = 10) throws -> Reply {
+        let fd = try connect(port: port, timeoutSeconds: timeoutSeconds)
+        defer { close(fd) }
+        try writeAll(fd, Array(request.utf8))
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n <= 0 { if n < 0 && errno == EINTR { continue }; break }
+            data += buffer[0..<n]
+        }
+        return try parse(data)
+    }
+
+    public static func connect(port: Int, timeoutSeconds: Double) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket failed") }
+        var tv = timeval(tv_sec: Int(timeoutSeconds), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard rc == 0 else {
+            close(fd)
+            throw Failure(description: "connect to 127.0.0.1:\(port) failed: errno \(errno)")
+        }
+        return fd
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; throw Failure(description: "write failed: errno \(errno)") }
+            offset += n
+        }
+    }
+
+    static func parse(_ data: [UInt8]) throws -> Reply {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = data.indices.first(where: { data[$0...].starts(with: separator) }) else {
+            throw Failure(description: "no complete response head in \(data.count) bytes")
+        }
+        let head = String(decoding: data[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = head[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw Failure(description: "bad status line \(head[0])") }
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { $0 + ", " + value } ?? value
+        }
+        var body = Array(data[(end + 4)...])
+        if headers["transfer-encoding"]?.lowercased() == "chunked" { body = try dechunk(body) }
+        return Reply(status: status, headers: headers, body: body)
+    }
+
+    static func dechunk(_ data: [UInt8]) throws -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while i < data.count {
+            guard let lineEnd = data[i...].indices.first(where: { data[$0...].starts(with: [13, 10]) }) else { break }
+            let sizeText = String(decoding: data[i..<lineEnd], as: UTF8.self).split(separator: ";")[0]
+            guard let size = Int(sizeText, radix: 16) else { throw Failure(description: "bad chunk size '\(sizeText)'") }
+            if size == 0 { break }
+            let start = lineEnd + 2
+            guard start + size <= data.count else { throw Failure(description: "truncated chunk") }
+            out += data[start..<(start + size)]
+            i = start + size + 2
+        }
+        return out
+    }
+}
+
+/// Reads a `text/event-stream` response as it arrives.
+public final class EventStreamReader: @unchecked Sendable {
+    private let fd: Int32
+    private var pending: [UInt8] = []
+    public private(set) var status = 0
+
+    public init(port: Int, path: String = "/events", host: String? = nil) throws {
+        fd = try RawHTTP.connect(port: port, timeoutSeconds: 1)
+        try RawHTTP.writeAll(fd, Array("GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nAccept: text/event-stream\r\n\r\n".utf8))
+    }
+
+    deinit { close(fd) }
+
+    /// The next event (`name`, `data`) within `seconds`, skipping comments; nil on timeout or close.
+    public func next(within seconds: Double) -> (name: String, data: String)? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let event = takeEvent() { return event }
+            var buffer = [UInt8](repeating: 0, count: 16384)
+            let n = read(fd, &buffer, buffer.count)
+            if n == 0 { return nil }
+            if n > 0 { pending += buffer[0..<n] }
+        }
+        return nil
+    }
+
+    /// Events until one satisfies `predicate`, within `seconds`.
+    public func wait(for seconds: Double, _ predicate: (String, String) -> Bool) -> (name: String, data: String)? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            guard let e = next(within: deadline.timeIntervalSinceNow) else { return nil }
+            if predicate(e.name, e.data) { return e }
+        }
+        return nil
+    }
+
+    private func takeEvent() -> (name: String, data: String)? {
+        while true {
+            let text = String(decoding: pending, as: UTF8.self)
+            if status == 0, let headEnd = text.range(of: "\r\n\r\n") {
+                status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? -1
+                pending = Array(text[headEnd.upperBound...].utf8)
+                continue
+            }
+            guard status != 0 else { return nil }
+            // Chunked framing: drop chunk-size lines (hex digits alone on a line).
+            let lines = text.components(separatedBy: "\n")
+            guard let blank = lines.firstIndex(where: { $0 == "" || $0 == "\r" }), blank < lines.count - 1 else { return nil }
+            var name = "message", data: [String] = []
+            for raw in lines[..<blank] {
+                let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
+                if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
+                else if line.hasPrefix("data: ") { data.append(String(line.dropFirst(6))) }
+            }
+            let consumed = lines[...blank].joined(separator: "\n").utf8.count + 1
+            pending = Array(pending.dropFirst(min(consumed, pending.count)))
+            if data.isEmpty { continue }
+            return (name, data.joined(separator: "\n"))
+        }
+    }
+}

@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A real headless Chromium driven through chromedriver's W3C WebDriver protocol (JSON over
+/// loopback HTTP). Starts a private chromedriver and browser profile; `quit()` stops both.
+public final class WebDriver: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible { public var description: String }
+
+    static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
+
+    public static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
+    }
+
+    private let driver: ChildProcess
+    private let port: Int
+    private let profile: URL
+    public let sessionID: String
+
+    public init() throws {
+        profile = try Products.temporaryDirectory("chromium")
+        port = try Self.freePort()
+        driver = try ChildProcess("/usr/bin/chromedriver", ["--port=\(port)", "--allowed-ips=127.0.0.1"],
+                                  environment: ["HOME": profile.path])
+        let deadline = Date().addingTimeInterval(20)
+        while (try? RawHTTP.send(port: port, path: "/status", timeoutSeconds: 2)) == nil {
+            guard Date() < deadline else { driver.signal(SIGKILL); _ = driver.wait(); throw Failure(description: "chromedriver did not start") }
+            usleep(50_000)
+        }
+        let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
+            "browserName": "chrome",
+            "goog:chromeOptions": [
+                "binary": "/usr/bin/chromium",
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--no-first-run", "--user-data-dir=\(profile.path)/profile", "--window-size=1280,1600"],
+            ],
+        ]]]
+        let reply = try Self.call(port: port, "POST", "/session", capabilities)
+        guard let value = reply["value"] as? [String: Any], let id = value["sessionId"] as? String else {
+            driver.signal(SIGKILL)
+            _ = driver.wait()
+            throw Failure(description: "no session: \(reply)")
+        }
+        sessionID = id
+    }
+
+    public func quit() {
+        _ = try? Self.call(port: port, "DELETE", "/session/\(sessionID)", nil)
+        driver.signal(SIGTERM)
+        if driver.poll() == nil {
+            usleep(200_000)
+            driver.signal(SIGKILL)
+        }
+        _ = driver.wait()
+        try? FileManager.default.removeItem(at: profile)
+    }
+
+    public func navigate(_ url: String) throws {
+        _ = try session("POST", "/url", ["url": url])
+    }
+
+    /// The element's WebDriver reference, or nil when none matches.
+    public func find(_ css: String) throws -> String? {
+        let reply = try Self.call(port: port, "POST", "/session/\(sessionID)/element", ["using": "css selector", "value": css])
+        guard let value = reply["value"] as? [String: Any], let id = value[Self.elementKey] as? String else { return nil }
+        return id
+    }
+
+    public func click(_ element: String) throws {
+        _ = try session("POST", "/element/\(element)/click", [:])
+    }
+
+    /// Types keys into the element (WebDriver key codes, e.g. "\u{E014}" = ArrowRight).
+    public func sendKeys(_ element: String, _ text: String) throws {
+        _ = try session("POST", "/element/\(element)/value", ["text": text])
+    }
+
+    /// Runs `script` in the page and returns its JSON result.
+    public func execute(_ script: String, _ args: [Any] = []) throws -> Any? {
+        let reply = try session("POST", "/execute/sync", ["script": script, "args": args])
+        return reply["value"]
+    }
+
+    /// Polls `script` (which returns a boolean) until it is true, within `seconds`.
+    public func waitUntil(_ seconds: Double, _ script: String) throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if (try execute(script)) as? Bool == true { return true }
+            usleep(50_000)
+        } while Date() < deadline
+        return false
+    }
+
+    public func screenshotPNG() throws -> Data {
+        let reply = try session("GET", "/screenshot", nil)
+        guard let base64 = reply["value"] as? String, let data = Data(base64Encoded: base64) else {
+            throw Failure(description: "no screenshot")
+        }
+        return data
+    }
+
+    private func session(_ method: String, _ path: String, _ body: [String: Any]?) throws -> [String: Any] {
+        let reply = try Self.call(port: port, method, "/session/\(sessionID)\(path)", body)
+        if let value = reply["value"] as? [String: Any], let error = value["error"] as? String {
+            throw Failure(description: "\(method) \(path): \(error): \(value["message"] ?? "")")
+        }
+        return reply
+    }
+
+    static func call(port: Int, _ method: String, _ path: String, _ body: [String: Any]?) throws -> [String: Any] {
+        let bytes = try body.map { Array(try JSONSerialization.data(withJSONObject: $0)) } ?? []
+        let reply = try RawHTTP.send(port: port, method: method, path: path,
+                                     headers: bytes.isEmpty ? [] : [("Content-Type", "application/json")],
+                                     body: bytes, timeoutSeconds: 60)
+        return reply.json() ?? [:]
+    }
+
+    /// An unused loopback port (bind to 0, read it back, close).
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard ok else { throw Failure(description: "no free port") }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}
