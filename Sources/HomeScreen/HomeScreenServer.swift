@@ -105,7 +105,7 @@ public final class HomeScreenServer: Sendable {
         router.add(middleware: AccessMiddleware(server: self))
         Routes(server: self).register(on: router)
         let server = self
-        var app = Application(
+        let app = Application(
             router: router,
             configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: nil),
             onServerRunning: { channel in
@@ -119,12 +119,14 @@ public final class HomeScreenServer: Sendable {
             },
             logger: logger
         )
-        // Services stop in reverse order: the event streams end first, so shutdown never waits
-        // for an open tab.
-        app.addServices(services)
-        app.addServices(EventStreamCloser(hub: hub))
+        // A service group stops its services in reverse order: the event streams end first, then
+        // the watcher, then the server, so shutdown never waits for an open tab.
+        let group = ServiceGroup(configuration: .init(
+            services: [app] + services + [EventStreamCloser(hub: hub)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
         refresh()
-        try await app.runService()
+        try await group.run()
     }
 }
 

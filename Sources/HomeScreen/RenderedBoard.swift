@@ -97,7 +97,7 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
                             WidgetTile.Button(kind: a.kind.rawValue, id: a.id, label: Self.label(a), x: a.rect.x, y: a.rect.y,
                                               width: a.rect.width, height: a.rect.height, layer: a.layer)
                         },
-                        version: Self.version(json + "|" + Self.imageStamp(entry.spec)))
+                        version: Self.version(json + "|" + (entry.id == Self.noiseMachineID ? "" : Self.imageStamp(entry.spec))))
                 }
                 tiles.append(tile)
             }

@@ -39,7 +39,8 @@ struct Routes {
         }
         router.get("/widgets/:file") { request, context in
             guard let file = context.parameters.get("file") else { return Self.error(.notFound, "no such widget") }
-            let (id, format) = try Self.widgetFile(file)
+            let id: String, format: PictureFormat
+            do { (id, format) = try Self.widgetFile(file) } catch { return Self.error(.notFound, "\(error)") }
             let query = request.uri.queryParameters
             let family = query.get("family") ?? "small"
             guard let scale = Int(query.get("scale") ?? "2"), (1...3).contains(scale) else {

@@ -19,7 +19,7 @@ struct BrowserTests {
         let browser = try WebDriver()
         defer { browser.quit() }
         try browser.navigate(rig.url)
-        #expect(try browser.waitUntil(10) { "document.documentElement.dataset.live === 'connected'" })
+        #expect(try browser.waitUntil(10, "return document.documentElement.dataset.live === 'connected'"))
         // A marker that survives only while the page is not reloaded.
         _ = try browser.execute("window.__sameDocument = true; return true;")
 
@@ -29,9 +29,7 @@ struct BrowserTests {
         let toggle = try #require(try browser.find(#"\#(noiseSmall) button[data-action-kind="togglePlayPause"]"#))
         try browser.click(toggle)
         #expect(rig.waitForStatus(5) { $0["state"] as? String == "paused" } != nil, "the player did not pause")
-        #expect(try browser.waitUntil(5) {
-            "return /Paused/.test(document.querySelector('\(noiseSmall) img').getAttribute('aria-label'))"
-        }, "the widget did not show Paused")
+        #expect(try browser.waitUntil(5, "return /Paused/.test(document.querySelector('\(noiseSmall) img').getAttribute('aria-label'))"), "the widget did not show Paused")
 
         // 2. The counter design's increment button changes the variable; the widget follows.
         let counter = #".widget[data-design-id="\#(rig.counterID)"][data-family="small"]"#
@@ -39,9 +37,7 @@ struct BrowserTests {
         try browser.click(plus)
         let count = try rig.weaver(["vars", "get", "count"])
         #expect(count.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(count.stdoutText) \(count.stderrText)")
-        #expect(try browser.waitUntil(5) {
-            "return /Count 1/.test(document.querySelector('\(counter) img').getAttribute('aria-label'))"
-        }, "the counter widget did not show Count 1")
+        #expect(try browser.waitUntil(5, "return /Count 1/.test(document.querySelector('\(counter) img').getAttribute('aria-label'))"), "the counter widget did not show Count 1")
 
         // 3. Layer 1's volume slider, moved with the keyboard, drives the player while it moves.
         let slider = try #require(try browser.find(#"input[data-layer="1"][data-param="volume"]"#))
@@ -54,9 +50,7 @@ struct BrowserTests {
 
         // 4. A change made elsewhere moves the page's slider.
         #expect(try rig.noise(["set", "--master", "0.4"]).status == 0)
-        #expect(try browser.waitUntil(5) {
-            "return document.querySelector('input[data-param=\"master\"]').value === '0.4'"
-        }, "the master slider did not follow noise set")
+        #expect(try browser.waitUntil(5, "return document.querySelector('input[data-param=\"master\"]').value === '0.4'"), "the master slider did not follow noise set")
 
         #expect(try browser.execute("return window.__sameDocument === true") as? Bool == true, "the page reloaded")
         let shot = try browser.screenshotPNG()

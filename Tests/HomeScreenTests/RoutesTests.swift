@@ -110,8 +110,8 @@ struct RoutesTests {
 
         // Find the increment button's centre the way the page does.
         let page = try RawHTTP.send(port: rig.port, path: "/").text
-        let button = try #require(page.firstMatch(of: #/data-design-id="(?<id>[^"]+)" data-family="small"[\s\S]*?data-action-kind="incrementVariable"[^>]*data-x="(?<x>[\d.]+)" data-y="(?<y>[\d.]+)"/#))
-        #expect(String(button.id) == rig.counterID)
+        let figure = try #require(page.range(of: #"data-design-id="\#(rig.counterID)" data-family="small""#))
+        let button = try #require(page[figure.lowerBound...].firstMatch(of: #/data-action-kind="incrementVariable"[^>]*data-x="(?<x>[\d.]+)" data-y="(?<y>[\d.]+)"/#))
         let tapped = try rig.post("/api/designs/\(rig.counterID)/tap", #"{"family":"small","x":\#(button.x),"y":\#(button.y)}"#, token: token)
         #expect(tapped.status == 200, "\(tapped.text)")
         #expect(try rig.weaver(["vars", "get", "count"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "1")

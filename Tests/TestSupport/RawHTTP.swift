@@ -15,7 +15,10 @@ public enum RawHTTP {
         public func json() -> [String: Any]? { try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] }
     }
 
-    public struct Failure: Error, CustomStringConvertible { public var description: String }
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
 
     /// Sends one request with `Connection: close` and reads the whole reply.
     /// `headers` are sent as given (include "Host" yourself; nil host omits it).
@@ -29,9 +32,23 @@ public enum RawHTTP {
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         head += "Connection: close\r\n\r\n"
         try writeAll(fd, Array(head.utf8) + body)
+        return try parse(try readReply(fd))
+    }
+
+    /// Reads until the reply is complete: by Content-Length, by the last chunk, or by EOF (some
+    /// servers keep the connection open whatever `Connection: close` asked).
+    static func readReply(_ fd: Int32) throws -> [UInt8] {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
+            if let headEnd = data.indices.first(where: { data[$0...].starts(with: [13, 10, 13, 10]) }) {
+                let head = String(decoding: data[..<headEnd], as: UTF8.self).lowercased()
+                if let m = head.firstMatch(of: /content-length:\s*(\d+)/), let length = Int(m.1),
+                   data.count >= headEnd + 4 + length {
+                    return Array(data[..<(headEnd + 4 + length)])
+                }
+                if head.contains("transfer-encoding: chunked"), data.suffix(5) == [48, 13, 10, 13, 10] { return data }
+            }
             let n = read(fd, &buffer, buffer.count)
             if n < 0 {
                 if errno == EINTR { continue }
@@ -40,7 +57,7 @@ public enum RawHTTP {
             if n == 0 { break }
             data += buffer[0..<n]
         }
-        return try parse(data)
+        return data
     }
 
     /// A request whose host header line the caller writes (for "no Host" and "two Hosts" tests).
@@ -48,14 +65,7 @@ public enum RawHTTP {
         let fd = try connect(port: port, timeoutSeconds: timeoutSeconds)
         defer { close(fd) }
         try writeAll(fd, Array(request.utf8))
-        var data: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = read(fd, &buffer, buffer.count)
-            if n <= 0 { if n < 0 && errno == EINTR { continue }; break }
-            data += buffer[0..<n]
-        }
-        return try parse(data)
+        return try parse(try readReply(fd))
     }
 
     public static func connect(port: Int, timeoutSeconds: Double) throws -> Int32 {
@@ -123,10 +133,17 @@ public enum RawHTTP {
     }
 }
 
-/// Reads a `text/event-stream` response as it arrives.
+/// Reads a `text/event-stream` response as it arrives: the HTTP head, then chunked framing
+/// removed byte by byte, then events split at blank lines (bytes, so multi-byte characters split
+/// across reads stay whole).
 public final class EventStreamReader: @unchecked Sendable {
     private let fd: Int32
-    private var pending: [UInt8] = []
+    private var raw: [UInt8] = []
+    private var body: [UInt8] = []
+    private var headDone = false
+    private var chunked = false
+    /// Bytes left in the current chunk; nil while a size line is expected.
+    private var chunkLeft: Int?
     public private(set) var status = 0
 
     public init(port: Int, path: String = "/events", host: String? = nil) throws {
@@ -139,14 +156,17 @@ public final class EventStreamReader: @unchecked Sendable {
     /// The next event (`name`, `data`) within `seconds`, skipping comments; nil on timeout or close.
     public func next(within seconds: Double) -> (name: String, data: String)? {
         let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        while true {
             if let event = takeEvent() { return event }
+            guard Date() < deadline else { return nil }
             var buffer = [UInt8](repeating: 0, count: 16384)
             let n = read(fd, &buffer, buffer.count)
             if n == 0 { return nil }
-            if n > 0 { pending += buffer[0..<n] }
+            if n > 0 {
+                raw += buffer[0..<n]
+                unframe()
+            }
         }
-        return nil
     }
 
     /// Events until one satisfies `predicate`, within `seconds`.
@@ -159,28 +179,62 @@ public final class EventStreamReader: @unchecked Sendable {
         return nil
     }
 
-    private func takeEvent() -> (name: String, data: String)? {
+    private static func find(_ needle: [UInt8], in hay: [UInt8], from: Int = 0) -> Int? {
+        guard hay.count >= needle.count + from else { return nil }
+        for i in from...(hay.count - needle.count) where hay[i] == needle[0] && Array(hay[i..<(i + needle.count)]) == needle {
+            return i
+        }
+        return nil
+    }
+
+    private func unframe() {
+        if !headDone {
+            guard let end = Self.find([13, 10, 13, 10], in: raw) else { return }
+            let head = String(decoding: raw[..<end], as: UTF8.self)
+            status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? -1
+            chunked = head.lowercased().contains("transfer-encoding: chunked")
+            raw.removeFirst(end + 4)
+            headDone = true
+        }
+        guard chunked else {
+            body += raw
+            raw.removeAll()
+            return
+        }
         while true {
-            let text = String(decoding: pending, as: UTF8.self)
-            if status == 0, let headEnd = text.range(of: "\r\n\r\n") {
-                status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? -1
-                pending = Array(text[headEnd.upperBound...].utf8)
-                continue
+            if let left = chunkLeft {
+                if left > 0 {
+                    let take = min(left, raw.count)
+                    guard take > 0 else { return }
+                    body += raw[..<take]
+                    raw.removeFirst(take)
+                    chunkLeft = left - take
+                    if take < left { return }
+                }
+                // The CRLF after the chunk's data.
+                guard raw.count >= 2 else { return }
+                raw.removeFirst(2)
+                chunkLeft = nil
+            } else {
+                guard let lineEnd = Self.find([13, 10], in: raw) else { return }
+                let sizeText = String(decoding: raw[..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+                raw.removeFirst(lineEnd + 2)
+                chunkLeft = Int(sizeText, radix: 16) ?? 0
             }
-            guard status != 0 else { return nil }
-            // Chunked framing: drop chunk-size lines (hex digits alone on a line).
-            let lines = text.components(separatedBy: "\n")
-            guard let blank = lines.firstIndex(where: { $0 == "" || $0 == "\r" }), blank < lines.count - 1 else { return nil }
+        }
+    }
+
+    private func takeEvent() -> (name: String, data: String)? {
+        while let end = Self.find([10, 10], in: body) {
+            let block = String(decoding: body[..<end], as: UTF8.self)
+            body.removeFirst(end + 2)
             var name = "message", data: [String] = []
-            for raw in lines[..<blank] {
-                let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
+            for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
                 if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
                 else if line.hasPrefix("data: ") { data.append(String(line.dropFirst(6))) }
             }
-            let consumed = lines[...blank].joined(separator: "\n").utf8.count + 1
-            pending = Array(pending.dropFirst(min(consumed, pending.count)))
-            if data.isEmpty { continue }
-            return (name, data.joined(separator: "\n"))
+            if !data.isEmpty { return (name, data.joined(separator: "\n")) }
         }
+        return nil
     }
 }
