@@ -158,6 +158,10 @@ public enum TemplateCatalogue {
                               remix("ceramic", "Ceramic", look(.plain, .gray)),
                               remix("neon", "Neon", look(.midnight, .pink, glow: true)),
                           ],
-                          make: { base("Clock", "", nil, template: .clockIcon, symbol: nil, accent: .orange, background: .midnight) }),
+                          make: {
+                              var s = base("Clock", "", nil, template: .clockIcon, symbol: nil, accent: .orange, background: .midnight)
+                              s.clockConfig = ClockDesignConfig()   // a new clock: Icon face, Classic theme, as in the seed app
+                              return s
+                          }),
     ]
 }
