@@ -155,7 +155,10 @@ public enum TemplateCatalogue {
                           make: { base("Reminders", "", nil, template: .reminders, symbol: "checklist", accent: .orange, background: .subtleMaterial) }),
         CatalogueTemplate(id: "clock", name: "Clock", summary: "Analogue clock face (small).",
                           remixes: [
-                              remix("ceramic", "Ceramic", look(.plain, .gray)),
+                              remix("ceramic", "Ceramic") { s in
+                                  look(.plain, .gray)(&s)
+                                  s.clockConfig?.face = .ceramic   // the 4-numeral face
+                              },
                               remix("neon", "Neon", look(.midnight, .pink, glow: true)),
                           ],
                           make: {
