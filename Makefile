@@ -55,7 +55,7 @@ fuzz-designs:
 	$(FUZZ_BUILD) --product FuzzDesignImport
 	mkdir -p .build-fuzz/corpus-designs
 	SWIFT_BACKTRACE=enable=no .build-fuzz/debug/FuzzDesignImport -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=512 -timeout=2 \
-	  -artifact_prefix=.build-fuzz/ .build-fuzz/corpus-designs
+	  -artifact_prefix=.build-fuzz/ .build-fuzz/corpus-designs Fuzz/Corpus/Designs
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/widgetweaver/presets

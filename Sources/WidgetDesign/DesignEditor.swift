@@ -44,18 +44,75 @@ public enum DesignEditor {
         return t
     }
 
+    /// Optional token: empty or `none` removes the override.
+    static func optionalToken<T: DesignToken>(_ v: String) throws -> T? {
+        let t = v.trimmingCharacters(in: .whitespaces)
+        if t.isEmpty || t.lowercased() == "none" || t.lowercased() == "default" { return nil }
+        guard let token = T.parse(t) else { throw DesignError("'\(v)' is not allowed; allowed: \(T.allowedList), or none") }
+        return token
+    }
+
+    static func rangeText(_ r: ClosedRange<Double>) -> String { "\(JSONValue.format(r.lowerBound))…\(JSONValue.format(r.upperBound))" }
+
+    /// What was typed is quoted as typed; a number outside the range says so (it is a number).
     static func number(_ v: String, _ range: ClosedRange<Double>) throws -> Double {
-        guard let d = Double(v.trimmingCharacters(in: .whitespaces)), d.isFinite, range.contains(d) else {
-            throw DesignError("'\(v)' is not a number in \(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound))")
+        let t = v.trimmingCharacters(in: .whitespaces)
+        guard let d = Double(t), d.isFinite else {
+            throw DesignError("'\(v)' is not a number; allowed: a number in \(rangeText(range))")
+        }
+        guard range.contains(d) else {
+            throw DesignError("'\(v)' is out of range; allowed: \(rangeText(range))")
         }
         return d
     }
 
     static func integer(_ v: String, _ range: ClosedRange<Int>) throws -> Int {
-        guard let i = Int(v.trimmingCharacters(in: .whitespaces)), range.contains(i) else {
-            throw DesignError("'\(v)' is not a whole number in \(range.lowerBound)…\(range.upperBound)")
+        let t = v.trimmingCharacters(in: .whitespaces)
+        guard let i = Int(t) else {
+            throw DesignError("'\(v)' is not a whole number; allowed: a whole number in \(range.lowerBound)…\(range.upperBound)")
+        }
+        guard range.contains(i) else {
+            throw DesignError("'\(v)' is out of range; allowed: \(range.lowerBound)…\(range.upperBound)")
         }
         return i
+    }
+
+    /// `template=steps` and other catalogue starters that are not layout templates are refused
+    /// with what they are, instead of a bare "not allowed".
+    static func layoutTemplate(_ v: String) throws -> LayoutTemplateToken {
+        let t = v.trimmingCharacters(in: .whitespaces)
+        if let token = LayoutTemplateToken.parse(t) { return token }
+        if let starter = TemplateCatalogue.find(t), let made = try? starter.design(now: Date(timeIntervalSince1970: 0)) {
+            throw DesignError("'\(v)' is a catalogue starter (\(starter.name): \(starter.summary)), not a layout template; "
+                + "it uses the \(made.layout.template.rawValue) layout with its own texts. Nothing was changed. "
+                + "Add it as a new design with 'weaver templates add \(starter.id)', or set a layout template: \(LayoutTemplateToken.allowedList)")
+        }
+        throw DesignError("'\(v)' is not allowed; allowed: \(LayoutTemplateToken.allowedList)")
+    }
+
+    static func withClock(_ s: inout WidgetSpec, _ body: (inout ClockDesignConfig) throws -> Void) throws {
+        guard s.layout.template == .clockIcon || s.clockConfig != nil else {
+            throw DesignError("only Clock designs have a clock face; set 'template=clockIcon' first")
+        }
+        var c = s.clockConfig ?? ClockDesignConfig()
+        try body(&c)
+        if c.face == .icon {
+            let (allowed, recommended) = c.effectiveDialColour.secondHandCompatibility
+            if let hand = c.iconSecondHandColour, !allowed.contains(hand) {
+                throw DesignError("the \(hand.rawValue) second hand is not offered with the \(c.effectiveDialColour.rawValue) dial; "
+                    + "allowed: \(allowed.map(\.rawValue).sorted().joined(separator: "|")) (recommended: \(recommended.rawValue))")
+            }
+        }
+        _ = c.normalise()
+        s.clockConfig = c
+    }
+
+    static func withFilter(_ s: inout WidgetSpec, _ body: (inout PhotoFilterSpec) throws -> Void) throws {
+        try withImage(&s) { img in
+            var f = img.filter ?? PhotoFilterSpec(token: .none)
+            try body(&f)
+            img.filter = f.effective
+        }
     }
 
     static func boolean(_ v: String) throws -> Bool {
@@ -128,7 +185,11 @@ public enum DesignEditor {
         Field(names: ["secondaryText", "secondary"], allowed: "text (empty removes)") { s, v in
             s.secondaryText = v.isEmpty ? nil : try text(v, max: FieldLimits.maxTextCharacters)
         },
-        Field(names: ["layout.template", "template"], allowed: LayoutTemplateToken.allowedList) { s, v in s.layout.template = try token(v) },
+        Field(names: ["layout.template", "template"], allowed: LayoutTemplateToken.allowedList) { s, v in
+            s.layout.template = try layoutTemplate(v)
+            // A design made into a clock gets the new-clock configuration, as in the seed app.
+            if s.layout.template == .clockIcon && s.clockConfig == nil { s.clockConfig = ClockDesignConfig() }
+        },
         Field(names: ["layout.axis", "axis"], allowed: LayoutAxisToken.allowedList) { s, v in s.layout.axis = try token(v) },
         Field(names: ["layout.alignment", "alignment"], allowed: LayoutAlignmentToken.allowedList) { s, v in s.layout.alignment = try token(v) },
         Field(names: ["layout.spacing", "spacing"], allowed: "0…32") { s, v in s.layout.spacingPoints = try number(v, FieldLimits.spacingPoints) },
@@ -149,6 +210,17 @@ public enum DesignEditor {
         Field(names: ["style.primaryTextStyle", "primaryStyle"], allowed: TextStyleToken.allowedList) { s, v in s.style.primaryTextStyle = try token(v) },
         Field(names: ["style.secondaryTextStyle", "secondaryStyle"], allowed: TextStyleToken.allowedList) { s, v in s.style.secondaryTextStyle = try token(v) },
         Field(names: ["style.symbolSize"], allowed: "8…96") { s, v in s.style.symbolSizePoints = try number(v, FieldLimits.styleSymbolSizePoints) },
+        Field(names: ["style.weatherScale", "weatherScale"], allowed: "0.6…1.4 (the Weather template draws 0.85…1.35)") { s, v in
+            s.style.weatherScale = try number(v, FieldLimits.weatherScale)
+        },
+        Field(names: ["clock.theme", "clockConfig.theme"], allowed: ClockThemeToken.allowedList) { s, v in try withClock(&s) { $0.theme = try token(v) } },
+        Field(names: ["clock.face", "clockConfig.face"], allowed: ClockFaceToken.allowedList) { s, v in try withClock(&s) { $0.face = try token(v) } },
+        Field(names: ["clock.dialColour", "clock.dialColor", "clockConfig.iconDialColourToken"], allowed: ClockIconDialColourToken.allowedList + " | none (follow the theme)") { s, v in
+            try withClock(&s) { $0.iconDialColour = try optionalToken(v) }
+        },
+        Field(names: ["clock.secondHandColour", "clock.secondHandColor", "clockConfig.iconSecondHandColourToken"], allowed: ClockSecondHandColourToken.allowedList + " | none (red)") { s, v in
+            try withClock(&s) { $0.iconSecondHandColour = try optionalToken(v) }
+        },
         Field(names: ["symbol", "symbol.name"], allowed: "symbol name (empty removes)") { s, v in
             let t = v.trimmingCharacters(in: .whitespaces)
             if t.isEmpty { s.symbol = nil; return }
@@ -171,6 +243,15 @@ public enum DesignEditor {
         Field(names: ["image.contentMode", "image.mode"], allowed: ImageContentModeToken.allowedList) { s, v in try withImage(&s) { $0.contentMode = try token(v) } },
         Field(names: ["image.height"], allowed: "0…512") { s, v in try withImage(&s) { $0.heightPoints = try number(v, FieldLimits.imageHeightPoints) } },
         Field(names: ["image.cornerRadius"], allowed: "0…128") { s, v in try withImage(&s) { $0.cornerRadiusPoints = try number(v, FieldLimits.imageCornerRadiusPoints) } },
+        Field(names: ["image.filter", "filter"], allowed: PhotoFilterToken.allowedList + " (none removes)") { s, v in
+            try withFilter(&s) { $0.token = try token(v) }
+        },
+        Field(names: ["image.filter.intensity", "image.filterIntensity", "filterIntensity"], allowed: "0…1 (0 removes the filter)") { s, v in
+            try withImage(&s) { img in
+                guard img.filter != nil else { throw DesignError("the image has no filter; set 'image.filter=NAME' first") }
+            }
+            try withFilter(&s) { $0.intensity = try number(v, FieldLimits.filterIntensity) }
+        },
         Field(names: ["action.1", "action1"], allowed: "increment:KEY[:AMOUNT[:TITLE]] | now:KEY[:FORMAT[:TITLE]] | empty") { s, v in try action(v, slot: 0, in: &s) },
         Field(names: ["action.2", "action2"], allowed: "increment:KEY[:AMOUNT[:TITLE]] | now:KEY[:FORMAT[:TITLE]] | empty") { s, v in
             guard (s.actionBar?.actions.count ?? 0) >= 1 || v.isEmpty else { throw DesignError("set action.1 first") }

@@ -15,12 +15,17 @@ public struct DesignImporter: Sendable {
         public var imagesWritten: [String]
     }
 
-    /// `selection` holds 1-based design numbers (from `ImportReview.resolve`). Keeps names, texts
-    /// and `updatedAt` as they are in the file.
-    public func importDesigns(_ package: ExchangePackage, selection: [Int]) throws -> Result {
+    /// `selection` holds 1-based design numbers (from `ImportReview.resolve`). Keeps every field
+    /// as it is in the file except the ID (always new) and, when `stampedAt` is given, `updatedAt`,
+    /// which becomes that time: the seed app stamps imported designs with the import time so they
+    /// list as newest, and `weaver import` does the same unless `--keep-dates` is given.
+    public func importDesigns(_ package: ExchangePackage, selection: [Int], stampedAt: Date? = nil) throws -> Result {
         let chosen = Set(selection)
         var specs = package.specs.enumerated().filter { chosen.contains($0.offset + 1) }.map(\.element)
-        for i in specs.indices { specs[i].id = UUID() }
+        for i in specs.indices {
+            specs[i].id = UUID()
+            if let stampedAt { specs[i].updatedAt = WidgetSpec.wholeSeconds(stampedAt) }
+        }
         var imagesWritten: [String] = []
         if !specs.isEmpty {
             let imagesFolder = library.root.images

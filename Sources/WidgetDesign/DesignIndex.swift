@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One row of the library listing: what `designs list` shows and searches, without reading the
 /// design files themselves.
@@ -10,6 +13,9 @@ public struct DesignSummary: Sendable, Hashable {
     public var hasImage: Bool
     /// `name` folded for case- and accent-insensitive search, computed once when the row is made.
     public var searchKey: String
+    /// The design file's identity when the row was made (inode, size, modification time): a row
+    /// whose file no longer matches is re-read, so a design edited by hand lists correctly.
+    var fileStamp: FileStamp?
 
     public init(id: UUID, name: String, template: LayoutTemplateToken, updatedAt: Date, hasImage: Bool) {
         self.id = id
@@ -50,8 +56,39 @@ public struct DesignSummary: Sendable, Hashable {
 /// atomically under the library lock with every change. Listing 10,000 designs reads this one
 /// file instead of 10,000. It is a cache: when it is missing, unreadable, or its IDs differ from
 /// the design files present, the library rebuilds it from the files.
+/// What `stat` says about a design file; equal stamps mean the index row is still true.
+struct FileStamp: Sendable, Hashable {
+    var inode: UInt64
+    var size: Int64
+    var modifiedSeconds: Int64
+    var modifiedNanoseconds: Int64
+
+    static func of(_ path: String) -> FileStamp? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return FileStamp(inode: UInt64(st.st_ino), size: Int64(st.st_size),
+                         modifiedSeconds: Int64(st.st_mtim.tv_sec), modifiedNanoseconds: Int64(st.st_mtim.tv_nsec))
+    }
+
+    var encoded: String { "\(inode).\(size).\(modifiedSeconds).\(modifiedNanoseconds)" }
+
+    init(inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64) {
+        self.inode = inode
+        self.size = size
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+    }
+
+    init?(_ text: Substring) {
+        let p = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard p.count == 4, let i = UInt64(p[0]), let s = Int64(p[1]), let m = Int64(p[2]), let n = Int64(p[3]) else { return nil }
+        self.init(inode: i, size: s, modifiedSeconds: m, modifiedNanoseconds: n)
+    }
+}
+
 enum DesignIndex {
-    static let header = "widgetweaver-design-index 1"
+    /// Version 2 adds the file stamp column; a version-1 index is simply rebuilt.
+    static let header = "widgetweaver-design-index 2"
 
     static func encode(_ rows: [DesignSummary]) -> Data {
         var out = header + "\n"
@@ -63,6 +100,8 @@ enum DesignIndex {
             out += "\t"
             out += r.template.rawValue
             out += r.hasImage ? "\t1\t" : "\t0\t"
+            out += r.fileStamp?.encoded ?? "-"
+            out += "\t"
             out += escape(r.name)
             out += "\t"
             out += escape(r.searchKey)
@@ -81,11 +120,13 @@ enum DesignIndex {
         rows.reserveCapacity(lines.count)
         for line in lines {
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map { Substring($0) }
-            guard f.count == 6, let id = UUID(uuidString: String(f[0])), let t = Double(f[1]),
+            guard f.count == 7, let id = UUID(uuidString: String(f[0])), let t = Double(f[1]),
                   let template = LayoutTemplateToken(rawValue: String(f[2])) else { return nil }
-            rows.append(DesignSummary(id: id, name: unescape(f[4]), template: template,
-                                      updatedAt: Date(timeIntervalSince1970: t), hasImage: f[3] == "1",
-                                      searchKey: unescape(f[5])))
+            var row = DesignSummary(id: id, name: unescape(f[5]), template: template,
+                                    updatedAt: Date(timeIntervalSince1970: t), hasImage: f[3] == "1",
+                                    searchKey: unescape(f[6]))
+            row.fileStamp = FileStamp(f[4])
+            rows.append(row)
         }
         return rows
     }

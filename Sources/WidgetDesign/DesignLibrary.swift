@@ -40,7 +40,7 @@ public struct DesignLibrary: Sendable {
     /// Every design, newest first.
     public func summaries() throws -> [DesignSummary] {
         if let rows = try readIndexIfCurrent() { return rows.sorted(by: DesignSummary.newestFirst) }
-        return try lock.withLock { try rebuildIndex() }.sorted(by: DesignSummary.newestFirst)
+        return try lock.withLock { try lockedRows() }.sorted(by: DesignSummary.newestFirst)
     }
 
     /// Designs whose name contains `text`, ignoring case and accents; newest first.
@@ -54,36 +54,56 @@ public struct DesignLibrary: Sendable {
     public var count: Int { get throws { try summaries().count } }
 
     /// IDs of the design files present, from the directory listing.
-    func fileIDs() throws -> Set<UUID> {
+    func fileIDs() throws -> Set<UUID> { Set(try fileStamps().keys) }
+
+    /// Each design file present with its stamp (one `stat` per file).
+    func fileStamps() throws -> [UUID: FileStamp] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: root.designs.path)
         } catch {
-            if !FileManager.default.fileExists(atPath: root.designs.path) { return [] }
+            if !FileManager.default.fileExists(atPath: root.designs.path) { return [:] }
             throw DesignError("cannot list \(root.designs.path): \(error.localizedDescription)")
         }
-        var ids = Set<UUID>()
-        ids.reserveCapacity(names.count)
+        var stamps: [UUID: FileStamp] = [:]
+        stamps.reserveCapacity(names.count)
         for n in names where n.hasSuffix(".json") && !n.hasPrefix(".") {
-            if let id = UUID(uuidString: String(n.dropLast(5))) { ids.insert(id) }
+            guard let id = UUID(uuidString: String(n.dropLast(5))),
+                  let stamp = FileStamp.of(root.designs.appendingPathComponent(n).path) else { continue }
+            stamps[id] = stamp
         }
-        return ids
+        return stamps
     }
 
+    func readIndexRows() -> [DesignSummary]? {
+        guard let data = try? FileSystem.read(root.designIndex, limit: 256 << 20) else { return nil }
+        return DesignIndex.decode(data)
+    }
+
+    /// The index rows when they match the design files exactly: the same IDs and, for each, the
+    /// same inode, size and modification time (so a file edited or replaced by hand is noticed).
     func readIndexIfCurrent() throws -> [DesignSummary]? {
-        guard let data = try? FileSystem.read(root.designIndex, limit: 256 << 20),
-              let rows = DesignIndex.decode(data) else { return nil }
-        let ids = try fileIDs()
-        guard rows.count == ids.count, rows.allSatisfy({ ids.contains($0.id) }) else { return nil }
+        guard let rows = readIndexRows() else { return nil }
+        let stamps = try fileStamps()
+        guard rows.count == stamps.count, rows.allSatisfy({ $0.fileStamp != nil && stamps[$0.id] == $0.fileStamp }) else { return nil }
         return rows
     }
 
-    /// Reads every design file and rewrites the index. Call under the lock.
+    /// Brings the index up to date with the files and rewrites it: rows whose file is unchanged
+    /// are kept, changed or new files are read again. Call under the lock.
     @discardableResult
     func rebuildIndex() throws -> [DesignSummary] {
+        var previous: [UUID: DesignSummary] = [:]
+        for r in readIndexRows() ?? [] { previous[r.id] = r }
         var rows: [DesignSummary] = []
-        for id in try fileIDs() {
-            if let spec = try loadIfReadable(id) { rows.append(DesignSummary(spec)) }
+        for (id, stamp) in try fileStamps() {
+            if let old = previous[id], old.fileStamp == stamp {
+                rows.append(old)
+            } else if let spec = try loadIfReadable(id) {
+                var row = DesignSummary(spec)
+                row.fileStamp = FileStamp.of(fileURL(id).path)
+                rows.append(row)
+            }
         }
         try writeIndex(rows)
         return rows
@@ -93,10 +113,17 @@ public struct DesignLibrary: Sendable {
         try FileSystem.atomicWrite(DesignIndex.encode(rows), to: root.designIndex)
     }
 
-    /// Current index rows under the lock (rebuilt when stale).
+    /// Current index rows under the lock (refreshed when stale).
     func lockedRows() throws -> [DesignSummary] {
         if let rows = try readIndexIfCurrent() { return rows }
         return try rebuildIndex()
+    }
+
+    /// The row for a design just written.
+    func row(for spec: WidgetSpec) -> DesignSummary {
+        var r = DesignSummary(spec)
+        r.fileStamp = FileStamp.of(fileURL(spec.id).path)
+        return r
     }
 
     // MARK: Reading
@@ -161,6 +188,13 @@ public struct DesignLibrary: Sendable {
         if byName.count > 1 {
             throw DesignError("\(byName.count) designs are named '\(ref)'; use an ID: " + byName.map { $0.id.uuidString }.joined(separator: ", "))
         }
+        if (1...3).contains(ref.count), ref.allSatisfy({ $0.isHexDigit }) {
+            let upper = ref.uppercased()
+            let starting = rows.filter { $0.id.uuidString.hasPrefix(upper) }
+            let which = starting.isEmpty ? "no design's ID starts with it"
+                : "\(starting.count) design\(starting.count == 1 ? "'s ID starts" : "s' IDs start") with it (\(starting.prefix(3).map { "\($0.name) \($0.id.uuidString.prefix(8))" }.joined(separator: ", "))\(starting.count > 3 ? ", …" : ""))"
+            throw DesignError("'\(ref)' is too short for an ID prefix: give at least 4 characters of the ID (\(which)), the full ID, or the design's name")
+        }
         throw DesignError("no design matches '\(ref)' by ID or name (see 'weaver designs list')")
     }
 
@@ -204,7 +238,7 @@ public struct DesignLibrary: Sendable {
                     let url = fileURL(s.id)
                     try FileSystem.atomicWrite(s.encoded(), to: url)
                     written.append(url)
-                    rows.append(DesignSummary(s))
+                    rows.append(row(for: s))
                 }
                 try writeIndex(rows)
             } catch {
@@ -228,7 +262,7 @@ public struct DesignLibrary: Sendable {
             spec.id = id
             spec.updatedAt = WidgetSpec.wholeSeconds(now)
             try FileSystem.atomicWrite(spec.encoded(), to: fileURL(id))
-            rows[i] = DesignSummary(spec)
+            rows[i] = row(for: spec)
             try writeIndex(rows)
             return spec
         }
@@ -243,13 +277,18 @@ public struct DesignLibrary: Sendable {
         return copy
     }
 
-    /// Moves the design to `trash/`; `restore` brings it back.
-    public func delete(_ id: UUID) throws {
+    /// Moves the design to `trash/`; `restore` brings it back. Returns true when it was the
+    /// default design: the default is then cleared (a restored design is never made the default
+    /// again by itself).
+    @discardableResult
+    public func delete(_ id: UUID) throws -> Bool {
         try lock.withLock {
             var rows = try lockedRows()
             guard let i = rows.firstIndex(where: { $0.id == id }) else {
                 throw DesignError("no design with ID \(id.uuidString)")
             }
+            // Read the record before the move: `defaultID()` checks that the file exists.
+            let wasDefault = try recordedDefaultID() == id
             try FileSystem.makeDirectory(root.trash)
             var target = root.trash.appendingPathComponent("\(id.uuidString).json")
             var n = 2
@@ -262,7 +301,24 @@ public struct DesignLibrary: Sendable {
             }
             rows.remove(at: i)
             try writeIndex(rows)
-            if try defaultID() == id { try setDefaultUnlocked(nil) }
+            if wasDefault { try setDefaultUnlocked(nil) }
+            return wasDefault
+        }
+    }
+
+    /// Deletes every design in `trash/` for good; returns what was removed. Other files there
+    /// (not `*.json`) are left alone.
+    public func emptyTrash() throws -> [DesignSummary] {
+        try lock.withLock {
+            let gone = try trashed()
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.trash.path)) ?? []
+            for n in names where n.hasSuffix(".json") && !n.hasPrefix(".") {
+                let path = root.trash.appendingPathComponent(n).path
+                guard unlink(path) == 0 || errno == ENOENT else {
+                    throw DesignError("cannot remove \(path): \(String(cString: strerror(errno)))")
+                }
+            }
+            return gone
         }
     }
 
@@ -280,6 +336,8 @@ public struct DesignLibrary: Sendable {
         return rows.sorted(by: DesignSummary.newestFirst)
     }
 
+    /// Moves a design back from the trash. It is not made the default, even when it was the
+    /// default before it was deleted (a record left pointing at it by an older version is cleared).
     public func restore(_ reference: String) throws -> WidgetSpec {
         let row = try Self.resolve(reference, in: trashed())
         return try lock.withLock {
@@ -298,8 +356,9 @@ public struct DesignLibrary: Sendable {
                 throw DesignError("cannot move \(from.path) back: \(String(cString: strerror(errno)))")
             }
             let spec = try load(row.id)
-            rows.append(DesignSummary(spec))
+            rows.append(self.row(for: spec))
             try writeIndex(rows)
+            if try recordedDefaultID() == row.id { try setDefaultUnlocked(nil) }
             return spec
         }
     }
@@ -321,6 +380,12 @@ public struct DesignLibrary: Sendable {
             warn("\(root.defaultDesign.path) was unreadable (\(reason)); moved to \(at.path)")
             return nil
         }
+    }
+
+    /// The ID the default record holds, whether or not that design still exists.
+    func recordedDefaultID() throws -> UUID? {
+        if case .loaded(let r) = try defaultDocument.load() { return r.id }
+        return nil
     }
 
     public func setDefault(_ id: UUID?) throws {

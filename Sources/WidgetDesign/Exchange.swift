@@ -50,26 +50,39 @@ public enum DesignExchange {
 
     // MARK: Export
 
-    /// The package bytes for `specs`, embedding the images they reference from `imagesFolder` when
-    /// asked. Images that are missing or not images are left out with a warning.
-    public static func exportData(_ specs: [WidgetSpec], embedImages: Bool, imagesFolder: URL, now: Date,
-                                  warn: (String) -> Void = { _ in }) throws -> Data {
+    /// What an export wrote: the package, and which referenced images went in or were left out.
+    public struct ExportResult: Sendable {
+        public var data: Data
+        /// Store file names embedded, sorted.
+        public var embedded: [String]
+        /// Referenced images not embedded, with the reason (not asked for, missing, not an image).
+        public var leftOut: [(name: String, reason: String)]
+    }
+
+    /// The package for `specs`, embedding every image they reference (base images, Smart Photo
+    /// masters and renders, matched-set variants) from `imagesFolder` unless `embedImages` is
+    /// false. Nothing is left out silently: `leftOut` names each image that is not in the package.
+    public static func export(_ specs: [WidgetSpec], embedImages: Bool, imagesFolder: URL, now: Date) throws -> ExportResult {
         guard !specs.isEmpty else { throw DesignError("nothing to export: no designs given") }
         var images: [JSONValue] = []
-        if embedImages {
-            let names = Set(specs.flatMap(\.referencedImageFileNames)).sorted()
-            for name in names {
-                let url = imagesFolder.appendingPathComponent(name)
-                do {
-                    guard let data = try FileSystem.read(url, limit: ImageSanitiser.maxImageBytes) else {
-                        warn("image '\(name)' is not in \(imagesFolder.path); exported without it")
-                        continue
-                    }
-                    _ = try ImageSanitiser.check(data, name: name)
-                    images.append(.object(["originalFileName": .string(name), "data": .string(data.base64EncodedString())]))
-                } catch {
-                    warn("\(error); exported without it")
+        var embedded: [String] = []
+        var leftOut: [(name: String, reason: String)] = []
+        let names = Set(specs.flatMap(\.referencedImageFileNames)).sorted()
+        for name in names {
+            guard embedImages else { leftOut.append((name, "images not embedded (--no-embed-images)")); continue }
+            let url = imagesFolder.appendingPathComponent(name)
+            do {
+                guard let data = try FileSystem.read(url, limit: ImageSanitiser.maxImageBytes) else {
+                    leftOut.append((name, "not in \(imagesFolder.path)"))
+                    continue
                 }
+                _ = try ImageSanitiser.check(data, name: name)
+                images.append(.object(["originalFileName": .string(name), "data": .string(data.base64EncodedString())]))
+                embedded.append(name)
+            } catch let e as DesignError {
+                leftOut.append((name, e.message))
+            } catch let e as StoreError {
+                leftOut.append((name, e.reason))
             }
         }
         let package: JSONValue = .object([
@@ -79,7 +92,15 @@ public enum DesignExchange {
             "specs": .array(specs.map(\.jsonValue)),
             "images": .array(images),
         ])
-        return package.prettyPrinted()
+        return ExportResult(data: package.prettyPrinted(), embedded: embedded, leftOut: leftOut)
+    }
+
+    /// `export(...)`'s bytes; each image left out is passed to `warn`.
+    public static func exportData(_ specs: [WidgetSpec], embedImages: Bool, imagesFolder: URL, now: Date,
+                                  warn: (String) -> Void = { _ in }) throws -> Data {
+        let result = try export(specs, embedImages: embedImages, imagesFolder: imagesFolder, now: now)
+        for (name, reason) in result.leftOut { warn("image '\(name)' left out: \(reason)") }
+        return result.data
     }
 
     // MARK: Import
@@ -146,10 +167,27 @@ public enum DesignExchange {
             case nil, .null?: break
             case let v?: throw DesignError("images: expected an array, found \(v.typeName)")
             }
-        case .object:
+        case .object(let o):
+            guard Self.looksLikeDesign(o) else {
+                throw DesignError("not a design file: the object has none of a design's fields (\(Self.designMarkerKeys.sorted().joined(separator: ", "))); "
+                    + "expected an export package, an array of designs or one design"
+                    + (o.keys.isEmpty ? "" : " (its fields: \(o.keys.sorted().prefix(8).joined(separator: ", ")))"))
+            }
             specValues = [(root, "")]
         case .array(let list):
-            specValues = list.enumerated().map { ($0.element, "[\($0.offset)]") }
+            var kept: [(JSONValue, String)] = []
+            for (i, element) in list.enumerated() {
+                if case .object(let o) = element, Self.looksLikeDesign(o) {
+                    kept.append((element, "[\(i)]"))
+                } else {
+                    package.notes.append("[\(i)] is not a design (\(element.typeName) without a design's fields); skipped")
+                }
+            }
+            guard !kept.isEmpty else {
+                throw DesignError("not a design file: none of the \(list.count) items of the top-level array is a design "
+                    + "(a design has at least one of: \(Self.designMarkerKeys.sorted().joined(separator: ", ")))")
+            }
+            specValues = kept
         default:
             throw DesignError("not a design file: the top level is \(root.typeName), expected an export package, an array of designs or one design")
         }
@@ -220,6 +258,15 @@ public enum DesignExchange {
             }
         }
         return package
+    }
+
+    /// Fields only a design has: one of them makes a bare JSON object a design. (`name` and `id`
+    /// alone do not: a noise mix file has a `name` too.)
+    public static let designMarkerKeys: Set<String> = ["primaryText", "secondaryText", "layout", "style", "symbol", "image",
+                                                        "actionBar", "matchedSet", "clockConfig", "remindersConfig"]
+
+    static func looksLikeDesign(_ o: [String: JSONValue]) -> Bool {
+        o.keys.contains { designMarkerKeys.contains($0) }
     }
 
     /// Base64 text: only the alphabet, `=` padding at the end, and line breaks (which some

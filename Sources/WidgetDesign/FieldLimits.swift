@@ -14,6 +14,11 @@ public enum FieldLimits {
     public static let overlayOpacity: ClosedRange<Double> = 0...1
     public static let styleSymbolSizePoints: ClosedRange<Double> = 8...96
     public static let incrementAmount: ClosedRange<Int> = -99...99
+    public static let weatherScale: ClosedRange<Double> = 0.6...1.4
+    public static let filterIntensity: ClosedRange<Double> = 0...1
+    public static let normalisedCoordinate: ClosedRange<Double> = 0...1
+    public static let pixelDimension: ClosedRange<Int> = 1...100_000
+    public static let smartPhotoAlgorithmVersion: ClosedRange<Int> = 0...1_000_000
 
     public static let maxActions = 2
     public static let maxNameCharacters = 120

@@ -53,25 +53,35 @@ public struct ImportReview: Sendable {
         return newest.prefix(left).map(\.number).sorted()
     }
 
+    /// The forms `parseSelection` accepts, for messages.
+    public var acceptedSelectionForms: String {
+        "numbers 1…\(items.count) and closed ranges, comma- or space-separated (1,3 or 2-4 or 1 3-5), 'all' (or 'select all'), 'none' (or 'select none')"
+    }
+
     /// Parses what a user typed or passed: "all", "select all", "none", "select none", or
-    /// numbers and ranges ("1,3", "2-4"). An empty answer means the default selection.
+    /// numbers and closed ranges ("1,3", "2-4"). An empty answer means the default selection.
+    /// Anything else (a lone letter, an open range like "1-") is refused with the accepted forms.
     public func parseSelection(_ text: String) throws -> [Int] {
         let t = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         switch t {
         case "": return defaultSelection
-        case "all", "select all", "a": return items.map(\.number)
-        case "none", "select none", "n": return []
+        case "all", "select all": return items.map(\.number)
+        case "none", "select none": return []
         default: break
         }
         var out: [Int] = []
         for part in t.split(whereSeparator: { $0 == "," || $0 == " " }) where !part.isEmpty {
-            let bounds = part.split(separator: "-", maxSplits: 1).map { Int($0) }
-            if bounds.count == 1, let n = bounds[0] {
+            let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
+            let numbers = bounds.map { b in b.allSatisfy(\.isASCII) ? Int(b) : nil }
+            if numbers.count == 1, let n = numbers[0] {
                 out.append(n)
-            } else if bounds.count == 2, let a = bounds[0], let b = bounds[1], a <= b {
+            } else if numbers.count == 2, let a = numbers[0], let b = numbers[1] {
+                guard a <= b else { throw DesignError("'\(part)' runs backwards; write the range low-high (\(b)-\(a)). Accepted: \(acceptedSelectionForms)") }
+                guard b - a < 100_000 else { throw DesignError("'\(part)' is larger than the file; choose from 1…\(items.count)") }
                 out.append(contentsOf: a...b)
             } else {
-                throw DesignError("'\(part)' is not a design number; use numbers 1…\(items.count) like 1,3 or 2-4, 'all' or 'none'")
+                let what = numbers.count == 2 && (bounds[0].isEmpty || bounds[1].isEmpty) ? "an open range" : "not a design number or range"
+                throw DesignError("'\(part)' is \(what). Accepted: \(acceptedSelectionForms)")
             }
         }
         return try resolve(.numbers(out))
@@ -121,6 +131,6 @@ public struct ImportReview: Sendable {
     }
 
     public static func summary(imported: Int, skipped: Int) -> String {
-        "Imported \(imported) designs. Skipped \(skipped) (not selected)."
+        "Imported \(imported) design\(imported == 1 ? "" : "s"). Skipped \(skipped) (not selected)."
     }
 }

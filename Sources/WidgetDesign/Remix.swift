@@ -64,7 +64,10 @@ public enum Remixer {
         s.style.paddingPoints = rng.pick(paddings)
         s.style.cornerRadiusPoints = rng.pick(radii)
         s.style.backgroundOverlayOpacity = rng.pick(opacities)
-        s.style.backgroundOverlay = s.style.backgroundOverlayOpacity == 0 ? .plain : rng.pick(Array(BackgroundToken.allCases))
+        // An overlay is either off (plain at 0) or visible: `plain` at a non-zero opacity would be
+        // an invisible change.
+        s.style.backgroundOverlay = s.style.backgroundOverlayOpacity == 0 ? .plain
+            : rng.pick(BackgroundToken.allCases.filter { $0 != .plain })
         guard !isDataDriven else { return s }
 
         // Layout and text styles: free-form templates only.

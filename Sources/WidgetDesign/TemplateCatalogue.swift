@@ -155,9 +155,16 @@ public enum TemplateCatalogue {
                           make: { base("Reminders", "", nil, template: .reminders, symbol: "checklist", accent: .orange, background: .subtleMaterial) }),
         CatalogueTemplate(id: "clock", name: "Clock", summary: "Analogue clock face (small).",
                           remixes: [
-                              remix("ceramic", "Ceramic", look(.plain, .gray)),
+                              remix("ceramic", "Ceramic") { s in
+                                  look(.plain, .gray)(&s)
+                                  s.clockConfig?.face = .ceramic   // the 4-numeral face
+                              },
                               remix("neon", "Neon", look(.midnight, .pink, glow: true)),
                           ],
-                          make: { base("Clock", "", nil, template: .clockIcon, symbol: nil, accent: .orange, background: .midnight) }),
+                          make: {
+                              var s = base("Clock", "", nil, template: .clockIcon, symbol: nil, accent: .orange, background: .midnight)
+                              s.clockConfig = ClockDesignConfig()   // a new clock: Icon face, Classic theme, as in the seed app
+                              return s
+                          }),
     ]
 }

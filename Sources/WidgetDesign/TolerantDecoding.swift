@@ -35,7 +35,7 @@ public struct TolerantDecoder {
     }
 
     static let specKeys: Set<String> = ["version", "id", "name", "primaryText", "secondaryText", "updatedAt", "symbol",
-                                        "image", "layout", "style", "actionBar", "remindersConfig", "matchedSet"]
+                                        "image", "layout", "style", "actionBar", "remindersConfig", "clockConfig", "matchedSet"]
 
     /// Decodes one spec. Returns nil only when `value` is not an object at all.
     public mutating func spec(_ value: JSONValue, path: String) -> WidgetSpec? {
@@ -69,9 +69,129 @@ public struct TolerantDecoder {
         let matched = o["matchedSet"].flatMap { matchedSet($0, path: join(path, "matchedSet")) }
         var reminders: JSONValue? = o["remindersConfig"]
         if reminders == .null { reminders = nil }
+        let clock = o["clockConfig"].flatMap { clockConfig($0, path: join(path, "clockConfig")) }
         return WidgetSpec(version: version, id: id, name: name, primaryText: primary, secondaryText: secondary,
                           updatedAt: updatedAt, symbol: symbol, image: image, layout: layout, style: style,
-                          actionBar: actionBar, matchedSet: matched, remindersConfig: reminders)
+                          actionBar: actionBar, matchedSet: matched, remindersConfig: reminders, clockConfig: clock)
+    }
+
+    mutating func clockConfig(_ value: JSONValue, path: String) -> ClockDesignConfig? {
+        if value == .null { return nil }
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an object, found \(value.typeName); clock configuration dropped")
+            return nil
+        }
+        checkKeys(o, known: ["theme", "face", "iconDialColourToken", "iconSecondHandColourToken"], path: path)
+        var c = ClockDesignConfig(theme: token(o, "theme", path, default: .classic),
+                                  // A config written before faces existed shows the legacy face.
+                                  face: token(o, "face", path, default: .ceramic),
+                                  iconDialColour: optionalToken(o, "iconDialColourToken", path),
+                                  iconSecondHandColour: optionalToken(o, "iconSecondHandColourToken", path))
+        if let change = c.normalise() {
+            note(join(path, "iconSecondHandColourToken"), .invalidValue, change)
+        }
+        return c
+    }
+
+    mutating func photoFilter(_ value: JSONValue, path: String) -> PhotoFilterSpec? {
+        if value == .null { return nil }
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an object, found \(value.typeName); filter dropped")
+            return nil
+        }
+        checkKeys(o, known: ["token", "intensity"], path: path)
+        guard o["token"] != nil, o["token"] != .null else {
+            note(join(path, "token"), .dropped, "a filter needs a token (\(PhotoFilterToken.allowedList)); filter dropped")
+            return nil
+        }
+        let t: PhotoFilterToken = token(o, "token", path, default: .none)
+        // `none` or intensity 0 means no filter: nil, as the seed app normalises it.
+        return PhotoFilterSpec(token: t, intensity: double(o, "intensity", path, range: FieldLimits.filterIntensity, default: 1)).effective
+    }
+
+    mutating func smartPhoto(_ value: JSONValue, path: String) -> SmartPhotoSpec? {
+        if value == .null { return nil }
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an object, found \(value.typeName); Smart Photo dropped")
+            return nil
+        }
+        checkKeys(o, known: ["masterFileName", "small", "medium", "large", "algorithmVersion", "preparedAt",
+                             "shuffleManifestFileName"], path: path)
+        guard let master = fileName(o, "masterFileName", path, what: "Smart Photo") else { return nil }
+        if o["preparedAt"] == nil || o["preparedAt"] == .null {
+            note(join(path, "preparedAt"), .invalidValue, "missing; using \(ISODate.format(fallbackDate))")
+        }
+        var shuffle: String?
+        if let v = o["shuffleManifestFileName"], v != .null {
+            shuffle = fileName(o, "shuffleManifestFileName", path, what: "shuffle manifest name")
+        }
+        return SmartPhotoSpec(masterFileName: master,
+                              small: o["small"].flatMap { smartVariant($0, path: join(path, "small")) },
+                              medium: o["medium"].flatMap { smartVariant($0, path: join(path, "medium")) },
+                              large: o["large"].flatMap { smartVariant($0, path: join(path, "large")) },
+                              algorithmVersion: int(o, "algorithmVersion", path, range: FieldLimits.smartPhotoAlgorithmVersion, default: 0),
+                              preparedAt: date(o, "preparedAt", path),
+                              shuffleManifestFileName: shuffle)
+    }
+
+    mutating func smartVariant(_ value: JSONValue, path: String) -> SmartPhotoVariant? {
+        if value == .null { return nil }
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an object, found \(value.typeName); render dropped")
+            return nil
+        }
+        checkKeys(o, known: ["renderFileName", "cropRect", "pixelSize"], path: path)
+        guard let file = fileName(o, "renderFileName", path, what: "render") else { return nil }
+        var rect = NormalisedRect.full
+        let rectPath = join(path, "cropRect")
+        switch o["cropRect"] {
+        case .object(let r)?:
+            checkKeys(r, known: ["x", "y", "width", "height"], path: rectPath)
+            let unit = FieldLimits.normalisedCoordinate
+            rect = NormalisedRect(x: double(r, "x", rectPath, range: unit, default: 0), y: double(r, "y", rectPath, range: unit, default: 0),
+                                  width: double(r, "width", rectPath, range: unit, default: 1),
+                                  height: double(r, "height", rectPath, range: unit, default: 1))
+            // The seed app trims a rectangle that runs past the image and never lets it be empty.
+            // (A rectangle already trimmed to the 0.0001 minimum at the edge, or ending at 1 within
+            // rounding, is accepted as is, so decoding what we wrote finds nothing.)
+            let overX = rect.x + rect.width > 1 + 1e-9 && rect.width > 0.0001
+            let overY = rect.y + rect.height > 1 + 1e-9 && rect.height > 0.0001
+            if overX || overY || rect.width == 0 || rect.height == 0 {
+                rect.width = max(min(rect.width, 1 - rect.x), 0.0001)
+                rect.height = max(min(rect.height, 1 - rect.y), 0.0001)
+                note(rectPath, .outOfRange, "the rectangle runs past the image or is empty; trimmed to the image")
+            }
+        case nil, .null?:
+            note(rectPath, .invalidValue, "missing; using the whole image")
+        case let v?:
+            note(rectPath, .wrongType, "expected an object, found \(v.typeName); using the whole image")
+        }
+        var size = PixelSize(width: 1, height: 1)
+        let sizePath = join(path, "pixelSize")
+        switch o["pixelSize"] {
+        case .object(let p)?:
+            checkKeys(p, known: ["width", "height"], path: sizePath)
+            size = PixelSize(width: int(p, "width", sizePath, range: FieldLimits.pixelDimension, default: 1),
+                             height: int(p, "height", sizePath, range: FieldLimits.pixelDimension, default: 1))
+        case nil, .null?:
+            note(sizePath, .invalidValue, "missing; using 1×1")
+        case let v?:
+            note(sizePath, .wrongType, "expected an object, found \(v.typeName); using 1×1")
+        }
+        return SmartPhotoVariant(renderFileName: file, cropRect: rect, pixelSize: size)
+    }
+
+    /// A bare image file name (sanitised like every image name), or nil with a finding.
+    mutating func fileName(_ o: [String: JSONValue], _ key: String, _ path: String, what: String) -> String? {
+        let raw = string(o, key, path, default: "", maxCharacters: 4096)
+        guard let safe = ImageSanitiser.sanitisedFileName(raw) else {
+            note(join(path, key), .dropped, "\(raw.isEmpty ? "missing or empty" : "unusable") file name \(quoted(raw)); \(what) dropped")
+            return nil
+        }
+        if safe != raw {
+            note(join(path, key), .invalidValue, "file name \(quoted(raw)) sanitised to \(quoted(safe))")
+        }
+        return safe
     }
 
     // MARK: Parts
@@ -103,7 +223,7 @@ public struct TolerantDecoder {
             note(path, .wrongType, "expected an object, found \(value.typeName); image dropped")
             return nil
         }
-        checkKeys(o, known: ["fileName", "contentMode", "crop", "height", "cornerRadius", "smartPhoto"], path: path)
+        checkKeys(o, known: ["fileName", "contentMode", "crop", "height", "cornerRadius", "filter", "smartPhoto"], path: path)
         let raw = string(o, "fileName", path, default: "", maxCharacters: 4096)
         guard let safe = ImageSanitiser.sanitisedFileName(raw) else {
             note(join(path, "fileName"), .dropped, "\(raw.isEmpty ? "empty" : "unusable") image file name \(quoted(raw)); image dropped")
@@ -114,13 +234,12 @@ public struct TolerantDecoder {
         }
         // `crop` is the seed app's older name for `contentMode`.
         let modeKey = o["contentMode"] != nil ? "contentMode" : "crop"
-        var smart = o["smartPhoto"]
-        if smart == .null { smart = nil }
         return ImageSpec(fileName: safe,
                          contentMode: token(o, modeKey, path, default: .fill),
                          heightPoints: double(o, "height", path, range: FieldLimits.imageHeightPoints, default: 120),
                          cornerRadiusPoints: double(o, "cornerRadius", path, range: FieldLimits.imageCornerRadiusPoints, default: 16),
-                         smartPhoto: smart)
+                         filter: o["filter"].flatMap { photoFilter($0, path: join(path, "filter")) },
+                         smartPhoto: o["smartPhoto"].flatMap { smartPhoto($0, path: join(path, "smartPhoto")) })
     }
 
     mutating func layoutSpec(_ value: JSONValue?, path: String) -> LayoutSpec {
@@ -154,7 +273,7 @@ public struct TolerantDecoder {
         }
         checkKeys(o, known: ["padding", "cornerRadius", "background", "backgroundOverlay", "backgroundOverlayOpacity",
                              "backgroundGlowEnabled", "accent", "nameTextStyle", "primaryTextStyle", "secondaryTextStyle",
-                             "symbolSize"], path: path)
+                             "symbolSize", "weatherScale"], path: path)
         s.paddingPoints = double(o, "padding", path, range: FieldLimits.paddingPoints, default: 16)
         s.cornerRadiusPoints = double(o, "cornerRadius", path, range: FieldLimits.styleCornerRadiusPoints, default: 20)
         s.background = token(o, "background", path, default: .subtleMaterial)
@@ -166,6 +285,7 @@ public struct TolerantDecoder {
         s.primaryTextStyle = token(o, "primaryTextStyle", path, default: .title3)
         s.secondaryTextStyle = token(o, "secondaryTextStyle", path, default: .caption2)
         s.symbolSizePoints = double(o, "symbolSize", path, range: FieldLimits.styleSymbolSizePoints, default: 34)
+        s.weatherScale = double(o, "weatherScale", path, range: FieldLimits.weatherScale, default: 1)
         return s
     }
 
@@ -353,14 +473,27 @@ public struct TolerantDecoder {
         return t
     }
 
+    mutating func optionalToken<T: DesignToken>(_ o: [String: JSONValue], _ key: String, _ path: String) -> T? {
+        guard let v = o[key], v != .null else { return nil }
+        if case .string(let s) = v, s.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
+        guard case .string(let s) = v, let t = T.parse(s.trimmingCharacters(in: .whitespaces)) else {
+            note(join(path, key), v.typeName == "string" ? .unknownToken : .wrongType,
+                 "unknown value \(preview(v)); allowed: \(T.allowedList) or none; using none")
+            return nil
+        }
+        return t
+    }
+
+    /// Whole seconds, as the exchange format writes them, so a decoded design re-encodes exactly.
     mutating func date(_ o: [String: JSONValue], _ key: String, _ path: String) -> Date {
         guard let v = o[key], v != .null else { return fallbackDate }
         switch v {
         case .string(let s):
-            if let d = ISODate.parse(s) { return d }
+            if let d = ISODate.parse(s) { return WidgetSpec.wholeSeconds(d) }
         case .number(let n) where n.isFinite && abs(n) < 1e11:
-            // The seed app's fallback encoding: seconds since 2001-01-01.
-            return Date(timeIntervalSinceReferenceDate: n)
+            // Swift's default JSON date encoding (bare spec arrays from the seed app): seconds
+            // since 2001-01-01.
+            return WidgetSpec.wholeSeconds(Date(timeIntervalSinceReferenceDate: n))
         default: break
         }
         note(join(path, key), .invalidValue, "not an ISO 8601 date (\(preview(v))); using \(ISODate.format(fallbackDate))")

@@ -19,6 +19,7 @@ extension WidgetSpec {
         if let actionBar { o["actionBar"] = actionBar.jsonValue }
         if let matchedSet { o["matchedSet"] = matchedSet.jsonValue }
         if let remindersConfig { o["remindersConfig"] = remindersConfig }
+        if let clockConfig { o["clockConfig"] = clockConfig.jsonValue }
         return .object(o)
     }
 
@@ -54,7 +55,41 @@ extension ImageSpec {
                                       "height": .number(heightPoints), "cornerRadius": .number(cornerRadiusPoints),
                                       // Older seed-app readers look for `crop`.
                                       "crop": .string(contentMode.rawValue)]
-        if let smartPhoto { o["smartPhoto"] = smartPhoto }
+        if let filter = filter?.effective {
+            o["filter"] = .object(["token": .string(filter.token.rawValue), "intensity": .number(filter.intensity)])
+        }
+        if let smartPhoto { o["smartPhoto"] = smartPhoto.jsonValue }
+        return .object(o)
+    }
+}
+
+extension SmartPhotoSpec {
+    var jsonValue: JSONValue {
+        var o: [String: JSONValue] = ["masterFileName": .string(masterFileName),
+                                      "algorithmVersion": .number(Double(algorithmVersion)),
+                                      "preparedAt": .string(ISODate.format(preparedAt))]
+        if let small { o["small"] = small.jsonValue }
+        if let medium { o["medium"] = medium.jsonValue }
+        if let large { o["large"] = large.jsonValue }
+        if let shuffleManifestFileName { o["shuffleManifestFileName"] = .string(shuffleManifestFileName) }
+        return .object(o)
+    }
+}
+
+extension SmartPhotoVariant {
+    var jsonValue: JSONValue {
+        .object(["renderFileName": .string(renderFileName),
+                 "cropRect": .object(["x": .number(cropRect.x), "y": .number(cropRect.y),
+                                      "width": .number(cropRect.width), "height": .number(cropRect.height)]),
+                 "pixelSize": .object(["width": .number(Double(pixelSize.width)), "height": .number(Double(pixelSize.height))])])
+    }
+}
+
+extension ClockDesignConfig {
+    var jsonValue: JSONValue {
+        var o: [String: JSONValue] = ["theme": .string(theme.rawValue), "face": .string(face.rawValue)]
+        if let iconDialColour { o["iconDialColourToken"] = .string(iconDialColour.rawValue) }
+        if let iconSecondHandColour { o["iconSecondHandColourToken"] = .string(iconSecondHandColour.rawValue) }
         return .object(o)
     }
 }
@@ -78,7 +113,8 @@ extension StyleSpec {
                  "backgroundOverlayOpacity": .number(backgroundOverlayOpacity),
                  "backgroundGlowEnabled": .bool(backgroundGlowEnabled), "accent": .string(accent.rawValue),
                  "nameTextStyle": .string(nameTextStyle.rawValue), "primaryTextStyle": .string(primaryTextStyle.rawValue),
-                 "secondaryTextStyle": .string(secondaryTextStyle.rawValue), "symbolSize": .number(symbolSizePoints)])
+                 "secondaryTextStyle": .string(secondaryTextStyle.rawValue), "symbolSize": .number(symbolSizePoints),
+                 "weatherScale": .number(weatherScale)])
     }
 }
 

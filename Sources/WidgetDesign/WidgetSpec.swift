@@ -7,8 +7,9 @@ import Foundation
 /// Values held here are always within `FieldLimits`: the tolerant decoder and the editor clamp or
 /// refuse anything else.
 public struct WidgetSpec: Sendable, Hashable, Identifiable {
-    /// The seed app's schema version at the time of writing; kept so its decoder accepts our files.
-    public static let currentVersion = 7
+    /// The seed app's schema version (8 since `clockConfig`, `style.weatherScale`, `image.filter`);
+    /// written on every design so the app reads our files as current.
+    public static let currentVersion = 8
 
     public var version: Int
     public var id: UUID
@@ -25,12 +26,16 @@ public struct WidgetSpec: Sendable, Hashable, Identifiable {
     /// The seed app's reminders configuration: not modelled here, carried through unchanged so a
     /// round trip through Linux does not lose it.
     public var remindersConfig: JSONValue?
+    /// Face and palette of a Clock (Designer) design (`layout.template == .clockIcon`); nil on
+    /// other templates, and on clock designs from before the seed app had it (those draw
+    /// `ClockDesignConfig.legacyDefault`: see `effectiveClockConfig`).
+    public var clockConfig: ClockDesignConfig?
 
     public init(version: Int = WidgetSpec.currentVersion, id: UUID = UUID(), name: String,
                 primaryText: String, secondaryText: String? = nil, updatedAt: Date,
                 symbol: SymbolSpec? = nil, image: ImageSpec? = nil, layout: LayoutSpec = LayoutSpec(),
                 style: StyleSpec = StyleSpec(), actionBar: ActionBarSpec? = nil,
-                matchedSet: MatchedSet? = nil, remindersConfig: JSONValue? = nil) {
+                matchedSet: MatchedSet? = nil, remindersConfig: JSONValue? = nil, clockConfig: ClockDesignConfig? = nil) {
         self.version = version
         self.id = id
         self.name = name
@@ -44,26 +49,29 @@ public struct WidgetSpec: Sendable, Hashable, Identifiable {
         self.actionBar = actionBar
         self.matchedSet = matchedSet
         self.remindersConfig = remindersConfig
+        self.clockConfig = clockConfig
     }
 
-    /// Every image file name this design references (base and matched-set variants), sorted.
+    /// The clock face and palette to draw: `clockConfig`, or the seed app's legacy default
+    /// (Classic theme, Ceramic face) for a clock design saved before `clockConfig` existed.
+    public var effectiveClockConfig: ClockDesignConfig { clockConfig ?? .legacyDefault }
+
+    /// Every image file name this design references, sorted: the base image, Smart Photo master
+    /// and per-size renders, and the same in each matched-set variant.
     public var referencedImageFileNames: [String] {
         var names = Set<String>()
-        if let f = image?.fileName, !f.isEmpty { names.insert(f) }
-        for v in matchedSet?.variants ?? [] {
-            if let f = v.image?.fileName, !f.isEmpty { names.insert(f) }
+        for img in [image] + (matchedSet?.variants.map(\.image) ?? []) {
+            for f in img?.allFileNames ?? [] { names.insert(f) }
         }
         return names.sorted()
     }
 
-    /// Rewrites image references (after an import renamed files).
+    /// Rewrites image references (after an import renamed files), Smart Photo files included.
     public mutating func renameImages(_ map: [String: String]) {
-        if let f = image?.fileName, let n = map[f] { image?.fileName = n }
+        image?.renameFiles(map)
         if var m = matchedSet {
             for keyPath in [\MatchedSet.small, \MatchedSet.medium, \MatchedSet.large] {
-                if let f = m[keyPath: keyPath]?.image?.fileName, let n = map[f] {
-                    m[keyPath: keyPath]?.image?.fileName = n
-                }
+                m[keyPath: keyPath]?.image?.renameFiles(map)
             }
             matchedSet = m
         }
@@ -102,17 +110,24 @@ public struct ImageSpec: Sendable, Hashable {
     public var contentMode: ImageContentModeToken
     public var heightPoints: Double
     public var cornerRadiusPoints: Double
-    /// The seed app's Smart Photo payload, carried through unchanged (its render files are not
-    /// exported by this version).
-    public var smartPhoto: JSONValue?
+    /// Photo filter; nil draws the photo as it is.
+    public var filter: PhotoFilterSpec?
+    /// Auto-cropped per-size renders (their files are stored and exported with the design).
+    public var smartPhoto: SmartPhotoSpec?
 
     public init(fileName: String, contentMode: ImageContentModeToken = .fill, heightPoints: Double = 120,
-                cornerRadiusPoints: Double = 16, smartPhoto: JSONValue? = nil) {
+                cornerRadiusPoints: Double = 16, filter: PhotoFilterSpec? = nil, smartPhoto: SmartPhotoSpec? = nil) {
         self.fileName = fileName
         self.contentMode = contentMode
         self.heightPoints = heightPoints
         self.cornerRadiusPoints = cornerRadiusPoints
+        self.filter = filter
         self.smartPhoto = smartPhoto
+    }
+
+    mutating func renameFiles(_ map: [String: String]) {
+        if let n = map[fileName] { fileName = n }
+        smartPhoto?.renameFiles(map)
     }
 }
 
@@ -144,8 +159,15 @@ public struct StyleSpec: Sendable, Hashable {
     public var primaryTextStyle: TextStyleToken = .title3
     public var secondaryTextStyle: TextStyleToken = .caption2
     public var symbolSizePoints: Double = 34
+    /// Size multiplier of the Weather template's text, padding and chart, within
+    /// `FieldLimits.weatherScale` (0.6…1.4), default 1. The seed app stores this range but draws
+    /// with it clamped to 0.85…1.35: `weatherRenderScale`.
+    public var weatherScale: Double = 1
 
     public init() {}
+
+    /// `weatherScale` as the Weather template applies it (clamped to 0.85…1.35, as in the seed app).
+    public var weatherRenderScale: Double { min(max(weatherScale, 0.85), 1.35) }
 }
 
 public struct ActionSpec: Sendable, Hashable, Identifiable {

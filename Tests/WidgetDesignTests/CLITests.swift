@@ -15,23 +15,15 @@ import Testing
         try store.unlockPro()
         let seed = makeSpec("Shared")
         try store.library().add([seed])
-        let weaverURL = Products.url("weaver")
-        var env = ProcessInfo.processInfo.environment
-        env["WIDGETWEAVER_HOME"] = store.url.path
-        var processes: [Process] = []
+        // Started with posix_spawn (TestSupport.ChildProcess), never Foundation's Process.
+        var processes: [ChildProcess] = []
         for i in 0..<8 {
-            let p = Process()
-            p.executableURL = weaverURL
-            p.environment = env
-            p.arguments = i % 2 == 0 ? ["designs", "new", "--name", "Made \(i)"]
-                                     : ["designs", "set", seed.id.uuidString, "primaryText=edit \(i)", "accent=pink"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            processes.append(p)
+            let args = i % 2 == 0 ? ["designs", "new", "--name", "Made \(i)"]
+                                  : ["designs", "set", seed.id.uuidString, "primaryText=edit \(i)", "accent=pink"]
+            processes.append(try ChildProcess(Products.url("weaver").path, args, environment: ["WIDGETWEAVER_HOME": store.url.path]))
         }
-        for p in processes { try p.run() }
-        for p in processes { p.waitUntilExit() }
-        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        let statuses = processes.map { $0.wait() }
+        #expect(statuses.allSatisfy { $0 == 0 }, "\(statuses) \(processes.map { String(decoding: $0.stderr, as: UTF8.self) })")
         let lib = store.library()
         let rows = try lib.summaries()
         #expect(rows.count == 5)
@@ -109,5 +101,161 @@ import Testing
         #expect(r.status != 0)
         #expect(r.stderrText.contains("8…96"))
         #expect(try store.library().load(s.id) == s)
+        // Issue 16.17: the value is quoted as typed, and a number out of range is not called "not a number".
+        let padding = try weaver(store, ["designs", "set", "S", "padding=40"])
+        #expect(padding.status != 0)
+        #expect(padding.stderrText.contains("style.padding: '40' is out of range; allowed: 0…32"), "\(padding.stderrText)")
+        #expect(!padding.stderrText.contains("not a number"))
+        let word = try weaver(store, ["designs", "set", "S", "padding=wide"])
+        #expect(word.stderrText.contains("'wide' is not a number; allowed: a number in 0…32"), "\(word.stderrText)")
+        #expect(try store.library().load(s.id) == s)
+    }
+
+    // MARK: Issue 16
+
+    @Test func exportRefusesAMissingFolderAndCreatesNothing() throws {
+        let store = try TempStore(); defer { store.remove() }
+        try store.library().add([makeSpec("A"), makeSpec("B")])
+        let missing = store.url.appendingPathComponent("no-such-folder")
+        let r = try weaver(store, ["export", "--all", "-o", missing.appendingPathComponent("x.wwdesign").path])
+        #expect(r.status != 0)
+        #expect(r.stderrText.contains("does not exist"), "\(r.stderrText)")
+        #expect(!r.stdoutText.contains("Exported"))
+        #expect(!FileManager.default.fileExists(atPath: missing.path))
+        let folder = try weaver(store, ["export", "--all", "-o", store.url.path])
+        #expect(folder.status != 0 && folder.stderrText.contains("is a folder"))
+    }
+
+    @Test func importRefusesJSONThatIsNotADesign() throws {
+        let store = try TempStore(); defer { store.remove() }
+        let mix = store.url.appendingPathComponent("sleep.json")
+        try json(#"{"name":"Sleep","masterVolume":0.7,"layers":[{"enabled":true,"volume":0.8}]}"#).write(to: mix)
+        let r = try weaver(store, ["import", mix.path, "--all"])
+        #expect(r.status != 0)
+        #expect(r.stderrText.contains("not a design file"), "\(r.stderrText)")
+        #expect(try store.library().summaries().isEmpty)
+        let list = store.url.appendingPathComponent("list.json")
+        try json(#"[1, "two", {"name":"Sleep","layers":[]}]"#).write(to: list)
+        let l = try weaver(store, ["import", list.path, "--all"])
+        #expect(l.status != 0 && l.stderrText.contains("none of the 3 items"), "\(l.stderrText)")
+    }
+
+    @Test func badSelectionsAreRefusedWithTheAcceptedForms() throws {
+        let store = try TempStore(); defer { store.remove() }
+        try store.unlockPro()
+        let file = store.url.appendingPathComponent("two.wwdesign")
+        try packageJSON(specs: [specJSON("One"), specJSON("Two")]).write(to: file)
+        for bad in ["a", "1-", "n", "1-x", "2-1", "1--3"] {
+            let r = try weaver(store, ["import", file.path, "--select", bad])
+            #expect(r.status != 0, "--select \(bad) was accepted")
+            #expect(r.stderrText.contains("Accepted: numbers 1…2"), "\(bad): \(r.stderrText)")
+        }
+        #expect(try store.library().summaries().isEmpty)
+        let one = try weaver(store, ["import", file.path, "--select", "2"])
+        #expect(one.stdoutText.contains("Imported 1 design. Skipped 1 (not selected)."), "\(one.stdoutText)")
+    }
+
+    @Test func importReadsStandardInputAndStampsTheImportTime() throws {
+        let store = try TempStore(); defer { store.remove() }
+        try store.unlockPro()
+        let package = packageJSON(specs: [specJSON("Piped", updated: "2020-01-01T00:00:00Z")])
+        let before = Date()
+        let r = try Products.run("weaver", ["import", "-", "--all"], stdin: package, environment: ["WIDGETWEAVER_HOME": store.url.path])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(r.stdoutText.contains("Import Review: standard input"))
+        let row = try #require(try store.library().summaries().first)
+        #expect(row.name == "Piped")
+        #expect(row.updatedAt >= WidgetSpec.wholeSeconds(before))   // stamped like the seed app does
+        let kept = try Products.run("weaver", ["import", "-", "--all", "--keep-dates"], stdin: package, environment: ["WIDGETWEAVER_HOME": store.url.path])
+        #expect(kept.status == 0)
+        #expect(try store.library().summaries().contains { ISODate.format($0.updatedAt) == "2020-01-01T00:00:00Z" })
+        // Bounded: more than the package limit is refused without being read whole.
+        let empty = try Products.run("weaver", ["import", "-"], stdin: Data(), environment: ["WIDGETWEAVER_HOME": store.url.path])
+        #expect(empty.status != 0 && empty.stderrText.contains("standard input: empty"))
+    }
+
+    @Test func exportEmbedsImagesByDefaultAndNamesThoseLeftOut() throws {
+        let store = try TempStore(); defer { store.remove() }
+        try FileSystem.atomicWrite(pngBytes(3), to: store.root.images.appendingPathComponent("cat.png"))
+        var spec = makeSpec("Cat", template: .poster, image: "cat.png")
+        spec.image?.smartPhoto = SmartPhotoSpec(masterFileName: "cat-master.png",
+                                                small: SmartPhotoVariant(renderFileName: "cat-small.png", cropRect: .full, pixelSize: PixelSize(width: 10, height: 10)),
+                                                preparedAt: fixedNow)
+        try FileSystem.atomicWrite(pngBytes(4), to: store.root.images.appendingPathComponent("cat-master.png"))
+        try store.library().add([spec])
+        let out = store.url.appendingPathComponent("cat.wwdesign")
+        let r = try weaver(store, ["export", "Cat", "-o", out.path])
+        #expect(r.status == 0)
+        #expect(r.stdoutText.contains("Exported 1 design with 2 images (1 referenced image left out) to"), "\(r.stdoutText)")
+        #expect(r.stderrText.contains("image 'cat-small.png' left out: not in"), "\(r.stderrText)")
+        let p = try DesignExchange.parse(try Data(contentsOf: out), fileName: "cat", now: fixedNow)
+        #expect(p.images.keys.sorted() == ["cat-master.png", "cat.png"])
+        let bare = try weaver(store, ["export", "Cat", "--no-embed-images", "-o", out.path])
+        #expect(bare.stderrText.contains("3 referenced images left out (--no-embed-images): cat-master.png, cat-small.png, cat.png"), "\(bare.stderrText)")
+    }
+
+    @Test func deletingTheDefaultSaysSoAndRestoreDoesNotMakeItDefault() throws {
+        let store = try TempStore(); defer { store.remove() }
+        let s = makeSpec("Main")
+        try store.library().add([s, makeSpec("Other")])
+        #expect(try weaver(store, ["designs", "default", "Main"]).status == 0)
+        let del = try weaver(store, ["designs", "delete", "Main"])
+        #expect(del.stdoutText.contains("It was the default design; no default is set now"), "\(del.stdoutText)")
+        #expect(try store.library().recordedDefaultID() == nil)
+        let res = try weaver(store, ["designs", "restore", s.id.uuidString])
+        #expect(res.status == 0)
+        #expect(res.stdoutText.contains("It is not the default design"))
+        #expect(try store.library().defaultID() == nil)
+        #expect(try weaver(store, ["designs", "default"]).stdoutText.contains("No default design is set."))
+        // A record left pointing at a trashed design by an older version is cleared on restore.
+        try store.library().delete(s.id)
+        try store.library().setDefaultUnlocked(s.id)
+        _ = try weaver(store, ["designs", "restore", s.id.uuidString])
+        #expect(try store.library().defaultID() == nil)
+    }
+
+    @Test func defaultClearAndTrashEmpty() throws {
+        let store = try TempStore(); defer { store.remove() }
+        let a = makeSpec("A"), b = makeSpec("B")
+        try store.library().add([a, b])
+        try store.library().setDefault(a.id)
+        let clear = try weaver(store, ["designs", "default", "--clear"])
+        #expect(clear.stdoutText.contains("Cleared the default design."))
+        #expect(try store.library().defaultID() == nil)
+        try store.library().delete(b.id)
+        try store.library().delete(a.id)
+        try "keep me".write(to: store.root.trash.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        let empty = try weaver(store, ["designs", "trash", "--empty"])
+        #expect(empty.stdoutText.contains("Deleted 2 designs from the trash for good"), "\(empty.stdoutText)")
+        #expect(files(in: store.root.trash) == ["notes.txt"])
+        #expect(try weaver(store, ["designs", "trash", "--empty"]).stdoutText.contains("already empty"))
+    }
+
+    @Test func shortPrefixAndCatalogueStarterMessages() throws {
+        let store = try TempStore(); defer { store.remove() }
+        let s = makeSpec("Only")
+        try store.library().add([s])
+        let prefix = String(s.id.uuidString.prefix(3))
+        let show = try weaver(store, ["designs", "show", prefix])
+        #expect(show.status != 0)
+        #expect(show.stderrText.contains("'\(prefix)' is too short for an ID prefix: give at least 4 characters"), "\(show.stderrText)")
+        #expect(show.stderrText.contains("1 design's ID starts with it (Only"))
+        let steps = try weaver(store, ["designs", "set", "Only", "template=steps"])
+        #expect(steps.status != 0)
+        #expect(steps.stderrText.contains("'steps' is a catalogue starter"), "\(steps.stderrText)")
+        #expect(steps.stderrText.contains("weaver templates add steps"))
+        #expect(try store.library().load(s.id) == s)
+    }
+
+    @Test func varsRenderReadsTheTemplateFromStandardInput() throws {
+        let store = try TempStore(); defer { store.remove() }
+        let r = try Products.run("weaver", ["vars", "render", "--now", "2026-01-24T09:30:00Z", "--tz", "UTC", "-"],
+                                 stdin: Data("at {{__time}}, {{=2*21}}\n".utf8), environment: ["WIDGETWEAVER_HOME": store.url.path])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(r.stdoutText == "at 09:30, 42\n")
+        let big = try Products.run("weaver", ["vars", "render", "-"], stdin: Data(repeating: 0x61, count: (1 << 20) + 1),
+                                   environment: ["WIDGETWEAVER_HOME": store.url.path])
+        #expect(big.status != 0)
+        #expect(big.stderrText.contains("longer than 1048576 bytes"), "\(big.stderrText)")
     }
 }

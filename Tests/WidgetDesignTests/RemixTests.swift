@@ -49,3 +49,22 @@ import Testing
         #expect(withImage.contains { $0.layout.template == .poster })
     }
 }
+
+@Suite struct RemixOverlayTests {
+    /// Issue 16.19: a `plain` overlay at a non-zero opacity is an invisible change; remix never picks it.
+    @Test func overlayIsEitherOffOrVisible() {
+        let spec = makeSpec("R")
+        var visible = 0
+        for seed in UInt64(0)..<200 {
+            for v in Remixer.variants(of: spec, seed: seed, count: 12) {
+                if v.style.backgroundOverlayOpacity > 0 {
+                    #expect(v.style.backgroundOverlay != .plain, "seed \(seed)")
+                    visible += 1
+                } else {
+                    #expect(v.style.backgroundOverlay == .plain)
+                }
+            }
+        }
+        #expect(visible > 500)
+    }
+}

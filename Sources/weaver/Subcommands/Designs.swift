@@ -70,11 +70,25 @@ extension Weaver.Designs {
             ]
             if let s = spec.secondaryText { lines.append("  secondary:  \(s)") }
             if let s = spec.symbol { lines.append("  symbol:     \(s.name) size \(JSONValue.formatted(s.sizePoints)) \(s.weight.rawValue) \(s.renderingMode.rawValue) tint \(s.tint.rawValue) \(s.placement.rawValue)") }
-            if let i = spec.image { lines.append("  image:      \(i.fileName) \(i.contentMode.rawValue) height \(JSONValue.formatted(i.heightPoints)) radius \(JSONValue.formatted(i.cornerRadiusPoints))") }
+            if let i = spec.image {
+                lines.append("  image:      \(i.fileName) \(i.contentMode.rawValue) height \(JSONValue.formatted(i.heightPoints)) radius \(JSONValue.formatted(i.cornerRadiusPoints))"
+                             + (i.filter.map { ", filter \($0.token.rawValue) at \(JSONValue.formatted($0.intensity))" } ?? ""))
+                if let sp = i.smartPhoto {
+                    let renders = DesignSizeFamily.allCases.compactMap { f in sp.variant(for: f).map { "\(f.rawValue) \($0.renderFileName) \($0.pixelSize.width)×\($0.pixelSize.height)" } }
+                    lines.append("  smart:      master \(sp.masterFileName)" + (renders.isEmpty ? "" : "; " + renders.joined(separator: "; ")))
+                }
+            }
+            if spec.layout.template == .clockIcon || spec.clockConfig != nil {
+                let c = spec.effectiveClockConfig
+                lines.append("  clock:      face \(c.face.rawValue), theme \(c.theme.rawValue)"
+                             + (c.face == .icon ? ", dial \(c.effectiveDialColour.rawValue), second hand \(c.effectiveSecondHandColour.rawValue)" : "")
+                             + (spec.clockConfig == nil ? " (no clockConfig: the legacy default)" : ""))
+            }
             let l = spec.layout
             lines.append("  layout:     \(l.axis.rawValue), \(l.alignment.rawValue), spacing \(JSONValue.formatted(l.spacingPoints)), accent bar \(l.showsAccentBar ? "on" : "off")\(l.template == .poster ? ", overlay \(l.posterOverlayMode.rawValue)" : ""), lines \(l.primaryLineLimitSmall)/\(l.primaryLineLimit) and \(l.secondaryLineLimitSmall)/\(l.secondaryLineLimit)")
             let st = spec.style
-            lines.append("  style:      accent \(st.accent.rawValue), background \(st.background.rawValue), overlay \(st.backgroundOverlay.rawValue) at \(JSONValue.formatted(st.backgroundOverlayOpacity)), glow \(st.backgroundGlowEnabled ? "on" : "off"), padding \(JSONValue.formatted(st.paddingPoints)), radius \(JSONValue.formatted(st.cornerRadiusPoints))")
+            lines.append("  style:      accent \(st.accent.rawValue), background \(st.background.rawValue), overlay \(st.backgroundOverlay.rawValue) at \(JSONValue.formatted(st.backgroundOverlayOpacity)), glow \(st.backgroundGlowEnabled ? "on" : "off"), padding \(JSONValue.formatted(st.paddingPoints)), radius \(JSONValue.formatted(st.cornerRadiusPoints))"
+                         + (spec.layout.template == .weather || st.weatherScale != 1 ? ", weather scale \(JSONValue.formatted(st.weatherScale))" : ""))
             lines.append("  text:       name \(st.nameTextStyle.rawValue), primary \(st.primaryTextStyle.rawValue), secondary \(st.secondaryTextStyle.rawValue)")
             for (i, a) in (spec.actionBar?.actions ?? []).enumerated() {
                 let what = a.kind == .incrementVariable ? "increment \(a.variableKey) by \(a.incrementAmount)" : "set \(a.variableKey) to now (\(a.nowFormat.rawValue))"
@@ -131,8 +145,11 @@ extension Weaver.Designs {
         func run() throws {
             let lib = store.library
             let row = try lib.resolve(design)
-            try lib.delete(row.id)
+            let wasDefault = try lib.delete(row.id)
             print("Moved \(row.name) (\(row.id.uuidString)) to the trash. Restore it with 'weaver designs restore \(row.id.uuidString)'.")
+            if wasDefault {
+                print("It was the default design; no default is set now (restoring it does not make it the default again).")
+            }
         }
     }
 
@@ -143,16 +160,24 @@ extension Weaver.Designs {
 
         func run() throws {
             let spec = try store.library.restore(design)
-            print("Restored \(spec.name) (\(spec.id.uuidString)).")
+            print("Restored \(spec.name) (\(spec.id.uuidString)). It is not the default design; make it so with 'weaver designs default \(spec.id.uuidString)'.")
         }
     }
 
     struct Trash: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List designs in the trash.")
+        static let configuration = CommandConfiguration(abstract: "List designs in the trash, or empty it with --empty.")
         @OptionGroup var store: DesignStoreOptions
         @Flag(help: "Print JSON.") var json = false
+        @Flag(help: "Delete every design in the trash for good (they cannot be restored afterwards).") var empty = false
 
         func run() throws {
+            if empty {
+                let gone = try store.library.emptyTrash()
+                if json { printJSON(.array(gone.map { summaryJSON($0, defaultID: nil) })); return }
+                print(gone.isEmpty ? "The trash was already empty." : "Deleted \(gone.count) design\(gone.count == 1 ? "" : "s") from the trash for good: "
+                      + gone.map(\.name).joined(separator: ", ") + ".")
+                return
+            }
             let rows = try store.library.trashed()
             if json { printJSON(.array(rows.map { summaryJSON($0, defaultID: nil) })); return }
             if rows.isEmpty { print("The trash is empty."); return }
@@ -161,13 +186,22 @@ extension Weaver.Designs {
     }
 
     struct Default: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show or set the default design.")
+        static let configuration = CommandConfiguration(abstract: "Show, set or clear (--clear) the default design.")
         @OptionGroup var store: DesignStoreOptions
         @Argument(help: "Design ID, unique ID prefix, or name to make the default.") var design: String?
+        @Flag(help: "Clear the default design (widgets then show none until one is set).") var clear = false
+
+        func validate() throws {
+            if clear && design != nil { throw ValidationError("give a design or '--clear', not both") }
+        }
 
         func run() throws {
             let lib = store.library
-            if let design {
+            if clear {
+                let had = try lib.defaultID()
+                try lib.setDefault(nil)
+                print(had == nil ? "No default design was set." : "Cleared the default design.")
+            } else if let design {
                 let row = try lib.resolve(design)
                 try lib.setDefault(row.id)
                 print("Default design: \(row.name) (\(row.id.uuidString)).")

@@ -12,16 +12,19 @@ extension Weaver {
             discussion: """
                 Shows the Import Review first. On a terminal it asks which designs to import; otherwise it \
                 follows --select/--all/--none, or the default: everything with Pro, or on the free tier the \
-                newest designs up to the free slots left. Imported designs get new IDs; nothing is overwritten; \
-                a failed import writes nothing.
+                newest designs up to the free slots left. Imported designs get new IDs and, like the seed app \
+                does, the import time as their last-updated date (--keep-dates keeps the file's dates); \
+                nothing is overwritten; a failed import writes nothing. FILE '-' reads standard input \
+                (at most 64 MB).
                 """
         )
         @OptionGroup var store: DesignStoreOptions
-        @Argument(help: "The file to import.") var file: String
+        @Argument(help: "The file to import, or - for standard input.") var file: String
         @Option(help: "Design numbers to import, e.g. 1,3 or 2-4.") var select: String?
         @Flag(help: "Import every design in the file.") var all = false
         @Flag(help: "Import nothing (review only).") var none = false
         @Flag(help: "Show the review and what would be imported; write nothing.") var dryRun = false
+        @Flag(help: "Keep each design's last-updated date from the file instead of stamping the import time.") var keepDates = false
 
         func validate() throws {
             if [select != nil, all, none].filter({ $0 }).count > 1 {
@@ -31,7 +34,7 @@ extension Weaver {
 
         func run() throws {
             let lib = store.library
-            let package = try DesignExchange.read(url: URL(fileURLWithPath: file), now: Date())
+            let package = try file == "-" ? Self.readStandardInput() : DesignExchange.read(url: URL(fileURLWithPath: file), now: Date())
             for f in package.findings { printWarning("\(package.fileName): \(f)") }
             for n in package.notes { printWarning("\(package.fileName): \(n)") }
             let review = ImportReview(package: package, isPro: lib.isPro, existingCount: try lib.summaries().count)
@@ -43,22 +46,47 @@ extension Weaver {
                 selection = try review.resolve(.all)
             } else if none {
                 selection = []
-            } else if isatty(0) == 1 && isatty(1) == 1 {
+            } else if file != "-" && isatty(0) == 1 && isatty(1) == 1 {
                 FileHandle.standardOutput.write(Data(review.render().utf8))
                 selection = try ask(review)
             } else {
                 selection = review.defaultSelection
             }
-            if !(isatty(0) == 1 && isatty(1) == 1 && select == nil && !all && !none) {
+            if !(file != "-" && isatty(0) == 1 && isatty(1) == 1 && select == nil && !all && !none) {
                 FileHandle.standardOutput.write(Data(review.render(selected: selection).utf8))
             }
             if dryRun {
                 print("Dry run: would import \(selection.count) design\(selection.count == 1 ? "" : "s") (\(selection.map(String.init).joined(separator: ","))); nothing was written.")
                 return
             }
-            let result = try DesignImporter(library: lib).importDesigns(package, selection: selection)
+            let result = try DesignImporter(library: lib).importDesigns(package, selection: selection, stampedAt: keepDates ? nil : Date())
             for s in result.imported { print("  + \(s.name) (\(s.id.uuidString))") }
-            print(ImportReview.summary(imported: result.imported.count, skipped: result.skippedCount))
+            print(ImportReview.summary(imported: result.imported.count, skipped: result.skippedCount)
+                  + (result.imagesWritten.isEmpty ? "" : " Stored \(result.imagesWritten.count) image\(result.imagesWritten.count == 1 ? "" : "s")."))
+        }
+
+        /// Standard input, bounded like a file: more than the package limit is refused unread.
+        static func readStandardInput(limits: DesignExchange.Limits = DesignExchange.Limits()) throws -> ExchangePackage {
+            var data = Data()
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw DesignError("standard input: \(String(cString: strerror(errno)))")
+                }
+                if n == 0 { break }
+                data.append(contentsOf: buffer[0..<n])
+                guard data.count <= limits.maxFileBytes else {
+                    throw DesignError("standard input: more than \(limits.maxFileBytes) bytes; the limit is \(limits.maxFileBytes) bytes")
+                }
+            }
+            guard !data.isEmpty else { throw DesignError("standard input: empty; expected a .wwdesign package, an array of designs or one design") }
+            do {
+                return try DesignExchange.parse(data, fileName: "standard input", now: Date(), limits: limits)
+            } catch let e as DesignError {
+                throw DesignError("standard input: \(e.message)")
+            }
         }
 
         func ask(_ review: ImportReview) throws -> [Int] {

@@ -18,8 +18,33 @@ extension Weaver.Vars {
             "A custom variable for this render, on top of the stored ones (repeatable; Pro-gated).", valueName: "key=value"))
         var variables: [String] = []
 
-        @Argument(help: "The template, e.g. '{{__time}} {{steps|0|number:0}}'.")
+        @Argument(help: "The template, e.g. '{{__time}} {{steps|0|number:0}}', or - to read it from standard input (at most 1 MiB; one trailing newline is dropped).")
         var template: String
+
+        /// Largest template read from standard input: the renderer's output cap.
+        static let maximumStandardInputBytes = TemplateRenderer.maximumOutputBytes
+
+        static func readTemplateFromStandardInput() throws -> String {
+            var data = Data()
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ValidationError("cannot read the template from standard input: \(String(cString: strerror(errno)))")
+                }
+                if n == 0 { break }
+                data.append(contentsOf: buffer[0..<n])
+                guard data.count <= maximumStandardInputBytes else {
+                    throw ValidationError("the template on standard input is longer than \(maximumStandardInputBytes) bytes (1 MiB), the limit")
+                }
+            }
+            guard var text = String(data: data, encoding: .utf8) else {
+                throw ValidationError("the template on standard input is not UTF-8 text")
+            }
+            if text.hasSuffix("\r\n") { text.removeLast() } else if text.hasSuffix("\n") { text.removeLast() }
+            return text
+        }
 
         func validate() throws {
             _ = try parsedVariables()
@@ -50,7 +75,8 @@ extension Weaver.Vars {
                 context.addCustomVariables(try VariableStore(root: root).load(onSetAside: StoreMessages.reportSetAside).map { ($0.key, $0.value) })
             }
             context.addCustomVariables(try parsedVariables())
-            print(TemplateRenderer().render(template, in: context))
+            let text = template == "-" ? try Self.readTemplateFromStandardInput() : template
+            print(TemplateRenderer().render(text, in: context))
         }
     }
 

@@ -1,0 +1,108 @@
+import Foundation
+
+/// A rectangle in 0…1 image space, origin top-left (the seed app's `NormalisedRect`).
+public struct NormalisedRect: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public static let full = NormalisedRect(x: 0, y: 0, width: 1, height: 1)
+}
+
+public struct PixelSize: Sendable, Hashable {
+    /// At least 1.
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// One prepared per-size render of a Smart Photo: an image file in the store's `images/` folder
+/// cropped from the master at `cropRect`, `pixelSize` pixels.
+public struct SmartPhotoVariant: Sendable, Hashable {
+    public var renderFileName: String
+    public var cropRect: NormalisedRect
+    public var pixelSize: PixelSize
+
+    public init(renderFileName: String, cropRect: NormalisedRect, pixelSize: PixelSize) {
+        self.renderFileName = renderFileName
+        self.cropRect = cropRect
+        self.pixelSize = pixelSize
+    }
+}
+
+/// The widget size a render is for.
+public enum DesignSizeFamily: String, Sendable, Hashable, CaseIterable {
+    case small, medium, large
+}
+
+/// `image.smartPhoto`: the seed app's auto-cropped photo, a master image plus one prepared
+/// render per widget size. All of its files live in `images/` and travel with the design in a
+/// `.wwdesign` package. `shuffleManifestFileName` names the seed app's shuffle manifest (kept so
+/// the phone finds it again; the exchange format does not carry the manifest itself).
+public struct SmartPhotoSpec: Sendable, Hashable {
+    public var masterFileName: String
+    public var small: SmartPhotoVariant?
+    public var medium: SmartPhotoVariant?
+    public var large: SmartPhotoVariant?
+    public var algorithmVersion: Int
+    public var preparedAt: Date
+    public var shuffleManifestFileName: String?
+
+    public init(masterFileName: String, small: SmartPhotoVariant? = nil, medium: SmartPhotoVariant? = nil,
+                large: SmartPhotoVariant? = nil, algorithmVersion: Int = 1, preparedAt: Date,
+                shuffleManifestFileName: String? = nil) {
+        self.masterFileName = masterFileName
+        self.small = small
+        self.medium = medium
+        self.large = large
+        self.algorithmVersion = algorithmVersion
+        self.preparedAt = preparedAt
+        self.shuffleManifestFileName = shuffleManifestFileName
+    }
+
+    public func variant(for family: DesignSizeFamily) -> SmartPhotoVariant? {
+        switch family {
+        case .small: small
+        case .medium: medium
+        case .large: large
+        }
+    }
+
+    /// Master first, then small, medium, large renders.
+    public var fileNames: [String] {
+        [masterFileName] + [small, medium, large].compactMap { $0?.renderFileName }
+    }
+
+    mutating func renameFiles(_ map: [String: String]) {
+        if let n = map[masterFileName] { masterFileName = n }
+        for kp in [\SmartPhotoSpec.small, \SmartPhotoSpec.medium, \SmartPhotoSpec.large] {
+            if let f = self[keyPath: kp]?.renderFileName, let n = map[f] { self[keyPath: kp]?.renderFileName = n }
+        }
+    }
+}
+
+extension ImageSpec {
+    /// The file to draw at `family`: the Smart Photo render for that size when there is one,
+    /// else the base image (as the seed app's `fileNameForFamily`).
+    public func fileName(for family: DesignSizeFamily) -> String {
+        smartPhoto?.variant(for: family)?.renderFileName ?? fileName
+    }
+
+    /// Base image, Smart Photo master and renders, without duplicates, in that order.
+    public var allFileNames: [String] {
+        var seen = Set<String>()
+        return ([fileName] + (smartPhoto?.fileNames ?? [])).filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+}
