@@ -42,6 +42,11 @@ let package = Package(
         .target(name: "Variables", dependencies: ["SharedStore"]),
         .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP"]),
         .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables", "CCairo"]),
+        // RFC 5545 parser and recurrence expander: bounded (size, line length, nesting, expansion), no I/O.
+        .target(name: "ICalendar", dependencies: ["SharedStore"]),
+        // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
+        // HTTP through FoundationNetworking's URLSession (ships with the toolchain: no build cost).
+        .target(name: "DataSources", dependencies: ["ICalendar", "SharedStore", "Variables"]),
 
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
@@ -49,6 +54,7 @@ let package = Package(
         ]),
         .executableTarget(name: "weaver", dependencies: [
             "Variables", "WidgetDesign", "WidgetRender", "SharedStore",
+            "DataSources",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -56,6 +62,8 @@ let package = Package(
         .executableTarget(name: "FuzzDesignImport", dependencies: ["WidgetDesign"], path: "Fuzz/DesignImport"),
         // libFuzzer target for the template engine (see Fuzz/Variables/FuzzVariables.swift for the build line).
         .executableTarget(name: "FuzzVariables", dependencies: ["Variables"], path: "Fuzz/Variables"),
+        // libFuzzer target for the iCalendar parser and recurrence expander (build line in the file).
+        .executableTarget(name: "FuzzICalendar", dependencies: ["ICalendar"], path: "Fuzz/ICalendar"),
 
         // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables.
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
@@ -69,5 +77,9 @@ let package = Package(
         // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
         .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
+        // Weather/calendar/steps against a loopback HTTP server (TestSupport.LocalHTTPServer), never the internet.
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
+        .testTarget(name: "DataSourcesTests", dependencies: ["DataSources", "ICalendar", "Variables", "SharedStore", "TestSupport"],
+                    exclude: ["Fixtures"]),
     ]
 )
