@@ -16,6 +16,17 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         public var timeZone: String?
         public var country: String?
         public var admin1: String?
+
+        public init(name: String, latitude: Double, longitude: Double, updatedAt: Date, timeZone: String? = nil,
+                    country: String? = nil, admin1: String? = nil) {
+            self.name = name
+            self.latitude = latitude
+            self.longitude = longitude
+            self.updatedAt = updatedAt
+            self.timeZone = timeZone
+            self.country = country
+            self.admin1 = admin1
+        }
     }
 
     public struct Hour: Codable, Sendable, Equatable {
