@@ -80,6 +80,9 @@ public struct CalendarService: Sendable {
     /// How far ahead events are looked for.
     public static let horizonDays = 366
 
+    /// Downloads: capped at `downloadLimit`, 15 s without a byte or 60 s in all, two retries.
+    public var policy = HTTPPolicy(maxBodyBytes: CalendarService.downloadLimit, idleTimeoutSeconds: 15, totalTimeoutSeconds: 60)
+
     public init(root: StoreRoot, client: HTTPClient = HTTPClient(), limits: ICalendarLimits = ICalendarLimits()) {
         self.root = root
         self.client = client
@@ -92,7 +95,6 @@ public struct CalendarService: Sendable {
     }
     func cacheURL(_ id: String) -> URL { folder.appendingPathComponent("\(id).ics") }
 
-    public var policy: HTTPPolicy { HTTPPolicy(maxBodyBytes: Self.downloadLimit, idleTimeoutSeconds: 15, totalTimeoutSeconds: 60) }
 
     public func list(note: (String) -> Void = { _ in }) throws -> [CalendarSources.Entry] {
         switch try document.load() {
