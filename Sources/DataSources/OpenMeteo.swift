@@ -29,8 +29,8 @@ public struct OpenMeteo: Sendable {
     /// `--base-url` wins, then the environment variable; a value that is not http(s) is an error.
     public static func baseURL(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws -> URL? {
-        let (text, origin): (String?, String) = option != nil ? (option, "--base-url")
-            : (environment[environmentKey].flatMap { $0.isEmpty ? nil : $0 }, "$\(environmentKey)")
+        let (text, origin): (String?, String) = option != nil ? (option, "'--base-url'")
+            : (environment[environmentKey].flatMap { $0.isEmpty ? nil : $0 }, "'$\(environmentKey)'")
         guard let text else { return nil }
         guard let url = URL(string: text.hasSuffix("/") ? String(text.dropLast()) : text),
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {

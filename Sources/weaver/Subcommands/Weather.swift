@@ -141,14 +141,25 @@ extension Weaver {
             @Flag(help: "Ask now even if the last request was less than 10 minutes ago.") var force = false
             @Flag(help: "Print nothing on success (for timers).") var quiet = false
             @Flag(help: "Report retries on stderr.") var verbose = false
+            @Option(help: ArgumentHelp("Pretend the clock is this ISO 8601 date-time (tests, replaying a recorded forecast).", valueName: "iso8601"))
+            var now: String?
             @OptionGroup var server: OpenMeteoOptions
             @OptionGroup var store: StoreOptions
 
+            func validate() throws {
+                if let now, parseISO(now) == nil {
+                    throw ValidationError("'--now' must be an ISO 8601 date-time such as 2026-01-24T09:30:00Z; got '\(now)'")
+                }
+            }
+
             func run() throws {
                 let service = WeatherService(root: store.root, api: try server.api(verbose: verbose))
+                let pinned = self.now.flatMap(parseISO)
                 let outcome: WeatherService.RefreshOutcome
-                do { outcome = try service.refresh(force: force) } catch let e as DataSourceError { throw CommandError(e.description) }
-                let now = Date()
+                do { outcome = try service.refresh(force: force, now: { pinned ?? Date() }) } catch let e as DataSourceError {
+                    throw CommandError(e.description)
+                }
+                let now = pinned ?? Date()
                 switch outcome {
                 case .updated(let f):
                     guard !quiet, let s = f.snapshot else { return }
