@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Variables", targets: ["Variables"]),
         .library(name: "WidgetDesign", targets: ["WidgetDesign"]),
         .library(name: "NoiseControl", targets: ["NoiseControl"]),
+        .library(name: "ICalendar", targets: ["ICalendar"]),
+        .library(name: "DataSources", targets: ["DataSources"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -46,7 +48,7 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["SharedStore"]),
         // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
         // HTTP through FoundationNetworking's URLSession (ships with the toolchain: no build cost).
-        .target(name: "DataSources", dependencies: ["ICalendar", "SharedStore", "Variables"]),
+        .target(name: "DataSources", dependencies: ["ICalendar", "SharedStore"]),
 
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
