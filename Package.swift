@@ -67,7 +67,7 @@ let package = Package(
         // libFuzzer target for the iCalendar parser and recurrence expander (build line in the file).
         .executableTarget(name: "FuzzICalendar", dependencies: ["ICalendar"], path: "Fuzz/ICalendar"),
 
-        // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables.
+        // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback HTTP server.
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
         .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "TestSupport"]),
@@ -79,8 +79,9 @@ let package = Package(
         // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
         .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
-        // Weather/calendar/steps against a loopback HTTP server (TestSupport.LocalHTTPServer), never the internet.
+        // RFC 5545 parsing, zones, recurrence and hostile calendar files.
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
+        // Weather/calendar/steps against a loopback HTTP server (TestSupport.LocalHTTPServer), never the internet.
         .testTarget(name: "DataSourcesTests", dependencies: ["DataSources", "ICalendar", "Variables", "SharedStore", "TestSupport"],
                     exclude: ["Fixtures"]),
     ]

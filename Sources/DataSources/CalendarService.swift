@@ -27,18 +27,18 @@ public struct CalendarSources: Codable, Sendable, Equatable {
     public init() {}
 }
 
-/// `snapshots/next-up.json`: what the Next Up template and the `__calendar_*` keys read. `next`
-/// and `second` follow the seed's calendar snapshot (as of `generatedAt`); `upcoming` lets a
-/// reader pick again at its own clock.
+/// `snapshots/calendar.json`: what the Next Up template (WidgetRender's `CalendarSnapshot`) and
+/// the `__calendar_*` keys read: the events that have not ended, soonest first, so each reader
+/// picks the next one at its own clock.
 public struct NextUpSnapshot: Codable, Sendable, Equatable {
     public static let currentSchemaVersion = 1
-    /// Events kept in `upcoming`.
+    /// Events kept in `events`.
     public static let maxUpcoming = 50
 
     public struct Event: Codable, Sendable, Equatable {
         public var title: String
-        public var startDate: Date
-        public var endDate: Date
+        public var start: Date
+        public var end: Date
         public var isAllDay: Bool
         public var location: String?
         public var calendar: String
@@ -58,17 +58,27 @@ public struct NextUpSnapshot: Codable, Sendable, Equatable {
     }
 
     public var schemaVersion = NextUpSnapshot.currentSchemaVersion
+    /// Always "authorized": on Linux nothing asks for permission (the seed's "access is off" state
+    /// has no counterpart; unreadable calendars are reported in `calendars` and `lastError`).
+    public var access = "authorized"
     public var generatedAt: Date
     public var timeZone: String
     public var horizonDays: Int
     public var calendars: [CalendarStatus]
     /// The first error, for the template's "no access" line; nil when every calendar was read.
     public var lastError: String?
-    public var next: Event?
-    public var second: Event?
-    public var upcoming: [Event]
+    public var events: [Event]
 
-    public static func url(in root: StoreRoot) -> URL { root.snapshots.appendingPathComponent("next-up.json") }
+    /// The seed's "next" and "second" at `now`: timed events first (as the `__calendar_*` keys
+    /// choose), all-day ones only when no timed event is left.
+    public func nextTwo(at now: Date) -> (next: Event?, second: Event?) {
+        let live = events.filter { $0.end > now || ($0.end == $0.start && $0.start >= now) }
+        let timed = live.filter { !$0.isAllDay }
+        let ordered = timed.isEmpty ? live : timed
+        return (ordered.first, ordered.dropFirst().first)
+    }
+
+    public static func url(in root: StoreRoot) -> URL { root.snapshots.appendingPathComponent("calendar.json") }
 }
 
 public struct CalendarService: Sendable {
@@ -187,7 +197,7 @@ public struct CalendarService: Sendable {
         public var notes: [String]
     }
 
-    /// Reads every calendar and writes the next-up snapshot. A calendar that cannot be read
+    /// Reads every calendar and writes `snapshots/calendar.json`. A calendar that cannot be read
     /// keeps contributing its last good download (web) and is reported; the others still count.
     public func refresh(now: Date = Date(), timeZone: TimeZone = .current) throws -> RefreshReport {
         let entries = try list()
@@ -236,15 +246,11 @@ public struct CalendarService: Sendable {
         }
         occurrences.sort { ($0.0.start, $0.0.end, $0.0.title) < ($1.0.start, $1.0.end, $1.0.title) }
         let events = occurrences.prefix(NextUpSnapshot.maxUpcoming).map { o, name in
-            NextUpSnapshot.Event(title: o.title, startDate: o.start, endDate: o.end, isAllDay: o.isAllDay, location: o.location,
+            NextUpSnapshot.Event(title: o.title, start: o.start, end: o.end, isAllDay: o.isAllDay, location: o.location,
                                  calendar: name, startDay: o.startDay, endDay: o.endDay, status: o.status)
         }
-        // The seed's next/second: timed events first, as the `__calendar_*` keys pick them.
-        let timed = events.filter { !$0.isAllDay }
-        let ordered = timed.isEmpty ? Array(events) : timed
         let snapshot = NextUpSnapshot(generatedAt: now, timeZone: timeZone.identifier, horizonDays: Self.horizonDays,
-                                      calendars: statuses, lastError: statuses.first { !$0.ok }?.error,
-                                      next: ordered.first, second: ordered.dropFirst().first, upcoming: Array(events))
+                                      calendars: statuses, lastError: statuses.first { !$0.ok }?.error, events: Array(events))
         let data = try JSONDocument<NextUpSnapshot>.encoder().encode(snapshot)
         try FileSystem.atomicWrite(data + Data("\n".utf8), to: NextUpSnapshot.url(in: root))
         try document.update { current in

@@ -26,7 +26,7 @@ public struct BuiltInKeys: Sendable {
     public static let timeOnly = BuiltInKeys(sources: [TimeProvider()])
 
     /// The time keys plus whatever the store currently publishes: the noise player's status and
-    /// the weather, steps, activity and next-up (calendar) snapshots. Missing or unreadable files contribute no keys.
+    /// the weather, steps, activity and calendar snapshots. Missing or unreadable files contribute no keys.
     public static func load(from root: StoreRoot) -> BuiltInKeys {
         var sources: [any BuiltInKeySource] = [TimeProvider()]
         if let noise = NoiseStatusProvider.load(from: root.status) { sources.append(noise) }

@@ -1,11 +1,11 @@
 import Foundation
 import SharedStore
 
-/// `__calendar_*` keys from `snapshots/next-up.json`, written by `weaver calendar refresh`
+/// `__calendar_*` keys from `snapshots/calendar.json`, written by `weaver calendar refresh`
 /// (schema in docs/data-sources.md). The seed has no calendar keys; these carry what its Next Up
 /// template shows (notes §5): title, countdown wording, time range, location, the event after.
 ///
-/// Events are chosen at render time from the snapshot's `upcoming` list, so a snapshot written
+/// Events are chosen at render time from the snapshot's `events` list, so a snapshot written
 /// an hour ago still shows the right next event: those that ended before the render clock are
 /// skipped. Timed events come first; all-day events are "next" only when no timed event is
 /// left, and today's all-day events have their own keys.
@@ -33,9 +33,11 @@ public struct CalendarSnapshotProvider: DictionaryKeySource {
     }
 
     public static func load(from root: StoreRoot) -> CalendarSnapshotProvider? {
-        guard let json = SnapshotJSON.load(root.snapshots.appendingPathComponent("next-up.json")) else { return nil }
-        let events = (json.children("upcoming") ?? []).prefix(200).compactMap { e -> Event? in
-            guard let title = e.string("title"), let start = e.date("startDate"), let end = e.date("endDate") else { return nil }
+        guard let json = SnapshotJSON.load(root.snapshots.appendingPathComponent("calendar.json")) else { return nil }
+        let events = (json.children("events") ?? []).prefix(200).compactMap { e -> Event? in
+            guard let title = e.string("title"), let start = e.date("start") else { return nil }
+            // An event without an end is a moment (as WidgetRender reads it).
+            let end = e.date("end") ?? start
             return Event(title: title, start: start, end: max(start, end), isAllDay: e.bool("isAllDay") ?? false,
                          location: e.string("location"), calendar: e.string("calendar"), startDay: e.string("startDay"))
         }

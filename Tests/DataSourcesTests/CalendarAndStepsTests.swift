@@ -34,7 +34,7 @@ END:VCALENDAR\r
 
 """
 
-@Suite("Calendars → next-up snapshot → __calendar_* keys")
+@Suite("Calendars → snapshots/calendar.json → __calendar_* keys")
 struct CalendarServiceTests {
     /// Saturday 24 January 2026, 09:30 UTC.
     let now = Fixtures.fetchTime
@@ -74,10 +74,12 @@ struct CalendarServiceTests {
         let s = report.snapshot
         #expect(s.lastError == nil && s.calendars.map(\.ok) == [true, true])
         // Dentist 08:00 New York is 13:00 UTC; the stand-up resumes on Monday.
-        #expect(s.next?.title == "Dentist" && s.next?.calendar == "Family")
-        #expect(s.next?.startDate == Date(timeIntervalSince1970: 1_769_259_600))
-        #expect(s.second?.title == "Stand-up" && s.second?.location == "Room 2")
-        #expect(s.upcoming.contains { $0.isAllDay && $0.title == "Team day" && $0.startDay == "2026-01-26" })
+        let (next, second) = s.nextTwo(at: now)
+        #expect(next?.title == "Dentist" && next?.calendar == "Family")
+        #expect(next?.start == Date(timeIntervalSince1970: 1_769_259_600))
+        #expect(second?.title == "Stand-up" && second?.location == "Room 2")
+        #expect(s.access == "authorized")
+        #expect(s.events.contains { $0.isAllDay && $0.title == "Team day" && $0.startDay == "2026-01-26" })
 
         // The keys pick again at the render clock: at 14:00 the dentist is over.
         #expect(Fixtures.render("{{__calendar_next_header}}: {{__calendar_next_title}} {{__calendar_next_countdown}} · {{__calendar_next_label}} · {{__calendar_next_range}}",
@@ -95,7 +97,7 @@ struct CalendarServiceTests {
         // Offline: the web calendar keeps its last download, the failure is reported.
         online.withLock { $0 = false }
         let offline = try service.refresh(now: now, timeZone: TimeZone(identifier: "Europe/Dublin")!)
-        #expect(offline.snapshot.next?.title == "Dentist")
+        #expect(offline.snapshot.nextTwo(at: now).next?.title == "Dentist")
         #expect(offline.snapshot.lastError?.contains("HTTP 503") == true)
         #expect(offline.notes.contains { $0.hasPrefix("Family: ") && $0.contains("using the copy downloaded") })
         let listed = try service.list()

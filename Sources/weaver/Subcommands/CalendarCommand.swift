@@ -24,7 +24,7 @@ extension Weaver {
                     let (entry, count, warnings) = try service.add(source, name: name)
                     for w in warnings.prefix(5) { printError("warning: \(entry.name): \(w)") }
                     print("Added '\(entry.name)' (id \(entry.id)): \(count) event\(count == 1 ? "" : "s") in \(entry.source)")
-                    print("Next: 'weaver calendar refresh' writes the next-up snapshot.")
+                    print("Next: 'weaver calendar refresh' writes snapshots/calendar.json for the Next Up widget.")
                 } catch let e as HTTPError {
                     throw CommandError("\(e)")
                 } catch let e as DataSourceError {
@@ -62,7 +62,7 @@ extension Weaver {
 
         struct Refresh: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Read every calendar and write snapshots/next-up.json.",
+                abstract: "Read every calendar and write snapshots/calendar.json.",
                 discussion: "A web calendar that cannot be fetched keeps its last download; the command then exits 1 after writing the snapshot.")
             @Option(help: ArgumentHelp("IANA zone for floating times and all-day dates (default: the system's).", valueName: "zone")) var tz: String?
             @Option(help: ArgumentHelp("Pretend the clock is this ISO 8601 date-time (for trying things out).", valueName: "iso8601")) var now: String?
@@ -93,13 +93,14 @@ extension Weaver {
                     f.locale = Locale(identifier: "en_US_POSIX")
                     f.timeZone = zone
                     f.dateFormat = "EEE d MMM HH:mm"
-                    if let n = s.next {
-                        print("Next: \(n.title) — \(n.isAllDay ? "all day \(n.startDay ?? "")" : f.string(from: n.startDate))\(n.location.map { " · \($0)" } ?? "")")
+                    let (next, second) = s.nextTwo(at: clock)
+                    if let n = next {
+                        print("Next: \(n.title) — \(n.isAllDay ? "all day \(n.startDay ?? "")" : f.string(from: n.start))\(n.location.map { " · \($0)" } ?? "")")
                     } else {
                         print("No upcoming events in the next \(s.horizonDays) days.")
                     }
-                    if let t = s.second { print("Then: \(t.title) — \(t.isAllDay ? "all day \(t.startDay ?? "")" : f.string(from: t.startDate))") }
-                    print("Wrote \(NextUpSnapshot.url(in: store.root).path) (\(s.upcoming.count) upcoming from \(s.calendars.count) calendar\(s.calendars.count == 1 ? "" : "s"))")
+                    if let t = second { print("Then: \(t.title) — \(t.isAllDay ? "all day \(t.startDay ?? "")" : f.string(from: t.start))") }
+                    print("Wrote \(NextUpSnapshot.url(in: store.root).path) (\(s.events.count) upcoming from \(s.calendars.count) calendar\(s.calendars.count == 1 ? "" : "s"))")
                 }
                 if let e = s.lastError { throw CommandError("a calendar could not be read: \(e)") }
             }
