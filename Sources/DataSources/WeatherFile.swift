@@ -48,8 +48,10 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         public var symbol: String?
     }
 
-    /// 60 one-minute bins from `startsAt`, the chart's input (intensity × chance per minute).
-    public struct NextHour: Codable, Sendable, Equatable {
+    /// One-minute bins from `startsAt` as far as the 15-minute series reaches (up to 4 hours): the
+    /// chart's input (intensity × chance per minute). A render 20 minutes after the fetch takes
+    /// bins 20…79 and can word the nowcast again at its own clock with `Nowcast`'s rules.
+    public struct Minutes: Codable, Sendable, Equatable {
         public var startsAt: Date
         public var intensityMMh: [Double]
         public var chance: [Double]
@@ -75,7 +77,7 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         public var rainEndMinutes: Int?
         public var rainPeakIntensityMMh: Double
         public var rainPeakChance: Double
-        public var nextHour: NextHour?
+        public var minutes: Minutes?
         public var hourly: [Hour]
         public var daily: [Day]
     }

@@ -143,7 +143,6 @@ public struct WeatherService: Sendable {
                                     precipitationChance: h.precipitationChancePercent.map { $0 / 100 },
                                     precipitationMM: h.precipitationMM, condition: w?.condition, symbol: w?.symbol)
         }
-        let firstHour = nowcast.minutes.prefix(60)
         return WeatherFile.Snapshot(
             fetchedAt: fetchedAt, observedAt: c.time, condition: now.condition, symbol: now.symbol,
             weatherCode: c.weatherCode, isDaylight: c.isDay, temperatureC: c.temperatureC,
@@ -152,9 +151,9 @@ public struct WeatherService: Sendable {
             nowcast: nowcast.primary, nowcastSecondary: nowcast.secondary,
             rainStartMinutes: nowcast.rainStartMinutes, rainEndMinutes: nowcast.rainEndMinutes,
             rainPeakIntensityMMh: nowcast.peakIntensityMMh, rainPeakChance: nowcast.peakChance,
-            nextHour: firstHour.isEmpty ? nil : WeatherFile.NextHour(startsAt: fetchedAt,
-                                                                     intensityMMh: firstHour.map(\.intensityMMh),
-                                                                     chance: firstHour.map(\.chance)),
+            minutes: nowcast.minutes.isEmpty ? nil : WeatherFile.Minutes(startsAt: fetchedAt,
+                                                                         intensityMMh: nowcast.minutes.map(\.intensityMMh),
+                                                                         chance: nowcast.minutes.map(\.chance)),
             hourly: Array(hours), daily: days)
     }
 

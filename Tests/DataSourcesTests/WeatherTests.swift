@@ -83,8 +83,9 @@ struct WeatherTests {
         #expect(s.nowcast == "Rain in 15m" && s.nowcastSecondary == "Moderate rain")
         #expect(s.rainStartMinutes == 15 && s.rainEndMinutes == 60)
         #expect(s.rainPeakIntensityMMh == 2.0 && s.rainPeakChance == 0.7)
-        let hour = try #require(s.nextHour)
-        #expect(hour.intensityMMh.count == 60 && hour.chance.count == 60)
+        let hour = try #require(s.minutes)
+        // 16 quarter-hour sums end at 09:30 … 13:15: minutes 09:30–13:15, 225 of them.
+        #expect(hour.startsAt == Fixtures.fetchTime && hour.intensityMMh.count == 225 && hour.chance.count == 225)
         #expect(Array(hour.intensityMMh[14...16]) == [0, 1.2, 1.2] && hour.intensityMMh[30] == 2.0 && hour.chance[30] == 0.7)
         #expect(s.daily.map(\.date) == ["2026-01-24", "2026-01-25"])
         #expect(s.hourly.count == 24 && s.hourly.first?.time == Date(timeIntervalSince1970: 1_769_248_800))
