@@ -9,7 +9,7 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)
 
-.PHONY: deps build play test bench bench-check fuzz-vars fuzz-designs install clean
+.PHONY: deps build play test bench bench-check fuzz-vars fuzz-designs fuzz-ics install clean
 
 ## Install the system packages (skipped when all are present).
 deps:
@@ -56,6 +56,13 @@ fuzz-designs:
 	mkdir -p .build-fuzz/corpus-designs
 	SWIFT_BACKTRACE=enable=no .build-fuzz/debug/FuzzDesignImport -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=512 -timeout=2 \
 	  -artifact_prefix=.build-fuzz/ .build-fuzz/corpus-designs Fuzz/Corpus/Designs
+
+## libFuzzer on the iCalendar parser and recurrence expander for FUZZ_SECONDS.
+fuzz-ics:
+	$(FUZZ_BUILD) --product FuzzICalendar
+	mkdir -p .build-fuzz/corpus-ics
+	SWIFT_BACKTRACE=enable=no .build-fuzz/debug/FuzzICalendar -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -rss_limit_mb=1024 -timeout=5 \
+	  -artifact_prefix=.build-fuzz/ .build-fuzz/corpus-ics Fuzz/Corpus/ICalendar
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/widgetweaver/presets

@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "NoiseControl", targets: ["NoiseControl"]),
         // The widget renderer, for other surfaces (MPRIS art, the browser home screen) and the benchmarks.
         .library(name: "WidgetRender", targets: ["WidgetRender"]),
+        .library(name: "ICalendar", targets: ["ICalendar"]),
+        .library(name: "DataSources", targets: ["DataSources"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,6 +67,11 @@ let package = Package(
         // What widget buttons do (`weaver tap`, later the home screen): action-bar variables and the
         // Noise widget's transport, layers and resume at login, through the store and control socket.
         .target(name: "WidgetActions", dependencies: ["NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender"]),
+        // RFC 5545 parser and recurrence expander: bounded (size, line length, nesting, expansion), no I/O.
+        .target(name: "ICalendar", dependencies: ["SharedStore"]),
+        // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
+        // HTTP through FoundationNetworking's URLSession (ships with the toolchain: no build cost).
+        .target(name: "DataSources", dependencies: ["ICalendar", "SharedStore"]),
 
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
@@ -72,6 +79,8 @@ let package = Package(
         ]),
         .executableTarget(name: "weaver", dependencies: [
             "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "HomeScreen",
+            "Variables", "WidgetDesign", "WidgetRender", "SharedStore",
+            "DataSources",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -79,8 +88,10 @@ let package = Package(
         .executableTarget(name: "FuzzDesignImport", dependencies: ["WidgetDesign"], path: "Fuzz/DesignImport"),
         // libFuzzer target for the template engine (see Fuzz/Variables/FuzzVariables.swift for the build line).
         .executableTarget(name: "FuzzVariables", dependencies: ["Variables"], path: "Fuzz/Variables"),
+        // libFuzzer target for the iCalendar parser and recurrence expander (build line in the file).
+        .executableTarget(name: "FuzzICalendar", dependencies: ["ICalendar"], path: "Fuzz/ICalendar"),
 
-        // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables.
+        // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback HTTP server.
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
         .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "TestSupport"]),
@@ -98,5 +109,10 @@ let package = Package(
                     exclude: ["Goldens"]),
         .testTarget(name: "ChangeWatchTests", dependencies: ["ChangeWatch"]),
         .testTarget(name: "WidgetActionsTests", dependencies: ["WidgetActions", "NoiseControl", "SharedStore", "Variables", "WidgetDesign", "TestSupport"]),
+        // RFC 5545 parsing, zones, recurrence and hostile calendar files.
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
+        // Weather/calendar/steps against a loopback HTTP server (TestSupport.LocalHTTPServer), never the internet.
+        .testTarget(name: "DataSourcesTests", dependencies: ["DataSources", "ICalendar", "Variables", "SharedStore", "TestSupport"],
+                    exclude: ["Fixtures"]),
     ]
 )

@@ -26,5 +26,7 @@ let package = Package(
         suite("NoiseBenchmarks", path: "Noise", products: ["NoiseDSP", "NoiseEngine", "AudioOutput"]),
         suite("VariablesBenchmarks", path: "Variables", products: ["Variables"]),
         suite("DesignBenchmarks", path: "Designs", products: ["WidgetDesign", "SharedStore", "NoiseDSP"]),
+        // Parsing and expanding a busy .ics file (what `weaver calendar refresh` does per calendar).
+        suite("ICalendarBenchmarks", path: "ICalendar", products: ["ICalendar"]),
     ]
 )

@@ -26,13 +26,14 @@ public struct BuiltInKeys: Sendable {
     public static let timeOnly = BuiltInKeys(sources: [TimeProvider()])
 
     /// The time keys plus whatever the store currently publishes: the noise player's status and
-    /// the weather, steps and activity snapshots. Missing or unreadable files contribute no keys.
+    /// the weather, steps, activity and calendar snapshots. Missing or unreadable files contribute no keys.
     public static func load(from root: StoreRoot) -> BuiltInKeys {
         var sources: [any BuiltInKeySource] = [TimeProvider()]
         if let noise = NoiseStatusProvider.load(from: root.status) { sources.append(noise) }
         if let weather = WeatherSnapshotProvider.load(from: root) { sources.append(weather) }
         if let steps = StepsSnapshotProvider.load(from: root) { sources.append(steps) }
         if let activity = ActivitySnapshotProvider.load(from: root) { sources.append(activity) }
+        if let calendar = CalendarSnapshotProvider.load(from: root) { sources.append(calendar) }
         return BuiltInKeys(sources: sources)
     }
 

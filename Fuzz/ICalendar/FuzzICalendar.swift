@@ -1,0 +1,53 @@
+import Foundation
+import ICalendar
+
+// libFuzzer entry for the iCalendar parser and the recurrence expander (`make fuzz-ics`):
+//   swift build -c debug --sanitize=fuzzer -Xswiftc -DFUZZING --product FuzzICalendar --scratch-path .build-fuzz
+// Without FUZZING this target gets a small `main` that replays input files
+// (`.build/debug/FuzzICalendar crash-...`), so `swift build` still links it.
+//
+// Invariants: parsing never traps; expansion stays inside the occurrence cap; every occurrence
+// overlaps the window and ends no earlier than it starts.
+
+let limits: ICalendarLimits = {
+    var l = ICalendarLimits()
+    l.maxPeriodsPerFile = 200_000
+    return l
+}()
+let from = Date(timeIntervalSince1970: 1_769_247_000)
+let to = from.addingTimeInterval(60 * 86_400)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzICalendar(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    // Short inputs get a calendar wrapper so the fuzzer reaches events and rules quickly.
+    var bytes = Data(bytes: data, count: size)
+    if !(bytes.starts(with: Data("BEGIN:VCALENDAR".utf8))) {
+        bytes = Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20260124T090000Z\r\n".utf8) + bytes
+            + Data("\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+    }
+    guard let doc = try? ICalendarDocument.parse(bytes, limits: limits) else { return 0 }
+    let r = EventExpander(limits: limits, localZone: TimeZone(identifier: "Europe/Dublin")!)
+        .occurrences(in: doc, from: from, to: to)
+    for o in r.occurrences {
+        precondition(o.end >= o.start, "occurrence ends before it starts")
+        precondition(o.start < to, "occurrence after the window")
+    }
+    return 0
+}
+
+#if !FUZZING
+@main
+struct ReplayInputs {
+    static func main() throws {
+        let paths = CommandLine.arguments.dropFirst()
+        if paths.isEmpty {
+            FileHandle.standardError.write(Data("usage: FuzzICalendar FILE...  (replays inputs; build with -DFUZZING --sanitize=fuzzer to fuzz)\n".utf8))
+        }
+        for path in paths {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            _ = bytes.withUnsafeBufferPointer { fuzzICalendar($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
+            print("ok \(path)")
+        }
+    }
+}
+#endif

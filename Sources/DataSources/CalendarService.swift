@@ -1,0 +1,275 @@
+import Foundation
+import ICalendar
+import SharedStore
+
+/// The calendars `weaver calendar` knows: `calendars/sources.json`, plus the last good download
+/// of each web calendar in `calendars/ID.ics` (so a refresh while offline still has events).
+public struct CalendarSources: Codable, Sendable, Equatable {
+    public static let currentSchemaVersion = 1
+
+    public struct Entry: Codable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+        /// An absolute file path or an http(s) URL.
+        public var source: String
+        public var addedAt: Date
+        public var lastRefreshAt: Date?
+        public var lastSuccessAt: Date?
+        public var lastError: String?
+        public var eventCount: Int?
+
+        public var isWeb: Bool { source.hasPrefix("http://") || source.hasPrefix("https://") }
+    }
+
+    public var schemaVersion = CalendarSources.currentSchemaVersion
+    public var calendars: [Entry] = []
+
+    public init() {}
+}
+
+/// `snapshots/calendar.json`: what the Next Up template (WidgetRender's `CalendarSnapshot`) and
+/// the `__calendar_*` keys read: the events that have not ended, soonest first, so each reader
+/// picks the next one at its own clock.
+public struct NextUpSnapshot: Codable, Sendable, Equatable {
+    public static let currentSchemaVersion = 1
+    /// Events kept in `events`.
+    public static let maxUpcoming = 50
+
+    public struct Event: Codable, Sendable, Equatable {
+        public var title: String
+        public var start: Date
+        public var end: Date
+        public var isAllDay: Bool
+        public var location: String?
+        public var calendar: String
+        /// All-day events: first and last day, `yyyy-MM-dd`.
+        public var startDay: String?
+        public var endDay: String?
+        public var status: String?
+    }
+
+    public struct CalendarStatus: Codable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var ok: Bool
+        public var error: String?
+        public var events: Int
+        public var warnings: Int
+    }
+
+    public var schemaVersion = NextUpSnapshot.currentSchemaVersion
+    /// Always "authorized": on Linux nothing asks for permission (the seed's "access is off" state
+    /// has no counterpart; unreadable calendars are reported in `calendars` and `lastError`).
+    public var access = "authorized"
+    public var generatedAt: Date
+    public var timeZone: String
+    public var horizonDays: Int
+    public var calendars: [CalendarStatus]
+    /// The first error, for the template's "no access" line; nil when every calendar was read.
+    public var lastError: String?
+    public var events: [Event]
+
+    /// The seed's "next" and "second" at `now`: timed events first (as the `__calendar_*` keys
+    /// choose), all-day ones only when no timed event is left.
+    public func nextTwo(at now: Date) -> (next: Event?, second: Event?) {
+        let live = events.filter { $0.end > now || ($0.end == $0.start && $0.start >= now) }
+        let timed = live.filter { !$0.isAllDay }
+        let ordered = timed.isEmpty ? live : timed
+        return (ordered.first, ordered.dropFirst().first)
+    }
+
+    public static func url(in root: StoreRoot) -> URL { root.snapshots.appendingPathComponent("calendar.json") }
+}
+
+public struct CalendarService: Sendable {
+    public var root: StoreRoot
+    public var client: HTTPClient
+    public var limits: ICalendarLimits
+    /// Bytes of one downloaded calendar.
+    public static let downloadLimit = 16 << 20
+    /// How far ahead events are looked for.
+    public static let horizonDays = 366
+
+    /// Downloads: capped at `downloadLimit`, 15 s without a byte or 60 s in all, two retries.
+    public var policy = HTTPPolicy(maxBodyBytes: CalendarService.downloadLimit, idleTimeoutSeconds: 15, totalTimeoutSeconds: 60)
+
+    public init(root: StoreRoot, client: HTTPClient = HTTPClient(), limits: ICalendarLimits = ICalendarLimits()) {
+        self.root = root
+        self.client = client
+        self.limits = limits
+    }
+
+    var folder: URL { root.url.appendingPathComponent("calendars", isDirectory: true) }
+    var document: JSONDocument<CalendarSources> {
+        JSONDocument(root: root, url: folder.appendingPathComponent("sources.json"), sizeLimit: 1 << 20)
+    }
+    func cacheURL(_ id: String) -> URL { folder.appendingPathComponent("\(id).ics") }
+
+
+    public func list(note: (String) -> Void = { _ in }) throws -> [CalendarSources.Entry] {
+        switch try document.load() {
+        case .missing: return []
+        case .loaded(let s): return s.calendars
+        case .setAside(let reason, let at):
+            note("\(document.url.path) could not be read (\(reason)); it was moved to \(at.path)")
+            return []
+        }
+    }
+
+    /// `webcal://` is how many sites link calendars: it means https.
+    public static func normalisedSource(_ text: String, relativeTo cwd: String = FileManager.default.currentDirectoryPath) -> String {
+        let lower = text.lowercased()
+        if lower.hasPrefix("webcal://") { return "https://" + text.dropFirst("webcal://".count) }
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return text }
+        let url = text.hasPrefix("/") ? URL(fileURLWithPath: text) : URL(fileURLWithPath: cwd).appendingPathComponent(text)
+        return url.standardizedFileURL.path
+    }
+
+    /// Reads a calendar's bytes: a file, or a download (kept as the cache on success).
+    func fetch(_ source: String, cacheAs id: String?) throws -> Data {
+        if source.hasPrefix("http://") || source.hasPrefix("https://") {
+            guard let url = URL(string: source) else { throw DataSourceError("'\(source)' is not a valid address") }
+            let body = try client.get(url, accept: "text/calendar, */*;q=0.5", policy: policy).body
+            return body
+        }
+        guard let data = try FileSystem.read(URL(fileURLWithPath: source), limit: limits.maxFileBytes) else {
+            throw DataSourceError("\(source): no such file")
+        }
+        return data
+    }
+
+    static func slug(_ name: String) -> String {
+        let s = name.lowercased().map { $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII ? $0 : "-" }
+        let collapsed = String(s).split(separator: "-").joined(separator: "-")
+        return collapsed.isEmpty ? "calendar" : String(collapsed.prefix(40))
+    }
+
+    /// Adds a calendar after reading it once: a file that is not a calendar, or an address that
+    /// does not answer with one, is refused and nothing is saved.
+    public func add(_ sourceText: String, name: String?, now: Date = Date()) throws -> (CalendarSources.Entry, eventCount: Int, warnings: [ICalendarWarning]) {
+        let source = Self.normalisedSource(sourceText)
+        let data = try fetch(source, cacheAs: nil)
+        let doc: ICalendarDocument
+        do { doc = try ICalendarDocument.parse(data, limits: limits) } catch let e as ICalendarError {
+            throw DataSourceError("\(sourceText): \(e)")
+        }
+        let calendarName = name ?? doc.components.first?.first("X-WR-CALNAME")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .nilIfEmpty ?? (URL(string: source)?.host.flatMap { source.hasPrefix("http") ? $0 : nil }
+                             ?? URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent)
+        var added: CalendarSources.Entry?
+        try document.update { current in
+            var s = current ?? CalendarSources()
+            if let existing = s.calendars.first(where: { $0.source == source }) {
+                throw DataSourceError("\(source) is already added as '\(existing.name)' (id \(existing.id))")
+            }
+            var id = Self.slug(calendarName)
+            var n = 2
+            while s.calendars.contains(where: { $0.id == id }) { id = "\(Self.slug(calendarName))-\(n)"; n += 1 }
+            let entry = CalendarSources.Entry(id: id, name: String(calendarName.prefix(200)), source: source, addedAt: now,
+                                              eventCount: doc.all("VEVENT").count)
+            s.calendars.append(entry)
+            added = entry
+            return s
+        }
+        if source.hasPrefix("http") { try FileSystem.atomicWrite(data, to: cacheURL(added!.id)) }
+        return (added!, doc.all("VEVENT").count, doc.warnings)
+    }
+
+    /// Removes by id or name; returns the removed entry.
+    public func remove(_ key: String) throws -> CalendarSources.Entry {
+        var removed: CalendarSources.Entry?
+        try document.update { current in
+            var s = current ?? CalendarSources()
+            guard let i = s.calendars.firstIndex(where: { $0.id == key }) ?? s.calendars.firstIndex(where: { $0.name == key }) else {
+                let known = s.calendars.map(\.id).joined(separator: ", ")
+                throw DataSourceError("no calendar '\(key)'" + (known.isEmpty ? " (none are added)" : "; added: \(known)"))
+            }
+            removed = s.calendars.remove(at: i)
+            return s
+        }
+        try? FileManager.default.removeItem(at: cacheURL(removed!.id))
+        return removed!
+    }
+
+    public struct RefreshReport: Sendable {
+        public var snapshot: NextUpSnapshot
+        /// Per calendar: warnings from the parser and notes (used the cached copy, ...).
+        public var notes: [String]
+    }
+
+    /// Reads every calendar and writes `snapshots/calendar.json`. A calendar that cannot be read
+    /// keeps contributing its last good download (web) and is reported; the others still count.
+    public func refresh(now: Date = Date(), timeZone: TimeZone = .current) throws -> RefreshReport {
+        let entries = try list()
+        var occurrences: [(Occurrence, String)] = []
+        var statuses: [NextUpSnapshot.CalendarStatus] = []
+        var notes: [String] = []
+        var updated: [String: (ok: Bool, error: String?, count: Int)] = [:]
+        let expander = EventExpander(limits: limits, localZone: timeZone)
+        for entry in entries {
+            var data: Data?
+            var failure: String?
+            do {
+                data = try fetch(entry.source, cacheAs: entry.id)
+                if entry.isWeb, let data { try FileSystem.atomicWrite(data, to: cacheURL(entry.id)) }
+            } catch {
+                let text = "\(error)"
+                if entry.isWeb, let cached = try? FileSystem.read(cacheURL(entry.id), limit: limits.maxFileBytes) {
+                    data = cached
+                    let age = (try? FileManager.default.attributesOfItem(atPath: cacheURL(entry.id).path)[.modificationDate] as? Date)
+                        .map { " from \(WeatherService.age(now.timeIntervalSince($0))) ago" } ?? ""
+                    notes.append("\(entry.name): \(text); using the copy downloaded\(age)")
+                } else {
+                    notes.append("\(entry.name): \(text)")
+                }
+                failure = text
+            }
+            var count = 0, warningCount = 0
+            if let data {
+                do {
+                    let doc = try ICalendarDocument.parse(data, limits: limits)
+                    let r = expander.occurrences(in: doc, from: now.addingTimeInterval(-86_400),
+                                                 to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400))
+                    count = r.eventCount
+                    warningCount = r.warnings.count
+                    for w in r.warnings.prefix(5) { notes.append("\(entry.name): \(w)") }
+                    if r.warnings.count > 5 { notes.append("\(entry.name): \(r.warnings.count - 5) more warnings") }
+                    occurrences += r.occurrences.filter { $0.end > now || ($0.end == $0.start && $0.start >= now) }.map { ($0, entry.name) }
+                } catch {
+                    let text = "\(entry.source): \(error)"
+                    notes.append("\(entry.name): \(text)")
+                    failure = failure ?? text
+                }
+            }
+            statuses.append(.init(id: entry.id, name: entry.name, ok: failure == nil, error: failure, events: count, warnings: warningCount))
+            updated[entry.id] = (failure == nil, failure, count)
+        }
+        occurrences.sort { ($0.0.start, $0.0.end, $0.0.title) < ($1.0.start, $1.0.end, $1.0.title) }
+        let events = occurrences.prefix(NextUpSnapshot.maxUpcoming).map { o, name in
+            NextUpSnapshot.Event(title: o.title, start: o.start, end: o.end, isAllDay: o.isAllDay, location: o.location,
+                                 calendar: name, startDay: o.startDay, endDay: o.endDay, status: o.status)
+        }
+        let snapshot = NextUpSnapshot(generatedAt: now, timeZone: timeZone.identifier, horizonDays: Self.horizonDays,
+                                      calendars: statuses, lastError: statuses.first { !$0.ok }?.error, events: Array(events))
+        let data = try JSONDocument<NextUpSnapshot>.encoder().encode(snapshot)
+        try FileSystem.atomicWrite(data + Data("\n".utf8), to: NextUpSnapshot.url(in: root))
+        try document.update { current in
+            var s = current ?? CalendarSources()
+            for i in s.calendars.indices {
+                guard let u = updated[s.calendars[i].id] else { continue }
+                s.calendars[i].lastRefreshAt = now
+                s.calendars[i].lastError = u.error
+                if u.ok {
+                    s.calendars[i].lastSuccessAt = now
+                    s.calendars[i].eventCount = u.count
+                }
+            }
+            return s
+        }
+        return RefreshReport(snapshot: snapshot, notes: notes)
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

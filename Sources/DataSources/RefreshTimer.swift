@@ -1,0 +1,175 @@
+import Foundation
+
+/// Runs `weaver weather refresh` (and `weaver calendar refresh`) every 30 minutes: a systemd user
+/// timer where systemd runs the session, else an XDG autostart entry that starts a loop at login.
+/// Written like NoiseControl's `Autostart` (the unit files themselves, the `timers.target.wants/`
+/// link; the CLI then asks systemd to reload and start if it can).
+public struct RefreshTimer: Sendable {
+    public enum Method: String, CaseIterable, Sendable { case systemd, xdg }
+
+    public static let serviceName = "widgetweaver-data.service"
+    public static let timerName = "widgetweaver-data.timer"
+    public static let desktopName = "widgetweaver-data.desktop"
+    public static let intervalMinutes = 30
+
+    public let configHome: URL
+    /// The `weaver` executable (absolute).
+    public let executable: URL
+    public let storeDirectory: String?
+
+    public init(configHome: URL, executable: URL, storeDirectory: String? = nil) {
+        self.configHome = configHome
+        self.executable = executable
+        self.storeDirectory = storeDirectory
+    }
+
+    public static func configHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let c = environment["XDG_CONFIG_HOME"], c.hasPrefix("/") { return URL(fileURLWithPath: c) }
+        return URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
+    }
+
+    public static func systemdIsRunning() -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: "/run/systemd/system", isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    public var serviceURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.serviceName)") }
+    public var timerURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.timerName)") }
+    public var wantsLinkURL: URL { configHome.appendingPathComponent("systemd/user/timers.target.wants/\(Self.timerName)") }
+    public var desktopURL: URL { configHome.appendingPathComponent("autostart/\(Self.desktopName)") }
+
+    func command(_ words: [String]) -> [String] {
+        [executable.path] + words + (storeDirectory.map { ["--store", $0] } ?? [])
+    }
+
+    public func serviceText() throws -> String {
+        let weather = try command(["weather", "refresh", "--quiet"]).map(Self.systemdQuoted).joined(separator: " ")
+        let calendar = try command(["calendar", "refresh", "--quiet"]).map(Self.systemdQuoted).joined(separator: " ")
+        return """
+        [Unit]
+        Description=Refresh WidgetWeaver weather and calendar snapshots
+        After=network-online.target
+
+        [Service]
+        Type=oneshot
+        # A failed fetch keeps the last snapshot; '-' keeps one failure from skipping the other.
+        ExecStart=-\(weather)
+        ExecStart=-\(calendar)
+
+        """
+    }
+
+    public func timerText() -> String {
+        """
+        [Unit]
+        Description=Refresh WidgetWeaver weather and calendar snapshots every \(Self.intervalMinutes) minutes
+
+        [Timer]
+        OnStartupSec=1min
+        OnUnitActiveSec=\(Self.intervalMinutes)min
+        RandomizedDelaySec=60
+        Persistent=true
+
+        [Install]
+        WantedBy=timers.target
+
+        """
+    }
+
+    /// A login entry running the loop through `sh` (desktops without systemd).
+    public func desktopText() throws -> String {
+        let weather = try command(["weather", "refresh", "--quiet"]).map(Self.shellQuoted).joined(separator: " ")
+        let calendar = try command(["calendar", "refresh", "--quiet"]).map(Self.shellQuoted).joined(separator: " ")
+        let loop = "while :; do \(weather); \(calendar); sleep \(Self.intervalMinutes * 60); done"
+        return """
+        [Desktop Entry]
+        Type=Application
+        Name=WidgetWeaver data refresh
+        Comment=Refresh the weather and calendar snapshots every \(Self.intervalMinutes) minutes
+        Exec=\(try Self.desktopQuoted("/bin/sh")) -c \(try Self.desktopQuoted(loop))
+        Terminal=false
+        NoDisplay=true
+        X-GNOME-Autostart-enabled=true
+
+        """
+    }
+
+    @discardableResult
+    public func install(_ method: Method) throws -> [URL] {
+        switch method {
+        case .systemd:
+            try write(try serviceText(), to: serviceURL)
+            try write(timerText(), to: timerURL)
+            try FileManager.default.createDirectory(at: wantsLinkURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: wantsLinkURL)
+            try FileManager.default.createSymbolicLink(atPath: wantsLinkURL.path, withDestinationPath: "../\(Self.timerName)")
+            return [serviceURL, timerURL, wantsLinkURL]
+        case .xdg:
+            try write(try desktopText(), to: desktopURL)
+            return [desktopURL]
+        }
+    }
+
+    @discardableResult
+    public func remove() throws -> [URL] {
+        var removed: [URL] = []
+        for url in [wantsLinkURL, timerURL, serviceURL, desktopURL] {
+            let present = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
+                || FileManager.default.fileExists(atPath: url.path)
+            guard present else { continue }
+            try FileManager.default.removeItem(at: url)
+            removed.append(url)
+        }
+        return removed
+    }
+
+    private func write(_ text: String, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url, options: .atomic)
+    }
+
+    public struct QuotingError: Error, CustomStringConvertible, Sendable {
+        public var argument: String
+        public var description: String { "cannot put \"\(argument)\" in a unit or desktop file: it contains a line break or control character" }
+    }
+
+    static func checkControl(_ s: String) throws {
+        guard !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { throw QuotingError(argument: s) }
+    }
+
+    /// A systemd command-line word (the same rules as NoiseControl's `Autostart.systemdQuoted`).
+    public static func systemdQuoted(_ s: String) throws -> String {
+        try checkControl(s)
+        var out = "\""
+        for c in s {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "%": out += "%%"
+            case "$": out += "$$"
+            default: out.append(c)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A POSIX shell word: single quotes, with `'` written as `'\''`.
+    static func shellQuoted(_ s: String) throws -> String {
+        try checkControl(s)
+        return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// A desktop-entry Exec word (the same rules as `Autostart.desktopQuoted`).
+    public static func desktopQuoted(_ s: String) throws -> String {
+        try checkControl(s)
+        var quoted = ""
+        for c in s {
+            switch c {
+            case "\"", "`", "$", "\\": quoted += "\\" + String(c)
+            case "%": quoted += "%%"
+            default: quoted.append(c)
+            }
+        }
+        return "\"\(quoted.replacingOccurrences(of: "\\", with: "\\\\"))\""
+    }
+}

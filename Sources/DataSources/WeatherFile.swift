@@ -1,0 +1,111 @@
+import Foundation
+import SharedStore
+
+/// `snapshots/weather.json`: the saved location, the last good snapshot and the refresh record.
+/// `location` and `snapshot` use the field names the variables engine reads (README, "Template
+/// variables"); everything else is extra for the weather template (chart series, hourly, daily,
+/// "Update failed", attribution) and ignored by the engine.
+public struct WeatherFile: Codable, Sendable, Equatable {
+    public static let currentSchemaVersion = 1
+
+    public struct Location: Codable, Sendable, Equatable {
+        public var name: String
+        public var latitude: Double
+        public var longitude: Double
+        public var updatedAt: Date
+        public var timeZone: String?
+        public var country: String?
+        public var admin1: String?
+
+        public init(name: String, latitude: Double, longitude: Double, updatedAt: Date, timeZone: String? = nil,
+                    country: String? = nil, admin1: String? = nil) {
+            self.name = name
+            self.latitude = latitude
+            self.longitude = longitude
+            self.updatedAt = updatedAt
+            self.timeZone = timeZone
+            self.country = country
+            self.admin1 = admin1
+        }
+    }
+
+    public struct Hour: Codable, Sendable, Equatable {
+        public var time: Date
+        public var temperatureC: Double?
+        public var precipitationChance: Double?
+        public var precipitationMM: Double?
+        public var condition: String?
+        public var symbol: String?
+    }
+
+    public struct Day: Codable, Sendable, Equatable {
+        /// `yyyy-MM-dd` at the place.
+        public var date: String
+        public var highC: Double?
+        public var lowC: Double?
+        public var precipitationChance: Double?
+        public var condition: String?
+        public var symbol: String?
+    }
+
+    /// One-minute bins from `startsAt` as far as the 15-minute series reaches (up to 4 hours): the
+    /// chart's input (intensity × chance per minute). A render 20 minutes after the fetch takes
+    /// bins 20…79 and can word the nowcast again at its own clock with `Nowcast`'s rules.
+    public struct Minutes: Codable, Sendable, Equatable {
+        public var startsAt: Date
+        public var intensityMMh: [Double]
+        public var chance: [Double]
+    }
+
+    public struct Snapshot: Codable, Sendable, Equatable {
+        public var fetchedAt: Date
+        /// The model time of the current conditions (Open-Meteo's `current.time`).
+        public var observedAt: Date
+        public var condition: String
+        public var symbol: String
+        public var weatherCode: Int
+        public var isDaylight: Bool?
+        public var temperatureC: Double
+        public var apparentTemperatureC: Double?
+        public var highC: Double?
+        public var lowC: Double?
+        public var precipitationChance: Double?
+        public var humidity: Double?
+        public var nowcast: String
+        public var nowcastSecondary: String?
+        public var rainStartMinutes: Int?
+        public var rainEndMinutes: Int?
+        public var rainPeakIntensityMMh: Double
+        public var rainPeakChance: Double
+        public var minutes: Minutes?
+        public var hourly: [Hour]
+        public var daily: [Day]
+    }
+
+    public struct Refresh: Codable, Sendable, Equatable {
+        public var lastAttemptAt: Date?
+        public var lastSuccessAt: Date?
+        /// nil when the last attempt succeeded.
+        public var lastError: String?
+    }
+
+    public struct Attribution: Codable, Sendable, Equatable {
+        public var name = "Open-Meteo"
+        public var url = "https://open-meteo.com/"
+        public var licence = "CC BY 4.0"
+    }
+
+    public var schemaVersion = WeatherFile.currentSchemaVersion
+    public var location: Location?
+    public var snapshot: Snapshot?
+    public var refresh = Refresh()
+    public var attribution = Attribution()
+
+    public init() {}
+
+    public static func url(in root: StoreRoot) -> URL { root.snapshots.appendingPathComponent("weather.json") }
+
+    public static func document(_ root: StoreRoot) -> JSONDocument<WeatherFile> {
+        JSONDocument(root: root, url: url(in: root), sizeLimit: 1 << 20)
+    }
+}

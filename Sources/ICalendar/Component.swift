@@ -1,0 +1,107 @@
+import Foundation
+
+/// A BEGIN:NAME ... END:NAME block with its properties and sub-components.
+public struct Component: Sendable, Equatable {
+    /// Upper-cased: VCALENDAR, VEVENT, VTIMEZONE, STANDARD, DAYLIGHT, VALARM, ...
+    public var name: String
+    public var properties: [Property] = []
+    public var components: [Component] = []
+    public var line: Int
+
+    public func first(_ name: String) -> Property? { properties.first { $0.name == name } }
+    public func all(_ name: String) -> [Property] { properties.filter { $0.name == name } }
+}
+
+/// The parsed file: its top-level components (normally one VCALENDAR) and what was worked around.
+public struct ICalendarDocument: Sendable {
+    public var components: [Component]
+    public var warnings: [ICalendarWarning]
+
+    /// Every component called `name` at any depth below the top level.
+    public func all(_ name: String) -> [Component] {
+        var found: [Component] = []
+        func walk(_ c: Component) {
+            for child in c.components {
+                if child.name == name { found.append(child) }
+                walk(child)
+            }
+        }
+        for c in components {
+            if c.name == name { found.append(c) }
+            walk(c)
+        }
+        return found
+    }
+
+    /// Parses a whole file. Errors name the line: nesting deeper than the limit, END without a
+    /// matching BEGIN, a file that is not iCalendar at all, a file over the size limit.
+    public static func parse(_ data: Data, limits: ICalendarLimits = ICalendarLimits()) throws -> ICalendarDocument {
+        guard data.count <= limits.maxFileBytes else {
+            throw ICalendarError(line: nil, message: "the file is \(data.count) bytes; the limit is \(limits.maxFileBytes) bytes")
+        }
+        var warnings: [ICalendarWarning] = []
+        var lineWarnings: [ICalendarWarning] = []
+        var stack: [Component] = []
+        var top: [Component] = []
+        var componentCount = 0
+        var sawBegin = false
+        try data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            try ContentLines.unfold(bytes, limits: limits, warnings: &lineWarnings) { line, slice in
+                guard let property = ContentLines.parse(slice, line: line) else {
+                    if !sawBegin && top.isEmpty {
+                        throw ICalendarError(line: line, message: "not an iCalendar file (expected BEGIN:VCALENDAR)")
+                    }
+                    if warnings.count < 1000 { warnings.append(ICalendarWarning(line: line, message: "not a content line; ignored")) }
+                    return
+                }
+                switch property.name {
+                case "BEGIN":
+                    let name = property.value.trimmingCharacters(in: .whitespaces).uppercased()
+                    if !sawBegin && name != "VCALENDAR" {
+                        throw ICalendarError(line: line, message: "not an iCalendar file (expected BEGIN:VCALENDAR, found BEGIN:\(name.prefix(40)))")
+                    }
+                    sawBegin = true
+                    guard stack.count < limits.maxDepth else {
+                        throw ICalendarError(line: line, message: "components are nested deeper than \(limits.maxDepth) levels")
+                    }
+                    componentCount += 1
+                    guard componentCount <= limits.maxComponents else {
+                        throw ICalendarError(line: line, message: "more than \(limits.maxComponents) components")
+                    }
+                    stack.append(Component(name: name, line: line))
+                case "END":
+                    let name = property.value.trimmingCharacters(in: .whitespaces).uppercased()
+                    guard let open = stack.popLast() else {
+                        throw ICalendarError(line: line, message: "END:\(name.prefix(40)) without a matching BEGIN")
+                    }
+                    if open.name != name {
+                        throw ICalendarError(line: line, message: "END:\(name.prefix(40)) closes BEGIN:\(open.name) from line \(open.line)")
+                    }
+                    if stack.isEmpty { top.append(open) } else { stack[stack.count - 1].components.append(open) }
+                default:
+                    guard !stack.isEmpty else {
+                        if !sawBegin { throw ICalendarError(line: line, message: "not an iCalendar file (expected BEGIN:VCALENDAR)") }
+                        return   // junk after END:VCALENDAR
+                    }
+                    guard stack[stack.count - 1].properties.count < limits.maxPropertiesPerComponent else {
+                        throw ICalendarError(line: line, message: "more than \(limits.maxPropertiesPerComponent) properties in \(stack[stack.count - 1].name) from line \(stack[stack.count - 1].line)")
+                    }
+                    stack[stack.count - 1].properties.append(property)
+                }
+            }
+        }
+        warnings = (lineWarnings + warnings).sorted { $0.line < $1.line }
+        if let open = stack.last {
+            // A truncated download: keep what was complete, say so.
+            warnings.append(ICalendarWarning(line: open.line, message: "BEGIN:\(open.name) is never closed (truncated file?)"))
+            // Close the chain so complete events inside are not lost.
+            while var c = stack.popLast() {
+                if c.name == "VEVENT" || c.name == "VTIMEZONE" { c = Component(name: "X-TRUNCATED", line: c.line) }
+                if stack.isEmpty { top.append(c) } else { stack[stack.count - 1].components.append(c) }
+            }
+        }
+        guard sawBegin else { throw ICalendarError(line: nil, message: "not an iCalendar file (no BEGIN:VCALENDAR)") }
+        return ICalendarDocument(components: top, warnings: warnings)
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import SharedStore
+
+/// A wall-clock date and time with no zone: what recurrence rules step through, so a weekly
+/// 09:00 meeting stays at 09:00 across a daylight-saving change.
+public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+
+    /// Days since 1970-01-01.
+    public var dayNumber: Int { CivilCalendar.daysSinceEpoch(year: year, month: month, day: day) }
+    public var secondOfDay: Int { hour * 3600 + minute * 60 + second }
+    /// Seconds since the epoch as if this wall-clock time were UTC.
+    public var localSeconds: Int { dayNumber * 86_400 + secondOfDay }
+    /// 0 = Monday ... 6 = Sunday (1970-01-01 was a Thursday).
+    public var weekday: Int { Self.weekday(dayNumber: dayNumber) }
+
+    static func weekday(dayNumber: Int) -> Int { ((dayNumber % 7) + 7 + 3) % 7 }
+
+    public static func fromLocalSeconds(_ s: Int) -> LocalDateTime {
+        let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
+        let sod = s - days * 86_400
+        let ymd = CivilCalendar.date(daysSinceEpoch: days)
+        return LocalDateTime(year: ymd.year, month: ymd.month, day: ymd.day, hour: sod / 3600, minute: sod / 60 % 60, second: sod % 60)
+    }
+
+    static func on(dayNumber: Int, secondOfDay: Int) -> LocalDateTime { fromLocalSeconds(dayNumber * 86_400 + secondOfDay) }
+
+    public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool { a.localSeconds < b.localSeconds }
+
+    public var description: String {
+        String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, second)
+    }
+
+    /// `yyyy-MM-dd`.
+    public var isoDate: String { String(format: "%04d-%02d-%02d", year, month, day) }
+
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        CivilCalendar.daysSinceEpoch(year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1)
+            - CivilCalendar.daysSinceEpoch(year: year, month: month, day: 1)
+    }
+}
+
+/// A DATE or DATE-TIME value as written: a date (all-day), a UTC instant, a time in a named
+/// zone, or a floating time (local wherever the reader is).
+public enum DateValue: Sendable, Equatable {
+    case date(LocalDateTime)
+    case utc(LocalDateTime)
+    case zoned(LocalDateTime, tzid: String)
+    case floating(LocalDateTime)
+
+    public var local: LocalDateTime {
+        switch self {
+        case .date(let l), .utc(let l), .zoned(let l, _), .floating(let l): return l
+        }
+    }
+
+    public var isDate: Bool { if case .date = self { return true } else { return false } }
+
+    /// Parses `20260124`, `20260124T090000`, `20260124T090000Z` with the property's TZID and
+    /// VALUE parameters. Years 1601…9999 (Outlook's zone definitions start in 1601).
+    public static func parse(_ text: Substring, tzid: String?, valueType: String?) -> DateValue? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        let u = Array(t.utf8)
+        func digits(_ r: Range<Int>) -> Int? {
+            guard r.upperBound <= u.count else { return nil }
+            var v = 0
+            for i in r {
+                let c = u[i]
+                guard c >= 48 && c <= 57 else { return nil }
+                v = v * 10 + Int(c - 48)
+            }
+            return v
+        }
+        guard u.count >= 8, let y = digits(0..<4), let mo = digits(4..<6), let d = digits(6..<8),
+              (1601...9999).contains(y), (1...12).contains(mo), d >= 1, d <= LocalDateTime.daysInMonth(year: y, month: mo) else { return nil }
+        if u.count == 8 {
+            return .date(LocalDateTime(year: y, month: mo, day: d))
+        }
+        guard valueType?.uppercased() != "DATE" else { return nil }
+        guard u.count == 15 || (u.count == 16 && u[15] == UInt8(ascii: "Z")), u[8] == UInt8(ascii: "T"),
+              let h = digits(9..<11), let mi = digits(11..<13), let s = digits(13..<15),
+              h <= 23, mi <= 59, s <= 60 else { return nil }
+        let l = LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: min(s, 59))
+        if u.count == 16 { return .utc(l) }
+        if let tzid, !tzid.isEmpty { return .zoned(l, tzid: tzid) }
+        return .floating(l)
+    }
+
+    static func parseList(_ p: Property, limit: Int) -> [DateValue]? {
+        let parts = p.value.split(separator: ",", omittingEmptySubsequences: true)
+        guard parts.count <= limit else { return nil }
+        var out: [DateValue] = []
+        for part in parts {
+            // RDATE may hold periods (start/end): the start is what counts.
+            let start = part.split(separator: "/", maxSplits: 1).first ?? part
+            guard let v = parse(start, tzid: p.parameter("TZID"), valueType: p.parameter("VALUE")) else { return nil }
+            out.append(v)
+        }
+        return out
+    }
+}
+
+/// An RFC 5545 DURATION: `P1W`, `PT1H30M`, `-P1D`, `P1DT12H`.
+enum DurationValue {
+    /// Whole days (kept apart so a day across a DST change stays a calendar day) and seconds.
+    static func parse(_ text: String) -> (days: Int, seconds: Int)? {
+        var s = Substring(text.trimmingCharacters(in: .whitespaces).uppercased())
+        var sign = 1
+        if s.hasPrefix("-") { sign = -1; s = s.dropFirst() } else if s.hasPrefix("+") { s = s.dropFirst() }
+        guard s.hasPrefix("P") else { return nil }
+        s = s.dropFirst()
+        var days = 0, seconds = 0, number = 0, haveNumber = false, inTime = false, any = false
+        for c in s {
+            if let d = c.wholeNumberValue, c.isASCII {
+                number = number * 10 + d
+                haveNumber = true
+                guard number < 100_000_000 else { return nil }
+                continue
+            }
+            switch c {
+            case "T": guard !inTime, !haveNumber else { return nil }; inTime = true; continue
+            case "W" where !inTime: days += number * 7
+            case "D" where !inTime: days += number
+            case "H" where inTime: seconds += number * 3600
+            case "M" where inTime: seconds += number * 60
+            case "S" where inTime: seconds += number
+            default: return nil
+            }
+            guard haveNumber else { return nil }
+            number = 0
+            haveNumber = false
+            any = true
+        }
+        guard any, !haveNumber else { return nil }
+        return (sign * days, sign * seconds)
+    }
+}

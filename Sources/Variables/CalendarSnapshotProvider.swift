@@ -1,0 +1,131 @@
+import Foundation
+import SharedStore
+
+/// `__calendar_*` keys from `snapshots/calendar.json`, written by `weaver calendar refresh`
+/// (schema in docs/data-sources.md). The seed has no calendar keys; these carry what its Next Up
+/// template shows (notes §5): title, countdown wording, time range, location, the event after.
+///
+/// Events are chosen at render time from the snapshot's `events` list, so a snapshot written
+/// an hour ago still shows the right next event: those that ended before the render clock are
+/// skipped. Timed events come first; all-day events are "next" only when no timed event is
+/// left, and today's all-day events have their own keys.
+public struct CalendarSnapshotProvider: DictionaryKeySource {
+    public struct Event: Sendable, Equatable {
+        public var title: String
+        public var start: Date
+        public var end: Date
+        public var isAllDay: Bool
+        public var location: String?
+        public var calendar: String?
+        /// For all-day events: first day, `yyyy-MM-dd`.
+        public var startDay: String?
+    }
+
+    public var generatedAt: Date?
+    public var upcoming: [Event]
+    public var lastError: String?
+    let prefix = "__calendar_"
+
+    public init(generatedAt: Date?, upcoming: [Event], lastError: String? = nil) {
+        self.generatedAt = generatedAt
+        self.upcoming = upcoming
+        self.lastError = lastError
+    }
+
+    public static func load(from root: StoreRoot) -> CalendarSnapshotProvider? {
+        guard let json = SnapshotJSON.load(root.snapshots.appendingPathComponent("calendar.json")) else { return nil }
+        let events = (json.children("events") ?? []).prefix(200).compactMap { e -> Event? in
+            guard let title = e.string("title"), let start = e.date("start") else { return nil }
+            // An event without an end is a moment (as WidgetRender reads it).
+            let end = e.date("end") ?? start
+            return Event(title: title, start: start, end: max(start, end), isAllDay: e.bool("isAllDay") ?? false,
+                         location: e.string("location"), calendar: e.string("calendar"), startDay: e.string("startDay"))
+        }
+        return CalendarSnapshotProvider(generatedAt: json.date("generatedAt"), upcoming: events.sorted { $0.start < $1.start },
+                                        lastError: json.string("lastError"))
+    }
+
+    /// The next and the following event at `now`.
+    func pick(at now: Date) -> (next: Event?, second: Event?) {
+        let live = upcoming.filter { $0.end > now || ($0.end == $0.start && $0.start >= now) }
+        let timed = live.filter { !$0.isAllDay }
+        let ordered = timed.isEmpty ? live : timed
+        return (ordered.first, ordered.dropFirst().first)
+    }
+
+    func values(in context: RenderContext, formatters: FormatterCache) -> [String: String] {
+        var v: [String: String] = [:]
+        let now = context.now
+        if let at = generatedAt { v["__calendar_updated_iso"] = CivilTime.isoUTC(at, fractionalSeconds: false) }
+        if let lastError, !lastError.isEmpty { v["__calendar_error"] = lastError }
+        let today = CivilTime.local(now, in: context.timeZone)
+        let todayStart = today.startOfDay(in: context.timeZone)
+        let tomorrowStart = CivilTime.local(todayStart.addingTimeInterval(36 * 3600), in: context.timeZone).startOfDay(in: context.timeZone)
+        let live = upcoming.filter { $0.end > now }
+        let timedToday = live.filter { !$0.isAllDay && $0.start < tomorrowStart }
+        v["__calendar_today_count"] = String(timedToday.count)
+        let allDayToday = live.filter { $0.isAllDay && $0.start < tomorrowStart }
+        v["__calendar_all_day_today"] = allDayToday.map(\.title).joined(separator: ", ")
+        v["__calendar_all_day_today_count"] = String(allDayToday.count)
+        let (next, second) = pick(at: now)
+        v["__calendar_has_next"] = next == nil ? "false" : "true"
+        if let next { describe(next, as: "next", into: &v, context: context, formatters: formatters) }
+        if let second { describe(second, as: "second", into: &v, context: context, formatters: formatters) }
+        return v
+    }
+
+    func describe(_ e: Event, as name: String, into v: inout [String: String], context: RenderContext, formatters: FormatterCache) {
+        let key = "__calendar_\(name)_"
+        let now = context.now
+        v[key + "title"] = e.title
+        if let l = e.location, !l.isEmpty { v[key + "location"] = l }
+        if let c = e.calendar { v[key + "calendar"] = c }
+        v[key + "all_day"] = e.isAllDay ? "true" : "false"
+        v[key + "start_iso"] = CivilTime.isoUTC(e.start, fractionalSeconds: false)
+        v[key + "end_iso"] = CivilTime.isoUTC(e.end, fractionalSeconds: false)
+        v[key + "start"] = CivilTime.local(e.start, in: context.timeZone).hourMinute
+        v[key + "end"] = CivilTime.local(e.end, in: context.timeZone).hourMinute
+        let shortTime = formatters.date(pattern: DateFormatter.dateFormat(fromTemplate: "jmm", options: 0, locale: context.locale))
+        v[key + "range"] = e.isAllDay ? "All day" : "\(shortTime.string(from: e.start))–\(shortTime.string(from: e.end))"
+        let seconds = e.start.timeIntervalSince(now)
+        v[key + "in_min"] = String(max(0, Int((seconds / 60).rounded(.up))))
+        v[key + "ongoing"] = (seconds <= 0 && e.end > now) ? "true" : "false"
+        if seconds <= 0 && e.end > now {
+            v[key + "ends_in_min"] = String(max(0, Int((e.end.timeIntervalSince(now) / 60).rounded(.up))))
+        }
+        v[key + "countdown"] = Self.shortCountdown(to: e.start, now: now, context: context, formatters: formatters)
+        v[key + "label"] = Self.countdownLabel(to: e.start, now: now, context: context, formatters: formatters)
+        v[key + "header"] = (name == "next" && seconds < 86_400) ? "Next Up" : "Next"
+    }
+
+    /// Calendar days from today to the start's day, in the render zone.
+    static func dayDifference(_ start: Date, now: Date, in zone: TimeZone) -> Int {
+        CivilTime.local(start, in: zone).dayNumber - CivilTime.local(now, in: zone).dayNumber
+    }
+
+    /// Notes §5: Now · Nm · Nh · Nd (calendar days, under 14) · "MMM d".
+    static func shortCountdown(to start: Date, now: Date, context: RenderContext, formatters: FormatterCache) -> String {
+        let dt = start.timeIntervalSince(now)
+        if dt <= 0 { return "Now" }
+        let minutes = Int(dt / 60)
+        if minutes < 60 { return "\(minutes)m" }
+        if minutes / 60 < 24 { return "\(minutes / 60)h" }
+        let days = max(1, dayDifference(start, now: now, in: context.timeZone))
+        if days < 14 { return "\(days)d" }
+        return formatters.date(pattern: DateFormatter.dateFormat(fromTemplate: "MMMd", options: 0, locale: context.locale)).string(from: start)
+    }
+
+    /// Notes §5: Now · Soon · In N min · In N hr · Tomorrow · In N days · On EEE MMM d.
+    static func countdownLabel(to start: Date, now: Date, context: RenderContext, formatters: FormatterCache) -> String {
+        let dt = start.timeIntervalSince(now)
+        if dt <= 0 { return "Now" }
+        let minutes = Int(dt / 60)
+        if minutes <= 1 { return "Soon" }
+        if minutes < 60 { return "In \(minutes) min" }
+        if minutes / 60 < 24 { return "In \(minutes / 60) hr" }
+        let days = max(1, dayDifference(start, now: now, in: context.timeZone))
+        if days == 1 { return "Tomorrow" }
+        if days < 7 { return "In \(days) days" }
+        return "On " + formatters.date(pattern: DateFormatter.dateFormat(fromTemplate: "EEEMMMd", options: 0, locale: context.locale)).string(from: start)
+    }
+}

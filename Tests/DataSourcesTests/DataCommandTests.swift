@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// `weaver weather|calendar|steps` run as a user would, against a loopback server.
+@Suite("weaver weather / calendar / steps command line")
+struct DataCommandTests {
+    let home: URL
+    let config: URL
+
+    init() throws {
+        home = try Products.temporaryDirectory("data-cli")
+        config = try Products.temporaryDirectory("data-cli-config")
+    }
+
+    func weaver(_ arguments: [String], environment: [String: String] = [:]) throws -> Products.Result {
+        try Products.run("weaver", arguments, environment: ["WIDGETWEAVER_HOME": home.path, "XDG_CONFIG_HOME": config.path,
+                                                            "TZ": "UTC", "WIDGETWEAVER_OPEN_METEO_URL": ""].merging(environment) { $1 })
+    }
+
+    @Test func weatherFromLocationToKeys() throws {
+        let failing = Mutex(false)
+        let server = try Fixtures.openMeteo(forecast: {
+            failing.withLock { $0 } ? .json("{\"error\":true,\"reason\":\"down\"}", status: 500) : .json(Fixtures.text("forecast-dublin.json"))
+        })
+        defer { server.stop() }
+        let base = ["--base-url", server.baseURL]
+        let at = ["--now", "2026-01-24T09:30:00Z"]
+
+        let springfield = try weaver(["weather", "location", "set", "Springfield"] + base)
+        #expect(springfield.status == 1)
+        #expect(springfield.stderrText.contains("'Springfield' matches 3 places; choose one with --pick N"))
+        #expect(springfield.stderrText.contains("3. Springfield, Illinois, United States (39.8017, -89.6437), population 116250"))
+        #expect(try weaver(["weather", "location", "set", "Springfield", "--pick", "3"] + base).status == 0)
+        #expect(try weaver(["weather", "location", "show"]).stdoutText.contains("latitude\t39.80172"))
+
+        let set = try weaver(["weather", "location", "set", "Dublin"] + base)
+        #expect(set.status == 0)
+        #expect(set.stdoutText.hasPrefix("Location: Dublin, Leinster, Ireland (53.3331, -6.2489)\n"))
+        #expect(set.stderrText.contains("also called 'Dublin': Dublin, California, United States"))
+        let nowhere = try weaver(["weather", "location", "set", "Qwxyz"] + base)
+        #expect(nowhere.status == 1 && nowhere.stderrText.contains("no place called 'Qwxyz'"))
+
+        let refresh = try weaver(["weather", "refresh"] + base + at)
+        #expect(refresh.status == 0)
+        #expect(refresh.stdoutText.hasPrefix("Dublin: Cloudy, 7°C (H 9° L 3°) · "))
+        #expect(refresh.stdoutText.contains("· Rain in 15m · Moderate rain\n"))
+        let keys = try weaver(["vars", "render", "--locale", "en_GB", "--tz", "Europe/Dublin", "--now", "2026-01-24T09:31:00Z",
+                               "{{__weather_location}}: {{__weather_temp}}° {{__weather_condition}} [{{__weather_symbol}}] H {{__weather_high}} L {{__weather_low}} · {{__weather_humidity}}% · feels {{__weather_feels_f}}°F · {{__weather_nowcast}} at {{__weather_rain_start}}"])
+        #expect(keys.stdoutText == "Dublin: 7° Cloudy [cloud.fill] H 9 L 3 · 82% · feels 39°F · Rain in 15m at 09:45\n")
+
+        // Within 10 minutes: no request, exit 0 (timers call this).
+        let count = server.requests.count
+        let again = try weaver(["weather", "refresh"] + base + at)
+        #expect(again.status == 0 && again.stdoutText.hasPrefix("Not fetched: the last request was 0 min ago"))
+        #expect(server.requests.count == count)
+
+        // The environment variable points at the server too; a failure keeps the snapshot and says how old it is.
+        failing.withLock { $0 = true }
+        let failed = try weaver(["weather", "refresh", "--force", "--retries", "0"] + at, environment: ["WIDGETWEAVER_OPEN_METEO_URL": server.baseURL])
+        #expect(failed.status == 1)
+        #expect(failed.stderrText.contains("answered HTTP 500"))
+        #expect(failed.stderrText.contains("Kept the last snapshot, from 0 min ago"))
+        #expect(try weaver(["vars", "render", "--locale", "en_GB", "{{__weather_temp_c}}"]).stdoutText == "7\n")
+
+        let badURL = try weaver(["weather", "refresh", "--base-url", "ftp://example.org"])
+        #expect(badURL.status == 64 && badURL.stderrText.contains("'--base-url' must be an http:// or https:// address"))
+    }
+
+    @Test func weatherWithoutLocationSaysHowToSetOne() throws {
+        let r = try weaver(["weather", "refresh", "--base-url", "http://127.0.0.1:9"])
+        #expect(r.status == 1 && r.stderrText.contains("weaver weather location set \"Dublin\""))
+    }
+
+    @Test func autorefreshInstallsATimerOrALoginLoop() throws {
+        let store = home.appendingPathComponent("my store%1").path
+        let on = try weaver(["weather", "autorefresh", "enable", "--method", "systemd", "--store", store])
+        #expect(on.status == 0)
+        let service = try String(contentsOf: config.appendingPathComponent("systemd/user/widgetweaver-data.service"), encoding: .utf8)
+        #expect(service.contains("\" \"weather\" \"refresh\" \"--quiet\" \"--store\" \"\(store.replacingOccurrences(of: "%", with: "%%"))\""))
+        let timer = try String(contentsOf: config.appendingPathComponent("systemd/user/widgetweaver-data.timer"), encoding: .utf8)
+        #expect(timer.contains("OnUnitActiveSec=30min"))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: config.appendingPathComponent("systemd/user/timers.target.wants/widgetweaver-data.timer").path)) == "../widgetweaver-data.timer")
+
+        // Switching to XDG removes the systemd files: one refresher only.
+        #expect(try weaver(["weather", "autorefresh", "enable", "--method", "xdg"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent("systemd/user/widgetweaver-data.timer").path))
+        let desktop = try String(contentsOf: config.appendingPathComponent("autostart/widgetweaver-data.desktop"), encoding: .utf8)
+        #expect(desktop.contains("Exec=\"/bin/sh\" -c \"while :; do '") && desktop.contains("sleep 1800; done\""))
+        let off = try weaver(["weather", "autorefresh", "disable"])
+        #expect(off.status == 0 && off.stdoutText.contains("Automatic refresh is off."))
+        #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent("autostart/widgetweaver-data.desktop").path))
+    }
+
+    @Test func calendarAndStepsCommands() throws {
+        let file = home.appendingPathComponent("work.ics")
+        try Data(workCalendar.utf8).write(to: file)
+        let add = try weaver(["calendar", "add", file.path])
+        #expect(add.status == 0 && add.stdoutText.hasPrefix("Added 'Work' (id work): 3 events in \(file.path)"))
+        #expect(try weaver(["calendar", "list"]).stdoutText.hasPrefix("work\tWork\t3 events\tnever refreshed\t"))
+        let refresh = try weaver(["calendar", "refresh", "--now", "2026-01-24T09:30:00Z", "--tz", "Europe/Dublin"])
+        #expect(refresh.status == 0)
+        #expect(refresh.stdoutText.hasPrefix("Next: Stand-up — Mon 26 Jan 10:00 · Room 2\nThen: Design review — Mon 26 Jan 15:00\n"))
+        let keys = try weaver(["vars", "render", "--now", "2026-01-26T09:50:00Z", "--tz", "Europe/Dublin", "--locale", "en_GB",
+                               "{{__calendar_next_title}} {{__calendar_next_label}} ({{__calendar_next_countdown}}) {{__calendar_next_range}}"])
+        #expect(keys.stdoutText == "Stand-up In 10 min (10m) 10:00–10:15\n")
+        #expect(try weaver(["calendar", "remove", "work"]).status == 0)
+        let empty = try weaver(["calendar", "refresh"])
+        #expect(empty.status == 1 && empty.stderrText.contains("no calendars yet"))
+
+        let csv = home.appendingPathComponent("steps.csv")
+        try Data("date,steps\n2026-01-23,9000\n2026-01-24,twelve\n".utf8).write(to: csv)
+        let bad = try weaver(["steps", "import", csv.path])
+        #expect(bad.status == 1)
+        #expect(bad.stderrText.contains("Error: steps.csv line 3, field 'steps': 'twelve' is not a whole number in 0…200000"))
+        try Data("date,steps\n2026-01-23,9000\n2026-01-24,12000\n".utf8).write(to: csv)
+        let good = try weaver(["steps", "import", csv.path, "--now", "2026-01-24T20:00:00Z", "--tz", "UTC"])
+        #expect(good.status == 0 && good.stdoutText.contains("Today (2026-01-24): 12000 steps"))
+        #expect(try weaver(["steps", "goal", "8000", "--weekend", "5000"]).stdoutText == "Goal: 8000 steps on weekdays, 5000 at weekends\n")
+        #expect(try weaver(["steps", "goal", "0"]).status == 64)
+        #expect(try weaver(["vars", "render", "--now", "2026-01-24T20:00:00Z", "--tz", "UTC",
+                            "{{__steps_today}}/{{__steps_goal_today}} {{__steps_goal_hit_today}} streak {{__steps_streak}}"]).stdoutText
+                == "12000/5000 true streak 2\n")
+    }
+}
