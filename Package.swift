@@ -79,7 +79,6 @@ let package = Package(
         ]),
         .executableTarget(name: "weaver", dependencies: [
             "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "HomeScreen",
-            "Variables", "WidgetDesign", "WidgetRender", "SharedStore",
             "DataSources",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
