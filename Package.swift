@@ -42,9 +42,12 @@ let package = Package(
         .target(name: "Variables", dependencies: ["SharedStore"]),
         .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP"]),
         .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables", "CCairo"]),
+        // `noise spectrum`: a mix's predicted (and measured) spectrum drawn with Cairo/Pango to PNG or SVG.
+        .target(name: "SpectrumPlot", dependencies: ["NoiseDSP", "CCairo"]),
 
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
+            "SpectrumPlot",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "weaver", dependencies: [
@@ -61,6 +64,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
         .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "TestSupport"]),
+        // Spectrum curves against measured renders, and the chart files.
+        .testTarget(name: "SpectrumPlotTests", dependencies: ["SpectrumPlot", "NoiseEngine", "TestSupport", "CCairo"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "NoiseEngine", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
         .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),
