@@ -66,11 +66,14 @@ public struct MovementModulator: Sendable {
     /// Moves `frames` frames on, for a period of `periodFrames`.
     public mutating func advance(_ frames: Int, periodFrames: Float) {
         if lengthFrames <= 0 {
-            // Start partway up a swell, so the first seconds already move.
-            from = 0
+            // Start at a random point of a random half swell, rising or falling: a render of any
+            // length is as likely to begin in a trough as on a crest, so short renders are not
+            // louder on average than long ones.
+            sign = uniform() < 0.5 ? -1 : 1
+            from = -sign * (0.55 + 0.45 * uniform())
             to = sign * (0.55 + 0.45 * uniform())
             lengthFrames = max(1, 0.5 * periodFrames * (0.7 + 0.6 * uniform()))
-            phase = 0
+            phase = uniform()
         }
         phase += Float(frames) / lengthFrames
         while phase >= 1 {

@@ -61,7 +61,7 @@ import TestSupport
     @Test func loudnessPredictionHoldsOnAverageWithMovement() throws {
         for id in ["ocean", "rain", "wind"] {
             let mix = try L.preset(id)
-            let measured = (1...3).map { Loudness.integratedLufs(L.render(mix, seconds: 60, seed: UInt64(100 + $0))) }
+            let measured = (1...6).map { Loudness.integratedLufs(L.render(mix, seconds: 90, seed: UInt64(100 + $0))) }
             let mean = measured.reduce(0, +) / Double(measured.count)
             let predicted = mix.predictedLoudness().loudnessLufs
             print("\(id): measured \(measured.map { String(format: "%.2f", $0) }) mean \(String(format: "%.2f", mean)), predicted \(String(format: "%.2f", predicted))")
