@@ -33,10 +33,11 @@ public struct LayerChange: Equatable, Sendable {
     public var movementHighCutOctaves: Double?
 
     public init(enabled: Bool? = nil, volume: Double? = nil, colour: Double? = nil, lowCutHz: CutChange? = nil,
-                highCutHz: CutChange? = nil, eqLowDb: Double? = nil, eqMidDb: Double? = nil, eqHighDb: Double? = nil) {
+                highCutHz: CutChange? = nil, eqLowDb: Double? = nil, eqMidDb: Double? = nil, eqHighDb: Double? = nil,
+                movementPeriodSeconds: Double? = nil, movementLevelDb: Double? = nil, movementHighCutOctaves: Double? = nil) {
         self.init(enabled: enabled, volume: volume, colour: colour, lowCutHz: lowCutHz, highCutHz: highCutHz,
                   eqLowDb: eqLowDb, eqMidDb: eqMidDb, eqHighDb: eqHighDb, movement: nil)
-        (movementPeriodSeconds, movementLevelDb, movementHighCutOctaves) = (nil, nil, nil)
+        (self.movementPeriodSeconds, self.movementLevelDb, self.movementHighCutOctaves) = (movementPeriodSeconds, movementLevelDb, movementHighCutOctaves)
     }
 
     /// A full layer description; `movement` nil sets the layer still (a hand-over replaces everything).
