@@ -11,7 +11,7 @@ import Darwin
 /// cuts, EQ) times known gains (loudness calibration, volume curve, master), so its power spectral
 /// density is σ²·|H(f)|² and its K-weighted power the integral of that times the K-weighting.
 /// Layers are independent generators, so their powers add. Movement multiplies a layer's power by
-/// its long-run average (the modulator's distribution is fixed, so the average is too).
+/// its long-run average over the modulator's distribution (fixed, so the average is too).
 /// The limiter is not modelled: it only acts on mixes that `peakHeadroomDb` says are near it.
 ///
 /// Everything here allocates and takes milliseconds: never call it on the render thread.
@@ -22,10 +22,13 @@ public struct LoudnessModel: Sendable {
     /// Midpoint grid over 0…Nyquist: cos ω and the K-weighting's |H|² at each point.
     let cosines: [Double]
     let kWeight: [Double]
-    /// Movement's long-run values (a deterministic run of the modulator).
+    /// Movement's long-run distribution: values of the modulator and the share of time at each.
     let movementValues: [Float]
+    let movementWeights: [Double]
 
     public static let pointCount = 8192
+    /// Computed once per process (about 20 ms).
+    static let movementDistribution = MovementModulator.distribution()
     /// BS.1770's offset between K-weighted mean square and LUFS.
     public static let lufsOffset = -0.691
     /// Peak-to-RMS ratio used to judge the limiter: a Gaussian signal passes 4.5σ (13.1 dB) in about
@@ -51,7 +54,7 @@ public struct LoudnessModel: Sendable {
         }
         cosines = c
         kWeight = w
-        movementValues = MovementModulator.sampleValues(count: 4000)
+        (movementValues, movementWeights) = Self.movementDistribution
     }
 
     /// |H|² of a layer's whole chain at cos ω, gains included (calibration × volume curve), without
@@ -112,8 +115,8 @@ public struct LoudnessModel: Sendable {
             ? (0..<nodes).map { powers(move.highCutOctaves * (Float($0) / Float(nodes - 1) * 2 - 1)) }
             : []
         var k = 0.0, u = 0.0
-        for m in movementValues {
-            let level = pow(10, Double(move.levelDb * m) / 10)
+        for (m, weight) in zip(movementValues, movementWeights) where weight > 0 {
+            let level = weight * pow(10, Double(move.levelDb * m) / 10)
             var pk = still.0, pu = still.1
             if cutMoves {
                 let x = Double(m + 1) / 2 * Double(nodes - 1)
@@ -125,8 +128,7 @@ public struct LoudnessModel: Sendable {
             k += level * pk
             u += level * pu
         }
-        let n = Double(movementValues.count)
-        return (k / n, u / n)
+        return (k, u)
     }
 
     public struct Prediction: Sendable {
@@ -170,17 +172,12 @@ public struct LoudnessModel: Sendable {
         if move.isStill || (move.levelDb == 0 && s.highCutHz == nil) {
             return scale * layerPowerResponse(s, cosOmega: c)
         }
-        // Average over a thinned run of the modulator (every 10th value is plenty for a curve).
-        var sum = 0.0, n = 0
-        var i = 0
-        while i < movementValues.count {
-            let m = movementValues[i]
+        var sum = 0.0
+        for (m, weight) in zip(movementValues, movementWeights) where weight > 0 {
             let level = pow(10, Double(move.levelDb * m) / 10)
             let offset = s.highCutHz == nil ? 0 : move.highCutOctaves * m
-            sum += level * layerPowerResponse(s, cosOmega: c, highCutOffsetOctaves: offset)
-            n += 1
-            i += 10
+            sum += weight * level * layerPowerResponse(s, cosOmega: c, highCutOffsetOctaves: offset)
         }
-        return scale * sum / Double(n)
+        return scale * sum
     }
 }

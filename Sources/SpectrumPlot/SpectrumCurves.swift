@@ -32,11 +32,12 @@ public struct SpectrumCurves: Sendable, Equatable {
     /// Levels below this are drawn and written as this (silence has no dB).
     public static let floorDb = -150.0
 
-    /// Log-spaced points from 20 Hz to 20 kHz, `perOctave` per octave (24: a smooth curve).
+    /// Log-spaced points from exactly 20 Hz to exactly 20 kHz, about `perOctave` per octave (24: a
+    /// smooth curve).
     public static func frequencies(perOctave: Int = 24) -> [Double] {
         let octaves = log2(highHz / lowHz)
-        let n = Int((octaves * Double(perOctave)).rounded())
-        return (0...n).map { lowHz * pow(2, Double($0) / Double(perOctave)) }
+        let n = Int((octaves * Double(perOctave)).rounded(.up))
+        return (0...n).map { $0 == n ? highHz : lowHz * pow(highHz / lowHz, Double($0) / Double(n)) }
     }
 
     static func db(_ power: Double) -> Double { power > 0 ? max(floorDb, 10 * log10(power)) : floorDb }
