@@ -9,7 +9,7 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)
 
-.PHONY: deps build play test bench bench-check fuzz-vars fuzz-designs fuzz-ics install clean
+.PHONY: deps build play test bench bench-check fuzz-vars fuzz-designs fuzz-ics install clean golden-spectrum
 
 ## Install the system packages (skipped when all are present).
 deps:
@@ -39,6 +39,14 @@ bench: deps
 ## (Benchmarks/Thresholds; the tool reads them relative to the Benchmarks folder).
 bench-check: deps
 	cd Benchmarks && $(SWIFT) package benchmark thresholds check --filter '.*live parameter changes.*' --no-progress
+
+## Rewrite the spectrum chart's golden image and the README's spectrum pictures (look at them before
+## committing: docs/spectrum-*.png, Tests/SpectrumPlotTests/Golden/sleep.png).
+golden-spectrum: build
+	$(SWIFT) build -c $(CONFIG) --build-tests -Xswiftc -enable-testing
+	WW_UPDATE_GOLDEN=1 $(SWIFT) test -c $(CONFIG) --skip-build -Xswiftc -enable-testing --filter SpectrumTests.chartMatchesTheGoldenImage
+	$(BIN)/noise spectrum --preset ocean -o docs/spectrum-ocean.png
+	$(BIN)/noise spectrum --preset sleep --measured 60s -o docs/spectrum-sleep.png
 
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD    = $(SWIFT) build -c debug --sanitize=fuzzer -Xswiftc -DFUZZING --scratch-path .build-fuzz

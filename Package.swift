@@ -72,9 +72,12 @@ let package = Package(
         // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
         // HTTP through FoundationNetworking's URLSession (ships with the toolchain: no build cost).
         .target(name: "DataSources", dependencies: ["ICalendar", "SharedStore"]),
+        // `noise spectrum`: a mix's predicted (and measured) spectrum drawn with Cairo/Pango to PNG or SVG.
+        .target(name: "SpectrumPlot", dependencies: ["NoiseDSP", "CCairo"]),
 
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
+            "SpectrumPlot",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "weaver", dependencies: [
@@ -94,6 +97,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
         .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "TestSupport"]),
+        // Spectrum curves against measured renders, and the chart files.
+        .testTarget(name: "SpectrumPlotTests", dependencies: ["SpectrumPlot", "NoiseEngine", "TestSupport", "CCairo"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "NoiseEngine", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
         .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),

@@ -4,10 +4,12 @@ import NoiseDSP
 /// The full chain: four layers, each with colour, low cut, high cut and three EQ bands active,
 /// stereo at 48 kHz, into the limiter and fader. One iteration renders one second of audio in
 /// 1024-frame blocks, so `throughput` (iterations/s) reads directly as "× real time".
-func fullChainMachine() -> NoiseMachine {
+/// With `movement`, every layer also swells in level (±6 dB) and high cut (±1 octave) every ~4 s.
+func fullChainMachine(movement: Bool = false) -> NoiseMachine {
     let layers = (0..<4).map { i in
         LayerSettings(volume: 0.8, colour: [0.3, 1.0, 1.6, 2.0][i], lowCutHz: [40, 80, 120, 200][i],
-                      highCutHz: [16000, 9000, 6000, 3000][i], eqLowDb: 3, eqMidDb: -2, eqHighDb: -4)
+                      highCutHz: [16000, 9000, 6000, 3000][i], eqLowDb: 3, eqMidDb: -2, eqHighDb: -4,
+                      movement: movement ? MovementSettings(periodSeconds: 4, levelDb: 6, highCutOctaves: 1) : .still)
     }
     let machine = NoiseMachine(spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 1024, channelCount: 2),
                                seed: 1, layers: layers, masterVolume: 0.8)
@@ -46,6 +48,11 @@ let benchmarks: @Sendable () -> Void = {
         measureOneSecondRenders(benchmark, fullChainMachine())
     }
 
+    // Movement on every layer: modulators and the moving high cuts' coefficients (every 256 frames).
+    Benchmark("Render 1 s, 4 layers, full chain with movement, stereo 48 kHz", configuration: realTime) { benchmark in
+        measureOneSecondRenders(benchmark, fullChainMachine(movement: true))
+    }
+
     Benchmark("Render 1 s, 1 layer on, 3 at zero volume", configuration: realTime) { benchmark in
         let machine = NoiseMachine(spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 1024, channelCount: 2), seed: 1,
                                    layers: [LayerSettings(volume: 0.8, colour: 1.8, lowCutHz: 30, highCutHz: 6000),
@@ -55,16 +62,19 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // The render thread's contract: after warm-up, a block allocates nothing, even while every
-    // parameter of every layer ramps. Threshold: 0 allocations (Benchmarks/Thresholds).
+    // parameter of every layer ramps and every layer moves. Threshold: 0 allocations (Benchmarks/Thresholds).
     Benchmark("Render block with live parameter changes (allocations)",
               configuration: .init(metrics: [.mallocCountTotal], maxIterations: 10_000)) { benchmark in
-        let machine = fullChainMachine()
+        let machine = fullChainMachine(movement: true)
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 256 * 2)
         defer { buffer.deallocate() }
-        var moved = LayerSettings(volume: 0.5, colour: 0.7, lowCutHz: 300, highCutHz: 5000, eqLowDb: -6, eqMidDb: 4, eqHighDb: 2)
+        var moved = LayerSettings(volume: 0.5, colour: 0.7, lowCutHz: 300, highCutHz: 5000, eqLowDb: -6, eqMidDb: 4, eqHighDb: 2,
+                                  movement: MovementSettings(periodSeconds: 3, levelDb: 4, highCutOctaves: 0.5))
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
             moved.colour = Float(i % 200) / 100
+            moved.movement.levelDb = Float(i % 13)
+            moved.movement.periodSeconds = Float(2 + i % 20)
             machine.setLayer(i % 4, moved)
             machine.setMasterVolume(Float(i % 100) / 100)
             machine.render(into: buffer, frameCount: 256)

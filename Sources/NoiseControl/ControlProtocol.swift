@@ -77,6 +77,9 @@ extension ControlRequest {
             change.eqLowDb = try cf.number("eqLowDb", range: Mix.eqRange)
             change.eqMidDb = try cf.number("eqMidDb", range: Mix.eqRange)
             change.eqHighDb = try cf.number("eqHighDb", range: Mix.eqRange)
+            change.movementPeriodSeconds = try cf.number("movementPeriodSeconds", range: Mix.movementPeriodRange)
+            change.movementLevelDb = try cf.number("movementLevelDb", range: Mix.movementLevelRange)
+            change.movementHighCutOctaves = try cf.number("movementHighCutOctaves", range: Mix.movementCutRange)
             try cf.refuseRest()
             guard !change.isEmpty else { throw ProtocolError("'change' has no fields") }
             request = .setLayer(index: layer, change: change)
@@ -125,6 +128,9 @@ extension ControlRequest {
             if let v = c.eqLowDb { m["eqLowDb"] = .number(v) }
             if let v = c.eqMidDb { m["eqMidDb"] = .number(v) }
             if let v = c.eqHighDb { m["eqHighDb"] = .number(v) }
+            if let v = c.movementPeriodSeconds { m["movementPeriodSeconds"] = .number(v) }
+            if let v = c.movementLevelDb { m["movementLevelDb"] = .number(v) }
+            if let v = c.movementHighCutOctaves { m["movementHighCutOctaves"] = .number(v) }
             o["change"] = .object(m)
         case .setMaster(let v): o = ["command": .string("setMaster"), "volume": .number(v)]
         case .preset(let id, let fade): o = ["command": .string("preset"), "id": .string(id), "crossfadeSeconds": .number(fade)]

@@ -215,6 +215,22 @@ struct TolerantReader {
             l.eq.highDb = number(e["highDb"], path: "\(p).eq.highDb", range: Mix.eqRange, default: 0, unit: " dB")
         case let other?: repair("\(p).eq", "must be an object, found \(other.typeName)", "flat (0 dB)")
         }
+        switch o["movement"] {
+        case nil, .null?: break   // steady (mixes from before movement existed)
+        case .object(let m)?:
+            var move = Mix.Movement()
+            move.periodSeconds = number(m["periodSeconds"] ?? .number(move.periodSeconds), path: "\(p).movement.periodSeconds",
+                                        range: Mix.movementPeriodRange, default: move.periodSeconds, unit: " s")
+            move.levelDb = number(m["levelDb"] ?? .number(0), path: "\(p).movement.levelDb", range: Mix.movementLevelRange, default: 0, unit: " dB")
+            move.highCutOctaves = number(m["highCutOctaves"] ?? .number(0), path: "\(p).movement.highCutOctaves",
+                                         range: Mix.movementCutRange, default: 0, unit: " octaves")
+            if move.highCutOctaves > 0 && l.highCutHz == nil {
+                repair("\(p).movement.highCutOctaves", "needs a high cut", "0")
+                move.highCutOctaves = 0
+            }
+            l.movement = move.isStill ? nil : move
+        case let other?: repair("\(p).movement", "must be an object, found \(other.typeName)", "steady")
+        }
         return l
     }
 }

@@ -27,9 +27,22 @@ public struct LayerChange: Equatable, Sendable {
     public var eqLowDb: Double?
     public var eqMidDb: Double?
     public var eqHighDb: Double?
+    /// Movement: 2…120 s (`Mix.movementPeriodRange`), 0…12 dB, 0…3 octaves.
+    public var movementPeriodSeconds: Double?
+    public var movementLevelDb: Double?
+    public var movementHighCutOctaves: Double?
 
     public init(enabled: Bool? = nil, volume: Double? = nil, colour: Double? = nil, lowCutHz: CutChange? = nil,
-                highCutHz: CutChange? = nil, eqLowDb: Double? = nil, eqMidDb: Double? = nil, eqHighDb: Double? = nil) {
+                highCutHz: CutChange? = nil, eqLowDb: Double? = nil, eqMidDb: Double? = nil, eqHighDb: Double? = nil,
+                movementPeriodSeconds: Double? = nil, movementLevelDb: Double? = nil, movementHighCutOctaves: Double? = nil) {
+        self.init(enabled: enabled, volume: volume, colour: colour, lowCutHz: lowCutHz, highCutHz: highCutHz,
+                  eqLowDb: eqLowDb, eqMidDb: eqMidDb, eqHighDb: eqHighDb, movement: nil)
+        (self.movementPeriodSeconds, self.movementLevelDb, self.movementHighCutOctaves) = (movementPeriodSeconds, movementLevelDb, movementHighCutOctaves)
+    }
+
+    /// A full layer description; `movement` nil sets the layer still (a hand-over replaces everything).
+    public init(enabled: Bool?, volume: Double?, colour: Double?, lowCutHz: CutChange?, highCutHz: CutChange?,
+                eqLowDb: Double?, eqMidDb: Double?, eqHighDb: Double?, movement: Mix.Movement?) {
         self.enabled = enabled
         self.volume = volume
         self.colour = colour
@@ -38,7 +51,13 @@ public struct LayerChange: Equatable, Sendable {
         self.eqLowDb = eqLowDb
         self.eqMidDb = eqMidDb
         self.eqHighDb = eqHighDb
+        let m = movement ?? Mix.Movement()
+        movementPeriodSeconds = m.periodSeconds
+        movementLevelDb = m.levelDb
+        movementHighCutOctaves = m.highCutOctaves
     }
+
+    public var changesMovement: Bool { movementPeriodSeconds != nil || movementLevelDb != nil || movementHighCutOctaves != nil }
 
     public var isEmpty: Bool { self == LayerChange() }
 
@@ -52,6 +71,13 @@ public struct LayerChange: Equatable, Sendable {
         if let eqLowDb { l.eq.lowDb = eqLowDb }
         if let eqMidDb { l.eq.midDb = eqMidDb }
         if let eqHighDb { l.eq.highDb = eqHighDb }
+        if changesMovement {
+            var m = l.movement ?? Mix.Movement()
+            if let movementPeriodSeconds { m.periodSeconds = movementPeriodSeconds }
+            if let movementLevelDb { m.levelDb = movementLevelDb }
+            if let movementHighCutOctaves { m.highCutOctaves = movementHighCutOctaves }
+            l.movement = m.isStill ? nil : m
+        }
         return l
     }
 }

@@ -92,8 +92,11 @@ public final class PlayerController: Sendable {
                 guard player.send(.setMaster(volume: Float(volume), rampSeconds: Self.controlRampSeconds)) else { return busy }
                 state.withLock { $0.mix.masterVolume = volume }
             case let .preset(id, crossfadeSeconds):
-                let (entry, mix) = try presets.load(id)
+                var (entry, mix) = try presets.load(id)
                 try mix.validate()
+                // The master is the user's: a preset switch keeps it (built-in presets are all
+                // normalised at one master, so the loudness stays too; see docs/sound.md).
+                mix.masterVolume = self.mix.masterVolume
                 guard switchTo(mix, presetID: entry.id, rampSeconds: crossfadeSeconds) else { return busy }
             case .pause:
                 guard player.send(.fade(position: 0, seconds: Self.pauseFadeSeconds)) else { return busy }

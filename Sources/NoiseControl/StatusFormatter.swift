@@ -124,6 +124,12 @@ public enum StatusFormatter {
         if l.eq != Mix.EQ() {
             parts.append("EQ \(signed(l.eq.lowDb))/\(signed(l.eq.midDb))/\(signed(l.eq.highDb)) dB")
         }
+        if let m = l.movement, !m.isStill {
+            var swings: [String] = []
+            if m.levelDb > 0 { swings.append("±\(JSONFormatting.number(m.levelDb)) dB") }
+            if m.highCutOctaves > 0 { swings.append("cut ±\(JSONFormatting.number(m.highCutOctaves)) oct") }
+            parts.append("moving \(swings.joined(separator: ", ")) every ~\(JSONFormatting.number(m.periodSeconds)) s")
+        }
         return parts.joined(separator: ", ")
     }
 

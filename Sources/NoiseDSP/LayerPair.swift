@@ -30,6 +30,17 @@ final class LayerPair {
     /// Gain per lane at the start of the next sub-block (volume curve × loudness calibration).
     @exclusivity(unchecked) var laneGain = SIMD4<Float>(repeating: 0)
     @exclusivity(unchecked) var needsCoefficients = true
+    /// Movement (see `MovementSettings`): one modulator per layer, all seeded alike by the machine so
+    /// layers that move with the same period swell together.
+    @exclusivity(unchecked) var modulators = (MovementModulator(seed: 0), MovementModulator(seed: 0))
+    /// Level factor and high-cut offset (octaves) from movement, per layer; exactly 1 and 0 when still.
+    @exclusivity(unchecked) var movementGain: (Float, Float) = (1, 1)
+    @exclusivity(unchecked) var movementCutOctaves: (Float, Float) = (0, 0)
+    /// Frames since movement was last updated.
+    @exclusivity(unchecked) var movementFrames = 0
+    /// Movement is updated at this control rate (256 frames, 5.3 ms at 48 kHz: a swell of 2 s or
+    /// more moves by under 0.02 dB or 0.002 octave per step, and the gain still ramps per sample).
+    static let movementInterval = 256
 
     init(sampleRate: Double, design: ColourDesign, loudness: LoudnessCalibration, seeds: inout SplitMix64) {
         self.sampleRate = sampleRate
@@ -62,6 +73,11 @@ final class LayerPair {
         }
     }
 
+    /// Seeds both layers' movement (call before rendering).
+    func seedMovement(_ seed: UInt64) {
+        modulators = (MovementModulator(seed: seed), MovementModulator(seed: seed))
+    }
+
     func set(_ index: Int, _ settings: LayerSettings, rampFrames: Int) {
         if index == 0 { ramps.0.set(settings, rampFrames: rampFrames) } else { ramps.1.set(settings, rampFrames: rampFrames) }
         needsCoefficients = true
@@ -77,19 +93,29 @@ final class LayerPair {
     @exclusivity(unchecked) var loudnessGain: (Float, Float) = (1, 1)
 
     func targetLaneGain() -> SIMD4<Float> {
-        let a = ramps.0.gain.value * loudnessGain.0
-        let b = ramps.1.gain.value * loudnessGain.1
+        let a = ramps.0.gain.value * loudnessGain.0 * movementGain.0
+        let b = ramps.1.gain.value * loudnessGain.1 * movementGain.1
         return SIMD4(a, a, b, b)
     }
 
     /// Advances the ramps by one sub-block, refreshes coefficients if anything moved, and returns
     /// the per-sample gain line for the sub-block.
     func beginSubBlock(frameCount: Int) -> (start: SIMD4<Float>, step: SIMD4<Float>) {
+        var cutMoved = false
+        if ramps.0.isMoving || ramps.1.isMoving {
+            movementFrames += frameCount
+            if movementFrames >= Self.movementInterval {
+                cutMoved = advanceMovement(movementFrames)
+                movementFrames = 0
+            }
+        }
         if needsCoefficients || ramps.0.isRamping || ramps.1.isRamping {
             ramps.0.advance(frameCount)
             ramps.1.advance(frameCount)
             updateCoefficients()
             needsCoefficients = ramps.0.isRamping || ramps.1.isRamping
+        } else if cutMoved {
+            updateHighCuts()
         }
         let start = laneGain
         laneGain = targetLaneGain()
@@ -140,6 +166,49 @@ final class LayerPair {
         b.noise = noiseB
     }
 
+    /// Moves each moving layer's modulator on by `frames`; returns true when a high cut moved.
+    ///
+    /// Real-time safety: arithmetic and a few `exp2f`/`cosf`; no allocation.
+    func advanceMovement(_ frames: Int) -> Bool {
+        let fs = Float(sampleRate)
+        // log2(10)/20: dB to a base-2 exponent of amplitude.
+        let dbToLog2: Float = 0.166_096_4
+        var cutMoved = false
+        if ramps.0.isMoving {
+            modulators.0.advance(frames, periodFrames: ramps.0.movePeriodSeconds * fs)
+            let m = modulators.0.value
+            movementGain.0 = exp2f(ramps.0.moveLevelDb.value * m * dbToLog2)
+            let cut = ramps.0.moveCutOctaves.value * m
+            cutMoved = cutMoved || cut != movementCutOctaves.0
+            movementCutOctaves.0 = cut
+        } else {
+            cutMoved = cutMoved || movementCutOctaves.0 != 0
+            movementGain.0 = 1
+            movementCutOctaves.0 = 0
+        }
+        if ramps.1.isMoving {
+            modulators.1.advance(frames, periodFrames: ramps.1.movePeriodSeconds * fs)
+            let m = modulators.1.value
+            movementGain.1 = exp2f(ramps.1.moveLevelDb.value * m * dbToLog2)
+            let cut = ramps.1.moveCutOctaves.value * m
+            cutMoved = cutMoved || cut != movementCutOctaves.1
+            movementCutOctaves.1 = cut
+        } else {
+            cutMoved = cutMoved || movementCutOctaves.1 != 0
+            movementGain.1 = 1
+            movementCutOctaves.1 = 0
+        }
+        return cutMoved
+    }
+
+    /// Recomputes only the high cuts (movement between full updates).
+    func updateHighCuts() {
+        let fs = sampleRate
+        setBiquad(1, BiquadDesign.lowPass(cutoffHz: ramps.0.highCutHz(offsetOctaves: movementCutOctaves.0), sampleRate: fs),
+                  BiquadDesign.lowPass(cutoffHz: ramps.1.highCutHz(offsetOctaves: movementCutOctaves.1), sampleRate: fs),
+                  wetA: ramps.0.highCutWet.value, wetB: ramps.1.highCutWet.value)
+    }
+
     /// Recomputes every coefficient from the ramps' current values.
     func updateCoefficients() {
         let a = ramps.0, b = ramps.1
@@ -163,8 +232,9 @@ final class LayerPair {
         let fs = sampleRate
         setBiquad(0, BiquadDesign.highPass(cutoffHz: a.lowCutHz, sampleRate: fs),
                   BiquadDesign.highPass(cutoffHz: b.lowCutHz, sampleRate: fs), wetA: a.lowCutWet.value, wetB: b.lowCutWet.value)
-        setBiquad(1, BiquadDesign.lowPass(cutoffHz: a.highCutHz, sampleRate: fs),
-                  BiquadDesign.lowPass(cutoffHz: b.highCutHz, sampleRate: fs), wetA: a.highCutWet.value, wetB: b.highCutWet.value)
+        setBiquad(1, BiquadDesign.lowPass(cutoffHz: a.highCutHz(offsetOctaves: movementCutOctaves.0), sampleRate: fs),
+                  BiquadDesign.lowPass(cutoffHz: b.highCutHz(offsetOctaves: movementCutOctaves.1), sampleRate: fs),
+                  wetA: a.highCutWet.value, wetB: b.highCutWet.value)
         setBiquad(2, BiquadDesign.lowShelf(cornerHz: LayerSettings.eqLowShelfHz, gainDb: Double(a.eqLow.value), sampleRate: fs),
                   BiquadDesign.lowShelf(cornerHz: LayerSettings.eqLowShelfHz, gainDb: Double(b.eqLow.value), sampleRate: fs))
         setBiquad(3, BiquadDesign.peaking(centreHz: LayerSettings.eqMidHz, q: LayerSettings.eqMidQ, gainDb: Double(a.eqMid.value), sampleRate: fs),
@@ -310,6 +380,9 @@ struct LayerRamps {
     var eqLow: ParameterRamp
     var eqMid: ParameterRamp
     var eqHigh: ParameterRamp
+    var moveLevelDb: ParameterRamp
+    var moveCutOctaves: ParameterRamp
+    var movePeriodSeconds: Float
 
     /// Corners used while a cut is off: the filter keeps running there so turning it on is smooth.
     static let idleLowCutHz: Float = 20
@@ -325,6 +398,9 @@ struct LayerRamps {
         eqLow = ParameterRamp(s.eqLowDb)
         eqMid = ParameterRamp(s.eqMidDb)
         eqHigh = ParameterRamp(s.eqHighDb)
+        moveLevelDb = ParameterRamp(s.movement.levelDb)
+        moveCutOctaves = ParameterRamp(s.highCutHz == nil ? 0 : s.movement.highCutOctaves)
+        movePeriodSeconds = s.movement.periodSeconds
     }
 
     mutating func set(_ s: LayerSettings, rampFrames n: Int) {
@@ -339,20 +415,32 @@ struct LayerRamps {
         eqLow.setTarget(s.eqLowDb, frames: n)
         eqMid.setTarget(s.eqMidDb, frames: n)
         eqHigh.setTarget(s.eqHighDb, frames: n)
+        moveLevelDb.setTarget(s.movement.levelDb, frames: n)
+        moveCutOctaves.setTarget(s.highCutHz == nil ? 0 : s.movement.highCutOctaves, frames: n)
+        movePeriodSeconds = max(s.movement.periodSeconds, 0.1)
+    }
+
+    /// True while movement does anything (or is fading in or out).
+    var isMoving: Bool {
+        moveLevelDb.value != 0 || moveLevelDb.isRamping || moveCutOctaves.value != 0 || moveCutOctaves.isRamping
     }
 
     var isRamping: Bool {
         gain.isRamping || beta.isRamping || log2LowCut.isRamping || log2HighCut.isRamping || lowCutWet.isRamping
             || highCutWet.isRamping || eqLow.isRamping || eqMid.isRamping || eqHigh.isRamping
+            || moveLevelDb.isRamping || moveCutOctaves.isRamping
     }
 
     mutating func advance(_ n: Int) {
         gain.advance(n); beta.advance(n); log2LowCut.advance(n); log2HighCut.advance(n)
         lowCutWet.advance(n); highCutWet.advance(n); eqLow.advance(n); eqMid.advance(n); eqHigh.advance(n)
+        moveLevelDb.advance(n); moveCutOctaves.advance(n)
     }
 
     var lowCutHz: Double { Double(exp2f(log2LowCut.value)) }
     var highCutHz: Double { Double(exp2f(log2HighCut.value)) }
+    /// The high cut moved by `offsetOctaves` (exactly `highCutHz` when the offset is 0).
+    func highCutHz(offsetOctaves: Float) -> Double { Double(exp2f(log2HighCut.value + offsetOctaves)) }
 }
 
 #if canImport(Glibc)

@@ -12,9 +12,12 @@ public struct LayerSettings: Sendable, Equatable, BitwiseCopyable {
     public var eqLowDb: Float
     public var eqMidDb: Float
     public var eqHighDb: Float
+    /// Slow swells of level and high cut (`.still` by default: nothing moves).
+    public var movement: MovementSettings
 
     public init(isEnabled: Bool = true, volume: Float = 1, colour: Float = 1, lowCutHz: Float? = nil,
-                highCutHz: Float? = nil, eqLowDb: Float = 0, eqMidDb: Float = 0, eqHighDb: Float = 0) {
+                highCutHz: Float? = nil, eqLowDb: Float = 0, eqMidDb: Float = 0, eqHighDb: Float = 0,
+                movement: MovementSettings = .still) {
         self.isEnabled = isEnabled
         self.volume = volume
         self.colour = colour
@@ -23,6 +26,7 @@ public struct LayerSettings: Sendable, Equatable, BitwiseCopyable {
         self.eqLowDb = eqLowDb
         self.eqMidDb = eqMidDb
         self.eqHighDb = eqHighDb
+        self.movement = movement
     }
 
     public static let off = LayerSettings(isEnabled: false, volume: 0)

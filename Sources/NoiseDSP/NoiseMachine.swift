@@ -43,6 +43,10 @@ public final class NoiseMachine {
         var seeds = SplitMix64(seed: seed)
         pairs = (LayerPair(sampleRate: spec.sampleRate, design: design, loudness: loudness, seeds: &seeds),
                  LayerPair(sampleRate: spec.sampleRate, design: design, loudness: loudness, seeds: &seeds))
+        // Drawn after the generators' seeds, so mixes without movement render as they always did.
+        let movementSeed = seeds.next()
+        pairs.0.seedMovement(movementSeed)
+        pairs.1.seedMovement(movementSeed)
         limiter = PeakLimiter(sampleRate: spec.sampleRate, channelCount: spec.channelCount)
         master = ParameterRamp(VolumeCurve.amplitude(masterVolume))
         fader = ParameterRamp(faderPosition)

@@ -64,7 +64,7 @@ extension Mix {
         var layers: [Layer] = []
         for (i, item) in items.enumerated() {
             let p = "layers[\(i)]"
-            let f = try Fields(item, path: p, allowed: ["enabled", "volume", "colour", "lowCutHz", "highCutHz", "eq"])
+            let f = try Fields(item, path: p, allowed: ["enabled", "volume", "colour", "lowCutHz", "highCutHz", "eq", "movement"])
             var layer = Layer()
             layer.enabled = try f.bool("enabled") ?? true
             layer.volume = try f.number("volume") ?? layer.volume
@@ -75,6 +75,11 @@ extension Mix {
             if let eqValue = f["eq"] {
                 let e = try Fields(eqValue, path: "\(p).eq", allowed: ["lowDb", "midDb", "highDb"])
                 layer.eq = EQ(lowDb: try e.number("lowDb") ?? 0, midDb: try e.number("midDb") ?? 0, highDb: try e.number("highDb") ?? 0)
+            }
+            if let movementValue = f["movement"] {
+                let m = try Fields(movementValue, path: "\(p).movement", allowed: ["periodSeconds", "levelDb", "highCutOctaves"])
+                layer.movement = Movement(periodSeconds: try m.number("periodSeconds") ?? Double(MovementSettings.defaultPeriodSeconds),
+                                          levelDb: try m.number("levelDb") ?? 0, highCutOctaves: try m.number("highCutOctaves") ?? 0)
             }
             layers.append(layer)
         }

@@ -24,15 +24,40 @@ public struct Mix: Codable, Equatable, Sendable {
         /// Low-pass corner 500…20000 Hz, nil (absent or 0 in JSON) when off.
         public var highCutHz: Double?
         public var eq: EQ
+        /// Slow swells of level and high cut; nil (absent in JSON) when the layer is steady.
+        public var movement: Movement?
 
         public init(enabled: Bool = true, volume: Double = 0.8, colour: Double = 1, lowCutHz: Double? = nil,
-                    highCutHz: Double? = nil, eq: EQ = EQ()) {
+                    highCutHz: Double? = nil, eq: EQ = EQ(), movement: Movement? = nil) {
             self.enabled = enabled
             self.volume = volume
             self.colour = colour
             self.lowCutHz = lowCutHz
             self.highCutHz = highCutHz
             self.eq = eq
+            self.movement = movement
+        }
+    }
+
+    /// A layer's movement (see `MovementSettings`): a smooth, seeded random swell.
+    public struct Movement: Codable, Equatable, Sendable {
+        /// Average length of one swell, 2…120 s.
+        public var periodSeconds: Double
+        /// Level swing either side of the volume, 0…12 dB.
+        public var levelDb: Double
+        /// High-cut swing either side of `highCutHz`, 0…3 octaves (needs a high cut).
+        public var highCutOctaves: Double
+
+        public init(periodSeconds: Double = Double(MovementSettings.defaultPeriodSeconds), levelDb: Double = 0, highCutOctaves: Double = 0) {
+            self.periodSeconds = periodSeconds
+            self.levelDb = levelDb
+            self.highCutOctaves = highCutOctaves
+        }
+
+        public var isStill: Bool { levelDb == 0 && highCutOctaves == 0 }
+
+        var settings: MovementSettings {
+            MovementSettings(periodSeconds: Float(periodSeconds), levelDb: Float(levelDb), highCutOctaves: Float(highCutOctaves))
         }
     }
 
@@ -62,6 +87,9 @@ public struct Mix: Codable, Equatable, Sendable {
     public static let highCutRange = 500.0...20000.0
     public static let eqRange = -12.0...12.0
     public static let layerCountRange = 1...NoiseMachine.layerCount
+    public static let movementPeriodRange = 2.0...120.0
+    public static let movementLevelRange = 0.0...12.0
+    public static let movementCutRange = 0.0...3.0
 
     /// The four layers as the DSP takes them (absent layers are off).
     public var layerSettings: [LayerSettings] {
@@ -70,7 +98,8 @@ public struct Mix: Codable, Equatable, Sendable {
             let l = layers[i]
             return LayerSettings(isEnabled: l.enabled, volume: Float(l.volume), colour: Float(l.colour),
                                  lowCutHz: l.lowCutHz.map(Float.init), highCutHz: l.highCutHz.map(Float.init),
-                                 eqLowDb: Float(l.eq.lowDb), eqMidDb: Float(l.eq.midDb), eqHighDb: Float(l.eq.highDb))
+                                 eqLowDb: Float(l.eq.lowDb), eqMidDb: Float(l.eq.midDb), eqHighDb: Float(l.eq.highDb),
+                                 movement: l.movement?.settings ?? .still)
         }
     }
 
@@ -102,6 +131,14 @@ public struct Mix: Codable, Equatable, Sendable {
             try check(l.eq.lowDb, Self.eqRange, "\(p).eq.lowDb", unit: " dB")
             try check(l.eq.midDb, Self.eqRange, "\(p).eq.midDb", unit: " dB")
             try check(l.eq.highDb, Self.eqRange, "\(p).eq.highDb", unit: " dB")
+            if let m = l.movement {
+                try check(m.periodSeconds, Self.movementPeriodRange, "\(p).movement.periodSeconds", unit: " s")
+                try check(m.levelDb, Self.movementLevelRange, "\(p).movement.levelDb", unit: " dB")
+                try check(m.highCutOctaves, Self.movementCutRange, "\(p).movement.highCutOctaves", unit: " octaves")
+                if m.highCutOctaves > 0 && l.highCutHz == nil {
+                    throw MixError(path: "\(p).movement.highCutOctaves", message: "\(MixError.format(m.highCutOctaves)) octaves moves the high cut, but this layer has none; set \(p).highCutHz (500…20000 Hz) or use 0")
+                }
+            }
         }
     }
 }

@@ -16,6 +16,8 @@ struct PlaybackSession {
     let settings: PlaybackOptions.Parsed
     let store: StoreRoot
     var exclusive = false
+    /// The master was set for this run (`--loudness`): a hand-over sends it after the preset.
+    var setsMaster = false
 
     var selector: OutputSelector {
         OutputSelector(backend: settings.backend, device: settings.device, latencySeconds: settings.latencySeconds,
@@ -131,12 +133,14 @@ struct PlaybackSession {
         var requests: [ControlRequest] = []
         if let presetID {
             requests.append(.preset(id: presetID, crossfadeSeconds: 2))
+            if setsMaster { requests.append(.setMaster(volume: mix.masterVolume)) }
         } else {
             for (i, layer) in mix.layers.enumerated() {
                 requests.append(.setLayer(index: i, change: LayerChange(enabled: layer.enabled, volume: layer.volume, colour: layer.colour,
                                                                         lowCutHz: layer.lowCutHz.map { .hz($0) } ?? .off,
                                                                         highCutHz: layer.highCutHz.map { .hz($0) } ?? .off,
-                                                                        eqLowDb: layer.eq.lowDb, eqMidDb: layer.eq.midDb, eqHighDb: layer.eq.highDb)))
+                                                                        eqLowDb: layer.eq.lowDb, eqMidDb: layer.eq.midDb, eqHighDb: layer.eq.highDb,
+                                                                        movement: layer.movement)))
             }
             for i in mix.layers.count..<4 { requests.append(.setLayer(index: i, change: LayerChange(enabled: false))) }
             requests.append(.setMaster(volume: mix.masterVolume))

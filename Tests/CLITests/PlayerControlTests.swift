@@ -40,7 +40,7 @@ import TestSupport
         #expect(player.waitForStderr(5) { $0.contains("Playing") }, "\(player.stderrText)")
         let s = try #require(rig.waitForStatus { $0["state"] as? String == "playing" && $0["levelDbfs"] is Double })
         #expect(s["presetID"] as? String == "sleep" && s["presetName"] as? String == "Sleep")
-        #expect(s["masterVolume"] as? Double == 0.7)
+        #expect(s["masterVolume"] as? Double == 0.9)   // the presets' shared reference master
         #expect((s["layers"] as? [Any])?.count == 2)
         #expect((s["output"] as? [String: Any])?["backend"] as? String == "pulse")
         #expect(s["underruns"] as? Int == 0)

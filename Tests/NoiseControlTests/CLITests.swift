@@ -120,6 +120,9 @@ import TestSupport
         #expect(r.status == 0, "\(r.stderrText)")
         last = try #require(try store.load().lastMix)
         #expect(last.presetID == "rain")
+        // The master is the user's: the Last Mix's stays, and the command says so.
+        #expect(last.mix.masterVolume == sleepMix.masterVolume)
+        #expect(r.stdoutText.contains("master 70% kept"), "\(r.stdoutText)")
         #expect(try box.noise(["pause"]).status == 1)
         #expect(try box.noise(["stop"]).stdoutText == "No player is running.\n")
         r = try box.noise(["presets", "save", "from-last"])

@@ -15,15 +15,39 @@ public enum Loudness {
         }
     }
 
-    /// Integrated loudness in LUFS of 48 kHz channels (1 or 2, weights 1.0).
-    public static func integratedLufs(_ channels: [[Float]], sampleRate: Double = 48000) -> Double {
-        precondition(sampleRate == 48000, "the meter uses the standard's 48 kHz table")
-        let weighted: [[Double]] = channels.map { ch in
+    static func kWeighted(_ channels: [[Float]]) -> [[Double]] {
+        channels.map { ch in
             var shelf = Biquad(b0: 1.53512485958697, b1: -2.69169618940638, b2: 1.19839281085285,
                                a1: -1.69065929318241, a2: 0.73248077421585)
             var hp = Biquad(b0: 1.0, b1: -2.0, b2: 1.0, a1: -1.99004745483398, a2: 0.99007225036621)
             return ch.map { hp.run(shelf.run(Double($0))) }
         }
+    }
+
+    /// Ungated loudness of sliding windows (EBU Tech 3341: 3 s is "short-term", 0.4 s "momentary"),
+    /// one value per `hopSeconds`, in LUFS, for 48 kHz channels.
+    public static func slidingLufs(_ channels: [[Float]], windowSeconds: Double = 3, hopSeconds: Double = 0.1) -> [Double] {
+        let weighted = kWeighted(channels)
+        let window = Int(windowSeconds * 48000), hop = Int(hopSeconds * 48000)
+        let n = weighted[0].count
+        // Running sums of squares per channel (prefix sums), so each window costs O(1).
+        var prefix = [Double](repeating: 0, count: n + 1)
+        for ch in weighted { for i in 0..<n { prefix[i + 1] += ch[i] * ch[i] } }
+        for i in 1...n { prefix[i] += prefix[i - 1] }
+        var out: [Double] = []
+        var start = 0
+        while start + window <= n {
+            let z = (prefix[start + window] - prefix[start]) / Double(window)
+            out.append(-0.691 + 10 * log10(z))
+            start += hop
+        }
+        return out
+    }
+
+    /// Integrated loudness in LUFS of 48 kHz channels (1 or 2, weights 1.0).
+    public static func integratedLufs(_ channels: [[Float]], sampleRate: Double = 48000) -> Double {
+        precondition(sampleRate == 48000, "the meter uses the standard's 48 kHz table")
+        let weighted = kWeighted(channels)
         let block = 19200, hop = 4800
         var blocks: [Double] = []
         var start = 0

@@ -19,6 +19,7 @@ extension Noise {
         @OptionGroup var source: MixSourceOptions
         @OptionGroup var output: PlaybackOptions
         @OptionGroup var storeOption: StoreOption
+        @OptionGroup var loudness: LoudnessOption
 
         @Flag(help: "Refuse to start when a player already runs (default: hand this mix to it).")
         var exclusive = false
@@ -47,12 +48,21 @@ extension Noise {
 
         func run() throws {
             let settings = try output.parsed()
-            let (mix, label) = try source.load(sampleRate: Double(settings.sampleRate), store: storeOption.root)
+            var (mix, label) = try source.load(sampleRate: Double(settings.sampleRate), store: storeOption.root)
+            if source.preset != nil, loudness.loudness == nil, let last = try? LastMixStore(root: storeOption.root).load().lastMix,
+               last.mix.masterVolume != mix.masterVolume {
+                // The master is the user's: a preset starts at the master of the Last Mix (presets
+                // share one reference master, so the loudness matches the last session's).
+                Terminal.printError("Master \(percent(last.mix.masterVolume)) kept from the Last Mix (the preset's own is \(percent(mix.masterVolume)); '--loudness -23' plays at the reference).")
+                mix.masterVolume = last.mix.masterVolume
+            }
+            if let note = try loudness.apply(to: &mix, sampleRate: Double(settings.sampleRate), channelCount: settings.channels) { Terminal.printError(note) }
             let timerSeconds = try timer.map { try DurationParser.secondsOrValidationError($0, "--timer") }
             let fadeSeconds = min(try fade.map { try DurationParser.secondsOrValidationError($0, "--fade") } ?? 30, timerSeconds ?? .infinity)
             let session = PlaybackSession(mix: mix, label: label, presetID: source.preset,
                                           seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
-                                          settings: settings, store: storeOption.root, exclusive: exclusive)
+                                          settings: settings, store: storeOption.root, exclusive: exclusive,
+                                          setsMaster: loudness.loudness != nil)
             Terminal.installInterruptHandlers()
             try session.run(timerSeconds: timerSeconds, fadeSeconds: fadeSeconds)
         }

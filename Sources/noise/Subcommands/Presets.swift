@@ -49,12 +49,18 @@ extension Noise {
 
             func run() throws {
                 let (entry, mix) = try PresetLibrary.standard().load(name)
+                let prediction = mix.predictedLoudness()
                 if json {
-                    print(String(decoding: mix.encodedJSON(), as: UTF8.self))
+                    // The mix file's fields plus the predicted loudness (stereo, 48 kHz).
+                    var object = (try JSONSerialization.jsonObject(with: mix.encodedJSON()) as? [String: Any]) ?? [:]
+                    object["loudnessLufs"] = prediction.loudnessLufs.isFinite ? (prediction.loudnessLufs * 10).rounded() / 10 : nil
+                    let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+                    print(String(decoding: data, as: UTF8.self))
                     return
                 }
                 print("\(mix.name) (\(entry.id)) — \(mix.description)")
                 print("master volume \(percent(mix.masterVolume)) (\(decibels(VolumeCurve.gainDb(mix.masterVolume))))")
+                print("loudness \(Mix.lufs(prediction.loudnessLufs)) (predicted at this master, stereo; reference \(Mix.lufs(Mix.referenceLoudnessLufs)))")
                 for (i, l) in mix.layers.enumerated() { print("layer \(i + 1): \(StatusFormatter.layer(l))") }
             }
         }

@@ -16,6 +16,7 @@ extension Noise {
 
         @OptionGroup var source: MixSourceOptions
         @OptionGroup var storeOption: StoreOption
+        @OptionGroup var loudness: LoudnessOption
 
         @Option(name: .long, help: "Length: seconds or h/m/s units (90, 30s, 10m, 1h30m, 8h). Optional with --timer.")
         var duration: String?
@@ -84,7 +85,8 @@ extension Noise {
         func run() throws {
             let p = try parsed()
             // Everything is checked before any file is touched: a bad mix creates or truncates nothing.
-            let (mix, label) = try source.load(sampleRate: Double(sampleRate), store: storeOption.root)
+            var (mix, label) = try source.load(sampleRate: Double(sampleRate), store: storeOption.root)
+            if let note = try loudness.apply(to: &mix, sampleRate: Double(sampleRate), channelCount: channels) { Terminal.printError(note) }
             let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
             let plan = RenderPlan(mix: mix, seed: seed, sampleRate: sampleRate, channelCount: channels,
                                   durationSeconds: p.durationSeconds, timerSeconds: p.timerSeconds, fadeSeconds: p.fadeSeconds)

@@ -15,6 +15,8 @@ extension Noise {
               noise set --layer 1 --volume 0.6 --colour 1.5
               noise set --layer 2 --low-cut 200 --high-cut off --off
               noise set --master 70%
+              noise set --layer 1 --movement-level 4 --movement-period 10s   (slow swells)
+              noise set --layer 1 --still                                   (movement off)
             """)
 
         @OptionGroup var storeOption: StoreOption
@@ -29,6 +31,13 @@ extension Noise {
         @Option(name: .customLong("eq-low"), parsing: .unconditional, help: "Low shelf gain -12…12 dB.") var eqLow: Double?
         @Option(name: .customLong("eq-mid"), parsing: .unconditional, help: "Mid band gain -12…12 dB.") var eqMid: Double?
         @Option(name: .customLong("eq-high"), parsing: .unconditional, help: "High shelf gain -12…12 dB.") var eqHigh: Double?
+        @Option(name: .customLong("movement-period"), help: ArgumentHelp("Average length of a swell, 2…120 s (e.g. 10 or 10s).", valueName: "S"))
+        var movementPeriod: String?
+        @Option(name: .customLong("movement-level"), help: ArgumentHelp("Level swing either side of the volume, 0…12 dB.", valueName: "DB"))
+        var movementLevel: Double?
+        @Option(name: .customLong("movement-cut"), help: ArgumentHelp("High-cut swing either side of its corner, 0…3 octaves.", valueName: "OCTAVES"))
+        var movementCut: Double?
+        @Flag(name: .customLong("still"), help: "Stop the layer's movement (level and cut swings to 0).") var still = false
         @Flag(name: .customLong("on"), help: "Switch the layer on.") var on = false
         @Flag(name: .customLong("off"), help: "Switch the layer off.") var off = false
         @Option(help: "Master volume 0…1 (or 0%…100%).") var master: String?
@@ -71,13 +80,23 @@ extension Noise {
             change.eqLowDb = try eqLow.map { try ranged($0, Mix.eqRange, "--eq-low", unit: " dB") }
             change.eqMidDb = try eqMid.map { try ranged($0, Mix.eqRange, "--eq-mid", unit: " dB") }
             change.eqHighDb = try eqHigh.map { try ranged($0, Mix.eqRange, "--eq-high", unit: " dB") }
+            if still && (movementLevel != nil || movementCut != nil) {
+                throw ValidationError("give either '--still' or '--movement-level'/'--movement-cut', not both")
+            }
+            change.movementPeriodSeconds = try movementPeriod.map { text in
+                let v = try DurationParser.secondsOrValidationError(text, "--movement-period")
+                return try ranged(v, Mix.movementPeriodRange, "--movement-period", unit: " s")
+            }
+            change.movementLevelDb = try movementLevel.map { try ranged($0, Mix.movementLevelRange, "--movement-level", unit: " dB") }
+            change.movementHighCutOctaves = try movementCut.map { try ranged($0, Mix.movementCutRange, "--movement-cut", unit: " octaves") }
+            if still { change.movementLevelDb = 0; change.movementHighCutOctaves = 0 }
             let masterVolume = try master.map { try level($0, "--master") }
             if let layer {
                 guard (1...Mix.layerIndexRange.upperBound + 1).contains(layer) else {
                     throw ValidationError("'--layer' \(layer) is out of range; allowed 1…\(Mix.layerIndexRange.upperBound + 1)")
                 }
                 if change.isEmpty {
-                    throw ValidationError("'--layer' needs a change: '--volume', '--colour', '--low-cut', '--high-cut', '--eq-low', '--eq-mid', '--eq-high', '--on' or '--off'")
+                    throw ValidationError("'--layer' needs a change: '--volume', '--colour', '--low-cut', '--high-cut', '--eq-low', '--eq-mid', '--eq-high', '--movement-level', '--movement-cut', '--movement-period', '--still', '--on' or '--off'")
                 }
             } else if !change.isEmpty {
                 throw ValidationError("layer changes need '--layer N' (1…\(Mix.layerIndexRange.upperBound + 1))")

@@ -96,15 +96,22 @@ extension Noise {
             // Checked here so a typo gets the list of presets, whether or not a player runs.
             let (entry, mix) = try PresetLibrary.standard().load(name)
             switch try PlayerControl.send(.preset(id: entry.id, crossfadeSeconds: try crossfadeSeconds())) {
-            case .delivered: print("Switching to \(mix.name) (\(entry.id)).")
+            case .delivered(let status):
+                print("Switching to \(mix.name) (\(entry.id))" + (status.map { ", master \(percent($0.mix.masterVolume)) kept" } ?? "") + ".")
             case .notRunning:
                 let store = LastMixStore(root: storeOption.root)
+                var keptMaster: Double?
+                let hadLastMix = (try? store.load())?.lastMix != nil
                 let (_, load) = try store.update { last in
-                    last.mix = mix
+                    // The master is the user's: keep the Last Mix's (the preset's applies on first play).
+                    var next = mix
+                    if hadLastMix { next.masterVolume = last.mix.masterVolume; keptMaster = next.masterVolume }
+                    last.mix = next
                     last.presetID = entry.id
                 }
                 PlayerControl.printLoadMessages(load)
-                print("No player is running; the Last Mix is now \(mix.name) (\(entry.id)). 'noise resume' plays it.")
+                print("No player is running; the Last Mix is now \(mix.name) (\(entry.id))"
+                      + (keptMaster.map { ", master \(percent($0)) kept" } ?? "") + ". 'noise resume' plays it.")
             }
         }
     }

@@ -1,0 +1,183 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Predicts what a mix measures, without rendering it: the integrated loudness (ITU-R BS.1770,
+/// LUFS), the unweighted level and the spectrum of each layer and of the total.
+///
+/// Each layer is white noise of known variance through known filters (colour cascade, DC blocker,
+/// cuts, EQ) times known gains (loudness calibration, volume curve, master), so its power spectral
+/// density is σ²·|H(f)|² and its K-weighted power the integral of that times the K-weighting.
+/// Layers are independent generators, so their powers add. Movement multiplies a layer's power by
+/// its long-run average over the modulator's distribution (fixed, so the average is too).
+/// The limiter is not modelled: it only acts on mixes that `peakHeadroomDb` says are near it.
+///
+/// Everything here allocates and takes milliseconds: never call it on the render thread.
+public struct LoudnessModel: Sendable {
+    public let sampleRate: Double
+    let design: ColourDesign
+    let calibration: LoudnessCalibration
+    /// Midpoint grid over 0…Nyquist: cos ω and the K-weighting's |H|² at each point.
+    let cosines: [Double]
+    let kWeight: [Double]
+    /// Movement's long-run distribution: values of the modulator and the share of time at each.
+    let movementValues: [Float]
+    let movementWeights: [Double]
+
+    public static let pointCount = 8192
+    /// Computed once per process (about 20 ms).
+    static let movementDistribution = MovementModulator.distribution()
+    /// BS.1770's offset between K-weighted mean square and LUFS.
+    public static let lufsOffset = -0.691
+    /// Peak-to-RMS ratio used to judge the limiter: a Gaussian signal passes 4.5σ (13.1 dB) in about
+    /// 1 sample of 150 000, once or twice a second at 48 kHz stereo.
+    public static let crestFactorDb = 13.1
+    /// The limiter's ceiling (see `PeakLimiter`).
+    public static let limiterCeilingDbfs = -0.5
+
+    public init(sampleRate: Double) {
+        self.init(design: ColourDesign(sampleRate: sampleRate))
+    }
+
+    public init(design: ColourDesign) {
+        sampleRate = design.sampleRate
+        self.design = design
+        calibration = LoudnessCalibration(design: design)
+        let k = KWeighting.stages(sampleRate: sampleRate)
+        var c = [Double](repeating: 0, count: Self.pointCount)
+        var w = [Double](repeating: 0, count: Self.pointCount)
+        for i in 0..<Self.pointCount {
+            c[i] = cos(Double.pi * (Double(i) + 0.5) / Double(Self.pointCount))
+            w[i] = k.shelf.powerResponse(cosOmega: c[i]) * k.highPass.powerResponse(cosOmega: c[i])
+        }
+        cosines = c
+        kWeight = w
+        (movementValues, movementWeights) = Self.movementDistribution
+    }
+
+    /// |H|² of a layer's whole chain at cos ω, gains included (calibration × volume curve), without
+    /// the master; `highCutOffsetOctaves` moves the high cut as movement does.
+    public func layerPowerResponse(_ s: LayerSettings, cosOmega c: Double, highCutOffsetOctaves: Float = 0) -> Double {
+        guard s.isEnabled else { return 0 }
+        let amplitude = Double(VolumeCurve.amplitude(s.volume) * calibration.gain(beta: s.colour))
+        var p = amplitude * amplitude
+        for section in design.sections(beta: Double(s.colour)) { p *= section.powerResponse(cosOmega: c) }
+        for f in filters(s, highCutOffsetOctaves: highCutOffsetOctaves) { p *= f.powerResponse(cosOmega: c) }
+        return p
+    }
+
+    /// The cut and EQ biquads as the engine designs them.
+    func filters(_ s: LayerSettings, highCutOffsetOctaves: Float = 0) -> [BiquadCoefficients] {
+        var out: [BiquadCoefficients] = []
+        if let lc = s.lowCutHz { out.append(BiquadDesign.highPass(cutoffHz: Double(exp2f(log2f(lc))), sampleRate: sampleRate)) }
+        if let hc = s.highCutHz {
+            out.append(BiquadDesign.lowPass(cutoffHz: Double(exp2f(log2f(hc) + highCutOffsetOctaves)), sampleRate: sampleRate))
+        }
+        out.append(BiquadDesign.lowShelf(cornerHz: LayerSettings.eqLowShelfHz, gainDb: Double(s.eqLowDb), sampleRate: sampleRate))
+        out.append(BiquadDesign.peaking(centreHz: LayerSettings.eqMidHz, q: LayerSettings.eqMidQ, gainDb: Double(s.eqMidDb), sampleRate: sampleRate))
+        out.append(BiquadDesign.highShelf(cornerHz: LayerSettings.eqHighShelfHz, gainDb: Double(s.eqHighDb), sampleRate: sampleRate))
+        return out
+    }
+
+    /// Filters and colour of one layer over the grid, reusable for several weightings.
+    func layerResponses(_ s: LayerSettings, highCutOffsetOctaves: Float) -> [Double] {
+        guard s.isEnabled, s.volume > 0 else { return [Double](repeating: 0, count: Self.pointCount) }
+        let sections = design.sections(beta: Double(s.colour))
+        let biquads = filters(s, highCutOffsetOctaves: highCutOffsetOctaves)
+        let amplitude = Double(VolumeCurve.amplitude(s.volume) * calibration.gain(beta: s.colour))
+        let g = amplitude * amplitude * NoiseSource.variance
+        return cosines.map { c in
+            var p = g
+            for x in sections { p *= x.powerResponse(cosOmega: c) }
+            for x in biquads { p *= x.powerResponse(cosOmega: c) }
+            return p
+        }
+    }
+
+    /// One layer's mean square per channel, K-weighted and unweighted, averaged over its movement.
+    public func layerPower(_ s: LayerSettings) -> (kWeighted: Double, unweighted: Double) {
+        func powers(_ offset: Float) -> (Double, Double) {
+            let r = layerResponses(s, highCutOffsetOctaves: offset)
+            var k = 0.0, u = 0.0
+            for i in 0..<Self.pointCount { k += r[i] * kWeight[i]; u += r[i] }
+            return (k / Double(Self.pointCount), u / Double(Self.pointCount))
+        }
+        let still = powers(0)
+        let move = s.movement
+        let cutMoves = s.highCutHz != nil && move.highCutOctaves != 0
+        guard s.isEnabled, move.levelDb != 0 || cutMoves else { return still }
+        // Power as a function of the modulator value m: the level factor is exact; the cut's effect
+        // is interpolated from 9 points of m in −1…1.
+        let nodes = 9
+        let cutPowers: [(Double, Double)] = cutMoves
+            ? (0..<nodes).map { powers(move.highCutOctaves * (Float($0) / Float(nodes - 1) * 2 - 1)) }
+            : []
+        var k = 0.0, u = 0.0
+        for (m, weight) in zip(movementValues, movementWeights) where weight > 0 {
+            let level = weight * pow(10, Double(move.levelDb * m) / 10)
+            var pk = still.0, pu = still.1
+            if cutMoves {
+                let x = Double(m + 1) / 2 * Double(nodes - 1)
+                let i = min(Int(x), nodes - 2)
+                let f = x - Double(i)
+                pk = cutPowers[i].0 * (1 - f) + cutPowers[i + 1].0 * f
+                pu = cutPowers[i].1 * (1 - f) + cutPowers[i + 1].1 * f
+            }
+            k += level * pk
+            u += level * pu
+        }
+        return (k, u)
+    }
+
+    public struct Prediction: Sendable {
+        /// Integrated loudness, LUFS (BS.1770, every channel weighted 1).
+        public var loudnessLufs: Double
+        /// Unweighted RMS of one channel, dBFS.
+        public var rmsDbfs: Double
+        /// The highest level movement reaches, above the average, in dB (0 for a still mix).
+        public var movementPeakDb: Double
+        /// Estimated peaks (RMS + crest factor + movement) against the limiter's ceiling: negative
+        /// means the limiter stays idle.
+        public var peakOverCeilingDb: Double { rmsDbfs + LoudnessModel.crestFactorDb + movementPeakDb - LoudnessModel.limiterCeilingDbfs }
+    }
+
+    /// The loudness of `layers` at `masterVolume` (slider 0…1), in `channelCount` channels (mono is
+    /// the left channel alone, so it measures 3 dB below stereo).
+    public func predict(layers: [LayerSettings], masterVolume: Float, channelCount: Int = 2) -> Prediction {
+        var k = 0.0, u = 0.0
+        var movementPeak = 0.0
+        for l in layers where l.isEnabled && l.volume > 0 {
+            let p = layerPower(l)
+            k += p.kWeighted
+            u += p.unweighted
+            movementPeak = max(movementPeak, Double(l.movement.levelDb))
+        }
+        let master = Double(VolumeCurve.amplitude(masterVolume))
+        k *= master * master
+        u *= master * master
+        return Prediction(loudnessLufs: Self.lufsOffset + 10 * log10(k * Double(channelCount)),
+                          rmsDbfs: 10 * log10(u), movementPeakDb: movementPeak)
+    }
+
+    /// One-sided power spectral density of one channel (power per Hz) of one layer at `frequencyHz`,
+    /// master included, averaged over movement of the high cut.
+    public func layerDensity(_ s: LayerSettings, masterVolume: Float, atHz frequencyHz: Double) -> Double {
+        guard s.isEnabled, s.volume > 0 else { return 0 }
+        let c = cos(2 * Double.pi * frequencyHz / sampleRate)
+        let master = Double(VolumeCurve.amplitude(masterVolume))
+        let scale = 2 * NoiseSource.variance / sampleRate * master * master
+        let move = s.movement
+        if move.isStill || (move.levelDb == 0 && s.highCutHz == nil) {
+            return scale * layerPowerResponse(s, cosOmega: c)
+        }
+        var sum = 0.0
+        for (m, weight) in zip(movementValues, movementWeights) where weight > 0 {
+            let level = pow(10, Double(move.levelDb * m) / 10)
+            let offset = s.highCutHz == nil ? 0 : move.highCutOctaves * m
+            sum += weight * level * layerPowerResponse(s, cosOmega: c, highCutOffsetOctaves: offset)
+        }
+        return scale * sum
+    }
+}

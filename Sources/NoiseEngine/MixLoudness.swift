@@ -1,0 +1,58 @@
+import Foundation
+import NoiseDSP
+import Synchronization
+
+/// Loudness of whole mixes: the prediction, the reference level the built-in presets share, and
+/// the master setting that reaches a target.
+extension Mix {
+    /// Every built-in preset measures this at its shipped master volume (EBU R128's programme
+    /// level). Presets also share one master (`referenceMasterVolume`), so a master volume the user
+    /// set keeps them all at the same loudness when switching.
+    public static let referenceLoudnessLufs = -23.0
+    /// The master volume every built-in preset ships with.
+    public static let referenceMasterVolume = 0.9
+    /// Accepted `--loudness` targets.
+    public static let loudnessTargetRange = -70.0...0.0
+
+    /// Models are cached per sample rate (building one takes a few milliseconds).
+    static let models = Mutex<[Double: LoudnessModel]>([:])
+
+    public static func loudnessModel(sampleRate: Double) -> LoudnessModel {
+        if let m = models.withLock({ $0[sampleRate] }) { return m }
+        let m = LoudnessModel(sampleRate: sampleRate)
+        models.withLock { $0[sampleRate] = m }
+        return m
+    }
+
+    /// The predicted loudness and level of this mix as it stands.
+    public func predictedLoudness(sampleRate: Double = 48000, channelCount: Int = 2) -> LoudnessModel.Prediction {
+        Self.loudnessModel(sampleRate: sampleRate).predict(layers: layerSettings, masterVolume: Float(masterVolume),
+                                                             channelCount: channelCount)
+    }
+
+    /// The master volume that makes this mix measure `targetLufs`, or why none does.
+    public func masterVolume(forLoudness targetLufs: Double, sampleRate: Double = 48000,
+                             channelCount: Int = 2) throws(MixError) -> Double {
+        guard targetLufs.isFinite, Self.loudnessTargetRange.contains(targetLufs) else {
+            throw MixError(path: "--loudness", message: "\(MixError.format(targetLufs)) LUFS is out of range; allowed -70…0 LUFS")
+        }
+        let model = Self.loudnessModel(sampleRate: sampleRate)
+        let full = model.predict(layers: layerSettings, masterVolume: 1, channelCount: channelCount)
+        guard full.loudnessLufs.isFinite else {
+            throw MixError(path: "--loudness", message: "every layer is off or at volume 0: no master setting makes it \(Self.lufs(targetLufs))")
+        }
+        // The master is a cubic slider: 60·log10(v) dB.
+        let neededDb = targetLufs - full.loudnessLufs
+        if neededDb > 1e-9 {
+            throw MixError(path: "--loudness", message: "\(Self.lufs(targetLufs)) is out of reach: at master 100% this mix measures \(Self.lufs(full.loudnessLufs)) (predicted); raise the layer volumes")
+        }
+        let over = full.peakOverCeilingDb + neededDb
+        if over > 0 {
+            throw MixError(path: "--loudness", message: "\(Self.lufs(targetLufs)) would drive the limiter: peaks about \(Self.db(over)) over its \(Self.db(LoudnessModel.limiterCeilingDbfs))FS ceiling (predicted RMS \(Self.db(full.rmsDbfs + neededDb))FS); the loudest this mix plays cleanly is \(Self.lufs(targetLufs - over))")
+        }
+        return min(1, pow(10, neededDb / 60))
+    }
+
+    public static func lufs(_ v: Double) -> String { v.isFinite ? String(format: "%.1f LUFS", v) : "silent" }
+    static func db(_ v: Double) -> String { String(format: "%.1f dB", v) }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import NoiseDSP
+import NoiseEngine
+import TestSupport
+
+/// The loudness model against a BS.1770 meter on rendered audio, and the reference level of the
+/// built-in presets.
+@Suite struct LoudnessModelTests {
+    static let presetsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Presets")
+
+    static var presetIDs: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: presetsFolder.path)) ?? [])
+            .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    static func preset(_ id: String) throws -> Mix {
+        try Mix.load(path: presetsFolder.appendingPathComponent("\(id).json").path)
+    }
+
+    static func render(_ mix: Mix, seconds: Double, seed: UInt64) -> [[Float]] {
+        TestRender.render(layers: mix.layerSettings, master: Float(mix.masterVolume), seconds: seconds, seed: seed)
+    }
+
+    @Test func everyBuiltInPresetIsThere() {
+        #expect(Self.presetIDs.count >= 10, "\(Self.presetIDs)")
+        #expect(Self.presetIDs.contains("wind"))
+    }
+
+    /// Every preset as shipped: prediction within 0.5 LU of the meter, and the meter within 0.5 LU
+    /// of the reference (so the spread is at most 1 LU). Movement presets are measured over four
+    /// minutes, so many swells average out.
+    @Test(arguments: presetIDs)
+    func presetMeasuresThePredictedReferenceLoudness(id: String) throws {
+        let mix = try Self.preset(id)
+        let moving = mix.layers.contains { $0.movement.map { !$0.isStill } ?? false }
+        let measured = Loudness.integratedLufs(Self.render(mix, seconds: moving ? 240 : 40, seed: 12))
+        let predicted = mix.predictedLoudness().loudnessLufs
+        print("preset \(id): measured \(String(format: "%.2f", measured)) LUFS, predicted \(String(format: "%.2f", predicted)), error \(String(format: "%+.2f", predicted - measured)) LU")
+        #expect(abs(predicted - measured) <= 0.5)
+        #expect(abs(measured - Mix.referenceLoudnessLufs) <= 0.5)
+        #expect(mix.masterVolume == Mix.referenceMasterVolume)
+    }
+
+    /// Seeded random mixes: any colours, cuts, EQ, volumes and master the mix format allows, short of
+    /// the limiter (the model does not model it, and says when a mix is near it).
+    static var randomMixes: [Mix] {
+        var g = SplitMix64(seed: 1770)
+        func u(_ r: ClosedRange<Double>) -> Double { r.lowerBound + (r.upperBound - r.lowerBound) * Double(g.next() >> 11) / Double(1 << 53) }
+        var out: [Mix] = []
+        while out.count < 8 {
+            let n = Int(g.next() % 4) + 1
+            let layers = (0..<n).map { _ -> Mix.Layer in
+                var l = Mix.Layer(volume: u(0.3...1), colour: u(0...2))
+                if g.next() % 2 == 0 { l.lowCutHz = u(10...600) }
+                if g.next() % 2 == 0 { l.highCutHz = u(max(700, (l.lowCutHz ?? 0) * 2)...20000) }
+                l.eq = Mix.EQ(lowDb: u(-12...12), midDb: u(-12...12), highDb: u(-12...12))
+                if g.next() % 5 == 0 { l.enabled = false }
+                return l
+            }
+            let mix = Mix(name: "random \(out.count)", masterVolume: u(0.4...1), layers: layers)
+            let p = mix.predictedLoudness()
+            if p.loudnessLufs.isFinite && p.loudnessLufs > -60 && p.peakOverCeilingDb < -3 { out.append(mix) }
+        }
+        return out
+    }
+
+    @Test(arguments: randomMixes)
+    func randomMixMeasuresThePrediction(mix: Mix) {
+        let measured = Loudness.integratedLufs(Self.render(mix, seconds: 20, seed: 3))
+        let predicted = mix.predictedLoudness().loudnessLufs
+        print("\(mix.name): measured \(String(format: "%.2f", measured)) LUFS, predicted \(String(format: "%.2f", predicted)), error \(String(format: "%+.2f", predicted - measured)) LU")
+        #expect(abs(predicted - measured) <= 0.5)
+    }
+
+    /// Mono is the left channel alone: 3 dB below stereo, and the model says so.
+    @Test func monoIsPredictedToo() throws {
+        let mix = try Self.preset("sleep")
+        let out = TestRender.render(layers: mix.layerSettings, master: Float(mix.masterVolume), seconds: 20, channels: 1, seed: 4)
+        let predicted = mix.predictedLoudness(channelCount: 1).loudnessLufs
+        #expect(abs(Loudness.integratedLufs(out) - predicted) <= 0.5)
+    }
+
+    /// `--loudness`: the master that hits a target does hit it, and targets out of reach say why.
+    @Test func masterForATargetHitsIt() throws {
+        var mix = try Self.preset("brown")
+        mix.masterVolume = try mix.masterVolume(forLoudness: -30)
+        let measured = Loudness.integratedLufs(Self.render(mix, seconds: 20, seed: 5))
+        print("brown at -30 LUFS target: master \(mix.masterVolume), measured \(measured)")
+        #expect(abs(measured + 30) <= 0.5)
+
+        #expect(throws: MixError.self) { try mix.masterVolume(forLoudness: -5) }
+        do {
+            _ = try mix.masterVolume(forLoudness: -5)
+        } catch {
+            #expect(error.message.contains("out of reach") && error.message.contains("master 100%"), "\(error.message)")
+        }
+        // Four loud layers can reach -8 LUFS at master 100%, but only through the limiter.
+        let loud = Mix(name: "loud", masterVolume: 1, layers: (0..<4).map { Mix.Layer(volume: 1, colour: [0.2, 1, 1.5, 2][$0], eq: Mix.EQ(lowDb: 12)) })
+        do {
+            _ = try loud.masterVolume(forLoudness: -8)
+            Issue.record("-8 LUFS should drive the limiter")
+        } catch {
+            #expect(error.message.contains("limiter") && error.message.contains("plays cleanly"), "\(error.message)")
+        }
+        #expect(throws: MixError.self) { try mix.masterVolume(forLoudness: 3) }
+    }
+}
