@@ -85,10 +85,14 @@ func writeStderr(_ text: String) {
 }
 
 func formatDuration(_ seconds: Double) -> String {
-    let s = Int(seconds.rounded(.down))
-    if s >= 3600 { return "\(s / 3600)h\(String(format2(s % 3600 / 60)))m\(format2(s % 60))s" }
-    if s >= 60 { return "\(s / 60)m\(format2(s % 60))s" }
-    return "\(s)s"
+    // Milliseconds are kept when there are any: 1.5 s is "1.5s", not "1s".
+    let ms = Int((max(0, seconds) * 1000).rounded())
+    let s = ms / 1000
+    var fraction = ms % 1000 == 0 ? "" : "." + String(String(1000 + ms % 1000).dropFirst())
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    if s >= 3600 { return "\(s / 3600)h\(String(format2(s % 3600 / 60)))m\(format2(s % 60))\(fraction)s" }
+    if s >= 60 { return "\(s / 60)m\(format2(s % 60))\(fraction)s" }
+    return "\(s)\(fraction)s"
 }
 
 private func format2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }

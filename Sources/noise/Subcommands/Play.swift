@@ -10,7 +10,9 @@ extension Noise {
             abstract: "Play a mix live through PulseAudio (or PipeWire) or ALSA.",
             discussion: """
             Starts with a gentle fade-in and plays until Ctrl-C, SIGTERM or the sleep timer, then fades
-            out and exits. Examples:
+            out and exits. With neither '--preset' nor '--mix' it plays the Last Mix (the 'sleep'
+            preset when there is none yet). Examples:
+              noise play
               noise play --preset sleep
               noise play --preset rain --timer 45m --fade 5m
               noise play --mix my-mix.json --output alsa --device plughw:1
@@ -47,10 +49,16 @@ extension Noise {
 
         func run() throws {
             let settings = try output.parsed()
-            let (mix, label) = try source.load(sampleRate: Double(settings.sampleRate), store: storeOption.root)
+            let mix: Mix, label: String, presetID: String?
+            if source.preset == nil && source.mix == nil {
+                (mix, label, presetID) = try source.loadDefault(sampleRate: Double(settings.sampleRate), store: storeOption.root)
+            } else {
+                (mix, label) = try source.load(sampleRate: Double(settings.sampleRate), store: storeOption.root)
+                presetID = source.preset
+            }
             let timerSeconds = try timer.map { try DurationParser.secondsOrValidationError($0, "--timer") }
             let fadeSeconds = min(try fade.map { try DurationParser.secondsOrValidationError($0, "--fade") } ?? 30, timerSeconds ?? .infinity)
-            let session = PlaybackSession(mix: mix, label: label, presetID: source.preset,
+            let session = PlaybackSession(mix: mix, label: label, presetID: presetID,
                                           seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
                                           settings: settings, store: storeOption.root, exclusive: exclusive)
             Terminal.installInterruptHandlers()

@@ -79,7 +79,10 @@ extension Noise {
             return Parsed(durationSeconds: durationSeconds, timerSeconds: timerSeconds, fadeSeconds: fadeSeconds, encoding: encoding)
         }
 
-        func validate() throws { _ = try parsed() }
+        func validate() throws {
+            try source.requireSource()
+            _ = try parsed()
+        }
 
         func run() throws {
             let p = try parsed()
@@ -101,6 +104,11 @@ extension Noise {
                     if showProgress { bar.update(done: done, total: total, sampleRate: sampleRate) }
                 }, isCancelled: { interruptRequested.load(ordering: .relaxed) })
                 try sink.close(drain: true)
+            } catch let error as AudioOutputError where error.kind == .disconnected && target.isStream {
+                // The reader closed the pipe (`noise render -o - | head -c 100`): for a filter that
+                // is a normal end, not an error.
+                try? sink.close(drain: false)
+                return
             } catch {
                 try? sink.close(drain: false)
                 target.abandon()
@@ -111,7 +119,9 @@ extension Noise {
             let interrupted = frames < plan.totalFrames
             if showProgress && interrupted { FileHandle.standardError.write(Data("\n".utf8)) }
             Terminal.printError("\(interrupted ? "Interrupted: wrote" : "Wrote") \(formatDuration(seconds)) of '\(label)' "
-                + "(\(sampleRate) Hz, \(channels == 2 ? "stereo" : "mono"), \(p.encoding.rawValue), seed \(seed)) to \(output == "-" ? "standard output" : output)")
+                + "(\(sampleRate) Hz, \(channels == 2 ? "stereo" : "mono"), \(p.encoding.rawValue), seed \(seed)) to \(output == "-" ? "standard output" : output)"
+                + (duration != nil && !interrupted && (p.timerSeconds ?? .infinity) < p.durationSeconds
+                   ? "; the sleep timer ended it at \(formatDuration(p.timerSeconds!)), before '--duration' \(formatDuration(p.durationSeconds))" : ""))
             // The shorter file is valid and kept, but scripts must be able to tell it was cut short.
             if interrupted { throw ExitCode(130) }
         }
@@ -146,7 +156,9 @@ struct WAVTarget {
         if stat(resolved, &info) == 0 {
             switch info.st_mode & S_IFMT {
             case S_IFREG: isStream = false
-            case S_IFDIR: throw ValidationError("'--output' \(path) is a directory")
+            case S_IFDIR:
+                let example = URL(fileURLWithPath: path).appendingPathComponent("sleep.wav").path
+                throw CLIError("'--output' \(path) is a folder; give a file name, e.g. -o \(example)")
             default: isStream = true   // a FIFO, a character device (/dev/null), a socket
             }
         } else {
