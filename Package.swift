@@ -31,6 +31,8 @@ let package = Package(
                        providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa",
                        providers: [.apt(["libasound2-dev"])]),
+        // FLAC renders (`noise render -o night.flac`): the reference encoder, nothing else (libsndfile would pull Vorbis/Opus/MP3 in).
+        .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         // Drawing: Cairo surfaces (PNG, SVG) and Pango text through pangocairo, fonts pinned with
         // fontconfig. Shared by the widget renderer and the spectrum plot.
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
@@ -40,7 +42,7 @@ let package = Package(
         .target(name: "NoiseDSP"),
         // alsa-lib's error hook is a C variadic function type: Swift cannot define one.
         .target(name: "CALSASupport", dependencies: ["CALSA"]),
-        .target(name: "AudioOutput", dependencies: ["CPulse", "CALSA", "CALSASupport", "CNoiseSupport"]),
+        .target(name: "AudioOutput", dependencies: ["CPulse", "CALSA", "CALSASupport", "CNoiseSupport", "CFLAC"]),
         .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioOutput", "CNoiseSupport", "SharedStore"]),
         .target(name: "SharedStore"),
         // Around the player: Last Mix, status feed, control socket, autostart. No audio code.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CPulse
 
 /// Plays through a PulseAudio server (and PipeWire's PulseAudio service) with the simple API.
@@ -36,6 +39,26 @@ public final class PulseAudioSink: AudioSink {
     }
 
     deinit { try? close(drain: false) }
+
+    /// What the stream tells the server about itself: `media.role` lets role-based policies work
+    /// (ducking or corking music during a call, per-role volumes), the icon names it in mixers.
+    public static let streamProperties = ["media.role": "music", "application.icon_name": "audio-x-generic",
+                                          "media.icon_name": "audio-x-generic"]
+
+    /// `pa_simple_new` takes no property list, but libpulse reads `PULSE_PROP` ("key=value ...")
+    /// from the environment into the context it creates, and the server gives a stream the
+    /// properties of its client. So: put ours in front of whatever `PULSE_PROP` the user already
+    /// has (the later value of a key wins, so theirs still override ours). Call it once, early,
+    /// before other threads run (`setenv` is not thread-safe).
+    public static func exportStreamProperties() {
+        let ours = streamProperties.keys.sorted().map { "\($0)=\"\(streamProperties[$0]!)\"" }.joined(separator: " ")
+        if let existing = getenv("PULSE_PROP").map({ String(cString: $0) }) {
+            guard !existing.contains(ours) else { return }
+            setenv("PULSE_PROP", ours + " " + existing, 1)
+        } else {
+            setenv("PULSE_PROP", ours, 1)
+        }
+    }
 
     static func describe(_ error: Int32) -> String {
         let text = pa_strerror(error).map { String(cString: $0) } ?? "error \(error)"

@@ -42,8 +42,9 @@ public struct Autostart: Sendable {
     public var wantsLinkURL: URL { configHome.appendingPathComponent("systemd/user/default.target.wants/\(Self.unitName)") }
     public var desktopURL: URL { configHome.appendingPathComponent("autostart/\(Self.desktopName)") }
 
-    var arguments: [String] {
-        // `--store` belongs to the subcommand: `noise --store DIR resume` is refused (exit 64).
+    /// The login command. `--store` is an option of the subcommand, so it comes after `resume`
+    /// (`noise --store DIR resume` is refused: "Unknown option '--store'").
+    public var arguments: [String] {
         [executable.path, "resume", "--if-enabled"] + (storeDirectory.map { ["--store", $0] } ?? [])
     }
 

@@ -22,7 +22,9 @@ public struct ControlClient: Sendable {
         UnixSocket.setTimeouts(fd, receiveSeconds: timeoutSeconds, sendSeconds: timeoutSeconds)
         try UnixSocket.writeAll(fd, request.encoded() + Data([0x0A]))
         var reader = LineReader(fd: fd, limit: ControlResponse.maximumResponseBytes)
-        return try Self.response(reader.next())
+        let response = try Self.response(reader.next())
+        if response == .error(ControlServer.stoppingMessage) { throw ControlError.notRunning(path: socketPath.path) }
+        return response
     }
 
     /// Streams the player's status: `onStatus` gets the current status at once and then every
@@ -40,6 +42,7 @@ public struct ControlClient: Sendable {
             case .ok(let status?):
                 if try !onStatus(status) { return }
             case .ok(nil): continue
+            case .error(ControlServer.stoppingMessage): throw ControlError.notRunning(path: socketPath.path)
             case .error(let message): throw ControlError.badResponse(message)
             }
         }

@@ -14,6 +14,9 @@ import SharedStore
 /// {"command":"timer","seconds":1800,"fadeSeconds":60}      ("seconds": null switches it off)
 /// {"command":"subscribe"}                                  (status lines until the client closes)
 /// {"command":"savePreset","name":"my-mix"}
+/// {"command":"toggle"}                                     (pause when playing, else resume)
+/// {"command":"adjustMaster","delta":0.05}                  (relative, -1…1, clamped to 0…1; unmutes)
+/// {"command":"mute","muted":true}                          (master to 0, the level is kept)
 /// ```
 public enum ControlRequest: Equatable, Sendable {
     /// `index` is 0-based (0…3).
@@ -29,6 +32,10 @@ public enum ControlRequest: Equatable, Sendable {
     case subscribe
     /// The CLI has written the player's mix to preset `name`; the player takes it as its preset.
     case savePreset(name: String)
+    case toggle
+    /// Adds `delta` (−1…1) to the master level, clamped to 0…1.
+    case adjustMaster(delta: Double)
+    case mute(Bool)
 
     /// Longest allowed timer: a night and a nap.
     public static let timerRange = 1.0...(24.0 * 3600)
@@ -99,12 +106,18 @@ extension ControlRequest {
             let fade = try f.number("fadeSeconds", range: 0...timerRange.upperBound)
             if let fade, let seconds, fade > seconds { throw ProtocolError("'fadeSeconds' must not be longer than 'seconds'") }
             request = .timer(seconds: seconds, fadeSeconds: fade)
+        case "toggle": request = .toggle
+        case "adjustMaster":
+            request = .adjustMaster(delta: try f.number("delta", range: -1...1, required: true)!)
+        case "mute":
+            guard let muted = try f.bool("muted") else { throw ProtocolError("'muted' is missing") }
+            request = .mute(muted)
         case "savePreset":
             let name = try f.string("name", required: true)!
             guard PresetLibrary.isValidID(name) else { throw ProtocolError("'name' must be a preset id (a-z, 0-9, '-', '_', at most 64)") }
             request = .savePreset(name: name)
         default:
-            throw ProtocolError("unknown command '\(command.prefix(40))'; known: setLayer, setMaster, preset, pause, resume, stop, timer, status, subscribe, savePreset")
+            throw ProtocolError("unknown command '\(command.prefix(40))'; known: setLayer, setMaster, adjustMaster, mute, preset, pause, resume, toggle, stop, timer, status, subscribe, savePreset")
         }
         _ = f.take("command")
         try f.refuseRest()
@@ -143,6 +156,9 @@ extension ControlRequest {
             o = ["command": .string("timer"), "seconds": n(s)]
             if let f { o["fadeSeconds"] = .number(f) }
         case .savePreset(let name): o = ["command": .string("savePreset"), "name": .string(name)]
+        case .toggle: o = ["command": .string("toggle")]
+        case .adjustMaster(let d): o = ["command": .string("adjustMaster"), "delta": .number(d)]
+        case .mute(let m): o = ["command": .string("mute"), "muted": .bool(m)]
         }
         return CompactJSON.data(.object(o))
     }

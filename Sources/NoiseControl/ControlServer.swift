@@ -17,6 +17,8 @@ import Synchronization
 ///   answers on (left by a player that died) is replaced.
 public final class ControlServer: Sendable {
     public let socketPath: URL
+    /// The answer to a connection accepted while the server stops.
+    public static let stoppingMessage = "the player is stopping"
     public let maximumConnections: Int
     /// A client that sends nothing for this long is disconnected (subscribers are exempt).
     public let idleTimeoutSeconds: Double
@@ -180,12 +182,22 @@ public final class ControlServer: Sendable {
             Self.closeAfterError(fd)
             return
         }
-        let admitted = state.withLock { s -> Bool in
-            guard s.running, s.connections.count < maximumConnections else { return false }
+        enum Admission { case admitted, stopping, full }
+        let admission = state.withLock { s -> Admission in
+            guard s.running else { return .stopping }
+            guard s.connections.count < maximumConnections else { return .full }
             s.connections.insert(fd)
-            return true
+            return .admitted
         }
-        guard admitted else {
+        switch admission {
+        case .admitted: break
+        case .stopping:
+            // A connection that arrives while the player shuts down is not "too many": say the
+            // player is going (the client reads that as "no player", see ControlClient).
+            try? UnixSocket.writeAll(fd, ControlResponse.error(Self.stoppingMessage).encoded() + Data([0x0A]))
+            Self.closeAfterError(fd)
+            return
+        case .full:
             try? UnixSocket.writeAll(fd, ControlResponse.error("too many connections (limit \(maximumConnections))").encoded() + Data([0x0A]))
             Self.closeAfterError(fd)
             return

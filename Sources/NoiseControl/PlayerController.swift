@@ -21,6 +21,8 @@ public final class PlayerController: Sendable {
         var mix: Mix
         var presetID: String?
         var isPaused = false
+        /// Muted: the engine's master is at 0 while `mix.masterVolume` keeps the level to go back to.
+        var isMuted = false
         var timerEndsAt: Date?
         var output: PlayerStatus.Output
     }
@@ -67,9 +69,11 @@ public final class PlayerController: Sendable {
         var status = PlayerStatus(state: override ?? (s.isPaused ? .paused : .playing), mix: s.mix, presetID: s.presetID,
                                   output: s.output, updatedAt: now)
         if status.state != .stopped {
-            status.timerRemainingSeconds = engine.timerRemainingSeconds
+            // Whole seconds, rounded up (0.2 s left is "1 s left", not "0").
+            status.timerRemainingSeconds = engine.timerRemainingSeconds.map { max(0, $0.rounded(.up)) }
             status.timerEndsAt = engine.timerRemainingSeconds.map { now.addingTimeInterval($0) }
         }
+        status.muted = s.isMuted
         status.levelDbfs = engine.rmsDbfs.isFinite ? (engine.rmsDbfs * 10).rounded() / 10 : nil
         status.underruns = engine.underruns
         return status
@@ -90,7 +94,28 @@ public final class PlayerController: Sendable {
                 var mix = self.mix
                 try mix.setMaster(volume)
                 guard player.send(.setMaster(volume: Float(volume), rampSeconds: Self.controlRampSeconds)) else { return busy }
-                state.withLock { $0.mix.masterVolume = volume }
+                state.withLock {
+                    $0.mix.masterVolume = volume
+                    $0.isMuted = false
+                }
+            case let .adjustMaster(delta):
+                // Relative to the level the user set (also while muted: a volume key unmutes).
+                var mix = self.mix
+                let volume = min(max(mix.masterVolume + delta, Mix.volumeRange.lowerBound), Mix.volumeRange.upperBound)
+                try mix.setMaster((volume * 1000).rounded() / 1000)
+                guard player.send(.setMaster(volume: Float(mix.masterVolume), rampSeconds: Self.controlRampSeconds)) else { return busy }
+                state.withLock {
+                    $0.mix.masterVolume = mix.masterVolume
+                    $0.isMuted = false
+                }
+            case let .mute(muted):
+                let level = muted ? 0 : self.mix.masterVolume
+                guard player.send(.setMaster(volume: Float(level), rampSeconds: Self.controlRampSeconds)) else { return busy }
+                state.withLock { $0.isMuted = muted }
+            case .toggle:
+                let paused = state.withLock { $0.isPaused }
+                guard player.send(.fade(position: paused ? 1 : 0, seconds: paused ? Self.resumeFadeSeconds : Self.pauseFadeSeconds)) else { return busy }
+                state.withLock { $0.isPaused = !paused }
             case let .preset(id, crossfadeSeconds):
                 var (entry, mix) = try presets.load(id)
                 try mix.validate()
@@ -139,7 +164,8 @@ public final class PlayerController: Sendable {
         for (i, settings) in mix.layerSettings.enumerated() {
             accepted = player.send(.setLayer(index: i, settings: settings, rampSeconds: ramp)) && accepted
         }
-        accepted = player.send(.setMaster(volume: Float(mix.masterVolume), rampSeconds: ramp)) && accepted
+        let muted = state.withLock { $0.isMuted }
+        accepted = player.send(.setMaster(volume: muted ? 0 : Float(mix.masterVolume), rampSeconds: ramp)) && accepted
         state.withLock {
             $0.mix = mix
             $0.presetID = presetID

@@ -3,12 +3,14 @@ import Glibc
 #endif
 import Foundation
 import NoiseEngine
+import SharedStore
 
 /// What a running player publishes to `status.json` (and to `noise status --follow` subscribers).
 /// The JSON keys are a contract: the variables engine and status bars read them.
 public struct PlayerStatus: Codable, Equatable, Sendable {
     public static let currentSchemaVersion = 1
-    /// A playing player rewrites its status at least once a second; older than this, it is dead.
+    /// A playing player refreshes its heartbeat (see `PlayerHeartbeat`) once a second and
+    /// rewrites its status on every change; when both are older than this, it is dead.
     public static let staleAfterSeconds = 10.0
 
     public enum State: String, Codable, Sendable {
@@ -19,10 +21,24 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
         /// e.g. "pulse", "alsa", "null".
         public var backend: String
         public var device: String
+        /// The output went away (server killed, device unplugged) and the player is retrying:
+        /// it says `playing`, but nothing is heard until it reconnects.
+        public var lost: Bool
 
-        public init(backend: String, device: String) {
+        public init(backend: String, device: String, lost: Bool = false) {
             self.backend = backend
             self.device = device
+            self.lost = lost
+        }
+
+        enum CodingKeys: String, CodingKey { case backend, device, lost }
+
+        // Status files from before `lost` existed read as not lost.
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            backend = try c.decode(String.self, forKey: .backend)
+            device = try c.decode(String.self, forKey: .device)
+            lost = try c.decodeIfPresent(Bool.self, forKey: .lost) ?? false
         }
     }
 
@@ -41,6 +57,8 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
     /// is written as -120 (JSON has no infinity).
     public var levelDbfs: Double?
     public var underruns: Int
+    /// `noise set --mute`: silent, with `masterVolume` still the level `--unmute` goes back to.
+    public var muted: Bool = false
     public var pid: Int32
     public var updatedAt: Date
 
@@ -78,7 +96,26 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
     // every documented key in every document.
     enum CodingKeys: String, CodingKey {
         case schemaVersion, state, presetName, presetID, masterVolume, layers, timerEndsAt,
-             timerRemainingSeconds, output, levelDbfs, underruns, pid, updatedAt
+             timerRemainingSeconds, output, levelDbfs, underruns, muted, pid, updatedAt
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        schemaVersion = try c.decode(Int.self, forKey: .schemaVersion)
+        state = try c.decode(State.self, forKey: .state)
+        presetName = try c.decodeIfPresent(String.self, forKey: .presetName)
+        presetID = try c.decodeIfPresent(String.self, forKey: .presetID)
+        masterVolume = try c.decode(Double.self, forKey: .masterVolume)
+        layers = try c.decode([Mix.Layer].self, forKey: .layers)
+        timerEndsAt = try c.decodeIfPresent(Date.self, forKey: .timerEndsAt)
+        timerRemainingSeconds = try c.decodeIfPresent(Double.self, forKey: .timerRemainingSeconds)
+        output = try c.decode(Output.self, forKey: .output)
+        levelDbfs = try c.decodeIfPresent(Double.self, forKey: .levelDbfs)
+        underruns = try c.decode(Int.self, forKey: .underruns)
+        // Written since the mute flag exists; older files are not muted.
+        muted = try c.decodeIfPresent(Bool.self, forKey: .muted) ?? false
+        pid = try c.decode(Int32.self, forKey: .pid)
+        updatedAt = try c.decode(Date.self, forKey: .updatedAt)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -94,17 +131,41 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
         try c.encode(output, forKey: .output)
         try c.encode(levelDbfs.map { max($0.isFinite ? $0 : -120, -120) }, forKey: .levelDbfs)
         try c.encode(underruns, forKey: .underruns)
+        try c.encode(muted, forKey: .muted)
         try c.encode(pid, forKey: .pid)
         try c.encode(updatedAt, forKey: .updatedAt)
     }
 
     /// True when the player that wrote this is gone: its pid is not alive, or it claims to be
-    /// playing but has not written for `staleAfterSeconds`. A `stopped` status is never stale: it
-    /// is what a player that ended cleanly leaves behind.
-    public func isStale(now: Date = Date(), isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive) -> Bool {
+    /// playing but neither its status (`updatedAt`) nor its heartbeat was refreshed within
+    /// `staleAfterSeconds`. A `stopped` status is never stale: it is what a player that ended
+    /// cleanly leaves behind.
+    public func isStale(now: Date = Date(), isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive,
+                        heartbeatAge: (Int32) -> Double? = { PlayerHeartbeat.age(of: $0) }) -> Bool {
         if state == .stopped { return false }
         if !isProcessAlive(pid) { return true }
-        return state == .playing && now.timeIntervalSince(updatedAt) > Self.staleAfterSeconds
+        guard state == .playing, now.timeIntervalSince(updatedAt) > Self.staleAfterSeconds else { return false }
+        guard let beat = heartbeatAge(pid) else { return true }
+        return beat > Self.staleAfterSeconds
+    }
+
+    /// True when `other` describes a different situation, i.e. worth a write to `status.json`:
+    /// anything but `updatedAt`, the measured level and the seconds left (which follow from
+    /// `timerEndsAt`); timer ends within 2 s of each other are the same timer.
+    public func differsMeaningfully(from other: PlayerStatus?) -> Bool {
+        guard let other else { return true }
+        var a = self, b = other
+        for s in [\PlayerStatus.levelDbfs, \PlayerStatus.timerRemainingSeconds] {
+            a[keyPath: s] = nil
+            b[keyPath: s] = nil
+        }
+        a.updatedAt = .distantPast
+        b.updatedAt = .distantPast
+        switch (a.timerEndsAt, b.timerEndsAt) {
+        case let (x?, y?) where abs(x.timeIntervalSince(y)) <= 2: b.timerEndsAt = x
+        default: break
+        }
+        return a != b
     }
 
     /// `kill(pid, 0)`: ESRCH means no such process; EPERM means it exists (another user's).

@@ -34,8 +34,10 @@ public enum StatusFormatter {
         switch (stale, status.state) {
         case (true, _):
             lines.append("Stopped: the player (pid \(status.pid)) is gone; its last report, \(ago(status.updatedAt, now: now)), said \(status.state.rawValue) \(title(status))\(preset).")
-        case (false, .playing): lines.append("Playing \(title(status))\(preset), master \(percent(status.masterVolume)).")
-        case (false, .paused): lines.append("Paused: \(title(status))\(preset), master \(percent(status.masterVolume)).")
+        case (false, .playing) where status.output.lost:
+            lines.append("Playing \(title(status))\(preset), but the output is lost (\(status.output.backend) \(status.output.device)); the player is retrying and nothing is heard until it reconnects.")
+        case (false, .playing): lines.append("Playing \(title(status))\(preset), master \(percent(status.masterVolume))\(status.muted ? ", muted" : "").")
+        case (false, .paused): lines.append("Paused: \(title(status))\(preset), master \(percent(status.masterVolume))\(status.muted ? ", muted" : "").")
         case (false, .stopped): lines.append("Stopped. Last played: \(title(status))\(preset), master \(percent(status.masterVolume)).")
         }
         if !stale, let remaining = status.timerRemainingSeconds {
@@ -44,7 +46,7 @@ public enum StatusFormatter {
         }
         for (i, l) in status.layers.enumerated() { lines.append("Layer \(i + 1): \(layer(l))") }
         if !stale && status.state != .stopped {
-            var out = "Output: \(status.output.backend) \(status.output.device)"
+            var out = "Output: \(status.output.backend) \(status.output.device)\(status.output.lost ? " (lost, retrying)" : "")"
             if let level = status.levelDbfs { out += ", level \(String(format: "%.1f", level)) dBFS" }
             out += ", \(status.underruns) underrun\(status.underruns == 1 ? "" : "s")."
             lines.append(out)
@@ -55,12 +57,22 @@ public enum StatusFormatter {
     /// The status document plus `"stale"`, pretty or on one line.
     public static func json(_ status: PlayerStatus?, now: Date = Date(), pretty: Bool,
                             isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive) -> String {
-        guard let status else { return "null" }
+        let status = status ?? neverPlayed
         guard let data = try? BoundedJSON.encoder(pretty: false).encode(status),
               case .object(var object)? = try? JSONValue.parse(data, limits: BoundedJSON.limits) else { return "null" }
         object["stale"] = .bool(status.isStale(now: now, isProcessAlive: isProcessAlive))
         let out = pretty ? JSONValue.object(object).prettyPrinted() : CompactJSON.data(.object(object))
         return String(decoding: out, as: UTF8.self).trimmingCharacters(in: .newlines)
+    }
+
+    /// What `--json` shows for a store where no player has run: the stopped status of the default
+    /// mix, with every key (pid 0, `updatedAt` the Unix epoch: never).
+    public static var neverPlayed: PlayerStatus {
+        var s = PlayerStatus(state: .stopped, mix: LastMix.defaultMix, presetID: nil,
+                             output: .init(backend: "none", device: ""), updatedAt: Date(timeIntervalSince1970: 0))
+        s.presetName = nil
+        s.pid = 0
+        return s
     }
 
     /// Waybar's custom-module JSON (`return-type: json`): one line.
@@ -96,16 +108,27 @@ public enum StatusFormatter {
             let state = status.isStale(now: now, isProcessAlive: isProcessAlive) ? .stopped : status.state
             let name = title(status)
             percentage = Int((status.masterVolume * 100).rounded())
+            // One class: the state, or what matters more while playing ("lost": no sound is
+            // coming out; "muted": silent on purpose).
             cssClass = state.rawValue
             switch state {
+            case .playing where status.output.lost:
+                cssClass = "lost"
+                (text, shortText, colour) = ("♪ \(name) (no output)", "♪ !", "#bf616a")
+            case .playing where status.muted:
+                cssClass = "muted"
+                (text, shortText, colour) = ("🔇 \(name) \(percentage)%", "🔇 \(percentage)%", "#888888")
             case .playing:
                 (text, shortText, colour) = ("♪ \(name) \(percentage)%", "♪ \(percentage)%", "#a3be8c")
             case .paused:
-                (text, shortText, colour) = ("⏸ \(name) \(percentage)%", "⏸", "#ebcb8b")
+                (text, shortText, colour) = ("⏸ \(name) \(percentage)%", "⏸ \(percentage)%", "#ebcb8b")
             case .stopped:
                 (text, shortText, colour) = ("♪ off", "♪", "#888888")
             }
-            var tip = ["\(state.rawValue.capitalized): \(name), master \(percentage)%"]
+            var tip = ["\(state.rawValue.capitalized): \(name), master \(percentage)%" + (status.muted && state != .stopped ? " (muted)" : "")]
+            if state == .playing && status.output.lost {
+                tip.append("Output lost (\(status.output.backend) \(status.output.device)): retrying")
+            }
             if state != .stopped, let remaining = status.timerRemainingSeconds {
                 tip.append("Timer: \(duration(remaining)) left" + (status.timerEndsAt.map { " (ends \(clock($0)))" } ?? ""))
             }

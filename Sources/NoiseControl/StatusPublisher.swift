@@ -1,8 +1,14 @@
 import Foundation
+import SharedStore
 
-/// Publishes a player's status: writes `status.json` and tells control-socket subscribers, on
-/// every change (`publishNow()`) and once per `intervalSeconds` on its own thread, so readers can
-/// tell a live player (fresh `updatedAt`) from a dead one.
+/// Publishes a player's status: tells control-socket subscribers and rewrites `status.json` on
+/// every change (`publishNow()` after a command, and a check once per `intervalSeconds` on its own
+/// thread for changes the engine makes by itself).
+///
+/// **A quiet night:** `status.json` is written (atomically, with fsync) only when the status
+/// *means* something new (`PlayerStatus.differsMeaningfully`): not for the level meter, not for
+/// the timer counting down. Liveness goes to the `heartbeat` instead, a file under
+/// `$XDG_RUNTIME_DIR` whose mtime is refreshed each interval with no data and no fsync.
 ///
 /// **Real-time safety:** none of this may run on the audio thread; `snapshot` is called on the
 /// publisher's thread and should read the engine's atomics/state, not lock the render path.
@@ -13,20 +19,24 @@ public final class StatusPublisher: @unchecked Sendable {
     private var threadDone = true
     private var wakeRequested = false
     private var lastBroadcast: PlayerStatus?
+    private var lastWritten: PlayerStatus?
 
     public let store: StatusStore
     public let server: ControlServer?
     public let intervalSeconds: Double
+    public let heartbeat: PlayerHeartbeat?
     private let snapshot: @Sendable () -> PlayerStatus
     private let onError: @Sendable (Error) -> Void
     private let writeLock = NSLock()
 
     public init(store: StatusStore, server: ControlServer?, intervalSeconds: Double = 1,
+                heartbeat: PlayerHeartbeat? = nil,
                 snapshot: @escaping @Sendable () -> PlayerStatus,
                 onError: @escaping @Sendable (Error) -> Void = { _ in }) {
         self.store = store
         self.server = server
         self.intervalSeconds = intervalSeconds
+        self.heartbeat = heartbeat
         self.snapshot = snapshot
         self.onError = onError
     }
@@ -52,7 +62,8 @@ public final class StatusPublisher: @unchecked Sendable {
         condition.broadcast()
         while !threadDone { condition.wait() }
         condition.unlock()
-        if let final { publish(final) }
+        if let final { publish(final, force: true) }
+        heartbeat?.stop()
     }
 
     private func run() {
@@ -61,6 +72,7 @@ public final class StatusPublisher: @unchecked Sendable {
             _ = condition.wait(until: Date().addingTimeInterval(intervalSeconds))
             if isClosed { break }
             condition.unlock()
+            heartbeat?.beat()
             publish(snapshot())
             condition.lock()
         }
@@ -69,12 +81,17 @@ public final class StatusPublisher: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func publish(_ status: PlayerStatus) {
+    private func publish(_ status: PlayerStatus, force: Bool = false) {
         writeLock.lock()
         defer { writeLock.unlock() }
-        do { try store.write(status) } catch { onError(error) }
-        // Subscribers get a line per change; the periodic rewrite that only refreshes updatedAt
-        // is not a change for them.
+        if force || status.differsMeaningfully(from: lastWritten) {
+            do {
+                try store.write(status)
+                lastWritten = status
+            } catch { onError(error) }
+        }
+        // Subscribers (a socket, no disk) get a line per change, the level meter included; a
+        // status that differs only in updatedAt is not a change for them.
         var comparable = status
         comparable.updatedAt = .distantPast
         condition.lock()

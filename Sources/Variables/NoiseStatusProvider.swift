@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 
 /// `__noise_*` keys from the noise player's published status (`status.json` in the store).
 ///
@@ -12,8 +13,10 @@ import Foundation
 /// | `__noise_layers_on` | enabled layers with volume > 0 | `layers` is an array |
 ///
 /// A status that says `playing` but was updated more than `staleAfterSeconds` before the render
-/// clock is stale (the player died without saying so): it reads as `stopped`. While playing, the
-/// timer counts down from `updatedAt` to the render clock.
+/// clock is stale (the player died without saying so): it reads as `stopped` — unless the
+/// player's heartbeat (`PlayerHeartbeat`, refreshed every second under `$XDG_RUNTIME_DIR` while
+/// `status.json` is only rewritten on change) is younger than that. While playing, the timer
+/// counts down from `updatedAt` to the render clock.
 public struct NoiseStatusProvider: DictionaryKeySource {
     public struct Status: Sendable, Equatable {
         public var state: String?
@@ -23,6 +26,8 @@ public struct NoiseStatusProvider: DictionaryKeySource {
         public var audibleLayerCount: Int?
         public var timerRemainingSeconds: Double?
         public var updatedAt: Date?
+        /// Seconds since the writing player's heartbeat was refreshed, when one was found for its pid.
+        public var heartbeatAgeSeconds: Double?
 
         public init(state: String? = nil, presetName: String? = nil, masterVolume: Double? = nil,
                     audibleLayerCount: Int? = nil, timerRemainingSeconds: Double? = nil, updatedAt: Date? = nil) {
@@ -55,6 +60,9 @@ public struct NoiseStatusProvider: DictionaryKeySource {
         }
         status.timerRemainingSeconds = json.number("timerRemainingSeconds")
         status.updatedAt = json.date("updatedAt")
+        if let pid = json.number("pid"), pid > 0, pid < Double(Int32.max) {
+            status.heartbeatAgeSeconds = PlayerHeartbeat.age(of: Int32(pid))
+        }
         return NoiseStatusProvider(status: status)
     }
 
@@ -62,7 +70,8 @@ public struct NoiseStatusProvider: DictionaryKeySource {
         var values: [String: String] = [:]
         var state = status.state.flatMap { Self.knownStates.contains($0) ? $0 : nil }
         let age = status.updatedAt.map { context.now.timeIntervalSince($0) }
-        if state == "playing", let age, age > Self.staleAfterSeconds { state = "stopped" }
+        let beating = (status.heartbeatAgeSeconds ?? .infinity) <= Self.staleAfterSeconds
+        if state == "playing", let age, age > Self.staleAfterSeconds, !beating { state = "stopped" }
         if let state {
             values["__noise_state"] = state
             values["__noise_playing"] = state == "playing" ? "true" : "false"

@@ -32,11 +32,14 @@ struct PlaybackSession {
     }
 
     func run(timerSeconds: Double?, fadeSeconds: Double) throws {
+        // Before any thread of ours runs: libpulse reads it when the stream's context is made.
+        PulseAudioSink.exportStreamProperties()
         var options = LivePlayer.Options()
         options.sampleRate = settings.sampleRate
         options.channelCount = settings.channels
         options.fadeInSeconds = settings.fadeInSeconds
-        let player = LivePlayer(mix: mix, seed: seed, options: options)
+        options.blockFrames = LivePlayer.Options.blockFrames(latencySeconds: settings.latencySeconds, sampleRate: settings.sampleRate)
+        let player = LivePlayer(mix: mix, seed: seed, options: options, ended: sessionWake)
         let controller = PlayerController(player: player, mix: mix, presetID: presetID,
                                           output: .init(backend: "none", device: ""),
                                           saver: LastMixSaver(store: LastMixStore(root: store)))
@@ -68,7 +71,10 @@ struct PlaybackSession {
         }
         controller.saveLastMix()
         let statusStore = StatusStore(root: store)
-        let publisher = StatusPublisher(store: statusStore, server: server, snapshot: { controller.status() },
+        // Liveness beside the control socket (a tmpfs), not in the store: see PlayerHeartbeat.
+        var heartbeat: PlayerHeartbeat?
+        do { heartbeat = try PlayerHeartbeat() } catch { Terminal.printError("warning: no heartbeat file: \(error)") }
+        let publisher = StatusPublisher(store: statusStore, server: server, heartbeat: heartbeat, snapshot: { controller.status() },
                                         onError: { Terminal.printError("warning: cannot publish status: \($0)") })
         controller.attach(publisher)
         publisher.start()
@@ -81,7 +87,8 @@ struct PlaybackSession {
         var signalled: Int32 = 0
         var failure: Error?
         loop: while true {
-            Thread.sleep(forTimeInterval: 0.05)
+            // Woken by a signal or by the render thread ending; the timeout is only a safety net.
+            sessionWake.wait(seconds: 2)
             let caught = Terminal.caughtSignal
             if caught != 0 && signalled == 0 {
                 signalled = caught
@@ -96,6 +103,9 @@ struct PlaybackSession {
                 let reason = player.failure.map { "\($0)" } ?? "unknown error"
                 try? player.join()?.close(drain: false)
                 if signalled != 0 || controller.stopRequested { break loop }
+                var lost = Self.output(of: sink)
+                lost.lost = true
+                controller.setOutput(lost)
                 Terminal.printError("Lost the output \(sink.name): \(reason). Retrying for \(Int(settings.retrySeconds)) s...")
                 guard let replacement = reconnect(unlessStopped: controller) else {
                     if Terminal.caughtSignal != 0 || controller.stopRequested { break loop }

@@ -1,12 +1,16 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import NoiseEngine
 import Synchronization
 
 /// Set by SIGINT/SIGTERM/SIGHUP; long-running commands poll it and finish cleanly.
 let interruptRequested = Atomic<Bool>(false)
 /// Which of those signals arrived first (0: none).
 let caughtSignalNumber = Atomic<Int32>(0)
+/// Posted by those signals (and by the render thread as it ends): the player's main thread sleeps
+/// on it instead of polling.
+let sessionWake = WakeSignal()
 
 enum Terminal {
     static func installInterruptHandlers() {
@@ -20,6 +24,7 @@ enum Terminal {
         // Touch the globals first: their lazy initialisation must not first run inside a handler.
         _ = interruptRequested.load(ordering: .relaxed)
         _ = caughtSignalNumber.load(ordering: .relaxed)
+        _ = sessionWake
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig) { number in
                 // The first signal asks for a clean stop (fade out, save, exit 0); a second one means
@@ -28,6 +33,7 @@ enum Terminal {
                     _exit(128 + number)
                 }
                 interruptRequested.store(true, ordering: .relaxed)
+                sessionWake.post()
             }
         }
         // A closed pipe (`noise render -o - | head`) is reported as EPIPE by write, not a signal.
@@ -79,10 +85,14 @@ func writeStderr(_ text: String) {
 }
 
 func formatDuration(_ seconds: Double) -> String {
-    let s = Int(seconds.rounded(.down))
-    if s >= 3600 { return "\(s / 3600)h\(String(format2(s % 3600 / 60)))m\(format2(s % 60))s" }
-    if s >= 60 { return "\(s / 60)m\(format2(s % 60))s" }
-    return "\(s)s"
+    // Milliseconds are kept when there are any: 1.5 s is "1.5s", not "1s".
+    let ms = Int((max(0, seconds) * 1000).rounded())
+    let s = ms / 1000
+    var fraction = ms % 1000 == 0 ? "" : "." + String(String(1000 + ms % 1000).dropFirst())
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    if s >= 3600 { return "\(s / 3600)h\(String(format2(s % 3600 / 60)))m\(format2(s % 60))\(fraction)s" }
+    if s >= 60 { return "\(s / 60)m\(format2(s % 60))\(fraction)s" }
+    return "\(s)\(fraction)s"
 }
 
 private func format2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }

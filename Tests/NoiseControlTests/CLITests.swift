@@ -200,31 +200,15 @@ import TestSupport
     @Test func followPrintsALinePerChangeFromFileAndSocket() throws {
         let box = try Sandbox(); defer { box.remove() }
         let store = StatusStore(root: box.root)
-        let p = Process()
-        p.executableURL = Products.url("noise")
-        p.arguments = ["status", "--follow", "--format", "waybar"]
-        p.environment = ProcessInfo.processInfo.environment.merging(box.environment) { $1 }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try ChildProcess(Products.url("noise").path, ["status", "--follow", "--format", "waybar"], environment: box.environment)
         let lines = Mutex<[String]>([])
-        let reader = Thread {
-            var buffer = Data()
-            while true {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { return }
-                buffer += chunk
-                while let nl = buffer.firstIndex(of: 0x0A) {
-                    let line = String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self)
-                    buffer = Data(buffer[(nl + 1)...])
-                    lines.withLock { $0.append(line) }
-                }
-            }
+        func refresh() {
+            let text = String(decoding: p.stdout, as: UTF8.self)
+            lines.withLock { $0 = text.split(separator: "\n").map(String.init) }
         }
-        reader.start()
         func classes() -> [String] {
-            lines.withLock { $0 }.compactMap { l -> String? in
+            refresh()
+            return lines.withLock { $0 }.compactMap { l -> String? in
                 if case .string(let c)? = (try? JSONValue.parse(Data(l.utf8)))?["class"] { return c }
                 return nil
             }
@@ -245,12 +229,13 @@ import TestSupport
         var t = player.status()
         t.masterVolume = 0.33
         server.broadcast(status: t)
-        #expect(eventually { lines.withLock { $0.last?.contains("\"percentage\":33") == true } })
+        #expect(eventually { refresh(); return lines.withLock { $0.last?.contains("\"percentage\":33") == true } })
         server.stop()
         // SIGKILL: a child spawned from a test-runner thread inherits that thread's blocked
         // signals, so SIGTERM may stay pending forever.
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        p.signal(SIGKILL)
+        p.wait()
+        refresh()
         // Every line is a whole waybar document.
         #expect(lines.withLock { $0 }.allSatisfy { (try? JSONValue.parse(Data($0.utf8))) != nil })
     }

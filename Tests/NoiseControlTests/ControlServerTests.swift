@@ -6,6 +6,7 @@ import NoiseControl
 import NoiseEngine
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct ControlServerTests {
     func startServer(_ box: Sandbox, player: FakePlayer = FakePlayer()) throws -> ControlServer {
@@ -138,14 +139,10 @@ import Testing
         print(s.recv(4096).decode())
         """
         func runAsNobody() throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, box.socket.path]
-            let out = Pipe()
-            p.standardOutput = out
-            try p.run()
-            p.waitUntilExit()
-            return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let p = try ChildProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
+                                                          "/usr/bin/python3", "-c", script, box.socket.path])
+            p.wait()
+            return String(decoding: p.stdout, as: UTF8.self)
         }
         // As installed, nobody cannot even reach the socket (0700 folder).
         let blocked = try runAsNobody()

@@ -48,6 +48,7 @@ final class FakePlayer: Sendable {
         var timerEndsAt: Date?
         var fadeSeconds: Double?
         var savedPresets: [String] = []
+        var muted = false
         var requests: [ControlRequest] = []
     }
 
@@ -59,6 +60,7 @@ final class FakePlayer: Sendable {
                                   output: .init(backend: "null", device: "test"))
             st.levelDbfs = -23.5
             st.underruns = 2
+            st.muted = s.muted
             st.timerEndsAt = s.timerEndsAt
             st.timerRemainingSeconds = s.timerEndsAt.map { $0.timeIntervalSinceNow }
             return st
@@ -85,6 +87,11 @@ final class FakePlayer: Sendable {
                 s.timerEndsAt = seconds.map { Date().addingTimeInterval($0) }
                 s.fadeSeconds = fade
             case .savePreset(let name): s.savedPresets.append(name); s.presetID = name
+            case .toggle: s.state = s.state == .paused ? .playing : .paused
+            case .adjustMaster(let d):
+                do { try s.mix.setMaster(min(max(s.mix.masterVolume + d, 0), 1)) } catch { return "\(error)" }
+                s.muted = false
+            case .mute(let m): s.muted = m
             case .status, .subscribe: break
             }
             return nil

@@ -31,26 +31,21 @@ import TestSupport
         ]
         let rounds = 5
         let noise = Products.url("noise").path
-        var processes: [Process] = []
+        var processes: [ChildProcess] = []
         for job in jobs {
             // One shell per job runs its five changes in order; the ten shells run at once.
             let script = (1...rounds).map { r in ([noise, "set"] + job.flags(r)).map { "'\($0)'" }.joined(separator: " ") }
                 .joined(separator: " && ")
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/bin/sh")
-            p.arguments = ["-c", script + " >/dev/null 2>&1"]
-            p.environment = ProcessInfo.processInfo.environment.merging(box.environment) { $1 }
-            processes.append(p)
+            processes.append(try ChildProcess("/bin/sh", ["-c", script + " >/dev/null 2>&1"], environment: box.environment))
         }
-        for p in processes { try p.run() }
         var reads = 0, unparseable = 0
-        while processes.contains(where: { $0.isRunning }) {
+        while processes.contains(where: { $0.poll() == nil }) {
             if let data = try? Data(contentsOf: store.url) {
                 reads += 1
                 if (try? JSONValue.parse(data)) == nil { unparseable += 1 }
             }
         }
-        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        #expect(processes.allSatisfy { $0.wait() == 0 })
         #expect(unparseable == 0)
         #expect(reads > 0)
         let load = try store.load()
@@ -69,25 +64,21 @@ import TestSupport
         let store = LastMixStore(root: box.root)
         try store.save(LastMix(mix: sleepMix))
         var generator = SystemRandomNumberGenerator()
-        var env = ProcessInfo.processInfo.environment.merging(box.environment) { $1 }
+        var env = box.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
         let iterations = 40
         var killedWhileWriting = 0, changed = 0
         var previous = try Data(contentsOf: store.url)
         for i in 0..<iterations {
-            let p = Process()
-            p.executableURL = Products.url("store-writer")
-            p.environment = env
-            try p.run()
+            let p = try ChildProcess(Products.url("store-writer").path, [], environment: env)
             // Wait until this writer has replaced the file at least once (start-up time varies a
             // lot on a loaded machine), then kill it at a random moment of its loop.
             let deadline = Date().addingTimeInterval(5)
             while Date() < deadline, (try? Data(contentsOf: store.url)) == previous { usleep(1000) }
             if Date() < deadline { changed += 1 }
             usleep(UInt32.random(in: 0...20_000, using: &generator))
-            kill(p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
-            #expect(p.terminationReason == .uncaughtSignal, "iteration \(i): the writer exited by itself")
+            p.signal(SIGKILL)
+            #expect(p.wait() == 128 + SIGKILL, "iteration \(i): the writer exited by itself")
             // A temporary file left behind means the kill landed between creating it and the rename.
             if try FileManager.default.contentsOfDirectory(atPath: box.store.path).contains(where: { $0.contains(".tmp-") }) {
                 killedWhileWriting += 1
@@ -152,15 +143,10 @@ import TestSupport
             Issue.record("systemd-analyze is not installed; only the unit text was checked")
             return
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = ["verify", a.unitURL.path]
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        p.waitUntilExit()
-        let messages = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(p.terminationStatus == 0, "\(messages)")
+        let p = try ChildProcess(tool, ["verify", a.unitURL.path])
+        let status = p.wait()
+        let messages = String(decoding: p.stderr, as: UTF8.self)
+        #expect(status == 0, "\(messages)")
         #expect(messages.isEmpty, "\(messages)")
     }
 
@@ -184,7 +170,7 @@ import TestSupport
         let store = LastMixStore(root: box.root)
         #expect(try store.load().lastMix?.resumeOnLaunch == true)
         // The store was chosen by WIDGETWEAVER_HOME, so the login entry carries it.
-        #expect(try String(contentsOf: a.desktopURL, encoding: .utf8).contains("\"--store\" \"\(box.store.path)\""))
+        #expect(try String(contentsOf: a.desktopURL, encoding: .utf8).contains("\"resume\" \"--if-enabled\" \"--store\" \"\(box.store.path)\""))
         r = try box.noise(["autostart", "enable", "--method", "systemd"])
         #expect(FileManager.default.fileExists(atPath: a.unitURL.path))
         r = try box.noise(["autostart", "status"])
@@ -197,5 +183,106 @@ import TestSupport
         #expect(r.stdoutText.hasPrefix("Resume at login: off\n"))
         r = try box.noise(["autostart", "enable", "--method", "launchd"])
         #expect(r.status == 64)
+    }
+
+    /// Issue 16 (1): with a custom store the entry ran `noise --store DIR resume`, which exits 64.
+    /// Here each entry's command line is taken exactly as written (unquoted by the rules of its
+    /// file format, not by our quoting code) and run without `WIDGETWEAVER_HOME`, as a login would.
+    @Test func theLoginEntryRunsAsWritten() throws {
+        let box = try Sandbox(); defer { box.remove() }
+        // A store path that needs every kind of quoting.
+        let custom = box.url.appendingPathComponent("my store $HOME \"x\" 100%").path
+        var env = box.environment
+        env["WIDGETWEAVER_HOME"] = custom
+        for method in ["systemd", "xdg"] {
+            let r = try Products.run("noise", ["autostart", "enable", "--method", method], environment: env)
+            #expect(r.status == 0, "\(r.stderrText)")
+            let a = autostart(box)
+            let words: [String]
+            if method == "systemd" {
+                let text = try String(contentsOf: a.unitURL, encoding: .utf8)
+                let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+                words = try EntryCommandLine.systemd(String(line.dropFirst("ExecStart=".count)))
+            } else {
+                let text = try String(contentsOf: a.desktopURL, encoding: .utf8)
+                let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("Exec=") })
+                words = try EntryCommandLine.desktop(String(line.dropFirst("Exec=".count)))
+            }
+            #expect(words.contains(custom), "\(method): \(words)")
+            // The Last Mix in the custom store was not playing: a working command says so and
+            // exits 0; one that read another store would say there is no Last Mix.
+            let login = try ChildProcess(words[0], Array(words.dropFirst()),
+                                         environment: ["XDG_RUNTIME_DIR": box.run.path, "XDG_CONFIG_HOME": box.config.path,
+                                                       "WIDGETWEAVER_HOME": ""])
+            #expect(login.wait() == 0, "\(method): \(String(decoding: login.stderr, as: UTF8.self))")
+            #expect(String(decoding: login.stdout, as: UTF8.self).contains("was not playing when the last session ended"),
+                    "\(method): \(String(decoding: login.stdout, as: UTF8.self))")
+        }
+    }
+}
+
+/// Reads an entry's command line the way its consumer does (written from the specifications,
+/// independently of `Autostart`'s quoting).
+enum EntryCommandLine {
+    struct Bad: Error { var text: String }
+
+    /// systemd.service(5) "Command lines": words split on spaces, double quotes group, C-style
+    /// backslash escapes; then specifiers (`%%` → `%`) and `$$` → `$`.
+    static func systemd(_ line: String) throws -> [String] {
+        var words: [String] = [], word = "", inQuotes = false, started = false
+        var chars = Array(line)[...]
+        while let c = chars.popFirst() {
+            switch c {
+            case "\"": inQuotes.toggle(); started = true
+            case "\\":
+                guard let n = chars.popFirst() else { throw Bad(text: line) }
+                word.append(n == "n" ? "\n" : n)
+            case " " where !inQuotes:
+                if started || !word.isEmpty { words.append(word) }
+                word = ""; started = false
+            default: word.append(c); started = true
+            }
+        }
+        if inQuotes { throw Bad(text: line) }
+        if started || !word.isEmpty { words.append(word) }
+        return words.map { $0.replacingOccurrences(of: "%%", with: "%").replacingOccurrences(of: "$$", with: "$") }
+    }
+
+    /// Desktop Entry Specification: the value's string escapes (`\\` → `\`) first, then the Exec
+    /// rules: double-quoted words where `\"`, `` \` ``, `\$` and `\\` stand for the character;
+    /// `%%` is `%`.
+    static func desktop(_ value: String) throws -> [String] {
+        var unescaped = "", chars = Array(value)[...]
+        while let c = chars.popFirst() {
+            if c == "\\", let n = chars.popFirst() {
+                switch n {
+                case "s": unescaped.append(" ")
+                case "n": unescaped.append("\n")
+                case "t": unescaped.append("\t")
+                case "r": unescaped.append("\r")
+                default: unescaped.append(n)
+                }
+            } else { unescaped.append(c) }
+        }
+        var words: [String] = [], word = "", inQuotes = false, started = false
+        chars = Array(unescaped)[...]
+        while let c = chars.popFirst() {
+            switch c {
+            case "\"": inQuotes.toggle(); started = true
+            case "\\" where inQuotes:
+                guard let n = chars.popFirst(), "\"`$\\".contains(n) else { throw Bad(text: value) }
+                word.append(n)
+            case " " where !inQuotes:
+                if started { words.append(word) }
+                word = ""; started = false
+            case "%":
+                guard chars.popFirst() == "%" else { throw Bad(text: value) }
+                word.append("%"); started = true
+            default: word.append(c); started = true
+            }
+        }
+        if inQuotes { throw Bad(text: value) }
+        if started { words.append(word) }
+        return words
     }
 }

@@ -45,6 +45,21 @@ struct ProviderTests {
         #expect(v["__noise_preset"] == "Sleep")
     }
 
+    /// A player rewrites `status.json` only on change; its heartbeat says it is alive.
+    @Test func anOldStatusWithAFreshHeartbeatIsStillPlaying() throws {
+        let provider = NoiseStatusProvider(status: .init(state: "playing", presetName: "Sleep", timerRemainingSeconds: 1200,
+                                                         updatedAt: Fixture.date("2026-01-24T08:00:00Z")))
+        var beating = provider.status
+        beating.heartbeatAgeSeconds = 0.8
+        let context = Fixture.context(now: Fixture.date("2026-01-24T08:10:00Z"))
+        let alive = NoiseStatusProvider(status: beating).values(in: context, formatters: FormatterCache(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))
+        #expect(alive["__noise_state"] == "playing")
+        #expect(alive["__noise_timer_remaining"] == "10")   // 20 min at the last write, 10 min ago
+        beating.heartbeatAgeSeconds = 30
+        #expect(NoiseStatusProvider(status: beating).values(in: context, formatters: FormatterCache(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))["__noise_state"] == "stopped")
+        #expect(provider.values(in: context, formatters: FormatterCache(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))["__noise_state"] == "stopped")
+    }
+
     @Test func pausedStatusKeepsItsTimer() throws {
         let (_, builtIns) = try Self.noiseStatus("""
             {"state":"paused","timerRemainingSeconds":60,"updatedAt":"2026-01-24T08:00:00Z"}

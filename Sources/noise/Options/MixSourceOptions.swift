@@ -11,9 +11,30 @@ struct MixSourceOptions: ParsableArguments {
     @Option(name: .long, help: "A mix JSON file, or 'last' for the Last Mix in the store (./last for a file named last).")
     var mix: String?
 
+    /// `noise play` alone plays the Last Mix, or this preset when there is none yet.
+    static let defaultPresetID = "sleep"
+
     func validate() throws {
         if preset != nil && mix != nil { throw ValidationError("give either '--preset' or '--mix', not both") }
+    }
+
+    /// For commands that need an explicit source (`render`): play has a default.
+    func requireSource() throws {
         if preset == nil && mix == nil { throw ValidationError("give '--preset NAME' or '--mix FILE'") }
+    }
+
+    /// What `noise play` with neither flag plays: the Last Mix (its preset id kept), else the
+    /// default preset.
+    func loadDefault(sampleRate: Double, store: StoreRoot) throws -> (mix: Mix, label: String, presetID: String?) {
+        let load = try LastMixStore(root: store).load()
+        for message in load.messages { Terminal.printError("warning: \(message)") }
+        if let last = load.lastMix {
+            try last.mix.validate(sampleRate: sampleRate)
+            return (last.mix, "Last Mix: \(last.mix.name)", last.presetID)
+        }
+        let (entry, m) = try PresetLibrary.standard().load(Self.defaultPresetID)
+        try m.validate(sampleRate: sampleRate)
+        return (m, "\(entry.id), the default preset: there is no Last Mix yet", entry.id)
     }
 
     /// Loads the mix; a bad file is a `MixError` naming file, field, value and range.

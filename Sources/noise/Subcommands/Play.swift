@@ -10,7 +10,9 @@ extension Noise {
             abstract: "Play a mix live through PulseAudio (or PipeWire) or ALSA.",
             discussion: """
             Starts with a gentle fade-in and plays until Ctrl-C, SIGTERM or the sleep timer, then fades
-            out and exits. Examples:
+            out and exits. With neither '--preset' nor '--mix' it plays the Last Mix (the 'sleep'
+            preset when there is none yet). Examples:
+              noise play
               noise play --preset sleep
               noise play --preset rain --timer 45m --fade 5m
               noise play --mix my-mix.json --output alsa --device plughw:1
@@ -48,7 +50,13 @@ extension Noise {
 
         func run() throws {
             let settings = try output.parsed()
-            var (mix, label) = try source.load(sampleRate: Double(settings.sampleRate), store: storeOption.root)
+            var mix: Mix, label: String, presetID: String?
+            if source.preset == nil && source.mix == nil {
+                (mix, label, presetID) = try source.loadDefault(sampleRate: Double(settings.sampleRate), store: storeOption.root)
+            } else {
+                (mix, label) = try source.load(sampleRate: Double(settings.sampleRate), store: storeOption.root)
+                presetID = source.preset
+            }
             if source.preset != nil, loudness.loudness == nil, let last = try? LastMixStore(root: storeOption.root).load().lastMix,
                last.mix.masterVolume != mix.masterVolume {
                 // The master is the user's: a preset starts at the master of the Last Mix (presets
@@ -59,7 +67,7 @@ extension Noise {
             if let note = try loudness.apply(to: &mix, sampleRate: Double(settings.sampleRate), channelCount: settings.channels) { Terminal.printError(note) }
             let timerSeconds = try timer.map { try DurationParser.secondsOrValidationError($0, "--timer") }
             let fadeSeconds = min(try fade.map { try DurationParser.secondsOrValidationError($0, "--fade") } ?? 30, timerSeconds ?? .infinity)
-            let session = PlaybackSession(mix: mix, label: label, presetID: source.preset,
+            let session = PlaybackSession(mix: mix, label: label, presetID: presetID,
                                           seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
                                           settings: settings, store: storeOption.root, exclusive: exclusive,
                                           setsMaster: loudness.loudness != nil)

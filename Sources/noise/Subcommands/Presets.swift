@@ -9,7 +9,7 @@ extension Noise {
         static let configuration = CommandConfiguration(
             abstract: "List the presets, or show one.",
             discussion: "Add or override presets as JSON mix files in $XDG_CONFIG_HOME/widgetweaver/presets/.",
-            subcommands: [List.self, Show.self, Save.self], defaultSubcommand: List.self)
+            subcommands: [List.self, Show.self, Save.self, Delete.self], defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List every preset with its name and description.")
@@ -101,7 +101,11 @@ extension Noise {
                     mix = last.mix
                 }
                 mix.name = title ?? name
+                let overriding = PresetWriter.hasBuiltIn(name)
                 let url = try PresetWriter.save(mix, id: name, replace: force)
+                if overriding {
+                    Terminal.printError("note: your '\(name)' now plays instead of the built-in '\(name)'; 'noise presets delete \(name)' brings the built-in back")
+                }
                 if fromPlayer {
                     // The player now plays preset NAME; a player that cannot take the label still
                     // has its mix saved, so this is only a warning.
@@ -109,6 +113,18 @@ extension Noise {
                 }
                 print("Saved \(fromPlayer ? "the playing mix" : "the Last Mix") as preset '\(name)' (\(url.path)).")
             }
+        }
+    }
+}
+
+extension Noise.Presets {
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a preset of yours (built-in presets stay).")
+        @Argument(help: "Preset id of yours.") var name: String
+
+        func run() throws {
+            let (url, builtInReturns) = try PresetWriter.delete(id: name)
+            print("Deleted your preset '\(name)' (\(url.path))." + (builtInReturns ? " The built-in '\(name)' plays again." : ""))
         }
     }
 }

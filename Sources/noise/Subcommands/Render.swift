@@ -6,10 +6,12 @@ import NoiseEngine
 extension Noise {
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Render a mix to a WAV file, faster than real time, with no audio device.",
+            abstract: "Render a mix to a WAV or FLAC file, faster than real time, with no audio device.",
             discussion: """
-            Examples:
+            A name ending in .flac (or '--format flac') writes FLAC: lossless, the same samples as
+            the 16-bit WAV, in a smaller file. Examples:
               noise render --preset sleep --duration 8h -o sleep.wav
+              noise render --preset sleep --duration 8h -o sleep.flac
               noise render --mix my-mix.json --duration 10m --timer 8m --fade 2m -o nap.wav
               noise render --preset rain --duration 30s -o - | aplay
             """)
@@ -30,8 +32,8 @@ extension Noise {
         @Option(name: .long, help: "1 (mono) or 2 (stereo, independent noise per channel).")
         var channels: Int = 2
 
-        @Option(name: .long, help: "Sample format: s16, s24 or f32.")
-        var format: String = "s16"
+        @Option(name: .long, help: "s16, s24 or f32 (WAV), flac or flac24 (FLAC, 16 or 24 bit). Default: s16, or flac for a .flac name.")
+        var format: String?
 
         @Option(name: .long, help: "Sleep timer: the output ends here, fading to silence.")
         var timer: String?
@@ -39,7 +41,7 @@ extension Noise {
         @Option(name: .long, help: "Length of the sleep-timer fade (default 30s, or the whole timer if shorter).")
         var fade: String?
 
-        @Option(name: [.short, .customLong("output")], help: "Output WAV file, or - for standard output.")
+        @Option(name: [.short, .customLong("output")], help: "Output file (.wav or .flac), or - for standard output.")
         var output: String
 
         struct Parsed {
@@ -47,6 +49,29 @@ extension Noise {
             var timerSeconds: Double?
             var fadeSeconds: Double?
             var encoding: SampleEncoding
+            var container: Container
+        }
+
+        enum Container: String { case wav, flac }
+
+        /// The container and sample encoding from '--format' and the file name.
+        func containerAndEncoding() throws -> (Container, SampleEncoding) {
+            let namedFLAC = output.lowercased().hasSuffix(".flac")
+            switch format {
+            case nil: return namedFLAC ? (.flac, .s16) : (.wav, .s16)
+            case "flac"?, "flac16"?: if output.lowercased().hasSuffix(".wav") { break }; return (.flac, .s16)
+            case "flac24"?: if output.lowercased().hasSuffix(".wav") { break }; return (.flac, .s24)
+            case let f?:
+                guard let encoding = SampleEncoding(rawValue: f) else {
+                    throw ValidationError("'--format' \(f) is not supported; use s16, s24 or f32 (WAV), flac or flac24 (FLAC)")
+                }
+                if namedFLAC {
+                    guard encoding != .f32 else { throw ValidationError("'--format' f32 cannot go in a FLAC file (FLAC holds integers); use flac (16 bit) or flac24") }
+                    return (.flac, encoding)
+                }
+                return (.wav, encoding)
+            }
+            throw ValidationError("'--format' \(format!) writes FLAC, but '--output' \(output) ends in .wav; name it .flac")
         }
 
         func parsed() throws -> Parsed {
@@ -57,9 +82,7 @@ extension Noise {
                 throw ValidationError("'--sample-rate' \(sampleRate) is not supported; use 44100, 48000 or 96000")
             }
             guard (1...2).contains(channels) else { throw ValidationError("'--channels' \(channels) is out of range; use 1 or 2") }
-            guard let encoding = SampleEncoding(rawValue: format) else {
-                throw ValidationError("'--format' \(format) is not supported; use s16, s24 or f32")
-            }
+            let (container, encoding) = try containerAndEncoding()
             let timerSeconds = try timer.map { try parse($0, "--timer") }
             guard let durationSeconds = try duration.map({ try parse($0, "--duration") }) ?? timerSeconds else {
                 throw ValidationError("give '--duration' (or '--timer')")
@@ -77,10 +100,14 @@ extension Noise {
             if let fadeSeconds, let timerSeconds, fadeSeconds > timerSeconds {
                 throw ValidationError("'--fade' must not be longer than '--timer'")
             }
-            return Parsed(durationSeconds: durationSeconds, timerSeconds: timerSeconds, fadeSeconds: fadeSeconds, encoding: encoding)
+            return Parsed(durationSeconds: durationSeconds, timerSeconds: timerSeconds, fadeSeconds: fadeSeconds, encoding: encoding,
+                          container: container)
         }
 
-        func validate() throws { _ = try parsed() }
+        func validate() throws {
+            try source.requireSource()
+            _ = try parsed()
+        }
 
         func run() throws {
             let p = try parsed()
@@ -94,7 +121,7 @@ extension Noise {
             Terminal.installInterruptHandlers()
 
             let target = try WAVTarget(path: output)
-            let sink = try target.open(format: format, encoding: p.encoding, expectedFrames: plan.totalFrames)
+            let sink = try target.open(format: format, encoding: p.encoding, container: p.container, expectedFrames: plan.totalFrames)
             var bar = Terminal.ProgressBar()
             let showProgress = Terminal.stderrIsTerminal && output != "-"
             let frames: Int64
@@ -103,6 +130,11 @@ extension Noise {
                     if showProgress { bar.update(done: done, total: total, sampleRate: sampleRate) }
                 }, isCancelled: { interruptRequested.load(ordering: .relaxed) })
                 try sink.close(drain: true)
+            } catch where error.kind == .disconnected && target.isStream {
+                // The reader closed the pipe (`noise render -o - | head -c 100`): for a filter that
+                // is a normal end, not an error.
+                try? sink.close(drain: false)
+                return
             } catch {
                 try? sink.close(drain: false)
                 target.abandon()
@@ -113,7 +145,9 @@ extension Noise {
             let interrupted = frames < plan.totalFrames
             if showProgress && interrupted { FileHandle.standardError.write(Data("\n".utf8)) }
             Terminal.printError("\(interrupted ? "Interrupted: wrote" : "Wrote") \(formatDuration(seconds)) of '\(label)' "
-                + "(\(sampleRate) Hz, \(channels == 2 ? "stereo" : "mono"), \(p.encoding.rawValue), seed \(seed)) to \(output == "-" ? "standard output" : output)")
+                + "(\(sampleRate) Hz, \(channels == 2 ? "stereo" : "mono"), \(p.container == .flac ? "FLAC \(p.encoding.bytesPerSample * 8)-bit" : p.encoding.rawValue), seed \(seed)) to \(output == "-" ? "standard output" : output)"
+                + (duration != nil && !interrupted && (p.timerSeconds ?? .infinity) < p.durationSeconds
+                   ? "; the sleep timer ended it at \(formatDuration(p.timerSeconds!)), before '--duration' \(formatDuration(p.durationSeconds))" : ""))
             // The shorter file is valid and kept, but scripts must be able to tell it was cut short.
             if interrupted { throw ExitCode(130) }
         }
@@ -148,7 +182,9 @@ struct WAVTarget {
         if stat(resolved, &info) == 0 {
             switch info.st_mode & S_IFMT {
             case S_IFREG: isStream = false
-            case S_IFDIR: throw ValidationError("'--output' \(path) is a directory")
+            case S_IFDIR:
+                let example = URL(fileURLWithPath: path).appendingPathComponent("sleep.wav").path
+                throw CLIError("'--output' \(path) is a folder; give a file name, e.g. -o \(example)")
             default: isStream = true   // a FIFO, a character device (/dev/null), a socket
             }
         } else {
@@ -158,19 +194,28 @@ struct WAVTarget {
         temporaryPath = isStream ? "" : url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
     }
 
-    func open(format: AudioFormat, encoding: SampleEncoding, expectedFrames: Int64) throws -> WAVFileSink {
-        if path == "-" {
-            return try WAVFileSink(descriptor: 1, ownsDescriptor: false, format: format, encoding: encoding,
-                                   name: "standard output", expectedFrameCount: expectedFrames)
+    func open(format: AudioFormat, encoding: SampleEncoding, container: Noise.Render.Container,
+              expectedFrames: Int64) throws -> any AudioSink {
+        func sink(descriptor: Int32, owns: Bool, name: String) throws -> any AudioSink {
+            switch container {
+            case .wav: try WAVFileSink(descriptor: descriptor, ownsDescriptor: owns, format: format, encoding: encoding,
+                                       name: name, expectedFrameCount: expectedFrames)
+            case .flac: try FLACFileSink(descriptor: descriptor, ownsDescriptor: owns, format: format, encoding: encoding,
+                                         name: name, expectedFrameCount: expectedFrames)
+            }
         }
+        if path == "-" { return try sink(descriptor: 1, owns: false, name: "standard output") }
         if isStream {
             let fd = Glibc.open(resolvedPath, O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
-            return try WAVFileSink(descriptor: fd, ownsDescriptor: true, format: format, encoding: encoding,
-                                   name: path, expectedFrameCount: expectedFrames)
+            return try sink(descriptor: fd, owns: true, name: path)
         }
         do {
-            return try WAVFileSink(path: temporaryPath, format: format, encoding: encoding, exclusive: true)
+            switch container {
+            case .wav: return try WAVFileSink(path: temporaryPath, format: format, encoding: encoding, exclusive: true)
+            case .flac: return try FLACFileSink(path: temporaryPath, format: format, encoding: encoding, exclusive: true,
+                                                expectedFrameCount: expectedFrames)
+            }
         } catch {
             throw CLIError("cannot write \(path): \(error.reason)")
         }

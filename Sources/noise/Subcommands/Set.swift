@@ -15,6 +15,8 @@ extension Noise {
               noise set --layer 1 --volume 0.6 --colour 1.5
               noise set --layer 2 --low-cut 200 --high-cut off --off
               noise set --master 70%
+              noise set --master +5%          (relative: +5% / -5%, or +0.05 / -0.05)
+              noise set --mute                (silent; --unmute goes back to the level)
               noise set --layer 1 --movement-level 4 --movement-period 10s   (slow swells)
               noise set --layer 1 --still                                   (movement off)
             """)
@@ -40,12 +42,23 @@ extension Noise {
         @Flag(name: .customLong("still"), help: "Stop the layer's movement (level and cut swings to 0).") var still = false
         @Flag(name: .customLong("on"), help: "Switch the layer on.") var on = false
         @Flag(name: .customLong("off"), help: "Switch the layer off.") var off = false
-        @Option(help: "Master volume 0…1 (or 0%…100%).") var master: String?
+        @Option(parsing: .unconditional, help: "Master volume 0…1 (or 0%…100%), or a change: +5%, -5%, +0.05.")
+        var master: String?
+        @Flag(help: "Silence the running player; the master level is kept for '--unmute'.") var mute = false
+        @Flag(help: "Back to the master level from before '--mute'.") var unmute = false
+
+        enum MasterChange: Equatable {
+            case absolute(Double)
+            case relative(Double)
+        }
 
         struct Parsed {
             var layerIndex: Int?
             var change: LayerChange
-            var masterVolume: Double?
+            var master: MasterChange?
+            var muted: Bool?
+
+            var masterVolume: Double? { if case .absolute(let v) = master { v } else { nil } }
         }
 
         func parsed() throws -> Parsed {
@@ -55,12 +68,29 @@ extension Noise {
                 }
                 return v
             }
+            // Errors quote what was typed ("120%"), not the fraction it became.
             func level(_ text: String, _ flag: String) throws -> Double {
                 let isPercent = text.hasSuffix("%")
-                guard let v = Double(isPercent ? String(text.dropLast()) : text) else {
+                guard let v = Double(isPercent ? String(text.dropLast()) : text), v.isFinite else {
                     throw ValidationError("'\(flag)' '\(text)' is not a number; use 0…1 or 0%…100%")
                 }
-                return try ranged(isPercent ? v / 100 : v, Mix.volumeRange, flag)
+                let fraction = isPercent ? v / 100 : v
+                guard Mix.volumeRange.contains(fraction) else {
+                    let hint = !isPercent && v > 1 && v <= 100 ? " (did you mean \(fmt(v))%?)" : ""
+                    throw ValidationError("'\(flag)' \(text) is out of range; allowed 0…1 or 0%…100%\(hint)")
+                }
+                return fraction
+            }
+            func masterChange(_ text: String) throws -> MasterChange {
+                guard let sign = text.first, sign == "+" || sign == "-" else { return .absolute(try level(text, "--master")) }
+                let body = String(text.dropFirst())
+                let isPercent = body.hasSuffix("%")
+                guard let v = Double(isPercent ? String(body.dropLast()) : body), v.isFinite, !body.hasPrefix("+"), !body.hasPrefix("-") else {
+                    throw ValidationError("'--master' '\(text)' is not a change; use e.g. +5%, -10% or +0.05")
+                }
+                let delta = isPercent ? v / 100 : v
+                guard delta <= 1 else { throw ValidationError("'--master' \(text) is too large a change; allowed up to 100% (1) either way") }
+                return .relative(sign == "-" ? -delta : delta)
             }
             func cut(_ text: String, _ range: ClosedRange<Double>, _ flag: String) throws -> CutChange {
                 if text.lowercased() == "off" { return .off }
@@ -90,29 +120,44 @@ extension Noise {
             change.movementLevelDb = try movementLevel.map { try ranged($0, Mix.movementLevelRange, "--movement-level", unit: " dB") }
             change.movementHighCutOctaves = try movementCut.map { try ranged($0, Mix.movementCutRange, "--movement-cut", unit: " octaves") }
             if still { change.movementLevelDb = 0; change.movementHighCutOctaves = 0 }
-            let masterVolume = try master.map { try level($0, "--master") }
+            let parsedMaster = try self.master.map(masterChange)
+            if mute && unmute { throw ValidationError("give either '--mute' or '--unmute', not both") }
             if let layer {
                 guard (1...Mix.layerIndexRange.upperBound + 1).contains(layer) else {
                     throw ValidationError("'--layer' \(layer) is out of range; allowed 1…\(Mix.layerIndexRange.upperBound + 1)")
                 }
-                if change.isEmpty {
-                    throw ValidationError("'--layer' needs a change: '--volume', '--colour', '--low-cut', '--high-cut', '--eq-low', '--eq-mid', '--eq-high', '--movement-level', '--movement-cut', '--movement-period', '--still', '--on' or '--off'")
-                }
             } else if !change.isEmpty {
                 throw ValidationError("layer changes need '--layer N' (1…\(Mix.layerIndexRange.upperBound + 1))")
-            } else if masterVolume == nil {
-                throw ValidationError("give '--layer N' with a change, or '--master V'")
             }
-            return Parsed(layerIndex: layer.map { $0 - 1 }, change: change, masterVolume: masterVolume)
+            return Parsed(layerIndex: layer.map { $0 - 1 }, change: change, master: parsedMaster,
+                          muted: mute ? true : (unmute ? false : nil))
+        }
+
+        /// "Nothing to do" checks. Not in `validate()`: ArgumentParser runs that before it reports
+        /// an unknown option, and `--layer 1 --color 1` must get "Unknown option '--color'" (with
+        /// its suggestion), not "'--layer' needs a change".
+        func checkSomethingToDo(_ p: Parsed) throws {
+            if p.layerIndex != nil, p.change.isEmpty {
+                throw ValidationError("'--layer' needs a change: '--volume', '--colour', '--low-cut', '--high-cut', '--eq-low', '--eq-mid', '--eq-high', '--movement-level', '--movement-cut', '--movement-period', '--still', '--on' or '--off'")
+            }
+            if p.layerIndex == nil, p.master == nil, p.muted == nil {
+                throw ValidationError("give '--layer N' with a change, '--master V' (or +5%/-5%), '--mute' or '--unmute'")
+            }
         }
 
         func validate() throws { _ = try parsed() }
 
         func run() throws {
             let p = try parsed()
+            try checkSomethingToDo(p)
             var requests: [ControlRequest] = []
             if let index = p.layerIndex { requests.append(.setLayer(index: index, change: p.change)) }
-            if let m = p.masterVolume { requests.append(.setMaster(volume: m)) }
+            switch p.master {
+            case .absolute(let m)?: requests.append(.setMaster(volume: m))
+            case .relative(let d)?: requests.append(.adjustMaster(delta: d))
+            case nil: break
+            }
+            if let muted = p.muted { requests.append(.mute(muted)) }
             var latest: PlayerStatus?
             for (i, request) in requests.enumerated() {
                 switch try PlayerControl.send(request) {
@@ -124,20 +169,33 @@ extension Noise {
                     return
                 }
             }
-            if let latest { print(summary(latest.mix, layerIndex: p.layerIndex, changedMaster: p.masterVolume != nil,
-                                                   switchedExplicitly: p.change.enabled != nil)) }
+            if let latest {
+                var text = summary(latest.mix, layerIndex: p.layerIndex, changedMaster: p.master != nil,
+                                   switchedExplicitly: p.change.enabled != nil)
+                if p.muted != nil || latest.muted {
+                    text += (text.isEmpty ? "" : "\n") + (latest.muted ? "muted (master \(percent(latest.masterVolume)) when unmuted)" : "unmuted")
+                }
+                print(text)
+            }
         }
 
         private func editLastMix(_ p: Parsed) throws {
+            if p.muted != nil {
+                throw CLIError("no player is running; '--\(p.muted! ? "mute" : "unmute")' applies to a playing player (the Last Mix has no mute)")
+            }
             let store = LastMixStore(root: storeOption.root)
             let (value, load) = try store.update { last in
                 if let index = p.layerIndex { try last.mix.apply(p.change, toLayer: index) }
-                if let m = p.masterVolume { try last.mix.setMaster(m) }
+                switch p.master {
+                case .absolute(let m)?: try last.mix.setMaster(m)
+                case .relative(let d)?: try last.mix.setMaster((min(max(last.mix.masterVolume + d, 0), 1) * 1000).rounded() / 1000)
+                case nil: break
+                }
             }
             PlayerControl.printLoadMessages(load)
             if load.lastMix == nil { Terminal.printError("note: there was no Last Mix; started from the default mix") }
             Terminal.printError("No player is running; changed the Last Mix (\(store.url.path)).")
-            print(summary(value.mix, layerIndex: p.layerIndex, changedMaster: p.masterVolume != nil,
+            print(summary(value.mix, layerIndex: p.layerIndex, changedMaster: p.master != nil,
                           switchedExplicitly: p.change.enabled != nil))
         }
 

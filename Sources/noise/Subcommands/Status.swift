@@ -11,8 +11,10 @@ extension Noise {
             Reads the running player over its control socket, else the status file in the store (a
             player that died is reported as stopped).
 
+            With no player running it shows the Last Mix, stopped (what 'noise resume' would play).
+
             --follow prints one line per change until interrupted: JSON (the default), or the
-            waybar / i3blocks line with '--format'. Status bar setup: see README, "Status bars".
+            human / waybar / i3blocks line with '--format'. Status bar setup: see README, "Status bars".
             """)
 
         @OptionGroup var storeOption: StoreOption
@@ -51,9 +53,31 @@ extension Noise {
             } catch {
                 Terminal.printError("warning: \(error); reading the status file instead")
             }
-            return readFile(StatusStore(root: storeOption.root))
+            return storedStatus(root: storeOption.root)
         }
     }
+}
+
+/// The status when no player answers: the file's, unless it says stopped (or is missing), in
+/// which case the Last Mix, stopped, is the truth (`noise preset X` with no player changed it).
+/// A stale status (a player that died) is kept: the formatter says the player is gone.
+func storedStatus(root: StoreRoot) -> PlayerStatus? {
+    let file = readFile(StatusStore(root: root))
+    if let file, file.state != .stopped { return file }
+    let load: LastMixLoad
+    do { load = try LastMixStore(root: root).load() } catch {
+        Terminal.printError("warning: \(error)")
+        return file
+    }
+    PlayerControl.printLoadMessages(load)
+    guard let last = load.lastMix else { return file }
+    var s = PlayerStatus(state: .stopped, mix: last.mix, presetID: last.presetID,
+                         output: file?.output ?? .init(backend: "none", device: ""),
+                         updatedAt: max(file?.updatedAt ?? .distantPast, last.updatedAt))
+    s.output.lost = false
+    s.pid = file?.pid ?? 0
+    s.underruns = file?.underruns ?? 0
+    return s
 }
 
 func readFile(_ store: StatusStore) -> PlayerStatus? {
@@ -80,7 +104,9 @@ struct StatusFollower {
 
     func line(_ status: PlayerStatus?) -> String {
         switch format {
-        case .human, .json: StatusFormatter.json(status, pretty: false)
+        case .json: StatusFormatter.json(status, pretty: false)
+        // The first line of the human form ("Playing Sleep (preset sleep), master 70%.").
+        case .human: String(StatusFormatter.human(status).split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
         case .waybar: StatusFormatter.waybar(status)
         // i3blocks in persist mode takes each line as the new full text.
         case .i3blocks: String(StatusFormatter.i3blocks(status).split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
@@ -110,7 +136,7 @@ struct StatusFollower {
                     Terminal.printError("warning: \(error); watching \(store.url.path) instead")
                 }
             }
-            emit(readFile(store))
+            emit(storedStatus(root: store.root))
             ticks += 1
             usleep(UInt32(pollSeconds * 1_000_000))
         }

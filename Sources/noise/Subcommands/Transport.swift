@@ -15,6 +15,21 @@ extension Noise {
         }
     }
 
+    struct Toggle: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pause the running player, or continue it (one key for both); with no player, start the Last Mix.")
+        @OptionGroup var storeOption: StoreOption
+
+        func run() throws {
+            switch try PlayerControl.send(.toggle) {
+            case .delivered(let status): print(status?.state == .paused ? "Paused." : "Resumed.")
+            case .notRunning:
+                // Same as 'noise resume' with no player: a media key should start the sound.
+                try Resume.startLastMix(store: storeOption)
+            }
+        }
+    }
+
     struct Stop: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Stop the running player (it fades out and exits).")
 
@@ -144,6 +159,10 @@ extension Noise {
                 print("Resumed.")
                 return
             }
+            if !ifEnabled {
+                try Self.startLastMix(store: storeOption)
+                return
+            }
             let load = try LastMixStore(root: storeOption.root).load()
             PlayerControl.printLoadMessages(load)
             guard let last = load.lastMix else {
@@ -169,6 +188,19 @@ extension Noise {
             }
             Terminal.printError("Resuming \(last.mix.name)\(last.presetID.map { " (\($0))" } ?? "").")
             try PlayerLauncher.startPlayer(mix: last.mix, presetID: last.presetID, store: storeOption.root)
+        }
+
+        /// Starts a player with the Last Mix (no player runs).
+        static func startLastMix(store: StoreOption) throws {
+            let load = try LastMixStore(root: store.root).load()
+            PlayerControl.printLoadMessages(load)
+            guard let last = load.lastMix else {
+                print("There is no Last Mix yet, so there is nothing to resume. Start one with 'noise play --preset NAME'.")
+                return
+            }
+            try last.mix.validate()
+            Terminal.printError("Resuming \(last.mix.name)\(last.presetID.map { " (\($0))" } ?? "").")
+            try PlayerLauncher.startPlayer(mix: last.mix, presetID: last.presetID, store: store.root)
         }
     }
 }

@@ -1,0 +1,2 @@
+#include <FLAC/stream_encoder.h>
+#include <FLAC/metadata.h>

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TestSupport
+
+/// A real player on a private PulseAudio (issue 12 point 6, issue 16): quiet while steady, still
+/// prompt on change, honest when its output is lost, and a stream the server can classify.
+@Suite(.serialized) struct QuietPlayerTests {
+    struct Rig {
+        let server: PulseServer
+        let env: [String: String]
+        let store: URL
+        var statusURL: URL { store.appendingPathComponent("status.json") }
+        var heartbeatURL: URL { URL(fileURLWithPath: env["XDG_RUNTIME_DIR"]!).appendingPathComponent("widgetweaver/noise.heartbeat") }
+
+        init() throws {
+            server = try PulseServer()
+            store = server.directory.appendingPathComponent("store")
+            env = server.environment.merging(["WIDGETWEAVER_HOME": store.path, "XDG_CONFIG_HOME": server.directory.appendingPathComponent("config").path]) { $1 }
+        }
+
+        func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }
+
+        func status() -> [String: Any]? {
+            guard let data = try? Data(contentsOf: statusURL) else { return nil }
+            return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        }
+
+        func waitForStatus(_ seconds: Double = 5, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                if let s = status(), predicate(s) { return s }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return nil
+        }
+
+        func play(_ args: [String]) throws -> Spawned {
+            let player = try Spawned("noise", ["play", "--fade-in", "0", "--latency", "150ms"] + args, environment: env)
+            #expect(player.waitForStderr(20) { $0.contains("Playing") }, "\(player.stderrText)")
+            return player
+        }
+    }
+
+    static func stamp(_ url: URL) -> (inode: UInt, mtime: Double)? {
+        var st = stat()
+        guard stat(url.path, &st) == 0 else { return nil }
+        return (UInt(st.st_ino), Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9)
+    }
+
+    /// Nothing is written in the store while nothing changes; the heartbeat (a tmpfs file) shows
+    /// the player alive; a change reaches `status.json` within 1 s; a killed player reads as stale.
+    @Test func steadyPlayWritesNothingInTheStore() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let player = try rig.play(["--preset", "pink", "--timer", "10m"])
+        let first = try #require(rig.waitForStatus { $0["state"] as? String == "playing" })
+        // 16 (10): whole seconds.
+        let remaining = try #require(first["timerRemainingSeconds"] as? Double)
+        #expect(remaining == remaining.rounded() && remaining > 590 && remaining <= 600)
+        Thread.sleep(forTimeInterval: 1.5)   // let start-up writes (Last Mix) settle
+        let before = try #require(Self.stamp(rig.statusURL))
+        let entries = try FileManager.default.contentsOfDirectory(atPath: rig.store.path).sorted()
+        let storeStamps = entries.map { Self.stamp(rig.store.appendingPathComponent($0))?.mtime }
+        let beat = try #require(Self.stamp(rig.heartbeatURL))
+        Thread.sleep(forTimeInterval: 3.5)
+        let after = try #require(Self.stamp(rig.statusURL))
+        #expect(after.inode == before.inode && after.mtime == before.mtime, "status.json was rewritten while steady")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: rig.store.path).sorted() == entries)
+        #expect(entries.map { Self.stamp(rig.store.appendingPathComponent($0))?.mtime } == storeStamps, "a store file changed while steady")
+        #expect(try #require(Self.stamp(rig.heartbeatURL)).mtime > beat.mtime, "the heartbeat did not move")
+        #expect(try String(contentsOf: rig.heartbeatURL, encoding: .utf8) == "\(player.processIdentifier)\n")
+        var r = try rig.noise(["status", "--json"])
+        var doc = try JSONSerialization.jsonObject(with: r.stdout) as! [String: Any]
+        #expect(doc["stale"] as? Bool == false && doc["state"] as? String == "playing")
+        // A change is in the file within a second of the command.
+        let sent = Date()
+        #expect(try rig.noise(["set", "--master", "0.5"]).status == 0)
+        #expect(rig.waitForStatus(1) { $0["masterVolume"] as? Double == 0.5 } != nil)
+        print("change reached status.json after \(Int(Date().timeIntervalSince(sent) * 1000)) ms")
+        // A dead player is told from a live one.
+        player.signal(SIGKILL)
+        #expect(player.waitForExit(5) != nil)
+        r = try rig.noise(["status", "--json"])
+        doc = try JSONSerialization.jsonObject(with: r.stdout) as! [String: Any]
+        #expect(doc["stale"] as? Bool == true, "\(r.stdoutText)")
+        r = try rig.noise(["status", "--format", "waybar"])
+        #expect((try JSONSerialization.jsonObject(with: r.stdout) as! [String: Any])["class"] as? String == "stopped")
+    }
+
+    /// 16 (9): the server dies: status says playing with `output.lost`, waybar shows "lost";
+    /// when the server returns the player reconnects and the flag clears.
+    @Test func aLostOutputShowsInTheStatus() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let player = try rig.play(["--preset", "pink", "--retry-for", "60s"])
+        #expect(rig.waitForStatus { $0["state"] as? String == "playing" } != nil)
+        rig.server.kill()
+        let lost = rig.waitForStatus(5) { ($0["output"] as? [String: Any])?["lost"] as? Bool == true }
+        #expect(lost?["state"] as? String == "playing")
+        let bar = try rig.noise(["status", "--format", "waybar"])
+        #expect((try JSONSerialization.jsonObject(with: bar.stdout) as! [String: Any])["class"] as? String == "lost", "\(bar.stdoutText)")
+        #expect(try rig.noise(["status"]).stdoutText.contains("but the output is lost"))
+        try rig.server.start()
+        #expect(rig.waitForStatus(15) { ($0["output"] as? [String: Any])?["lost"] as? Bool == false } != nil, "\(player.stderrText)")
+        #expect(try rig.noise(["stop"]).status == 0)
+        #expect(player.waitForExit(10) == 0)
+    }
+
+    /// The stream carries `media.role` and an icon name (PULSE_PROP; pa_simple has no proplist).
+    @Test func theStreamSaysItIsMusic() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let player = try rig.play(["--preset", "brown"])
+        let list = try rig.server.run("/usr/bin/pactl", ["list", "sink-inputs"])
+        #expect(list.stdoutText.contains("media.role = \"music\""), "\(list.stdoutText)")
+        #expect(list.stdoutText.contains("application.icon_name = \"audio-x-generic\""))
+        #expect(try rig.noise(["stop"]).status == 0)
+        #expect(player.waitForExit(10) == 0)
+    }
+
+    /// `noise play` alone: the Last Mix, or the default preset in a fresh store; `noise toggle`
+    /// pauses and continues it; mute keeps the level.
+    @Test func playWithNoArgumentsAndToggle() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        var player = try rig.play([])
+        #expect(rig.waitForStatus { $0["presetID"] as? String == "sleep" && $0["state"] as? String == "playing" } != nil, "\(player.stderrText)")
+        #expect(try rig.noise(["toggle"]).stdoutText == "Paused.\n")
+        #expect(rig.waitForStatus(1) { $0["state"] as? String == "paused" } != nil)
+        #expect(try rig.noise(["toggle"]).stdoutText == "Resumed.\n")
+        #expect(try rig.noise(["set", "--mute"]).status == 0)
+        #expect(rig.waitForStatus(1) { $0["muted"] as? Bool == true && $0["masterVolume"] as? Double == 0.7 } != nil)
+        #expect(try rig.noise(["set", "--master", "-10%"]).status == 0)
+        #expect(rig.waitForStatus(1) { $0["muted"] as? Bool == false && abs(($0["masterVolume"] as? Double ?? 0) - 0.6) < 1e-9 } != nil)
+        #expect(try rig.noise(["stop"]).status == 0)
+        #expect(player.waitForExit(10) == 0)
+        // With no player, `preset` sets the Last Mix; `play` alone then plays it.
+        #expect(try rig.noise(["preset", "rain"]).status == 0)
+        player = try rig.play([])
+        #expect(player.stderrText.contains("(Last Mix: Rain)"), "\(player.stderrText)")
+        #expect(rig.waitForStatus { $0["presetID"] as? String == "rain" && $0["state"] as? String == "playing" } != nil)
+        #expect(try rig.noise(["stop"]).status == 0)
+        #expect(player.waitForExit(10) == 0)
+    }
+}

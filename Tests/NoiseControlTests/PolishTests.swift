@@ -1,0 +1,309 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import NoiseControl
+import NoiseEngine
+import SharedStore
+import Synchronization
+import Testing
+import TestSupport
+
+/// Issue 16 (a new user's trial) and issue 12 point 6 (a quiet player): status feed, commands
+/// and messages.
+@Suite struct StatusFeedPolishTests {
+    static let contractKeys: Set<String> = ["schemaVersion", "state", "presetName", "presetID", "masterVolume", "layers", "timerEndsAt",
+                                            "timerRemainingSeconds", "output", "levelDbfs", "underruns", "muted", "pid", "updatedAt", "stale"]
+
+    /// 16 (5): `--json` printed `null` on a fresh store and after a corrupt file was set aside.
+    @Test func jsonOnAFreshStoreIsTheStoppedObjectWithEveryKey() throws {
+        let box = try Sandbox(); defer { box.remove() }
+        func check(_ label: String) throws {
+            let r = try box.noise(["status", "--json"])
+            #expect(r.status == 0, "\(label): \(r.stderrText)")
+            guard case .object(let o) = try JSONValue.parse(r.stdout) else { Issue.record("\(label): not an object: \(r.stdoutText)"); return }
+            #expect(Set(o.keys) == Self.contractKeys, "\(label)")
+            #expect(o["state"] == .string("stopped") && o["stale"] == .bool(false), "\(label)")
+            #expect(o["output"] == .object(["backend": .string("none"), "device": .string(""), "lost": .bool(false)]), "\(label)")
+        }
+        try check("fresh store")
+        try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
+        try Data("{\"state\": ".utf8).write(to: box.root.status)
+        try check("after a corrupt status.json")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: box.store.path).contains { $0.hasPrefix("status.json.corrupt-") })
+    }
+
+    /// 16 (6): after `noise preset X` with no player, status showed the mix that last played.
+    @Test func withNoPlayerStatusShowsTheLastMixStopped() throws {
+        let box = try Sandbox(); defer { box.remove() }
+        var played = FakePlayer().status()
+        played.state = .stopped
+        try StatusStore(root: box.root).write(played)
+        #expect(try box.noise(["preset", "rain"]).status == 0)
+        var r = try box.noise(["status"])
+        #expect(r.stdoutText.hasPrefix("Stopped. Last played: Rain (preset rain), master 70%."), "\(r.stdoutText)")
+        r = try box.noise(["status", "--json"])
+        let doc = try JSONValue.parse(r.stdout)
+        #expect(doc["presetID"] == .string("rain") && doc["state"] == .string("stopped"))
+        #expect(doc["layers"]?.arrayCount == 3)
+    }
+
+    /// 16 (8): `--follow --format human` printed JSON lines.
+    @Test func followHumanPrintsHumanLines() throws {
+        let box = try Sandbox(); defer { box.remove() }
+        let p = try ChildProcess(Products.url("noise").path, ["status", "--follow", "--format", "human"], environment: box.environment)
+        defer { p.signal(SIGKILL); p.wait() }
+        var s = FakePlayer().status()
+        #expect(eventually { String(decoding: p.stdout, as: UTF8.self).contains("\n") })
+        try StatusStore(root: box.root).write(s)
+        s.state = .paused
+        #expect(eventually { String(decoding: p.stdout, as: UTF8.self).contains("Playing Sleep (preset sleep), master 70%.\n") })
+        try StatusStore(root: box.root).write(s)
+        #expect(eventually { String(decoding: p.stdout, as: UTF8.self).contains("Paused: Sleep (preset sleep), master 70%.\n") })
+        let text = String(decoding: p.stdout, as: UTF8.self)
+        #expect(text.hasPrefix("Stopped. No player has run with this store yet.\n"), "\(text)")
+        #expect(!text.contains("{"))
+    }
+
+    /// 16 (9), (18) and the mute flag in the bars.
+    @Test func barsShowLostOutputMutedAndThePausedLevel() throws {
+        var s = FakePlayer().status()
+        s.output.lost = true
+        var w = try JSONValue.parse(Data(StatusFormatter.waybar(s).utf8))
+        #expect(w["class"] == .string("lost"))
+        #expect(w["text"] == .string("♪ Sleep (no output)"))
+        #expect(StatusFormatter.human(s).hasPrefix("Playing Sleep (preset sleep), but the output is lost (null test)"))
+        #expect(StatusFormatter.i3blocks(s) == "♪ Sleep (no output)\n♪ !\n#bf616a")
+        s.output.lost = false
+        s.muted = true
+        w = try JSONValue.parse(Data(StatusFormatter.waybar(s).utf8))
+        #expect(w["class"] == .string("muted"))
+        #expect(StatusFormatter.human(s).hasPrefix("Playing Sleep (preset sleep), master 70%, muted."))
+        s.muted = false
+        s.state = .paused
+        #expect(StatusFormatter.i3blocks(s) == "⏸ Sleep 70%\n⏸ 70%\n#ebcb8b")
+        // The document carries both flags; files from before them read as false.
+        let doc = try JSONValue.parse(Data(StatusFormatter.json(s, pretty: false).utf8))
+        #expect(doc["muted"] == .bool(false))
+        #expect(doc["output"] == .object(["backend": .string("null"), "device": .string("test"), "lost": .bool(false)]))
+        let old = #"{"schemaVersion":1,"state":"playing","presetName":null,"presetID":null,"masterVolume":0.5,"layers":[],"timerEndsAt":null,"timerRemainingSeconds":null,"output":{"backend":"pulse","device":"x"},"levelDbfs":null,"underruns":0,"pid":1,"updatedAt":"2026-01-01T00:00:00Z"}"#
+        let box = try Sandbox(); defer { box.remove() }
+        try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
+        try Data(old.utf8).write(to: box.root.status)
+        guard case .loaded(let back) = try StatusStore(root: box.root).read() else { Issue.record("old file not read"); return }
+        #expect(back.output.lost == false && back.muted == false)
+    }
+
+    /// 12 (6): what is worth a write of `status.json`, and what is only a heartbeat.
+    @Test func onlyMeaningfulChangesAreWritten() {
+        let now = Date()
+        var a = FakePlayer().status()
+        a.updatedAt = now
+        a.timerEndsAt = now.addingTimeInterval(600)
+        a.timerRemainingSeconds = 600
+        var b = a
+        b.updatedAt = now.addingTimeInterval(1)
+        b.levelDbfs = -40
+        b.timerRemainingSeconds = 599
+        b.timerEndsAt = now.addingTimeInterval(600.4)   // render clock against wall clock
+        #expect(!b.differsMeaningfully(from: a))
+        for change in [{ (s: inout PlayerStatus) in s.state = .paused }, { $0.masterVolume = 0.3 }, { $0.output.lost = true },
+                       { $0.muted = true }, { $0.underruns += 1 }, { $0.timerEndsAt = now.addingTimeInterval(1800) },
+                       { $0.timerEndsAt = nil }, { $0.presetID = "rain" }] {
+            var c = a
+            change(&c)
+            #expect(c.differsMeaningfully(from: a))
+        }
+        #expect(a.differsMeaningfully(from: nil))
+    }
+
+    /// 12 (6): a playing status whose `updatedAt` is old is alive while its player's heartbeat is
+    /// fresh, and stale when the heartbeat is old, missing, or another process's.
+    @Test func stalenessFollowsTheHeartbeat() throws {
+        let dir = try Products.temporaryDirectory("beat"); defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent(PlayerHeartbeat.fileName)
+        let heartbeat = try PlayerHeartbeat(url: url)
+        heartbeat.beat()
+        let now = Date()
+        let age = try #require(PlayerHeartbeat.age(of: getpid(), at: url, now: now))
+        #expect(age >= -0.1 && age < 2)
+        #expect(PlayerHeartbeat.age(of: getpid() + 1, at: url) == nil)
+        var s = FakePlayer().status()
+        s.updatedAt = now.addingTimeInterval(-3600)   // steady all night: not rewritten
+        #expect(!s.isStale(now: now, heartbeatAge: { PlayerHeartbeat.age(of: $0, at: url, now: now) }))
+        #expect(s.isStale(now: now.addingTimeInterval(30), heartbeatAge: { PlayerHeartbeat.age(of: $0, at: url, now: now.addingTimeInterval(30)) }))
+        #expect(s.isStale(now: now, heartbeatAge: { _ in nil }))
+        heartbeat.stop()
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(s.isStale(now: now, heartbeatAge: { PlayerHeartbeat.age(of: $0, at: url, now: now) }))
+    }
+
+    /// 12 (6): steady playing writes nothing in the store (no rename, no fsync), refreshes only
+    /// the heartbeat, and a change still reaches `status.json` within one interval.
+    @Test func publisherIsQuietWhileSteadyAndPromptOnChange() throws {
+        let box = try Sandbox(); defer { box.remove() }
+        let player = FakePlayer()
+        let store = StatusStore(root: box.root)
+        let heartbeat = try PlayerHeartbeat(url: box.run.appendingPathComponent(PlayerHeartbeat.fileName))
+        let level = Atomic<Int>(0)
+        let publisher = StatusPublisher(store: store, server: nil, intervalSeconds: 0.1, heartbeat: heartbeat, snapshot: {
+            var s = player.status()
+            // The level meter moves every interval, as a playing engine's does.
+            s.levelDbfs = -30 - Double(level.add(1, ordering: .relaxed).newValue % 7)
+            return s
+        })
+        publisher.start()
+        publisher.publishNow()
+        #expect(eventually { FileManager.default.fileExists(atPath: store.url.path) })
+        func inode(_ url: URL) -> (ino: UInt, mtime: Double) {
+            var st = stat()
+            stat(url.path, &st)
+            return (UInt(st.st_ino), Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9)
+        }
+        let before = inode(store.url), beatBefore = inode(heartbeat.url)
+        let names = try FileManager.default.contentsOfDirectory(atPath: box.store.path)
+        usleep(1_200_000)   // twelve intervals
+        let after = inode(store.url)
+        #expect(after.ino == before.ino && after.mtime == before.mtime, "status.json was rewritten while nothing changed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: box.store.path) == names)
+        #expect(inode(heartbeat.url).mtime > beatBefore.mtime, "the heartbeat did not move")
+        // A change made behind the publisher's back (as the engine's underrun counter does) is
+        // written at the next interval.
+        player.state.withLock { $0.mix.masterVolume = 0.4 }
+        #expect(eventually(1) { (try? store.read()).map { if case .loaded(let s) = $0 { s.masterVolume == 0.4 } else { false } } ?? false })
+        var final = player.status()
+        final.state = .stopped
+        publisher.stop(final: final)
+        guard case .loaded(let last) = try store.read() else { Issue.record("no status"); return }
+        #expect(last.state == .stopped)
+        #expect(!FileManager.default.fileExists(atPath: heartbeat.url.path))
+    }
+}
+
+@Suite struct CommandPolishTests {
+    /// 16: toggle, relative master, mute that remembers the level.
+    @Test func toggleRelativeMasterAndMute() throws {
+        let box = try Sandbox(); defer { box.remove() }
+        let player = FakePlayer()
+        let server = ControlServer(socketPath: box.socket, handler: player.handler)
+        try server.start(); defer { server.stop() }
+        var r = try box.noise(["toggle"])
+        #expect(r.stdoutText == "Paused.\n" && player.state.withLock { $0.state } == .paused, "\(r.stderrText)")
+        r = try box.noise(["toggle"])
+        #expect(r.stdoutText == "Resumed.\n" && player.state.withLock { $0.state } == .playing)
+        r = try box.noise(["set", "--master", "+5%"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(player.state.withLock { $0.requests.last } == .adjustMaster(delta: 0.05))
+        #expect(r.stdoutText == "master: 75%\n")
+        r = try box.noise(["set", "--master", "-10%"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(abs(player.state.withLock { $0.mix.masterVolume } - 0.65) < 1e-9)
+        r = try box.noise(["set", "--master=-0.05"])
+        #expect(abs(player.state.withLock { $0.mix.masterVolume } - 0.6) < 1e-9, "\(r.stderrText)")
+        r = try box.noise(["set", "--mute"])
+        #expect(r.stdoutText == "muted (master 60% when unmuted)\n", "\(r.stdoutText) \(r.stderrText)")
+        #expect(try JSONValue.parse(try box.noise(["status", "--format", "waybar"]).stdout)["class"] == .string("muted"))
+        r = try box.noise(["set", "--unmute"])
+        #expect(r.stdoutText == "unmuted\n")
+        #expect(player.state.withLock { $0.requests.filter { $0 != .status }.suffix(2) } == [.mute(true), .mute(false)])
+        r = try box.noise(["set", "--master", "++5%"])
+        #expect(r.status == 64 && r.stderrText.contains("'--master' '++5%' is not a change"))
+    }
+
+    @Test func theMasterLevelRulesOfTheEngineController() throws {
+        // The real controller (not the fake): relative changes clamp to 0…1 and unmute; muting
+        // keeps the level; the status says muted.
+        let player = LivePlayer(mix: sleepMix, seed: 1)
+        let controller = PlayerController(player: player, mix: sleepMix, presetID: "sleep",
+                                          output: .init(backend: "null", device: ""), saver: nil)
+        guard case .ok(let muted?) = controller.handle(.mute(true)) else { Issue.record("mute"); return }
+        #expect(muted.muted && muted.masterVolume == 0.7)
+        guard case .ok(let up?) = controller.handle(.adjustMaster(delta: 0.5)) else { Issue.record("adjust"); return }
+        #expect(!up.muted && up.masterVolume == 1)
+        guard case .ok(let down?) = controller.handle(.adjustMaster(delta: -0.25)) else { Issue.record("adjust"); return }
+        #expect(down.masterVolume == 0.75)
+        guard case .ok(let paused?) = controller.handle(.toggle) else { Issue.record("toggle"); return }
+        #expect(paused.state == .paused)
+        guard case .ok(let playing?) = controller.handle(.toggle) else { Issue.record("toggle"); return }
+        #expect(playing.state == .playing)
+        for request in [ControlRequest.toggle, .adjustMaster(delta: -0.05), .mute(true), .mute(false)] {
+            #expect(try ControlRequest.decode(request.encoded()) == request)
+        }
+        #expect(throws: ProtocolError.self) { try ControlRequest.decode(Data(#"{"command":"adjustMaster","delta":2}"#.utf8)) }
+    }
+
+    /// 16 (11), (17): messages quote what was typed and point at the right form.
+    @Test func messagesQuoteWhatWasTyped() throws {
+        let box = try Sandbox(); defer { box.remove() }
+        let cases: [([String], String)] = [
+            (["set", "--layer", "1", "--volume", "120%"], "'--volume' 120% is out of range; allowed 0…1 or 0%…100%"),
+            (["set", "--master", "70"], "'--master' 70 is out of range; allowed 0…1 or 0%…100% (did you mean 70%?)"),
+            (["set", "--layer", "1", "--color", "1"], "Unknown option '--color'. Did you mean '--colour'?"),
+            (["set", "--layer", "1"], "'--layer' needs a change"),
+            (["set", "--mute", "--unmute"], "give either '--mute' or '--unmute'"),
+        ]
+        for (args, message) in cases {
+            let r = try box.noise(args)
+            #expect(r.status == 64, "\(args)")
+            #expect(r.stderrText.contains(message), "\(args): \(r.stderrText)")
+        }
+        let r = try box.noise(["set", "--mute"])
+        #expect(r.status == 1 && r.stderrText.contains("no player is running; '--mute' applies to a playing player"))
+    }
+
+    /// 16 (15): saving over a built-in preset needs --force and says so; yours can be deleted.
+    @Test func savingOverABuiltInPresetAndDeleting() throws {
+        let box = try Sandbox(); defer { box.remove() }
+        try LastMixStore(root: box.root).save(LastMix(mix: sleepMix))
+        var r = try box.noise(["presets", "save", "sleep"])
+        #expect(r.status == 1)
+        #expect(r.stderrText.contains("'sleep' is a built-in preset; add '--force'"), "\(r.stderrText)")
+        let mine = box.config.appendingPathComponent("widgetweaver/presets/sleep.json")
+        #expect(!FileManager.default.fileExists(atPath: mine.path))
+        r = try box.noise(["presets", "save", "sleep", "--force"])
+        #expect(r.status == 0 && r.stderrText.contains("now plays instead of the built-in 'sleep'"))
+        #expect(try box.noise(["presets"]).stdoutText.contains("(yours)"))
+        r = try box.noise(["presets", "delete", "sleep"])
+        #expect(r.status == 0 && r.stdoutText.contains("The built-in 'sleep' plays again."))
+        #expect(!FileManager.default.fileExists(atPath: mine.path))
+        r = try box.noise(["presets", "delete", "sleep"])
+        #expect(r.status == 1 && r.stderrText.contains("built-in presets cannot be deleted"))
+        r = try box.noise(["presets", "delete", "nosuch"])
+        #expect(r.status == 1 && r.stderrText.contains("no preset of yours is named 'nosuch'"))
+    }
+
+    /// 16 (7): connections that arrive while the player stops were told "too many connections".
+    @Test func aConnectionDuringShutdownIsNotToldTooMany() throws {
+        for round in 0..<5 {
+            let box = try Sandbox(); defer { box.remove() }
+            let player = FakePlayer()
+            let server = ControlServer(socketPath: box.socket, handler: player.handler)
+            try server.start()
+            let socket = box.socket
+            let errors = Mutex<[String]>([])
+            let stopNow = Atomic<Bool>(false)
+            var threads: [Thread] = []
+            for _ in 0..<3 {
+                let t = Thread {
+                    while !stopNow.load(ordering: .relaxed) {
+                        do {
+                            try ControlClient(socketPath: socket).subscribe { _ in true }
+                        } catch ControlError.notRunning {
+                            usleep(1000)
+                        } catch {
+                            errors.withLock { $0.append("\(error)") }
+                        }
+                    }
+                }
+                t.start()
+                threads.append(t)
+            }
+            #expect(eventually { server.subscriberCount == 3 })
+            server.stop()
+            usleep(50_000)
+            stopNow.store(true, ordering: .relaxed)
+            usleep(50_000)
+            #expect(!errors.withLock { $0 }.contains { $0.contains("too many connections") }, "round \(round): \(errors.withLock { $0 })")
+        }
+    }
+}
