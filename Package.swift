@@ -29,6 +29,10 @@ let package = Package(
         // fontconfig. Shared by the widget renderer and the spectrum plot.
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        // sd-bus (libsystemd) for the MPRIS player: maintained, already on every systemd desktop, one
+        // connection object with its own fd to poll on our thread (libdbus-1 calls itself low-level).
+        .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd",
+                       providers: [.apt(["libsystemd-dev"])]),
 
         // Pure real-time DSP: no Foundation, no I/O.
         .target(name: "NoiseDSP"),
@@ -40,11 +44,14 @@ let package = Package(
         // Around the player: Last Mix, status feed, control socket, autostart. No audio code.
         .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore"]),
         .target(name: "Variables", dependencies: ["SharedStore"]),
+        // `noise play` as an MPRIS player on the session bus (media keys, desktop media controls).
+        .target(name: "MPRISPlayer", dependencies: ["NoiseControl", "NoiseEngine", "CSystemdBus"]),
         .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP"]),
         .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables", "CCairo"]),
 
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
+            "MPRISPlayer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "weaver", dependencies: [

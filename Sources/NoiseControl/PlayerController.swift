@@ -28,10 +28,13 @@ public final class PlayerController: Sendable {
     public let player: LivePlayer
     let state: Mutex<State>
     let saver: LastMixSaver?
-    let presets: PresetLibrary
+    public let presets: PresetLibrary
     let stopRequestedFlag = Atomic<Bool>(false)
     /// Set once the publisher exists (publishing needs the controller's snapshot first).
     let publisherBox = Mutex<StatusPublisher?>(nil)
+    /// Told after every change, whoever made it (the MPRIS player listens here). Called on the
+    /// thread that made the change, never the render thread: observers must only wake their own.
+    let changeObservers = Mutex<[@Sendable () -> Void]>([])
 
     public init(player: LivePlayer, mix: Mix, presetID: String?, output: PlayerStatus.Output,
                 saver: LastMixSaver?, presets: PresetLibrary = .standard()) {
@@ -48,6 +51,8 @@ public final class PlayerController: Sendable {
     }
 
     public func attach(_ publisher: StatusPublisher) { publisherBox.withLock { $0 = publisher } }
+
+    public func addChangeObserver(_ observer: @escaping @Sendable () -> Void) { changeObservers.withLock { $0.append(observer) } }
 
     /// True once a client asked the player to stop (`noise stop`).
     public var stopRequested: Bool { stopRequestedFlag.load(ordering: .relaxed) }
@@ -145,6 +150,7 @@ public final class PlayerController: Sendable {
     }
 
     func publish() {
+        for observer in changeObservers.withLock({ $0 }) { observer() }
         publisherBox.withLock { $0 }?.publishNow()
     }
 
