@@ -336,12 +336,11 @@ import TestSupport
         try FileManager.default.createDirectory(at: other.appendingPathComponent("run"), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let second = try rig.play(["--preset", "ocean"], extra: [
-        defer { rig.reap(second) }
             "XDG_RUNTIME_DIR": other.appendingPathComponent("run").path, "WIDGETWEAVER_HOME": other.appendingPathComponent("store").path,
             "PULSE_SERVER": "unix:\(rig.pulse.directory.path)/run/pulse/native"])
+        defer { rig.reap(second) }
         let instance = "org.mpris.MediaPlayer2.widgetweaver.instance\(second.processIdentifier)"
-        let names = (try? rig.names()) ?? ""
-        #expect(rig.waitForName(instance + "'"), "\(second.stderrText) \(names)")
+        #expect(rig.waitForName(instance + "'"), "\(second.stderrText)")
         let title = try rig.bus.run("/usr/bin/playerctl", ["-p", "widgetweaver.instance\(second.processIdentifier)", "metadata", "xesam:title"])
         #expect(title.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "Ocean")
         let entry = try rig.gdbus("org.freedesktop.DBus.Properties.Get", ["org.mpris.MediaPlayer2", "DesktopEntry"], name: instance)
