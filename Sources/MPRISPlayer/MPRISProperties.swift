@@ -91,17 +91,38 @@ extension String {
     }
 }
 
-/// Follows the sleep timer from the remaining time the engine reports, to give shells a length
-/// (`mpris:length`) and a position (time elapsed). The engine reports only what remains, so a timer
-/// is measured from when it is first seen (the bus thread looks within milliseconds of the
-/// command that set it); an end that moves by more than `jumpSeconds` is a new timer.
+/// Follows the sleep timer, to give shells a length (`mpris:length`) and a position (time
+/// elapsed). A `timer` request is taken at once (`request`); otherwise the engine's remaining time
+/// is followed (`update`): a timer seen there first (set at start) is measured from when it is
+/// first seen, and an end that moves by more than `jumpSeconds` is a new timer. After a request
+/// the engine's report is ignored until it agrees (it takes a block or two) or `trustSeconds` pass.
 struct SleepTimerTrack: Equatable {
     static let jumpSeconds = 1.0
+    static let trustSeconds = 1.0
     private(set) var lengthSeconds: Double?
     private(set) var endsAt: Double = 0
+    /// The requested end (nil: switched off) and until when the request outranks the engine.
+    private var pending: (end: Double?, until: Double)?
+
+    static func == (a: Self, b: Self) -> Bool { a.lengthSeconds == b.lengthSeconds && a.endsAt == b.endsAt }
 
     /// `now` in seconds on a monotonic clock.
+    mutating func request(seconds: Double?, now: Double) {
+        lengthSeconds = seconds
+        endsAt = now + (seconds ?? 0)
+        pending = (seconds.map { now + $0 }, now + Self.trustSeconds)
+    }
+
     mutating func update(remainingSeconds: Double?, now: Double) {
+        if let p = pending {
+            let agrees = switch (p.end, remainingSeconds) {
+            case (nil, nil): true
+            case let (end?, remaining?): abs(now + remaining - end) < Self.jumpSeconds
+            default: false
+            }
+            if agrees || now > p.until { pending = nil }
+            if agrees || now <= p.until { return }
+        }
         guard let remaining = remainingSeconds else {
             lengthSeconds = nil
             return
@@ -116,8 +137,8 @@ struct SleepTimerTrack: Equatable {
     }
 
     /// Time elapsed on the timer, 0 without one.
-    func positionSeconds(remainingSeconds: Double?) -> Double {
-        guard let lengthSeconds, let remainingSeconds else { return 0 }
-        return min(max(lengthSeconds - remainingSeconds, 0), lengthSeconds)
+    func positionSeconds(now: Double) -> Double {
+        guard let lengthSeconds else { return 0 }
+        return min(max(lengthSeconds - (endsAt - now), 0), lengthSeconds)
     }
 }

@@ -40,6 +40,7 @@ public final class MPRISService: @unchecked Sendable {
     private var slot: OpaquePointer?
     private var announced: [String: BusValue] = [:]
     private var timer = SleepTimerTrack()
+    private var timerRequestSerial = 0
 
     public init(controller: PlayerController, presets: PresetLibrary? = nil,
                 desktopEntry: String? = DesktopEntry.installedID(),
@@ -119,7 +120,8 @@ public final class MPRISService: @unchecked Sendable {
         announced = playerProperties()
         let wakeRead = wakePipe.withLock { $0.read }
         // A change the controller passed to the engine (a timer) shows in its snapshot only after
-        // the render thread's next block: after each wake, look again every 20 ms for 0.5 s.
+        // the render thread's next block (21 ms at 48 kHz): after each wake, look again every 10 ms
+        // for 0.5 s.
         var settleUntil = 0.0
         while !closing.load(ordering: .acquiring) {
             let processed = sd_bus_process(bus, nil)
@@ -131,7 +133,7 @@ public final class MPRISService: @unchecked Sendable {
                        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             let settling = settleUntil > Self.monotonicSeconds()
             var timeout = pollTimeoutMs()
-            if settling { timeout = timeout < 0 ? 20 : min(timeout, 20) }
+            if settling { timeout = timeout < 0 ? 10 : min(timeout, 10) }
             let ready = poll(&fds, 2, timeout)
             if ready < 0 && errno != EINTR { return lost(-errno) }
             if fds[1].revents != 0 {
@@ -199,14 +201,22 @@ public final class MPRISService: @unchecked Sendable {
     /// The Player properties now (without Position).
     private func playerProperties() -> [String: BusValue] {
         let status = controller.status()
-        timer.update(remainingSeconds: status.timerRemainingSeconds, now: Self.monotonicSeconds())
+        followTimer(remainingSeconds: status.timerRemainingSeconds)
         return MPRISProperties.player(status: status, stopping: controller.stopRequested, timer: timer)
     }
 
+    private func followTimer(remainingSeconds: Double?) {
+        let now = Self.monotonicSeconds()
+        if let request = controller.timerRequest, request.serial != timerRequestSerial {
+            timerRequestSerial = request.serial
+            timer.request(seconds: request.seconds, now: now)
+        }
+        timer.update(remainingSeconds: remainingSeconds, now: now)
+    }
+
     private func positionMicroseconds() -> Int64 {
-        let remaining = controller.status().timerRemainingSeconds
-        timer.update(remainingSeconds: remaining, now: Self.monotonicSeconds())
-        return Int64((timer.positionSeconds(remainingSeconds: remaining) * 1_000_000).rounded())
+        followTimer(remainingSeconds: controller.status().timerRemainingSeconds)
+        return Int64((timer.positionSeconds(now: Self.monotonicSeconds()) * 1_000_000).rounded())
     }
 
     private func announceChanges() {

@@ -23,6 +23,14 @@ public final class PlayerController: Sendable {
         var isPaused = false
         var timerEndsAt: Date?
         var output: PlayerStatus.Output
+        var timerRequest: TimerRequest?
+    }
+
+    /// The latest `timer` request (nil `seconds`: switched off), numbered so observers can tell a
+    /// new one; known at once, while the engine reports a timer only after its next block.
+    public struct TimerRequest: Equatable, Sendable {
+        public var seconds: Double?
+        public var serial: Int
     }
 
     public let player: LivePlayer
@@ -59,6 +67,7 @@ public final class PlayerController: Sendable {
 
     public var mix: Mix { state.withLock { $0.mix } }
     public var presetID: String? { state.withLock { $0.presetID } }
+    public var timerRequest: TimerRequest? { state.withLock { $0.timerRequest } }
 
     public func setOutput(_ output: PlayerStatus.Output) {
         state.withLock { $0.output = output }
@@ -114,6 +123,7 @@ public final class PlayerController: Sendable {
                     .setTimer(seconds: $0, fadeSeconds: min(fadeSeconds ?? RenderPlan.defaultFadeSeconds, $0))
                 } ?? .cancelTimer
                 guard player.send(command) else { return busy }
+                state.withLock { $0.timerRequest = TimerRequest(seconds: seconds, serial: ($0.timerRequest?.serial ?? 0) + 1) }
             case .status, .subscribe:
                 return .ok(status())
             case let .savePreset(name):
@@ -124,6 +134,7 @@ public final class PlayerController: Sendable {
         }
         let s = state.withLock { $0 }
         saver?.submit(mix: s.mix, presetID: s.presetID, wasPlaying: true)
+        notifyObservers()   // now, not after the timer's wait: observers follow the engine themselves
         // Timer commands take effect on the render thread's next block: let it pick them up so the
         // reply and the published status already show the new timer.
         if case .timer = request { Thread.sleep(forTimeInterval: 0.05) }
@@ -149,8 +160,12 @@ public final class PlayerController: Sendable {
         return accepted
     }
 
-    func publish() {
+    func notifyObservers() {
         for observer in changeObservers.withLock({ $0 }) { observer() }
+    }
+
+    func publish() {
+        notifyObservers()
         publisherBox.withLock { $0 }?.publishNow()
     }
 
