@@ -73,6 +73,8 @@ let package = Package(
         .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),
         .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "NoiseDSP", "TestSupport"]),
         .testTarget(name: "NoiseControlTests", dependencies: ["NoiseControl", "TestSupport"]),
+        // MPRIS property model (the bus itself is tested end to end in CLITests/MPRISTests).
+        .testTarget(name: "MPRISPlayerTests", dependencies: ["MPRISPlayer", "NoiseControl", "NoiseEngine"]),
         // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
         .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),

@@ -371,3 +371,26 @@ import TestSupport
         #expect(player.waitForExit(10) == 0)
     }
 }
+
+extension MPRISTests {
+    /// A sleep timer is the track: length = the timer, Position = time elapsed, and when it ends
+    /// "Stopped" is announced before the name goes away.
+    @Test func sleepTimerIsTheTrackLengthAndItsEndIsAnnounced() throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let monitor = try rig.bus.monitor(["type='signal',interface='org.freedesktop.DBus.Properties'"])
+        defer { monitor.stop() }
+        let player = try rig.play(["--preset", "white", "--timer", "4s", "--fade", "1s"])
+        defer { rig.reap(player) }
+        #expect(rig.waitForName(), "\(player.stderrText)")
+        #expect(try rig.playerctl(["metadata", "mpris:length"]) == "4000000")
+        let p1 = Double(try rig.playerctl(["position"])) ?? -1
+        Thread.sleep(forTimeInterval: 0.5)
+        let p2 = Double(try rig.playerctl(["position"])) ?? -1
+        #expect(p1 >= 0 && p2 > p1 && p2 <= 4, "positions \(p1), \(p2)")
+        #expect(player.waitForExit(15) == 0, "\(player.stderrText)")
+        #expect(player.stderrText.contains("Sleep timer ended."))
+        #expect(monitor.waitFor(2) { $0.member == "PropertiesChanged" && $0.body.contains("\"Stopped\"") } != nil, "\(monitor.text.suffix(1500))")
+        #expect(try !rig.names().contains("widgetweaver"))
+    }
+}
