@@ -112,7 +112,8 @@ public final class MPRISService: @unchecked Sendable {
         do {
             try connect()
         } catch {
-            log("MPRIS: no session bus (\(error)); playing without media keys and desktop media controls.")
+            let what = bus == nil ? "no session bus (\(error))" : "on the session bus, but \(error)"
+            log("MPRIS: \(what); playing without media keys and desktop media controls.")
             if let bus { sd_bus_close_unref(bus) }
             bus = nil
             return
