@@ -5,8 +5,9 @@ import Foundation
 
 /// A private PipeWire for one test: `pipewire`, `wireplumber` (the session manager) and
 /// `pipewire-pulse` (PipeWire's PulseAudio service, which `noise play --output pulse` talks to),
-/// with their own session bus, runtime folder and home, and a null sink `test` as the default
-/// sink. Stopped by PID.
+/// with their own session bus, runtime folder and home, and a null sink `test` (play to it with
+/// `--device test`: making it the default needs WirePlumber's metadata, which comes up later and
+/// answered "Not supported" before that). Stopped by PID.
 ///
 /// Measured in this container (Debian 12, PipeWire 0.3.65, WirePlumber 0.4.13, root, no udev, no
 /// sound card, no rtkit): the stock configuration runs as is. Without devices WirePlumber makes a
@@ -64,12 +65,6 @@ public final class PipeWireServer: @unchecked Sendable {
         guard load.status == 0 else { throw Failure(description: "cannot load the null sink: \(load.stderrText)") }
         guard wait(5, { (try? self.run("/usr/bin/pactl", ["list", "short", "sinks"]))?.stdoutText.contains("test") == true }) else {
             throw Failure(description: "the null sink did not appear")
-        }
-        let setDefault = try run("/usr/bin/pactl", ["set-default-sink", "test"])
-        guard setDefault.status == 0 else { throw Failure(description: "cannot make the null sink the default: \(setDefault.stderrText)") }
-        // WirePlumber applies the default asynchronously.
-        guard wait(5, { (try? self.run("/usr/bin/pactl", ["get-default-sink"]))?.stdoutText.contains("test") == true }) else {
-            throw Failure(description: "the null sink did not become the default sink")
         }
     }
 
