@@ -37,6 +37,10 @@ let package = Package(
         // fontconfig. Shared by the widget renderer and the spectrum plot.
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        // sd-bus (libsystemd) for the MPRIS player: maintained, already on every systemd desktop, one
+        // connection object with its own fd to poll on our thread (libdbus-1 calls itself low-level).
+        .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd",
+                       providers: [.apt(["libsystemd-dev"])]),
 
         // Pure real-time DSP: no Foundation, no I/O.
         .target(name: "NoiseDSP"),
@@ -48,6 +52,8 @@ let package = Package(
         // Around the player: Last Mix, status feed, control socket, autostart. No audio code.
         .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore"]),
         .target(name: "Variables", dependencies: ["SharedStore"]),
+        // `noise play` as an MPRIS player on the session bus (media keys, desktop media controls).
+        .target(name: "MPRISPlayer", dependencies: ["NoiseControl", "NoiseEngine", "CSystemdBus"]),
         .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP"]),
         // JPEG decoding for design images: libjpeg reports errors by longjmp, which only C can catch.
         .target(name: "CJPEGSupport", linkerSettings: [.linkedLibrary("jpeg")]),
@@ -80,6 +86,7 @@ let package = Package(
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
             "SpectrumPlot",
+            "MPRISPlayer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "weaver", dependencies: [
@@ -106,6 +113,8 @@ let package = Package(
         .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),
         .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "NoiseDSP", "TestSupport"]),
         .testTarget(name: "NoiseControlTests", dependencies: ["NoiseControl", "TestSupport"]),
+        // MPRIS property model (the bus itself is tested end to end in CLITests/MPRISTests).
+        .testTarget(name: "MPRISPlayerTests", dependencies: ["MPRISPlayer", "NoiseControl", "NoiseEngine"]),
         // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
         .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),

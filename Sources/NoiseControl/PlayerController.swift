@@ -25,15 +25,26 @@ public final class PlayerController: Sendable {
         var isMuted = false
         var timerEndsAt: Date?
         var output: PlayerStatus.Output
+        var timerRequest: TimerRequest?
+    }
+
+    /// The latest `timer` request (nil `seconds`: switched off), numbered so observers can tell a
+    /// new one; known at once, while the engine reports a timer only after its next block.
+    public struct TimerRequest: Equatable, Sendable {
+        public var seconds: Double?
+        public var serial: Int
     }
 
     public let player: LivePlayer
     let state: Mutex<State>
     let saver: LastMixSaver?
-    let presets: PresetLibrary
+    public let presets: PresetLibrary
     let stopRequestedFlag = Atomic<Bool>(false)
     /// Set once the publisher exists (publishing needs the controller's snapshot first).
     let publisherBox = Mutex<StatusPublisher?>(nil)
+    /// Told after every change, whoever made it (the MPRIS player listens here). Called on the
+    /// thread that made the change, never the render thread: observers must only wake their own.
+    let changeObservers = Mutex<[@Sendable () -> Void]>([])
 
     public init(player: LivePlayer, mix: Mix, presetID: String?, output: PlayerStatus.Output,
                 saver: LastMixSaver?, presets: PresetLibrary = .standard()) {
@@ -51,11 +62,14 @@ public final class PlayerController: Sendable {
 
     public func attach(_ publisher: StatusPublisher) { publisherBox.withLock { $0 = publisher } }
 
+    public func addChangeObserver(_ observer: @escaping @Sendable () -> Void) { changeObservers.withLock { $0.append(observer) } }
+
     /// True once a client asked the player to stop (`noise stop`).
     public var stopRequested: Bool { stopRequestedFlag.load(ordering: .relaxed) }
 
     public var mix: Mix { state.withLock { $0.mix } }
     public var presetID: String? { state.withLock { $0.presetID } }
+    public var timerRequest: TimerRequest? { state.withLock { $0.timerRequest } }
 
     public func setOutput(_ output: PlayerStatus.Output) {
         state.withLock { $0.output = output }
@@ -137,6 +151,7 @@ public final class PlayerController: Sendable {
                     .setTimer(seconds: $0, fadeSeconds: min(fadeSeconds ?? RenderPlan.defaultFadeSeconds, $0))
                 } ?? .cancelTimer
                 guard player.send(command) else { return busy }
+                state.withLock { $0.timerRequest = TimerRequest(seconds: seconds, serial: ($0.timerRequest?.serial ?? 0) + 1) }
             case .status, .subscribe:
                 return .ok(status())
             case let .savePreset(name):
@@ -147,6 +162,7 @@ public final class PlayerController: Sendable {
         }
         let s = state.withLock { $0 }
         saver?.submit(mix: s.mix, presetID: s.presetID, wasPlaying: true)
+        notifyObservers()   // now, not after the timer's wait: observers follow the engine themselves
         // Timer commands take effect on the render thread's next block: let it pick them up so the
         // reply and the published status already show the new timer.
         if case .timer = request { Thread.sleep(forTimeInterval: 0.05) }
@@ -173,7 +189,12 @@ public final class PlayerController: Sendable {
         return accepted
     }
 
+    func notifyObservers() {
+        for observer in changeObservers.withLock({ $0 }) { observer() }
+    }
+
     func publish() {
+        notifyObservers()
         publisherBox.withLock { $0 }?.publishNow()
     }
 

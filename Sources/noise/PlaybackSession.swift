@@ -1,5 +1,6 @@
 import AudioOutput
 import Foundation
+import MPRISPlayer
 import NoiseControl
 import NoiseEngine
 import SharedStore
@@ -78,6 +79,8 @@ struct PlaybackSession {
                                         onError: { Terminal.printError("warning: cannot publish status: \($0)") })
         controller.attach(publisher)
         publisher.start()
+        let mpris = settings.mpris ? MPRISService(controller: controller, log: { Terminal.printError($0) }) : nil
+        mpris?.start()
 
         for _ in 0..<20 where player.scheduling == nil { Thread.sleep(forTimeInterval: 0.005) }
         let timerText = timerSeconds.map { ", timer \(formatDuration($0)) (fade \(formatDuration(fadeSeconds)))" } ?? ""
@@ -131,6 +134,7 @@ struct PlaybackSession {
         let sessionEnded = signalled == SIGTERM || signalled == SIGHUP
         // Close the socket first, so no late request can publish "playing" after the final status.
         server.stop()
+        mpris?.stop()
         publisher.stop(final: controller.status(state: .stopped))
         controller.finish(wasPlaying: sessionEnded || failure != nil)
         if let failure { throw failure }

@@ -100,6 +100,9 @@ struct PlaybackOptions: ParsableArguments {
     @Option(name: .long, help: "1 (mono) or 2 (stereo).")
     var channels: Int = 2
 
+    @Flag(name: .long, help: "Do not offer media controls (MPRIS) on the session bus.")
+    var noMpris = false
+
     struct Parsed {
         var backend: OutputBackend
         var device: String?
@@ -108,6 +111,7 @@ struct PlaybackOptions: ParsableArguments {
         var retrySeconds: Double
         var sampleRate: Int
         var channels: Int
+        var mpris = true
     }
 
     func parsed() throws -> Parsed {
@@ -124,8 +128,10 @@ struct PlaybackOptions: ParsableArguments {
             throw ValidationError("'--sample-rate' \(sampleRate) is not supported; use 44100, 48000 or 96000")
         }
         guard (1...2).contains(channels) else { throw ValidationError("'--channels' \(channels) is out of range; use 1 or 2") }
-        return Parsed(backend: backend, device: device, latencySeconds: latencySeconds, fadeInSeconds: fadeInSeconds,
-                      retrySeconds: retrySeconds, sampleRate: sampleRate, channels: channels)
+        var parsed = Parsed(backend: backend, device: device, latencySeconds: latencySeconds, fadeInSeconds: fadeInSeconds,
+                            retrySeconds: retrySeconds, sampleRate: sampleRate, channels: channels)
+        parsed.mpris = !noMpris
+        return parsed
     }
 }
 

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `noise play` through a private PipeWire (pipewire + wireplumber + pipewire-pulse), read back
+/// from the null sink's monitor and compared with the render, as the PulseAudio test does.
+@Suite(.serialized) struct PipeWirePlaybackTests {
+    @Test func playsThroughPipeWireAndSoundsLikeTheRender() throws {
+        let server = try PipeWireServer()
+        defer { server.stop() }
+        print("server: \(server.serverName)")
+        let recorder = try server.record(to: server.directory.appendingPathComponent("rec.wav"))
+        let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s"]
+        let env = server.environment.merging(["WIDGETWEAVER_HOME": server.directory.appendingPathComponent("store").path]) { $1 }
+        let r = try Products.run("noise", ["play", "--fade-in", "0", "--output", "pulse", "--device", "test"] + args, environment: env)
+        Thread.sleep(forTimeInterval: 0.3)
+        let rec = try recorder.stop()
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(r.stderrText.contains("on pulse (test)"), "\(r.stderrText)")
+        let played = PlaybackTests.active(rec.channels[0])
+        let reference = try PlaybackTests.render(args)
+        let renderActive = PlaybackTests.active(reference.channels[0]).count
+        print("pipewire: recorded \(rec.frameCount) frames, active \(played.count), render active \(renderActive)")
+        #expect(abs(played.count - renderActive) < 480)   // all of it, within 10 ms: nothing lost, nothing added
+
+        // Level and spectrum of the steady part (0.5…2.5 s) match the render.
+        let a = Array(played.dropFirst(24000).prefix(96000)), b = Array(reference.channels[0][24000..<120000])
+        let levelDiff = TestRender.db(TestRender.rms(a[...])) - TestRender.db(TestRender.rms(b[...]))
+        let bands = Spectrum.bandCentres(from: 100, to: 10000, perOctave: 3)
+        func levels(_ x: [Float]) -> [Double] {
+            let w = Spectrum.welch(x, sampleRate: 48000, segment: 4096)
+            return Spectrum.bandLevelsDb(binHz: w.binHz, density: w.density, centresHz: bands, fraction: 3)
+        }
+        let worstBand = zip(levels(a), levels(b)).map { abs($0 - $1) }.max()!
+        print("pipewire vs render: level \(levelDiff) dB, worst band \(worstBand) dB")
+        #expect(abs(levelDiff) < 0.01)
+        #expect(worstBand < 1.5)
+        // No gaps: every 10 ms window of the whole played span (timer fade excluded) carries sound.
+        let steady = Array(played.prefix(3 * 48000))
+        let quietest = stride(from: 0, to: steady.count - 480, by: 480).map { TestRender.db(TestRender.rms(steady[$0..<($0 + 480)])) }.min()!
+        print("pipewire: quietest 10 ms window \(quietest - TestRender.db(TestRender.rms(steady[...]))) dB against the mean")
+        #expect(quietest > TestRender.db(TestRender.rms(steady[...])) - 20)
+        #expect(played.map { abs($0) }.max()! < 0.966)
+        // PipeWire passes the samples through (s16 both ways, same rate, volume 1): find the render in the recording.
+        let probe = Array(reference.channels[0][30000..<30064])
+        let recorded = rec.channels[0]
+        let offset = (0..<(recorded.count - 64)).first { i in (0..<64).allSatisfy { abs(recorded[i + $0] - probe[$0]) <= 1.0 / 32767 } }
+        #expect(offset != nil, "the rendered samples were not found in the recording")
+    }
+}

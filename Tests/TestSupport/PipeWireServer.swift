@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A private PipeWire for one test: `pipewire`, `wireplumber` (the session manager) and
+/// `pipewire-pulse` (PipeWire's PulseAudio service, which `noise play --output pulse` talks to),
+/// with their own session bus, runtime folder and home, and a null sink `test` (play to it with
+/// `--device test`: making it the default needs WirePlumber's metadata, which comes up later and
+/// answered "Not supported" before that). Stopped by PID.
+///
+/// Measured in this container (Debian 12, PipeWire 0.3.65, WirePlumber 0.4.13, root, no udev, no
+/// sound card, no rtkit): the stock configuration runs as is. Without devices WirePlumber makes a
+/// dummy `auto_null` sink; module-rt falls back from rtkit to sched_setscheduler (SCHED_FIFO 88
+/// as root). What it needs: a private `XDG_RUNTIME_DIR` (sockets `pipewire-0` and `pulse/native`),
+/// a session bus for WirePlumber (it logs and goes on without the system bus), a scratch `HOME`.
+public final class PipeWireServer: @unchecked Sendable {
+    public let directory: URL
+    public let bus: SessionBus
+    var processes: [ChildProcess] = []
+
+    public struct Failure: Error, CustomStringConvertible { public var description: String }
+
+    public var environment: [String: String] {
+        bus.environment.merging([
+            "HOME": directory.appendingPathComponent("home").path,
+            "XDG_RUNTIME_DIR": directory.appendingPathComponent("run").path,
+            "XDG_CONFIG_HOME": directory.appendingPathComponent("home/.config").path,
+            "XDG_STATE_HOME": directory.appendingPathComponent("home/.local/state").path,
+        ]) { $1 }
+    }
+
+    public init() throws {
+        for tool in ["/usr/bin/pipewire", "/usr/bin/wireplumber", "/usr/bin/pipewire-pulse", "/usr/bin/pactl"]
+            where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw Failure(description: "\(tool) is not installed (make test installs pipewire, wireplumber, pipewire-pulse)")
+        }
+        directory = try Products.temporaryDirectory("pipewire")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("run"), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        bus = try SessionBus()
+        do {
+            try start()
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    func start() throws {
+        processes.append(try ChildProcess("/usr/bin/pipewire", [], environment: environment))
+        let socket = directory.appendingPathComponent("run/pipewire-0").path
+        guard wait(5, { FileManager.default.fileExists(atPath: socket) }) else {
+            throw Failure(description: "pipewire did not create \(socket) within 5 s: \(String(decoding: processes[0].stderr, as: UTF8.self))")
+        }
+        processes.append(try ChildProcess("/usr/bin/wireplumber", [], environment: environment))
+        processes.append(try ChildProcess("/usr/bin/pipewire-pulse", [], environment: environment))
+        guard wait(10, { (try? self.run("/usr/bin/pactl", ["info"]))?.status == 0 }) else {
+            throw Failure(description: "pipewire-pulse did not answer within 10 s")
+        }
+        let load = try run("/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=test", "rate=48000", "channels=2"])
+        guard load.status == 0 else { throw Failure(description: "cannot load the null sink: \(load.stderrText)") }
+        guard wait(5, { (try? self.run("/usr/bin/pactl", ["list", "short", "sinks"]))?.stdoutText.contains("test") == true }) else {
+            throw Failure(description: "the null sink did not appear")
+        }
+    }
+
+    /// The server's version line (`pactl info`), for test logs.
+    public var serverName: String {
+        ((try? run("/usr/bin/pactl", ["info"]))?.stdoutText ?? "").split(separator: "\n").first { $0.hasPrefix("Server Name") }.map(String.init) ?? "?"
+    }
+
+    private func wait(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return condition()
+    }
+
+    public func stop() {
+        for process in processes.reversed() {
+            process.signal(SIGTERM)
+            process.wait()
+        }
+        processes = []
+        bus.stop()
+    }
+
+    public func run(_ tool: String, _ arguments: [String]) throws -> Products.Result {
+        let child = try ChildProcess(tool, arguments, environment: environment)
+        let status = child.wait()
+        return Products.Result(status: status, stdout: child.stdout, stderr: child.stderr)
+    }
+
+    /// Records the null sink's monitor (as `PulseServer.record`) until `stop` is called.
+    public func record(to url: URL) throws -> PulseServer.Recorder {
+        let recorder = try ChildProcess("/usr/bin/parec", ["-d", "test.monitor", "--latency-msec=20", "--rate=48000", "--channels=2",
+                                                         "--format=s16le", "--file-format=wav", url.path], environment: environment)
+        Thread.sleep(forTimeInterval: 0.3)
+        return PulseServer.Recorder(process: recorder, url: url)
+    }
+}

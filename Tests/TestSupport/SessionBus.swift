@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A private D-Bus session bus (`dbus-daemon --session`-like config in a temporary folder),
+/// started for one test and stopped by its PID. Monitoring is allowed, so `dbus-monitor` can
+/// watch signals and method calls.
+public final class SessionBus: @unchecked Sendable {
+    public let directory: URL
+    public private(set) var address = ""
+    var daemon: ChildProcess?
+
+    public struct Failure: Error, CustomStringConvertible { public var description: String }
+
+    /// `DBUS_SESSION_BUS_ADDRESS` for clients of this bus.
+    public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
+
+    public init() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else {
+            throw Failure(description: "dbus-daemon is not installed (make test installs the dbus package)")
+        }
+        directory = try Products.temporaryDirectory("dbus")
+        let config = directory.appendingPathComponent("session.conf")
+        try Data("""
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:path=\(directory.path)/bus</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """.utf8).write(to: config)
+        let child = try ChildProcess("/usr/bin/dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--print-address"])
+        daemon = child
+        for _ in 0..<200 {
+            let out = String(decoding: child.stdout, as: UTF8.self)
+            if let line = out.split(separator: "\n").first, out.contains("\n") {
+                address = String(line)
+                return
+            }
+            if child.poll() != nil { break }
+            Thread.sleep(forTimeInterval: 0.025)
+        }
+        stop()
+        throw Failure(description: "dbus-daemon did not print its address within 5 s: \(String(decoding: child.stderr, as: UTF8.self))")
+    }
+
+    deinit { stop() }
+
+    public func stop() {
+        guard let daemon else { return }
+        daemon.signal(SIGTERM)
+        daemon.wait()
+        self.daemon = nil
+    }
+
+    /// Runs a client (`playerctl`, `gdbus`, `busctl`) on this bus, with `environment` added.
+    public func run(_ tool: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> Products.Result {
+        let child = try ChildProcess(tool, arguments, environment: environment.merging(extra) { $1 })
+        let status = child.wait()
+        return Products.Result(status: status, stdout: child.stdout, stderr: child.stderr)
+    }
+
+    /// Starts `dbus-monitor` with `matches` (match rules); read its messages with `Monitor.messages`.
+    public func monitor(_ matches: [String]) throws -> Monitor {
+        let child = try ChildProcess("/usr/bin/dbus-monitor", ["--address", address] + matches)
+        let monitor = Monitor(process: child)
+        // It prints NameAcquired for itself once it is listening.
+        for _ in 0..<200 where !monitor.text.contains("NameAcquired") { Thread.sleep(forTimeInterval: 0.025) }
+        return monitor
+    }
+
+    public final class Monitor: @unchecked Sendable {
+        let process: ChildProcess
+        init(process: ChildProcess) { self.process = process }
+
+        public var text: String { String(decoding: process.stdout, as: UTF8.self) }
+
+        /// One message as dbus-monitor prints it: "signal"/"method call"…, the bus's receive
+        /// time (seconds since 1970), the member and the printed body.
+        public struct Message: Sendable {
+            public var kind: String
+            public var time: Double
+            public var member: String
+            public var header: String
+            public var body: String
+        }
+
+        public var messages: [Message] {
+            var result: [Message] = []
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if let first = line.first, first != " " {
+                    guard let t = line.range(of: " time=") else { continue }
+                    let kind = String(line[..<t.lowerBound])
+                    let time = Double(line[t.upperBound...].prefix { $0 != " " }) ?? 0
+                    let member = line.range(of: "member=").map { String(line[$0.upperBound...].prefix { $0 != " " && $0 != ";" }) } ?? ""
+                    result.append(Message(kind: kind, time: time, member: member, header: String(line), body: ""))
+                } else if !result.isEmpty {
+                    result[result.count - 1].body += line + "\n"
+                }
+            }
+            return result
+        }
+
+        /// Waits up to `seconds` for a message matching `predicate`.
+        public func waitFor(_ seconds: Double, _ predicate: (Message) -> Bool) -> Message? {
+            let end = Date().addingTimeInterval(seconds)
+            repeat {
+                if let m = messages.first(where: predicate) { return m }
+                Thread.sleep(forTimeInterval: 0.02)
+            } while Date() < end
+            return nil
+        }
+
+        public func stop() {
+            process.signal(SIGTERM)
+            process.wait()
+        }
+    }
+}
