@@ -7,7 +7,8 @@ PRESET      ?= sleep
 APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-utils pkg-config \
                libcairo2-dev libpango1.0-dev \
                libflac-dev flac strace \
-               libsystemd-dev dbus playerctl libglib2.0-bin pipewire pipewire-pulse wireplumber
+               libsystemd-dev dbus playerctl libglib2.0-bin pipewire pipewire-pulse wireplumber \
+               chromium chromium-driver
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)
 
