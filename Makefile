@@ -5,11 +5,12 @@ SWIFT       ?= swift
 CONFIG      ?= release
 PRESET      ?= sleep
 APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-utils pkg-config \
-               libcairo2-dev libpango1.0-dev
+               libcairo2-dev libpango1.0-dev \
+               fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)
 
-.PHONY: deps build play test bench bench-check fuzz-vars fuzz-designs install clean
+.PHONY: deps build play test bench bench-check fuzz-vars fuzz-designs install clean goldens bench-render-cli
 
 ## Install the system packages (skipped when all are present).
 deps:
@@ -39,6 +40,17 @@ bench: deps
 ## (Benchmarks/Thresholds; the tool reads them relative to the Benchmarks folder).
 bench-check: deps
 	cd Benchmarks && $(SWIFT) package benchmark thresholds check --filter '.*live parameter changes.*' --no-progress
+
+## Re-record the widget golden images (Tests/WidgetRenderTests/Goldens) and redraw the gallery
+## (docs/gallery). Look at the pictures before committing them.
+goldens: deps
+	$(SWIFT) build --build-tests
+	WW_RECORD_GOLDENS=1 $(SWIFT) test --skip-build --filter GoldenTests
+
+## Whole-process 'weaver render' of a small PNG (release build), measured with hyperfine.
+bench-render-cli: deps
+	$(SWIFT) build -c release --product weaver
+	hyperfine --warmup 5 --runs 50 -N '$(BIN)/weaver render --store /tmp/ww-bench-store --template noise-machine --family small -o /tmp/ww-bench.png'
 
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD    = $(SWIFT) build -c debug --sanitize=fuzzer -Xswiftc -DFUZZING --scratch-path .build-fuzz

@@ -26,5 +26,7 @@ let package = Package(
         suite("NoiseBenchmarks", path: "Noise", products: ["NoiseDSP", "NoiseEngine", "AudioOutput"]),
         suite("VariablesBenchmarks", path: "Variables", products: ["Variables"]),
         suite("DesignBenchmarks", path: "Designs", products: ["WidgetDesign", "SharedStore", "NoiseDSP"]),
+        // Widget renderer: small PNG at 2× (target ≤ 5 ms p50), layout alone, memory over 10,000 renders.
+        suite("RenderBenchmarks", path: "Render", products: ["WidgetRender", "WidgetDesign", "Variables"]),
     ]
 )
