@@ -8,11 +8,12 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
                libcairo2-dev libpango1.0-dev \
                libflac-dev flac strace \
                libsystemd-dev dbus playerctl libglib2.0-bin pipewire pipewire-pulse wireplumber \
-               chromium chromium-driver
+               chromium chromium-driver \
+               fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)
 
-.PHONY: deps build play test bench bench-check fuzz-vars fuzz-designs fuzz-ics install clean golden-spectrum
+.PHONY: deps build play test bench bench-check fuzz-vars fuzz-designs fuzz-ics install clean golden-spectrum goldens bench-render-cli
 
 ## Install the system packages (skipped when all are present).
 deps:
@@ -50,6 +51,17 @@ golden-spectrum: build
 	WW_UPDATE_GOLDEN=1 $(SWIFT) test -c $(CONFIG) --skip-build -Xswiftc -enable-testing --filter SpectrumTests.chartMatchesTheGoldenImage
 	$(BIN)/noise spectrum --preset ocean -o docs/spectrum-ocean.png
 	$(BIN)/noise spectrum --preset sleep --measured 60s -o docs/spectrum-sleep.png
+
+## Re-record the widget golden images (Tests/WidgetRenderTests/Goldens) and redraw the gallery
+## (docs/gallery). Look at the pictures before committing them.
+goldens: deps
+	$(SWIFT) build --build-tests
+	WW_RECORD_GOLDENS=1 $(SWIFT) test --skip-build --filter GoldenTests
+
+## Whole-process 'weaver render' of a small PNG (release build), measured with hyperfine.
+bench-render-cli: deps
+	$(SWIFT) build -c release --product weaver
+	hyperfine --warmup 5 --runs 50 -N '$(BIN)/weaver render --store /tmp/ww-bench-store --template noise-machine --family small -o /tmp/ww-bench.png'
 
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD    = $(SWIFT) build -c debug --sanitize=fuzzer -Xswiftc -DFUZZING --scratch-path .build-fuzz

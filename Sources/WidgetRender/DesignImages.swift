@@ -141,3 +141,8 @@ extension DesignImages {
         return Array(UnsafeBufferPointer(start: out, count: length))
     }
 }
+
+extension DecodedImage {
+    /// The image as PNG (tests, previews).
+    public func pngBytes() throws -> [UInt8] { try WidgetRenderer.writePNG(surface) }
+}

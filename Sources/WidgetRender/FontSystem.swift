@@ -24,11 +24,12 @@ public final class FontSystem: @unchecked Sendable {
     public static let textFamilies = "Inter, DejaVu Sans, Noto Sans CJK SC, Noto Color Emoji"
     public static let symbolFamily = "Material Icons"
 
-    /// The one configuration of this process (fontconfig and Pango font maps are thread-safe to
-    /// share; contexts and layouts are not, and are made per `TextEngine`).
+    /// The one configuration of this process. A fontconfig configuration is thread-safe to
+    /// share; Pango font maps are not (Pango's own default map is per thread), so each
+    /// `TextEngine` makes its own map over this configuration.
     public static let shared = FontSystem()
 
-    let fontMap: UnsafeMutablePointer<PangoFontMap>
+    let config: OpaquePointer
     public let missingFiles: [String]
 
     private init() {
@@ -42,15 +43,21 @@ public final class FontSystem: @unchecked Sendable {
             }
         }
         missingFiles = missing
+        self.config = config
+    }
+
+    deinit { FcConfigDestroy(config) }
+
+    /// A Pango font map over this configuration, for one thread. The caller unrefs it.
+    func makeFontMap() -> UnsafeMutablePointer<PangoFontMap> {
         let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)!
         pango_fc_font_map_set_config(OpaquePointer(map), config)
-        FcConfigDestroy(config)  // the font map holds its own reference
-        fontMap = map
+        return map
     }
 
     /// A Pango context at 72 dpi (1 pt = 1 user unit) with hinting off, so text measures the same
     /// at every scale and layout in points matches drawing at 2× and 3×.
-    func makeContext() -> OpaquePointer {
+    func makeContext(fontMap: UnsafeMutablePointer<PangoFontMap>) -> OpaquePointer {
         let context = pango_font_map_create_context(fontMap)!
         let options = cairo_font_options_create()
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)

@@ -4,16 +4,21 @@ import CCairo
 /// drawing backends draw with it, so both see exactly the same lines. Not thread-safe: one per
 /// renderer.
 final class TextEngine {
+    let fontMap: UnsafeMutablePointer<PangoFontMap>
     let context: OpaquePointer
     /// Text beyond this many characters is never visible in a widget; cutting it first keeps
     /// shaping time bounded for enormous strings.
     static let maximumCharacters = 1_500
 
     init(fonts: FontSystem) {
-        context = fonts.makeContext()
+        fontMap = fonts.makeFontMap()
+        context = fonts.makeContext(fontMap: fontMap)
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(context)) }
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(context))
+        g_object_unref(UnsafeMutableRawPointer(fontMap))
+    }
 
     /// A layout for `run` wrapped at `width` points (nil: one unwrapped line). The caller unrefs it.
     func makeLayout(_ run: TextRun, width: Double?, family: String = FontSystem.textFamilies) -> OpaquePointer {

@@ -1,0 +1,77 @@
+import Benchmark
+import Foundation
+import Variables
+import WidgetDesign
+import WidgetRender
+
+/// The catalogue's Noise Machine design and a classic design, laid out and drawn as a small PNG
+/// at 2× (340×340 px), in process, against pinned inputs.
+func pinnedInputs() -> RenderInputs {
+    let now = Date(timeIntervalSince1970: 1_769_247_000)
+    var inputs = RenderInputs(context: RenderContext(now: now, timeZone: TimeZone(identifier: "Europe/London")!,
+                                                     locale: Locale(identifier: "en_GB")))
+    inputs.noise = NoiseWidgetState(playback: .playing, mixName: "Rain on a tent",
+                                    layers: [.init(enabled: true, volume: 0.7, colour: 2), .init(enabled: true, volume: 0.3, colour: 1)],
+                                    masterVolume: 0.7, timerRemainingSeconds: 1380, updatedAt: now)
+    return inputs
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident, .throughput],
+                                                maxDuration: .seconds(5))
+    let now = Date(timeIntervalSince1970: 1_769_247_000)
+
+    // Target: layout + draw + PNG encode of a small widget at 2× ≤ 5 ms p50.
+    for template in ["noise-machine", "classic"] {
+        Benchmark("small PNG at 2x: \(template)", configuration: configuration) { benchmark in
+            let renderer = WidgetRenderer()
+            let design = try! TemplateCatalogue.find(template)!.design(now: now)
+            let inputs = pinnedInputs()
+            _ = try! renderer.png(renderer.layout(design: design, family: .small, scale: 2, inputs: inputs))  // warm the font caches
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try! renderer.png(renderer.layout(design: design, family: .small, scale: 2, inputs: inputs)))
+            }
+        }
+    }
+
+    Benchmark("layout only: noise-machine large", configuration: configuration) { benchmark in
+        let renderer = WidgetRenderer()
+        let design = try! TemplateCatalogue.find("noise-machine")!.design(now: now)
+        let inputs = pinnedInputs()
+        _ = renderer.layout(design: design, family: .large, scale: 2, inputs: inputs)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(renderer.layout(design: design, family: .large, scale: 2, inputs: inputs))
+        }
+    }
+
+    // 10,000 renders in one process: resident memory after them minus before (kB). A leak of a
+    // surface, layout or font per render would show here as megabytes.
+    Benchmark("10,000 small PNG renders: resident growth",
+              configuration: .init(metrics: [.wallClock, .peakMemoryResident, .custom("residentGrowthKB", polarity: .prefersSmaller, useScalingFactor: false)],
+                                   scalingFactor: .one, maxDuration: .seconds(120), maxIterations: 1)) { benchmark in
+        let renderer = WidgetRenderer()
+        let design = try! TemplateCatalogue.find("noise-machine")!.design(now: now)
+        let inputs = pinnedInputs()
+        for _ in 0..<200 { blackHole(try! renderer.png(renderer.layout(design: design, family: .small, scale: 2, inputs: inputs))) }
+        let before = residentKB()
+        benchmark.startMeasurement()
+        for _ in 0..<10_000 {
+            blackHole(try! renderer.png(renderer.layout(design: design, family: .small, scale: 2, inputs: inputs)))
+        }
+        benchmark.stopMeasurement()
+        let growth = residentKB() - before
+        print("resident before \(before) kB, growth after 10,000 renders \(growth) kB")
+        benchmark.measurement(.custom("residentGrowthKB", polarity: .prefersSmaller, useScalingFactor: false), max(0, growth))
+    }
+}
+
+/// VmRSS from /proc/self/status, in kB.
+func residentKB() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+    }
+    return 0
+}

@@ -1,0 +1,124 @@
+import Foundation
+import SharedStore
+import Testing
+import WidgetDesign
+@testable import WidgetRender
+
+/// Issue 10 point 11: bad images, unknown symbols, enormous or unusual text never crash; they
+/// draw a placeholder and warn, naming the file or field, in bounded time.
+@Suite struct BadInputTests {
+    let renderer = WidgetRenderer()
+
+    func storeWithImage(_ name: String, _ bytes: [UInt8]) throws -> StoreRoot {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ww-bad-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try Data(bytes).write(to: dir.appendingPathComponent("images/\(name)"))
+        return StoreRoot(url: dir)
+    }
+
+    func posterWarnings(_ root: StoreRoot, file: String) throws -> (WidgetLayout, RenderInputs) {
+        var d = Fixtures.design("poster")
+        d.image = ImageSpec(fileName: file)
+        let inputs = WidgetRenderer.inputs(for: d, root: root, now: Fixtures.now, timeZone: Fixtures.timeZone, locale: Fixtures.locale)
+        let l = renderer.layout(design: d, family: .small, scale: 2, inputs: inputs)
+        _ = try renderer.png(l, images: inputs.images)
+        return (l, inputs)
+    }
+
+    /// A PNG whose header claims `width`×`height` (nothing after IHDR).
+    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + Array("IHDR".utf8) + be(width) + be(height) + [8, 6, 0, 0, 0] + be(0)
+    }
+
+    @Test func missingImageDrawsThePlaceholderAndNamesTheFile() throws {
+        let root = try storeWithImage("other.png", [])
+        let (l, _) = try posterWarnings(root, file: "gone.jpg")
+        #expect(l.warnings.contains { $0.contains("gone.jpg") && $0.contains("not found") }, "\(l.warnings)")
+        #expect(l.elements.contains { $0.text == "Photo unavailable" })
+    }
+
+    @Test func oversizedImageIsRefusedBeforeDecoding() throws {
+        let root = try storeWithImage("huge.png", Self.pngHeader(width: 100_000, height: 100_000))
+        let (l, inputs) = try posterWarnings(root, file: "huge.png")
+        #expect(inputs.images.isEmpty)
+        #expect(l.warnings.contains { $0.contains("huge.png") && $0.contains("too large") && $0.contains("100000×100000") }, "\(l.warnings)")
+        // A JPEG that claims 60000×60000 in its header.
+        var jpeg = Fixtures.samplePhotoJPEG
+        if let sof = (0..<jpeg.count - 9).first(where: { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 }) {
+            jpeg[sof + 5] = 0xEA; jpeg[sof + 6] = 0x60; jpeg[sof + 7] = 0xEA; jpeg[sof + 8] = 0x60
+        }
+        #expect(throws: DesignImages.Failure.self) { try DesignImages.decode(Data(jpeg), name: "big.jpg") }
+    }
+
+    @Test func corruptImagesWarnAndNeverCrash() throws {
+        let truncatedPNG = Array(try Fixtures.samplePhoto.pngBytes().prefix(400))
+        let truncatedJPEG = Array(Fixtures.samplePhotoJPEG.prefix(200))
+        for (name, bytes) in [("bad.png", truncatedPNG), ("bad.jpg", truncatedJPEG), ("text.png", Array("hello".utf8)),
+                              ("empty.jpg", [UInt8]()), ("header.png", Self.pngHeader(width: 10, height: 10))] {
+            let root = try storeWithImage(name, bytes)
+            let (l, _) = try posterWarnings(root, file: name)
+            // A truncated JPEG still decodes (libjpeg fills the rest); everything else warns.
+            if name != "bad.jpg" {
+                #expect(l.warnings.contains { $0.contains(name) }, "\(name): \(l.warnings)")
+            }
+        }
+        let traversal = try storeWithImage("ok.png", [])
+        let (l, _) = try posterWarnings(traversal, file: "../pro.json")
+        #expect(l.warnings.contains { $0.contains("bare file name") })
+    }
+
+    @Test func jpegAndPNGDecodeToTheRightSize() throws {
+        let jpeg = try DesignImages.decode(Data(Fixtures.samplePhotoJPEG), name: "s.jpg")
+        #expect(jpeg.pixelWidth == 720 && jpeg.pixelHeight == 480)
+        let png = try DesignImages.decode(Data(try jpeg.pngBytes()), name: "s.png")
+        #expect(png.pixelWidth == 720 && png.pixelHeight == 480)
+    }
+
+    @Test func unknownSymbolsWarnAndDrawTheFallback() {
+        var d = Fixtures.design("classic")
+        d.symbol = SymbolSpec(name: "totally.made.up")
+        let l = renderer.layout(design: d, family: .small, scale: 2, inputs: Fixtures.inputs())
+        #expect(l.warnings.contains { $0.contains("symbol.name") && $0.contains("totally.made.up") })
+        #expect(l.elements.contains { if case .symbol(let g, _, _) = $0.primitive { g.isFallback } else { false } })
+    }
+
+    @Test func enormousTextIsBoundedInTimeAndLines() throws {
+        var d = Fixtures.design("classic")
+        d.primaryText = String(repeating: "Lorem ipsum dolor sit amet ", count: 30_000)  // ~800 kB (the template engine caps output at 1 MB)
+        d.secondaryText = String(repeating: "x", count: 200_000)
+        let start = Date()
+        let l = renderer.layout(design: d, family: .large, scale: 2, inputs: Fixtures.inputs())
+        _ = try renderer.png(l)
+        #expect(Date().timeIntervalSince(start) < 5)
+        let run = try #require(l.elements.compactMap(\.textRun).first { $0.text.hasPrefix("Lorem") })
+        #expect(run.isTruncated && run.lineCount <= 2)
+    }
+
+    @Test func rtlCJKAndEmojiHaveGlyphsAndMarkupIsLiteral() throws {
+        let engine = TextEngine(fonts: .shared)
+        for text in ["مرحبا بالعالم", "שלום", "你好，世界", "こんにちは", "안녕하세요", "🌧️☕️🎧", "Ünïcödé — “quotes” → ✓"] {
+            #expect(engine.unknownGlyphCount(text, family: FontSystem.textFamilies) == 0, "\(text)")
+        }
+        var d = Fixtures.design("classic")
+        d.primaryText = "<span foreground='red'>x</span> &amp; {{"
+        let l = renderer.layout(design: d, family: .medium, scale: 2, inputs: Fixtures.inputs())
+        #expect(l.elements.contains { $0.text == "<span foreground='red'>x</span> &amp; {{" })
+        #expect(XMLCheck.isWellFormed(try renderer.svg(l)))
+    }
+
+    @Test func corruptSnapshotsShowTheHonestEmptyState() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ww-bad-snap-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("snapshots"), withIntermediateDirectories: true)
+        for name in ["weather.json", "calendar.json", "reminders.json"] {
+            try Data("{\"broken\": [".utf8).write(to: dir.appendingPathComponent("snapshots/\(name)"))
+        }
+        let root = StoreRoot(url: dir)
+        for (t, text) in [("weather", "No weather data"), ("next-up", "Nothing next"), ("reminders", "No reminders snapshot (snapshots/reminders.json) yet.")] {
+            let d = Fixtures.design(t)
+            let inputs = WidgetRenderer.inputs(for: d, root: root, now: Fixtures.now, timeZone: Fixtures.timeZone, locale: Fixtures.locale)
+            let l = renderer.layout(design: d, family: .medium, scale: 2, inputs: inputs)
+            #expect(l.elements.contains { $0.text == text }, "\(t): \(l.elements.compactMap(\.text))")
+        }
+    }
+}

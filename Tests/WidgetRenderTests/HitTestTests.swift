@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import TestSupport
+import WidgetDesign
+@testable import WidgetRender
+
+@Suite struct HitTestTests {
+    let renderer = WidgetRenderer()
+
+    func noise(_ f: WidgetFamily) -> WidgetLayout {
+        renderer.layout(design: Fixtures.design("noise-machine"), family: f, scale: 2, inputs: Fixtures.inputs())
+    }
+
+    @Test func actionAtAPointIsTheButtonUnderIt() throws {
+        let l = noise(.small)
+        for a in l.actions {
+            let centre = Point(x: a.rect.midX, y: a.rect.midY)
+            #expect(l.action(at: centre)?.id == a.id)
+        }
+        let third = try #require(l.actions.first { $0.layer == 3 })
+        #expect(l.action(at: Point(x: third.rect.minX + 1, y: third.rect.minY + 1))?.kind == .toggleLayer)
+        #expect(l.action(at: Point(x: third.rect.maxX, y: third.rect.midY))?.layer != 3)  // right edge is outside
+    }
+
+    @Test func emptySpaceFindsNoActionButNamesTheNearest() throws {
+        let l = noise(.small)
+        // Between the header and the layer row there is no button.
+        let p = Point(x: 150, y: 100)
+        #expect(l.action(at: p) == nil)
+        let nearest = try #require(l.nearestAction(to: p))
+        #expect(nearest.action.kind == .toggleLayer && nearest.action.layer == 4)
+        #expect(nearest.distance > 0 && nearest.distance < 30)
+    }
+
+    @Test func noActionsMeansNoNearest() {
+        let l = renderer.layout(design: Fixtures.design("classic"), family: .small, scale: 2, inputs: Fixtures.inputs())
+        #expect(l.actions.isEmpty && l.nearestAction(to: Point(x: 1, y: 1)) == nil)
+    }
+
+    @Test func actionsDoNotOverlap() {
+        for f in WidgetFamily.allCases {
+            let l = noise(f)
+            for (i, a) in l.actions.enumerated() {
+                for b in l.actions[(i + 1)...] {
+                    let overlaps = a.rect.minX < b.rect.maxX && b.rect.minX < a.rect.maxX && a.rect.minY < b.rect.maxY && b.rect.minY < a.rect.maxY
+                    #expect(!overlaps, "\(f): \(a.id) overlaps \(b.id)")
+                }
+            }
+        }
+    }
+}
+
+/// `weaver render` and `weaver tap` as a user runs them.
+@Suite struct RenderCommandTests {
+    func store() throws -> URL { try Products.temporaryDirectory("render-cli") }
+
+    @Test func rendersEveryFormatAtomicallyWithTheFormatFromTheExtension() throws {
+        let dir = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = ["render", "--store", dir.path, "--template", "noise-machine", "--family", "medium", "--now", "2026-01-24T09:30:00Z"]
+        for ext in ["png", "svg", "json", "txt"] {
+            let out = dir.appendingPathComponent("w.\(ext)").path
+            let r = try Products.run("weaver", base + ["-o", out])
+            #expect(r.status == 0, "\(r.stderrText)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: out))
+            switch ext {
+            case "png": #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+                let img = try PixelImage(png: [UInt8](data))
+                #expect(img.width == 728 && img.height == 340)
+            case "svg": #expect(String(decoding: data, as: UTF8.self).contains("<svg"))
+            case "json": #expect(String(decoding: data, as: UTF8.self).contains("\"togglePlayPause\""))
+            default: #expect(String(decoding: data, as: UTF8.self).hasPrefix("Noise: Stopped"))
+            }
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+        let scaled = try Products.run("weaver", base + ["--scale", "3", "--format", "png", "-o", "-"])
+        #expect(try PixelImage(png: [UInt8](scaled.stdout)).width == 364 * 3)
+    }
+
+    @Test func badOptionsAreRefusedNamingTheFlag() throws {
+        let dir = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (args, flag) in [(["--family", "huge"], "--family"), (["--scale", "4"], "--scale"), (["--format", "gif"], "--format"),
+                             (["-o", "x.gif"], "x.gif"), (["--now", "yesterday"], "--now"), (["--template", "nope"], "--template")] {
+            let r = try Products.run("weaver", ["render", "--store", dir.path, "--template", "classic"] .filter { args.contains("--template") ? !["--template", "classic"].contains($0) : true } + args)
+            #expect(r.status == 64, "\(args): \(r.status) \(r.stderrText)")
+            #expect(r.stderrText.contains(flag), "\(args): \(r.stderrText)")
+        }
+        let none = try Products.run("weaver", ["render", "--store", dir.path, "-o", dir.appendingPathComponent("a.png").path])
+        #expect(none.status == 1 && none.stderrText.contains("no default design"))
+    }
+
+    @Test func tapFindsTheButtonOrNamesTheNearest() throws {
+        let dir = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = ["tap", "--store", dir.path, "--template", "noise-machine", "--family", "small", "--now", "2026-01-24T09:30:00Z"]
+        let play = try Products.run("weaver", base + ["--at", "36,36", "--dry-run"])
+        #expect(play.status == 0, "\(play.stderrText)")
+        #expect(play.stdoutText.hasPrefix("found togglePlayPause"))
+        let layer = try Products.run("weaver", base + ["--at", "140,140", "--dry-run"])
+        #expect(layer.stdoutText.contains("toggleLayer layer 4"), "\(layer.stdoutText)\(layer.stderrText)")
+        let empty = try Products.run("weaver", base + ["--at", "150,100", "--dry-run"])
+        #expect(empty.status == 1)
+        #expect(empty.stderrText.contains("no button at 150,100; the nearest is toggleLayer layer 4"), "\(empty.stderrText)")
+        let outside = try Products.run("weaver", base + ["--at", "500,10"])
+        #expect(outside.status == 1 && outside.stderrText.contains("outside"))
+        let malformed = try Products.run("weaver", base + ["--at", "ten,4"])
+        #expect(malformed.status == 64 && malformed.stderrText.contains("'--at'"))
+    }
+}
