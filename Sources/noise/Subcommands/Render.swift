@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import AudioOutput
 import Foundation
 import NoiseEngine
@@ -7,12 +8,13 @@ extension Noise {
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Render a mix to a WAV file, faster than real time, with no audio device.",
-            discussion: """
+            usage: "noise render [--preset <preset> | --mix <mix>] [--duration <duration>]\n  --output <output> [<options>]",
+            discussion: HelpText.prose("""
             Examples:
               noise render --preset sleep --duration 8h -o sleep.wav
               noise render --mix my-mix.json --duration 10m --timer 8m --fade 2m -o nap.wav
               noise render --preset rain --duration 30s -o - | aplay
-            """)
+            """))
 
         @OptionGroup var source: MixSourceOptions
         @OptionGroup var storeOption: StoreOption

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import NoiseControl
 import NoiseEngine
 
@@ -7,7 +8,8 @@ extension Noise {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Change a layer or the master volume of the running player (or of the Last Mix).",
-            discussion: """
+            usage: "noise set [--layer <layer> <change> ...] [--master <master>] [<options>]",
+            discussion: HelpText.prose("""
             With a player running, the change is heard at once. With none, the Last Mix in the store
             is edited, and 'noise resume' plays it.
 
@@ -15,7 +17,7 @@ extension Noise {
               noise set --layer 1 --volume 0.6 --colour 1.5
               noise set --layer 2 --low-cut 200 --high-cut off --off
               noise set --master 70%
-            """)
+            """))
 
         @OptionGroup var storeOption: StoreOption
 

@@ -7,6 +7,7 @@ extension Weaver {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Export designs as a .wwdesign package (the seed app's exchange format).",
+            usage: "weaver export [<designs> ...] [--all] --output <output> [<options>]",
             discussion: "The file is written atomically: on any failure no empty or partial file is left."
         )
         @OptionGroup var store: DesignStoreOptions
