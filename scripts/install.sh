@@ -41,6 +41,8 @@ do_install() {
     here=$(cd "$(dirname "$0")/.." && pwd)
     tmp_manifest=$(mktemp)
     trap 'rm -f "$tmp_manifest"' EXIT
+    # The staging folder belongs to the caller: made if missing, never recorded or removed.
+    [ -z "$DESTDIR" ] || install -d "$DESTDIR"
     if [ -f "$manifest" ]; then
         echo "An earlier install is recorded in $manifest; run 'make uninstall' first." >&2
         exit 1
