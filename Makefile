@@ -9,11 +9,15 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
                libflac-dev flac strace \
                libsystemd-dev dbus playerctl libglib2.0-bin pipewire pipewire-pulse wireplumber \
                chromium chromium-driver \
-               fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine
+               fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine \
+               binutils
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-BIN          = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)
+BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)
+# Extra swift build flags for build/install/deb (the packaging test reuses the test build's).
+BUILD_FLAGS ?=
 
 .PHONY: deps build play test bench bench-check fuzz-vars fuzz-designs fuzz-ics install clean golden-spectrum goldens bench-render-cli
+.PHONY: stamp man install uninstall deb test-packaging
 
 ## Install the system packages (skipped when all are present).
 deps:
@@ -23,8 +27,8 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-build: deps
-	$(SWIFT) build -c $(CONFIG)
+build: deps stamp
+	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS)
 
 ## Build and play the sleep preset on the default output (Ctrl-C fades out and stops).
 play: build
@@ -32,9 +36,10 @@ play: build
 
 ## Install deps, build and run every test (release build: the DSP tests render minutes of audio).
 ## Tests that need a sound server start a private PulseAudio with a null sink themselves.
-test: deps
+test: deps stamp
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
 	$(SWIFT) test -c release --skip-build -Xswiftc -enable-testing
+	$(MAKE) --no-print-directory test-packaging BUILD_FLAGS="-Xswiftc -enable-testing"
 
 bench: deps
 	$(SWIFT) package --package-path Benchmarks benchmark --no-progress
@@ -87,12 +92,83 @@ fuzz-ics:
 	SWIFT_BACKTRACE=enable=no .build-fuzz/debug/FuzzICalendar -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -rss_limit_mb=1024 -timeout=5 \
 	  -artifact_prefix=.build-fuzz/ .build-fuzz/corpus-ics Fuzz/Corpus/ICalendar
 
-install: build
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/widgetweaver/presets
-	install -m755 $(BIN)/noise $(BIN)/weaver $(DESTDIR)$(PREFIX)/bin/
-	install -m644 Presets/*.json $(DESTDIR)$(PREFIX)/share/widgetweaver/presets/
-
 PREFIX ?= /usr/local
 
+# ---- Version, install, Debian package (docs/install.md) ----
+
+STAMP_H = Sources/CBuildStamp/stamp.generated.h
+
+## Writes the git commit and build date that --version prints; rewritten (and its one C file
+## recompiled) only when they change. SOURCE_DATE_EPOCH, when set, fixes the date.
+stamp:
+	@commit=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
+	if [ "$$commit" != unknown ] && ! git diff --quiet HEAD -- 2>/dev/null; then commit="$$commit-dirty"; fi; \
+	day=$$(date -u $${SOURCE_DATE_EPOCH:+-d @$$SOURCE_DATE_EPOCH} +%Y-%m-%d); \
+	text=$$(printf '#define WW_GIT_COMMIT "%s"\n#define WW_BUILD_DATE "%s"' "$$commit" "$$day"); \
+	if [ "$$(cat $(STAMP_H) 2>/dev/null)" != "$$text" ]; then echo "$$text" > $(STAMP_H); touch Sources/CBuildStamp/stamp.c; fi
+
+MAN_DIR = .build/man
+VERSION = $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/CLISupport/BuildInfo.swift)
+
+## Man pages for noise, weaver and every subcommand (MAN_BIN: where the built tools are), made by
+## swift-argument-parser's generate-manual: the engine of its `swift package generate-manual`
+## plugin, run directly on the built binaries because the plugin would rebuild the whole package.
+MAN_BIN ?= $(BIN)
+man: stamp
+	$(SWIFT) build --product generate-manual
+	rm -rf $(MAN_DIR) && mkdir -p $(MAN_DIR)
+	for tool in noise weaver; do \
+	  $$($(SWIFT) build --show-bin-path)/generate-manual $(MAN_BIN)/$$tool --multi-page --output-directory $(MAN_DIR) \
+	    --date $$(date -u $${SOURCE_DATE_EPOCH:+-d @$$SOURCE_DATE_EPOCH} +%Y-%m-%d) --authors 'WidgetWeaver for Linux' || exit 1; \
+	done
+	rm -f $(MAN_DIR)/*.help.1
+
+## make install PREFIX=/usr/local DESTDIR=...: binaries, presets, completions, man pages, desktop
+## entry and icon; every file is listed in PREFIX/share/widgetweaver/install-manifest.
+install: build
+	$(MAKE) --no-print-directory man MAN_BIN=$(BIN)
+	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/install.sh install $(BIN) $(MAN_DIR)
+
+## Removes exactly what 'make install' wrote (same PREFIX and DESTDIR).
+uninstall:
+	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/install.sh uninstall
+
+DEB_BUILD = .build-deb
+DEB_ROOT  = dist/deb-root
+DEB_ARCH  = $(shell dpkg --print-architecture)
+DEB_FILE  = dist/widgetweaver_$(VERSION)_$(DEB_ARCH).deb
+# Libraries the binaries load at run time that ldd cannot see (fonts are read through fontconfig).
+DEB_EXTRA_DEPENDS = fontconfig, fonts-inter
+
+## dist/widgetweaver_VERSION_ARCH.deb. The Swift runtime is linked in (-static-stdlib): Debian has
+## no package for it, so Depends names only Debian libraries, found from ldd of the binaries.
+DEB_BIN = $(shell $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --show-bin-path)
+deb: deps stamp
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --product noise
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --product weaver
+	$(MAKE) --no-print-directory man MAN_BIN=$(DEB_BIN)
+	rm -rf $(DEB_ROOT) && mkdir -p $(DEB_ROOT)/DEBIAN
+	PREFIX=/usr DESTDIR=$(DEB_ROOT) MANIFEST=0 scripts/install.sh install $(DEB_BIN) $(MAN_DIR)
+	strip --strip-unneeded $(DEB_ROOT)/usr/bin/noise $(DEB_ROOT)/usr/bin/weaver
+	depends=$$(scripts/deb-depends.sh $(DEB_ROOT)/usr/bin/noise $(DEB_ROOT)/usr/bin/weaver); \
+	size=$$(du -sk $(DEB_ROOT)/usr | cut -f1); \
+	printf '%s\n' "Package: widgetweaver" "Version: $(VERSION)" "Architecture: $(DEB_ARCH)" \
+	  "Maintainer: WidgetWeaver for Linux <widgetweaver@localhost>" "Installed-Size: $$size" \
+	  "Depends: $$depends, $(DEB_EXTRA_DEPENDS)" "Recommends: pulseaudio | pipewire-pulse" \
+	  "Section: sound" "Priority: optional" \
+	  "Description: real-time noise machine and widget toolkit" \
+	  " noise plays four procedural noise layers (true 1/f^beta colour, cuts, EQ, limiter," \
+	  " sleep timer) through PulseAudio/PipeWire or ALSA, or renders them to WAV; weaver" \
+	  " manages widget designs and template variables." > $(DEB_ROOT)/DEBIAN/control
+	# gzip: a few MB bigger than dpkg's default xz, and minutes quicker on two cores.
+	dpkg-deb --root-owner-group -Zgzip -z9 --build $(DEB_ROOT) $(DEB_FILE)
+	@echo "Built $(DEB_FILE) ($$(du -h $(DEB_FILE) | cut -f1))."
+
+## Install into a scratch DESTDIR and uninstall (the tree must be empty again); build the .deb,
+## unpack it into a scratch root and run the tools from there.
+test-packaging:
+	scripts/test-packaging.sh
+
+
 clean:
-	rm -rf .build .build-* Benchmarks/.build
+	rm -rf .build .build-* Benchmarks/.build dist

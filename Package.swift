@@ -74,6 +74,10 @@ let package = Package(
         .target(name: "ChangeWatch", dependencies: ["CChangeWatch"]),
         // What widget buttons do (`weaver tap`, later the home screen): action-bar variables and the
         // Noise widget's transport, layers and resume at login, through the store and control socket.
+        // Git commit and build date for `--version` (a header `make` writes; "unknown" without it).
+        .target(name: "CBuildStamp"),
+        // What noise and weaver share about presenting themselves: `--version`, help text at 80 columns.
+        .target(name: "CLISupport", dependencies: ["CBuildStamp"]),
         .target(name: "WidgetActions", dependencies: ["NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender"]),
         // RFC 5545 parser and recurrence expander: bounded (size, line length, nesting, expansion), no I/O.
         .target(name: "ICalendar", dependencies: ["SharedStore"]),
@@ -84,13 +88,13 @@ let package = Package(
         .target(name: "SpectrumPlot", dependencies: ["NoiseDSP", "CCairo"]),
 
         .executableTarget(name: "noise", dependencies: [
-            "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl",
+            "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
             "SpectrumPlot",
             "MPRISPlayer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "weaver", dependencies: [
-            "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "HomeScreen",
+            "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "HomeScreen", "CLISupport",
             "DataSources",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import AudioOutput
 import Foundation
 import NoiseControl
@@ -8,7 +9,7 @@ extension Noise {
     struct Play: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Play a mix live through PulseAudio (or PipeWire) or ALSA.",
-            discussion: """
+            discussion: HelpText.prose("""
             Starts with a gentle fade-in and plays until Ctrl-C, SIGTERM or the sleep timer, then fades
             out and exits. With neither '--preset' nor '--mix' it plays the Last Mix (the 'sleep'
             preset when there is none yet). Examples:
@@ -16,7 +17,7 @@ extension Noise {
               noise play --preset sleep
               noise play --preset rain --timer 45m --fade 5m
               noise play --mix my-mix.json --output alsa --device plughw:1
-            """)
+            """))
 
         @OptionGroup var source: MixSourceOptions
         @OptionGroup var output: PlaybackOptions

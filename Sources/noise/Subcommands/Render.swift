@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import AudioOutput
 import Foundation
 import NoiseEngine
@@ -7,14 +8,15 @@ extension Noise {
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Render a mix to a WAV or FLAC file, faster than real time, with no audio device.",
-            discussion: """
+            usage: "noise render [--preset <preset> | --mix <mix>] [--duration <duration>]\n  --output <output> [<options>]",
+            discussion: HelpText.prose("""
             A name ending in .flac (or '--format flac') writes FLAC: lossless, the same samples as
             the 16-bit WAV, in a smaller file. Examples:
               noise render --preset sleep --duration 8h -o sleep.wav
               noise render --preset sleep --duration 8h -o sleep.flac
               noise render --mix my-mix.json --duration 10m --timer 8m --fade 2m -o nap.wav
               noise render --preset rain --duration 30s -o - | aplay
-            """)
+            """))
 
         @OptionGroup var source: MixSourceOptions
         @OptionGroup var storeOption: StoreOption

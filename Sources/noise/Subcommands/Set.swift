@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import NoiseControl
 import NoiseEngine
 
@@ -7,7 +8,8 @@ extension Noise {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Change a layer or the master volume of the running player (or of the Last Mix).",
-            discussion: """
+            usage: "noise set [--layer <layer> <change> ...] [--master <master>] [<options>]",
+            discussion: HelpText.prose("""
             With a player running, the change is heard at once. With none, the Last Mix in the store
             is edited, and 'noise resume' plays it.
 
@@ -19,7 +21,7 @@ extension Noise {
               noise set --mute                (silent; --unmute goes back to the level)
               noise set --layer 1 --movement-level 4 --movement-period 10s   (slow swells)
               noise set --layer 1 --still                                   (movement off)
-            """)
+            """))
 
         @OptionGroup var storeOption: StoreOption
 

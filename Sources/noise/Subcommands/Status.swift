@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import NoiseControl
 import SharedStore
@@ -7,7 +8,7 @@ extension Noise {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show what the player is doing.",
-            discussion: """
+            discussion: HelpText.prose("""
             Reads the running player over its control socket, else the status file in the store (a
             player that died is reported as stopped).
 
@@ -15,7 +16,7 @@ extension Noise {
 
             --follow prints one line per change until interrupted: JSON (the default), or the
             human / waybar / i3blocks line with '--format'. Status bar setup: see README, "Status bars".
-            """)
+            """))
 
         @OptionGroup var storeOption: StoreOption
         @Flag(help: "Print the status document as JSON (same as '--format json').") var json = false

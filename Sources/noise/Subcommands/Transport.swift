@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import NoiseControl
 import NoiseEngine
@@ -46,12 +47,12 @@ extension Noise {
         static let configuration = CommandConfiguration(
             commandName: "timer",
             abstract: "Set the running player's sleep timer, or switch it off.",
-            discussion: """
+            discussion: HelpText.prose("""
             Examples:
               noise timer 30m
               noise timer 1h30m --fade 2m
               noise timer off
-            """)
+            """))
 
         @Argument(help: ArgumentHelp("How long until the player stops (1s…24h), or 'off'.", valueName: "DURATION|off"))
         var duration: String
@@ -134,14 +135,14 @@ extension Noise {
     struct Resume: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Continue where you left off: unpause the player, or start one with the Last Mix.",
-            discussion: """
+            discussion: HelpText.prose("""
             --if-enabled is for login (see 'noise autostart'): it starts a player only when resume at
             login is on and the mix was playing when the last session ended; otherwise it exits 0.
 
             --detach is for status-bar clicks and key bindings: the player runs in a session of its
             own, and the command returns once it plays (its messages go to player.log beside the
             control socket).
-            """)
+            """))
 
         @OptionGroup var storeOption: StoreOption
         @Flag(name: .customLong("if-enabled"), help: "Only if resume at login is on and the mix was playing at logout.")

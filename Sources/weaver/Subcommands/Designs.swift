@@ -1,5 +1,6 @@
 import SharedStore
 import ArgumentParser
+import CLISupport
 import Foundation
 import WidgetDesign
 
@@ -103,7 +104,9 @@ extension Weaver.Designs {
     }
 
     struct New: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a design from a template's starter.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create a design from a template's starter.",
+            usage: "weaver designs new [--template <template>] [--name <name>] [<options>]")
         @OptionGroup var store: DesignStoreOptions
         @Option(help: "Template: \(TemplateCatalogue.ids) (or a layout token).") var template = "classic"
         @Option(help: "Name of the new design.") var name: String?
@@ -216,7 +219,7 @@ extension Weaver.Designs {
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Edit a design: FIELD=VALUE... (saves with a new updatedAt).",
-            discussion: "Fields:\n" + DesignEditor.fields.map { "  \($0.names.joined(separator: ", ")): \($0.allowed)" }.joined(separator: "\n")
+            discussion: "Fields:\n" + DesignEditor.fields.map { HelpText.hanging($0.names.joined(separator: ", "), $0.allowed) }.joined(separator: "\n")
         )
         @OptionGroup var store: DesignStoreOptions
         @Argument(help: "Design ID, unique ID prefix, or name.") var design: String

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import SharedStore
 import WidgetDesign
@@ -7,13 +8,14 @@ extension Weaver {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Export designs as a .wwdesign package (the seed app's exchange format).",
-            discussion: """
+            usage: "weaver export [<designs> ...] [--all] --output <output> [<options>]",
+            discussion: HelpText.prose("""
                 Every image the designs reference is embedded (base images, Smart Photo masters and \
                 per-size renders, matched-set variants) unless --no-embed-images is given; any image \
                 left out is named on standard error. The file is written atomically: on any failure no \
                 empty or partial file is left. The output folder must exist: weaver never creates \
                 folders outside its store.
-                """
+                """)
         )
         @OptionGroup var store: DesignStoreOptions
         @Argument(help: "Design IDs, unique ID prefixes, or names.") var designs: [String] = []

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import CLISupport
 import Foundation
 import WidgetDesign
 
@@ -9,14 +10,15 @@ extension Weaver {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import designs from a .wwdesign package, a JSON array of designs, or one design.",
-            discussion: """
+            usage: "weaver import <file> [--select <select>] [--all] [--none] [<options>]",
+            discussion: HelpText.prose("""
                 Shows the Import Review first. On a terminal it asks which designs to import; otherwise it \
                 follows --select/--all/--none, or the default: everything with Pro, or on the free tier the \
                 newest designs up to the free slots left. Imported designs get new IDs and, like the seed app \
                 does, the import time as their last-updated date (--keep-dates keeps the file's dates); \
                 nothing is overwritten; a failed import writes nothing. FILE '-' reads standard input \
                 (at most 64 MB).
-                """
+                """)
         )
         @OptionGroup var store: DesignStoreOptions
         @Argument(help: "The file to import, or - for standard input.") var file: String

@@ -7,6 +7,7 @@ extension Weaver {
     struct Remix: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make deterministic variants of a design (layout and style only).",
+            usage: "weaver remix <design> [--seed <seed>] [--count <count>] [<options>]",
             discussion: "The same --seed gives the same variants. Without --seed a random seed is used and printed."
         )
         @OptionGroup var store: DesignStoreOptions

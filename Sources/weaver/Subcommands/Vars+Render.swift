@@ -6,7 +6,8 @@ import Variables
 extension Weaver.Vars {
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print a template with its {{...}} tokens resolved, and one newline.")
+            abstract: "Print a template with its {{...}} tokens resolved, and one newline.",
+            usage: "weaver vars render [--var <key=value> ...] [<options>] <template>")
 
         @OptionGroup var clock: ClockOptions
         @OptionGroup var store: StoreOptions
@@ -82,7 +83,8 @@ extension Weaver.Vars {
 
     struct Keys: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the built-in keys that currently resolve, with their values (one 'key<TAB>value' a line).")
+            abstract: "List the built-in keys that currently resolve, with their values (one 'key<TAB>value' a line).",
+            usage: "weaver vars keys [--json] [<options>]")
 
         @OptionGroup var clock: ClockOptions
         @OptionGroup var store: StoreOptions

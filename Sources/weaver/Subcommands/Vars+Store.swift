@@ -71,7 +71,8 @@ extension Weaver.Vars {
     struct SetNow: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set-now",
-            abstract: "Store the current time in a variable (the \"Set variable to Now\" intent; Pro). Prints the stored value.")
+            abstract: "Store the current time in a variable (the \"Set variable to Now\" intent; Pro). Prints the stored value.",
+            usage: "weaver vars set-now [--format <format>] [<options>] <key>")
 
         @OptionGroup var clock: ClockOptions
         @OptionGroup var store: StoreOptions

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Packaging test (make test-packaging):
+#  1. make install into a scratch DESTDIR puts every expected file in its standard folder, the
+#     installed tools run, and make uninstall leaves the scratch tree empty;
+#  2. make deb builds a package whose Depends names the runtime libraries; unpacked into a scratch
+#     root (no install), its noise and weaver run from there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "test-packaging: FAIL: $*" >&2; exit 1; }
+
+dest="$scratch/dest"
+make --no-print-directory install PREFIX=/usr/local DESTDIR="$dest" >/dev/null
+p="$dest/usr/local"
+for f in bin/noise bin/weaver share/widgetweaver/presets/sleep.json \
+         share/bash-completion/completions/noise share/bash-completion/completions/weaver \
+         share/zsh/site-functions/_noise share/zsh/site-functions/_weaver \
+         share/fish/vendor_completions.d/noise.fish share/fish/vendor_completions.d/weaver.fish \
+         share/man/man1/noise.1.gz share/man/man1/noise.play.1.gz share/man/man1/weaver.1.gz \
+         share/man/man1/weaver.designs.set.1.gz share/widgetweaver/install-manifest; do
+    [ -f "$p/$f" ] || fail "make install did not write $f"
+done
+[ -f Resources/desktop/widgetweaver-noise.desktop ] && { [ -f "$p/share/applications/widgetweaver-noise.desktop" ] || fail "desktop entry"; }
+[ -f Resources/icons/widgetweaver-noise.svg ] && { [ -f "$p/share/icons/hicolor/scalable/apps/widgetweaver-noise.svg" ] || fail "icon"; }
+# The installed noise finds the installed presets (PREFIX/share/widgetweaver/presets).
+out=$(env -u WIDGETWEAVER_PRESETS HOME="$scratch/home" "$p/bin/noise" presets) || fail "installed noise presets"
+grep -q sleep <<< "$out" || fail "installed noise lists no sleep preset"
+zcat "$p/share/man/man1/noise.play.1.gz" | grep -q -- '--preset' || fail "noise-play man page lacks --preset"
+grep -q _noise "$p/share/zsh/site-functions/_noise" || fail "zsh completion"
+bash -n "$p/share/bash-completion/completions/noise" || fail "bash completion does not parse"
+files=$(grep -c '^file' "$p/share/widgetweaver/install-manifest")
+# A second install over the first is refused rather than losing track of files.
+if make --no-print-directory install PREFIX=/usr/local DESTDIR="$dest" >/dev/null 2>&1; then fail "a second install was not refused"; fi
+make --no-print-directory uninstall PREFIX=/usr/local DESTDIR="$dest" >/dev/null
+left=$(find "$dest" -mindepth 1 | head -5)
+[ -z "$left" ] || fail "make uninstall left: $left"
+echo "test-packaging: install wrote $files files; uninstall left $dest empty"
+
+make --no-print-directory deb >/dev/null
+deb=$(ls -t dist/widgetweaver_*.deb | head -1)
+control=$(dpkg-deb -f "$deb")
+depends=$(dpkg-deb -f "$deb" Depends)
+for lib in libasound2 libpulse0 libc6 libcairo2 libpango-1.0-0 libpangocairo-1.0-0 fontconfig fonts-inter; do
+    grep -qw "$lib" <<< "$depends" || fail "Depends lacks $lib: $depends"
+done
+grep -q 'libswift\|swiftlang' <<< "$depends" && fail "Depends names the Swift toolchain: $depends"
+grep -q 'libx11\|libflac' <<< "$depends" && fail "Depends lists indirect libraries: $depends"
+rootfs="$scratch/root"
+dpkg-deb -x "$deb" "$rootfs"
+for tool in noise weaver; do
+    ldd "$rootfs/usr/bin/$tool" | grep -q 'not found' && fail "$tool has unresolved libraries"
+    ldd "$rootfs/usr/bin/$tool" | grep -q '/opt/swift\|libswiftCore' && fail "$tool loads the Swift toolchain's runtime"
+done
+out=$(env -u WIDGETWEAVER_PRESETS HOME="$scratch/home" "$rootfs/usr/bin/noise" presets) || fail "unpacked noise presets"
+grep -q sleep <<< "$out" || fail "unpacked noise lists no sleep preset: $out"
+"$rootfs/usr/bin/weaver" --help | grep -q USAGE || fail "unpacked weaver --help"
+"$rootfs/usr/bin/noise" --version | grep -q "^noise " || fail "unpacked noise --version"
+echo "test-packaging: $deb ($(du -h "$deb" | cut -f1)) runs from an unpacked root; Depends: $depends"
