@@ -13,6 +13,7 @@ public final class PulseAudioSink: AudioSink {
     public let name: String
     public var underrunCount: Int { 0 }
     let device: String?
+    let latencySeconds: Double
     var handle: OpaquePointer?
 
     /// - Parameters:
@@ -21,11 +22,16 @@ public final class PulseAudioSink: AudioSink {
                 applicationName: String = "noise", streamName: String = "Noise machine") throws(AudioOutputError) {
         self.format = format
         self.device = device
+        self.latencySeconds = latencySeconds
         name = "pulse (\(device ?? "default sink"))"
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
         let bytesPerSecond = Double(format.sampleRate * format.channelCount * 4)
+        // minreq: the server asks for more when half the buffer has played (the default is a
+        // quarter or less): half as many wake-ups, and still half the buffer in hand.
+        let frameBytes = Double(format.channelCount * 4)
+        let minreq = (latencySeconds * Double(format.sampleRate) / 2).rounded(.down) * frameBytes
         var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(latencySeconds * bytesPerSecond),
-                                  prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+                                  prebuf: UInt32.max, minreq: UInt32(minreq), fragsize: UInt32.max)
         var error: Int32 = 0
         handle = pa_simple_new(nil, applicationName, PA_STREAM_PLAYBACK, device, streamName, &spec, nil, &attr, &error)
         guard handle != nil else {
@@ -75,6 +81,18 @@ public final class PulseAudioSink: AudioSink {
     public func write(_ samples: UnsafePointer<Float>, frameCount: Int) throws(AudioOutputError) {
         guard let handle else { throw AudioOutputError(.disconnected, backend: "pulse", call: "write", reason: "stream is closed") }
         var error: Int32 = 0
+        // Pacing: sleep until the server has room for the whole block, then write it at once.
+        // Otherwise pa_simple_write parks this thread on its main loop's condition variable and
+        // every server request becomes a wake-up, a priority-inheriting mutex hand-over and more
+        // system calls (measured in docs/quiet-player.md). The interpolated latency is computed
+        // locally (no round trip); the sleep never exceeds the block, so the buffer keeps at
+        // least `latency − block` in hand.
+        let usec = pa_simple_get_latency(handle, &error)
+        if usec != UInt64.max {
+            let blockSeconds = Double(frameCount) / Double(format.sampleRate)
+            let excess = Double(usec) / 1e6 + blockSeconds - latencySeconds
+            if excess > 0.001 { sleepNanoseconds(.nanoseconds(Int64(min(excess, blockSeconds) * 1e9))) }
+        }
         if pa_simple_write(handle, samples, frameCount * format.channelCount * 4, &error) < 0 {
             throw AudioOutputError(.disconnected, backend: "pulse", call: "write", reason: Self.describe(error))
         }
