@@ -53,9 +53,12 @@ import TestSupport
         // No clipping.
         #expect(played.map { abs($0) }.max()! < 0.966)
         // The server got the very samples we rendered (s16 both ways): find the render in the recording.
+        // Two steps of tolerance: PulseAudio's float-to-s16 conversion and the WAV writer's (× 32767)
+        // round differently by up to one step, and scale differently by up to |x| of a step (the
+        // presets at -23 LUFS peak near -14 dBFS here, where that shows).
         let probe = Array(reference.channels[0][30000..<30064])
         let recorded = rec.channels[0]
-        let offset = (0..<(recorded.count - 64)).first { i in (0..<64).allSatisfy { abs(recorded[i + $0] - probe[$0]) <= 1.0 / 32767 } }
+        let offset = (0..<(recorded.count - 64)).first { i in (0..<64).allSatisfy { abs(recorded[i + $0] - probe[$0]) <= 2.0 / 32767 } }
         #expect(offset != nil, "the rendered samples were not found in the recording")
     }
 

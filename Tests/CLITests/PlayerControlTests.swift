@@ -55,7 +55,7 @@ import TestSupport
 
         let bar = try rig.noise(["status", "--format", "waybar"])
         let waybar = try JSONSerialization.jsonObject(with: bar.stdout) as! [String: Any]
-        #expect(waybar["class"] as? String == "playing" && waybar["percentage"] as? Int == 70)
+        #expect(waybar["class"] as? String == "playing" && waybar["percentage"] as? Int == 90)
         #expect((waybar["text"] as? String)?.contains("Sleep") == true)
         let i3 = try rig.noise(["status", "--format", "i3blocks"])
         #expect(i3.stdoutText.split(separator: "\n").count == 3)
@@ -83,7 +83,7 @@ import TestSupport
         #expect(player.waitForExit(10) == 0)
 
         let expected = rig.server.directory.appendingPathComponent("expected.json")
-        try Data(#"{"name":"Pink","masterVolume":0.5,"layers":[{"volume":0.8,"colour":1.6,"lowCutHz":100,"eq":{"highDb":-4}}]}"#.utf8)
+        try Data(#"{"name":"Pink","masterVolume":0.5,"layers":[{"volume":0.99,"colour":1.6,"lowCutHz":100,"eq":{"highDb":-4}}]}"#.utf8)
             .write(to: expected)
         let a = rig.server.directory.appendingPathComponent("last.wav").path
         let b = rig.server.directory.appendingPathComponent("expected.wav").path
