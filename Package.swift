@@ -91,6 +91,8 @@ let package = Package(
             "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
             "SpectrumPlot",
             "MPRISPlayer",
+            // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
+            "WidgetRender", "WidgetDesign", "Variables",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "weaver", dependencies: [

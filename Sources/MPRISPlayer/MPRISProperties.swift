@@ -27,10 +27,10 @@ enum MPRISProperties {
     }
 
     /// Every Player property except Position (MPRIS never signals Position; clients ask for it).
-    static func player(status: PlayerStatus, stopping: Bool, timer: SleepTimerTrack) -> [String: BusValue] {
+    static func player(status: PlayerStatus, stopping: Bool, timer: SleepTimerTrack, artURL: String? = nil) -> [String: BusValue] {
         [
             "PlaybackStatus": .string(playbackStatus(status.state, stopping: stopping)),
-            "Metadata": .dictionary(metadata(status: status, timer: timer)),
+            "Metadata": .dictionary(metadata(status: status, timer: timer, artURL: artURL)),
             "Volume": .double(status.masterVolume),
             "Rate": .double(1),
             "MinimumRate": .double(1),
@@ -53,15 +53,15 @@ enum MPRISProperties {
         }
     }
 
-    static func metadata(status: PlayerStatus, timer: SleepTimerTrack) -> [String: BusValue] {
+    static func metadata(status: PlayerStatus, timer: SleepTimerTrack, artURL: String? = nil) -> [String: BusValue] {
         var m: [String: BusValue] = [
             "mpris:trackid": .objectPath(trackID(presetID: status.presetID)),
             "xesam:title": .string(status.presetName ?? "Custom"),
             "xesam:artist": .strings([artist]),
         ]
-        // TODO(lead, issue 11): "mpris:artUrl" = file:// URL of a picture of the mix rendered by the
-        // widget renderer (WidgetRender), once it can draw the Noise Machine widget. Set it here,
-        // and only to a file that exists; no placeholder until then.
+        // A picture of the mix drawn by the widget renderer (the Noise Machine widget), a file:// URL
+        // to a file that exists; absent when none could be drawn.
+        if let artURL { m["mpris:artUrl"] = .string(artURL) }
         if let length = timer.lengthSeconds {
             m["mpris:length"] = .int64(Int64((length * 1_000_000).rounded()))
         }

@@ -27,6 +27,8 @@ public final class MPRISService: @unchecked Sendable {
     let presets: PresetLibrary
     let desktopEntry: String?
     let log: @Sendable (String) -> Void
+    /// Cover art for a status: a file:// URL of a picture drawn for it (called on the bus thread).
+    let artwork: (@Sendable (PlayerStatus) -> String?)?
 
     private let wakePipe = Mutex<(read: Int32, write: Int32)>((-1, -1))
     private let closing = Atomic<Bool>(false)
@@ -44,7 +46,9 @@ public final class MPRISService: @unchecked Sendable {
 
     public init(controller: PlayerController, presets: PresetLibrary? = nil,
                 desktopEntry: String? = DesktopEntry.installedID(),
+                artwork: (@Sendable (PlayerStatus) -> String?)? = nil,
                 log: @escaping @Sendable (String) -> Void) {
+        self.artwork = artwork
         self.controller = controller
         self.presets = presets ?? controller.presets
         self.desktopEntry = desktopEntry
@@ -203,7 +207,8 @@ public final class MPRISService: @unchecked Sendable {
     private func playerProperties() -> [String: BusValue] {
         let status = controller.status()
         followTimer(remainingSeconds: status.timerRemainingSeconds)
-        return MPRISProperties.player(status: status, stopping: controller.stopRequested, timer: timer)
+        return MPRISProperties.player(status: status, stopping: controller.stopRequested, timer: timer,
+                                      artURL: artwork?(status))
     }
 
     private func followTimer(remainingSeconds: Double?) {

@@ -70,6 +70,14 @@ struct FileStamp: Sendable, Hashable {
                          modifiedSeconds: Int64(st.st_mtim.tv_sec), modifiedNanoseconds: Int64(st.st_mtim.tv_nsec))
     }
 
+    /// `name` inside the open folder `dirFD`.
+    static func at(_ dirFD: Int32, _ name: String) -> FileStamp? {
+        var st = stat()
+        guard fstatat(dirFD, name, &st, 0) == 0 else { return nil }
+        return FileStamp(inode: UInt64(st.st_ino), size: Int64(st.st_size),
+                         modifiedSeconds: Int64(st.st_mtim.tv_sec), modifiedNanoseconds: Int64(st.st_mtim.tv_nsec))
+    }
+
     var encoded: String { "\(inode).\(size).\(modifiedSeconds).\(modifiedNanoseconds)" }
 
     init(inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64) {

@@ -26,9 +26,28 @@ extension TemplateContext {
             y += size + layout.spacingPoints
         }
         y = header(in: area, y: y)
+        y = inlineImage(x: area.minX, y: y, width: area.width, maxY: maxY)
         y = contentStack(x: area.minX, y: y, width: area.width, maxY: maxY, align: align)
         b.textLines = [name, primary, secondary].filter { !$0.isEmpty }
         footer(in: area, after: y)
+    }
+
+    /// The design's image in Classic (the seed draws images only on posters): `image.height`
+    /// points tall at most, half the space left at most, with `image.cornerRadius`, fill or fit.
+    /// A missing or unreadable image draws a placeholder and warns. Returns the y below it.
+    func inlineImage(x: Double, y: Double, width: Double, maxY: Double) -> Double {
+        guard let image = spec.image else { return y }
+        let height = min(image.heightPoints, max(0, (maxY - y) / 2))
+        guard height >= 16 else { return y }
+        let rect = Rect(x: x, y: y, width: width, height: height)
+        if inputs.images[image.fileName] != nil {
+            b.add(.image, rect, .image(key: image.fileName, contentMode: image.contentMode == .fit ? .fit : .fill, cornerRadius: image.cornerRadiusPoints, blurred: false))
+        } else {
+            b.warnings.append("image.fileName: \(inputs.imageFailures[image.fileName] ?? "image '\(image.fileName)' not loaded"); drawing the placeholder")
+            b.fill(rect, .solid(palette.quaternaryFill), radius: image.cornerRadiusPoints)
+            _ = b.symbol("photo", centre: Point(x: rect.midX, y: rect.midY), size: min(22, height * 0.6), colour: palette.secondary)
+        }
+        return rect.maxY + spec.layout.spacingPoints
     }
 
     /// The name row (always leading, as the seed does), with a `beforeName` symbol. Returns the

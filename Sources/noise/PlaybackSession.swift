@@ -79,7 +79,10 @@ struct PlaybackSession {
                                         onError: { Terminal.printError("warning: cannot publish status: \($0)") })
         controller.attach(publisher)
         publisher.start()
-        let mpris = settings.mpris ? MPRISService(controller: controller, log: { Terminal.printError($0) }) : nil
+        let artwork = MPRISArtwork(root: store)
+        let mpris = settings.mpris
+            ? MPRISService(controller: controller, artwork: { artwork.url(for: $0) }, log: { Terminal.printError($0) })
+            : nil
         mpris?.start()
 
         for _ in 0..<20 where player.scheduling == nil { Thread.sleep(forTimeInterval: 0.005) }
@@ -135,6 +138,7 @@ struct PlaybackSession {
         // Close the socket first, so no late request can publish "playing" after the final status.
         server.stop()
         mpris?.stop()
+        artwork.remove()
         publisher.stop(final: controller.status(state: .stopped))
         controller.finish(wasPlaying: sessionEnded || failure != nil)
         if let failure { throw failure }

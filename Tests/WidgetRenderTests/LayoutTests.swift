@@ -199,4 +199,15 @@ import WidgetDesign
         #expect(SymbolMap.glyph("no.such.symbol").isFallback)
         #expect(FontSystem.shared.missingFiles.isEmpty, "\(FontSystem.shared.missingFiles)")
     }
+
+    @Test func classicDrawsTheImageAtItsHeightAndRadius() throws {
+        var d = Fixtures.design("classic")
+        d.image = ImageSpec(fileName: "sunset.jpg", contentMode: .fit, heightPoints: 90, cornerRadiusPoints: 12)
+        let l = layout(d, .large, Fixtures.inputs(images: ["sunset.jpg": Fixtures.samplePhoto]))
+        let image = try #require(l.elements.first { $0.kind == .image })
+        #expect(image.rect.height == 90)
+        #expect(image.primitive == .image(key: "sunset.jpg", contentMode: .fit, cornerRadius: 12, blurred: false))
+        let missing = layout(d, .large, Fixtures.inputs())
+        #expect(missing.warnings.contains { $0.contains("image.fileName") })
+    }
 }
