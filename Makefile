@@ -38,7 +38,7 @@ play: build
 ## Tests that need a sound server start a private PulseAudio with a null sink themselves.
 test: deps stamp
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
-	$(SWIFT) test -c release --skip-build -Xswiftc -enable-testing
+	SWIFT=$(SWIFT) scripts/run-tests.sh -c release --skip-build -Xswiftc -enable-testing
 	$(MAKE) --no-print-directory test-packaging BUILD_FLAGS="-Xswiftc -enable-testing"
 
 bench: deps
@@ -49,7 +49,7 @@ bench: deps
 bench-check: deps
 	cd Benchmarks && $(SWIFT) package benchmark thresholds check --filter '.*live parameter changes.*' --no-progress
 
-## Rewrite the spectrum chart's golden image and the README's spectrum pictures (look at them before
+## Rewrite the spectrum chart's golden image and the spectrum pictures (docs/spectrum-*.png) (look at them before
 ## committing: docs/spectrum-*.png, Tests/SpectrumPlotTests/Golden/sleep.png).
 golden-spectrum: build
 	$(SWIFT) build -c $(CONFIG) --build-tests -Xswiftc -enable-testing

@@ -1,8 +1,8 @@
 import Foundation
 import SharedStore
 
-/// `snapshots/steps.json` in the schema the variables engine reads (README, "Template
-/// variables"), plus distance and active minutes per day for the steps and activity widgets.
+/// `snapshots/steps.json` in the schema the variables engine reads (docs/variables.md, "Built-in
+/// keys"), plus distance and active minutes per day for the steps and activity widgets.
 public struct StepsFile: Codable, Sendable, Equatable {
     public static let currentSchemaVersion = 1
 

@@ -2,8 +2,8 @@ import Foundation
 import SharedStore
 
 /// `snapshots/weather.json`: the saved location, the last good snapshot and the refresh record.
-/// `location` and `snapshot` use the field names the variables engine reads (README, "Template
-/// variables"); everything else is extra for the weather template (chart series, hourly, daily,
+/// `location` and `snapshot` use the field names the variables engine reads (docs/variables.md, "Built-in
+/// keys"); everything else is extra for the weather template (chart series, hourly, daily,
 /// "Update failed", attribution) and ignored by the engine.
 public struct WeatherFile: Codable, Sendable, Equatable {
     public static let currentSchemaVersion = 1

@@ -2,7 +2,7 @@ import NoiseDSP
 
 /// A complete noise mix: what presets, `--mix FILE` and the Last Mix hold.
 ///
-/// JSON shape (see README "Mix files"):
+/// JSON shape (see docs/mix-format.md):
 /// `{ "name", "description", "masterVolume", "layers": [ { "enabled", "volume", "colour",
 ///    "lowCutHz", "highCutHz", "eq": { "lowDb", "midDb", "highDb" } } ] }`
 public struct Mix: Codable, Equatable, Sendable {

@@ -26,7 +26,7 @@ public struct StoreRoot: Sendable, Equatable {
             .appendingPathComponent(".local/state/widgetweaver", isDirectory: true))
     }
 
-    // The documented layout (README, "Shared store").
+    // The documented layout (docs/store-and-control.md).
     public var lastMix: URL { url.appendingPathComponent("last-mix.json") }
     public var status: URL { url.appendingPathComponent("status.json") }
     public var variables: URL { url.appendingPathComponent("variables.json") }

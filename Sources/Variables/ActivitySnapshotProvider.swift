@@ -1,7 +1,7 @@
 import Foundation
 import SharedStore
 
-/// `__activity_*` keys from `snapshots/activity.json` (schema in README, "Template variables").
+/// `__activity_*` keys from `snapshots/activity.json` (schema in docs/variables.md, "Built-in keys").
 ///
 /// The "today" keys appear only when `today.date` is the render clock's local date. Distances
 /// and energy have a rounded key (`__activity_distance_m`: whole metres; `__activity_distance_km`:

@@ -5,7 +5,7 @@
 /// and `Last Done` are one key) disagree. The example wins for custom keys because it is what a
 /// user types: underscores count as whitespace. Built-in keys (`__` prefix) cannot follow that rule
 /// (`__now` would collapse to `now`), so they keep their underscores and whitespace inside them
-/// becomes `_`. See README, "Key canonicalisation".
+/// becomes `_`. See docs/variables.md, "Key canonicalisation".
 public enum KeyCanonicaliser {
     /// Every built-in key starts with this; custom keys can never produce it.
     public static let builtInPrefix = "__"

@@ -1,7 +1,7 @@
 import Foundation
 import SharedStore
 
-/// `__steps_*` keys from `snapshots/steps.json` (schema in README, "Template variables").
+/// `__steps_*` keys from `snapshots/steps.json` (schema in docs/variables.md, "Built-in keys").
 ///
 /// The "today" keys appear only when the snapshot's `today.date` is the render clock's local
 /// date: yesterday's count must not show as today's. History keys look at complete days before

@@ -1,7 +1,7 @@
 import Foundation
 import SharedStore
 
-/// `__weather_*` keys from `snapshots/weather.json` (schema in README, "Template variables").
+/// `__weather_*` keys from `snapshots/weather.json` (schema in docs/variables.md, "Built-in keys").
 ///
 /// Temperatures are whole degrees. `__weather_temp`, `__weather_feels`, `__weather_high` and
 /// `__weather_low` use the render locale's unit (°F where the locale does not use the metric

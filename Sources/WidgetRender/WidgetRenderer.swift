@@ -15,7 +15,7 @@ public enum RenderFormat: String, CaseIterable, Sendable {
     }
 }
 
-/// The one renderer every surface uses (files, browser home screen, MPRIS art, README gallery):
+/// The one renderer every surface uses (files, browser home screen, MPRIS art, gallery in docs/rendering.md):
 /// lay out a design into a `WidgetLayout`, then draw that tree as PNG or SVG, or write it as JSON
 /// or text. Not thread-safe (it owns a Pango context and caches formatters): one per thread.
 public final class WidgetRenderer {

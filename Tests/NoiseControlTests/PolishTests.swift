@@ -41,7 +41,7 @@ import TestSupport
         try StatusStore(root: box.root).write(played)
         #expect(try box.noise(["preset", "rain"]).status == 0)
         var r = try box.noise(["status"])
-        #expect(r.stdoutText.hasPrefix("Stopped. Last played: Rain (preset rain), master 70%."), "\(r.stdoutText)")
+        #expect(r.stdoutText.hasPrefix("Stopped. Last played: Rain (preset rain), master 90%."), "\(r.stdoutText)")
         r = try box.noise(["status", "--json"])
         let doc = try JSONValue.parse(r.stdout)
         #expect(doc["presetID"] == .string("rain") && doc["state"] == .string("stopped"))

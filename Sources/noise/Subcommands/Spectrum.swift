@@ -9,6 +9,7 @@ extension Noise {
         static let configuration = CommandConfiguration(
             commandName: "spectrum",
             abstract: "Draw a mix's spectrum: each layer and the total, predicted from its filters (PNG, SVG or JSON).",
+            usage: "noise spectrum [--preset <preset> | --mix <mix>] [--measured <DURATION>]\n  [--output <output>] [--format <format>] [<options>]",
             discussion: """
             Levels are dBFS per third-octave band of one channel (pink noise is flat), 20 Hz–20 kHz.
             Examples:

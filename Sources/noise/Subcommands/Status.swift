@@ -15,7 +15,7 @@ extension Noise {
             With no player running it shows the Last Mix, stopped (what 'noise resume' would play).
 
             --follow prints one line per change until interrupted: JSON (the default), or the
-            human / waybar / i3blocks line with '--format'. Status bar setup: see README, "Status bars".
+            human / waybar / i3blocks line with '--format'. Status bar setup: see docs/status-bars.md.
             """))
 
         @OptionGroup var storeOption: StoreOption

@@ -63,6 +63,7 @@ extension Weaver {
         struct Refresh: ParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Read every calendar and write snapshots/calendar.json.",
+                usage: "weaver calendar refresh [--tz <zone>] [--now <iso8601>] [--quiet]\n  [--store <dir>]",
                 discussion: "A web calendar that cannot be fetched keeps its last download; the command then exits 1 after writing the snapshot.")
             @Option(help: ArgumentHelp("IANA zone for floating times and all-day dates (default: the system's).", valueName: "zone")) var tz: String?
             @Option(help: ArgumentHelp("Pretend the clock is this ISO 8601 date-time (for trying things out).", valueName: "iso8601")) var now: String?

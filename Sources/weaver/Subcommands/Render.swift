@@ -135,6 +135,7 @@ extension Weaver {
     struct Tap: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Press a widget's button at a point (in points) and perform its action.",
+            usage: "weaver tap [<design>] [--template <template>] [--family <family>]\n  --at <x,y> [--dry-run] [<options>]",
             discussion: "Lays the widget out exactly as 'weaver render' does and finds the action whose rectangle holds X,Y. With nothing there it exits 1 naming the nearest button. '--dry-run' only says which action it found.")
 
         @OptionGroup var selection: WidgetSelection

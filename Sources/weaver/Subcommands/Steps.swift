@@ -12,6 +12,7 @@ extension Weaver {
         struct Import: ParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Import daily steps from CSV (date,steps[,distance_m,active_min]) or the snapshot's JSON.",
+                usage: "weaver steps import <file> [--tz <zone>] [--now <iso8601>]\n  [--store <dir>]",
                 discussion: "Imported days replace stored ones with the same date; the row for today's date (in --tz) becomes 'today'. A bad row stops the import and nothing is written.")
             @Argument(help: "A .csv or .json file.") var file: String
             @Option(help: ArgumentHelp("IANA zone that decides which date is today (default: the system's).", valueName: "zone")) var tz: String?

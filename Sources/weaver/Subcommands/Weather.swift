@@ -56,6 +56,7 @@ extension Weaver {
                 static let configuration = CommandConfiguration(
                     commandName: "set",
                     abstract: "Find a place by name (Open-Meteo geocoding) or give coordinates.",
+                    usage: "weaver weather location set [<name>] [--lat <deg> --lon <deg>]\n  [--pick <n>] [--country <code>] [<options>]",
                     discussion: "A name that matches several places lists them; choose with --pick N or narrow with --country.")
                 @Argument(help: "Place name, e.g. \"Dublin\" or \"Springfield\".") var name: String?
                 @Option(help: ArgumentHelp("Latitude in degrees, -90…90 (with --lon).", valueName: "deg")) var lat: Double?
@@ -137,6 +138,7 @@ extension Weaver {
         struct Refresh: ParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Fetch the forecast and write snapshots/weather.json.",
+                usage: "weaver weather refresh [--force] [--quiet] [--verbose] [<options>]",
                 discussion: "At most one request per 10 minutes unless --force. On failure the last snapshot is kept and its age is reported (exit 1).")
             @Flag(help: "Ask now even if the last request was less than 10 minutes ago.") var force = false
             @Flag(help: "Print nothing on success (for timers).") var quiet = false
