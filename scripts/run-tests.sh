@@ -15,7 +15,7 @@ started, ended = [], set()
 for line in open(sys.argv[1], errors="replace"):
     m = re.search(r"Test (\S+?\(.*?\)) started\.", line)
     if m: started.append(m.group(1))
-    m = re.search(r"Test (\S+?\(.*?\)) (?:passed|failed)", line)
+    m = re.search(r"Test (\S+?\(.*?\))(?: with \d+ test cases?)? (?:passed|failed)", line)
     if m: ended.add(m.group(1))
 for t in dict.fromkeys(started):
     if t not in ended: print("  " + t)

@@ -167,7 +167,13 @@ import TestSupport
         #expect(try rig.playerctl(["metadata", "xesam:artist"]) == "WidgetWeaver")
         #expect(try rig.playerctl(["metadata", "mpris:trackid"]) == "/org/widgetweaver/noise/preset/sleep")
         #expect(try rig.playerctl(["metadata", "mpris:length"]) == "600000000")
-        #expect(try rig.playerctl(["volume"]).hasPrefix("0.7"))
+        #expect(try rig.playerctl(["volume"]).hasPrefix("0.9"))
+        // Cover art: the Noise Machine widget drawn for this status, a PNG that exists.
+        let art = try rig.playerctl(["metadata", "mpris:artUrl"])
+        #expect(art.hasPrefix("file:///"), "\(art)")
+        let artPath = URL(string: art)?.path ?? ""
+        let artBytes = FileManager.default.contents(atPath: artPath) ?? Data()
+        #expect(artBytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(artPath): \(artBytes.count) bytes")
         let position = Double(try rig.playerctl(["position"])) ?? -1
         #expect(position > 0 && position < 10, "position \(position)")
         let root = try rig.gdbus("org.freedesktop.DBus.Properties.GetAll", ["org.mpris.MediaPlayer2"]).stdoutText
@@ -189,6 +195,11 @@ import TestSupport
         #expect(try rig.playerctl(["status"]) == "Paused")
         #expect(rig.waitFor("status.json") { $0["state"] as? String == "paused" })
         #expect(Self.changed(monitor, after: t, containing: "\"Paused\"") != nil, "\(monitor.text.suffix(2000))")
+        // The picture shows the pause: a new file (shells cache art by URL); the old one is gone.
+        let pausedArt = try rig.playerctl(["metadata", "mpris:artUrl"])
+        #expect(pausedArt != art && pausedArt.hasPrefix("file:///"), "\(pausedArt)")
+        #expect(FileManager.default.fileExists(atPath: URL(string: pausedArt)?.path ?? ""))
+        #expect(!FileManager.default.fileExists(atPath: artPath))
         t = Date().timeIntervalSince1970
         try rig.playerctl(["play"])
         #expect(try rig.playerctl(["status"]) == "Playing")

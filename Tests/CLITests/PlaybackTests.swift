@@ -79,7 +79,8 @@ import TestSupport
         var interleaved: [Float] = []
         for i in 0..<reference.frameCount { interleaved += [reference.channels[0][i], reference.channels[1][i]] }
         #expect(played.count == interleaved.count)
-        #expect(played == interleaved, "ALSA received different samples than the render")
+        let difference = firstDifference(played, interleaved)
+        #expect(difference == nil, "ALSA received different samples than the render: \(difference ?? "")")
     }
 
     @Test func noServerAndNoDeviceIsAClearError() throws {

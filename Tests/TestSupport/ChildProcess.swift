@@ -15,14 +15,22 @@ public final class ChildProcess: @unchecked Sendable {
 
     public struct Failure: Error, CustomStringConvertible { public var description: String }
 
+    /// The command line, for messages.
+    public let command: String
+
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                 stdin: Data? = nil) throws {
+        command = ([executable] + arguments).joined(separator: " ")
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        // Close-on-exec: children started at the same moment by other tests must not inherit these
+        // ends (a long-lived child holding another's stdout open keeps its reader from EOF).
+        // (Glibc's module does not export pipe2: set the flag just after; the window is tiny.)
         guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
             throw Failure(description: "pipe failed: \(String(cString: strerror(errno)))")
         }
+        for fd in inPipe + outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -99,13 +107,30 @@ public final class ChildProcess: @unchecked Sendable {
         return code
     }
 
-    /// Waits for the exit (and for the output pipes to close, up to 5 s more).
+    /// Waits for the exit (and for the output pipes to close, up to 5 s more). A child still
+    /// running after `timeoutSeconds` is killed (SIGKILL, status 137) and named on standard error:
+    /// a hung child fails its test instead of holding the whole run until CI's limit.
     @discardableResult
-    public func wait() -> Int32 {
-        while poll() == nil { usleep(2000) }
+    public func wait(timeoutSeconds: Double = 180) -> Int32 {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while poll() == nil {
+            if Date() > deadline {
+                FileHandle.standardError.write(Data("ChildProcess: \(command) still running after \(Int(timeoutSeconds)) s; killed\n".utf8))
+                kill(pid, SIGKILL)
+                deadlineKill()
+                break
+            }
+            usleep(2000)
+        }
         _ = readersDone.wait(timeout: .now() + 5)
         return exitStatus!
     }
 
     public func signal(_ sig: Int32) { kill(pid, sig) }
+
+    private func deadlineKill() {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        exitStatus = 137
+    }
 }

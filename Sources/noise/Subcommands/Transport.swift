@@ -160,10 +160,7 @@ extension Noise {
                 print("Resumed.")
                 return
             }
-            if !ifEnabled {
-                try Self.startLastMix(store: storeOption)
-                return
-            }
+            // No player to unpause: start one with the Last Mix (in the background with --detach).
             let load = try LastMixStore(root: storeOption.root).load()
             PlayerControl.printLoadMessages(load)
             guard let last = load.lastMix else {
