@@ -81,28 +81,3 @@ public struct Palette: Sendable {
     public var accessorySecondary: RGBA { RGBA.white.opacity(0.62) }
     public var accessoryFill: RGBA { RGBA.white.opacity(0.16) }
 }
-
-/// The clock face's colours in one place (the seed's `classic` scheme); a later `clockConfig`
-/// picks among schemes here.
-public struct ClockFacePalette: Sendable {
-    public var backgroundTop: RGBA
-    public var backgroundBottom: RGBA
-    public var dial: RGBA
-    public var dialEdge: RGBA
-    public var numerals: RGBA
-    public var ticks: RGBA
-    public var hourHand: RGBA
-    public var minuteHand: RGBA
-    public var secondHand: RGBA
-    public var accent: RGBA
-
-    public static func classic(_ appearance: Appearance) -> ClockFacePalette {
-        let dark = appearance == .dark
-        return ClockFacePalette(
-            backgroundTop: RGBA(hex: dark ? 0x141A22 : 0xECF1F8), backgroundBottom: RGBA(hex: dark ? 0x0B0F15 : 0xC7D2E5),
-            dial: RGBA(hex: dark ? 0x22364B : 0x2A4158), dialEdge: RGBA(hex: 0x0B0F15),
-            numerals: RGBA(hex: 0xF1F7FF), ticks: RGBA(hex: 0xBCCADF, alpha: 0.7),
-            hourHand: RGBA(hex: 0xF1F7FF), minuteHand: RGBA(hex: 0xF1F7FF), secondHand: RGBA(hex: 0xF53842),
-            accent: RGBA(hex: 0xFF9F0A))
-    }
-}

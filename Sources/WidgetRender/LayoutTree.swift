@@ -38,6 +38,11 @@ public struct Rect: Sendable, Hashable, Codable {
         return (dx * dx + dy * dy).squareRoot()
     }
 
+    /// True when the two rectangles share some area (touching edges do not count).
+    public func intersects(_ other: Rect) -> Bool {
+        Swift.min(maxX, other.maxX) > Swift.max(x, other.x) && Swift.min(maxY, other.maxY) > Swift.max(y, other.y)
+    }
+
     /// True when `other` lies inside this rectangle (with a rounding tolerance).
     public func encloses(_ other: Rect, tolerance: Double = 0.01) -> Bool {
         other.x >= x - tolerance && other.y >= y - tolerance

@@ -14,10 +14,7 @@ extension TemplateContext {
             b.textLines = [local.hourMinute]
             switch family {
             case .circular:
-                var face = ClockFacePalette.classic(.dark)
-                face.dial = RGBA.white.opacity(0.16); face.dialEdge = RGBA.white.opacity(0.10)
-                face.hourHand = ink; face.minuteHand = ink; face.accent = ink; face.numerals = ink; face.ticks = dim
-                drawFace(centre: Point(x: bounds.midX, y: bounds.midY), radius: 37, face: face, local: local)
+                monochromeFace(centre: Point(x: bounds.midX, y: bounds.midY), radius: 37, local: local)
             case .rectangular:
                 b.addText(run(local.hourMinute, size: 34, weight: 600, colour: ink, tabular: true), x: 2, y: 2, width: bounds.width - 4)
                 b.addText(run(dateText(), size: 13, colour: dim), x: 2, y: 48, width: bounds.width - 4)

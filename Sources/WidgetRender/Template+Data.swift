@@ -7,8 +7,16 @@ import WidgetDesign
 extension TemplateContext {
     // MARK: - Weather
 
+    /// The Weather template. `style.weatherScale` scales it as in the seed app
+    /// (`StyleSpec.weatherRenderScale`, 0.85…1.35): type, symbols, padding and spacing. The
+    /// chart takes the height the text leaves; when a large scale leaves too little, the layout
+    /// gives way in this order until the chart fits (at least 22 pt of plot): the high/low moves
+    /// to the footer row, the secondary line goes, the headline keeps to one line (shrinking to
+    /// 0.8 of its size, the seed's minimum scale, rather than cutting it); failing all of that,
+    /// the chart is left out and the text drawn in full.
     func weather() {
         let style = spec.style
+        let s = style.weatherRenderScale
         let dark = style.background == .subtleMaterial || inputs.appearance == .dark
         let ink: RGBA = dark ? .white : .black
         let dim: RGBA = dark ? RGBA(hex: 0xEBEBF5, alpha: 0.6) : RGBA(hex: 0x3C3C43, alpha: 0.6)
@@ -24,18 +32,17 @@ extension TemplateContext {
         } else {
             defaultBackdrop()
         }
-        let s = min(1.35, max(0.85, 1.0))
         let pad = min(18, max(10, style.paddingPoints * (isSmall ? 0.85 : family == .medium ? 0.9 : 1))) * s
         let glass = bounds.insetBy(6)
         b.fill(glass, .solid(dark ? RGBA.white.opacity(0.11) : RGBA.black.opacity(0.07)), radius: min(26, max(14, style.cornerRadiusPoints)) - 4, stroke: RGBA.white.opacity(0.10))
         let area = bounds.insetBy(pad)
         guard let w, w.hasForecast else {
             let title = primary.isEmpty ? "Weather" : primary
-            b.addText(run(title, size: 18, weight: 700, colour: ink), x: area.minX, y: area.minY, width: area.width)
-            b.addText(run("No weather data", size: 13, weight: 600, colour: ink.opacity(0.85)), x: area.minX, y: area.minY + 30, width: area.width)
+            b.addText(run(title, size: 18 * s, weight: 700, colour: ink), x: area.minX, y: area.minY, width: area.width)
+            b.addText(run("No weather data", size: 13 * s, weight: 600, colour: ink.opacity(0.85)), x: area.minX, y: area.minY + 30 * s, width: area.width)
             let hint = w?.location == nil ? "No snapshot in snapshots/weather.json yet." : "Waiting for a forecast for \(w!.location!)."
-            b.addText(run(hint, size: 12, colour: dim, lines: 3), x: area.minX, y: area.minY + 50, width: area.width)
-            _ = b.symbol("cloud", centre: Point(x: area.maxX - 14, y: area.maxY - 14), size: 28, colour: dim)
+            b.addText(run(hint, size: 12 * s, colour: dim, lines: 3), x: area.minX, y: area.minY + 50 * s, width: area.width, maxY: area.maxY - 28 * s)
+            _ = b.symbol("cloud", centre: Point(x: area.maxX - 14 * s, y: area.maxY - 14 * s), size: 28 * s, colour: dim)
             b.textLines = [title, "No weather data"]
             return
         }
@@ -46,41 +53,108 @@ extension TemplateContext {
         b.textLines = [location, headline, [temp, w.condition ?? ""].filter { !$0.isEmpty }.joined(separator: " "), hilo ?? ""].filter { !$0.isEmpty }
         var y = area.minY
         if !location.isEmpty {
-            if let r = b.addText(run(location, size: isSmall ? 12 : 13, weight: 600, colour: dim), x: area.minX, y: y, width: area.width - 30) { y = r.maxY + 2 }
+            if let r = b.addText(run(location, size: (isSmall ? 12 : 13) * s, weight: 600, colour: dim), x: area.minX, y: y, width: area.width - 30 * s) { y = r.maxY + 2 * s }
         }
+        var smallSymbol: Rect?
         if isSmall, let sym = w.symbol, !sym.isEmpty {
-            _ = b.symbol(sym, centre: Point(x: area.maxX - 11, y: area.minY + 9), size: 22, colour: ink, field: "snapshots/weather.json symbol")
+            smallSymbol = b.symbol(sym, centre: Point(x: area.maxX - 11 * s, y: area.minY + 9 * s), size: 22 * s, colour: ink, field: "snapshots/weather.json symbol")
         }
-        let nowSize: Double = isSmall ? 16 : (family == .medium ? 18 : 20)
-        let leftWidth = isSmall ? area.width : area.width * 0.62
-        if let r = b.addText(run(headline, size: nowSize, weight: 700, colour: ink, lines: 2), x: area.minX, y: y, width: leftWidth) { y = r.maxY + 3 }
-        if !isSmall, let second = w.nowcastSecondary ?? w.condition {
-            if let r = b.addText(run(second, size: 12, colour: dim, lines: family == .large ? 2 : 1), x: area.minX, y: y, width: leftWidth) { y = r.maxY + 4 }
-        }
+        let nowSize: Double = (isSmall ? 16 : (family == .medium ? 18 : 20)) * s
+        var leftWidth = isSmall ? area.width : area.width * 0.62
+        let secondText = isSmall ? nil : (w.nowcastSecondary ?? w.condition).flatMap { $0.isEmpty ? nil : $0 }
+        let secondRun = secondText.map { run($0, size: 12 * s, colour: dim, lines: family == .large ? 2 : 1) }
         // Temperature: bottom on small, right column on medium/large.
-        let tempSize: Double = isSmall ? 28 : (family == .medium ? 30 : 34)
-        var chartTop = y + 6
+        let tempSize: Double = (isSmall ? 28 : (family == .medium ? 30 : 34)) * s
+        let tr = run(temp, size: tempSize, weight: 700, colour: ink, tabular: true)
+        let tm = b.measure(tr, width: isSmall ? area.width : area.width - leftWidth)
+        if !isSmall, let sym = w.symbol, !sym.isEmpty {
+            // The left column stops short of the symbol beside the temperature.
+            leftWidth = min(leftWidth, area.maxX - tm.width - 31 * s - 8 * s - area.minX)
+        }
+        // Small: a headline that would run under the symbol starts below it.
+        func headlineTop(_ r: TextRun) -> Double {
+            guard let symbolRect = smallSymbol else { return y }
+            let m = b.measure(r, width: leftWidth)
+            return Rect(x: area.minX, y: y, width: m.width, height: m.height).intersects(symbolRect) ? symbolRect.maxY : y
+        }
+        let labelSpace = isSmall ? 0 : 14 * s
+        // Small: the high/low beside the temperature, or on its own line above it when it would be cut there.
+        let hiloRun = hilo.map { run($0, size: 12 * s, weight: 500, colour: dim) }
+        let hiloAbove = isSmall && hiloRun.map { b.measure($0, width: 10_000).width > area.width - tm.width - 8 * s } == true
+        let hiloAboveHeight = hiloAbove ? b.measure(hiloRun!, width: area.width).height + 2 * s : 0
+        let chartBottom = isSmall ? area.maxY - tm.height - hiloAboveHeight - 6 * s : area.maxY - 16 * s - 4 * s
+        let minChart = 22 + labelSpace
+
+        // The first arrangement whose chart fits (see the doc comment).
+        struct Arrangement { var headline: TextRun; var secondary: Bool; var hiloInFooter: Bool; var chartTop: Double }
+        let twoLines = run(headline, size: nowSize, weight: 700, colour: ink, lines: 2)
+        let oneLine = shrunkToOneLine(twoLines, width: leftWidth)
+        var options: [(TextRun?, Bool, Bool)] = [(twoLines, true, false)]
+        if !isSmall { options += [(twoLines, true, true), (twoLines, false, true), (oneLine, true, true), (oneLine, false, true)] } else { options.append((oneLine, false, false)) }
+        var chosen: Arrangement?
+        for case let (headlineRun?, secondary, hiloInFooter) in options {
+            var top = headlineTop(headlineRun) + b.measure(headlineRun, width: leftWidth).height + 3 * s
+            if secondary, let secondRun { top += b.measure(secondRun, width: leftWidth).height + 4 * s }
+            top += 6 * s
+            if !isSmall {
+                // Below the temperature column: the temperature (and the high/low under it).
+                top = max(top, hiloInFooter ? area.minY + tm.height + 6 * s : area.minY + (family == .large ? 64 : 58) * s)
+            }
+            if chartBottom - top >= minChart {
+                chosen = Arrangement(headline: headlineRun, secondary: secondary, hiloInFooter: hiloInFooter, chartTop: top)
+                break
+            }
+        }
+        let layout = chosen ?? Arrangement(headline: twoLines, secondary: true, hiloInFooter: false, chartTop: .infinity)
+        if let r = b.addText(layout.headline, x: area.minX, y: headlineTop(layout.headline), width: leftWidth) { y = r.maxY + 3 * s }
+        if layout.secondary, let secondRun {
+            if let r = b.addText(secondRun, x: area.minX, y: y, width: leftWidth) { y = r.maxY + 4 * s }
+        }
         if isSmall {
-            let tr = run(temp, size: tempSize, weight: 700, colour: ink, tabular: true)
-            let m = b.measure(tr, width: area.width)
-            let ty = area.maxY - m.height
+            let ty = area.maxY - tm.height
             b.addText(tr, x: area.minX, y: ty, width: area.width)
-            if let hilo { b.addText(run(hilo, size: 12, weight: 500, colour: dim), x: area.minX + m.width + 8, y: ty + m.height - 20, width: area.width - m.width - 8) }
-            chart(Rect(x: area.minX, y: chartTop, width: area.width, height: max(20, ty - 6 - chartTop)), w, labels: false)
+            if let hiloRun {
+                let besideWidth = area.width - tm.width - 8 * s
+                if !hiloAbove {
+                    b.addText(hiloRun, x: area.minX + tm.width + 8 * s, y: ty + tm.height - 20 * s, width: besideWidth)
+                } else if chosen != nil || ty - hiloAboveHeight >= y {
+                    b.addText(hiloRun, x: area.minX, y: ty - hiloAboveHeight, width: area.width)
+                } else if let shrunk = shrunkToOneLine(hiloRun, width: besideWidth) {
+                    b.addText(shrunk, x: area.minX + tm.width + 8 * s, y: ty + tm.height - 20 * s, width: besideWidth)
+                }
+                // Otherwise there is no room for it at this scale (the text rendition keeps it).
+            }
+            if chosen != nil { chart(Rect(x: area.minX, y: layout.chartTop, width: area.width, height: chartBottom - layout.chartTop), w, labels: false, scale: s) }
         } else {
-            let tr = run(temp, size: tempSize, weight: 700, colour: ink, tabular: true)
             let tempRect = b.addText(tr, x: area.minX + leftWidth, y: area.minY, width: area.width - leftWidth, align: .trailing)
             if let sym = w.symbol, !sym.isEmpty, let tempRect {
-                _ = b.symbol(sym, centre: Point(x: tempRect.minX - 18, y: tempRect.midY), size: 26, colour: ink, field: "snapshots/weather.json symbol")
+                _ = b.symbol(sym, centre: Point(x: tempRect.minX - 18 * s, y: tempRect.midY), size: 26 * s, colour: ink, field: "snapshots/weather.json symbol")
             }
-            if let hilo { b.addText(run(hilo, size: 13, weight: 500, colour: dim), x: area.minX + leftWidth, y: area.minY + tempSize * 1.25, width: area.width - leftWidth, align: .trailing) }
-            chartTop = max(chartTop, area.minY + (family == .large ? 64 : 58))
-            let footer = 16.0
-            chart(Rect(x: area.minX, y: chartTop, width: area.width, height: max(30, area.maxY - footer - chartTop - 4)), w, labels: true)
+            if let hilo {
+                if layout.hiloInFooter {
+                    b.addText(run(hilo, size: 12 * s, weight: 500, colour: dim), x: area.minX, y: area.maxY - 15 * s, width: area.width / 2)
+                } else {
+                    b.addText(run(hilo, size: 13 * s, weight: 500, colour: dim), x: area.minX + leftWidth, y: area.minY + tempSize * 1.25, width: area.width - leftWidth, align: .trailing)
+                }
+            }
+            if chosen != nil { chart(Rect(x: area.minX, y: layout.chartTop, width: area.width, height: chartBottom - layout.chartTop), w, labels: true, scale: s) }
             if let at = w.fetchedAt {
-                b.addText(run(Self.updatedAgo(at, now: inputs.context.now), size: 11, weight: 500, colour: dim), x: area.minX, y: area.maxY - 14, width: area.width, align: .trailing)
+                b.addText(run(Self.updatedAgo(at, now: inputs.context.now), size: 11 * s, weight: 500, colour: dim), x: area.minX, y: area.maxY - 14 * s, width: area.width, align: .trailing)
             }
         }
+    }
+
+    /// `text` on one line, shrunk in steps down to 0.8 of its size (the seed's
+    /// `minimumScaleFactor`) until it is not cut; nil when even 0.8 would cut it.
+    func shrunkToOneLine(_ text: TextRun, width: Double) -> TextRun? {
+        for step in 0...4 {
+            var r = text
+            r.lineLimit = 1
+            r.sizePoints = text.sizePoints * (1 - Double(step) * 0.05)
+            _ = b.text.measure(&r, width: width)
+            if !r.isTruncated { return r }
+        }
+        return nil
     }
 
     func degrees(_ c: Double) -> String {
@@ -114,9 +188,9 @@ extension TemplateContext {
 
     /// The next hour's rain as a smooth ribbon from start, end and peak (the snapshot carries a
     /// summary, not the minute series); a flat baseline when dry.
-    func chart(_ r: Rect, _ w: WeatherState, labels: Bool) {
+    func chart(_ r: Rect, _ w: WeatherState, labels: Bool, scale s: Double = 1) {
         guard r.height > 8 else { return }
-        let labelSpace = labels ? 14.0 : 0
+        let labelSpace = labels ? 14.0 * s : 0
         let plot = Rect(x: r.minX, y: r.minY, width: r.width, height: r.height - labelSpace)
         b.fill(plot, .solid(RGBA.black.opacity(0.35)), radius: 8)
         let baseline = plot.minY + plot.height * 0.83
@@ -142,8 +216,8 @@ extension TemplateContext {
         }
         if labels {
             let dim = RGBA.white.opacity(0.45)
-            b.addText(run("Now", size: 11, weight: 500, colour: dim), x: r.minX + 2, y: plot.maxY + 1, width: 60)
-            b.addText(run("60m", size: 11, weight: 500, colour: dim), x: r.maxX - 62, y: plot.maxY + 1, width: 60, align: .trailing)
+            b.addText(run("Now", size: 11 * s, weight: 500, colour: dim), x: r.minX + 2, y: plot.maxY + 1, width: 60 * s)
+            b.addText(run("60m", size: 11 * s, weight: 500, colour: dim), x: r.maxX - 2 - 60 * s, y: plot.maxY + 1, width: 60 * s, align: .trailing)
         }
     }
 

@@ -4,14 +4,21 @@ import WidgetDesign
 @testable import WidgetRender
 
 /// Golden images: every template × small/medium/large, the Noise Machine widget playing, paused
-/// and stopped, and the lock-screen families, compared with a small tolerance. `make goldens`
+/// and stopped, the lock-screen families, the clock faces and themes, and the Weather template at
+/// both ends of `weatherScale`, compared with a small tolerance. `make goldens`
 /// re-records them (WW_RECORD_GOLDENS=1) and redraws the docs gallery; a failing comparison
 /// writes the actual image and a diff image (red = different) next to the build products.
 @Suite struct GoldenTests {
     static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
     static let gallery = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/gallery")
-    static let recording = ProcessInfo.processInfo.environment["WW_RECORD_GOLDENS"] == "1"
+    /// `WW_RECORD_GOLDENS=1` re-records every golden; a comma-separated list of case names
+    /// (`WW_RECORD_GOLDENS=clock-small,weather-scale-1.4-medium`) re-records only those and
+    /// compares the rest.
+    static let recordSetting = ProcessInfo.processInfo.environment["WW_RECORD_GOLDENS"] ?? ""
+    static func recording(_ name: String) -> Bool {
+        recordSetting == "1" || recordSetting.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == name }
+    }
     /// Lock-screen previews in the gallery sit on this wallpaper colour.
     static let lockScreen = RGBA(hex: 0x2C3A55)
 
@@ -21,6 +28,9 @@ import WidgetDesign
         var family: WidgetFamily
         var noise: NoiseWidgetState.Playback = .playing
         var appearance: Appearance = .dark
+        /// Clock cases: the face and palette (`.some(nil)`: no `clockConfig`, the legacy default).
+        var clockConfig: ClockDesignConfig?? = nil
+        var weatherScale: Double? = nil
         var testDescription: String { name }
     }
 
@@ -41,18 +51,46 @@ import WidgetDesign
         return c
     }()
 
+    /// Clock faces and themes from `clockConfig` (the catalogue clock above is Icon, Classic),
+    /// and the Weather template at both ends of `weatherScale`.
+    static let configuredCases: [Case] = [
+        Case(name: "clock-ceramic-small", template: "clock", family: .small, clockConfig: .some(nil)),
+        Case(name: "clock-segmented-small", template: "clock", family: .small, clockConfig: ClockDesignConfig(theme: .ember, face: .segmented)),
+        Case(name: "clock-icon-orchid-small", template: "clock", family: .small,
+             clockConfig: ClockDesignConfig(theme: .orchid, face: .icon, iconSecondHandColour: .sunset)),
+        Case(name: "clock-icon-ocean-graphite-dial-small", template: "clock", family: .small,
+             clockConfig: ClockDesignConfig(theme: .ocean, face: .icon, iconDialColour: .graphite, iconSecondHandColour: .white)),
+        Case(name: "clock-ceramic-mint-light-medium", template: "clock", family: .medium, appearance: .light,
+             clockConfig: ClockDesignConfig(theme: .mint, face: .ceramic)),
+        Case(name: "clock-segmented-large", template: "clock", family: .large, clockConfig: ClockDesignConfig(theme: .classic, face: .segmented)),
+        Case(name: "weather-scale-0.6-medium", template: "weather", family: .medium, weatherScale: 0.6),
+        Case(name: "weather-scale-1.4-medium", template: "weather", family: .medium, weatherScale: 1.4),
+        Case(name: "weather-scale-1.4-small", template: "weather", family: .small, weatherScale: 1.4),
+        Case(name: "weather-scale-1.4-large", template: "weather", family: .large, weatherScale: 1.4),
+    ]
+
     static func render(_ c: Case, scale: Int, backdrop: RGBA? = nil) throws -> PixelImage {
         let renderer = WidgetRenderer()
-        let design = c.template == "poster" ? Fixtures.posterWithPhoto() : Fixtures.design(c.template)
+        var design = c.template == "poster" ? Fixtures.posterWithPhoto() : Fixtures.design(c.template)
+        if let config = c.clockConfig { design.clockConfig = config }
+        if let scale = c.weatherScale { design.style.weatherScale = scale }
         let inputs = Fixtures.inputs(noise: c.noise, images: ["sunset.jpg": Fixtures.samplePhoto], appearance: c.appearance)
         let layout = renderer.layout(design: design, family: c.family, scale: scale, inputs: inputs)
         return try renderer.pixels(layout, images: inputs.images, backdrop: backdrop)
     }
 
     @Test(arguments: cases) func matchesGolden(_ c: Case) throws {
+        try Self.check(c)
+    }
+
+    @Test(arguments: configuredCases) func configuredDesignMatchesGolden(_ c: Case) throws {
+        try Self.check(c)
+    }
+
+    static func check(_ c: Case) throws {
         let actual = try Self.render(c, scale: 1)
         let url = Self.goldens.appendingPathComponent("\(c.name).png")
-        if Self.recording {
+        if Self.recording(c.name) {
             try Data(actual.png()).write(to: url)
             let backdrop = c.family.isAccessory ? Self.lockScreen : nil
             try FileManager.default.createDirectory(at: Self.gallery, withIntermediateDirectories: true)

@@ -111,13 +111,13 @@ import WidgetDesign
         #expect(TemplateContext.handAngles(hour: 9, minute: 30) == (285, 180))
         #expect(TemplateContext.handAngles(hour: 15, minute: 0) == (90, 0))
         #expect(TemplateContext.handAngles(hour: 0, minute: 59) == (29.5, 354))
-        // The layout's minute hand for 09:30 points straight down.
+        // The layout's minute hand for 09:30 points straight down (a needle polygon from the hub).
         let l = layout(Fixtures.design("clock"), .small)
-        let hands = l.elements.compactMap { e -> (Point, Point)? in
-            if case .line(let a, let b, _, let w, _) = e.primitive, w > 3 { return (a, b) }
-            return nil
+        let tips = l.elements.flatMap { e -> [Point] in
+            if case .polygon(let points, _) = e.primitive { return points }
+            return []
         }
-        #expect(hands.contains { abs($0.1.x - 85) < 0.01 && $0.1.y > 85 + 50 })
+        #expect(tips.contains { abs($0.x - 85) < 0.01 && $0.y > 85 + 50 })
     }
 
     @Test func noiseWidgetStatesAndActions() {
