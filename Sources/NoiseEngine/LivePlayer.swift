@@ -21,12 +21,14 @@ public final class LivePlayer: @unchecked Sendable {
 
         public init() {}
 
-        /// A third of the output buffer, 128…4096 frames: each write refills about what the server
-        /// took since the last one. (Half the buffer saved wake-ups, but the live output then
-        /// differed from the offline render by up to 3.3e-4 with a moving preset: the chain still
-        /// depends on the block size somewhere; see the notes. Bit-exactness wins until that is fixed.)
+        /// Half the output buffer, 128…4096 frames, in whole control intervals (32 frames): the
+        /// PulseAudio sink asks the server to request data when half its buffer has played, so each
+        /// write refills what the server took. Whole control intervals keep the live chain's
+        /// parameter updates on the same frames as the offline render's 4096-frame blocks (a block
+        /// of 3,856 frames once shifted them: live then differed from the render by up to 3.3e-4).
         public static func blockFrames(latencySeconds: Double, sampleRate: Int) -> Int {
-            min(4096, max(128, Int(latencySeconds * Double(sampleRate) / 3)))
+            let half = min(4096, max(128, Int(latencySeconds * Double(sampleRate) / 2)))
+            return half / 32 * 32
         }
     }
 
