@@ -10,7 +10,7 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
                libsystemd-dev dbus playerctl libglib2.0-bin pipewire pipewire-pulse wireplumber \
                chromium chromium-driver \
                fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine \
-               binutils
+               binutils libcurl4-openssl-dev
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)
 # Extra swift build flags for build/install/deb (the packaging test reuses the test build's).
@@ -140,12 +140,13 @@ DEB_FILE  = dist/widgetweaver_$(VERSION)_$(DEB_ARCH).deb
 # Libraries the binaries load at run time that ldd cannot see (fonts are read through fontconfig).
 DEB_EXTRA_DEPENDS = fontconfig, fonts-inter
 
-## dist/widgetweaver_VERSION_ARCH.deb. The Swift runtime is linked in (-static-stdlib): Debian has
+## dist/widgetweaver_VERSION_ARCH.deb. weaver links libcurl itself: the static FoundationNetworking
+## (URLSession, for the weather and calendar downloads) is built on it and does not name it. The Swift runtime is linked in (-static-stdlib): Debian has
 ## no package for it, so Depends names only Debian libraries, found from ldd of the binaries.
 DEB_BIN = $(shell $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --show-bin-path)
 deb: deps stamp
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --product noise
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --product weaver
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --product weaver -Xlinker -lcurl
 	$(MAKE) --no-print-directory man MAN_BIN=$(DEB_BIN)
 	rm -rf $(DEB_ROOT) && mkdir -p $(DEB_ROOT)/DEBIAN
 	PREFIX=/usr DESTDIR=$(DEB_ROOT) MANIFEST=0 scripts/install.sh install $(DEB_BIN) $(MAN_DIR)
