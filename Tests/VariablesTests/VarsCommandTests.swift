@@ -125,10 +125,25 @@ struct VarsCommandTests {
         let r = try weaver("vars", "render", "{{x|fallback}}")
         #expect(r.status == 0)
         #expect(r.stdoutText == "fallback\n")
-        #expect(r.stderrText.contains("warning:"))
+        // Issue 16 (12): the warning names the file, not its folder.
+        #expect(r.stderrText.contains("warning: \(file.path) could not be read"), "\(r.stderrText)")
         let names = try FileManager.default.contentsOfDirectory(atPath: home.path)
         let aside = try #require(names.first { $0.hasPrefix("variables.json.corrupt-") })
         #expect(try String(contentsOf: home.appendingPathComponent(aside), encoding: .utf8) == "{broken")
+    }
+
+    /// Issue 16 (12): a corrupt pro.json is set aside with a warning, like every other store file.
+    @Test func corruptProFileIsSetAsideWithAWarning() throws {
+        let file = home.appendingPathComponent("pro.json")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try Data("{\"unlocked\": ".utf8).write(to: file)
+        let r = try weaver("pro", "status")
+        #expect(r.status == 0)
+        #expect(r.stdoutText == "locked\n")
+        #expect(r.stderrText.contains("warning: \(file.path) could not be read"), "\(r.stderrText)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: home.path)
+        let aside = try #require(names.first { $0.hasPrefix("pro.json.corrupt-") })
+        #expect(try String(contentsOf: home.appendingPathComponent(aside), encoding: .utf8) == "{\"unlocked\": ")
     }
 
     @Test func keysListsBuiltInsWithNoiseStatus() throws {

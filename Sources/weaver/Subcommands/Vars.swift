@@ -66,7 +66,10 @@ struct CommandError: Error, CustomStringConvertible {
 enum StoreMessages {
     /// Tells the user where an unreadable store file went; it is never overwritten.
     static func reportSetAside(_ reason: String, _ url: URL) {
-        FileHandle.standardError.write(Data("warning: \(url.deletingLastPathComponent().path) held an unreadable file (\(reason)); it was moved to \(url.path)\n".utf8))
+        // `url` is where the file went (`NAME.corrupt-…` beside it): name the file itself.
+        let name = url.lastPathComponent.components(separatedBy: ".corrupt-").first ?? url.lastPathComponent
+        let original = url.deletingLastPathComponent().appendingPathComponent(name).path
+        FileHandle.standardError.write(Data("warning: \(original) could not be read (\(reason)); it was moved to \(url.path)\n".utf8))
     }
 
     static func requirePro(_ root: StoreRoot, action: String) throws {
