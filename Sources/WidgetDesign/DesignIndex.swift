@@ -56,18 +56,20 @@ public struct DesignSummary: Sendable, Hashable {
 /// atomically under the library lock with every change. Listing 10,000 designs reads this one
 /// file instead of 10,000. It is a cache: when it is missing, unreadable, or its IDs differ from
 /// the design files present, the library rebuilds it from the files.
-/// What `stat` says about a design file; equal stamps mean the index row is still true.
+/// What `stat` says about a design file; equal stamps mean the index row is still true. The
+/// status-change time, not the modification time: `touch -r` can put an edited file's mtime back
+/// (a same-size hand edit then looked unchanged), but every write moves ctime.
 struct FileStamp: Sendable, Hashable {
     var inode: UInt64
     var size: Int64
-    var modifiedSeconds: Int64
-    var modifiedNanoseconds: Int64
+    var changedSeconds: Int64
+    var changedNanoseconds: Int64
 
     static func of(_ path: String) -> FileStamp? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         return FileStamp(inode: UInt64(st.st_ino), size: Int64(st.st_size),
-                         modifiedSeconds: Int64(st.st_mtim.tv_sec), modifiedNanoseconds: Int64(st.st_mtim.tv_nsec))
+                         changedSeconds: Int64(st.st_ctim.tv_sec), changedNanoseconds: Int64(st.st_ctim.tv_nsec))
     }
 
     /// `name` inside the open folder `dirFD`.
@@ -75,22 +77,22 @@ struct FileStamp: Sendable, Hashable {
         var st = stat()
         guard fstatat(dirFD, name, &st, 0) == 0 else { return nil }
         return FileStamp(inode: UInt64(st.st_ino), size: Int64(st.st_size),
-                         modifiedSeconds: Int64(st.st_mtim.tv_sec), modifiedNanoseconds: Int64(st.st_mtim.tv_nsec))
+                         changedSeconds: Int64(st.st_ctim.tv_sec), changedNanoseconds: Int64(st.st_ctim.tv_nsec))
     }
 
-    var encoded: String { "\(inode).\(size).\(modifiedSeconds).\(modifiedNanoseconds)" }
+    var encoded: String { "\(inode).\(size).\(changedSeconds).\(changedNanoseconds)" }
 
-    init(inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64) {
+    init(inode: UInt64, size: Int64, changedSeconds: Int64, changedNanoseconds: Int64) {
         self.inode = inode
         self.size = size
-        self.modifiedSeconds = modifiedSeconds
-        self.modifiedNanoseconds = modifiedNanoseconds
+        self.changedSeconds = changedSeconds
+        self.changedNanoseconds = changedNanoseconds
     }
 
     init?(_ text: Substring) {
         let p = text.split(separator: ".", omittingEmptySubsequences: false)
         guard p.count == 4, let i = UInt64(p[0]), let s = Int64(p[1]), let m = Int64(p[2]), let n = Int64(p[3]) else { return nil }
-        self.init(inode: i, size: s, modifiedSeconds: m, modifiedNanoseconds: n)
+        self.init(inode: i, size: s, changedSeconds: m, changedNanoseconds: n)
     }
 }
 

@@ -145,6 +145,25 @@ import Testing
         #expect(try lib.readIndexIfCurrent()?.contains { $0.name == "After the edit" } == true)
     }
 
+    /// The same with a same-size edit whose modification time is then put back (`touch -r`):
+    /// still seen, because the index compares the status-change time.
+    @Test func sameSizeEditWithItsOldTimeIsStillSeen() throws {
+        let store = try TempStore(); defer { store.remove() }
+        let lib = store.library()
+        let s = makeSpec("Alpha")
+        try lib.add([s])
+        #expect(try lib.summaries().map(\.name) == ["Alpha"])
+        let url = lib.fileURL(s.id)
+        let before = try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as! Date
+        let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "\"Alpha\"", with: "\"Omega\"")
+        // In place (same inode, same size), then the old modification time restored.
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: before], ofItemAtPath: url.path)
+        #expect(try lib.summaries().map(\.name) == ["Omega"])
+    }
+
     @Test func anOldVersion1IndexIsRebuilt() throws {
         let store = try TempStore(); defer { store.remove() }
         let lib = store.library()
