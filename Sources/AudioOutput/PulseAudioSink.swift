@@ -14,6 +14,8 @@ public final class PulseAudioSink: AudioSink {
     public var underrunCount: Int { 0 }
     let device: String?
     let latencySeconds: Double
+    /// The buffer actually asked for: two player blocks (a little under `latencySeconds`).
+    let bufferSeconds: Double
     var handle: OpaquePointer?
 
     /// - Parameters:
@@ -25,13 +27,18 @@ public final class PulseAudioSink: AudioSink {
         self.latencySeconds = latencySeconds
         name = "pulse (\(device ?? "default sink"))"
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
-        let bytesPerSecond = Double(format.sampleRate * format.channelCount * 4)
         // minreq: the server asks for more when half the buffer has played (the default is a
-        // quarter or less): half as many wake-ups, and still half the buffer in hand.
-        let frameBytes = Double(format.channelCount * 4)
-        let minreq = (latencySeconds * Double(format.sampleRate) / 2).rounded(.down) * frameBytes
-        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(latencySeconds * bytesPerSecond),
-                                  prebuf: UInt32.max, minreq: UInt32(minreq), fragsize: UInt32.max)
+        // quarter or less): half as many wake-ups, and still half the buffer in hand. The buffer is
+        // exactly two of the player's blocks (LivePlayer.Options.blockFrames: half the latency in
+        // whole 32-frame control intervals, 128…4096), so each request is one block: with a buffer
+        // a few frames longer, every write waited one server tick for the last frames (2.0x pacat's
+        // system calls instead of 1.1x, docs/quiet-player.md).
+        let frameBytes = format.channelCount * 4
+        let blockFrames = min(4096, max(128, Int(latencySeconds * Double(format.sampleRate) / 2))) / 32 * 32
+        let bufferFrames = blockFrames * 2
+        bufferSeconds = Double(bufferFrames) / Double(format.sampleRate)
+        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(bufferFrames * frameBytes),
+                                  prebuf: UInt32.max, minreq: UInt32(blockFrames * frameBytes), fragsize: UInt32.max)
         var error: Int32 = 0
         handle = pa_simple_new(nil, applicationName, PA_STREAM_PLAYBACK, device, streamName, &spec, nil, &attr, &error)
         guard handle != nil else {
@@ -90,7 +97,7 @@ public final class PulseAudioSink: AudioSink {
         let usec = pa_simple_get_latency(handle, &error)
         if usec != UInt64.max {
             let blockSeconds = Double(frameCount) / Double(format.sampleRate)
-            let excess = Double(usec) / 1e6 + blockSeconds - latencySeconds
+            let excess = Double(usec) / 1e6 + blockSeconds - bufferSeconds
             if excess > 0.001 { sleepNanoseconds(.nanoseconds(Int64(min(excess, blockSeconds) * 1e9))) }
         }
         if pa_simple_write(handle, samples, frameCount * format.channelCount * 4, &error) < 0 {
