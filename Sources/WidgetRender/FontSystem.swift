@@ -79,16 +79,24 @@ public final class FontSystem: @unchecked Sendable {
         let root = base.appendingPathComponent("widgetweaver/fonts-\(String(hash, radix: 16))")
         let links = root.appendingPathComponent("files"), cache = root.appendingPathComponent("cache")
         let fm = FileManager.default
-        do {
-            try fm.createDirectory(at: links, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try fm.createDirectory(at: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            for file in files {
-                let link = links.appendingPathComponent((file as NSString).lastPathComponent)
-                if (try? fm.destinationOfSymbolicLink(atPath: link.path)) != file {
-                    try? fm.removeItem(at: link)
-                    try fm.createSymbolicLink(atPath: link.path, withDestinationPath: file)
+        // The folder of links appears whole or not at all (made aside, then renamed into place), so
+        // a process starting at the same moment never caches a half-made folder.
+        if !fm.fileExists(atPath: links.path) {
+            let staging = root.appendingPathComponent("files.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            do {
+                try fm.createDirectory(at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                for file in files {
+                    try fm.createSymbolicLink(atPath: staging.appendingPathComponent((file as NSString).lastPathComponent).path,
+                                              withDestinationPath: file)
                 }
+                if rename(staging.path, links.path) != 0 { try? fm.removeItem(at: staging) }   // another process won
+            } catch {
+                try? fm.removeItem(at: staging)
+                return nil
             }
+        }
+        do {
+            try fm.createDirectory(at: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             return nil
         }
@@ -102,10 +110,19 @@ public final class FontSystem: @unchecked Sendable {
             FcConfigDestroy(config)
             return nil
         }
-        // Every file must have made it in; otherwise use the direct way, which reports the missing.
-        let fonts = FcConfigGetFonts(config, FcSetSystem)
-        let count = Int(fonts?.pointee.nfont ?? 0)
-        guard count >= files.count else {
+        // Every pinned file must have made it in (checked by path, not by count: a collection holds
+        // many faces); otherwise use the direct way, which reports what is missing.
+        var found = Set<String>()
+        if let set = FcConfigGetFonts(config, FcSetSystem), let fonts = set.pointee.fonts {
+            for i in 0..<Int(set.pointee.nfont) {
+                var path: UnsafeMutablePointer<FcChar8>?
+                if let pattern = fonts[i], FcPatternGetString(pattern, FC_FILE, 0, &path) == FcResultMatch, let path {
+                    found.insert(String(cString: path))
+                }
+            }
+        }
+        let expected = files.map { links.appendingPathComponent(($0 as NSString).lastPathComponent).path }
+        guard expected.allSatisfy(found.contains) else {
             FcConfigDestroy(config)
             return nil
         }
