@@ -66,3 +66,14 @@ public struct AudioOutputError: Error, CustomStringConvertible, Sendable, Equata
 
     public var description: String { "\(backend): \(call) failed: \(reason)" }
 }
+
+/// The player's render block for a buffer of `latencySeconds`: half the buffer, 128…4096 frames, in
+/// whole 32-frame control intervals. The live player renders blocks of this size and the PulseAudio
+/// sink asks for a buffer of exactly two of them, so each server request is one block. Whole control
+/// intervals keep the live chain's parameter updates on the same frames as the offline renderer's
+/// 4096-frame blocks (a 3,856-frame block once made live output differ from the render by 3.3e-4).
+public enum PlaybackBlock {
+    public static func frames(latencySeconds: Double, sampleRate: Int) -> Int {
+        min(4096, max(128, Int(latencySeconds * Double(sampleRate) / 2))) / 32 * 32
+    }
+}

@@ -29,12 +29,11 @@ public final class PulseAudioSink: AudioSink {
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
         // minreq: the server asks for more when half the buffer has played (the default is a
         // quarter or less): half as many wake-ups, and still half the buffer in hand. The buffer is
-        // exactly two of the player's blocks (LivePlayer.Options.blockFrames: half the latency in
-        // whole 32-frame control intervals, 128…4096), so each request is one block: with a buffer
-        // a few frames longer, every write waited one server tick for the last frames (2.0x pacat's
-        // system calls instead of 1.1x, docs/quiet-player.md).
+        // exactly two of the player's blocks (`PlaybackBlock`), so each request is one block; with a
+        // buffer a few frames longer the render thread woke early and then waited on the server
+        // (2.03x pacat's system calls, 1.81x with two blocks: docs/quiet-player.md).
         let frameBytes = format.channelCount * 4
-        let blockFrames = min(4096, max(128, Int(latencySeconds * Double(format.sampleRate) / 2))) / 32 * 32
+        let blockFrames = PlaybackBlock.frames(latencySeconds: latencySeconds, sampleRate: format.sampleRate)
         let bufferFrames = blockFrames * 2
         bufferSeconds = Double(bufferFrames) / Double(format.sampleRate)
         var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(bufferFrames * frameBytes),

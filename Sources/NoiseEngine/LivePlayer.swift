@@ -21,14 +21,9 @@ public final class LivePlayer: @unchecked Sendable {
 
         public init() {}
 
-        /// Half the output buffer, 128…4096 frames, in whole control intervals (32 frames): the
-        /// PulseAudio sink asks the server to request data when half its buffer has played, so each
-        /// write refills what the server took. Whole control intervals keep the live chain's
-        /// parameter updates on the same frames as the offline render's 4096-frame blocks (a block
-        /// of 3,856 frames once shifted them: live then differed from the render by up to 3.3e-4).
+        /// See `PlaybackBlock` (the sink sizes its buffer from the same rule).
         public static func blockFrames(latencySeconds: Double, sampleRate: Int) -> Int {
-            let half = min(4096, max(128, Int(latencySeconds * Double(sampleRate) / 2)))
-            return half / 32 * 32
+            PlaybackBlock.frames(latencySeconds: latencySeconds, sampleRate: sampleRate)
         }
     }
 

@@ -24,14 +24,7 @@ import TestSupport
         #expect(abs(played.count - renderActive) < 480)   // all of it, within 10 ms: nothing lost, nothing added
 
         // Level and spectrum of the steady part (0.5…2.5 s) match the render.
-        let a = Array(played.dropFirst(24000).prefix(96000)), b = Array(reference.channels[0][24000..<120000])
-        let levelDiff = TestRender.db(TestRender.rms(a[...])) - TestRender.db(TestRender.rms(b[...]))
-        let bands = Spectrum.bandCentres(from: 100, to: 10000, perOctave: 3)
-        func levels(_ x: [Float]) -> [Double] {
-            let w = Spectrum.welch(x, sampleRate: 48000, segment: 4096)
-            return Spectrum.bandLevelsDb(binHz: w.binHz, density: w.density, centresHz: bands, fraction: 3)
-        }
-        let worstBand = zip(levels(a), levels(b)).map { abs($0 - $1) }.max()!
+        let (levelDiff, worstBand) = PlaybackTests.steadyDifference(played: played, reference: reference.channels[0])
         print("pipewire vs render: level \(levelDiff) dB, worst band \(worstBand) dB")
         #expect(abs(levelDiff) < 0.01)
         #expect(worstBand < 1.5)
@@ -41,12 +34,8 @@ import TestSupport
         print("pipewire: quietest 10 ms window \(quietest - TestRender.db(TestRender.rms(steady[...]))) dB against the mean")
         #expect(quietest > TestRender.db(TestRender.rms(steady[...])) - 20)
         #expect(played.map { abs($0) }.max()! < 0.966)
-        // PipeWire passes the samples through (same rate, volume 1): find the render in the recording,
-        // within two s16 steps (the server's float-to-s16 conversion and the WAV writer's differ by
-        // one rounding each, as in the PulseAudio test).
-        let probe = Array(reference.channels[0][30000..<30064])
-        let recorded = rec.channels[0]
-        let offset = (0..<(recorded.count - 64)).first { i in (0..<64).allSatisfy { abs(recorded[i + $0] - probe[$0]) <= 2.0 / 32767 } }
+        // PipeWire passes the samples through (same rate, volume 1): find the render in the recording.
+        let offset = PlaybackTests.renderOffset(reference.channels[0], in: rec.channels[0])
         #expect(offset != nil, "the rendered samples were not found in the recording")
     }
 }

@@ -36,14 +36,8 @@ import TestSupport
         #expect(abs(played.count - Self.active(reference.channels[0]).count) < 480)   // all of it, within 10 ms
 
         // Level and spectrum of the steady part (0.5…2.5 s) match the render.
-        let a = Array(played.dropFirst(24000).prefix(96000)), b = Array(reference.channels[0][24000..<120000])
-        let levelDiff = TestRender.db(TestRender.rms(a[...])) - TestRender.db(TestRender.rms(b[...]))
-        let bands = Spectrum.bandCentres(from: 100, to: 10000, perOctave: 3)
-        func levels(_ x: [Float]) -> [Double] {
-            let w = Spectrum.welch(x, sampleRate: 48000, segment: 4096)
-            return Spectrum.bandLevelsDb(binHz: w.binHz, density: w.density, centresHz: bands, fraction: 3)
-        }
-        let worstBand = zip(levels(a), levels(b)).map { abs($0 - $1) }.max()!
+        let a = Array(played.dropFirst(24000).prefix(96000))
+        let (levelDiff, worstBand) = Self.steadyDifference(played: played, reference: reference.channels[0])
         print("pulse vs render: level \(levelDiff) dB, worst band \(worstBand) dB")
         #expect(abs(levelDiff) < 0.5)
         #expect(worstBand < 1.5)
@@ -53,13 +47,28 @@ import TestSupport
         // No clipping.
         #expect(played.map { abs($0) }.max()! < 0.966)
         // The server got the very samples we rendered (s16 both ways): find the render in the recording.
-        // Two steps of tolerance: PulseAudio's float-to-s16 conversion and the WAV writer's (× 32767)
-        // round differently by up to one step, and scale differently by up to |x| of a step (the
-        // presets at -23 LUFS peak near -14 dBFS here, where that shows).
-        let probe = Array(reference.channels[0][30000..<30064])
-        let recorded = rec.channels[0]
-        let offset = (0..<(recorded.count - 64)).first { i in (0..<64).allSatisfy { abs(recorded[i + $0] - probe[$0]) <= 2.0 / 32767 } }
-        #expect(offset != nil, "the rendered samples were not found in the recording")
+        #expect(Self.renderOffset(reference.channels[0], in: rec.channels[0]) != nil, "the rendered samples were not found in the recording")
+    }
+
+    /// Level (dB) and worst third-octave band (dB, 100 Hz–10 kHz) between the steady part
+    /// (0.5…2.5 s) of what was played and of the render.
+    static func steadyDifference(played: ArraySlice<Float>, reference: [Float]) -> (levelDb: Double, worstBandDb: Double) {
+        let a = Array(played.dropFirst(24000).prefix(96000)), b = Array(reference[24000..<120000])
+        let levelDiff = TestRender.db(TestRender.rms(a[...])) - TestRender.db(TestRender.rms(b[...]))
+        let bands = Spectrum.bandCentres(from: 100, to: 10000, perOctave: 3)
+        func levels(_ x: [Float]) -> [Double] {
+            let w = Spectrum.welch(x, sampleRate: 48000, segment: 4096)
+            return Spectrum.bandLevelsDb(binHz: w.binHz, density: w.density, centresHz: bands, fraction: 3)
+        }
+        return (levelDiff, zip(levels(a), levels(b)).map { abs($0 - $1) }.max()!)
+    }
+
+    /// Where 64 rendered samples (from frame 30,000) appear in the recording, within two s16 steps:
+    /// the server's float-to-s16 conversion and the WAV writer's (× 32767) round differently by up
+    /// to one step, and scale differently by up to |x| of a step.
+    static func renderOffset(_ reference: [Float], in recorded: [Float]) -> Int? {
+        let probe = Array(reference[30000..<30064])
+        return (0..<(recorded.count - 64)).first { i in (0..<64).allSatisfy { abs(recorded[i + $0] - probe[$0]) <= 2.0 / 32767 } }
     }
 
     @Test func playsThroughALSAAndWritesExactlyTheRender() throws {
