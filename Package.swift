@@ -27,7 +27,7 @@ let package = Package(
     targets: [
         // C shims: flush-to-zero, thread naming, real-time scheduling (Glibc's module lacks them).
         .target(name: "CNoiseSupport"),
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse-simple",
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse",
                        providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa",
                        providers: [.apt(["libasound2-dev"])]),

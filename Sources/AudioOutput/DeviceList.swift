@@ -11,28 +11,11 @@ public struct OutputDevice: Sendable, Equatable {
 }
 
 public enum DeviceList {
-    /// Sinks of the running PulseAudio (or PipeWire-Pulse) server, default first.
-    public static func pulseSinks() throws(AudioOutputError) -> [OutputDevice] {
-        guard let loop = pa_mainloop_new() else { throw AudioOutputError(.unavailable, backend: "pulse", call: "pa_mainloop_new", reason: "out of memory") }
-        defer { pa_mainloop_free(loop) }
-        guard let context = pa_context_new(pa_mainloop_get_api(loop), "noise devices") else {
-            throw AudioOutputError(.unavailable, backend: "pulse", call: "pa_context_new", reason: "out of memory")
-        }
-        defer { pa_context_unref(context) }
-        guard pa_context_connect(context, nil, PA_CONTEXT_NOFLAGS, nil) >= 0 else {
-            throw AudioOutputError(.unavailable, backend: "pulse", call: "connect", reason: PulseAudioSink.describe(pa_context_errno(context)))
-        }
-        defer { pa_context_disconnect(context) }
-        while true {
-            guard pa_mainloop_iterate(loop, 1, nil) >= 0 else {
-                throw AudioOutputError(.unavailable, backend: "pulse", call: "connect", reason: "main loop failed")
-            }
-            let state = pa_context_get_state(context)
-            if state == PA_CONTEXT_READY { break }
-            if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
-                throw AudioOutputError(.unavailable, backend: "pulse", call: "connect", reason: PulseAudioSink.describe(pa_context_errno(context)))
-            }
-        }
+    /// Sinks of the running PulseAudio (or PipeWire-Pulse) server, default first (`server`: as
+    /// `PulseAudioSink`'s).
+    public static func pulseSinks(server: String? = nil) throws(AudioOutputError) -> [OutputDevice] {
+        let connection = try PulseConnection(clientName: "noise devices", server: server)
+        let context = connection.context
         final class Results {
             var sinks: [OutputDevice] = []
             var defaultName: String?
@@ -56,10 +39,7 @@ public enum DeviceList {
             if let serverOp { pa_operation_unref(serverOp) }
             if let sinkOp { pa_operation_unref(sinkOp) }
         }
-        while results.pending > 0 {
-            guard pa_mainloop_iterate(loop, 1, nil) >= 0 else { break }
-            if pa_context_get_state(context) != PA_CONTEXT_READY { break }
-        }
+        try connection.iterate(call: "list sinks") { results.pending == 0 }
         var sinks = results.sinks.map { d in
             var d = d
             d.isDefault = d.name == results.defaultName

@@ -3,25 +3,35 @@ import Glibc
 #endif
 import CPulse
 
-/// Plays through a PulseAudio server (and PipeWire's PulseAudio service) with the simple API.
+/// Plays through a PulseAudio server (and PipeWire's PulseAudio service).
 ///
 /// The stream asks for `latencySeconds` of buffering (`tlength`), 150 ms by default: a noise
 /// machine gains nothing from low latency, and a tiny `tlength` would force the server (and every
 /// other program on it) into low-latency mode. Samples go out as 32-bit float; the server converts.
+///
+/// The connection runs on the writing thread's own `pa_mainloop` (`PulseConnection`): `write` waits
+/// in the loop's `poll` until the server asks for a block, writes it whole and returns. The simple
+/// API (`pa_simple`) used before keeps a second, threaded main loop: every server request then costs a
+/// wake-up of that thread, a condition-variable signal and priority-inheriting mutex hand-overs with
+/// the render thread (1.8x `pacat`'s system calls on a steady stream; docs/quiet-player.md).
 public final class PulseAudioSink: AudioSink {
     public let format: AudioFormat
     public let name: String
-    public var underrunCount: Int { 0 }
+    public private(set) var underrunCount = 0
     let device: String?
     let latencySeconds: Double
-    /// The buffer actually asked for: two player blocks (a little under `latencySeconds`).
+    /// The buffer asked for: two player blocks (a little under `latencySeconds`).
     let bufferSeconds: Double
-    var handle: OpaquePointer?
+    private var connection: PulseConnection?
+    private var stream: OpaquePointer?
+    /// The smallest write worth waking for: one server request (`minreq` as granted).
+    private var requestBytes = 0
 
     /// - Parameters:
     ///   - device: a sink name (`noise devices`), nil for the server's default.
+    ///   - server: a server address in PULSE_SERVER syntax; nil for `$PULSE_SERVER` or the default.
     public init(format: AudioFormat, device: String? = nil, latencySeconds: Double = 0.15,
-                applicationName: String = "noise", streamName: String = "Noise machine") throws(AudioOutputError) {
+                applicationName: String = "noise", streamName: String = "Noise machine", server: String? = nil) throws(AudioOutputError) {
         self.format = format
         self.device = device
         self.latencySeconds = latencySeconds
@@ -29,25 +39,47 @@ public final class PulseAudioSink: AudioSink {
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
         // minreq: the server asks for more when half the buffer has played (the default is a
         // quarter or less): half as many wake-ups, and still half the buffer in hand. The buffer is
-        // exactly two of the player's blocks (`PlaybackBlock`), so each request is one block; with a
-        // buffer a few frames longer the render thread woke early and then waited on the server
-        // (2.03x pacat's system calls, 1.81x with two blocks: docs/quiet-player.md).
+        // exactly two of the player's blocks (`PlaybackBlock`), so each request is one block.
         let frameBytes = format.channelCount * 4
         let blockFrames = PlaybackBlock.frames(latencySeconds: latencySeconds, sampleRate: format.sampleRate)
         let bufferFrames = blockFrames * 2
         bufferSeconds = Double(bufferFrames) / Double(format.sampleRate)
         var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(bufferFrames * frameBytes),
                                   prebuf: UInt32.max, minreq: UInt32(blockFrames * frameBytes), fragsize: UInt32.max)
-        var error: Int32 = 0
-        handle = pa_simple_new(nil, applicationName, PA_STREAM_PLAYBACK, device, streamName, &spec, nil, &attr, &error)
-        guard handle != nil else {
-            if let device, error == Int32(PA_ERR_NOENTITY.rawValue) {
+        let connection = try PulseConnection(clientName: applicationName, server: server)
+        guard let stream = pa_stream_new(connection.context, streamName, &spec, nil) else {
+            throw AudioOutputError(.invalid, backend: "pulse", call: "pa_stream_new", reason: connection.lastError)
+        }
+        self.connection = connection
+        self.stream = stream
+        pa_stream_set_underflow_callback(stream, { _, user in
+            Unmanaged<PulseAudioSink>.fromOpaque(user!).takeUnretainedValue().underrunCount += 1
+        }, Unmanaged.passUnretained(self).toOpaque())
+        // ADJUST_LATENCY (as pa_simple and pacat): the server sizes its own buffer from ours. Not
+        // AUTO_TIMING_UPDATE: its periodic timing queries allocate an operation on this (real-time)
+        // thread every few seconds (perf uprobes on calloc: 6 in 10 s) and wake it for the answers;
+        // `latencyFrames` asks when someone wants to know.
+        let flags = PA_STREAM_ADJUST_LATENCY
+        guard pa_stream_connect_playback(stream, device, &attr, flags, nil, nil) >= 0 else {
+            throw AudioOutputError(.invalid, backend: "pulse", call: "connect stream", reason: connection.lastError)
+        }
+        do {
+            try connection.iterate(call: "connect stream", kind: .unavailable) { () throws(AudioOutputError) -> Bool in
+                let state = pa_stream_get_state(stream)
+                if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
+                    throw AudioOutputError(.unavailable, backend: "pulse", call: "connect stream", reason: connection.lastError)
+                }
+                return state == PA_STREAM_READY
+            }
+        } catch {
+            if let device, pa_context_errno(connection.context) == Int32(PA_ERR_NOENTITY.rawValue) {
                 throw AudioOutputError(.invalid, backend: "pulse", call: "open sink '\(device)'",
                                        reason: "the server has no sink of that name (see 'noise devices')")
             }
-            throw AudioOutputError(device == nil ? .unavailable : .invalid, backend: "pulse", call: "connect",
-                                   reason: Self.describe(error))
+            throw error
         }
+        let granted = pa_stream_get_buffer_attr(stream)?.pointee.minreq ?? UInt32(blockFrames * frameBytes)
+        requestBytes = max(frameBytes, Int(granted) / frameBytes * frameBytes)
     }
 
     deinit { try? close(drain: false) }
@@ -57,11 +89,11 @@ public final class PulseAudioSink: AudioSink {
     public static let streamProperties = ["media.role": "music", "application.icon_name": "audio-x-generic",
                                           "media.icon_name": "audio-x-generic"]
 
-    /// `pa_simple_new` takes no property list, but libpulse reads `PULSE_PROP` ("key=value ...")
-    /// from the environment into the context it creates, and the server gives a stream the
-    /// properties of its client. So: put ours in front of whatever `PULSE_PROP` the user already
-    /// has (the later value of a key wins, so theirs still override ours). Call it once, early,
-    /// before other threads run (`setenv` is not thread-safe).
+    /// Set through the environment rather than on the stream: libpulse reads `PULSE_PROP`
+    /// ("key=value ...") into the client's properties and the server gives a stream its client's
+    /// properties under its own, so putting ours in front of whatever `PULSE_PROP` the user already
+    /// has lets theirs override ours (the later value of a key wins); stream properties would win
+    /// over the user's. Call it once, early, before other threads run (`setenv` is not thread-safe).
     public static func exportStreamProperties() {
         let ours = streamProperties.keys.sorted().map { "\($0)=\"\(streamProperties[$0]!)\"" }.joined(separator: " ")
         if let existing = getenv("PULSE_PROP").map({ String(cString: $0) }) {
@@ -77,39 +109,60 @@ public final class PulseAudioSink: AudioSink {
         return "\(text) (PulseAudio error \(error))"
     }
 
+    /// Asks the server (a round trip on the main loop): call it from the thread that writes, between
+    /// writes, never from a real-time loop that cannot wait.
     public var latencyFrames: Int {
-        guard let handle else { return 0 }
-        var error: Int32 = 0
-        let usec = pa_simple_get_latency(handle, &error)
-        return usec == UInt64.max ? 0 : Int(usec * UInt64(format.sampleRate) / 1_000_000)
+        guard let connection, let stream else { return 0 }
+        guard (try? connection.wait(for: pa_stream_update_timing_info(stream, nil, nil), call: "latency")) != nil else { return 0 }
+        var usec: pa_usec_t = 0
+        var negative: Int32 = 0
+        guard pa_stream_get_latency(stream, &usec, &negative) >= 0, negative == 0 else { return 0 }
+        return Int(usec * UInt64(format.sampleRate) / 1_000_000)
     }
 
+    /// Waits (in the main loop's `poll`) until the server has asked for at least a request's worth,
+    /// writes as much of the block as it asked for, and repeats until the block is written; then
+    /// sends it on its way. With the buffer two blocks long, a steady stream is one wake-up and one
+    /// write per block.
     public func write(_ samples: UnsafePointer<Float>, frameCount: Int) throws(AudioOutputError) {
-        guard let handle else { throw AudioOutputError(.disconnected, backend: "pulse", call: "write", reason: "stream is closed") }
-        var error: Int32 = 0
-        // Pacing: sleep until the server has room for the whole block, then write it at once.
-        // Otherwise pa_simple_write parks this thread on its main loop's condition variable and
-        // every server request becomes a wake-up, a priority-inheriting mutex hand-over and more
-        // system calls (measured in docs/quiet-player.md). The interpolated latency is computed
-        // locally (no round trip); the sleep never exceeds the block, so the buffer keeps at
-        // least `latency − block` in hand.
-        let usec = pa_simple_get_latency(handle, &error)
-        if usec != UInt64.max {
-            let blockSeconds = Double(frameCount) / Double(format.sampleRate)
-            let excess = Double(usec) / 1e6 + blockSeconds - bufferSeconds
-            if excess > 0.001 { sleepNanoseconds(.nanoseconds(Int64(min(excess, blockSeconds) * 1e9))) }
+        guard let connection, let stream else {
+            throw AudioOutputError(.disconnected, backend: "pulse", call: "write", reason: "stream is closed")
         }
-        if pa_simple_write(handle, samples, frameCount * format.channelCount * 4, &error) < 0 {
-            throw AudioOutputError(.disconnected, backend: "pulse", call: "write", reason: Self.describe(error))
+        let bytes = UnsafeRawPointer(samples)
+        let total = frameCount * format.channelCount * 4
+        let frameBytes = format.channelCount * 4
+        var offset = 0
+        while offset < total {
+            var writable = 0
+            try connection.iterate(call: "write") { () throws(AudioOutputError) -> Bool in
+                guard pa_stream_get_state(stream) == PA_STREAM_READY else {
+                    throw AudioOutputError(.disconnected, backend: "pulse", call: "write", reason: connection.lastError)
+                }
+                writable = pa_stream_writable_size(stream)
+                guard writable != -1 else {
+                    throw AudioOutputError(.disconnected, backend: "pulse", call: "write", reason: connection.lastError)
+                }
+                return writable >= min(total - offset, requestBytes)
+            }
+            let n = min(writable, total - offset) / frameBytes * frameBytes
+            guard pa_stream_write(stream, bytes + offset, n, nil, 0, PA_SEEK_RELATIVE) >= 0 else {
+                throw AudioOutputError(.disconnected, backend: "pulse", call: "write", reason: connection.lastError)
+            }
+            offset += n
         }
+        connection.flush()
     }
 
     public func close(drain: Bool) throws(AudioOutputError) {
-        guard let handle else { return }
-        self.handle = nil
-        var error: Int32 = 0
-        let drained = !drain || pa_simple_drain(handle, &error) >= 0
-        pa_simple_free(handle)
-        if !drained { throw AudioOutputError(.disconnected, backend: "pulse", call: "drain", reason: Self.describe(error)) }
+        guard let connection, let stream else { return }
+        defer {
+            pa_stream_disconnect(stream)
+            pa_stream_unref(stream)
+            self.stream = nil
+            self.connection = nil
+        }
+        if drain, pa_stream_get_state(stream) == PA_STREAM_READY {
+            try connection.wait(for: pa_stream_drain(stream, nil, nil), call: "drain")
+        }
     }
 }

@@ -10,6 +10,8 @@ public final class PulseServer: @unchecked Sendable {
         ["HOME": directory.appendingPathComponent("home").path, "XDG_RUNTIME_DIR": directory.appendingPathComponent("run").path]
     }
     var server: ChildProcess?
+    /// The server's socket in PULSE_SERVER syntax, for clients inside the test process.
+    public var address: String { "unix:" + directory.appendingPathComponent("run/pulse/native").path }
 
     public struct Failure: Error, CustomStringConvertible { public var description: String }
 

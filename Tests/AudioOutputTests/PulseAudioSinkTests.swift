@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AudioOutput
+import Foundation
+import Testing
+import TestSupport
+
+/// The PulseAudio sink against a private server (TestSupport.PulseServer), in process: what it
+/// writes is played whole, its errors say what went wrong, and a dying server fails a write
+/// instead of hanging it.
+@Suite struct PulseAudioSinkTests {
+    static let format = AudioFormat(sampleRate: 48000, channelCount: 2)
+    static let blockFrames = PlaybackBlock.frames(latencySeconds: 0.15, sampleRate: 48000)
+
+    /// One block of a 1 kHz sine at amplitude 0.25 (RMS −15.05 dBFS), continuing from `frame`.
+    static func sine(_ buffer: UnsafeMutablePointer<Float>, from frame: Int) {
+        for i in 0..<blockFrames {
+            let v = Float(0.25 * sin(2 * Double.pi * 1000 * Double(frame + i) / 48000))
+            buffer[2 * i] = v
+            buffer[2 * i + 1] = v
+        }
+    }
+
+    @Test func everyBlockIsPlayedWithoutAGap() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        let recording = server.directory.appendingPathComponent("monitor.wav")
+        let recorder = try server.record(to: recording)
+        let sink = try PulseAudioSink(format: Self.format, latencySeconds: 0.15, server: server.address)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames * 2)
+        defer { buffer.deallocate() }
+        let blocks = 40   // 3.58 s
+        for b in 0..<blocks {
+            Self.sine(buffer, from: b * Self.blockFrames)
+            try sink.write(buffer, frameCount: Self.blockFrames)
+        }
+        // The server holds at most the two blocks asked for plus its own (sink) latency.
+        let latency = sink.latencyFrames
+        #expect(latency > 0 && latency <= 2 * Self.blockFrames + 4800, "latency \(latency) frames")
+        try sink.close(drain: true)
+        #expect(sink.underrunCount == 0)
+        Thread.sleep(forTimeInterval: 0.2)
+        let wav = try recorder.stop()
+        // 10 ms windows: the tone is one stretch as long as what was written, every window at its level.
+        let window = 480
+        let levels = stride(from: 0, to: wav.frameCount - window, by: window).map { start -> Double in
+            let slice = wav.channels[0][start..<start + window]
+            return 10 * log10(Double(slice.reduce(0) { $0 + $1 * $1 }) / Double(window) + 1e-20)
+        }
+        let loud = levels.indices.filter { levels[$0] > -40 }
+        let first = try #require(loud.first), last = try #require(loud.last)
+        let expectedWindows = Double(blocks * Self.blockFrames) / Double(window)
+        #expect(abs(Double(last - first + 1) - expectedWindows) <= 2, "tone lasts \(last - first + 1) windows, wrote \(expectedWindows)")
+        let inside = levels[(first + 1)..<last]
+        let worst = inside.map { abs($0 + 15.05) }.max() ?? .infinity
+        #expect(worst < 0.3, "a 10 ms window is \(worst) dB off the written level (a gap or a glitch)")
+    }
+
+    @Test func aMissingSinkIsNamed() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        #expect {
+            try PulseAudioSink(format: Self.format, device: "no-such-sink", server: server.address)
+        } throws: { error in
+            guard let e = error as? AudioOutputError else { return false }
+            return e.kind == .invalid && e.description.contains("'no-such-sink'") && e.description.contains("noise devices")
+        }
+    }
+
+    @Test func noServerIsUnavailable() throws {
+        let nowhere = try Products.temporaryDirectory("nopulse")
+        defer { try? FileManager.default.removeItem(at: nowhere) }
+        #expect {
+            try PulseAudioSink(format: Self.format, server: "unix:" + nowhere.appendingPathComponent("native").path)
+        } throws: { error in
+            (error as? AudioOutputError)?.kind == .unavailable
+        }
+    }
+
+    @Test func theServersSinksAreListed() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        let sinks = try DeviceList.pulseSinks(server: server.address)
+        #expect(sinks.first?.name == "test" && sinks.first?.isDefault == true, "\(sinks)")
+    }
+
+    /// Starved of data, the server reports an underrun; the sink counts it.
+    @Test func anUnderrunIsCounted() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        let sink = try PulseAudioSink(format: Self.format, latencySeconds: 0.15, server: server.address)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames * 2)
+        defer { buffer.deallocate() }
+        for b in 0..<3 {
+            Self.sine(buffer, from: b * Self.blockFrames)
+            try sink.write(buffer, frameCount: Self.blockFrames)
+        }
+        #expect(sink.underrunCount == 0)
+        Thread.sleep(forTimeInterval: 0.5)   // the 150 ms buffer runs dry
+        try sink.write(buffer, frameCount: Self.blockFrames)
+        try sink.write(buffer, frameCount: Self.blockFrames)
+        #expect(sink.underrunCount >= 1)
+        try sink.close(drain: false)
+    }
+
+    /// A server that dies mid-stream fails the next writes with `.disconnected`; none of them hangs.
+    @Test func aDeadServerFailsTheWrite() throws {
+        let server = try PulseServer()
+        let sink = try PulseAudioSink(format: Self.format, latencySeconds: 0.15, server: server.address)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames * 2)
+        defer { buffer.deallocate() }
+        Self.sine(buffer, from: 0)
+        try sink.write(buffer, frameCount: Self.blockFrames)
+        server.kill()
+        var failure: AudioOutputError?
+        for _ in 0..<10 where failure == nil {
+            do { try sink.write(buffer, frameCount: Self.blockFrames) } catch { failure = error }
+        }
+        #expect(failure?.kind == .disconnected, "\(String(describing: failure))")
+        #expect(throws: AudioOutputError.self) { try sink.write(buffer, frameCount: Self.blockFrames) }
+        try? sink.close(drain: false)
+    }
+}
