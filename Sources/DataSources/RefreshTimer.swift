@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 
 /// Runs `weaver weather refresh` (and `weaver calendar refresh`) every 30 minutes: a systemd user
 /// timer where systemd runs the session, else an XDG autostart entry that starts a loop at login.
@@ -100,9 +101,7 @@ public struct RefreshTimer: Sendable {
         case .systemd:
             try write(try serviceText(), to: serviceURL)
             try write(timerText(), to: timerURL)
-            try FileManager.default.createDirectory(at: wantsLinkURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? FileManager.default.removeItem(at: wantsLinkURL)
-            try FileManager.default.createSymbolicLink(atPath: wantsLinkURL.path, withDestinationPath: "../\(Self.timerName)")
+            try LoginEntries.enable(link: wantsLinkURL, unitName: Self.timerName)
             return [serviceURL, timerURL, wantsLinkURL]
         case .xdg:
             try write(try desktopText(), to: desktopURL)
@@ -112,64 +111,13 @@ public struct RefreshTimer: Sendable {
 
     @discardableResult
     public func remove() throws -> [URL] {
-        var removed: [URL] = []
-        for url in [wantsLinkURL, timerURL, serviceURL, desktopURL] {
-            let present = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
-                || FileManager.default.fileExists(atPath: url.path)
-            guard present else { continue }
-            try FileManager.default.removeItem(at: url)
-            removed.append(url)
-        }
-        return removed
+        try LoginEntries.remove([wantsLinkURL, timerURL, serviceURL, desktopURL], wantsFolder: wantsLinkURL.deletingLastPathComponent())
     }
 
-    private func write(_ text: String, to url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url, options: .atomic)
-    }
+    private func write(_ text: String, to url: URL) throws { try LoginEntries.write(text, to: url) }
 
-    public struct QuotingError: Error, CustomStringConvertible, Sendable {
-        public var argument: String
-        public var description: String { "cannot put \"\(argument)\" in a unit or desktop file: it contains a line break or control character" }
-    }
-
-    static func checkControl(_ s: String) throws {
-        guard !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { throw QuotingError(argument: s) }
-    }
-
-    /// A systemd command-line word (the same rules as NoiseControl's `Autostart.systemdQuoted`).
-    public static func systemdQuoted(_ s: String) throws -> String {
-        try checkControl(s)
-        var out = "\""
-        for c in s {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "%": out += "%%"
-            case "$": out += "$$"
-            default: out.append(c)
-            }
-        }
-        return out + "\""
-    }
-
-    /// A POSIX shell word: single quotes, with `'` written as `'\''`.
-    static func shellQuoted(_ s: String) throws -> String {
-        try checkControl(s)
-        return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    /// A desktop-entry Exec word (the same rules as `Autostart.desktopQuoted`).
-    public static func desktopQuoted(_ s: String) throws -> String {
-        try checkControl(s)
-        var quoted = ""
-        for c in s {
-            switch c {
-            case "\"", "`", "$", "\\": quoted += "\\" + String(c)
-            case "%": quoted += "%%"
-            default: quoted.append(c)
-            }
-        }
-        return "\"\(quoted.replacingOccurrences(of: "\\", with: "\\\\"))\""
-    }
+    public typealias QuotingError = LoginEntries.Unquotable
+    public static func systemdQuoted(_ s: String) throws -> String { try LoginEntries.systemdWord(s) }
+    static func shellQuoted(_ s: String) throws -> String { try LoginEntries.shellWord(s) }
+    public static func desktopQuoted(_ s: String) throws -> String { try LoginEntries.desktopWord(s) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 
 /// Starts `noise resume --if-enabled` at login: a systemd user unit where systemd runs the
 /// session, else an XDG autostart entry (desktops without systemd read those).
@@ -91,11 +92,8 @@ public struct Autostart: Sendable {
         switch method {
         case .systemd:
             try write(try unitText(), to: unitURL)
-            let link = wantsLinkURL
-            try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? FileManager.default.removeItem(at: link)
-            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "../\(Self.unitName)")
-            return [unitURL, link]
+            try LoginEntries.enable(link: wantsLinkURL, unitName: Self.unitName)
+            return [unitURL, wantsLinkURL]
         case .xdg:
             try write(try desktopText(), to: desktopURL)
             return [desktopURL]
@@ -105,17 +103,7 @@ public struct Autostart: Sendable {
     /// Removes whatever is installed (both kinds); returns the files removed.
     @discardableResult
     public func remove() throws -> [URL] {
-        var removed: [URL] = []
-        for url in [wantsLinkURL, unitURL, desktopURL] {
-            var isDirectory: ObjCBool = false
-            // A dangling link does not "exist" for fileExists; check the link itself.
-            let present = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
-                || FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-            guard present else { continue }
-            try FileManager.default.removeItem(at: url)
-            removed.append(url)
-        }
-        return removed
+        try LoginEntries.remove([wantsLinkURL, unitURL, desktopURL], wantsFolder: wantsLinkURL.deletingLastPathComponent())
     }
 
     public struct Installed: Sendable, Equatable {
@@ -132,46 +120,13 @@ public struct Autostart: Sendable {
                          desktopEntry: fm.fileExists(atPath: desktopURL.path))
     }
 
-    private func write(_ text: String, to url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url, options: .atomic)
-    }
+    private func write(_ text: String, to url: URL) throws { try LoginEntries.write(text, to: url) }
 
-    public struct QuotingError: Error, CustomStringConvertible, Sendable {
-        public var argument: String
-        public var description: String { "cannot put \"\(argument)\" in a unit or desktop file: it contains a line break or control character" }
-    }
+    public typealias QuotingError = LoginEntries.Unquotable
 
-    /// A systemd command-line word: double-quoted, C escapes for `\` and `"`, `%%` for `%`
-    /// (specifiers) and `$$` for `$` (variable expansion).
-    public static func systemdQuoted(_ s: String) throws -> String {
-        guard !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { throw QuotingError(argument: s) }
-        var out = "\""
-        for c in s {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "%": out += "%%"
-            case "$": out += "$$"
-            default: out.append(c)
-            }
-        }
-        return out + "\""
-    }
+    /// See `LoginEntries.systemdWord`.
+    public static func systemdQuoted(_ s: String) throws -> String { try LoginEntries.systemdWord(s) }
 
-    /// A desktop-entry Exec word: quoted with `"`, `` ` ``, `$` and `\` backslash-escaped, then the
-    /// string-value escape applied on top (so a backslash becomes four), and `%%` for `%`.
-    public static func desktopQuoted(_ s: String) throws -> String {
-        guard !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { throw QuotingError(argument: s) }
-        var quoted = ""
-        for c in s {
-            switch c {
-            case "\"", "`", "$", "\\": quoted += "\\" + String(c)
-            case "%": quoted += "%%"
-            default: quoted.append(c)
-            }
-        }
-        let stringEscaped = quoted.replacingOccurrences(of: "\\", with: "\\\\")
-        return "\"\(stringEscaped)\""
-    }
+    /// See `LoginEntries.desktopWord`.
+    public static func desktopQuoted(_ s: String) throws -> String { try LoginEntries.desktopWord(s) }
 }

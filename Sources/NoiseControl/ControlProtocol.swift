@@ -14,6 +14,7 @@ import SharedStore
 /// {"command":"timer","seconds":1800,"fadeSeconds":60}      ("seconds": null switches it off)
 /// {"command":"subscribe"}                                  (status lines until the client closes)
 /// {"command":"savePreset","name":"my-mix"}
+/// {"command":"forgetPreset","name":"my-mix"}               (the preset was deleted: drop the label)
 /// {"command":"toggle"}                                     (pause when playing, else resume)
 /// {"command":"adjustMaster","delta":0.05}                  (relative, -1…1, clamped to 0…1; unmutes)
 /// {"command":"mute","muted":true}                          (master to 0, the level is kept)
@@ -32,6 +33,8 @@ public enum ControlRequest: Equatable, Sendable {
     case subscribe
     /// The CLI has written the player's mix to preset `name`; the player takes it as its preset.
     case savePreset(name: String)
+    /// Preset `name` was deleted; a player labelled with it keeps its sound and drops the label.
+    case forgetPreset(name: String)
     case toggle
     /// Adds `delta` (−1…1) to the master level, clamped to 0…1.
     case adjustMaster(delta: Double)
@@ -116,8 +119,12 @@ extension ControlRequest {
             let name = try f.string("name", required: true)!
             guard PresetLibrary.isValidID(name) else { throw ProtocolError("'name' must be a preset id (a-z, 0-9, '-', '_', at most 64)") }
             request = .savePreset(name: name)
+        case "forgetPreset":
+            let name = try f.string("name", required: true)!
+            guard PresetLibrary.isValidID(name) else { throw ProtocolError("'name' must be a preset id (a-z, 0-9, '-', '_', at most 64)") }
+            request = .forgetPreset(name: name)
         default:
-            throw ProtocolError("unknown command '\(command.prefix(40))'; known: setLayer, setMaster, adjustMaster, mute, preset, pause, resume, toggle, stop, timer, status, subscribe, savePreset")
+            throw ProtocolError("unknown command '\(command.prefix(40))'; known: setLayer, setMaster, adjustMaster, mute, preset, pause, resume, toggle, stop, timer, status, subscribe, savePreset, forgetPreset")
         }
         _ = f.take("command")
         try f.refuseRest()
@@ -156,6 +163,7 @@ extension ControlRequest {
             o = ["command": .string("timer"), "seconds": n(s)]
             if let f { o["fadeSeconds"] = .number(f) }
         case .savePreset(let name): o = ["command": .string("savePreset"), "name": .string(name)]
+        case .forgetPreset(let name): o = ["command": .string("forgetPreset"), "name": .string(name)]
         case .toggle: o = ["command": .string("toggle")]
         case .adjustMaster(let d): o = ["command": .string("adjustMaster"), "delta": .number(d)]
         case .mute(let m): o = ["command": .string("mute"), "muted": .bool(m)]

@@ -156,6 +156,8 @@ public final class PlayerController: Sendable {
                 return .ok(status())
             case let .savePreset(name):
                 state.withLock { $0.presetID = name }
+            case let .forgetPreset(name):
+                state.withLock { if $0.presetID == name { $0.presetID = nil } }
             }
         } catch {
             return .error("\(error)")

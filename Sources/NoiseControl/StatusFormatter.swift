@@ -38,7 +38,7 @@ public enum StatusFormatter {
             lines.append("Playing \(title(status))\(preset), but the output is lost (\(status.output.backend) \(status.output.device)); the player is retrying and nothing is heard until it reconnects.")
         case (false, .playing): lines.append("Playing \(title(status))\(preset), master \(percent(status.masterVolume))\(status.muted ? ", muted" : "").")
         case (false, .paused): lines.append("Paused: \(title(status))\(preset), master \(percent(status.masterVolume))\(status.muted ? ", muted" : "").")
-        case (false, .stopped): lines.append("Stopped. Last played: \(title(status))\(preset), master \(percent(status.masterVolume)).")
+        case (false, .stopped): lines.append("Stopped. Last Mix: \(title(status))\(preset), master \(percent(status.masterVolume)).")
         }
         if !stale, let remaining = status.timerRemainingSeconds {
             let ends = status.timerEndsAt.map { " (ends \(clock($0)))" } ?? ""

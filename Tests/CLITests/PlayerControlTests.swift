@@ -72,6 +72,33 @@ import TestSupport
     }
 
     /// Play, change, stop: the Last Mix is the changed mix, and `render --mix last` renders exactly it.
+    /// `noise toggle` with no player starts the Last Mix in the background and returns (a key
+    /// binding must not become the player); deleting the preset it plays drops the label from the
+    /// player and from the Last Mix, and the sound goes on.
+    @Test func toggleStartsInTheBackgroundAndADeletedPresetLosesItsLabel() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        #expect(try rig.noise(["preset", "ocean"]).status == 0)
+        let saved = try rig.noise(["presets", "save", "mine"])
+        #expect(saved.status == 0, "\(saved.stderrText)")
+        #expect(try rig.noise(["preset", "mine"]).status == 0)
+        let toggle = try rig.noise(["toggle"])
+        #expect(toggle.status == 0 && toggle.stdoutText.contains("in the background"), "\(toggle.stdoutText)\(toggle.stderrText)")
+        let s = try #require(rig.waitForStatus(8) { $0["state"] as? String == "playing" && $0["presetID"] as? String == "mine" })
+        let pid = Int32(try #require(s["pid"] as? Int))
+        defer { kill(pid, SIGKILL) }
+        let deleted = try rig.noise(["presets", "delete", "mine"])
+        #expect(deleted.status == 0, "\(deleted.stderrText)")
+        #expect(rig.waitForStatus(2) { $0["presetID"] as? String == nil && $0["state"] as? String == "playing" } != nil)
+        let last = try JSONSerialization.jsonObject(with: Data(contentsOf: rig.store.appendingPathComponent("last-mix.json"))) as! [String: Any]
+        #expect(last["presetID"] as? String == nil, "\(last)")
+        #expect(!(try rig.noise(["status"]).stdoutText.contains("(preset mine)")))
+        #expect(try rig.noise(["stop"]).status == 0)
+        let end = Date().addingTimeInterval(10)
+        while kill(pid, 0) == 0 && Date() < end { usleep(20_000) }
+        #expect(kill(pid, 0) != 0, "the background player exits when stopped")
+    }
+
     @Test func lastMixRoundTrip() throws {
         let rig = try Rig()
         defer { rig.server.stop() }

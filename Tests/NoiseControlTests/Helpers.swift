@@ -87,6 +87,7 @@ final class FakePlayer: Sendable {
                 s.timerEndsAt = seconds.map { Date().addingTimeInterval($0) }
                 s.fadeSeconds = fade
             case .savePreset(let name): s.savedPresets.append(name); s.presetID = name
+            case .forgetPreset(let name): if s.presetID == name { s.presetID = nil }
             case .toggle: s.state = s.state == .paused ? .playing : .paused
             case .adjustMaster(let d):
                 do { try s.mix.setMaster(min(max(s.mix.masterVolume + d, 0), 1)) } catch { return "\(error)" }

@@ -33,7 +33,8 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: box.store.path).contains { $0.hasPrefix("status.json.corrupt-") })
     }
 
-    /// 16 (6): after `noise preset X` with no player, status showed the mix that last played.
+    /// 16 (6): after `noise preset X` with no player, status showed the mix that last played. It says
+    /// "Last Mix", not "Last played": the mix may have been set and never played.
     @Test func withNoPlayerStatusShowsTheLastMixStopped() throws {
         let box = try Sandbox(); defer { box.remove() }
         var played = FakePlayer().status()
@@ -41,7 +42,7 @@ import TestSupport
         try StatusStore(root: box.root).write(played)
         #expect(try box.noise(["preset", "rain"]).status == 0)
         var r = try box.noise(["status"])
-        #expect(r.stdoutText.hasPrefix("Stopped. Last played: Rain (preset rain), master 90%."), "\(r.stdoutText)")
+        #expect(r.stdoutText.hasPrefix("Stopped. Last Mix: Rain (preset rain), master 90%."), "\(r.stdoutText)")
         r = try box.noise(["status", "--json"])
         let doc = try JSONValue.parse(r.stdout)
         #expect(doc["presetID"] == .string("rain") && doc["state"] == .string("stopped"))
@@ -238,6 +239,7 @@ import TestSupport
         let cases: [([String], String)] = [
             (["set", "--layer", "1", "--volume", "120%"], "'--volume' 120% is out of range; allowed 0…1 or 0%…100%"),
             (["set", "--master", "70"], "'--master' 70 is out of range; allowed 0…1 or 0%…100% (did you mean 70%?)"),
+            (["set", "--layer", "1", "--volume", "1.2"], "'--volume' 1.2 is out of range; allowed 0…1 or 0%…100%\n"),
             (["set", "--layer", "1", "--color", "1"], "Unknown option '--color'. Did you mean '--colour'?"),
             (["set", "--layer", "1"], "'--layer' needs a change"),
             (["set", "--mute", "--unmute"], "give either '--mute' or '--unmute'"),

@@ -11,6 +11,7 @@ import Testing
         .setMaster(volume: 0.7), .preset(id: "deep-focus", crossfadeSeconds: 3), .pause, .resume, .stop,
         .timer(seconds: 1800, fadeSeconds: 60), .timer(seconds: nil, fadeSeconds: nil), .status, .subscribe,
         .savePreset(name: "my_mix-2"),
+        .forgetPreset(name: "my_mix-2"),
     ]
 
     @Test(arguments: requests)

@@ -173,6 +173,13 @@ import TestSupport
         #expect(try String(contentsOf: a.desktopURL, encoding: .utf8).contains("\"resume\" \"--if-enabled\" \"--store\" \"\(box.store.path)\""))
         r = try box.noise(["autostart", "enable", "--method", "systemd"])
         #expect(FileManager.default.fileExists(atPath: a.unitURL.path))
+        // Back to xdg: the unit and its link go, and so does the wants folder they left empty.
+        let wants = a.wantsLinkURL.deletingLastPathComponent()
+        #expect(FileManager.default.fileExists(atPath: wants.path))
+        r = try box.noise(["autostart", "enable", "--method", "xdg"])
+        #expect(r.status == 0 && !a.installed().unitFile && a.installed().desktopEntry, "\(r.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: wants.path), "empty \(wants.path) left behind")
+        r = try box.noise(["autostart", "enable", "--method", "systemd"])
         r = try box.noise(["autostart", "status"])
         #expect(r.stdoutText.hasPrefix("Resume at login: on\n"))
         r = try box.noise(["autostart", "disable"])

@@ -121,10 +121,20 @@ extension Noise.Presets {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a preset of yours (built-in presets stay).")
         @Argument(help: "Preset id of yours.") var name: String
+        @OptionGroup var storeOption: StoreOption
 
         func run() throws {
             let (url, builtInReturns) = try PresetWriter.delete(id: name)
             print("Deleted your preset '\(name)' (\(url.path))." + (builtInReturns ? " The built-in '\(name)' plays again." : ""))
+            // A player or Last Mix labelled with it keeps its sound and drops the label, which would
+            // name a preset that is gone (or the built-in that now plays under that name).
+            do { _ = try PlayerControl.send(.forgetPreset(name: name)) } catch {
+                Terminal.printError("warning: the running player still calls its mix '\(name)': \(error)")
+            }
+            let store = LastMixStore(root: storeOption.root)
+            if let last = try? store.load().lastMix, last.presetID == name {
+                try store.update(now: last.updatedAt) { if $0.presetID == name { $0.presetID = nil } }
+            }
         }
     }
 }

@@ -78,7 +78,8 @@ extension Noise {
                 }
                 let fraction = isPercent ? v / 100 : v
                 guard Mix.volumeRange.contains(fraction) else {
-                    let hint = !isPercent && v > 1 && v <= 100 ? " (did you mean \(fmt(v))%?)" : ""
+                    // "70" was surely meant as 70%; "1.2" was not 1.2% (a fraction a little too big).
+                    let hint = !isPercent && v >= 2 && v <= 100 ? " (did you mean \(fmt(v))%?)" : ""
                     throw ValidationError("'\(flag)' \(text) is out of range; allowed 0…1 or 0%…100%\(hint)")
                 }
                 return fraction

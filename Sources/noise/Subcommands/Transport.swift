@@ -18,15 +18,17 @@ extension Noise {
 
     struct Toggle: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Pause the running player, or continue it (one key for both); with no player, start the Last Mix.")
+            abstract: "Pause the running player, or continue it (one key for both); with no player, start the Last Mix in the background.")
         @OptionGroup var storeOption: StoreOption
 
         func run() throws {
             switch try PlayerControl.send(.toggle) {
             case .delivered(let status): print(status?.state == .paused ? "Paused." : "Resumed.")
             case .notRunning:
-                // Same as 'noise resume' with no player: a media key should start the sound.
-                try Resume.startLastMix(store: storeOption)
+                // Like 'noise resume --detach' with no player: a key or a button starts the sound
+                // and returns, it does not become the player.
+                guard let last = try Resume.loadLastMix(storeOption) else { return }
+                try Resume.start(last, store: storeOption, detach: true)
             }
         }
     }
@@ -161,12 +163,7 @@ extension Noise {
                 return
             }
             // No player to unpause: start one with the Last Mix (in the background with --detach).
-            let load = try LastMixStore(root: storeOption.root).load()
-            PlayerControl.printLoadMessages(load)
-            guard let last = load.lastMix else {
-                print("There is no Last Mix yet, so there is nothing to resume. Start one with 'noise play --preset NAME'.")
-                return
-            }
+            guard let last = try Self.loadLastMix(storeOption) else { return }
             if ifEnabled {
                 guard last.resumeOnLaunch else {
                     print("Resume at login is off ('noise autostart enable' turns it on).")
@@ -177,26 +174,29 @@ extension Noise {
                     return
                 }
             }
-            try last.mix.validate()
-            if detach {
-                let launcher = DetachedPlayer(noise: PresetLibrary.executableURL(), storeDirectory: storeOption.explicitDirectory)
-                let (pid, status) = try launcher.start()
-                print("Playing \(status?.presetName ?? last.mix.name) in the background (pid \(pid)).")
-                return
-            }
-            Terminal.printError("Resuming \(last.mix.name)\(last.presetID.map { " (\($0))" } ?? "").")
-            try PlayerLauncher.startPlayer(mix: last.mix, presetID: last.presetID, store: storeOption.root)
+            try Self.start(last, store: storeOption, detach: detach)
         }
 
-        /// Starts a player with the Last Mix (no player runs).
-        static func startLastMix(store: StoreOption) throws {
+        /// The Last Mix, or nil after saying there is none.
+        static func loadLastMix(_ store: StoreOption) throws -> LastMix? {
             let load = try LastMixStore(root: store.root).load()
             PlayerControl.printLoadMessages(load)
             guard let last = load.lastMix else {
                 print("There is no Last Mix yet, so there is nothing to resume. Start one with 'noise play --preset NAME'.")
-                return
+                return nil
             }
             try last.mix.validate()
+            return last
+        }
+
+        /// Plays `last`: in a background player that outlives this command (`detach`), or here.
+        static func start(_ last: LastMix, store: StoreOption, detach: Bool) throws {
+            if detach {
+                let launcher = DetachedPlayer(noise: PresetLibrary.executableURL(), storeDirectory: store.explicitDirectory)
+                let (pid, status) = try launcher.start()
+                print("Playing \(status?.presetName ?? last.mix.name) in the background (pid \(pid)).")
+                return
+            }
             Terminal.printError("Resuming \(last.mix.name)\(last.presetID.map { " (\($0))" } ?? "").")
             try PlayerLauncher.startPlayer(mix: last.mix, presetID: last.presetID, store: store.root)
         }
