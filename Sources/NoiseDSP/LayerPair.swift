@@ -171,34 +171,30 @@ final class LayerPair {
     /// Real-time safety: arithmetic and a few `exp2f`/`cosf`; no allocation.
     func advanceMovement(_ frames: Int) -> Bool {
         let fs = Float(sampleRate)
+        let movedA = Self.move(ramps.0, &modulators.0, gain: &movementGain.0, cutOctaves: &movementCutOctaves.0,
+                               frames: frames, sampleRate: fs)
+        let movedB = Self.move(ramps.1, &modulators.1, gain: &movementGain.1, cutOctaves: &movementCutOctaves.1,
+                               frames: frames, sampleRate: fs)
+        return movedA || movedB
+    }
+
+    /// One layer of the pair: its modulator on by `frames`, then its level factor and high-cut offset;
+    /// true when the offset changed. A layer without movement sits at gain 1 and offset 0.
+    @inline(__always)
+    private static func move(_ ramps: LayerRamps, _ modulator: inout MovementModulator, gain: inout Float,
+                             cutOctaves: inout Float, frames: Int, sampleRate fs: Float) -> Bool {
+        guard ramps.isMoving else {
+            defer { gain = 1; cutOctaves = 0 }
+            return cutOctaves != 0
+        }
         // log2(10)/20: dB to a base-2 exponent of amplitude.
         let dbToLog2: Float = 0.166_096_4
-        var cutMoved = false
-        if ramps.0.isMoving {
-            modulators.0.advance(frames, periodFrames: ramps.0.movePeriodSeconds * fs)
-            let m = modulators.0.value
-            movementGain.0 = exp2f(ramps.0.moveLevelDb.value * m * dbToLog2)
-            let cut = ramps.0.moveCutOctaves.value * m
-            cutMoved = cutMoved || cut != movementCutOctaves.0
-            movementCutOctaves.0 = cut
-        } else {
-            cutMoved = cutMoved || movementCutOctaves.0 != 0
-            movementGain.0 = 1
-            movementCutOctaves.0 = 0
-        }
-        if ramps.1.isMoving {
-            modulators.1.advance(frames, periodFrames: ramps.1.movePeriodSeconds * fs)
-            let m = modulators.1.value
-            movementGain.1 = exp2f(ramps.1.moveLevelDb.value * m * dbToLog2)
-            let cut = ramps.1.moveCutOctaves.value * m
-            cutMoved = cutMoved || cut != movementCutOctaves.1
-            movementCutOctaves.1 = cut
-        } else {
-            cutMoved = cutMoved || movementCutOctaves.1 != 0
-            movementGain.1 = 1
-            movementCutOctaves.1 = 0
-        }
-        return cutMoved
+        modulator.advance(frames, periodFrames: ramps.movePeriodSeconds * fs)
+        let m = modulator.value
+        gain = exp2f(ramps.moveLevelDb.value * m * dbToLog2)
+        let cut = ramps.moveCutOctaves.value * m
+        defer { cutOctaves = cut }
+        return cut != cutOctaves
     }
 
     /// Recomputes only the high cuts (movement between full updates).
