@@ -25,14 +25,10 @@ public struct RefreshTimer: Sendable {
     }
 
     public static func configHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let c = environment["XDG_CONFIG_HOME"], c.hasPrefix("/") { return URL(fileURLWithPath: c) }
-        return URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
+        LoginEntries.configHome(environment: environment)
     }
 
-    public static func systemdIsRunning() -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: "/run/systemd/system", isDirectory: &isDirectory) && isDirectory.boolValue
-    }
+    public static func systemdIsRunning() -> Bool { LoginEntries.systemdIsRunning() }
 
     public var serviceURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.serviceName)") }
     public var timerURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.timerName)") }

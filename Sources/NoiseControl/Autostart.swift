@@ -29,15 +29,11 @@ public struct Autostart: Sendable {
     }
 
     public static func configHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let c = environment["XDG_CONFIG_HOME"], c.hasPrefix("/") { return URL(fileURLWithPath: c) }
-        return URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
+        LoginEntries.configHome(environment: environment)
     }
 
-    /// systemd's own test (`sd_booted`): it runs the system when this folder exists.
-    public static func systemdIsRunning() -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: "/run/systemd/system", isDirectory: &isDirectory) && isDirectory.boolValue
-    }
+    /// See `LoginEntries.systemdIsRunning`.
+    public static func systemdIsRunning() -> Bool { LoginEntries.systemdIsRunning() }
 
     public var unitURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.unitName)") }
     public var wantsLinkURL: URL { configHome.appendingPathComponent("systemd/user/default.target.wants/\(Self.unitName)") }

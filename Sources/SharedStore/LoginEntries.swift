@@ -87,4 +87,16 @@ public enum LoginEntries {
         try? FileManager.default.removeItem(at: link)
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "../\(unitName)")
     }
+
+    /// `$XDG_CONFIG_HOME` (default `~/.config`): where both kinds of entry live.
+    public static func configHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let c = environment["XDG_CONFIG_HOME"], c.hasPrefix("/") { return URL(fileURLWithPath: c) }
+        return URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
+    }
+
+    /// systemd's own test (`sd_booted`): it runs the system when this folder exists.
+    public static func systemdIsRunning() -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: "/run/systemd/system", isDirectory: &isDirectory) && isDirectory.boolValue
+    }
 }
