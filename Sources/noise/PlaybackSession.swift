@@ -92,6 +92,8 @@ struct PlaybackSession {
 
         var signalled: Int32 = 0
         var failure: Error?
+        var stopAskedAt: ContinuousClock.Instant?
+        var renderThreadBlocked = false
         loop: while true {
             // Woken by a signal or by the render thread ending; the timeout is only a safety net.
             sessionWake.wait(seconds: 2)
@@ -100,6 +102,7 @@ struct PlaybackSession {
                 signalled = caught
                 player.stop(fadeSeconds: PlayerController.stopFadeSeconds)
             }
+            if stopAskedAt == nil && (signalled != 0 || controller.stopRequested) { stopAskedAt = .now }
             switch player.state {
             case .finished:
                 try? player.join()?.close(drain: true)
@@ -128,6 +131,16 @@ struct PlaybackSession {
                     break loop
                 }
             case .idle, .running:
+                // A suspended sink or a corked stream (a phone call under a role-cork policy) takes
+                // no audio, so the fade-out never finishes rendering: stop without it rather than
+                // hang. The render thread stays blocked in the output until the process exits.
+                let patience = Duration.seconds(PlayerController.stopFadeSeconds + 3)
+                if let stopAskedAt, ContinuousClock.now - stopAskedAt > patience {
+                    Terminal.printError("Stopped. The output took no audio for \(Int(PlayerController.stopFadeSeconds + 3)) s "
+                        + "(suspended or corked), so the fade-out was not played.")
+                    renderThreadBlocked = true
+                    break loop
+                }
                 continue
             }
         }
@@ -142,6 +155,9 @@ struct PlaybackSession {
         publisher.stop(final: controller.status(state: .stopped))
         controller.finish(wasPlaying: sessionEnded || failure != nil)
         if let failure { throw failure }
+        // The blocked render thread still uses the player and the sink: end the process here
+        // rather than free them under it.
+        if renderThreadBlocked { exit(0) }
     }
 
     /// A player already runs: give it this request instead of playing twice (or refuse).

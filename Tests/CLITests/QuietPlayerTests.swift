@@ -130,6 +130,20 @@ import TestSupport
         #expect(out.contains("store files written during the window: none"), "\(out)")
     }
 
+    /// A suspended sink takes no audio, so the stop fade never finishes rendering: `noise stop`
+    /// still ends the player, within the fade plus 3 s (it waited forever before).
+    @Test func stopEndsAPlayerWhoseSinkIsSuspended() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let player = try rig.play(["--preset", "pink"])
+        #expect(try rig.server.run("/usr/bin/pactl", ["suspend-sink", "test", "1"]).status == 0)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try rig.noise(["stop"]).status == 0)
+        #expect(player.waitForExit(10) == 0, "\(player.stderrText)")
+        #expect(player.stderrText.contains("the fade-out was not played"), "\(player.stderrText)")
+        #expect(rig.waitForStatus(2) { $0["state"] as? String == "stopped" } != nil)
+    }
+
     /// The stream carries `media.role` and an icon name (PULSE_PROP: the server puts a client's
     /// properties under its streams', so the user's own PULSE_PROP can still override ours).
     @Test func theStreamSaysItIsMusic() throws {
