@@ -3,7 +3,7 @@ import SharedStore
 import Variables
 
 /// The calendar snapshot (`snapshots/calendar.json`) the Next Up template reads:
-/// `{"schemaVersion":1, "access":"authorized"|"denied", "events":[{"title","start","end"?,"location"?}]}`
+/// `{"schemaVersion":1, "access":"authorized"|"denied", "events":[{"title","start","end"?,"location"?,"isAllDay"?}]}`
 /// with ISO 8601 times. Untrusted: bounded size, every field optional, bad events skipped.
 public struct CalendarSnapshot: Sendable, Hashable {
     public struct Event: Sendable, Hashable {
@@ -11,8 +11,10 @@ public struct CalendarSnapshot: Sendable, Hashable {
         public var start: Date
         public var end: Date?
         public var location: String?
-        public init(title: String, start: Date, end: Date? = nil, location: String? = nil) {
-            self.title = title; self.start = start; self.end = end; self.location = location
+        /// `start` is the day's local midnight; shown as "All day", not as a time.
+        public var isAllDay: Bool
+        public init(title: String, start: Date, end: Date? = nil, location: String? = nil, isAllDay: Bool = false) {
+            self.title = title; self.start = start; self.end = end; self.location = location; self.isAllDay = isAllDay
         }
     }
 
@@ -32,16 +34,22 @@ public struct CalendarSnapshot: Sendable, Hashable {
             for item in items.prefix(500) {
                 guard let title = item["title"].flatMap(SnapshotFile.string),
                       let start = item["start"].flatMap(SnapshotFile.date) else { continue }
+                var allDay = false
+                if case .bool(let b)? = item["isAllDay"] { allDay = b }
                 events.append(Event(title: title, start: start, end: item["end"].flatMap(SnapshotFile.date),
-                                    location: item["location"].flatMap(SnapshotFile.string)))
+                                    location: item["location"].flatMap(SnapshotFile.string), isAllDay: allDay))
             }
         }
         return CalendarSnapshot(accessDenied: denied, events: events.sorted { $0.start < $1.start })
     }
 
-    /// Events that have not ended at `now`, soonest first.
+    /// Events that have not ended at `now`, soonest first: the timed ones, and all-day ones only
+    /// when no timed event is left (the seed's rule, and the `__calendar_*` keys'). Sorted by start
+    /// alone, a day's all-day events (from midnight) would always come before its meetings.
     public func upcoming(at now: Date) -> [Event] {
-        events.filter { ($0.end ?? $0.start.addingTimeInterval(1)) > now }
+        let live = events.filter { ($0.end ?? $0.start.addingTimeInterval(1)) > now }
+        let timed = live.filter { !$0.isAllDay }
+        return timed.isEmpty ? live : timed
     }
 }
 
