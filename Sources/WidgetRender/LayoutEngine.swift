@@ -13,7 +13,7 @@ final class LayoutEngine {
         let spec = design.resolved(for: family, isPro: inputs.context.isPro)
         let palette = Palette(inputs.appearance)
         let b = LayoutBuilder(family: family, palette: palette, text: text)
-        var t = TemplateContext(spec: spec, inputs: inputs, builder: b, palette: palette, engine: self)
+        let t = TemplateContext(spec: spec, inputs: inputs, builder: b, palette: palette, engine: self)
         if family.isAccessory {
             t.accessory()
             return b.finish(scale: scale, cornerRadius: 0)
