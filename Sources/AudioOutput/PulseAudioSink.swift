@@ -20,12 +20,12 @@ public final class PulseAudioSink: AudioSink {
     public private(set) var underrunCount = 0
     let device: String?
     let latencySeconds: Double
-    /// The buffer asked for: two player blocks (a little under `latencySeconds`).
-    let bufferSeconds: Double
     private var connection: PulseConnection?
     private var stream: OpaquePointer?
     /// The smallest write worth waking for: one server request (`minreq` as granted).
     private var requestBytes = 0
+    /// The stream's buffer as the server granted it (`tlength`), in frames.
+    public private(set) var bufferFrames = 0
 
     /// - Parameters:
     ///   - device: a sink name (`noise devices`), nil for the server's default.
@@ -37,15 +37,18 @@ public final class PulseAudioSink: AudioSink {
         self.latencySeconds = latencySeconds
         name = "pulse (\(device ?? "default sink"))"
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
-        // minreq: the server asks for more when half the buffer has played (the default is a
-        // quarter or less): half as many wake-ups, and still half the buffer in hand. The buffer is
-        // exactly two of the player's blocks (`PlaybackBlock`), so each request is one block.
+        // The buffer is a whole number of the player's blocks (`PlaybackBlock`), at least two and
+        // at most `latencySeconds`; minreq, half of it in whole blocks: the server asks for more
+        // when half the buffer has played (the default is a quarter or less), so each request is a
+        // whole number of blocks, written back to back, and the thread sleeps in between: 150 ms
+        // is two blocks of 3,584 frames and a wake-up every 75 ms; 1 s is 11 blocks of 4,096 and
+        // one every 427 ms.
         let frameBytes = format.channelCount * 4
         let blockFrames = PlaybackBlock.frames(latencySeconds: latencySeconds, sampleRate: format.sampleRate)
-        let bufferFrames = blockFrames * 2
-        bufferSeconds = Double(bufferFrames) / Double(format.sampleRate)
-        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(bufferFrames * frameBytes),
-                                  prebuf: UInt32.max, minreq: UInt32(blockFrames * frameBytes), fragsize: UInt32.max)
+        let blocks = max(2, Int(latencySeconds * Double(format.sampleRate)) / blockFrames)
+        let askedFrames = blockFrames * blocks
+        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(askedFrames * frameBytes),
+                                  prebuf: UInt32.max, minreq: UInt32(blockFrames * (blocks / 2) * frameBytes), fragsize: UInt32.max)
         let connection = try PulseConnection(clientName: applicationName, server: server)
         guard let stream = pa_stream_new(connection.context, streamName, &spec, nil) else {
             throw AudioOutputError(.invalid, backend: "pulse", call: "pa_stream_new", reason: connection.lastError)
@@ -78,8 +81,9 @@ public final class PulseAudioSink: AudioSink {
             }
             throw error
         }
-        let granted = pa_stream_get_buffer_attr(stream)?.pointee.minreq ?? UInt32(blockFrames * frameBytes)
-        requestBytes = max(frameBytes, Int(granted) / frameBytes * frameBytes)
+        let granted = pa_stream_get_buffer_attr(stream)?.pointee
+        requestBytes = max(frameBytes, Int(granted?.minreq ?? UInt32(blockFrames * frameBytes)) / frameBytes * frameBytes)
+        bufferFrames = Int(granted?.tlength ?? UInt32(askedFrames * frameBytes)) / frameBytes
     }
 
     deinit { try? close(drain: false) }

@@ -57,6 +57,21 @@ import TestSupport
         #expect(worst < 0.3, "a 10 ms window is \(worst) dB off the written level (a gap or a glitch)")
     }
 
+    /// The buffer follows `--latency`: the sink asks for whole blocks (two of 3,584 frames at 150 ms,
+    /// 11 of 4,096 at 1 s) and the server, sizing its own buffer from ours, grants about that (150 ms:
+    /// 7,192 frames; 1 s: 43,008; 2 s: 92,160). A long latency was once capped at two 4,096-frame
+    /// blocks (171 ms) whatever was asked.
+    @Test func theBufferFollowsTheLatency() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        for latency in [0.15, 1.0, 2.0] {
+            let sink = try PulseAudioSink(format: Self.format, latencySeconds: latency, server: server.address)
+            let seconds = Double(sink.bufferFrames) / 48000
+            #expect(seconds >= 0.85 * latency && seconds <= latency + 0.001, "\(latency) s asked: \(sink.bufferFrames) frames granted")
+            try sink.close(drain: false)
+        }
+    }
+
     @Test func aMissingSinkIsNamed() throws {
         let server = try PulseServer()
         defer { server.stop() }
