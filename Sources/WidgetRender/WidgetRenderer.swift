@@ -22,6 +22,8 @@ public final class WidgetRenderer {
     let fonts: FontSystem
     let textEngine: TextEngine
     let engine: LayoutEngine
+    /// This renderer's PNG writer, made at the first PNG and kept (its deflate state is reused).
+    private var encoder: PNGEncoder?
 
     public init(fonts: FontSystem = .shared) {
         self.fonts = fonts
@@ -55,7 +57,9 @@ public final class WidgetRenderer {
         Self.paintBackdrop(backdrop, cr.pointer)
         CairoDrawer(text: textEngine, images: images).draw(layout, on: cr.pointer, scale: s)
         try cr.check("drawing")
-        return try Self.writePNG(surface)
+        let encoder = try self.encoder ?? PNGEncoder(compression: .fast)
+        self.encoder = encoder
+        return try encoder.encode(surface)
     }
 
     /// Raw premultiplied ARGB32 pixels (for tests and in-process consumers).
@@ -126,7 +130,7 @@ public final class WidgetRenderer {
     /// PNG bytes of a Cairo image surface (see `PNGEncoder`: fast for renders, small for files kept
     /// in the repository).
     static func writePNG(_ surface: CairoSurface, compression: PNGEncoder.Compression = .fast) throws -> [UInt8] {
-        try PNGEncoder.encode(surface, compression: compression)
+        try PNGEncoder(compression: compression).encode(surface)
     }
 
     // MARK: Inputs from the store
