@@ -1,49 +1,41 @@
 import CCairo
-import CZlib
+import CDeflate
 
 /// Writes Cairo ARGB32 pixels (premultiplied, native-endian `0xAARRGGBB`) as a PNG: 8-bit RGBA,
 /// or RGB when every pixel is opaque (what Cairo's own writer chooses too), one IDAT chunk,
-/// no ancillary chunks. Rows are converted and deflated one at a time, so an image costs no
-/// image-sized scratch buffer.
+/// no ancillary chunks.
 ///
 /// Why not `cairo_surface_write_to_png`: it goes through libpng at zlib's default level with
 /// libpng's adaptive per-row filters, ~7 ms of a ~10 ms small-widget render at 2× on the 2-core
-/// VM. Widgets are mostly flat colour, which deflate already finds as long runs without a filter:
-/// filter "none" at level 1 is ~6× faster for ~20 % more bytes, and at level 9 is smaller than
-/// Cairo's output (figures in docs/rendering.md, "Speed"). The pixels decoded from the file are
-/// exactly the surface's: colour is un-premultiplied as `(c × 255 + a/2) / a`, which a reader's
-/// rounded premultiply (`c × a / 255` to the nearest, as Cairo's PNG reader does) maps back to
-/// exactly `c`; fully transparent pixels are written as 0,0,0,0 (PNGEncoderTests checks both).
+/// VM. Widgets are mostly flat colour, which deflate already finds as long matches without a
+/// filter: filter "none" through libdeflate at level 1 is ~10× faster for ~35 % more bytes, and
+/// at level 9 is smaller than Cairo's output (figures in docs/rendering.md, "Speed"). The pixels
+/// decoded from the file are exactly the surface's: colour is un-premultiplied as
+/// `(c × 255 + a/2) / a`, which a reader's rounded premultiply (`c × a / 255` to the nearest, as
+/// Cairo's PNG reader does) maps back to exactly `c`; fully transparent pixels are written as
+/// 0,0,0,0 (PNGEncoderTests checks both).
 public final class PNGEncoder {
-    /// zlib's effort: `fast` for every render, `small` for images kept in the repository
+    /// Compression effort: `fast` for every render, `small` for images kept in the repository
     /// (goldens, the gallery).
     public enum Compression: Sendable {
         case fast, small
-        var zlibLevel: Int32 { self == .fast ? 1 : 9 }
+        var level: Int32 { self == .fast ? 1 : 9 }
     }
 
-    /// The deflate state, kept across images (reset, not reallocated: ~400 kB that would otherwise
-    /// be allocated and freed per render). Heap-allocated because zlib checks it never moves.
-    private let stream: UnsafeMutablePointer<z_stream>
-    /// One filtered scanline, and deflate's output before it is appended to the file.
-    private var row: [UInt8] = []
-    private var output = [UInt8](repeating: 0, count: 64 << 10)
+    private let compressor: OpaquePointer
+    /// The filtered scanlines and the compressed stream, kept between images so a render
+    /// allocates neither (they grow to the largest image seen).
+    private var scanlines: [UInt8] = []
+    private var compressed: [UInt8] = []
 
     public init(compression: Compression = .fast) throws {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = deflateInit2_(stream, compression.zlibLevel, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY,
-                                   zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else {
-            stream.deallocate()
-            throw RenderError("PNG encode failed: deflateInit2 returned \(status)")
+        guard let compressor = libdeflate_alloc_compressor(compression.level) else {
+            throw RenderError("PNG encode failed: libdeflate_alloc_compressor returned nil (out of memory)")
         }
+        self.compressor = compressor
     }
 
-    deinit {
-        deflateEnd(stream)
-        stream.deallocate()
-    }
+    deinit { libdeflate_free_compressor(compressor) }
 
     /// One image with a temporary encoder.
     public static func encode(argb pixels: UnsafePointer<UInt32>, width: Int, height: Int, rowPixels: Int,
@@ -53,7 +45,7 @@ public final class PNGEncoder {
     }
 
     /// Encodes `height` rows of `width` pixels, each row `rowPixels` pixels apart in `pixels`.
-    /// Not thread-safe: one encoder per thread (the renderer owns one).
+    /// Not thread-safe: one encoder per thread (each renderer owns one).
     ///
     /// - Parameters:
     ///   - width, height: 1…32,767 pixels each (far beyond any widget at 3×).
@@ -71,33 +63,16 @@ public final class PNGEncoder {
         }
         let channels = opaque ? 3 : 4
         let rowBytes = 1 + width * channels
-        if row.count < rowBytes { row = [UInt8](repeating: 0, count: rowBytes) }
-
-        var png: [UInt8] = []
-        png.reserveCapacity(64 << 10)
-        func put32(_ value: UInt32) { png += [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)] }
-        func putCRC(from start: Int) { put32(png.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress! + start, UInt32($0.count - start))) }) }
-
-        png += [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        put32(13)
-        var start = png.count
-        png += Array("IHDR".utf8)
-        put32(UInt32(width)); put32(UInt32(height))
-        png += [8, opaque ? 2 : 6, 0, 0, 0]   // depth 8, RGB or RGBA, deflate, adaptive filtering, no interlace
-        putCRC(from: start)
-
-        put32(0)   // the IDAT length, filled in when known
-        start = png.count
-        png += Array("IDAT".utf8)
-        guard deflateReset(stream) == Z_OK else { throw RenderError("PNG encode failed: deflateReset") }
-        for y in 0..<height {
-            let source = pixels + y * rowPixels
-            row.withUnsafeMutableBufferPointer { out in
-                // Filter byte 0 ("none"), then straight RGB(A).
-                out[0] = 0
-                var o = 1
+        let rawCount = rowBytes * height
+        if scanlines.count < rawCount { scanlines = [UInt8](repeating: 0, count: rawCount) }
+        scanlines.withUnsafeMutableBufferPointer { out in
+            var o = 0
+            for y in 0..<height {
+                let row = pixels + y * rowPixels
+                out[o] = 0   // filter "none", then straight RGB(A)
+                o += 1
                 for x in 0..<width {
-                    let p = ignoringAlpha ? source[x] | 0xFF00_0000 : source[x]
+                    let p = ignoringAlpha ? row[x] | 0xFF00_0000 : row[x]
                     let a = p >> 24
                     var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
                     if a == 0 {
@@ -114,43 +89,43 @@ public final class PNGEncoder {
                     o += channels
                 }
             }
-            try deflateRow(count: rowBytes, flush: Z_NO_FLUSH, into: &png)
         }
-        try deflateRow(count: 0, flush: Z_FINISH, into: &png)
-        let length = UInt32(png.count - start - 4)
-        png[start - 4] = UInt8(length >> 24); png[start - 3] = UInt8((length >> 16) & 0xFF)
-        png[start - 2] = UInt8((length >> 8) & 0xFF); png[start - 1] = UInt8(length & 0xFF)
-        putCRC(from: start)
-
-        put32(0)
-        start = png.count
-        png += Array("IEND".utf8)
-        putCRC(from: start)
-        return png
-    }
-
-    /// Feeds the first `count` bytes of `row` to deflate (`Z_FINISH`: ends the stream) and appends
-    /// what it writes to `png`.
-    private func deflateRow(count: Int, flush: Int32, into png: inout [UInt8]) throws {
-        let outputCount = output.count
-        var status: Int32 = Z_OK
-        row.withUnsafeMutableBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                stream.pointee.next_in = input.baseAddress!
-                stream.pointee.avail_in = UInt32(count)
-                repeat {
-                    stream.pointee.next_out = out.baseAddress!
-                    stream.pointee.avail_out = UInt32(outputCount)
-                    status = deflate(stream, flush)
-                    png.append(contentsOf: UnsafeBufferPointer(start: out.baseAddress!, count: outputCount - Int(stream.pointee.avail_out)))
-                } while status == Z_OK && (stream.pointee.avail_in > 0 || stream.pointee.avail_out == 0 || flush == Z_FINISH)
+        let bound = libdeflate_zlib_compress_bound(compressor, rawCount)
+        if compressed.count < bound { compressed = [UInt8](repeating: 0, count: bound) }
+        let compressedCount = scanlines.withUnsafeBufferPointer { input in
+            compressed.withUnsafeMutableBufferPointer { output in
+                libdeflate_zlib_compress(compressor, input.baseAddress!, rawCount, output.baseAddress!, bound)
             }
         }
-        let expected = flush == Z_FINISH ? Z_STREAM_END : Z_OK
-        // Z_BUF_ERROR: no progress possible, which after a drained row only means "nothing to do".
-        guard status == expected || (flush != Z_FINISH && status == Z_BUF_ERROR) else {
-            throw RenderError("PNG encode failed: deflate returned \(status)")
+        guard compressedCount > 0, compressedCount <= UInt32.max else {
+            throw RenderError("PNG encode failed: libdeflate_zlib_compress wrote nothing")
         }
+
+        // signature 8, IHDR 25, IDAT 12 + data, IEND 12.
+        var png: [UInt8] = []
+        png.reserveCapacity(8 + 25 + 12 + compressedCount + 12)
+        func put32(_ value: UInt32) {
+            png.append(UInt8(value >> 24)); png.append(UInt8((value >> 16) & 0xFF))
+            png.append(UInt8((value >> 8) & 0xFF)); png.append(UInt8(value & 0xFF))
+        }
+        /// A chunk: length, type, data, CRC-32 of type and data.
+        func chunk(_ type: StaticString, _ data: UnsafeBufferPointer<UInt8>) {
+            put32(UInt32(data.count))
+            let start = png.count
+            png.append(contentsOf: UnsafeBufferPointer(start: type.utf8Start, count: 4))
+            png.append(contentsOf: data)
+            put32(png.withUnsafeBufferPointer { UInt32(libdeflate_crc32(0, $0.baseAddress! + start, $0.count - start)) })
+        }
+        png.append(contentsOf: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let w = UInt32(width), h = UInt32(height)
+        // Width, height, depth 8, RGB (2) or RGBA (6), deflate, adaptive filtering, no interlace.
+        let header: [UInt8] = [UInt8(w >> 24), UInt8((w >> 16) & 0xFF), UInt8((w >> 8) & 0xFF), UInt8(w & 0xFF),
+                               UInt8(h >> 24), UInt8((h >> 16) & 0xFF), UInt8((h >> 8) & 0xFF), UInt8(h & 0xFF),
+                               8, opaque ? 2 : 6, 0, 0, 0]
+        header.withUnsafeBufferPointer { chunk("IHDR", $0) }
+        compressed.withUnsafeBufferPointer { chunk("IDAT", UnsafeBufferPointer(rebasing: $0[0..<compressedCount])) }
+        chunk("IEND", UnsafeBufferPointer(start: nil, count: 0))
+        return png
     }
 
     /// The pixels of a Cairo ARGB32 or RGB24 image surface (flushed first) as PNG.
