@@ -65,30 +65,43 @@ public final class PNGEncoder {
         let rowBytes = 1 + width * channels
         let rawCount = rowBytes * height
         if scanlines.count < rawCount { scanlines = [UInt8](repeating: 0, count: rawCount) }
-        scanlines.withUnsafeMutableBufferPointer { out in
-            var o = 0
+        scanlines.withUnsafeMutableBytes { bytes in
+            let out = bytes.baseAddress!
             for y in 0..<height {
                 let row = pixels + y * rowPixels
-                out[o] = 0   // filter "none", then straight RGB(A)
+                var o = y * rowBytes
+                out.storeBytes(of: 0, toByteOffset: o, as: UInt8.self)   // filter "none", then straight RGB(A)
                 o += 1
-                for x in 0..<width {
-                    let p = ignoringAlpha ? row[x] | 0xFF00_0000 : row[x]
-                    let a = p >> 24
-                    var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
-                    if a == 0 {
-                        r = 0; g = 0; b = 0
-                    } else if a != 255 {
-                        r = min(255, (r * 255 + a / 2) / a)
-                        g = min(255, (g * 255 + a / 2) / a)
-                        b = min(255, (b * 255 + a / 2) / a)
+                if opaque {
+                    for x in 0..<width {
+                        let p = row[x]
+                        out.storeBytes(of: UInt8(truncatingIfNeeded: p >> 16), toByteOffset: o, as: UInt8.self)
+                        out.storeBytes(of: UInt8(truncatingIfNeeded: p >> 8), toByteOffset: o + 1, as: UInt8.self)
+                        out.storeBytes(of: UInt8(truncatingIfNeeded: p), toByteOffset: o + 2, as: UInt8.self)
+                        o += 3
                     }
-                    out[o] = UInt8(truncatingIfNeeded: r)
-                    out[o + 1] = UInt8(truncatingIfNeeded: g)
-                    out[o + 2] = UInt8(truncatingIfNeeded: b)
-                    if !opaque { out[o + 3] = UInt8(truncatingIfNeeded: a) }
-                    o += channels
+                    continue
+                }
+                for x in 0..<width {
+                    let p = row[x]
+                    let a = p >> 24
+                    var straight = p
+                    if a == 0 {
+                        straight = 0
+                    } else if a != 255 {
+                        let r = min(255, (((p >> 16) & 0xFF) * 255 + a / 2) / a)
+                        let g = min(255, (((p >> 8) & 0xFF) * 255 + a / 2) / a)
+                        let b = min(255, ((p & 0xFF) * 255 + a / 2) / a)
+                        straight = a << 24 | r << 16 | g << 8 | b
+                    }
+                    // Bytes R, G, B, A in memory: swap Cairo's R and B within the word.
+                    let rgba = (straight & 0xFF00_FF00) | ((straight >> 16) & 0xFF) | ((straight & 0xFF) << 16)
+                    out.storeBytes(of: rgba.littleEndian, toByteOffset: o, as: UInt32.self)
+                    o += 4
                 }
             }
+        }
+        scanlines.withUnsafeMutableBufferPointer { out in
             // Filter "up" (each byte minus the one above) where it leaves more equal neighbours
             // than no filter: gradients, which deflate at level 1 otherwise stores almost as
             // literals (a medium classic widget: 74 kB unfiltered, 51 kB so). Bottom row first,
@@ -97,8 +110,8 @@ public final class PNGEncoder {
                 let row = pixels + y * rowPixels, above = row - rowPixels
                 var sameAcross = 0, sameStepDown = 0
                 for x in 1..<max(1, width) {
-                    if row[x] == row[x - 1] { sameAcross += 1 }
-                    if row[x] &- above[x] == row[x - 1] &- above[x - 1] { sameStepDown += 1 }
+                    if row[x] == row[x - 1] { sameAcross &+= 1 }
+                    if row[x] &- above[x] == row[x - 1] &- above[x - 1] { sameStepDown &+= 1 }
                 }
                 guard sameStepDown > sameAcross else { continue }
                 let start = y * rowBytes
