@@ -6,10 +6,10 @@ import CDeflate
 /// no ancillary chunks.
 ///
 /// Why not `cairo_surface_write_to_png`: it goes through libpng at zlib's default level with
-/// libpng's adaptive per-row filters, ~7 ms of a ~10 ms small-widget render at 2× on the 2-core
-/// VM. Widgets are mostly flat colour, which deflate already finds as long matches without a
-/// filter: libdeflate at level 1 with filter "none" (or "up" on gradient rows) is several times
-/// faster, for files ~1.2–1.6× the size (figures in docs/rendering.md, "Speed"). The pixels
+/// libpng's adaptive per-row filters: most of a small-widget render at 2× on the 2-core VM.
+/// Widgets are mostly flat colour, which deflate already finds as long matches without a filter:
+/// libdeflate at level 1 with filter "none" (or "up" on gradient rows) is several times faster,
+/// for files ~1.2–2.3× the size (figures in docs/rendering.md, "Speed"). The pixels
 /// decoded from the file are exactly the surface's: colour is un-premultiplied as
 /// `(c × 255 + a/2) / a`, which a reader's rounded premultiply (`c × a / 255` to the nearest, as
 /// Cairo's PNG reader does) maps back to exactly `c`; fully transparent pixels are written as
