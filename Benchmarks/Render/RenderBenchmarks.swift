@@ -35,6 +35,20 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The PNG writer alone (WidgetRender.PNGEncoder, zlib level 1, no filter) on the drawn pixels.
+    Benchmark("PNG encode only: noise-machine small at 2x", configuration: configuration) { benchmark in
+        let renderer = WidgetRenderer()
+        let design = try! TemplateCatalogue.find("noise-machine")!.design(now: now)
+        let image = try! renderer.pixels(renderer.layout(design: design, family: .small, scale: 2, inputs: pinnedInputs()))
+        let encoder = try! PNGEncoder(compression: .fast)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            image.argb.withUnsafeBufferPointer { pixels in
+                blackHole(try! encoder.encode(argb: pixels.baseAddress!, width: image.width, height: image.height, rowPixels: image.width))
+            }
+        }
+    }
+
     Benchmark("layout only: noise-machine large", configuration: configuration) { benchmark in
         let renderer = WidgetRenderer()
         let design = try! TemplateCatalogue.find("noise-machine")!.design(now: now)

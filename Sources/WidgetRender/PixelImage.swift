@@ -25,14 +25,16 @@ public struct PixelImage: Sendable, Equatable {
         self.init(width: w, height: h, argb: out)
     }
 
-    public func png() throws -> [UInt8] {
+    /// PNG bytes, compressed hard (`compression: .small`): these are the goldens, the gallery and
+    /// the failure images.
+    public func png(compression: PNGEncoder.Compression = .small) throws -> [UInt8] {
         let surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)), call: "cairo_image_surface_create")
         cairo_surface_flush(surface.pointer)
         let stride = Int(cairo_image_surface_get_stride(surface.pointer)) / 4
         let data = cairo_image_surface_get_data(surface.pointer)!.withMemoryRebound(to: UInt32.self, capacity: stride * height) { $0 }
         for y in 0..<height { for x in 0..<width { data[y * stride + x] = argb[y * width + x] } }
         cairo_surface_mark_dirty(surface.pointer)
-        return try WidgetRenderer.writePNG(surface)
+        return try WidgetRenderer.writePNG(surface, compression: compression)
     }
 
     /// How far `other` is from this image: the mean absolute channel difference (0…255) and the

@@ -22,6 +22,8 @@ public final class WidgetRenderer {
     let fonts: FontSystem
     let textEngine: TextEngine
     let engine: LayoutEngine
+    /// This renderer's PNG writer, made at the first PNG and kept (its deflate state is reused).
+    private var encoder: PNGEncoder?
 
     public init(fonts: FontSystem = .shared) {
         self.fonts = fonts
@@ -55,8 +57,9 @@ public final class WidgetRenderer {
         Self.paintBackdrop(backdrop, cr.pointer)
         CairoDrawer(text: textEngine, images: images).draw(layout, on: cr.pointer, scale: s)
         try cr.check("drawing")
-        cairo_surface_flush(surface.pointer)
-        return try Self.writePNG(surface)
+        let encoder = try self.encoder ?? PNGEncoder(compression: .fast)
+        self.encoder = encoder
+        return try encoder.encode(surface)
     }
 
     /// Raw premultiplied ARGB32 pixels (for tests and in-process consumers).
@@ -124,18 +127,10 @@ public final class WidgetRenderer {
         cairo_paint(cr)
     }
 
-    static func writePNG(_ surface: CairoSurface) throws -> [UInt8] {
-        final class Sink { var bytes: [UInt8] = [] }
-        let sink = Sink()
-        let status = withExtendedLifetime(sink) {
-            cairo_surface_write_to_png_stream(surface.pointer, { closure, data, length in
-                let sink = Unmanaged<Sink>.fromOpaque(closure!).takeUnretainedValue()
-                sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
-                return CAIRO_STATUS_SUCCESS
-            }, Unmanaged.passUnretained(sink).toOpaque())
-        }
-        try RenderError.check(status, "PNG encode")
-        return sink.bytes
+    /// PNG bytes of a Cairo image surface (see `PNGEncoder`: fast for renders, small for files kept
+    /// in the repository).
+    static func writePNG(_ surface: CairoSurface, compression: PNGEncoder.Compression = .fast) throws -> [UInt8] {
+        try PNGEncoder(compression: compression).encode(surface)
     }
 
     // MARK: Inputs from the store

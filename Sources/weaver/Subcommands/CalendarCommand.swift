@@ -13,6 +13,7 @@ extension Weaver {
 
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "add",
                 abstract: "Add a calendar file or address; it is read once now and refused if it is not a calendar.")
             @Argument(help: "An .ics file, or an https:// / webcal:// address.") var source: String
             @Option(help: "Name shown in the widget (default: the calendar's own name, else the file name or host).") var name: String?
@@ -36,7 +37,7 @@ extension Weaver {
         }
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List the calendars: id, name, events, last refresh, source.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the calendars: id, name, events, last refresh, source.")
             @OptionGroup var store: StoreOptions
             func run() throws {
                 let entries = try CalendarService(root: store.root).list(note: printError)
@@ -49,7 +50,7 @@ extension Weaver {
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a calendar by id or name (the .ics file itself is left alone).")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a calendar by id or name (the .ics file itself is left alone).")
             @Argument(help: "The id or name from 'weaver calendar list'.") var calendar: String
             @OptionGroup var store: StoreOptions
             func run() throws {
@@ -62,6 +63,7 @@ extension Weaver {
 
         struct Refresh: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "refresh",
                 abstract: "Read every calendar and write snapshots/calendar.json.",
                 usage: "weaver calendar refresh [--tz <zone>] [--now <iso8601>] [--quiet]\n  [--store <dir>]",
                 discussion: "A web calendar that cannot be fetched keeps its last download; the command then exits 1 after writing the snapshot.")

@@ -7,6 +7,7 @@ import WidgetDesign
 extension Weaver {
     struct Designs: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "designs",
             abstract: "The design library: list, show, create, edit, delete and restore widget designs.",
             subcommands: [List.self, Show.self, New.self, Duplicate.self, Delete.self, Restore.self, Trash.self,
                           Default.self, Set.self, Validate.self],
@@ -17,7 +18,7 @@ extension Weaver {
 
 extension Weaver.Designs {
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List saved designs, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List saved designs, newest first.")
         @OptionGroup var store: DesignStoreOptions
         @Option(help: "Only designs whose name contains TEXT (ignores case and accents).") var search: String?
         @Flag(help: "Print JSON.") var json = false
@@ -49,7 +50,7 @@ extension Weaver.Designs {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one design.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one design.")
         @OptionGroup var store: DesignStoreOptions
         @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
         @Flag(help: "Print the design's JSON (the exchange format).") var json = false
@@ -105,6 +106,7 @@ extension Weaver.Designs {
 
     struct New: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "new",
             abstract: "Create a design from a template's starter.",
             usage: "weaver designs new [--template <template>] [--name <name>] [<options>]")
         @OptionGroup var store: DesignStoreOptions
@@ -129,7 +131,7 @@ extension Weaver.Designs {
     }
 
     struct Duplicate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Copy a design under a new ID.")
+        static let configuration = CommandConfiguration(commandName: "duplicate", abstract: "Copy a design under a new ID.")
         @OptionGroup var store: DesignStoreOptions
         @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
 
@@ -141,7 +143,7 @@ extension Weaver.Designs {
     }
 
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move a design to the trash ('weaver designs restore' brings it back).")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Move a design to the trash ('weaver designs restore' brings it back).")
         @OptionGroup var store: DesignStoreOptions
         @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
 
@@ -157,7 +159,7 @@ extension Weaver.Designs {
     }
 
     struct Restore: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Bring a design back from the trash.")
+        static let configuration = CommandConfiguration(commandName: "restore", abstract: "Bring a design back from the trash.")
         @OptionGroup var store: DesignStoreOptions
         @Argument(help: "Design ID, unique ID prefix, or name (see 'weaver designs trash').") var design: String
 
@@ -168,7 +170,7 @@ extension Weaver.Designs {
     }
 
     struct Trash: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List designs in the trash, or empty it with --empty.")
+        static let configuration = CommandConfiguration(commandName: "trash", abstract: "List designs in the trash, or empty it with --empty.")
         @OptionGroup var store: DesignStoreOptions
         @Flag(help: "Print JSON.") var json = false
         @Flag(help: "Delete every design in the trash for good (they cannot be restored afterwards).") var empty = false
@@ -189,7 +191,7 @@ extension Weaver.Designs {
     }
 
     struct Default: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show, set or clear (--clear) the default design.")
+        static let configuration = CommandConfiguration(commandName: "default", abstract: "Show, set or clear (--clear) the default design.")
         @OptionGroup var store: DesignStoreOptions
         @Argument(help: "Design ID, unique ID prefix, or name to make the default.") var design: String?
         @Flag(help: "Clear the default design (widgets then show none until one is set).") var clear = false
@@ -218,6 +220,7 @@ extension Weaver.Designs {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Edit a design: FIELD=VALUE... (saves with a new updatedAt).",
             discussion: "Fields:\n" + DesignEditor.fields.map { HelpText.hanging($0.names.joined(separator: ", "), $0.allowed) }.joined(separator: "\n")
         )
@@ -248,6 +251,7 @@ extension Weaver.Designs {
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check a design file (a spec, an array of specs, or a .wwdesign package) and list every finding.",
             discussion: "Exits 0 when the file is clean, 1 when it has findings or cannot be read."
         )

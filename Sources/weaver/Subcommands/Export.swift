@@ -7,6 +7,7 @@ import WidgetDesign
 extension Weaver {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export designs as a .wwdesign package (the seed app's exchange format).",
             usage: "weaver export [<designs> ...] [--all] --output <output> [<options>]",
             discussion: HelpText.prose("""

@@ -9,6 +9,7 @@ import WidgetDesign
 extension Weaver {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import designs from a .wwdesign package, a JSON array of designs, or one design.",
             usage: "weaver import <file> [--select <select>] [--all] [--none] [<options>]",
             discussion: HelpText.prose("""

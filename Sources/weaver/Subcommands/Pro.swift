@@ -5,18 +5,19 @@ import SharedStore
 extension Weaver {
     struct Pro: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pro",
             abstract: "Show or change the Pro entitlement kept in the store.",
             subcommands: [Status.self, Unlock.self, Lock.self],
             defaultSubcommand: Status.self)
 
         struct Status: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Print 'unlocked' or 'locked'.")
+            static let configuration = CommandConfiguration(commandName: "status", abstract: "Print 'unlocked' or 'locked'.")
             @OptionGroup var store: StoreOptions
             func run() throws { print(ProEntitlement.isUnlocked(store.root) ? "unlocked" : "locked") }
         }
 
         struct Unlock: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Unlock Pro in this store.")
+            static let configuration = CommandConfiguration(commandName: "unlock", abstract: "Unlock Pro in this store.")
             @OptionGroup var store: StoreOptions
             func run() throws {
                 try ProEntitlement.set(true, root: store.root)
@@ -25,7 +26,7 @@ extension Weaver {
         }
 
         struct Lock: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Lock Pro in this store (stored variables are kept).")
+            static let configuration = CommandConfiguration(commandName: "lock", abstract: "Lock Pro in this store (stored variables are kept).")
             @OptionGroup var store: StoreOptions
             func run() throws {
                 try ProEntitlement.set(false, root: store.root)

@@ -6,6 +6,7 @@ import WidgetDesign
 extension Weaver {
     struct Remix: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remix",
             abstract: "Make deterministic variants of a design (layout and style only).",
             usage: "weaver remix <design> [--seed <seed>] [--count <count>] [<options>]",
             discussion: "The same --seed gives the same variants. Without --seed a random seed is used and printed."

@@ -70,6 +70,7 @@ struct WidgetSelection: ParsableArguments {
 extension Weaver {
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "render",
             abstract: "Draw a design (or the Noise Machine widget) as PNG, SVG, layout JSON or text.",
             discussion: "The format comes from '--format', else the '-o' file's extension, else png (txt on a terminal). Files are written atomically. Sizes in points: small 170×170, medium 364×170, large 364×382, circular 76×76, rectangular 172×76, inline 257×26; '--scale' multiplies pixels.")
 
@@ -134,6 +135,7 @@ extension Weaver {
 
     struct Tap: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "tap",
             abstract: "Press a widget's button at a point (in points) and perform its action.",
             usage: "weaver tap [<design>] [--template <template>] [--family <family>]\n  --at <x,y> [--dry-run] [<options>]",
             discussion: "Lays the widget out exactly as 'weaver render' does and finds the action whose rectangle holds X,Y. With nothing there it exits 1 naming the nearest button. '--dry-run' only says which action it found.")

@@ -6,6 +6,7 @@ import SharedStore
 extension Weaver {
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Serve the home screen and mixer to a browser on this machine.",
             discussion: """
             Shows the Noise Machine widget and every design as live widgets whose buttons work, and \

@@ -6,11 +6,13 @@ import SharedStore
 extension Weaver {
     struct Steps: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "steps",
             abstract: "Step counts for the steps widget and the __steps_* / __activity_* keys.",
             subcommands: [Import.self, Goal.self])
 
         struct Import: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "import",
                 abstract: "Import daily steps from CSV (date,steps[,distance_m,active_min]) or the snapshot's JSON.",
                 usage: "weaver steps import <file> [--tz <zone>] [--now <iso8601>]\n  [--store <dir>]",
                 discussion: "Imported days replace stored ones with the same date; the row for today's date (in --tz) becomes 'today'. A bad row stops the import and nothing is written.")
@@ -47,7 +49,7 @@ extension Weaver {
         }
 
         struct Goal: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Set the daily step goal (and a weekend goal for Saturday and Sunday).")
+            static let configuration = CommandConfiguration(commandName: "goal", abstract: "Set the daily step goal (and a weekend goal for Saturday and Sunday).")
             @Argument(help: "Steps per day, 1…200000.") var steps: Int
             @Option(help: ArgumentHelp("Goal on Saturdays and Sundays, 1…200000 (default: the daily goal).", valueName: "steps")) var weekend: Int?
             @OptionGroup var store: StoreOptions

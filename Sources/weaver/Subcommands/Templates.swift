@@ -5,6 +5,7 @@ import WidgetDesign
 extension Weaver {
     struct Templates: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "templates",
             abstract: "The Explore catalogue: built-in templates and their remixes.",
             subcommands: [List.self, Add.self],
             defaultSubcommand: List.self
@@ -14,7 +15,7 @@ extension Weaver {
 
 extension Weaver.Templates {
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the built-in templates.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the built-in templates.")
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
@@ -35,7 +36,7 @@ extension Weaver.Templates {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a template (optionally a remix of it) to the library.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a template (optionally a remix of it) to the library.")
         @OptionGroup var store: DesignStoreOptions
         @Argument(help: "Template ID or name (see 'weaver templates').") var name: String
         @Option(help: "One of the template's named remixes.") var remix: String?

@@ -6,6 +6,7 @@ import Variables
 extension Weaver.Vars {
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "render",
             abstract: "Print a template with its {{...}} tokens resolved, and one newline.",
             usage: "weaver vars render [--var <key=value> ...] [<options>] <template>")
 
@@ -83,6 +84,7 @@ extension Weaver.Vars {
 
     struct Keys: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "keys",
             abstract: "List the built-in keys that currently resolve, with their values (one 'key<TAB>value' a line).",
             usage: "weaver vars keys [--json] [<options>]")
 

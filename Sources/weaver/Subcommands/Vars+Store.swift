@@ -5,7 +5,7 @@ import Variables
 
 extension Weaver.Vars {
     struct Set: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Store a custom variable (Pro).")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Store a custom variable (Pro).")
 
         @OptionGroup var store: StoreOptions
         @Argument(help: "The key; 'Last Done', 'last_done' and 'last done' are the same key.") var key: String
@@ -26,7 +26,7 @@ extension Weaver.Vars {
     }
 
     struct Get: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a stored variable's value and one newline.")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a stored variable's value and one newline.")
 
         @OptionGroup var store: StoreOptions
         @Argument(help: "The key.") var key: String
@@ -43,6 +43,7 @@ extension Weaver.Vars {
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Remove a stored variable (allowed without Pro, so your data is never locked in).")
 
         @OptionGroup var store: StoreOptions
@@ -56,6 +57,7 @@ extension Weaver.Vars {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List stored variables (one 'key<TAB>value' a line, sorted by key).")
 
         @OptionGroup var store: StoreOptions
@@ -95,6 +97,7 @@ extension Weaver.Vars {
 
     struct Increment: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "increment",
             abstract: "Add to a numeric variable (the counter button; Pro). A missing variable starts at 0. Prints the new value.")
 
         @OptionGroup var store: StoreOptions

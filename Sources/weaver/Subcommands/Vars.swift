@@ -6,6 +6,7 @@ import Variables
 extension Weaver {
     struct Vars: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "vars",
             abstract: "Render {{...}} templates and manage stored variables.",
             discussion: "Stored (custom) variables are a Pro feature: they resolve in templates, and can be written, only when Pro is unlocked ('weaver pro unlock').",
             subcommands: [Render.self, Keys.self, Set.self, Get.self, Delete.self, List.self, SetNow.self, Increment.self]

@@ -44,12 +44,13 @@ func printError(_ text: String) { FileHandle.standardError.write(Data((text + "\
 extension Weaver {
     struct Weather: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "weather",
             abstract: "Weather from Open-Meteo for the __weather_* keys and the weather widget.",
             discussion: "Set up: 'weaver weather location set \"Dublin\"', 'weaver weather refresh', 'weaver weather autorefresh enable'. Data: Open-Meteo.com (CC BY 4.0).",
             subcommands: [Location.self, Refresh.self, Show.self, Autorefresh.self])
 
         struct Location: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Set or show the place the forecast is for.",
+            static let configuration = CommandConfiguration(commandName: "location", abstract: "Set or show the place the forecast is for.",
                                                             subcommands: [Set.self, ShowLocation.self])
 
             struct Set: ParsableCommand {
@@ -137,6 +138,7 @@ extension Weaver {
 
         struct Refresh: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "refresh",
                 abstract: "Fetch the forecast and write snapshots/weather.json.",
                 usage: "weaver weather refresh [--force] [--quiet] [--verbose] [<options>]",
                 discussion: "At most one request per 10 minutes unless --force. On failure the last snapshot is kept and its age is reported (exit 1).")
@@ -184,7 +186,7 @@ extension Weaver {
         }
 
         struct Show: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Print the stored snapshot (or its JSON).")
+            static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the stored snapshot (or its JSON).")
             @Flag(help: "Print snapshots/weather.json as it is.") var json = false
             @OptionGroup var store: StoreOptions
             func run() throws {
@@ -211,11 +213,12 @@ extension Weaver {
 
         struct Autorefresh: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "autorefresh",
                 abstract: "Refresh weather and calendars every 30 minutes: a systemd user timer, or an XDG autostart loop.",
                 subcommands: [Enable.self, Disable.self])
 
             struct Enable: ParsableCommand {
-                static let configuration = CommandConfiguration(abstract: "Install the timer (or the login loop).")
+                static let configuration = CommandConfiguration(commandName: "enable", abstract: "Install the timer (or the login loop).")
                 @Option(help: "auto (systemd when it runs the session, else XDG autostart), systemd or xdg.") var method: String = "auto"
                 @OptionGroup var store: StoreOptions
 
@@ -243,7 +246,7 @@ extension Weaver {
             }
 
             struct Disable: ParsableCommand {
-                static let configuration = CommandConfiguration(abstract: "Remove the timer and the login loop.")
+                static let configuration = CommandConfiguration(commandName: "disable", abstract: "Remove the timer and the login loop.")
                 @OptionGroup var store: StoreOptions
                 func run() throws {
                     let timer = makeTimer(store)
