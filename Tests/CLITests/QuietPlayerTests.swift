@@ -150,6 +150,8 @@ import TestSupport
         let rig = try Rig()
         defer { rig.server.stop() }
         let player = try rig.play(["--preset", "brown"])
+        // The buffer the server granted (7,192 frames for 150 ms asked), not merely the one asked.
+        #expect(player.stderrText.contains(" 150 ms buffer"), "\(player.stderrText)")
         let list = try rig.server.run("/usr/bin/pactl", ["list", "sink-inputs"])
         #expect(list.stdoutText.contains("media.role = \"music\""), "\(list.stdoutText)")
         #expect(list.stdoutText.contains("application.icon_name = \"audio-x-generic\""))
