@@ -27,7 +27,8 @@ public protocol AudioSink: AnyObject {
     /// Human name: backend and device, e.g. `pulse (default sink)`, `alsa (default)`, `wav (out.wav)`.
     var name: String { get }
     var format: AudioFormat { get }
-    /// Output latency in frames as the device reports it (0 for files).
+    /// Output latency in frames as the device reports it (0 for files). Ask from the thread that
+    /// writes, between writes (the PulseAudio sink runs its main loop to ask the server).
     var latencyFrames: Int { get }
     /// Underruns seen and recovered so far.
     var underrunCount: Int { get }
@@ -68,13 +69,13 @@ public struct AudioOutputError: Error, CustomStringConvertible, Sendable, Equata
     public var description: String { "\(backend): \(call) failed: \(reason)" }
 }
 
-/// The player's render block for a buffer of `latencySeconds`: half the buffer, 128…4096 frames, in
-/// whole 32-frame control intervals. The live player renders blocks of this size and the PulseAudio
-/// sink asks for a buffer of exactly two of them, so each server request is one block. Whole control
-/// intervals keep the live chain's parameter updates on the same frames as the offline renderer's
-/// 4096-frame blocks (a 3,856-frame block once made live output differ from the render by 3.3e-4).
+/// The player's render block for a buffer of `latencySeconds`: a third of it, 128…4096 frames, in
+/// whole 32-frame control intervals. The PulseAudio sink asks the server for requests of whole
+/// blocks (see `PulseAudioSink`). Whole control intervals keep the live chain's parameter updates
+/// on the same frames as the offline renderer's 4096-frame blocks (a 3,856-frame block once made
+/// live output differ from the render by 3.3e-4).
 public enum PlaybackBlock {
     public static func frames(latencySeconds: Double, sampleRate: Int) -> Int {
-        min(4096, max(128, Int(latencySeconds * Double(sampleRate) / 2))) / 32 * 32
+        min(4096, max(128, Int(latencySeconds * Double(sampleRate) / 3))) / 32 * 32
     }
 }

@@ -39,6 +39,10 @@ public enum DeviceList {
             if let serverOp { pa_operation_unref(serverOp) }
             if let sinkOp { pa_operation_unref(sinkOp) }
         }
+        // An operation that could not be sent never calls back: fail rather than wait for it.
+        guard serverOp != nil, sinkOp != nil else {
+            throw AudioOutputError(.unavailable, backend: "pulse", call: "list sinks", reason: connection.lastError)
+        }
         try connection.iterate(call: "list sinks") { results.pending == 0 }
         var sinks = results.sinks.map { d in
             var d = d

@@ -24,8 +24,13 @@ public final class PulseAudioSink: AudioSink {
     private var stream: OpaquePointer?
     /// The smallest write worth waking for: one server request (`minreq` as granted).
     private var requestBytes = 0
-    /// The stream's buffer as the server granted it (`tlength`), in frames.
-    public private(set) var bufferFrames = 0
+    /// The server's queue for the stream as granted (`tlength`), in frames: two requests plus the
+    /// sound card's share.
+    public private(set) var queueFrames = 0
+    /// What the server asks for at a time (`minreq` as granted), in frames.
+    public private(set) var requestFrames = 0
+    /// What the queue holds beyond two requests: the sound card's share, in frames.
+    public var cardFrames: Int { queueFrames - 2 * requestFrames }
 
     /// - Parameters:
     ///   - device: a sink name (`noise devices`), nil for the server's default.
@@ -37,18 +42,21 @@ public final class PulseAudioSink: AudioSink {
         self.latencySeconds = latencySeconds
         name = "pulse (\(device ?? "default sink"))"
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
-        // The buffer is a whole number of the player's blocks (`PlaybackBlock`), at least two and
-        // at most `latencySeconds`; minreq, half of it in whole blocks: the server asks for more
-        // when half the buffer has played (the default is a quarter or less), so each request is a
-        // whole number of blocks, written back to back, and the thread sleeps in between: 150 ms
-        // is two blocks of 3,584 frames and a wake-up every 75 ms; 1 s is 11 blocks of 4,096 and
-        // one every 427 ms.
+        // With ADJUST_LATENCY the server splits `tlength` (the latency asked) between the sound
+        // card and the stream's queue: the card gets (tlength - 2 minreq) / 2, the queue 2 minreq.
+        // minreq is whole blocks (a block is a third of the latency, at most 4,096 frames), about a
+        // third of the latency: each request is written back to back and the thread sleeps in
+        // between, and the card keeps about a sixth (25 ms at 150 ms). A minreq of half the buffer
+        // (as before) left the card nothing: the server ran it, and every client on it, at its
+        // minimum latency (0.5 ms on a null sink). 150 ms: blocks of 2,400 frames, a request every
+        // 50 ms; 1 s: requests of three 4,096-frame blocks, every 256 ms.
         let frameBytes = format.channelCount * 4
+        let latencyFrames = Int(latencySeconds * Double(format.sampleRate))
         let blockFrames = PlaybackBlock.frames(latencySeconds: latencySeconds, sampleRate: format.sampleRate)
-        let blocks = max(2, Int(latencySeconds * Double(format.sampleRate)) / blockFrames)
-        let askedFrames = blockFrames * blocks
+        let askedRequestFrames = blockFrames * max(1, latencyFrames / 3 / blockFrames)
+        let askedFrames = max(latencyFrames, 3 * askedRequestFrames)
         var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(askedFrames * frameBytes),
-                                  prebuf: UInt32.max, minreq: UInt32(blockFrames * (blocks / 2) * frameBytes), fragsize: UInt32.max)
+                                  prebuf: UInt32.max, minreq: UInt32(askedRequestFrames * frameBytes), fragsize: UInt32.max)
         let connection = try PulseConnection(clientName: applicationName, server: server)
         guard let stream = pa_stream_new(connection.context, streamName, &spec, nil) else {
             throw AudioOutputError(.invalid, backend: "pulse", call: "pa_stream_new", reason: connection.lastError)
@@ -83,7 +91,8 @@ public final class PulseAudioSink: AudioSink {
         }
         let granted = pa_stream_get_buffer_attr(stream)?.pointee
         requestBytes = max(frameBytes, Int(granted?.minreq ?? UInt32(blockFrames * frameBytes)) / frameBytes * frameBytes)
-        bufferFrames = Int(granted?.tlength ?? UInt32(askedFrames * frameBytes)) / frameBytes
+        queueFrames = Int(granted?.tlength ?? UInt32(askedFrames * frameBytes)) / frameBytes
+        self.requestFrames = requestBytes / frameBytes
     }
 
     deinit { try? close(drain: false) }

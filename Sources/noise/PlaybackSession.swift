@@ -87,7 +87,7 @@ struct PlaybackSession {
 
         for _ in 0..<20 where player.scheduling == nil { Thread.sleep(forTimeInterval: 0.005) }
         let timerText = timerSeconds.map { ", timer \(formatDuration($0)) (fade \(formatDuration(fadeSeconds)))" } ?? ""
-        Terminal.printError("Playing \(mix.name) (\(label)) on \(sink.name), \(sink.format), \(Self.bufferMilliseconds(sink, asked: settings.latencySeconds)) ms buffer\(timerText); "
+        Terminal.printError("Playing \(mix.name) (\(label)) on \(sink.name), \(sink.format), \(Int(settings.latencySeconds * 1000)) ms buffer\(timerText); "
             + "\(player.scheduling ?? "scheduling unknown"), flush-to-zero on, seed \(seed). Ctrl-C stops.")
 
         var signalled: Int32 = 0
@@ -131,13 +131,13 @@ struct PlaybackSession {
                     break loop
                 }
             case .idle, .running:
-                // A suspended sink or a corked stream (a phone call under a role-cork policy) takes
-                // no audio, so the fade-out never finishes rendering: stop without it rather than
-                // hang. The render thread stays blocked in the output until the process exits.
+                // A suspended sink (or a device that stopped taking audio) takes no audio, so the
+                // fade-out never finishes rendering: stop without it rather than hang. The render
+                // thread stays blocked in the output until the process exits.
                 let patience = Duration.seconds(PlayerController.stopFadeSeconds + 3)
                 if let stopAskedAt, ContinuousClock.now - stopAskedAt > patience {
                     Terminal.printError("Stopped. The output took no audio for \(Int(PlayerController.stopFadeSeconds + 3)) s "
-                        + "(suspended or corked), so the fade-out was not played.")
+                        + "(suspended?), so the fade-out was not played.")
                     renderThreadBlocked = true
                     break loop
                 }
@@ -158,14 +158,6 @@ struct PlaybackSession {
         // The blocked render thread still uses the player and the sink: end the process here
         // rather than free them under it.
         if renderThreadBlocked { exit(0) }
-    }
-
-    /// The buffer the output granted (PulseAudio trims or rounds what was asked), else the one asked.
-    static func bufferMilliseconds(_ sink: any AudioSink, asked: Double) -> Int {
-        if let pulse = sink as? PulseAudioSink, pulse.bufferFrames > 0 {
-            return Int((Double(pulse.bufferFrames) * 1000 / Double(pulse.format.sampleRate)).rounded())
-        }
-        return Int((asked * 1000).rounded())
     }
 
     /// A player already runs: give it this request instead of playing twice (or refuse).

@@ -12,6 +12,7 @@ import TestSupport
 @Suite struct PulseAudioSinkTests {
     static let format = AudioFormat(sampleRate: 48000, channelCount: 2)
     static let blockFrames = PlaybackBlock.frames(latencySeconds: 0.15, sampleRate: 48000)
+    static func blockFrames(_ latency: Double) -> Int { PlaybackBlock.frames(latencySeconds: latency, sampleRate: 48000) }
 
     /// One block of a 1 kHz sine at amplitude 0.25 (RMS −15.05 dBFS), continuing from `frame`.
     static func sine(_ buffer: UnsafeMutablePointer<Float>, from frame: Int) {
@@ -30,16 +31,16 @@ import TestSupport
         let sink = try PulseAudioSink(format: Self.format, latencySeconds: 0.15, server: server.address)
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames * 2)
         defer { buffer.deallocate() }
-        let blocks = 40   // 3.58 s
+        let blocks = 40   // 2 s
         for b in 0..<blocks {
             Self.sine(buffer, from: b * Self.blockFrames)
             try sink.write(buffer, frameCount: Self.blockFrames)
         }
         // The server holds at most the two blocks asked for plus its own (sink) latency.
         let latency = sink.latencyFrames
-        #expect(latency > 0 && latency <= 2 * Self.blockFrames + 4800, "latency \(latency) frames")
-        try sink.close(drain: true)
+        #expect(latency > 0 && latency <= 7200 + 480, "latency \(latency) frames")
         #expect(sink.underrunCount == 0)
+        try sink.close(drain: true)
         Thread.sleep(forTimeInterval: 0.2)
         let wav = try recorder.stop()
         // 10 ms windows: the tone is one stretch as long as what was written, every window at its level.
@@ -57,17 +58,21 @@ import TestSupport
         #expect(worst < 0.3, "a 10 ms window is \(worst) dB off the written level (a gap or a glitch)")
     }
 
-    /// The buffer follows `--latency`: the sink asks for whole blocks (two of 3,584 frames at 150 ms,
-    /// 11 of 4,096 at 1 s) and the server, sizing its own buffer from ours, grants about that (150 ms:
-    /// 7,192 frames; 1 s: 43,008; 2 s: 92,160). A long latency was once capped at two 4,096-frame
-    /// blocks (171 ms) whatever was asked.
-    @Test func theBufferFollowsTheLatency() throws {
+    /// The buffer follows `--latency`, and the sound card keeps a real share of it. With
+    /// ADJUST_LATENCY the server gives the card (tlength - 2 minreq) / 2 and grants a queue of that
+    /// + 2 minreq (at 150 ms: 6,000 frames, card 1,200). The sink once asked minreq = tlength / 2,
+    /// which left the card 0 (the server ran it at its 0.5 ms minimum, and every client with it);
+    /// and a long latency was once capped at 171 ms whatever was asked.
+    @Test func theBufferFollowsTheLatencyAndLeavesTheCardAShare() throws {
         let server = try PulseServer()
         defer { server.stop() }
-        for latency in [0.15, 1.0, 2.0] {
+        for latency in [0.02, 0.15, 1.0, 2.0] {
             let sink = try PulseAudioSink(format: Self.format, latencySeconds: latency, server: server.address)
-            let seconds = Double(sink.bufferFrames) / 48000
-            #expect(seconds >= 0.85 * latency && seconds <= latency + 0.001, "\(latency) s asked: \(sink.bufferFrames) frames granted")
+            let asked = latency * 48000
+            #expect(Double(sink.queueFrames) >= 0.75 * asked && Double(sink.queueFrames) <= asked + 48,
+                    "\(latency) s asked: queue of \(sink.queueFrames) frames granted")
+            #expect(Double(sink.cardFrames) >= asked / 8, "\(latency) s: the card keeps \(sink.cardFrames) frames (request \(sink.requestFrames))")
+            #expect(sink.requestFrames % Self.blockFrames(latency) == 0, "requests are whole blocks")
             try sink.close(drain: false)
         }
     }
@@ -113,8 +118,9 @@ import TestSupport
         }
         #expect(sink.underrunCount == 0)
         Thread.sleep(forTimeInterval: 0.5)   // the 150 ms buffer runs dry
-        try sink.write(buffer, frameCount: Self.blockFrames)
-        try sink.write(buffer, frameCount: Self.blockFrames)
+        // The server's underflow message arrives among its requests: write until it has been read
+        // (a few blocks at most).
+        for _ in 0..<8 where sink.underrunCount == 0 { try sink.write(buffer, frameCount: Self.blockFrames) }
         #expect(sink.underrunCount >= 1)
         try sink.close(drain: false)
     }
