@@ -234,23 +234,31 @@ public final class ChangeWatcher: @unchecked Sendable {
 
     /// Puts a watch on each target's folder, or on its nearest existing ancestor, and drops watches
     /// no longer needed. Returns targets that became directly watched and exist: they appeared.
+    /// A target whose folder got a new watch counts too: the folder was deleted and made again
+    /// (perhaps before its deletion was even read), so what is in it now was never seen.
     private func rearm() throws(ChangeWatchError) -> Set<String> {
         var newFolderByWatch: [Int32: String] = [:]
         var newWatchByFolder: [String: Int32] = [:]
         var nowArmed: Set<String> = []
+        var rewatched: Set<String> = []
         for (target, folder) in targetFolders {
             var candidate = folder
             while true {
                 if let wd = newWatchByFolder[candidate] {
-                    if candidate == folder { nowArmed.insert(target) }
-                    _ = wd
+                    if candidate == folder {
+                        nowArmed.insert(target)
+                        if watchByFolder[candidate] != wd { rewatched.insert(target) }
+                    }
                     break
                 }
                 do {
                     let wd = try Syscalls.inotifyAddWatch(inotifyFD, candidate, Self.folderMask)
                     newFolderByWatch[wd] = candidate
                     newWatchByFolder[candidate] = wd
-                    if candidate == folder { nowArmed.insert(target) }
+                    if candidate == folder {
+                        nowArmed.insert(target)
+                        if watchByFolder[candidate] != wd { rewatched.insert(target) }
+                    }
                     break
                 } catch let e where e.code == ENOENT || e.code == ENOTDIR {
                     guard candidate != "/" else { throw e }
@@ -263,7 +271,7 @@ public final class ChangeWatcher: @unchecked Sendable {
         }
         folderByWatch = newFolderByWatch
         watchByFolder = newWatchByFolder
-        let appeared = nowArmed.subtracting(armedTargets).filter { access($0, F_OK) == 0 }
+        let appeared = nowArmed.subtracting(armedTargets).union(rewatched).filter { access($0, F_OK) == 0 }
         armedTargets = nowArmed
         return appeared
     }
