@@ -175,7 +175,10 @@ public final class PulseAudioSink: AudioSink {
             self.connection = nil
         }
         if drain, pa_stream_get_state(stream) == PA_STREAM_READY {
-            try connection.wait(for: pa_stream_drain(stream, nil, nil), call: "drain")
+            // What is queued plays out in at most the queue's length; a card that stopped taking
+            // audio (suspended) would otherwise hold this for libpulse's 30 s reply timeout.
+            let queueSeconds = Double(queueFrames) / Double(format.sampleRate)
+            try connection.wait(for: pa_stream_drain(stream, nil, nil), call: "drain", timeoutSeconds: queueSeconds + 1)
         }
     }
 }

@@ -63,10 +63,32 @@ final class PulseConnection {
         _ = pa_mainloop_iterate(loop, 0, nil)
     }
 
-    /// Waits until `operation` has finished; throws if the connection fails first.
-    func wait(for operation: OpaquePointer?, call: String) throws(AudioOutputError) {
+    /// Waits until `operation` has finished; throws if the connection fails first, if the
+    /// operation was cancelled (its stream died: nothing was done), or after `timeoutSeconds`.
+    func wait(for operation: OpaquePointer?, call: String, timeoutSeconds: Double? = nil) throws(AudioOutputError) {
         guard let operation else { throw AudioOutputError(.disconnected, backend: "pulse", call: call, reason: lastError) }
         defer { pa_operation_unref(operation) }
-        try iterate(call: call) { pa_operation_get_state(operation) != PA_OPERATION_RUNNING }
+        let deadline = timeoutSeconds.map { ContinuousClock.now + .seconds($0) }
+        while pa_operation_get_state(operation) == PA_OPERATION_RUNNING {
+            var timeoutMicroseconds: Int32 = -1
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else {
+                    pa_operation_cancel(operation)
+                    throw AudioOutputError(.disconnected, backend: "pulse", call: call, reason: "no answer within \(timeoutSeconds!) s")
+                }
+                timeoutMicroseconds = Int32(min(Double(Int32.max), Double(left.components.seconds) * 1e6 + Double(left.components.attoseconds) / 1e12))
+            }
+            // prepare/poll/dispatch rather than iterate: the same loop step, with a timeout.
+            guard pa_mainloop_prepare(loop, timeoutMicroseconds) >= 0, pa_mainloop_poll(loop) >= 0, pa_mainloop_dispatch(loop) >= 0 else {
+                throw AudioOutputError(.disconnected, backend: "pulse", call: call, reason: "main loop failed")
+            }
+            guard PA_CONTEXT_IS_GOOD(pa_context_get_state(context)) != 0 else {
+                throw AudioOutputError(.disconnected, backend: "pulse", call: call, reason: lastError)
+            }
+        }
+        if pa_operation_get_state(operation) == PA_OPERATION_CANCELLED {
+            throw AudioOutputError(.disconnected, backend: "pulse", call: call, reason: "cancelled (the stream went away)")
+        }
     }
 }

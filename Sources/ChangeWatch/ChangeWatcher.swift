@@ -237,6 +237,20 @@ public final class ChangeWatcher: @unchecked Sendable {
     /// A target whose folder got a new watch counts too: the folder was deleted and made again
     /// (perhaps before its deletion was even read), so what is in it now was never seen.
     private func rearm() throws(ChangeWatchError) -> Set<String> {
+        // A folder made between a failed watch on it and the watch on its parent raises no event
+        // on either (the classic inotify race: `mkdir -p a/b` while the watch moves from the
+        // grandparent to `a`): walk again until no folder on a watched path appeared meanwhile.
+        var appeared: Set<String> = []
+        for _ in 0..<16 {
+            let (found, raced) = try rearmOnce()
+            appeared.formUnion(found)
+            if !raced { break }
+        }
+        return appeared
+    }
+
+    private func rearmOnce() throws(ChangeWatchError) -> (appeared: Set<String>, raced: Bool) {
+        var raced = false
         var newFolderByWatch: [Int32: String] = [:]
         var newWatchByFolder: [String: Int32] = [:]
         var nowArmed: Set<String> = []
@@ -248,6 +262,8 @@ public final class ChangeWatcher: @unchecked Sendable {
                     if candidate == folder {
                         nowArmed.insert(target)
                         if watchByFolder[candidate] != wd { rewatched.insert(target) }
+                    } else if access(Self.childToward(folder, from: candidate), F_OK) == 0 {
+                        raced = true
                     }
                     break
                 }
@@ -258,6 +274,8 @@ public final class ChangeWatcher: @unchecked Sendable {
                     if candidate == folder {
                         nowArmed.insert(target)
                         if watchByFolder[candidate] != wd { rewatched.insert(target) }
+                    } else if access(Self.childToward(folder, from: candidate), F_OK) == 0 {
+                        raced = true
                     }
                     break
                 } catch let e where e.code == ENOENT || e.code == ENOTDIR {
@@ -273,7 +291,14 @@ public final class ChangeWatcher: @unchecked Sendable {
         watchByFolder = newWatchByFolder
         let appeared = nowArmed.subtracting(armedTargets).union(rewatched).filter { access($0, F_OK) == 0 }
         armedTargets = nowArmed
-        return appeared
+        return (appeared, raced)
+    }
+
+    /// The folder one level below `ancestor` on the way to `path`.
+    static func childToward(_ path: String, from ancestor: String) -> String {
+        let rest = path.dropFirst(ancestor == "/" ? 1 : ancestor.count + 1)
+        let first = rest.split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
+        return ancestor == "/" ? "/" + first : ancestor + "/" + first
     }
 
     /// Reads every queued event. Returns the changed target paths, whether the queue overflowed and

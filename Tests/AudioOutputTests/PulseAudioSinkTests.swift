@@ -125,6 +125,24 @@ import TestSupport
         try sink.close(drain: false)
     }
 
+    /// A drain on a suspended card cannot finish: it gives up after the queue's length plus 1 s
+    /// (it waited for libpulse's 30 s reply timeout, then reported success).
+    @Test func aDrainThatCannotFinishGivesUp() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        let sink = try PulseAudioSink(format: Self.format, latencySeconds: 0.15, server: server.address)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames * 2)
+        defer { buffer.deallocate() }
+        for b in 0..<4 {
+            Self.sine(buffer, from: b * Self.blockFrames)
+            try sink.write(buffer, frameCount: Self.blockFrames)
+        }
+        #expect(try server.run("/usr/bin/pactl", ["suspend-sink", "test", "1"]).status == 0)
+        let start = ContinuousClock.now
+        #expect(throws: AudioOutputError.self) { try sink.close(drain: true) }
+        #expect(ContinuousClock.now - start < .seconds(10), "the drain waited \(ContinuousClock.now - start)")
+    }
+
     /// A server that dies mid-stream fails the next writes with `.disconnected`; none of them hangs.
     @Test func aDeadServerFailsTheWrite() throws {
         let server = try PulseServer()
