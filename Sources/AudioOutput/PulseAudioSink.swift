@@ -18,16 +18,13 @@ public final class PulseAudioSink: AudioSink {
     public let format: AudioFormat
     public let name: String
     public private(set) var underrunCount = 0
-    let device: String?
-    let latencySeconds: Double
     private var connection: PulseConnection?
     private var stream: OpaquePointer?
-    /// The smallest write worth waking for: one server request (`minreq` as granted).
-    private var requestBytes = 0
     /// The server's queue for the stream as granted (`tlength`), in frames: two requests plus the
     /// sound card's share.
     public private(set) var queueFrames = 0
-    /// What the server asks for at a time (`minreq` as granted), in frames.
+    /// What the server asks for at a time (`minreq` as granted), in frames: the smallest write
+    /// worth waking for.
     public private(set) var requestFrames = 0
     /// What the queue holds beyond two requests: the sound card's share, in frames.
     public var cardFrames: Int { queueFrames - 2 * requestFrames }
@@ -38,8 +35,6 @@ public final class PulseAudioSink: AudioSink {
     public init(format: AudioFormat, device: String? = nil, latencySeconds: Double = 0.15,
                 applicationName: String = "noise", streamName: String = "Noise machine", server: String? = nil) throws(AudioOutputError) {
         self.format = format
-        self.device = device
-        self.latencySeconds = latencySeconds
         name = "pulse (\(device ?? "default sink"))"
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
         // With ADJUST_LATENCY the server splits `tlength` (the latency asked) between the sound
@@ -90,9 +85,8 @@ public final class PulseAudioSink: AudioSink {
             throw error
         }
         let granted = pa_stream_get_buffer_attr(stream)?.pointee
-        requestBytes = max(frameBytes, Int(granted?.minreq ?? UInt32(blockFrames * frameBytes)) / frameBytes * frameBytes)
+        requestFrames = max(1, Int(granted?.minreq ?? UInt32(askedRequestFrames * frameBytes)) / frameBytes)
         queueFrames = Int(granted?.tlength ?? UInt32(askedFrames * frameBytes)) / frameBytes
-        self.requestFrames = requestBytes / frameBytes
     }
 
     deinit { try? close(drain: false) }
@@ -133,10 +127,10 @@ public final class PulseAudioSink: AudioSink {
         return Int(usec * UInt64(format.sampleRate) / 1_000_000)
     }
 
-    /// Waits (in the main loop's `poll`) until the server has asked for at least a request's worth,
-    /// writes as much of the block as it asked for, and repeats until the block is written; then
-    /// sends it on its way. With the buffer two blocks long, a steady stream is one wake-up and one
-    /// write per block.
+    /// Waits (in the main loop's `poll`) until the server has asked for a request's worth (or the
+    /// rest of the block, if less), writes as much of the block as it asked for, and repeats until
+    /// the block is written; then sends it on its way. Requests are whole blocks, so a steady
+    /// stream is one wake-up per request and one write per block.
     public func write(_ samples: UnsafePointer<Float>, frameCount: Int) throws(AudioOutputError) {
         guard let connection, let stream else {
             throw AudioOutputError(.disconnected, backend: "pulse", call: "write", reason: "stream is closed")
@@ -155,7 +149,7 @@ public final class PulseAudioSink: AudioSink {
                 guard writable != -1 else {
                     throw AudioOutputError(.disconnected, backend: "pulse", call: "write", reason: connection.lastError)
                 }
-                return writable >= min(total - offset, requestBytes)
+                return writable >= min(total - offset, requestFrames * frameBytes)
             }
             let n = min(writable, total - offset) / frameBytes * frameBytes
             guard pa_stream_write(stream, bytes + offset, n, nil, 0, PA_SEEK_RELATIVE) >= 0 else {

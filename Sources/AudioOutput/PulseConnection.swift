@@ -48,14 +48,7 @@ final class PulseConnection {
     /// condition already true costs no system call). A lost connection throws `kind`.
     func iterate(call: String, kind: AudioOutputError.Kind = .disconnected,
                  until done: () throws(AudioOutputError) -> Bool) throws(AudioOutputError) {
-        while try !done() {
-            guard pa_mainloop_iterate(loop, 1, nil) >= 0 else {
-                throw AudioOutputError(kind, backend: "pulse", call: call, reason: "main loop failed")
-            }
-            guard PA_CONTEXT_IS_GOOD(pa_context_get_state(context)) != 0 else {
-                throw AudioOutputError(kind, backend: "pulse", call: call, reason: lastError)
-            }
-        }
+        while try !done() { try step(call: call, kind: kind) }
     }
 
     /// Sends what is queued (a stream write goes out from a deferred event) without waiting.
@@ -79,16 +72,21 @@ final class PulseConnection {
                 }
                 timeoutMicroseconds = Int32(min(Double(Int32.max), Double(left.components.seconds) * 1e6 + Double(left.components.attoseconds) / 1e12))
             }
-            // prepare/poll/dispatch rather than iterate: the same loop step, with a timeout.
-            guard pa_mainloop_prepare(loop, timeoutMicroseconds) >= 0, pa_mainloop_poll(loop) >= 0, pa_mainloop_dispatch(loop) >= 0 else {
-                throw AudioOutputError(.disconnected, backend: "pulse", call: call, reason: "main loop failed")
-            }
-            guard PA_CONTEXT_IS_GOOD(pa_context_get_state(context)) != 0 else {
-                throw AudioOutputError(.disconnected, backend: "pulse", call: call, reason: lastError)
-            }
+            try step(call: call, timeoutMicroseconds: timeoutMicroseconds)
         }
         if pa_operation_get_state(operation) == PA_OPERATION_CANCELLED {
             throw AudioOutputError(.disconnected, backend: "pulse", call: call, reason: "cancelled (the stream went away)")
+        }
+    }
+
+    /// One turn of the loop: wait for events (at most `timeoutMicroseconds`, -1: no limit) and
+    /// dispatch them; a lost connection throws `kind`.
+    private func step(call: String, kind: AudioOutputError.Kind = .disconnected, timeoutMicroseconds: Int32 = -1) throws(AudioOutputError) {
+        guard pa_mainloop_prepare(loop, timeoutMicroseconds) >= 0, pa_mainloop_poll(loop) >= 0, pa_mainloop_dispatch(loop) >= 0 else {
+            throw AudioOutputError(kind, backend: "pulse", call: call, reason: "main loop failed")
+        }
+        guard PA_CONTEXT_IS_GOOD(pa_context_get_state(context)) != 0 else {
+            throw AudioOutputError(kind, backend: "pulse", call: call, reason: lastError)
         }
     }
 }

@@ -256,32 +256,25 @@ public final class ChangeWatcher: @unchecked Sendable {
         var nowArmed: Set<String> = []
         var rewatched: Set<String> = []
         for (target, folder) in targetFolders {
+            // The nearest existing folder on the way to the target, watched once per pass.
             var candidate = folder
-            while true {
-                if let wd = newWatchByFolder[candidate] {
-                    if candidate == folder {
-                        nowArmed.insert(target)
-                        if watchByFolder[candidate] != wd { rewatched.insert(target) }
-                    } else if access(Self.childToward(folder, from: candidate), F_OK) == 0 {
-                        raced = true
-                    }
-                    break
-                }
+            var wd: Int32 = -1
+            while wd < 0 {
+                if let cached = newWatchByFolder[candidate] { wd = cached; break }
                 do {
-                    let wd = try Syscalls.inotifyAddWatch(inotifyFD, candidate, Self.folderMask)
+                    wd = try Syscalls.inotifyAddWatch(inotifyFD, candidate, Self.folderMask)
                     newFolderByWatch[wd] = candidate
                     newWatchByFolder[candidate] = wd
-                    if candidate == folder {
-                        nowArmed.insert(target)
-                        if watchByFolder[candidate] != wd { rewatched.insert(target) }
-                    } else if access(Self.childToward(folder, from: candidate), F_OK) == 0 {
-                        raced = true
-                    }
-                    break
                 } catch let e where e.code == ENOENT || e.code == ENOTDIR {
                     guard candidate != "/" else { throw e }
                     candidate = Self.parent(candidate)
                 }
+            }
+            if candidate == folder {
+                nowArmed.insert(target)
+                if watchByFolder[folder] != wd { rewatched.insert(target) }
+            } else if access(Self.childToward(folder, from: candidate), F_OK) == 0 {
+                raced = true
             }
         }
         for (wd, _) in folderByWatch where newFolderByWatch[wd] == nil {

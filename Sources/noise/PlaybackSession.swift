@@ -134,9 +134,9 @@ struct PlaybackSession {
                 // A suspended sink (or a device that stopped taking audio) takes no audio, so the
                 // fade-out never finishes rendering: stop without it rather than hang. The render
                 // thread stays blocked in the output until the process exits.
-                let patience = Duration.seconds(PlayerController.stopFadeSeconds + 3)
-                if let stopAskedAt, ContinuousClock.now - stopAskedAt > patience {
-                    Terminal.printError("Stopped. The output took no audio for \(Int(PlayerController.stopFadeSeconds + 3)) s "
+                let patienceSeconds = PlayerController.stopFadeSeconds + 3
+                if let stopAskedAt, ContinuousClock.now - stopAskedAt > .seconds(patienceSeconds) {
+                    Terminal.printError("Stopped. The output took no audio for \(Int(patienceSeconds)) s "
                         + "(suspended?), so the fade-out was not played.")
                     renderThreadBlocked = true
                     break loop

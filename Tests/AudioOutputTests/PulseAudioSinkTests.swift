@@ -14,12 +14,29 @@ import TestSupport
     static let blockFrames = PlaybackBlock.frames(latencySeconds: 0.15, sampleRate: 48000)
     static func blockFrames(_ latency: Double) -> Int { PlaybackBlock.frames(latencySeconds: latency, sampleRate: 48000) }
 
-    /// One block of a 1 kHz sine at amplitude 0.25 (RMS −15.05 dBFS), continuing from `frame`.
-    static func sine(_ buffer: UnsafeMutablePointer<Float>, from frame: Int) {
-        for i in 0..<blockFrames {
-            let v = Float(0.25 * sin(2 * Double.pi * 1000 * Double(frame + i) / 48000))
-            buffer[2 * i] = v
-            buffer[2 * i + 1] = v
+    /// A sink at 150 ms writing a continuous 1 kHz sine at amplitude 0.25 (RMS −15.05 dBFS), one
+    /// player block at a time.
+    final class ToneWriter {
+        let sink: PulseAudioSink
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: PulseAudioSinkTests.blockFrames * 2)
+        var frame = 0
+
+        init(_ server: PulseServer) throws {
+            sink = try PulseAudioSink(format: PulseAudioSinkTests.format, latencySeconds: 0.15, server: server.address)
+        }
+
+        deinit { buffer.deallocate() }
+
+        func write(blocks: Int) throws {
+            for _ in 0..<blocks {
+                for i in 0..<PulseAudioSinkTests.blockFrames {
+                    let v = Float(0.25 * sin(2 * Double.pi * 1000 * Double(frame + i) / 48000))
+                    buffer[2 * i] = v
+                    buffer[2 * i + 1] = v
+                }
+                frame += PulseAudioSinkTests.blockFrames
+                try sink.write(buffer, frameCount: PulseAudioSinkTests.blockFrames)
+            }
         }
     }
 
@@ -28,14 +45,10 @@ import TestSupport
         defer { server.stop() }
         let recording = server.directory.appendingPathComponent("monitor.wav")
         let recorder = try server.record(to: recording)
-        let sink = try PulseAudioSink(format: Self.format, latencySeconds: 0.15, server: server.address)
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames * 2)
-        defer { buffer.deallocate() }
+        let tone = try ToneWriter(server)
+        let sink = tone.sink
         let blocks = 40   // 2 s
-        for b in 0..<blocks {
-            Self.sine(buffer, from: b * Self.blockFrames)
-            try sink.write(buffer, frameCount: Self.blockFrames)
-        }
+        try tone.write(blocks: blocks)
         // The server holds at most the two blocks asked for plus its own (sink) latency.
         let latency = sink.latencyFrames
         #expect(latency > 0 && latency <= 7200 + 480, "latency \(latency) frames")
@@ -109,20 +122,15 @@ import TestSupport
     @Test func anUnderrunIsCounted() throws {
         let server = try PulseServer()
         defer { server.stop() }
-        let sink = try PulseAudioSink(format: Self.format, latencySeconds: 0.15, server: server.address)
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames * 2)
-        defer { buffer.deallocate() }
-        for b in 0..<3 {
-            Self.sine(buffer, from: b * Self.blockFrames)
-            try sink.write(buffer, frameCount: Self.blockFrames)
-        }
-        #expect(sink.underrunCount == 0)
+        let tone = try ToneWriter(server)
+        try tone.write(blocks: 3)
+        #expect(tone.sink.underrunCount == 0)
         Thread.sleep(forTimeInterval: 0.5)   // the 150 ms buffer runs dry
         // The server's underflow message arrives among its requests: write until it has been read
         // (a few blocks at most).
-        for _ in 0..<8 where sink.underrunCount == 0 { try sink.write(buffer, frameCount: Self.blockFrames) }
-        #expect(sink.underrunCount >= 1)
-        try sink.close(drain: false)
+        for _ in 0..<8 where tone.sink.underrunCount == 0 { try tone.write(blocks: 1) }
+        #expect(tone.sink.underrunCount >= 1)
+        try tone.sink.close(drain: false)
     }
 
     /// A drain on a suspended card cannot finish: it gives up after the queue's length plus 1 s
@@ -130,34 +138,26 @@ import TestSupport
     @Test func aDrainThatCannotFinishGivesUp() throws {
         let server = try PulseServer()
         defer { server.stop() }
-        let sink = try PulseAudioSink(format: Self.format, latencySeconds: 0.15, server: server.address)
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames * 2)
-        defer { buffer.deallocate() }
-        for b in 0..<4 {
-            Self.sine(buffer, from: b * Self.blockFrames)
-            try sink.write(buffer, frameCount: Self.blockFrames)
-        }
+        let tone = try ToneWriter(server)
+        try tone.write(blocks: 4)
         #expect(try server.run("/usr/bin/pactl", ["suspend-sink", "test", "1"]).status == 0)
         let start = ContinuousClock.now
-        #expect(throws: AudioOutputError.self) { try sink.close(drain: true) }
+        #expect(throws: AudioOutputError.self) { try tone.sink.close(drain: true) }
         #expect(ContinuousClock.now - start < .seconds(10), "the drain waited \(ContinuousClock.now - start)")
     }
 
     /// A server that dies mid-stream fails the next writes with `.disconnected`; none of them hangs.
     @Test func aDeadServerFailsTheWrite() throws {
         let server = try PulseServer()
-        let sink = try PulseAudioSink(format: Self.format, latencySeconds: 0.15, server: server.address)
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames * 2)
-        defer { buffer.deallocate() }
-        Self.sine(buffer, from: 0)
-        try sink.write(buffer, frameCount: Self.blockFrames)
+        let tone = try ToneWriter(server)
+        try tone.write(blocks: 1)
         server.kill()
         var failure: AudioOutputError?
         for _ in 0..<10 where failure == nil {
-            do { try sink.write(buffer, frameCount: Self.blockFrames) } catch { failure = error }
+            do { try tone.write(blocks: 1) } catch let error as AudioOutputError { failure = error }
         }
         #expect(failure?.kind == .disconnected, "\(String(describing: failure))")
-        #expect(throws: AudioOutputError.self) { try sink.write(buffer, frameCount: Self.blockFrames) }
-        try? sink.close(drain: false)
+        #expect(throws: AudioOutputError.self) { try tone.write(blocks: 1) }
+        try? tone.sink.close(drain: false)
     }
 }
