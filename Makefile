@@ -137,16 +137,16 @@ DEB_BUILD = .build-deb
 DEB_ROOT  = dist/deb-root
 DEB_ARCH  = $(shell dpkg --print-architecture)
 DEB_FILE  = dist/widgetweaver_$(VERSION)_$(DEB_ARCH).deb
-# Libraries the binaries load at run time that ldd cannot see (fonts are read through fontconfig).
-DEB_EXTRA_DEPENDS = fontconfig, fonts-inter
+# What the binaries load at run time that ldd cannot see: fonts through fontconfig, libcurl through
+# dlopen at weaver's first download (DataSources/CCurlLoader).
+DEB_EXTRA_DEPENDS = fontconfig, fonts-inter, libcurl4
 
-## dist/widgetweaver_VERSION_ARCH.deb. weaver links libcurl itself: the static FoundationNetworking
-## (URLSession, for the weather and calendar downloads) is built on it and does not name it. The Swift runtime is linked in (-static-stdlib): Debian has
+## dist/widgetweaver_VERSION_ARCH.deb. The Swift runtime is linked in (-static-stdlib): Debian has
 ## no package for it, so Depends names only Debian libraries, found from ldd of the binaries.
 DEB_BIN = $(shell $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --show-bin-path)
 deb: deps stamp
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --product noise
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --product weaver -Xlinker -lcurl
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --product weaver
 	$(MAKE) --no-print-directory man MAN_BIN=$(DEB_BIN)
 	rm -rf $(DEB_ROOT) && mkdir -p $(DEB_ROOT)/DEBIAN
 	PREFIX=/usr DESTDIR=$(DEB_ROOT) MANIFEST=0 scripts/install.sh install $(DEB_BIN) $(MAN_DIR)

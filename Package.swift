@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "weaver", targets: ["weaver"]),
         .library(name: "NoiseDSP", targets: ["NoiseDSP"]),
         .library(name: "NoiseEngine", targets: ["NoiseEngine"]),
+        .library(name: "AudioSinkBase", targets: ["AudioSinkBase"]),
         .library(name: "AudioOutput", targets: ["AudioOutput"]),
         .library(name: "SharedStore", targets: ["SharedStore"]),
         .library(name: "Variables", targets: ["Variables"]),
@@ -49,8 +50,13 @@ let package = Package(
         .target(name: "NoiseDSP"),
         // alsa-lib's error hook is a C variadic function type: Swift cannot define one.
         .target(name: "CALSASupport", dependencies: ["CALSA"]),
-        .target(name: "AudioOutput", dependencies: ["CPulse", "CALSA", "CALSASupport", "CNoiseSupport", "CFLAC"]),
-        .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioOutput", "CNoiseSupport", "SharedStore"]),
+        // The AudioSink protocol and the outputs that need no C audio library (WAV file, null). The
+        // engine depends on this, not on AudioOutput, so weaver (which links the engine for the Noise
+        // widget) does not load libpulse, alsa-lib and libFLAC with their ~25 dependencies at every start.
+        .target(name: "AudioSinkBase"),
+        // The device and FLAC outputs: PulseAudio/PipeWire, ALSA, libFLAC. Only `noise` links it.
+        .target(name: "AudioOutput", dependencies: ["AudioSinkBase", "CPulse", "CALSA", "CALSASupport", "CNoiseSupport", "CFLAC"]),
+        .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore"]),
         .target(name: "SharedStore"),
         // Around the player: Last Mix, status feed, control socket, autostart. No audio code.
         .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore"]),
@@ -85,13 +91,16 @@ let package = Package(
         // RFC 5545 parser and recurrence expander: bounded (size, line length, nesting, expansion), no I/O.
         .target(name: "ICalendar", dependencies: ["SharedStore"]),
         // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
-        // HTTP through FoundationNetworking's URLSession (ships with the toolchain: no build cost).
-        .target(name: "DataSources", dependencies: ["ICalendar", "SharedStore"]),
+        // HTTP through libcurl (CCurlLoader), not FoundationNetworking's URLSession, which would load it at every start.
+        .target(name: "DataSources", dependencies: ["ICalendar", "SharedStore", "CCurlLoader"]),
+        // libcurl opened with dlopen at the first request, so `weaver render` does not load libcurl and
+        // the ~25 TLS/Kerberos/LDAP libraries behind it (~13 ms of every start). The header is libcurl4-openssl-dev's.
+        .target(name: "CCurlLoader"),
         // `noise spectrum`: a mix's predicted (and measured) spectrum drawn with Cairo/Pango to PNG or SVG.
         .target(name: "SpectrumPlot", dependencies: ["NoiseDSP", "CCairo"]),
 
         .executableTarget(name: "noise", dependencies: [
-            "NoiseEngine", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
+            "NoiseEngine", "AudioSinkBase", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
             "SpectrumPlot",
             "MPRISPlayer",
             // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
@@ -114,10 +123,11 @@ let package = Package(
         // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback HTTP server.
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
-        .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "TestSupport"]),
+        .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "AudioSinkBase", "TestSupport"]),
         // Spectrum curves against measured renders, and the chart files.
         .testTarget(name: "SpectrumPlotTests", dependencies: ["SpectrumPlot", "NoiseEngine", "TestSupport", "CCairo"]),
-        .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "NoiseEngine", "TestSupport"]),
+        .testTarget(name: "AudioSinkBaseTests", dependencies: ["AudioSinkBase", "TestSupport"]),
+        .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinkBase", "NoiseEngine", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
         .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),
         .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "NoiseDSP", "TestSupport"]),

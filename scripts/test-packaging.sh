@@ -50,7 +50,7 @@ make --no-print-directory deb >/dev/null
 deb=$(ls -t dist/widgetweaver_*.deb | head -1)
 control=$(dpkg-deb -f "$deb")
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libasound2 libpulse0 libc6 libcairo2 libpango-1.0-0 libpangocairo-1.0-0 fontconfig fonts-inter; do
+for lib in libasound2 libpulse0 libc6 libcairo2 libpango-1.0-0 libpangocairo-1.0-0 fontconfig fonts-inter libcurl4; do
     grep -qw "$lib" <<< "$depends" || fail "Depends lacks $lib: $depends"
 done
 grep -q 'libswift\|swiftlang' <<< "$depends" && fail "Depends names the Swift toolchain: $depends"

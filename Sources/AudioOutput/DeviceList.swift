@@ -1,3 +1,4 @@
+import AudioSinkBase
 import CALSA
 import CPulse
 

@@ -1,3 +1,5 @@
+import AudioSinkBase
+
 /// Which backend `noise play` uses.
 public enum OutputBackend: String, Sendable, CaseIterable {
     case auto, pulse, alsa

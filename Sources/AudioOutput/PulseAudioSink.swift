@@ -1,3 +1,4 @@
+import AudioSinkBase
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import AudioSinkBase
 import CPulse
 
 /// A PulseAudio client connection driven by a `pa_mainloop` on the caller's own thread.

@@ -1,7 +1,5 @@
+import CCurlLoader
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// How one GET is bounded: every network answer is untrusted, so the body is capped while it is
 /// read (the transfer stops at the cap), the whole exchange has a deadline, and only failures
@@ -43,7 +41,7 @@ public enum HTTPError: Error, CustomStringConvertible, Sendable, Equatable {
         func tries(_ n: Int) -> String { n > 1 ? " (after \(n) attempts)" : "" }
         switch self {
         case .status(let code, let url, let n):
-            return "\(url) answered HTTP \(code) \(HTTPURLResponse.localizedString(forStatusCode: code))\(tries(n))"
+            return "\(url) answered HTTP \(code) \(HTTPStatus.reason(code))\(tries(n))"
         case .tooLarge(let limit, let url):
             return "\(url) sent more than \(limit) bytes; the limit is \(limit) bytes"
         case .timeout(let s, let url, let n):
@@ -80,9 +78,9 @@ enum NumberFormat {
     }
 }
 
-/// Synchronous GETs through FoundationNetworking's URLSession (libcurl underneath; it ships with
-/// the Swift toolchain, so it adds nothing to the build). One session per attempt keeps attempts
-/// independent; the CLI makes a handful of requests per run.
+/// Synchronous GETs through libcurl, loaded at the first request (`CCurlLoader`): every `weaver`
+/// start would otherwise map and relocate libcurl and the TLS/Kerberos/LDAP libraries behind it.
+/// One transfer per attempt keeps attempts independent; the CLI makes a handful of requests per run.
 public struct HTTPClient: Sendable {
     public var userAgent: String
     /// Called before each retry with the attempt number, the error and the pause (for `--verbose`).
@@ -114,96 +112,82 @@ public struct HTTPClient: Sendable {
     }
 
     private func once(_ url: URL, accept: String, policy: HTTPPolicy) throws(HTTPError) -> HTTPResponse {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = policy.idleTimeoutSeconds
-        configuration.timeoutIntervalForResource = policy.totalTimeoutSeconds
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        let collector = BodyCollector(limit: policy.maxBodyBytes)
-        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
-                                 timeoutInterval: policy.idleTimeoutSeconds)
-        request.setValue(accept, forHTTPHeaderField: "Accept")
-        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        let task = session.dataTask(with: request)
-        task.resume()
-        // A hard deadline of our own on top of URLSession's: a server that trickles a byte every
-        // few seconds never trips an idle timeout.
-        if collector.done.wait(timeout: .now() + policy.totalTimeoutSeconds + 0.5) == .timedOut {
-            task.cancel()
-            _ = collector.done.wait(timeout: .now() + 2)
-            throw .timeout(seconds: policy.totalTimeoutSeconds, url: url.absoluteString, attempts: 1)
+        let address = url.absoluteString
+        // Header values come from us, but a line break in one would start a new header: refuse it.
+        // (By scalar: "\r\n" is one Character, so a Character filter would keep it.)
+        let headers = ["Accept: \(accept)", "User-Agent: \(userAgent)"].map { line in
+            String(String.UnicodeScalarView(line.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }))
         }
-        let outcome = collector.outcome()
-        if outcome.tooLarge { throw .tooLarge(limitBytes: policy.maxBodyBytes, url: url.absoluteString) }
-        if let error = outcome.error {
-            let ns = error as NSError
-            if ns.domain == NSURLErrorDomain && ns.code == NSURLErrorTimedOut {
-                throw .timeout(seconds: policy.idleTimeoutSeconds, url: url.absoluteString, attempts: 1)
-            }
-            throw .transport(reason: ns.localizedDescription, url: url.absoluteString, attempts: 1)
+        var outcome = ww_http_outcome()
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var count = 0
+        let idleMs = Int(max(1, (policy.idleTimeoutSeconds * 1000).rounded(.up)))
+        let totalMs = Int(max(1, (policy.totalTimeoutSeconds * 1000).rounded(.up)))
+        let code = withCStrings(headers) { lines in
+            ww_http_get(address, lines, lines.count, idleMs, totalMs, policy.maxBodyBytes, &bytes, &count, &outcome)
         }
-        guard let status = outcome.status else {
-            throw .transport(reason: "no HTTP response", url: url.absoluteString, attempts: 1)
+        defer { ww_http_free(bytes) }
+        if outcome.too_large != 0 { throw .tooLarge(limitBytes: policy.maxBodyBytes, url: address) }
+        if outcome.timed_out != 0 {
+            let seconds = outcome.timed_out_total != 0 ? policy.totalTimeoutSeconds : policy.idleTimeoutSeconds
+            throw .timeout(seconds: seconds, url: address, attempts: 1)
         }
-        guard (200..<300).contains(status) else {
-            throw .status(code: status, url: url.absoluteString, attempts: 1)
+        guard code == 0 else {
+            let reason = withUnsafeBytes(of: outcome.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            throw .transport(reason: reason, url: address, attempts: 1)
         }
-        return HTTPResponse(status: status, body: outcome.body, url: url)
+        let status = outcome.status
+        guard status > 0 else { throw .transport(reason: "no HTTP response", url: address, attempts: 1) }
+        guard (200..<300).contains(status) else { throw .status(code: status, url: address, attempts: 1) }
+        let body = bytes.map { Data(bytes: $0, count: count) } ?? Data()
+        return HTTPResponse(status: status, body: body, url: url)
     }
 }
 
-/// Collects the body and stops the transfer once it passes the cap: an answer claiming a larger
-/// Content-Length is refused before its body is read, one that just keeps sending is cut off.
-private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    let limit: Int
-    let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var body = Data()
-    private var status: Int?
-    private var tooLarge = false
-    private var error: Error?
-    private var finished = false
+/// `body` with the strings as an array of C strings that live for the call.
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    return body(copies.map { UnsafePointer($0) })
+}
 
-    init(limit: Int) { self.limit = limit }
-
-    func outcome() -> (status: Int?, body: Data, tooLarge: Bool, error: Error?) {
-        lock.withLock { (status, body, tooLarge, error) }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let http = response as? HTTPURLResponse
-        let oversized = response.expectedContentLength > Int64(limit)
-        lock.withLock {
-            status = http?.statusCode
-            if oversized { tooLarge = true }
-        }
-        completionHandler(oversized ? .cancel : .allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let over: Bool = lock.withLock {
-            guard !tooLarge else { return false }
-            if body.count + data.count > limit {
-                tooLarge = true
-                return true
+/// Reason phrases (RFC 9110 and the common extensions) for error messages.
+enum HTTPStatus {
+    static func reason(_ code: Int) -> String {
+        switch code {
+        case 300: "Multiple Choices"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default:
+            switch code {
+            case 300..<400: "Redirection"
+            case 400..<500: "Client Error"
+            case 500..<600: "Server Error"
+            default: "Unknown Status"
             }
-            body.append(data)
-            return false
         }
-        if over { dataTask.cancel() }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        let first: Bool = lock.withLock {
-            guard !finished else { return false }
-            finished = true
-            if !tooLarge { self.error = error }
-            return true
-        }
-        if first { done.signal() }
     }
 }

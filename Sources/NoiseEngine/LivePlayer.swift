@@ -1,4 +1,4 @@
-import AudioOutput
+import AudioSinkBase
 import NoiseDSP
 import Synchronization
 

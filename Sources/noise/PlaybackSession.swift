@@ -1,4 +1,5 @@
 import AudioOutput
+import AudioSinkBase
 import Foundation
 import MPRISPlayer
 import NoiseControl

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AudioOutput
+import AudioSinkBase
 import Foundation
 import Testing
 import TestSupport

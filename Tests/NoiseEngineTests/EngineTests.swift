@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-import AudioOutput
+import AudioSinkBase
 import NoiseDSP
 import NoiseEngine
 

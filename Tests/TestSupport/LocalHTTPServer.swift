@@ -32,14 +32,17 @@ public final class LocalHTTPServer: @unchecked Sendable {
         public var delaySeconds: Double
         /// Send no Content-Length: the body ends when the connection closes.
         public var omitContentLength: Bool
+        /// More header lines (Location, Content-Encoding).
+        public var headers: [(String, String)]
 
         public init(status: Int = 200, contentType: String = "application/json", body: Data, delaySeconds: Double = 0,
-                    omitContentLength: Bool = false) {
+                    omitContentLength: Bool = false, headers: [(String, String)] = []) {
             self.status = status
             self.contentType = contentType
             self.body = body
             self.delaySeconds = delaySeconds
             self.omitContentLength = omitContentLength
+            self.headers = headers
         }
 
         public static func json(_ text: String, status: Int = 200) -> Response { Response(status: status, body: Data(text.utf8)) }
@@ -141,6 +144,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
         var out = "HTTP/1.1 \(response.status) \(HTTPURLResponseReason.text(response.status))\r\n"
         out += "Content-Type: \(response.contentType)\r\nConnection: close\r\n"
         if !response.omitContentLength { out += "Content-Length: \(response.body.count)\r\n" }
+        for (name, value) in response.headers { out += "\(name): \(value)\r\n" }
         out += "\r\n"
         var bytes = Data(out.utf8)
         bytes.append(response.body)
@@ -160,6 +164,7 @@ enum HTTPURLResponseReason {
     static func text(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 302: "Found"
         case 400: "Bad Request"
         case 404: "Not Found"
         case 429: "Too Many Requests"

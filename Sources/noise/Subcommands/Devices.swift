@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioOutput
+import AudioSinkBase
 
 extension Noise {
     struct Devices: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLISupport
 import AudioOutput
+import AudioSinkBase
 import Foundation
 import NoiseControl
 import NoiseEngine

@@ -118,7 +118,7 @@ public final class WAVFileSink: AudioSink {
 
     /// [-1, 1], and NaN (which `min`/`max` pass through) as silence, so no conversion can trap.
     @inline(__always)
-    static func clamp(_ x: Float) -> Float { x.isNaN ? 0 : min(max(x, -1), 1) }
+    package static func clamp(_ x: Float) -> Float { x.isNaN ? 0 : min(max(x, -1), 1) }
 
     public func close(drain: Bool) throws(AudioOutputError) {
         guard !closed else { return }

@@ -4,11 +4,11 @@ import Glibc
 
 /// The POSIX calls the outputs use, each wrapped once: retried on EINTR, failures turned into
 /// `AudioOutputError` with `strerror` (after swift-system's `Syscalls.swift`).
-enum SystemCalls {
-    static func errnoText(_ code: Int32 = errno) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
+package enum SystemCalls {
+    package static func errnoText(_ code: Int32 = errno) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
 
     /// Writes all of `count` bytes.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, backend: String) throws(AudioOutputError) {
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, backend: String) throws(AudioOutputError) {
         var offset = 0
         while offset < count {
             let n = Glibc.write(fd, bytes + offset, count - offset)
@@ -21,7 +21,7 @@ enum SystemCalls {
         }
     }
 
-    static func pwriteAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, at offset: Int64, backend: String) throws(AudioOutputError) {
+    package static func pwriteAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, at offset: Int64, backend: String) throws(AudioOutputError) {
         var done = 0
         while done < count {
             let n = pwrite(fd, bytes + done, count - done, off_t(offset) + off_t(done))

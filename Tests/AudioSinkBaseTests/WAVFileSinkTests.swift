@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import AudioOutput
+@testable import AudioSinkBase
 import TestSupport
 
 @Suite struct WAVFileSinkTests {
