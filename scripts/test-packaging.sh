@@ -65,4 +65,19 @@ out=$(env -u WIDGETWEAVER_PRESETS HOME="$scratch/home" "$rootfs/usr/bin/noise" p
 grep -q sleep <<< "$out" || fail "unpacked noise lists no sleep preset: $out"
 "$rootfs/usr/bin/weaver" --help | grep -q USAGE || fail "unpacked weaver --help"
 "$rootfs/usr/bin/noise" --version | grep -q "^noise " || fail "unpacked noise --version"
+# A download: libcurl is opened at the first request (dlopen), which ldd above cannot check.
+web="$scratch/web"; mkdir -p "$web"
+printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ww//test//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260101T090000Z\r\nSUMMARY:Packaged\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n' > "$web/cal.ics"
+python3 -u -m http.server --bind 127.0.0.1 --directory "$web" 0 > "$scratch/http.log" 2>&1 &
+http_pid=$!
+port=""
+for _ in $(seq 50); do
+    port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$scratch/http.log" | head -1)
+    [ -n "$port" ] && break
+    sleep 0.1
+done
+[ -n "$port" ] || { kill $http_pid; fail "the local HTTP server did not start: $(cat "$scratch/http.log")"; }
+out=$(HOME="$scratch/home" "$rootfs/usr/bin/weaver" calendar add "http://127.0.0.1:$port/cal.ics" --name Web 2>&1) || { kill $http_pid; fail "unpacked weaver calendar add over HTTP: $out"; }
+kill $http_pid
+grep -q "1 event" <<< "$out" || fail "unpacked weaver read no event over HTTP: $out"
 echo "test-packaging: $deb ($(du -h "$deb" | cut -f1)) runs from an unpacked root; Depends: $depends"
