@@ -133,7 +133,6 @@ install: build
 uninstall:
 	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/install.sh uninstall
 
-DEB_BUILD = .build-deb
 DEB_ROOT  = dist/deb-root
 DEB_ARCH  = $(shell dpkg --print-architecture)
 DEB_FILE  = dist/widgetweaver_$(VERSION)_$(DEB_ARCH).deb
@@ -141,12 +140,11 @@ DEB_FILE  = dist/widgetweaver_$(VERSION)_$(DEB_ARCH).deb
 # dlopen at weaver's first download (DataSources/CCurlLoader).
 DEB_EXTRA_DEPENDS = fontconfig, fonts-inter, libcurl4
 
-## dist/widgetweaver_VERSION_ARCH.deb. The Swift runtime is linked in (-static-stdlib): Debian has
-## no package for it, so Depends names only Debian libraries, found from ldd of the binaries.
-DEB_BIN = $(shell $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --show-bin-path)
-deb: deps stamp
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --product noise
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_BUILD) --product weaver
+## dist/widgetweaver_VERSION_ARCH.deb from the release build: noise and weaver carry the Swift runtime
+## (Package.swift links it statically: Debian has no package for it), so Depends names only Debian
+## libraries, found from ldd of the binaries.
+DEB_BIN = $(BIN)
+deb: build
 	$(MAKE) --no-print-directory man MAN_BIN=$(DEB_BIN)
 	rm -rf $(DEB_ROOT) && mkdir -p $(DEB_ROOT)/DEBIAN
 	PREFIX=/usr DESTDIR=$(DEB_ROOT) MANIFEST=0 scripts/install.sh install $(DEB_BIN) $(MAN_DIR)
@@ -169,10 +167,10 @@ deb: deps stamp
 test-packaging:
 	scripts/test-packaging.sh install
 
-## Build the .deb (a second, static release build), unpack it into a scratch root and run the tools
-## from there. Not part of make test (it would double its time); CI runs it after make test.
+## Build the .deb from the test build (same flags as make test, so after it nothing is rebuilt), unpack
+## it into a scratch root and run the tools from there. CI runs it after make test.
 test-deb: deps stamp
-	scripts/test-packaging.sh deb
+	BUILD_FLAGS="-Xswiftc -enable-testing" scripts/test-packaging.sh deb
 
 
 clean:

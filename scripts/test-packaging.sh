@@ -5,8 +5,8 @@
 #     scratch tree empty;
 #  deb (make test-deb, a CI step of its own): make deb builds a package whose Depends names the
 #     runtime libraries; unpacked into a scratch root (no install), its noise and weaver run from
-#     there. It is a second, statically linked release build (8-9 min on two cores), which would
-#     double make test's time.
+#     there, including a download (libcurl is opened with dlopen). Built from the test build's
+#     objects (BUILD_FLAGS as make test's); the package and its checks take a few minutes.
 # Usage: scripts/test-packaging.sh install|deb
 set -euo pipefail
 part=${1:?usage: scripts/test-packaging.sh install|deb}

@@ -93,17 +93,23 @@ public final class LocalHTTPServer: @unchecked Sendable {
             defer { stopped = true }
             return !stopped
         }
-        if first {
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-        }
+        // Only shut down: the accept loop closes the socket once it has seen the end. Closing it
+        // here let its number be reused by the next server's socket while the loop was between two
+        // accepts; the loop then accepted that server's connections and answered with this
+        // server's handler (seen in HTTPClientTests run in parallel).
+        if first { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
+                return
+            }
+            if lock.withLock({ stopped }) {
+                close(client)
                 return
             }
             let thread = Thread { [self] in serve(client) }
