@@ -63,9 +63,9 @@ goldens: deps
 	$(SWIFT) build --build-tests
 	WW_RECORD_GOLDENS=1 $(SWIFT) test --skip-build --filter GoldenTests
 
-## Whole-process 'weaver render' of a small PNG (release build), measured with hyperfine.
-bench-render-cli: deps
-	$(SWIFT) build -c release --product weaver
+## Whole-process 'weaver render' of a small PNG (the release build of make build; after make test,
+## BUILD_FLAGS="-Xswiftc -enable-testing" reuses its build instead of compiling again), with hyperfine.
+bench-render-cli: build
 	hyperfine --warmup 5 --runs 50 -N '$(BIN)/weaver render --store /tmp/ww-bench-store --template noise-machine --family small -o /tmp/ww-bench.png'
 
 FUZZ_SECONDS ?= 60

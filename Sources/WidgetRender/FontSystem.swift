@@ -38,7 +38,7 @@ public final class FontSystem: @unchecked Sendable {
         for file in Self.fontFiles {
             if FileManager.default.fileExists(atPath: file) { present.append(file) } else { missing.append(file) }
         }
-        if let cached = Self.cachedConfig(present) {
+        if let base = Self.cacheBase(), let cached = Self.cachedConfig(present, under: base) {
             config = cached
         } else {
             let config = FcConfigCreate()!
@@ -58,16 +58,7 @@ public final class FontSystem: @unchecked Sendable {
     /// start, ~70 ms of a `weaver render`; the cache is read in about a millisecond. The folder's
     /// name hashes the files' paths, sizes and times, so an upgraded font gets a new cache. Nil
     /// (fall back to adding the files) when the folder cannot be made or fontconfig refuses it.
-    static func cachedConfig(_ files: [String]) -> OpaquePointer? {
-        let env = ProcessInfo.processInfo.environment
-        let base: URL
-        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            base = URL(fileURLWithPath: xdg)
-        } else if let home = env["HOME"], home.hasPrefix("/") {
-            base = URL(fileURLWithPath: home).appendingPathComponent(".cache")
-        } else {
-            return nil
-        }
+    static func cachedConfig(_ files: [String], under base: URL) -> OpaquePointer? {
         var identity = "widgetweaver-fonts-1"
         var names = Set<String>()
         for file in files {
@@ -83,6 +74,8 @@ public final class FontSystem: @unchecked Sendable {
         let root = base.appendingPathComponent("widgetweaver/fonts-\(String(hash, radix: 16))")
         let links = root.appendingPathComponent("files"), cache = root.appendingPathComponent("cache")
         let fm = FileManager.default
+        // The folder's time says when it was last used (see `pruneFontCaches`).
+        utimes(root.path, nil)
         // The folder of links appears whole or not at all (made aside, then renamed into place), so
         // a process starting at the same moment never caches a half-made folder.
         if !fm.fileExists(atPath: links.path) {
@@ -93,7 +86,11 @@ public final class FontSystem: @unchecked Sendable {
                     try fm.createSymbolicLink(atPath: staging.appendingPathComponent((file as NSString).lastPathComponent).path,
                                               withDestinationPath: file)
                 }
-                if rename(staging.path, links.path) != 0 { try? fm.removeItem(at: staging) }   // another process won
+                if rename(staging.path, links.path) != 0 {
+                    try? fm.removeItem(at: staging)   // another process won
+                } else {
+                    pruneFontCaches(in: root.deletingLastPathComponent(), keeping: root.lastPathComponent, now: Date())
+                }
             } catch {
                 try? fm.removeItem(at: staging)
                 return nil
@@ -131,6 +128,31 @@ public final class FontSystem: @unchecked Sendable {
             return nil
         }
         return config
+    }
+
+    /// `$XDG_CACHE_HOME` (else `~/.cache`): where `cachedConfig` keeps its folder.
+    static func cacheBase() -> URL? {
+        let env = ProcessInfo.processInfo.environment
+        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg) }
+        if let home = env["HOME"], home.hasPrefix("/") { return URL(fileURLWithPath: home).appendingPathComponent(".cache") }
+        return nil
+    }
+
+    /// Days a font cache folder of other fonts is kept after its last use.
+    static let unusedFontCacheDays = 30.0
+
+    /// Removes the `fonts-*` folders of earlier font files (made before a font upgrade) that no
+    /// process has used for `unusedFontCacheDays`. Not at once: a long-running `weaver serve`
+    /// started before the upgrade still opens font files through its folder's links.
+    static func pruneFontCaches(in folder: URL, keeping current: String, now: Date) {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix("fonts-") && name != current {
+            let url = folder.appendingPathComponent(name)
+            guard let used = (try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+                  now.timeIntervalSince(used) > unusedFontCacheDays * 86_400 else { continue }
+            try? fm.removeItem(at: url)
+        }
     }
 
     deinit { FcConfigDestroy(config) }

@@ -1,0 +1,60 @@
+import CCairo
+import Foundation
+import Testing
+import TestSupport
+@testable import WidgetRender
+
+/// The renderer's font cache folder: made once, reused, and old folders of earlier fonts removed
+/// only after they went unused for a month.
+@Suite struct FontSystemTests {
+    /// Two small pinned files, so each test builds its fontconfig cache quickly.
+    let files = FontSystem.fontFiles.filter { $0.hasSuffix("Inter-Regular.otf") || $0.hasSuffix("DejaVuSans.ttf") }
+
+    @Test func theCacheFolderHoldsThePinnedFilesAndIsReused() throws {
+        try #require(files.count == 2, "fonts-inter and fonts-dejavu-core are installed by make deps")
+        let base = try Products.temporaryDirectory("fonts")
+        let first = try #require(FontSystem.cachedConfig(files, under: base))
+        FcConfigDestroy(first)
+        let folders = try FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent("widgetweaver").path)
+        #expect(folders.count == 1 && folders[0].hasPrefix("fonts-"))
+        let folder = base.appendingPathComponent("widgetweaver").appendingPathComponent(folders[0])
+        let links = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("files").path).sorted()
+        #expect(links == ["DejaVuSans.ttf", "Inter-Regular.otf"])
+        let again = try #require(FontSystem.cachedConfig(files, under: base))
+        FcConfigDestroy(again)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent("widgetweaver").path) == folders)
+    }
+
+    @Test func foldersOfEarlierFontsGoAfterAMonthUnused() throws {
+        try #require(files.count == 2)
+        let base = try Products.temporaryDirectory("fonts")
+        let parent = base.appendingPathComponent("widgetweaver")
+        let fm = FileManager.default
+        let day = 86_400.0
+        for (name, age) in [("fonts-0ld", 40 * day), ("fonts-recent", 2 * day), ("other", 40 * day)] {
+            let url = parent.appendingPathComponent(name)
+            try fm.createDirectory(at: url.appendingPathComponent("files"), withIntermediateDirectories: true)
+            try fm.setAttributes([.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: url.path)
+        }
+        let config = try #require(FontSystem.cachedConfig(files, under: base))
+        FcConfigDestroy(config)
+        let left = try fm.contentsOfDirectory(atPath: parent.path).sorted()
+        #expect(left.count == 3)
+        #expect(!left.contains("fonts-0ld"))
+        #expect(left.contains("fonts-recent") && left.contains("other"))
+    }
+
+    /// A folder in use is touched at every start, so an old folder still used is kept.
+    @Test func aFolderInUseIsMarkedUsed() throws {
+        try #require(files.count == 2)
+        let base = try Products.temporaryDirectory("fonts")
+        FcConfigDestroy(try #require(FontSystem.cachedConfig(files, under: base)))
+        let parent = base.appendingPathComponent("widgetweaver")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: parent.path).first)
+        let folder = parent.appendingPathComponent(name)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-90 * 86_400)], ofItemAtPath: folder.path)
+        FcConfigDestroy(try #require(FontSystem.cachedConfig(files, under: base)))
+        let used = try #require(try FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date)
+        #expect(Date().timeIntervalSince(used) < 3600)
+    }
+}
