@@ -11,12 +11,10 @@ import CFLAC
 /// render of the same seed. A regular file gets its STREAMINFO (length, MD5) and a seek table
 /// (a point every 10 s) filled in at `close`; a pipe gets a stream that says its length up front
 /// when it is known.
-public final class FLACFileSink: AudioSink {
+public final class FLACFileSink: DevicelessSink {
     public let format: AudioFormat
     public let encoding: SampleEncoding
     public let name: String
-    public var latencyFrames: Int { 0 }
-    public var underrunCount: Int { 0 }
     public private(set) var framesWritten: Int64 = 0
 
     /// What the encoder's callbacks need, passed to them as client data.
@@ -56,7 +54,7 @@ public final class FLACFileSink: AudioSink {
         self.ownsDescriptor = ownsDescriptor
         scale = encoding == .s16 ? 32767 : 8_388_607
         output = Output(fd: descriptor,
-                        seekable: lseek(descriptor, 0, SEEK_CUR) == 0 && fcntl(descriptor, F_GETFL) & O_APPEND == 0)
+                        seekable: SystemCalls.isPatchable(descriptor))
         guard let encoder = FLAC__stream_encoder_new() else {
             throw AudioOutputError(.io, backend: "flac", call: "FLAC__stream_encoder_new", reason: "out of memory")
         }

@@ -42,6 +42,14 @@ public protocol AudioSink: AnyObject {
     func close(drain: Bool) throws(AudioOutputError)
 }
 
+/// A sink with no device behind it (a file, nowhere): no latency, never an underrun.
+public protocol DevicelessSink: AudioSink {}
+
+extension DevicelessSink {
+    public var latencyFrames: Int { 0 }
+    public var underrunCount: Int { 0 }
+}
+
 /// An output failure that names the backend, the call and the reason.
 public struct AudioOutputError: Error, CustomStringConvertible, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {

@@ -1,9 +1,7 @@
 /// Discards audio, optionally pacing writes to real time (for tests and `--output null`).
-public final class NullSink: AudioSink {
+public final class NullSink: DevicelessSink {
     public let format: AudioFormat
     public let name = "null"
-    public var latencyFrames: Int { 0 }
-    public var underrunCount: Int { 0 }
     public private(set) var framesWritten: Int64 = 0
     let paced: Bool
     let clock = ContinuousClock()

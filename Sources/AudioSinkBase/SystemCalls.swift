@@ -21,6 +21,12 @@ package enum SystemCalls {
         }
     }
 
+    /// A regular file written from offset 0, not in append mode, whose header can be fixed up at
+    /// the end (`noise render -o - >> file` is a stream, as far as a header is concerned).
+    package static func isPatchable(_ fd: Int32) -> Bool {
+        lseek(fd, 0, SEEK_CUR) == 0 && fcntl(fd, F_GETFL) & O_APPEND == 0
+    }
+
     package static func pwriteAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, at offset: Int64, backend: String) throws(AudioOutputError) {
         var done = 0
         while done < count {

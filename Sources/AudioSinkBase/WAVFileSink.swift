@@ -23,12 +23,10 @@ public enum SampleEncoding: String, Sendable, CaseIterable {
 /// needed). A pipe cannot be patched: give `expectedFrameCount` and the header carries the final
 /// sizes from the start; if the stream ends early the sizes overstate it, which readers of
 /// streamed WAV tolerate.
-public final class WAVFileSink: AudioSink {
+public final class WAVFileSink: DevicelessSink {
     public let format: AudioFormat
     public let encoding: SampleEncoding
     public let name: String
-    public var latencyFrames: Int { 0 }
-    public var underrunCount: Int { 0 }
     public private(set) var framesWritten: Int64 = 0
 
     let fd: Int32
@@ -52,9 +50,7 @@ public final class WAVFileSink: AudioSink {
         self.format = format
         self.encoding = encoding
         self.name = "wav (\(name))"
-        // Patching the header later needs a regular file written from offset 0, not in append mode
-        // (`noise render -o - >> file` is a stream, as far as the header is concerned).
-        seekable = lseek(descriptor, 0, SEEK_CUR) == 0 && fcntl(descriptor, F_GETFL) & O_APPEND == 0
+        seekable = SystemCalls.isPatchable(descriptor)
         buffer = .allocate(byteCount: bufferFrames * format.channelCount * encoding.bytesPerSample, alignment: 16)
         let header = Self.header(format: format, encoding: encoding, frameCount: expectedFrameCount ?? 0,
                                  final: !seekable)
