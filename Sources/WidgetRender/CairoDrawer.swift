@@ -6,17 +6,46 @@ struct CairoDrawer {
     let text: TextEngine
     let images: [String: DecodedImage]
 
-    func draw(_ layout: WidgetLayout, on cr: OpaquePointer, scale: Double) {
+    /// How the widget's rounded corners are made.
+    enum Corners {
+        /// Every element drawn under a rounded clip (vector output: the SVG keeps the shape).
+        case clip
+        /// Elements drawn unclipped, then the pixels outside the corners cleared, then `backdrop`
+        /// (if any) painted behind what is left. On an image surface this is the same picture as
+        /// drawing under the clip (at an edge pixel each layer was weighted by the coverage; now
+        /// the finished pixel is, which also stops lower layers bleeding through the edge), and
+        /// faster: under a non-rectangular clip pixman composites every fill through a mask.
+        case cut(backdrop: RGBA?)
+    }
+
+    func draw(_ layout: WidgetLayout, on cr: OpaquePointer, scale: Double, corners: Corners) {
         cairo_save(cr)
         cairo_scale(cr, scale, scale)
-        if layout.cornerRadius > 0 {
-            roundedRect(cr, layout.bounds, layout.cornerRadius)
+        switch corners {
+        case .clip:
+            if layout.cornerRadius > 0 {
+                roundedRect(cr, layout.bounds, layout.cornerRadius)
+            } else {
+                cairo_rectangle(cr, 0, 0, layout.width, layout.height)
+            }
             cairo_clip(cr)
-        } else {
-            cairo_rectangle(cr, 0, 0, layout.width, layout.height)
-            cairo_clip(cr)
+            for element in layout.elements { draw(element, cr) }
+        case .cut(let backdrop):
+            for element in layout.elements { draw(element, cr) }
+            cairo_new_path(cr)
+            if layout.cornerRadius > 0 {
+                cairo_rectangle(cr, 0, 0, layout.width, layout.height)
+                roundedRect(cr, layout.bounds, layout.cornerRadius)
+                cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+                cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+                cairo_fill(cr)
+            }
+            if let c = backdrop {
+                cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OVER)
+                cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)
+                cairo_paint(cr)
+            }
         }
-        for element in layout.elements { draw(element, cr) }
         cairo_restore(cr)
     }
 
@@ -52,14 +81,19 @@ struct CairoDrawer {
             }
             cairo_new_path(cr)
         case .text(let run):
-            let layout = text.makeLayout(run, width: r.width + 0.5)
-            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+            // The layout measured for this run (shaped once), wrapped at the measuring width:
+            // Pango places right-to-left text at that box's right edge, so shift it back to
+            // where the rect (the text's own extent) says.
+            let layout = text.shapedLayout(run, width: run.wrapWidth ?? r.width + 0.5)
+            var logical = PangoRectangle()
+            pango_layout_get_extents(layout, nil, &logical)
+            let x = r.minX - Double(logical.x) / Double(PANGO_SCALE)
             if run.shadow {
-                cairo_move_to(cr, r.minX, r.minY + 1.5)
+                cairo_move_to(cr, x, r.minY + 1.5)
                 cairo_set_source_rgba(cr, 0, 0, 0, 0.35 * run.colour.a)
                 pango_cairo_show_layout(cr, layout)
             }
-            cairo_move_to(cr, r.minX, r.minY)
+            cairo_move_to(cr, x, r.minY)
             setColour(cr, run.colour)
             pango_cairo_show_layout(cr, layout)
             cairo_new_path(cr)
@@ -80,6 +114,10 @@ struct CairoDrawer {
                 // in a group, then composited once, so a translucent tint has no darker rim.
                 let path = cairo_copy_path(cr)
                 cairo_new_path(cr)
+                cairo_save(cr)
+                // A group is as big as the clip: bound it to the glyph's pixels (whole device
+                // pixels, so the clip stays a rectangle and costs no mask).
+                clipToDevicePixels(cr, r.insetBy(-r.height * 0.1))
                 cairo_push_group(cr)
                 cairo_append_path(cr, path)
                 cairo_path_destroy(path)
@@ -90,6 +128,7 @@ struct CairoDrawer {
                 cairo_stroke(cr)
                 cairo_pop_group_to_source(cr)
                 cairo_paint_with_alpha(cr, colour.a)
+                cairo_restore(cr)
             } else {
                 cairo_fill(cr)
             }
@@ -176,6 +215,19 @@ struct CairoDrawer {
         cairo_arc(cr, r.minX + rad, r.maxY - rad, rad, .pi / 2, .pi)
         cairo_arc(cr, r.minX + rad, r.minY + rad, rad, .pi, 3 * .pi / 2)
         cairo_close_path(cr)
+    }
+
+    /// Clips to `r` grown outward to whole device pixels.
+    func clipToDevicePixels(_ cr: OpaquePointer, _ r: Rect) {
+        var x0 = r.minX, y0 = r.minY, x1 = r.maxX, y1 = r.maxY
+        cairo_user_to_device(cr, &x0, &y0)
+        cairo_user_to_device(cr, &x1, &y1)
+        var left = min(x0, x1).rounded(.down), top = min(y0, y1).rounded(.down)
+        var right = max(x0, x1).rounded(.up), bottom = max(y0, y1).rounded(.up)
+        cairo_device_to_user(cr, &left, &top)
+        cairo_device_to_user(cr, &right, &bottom)
+        cairo_rectangle(cr, left, top, right - left, bottom - top)
+        cairo_clip(cr)
     }
 
     func setColour(_ cr: OpaquePointer, _ c: RGBA) { cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a) }

@@ -10,6 +10,7 @@ final class LayoutEngine {
     init(text: TextEngine) { self.text = text }
 
     func layout(_ design: WidgetSpec, family: WidgetFamily, scale: Int, inputs: RenderInputs) -> WidgetLayout {
+        text.beginWidget()
         let spec = design.resolved(for: family, isPro: inputs.context.isPro)
         let palette = Palette(inputs.appearance)
         let b = LayoutBuilder(family: family, palette: palette, text: text)

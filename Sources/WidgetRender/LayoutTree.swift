@@ -111,6 +111,8 @@ public struct TextRun: Sendable, Hashable {
     /// Lines actually drawn, and whether text was cut ("…").
     public var lineCount: Int
     public var isTruncated: Bool
+    /// The width the text was measured (wrapped) at, points; drawing wraps it the same way.
+    var wrapWidth: Double?
 
     public init(text: String, sizePoints: Double, weight: Int = 400, colour: RGBA, alignment: TextAlignment = .leading,
                 lineLimit: Int = 1, tabularDigits: Bool = false, strikethrough: Bool = false, shadow: Bool = false) {

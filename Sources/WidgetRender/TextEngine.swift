@@ -10,14 +10,61 @@ final class TextEngine {
     /// shaping time bounded for enormous strings.
     static let maximumCharacters = 1_500
 
+    /// What a Pango layout depends on (not the colour, which is set when drawing).
+    struct ShapeKey: Hashable {
+        var text: String
+        var sizePoints: Double
+        var weight: Int
+        var lineLimit: Int
+        var tabularDigits: Bool
+        var strikethrough: Bool
+        var width: Double
+
+        init(_ run: TextRun, width: Double) {
+            text = run.text
+            sizePoints = run.sizePoints
+            weight = run.weight
+            lineLimit = run.lineLimit
+            tabularDigits = run.tabularDigits
+            strikethrough = run.strikethrough
+            self.width = width
+        }
+    }
+
+    /// Layouts shaped while laying out the current widget, so a run measured more than once
+    /// (templates measure, then add) and then drawn is shaped once. Emptied when the next
+    /// widget's layout starts (`beginWidget`): a render never draws from an earlier render's
+    /// shaping, so a benchmark of repeated renders measures the whole work each time.
+    private var shaped: [ShapeKey: OpaquePointer] = [:]
+    /// Bounds `shaped` for a pathological widget (the catalogue's largest keeps ~40).
+    static let maximumShaped = 256
+
     init(fonts: FontSystem) {
         fontMap = fonts.makeFontMap()
         context = fonts.makeContext(fontMap: fontMap)
     }
 
     deinit {
+        beginWidget()
         g_object_unref(UnsafeMutableRawPointer(context))
         g_object_unref(UnsafeMutableRawPointer(fontMap))
+    }
+
+    /// Forgets the layouts shaped for the previous widget.
+    func beginWidget() {
+        for layout in shaped.values { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        shaped.removeAll(keepingCapacity: true)
+    }
+
+    /// The layout of `run` wrapped at `width`, shaped once per widget; owned by the engine
+    /// (valid until the next `beginWidget`; do not unref).
+    func shapedLayout(_ run: TextRun, width: Double) -> OpaquePointer {
+        let key = ShapeKey(run, width: width)
+        if let layout = shaped[key] { return layout }
+        if shaped.count >= Self.maximumShaped { beginWidget() }
+        let layout = makeLayout(run, width: width)
+        shaped[key] = layout
+        return layout
     }
 
     /// A layout for `run` wrapped at `width` points (nil: one unwrapped line). The caller unrefs it.
@@ -51,8 +98,8 @@ final class TextEngine {
     /// Measures `run` in a box `width` wide: its size in points, the lines drawn and whether it
     /// was cut. Fills the run's `lineCount` / `isTruncated`.
     func measure(_ run: inout TextRun, width: Double) -> (width: Double, height: Double) {
-        let layout = makeLayout(run, width: width)
-        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let layout = shapedLayout(run, width: width)
+        run.wrapWidth = width
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)
         run.lineCount = Int(pango_layout_get_line_count(layout))

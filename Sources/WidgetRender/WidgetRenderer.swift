@@ -24,6 +24,8 @@ public final class WidgetRenderer {
     let engine: LayoutEngine
     /// This renderer's PNG writer, made at the first PNG and kept (its deflate state is reused).
     private var encoder: PNGEncoder?
+    /// The image surface of the last PNG or pixel render, reused while the size stays the same.
+    private var imageSurface: CairoSurface?
 
     public init(fonts: FontSystem = .shared) {
         self.fonts = fonts
@@ -50,13 +52,7 @@ public final class WidgetRenderer {
     /// `backdrop` paints the whole image first (previews of lock-screen families, which are
     /// otherwise white on transparent).
     public func png(_ layout: WidgetLayout, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil) throws -> [UInt8] {
-        let s = Double(max(1, layout.scale))
-        let surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32((layout.width * s).rounded()), Int32((layout.height * s).rounded())),
-                                       call: "cairo_image_surface_create")
-        let cr = try CairoContext(surface: surface)
-        Self.paintBackdrop(backdrop, cr.pointer)
-        CairoDrawer(text: textEngine, images: images).draw(layout, on: cr.pointer, scale: s)
-        try cr.check("drawing")
+        let surface = try draw(layout, images: images, backdrop: backdrop)
         let encoder = try self.encoder ?? PNGEncoder(compression: .fast)
         self.encoder = encoder
         return try encoder.encode(surface)
@@ -64,19 +60,37 @@ public final class WidgetRenderer {
 
     /// Raw premultiplied ARGB32 pixels (for tests and in-process consumers).
     public func pixels(_ layout: WidgetLayout, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil) throws -> PixelImage {
-        let s = Double(max(1, layout.scale))
-        let w = Int((layout.width * s).rounded()), h = Int((layout.height * s).rounded())
-        let surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)), call: "cairo_image_surface_create")
-        let cr = try CairoContext(surface: surface)
-        Self.paintBackdrop(backdrop, cr.pointer)
-        CairoDrawer(text: textEngine, images: images).draw(layout, on: cr.pointer, scale: s)
-        try cr.check("drawing")
+        let surface = try draw(layout, images: images, backdrop: backdrop)
         cairo_surface_flush(surface.pointer)
+        let w = surface.width, h = surface.height
         let stride = Int(cairo_image_surface_get_stride(surface.pointer)) / 4
         let data = cairo_image_surface_get_data(surface.pointer)!.withMemoryRebound(to: UInt32.self, capacity: stride * h) { $0 }
         var out = [UInt32](repeating: 0, count: w * h)
         for y in 0..<h { for x in 0..<w { out[y * w + x] = data[y * stride + x] } }
         return PixelImage(width: w, height: h, argb: out)
+    }
+
+    /// Draws `layout` on this renderer's image surface (made again only when the pixel size
+    /// changes: a fresh 340×340 surface is a 462 kB calloc whose page faults cost more than a
+    /// clear) and returns it; valid until the next draw.
+    private func draw(_ layout: WidgetLayout, images: [String: DecodedImage], backdrop: RGBA?) throws -> CairoSurface {
+        let s = Double(max(1, layout.scale))
+        let w = Int((layout.width * s).rounded()), h = Int((layout.height * s).rounded())
+        let surface: CairoSurface
+        if let kept = imageSurface, kept.width == w, kept.height == h {
+            surface = kept
+        } else {
+            imageSurface = nil
+            surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)), call: "cairo_image_surface_create")
+            imageSurface = surface
+        }
+        let cr = try CairoContext(surface: surface)
+        cairo_set_operator(cr.pointer, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(cr.pointer)
+        cairo_set_operator(cr.pointer, CAIRO_OPERATOR_OVER)
+        CairoDrawer(text: textEngine, images: images).draw(layout, on: cr.pointer, scale: s, corners: .cut(backdrop: backdrop))
+        try cr.check("drawing")
+        return surface
     }
 
     /// An SVG document in points (the viewBox is the widget in points; width/height in pixels at
@@ -93,7 +107,7 @@ public final class WidgetRenderer {
             cairo_svg_surface_set_document_unit(raw, CAIRO_SVG_UNIT_PT)
             let surface = try CairoSurface(owning: raw, call: "cairo_svg_surface_create")
             let cr = try CairoContext(surface: surface)
-            CairoDrawer(text: textEngine, images: images).draw(layout, on: cr.pointer, scale: 1)
+            CairoDrawer(text: textEngine, images: images).draw(layout, on: cr.pointer, scale: 1, corners: .clip)
             try cr.check("drawing")
             cairo_surface_finish(surface.pointer)
             try RenderError.check(cairo_surface_status(surface.pointer), "SVG output")
@@ -119,12 +133,6 @@ public final class WidgetRenderer {
         case .json: Array(json(layout).utf8)
         case .txt: Array(text(layout).utf8)
         }
-    }
-
-    static func paintBackdrop(_ colour: RGBA?, _ cr: OpaquePointer) {
-        guard let c = colour else { return }
-        cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)
-        cairo_paint(cr)
     }
 
     /// PNG bytes of a Cairo image surface (see `PNGEncoder`: fast for renders, small for files kept
