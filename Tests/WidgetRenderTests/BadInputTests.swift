@@ -107,6 +107,28 @@ import WidgetDesign
         #expect(XMLCheck.isWellFormed(try renderer.svg(l)))
     }
 
+    /// Text is drawn from the layout it was measured with, wrapped at the box it was measured in;
+    /// Pango puts right-to-left lines at that box's right edge, so the drawer shifts them back.
+    /// Either way the ink must stay inside the element's rect (what JSON and taps report).
+    @Test(arguments: ["مرحبا بالعالم", "שלום עולם", "Hello"]) func textInkStaysInItsRect(_ text: String) throws {
+        var d = Fixtures.design("classic")
+        d.primaryText = text
+        let full = renderer.layout(design: d, family: .medium, scale: 1, inputs: Fixtures.inputs())
+        let element = try #require(full.elements.first { $0.text == text })
+        var alone = full
+        alone.elements = [element]
+        alone.cornerRadius = 0
+        let image = try renderer.pixels(alone)
+        var minX = Int.max, maxX = Int.min
+        for y in 0..<image.height { for x in 0..<image.width where image.argb[y * image.width + x] >> 24 > 40 {
+            minX = min(minX, x); maxX = max(maxX, x)
+        } }
+        #expect(maxX >= minX, "\(text): nothing drawn")
+        #expect(Double(minX) >= element.rect.minX - 1 && Double(maxX + 1) <= element.rect.maxX + 1,
+                "\(text): ink x \(minX)…\(maxX + 1), rect \(element.rect.minX)…\(element.rect.maxX)")
+        #expect(element.rect.width < full.width / 2, "\(text): short text, a rect \(element.rect.width) pt wide")
+    }
+
     @Test func corruptSnapshotsShowTheHonestEmptyState() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ww-bad-snap-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("snapshots"), withIntermediateDirectories: true)
