@@ -49,8 +49,8 @@ public final class WidgetRenderer {
     // MARK: Backends
 
     /// PNG bytes at `layout.scale` pixels per point; transparent outside the rounded corners.
-    /// `backdrop` paints the whole image first (previews of lock-screen families, which are
-    /// otherwise white on transparent).
+    /// `backdrop` fills the whole image behind the widget (previews of lock-screen families, which
+    /// are otherwise white on transparent).
     public func png(_ layout: WidgetLayout, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil) throws -> [UInt8] {
         let surface = try draw(layout, images: images, backdrop: backdrop)
         let encoder = try self.encoder ?? PNGEncoder(compression: .fast)
@@ -77,7 +77,8 @@ public final class WidgetRenderer {
         let s = Double(max(1, layout.scale))
         let w = Int((layout.width * s).rounded()), h = Int((layout.height * s).rounded())
         let surface: CairoSurface
-        if let kept = imageSurface, kept.width == w, kept.height == h {
+        // A surface that ever failed (out of memory) stays failed in Cairo: never reuse one.
+        if let kept = imageSurface, kept.width == w, kept.height == h, cairo_surface_status(kept.pointer) == CAIRO_STATUS_SUCCESS {
             surface = kept
         } else {
             imageSurface = nil
