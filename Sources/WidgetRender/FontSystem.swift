@@ -43,6 +43,7 @@ public final class FontSystem: @unchecked Sendable {
         } else {
             let config = FcConfigCreate()!
             for file in present where FcConfigAppFontAddFile(config, file) == 0 { missing.append(file) }
+            Self.load(Self.scaleBitmapFonts, into: config)
             self.config = config
         }
         missingFiles = missing
@@ -104,10 +105,9 @@ public final class FontSystem: @unchecked Sendable {
         func escaped(_ path: String) -> String {
             path.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
         }
-        let xml = "<?xml version=\"1.0\"?><fontconfig><dir>\(escaped(links.path))</dir><cachedir>\(escaped(cache.path))</cachedir></fontconfig>"
+        let xml = "<dir>\(escaped(links.path))</dir><cachedir>\(escaped(cache.path))</cachedir>" + scaleBitmapFonts
         guard let config = FcConfigCreate() else { return nil }
-        let parsed = xml.withCString { FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1) }
-        guard parsed != 0, FcConfigBuildFonts(config) != 0 else {
+        guard load(xml, into: config), FcConfigBuildFonts(config) != 0 else {
             FcConfigDestroy(config)
             return nil
         }
@@ -128,6 +128,29 @@ public final class FontSystem: @unchecked Sendable {
             return nil
         }
         return config
+    }
+
+    /// Scales fonts without outlines to the size asked for. Noto Color Emoji has one bitmap strike
+    /// (109 px); matched as it is, Pango lays every colour emoji out at that size (a line 128 pt
+    /// tall in a 17 pt run). The rule: the factor is the pixel size the text asked for over the
+    /// font's own, the font's matrix is multiplied by it and its point size divided by it, so the
+    /// glyphs and the metrics Pango reads are the requested size. (Desktops get the same effect
+    /// from their system configuration, which this renderer does not load.)
+    static let scaleBitmapFonts = """
+        <match target="font"><test name="outline" compare="eq"><bool>false</bool></test>\
+        <edit name="pixelsizefixupfactor" mode="assign"><divide><name target="pattern">pixelsize</name><name target="font">pixelsize</name></divide></edit></match>\
+        <match target="font"><test name="outline" compare="eq"><bool>false</bool></test>\
+        <edit name="matrix" mode="assign"><times><name>matrix</name><matrix><name>pixelsizefixupfactor</name><double>0</double>\
+        <double>0</double><name>pixelsizefixupfactor</name></matrix></times></edit>\
+        <edit name="size" mode="assign"><divide><name>size</name><name>pixelsizefixupfactor</name></divide></edit></match>
+        """
+
+    /// Parses configuration elements (the inside of `<fontconfig>`) into `config`; false if
+    /// fontconfig refused them.
+    @discardableResult
+    static func load(_ elements: String, into config: OpaquePointer) -> Bool {
+        let xml = "<?xml version=\"1.0\"?><fontconfig>\(elements)</fontconfig>"
+        return xml.withCString { FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1) } != 0
     }
 
     /// `$XDG_CACHE_HOME` (else `~/.cache`): where `cachedConfig` keeps its folder.

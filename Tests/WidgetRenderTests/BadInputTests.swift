@@ -107,6 +107,31 @@ import WidgetDesign
         #expect(XMLCheck.isWellFormed(try renderer.svg(l)))
     }
 
+    /// Noto Color Emoji is a bitmap font with one strike (109 px): unless fontconfig scales it to
+    /// the size asked for, every colour emoji is laid out ~128 pt tall and pushes the rest of the
+    /// widget out. Emoji lines must be about as tall as plain ones.
+    @Test(arguments: ["A 👍 B", "👍🏽", "🇮🇪 Dublin", "👨‍👩‍👧", "1️⃣", "🏳️‍🌈"]) func colourEmojiAreDrawnAtTheTextSize(_ text: String) throws {
+        let engine = TextEngine(fonts: .shared)
+        var plain = TextRun(text: "A B", sizePoints: 17, colour: .white)
+        var emoji = TextRun(text: text, sizePoints: 17, colour: .white)
+        let plainSize = engine.measure(&plain, width: 300), emojiSize = engine.measure(&emoji, width: 300)
+        #expect(engine.unknownGlyphCount(text, family: FontSystem.textFamilies) == 0, "\(text)")
+        #expect(emojiSize.height <= plainSize.height * 1.4, "\(text): \(emojiSize.height) pt tall, plain text \(plainSize.height) pt")
+        #expect(emoji.lineCount == 1, "\(text)")
+        // And drawn at that size: the ink stays within the measured box (a 109 px bitmap would not).
+        var d = Fixtures.design("classic")
+        d.primaryText = text
+        let full = renderer.layout(design: d, family: .medium, scale: 1, inputs: Fixtures.inputs())
+        let element = try #require(full.elements.first { $0.text == text })
+        var alone = full
+        alone.elements = [element]
+        alone.cornerRadius = 0
+        let image = try renderer.pixels(alone)
+        var maxY = -1
+        for y in 0..<image.height { for x in 0..<image.width where image.argb[y * image.width + x] >> 24 > 40 { maxY = max(maxY, y) } }
+        #expect(maxY >= 0 && Double(maxY) <= element.rect.maxY + 2, "\(text): ink to y \(maxY), rect ends at \(element.rect.maxY)")
+    }
+
     /// Text is drawn from the layout it was measured with, wrapped at the box it was measured in;
     /// Pango puts right-to-left lines at that box's right edge, so the drawer shifts them back.
     /// Either way the ink must stay inside the element's rect (what JSON and taps report).
