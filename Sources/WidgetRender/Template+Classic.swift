@@ -103,9 +103,14 @@ extension TemplateContext {
                 b.addText(pill, x: rect.minX + 10, y: rect.minY + 5, width: m.width + 1)
                 pr.lineLimit = 1
             }
-            if let r = b.addText(pr, x: x, y: cursor, width: width - (pillWidth > 0 ? pillWidth + 10 : 0), align: align, maxY: maxY) {
-                cursor = r.maxY + 6
+            let primaryWidth = width - (pillWidth > 0 ? pillWidth + 10 : 0)
+            guard let r = b.addText(pr, x: x, y: cursor, width: primaryWidth, align: align, maxY: maxY)
+                    ?? addShrunk(pr, x: x, y: cursor, width: primaryWidth, align: align, maxY: maxY) else {
+                // The primary text is what the widget is for: never show the secondary without it.
+                b.warnings.append("primaryText: no room for one line between y \(Int(cursor)) and \(Int(maxY)) pt (the action bar, padding and image take the rest); not drawn")
+                return y
             }
+            cursor = r.maxY + 6
         }
         if let list {
             cursor = listRows(list, x: x, y: cursor, width: width, maxY: maxY, secondaryFallback: secondaryFallback)
@@ -114,6 +119,18 @@ extension TemplateContext {
             if let r = b.addText(sr, x: x, y: cursor, width: width, align: align, maxY: maxY) { cursor = r.maxY + 6 }
         }
         return cursor - 6 + layout.spacingPoints
+    }
+
+    /// `run` on one line, shrunk in steps to 0.75 of its size (the seed's minimum scale for
+    /// labels) until one line fits above `maxY`; nil when not even that fits.
+    func addShrunk(_ run: TextRun, x: Double, y: Double, width: Double, align: TextAlignment, maxY: Double) -> Rect? {
+        for step in 1...5 {
+            var r = run
+            r.lineLimit = 1
+            r.sizePoints = run.sizePoints * (1 - Double(step) * 0.05)
+            if let rect = b.addText(r, x: x, y: y, width: width, align: align, maxY: maxY) { return rect }
+        }
+        return nil
     }
 
     func listRows(_ list: ListParser.List, x: Double, y: Double, width: Double, maxY: Double, secondaryFallback: TextStyleToken) -> Double {
@@ -218,9 +235,13 @@ extension TemplateContext {
         // On large the symbol stands alone at the top and the text sits at the bottom.
         let leftWidth = area.width - (symbolSize > 0 && !large ? symbolSize + spacing : 0)
         let maxY = area.maxY - (showsActionBar ? 54 : 0)
-        let barSpace = spec.layout.showsAccentBar ? 5 + spacing : 0
+        // The accent bar gives its room up before the primary text does (a medium hero with an
+        // action bar has ~30 pt for both).
+        let primaryLine = b.lineHeightOf(run(primary, spec.style.primaryTextStyle, fallback: .title3, colour: palette.primary, lines: 1))
+        let showsBar = spec.layout.showsAccentBar && (primary.isEmpty || maxY - 5 - spacing - y >= primaryLine)
+        let barSpace = showsBar ? 5 + spacing : 0
         y = contentStack(x: area.minX, y: y, width: leftWidth, maxY: maxY - barSpace, align: align, secondaryFallback: .body)
-        if spec.layout.showsAccentBar {
+        if showsBar {
             b.fill(Rect(x: area.minX, y: min(y, maxY - 5), width: leftWidth, height: 5), .solid(accent.opacity(0.9)), radius: 2.5)
             y = min(y, maxY - 5) + 5
         }

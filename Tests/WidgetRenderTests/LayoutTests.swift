@@ -97,6 +97,33 @@ import WidgetDesign
         #expect(inc.rect.height == 44 && inc.rect.maxX < l.actions[1].rect.minX)
     }
 
+    /// A medium hero with an action bar has ~30 pt between its name and the bar: the primary text
+    /// keeps its line (the accent bar gives its room up first), and when not even a shrunk line
+    /// fits, the secondary is not drawn on its own and a warning says why.
+    @Test func heroWithAnActionBarKeepsItsPrimaryText() throws {
+        var d = Fixtures.design("hero")
+        d.primaryText = "Short"
+        d.secondaryText = "One thing at a time"
+        d.layout.showsAccentBar = true
+        d.actionBar = ActionBarSpec(actions: [ActionSpec(title: "Cup", kind: .incrementVariable, variableKey: "coffee", incrementAmount: 1)])
+        let l = layout(d, .medium, Fixtures.inputs(isPro: true))
+        let primary = try #require(l.elements.first { $0.text == "Short" }, "\(l.elements.compactMap(\.text))")
+        let bar = try #require(l.actions.first)
+        #expect(primary.rect.maxY <= bar.rect.minY)
+        #expect(!l.warnings.contains { $0.hasPrefix("primaryText") })
+
+        d.actionBar = ActionBarSpec(actions: [ActionSpec(title: "Cup", kind: .incrementVariable, variableKey: "coffee", incrementAmount: 1),
+                                              ActionSpec(title: "Tea", kind: .incrementVariable, variableKey: "tea", incrementAmount: 1)])
+        d.style.paddingPoints = 32
+        let tight = layout(d, .medium, Fixtures.inputs(isPro: true))
+        let texts = tight.elements.compactMap(\.text)
+        #expect(texts.contains("Short") || tight.warnings.contains { $0.hasPrefix("primaryText: no room") }, "\(texts) \(tight.warnings)")
+        #expect(!texts.contains("One thing at a time") || texts.contains("Short"), "secondary drawn without the primary: \(texts)")
+        for e in tight.elements where e.kind == .text {
+            #expect(e.rect.maxY <= tight.actions[0].rect.minY || tight.actions.contains { $0.rect.contains(Point(x: e.rect.midX, y: e.rect.midY)) })
+        }
+    }
+
     @Test func listSecondaryTextBecomesRowsWithOverflow() {
         var d = Fixtures.design("classic")
         d.secondaryText = "- [x] one\n- [ ] two\n- [ ] three\n- [ ] four\n- [ ] five"
