@@ -21,7 +21,13 @@ static void ww_error_exit(j_common_ptr info) {
 }
 
 // Warnings (e.g. "premature end of data") are not fatal: the decoder fills the rest with grey.
-static void ww_output_message(j_common_ptr info) { (void)info; }
+// The first one is kept, so the caller can say the picture is damaged.
+static void ww_output_message(j_common_ptr info) {
+    struct ww_error_manager *manager = (struct ww_error_manager *)info->err;
+    if (manager->message && manager->messageLength > 0 && manager->message[0] == 0) {
+        (*info->err->format_message)(info, manager->message);
+    }
+}
 
 int ww_jpeg_dimensions(const uint8_t *data, size_t length, uint32_t *width, uint32_t *height,
                        char *error, size_t errorLength) {
@@ -101,8 +107,13 @@ int ww_jpeg_decode_argb32(const uint8_t *data, size_t length, uint8_t *pixels, s
         }
     }
     jpeg_finish_decompress(&info);
+    long warnings = info.err->num_warnings;
     jpeg_destroy_decompress(&info);
     free(row);
+    if (warnings > 0) {
+        snprintf(error, errorLength, "%s", buffer);
+        return 1;
+    }
     return 0;
 }
 

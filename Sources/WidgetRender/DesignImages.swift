@@ -8,7 +8,9 @@ public final class DecodedImage: @unchecked Sendable {
     let surface: CairoSurface
     public var pixelWidth: Int { surface.width }
     public var pixelHeight: Int { surface.height }
-    init(surface: CairoSurface) { self.surface = surface }
+    /// Set when the file decoded only in part (a truncated or damaged JPEG: the rest is grey).
+    public let damage: String?
+    init(surface: CairoSurface, damage: String? = nil) { self.surface = surface; self.damage = damage }
 }
 
 /// Reads design images (PNG and JPEG) from the store's `images/` folder: untrusted input.
@@ -123,9 +125,9 @@ public enum DesignImages {
         let result = bytes.withUnsafeBufferPointer {
             ww_jpeg_decode_argb32($0.baseAddress, $0.count, pixels, stride, width, height, &message, message.count)
         }
-        guard result == 0 else { throw Failure.corrupt(name, String(cString: message)) }
+        guard result >= 0 else { throw Failure.corrupt(name, String(cString: message)) }
         cairo_surface_mark_dirty(surface.pointer)
-        return DecodedImage(surface: surface)
+        return DecodedImage(surface: surface, damage: result > 0 ? "damaged JPEG data (libjpeg: \(String(cString: message))); the rest is grey" : nil)
     }
 }
 

@@ -15,6 +15,9 @@ public struct RenderInputs: Sendable {
     public var images: [String: DecodedImage]
     /// Why an image the design names is not in `images`, by file name.
     public var imageFailures: [String: String]
+    /// Snapshot files (`weather.json`, `calendar.json`, `reminders.json`) that exist but could not
+    /// be read: their templates say so instead of "no snapshot yet".
+    public var unreadableSnapshots: Set<String> = []
 
     public init(context: RenderContext, appearance: Appearance = .dark, noise: NoiseWidgetState? = nil,
                 weather: WeatherState? = nil, calendar: CalendarSnapshot? = nil, reminders: RemindersSnapshot? = nil,

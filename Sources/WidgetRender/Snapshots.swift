@@ -122,11 +122,31 @@ public struct WeatherState: Sendable, Hashable {
 }
 
 enum SnapshotFile {
+    static let limits = JSONLimits(maxDepth: 8, maxValueCount: 50_000, maxStringBytes: 64 << 10)
+    static let maximumBytes = 1 << 20
+
     static func load(_ url: URL) -> JSONValue? {
-        guard let data = try? FileSystem.read(url, limit: 1 << 20),
-              let value = try? JSONValue.parse(data, limits: JSONLimits(maxDepth: 8, maxValueCount: 50_000, maxStringBytes: 64 << 10)),
+        guard let data = try? FileSystem.read(url, limit: maximumBytes),
+              let value = try? JSONValue.parse(data, limits: limits),
               case .object = value else { return nil }
         return value
+    }
+
+    /// Why the snapshot at `url` cannot be read; nil when it is absent or reads as a JSON object.
+    static func problem(_ url: URL) -> String? {
+        let data: Data
+        do {
+            guard let read = try FileSystem.read(url, limit: maximumBytes) else { return nil }   // absent
+            data = read
+        } catch {
+            return "\(error)"
+        }
+        do {
+            guard case .object = try JSONValue.parse(data, limits: limits) else { return "not a JSON object" }
+        } catch {
+            return "not valid JSON (\(error))"
+        }
+        return nil
     }
 
     static func string(_ v: JSONValue) -> String? {

@@ -40,7 +40,8 @@ extension TemplateContext {
             let title = primary.isEmpty ? "Weather" : primary
             b.addText(run(title, size: 18 * s, weight: 700, colour: ink), x: area.minX, y: area.minY, width: area.width)
             b.addText(run("No weather data", size: 13 * s, weight: 600, colour: ink.opacity(0.85)), x: area.minX, y: area.minY + 30 * s, width: area.width)
-            let hint = w?.location == nil ? "No snapshot in snapshots/weather.json yet." : "Waiting for a forecast for \(w!.location!)."
+            let hint = inputs.unreadableSnapshots.contains("weather.json") ? "snapshots/weather.json could not be read."
+                : w?.location == nil ? "No snapshot in snapshots/weather.json yet." : "Waiting for a forecast for \(w!.location!)."
             b.addText(run(hint, size: 12 * s, colour: dim, lines: 3), x: area.minX, y: area.minY + 50 * s, width: area.width, maxY: area.maxY - 28 * s)
             _ = b.symbol("cloud", centre: Point(x: area.maxX - 14 * s, y: area.maxY - 14 * s), size: 28 * s, colour: dim)
             b.textLines = [title, "No weather data"]
@@ -229,7 +230,8 @@ extension TemplateContext {
         let now = inputs.context.now
         guard let cal = inputs.calendar, !cal.accessDenied else {
             emptyCalendar(area, title: inputs.calendar == nil ? "Nothing next" : "Calendar access is off.",
-                          detail: inputs.calendar == nil ? "No calendar snapshot (snapshots/calendar.json) yet." : "Allow calendar access to show your events.")
+                          detail: inputs.unreadableSnapshots.contains("calendar.json") ? "snapshots/calendar.json could not be read."
+                            : inputs.calendar == nil ? "No calendar snapshot (snapshots/calendar.json) yet." : "Allow calendar access to show your events.")
             return
         }
         let events = cal.upcoming(at: now)
@@ -312,7 +314,9 @@ extension TemplateContext {
         y += 28
         b.textLines = [title]
         guard !items.isEmpty else {
-            b.addText(run(inputs.reminders == nil ? "No reminders snapshot (snapshots/reminders.json) yet." : "No reminders to show.", size: 12, colour: palette.secondary, lines: 3), x: area.minX, y: y, width: area.width)
+            let empty = inputs.unreadableSnapshots.contains("reminders.json") ? "snapshots/reminders.json could not be read."
+                : inputs.reminders == nil ? "No reminders snapshot (snapshots/reminders.json) yet." : "No reminders to show."
+            b.addText(run(empty, size: 12, colour: palette.secondary, lines: 3), x: area.minX, y: y, width: area.width)
             b.textLines.append("No reminders to show.")
             return
         }

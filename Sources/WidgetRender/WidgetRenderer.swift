@@ -170,9 +170,24 @@ public final class WidgetRenderer {
         inputs.weather = WeatherState.load(from: root)
         inputs.calendar = CalendarSnapshot.load(from: root)
         inputs.reminders = RemindersSnapshot.load(from: root)
+        let shown: [String] = switch template {
+        case .weather?: ["weather.json"]
+        case .nextUpCalendar?: ["calendar.json"]
+        case .reminders?: ["reminders.json"]
+        default: []
+        }
+        for name in shown {
+            let url = root.snapshots.appendingPathComponent(name)
+            if let problem = SnapshotFile.problem(url) {
+                inputs.unreadableSnapshots.insert(name)
+                warn("\(url.path): \(problem); showing the empty state (the next fetch rewrites it)")
+            }
+        }
         for fileName in design?.referencedImageFileNames ?? [] {
             do {
-                inputs.images[fileName] = try DesignImages.load(fileName: fileName, in: root)
+                let image = try DesignImages.load(fileName: fileName, in: root)
+                inputs.images[fileName] = image
+                if let damage = image.damage { warn("\(root.images.appendingPathComponent(fileName).path): \(damage)") }
             } catch {
                 inputs.imageFailures[fileName] = "\(error)"
             }

@@ -19,9 +19,12 @@ import WidgetDesign
     func posterWarnings(_ root: StoreRoot, file: String) throws -> (WidgetLayout, RenderInputs) {
         var d = Fixtures.design("poster")
         d.image = ImageSpec(fileName: file)
-        let inputs = WidgetRenderer.inputs(for: d, root: root, now: Fixtures.now, timeZone: Fixtures.timeZone, locale: Fixtures.locale)
-        let l = renderer.layout(design: d, family: .small, scale: 2, inputs: inputs)
+        var loading: [String] = []
+        let inputs = WidgetRenderer.inputs(for: d, root: root, now: Fixtures.now, timeZone: Fixtures.timeZone, locale: Fixtures.locale,
+                                           warn: { loading.append($0) })
+        var l = renderer.layout(design: d, family: .small, scale: 2, inputs: inputs)
         _ = try renderer.png(l, images: inputs.images)
+        l.warnings += loading
         return (l, inputs)
     }
 
@@ -54,14 +57,17 @@ import WidgetDesign
     @Test func corruptImagesWarnAndNeverCrash() throws {
         let truncatedPNG = Array(try Fixtures.samplePhoto.pngBytes().prefix(400))
         let truncatedJPEG = Array(Fixtures.samplePhotoJPEG.prefix(200))
+        // Cut after its header: libjpeg decodes what there is and fills the rest with grey; the
+        // picture is drawn and the damage named.
+        let cutJPEG = Array(Fixtures.samplePhotoJPEG.prefix(Fixtures.samplePhotoJPEG.count / 3))
+        let (cut, cutInputs) = try posterWarnings(try storeWithImage("cut.jpg", cutJPEG), file: "cut.jpg")
+        #expect(cutInputs.images["cut.jpg"] != nil)
+        #expect(cut.warnings.contains { $0.contains("cut.jpg") && $0.contains("damaged JPEG") }, "\(cut.warnings)")
         for (name, bytes) in [("bad.png", truncatedPNG), ("bad.jpg", truncatedJPEG), ("text.png", Array("hello".utf8)),
                               ("empty.jpg", [UInt8]()), ("header.png", Self.pngHeader(width: 10, height: 10))] {
             let root = try storeWithImage(name, bytes)
             let (l, _) = try posterWarnings(root, file: name)
-            // A truncated JPEG still decodes (libjpeg fills the rest); everything else warns.
-            if name != "bad.jpg" {
-                #expect(l.warnings.contains { $0.contains(name) }, "\(name): \(l.warnings)")
-            }
+            #expect(l.warnings.contains { $0.contains(name) }, "\(name): \(l.warnings)")
         }
         let traversal = try storeWithImage("ok.png", [])
         let (l, _) = try posterWarnings(traversal, file: "../pro.json")
@@ -161,11 +167,15 @@ import WidgetDesign
             try Data("{\"broken\": [".utf8).write(to: dir.appendingPathComponent("snapshots/\(name)"))
         }
         let root = StoreRoot(url: dir)
-        for (t, text) in [("weather", "No weather data"), ("next-up", "Nothing next"), ("reminders", "No reminders snapshot (snapshots/reminders.json) yet.")] {
+        for (t, file) in [("weather", "weather.json"), ("next-up", "calendar.json"), ("reminders", "reminders.json")] {
             let d = Fixtures.design(t)
-            let inputs = WidgetRenderer.inputs(for: d, root: root, now: Fixtures.now, timeZone: Fixtures.timeZone, locale: Fixtures.locale)
+            var warnings: [String] = []
+            let inputs = WidgetRenderer.inputs(for: d, root: root, now: Fixtures.now, timeZone: Fixtures.timeZone, locale: Fixtures.locale,
+                                               warn: { warnings.append($0) })
             let l = renderer.layout(design: d, family: .medium, scale: 2, inputs: inputs)
-            #expect(l.elements.contains { $0.text == text }, "\(t): \(l.elements.compactMap(\.text))")
+            // Not "no snapshot yet": the file is there and unreadable, and the warning names it.
+            #expect(l.elements.contains { $0.text == "snapshots/\(file) could not be read." }, "\(t): \(l.elements.compactMap(\.text))")
+            #expect(warnings.contains { $0.contains("snapshots/\(file)") && $0.contains("not valid JSON") }, "\(t): \(warnings)")
         }
     }
 }
