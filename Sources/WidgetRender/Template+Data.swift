@@ -346,11 +346,20 @@ extension TemplateContext {
             b.textLines.append("\(item.done ? "[x]" : "[ ]") \(item.title)\(due.isEmpty ? "" : " \(due)")")
             shown += 1
         }
+        var footerLeft = area.minX
         if ordered.count > shown {
-            b.addText(run("+\(ordered.count - shown) more", size: 11, weight: 600, colour: palette.secondary), x: area.minX, y: area.maxY - 14, width: area.width / 2)
+            let more = run("+\(ordered.count - shown) more", size: 11, weight: 600, colour: palette.secondary)
+            footerLeft = (b.addText(more, x: area.minX, y: area.maxY - 14, width: area.width / 2)?.maxX ?? area.minX) + 8
         }
         if let at = inputs.reminders?.updatedAt {
-            b.addText(run(Self.updatedAgo(at, now: inputs.context.now), size: 11, colour: palette.secondary), x: area.midX, y: area.maxY - 14, width: area.width / 2, align: .trailing)
+            // The footer's room is what "+N more" leaves; on small that is too little for
+            // "Updated 12 mins ago", so the word "Updated" goes before the time would be cut.
+            var updated = run(Self.updatedAgo(at, now: inputs.context.now), size: 11, colour: palette.secondary)
+            let room = area.maxX - footerLeft
+            if b.measure(updated, width: 1_000).width > room, updated.text.hasPrefix("Updated ") {
+                updated.text = String(updated.text.dropFirst("Updated ".count))
+            }
+            b.addText(updated, x: footerLeft, y: area.maxY - 14, width: room, align: .trailing)
         }
     }
 }

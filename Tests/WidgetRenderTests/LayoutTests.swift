@@ -124,6 +124,14 @@ import WidgetDesign
         }
     }
 
+    /// The reminders footer ("+3 more" and when the snapshot was made) is never cut: on small,
+    /// "Updated" goes first ("Updated 3…" before).
+    @Test(arguments: [WidgetFamily.small, .medium, .large]) func remindersFooterIsNotCut(_ family: WidgetFamily) throws {
+        let l = layout(Fixtures.design("reminders"), family)
+        let footer = try #require(l.elements.compactMap(\.textRun).first { $0.text.hasSuffix(" ago") }, "\(l.elements.compactMap(\.text))")
+        #expect(!footer.isTruncated, "\(family): \(footer.text)")
+    }
+
     @Test func listSecondaryTextBecomesRowsWithOverflow() {
         var d = Fixtures.design("classic")
         d.secondaryText = "- [x] one\n- [ ] two\n- [ ] three\n- [ ] four\n- [ ] five"
