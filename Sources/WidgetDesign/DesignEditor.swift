@@ -135,7 +135,7 @@ public enum DesignEditor {
     }
 
     static func withImage(_ s: inout WidgetSpec, _ body: (inout ImageSpec) throws -> Void) throws {
-        guard var img = s.image else { throw DesignError("the design has no image; set 'image=FILE' first") }
+        guard var img = s.image else { throw DesignError("the design has no image; set 'image=PATH' first") }
         try body(&img)
         s.image = img
     }
@@ -232,7 +232,7 @@ public enum DesignEditor {
         Field(names: ["symbol.renderingMode", "symbol.rendering"], allowed: SymbolRenderingModeToken.allowedList) { s, v in try withSymbol(&s) { $0.renderingMode = try token(v) } },
         Field(names: ["symbol.tint"], allowed: SymbolTintToken.allowedList) { s, v in try withSymbol(&s) { $0.tint = try token(v) } },
         Field(names: ["symbol.placement"], allowed: SymbolPlacementToken.allowedList) { s, v in try withSymbol(&s) { $0.placement = try token(v) } },
-        Field(names: ["image", "image.fileName"], allowed: "file name in the store's images/ folder (empty removes)") { s, v in
+        Field(names: ["image", "image.fileName"], allowed: "a PNG or JPEG: a path (weaver designs set copies it into the store's images/ folder) or a file name already there (empty removes)") { s, v in
             let t = v.trimmingCharacters(in: .whitespaces)
             if t.isEmpty { s.image = nil; return }
             guard let safe = ImageSanitiser.sanitisedFileName(t), safe == t else {

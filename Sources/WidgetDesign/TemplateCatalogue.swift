@@ -101,7 +101,7 @@ public enum TemplateCatalogue {
                               s.symbol?.sizePoints = 44
                               return s
                           }),
-        CatalogueTemplate(id: "poster", name: "Poster", summary: "Photo first, with a caption over a gradient (add an image with 'designs set ID image=FILE').",
+        CatalogueTemplate(id: "poster", name: "Poster", summary: "Photo first, with a caption over a gradient (add an image with 'designs set ID image=PATH').",
                           remixes: [
                               remix("caption-top", "Caption Top") { s in s.layout.alignment = .topLeading },
                               remix("photo-only", "Photo Only") { s in s.layout.posterOverlayMode = .none },

@@ -286,7 +286,7 @@ extension TemplateContext {
             if let image = spec.image {
                 b.warnings.append("image.fileName: \(inputs.imageFailures[image.fileName] ?? "image '\(image.fileName)' not loaded"); drawing the placeholder")
             }
-            let hint = spec.image == nil ? "Add a photo: weaver designs set NAME image=FILE" : "Photo unavailable"
+            let hint = spec.image == nil ? "Add a photo: weaver designs set NAME image=PATH" : "Photo unavailable"
             let hr = run(hint, .caption, fallback: .caption, colour: palette.secondary, lines: 2)
             let m = b.measure(hr, width: bounds.width - 28)
             let total = 22 + 10 + m.height

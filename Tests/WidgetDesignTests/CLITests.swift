@@ -111,6 +111,48 @@ import Testing
         #expect(try store.library().load(s.id) == s)
     }
 
+    /// `image=PATH` copies the picture into the store (designs name bare files in images/), keeps
+    /// a different picture of the same name, and refuses what is not an image, copying nothing.
+    @Test func imageGivenByPathIsCopiedIntoTheStore() throws {
+        let store = try TempStore(); defer { store.remove() }
+        let s = makeSpec("S")
+        try store.library().add([s])
+        let outside = try Products.temporaryDirectory("ww-pictures")
+        defer { try? FileManager.default.removeItem(at: outside) }
+        // A 1×1 PNG (IHDR, one IDAT, IEND; CRCs included) and the same with another colour.
+        let red: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1,
+                            8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xDE, 0, 0, 0, 0x0C, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0xF8, 0xCF,
+                            0xC0, 0, 0, 0x03, 0x01, 0x01, 0, 0xC9, 0xFE, 0x92, 0xEF, 0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+        let picture = outside.appendingPathComponent("My photo!.png")
+        try Data(red).write(to: picture)
+        let r = try weaver(store, ["designs", "set", "S", "image=\(picture.path)"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        let copied = store.root.images.appendingPathComponent("My photo_.png")
+        #expect(try Data(contentsOf: copied) == Data(red))
+        #expect(try store.library().load(s.id).image?.fileName == "My photo_.png")
+        #expect(String(decoding: r.stdout, as: UTF8.self).contains("Copied \(picture.path) to \(copied.path)."))
+
+        // Another picture with the same name does not replace the first.
+        let other = outside.appendingPathComponent("sub/My photo!.png")
+        try FileManager.default.createDirectory(at: other.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let longer = Data(red + [0])   // different bytes, still a PNG (a byte after IEND)
+        try longer.write(to: other)
+        let second = try weaver(store, ["designs", "set", "S", "image=\(other.path)"])
+        #expect(second.status == 0, "\(second.stderrText)")
+        #expect(try Data(contentsOf: copied) == Data(red))
+        #expect(try store.library().load(s.id).image?.fileName == "My photo_-2.png")
+
+        // Not an image: refused, naming the file; nothing copied, the design unchanged.
+        let text = outside.appendingPathComponent("notes.png")
+        try Data("hello".utf8).write(to: text)
+        let before = try store.library().load(s.id)
+        let bad = try weaver(store, ["designs", "set", "S", "image=\(text.path)"])
+        #expect(bad.status != 0)
+        #expect(bad.stderrText.contains(text.path), "\(bad.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: store.root.images.appendingPathComponent("notes.png").path))
+        #expect(try store.library().load(s.id) == before)
+    }
+
     // MARK: Issue 16
 
     @Test func exportRefusesAMissingFolderAndCreatesNothing() throws {

@@ -235,12 +235,15 @@ extension Weaver.Designs {
         func run() throws {
             let lib = store.library
             let row = try lib.resolve(design)
+            // image=PATH: the picture is checked now and copied into images/ once the edit applies.
+            let (assignments, pictures) = try ImageImport.prepare(assignments, images: store.root.images)
             // Check the assignments before taking the lock, so a typo never touches the file.
             var probe = try lib.load(row.id)
             try DesignEditor.apply(assignments, to: &probe)
+            try ImageImport.copy(pictures, images: store.root.images)
             let spec = try lib.update(row.id, now: Date()) { try DesignEditor.apply(assignments, to: &$0) }
             if spec.layout.template == .poster && spec.image == nil {
-                printWarning("a poster without an image shows only its background; set one with 'image=FILE'")
+                printWarning("a poster without an image shows only its background; set one with 'image=PATH' (the picture is copied into the store)")
             }
             if let img = spec.image, !FileManager.default.fileExists(atPath: store.root.images.appendingPathComponent(img.fileName).path) {
                 printWarning("image '\(img.fileName)' is not in \(store.root.images.path)")

@@ -1,0 +1,83 @@
+import Foundation
+import SharedStore
+import WidgetDesign
+import WidgetRender
+
+/// `weaver designs set NAME image=PATH`: a picture given by path is copied into the store's
+/// `images/` folder (designs name bare files there, never paths, so an exported design carries
+/// its picture and a moved or deleted original does not break the widget).
+enum ImageImport {
+    /// The assignment keys that name the design's picture.
+    static let keys: Swift.Set<String> = ["image", "image.fileName"]
+
+    /// A picture to copy: the file it comes from and the bare name it gets in `images/`.
+    struct Pending {
+        var source: URL
+        var name: String
+        var bytes: Data
+    }
+
+    /// Rewrites `image=PATH` assignments (a value with a `/` that names a file) to the bare name the
+    /// copy will have, checking the file first: it must read within the size limit and decode as
+    /// PNG or JPEG. Nothing is copied here (`copy` does it once the whole edit is known to apply).
+    static func prepare(_ assignments: [String], images: URL) throws -> (assignments: [String], pending: [Pending]) {
+        var out: [String] = []
+        var pending: [Pending] = []
+        for assignment in assignments {
+            guard let eq = assignment.firstIndex(of: "="), keys.contains(String(assignment[..<eq])) else {
+                out.append(assignment)
+                continue
+            }
+            let value = String(assignment[assignment.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
+            guard value.contains("/") else { out.append(assignment); continue }
+            let source = URL(fileURLWithPath: (value as NSString).expandingTildeInPath)
+            let bytes: Data
+            do {
+                guard let read = try FileSystem.read(source, limit: DesignImages.maximumFileBytes) else {
+                    throw CommandError("image: \(source.path): file not found")
+                }
+                bytes = read
+            } catch let error as CommandError {
+                throw error
+            } catch {
+                throw CommandError("image: \(source.path): \(error) (at most \(DesignImages.maximumFileBytes >> 20) MB)")
+            }
+            do {
+                _ = try DesignImages.decode(bytes, name: source.path)
+            } catch {
+                throw CommandError("image: \(error)")
+            }
+            guard let base = ImageSanitiser.sanitisedFileName(source.lastPathComponent) else {
+                throw CommandError("image: \(source.path): no usable file name")
+            }
+            let name = freeName(base, for: bytes, in: images, taken: pending.map(\.name))
+            pending.append(Pending(source: source, name: name, bytes: bytes))
+            out.append("\(assignment[..<eq])=\(name)")
+        }
+        return (out, pending)
+    }
+
+    /// `base`, or `base-2.ext`, `base-3.ext`… when `images/` already holds a different file of
+    /// that name (never overwrite a picture another design may use; the same bytes are reused).
+    static func freeName(_ base: String, for bytes: Data, in images: URL, taken: [String]) -> String {
+        let stem = (base as NSString).deletingPathExtension, ext = (base as NSString).pathExtension
+        for n in 1...999 {
+            let name = n == 1 ? base : "\(stem)-\(n)" + (ext.isEmpty ? "" : ".\(ext)")
+            if taken.contains(name) { continue }
+            let url = images.appendingPathComponent(name)
+            guard let existing = try? FileSystem.read(url, limit: DesignImages.maximumFileBytes) else { return name }
+            if existing == bytes { return name }
+        }
+        return "\(stem)-\(UUID().uuidString.prefix(8))" + (ext.isEmpty ? "" : ".\(ext)")
+    }
+
+    /// Copies the prepared pictures into `images/` (atomically, private to the user).
+    static func copy(_ pending: [Pending], images: URL) throws {
+        guard !pending.isEmpty else { return }
+        try FileSystem.makeDirectory(images)
+        for p in pending {
+            try FileSystem.atomicWrite(p.bytes, to: images.appendingPathComponent(p.name))
+            print("Copied \(p.source.path) to \(images.appendingPathComponent(p.name).path).")
+        }
+    }
+}
