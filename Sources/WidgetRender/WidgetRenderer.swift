@@ -119,11 +119,17 @@ public final class WidgetRenderer {
     /// The layout tree as JSON, in points (schema in docs/rendering.md).
     public func json(_ layout: WidgetLayout) -> String { LayoutJSON.encode(layout) }
 
+    /// Characters of a text rendition's line (`inline`: the whole line; others: each line) before
+    /// it is cut with "…": a status bar or terminal shows far less, and a 64 kB variable
+    /// substituted into a design would otherwise come out as one 64 kB line.
+    public static let textLineLimits = (inline: 200, other: 500)
+
     /// A plain-text rendition for terminals and status bars: one line for `inline`.
     public func text(_ layout: WidgetLayout) -> String {
+        func cut(_ line: String, _ limit: Int) -> String { line.count > limit ? line.prefix(limit - 1) + "…" : line }
         let lines = layout.textLines.map { $0.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }
-        if layout.family == .inline { return lines.joined(separator: " · ") + "\n" }
-        return lines.joined(separator: "\n") + "\n"
+        if layout.family == .inline { return cut(lines.joined(separator: " · "), Self.textLineLimits.inline) + "\n" }
+        return lines.map { cut($0, Self.textLineLimits.other) }.joined(separator: "\n") + "\n"
     }
 
     /// One call for any format: PNG and SVG as bytes, JSON and text as UTF-8.

@@ -201,6 +201,13 @@ import WidgetDesign
         #expect(inline.filter { $0 == "\n" }.count == 1 && inline.contains("Noise playing"))
         let small = renderer.text(layout(Fixtures.design("classic"), .small))
         #expect(small == "Classic\nHello\nSaved spec → widget\n")
+        // Enormous text is cut with "…": 200 characters for inline, 500 per line otherwise.
+        var huge = Fixtures.design("classic")
+        huge.primaryText = String(repeating: "word ", count: 400)
+        let hugeInline = renderer.text(layout(huge, .inline))
+        #expect(hugeInline.count == 201 && hugeInline.hasSuffix("…\n"), "\(hugeInline.count)")
+        let hugeSmall = renderer.text(layout(huge, .small)).split(separator: "\n")
+        #expect(hugeSmall.allSatisfy { $0.count <= 500 } && hugeSmall.contains { $0.count == 500 && $0.hasSuffix("…") })
     }
 
     @Test func pngSizeFollowsScale() throws {
