@@ -25,9 +25,12 @@ public struct DesignLibrary: Sendable {
     public typealias Warn = @Sendable (String) -> Void
     let warn: Warn
 
+    /// `warn` hears each message once per library value: listing reads every design and loading
+    /// reads one again, which printed a stored design's findings twice per command.
     public init(root: StoreRoot, warn: @escaping Warn = { _ in }) {
         self.root = root
-        self.warn = warn
+        let heard = HeardOnce()
+        self.warn = { message in if heard.first(message) { warn(message) } }
     }
 
     var lock: FileLock { FileLock(root: root, name: "designs") }
@@ -403,5 +406,18 @@ public struct DesignLibrary: Sendable {
 
     func setDefaultUnlocked(_ id: UUID?) throws {
         try defaultDocument.save(DefaultDesignRecord(id: id))
+    }
+}
+
+/// Messages already passed on (see `DesignLibrary.init`).
+private final class HeardOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: Set<String> = []
+
+    /// True the first time `message` is seen.
+    func first(_ message: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return messages.insert(message).inserted
     }
 }

@@ -153,6 +153,25 @@ import Testing
         #expect(try store.library().load(s.id) == before)
     }
 
+    /// A stored design's finding (a value out of range, corrected on load) is printed once per
+    /// command, though the command lists the designs and then loads the one it draws.
+    @Test func aStoredDesignsFindingIsPrintedOnce() throws {
+        let store = try TempStore(); defer { store.remove() }
+        let s = makeSpec("S")
+        try store.library().add([s])
+        let file = store.root.designs.appendingPathComponent("\(s.id.uuidString).json")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        var style = try #require(json["style"] as? [String: Any])
+        style["padding"] = 99
+        var edited = json
+        edited["style"] = style
+        try JSONSerialization.data(withJSONObject: edited).write(to: file)
+        let r = try weaver(store, ["render", "S", "--format", "txt"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        let findings = r.stderrText.components(separatedBy: "\n").filter { $0.contains("style.padding: 99 is outside 0…32") }
+        #expect(findings.count == 1, "\(r.stderrText)")
+    }
+
     // MARK: Issue 16
 
     @Test func exportRefusesAMissingFolderAndCreatesNothing() throws {
