@@ -120,11 +120,8 @@ extension Weaver {
         }
 
         func run() throws {
-            let first = try draw()
-            try OutputFile.write(first, to: output)
-            guard watch else { return }
-            let live = LiveOutput(root: selection.store.root, output: output, last: first, draw: draw)
-            try live.run()
+            guard watch else { return try OutputFile.write(try draw(), to: output) }
+            try LiveOutput(root: selection.store.root, output: output, draw: draw).run()
         }
 
         func draw() throws -> [UInt8] {
