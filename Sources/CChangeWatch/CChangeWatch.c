@@ -4,6 +4,8 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include <time.h>
+#include <errno.h>
+#include <sys/syscall.h>
 
 int ccw_timerfd_create_realtime(void) {
     return timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
@@ -23,4 +25,15 @@ int ccw_eventfd(void) {
 int ccw_eventfd_signal(int fd) {
     uint64_t one = 1;
     return (int)write(fd, &one, sizeof one);
+}
+
+int ccw_pidfd_open(int pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    // Headers older than Linux 5.3 do not know the call: the same answer an older kernel gives.
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
 }

@@ -16,7 +16,10 @@ import Synchronization
 ///   never later than `maximumDelaySeconds` after the first event of the burst.
 /// - With `minuteTicks`, a callback also comes at every wall-clock minute boundary (a CLOCK_REALTIME
 ///   timerfd, so a suspend or a clock change does not leave a stale minute).
-/// - No polling: one `poll` on the inotify, timer and stop descriptors.
+/// - `watchProcess` adds a process whose exit calls back (a pidfd), and `wake(at:)` a moment that
+///   does (a second CLOCK_REALTIME timerfd): for what changes without a file being written, such as
+///   a player that dies without updating its status.
+/// - No polling: one `poll` on the inotify, timer, pidfd and stop descriptors.
 ///
 /// Hidden entries (names starting with '.') inside watched folders are ignored: they are editors'
 /// and atomic writers' temporaries. Symbolic links are not followed.
@@ -38,6 +41,14 @@ public final class ChangeWatcher: @unchecked Sendable {
     private let inotifyFD: Int32
     private let stopFD: Int32
     private let timerFD: Int32
+    /// The `wake(at:)` timer, and the moment it is armed for.
+    private let deadlineFD: Int32
+    private var deadline: Date?
+    /// The `watchProcess` pidfd (-1: none), its pid, and a pid found gone when it was to be watched
+    /// (reported by the next wait without waiting).
+    private var processFD: Int32 = -1
+    private var watchedPID: Int32?
+    private var goneBeforeWatch: Int32?
     /// Watch descriptor → watched folder, and back.
     private var folderByWatch: [Int32: String] = [:]
     private var watchByFolder: [String: Int32] = [:]
@@ -81,11 +92,20 @@ public final class ChangeWatcher: @unchecked Sendable {
             throw error
         }
         do {
+            deadlineFD = try Syscalls.timerCreate()
+        } catch {
+            Syscalls.close(inotifyFD)
+            Syscalls.close(stopFD)
+            Syscalls.close(timerFD)
+            throw error
+        }
+        do {
             _ = try rearm()
         } catch {
             Syscalls.close(inotifyFD)
             Syscalls.close(stopFD)
             Syscalls.close(timerFD)
+            Syscalls.close(deadlineFD)
             throw error
         }
     }
@@ -94,6 +114,8 @@ public final class ChangeWatcher: @unchecked Sendable {
         Syscalls.close(inotifyFD)
         Syscalls.close(stopFD)
         Syscalls.close(timerFD)
+        Syscalls.close(deadlineFD)
+        if processFD >= 0 { Syscalls.close(processFD) }
     }
 
     /// Asks `run` to return (at once if it is waiting, after the current callback otherwise). Safe
@@ -123,6 +145,60 @@ public final class ChangeWatcher: @unchecked Sendable {
 
     private var previousHandlers: [(Int32, sighandler_t?)] = []
 
+    /// What `watchProcess` could arrange.
+    public enum ProcessWatch: Sendable, Equatable {
+        /// A pidfd watches the process: its exit calls back with `exitedProcess`.
+        case watching
+        /// No such process (it exited and was reaped): the next wait calls back at once with
+        /// `exitedProcess`, as if it had exited then.
+        case alreadyGone
+        /// `pidfd_open` failed otherwise (ENOSYS before Linux 5.3, EPERM under a seccomp filter
+        /// older than the call, EMFILE): nothing watches the process; the caller's other wake-ups
+        /// (files, minutes, `wake(at:)`) are all it has.
+        case unavailable(ChangeWatchError)
+    }
+
+    /// Watches process `pid` for its exit with a pidfd in the same `poll` as the files, in place of
+    /// the process watched before. Asking again for the process already watched keeps its pidfd.
+    /// Call before `run` or from its `onChange` (the watcher's thread).
+    @discardableResult
+    public func watchProcess(_ pid: Int32) -> ProcessWatch {
+        if pid == watchedPID, processFD >= 0 { return .watching }
+        stopWatchingProcess()
+        switch Syscalls.pidfdOpen(pid) {
+        case .success(let fd):
+            processFD = fd
+            watchedPID = pid
+            return .watching
+        case .failure(let e) where e.code == ESRCH:
+            goneBeforeWatch = pid
+            return .alreadyGone
+        case .failure(let e):
+            return .unavailable(e)
+        }
+    }
+
+    /// Watches no process (an exit not yet reported is dropped). Call before `run` or from `onChange`.
+    public func stopWatchingProcess() {
+        if processFD >= 0 { Syscalls.close(processFD) }
+        processFD = -1
+        watchedPID = nil
+        goneBeforeWatch = nil
+    }
+
+    /// Calls back at `date` on the system clock (not `clock`: such moments come from file times),
+    /// with `deadline` set, in place of the moment asked for before; nil asks for none. A moment
+    /// already past calls back at once. Call before `run` or from its `onChange`.
+    public func wake(at date: Date?) throws(ChangeWatchError) {
+        deadline = date
+        if let date {
+            // A moment at or before the epoch would read as "disarm": one just after it has passed too.
+            try Syscalls.timerArm(deadlineFD, atUnixSeconds: max(date.timeIntervalSince1970, 1))
+        } else {
+            try Syscalls.timerDisarm(deadlineFD)
+        }
+    }
+
     /// Watches until stopped, calling `onChange` on this thread once per burst (and per minute with
     /// minute ticks). An error thrown by `onChange` ends the watch and is rethrown.
     @discardableResult
@@ -150,7 +226,8 @@ public final class ChangeWatcher: @unchecked Sendable {
                 let ms = Double(left.components.seconds) * 1000 + Double(left.components.attoseconds) / 1e15
                 timeoutMs = Int32(max(0, ms.rounded(.up)))
             }
-            let ready = try Syscalls.poll([stopFD, inotifyFD, timerFD], timeoutMilliseconds: timeoutMs)
+            if goneBeforeWatch != nil { timeoutMs = 0 }
+            let ready = try Syscalls.poll([stopFD, inotifyFD, timerFD, deadlineFD, processFD], timeoutMilliseconds: timeoutMs)
             if ready[0] {
                 var count: UInt64 = 0
                 _ = withUnsafeMutableBytes(of: &count) { try? Syscalls.read(stopFD, into: $0, call: "read(eventfd)") }
@@ -175,7 +252,7 @@ public final class ChangeWatcher: @unchecked Sendable {
                 }
             }
             if ready[2] {
-                let (expirations, canceled) = try readTimer()
+                let (expirations, canceled) = try readTimer(timerFD)
                 if let scheduled = nextTick {
                     let now = clock.now()
                     // Fired on time: the scheduled minute. Clock set: the minute it is now.
@@ -185,6 +262,25 @@ public final class ChangeWatcher: @unchecked Sendable {
                     }
                 }
             }
+            if ready[3] {
+                // Expired, or cancelled because someone set the clock: either way the caller looks
+                // again at what the moment was computed from.
+                let (expirations, canceled) = try readTimer(deadlineFD)
+                if let due = deadline, canceled || expirations > 0 {
+                    pending.deadline = due
+                    deadline = nil
+                }
+            }
+            if ready[4], let pid = watchedPID {
+                pending.exitedProcess = pid
+                Syscalls.close(processFD)
+                processFD = -1
+                watchedPID = nil
+            }
+            if let pid = goneBeforeWatch {
+                pending.exitedProcess = pid
+                goneBeforeWatch = nil
+            }
             let burstDue: Bool
             if let burstStart, let lastEvent {
                 let now = monotonic.now
@@ -192,7 +288,7 @@ public final class ChangeWatcher: @unchecked Sendable {
             } else {
                 burstDue = false
             }
-            if burstDue || pending.minute != nil {
+            if burstDue || pending.minute != nil || pending.deadline != nil || pending.exitedProcess != nil {
                 let delivered = pending
                 pending = ChangeSet()
                 burstStart = nil
@@ -354,9 +450,9 @@ public final class ChangeWatcher: @unchecked Sendable {
     }
 
     /// Expirations since the last read, and whether someone set the clock (ECANCELED).
-    private func readTimer() throws(ChangeWatchError) -> (UInt64, Bool) {
+    private func readTimer(_ fd: Int32) throws(ChangeWatchError) -> (UInt64, Bool) {
         var expirations: UInt64 = 0
-        let n = Syscalls.retrying { withUnsafeMutableBytes(of: &expirations) { Glibc.read(timerFD, $0.baseAddress, $0.count) } }
+        let n = Syscalls.retrying { withUnsafeMutableBytes(of: &expirations) { Glibc.read(fd, $0.baseAddress, $0.count) } }
         if n < 0 {
             if errno == ECANCELED { return (0, true) }
             if errno == EAGAIN { return (0, false) }

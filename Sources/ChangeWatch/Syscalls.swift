@@ -66,10 +66,23 @@ enum Syscalls {
         }
     }
 
+    /// Stops a timer armed by `timerArm` (an all-zero expiry disarms it).
+    static func timerDisarm(_ fd: Int32) throws(ChangeWatchError) {
+        guard retrying({ ccw_timerfd_arm_absolute(fd, 0, 0) }) == 0 else { throw ChangeWatchError("timerfd_settime") }
+    }
+
     static func eventCreate() throws(ChangeWatchError) -> Int32 {
         let fd = retrying { ccw_eventfd() }
         guard fd >= 0 else { throw ChangeWatchError("eventfd") }
         return fd
+    }
+
+    /// A pidfd for `pid` (readable once the process has exited), or the errno of the failure:
+    /// ESRCH when the process is gone, ENOSYS/EPERM where the kernel or a seccomp filter refuses.
+    static func pidfdOpen(_ pid: Int32) -> Result<Int32, ChangeWatchError> {
+        let fd = retrying { ccw_pidfd_open(pid) }
+        guard fd >= 0 else { return .failure(ChangeWatchError("pidfd_open", path: "pid \(pid)")) }
+        return .success(fd)
     }
 
     /// Waits until one of `fds` is readable or `timeoutMilliseconds` pass (-1: no timeout).

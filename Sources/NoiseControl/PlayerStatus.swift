@@ -149,6 +149,19 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
         return beat > Self.staleAfterSeconds
     }
 
+    /// The moment this status turns stale if nothing more is heard from its player: for `playing`,
+    /// `staleAfterSeconds` after the later of `updatedAt` and the last heartbeat (`isStale` holds
+    /// from just after it). nil when no moment can make it stale: `paused` (only the player's exit
+    /// does, see `processIsAlive`), `stopped`, or already stale. The heartbeat is refreshed every
+    /// second without a store write, so a live player moves this moment on: ask again when it comes.
+    public func staleDeadline(now: Date = Date(), isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive,
+                              heartbeatAge: (Int32) -> Double? = { PlayerHeartbeat.age(of: $0) }) -> Date? {
+        guard state == .playing, !isStale(now: now, isProcessAlive: isProcessAlive, heartbeatAge: heartbeatAge) else { return nil }
+        var lastSign = updatedAt
+        if let beat = heartbeatAge(pid) { lastSign = max(lastSign, now.addingTimeInterval(-beat)) }
+        return lastSign.addingTimeInterval(Self.staleAfterSeconds)
+    }
+
     /// True when `other` describes a different situation, i.e. worth a write to `status.json`:
     /// anything but `updatedAt`, the measured level and the seconds left (which follow from
     /// `timerEndsAt`); timer ends within 2 s of each other are the same timer.
@@ -168,11 +181,28 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
         return a != b
     }
 
-    /// `kill(pid, 0)`: ESRCH means no such process; EPERM means it exists (another user's).
+    /// `kill(pid, 0)`: ESRCH means no such process; EPERM means it exists (another user's). A
+    /// process that has exited but that its parent has not reaped yet (a zombie, state Z or X in
+    /// `/proc/PID/stat`) still answers `kill`, but plays nothing: it counts as dead, so a reader
+    /// woken by the player's exit does not see it alive in the moment before its parent reaps it.
     public static func processIsAlive(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }
-        if kill(pid, 0) == 0 { return true }
-        return errno == EPERM
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        return !isZombie(pid)
+    }
+
+    /// True when `/proc/PID/stat` says the process has exited (Z, or X while it is being reaped).
+    /// False when that cannot be read (no /proc): `kill`'s answer then stands.
+    static func isZombie(_ pid: Int32) -> Bool {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        // "PID (COMM) STATE ...": COMM may hold spaces and parentheses, so the state follows the last ')'.
+        var bytes = [UInt8](repeating: 0, count: 512)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        guard n > 0, let paren = bytes[0..<n].lastIndex(of: UInt8(ascii: ")")), paren + 2 < n else { return false }
+        let state = bytes[paren + 2]
+        return state == UInt8(ascii: "Z") || state == UInt8(ascii: "X")
     }
 
     /// This status as a reader should present it: a stale one is reported as stopped.

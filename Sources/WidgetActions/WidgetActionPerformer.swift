@@ -4,6 +4,7 @@ import NoiseEngine
 import SharedStore
 import Variables
 import WidgetDesign
+import WidgetRender
 
 /// Performs widget button presses against the shared store and the running player, the way the
 /// matching commands do (`weaver vars increment/set-now`, `noise pause/resume/stop/set`,
@@ -26,12 +27,16 @@ public struct WidgetActionPerformer: Sendable {
     public var autostartMethod: Autostart.Method?
     /// How long a started player may take to answer.
     public var playerStartTimeoutSeconds: Double
+    /// Pro for the action bar: nil follows the store's entitlement (`weaver pro unlock`); true
+    /// unlocks it for these presses only, as `weaver tap --pro` (whose layout, drawn with
+    /// `isPro: true`, is the one that showed the bar).
+    public var isPro: Bool?
 
     public init(store: StoreRoot, storeDirectory: String? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 noiseExecutable: URL? = nil, now: @escaping @Sendable () -> Date = { Date() },
                 timeZone: TimeZone = .current, autostartMethod: Autostart.Method? = nil,
-                playerStartTimeoutSeconds: Double = 10) {
+                playerStartTimeoutSeconds: Double = 10, isPro: Bool? = nil) {
         self.store = store
         self.storeDirectory = storeDirectory
         self.environment = environment
@@ -40,15 +45,20 @@ public struct WidgetActionPerformer: Sendable {
         self.timeZone = timeZone
         self.autostartMethod = autostartMethod
         self.playerStartTimeoutSeconds = playerStartTimeoutSeconds
+        self.isPro = isPro
     }
 
     var client: ControlClient { ControlClient(socketPath: ControlPaths.socketURL(environment: environment)) }
 
     /// Performs `action`. Throws `WidgetActionError` (or a store error) saying why nothing was done.
-    public func perform(_ action: WidgetAction) throws -> WidgetActionOutcome {
+    /// - Parameter title: the button's title as drawn (the laid-out action's `title`), so that a
+    ///   message names the button the user pressed; nil: an action-bar button is named by the
+    ///   title a blank one shows ("+1", "Done").
+    public func perform(_ action: WidgetAction, title: String? = nil) throws -> WidgetActionOutcome {
+        let shown = title ?? WidgetRender.WidgetAction.untitledActionBarTitle(for: action.kind)
         switch action {
-        case .incrementVariable(let key, let amount): return try increment(key, amount)
-        case .setVariableToNow(let key, let format): return try setNow(key, format)
+        case .incrementVariable(let key, let amount): return try increment(key, amount, title: shown)
+        case .setVariableToNow(let key, let format): return try setNow(key, format, title: shown)
         case .togglePlayPause: return try togglePlayPause()
         case .stop: return try stop()
         case .toggleLayer(let layer): return try toggleLayer(layer)
@@ -58,14 +68,14 @@ public struct WidgetActionPerformer: Sendable {
 
     // MARK: - Action bar (Pro, as in the seed app, which draws the bar only with Pro)
 
-    private func requirePro(_ what: String) throws {
-        guard ProEntitlement.isUnlocked(store) else {
-            throw WidgetActionError("\(what) needs Pro: action-bar buttons write custom variables, a Pro feature; run 'weaver pro unlock' first")
+    private func requirePro(title: String) throws {
+        guard isPro ?? ProEntitlement.isUnlocked(store) else {
+            throw WidgetActionError("the '\(title)' button needs Pro: action-bar buttons write custom variables, a Pro feature; run 'weaver pro unlock' first")
         }
     }
 
-    private func increment(_ key: String, _ amount: Int) throws -> WidgetActionOutcome {
-        try requirePro("the '+' button")
+    private func increment(_ key: String, _ amount: Int, title: String) throws -> WidgetActionOutcome {
+        try requirePro(title: title)
         guard FieldLimits.incrementAmount.contains(amount) else {
             throw WidgetActionError("the increment \(amount) is out of range; allowed -99…99")
         }
@@ -84,8 +94,8 @@ public struct WidgetActionPerformer: Sendable {
         return WidgetActionOutcome(message: "\(canonical) is now \(value) (\(step > 0 ? "+" : "")\(step)).", warnings: warnings)
     }
 
-    private func setNow(_ key: String, _ format: WidgetNowFormatToken) throws -> WidgetActionOutcome {
-        try requirePro("the 'Done' button")
+    private func setNow(_ key: String, _ format: WidgetNowFormatToken, title: String) throws -> WidgetActionOutcome {
+        try requirePro(title: title)
         var warnings: [String] = []
         let value: String
         do {

@@ -211,6 +211,13 @@ public struct WidgetAction: Sendable, Hashable {
         self.incrementAmount = incrementAmount
         self.nowFormat = nowFormat
     }
+
+    /// What an action-bar button with a blank title says (the seed app's words): "+1" for
+    /// `incrementVariable`, "Done" for `setVariableToNow`. Messages about a button use it too, so
+    /// they name the button as the user sees it.
+    public static func untitledActionBarTitle(for kind: WidgetActionKind) -> String {
+        kind == .incrementVariable ? "+1" : "Done"
+    }
 }
 
 /// One laid-out widget: what every backend draws.

@@ -216,7 +216,7 @@ extension TemplateContext {
     static func actionTitle(_ a: ActionSpec) -> String {
         let t = a.title.trimmingCharactersInWhitespace()
         if !t.isEmpty { return String(t.prefix(24)) }
-        return a.kind == .incrementVariable ? "+1" : "Done"
+        return WidgetAction.untitledActionBarTitle(for: a.kind == .incrementVariable ? .incrementVariable : .setVariableToNow)
     }
 
     // MARK: - Hero

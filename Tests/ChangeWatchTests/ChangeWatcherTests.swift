@@ -236,6 +236,105 @@ import Testing
         #expect(thrown.withLock { $0 })
     }
 
+    /// Starts `/bin/sleep 30` (a real process to watch); the caller kills and reaps it.
+    static func sleeper() throws -> pid_t {
+        var pid: pid_t = 0
+        let words: [String] = ["/bin/sleep", "30"]
+        let argv = words.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        let rc = posix_spawn(&pid, "/bin/sleep", nil, nil, argv, environ)
+        try #require(rc == 0, "posix_spawn /bin/sleep: \(String(cString: strerror(rc)))")
+        return pid
+    }
+
+    static func reap(_ pid: pid_t) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    }
+
+    @Test func aWatchedProcessExitCallsBack() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pid = try Self.sleeper()
+        var reaped = false
+        defer { if !reaped { kill(pid, SIGKILL); Self.reap(pid) } }
+        let watcher = try ChangeWatcher(files: [dir + "/status.json"], minuteTicks: true)
+        try #require(watcher.watchProcess(pid) == .watching, "pidfd_open is unavailable on this kernel")
+        let collector = started(watcher)
+        defer { watcher.stop(); watcher.wait() }
+        usleep(200_000)
+        #expect(collector.count == 0, "nothing happened yet: \(collector.all)")
+        let killed = ContinuousClock.now
+        kill(pid, SIGKILL)
+        // Not reaped yet: the pidfd is readable as soon as the process has exited (a zombie).
+        let hit = try #require(collector.wait(2) { $0.exitedProcess == pid }, "\(collector.errors.withLock { $0 })")
+        let waited = killed.duration(to: hit.1)
+        print("ChangeWatch: a SIGKILLed process's exit was reported \(waited) after kill")
+        #expect(waited < .milliseconds(500), "\(waited)")
+        #expect(hit.0.paths.isEmpty && hit.0.minute == nil)
+        Self.reap(pid)
+        reaped = true
+
+        // A process that is already gone (exited and reaped) is reported at once, as if it exited then.
+        let second = try ChangeWatcher(files: [dir + "/status.json"])
+        #expect(second.watchProcess(pid) == .alreadyGone)
+        let early = started(second)
+        defer { second.stop(); second.wait() }
+        #expect(early.wait(2) { $0.exitedProcess == pid } != nil)
+    }
+
+    @Test func watchingAnotherProcessOrNoneReplacesTheWatch() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let first = try Self.sleeper(), second = try Self.sleeper(), third = try Self.sleeper()
+        defer { for p in [first, second, third] { kill(p, SIGKILL); Self.reap(p) } }
+        let watcher = try ChangeWatcher(files: [dir + "/a"])
+        #expect(watcher.watchProcess(first) == .watching)
+        #expect(watcher.watchProcess(second) == .watching)
+        let collector = started(watcher)
+        defer { watcher.stop(); watcher.wait() }
+        kill(first, SIGKILL)
+        usleep(300_000)
+        #expect(collector.count == 0, "the first process is no longer watched: \(collector.all)")
+        kill(second, SIGKILL)
+        #expect(collector.wait(2) { $0.exitedProcess == second } != nil)
+
+        let unwatched = try ChangeWatcher(files: [dir + "/b"])
+        #expect(unwatched.watchProcess(third) == .watching)
+        unwatched.stopWatchingProcess()
+        let none = started(unwatched)
+        defer { unwatched.stop(); unwatched.wait() }
+        kill(third, SIGKILL)
+        usleep(300_000)
+        #expect(none.count == 0, "\(none.all)")
+    }
+
+    @Test func wakeAtCallsBackAtThatMomentOnce() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let watcher = try ChangeWatcher(files: [dir + "/a"])
+        let due = Date().addingTimeInterval(0.4)
+        try watcher.wake(at: due)
+        let began = ContinuousClock.now
+        let collector = started(watcher)
+        defer { watcher.stop(); watcher.wait() }
+        let hit = try #require(collector.wait(3) { $0.deadline != nil }, "\(collector.errors.withLock { $0 })")
+        #expect(hit.0.deadline == due && hit.0.paths.isEmpty)
+        let waited = began.duration(to: hit.1)
+        #expect(waited >= .milliseconds(350) && waited < .seconds(2), "\(waited)")
+        usleep(500_000)
+        #expect(collector.count == 1, "one moment, one callback: \(collector.all)")
+
+        // A moment withdrawn (nil) never calls back.
+        let quiet = try ChangeWatcher(files: [dir + "/b"])
+        try quiet.wake(at: Date().addingTimeInterval(0.3))
+        try quiet.wake(at: nil)
+        let none = started(quiet)
+        defer { quiet.stop(); quiet.wait() }
+        usleep(700_000)
+        #expect(none.count == 0, "\(none.all)")
+    }
+
     @Test func unreadableFoldersAreNamedInTheError() throws {
         // Root reads everything: only meaningful for ordinary users, so check the error shape instead.
         let e = ChangeWatchError("inotify_add_watch", path: "/x", code: EACCES)

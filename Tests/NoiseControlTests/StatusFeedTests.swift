@@ -66,6 +66,42 @@ import TestSupport
         #expect(!s.isStale(now: now))
     }
 
+    @Test func staleDeadlineIsWhenNeitherStatusNorHeartbeatIsHeardFrom() {
+        let now = Date()
+        var s = FakePlayer().status()
+        s.updatedAt = now.addingTimeInterval(-3)
+        let noBeat: (Int32) -> Double? = { _ in nil }
+        // No heartbeat: 10 s after the status was written.
+        let due = try? #require(s.staleDeadline(now: now, heartbeatAge: noBeat))
+        #expect(due == s.updatedAt.addingTimeInterval(PlayerStatus.staleAfterSeconds))
+        if let due {
+            #expect(!s.isStale(now: due.addingTimeInterval(-0.01), heartbeatAge: noBeat))
+            #expect(s.isStale(now: due.addingTimeInterval(0.01), heartbeatAge: noBeat))
+        }
+        // A heartbeat half a second old moves it on: 9.5 s from now.
+        let beating = try? #require(s.staleDeadline(now: now, heartbeatAge: { _ in 0.5 }))
+        #expect(beating.map { abs($0.timeIntervalSince(now) - 9.5) < 1e-6 } == true, "\(String(describing: beating))")
+        // Only a playing status turns stale by time; a stale one has no moment left.
+        s.state = .paused
+        #expect(s.staleDeadline(now: now, heartbeatAge: noBeat) == nil)
+        s.state = .stopped
+        #expect(s.staleDeadline(now: now, heartbeatAge: noBeat) == nil)
+        s.state = .playing
+        #expect(s.staleDeadline(now: now.addingTimeInterval(20), heartbeatAge: noBeat) == nil)
+    }
+
+    @Test func anExitedProcessNotYetReapedIsNotAlive() throws {
+        let p = try ChildProcess("/bin/sleep", ["30"])
+        defer { p.signal(SIGKILL); p.wait() }
+        #expect(PlayerStatus.processIsAlive(p.pid))
+        p.signal(SIGKILL)
+        // Nobody reaps it (ChildProcess reaps only in poll/wait): a zombie, which kill(pid, 0) still finds.
+        let end = Date().addingTimeInterval(3)
+        while PlayerStatus.processIsAlive(p.pid) && Date() < end { usleep(1000) }
+        #expect(kill(p.pid, 0) == 0, "still a zombie, not reaped")
+        #expect(!PlayerStatus.processIsAlive(p.pid))
+    }
+
     @Test func corruptStatusIsSetAside() throws {
         let box = try Sandbox(); defer { box.remove() }
         let store = StatusStore(root: box.root)

@@ -156,10 +156,21 @@ import WidgetDesign
                                               timeZone: TimeZone(identifier: "America/New_York")!)
         let plusOne = WidgetAction(ActionSpec(title: "+1", kind: .incrementVariable, variableKey: "Coffee_Count", incrementAmount: 1))
         #expect(plusOne == .incrementVariable(key: "Coffee_Count", amount: 1))
+        // A refusal names the button by the title it shows: its own, or a blank one's ("+1", "Done").
         let free = #expect(throws: WidgetActionError.self) { try performer.perform(plusOne) }
-        #expect(free?.description.contains("needs Pro") == true)
-        #expect(throws: WidgetActionError.self) { try performer.perform(.setVariableToNow(key: "done", format: .iso8601)) }
+        #expect(free?.description.hasPrefix("the '+1' button needs Pro") == true, "\(String(describing: free))")
+        let coffee = #expect(throws: WidgetActionError.self) { try performer.perform(plusOne, title: "Coffee") }
+        #expect(coffee?.description.hasPrefix("the 'Coffee' button needs Pro") == true, "\(String(describing: coffee))")
+        let done = #expect(throws: WidgetActionError.self) { try performer.perform(.setVariableToNow(key: "done", format: .iso8601)) }
+        #expect(done?.description.hasPrefix("the 'Done' button needs Pro") == true, "\(String(describing: done))")
         #expect(!FileManager.default.fileExists(atPath: root.variables.path), "nothing written without Pro")
+
+        // Pro for these presses only ('weaver tap --pro'): performed, and the store stays locked.
+        var once = performer
+        once.isPro = true
+        #expect(try once.perform(plusOne, title: "Coffee").message == "coffee count is now 1 (+1).")
+        #expect(!ProEntitlement.isUnlocked(root) && !FileManager.default.fileExists(atPath: root.entitlement.path))
+        #expect(try VariableStore(root: root).delete("coffee count"))
 
         try ProEntitlement.set(true, root: root)
         #expect(try performer.perform(plusOne).message == "coffee count is now 1 (+1).")

@@ -1,6 +1,8 @@
 import Foundation
+import SharedStore
 import Testing
 import TestSupport
+import Variables
 import WidgetDesign
 @testable import WidgetRender
 
@@ -107,5 +109,50 @@ import WidgetDesign
         #expect(outside.status == 1 && outside.stderrText.contains("outside"))
         let malformed = try Products.run("weaver", base + ["--at", "ten,4"])
         #expect(malformed.status == 64 && malformed.stderrText.contains("'--at'"))
+    }
+
+    /// A saved design "Morning" whose action bar (drawn only with Pro) has "Coffee" (+1 to
+    /// `coffee`) and "Fed" (the time into `fed`).
+    func saveMorning(in dir: URL) throws {
+        var d = Fixtures.design("classic")
+        d.id = UUID()
+        d.name = "Morning"
+        d.actionBar = ActionBarSpec(actions: [
+            ActionSpec(title: "Coffee", kind: .incrementVariable, variableKey: "coffee", incrementAmount: 1),
+            ActionSpec(title: "Fed", kind: .setVariableToNow, variableKey: "fed", nowFormat: .unixSeconds),
+        ])
+        try DesignLibrary(root: StoreRoot(url: dir)).add([d])
+    }
+
+    /// `--pro` unlocks Pro for one command, without storing it: `render --pro` draws the action bar,
+    /// and `tap --pro` at a button of that picture performs it (it said "needs Pro" before).
+    @Test func tapWithProPressesTheActionBarThatRenderWithProDraws() throws {
+        let dir = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try saveMorning(in: dir)
+        let json = try Products.run("weaver", ["render", "Morning", "--pro", "--store", dir.path, "--format", "json"])
+        #expect(json.status == 0, "\(json.stderrText)")
+        let tree = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let actions = try #require(tree["actions"] as? [[String: Any]])
+        let coffee = try #require(actions.first { $0["title"] as? String == "Coffee" }, "\(actions)")
+        let rect = try #require(coffee["rect"] as? [String: Any]).mapValues { ($0 as? NSNumber)?.doubleValue ?? .nan }
+        let at = "\(Int(rect["x"]! + rect["width"]! / 2)),\(Int(rect["y"]! + rect["height"]! / 2))"
+
+        let found = try Products.run("weaver", ["tap", "Morning", "--pro", "--store", dir.path, "--at", at, "--dry-run"])
+        #expect(found.status == 0, "\(found.stderrText)")
+        #expect(found.stdoutText.hasPrefix("found incrementVariable \"Coffee\" at \(Int(rect["x"]!)),\(Int(rect["y"]!))"), "\(found.stdoutText)")
+
+        for expected in ["coffee is now 1 (+1).", "coffee is now 2 (+1)."] {
+            let pressed = try Products.run("weaver", ["tap", "Morning", "--pro", "--store", dir.path, "--at", at])
+            #expect(pressed.status == 0, "\(pressed.stderrText)")
+            #expect(pressed.stdoutText == expected + "\n", "\(pressed.stdoutText)")
+        }
+        #expect(try VariableStore(root: StoreRoot(url: dir)).load()["coffee"] == "2")
+        // Pro was for those commands only: nothing stored, and without '--pro' there is no bar to press.
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("pro.json").path))
+        #expect(try Products.run("weaver", ["pro", "status", "--store", dir.path]).stdoutText == "locked\n")
+        let free = try Products.run("weaver", ["tap", "Morning", "--store", dir.path, "--at", at])
+        #expect(free.status == 1 && free.stderrText.contains("no button"), "\(free.stderrText)")
+        #expect(try VariableStore(root: StoreRoot(url: dir)).load()["coffee"] == "2")
     }
 }

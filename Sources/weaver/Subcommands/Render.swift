@@ -19,7 +19,7 @@ struct WidgetSelection: ParsableArguments {
     @Option(help: ArgumentHelp("light|dark.", valueName: "appearance"))
     var appearance: String = "dark"
 
-    @Flag(help: "Unlock Pro for this render only (action bar, matched sets, custom variables).")
+    @Flag(help: "Unlock Pro for this command only, without storing it: the action bar (and, for tap, its buttons), matched sets, custom variables.")
     var pro = false
 
     @OptionGroup var clock: ClockOptions
@@ -42,6 +42,10 @@ struct WidgetSelection: ParsableArguments {
 
     var widgetFamily: WidgetFamily { WidgetFamily.parse(family)! }
 
+    /// Pro as `--pro` asks, for the layout and for what `tap` performs alike: true, or nil to
+    /// follow the store's entitlement.
+    var isPro: Bool? { pro ? true : nil }
+
     /// The design to draw: `--template`, DESIGN, or the library's default design.
     func loadDesign(now: Date) throws -> WidgetSpec {
         if let template { return try TemplateCatalogue.find(template)!.design(now: now) }
@@ -59,7 +63,7 @@ struct WidgetSelection: ParsableArguments {
         let spec = try loadDesign(now: now)
         let root = store.root
         let inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: timeZone, locale: locale,
-                                           appearance: Appearance(rawValue: appearance)!, isPro: pro ? true : nil,
+                                           appearance: Appearance(rawValue: appearance)!, isPro: isPro,
                                            warn: { printWarning($0) })
         let renderer = WidgetRenderer()
         let layout = renderer.layout(design: spec, family: widgetFamily, scale: scale, inputs: inputs)
@@ -116,11 +120,8 @@ extension Weaver {
         }
 
         func run() throws {
-            let first = try draw()
-            try OutputFile.write(first, to: output)
-            guard watch else { return }
-            let live = LiveOutput(root: selection.store.root, output: output, last: first, draw: draw)
-            try live.run()
+            guard watch else { return try OutputFile.write(try draw(), to: output) }
+            try LiveOutput(root: selection.store.root, output: output, draw: draw).run()
         }
 
         func draw() throws -> [UInt8] {
@@ -174,7 +175,7 @@ extension Weaver {
                 print("found \(TapDescription.describe(action))")
                 return
             }
-            print(try TapDescription.perform(action, store: selection.store))
+            print(try TapDescription.perform(action, store: selection.store, isPro: selection.isPro))
         }
     }
 }
@@ -190,8 +191,8 @@ enum TapDescription {
     }
 
     /// Performs a tapped action and returns what it did (warnings go to standard error).
-    static func perform(_ action: WidgetAction, store: DesignStoreOptions) throws -> String {
-        let outcome = try TapPerformer.perform(action, root: store.root, storeDirectory: store.store)
+    static func perform(_ action: WidgetAction, store: DesignStoreOptions, isPro: Bool?) throws -> String {
+        let outcome = try TapPerformer.perform(action, root: store.root, storeDirectory: store.store, isPro: isPro)
         for w in outcome.warnings { printWarning(w) }
         return outcome.message
     }

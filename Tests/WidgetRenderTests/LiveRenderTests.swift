@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TestSupport
+
+/// `weaver render --watch` against a real player on a private PulseAudio server: what wakes the
+/// watcher when a player stops without a word in the status feed.
+@Suite(.serialized) struct LiveRenderTests {
+    struct Rig {
+        let server: PulseServer
+        let store: URL
+        let env: [String: String]
+        let output: URL
+
+        init() throws {
+            server = try PulseServer()
+            store = server.directory.appendingPathComponent("store")
+            env = server.environment.merging(["WIDGETWEAVER_HOME": store.path]) { $1 }
+            output = server.directory.appendingPathComponent("noise.txt")
+        }
+
+        var outputText: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+
+        /// Waits until `seconds` after `since` for the output to satisfy `predicate`, reading it
+        /// every 5 ms; returns when it did, as time since `since`.
+        func waitForOutput(_ seconds: Double, since: ContinuousClock.Instant = .now, _ predicate: (String) -> Bool) -> Duration? {
+            while since.duration(to: .now) < .seconds(seconds) {
+                if predicate(outputText) { return since.duration(to: .now) }
+                usleep(5000)
+            }
+            return nil
+        }
+
+        func statusPID() -> Int32? {
+            guard let data = try? Data(contentsOf: store.appendingPathComponent("status.json")),
+                  let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  s["state"] as? String == "playing" else { return nil }
+            return (s["pid"] as? NSNumber)?.int32Value
+        }
+
+        /// A playing player, and `weaver render --watch` showing it in the output file.
+        func start() throws -> (player: Spawned, watch: Spawned) {
+            let player = try Spawned("noise", ["play", "--preset", "sleep", "--fade-in", "0"], environment: env)
+            #expect(player.waitForStderr(8) { $0.contains("Playing") }, "\(player.stderrText)")
+            let end = Date().addingTimeInterval(5)
+            while statusPID() == nil && Date() < end { usleep(20_000) }
+            #expect(statusPID() == player.processIdentifier, "the status feed names the player")
+            let watch = try Spawned("weaver", ["render", "--template", "noise-machine", "--family", "small",
+                                               "-o", output.path, "--watch"], environment: env)
+            #expect(waitForOutput(8) { $0.contains("Playing") } != nil, "\(outputText) \(watch.stderrText)")
+            return (player, watch)
+        }
+    }
+
+    /// Waits until no wall-clock minute begins within the next `seconds`: the minute tick also
+    /// redraws, and would hide a watcher that was never woken.
+    static func awayFromTheNextMinute(for seconds: Double) {
+        let intoMinute = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
+        if intoMinute + seconds > 59.5 { usleep(UInt32((60.5 - intoMinute) * 1e6)) }
+    }
+
+    /// SIGKILL leaves the feed saying "playing"; the player's exit (a pidfd) must wake the watcher.
+    /// Before it did, the file kept "Playing" until the next minute.
+    @Test func aPlayerKilledWithSIGKILLShowsStoppedWithinASecond() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let (player, watch) = try rig.start()
+        defer {
+            player.signal(SIGKILL); player.child.wait()
+            watch.signal(SIGKILL); watch.child.wait()
+        }
+        Self.awayFromTheNextMinute(for: 3)
+        let killed = ContinuousClock.now
+        player.signal(SIGKILL)
+        player.child.wait()   // reaped at once, as a shell would
+        let changed = rig.waitForOutput(3, since: killed) { $0.contains("Stopped") }
+        print("LiveRender: output showed Stopped \(changed.map { "\($0)" } ?? "never") after SIGKILL")
+        let elapsed = try #require(changed, "still \(rig.outputText) after 3 s; \(watch.stderrText)")
+        #expect(elapsed < .seconds(1), "\(elapsed)")
+        #expect(rig.outputText.contains("Stopped") && !rig.outputText.contains("Playing"))
+        watch.signal(SIGTERM)
+        #expect(watch.waitForExit(5) == 0, "\(watch.stderrText)")
+    }
+
+    /// A player that stops refreshing its heartbeat (here SIGSTOP: alive, silent) turns stale
+    /// `staleAfterSeconds` (10 s) after its last sign of life; the watcher wakes at that moment,
+    /// computed from the status and heartbeat times, not at the next minute.
+    @Test func aSilentPlayerShowsStoppedWhenItsStatusTurnsStale() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let (player, watch) = try rig.start()
+        defer {
+            player.signal(SIGKILL); player.child.wait()
+            watch.signal(SIGKILL); watch.child.wait()
+        }
+        Self.awayFromTheNextMinute(for: 14)
+        let stopped = ContinuousClock.now
+        player.signal(SIGSTOP)
+        let changed = rig.waitForOutput(13, since: stopped) { $0.contains("Stopped") }
+        print("LiveRender: output showed Stopped \(changed.map { "\($0)" } ?? "never") after SIGSTOP")
+        let elapsed = try #require(changed, "still \(rig.outputText) after 13 s; \(watch.stderrText)")
+        // The heartbeat is refreshed once a second, so its last refresh was 0-1 s before SIGSTOP.
+        #expect(elapsed > .seconds(8.5) && elapsed < .seconds(11), "\(elapsed)")
+        watch.signal(SIGTERM)
+        #expect(watch.waitForExit(5) == 0, "\(watch.stderrText)")
+    }
+}
