@@ -78,6 +78,12 @@ import WidgetDesign
         #expect(leftovers.isEmpty)
         let scaled = try Products.run("weaver", base + ["--scale", "3", "--format", "png", "-o", "-"])
         #expect(try PixelImage(png: [UInt8](scaled.stdout)).width == 364 * 3)
+        // A folder that does not exist is named, not made.
+        let missing = dir.appendingPathComponent("no/such/folder")
+        let typo = try Products.run("weaver", base + ["-o", missing.appendingPathComponent("w.png").path])
+        #expect(typo.status != 0)
+        #expect(typo.stderrText.contains("the folder \(missing.path) does not exist"), "\(typo.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("no").path))
     }
 
     @Test func badOptionsAreRefusedNamingTheFlag() throws {

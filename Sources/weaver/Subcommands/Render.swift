@@ -213,6 +213,13 @@ enum OutputFile {
             try handle.close()
             return
         }
+        // A missing folder is a typo more often than a wish: say so rather than make it (and make
+        // it private, as the store's writer would).
+        let folder = url.resolvingSymlinksInPath().deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CommandError("-o \(path): the folder \(folder.path) does not exist; make it first")
+        }
         try FileSystem.atomicWrite(Data(bytes), to: url.resolvingSymlinksInPath(), mode: 0o644)
     }
 }
