@@ -46,12 +46,18 @@ struct WidgetSelection: ParsableArguments {
     /// follow the store's entitlement.
     var isPro: Bool? { pro ? true : nil }
 
-    /// The design to draw: `--template`, DESIGN, or the library's default design.
+    /// The design to draw: `--template`, DESIGN, or the library's default design. An empty
+    /// library draws the Noise Machine widget, so the first `weaver render` a new user types
+    /// shows something of theirs (the player) instead of an error.
     func loadDesign(now: Date) throws -> WidgetSpec {
         if let template { return try TemplateCatalogue.find(template)!.design(now: now) }
         let lib = store.library
         if let design { return try lib.load(lib.resolve(design).id) }
         guard let id = try lib.defaultID() else {
+            if try lib.summaries().isEmpty {
+                printWarning("no designs yet: drawing the Noise Machine widget (make a design with 'weaver designs new --template classic', or see 'weaver templates')")
+                return try TemplateCatalogue.find("noise-machine")!.design(now: now)
+            }
             throw CommandError("no default design: name one (see 'weaver designs'), set one with 'weaver designs default DESIGN', or use '--template noise-machine'")
         }
         return try lib.load(id)
