@@ -54,7 +54,9 @@ extension TemplateContext {
         let f = DateFormatter()
         f.locale = inputs.context.locale
         f.timeZone = inputs.context.timeZone
-        f.dateFormat = "EEEE d MMMM"
+        // The locale's own order and punctuation ("Saturday 24 January", "Samstag, 24. Januar",
+        // "Saturday, January 24"), not one English pattern for every language.
+        f.dateFormat = DateFormatter.dateFormat(fromTemplate: "EEEEdMMMM", options: 0, locale: inputs.context.locale) ?? "EEEE d MMMM"
         return f.string(from: inputs.context.now)
     }
 

@@ -291,10 +291,10 @@ extension TemplateContext {
         let f = DateFormatter()
         f.locale = context.locale
         f.timeZone = tz
-        f.dateFormat = "EEE MMM d"
+        f.dateFormat = DateFormatter.dateFormat(fromTemplate: "EEEMMMd", options: 0, locale: context.locale) ?? "EEE MMM d"
         let on = "On " + f.string(from: event)
         if days < 14 { return ("\(days)d", on) }
-        f.dateFormat = "MMM d"
+        f.dateFormat = DateFormatter.dateFormat(fromTemplate: "MMMd", options: 0, locale: context.locale) ?? "MMM d"
         return (f.string(from: event), on)
     }
 

@@ -155,6 +155,16 @@ import WidgetDesign
         #expect(tips.contains { abs($0.x - 85) < 0.01 && $0.y > 85 + 50 })
     }
 
+    /// The clock's date follows the locale's order and punctuation, not an English pattern.
+    @Test(arguments: [("en_GB", "Saturday 24 January"), ("de_DE", "Samstag, 24. Januar"), ("en_US", "Saturday, January 24"),
+                      ("fr_FR", "samedi 24 janvier")])
+    func clockDateFollowsTheLocale(_ locale: String, _ expected: String) {
+        var inputs = Fixtures.inputs()
+        inputs.context.locale = Locale(identifier: locale)
+        let l = layout(Fixtures.design("clock"), .medium, inputs)
+        #expect(l.elements.contains { $0.text == expected }, "\(locale): \(l.elements.compactMap(\.text))")
+    }
+
     @Test func noiseWidgetStatesAndActions() {
         let d = Fixtures.design("noise-machine")
         let playing = layout(d, .small, Fixtures.inputs(noise: .playing))
