@@ -84,7 +84,7 @@ let package = Package(
         // The browser home screen and mixer (`weaver serve`): HTTP on loopback, the renderer's output,
         // live updates over Server-Sent Events.
         .target(name: "HomeScreen", dependencies: [
-            "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "ChangeWatch", "WidgetActions",
+            "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "ChangeWatch", "LiveWidgets", "WidgetActions",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -93,6 +93,10 @@ let package = Package(
         // inotify watcher for live outputs (`weaver render --watch`, `weaver serve`): files through
         // their folders, bursts coalesced, wall-clock minute ticks, clean stop.
         .target(name: "ChangeWatch", dependencies: ["CChangeWatch"]),
+        // What wakes a live widget (`weaver serve`, `weaver render --watch`): the store's files and
+        // the minute through ChangeWatch, and the player the status feed names: its exit (pidfd) and
+        // the moment its status turns stale.
+        .target(name: "LiveWidgets", dependencies: ["ChangeWatch", "NoiseControl", "SharedStore"]),
         // What widget buttons do (`weaver tap`, later the home screen): action-bar variables and the
         // Noise widget's transport, layers and resume at login, through the store and control socket.
         // Git commit and build date for `--version` (a header `make` writes; "unknown" without it).
@@ -154,6 +158,7 @@ let package = Package(
         .testTarget(name: "WidgetRenderTests", dependencies: ["WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "NoiseEngine", "SharedStore", "TestSupport"],
                     exclude: ["Goldens"]),
         .testTarget(name: "ChangeWatchTests", dependencies: ["ChangeWatch"]),
+        .testTarget(name: "LiveWidgetsTests", dependencies: ["LiveWidgets", "ChangeWatch", "NoiseControl", "SharedStore", "TestSupport"]),
         .testTarget(name: "WidgetActionsTests", dependencies: ["WidgetActions", "NoiseControl", "SharedStore", "Variables", "WidgetDesign", "TestSupport"]),
         // RFC 5545 parsing, zones, recurrence and hostile calendar files.
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),

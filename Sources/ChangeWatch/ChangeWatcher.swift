@@ -302,8 +302,16 @@ public final class ChangeWatcher: @unchecked Sendable {
     /// `onChange`) go to `onError`; `stop()` then `wait()` end it.
     public func start(_ onChange: @escaping @Sendable (ChangeSet) -> Void,
                       onError: @escaping @Sendable (any Error) -> Void = { _ in }) {
+        start(running: { [self] in try run(onChange) }, onError: onError)
+    }
+
+    /// Runs `body` on a thread of its own, for a caller whose loop is more than `run`: work that
+    /// must happen on the watcher's thread before it (`watchProcess`, `wake(at:)`, a first draw),
+    /// then `run`. Errors thrown by `body` go to `onError`; `stop()` then `wait()` end it.
+    public func start(running body: @escaping @Sendable () throws -> Void,
+                      onError: @escaping @Sendable (any Error) -> Void = { _ in }) {
         let thread = Thread { [self] in
-            do { try run(onChange) } catch { onError(error) }
+            do { try body() } catch { onError(error) }
             finished.signal()
         }
         thread.name = "ChangeWatcher"

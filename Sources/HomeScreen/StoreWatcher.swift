@@ -1,11 +1,12 @@
-import ChangeWatch
 import Foundation
+import LiveWidgets
 import ServiceLifecycle
 import SharedStore
 
-/// Refreshes the home screen when anything a widget shows changes: the status feed, the Last Mix,
-/// variables, Pro, snapshots, designs and their images (inotify, the same watcher as
-/// `weaver render --watch`), and at every minute for clocks and relative times.
+/// Refreshes the home screen when anything a widget shows changes, through the wake-ups
+/// `weaver render --watch` has (`StoreWakeups`): the store's files (inotify), every minute for
+/// clocks and relative times, the exit of the player the status feed names (a pidfd: a player
+/// killed with SIGKILL leaves the feed saying "playing"), and the moment its status turns stale.
 public struct StoreWatcher: Service {
     let root: StoreRoot
     let server: HomeScreenServer
@@ -15,21 +16,15 @@ public struct StoreWatcher: Service {
         self.server = server
     }
 
-    /// What the home screen depends on.
-    public static func paths(_ root: StoreRoot) -> (files: [String], directories: [String]) {
-        ([root.status.path, root.lastMix.path, root.variables.path, root.entitlement.path],
-         [root.designs.path, root.images.path, root.snapshots.path])
-    }
-
     public func run() async throws {
-        let (files, directories) = Self.paths(root)
-        let watcher = try ChangeWatcher(files: files, directories: directories, minuteTicks: true)
+        let warn: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+        let wakeups = try StoreWakeups(root: root, warn: warn)
         let server = self.server
-        watcher.start({ _ in server.refresh() }, onError: { error in
-            FileHandle.standardError.write(Data("warning: live updates stopped: \(error)\n".utf8))
-        })
+        // Its first refresh comes after the player is followed: a player that died since the
+        // server's first drawing (before this service started) is shown stopped now.
+        wakeups.start({ server.refresh() }, onError: { error in warn("live updates stopped: \(error)") })
         try? await gracefulShutdown()
-        watcher.stop()
-        watcher.wait()
+        wakeups.stop()
+        wakeups.wait()
     }
 }

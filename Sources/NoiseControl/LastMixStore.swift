@@ -77,6 +77,19 @@ public struct LastMixStore: Sendable {
         }
     }
 
+    /// Saves `lastMix` only when there is no Last Mix yet, deciding under the lock, so one that a
+    /// player or `noise set` wrote meanwhile is kept. Returns the Last Mix now stored, whether it
+    /// is `lastMix`, and what loading found (set-aside files, repairs).
+    public func saveIfMissing(_ lastMix: LastMix) throws -> (value: LastMix, saved: Bool, load: LastMixLoad) {
+        try lock.withLock {
+            sweepTemporaries()
+            let loaded = try repairLocked()
+            if let existing = loaded.lastMix { return (existing, false, loaded) }
+            try save(lastMix)
+            return (lastMix, true, loaded)
+        }
+    }
+
     /// Removes temporary files that writers killed mid-write left behind (their names carry the
     /// writer's pid; only files of processes that no longer exist are removed). Runs under the lock.
     func sweepTemporaries() {

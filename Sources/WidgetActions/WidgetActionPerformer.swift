@@ -146,10 +146,26 @@ public struct WidgetActionPerformer: Sendable {
     }
 
     /// No player: start one with the Last Mix, as `noise resume` does (it is `noise resume`, detached).
+    /// With no Last Mix yet the widget shows a mix all the same (`NoiseWidgetState.stoppedMix`: in
+    /// a fresh store the default mix, "Pink" at master 70 %); that mix is saved as the Last Mix
+    /// first, so the same `noise resume` plays what the button was drawn over.
     private func startLastMix() throws -> WidgetActionOutcome {
-        let load = try LastMixStore(root: store).load()
-        guard let last = load.lastMix else {
-            throw WidgetActionError("no player is running and there is no Last Mix yet; start one with 'noise play --preset NAME'")
+        let lastMixStore = LastMixStore(root: store)
+        let load = try lastMixStore.load()
+        let last: LastMix
+        // What the first Last Mix was made from, when this press made it.
+        var firstSource: String?
+        if let existing = load.lastMix {
+            last = existing
+        } else {
+            // A stopped (or stale) status describes the mix the widget shows; a fresh store has none.
+            var status: PlayerStatus?
+            if case .loaded(let s)? = try? StatusStore(root: store).read() { status = s }
+            let shown = LastMix(mix: NoiseWidgetState.stoppedMix(status: status, lastMix: nil),
+                                presetID: status?.presetID, updatedAt: now())
+            let stored = try lastMixStore.saveIfMissing(shown)
+            last = stored.value
+            if stored.saved { firstSource = status == nil ? "the default mix" : "the mix the last player left" }
         }
         do { try last.mix.validate() } catch { throw WidgetActionError("the Last Mix cannot be played: \(error)") }
         let noise = try noiseExecutable ?? DetachedPlayer.locateNoise(environment: environment)
@@ -158,7 +174,13 @@ public struct WidgetActionPerformer: Sendable {
         let started: (pid: pid_t, status: PlayerStatus?)
         do { started = try launcher.start() } catch let e as DetachedPlayer.Failure { throw WidgetActionError(e.description) }
         let label = started.status?.presetName ?? last.mix.name
-        return WidgetActionOutcome(message: "Started \(label) from the Last Mix (player pid \(started.pid)).", warnings: load.messages)
+        guard let firstSource else {
+            return WidgetActionOutcome(message: "Started \(label) from the Last Mix (player pid \(started.pid)).", warnings: load.messages)
+        }
+        let master = Int((last.mix.masterVolume * 100).rounded())
+        return WidgetActionOutcome(
+            message: "No Last Mix yet: started \(firstSource), \(label) at master \(master)% (player pid \(started.pid)); it is the Last Mix now.",
+            warnings: load.messages)
     }
 
     private func stop() throws -> WidgetActionOutcome {

@@ -75,6 +75,13 @@ public struct NoiseWidgetState: Sendable, Hashable {
         return make(status: status, lastMix: lastMix, now: now)
     }
 
+    /// The mix the widget shows when no player runs: the Last Mix, else the one the last status
+    /// described, else the default mix (a fresh store: "Pink", master 70 %). The play button
+    /// starts this mix when there is no Last Mix, so what is shown is what plays.
+    public static func stoppedMix(status: PlayerStatus?, lastMix: LastMix?) -> Mix {
+        lastMix?.mix ?? status?.mix ?? LastMix.defaultMix
+    }
+
     /// Combines the two sources (pure; what `load` does after reading).
     public static func make(status: PlayerStatus?, lastMix: LastMix?, now: Date) -> NoiseWidgetState {
         let resume = lastMix?.resumeOnLaunch ?? false
@@ -87,7 +94,7 @@ public struct NoiseWidgetState: Sendable, Hashable {
                 masterVolume: s.masterVolume, timerRemainingSeconds: remaining, resumeOnLaunch: resume,
                 updatedAt: s.updatedAt, levelDbfs: s.state == .playing ? s.levelDbfs : nil)
         }
-        let mix = lastMix?.mix ?? status?.mix ?? LastMix.defaultMix
+        let mix = stoppedMix(status: status, lastMix: lastMix)
         return NoiseWidgetState(
             playback: .stopped, mixName: mix.name,
             layers: mix.layers.map { Layer(enabled: $0.enabled, volume: $0.volume, colour: $0.colour) },

@@ -94,10 +94,6 @@ import WidgetDesign
     @Test func playWithNoPlayerStartsTheLastMix() throws {
         let rig = try Rig()
         defer { rig.server.stop() }
-        // No Last Mix yet: a clear error, nothing started.
-        let none = #expect(throws: WidgetActionError.self) { try rig.performer.perform(.togglePlayPause) }
-        #expect(none?.description.contains("no Last Mix") == true)
-
         // `noise preset` with no player makes Rain the Last Mix.
         #expect(try rig.noise(["preset", "rain"]).status == 0)
         let pressed = ContinuousClock.now
@@ -111,6 +107,40 @@ import WidgetDesign
         #expect(try rig.performer.perform(.togglePlayPause).message == "Paused Rain.")
         #expect(rig.waitForStatus { $0["state"] as? String == "paused" } != nil)
         #expect(try rig.performer.perform(.stop).message == "Stopped Rain.")
+        let end = Date().addingTimeInterval(10)
+        while Self.isAlive(pid) && Date() < end { usleep(20_000) }
+        #expect(!Self.isAlive(pid), "the started player exits when stopped")
+    }
+
+    /// A fresh store (no Last Mix, no player): the widget shows the default mix, "Pink" at master
+    /// 70 %, and `weaver tap` on its play button (the command in the docs) starts that mix through
+    /// `noise resume`, saying so. It used to refuse: "there is no Last Mix yet".
+    @Test func playWithNoLastMixStartsTheMixTheWidgetShows() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let widget = ["--template", "noise-machine", "--family", "small"]
+        let drawn = try Products.run("weaver", ["render"] + widget + ["--format", "txt"], environment: rig.env)
+        #expect(drawn.stdoutText.contains("Pink") && drawn.stdoutText.contains("70%"), "\(drawn.stdoutText)")
+        #expect(!FileManager.default.fileExists(atPath: rig.store.appendingPathComponent("last-mix.json").path))
+
+        let tapped = try Products.run("weaver", ["tap"] + widget + ["--at", "36,36"], environment: rig.env)
+        // Stop whatever started, even when an expectation below fails.
+        defer { _ = try? rig.noise(["stop"]) }
+        #expect(tapped.status == 0, "\(tapped.stderrText)")
+        let s = try #require(rig.waitForStatus(8) { $0["state"] as? String == "playing" }, "\(tapped.stdoutText) \(tapped.stderrText)")
+        let pid = try #require(s["pid"] as? Int).asInt32
+        #expect(tapped.stdoutText == "No Last Mix yet: started the default mix, Pink at master 70% (player pid \(pid)); it is the Last Mix now.\n",
+                "\(tapped.stdoutText)")
+        // The player plays what the widget showed: LastMix.defaultMix, one pink layer at 0.8.
+        #expect(s["presetName"] as? String == "Pink" && s["masterVolume"] as? Double == 0.7, "\(s)")
+        let layers = (s["layers"] as? [[String: Any]]) ?? []
+        #expect(layers.count == 1 && layers.first?["enabled"] as? Bool == true
+                && layers.first?["volume"] as? Double == 0.8 && layers.first?["colour"] as? Double == 1, "\(layers)")
+        #expect((try rig.lastMix()["mix"] as? [String: Any])?["name"] as? String == "Pink")
+        let playing = try Products.run("weaver", ["render"] + widget + ["--format", "txt"], environment: rig.env)
+        #expect(playing.stdoutText.contains("Playing") && playing.stdoutText.contains("Pink"), "\(playing.stdoutText)")
+
+        #expect(try rig.noise(["stop"]).status == 0)
         let end = Date().addingTimeInterval(10)
         while Self.isAlive(pid) && Date() < end { usleep(20_000) }
         #expect(!Self.isAlive(pid), "the started player exits when stopped")

@@ -54,13 +54,6 @@ import TestSupport
         }
     }
 
-    /// Waits until no wall-clock minute begins within the next `seconds`: the minute tick also
-    /// redraws, and would hide a watcher that was never woken.
-    static func awayFromTheNextMinute(for seconds: Double) {
-        let intoMinute = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
-        if intoMinute + seconds > 59.5 { usleep(UInt32((60.5 - intoMinute) * 1e6)) }
-    }
-
     /// SIGKILL leaves the feed saying "playing"; the player's exit (a pidfd) must wake the watcher.
     /// Before it did, the file kept "Playing" until the next minute.
     @Test func aPlayerKilledWithSIGKILLShowsStoppedWithinASecond() throws {
@@ -71,7 +64,7 @@ import TestSupport
             player.signal(SIGKILL); player.child.wait()
             watch.signal(SIGKILL); watch.child.wait()
         }
-        Self.awayFromTheNextMinute(for: 3)
+        MinuteBoundary.waitUntilNoneWithin(3)
         let killed = ContinuousClock.now
         player.signal(SIGKILL)
         player.child.wait()   // reaped at once, as a shell would
@@ -95,7 +88,7 @@ import TestSupport
             player.signal(SIGKILL); player.child.wait()
             watch.signal(SIGKILL); watch.child.wait()
         }
-        Self.awayFromTheNextMinute(for: 14)
+        MinuteBoundary.waitUntilNoneWithin(14)
         let stopped = ContinuousClock.now
         player.signal(SIGSTOP)
         let changed = rig.waitForOutput(13, since: stopped) { $0.contains("Stopped") }
