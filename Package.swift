@@ -124,7 +124,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: staticSwiftRuntime),
         .executableTarget(name: "weaver", dependencies: [
-            "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "HomeScreen", "CLISupport",
+            "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "LiveWidgets", "HomeScreen", "CLISupport",
             "DataSources",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: staticSwiftRuntime),

@@ -165,7 +165,8 @@ import WidgetDesign
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("pro.json").path))
         #expect(try Products.run("weaver", ["pro", "status", "--store", dir.path]).stdoutText == "locked\n")
         let free = try Products.run("weaver", ["tap", "Morning", "--store", dir.path, "--at", at])
-        #expect(free.status == 1 && free.stderrText.contains("no button"), "\(free.stderrText)")
+        #expect(free.status == 1 && free.stderrText.contains("no button at \(at) without Pro: the action bar ('Coffee', 'Fed') needs Pro; use --pro or 'weaver pro unlock'"),
+                "\(free.stderrText)")
         #expect(try VariableStore(root: StoreRoot(url: dir)).load()["coffee"] == "2")
     }
 }

@@ -172,6 +172,14 @@ extension Weaver {
                 throw CommandError("\(at) is outside the \(selection.widgetFamily.rawValue) widget (\(Int(layout.width))×\(Int(layout.height)) points)")
             }
             guard let action = layout.action(at: p) else {
+                // Without Pro the action bar is not laid out: say so when the point is on it.
+                if selection.isPro == nil {
+                    var withPro = selection
+                    withPro.pro = true
+                    if let why = ProOnlyButtons.missMessage(at: p, written: at, layout: layout, proLayout: try withPro.layout(scale: 1).layout) {
+                        throw CommandError(why)
+                    }
+                }
                 if let nearest = layout.nearestAction(to: p) {
                     throw CommandError("no button at \(at); the nearest is \(TapDescription.describe(nearest.action)) \(String(format: "%.0f", nearest.distance)) pt away")
                 }
