@@ -125,6 +125,13 @@ import WidgetDesign
         #expect(emojiSize.height <= plainSize.height * 1.4, "\(text): \(emojiSize.height) pt tall, plain text \(plainSize.height) pt")
         #expect(emoji.lineCount == 1, "\(text)")
         // And drawn at that size: the ink stays within the measured box (a 109 px bitmap would not).
+        let (element, ink) = try primaryTextAlone(text)
+        #expect(ink.maxY >= 0 && Double(ink.maxY) <= element.rect.maxY + 2, "\(text): ink to y \(ink.maxY), rect ends at \(element.rect.maxY)")
+    }
+
+    /// A classic medium widget with `text` as its primary text, laid out at 1×; that text's element
+    /// drawn alone (no background, no corners), and the pixels its ink covers (alpha > 40/255).
+    func primaryTextAlone(_ text: String) throws -> (element: LayoutElement, ink: (minX: Int, maxX: Int, maxY: Int)) {
         var d = Fixtures.design("classic")
         d.primaryText = text
         let full = renderer.layout(design: d, family: .medium, scale: 1, inputs: Fixtures.inputs())
@@ -133,31 +140,23 @@ import WidgetDesign
         alone.elements = [element]
         alone.cornerRadius = 0
         let image = try renderer.pixels(alone)
-        var maxY = -1
-        for y in 0..<image.height { for x in 0..<image.width where image.argb[y * image.width + x] >> 24 > 40 { maxY = max(maxY, y) } }
-        #expect(maxY >= 0 && Double(maxY) <= element.rect.maxY + 2, "\(text): ink to y \(maxY), rect ends at \(element.rect.maxY)")
+        var minX = Int.max, maxX = -1, maxY = -1
+        for y in 0..<image.height { for x in 0..<image.width where image.argb[y * image.width + x] >> 24 > 40 {
+            minX = min(minX, x); maxX = max(maxX, x); maxY = max(maxY, y)
+        } }
+        return (element, (minX, maxX, maxY))
     }
 
     /// Text is drawn from the layout it was measured with, wrapped at the box it was measured in;
     /// Pango puts right-to-left lines at that box's right edge, so the drawer shifts them back.
     /// Either way the ink must stay inside the element's rect (what JSON and taps report).
     @Test(arguments: ["مرحبا بالعالم", "שלום עולם", "Hello"]) func textInkStaysInItsRect(_ text: String) throws {
-        var d = Fixtures.design("classic")
-        d.primaryText = text
-        let full = renderer.layout(design: d, family: .medium, scale: 1, inputs: Fixtures.inputs())
-        let element = try #require(full.elements.first { $0.text == text })
-        var alone = full
-        alone.elements = [element]
-        alone.cornerRadius = 0
-        let image = try renderer.pixels(alone)
-        var minX = Int.max, maxX = Int.min
-        for y in 0..<image.height { for x in 0..<image.width where image.argb[y * image.width + x] >> 24 > 40 {
-            minX = min(minX, x); maxX = max(maxX, x)
-        } }
+        let (element, ink) = try primaryTextAlone(text)
+        let minX = ink.minX, maxX = ink.maxX
         #expect(maxX >= minX, "\(text): nothing drawn")
         #expect(Double(minX) >= element.rect.minX - 1 && Double(maxX + 1) <= element.rect.maxX + 1,
                 "\(text): ink x \(minX)…\(maxX + 1), rect \(element.rect.minX)…\(element.rect.maxX)")
-        #expect(element.rect.width < full.width / 2, "\(text): short text, a rect \(element.rect.width) pt wide")
+        #expect(element.rect.width < 364 / 2, "\(text): short text in a medium widget, a rect \(element.rect.width) pt wide")
     }
 
     @Test func corruptSnapshotsShowTheHonestEmptyState() throws {
