@@ -224,7 +224,16 @@ extension TemplateContext {
     func hero() {
         defaultBackdrop()
         // The seed adds style.padding again inside: P + padding (32 pt by default), halved on small.
-        let area = contentRect().insetBy(min(spec.style.paddingPoints, 16) / (isSmall ? 2 : 1))
+        let extraInset = min(spec.style.paddingPoints, 16) / (isSmall ? 2 : 1)
+        var area = contentRect().insetBy(extraInset)
+        let primaryLine = b.lineHeightOf(run(primary, spec.style.primaryTextStyle, fallback: .title3, colour: palette.primary, lines: 1))
+        if showsActionBar, !primary.isEmpty {
+            // With the action bar (54 pt) a medium widget has no room left for the primary text
+            // under a large padding: the second, inner inset then gives up its height first.
+            let nameLine = name.isEmpty ? 0 : b.lineHeightOf(run(name, spec.style.nameTextStyle, fallback: .caption, colour: palette.primary, weight: 600))
+                + spec.layout.spacingPoints
+            if area.height < nameLine + primaryLine + 54 { area = contentRect().insetBy(dx: extraInset, dy: 0) }
+        }
         let align = horizontalAlignment
         let large = family == .large
         let firstContent = b.elements.count
@@ -237,7 +246,6 @@ extension TemplateContext {
         let maxY = area.maxY - (showsActionBar ? 54 : 0)
         // The accent bar gives its room up before the primary text does (a medium hero with an
         // action bar has ~30 pt for both).
-        let primaryLine = b.lineHeightOf(run(primary, spec.style.primaryTextStyle, fallback: .title3, colour: palette.primary, lines: 1))
         let showsBar = spec.layout.showsAccentBar && (primary.isEmpty || maxY - 5 - spacing - y >= primaryLine)
         let barSpace = showsBar ? 5 + spacing : 0
         y = contentStack(x: area.minX, y: y, width: leftWidth, maxY: maxY - barSpace, align: align, secondaryFallback: .body)
