@@ -125,13 +125,26 @@ import WidgetDesign
         #expect(emojiSize.height <= plainSize.height * 1.4, "\(text): \(emojiSize.height) pt tall, plain text \(plainSize.height) pt")
         #expect(emoji.lineCount == 1, "\(text)")
         // And drawn at that size: the ink stays within the measured box (a 109 px bitmap would not).
-        let (element, ink) = try primaryTextAlone(text)
+        let (element, ink, _) = try primaryTextAlone(text)
         #expect(ink.maxY >= 0 && Double(ink.maxY) <= element.rect.maxY + 2, "\(text): ink to y \(ink.maxY), rect ends at \(element.rect.maxY)")
+    }
+
+    /// Characters whose default presentation is emoji are drawn in colour from the emoji font
+    /// (DejaVu Sans's outline 😀 and ☕ were drawn before: fontconfig ranked them first).
+    @Test(arguments: ["😀", "☕", "⌚", "👍🏽"]) func emojiAreDrawnInColour(_ text: String) throws {
+        let image = try primaryTextAlone("A " + text + " B").image
+        // The run is white text: clearly coloured opaque pixels (channels > 60 apart) are emoji ink.
+        var coloured = 0
+        for p in image.argb where p >> 24 > 200 {
+            let r = Int((p >> 16) & 0xFF), g = Int((p >> 8) & 0xFF), b = Int(p & 0xFF)
+            if max(r, g, b) - min(r, g, b) > 60 { coloured += 1 }
+        }
+        #expect(coloured >= 5, "\(text): \(coloured) coloured pixels (an outline glyph in white has none; ☕ at 1× has 9)")
     }
 
     /// A classic medium widget with `text` as its primary text, laid out at 1×; that text's element
     /// drawn alone (no background, no corners), and the pixels its ink covers (alpha > 40/255).
-    func primaryTextAlone(_ text: String) throws -> (element: LayoutElement, ink: (minX: Int, maxX: Int, maxY: Int)) {
+    func primaryTextAlone(_ text: String) throws -> (element: LayoutElement, ink: (minX: Int, maxX: Int, maxY: Int), image: PixelImage) {
         var d = Fixtures.design("classic")
         d.primaryText = text
         let full = renderer.layout(design: d, family: .medium, scale: 1, inputs: Fixtures.inputs())
@@ -144,14 +157,14 @@ import WidgetDesign
         for y in 0..<image.height { for x in 0..<image.width where image.argb[y * image.width + x] >> 24 > 40 {
             minX = min(minX, x); maxX = max(maxX, x); maxY = max(maxY, y)
         } }
-        return (element, (minX, maxX, maxY))
+        return (element, (minX, maxX, maxY), image)
     }
 
     /// Text is drawn from the layout it was measured with, wrapped at the box it was measured in;
     /// Pango puts right-to-left lines at that box's right edge, so the drawer shifts them back.
     /// Either way the ink must stay inside the element's rect (what JSON and taps report).
     @Test(arguments: ["مرحبا بالعالم", "שלום עולם", "Hello"]) func textInkStaysInItsRect(_ text: String) throws {
-        let (element, ink) = try primaryTextAlone(text)
+        let (element, ink, _) = try primaryTextAlone(text)
         let minX = ink.minX, maxX = ink.maxX
         #expect(maxX >= minX, "\(text): nothing drawn")
         #expect(Double(minX) >= element.rect.minX - 1 && Double(maxX + 1) <= element.rect.maxX + 1,
