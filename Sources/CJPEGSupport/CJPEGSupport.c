@@ -4,12 +4,14 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 struct ww_error_manager {
     struct jpeg_error_mgr base;
     jmp_buf jump;
     char *message;
     size_t messageLength;
+    int damaged;   // a warning that means pixels were lost (see ww_output_message)
 };
 
 static void ww_error_exit(j_common_ptr info) {
@@ -20,13 +22,18 @@ static void ww_error_exit(j_common_ptr info) {
     longjmp(manager->jump, 1);
 }
 
-// Warnings (e.g. "premature end of data") are not fatal: the decoder fills the rest with grey.
-// The first one is kept, so the caller can say the picture is damaged.
+// Warnings are not fatal. Those that mean pixels were lost (the data ended early, or a marker or
+// restart was hit mid-scan: the decoder fills the rest with grey) mark the image damaged and keep
+// their message; harmless ones (extraneous bytes before a marker, an unknown JFIF revision, common
+// in camera files) are ignored.
 static void ww_output_message(j_common_ptr info) {
     struct ww_error_manager *manager = (struct ww_error_manager *)info->err;
-    if (manager->message && manager->messageLength > 0 && manager->message[0] == 0) {
+    int code = info->err->msg_code;
+    if (code != JWRN_JPEG_EOF && code != JWRN_HIT_MARKER && code != JWRN_MUST_RESYNC) return;
+    if (!manager->damaged && manager->message && manager->messageLength > 0) {
         (*info->err->format_message)(info, manager->message);
     }
+    manager->damaged = 1;
 }
 
 int ww_jpeg_dimensions(const uint8_t *data, size_t length, uint32_t *width, uint32_t *height,
@@ -37,6 +44,7 @@ int ww_jpeg_dimensions(const uint8_t *data, size_t length, uint32_t *width, uint
     info.err = jpeg_std_error(&manager.base);
     manager.base.error_exit = ww_error_exit;
     manager.base.output_message = ww_output_message;
+    manager.damaged = 0;
     manager.message = buffer;
     manager.messageLength = sizeof buffer;
     if (setjmp(manager.jump)) {
@@ -62,6 +70,7 @@ int ww_jpeg_decode_argb32(const uint8_t *data, size_t length, uint8_t *pixels, s
     info.err = jpeg_std_error(&manager.base);
     manager.base.error_exit = ww_error_exit;
     manager.base.output_message = ww_output_message;
+    manager.damaged = 0;
     manager.message = buffer;
     manager.messageLength = sizeof buffer;
     if (setjmp(manager.jump)) {
@@ -107,10 +116,9 @@ int ww_jpeg_decode_argb32(const uint8_t *data, size_t length, uint8_t *pixels, s
         }
     }
     jpeg_finish_decompress(&info);
-    long warnings = info.err->num_warnings;
     jpeg_destroy_decompress(&info);
     free(row);
-    if (warnings > 0) {
+    if (manager.damaged) {
         snprintf(error, errorLength, "%s", buffer);
         return 1;
     }
@@ -127,6 +135,7 @@ int ww_jpeg_encode_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, int 
     info.err = jpeg_std_error(&manager.base);
     manager.base.error_exit = ww_error_exit;
     manager.base.output_message = ww_output_message;
+    manager.damaged = 0;
     manager.message = buffer;
     manager.messageLength = sizeof buffer;
     if (setjmp(manager.jump)) {

@@ -16,7 +16,7 @@ public final class FontSystem: @unchecked Sendable {
             "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
             "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
             "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
-            "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
+            emojiFile,
             SymbolMap.fontFile,
         ]
     }()
@@ -44,7 +44,7 @@ public final class FontSystem: @unchecked Sendable {
             config = cached
         } else {
             let config = FcConfigCreate()!
-            Self.load(Self.rules, into: config)   // before the files: the scan rule applies as each is added
+            Self.load(Self.rules(emojiFontPresent: present.contains(Self.emojiFile)), into: config)   // before the files: the scan rule applies as each is added
             for file in present where FcConfigAppFontAddFile(config, file) == 0 { missing.append(file) }
             self.config = config
         }
@@ -62,8 +62,10 @@ public final class FontSystem: @unchecked Sendable {
     /// name hashes the files' paths, sizes and times, so an upgraded font gets a new cache. Nil
     /// (fall back to adding the files) when the folder cannot be made or fontconfig refuses it.
     static func cachedConfig(_ files: [String], under base: URL) -> OpaquePointer? {
-        // -2: the cache holds the text fonts' coverage without emoji (`emojiOnlyInTheEmojiFont`).
-        var identity = "widgetweaver-fonts-2"
+        // The scan rules shape what the cache holds (the text fonts' coverage without emoji, from
+        // this toolchain's Unicode tables), so they are part of its identity.
+        let rules = rules(emojiFontPresent: files.contains(emojiFile))
+        var identity = "widgetweaver-fonts-2|" + rules
         var names = Set<String>()
         for file in files {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: file) else { return nil }
@@ -148,8 +150,11 @@ public final class FontSystem: @unchecked Sendable {
         <edit name="size" mode="assign"><divide><name>size</name><name>pixelsizefixupfactor</name></divide></edit></match>
         """
 
-    /// The configuration's rules, before any font is scanned.
-    static var rules: String { emojiOnlyInTheEmojiFont + scaleBitmapFonts }
+    /// The configuration's rules, before any font is scanned. Without the emoji font the text fonts
+    /// keep their emoji (DejaVu's outline 😀 beats an empty box).
+    static func rules(emojiFontPresent: Bool) -> String { (emojiFontPresent ? emojiOnlyInTheEmojiFont : "") + scaleBitmapFonts }
+
+    static let emojiFile = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
 
     /// Characters whose default presentation is emoji (Unicode's Emoji_Presentation: 😀, ☕, ⌚…)
     /// are removed from the coverage of every font but Noto Color Emoji when fonts are scanned.

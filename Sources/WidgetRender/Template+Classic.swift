@@ -91,6 +91,7 @@ extension TemplateContext {
         }
         var cursor = y
         if !p.isEmpty {
+            let beforePrimary = b.elements.count
             var pr = primaryRun
             var pillWidth = 0.0
             if let list, list.isChecklist {
@@ -106,7 +107,9 @@ extension TemplateContext {
             let primaryWidth = width - (pillWidth > 0 ? pillWidth + 10 : 0)
             guard let r = b.addText(pr, x: x, y: cursor, width: primaryWidth, align: align, maxY: maxY)
                     ?? addShrunk(pr, x: x, y: cursor, width: primaryWidth, align: align, maxY: maxY) else {
-                // The primary text is what the widget is for: never show the secondary without it.
+                // The primary text is what the widget is for: never show the secondary (nor the
+                // checklist pill of its line) without it.
+                b.elements.removeSubrange(beforePrimary...)
                 b.warnings.append("primaryText: no room for one line between y \(Int(cursor)) and \(Int(maxY)) pt (the action bar, padding and image take the rest); not drawn")
                 return y
             }

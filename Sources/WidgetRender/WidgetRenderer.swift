@@ -176,10 +176,11 @@ public final class WidgetRenderer {
         inputs.weather = WeatherState.load(from: root)
         inputs.calendar = CalendarSnapshot.load(from: root)
         inputs.reminders = RemindersSnapshot.load(from: root)
+        // Only a snapshot that did not load is looked at again (the loaders have their own limits).
         let shown: [String] = switch template {
-        case .weather?: ["weather.json"]
-        case .nextUpCalendar?: ["calendar.json"]
-        case .reminders?: ["reminders.json"]
+        case .weather? where inputs.weather == nil: ["weather.json"]
+        case .nextUpCalendar? where inputs.calendar == nil: ["calendar.json"]
+        case .reminders? where inputs.reminders == nil: ["reminders.json"]
         default: []
         }
         for name in shown {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import SharedStore
 import WidgetDesign
@@ -31,6 +34,10 @@ enum ImageImport {
             let value = String(assignment[assignment.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
             guard value.contains("/") else { out.append(assignment); continue }
             let source = URL(fileURLWithPath: (value as NSString).expandingTildeInPath)
+            // Only a regular file (after links): opening a FIFO or a terminal would wait forever.
+            var st = stat()
+            guard stat(source.path, &st) == 0 else { throw CommandError("image: \(source.path): file not found") }
+            guard (st.st_mode & S_IFMT) == S_IFREG else { throw CommandError("image: \(source.path): not a regular file") }
             let bytes: Data
             do {
                 guard let read = try FileSystem.read(source, limit: DesignImages.maximumFileBytes) else {
@@ -65,19 +72,32 @@ enum ImageImport {
             let name = n == 1 ? base : "\(stem)-\(n)" + (ext.isEmpty ? "" : ".\(ext)")
             if taken.contains(name) { continue }
             let url = images.appendingPathComponent(name)
-            guard let existing = try? FileSystem.read(url, limit: DesignImages.maximumFileBytes) else { return name }
-            if existing == bytes { return name }
+            var st = stat()
+            if lstat(url.path, &st) != 0, errno == ENOENT { return name }   // free
+            // Taken: reuse it only when it is the same picture; a file that cannot be read is kept.
+            if let existing = try? FileSystem.read(url, limit: DesignImages.maximumFileBytes), existing == bytes { return name }
         }
         return "\(stem)-\(UUID().uuidString.prefix(8))" + (ext.isEmpty ? "" : ".\(ext)")
     }
 
-    /// Copies the prepared pictures into `images/` (atomically, private to the user).
+    /// Copies the prepared pictures into `images/` (private to the user). Each is written aside and
+    /// then linked to its name, which fails if the name was taken meanwhile (another command
+    /// importing a different picture of the same name): a file in `images/` is never replaced.
     static func copy(_ pending: [Pending], images: URL) throws {
         guard !pending.isEmpty else { return }
         try FileSystem.makeDirectory(images)
         for p in pending {
-            try FileSystem.atomicWrite(p.bytes, to: images.appendingPathComponent(p.name))
-            print("Copied \(p.source.path) to \(images.appendingPathComponent(p.name).path).")
+            let target = images.appendingPathComponent(p.name)
+            let aside = images.appendingPathComponent(".import-\(getpid())-\(p.name)")
+            try FileSystem.atomicWrite(p.bytes, to: aside)
+            defer { unlink(aside.path) }
+            if link(aside.path, target.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                guard errno == EEXIST, (try? FileSystem.read(target, limit: DesignImages.maximumFileBytes)) == p.bytes else {
+                    throw CommandError("image: could not add \(target.path) (\(reason)); nothing was changed, run the command again")
+                }
+            }
+            print("Copied \(p.source.path) to \(target.path).")
         }
     }
 }

@@ -142,6 +142,22 @@ import Testing
         #expect(try Data(contentsOf: copied) == Data(red))
         #expect(try store.library().load(s.id).image?.fileName == "My photo_-2.png")
 
+        // A name taken by a file that cannot be read (here a dangling link) is kept, not replaced.
+        let third = outside.appendingPathComponent("third/Kept.png")
+        try FileManager.default.createDirectory(at: third.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(red).write(to: third)
+        try FileManager.default.createSymbolicLink(atPath: store.root.images.appendingPathComponent("Kept.png").path, withDestinationPath: "/nonexistent/x.png")
+        let kept = try weaver(store, ["designs", "set", "S", "image=\(third.path)"])
+        #expect(kept.status == 0, "\(kept.stderrText)")
+        #expect(try store.library().load(s.id).image?.fileName == "Kept-2.png")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: store.root.images.appendingPathComponent("Kept.png").path) == "/nonexistent/x.png")
+
+        // A FIFO is refused at once (opening it would wait for a writer forever).
+        let fifo = outside.appendingPathComponent("pipe.png")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let piped = try weaver(store, ["designs", "set", "S", "image=\(fifo.path)"])
+        #expect(piped.status != 0 && piped.stderrText.contains("not a regular file"), "\(piped.stderrText)")
+
         // Not an image: refused, naming the file; nothing copied, the design unchanged.
         let text = outside.appendingPathComponent("notes.png")
         try Data("hello".utf8).write(to: text)

@@ -11,8 +11,8 @@ int ww_jpeg_dimensions(const uint8_t *data, size_t length, uint32_t *width, uint
 /// Decodes a JPEG into Cairo's ARGB32 layout (premultiplied; opaque here), rows of `stride`
 /// bytes, into `pixels` (stride * height bytes, allocated by the caller after checking the
 /// dimensions). Grey, YCbCr, RGB and (Adobe inverted) CMYK inputs. Returns 0, -1 (message in
-/// `error`), or 1: decoded, but libjpeg warned (damaged or truncated data; the rest is grey; its
-/// first warning in `error`). libjpeg reports errors by longjmp, which Swift cannot catch: that is why this is C.
+/// `error`), or 1: decoded, but pixels were lost (truncated or damaged data: the rest is grey;
+/// libjpeg's first such warning in `error`). libjpeg reports errors by longjmp, which Swift cannot catch: that is why this is C.
 int ww_jpeg_decode_argb32(const uint8_t *data, size_t length, uint8_t *pixels, size_t stride,
                           uint32_t width, uint32_t height, char *error, size_t errorLength);
 
