@@ -10,8 +10,11 @@ import WidgetRender
 /// `images/` folder (designs name bare files there, never paths, so an exported design carries
 /// its picture and a moved or deleted original does not break the widget).
 enum ImageImport {
-    /// The assignment keys that name the design's picture.
-    static let keys: Swift.Set<String> = ["image", "image.fileName"]
+    /// Whether an assignment's key names the design's picture (as the editor reads keys: trimmed,
+    /// any case).
+    static func namesThePicture(_ key: String) -> Bool {
+        DesignEditor.field(named: key.trimmingCharacters(in: .whitespaces))?.names.first == "image"
+    }
 
     /// A picture to copy: the file it comes from and the bare name it gets in `images/`.
     struct Pending {
@@ -27,7 +30,7 @@ enum ImageImport {
         var out: [String] = []
         var pending: [Pending] = []
         for assignment in assignments {
-            guard let eq = assignment.firstIndex(of: "="), keys.contains(String(assignment[..<eq])) else {
+            guard let eq = assignment.firstIndex(of: "="), namesThePicture(String(assignment[..<eq])) else {
                 out.append(assignment)
                 continue
             }
@@ -50,7 +53,9 @@ enum ImageImport {
                 throw CommandError("image: \(source.path): \(error) (at most \(DesignImages.maximumFileBytes >> 20) MB)")
             }
             do {
-                _ = try DesignImages.decode(bytes, name: source.path)
+                if let damage = try DesignImages.decode(bytes, name: source.path).damage {
+                    printWarning("image: \(source.path): \(damage)")
+                }
             } catch {
                 throw CommandError("image: \(error)")
             }
@@ -83,8 +88,11 @@ enum ImageImport {
     /// Copies the prepared pictures into `images/` (private to the user). Each is written aside and
     /// then linked to its name, which fails if the name was taken meanwhile (another command
     /// importing a different picture of the same name): a file in `images/` is never replaced.
-    static func copy(_ pending: [Pending], images: URL) throws {
-        guard !pending.isEmpty else { return }
+    /// Returns the files it added (not those it found already there), for `remove`.
+    @discardableResult
+    static func copy(_ pending: [Pending], images: URL) throws -> [URL] {
+        var added: [URL] = []
+        guard !pending.isEmpty else { return added }
         try FileSystem.makeDirectory(images)
         for p in pending {
             let target = images.appendingPathComponent(p.name)
@@ -94,10 +102,19 @@ enum ImageImport {
             if link(aside.path, target.path) != 0 {
                 let reason = String(cString: strerror(errno))
                 guard errno == EEXIST, (try? FileSystem.read(target, limit: DesignImages.maximumFileBytes)) == p.bytes else {
+                    remove(added)
                     throw CommandError("image: could not add \(target.path) (\(reason)); nothing was changed, run the command again")
                 }
+            } else {
+                added.append(target)
             }
             print("Copied \(p.source.path) to \(target.path).")
         }
+        return added
+    }
+
+    /// Takes back what `copy` added when the design could not be saved after all.
+    static func remove(_ added: [URL]) {
+        for url in added { unlink(url.path) }
     }
 }

@@ -147,7 +147,7 @@ import Testing
         try FileManager.default.createDirectory(at: third.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(red).write(to: third)
         try FileManager.default.createSymbolicLink(atPath: store.root.images.appendingPathComponent("Kept.png").path, withDestinationPath: "/nonexistent/x.png")
-        let kept = try weaver(store, ["designs", "set", "S", "image=\(third.path)"])
+        let kept = try weaver(store, ["designs", "set", "S", "Image=\(third.path)"])   // keys in any case, as the editor reads them
         #expect(kept.status == 0, "\(kept.stderrText)")
         #expect(try store.library().load(s.id).image?.fileName == "Kept-2.png")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: store.root.images.appendingPathComponent("Kept.png").path) == "/nonexistent/x.png")

@@ -240,8 +240,14 @@ extension Weaver.Designs {
             // Check the assignments before taking the lock, so a typo never touches the file.
             var probe = try lib.load(row.id)
             try DesignEditor.apply(assignments, to: &probe)
-            try ImageImport.copy(pictures, images: store.root.images)
-            let spec = try lib.update(row.id, now: Date()) { try DesignEditor.apply(assignments, to: &$0) }
+            let added = try ImageImport.copy(pictures, images: store.root.images)
+            let spec: WidgetSpec
+            do {
+                spec = try lib.update(row.id, now: Date()) { try DesignEditor.apply(assignments, to: &$0) }
+            } catch {
+                ImageImport.remove(added)   // nothing refers to them
+                throw error
+            }
             if spec.layout.template == .poster && spec.image == nil {
                 printWarning("a poster without an image shows only its background; set one with 'image=PATH' (the picture is copied into the store)")
             }
