@@ -125,27 +125,39 @@ enum SnapshotFile {
     static let limits = JSONLimits(maxDepth: 8, maxValueCount: 50_000, maxStringBytes: 64 << 10)
     static let maximumBytes = 1 << 20
 
+    /// What reading a snapshot file found.
+    enum Reading {
+        case absent
+        case object(JSONValue)
+        /// There, but not a JSON object within the limits; why.
+        case unreadable(String)
+    }
+
+    static func read(_ url: URL) -> Reading {
+        let data: Data
+        do {
+            guard let read = try FileSystem.read(url, limit: maximumBytes) else { return .absent }
+            data = read
+        } catch {
+            return .unreadable("\(error)")
+        }
+        do {
+            let value = try JSONValue.parse(data, limits: limits)
+            guard case .object = value else { return .unreadable("not a JSON object") }
+            return .object(value)
+        } catch {
+            return .unreadable("not valid JSON (\(error))")
+        }
+    }
+
     static func load(_ url: URL) -> JSONValue? {
-        guard let data = try? FileSystem.read(url, limit: maximumBytes),
-              let value = try? JSONValue.parse(data, limits: limits),
-              case .object = value else { return nil }
-        return value
+        if case .object(let value) = read(url) { return value }
+        return nil
     }
 
     /// Why the snapshot at `url` cannot be read; nil when it is absent or reads as a JSON object.
     static func problem(_ url: URL) -> String? {
-        let data: Data
-        do {
-            guard let read = try FileSystem.read(url, limit: maximumBytes) else { return nil }   // absent
-            data = read
-        } catch {
-            return "\(error)"
-        }
-        do {
-            guard case .object = try JSONValue.parse(data, limits: limits) else { return "not a JSON object" }
-        } catch {
-            return "not valid JSON (\(error))"
-        }
+        if case .unreadable(let reason) = read(url) { return reason }
         return nil
     }
 

@@ -53,10 +53,9 @@ extension TemplateContext {
     /// The name row (always leading, as the seed does), with a `beforeName` symbol. Returns the
     /// y below it.
     func header(in area: Rect, y: Double, includeSymbol: Bool = true) -> Double {
-        let nameText = name
+        let nameRun = self.nameRun, nameText = nameRun.text
         let symbol = includeSymbol ? spec.symbol.flatMap { $0.placement == .beforeName ? $0 : nil } : nil
         guard !nameText.isEmpty || symbol != nil else { return y }
-        let nameRun = run(nameText, spec.style.nameTextStyle, fallback: .caption, colour: palette.primary, weight: 600)
         let lineHeight = b.lineHeightOf(nameRun)
         var x = area.minX
         var rowHeight = lineHeight
@@ -72,6 +71,9 @@ extension TemplateContext {
         }
         return y + rowHeight + spec.layout.spacingPoints
     }
+
+    /// The design's name as the header row draws it.
+    var nameRun: TextRun { run(name, spec.style.nameTextStyle, fallback: .caption, colour: palette.primary, weight: 600) }
 
     /// Primary and secondary (or the list), vertical or side by side per `layout.axis`.
     func contentStack(x: Double, y: Double, width: Double, maxY: Double, align: TextAlignment,
@@ -233,8 +235,8 @@ extension TemplateContext {
         if showsActionBar, !primary.isEmpty {
             // With the action bar (54 pt) a medium widget has no room left for the primary text
             // under a large padding: the second, inner inset then gives up its height first.
-            let nameLine = name.isEmpty ? 0 : b.lineHeightOf(run(name, spec.style.nameTextStyle, fallback: .caption, colour: palette.primary, weight: 600))
-                + spec.layout.spacingPoints
+            let header = nameRun
+            let nameLine = header.text.isEmpty ? 0 : b.lineHeightOf(header) + spec.layout.spacingPoints
             if area.height < nameLine + primaryLine + 54 { area = contentRect().insetBy(dx: extraInset, dy: 0) }
         }
         let align = horizontalAlignment

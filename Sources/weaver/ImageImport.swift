@@ -43,12 +43,8 @@ enum ImageImport {
             guard (st.st_mode & S_IFMT) == S_IFREG else { throw CommandError("image: \(source.path): not a regular file") }
             let bytes: Data
             do {
-                guard let read = try FileSystem.read(source, limit: DesignImages.maximumFileBytes) else {
-                    throw CommandError("image: \(source.path): file not found")
-                }
-                bytes = read
-            } catch let error as CommandError {
-                throw error
+                // Gone since the stat: no bytes, which decoding refuses below, naming the file.
+                bytes = try FileSystem.read(source, limit: DesignImages.maximumFileBytes) ?? Data()
             } catch {
                 throw CommandError("image: \(source.path): \(error) (at most \(DesignImages.maximumFileBytes >> 20) MB)")
             }

@@ -227,13 +227,14 @@ enum OutputFile {
             try handle.close()
             return
         }
-        // A missing folder is a typo more often than a wish: say so rather than make it (and make
-        // it private, as the store's writer would).
-        let folder = url.resolvingSymlinksInPath().deletingLastPathComponent()
+        let target = url.resolvingSymlinksInPath()
+        // A missing folder is more often a typo than a wish: name it instead of making it
+        // (atomicWrite would make it, as the store wants for its own folders).
+        let folder = target.deletingLastPathComponent()
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw CommandError("-o \(path): the folder \(folder.path) does not exist; make it first")
         }
-        try FileSystem.atomicWrite(Data(bytes), to: url.resolvingSymlinksInPath(), mode: 0o644)
+        try FileSystem.atomicWrite(Data(bytes), to: target, mode: 0o644)
     }
 }
