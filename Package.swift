@@ -68,7 +68,10 @@ let package = Package(
         .target(name: "AudioSinkBase"),
         // The device and FLAC outputs: PulseAudio/PipeWire, ALSA, libFLAC. Only `noise` links it.
         .target(name: "AudioOutput", dependencies: ["AudioSinkBase", "CPulse", "CALSA", "CALSASupport", "CNoiseSupport", "CFLAC"]),
-        .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore"]),
+        .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore", "SpeechIntelligibility"]),
+        // ANSI S3.5-1997's Speech Intelligibility Index (one-third-octave procedure): what each
+        // preset is for, measured (how much of a talker's speech gets through it). Pure arithmetic.
+        .target(name: "SpeechIntelligibility"),
         .target(name: "SharedStore"),
         // Around the player: Last Mix, status feed, control socket, autostart. No audio code.
         .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore"]),
@@ -139,7 +142,7 @@ let package = Package(
         // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback HTTP server.
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
-        .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "AudioSinkBase", "TestSupport"]),
+        .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "AudioSinkBase", "TestSupport", "SpeechIntelligibility"]),
         // Spectrum curves against measured renders, and the chart files.
         .testTarget(name: "SpectrumPlotTests", dependencies: ["SpectrumPlot", "NoiseEngine", "TestSupport", "CCairo"]),
         .testTarget(name: "AudioSinkBaseTests", dependencies: ["AudioSinkBase", "TestSupport"]),

@@ -3,6 +3,9 @@ import AudioSinkBase
 /// Which backend `noise play` uses.
 public enum OutputBackend: String, Sendable, CaseIterable {
     case auto, pulse, alsa
+    /// Raw s16le frames to a FIFO in real time (`--output pipe:PATH`, the device is the path): a
+    /// Snapcast server's pipe source.
+    case pipe
 }
 
 /// Opens the output a user asked for; `auto` tries PulseAudio (which PipeWire also serves), then
@@ -39,6 +42,7 @@ public struct OutputSelector: Sendable {
                 switch b {
                 case .pulse: return try PulseAudioSink(format: format, device: device, latencySeconds: latencySeconds)
                 case .alsa: return try ALSASink(format: format, device: device ?? "default", latencySeconds: latencySeconds)
+                case .pipe: return try PipeSink(path: device ?? "", format: format, latencySeconds: latencySeconds)
                 case .auto: continue
                 }
             } catch {

@@ -19,6 +19,14 @@ public final class PulseAudioSink: AudioSink {
     public let format: AudioFormat
     public let name: String
     public private(set) var underrunCount = 0
+    /// The server asked us to cork (`request-cork`, sent by policies such as module-role-cork when
+    /// a call starts) and has not yet asked us to uncork. Set from the stream's event callback,
+    /// which runs inside our own main loop on the writing thread.
+    private var corkRequested = false
+    /// Whether our stream is corked now (we cork it while the request lasts, so it does not underrun).
+    private var isCorked = false
+    /// Cork requests seen so far.
+    public private(set) var corkRequestCount = 0
     private var connection: PulseConnection?
     private var stream: OpaquePointer?
     /// The server's queue for the stream as granted (`tlength`), in frames: two requests plus the
@@ -61,6 +69,17 @@ public final class PulseAudioSink: AudioSink {
         self.stream = stream
         pa_stream_set_underflow_callback(stream, { _, user in
             Unmanaged<PulseAudioSink>.fromOpaque(user!).takeUnretainedValue().underrunCount += 1
+        }, Unmanaged.passUnretained(self).toOpaque())
+        // Compared with strcmp on the event's name: a Swift String would allocate on the render thread.
+        pa_stream_set_event_callback(stream, { _, name, _, user in
+            guard let name else { return }
+            let sink = Unmanaged<PulseAudioSink>.fromOpaque(user!).takeUnretainedValue()
+            if strcmp(name, "request-cork") == 0 {   // PA_STREAM_EVENT_REQUEST_CORK
+                sink.corkRequested = true
+                sink.corkRequestCount += 1
+            } else if strcmp(name, "request-uncork") == 0 {   // PA_STREAM_EVENT_REQUEST_UNCORK
+                sink.corkRequested = false
+            }
         }, Unmanaged.passUnretained(self).toOpaque())
         // ADJUST_LATENCY (as pa_simple and pacat): the server sizes its own buffer from ours. Not
         // AUTO_TIMING_UPDATE: its periodic timing queries allocate an operation on this (real-time)
@@ -159,6 +178,30 @@ public final class PulseAudioSink: AudioSink {
             offset += n
         }
         connection.flush()
+    }
+
+    /// While the server's cork request lasts the stream is corked and nothing is written; this
+    /// waits in the main loop for the uncork (at most `maximumSeconds`, so the player can still
+    /// take commands), and uncorks the stream once it comes. Corking and uncorking each allocate a
+    /// libpulse operation: twice per call that corks us, never on a steady stream.
+    public func isHeld(waitingUpTo maximumSeconds: Double) throws(AudioOutputError) -> Bool {
+        guard let connection, let stream else { return false }
+        connection.flush()   // dispatch a pending request before deciding
+        if corkRequested && !isCorked {
+            try connection.wait(for: pa_stream_cork(stream, 1, nil, nil), call: "cork", timeoutSeconds: 5)
+            isCorked = true
+        }
+        if corkRequested {
+            let deadline = ContinuousClock.now + .seconds(maximumSeconds)
+            try connection.iterate(call: "wait for uncork", until: { () throws(AudioOutputError) -> Bool in
+                !corkRequested || ContinuousClock.now >= deadline
+            }, timeoutMicroseconds: Int32(maximumSeconds * 1e6))
+        }
+        if !corkRequested && isCorked {
+            try connection.wait(for: pa_stream_cork(stream, 0, nil, nil), call: "uncork", timeoutSeconds: 5)
+            isCorked = false
+        }
+        return corkRequested
     }
 
     public func close(drain: Bool) throws(AudioOutputError) {

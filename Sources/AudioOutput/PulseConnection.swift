@@ -47,9 +47,11 @@ final class PulseConnection {
 
     /// Runs the loop, blocking for events, until `done` says so (checked before each wait, so a
     /// condition already true costs no system call). A lost connection throws `kind`.
+    /// `timeoutMicroseconds` bounds each wait (-1: none), so `done` can also watch a clock.
     func iterate(call: String, kind: AudioOutputError.Kind = .disconnected,
-                 until done: () throws(AudioOutputError) -> Bool) throws(AudioOutputError) {
-        while try !done() { try step(call: call, kind: kind) }
+                 until done: () throws(AudioOutputError) -> Bool,
+                 timeoutMicroseconds: Int32 = -1) throws(AudioOutputError) {
+        while try !done() { try step(call: call, kind: kind, timeoutMicroseconds: timeoutMicroseconds) }
     }
 
     /// Sends what is queued (a stream write goes out from a deferred event) without waiting.

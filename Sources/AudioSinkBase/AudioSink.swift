@@ -40,6 +40,18 @@ public protocol AudioSink: AnyObject {
 
     /// Flushes and releases the output; `drain: true` first waits until everything was played.
     func close(drain: Bool) throws(AudioOutputError)
+
+    /// True while the sound server holds the output (PulseAudio's cork request: a phone call
+    /// corks music), after waiting up to `maximumSeconds` for it to let go. The render loop asks
+    /// before each block and renders nothing while held, so the sound resumes where it stopped.
+    ///
+    /// Real-time safety: as `write`.
+    func isHeld(waitingUpTo maximumSeconds: Double) throws(AudioOutputError) -> Bool
+}
+
+extension AudioSink {
+    /// Files, cards and the null sink are never held.
+    public func isHeld(waitingUpTo maximumSeconds: Double) throws(AudioOutputError) -> Bool { false }
 }
 
 /// A sink with no device behind it (a file, nowhere): no latency, never an underrun.

@@ -86,13 +86,7 @@ public final class WAVFileSink: DevicelessSink {
             let src = samples + done * channels
             switch encoding {
             case .s16:
-                let dst = buffer.assumingMemoryBound(to: Int16.self)
-                for i in 0..<count {
-                    // Round half away from zero by truncating x ± 0.5: same result as `.rounded()`,
-                    // without a libm call per sample.
-                    let x = Self.clamp(src[i]) * 32767
-                    dst[i] = Int16(littleEndian: Int16(x + (x < 0 ? -0.5 : 0.5)))
-                }
+                Self.encodeS16(src, into: buffer.assumingMemoryBound(to: Int16.self), count: count)
             case .s24:
                 let dst = buffer.assumingMemoryBound(to: UInt8.self)
                 for i in 0..<count {
@@ -115,6 +109,16 @@ public final class WAVFileSink: DevicelessSink {
     /// [-1, 1], and NaN (which `min`/`max` pass through) as silence, so no conversion can trap.
     @inline(__always)
     package static func clamp(_ x: Float) -> Float { x.isNaN ? 0 : min(max(x, -1), 1) }
+
+    /// Float samples to 16-bit little-endian, clipped.
+    package static func encodeS16(_ src: UnsafePointer<Float>, into dst: UnsafeMutablePointer<Int16>, count: Int) {
+        for i in 0..<count {
+            // Round half away from zero by truncating x ± 0.5: same result as `.rounded()`,
+            // without a libm call per sample.
+            let x = clamp(src[i]) * 32767
+            dst[i] = Int16(littleEndian: Int16(x + (x < 0 ? -0.5 : 0.5)))
+        }
+    }
 
     public func close(drain: Bool) throws(AudioOutputError) {
         guard !closed else { return }

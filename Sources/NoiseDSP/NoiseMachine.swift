@@ -25,6 +25,16 @@ public final class NoiseMachine {
     @exclusivity(unchecked) var timerFader = ParameterRamp(1)
     /// Scratch: one sub-block of each pair's four lanes.
     let pairScratch: UnsafeMutablePointer<SIMD4<Float>>
+    /// Control-rate exactness: ramps, coefficients and movement move once per `controlInterval`
+    /// frames counted from the stream's first frame, whatever block sizes the caller asks for, so a
+    /// live stream (blocks sized by latency, any size) and an offline render (4096-frame blocks, cut
+    /// where the timer fades) give the same samples. A block that ends inside an interval renders the
+    /// whole interval here and keeps the rest for the next call.
+    let intervalOut: UnsafeMutablePointer<Float>
+    /// Frames of `intervalOut` already handed out (`controlInterval`: none pending).
+    @exclusivity(unchecked) var intervalRead = LayerPair.controlInterval
+    /// The faders' straight lines across the current interval, and how far into it they are.
+    @exclusivity(unchecked) var faderLine = FaderLine()
     var layerSettings: [LayerSettings]
 
     /// Peak of the last rendered block (linear, after limiter and fader), for metering.
@@ -52,11 +62,16 @@ public final class NoiseMachine {
         fader = ParameterRamp(faderPosition)
         pairScratch = .allocate(capacity: 2 * LayerPair.controlInterval)
         pairScratch.initialize(repeating: .zero, count: 2 * LayerPair.controlInterval)
+        intervalOut = .allocate(capacity: LayerPair.controlInterval * spec.channelCount)
+        intervalOut.initialize(repeating: 0, count: LayerPair.controlInterval * spec.channelCount)
         layerSettings = Array(repeating: .off, count: Self.layerCount)
         for (i, l) in layers.prefix(Self.layerCount).enumerated() { setLayer(i, l, rampSeconds: 0) }
     }
 
-    deinit { pairScratch.deallocate() }
+    deinit {
+        pairScratch.deallocate()
+        intervalOut.deallocate()
+    }
 
     /// The settings last asked for, per layer.
     public func layer(_ index: Int) -> LayerSettings { layerSettings[index] }
@@ -118,6 +133,8 @@ public final class NoiseMachine {
         pairs.0.reset()
         pairs.1.reset()
         limiter.reset()
+        intervalRead = LayerPair.controlInterval
+        faderLine = FaderLine()
     }
 
     func frames(_ seconds: Double) -> Int { max(0, Int((seconds * spec.sampleRate).rounded())) }
@@ -127,12 +144,24 @@ public final class NoiseMachine {
     /// Real-time safety: no allocation, lock, I/O, logging or throwing.
     public func render(into output: UnsafeMutablePointer<Float>, frameCount: Int) {
         let channels = spec.channelCount
+        let interval = LayerPair.controlInterval
         var done = 0
-        while done < frameCount {
-            let n = min(LayerPair.controlInterval, frameCount - done)
-            let out = output + done * channels
-            renderSubBlock(into: out, frameCount: n)
-            done += n
+        // The rest of an interval a previous block began.
+        if intervalRead < interval && frameCount > 0 {
+            let n = min(interval - intervalRead, frameCount)
+            output.update(from: intervalOut + intervalRead * channels, count: n * channels)
+            intervalRead += n
+            done = n
+        }
+        while frameCount - done >= interval {
+            renderSubBlock(into: output + done * channels, frameCount: interval)
+            done += interval
+        }
+        if done < frameCount {
+            let n = frameCount - done
+            renderSubBlock(into: intervalOut, frameCount: interval)
+            (output + done * channels).update(from: intervalOut, count: n * channels)
+            intervalRead = n
         }
         limiter.process(output, frameCount: frameCount)
         applyFader(output, frameCount: frameCount)
@@ -175,7 +204,7 @@ public final class NoiseMachine {
         let count = frameCount * channels
         var peak: Float = 0
         var sumSquares: Float = 0
-        if !fader.isRamping && fader.value == 1 && !timerFader.isRamping && timerFader.value == 1 {
+        if !fader.isRamping && fader.value == 1 && !timerFader.isRamping && timerFader.value == 1 && faderLine.isUnity {
             // Metering only: four independent accumulators, so the adds do not wait on each other.
             var p0: Float = 0, p1: Float = 0, p2: Float = 0, p3: Float = 0
             var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
@@ -186,6 +215,7 @@ public final class NoiseMachine {
                 s0 += a * a; s1 += b * b; s2 += c * c; s3 += d * d
             }
             peak = max(max(p0, p1), max(p2, p3))
+            faderLine = FaderLine(phase: (faderLine.phase + frameCount) % LayerPair.controlInterval)
             sumSquares = (s0 + s1) + (s2 + s3)
             for i in (quads * 4)..<count {
                 let x = output[i]
@@ -193,16 +223,22 @@ public final class NoiseMachine {
                 sumSquares += x * x
             }
         } else {
+            let interval = LayerPair.controlInterval
+            var line = faderLine
             var done = 0
             while done < frameCount {
-                let n = min(LayerPair.controlInterval, frameCount - done)
-                let p0 = fader.value, t0 = timerFader.value
-                let p1 = fader.advance(n), t1 = timerFader.advance(n)
-                let step = (p1 - p0) / Float(n), timerStep = (t1 - t0) / Float(n)
-                var p = p0, t = t0
+                if line.phase == 0 {
+                    // A new interval: both faders move one interval along their ramps.
+                    let p0 = fader.value, t0 = timerFader.value
+                    let p1 = fader.advance(interval), t1 = timerFader.advance(interval)
+                    line = FaderLine(position: p0, step: (p1 - p0) / Float(interval),
+                                     timer: t0, timerStep: (t1 - t0) / Float(interval), phase: 0)
+                }
+                let n = min(interval - line.phase, frameCount - done)
+                var p = line.position, t = line.timer
                 for i in done..<(done + n) {
-                    p += step
-                    t += timerStep
+                    p += line.step
+                    t += line.timerStep
                     let g = VolumeCurve.amplitude(p) * VolumeCurve.amplitude(t)
                     for c in 0..<channels {
                         let x = output[i * channels + c] * g
@@ -211,10 +247,28 @@ public final class NoiseMachine {
                         sumSquares += x * x
                     }
                 }
+                line.position = p
+                line.timer = t
+                line.phase = (line.phase + n) % interval
                 done += n
             }
+            faderLine = line
         }
         lastBlockPeak = peak
         lastBlockMeanSquare = count > 0 ? sumSquares / Float(count) : 0
     }
+}
+
+/// Where the faders are along the current control interval: a straight line per fader from the
+/// interval's start, continued by the next block when a block ends inside the interval.
+struct FaderLine {
+    var position: Float = 1
+    var step: Float = 0
+    var timer: Float = 1
+    var timerStep: Float = 0
+    /// Frames of the interval already applied (0: the next frame starts a new interval).
+    var phase = 0
+
+    /// True when the rest of the interval is gain 1, so the fast path may take over.
+    var isUnity: Bool { phase == 0 || (position == 1 && step == 0 && timer == 1 && timerStep == 0) }
 }

@@ -108,6 +108,9 @@ public struct PeakLimiter: ~Copyable {
             delaySwap(samples, frameCount: frameCount)
         }
         frame &+= frameCount
+        // The box holds only ones here; its index still moves as the full path would move it, so
+        // when the box's running sum is next rebuilt does not depend on how the stream was cut into blocks.
+        boxIndex = (boxIndex + frameCount) % (l + 1)
         if frameCount > 0 {
             dequeHead = 0
             dequeCount = 1

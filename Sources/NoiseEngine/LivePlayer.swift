@@ -40,6 +40,8 @@ public final class LivePlayer: @unchecked Sendable {
         public var underruns: Int
         public var faderPosition: Float
         public var timerRemainingSeconds: Double?
+        /// The sound server holds the output (corked for a call): nothing is rendered until it lets go.
+        public var isHeld: Bool = false
     }
 
     public let options: Options
@@ -63,6 +65,8 @@ public final class LivePlayer: @unchecked Sendable {
     let underruns = Atomic<Int>(0)
     let faderBits = Atomic<UInt32>(0)
     let timerRemainingBits = Atomic<UInt64>(Double.nan.bitPattern)
+    /// The output is held by the sound server (corked for a call): nothing is being rendered.
+    let held = Atomic<Bool>(false)
     /// Written by the render thread just before it publishes `.outputLost` (release/acquire on runState).
     private var outputFailure: AudioOutputError?
     /// 0: not yet known; > 0: the SCHED_FIFO priority granted; < 0: −errno of the refusal.
@@ -148,7 +152,8 @@ public final class LivePlayer: @unchecked Sendable {
                         rmsDbfs: ms > 0 ? 10 * log10(Double(ms)) : -.infinity,
                         underruns: underruns.load(ordering: .relaxed),
                         faderPosition: Float(bitPattern: faderBits.load(ordering: .relaxed)),
-                        timerRemainingSeconds: remaining.isNaN ? nil : remaining)
+                        timerRemainingSeconds: remaining.isNaN ? nil : remaining,
+                        isHeld: held.load(ordering: .relaxed))
     }
 
     /// The render thread's whole life: apply pending commands, render a block, write it, publish.
@@ -182,9 +187,21 @@ public final class LivePlayer: @unchecked Sendable {
                 ended?.post()
                 return
             }
-            let n = timeline.nextBlockFrames(options.blockFrames)
-            timeline.render(machine, into: buffer, frameCount: n)
             do {
+                // Held by the server (a call corked us): render nothing, so the sound goes on where
+                // it stopped; commands are still taken every 50 ms, and a stop ends it at once.
+                if try sink.isHeld(waitingUpTo: 0.05) {
+                    held.store(true, ordering: .relaxed)
+                    if stopping {
+                        runState.store(RunState.finished.rawValue, ordering: .releasing)
+                        ended?.post()
+                        return
+                    }
+                    continue
+                }
+                held.store(false, ordering: .relaxed)
+                let n = timeline.nextBlockFrames(options.blockFrames)
+                timeline.render(machine, into: buffer, frameCount: n)
                 try sink.write(buffer, frameCount: n)
             } catch {
                 outputFailure = error

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AudioOutput
 import AudioSinkBase
+import NoiseEngine
 import Foundation
 import Testing
 import TestSupport
@@ -160,5 +161,49 @@ import TestSupport
         #expect(failure?.kind == .disconnected, "\(String(describing: failure))")
         #expect(throws: AudioOutputError.self) { try tone.write(blocks: 1) }
         try? tone.sink.close(drain: false)
+    }
+}
+
+/// A call corks us: PulseAudio's role-cork policy (module-role-cork) asks music streams to cork
+/// while a `phone` stream plays. The player renders nothing while held and goes on after.
+@Suite struct CorkRequestTests {
+    @Test func aCallStopsRenderingAndTheEndOfTheCallResumesIt() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        let loaded = try server.run("/usr/bin/pactl", ["load-module", "module-role-cork", "trigger_roles=phone", "cork_roles=music"])
+        #expect(loaded.status == 0, "\(loaded.stderr)")
+        PulseAudioSink.exportStreamProperties()   // media.role=music, as `noise play` does
+        var options = LivePlayer.Options()
+        options.realTimePriority = 0
+        options.blockFrames = 2400
+        let player = LivePlayer(mix: Mix(name: "P", masterVolume: 1, layers: [Mix.Layer(volume: 1, colour: 1)]), seed: 3, options: options)
+        let sink = try PulseAudioSink(format: AudioFormat(sampleRate: 48000, channelCount: 2), latencySeconds: 0.15, server: server.address)
+        try player.start(sink: sink)
+        defer { player.stop(fadeSeconds: 0); player.join() }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(player.snapshot().framesRendered > 0 && !player.snapshot().isHeld)
+
+        // The call: raw silence played with the phone role.
+        let call = try ChildProcess("/usr/bin/pacat", ["--playback", "--raw", "--property=media.role=phone", "/dev/zero"],
+                                    environment: server.environment)
+        var waited = 0.0
+        while !player.snapshot().isHeld && waited < 3 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        #expect(player.snapshot().isHeld, "not held \(waited) s after the call started")
+        let heldAt = player.snapshot().framesRendered
+        Thread.sleep(forTimeInterval: 1)
+        // Nothing rendered during the call (at most the block that was in hand when the request came).
+        let duringCall = player.snapshot().framesRendered - heldAt
+        #expect(duringCall <= 2400, "rendered \(duringCall) frames while corked")
+        #expect(player.state == .running)
+
+        call.signal(SIGTERM)
+        call.wait()
+        waited = 0
+        while player.snapshot().isHeld && waited < 3 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        let resumedAt = player.snapshot().framesRendered
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(!player.snapshot().isHeld)
+        #expect(player.snapshot().framesRendered - resumedAt >= 12_000, "did not resume after the call")
+        #expect(sink.corkRequestCount == 1)
     }
 }

@@ -99,6 +99,30 @@ import TestSupport
         #expect(kill(pid, 0) != 0, "the background player exits when stopped")
     }
 
+    /// `noise timer +15m` / `-15m` move the running timer; `-15m` with none running, or past its
+    /// end, is refused with what to do instead.
+    @Test func timerMovesByRelativeAmounts() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let player = try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0"], environment: rig.env)
+        defer { _ = try? rig.noise(["stop"]); _ = player.waitForExit(10) }
+        #expect(player.waitForStderr(5) { $0.contains("Playing") }, "\(player.stderrText)")
+        let shorten = try rig.noise(["timer", "-15m"])
+        #expect(shorten.status != 0 && shorten.stderrText.contains("no sleep timer is running"), "\(shorten.stderrText)")
+        let plus = try rig.noise(["timer", "+15m"])
+        #expect(plus.status == 0, "\(plus.stderrText)")
+        #expect(rig.waitForStatus { ($0["timerRemainingSeconds"] as? Double).map { (895...900).contains($0) } ?? false } != nil)
+        #expect(try rig.noise(["timer", "+15m"]).status == 0)
+        #expect(rig.waitForStatus { ($0["timerRemainingSeconds"] as? Double).map { (1795...1800).contains($0) } ?? false } != nil)
+        let minus = try rig.noise(["timer", "-15m", "--fade", "10s"])
+        #expect(minus.status == 0 && minus.stdoutText.contains("stops in"), "\(minus.stderrText)")
+        #expect(rig.waitForStatus { ($0["timerRemainingSeconds"] as? Double).map { (895...900).contains($0) } ?? false } != nil)
+        let tooFar = try rig.noise(["timer", "-20m"])
+        #expect(tooFar.status != 0 && tooFar.stderrText.contains("would end it now"), "\(tooFar.stderrText)")
+        let two = try rig.noise(["timer", "+5m", "+5m"])
+        #expect(two.status != 0 && two.stderrText.contains("give one DURATION"), "\(two.stderrText)")
+    }
+
     @Test func lastMixRoundTrip() throws {
         let rig = try Rig()
         defer { rig.server.stop() }

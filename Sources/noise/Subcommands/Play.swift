@@ -81,7 +81,7 @@ extension Noise {
 
 /// Output flags shared by `play` (and later `resume`).
 struct PlaybackOptions: ParsableArguments {
-    @Option(name: .long, help: "auto (PulseAudio, then ALSA), pulse or alsa.")
+    @Option(name: .long, help: "auto (PulseAudio, then ALSA), pulse, alsa, or pipe:PATH (raw 16-bit frames to a FIFO in real time, for a Snapcast server's pipe source).")
     var output: String = "auto"
 
     @Option(name: .long, help: "PulseAudio sink or ALSA PCM name (see 'noise devices').")
@@ -117,8 +117,18 @@ struct PlaybackOptions: ParsableArguments {
     }
 
     func parsed() throws -> Parsed {
-        guard let backend = OutputBackend(rawValue: output) else {
-            throw ValidationError("'--output' \(output) is not a backend; use auto, pulse or alsa")
+        var backend: OutputBackend
+        var device = device
+        if output.hasPrefix("pipe:") {
+            let path = String(output.dropFirst("pipe:".count))
+            guard !path.isEmpty else { throw ValidationError("'--output pipe:PATH' needs the FIFO's path, e.g. pipe:/tmp/snapfifo") }
+            guard self.device == nil else { throw ValidationError("'--device' does not go with '--output pipe:PATH' (the path is the device)") }
+            backend = .pipe
+            device = path
+        } else if let named = OutputBackend(rawValue: output), named != .pipe {
+            backend = named
+        } else {
+            throw ValidationError("'--output' \(output) is not a backend; use auto, pulse, alsa or pipe:PATH")
         }
         let latencySeconds = try DurationParser.secondsOrValidationError(latency, "--latency")
         guard (0.005...2).contains(latencySeconds) else { throw ValidationError("'--latency' must be between 5ms and 2s") }

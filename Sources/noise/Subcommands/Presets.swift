@@ -54,6 +54,7 @@ extension Noise {
                     // The mix file's fields plus the predicted loudness (stereo, 48 kHz).
                     var object = (try JSONSerialization.jsonObject(with: mix.encodedJSON()) as? [String: Any]) ?? [:]
                     object["loudnessLufs"] = prediction.loudnessLufs.isFinite ? (prediction.loudnessLufs * 10).rounded() / 10 : nil
+                    object["speechIntelligibilityIndex"] = mix.speechIntelligibilityIndex().map { ($0 * 1000).rounded() / 1000 }
                     let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
                     print(String(decoding: data, as: UTF8.self))
                     return
@@ -61,6 +62,9 @@ extension Noise {
                 print("\(mix.name) (\(entry.id)) — \(mix.description)")
                 print("master volume \(percent(mix.masterVolume)) (\(decibels(VolumeCurve.gainDb(mix.masterVolume))))")
                 print("loudness \(Mix.lufs(prediction.loudnessLufs)) (predicted at this master, stereo; reference \(Mix.lufs(Mix.referenceLoudnessLufs)))")
+                if let sii = mix.speechIntelligibilityIndex() {
+                    print("speech masking: SII \(String(format: "%.3f", sii)) for a talker at the same loudness (ANSI S3.5; 0 hides every word, 1 hides none)")
+                }
                 for (i, l) in mix.layers.enumerated() { print("layer \(i + 1): \(StatusFormatter.layer(l))") }
             }
         }

@@ -53,35 +53,84 @@ extension Noise {
             Examples:
               noise timer 30m
               noise timer 1h30m --fade 2m
+              noise timer +15m      (15 minutes more; starts a 15-minute timer if none runs)
+              noise timer -15m      (15 minutes less)
               noise timer off
             """))
 
-        @Argument(help: ArgumentHelp("How long until the player stops (1s…24h), or 'off'.", valueName: "DURATION|off"))
-        var duration: String
+        // All unrecognized words, so that "-15m" is taken as the duration rather than refused as an
+        // unknown option; exactly one is allowed (checked in `parsed`).
+        @Argument(parsing: .allUnrecognized,
+                  help: ArgumentHelp("How long until the player stops (1s…24h), +D or -D to change the running timer, or 'off'.",
+                                     valueName: "DURATION|+D|-D|off"))
+        var words: [String] = []
         @Option(help: "Fade-out length before the end (default: the player's, 30s).") var fade: String?
 
+        var duration: String { words.first ?? "" }
+
+        /// A relative change (`+15m`, `-15m`) in seconds, or nil for an absolute duration.
+        func change() throws -> Double? {
+            guard let sign = duration.first, sign == "+" || sign == "-" else { return nil }
+            let seconds: Double
+            do { seconds = try DurationParser.seconds(String(duration.dropFirst())) } catch { throw ValidationError("DURATION \(duration): \(error)") }
+            guard seconds > 0, seconds <= ControlRequest.timerRange.upperBound else {
+                throw ValidationError("DURATION \(duration) is out of range; a change is 1s…24h either way")
+            }
+            return sign == "-" ? -seconds : seconds
+        }
+
         func parsed() throws -> ControlRequest {
+            guard words.count == 1 else {
+                throw ValidationError(words.isEmpty ? "Missing expected argument 'DURATION|+D|-D|off'" : "give one DURATION, found \(words.count): \(words.joined(separator: " "))")
+            }
             if duration.lowercased() == "off" {
                 if fade != nil { throw ValidationError("'--fade' makes no sense with 'off'") }
                 return .timer(seconds: nil, fadeSeconds: nil)
+            }
+            if let change = try change() {
+                // Checked against the running timer in `run`; here only the fade.
+                return .timer(seconds: abs(change), fadeSeconds: try fadeSeconds(limit: nil))
             }
             let seconds: Double
             do { seconds = try DurationParser.seconds(duration) } catch { throw ValidationError("DURATION: \(error)") }
             guard ControlRequest.timerRange.contains(seconds) else {
                 throw ValidationError("DURATION \(duration) is out of range; allowed 1s…24h")
             }
+            return .timer(seconds: seconds, fadeSeconds: try fadeSeconds(limit: seconds))
+        }
+
+        func fadeSeconds(limit: Double?) throws -> Double? {
             var fadeSeconds: Double?
             if let fade {
                 do { fadeSeconds = try DurationParser.seconds(fade) } catch { throw ValidationError("'--fade': \(error)") }
-                if fadeSeconds! > seconds { throw ValidationError("'--fade' must not be longer than the timer") }
+                if let limit, fadeSeconds! > limit { throw ValidationError("'--fade' must not be longer than the timer") }
             }
-            return .timer(seconds: seconds, fadeSeconds: fadeSeconds)
+            return fadeSeconds
+        }
+
+        /// `+D`/`-D`: the running player's remaining time moved by D (a timer of D when none runs and
+        /// D is positive).
+        func relativeRequest(_ change: Double) throws -> ControlRequest {
+            guard case .ok(let status?) = try PlayerControl.client.send(.status) else {
+                throw CLIError("no player is running; start one first ('noise resume' or 'noise play')")
+            }
+            let remaining = status.timerRemainingSeconds
+            if remaining == nil && change < 0 { throw CLIError("no sleep timer is running, so there is nothing to shorten; set one with 'noise timer 30m'") }
+            let seconds = (remaining ?? 0) + change
+            guard seconds >= ControlRequest.timerRange.lowerBound else {
+                throw CLIError("the timer has \(StatusFormatter.duration(remaining ?? 0)) left: \(duration) would end it now; use 'noise stop' to stop")
+            }
+            guard seconds <= ControlRequest.timerRange.upperBound else {
+                throw CLIError("\(StatusFormatter.duration(remaining ?? 0)) left \(duration) is more than the longest timer, 24h")
+            }
+            return .timer(seconds: seconds, fadeSeconds: try fadeSeconds(limit: seconds))
         }
 
         func validate() throws { _ = try parsed() }
 
         func run() throws {
-            let request = try parsed()
+            var request = try parsed()
+            if let change = try change() { request = try relativeRequest(change) }
             switch try PlayerControl.send(request) {
             case .notRunning: throw CLIError("no player is running; start one first ('noise resume' or 'noise play')")
             case .delivered(let status):
