@@ -8,19 +8,6 @@ import TestSupport
 /// Multi-room: `noise play --output pipe:PATH` feeding a real Snapcast server's pipe source, heard
 /// through a real Snapcast client writing what it plays to a file (shared/notes/desktop-and-multiroom.md).
 @Suite(.serialized) struct SnapcastTests {
-    /// A TCP port nobody listens on now (bound to 0, read back, released).
-    static func freePort() -> Int {
-        let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(s) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(s, $0, &length) } }
-        return Int(UInt16(bigEndian: addr.sin_port))
-    }
-
     static func listening(_ port: Int) -> Bool {
         let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(s) }
@@ -41,7 +28,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let fifo = dir.appendingPathComponent("noise.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let port = Self.freePort()
+        let port = try WebDriver.freePort()
         let conf = dir.appendingPathComponent("snapserver.conf")
         try Data("""
             [server]
