@@ -78,6 +78,9 @@ let package = Package(
         .target(name: "Variables", dependencies: ["SharedStore"]),
         // `noise play` as an MPRIS player on the session bus (media keys, desktop media controls).
         .target(name: "MPRISPlayer", dependencies: ["NoiseControl", "NoiseEngine", "CSystemdBus"]),
+        // systemd-logind over the system bus (sd-bus): the idle inhibitor while noise plays, and
+        // suspend or power-off when the sleep timer ends (`noise play --then`).
+        .target(name: "Logind", dependencies: ["CSystemdBus"]),
         .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP"]),
         // JPEG decoding for design images: libjpeg reports errors by longjmp, which only C can catch.
         .target(name: "CJPEGSupport", linkerSettings: [.linkedLibrary("jpeg")]),
@@ -121,7 +124,7 @@ let package = Package(
         .executableTarget(name: "noise", dependencies: [
             "NoiseEngine", "AudioSinkBase", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
             "SpectrumPlot",
-            "MPRISPlayer",
+            "MPRISPlayer", "Logind",
             // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
             "WidgetRender", "WidgetDesign", "Variables",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

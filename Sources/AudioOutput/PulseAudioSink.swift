@@ -185,8 +185,9 @@ public final class PulseAudioSink: AudioSink {
     /// take commands), and uncorks the stream once it comes. Corking and uncorking each allocate a
     /// libpulse operation: twice per call that corks us, never on a steady stream.
     public func isHeld(waitingUpTo maximumSeconds: Double) throws(AudioOutputError) -> Bool {
+        // No poll of our own here: a request is dispatched while `write` waits for the server,
+        // so a steady stream makes no extra system call per block.
         guard let connection, let stream else { return false }
-        connection.flush()   // dispatch a pending request before deciding
         if corkRequested && !isCorked {
             try connection.wait(for: pa_stream_cork(stream, 1, nil, nil), call: "cork", timeoutSeconds: 5)
             isCorked = true

@@ -68,6 +68,8 @@ public final class PlayerController: Sendable {
     public var stopRequested: Bool { stopRequestedFlag.load(ordering: .relaxed) }
 
     public var mix: Mix { state.withLock { $0.mix } }
+    /// Paused by a request (pause, toggle, MPRIS); the session gives logind's idle lock back then.
+    public var isPaused: Bool { state.withLock { $0.isPaused } }
     public var presetID: String? { state.withLock { $0.presetID } }
     public var timerRequest: TimerRequest? { state.withLock { $0.timerRequest } }
 

@@ -1,6 +1,7 @@
 import AudioOutput
 import AudioSinkBase
 import Foundation
+import Logind
 import MPRISPlayer
 import NoiseControl
 import NoiseEngine
@@ -20,6 +21,12 @@ struct PlaybackSession {
     var exclusive = false
     /// The master was set for this run (`--loudness`): a hand-over sends it after the preset.
     var setsMaster = false
+    /// What the end of the sleep timer does (`--then`).
+    var timerEnd = TimerEnd.stop
+
+    enum TimerEnd: String {
+        case stop, suspend, poweroff
+    }
 
     var selector: OutputSelector {
         OutputSelector(backend: settings.backend, device: settings.device, latencySeconds: settings.latencySeconds,
@@ -55,6 +62,20 @@ struct PlaybackSession {
             try handOver(timerSeconds: timerSeconds, fadeSeconds: fadeSeconds)
             return
         }
+
+        // logind: asked for at start, so '--then suspend' without it is refused before any sound.
+        var logind: Logind?
+        if timerEnd != .stop || settings.inhibit {
+            do {
+                logind = try Logind()
+            } catch {
+                if timerEnd != .stop {
+                    server.stop()
+                    throw CLIError("'--then \(timerEnd.rawValue)' needs systemd-logind, which did not answer: \(error)")
+                }
+            }
+        }
+        let idleLock = IdleLock(logind: settings.inhibit ? logind : nil)
 
         var sink: any AudioSink
         do {
@@ -95,9 +116,11 @@ struct PlaybackSession {
         var failure: Error?
         var stopAskedAt: ContinuousClock.Instant?
         var renderThreadBlocked = false
+        idleLock.follow(playing: true)
         loop: while true {
             // Woken by a signal or by the render thread ending; the timeout is only a safety net.
             sessionWake.wait(seconds: 2)
+            idleLock.follow(playing: !controller.isPaused && !controller.stopRequested)
             let caught = Terminal.caughtSignal
             if caught != 0 && signalled == 0 {
                 signalled = caught
@@ -107,7 +130,17 @@ struct PlaybackSession {
             switch player.state {
             case .finished:
                 try? player.join()?.close(drain: true)
-                Terminal.printError(signalled != 0 || controller.stopRequested ? "Stopped." : "Sleep timer ended.")
+                let timerEnded = signalled == 0 && !controller.stopRequested
+                Terminal.printError(timerEnded ? "Sleep timer ended." : "Stopped.")
+                idleLock.follow(playing: false)
+                if timerEnded, timerEnd != .stop, let logind {
+                    do {
+                        if timerEnd == .suspend { try logind.suspend() } else { try logind.powerOff() }
+                        Terminal.printError(timerEnd == .suspend ? "Suspending (systemd-logind)." : "Powering off (systemd-logind).")
+                    } catch {
+                        failure = CLIError("the timer ended but \(timerEnd == .suspend ? "suspend" : "power-off") failed: \(error)")
+                    }
+                }
                 break loop
             case .outputLost:
                 let reason = player.failure.map { "\($0)" } ?? "unknown error"
@@ -145,6 +178,7 @@ struct PlaybackSession {
                 continue
             }
         }
+        idleLock.follow(playing: false)
         // The session ending (SIGTERM at logout, SIGHUP) keeps "was playing", so the next login
         // resumes, and so does giving up on a lost output (nobody chose to stop); Ctrl-C,
         // `noise stop` and the sleep timer end it on purpose.
@@ -164,6 +198,9 @@ struct PlaybackSession {
     /// A player already runs: give it this request instead of playing twice (or refuse).
     func handOver(timerSeconds: Double?, fadeSeconds: Double) throws {
         if exclusive { throw CLIError("a player is already running ('noise status' shows it); not starting another because of '--exclusive'") }
+        if timerEnd != .stop {
+            throw CLIError("a player is already running; '--then \(timerEnd.rawValue)' applies only to a player this command starts ('noise stop' first)")
+        }
         let client = ControlClient()
         var requests: [ControlRequest] = []
         if let presetID {
@@ -204,3 +241,29 @@ struct PlaybackSession {
         return nil
     }
 }
+
+/// logind's idle inhibitor, held while the noise is heard and given back on pause and stop, so
+/// the machine does not idle into suspend under a sleep sound (the screen may still lock).
+final class IdleLock {
+    let logind: Logind?
+    private var inhibitor: Logind.Inhibitor?
+    private var warned = false
+
+    init(logind: Logind?) { self.logind = logind }
+
+    func follow(playing: Bool) {
+        guard let logind else { return }
+        if playing, inhibitor == nil {
+            do {
+                inhibitor = try logind.inhibit(what: "idle", who: "noise", why: "Noise is playing")
+            } catch {
+                if !warned { Terminal.printError("warning: no idle inhibitor: \(error)") }
+                warned = true
+            }
+        } else if !playing, let held = inhibitor {
+            held.release()
+            inhibitor = nil
+        }
+    }
+}
+

@@ -37,6 +37,10 @@ extension Noise {
         @Option(name: .long, help: "Seed of the noise generators (default: random, printed).")
         var seed: UInt64?
 
+        @Option(name: .long, help: ArgumentHelp("What happens when the timer ends: stop (default), suspend or poweroff (through systemd-logind).",
+                                                valueName: "stop|suspend|poweroff"))
+        var then: String?
+
         func validate() throws {
             _ = try output.parsed()
             if let timer {
@@ -44,10 +48,20 @@ extension Noise {
                 guard seconds >= 1, seconds <= 24 * 3600 else { throw ValidationError("'--timer' must be between 1s and 24h") }
             }
             if fade != nil && timer == nil { throw ValidationError("'--fade' needs '--timer'") }
+            if then != nil && timer == nil { throw ValidationError("'--then' needs '--timer'") }
+            _ = try timerEnd()
             if let fade, let timer,
                try DurationParser.secondsOrValidationError(fade, "--fade") > DurationParser.secondsOrValidationError(timer, "--timer") {
                 throw ValidationError("'--fade' must not be longer than '--timer'")
             }
+        }
+
+        func timerEnd() throws -> PlaybackSession.TimerEnd {
+            guard let then else { return .stop }
+            guard let end = PlaybackSession.TimerEnd(rawValue: then.lowercased()) else {
+                throw ValidationError("'--then' \(then) is not an action; use stop, suspend or poweroff")
+            }
+            return end
         }
 
         func run() throws {
@@ -72,7 +86,7 @@ extension Noise {
             let session = PlaybackSession(mix: mix, label: label, presetID: presetID,
                                           seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
                                           settings: settings, store: storeOption.root, exclusive: exclusive,
-                                          setsMaster: loudness.loudness != nil)
+                                          setsMaster: loudness.loudness != nil, timerEnd: try timerEnd())
             Terminal.installInterruptHandlers()
             try session.run(timerSeconds: timerSeconds, fadeSeconds: fadeSeconds)
         }
@@ -105,6 +119,9 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(name: .long, help: "Do not offer media controls (MPRIS) on the session bus.")
     var noMpris = false
 
+    @Flag(name: .long, help: "Do not hold systemd-logind's idle inhibitor while playing (by default the screen may still lock, but the machine does not idle into suspend).")
+    var noInhibit = false
+
     struct Parsed {
         var backend: OutputBackend
         var device: String?
@@ -114,6 +131,7 @@ struct PlaybackOptions: ParsableArguments {
         var sampleRate: Int
         var channels: Int
         var mpris = true
+        var inhibit = true
     }
 
     func parsed() throws -> Parsed {
@@ -143,6 +161,7 @@ struct PlaybackOptions: ParsableArguments {
         var parsed = Parsed(backend: backend, device: device, latencySeconds: latencySeconds, fadeInSeconds: fadeInSeconds,
                             retrySeconds: retrySeconds, sampleRate: sampleRate, channels: channels)
         parsed.mpris = !noMpris
+        parsed.inhibit = !noInhibit
         return parsed
     }
 }
