@@ -1,6 +1,7 @@
 import Foundation
+import NoiseEngine
 import Testing
-import Variables
+@testable import Variables
 import WidgetDesign
 @testable import WidgetRender
 
@@ -95,6 +96,81 @@ import WidgetDesign
         #expect(inc.kind == .incrementVariable && inc.title == "+1" && inc.variableKey == "coffees" && inc.incrementAmount == 2 && inc.id == id.uuidString)
         #expect(l.actions[1].kind == .setVariableToNow && l.actions[1].nowFormat == "timeOnly" && l.actions[1].title == "Fed")
         #expect(inc.rect.height == 44 && inc.rect.maxX < l.actions[1].rect.minX)
+    }
+
+    /// Issue 28.1: a classic design with a secondary line and two buttons drew no secondary in
+    /// small and medium while the text rendition and the accessible name still carried it. The
+    /// line now makes room (smaller type, fewer lines) or is dropped with a warning, and the text
+    /// rendition holds exactly the texts drawn.
+    @Test func classicSecondaryMakesRoomForTheActionBarAndTheTextRenditionMatchesTheDrawing() throws {
+        var d = Fixtures.design("classic")
+        d.name = "Coffee"
+        d.primaryText = "Morning"
+        d.secondaryText = "Coffees today: 3"
+        d.actionBar = ActionBarSpec(actions: [
+            ActionSpec(title: "+1", kind: .incrementVariable, variableKey: "coffees", incrementAmount: 1),
+            ActionSpec(title: "Reset", kind: .setVariableToNow, variableKey: "reset", nowFormat: .timeOnly),
+        ])
+        for family in [WidgetFamily.small, .medium, .large] {
+            let l = layout(d, family, Fixtures.inputs(isPro: true))
+            let drawn = l.elements.filter { $0.kind == .text }
+            let secondary = try #require(drawn.first { $0.text == "Coffees today: 3" }, "\(family): \(drawn.compactMap(\.text)) \(l.warnings)")
+            let bar = try #require(l.actions.first)
+            #expect(secondary.rect.maxY <= bar.rect.minY + 0.01, "\(family): the secondary runs into the action bar")
+            // Never smaller than the seed's minimum scale (0.75 of caption2's 11 pt).
+            #expect((secondary.textRun?.sizePoints ?? 0) >= 11 * 0.75 - 0.001)
+            #expect(l.warnings.isEmpty, "\(family): \(l.warnings)")
+            #expect(l.textLines == ["Coffee", "Morning", "Coffees today: 3"], "\(family): \(l.textLines)")
+        }
+        // No room even for a shrunk line (large padding, big type): dropped, said, and left out of
+        // every rendition.
+        d.style.paddingPoints = 24
+        d.style.primaryTextStyle = .title2
+        let tight = layout(d, .medium, Fixtures.inputs(isPro: true))
+        let texts = tight.elements.compactMap(\.text)
+        #expect(texts.contains("Morning"), "\(texts) \(tight.warnings)")
+        #expect(!texts.contains("Coffees today: 3"), "\(texts)")
+        #expect(tight.warnings.contains { $0.hasPrefix("secondaryText: no room") }, "\(tight.warnings)")
+        #expect(!tight.textLines.contains("Coffees today: 3"), "\(tight.textLines)")
+        #expect(!renderer.text(tight).contains("Coffees"))
+        #expect(!renderer.json(tight).contains("Coffees"))
+    }
+
+    /// Issue 28.2: layers the mix does not use showed 65 % on the large Noise widget while the
+    /// mixer showed (and turning the layer on played) a new layer's 80 %.
+    @Test func unusedNoiseLayersShowTheVolumeTheyWouldPlayAt() {
+        let newLayer = Mix.Layer(enabled: false)
+        let state = NoiseWidgetState.default
+        #expect(state.layers.count == 4)
+        for layer in state.layers.dropFirst() {
+            #expect(layer.volume == newLayer.volume && layer.colour == newLayer.colour && !layer.enabled)
+        }
+        var inputs = Fixtures.inputs()
+        inputs.noise = state
+        let texts = layout(Fixtures.design("noise-machine"), .large, inputs).elements.compactMap(\.text)
+        #expect(texts.filter { $0 == "80%" }.count == 4, "\(texts)")
+        #expect(!texts.contains("65%"), "\(texts)")
+    }
+
+    /// Issue 28.7: under en_US `__calendar_next_range` said "10:15 AM–11:00 AM" while the Next Up
+    /// widget drew "10:15–11:00": both now follow the locale, one formatter.
+    @Test(arguments: ["en_US", "en_GB", "de_DE"])
+    func nextUpTimeRangeMatchesTheCalendarRangeKey(locale: String) throws {
+        let first = Fixtures.calendar.events[0]
+        let provider = CalendarSnapshotProvider(generatedAt: Fixtures.now, upcoming: [
+            .init(title: first.title, start: first.start, end: first.end!, isAllDay: false, location: first.location, calendar: nil, startDay: nil),
+        ])
+        let context = RenderContext(now: Fixtures.now, timeZone: Fixtures.timeZone, locale: Locale(identifier: locale), isPro: false,
+                                    builtIns: BuiltInKeys(sources: [TimeProvider(), provider]))
+        let key = TemplateRenderer().render("{{__calendar_next_range}}", in: context)
+        #expect(key.contains("–"), "\(key)")
+        var inputs = Fixtures.inputs()
+        inputs.context = context
+        for family in [WidgetFamily.small, .medium] {
+            let l = layout(Fixtures.design("next-up"), family, inputs)
+            #expect(l.elements.contains { $0.text == key }, "\(locale) \(family): \(l.elements.compactMap(\.text)) vs \(key)")
+            #expect(l.textLines.contains(key), "\(l.textLines)")
+        }
     }
 
     /// A medium hero with an action bar has ~30 pt between its name and the bar: the primary text
