@@ -35,7 +35,14 @@ struct BrowserTests {
         let counter = #".widget[data-design-id="\#(rig.counterID)"][data-family="small"]"#
         let plus = try #require(try browser.find(#"\#(counter) button[data-action-kind="incrementVariable"]"#))
         try browser.click(plus)
-        let count = try rig.weaver(["vars", "get", "count"])
+        // The click's request is asynchronous: wait for the store, not for the click to return
+        // (read at once, it failed 1 run in 3 on a loaded machine).
+        var count = try rig.weaver(["vars", "get", "count"])
+        let deadline = Date().addingTimeInterval(5)
+        while count.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) != "1", Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            count = try rig.weaver(["vars", "get", "count"])
+        }
         #expect(count.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(count.stdoutText) \(count.stderrText)")
         #expect(try browser.waitUntil(5, "return /Count 1/.test(document.querySelector('\(counter) img').getAttribute('aria-label'))"), "the counter widget did not show Count 1")
 

@@ -122,6 +122,22 @@ import WidgetDesign
             #expect(l.warnings.isEmpty, "\(family): \(l.warnings)")
             #expect(l.textLines == ["Coffee", "Morning", "Coffees today: 3"], "\(family): \(l.textLines)")
         }
+        // Less room: the secondary line gets smaller type (padding 16, title2 primary)...
+        d.style.primaryTextStyle = .title2
+        let smaller = layout(d, .medium, Fixtures.inputs(isPro: true))
+        let shrunk = try #require(smaller.elements.first { $0.text == "Coffees today: 3" }, "\(smaller.elements.compactMap(\.text)) \(smaller.warnings)")
+        #expect((shrunk.textRun?.sizePoints ?? 0) < 11 && (shrunk.textRun?.sizePoints ?? 0) >= 11 * 0.75 - 0.001)
+        #expect(shrunk.rect.maxY <= smaller.actions[0].rect.minY + 0.01)
+        #expect(smaller.warnings.isEmpty && smaller.textLines.contains("Coffees today: 3"))
+        // ... and with less still (padding 20, title3), the primary goes to one smaller line too.
+        d.style.paddingPoints = 20
+        d.style.primaryTextStyle = .title3
+        let both = layout(d, .medium, Fixtures.inputs(isPro: true))
+        let primary = try #require(both.elements.first { $0.text == "Morning" })
+        let secondary = try #require(both.elements.first { $0.text == "Coffees today: 3" }, "\(both.elements.compactMap(\.text)) \(both.warnings)")
+        #expect((primary.textRun?.sizePoints ?? 99) < 20 && (primary.textRun?.sizePoints ?? 0) >= 15 - 0.001)
+        #expect(primary.rect.maxY <= secondary.rect.minY && secondary.rect.maxY <= both.actions[0].rect.minY + 0.01)
+        #expect(both.warnings.isEmpty, "\(both.warnings)")
         // No room even for a shrunk line (large padding, big type): dropped, said, and left out of
         // every rendition.
         d.style.paddingPoints = 24
