@@ -152,6 +152,26 @@ import WidgetDesign
         #expect(!renderer.json(tight).contains("Coffees"))
     }
 
+    /// Issue 28.1, lists: the text rendition of a list secondary holds the rows drawn and the
+    /// "+N more" line, not rows the widget has no room for.
+    @Test func aListsTextRenditionHoldsOnlyTheRowsDrawn() {
+        var d = Fixtures.design("classic")
+        d.name = "Shop"
+        d.primaryText = "Groceries"
+        d.secondaryText = (1...8).map { "- [ ] Item \($0)" }.joined(separator: "\n")
+        let l = layout(d, .small)
+        let rows = l.elements.compactMap(\.text).filter { $0.hasPrefix("Item ") }
+        #expect(!rows.isEmpty && rows.count < 8, "\(rows)")
+        let more = "+\(8 - rows.count) more"
+        #expect(l.elements.contains { $0.text == more })
+        let expected = rows.map { "- [ ] \($0)" } + [more]
+        #expect(l.textLines == ["Shop", "Groceries", expected.joined(separator: "\n")], "\(l.textLines)")
+        #expect(!renderer.text(l).contains("Item 8"))
+        // All rows drawn: the secondary as written.
+        d.secondaryText = "- [ ] Milk\n- [x] Eggs"
+        #expect(layout(d, .large).textLines.last == "- [ ] Milk\n- [x] Eggs")
+    }
+
     /// Issue 28.2: layers the mix does not use showed 65 % on the large Noise widget while the
     /// mixer showed (and turning the layer on played) a new layer's 80 %.
     @Test func unusedNoiseLayersShowTheVolumeTheyWouldPlayAt() {
