@@ -111,6 +111,8 @@ public struct TextRun: Sendable, Hashable {
     /// Lines actually drawn, and whether text was cut ("…").
     public var lineCount: Int
     public var isTruncated: Bool
+    /// When cut: the text as drawn, "…" included, lines joined with a space; nil otherwise.
+    public var shownText: String?
     /// The width the text was measured (wrapped) at, points; drawing wraps it the same way.
     var wrapWidth: Double?
 

@@ -198,7 +198,12 @@ extension TemplateContext {
     /// show. A list secondary is its drawn items (and "+N more").
     func drawnLines(name: String, primary: String, secondary: String) -> [String] {
         let shown = Set(b.elements.compactMap(\.text))
-        var lines = [name, primary].filter { !$0.isEmpty && shown.contains($0) }
+        // A text cut with "…" is said as drawn.
+        var drawnAs: [String: String] = [:]
+        for case .text(let run) in b.elements.map(\.primitive) where drawnAs[run.text] == nil {
+            drawnAs[run.text] = run.isTruncated ? (run.shownText ?? run.text) : run.text
+        }
+        var lines = [name, primary].filter { !$0.isEmpty && shown.contains($0) }.map { drawnAs[$0] ?? $0 }
         guard !secondary.isEmpty else { return lines }
         if let list = ListParser.parse(secondary) {
             let drawn = list.items.filter { shown.contains($0.text) }
@@ -211,7 +216,7 @@ extension TemplateContext {
                 lines.append((rows + (shown.contains("+\(list.items.count - drawn.count) more") ? ["+\(list.items.count - drawn.count) more"] : [])).joined(separator: "\n"))
             }
         } else if shown.contains(secondary) {
-            lines.append(secondary)
+            lines.append(drawnAs[secondary] ?? secondary)
         }
         return lines
     }

@@ -152,6 +152,26 @@ import WidgetDesign
         #expect(!renderer.json(tight).contains("Coffees"))
     }
 
+    /// Issue 28.1: a text cut with "…" is said as drawn in the text rendition and the JSON (a
+    /// counter at the end of a cut line would otherwise change in the text but not the picture).
+    @Test func aCutTextIsSaidAsDrawn() throws {
+        var d = Fixtures.design("classic")
+        d.name = "Coffee"
+        d.primaryText = "Coffee counter for the whole morning and afternoon"
+        d.layout.primaryLineLimitSmall = 1
+        let l = layout(d, .small)
+        let run = try #require(l.elements.compactMap(\.textRun).first { $0.text == d.primaryText })
+        #expect(run.isTruncated)
+        let shown = try #require(run.shownText)
+        #expect(shown.hasSuffix("…") && shown.count < d.primaryText.count && d.primaryText.hasPrefix(String(shown.dropLast()).trimmingCharacters(in: .whitespaces)), "\(shown)")
+        #expect(l.textLines[1] == shown, "\(l.textLines)")
+        #expect(renderer.json(l).contains("\"shown\": \"\(shown)\""))
+        // Not cut: said as written, and no `shown` in the JSON.
+        d.primaryText = "Morning"
+        let short = layout(d, .small)
+        #expect(short.textLines[1] == "Morning" && !renderer.json(short).contains("\"shown\""))
+    }
+
     /// Issue 28.1, lists: the text rendition of a list secondary holds the rows drawn and the
     /// "+N more" line, not rows the widget has no room for.
     @Test func aListsTextRenditionHoldsOnlyTheRowsDrawn() {
@@ -165,7 +185,9 @@ import WidgetDesign
         let more = "+\(8 - rows.count) more"
         #expect(l.elements.contains { $0.text == more })
         let expected = rows.map { "- [ ] \($0)" } + [more]
-        #expect(l.textLines == ["Shop", "Groceries", expected.joined(separator: "\n")], "\(l.textLines)")
+        // The checklist pill shortens the primary line: it is said as drawn.
+        let primary = l.elements.compactMap(\.textRun).first { $0.text == "Groceries" }
+        #expect(l.textLines == ["Shop", primary?.shownText ?? "Groceries", expected.joined(separator: "\n")], "\(l.textLines)")
         #expect(!renderer.text(l).contains("Item 8"))
         // All rows drawn: the secondary as written.
         d.secondaryText = "- [ ] Milk\n- [x] Eggs"
@@ -338,8 +360,9 @@ import WidgetDesign
         huge.primaryText = String(repeating: "word ", count: 400)
         let hugeInline = renderer.text(layout(huge, .inline))
         #expect(hugeInline.count == 201 && hugeInline.hasSuffix("…\n"), "\(hugeInline.count)")
+        // On small the primary says what is drawn (issue 28.1): one line cut with "…".
         let hugeSmall = renderer.text(layout(huge, .small)).split(separator: "\n")
-        #expect(hugeSmall.allSatisfy { $0.count <= 500 } && hugeSmall.contains { $0.count == 500 && $0.hasSuffix("…") })
+        #expect(hugeSmall.allSatisfy { $0.count <= 500 } && hugeSmall.contains { $0.count < 100 && $0.hasPrefix("word") && $0.hasSuffix("…") }, "\(hugeSmall)")
     }
 
     @Test func pngSizeFollowsScale() throws {
