@@ -165,12 +165,14 @@ extension TemplateContext {
     }
 
     /// When the secondary line fits nowhere, the primary text (the last element added, one line
-    /// or more) is set again on one line, shrunk in steps to 0.75, until a 0.75-size secondary
-    /// line fits under it; then both are placed. Returns the secondary's rect, or nil with the
-    /// primary left as it was.
+    /// or more) is set again on one line, shrunk in steps to 0.75 of its style's size (never
+    /// below, even when it was already shrunk to fit), until a 0.75-size secondary line fits under
+    /// it; then both are placed. Returns the secondary's rect, or nil with the primary left as it
+    /// was.
     func shrinkPrimary(for secondary: TextRun, x: Double, width: Double, align: TextAlignment, maxY: Double) -> Rect? {
         guard let last = b.elements.last, case .text(let placed) = last.primitive, placed.text == primary else { return nil }
         let top = last.rect.minY
+        let fullSize = TextStyleMetrics.font(spec.style.primaryTextStyle, fallback: .title3).size
         var small = secondary
         small.lineLimit = 1
         small.sizePoints = secondary.sizePoints * 0.75
@@ -178,7 +180,7 @@ extension TemplateContext {
         for step in 1...5 {
             var p = placed
             p.lineLimit = 1
-            p.sizePoints = placed.sizePoints * (1 - Double(step) * 0.05)
+            p.sizePoints = min(placed.sizePoints, fullSize * (1 - Double(step) * 0.05))
             guard top + b.lineHeightOf(p) + 6 + secondaryHeight <= maxY else { continue }
             b.elements.removeLast()
             guard let pr = b.addText(p, x: x, y: top, width: width, align: align, maxY: maxY) else {
