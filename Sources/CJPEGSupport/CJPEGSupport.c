@@ -63,6 +63,39 @@ int ww_jpeg_dimensions(const uint8_t *data, size_t length, uint32_t *width, uint
 
 int ww_jpeg_decode_argb32(const uint8_t *data, size_t length, uint8_t *pixels, size_t stride,
                           uint32_t width, uint32_t height, char *error, size_t errorLength) {
+    return ww_jpeg_decode_argb32_scaled(data, length, 8, pixels, stride, width, height, error, errorLength);
+}
+
+int ww_jpeg_output_size(const uint8_t *data, size_t length, int scaleEighths, uint32_t *width, uint32_t *height,
+                        char *error, size_t errorLength) {
+    struct jpeg_decompress_struct info;
+    struct ww_error_manager manager;
+    char buffer[JMSG_LENGTH_MAX] = {0};
+    info.err = jpeg_std_error(&manager.base);
+    manager.base.error_exit = ww_error_exit;
+    manager.base.output_message = ww_output_message;
+    manager.damaged = 0;
+    manager.message = buffer;
+    manager.messageLength = sizeof buffer;
+    if (setjmp(manager.jump)) {
+        jpeg_destroy_decompress(&info);
+        snprintf(error, errorLength, "%s", buffer);
+        return -1;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, data, (unsigned long)length);
+    jpeg_read_header(&info, TRUE);
+    info.scale_num = (unsigned int)scaleEighths;
+    info.scale_denom = 8;
+    jpeg_calc_output_dimensions(&info);
+    *width = info.output_width;
+    *height = info.output_height;
+    jpeg_destroy_decompress(&info);
+    return 0;
+}
+
+int ww_jpeg_decode_argb32_scaled(const uint8_t *data, size_t length, int scaleEighths, uint8_t *pixels, size_t stride,
+                                 uint32_t width, uint32_t height, char *error, size_t errorLength) {
     struct jpeg_decompress_struct info;
     struct ww_error_manager manager;
     char buffer[JMSG_LENGTH_MAX] = {0};
@@ -82,7 +115,10 @@ int ww_jpeg_decode_argb32(const uint8_t *data, size_t length, uint8_t *pixels, s
     jpeg_create_decompress(&info);
     jpeg_mem_src(&info, data, (unsigned long)length);
     jpeg_read_header(&info, TRUE);
-    if (info.image_width != width || info.image_height != height) {
+    info.scale_num = (unsigned int)scaleEighths;
+    info.scale_denom = 8;
+    jpeg_calc_output_dimensions(&info);
+    if (info.output_width != width || info.output_height != height) {
         jpeg_destroy_decompress(&info);
         snprintf(error, errorLength, "dimensions changed between reads");
         return -1;
@@ -157,6 +193,54 @@ int ww_jpeg_encode_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, int 
     }
     jpeg_finish_compress(&info);
     jpeg_destroy_compress(&info);
+    *output = out;
+    *outputLength = outLength;
+    return 0;
+}
+
+int ww_jpeg_encode_argb32(const uint8_t *pixels, size_t stride, uint32_t width, uint32_t height, int quality,
+                          uint8_t **output, size_t *outputLength) {
+    struct jpeg_compress_struct info;
+    struct ww_error_manager manager;
+    char buffer[JMSG_LENGTH_MAX] = {0};
+    unsigned char *out = NULL;
+    unsigned long outLength = 0;
+    JSAMPLE *volatile row = malloc((size_t)width * 3);
+    if (!row) return -1;
+    info.err = jpeg_std_error(&manager.base);
+    manager.base.error_exit = ww_error_exit;
+    manager.base.output_message = ww_output_message;
+    manager.damaged = 0;
+    manager.message = buffer;
+    manager.messageLength = sizeof buffer;
+    if (setjmp(manager.jump)) {
+        jpeg_destroy_compress(&info);
+        free(row);
+        free(out);
+        return -1;
+    }
+    jpeg_create_compress(&info);
+    jpeg_mem_dest(&info, &out, &outLength);
+    info.image_width = width;
+    info.image_height = height;
+    info.input_components = 3;
+    info.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, quality, TRUE);
+    jpeg_start_compress(&info, TRUE);
+    while (info.next_scanline < info.image_height) {
+        const uint32_t *in = (const uint32_t *)(pixels + (size_t)info.next_scanline * stride);
+        for (uint32_t x = 0; x < width; x++) {
+            row[x * 3] = (JSAMPLE)((in[x] >> 16) & 0xFF);
+            row[x * 3 + 1] = (JSAMPLE)((in[x] >> 8) & 0xFF);
+            row[x * 3 + 2] = (JSAMPLE)(in[x] & 0xFF);
+        }
+        JSAMPROW rows[1] = { row };
+        jpeg_write_scanlines(&info, rows, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    free(row);
     *output = out;
     *outputLength = outLength;
     return 0;

@@ -1,6 +1,16 @@
+import NoiseEngine
+
 /// The page's only script and style sheet: small, hand-written, served from the binary (the page
 /// works offline and loads nothing from elsewhere).
 enum Assets {
+    /// The body of the script's `colourName(c)`, from `ColourName.bands`: a slider names its
+    /// colour as the server does while it moves.
+    static var colourNameScript: String {
+        let bands = ColourName.bands
+        return bands.dropLast().map { "if (c < \($0.below)) return '\($0.name)';" }.joined(separator: " ")
+            + " return '\(bands[bands.count - 1].name)';"
+    }
+
     static let css = """
     :root { color-scheme: light dark; --bg: #eef0f4; --fg: #15171c; --muted: #5c6370; --card: #ffffff; --accent: #0a84ff; }
     @media (prefers-color-scheme: dark) { :root { --bg: #101114; --fg: #eceef2; --muted: #9aa1ad; --card: #1c1e23; } }
@@ -98,7 +108,7 @@ enum Assets {
       const held = new Set();      // controls the user is moving: incoming state leaves them alone
 
       function colourName(c) {
-        return c < 0.25 ? 'white' : c < 0.75 ? 'white to pink' : c < 1.25 ? 'pink' : c < 1.75 ? 'pink to brown' : 'brown';
+        \(colourNameScript)
       }
       function describe(control) {
         const v = Number(control.value);
@@ -182,18 +192,28 @@ enum Assets {
 
       // Live updates. EventSource reconnects by itself after a server restart; the new server has a
       // new token and maybe new widgets, so a reconnect reloads the home section in place.
+      // A design added or deleted elsewhere (the server's `layout` event) takes the same path: the
+      // home section is fetched again and swapped in, keeping the focused button where it still is.
       let connectedBefore = false;
+      async function reloadHome() {
+        try {
+          const page = new DOMParser().parseFromString(await (await fetch('/')).text(), 'text/html');
+          const home = page.getElementById('home');
+          const old = document.getElementById('home');
+          if (!home || !old) return;
+          const focused = document.activeElement && old.contains(document.activeElement) ? document.activeElement.dataset.actionId : null;
+          old.replaceWith(home);
+          if (focused) {
+            const again = home.querySelector('button.hit[data-action-id="' + CSS.escape(focused) + '"]');
+            if (again) again.focus();
+          }
+        } catch (err) { /* the next event will try again */ }
+      }
       function connect() {
         const events = new EventSource('/events');
         events.addEventListener('hello', async (e) => {
           const hello = JSON.parse(e.data);
-          if (connectedBefore && hello.token !== token) {
-            try {
-              const page = new DOMParser().parseFromString(await (await fetch('/')).text(), 'text/html');
-              const home = page.getElementById('home');
-              if (home) document.getElementById('home').replaceWith(home);
-            } catch (err) { /* the next event will try again */ }
-          }
+          if (connectedBefore && hello.token !== token) await reloadHome();
           token = hello.token;
           connectedBefore = true;
           document.documentElement.dataset.live = 'connected';
@@ -202,6 +222,7 @@ enum Assets {
           const change = JSON.parse(e.data);
           swapTile(change.key, change.html);
         });
+        events.addEventListener('layout', () => { reloadHome(); });
         events.addEventListener('mixer', (e) => applyMixer(JSON.parse(e.data)));
         events.addEventListener('error', () => { document.documentElement.dataset.live = 'reconnecting'; });
       }

@@ -162,15 +162,7 @@ public enum Page {
     static func timeLeft(_ seconds: Int) -> String { "\(seconds / 60):\(String(format: "%02d", seconds % 60)) left" }
 
     /// 0 white, 1 pink, 2 brown, and the shades between.
-    public static func colourName(_ c: Double) -> String {
-        switch c {
-        case ..<0.25: return "white"
-        case ..<0.75: return "white to pink"
-        case ..<1.25: return "pink"
-        case ..<1.75: return "pink to brown"
-        default: return "brown"
-        }
-    }
+    public static func colourName(_ c: Double) -> String { ColourName.of(c) }
 
     static func number(_ v: Double) -> String {
         if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }

@@ -156,15 +156,7 @@ public enum StatusFormatter {
         return parts.joined(separator: ", ")
     }
 
-    static func colourName(_ beta: Double) -> String {
-        switch beta {
-        case ..<0.25: "white"
-        case ..<0.75: "white–pink"
-        case ..<1.25: "pink"
-        case ..<1.75: "pink–brown"
-        default: "brown"
-        }
-    }
+    static func colourName(_ beta: Double) -> String { ColourName.of(beta) }
 
     static func percent(_ v: Double) -> String { "\(Int((v * 100).rounded()))%" }
 

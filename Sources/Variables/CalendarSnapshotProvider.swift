@@ -74,6 +74,15 @@ public struct CalendarSnapshotProvider: DictionaryKeySource {
         return v
     }
 
+    /// "10:15–11:00" (en_GB) or "10:15 AM–11:00 AM" (en_US): the locale's short time at both
+    /// ends, only the start when there is no end. `__calendar_*_range` and the Next Up widget
+    /// both say it this way.
+    static func timeRange(start: Date, end: Date?, formatters: FormatterCache) -> String {
+        let shortTime = formatters.date(pattern: DateFormatter.dateFormat(fromTemplate: "jmm", options: 0, locale: formatters.locale) ?? "HH:mm")
+        guard let end else { return shortTime.string(from: start) }
+        return "\(shortTime.string(from: start))–\(shortTime.string(from: end))"
+    }
+
     func describe(_ e: Event, as name: String, into v: inout [String: String], context: RenderContext, formatters: FormatterCache) {
         let key = "__calendar_\(name)_"
         let now = context.now
@@ -85,8 +94,7 @@ public struct CalendarSnapshotProvider: DictionaryKeySource {
         v[key + "end_iso"] = CivilTime.isoUTC(e.end, fractionalSeconds: false)
         v[key + "start"] = CivilTime.local(e.start, in: context.timeZone).hourMinute
         v[key + "end"] = CivilTime.local(e.end, in: context.timeZone).hourMinute
-        let shortTime = formatters.date(pattern: DateFormatter.dateFormat(fromTemplate: "jmm", options: 0, locale: context.locale))
-        v[key + "range"] = e.isAllDay ? "All day" : "\(shortTime.string(from: e.start))–\(shortTime.string(from: e.end))"
+        v[key + "range"] = e.isAllDay ? "All day" : Self.timeRange(start: e.start, end: e.end, formatters: formatters)
         let seconds = e.start.timeIntervalSince(now)
         v[key + "in_min"] = String(max(0, Int((seconds / 60).rounded(.up))))
         v[key + "ongoing"] = (seconds <= 0 && e.end > now) ? "true" : "false"

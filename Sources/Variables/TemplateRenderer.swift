@@ -63,6 +63,11 @@ public final class TemplateRenderer {
         Self.lookup(canonicalKey, context: context, formatters: cache(for: context))
     }
 
+    /// An event's time range as `__calendar_next_range` says it, in the context's locale and zone.
+    public func eventTimeRange(start: Date, end: Date?, in context: RenderContext) -> String {
+        CalendarSnapshotProvider.timeRange(start: start, end: end, formatters: cache(for: context))
+    }
+
     /// Every built-in key the context's sources currently resolve, sorted.
     public func builtInEntries(in context: RenderContext) -> [(key: String, value: String)] {
         context.builtIns.entries(in: context, formatters: cache(for: context))

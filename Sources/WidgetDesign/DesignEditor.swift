@@ -140,6 +140,15 @@ public enum DesignEditor {
         s.image = img
     }
 
+    /// A button's FORMAT as `weaver vars set-now --format` spells it; the seed's names
+    /// (`timeOnly`…) are read too, as older designs and notes use them.
+    static func nowFormat(_ v: String) throws -> WidgetNowFormatToken {
+        guard let format = WidgetNowFormatToken.parse(v.trimmingCharacters(in: .whitespaces)) else {
+            throw DesignError("'\(v)' is not a time format; allowed: iso|unix|unixms|date|time (as 'weaver vars set-now --format' takes them)")
+        }
+        return format
+    }
+
     /// `increment:KEY[:AMOUNT[:TITLE]]`, `now:KEY[:FORMAT[:TITLE]]`, or empty to remove.
     static func action(_ v: String, slot: Int, in s: inout WidgetSpec) throws {
         var actions = s.actionBar?.actions ?? []
@@ -160,7 +169,7 @@ public enum DesignEditor {
                 a = ActionSpec(title: title.isEmpty ? (amount > 0 ? "+\(amount)" : "\(amount)") : title,
                                kind: .incrementVariable, variableKey: key, incrementAmount: amount)
             case "now", "setvariabletonow":
-                let format: WidgetNowFormatToken = parts.count > 2 && !parts[2].isEmpty ? try token(parts[2]) : .iso8601
+                let format: WidgetNowFormatToken = parts.count > 2 && !parts[2].isEmpty ? try nowFormat(parts[2]) : .iso8601
                 a = ActionSpec(title: title.isEmpty ? "Done" : title, kind: .setVariableToNow, variableKey: key, nowFormat: format)
             default:
                 throw DesignError("'\(parts[0])' is not an action kind; use increment:KEY[:AMOUNT[:TITLE]] or now:KEY[:FORMAT[:TITLE]]")

@@ -223,7 +223,10 @@ public struct DesignLibrary: Sendable {
 
     // MARK: Writing
 
-    /// Adds new designs (they must have IDs not in the library), all or nothing.
+    /// Adds new designs (they must have IDs not in the library), all or nothing. The first design
+    /// put in an empty library with no default becomes the default, as on iOS (so plain
+    /// `weaver render` draws it rather than saying there is none); a default cleared while
+    /// designs remain stays cleared.
     ///
     /// `prepare` runs under the library lock after the free-tier check and before any design is
     /// written: it may change the designs (an import renames images there) and returns the files
@@ -231,6 +234,7 @@ public struct DesignLibrary: Sendable {
     public func add(_ specs: [WidgetSpec], prepare: (inout [WidgetSpec]) throws -> [URL] = { _ in [] }) throws {
         try lock.withLock {
             var rows = try lockedRows()
+            let wasEmpty = rows.isEmpty
             try checkCap(adding: specs.count, currentCount: rows.count)
             var specs = specs
             let existing = Set(rows.map(\.id))
@@ -252,6 +256,15 @@ public struct DesignLibrary: Sendable {
                 // All or nothing: a failure part-way removes what this call wrote.
                 for url in written { try? FileManager.default.removeItem(at: url) }
                 throw error
+            }
+            // An empty library has no valid default, whatever the record says (it can name a
+            // design in the trash).
+            if wasEmpty, let first = specs.first {
+                do {
+                    try setDefaultUnlocked(first.id)
+                } catch {
+                    warn("\(root.defaultDesign.path): could not record \(first.name) as the default design (\(error)); set it with 'weaver designs default \(first.id.uuidString)'")
+                }
             }
         }
     }

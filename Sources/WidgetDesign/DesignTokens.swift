@@ -114,4 +114,10 @@ public enum WidgetActionButtonStyleToken: String, DesignToken {
 
 public enum WidgetNowFormatToken: String, DesignToken {
     case iso8601, unixSeconds, unixMilliseconds, dateOnly, timeOnly
+
+    /// The names `weaver vars set-now --format` takes, so a button is written as the command is
+    /// (`now:fed:time`); the seed's names stay the stored ones and are still read.
+    public static var aliases: [String: WidgetNowFormatToken] {
+        ["iso": .iso8601, "unix": .unixSeconds, "unixms": .unixMilliseconds, "date": .dateOnly, "time": .timeOnly]
+    }
 }

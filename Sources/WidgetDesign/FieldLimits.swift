@@ -19,6 +19,10 @@ public enum FieldLimits {
     public static let normalisedCoordinate: ClosedRange<Double> = 0...1
     public static let pixelDimension: ClosedRange<Int> = 1...100_000
     public static let smartPhotoAlgorithmVersion: ClosedRange<Int> = 0...1_000_000
+    /// A Smart Photo render's straightening, degrees (the app's slider stays well inside).
+    public static let straightenDegrees: ClosedRange<Double> = -360...360
+    /// A Smart Photo render's quarter turns (read modulo 4 when drawn).
+    public static let rotationQuarterTurns: ClosedRange<Int> = -1_000...1_000
 
     public static let maxActions = 2
     public static let maxNameCharacters = 120

@@ -30,16 +30,29 @@ public struct PixelSize: Sendable, Hashable {
 
 /// One prepared per-size render of a Smart Photo: an image file in the store's `images/` folder
 /// cropped from the master at `cropRect`, `pixelSize` pixels.
+///
+/// `rotationQuarterTurns` turns the master clockwise first, in quarter turns, and `cropRect` is in
+/// the turned picture; `straightenDegrees` then turns the picture clockwise about the crop's
+/// centre. (GUESS at the app's order; the app writes both beside `cropRect`.) Both are optional:
+/// older versions of the app do not write them, and what was absent is written absent again.
 public struct SmartPhotoVariant: Sendable, Hashable {
     public var renderFileName: String
     public var cropRect: NormalisedRect
     public var pixelSize: PixelSize
+    public var straightenDegrees: Double?
+    public var rotationQuarterTurns: Int?
 
-    public init(renderFileName: String, cropRect: NormalisedRect, pixelSize: PixelSize) {
+    public init(renderFileName: String, cropRect: NormalisedRect, pixelSize: PixelSize,
+                straightenDegrees: Double? = nil, rotationQuarterTurns: Int? = nil) {
         self.renderFileName = renderFileName
         self.cropRect = cropRect
         self.pixelSize = pixelSize
+        self.straightenDegrees = straightenDegrees
+        self.rotationQuarterTurns = rotationQuarterTurns
     }
+
+    /// Quarter turns clockwise, 0…3.
+    public var quarterTurns: Int { (((rotationQuarterTurns ?? 0) % 4) + 4) % 4 }
 }
 
 /// The widget size a render is for.

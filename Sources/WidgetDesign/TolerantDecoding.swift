@@ -140,7 +140,7 @@ public struct TolerantDecoder {
             note(path, .wrongType, "expected an object, found \(value.typeName); render dropped")
             return nil
         }
-        checkKeys(o, known: ["renderFileName", "cropRect", "pixelSize"], path: path)
+        checkKeys(o, known: ["renderFileName", "cropRect", "pixelSize", "straightenDegrees", "rotationQuarterTurns"], path: path)
         guard let file = fileName(o, "renderFileName", path, what: "render") else { return nil }
         var rect = NormalisedRect.full
         let rectPath = join(path, "cropRect")
@@ -178,7 +178,9 @@ public struct TolerantDecoder {
         case let v?:
             note(sizePath, .wrongType, "expected an object, found \(v.typeName); using 1×1")
         }
-        return SmartPhotoVariant(renderFileName: file, cropRect: rect, pixelSize: size)
+        let straighten = o["straightenDegrees"].flatMap { $0 == .null ? nil : double(o, "straightenDegrees", path, range: FieldLimits.straightenDegrees, default: 0) }
+        let turns = o["rotationQuarterTurns"].flatMap { $0 == .null ? nil : int(o, "rotationQuarterTurns", path, range: FieldLimits.rotationQuarterTurns, default: 0) }
+        return SmartPhotoVariant(renderFileName: file, cropRect: rect, pixelSize: size, straightenDegrees: straighten, rotationQuarterTurns: turns)
     }
 
     /// A bare image file name (sanitised like every image name), or nil with a finding.

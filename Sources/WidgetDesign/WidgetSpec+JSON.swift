@@ -78,10 +78,13 @@ extension SmartPhotoSpec {
 
 extension SmartPhotoVariant {
     var jsonValue: JSONValue {
-        .object(["renderFileName": .string(renderFileName),
-                 "cropRect": .object(["x": .number(cropRect.x), "y": .number(cropRect.y),
-                                      "width": .number(cropRect.width), "height": .number(cropRect.height)]),
-                 "pixelSize": .object(["width": .number(Double(pixelSize.width)), "height": .number(Double(pixelSize.height))])])
+        var o: [String: JSONValue] = ["renderFileName": .string(renderFileName),
+                                      "cropRect": .object(["x": .number(cropRect.x), "y": .number(cropRect.y),
+                                                           "width": .number(cropRect.width), "height": .number(cropRect.height)]),
+                                      "pixelSize": .object(["width": .number(Double(pixelSize.width)), "height": .number(Double(pixelSize.height))])]
+        if let straightenDegrees { o["straightenDegrees"] = .number(straightenDegrees) }
+        if let rotationQuarterTurns { o["rotationQuarterTurns"] = .number(Double(rotationQuarterTurns)) }
+        return .object(o)
     }
 }
 

@@ -154,6 +154,35 @@ struct CairoDrawer {
             }
             cairo_paint(cr)
             cairo_restore(cr)
+        case .croppedImage(let key, let crop, let mode, let radius):
+            guard let image = images[key] else { return }
+            cairo_save(cr)
+            roundedRect(cr, r, radius)
+            cairo_clip(cr)
+            let iw = Double(image.pixelWidth), ih = Double(image.pixelHeight)
+            let turns = ((crop.quarterTurns % 4) + 4) % 4
+            // The turned picture's size, and the crop in its pixels.
+            let tw = turns % 2 == 0 ? iw : ih, th = turns % 2 == 0 ? ih : iw
+            let cw = max(1e-6, crop.width) * tw, ch = max(1e-6, crop.height) * th
+            let cx = (crop.x + crop.width / 2) * tw, cy = (crop.y + crop.height / 2) * th
+            let k = mode == .fill ? max(r.width / cw, r.height / ch) : min(r.width / cw, r.height / ch)
+            // Read right to left: master → turned picture → centred on the crop → straightened →
+            // scaled → onto the rect's centre.
+            cairo_translate(cr, r.midX, r.midY)
+            cairo_scale(cr, k, k)
+            cairo_rotate(cr, crop.straightenDegrees.isFinite ? crop.straightenDegrees * .pi / 180 : 0)
+            cairo_translate(cr, -cx, -cy)
+            switch turns {
+            case 1: cairo_translate(cr, ih, 0)
+            case 2: cairo_translate(cr, iw, ih)
+            case 3: cairo_translate(cr, 0, iw)
+            default: break
+            }
+            cairo_rotate(cr, Double(turns) * .pi / 2)
+            cairo_set_source_surface(cr, image.surface.pointer, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+            cairo_paint(cr)
+            cairo_restore(cr)
         case .arc(let colour, let lineWidth, let start, let end, let roundCaps):
             let radius = min(r.width, r.height) / 2 - lineWidth / 2
             let a0 = (start - 90) * .pi / 180, a1 = (end - 90) * .pi / 180

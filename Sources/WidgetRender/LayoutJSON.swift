@@ -1,6 +1,6 @@
 import SharedStore
 
-/// `{"family","scale","width","height","elements":[{"kind","text"?,"rect"}],"actions":[{"id","kind","title"?,"layer"?,"rect"}]}`,
+/// `{"family","scale","width","height","elements":[{"kind","text"?,"shown"?,"rect"}],"actions":[{"id","kind","title"?,"layer"?,"rect"}]}`,
 /// keys in that order, numbers in points rounded to 0.01.
 enum LayoutJSON {
     static func encode(_ layout: WidgetLayout) -> String {
@@ -24,6 +24,7 @@ enum LayoutJSON {
             raw(i == 0 ? "\n    " : ",\n    ")
             raw("{\"kind\": "); string(e.kind.rawValue)
             if let t = e.text { raw(", \"text\": "); string(t) }
+            if let shown = e.textRun?.shownText { raw(", \"shown\": "); string(shown) }
             raw(", \"rect\": "); rect(e.rect); raw("}")
         }
         raw(layout.elements.isEmpty ? "]" : "\n  ]")

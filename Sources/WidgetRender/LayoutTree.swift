@@ -111,6 +111,8 @@ public struct TextRun: Sendable, Hashable {
     /// Lines actually drawn, and whether text was cut ("…").
     public var lineCount: Int
     public var isTruncated: Bool
+    /// When cut: the text as drawn, "…" included, lines joined with a space; nil otherwise.
+    public var shownText: String?
     /// The width the text was measured (wrapped) at, points; drawing wraps it the same way.
     var wrapWidth: Double?
 
@@ -141,6 +143,9 @@ public enum Primitive: Sendable, Hashable {
     case symbol(SymbolGlyph, colour: RGBA, weight: Int)
     /// A design image (key into the render's image set), clipped to a rounded rect.
     case image(key: String, contentMode: ImageFit, cornerRadius: Double, blurred: Bool)
+    /// A Smart Photo master drawn as its per-size render would show it: turned, cropped and
+    /// straightened (`crop`), then placed like `image`.
+    case croppedImage(key: String, crop: ImageCrop, contentMode: ImageFit, cornerRadius: Double)
     /// An arc on the circle inscribed in the rect; angles in degrees clockwise from 12 o'clock.
     case arc(colour: RGBA, lineWidth: Double, startDegrees: Double, endDegrees: Double, roundCaps: Bool)
     /// A closed filled polygon in widget points (the rain chart's ribbon).
@@ -150,6 +155,21 @@ public enum Primitive: Sendable, Hashable {
 }
 
 public enum ImageFit: String, Sendable, Hashable { case fill, fit }
+
+/// Where a Smart Photo render lies in its master (see `SmartPhotoVariant`): the master turned
+/// clockwise by `quarterTurns` (0…3), the rectangle in 0…1 of the turned picture, and the picture
+/// turned clockwise by `straightenDegrees` about the rectangle's centre.
+public struct ImageCrop: Sendable, Hashable {
+    public var x: Double, y: Double, width: Double, height: Double
+    public var quarterTurns: Int
+    public var straightenDegrees: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double, quarterTurns: Int, straightenDegrees: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+        self.quarterTurns = quarterTurns
+        self.straightenDegrees = straightenDegrees
+    }
+}
 
 /// Every element's kind, as the JSON names it.
 public enum ElementKind: String, Sendable, Hashable, Codable {

@@ -36,7 +36,10 @@ public struct NoiseWidgetState: Sendable, Hashable {
         self.playback = playback
         self.mixName = mixName
         var l = Array(layers.prefix(4))
-        while l.count < 4 { l.append(Layer(enabled: false, volume: 0.65, colour: 1)) }
+        // A layer the mix does not have shows what turning it on adds (the mixer's new layer):
+        // the same volume and colour it would then play at.
+        let added = Mix.Layer(enabled: false)
+        while l.count < 4 { l.append(Layer(enabled: false, volume: added.volume, colour: added.colour)) }
         self.layers = l
         self.masterVolume = masterVolume
         self.timerRemainingSeconds = timerRemainingSeconds

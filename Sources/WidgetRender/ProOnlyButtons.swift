@@ -4,6 +4,8 @@
 public enum ProOnlyButtons {
     /// What to do about it, for `weaver tap`.
     public static let tapRemedy = "use --pro or 'weaver pro unlock'"
+    /// What to do about it where there is no `--pro` (saving a design).
+    public static let unlockRemedy = "unlock Pro with 'weaver pro unlock' (the design is saved as written)"
 
     /// The actions `proLayout` has and `layout` lacks (matched by id): the action bar's buttons when
     /// `layout` was drawn without Pro; none when both were drawn with it.

@@ -28,8 +28,37 @@ extension TemplateContext {
         y = header(in: area, y: y)
         y = inlineImage(x: area.minX, y: y, width: area.width, maxY: maxY)
         y = contentStack(x: area.minX, y: y, width: area.width, maxY: maxY, align: align)
-        b.textLines = [name, primary, secondary].filter { !$0.isEmpty }
+        b.textLines = drawnLines(name: name, primary: primary, secondary: secondary)
         footer(in: area, after: y)
+    }
+
+    /// What draws the design's image at this size: the Smart Photo render for the size when it is
+    /// loaded; else its master, turned, cropped and straightened as the render would be; else the
+    /// base image. nil when none of them is loaded.
+    func imageSource(_ image: ImageSpec) -> (key: String, crop: ImageCrop?)? {
+        let size: DesignSizeFamily? = switch family {
+        case .small: .small
+        case .medium: .medium
+        case .large: .large
+        default: nil
+        }
+        if let size, let smart = image.smartPhoto, let variant = smart.variant(for: size) {
+            if inputs.images[variant.renderFileName] != nil { return (variant.renderFileName, nil) }
+            if inputs.images[smart.masterFileName] != nil {
+                let r = variant.cropRect
+                return (smart.masterFileName, ImageCrop(x: r.x, y: r.y, width: r.width, height: r.height,
+                                                        quarterTurns: variant.quarterTurns, straightenDegrees: variant.straightenDegrees ?? 0))
+            }
+        }
+        return inputs.images[image.fileName] != nil ? (image.fileName, nil) : nil
+    }
+
+    /// The primitive that draws `source` (see `imageSource`).
+    func imagePrimitive(_ source: (key: String, crop: ImageCrop?), contentMode: ImageFit, cornerRadius: Double, blurred: Bool = false) -> Primitive {
+        if let crop = source.crop, !blurred {
+            return .croppedImage(key: source.key, crop: crop, contentMode: contentMode, cornerRadius: cornerRadius)
+        }
+        return .image(key: source.key, contentMode: contentMode, cornerRadius: cornerRadius, blurred: blurred)
     }
 
     /// The design's image in Classic (the seed draws images only on posters): `image.height`
@@ -40,8 +69,8 @@ extension TemplateContext {
         let height = min(image.heightPoints, max(0, (maxY - y) / 2))
         guard height >= 16 else { return y }
         let rect = Rect(x: x, y: y, width: width, height: height)
-        if inputs.images[image.fileName] != nil {
-            b.add(.image, rect, .image(key: image.fileName, contentMode: image.contentMode == .fit ? .fit : .fill, cornerRadius: image.cornerRadiusPoints, blurred: false))
+        if let source = imageSource(image) {
+            b.add(.image, rect, imagePrimitive(source, contentMode: image.contentMode == .fit ? .fit : .fill, cornerRadius: image.cornerRadiusPoints))
         } else {
             b.warnings.append("image.fileName: \(inputs.imageFailures[image.fileName] ?? "image '\(image.fileName)' not loaded"); drawing the placeholder")
             b.fill(rect, .solid(palette.quaternaryFill), radius: image.cornerRadiusPoints)
@@ -121,9 +150,77 @@ extension TemplateContext {
             cursor = listRows(list, x: x, y: cursor, width: width, maxY: maxY, secondaryFallback: secondaryFallback)
         } else if !s.isEmpty {
             let sr = run(s, spec.style.secondaryTextStyle, fallback: secondaryFallback, colour: palette.secondary, lines: secondaryLines)
-            if let r = b.addText(sr, x: x, y: cursor, width: width, align: align, maxY: maxY) { cursor = r.maxY + 6 }
+            // Making room as the seed does: fewer lines, then smaller type (to its 0.75 minimum),
+            // then a smaller primary line too; when even that does not fit, the line is left out
+            // and a warning says so (every rendition then leaves it out: see `drawnLines`).
+            if let r = b.addText(sr, x: x, y: cursor, width: width, align: align, maxY: maxY)
+                ?? addShrunk(sr, x: x, y: cursor, width: width, align: align, maxY: maxY)
+                ?? shrinkPrimary(for: sr, x: x, width: width, align: align, maxY: maxY) {
+                cursor = r.maxY + 6
+            } else {
+                b.warnings.append("secondaryText: no room for one line between y \(Int(cursor)) and \(Int(maxY)) pt, even at 0.75 of its size (the action bar, padding and image take the rest); not drawn")
+            }
         }
         return cursor - 6 + layout.spacingPoints
+    }
+
+    /// When the secondary line fits nowhere, the primary text (the last element added, one line
+    /// or more) is set again on one line, shrunk in steps to 0.75 of its style's size (never
+    /// below, even when it was already shrunk to fit), until a 0.75-size secondary line fits under
+    /// it; then both are placed. Returns the secondary's rect, or nil with the primary left as it
+    /// was.
+    func shrinkPrimary(for secondary: TextRun, x: Double, width: Double, align: TextAlignment, maxY: Double) -> Rect? {
+        guard let last = b.elements.last, case .text(let placed) = last.primitive, placed.text == primary else { return nil }
+        let top = last.rect.minY
+        let fullSize = TextStyleMetrics.font(spec.style.primaryTextStyle, fallback: .title3).size
+        var small = secondary
+        small.lineLimit = 1
+        small.sizePoints = secondary.sizePoints * 0.75
+        let secondaryHeight = b.lineHeightOf(small)
+        for step in 1...5 {
+            var p = placed
+            p.lineLimit = 1
+            p.sizePoints = min(placed.sizePoints, fullSize * (1 - Double(step) * 0.05))
+            guard top + b.lineHeightOf(p) + 6 + secondaryHeight <= maxY else { continue }
+            b.elements.removeLast()
+            guard let pr = b.addText(p, x: x, y: top, width: width, align: align, maxY: maxY) else {
+                b.elements.append(last)
+                return nil
+            }
+            if let r = b.addText(small, x: x, y: pr.maxY + 6, width: width, align: align, maxY: maxY) { return r }
+            b.elements.removeLast()
+            b.elements.append(last)
+            return nil
+        }
+        return nil
+    }
+
+    /// The text rendition (`--format txt`, the page's accessible name) of the name, primary and
+    /// secondary: each only when it was drawn, so no rendition says what the picture does not
+    /// show. A list secondary is its drawn items (and "+N more").
+    func drawnLines(name: String, primary: String, secondary: String) -> [String] {
+        let shown = Set(b.elements.compactMap(\.text))
+        // A text cut with "…" is said as drawn.
+        var drawnAs: [String: String] = [:]
+        for case .text(let run) in b.elements.map(\.primitive) where drawnAs[run.text] == nil {
+            drawnAs[run.text] = run.isTruncated ? (run.shownText ?? run.text) : run.text
+        }
+        var lines = [name, primary].filter { !$0.isEmpty && shown.contains($0) }.map { drawnAs[$0] ?? $0 }
+        guard !secondary.isEmpty else { return lines }
+        if let list = ListParser.parse(secondary) {
+            let drawn = list.items.filter { shown.contains($0.text) }
+            guard !drawn.isEmpty else { return lines }
+            if drawn.count == list.items.count {
+                lines.append(secondary)
+            } else {
+                let rows = secondary.split(whereSeparator: \.isNewline).map(String.init)
+                    .filter { row in drawn.contains { !$0.text.isEmpty && row.hasSuffix($0.text) } }
+                lines.append((rows + (shown.contains("+\(list.items.count - drawn.count) more") ? ["+\(list.items.count - drawn.count) more"] : [])).joined(separator: "\n"))
+            }
+        } else if shown.contains(secondary) {
+            lines.append(drawnAs[secondary] ?? secondary)
+        }
+        return lines
     }
 
     /// `run` on one line, shrunk in steps to 0.75 of its size (the seed's minimum scale for
@@ -270,26 +367,25 @@ extension TemplateContext {
                          colour: symbolTint(s), weight: TextStyleMetrics.weight(s.weight), field: "symbol.name")
         }
         if showsActionBar { actionBar(Rect(x: area.minX, y: area.maxY - 44, width: area.width, height: 44)) }
-        b.textLines = [name, primary, secondary].filter { !$0.isEmpty }
+        b.textLines = drawnLines(name: name, primary: primary, secondary: secondary)
     }
 
     // MARK: - Poster
 
     func poster() {
         let style = spec.style
-        if let image = spec.image, let decoded = inputs.images[image.fileName] {
-            _ = decoded
+        if let image = spec.image, let source = imageSource(image) {
             b.fill(bounds, .solid(palette.systemBackground), kind: .background)
             if image.contentMode == .fit {
                 let o: Double = isSmall ? 10 : (family == .medium ? 14 : 16)
                 let m = max(10, 0.85 * o)
-                b.add(.image, bounds, .image(key: image.fileName, contentMode: .fill, cornerRadius: 0, blurred: true))
+                b.add(.image, bounds, imagePrimitive(source, contentMode: .fill, cornerRadius: 0, blurred: true))
                 b.fill(bounds, .solid(RGBA.black.opacity(0.25)))
                 let card = bounds.insetBy(o)
                 b.fill(card, .solid(RGBA.white.opacity(0.14)), radius: image.cornerRadiusPoints + m, stroke: RGBA.white.opacity(0.10))
-                b.add(.image, card.insetBy(m), .image(key: image.fileName, contentMode: .fit, cornerRadius: image.cornerRadiusPoints, blurred: false))
+                b.add(.image, card.insetBy(m), imagePrimitive(source, contentMode: .fit, cornerRadius: image.cornerRadiusPoints))
             } else {
-                b.add(.image, bounds, .image(key: image.fileName, contentMode: .fill, cornerRadius: 0, blurred: false))
+                b.add(.image, bounds, imagePrimitive(source, contentMode: .fill, cornerRadius: 0))
             }
             if style.backgroundOverlayOpacity > 0 {
                 b.fill(bounds, Palette.scaled(palette.background(style.backgroundOverlay, accent: accent, bounds: bounds), opacity: style.backgroundOverlayOpacity))
@@ -308,7 +404,7 @@ extension TemplateContext {
             _ = b.symbol(spec.image == nil ? "photo" : "exclamationmark.triangle.fill", centre: Point(x: bounds.midX, y: y + 11), size: 22, colour: palette.secondary, weight: 600)
             b.addText(hr, x: bounds.minX + 14, y: y + 32, width: bounds.width - 28, align: .centre)
         }
-        b.textLines = [name, primary, secondary].filter { !$0.isEmpty }
+        b.textLines = drawnLines(name: name, primary: primary, secondary: secondary)
         guard spec.layout.posterOverlayMode == .caption else { return }
         let top = spec.layout.alignment.isTopAnchored
         // The scrim, from the caption edge.

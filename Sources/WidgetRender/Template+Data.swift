@@ -247,9 +247,7 @@ extension TemplateContext {
         var y = area.minY + 26
         if let r = b.addText(run(first.title, size: 17, weight: 600, colour: palette.primary, lines: isSmall ? 2 : 3), x: area.minX, y: y, width: area.width, maxY: area.maxY) { y = r.maxY + 4 }
         if let r = b.addText(run(label, size: 12, colour: palette.secondary), x: area.minX, y: y, width: area.width, maxY: area.maxY) { y = r.maxY + 4 }
-        let tz = inputs.context.timeZone
-        var range = first.isAllDay ? "All day" : CivilTime.local(first.start, in: tz).hourMinute
-        if !first.isAllDay, let end = first.end { range += "–" + CivilTime.local(end, in: tz).hourMinute }
+        let range = first.isAllDay ? "All day" : engine.templates.eventTimeRange(start: first.start, end: first.end, in: inputs.context)
         if let r = b.addText(run(range, size: 11, colour: palette.secondary), x: area.minX, y: y, width: area.width, maxY: area.maxY) { y = r.maxY + 4 }
         if !isSmall, !(family == .medium && events.count > 1), let loc = first.location, !loc.isEmpty {
             if let r = b.addText(run(loc, size: 11, colour: palette.secondary), x: area.minX, y: y, width: area.width, maxY: area.maxY) { y = r.maxY + 4 }

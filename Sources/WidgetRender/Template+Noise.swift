@@ -1,4 +1,5 @@
 import Foundation
+import NoiseEngine
 import Variables
 
 /// The Noise Machine widget (template `noiseMachine`): the seed's buttons and more — a real
@@ -23,15 +24,7 @@ extension TemplateContext {
         return RGBA(a.r + (c.r - a.r) * f, a.g + (c.g - a.g) * f, a.b + (c.b - a.b) * f)
     }
 
-    static func noiseColourName(_ beta: Double) -> String {
-        switch beta {
-        case ..<0.35: "White"
-        case ..<0.75: "Light pink"
-        case ..<1.25: "Pink"
-        case ..<1.65: "Deep pink"
-        default: "Brown"
-        }
-    }
+    static func noiseColourName(_ beta: Double) -> String { ColourName.capitalised(beta) }
 
     static func timerText(_ seconds: Double) -> String {
         let minutes = Int((seconds / 60).rounded(.up))

@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 
 /// Measures and builds Pango layouts for text runs. The layout engine measures with it and the
 /// drawing backends draw with it, so both see exactly the same lines. Not thread-safe: one per
@@ -105,8 +106,42 @@ final class TextEngine {
         run.lineCount = Int(pango_layout_get_line_count(layout))
         run.isTruncated = pango_layout_is_ellipsized(layout) != 0
             || run.text.count > Self.maximumCharacters
+        run.shownText = run.isTruncated ? Self.shownText(layout) : nil
         let scale = Double(PANGO_SCALE)
         return (min(width, Double(logical.width) / scale), Double(logical.height) / scale)
+    }
+
+    /// What a cut layout shows: each line's runs as drawn, "…" for the run Pango put in place of
+    /// the elided text, lines joined with a space (the text renditions carry this, not the whole
+    /// text the picture does not show).
+    static func shownText(_ layout: OpaquePointer) -> String {
+        guard let start = pango_layout_get_text(layout) else { return "" }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self), count: strlen(start))
+        // PANGO_ANALYSIS_FLAG_IS_ELLIPSIS, (1 << 1) in pango-item.h.
+        let ellipsisFlag: UInt8 = 1 << 1
+        var lines: [String] = []
+        var node = pango_layout_get_lines_readonly(layout)
+        while let n = node {
+            var text = ""
+            if let line = n.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self) {
+                var runNode = line.pointee.runs
+                while let r = runNode {
+                    if let item = r.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self).pointee.item {
+                        if item.pointee.analysis.flags & ellipsisFlag != 0 {
+                            text += "…"
+                        } else {
+                            let from = max(0, min(Int(item.pointee.offset), bytes.count))
+                            let to = max(from, min(from + Int(item.pointee.length), bytes.count))
+                            text += String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
+                        }
+                    }
+                    runNode = r.pointee.next
+                }
+            }
+            lines.append(text.trimmingCharacters(in: .whitespaces))
+            node = n.pointee.next
+        }
+        return lines.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// Glyphs the fonts could not draw (tofu) in `text` with `family`.

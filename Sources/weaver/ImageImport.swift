@@ -25,7 +25,7 @@ enum ImageImport {
 
     /// Rewrites `image=PATH` assignments (a value with a `/` that names a file) to the bare name the
     /// copy will have, checking the file first: it must read within the size limit and decode as
-    /// PNG or JPEG. Nothing is copied here (`copy` does it once the whole edit is known to apply).
+    /// PNG or JPEG (one over `DesignImages.maximumPixels` is scaled down to it). Nothing is copied here (`copy` does it once the whole edit is known to apply).
     static func prepare(_ assignments: [String], images: URL) throws -> (assignments: [String], pending: [Pending]) {
         var out: [String] = []
         var pending: [Pending] = []
@@ -41,17 +41,22 @@ enum ImageImport {
             var st = stat()
             guard stat(source.path, &st) == 0 else { throw CommandError("image: \(source.path): file not found") }
             guard (st.st_mode & S_IFMT) == S_IFREG else { throw CommandError("image: \(source.path): not a regular file") }
-            let bytes: Data
+            let original: Data
             do {
                 // Gone since the stat: no bytes, which decoding refuses below, naming the file.
-                bytes = try FileSystem.read(source, limit: DesignImages.maximumFileBytes) ?? Data()
+                original = try FileSystem.read(source, limit: DesignImages.maximumFileBytes) ?? Data()
             } catch {
                 throw CommandError("image: \(source.path): \(error) (at most \(DesignImages.maximumFileBytes >> 20) MB)")
             }
+            // A photo with more pixels than the store keeps is scaled down here, once.
+            let bytes: Data
             do {
-                if let damage = try DesignImages.decode(bytes, name: source.path).damage {
-                    printWarning("image: \(source.path): \(damage)")
+                let picture = try DesignImages.prepareForImport(original, name: source.path)
+                if let damage = picture.damage { printWarning("image: \(source.path): \(damage)") }
+                if let from = picture.scaledFrom {
+                    print("Scaled \(source.path) from \(from.width)×\(from.height) to \(picture.pixelWidth)×\(picture.pixelHeight) pixels (widgets keep at most \(DesignImages.maximumPixels / 1_000_000) megapixels).")
                 }
+                bytes = picture.bytes
             } catch {
                 throw CommandError("image: \(error)")
             }

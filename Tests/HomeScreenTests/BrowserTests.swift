@@ -35,7 +35,14 @@ struct BrowserTests {
         let counter = #".widget[data-design-id="\#(rig.counterID)"][data-family="small"]"#
         let plus = try #require(try browser.find(#"\#(counter) button[data-action-kind="incrementVariable"]"#))
         try browser.click(plus)
-        let count = try rig.weaver(["vars", "get", "count"])
+        // The click's request is asynchronous: wait for the store, not for the click to return
+        // (read at once, it failed 1 run in 3 on a loaded machine).
+        var count = try rig.weaver(["vars", "get", "count"])
+        let deadline = Date().addingTimeInterval(5)
+        while count.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) != "1", Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            count = try rig.weaver(["vars", "get", "count"])
+        }
         #expect(count.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(count.stdoutText) \(count.stderrText)")
         #expect(try browser.waitUntil(5, "return /Count 1/.test(document.querySelector('\(counter) img').getAttribute('aria-label'))"), "the counter widget did not show Count 1")
 
@@ -59,5 +66,34 @@ struct BrowserTests {
             try shot.write(to: URL(fileURLWithPath: dir).appendingPathComponent("home-screen.png"))
         }
         #expect(try rig.noise(["stop"]).status == 0)
+    }
+
+    /// Issue 28.3: the server sends `layout` when designs are added or deleted, and the page
+    /// ignored it: a new design never appeared and a deleted one's buttons stayed and did nothing.
+    @Test func designsMadeOrDeletedElsewhereAppearAndGoWithoutAReload() throws {
+        let rig = try ServeRig()
+        defer { rig.stop() }
+        try rig.startServer()
+        let browser = try WebDriver()
+        defer { browser.quit() }
+        try browser.navigate(rig.url)
+        #expect(try browser.waitUntil(10, "return document.documentElement.dataset.live === 'connected'"))
+        _ = try browser.execute("window.__sameDocument = true; return true;")
+        #expect(try browser.execute("return document.querySelectorAll('.widget[data-design-id=\"noise-machine\"]').length") as? Int ?? 0 > 0)
+
+        let made = try rig.weaver(["designs", "new", "--template", "classic", "--name", "Plants"])
+        #expect(made.status == 0, "\(made.stderrText)")
+        let list = try JSONSerialization.jsonObject(with: try rig.weaver(["designs", "list", "--json"]).stdout) as? [[String: Any]] ?? []
+        let id = try #require(list.first { $0["name"] as? String == "Plants" }?["id"] as? String)
+        let tile = ".widget[data-design-id=\"\(id)\"]"
+        #expect(try browser.waitUntil(10, "return document.querySelectorAll('\(tile)').length > 0"), "the new design did not appear")
+        #expect(try browser.waitUntil(5, "return /Plants/.test(document.querySelector('\(tile) img').getAttribute('aria-label') + document.querySelector('\(tile)').closest('section').getAttribute('aria-label'))"))
+
+        #expect(try rig.weaver(["designs", "delete", "Plants"]).status == 0)
+        #expect(try browser.waitUntil(10, "return document.querySelectorAll('\(tile)').length === 0"), "the deleted design stayed on the page")
+        // The rest of the page still works live: the Noise widget is there and the connection up.
+        #expect(try browser.execute("return document.querySelectorAll('.widget[data-design-id=\"noise-machine\"]').length") as? Int ?? 0 > 0)
+        #expect(try browser.execute("return document.documentElement.dataset.live") as? String == "connected")
+        #expect(try browser.execute("return window.__sameDocument === true") as? Bool == true, "the page reloaded")
     }
 }

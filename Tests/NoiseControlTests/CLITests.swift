@@ -19,7 +19,7 @@ import TestSupport
 
         var r = try box.noise(["set", "--layer", "2", "--volume", "30%", "--colour", "0.5", "--low-cut", "off", "--eq-high", "-4", "--off"])
         #expect(r.status == 0, "\(r.stderrText)")
-        #expect(r.stdoutText == "layer 2: off, 30%, colour 0.50 (white–pink), high cut 4000 Hz, EQ 0/0/-4 dB\n")
+        #expect(r.stdoutText == "layer 2: off, 30%, colour 0.50 (white to pink), high cut 4000 Hz, EQ 0/0/-4 dB\n")
         #expect(player.state.withLock { $0.mix.layers[1] } == Mix.Layer(enabled: false, volume: 0.3, colour: 0.5, highCutHz: 4000, eq: Mix.EQ(highDb: -4)))
         r = try box.noise(["set", "--master", "0.55"])
         #expect(r.status == 0)

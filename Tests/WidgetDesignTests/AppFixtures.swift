@@ -29,10 +29,16 @@ enum AppFixtures {
     static let symbol: JSONValue = .object(["name": s("sparkles"), "size": n(18), "weight": s("semibold"),
                                             "renderingMode": s("hierarchical"), "tint": s("accent"), "placement": s("beforeName")])
 
-    static func variant(_ file: String, x: Double, y: Double, w: Double, h: Double, px: Int, py: Int) -> JSONValue {
-        .object(["renderFileName": s(file),
-                 "cropRect": .object(["x": n(x), "y": n(y), "width": n(w), "height": n(h)]),
-                 "pixelSize": .object(["width": n(Double(px)), "height": n(Double(py))])])
+    /// `straighten` and `turns`: the app's per-size `straightenDegrees` and `rotationQuarterTurns`
+    /// (issue 28.8), written only when given, as older versions of the app did not write them.
+    static func variant(_ file: String, x: Double, y: Double, w: Double, h: Double, px: Int, py: Int,
+                        straighten: Double? = nil, turns: Int? = nil) -> JSONValue {
+        var o: [String: JSONValue] = ["renderFileName": s(file),
+                                      "cropRect": .object(["x": n(x), "y": n(y), "width": n(w), "height": n(h)]),
+                                      "pixelSize": .object(["width": n(Double(px)), "height": n(Double(py))])]
+        if let straighten { o["straightenDegrees"] = n(straighten) }
+        if let turns { o["rotationQuarterTurns"] = n(Double(turns)) }
+        return .object(o)
     }
 
     static func image(_ file: String, mode: String = "fill", filter: (String, Double)? = nil, smart: JSONValue? = nil) -> JSONValue {
@@ -45,8 +51,8 @@ enum AppFixtures {
     static func smartPhoto(prefix: String, manifest: String? = nil) -> JSONValue {
         var o: [String: JSONValue] = [
             "masterFileName": s("\(prefix)-master.jpg"),
-            "small": variant("\(prefix)-small.jpg", x: 0.1234567890123, y: 0.05, w: 0.61, h: 0.61, px: 340, py: 340),
-            "medium": variant("\(prefix)-medium.jpg", x: 0, y: 0.21875, w: 1, h: 0.4703125, px: 728, py: 340),
+            "small": variant("\(prefix)-small.jpg", x: 0.1234567890123, y: 0.05, w: 0.61, h: 0.61, px: 340, py: 340, straighten: -3.25, turns: 1),
+            "medium": variant("\(prefix)-medium.jpg", x: 0, y: 0.21875, w: 1, h: 0.4703125, px: 728, py: 340, straighten: 0, turns: 0),
             "large": variant("\(prefix)-large.jpg", x: 0.0625, y: 0, w: 0.875, h: 0.9166666666666666, px: 728, py: 764),
             "algorithmVersion": n(3), "preparedAt": s("2026-01-30T08:15:42Z"),
         ]

@@ -121,6 +121,10 @@ import Testing
         #expect(sp.masterFileName == "sp1-master.jpg")
         #expect(sp.small?.cropRect == NormalisedRect(x: 0.1234567890123, y: 0.05, width: 0.61, height: 0.61))
         #expect(sp.medium?.pixelSize == PixelSize(width: 728, height: 340))
+        // Issue 28.8: the per-size rotation the app writes, kept (and absent where it was absent).
+        #expect(sp.small?.straightenDegrees == -3.25 && sp.small?.rotationQuarterTurns == 1)
+        #expect(sp.medium?.straightenDegrees == 0 && sp.medium?.rotationQuarterTurns == 0)
+        #expect(sp.large?.straightenDegrees == nil && sp.large?.rotationQuarterTurns == nil)
         #expect(sp.algorithmVersion == 3)
         #expect(sp.shuffleManifestFileName == "smart-shuffle-6F1C.json")
         #expect(beach.fileName(for: .large) == "sp1-large.jpg")

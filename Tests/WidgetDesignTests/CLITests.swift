@@ -324,6 +324,55 @@ import Testing
         #expect(try store.library().load(s.id) == s)
     }
 
+    /// Issue 28.4: an unknown symbol name and buttons that show only with Pro were accepted
+    /// without a word; the warning came only at render or tap. `set` says it (and still saves).
+    @Test func setWarnsAboutUnknownSymbolsAndProOnlyButtonsAndStillSaves() throws {
+        let store = try TempStore(); defer { store.remove() }
+        let s = makeSpec("S")
+        try store.library().add([s])
+        let symbol = try weaver(store, ["designs", "set", "S", "symbol=sparklez"])
+        #expect(symbol.status == 0, "\(symbol.stderrText)")
+        #expect(symbol.stderrText.contains("unknown symbol 'sparklez'"), "\(symbol.stderrText)")
+        #expect(try store.library().load(s.id).symbol?.name == "sparklez")
+        let known = try weaver(store, ["designs", "set", "S", "symbol=sparkles"])
+        #expect(!known.stderrText.contains("unknown symbol"), "\(known.stderrText)")
+
+        let buttons = try weaver(store, ["designs", "set", "S", "action.1=increment:coffees"])
+        #expect(buttons.status == 0, "\(buttons.stderrText)")
+        #expect(buttons.stderrText.contains("Pro"), "\(buttons.stderrText)")
+        #expect(buttons.stderrText.contains("weaver pro unlock"), "\(buttons.stderrText)")
+        #expect(try store.library().load(s.id).actionBar?.actions.count == 1)
+        try store.unlockPro()
+        let unlocked = try weaver(store, ["designs", "set", "S", "action.2=now:fed:time"])
+        #expect(unlocked.status == 0, "\(unlocked.stderrText)")
+        #expect(!unlocked.stderrText.contains("Pro"), "\(unlocked.stderrText)")
+    }
+
+    /// Issue 28.5: after 'weaver designs new' plain 'weaver render' went from drawing the Noise
+    /// widget to "no default design". The first design becomes the default, as on iOS, and
+    /// messages about having none name the command that sets one.
+    @Test func theFirstDesignBecomesTheDefault() throws {
+        let store = try TempStore(); defer { store.remove() }
+        let first = try weaver(store, ["designs", "new", "--name", "First"])
+        #expect(first.status == 0, "\(first.stderrText)")
+        #expect(first.stdoutText.contains("default"), "\(first.stdoutText)")
+        let id = try #require(try store.library().summaries().first?.id)
+        #expect(try store.library().defaultID() == id)
+        let render = try weaver(store, ["render", "--format", "txt"])
+        #expect(render.status == 0, "\(render.stderrText)")
+        #expect(render.stdoutText.contains("First"), "\(render.stdoutText)")
+        // A second design leaves the default alone.
+        #expect(try weaver(store, ["designs", "new", "--name", "Second"]).status == 0)
+        #expect(try store.library().defaultID() == id)
+        let delete = try weaver(store, ["designs", "delete", "First"])
+        #expect(delete.stdoutText.contains("weaver designs default"), "\(delete.stdoutText)")
+        let none = try weaver(store, ["designs", "default"])
+        #expect(none.stdoutText.contains("weaver designs default DESIGN"), "\(none.stdoutText)")
+        let bare = try weaver(store, ["render", "--format", "txt"])
+        #expect(bare.status != 0)
+        #expect(bare.stderrText.contains("weaver designs default DESIGN"), "\(bare.stderrText)")
+    }
+
     @Test func varsRenderReadsTheTemplateFromStandardInput() throws {
         let store = try TempStore(); defer { store.remove() }
         let r = try Products.run("weaver", ["vars", "render", "--now", "2026-01-24T09:30:00Z", "--tz", "UTC", "-"],

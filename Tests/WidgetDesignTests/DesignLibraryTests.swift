@@ -65,12 +65,31 @@ import Testing
     @Test func defaultIsRecordedInTheStore() throws {
         let store = try TempStore(); defer { store.remove() }
         let lib = store.library()
-        let s = makeSpec("D")
+        let s = makeSpec("D"), t = makeSpec("T")
         try lib.add([s])
-        #expect(try lib.defaultID() == nil)
-        try lib.setDefault(s.id)
-        #expect(try DesignLibrary(root: store.root).defaultID() == s.id)
+        // Issue 28.5: the first design in an empty library becomes the default, as on iOS.
+        #expect(try lib.defaultID() == s.id)
+        try lib.add([t])
+        #expect(try lib.defaultID() == s.id)
+        try lib.setDefault(nil)
+        try lib.add([makeSpec("U")])
+        #expect(try lib.defaultID() == nil, "a cleared default stays cleared while designs exist")
+        try lib.setDefault(t.id)
+        #expect(try DesignLibrary(root: store.root).defaultID() == t.id)
         #expect(throws: DesignError.self) { try lib.setDefault(UUID()) }
+    }
+
+    /// Issue 28.7: the button's time format is spelled as 'weaver vars set-now --format' spells
+    /// it (`now:KEY:time`); the seed's token names (`timeOnly`) stay accepted for old designs.
+    @Test func nowButtonFormatsTakeTheVarsSetNowNames() throws {
+        for (written, token) in [("time", WidgetNowFormatToken.timeOnly), ("date", .dateOnly), ("iso", .iso8601), ("unix", .unixSeconds),
+                                 ("unixms", .unixMilliseconds), ("timeOnly", .timeOnly), ("unixSeconds", .unixSeconds)] {
+            var s = makeSpec("N")
+            try DesignEditor.apply(["action.1=now:fed:\(written)"], to: &s)
+            #expect(s.actionBar?.actions.first?.nowFormat == token, "\(written)")
+        }
+        var s = makeSpec("N")
+        #expect(throws: DesignError.self) { try DesignEditor.apply(["action.1=now:fed:hour"], to: &s) }
     }
 
     @Test func indexIsRebuiltWhenFilesChangeBehindItsBack() throws {

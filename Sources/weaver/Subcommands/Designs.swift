@@ -3,6 +3,7 @@ import ArgumentParser
 import CLISupport
 import Foundation
 import WidgetDesign
+import WidgetRender
 
 extension Weaver {
     struct Designs: ParsableCommand {
@@ -125,8 +126,12 @@ extension Weaver.Designs {
         func run() throws {
             var spec = try TemplateCatalogue.find(template)!.design(now: Date())
             if let name { spec.name = name.trimmingCharacters(in: .whitespaces) }
-            try store.library.add([spec])
+            let lib = store.library
+            try lib.add([spec])
             print("Created \(spec.name) (\(spec.id.uuidString)).")
+            if try lib.defaultID() == spec.id {
+                print("It is the default design (your first): 'weaver render' draws it; choose another with 'weaver designs default DESIGN'.")
+            }
         }
     }
 
@@ -153,7 +158,7 @@ extension Weaver.Designs {
             let wasDefault = try lib.delete(row.id)
             print("Moved \(row.name) (\(row.id.uuidString)) to the trash. Restore it with 'weaver designs restore \(row.id.uuidString)'.")
             if wasDefault {
-                print("It was the default design; no default is set now (restoring it does not make it the default again).")
+                print("It was the default design; no default is set now (restoring it does not make it the default again). Set one with 'weaver designs default DESIGN'.")
             }
         }
     }
@@ -213,7 +218,7 @@ extension Weaver.Designs {
             } else if let id = try lib.defaultID(), let row = try lib.summaries().first(where: { $0.id == id }) {
                 print("Default design: \(row.name) (\(row.id.uuidString)).")
             } else {
-                print("No default design is set.")
+                print("No default design is set. Set one with 'weaver designs default DESIGN'.")
             }
         }
     }
@@ -248,6 +253,7 @@ extension Weaver.Designs {
                 ImageImport.remove(added)   // nothing refers to them
                 throw error
             }
+            for warning in DesignWarnings.atSave(spec, isPro: lib.isPro) { printWarning(warning) }
             if spec.layout.template == .poster && spec.image == nil {
                 printWarning("a poster without an image shows only its background; set one with 'image=PATH' (the picture is copied into the store)")
             }
