@@ -303,6 +303,7 @@ public struct EventExpander {
         let rrules = isOverride ? [] : e.all("RRULE")
         if rrules.isEmpty { starts = [(start.local, nil)] }
         var produced = 0
+        var budgetWarned = false
         for rrule in rrules where produced < limits.maxOccurrencesPerEvent {
             do {
                 let rule = try RecurrenceRule.parse(rrule.value, limits: limits)
@@ -332,7 +333,8 @@ public struct EventExpander {
                         break
                     }
                 }
-                if budget <= 0 {
+                if budget <= 0 && !budgetWarned {
+                    budgetWarned = true
                     warnings.append(ICalendarWarning(line: rrule.line, message: "the file's recurrence budget (\(limits.maxPeriodsPerFile) steps) ran out; later events may be missing"))
                 }
             } catch {
