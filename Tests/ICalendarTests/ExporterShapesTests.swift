@@ -249,6 +249,53 @@ struct ExporterShapesTests {
         #expect(r.occurrences.filter { $0.title == "Stand-up" }.allSatisfy { $0.location == "Room 2" })
     }
 
+    /// THISANDFUTURE on an all-day series moves later instances by whole days; a later
+    /// THISANDFUTURE override takes over from its own instance on.
+    @Test func thisAndFutureOnAnAllDaySeries() throws {
+        let data = calendar("""
+        BEGIN:VEVENT
+        UID:bins
+        DTSTART;VALUE=DATE:20260105
+        RRULE:FREQ=WEEKLY;COUNT=6
+        SUMMARY:Bins
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:bins
+        RECURRENCE-ID;RANGE=THISANDFUTURE;VALUE=DATE:20260119
+        DTSTART;VALUE=DATE:20260120
+        DTEND;VALUE=DATE:20260122
+        SUMMARY:Bins (Tuesday)
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:bins
+        RECURRENCE-ID;RANGE=THISANDFUTURE;VALUE=DATE:20260202
+        DTSTART;VALUE=DATE:20260204
+        SUMMARY:Bins (Wednesday)
+        END:VEVENT
+        """)
+        let r = try expand(data, zone: "Europe/Dublin", from: "2026-01-01T00:00:00Z", to: "2026-03-01T00:00:00Z")
+        #expect(r.occurrences.map { "\($0.startDay ?? "?")…\($0.endDay ?? "?") \($0.title)" } == [
+            "2026-01-05…2026-01-05 Bins", "2026-01-12…2026-01-12 Bins",
+            "2026-01-20…2026-01-21 Bins (Tuesday)", "2026-01-27…2026-01-28 Bins (Tuesday)",
+            "2026-02-04…2026-02-04 Bins (Wednesday)", "2026-02-11…2026-02-11 Bins (Wednesday)"])
+    }
+
+    /// A period whose end comes before its start: the event's own length, with a warning.
+    @Test func aBackwardPeriodIsWarned() throws {
+        let data = calendar("""
+        BEGIN:VEVENT
+        UID:talk
+        DTSTART:20260105T090000Z
+        DURATION:PT30M
+        RDATE;VALUE=PERIOD:20260110T090000Z/20260110T080000Z
+        SUMMARY:Talk
+        END:VEVENT
+        """)
+        let r = try expand(data, from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z")
+        #expect(lines(r) == ["2026-01-05T09:00:00Z 1800 Talk", "2026-01-10T09:00:00Z 1800 Talk"])
+        #expect(r.warnings.map(\.description) == ["line 8: an RDATE period ends before it starts; the event's own length is used"])
+    }
+
     /// One mistyped END line used to refuse the whole file. Now reading resumes at the next BEGIN
     /// of a known component (or the END that closes an open one), with a warning naming the line.
     @Test func aTypoInAnEndLineLosesNothingElse() throws {
