@@ -264,21 +264,24 @@ public struct EventExpander {
         var replaced: Set<Int> = [], replacedDays: Set<Int> = []
         var futures: [Future] = []
         for o in overrides {
+            // A THISANDFUTURE override that turns a timed series all-day (or back) changes only
+            // its own instance: shifting the others would mix the two kinds.
+            let carriesOn = o.thisAndFuture && (o.reading.map { $0.timing.start.isDate == start.isDate } ?? true)
             if start.isDate || o.value.isDate {
                 let day = o.value.local.dayNumber
                 replacedDays.insert(day)
-                guard o.thisAndFuture else { continue }
+                guard carriesOn else { continue }
                 if start.isDate {
-                    if let or = o.reading, !or.timing.start.isDate { continue }
                     futures.append(Future(key: day, shift: o.reading.map { $0.timing.start.local.dayNumber - day } ?? 0, reading: o.reading))
                 } else {
-                    let at = rules.instant(for: .on(dayNumber: day, secondOfDay: 0))
-                    futures.append(timedFuture(from: at, o, rules: rules, zones: zones, local: local, warnings: &warnings))
+                    // A DATE RECURRENCE-ID on a timed series names that day's instance.
+                    let at = rules.instant(for: .on(dayNumber: day, secondOfDay: start.local.secondOfDay))
+                    futures.append(timedFuture(from: at, o, rules: rules, local: local))
                 }
             } else if let t = instant(o.value, zones: zones, local: local, floating: o.floating, warnings: &warnings, line: o.line) {
                 replaced.insert(t)
-                if o.thisAndFuture, o.reading.map({ !$0.timing.start.isDate }) ?? true {
-                    futures.append(timedFuture(from: t, o, rules: rules, zones: zones, local: local, warnings: &warnings))
+                if carriesOn {
+                    futures.append(timedFuture(from: t, o, rules: rules, local: local))
                 }
             }
         }
@@ -446,8 +449,7 @@ public struct EventExpander {
 
     /// A timed series' view of a THISANDFUTURE override at `at`: the shift of its start on the
     /// series' wall clock (so 09:00 → 10:00 stays 10:00 after a daylight-saving change).
-    func timedFuture(from at: Int, _ o: Override, rules: any ZoneRules, zones: ZoneResolver, local: SystemZone,
-                warnings: inout [ICalendarWarning]) -> Future {
+    func timedFuture(from at: Int, _ o: Override, rules: any ZoneRules, local: SystemZone) -> Future {
         guard let or = o.reading else { return Future(key: at, shift: 0, reading: nil) }
         let moved = instant(or.timing.start, zone: or.timing.zone, local: local) ?? at
         return Future(key: at, shift: rules.local(at: moved).localSeconds - rules.local(at: at).localSeconds, reading: or)

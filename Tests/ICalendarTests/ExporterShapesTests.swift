@@ -280,6 +280,41 @@ struct ExporterShapesTests {
             "2026-02-04…2026-02-04 Bins (Wednesday)", "2026-02-11…2026-02-11 Bins (Wednesday)"])
     }
 
+    /// A DATE RECURRENCE-ID with THISANDFUTURE on a timed series names that day's instance: the
+    /// shift is from the instance's time (09:00 → 11:00), not from midnight. An override that
+    /// turns the series all-day changes its own instance only.
+    @Test func thisAndFutureWithADateOnATimedSeries() throws {
+        let data = calendar("""
+        BEGIN:VEVENT
+        UID:run
+        DTSTART:20260105T090000Z
+        DURATION:PT1H
+        RRULE:FREQ=DAILY;COUNT=5
+        SUMMARY:Run
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:run
+        RECURRENCE-ID;VALUE=DATE;RANGE=THISANDFUTURE:20260106
+        DTSTART:20260106T110000Z
+        DURATION:PT1H
+        SUMMARY:Run (later)
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:run
+        RECURRENCE-ID;RANGE=THISANDFUTURE:20260108T090000Z
+        DTSTART;VALUE=DATE:20260108
+        SUMMARY:Rest day
+        END:VEVENT
+        """)
+        let r = try expand(data, from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z")
+        #expect(lines(r) == [
+            "2026-01-05T09:00:00Z 3600 Run",
+            "2026-01-06T11:00:00Z 3600 Run (later)",
+            "2026-01-07T11:00:00Z 3600 Run (later)",
+            "2026-01-08T00:00:00Z 86400 Rest day",
+            "2026-01-09T11:00:00Z 3600 Run (later)"])
+    }
+
     /// A period whose end comes before its start: the event's own length, with a warning.
     @Test func aBackwardPeriodIsWarned() throws {
         let data = calendar("""
