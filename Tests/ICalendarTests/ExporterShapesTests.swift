@@ -377,6 +377,31 @@ struct ExporterShapesTests {
         #expect(!doc.warnings.contains { $0.message.contains("never closed") })
     }
 
+    /// An END that closes an outer component closes the inner ones (their END lines are
+    /// missing) and keeps what they hold, with a warning.
+    @Test func aMissingEndLineIsClosedByTheOuterEnd() throws {
+        let doc = try ICalendarDocument.parse(calendar("""
+        BEGIN:VEVENT
+        UID:a
+        DTSTART:20260110T090000Z
+        SUMMARY:A
+        BEGIN:VALARM
+        TRIGGER:-PT5M
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:b
+        DTSTART:20260111T090000Z
+        SUMMARY:B
+        """))
+        #expect(doc.warnings.map(\.description) == [
+            "line 10: END:VEVENT closes BEGIN:VALARM from line 8, which has no END line",
+            "line 15: END:VCALENDAR closes BEGIN:VEVENT from line 11, which has no END line"])
+        #expect(doc.all("VEVENT").count == 2 && doc.all("VALARM").count == 1)
+        let r = EventExpander(localZone: TimeZone(identifier: "UTC")!)
+            .occurrences(in: doc, from: utc("2026-01-01T00:00:00Z"), to: utc("2026-02-01T00:00:00Z"))
+        #expect(r.occurrences.map(\.title) == ["A", "B"])
+    }
+
     /// Recovery is bounded like the rest: a file of nothing but unmatched ENDs and BEGINs still
     /// stops at the component and nesting limits.
     @Test func recoveryKeepsTheLimits() throws {
