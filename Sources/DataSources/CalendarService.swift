@@ -145,8 +145,10 @@ public struct CalendarService: Sendable {
     }
 
     /// Adds a calendar after reading it once: a file that is not a calendar, or an address that
-    /// does not answer with one, is refused and nothing is saved.
-    public func add(_ sourceText: String, name: String?, now: Date = Date()) throws -> (CalendarSources.Entry, eventCount: Int, warnings: [ICalendarWarning]) {
+    /// does not answer with one, is refused and nothing is saved. The warnings are those a
+    /// refresh would give (the parser's and the events'), so a bad DTEND is said when it can
+    /// still be fixed, not only later.
+    public func add(_ sourceText: String, name: String?, now: Date = Date(), timeZone: TimeZone = .current) throws -> (CalendarSources.Entry, eventCount: Int, warnings: [ICalendarWarning]) {
         let source = Self.normalisedSource(sourceText)
         let data = try fetch(source, cacheAs: nil)
         let doc: ICalendarDocument
@@ -172,7 +174,9 @@ public struct CalendarService: Sendable {
             return s
         }
         if source.hasPrefix("http") { try FileSystem.atomicWrite(data, to: cacheURL(added!.id)) }
-        return (added!, doc.all("VEVENT").count, doc.warnings)
+        let read = EventExpander(limits: limits, localZone: timeZone)
+            .occurrences(in: doc, from: now.addingTimeInterval(-86_400), to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400))
+        return (added!, doc.all("VEVENT").count, read.warnings)
     }
 
     /// Removes by id or name; returns the removed entry.

@@ -33,8 +33,20 @@ public struct ICalendarDocument: Sendable {
         return found
     }
 
+    /// Where each known component sits, for resuming after a mistyped END line.
+    static let parents: [String: Set<String>] = {
+        var p: [String: Set<String>] = [:]
+        for c in ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VAVAILABILITY"] { p[c] = ["VCALENDAR"] }
+        p["VALARM"] = ["VEVENT", "VTODO"]
+        p["STANDARD"] = ["VTIMEZONE"]
+        p["DAYLIGHT"] = ["VTIMEZONE"]
+        p["AVAILABLE"] = ["VAVAILABILITY"]
+        return p
+    }()
+
     /// Parses a whole file. Errors name the line: nesting deeper than the limit, END without a
-    /// matching BEGIN, a file that is not iCalendar at all, a file over the size limit.
+    /// matching BEGIN, a file that is not iCalendar at all, a file over the size limit. A
+    /// mistyped END line is warned about and reading resumes at the next BEGIN or matching END.
     public static func parse(_ data: Data, limits: ICalendarLimits = ICalendarLimits()) throws -> ICalendarDocument {
         guard data.count <= limits.maxFileBytes else {
             throw ICalendarError(line: nil, message: "the file is \(data.count) bytes; the limit is \(limits.maxFileBytes) bytes")
@@ -45,6 +57,14 @@ public struct ICalendarDocument: Sendable {
         var top: [Component] = []
         var componentCount = 0
         var sawBegin = false
+        // After a mistyped END: skip lines until a BEGIN or an END that matches an open component.
+        var recovering = false
+        func close(_ count: Int) {
+            for _ in 0..<count {
+                guard let open = stack.popLast() else { return }
+                if stack.isEmpty { top.append(open) } else { stack[stack.count - 1].components.append(open) }
+            }
+        }
         try data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             try ContentLines.unfold(bytes, limits: limits, warnings: &lineWarnings) { line, slice in
@@ -62,6 +82,17 @@ public struct ICalendarDocument: Sendable {
                         throw ICalendarError(line: line, message: "not an iCalendar file (expected BEGIN:VCALENDAR, found BEGIN:\(name.prefix(40)))")
                     }
                     sawBegin = true
+                    if recovering {
+                        // Only a known component ends the skipping; close what is open down to
+                        // where it belongs (its parent, else the component with the bad END).
+                        guard let parents = Self.parents[name] else { return }
+                        if let depth = stack.lastIndex(where: { parents.contains($0.name) }) {
+                            close(stack.count - depth - 1)
+                        } else {
+                            close(1)
+                        }
+                        recovering = false
+                    }
                     guard stack.count < limits.maxDepth else {
                         throw ICalendarError(line: line, message: "components are nested deeper than \(limits.maxDepth) levels")
                     }
@@ -72,14 +103,40 @@ public struct ICalendarDocument: Sendable {
                     stack.append(Component(name: name, line: line))
                 case "END":
                     let name = property.value.trimmingCharacters(in: .whitespaces).uppercased()
-                    guard let open = stack.popLast() else {
-                        throw ICalendarError(line: line, message: "END:\(name.prefix(40)) without a matching BEGIN")
+                    guard !stack.isEmpty else {
+                        guard !top.isEmpty else {
+                            throw ICalendarError(line: line, message: "END:\(name.prefix(40)) without a matching BEGIN")
+                        }
+                        // Junk after END:VCALENDAR, like the property lines there.
+                        if warnings.count < 1000 {
+                            warnings.append(ICalendarWarning(line: line, message: "END:\(name.prefix(40)) after the calendar ended; ignored"))
+                        }
+                        return
                     }
-                    if open.name != name {
-                        throw ICalendarError(line: line, message: "END:\(name.prefix(40)) closes BEGIN:\(open.name) from line \(open.line)")
+                    if stack[stack.count - 1].name == name {
+                        close(1)
+                        recovering = false
+                    } else if let depth = stack.lastIndex(where: { $0.name == name }) {
+                        // Closes an outer component: the inner ones lacked their END lines (or one
+                        // was mistyped). What they hold is kept.
+                        if !recovering {
+                            let open = stack[stack.count - 1]
+                            if warnings.count < 1000 {
+                                warnings.append(ICalendarWarning(line: line, message: "END:\(name.prefix(40)) closes BEGIN:\(open.name) from line \(open.line), which has no END line"))
+                            }
+                        }
+                        close(stack.count - depth)
+                        recovering = false
+                    } else if !recovering {
+                        // A mistyped END (END:VTOOD): refusing the file would lose every other event.
+                        let open = stack[stack.count - 1]
+                        if warnings.count < 1000 {
+                            warnings.append(ICalendarWarning(line: line, message: "END:\(name.prefix(40)) does not close BEGIN:\(open.name) from line \(open.line); read on from the next BEGIN or matching END"))
+                        }
+                        recovering = true
                     }
-                    if stack.isEmpty { top.append(open) } else { stack[stack.count - 1].components.append(open) }
                 default:
+                    if recovering { return }   // the rest of the component whose END was mistyped
                     guard !stack.isEmpty else {
                         if !sawBegin { throw ICalendarError(line: line, message: "not an iCalendar file (expected BEGIN:VCALENDAR)") }
                         return   // junk after END:VCALENDAR

@@ -101,14 +101,36 @@ public enum DateValue: Sendable, Equatable {
     }
 
     static func parseList(_ p: Property, limit: Int) -> [DateValue]? {
+        parsePeriodList(p, limit: limit)?.map(\.start)
+    }
+
+    /// The end of an RDATE period (RFC 5545 §3.3.9): a date-time, or a duration from the start.
+    enum PeriodEnd: Equatable {
+        case end(DateValue)
+        case duration(days: Int, seconds: Int)
+    }
+
+    /// A list of dates, date-times or periods (`start/end`, `start/PT2H`). A period end that
+    /// cannot be read is left out (the instance then has the event's own length); a start that
+    /// cannot be read makes the whole list unreadable (nil).
+    static func parsePeriodList(_ p: Property, limit: Int) -> [(start: DateValue, end: PeriodEnd?)]? {
         let parts = p.value.split(separator: ",", omittingEmptySubsequences: true)
         guard parts.count <= limit else { return nil }
-        var out: [DateValue] = []
+        var out: [(start: DateValue, end: PeriodEnd?)] = []
         for part in parts {
-            // RDATE may hold periods (start/end): the start is what counts.
-            let start = part.split(separator: "/", maxSplits: 1).first ?? part
-            guard let v = parse(start, tzid: p.parameter("TZID"), valueType: p.parameter("VALUE")) else { return nil }
-            out.append(v)
+            let pieces = part.split(separator: "/", maxSplits: 1)
+            guard let first = pieces.first,
+                  let v = parse(first, tzid: p.parameter("TZID"), valueType: p.parameter("VALUE")) else { return nil }
+            var end: PeriodEnd?
+            if pieces.count == 2 {
+                let text = pieces[1].trimmingCharacters(in: .whitespaces)
+                if text.hasPrefix("P") || text.hasPrefix("+P") {
+                    end = DurationValue.parse(text).map { .duration(days: $0.days, seconds: $0.seconds) }
+                } else {
+                    end = parse(Substring(text), tzid: p.parameter("TZID"), valueType: nil).map { .end($0) }
+                }
+            }
+            out.append((v, end))
         }
         return out
     }

@@ -13,7 +13,7 @@ public struct Occurrence: Sendable, Equatable {
     public var endDay: String?
     /// TENTATIVE or CONFIRMED when the file says so.
     public var status: String?
-    /// Written without a zone: read in the user's zone.
+    /// Written without a zone and read in the user's zone (no X-WR-TIMEZONE named the calendar's).
     public var isFloating: Bool
 }
 
@@ -37,202 +37,436 @@ public struct EventExpander {
 
     struct Timing {
         var start: DateValue
+        /// The wall clock instances step through: the TZID's zone, UTC, the calendar's zone for
+        /// floating times; nil for all-day events (dates are the user's).
         var zone: (any ZoneRules)?
         /// Length: whole days (all-day, or DURATION days kept as calendar days) plus seconds.
         var days: Int
         var seconds: Int
+        /// All-day events whose DTEND came before DTSTART start this many days before the date.
+        var dayShift = 0
+    }
+
+    /// One VEVENT as read: when it starts, how long it lasts, and what it shows.
+    struct Reading {
+        var component: Component
+        var uid: String
+        var timing: Timing
+        var base: Occurrence
+        /// Where this event's calendar reads floating times.
+        var floating: any ZoneRules
+    }
+
+    /// A RECURRENCE-ID: the instance an override replaces (and with RANGE=THISANDFUTURE, the
+    /// instances after it that take its changes).
+    struct Override {
+        var value: DateValue
+        var line: Int
+        var thisAndFuture: Bool
+        /// nil when the override is cancelled.
+        var reading: Reading?
+        var floating: any ZoneRules
+    }
+
+    /// A THISANDFUTURE override seen from its series: from `key` (an instant, or a day for an
+    /// all-day series) on, instances move by `shift` (wall-clock seconds, or days) and take the
+    /// override's length and text; nil `reading` cancels them.
+    struct Future {
+        var key: Int
+        var shift: Int
+        var reading: Reading?
     }
 
     /// Occurrences that overlap [from, to), sorted by start. STATUS:CANCELLED events and
-    /// instances are left out; EXDATE removes instances; RECURRENCE-ID overrides replace them.
+    /// instances are left out; EXDATE removes instances; RECURRENCE-ID overrides replace them
+    /// (RANGE=THISANDFUTURE ones also change every later instance). Of several versions of one
+    /// UID and RECURRENCE-ID only the newest counts. Floating times are read in the calendar's
+    /// X-WR-TIMEZONE when it names a known zone, else in the user's.
     public func occurrences(in document: ICalendarDocument, from: Date, to: Date) -> Result {
         var warnings = document.warnings
         var budget = limits.maxPeriodsPerFile
         let zones = ZoneResolver(document: document, limits: limits, budget: &budget)
         let local = SystemZone(localZone)
-        let events = document.all("VEVENT")
-        var out: [Occurrence] = []
 
-        // RECURRENCE-IDs by UID: the instances that overrides replace.
-        var overridden: [String: Set<Int>] = [:]
-        var overriddenDays: [String: Set<Int>] = [:]
-        for e in events {
-            guard let uid = e.first("UID")?.value, let rid = e.first("RECURRENCE-ID"),
-                  let v = DateValue.parse(Substring(rid.value), tzid: rid.parameter("TZID"), valueType: rid.parameter("VALUE")) else { continue }
-            if v.isDate {
-                overriddenDays[uid, default: []].insert(v.local.dayNumber)
-            } else if let t = instant(v, zones: zones, local: local, warnings: &warnings, line: rid.line) {
-                overridden[uid, default: []].insert(t)
+        // Each calendar's VEVENTs, with the zone its floating times are read in (Google writes
+        // the calendar's zone only in X-WR-TIMEZONE).
+        var found: [(event: Component, floating: any ZoneRules, floatingIsLocal: Bool)] = []
+        for top in document.components {
+            var floating: any ZoneRules = local
+            var floatingIsLocal = true
+            if top.name == "VCALENDAR", let x = top.first("X-WR-TIMEZONE") {
+                let name = x.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                if let z = zones.rules(for: name) {
+                    floating = z
+                    floatingIsLocal = false
+                } else if !name.isEmpty {
+                    warnings.append(ICalendarWarning(line: x.line, message: "X-WR-TIMEZONE '\(name.prefix(64))' is not a known time zone; floating times are read in the user's zone"))
+                }
             }
+            func walk(_ c: Component) {
+                if c.name == "VEVENT" { found.append((c, floating, floatingIsLocal)) }
+                for child in c.components { walk(child) }
+            }
+            walk(top)
+        }
+
+        // Several versions of one event (Google and Outlook exports keep them): per UID and
+        // RECURRENCE-ID the newest counts: highest SEQUENCE, then DTSTAMP, then LAST-MODIFIED,
+        // then the later in the file.
+        func versionKey(_ e: Component) -> String? {
+            guard let uid = e.first("UID")?.value else { return nil }
+            guard let rid = e.first("RECURRENCE-ID") else { return uid }
+            return uid + "\u{1}" + (rid.parameter("TZID") ?? "") + "\u{1}" + rid.value.trimmingCharacters(in: .whitespaces)
+        }
+        func rank(_ e: Component) -> (Int, Int, Int) {
+            let sequence = e.first("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces).prefix(18)) } ?? 0
+            func stamp(_ name: String) -> Int {
+                e.first(name).flatMap { DateValue.parse(Substring($0.value), tzid: nil, valueType: nil)?.local.localSeconds } ?? Int.min
+            }
+            return (sequence, stamp("DTSTAMP"), stamp("LAST-MODIFIED"))
+        }
+        let keys = found.map { versionKey($0.event) }
+        var newest: [String: Int] = [:]
+        for (i, key) in keys.enumerated() {
+            guard let key else { continue }
+            if let j = newest[key], rank(found[j].event) > rank(found[i].event) { continue }
+            newest[key] = i
+        }
+
+        var readings: [Reading] = []
+        var overrides: [String: [Override]] = [:]
+        for (i, f) in found.enumerated() {
+            if let key = keys[i], newest[key] != i { continue }   // an older version
+            let e = f.event
+            let uid = e.first("UID")?.value ?? "line-\(e.line)"
+            let cancelled = e.first("STATUS")?.value.uppercased() == "CANCELLED"
+            let reading = cancelled ? nil : read(e, uid: uid, floating: f.floating, floatingIsLocal: f.floatingIsLocal,
+                                                 zones: zones, local: local, warnings: &warnings)
+            if let rid = e.first("RECURRENCE-ID") {
+                if let v = DateValue.parse(Substring(rid.value), tzid: rid.parameter("TZID"), valueType: rid.parameter("VALUE")) {
+                    overrides[uid, default: []].append(Override(
+                        value: v, line: rid.line, thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE",
+                        reading: reading, floating: f.floating))
+                } else {
+                    warnings.append(ICalendarWarning(line: rid.line, message: "RECURRENCE-ID '\(rid.value.prefix(40))' is not a date or date-time; the event is shown on its own"))
+                }
+            }
+            if let reading { readings.append(reading) }
         }
 
         let fromSeconds = Int(from.timeIntervalSince1970.rounded(.down))
         let toSeconds = Int(to.timeIntervalSince1970.rounded(.up))
-        for e in events {
-            if e.first("STATUS")?.value.uppercased() == "CANCELLED" { continue }
-            guard let dtstart = e.first("DTSTART") else {
-                warnings.append(ICalendarWarning(line: e.line, message: "VEVENT without DTSTART; skipped"))
-                continue
+        var out: [Occurrence] = []
+        for r in readings {
+            out += expand(r, overrides: r.component.first("RECURRENCE-ID") == nil ? overrides[r.uid] ?? [] : [],
+                          fromSeconds: fromSeconds, toSeconds: toSeconds, zones: zones, local: local,
+                          budget: &budget, warnings: &warnings)
+        }
+        out.sort { ($0.start, $0.end, $0.title) < ($1.start, $1.end, $1.title) }
+        // In file order, so the parser's and the events' warnings read as one list.
+        let ordered = warnings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+        return Result(occurrences: out, warnings: ordered, eventCount: found.count)
+    }
+
+    /// Reads DTSTART, the length (DTEND, else DURATION) and the text of one event. Nil, with a
+    /// warning, when it has no usable DTSTART. A DTEND or DURATION that cannot be used is said.
+    func read(_ e: Component, uid: String, floating: any ZoneRules, floatingIsLocal: Bool,
+              zones: ZoneResolver, local: SystemZone, warnings: inout [ICalendarWarning]) -> Reading? {
+        guard let dtstart = e.first("DTSTART") else {
+            warnings.append(ICalendarWarning(line: e.line, message: "VEVENT without DTSTART; skipped"))
+            return nil
+        }
+        guard let start = DateValue.parse(Substring(dtstart.value), tzid: dtstart.parameter("TZID"), valueType: dtstart.parameter("VALUE")) else {
+            warnings.append(ICalendarWarning(line: dtstart.line, message: "DTSTART '\(dtstart.value.prefix(40))' is not a date or date-time; event skipped"))
+            return nil
+        }
+        var zone: (any ZoneRules)?
+        switch start {
+        case .utc: zone = SystemZone(TimeZone(identifier: "UTC")!)
+        case .zoned(_, let tzid):
+            zone = zones.rules(for: tzid)
+            if zone == nil {
+                warnings.append(ICalendarWarning(line: dtstart.line, message: "unknown time zone '\(tzid.prefix(64))'; read as local time"))
+                zone = local
             }
-            guard let start = DateValue.parse(Substring(dtstart.value), tzid: dtstart.parameter("TZID"), valueType: dtstart.parameter("VALUE")) else {
-                warnings.append(ICalendarWarning(line: dtstart.line, message: "DTSTART '\(dtstart.value.prefix(40))' is not a date or date-time; event skipped"))
-                continue
-            }
-            var zone: (any ZoneRules)?
-            switch start {
-            case .utc: zone = SystemZone(TimeZone(identifier: "UTC")!)
-            case .zoned(_, let tzid):
-                zone = zones.rules(for: tzid)
-                if zone == nil {
-                    warnings.append(ICalendarWarning(line: dtstart.line, message: "unknown time zone '\(tzid.prefix(64))'; read as local time"))
-                }
-            case .date, .floating: zone = nil
-            }
-            // Length: DTEND, else DURATION, else a day (all-day) or nothing (timed).
-            var days = start.isDate ? 1 : 0, seconds = 0
-            if let dtend = e.first("DTEND"),
-               let end = DateValue.parse(Substring(dtend.value), tzid: dtend.parameter("TZID"), valueType: dtend.parameter("VALUE")) {
+        case .floating: zone = floating
+        case .date: zone = nil
+        }
+        // Length: DTEND, else DURATION, else a day (all-day) or nothing (timed).
+        var days = start.isDate ? 1 : 0, seconds = 0, dayShift = 0
+        let fallback = start.isDate ? "one day" : "zero-length"
+        var durationCounts = true
+        if let dtend = e.first("DTEND") {
+            let shownEnd = dtend.value.trimmingCharacters(in: .whitespaces).prefix(40)
+            let shownStart = dtstart.value.trimmingCharacters(in: .whitespaces).prefix(40)
+            if let end = DateValue.parse(Substring(dtend.value), tzid: dtend.parameter("TZID"), valueType: dtend.parameter("VALUE")) {
+                durationCounts = false
                 if start.isDate {
-                    days = max(1, end.local.dayNumber - start.local.dayNumber)
-                } else if let s = instant(start, zone: zone, local: local), let t = instant(end, zones: zones, local: local, warnings: &warnings, line: dtend.line) {
+                    let difference = end.local.dayNumber - start.local.dayNumber
+                    if difference > 0 {
+                        days = difference
+                    } else if difference == 0 {
+                        warnings.append(ICalendarWarning(line: dtend.line, message: "DTEND \(shownEnd) equals DTSTART on an all-day event; read as one day"))
+                    } else {
+                        // What the peer libraries do: the two dates were written the wrong way round.
+                        warnings.append(ICalendarWarning(line: dtend.line, message: "DTEND \(shownEnd) is before DTSTART \(shownStart); the two are swapped"))
+                        days = -difference
+                        dayShift = difference
+                    }
+                } else if let s = instant(start, zone: zone, local: local),
+                          let t = instant(end, zones: zones, local: local, floating: floating, warnings: &warnings, line: dtend.line) {
                     days = 0
-                    seconds = max(0, t - s)
+                    if t >= s {
+                        seconds = t - s
+                    } else {
+                        warnings.append(ICalendarWarning(line: dtend.line, message: "DTEND \(shownEnd) is before DTSTART \(shownStart); the event is read as zero-length"))
+                    }
                 }
-            } else if let d = e.first("DURATION"), let parsed = DurationValue.parse(d.value) {
+            } else {
+                let hasDuration = e.first("DURATION") != nil
+                warnings.append(ICalendarWarning(line: dtend.line, message: "DTEND '\(shownEnd)' is not a date or date-time; "
+                    + (hasDuration ? "DURATION is used" : "the event is read as \(fallback)")))
+            }
+        }
+        if durationCounts, let d = e.first("DURATION") {
+            if let parsed = DurationValue.parse(d.value) {
                 days = max(0, parsed.days)
                 seconds = max(0, parsed.seconds)
                 if start.isDate && days == 0 { days = 1 }
-            }
-            let timing = Timing(start: start, zone: zone, days: days, seconds: seconds)
-            let uid = e.first("UID")?.value ?? "line-\(e.line)"
-            let title = e.first("SUMMARY")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            let base = Occurrence(uid: uid, title: title.isEmpty ? "Untitled" : String(title.prefix(1000)),
-                                  location: e.first("LOCATION").map { String($0.text.prefix(1000)) }.flatMap { $0.isEmpty ? nil : $0 },
-                                  start: Date(), end: Date(), isAllDay: start.isDate, startDay: nil, endDay: nil,
-                                  status: e.first("STATUS")?.value.uppercased(), isFloating: zone == nil && !start.isDate)
-
-            let isOverride = e.first("RECURRENCE-ID") != nil
-            let rrule = isOverride ? nil : e.first("RRULE")
-            // Instance start times (wall clock in the event's zone), DTSTART first.
-            var starts: [LocalDateTime] = []
-            if let rrule {
-                do {
-                    let rule = try RecurrenceRule.parse(rrule.value, limits: limits)
-                    let windowEnd = LocalDateTime.fromLocalSeconds(toSeconds + 14 * 3600 + 86_400)
-                    let length = days * 86_400 + seconds
-                    let windowStart = LocalDateTime.fromLocalSeconds(fromSeconds - length - 14 * 3600 - 86_400)
-                    let z = zone
-                    var expander = RecurrenceExpander(
-                        rule: rule, start: start.local, limits: limits, windowEnd: windowEnd, windowStart: windowStart,
-                        isPastUntil: { l in
-                            guard let until = rule.until else { return false }
-                            switch until {
-                            case .date(let d): return l.dayNumber > d.dayNumber
-                            case .utc(let u):
-                                let t = (z ?? local).instant(for: l)
-                                return t > u.localSeconds
-                            case .zoned(let u, _), .floating(let u): return l > u
-                            }
-                        })
-                    var produced = 0
-                    while let next = expander.next(budget: &budget) {
-                        // Only those that can overlap the window are kept; the rest are counted.
-                        if next >= windowStart {
-                            starts.append(next)
-                            produced += 1
-                            if produced >= limits.maxOccurrencesPerEvent {
-                                warnings.append(ICalendarWarning(line: rrule.line, message: "more than \(limits.maxOccurrencesPerEvent) occurrences in the window; the rest are left out"))
-                                break
-                            }
-                        }
-                    }
-                    if budget <= 0 {
-                        warnings.append(ICalendarWarning(line: rrule.line, message: "the file's recurrence budget (\(limits.maxPeriodsPerFile) steps) ran out; later events may be missing"))
-                    }
-                } catch {
-                    warnings.append(ICalendarWarning(line: rrule.line, message: "\(error); only the first occurrence is shown"))
-                    starts = [start.local]
-                }
             } else {
-                starts = [start.local]
-            }
-            for r in e.all("RDATE") where !isOverride {
-                guard let values = DateValue.parseList(r, limit: limits.maxListValues) else {
-                    warnings.append(ICalendarWarning(line: r.line, message: "RDATE could not be read; ignored"))
-                    continue
-                }
-                // RDATE values in another zone (or UTC) are converted to the event's wall clock.
-                for v in values {
-                    switch v {
-                    case .date(let l), .floating(let l): starts.append(LocalDateTime.on(dayNumber: l.dayNumber, secondOfDay: v.isDate ? start.local.secondOfDay : l.secondOfDay))
-                    default:
-                        if let t = instant(v, zones: zones, local: local, warnings: &warnings, line: r.line) {
-                            starts.append((zone ?? local).local(at: t))
-                        }
-                    }
-                }
-            }
-            // EXDATE: instants for timed events, dates for all-day ones (or a DATE EXDATE).
-            var exInstants: Set<Int> = [], exDays: Set<Int> = []
-            for x in e.all("EXDATE") {
-                guard let values = DateValue.parseList(x, limit: limits.maxListValues) else {
-                    warnings.append(ICalendarWarning(line: x.line, message: "EXDATE could not be read; ignored"))
-                    continue
-                }
-                for v in values {
-                    if v.isDate || start.isDate { exDays.insert(v.local.dayNumber) }
-                    else if case .floating(let l) = v, zone != nil { exInstants.insert(zone!.instant(for: l)) }
-                    else if let t = instant(v, zones: zones, local: local, warnings: &warnings, line: x.line) { exInstants.insert(t) }
-                }
-            }
-            let replaced = isOverride ? [] : overridden[uid] ?? []
-            let replacedDays = isOverride ? [] : overriddenDays[uid] ?? []
-            var seen: Set<Int> = []
-            for l in starts {
-                let o: Occurrence
-                if start.isDate {
-                    let day = l.dayNumber
-                    if exDays.contains(day) || replacedDays.contains(day) || !seen.insert(day).inserted { continue }
-                    let s = local.instant(for: .on(dayNumber: day, secondOfDay: 0))
-                    let endDay = day + max(1, timing.days)
-                    let e = local.instant(for: .on(dayNumber: endDay, secondOfDay: 0))
-                    var occ = base
-                    occ.start = Date(timeIntervalSince1970: TimeInterval(s))
-                    occ.end = Date(timeIntervalSince1970: TimeInterval(e))
-                    occ.startDay = LocalDateTime.on(dayNumber: day, secondOfDay: 0).isoDate
-                    occ.endDay = LocalDateTime.on(dayNumber: endDay - 1, secondOfDay: 0).isoDate
-                    o = occ
-                } else {
-                    let rules = zone ?? local
-                    let s = rules.instant(for: l)
-                    if exInstants.contains(s) || exDays.contains(l.dayNumber) { continue }
-                    if replaced.contains(s) || replacedDays.contains(l.dayNumber) || !seen.insert(s).inserted { continue }
-                    // Calendar days of the length are added on the wall clock, seconds on the timeline.
-                    let endLocal = LocalDateTime.on(dayNumber: l.dayNumber + timing.days, secondOfDay: l.secondOfDay)
-                    let e = rules.instant(for: endLocal) + timing.seconds
-                    var occ = base
-                    occ.start = Date(timeIntervalSince1970: TimeInterval(s))
-                    occ.end = Date(timeIntervalSince1970: TimeInterval(max(s, e)))
-                    o = occ
-                }
-                let s = Int(o.start.timeIntervalSince1970), en = Int(o.end.timeIntervalSince1970)
-                // Overlaps the window (a zero-length event counts at its start).
-                if s < toSeconds && (en > fromSeconds || (en == s && s >= fromSeconds)) { out.append(o) }
+                warnings.append(ICalendarWarning(line: d.line, message: "DURATION '\(d.value.trimmingCharacters(in: .whitespaces).prefix(40))' is not a duration such as PT1H; the event is read as \(fallback)"))
             }
         }
-        out.sort { ($0.start, $0.end, $0.title) < ($1.start, $1.end, $1.title) }
-        return Result(occurrences: out, warnings: warnings, eventCount: events.count)
+        let timing = Timing(start: start, zone: zone, days: days, seconds: seconds, dayShift: dayShift)
+        let title = e.first("SUMMARY")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        var isFloating = false
+        if case .floating = start { isFloating = floatingIsLocal }
+        let base = Occurrence(uid: uid, title: title.isEmpty ? "Untitled" : String(title.prefix(1000)),
+                              location: e.first("LOCATION").map { String($0.text.prefix(1000)) }.flatMap { $0.isEmpty ? nil : $0 },
+                              start: Date(), end: Date(), isAllDay: start.isDate, startDay: nil, endDay: nil,
+                              status: e.first("STATUS")?.value.uppercased(), isFloating: isFloating)
+        return Reading(component: e, uid: uid, timing: timing, base: base, floating: floating)
     }
 
+    /// The occurrences of one event in the window: DTSTART, every RRULE (their union), RDATE
+    /// (periods bring their own length), less EXDATE and the instances `overrides` replace.
+    func expand(_ r: Reading, overrides: [Override], fromSeconds: Int, toSeconds: Int, zones: ZoneResolver,
+                local: SystemZone, budget: inout Int, warnings: inout [ICalendarWarning]) -> [Occurrence] {
+        let e = r.component
+        let timing = r.timing
+        let start = timing.start
+        let zone = timing.zone
+        let rules: any ZoneRules = zone ?? local
+        let isOverride = e.first("RECURRENCE-ID") != nil
+
+        // What the overrides replace, in this series' terms: instants for a timed series, dates
+        // for an all-day one (Outlook writes a date-time RECURRENCE-ID there: its date counts).
+        var replaced: Set<Int> = [], replacedDays: Set<Int> = []
+        var futures: [Future] = []
+        for o in overrides {
+            // A THISANDFUTURE override that turns a timed series all-day (or back) changes only
+            // its own instance: shifting the others would mix the two kinds.
+            let carriesOn = o.thisAndFuture && (o.reading.map { $0.timing.start.isDate == start.isDate } ?? true)
+            if start.isDate || o.value.isDate {
+                let day = o.value.local.dayNumber
+                replacedDays.insert(day)
+                guard carriesOn else { continue }
+                if start.isDate {
+                    futures.append(Future(key: day, shift: o.reading.map { $0.timing.start.local.dayNumber - day } ?? 0, reading: o.reading))
+                } else {
+                    // A DATE RECURRENCE-ID on a timed series names that day's instance.
+                    let at = rules.instant(for: .on(dayNumber: day, secondOfDay: start.local.secondOfDay))
+                    futures.append(timedFuture(from: at, o, rules: rules, local: local))
+                }
+            } else if let t = instant(o.value, zones: zones, local: local, floating: o.floating, warnings: &warnings, line: o.line) {
+                replaced.insert(t)
+                if carriesOn {
+                    futures.append(timedFuture(from: t, o, rules: rules, local: local))
+                }
+            }
+        }
+        futures.sort { $0.key < $1.key }
+        // The THISANDFUTURE override in force at `key`: the last one at or before it.
+        func future(at key: Int) -> Future? {
+            var lo = 0, hi = futures.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if futures[mid].key <= key { lo = mid + 1 } else { hi = mid }
+            }
+            return lo == 0 ? nil : futures[lo - 1]
+        }
+        // Moved or longer instances can reach into the window from further away.
+        let unit = start.isDate ? 86_400 : 1
+        let slack = futures.reduce(0) { m, f in
+            max(m, abs(f.shift) * unit + (f.reading.map { $0.timing.days * 86_400 + $0.timing.seconds } ?? 0))
+        }
+
+        // Instance start times (wall clock in the event's zone) and, for RDATE periods, their length.
+        var starts: [(at: LocalDateTime, length: (days: Int, seconds: Int)?)] = []
+        let rrules = isOverride ? [] : e.all("RRULE")
+        if rrules.isEmpty { starts = [(start.local, nil)] }
+        var produced = 0
+        var budgetWarned = false
+        for rrule in rrules where produced < limits.maxOccurrencesPerEvent {
+            do {
+                let rule = try RecurrenceRule.parse(rrule.value, limits: limits)
+                let windowEnd = LocalDateTime.fromLocalSeconds(toSeconds + slack + 14 * 3600 + 86_400)
+                let length = timing.days * 86_400 + timing.seconds
+                let windowStart = LocalDateTime.fromLocalSeconds(fromSeconds - length - slack - 14 * 3600 - 86_400)
+                let z = zone
+                var expander = RecurrenceExpander(
+                    rule: rule, start: start.local, limits: limits, windowEnd: windowEnd, windowStart: windowStart,
+                    isPastUntil: { l in
+                        guard let until = rule.until else { return false }
+                        switch until {
+                        case .date(let d): return l.dayNumber > d.dayNumber
+                        case .utc(let u):
+                            let t = (z ?? local).instant(for: l)
+                            return t > u.localSeconds
+                        case .zoned(let u, _), .floating(let u): return l > u
+                        }
+                    })
+                while let next = expander.next(budget: &budget) {
+                    // Only those that can overlap the window are kept; the rest are counted.
+                    guard next >= windowStart else { continue }
+                    starts.append((next, nil))
+                    produced += 1
+                    if produced >= limits.maxOccurrencesPerEvent {
+                        warnings.append(ICalendarWarning(line: rrule.line, message: "more than \(limits.maxOccurrencesPerEvent) occurrences in the window; the rest are left out"))
+                        break
+                    }
+                }
+                if budget <= 0 && !budgetWarned {
+                    budgetWarned = true
+                    warnings.append(ICalendarWarning(line: rrule.line, message: "the file's recurrence budget (\(limits.maxPeriodsPerFile) steps) ran out; later events may be missing"))
+                }
+            } catch {
+                let consequence = rrules.count == 1 ? "only the first occurrence is shown" : "this RRULE is ignored"
+                warnings.append(ICalendarWarning(line: rrule.line, message: "\(error); \(consequence)"))
+                starts.append((start.local, nil))
+            }
+        }
+        for p in e.all("RDATE") where !isOverride {
+            guard let values = DateValue.parsePeriodList(p, limit: limits.maxListValues) else {
+                warnings.append(ICalendarWarning(line: p.line, message: "RDATE could not be read; ignored"))
+                continue
+            }
+            for (v, end) in values {
+                // RDATE values in another zone (or UTC) are converted to the event's wall clock.
+                let at: LocalDateTime
+                switch v {
+                case .date(let l), .floating(let l):
+                    at = LocalDateTime.on(dayNumber: l.dayNumber, secondOfDay: v.isDate ? start.local.secondOfDay : l.secondOfDay)
+                default:
+                    guard let t = instant(v, zones: zones, local: local, floating: r.floating, warnings: &warnings, line: p.line) else { continue }
+                    at = rules.local(at: t)
+                }
+                // A period (RFC 5545 §3.8.5.2) gives this instance its own length.
+                var length: (days: Int, seconds: Int)?
+                if !start.isDate, !v.isDate, let end {
+                    switch end {
+                    case .duration(let d, let s):
+                        if d >= 0 && s >= 0 { length = (d, s) }
+                    case .end(let endValue):
+                        let s = rules.instant(for: at)
+                        let t: Int?
+                        if case .floating(let l) = endValue { t = rules.instant(for: l) } else {
+                            t = instant(endValue, zones: zones, local: local, floating: r.floating, warnings: &warnings, line: p.line)
+                        }
+                        if let t, t >= s { length = (0, t - s) }
+                    }
+                    if length == nil {
+                        warnings.append(ICalendarWarning(line: p.line, message: "an RDATE period ends before it starts; the event's own length is used"))
+                    }
+                }
+                starts.append((at, length))
+            }
+        }
+        // EXDATE: instants for timed events, dates for all-day ones (or a DATE EXDATE).
+        var exInstants: Set<Int> = [], exDays: Set<Int> = []
+        for x in e.all("EXDATE") {
+            guard let values = DateValue.parseList(x, limit: limits.maxListValues) else {
+                warnings.append(ICalendarWarning(line: x.line, message: "EXDATE could not be read; ignored"))
+                continue
+            }
+            for v in values {
+                if v.isDate || start.isDate { exDays.insert(v.local.dayNumber) }
+                else if case .floating(let l) = v { exInstants.insert(rules.instant(for: l)) }
+                else if let t = instant(v, zones: zones, local: local, floating: r.floating, warnings: &warnings, line: x.line) { exInstants.insert(t) }
+            }
+        }
+
+        var out: [Occurrence] = []
+        var seen: Set<Int> = []
+        for (l, period) in starts {
+            var o = r.base
+            if start.isDate {
+                let instanceDay = l.dayNumber
+                if exDays.contains(instanceDay) || replacedDays.contains(instanceDay) || !seen.insert(instanceDay).inserted { continue }
+                var day = instanceDay + timing.dayShift
+                var days = timing.days
+                if let f = future(at: instanceDay) {
+                    guard let fr = f.reading else { continue }   // cancelled from there on
+                    day = instanceDay + f.shift + fr.timing.dayShift
+                    days = fr.timing.days
+                    o = fr.base
+                    o.uid = r.uid
+                }
+                let s = local.instant(for: .on(dayNumber: day, secondOfDay: 0))
+                let endDay = day + max(1, days)
+                let en = local.instant(for: .on(dayNumber: endDay, secondOfDay: 0))
+                o.start = Date(timeIntervalSince1970: TimeInterval(s))
+                o.end = Date(timeIntervalSince1970: TimeInterval(en))
+                o.startDay = LocalDateTime.on(dayNumber: day, secondOfDay: 0).isoDate
+                o.endDay = LocalDateTime.on(dayNumber: endDay - 1, secondOfDay: 0).isoDate
+            } else {
+                let instance = rules.instant(for: l)
+                if exInstants.contains(instance) || exDays.contains(l.dayNumber) { continue }
+                if replaced.contains(instance) || replacedDays.contains(l.dayNumber) || !seen.insert(instance).inserted { continue }
+                var shown = l
+                var length = (days: timing.days, seconds: timing.seconds)
+                if let f = future(at: instance) {
+                    guard let fr = f.reading else { continue }   // cancelled from there on
+                    shown = .fromLocalSeconds(l.localSeconds + f.shift)
+                    length = (fr.timing.days, fr.timing.seconds)
+                    o = fr.base
+                    o.uid = r.uid
+                }
+                if let period { length = period }
+                // Calendar days of the length are added on the wall clock, seconds on the timeline.
+                let s = rules.instant(for: shown)
+                let endLocal = LocalDateTime.on(dayNumber: shown.dayNumber + length.days, secondOfDay: shown.secondOfDay)
+                let en = rules.instant(for: endLocal) + length.seconds
+                o.start = Date(timeIntervalSince1970: TimeInterval(s))
+                o.end = Date(timeIntervalSince1970: TimeInterval(max(s, en)))
+            }
+            let s = Int(o.start.timeIntervalSince1970), en = Int(o.end.timeIntervalSince1970)
+            // Overlaps the window (a zero-length event counts at its start).
+            if s < toSeconds && (en > fromSeconds || (en == s && s >= fromSeconds)) { out.append(o) }
+        }
+        return out
+    }
+
+    /// A timed series' view of a THISANDFUTURE override at `at`: the shift of its start on the
+    /// series' wall clock (so 09:00 → 10:00 stays 10:00 after a daylight-saving change).
+    func timedFuture(from at: Int, _ o: Override, rules: any ZoneRules, local: SystemZone) -> Future {
+        guard let or = o.reading else { return Future(key: at, shift: 0, reading: nil) }
+        let moved = instant(or.timing.start, zone: or.timing.zone, local: local) ?? at
+        return Future(key: at, shift: rules.local(at: moved).localSeconds - rules.local(at: at).localSeconds, reading: or)
+    }
+
+    /// A value whose zone is already resolved (`zone`: the TZID's, or the floating zone).
     func instant(_ v: DateValue, zone: (any ZoneRules)?, local: SystemZone) -> Int? {
         switch v {
         case .utc(let l): return l.localSeconds
-        case .zoned(let l, _): return (zone ?? local).instant(for: l)
-        case .floating(let l), .date(let l): return local.instant(for: l)
+        case .zoned(let l, _), .floating(let l): return (zone ?? local).instant(for: l)
+        case .date(let l): return local.instant(for: l)
         }
     }
 
-    func instant(_ v: DateValue, zones: ZoneResolver, local: SystemZone, warnings: inout [ICalendarWarning], line: Int) -> Int? {
+    /// A value read on its own: its TZID resolved here, floating times in `floating`.
+    func instant(_ v: DateValue, zones: ZoneResolver, local: SystemZone, floating: any ZoneRules,
+                 warnings: inout [ICalendarWarning], line: Int) -> Int? {
         switch v {
         case .utc(let l): return l.localSeconds
         case .zoned(let l, let tzid):
@@ -241,7 +475,8 @@ public struct EventExpander {
                 return local.instant(for: l)
             }
             return z.instant(for: l)
-        case .floating(let l), .date(let l): return local.instant(for: l)
+        case .floating(let l): return floating.instant(for: l)
+        case .date(let l): return local.instant(for: l)
         }
     }
 }

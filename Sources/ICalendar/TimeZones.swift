@@ -120,16 +120,17 @@ public struct ZoneResolver: Sendable {
         return nil
     }
 
-    /// `Europe/Dublin`, and prefixed forms such as `/mozilla.org/20050126_1/Europe/Dublin` or
-    /// `/citadel.org/20190101_1/Europe/Dublin`.
+    /// `Europe/Dublin`, and prefixed forms such as `/mozilla.org/20050126_1/Europe/Dublin`,
+    /// `/citadel.org/20190101_1/Europe/Dublin` or a bare leading slash, `/Europe/Stockholm`
+    /// (exporters that mark globally unique TZIDs so).
     static func systemZone(_ tzid: String) -> TimeZone? {
         let trimmed = tzid.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
         guard trimmed.count <= 128 else { return nil }
         if trimmed.contains("/") || trimmed == "UTC" || trimmed == "GMT", let tz = TimeZone(identifier: trimmed),
            !trimmed.hasPrefix("/") { return tz }
         let parts = trimmed.split(separator: "/")
-        // Try the last two or three components.
-        for n in [3, 2] where parts.count > n {
+        // Try the last three or two components (all of them when that is all there is).
+        for n in [3, 2] where parts.count >= n {
             let candidate = parts.suffix(n).joined(separator: "/")
             if let tz = TimeZone(identifier: candidate) { return tz }
         }

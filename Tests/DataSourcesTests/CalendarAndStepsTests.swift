@@ -108,6 +108,45 @@ struct CalendarServiceTests {
         #expect(throws: DataSourceError.self) { _ = try service.remove("nope") }
     }
 
+    /// Issue 28 item 12: a bad DTEND is said when the calendar is read, and a truncated file's
+    /// "never closed" is said once per command (add, then refresh), not once per reader.
+    @Test func badEndsAndTruncationAreEachSaidOnce() throws {
+        let root = try Fixtures.store()
+        let file = try Products.temporaryDirectory("ics").appendingPathComponent("broken.ics")
+        try Data("""
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        BEGIN:VEVENT\r
+        UID:late\r
+        DTSTART:20260124T110000Z\r
+        DTEND:20260124T100000Z\r
+        SUMMARY:Ends before it starts\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:garbled\r
+        DTSTART:20260124T120000Z\r
+        DTEND:2026-01-24 13:00\r
+        SUMMARY:Garbled end\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:cut\r
+        DTSTART:20260125T090000Z\r
+
+        """.utf8).write(to: file)
+        let service = CalendarService(root: root)
+        let expected = [
+            "line 6: DTEND 20260124T100000Z is before DTSTART 20260124T110000Z; the event is read as zero-length",
+            "line 12: DTEND '2026-01-24 13:00' is not a date or date-time; the event is read as zero-length",
+            "line 15: BEGIN:VEVENT is never closed (truncated file?)"]
+        // `add` says what `refresh` will (it used to say only the parser's half).
+        let added = try service.add(file.path, name: "Broken", now: now, timeZone: TimeZone(identifier: "UTC")!)
+        #expect(added.warnings.map(\.description) == expected)
+        let report = try service.refresh(now: now, timeZone: TimeZone(identifier: "UTC")!)
+        #expect(report.notes == expected.map { "Broken: \($0)" })
+        #expect(report.snapshot.calendars.first?.warnings == 3)
+        #expect(report.snapshot.events.map(\.title) == ["Ends before it starts", "Garbled end"])
+    }
+
     @Test func notACalendarIsRefusedAndNothingIsSaved() throws {
         let root = try Fixtures.store()
         let folder = try Products.temporaryDirectory("ics")
