@@ -11,6 +11,8 @@ public struct RenderInputs: Sendable {
     public var weather: WeatherState?
     public var calendar: CalendarSnapshot?
     public var reminders: RemindersSnapshot?
+    /// The Forecast template's days and hours (loaded only for it).
+    public var forecast: ForecastSnapshot?
     /// Decoded design images by file name.
     public var images: [String: DecodedImage]
     /// Why an image the design names is not in `images`, by file name.

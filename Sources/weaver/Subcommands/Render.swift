@@ -126,17 +126,17 @@ extension Weaver {
         }
 
         func run() throws {
-            guard watch else { return try OutputFile.write(try draw(), to: output) }
+            guard watch else { return try OutputFile.write(try draw().bytes, to: output) }
             try LiveOutput(root: selection.store.root, output: output, draw: draw).run()
         }
 
-        func draw() throws -> [UInt8] {
+        func draw() throws -> (bytes: [UInt8], redrawAt: Date?) {
             let (layout, inputs, renderer) = try selection.layout(scale: scale)
             for warning in layout.warnings { printWarning(warning) }
             var bytes = try renderer.render(layout, format: resolvedFormat, images: inputs.images, backdrop: backdrop.flatMap { RGBA(hexString: $0) })
             // A line per change on standard output, so a status bar can read it line by line.
             if watch, output == "-", bytes.last != 0x0A { bytes.append(0x0A) }
-            return bytes
+            return (bytes, layout.redrawAt)
         }
     }
 
