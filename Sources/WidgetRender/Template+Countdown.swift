@@ -62,7 +62,8 @@ extension TemplateContext {
         case .target(let date, let ticking, let detail):
             let reading = CountdownReading.at(inputs.context.now, target: date, ticking: ticking)
             if let next = reading.nextChange { b.redraw(at: next) }
-            return (reading, reading.text, detail)
+            let said = reading.phase == .ended ? detail.replacingOccurrences(of: "until ", with: "ended ") : detail
+            return (reading, reading.text, said)
         }
     }
 
@@ -108,9 +109,8 @@ extension TemplateContext {
         let align: TextAlignment = isSmall ? .leading : .centre
         b.addText(fitted, x: area.minX, y: top, width: area.width, align: align)
         b.addText(detailRun, x: area.minX, y: top + m.height + 4, width: area.width, align: align, maxY: area.maxY)
-        if large, let reading, reading.phase != .ended {
-            // The last minute as a ring of seconds under the digits' block would crowd them; a
-            // thin bar at the bottom fills as the final minute runs out.
+        if large, let reading, reading.phase != .ended, reading.shownSeconds <= 60 {
+            // The last minute: a thin bar at the bottom empties as it runs out.
             let fraction = Double(min(reading.shownSeconds, 60)) / 60
             let bar = Rect(x: area.minX, y: area.maxY - 6, width: area.width, height: 6)
             b.fill(bar, .solid(palette.primary.opacity(0.12)), radius: 3)

@@ -139,17 +139,19 @@ extension TemplateContext {
             for (i, c) in columns.enumerated() {
                 let y = top + Double(i) * rowHeight
                 b.addText(run(c.weekday, size: 12, weight: 600, colour: palette.primary), x: area.minX, y: y + 2, width: 36)
-                forecastSymbol(c, centre: Point(x: area.minX + 48, y: y + rowHeight / 2), size: 15)
-                b.addText(run("\(c.high) \(c.low)", size: 12, weight: 600, colour: palette.primary, tabular: true), x: area.minX + 58, y: y + 2, width: 52, align: .trailing)
-                raindrops(c.drops, centre: Point(x: area.maxX - 19, y: y + rowHeight / 2), size: 7, colour: accent)
+                forecastSymbol(c, centre: Point(x: area.minX + 44, y: y + rowHeight / 2), size: 15)
+                b.addText(run("\(c.high) \(c.low)", size: 12, weight: 600, colour: palette.primary, tabular: true), x: area.minX + 52, y: y + 2, width: 50, align: .trailing)
+                raindrops(c.drops, centre: Point(x: area.maxX - 16, y: y + rowHeight / 2), size: 7, colour: accent)
             }
         } else {
             let headerSpace = 20.0, footerSpace = 20.0
             let body = Rect(x: area.minX, y: area.minY + headerSpace, width: area.width, height: area.height - headerSpace - footerSpace)
             let columnWidth = body.width / 4
             // The curves sit behind the columns, in the band between the high/low and the drops.
-            let band = Rect(x: body.minX, y: body.minY + body.height * 0.22, width: body.width, height: body.height * (large ? 0.5 : 0.42))
-            forecastCurves(columns, band: band, colour: accent.opacity(0.5), width: large ? 2.5 : 2)
+            let bandTop = body.minY + (large ? 50 : 36), bandBottom = large ? body.midY + 24 : body.maxY - 16
+            let band = Rect(x: body.minX, y: bandTop, width: body.width, height: max(0, bandBottom - bandTop))
+            // Opaque (a dimmed accent): translucent segments would darken where their round caps overlap.
+            forecastCurves(columns, band: band, colour: RGBA(accent.r * 0.7, accent.g * 0.7, accent.b * 0.7), width: large ? 2.5 : 2)
             for (i, c) in columns.enumerated() {
                 let x = body.minX + Double(i) * columnWidth
                 if i > 0 { b.fill(Rect(x: x, y: body.minY + 4, width: 1, height: body.height - 8), .solid(palette.primary.opacity(0.08))) }
@@ -206,12 +208,12 @@ extension TemplateContext {
             b.addText(run("\(current.temp) \(f?.location ?? "")", size: 11, weight: 600, colour: ink), x: 1, y: 0, width: bounds.width - 30)
             b.addText(run(forecastUpdated(f, short: true), size: 10, colour: dim), x: bounds.width - 30, y: 1, width: 29, align: .trailing)
             let columnWidth = bounds.width / 4
-            forecastCurves(columns, band: Rect(x: 0, y: 30, width: bounds.width, height: 18), colour: dim.opacity(0.8), width: 1.5)
+            forecastCurves(columns, band: Rect(x: 0, y: 30, width: bounds.width, height: 18), colour: RGBA(0.6, 0.6, 0.62), width: 1.5)
             for (i, c) in columns.enumerated() {
                 let x = Double(i) * columnWidth
                 b.addText(run(c.weekday, size: 10, weight: 700, colour: ink), x: x, y: 15, width: columnWidth, align: .centre)
                 forecastSymbol(c, centre: Point(x: x + columnWidth / 2, y: 37), size: 12, colour: ink)
-                b.addText(run("\(c.high)\(c.low == "?" && c.high == "?" ? "" : "/")\(c.low)", size: 10, weight: 600, colour: ink, tabular: true),
+                b.addText(run("\(c.high)/\(c.low)", size: 10, weight: 600, colour: ink, tabular: true),
                           x: x, y: 46, width: columnWidth, align: .centre)
                 raindrops(c.drops, centre: Point(x: x + columnWidth / 2, y: 69), size: 5.5, colour: ink)
             }
