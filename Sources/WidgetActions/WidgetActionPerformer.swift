@@ -120,15 +120,16 @@ public struct WidgetActionPerformer: Sendable {
             throw WidgetActionError("the reset value is longer than \(FieldLimits.maxResetValueCharacters) characters")
         }
         var warnings: [String] = []
-        let stored: String
+        let canonical: String
         do {
-            stored = try VariableStore(root: store).set(key, to: value) { reason, url in
+            // `set` returns the canonical key; the value is stored as given (validated there).
+            canonical = try VariableStore(root: store).set(key, to: value) { reason, url in
                 warnings.append("the variables file could not be read (\(reason)); it was moved to \(url.path)")
             }
         } catch let e as VariableStoreError {
             throw WidgetActionError(e.description)
         }
-        return WidgetActionOutcome(message: "\(KeyCanonicaliser.canonical(key)) reset to \(stored).", warnings: warnings)
+        return WidgetActionOutcome(message: "\(canonical) reset to \(value).", warnings: warnings)
     }
 
     /// Opening a link writes no variable, so it needs no Pro; the link is checked again here (a
