@@ -28,7 +28,8 @@ public enum CountdownTarget: Sendable, Hashable, CustomStringConvertible {
             }
             return .variable(key)
         }
-        if let d = ISODate.parse(t) { return .instant(d) }
+        // Whole seconds, as the file writes them, so a decoded target re-encodes exactly.
+        if let d = ISODate.parse(t) { return .instant(WidgetSpec.wholeSeconds(d)) }
         throw DesignError("'\(raw)' is not a countdown target; allowed: \(allowed)")
     }
 

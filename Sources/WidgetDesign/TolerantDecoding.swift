@@ -384,7 +384,8 @@ public struct TolerantDecoder {
         if systemImage?.isEmpty == true { systemImage = nil }
         return ActionSpec(id: id, title: title, systemImage: systemImage, kind: kind, variableKey: key,
                           incrementAmount: amount, nowFormat: token(o, "nowFormat", path, default: .iso8601),
-                          resetValue: string(o, "resetValue", path, default: "0", maxCharacters: FieldLimits.maxResetValueCharacters),
+                          // Read only for the kind that uses it (and writes it), so a design re-encodes exactly.
+                          resetValue: kind == .resetVariable ? string(o, "resetValue", path, default: "0", maxCharacters: FieldLimits.maxResetValueCharacters) : "0",
                           url: url)
     }
 

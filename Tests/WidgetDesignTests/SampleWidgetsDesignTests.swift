@@ -98,6 +98,15 @@ import Testing
         #expect(s.clockFormat == nil && s.countdown == nil)
         #expect(s.actionBar?.actions.map(\.title) == ["Fine", "Reset"])
         #expect(s.actionBar?.actions.last?.resetValue == "0")
+        // What a kind does not use is not kept, and a fraction of a second is dropped: re-encoding is exact.
+        let odd = Data("""
+        {"name":"Odd","primaryText":"x","updatedAt":"2026-01-01T00:00:00Z","countdown":{"target":"2026-12-31T23:59:00.75Z"},
+         "actionBar":{"actions":[{"kind":"incrementVariable","variableKey":"n","resetValue":"9"}]}}
+        """.utf8)
+        let (first, _) = try WidgetSpec.decode(odd, fallbackDate: fixedNow)
+        let (again, againFindings) = try WidgetSpec.decode(first.encoded(), fallbackDate: fixedNow)
+        #expect(again == first && againFindings.isEmpty)
+        #expect(first.countdown?.target == .instant(ISODate.parse("2026-12-31T23:59:00Z")!))
         let paths = findings.map(\.path)
         #expect(paths.contains("clockFormat") && paths.contains("countdown.target") && paths.contains("actionBar.actions[0].url"), "\(findings)")
     }
