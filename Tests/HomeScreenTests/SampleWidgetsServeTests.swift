@@ -5,9 +5,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// An openURL button on the home screen: the server checks the link and hands it to the page's
+/// The second seed's widgets on the home screen. An openURL button: the server checks the link and hands it to the page's
 /// browser (`{"open": LINK}`, which app.js opens with `noopener`) instead of running xdg-open.
-@Suite struct OpenURLTapTests {
+@Suite struct SampleWidgetsServeTests {
     @Test func theServerHandsTheLinkToThePage() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
@@ -28,5 +28,27 @@ import TestSupport
         #expect(tapped.json()?["open"] as? String == "https://example.com/docs?a=1&b=$(id)")
         let script = try RawHTTP.send(port: rig.port, path: "/static/app.js").text
         #expect(script.contains("window.open(link, '_blank', 'noopener,noreferrer')"))
+    }
+
+    /// A countdown's tile is drawn again each second of its last minute: the server's watcher
+    /// wakes at the tile's `redrawAt`, and the page gets a `widget` event each time.
+    @Test func aCountdownTileTicksEachSecondInItsLastMinute() throws {
+        let rig = try ServeRig()
+        defer { rig.stop() }
+        #expect(try rig.weaver(["templates", "add", "countdown"]).status == 0)
+        let target = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.up) + 5)
+        let set = try rig.weaver(["designs", "set", "Countdown", "primaryText=Tea", "countdown.target=\(ISO8601DateFormatter().string(from: target))"])
+        #expect(set.status == 0, "\(set.stderrText)")
+        try rig.startServer()
+        let events = try EventStreamReader(port: rig.port)
+        var seen: [String] = []
+        let end = target.addingTimeInterval(1.5)
+        while Date() < end {
+            guard let e = events.next(within: max(0.05, end.timeIntervalSinceNow)), e.name == "widget" else { continue }
+            // The small tile's label: "Tea, 0:03, until 09:30".
+            guard e.data.contains("/small"), let m = e.data.firstMatch(of: /Tea, (\d:\d\d|end)/) else { continue }
+            seen.append(String(m.1))
+        }
+        #expect(seen.suffix(3) == ["0:02", "0:01", "end"], "\(seen)")
     }
 }
