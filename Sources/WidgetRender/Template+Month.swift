@@ -40,7 +40,7 @@ extension TemplateContext {
         let today = CivilTime.daysSinceEpoch(year: monthToday.year, month: monthToday.month, day: monthToday.day)
         let all = grid.weeks.flatMap { $0 }
         let marked = eventDays(in: all.first!.dayNumber...all.last!.dayNumber)
-        let letters = monthFormatter("EEEEE", fallback: "EEEEE").veryShortStandaloneWeekdaySymbols ?? ["S", "M", "T", "W", "T", "F", "S"]
+        let letters = monthFormatter("EEEEE", fallback: "EEEEE").veryShortStandaloneWeekdaySymbols
         let columnWidth = rect.width / 7
         let headerHeight = headerSize * 1.6
         for column in 0..<7 {
