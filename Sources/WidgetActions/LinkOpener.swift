@@ -7,22 +7,33 @@ import NoiseControl
 /// Opens links on the desktop with `xdg-open`, found on `$PATH` and started directly (argv, no
 /// shell), so nothing in a link is ever interpreted as a command.
 public enum LinkOpener {
-    /// Starts `xdg-open LINK` and waits for it (it hands the link to the desktop's handler and
-    /// exits). Throws `WidgetActionError` when xdg-open is missing or fails.
+    /// How long a press waits for xdg-open to say whether it could open the link. Without a
+    /// desktop environment xdg-open may run the browser itself, in the foreground: past this the
+    /// link counts as opened and the child is left to run (in its own session).
+    public static let answerWaitSeconds = 3.0
+
+    /// Starts `xdg-open LINK` and waits up to `answerWaitSeconds` for its answer. Throws
+    /// `WidgetActionError` when xdg-open is missing or fails.
     public static func xdgOpen(_ link: String, environment: [String: String]) throws {
         guard let opener = Spawn.which("xdg-open", environment: environment) else {
             throw WidgetActionError("cannot open \(link): xdg-open is not installed (Debian: apt install xdg-utils)")
         }
         let pid: pid_t
         do {
-            // "--" is not understood by xdg-open; a link cannot start with "-" (OpenURLPolicy).
-            pid = try Spawn.start(opener.path, [link], environment: environment)
+            // A link never starts with "-" (OpenURLPolicy), so it cannot pass for an option.
+            pid = try Spawn.start(opener.path, [link], environment: environment, newSession: true)
         } catch {
             throw WidgetActionError("cannot open \(link): \(error)")
         }
-        let status = Spawn.wait(pid)
-        guard status == 0 else {
-            throw WidgetActionError("xdg-open could not open \(link) (exit status \(status))")
+        let deadline = Date().addingTimeInterval(answerWaitSeconds)
+        while Date() < deadline {
+            if let status = Spawn.exitStatus(pid) {
+                guard status == 0 else { throw WidgetActionError("xdg-open could not open \(link) (exit status \(status))") }
+                return
+            }
+            usleep(10_000)
         }
+        // Still running: the browser itself, most likely. A long-lived caller must not keep a zombie.
+        Spawn.reapInBackground(pid)
     }
 }

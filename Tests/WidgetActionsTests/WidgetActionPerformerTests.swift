@@ -291,6 +291,12 @@ import WidgetDesign
         bare.openLink = { try LinkOpener.xdgOpen($0, environment: ["PATH": dir.path]) }
         let missing = #expect(throws: WidgetActionError.self) { try bare.perform(.openURL("https://example.com")) }
         #expect(missing?.description.contains("xdg-open is not installed") == true)
+        // An xdg-open that cannot open the link (no handler: exit 3) is reported with its status.
+        let failing = dir.appendingPathComponent("xdg-open")
+        try Data("#!/bin/sh\nexit 3\n".utf8).write(to: failing)
+        chmod(failing.path, 0o755)
+        let refused = #expect(throws: WidgetActionError.self) { try bare.perform(.openURL("weaver:editor/ABC")) }
+        #expect(refused?.description == "xdg-open could not open weaver:editor/ABC (exit status 3)", "\(String(describing: refused))")
     }
 }
 
