@@ -29,6 +29,8 @@ public struct ForecastSnapshot: Sendable, Hashable {
     }
 
     public var location: String?
+    /// The place's IANA zone: daily dates are the place's, so its days are grouped in it.
+    public var timeZone: String?
     public var latitude: Double?
     public var longitude: Double?
     /// The last good fetch: what the stale rules count from.
@@ -39,9 +41,9 @@ public struct ForecastSnapshot: Sendable, Hashable {
     public var days: [Day]
     public var hours: [Hour]
 
-    public init(location: String? = nil, latitude: Double? = nil, longitude: Double? = nil, fetchedAt: Date? = nil,
+    public init(location: String? = nil, timeZone: String? = nil, latitude: Double? = nil, longitude: Double? = nil, fetchedAt: Date? = nil,
                 temperatureC: Double? = nil, condition: String? = nil, symbol: String? = nil, days: [Day] = [], hours: [Hour] = []) {
-        self.location = location; self.latitude = latitude; self.longitude = longitude; self.fetchedAt = fetchedAt
+        self.location = location; self.timeZone = timeZone; self.latitude = latitude; self.longitude = longitude; self.fetchedAt = fetchedAt
         self.temperatureC = temperatureC; self.condition = condition; self.symbol = symbol; self.days = days; self.hours = hours
     }
 
@@ -53,6 +55,7 @@ public struct ForecastSnapshot: Sendable, Hashable {
         var f = ForecastSnapshot()
         if let loc = json["location"] {
             f.location = loc["name"].flatMap(SnapshotFile.string)
+            f.timeZone = loc["timeZone"].flatMap(SnapshotFile.string).flatMap { $0.utf8.count <= 64 ? $0 : nil }
             f.latitude = loc["latitude"].flatMap(number)
             f.longitude = loc["longitude"].flatMap(number)
         }

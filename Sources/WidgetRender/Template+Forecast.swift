@@ -25,7 +25,8 @@ extension TemplateContext {
     static func raindrops(_ chance: Double) -> Int { min(5, max(0, Int((chance * 100 + 1e-9) / 20))) }
 
     func forecastColumns(_ f: ForecastSnapshot?, freshness: ForecastFreshness, count: Int = 4) -> [ForecastColumn] {
-        let tz = inputs.context.timeZone
+        // The snapshot's dates are the place's: its days (and "today") are counted in its zone.
+        let tz = f?.timeZone.flatMap(TimeZone.init(identifier:)) ?? inputs.context.timeZone
         let today = CivilTime.local(inputs.context.now, in: tz)
         let todayNumber = CivilTime.daysSinceEpoch(year: today.year, month: today.month, day: today.day)
         let weekdayFormatter = DateFormatter()

@@ -147,6 +147,16 @@ import WidgetDesign
         #expect(seven.textLines.contains("Sat ?/? ? rain ?"), "\(seven.textLines)")
         #expect(!seven.elements.contains { if case .line = $0.primitive { return true } else { return false } })
         #expect(!seven.elements.compactMap(\.text).contains { $0.contains("0°") })
+        // Days are the place's: at 23:30 UTC it is already Sunday in Tokyo, whose first day is the 25th.
+        var inputs = Fixtures.inputs()
+        var tokyo = Fixtures.forecast()
+        tokyo.timeZone = "Asia/Tokyo"
+        inputs.forecast = tokyo
+        inputs.context.now = Date(timeIntervalSince1970: 1_769_297_400)   // 2026-01-24T23:30:00Z
+        tokyo.fetchedAt = inputs.context.now
+        inputs.forecast = tokyo
+        let there = renderer.layout(design: Fixtures.design("forecast"), family: .medium, scale: 1, inputs: inputs)
+        #expect(there.textLines.contains { $0.hasPrefix("Sun 11°/5° ") }, "\(there.textLines)")
     }
 
     // MARK: Clock format
