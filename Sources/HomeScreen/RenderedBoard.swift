@@ -70,8 +70,10 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
     /// Lays out with inputs read from the store now (status, variables, snapshots, images).
     func withLayout<T>(_ entry: Entry, _ family: WidgetFamily, scale: Int, now: Date,
                        _ body: (WidgetRenderer, WidgetLayout, RenderInputs) throws -> T) throws -> T {
-        let inputs = WidgetRenderer.inputs(for: entry.spec, root: root, now: now, timeZone: .current,
+        var inputs = WidgetRenderer.inputs(for: entry.spec, root: root, now: now, timeZone: .current,
                                            locale: Locale.current, appearance: appearance)
+        // The server's watcher wakes at each tile's `redrawAt`: seconds can be shown.
+        inputs.redrawsEachSecond = true
         return try lock.withLock {
             let r = renderer ?? WidgetRenderer()
             renderer = r

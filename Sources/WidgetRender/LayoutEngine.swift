@@ -14,12 +14,13 @@ final class LayoutEngine {
         let spec = design.resolved(for: family, isPro: inputs.context.isPro)
         var inputs = inputs
         if let format = spec.clockFormat {
-            inputs.context.timeFormat = TimeTextFormat(twelveHour: format.isTwelveHour, seconds: format.showsSeconds)
+            inputs.context.timeFormat = TimeTextFormat(twelveHour: format.isTwelveHour,
+                                                       seconds: format.showsSeconds && inputs.redrawsEachSecond)
         }
         let palette = Palette(inputs.appearance)
         let b = LayoutBuilder(family: family, palette: palette, text: text)
         let t = TemplateContext(spec: spec, inputs: inputs, builder: b, palette: palette, engine: self)
-        if Self.showsSeconds(spec) {
+        if Self.showsSeconds(spec, live: inputs.redrawsEachSecond) {
             // Seconds change each second: a live host draws again at the next one.
             let t = inputs.context.now.timeIntervalSince1970
             b.redraw(at: Date(timeIntervalSince1970: t.rounded(.down) + 1))
@@ -44,12 +45,13 @@ final class LayoutEngine {
         return b.finish(scale: scale, cornerRadius: cornerRadius(spec))
     }
 
-    /// Whether the design draws seconds: a `clock.format` with seconds on a template that writes
-    /// the time (the clock, or `{{__time}}` in a text), or the seconds keys in a text.
-    static func showsSeconds(_ spec: WidgetSpec) -> Bool {
+    /// Whether the design draws seconds: the seconds keys in a text, or (in a host that redraws
+    /// each second) a `clock.format` with seconds on a template that writes the time (the clock,
+    /// or `{{__time}}` in a text).
+    static func showsSeconds(_ spec: WidgetSpec, live: Bool) -> Bool {
         let texts = [spec.name, spec.primaryText, spec.secondaryText ?? ""]
         if texts.contains(where: { $0.contains("__time_seconds") || $0.contains("__second") }) { return true }
-        guard spec.clockFormat?.showsSeconds == true else { return false }
+        guard live, spec.clockFormat?.showsSeconds == true else { return false }
         return spec.layout.template == .clockIcon || texts.contains { $0.contains("__time") }
     }
 

@@ -20,6 +20,10 @@ public struct RenderInputs: Sendable {
     /// Snapshot files (`weather.json`, `calendar.json`, `reminders.json`) that exist but could not
     /// be read: their templates say so instead of "no snapshot yet".
     public var unreadableSnapshots: Set<String> = []
+    /// The host draws again each second when a layout asks (`weaver render --watch`, `weaver
+    /// serve`): only then does a `clock.format` with seconds draw them. A file rendered once
+    /// would show a second that is wrong a second later, so it shows the minute.
+    public var redrawsEachSecond = false
 
     public init(context: RenderContext, appearance: Appearance = .dark, noise: NoiseWidgetState? = nil,
                 weather: WeatherState? = nil, calendar: CalendarSnapshot? = nil, reminders: RemindersSnapshot? = nil,

@@ -168,11 +168,17 @@ import WidgetDesign
         d.clockFormat = .h12
         #expect(renderer.layout(design: d, family: .medium, scale: 1, inputs: inputs).textLines.first == "9:30 am")
         d.clockFormat = .h24Seconds
-        let seconds = renderer.layout(design: d, family: .rectangular, scale: 1, inputs: inputs)
+        // Seconds only where the host draws again each second; a file rendered once shows the minute.
+        let once = renderer.layout(design: d, family: .rectangular, scale: 1, inputs: inputs)
+        #expect(once.textLines.first == "09:30" && once.redrawAt == nil)
+        var live = inputs
+        live.redrawsEachSecond = true
+        let seconds = renderer.layout(design: d, family: .rectangular, scale: 1, inputs: live)
         #expect(seconds.textLines.first == "09:30:00")
         #expect(seconds.redrawAt == Fixtures.now.addingTimeInterval(1))
         d.clockFormat = .h12Seconds
-        #expect(renderer.layout(design: d, family: .medium, scale: 1, inputs: inputs).textLines.first == "9:30:00 am")
+        #expect(renderer.layout(design: d, family: .medium, scale: 1, inputs: live).textLines.first == "9:30:00 am")
+        #expect(renderer.layout(design: d, family: .medium, scale: 1, inputs: inputs).textLines.first == "9:30 am")
         // In any template's text, and without seconds no per-second redraw is asked for.
         var c = Fixtures.design("classic")
         c.primaryText = "{{__time}} · {{__time_12h}} · {{__time_seconds}}"

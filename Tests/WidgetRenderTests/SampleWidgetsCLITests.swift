@@ -151,4 +151,22 @@ import Variables
         let slowTexts = slow.stdoutText.split(separator: "\n").filter { $0.first?.isNumber == true }
         #expect(slowTexts.count == 1, "\(slow.stdoutText)")
     }
+
+    /// `clock.format=24h-seconds`: a file rendered once shows the minute; `--watch` shows the
+    /// seconds and draws again each second.
+    @Test func secondsOnlyWhereTheHostRedrawsEachSecond() throws {
+        let dir = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try weaver(dir, ["templates", "add", "clock"]).status == 0)
+        #expect(try weaver(dir, ["designs", "set", "Clock", "clock.format=24h-seconds"]).status == 0)
+        let once = try weaver(dir, ["render", "Clock", "--family", "rectangular", "--format", "txt"])
+        let first = once.stdoutText.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.wholeMatch(of: /\d\d:\d\d/) != nil, "\(once.stdoutText)")
+        let live = try Spawned("weaver", ["render", "Clock", "--family", "rectangular", "--format", "txt", "--watch", "--store", dir.path])
+        Thread.sleep(forTimeInterval: 2.6)
+        live.signal(SIGTERM)
+        #expect(live.waitForExit(5) == 0)
+        let times = Set(live.stdoutText.split(separator: "\n").filter { $0.wholeMatch(of: /\d\d:\d\d:\d\d/) != nil })
+        #expect(times.count >= 2, "\(live.stdoutText)")
+    }
 }

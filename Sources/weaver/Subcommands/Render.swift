@@ -64,13 +64,15 @@ struct WidgetSelection: ParsableArguments {
     }
 
     /// Lays the design out with everything the store holds now.
-    func layout(scale: Int) throws -> (layout: WidgetLayout, inputs: RenderInputs, renderer: WidgetRenderer) {
+    /// - Parameter live: the caller draws again each second when the layout asks (`--watch`).
+    func layout(scale: Int, live: Bool = false) throws -> (layout: WidgetLayout, inputs: RenderInputs, renderer: WidgetRenderer) {
         let (now, timeZone, locale) = try clock.resolved()
         let spec = try loadDesign(now: now)
         let root = store.root
-        let inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: timeZone, locale: locale,
+        var inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: timeZone, locale: locale,
                                            appearance: Appearance(rawValue: appearance)!, isPro: isPro,
                                            warn: { printWarning($0) })
+        inputs.redrawsEachSecond = live
         let renderer = WidgetRenderer()
         let layout = renderer.layout(design: spec, family: widgetFamily, scale: scale, inputs: inputs)
         return (layout, inputs, renderer)
@@ -131,7 +133,7 @@ extension Weaver {
         }
 
         func draw() throws -> (bytes: [UInt8], redrawAt: Date?) {
-            let (layout, inputs, renderer) = try selection.layout(scale: scale)
+            let (layout, inputs, renderer) = try selection.layout(scale: scale, live: watch)
             for warning in layout.warnings { printWarning(warning) }
             var bytes = try renderer.render(layout, format: resolvedFormat, images: inputs.images, backdrop: backdrop.flatMap { RGBA(hexString: $0) })
             // A line per change on standard output, so a status bar can read it line by line.
