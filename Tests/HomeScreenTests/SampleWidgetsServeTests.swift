@@ -36,7 +36,7 @@ import TestSupport
         let rig = try ServeRig()
         defer { rig.stop() }
         #expect(try rig.weaver(["templates", "add", "countdown"]).status == 0)
-        let target = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.up) + 5)
+        let target = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.up) + 10)
         let set = try rig.weaver(["designs", "set", "Countdown", "primaryText=Tea", "countdown.target=\(ISO8601DateFormatter().string(from: target))"])
         #expect(set.status == 0, "\(set.stderrText)")
         try rig.startServer()

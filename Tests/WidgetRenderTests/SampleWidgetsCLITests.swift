@@ -115,8 +115,9 @@ import Variables
             #expect(try weaver(dir, ["designs", "set", "Countdown", "name=\(name)"]).status == 0)
         }
         let now = Date()
-        // Whole seconds (the exchange format's precision): 4 s after the next whole second.
-        let soon = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.up) + 4)
+        // Whole seconds (the exchange format's precision): 8 s after the next whole second, room
+        // for the commands below to start on a loaded machine.
+        let soon = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.up) + 8)
         let later = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.up) + 10 * 60 + 30)
         #expect(try weaver(dir, ["designs", "set", "Soon", "countdown.target=\(ISODate.format(soon))"]).status == 0)
         #expect(try weaver(dir, ["designs", "set", "Later", "countdown.target=\(ISODate.format(later))"]).status == 0)
@@ -147,9 +148,12 @@ import Variables
         // After "end", nothing more was drawn: one "end" and no second copy of any text.
         let drawn = fast.stdoutText.split(separator: "\n").filter { $0 == "end" }.count
         #expect(drawn == 1, "\(fast.stdoutText)")
-        // Ten minutes out, the text changes at minute crossings only: in these ~6 s it was drawn once.
+        // Ten minutes out, nothing asks for seconds: besides the first drawing, only a whole-minute
+        // crossing of the time left (30 s after the target was set) or the wall clock's minute
+        // (which live hosts redraw at anyway) draws it again, so at most three in these ~11 s,
+        // not one a second.
         let slowTexts = slow.stdoutText.split(separator: "\n").filter { $0.first?.isNumber == true }
-        #expect(slowTexts.count == 1, "\(slow.stdoutText)")
+        #expect(!slowTexts.isEmpty && slowTexts.count <= 3, "\(slow.stdoutText)")
     }
 
     /// `clock.format=24h-seconds`: a file rendered once shows the minute; `--watch` shows the
