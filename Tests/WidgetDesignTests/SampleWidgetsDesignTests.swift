@@ -110,4 +110,18 @@ import Testing
         let paths = findings.map(\.path)
         #expect(paths.contains("clockFormat") && paths.contains("countdown.target") && paths.contains("actionBar.actions[0].url"), "\(findings)")
     }
+
+    /// Through a `.wwdesign` package, as `weaver export` writes it and `weaver import` reads it.
+    @Test func packagesCarryTheNewTemplatesAndActions() throws {
+        let store = try TempStore(); defer { store.remove() }
+        var specs = try ["month", "countdown", "forecast"].map { try TemplateCatalogue.find($0)!.design(now: fixedNow) }
+        specs[1].countdown = CountdownSpec(target: .instant(ISODate.parse("2026-12-31T23:59:00Z")!))
+        specs[1].clockFormat = .h12
+        specs[1].actionBar = ActionBarSpec(actions: [ActionSpec(title: "Reset", kind: .resetVariable, variableKey: "n", resetValue: "3"),
+                                                     ActionSpec(title: "Open", kind: .openURL, variableKey: "", url: "weaver:editor/1")])
+        let data = try DesignExchange.exportData(specs, embedImages: true, imagesFolder: store.root.images, now: fixedNow)
+        let package = try DesignExchange.parse(data, fileName: "sample.wwdesign", now: fixedNow)
+        #expect(package.findings.isEmpty, "\(package.findings)")
+        #expect(package.specs == specs)
+    }
 }
