@@ -99,6 +99,7 @@ public struct OpenMeteo: Sendable {
     public static let quarterHourFields = ["precipitation"]
     /// Four hours of 15-minute steps: the next hour for the chart plus "rain later".
     public static let quarterHourSteps = 16
+    public static let forecastDays = 5
 
     public func forecastURL(latitude: Double, longitude: Double) -> URL {
         var c = URLComponents(url: forecastBase.appendingPathComponent("v1/forecast"), resolvingAgainstBaseURL: false)!
@@ -109,7 +110,8 @@ public struct OpenMeteo: Sendable {
             URLQueryItem(name: "minutely_15", value: Self.quarterHourFields.joined(separator: ",")),
             URLQueryItem(name: "hourly", value: Self.hourlyFields.joined(separator: ",")),
             URLQueryItem(name: "daily", value: Self.dailyFields.joined(separator: ",")),
-            URLQueryItem(name: "forecast_days", value: "2"),
+            // Today and four more: the Forecast template's four days from any hour of today.
+            URLQueryItem(name: "forecast_days", value: String(Self.forecastDays)),
             URLQueryItem(name: "forecast_minutely_15", value: String(Self.quarterHourSteps)),
             URLQueryItem(name: "timezone", value: "auto"),
             URLQueryItem(name: "timeformat", value: "unixtime"),

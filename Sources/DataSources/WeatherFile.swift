@@ -80,6 +80,14 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         public var minutes: Minutes?
         public var hourly: [Hour]
         public var daily: [Day]
+        /// Every hourly temperature of the forecast days (not only the next 24 hours that
+        /// `hourly` keeps): the Forecast template's curve across each day. Absent in older files.
+        public var temperatures: [HourTemperature]? = nil
+    }
+
+    public struct HourTemperature: Codable, Sendable, Equatable {
+        public var time: Date
+        public var temperatureC: Double
     }
 
     public struct Refresh: Codable, Sendable, Equatable {

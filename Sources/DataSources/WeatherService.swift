@@ -154,7 +154,10 @@ public struct WeatherService: Sendable {
             minutes: nowcast.minutes.isEmpty ? nil : WeatherFile.Minutes(startsAt: fetchedAt,
                                                                          intensityMMh: nowcast.minutes.map(\.intensityMMh),
                                                                          chance: nowcast.minutes.map(\.chance)),
-            hourly: Array(hours), daily: days)
+            hourly: Array(hours), daily: days,
+            temperatures: forecast.hourly.prefix(24 * OpenMeteo.forecastDays).compactMap { h in
+                h.temperatureC.map { WeatherFile.HourTemperature(time: h.time, temperatureC: $0) }
+            })
     }
 
     /// "3 min", "2 h 5 min", "4 days".

@@ -78,6 +78,12 @@ enum Assets {
             family: tile.dataset.family, x: Number(button.dataset.x), y: Number(button.dataset.y),
           });
           say(answer.message || 'Done');
+          // An openURL button: the server checked the link (http, https or weaver: only); the
+          // browser opens it, without access back to this page.
+          const link = typeof answer.open === 'string' ? answer.open : '';
+          if (['http://', 'https://', 'weaver:'].some((p) => link.toLowerCase().startsWith(p))) {
+            window.open(link, '_blank', 'noopener,noreferrer');
+          }
         } catch (e) {
           say('Could not do that: ' + e.message);
         } finally {

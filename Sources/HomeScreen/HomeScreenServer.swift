@@ -47,7 +47,10 @@ public final class HomeScreenServer: Sendable {
 
     /// Draws every tile again and publishes the ones whose picture changed, and the mixer when it
     /// changed. Called by the file watcher, the minute tick and after every tap or mixer change.
-    public func refresh(now: Date = Date()) {
+    /// Draws every tile and publishes what changed. Returns the earliest moment a tile asked to
+    /// be drawn again (`WidgetTile.redrawAt`), for the watcher.
+    @discardableResult
+    public func refresh(now: Date = Date()) -> Date? {
         let tiles = (try? board.tiles(now: now)) ?? []
         let mixerState = mixer.state(now: now)
         var events: [ServerEvent] = []
@@ -68,6 +71,7 @@ public final class HomeScreenServer: Sendable {
             }
         }
         for e in events { hub.publish(e) }
+        return tiles.compactMap(\.redrawAt).min()
     }
 
     static func mixerJSON(_ state: MixerState) -> String {

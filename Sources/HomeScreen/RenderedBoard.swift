@@ -70,8 +70,10 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
     /// Lays out with inputs read from the store now (status, variables, snapshots, images).
     func withLayout<T>(_ entry: Entry, _ family: WidgetFamily, scale: Int, now: Date,
                        _ body: (WidgetRenderer, WidgetLayout, RenderInputs) throws -> T) throws -> T {
-        let inputs = WidgetRenderer.inputs(for: entry.spec, root: root, now: now, timeZone: .current,
+        var inputs = WidgetRenderer.inputs(for: entry.spec, root: root, now: now, timeZone: .current,
                                            locale: Locale.current, appearance: appearance)
+        // The server's watcher wakes at each tile's `redrawAt`: seconds can be shown.
+        inputs.redrawsEachSecond = true
         return try lock.withLock {
             let r = renderer ?? WidgetRenderer()
             renderer = r
@@ -97,7 +99,8 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
                             WidgetTile.Button(kind: a.kind.rawValue, id: a.id, label: Self.label(a), x: a.rect.x, y: a.rect.y,
                                               width: a.rect.width, height: a.rect.height, layer: a.layer)
                         },
-                        version: Self.version(json + "|" + (entry.id == Self.noiseMachineID ? "" : Self.imageStamp(entry.spec))))
+                        version: Self.version(json + "|" + (entry.id == Self.noiseMachineID ? "" : Self.imageStamp(entry.spec))),
+                        redrawAt: layout.redrawAt)
                 }
                 tiles.append(tile)
             }
@@ -113,6 +116,12 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
     }
 
     public func tap(designID: String, family: String, x: Double, y: Double, now: Date) throws -> String {
+        try tapResult(designID: designID, family: family, x: x, y: y, now: now).message
+    }
+
+    /// `tap`, and the link to open when the button is an `openURL` one: the page's browser opens
+    /// it (the server starts nothing for a link), after `OpenURLPolicy` accepted it here.
+    public func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> (message: String, open: String?) {
         let entry = try entry(designID, now: now)
         let action: WidgetAction = try withLayout(entry, try self.family(family), scale: 1, now: now) { _, layout, _ in
             let point = Point(x: x, y: y)
@@ -124,7 +133,15 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
                 + "(\(near.action.kind.rawValue)) at \(Self.number(near.action.rect.midX)),\(Self.number(near.action.rect.midY)), "
                 + "\(Self.number(near.distance)) pt away")
         }
-        return try perform(action, root)
+        if action.kind == .openURL {
+            do {
+                let link = try OpenURLPolicy.check(action.url ?? "")
+                return ("Opening \(link)", link)
+            } catch let e as DesignError {
+                throw NothingToTap("the '\(Self.label(action))' button's link was not opened: \(e.message)")
+            }
+        }
+        return (try perform(action, root), nil)
     }
 
     public func designsJSON() throws -> [UInt8] {
@@ -151,6 +168,8 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
         case .toggleResumeOnLaunch: return "Resume at login"
         case .incrementVariable: return "Add \(a.incrementAmount ?? 1) to \(a.variableKey ?? "")"
         case .setVariableToNow: return "Set \(a.variableKey ?? "") to now"
+        case .resetVariable: return "Reset \(a.variableKey ?? "") to \(a.resetValue ?? "0")"
+        case .openURL: return "Open \(a.url ?? "")"
         }
     }
 

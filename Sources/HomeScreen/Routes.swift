@@ -70,9 +70,11 @@ struct Routes {
                 return Self.error(.badRequest, "the body must be {\"family\": NAME, \"x\": POINTS, \"y\": POINTS}")
             }
             do {
-                let message = try server.board.tap(designID: id, family: family, x: x, y: y, now: Date())
+                let result = try server.board.tapResult(designID: id, family: family, x: x, y: y, now: Date())
                 server.refresh()
-                return Self.body(HomeScreenServer.json(["message": message]), type: "application/json")
+                var answer = ["message": result.message]
+                if let link = result.open { answer["open"] = link }
+                return Self.body(HomeScreenServer.json(answer), type: "application/json")
             } catch let e as NotFound {
                 return Self.error(.notFound, e.description)
             } catch let e as NothingToTap {

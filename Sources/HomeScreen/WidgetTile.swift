@@ -36,9 +36,12 @@ public struct WidgetTile: Sendable, Equatable {
     public var buttons: [Button]
     /// Changes whenever the picture changes (a hash of the drawn output): the page's cache key.
     public var version: String
+    /// When the picture changes by the clock alone, sooner than the next minute (a countdown's
+    /// next second): the server's watcher wakes then (`WidgetLayout.redrawAt`).
+    public var redrawAt: Date?
 
     public init(designID: String, designName: String, family: String, widthPt: Double, heightPt: Double,
-                label: String, buttons: [Button], version: String) {
+                label: String, buttons: [Button], version: String, redrawAt: Date? = nil) {
         self.designID = designID
         self.designName = designName
         self.family = family
@@ -47,6 +50,7 @@ public struct WidgetTile: Sendable, Equatable {
         self.label = label
         self.buttons = buttons
         self.version = version
+        self.redrawAt = redrawAt
     }
 
     public var key: String { "\(designID)/\(family)" }
@@ -65,8 +69,16 @@ public protocol WidgetBoard: Sendable {
     func picture(designID: String, family: String, scale: Int, format: PictureFormat, now: Date) throws -> [UInt8]
     /// Performs what `weaver tap` performs at the point (in points) and says what it did.
     func tap(designID: String, family: String, x: Double, y: Double, now: Date) throws -> String
+    /// `tap`, and the link the page's browser opens when the button is an `openURL` one.
+    func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> (message: String, open: String?)
     /// The designs as `GET /api/designs` lists them (a JSON array).
     func designsJSON() throws -> [UInt8]
+}
+
+extension WidgetBoard {
+    public func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> (message: String, open: String?) {
+        (try tap(designID: designID, family: family, x: x, y: y, now: now), nil)
+    }
 }
 
 public enum PictureFormat: String, Sendable {

@@ -11,7 +11,10 @@ import SharedStore
 ///   update the feed, which keeps saying "playing", and widgets show a dead player as stopped;
 /// - the moment a playing status turns stale by its times (no status write nor heartbeat for
 ///   `PlayerStatus.staleAfterSeconds`: a hung or stopped (SIGSTOP) player, or any dead one where
-///   pidfds are unavailable).
+///   pidfds are unavailable);
+/// - the moment the widget last drawn asked for (`redraw(at:)`, from `WidgetLayout.redrawAt`): a
+///   countdown's next second in its last minute, its next minute crossing before that, a clock's
+///   next second. Nothing once it asks for none (a countdown that has ended).
 ///
 /// The player is followed again before every draw, so one that dies while widgets are drawn from
 /// its status still wakes the watcher (after that draw its status already reads as stale).
@@ -26,6 +29,10 @@ public final class StoreWakeups: @unchecked Sendable {
     /// Whether the last `followPlayer` found a live player. Touched only on the watcher's thread
     /// (or before it runs).
     private var playerIsLive = false
+    /// The live player's stale moment (with the margin), and the moment the widget asked for.
+    /// Both share the watcher's one `wake(at:)` timer: it is armed for the earlier.
+    private var staleMoment: Date?
+    private var requestedMoment: Date?
 
     /// What any widget may depend on, under the store.
     public static func watched(_ root: StoreRoot) -> (files: [String], directories: [String]) {
@@ -58,20 +65,37 @@ public final class StoreWakeups: @unchecked Sendable {
         // its stale moment below (playing) or at the next minute or store change (paused).
         if let pid = live?.pid { watcher.watchProcess(pid) } else { watcher.stopWatchingProcess() }
         let staleAt = live?.staleDeadline(now: now)
-        try watcher.wake(at: staleAt.map { $0.addingTimeInterval(Self.staleWakeMarginSeconds) })
+        staleMoment = staleAt.map { $0.addingTimeInterval(Self.staleWakeMarginSeconds) }
+        try arm()
         playerIsLive = live != nil
         return playerIsLive
+    }
+
+    /// Asks to be woken at `moment` to draw again (nil: no such moment), replacing the last
+    /// request. Call from the redraw callback (the watcher's thread) with the new drawing's
+    /// `WidgetLayout.redrawAt`.
+    public func redraw(at moment: Date?) throws {
+        requestedMoment = moment
+        try arm()
+    }
+
+    private func arm() throws {
+        let moments = [staleMoment, requestedMoment].compactMap { $0 }
+        try watcher.wake(at: moments.min())
     }
 
     /// Follows the player again after `change` and says whether widgets may show something new.
     /// False only when the stale moment alone woke the watcher and the player lives on (its
     /// heartbeat moved the moment on): a playing player costs one such wake per
     /// `staleAfterSeconds`, each a read of status.json and a `stat` of the heartbeat, no draw.
-    public func needsRedraw(after change: ChangeSet) throws -> Bool {
+    public func needsRedraw(after change: ChangeSet, now: Date = Date()) throws -> Bool {
         let wasLive = playerIsLive
-        let isLive = try followPlayer()
+        // The moment the widget asked for has come: draw (the drawing asks for its next one).
+        let requestedIsDue = change.deadline != nil && requestedMoment.map { $0 <= now } == true
+        if requestedIsDue { requestedMoment = nil }
+        let isLive = try followPlayer(now: now)
         let onlyTheStaleMoment = change.deadline != nil && change.paths.isEmpty && change.minute == nil
-            && change.exitedProcess == nil && !change.overflowed
+            && change.exitedProcess == nil && !change.overflowed && !requestedIsDue
         return !(onlyTheStaleMoment && wasLive && isLive)
     }
 

@@ -46,6 +46,7 @@ public final class FormatterCache {
 
     struct TimeKeyValues {
         var now, nowUnix, today, time, weekday: String?
+        var time12, timeSeconds, time12Seconds: String?
     }
 
     /// The cached value of one time key for the context's clock, made by `make` on first use.

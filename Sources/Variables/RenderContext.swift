@@ -13,6 +13,8 @@ public struct RenderContext: Sendable {
     public var customVariables: [String: String]
     /// Sources of `__` keys, asked in order.
     public var builtIns: BuiltInKeys
+    /// How `{{__time}}` is written (a design's `clock.format`): 24-hour `HH:mm` by default.
+    public var timeFormat = TimeTextFormat()
 
     public init(now: Date, timeZone: TimeZone, locale: Locale, isPro: Bool = false,
                 customVariables: [String: String] = [:], builtIns: BuiltInKeys = .timeOnly) {
@@ -33,5 +35,15 @@ public struct RenderContext: Sendable {
             guard !canonical.isEmpty, !KeyCanonicaliser.isBuiltIn(canonical) else { continue }
             customVariables[canonical] = value
         }
+    }
+}
+
+/// How digital times are written: 24- or 12-hour, with or without seconds.
+public struct TimeTextFormat: Sendable, Hashable {
+    public var twelveHour: Bool
+    public var seconds: Bool
+    public init(twelveHour: Bool = false, seconds: Bool = false) {
+        self.twelveHour = twelveHour
+        self.seconds = seconds
     }
 }

@@ -13,6 +13,12 @@ extension WidgetAction {
             guard let key = a.variableKey else { throw WidgetActionError("the button '\(a.id)' names no variable") }
             let format = a.nowFormat.flatMap(WidgetNowFormatToken.init(rawValue:)) ?? .iso8601
             self = .setVariableToNow(key: key, format: format)
+        case .resetVariable:
+            guard let key = a.variableKey else { throw WidgetActionError("the button '\(a.id)' names no variable") }
+            self = .resetVariable(key: key, value: a.resetValue ?? "0")
+        case .openURL:
+            guard let url = a.url else { throw WidgetActionError("the button '\(a.id)' names no link") }
+            self = .openURL(url)
         case .togglePlayPause, .stop, .toggleLayer, .toggleResumeOnLaunch:
             self = try WidgetAction(kind: a.kind, layer: a.layer)
         }

@@ -10,6 +10,10 @@ public enum WidgetAction: Sendable, Equatable {
     case incrementVariable(key: String, amount: Int)
     /// The design's action bar: store the current time in a variable.
     case setVariableToNow(key: String, format: WidgetNowFormatToken)
+    /// The design's action bar: set a variable to the design's value ("0" by default).
+    case resetVariable(key: String, value: String)
+    /// The design's action bar: open an http(s) or `weaver:` link (`OpenURLPolicy`), never anything else.
+    case openURL(String)
     /// The Noise widget: pause or resume the running player; with none, start the Last Mix.
     case togglePlayPause
     /// The Noise widget: stop the running player.
@@ -23,6 +27,8 @@ public enum WidgetAction: Sendable, Equatable {
         switch self {
         case .incrementVariable: .incrementVariable
         case .setVariableToNow: .setVariableToNow
+        case .resetVariable: .resetVariable
+        case .openURL: .openURL
         case .togglePlayPause: .togglePlayPause
         case .stop: .stop
         case .toggleLayer: .toggleLayer
@@ -35,6 +41,8 @@ public enum WidgetAction: Sendable, Equatable {
         switch spec.kind {
         case .incrementVariable: self = .incrementVariable(key: spec.variableKey, amount: spec.incrementAmount)
         case .setVariableToNow: self = .setVariableToNow(key: spec.variableKey, format: spec.nowFormat)
+        case .resetVariable: self = .resetVariable(key: spec.variableKey, value: spec.resetValue)
+        case .openURL: self = .openURL(spec.url ?? "")
         }
     }
 
@@ -51,7 +59,7 @@ public enum WidgetAction: Sendable, Equatable {
                 throw WidgetActionError("layer \(layer) is out of range; allowed 1…4")
             }
             self = .toggleLayer(layer)
-        case .incrementVariable, .setVariableToNow:
+        case .incrementVariable, .setVariableToNow, .resetVariable, .openURL:
             throw WidgetActionError("'\(kind.rawValue)' comes from a design's action bar: build it from the ActionSpec")
         }
     }

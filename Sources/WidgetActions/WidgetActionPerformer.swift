@@ -32,6 +32,10 @@ public struct WidgetActionPerformer: Sendable {
     /// `isPro: true`, is the one that showed the bar).
     public var isPro: Bool?
 
+    /// Opens a link `OpenURLPolicy` accepted: `xdg-open LINK` on the desktop (`LinkOpener.xdgOpen`),
+    /// started without a shell. The home screen passes the link to the browser instead.
+    public var openLink: @Sendable (String) throws -> Void = { try LinkOpener.xdgOpen($0, environment: ProcessInfo.processInfo.environment) }
+
     public init(store: StoreRoot, storeDirectory: String? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 noiseExecutable: URL? = nil, now: @escaping @Sendable () -> Date = { Date() },
@@ -59,6 +63,8 @@ public struct WidgetActionPerformer: Sendable {
         switch action {
         case .incrementVariable(let key, let amount): return try increment(key, amount, title: shown)
         case .setVariableToNow(let key, let format): return try setNow(key, format, title: shown)
+        case .resetVariable(let key, let value): return try reset(key, to: value, title: shown)
+        case .openURL(let link): return try open(link, title: shown)
         case .togglePlayPause: return try togglePlayPause()
         case .stop: return try stop()
         case .toggleLayer(let layer): return try toggleLayer(layer)
@@ -106,6 +112,37 @@ public struct WidgetActionPerformer: Sendable {
             throw WidgetActionError(e.description)
         }
         return WidgetActionOutcome(message: "\(KeyCanonicaliser.canonical(key)) set to \(value).", warnings: warnings)
+    }
+
+    private func reset(_ key: String, to value: String, title: String) throws -> WidgetActionOutcome {
+        try requirePro(title: title)
+        guard value.count <= FieldLimits.maxResetValueCharacters else {
+            throw WidgetActionError("the reset value is longer than \(FieldLimits.maxResetValueCharacters) characters")
+        }
+        var warnings: [String] = []
+        let canonical: String
+        do {
+            // `set` returns the canonical key; the value is stored as given (validated there).
+            canonical = try VariableStore(root: store).set(key, to: value) { reason, url in
+                warnings.append("the variables file could not be read (\(reason)); it was moved to \(url.path)")
+            }
+        } catch let e as VariableStoreError {
+            throw WidgetActionError(e.description)
+        }
+        return WidgetActionOutcome(message: "\(canonical) reset to \(value).", warnings: warnings)
+    }
+
+    /// Opening a link writes no variable, so it needs no Pro; the link is checked again here (a
+    /// laid-out button may come from anywhere) before anything is started.
+    private func open(_ link: String, title: String) throws -> WidgetActionOutcome {
+        let checked: String
+        do {
+            checked = try OpenURLPolicy.check(link)
+        } catch let e as DesignError {
+            throw WidgetActionError("the '\(title)' button's link was not opened: \(e.message)")
+        }
+        try openLink(checked)
+        return WidgetActionOutcome(message: "Opened \(checked).")
     }
 
     static func nowFormat(_ token: WidgetNowFormatToken) -> NowFormat {

@@ -149,16 +149,28 @@ public enum DesignEditor {
         return format
     }
 
-    /// `increment:KEY[:AMOUNT[:TITLE]]`, `now:KEY[:FORMAT[:TITLE]]`, or empty to remove.
+    /// The action syntaxes, for help and errors.
+    public static let actionSyntax = "increment:KEY[:AMOUNT[:TITLE]] | now:KEY[:FORMAT[:TITLE]] | reset:KEY[:VALUE[:TITLE]] | open:[TITLE:]URL | empty"
+
+    /// `increment:KEY[:AMOUNT[:TITLE]]`, `now:KEY[:FORMAT[:TITLE]]`, `reset:KEY[:VALUE[:TITLE]]`,
+    /// `open:[TITLE:]URL`, or empty to remove.
     static func action(_ v: String, slot: Int, in s: inout WidgetSpec) throws {
         var actions = s.actionBar?.actions ?? []
         if v.trimmingCharacters(in: .whitespaces).isEmpty {
             if slot < actions.count { actions.remove(at: slot) }
+        } else if let open = try openAction(v) {
+            var a = open
+            if slot < actions.count {
+                a.id = actions[slot].id
+                actions[slot] = a
+            } else {
+                actions.append(a)
+            }
         } else {
             let parts = v.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
             let key = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
             guard !key.isEmpty, key.count <= FieldLimits.maxVariableKeyCharacters else {
-                throw DesignError("'\(v)' needs a variable key: increment:KEY[:AMOUNT[:TITLE]] or now:KEY[:FORMAT[:TITLE]]")
+                throw DesignError("'\(v)' needs a variable key: \(actionSyntax)")
             }
             let title = parts.count > 3 ? try text(parts[3].trimmingCharacters(in: .whitespaces), max: FieldLimits.maxActionTitleCharacters) : ""
             var a: ActionSpec
@@ -171,8 +183,15 @@ public enum DesignEditor {
             case "now", "setvariabletonow":
                 let format: WidgetNowFormatToken = parts.count > 2 && !parts[2].isEmpty ? try nowFormat(parts[2]) : .iso8601
                 a = ActionSpec(title: title.isEmpty ? "Done" : title, kind: .setVariableToNow, variableKey: key, nowFormat: format)
+            case "reset", "resetvariable":
+                let value = parts.count > 2 && !parts[2].isEmpty ? parts[2].trimmingCharacters(in: .whitespaces) : "0"
+                guard value.count <= FieldLimits.maxResetValueCharacters else {
+                    throw DesignError("the reset value is longer than \(FieldLimits.maxResetValueCharacters) characters")
+                }
+                a = ActionSpec(title: title.isEmpty ? ActionSpec.untitled(.resetVariable) : title, kind: .resetVariable,
+                               variableKey: key, resetValue: value)
             default:
-                throw DesignError("'\(parts[0])' is not an action kind; use increment:KEY[:AMOUNT[:TITLE]] or now:KEY[:FORMAT[:TITLE]]")
+                throw DesignError("'\(parts[0])' is not an action kind; use \(actionSyntax)")
             }
             if slot < actions.count {
                 a.id = actions[slot].id
@@ -182,6 +201,28 @@ public enum DesignEditor {
             }
         }
         s.actionBar = actions.isEmpty ? nil : ActionBarSpec(actions: actions, style: s.actionBar?.style ?? .prominent)
+    }
+
+    /// `open:URL` or `open:TITLE:URL` as an openURL action; nil when `v` is another kind. A title
+    /// is told from the link by the link's scheme: `open:https://x` has none.
+    static func openAction(_ v: String) throws -> ActionSpec? {
+        let t = v.trimmingCharacters(in: .whitespaces)
+        guard let colon = t.firstIndex(of: ":") else { return nil }
+        let kind = t[..<colon].lowercased()
+        guard kind == "open" || kind == "openurl" else { return nil }
+        let rest = String(t[t.index(after: colon)...])
+        var title = "", link = rest
+        let lower = rest.lowercased()
+        if !["http:", "https:", "weaver:"].contains(where: { lower.hasPrefix($0) }), let c = rest.firstIndex(of: ":") {
+            let candidate = rest[rest.index(after: c)...].lowercased()
+            if ["http:", "https:", "weaver:"].contains(where: { candidate.hasPrefix($0) }) {
+                title = rest[..<c].trimmingCharacters(in: .whitespaces)
+                link = String(rest[rest.index(after: c)...])
+            }
+        }
+        let url = try OpenURLPolicy.check(link)
+        return ActionSpec(title: try text(title.isEmpty ? ActionSpec.untitled(.openURL) : title, max: FieldLimits.maxActionTitleCharacters),
+                          kind: .openURL, variableKey: "", url: url)
     }
 
     public static let fields: [Field] = [
@@ -230,6 +271,13 @@ public enum DesignEditor {
         Field(names: ["clock.secondHandColour", "clock.secondHandColor", "clockConfig.iconSecondHandColourToken"], allowed: ClockSecondHandColourToken.allowedList + " | none (red)") { s, v in
             try withClock(&s) { $0.iconSecondHandColour = try optionalToken(v) }
         },
+        Field(names: ["clock.format", "clockFormat"], allowed: "24h|12h|24h-seconds|12h-seconds | none (24h); " + ClockFormatToken.allowedList) { s, v in
+            s.clockFormat = try optionalToken(v)
+        },
+        Field(names: ["countdown.target", "countdown"], allowed: CountdownTarget.allowed + " (empty removes)") { s, v in
+            if v.trimmingCharacters(in: .whitespaces).isEmpty { s.countdown = nil; return }
+            s.countdown = CountdownSpec(target: try CountdownTarget.parse(v))
+        },
         Field(names: ["symbol", "symbol.name"], allowed: "symbol name (empty removes)") { s, v in
             let t = v.trimmingCharacters(in: .whitespaces)
             if t.isEmpty { s.symbol = nil; return }
@@ -261,8 +309,8 @@ public enum DesignEditor {
             }
             try withFilter(&s) { $0.intensity = try number(v, FieldLimits.filterIntensity) }
         },
-        Field(names: ["action.1", "action1"], allowed: "increment:KEY[:AMOUNT[:TITLE]] | now:KEY[:FORMAT[:TITLE]] | empty") { s, v in try action(v, slot: 0, in: &s) },
-        Field(names: ["action.2", "action2"], allowed: "increment:KEY[:AMOUNT[:TITLE]] | now:KEY[:FORMAT[:TITLE]] | empty") { s, v in
+        Field(names: ["action.1", "action1"], allowed: actionSyntax) { s, v in try action(v, slot: 0, in: &s) },
+        Field(names: ["action.2", "action2"], allowed: actionSyntax) { s, v in
             guard (s.actionBar?.actions.count ?? 0) >= 1 || v.isEmpty else { throw DesignError("set action.1 first") }
             try action(v, slot: 1, in: &s)
         },

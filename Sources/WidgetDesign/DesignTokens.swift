@@ -21,10 +21,13 @@ extension DesignToken {
 
 public enum LayoutTemplateToken: String, DesignToken {
     case classic, hero, poster, weather, nextUpCalendar, reminders, clockIcon, noiseMachine
+    /// Ours (the seed app has none): a month grid, a countdown, a four-day forecast.
+    case month, countdown, forecast
 
     public static var aliases: [String: LayoutTemplateToken] {
         ["nextup": .nextUpCalendar, "next-up": .nextUpCalendar, "calendar": .nextUpCalendar,
-         "clock": .clockIcon, "noise": .noiseMachine, "noise-machine": .noiseMachine]
+         "clock": .clockIcon, "noise": .noiseMachine, "noise-machine": .noiseMachine,
+         "timer": .countdown, "calendar-month": .month]
     }
 
     public var displayName: String {
@@ -37,6 +40,9 @@ public enum LayoutTemplateToken: String, DesignToken {
         case .reminders: "Reminders"
         case .clockIcon: "Clock (Designer)"
         case .noiseMachine: "Noise Machine"
+        case .month: "Month"
+        case .countdown: "Countdown"
+        case .forecast: "Forecast"
         }
     }
 
@@ -44,7 +50,7 @@ public enum LayoutTemplateToken: String, DesignToken {
     /// the noise machine), so an empty primary text is legitimate.
     public var ignoresPrimaryText: Bool {
         switch self {
-        case .weather, .nextUpCalendar, .reminders, .clockIcon, .noiseMachine: true
+        case .weather, .nextUpCalendar, .reminders, .clockIcon, .noiseMachine, .month, .countdown, .forecast: true
         case .classic, .hero, .poster: false
         }
     }
@@ -106,6 +112,25 @@ public enum ImageContentModeToken: String, DesignToken {
 
 public enum WidgetActionKindToken: String, DesignToken {
     case incrementVariable, setVariableToNow
+    /// Ours (the seed app's count widget has a reset button, its action bar no such kind): set a
+    /// variable to the action's `resetValue`.
+    case resetVariable
+    /// Ours: open the action's `url` (http, https or `weaver:` only; see `OpenURLPolicy`).
+    case openURL
+}
+
+/// How digital times are written (`clock.format`, our own key `clockFormat`): 24- or 12-hour,
+/// with or without seconds. Applies to `{{__time}}` in any template and to the clock texts.
+public enum ClockFormatToken: String, DesignToken {
+    case h24, h12, h24Seconds, h12Seconds
+
+    public static var aliases: [String: ClockFormatToken] {
+        ["24h": .h24, "24": .h24, "12h": .h12, "12": .h12, "24h-seconds": .h24Seconds, "24hs": .h24Seconds,
+         "12h-seconds": .h12Seconds, "12hs": .h12Seconds, "24h+seconds": .h24Seconds, "12h+seconds": .h12Seconds]
+    }
+
+    public var showsSeconds: Bool { self == .h24Seconds || self == .h12Seconds }
+    public var isTwelveHour: Bool { self == .h12 || self == .h12Seconds }
 }
 
 public enum WidgetActionButtonStyleToken: String, DesignToken {

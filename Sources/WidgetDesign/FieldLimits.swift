@@ -30,4 +30,9 @@ public enum FieldLimits {
     public static let maxSymbolNameCharacters = 128
     public static let maxActionTitleCharacters = 24
     public static let maxVariableKeyCharacters = 128
+    public static let maxCountdownTargetCharacters = 160
+    /// A `resetVariable` action's value.
+    public static let maxResetValueCharacters = 256
+    /// An `openURL` action's link, in UTF-8 bytes.
+    public static let maxURLCharacters = 2_048
 }

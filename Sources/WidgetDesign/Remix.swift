@@ -14,7 +14,7 @@ public enum Remixer {
         switch spec.layout.template {
         case .classic, .hero: return hasImage ? [.classic, .hero, .poster] : [.classic, .hero]
         case .poster: return hasImage ? [.poster, .classic, .hero] : [.poster]
-        case .weather, .nextUpCalendar, .reminders, .clockIcon, .noiseMachine: return [spec.layout.template]
+        case .weather, .nextUpCalendar, .reminders, .clockIcon, .noiseMachine, .month, .countdown, .forecast: return [spec.layout.template]
         }
     }
 

@@ -153,6 +153,28 @@ public enum TemplateCatalogue {
                               remix("focus", "Focus", look(.solidAccent, .red)),
                           ],
                           make: { base("Reminders", "", nil, template: .reminders, symbol: "checklist", accent: .orange, background: .subtleMaterial) }),
+        CatalogueTemplate(id: "month", name: "Month", summary: "This month's grid, weeks from the locale's first weekday, today highlighted, event days marked.",
+                          remixes: [
+                              remix("paper", "Paper", look(.plain, .red)),
+                              remix("night", "Night", look(.midnight, .indigo)),
+                          ],
+                          make: { base("Month", "", nil, template: .month, symbol: nil, accent: .red, background: .subtleMaterial) }),
+        CatalogueTemplate(id: "countdown", name: "Countdown", summary: "Counts down to a time ('designs set ID countdown.target=…'): red in the last 10 s, then \"end\".",
+                          remixes: [
+                              remix("bold", "Bold", look(.solidAccent, .orange, glow: true)),
+                              remix("mono", "Mono", look(.plain, .gray)),
+                          ],
+                          make: {
+                              var s = base("Countdown", "Sleep timer", nil, template: .countdown, symbol: "timer", accent: .teal, background: .midnight)
+                              s.countdown = CountdownSpec(target: .sleepTimer)
+                              return s
+                          }),
+        CatalogueTemplate(id: "forecast", name: "Forecast", summary: "Four days from the weather snapshot: high/low, condition, rain chance as drops, the day's temperature curve.",
+                          remixes: [
+                              remix("glass", "Glass", look(.subtleMaterial, .teal)),
+                              remix("dawn", "Dawn", look(.sunset, .orange)),
+                          ],
+                          make: { base("Forecast", "", nil, template: .forecast, symbol: "cloud.sun.fill", accent: .blue, background: .midnight) }),
         CatalogueTemplate(id: "clock", name: "Clock", summary: "Analogue clock face (small).",
                           remixes: [
                               remix("ceramic", "Ceramic") { s in

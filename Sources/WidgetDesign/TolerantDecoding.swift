@@ -35,7 +35,9 @@ public struct TolerantDecoder {
     }
 
     static let specKeys: Set<String> = ["version", "id", "name", "primaryText", "secondaryText", "updatedAt", "symbol",
-                                        "image", "layout", "style", "actionBar", "remindersConfig", "clockConfig", "matchedSet"]
+                                        "image", "layout", "style", "actionBar", "remindersConfig", "clockConfig", "matchedSet",
+                                        // Ours:
+                                        "clockFormat", "countdown"]
 
     /// Decodes one spec. Returns nil only when `value` is not an object at all.
     public mutating func spec(_ value: JSONValue, path: String) -> WidgetSpec? {
@@ -70,9 +72,30 @@ public struct TolerantDecoder {
         var reminders: JSONValue? = o["remindersConfig"]
         if reminders == .null { reminders = nil }
         let clock = o["clockConfig"].flatMap { clockConfig($0, path: join(path, "clockConfig")) }
+        let format: ClockFormatToken? = optionalToken(o, "clockFormat", path)
+        let countdown = o["countdown"].flatMap { countdownSpec($0, path: join(path, "countdown")) }
         return WidgetSpec(version: version, id: id, name: name, primaryText: primary, secondaryText: secondary,
                           updatedAt: updatedAt, symbol: symbol, image: image, layout: layout, style: style,
-                          actionBar: actionBar, matchedSet: matched, remindersConfig: reminders, clockConfig: clock)
+                          actionBar: actionBar, matchedSet: matched, remindersConfig: reminders, clockConfig: clock,
+                          clockFormat: format, countdown: countdown)
+    }
+
+    mutating func countdownSpec(_ value: JSONValue, path: String) -> CountdownSpec? {
+        if value == .null { return nil }
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an object, found \(value.typeName); countdown dropped")
+            return nil
+        }
+        checkKeys(o, known: ["target"], path: path)
+        let raw = string(o, "target", path, default: "", maxCharacters: FieldLimits.maxCountdownTargetCharacters)
+        do {
+            return CountdownSpec(target: try CountdownTarget.parse(raw))
+        } catch let e as DesignError {
+            note(join(path, "target"), .invalidValue, "\(e.message); countdown dropped")
+            return nil
+        } catch {
+            return nil
+        }
     }
 
     mutating func clockConfig(_ value: JSONValue, path: String) -> ClockDesignConfig? {
@@ -323,10 +346,24 @@ public struct TolerantDecoder {
             note(path, .wrongType, "expected an action object, found \(value.typeName); dropped")
             return nil
         }
-        checkKeys(o, known: ["id", "title", "systemImage", "kind", "variableKey", "incrementAmount", "nowFormat"], path: path)
+        checkKeys(o, known: ["id", "title", "systemImage", "kind", "variableKey", "incrementAmount", "nowFormat",
+                             "resetValue", "url"], path: path)
         let key = string(o, "variableKey", path, default: "", maxCharacters: FieldLimits.maxVariableKeyCharacters)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !key.isEmpty else {
+        let kindValue: WidgetActionKindToken = token(o, "kind", path, default: .incrementVariable)
+        var url: String?
+        if kindValue == .openURL {
+            // A link the policy refuses drops the button: a button must never open it.
+            do {
+                url = try OpenURLPolicy.check(string(o, "url", path, default: "", maxCharacters: FieldLimits.maxURLCharacters * 4))
+            } catch let e as DesignError {
+                note(join(path, "url"), .dropped, "\(e.message); action dropped")
+                return nil
+            } catch {
+                return nil
+            }
+        }
+        guard !key.isEmpty || kindValue == .openURL else {
             note(join(path, "variableKey"), .dropped, "an action needs a variable key; action dropped")
             return nil
         }
@@ -336,7 +373,7 @@ public struct TolerantDecoder {
                 note(join(path, "id"), .invalidValue, "not a UUID; a new ID was given")
             }
         }
-        let kind: WidgetActionKindToken = token(o, "kind", path, default: .incrementVariable)
+        let kind = kindValue
         var amount = int(o, "incrementAmount", path, range: FieldLimits.incrementAmount, default: 1)
         if amount == 0 {
             note(join(path, "incrementAmount"), .outOfRange, "0 does nothing; using 1 (allowed -99…99, not 0)")
@@ -344,11 +381,14 @@ public struct TolerantDecoder {
         }
         var title = string(o, "title", path, default: "", maxCharacters: FieldLimits.maxActionTitleCharacters)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        if title.isEmpty { title = kind == .incrementVariable ? "+1" : "Done" }
+        if title.isEmpty { title = ActionSpec.untitled(kind) }
         var systemImage = optionalString(o, "systemImage", path, maxCharacters: 64)?.trimmingCharacters(in: .whitespacesAndNewlines)
         if systemImage?.isEmpty == true { systemImage = nil }
         return ActionSpec(id: id, title: title, systemImage: systemImage, kind: kind, variableKey: key,
-                          incrementAmount: amount, nowFormat: token(o, "nowFormat", path, default: .iso8601))
+                          incrementAmount: amount, nowFormat: token(o, "nowFormat", path, default: .iso8601),
+                          // Read only for the kind that uses it (and writes it), so a design re-encodes exactly.
+                          resetValue: kind == .resetVariable ? string(o, "resetValue", path, default: "0", maxCharacters: FieldLimits.maxResetValueCharacters) : "0",
+                          url: url)
     }
 
     mutating func matchedSet(_ value: JSONValue, path: String) -> MatchedSet? {

@@ -20,6 +20,9 @@ extension WidgetSpec {
         if let matchedSet { o["matchedSet"] = matchedSet.jsonValue }
         if let remindersConfig { o["remindersConfig"] = remindersConfig }
         if let clockConfig { o["clockConfig"] = clockConfig.jsonValue }
+        // Our own keys (the seed app ignores keys it does not know).
+        if let clockFormat { o["clockFormat"] = .string(clockFormat.rawValue) }
+        if let countdown { o["countdown"] = .object(["target": .string(countdown.target.description)]) }
         return .object(o)
     }
 
@@ -133,6 +136,9 @@ extension ActionSpec {
                                       "variableKey": .string(variableKey), "incrementAmount": .number(Double(incrementAmount)),
                                       "nowFormat": .string(nowFormat.rawValue)]
         if let systemImage { o["systemImage"] = .string(systemImage) }
+        // Our own keys, written only for the kinds that use them.
+        if kind == .resetVariable { o["resetValue"] = .string(resetValue) }
+        if kind == .openURL, let url { o["url"] = .string(url) }
         return .object(o)
     }
 }

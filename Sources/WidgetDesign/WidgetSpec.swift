@@ -30,12 +30,17 @@ public struct WidgetSpec: Sendable, Hashable, Identifiable {
     /// other templates, and on clock designs from before the seed app had it (those draw
     /// `ClockDesignConfig.legacyDefault`: see `effectiveClockConfig`).
     public var clockConfig: ClockDesignConfig?
+    /// How digital times are written (our own key `clockFormat`); nil is 24-hour without seconds.
+    public var clockFormat: ClockFormatToken?
+    /// A Countdown design's target (our own key `countdown`); nil on other templates.
+    public var countdown: CountdownSpec?
 
     public init(version: Int = WidgetSpec.currentVersion, id: UUID = UUID(), name: String,
                 primaryText: String, secondaryText: String? = nil, updatedAt: Date,
                 symbol: SymbolSpec? = nil, image: ImageSpec? = nil, layout: LayoutSpec = LayoutSpec(),
                 style: StyleSpec = StyleSpec(), actionBar: ActionBarSpec? = nil,
-                matchedSet: MatchedSet? = nil, remindersConfig: JSONValue? = nil, clockConfig: ClockDesignConfig? = nil) {
+                matchedSet: MatchedSet? = nil, remindersConfig: JSONValue? = nil, clockConfig: ClockDesignConfig? = nil,
+                clockFormat: ClockFormatToken? = nil, countdown: CountdownSpec? = nil) {
         self.version = version
         self.id = id
         self.name = name
@@ -50,6 +55,8 @@ public struct WidgetSpec: Sendable, Hashable, Identifiable {
         self.matchedSet = matchedSet
         self.remindersConfig = remindersConfig
         self.clockConfig = clockConfig
+        self.clockFormat = clockFormat
+        self.countdown = countdown
     }
 
     /// The clock face and palette to draw: `clockConfig`, or the seed app's legacy default
@@ -180,9 +187,14 @@ public struct ActionSpec: Sendable, Hashable, Identifiable {
     public var incrementAmount: Int
     /// Used when `kind == .setVariableToNow`.
     public var nowFormat: WidgetNowFormatToken
+    /// Used when `kind == .resetVariable` (our own key `resetValue`): the value set, "0" by default.
+    public var resetValue: String
+    /// Used when `kind == .openURL` (our own key `url`): a link `OpenURLPolicy` accepts.
+    public var url: String?
 
     public init(id: UUID = UUID(), title: String, systemImage: String? = nil, kind: WidgetActionKindToken,
-                variableKey: String, incrementAmount: Int = 1, nowFormat: WidgetNowFormatToken = .iso8601) {
+                variableKey: String, incrementAmount: Int = 1, nowFormat: WidgetNowFormatToken = .iso8601,
+                resetValue: String = "0", url: String? = nil) {
         self.id = id
         self.title = title
         self.systemImage = systemImage
@@ -190,6 +202,20 @@ public struct ActionSpec: Sendable, Hashable, Identifiable {
         self.variableKey = variableKey
         self.incrementAmount = incrementAmount
         self.nowFormat = nowFormat
+        self.resetValue = resetValue
+        self.url = url
+    }
+}
+
+extension ActionSpec {
+    /// What a button with a blank title says: the seed app's "+1" and "Done", and ours.
+    public static func untitled(_ kind: WidgetActionKindToken) -> String {
+        switch kind {
+        case .incrementVariable: "+1"
+        case .setVariableToNow: "Done"
+        case .resetVariable: "Reset"
+        case .openURL: "Open"
+        }
     }
 }
 

@@ -10,6 +10,8 @@ final class LayoutBuilder {
     var actions: [WidgetAction] = []
     var warnings: [String] = []
     var textLines: [String] = []
+    /// See `WidgetLayout.redrawAt`: the earliest moment asked for.
+    var redrawAt: Date?
 
     init(family: WidgetFamily, palette: Palette, text: TextEngine) {
         let size = family.sizePoints
@@ -77,8 +79,13 @@ final class LayoutBuilder {
 
     func action(_ action: WidgetAction) { actions.append(action) }
 
+    /// Asks a live host to draw again at `moment` (the earliest of all such requests wins).
+    func redraw(at moment: Date) {
+        if redrawAt.map({ moment < $0 }) ?? true { redrawAt = moment }
+    }
+
     func finish(scale: Int, cornerRadius: Double) -> WidgetLayout {
         WidgetLayout(family: family, scale: scale, width: bounds.width, height: bounds.height, cornerRadius: cornerRadius,
-                     elements: elements, actions: actions, warnings: warnings, textLines: textLines)
+                     elements: elements, actions: actions, warnings: warnings, textLines: textLines, redrawAt: redrawAt)
     }
 }

@@ -12,9 +12,19 @@ final class LayoutEngine {
     func layout(_ design: WidgetSpec, family: WidgetFamily, scale: Int, inputs: RenderInputs) -> WidgetLayout {
         text.beginWidget()
         let spec = design.resolved(for: family, isPro: inputs.context.isPro)
+        var inputs = inputs
+        if let format = spec.clockFormat {
+            inputs.context.timeFormat = TimeTextFormat(twelveHour: format.isTwelveHour,
+                                                       seconds: format.showsSeconds && inputs.redrawsEachSecond)
+        }
         let palette = Palette(inputs.appearance)
         let b = LayoutBuilder(family: family, palette: palette, text: text)
         let t = TemplateContext(spec: spec, inputs: inputs, builder: b, palette: palette, engine: self)
+        if Self.showsSeconds(spec, live: inputs.redrawsEachSecond) {
+            // Seconds change each second: a live host draws again at the next one.
+            let t = inputs.context.now.timeIntervalSince1970
+            b.redraw(at: Date(timeIntervalSince1970: t.rounded(.down) + 1))
+        }
         if family.isAccessory {
             t.accessory()
             return b.finish(scale: scale, cornerRadius: 0)
@@ -28,8 +38,21 @@ final class LayoutEngine {
         case .reminders: t.reminders()
         case .clockIcon: t.clock()
         case .noiseMachine: t.noiseMachine()
+        case .month: t.month()
+        case .countdown: t.countdown()
+        case .forecast: t.forecast()
         }
         return b.finish(scale: scale, cornerRadius: cornerRadius(spec))
+    }
+
+    /// Whether the design draws seconds: the seconds keys in a text, or (in a host that redraws
+    /// each second) a `clock.format` with seconds on a template that writes the time (the clock,
+    /// or `{{__time}}` in a text).
+    static func showsSeconds(_ spec: WidgetSpec, live: Bool) -> Bool {
+        let texts = [spec.name, spec.primaryText, spec.secondaryText ?? ""]
+        if texts.contains(where: { $0.contains("__time_seconds") || $0.contains("__second") }) { return true }
+        guard live, spec.clockFormat?.showsSeconds == true else { return false }
+        return spec.layout.template == .clockIcon || texts.contains { $0.contains("__time") }
     }
 
     /// Widget corners: `style.cornerRadius`, at most half the short side.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The layout tree: plain values, in points, that every backend (PNG, SVG, JSON, text) and the hit
 /// test walk. Nothing here knows about Cairo.
 
@@ -202,6 +204,8 @@ public struct LayoutElement: Sendable, Hashable {
 /// The kinds of tappable action, spelled as in the JSON and in `weaver tap`.
 public enum WidgetActionKind: String, Codable, Sendable, CaseIterable {
     case incrementVariable, setVariableToNow, togglePlayPause, stop, toggleLayer, toggleResumeOnLaunch
+    /// A design's action bar: set a variable to `resetValue`; open `url`.
+    case resetVariable, openURL
 }
 
 /// A tappable area and everything needed to perform it.
@@ -219,9 +223,14 @@ public struct WidgetAction: Sendable, Hashable {
     public var incrementAmount: Int?
     /// `setVariableToNow`: iso8601, unixSeconds, unixMilliseconds, dateOnly, timeOnly.
     public var nowFormat: String?
+    /// `resetVariable`: the value set.
+    public var resetValue: String?
+    /// `openURL`: the link (checked by `OpenURLPolicy` when the design was read, and again when pressed).
+    public var url: String?
 
     public init(id: String, kind: WidgetActionKind, title: String? = nil, layer: Int? = nil, rect: Rect,
-                variableKey: String? = nil, incrementAmount: Int? = nil, nowFormat: String? = nil) {
+                variableKey: String? = nil, incrementAmount: Int? = nil, nowFormat: String? = nil,
+                resetValue: String? = nil, url: String? = nil) {
         self.id = id
         self.kind = kind
         self.title = title
@@ -230,13 +239,20 @@ public struct WidgetAction: Sendable, Hashable {
         self.variableKey = variableKey
         self.incrementAmount = incrementAmount
         self.nowFormat = nowFormat
+        self.resetValue = resetValue
+        self.url = url
     }
 
     /// What an action-bar button with a blank title says (the seed app's words): "+1" for
     /// `incrementVariable`, "Done" for `setVariableToNow`. Messages about a button use it too, so
     /// they name the button as the user sees it.
     public static func untitledActionBarTitle(for kind: WidgetActionKind) -> String {
-        kind == .incrementVariable ? "+1" : "Done"
+        switch kind {
+        case .incrementVariable: "+1"
+        case .resetVariable: "Reset"
+        case .openURL: "Open"
+        default: "Done"
+        }
     }
 }
 
@@ -255,6 +271,11 @@ public struct WidgetLayout: Sendable, Hashable {
     public var warnings: [String]
     /// The plain-text rendition (`--format txt`), written by the template.
     public var textLines: [String]
+    /// The next moment the render clock alone changes this drawing, when a template knows one
+    /// sooner than the next minute a live host redraws at anyway (a countdown's next second or
+    /// minute crossing, a clock with seconds); nil when only minutes or store changes matter.
+    /// Live hosts wake at it (`StoreWakeups.redrawAt`), so nothing polls.
+    public var redrawAt: Date?
 
     public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 

@@ -11,6 +11,8 @@ public struct RenderInputs: Sendable {
     public var weather: WeatherState?
     public var calendar: CalendarSnapshot?
     public var reminders: RemindersSnapshot?
+    /// The Forecast template's days and hours (loaded only for it).
+    public var forecast: ForecastSnapshot?
     /// Decoded design images by file name.
     public var images: [String: DecodedImage]
     /// Why an image the design names is not in `images`, by file name.
@@ -18,6 +20,10 @@ public struct RenderInputs: Sendable {
     /// Snapshot files (`weather.json`, `calendar.json`, `reminders.json`) that exist but could not
     /// be read: their templates say so instead of "no snapshot yet".
     public var unreadableSnapshots: Set<String> = []
+    /// The host draws again each second when a layout asks (`weaver render --watch`, `weaver
+    /// serve`): only then does a `clock.format` with seconds draw them. A file rendered once
+    /// would show a second that is wrong a second later, so it shows the minute.
+    public var redrawsEachSecond = false
 
     public init(context: RenderContext, appearance: Appearance = .dark, noise: NoiseWidgetState? = nil,
                 weather: WeatherState? = nil, calendar: CalendarSnapshot? = nil, reminders: RemindersSnapshot? = nil,

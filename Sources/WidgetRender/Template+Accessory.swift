@@ -9,17 +9,28 @@ extension TemplateContext {
         case .noiseMachine:
             noiseAccessory()
             return
+        case .month:
+            monthAccessory()
+            return
+        case .countdown:
+            countdownAccessory()
+            return
+        case .forecast:
+            forecastAccessory()
+            return
         case .clockIcon:
             let local = CivilTime.local(inputs.context.now, in: inputs.context.timeZone)
-            b.textLines = [local.hourMinute]
+            let time = digitalTime
+            b.textLines = [time]
             switch family {
             case .circular:
                 monochromeFace(centre: Point(x: bounds.midX, y: bounds.midY), radius: 37, local: local)
             case .rectangular:
-                b.addText(run(local.hourMinute, size: 34, weight: 600, colour: ink, tabular: true), x: 2, y: 2, width: bounds.width - 4)
+                b.addText(shrunkToOneLine(run(time, size: 34, weight: 600, colour: ink, tabular: true), width: bounds.width - 4)
+                              ?? run(time, size: 26, weight: 600, colour: ink, tabular: true), x: 2, y: 2, width: bounds.width - 4)
                 b.addText(run(dateText(), size: 13, colour: dim), x: 2, y: 48, width: bounds.width - 4)
             default:
-                b.addText(run("\(local.hourMinute) · \(dateText())", size: 15, weight: 500, colour: ink), x: 0, y: 4, width: bounds.width)
+                b.addText(run("\(time) · \(dateText())", size: 15, weight: 500, colour: ink), x: 0, y: 4, width: bounds.width)
             }
             return
         default: break

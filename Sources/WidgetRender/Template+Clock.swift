@@ -18,7 +18,7 @@ extension TemplateContext {
         let local = CivilTime.local(inputs.context.now, in: inputs.context.timeZone)
         let hands = Self.handAngles(hour: local.hour, minute: local.minute)
         let angles = ClockHandAngles(hour: hands.hour, minute: hands.minute, second: 0)
-        let time = local.hourMinute
+        let time = digitalTime
         b.textLines = [time]
         switch family {
         case .small:
@@ -35,6 +35,9 @@ extension TemplateContext {
             b.textLines.append(dateText())
         }
     }
+
+    /// The time as digital text in the design's `clock.format` (24-hour `HH:mm` by default).
+    var digitalTime: String { engine.templates.render("{{__time}}", in: inputs.context) }
 
     /// The seed's clock face fills 92.5 % of its square container.
     static func faceOuterRadius(side: Double) -> Double { side * 0.925 / 2 }

@@ -170,17 +170,20 @@ public final class WidgetRenderer {
         context.addCustomVariables(extraVariables)
         var inputs = RenderInputs(context: context, appearance: appearance)
         let template = design?.layout.template
-        if template == .noiseMachine || design == nil {
+        // A countdown may count to the sleep timer's end.
+        if template == .noiseMachine || template == .countdown || design == nil {
             inputs.noise = NoiseWidgetState.load(from: root, now: now, warn: warn)
         }
         inputs.weather = WeatherState.load(from: root)
         inputs.calendar = CalendarSnapshot.load(from: root)
         inputs.reminders = RemindersSnapshot.load(from: root)
+        if template == .forecast { inputs.forecast = ForecastSnapshot.load(from: root) }
         // Only a snapshot that did not load is looked at again (the loaders have their own limits).
         let shown: [String] = switch template {
         case .weather? where inputs.weather == nil: ["weather.json"]
         case .nextUpCalendar? where inputs.calendar == nil: ["calendar.json"]
         case .reminders? where inputs.reminders == nil: ["reminders.json"]
+        case .forecast? where inputs.forecast == nil: ["weather.json"]
         default: []
         }
         for name in shown {

@@ -6,13 +6,14 @@ import LiveWidgets
 import SharedStore
 
 /// `weaver render --watch`: draws, then draws again whenever something the widget shows may have
-/// changed (`StoreWakeups`: store files, the minute, the player's exit or stale moment, one `poll`,
-/// no polling loop), and rewrites the output only when the bytes changed. SIGINT and SIGTERM end
+/// changed (`StoreWakeups`: store files, the minute, the player's exit or stale moment, the moment
+/// the drawing asked for, such as a countdown's next second; one `poll`, no polling loop), and rewrites the output only when the bytes changed. SIGINT and SIGTERM end
 /// it cleanly (exit 0) after the write in progress.
 struct LiveOutput {
     let root: StoreRoot
     let output: String
-    let draw: () throws -> [UInt8]
+    /// The output's bytes, and when the widget asks to be drawn again (`WidgetLayout.redrawAt`).
+    let draw: () throws -> (bytes: [UInt8], redrawAt: Date?)
 
     /// Draws and writes the output (a failure of this first draw is the command's failure), then
     /// watches until a signal.
@@ -22,13 +23,15 @@ struct LiveOutput {
         var last: [UInt8]?
         try wakeups.run {
             guard let previous = last else {
-                let bytes = try draw()
+                let (bytes, redrawAt) = try draw()
                 try OutputFile.write(bytes, to: output)
                 last = bytes
+                try wakeups.redraw(at: redrawAt)
                 return
             }
             do {
-                let bytes = try draw()
+                let (bytes, redrawAt) = try draw()
+                try wakeups.redraw(at: redrawAt)
                 guard bytes != previous else { return }
                 try OutputFile.write(bytes, to: output)
                 last = bytes

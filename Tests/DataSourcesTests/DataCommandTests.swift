@@ -68,6 +68,32 @@ struct DataCommandTests {
         #expect(badURL.status == 64 && badURL.stderrText.contains("'--base-url' must be an http:// or https:// address"))
     }
 
+    /// The Forecast template from a snapshot the refresh wrote: the days' highs and lows, the
+    /// real hourly temperatures as curves, and the stale rules at 4 and 7 hours.
+    @Test func forecastTemplateDrawsTheRefreshedSnapshot() throws {
+        let server = try Fixtures.openMeteo()
+        defer { server.stop() }
+        let base = ["--base-url", server.baseURL]
+        #expect(try weaver(["weather", "location", "set", "Dublin"] + base).status == 0)
+        #expect(try weaver(["weather", "refresh", "--now", "2026-01-24T09:30:00Z"] + base).status == 0)
+        func render(_ now: String, _ format: String) throws -> String {
+            let r = try weaver(["render", "--template", "forecast", "--family", "medium", "--format", format,
+                                "--now", now, "--tz", "UTC", "--locale", "en_GB"])
+            #expect(r.status == 0, "\(r.stderrText)")
+            return r.stdoutText
+        }
+        let fresh = try render("2026-01-24T09:40:00Z", "txt")
+        #expect(fresh.hasPrefix("Dublin\nSat 9°/3° "), "\(fresh)")
+        #expect(fresh.contains("Now 7° Cloudy") && fresh.contains("Updated 10 mins ago"), "\(fresh)")
+        // The recording has two days: the other two are "?", not 0°.
+        #expect(fresh.contains("Mon ?/? ? rain ?"), "\(fresh)")
+        let layout = try render("2026-01-24T09:40:00Z", "json")
+        #expect(layout.components(separatedBy: "\"kind\": \"line\"").count - 1 >= 2 * 17, "the two days' hourly curves")
+        #expect(try render("2026-01-24T13:40:00Z", "txt").contains("Now – Cloudy"))
+        let old = try render("2026-01-24T16:40:00Z", "txt")
+        #expect(old.contains("Now ? ?") && old.contains("Sat ?/? ? rain ?"), "\(old)")
+    }
+
     @Test func weatherWithoutLocationSaysHowToSetOne() throws {
         let r = try weaver(["weather", "refresh", "--base-url", "http://127.0.0.1:9"])
         #expect(r.status == 1 && r.stderrText.contains("weaver weather location set \"Dublin\""))

@@ -74,6 +74,8 @@ struct WeatherTests {
         #expect(q["hourly"] == "temperature_2m,precipitation_probability,precipitation,weather_code")
         #expect(q["daily"] == "weather_code,temperature_2m_max,temperature_2m_min,precipitation_probability_max")
         #expect(q["timeformat"] == "unixtime" && q["timezone"] == "auto" && q["forecast_minutely_15"] == "16")
+        // Today and four more days, for the Forecast template.
+        #expect(q["forecast_days"] == "5")
 
         let s = try #require(file.snapshot)
         #expect(s.condition == "Cloudy" && s.symbol == "cloud.fill" && s.weatherCode == 3)
@@ -89,6 +91,9 @@ struct WeatherTests {
         #expect(Array(hour.intensityMMh[14...16]) == [0, 1.2, 1.2] && hour.intensityMMh[30] == 2.0 && hour.chance[30] == 0.7)
         #expect(s.daily.map(\.date) == ["2026-01-24", "2026-01-25"])
         #expect(s.hourly.count == 24 && s.hourly.first?.time == Date(timeIntervalSince1970: 1_769_248_800))
+        // Every hourly temperature of the answer (the recording has two days), from its first hour.
+        let temperatures = try #require(s.temperatures)
+        #expect(temperatures.count == 48 && temperatures.first?.time == Date(timeIntervalSince1970: 1_769_212_800), "\(temperatures.count) \(String(describing: temperatures.first))")
         #expect(file.refresh.lastError == nil && file.refresh.lastSuccessAt == Fixtures.fetchTime)
 
         // Every __weather_* key through the variables engine, against the recorded numbers.

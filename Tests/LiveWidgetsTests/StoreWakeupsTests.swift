@@ -69,7 +69,7 @@ import TestSupport
         let rig = try Rig()
         defer { rig.remove() }
         try rig.writePlaying()
-        MinuteBoundary.waitUntilNoneWithin(3)
+        MinuteBoundary.waitUntilNoneWithin(4)
         let wakeups = try StoreWakeups(root: rig.root)
         let redraws = rig.started(wakeups)
         defer { wakeups.stop(); wakeups.wait() }
@@ -98,7 +98,7 @@ import TestSupport
             Issue.record("the status just written does not read back")
             return
         }
-        MinuteBoundary.waitUntilNoneWithin(3)
+        MinuteBoundary.waitUntilNoneWithin(4)
         let wakeups = try StoreWakeups(root: rig.root)
         let redraws = rig.started(wakeups)
         defer { wakeups.stop(); wakeups.wait() }
@@ -132,8 +132,38 @@ import TestSupport
         #expect(try wakeups.needsRedraw(after: momentOnly))
         #expect(try !wakeups.followPlayer(), "nothing live to follow")
     }
+
+    /// A drawing that asks for its next moment (a countdown's next second) is drawn again then,
+    /// by the watcher's timer, with no file written; once it asks for none, nothing more comes.
+    @Test func theMomentADrawingAsksForRedrawsAndNothingAfter() throws {
+        let rig = try Rig()
+        defer { rig.remove() }
+        MinuteBoundary.waitUntilNoneWithin(4)
+        let wakeups = try StoreWakeups(root: rig.root)
+        let redraws = Redraws()
+        let asked = Mutex<[ContinuousClock.Instant]>([])
+        wakeups.start({
+            let n = redraws.times.withLock { $0.append(.now); return $0.count }
+            // Three more moments 0.25 s apart, then none (as a countdown that has ended).
+            let next: Date? = n <= 3 ? Date().addingTimeInterval(0.25) : nil
+            if next != nil { asked.withLock { $0.append(.now + .milliseconds(250)) } }
+            try? wakeups.redraw(at: next)
+        }, onError: { e in redraws.errors.withLock { $0.append("\(e)") } })
+        defer { wakeups.stop(); wakeups.wait() }
+        let fourth = try #require(redraws.wait(for: 4, 3))
+        let moments = asked.withLock { $0 }
+        let times = redraws.times.withLock { $0 }
+        for (due, came) in zip(moments, times.dropFirst()) {
+            let late = came - due
+            #expect(late >= .milliseconds(-5) && late < .milliseconds(400), "\(late)")
+        }
+        #expect(redraws.wait(for: 5, 1.2) == nil, "redrawn again \(redraws.count - 4) times after the last request")
+        _ = fourth
+        #expect(redraws.errors.withLock { $0 }.isEmpty)
+    }
 }
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
 }

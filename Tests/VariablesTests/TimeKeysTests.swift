@@ -40,6 +40,20 @@ struct TimeKeysTests {
 
     @Test func keysBrowserListsAllTimeKeys() {
         let entries = TemplateRenderer().builtInEntries(in: Fixture.context())
-        #expect(entries.map(\.key) == ["__now", "__now_unix", "__time", "__today", "__weekday"])
+        #expect(entries.map(\.key) == ["__now", "__now_unix", "__second", "__time", "__time_12h", "__time_24h", "__time_seconds", "__today", "__weekday"])
+    }
+
+    @Test func timeFormatChoosesWhatTimeSays() {
+        var context = Fixture.context()
+        let r = TemplateRenderer()
+        let plain = r.render("{{__time}}|{{__time_24h}}|{{__time_seconds}}|{{__second}}", in: context)
+        context.timeFormat = TimeTextFormat(twelveHour: true, seconds: true)
+        let twelve = r.render("{{__time}}|{{__time_seconds}}", in: context)
+        context.timeFormat = TimeTextFormat(twelveHour: true, seconds: false)
+        let twelveShort = r.render("{{__time}}", in: context)
+        #expect(plain.split(separator: "|").count == 4)
+        #expect(plain.hasPrefix(plain.split(separator: "|")[1] + "|"))
+        #expect(twelve.split(separator: "|")[0] == twelve.split(separator: "|")[1])
+        #expect(twelveShort == r.render("{{__time_12h}}", in: context))
     }
 }

@@ -161,7 +161,11 @@ struct VarsCommandTests {
             __noise_volume\t55
             __now\t2026-01-24T09:30:00.000Z
             __now_unix\t1769247000
+            __second\t00
             __time\t09:30
+            __time_12h\t9:30 AM
+            __time_24h\t09:30
+            __time_seconds\t09:30:00
             __today\t2026-01-24
             __weekday\tSat
 

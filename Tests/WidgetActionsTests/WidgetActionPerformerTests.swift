@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import NoiseControl
 import SharedStore
+import Synchronization
 import Testing
 import TestSupport
 import Variables
@@ -219,8 +220,14 @@ import WidgetDesign
         #expect(try performer.perform(.setVariableToNow(key: "at", format: .iso8601)).message == "at set to 2026-11-18T11:06:40.000Z.")
         #expect(try VariableStore(root: root).load()["last done"] == "1795000000")
 
+        // Reset to the design's value; the value is validated as `weaver vars set` validates it.
+        #expect(try performer.perform(.resetVariable(key: "Coffee Count", value: "0"), title: "Reset").message == "coffee count reset to 0.")
+        #expect(try VariableStore(root: root).load()["coffee count"] == "0")
+        #expect(try performer.perform(.resetVariable(key: "coffee count", value: "12")).message == "coffee count reset to 12.")
+        #expect(throws: WidgetActionError.self) { try performer.perform(.resetVariable(key: "", value: "1")) }
+
         #expect(WidgetActionKind.allCases.map(\.rawValue) == ["incrementVariable", "setVariableToNow", "togglePlayPause", "stop",
-                                                               "toggleLayer", "toggleResumeOnLaunch"])
+                                                               "toggleLayer", "toggleResumeOnLaunch", "resetVariable", "openURL"])
         #expect(try WidgetAction(kind: .toggleLayer, layer: 2) == .toggleLayer(2))
         #expect(throws: WidgetActionError.self) { try WidgetAction(kind: .toggleLayer, layer: 0) }
     }
@@ -262,8 +269,38 @@ import WidgetDesign
             .filter { $0.hasSuffix(".desktop") || $0.hasSuffix(".service") } ?? []
         #expect(left.isEmpty, "\(left)")
     }
+
+    /// `openURL` opens http(s) and weaver: links only, checked again at the press (a laid-out
+    /// button may come from anywhere), and needs no Pro (it writes nothing).
+    @Test func openURLOpensOnlyHTTPAndWeaverLinks() throws {
+        let dir = try Products.temporaryDirectory("open-url")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let opened = Mutex<[String]>([])
+        var performer = WidgetActionPerformer(store: StoreRoot(url: dir))
+        performer.openLink = { link in opened.withLock { $0.append(link) } }
+        for bad in ["file:///etc/passwd", "javascript:alert(1)", "sh -c reboot", "", "HTTPS://", "data:,x", "weaver:--help"] {
+            let e = #expect(throws: WidgetActionError.self) { try performer.perform(.openURL(bad), title: "Go") }
+            #expect(e?.description.hasPrefix("the 'Go' button's link was not opened: ") == true, "\(bad): \(String(describing: e))")
+        }
+        #expect(opened.withLock { $0 }.isEmpty)
+        #expect(try performer.perform(.openURL("https://example.com/x?y=1")).message == "Opened https://example.com/x?y=1.")
+        #expect(try performer.perform(.openURL("weaver:editor/ABC")).message == "Opened weaver:editor/ABC.")
+        #expect(opened.withLock { $0 } == ["https://example.com/x?y=1", "weaver:editor/ABC"])
+        // Without xdg-open on PATH the press says what to install.
+        var bare = WidgetActionPerformer(store: StoreRoot(url: dir))
+        bare.openLink = { try LinkOpener.xdgOpen($0, environment: ["PATH": dir.path]) }
+        let missing = #expect(throws: WidgetActionError.self) { try bare.perform(.openURL("https://example.com")) }
+        #expect(missing?.description.contains("xdg-open is not installed") == true)
+        // An xdg-open that cannot open the link (no handler: exit 3) is reported with its status.
+        let failing = dir.appendingPathComponent("xdg-open")
+        try Data("#!/bin/sh\nexit 3\n".utf8).write(to: failing)
+        chmod(failing.path, 0o755)
+        let refused = #expect(throws: WidgetActionError.self) { try bare.perform(.openURL("weaver:editor/ABC")) }
+        #expect(refused?.description == "xdg-open could not open weaver:editor/ABC (exit status 3)", "\(String(describing: refused))")
+    }
 }
 
 extension Int {
     var asInt32: Int32 { Int32(self) }
+
 }

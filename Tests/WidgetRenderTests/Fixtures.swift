@@ -54,6 +54,36 @@ enum Fixtures {
         .init(title: "Water the plants", done: true), .init(title: "Book train tickets"), .init(title: "Pay rent", done: true),
     ], updatedAt: now.addingTimeInterval(-1800))
 
+    /// The calendar plus events later in January and across the month boundary, for the month grid's dots.
+    static let monthCalendar = CalendarSnapshot(events: calendar.events + [
+        .init(title: "Dentist", start: now.addingTimeInterval(4 * 86_400), end: now.addingTimeInterval(4 * 86_400 + 3600)),
+        .init(title: "Away", start: Date(timeIntervalSince1970: 1_769_904_000), end: Date(timeIntervalSince1970: 1_770_076_800), isAllDay: true),  // 1–2 Feb
+        .init(title: "Standup", start: now.addingTimeInterval(-3 * 86_400)),
+    ])
+
+    /// Weather for the Forecast template, fetched `ageSeconds` before the render clock: five days
+    /// of daily summaries (the fourth day's low missing) and hourly temperatures.
+    static func forecast(ageSeconds: Double = 600) -> ForecastSnapshot {
+        let days = [
+            ForecastSnapshot.Day(date: "2026-01-24", highC: 9, lowC: 3.2, precipitationChance: 0.61, condition: "Light rain", symbol: "cloud.rain.fill"),
+            ForecastSnapshot.Day(date: "2026-01-25", highC: 11.4, lowC: 5, precipitationChance: 0.05, condition: "Partly cloudy", symbol: "cloud.sun.fill"),
+            ForecastSnapshot.Day(date: "2026-01-26", highC: 6, lowC: -1.6, precipitationChance: 0.2, condition: "Clear", symbol: "sun.max.fill"),
+            ForecastSnapshot.Day(date: "2026-01-27", highC: 4, lowC: nil, precipitationChance: 1.0, condition: "Snow", symbol: "cloud.snow.fill"),
+            ForecastSnapshot.Day(date: "2026-01-28", highC: 5, lowC: 1, precipitationChance: 0.4, condition: "Cloudy", symbol: "cloud.fill"),
+        ]
+        // Hourly from midnight on the 24th (London is on UTC in January): a daily swing around each day's middle.
+        let midnight = 1_769_212_800.0
+        var hours: [ForecastSnapshot.Hour] = []
+        for h in 0..<(24 * 5) {
+            let day = days[h / 24]
+            let mid = ((day.highC ?? 5) + (day.lowC ?? 0)) / 2, swing = ((day.highC ?? 5) - (day.lowC ?? 0)) / 2
+            let t = mid + swing * sin((Double(h % 24) - 9) / 24 * 2 * .pi)
+            hours.append(.init(time: Date(timeIntervalSince1970: midnight + Double(h) * 3600), temperatureC: t))
+        }
+        return ForecastSnapshot(location: "London", latitude: 51.5072, longitude: -0.1276, fetchedAt: now.addingTimeInterval(-ageSeconds),
+                                temperatureC: 7.4, condition: "Cloudy", symbol: "cloud.fill", days: days, hours: hours)
+    }
+
     static func noise(_ playback: NoiseWidgetState.Playback) -> NoiseWidgetState {
         NoiseWidgetState(
             playback: playback, mixName: "Rain on a tent",
@@ -65,8 +95,10 @@ enum Fixtures {
 
     static func inputs(isPro: Bool = false, noise: NoiseWidgetState.Playback = .playing, images: [String: DecodedImage] = [:],
                        appearance: Appearance = .dark) -> RenderInputs {
-        RenderInputs(context: context(isPro: isPro), appearance: appearance, noise: Self.noise(noise), weather: weather,
-                     calendar: calendar, reminders: reminders, images: images)
+        var inputs = RenderInputs(context: context(isPro: isPro), appearance: appearance, noise: Self.noise(noise), weather: weather,
+                                  calendar: calendar, reminders: reminders, images: images)
+        inputs.forecast = forecast()
+        return inputs
     }
 
     /// A sunset over hills, drawn procedurally (no photo is copied in): sky gradient, sun, two

@@ -31,6 +31,13 @@ import WidgetDesign
         /// Clock cases: the face and palette (`.some(nil)`: no `clockConfig`, the legacy default).
         var clockConfig: ClockDesignConfig?? = nil
         var weatherScale: Double? = nil
+        /// The render clock (default `Fixtures.now`) and locale (default en_GB, Monday first).
+        var now: Date? = nil
+        var locale: String? = nil
+        /// Countdown cases: the target this many seconds after the render clock.
+        var countdownIn: Double? = nil
+        /// Forecast cases: the last good fetch this many hours before the render clock.
+        var forecastAgeHours: Double? = nil
         var testDescription: String { name }
     }
 
@@ -67,6 +74,25 @@ import WidgetDesign
         Case(name: "weather-scale-1.4-medium", template: "weather", family: .medium, weatherScale: 1.4),
         Case(name: "weather-scale-1.4-small", template: "weather", family: .small, weatherScale: 1.4),
         Case(name: "weather-scale-1.4-large", template: "weather", family: .large, weatherScale: 1.4),
+        // The month grid on the last minute of January and the first of February (en_GB: Monday
+        // first), a Sunday-first locale (en_US) and German (Monday first, its own letters).
+        Case(name: "month-boundary-jan31-small", template: "month", family: .small, now: Date(timeIntervalSince1970: 1_769_903_940)),
+        Case(name: "month-boundary-feb01-small", template: "month", family: .small, now: Date(timeIntervalSince1970: 1_769_904_060)),
+        Case(name: "month-boundary-feb01-medium", template: "month", family: .medium, now: Date(timeIntervalSince1970: 1_769_904_060)),
+        Case(name: "month-sunday-first-en-us-large", template: "month", family: .large, locale: "en_US"),
+        Case(name: "month-monday-first-de-small", template: "month", family: .small, locale: "de_DE"),
+        // A countdown 15 s before its target (accent), at its last 10 s (red), and after it ("end").
+        Case(name: "countdown-before-small", template: "countdown", family: .small, countdownIn: 15),
+        Case(name: "countdown-at-small", template: "countdown", family: .small, countdownIn: 10),
+        Case(name: "countdown-at-medium", template: "countdown", family: .medium, countdownIn: 10),
+        Case(name: "countdown-at-rectangular", template: "countdown", family: .rectangular, countdownIn: 10),
+        Case(name: "countdown-after-small", template: "countdown", family: .small, countdownIn: -1),
+        Case(name: "countdown-hours-large", template: "countdown", family: .large, countdownIn: 3 * 3600 + 25 * 60 + 7),
+        // The forecast 4 h after its last fetch (current temperature hidden) and 7 h after (all unknown).
+        Case(name: "forecast-4h-medium", template: "forecast", family: .medium, forecastAgeHours: 4),
+        Case(name: "forecast-4h-rectangular", template: "forecast", family: .rectangular, forecastAgeHours: 4),
+        Case(name: "forecast-7h-medium", template: "forecast", family: .medium, forecastAgeHours: 7),
+        Case(name: "forecast-7h-rectangular", template: "forecast", family: .rectangular, forecastAgeHours: 7),
     ]
 
     static func render(_ c: Case, scale: Int, backdrop: RGBA? = nil) throws -> PixelImage {
@@ -74,7 +100,15 @@ import WidgetDesign
         var design = c.template == "poster" ? Fixtures.posterWithPhoto() : Fixtures.design(c.template)
         if let config = c.clockConfig { design.clockConfig = config }
         if let scale = c.weatherScale { design.style.weatherScale = scale }
-        let inputs = Fixtures.inputs(noise: c.noise, images: ["sunset.jpg": Fixtures.samplePhoto], appearance: c.appearance)
+        var inputs = Fixtures.inputs(noise: c.noise, images: ["sunset.jpg": Fixtures.samplePhoto], appearance: c.appearance)
+        if let now = c.now { inputs.context.now = now }
+        if let locale = c.locale { inputs.context.locale = Locale(identifier: locale) }
+        if c.template == "month" { inputs.calendar = Fixtures.monthCalendar }
+        if let seconds = c.countdownIn {
+            design.countdown = CountdownSpec(target: .instant(inputs.context.now.addingTimeInterval(seconds)))
+            design.primaryText = "Tea"
+        }
+        if let hours = c.forecastAgeHours { inputs.forecast = Fixtures.forecast(ageSeconds: hours * 3600) }
         let layout = renderer.layout(design: design, family: c.family, scale: scale, inputs: inputs)
         return try renderer.pixels(layout, images: inputs.images, backdrop: backdrop)
     }

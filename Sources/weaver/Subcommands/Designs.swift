@@ -81,6 +81,8 @@ extension Weaver.Designs {
                     lines.append("  smart:      master \(sp.masterFileName)" + (renders.isEmpty ? "" : "; " + renders.joined(separator: "; ")))
                 }
             }
+            if let format = spec.clockFormat { lines.append("  clock format: \(format.rawValue)") }
+            if let countdown = spec.countdown { lines.append("  countdown:  to \(countdown.target)") }
             if spec.layout.template == .clockIcon || spec.clockConfig != nil {
                 let c = spec.effectiveClockConfig
                 lines.append("  clock:      face \(c.face.rawValue), theme \(c.theme.rawValue)"
@@ -94,7 +96,12 @@ extension Weaver.Designs {
                          + (spec.layout.template == .weather || st.weatherScale != 1 ? ", weather scale \(JSONValue.formatted(st.weatherScale))" : ""))
             lines.append("  text:       name \(st.nameTextStyle.rawValue), primary \(st.primaryTextStyle.rawValue), secondary \(st.secondaryTextStyle.rawValue)")
             for (i, a) in (spec.actionBar?.actions ?? []).enumerated() {
-                let what = a.kind == .incrementVariable ? "increment \(a.variableKey) by \(a.incrementAmount)" : "set \(a.variableKey) to now (\(a.nowFormat.rawValue))"
+                let what = switch a.kind {
+                case .incrementVariable: "increment \(a.variableKey) by \(a.incrementAmount)"
+                case .setVariableToNow: "set \(a.variableKey) to now (\(a.nowFormat.rawValue))"
+                case .resetVariable: "reset \(a.variableKey) to \(a.resetValue)"
+                case .openURL: "open \(a.url ?? "")"
+                }
                 lines.append("  action.\(i + 1):   \"\(a.title)\": \(what)")
             }
             if let m = spec.matchedSet {

@@ -64,13 +64,15 @@ struct WidgetSelection: ParsableArguments {
     }
 
     /// Lays the design out with everything the store holds now.
-    func layout(scale: Int) throws -> (layout: WidgetLayout, inputs: RenderInputs, renderer: WidgetRenderer) {
+    /// - Parameter live: the caller draws again each second when the layout asks (`--watch`).
+    func layout(scale: Int, live: Bool = false) throws -> (layout: WidgetLayout, inputs: RenderInputs, renderer: WidgetRenderer) {
         let (now, timeZone, locale) = try clock.resolved()
         let spec = try loadDesign(now: now)
         let root = store.root
-        let inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: timeZone, locale: locale,
+        var inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: timeZone, locale: locale,
                                            appearance: Appearance(rawValue: appearance)!, isPro: isPro,
                                            warn: { printWarning($0) })
+        inputs.redrawsEachSecond = live
         let renderer = WidgetRenderer()
         let layout = renderer.layout(design: spec, family: widgetFamily, scale: scale, inputs: inputs)
         return (layout, inputs, renderer)
@@ -126,17 +128,17 @@ extension Weaver {
         }
 
         func run() throws {
-            guard watch else { return try OutputFile.write(try draw(), to: output) }
+            guard watch else { return try OutputFile.write(try draw().bytes, to: output) }
             try LiveOutput(root: selection.store.root, output: output, draw: draw).run()
         }
 
-        func draw() throws -> [UInt8] {
-            let (layout, inputs, renderer) = try selection.layout(scale: scale)
+        func draw() throws -> (bytes: [UInt8], redrawAt: Date?) {
+            let (layout, inputs, renderer) = try selection.layout(scale: scale, live: watch)
             for warning in layout.warnings { printWarning(warning) }
             var bytes = try renderer.render(layout, format: resolvedFormat, images: inputs.images, backdrop: backdrop.flatMap { RGBA(hexString: $0) })
             // A line per change on standard output, so a status bar can read it line by line.
             if watch, output == "-", bytes.last != 0x0A { bytes.append(0x0A) }
-            return bytes
+            return (bytes, layout.redrawAt)
         }
     }
 
