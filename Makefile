@@ -10,7 +10,7 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
                libsystemd-dev dbus playerctl libglib2.0-bin pipewire pipewire-pulse wireplumber \
                chromium chromium-driver \
                fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine \
-               binutils libcurl4-openssl-dev python3 libdeflate-dev
+               binutils libcurl4-openssl-dev python3 libdeflate-dev man-db groff-base
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)
 # Extra swift build flags for build/install/deb (the packaging test reuses the test build's).
@@ -122,6 +122,7 @@ man: stamp
 	    --date $$(date -u $${SOURCE_DATE_EPOCH:+-d @$$SOURCE_DATE_EPOCH} +%Y-%m-%d) --authors 'WidgetWeaver for Linux' || exit 1; \
 	done
 	rm -f $(MAN_DIR)/*.help.1
+	scripts/man-escape.sh $(MAN_DIR)/*.1
 
 ## make install PREFIX=/usr/local DESTDIR=...: binaries, presets, completions, man pages, desktop
 ## entry and icon; every file is listed in PREFIX/share/widgetweaver/install-manifest.

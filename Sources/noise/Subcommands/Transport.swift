@@ -58,7 +58,7 @@ extension Noise {
 
         @Argument(help: ArgumentHelp("How long until the player stops (1s…24h), or 'off'.", valueName: "DURATION|off"))
         var duration: String
-        @Option(help: "Fade-out length before the end (default: the player's, 30s).") var fade: String?
+        @Option(numeric: "Fade-out length before the end (default: the player's, 30s).") var fade: String?
 
         func parsed() throws -> ControlRequest {
             if duration.lowercased() == "off" {
@@ -99,7 +99,7 @@ extension Noise {
 
         @OptionGroup var storeOption: StoreOption
         @Argument(help: "Preset id (see 'noise presets').") var name: String
-        @Option(help: "Crossfade length, 0s…30s.") var crossfade: String = "2s"
+        @Option(numeric: "Crossfade length, 0s…30s.") var crossfade: String = "2s"
 
         func crossfadeSeconds() throws -> Double {
             let s: Double
