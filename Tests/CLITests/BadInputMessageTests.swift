@@ -81,11 +81,22 @@ import TestSupport
     /// Item 11: an error found while a subcommand runs printed "Usage: weaver <subcommand>".
     @Test func errorsFromARunningSubcommandShowItsUsage() throws {
         let dir = try temp(); defer { try? FileManager.default.removeItem(at: dir) }
-        let r = try Products.run("weaver", ["vars", "render", "--now", "yesterday-ish", "{{__time}}"], environment: ["WIDGETWEAVER_HOME": dir.path])
+        let env = ["WIDGETWEAVER_HOME": dir.path]
+        #expect(try Products.run("weaver", ["designs", "new", "--name", "Morning"], environment: env).status == 0)
+        let r = try Products.run("weaver", ["remix", "Morning", "--save", "1"], environment: env)
         #expect(r.status == 64, "\(r.stderrText)")
-        #expect(r.stderrText.contains("Usage: weaver vars render"), "\(r.stderrText)")
-        #expect(r.stderrText.contains("See 'weaver vars render --help' for more information."), "\(r.stderrText)")
+        #expect(r.stderrText.hasPrefix("Error: '--save' needs '--seed'"), "\(r.stderrText)")
+        #expect(r.stderrText.contains("\nUsage: weaver remix <design> [--seed <seed>]"), "\(r.stderrText)")
+        #expect(r.stderrText.contains("See 'weaver remix --help' for more information."), "\(r.stderrText)")
         #expect(!r.stderrText.contains("<subcommand>"), "\(r.stderrText)")
+    }
+
+    /// Item 13: coordinates without a name were printed twice.
+    @Test func coordinatesArePrintedOnce() throws {
+        let dir = try temp(); defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try Products.run("weaver", ["weather", "location", "set", "--lat", "53.35", "--lon=-6.26"], environment: ["WIDGETWEAVER_HOME": dir.path])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(r.stdoutText == "Location: 53.3500, -6.2600\nNext: 'weaver weather refresh' fetches the forecast.\n", "\(r.stdoutText)")
     }
 
     /// Item 12: a steps.json field of the wrong type is named with its file, not shown as "--".
