@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 28 item 10: `man noise.set` showed "Layer volume 01 (or 0%100%)": generate-manual writes
-/// UTF-8 and man under a C locale drops what its ASCII device cannot draw. `make man` passes every
-/// page through scripts/man-escape.sh; here a page as generate-manual writes it (mdoc, the texts
-/// of `noise set` and `weaver designs set`) goes through the script and is read with `man -l`
-/// in an ASCII and a UTF-8 locale.
+/// Issue 28 item 10: `man noise.set` showed "Layer volume 01 (or 0%100%)": generate-manual drops
+/// every non-ASCII character. `make man` runs it on a wrapper (scripts/man-escape.sh wrap) that
+/// turns them into ASCII tokens, and turns the tokens into groff escapes afterwards (`pages`).
+/// Here: the wrapper around the real `noise`, then a page as generate-manual writes it from that
+/// dump (mdoc, the texts of `noise set`) through `pages`, read with `man -l` in an ASCII and a
+/// UTF-8 locale. (scripts/test-packaging.sh reads the installed pages of `make install` too.)
 @Suite struct ManPageTests {
     static var packageRoot: URL {
         var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -25,11 +26,11 @@ import TestSupport
     .Sh DESCRIPTION
     .Bl -tag -width 6n
     .It Fl -volume Ar volume
-    Layer volume 0…1 (or 0%…100%).
+    Layer volume 0ZzU2026zZ1 (or 0%ZzU2026zZ100%).
     .It Fl -low-cut Ar HZ|off
-    High-pass corner 10…2000 Hz, or 'off'; low-pass 500–20000 Hz.
+    High-pass corner 10ZzU2026zZ2000 Hz, or 'off'; low-pass 500ZzU2013zZ20000 Hz.
     .It Fl -movement-level Ar DB
-    Level swing either side of the volume, 0…12 dB (±6 dB typical), 170×170 points, 21 °C · dry.
+    Level swing either side of the volume, 0ZzU2026zZ12 dB (ZzU00B1zZ6 dB typical), 170ZzU00D7zZ170 points, 21 ZzU00B0zZC ZzU00B7zZ dry.
     .El
     """
 
@@ -44,9 +45,25 @@ import TestSupport
     @Test func pagesReadTheSameInAnyLocale() throws {
         let dir = try Products.temporaryDirectory("man")
         defer { try? FileManager.default.removeItem(at: dir) }
+        let scriptPath = Self.packageRoot.appendingPathComponent("scripts/man-escape.sh").path
+        // The wrapper gives generate-manual the dump with ASCII tokens for "…" and the like.
+        let wrapper = dir.appendingPathComponent("noise")
+        let wrap = try ChildProcess(scriptPath, ["wrap", Products.url("noise").path, wrapper.path])
+        #expect(wrap.wait() == 0, "\(String(decoding: wrap.stderr, as: UTF8.self))")
+        let original = try ChildProcess(Products.url("noise").path, ["--experimental-dump-help"])
+        _ = original.wait()
+        let dump = try ChildProcess(wrapper.path, ["--experimental-dump-help"])
+        #expect(dump.wait() == 0)
+        let dumpText = String(decoding: dump.stdout, as: UTF8.self)
+        #expect(String(decoding: original.stdout, as: UTF8.self).contains("Layer volume 0…1 (or 0%…100%)."))
+        #expect(dumpText.contains("Layer volume 0ZzU2026zZ1 (or 0%ZzU2026zZ100%)."), "\(dumpText.prefix(300))")
+        let dumpNonASCII = dumpText.unicodeScalars.filter { !$0.isASCII }.count
+        #expect(dumpNonASCII == 0)
+        #expect(try JSONSerialization.jsonObject(with: dump.stdout) is [String: Any])
+
         let page = dir.appendingPathComponent("noise.set.1")
         try Data(Self.page.utf8).write(to: page)
-        let script = try ChildProcess(Self.packageRoot.appendingPathComponent("scripts/man-escape.sh").path, [page.path])
+        let script = try ChildProcess(scriptPath, ["pages", page.path])
         #expect(script.wait() == 0, "\(String(decoding: script.stderr, as: UTF8.self))")
         let escaped = try String(contentsOf: page, encoding: .utf8)
         let nonASCII = escaped.unicodeScalars.filter { !$0.isASCII }
