@@ -154,4 +154,24 @@ import TestSupport
         r = try Products.run("noise", ["render", "--preset", "pink", "--loudness", "-40", "--duration", "1s", "--seed", "1", "-o", out.path])
         #expect(r.status == 0, "\(r.stderrText)")
     }
+
+    /// A negative number as a positional value read as short options ("Missing expected argument
+    /// '<steps>'"); now it reaches the command's own check, and values that are fine are taken.
+    @Test func negativePositionalValuesReachTheCommandsChecks() throws {
+        let store = try Products.temporaryDirectory("negative-positional")
+        defer { try? FileManager.default.removeItem(at: store) }
+        let env = ["WIDGETWEAVER_HOME": store.path]
+        var r = try Products.run("weaver", ["steps", "goal", "-5"], environment: env)
+        #expect(r.status == 64)
+        #expect(r.stderrText.hasPrefix("Error: the goal must be a whole number of steps in 1…200000; got -5\nUsage: weaver steps goal"), "\(r.stderrText)")
+        r = try Products.run("noise", ["timer", "-5m"], environment: env)
+        #expect(r.stderrText.contains("'-5m' is negative; a duration must be positive"), "\(r.stderrText)")
+        #expect(try Products.run("weaver", ["pro", "unlock"], environment: env).status == 0)
+        r = try Products.run("weaver", ["vars", "set", "balance", "-3.5", "--store", store.path])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(try Products.run("weaver", ["vars", "get", "balance"], environment: env).stdoutText == "-3.5\n")
+        // An argument that is wrong either way keeps argument-parser's first message.
+        r = try Products.run("weaver", ["vars", "increment", "balance", "-3"], environment: env)
+        #expect(r.stderrText.hasPrefix("Error: Unknown option '-3'"), "\(r.stderrText)")
+    }
 }
