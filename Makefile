@@ -10,7 +10,7 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
                libsystemd-dev dbus playerctl libglib2.0-bin pipewire pipewire-pulse wireplumber \
                chromium chromium-driver \
                fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine \
-               binutils libcurl4-openssl-dev python3 libdeflate-dev snapserver snapclient python3-dbus python3-gi
+               binutils libcurl4-openssl-dev python3 libdeflate-dev man-db groff-base snapserver snapclient python3-dbus python3-gi
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)
 # Extra swift build flags for build/install/deb (the packaging test reuses the test build's).
@@ -112,16 +112,20 @@ VERSION = $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/CLIS
 
 ## Man pages for noise, weaver and every subcommand (MAN_BIN: where the built tools are), made by
 ## swift-argument-parser's generate-manual: the engine of its `swift package generate-manual`
-## plugin, run directly on the built binaries because the plugin would rebuild the whole package.
+## plugin, run directly on the built binaries because the plugin would rebuild the whole package;
+## scripts/man-escape.sh carries the help texts' non-ASCII characters (…, –, ×) past it.
 MAN_BIN ?= $(BIN)
 man: stamp
 	$(SWIFT) build --product generate-manual
 	rm -rf $(MAN_DIR) && mkdir -p $(MAN_DIR)
+	mkdir -p $(MAN_DIR)/wrap
 	for tool in noise weaver; do \
-	  $$($(SWIFT) build --show-bin-path)/generate-manual $(MAN_BIN)/$$tool --multi-page --output-directory $(MAN_DIR) \
+	  scripts/man-escape.sh wrap $(MAN_BIN)/$$tool $(MAN_DIR)/wrap/$$tool && \
+	  $$($(SWIFT) build --show-bin-path)/generate-manual $(MAN_DIR)/wrap/$$tool --multi-page --output-directory $(MAN_DIR) \
 	    --date $$(date -u $${SOURCE_DATE_EPOCH:+-d @$$SOURCE_DATE_EPOCH} +%Y-%m-%d) --authors 'WidgetWeaver for Linux' || exit 1; \
 	done
-	rm -f $(MAN_DIR)/*.help.1
+	rm -rf $(MAN_DIR)/wrap $(MAN_DIR)/*.help.1
+	scripts/man-escape.sh pages $(MAN_DIR)/*.1
 
 ## make install PREFIX=/usr/local DESTDIR=...: binaries, presets, completions, man pages, desktop
 ## entry and icon; every file is listed in PREFIX/share/widgetweaver/install-manifest.

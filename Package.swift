@@ -107,8 +107,11 @@ let package = Package(
         // Noise widget's transport, layers and resume at login, through the store and control socket.
         // Git commit and build date for `--version` (a header `make` writes; "unknown" without it).
         .target(name: "CBuildStamp"),
-        // What noise and weaver share about presenting themselves: `--version`, help text at 80 columns.
-        .target(name: "CLISupport", dependencies: ["CBuildStamp"]),
+        // What noise and weaver share about presenting themselves: `--version`, help text at 80 columns,
+        // numeric options that take negative values, errors with the failing command's usage.
+        .target(name: "CLISupport", dependencies: [
+            "CBuildStamp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .target(name: "WidgetActions", dependencies: ["NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender"]),
         // RFC 5545 parser and recurrence expander: bounded (size, line length, nesting, expansion), no I/O.
         .target(name: "ICalendar", dependencies: ["SharedStore"]),

@@ -33,6 +33,12 @@ done
 out=$(env -u WIDGETWEAVER_PRESETS HOME="$scratch/home" "$p/bin/noise" presets) || fail "installed noise presets"
 grep -q sleep <<< "$out" || fail "installed noise lists no sleep preset"
 zcat "$p/share/man/man1/noise.play.1.gz" | grep -q -- '--preset' || fail "noise-play man page lacks --preset"
+# Help texts' "…" and "–" survive generate-manual (scripts/man-escape.sh): ASCII in a C locale,
+# the characters themselves in a UTF-8 one (issue 28 item 10: "Layer volume 01 (or 0%100%)").
+man_c=$(LANG=C LC_ALL=C MANWIDTH=100 man -l "$p/share/man/man1/noise.set.1.gz" 2>&1) || fail "man -l noise.set"
+grep -q 'Layer volume 0\.\.\.1 (or 0%\.\.\.100%)' <<< "$man_c" || fail "noise.set man page under LANG=C: $(grep 'Layer volume' <<< "$man_c")"
+man_u=$(LANG=C.UTF-8 LC_ALL=C.UTF-8 MANWIDTH=100 man -l "$p/share/man/man1/weaver.designs.set.1.gz" 2>&1) || fail "man -l weaver.designs.set"
+grep -q 'padding: 0…32' <<< "$man_u" || fail "weaver.designs.set man page under C.UTF-8: $(grep 'padding' <<< "$man_u" | head -1)"
 grep -q _noise "$p/share/zsh/site-functions/_noise" || fail "zsh completion"
 bash -n "$p/share/bash-completion/completions/noise" || fail "bash completion does not parse"
 files=$(grep -c '^file' "$p/share/widgetweaver/install-manifest")

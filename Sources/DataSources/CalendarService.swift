@@ -111,7 +111,7 @@ public struct CalendarService: Sendable {
         case .missing: return []
         case .loaded(let s): return s.calendars
         case .setAside(let reason, let at):
-            note("\(document.url.path) could not be read (\(reason)); it was moved to \(at.path)")
+            note(SetAsideNotice.text(document.url, reason: reason, movedTo: at))
             return []
         }
     }

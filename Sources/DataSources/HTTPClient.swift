@@ -41,16 +41,24 @@ public enum HTTPError: Error, CustomStringConvertible, Sendable, Equatable {
         func tries(_ n: Int) -> String { n > 1 ? " (after \(n) attempts)" : "" }
         switch self {
         case .status(let code, let url, let n):
-            return "\(url) answered HTTP \(code) \(HTTPStatus.reason(code))\(tries(n))"
+            return "\(Self.shown(url)) answered HTTP \(code) \(HTTPStatus.reason(code))\(tries(n))"
         case .tooLarge(let limit, let url):
-            return "\(url) sent more than \(limit) bytes; the limit is \(limit) bytes"
+            return "\(Self.shown(url)) sent more than \(limit) bytes; the limit is \(limit) bytes"
         case .timeout(let s, let url, let n):
-            return "\(url) did not answer within \(NumberFormat.short(s)) s\(tries(n))"
+            return "\(Self.shown(url)) did not answer within \(NumberFormat.short(s)) s\(tries(n))"
         case .transport(let reason, let url, let n):
-            return "cannot reach \(url): \(reason)\(tries(n))"
+            return "cannot reach \(Self.shown(url)): \(reason)\(tries(n))"
         case .unsupportedURL(let url):
             return "'\(url)' is not an http:// or https:// address"
         }
+    }
+
+    /// The host and path of `url` (`api.open-meteo.com/v1/forecast`), for messages: a forecast
+    /// URL's query is some 400 characters of variable names, and a calendar's may hold its key.
+    public static func shown(_ url: String) -> String {
+        guard let c = URLComponents(string: url), let host = c.host, !host.isEmpty else { return url }
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return bracketed + (c.port.map { ":\($0)" } ?? "") + c.percentEncodedPath
     }
 
     /// Worth another attempt: the server or the path to it may recover.

@@ -21,7 +21,7 @@ public struct WeatherService: Sendable {
         case .missing: return nil
         case .loaded(let f): return f
         case .setAside(let reason, let at):
-            note("\(document.url.path) could not be read (\(reason)); it was moved to \(at.path)")
+            note(SetAsideNotice.text(document.url, reason: reason, movedTo: at))
             return nil
         }
     }

@@ -57,7 +57,7 @@ public final class StoreWakeups: @unchecked Sendable {
         var live: PlayerStatus?
         switch (try? StatusStore(root: root).read()) ?? .missing {
         case .loaded(let s) where s.state != .stopped && !s.isStale(now: now): live = s
-        case .setAside(let reason, let url): warn("\(root.status.path): \(reason); moved to \(url.path)")
+        case .setAside(let reason, let url): warn(SetAsideNotice.text(root.status, reason: reason, movedTo: url))
         default: break
         }
         // Without a pidfd (`.unavailable`: ENOSYS before Linux 5.3, EPERM under a seccomp filter

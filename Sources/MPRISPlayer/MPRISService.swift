@@ -17,7 +17,8 @@ import Synchronization
 /// - Every change the controller publishes (from the socket, from MPRIS, a timer, a preset switch)
 ///   wakes the thread through a pipe; it compares the properties with what it last announced and
 ///   emits one PropertiesChanged with what differs.
-/// - No bus: one info line and nothing else. The bus going away: one info line, playback goes on.
+/// - No bus: one info line and nothing else. The bus going away: one info line, playback goes on,
+///   and the player rejoins the bus when it is back (another line).
 public final class MPRISService: @unchecked Sendable {
     public static let busName = "org.mpris.MediaPlayer2.widgetweaver"
     /// Next/Previous switch presets with `noise preset`'s default crossfade.
@@ -118,37 +119,16 @@ public final class MPRISService: @unchecked Sendable {
         } catch {
             let what = bus == nil ? "no session bus (\(error))" : "on the session bus, but \(error)"
             log("MPRIS: \(what); playing without media keys and desktop media controls.")
-            if let bus { sd_bus_close_unref(bus) }
-            bus = nil
+            dropBus()
             return
         }
-        announced = playerProperties()
-        let wakeRead = wakePipe.withLock { $0.read }
-        // A change the controller passed to the engine (a timer) shows in its snapshot only after
-        // the render thread's next block (21 ms at 48 kHz): after each wake, look again every 10 ms
-        // for 0.5 s.
-        var settleUntil = 0.0
-        while !closing.load(ordering: .acquiring) {
-            let processed = sd_bus_process(bus, nil)
-            if processed < 0 { return lost(processed) }
-            if processed > 0 { continue }
-            let events = sd_bus_get_events(bus)
-            if events < 0 { return lost(events) }
-            var fds = [pollfd(fd: sd_bus_get_fd(bus), events: Int16(events), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            let settling = settleUntil > Self.monotonicSeconds()
-            var timeout = pollTimeoutMs()
-            if settling { timeout = timeout < 0 ? 10 : min(timeout, 10) }
-            let ready = poll(&fds, 2, timeout)
-            if ready < 0 && errno != EINTR { return lost(-errno) }
-            if fds[1].revents != 0 {
-                var drain = [UInt8](repeating: 0, count: 64)
-                while read(wakeRead, &drain, drain.count) > 0 {}
-                announceChanges()
-                settleUntil = Self.monotonicSeconds() + 0.5
-            } else if settling {
-                announceChanges()
-            }
+        // The session bus can restart under a running player (a logout of another session, a
+        // dbus-broker restart): serve until it goes, then wait for it to come back and rejoin.
+        while let code = serve() {
+            log("MPRIS: lost the session bus (\(BusError("bus", code))); playing on, and rejoining when it is back.")
+            dropBus()
+            guard rejoin() else { return }
+            log("MPRIS: back on the session bus as \(ownedName ?? Self.busName).")
         }
         // Closing: shells should see "Stopped" before the name goes away.
         if announced["PlaybackStatus"] != .string("Stopped") {
@@ -158,6 +138,74 @@ public final class MPRISService: @unchecked Sendable {
         _ = sd_bus_flush(bus)
         sd_bus_flush_close_unref(bus)
         bus = nil
+    }
+
+    /// Serves the bus until closing (nil) or until the bus fails (its negative errno).
+    private func serve() -> Int32? {
+        announced = playerProperties()
+        let wakeRead = wakePipe.withLock { $0.read }
+        // A change the controller passed to the engine (a timer) shows in its snapshot only after
+        // the render thread's next block (21 ms at 48 kHz): after each wake, look again every 10 ms
+        // for 0.5 s.
+        var settleUntil = 0.0
+        while !closing.load(ordering: .acquiring) {
+            let processed = sd_bus_process(bus, nil)
+            if processed < 0 { return processed }
+            if processed > 0 { continue }
+            let events = sd_bus_get_events(bus)
+            if events < 0 { return events }
+            var fds = [pollfd(fd: sd_bus_get_fd(bus), events: Int16(events), revents: 0),
+                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            let settling = settleUntil > Self.monotonicSeconds()
+            var timeout = pollTimeoutMs()
+            if settling { timeout = timeout < 0 ? 10 : min(timeout, 10) }
+            let ready = poll(&fds, 2, timeout)
+            if ready < 0 && errno != EINTR { return -errno }
+            if fds[1].revents != 0 {
+                drainWakePipe(wakeRead)
+                announceChanges()
+                settleUntil = Self.monotonicSeconds() + 0.5
+            } else if settling {
+                announceChanges()
+            }
+        }
+        return nil
+    }
+
+    /// Tries to connect again every `rejoinIntervalSeconds` until it works (true) or the player
+    /// closes (false). Changes meanwhile only drain the wake pipe: a new connection announces
+    /// nothing, shells read the properties afresh when the name appears.
+    private func rejoin() -> Bool {
+        let wakeRead = wakePipe.withLock { $0.read }
+        while !closing.load(ordering: .acquiring) {
+            var fd = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
+            if poll(&fd, 1, Int32(Self.rejoinIntervalSeconds * 1000)) > 0 { drainWakePipe(wakeRead) }
+            if closing.load(ordering: .acquiring) { break }
+            do {
+                try connect()
+                return true
+            } catch {
+                dropBus()
+            }
+        }
+        return false
+    }
+
+    /// How often a player that lost the bus tries to reach it again: a connect to a missing socket
+    /// costs microseconds, and media keys should work again within a second or so.
+    static let rejoinIntervalSeconds = 1.0
+
+    private func drainWakePipe(_ fd: Int32) {
+        var drain = [UInt8](repeating: 0, count: 64)
+        while read(fd, &drain, drain.count) > 0 {}
+    }
+
+    private func dropBus() {
+        if let slot { sd_bus_slot_unref(slot) }
+        slot = nil
+        if let bus { sd_bus_close_unref(bus) }
+        bus = nil
+        nameBox.withLock { $0 = nil }
     }
 
     private func connect() throws(BusError) {
@@ -176,15 +224,6 @@ public final class MPRISService: @unchecked Sendable {
         }
         try busCheck(r, "cannot own \(name)")
         nameBox.withLock { $0 = name }
-    }
-
-    private func lost(_ code: Int32) {
-        log("MPRIS: lost the session bus (\(BusError("bus", code))); playing on without media controls.")
-        if let slot { sd_bus_slot_unref(slot) }
-        slot = nil
-        sd_bus_close_unref(bus)
-        bus = nil
-        nameBox.withLock { $0 = nil }
     }
 
     private func pollTimeoutMs() -> Int32 {

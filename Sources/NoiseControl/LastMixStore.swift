@@ -21,7 +21,7 @@ public struct LastMixLoad: Sendable {
         var out: [String] = []
         if let setAsideAt, let setAsideReason {
             if lastMix == nil {
-                out.append("the Last Mix could not be read (\(setAsideReason)); it was moved to \(setAsideAt.path)")
+                out.append("the Last Mix: " + SetAsideNotice.text(reason: setAsideReason, movedTo: setAsideAt))
             } else {
                 out.append("the Last Mix had fields that could not be used; the original was kept at \(setAsideAt.path)")
             }

@@ -3,14 +3,21 @@
 public enum DurationParser {
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var text: String
+        /// A duration written with a minus (`-1s`): said as such, not as "not a duration".
+        public var isNegative = false
         public var description: String {
-            "'\(text)' is not a duration; use a number of seconds or units h, m, s, ms (e.g. 90, 30s, 10m, 1h30m, 8h, 150ms)"
+            isNegative
+                ? "'\(text)' is negative; a duration must be positive (e.g. 90, 30s, 10m, 1h30m, 8h, 150ms)"
+                : "'\(text)' is not a duration; use a number of seconds or units h, m, s, ms (e.g. 90, 30s, 10m, 1h30m, 8h, 150ms)"
         }
     }
 
     /// Seconds in `text`.
     public static func seconds(_ text: String) throws(Failure) -> Double {
         let s = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if s.hasPrefix("-"), s.count <= 32, (try? seconds(String(s.dropFirst()))) != nil {
+            throw Failure(text: text, isNegative: true)
+        }
         guard !s.isEmpty, s.count <= 32 else { throw Failure(text: text) }
         if let plain = Double(s) {
             guard plain.isFinite, plain >= 0 else { throw Failure(text: text) }

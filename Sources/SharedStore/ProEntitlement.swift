@@ -17,24 +17,17 @@ public struct ProEntitlement: Codable, Sendable, Equatable {
         JSONDocument(root: root, url: root.entitlement, sizeLimit: 64 << 10)
     }
 
-    /// True when Pro is unlocked in this store. A missing or unreadable file means free tier; an
-    /// unreadable one is set aside, not overwritten, and `onSetAside` is told (by default a warning
-    /// on standard error naming the file, as for every other store file).
-    public static func isUnlocked(_ root: StoreRoot,
-                                  onSetAside: (String, URL) -> Void = ProEntitlement.warnSetAside) -> Bool {
+    /// Whether Pro is unlocked in this store, and what the caller should tell the user. A missing
+    /// or unreadable file means free tier; an unreadable one is set aside, not overwritten, and
+    /// `warnings` says so (naming the file and where it went). A library has no business writing
+    /// to standard error: the home screen would print it into its log; the caller decides.
+    public static func isUnlocked(_ root: StoreRoot) -> (isUnlocked: Bool, warnings: [String]) {
         switch (try? document(root).load()) ?? .missing {
-        case .loaded(let e): return e.unlocked
+        case .loaded(let e): return (e.unlocked, [])
         case .setAside(let reason, let url):
-            onSetAside(reason, url)
-            return false
-        case .missing: return false
+            return (false, [SetAsideNotice.text(root.entitlement, reason: reason, movedTo: url) + "; Pro is locked until 'weaver pro unlock'"])
+        case .missing: return (false, [])
         }
-    }
-
-    /// `warning: <store>/pro.json could not be read (<reason>); it was moved to <url>` on standard error.
-    public static func warnSetAside(_ reason: String, _ url: URL) {
-        let original = url.deletingLastPathComponent().appendingPathComponent("pro.json").path
-        FileHandle.standardError.write(Data("warning: \(original) could not be read (\(reason)); it was moved to \(url.path); Pro is locked until 'weaver pro unlock'\n".utf8))
     }
 
     public static func set(_ unlocked: Bool, root: StoreRoot, now: Date = Date()) throws {

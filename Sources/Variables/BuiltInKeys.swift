@@ -26,12 +26,13 @@ public struct BuiltInKeys: Sendable {
     public static let timeOnly = BuiltInKeys(sources: [TimeProvider()])
 
     /// The time keys plus whatever the store currently publishes: the noise player's status and
-    /// the weather, steps, activity and calendar snapshots. Missing or unreadable files contribute no keys.
-    public static func load(from root: StoreRoot) -> BuiltInKeys {
+    /// the weather, steps, activity and calendar snapshots. Missing or unreadable files contribute no keys;
+    /// `warn` hears fields of a snapshot that are there but unusable.
+    public static func load(from root: StoreRoot, warn: (String) -> Void = { _ in }) -> BuiltInKeys {
         var sources: [any BuiltInKeySource] = [TimeProvider()]
         if let noise = NoiseStatusProvider.load(from: root.status) { sources.append(noise) }
         if let weather = WeatherSnapshotProvider.load(from: root) { sources.append(weather) }
-        if let steps = StepsSnapshotProvider.load(from: root) { sources.append(steps) }
+        if let steps = StepsSnapshotProvider.load(from: root, warn: warn) { sources.append(steps) }
         if let activity = ActivitySnapshotProvider.load(from: root) { sources.append(activity) }
         if let calendar = CalendarSnapshotProvider.load(from: root) { sources.append(calendar) }
         return BuiltInKeys(sources: sources)

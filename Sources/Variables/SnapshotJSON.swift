@@ -39,6 +39,19 @@ struct SnapshotJSON {
         return DateParsing.parse(text, now: Date(timeIntervalSince1970: 0), timeZone: TimeZone(identifier: "UTC")!)
     }
 
+    /// A value for a message: strings quoted and cut at 40 characters, JSON's own names otherwise.
+    static func describe(_ value: Any?) -> String {
+        switch value {
+        case nil: return "nothing"
+        case is NSNull: return "null"
+        case let s as String: return "\"\(s.prefix(40))\"\(s.count > 40 ? "…" : "")"
+        case let n as NSNumber: return isJSONBoolean(n) ? (n.boolValue ? "true" : "false") : "\(n)"
+        case is [Any]: return "an array"
+        case is [String: Any]: return "an object"
+        default: return "\(value!)"
+        }
+    }
+
     func child(_ key: String) -> SnapshotJSON? {
         (object[key] as? [String: Any]).map(SnapshotJSON.init(object:))
     }

@@ -26,20 +26,52 @@ public struct StepsSnapshotProvider: DictionaryKeySource {
 
     public static let defaultGoal: Double = 10_000
 
-    public static func load(from root: StoreRoot) -> StepsSnapshotProvider? {
-        guard let json = SnapshotJSON.load(root.snapshots.appendingPathComponent("steps.json")) else { return nil }
+    /// `warn` hears each field that is there but unusable (`"steps": "lots"`), naming the file and
+    /// the field: the keys it would give are left out, which otherwise shows only as "--".
+    public static func load(from root: StoreRoot, warn: (String) -> Void = { _ in }) -> StepsSnapshotProvider? {
+        let url = root.snapshots.appendingPathComponent("steps.json")
+        guard let json = SnapshotJSON.load(url) else { return nil }
+        func problem(_ field: String, _ expected: String, _ value: Any?) {
+            warn("\(url.path): '\(field)' must be \(expected); got \(SnapshotJSON.describe(value)) (ignored)")
+        }
         var p = StepsSnapshotProvider()
         p.access = json.string("access")
-        p.goalWeekday = json.number("goalWeekday").flatMap { $0 > 0 ? $0 : nil }
-        p.goalWeekend = json.number("goalWeekend").flatMap { $0 > 0 ? $0 : nil }
-        p.streakRule = json.string("streakRule")
-        if let t = json.child("today"), let day = t.string("date").flatMap(CivilTime.dayNumber), let steps = t.number("steps") {
-            p.today = Day(dayNumber: day, steps: steps)
-            p.todayUpdatedAt = t.date("updatedAt")
+        for (field, keyPath) in [("goalWeekday", \StepsSnapshotProvider.goalWeekday), ("goalWeekend", \StepsSnapshotProvider.goalWeekend)] {
+            guard json.object[field] != nil else { continue }
+            if let goal = json.number(field), goal > 0 { p[keyPath: keyPath] = goal } else { problem(field, "a number of steps above 0", json.object[field]) }
         }
-        p.history = json.children("history")?.compactMap { entry in
-            guard let day = entry.string("date").flatMap(CivilTime.dayNumber), let steps = entry.number("steps") else { return nil }
-            return Day(dayNumber: day, steps: steps)
+        p.streakRule = json.string("streakRule")
+        if json.object["today"] != nil {
+            if let t = json.child("today") {
+                let day = t.string("date").flatMap(CivilTime.dayNumber)
+                if day == nil { problem("today.date", "a date yyyy-MM-dd", t.object["date"]) }
+                let steps = t.number("steps").flatMap { $0 >= 0 ? $0 : nil }
+                if steps == nil { problem("today.steps", "a number of steps, 0 or more", t.object["steps"]) }
+                if let day, let steps {
+                    p.today = Day(dayNumber: day, steps: steps)
+                    p.todayUpdatedAt = t.date("updatedAt")
+                }
+            } else {
+                problem("today", "an object like {\"date\": \"2026-01-24\", \"steps\": 6500}", json.object["today"])
+            }
+        }
+        if json.object["history"] != nil, json.object["history"] as? [Any] == nil {
+            problem("history", "an array of {\"date\", \"steps\"} days", json.object["history"])
+        }
+        var skipped: [Int] = []
+        p.history = (json.object["history"] as? [Any]).map { entries in
+            entries.enumerated().compactMap { index, entry in
+                guard let entry = (entry as? [String: Any]).map(SnapshotJSON.init(object:)),
+                      let day = entry.string("date").flatMap(CivilTime.dayNumber),
+                      let steps = entry.number("steps"), steps >= 0 else {
+                    skipped.append(index)
+                    return nil
+                }
+                return Day(dayNumber: day, steps: steps)
+            }
+        }
+        if let first = skipped.first {
+            warn("\(url.path): \(skipped.count) of the 'history' days lack a date yyyy-MM-dd or a number of steps (the first is history[\(first)]); they are left out")
         }
         return p
     }

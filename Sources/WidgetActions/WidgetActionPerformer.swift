@@ -75,8 +75,13 @@ public struct WidgetActionPerformer: Sendable {
     // MARK: - Action bar (Pro, as in the seed app, which draws the bar only with Pro)
 
     private func requirePro(title: String) throws {
-        guard isPro ?? ProEntitlement.isUnlocked(store) else {
-            throw WidgetActionError("the '\(title)' button needs Pro: action-bar buttons write custom variables, a Pro feature; run 'weaver pro unlock' first")
+        if isPro == true { return }
+        // Unlocked gives no warnings: only a pro.json set aside (which locks) does, so it goes
+        // into the refusal.
+        let entitlement = isPro == false ? (isUnlocked: false, warnings: []) : ProEntitlement.isUnlocked(store)
+        guard entitlement.isUnlocked else {
+            let why = entitlement.warnings.map { " (\($0))" }.joined()
+            throw WidgetActionError("the '\(title)' button needs Pro: action-bar buttons write custom variables, a Pro feature; run 'weaver pro unlock' first\(why)")
         }
     }
 
@@ -91,7 +96,7 @@ public struct WidgetActionPerformer: Sendable {
         let value: String
         do {
             value = try VariableStore(root: store).increment(key, by: Double(step)) { reason, url in
-                warnings.append("the variables file could not be read (\(reason)); it was moved to \(url.path)")
+                warnings.append(SetAsideNotice.text(store.variables, reason: reason, movedTo: url))
             }
         } catch let e as VariableStoreError {
             throw WidgetActionError(e.description)
@@ -106,7 +111,7 @@ public struct WidgetActionPerformer: Sendable {
         let value: String
         do {
             value = try VariableStore(root: store).setNow(key, format: Self.nowFormat(format), now: now(), timeZone: timeZone) { reason, url in
-                warnings.append("the variables file could not be read (\(reason)); it was moved to \(url.path)")
+                warnings.append(SetAsideNotice.text(store.variables, reason: reason, movedTo: url))
             }
         } catch let e as VariableStoreError {
             throw WidgetActionError(e.description)

@@ -34,7 +34,12 @@ public struct DesignLibrary: Sendable {
     }
 
     var lock: FileLock { FileLock(root: root, name: "designs") }
-    public var isPro: Bool { ProEntitlement.isUnlocked(root) }
+    /// Pro from the store's entitlement; a pro.json set aside is told to `warn`.
+    public var isPro: Bool {
+        let entitlement = ProEntitlement.isUnlocked(root)
+        entitlement.warnings.forEach(warn)
+        return entitlement.isUnlocked
+    }
 
     func fileURL(_ id: UUID) -> URL { root.designs.appendingPathComponent("\(id.uuidString).json") }
 
@@ -145,7 +150,7 @@ public struct DesignLibrary: Sendable {
             data = d
         } catch {
             let to = try FileSystem.setAside(url)
-            warn("\(url.path) could not be read (\(error)); moved to \(to.path)")
+            warn(SetAsideNotice.text(url, reason: "\(error)", movedTo: to))
             return nil
         }
         do {
@@ -156,7 +161,7 @@ public struct DesignLibrary: Sendable {
             return spec
         } catch {
             let to = try FileSystem.setAside(url)
-            warn("\(url.path) is not a readable design (\(error)); moved to \(to.path)")
+            warn(SetAsideNotice.text(url, reason: "not a readable design: \(error)", movedTo: to))
             return nil
         }
     }
@@ -397,7 +402,7 @@ public struct DesignLibrary: Sendable {
             return id
         case .missing: return nil
         case .setAside(let reason, let at):
-            warn("\(root.defaultDesign.path) was unreadable (\(reason)); moved to \(at.path)")
+            warn(SetAsideNotice.text(root.defaultDesign, reason: reason, movedTo: at))
             return nil
         }
     }

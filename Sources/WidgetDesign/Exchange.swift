@@ -129,6 +129,15 @@ public enum DesignExchange {
         guard data.count <= limits.maxFileBytes else {
             throw DesignError("file is \(data.count) bytes; the limit is \(limits.maxFileBytes) bytes")
         }
+        // Bytes that cannot start JSON, or are not UTF-8 (a picture, a zip, random bytes), are said
+        // to be not JSON, before the depth scan reports the brackets they happened to hold.
+        let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        guard let first, Array("{[\"-0123456789tfn".utf8).contains(first), String(data: body, encoding: .utf8) != nil else {
+            let what = data.isEmpty ? "it is empty"
+                : "it starts with the bytes " + data.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " ")
+            throw DesignError("not a JSON file (\(what)); expected a .wwdesign export package, a JSON array of designs or one design")
+        }
         let depth = JSONValue.nestingDepth(of: data, stopAbove: limits.json.maxDepth)
         guard depth <= limits.json.maxDepth else {
             throw DesignError("JSON nests more than \(limits.json.maxDepth) levels deep; refused")

@@ -70,7 +70,7 @@ public struct NoiseWidgetState: Sendable, Hashable {
             switch try StatusStore(root: root).read() {
             case .loaded(let s): status = s.effective(now: now)
             case .missing: break
-            case .setAside(let reason, let url): warn("\(root.status.path): \(reason); moved to \(url.path)")
+            case .setAside(let reason, let url): warn(SetAsideNotice.text(root.status, reason: reason, movedTo: url))
             }
         } catch {
             warn("\(root.status.path): \(error)")

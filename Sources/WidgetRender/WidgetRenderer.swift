@@ -156,12 +156,19 @@ public final class WidgetRenderer {
     public static func inputs(for design: WidgetSpec?, root: StoreRoot, now: Date, timeZone: TimeZone, locale: Locale,
                               appearance: Appearance = .dark, isPro: Bool? = nil, extraVariables: [(String, String)] = [],
                               warn: (String) -> Void = { _ in }) -> RenderInputs {
-        let pro = isPro ?? ProEntitlement.isUnlocked(root)
-        var context = RenderContext(now: now, timeZone: timeZone, locale: locale, isPro: pro, builtIns: BuiltInKeys.load(from: root))
+        let pro: Bool
+        if let isPro {
+            pro = isPro
+        } else {
+            let entitlement = ProEntitlement.isUnlocked(root)
+            entitlement.warnings.forEach(warn)
+            pro = entitlement.isUnlocked
+        }
+        var context = RenderContext(now: now, timeZone: timeZone, locale: locale, isPro: pro, builtIns: BuiltInKeys.load(from: root, warn: warn))
         if pro {
             do {
                 context.addCustomVariables(try VariableStore(root: root).load(onSetAside: { reason, url in
-                    warn("\(root.variables.path): \(reason); moved to \(url.path)")
+                    warn(SetAsideNotice.text(root.variables, reason: reason, movedTo: url))
                 }).map { ($0.key, $0.value) })
             } catch {
                 warn("\(root.variables.path): \(error)")

@@ -11,4 +11,6 @@ struct Noise: ParsableCommand {
                       Resume.self, Toggle.self, Stop.self, TimerCommand.self, AutostartCommand.self,
                       SpectrumCommand.self]
     )
+
+    static func main() { mainWithSubcommandUsage() }
 }

@@ -19,6 +19,13 @@ func printWarning(_ message: String) {
     FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
 }
 
+/// Pro from the store's entitlement; a pro.json that had to be set aside is reported on stderr.
+func isProUnlocked(_ root: StoreRoot) -> Bool {
+    let entitlement = ProEntitlement.isUnlocked(root)
+    entitlement.warnings.forEach(printWarning)
+    return entitlement.isUnlocked
+}
+
 func printJSON(_ value: JSONValue) {
     FileHandle.standardOutput.write(value.prettyPrinted())
 }

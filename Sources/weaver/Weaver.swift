@@ -10,4 +10,6 @@ struct Weaver: ParsableCommand {
         subcommands: [Vars.self, Pro.self, Designs.self, Templates.self, Remix.self, Export.self, Import.self,
                       Render.self, Tap.self, Serve.self, Weather.self, CalendarCommand.self, Steps.self]
     )
+
+    static func main() { mainWithSubcommandUsage() }
 }

@@ -384,6 +384,38 @@ import TestSupport
 }
 
 extension MPRISTests {
+    /// Issue 28 item 23: the session bus restarts mid-play (a new dbus-daemon on the same socket):
+    /// the player rejoins it within a few seconds, and playerctl and busctl drive it again.
+    @Test func rejoinsTheSessionBusWhenItRestarts() throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let player = try rig.play(["--preset", "pink"])
+        defer { rig.reap(player) }
+        #expect(rig.waitForName(), "\(player.stderrText)")
+        try rig.bus.restart()
+        #expect(player.waitForStderr(20) { $0.contains("MPRIS: lost the session bus") }, "\(player.stderrText)")
+        let start = Date()
+        #expect(rig.waitForName(), "not back on the restarted bus: \(player.stderrText)")
+        print("rejoined the restarted bus after \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+        #expect(player.waitForStderr(5) { $0.contains("MPRIS: back on the session bus as org.mpris.MediaPlayer2.widgetweaver.") },
+                "\(player.stderrText)")
+        #expect(try rig.playerctl(["status"]) == "Playing")
+        try rig.playerctl(["pause"])
+        #expect(rig.waitFor("status.json") { $0["state"] as? String == "paused" })
+        let volume = try rig.bus.run("/usr/bin/busctl", ["--user", "set-property", "org.mpris.MediaPlayer2.widgetweaver", "/org/mpris/MediaPlayer2",
+                                                         Self.player, "Volume", "d", "0.4"])
+        #expect(volume.status == 0, "\(volume.stderrText)")
+        #expect(rig.waitFor("status.json") { $0["masterVolume"] as? Double == 0.4 })
+        let read = try rig.bus.run("/usr/bin/busctl", ["--user", "get-property", "org.mpris.MediaPlayer2.widgetweaver", "/org/mpris/MediaPlayer2", Self.player, "PlaybackStatus"])
+        #expect(read.stdoutText.contains("\"Paused\""), "\(read.stdoutText) \(read.stderrText)")
+        // A second restart is survived as well.
+        try rig.bus.restart()
+        #expect(player.waitForStderr(20) { $0.components(separatedBy: "MPRIS: back on the session bus").count == 3 }, "\(player.stderrText)")
+        #expect(try rig.playerctl(["status"]) == "Paused")
+        #expect(try rig.noise(["stop"]).status == 0)
+        #expect(player.waitForExit(10) == 0)
+    }
+
     /// A sleep timer is the track: length = the timer, Position = time elapsed, and when it ends
     /// "Stopped" is announced before the name goes away.
     @Test func sleepTimerIsTheTrackLengthAndItsEndIsAnnounced() throws {

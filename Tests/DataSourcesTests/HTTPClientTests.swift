@@ -71,9 +71,29 @@ import TestSupport
             Issue.record("a 503 was accepted")
         } catch {
             #expect(error == .status(code: 503, url: url.absoluteString, attempts: 2))
-            #expect(error.description == "\(url.absoluteString) answered HTTP 503 Service Unavailable (after 2 attempts)")
+            #expect(error.description == "\(url.host!):\(url.port!)/busy answered HTTP 503 Service Unavailable (after 2 attempts)")
         }
         #expect(server.requests.count == 2)
+    }
+
+    /// Issue 28 item 11: a forecast URL is ~400 characters of query; messages name the host and
+    /// the path (a calendar's query may hold its key).
+    @Test func errorsNameTheHostAndPathNotTheQuery() throws {
+        let server = try LocalHTTPServer { _ in .json("{}", status: 500) }
+        defer { server.stop() }
+        let query = (1...40).map { "variable\($0)=temperature_2m,precipitation" }.joined(separator: "&")
+        let url = URL(string: server.baseURL + "/v1/forecast?" + query + "&key=secret")!
+        do {
+            _ = try HTTPClient().get(url, policy: HTTPPolicy(maxBodyBytes: 100, retryDelaysSeconds: []))
+            Issue.record("a 500 was accepted")
+        } catch {
+            #expect(error.description == "127.0.0.1:\(url.port!)/v1/forecast answered HTTP 500 Internal Server Error", "\(error)")
+            #expect(!error.description.contains("secret") && error.description.count < 80)
+        }
+        #expect(HTTPError.shown("https://[::1]:8443/a%20b?x=1") == "[::1]:8443/a%20b")
+        #expect(HTTPError.shown("https://api.open-meteo.com/v1/forecast?latitude=1") == "api.open-meteo.com/v1/forecast")
+        let unreachable = HTTPError.transport(reason: "connection refused", url: "http://127.0.0.1:9/v1/search?name=Dublin", attempts: 3)
+        #expect(unreachable.description == "cannot reach 127.0.0.1:9/v1/search: connection refused (after 3 attempts)")
     }
 
     @Test func nothingListeningIsATransportError() throws {

@@ -189,7 +189,7 @@ import TestSupport
         try garbage.write(to: box.root.lastMix)
         let r = try box.noise(["set", "--master", "0.5"])
         #expect(r.status == 0, "\(r.stderrText)")
-        #expect(r.stderrText.contains("the Last Mix could not be read"))
+        #expect(r.stderrText.contains("the Last Mix: \(box.root.lastMix.path) could not be read ("), "\(r.stderrText)")
         let names = try FileManager.default.contentsOfDirectory(atPath: box.store.path)
         let aside = try #require(names.first { $0.hasPrefix("last-mix.json.corrupt-") })
         #expect(r.stderrText.contains(aside))

@@ -12,4 +12,12 @@ import NoiseEngine
     func refusesEverythingElse(text: String) {
         #expect(throws: DurationParser.Failure.self) { try DurationParser.seconds(text) }
     }
+
+    /// Issue 26 item 4: `--latency -1s` says the duration must be positive.
+    @Test(arguments: ["-1s", "-5", "-1h30m", " -150ms"])
+    func negativeDurationsAreSaidToBeNegative(text: String) {
+        let failure = #expect(throws: DurationParser.Failure.self) { try DurationParser.seconds(text) }
+        #expect(failure?.isNegative == true)
+        #expect(failure?.description == "'\(text)' is negative; a duration must be positive (e.g. 90, 30s, 10m, 1h30m, 8h, 150ms)")
+    }
 }

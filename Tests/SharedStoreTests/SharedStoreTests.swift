@@ -31,6 +31,24 @@ import SharedStore
         #expect(throws: StoreError.self) { try FileSystem.read(r.status, limit: 1000) }
     }
 
+    /// Issue 28 item 24: the library returns what to tell the user; it writes nothing to stderr.
+    @Test func anUnreadableEntitlementIsReturnedAsAWarning() throws {
+        let r = try root()
+        let fresh = ProEntitlement.isUnlocked(r)
+        #expect(!fresh.isUnlocked && fresh.warnings.isEmpty)
+        try FileSystem.atomicWrite(Data("{\"unlocked\": yes".utf8), to: r.entitlement)
+        let locked = ProEntitlement.isUnlocked(r)
+        #expect(!locked.isUnlocked)
+        #expect(locked.warnings.count == 1)
+        #expect(locked.warnings.first?.hasPrefix("\(r.entitlement.path) could not be read (") == true, "\(locked.warnings)")
+        #expect(locked.warnings.first?.hasSuffix("; Pro is locked until 'weaver pro unlock'") == true)
+        #expect(ProEntitlement.isUnlocked(r).warnings.isEmpty, "told once: the file is out of the way")
+        try ProEntitlement.set(true, root: r)
+        #expect(ProEntitlement.isUnlocked(r).isUnlocked && ProEntitlement.isUnlocked(r).warnings.isEmpty)
+        let moved = r.url.appendingPathComponent("pro.json.corrupt-20260124T093000Z")
+        #expect(SetAsideNotice.text(reason: "invalid JSON", movedTo: moved) == "\(r.entitlement.path) could not be read (invalid JSON); it was moved to \(moved.path)")
+    }
+
     @Test func corruptDocumentIsSetAsideNeverOverwritten() throws {
         let r = try root()
         try FileSystem.atomicWrite(Data("{not json".utf8), to: r.entitlement)

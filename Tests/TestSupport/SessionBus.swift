@@ -13,8 +13,10 @@ public final class SessionBus: @unchecked Sendable {
 
     public struct Failure: Error, CustomStringConvertible { public var description: String }
 
-    /// `DBUS_SESSION_BUS_ADDRESS` for clients of this bus.
-    public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
+    /// `DBUS_SESSION_BUS_ADDRESS` for clients of this bus: the socket's path without the daemon's
+    /// guid, as systemd sets it (`unix:path=/run/user/UID/bus`), so a client can reach a daemon
+    /// restarted on the same socket (a guid in the address would have to match the new daemon's).
+    public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(directory.path)/bus"] }
 
     public init() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else {
@@ -36,6 +38,17 @@ public final class SessionBus: @unchecked Sendable {
           </policy>
         </busconfig>
         """.utf8).write(to: config)
+        try start()
+    }
+
+    /// A new daemon on the same socket (the session bus restarting under its clients).
+    public func restart() throws {
+        stop()
+        try start()
+    }
+
+    private func start() throws {
+        let config = directory.appendingPathComponent("session.conf")
         let child = try ChildProcess("/usr/bin/dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--print-address"])
         daemon = child
         for _ in 0..<200 {

@@ -192,6 +192,29 @@ struct ProviderTests {
         #expect(la["__steps_goal_today"] == "10000")
     }
 
+    /// Issue 28 item 12: a field of steps.json that is there but unusable is named, with the file,
+    /// to `warn` (the keys it would give are left out, which the widget shows as "--").
+    @Test func stepsFieldsOfTheWrongTypeAreNamed() throws {
+        let root = try Fixture.temporaryStore()
+        let url = root.snapshots.appendingPathComponent("steps.json")
+        try Fixture.write(Self.steps, to: url)
+        var heard: [String] = []
+        _ = BuiltInKeys.load(from: root, warn: { heard.append($0) })
+        #expect(heard == ["\(url.path): 1 of the 'history' days lack a date yyyy-MM-dd or a number of steps (the first is history[4]); they are left out"])
+        try Fixture.write(#"{"goalWeekday": 0, "goalWeekend": true, "today": {"date": "24/01/2026", "steps": "lots"}, "history": {"date": "2026-01-23"}}"#, to: url)
+        heard.removeAll()
+        let builtIns = BuiltInKeys.load(from: root, warn: { heard.append($0) })
+        #expect(heard == [
+            "\(url.path): 'goalWeekday' must be a number of steps above 0; got 0 (ignored)",
+            "\(url.path): 'goalWeekend' must be a number of steps above 0; got true (ignored)",
+            "\(url.path): 'today.date' must be a date yyyy-MM-dd; got \"24/01/2026\" (ignored)",
+            "\(url.path): 'today.steps' must be a number of steps, 0 or more; got \"lots\" (ignored)",
+            "\(url.path): 'history' must be an array of {\"date\", \"steps\"} days; got an object (ignored)",
+        ], "\(heard)")
+        let v = Self.values(builtIns)
+        #expect(v["__steps_today"] == nil && v["__steps_goal_weekday"] == "10000")
+    }
+
     @Test func activityKeys() throws {
         let root = try Fixture.temporaryStore()
         try Fixture.write("""

@@ -200,7 +200,7 @@ import WidgetDesign
         var once = performer
         once.isPro = true
         #expect(try once.perform(plusOne, title: "Coffee").message == "coffee count is now 1 (+1).")
-        #expect(!ProEntitlement.isUnlocked(root) && !FileManager.default.fileExists(atPath: root.entitlement.path))
+        #expect(!ProEntitlement.isUnlocked(root).isUnlocked && !FileManager.default.fileExists(atPath: root.entitlement.path))
         #expect(try VariableStore(root: root).delete("coffee count"))
 
         try ProEntitlement.set(true, root: root)

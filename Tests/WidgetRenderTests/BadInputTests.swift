@@ -34,6 +34,25 @@ import WidgetDesign
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + Array("IHDR".utf8) + be(width) + be(height) + [8, 6, 0, 0, 0] + be(0)
     }
 
+    /// Issue 28 item 24: an unreadable pro.json is set aside and the render's caller hears it
+    /// through `warn` (the home screen logs it as its own); the library wrote it to stderr.
+    @Test func anUnreadableEntitlementIsToldToTheCaller() throws {
+        let root = try storeWithImage("unused.png", [])
+        try Data("{\"unlocked\": tru".utf8).write(to: root.entitlement)
+        var heard: [String] = []
+        let inputs = WidgetRenderer.inputs(for: Fixtures.design("poster"), root: root, now: Fixtures.now, timeZone: Fixtures.timeZone,
+                                           locale: Fixtures.locale, warn: { heard.append($0) })
+        #expect(!inputs.context.isPro)
+        #expect(heard.contains { $0.hasPrefix("\(root.entitlement.path) could not be read (") && $0.contains("; it was moved to \(root.entitlement.path).corrupt-")
+            && $0.hasSuffix("; Pro is locked until 'weaver pro unlock'") }, "\(heard)")
+        #expect(!FileManager.default.fileExists(atPath: root.entitlement.path))
+        // Told once: the file is out of the way, and a missing file is the free tier, quietly.
+        heard.removeAll()
+        _ = WidgetRenderer.inputs(for: nil, root: root, now: Fixtures.now, timeZone: Fixtures.timeZone, locale: Fixtures.locale,
+                                  warn: { heard.append($0) })
+        #expect(!heard.contains { $0.contains("pro.json") }, "\(heard)")
+    }
+
     @Test func missingImageDrawsThePlaceholderAndNamesTheFile() throws {
         let root = try storeWithImage("other.png", [])
         let (l, _) = try posterWarnings(root, file: "gone.jpg")

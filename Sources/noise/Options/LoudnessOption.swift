@@ -1,11 +1,11 @@
 import ArgumentParser
+import CLISupport
 import NoiseEngine
 
 /// `--loudness LUFS`: sets the master volume so the mix plays at that loudness (predicted by the
 /// loudness model, see docs/sound.md), for `play` and `render`.
 struct LoudnessOption: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional,
-            help: ArgumentHelp("Play at this integrated loudness (-70…0 LUFS; presets ship at -23) by setting the master volume.", valueName: "LUFS"))
+    @Option(name: .long, numeric: ArgumentHelp("Play at this integrated loudness (-70…0 LUFS; presets ship at -23) by setting the master volume.", valueName: "LUFS"))
     var loudness: Double?
 
     func validate() throws {

@@ -28,13 +28,13 @@ extension Noise {
         @Flag(help: "Refuse to start when a player already runs (default: hand this mix to it).")
         var exclusive = false
 
-        @Option(name: .long, help: "Sleep timer: stop after this long, fading out (e.g. 30m, 1h30m).")
+        @Option(name: .long, numeric: "Sleep timer: stop after this long, fading out (e.g. 30m, 1h30m).")
         var timer: String?
 
-        @Option(name: .long, help: "Length of the timer's fade-out (default 30s, or the whole timer if shorter).")
+        @Option(name: .long, numeric: "Length of the timer's fade-out (default 30s, or the whole timer if shorter).")
         var fade: String?
 
-        @Option(name: .long, help: "Seed of the noise generators (default: random, printed).")
+        @Option(name: .long, numeric: "Seed of the noise generators (default: random, printed).")
         var seed: UInt64?
 
         @Option(name: .long, help: ArgumentHelp("What happens when the timer ends: stop (default), suspend or poweroff (through systemd-logind).",
@@ -101,19 +101,19 @@ struct PlaybackOptions: ParsableArguments {
     @Option(name: .long, help: "PulseAudio sink or ALSA PCM name (see 'noise devices').")
     var device: String?
 
-    @Option(name: .long, help: "Output buffer; a noise machine gains nothing from low latency.")
+    @Option(name: .long, numeric: "Output buffer; a noise machine gains nothing from low latency.")
     var latency: String = "150ms"
 
-    @Option(name: .long, help: "Fade-in at start (0 for none).")
+    @Option(name: .long, numeric: "Fade-in at start (0 for none).")
     var fadeIn: String = "3s"
 
-    @Option(name: .long, help: "How long to keep retrying when the output goes away mid-play.")
+    @Option(name: .long, numeric: "How long to keep retrying when the output goes away mid-play.")
     var retryFor: String = "30s"
 
-    @Option(name: .long, help: "44100, 48000 or 96000.")
+    @Option(name: .long, numeric: "44100, 48000 or 96000.")
     var sampleRate: Int = 48000
 
-    @Option(name: .long, help: "1 (mono) or 2 (stereo).")
+    @Option(name: .long, numeric: "1 (mono) or 2 (stereo).")
     var channels: Int = 2
 
     @Flag(name: .long, help: "Do not offer media controls (MPRIS) on the session bus.")

@@ -23,25 +23,25 @@ extension Noise {
         @OptionGroup var storeOption: StoreOption
         @OptionGroup var loudness: LoudnessOption
 
-        @Option(name: .long, help: "Length: seconds or h/m/s units (90, 30s, 10m, 1h30m, 8h). Optional with --timer.")
+        @Option(name: .long, numeric: "Length: seconds or h/m/s units (90, 30s, 10m, 1h30m, 8h). Optional with --timer.")
         var duration: String?
 
-        @Option(name: .long, help: "Seed of the noise generators; the same seed gives a byte-identical file.")
+        @Option(name: .long, numeric: "Seed of the noise generators; the same seed gives a byte-identical file.")
         var seed: UInt64?
 
-        @Option(name: .long, help: "44100, 48000 or 96000.")
+        @Option(name: .long, numeric: "44100, 48000 or 96000.")
         var sampleRate: Int = 48000
 
-        @Option(name: .long, help: "1 (mono) or 2 (stereo, independent noise per channel).")
+        @Option(name: .long, numeric: "1 (mono) or 2 (stereo, independent noise per channel).")
         var channels: Int = 2
 
         @Option(name: .long, help: "s16, s24 or f32 (WAV), flac or flac24 (FLAC, 16 or 24 bit). Default: s16, or flac for a .flac name.")
         var format: String?
 
-        @Option(name: .long, help: "Sleep timer: the output ends here, fading to silence.")
+        @Option(name: .long, numeric: "Sleep timer: the output ends here, fading to silence.")
         var timer: String?
 
-        @Option(name: .long, help: "Length of the sleep-timer fade (default 30s, or the whole timer if shorter).")
+        @Option(name: .long, numeric: "Length of the sleep-timer fade (default 30s, or the whole timer if shorter).")
         var fade: String?
 
         @Option(name: [.short, .customLong("output")], help: "Output file (.wav or .flac), or - for standard output.")
@@ -60,6 +60,13 @@ extension Noise {
         /// The container and sample encoding from '--format' and the file name.
         func containerAndEncoding() throws -> (Container, SampleEncoding) {
             let namedFLAC = output.lowercased().hasSuffix(".flac")
+            // As `weaver render` does: a name that says another format (x.mp3) is refused rather
+            // than filled with WAV. A name without an extension (/dev/null, a FIFO) is WAV, and
+            // '--format' names the format for any name.
+            let fileExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
+            if format == nil, output != "-", !fileExtension.isEmpty, !["wav", "flac"].contains(fileExtension) {
+                throw ValidationError("'--output' \(output): .\(fileExtension) is not a format noise writes; use a .wav or .flac name, or give '--format' s16, s24 or f32 (WAV), flac or flac24 (FLAC)")
+            }
             switch format {
             case nil: return namedFLAC ? (.flac, .s16) : (.wav, .s16)
             case "flac"?, "flac16"?: if output.lowercased().hasSuffix(".wav") { break }; return (.flac, .s16)

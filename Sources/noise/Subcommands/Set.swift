@@ -25,26 +25,26 @@ extension Noise {
 
         @OptionGroup var storeOption: StoreOption
 
-        @Option(help: "The layer to change, 1…4.") var layer: Int?
-        @Option(help: "Layer volume 0…1 (or 0%…100%).") var volume: String?
-        @Option(help: "Noise colour 0…2: 0 white, 1 pink, 2 brown.") var colour: Double?
-        @Option(name: .customLong("low-cut"), help: ArgumentHelp("High-pass corner 10…2000 Hz, or 'off'.", valueName: "HZ|off"))
+        @Option(numeric: "The layer to change, 1…4.") var layer: Int?
+        @Option(numeric: "Layer volume 0…1 (or 0%…100%).") var volume: String?
+        @Option(numeric: "Noise colour 0…2: 0 white, 1 pink, 2 brown.") var colour: Double?
+        @Option(name: .customLong("low-cut"), numeric: ArgumentHelp("High-pass corner 10…2000 Hz, or 'off'.", valueName: "HZ|off"))
         var lowCut: String?
-        @Option(name: .customLong("high-cut"), help: ArgumentHelp("Low-pass corner 500…20000 Hz, or 'off'.", valueName: "HZ|off"))
+        @Option(name: .customLong("high-cut"), numeric: ArgumentHelp("Low-pass corner 500…20000 Hz, or 'off'.", valueName: "HZ|off"))
         var highCut: String?
-        @Option(name: .customLong("eq-low"), parsing: .unconditional, help: "Low shelf gain -12…12 dB.") var eqLow: Double?
-        @Option(name: .customLong("eq-mid"), parsing: .unconditional, help: "Mid band gain -12…12 dB.") var eqMid: Double?
-        @Option(name: .customLong("eq-high"), parsing: .unconditional, help: "High shelf gain -12…12 dB.") var eqHigh: Double?
-        @Option(name: .customLong("movement-period"), help: ArgumentHelp("Average length of a swell, 2…120 s (e.g. 10 or 10s).", valueName: "S"))
+        @Option(name: .customLong("eq-low"), numeric: "Low shelf gain -12…12 dB.") var eqLow: Double?
+        @Option(name: .customLong("eq-mid"), numeric: "Mid band gain -12…12 dB.") var eqMid: Double?
+        @Option(name: .customLong("eq-high"), numeric: "High shelf gain -12…12 dB.") var eqHigh: Double?
+        @Option(name: .customLong("movement-period"), numeric: ArgumentHelp("Average length of a swell, 2…120 s (e.g. 10 or 10s).", valueName: "S"))
         var movementPeriod: String?
-        @Option(name: .customLong("movement-level"), help: ArgumentHelp("Level swing either side of the volume, 0…12 dB.", valueName: "DB"))
+        @Option(name: .customLong("movement-level"), numeric: ArgumentHelp("Level swing either side of the volume, 0…12 dB.", valueName: "DB"))
         var movementLevel: Double?
-        @Option(name: .customLong("movement-cut"), help: ArgumentHelp("High-cut swing either side of its corner, 0…3 octaves.", valueName: "OCTAVES"))
+        @Option(name: .customLong("movement-cut"), numeric: ArgumentHelp("High-cut swing either side of its corner, 0…3 octaves.", valueName: "OCTAVES"))
         var movementCut: Double?
         @Flag(name: .customLong("still"), help: "Stop the layer's movement (level and cut swings to 0).") var still = false
         @Flag(name: .customLong("on"), help: "Switch the layer on.") var on = false
         @Flag(name: .customLong("off"), help: "Switch the layer off.") var off = false
-        @Option(parsing: .unconditional, help: "Master volume 0…1 (or 0%…100%), or a change: +5%, -5%, +0.05.")
+        @Option(numeric: "Master volume 0…1 (or 0%…100%), or a change: +5%, -5%, +0.05.")
         var master: String?
         @Flag(help: "Silence the running player; the master level is kept for '--unmute'.") var mute = false
         @Flag(help: "Back to the master level from before '--mute'.") var unmute = false

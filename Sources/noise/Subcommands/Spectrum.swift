@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import NoiseDSP
 import NoiseEngine
@@ -27,10 +28,10 @@ extension Noise {
         @Option(help: "png, svg or json (default: from the output file's extension; json without -o).")
         var format: String?
 
-        @Option(help: ArgumentHelp("Also render this long (1s…5m) and draw the measured total over the prediction.", valueName: "DURATION"))
+        @Option(numeric: ArgumentHelp("Also render this long (1s…5m) and draw the measured total over the prediction.", valueName: "DURATION"))
         var measured: String?
 
-        @Option(help: "Seed of the measured render (default 1).") var seed: UInt64 = 1
+        @Option(numeric: "Seed of the measured render (default 1).") var seed: UInt64 = 1
 
         enum Kind: String { case png, svg, json }
 

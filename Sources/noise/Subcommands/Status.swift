@@ -87,7 +87,7 @@ func readFile(_ store: StatusStore) -> PlayerStatus? {
         case .missing: return nil
         case .loaded(let s): return s
         case .setAside(let reason, let at):
-            Terminal.printError("warning: \(store.url.path) could not be read (\(reason)); it was moved to \(at.path)")
+            Terminal.printError("warning: " + SetAsideNotice.text(store.url, reason: reason, movedTo: at))
             return nil
         }
     } catch {

@@ -64,7 +64,7 @@ extension Noise {
                   help: ArgumentHelp("How long until the player stops (1s…24h), +D or -D to change the running timer, or 'off'.",
                                      valueName: "DURATION|+D|-D|off"))
         var words: [String] = []
-        @Option(help: "Fade-out length before the end (default: the player's, 30s).") var fade: String?
+        @Option(numeric: "Fade-out length before the end (default: the player's, 30s).") var fade: String?
 
         var duration: String { words.first ?? "" }
 
@@ -148,7 +148,7 @@ extension Noise {
 
         @OptionGroup var storeOption: StoreOption
         @Argument(help: "Preset id (see 'noise presets').") var name: String
-        @Option(help: "Crossfade length, 0s…30s.") var crossfade: String = "2s"
+        @Option(numeric: "Crossfade length, 0s…30s.") var crossfade: String = "2s"
 
         func crossfadeSeconds() throws -> Double {
             let s: Double

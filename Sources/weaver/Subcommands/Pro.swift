@@ -13,7 +13,7 @@ extension Weaver {
         struct Status: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "status", abstract: "Print 'unlocked' or 'locked'.")
             @OptionGroup var store: StoreOptions
-            func run() throws { print(ProEntitlement.isUnlocked(store.root) ? "unlocked" : "locked") }
+            func run() throws { print(isProUnlocked(store.root) ? "unlocked" : "locked") }
         }
 
         struct Unlock: ParsableCommand {

@@ -1,5 +1,6 @@
 import SharedStore
 import ArgumentParser
+import CLISupport
 import Foundation
 import WidgetDesign
 
@@ -13,10 +14,10 @@ extension Weaver {
         )
         @OptionGroup var store: DesignStoreOptions
         @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
-        @Option(help: "Seed for the variants (0…2^64-1).") var seed: UInt64?
-        @Option(help: "How many variants (1…\(Remixer.maxCount)).") var count = 12
+        @Option(numeric: "Seed for the variants (0…2^64-1).") var seed: UInt64?
+        @Option(numeric: "How many variants (1…\(Remixer.maxCount)).") var count = 12
         @Flag(help: "Print the variants as JSON specs.") var json = false
-        @Option(help: "Save variant K (1-based) as a new design.") var save: Int?
+        @Option(numeric: "Save variant K (1-based) as a new design.") var save: Int?
 
         func validate() throws {
             guard (1...Remixer.maxCount).contains(count) else { throw ValidationError("'--count' must be in 1…\(Remixer.maxCount)") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import SharedStore
 import Variables
@@ -88,7 +89,7 @@ extension Weaver {
 
         @OptionGroup var selection: WidgetSelection
 
-        @Option(help: ArgumentHelp("Pixels per point, 1…3.", valueName: "n"))
+        @Option(numeric: ArgumentHelp("Pixels per point, 1…3.", valueName: "n"))
         var scale: Int = 2
 
         @Option(help: ArgumentHelp("png|svg|json|txt.", valueName: "format"))
@@ -151,7 +152,7 @@ extension Weaver {
 
         @OptionGroup var selection: WidgetSelection
 
-        @Option(help: ArgumentHelp("The point, in points from the top-left corner, e.g. 30,40.", valueName: "x,y"))
+        @Option(numeric: ArgumentHelp("The point, in points from the top-left corner, e.g. 30,40.", valueName: "x,y"))
         var at: String
 
         @Flag(help: "Find the action and print it, without performing it.")

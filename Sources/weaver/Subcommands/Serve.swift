@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import HomeScreen
 import SharedStore
@@ -17,7 +18,7 @@ extension Weaver {
 
         @OptionGroup var storeOption: DesignStoreOptions
 
-        @Option(help: ArgumentHelp("Port to listen on, 0…65535 (0 picks a free one).", valueName: "port"))
+        @Option(numeric: ArgumentHelp("Port to listen on, 0…65535 (0 picks a free one).", valueName: "port"))
         var port = ListenAddress.defaultPort
 
         @Option(help: ArgumentHelp("Address to listen on: an IPv4 or IPv6 address of this machine.", valueName: "addr"))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import DataSources
 import Foundation
 import SharedStore
@@ -51,7 +52,7 @@ extension Weaver {
         struct Goal: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "goal", abstract: "Set the daily step goal (and a weekend goal for Saturday and Sunday).")
             @Argument(help: "Steps per day, 1…200000.") var steps: Int
-            @Option(help: ArgumentHelp("Goal on Saturdays and Sundays, 1…200000 (default: the daily goal).", valueName: "steps")) var weekend: Int?
+            @Option(numeric: ArgumentHelp("Goal on Saturdays and Sundays, 1…200000 (default: the daily goal).", valueName: "steps")) var weekend: Int?
             @OptionGroup var store: StoreOptions
 
             func validate() throws {

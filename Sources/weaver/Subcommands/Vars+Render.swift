@@ -70,9 +70,9 @@ extension Weaver.Vars {
         func run() throws {
             let (now, timeZone, locale) = try clock.resolved()
             let root = store.root
-            let isPro = pro || ProEntitlement.isUnlocked(root)
+            let isPro = pro || isProUnlocked(root)
             var context = RenderContext(now: now, timeZone: timeZone, locale: locale, isPro: isPro,
-                                        builtIns: BuiltInKeys.load(from: root))
+                                        builtIns: BuiltInKeys.load(from: root, warn: printWarning))
             if isPro {
                 context.addCustomVariables(try VariableStore(root: root).load(onSetAside: StoreMessages.reportSetAside).map { ($0.key, $0.value) })
             }
@@ -97,7 +97,7 @@ extension Weaver.Vars {
         func run() throws {
             let (now, timeZone, locale) = try clock.resolved()
             let context = RenderContext(now: now, timeZone: timeZone, locale: locale,
-                                        builtIns: BuiltInKeys.load(from: store.root))
+                                        builtIns: BuiltInKeys.load(from: store.root, warn: printWarning))
             let entries = TemplateRenderer().builtInEntries(in: context)
             try VariableOutput.print(entries, json: json)
         }

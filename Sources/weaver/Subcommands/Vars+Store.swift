@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import SharedStore
 import Variables
@@ -102,7 +103,7 @@ extension Weaver.Vars {
 
         @OptionGroup var store: StoreOptions
         // Unconditional, so `--by -2` reads -2 as the value rather than as a flag.
-        @Option(parsing: .unconditional, help: "The amount to add; may be negative or fractional (default 1).")
+        @Option(numeric: "The amount to add; may be negative or fractional (default 1).")
         var by: Double = 1
         @Argument(help: "The key.") var key: String
 

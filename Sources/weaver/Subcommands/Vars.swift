@@ -67,14 +67,12 @@ struct CommandError: Error, CustomStringConvertible {
 enum StoreMessages {
     /// Tells the user where an unreadable store file went; it is never overwritten.
     static func reportSetAside(_ reason: String, _ url: URL) {
-        // `url` is where the file went (`NAME.corrupt-…` beside it): name the file itself.
-        let name = url.lastPathComponent.components(separatedBy: ".corrupt-").first ?? url.lastPathComponent
-        let original = url.deletingLastPathComponent().appendingPathComponent(name).path
-        FileHandle.standardError.write(Data("warning: \(original) could not be read (\(reason)); it was moved to \(url.path)\n".utf8))
+        // `url` is where the file went (`NAME.corrupt-…` beside it): the notice names the file itself.
+        FileHandle.standardError.write(Data("warning: \(SetAsideNotice.text(reason: reason, movedTo: url))\n".utf8))
     }
 
     static func requirePro(_ root: StoreRoot, action: String) throws {
-        guard ProEntitlement.isUnlocked(root) else {
+        guard isProUnlocked(root) else {
             throw CommandError("\(action) needs Pro: custom variables are a Pro feature; run 'weaver pro unlock' first")
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import DataSources
 import Foundation
 import SharedStore
@@ -9,10 +10,10 @@ struct OpenMeteoOptions: ParsableArguments {
                                valueName: "url"))
     var baseURL: String?
 
-    @Option(help: ArgumentHelp("Seconds without an answer before an attempt is given up (1…120).", valueName: "seconds"))
+    @Option(numeric: ArgumentHelp("Seconds without an answer before an attempt is given up (1…120).", valueName: "seconds"))
     var timeout: Double = 10
 
-    @Option(help: ArgumentHelp("Attempts after a timeout, a lost connection or a server error (0…5), with pauses of 1, 4, 10... s.", valueName: "n"))
+    @Option(numeric: ArgumentHelp("Attempts after a timeout, a lost connection or a server error (0…5), with pauses of 1, 4, 10... s.", valueName: "n"))
     var retries: Int = 2
 
     func validate() throws {
@@ -60,9 +61,9 @@ extension Weaver {
                     usage: "weaver weather location set [<name>] [--lat <deg> --lon <deg>]\n  [--pick <n>] [--country <code>] [<options>]",
                     discussion: "A name that matches several places lists them; choose with --pick N or narrow with --country.")
                 @Argument(help: "Place name, e.g. \"Dublin\" or \"Springfield\".") var name: String?
-                @Option(help: ArgumentHelp("Latitude in degrees, -90…90 (with --lon).", valueName: "deg")) var lat: Double?
-                @Option(help: ArgumentHelp("Longitude in degrees, -180…180 (with --lat).", valueName: "deg")) var lon: Double?
-                @Option(help: ArgumentHelp("Pick the Nth place of an ambiguous search.", valueName: "n")) var pick: Int?
+                @Option(numeric: ArgumentHelp("Latitude in degrees, -90…90 (with --lon).", valueName: "deg")) var lat: Double?
+                @Option(numeric: ArgumentHelp("Longitude in degrees, -180…180 (with --lat).", valueName: "deg")) var lon: Double?
+                @Option(numeric: ArgumentHelp("Pick the Nth place of an ambiguous search.", valueName: "n")) var pick: Int?
                 @Option(help: ArgumentHelp("Only places in this country (ISO 3166 code, e.g. IE).", valueName: "code")) var country: String?
                 @OptionGroup var server: OpenMeteoOptions
                 @OptionGroup var store: StoreOptions
@@ -114,7 +115,11 @@ extension Weaver {
                         }
                     }
                     try service.setLocation(location)
-                    if lat != nil { print("Location: \(location.name) (\(String(format: "%.4f, %.4f", location.latitude, location.longitude)))") }
+                    if lat != nil {
+                        // Without a name the name is the coordinates: say them once.
+                        let coordinates = String(format: "%.4f, %.4f", location.latitude, location.longitude)
+                        print("Location: " + (location.name == coordinates ? coordinates : "\(location.name) (\(coordinates))"))
+                    }
                     print("Next: 'weaver weather refresh' fetches the forecast.")
                 }
             }
