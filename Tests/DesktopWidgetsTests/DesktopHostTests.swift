@@ -1,0 +1,294 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TestSupport
+import WidgetRender
+
+/// `weaver desktop` as a user runs it, on a private Xvfb (no window manager) started and stopped
+/// by PID: the windows' desktop hints, the picture against `weaver render`, clicks that start a
+/// real player on a private PulseAudio, redraw latency after `weaver vars set`, memory and idle CPU.
+@Suite(.serialized) struct DesktopHostTests {
+    struct Rig {
+        let x: XvfbServer
+        let dir: URL
+        let store: URL
+        var env: [String: String]
+
+        init(extraEnvironment: [String: String] = [:]) throws {
+            x = try XvfbServer()
+            dir = try Products.temporaryDirectory("desktop")
+            store = dir.appendingPathComponent("store")
+            env = x.environment.merging(["XDG_CONFIG_HOME": dir.appendingPathComponent("config").path,
+                                         "XDG_RUNTIME_DIR": dir.path, "WEAVER_DESKTOP_LOG_DRAWS": "1"]) { $1 }
+                .merging(extraEnvironment) { $1 }
+        }
+
+        func weaver(_ args: [String]) throws -> Products.Result {
+            try Products.run("weaver", args + ["--store", store.path], environment: env)
+        }
+
+        func newDesign(_ name: String, primary: String) throws -> String {
+            let made = try weaver(["designs", "new", "--template", "classic", "--name", name])
+            #expect(made.status == 0, "\(made.stderrText)")
+            let id = String(made.stdoutText.split(separator: "(").last!.prefix(36))
+            let set = try weaver(["designs", "set", id, "primaryText=\(primary)"])
+            #expect(set.status == 0, "\(set.stderrText)")
+            return id
+        }
+
+        /// Starts `weaver desktop` and waits until it has shown its windows.
+        func startHost(expectWindows: Int) throws -> Spawned {
+            let host = try Spawned("weaver", ["desktop", "--store", store.path], environment: env)
+            let ready = host.waitForStderr(15) { $0.contains("showing \(expectWindows) widget window") }
+            #expect(ready, "\(host.stderrText)")
+            // Mapped and drawn: each window logs its first draw.
+            #expect(host.waitForStderr(10) { $0.components(separatedBy: "drew widget").count - 1 >= expectWindows }, "\(host.stderrText)")
+            return host
+        }
+
+        func windowIDs() throws -> [String] {
+            let r = try x.run("/usr/bin/xdotool", ["search", "--name", "WidgetWeaver desktop widget"])
+            return r.stdoutText.split(separator: "\n").map(String.init)
+        }
+
+        func shot(_ name: String, x px: Int, y: Int, width: Int, height: Int) throws -> PixelImage {
+            let url = dir.appendingPathComponent(name)
+            return try PixelImage(png: x.screenshot(x: px, y: y, width: width, height: height, to: url), name: url.path)
+        }
+
+        /// `weaver render` at scale 1 over black: what an X server without a compositor shows
+        /// where the widget is transparent (its rounded corners).
+        func render(_ args: [String], name: String) throws -> PixelImage {
+            let url = dir.appendingPathComponent(name)
+            let r = try weaver(["render"] + args + ["--scale", "1", "--backdrop", "#000000", "-o", url.path])
+            #expect(r.status == 0, "\(r.stderrText)")
+            return try PixelImage(png: [UInt8](Data(contentsOf: url)), name: url.path)
+        }
+
+        func cleanUp() {
+            x.stop()
+            try? FileManager.default.removeItem(at: dir)
+        }
+    }
+
+    static func expectGoldenClose(_ shot: PixelImage, _ render: PixelImage, _ what: String, saveTo dir: URL) throws {
+        let d = try #require(shot.difference(render), "\(what): screenshot \(shot.width)×\(shot.height), render \(render.width)×\(render.height)")
+        print("DesktopHost: \(what): mean difference \(d.mean), \(d.fraction * 100)% of pixels differ")
+        // The golden tests' tolerance (GoldenTests.check).
+        let ok = d.mean <= 1.0 && d.fraction <= 0.005
+        if !ok {
+            let out = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("desktop-failures")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            try Data(shot.png()).write(to: out.appendingPathComponent("\(what).shot.png"))
+            try Data(render.png()).write(to: out.appendingPathComponent("\(what).render.png"))
+            try Data(d.diff.png()).write(to: out.appendingPathComponent("\(what).diff.png"))
+        }
+        #expect(ok, "\(what): mean \(d.mean), \(d.fraction * 100)% differ; see \(NSTemporaryDirectory())desktop-failures")
+    }
+
+    @Test func windowsAreDesktopWindowsDrawnAsWeaverRenderDraws() throws {
+        let rig = try Rig()
+        defer { rig.cleanUp() }
+        let design = try rig.newDesign("Desk", primary: "On the desktop")
+        #expect(try rig.weaver(["desktop", "add", "noise-machine", "--family", "small", "--at", "20,30"]).status == 0)
+        #expect(try rig.weaver(["desktop", "add", design, "--family", "medium", "--at", "300,30"]).status == 0)
+        let host = try rig.startHost(expectWindows: 2)
+        defer { host.signal(SIGTERM); #expect(host.waitForExit(10) == 0) }
+
+        let ids = try rig.windowIDs()
+        #expect(ids.count == 2, "\(ids)")
+        for id in ids {
+            let props = try rig.x.run("/usr/bin/xprop", ["-id", id]).stdoutText
+            #expect(props.contains("_NET_WM_WINDOW_TYPE(ATOM) = _NET_WM_WINDOW_TYPE_DESKTOP"), "\(props)")
+            let state = props.split(separator: "\n").first { $0.hasPrefix("_NET_WM_STATE(ATOM)") }.map(String.init) ?? ""
+            for atom in ["_NET_WM_STATE_BELOW", "_NET_WM_STATE_STICKY", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER"] {
+                #expect(state.contains(atom), "\(atom) missing: \(state)")
+            }
+            // Not focusable: WM_HINTS says the window does not take input focus.
+            #expect(props.contains("Client accepts input or input focus: False"), "\(props)")
+            let geometry = try rig.x.run("/usr/bin/xwininfo", ["-id", id]).stdoutText
+            #expect(geometry.contains("Depth: 32"), "an ARGB window (transparent corners): \(geometry)")
+        }
+
+        let noiseShot = try rig.shot("noise-shot.png", x: 20, y: 30, width: 170, height: 170)
+        let noiseRender = try rig.render(["--template", "noise-machine", "--family", "small"], name: "noise-render.png")
+        try Self.expectGoldenClose(noiseShot, noiseRender, "noise-machine-small", saveTo: rig.dir)
+        let designShot = try rig.shot("design-shot.png", x: 300, y: 30, width: 364, height: 170)
+        let designRender = try rig.render([design, "--family", "medium"], name: "design-render.png")
+        try Self.expectGoldenClose(designShot, designRender, "design-medium", saveTo: rig.dir)
+        // The comparison can fail: the design's picture where the Noise widget is differs.
+        let wrong = try rig.shot("wrong.png", x: 300, y: 30, width: 170, height: 170)
+        #expect(wrong.difference(noiseRender).map { $0.fraction > 0.05 } == true)
+
+        if let keep = ProcessInfo.processInfo.environment["WW_DESKTOP_SCREENSHOT"] {
+            _ = try rig.x.screenshot(x: 0, y: 0, width: 700, height: 240, to: URL(fileURLWithPath: keep))
+        }
+    }
+
+    /// Press and hold the play button: it is drawn pressed (darker); release: a real player
+    /// starts on the private PulseAudio, as `weaver tap` starts it.
+    @Test func clickingPlayStartsAPlayer() throws {
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        var rig = try Rig()
+        defer { rig.cleanUp() }
+        rig.env.merge(pulse.environment) { $1 }
+        #expect(try rig.weaver(["desktop", "add", "noise", "--family", "small", "--at", "40,40"]).status == 0)
+        let host = try rig.startHost(expectWindows: 1)
+        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        defer { _ = try? Products.run("noise", ["stop", "--store", rig.store.path], environment: rig.env) }
+
+        // The play button of the small widget holds 36,36 (as in the tap test).
+        let before = try rig.shot("before.png", x: 40 + 26, y: 40 + 26, width: 20, height: 20)
+        #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "76", "76", "mousedown", "1"]).status == 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        let held = try rig.shot("held.png", x: 40 + 26, y: 40 + 26, width: 20, height: 20)
+        let d = try #require(before.difference(held))
+        #expect(d.fraction > 0.5, "pressed state: \(d.fraction * 100)% of the button's pixels changed")
+        #expect(try rig.x.run("/usr/bin/xdotool", ["mouseup", "1"]).status == 0)
+
+        let status = rig.store.appendingPathComponent("status.json")
+        let end = Date().addingTimeInterval(10)
+        var state: [String: Any]?
+        while Date() < end {
+            if let data = try? Data(contentsOf: status), let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+               s["state"] as? String == "playing" { state = s; break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let s = try #require(state, "no player started: \(host.stderrText)")
+        let pid = try #require(s["pid"] as? Int)
+        #expect(kill(Int32(pid), 0) == 0)
+        #expect(host.waitForStderr(5) { $0.contains("widget 1: No Last Mix yet: started the default mix") }, "\(host.stderrText)")
+        // The sink gets sound: the player is connected to the private server.
+        let inputs = try pulse.run("/usr/bin/pactl", ["list", "short", "sink-inputs"]).stdoutText
+        #expect(!inputs.isEmpty, "no stream on the private PulseAudio")
+        // The widget shows it playing, drawn again without anyone asking.
+        #expect(host.waitForStderr(5) { $0.components(separatedBy: "drew widget 1").count >= 4 }, "\(host.stderrText)")
+        let after = try rig.shot("after.png", x: 40, y: 40, width: 170, height: 170)
+        let playing = try rig.render(["--template", "noise-machine", "--family", "small"], name: "playing.png")
+        try Self.expectGoldenClose(after, playing, "noise-machine-playing", saveTo: rig.dir)
+    }
+
+    /// `weaver vars set` redraws the design that shows the variable within 200 ms, and only it.
+    @Test func varsSetRedrawsOnlyThatWidgetQuickly() throws {
+        let rig = try Rig()
+        defer { rig.cleanUp() }
+        #expect(try rig.weaver(["pro", "unlock"]).status == 0)
+        let design = try rig.newDesign("Mood", primary: "Mood: {{mood|calm}}")
+        #expect(try rig.weaver(["desktop", "add", "noise-machine", "--at", "20,20"]).status == 0)
+        #expect(try rig.weaver(["desktop", "add", design, "--family", "medium", "--at", "300,20"]).status == 0)
+        let host = try rig.startHost(expectWindows: 2)
+        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        Thread.sleep(forTimeInterval: 0.5)
+
+        var latencies: [Double] = []
+        for mood in ["sunny", "stormy", "quiet"] {
+            let drawsBefore = host.stderrText.components(separatedBy: "drew widget 2").count
+            let noiseDrawsBefore = host.stderrText.components(separatedBy: "drew widget 1").count
+            let set = try rig.weaver(["vars", "set", "mood", mood])
+            let written = ContinuousClock.now
+            #expect(set.status == 0, "\(set.stderrText)")
+            var seen: Duration?
+            while written.duration(to: .now) < .seconds(2) {
+                if host.stderrText.components(separatedBy: "drew widget 2").count > drawsBefore { seen = written.duration(to: .now); break }
+                usleep(2_000)
+            }
+            let latency = try #require(seen, "no redraw after vars set: \(host.stderrText)")
+            let ms = Double(latency.components.attoseconds) / 1e15 + Double(latency.components.seconds) * 1000
+            latencies.append(ms)
+            #expect(ms <= 200, "redraw \(ms) ms after vars set")
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(host.stderrText.components(separatedBy: "drew widget 1").count == noiseDrawsBefore,
+                    "the Noise widget does not show the variable and is not redrawn")
+        }
+        print("DesktopHost: redraw after 'weaver vars set': \(latencies.map { String(format: "%.1f", $0) }) ms")
+        let shot = try rig.shot("mood.png", x: 300, y: 20, width: 364, height: 170)
+        let render = try rig.render([design, "--family", "medium"], name: "mood-render.png")
+        try Self.expectGoldenClose(shot, render, "design-after-vars-set", saveTo: rig.dir)
+    }
+
+    /// Four widgets: resident memory after they are drawn, and the CPU time the host uses over
+    /// 60 s of nothing changing (one minute tick falls inside).
+    @Test func fourWidgetsMemoryAndIdleCPU() throws {
+        let rig = try Rig()
+        defer { rig.cleanUp() }
+        let a = try rig.newDesign("One", primary: "One")
+        let b = try rig.newDesign("Two", primary: "Two")
+        #expect(try rig.weaver(["desktop", "add", "noise", "--family", "medium", "--anchor", "top-left"]).status == 0)
+        #expect(try rig.weaver(["desktop", "add", a, "--anchor", "top-right"]).status == 0)
+        #expect(try rig.weaver(["desktop", "add", b, "--family", "large", "--anchor", "bottom-left"]).status == 0)
+        #expect(try rig.weaver(["desktop", "add", "noise", "--family", "small", "--anchor", "bottom-right", "--margin", "10"]).status == 0)
+        let host = try rig.startHost(expectWindows: 4)
+        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        Thread.sleep(forTimeInterval: 1)
+        let pid = host.processIdentifier
+        func rssKB() -> Int {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+        }
+        func cpuTicks() -> Int {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+            // After the ")": state is field 3, utime 14 and stime 15 (1-based over the whole line).
+            return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+        }
+        let rss = rssKB()
+        print("DesktopHost: resident memory with 4 widgets: \(rss / 1024) MB (\(rss) kB)")
+        #expect(rss > 0 && rss <= 40 * 1024, "\(rss) kB")
+        let ticksBefore = cpuTicks()
+        let start = Date()
+        Thread.sleep(forTimeInterval: 60)
+        let ticks = cpuTicks() - ticksBefore
+        let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let seconds = Date().timeIntervalSince(start)
+        print("DesktopHost: idle CPU over \(Int(seconds)) s: \(ticks) ticks = \(Double(ticks) / hz) s = \(String(format: "%.3f", Double(ticks) / hz / seconds * 100)) %")
+        // One minute tick lays four widgets out again (a few ms); polling would cost far more.
+        #expect(Double(ticks) / hz < 0.1, "\(ticks) ticks of CPU in 60 s idle")
+        #expect(rssKB() <= 40 * 1024)
+    }
+
+    /// Wayland: a headless sway (a wlroots compositor with layer-shell). The host asks for a layer
+    /// surface on the bottom layer (the protocol log shows the request: layer 1 is "bottom"), and
+    /// the compositor shows it where it was anchored, drawn as `weaver render` draws it. sway
+    /// would tile an ordinary window over the whole output instead.
+    @Test(.enabled(if: SwayServer.isAvailable)) func onWaylandItIsALayerSurfaceOnTheBottomLayer() throws {
+        let sway = try SwayServer()
+        defer { sway.stop() }
+        let dir = try Products.temporaryDirectory("desktop-wl")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("store")
+        let env = sway.environment.merging(["WAYLAND_DEBUG": "1", "WEAVER_DESKTOP_LOG_DRAWS": "1"]) { $1 }
+        #expect(try Products.run("weaver", ["desktop", "add", "noise", "--at", "20,30", "--store", store.path]).status == 0)
+        let host = try Spawned("weaver", ["desktop", "--store", store.path], environment: env)
+        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        #expect(host.waitForStderr(15) { $0.contains("showing 1 widget window from") && $0.contains("on the bottom layer") }, "\(host.stderrText.suffix(2000))")
+        #expect(host.waitForStderr(10) { $0.contains("drew widget 1") }, "\(host.stderrText.suffix(2000))")
+        let log = host.stderrText
+        let request = log.split(separator: "\n").first { $0.contains(".get_layer_surface(") }.map(String.init) ?? ""
+        #expect(request.contains(", 1, \"widgetweaver\")"), "the layer-shell request: \(request)")
+        Thread.sleep(forTimeInterval: 0.5)
+        let url = dir.appendingPathComponent("wl-shot.png")
+        let shot = try PixelImage(png: sway.screenshot(x: 20, y: 30, width: 170, height: 170, to: url), name: url.path)
+        let renderURL = dir.appendingPathComponent("wl-render.png")
+        // sway with no wallpaper clears to black, like the Xvfb root: the corners show black.
+        let r = try Products.run("weaver", ["render", "--template", "noise-machine", "--family", "small", "--scale", "1",
+                                             "--backdrop", "#000000", "-o", renderURL.path, "--store", store.path])
+        #expect(r.status == 0, "\(r.stderrText)")
+        let render = try PixelImage(png: [UInt8](Data(contentsOf: renderURL)), name: renderURL.path)
+        try Self.expectGoldenClose(shot, render, "wayland-noise-machine-small", saveTo: dir)
+        if let keep = ProcessInfo.processInfo.environment["WW_DESKTOP_WAYLAND_SCREENSHOT"] {
+            _ = try sway.screenshot(x: 0, y: 0, width: 400, height: 260, to: URL(fileURLWithPath: keep))
+        }
+    }
+
+    @Test func withoutADisplayItSaysSo() throws {
+        let dir = try Products.temporaryDirectory("desktop")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try Products.run("weaver", ["desktop", "--store", dir.path], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+        #expect(r.status == 1)
+        #expect(r.stderrText.contains("'weaver desktop' needs a graphical session: neither WAYLAND_DISPLAY nor DISPLAY is set"), "\(r.stderrText)")
+    }
+}
