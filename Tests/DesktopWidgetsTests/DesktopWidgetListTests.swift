@@ -34,7 +34,7 @@ import WidgetRender
         (#"{"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"small","at":[1,2],"monitor":99}]}"#, "widgets[0].monitor", "0…15"),
         (#"{"version":1,"widgets":[{"id":1,"design":"../etc/passwd","family":"small","at":[1,2],"monitor":0}]}"#, "widgets[0].design", "UUID"),
         (#"{"version":7,"widgets":[]}"#, "version", "allowed: 1"),
-        (#"[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]"#, "", "nested deeper"),
+        (#"[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]"#, "desktop.json: ", "nested deeper than 6 levels"),
     ])
     func badFileIsSetAsideNamingTheField(json: String, field: String, allowed: String) throws {
         let (dir, root) = try Self.scratch()

@@ -20,13 +20,17 @@ public final class SwayServer: @unchecked Sendable {
 
     public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/sway") }
 
-    public init(width: Int = 1280, height: Int = 800) throws {
+    /// The wallpaper colour (swaybg): widgets' transparent corners show it, as on a real desktop.
+    public let wallpaper: String
+
+    public init(width: Int = 1280, height: Int = 800, wallpaper: String = "#336699") throws {
+        self.wallpaper = wallpaper
         self.width = width
         self.height = height
         guard Self.isAvailable else { throw Failure(description: "sway is not installed (apt package sway)") }
         runtime = try Products.temporaryDirectory("sway")
         let config = runtime.appendingPathComponent("config")
-        try Data("output HEADLESS-1 resolution \(width)x\(height)\nxwayland disable\n".utf8).write(to: config)
+        try Data("output HEADLESS-1 resolution \(width)x\(height) bg \(wallpaper) solid_color\nxwayland disable\n".utf8).write(to: config)
         let env = ["WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman",
                    "XDG_RUNTIME_DIR": runtime.path, "HOME": runtime.path, "WAYLAND_DISPLAY": "", "DISPLAY": ""]
         var command = ["/usr/bin/sway", "-c", config.path]
