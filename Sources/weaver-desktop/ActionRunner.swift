@@ -29,7 +29,11 @@ enum ActionRunner {
 /// "Edit in browser": the design's editor in `weaver serve` (started in the background when
 /// nothing answers on its port), opened with xdg-open.
 enum BrowserEditor {
-    static let port = 8765
+    /// `weaver serve`'s default port, or `WEAVER_DESKTOP_SERVE_PORT` for a home screen served on another.
+    static let port: Int = {
+        if let text = ProcessInfo.processInfo.environment["WEAVER_DESKTOP_SERVE_PORT"], let p = Int(text), (1...65535).contains(p) { return p }
+        return 8765
+    }()
     private static let queue = DispatchQueue(label: "weaver-desktop.browser")
 
     static func url(designID: UUID?) -> String {

@@ -60,9 +60,9 @@ import WidgetRender
 
         /// `weaver render` at scale 1 over black: what an X server without a compositor shows
         /// where the widget is transparent (its rounded corners).
-        func render(_ args: [String], name: String) throws -> PixelImage {
+        func render(_ args: [String], name: String, scale: Int = 1) throws -> PixelImage {
             let url = dir.appendingPathComponent(name)
-            let r = try weaver(["render"] + args + ["--scale", "1", "--backdrop", "#000000", "-o", url.path])
+            let r = try weaver(["render"] + args + ["--scale", String(scale), "--backdrop", "#000000", "-o", url.path])
             #expect(r.status == 0, "\(r.stderrText)")
             return try PixelImage(png: [UInt8](Data(contentsOf: url)), name: url.path)
         }
@@ -175,6 +175,103 @@ import WidgetRender
         try Self.expectGoldenClose(after, playing, "noise-machine-playing", saveTo: rig.dir)
     }
 
+    /// HiDPI: with GDK_SCALE=2 (what a 2× monitor gives GTK) the window is the same size in
+    /// points and drawn at 2 pixels per point: the screenshot matches `weaver render --scale 2`.
+    @Test func hiDPIDrawsAtTheMonitorsScale() throws {
+        let rig = try Rig(extraEnvironment: ["GDK_SCALE": "2"])
+        defer { rig.cleanUp() }
+        #expect(try rig.weaver(["desktop", "add", "noise", "--at", "20,30"]).status == 0)
+        let host = try rig.startHost(expectWindows: 1)
+        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        let id = try #require(try rig.windowIDs().first)
+        let info = try rig.x.run("/usr/bin/xwininfo", ["-id", id]).stdoutText
+        #expect(info.contains("Width: 340") && info.contains("Absolute upper-left X:  40"), "\(info)")
+        let shot = try rig.shot("hidpi.png", x: 40, y: 60, width: 340, height: 340)
+        let render = try rig.render(["--template", "noise-machine", "--family", "small"], name: "hidpi-render.png", scale: 2)
+        try Self.expectGoldenClose(shot, render, "noise-machine-small@2x", saveTo: rig.dir)
+    }
+
+    /// Right-click → Move, then a drag, stores the new place; right-click → Remove from desktop
+    /// takes the widget off (and out of desktop.json).
+    @Test func rightClickMenuMovesAndRemoves() throws {
+        let rig = try Rig()
+        defer { rig.cleanUp() }
+        #expect(try rig.weaver(["desktop", "add", "noise", "--at", "20,30"]).status == 0)
+        #expect(try rig.weaver(["desktop", "add", "noise", "--at", "400,30"]).status == 0)
+        let host = try rig.startHost(expectWindows: 2)
+        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        func xdotool(_ a: [String]) throws { #expect(try rig.x.run("/usr/bin/xdotool", a).status == 0) }
+        func listed() throws -> String { try rig.weaver(["desktop", "list"]).stdoutText }
+        // The menu opens at the pointer; its items are 25 px apart, the first 17 px below it.
+        try xdotool(["mousemove", "--sync", "100", "100", "click", "3"])
+        Thread.sleep(forTimeInterval: 0.5)
+        try xdotool(["mousemove", "--sync", "140", "142", "click", "1"])   // Move
+        Thread.sleep(forTimeInterval: 0.3)
+        try xdotool(["mousemove", "--sync", "100", "100", "mousedown", "1"])
+        Thread.sleep(forTimeInterval: 0.1)
+        try xdotool(["mousemove", "--sync", "150", "140"])
+        Thread.sleep(forTimeInterval: 0.1)
+        try xdotool(["mousemove", "--sync", "200", "150", "mouseup", "1"])
+        let end = Date().addingTimeInterval(3)
+        while !(try listed()).contains("at 120,80") && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+        let afterMove = try listed()
+        #expect(afterMove.contains("at 120,80"), "\(afterMove) \(host.stderrText)")
+        let ids = try rig.windowIDs()
+        let positions = try ids.map { try rig.x.run("/usr/bin/xwininfo", ["-id", $0]).stdoutText }
+        #expect(positions.contains { $0.contains("Absolute upper-left X:  120") && $0.contains("Absolute upper-left Y:  80") }, "\(positions)")
+
+        try xdotool(["mousemove", "--sync", "480", "100", "click", "3"])
+        Thread.sleep(forTimeInterval: 0.5)
+        try xdotool(["mousemove", "--sync", "520", "167", "click", "1"])   // Remove from desktop
+        let gone = Date().addingTimeInterval(3)
+        while (try rig.windowIDs()).count != 1 && Date() < gone { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try rig.windowIDs().count == 1)
+        let afterRemove = try listed()
+        #expect(!afterRemove.contains("at 400,30"), "\(afterRemove)")
+    }
+
+    /// Right-click → Edit in browser opens the design's editor of the running `weaver serve`
+    /// (xdg-open is a stand-in here that writes down what it was asked to open).
+    @Test func editInBrowserOpensTheDesignsEditor() throws {
+        var rig = try Rig()
+        defer { rig.cleanUp() }
+        let bin = rig.dir.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let opened = rig.dir.appendingPathComponent("opened")
+        try Data("#!/bin/sh\necho \"$@\" >> '\(opened.path)'\n".utf8).write(to: bin.appendingPathComponent("xdg-open"))
+        chmod(bin.appendingPathComponent("xdg-open").path, 0o755)
+        let port = try Self.freePort()
+        rig.env["PATH"] = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        rig.env["WEAVER_DESKTOP_SERVE_PORT"] = String(port)
+        let design = try rig.newDesign("Editable", primary: "Edit me")
+        let serve = try Spawned("weaver", ["serve", "--port", String(port), "--store", rig.store.path], environment: rig.env)
+        defer { serve.signal(SIGTERM); _ = serve.waitForExit(10) }
+        let up = Date().addingTimeInterval(10)
+        while !serve.stdoutText.contains("Serving") && Date() < up { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try rig.weaver(["desktop", "add", design, "--family", "medium", "--at", "20,30"]).status == 0)
+        let host = try rig.startHost(expectWindows: 1)
+        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "100", "100", "click", "3"]).status == 0)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "140", "117", "click", "1"]).status == 0)
+        let end = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: opened.path) && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+        let text = (try? String(contentsOf: opened, encoding: .utf8)) ?? ""
+        #expect(text == "http://127.0.0.1:\(port)/editor/\(design)\n", "\(text) \(host.stderrText)")
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return Int(UInt16(bigEndian: a.sin_port))
+    }
+
     /// `weaver vars set` redraws the design that shows the variable within 200 ms, and only it.
     @Test func varsSetRedrawsOnlyThatWidgetQuickly() throws {
         let rig = try Rig()
@@ -241,7 +338,7 @@ import WidgetRender
         }
         let rss = rssKB()
         print("DesktopHost: resident memory with 4 widgets: \(rss / 1024) MB (\(rss) kB)")
-        #expect(rss > 0 && rss <= 40 * 1024, "\(rss) kB")
+        #expect(rss > 0 && rss <= Self.memoryLimitKB, "\(rss) kB")
         let ticksBefore = cpuTicks()
         let start = Date()
         Thread.sleep(forTimeInterval: 60)
@@ -251,7 +348,7 @@ import WidgetRender
         print("DesktopHost: idle CPU over \(Int(seconds)) s: \(ticks) ticks = \(Double(ticks) / hz) s = \(String(format: "%.3f", Double(ticks) / hz / seconds * 100)) %")
         // One minute tick lays four widgets out again (a few ms); polling would cost far more.
         #expect(Double(ticks) / hz < 0.1, "\(ticks) ticks of CPU in 60 s idle")
-        #expect(rssKB() <= 40 * 1024)
+        #expect(rssKB() <= Self.memoryLimitKB)
     }
 
     /// Wayland: a headless sway (a wlroots compositor with layer-shell). The host asks for a layer
@@ -287,6 +384,14 @@ import WidgetRender
             _ = try sway.screenshot(x: 0, y: 0, width: 400, height: 260, to: URL(fileURLWithPath: keep))
         }
     }
+
+    /// 40 MB for the release build `make test` runs. A debug build's host binary alone keeps
+    /// ~18 MB of its pages resident (release: see docs/desktop.md), so debug runs allow that more.
+    #if DEBUG
+    static let memoryLimitKB = 52 * 1024
+    #else
+    static let memoryLimitKB = 40 * 1024
+    #endif
 
     @Test func withoutADisplayItSaysSo() throws {
         let dir = try Products.temporaryDirectory("desktop")

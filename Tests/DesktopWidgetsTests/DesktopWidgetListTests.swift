@@ -127,6 +127,19 @@ import WidgetRender
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("desktop.json").path))
     }
 
+    /// weaver is started by status bars every minute: GTK stays in weaver-desktop.
+    @Test func weaverDoesNotLoadGTK() throws {
+        func ldd(_ name: String) throws -> String {
+            let child = try ChildProcess("/usr/bin/ldd", [Products.url(name).path])
+            #expect(child.wait() == 0)
+            return String(decoding: child.stdout, as: UTF8.self)
+        }
+        let weaver = try ldd("weaver")
+        #expect(weaver.contains("libcairo") && !weaver.contains("libgtk") && !weaver.contains("libgdk"), "\(weaver)")
+        let host = try ldd("weaver-desktop")
+        #expect(host.contains("libgtk-3") && host.contains("libgtk-layer-shell"), "\(host)")
+    }
+
     @Test func autostartEnableAndDisable() throws {
         let dir = try Products.temporaryDirectory("desktop-cli")
         defer { try? FileManager.default.removeItem(at: dir) }
