@@ -23,6 +23,8 @@ final class WidgetWindow {
     private var designID: UUID?
     /// The button held down, drawn pressed until the release.
     private var pressedActionID: String?
+    /// The button the keyboard is on (Tab moves, Return or Space presses), drawn with a ring.
+    private var keyboardActionID: String?
     /// Dragging after "Move": where the pointer and the window were when the drag began (root coordinates).
     private var moveMode = false
     private var drag: (pointerX: Double, pointerY: Double, windowX: Int, windowY: Int)?
@@ -48,7 +50,8 @@ final class WidgetWindow {
             gtk_layer_init_for_window(win)
             gtk_layer_set_layer(win, GTK_LAYER_SHELL_LAYER_BOTTOM)
             gtk_layer_set_namespace(win, "widgetweaver")
-            gtk_layer_set_keyboard_mode(win, GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
+            // Keyboard focus only when the widget is clicked (for its buttons), never taken otherwise.
+            gtk_layer_set_keyboard_mode(win, GTK_LAYER_SHELL_KEYBOARD_MODE_ON_DEMAND)
             gtk_layer_set_exclusive_zone(win, 0)
         } else {
             // X11 (and Wayland without layer-shell): a desktop-type window, also asked to stay
@@ -60,15 +63,18 @@ final class WidgetWindow {
             gtk_window_set_skip_pager_hint(win, 1)
             gtk_window_stick(win)
         }
-        gtk_window_set_accept_focus(win, 0)
+        // Never focused by appearing; focusable for keyboard use of its buttons (Tab, Return).
         gtk_window_set_focus_on_map(win, 0)
         gtk_widget_add_events(window, Int32(GDK_BUTTON_PRESS_MASK.rawValue | GDK_BUTTON_RELEASE_MASK.rawValue
-                                            | GDK_POINTER_MOTION_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue))
+                                            | GDK_POINTER_MOTION_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue
+                                            | GDK_KEY_PRESS_MASK.rawValue | GDK_FOCUS_CHANGE_MASK.rawValue))
         let me = Unmanaged.passUnretained(self).toOpaque()
         connect("draw", unsafeBitCast(Self.onDraw, to: GCallback.self), me)
         connect("button-press-event", unsafeBitCast(Self.onButton, to: GCallback.self), me)
         connect("button-release-event", unsafeBitCast(Self.onButton, to: GCallback.self), me)
         connect("motion-notify-event", unsafeBitCast(Self.onMotion, to: GCallback.self), me)
+        connect("key-press-event", unsafeBitCast(Self.onKey, to: GCallback.self), me)
+        connect("focus-out-event", unsafeBitCast(Self.onFocusOut, to: GCallback.self), me)
         connect("notify::scale-factor", unsafeBitCast(Self.onScaleChanged, to: GCallback.self), me)
     }
 
@@ -169,6 +175,14 @@ final class WidgetWindow {
             cairo_set_source_rgba(cr, 0, 0, 0, 0.3)
             cairo_fill(cr)
         }
+        if let id = keyboardActionID, let action = layout.actions.first(where: { $0.id == id }) {
+            let r = action.rect
+            cairo_new_path(cr)
+            cairo_rectangle(cr, r.x - 2, r.y - 2, r.width + 4, r.height + 4)
+            cairo_set_source_rgba(cr, 1, 1, 1, 0.95)
+            cairo_set_line_width(cr, 2)
+            cairo_stroke(cr)
+        }
         if moveMode {
             cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
             cairo_set_line_width(cr, 2)
@@ -257,6 +271,28 @@ final class WidgetWindow {
         gtk_widget_queue_draw(window)
     }
 
+    // MARK: Keyboard
+
+    func key(_ event: GdkEventKey) -> Bool {
+        guard let actions = layout?.actions, !actions.isEmpty else { return false }
+        let current = keyboardActionID.flatMap { id in actions.firstIndex { $0.id == id } }
+        switch Int32(event.keyval) {
+        case 0xff09, 0xff53, 0xff54:   // Tab, Right, Down: the next button
+            keyboardActionID = actions[current.map { ($0 + 1) % actions.count } ?? 0].id
+        case 0xfe20, 0xff51, 0xff52:   // Shift+Tab, Left, Up: the previous one
+            keyboardActionID = actions[current.map { ($0 + actions.count - 1) % actions.count } ?? actions.count - 1].id
+        case 0xff0d, 0xff8d, 0x020:    // Return, keypad Enter, Space: press it
+            guard let i = current else { return false }
+            ActionRunner.perform(actions[i], root: host.root, storeDirectory: host.storeDirectory, widgetID: pinned.id)
+        case 0xff1b:                   // Escape
+            keyboardActionID = nil
+        default:
+            return false
+        }
+        gtk_widget_queue_draw(window)
+        return true
+    }
+
     // MARK: Menu
 
     private func showMenu(_ event: GdkEventButton) {
@@ -296,6 +332,18 @@ final class WidgetWindow {
     }
     private static let onMotion: @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventMotion>?, gpointer?) -> gboolean = { _, event, data in
         if let event { this(data).motion(event.pointee) }
+        return 0
+    }
+    private static let onKey: @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventKey>?, gpointer?) -> gboolean = { _, event, data in
+        guard let event else { return 0 }
+        return this(data).key(event.pointee) ? 1 : 0
+    }
+    private static let onFocusOut: @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventFocus>?, gpointer?) -> gboolean = { _, _, data in
+        let w = this(data)
+        if w.keyboardActionID != nil {
+            w.keyboardActionID = nil
+            gtk_widget_queue_draw(w.window)
+        }
         return 0
     }
     private static let onScaleChanged: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> Void = { _, _, data in
