@@ -13,6 +13,7 @@ extension Weaver {
         static let configuration = CommandConfiguration(
             commandName: "desktop",
             abstract: "Show widgets on the desktop itself, under other windows, with buttons that work.",
+            usage: "weaver desktop [--autostart enable|disable [--method xdg|systemd]]\n  [--store <dir>]\n  weaver desktop <subcommand>",
             discussion: """
             Without a subcommand, runs the desktop host (GTK): a window for each widget added with \
             'weaver desktop add', on the bottom layer on Wayland compositors with layer-shell \
@@ -112,6 +113,7 @@ extension Weaver.Desktop {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Put a design (or the Noise Machine widget: 'noise-machine') on the desktop.",
+            usage: "weaver desktop add <design> [--family <family>]\n  [--at <x,y> | --anchor <corner> [--margin <points>]]\n  [--monitor <n|all>] [--store <dir>]",
             discussion: "Without a place it goes to the top-right corner, 24 points in. A running 'weaver desktop' shows it at once.")
 
         @Argument(help: "Design ID, unique ID prefix or name; 'noise-machine' for the Noise Machine widget.")
@@ -220,7 +222,9 @@ extension Weaver.Desktop {
     }
 
     struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move a widget to another place or monitor.")
+        static let configuration = CommandConfiguration(
+            abstract: "Move a widget to another place or monitor.",
+            usage: "weaver desktop move <id> [--at <x,y> | --anchor <corner>]\n  [--margin <points>] [--monitor <n|all>] [--store <dir>]")
 
         @Argument(help: "The widget's number from 'weaver desktop list'.")
         var id: Int
