@@ -89,6 +89,10 @@ final class DesktopHost {
     func start() throws {
         let wakeups = try StoreWakeups(root: root, alsoWatching: [DesktopWidgetList.url(root).path], warn: { warn($0) })
         self.wakeups = wakeups
+        // A monitor plugged in or out: windows for `--monitor all` and fallbacks follow.
+        for signal in ["monitor-added", "monitor-removed"] {
+            g_signal_connect_data(UnsafeMutableRawPointer(display), signal, unsafeBitCast(Self.onMonitorsChanged, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
+        }
         reconcile()
         let shown = windows.count
         warn("showing \(shown) widget window\(shown == 1 ? "" : "s") from \(DesktopWidgetList.url(root).path)\(usesLayerShell ? " on the bottom layer" : isX11 ? " as X11 desktop windows" : "")", prefix: "weaver desktop: ")
@@ -96,6 +100,13 @@ final class DesktopHost {
         // covers a change made between that draw and the watch starting.
         wakeups.start({ DesktopHost.shared?.scheduleRefresh() }, onError: { error in warn("stopped watching the store: \(error)") })
     }
+
+    private static let onMonitorsChanged: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, _ in
+        DesktopHost.shared?.monitorsChanged = true
+        DesktopHost.shared?.scheduleRefresh()
+    }
+    /// Set when monitors came or went: every window is placed again at the next refresh.
+    private var monitorsChanged = false
 
     /// From any thread: refresh on the main loop (once, however many wake-ups arrive meanwhile).
     func scheduleRefresh() {
@@ -136,6 +147,10 @@ final class DesktopHost {
         for (key, window) in windows where !wanted.contains(key) {
             window.close()
             windows[key] = nil
+        }
+        if monitorsChanged {
+            monitorsChanged = false
+            for window in windows.values { window.place() }
         }
         let now = Date()
         var designs: [String: Result<WidgetSpec, any Error>] = [:]

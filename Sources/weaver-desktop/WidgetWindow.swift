@@ -200,9 +200,17 @@ final class WidgetWindow {
         switch (event.type, event.button) {
         case (GDK_BUTTON_PRESS, 1):
             if moveMode {
-                var x: Int32 = 0, y: Int32 = 0
-                gtk_window_get_position(gtkWindow, &x, &y)
-                drag = (event.x_root, event.y_root, Int(x), Int(y))
+                if host.usesLayerShell {
+                    // Wayland tells a surface neither where it is nor where the pointer is on the
+                    // screen: the drag follows the pointer inside the surface, from the stored place.
+                    let geometry = host.monitorGeometry(monitor)
+                    let origin = pinned.placement.origin(widgetSize: requestedSize, monitorSize: (Int(geometry.width), Int(geometry.height)))
+                    drag = (event.x, event.y, origin.x, origin.y)
+                } else {
+                    var x: Int32 = 0, y: Int32 = 0
+                    gtk_window_get_position(gtkWindow, &x, &y)
+                    drag = (event.x_root, event.y_root, Int(x), Int(y))
+                }
                 return true
             }
             pressedActionID = layout?.action(at: point)?.id
@@ -230,14 +238,18 @@ final class WidgetWindow {
     }
 
     func motion(_ event: GdkEventMotion) {
-        if let drag {
-            let x = drag.windowX + Int((event.x_root - drag.pointerX).rounded())
-            let y = drag.windowY + Int((event.y_root - drag.pointerY).rounded())
+        if let d = drag {
             if host.usesLayerShell {
-                let geometry = host.monitorGeometry(monitor)
-                setLayerPosition(x - Int(geometry.x), y - Int(geometry.y))
+                // The surface moves with the pointer, so the pointer stays at the grab point in it:
+                // each motion is the step since the last one.
+                let x = max(0, d.windowX + Int((event.x - d.pointerX).rounded()))
+                let y = max(0, d.windowY + Int((event.y - d.pointerY).rounded()))
+                drag = (d.pointerX, d.pointerY, x, y)
+                pinned.placement = .at(x: x, y: y)
+                place()
             } else {
-                gtk_window_move(gtkWindow, Int32(x), Int32(y))
+                gtk_window_move(gtkWindow, Int32(d.windowX + Int((event.x_root - d.pointerX).rounded())),
+                                Int32(d.windowY + Int((event.y_root - d.pointerY).rounded())))
             }
             return
         }
@@ -248,14 +260,13 @@ final class WidgetWindow {
         }
     }
 
-    private func setLayerPosition(_ x: Int, _ y: Int) {
-        pinned.placement = .at(x: max(0, x), y: max(0, y))
-        place()
-    }
-
     private func finishMove(_ event: GdkEventButton) {
         defer { moveMode = false; drag = nil; gdk_window_set_cursor(gtk_widget_get_window(window), nil); gtk_widget_queue_draw(window) }
         guard let drag else { return }
+        if host.usesLayerShell {
+            host.store(widgetID: pinned.id, at: (drag.windowX, drag.windowY))
+            return
+        }
         let geometry = host.monitorGeometry(monitor)
         let x = drag.windowX + Int((event.x_root - drag.pointerX).rounded()) - Int(geometry.x)
         let y = drag.windowY + Int((event.y_root - drag.pointerY).rounded()) - Int(geometry.y)
