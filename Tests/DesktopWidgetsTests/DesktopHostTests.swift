@@ -295,6 +295,32 @@ import WidgetRender
         #expect(host.waitForStderr(10) { $0.contains("widget 1: No Last Mix yet: started the default mix") }, "\(host.stderrText)")
     }
 
+    /// A design deleted while it is on the desktop: its window goes (with a message naming the
+    /// widget and how to remove it), the others stay; restored, it comes back.
+    @Test func aDeletedDesignIsHiddenAndComesBack() throws {
+        let rig = try Rig()
+        defer { rig.cleanUp() }
+        let design = try rig.newDesign("Fleeting", primary: "Here")
+        #expect(try rig.weaver(["desktop", "add", "noise", "--at", "20,20"]).status == 0)
+        #expect(try rig.weaver(["desktop", "add", design, "--family", "medium", "--at", "300,20"]).status == 0)
+        let host = try rig.startHost(expectWindows: 2)
+        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        func visibleWindows() throws -> Int {
+            try rig.x.run("/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "WidgetWeaver desktop widget"]).stdoutText
+                .split(separator: "\n").count
+        }
+        #expect(try visibleWindows() == 2)
+        #expect(try rig.weaver(["designs", "delete", design]).status == 0)
+        #expect(host.waitForStderr(3) { $0.contains("widget 2 (design \(design)):") && $0.contains("weaver desktop remove 2") }, "\(host.stderrText)")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try visibleWindows() == 1)
+        #expect(try rig.weaver(["designs", "restore", design]).status == 0)
+        let back = Date().addingTimeInterval(3)
+        while try visibleWindows() != 2 && Date() < back { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try visibleWindows() == 2)
+        #expect(host.child.poll() == nil, "the host keeps running")
+    }
+
     /// `weaver vars set` redraws the design that shows the variable within 200 ms, and only it.
     @Test func varsSetRedrawsOnlyThatWidgetQuickly() throws {
         let rig = try Rig()
