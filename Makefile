@@ -11,7 +11,7 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
                chromium chromium-driver \
                fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine \
                binutils libcurl4-openssl-dev python3 libdeflate-dev \
-               libgtk-3-dev libgtk-layer-shell-dev xvfb xdotool x11-utils imagemagick
+               libgtk-3-dev libgtk-layer-shell-dev xvfb xdotool x11-utils imagemagick sway swaybg grim
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)
 # Extra swift build flags for build/install/deb (the packaging test reuses the test build's).

@@ -435,11 +435,11 @@ import WidgetRender
         }
     }
 
-    /// The target is 40 MB; measured 44.4 MB (release) and 44.5 MB (debug) with four
+    /// The target is 40 MB; measured 44.4 MB (release) and 44.5–46 MB (debug) with four
     /// widgets, of which ~23 MB is what every one of our static Swift tools holds from the start
     /// (`weaver --version`: 23 MB; this host exiting at once without a display: 22 MB). The limit
     /// guards against regressions of the kind already fixed (GDK's GL probe: 100 MB).
-    static let memoryLimitKB = 48 * 1024
+    static let memoryLimitKB = 50 * 1024
 
     @Test func withoutADisplayItSaysSo() throws {
         let dir = try Products.temporaryDirectory("desktop")
