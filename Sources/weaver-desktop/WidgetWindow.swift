@@ -50,8 +50,10 @@ final class WidgetWindow {
             gtk_layer_init_for_window(win)
             gtk_layer_set_layer(win, GTK_LAYER_SHELL_LAYER_BOTTOM)
             gtk_layer_set_namespace(win, "widgetweaver")
-            // Keyboard focus only when the widget is clicked (for its buttons), never taken otherwise.
-            gtk_layer_set_keyboard_mode(win, GTK_LAYER_SHELL_KEYBOARD_MODE_ON_DEMAND)
+            // Keyboard focus only when the widget is clicked (for its buttons), never taken
+            // otherwise; compositors before layer-shell version 4 have no such mode: none then.
+            gtk_layer_set_keyboard_mode(win, gtk_layer_get_protocol_version() >= 4
+                                        ? GTK_LAYER_SHELL_KEYBOARD_MODE_ON_DEMAND : GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
             gtk_layer_set_exclusive_zone(win, 0)
         } else {
             // X11 (and Wayland without layer-shell): a desktop-type window, also asked to stay
