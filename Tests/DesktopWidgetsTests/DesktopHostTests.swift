@@ -138,7 +138,7 @@ import WidgetRender
         #expect(try rig.weaver(["desktop", "add", "noise", "--family", "small", "--at", "40,40"]).status == 0)
         let host = try rig.startHost(expectWindows: 1)
         defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
-        defer { _ = try? Products.run("noise", ["stop", "--store", rig.store.path], environment: rig.env) }
+        defer { _ = try? Products.run("noise", ["stop"], environment: rig.env) }
 
         // The play button of the small widget holds 36,36 (as in the tap test).
         let before = try rig.shot("before.png", x: 40 + 26, y: 40 + 26, width: 20, height: 20)
@@ -173,6 +173,11 @@ import WidgetRender
             after = try rig.shot("after.png", x: 40, y: 40, width: 170, height: 170)
         }
         try Self.expectGoldenClose(after, playing, "noise-machine-playing", saveTo: rig.dir)
+        // The player is an ordinary one: `noise stop` ends it.
+        #expect(try Products.run("noise", ["stop"], environment: rig.env).status == 0)
+        let gone = Date().addingTimeInterval(10)
+        while kill(Int32(pid), 0) == 0 && Date() < gone { usleep(20_000) }
+        #expect(kill(Int32(pid), 0) != 0, "the player exits when stopped")
     }
 
     /// HiDPI: with GDK_SCALE=2 (what a 2× monitor gives GTK) the window is the same size in
@@ -283,7 +288,7 @@ import WidgetRender
         #expect(try rig.weaver(["desktop", "add", "noise", "--at", "40,40"]).status == 0)
         let host = try rig.startHost(expectWindows: 1)
         defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
-        defer { _ = try? Products.run("noise", ["stop", "--store", rig.store.path], environment: rig.env) }
+        defer { _ = try? Products.run("noise", ["stop"], environment: rig.env) }
         let id = try #require(try rig.windowIDs().first)
         let before = try rig.shot("kb-before.png", x: 40, y: 40, width: 170, height: 170)
         #expect(try rig.x.run("/usr/bin/xdotool", ["windowfocus", "--sync", id, "key", "Tab"]).status == 0)
