@@ -137,10 +137,11 @@ let package = Package(
         ], linkerSettings: staticSwiftRuntime),
 
         // The desktop host, its own executable that `weaver desktop` execs, rather than GTK opened
-        // with dlopen inside weaver: weaver is started by status bars every minute, and linking GTK
-        // (~40 more shared libraries: GDK, ATK, at-spi, Wayland, X11 extensions, epoxy) would cost
-        // every one of those starts; a dlopen loader would need ~50 GTK/GDK/layer-shell prototypes
-        // written by hand, unchecked against the headers, where this target imports the real ones.
+        // with dlopen inside weaver: weaver is started by status bars every minute, and linking
+        // GTK (30 more shared libraries, 74 instead of 44: GDK, ATK, at-spi, Wayland, X11
+        // extensions, epoxy) would cost every one of those starts; a dlopen loader would need ~50
+        // GTK/GDK/layer-shell prototypes written by hand, unchecked against the headers, where
+        // this target imports the real ones.
         // Swift 5 mode: GTK's C callbacks reach the host's state through a main-thread-only global.
         .executableTarget(name: "weaver-desktop", dependencies: [
             "CGtk", "DesktopWidgets", "WidgetRender", "WidgetDesign", "WidgetActions", "LiveWidgets", "SharedStore", "Variables", "NoiseControl",
