@@ -10,7 +10,8 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
                libsystemd-dev dbus playerctl libglib2.0-bin pipewire pipewire-pulse wireplumber \
                chromium chromium-driver \
                fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine \
-               binutils libcurl4-openssl-dev python3 libdeflate-dev man-db groff-base snapserver snapclient python3-dbus python3-gi
+               binutils libcurl4-openssl-dev python3 libdeflate-dev man-db groff-base snapserver snapclient python3-dbus python3-gi \
+               libgtk-3-dev libgtk-layer-shell-dev xvfb xdotool x11-utils imagemagick sway swaybg grim
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)
 # Extra swift build flags for build/install/deb (the packaging test reuses the test build's).
@@ -152,8 +153,8 @@ deb: build
 	$(MAKE) --no-print-directory man MAN_BIN=$(DEB_BIN)
 	rm -rf $(DEB_ROOT) && mkdir -p $(DEB_ROOT)/DEBIAN
 	PREFIX=/usr DESTDIR=$(DEB_ROOT) MANIFEST=0 scripts/install.sh install $(DEB_BIN) $(MAN_DIR)
-	strip --strip-unneeded $(DEB_ROOT)/usr/bin/noise $(DEB_ROOT)/usr/bin/weaver
-	depends=$$(scripts/deb-depends.sh $(DEB_ROOT)/usr/bin/noise $(DEB_ROOT)/usr/bin/weaver); \
+	strip --strip-unneeded $(DEB_ROOT)/usr/bin/noise $(DEB_ROOT)/usr/bin/weaver $(DEB_ROOT)/usr/bin/weaver-desktop
+	depends=$$(scripts/deb-depends.sh $(DEB_ROOT)/usr/bin/noise $(DEB_ROOT)/usr/bin/weaver $(DEB_ROOT)/usr/bin/weaver-desktop); \
 	size=$$(du -sk $(DEB_ROOT)/usr | cut -f1); \
 	printf '%s\n' "Package: widgetweaver" "Version: $(VERSION)" "Architecture: $(DEB_ARCH)" \
 	  "Maintainer: WidgetWeaver for Linux <widgetweaver@localhost>" "Installed-Size: $$size" \

@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .executable(name: "noise", targets: ["noise"]),
         .executable(name: "weaver", targets: ["weaver"]),
+        .executable(name: "weaver-desktop", targets: ["weaver-desktop"]),
         .library(name: "NoiseDSP", targets: ["NoiseDSP"]),
         .library(name: "NoiseEngine", targets: ["NoiseEngine"]),
         .library(name: "AudioSinkBase", targets: ["AudioSinkBase"]),
@@ -113,6 +114,12 @@ let package = Package(
             "CBuildStamp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "WidgetActions", dependencies: ["NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender"]),
+        // Widgets on the desktop: which designs, where, on which monitor (the store's desktop.json),
+        // placement geometry and the login entry. No GTK: `weaver desktop add/list/remove/move` use it.
+        .target(name: "DesktopWidgets", dependencies: ["SharedStore", "WidgetRender", "WidgetDesign"]),
+        // GTK 3 and gtk-layer-shell for the desktop host only (see weaver-desktop below).
+        .systemLibrary(name: "CGtk", pkgConfig: "gtk+-3.0",
+                       providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
         // RFC 5545 parser and recurrence expander: bounded (size, line length, nesting, expansion), no I/O.
         .target(name: "ICalendar", dependencies: ["SharedStore"]),
         // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
@@ -134,9 +141,20 @@ let package = Package(
         ], linkerSettings: staticSwiftRuntime),
         .executableTarget(name: "weaver", dependencies: [
             "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "LiveWidgets", "HomeScreen", "CLISupport",
-            "DataSources",
+            "DataSources", "DesktopWidgets",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: staticSwiftRuntime),
+
+        // The desktop host, its own executable that `weaver desktop` execs, rather than GTK opened
+        // with dlopen inside weaver: weaver is started by status bars every minute, and linking
+        // GTK (30 more shared libraries, 74 instead of 44: GDK, ATK, at-spi, Wayland, X11
+        // extensions, epoxy) would cost every one of those starts; a dlopen loader would need ~50
+        // GTK/GDK/layer-shell prototypes written by hand, unchecked against the headers, where
+        // this target imports the real ones.
+        // Swift 5 mode: GTK's C callbacks reach the host's state through a main-thread-only global.
+        .executableTarget(name: "weaver-desktop", dependencies: [
+            "CGtk", "DesktopWidgets", "WidgetRender", "WidgetDesign", "WidgetActions", "LiveWidgets", "SharedStore", "Variables", "NoiseControl",
+        ], swiftSettings: [.swiftLanguageMode(.v5)], linkerSettings: staticSwiftRuntime),
 
         // libFuzzer target for the design import parser (see docs/designs.md for the command).
         .executableTarget(name: "FuzzDesignImport", dependencies: ["WidgetDesign"], path: "Fuzz/DesignImport"),
@@ -166,6 +184,8 @@ let package = Package(
         // Layout, hit-testing, golden-image and bad-input tests of the widget renderer.
         .testTarget(name: "WidgetRenderTests", dependencies: ["WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "NoiseEngine", "SharedStore", "TestSupport"],
                     exclude: ["Goldens"]),
+        // desktop.json, placement geometry; the host itself under a private Xvfb (DesktopHostTests).
+        .testTarget(name: "DesktopWidgetsTests", dependencies: ["DesktopWidgets", "SharedStore", "WidgetRender", "TestSupport"]),
         .testTarget(name: "ChangeWatchTests", dependencies: ["ChangeWatch"]),
         .testTarget(name: "LiveWidgetsTests", dependencies: ["LiveWidgets", "ChangeWatch", "NoiseControl", "SharedStore", "TestSupport"]),
         .testTarget(name: "WidgetActionsTests", dependencies: ["WidgetActions", "NoiseControl", "SharedStore", "Variables", "WidgetDesign", "TestSupport"]),

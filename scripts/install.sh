@@ -47,7 +47,8 @@ do_install() {
         echo "An earlier install is recorded in $manifest; run 'make uninstall' first." >&2
         exit 1
     fi
-    for tool in noise weaver; do
+    # weaver-desktop: the GTK host 'weaver desktop' execs (GTK stays out of weaver's own start).
+    for tool in noise weaver weaver-desktop; do
         put 755 "$bin/$tool" "$root/bin/$tool"
     done
     for preset in "$here"/Presets/*.json; do

@@ -19,7 +19,7 @@ if [ "$part" = install ]; then
 dest="$scratch/dest"
 make --no-print-directory install PREFIX=/usr/local DESTDIR="$dest" >/dev/null
 p="$dest/usr/local"
-for f in bin/noise bin/weaver share/widgetweaver/presets/sleep.json \
+for f in bin/noise bin/weaver bin/weaver-desktop share/widgetweaver/presets/sleep.json \
          share/bash-completion/completions/noise share/bash-completion/completions/weaver \
          share/zsh/site-functions/_noise share/zsh/site-functions/_weaver \
          share/fish/vendor_completions.d/noise.fish share/fish/vendor_completions.d/weaver.fish \
@@ -32,6 +32,9 @@ done
 # The installed noise finds the installed presets (PREFIX/share/widgetweaver/presets).
 out=$(env -u WIDGETWEAVER_PRESETS HOME="$scratch/home" "$p/bin/noise" presets) || fail "installed noise presets"
 grep -q sleep <<< "$out" || fail "installed noise lists no sleep preset"
+# The installed weaver runs the installed desktop host beside it (here it finds no X server).
+out=$(DISPLAY=:65000 WAYLAND_DISPLAY= "$p/bin/weaver" desktop --store "$scratch/store" 2>&1) && fail "weaver desktop ran without a display"
+grep -q "cannot open the display" <<< "$out" || fail "installed weaver desktop did not start the installed host: $out"
 zcat "$p/share/man/man1/noise.play.1.gz" | grep -q -- '--preset' || fail "noise-play man page lacks --preset"
 # Help texts' "…" and "–" survive generate-manual (scripts/man-escape.sh): ASCII in a C locale,
 # the characters themselves in a UTF-8 one (issue 28 item 10: "Layer volume 01 (or 0%100%)").

@@ -41,12 +41,13 @@ public final class StoreWakeups: @unchecked Sendable {
     }
 
     /// - Parameter warn: told when the status feed had to be set aside (unreadable), with its path.
+    /// - Parameter alsoWatching: more files that wake the watcher (the desktop host's list of widgets).
     /// - Throws: `ChangeWatchError` naming the call that failed.
-    public init(root: StoreRoot, warn: @escaping @Sendable (String) -> Void = { _ in }) throws {
+    public init(root: StoreRoot, alsoWatching extraFiles: [String] = [], warn: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.root = root
         self.warn = warn
         let (files, directories) = Self.watched(root)
-        watcher = try ChangeWatcher(files: files, directories: directories, minuteTicks: true)
+        watcher = try ChangeWatcher(files: files + extraFiles, directories: directories, minuteTicks: true)
     }
 
     /// Points the watcher at the player the status feed names while it is live (its exit, and the

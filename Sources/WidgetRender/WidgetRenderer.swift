@@ -94,6 +94,18 @@ public final class WidgetRenderer {
         return surface
     }
 
+    /// Draws `layout` straight onto a Cairo context the caller owns (a desktop window's, in
+    /// points: the context's device scale does HiDPI), over cleared pixels, corners cut as in PNG
+    /// output. Same drawing as `png`, without the image surface and the encoding.
+    public func draw(_ layout: WidgetLayout, onContext cr: OpaquePointer, images: [String: DecodedImage] = [:]) {
+        cairo_save(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        CairoDrawer(text: textEngine, images: images).draw(layout, on: cr, scale: 1, corners: .cut(backdrop: nil))
+        cairo_restore(cr)
+    }
+
     /// An SVG document in points (the viewBox is the widget in points; width/height in pixels at
     /// the layout's scale).
     public func svg(_ layout: WidgetLayout, images: [String: DecodedImage] = [:]) throws -> String {

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import SharedStore
+import WidgetActions
+import WidgetRender
+
+/// Performs a pressed button exactly as `weaver tap` does (`WidgetActionPerformer`), off the GTK
+/// thread: starting a player waits for it to answer (seconds at worst), and the widgets keep
+/// drawing meanwhile. One queue, so two quick presses are performed in order.
+enum ActionRunner {
+    private static let queue = DispatchQueue(label: "weaver-desktop.actions")
+
+    static func perform(_ action: WidgetRender.WidgetAction, root: StoreRoot, storeDirectory: String?, widgetID: Int) {
+        queue.async {
+            do {
+                let performer = WidgetActionPerformer(store: root, storeDirectory: storeDirectory)
+                let outcome = try performer.perform(try WidgetActions.WidgetAction(rendered: action), title: action.title)
+                for w in outcome.warnings { warn(w) }
+                warn("widget \(widgetID): \(outcome.message)", prefix: "weaver desktop: ")
+            } catch {
+                warn("widget \(widgetID): \(error)")
+            }
+        }
+    }
+}
+
+/// "Edit in browser": the design's editor in `weaver serve` (started in the background when
+/// nothing answers on its port), opened with xdg-open.
+enum BrowserEditor {
+    /// `weaver serve`'s default port, or `WEAVER_DESKTOP_SERVE_PORT` for a home screen served on another.
+    static let port: Int = {
+        if let text = ProcessInfo.processInfo.environment["WEAVER_DESKTOP_SERVE_PORT"], let p = Int(text), (1...65535).contains(p) { return p }
+        return 8765
+    }()
+    private static let queue = DispatchQueue(label: "weaver-desktop.browser")
+
+    static func url(designID: UUID?) -> String {
+        "http://127.0.0.1:\(port)/" + (designID.map { "editor/\($0.uuidString)" } ?? "")
+    }
+
+    static func open(designID: UUID?, root: StoreRoot, storeDirectory: String?) {
+        queue.async {
+            if !isListening() {
+                let weaver = executableFolder().appendingPathComponent("weaver").path
+                var command = [weaver, "serve", "--port", String(port)]
+                if let storeDirectory { command += ["--store", storeDirectory] }
+                background(command)
+                let end = Date().addingTimeInterval(5)
+                while !isListening() && Date() < end { usleep(100_000) }
+            }
+            background(["xdg-open", url(designID: designID)])
+        }
+    }
+
+    /// Whether something accepts connections on 127.0.0.1:port.
+    static func isListening() -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    static func executableFolder() -> URL {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent()
+    }
+
+    /// Starts a program that outlives this one, through `sh -c '… &'`: the shell exits at once
+    /// (reaped here) and the program is left to init, so no zombie waits on the host.
+    static func background(_ command: [String]) {
+        let quoted = command.compactMap { try? LoginEntries.shellWord($0) }
+        guard quoted.count == command.count else { return }
+        let line = quoted.joined(separator: " ") + " </dev/null >/dev/null 2>&1 &"
+        var pid: pid_t = 0
+        let words: [String] = ["/bin/sh", "-c", line]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else {
+            warn("cannot start \(command[0])")
+            return
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+}
