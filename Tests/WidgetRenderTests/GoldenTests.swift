@@ -31,6 +31,8 @@ import WidgetDesign
         /// Clock cases: the face and palette (`.some(nil)`: no `clockConfig`, the legacy default).
         var clockConfig: ClockDesignConfig?? = nil
         var weatherScale: Double? = nil
+        /// Weather cases: a snapshot with minute bins (the rain surface).
+        var rain: RainScenario? = nil
         var testDescription: String { name }
     }
 
@@ -67,14 +69,21 @@ import WidgetDesign
         Case(name: "weather-scale-1.4-medium", template: "weather", family: .medium, weatherScale: 1.4),
         Case(name: "weather-scale-1.4-small", template: "weather", family: .small, weatherScale: 1.4),
         Case(name: "weather-scale-1.4-large", template: "weather", family: .large, weatherScale: 1.4),
-    ]
+    ] + RainScenario.allCases.flatMap { scenario in
+        // The seed's rain surface: dry, a light shower, a heavy burst with tapered ends, and an
+        // uncertain drizzle under mist.
+        [WidgetFamily.small, .medium, .large, .rectangular].map {
+            Case(name: "weather-rain-\(scenario.rawValue)-\($0.rawValue)", template: "weather", family: $0, rain: scenario)
+        }
+    }
 
     static func render(_ c: Case, scale: Int, backdrop: RGBA? = nil) throws -> PixelImage {
         let renderer = WidgetRenderer()
         var design = c.template == "poster" ? Fixtures.posterWithPhoto() : Fixtures.design(c.template)
         if let config = c.clockConfig { design.clockConfig = config }
         if let scale = c.weatherScale { design.style.weatherScale = scale }
-        let inputs = Fixtures.inputs(noise: c.noise, images: ["sunset.jpg": Fixtures.samplePhoto], appearance: c.appearance)
+        var inputs = Fixtures.inputs(noise: c.noise, images: ["sunset.jpg": Fixtures.samplePhoto], appearance: c.appearance)
+        if let rain = c.rain { inputs.weather = rain.weather }
         let layout = renderer.layout(design: design, family: c.family, scale: scale, inputs: inputs)
         return try renderer.pixels(layout, images: inputs.images, backdrop: backdrop)
     }

@@ -113,7 +113,7 @@ extension Weaver {
                             print("Location: \(p.label) (\(String(format: "%.4f, %.4f", p.latitude, p.longitude)))")
                         }
                     }
-                    try service.setLocation(location)
+                    try service.setLocation(location, note: printError)
                     if lat != nil { print("Location: \(location.name) (\(String(format: "%.4f, %.4f", location.latitude, location.longitude)))") }
                     print("Next: 'weaver weather refresh' fetches the forecast.")
                 }
@@ -160,7 +160,7 @@ extension Weaver {
                 let service = WeatherService(root: store.root, api: try server.api(verbose: verbose))
                 let pinned = self.now.flatMap(parseISO)
                 let outcome: WeatherService.RefreshOutcome
-                do { outcome = try service.refresh(force: force, now: { pinned ?? Date() }) } catch let e as DataSourceError {
+                do { outcome = try service.refresh(force: force, now: { pinned ?? Date() }, note: printError) } catch let e as DataSourceError {
                     throw CommandError(e.description)
                 }
                 let now = pinned ?? Date()
