@@ -53,12 +53,17 @@ extension CairoDrawer {
         cairo_close_path(cr)
     }
 
-    /// The ridge alone (no baseline closure): what the band and the mist follow.
+    /// The ridge alone, what the band and the mist follow: without the baseline closure, and
+    /// without an untapered run's vertical side at the edge of the data (that is the chart's
+    /// edge, not the rain's surface).
     private func ridges(_ s: RainSurface, _ cr: OpaquePointer) {
         for segment in s.segments {
-            guard let first = segment.first else { continue }
+            var points = segment[...]
+            if points.count > 2, points[points.startIndex + 1].x == points[points.startIndex].x { points = points.dropFirst() }
+            if points.count > 2, points[points.endIndex - 2].x == points[points.endIndex - 1].x { points = points.dropLast() }
+            guard let first = points.first else { continue }
             cairo_move_to(cr, first.x, first.y)
-            for p in segment.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+            for p in points.dropFirst() { cairo_line_to(cr, p.x, p.y) }
         }
     }
 
@@ -150,7 +155,7 @@ extension CairoDrawer {
     /// A soft haze above the surface in the core's hue, fading upwards, with the coarse tile's
     /// variation added on (never used as a hard mask); stronger where the chance is low.
     private func mist(_ s: RainSurface, _ coarse: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ cr: OpaquePointer) {
-        let reach = max(4, min(14, s.plot.height * 0.16))
+        let reach = max(5, min(16, s.plot.height * 0.3))
         cairo_save(cr)
         // Outside the core and above the baseline: the even-odd of the area and the core.
         cairo_rectangle(cr, s.plot.minX, s.plot.minY, s.plot.width, s.baselineY - s.plot.minY)
@@ -162,11 +167,13 @@ extension CairoDrawer {
         let m = s.colours.mist
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        // Nested strokes: the overlap makes the haze densest at the surface.
-        for (width, alpha) in [(reach * 2, 0.22), (reach * 1.2, 0.28), (reach * 0.5, 0.35)] {
+        // Nested strokes, narrowing: their overlap makes the haze densest at the surface and
+        // fading upwards in steps small enough (eight of them) not to read as bands.
+        let passes = 8
+        for k in 0..<passes {
             ridges(s, cr)
-            cairo_set_line_width(cr, width)
-            cairo_set_source_rgba(cr, m.r, m.g, m.b, m.a * alpha)
+            cairo_set_line_width(cr, reach * 2 * (1 - Double(k) / Double(passes)))
+            cairo_set_source_rgba(cr, m.r, m.g, m.b, m.a * 0.16)
             cairo_stroke(cr)
         }
         cairo_set_operator(cr, CAIRO_OPERATOR_ATOP)

@@ -70,7 +70,13 @@ public struct RainSurface: Sendable, Hashable {
         self.textured = textured
         let minutes = Array(window.prefix(60))
         let expected = minutes.map { $0.isWet ? $0.expectedMMh : 0 }
-        certainty = minutes.map(\.chance)
+        // A dry minute's chance says nothing about the rain drawn beside it (a taper reaches into
+        // it): it takes the nearest wet minute's, so the texture does not flare at a run's ends.
+        let wetIndices = minutes.indices.filter { minutes[$0].isWet }
+        certainty = minutes.indices.map { i in
+            guard !minutes[i].isWet, let nearest = wetIndices.min(by: { abs($0 - i) < abs($1 - i) }) else { return minutes[i].chance }
+            return minutes[nearest].chance
+        }
         let baselineY = plot.minY + plot.height * Self.baselineFraction
         self.baselineY = baselineY
         let top = plot.minY + plot.height * Self.headroomFraction
