@@ -29,7 +29,12 @@ enum RainNoiseTiles {
         }
     }
 
-    static let coarse: CairoSurface? = make { values in
+    static let coarse: CairoSurface? = coarseTile(side: side)
+    /// The same noise stretched over twice the side: wispier clumps, drawn 1:1 (a tile scaled at
+    /// draw time takes pixman's slow filtered path).
+    static let coarseWide: CairoSurface? = coarseTile(side: 2 * side)
+
+    static func coarseTile(side: Int) -> CairoSurface? { make(side: side) { values in
         // Two octaves of value noise on lattices that divide the tile (periods 8 and 16 cells).
         func lattice(_ cells: Int, seed: UInt64) -> [Double] {
             var rng = SurfaceRandom(seed: seed)
@@ -54,10 +59,10 @@ enum RainNoiseTiles {
                 values[y * side + x] = t * t * (3 - 2 * t)
             }
         }
-    }
+    } }
 
     /// A `side`² ARGB32 surface, white with `fill`'s values (0…1) as alpha.
-    static func make(_ fill: (inout [Double]) -> Void) -> CairoSurface? {
+    static func make(side: Int = RainNoiseTiles.side, _ fill: (inout [Double]) -> Void) -> CairoSurface? {
         var values = [Double](repeating: 0, count: side * side)
         fill(&values)
         guard let surface = try? CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(side), Int32(side)),

@@ -48,7 +48,8 @@ struct DataCommandTests {
         #expect(refresh.stdoutText.contains("· Rain in 15m · Moderate rain\n"))
         let keys = try weaver(["vars", "render", "--locale", "en_GB", "--tz", "Europe/Dublin", "--now", "2026-01-24T09:31:00Z",
                                "{{__weather_location}}: {{__weather_temp}}° {{__weather_condition}} [{{__weather_symbol}}] H {{__weather_high}} L {{__weather_low}} · {{__weather_humidity}}% · feels {{__weather_feels_f}}°F · {{__weather_nowcast}} at {{__weather_rain_start}}"])
-        #expect(keys.stdoutText == "Dublin: 7° Cloudy [cloud.fill] H 9 L 3 · 82% · feels 39°F · Rain in 15m at 09:45\n")
+        // Worded at the render's clock (09:31), one minute after the fetch: the start time stays 09:45.
+        #expect(keys.stdoutText == "Dublin: 7° Cloudy [cloud.fill] H 9 L 3 · 82% · feels 39°F · Rain in 14m at 09:45\n")
 
         // Within 10 minutes: no request, exit 0 (timers call this).
         let count = server.requests.count
