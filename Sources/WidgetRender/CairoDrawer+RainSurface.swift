@@ -34,11 +34,11 @@ extension CairoDrawer {
             // layer costs by its area, and at full resolution the texture took longer than the
             // rest of the widget (35 ms p50 for a small PNG at 2×). The grain's highlights come
             // out as soft two-pixel dots, and the mist's steps are smoothed.
-            let k = max(0.5, deviceScale / 2)
+            let k = max(0.4, deviceScale / 2.5)
             if let (texture, tcr) = offscreen(s.plot, scale: k) {
                 mist(s, coarse, &rng, k, tcr)
                 grain(s, fine, &rng, k, crest, tcr)
-                surfaceBand(s, fine, coarse, wide, &rng, k, tcr)
+                surfaceBand(s, wide, &rng, k, tcr)
                 cairo_destroy(tcr)
                 cairo_surface_flush(texture.pointer)
                 composite(texture, over: s.plot, scale: k, operator: CAIRO_OPERATOR_OVER, alpha: 1, cr)
@@ -173,17 +173,12 @@ extension CairoDrawer {
 
     /// Turbulence along the contour, inside the body: coarse clumps and fine detail kept to a
     /// band around the ridge.
-    private func surfaceBand(_ s: RainSurface, _ fine: CairoSurface, _ coarse: CairoSurface, _ wide: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ cr: OpaquePointer) {
+    private func surfaceBand(_ s: RainSurface, _ wide: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ cr: OpaquePointer) {
         let band = max(2.5, min(6, s.plot.height * 0.06))
         cairo_save(cr)
         cairo_push_group(cr)
         setTile(wide, &rng, deviceScale, cr)
-        cairo_paint_with_alpha(cr, 0.55)
-        cairo_set_operator(cr, CAIRO_OPERATOR_ADD)
-        setTile(coarse, &rng, deviceScale, cr)
-        cairo_paint_with_alpha(cr, 0.35)
-        setTile(fine, &rng, deviceScale, cr)
-        cairo_paint_with_alpha(cr, 0.5)
+        cairo_paint_with_alpha(cr, 0.8)
         // Only the band: everything outside the stroked ridge is cleared (DEST_IN is unbounded).
         cairo_set_operator(cr, CAIRO_OPERATOR_DEST_IN)
         ridges(s, cr)
@@ -213,8 +208,8 @@ extension CairoDrawer {
         // Nested copies of each run's outline, raised and widened by up to `reach`: their
         // overlap makes the haze densest at the surface and fading upwards and outwards. Fills,
         // not wide strokes: a stroke's joins are tessellated, a fill costs only its area.
-        let passes = 6
-        cairo_set_source_rgba(cr, m.r, m.g, m.b, m.a * 0.2)
+        let passes = 4
+        cairo_set_source_rgba(cr, m.r, m.g, m.b, m.a * 0.27)
         for p in 0..<passes {
             let d = reach * (1 - Double(p) / Double(passes))
             for segment in s.segments {

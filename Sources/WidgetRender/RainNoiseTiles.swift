@@ -15,7 +15,7 @@ enum RainNoiseTiles {
         var speckle = [Double](repeating: 0, count: side * side)
         for i in speckle.indices {
             let r = rng.unit()
-            speckle[i] = r > 0.88 ? (r - 0.88) / 0.12 : 0
+            speckle[i] = r > 0.92 ? (r - 0.92) / 0.08 : 0
         }
         // A slight wrap-around blur so a highlight is a soft dot, not a hard pixel.
         for y in 0..<side {
