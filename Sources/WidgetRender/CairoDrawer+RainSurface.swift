@@ -29,12 +29,12 @@ extension CairoDrawer {
             var rng = SurfaceRandom(seed: s.seed)
             let deviceScale = { var dx = 1.0, dy = 0.0; cairo_user_to_device_distance(cr, &dx, &dy); return max(0.5, abs(dx)) }()
             let crest = s.segments.map(RainSurface.crestY).min() ?? s.plot.minY
-            // The texture (grain and band inside the core, mist outside it) is drawn at half the
+            // The texture (grain and band inside the core, mist outside it) is drawn at a third of the
             // device resolution into one surface and put on in a single bilinear upscale: every
             // layer costs by its area, and at full resolution the texture took longer than the
             // rest of the widget (35 ms p50 for a small PNG at 2×). The grain's highlights come
-            // out as soft two-pixel dots, and the mist's steps are smoothed.
-            let k = max(0.4, deviceScale / 2.5)
+            // out as soft dots of a few pixels, and the mist's steps are smoothed.
+            let k = max(0.34, deviceScale / 3)
             if let (texture, tcr) = offscreen(s.plot, scale: k) {
                 mist(s, coarse, &rng, k, tcr)
                 grain(s, fine, &rng, k, crest, tcr)
