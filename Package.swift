@@ -124,7 +124,7 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["SharedStore"]),
         // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
         // HTTP through libcurl (CCurlLoader), not FoundationNetworking's URLSession, which would load it at every start.
-        .target(name: "DataSources", dependencies: ["ICalendar", "SharedStore", "CCurlLoader"]),
+        .target(name: "DataSources", dependencies: ["ICalendar", "SharedStore", "Variables", "CCurlLoader"]),
         // libcurl opened with dlopen at the first request, so `weaver render` does not load libcurl and
         // the ~25 TLS/Kerberos/LDAP libraries behind it (~13 ms of every start). The header is libcurl4-openssl-dev's.
         .target(name: "CCurlLoader"),

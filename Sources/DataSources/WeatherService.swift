@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import Variables
 
 /// `weaver weather ...`: the location, refreshes with a minimum interval, and the snapshot.
 public struct WeatherService: Sendable {
@@ -15,15 +16,48 @@ public struct WeatherService: Sendable {
 
     var document: JSONDocument<WeatherFile> { WeatherFile.document(root) }
 
-    /// The stored file; a corrupt one is set aside and reported through `note`.
+    var locationDocument: JSONDocument<WeatherLocationFile> { WeatherLocationFile.document(root) }
+
+    /// The stored snapshot with the location from `weather-location.json`. A snapshot that cannot
+    /// be read is set aside and reported through `note` (naming it and where it went); the
+    /// location survives it. A store from before the location had its own file gets one from
+    /// the snapshot's `location`.
     public func load(note: (String) -> Void = { _ in }) throws -> WeatherFile? {
+        var file: WeatherFile?
         switch try document.load() {
-        case .missing: return nil
-        case .loaded(let f): return f
+        case .missing: file = nil
+        case .loaded(let f): file = f
         case .setAside(let reason, let at):
             note(SetAsideNotice.text(document.url, reason: reason, movedTo: at))
-            return nil
         }
+        let location = try storedLocation(migrating: file?.location, note: note)
+        guard file != nil || location != nil else { return nil }
+        var f = file ?? WeatherFile()
+        f.location = location
+        if file == nil, location != nil {
+            // The snapshot went; what the widget shows until the next refresh is only the place.
+            f.snapshot = nil
+        }
+        return f
+    }
+
+    /// The location file's place; when there is none, `legacy` (the snapshot's copy) is written
+    /// to it first.
+    func storedLocation(migrating legacy: WeatherFile.Location?, note: (String) -> Void) throws -> WeatherFile.Location? {
+        switch try locationDocument.load() {
+        case .loaded(let l): return l.location
+        case .setAside(let reason, let at):
+            note(SetAsideNotice.text(locationDocument.url, reason: reason, movedTo: at))
+        case .missing: break
+        }
+        guard let legacy else { return nil }
+        try locationDocument.update { $0 ?? WeatherLocationFile(location: legacy) }
+        return legacy
+    }
+
+    static func samePlace(_ a: WeatherFile.Location?, _ b: WeatherFile.Location?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return abs(a.latitude - b.latitude) <= 1e-4 && abs(a.longitude - b.longitude) <= 1e-4
     }
 
     // MARK: Location
@@ -55,17 +89,22 @@ public struct WeatherService: Sendable {
 
     /// Saves a location; a different place drops the old snapshot (it is for somewhere else).
     @discardableResult
-    public func setLocation(_ location: WeatherFile.Location) throws -> WeatherFile {
-        try document.update { current in
+    public func setLocation(_ location: WeatherFile.Location, note: (String) -> Void = { _ in }) throws -> WeatherFile {
+        var previous: WeatherFile.Location?
+        try locationDocument.update({ current in
+            previous = current?.location
+            return WeatherLocationFile(location: location)
+        }, onSetAside: { reason, at in note(SetAsideNotice.text(locationDocument.url, reason: reason, movedTo: at)) })
+        return try document.update({ current in
             var f = current ?? WeatherFile()
-            let moved = f.location.map { abs($0.latitude - location.latitude) > 1e-4 || abs($0.longitude - location.longitude) > 1e-4 } ?? true
+            let moved = !Self.samePlace(previous ?? f.location, location)
             f.location = location
             if moved {
                 f.snapshot = nil
                 f.refresh = WeatherFile.Refresh()
             }
             return f
-        }
+        }, onSetAside: { reason, at in note(SetAsideNotice.text(document.url, reason: reason, movedTo: at)) })
     }
 
     // MARK: Refresh
@@ -78,8 +117,8 @@ public struct WeatherService: Sendable {
         case failed(WeatherFile, error: String)
     }
 
-    public func refresh(force: Bool, now: () -> Date = Date.init) throws -> RefreshOutcome {
-        guard let file = try load(), let location = file.location else {
+    public func refresh(force: Bool, now: () -> Date = Date.init, note: (String) -> Void = { _ in }) throws -> RefreshOutcome {
+        guard let file = try load(note: note), let location = file.location else {
             throw DataSourceError("no weather location yet: set one with 'weaver weather location set \"Dublin\"' or 'weaver weather location set --lat 53.35 --lon -6.26'")
         }
         let started = now()
@@ -95,10 +134,11 @@ public struct WeatherService: Sendable {
         }
         let finished = now()
         var errorText: String?
-        let written = try document.update { current in
+        let written = try document.update({ current in
             var f = current ?? file
             // Another refresh (or a location change) may have run meanwhile; only write for this place.
-            guard f.location == location else { return f }
+            guard Self.samePlace(f.location, location) || current?.location == nil else { return f }
+            if f.location == nil { f.location = location }
             f.refresh.lastAttemptAt = started
             switch result {
             case .success(let forecast):
@@ -111,6 +151,13 @@ public struct WeatherService: Sendable {
                 f.refresh.lastError = "\(error)"
             }
             return f
+        }, onSetAside: { reason, at in note(SetAsideNotice.text(document.url, reason: reason, movedTo: at)) })
+        if case .success(let forecast) = result, location.timeZone == nil, let zone = forecast.timeZone {
+            try locationDocument.update { current in
+                var l = current ?? WeatherLocationFile(location: location)
+                if Self.samePlace(l.location, location), l.location.timeZone == nil { l.location.timeZone = zone }
+                return l
+            }
         }
         if let errorText { return .failed(written, error: errorText) }
         return .updated(written)

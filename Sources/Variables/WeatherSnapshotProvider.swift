@@ -31,6 +31,43 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
         public var rainEndMinutes: Double?
         public var rainPeakIntensityMMPerHour: Double?
         public var rainPeakChance: Double?
+        /// The one-minute bins (`snapshot.minutes`): when present, the nowcast keys are worded
+        /// from them at the render's clock, not taken from the fetch.
+        public var minutes: MinuteBins?
+    }
+
+    /// `snapshot.minutes`: intensity (mm/h) and chance (0…1) per minute from `startsAt`.
+    public struct MinuteBins: Sendable, Hashable {
+        public var startsAt: Date
+        public var intensityMMh: [Double]
+        public var chance: [Double]
+        public init(startsAt: Date, intensityMMh: [Double], chance: [Double]) {
+            self.startsAt = startsAt
+            self.intensityMMh = intensityMMh
+            self.chance = chance
+        }
+
+        /// At most a day of bins is read (the data sources write four hours).
+        static let maximumCount = 1440
+
+        init?(_ json: SnapshotJSON) {
+            guard let startsAt = json.date("startsAt"),
+                  let intensity = json.object["intensityMMh"] as? [Any], let chance = json.object["chance"] as? [Any] else { return nil }
+            func numbers(_ list: [Any]) -> [Double] {
+                list.prefix(Self.maximumCount).map { v in
+                    guard let n = v as? NSNumber, !isJSONBoolean(n), n.doubleValue.isFinite else { return 0 }
+                    return n.doubleValue
+                }
+            }
+            self.init(startsAt: startsAt, intensityMMh: numbers(intensity), chance: numbers(chance))
+        }
+
+        /// The nowcast at `now` and the clock time of its bin 0 (whole minutes after `startsAt`).
+        public func nowcast(at now: Date) -> (Nowcast, binZero: Date) {
+            let offset = max(0, (now.timeIntervalSince(startsAt) / 60).rounded(.down))
+            return (Nowcast(startsAt: startsAt, intensityMMh: intensityMMh, chance: chance, at: now),
+                    startsAt.addingTimeInterval(offset * 60))
+        }
     }
 
     public var location: Location?
@@ -56,7 +93,7 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
                      nowcast: $0.string("nowcast"), nowcastSecondary: $0.string("nowcastSecondary"),
                      rainStartMinutes: $0.number("rainStartMinutes"), rainEndMinutes: $0.number("rainEndMinutes"),
                      rainPeakIntensityMMPerHour: $0.number("rainPeakIntensityMMh"),
-                     rainPeakChance: $0.number("rainPeakChance"))
+                     rainPeakChance: $0.number("rainPeakChance"), minutes: $0.child("minutes").flatMap(MinuteBins.init))
         }
         guard location != nil || snapshot != nil else { return nil }
         return WeatherSnapshotProvider(location: location, snapshot: snapshot)
@@ -100,18 +137,31 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
         temperature("low", s.lowC, withUnits: false)
         chance("precip", s.precipitationChance)
         chance("humidity", s.humidity)
-        v["__weather_nowcast"] = s.nowcast ?? ""
-        if let text = s.nowcastSecondary { v["__weather_nowcast_secondary"] = text }
-        if let start = s.rainStartMinutes {
+        // The nowcast at the render's clock when the bins are there; the fetch's words otherwise.
+        var now = s
+        var binZero = s.fetchedAt
+        if let bins = s.minutes {
+            let (n, zero) = bins.nowcast(at: context.now)
+            now.nowcast = n.primary
+            now.nowcastSecondary = n.secondary
+            now.rainStartMinutes = n.rainStartMinutes.map(Double.init)
+            now.rainEndMinutes = n.rainEndMinutes.map(Double.init)
+            now.rainPeakIntensityMMPerHour = n.peakIntensityMMh
+            now.rainPeakChance = n.peakChance
+            binZero = zero
+        }
+        v["__weather_nowcast"] = now.nowcast ?? ""
+        if let text = now.nowcastSecondary { v["__weather_nowcast_secondary"] = text }
+        if let start = now.rainStartMinutes {
             v["__weather_rain_start_min"] = Self.whole(start)
-            if let at = s.fetchedAt {
+            if let at = binZero {
                 let startsAt = at.addingTimeInterval(start.rounded() * 60)
                 v["__weather_rain_start"] = CivilTime.local(startsAt, in: context.timeZone).hourMinute
             }
         }
-        if let end = s.rainEndMinutes { v["__weather_rain_end_min"] = Self.whole(end) }
-        v["__weather_rain_peak_intensity_mmh"] = NumberText.canonical(s.rainPeakIntensityMMPerHour ?? 0)
-        chance("rain_peak_chance", s.rainPeakChance ?? 0)
+        if let end = now.rainEndMinutes { v["__weather_rain_end_min"] = Self.whole(end) }
+        v["__weather_rain_peak_intensity_mmh"] = NumberText.canonical(now.rainPeakIntensityMMPerHour ?? 0)
+        chance("rain_peak_chance", now.rainPeakChance ?? 0)
         return v
     }
 }

@@ -199,6 +199,8 @@ struct CairoDrawer {
             cairo_close_path(cr)
             setPaint(cr, fill)
             cairo_fill(cr)
+        case .rainSurface(let surface):
+            drawRainSurface(surface, cr)
         case .line(let from, let to, let colour, let width, let roundCaps):
             cairo_move_to(cr, from.x, from.y)
             cairo_line_to(cr, to.x, to.y)

@@ -152,6 +152,8 @@ public enum Primitive: Sendable, Hashable {
     case arc(colour: RGBA, lineWidth: Double, startDegrees: Double, endDegrees: Double, roundCaps: Bool)
     /// A closed filled polygon in widget points (the rain chart's ribbon).
     case polygon(points: [Point], fill: Paint)
+    /// The nowcast chart's rain surface (core, grain, surface band, mist), drawn inside its plot.
+    case rainSurface(RainSurface)
     /// A straight line (clock hands, dividers, ticks).
     case line(from: Point, to: Point, colour: RGBA, width: Double, roundCaps: Bool)
 }
@@ -175,7 +177,7 @@ public struct ImageCrop: Sendable, Hashable {
 
 /// Every element's kind, as the JSON names it.
 public enum ElementKind: String, Sendable, Hashable, Codable {
-    case background, shape, text, symbol, image, ring, line, button
+    case background, shape, text, symbol, image, ring, line, button, chart
 }
 
 public struct LayoutElement: Sendable, Hashable {

@@ -81,46 +81,6 @@ public struct RemindersSnapshot: Sendable, Hashable {
     }
 }
 
-/// Weather as the Weather template needs it (the variables engine has the same file as keys).
-public struct WeatherState: Sendable, Hashable {
-    public var location: String?
-    public var condition: String?
-    public var symbol: String?
-    public var temperatureC: Double?
-    public var highC: Double?
-    public var lowC: Double?
-    public var nowcast: String?
-    public var nowcastSecondary: String?
-    public var rainStartMinutes: Double?
-    public var rainEndMinutes: Double?
-    public var rainPeakIntensityMMPerHour: Double?
-    public var rainPeakChance: Double?
-    public var fetchedAt: Date?
-    public init() {}
-
-    public static func load(from root: StoreRoot) -> WeatherState? {
-        guard let p = WeatherSnapshotProvider.load(from: root) else { return nil }
-        var w = WeatherState()
-        w.location = p.location?.name
-        guard let s = p.snapshot else { return w.location == nil ? nil : w }
-        w.condition = s.condition
-        w.symbol = s.symbol
-        w.temperatureC = s.temperatureC
-        w.highC = s.highC
-        w.lowC = s.lowC
-        w.nowcast = s.nowcast
-        w.nowcastSecondary = s.nowcastSecondary
-        w.rainStartMinutes = s.rainStartMinutes
-        w.rainEndMinutes = s.rainEndMinutes
-        w.rainPeakIntensityMMPerHour = s.rainPeakIntensityMMPerHour
-        w.rainPeakChance = s.rainPeakChance
-        w.fetchedAt = s.fetchedAt
-        return w
-    }
-
-    public var hasForecast: Bool { temperatureC != nil || condition != nil || nowcast != nil }
-}
-
 enum SnapshotFile {
     static let limits = JSONLimits(maxDepth: 8, maxValueCount: 50_000, maxStringBytes: 64 << 10)
     static let maximumBytes = 1 << 20
@@ -163,6 +123,12 @@ enum SnapshotFile {
 
     static func string(_ v: JSONValue) -> String? {
         if case .string(let s) = v { return s }
+        return nil
+    }
+
+    /// A finite number.
+    static func number(_ v: JSONValue) -> Double? {
+        if case .number(let n) = v, n.isFinite { return n }
         return nil
     }
 

@@ -18,6 +18,8 @@ extension TemplateContext {
         case .forecast:
             forecastAccessory()
             return
+        case .weather where family == .rectangular:
+            if weatherAccessory() { return }
         case .clockIcon:
             let local = CivilTime.local(inputs.context.now, in: inputs.context.timeZone)
             let time = digitalTime
@@ -68,7 +70,7 @@ extension TemplateContext {
     func accessoryContent() -> (String?, String, String, String) {
         switch spec.layout.template {
         case .weather:
-            guard let w = inputs.weather, w.hasForecast else { return ("cloud", "Weather", "No weather data", "—") }
+            guard let w = inputs.weather?.at(inputs.context.now), w.hasForecast else { return ("cloud", "Weather", "No weather data", "—") }
             let temp = w.temperatureC.map(degrees) ?? "—"
             return (w.symbol.flatMap { $0.isEmpty ? nil : $0 } ?? "cloud", temp, [w.condition, Self.nowcastHeadline(w)].compactMap { $0 }.joined(separator: " · "), temp)
         case .nextUpCalendar:
@@ -83,5 +85,27 @@ extension TemplateContext {
             let p = primary, s = secondary
             return (spec.symbol?.name, p.isEmpty ? name : p, s, p)
         }
+    }
+
+    /// The lock-screen "Rain" accessory: the next hour as temperature, nowcast and the rain
+    /// surface in the vibrant tone. False (and nothing drawn) without a forecast: the common
+    /// accessory path says "No weather data" then.
+    func weatherAccessory() -> Bool {
+        let now = inputs.context.now
+        guard let w = inputs.weather?.at(now), w.hasForecast else { return false }
+        let ink = palette.accessoryPrimary, dim = palette.accessorySecondary
+        let old = w.isOld(at: now)
+        let temp = w.temperatureC.map(degrees) ?? "—"
+        let headline = old ? "Weather data is old" : w.refreshFailed ? "\(Self.nowcastHeadline(w)) · Update failed" : Self.nowcastHeadline(w)
+        b.textLines = [temp, w.condition ?? "", Self.nowcastHeadline(w), old ? "Weather data is old" : w.refreshFailed ? "Update failed" : ""].filter { !$0.isEmpty }
+        let t = b.addText(run(temp, size: 17, weight: 700, colour: old ? dim : ink, tabular: true), x: 2, y: 0, width: 60)
+        let x = (t?.maxX ?? 2) + 6
+        b.addText(run(headline, size: 13, weight: 600, colour: dim), x: x, y: 3, width: bounds.width - x - 2)
+        let plot = Rect(x: 0, y: 24, width: bounds.width, height: bounds.height - 24)
+        b.fill(plot, .solid(palette.accessoryFill), radius: 8)
+        let surface = RainSurface(window: chartWindow(w), plot: plot.insetBy(dx: 3, dy: 0), seed: Self.surfaceSeed(w),
+                                  colours: old ? .old : .monochrome)
+        b.add(.chart, plot, .rainSurface(surface))
+        return true
     }
 }

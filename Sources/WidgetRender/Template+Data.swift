@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 import Variables
 import WidgetDesign
 
@@ -18,9 +19,13 @@ extension TemplateContext {
         let style = spec.style
         let s = style.weatherRenderScale
         let dark = style.background == .subtleMaterial || inputs.appearance == .dark
-        let ink: RGBA = dark ? .white : .black
-        let dim: RGBA = dark ? RGBA(hex: 0xEBEBF5, alpha: 0.6) : RGBA(hex: 0x3C3C43, alpha: 0.6)
-        let w = inputs.weather
+        let now = inputs.context.now
+        // The nowcast at the render's clock (the minute bins), not at the fetch.
+        let w = inputs.weather?.at(now)
+        // Data past its validity is drawn without colour and says so.
+        let old = w?.isOld(at: now) == true
+        let ink: RGBA = old ? RGBA(0.56, 0.56, 0.58) : dark ? .white : .black
+        let dim: RGBA = old ? RGBA(0.56, 0.56, 0.58, 0.7) : dark ? RGBA(hex: 0xEBEBF5, alpha: 0.6) : RGBA(hex: 0x3C3C43, alpha: 0.6)
         let rainSoon = (w?.rainStartMinutes ?? 999) < 60
         if style.background == .subtleMaterial {
             let (top, bottom, glowColour): (Double, Double, RGBA) = w?.hasForecast != true ? (0.55, 0.75, accent.opacity(0.25))
@@ -51,7 +56,9 @@ extension TemplateContext {
         let headline = Self.nowcastHeadline(w)
         let temp = w.temperatureC.map { temperatureText($0) } ?? "—"
         let hilo: String? = (w.highC != nil && w.lowC != nil) ? "H \(degrees(w.highC!)) L \(degrees(w.lowC!))" : nil
-        b.textLines = [location, headline, [temp, w.condition ?? ""].filter { !$0.isEmpty }.joined(separator: " "), hilo ?? ""].filter { !$0.isEmpty }
+        let status = weatherStatus(w, old: old)
+        b.textLines = [location, headline, w.nowcastSecondary ?? "", [temp, w.condition ?? ""].filter { !$0.isEmpty }.joined(separator: " "), hilo ?? "",
+                       status.long].filter { !$0.isEmpty }
         var y = area.minY
         if !location.isEmpty {
             if let r = b.addText(run(location, size: (isSmall ? 12 : 13) * s, weight: 600, colour: dim), x: area.minX, y: y, width: area.width - 30 * s) { y = r.maxY + 2 * s }
@@ -63,6 +70,11 @@ extension TemplateContext {
         let nowSize: Double = (isSmall ? 16 : (family == .medium ? 18 : 20)) * s
         var leftWidth = isSmall ? area.width : area.width * 0.62
         let secondText = isSmall ? nil : (w.nowcastSecondary ?? w.condition).flatMap { $0.isEmpty ? nil : $0 }
+        // Small: "Update failed" / "Weather data is old" on its own line above the temperature.
+        let smallStatusRun = isSmall ? status.short.map { run($0, size: 11 * s, weight: 600, colour: dim) } : nil
+        let smallStatusHeight = smallStatusRun.map { b.measure($0, width: area.width).height + 2 * s } ?? 0
+        // Large: the next hours and the coming days under the chart.
+        let extrasHeight = family == .large ? largeExtrasHeight(w, scale: s) : 0
         let secondRun = secondText.map { run($0, size: 12 * s, colour: dim, lines: family == .large ? 2 : 1) }
         // Temperature: bottom on small, right column on medium/large.
         let tempSize: Double = (isSmall ? 28 : (family == .medium ? 30 : 34)) * s
@@ -83,7 +95,7 @@ extension TemplateContext {
         let hiloRun = hilo.map { run($0, size: 12 * s, weight: 500, colour: dim) }
         let hiloAbove = isSmall && hiloRun.map { b.measure($0, width: 10_000).width > area.width - tm.width - 8 * s } == true
         let hiloAboveHeight = hiloAbove ? b.measure(hiloRun!, width: area.width).height + 2 * s : 0
-        let chartBottom = isSmall ? area.maxY - tm.height - hiloAboveHeight - 6 * s : area.maxY - 16 * s - 4 * s
+        let chartBottom = isSmall ? area.maxY - tm.height - hiloAboveHeight - smallStatusHeight - 6 * s : area.maxY - 16 * s - 4 * s - extrasHeight
         let minChart = 22 + labelSpace
 
         // The first arrangement whose chart fits (see the doc comment).
@@ -114,6 +126,11 @@ extension TemplateContext {
         if isSmall {
             let ty = area.maxY - tm.height
             b.addText(tr, x: area.minX, y: ty, width: area.width)
+            if let smallStatusRun {
+                let sy = ty - hiloAboveHeight - smallStatusHeight
+                _ = b.symbol("exclamationmark.triangle.fill", centre: Point(x: area.minX + 6 * s, y: sy + smallStatusHeight / 2 - 1 * s), size: 11 * s, colour: dim)
+                b.addText(smallStatusRun, x: area.minX + 14 * s, y: sy, width: area.width - 14 * s)
+            }
             if let hiloRun {
                 let besideWidth = area.width - tm.width - 8 * s
                 if !hiloAbove {
@@ -125,7 +142,7 @@ extension TemplateContext {
                 }
                 // Otherwise there is no room for it at this scale (the text rendition keeps it).
             }
-            if chosen != nil { chart(Rect(x: area.minX, y: layout.chartTop, width: area.width, height: chartBottom - layout.chartTop), w, labels: false, scale: s) }
+            if chosen != nil { chart(Rect(x: area.minX, y: layout.chartTop, width: area.width, height: chartBottom - layout.chartTop), w, labels: false, scale: s, old: old) }
         } else {
             let tempRect = b.addText(tr, x: area.minX + leftWidth, y: area.minY, width: area.width - leftWidth, align: .trailing)
             if let sym = w.symbol, !sym.isEmpty, let tempRect {
@@ -138,9 +155,17 @@ extension TemplateContext {
                     b.addText(run(hilo, size: 13 * s, weight: 500, colour: dim), x: area.minX + leftWidth, y: area.minY + tempSize * 1.25, width: area.width - leftWidth, align: .trailing)
                 }
             }
-            if chosen != nil { chart(Rect(x: area.minX, y: layout.chartTop, width: area.width, height: chartBottom - layout.chartTop), w, labels: true, scale: s) }
-            if let at = w.fetchedAt {
-                b.addText(run(Self.updatedAgo(at, now: inputs.context.now), size: 11 * s, weight: 500, colour: dim), x: area.minX, y: area.maxY - 14 * s, width: area.width, align: .trailing)
+            if chosen != nil { chart(Rect(x: area.minX, y: layout.chartTop, width: area.width, height: chartBottom - layout.chartTop), w, labels: true, scale: s, old: old) }
+            if family == .large, extrasHeight > 0 {
+                largeExtras(w, top: chartBottom + 8 * s, area: area, scale: s, ink: ink, dim: dim, old: old)
+            }
+            if !status.long.isEmpty {
+                let footer = run(status.long, size: 11 * s, weight: 500, colour: dim)
+                let footerX = layout.hiloInFooter ? area.minX + area.width / 2 : area.minX
+                if let r = b.addText(footer, x: footerX, y: area.maxY - 14 * s, width: area.maxX - footerX, align: .trailing),
+                   w.refreshFailed || old {
+                    _ = b.symbol("exclamationmark.triangle.fill", centre: Point(x: r.minX - 8 * s, y: r.midY), size: 11 * s, colour: dim)
+                }
             }
         }
     }
@@ -187,39 +212,117 @@ extension TemplateContext {
         return "Rain later"
     }
 
-    /// The next hour's rain as a smooth ribbon from start, end and peak (the snapshot carries a
-    /// summary, not the minute series); a flat baseline when dry.
-    func chart(_ r: Rect, _ w: WeatherState, labels: Bool, scale s: Double = 1) {
+    /// What the footer (medium, large) or the status line (small) says about the data's age and
+    /// the last refresh: "Updated 44 mins ago · Update failed", "Weather data is old · Updated 5
+    /// hrs ago"; `short` is small's line ("Update failed · 22:05", the time of the last good data).
+    func weatherStatus(_ w: WeatherState, old: Bool) -> (long: String, short: String?) {
+        guard let at = w.fetchedAt else { return (w.refreshFailed ? "Update failed" : "", w.refreshFailed ? "Update failed" : nil) }
+        let ago = Self.updatedAgo(at, now: inputs.context.now)
+        let clock = CivilTime.local(at, in: inputs.context.timeZone).hourMinute
+        if old { return ("Weather data is old · \(ago)" + (w.refreshFailed ? " · Update failed" : ""), "Weather data is old") }
+        if w.refreshFailed { return ("\(ago) · Update failed", "Update failed · \(clock)") }
+        return (ago, nil)
+    }
+
+    /// The window the chart draws: the bins at the render's clock, or, for a snapshot without
+    /// bins, the fetch's summary as a flat run from the rain's start to its end at its peak.
+    func chartWindow(_ w: WeatherState) -> [Nowcast.Minute] {
+        if let window = w.window { return window }
+        guard let start = w.rainStartMinutes, start < 60 else { return Array(repeating: Nowcast.Minute(intensityMMh: 0, chance: 0), count: 60) }
+        let end = min(60, Int((w.rainEndMinutes ?? 60).rounded()))
+        let peak = Nowcast.Minute(intensityMMh: w.rainPeakIntensityMMPerHour ?? 1, chance: w.rainPeakChance ?? 1)
+        return (0..<60).map { $0 >= Int(start.rounded()) && $0 < max(Int(start.rounded()) + 1, end) ? peak : Nowcast.Minute(intensityMMh: 0, chance: 0) }
+    }
+
+    /// The nowcast chart: a black plate with the seed's rain surface over the next 60 minutes,
+    /// "Now" and "60m" under it on medium and large.
+    func chart(_ r: Rect, _ w: WeatherState, labels: Bool, scale s: Double = 1, old: Bool = false) {
         guard r.height > 8 else { return }
         let labelSpace = labels ? 14.0 * s : 0
         let plot = Rect(x: r.minX, y: r.minY, width: r.width, height: r.height - labelSpace)
-        b.fill(plot, .solid(RGBA.black.opacity(0.35)), radius: 8)
-        let baseline = plot.minY + plot.height * 0.83
-        b.add(.line, plot, .line(from: Point(x: plot.minX + 6, y: baseline), to: Point(x: plot.maxX - 6, y: baseline), colour: RGBA(0.18, 0.34, 0.98, 0.5), width: 1, roundCaps: true))
-        if let start = w.rainStartMinutes, start < 60 {
-            let end = min(60, w.rainEndMinutes ?? 60)
-            let peak = max(0.1, w.rainPeakIntensityMMPerHour ?? 1)
-            let height = (plot.height * 0.75) * pow(min(1, peak / max(1, peak < 2.5 ? 2.5 : 10)), 0.62)
-            let x0 = plot.minX + 6 + (plot.width - 12) * max(0, start) / 60
-            let x1 = plot.minX + 6 + (plot.width - 12) * max(start + 1, end) / 60
-            // A ribbon that swells from the start to the peak and tapers to the end.
-            var points: [Point] = [Point(x: x0, y: baseline)]
-            let steps = 48
-            for i in 0...steps {
-                let f = Double(i) / Double(steps)
-                let x = x0 + (x1 - x0) * f
-                points.append(Point(x: x, y: baseline - max(1, height) * pow(sin(.pi * f), 0.6)))
-            }
-            points.append(Point(x: x1, y: baseline))
-            b.add(.shape, Rect(x: x0, y: baseline - height, width: max(1, x1 - x0), height: max(1, height)),
-                  .polygon(points: points, fill: .linear(start: Point(x: 0, y: baseline - height), end: Point(x: 0, y: baseline),
-                                                           stops: [GradientStop(0, RGBA(0, 0.41, 0.94)), GradientStop(1, RGBA(0, 0.02, 0.18))])))
-        }
+        b.fill(plot, .solid(.black), radius: 8 * s)
+        let surface = RainSurface(window: chartWindow(w), plot: plot.insetBy(dx: 3 * s, dy: 0), seed: Self.surfaceSeed(w),
+                                  colours: old ? .old : .rain)
+        b.add(.chart, plot, .rainSurface(surface))
         if labels {
             let dim = RGBA.white.opacity(0.45)
             b.addText(run("Now", size: 11 * s, weight: 500, colour: dim), x: r.minX + 2, y: plot.maxY + 1, width: 60 * s)
             b.addText(run("60m", size: 11 * s, weight: 500, colour: dim), x: r.maxX - 2 - 60 * s, y: plot.maxY + 1, width: 60 * s, align: .trailing)
         }
+    }
+
+    /// The texture's seed: the window's first minute, so a redraw in the same minute of the same
+    /// snapshot draws the same pixels and the next minute moves the grain on.
+    static func surfaceSeed(_ w: WeatherState) -> UInt64 {
+        let minute = Int64(((w.windowStartsAt ?? w.fetchedAt)?.timeIntervalSince1970 ?? 0) / 60)
+        return UInt64(bitPattern: minute) &* 0x9E37_79B9_7F4A_7C15 ^ 0x5241_494E
+    }
+
+    /// Large: the next hours (a strip of up to six) and the coming days (up to three rows).
+    func largeExtrasHeight(_ w: WeatherState, scale s: Double) -> Double {
+        let hours = upcomingHours(w), days = comingDays(w)
+        var h = 0.0
+        if !hours.isEmpty { h += 50 * s }
+        if !days.isEmpty { h += Double(days.count) * 19 * s + 4 * s }
+        return h > 0 ? h + 8 * s : 0
+    }
+
+    func upcomingHours(_ w: WeatherState) -> [WeatherState.Hour] {
+        Array(w.hourly.filter { $0.time > inputs.context.now }.prefix(6))
+    }
+
+    /// Days after the render's local date (today's high and low are in the header).
+    func comingDays(_ w: WeatherState) -> [WeatherState.Day] {
+        let today = CivilTime.local(inputs.context.now, in: inputs.context.timeZone)
+        let key = String(format: "%04d-%02d-%02d", today.year, today.month, today.day)
+        return Array(w.daily.filter { $0.date > key }.prefix(3))
+    }
+
+    func largeExtras(_ w: WeatherState, top: Double, area: Rect, scale s: Double, ink: RGBA, dim: RGBA, old: Bool) {
+        var y = top
+        let hours = upcomingHours(w)
+        if !hours.isEmpty {
+            let cell = area.width / Double(hours.count)
+            for (i, h) in hours.enumerated() {
+                let x = area.minX + Double(i) * cell
+                let local = CivilTime.local(h.time, in: inputs.context.timeZone)
+                b.addText(run(local.hourMinute, size: 11 * s, weight: 500, colour: dim, tabular: true), x: x, y: y, width: cell, align: .centre)
+                if let sym = h.symbol, !sym.isEmpty {
+                    _ = b.symbol(sym, centre: Point(x: x + cell / 2, y: y + 23 * s), size: 16 * s, colour: ink, field: "snapshots/weather.json snapshot.hourly symbol")
+                }
+                let t = h.temperatureC.map(degrees) ?? "—"
+                b.addText(run(t, size: 12 * s, weight: 600, colour: ink, tabular: true), x: x, y: y + 33 * s, width: cell, align: .centre)
+            }
+            y += 50 * s
+        }
+        let days = comingDays(w)
+        if !days.isEmpty {
+            y += 4 * s
+            b.add(.line, Rect(x: area.minX, y: y - 2 * s, width: area.width, height: 0.5),
+                  .line(from: Point(x: area.minX, y: y - 2 * s), to: Point(x: area.maxX, y: y - 2 * s), colour: dim.opacity(0.35), width: 0.5, roundCaps: false))
+            for d in days {
+                b.addText(run(Self.weekdayName(d.date), size: 12 * s, weight: 600, colour: ink), x: area.minX, y: y + 1 * s, width: area.width * 0.4)
+                if let sym = d.symbol, !sym.isEmpty {
+                    _ = b.symbol(sym, centre: Point(x: area.minX + area.width * 0.45, y: y + 9 * s), size: 14 * s, colour: ink, field: "snapshots/weather.json snapshot.daily symbol")
+                }
+                if let chance = d.precipitationChance, chance >= 0.2 {
+                    b.addText(run("\(Int((chance * 100).rounded()))%", size: 11 * s, weight: 500, colour: RGBA(0.35, 0.65, 1).opacity(old ? 0.5 : 1)),
+                              x: area.minX + area.width * 0.5, y: y + 2 * s, width: area.width * 0.15)
+                }
+                let hl = [d.highC.map { "H \(degrees($0))" }, d.lowC.map { "L \(degrees($0))" }].compactMap { $0 }.joined(separator: " ")
+                b.addText(run(hl, size: 12 * s, weight: 500, colour: dim, tabular: true), x: area.minX + area.width * 0.6, y: y + 1 * s, width: area.width * 0.4, align: .trailing)
+                y += 19 * s
+            }
+        }
+    }
+
+    /// "Mon" for `yyyy-MM-dd` (the civil date's weekday; no time zone involved).
+    static func weekdayName(_ date: String) -> String {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return date }
+        let days = CivilCalendar.daysSinceEpoch(year: parts[0], month: parts[1], day: parts[2])
+        // 1970-01-01 was a Thursday.
+        return ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
     }
 
     // MARK: - Next Up

@@ -48,7 +48,8 @@ struct DataCommandTests {
         #expect(refresh.stdoutText.contains("· Rain in 15m · Moderate rain\n"))
         let keys = try weaver(["vars", "render", "--locale", "en_GB", "--tz", "Europe/Dublin", "--now", "2026-01-24T09:31:00Z",
                                "{{__weather_location}}: {{__weather_temp}}° {{__weather_condition}} [{{__weather_symbol}}] H {{__weather_high}} L {{__weather_low}} · {{__weather_humidity}}% · feels {{__weather_feels_f}}°F · {{__weather_nowcast}} at {{__weather_rain_start}}"])
-        #expect(keys.stdoutText == "Dublin: 7° Cloudy [cloud.fill] H 9 L 3 · 82% · feels 39°F · Rain in 15m at 09:45\n")
+        // Worded at the render's clock (09:31), one minute after the fetch: the start time stays 09:45.
+        #expect(keys.stdoutText == "Dublin: 7° Cloudy [cloud.fill] H 9 L 3 · 82% · feels 39°F · Rain in 14m at 09:45\n")
 
         // Within 10 minutes: no request, exit 0 (timers call this).
         let count = server.requests.count
@@ -92,6 +93,64 @@ struct DataCommandTests {
         #expect(try render("2026-01-24T13:40:00Z", "txt").contains("Now – Cloudy"))
         let old = try render("2026-01-24T16:40:00Z", "txt")
         #expect(old.contains("Now ? ?") && old.contains("Sat ?/? ? rain ?"), "\(old)")
+    }
+
+    /// Issue 26: a refresh that fails is visible on the widget, and a snapshot that cannot be read
+    /// costs nothing but itself: the location lives in its own file and the next refresh works.
+    @Test func failedRefreshShowsOnTheWidgetAndACorruptSnapshotKeepsTheLocation() throws {
+        let failing = Mutex(false)
+        let server = try Fixtures.openMeteo(forecast: {
+            failing.withLock { $0 } ? .json("{\"error\":true,\"reason\":\"down\"}", status: 500) : .json(Fixtures.text("forecast-dublin.json"))
+        })
+        defer { server.stop() }
+        let base = ["--base-url", server.baseURL, "--retries", "0"]
+        #expect(try weaver(["weather", "location", "set", "Dublin"] + base.prefix(2)).status == 0)
+        let locationFile = home.appendingPathComponent("weather-location.json")
+        #expect(FileManager.default.fileExists(atPath: locationFile.path))
+        #expect(try weaver(["weather", "refresh", "--now", "2026-01-24T09:30:00Z"] + base).status == 0)
+        func render(_ family: String, at now: String) throws -> String {
+            try weaver(["render", "--template", "weather", "--family", family, "--format", "txt", "--now", now, "--tz", "UTC"]).stdoutText
+        }
+        let fine = try render("medium", at: "2026-01-24T09:44:00Z")
+        #expect(fine.contains("Updated 14 mins ago") && !fine.contains("Update failed"))
+
+        // The server answers 500: the snapshot is kept, and the widget says the update failed and
+        // how old its data is.
+        failing.withLock { $0 = true }
+        let failed = try weaver(["weather", "refresh", "--force", "--now", "2026-01-24T09:45:00Z"] + base)
+        #expect(failed.status == 1 && failed.stderrText.contains("answered HTTP 500"))
+        let medium = try render("medium", at: "2026-01-24T09:46:00Z")
+        #expect(medium.contains("Updated 16 mins ago · Update failed"), "\(medium)")
+        let small = try render("small", at: "2026-01-24T09:46:00Z")
+        #expect(small.contains("Update failed"), "\(small)")
+        // Older than three hours: greyed and saying so.
+        #expect(try render("medium", at: "2026-01-24T12:40:00Z").contains("Weather data is old"))
+
+        // A corrupt snapshot: the refresh warns naming it and where it went, keeps the location and succeeds.
+        failing.withLock { $0 = false }
+        let snapshot = home.appendingPathComponent("snapshots/weather.json")
+        try Data("{\"schemaVersion\": 1, \"location\": {\"name\": ".utf8).write(to: snapshot)
+        let healed = try weaver(["weather", "refresh", "--force", "--now", "2026-01-24T10:00:00Z"] + base)
+        #expect(healed.status == 0, "\(healed.stderrText)")
+        #expect(healed.stderrText.contains("\(snapshot.path) could not be read") && healed.stderrText.contains("it was moved to"))
+        #expect(healed.stdoutText.hasPrefix("Dublin: Cloudy"))
+        let aside = try FileManager.default.contentsOfDirectory(atPath: snapshot.deletingLastPathComponent().path).filter { $0.hasPrefix("weather.json.") }
+        #expect(aside.count == 1, "the unreadable file is kept: \(aside)")
+        #expect(try render("medium", at: "2026-01-24T10:01:00Z").contains("Dublin"))
+    }
+
+    /// A store from before the location had its own file: the first command that reads the
+    /// location writes `weather-location.json` from the snapshot's copy.
+    @Test func anExistingLocationMovesToItsOwnFile() throws {
+        let server = try Fixtures.openMeteo()
+        defer { server.stop() }
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("snapshots"), withIntermediateDirectories: true)
+        try Data(#"{"schemaVersion": 1, "location": {"name": "Dublin", "latitude": 53.33306, "longitude": -6.24889, "updatedAt": "2026-01-24T09:00:00Z"}, "refresh": {}, "attribution": {"name": "Open-Meteo", "url": "https://open-meteo.com/", "licence": "CC BY 4.0"}}"#.utf8)
+            .write(to: home.appendingPathComponent("snapshots/weather.json"))
+        let refresh = try weaver(["weather", "refresh", "--base-url", server.baseURL, "--now", "2026-01-24T09:30:00Z"])
+        #expect(refresh.status == 0, "\(refresh.stderrText)")
+        let moved = try String(contentsOf: home.appendingPathComponent("weather-location.json"), encoding: .utf8)
+        #expect(moved.contains("\"name\" : \"Dublin\"") && moved.contains("53.33306"))
     }
 
     @Test func weatherWithoutLocationSaysHowToSetOne() throws {

@@ -38,6 +38,8 @@ import WidgetDesign
         var countdownIn: Double? = nil
         /// Forecast cases: the last good fetch this many hours before the render clock.
         var forecastAgeHours: Double? = nil
+        /// Weather cases: a snapshot with minute bins (the rain surface).
+        var rain: RainScenario? = nil
         var testDescription: String { name }
     }
 
@@ -93,7 +95,13 @@ import WidgetDesign
         Case(name: "forecast-4h-rectangular", template: "forecast", family: .rectangular, forecastAgeHours: 4),
         Case(name: "forecast-7h-medium", template: "forecast", family: .medium, forecastAgeHours: 7),
         Case(name: "forecast-7h-rectangular", template: "forecast", family: .rectangular, forecastAgeHours: 7),
-    ]
+    ] + RainScenario.allCases.flatMap { scenario in
+        // The seed's rain surface: dry, a light shower, a heavy burst with tapered ends, and an
+        // uncertain drizzle under mist.
+        [WidgetFamily.small, .medium, .large, .rectangular].map {
+            Case(name: "weather-rain-\(scenario.rawValue)-\($0.rawValue)", template: "weather", family: $0, rain: scenario)
+        }
+    }
 
     static func render(_ c: Case, scale: Int, backdrop: RGBA? = nil) throws -> PixelImage {
         let renderer = WidgetRenderer()
@@ -109,6 +117,7 @@ import WidgetDesign
             design.primaryText = "Tea"
         }
         if let hours = c.forecastAgeHours { inputs.forecast = Fixtures.forecast(ageSeconds: hours * 3600) }
+        if let rain = c.rain { inputs.weather = rain.weather }
         let layout = renderer.layout(design: design, family: c.family, scale: scale, inputs: inputs)
         return try renderer.pixels(layout, images: inputs.images, backdrop: backdrop)
     }

@@ -18,7 +18,7 @@ import WidgetDesign
 
     /// The chart's plot (the dark rounded panel) and its rain ribbon.
     func plot(_ l: WidgetLayout) -> Rect? {
-        l.elements.first { $0.primitive == .shape(fill: .solid(RGBA.black.opacity(0.35)), cornerRadius: 8, stroke: nil, strokeWidth: 1) }?.rect
+        l.elements.first { $0.kind == .chart }?.rect
     }
 
     @Test func typeGrowsAndShrinksWithTheScale() throws {

@@ -114,7 +114,7 @@ extension Weaver {
                             print("Location: \(p.label) (\(String(format: "%.4f, %.4f", p.latitude, p.longitude)))")
                         }
                     }
-                    try service.setLocation(location)
+                    try service.setLocation(location, note: printError)
                     if lat != nil {
                         // Without a name the name is the coordinates: say them once.
                         let coordinates = String(format: "%.4f, %.4f", location.latitude, location.longitude)
@@ -165,7 +165,7 @@ extension Weaver {
                 let service = WeatherService(root: store.root, api: try server.api(verbose: verbose))
                 let pinned = self.now.flatMap(parseISO)
                 let outcome: WeatherService.RefreshOutcome
-                do { outcome = try service.refresh(force: force, now: { pinned ?? Date() }) } catch let e as DataSourceError {
+                do { outcome = try service.refresh(force: force, now: { pinned ?? Date() }, note: printError) } catch let e as DataSourceError {
                     throw CommandError(e.description)
                 }
                 let now = pinned ?? Date()

@@ -1,0 +1,128 @@
+import Foundation
+import SharedStore
+import Variables
+
+/// Weather as the Weather template needs it, read from `snapshots/weather.json` (the variables
+/// engine reads the same file as keys). The nowcast fields are those of the fetch until
+/// `at(_:)` words them again from the minute bins at the render's clock.
+public struct WeatherState: Sendable, Hashable {
+    public struct Hour: Sendable, Hashable {
+        public var time: Date
+        public var temperatureC: Double?
+        public var precipitationChance: Double?
+        public var symbol: String?
+        public init(time: Date, temperatureC: Double? = nil, precipitationChance: Double? = nil, symbol: String? = nil) {
+            self.time = time; self.temperatureC = temperatureC; self.precipitationChance = precipitationChance; self.symbol = symbol
+        }
+    }
+
+    public struct Day: Sendable, Hashable {
+        /// `yyyy-MM-dd` at the place.
+        public var date: String
+        public var highC: Double?
+        public var lowC: Double?
+        public var precipitationChance: Double?
+        public var symbol: String?
+        public init(date: String, highC: Double? = nil, lowC: Double? = nil, precipitationChance: Double? = nil, symbol: String? = nil) {
+            self.date = date; self.highC = highC; self.lowC = lowC; self.precipitationChance = precipitationChance; self.symbol = symbol
+        }
+    }
+
+    /// How long a snapshot counts as current: older data is drawn greyed, "Weather data is old".
+    public static let validitySeconds: TimeInterval = 3 * 3600
+
+    public var location: String?
+    public var condition: String?
+    public var symbol: String?
+    public var temperatureC: Double?
+    public var highC: Double?
+    public var lowC: Double?
+    public var nowcast: String?
+    public var nowcastSecondary: String?
+    public var rainStartMinutes: Double?
+    public var rainEndMinutes: Double?
+    public var rainPeakIntensityMMPerHour: Double?
+    public var rainPeakChance: Double?
+    public var fetchedAt: Date?
+    /// The one-minute bins the nowcast and its chart are worked out from at the render's clock.
+    public var minutes: WeatherSnapshotProvider.MinuteBins?
+    /// The chart's 0–60 minute window at the render's clock (set by `at(_:)`): bin 0 is now.
+    public var window: [Nowcast.Minute]?
+    /// The clock time of the window's first minute.
+    public var windowStartsAt: Date?
+    public var hourly: [Hour] = []
+    public var daily: [Day] = []
+    /// The last refresh failed (`refresh.lastError`); the data is that of `fetchedAt`.
+    public var refreshFailed = false
+    public init() {}
+
+    /// The nowcast (headline, secondary, rain start/end/peak and the chart's window) worded from
+    /// the bins at `now`; past the last bin "Next-hour rain unavailable" and an empty window.
+    /// Without bins (an older snapshot) the fetch's words stay.
+    public func at(_ now: Date) -> WeatherState {
+        guard let bins = minutes else { return self }
+        var w = self
+        let (n, binZero) = bins.nowcast(at: now)
+        w.windowStartsAt = binZero
+        w.nowcast = n.primary
+        w.nowcastSecondary = n.secondary
+        w.rainStartMinutes = n.rainStartMinutes.map(Double.init)
+        w.rainEndMinutes = n.rainEndMinutes.map(Double.init)
+        w.rainPeakIntensityMMPerHour = n.peakIntensityMMh
+        w.rainPeakChance = n.peakChance
+        w.window = Array(n.minutes.prefix(60))
+        return w
+    }
+
+    /// Older than `validitySeconds` at `now`.
+    public func isOld(at now: Date) -> Bool {
+        guard let fetchedAt else { return false }
+        return now.timeIntervalSince(fetchedAt) > Self.validitySeconds
+    }
+
+    public static func load(from root: StoreRoot) -> WeatherState? {
+        guard let json = SnapshotFile.load(root.snapshots.appendingPathComponent("weather.json")) else { return nil }
+        var w = WeatherState()
+        w.location = json["location"]?["name"].flatMap(SnapshotFile.string)
+        if let failure = json["refresh"]?["lastError"], case .string = failure { w.refreshFailed = true }
+        guard let s = json["snapshot"], case .object = s else { return w.location == nil ? nil : w }
+        let number = SnapshotFile.number
+        w.condition = s["condition"].flatMap(SnapshotFile.string)
+        w.symbol = s["symbol"].flatMap(SnapshotFile.string)
+        w.temperatureC = s["temperatureC"].flatMap(number)
+        w.highC = s["highC"].flatMap(number)
+        w.lowC = s["lowC"].flatMap(number)
+        w.nowcast = s["nowcast"].flatMap(SnapshotFile.string)
+        w.nowcastSecondary = s["nowcastSecondary"].flatMap(SnapshotFile.string)
+        w.rainStartMinutes = s["rainStartMinutes"].flatMap(number)
+        w.rainEndMinutes = s["rainEndMinutes"].flatMap(number)
+        w.rainPeakIntensityMMPerHour = s["rainPeakIntensityMMh"].flatMap(number)
+        w.rainPeakChance = s["rainPeakChance"].flatMap(number)
+        w.fetchedAt = s["fetchedAt"].flatMap(SnapshotFile.date)
+        if let m = s["minutes"], let startsAt = m["startsAt"].flatMap(SnapshotFile.date),
+           case .array(let intensity)? = m["intensityMMh"], case .array(let chance)? = m["chance"] {
+            // A day of bins at most (the data sources write four hours); a bad value reads as 0.
+            let read = { (list: [JSONValue]) in list.prefix(1440).map { number($0) ?? 0 } }
+            w.minutes = .init(startsAt: startsAt, intensityMMh: read(intensity), chance: read(chance))
+        }
+        if case .array(let hours)? = s["hourly"] {
+            w.hourly = hours.prefix(48).compactMap { h in
+                h["time"].flatMap(SnapshotFile.date).map {
+                    Hour(time: $0, temperatureC: h["temperatureC"].flatMap(number),
+                         precipitationChance: h["precipitationChance"].flatMap(number), symbol: h["symbol"].flatMap(SnapshotFile.string))
+                }
+            }
+        }
+        if case .array(let days)? = s["daily"] {
+            w.daily = days.prefix(16).compactMap { d in
+                d["date"].flatMap(SnapshotFile.string).map {
+                    Day(date: $0, highC: d["highC"].flatMap(number), lowC: d["lowC"].flatMap(number),
+                        precipitationChance: d["precipitationChance"].flatMap(number), symbol: d["symbol"].flatMap(SnapshotFile.string))
+                }
+            }
+        }
+        return w
+    }
+
+    public var hasForecast: Bool { temperatureC != nil || condition != nil || nowcast != nil }
+}
