@@ -26,14 +26,14 @@ import TestSupport
                   "duration", "layer", "volume", "colour", "low-cut", "high-cut", "eq-low", "eq-mid", "eq-high",
                   "movement-period", "movement-level", "movement-cut", "master", "measured", "crossfade"],
         "weaver": ["seed", "count", "save", "scale", "at", "port", "weekend", "by", "timeout", "retries", "lat", "lon",
-                   "pick"],
+                   "pick", "margin", "monitor"],
     ]
     /// Options whose value is not a number: every option must be in one list or the other, so a
     /// new option is classified when it is added.
     static let notNumeric: [String: Set<String>] = [
         "noise": ["preset", "mix", "store", "method", "output", "device", "title", "format", "then"],
         "weaver": ["store", "template", "name", "search", "output", "select", "family", "appearance", "format", "backdrop",
-                   "var", "now", "tz", "locale", "remix", "base-url", "country", "listen", "method"],
+                   "var", "now", "tz", "locale", "remix", "base-url", "country", "listen", "method", "anchor", "autostart"],
     ]
     /// What a command needs before it looks at its numbers (a source to render).
     static let context: [String: [(String, String)]] = ["noise render": [("preset", "pink"), ("duration", "10s")]]

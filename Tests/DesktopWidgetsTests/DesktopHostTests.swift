@@ -32,7 +32,9 @@ import WidgetRender
         func newDesign(_ name: String, primary: String) throws -> String {
             let made = try weaver(["designs", "new", "--template", "classic", "--name", name])
             #expect(made.status == 0, "\(made.stderrText)")
-            let id = String(made.stdoutText.split(separator: "(").last!.prefix(36))
+            // "Created NAME (ID)." is the first line (the first design's default note follows it).
+            let first = made.stdoutText.split(separator: "\n").first ?? ""
+            let id = String(first.split(separator: "(").last!.prefix(36))
             let set = try weaver(["designs", "set", id, "primaryText=\(primary)"])
             #expect(set.status == 0, "\(set.stderrText)")
             return id

@@ -182,8 +182,10 @@ import WidgetDesign
         // In any template's text, and without seconds no per-second redraw is asked for.
         var c = Fixtures.design("classic")
         c.primaryText = "{{__time}} · {{__time_12h}} · {{__time_seconds}}"
-        let plain = renderer.layout(design: c, family: .small, scale: 1, inputs: inputs)
-        #expect(plain.textLines.contains("09:30 · 9:30 am · 09:30:00") && plain.redrawAt != nil)
+        // Medium: the text rendition holds what is drawn, and small cuts this line with "…".
+        let plain = renderer.layout(design: c, family: .medium, scale: 1, inputs: inputs)
+        let drawn = plain.textLines.joined(separator: " ")
+        #expect(drawn.contains("09:30 · 9:30 am · 09:30:00") && plain.redrawAt != nil, "\(plain.textLines)")
         c.primaryText = "{{__time}}"
         c.clockFormat = .h12
         let twelve = renderer.layout(design: c, family: .small, scale: 1, inputs: inputs)

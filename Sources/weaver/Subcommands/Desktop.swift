@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import CLISupport
 import DesktopWidgets
 import Foundation
 import SharedStore
@@ -77,13 +78,13 @@ extension Weaver {
 
 /// What `add` and `move` share: where the widget goes.
 struct PlacementOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Top-left corner in points from the monitor's corner, e.g. 40,60.", valueName: "x,y"))
+    @Option(numeric: ArgumentHelp("Top-left corner in points from the monitor's corner, e.g. 40,60.", valueName: "x,y"))
     var at: String?
 
     @Option(help: ArgumentHelp("top-left|top-right|bottom-left|bottom-right|center.", valueName: "corner"))
     var anchor: String?
 
-    @Option(help: ArgumentHelp("Points from the monitor's edges with '--anchor', 0…1000.", valueName: "points"))
+    @Option(numeric: ArgumentHelp("Points from the monitor's edges with '--anchor', 0…1000.", valueName: "points"))
     var margin: Int?
 
     func validate(required: Bool) throws {
@@ -124,7 +125,7 @@ extension Weaver.Desktop {
 
         @OptionGroup var place: PlacementOptions
 
-        @Option(help: ArgumentHelp("Monitor number (0 first, 0…15) or 'all' for a copy on each.", valueName: "n|all"))
+        @Option(numeric: ArgumentHelp("Monitor number (0 first, 0…15) or 'all' for a copy on each.", valueName: "n|all"))
         var monitor: String = "0"
 
         @OptionGroup var store: DesignStoreOptions
@@ -231,7 +232,7 @@ extension Weaver.Desktop {
 
         @OptionGroup var place: PlacementOptions
 
-        @Option(help: ArgumentHelp("Monitor number (0…15) or 'all'.", valueName: "n|all"))
+        @Option(numeric: ArgumentHelp("Monitor number (0…15) or 'all'.", valueName: "n|all"))
         var monitor: String?
 
         @OptionGroup var store: DesignStoreOptions
