@@ -63,10 +63,13 @@ for lib in libasound2 libpulse0 libc6 libcairo2 libpango-1.0-0 libpangocairo-1.0
     grep -qw "$lib" <<< "$depends" || fail "Depends lacks $lib: $depends"
 done
 grep -q 'libswift\|swiftlang' <<< "$depends" && fail "Depends names the Swift toolchain: $depends"
-grep -q 'libx11' <<< "$depends" && fail "Depends lists indirect libraries: $depends"
+grep -qw 'libgtk-3-0' <<< "$depends" || fail "Depends lacks libgtk-3-0 (weaver-desktop): $depends"
 rootfs="$scratch/root"
 dpkg-deb -x "$deb" "$rootfs"
-for tool in noise weaver; do
+# Only what the binaries name themselves: noise and weaver never link X11 (weaver-desktop does, for its window hints).
+cli_depends=$(scripts/deb-depends.sh "$rootfs/usr/bin/noise" "$rootfs/usr/bin/weaver")
+grep -q 'libx11\|libgtk' <<< "$cli_depends" && fail "noise or weaver link X11 or GTK: $cli_depends"
+for tool in noise weaver weaver-desktop; do
     ldd "$rootfs/usr/bin/$tool" | grep -q 'not found' && fail "$tool has unresolved libraries"
     ldd "$rootfs/usr/bin/$tool" | grep -q '/opt/swift\|libswiftCore' && fail "$tool loads the Swift toolchain's runtime"
 done
