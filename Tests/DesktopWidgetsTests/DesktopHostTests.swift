@@ -247,7 +247,7 @@ import WidgetRender
         let opened = rig.dir.appendingPathComponent("opened")
         try Data("#!/bin/sh\necho \"$@\" >> '\(opened.path)'\n".utf8).write(to: bin.appendingPathComponent("xdg-open"))
         chmod(bin.appendingPathComponent("xdg-open").path, 0o755)
-        let port = try Self.freePort()
+        let port = try WebDriver.freePort()
         rig.env["PATH"] = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         rig.env["WEAVER_DESKTOP_SERVE_PORT"] = String(port)
         let design = try rig.newDesign("Editable", primary: "Edit me")
@@ -265,18 +265,6 @@ import WidgetRender
         while !FileManager.default.fileExists(atPath: opened.path) && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
         let text = (try? String(contentsOf: opened, encoding: .utf8)) ?? ""
         #expect(text == "http://127.0.0.1:\(port)/editor/\(design)\n", "\(text) \(host.stderrText)")
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var a = sockaddr_in()
-        a.sin_family = sa_family_t(AF_INET)
-        a.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        return Int(UInt16(bigEndian: a.sin_port))
     }
 
     /// Keyboard use of the buttons: focus the widget, Tab to the first button (drawn with a ring),
