@@ -99,6 +99,11 @@ final class DesktopHost {
         // The watcher's first call repeats the draw above (same layouts: nothing is redrawn); it also
         // covers a change made between that draw and the watch starting.
         wakeups.start({ DesktopHost.shared?.scheduleRefresh() }, onError: { error in warn("stopped watching the store: \(error)") })
+        // Once the windows are up and drawn: see CodeResidency.
+        g_timeout_add_seconds(2, { _ in
+            CodeResidency.trim()
+            return 0
+        }, nil)
     }
 
     private static let onMonitorsChanged: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, _ in

@@ -383,17 +383,19 @@ import WidgetRender
             }
         }
         let rss = rssKB()
-        print("DesktopHost: resident memory with 4 widgets: \(rss / 1024) MB (\(rss) kB)")
-        #expect(rss > 0 && rss <= Self.memoryLimitKB, "\(rss) kB")
+        print("DesktopHost: resident memory with 4 widgets, 1 s after they are drawn: \(rss / 1024) MB (\(rss) kB)")
+        #expect(rss > 0 && rss <= Self.startUpLimitKB, "\(rss) kB")
         let cpuBefore = cpuNanoseconds()
         let start = Date()
         Thread.sleep(forTimeInterval: 60)
         let cpu = Double(cpuNanoseconds() - cpuBefore) / 1e9
         let seconds = Date().timeIntervalSince(start)
+        let steadyRSS = rssKB()
+        print("DesktopHost: resident memory with 4 widgets after 60 s idle (a minute tick included): \(steadyRSS / 1024) MB (\(steadyRSS) kB)")
         print("DesktopHost: idle CPU over \(String(format: "%.1f", seconds)) s: \(String(format: "%.4f", cpu)) s = \(String(format: "%.4f", cpu / seconds * 100)) %")
         // One minute tick lays four widgets out again (about a millisecond); polling would cost far more.
         #expect(cpu < 0.1, "\(cpu) s of CPU in 60 s idle")
-        #expect(rssKB() <= Self.memoryLimitKB)
+        #expect(steadyRSS > 0 && steadyRSS <= Self.memoryLimitKB, "\(steadyRSS) kB after 60 s")
     }
 
     /// Wayland: a headless sway (a wlroots compositor with layer-shell). The host asks for a layer
@@ -430,11 +432,14 @@ import WidgetRender
         }
     }
 
-    /// The issue's target is 40 MB; measured 44.4 MB (release) and 44.5–46 MB (debug) with four
-    /// widgets, of which ~23 MB is what every one of our static Swift tools holds from the start
-    /// (`weaver --version`: 23 MB; this host exiting at once without a display: 22 MB). The limit
-    /// guards against regressions of the kind already fixed (GDK's GL probe: 100 MB).
-    static let memoryLimitKB = 50 * 1024
+    /// The issue's target, 40 MB, holds once the host has settled: it drops the mappings of its
+    /// own code pages 2 s after start (`CodeResidency`: the page cache's fault-around had mapped
+    /// ~17 MB of the 25 MB of code in this static binary). Measured 38.5 MB after 60 s idle with a
+    /// minute tick; 43.9 MB 1 s after the first draw, before that trim (release; GDK's GL probe,
+    /// fixed earlier, made it 100 MB).
+    static let memoryLimitKB = 40 * 1024
+    /// Start-up, before the trim: a guard against regressions of the GL-probe kind.
+    static let startUpLimitKB = 50 * 1024
 
     @Test func withoutADisplayItSaysSo() throws {
         let dir = try Products.temporaryDirectory("desktop")
