@@ -178,6 +178,19 @@ struct DataCommandTests {
         #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent("autostart/widgetweaver-data.desktop").path))
     }
 
+    /// `calendar add` shows the first five warnings and counts the rest, as `refresh` does.
+    @Test func calendarAddCountsTheWarningsItDoesNotShow() throws {
+        let events = (1...7).map { i in
+            "BEGIN:VEVENT\r\nUID:bad\(i)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260126T1\(i)0000Z\r\nDTEND:nonsense\r\nSUMMARY:Bad \(i)\r\nEND:VEVENT\r\n"
+        }.joined()
+        let file = home.appendingPathComponent("bad-ends.ics")
+        try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ww//test//EN\r\nX-WR-CALNAME:Bad\r\n\(events)END:VCALENDAR\r\n".utf8).write(to: file)
+        let add = try weaver(["calendar", "add", file.path])
+        #expect(add.status == 0, "\(add.stderrText)")
+        let shown = add.stderrText.split(separator: "\n").filter { $0.hasPrefix("warning: Bad: ") }
+        #expect(shown.count == 6 && shown.last == "warning: Bad: 2 more warnings", "\(add.stderrText)")
+    }
+
     @Test func calendarAndStepsCommands() throws {
         let file = home.appendingPathComponent("work.ics")
         try Data(workCalendar.utf8).write(to: file)

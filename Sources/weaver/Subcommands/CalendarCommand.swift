@@ -24,6 +24,8 @@ extension Weaver {
                 do {
                     let (entry, count, warnings) = try service.add(source, name: name)
                     for w in warnings.prefix(5) { printError("warning: \(entry.name): \(w)") }
+                    // As refresh says it: the rest are counted, not hidden.
+                    if warnings.count > 5 { printError("warning: \(entry.name): \(warnings.count - 5) more warnings") }
                     print("Added '\(entry.name)' (id \(entry.id)): \(count) event\(count == 1 ? "" : "s") in \(entry.source)")
                     print("Next: 'weaver calendar refresh' writes snapshots/calendar.json for the Next Up widget.")
                 } catch let e as HTTPError {
