@@ -123,6 +123,25 @@ import TestSupport
         #expect(two.status != 0 && two.stderrText.contains("give one DURATION"), "\(two.stderrText)")
     }
 
+    /// `noise set --preset X --fade D`: the running player crossfades to the preset (as `noise
+    /// preset X --crossfade D`); '--fade' alone, or with layer changes, is refused.
+    @Test func setPresetCrossfadesTheRunningPlayer() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let player = try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0"], environment: rig.env)
+        defer { _ = try? rig.noise(["stop"]); _ = player.waitForExit(10) }
+        #expect(player.waitForStderr(5) { $0.contains("Playing") }, "\(player.stderrText)")
+        let switched = try rig.noise(["set", "--preset", "ocean", "--fade", "1s"])
+        #expect(switched.status == 0 && switched.stdoutText.contains("Switching to Ocean (ocean)"), "\(switched.stderrText)")
+        #expect(rig.waitForStatus { $0["presetID"] as? String == "ocean" } != nil)
+        let alone = try rig.noise(["set", "--fade", "1s"])
+        #expect(alone.status != 0 && alone.stderrText.contains("'--fade' goes with '--preset'"), "\(alone.stderrText)")
+        let mixed = try rig.noise(["set", "--preset", "rain", "--layer", "1", "--volume", "0.5"])
+        #expect(mixed.status != 0 && mixed.stderrText.contains("give it alone"), "\(mixed.stderrText)")
+        let long = try rig.noise(["set", "--preset", "rain", "--fade", "2m"])
+        #expect(long.status != 0 && long.stderrText.contains("allowed 0s…30s"), "\(long.stderrText)")
+    }
+
     @Test func lastMixRoundTrip() throws {
         let rig = try Rig()
         defer { rig.server.stop() }

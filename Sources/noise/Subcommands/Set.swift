@@ -21,6 +21,7 @@ extension Noise {
               noise set --mute                (silent; --unmute goes back to the level)
               noise set --layer 1 --movement-level 4 --movement-period 10s   (slow swells)
               noise set --layer 1 --still                                   (movement off)
+              noise set --preset rain --fade 30s   (every parameter crossfades to the preset's)
             """))
 
         @OptionGroup var storeOption: StoreOption
@@ -48,6 +49,8 @@ extension Noise {
         var master: String?
         @Flag(help: "Silence the running player; the master level is kept for '--unmute'.") var mute = false
         @Flag(help: "Back to the master level from before '--mute'.") var unmute = false
+        @Option(help: "Switch to a preset (see 'noise presets'), as 'noise preset NAME' does.") var preset: String?
+        @Option(numeric: "With '--preset': the crossfade, 0s…30s (default 2s).") var fade: String?
 
         enum MasterChange: Equatable {
             case absolute(Double)
@@ -148,9 +151,31 @@ extension Noise {
             }
         }
 
-        func validate() throws { _ = try parsed() }
+        func validate() throws {
+            let p = try parsed()
+            if preset != nil {
+                guard p.layerIndex == nil, p.master == nil, p.muted == nil else {
+                    throw ValidationError("'--preset' switches the whole mix: give it alone (with '--fade'), and change layers after")
+                }
+                _ = try presetFadeSeconds()
+            } else if fade != nil {
+                throw ValidationError("'--fade' goes with '--preset'")
+            }
+        }
+
+        func presetFadeSeconds() throws -> Double {
+            let s = try DurationParser.secondsOrValidationError(fade ?? "2s", "--fade")
+            guard ControlRequest.crossfadeRange.contains(s) else {
+                throw ValidationError("'--fade' \(fade ?? "") is out of range; allowed 0s…30s")
+            }
+            return s
+        }
 
         func run() throws {
+            if let preset {
+                try Noise.Preset.switchTo(preset, crossfadeSeconds: try presetFadeSeconds(), store: storeOption.root)
+                return
+            }
             let p = try parsed()
             try checkSomethingToDo(p)
             var requests: [ControlRequest] = []

@@ -3,6 +3,7 @@ import CLISupport
 import Foundation
 import NoiseControl
 import NoiseEngine
+import SharedStore
 
 extension Noise {
     struct Pause: ParsableCommand {
@@ -160,13 +161,19 @@ extension Noise {
         func validate() throws { _ = try crossfadeSeconds() }
 
         func run() throws {
+            try Self.switchTo(name, crossfadeSeconds: try crossfadeSeconds(), store: storeOption.root)
+        }
+
+        /// `noise preset NAME` and `noise set --preset NAME --fade D`: the running player crossfades
+        /// every parameter to the preset's, or the Last Mix becomes the preset.
+        static func switchTo(_ name: String, crossfadeSeconds: Double, store root: StoreRoot) throws {
             // Checked here so a typo gets the list of presets, whether or not a player runs.
             let (entry, mix) = try PresetLibrary.standard().load(name)
-            switch try PlayerControl.send(.preset(id: entry.id, crossfadeSeconds: try crossfadeSeconds())) {
+            switch try PlayerControl.send(.preset(id: entry.id, crossfadeSeconds: crossfadeSeconds)) {
             case .delivered(let status):
                 print("Switching to \(mix.name) (\(entry.id))" + (status.map { ", master \(percent($0.mix.masterVolume)) kept" } ?? "") + ".")
             case .notRunning:
-                let store = LastMixStore(root: storeOption.root)
+                let store = LastMixStore(root: root)
                 var keptMaster: Double?
                 let hadLastMix = (try? store.load())?.lastMix != nil
                 let (_, load) = try store.update { last in
