@@ -1,45 +1,123 @@
 #!/usr/bin/env bash
-# Runs the built test suite with a deadline (TEST_TIMEOUT seconds, default 1500). A test that hangs
-# would otherwise hold CI until CI's own limit with nothing to show; at the deadline this prints the
-# tests that started and never finished and the processes still running, stops the run, and fails.
-# Usage: scripts/run-tests.sh <swift test arguments...>
+# Runs the built test suite in parallel shards, with a deadline (TEST_TIMEOUT seconds, default 1500).
+#
+# Why shards: Swift Testing runs every test of one process on Swift's cooperative pool, one thread
+# per core. Many of our tests block a thread while a real server, player or browser does its work
+# (a one-process run of 587 tests took 318 s wall for 77 s of CPU on 2 cores), so one process
+# leaves the machine idle. Several processes, each with its own pool, overlap those waits. The test
+# modules are grouped into TEST_SHARDS processes (default 4; 1 = one `swift test` as before) by
+# scripts/test-shards; a module that file does not name runs in the last shard, so none is skipped.
+#
+# At the deadline this prints the tests that started and never finished and the processes still
+# running, stops the run, and fails (a hanging test would otherwise hold CI with nothing to show).
+# Usage: scripts/run-tests.sh <swift test arguments...>   (e.g. -c release --skip-build -Xswiftc -enable-testing)
+#        A --filter among the arguments runs one `swift test` with them, unsharded.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-log=$(mktemp)
 deadline=${TEST_TIMEOUT:-1500}
+shards=${TEST_SHARDS:-4}
+logdir=$(mktemp -d)
+trap 'rm -rf "$logdir"' EXIT
 
 unfinished() {
-    python3 - "$log" <<'PY'
+    python3 - "$@" <<'PY'
 import re, sys
-started, ended = [], set()
-for line in open(sys.argv[1], errors="replace"):
-    m = re.search(r"Test (\S+?\(.*?\)) started\.", line)
-    if m: started.append(m.group(1))
-    m = re.search(r"Test (\S+?\(.*?\))(?: with \d+ test cases?)? (?:passed|failed)", line)
-    if m: ended.add(m.group(1))
-for t in dict.fromkeys(started):
-    if t not in ended: print("  " + t)
+for path in sys.argv[1:]:
+    started, ended = [], set()
+    for line in open(path, errors="replace"):
+        m = re.search(r"Test (\S+?\(.*?\)) started\.", line)
+        if m: started.append(m.group(1))
+        m = re.search(r"Test (\S+?\(.*?\))(?: with \d+ test cases?)? (?:passed|failed)", line)
+        if m: ended.add(m.group(1))
+    for t in dict.fromkeys(started):
+        if t not in ended: print("  " + t)
 PY
 }
 
-setsid "${SWIFT:-swift}" test "$@" > >(tee "$log") 2>&1 &
-pid=$!
-waited=0
-while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$deadline" ]; do sleep 5; waited=$((waited + 5)); done
-if kill -0 "$pid" 2>/dev/null; then
+# Waits for the process groups in $@ (PIDs of setsid leaders) until the deadline; 124 when it passed.
+wait_or_stop() {
+    local waited=0 alive
+    while :; do
+        alive=0
+        for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
+        [ "$alive" = 0 ] && return 0
+        [ "$waited" -ge "$deadline" ] && break
+        sleep 2; waited=$((waited + 2))
+    done
     {
         echo "run-tests: the test run passed its ${deadline} s deadline. Started and never finished:"
-        unfinished
+        unfinished "$logdir"/*.log
         echo "run-tests: processes still running:"
         ps -eo pid,ppid,etime,args --sort=start_time | grep -v ' \[' | tail -40
     } >&2
-    kill -TERM -- "-$pid" 2>/dev/null; sleep 10; kill -KILL -- "-$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
-    rm -f "$log"
-    exit 124
+    for p in "$@"; do kill -TERM -- "-$p" 2>/dev/null; done
+    sleep 10
+    for p in "$@"; do kill -KILL -- "-$p" 2>/dev/null; done
+    return 124
+}
+
+single=0
+[ "$shards" -le 1 ] && single=1
+for a in "$@"; do [ "$a" = "--filter" ] || [[ "$a" == --filter=* ]] && single=1; done
+
+if [ "$single" = 1 ]; then
+    setsid "${SWIFT:-swift}" test "$@" > >(tee "$logdir/all.log") 2>&1 &
+    pid=$!
+    wait_or_stop "$pid" || exit 124
+    wait "$pid"; rc=$?
+    sleep 1   # let tee finish
+    exit "$rc"
 fi
-wait "$pid"
-rc=$?
-sleep 1   # let tee finish
-rm -f "$log"
+
+# The runner is the test bundle swift test would start; the bin folder comes from the same arguments.
+build_args=()
+for a in "$@"; do [ "$a" = "--skip-build" ] || build_args+=("$a"); done
+bin=$("${SWIFT:-swift}" build "${build_args[@]}" --show-bin-path) || exit 1
+runner=$(ls "$bin"/*PackageTests.xctest 2>/dev/null | head -1)
+[ -x "$runner" ] || { echo "run-tests: no test runner in $bin (build with --build-tests first)" >&2; exit 1; }
+
+# Shard lines: module names separated by spaces; blank lines and # comments ignored.
+mapfile -t lines < <(grep -v '^\s*#' scripts/test-shards | grep -v '^\s*$' | head -n "$shards")
+all_modules=$(cd Tests && ls -d *Tests 2>/dev/null)
+named=" $(printf '%s ' "${lines[@]}") "
+rest=""
+for m in $all_modules; do [[ "$named" == *" $m "* ]] || rest="$rest $m"; done
+for m in $(printf '%s ' "${lines[@]}"); do
+    [ -d "Tests/$m" ] || echo "run-tests: scripts/test-shards names $m, which is not a test module" >&2
+done
+last=$((${#lines[@]} - 1))
+lines[$last]="${lines[$last]}$rest"
+
+pids=()
+start=$(date +%s)
+for i in "${!lines[@]}"; do
+    modules=$(echo ${lines[$i]} | tr ' ' '|')
+    ( s=$(date +%s)
+      setsid "$runner" --testing-library swift-testing --filter "^($modules)\." > "$logdir/shard$i.log" 2>&1
+      echo "$? $(( $(date +%s) - s ))" > "$logdir/shard$i.rc" ) &
+    pids+=($!)
+    echo "run-tests: shard $i: ${lines[$i]}"
+done
+wait_or_stop "${pids[@]}"; stopped=$?
+wait
+
+rc=0
+for i in "${!lines[@]}"; do
+    echo "===== shard $i: ${lines[$i]}"
+    cat "$logdir/shard$i.log"
+done
+echo "===== summary ($(( $(date +%s) - start )) s wall)"
+for i in "${!lines[@]}"; do
+    read -r code secs < "$logdir/shard$i.rc" 2>/dev/null || { code=124; secs="?"; }
+    result=$(grep -aE "Test run with [0-9]+ tests" "$logdir/shard$i.log" | tail -1 | sed 's/\x1b\[[0-9;]*m//g')
+    echo "shard $i (exit $code, ${secs} s): ${result:-no result line}"
+    [ "$code" = 0 ] || rc=1
+    # A shard with no tests at all means a wrong filter, not a pass.
+    [ -n "$result" ] || rc=1
+done
+if [ "$rc" != 0 ]; then
+    echo "run-tests: failures:"
+    grep -ahE "✘ Test .*(recorded an issue|failed after)" "$logdir"/shard*.log | sed 's/\x1b\[[0-9;]*m//g' | head -60
+fi
+[ "$stopped" = 124 ] && exit 124
 exit "$rc"
