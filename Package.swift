@@ -109,9 +109,10 @@ let package = Package(
         // Git commit and build date for `--version` (a header `make` writes; "unknown" without it).
         .target(name: "CBuildStamp"),
         // What noise and weaver share about presenting themselves: `--version`, help text at 80 columns,
-        // numeric options that take negative values, errors with the failing command's usage.
+        // numeric options that take negative values, errors with the failing command's usage, and the
+        // one `--store` option (and the store folder handed on to login entries) both tools take.
         .target(name: "CLISupport", dependencies: [
-            "CBuildStamp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "CBuildStamp", "SharedStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "WidgetActions", dependencies: ["NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender"]),
         // Widgets on the desktop: which designs, where, on which monitor (the store's desktop.json),

@@ -14,7 +14,7 @@ public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
 /// Where rendered audio goes: a sound server, a sound card, a file or nowhere.
 ///
 /// Every implementation guarantees (checked per backend: `PulseAudioSinkTests`, `PlaybackTests` for
-/// PulseAudio, PipeWire and ALSA through a real server or card, `WAVFileSinkTests`, `RenderPolishTests` for FLAC):
+/// PulseAudio, PipeWire and ALSA through a real server or card, `WAVFileSinkTests`, `RenderOutputTests` for FLAC):
 /// - `open` allocates everything the sink needs; `write` does not allocate, lock a mutex shared with
 ///   other threads, log or print, so a real-time render thread may call it.
 /// - `write` takes interleaved float frames in `format` and either accepts all of them (blocking as

@@ -62,13 +62,6 @@ public struct ResumeAtLogin: Sendable {
     /// Tells a running systemd user manager about the changed unit; harmless when there is none.
     /// Returns a note when the reload failed.
     public func reloadSystemd() -> String? {
-        guard Autostart.systemdIsRunning(), access("/usr/bin/systemctl", X_OK) == 0 else { return nil }
-        guard let pid = try? Spawn.start("/usr/bin/systemctl", ["--user", "daemon-reload"], environment: environment) else {
-            return "note: could not run 'systemctl --user daemon-reload'; the unit takes effect at the next login"
-        }
-        if Spawn.wait(pid) != 0 {
-            return "note: 'systemctl --user daemon-reload' failed; the unit takes effect at the next login"
-        }
-        return nil
+        UserSystemd.run(["daemon-reload"], environment: environment)
     }
 }

@@ -5,7 +5,7 @@ import TestSupport
 /// A real player on a private PulseAudio server, driven from other processes the way a user's
 /// shells, status bars and login scripts drive it.
 @Suite(.serialized) struct PlayerControlTests {
-    struct Rig {
+    struct Rig: StoreBackedRig {
         let server: PulseServer
         let env: [String: String]
         let store: URL
@@ -17,20 +17,6 @@ import TestSupport
         }
 
         func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }
-
-        func status() throws -> [String: Any] {
-            let data = try Data(contentsOf: store.appendingPathComponent("status.json"))
-            return try JSONSerialization.jsonObject(with: data) as! [String: Any]
-        }
-
-        func waitForStatus(_ seconds: Double = 5, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
-            let end = Date().addingTimeInterval(seconds)
-            while Date() < end {
-                if let s = try? status(), predicate(s) { return s }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return nil
-        }
     }
 
     @Test func statusFeedDescribesTheRunningPlayer() throws {

@@ -8,7 +8,7 @@ import TestSupport
 /// A real player on a private PulseAudio (issue 12 point 6, issue 16): quiet while steady, still
 /// prompt on change, honest when its output is lost, and a stream the server can classify.
 @Suite(.serialized) struct QuietPlayerTests {
-    struct Rig {
+    struct Rig: StoreBackedRig {
         let server: PulseServer
         let env: [String: String]
         let store: URL
@@ -22,20 +22,6 @@ import TestSupport
         }
 
         func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }
-
-        func status() -> [String: Any]? {
-            guard let data = try? Data(contentsOf: statusURL) else { return nil }
-            return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        }
-
-        func waitForStatus(_ seconds: Double = 5, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
-            let end = Date().addingTimeInterval(seconds)
-            while Date() < end {
-                if let s = status(), predicate(s) { return s }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            return nil
-        }
 
         func play(_ args: [String]) throws -> Spawned {
             let player = try Spawned("noise", ["play", "--fade-in", "0", "--latency", "150ms"] + args, environment: env)

@@ -178,6 +178,24 @@ struct DataCommandTests {
         #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent("autostart/widgetweaver-data.desktop").path))
     }
 
+    /// Both tools hand the same store to what they install: with only `$WIDGETWEAVER_HOME` set,
+    /// `weaver weather autorefresh` and `noise autostart` write `--store <that folder>` into their
+    /// units (the refresh timer used to leave it out and refresh the default store instead).
+    @Test func loginEntriesOfBothToolsNameTheStoreFromTheEnvironment() throws {
+        #expect(try weaver(["weather", "autorefresh", "enable", "--method", "systemd"]).status == 0)
+        let service = try String(contentsOf: config.appendingPathComponent("systemd/user/widgetweaver-data.service"), encoding: .utf8)
+        let noise = try Products.run("noise", ["autostart", "enable", "--method", "systemd"],
+                                     environment: ["WIDGETWEAVER_HOME": home.path, "XDG_CONFIG_HOME": config.path,
+                                                   "XDG_RUNTIME_DIR": home.path])
+        #expect(noise.status == 0, "\(noise.stderrText)")
+        let units = try FileManager.default.contentsOfDirectory(atPath: config.appendingPathComponent("systemd/user").path)
+        let player = try #require(units.first { $0.hasPrefix("widgetweaver-noise") && $0.hasSuffix(".service") }, "\(units)")
+        let playerUnit = try String(contentsOf: config.appendingPathComponent("systemd/user/\(player)"), encoding: .utf8)
+        let word = "\"--store\" \"\(home.standardizedFileURL.path)\""
+        #expect(service.contains(word), "\(service)")
+        #expect(playerUnit.contains(word), "\(playerUnit)")
+    }
+
     /// `calendar add` shows the first five warnings and counts the rest, as `refresh` does.
     @Test func calendarAddCountsTheWarningsItDoesNotShow() throws {
         let events = (1...7).map { i in

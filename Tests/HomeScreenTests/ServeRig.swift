@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// A private PulseAudio, a scratch store and a `weaver serve` on a free loopback port.
-final class ServeRig: @unchecked Sendable {
+final class ServeRig: StoreBackedRig, @unchecked Sendable {
     let pulse: PulseServer
     let store: URL
     let env: [String: String]
@@ -60,20 +60,6 @@ final class ServeRig: @unchecked Sendable {
         let designs = try JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]] ?? []
         counterID = designs.first { $0["name"] as? String == "Counter" }?["id"] as? String ?? ""
         #expect(!counterID.isEmpty, "\(list.stdoutText)")
-    }
-
-    func status() -> [String: Any]? {
-        guard let data = try? Data(contentsOf: store.appendingPathComponent("status.json")) else { return nil }
-        return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-    }
-
-    func waitForStatus(_ seconds: Double = 5, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if let s = status(), predicate(s) { return s }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return nil
     }
 
     func layerVolume(_ index: Int) -> Double? {

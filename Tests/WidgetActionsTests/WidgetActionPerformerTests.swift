@@ -14,7 +14,7 @@ import WidgetDesign
 /// Widget buttons against real parts: a real player on a private PulseAudio server, the real
 /// store files, login entries in a scratch config folder.
 @Suite(.serialized) struct WidgetActionPerformerTests {
-    struct Rig {
+    struct Rig: StoreBackedRig {
         let server: PulseServer
         let env: [String: String]
         let store: URL
@@ -35,20 +35,6 @@ import WidgetDesign
         }
 
         func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }
-
-        func status() -> [String: Any]? {
-            guard let data = try? Data(contentsOf: store.appendingPathComponent("status.json")) else { return nil }
-            return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        }
-
-        func waitForStatus(_ seconds: Double = 5, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
-            let end = Date().addingTimeInterval(seconds)
-            while Date() < end {
-                if let s = status(), predicate(s) { return s }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return nil
-        }
 
         func lastMix() throws -> [String: Any] {
             try JSONSerialization.jsonObject(with: Data(contentsOf: store.appendingPathComponent("last-mix.json"))) as! [String: Any]

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NoiseControl
 import NoiseEngine
+import CLISupport
 
 extension Noise {
     struct AutostartCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import NoiseEngine
 import NoiseDSP
 import NoiseControl
+import CLISupport
 
 extension Noise {
     struct Presets: ParsableCommand {

@@ -164,44 +164,19 @@ extension Noise {
     }
 }
 
-/// The output of `noise render`. A regular file (new or existing) is rendered into a temporary
-/// file beside it and renamed over it at the end (also after Ctrl-C), so a failed render never
-/// truncates or deletes an existing file; a symbolic link is followed, so the link stays and its
-/// target is replaced. Standard output (`-`), pipes and devices are written straight through,
-/// as a stream.
+/// The output of `noise render` (see `OutputTarget`: a regular file is rendered beside itself and
+/// renamed over at the end, also after Ctrl-C; `-`, pipes and devices are streamed), opened as a
+/// WAV or FLAC sink.
 struct WAVTarget {
-    let path: String
-    /// Where the bytes finally live (the link's target for a symbolic link).
-    let resolvedPath: String
-    let temporaryPath: String
-    let isStream: Bool
+    let output: OutputTarget
+    var isStream: Bool { output.isStream }
 
     init(path: String) throws {
-        self.path = path
-        guard path != "-" else {
-            (resolvedPath, temporaryPath, isStream) = (path, "", true)
-            return
+        do {
+            output = try OutputTarget(path: path, exampleName: "sleep.wav")
+        } catch {
+            throw CLIError(error.description)
         }
-        var resolved = path
-        var info = stat()
-        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let real = realpath(path, nil) {
-            resolved = String(cString: real)
-            free(real)
-        }
-        resolvedPath = resolved
-        if stat(resolved, &info) == 0 {
-            switch info.st_mode & S_IFMT {
-            case S_IFREG: isStream = false
-            case S_IFDIR:
-                let example = URL(fileURLWithPath: path).appendingPathComponent("sleep.wav").path
-                throw CLIError("'--output' \(path) is a folder; give a file name, e.g. -o \(example)")
-            default: isStream = true   // a FIFO, a character device (/dev/null), a socket
-            }
-        } else {
-            isStream = false
-        }
-        let url = URL(fileURLWithPath: resolved)
-        temporaryPath = isStream ? "" : url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
     }
 
     func open(format: AudioFormat, encoding: SampleEncoding, container: Noise.Render.Container,
@@ -214,35 +189,30 @@ struct WAVTarget {
                                          name: name, expectedFrameCount: expectedFrames)
             }
         }
-        if path == "-" { return try sink(descriptor: 1, owns: false, name: "standard output") }
-        if isStream {
-            let fd = Glibc.open(resolvedPath, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
-            return try sink(descriptor: fd, owns: true, name: path)
+        if output.isStream {
+            let (fd, owned) = try openOrFail()
+            return try sink(descriptor: fd, owns: owned, name: output.isStandardOutput ? "standard output" : output.path)
         }
         do {
             switch container {
-            case .wav: return try WAVFileSink(path: temporaryPath, format: format, encoding: encoding, exclusive: true)
-            case .flac: return try FLACFileSink(path: temporaryPath, format: format, encoding: encoding, exclusive: true,
+            case .wav: return try WAVFileSink(path: output.temporaryPath, format: format, encoding: encoding, exclusive: true)
+            case .flac: return try FLACFileSink(path: output.temporaryPath, format: format, encoding: encoding, exclusive: true,
                                                 expectedFrameCount: expectedFrames)
             }
         } catch {
-            throw CLIError("cannot write \(path): \(error.reason)")
+            throw CLIError("cannot write \(output.path): \(error.reason)")
         }
+    }
+
+    private func openOrFail() throws -> (descriptor: Int32, owned: Bool) {
+        do { return try output.openStream() } catch { throw CLIError(error.description) }
     }
 
     func commit() throws {
-        guard !isStream else { return }
-        guard rename(temporaryPath, resolvedPath) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            throw CLIError("cannot move the render into place at \(path): \(reason)")
-        }
+        do { try output.commit() } catch { throw CLIError(error.description) }
     }
 
-    func abandon() {
-        if !isStream { unlink(temporaryPath) }
-    }
+    func abandon() { output.abandon() }
 }
 
 /// A failure reported as `Error: message` with exit status 1.

@@ -2,6 +2,7 @@ import ArgumentParser
 import DataSources
 import Foundation
 import SharedStore
+import CLISupport
 
 extension Weaver {
     struct CalendarCommand: ParsableCommand {
@@ -17,7 +18,7 @@ extension Weaver {
                 abstract: "Add a calendar file or address; it is read once now and refused if it is not a calendar.")
             @Argument(help: "An .ics file, or an https:// / webcal:// address.") var source: String
             @Option(help: "Name shown in the widget (default: the calendar's own name, else the file name or host).") var name: String?
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: StoreOption
 
             func run() throws {
                 let service = CalendarService(root: store.root)
@@ -40,7 +41,7 @@ extension Weaver {
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "list", abstract: "List the calendars: id, name, events, last refresh, source.")
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: StoreOption
             func run() throws {
                 let entries = try CalendarService(root: store.root).list(note: printError)
                 if entries.isEmpty { print("No calendars; add one with 'weaver calendar add FILE.ics'."); return }
@@ -54,7 +55,7 @@ extension Weaver {
         struct Remove: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a calendar by id or name (the .ics file itself is left alone).")
             @Argument(help: "The id or name from 'weaver calendar list'.") var calendar: String
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: StoreOption
             func run() throws {
                 do {
                     let e = try CalendarService(root: store.root).remove(calendar)
@@ -72,7 +73,7 @@ extension Weaver {
             @Option(help: ArgumentHelp("IANA zone for floating times and all-day dates (default: the system's).", valueName: "zone")) var tz: String?
             @Option(help: ArgumentHelp("Pretend the clock is this ISO 8601 date-time (for trying things out).", valueName: "iso8601")) var now: String?
             @Flag(help: "Print nothing unless something failed (for timers).") var quiet = false
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: StoreOption
 
             func validate() throws {
                 if let tz, TimeZone(identifier: tz) == nil {

@@ -20,7 +20,7 @@ extension Weaver {
 extension Weaver.Designs {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List saved designs, newest first.")
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
         @Option(help: "Only designs whose name contains TEXT (ignores case and accents).") var search: String?
         @Flag(help: "Print JSON.") var json = false
 
@@ -52,7 +52,7 @@ extension Weaver.Designs {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one design.")
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
         @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
         @Flag(help: "Print the design's JSON (the exchange format).") var json = false
 
@@ -117,7 +117,7 @@ extension Weaver.Designs {
             commandName: "new",
             abstract: "Create a design from a template's starter.",
             usage: "weaver designs new [--template <template>] [--name <name>] [<options>]")
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
         @Option(help: "Template: \(TemplateCatalogue.ids) (or a layout token).") var template = "classic"
         @Option(help: "Name of the new design.") var name: String?
 
@@ -144,7 +144,7 @@ extension Weaver.Designs {
 
     struct Duplicate: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "duplicate", abstract: "Copy a design under a new ID.")
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
         @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
 
         func run() throws {
@@ -156,7 +156,7 @@ extension Weaver.Designs {
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Move a design to the trash ('weaver designs restore' brings it back).")
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
         @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
 
         func run() throws {
@@ -172,7 +172,7 @@ extension Weaver.Designs {
 
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "restore", abstract: "Bring a design back from the trash.")
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
         @Argument(help: "Design ID, unique ID prefix, or name (see 'weaver designs trash').") var design: String
 
         func run() throws {
@@ -183,7 +183,7 @@ extension Weaver.Designs {
 
     struct Trash: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "trash", abstract: "List designs in the trash, or empty it with --empty.")
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
         @Flag(help: "Print JSON.") var json = false
         @Flag(help: "Delete every design in the trash for good (they cannot be restored afterwards).") var empty = false
 
@@ -204,7 +204,7 @@ extension Weaver.Designs {
 
     struct Default: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "default", abstract: "Show, set or clear (--clear) the default design.")
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
         @Argument(help: "Design ID, unique ID prefix, or name to make the default.") var design: String?
         @Flag(help: "Clear the default design (widgets then show none until one is set).") var clear = false
 
@@ -236,7 +236,7 @@ extension Weaver.Designs {
             abstract: "Edit a design: FIELD=VALUE... (saves with a new updatedAt).",
             discussion: "Fields:\n" + DesignEditor.fields.map { HelpText.hanging($0.names.joined(separator: ", "), $0.allowed) }.joined(separator: "\n")
         )
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
         @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
         @Argument(help: "Assignments, e.g. name=Morning accent=pink style.background=aurora.") var assignments: [String]
 

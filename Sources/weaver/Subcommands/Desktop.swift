@@ -24,7 +24,7 @@ extension Weaver {
             """,
             subcommands: [Add.self, List.self, Remove.self, Move.self])
 
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
 
         @Option(help: ArgumentHelp("enable|disable: start 'weaver desktop' at login (an XDG autostart entry, or a systemd user unit with '--method systemd').", valueName: "action"))
         var autostart: String?
@@ -49,7 +49,7 @@ extension Weaver {
             guard FileManager.default.isExecutableFile(atPath: host.path) else {
                 throw CommandError("the desktop host \(host.path) is missing: it is installed with weaver (make install builds it)")
             }
-            let arguments = [host.path] + (store.store.map { ["--store", $0] } ?? [])
+            let arguments = [host.path] + (store.path.map { ["--store", $0] } ?? [])
             let argv = arguments.map { strdup($0) } + [nil]
             execv(host.path, argv)
             throw CommandError("cannot start \(host.path): \(String(cString: strerror(errno)))")
@@ -64,7 +64,7 @@ extension Weaver {
         func runAutostart(enable: Bool) throws {
             let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
             let entry = DesktopAutostart(configHome: LoginEntries.configHome(), executable: URL(fileURLWithPath: exe),
-                                         storeDirectory: store.store.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+                                         storeDirectory: store.explicitDirectory)
             if enable {
                 for url in try entry.install(DesktopAutostart.Method(rawValue: method)!) { print("Wrote \(url.path)") }
                 print("The desktop widgets start at login.")
@@ -128,7 +128,7 @@ extension Weaver.Desktop {
         @Option(numeric: ArgumentHelp("Monitor number (0 first, 0…15) or 'all' for a copy on each.", valueName: "n|all"))
         var monitor: String = "0"
 
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
 
         func validate() throws {
             guard WidgetFamily.parse(family) != nil else {
@@ -174,7 +174,7 @@ extension Weaver.Desktop {
         @Flag(help: "As JSON.")
         var json = false
 
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
 
         func run() throws {
             let list = try DesktopWidgetList.load(store.root, warn: { printWarning($0) })
@@ -206,7 +206,7 @@ extension Weaver.Desktop {
         @Argument(help: "The widget's number from 'weaver desktop list'.")
         var id: Int
 
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
 
         func run() throws {
             try DesktopWidgetList.update(store.root, warn: { printWarning($0) }) { list in
@@ -235,7 +235,7 @@ extension Weaver.Desktop {
         @Option(numeric: ArgumentHelp("Monitor number (0…15) or 'all'.", valueName: "n|all"))
         var monitor: String?
 
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
 
         func validate() throws {
             try place.validate(required: false)

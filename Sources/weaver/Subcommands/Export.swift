@@ -18,7 +18,7 @@ extension Weaver {
                 folders outside its store.
                 """)
         )
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
         @Argument(help: "Design IDs, unique ID prefixes, or names.") var designs: [String] = []
         @Flag(help: "Export every design in the library.") var all = false
         @Flag(inversion: .prefixedNo, help: "Embed the images the designs reference (on by default).") var embedImages = true

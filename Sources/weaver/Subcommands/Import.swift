@@ -21,7 +21,7 @@ extension Weaver {
                 (at most 64 MB).
                 """)
         )
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
         @Argument(help: "The file to import, or - for standard input.") var file: String
         @Option(help: "Design numbers to import, e.g. 1,3 or 2-4.") var select: String?
         @Flag(help: "Import every design in the file.") var all = false

@@ -12,7 +12,7 @@ extension Weaver {
             usage: "weaver remix <design> [--seed <seed>] [--count <count>] [<options>]",
             discussion: "The same --seed gives the same variants. Without --seed a random seed is used and printed."
         )
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
         @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
         @Option(numeric: "Seed for the variants (0…2^64-1).") var seed: UInt64?
         @Option(numeric: "How many variants (1…\(Remixer.maxCount)).") var count = 12

@@ -24,7 +24,7 @@ struct WidgetSelection: ParsableArguments {
     var pro = false
 
     @OptionGroup var clock: ClockOptions
-    @OptionGroup var store: DesignStoreOptions
+    @OptionGroup var store: StoreOption
 
     func validate() throws {
         guard WidgetFamily.parse(family) != nil else {
@@ -208,36 +208,21 @@ enum TapDescription {
     }
 
     /// Performs a tapped action and returns what it did (warnings go to standard error).
-    static func perform(_ action: WidgetAction, store: DesignStoreOptions, isPro: Bool?) throws -> String {
-        let outcome = try TapPerformer.perform(action, root: store.root, storeDirectory: store.store, isPro: isPro)
+    static func perform(_ action: WidgetAction, store: StoreOption, isPro: Bool?) throws -> String {
+        let outcome = try TapPerformer.perform(action, root: store.root, storeDirectory: store.explicitDirectory, isPro: isPro)
         for w in outcome.warnings { printWarning(w) }
         return outcome.message
     }
 }
 
-/// Writes output atomically (regular files), or as a stream (-, FIFOs, devices).
+/// Writes a whole rendition to `-o`: atomically for a file, straight through for `-`, FIFOs and
+/// devices (`OutputTarget`, shared with `noise render`).
 enum OutputFile {
     static func write(_ bytes: [UInt8], to path: String) throws {
-        if path == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
-            return
+        do {
+            try OutputTarget(path: path, option: "-o", exampleName: "widget.png").write(bytes)
+        } catch let failure as OutputTarget.Failure {
+            throw CommandError(failure.description)
         }
-        let url = URL(fileURLWithPath: path)
-        var st = stat()
-        if stat(url.path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
-            guard let handle = FileHandle(forWritingAtPath: url.path) else { throw CommandError("cannot open \(url.path) for writing") }
-            handle.write(Data(bytes))
-            try handle.close()
-            return
-        }
-        let target = url.resolvingSymlinksInPath()
-        // A missing folder is more often a typo than a wish: name it instead of making it
-        // (atomicWrite would make it, as the store wants for its own folders).
-        let folder = target.deletingLastPathComponent()
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw CommandError("-o \(path): the folder \(folder.path) does not exist; make it first")
-        }
-        try FileSystem.atomicWrite(Data(bytes), to: target, mode: 0o644)
     }
 }

@@ -16,7 +16,7 @@ extension Weaver {
             """
         )
 
-        @OptionGroup var storeOption: DesignStoreOptions
+        @OptionGroup var storeOption: StoreOption
 
         @Option(numeric: ArgumentHelp("Port to listen on, 0…65535 (0 picks a free one).", valueName: "port"))
         var port = ListenAddress.defaultPort
@@ -40,9 +40,10 @@ extension Weaver {
         func run() throws {
             let host = listen == "localhost" ? "127.0.0.1" : listen
             let root = storeOption.root
+            let storeDirectory = storeOption.explicitDirectory
             let server = HomeScreenServer(listen: ListenAddress(host: host, port: port),
                                           board: RenderedBoard(root: root, perform: { action, root in
-                                              let outcome = try TapPerformer.perform(action, root: root, storeDirectory: storeOption.store)
+                                              let outcome = try TapPerformer.perform(action, root: root, storeDirectory: storeDirectory)
                                               for w in outcome.warnings { printWarning(w) }
                                               return outcome.message
                                           }),

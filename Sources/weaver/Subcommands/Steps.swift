@@ -20,7 +20,7 @@ extension Weaver {
             @Argument(help: "A .csv or .json file.") var file: String
             @Option(help: ArgumentHelp("IANA zone that decides which date is today (default: the system's).", valueName: "zone")) var tz: String?
             @Option(help: ArgumentHelp("Pretend the clock is this ISO 8601 date-time.", valueName: "iso8601")) var now: String?
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: StoreOption
 
             func validate() throws {
                 if let tz, TimeZone(identifier: tz) == nil {
@@ -53,7 +53,7 @@ extension Weaver {
             static let configuration = CommandConfiguration(commandName: "goal", abstract: "Set the daily step goal (and a weekend goal for Saturday and Sunday).")
             @Argument(help: "Steps per day, 1…200000.") var steps: Int
             @Option(numeric: ArgumentHelp("Goal on Saturdays and Sundays, 1…200000 (default: the daily goal).", valueName: "steps")) var weekend: Int?
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: StoreOption
 
             func validate() throws {
                 guard StepsService.goalRange.contains(steps) else {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WidgetDesign
+import CLISupport
 
 extension Weaver {
     struct Templates: ParsableCommand {
@@ -37,7 +38,7 @@ extension Weaver.Templates {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a template (optionally a remix of it) to the library.")
-        @OptionGroup var store: DesignStoreOptions
+        @OptionGroup var store: StoreOption
         @Argument(help: "Template ID or name (see 'weaver templates').") var name: String
         @Option(help: "One of the template's named remixes.") var remix: String?
         @Flag(name: .customLong("default"), help: "Also make it the default design.") var makeDefault = false

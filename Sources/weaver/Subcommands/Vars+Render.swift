@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SharedStore
 import Variables
+import CLISupport
 
 extension Weaver.Vars {
     struct Render: ParsableCommand {
@@ -11,7 +12,7 @@ extension Weaver.Vars {
             usage: "weaver vars render [--var <key=value> ...] [<options>] <template>")
 
         @OptionGroup var clock: ClockOptions
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreOption
 
         @Flag(help: "Unlock Pro for this render only (custom variables resolve).")
         var pro = false
@@ -89,7 +90,7 @@ extension Weaver.Vars {
             usage: "weaver vars keys [--json] [<options>]")
 
         @OptionGroup var clock: ClockOptions
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreOption
 
         @Flag(help: "Print a JSON object instead.")
         var json = false

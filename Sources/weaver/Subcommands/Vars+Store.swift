@@ -8,7 +8,7 @@ extension Weaver.Vars {
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "set", abstract: "Store a custom variable (Pro).")
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreOption
         @Argument(help: "The key; 'Last Done', 'last_done' and 'last done' are the same key.") var key: String
         @Argument(help: "The value (text).") var value: String
 
@@ -29,7 +29,7 @@ extension Weaver.Vars {
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a stored variable's value and one newline.")
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreOption
         @Argument(help: "The key.") var key: String
 
         func run() throws {
@@ -47,7 +47,7 @@ extension Weaver.Vars {
             commandName: "delete",
             abstract: "Remove a stored variable (allowed without Pro, so your data is never locked in).")
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreOption
         @Argument(help: "The key.") var key: String
 
         func run() throws {
@@ -61,7 +61,7 @@ extension Weaver.Vars {
             commandName: "list",
             abstract: "List stored variables (one 'key<TAB>value' a line, sorted by key).")
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreOption
         @Flag(help: "Print a JSON object instead.") var json = false
 
         func run() throws {
@@ -78,7 +78,7 @@ extension Weaver.Vars {
             usage: "weaver vars set-now [--format <format>] [<options>] <key>")
 
         @OptionGroup var clock: ClockOptions
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreOption
         @Option(help: "iso (UTC, with milliseconds), unix (seconds), unixms (milliseconds), date (local yyyy-MM-dd) or time (local HH:mm).")
         var format: NowFormat = .iso
         @Argument(help: "The key.") var key: String
@@ -101,7 +101,7 @@ extension Weaver.Vars {
             commandName: "increment",
             abstract: "Add to a numeric variable (the counter button; Pro). A missing variable starts at 0. Prints the new value.")
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreOption
         // Unconditional, so `--by -2` reads -2 as the value rather than as a flag.
         @Option(numeric: "The amount to add; may be negative or fractional (default 1).")
         var by: Double = 1

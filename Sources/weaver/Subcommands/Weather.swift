@@ -2,6 +2,7 @@ import ArgumentParser
 import CLISupport
 import DataSources
 import Foundation
+import NoiseControl
 import SharedStore
 
 /// `--base-url` for commands that talk to Open-Meteo.
@@ -66,7 +67,7 @@ extension Weaver {
                 @Option(numeric: ArgumentHelp("Pick the Nth place of an ambiguous search.", valueName: "n")) var pick: Int?
                 @Option(help: ArgumentHelp("Only places in this country (ISO 3166 code, e.g. IE).", valueName: "code")) var country: String?
                 @OptionGroup var server: OpenMeteoOptions
-                @OptionGroup var store: StoreOptions
+                @OptionGroup var store: StoreOption
 
                 func validate() throws {
                     switch (lat, lon) {
@@ -126,7 +127,7 @@ extension Weaver {
 
             struct ShowLocation: ParsableCommand {
                 static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the saved location.")
-                @OptionGroup var store: StoreOptions
+                @OptionGroup var store: StoreOption
                 func run() throws {
                     let service = WeatherService(root: store.root, api: OpenMeteo())
                     guard let l = try service.load(note: printError)?.location else {
@@ -153,7 +154,7 @@ extension Weaver {
             @Option(help: ArgumentHelp("Pretend the clock is this ISO 8601 date-time (tests, replaying a recorded forecast).", valueName: "iso8601"))
             var now: String?
             @OptionGroup var server: OpenMeteoOptions
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: StoreOption
 
             func validate() throws {
                 if let now, parseISO(now) == nil {
@@ -193,7 +194,7 @@ extension Weaver {
         struct Show: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the stored snapshot (or its JSON).")
             @Flag(help: "Print snapshots/weather.json as it is.") var json = false
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: StoreOption
             func run() throws {
                 let url = WeatherFile.url(in: store.root)
                 if json {
@@ -225,7 +226,7 @@ extension Weaver {
             struct Enable: ParsableCommand {
                 static let configuration = CommandConfiguration(commandName: "enable", abstract: "Install the timer (or the login loop).")
                 @Option(help: "auto (systemd when it runs the session, else XDG autostart), systemd or xdg.") var method: String = "auto"
-                @OptionGroup var store: StoreOptions
+                @OptionGroup var store: StoreOption
 
                 func chosen() throws -> RefreshTimer.Method {
                     if method == "auto" { return RefreshTimer.systemdIsRunning() ? .systemd : .xdg }
@@ -252,7 +253,7 @@ extension Weaver {
 
             struct Disable: ParsableCommand {
                 static let configuration = CommandConfiguration(commandName: "disable", abstract: "Remove the timer and the login loop.")
-                @OptionGroup var store: StoreOptions
+                @OptionGroup var store: StoreOption
                 func run() throws {
                     let timer = makeTimer(store)
                     if RefreshTimer.systemdIsRunning() { systemctl(["--user", "stop", RefreshTimer.timerName]) }
@@ -272,27 +273,13 @@ func isoUTC(_ d: Date) -> String {
     return f.string(from: d)
 }
 
-private func makeTimer(_ store: StoreOptions) -> RefreshTimer {
+private func makeTimer(_ store: StoreOption) -> RefreshTimer {
     let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    let explicit = store.storePath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-    return RefreshTimer(configHome: RefreshTimer.configHome(), executable: URL(fileURLWithPath: exe), storeDirectory: explicit)
+    return RefreshTimer(configHome: RefreshTimer.configHome(), executable: URL(fileURLWithPath: exe),
+                        storeDirectory: store.explicitDirectory)
 }
 
 /// Best effort: tells a running systemd user manager; without one the files take effect at login.
 private func systemctl(_ arguments: [String]) {
-    guard RefreshTimer.systemdIsRunning(), FileManager.default.isExecutableFile(atPath: "/usr/bin/systemctl") else { return }
-    var pid: pid_t = 0
-    let argv = (["/usr/bin/systemctl"] + arguments).map { strdup($0) } + [nil]
-    defer { for p in argv { free(p) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    guard posix_spawn(&pid, "/usr/bin/systemctl", &actions, nil, argv, environ) == 0 else { return }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    if status != 0 {
-        printError("note: 'systemctl \(arguments.joined(separator: " "))' failed; the timer takes effect at the next login")
-    }
+    if let note = UserSystemd.run(arguments) { printError(note) }
 }

@@ -1,15 +1,11 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import SharedStore
 import WidgetDesign
 
-/// `--store DIR` for the design commands (the lead merges this with the variables' StoreOptions).
-struct DesignStoreOptions: ParsableArguments {
-    @Option(name: .customLong("store"), help: ArgumentHelp("Store folder (default: $WIDGETWEAVER_HOME, then $XDG_STATE_HOME/widgetweaver, then ~/.local/state/widgetweaver).", valueName: "DIR"))
-    var store: String?
-
-    var root: StoreRoot { StoreRoot.resolve(override: store) }
-
+extension StoreOption {
+    /// The design library in this store; its warnings go to standard error.
     var library: DesignLibrary {
         DesignLibrary(root: root, warn: { printWarning($0) })
     }

@@ -7,7 +7,7 @@ import TestSupport
 
 /// `noise render` after a new user's trial (issue 16): FLAC output, summaries that say what was
 /// written, a closed pipe as a normal end, clear messages.
-@Suite struct RenderPolishTests {
+@Suite struct RenderOutputTests {
     func temp() throws -> URL { try Products.temporaryDirectory("render-polish") }
 
     /// Decoded by the reference decoder (`flac -d`, which also checks the MD5 in STREAMINFO),

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import SharedStore
+
+/// Where a command's `-o`/`--output` goes, for both tools (`noise render`, `weaver render`):
+/// standard output for `-`; pipes, devices and sockets written straight through as a stream; a
+/// regular file (new or existing) written beside itself and renamed over at the end, so a failed
+/// or interrupted write never truncates or deletes what was there. A symbolic link is followed:
+/// the link stays and its target is replaced. A folder or a missing parent folder is refused with
+/// what to type instead (a missing folder is more often a typo than a wish).
+public struct OutputTarget: Sendable {
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// As typed.
+    public let path: String
+    /// Where the bytes finally live (the link's target for a symbolic link).
+    public let resolvedPath: String
+    /// `-`, a FIFO, a character device or a socket: written as it comes, nothing renamed.
+    public let isStream: Bool
+    public var isStandardOutput: Bool { path == "-" }
+
+    /// - Parameters:
+    ///   - option: how the option is named in messages (`'--output'`, `-o`).
+    ///   - exampleName: a file name to suggest when `path` is a folder (`sleep.wav`).
+    public init(path: String, option: String = "'--output'", exampleName: String) throws(Failure) {
+        self.path = path
+        guard path != "-" else {
+            (resolvedPath, isStream) = (path, true)
+            return
+        }
+        var resolved = path
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let real = realpath(path, nil) {
+            resolved = String(cString: real)
+            free(real)
+        }
+        resolvedPath = resolved
+        if stat(resolved, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: isStream = false
+            case S_IFDIR:
+                let example = URL(fileURLWithPath: path).appendingPathComponent(exampleName).path
+                throw Failure("\(option) \(path) is a folder; give a file name, e.g. -o \(example)")
+            default: isStream = true
+            }
+        } else {
+            isStream = false
+            let folder = URL(fileURLWithPath: resolved).deletingLastPathComponent().path
+            var folderInfo = stat()
+            guard stat(folder, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR else {
+                throw Failure("\(option) \(path): the folder \(folder) does not exist; make it first")
+            }
+        }
+    }
+
+    /// The file a streaming writer fills before `commit` renames it into place (beside the
+    /// target, so the rename stays on one file system); empty for a stream.
+    public var temporaryPath: String {
+        guard !isStream else { return "" }
+        let url = URL(fileURLWithPath: resolvedPath)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
+    }
+
+    /// Opens a stream target for writing (standard output is descriptor 1, not owned).
+    public func openStream() throws(Failure) -> (descriptor: Int32, owned: Bool) {
+        if isStandardOutput { return (1, false) }
+        let fd = retryOnInterrupt { open(resolvedPath, O_WRONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw Failure("cannot write \(path): \(String(cString: strerror(errno)))") }
+        return (fd, true)
+    }
+
+    /// Moves what was written to `temporaryPath` into place.
+    public func commit() throws(Failure) {
+        guard !isStream else { return }
+        let temporary = temporaryPath
+        guard rename(temporary, resolvedPath) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw Failure("cannot move the output into place at \(path): \(reason)")
+        }
+    }
+
+    /// Removes a partial file after a failed write.
+    public func abandon() {
+        if !isStream { unlink(temporaryPath) }
+    }
+
+    /// Writes a whole output at once: atomically (mode 0644) for a file, straight for a stream.
+    public func write(_ bytes: [UInt8]) throws {
+        guard isStream else {
+            try FileSystem.atomicWrite(Data(bytes), to: URL(fileURLWithPath: resolvedPath), mode: 0o644)
+            return
+        }
+        let (fd, owned) = try openStream()
+        defer { if owned { close(fd) } }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                retryOnInterrupt { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
+            }
+            guard n > 0 else { throw Failure("cannot write \(path): \(String(cString: strerror(errno)))") }
+            offset += n
+        }
+    }
+
+    private func retryOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
+        var r: T
+        repeat { r = call() } while r == -1 && errno == EINTR
+        return r
+    }
+}
