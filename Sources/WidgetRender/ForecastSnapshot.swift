@@ -90,19 +90,5 @@ public struct ForecastSnapshot: Sendable, Hashable {
     }
 }
 
-/// How old forecast data may be shown (the seed's rules): the current temperature goes 3 hours
-/// after the last good fetch, everything becomes unknown ("?") after 6.
-public enum ForecastFreshness: Sendable, Hashable {
-    case fresh, currentHidden, unknown
-
-    public static let currentHiddenAfterSeconds: Double = 3 * 3600
-    public static let unknownAfterSeconds: Double = 6 * 3600
-
-    public static func at(_ now: Date, fetchedAt: Date?) -> ForecastFreshness {
-        guard let fetchedAt else { return .unknown }
-        let age = now.timeIntervalSince(fetchedAt)
-        if age >= unknownAfterSeconds { return .unknown }
-        if age >= currentHiddenAfterSeconds { return .currentHidden }
-        return .fresh
-    }
-}
+/// The renderer's name for the one rule on how old weather may be shown (Snapshots' `WeatherFreshness`).
+public typealias ForecastFreshness = WeatherFreshness

@@ -30,7 +30,7 @@ public struct WeatherState: Sendable, Hashable {
     }
 
     /// How long a snapshot counts as current: older data is drawn greyed, "Weather data is old".
-    public static let validitySeconds: TimeInterval = 3 * 3600
+    public static let validitySeconds: TimeInterval = WeatherFreshness.currentHiddenAfterSeconds
 
     public var location: String?
     public var condition: String?
@@ -75,10 +75,10 @@ public struct WeatherState: Sendable, Hashable {
         return w
     }
 
-    /// Older than `validitySeconds` at `now`.
+    /// No longer fresh at `now` (`WeatherFreshness`); a state without a fetch time is not old.
     public func isOld(at now: Date) -> Bool {
         guard let fetchedAt else { return false }
-        return now.timeIntervalSince(fetchedAt) > Self.validitySeconds
+        return WeatherFreshness.at(now, fetchedAt: fetchedAt) != .fresh
     }
 
     public static func load(from root: StoreRoot) -> WeatherState? {
