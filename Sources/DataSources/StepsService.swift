@@ -140,8 +140,8 @@ public struct StepsService: Sendable {
             throw DataSourceError("\(file): the file is \(data.count) bytes; the limit is \(maxFileBytes) bytes")
         }
         do {
-            let root = try StrictJSON.parse(data, document: file, maxDepth: 6)
-            var entries: [StrictJSON] = []
+            let root = try JSONReader.parse(data, document: file, maxDepth: 6)
+            var entries: [JSONReader] = []
             var goals: (Int?, Int?) = (nil, nil)
             if case .array = root.value {
                 entries = try root.array(maxCount: maxRows)
