@@ -22,17 +22,12 @@ public struct WeatherFile: Codable, Sendable, Equatable {
 
         public init(name: String, latitude: Double, longitude: Double, updatedAt: Date, timeZone: String? = nil,
                     country: String? = nil, admin1: String? = nil) {
-            self.name = name
-            self.latitude = latitude
-            self.longitude = longitude
-            self.updatedAt = updatedAt
-            self.timeZone = timeZone
-            self.country = country
-            self.admin1 = admin1
+            self.name = name; self.latitude = latitude; self.longitude = longitude; self.updatedAt = updatedAt
+            self.timeZone = timeZone; self.country = country; self.admin1 = admin1
         }
     }
 
-    public struct Hour: Codable, Sendable, Equatable {
+    public struct Hour: Codable, Sendable, Hashable {
         public var time: Date
         public var temperatureC: Double?
         public var precipitationChance: Double?
@@ -42,16 +37,12 @@ public struct WeatherFile: Codable, Sendable, Equatable {
 
         public init(time: Date, temperatureC: Double? = nil, precipitationChance: Double? = nil,
                     precipitationMM: Double? = nil, condition: String? = nil, symbol: String? = nil) {
-            self.time = time
-            self.temperatureC = temperatureC
-            self.precipitationChance = precipitationChance
-            self.precipitationMM = precipitationMM
-            self.condition = condition
-            self.symbol = symbol
+            self.time = time; self.temperatureC = temperatureC; self.precipitationChance = precipitationChance
+            self.precipitationMM = precipitationMM; self.condition = condition; self.symbol = symbol
         }
     }
 
-    public struct Day: Codable, Sendable, Equatable {
+    public struct Day: Codable, Sendable, Hashable {
         /// `yyyy-MM-dd` at the place.
         public var date: String
         public var highC: Double?
@@ -62,27 +53,21 @@ public struct WeatherFile: Codable, Sendable, Equatable {
 
         public init(date: String, highC: Double? = nil, lowC: Double? = nil, precipitationChance: Double? = nil,
                     condition: String? = nil, symbol: String? = nil) {
-            self.date = date
-            self.highC = highC
-            self.lowC = lowC
-            self.precipitationChance = precipitationChance
-            self.condition = condition
-            self.symbol = symbol
+            self.date = date; self.highC = highC; self.lowC = lowC; self.precipitationChance = precipitationChance
+            self.condition = condition; self.symbol = symbol
         }
     }
 
     /// One-minute bins from `startsAt` as far as the 15-minute series reaches (up to 4 hours): the
     /// chart's input (intensity × chance per minute). A render 20 minutes after the fetch takes
     /// bins 20…79 and can word the nowcast again at its own clock with `Nowcast`'s rules.
-    public struct Minutes: Codable, Sendable, Equatable {
+    public struct Minutes: Codable, Sendable, Hashable {
         public var startsAt: Date
         public var intensityMMh: [Double]
         public var chance: [Double]
 
         public init(startsAt: Date, intensityMMh: [Double], chance: [Double]) {
-            self.startsAt = startsAt
-            self.intensityMMh = intensityMMh
-            self.chance = chance
+            self.startsAt = startsAt; self.intensityMMh = intensityMMh; self.chance = chance
         }
     }
 
@@ -120,38 +105,23 @@ public struct WeatherFile: Codable, Sendable, Equatable {
                     rainStartMinutes: Int? = nil, rainEndMinutes: Int? = nil, rainPeakIntensityMMh: Double,
                     rainPeakChance: Double, minutes: Minutes? = nil, hourly: [Hour], daily: [Day],
                     temperatures: [HourTemperature]? = nil) {
-            self.fetchedAt = fetchedAt
-            self.observedAt = observedAt
-            self.condition = condition
-            self.symbol = symbol
-            self.weatherCode = weatherCode
-            self.isDaylight = isDaylight
-            self.temperatureC = temperatureC
-            self.apparentTemperatureC = apparentTemperatureC
-            self.highC = highC
-            self.lowC = lowC
-            self.precipitationChance = precipitationChance
-            self.humidity = humidity
-            self.nowcast = nowcast
-            self.nowcastSecondary = nowcastSecondary
-            self.rainStartMinutes = rainStartMinutes
-            self.rainEndMinutes = rainEndMinutes
-            self.rainPeakIntensityMMh = rainPeakIntensityMMh
-            self.rainPeakChance = rainPeakChance
-            self.minutes = minutes
-            self.hourly = hourly
-            self.daily = daily
+            self.fetchedAt = fetchedAt; self.observedAt = observedAt; self.condition = condition; self.symbol = symbol
+            self.weatherCode = weatherCode; self.isDaylight = isDaylight; self.temperatureC = temperatureC
+            self.apparentTemperatureC = apparentTemperatureC; self.highC = highC; self.lowC = lowC
+            self.precipitationChance = precipitationChance; self.humidity = humidity; self.nowcast = nowcast
+            self.nowcastSecondary = nowcastSecondary; self.rainStartMinutes = rainStartMinutes
+            self.rainEndMinutes = rainEndMinutes; self.rainPeakIntensityMMh = rainPeakIntensityMMh
+            self.rainPeakChance = rainPeakChance; self.minutes = minutes; self.hourly = hourly; self.daily = daily
             self.temperatures = temperatures
         }
     }
 
-    public struct HourTemperature: Codable, Sendable, Equatable {
+    public struct HourTemperature: Codable, Sendable, Hashable {
         public var time: Date
         public var temperatureC: Double
 
         public init(time: Date, temperatureC: Double) {
-            self.time = time
-            self.temperatureC = temperatureC
+            self.time = time; self.temperatureC = temperatureC
         }
     }
 
@@ -162,9 +132,7 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         public var lastError: String?
 
         public init(lastAttemptAt: Date? = nil, lastSuccessAt: Date? = nil, lastError: String? = nil) {
-            self.lastAttemptAt = lastAttemptAt
-            self.lastSuccessAt = lastSuccessAt
-            self.lastError = lastError
+            self.lastAttemptAt = lastAttemptAt; self.lastSuccessAt = lastSuccessAt; self.lastError = lastError
         }
     }
 

@@ -7,27 +7,10 @@ import Snapshots
 /// `temperatures` series, or the next-24-hours `hourly` of older files). Untrusted: bounded
 /// counts, every field optional, bad entries skipped.
 public struct ForecastSnapshot: Sendable, Hashable {
-    public struct Day: Sendable, Hashable {
-        /// `yyyy-MM-dd` at the place.
-        public var date: String
-        public var highC: Double?
-        public var lowC: Double?
-        /// 0…1.
-        public var precipitationChance: Double?
-        public var condition: String?
-        public var symbol: String?
-        public init(date: String, highC: Double? = nil, lowC: Double? = nil, precipitationChance: Double? = nil,
-                    condition: String? = nil, symbol: String? = nil) {
-            self.date = date; self.highC = highC; self.lowC = lowC
-            self.precipitationChance = precipitationChance; self.condition = condition; self.symbol = symbol
-        }
-    }
-
-    public struct Hour: Sendable, Hashable {
-        public var time: Date
-        public var temperatureC: Double
-        public init(time: Date, temperatureC: Double) { self.time = time; self.temperatureC = temperatureC }
-    }
+    /// A day's summary (the snapshot's own type); `precipitationChance` is 0…1.
+    public typealias Day = WeatherFile.Day
+    /// One hourly temperature (the snapshot's own type).
+    public typealias Hour = WeatherFile.HourTemperature
 
     public var location: String?
     /// The place's IANA zone: daily dates are the place's, so its days are grouped in it.
