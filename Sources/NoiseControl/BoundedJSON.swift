@@ -2,8 +2,8 @@ import Foundation
 import SharedStore
 
 /// Decoding for everything this module reads from files and sockets. Foundation's `JSONDecoder`
-/// has no depth or size bounds, so every document first goes through SharedStore's bounded,
-/// strict parser; only a document that passes is handed to `JSONDecoder`.
+/// has no depth or size bounds, so every document goes through SharedStore's bounded, strict
+/// parser and is decoded from its tree (`JSONValueDecoder`).
 enum BoundedJSON {
     /// Status documents, control messages and Last Mix files are all small and shallow.
     static let limits = JSONLimits(maxDepth: 8, maxValueCount: 5_000, maxStringBytes: 16 << 10)
@@ -11,15 +11,14 @@ enum BoundedJSON {
     static func encoder(pretty: Bool) -> JSONEncoder {
         let e = JSONEncoder()
         e.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        e.dateEncodingStrategy = .iso8601
+        e.dateEncodingStrategy = ISODate.encodingStrategy
         return e
     }
 
+    /// One parse: the bounded parser's tree is decoded directly (it used to be parsed again by
+    /// `JSONDecoder`, doubling the cost of every status line a subscriber reads).
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        _ = try JSONValue.parse(data, limits: limits)
-        let d = JSONDecoder()
-        d.dateDecodingStrategy = .iso8601
-        return try d.decode(T.self, from: data)
+        try JSONValueDecoder.decode(T.self, from: try JSONValue.parse(data, limits: limits))
     }
 
     /// A parse or decoding failure as one line that names the field path.
@@ -32,16 +31,4 @@ enum BoundedJSON {
 extension JSONValue {
     /// Only used to reach `JSONDocument.describe`, which does not depend on the document type.
     struct Placeholder: Codable {}
-}
-
-/// ISO 8601 dates as the store writes them (whole seconds, UTC), also with fractional seconds.
-enum ISODate {
-    static func parse(_ text: String) -> Date? {
-        let f = ISO8601DateFormatter()
-        if let d = f.date(from: text) { return d }
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: text)
-    }
-
-    static func format(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 }

@@ -1,32 +1,16 @@
 import Foundation
 import SharedStore
+import Snapshots
 
 /// What the Forecast template reads from `snapshots/weather.json`: the place, the last good
 /// fetch, the current conditions, the daily summaries and the hourly temperatures (the
 /// `temperatures` series, or the next-24-hours `hourly` of older files). Untrusted: bounded
 /// counts, every field optional, bad entries skipped.
 public struct ForecastSnapshot: Sendable, Hashable {
-    public struct Day: Sendable, Hashable {
-        /// `yyyy-MM-dd` at the place.
-        public var date: String
-        public var highC: Double?
-        public var lowC: Double?
-        /// 0…1.
-        public var precipitationChance: Double?
-        public var condition: String?
-        public var symbol: String?
-        public init(date: String, highC: Double? = nil, lowC: Double? = nil, precipitationChance: Double? = nil,
-                    condition: String? = nil, symbol: String? = nil) {
-            self.date = date; self.highC = highC; self.lowC = lowC
-            self.precipitationChance = precipitationChance; self.condition = condition; self.symbol = symbol
-        }
-    }
-
-    public struct Hour: Sendable, Hashable {
-        public var time: Date
-        public var temperatureC: Double
-        public init(time: Date, temperatureC: Double) { self.time = time; self.temperatureC = temperatureC }
-    }
+    /// A day's summary (the snapshot's own type); `precipitationChance` is 0…1.
+    public typealias Day = WeatherFile.Day
+    /// One hourly temperature (the snapshot's own type).
+    public typealias Hour = WeatherFile.HourTemperature
 
     public var location: String?
     /// The place's IANA zone: daily dates are the place's, so its days are grouped in it.
@@ -51,31 +35,31 @@ public struct ForecastSnapshot: Sendable, Hashable {
     static let maximumHours = 24 * 16
 
     public static func load(from root: StoreRoot) -> ForecastSnapshot? {
-        guard let json = SnapshotFile.load(root.snapshots.appendingPathComponent("weather.json")) else { return nil }
+        guard let json = SnapshotReader.load(.weather, in: root) else { return nil }
         var f = ForecastSnapshot()
         if let loc = json["location"] {
-            f.location = loc["name"].flatMap(SnapshotFile.string)
-            f.timeZone = loc["timeZone"].flatMap(SnapshotFile.string).flatMap { $0.utf8.count <= 64 ? $0 : nil }
+            f.location = loc["name"]?.stringValue
+            f.timeZone = loc["timeZone"]?.stringValue.flatMap { $0.utf8.count <= 64 ? $0 : nil }
             f.latitude = loc["latitude"].flatMap(number)
             f.longitude = loc["longitude"].flatMap(number)
         }
         guard let s = json["snapshot"] else { return f.location == nil ? nil : f }
-        f.fetchedAt = s["fetchedAt"].flatMap(SnapshotFile.date)
+        f.fetchedAt = s["fetchedAt"]?.dateValue
         f.temperatureC = s["temperatureC"].flatMap(number)
-        f.condition = s["condition"].flatMap(SnapshotFile.string)
-        f.symbol = s["symbol"].flatMap(SnapshotFile.string)
+        f.condition = s["condition"]?.stringValue
+        f.symbol = s["symbol"]?.stringValue
         if case .array(let items)? = s["daily"] {
             for item in items.prefix(maximumDays) {
-                guard let date = item["date"].flatMap(SnapshotFile.string), date.utf8.count == 10 else { continue }
+                guard let date = item["date"]?.stringValue, date.utf8.count == 10 else { continue }
                 f.days.append(Day(date: date, highC: item["highC"].flatMap(number), lowC: item["lowC"].flatMap(number),
                                   precipitationChance: item["precipitationChance"].flatMap(number).map { min(max($0, 0), 1) },
-                                  condition: item["condition"].flatMap(SnapshotFile.string), symbol: item["symbol"].flatMap(SnapshotFile.string)))
+                                  condition: item["condition"]?.stringValue, symbol: item["symbol"]?.stringValue))
             }
         }
         let series: JSONValue? = s["temperatures"] ?? s["hourly"]
         if case .array(let items)? = series {
             for item in items.prefix(maximumHours) {
-                guard let time = item["time"].flatMap(SnapshotFile.date), let t = item["temperatureC"].flatMap(number) else { continue }
+                guard let time = item["time"]?.dateValue, let t = item["temperatureC"].flatMap(number) else { continue }
                 f.hours.append(Hour(time: time, temperatureC: t))
             }
         }
@@ -89,19 +73,5 @@ public struct ForecastSnapshot: Sendable, Hashable {
     }
 }
 
-/// How old forecast data may be shown (the seed's rules): the current temperature goes 3 hours
-/// after the last good fetch, everything becomes unknown ("?") after 6.
-public enum ForecastFreshness: Sendable, Hashable {
-    case fresh, currentHidden, unknown
-
-    public static let currentHiddenAfterSeconds: Double = 3 * 3600
-    public static let unknownAfterSeconds: Double = 6 * 3600
-
-    public static func at(_ now: Date, fetchedAt: Date?) -> ForecastFreshness {
-        guard let fetchedAt else { return .unknown }
-        let age = now.timeIntervalSince(fetchedAt)
-        if age >= unknownAfterSeconds { return .unknown }
-        if age >= currentHiddenAfterSeconds { return .currentHidden }
-        return .fresh
-    }
-}
+/// The renderer's name for the one rule on how old weather may be shown (Snapshots' `WeatherFreshness`).
+public typealias ForecastFreshness = WeatherFreshness
