@@ -74,7 +74,6 @@ public struct WeatherState: Sendable, Hashable {
         guard let s = json["snapshot"]?.objectValue, let now = WeatherSnapshotProvider(json: json)?.snapshot else {
             return w.location == nil ? nil : w
         }
-        let number = { (v: JSONValue) in v.finiteNumber }
         w.condition = now.condition
         w.symbol = now.symbol
         w.temperatureC = now.temperatureC
@@ -88,22 +87,8 @@ public struct WeatherState: Sendable, Hashable {
         w.rainPeakChance = now.rainPeakChance
         w.fetchedAt = now.fetchedAt
         w.minutes = now.minutes
-        if case .array(let hours)? = s["hourly"] {
-            w.hourly = hours.prefix(48).compactMap { h in
-                h["time"]?.dateValue.map {
-                    Hour(time: $0, temperatureC: h["temperatureC"].flatMap(number),
-                         precipitationChance: h["precipitationChance"].flatMap(number), symbol: h["symbol"]?.stringValue)
-                }
-            }
-        }
-        if case .array(let days)? = s["daily"] {
-            w.daily = days.prefix(16).compactMap { d in
-                d["date"]?.stringValue.map {
-                    Day(date: $0, highC: d["highC"].flatMap(number), lowC: d["lowC"].flatMap(number),
-                        precipitationChance: d["precipitationChance"].flatMap(number), symbol: d["symbol"]?.stringValue)
-                }
-            }
-        }
+        w.hourly = (s["hourly"]?.arrayValue ?? []).prefix(48).compactMap(Hour.init(reading:))
+        w.daily = (s["daily"]?.arrayValue ?? []).prefix(16).compactMap(Day.init(reading:))
         return w
     }
 
