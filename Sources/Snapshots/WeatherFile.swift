@@ -158,3 +158,47 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         JSONDocument(root: root, url: url(in: root), sizeLimit: 1 << 20)
     }
 }
+
+/// Reading the forecast series back, tolerantly, for the Weather and Forecast templates: one rule
+/// for both (they used to differ: the Forecast template bounded numbers and clamped chances, the
+/// Weather template took any finite number).
+extension WeatherFile {
+    /// A finite number within what a temperature, chance or coordinate can be (|x| < 1000);
+    /// anything else in a hand-edited or hostile file reads as missing.
+    public static func plausible(_ value: JSONValue?) -> Double? {
+        guard let d = value?.finiteNumber, abs(d) < 1_000 else { return nil }
+        return d
+    }
+
+    /// A plausible chance, clamped to 0…1.
+    static func chance(_ value: JSONValue?) -> Double? { plausible(value).map { min(max($0, 0), 1) } }
+}
+
+extension WeatherFile.Day {
+    /// A `daily` entry; nil without a `yyyy-MM-dd` date.
+    public init?(reading json: JSONValue) {
+        guard let date = json["date"]?.stringValue, date.utf8.count == 10 else { return nil }
+        self.init(date: date, highC: WeatherFile.plausible(json["highC"]), lowC: WeatherFile.plausible(json["lowC"]),
+                  precipitationChance: WeatherFile.chance(json["precipitationChance"]),
+                  condition: json["condition"]?.stringValue, symbol: json["symbol"]?.stringValue)
+    }
+}
+
+extension WeatherFile.Hour {
+    /// An `hourly` entry; nil without a time.
+    public init?(reading json: JSONValue) {
+        guard let time = json["time"]?.dateValue else { return nil }
+        self.init(time: time, temperatureC: WeatherFile.plausible(json["temperatureC"]),
+                  precipitationChance: WeatherFile.chance(json["precipitationChance"]),
+                  precipitationMM: WeatherFile.plausible(json["precipitationMM"]),
+                  condition: json["condition"]?.stringValue, symbol: json["symbol"]?.stringValue)
+    }
+}
+
+extension WeatherFile.HourTemperature {
+    /// A `temperatures` (or, in older files, `hourly`) entry; nil without a time and a temperature.
+    public init?(reading json: JSONValue) {
+        guard let time = json["time"]?.dateValue, let t = WeatherFile.plausible(json["temperatureC"]) else { return nil }
+        self.init(time: time, temperatureC: t)
+    }
+}

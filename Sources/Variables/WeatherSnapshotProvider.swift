@@ -51,7 +51,13 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
     }
 
     public static func load(from root: StoreRoot) -> WeatherSnapshotProvider? {
-        guard let json = SnapshotReader.load(.weather, in: root) else { return nil }
+        SnapshotReader.load(.weather, in: root).flatMap(Self.init(json:))
+    }
+
+    /// `weather.json`'s location and current conditions, read tolerantly (every field optional);
+    /// the renderer's `WeatherState` reads them through this too. nil when the file has neither
+    /// a `location` nor a `snapshot` object.
+    public init?(json: JSONValue) {
         let location = json["location"]?.objectValue.map {
             Location(name: $0["name"]?.stringValue, latitude: $0["latitude"]?.finiteNumber,
                      longitude: $0["longitude"]?.finiteNumber, updatedAt: $0["updatedAt"]?.dateValue)
@@ -68,7 +74,7 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
                             rainPeakChance: number("rainPeakChance"), minutes: s["minutes"]?.objectValue.flatMap(MinuteBins.init))
         }
         guard location != nil || snapshot != nil else { return nil }
-        return WeatherSnapshotProvider(location: location, snapshot: snapshot)
+        self.init(location: location, snapshot: snapshot)
     }
 
     static func whole(_ x: Double) -> String { NumberText.canonical(x.rounded(.toNearestOrAwayFromZero)) }

@@ -40,36 +40,18 @@ public struct ForecastSnapshot: Sendable, Hashable {
         if let loc = json["location"] {
             f.location = loc["name"]?.stringValue
             f.timeZone = loc["timeZone"]?.stringValue.flatMap { $0.utf8.count <= 64 ? $0 : nil }
-            f.latitude = loc["latitude"].flatMap(number)
-            f.longitude = loc["longitude"].flatMap(number)
+            f.latitude = WeatherFile.plausible(loc["latitude"])
+            f.longitude = WeatherFile.plausible(loc["longitude"])
         }
         guard let s = json["snapshot"] else { return f.location == nil ? nil : f }
         f.fetchedAt = s["fetchedAt"]?.dateValue
-        f.temperatureC = s["temperatureC"].flatMap(number)
+        f.temperatureC = WeatherFile.plausible(s["temperatureC"])
         f.condition = s["condition"]?.stringValue
         f.symbol = s["symbol"]?.stringValue
-        if case .array(let items)? = s["daily"] {
-            for item in items.prefix(maximumDays) {
-                guard let date = item["date"]?.stringValue, date.utf8.count == 10 else { continue }
-                f.days.append(Day(date: date, highC: item["highC"].flatMap(number), lowC: item["lowC"].flatMap(number),
-                                  precipitationChance: item["precipitationChance"].flatMap(number).map { min(max($0, 0), 1) },
-                                  condition: item["condition"]?.stringValue, symbol: item["symbol"]?.stringValue))
-            }
-        }
-        let series: JSONValue? = s["temperatures"] ?? s["hourly"]
-        if case .array(let items)? = series {
-            for item in items.prefix(maximumHours) {
-                guard let time = item["time"]?.dateValue, let t = item["temperatureC"].flatMap(number) else { continue }
-                f.hours.append(Hour(time: time, temperatureC: t))
-            }
-        }
+        f.days = (s["daily"]?.arrayValue ?? []).prefix(maximumDays).compactMap(Day.init(reading:))
+        let series = s["temperatures"] ?? s["hourly"]
+        f.hours = (series?.arrayValue ?? []).prefix(maximumHours).compactMap(Hour.init(reading:))
         return f
-    }
-
-    /// A finite number within what a temperature, chance or coordinate can be.
-    static func number(_ v: JSONValue) -> Double? {
-        guard case .number(let d) = v, d.isFinite, abs(d) < 1_000 else { return nil }
-        return d
     }
 }
 

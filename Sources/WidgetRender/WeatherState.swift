@@ -70,38 +70,25 @@ public struct WeatherState: Sendable, Hashable {
         var w = WeatherState()
         w.location = json["location"]?["name"]?.stringValue
         if let failure = json["refresh"]?["lastError"], case .string = failure { w.refreshFailed = true }
-        guard let s = json["snapshot"], case .object = s else { return w.location == nil ? nil : w }
-        let number = { (v: JSONValue) in v.finiteNumber }
-        w.condition = s["condition"]?.stringValue
-        w.symbol = s["symbol"]?.stringValue
-        w.temperatureC = s["temperatureC"].flatMap(number)
-        w.highC = s["highC"].flatMap(number)
-        w.lowC = s["lowC"].flatMap(number)
-        w.nowcast = s["nowcast"]?.stringValue
-        w.nowcastSecondary = s["nowcastSecondary"]?.stringValue
-        w.rainStartMinutes = s["rainStartMinutes"].flatMap(number)
-        w.rainEndMinutes = s["rainEndMinutes"].flatMap(number)
-        w.rainPeakIntensityMMPerHour = s["rainPeakIntensityMMh"].flatMap(number)
-        w.rainPeakChance = s["rainPeakChance"].flatMap(number)
-        w.fetchedAt = s["fetchedAt"]?.dateValue
-        // A day of bins at most (the data sources write four hours); a bad value reads as 0.
-        w.minutes = s["minutes"]?.objectValue.flatMap(WeatherSnapshotProvider.MinuteBins.init)
-        if case .array(let hours)? = s["hourly"] {
-            w.hourly = hours.prefix(48).compactMap { h in
-                h["time"]?.dateValue.map {
-                    Hour(time: $0, temperatureC: h["temperatureC"].flatMap(number),
-                         precipitationChance: h["precipitationChance"].flatMap(number), symbol: h["symbol"]?.stringValue)
-                }
-            }
+        // The current conditions as the `__weather_*` keys read them (one reading of the fields).
+        guard let s = json["snapshot"]?.objectValue, let now = WeatherSnapshotProvider(json: json)?.snapshot else {
+            return w.location == nil ? nil : w
         }
-        if case .array(let days)? = s["daily"] {
-            w.daily = days.prefix(16).compactMap { d in
-                d["date"]?.stringValue.map {
-                    Day(date: $0, highC: d["highC"].flatMap(number), lowC: d["lowC"].flatMap(number),
-                        precipitationChance: d["precipitationChance"].flatMap(number), symbol: d["symbol"]?.stringValue)
-                }
-            }
-        }
+        w.condition = now.condition
+        w.symbol = now.symbol
+        w.temperatureC = now.temperatureC
+        w.highC = now.highC
+        w.lowC = now.lowC
+        w.nowcast = now.nowcast
+        w.nowcastSecondary = now.nowcastSecondary
+        w.rainStartMinutes = now.rainStartMinutes
+        w.rainEndMinutes = now.rainEndMinutes
+        w.rainPeakIntensityMMPerHour = now.rainPeakIntensityMMPerHour
+        w.rainPeakChance = now.rainPeakChance
+        w.fetchedAt = now.fetchedAt
+        w.minutes = now.minutes
+        w.hourly = (s["hourly"]?.arrayValue ?? []).prefix(48).compactMap(Hour.init(reading:))
+        w.daily = (s["daily"]?.arrayValue ?? []).prefix(16).compactMap(Day.init(reading:))
         return w
     }
 
