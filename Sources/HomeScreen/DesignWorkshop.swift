@@ -1,0 +1,83 @@
+import Foundation
+import WidgetDesign
+
+/// What the Editor needs beyond the home screen's `WidgetBoard`: the Library's designs read and
+/// written as `weaver designs` does, and drafts drawn by the one renderer without being saved.
+/// `RenderedBoard` is the real one; the server finds it through `HomeScreenServer.workshop`.
+public protocol DesignWorkshop: Sendable {
+    /// Every saved design, default first, then newest first.
+    func listings() throws -> [DesignListing]
+    /// The saved design; `NotFound` for an ID that is not a library UUID or not in the library.
+    func design(id: String) throws -> WidgetSpec
+    /// Writes `spec` over the saved design `id` (atomically, under the library lock, as
+    /// `weaver designs set` does) and returns what was written (new `updatedAt`).
+    func save(id: String, _ spec: WidgetSpec, now: Date) throws -> WidgetSpec
+    /// A new design in the library from a catalogue starter (`weaver designs new --template`).
+    func create(starter: String, name: String?, now: Date) throws -> WidgetSpec
+    /// Draws an unsaved design at 2 pixels per point, with the store's inputs (as the home screen).
+    func renderDraft(_ spec: WidgetSpec, family: String, format: DraftFormat, now: Date) throws -> DraftRender
+    /// Every variable key a text may use with its current value: built-in keys, then stored ones.
+    func variables(now: Date) -> [(key: String, value: String)]
+    /// Every symbol name the renderer draws.
+    func symbolNames() -> [String]
+    /// Copies an uploaded PNG or JPEG into the store's `images/` folder (as `weaver designs set
+    /// image=PATH` does): sizes checked from the header before decoding, a photo over the pixel
+    /// cap scaled down, never overwriting a different picture of the same name.
+    func importImage(_ data: Data) throws -> ImportedImage
+    /// Whether Pro is unlocked in the store (actions, matched sets, custom variables).
+    var isPro: Bool { get }
+}
+
+/// A listed design (the Editor's chooser and the Library).
+public struct DesignListing: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var template: String
+    public var isDefault: Bool
+
+    public init(id: String, name: String, template: String, isDefault: Bool) {
+        self.id = id
+        self.name = name
+        self.template = template
+        self.isDefault = isDefault
+    }
+}
+
+/// An uploaded picture as stored: the bare file name a design's `image` field takes.
+public struct ImportedImage: Sendable {
+    public var fileName: String
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+    /// The original size when the upload was scaled down.
+    public var scaledFromWidth: Int?
+    public var scaledFromHeight: Int?
+    public var damage: String?
+}
+
+public enum DraftFormat: String, Sendable, CaseIterable {
+    case png, svg, json
+    public var contentType: String {
+        switch self {
+        case .png: return "image/png"
+        case .svg: return "image/svg+xml"
+        case .json: return "application/json"
+        }
+    }
+}
+
+/// A drawn draft: the bytes, and what the renderer warned about (shown beside the size).
+public struct DraftRender: Sendable {
+    public var bytes: [UInt8]
+    public var warnings: [String]
+
+    public init(bytes: [UInt8], warnings: [String]) {
+        self.bytes = bytes
+        self.warnings = warnings
+    }
+}
+
+extension HomeScreenServer {
+    /// The Editor's access to the library and renderer; nil when the board has none (then the
+    /// Editor's routes answer 404).
+    public var workshop: (any DesignWorkshop)? { board as? any DesignWorkshop }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import SharedStore
+import Variables
+import WidgetDesign
+import WidgetRender
+
+/// The Editor's side of the rendered board: the same library, renderer and store inputs as the
+/// home screen, so a draft drawn here is the picture `weaver render` draws once it is saved.
+extension RenderedBoard: DesignWorkshop {
+    public func listings() throws -> [DesignListing] {
+        let library = DesignLibrary(root: root)
+        let defaultID = try? library.defaultID()
+        var rows = try library.summaries()
+        if let d = defaultID, let i = rows.firstIndex(where: { $0.id == d }) { rows.insert(rows.remove(at: i), at: 0) }
+        return rows.map { DesignListing(id: $0.id.uuidString, name: $0.name, template: $0.template.rawValue, isDefault: $0.id == defaultID) }
+    }
+
+    func libraryID(_ id: String) throws -> UUID {
+        guard let uuid = UUID(uuidString: id) else { throw NotFound("no design '\(id)' (a design ID is a UUID)") }
+        return uuid
+    }
+
+    public func design(id: String) throws -> WidgetSpec {
+        let uuid = try libraryID(id)
+        do {
+            return try DesignLibrary(root: root).load(uuid)
+        } catch {
+            throw NotFound("no design '\(id)'")
+        }
+    }
+
+    public func save(id: String, _ spec: WidgetSpec, now: Date) throws -> WidgetSpec {
+        let uuid = try libraryID(id)
+        let library = DesignLibrary(root: root)
+        guard (try? library.load(uuid)) != nil else { throw NotFound("no design '\(id)'") }
+        return try library.update(uuid, now: now) { $0 = spec }
+    }
+
+    public func create(starter: String, name: String?, now: Date) throws -> WidgetSpec {
+        guard let template = TemplateCatalogue.find(starter) else {
+            throw DesignError("no template '\(starter)'; choose one of: \(TemplateCatalogue.ids)")
+        }
+        var spec = try template.design(now: now)
+        if let name {
+            var named = spec
+            try DesignEditor.apply(["name=" + name], to: &named)
+            spec = named
+        }
+        try DesignLibrary(root: root).add([spec])
+        return spec
+    }
+
+    public func renderDraft(_ spec: WidgetSpec, family name: String, format: DraftFormat, now: Date) throws -> DraftRender {
+        let entry = Entry(id: spec.id.uuidString, spec: spec)
+        let family = try self.family(name)
+        return try withLayout(entry, family, scale: 2, now: now) { r, layout, inputs in
+            let bytes: [UInt8]
+            switch format {
+            case .png: bytes = try r.render(layout, format: .png, images: inputs.images)
+            case .svg: bytes = try r.render(layout, format: .svg, images: inputs.images)
+            case .json: bytes = Array(r.json(layout).utf8)
+            }
+            return DraftRender(bytes: bytes, warnings: layout.warnings)
+        }
+    }
+
+    public func variables(now: Date) -> [(key: String, value: String)] {
+        let inputs = WidgetRenderer.inputs(for: nil, root: root, now: now, timeZone: .current, locale: Locale.current,
+                                           appearance: appearance)
+        let context = inputs.context
+        let formatters = FormatterCache(locale: context.locale, timeZone: context.timeZone)
+        var list = context.builtIns.entries(in: context, formatters: formatters)
+        list += context.customVariables.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        return list
+    }
+
+    public func symbolNames() -> [String] {
+        var seen = Set<String>()
+        return SymbolMap.table.map(\.sf).filter { seen.insert($0).inserted }
+    }
+
+    public func importImage(_ data: Data) throws -> ImportedImage {
+        let picture = try DesignImages.prepareForImport(data, name: "the upload")
+        let ext = picture.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : "jpg"
+        // Named by content: the same picture uploaded twice is one file; a different one never
+        // replaces it.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        picture.bytes.withUnsafeBytes { for b in $0 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 } }
+        let stem = "upload-" + String(hash, radix: 16)
+        try FileManager.default.createDirectory(at: root.images, withIntermediateDirectories: true)
+        for n in 1...99 {
+            let name = stem + (n == 1 ? "" : "-\(n)") + "." + ext
+            let url = root.images.appendingPathComponent(name)
+            if let existing = FileManager.default.contents(atPath: url.path) {
+                guard existing == picture.bytes else { continue }
+            } else {
+                try FileSystem.atomicWrite(picture.bytes, to: url)
+            }
+            return ImportedImage(fileName: name, pixelWidth: picture.pixelWidth, pixelHeight: picture.pixelHeight,
+                                 scaledFromWidth: picture.scaledFrom?.width, scaledFromHeight: picture.scaledFrom?.height,
+                                 damage: picture.damage)
+        }
+        throw DesignError("images/ already holds 99 different pictures named \(stem)")
+    }
+
+    public var isPro: Bool { ProEntitlement.isUnlocked(root).isUnlocked }
+}

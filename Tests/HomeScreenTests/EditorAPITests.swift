@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The Editor's API over a real socket to a real `weaver serve`: what it reads, drafts, draws and
+/// saves, checked against what `weaver designs show` reads from the store afterwards.
+@Suite(.serialized)
+struct EditorAPITests {
+    /// A classic design made with `weaver designs new`, and its ID.
+    static func makeDesign(_ rig: ServeRig, name: String = "Plain") throws -> String {
+        let made = try rig.weaver(["designs", "new", "--template", "classic", "--name", name])
+        #expect(made.status == 0, "\(made.stderrText)")
+        let list = try rig.weaver(["designs", "list", "--json"])
+        let designs = try JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]] ?? []
+        return try #require(designs.first { $0["name"] as? String == name }?["id"] as? String)
+    }
+
+    static func showJSON(_ rig: ServeRig, _ id: String) throws -> [String: Any] {
+        let shown = try rig.weaver(["designs", "show", id, "--json"])
+        #expect(shown.status == 0, "\(shown.stderrText)")
+        return try #require(try JSONSerialization.jsonObject(with: shown.stdout) as? [String: Any])
+    }
+
+    static func send(_ rig: ServeRig, _ method: String, _ path: String, _ body: String = "", token: String?,
+                     origin: String? = nil, host: String? = nil) throws -> RawHTTP.Reply {
+        var headers = [("Content-Type", "application/json"), ("Origin", origin ?? rig.origin)]
+        if let token { headers.append(("X-WidgetWeaver-Token", token)) }
+        return try RawHTTP.send(port: rig.port, method: method, path: path, host: host, headers: headers, body: Array(body.utf8))
+    }
+
+    @Test func draftsAreEditedDrawnAndSavedWithTheStrictEditor() throws {
+        let rig = try ServeRig()
+        defer { rig.stop() }
+        let id = try Self.makeDesign(rig)
+        try rig.startServer()
+        let token = try rig.token()
+
+        // The design as saved.
+        let got = try RawHTTP.send(port: rig.port, path: "/api/designs/\(id)")
+        #expect(got.status == 200 && got.headers["content-type"] == "application/json")
+        #expect(got.json()?["name"] as? String == "Plain")
+        // Lower-case IDs name the same design.
+        #expect(try RawHTTP.send(port: rig.port, path: "/api/designs/\(id.lowercased())").status == 200)
+
+        // An edit goes to the draft only.
+        let edit = try Self.send(rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"style.padding","value":"20"}"#, token: token)
+        #expect(edit.status == 200, "\(edit.text)")
+        #expect((edit.json()?["design"] as? [String: Any]).flatMap { ($0["style"] as? [String: Any])?["padding"] as? Double } == 20)
+        #expect(edit.json()?["unsaved"] as? Bool == true)
+        #expect((try Self.showJSON(rig, id)["style"] as? [String: Any])?["padding"] as? Double != 20, "the draft was saved")
+        // A reload finds it.
+        let draft = try RawHTTP.send(port: rig.port, path: "/api/drafts/\(id)")
+        #expect(draft.json()?["unsaved"] as? Bool == true)
+        #expect(((draft.json()?["design"] as? [String: Any])?["style"] as? [String: Any])?["padding"] as? Double == 20)
+
+        // A bad value is refused with the field it concerns and the allowed range, and the draft
+        // keeps its last good value.
+        let bad = try Self.send(rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"style.padding","value":"99"}"#, token: token)
+        #expect(bad.status == 422)
+        #expect(bad.json()?["field"] as? String == "style.padding")
+        #expect((bad.json()?["error"] as? String)?.contains("0…32") == true, "\(bad.text)")
+        let unknown = try Self.send(rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"style.nope","value":"1"}"#, token: token)
+        #expect(unknown.status == 422 && unknown.json()?["field"] as? String == "style.nope")
+        // An unknown symbol is taken (the CLI takes it too) but said at once, next to its control.
+        let symbol = try Self.send(rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"symbol","value":"no.such.symbol"}"#, token: token)
+        #expect(symbol.status == 200)
+        let notices = symbol.json()?["notices"] as? [[String: Any]] ?? []
+        #expect(notices.first?["field"] as? String == "symbol" && (notices.first?["message"] as? String)?.contains("not in the symbol map") == true, "\(symbol.text)")
+
+        // The draft drawn: PNG at 2 px per point with the renderer's warnings in a header; JSON;
+        // SVG. The saved design is still untouched.
+        let png = try Self.send(rig, "POST", "/api/drafts/\(id)/render?family=medium&format=png", token: token)
+        #expect(png.status == 200 && png.headers["content-type"] == "image/png")
+        #expect(png.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        // IHDR width and height (bytes 16…23): medium is 364×170 points.
+        let width = png.body[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = png.body[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(width == 728 && height == 340)
+        #expect(png.headers["x-widgetweaver-warnings"] != nil)
+        let tree = try Self.send(rig, "POST", "/api/drafts/\(id)/render?family=small&format=json", token: token)
+        #expect(tree.status == 200 && tree.json() != nil, "\(tree.text.prefix(200))")
+        let svg = try Self.send(rig, "POST", "/api/drafts/\(id)/render?family=inline&format=svg", token: token)
+        #expect(svg.status == 200 && svg.text.contains("<svg"))
+        #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/render?family=huge", token: token).status == 404)
+        #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/render?format=gif", token: token).status == 400)
+
+        // Save: the strict reader refuses a repaired field, naming it; a good design is written.
+        var design = try #require(draft.json()?["design"] as? [String: Any])
+        var style = try #require(design["style"] as? [String: Any])
+        style["padding"] = 99
+        design["style"] = style
+        let refused = try Self.send(rig, "PUT", "/api/designs/\(id)", String(decoding: try JSONSerialization.data(withJSONObject: design), as: UTF8.self), token: token)
+        #expect(refused.status == 422)
+        #expect(refused.json()?["field"] as? String == "style.padding", "\(refused.text)")
+        #expect((try Self.showJSON(rig, id)["style"] as? [String: Any])?["padding"] as? Double != 99)
+
+        style["padding"] = 20
+        design["style"] = style
+        design["primaryText"] = "Saved from the browser"
+        let saved = try Self.send(rig, "PUT", "/api/designs/\(id)", String(decoding: try JSONSerialization.data(withJSONObject: design), as: UTF8.self), token: token)
+        #expect(saved.status == 200, "\(saved.text)")
+        let shown = try Self.showJSON(rig, id)
+        #expect(shown["primaryText"] as? String == "Saved from the browser")
+        #expect((shown["style"] as? [String: Any])?["padding"] as? Double == 20)
+        #expect(try RawHTTP.send(port: rig.port, path: "/api/drafts/\(id)").json()?["unsaved"] as? Bool == false, "saving ends the draft")
+
+        // Revert drops a draft.
+        #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"primaryText","value":"draft"}"#, token: token).status == 200)
+        let reverted = try Self.send(rig, "DELETE", "/api/drafts/\(id)", token: token)
+        #expect(reverted.status == 200 && (reverted.json()?["design"] as? [String: Any])?["primaryText"] as? String == "Saved from the browser")
+
+        // New design from a template, named; a bad template names the choices.
+        let made = try Self.send(rig, "POST", "/api/designs", #"{"template":"classic","name":"From the page"}"#, token: token)
+        #expect(made.status == 201, "\(made.text)")
+        let newID = try #require(made.json()?["id"] as? String)
+        #expect(try Self.showJSON(rig, newID)["name"] as? String == "From the page")
+        let noTemplate = try Self.send(rig, "POST", "/api/designs", #"{"template":"nope"}"#, token: token)
+        #expect(noTemplate.status == 422 && (noTemplate.json()?["error"] as? String)?.contains("classic") == true)
+
+        // Variables and symbols for the page's pickers.
+        let vars = try RawHTTP.send(port: rig.port, path: "/api/variables")
+        let keys = (vars.json()?["variables"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+        #expect(keys.contains("__time"), "\(vars.text.prefix(300))")
+        let symbols = try RawHTTP.send(port: rig.port, path: "/api/symbols")
+        let names = (try JSONSerialization.jsonObject(with: Data(symbols.body)) as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(names.contains("sparkles") && names.count > 50)
+        let swatches = try RawHTTP.send(port: rig.port, path: "/api/swatches").json()
+        #expect(((swatches?["style.accent"] as? [String: String])?["blue"])?.hasPrefix("rgba(10, 132, 255") == true)
+    }
+
+    @Test func everyEditorWriteNeedsHostOriginAndTokenAndStaysInTheStore() throws {
+        let rig = try ServeRig()
+        defer { rig.stop() }
+        let id = try Self.makeDesign(rig)
+        try rig.startServer()
+        let token = try rig.token()
+        let wrong = (token.first == "0" ? "1" : "0") + token.dropFirst()
+        let before = try Self.showJSON(rig, id)
+        let designJSON = String(decoding: try JSONSerialization.data(withJSONObject: before), as: UTF8.self)
+        let writes: [(String, String, String)] = [
+            ("PUT", "/api/designs/\(id)", designJSON),
+            ("POST", "/api/designs", #"{"template":"classic"}"#),
+            ("PUT", "/api/drafts/\(id)", designJSON),
+            ("DELETE", "/api/drafts/\(id)", ""),
+            ("POST", "/api/drafts/\(id)/edit", #"{"field":"primaryText","value":"x"}"#),
+            ("POST", "/api/drafts/\(id)/render?family=small", ""),
+        ]
+        for (method, path, body) in writes {
+            #expect(try Self.send(rig, method, path, body, token: nil).status == 403, "\(method) \(path) without a token")
+            #expect(try Self.send(rig, method, path, body, token: wrong).status == 403, "\(method) \(path) with a wrong token")
+            #expect(try Self.send(rig, method, path, body, token: token, origin: "http://evil.example").status == 403, "\(method) \(path) from another origin")
+            #expect(try Self.send(rig, method, path, body, token: token, host: "evil.example:\(rig.port)").status == 403, "\(method) \(path) to another Host")
+        }
+        for path in ["/editor/\(id)", "/api/designs/\(id)", "/api/drafts/\(id)"] {
+            #expect(try RawHTTP.send(port: rig.port, path: path, host: "evil.example:\(rig.port)").status == 403, "\(path)")
+        }
+
+        // Path tricks: IDs are library UUIDs, nothing else names a file.
+        for path in ["/api/designs/..%2F..%2Fetc%2Fpasswd", "/api/designs/noise-machine", "/api/designs/\(id).json",
+                     "/api/drafts/..%2Fdesigns%2F\(id)", "/editor/..%2FPackage.swift", "/editor/00000000-0000-0000-0000-000000000000",
+                     "/api/designs/00000000-0000-0000-0000-000000000000", "/static/editor.js/../../Package.swift"] {
+            #expect(try RawHTTP.send(port: rig.port, path: path).status == 404, "\(path)")
+        }
+        let escape = "ww-editor-escape-\(UUID().uuidString)"
+        #expect(try Self.send(rig, "PUT", "/api/designs/..%2F..%2F..%2F..%2F..%2F..%2Ftmp%2F\(escape)", designJSON, token: token).status == 404)
+        #expect(try Self.send(rig, "PUT", "/api/drafts/..%2F..%2F..%2F..%2F..%2F..%2Ftmp%2F\(escape)", designJSON, token: token).status == 404)
+
+        // Body caps and parser bounds.
+        let huge = #"{"name":""# + String(repeating: "a", count: 300_000) + #""}"#
+        #expect(try Self.send(rig, "PUT", "/api/designs/\(id)", huge, token: token).status == 413)
+        #expect(try Self.send(rig, "PUT", "/api/drafts/\(id)", huge, token: token).status == 413)
+        #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/render", huge, token: token).status == 413)
+        #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"primaryText","value":""# + String(repeating: "a", count: 20_000) + #""}"#, token: token).status == 413)
+        let deep = String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
+        #expect(try Self.send(rig, "PUT", "/api/designs/\(id)", deep, token: token).status == 400)
+        #expect(try Self.send(rig, "PUT", "/api/designs/\(id)", "not json", token: token).status == 400)
+        #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"primaryText"}"#, token: token).status == 400)
+        #expect(try Self.send(rig, "POST", "/api/designs", #"{"template":"classic","extra":1}"#, token: token).status == 400)
+        // A design whose text is longer than the editor allows is refused, naming the field.
+        var long = before
+        long["primaryText"] = String(repeating: "x", count: 2_001)
+        let tooLong = try Self.send(rig, "PUT", "/api/designs/\(id)", String(decoding: try JSONSerialization.data(withJSONObject: long), as: UTF8.self), token: token)
+        #expect(tooLong.status == 422 && tooLong.json()?["field"] as? String == "primaryText", "\(tooLong.text)")
+
+        // Nothing was changed or made by any refused request.
+        let after = try Self.showJSON(rig, id)
+        #expect(after["updatedAt"] as? String == before["updatedAt"] as? String && after["primaryText"] as? String == before["primaryText"] as? String)
+        let list = try JSONSerialization.jsonObject(with: try rig.weaver(["designs", "list", "--json"]).stdout) as? [[String: Any]] ?? []
+        #expect(list.count == 1, "\(list)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/\(escape)"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/\(escape).json"))
+    }
+}
