@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "AudioSinkBase"),
         // The device and FLAC outputs: PulseAudio/PipeWire, ALSA, libFLAC. Only `noise` links it.
         .target(name: "AudioOutput", dependencies: ["AudioSinkBase", "CPulse", "CALSA", "CALSASupport", "CNoiseSupport", "CFLAC"]),
-        .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore", "SpeechIntelligibility"]),
+        .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore", "SpeechIntelligibility", "FieldTable"]),
         // ANSI S3.5-1997's Speech Intelligibility Index (one-third-octave procedure): what each
         // preset is for, measured (how much of a talker's speech gets through it). Pure arithmetic.
         .target(name: "SpeechIntelligibility"),
@@ -82,7 +82,10 @@ let package = Package(
         // systemd-logind over the system bus (sd-bus): the idle inhibitor while noise plays, and
         // suspend or power-off when the sleep timer ends (`noise play --then`).
         .target(name: "Logind", dependencies: ["CSystemdBus"]),
-        .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP"]),
+        // Each editable field of a design or a mix described once (key path, type, range, default,
+        // label, help) and read against; no dependencies, so every module that edits a field can use it.
+        .target(name: "FieldTable"),
+        .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP", "FieldTable"]),
         // JPEG decoding for design images: libjpeg reports errors by longjmp, which only C can catch.
         .target(name: "CJPEGSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         // Layout tree + Cairo/Pango drawing of every design and the Noise Machine widget (PNG, SVG, JSON, text).
@@ -141,7 +144,7 @@ let package = Package(
         ], linkerSettings: staticSwiftRuntime),
         .executableTarget(name: "weaver", dependencies: [
             "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "LiveWidgets", "HomeScreen", "CLISupport",
-            "DataSources", "DesktopWidgets",
+            "DataSources", "DesktopWidgets", "FieldTable",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: staticSwiftRuntime),
 
@@ -173,7 +176,7 @@ let package = Package(
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinkBase", "NoiseEngine", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
         .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),
-        .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "NoiseDSP", "TestSupport"]),
+        .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "NoiseDSP", "TestSupport", "FieldTable"]),
         .testTarget(name: "NoiseControlTests", dependencies: ["NoiseControl", "TestSupport"]),
         // MPRIS property model (the bus itself is tested end to end in CLITests/MPRISTests).
         .testTarget(name: "MPRISPlayerTests", dependencies: ["MPRISPlayer", "NoiseControl", "NoiseEngine"]),
