@@ -95,6 +95,7 @@ let package = Package(
         // live updates over Server-Sent Events.
         .target(name: "HomeScreen", dependencies: [
             "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "ChangeWatch", "LiveWidgets", "WidgetActions",
+            "FieldTable",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

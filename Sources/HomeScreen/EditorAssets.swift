@@ -154,20 +154,29 @@ enum EditorAssets {
       const redoStack = [];
       let busy = Promise.resolve();
 
-      // MARK: Values by key path. A key is a JSON path into the design (`style.padding`);
-      // `actions[]` and `clock` live under `actionBar.actions` and `clockConfig` in the file.
-      function pathOf(key) {
-        return key.replace(/^actions\\[\\]/, 'actionBar.actions[]').replace(/^clock\\./, 'clockConfig.').split('.');
-      }
-      function valueAt(object, key) {
+      // MARK: Values by key path. A key (or one of its aliases) is a JSON path into the design
+      // (`style.padding`, `clockConfig.theme`); `actions[N]` lives under `actionBar.actions`. A
+      // key naming an object reads its name (`symbol` → its name, `image` → its file name).
+      function at(object, path) {
         let v = object;
-        for (const part of pathOf(key)) {
+        for (const part of path.replace(/^actions\\[(\\d)\\]/, 'actionBar.actions.$1').split('.')) {
           if (v == null) return undefined;
           v = v[part];
         }
         return v;
       }
+      function valueAt(object, field) {
+        for (const path of [field.key].concat(field.aliases || [])) {
+          let v = at(object, path);
+          if (v && typeof v === 'object') v = v.name !== undefined ? v.name : (v.fileName !== undefined ? v.fileName : v.token);
+          if (v !== undefined && v !== null && typeof v !== 'object') return v;
+        }
+        return undefined;
+      }
       const stringOf = (v) => v == null ? '' : (typeof v === 'object' ? '' : String(v));
+      // Fields the page edits through others: `action.N` is what the `actions[]` controls of slot
+      // N compose; Smart Photo renders are read from files (the app prepares them).
+      const editable = (f) => !(/^action\\.\\d$/.test(f.key)) && (!f.key.includes('[]') || f.key.startsWith('actions[]'));
 
       // MARK: Building the controls from the field table.
       const slug = (key) => 'f-' + key.replace(/[^A-Za-z0-9]+/g, '-');
@@ -227,7 +236,8 @@ enum EditorAssets {
           return set;
         }
         const select = el('select', { id: slug(field.key), dataset: { field: field.key } });
-        if (field.optional) select.append(el('option', { value: '', text: '(none)' }));
+        if (field.slot !== undefined && field.key.endsWith('.kind')) select.append(el('option', { value: '', text: '(no button)' }));
+        else if (field.optional) select.append(el('option', { value: '', text: '(none)' }));
         for (const v of field.allowed || []) select.append(el('option', { value: v, text: v }));
         return select;
       }
@@ -304,20 +314,36 @@ enum EditorAssets {
         switch (group) {
           case 'Clock': return template === 'clockIcon' || !!d.clockConfig;
           case 'Weather': return template === 'weather' || template === 'forecast';
-          case 'Actions': case 'Matched set': return pro;
+          // Buttons a design already has stay editable without Pro (to remove them); the notice
+          // beside them says the widgets do not draw them.
+          case 'Actions': return pro || !!d.actionBar;
+          case 'Matched set': return pro || !!d.matchedSet;
+          case 'Reminders': return template === 'reminders';
           default: return true;
         }
       }
+      // Within a button slot, only what its kind uses; the second slot once the first is set.
+      const slotParts = { incrementVariable: ['variableKey', 'incrementAmount'], setVariableToNow: ['variableKey', 'nowFormat'],
+                          resetVariable: ['variableKey', 'resetValue'], openURL: ['url'] };
       function fieldShown(field, d) {
+        if (field.slot !== undefined) {
+          const part = field.key.replace(/^actions\\[\\d\\]\\./, '');
+          const kindNode = form.querySelector('[data-field="actions[' + field.slot + '].kind"]');
+          const kind = kindNode ? kindNode.value : '';
+          if (part === 'kind' || part === 'title') return true;
+          return (slotParts[kind] || []).includes(part);
+        }
         if (field.group === 'Image' && field.key !== 'image' && field.key !== 'image.fileName') return !!d.image;
         if (field.group === 'Symbol' && field.type !== 'symbol') return !!d.symbol;
         return true;
       }
 
+      const slotFields = new Map();   // `actions[N].part` → the field, for slot N
+      const fieldFor = (key) => slotFields.get(key) || fields.find((f) => f.key === key);
       function build() {
         form.textContent = '';
         const groups = new Map();
-        for (const f of fields) {
+        for (const f of fields.filter(editable)) {
           if (!groups.has(f.group)) groups.set(f.group, []);
           groups.get(f.group).push(f);
         }
@@ -331,7 +357,11 @@ enum EditorAssets {
           if (list.some((f) => f.key.startsWith('actions[]'))) {
             for (const slot of [0, 1]) {
               const box = el('fieldset', { class: 'action-slot', dataset: { slot: String(slot) } }, el('legend', { text: 'Button ' + (slot + 1) }));
-              for (const f of list) box.append(fieldShell(Object.assign({}, f, { key: f.key.replace('[]', '[' + slot + ']') }), control(Object.assign({}, f, { key: f.key.replace('[]', '[' + slot + ']') }))));
+              for (const f of list.filter((f) => f.key.startsWith('actions[]'))) {
+                const one = Object.assign({}, f, { key: f.key.replace('[]', '[' + slot + ']'), aliases: [], slot });
+                slotFields.set(one.key, one);
+                box.append(fieldShell(one, control(one)));
+              }
               set.append(box);
             }
             for (const f of list.filter((f) => !f.key.startsWith('actions[]'))) set.append(fieldShell(f, control(f)));
@@ -343,16 +373,22 @@ enum EditorAssets {
       }
 
       // MARK: Showing the draft in the controls.
-      function fill() {
+      function visibility() {
         for (const set of form.querySelectorAll('fieldset.group')) set.hidden = !groupShown(set.dataset.group, design);
         for (const row of form.querySelectorAll('[data-field-row]')) {
-          const field = fields.find((f) => f.key === row.dataset.fieldRow.replace(/\\[\\d\\]/, '[]'));
+          const field = fieldFor(row.dataset.fieldRow);
           if (field) row.hidden = !fieldShown(field, design);
         }
+        const second = form.querySelector('.action-slot[data-slot="1"]');
+        if (second) second.hidden = !(design.actionBar && design.actionBar.actions && design.actionBar.actions.length);
+      }
+      function fill() {
         for (const node of form.querySelectorAll('[data-field]')) {
           if (node === document.activeElement && node.type !== 'checkbox') continue;
           const key = node.dataset.field;
-          const value = valueAt(design, key.replace(/\\[(\\d)\\]/, '.$1'));
+          const field = fieldFor(key);
+          if (!field) continue;
+          const value = valueAt(design, field);
           if (node.dataset.kind === 'swatches') {
             for (const r of node.querySelectorAll('input')) r.checked = r.value === stringOf(value);
           } else if (node.type === 'checkbox') {
@@ -366,6 +402,7 @@ enum EditorAssets {
             for (const b of node.closest('.symbol-picker').querySelectorAll('[data-symbol]')) b.setAttribute('aria-pressed', String(b.dataset.symbol === stringOf(value)));
           }
         }
+        visibility();
         document.getElementById('design-title').textContent = design.name;
         const unsaved = JSON.stringify(design) !== savedText;
         document.getElementById('unsaved').hidden = !unsaved;
@@ -417,7 +454,7 @@ enum EditorAssets {
         switch (kind) {
           case '': value = ''; break;
           case 'incrementVariable': value = 'increment:' + get('variableKey') + ':' + (get('incrementAmount') || '1') + (title ? ':' + title : ''); break;
-          case 'setVariableToNow': value = 'now:' + get('variableKey') + ':' + (get('nowFormat') || 'iso') + (title ? ':' + title : ''); break;
+          case 'setVariableToNow': value = 'now:' + get('variableKey') + ':' + (get('nowFormat') || 'iso8601') + (title ? ':' + title : ''); break;
           case 'resetVariable': value = 'reset:' + get('variableKey') + ':' + (get('resetValue') || '0') + (title ? ':' + title : ''); break;
           case 'openURL': value = 'open:' + (title ? title + ':' : '') + get('url'); break;
           default: value = kind;
@@ -433,7 +470,7 @@ enum EditorAssets {
           const before = design;
           try {
             const answer = await call('POST', '/api/drafts/' + id + '/edit', assignment);
-            showError(key, '');
+            clearErrors();
             undoStack.push(before);
             redoStack.length = 0;
             design = answer.design;
@@ -450,7 +487,16 @@ enum EditorAssets {
       form.addEventListener('submit', (e) => e.preventDefault());
       form.addEventListener('change', (e) => {
         const node = e.target.closest('[data-field]');
-        if (node) edit(node);
+        if (!node) return;
+        // A button's kind shows the parts it needs; it is sent once they are filled in.
+        const slot = /^actions\\[(\\d)\\]\\.kind$/.exec(node.dataset.field);
+        if (slot && node.value) {
+          visibility();
+          const needs = (slotParts[node.value] || [])[0];
+          const part = needs && form.querySelector('[data-field="actions[' + slot[1] + '].' + needs + '"]');
+          if (part && !part.value.trim()) { part.focus(); return; }
+        }
+        edit(node);
       });
       form.addEventListener('input', (e) => {
         const range = e.target.dataset && e.target.dataset.rangeFor;

@@ -14,7 +14,7 @@ struct Routes {
 
     /// The app's areas beyond the home screen, each registering its pages and API routes.
     var areas: [any AppRoutes] {
-        [EditorRoutes(server: server), DesignAPIRoutes(server: server)]
+        [EditorRoutes(server: server), DesignAPIRoutes(server: server), FieldsRoute()]
     }
 
     func register(on router: Router<BasicRequestContext>) {
