@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import WidgetRender
 
 /// The Editor's API over a real socket to a real `weaver serve`: what it reads, drafts, draws and
 /// saves, checked against what `weaver designs show` reads from the store afterwards.
@@ -188,5 +189,66 @@ struct EditorAPITests {
         #expect(list.count == 1, "\(list)")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/\(escape)"))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/\(escape).json"))
+    }
+
+    static func upload(_ rig: ServeRig, _ bytes: [UInt8], token: String?, type: String = "image/jpeg") throws -> RawHTTP.Reply {
+        var headers = [("Content-Type", type), ("Origin", rig.origin)]
+        if let token { headers.append(("X-WidgetWeaver-Token", token)) }
+        return try RawHTTP.send(port: rig.port, method: "POST", path: "/api/images", headers: headers, body: bytes, timeoutSeconds: 60)
+    }
+
+    func storedImages(_ rig: ServeRig) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: rig.store.appendingPathComponent("images").path)) ?? []).sorted()
+    }
+
+    /// Uploads: a 48 MP phone photo is scaled down on import; caps on bytes (before reading the
+    /// body) and on pixels (from the header, before decoding); hostile files refused with nothing
+    /// written.
+    @Test func uploadsAreBoundedAndPhotosScaledDown() throws {
+        let rig = try ServeRig()
+        defer { rig.stop() }
+        let id = try Self.makeDesign(rig)
+        try rig.startServer()
+        let token = try rig.token()
+
+        let width = 8000, height = 6000
+        let photo = try #require(DesignImages.encodeJPEG(rgb: [UInt8](repeating: 140, count: width * height * 3), width: width, height: height))
+        #expect(try Self.upload(rig, photo, token: nil).status == 403)
+        let taken = try Self.upload(rig, photo, token: token)
+        #expect(taken.status == 201, "\(taken.text)")
+        let answer = try #require(taken.json())
+        let name = try #require(answer["fileName"] as? String)
+        let w = answer["width"] as? Double ?? 0, h = answer["height"] as? Double ?? 0
+        #expect(w * h <= Double(DesignImages.maximumPixels) && w * h > 0, "\(answer)")
+        #expect((answer["scaledFrom"] as? [String: Any])?["width"] as? Double == 8000)
+        #expect(storedImages(rig) == [name])
+        let stored = try DesignImages.decode(try Data(contentsOf: rig.store.appendingPathComponent("images/\(name)")), name: name)
+        #expect(stored.pixelWidth == Int(w) && stored.pixelHeight == Int(h))
+        // The same picture again is the same file; the design takes its name.
+        #expect(try Self.upload(rig, photo, token: token).json()?["fileName"] as? String == name)
+        let used = try Self.send(rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"image","value":"\#(name)"}"#, token: token)
+        #expect(used.status == 200, "\(used.text)")
+        #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/render?family=small", token: token).status == 200)
+
+        // Hostile files: an SVG, a PNG header claiming 20000×20000 (refused from the header), a
+        // PNG whose data is garbage, a JPEG cut after its header, an empty body; too many bytes.
+        let svg = Array(#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.utf8)
+        var bomb: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52]
+        bomb += [0, 0, 0x4E, 0x20, 0, 0, 0x4E, 0x20, 8, 2, 0, 0, 0, 0, 0, 0, 0]
+        var garbage: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52]
+        garbage += [0, 0, 0, 16, 0, 0, 0, 16, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xDE] + [UInt8](repeating: 0xAB, count: 200)
+        let cut = Array(photo.prefix(300))
+        let started = Date()
+        for (what, bytes, type) in [("svg", svg, "image/svg+xml"), ("bomb", bomb, "image/png"), ("garbage png", garbage, "image/png"),
+                                    ("cut jpeg", cut, "image/jpeg"), ("empty", [], "image/png")] {
+            let r = try Self.upload(rig, bytes, token: token, type: type)
+            #expect(r.status == 422 && r.json()?["field"] as? String == "image", "\(what): \(r.status) \(r.text)")
+        }
+        #expect(Date().timeIntervalSince(started) < 10, "the refusals took too long (a header check, not a decode)")
+        let bombAnswer = try Self.upload(rig, bomb, token: token, type: "image/png")
+        #expect((bombAnswer.json()?["error"] as? String)?.contains("20000×20000") == true, "\(bombAnswer.text)")
+        let tooBig = [UInt8](repeating: 0xFF, count: DesignImages.maximumFileBytes + 1)
+        #expect(try Self.upload(rig, tooBig, token: token).status == 413)
+        #expect(storedImages(rig) == [name], "a refused upload left a file: \(storedImages(rig))")
     }
 }
