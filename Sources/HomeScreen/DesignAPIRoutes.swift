@@ -115,17 +115,21 @@ struct DesignAPIRoutes: AppRoutes {
                 guard let format = DraftFormat(rawValue: query.get("format") ?? "png") else {
                     return Routes.error(.badRequest, "'format' must be png, svg or json")
                 }
-                var spec: WidgetSpec
-                if body.readableBytes == 0 {
-                    spec = try server.drafts.draft(id) ?? workshop.design(id: id)
-                } else {
+                // The page asks for its screen's pixel density (a 1× screen needs a quarter of the pixels).
+                guard let scale = Int(query.get("scale") ?? "2"), (1...3).contains(scale) else {
+                    return Routes.error(.badRequest, "'scale' must be 1, 2 or 3")
+                }
+                // The held draft, else the saved design (read once: this runs six times per edit).
+                let held = server.drafts.draft(id)
+                var spec = try held ?? workshop.design(id: id)
+                if body.readableBytes > 0 {
                     switch Self.strictDesign(Data(buffer: body)) {
                     case .failure(let refusal): return refusal.response
                     case .success(let s): spec = s
                     }
                 }
-                spec.id = try workshop.design(id: id).id
-                let drawn = try workshop.renderDraft(spec, family: familyName, format: format, now: Date())
+                spec.id = UUID(uuidString: id) ?? spec.id
+                let drawn = try workshop.renderDraft(spec, family: familyName, format: format, scale: scale, now: Date())
                 var response = Routes.bytes(drawn.bytes, type: format.contentType)
                 // The renderer's warnings ride along, so one request gives the page the picture and
                 // what to say beside it. Percent-encoded JSON: header values must be plain ASCII.

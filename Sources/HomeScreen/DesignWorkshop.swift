@@ -14,8 +14,9 @@ public protocol DesignWorkshop: Sendable {
     func save(id: String, _ spec: WidgetSpec, now: Date) throws -> WidgetSpec
     /// A new design in the library from a catalogue starter (`weaver designs new --template`).
     func create(starter: String, name: String?, now: Date) throws -> WidgetSpec
-    /// Draws an unsaved design at 2 pixels per point, with the store's inputs (as the home screen).
-    func renderDraft(_ spec: WidgetSpec, family: String, format: DraftFormat, now: Date) throws -> DraftRender
+    /// Draws an unsaved design at `scale` pixels per point (1…3), with the store's inputs (as the
+    /// home screen).
+    func renderDraft(_ spec: WidgetSpec, family: String, format: DraftFormat, scale: Int, now: Date) throws -> DraftRender
     /// Every variable key a text may use with its current value: built-in keys, then stored ones.
     func variables(now: Date) -> [(key: String, value: String)]
     /// Every symbol name the renderer draws.

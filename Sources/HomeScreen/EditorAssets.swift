@@ -568,12 +568,14 @@ enum EditorAssets {
       // MARK: The preview dock, drawn from the server's draft.
       let generation = 0;
       const objectURLs = {};
+      // Pictures at the screen's density: a 1× screen gets 1 pixel per point, a 2× screen 2.
+      const pixelScale = () => Math.min(3, Math.max(1, Math.round(window.devicePixelRatio || 1)));
       async function redraw() {
         const mine = ++generation;
         const started = editStarted || performance.now();
         editStarted = 0;
         const drawn = await Promise.all(families.map(async (family) => {
-          const response = await fetch('/api/drafts/' + id + '/render?family=' + family + '&format=png', { method: 'POST', headers: { 'X-WidgetWeaver-Token': token } });
+          const response = await fetch('/api/drafts/' + id + '/render?family=' + family + '&format=png&scale=' + pixelScale(), { method: 'POST', headers: { 'X-WidgetWeaver-Token': token } });
           if (!response.ok) throw new Error((await response.json()).error || ('HTTP ' + response.status));
           let warnings = [];
           try { warnings = JSON.parse(decodeURIComponent(response.headers.get('X-WidgetWeaver-Warnings') || '%5B%5D')); } catch (e) { warnings = []; }

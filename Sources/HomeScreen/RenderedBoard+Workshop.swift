@@ -50,10 +50,19 @@ extension RenderedBoard: DesignWorkshop {
         return spec
     }
 
-    public func renderDraft(_ spec: WidgetSpec, family name: String, format: DraftFormat, now: Date) throws -> DraftRender {
-        let entry = Entry(id: spec.id.uuidString, spec: spec)
+    /// Drafts are drawn by their own renderers, one per core (up to 4), beside the home screen's.
+    static let draftRenderers = RendererPool(capacity: min(4, ProcessInfo.processInfo.activeProcessorCount))
+
+    public func renderDraft(_ spec: WidgetSpec, family name: String, format: DraftFormat, scale: Int, now: Date) throws -> DraftRender {
         let family = try self.family(name)
-        return try withLayout(entry, family, scale: 2, now: now) { r, layout, inputs in
+        guard WidgetRenderer.scales.contains(scale) else { throw DesignError("'scale' must be 1, 2 or 3") }
+        // The same inputs as the home screen's tiles (`withLayout`), so a saved draft draws the
+        // same picture there and in `weaver render`.
+        var inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
+                                           appearance: appearance)
+        inputs.redrawsEachSecond = true
+        return try Self.draftRenderers.with { r in
+            let layout = r.layout(design: spec, family: family, scale: scale, inputs: inputs)
             let bytes: [UInt8]
             switch format {
             case .png: bytes = try r.render(layout, format: .png, images: inputs.images)

@@ -83,6 +83,9 @@ struct EditorAPITests {
         #expect(svg.status == 200 && svg.text.contains("<svg"))
         #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/render?family=huge", token: token).status == 404)
         #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/render?format=gif", token: token).status == 400)
+        #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/render?scale=4", token: token).status == 400)
+        let one = try Self.send(rig, "POST", "/api/drafts/\(id)/render?family=medium&scale=1", token: token)
+        #expect(one.status == 200 && one.body[16..<20].reduce(0) { $0 << 8 | Int($1) } == 364, "scale 1 is 1 pixel per point")
 
         // Save: the strict reader refuses a repaired field, naming it; a good design is written.
         var design = try #require(draft.json()?["design"] as? [String: Any])

@@ -100,7 +100,8 @@ struct EditorBrowserTests {
         #expect(try browser.waitUntil(10, "return document.getElementById('editor').dataset.unsaved === 'false'"), "saving did not clear the marker")
         let dock = try Self.dockPicture(browser, "medium")
         let out = rig.store.deletingLastPathComponent().appendingPathComponent("medium.png")
-        let rendered = try rig.weaver(["render", id, "--family", "medium", "--scale", "2", "-o", out.path])
+        let scale = try browser.execute("return String(Math.min(3, Math.max(1, Math.round(window.devicePixelRatio || 1))))") as? String ?? "1"
+        let rendered = try rig.weaver(["render", id, "--family", "medium", "--scale", scale, "-o", out.path])
         #expect(rendered.status == 0, "\(rendered.stderrText)")
         let file = try Data(contentsOf: out)
         #expect(dock.count > 1000 && dock == file, "the dock's medium picture (\(dock.count) bytes) is not weaver render's (\(file.count) bytes)")
@@ -144,5 +145,93 @@ struct EditorBrowserTests {
         #expect(try browser.execute("return document.querySelector('[data-field=\"style.padding\"]').getAttribute('aria-invalid')") as? String == "true")
         let draft = try RawHTTP.send(port: rig.port, path: "/api/drafts/\(id)").json()
         #expect(((draft?["design"] as? [String: Any])?["style"] as? [String: Any])?["padding"] as? Double == 9)
+    }
+
+    /// Every group the design uses is reached with Tab alone and every control in it is labelled;
+    /// then 100 edits, each timed from the change to the new pictures decoded in the page.
+    @Test func keyboardReachesEveryGroupAndEditsRedrawQuickly() throws {
+        let rig = try ServeRig()
+        defer { rig.stop() }
+        #expect(try rig.weaver(["pro", "unlock"]).status == 0)
+        #expect(try rig.weaver(["designs", "new", "--template", "classic", "--name", "Morning"]).status == 0)
+        let set = try rig.weaver(["designs", "set", "Morning", "primaryText=Good morning · {{__time}}", "secondaryText=Coffee {{coffee|0}} today",
+                                  "symbol=cup.and.saucer.fill", "background=midnight", "accent=orange", "action.1=increment:coffee:1:+1 Coffee"])
+        #expect(set.status == 0, "\(set.stderrText)")
+        let list = try JSONSerialization.jsonObject(with: try rig.weaver(["designs", "list", "--json"]).stdout) as? [[String: Any]] ?? []
+        let id = try #require(list.first?["id"] as? String)
+        try rig.startServer()
+        let browser = try WebDriver()
+        defer { browser.quit() }
+        try browser.setWindowSize(width: 1280, height: 800)
+        try browser.navigate(rig.url + "editor/" + id)
+        #expect(try browser.waitUntil(10, "return document.getElementById('editor').dataset.ready === 'true' && Number(document.querySelector('.dock').dataset.generation || 0) > 0"))
+
+        // Labelled: every visible control has a label or an accessible name.
+        let unlabelled = try browser.execute("""
+            return [...document.querySelectorAll('#controls [data-field]')].filter((c) => c.offsetParent !== null)
+              .filter((c) => !(c.labels && c.labels.length) && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby'))
+              .map((c) => c.dataset.field);
+            """) as? [Any] ?? ["?"]
+        #expect(unlabelled.isEmpty, "controls without a label: \(unlabelled)")
+
+        // Tab from the top until every shown group and every shown control has had the focus.
+        let groups = Set(try browser.execute("return [...document.querySelectorAll('#controls fieldset.group')].filter((g) => !g.hidden).map((g) => g.dataset.group);") as? [String] ?? [])
+        #expect(groups.isSuperset(of: ["Text", "Layout", "Style", "Symbol", "Image", "Actions"]), "\(groups)")
+        let controls = Set(try browser.execute("return [...document.querySelectorAll('#controls [data-field]')].filter((c) => c.offsetParent !== null).map((c) => c.dataset.field);") as? [String] ?? [])
+        _ = try browser.execute("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); return true;")
+        var reachedGroups = Set<String>(), reachedControls = Set<String>()
+        for _ in 0..<700 where reachedControls != controls {
+            try browser.press(["\u{E004}"])
+            let here = try browser.execute("""
+                const a = document.activeElement; if (!a) return ['', ''];
+                const g = a.closest('fieldset.group'); const f = a.closest('[data-field]');
+                return [g ? g.dataset.group : '', f ? f.dataset.field : ''];
+                """) as? [String] ?? ["", ""]
+            if !here[0].isEmpty { reachedGroups.insert(here[0]) }
+            if !here[1].isEmpty { reachedControls.insert(here[1]) }
+        }
+        #expect(reachedGroups == groups, "groups not reached with Tab: \(groups.subtracting(reachedGroups))")
+        #expect(reachedControls == controls, "controls not reached with Tab: \(controls.subtracting(reachedControls))")
+
+        // 100 edits: the page's own measure from the change to all six new pictures decoded.
+        var durations: [Double] = []
+        for batch in 0..<4 {
+            let script = """
+                const box = document.querySelector('[data-field="style.padding"]');
+                const dock = document.querySelector('.dock');
+                return (async () => {
+                  const out = [];
+                  for (let i = 0; i < 25; i++) {
+                    const before = Number(dock.dataset.generation || 0);
+                    performance.clearMeasures('edit-to-preview');
+                    box.value = String(8 + ((\(batch * 25) + i) % 2) * 6);
+                    box.dispatchEvent(new Event('change', { bubbles: true }));
+                    const deadline = performance.now() + 10000;
+                    while (Number(dock.dataset.generation || 0) === before && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+                    const m = performance.getEntriesByName('edit-to-preview');
+                    out.push(m.length ? m[m.length - 1].duration : 10000);
+                  }
+                  return out;
+                })();
+                """
+            durations += (try browser.execute(script) as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
+        }
+        #expect(durations.count == 100)
+        let sorted = durations.sorted()
+        let p50 = sorted[sorted.count / 2], p95 = sorted[Int((Double(sorted.count) * 0.95).rounded(.up)) - 1]
+        print("editor edit-to-preview over \(durations.count) edits: p50 \(String(format: "%.1f", p50)) ms, p95 \(String(format: "%.1f", p95)) ms, max \(String(format: "%.1f", sorted.last ?? 0)) ms")
+        #expect(p95 <= 150, "edit to new preview p95 \(p95) ms (p50 \(p50) ms)")
+
+        // Screenshots for docs/editor.md: dark and light at 1280×800 and at a phone's width.
+        if let dir = ProcessInfo.processInfo.environment["WIDGETWEAVER_SCREENSHOT_DIR"] {
+            _ = try browser.execute("window.scrollTo(0, 0); document.activeElement && document.activeElement.blur(); return true;")
+            for (scheme, size) in [("dark", (1280, 800)), ("light", (1280, 800)), ("dark", (390, 844)), ("light", (390, 844))] {
+                try browser.devTools("Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": scheme]]])
+                try browser.setWindowSize(width: size.0, height: size.1)
+                Thread.sleep(forTimeInterval: 0.5)
+                let shot = try browser.screenshotPNG()
+                try shot.write(to: URL(fileURLWithPath: dir).appendingPathComponent("editor-\(scheme)-\(size.0).png"))
+            }
+        }
     }
 }
