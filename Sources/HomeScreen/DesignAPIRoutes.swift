@@ -66,7 +66,7 @@ struct DesignAPIRoutes: AppRoutes {
         router.get("/api/drafts/:id") { _, context in
             try withDesign(context) { workshop, id in
                 let draft = server.drafts.draft(id)
-                return Self.draftAnswer(try draft ?? workshop.design(id: id), unsaved: draft != nil, notices: [])
+                return draftAnswer(try draft ?? workshop.design(id: id), unsaved: draft != nil, notices: [])
             }
         }
         router.put("/api/drafts/:id") { request, context in
@@ -78,14 +78,14 @@ struct DesignAPIRoutes: AppRoutes {
                 case .success(var spec):
                     spec.id = saved.id
                     server.drafts.set(id, spec)
-                    return Self.draftAnswer(spec, unsaved: true, notices: [])
+                    return draftAnswer(spec, unsaved: true, notices: [])
                 }
             }
         }
         router.delete("/api/drafts/:id") { _, context in
             try withDesign(context) { workshop, id in
                 server.drafts.discard(id)
-                return Self.draftAnswer(try workshop.design(id: id), unsaved: false, notices: [])
+                return draftAnswer(try workshop.design(id: id), unsaved: false, notices: [])
             }
         }
         router.post("/api/drafts/:id/edit") { request, context in
@@ -104,7 +104,7 @@ struct DesignAPIRoutes: AppRoutes {
                     return Self.fieldError(field, e.message)
                 }
                 server.drafts.set(id, spec)
-                return Self.draftAnswer(spec, unsaved: true, notices: EditorNotices.after(field: field, in: spec, isPro: workshop.isPro))
+                return draftAnswer(spec, unsaved: true, notices: EditorNotices.after(field: field, in: spec, isPro: workshop.isPro))
             }
         }
         router.post("/api/drafts/:id/render") { request, context in
@@ -213,8 +213,10 @@ struct DesignAPIRoutes: AppRoutes {
         return .success(decoded.0)
     }
 
-    static func draftAnswer(_ spec: WidgetSpec, unsaved: Bool, notices: [EditorNotices.Notice]) -> Response {
-        json(.object(["design": spec.jsonValue, "unsaved": .bool(unsaved),
+    func draftAnswer(_ spec: WidgetSpec, unsaved: Bool, notices: [EditorNotices.Notice]) -> Response {
+        let resolved = server.workshop?.resolvedTexts(spec, now: Date()) ?? [:]
+        return Self.json(.object(["design": spec.jsonValue, "unsaved": .bool(unsaved),
+                      "resolved": .object(resolved.mapValues { JSONValue.string($0) }),
                       "notices": .array(notices.map { .object(["field": .string($0.field), "message": .string($0.message)]) })]))
     }
 

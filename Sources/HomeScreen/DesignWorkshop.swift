@@ -17,6 +17,8 @@ public protocol DesignWorkshop: Sendable {
     /// Draws an unsaved design at `scale` pixels per point (1…3), with the store's inputs (as the
     /// home screen).
     func renderDraft(_ spec: WidgetSpec, family: String, format: DraftFormat, scale: Int, now: Date) throws -> DraftRender
+    /// The design's template texts as the widget writes them now (`{{…}}` resolved), by field key.
+    func resolvedTexts(_ spec: WidgetSpec, now: Date) -> [String: String]
     /// Every variable key a text may use with its current value: built-in keys, then stored ones.
     func variables(now: Date) -> [(key: String, value: String)]
     /// Every symbol name the renderer draws.

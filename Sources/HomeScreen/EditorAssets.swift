@@ -205,7 +205,9 @@ enum EditorAssets {
         const help = el('p', { class: 'help', id: helpId, text: parts.join(' ') });
         const error = el('p', { class: 'field-error', id: slug(field.key) + '-error', role: 'alert', dataset: { errorFor: field.key } });
         const notice = el('p', { class: 'notice', dataset: { noticeFor: field.key } });
-        wrap.append(error, notice, help);
+        wrap.append(error, notice);
+        if (field.template) wrap.append(el('p', { class: 'resolved', dataset: { resolvedFor: field.key }, 'aria-live': 'polite' }));
+        wrap.append(help);
         const target = wrap.querySelector('[data-field]');
         if (target) target.setAttribute('aria-describedby', helpId + ' ' + error.id);
         return wrap;
@@ -424,11 +426,29 @@ enum EditorAssets {
         for (const n of form.querySelectorAll('[data-error-for]')) n.textContent = '';
         for (const n of form.querySelectorAll('[aria-invalid="true"]')) n.setAttribute('aria-invalid', 'false');
       }
+      // What the texts show now, and the template's problems named beside it: an unclosed {{, or
+      // a key no built-in or stored variable has and no |fallback covers.
+      function showResolved(resolved) {
+        for (const p of form.querySelectorAll('[data-resolved-for]')) {
+          const key = p.dataset.resolvedFor;
+          p.textContent = resolved && resolved[key] !== undefined && valueAt(design, fieldFor(key)) ? resolved[key] : '';
+          const source = stringOf(valueAt(design, fieldFor(key)));
+          const problems = [];
+          if ((source.match(/\\{\\{/g) || []).length > (source.match(/\\}\\}/g) || []).length) problems.push('a {{ is not closed with }}');
+          for (const m of source.matchAll(/\\{\\{\\s*([A-Za-z_][A-Za-z0-9_.]*)\\s*(\\|[^}]*)?\\}\\}/g)) {
+            const name = m[1].toLowerCase();
+            if (!m[2] && !variables.some((v) => v.key.toLowerCase() === name)) problems.push('{{' + m[1] + '}} has no value: no built-in or stored variable of that name (add |fallback)');
+          }
+          const notice = form.querySelector('[data-notice-for="' + CSS.escape(key) + '"]');
+          if (notice && !notice.dataset.server) notice.textContent = problems.join('; ');
+        }
+      }
       function showNotices(key, notices) {
+        for (const n of form.querySelectorAll('[data-notice-for]')) delete n.dataset.server;
         for (const n of form.querySelectorAll('[data-notice-for="' + CSS.escape(key) + '"]')) n.textContent = '';
         for (const n of notices || []) {
           const node = form.querySelector('[data-notice-for="' + CSS.escape(n.field) + '"]');
-          if (node) node.textContent = n.message;
+          if (node) { node.textContent = n.message; node.dataset.server = 'true'; }
         }
       }
 
@@ -476,6 +496,7 @@ enum EditorAssets {
             design = answer.design;
             showNotices(key, answer.notices);
             fill();
+            showResolved(answer.resolved);
             await redraw();
           } catch (e) {
             showError(key, e.message);
@@ -622,6 +643,7 @@ enum EditorAssets {
         design = answer.design;
         clearErrors();
         fill();
+        showResolved(answer.resolved);
         await redraw();
       }
       function undo() {
@@ -651,6 +673,7 @@ enum EditorAssets {
             design = answer.design;
             clearErrors();
             fill();
+            showResolved(answer.resolved);
             await redraw();
             say('Reverted to the saved design');
           } catch (e) { say('Could not revert: ' + e.message); }
@@ -710,6 +733,7 @@ enum EditorAssets {
           design = draft.design;
           build();
           fill();
+          showResolved(draft.resolved);
           root.dataset.ready = 'true';
           await redraw();
         } catch (e) {

@@ -73,6 +73,17 @@ extension RenderedBoard: DesignWorkshop {
         }
     }
 
+    public func resolvedTexts(_ spec: WidgetSpec, now: Date) -> [String: String] {
+        var context = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
+                                            appearance: appearance).context
+        // As the layout engine writes {{__time}} for this design.
+        if let format = spec.clockFormat { context.timeFormat = TimeTextFormat(twelveHour: format.isTwelveHour, seconds: format.showsSeconds) }
+        let renderer = TemplateRenderer()
+        var texts = ["primaryText": renderer.render(spec.primaryText, in: context)]
+        if let secondary = spec.secondaryText { texts["secondaryText"] = renderer.render(secondary, in: context) }
+        return texts
+    }
+
     public func variables(now: Date) -> [(key: String, value: String)] {
         let inputs = WidgetRenderer.inputs(for: nil, root: root, now: now, timeZone: .current, locale: Locale.current,
                                            appearance: appearance)

@@ -67,6 +67,9 @@ struct EditorBrowserTests {
         #expect(typed.hasPrefix("Now {{__time}}"), "\(typed)")
         try browser.sendKeys(text, "\u{E004}")   // Tab: the change is sent
         try Self.waitForRedraw(browser, after: before, "typing the text")
+        // What the text shows now is written under it (a time, not the braces).
+        #expect(try browser.waitUntil(5, "return /^Now \\d\\d:\\d\\d/.test(document.querySelector('[data-resolved-for=\"primaryText\"]').textContent)"),
+                "the resolved text is not shown under the field")
 
         // 3. A background from the swatches.
         before = try Self.generation(browser)
