@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "SpeechIntelligibility"),
         .target(name: "SharedStore"),
         // Around the player: Last Mix, status feed, control socket, autostart. No audio code.
-        .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore"]),
+        .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore", "FieldTable"]),
         .target(name: "Variables", dependencies: ["SharedStore"]),
         // `noise play` as an MPRIS player on the session bus (media keys, desktop media controls).
         .target(name: "MPRISPlayer", dependencies: ["NoiseControl", "NoiseEngine", "CSystemdBus"]),
@@ -95,7 +95,7 @@ let package = Package(
         // live updates over Server-Sent Events.
         .target(name: "HomeScreen", dependencies: [
             "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "ChangeWatch", "LiveWidgets", "WidgetActions",
-            "FieldTable",
+            "NoiseEngine", "FieldTable",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -170,7 +170,7 @@ let package = Package(
         // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback HTTP server.
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
-        .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "AudioSinkBase", "TestSupport", "SpeechIntelligibility"]),
+        .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "AudioSinkBase", "TestSupport", "SpeechIntelligibility", "FieldTable"]),
         // Spectrum curves against measured renders, and the chart files.
         .testTarget(name: "SpectrumPlotTests", dependencies: ["SpectrumPlot", "NoiseEngine", "TestSupport", "CCairo"]),
         .testTarget(name: "AudioSinkBaseTests", dependencies: ["AudioSinkBase", "TestSupport"]),
@@ -184,7 +184,7 @@ let package = Package(
         // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
         .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
-        .testTarget(name: "HomeScreenTests", dependencies: ["HomeScreen", "WidgetRender", "NoiseControl", "TestSupport"]),
+        .testTarget(name: "HomeScreenTests", dependencies: ["HomeScreen", "WidgetRender", "NoiseControl", "TestSupport", "NoiseEngine", "WidgetDesign", "FieldTable"]),
         // Layout, hit-testing, golden-image and bad-input tests of the widget renderer.
         .testTarget(name: "WidgetRenderTests", dependencies: ["WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "NoiseEngine", "SharedStore", "TestSupport"],
                     exclude: ["Goldens"]),

@@ -1,15 +1,18 @@
 import FieldTable
 import Hummingbird
-import NIOCore
+import NoiseEngine
 import WidgetDesign
 
-/// `GET /api/fields`: the design field table (`DesignFields`) as `FieldJSON` encodes it, the one
-/// definition the Editor generates its controls from. (The mixer's table joins this document as
-/// `"mix"` where that table is defined.)
-struct FieldsRoute: AppRoutes {
-    func register(on router: Router<BasicRequestContext>) {
+/// `GET /api/fields`: the design and mix field tables, `{"design": [FIELD...], "mix": [FIELD...]}`
+/// (see `FieldJSON`), for the browser editor. Read-only; the server's Host check applies as to
+/// every route.
+enum FieldsRoute {
+    /// The answer never changes while the server runs: built once.
+    static let json = FieldJSON.document(design: DesignFields.table, mix: MixFields.table)
+
+    static func register(on router: Router<BasicRequestContext>) {
         router.get("/api/fields") { _, _ in
-            Routes.body("{\"design\":" + FieldJSON.array(DesignFields.table) + "}", type: "application/json")
+            Routes.body(json, type: "application/json")
         }
     }
 }

@@ -14,7 +14,7 @@ struct Routes {
 
     /// The app's areas beyond the home screen, each registering its pages and API routes.
     var areas: [any AppRoutes] {
-        [EditorRoutes(server: server), DesignAPIRoutes(server: server), FieldsRoute()]
+        [EditorRoutes(server: server), DesignAPIRoutes(server: server)]
     }
 
     func register(on router: Router<BasicRequestContext>) {
@@ -31,6 +31,7 @@ struct Routes {
         router.get("/static/app.css") { _, _ in Self.body(Assets.css, type: "text/css; charset=utf-8") }
         for area in areas { area.register(on: router) }
         router.get("/events") { _, _ in events() }
+        FieldsRoute.register(on: router)
         router.get("/api/designs") { _, _ in
             Self.bytes(try server.board.designsJSON(), type: "application/json")
         }
