@@ -160,6 +160,20 @@ struct DesignAPIRoutes: AppRoutes {
                 return Self.fieldError("image", e.message)
             }
         }
+        // Theme from photo: the picture's colours and the accent and background that suit it.
+        router.get("/api/images/:name/theme") { _, context in
+            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            guard let name = context.parameters.get("name") else { return Routes.error(.notFound, "no such picture") }
+            do {
+                let theme = try workshop.photoTheme(fileName: name)
+                return Self.json(.object(["palette": .array(theme.palette.map { .string($0) }),
+                                          "accent": .string(theme.accent.rawValue), "background": .string(theme.background.rawValue)]))
+            } catch let e as NotFound {
+                return Routes.error(.notFound, e.description)
+            } catch let e as DesignError {
+                return Self.fieldError("image", e.message)
+            }
+        }
         router.get("/api/variables") { _, _ in
             guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
             let list = workshop.variables(now: Date()).map { JSONValue.object(["key": .string($0.key), "value": .string($0.value)]) }

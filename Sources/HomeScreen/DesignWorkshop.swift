@@ -1,5 +1,6 @@
 import Foundation
 import WidgetDesign
+import WidgetRender
 
 /// What the Editor needs beyond the home screen's `WidgetBoard`: the Library's designs read and
 /// written as `weaver designs` does, and drafts drawn by the one renderer without being saved.
@@ -27,6 +28,9 @@ public protocol DesignWorkshop: Sendable {
     /// image=PATH` does): sizes checked from the header before decoding, a photo over the pixel
     /// cap scaled down, never overwriting a different picture of the same name.
     func importImage(_ data: Data) throws -> ImportedImage
+    /// The colours of a picture in the store's `images/` and the accent and background that suit
+    /// it (`PhotoTheme`); `NotFound` for a name that is not a bare file there.
+    func photoTheme(fileName: String) throws -> PhotoTheme
     /// Whether Pro is unlocked in the store (actions, matched sets, custom variables).
     var isPro: Bool { get }
 }

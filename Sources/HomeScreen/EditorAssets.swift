@@ -58,6 +58,10 @@ enum EditorAssets {
     .symbol-grid button[aria-pressed="true"] { border-color: var(--accent); background: var(--accent-soft); }
     .image-row { display: grid; gap: 6px; }
     .image-row input[type=file] { font-size: 13px; color: var(--muted); }
+    .theme { display: grid; gap: 8px; padding: 10px; border-radius: 12px; background: var(--card-2); }
+    .theme-title { margin: 0; font-size: 12.5px; font-weight: 650; color: var(--muted); }
+    .palette { display: flex; gap: 6px; }
+    .palette .chip { width: 28px; height: 28px; border-radius: 8px; border: 1px solid var(--line-strong); }
     .action-slot { border: 1px dashed var(--line-strong); border-radius: 12px; padding: 4px 12px 8px; margin: 8px 0 0; }
     .action-slot > legend { font-size: 12.5px; font-weight: 650; color: var(--muted); padding: 0 6px; }
 
@@ -305,8 +309,34 @@ enum EditorAssets {
             file.value = '';
           }
         });
-        wrap.append(name, file);
+        const theme = el('div', { class: 'theme', hidden: true, 'aria-live': 'polite' });
+        wrap.append(name, file, theme);
         return wrap;
+      }
+
+      // Theme from photo: the picture's colours, and the accent and background that suit it.
+      let themeFor = '';
+      async function showTheme() {
+        const box = form.querySelector('.theme');
+        const picture = design.image && design.image.fileName;
+        if (!box) return;
+        if (!picture) { box.hidden = true; themeFor = ''; return; }
+        if (picture === themeFor) return;
+        themeFor = picture;
+        try {
+          const theme = await call('GET', '/api/images/' + encodeURIComponent(picture) + '/theme');
+          box.textContent = '';
+          const chips = el('div', { class: 'palette', role: 'img', 'aria-label': 'Colours of the photo: ' + theme.palette.join(', ') });
+          for (const c of theme.palette) { const chip = el('span', { class: 'chip' }); chip.style.background = c; chips.append(chip); }
+          const use = el('button', { type: 'button', class: 'btn', dataset: { themeAccent: theme.accent, themeBackground: theme.background },
+                                     text: 'Use accent ' + theme.accent + ' and background ' + theme.background });
+          use.addEventListener('click', async () => {
+            await submit('style.accent', { field: 'style.accent', value: theme.accent });
+            await submit('style.background', { field: 'style.background', value: theme.background });
+          });
+          box.append(el('p', { class: 'theme-title', text: 'Theme from photo' }), chips, use);
+          box.hidden = false;
+        } catch (e) { box.hidden = true; themeFor = ''; }
       }
 
       // Which groups the design uses (the seed's context-aware editor): clock settings for a clock,
@@ -405,6 +435,7 @@ enum EditorAssets {
           }
         }
         visibility();
+        showTheme();
         document.getElementById('design-title').textContent = design.name;
         const unsaved = JSON.stringify(design) !== savedText;
         document.getElementById('unsaved').hidden = !unsaved;
@@ -484,7 +515,9 @@ enum EditorAssets {
       let editStarted = 0;
       function edit(node) {
         const key = node.dataset.field;
-        const assignment = actionAssignment(key) || { field: key, value: editValue(node) };
+        return submit(key, actionAssignment(key) || { field: key, value: editValue(node) });
+      }
+      function submit(key, assignment) {
         editStarted = performance.now();
         busy = busy.then(async () => {
           const before = design;

@@ -123,5 +123,20 @@ extension RenderedBoard: DesignWorkshop {
         throw DesignError("images/ already holds 99 different pictures named \(stem)")
     }
 
+    public func photoTheme(fileName: String) throws -> PhotoTheme {
+        guard ImageSanitiser.sanitisedFileName(fileName) == fileName else { throw NotFound("no picture '\(fileName)' (a bare file name in images/)") }
+        let image: DecodedImage
+        do {
+            image = try DesignImages.load(fileName: fileName, in: root)
+        } catch let e as DesignImages.Failure {
+            if case .invalidName = e { throw NotFound(e.description) }
+            if !FileManager.default.fileExists(atPath: root.images.appendingPathComponent(fileName).path) {
+                throw NotFound("no picture '\(fileName)' in images/")
+            }
+            throw DesignError(e.description)
+        }
+        return PhotoTheme(image)
+    }
+
     public var isPro: Bool { ProEntitlement.isUnlocked(root).isUnlocked }
 }

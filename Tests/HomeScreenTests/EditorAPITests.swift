@@ -254,4 +254,36 @@ struct EditorAPITests {
         #expect(try Self.upload(rig, tooBig, token: token).status == 413)
         #expect(storedImages(rig) == [name], "a refused upload left a file: \(storedImages(rig))")
     }
+
+    /// Theme from photo: an orange photo suggests the orange accent and the sunset background, a
+    /// dark blue one blue-ish and midnight, a grey one gray; names are checked as every ID is.
+    @Test func aPhotoSuggestsItsTheme() throws {
+        let rig = try ServeRig()
+        defer { rig.stop() }
+        try rig.startServer()
+        let token = try rig.token()
+        func photo(_ r: UInt8, _ g: UInt8, _ b: UInt8) throws -> String {
+            let width = 120, height = 80
+            var rgb: [UInt8] = []
+            for y in 0..<height {
+                for _ in 0..<width {
+                    // A little shading, as a real photo has.
+                    let f = 0.85 + 0.15 * Double(y) / Double(height)
+                    rgb += [UInt8(Double(r) * f), UInt8(Double(g) * f), UInt8(Double(b) * f)]
+                }
+            }
+            let reply = try Self.upload(rig, try #require(DesignImages.encodeJPEG(rgb: rgb, width: width, height: height, quality: 95)), token: token)
+            return try #require(reply.json()?["fileName"] as? String)
+        }
+        let orange = try RawHTTP.send(port: rig.port, path: "/api/images/\(try photo(255, 140, 0))/theme").json()
+        #expect(orange?["accent"] as? String == "orange" && orange?["background"] as? String == "sunset", "\(String(describing: orange))")
+        #expect((orange?["palette"] as? [String])?.first?.hasPrefix("#") == true)
+        let night = try RawHTTP.send(port: rig.port, path: "/api/images/\(try photo(20, 40, 110))/theme").json()
+        #expect(["blue", "indigo"].contains(night?["accent"] as? String ?? "") && night?["background"] as? String == "midnight", "\(String(describing: night))")
+        let grey = try RawHTTP.send(port: rig.port, path: "/api/images/\(try photo(128, 128, 128))/theme").json()
+        #expect(grey?["accent"] as? String == "gray", "\(String(describing: grey))")
+        for path in ["/api/images/nope.png/theme", "/api/images/..%2F..%2Fetc%2Fpasswd/theme", "/api/images/%2Fetc%2Fpasswd/theme"] {
+            #expect(try RawHTTP.send(port: rig.port, path: path).status == 404, "\(path)")
+        }
+    }
 }
