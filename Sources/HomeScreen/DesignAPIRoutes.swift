@@ -107,6 +107,29 @@ struct DesignAPIRoutes: AppRoutes {
                 return draftAnswer(spec, unsaved: true, notices: EditorNotices.after(field: field, in: spec, isPro: workshop.isPro))
             }
         }
+        // Trying a preview button: what it would do to the draft's variables, nothing written.
+        router.post("/api/drafts/:id/try") { request, context in
+            let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
+            return try withDesign(context) { workshop, id in
+                let limits = JSONLimits(maxDepth: 3, maxValueCount: 4 + 2 * Self.maximumTrialVariables, maxStringBytes: 1024)
+                guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
+                      Set(o.keys).isSubset(of: ["family", "x", "y", "trial"]),
+                      case .string(let family)? = o["family"],
+                      case .number(let x)? = o["x"], x.isFinite, case .number(let y)? = o["y"], y.isFinite,
+                      let trial = Self.trialObject(o["trial"] ?? .object([:])) else {
+                    return Routes.error(.badRequest, "the body must be {\"family\": NAME, \"x\": POINTS, \"y\": POINTS, \"trial\": {KEY: TEXT}}")
+                }
+                let spec = try server.drafts.draft(id) ?? workshop.design(id: id)
+                do {
+                    let press = try workshop.tryButton(spec, family: family, x: x, y: y, trial: trial, now: Date())
+                    var answer: [String: JSONValue] = ["message": .string(press.message)]
+                    if let key = press.key, let value = press.value { answer["key"] = .string(key); answer["value"] = .string(value) }
+                    return Self.json(.object(answer))
+                } catch let e as NothingToTap {
+                    return Routes.error(.unprocessableContent, e.description)
+                }
+            }
+        }
         router.post("/api/drafts/:id/render") { request, context in
             let body = try await request.body.collect(upTo: Self.maximumDesignBytes)
             return try withDesign(context) { workshop, id in
@@ -129,12 +152,21 @@ struct DesignAPIRoutes: AppRoutes {
                     }
                 }
                 spec.id = UUID(uuidString: id) ?? spec.id
-                let drawn = try workshop.renderDraft(spec, family: familyName, format: format, scale: scale, now: Date())
+                guard let trial = Self.trialVariables(request.headers[.init("X-WidgetWeaver-Try")!]) else {
+                    return Routes.error(.badRequest, "X-WidgetWeaver-Try must be a percent-encoded JSON object of at most \(Self.maximumTrialVariables) text values")
+                }
+                let drawn = try workshop.renderDraft(spec, family: familyName, format: format, scale: scale, trial: trial, now: Date())
                 var response = Routes.bytes(drawn.bytes, type: format.contentType)
                 // The renderer's warnings ride along, so one request gives the page the picture and
                 // what to say beside it. Percent-encoded JSON: header values must be plain ASCII.
                 let warnings = String(decoding: JSONValue.array(drawn.warnings.map { .string($0) }).prettyPrinted(), as: UTF8.self)
                 response.headers[.init("X-WidgetWeaver-Warnings")!] = warnings.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%5B%5D"
+                // The buttons, in points, so the page can put a real button over each to try it.
+                let buttons = JSONValue.array(drawn.buttons.map { b in
+                    .object(["label": .string(b.label), "x": .number(b.x), "y": .number(b.y), "width": .number(b.width), "height": .number(b.height)])
+                })
+                response.headers[.init("X-WidgetWeaver-Buttons")!] = String(decoding: buttons.prettyPrinted(), as: UTF8.self)
+                    .addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%5B%5D"
                 return response
             }
         }
@@ -203,6 +235,28 @@ struct DesignAPIRoutes: AppRoutes {
         } catch let e as DesignError {
             return Routes.error(.unprocessableContent, e.message)
         }
+    }
+
+    /// Tried variables a page may send: few and short (they only ever hold what a button wrote).
+    static let maximumTrialVariables = 16
+
+    static func trialObject(_ value: JSONValue) -> [String: String]? {
+        guard case .object(let o) = value, o.count <= maximumTrialVariables else { return nil }
+        var out: [String: String] = [:]
+        for (k, v) in o {
+            guard case .string(let text) = v, k.count <= 128, text.count <= 256 else { return nil }
+            out[k] = text
+        }
+        return out
+    }
+
+    /// The `X-WidgetWeaver-Try` header: absent is none; otherwise a percent-encoded JSON object.
+    static func trialVariables(_ header: String?) -> [String: String]? {
+        guard let header, !header.isEmpty else { return [:] }
+        guard header.utf8.count <= 8192, let text = header.removingPercentEncoding,
+              let value = try? JSONValue.parse(Data(text.utf8), limits: JSONLimits(maxDepth: 2, maxValueCount: 2 * maximumTrialVariables + 1, maxStringBytes: 1024))
+        else { return nil }
+        return trialObject(value)
     }
 
     struct Refusal: Error {

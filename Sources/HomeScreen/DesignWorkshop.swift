@@ -17,7 +17,12 @@ public protocol DesignWorkshop: Sendable {
     func create(starter: String, name: String?, now: Date) throws -> WidgetSpec
     /// Draws an unsaved design at `scale` pixels per point (1…3), with the store's inputs (as the
     /// home screen).
-    func renderDraft(_ spec: WidgetSpec, family: String, format: DraftFormat, scale: Int, now: Date) throws -> DraftRender
+    /// `trial`: variables the page's tried buttons changed, drawn in place of the store's (Pro).
+    func renderDraft(_ spec: WidgetSpec, family: String, format: DraftFormat, scale: Int, trial: [String: String], now: Date) throws -> DraftRender
+    /// Presses the draft's button at `x`,`y` (points) without writing anything: the variable it
+    /// would change and its new value, from `trial` over the store's values. `NothingToTap` when no
+    /// button is there.
+    func tryButton(_ spec: WidgetSpec, family: String, x: Double, y: Double, trial: [String: String], now: Date) throws -> TrialPress
     /// The design's template texts as the widget writes them now (`{{…}}` resolved), by field key.
     func resolvedTexts(_ spec: WidgetSpec, now: Date) -> [String: String]
     /// Every variable key a text may use with its current value: built-in keys, then stored ones.
@@ -72,14 +77,30 @@ public enum DraftFormat: String, Sendable, CaseIterable {
     }
 }
 
+/// What pressing a draft's button would do: a message, and the variable it sets (nil for a
+/// button that changes none, as a link).
+public struct TrialPress: Sendable {
+    public var message: String
+    public var key: String?
+    public var value: String?
+}
+
+/// One of a drawn draft's buttons, in points from the widget's top-left corner.
+public struct DraftButton: Sendable {
+    public var label: String
+    public var x: Double, y: Double, width: Double, height: Double
+}
+
 /// A drawn draft: the bytes, and what the renderer warned about (shown beside the size).
 public struct DraftRender: Sendable {
     public var bytes: [UInt8]
     public var warnings: [String]
+    public var buttons: [DraftButton]
 
-    public init(bytes: [UInt8], warnings: [String]) {
+    public init(bytes: [UInt8], warnings: [String], buttons: [DraftButton] = []) {
         self.bytes = bytes
         self.warnings = warnings
+        self.buttons = buttons
     }
 }
 

@@ -76,6 +76,10 @@ enum EditorAssets {
     .preview-surface { border-radius: 22px; background: repeating-conic-gradient(var(--card-2) 0 25%, transparent 0 50%) 0 0 / 16px 16px; }
     .family-circular .preview-surface, .family-rectangular .preview-surface, .family-inline .preview-surface { border-radius: 12px; background: none; }
     .preview img { display: block; width: 100%; height: 100%; }
+    .preview-surface { position: relative; }
+    .hit { position: absolute; margin: 0; padding: 0; border: 0; border-radius: 10px; background: transparent; cursor: pointer; }
+    .hit:hover { background: rgba(127, 127, 127, 0.14); }
+    .hit:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
     .preview figcaption { font-size: 12px; color: var(--muted); margin-top: 6px; text-align: center; }
     .preview-warnings { list-style: none; margin: 4px 0 0; padding: 0; max-width: 364px; }
     .preview-warnings li { font-size: 12px; color: var(--warn); }
@@ -620,6 +624,19 @@ enum EditorAssets {
       form.addEventListener('focusout', (e) => { if (completion && e.target === completion.input) setTimeout(closeCompletion, 0); });
 
       // MARK: The preview dock, drawn from the server's draft.
+      // Values the tried buttons wrote: drawn instead of the store's, never saved.
+      const trial = {};
+      root.addEventListener('click', async (e) => {
+        const hit = e.target.closest('button.try');
+        if (!hit) return;
+        try {
+          const answer = await call('POST', '/api/drafts/' + id + '/try', { family: hit.dataset.family, x: Number(hit.dataset.x), y: Number(hit.dataset.y), trial });
+          say(answer.message);
+          document.getElementById('dock-state').textContent = answer.message;
+          if (answer.key) { trial[answer.key] = answer.value; await redraw(); }
+        } catch (err) { say('Could not try it: ' + err.message); }
+      });
+
       let generation = 0;
       const objectURLs = {};
       // Pictures at the screen's density: a 1× screen gets 1 pixel per point, a 2× screen 2.
@@ -629,15 +646,27 @@ enum EditorAssets {
         const started = editStarted || performance.now();
         editStarted = 0;
         const drawn = await Promise.all(families.map(async (family) => {
-          const response = await fetch('/api/drafts/' + id + '/render?family=' + family + '&format=png&scale=' + pixelScale(), { method: 'POST', headers: { 'X-WidgetWeaver-Token': token } });
+          const headers = { 'X-WidgetWeaver-Token': token };
+          if (Object.keys(trial).length) headers['X-WidgetWeaver-Try'] = encodeURIComponent(JSON.stringify(trial));
+          const response = await fetch('/api/drafts/' + id + '/render?family=' + family + '&format=png&scale=' + pixelScale(), { method: 'POST', headers });
           if (!response.ok) throw new Error((await response.json()).error || ('HTTP ' + response.status));
-          let warnings = [];
+          let warnings = [], buttons = [];
           try { warnings = JSON.parse(decodeURIComponent(response.headers.get('X-WidgetWeaver-Warnings') || '%5B%5D')); } catch (e) { warnings = []; }
-          return { family, blob: await response.blob(), warnings };
+          try { buttons = JSON.parse(decodeURIComponent(response.headers.get('X-WidgetWeaver-Buttons') || '%5B%5D')); } catch (e) { buttons = []; }
+          return { family, blob: await response.blob(), warnings, buttons };
         })).catch((e) => { say('The preview could not be drawn: ' + e.message); return null; });
         if (!drawn || mine !== generation) return;
-        await Promise.all(drawn.map(async ({ family, blob, warnings }) => {
+        await Promise.all(drawn.map(async ({ family, blob, warnings, buttons }) => {
           const img = root.querySelector('img[data-preview-family="' + family + '"]');
+          // A real button over each of the draft's buttons: pressing one tries it (nothing saved).
+          const surface = img.parentElement;
+          for (const old of surface.querySelectorAll('button.try')) old.remove();
+          for (const b of buttons) {
+            const hit = el('button', { type: 'button', class: 'hit try', 'aria-label': 'Try ' + b.label + ' (' + family + ')', title: 'Try ' + b.label,
+                                       dataset: { family, x: String(b.x + b.width / 2), y: String(b.y + b.height / 2) } });
+            Object.assign(hit.style, { left: b.x + 'px', top: b.y + 'px', width: b.width + 'px', height: b.height + 'px' });
+            surface.append(hit);
+          }
           const url = URL.createObjectURL(blob);
           const old = objectURLs[family];
           img.src = url;
@@ -652,7 +681,8 @@ enum EditorAssets {
         performance.measure('edit-to-preview', { start: started, end: performance.now() });
         const dock = root.querySelector('.dock');
         dock.dataset.generation = String(mine);
-        document.getElementById('dock-state').textContent = 'Drawn from the ' + (root.dataset.unsaved === 'true' ? 'unsaved draft' : 'saved design');
+        document.getElementById('dock-state').textContent = 'Drawn from the ' + (root.dataset.unsaved === 'true' ? 'unsaved draft' : 'saved design')
+          + (Object.keys(trial).length ? ', with tried values' : '');
         checks(drawn);
         if (document.getElementById('inspector').open) tree();
       }

@@ -147,6 +147,7 @@ struct EditorAPITests {
             ("DELETE", "/api/drafts/\(id)", ""),
             ("POST", "/api/drafts/\(id)/edit", #"{"field":"primaryText","value":"x"}"#),
             ("POST", "/api/drafts/\(id)/render?family=small", ""),
+            ("POST", "/api/drafts/\(id)/try", #"{"family":"small","x":10,"y":10}"#),
         ]
         for (method, path, body) in writes {
             #expect(try Self.send(rig, method, path, body, token: nil).status == 403, "\(method) \(path) without a token")
@@ -179,6 +180,12 @@ struct EditorAPITests {
         #expect(try Self.send(rig, "PUT", "/api/designs/\(id)", "not json", token: token).status == 400)
         #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"primaryText"}"#, token: token).status == 400)
         #expect(try Self.send(rig, "POST", "/api/designs", #"{"template":"classic","extra":1}"#, token: token).status == 400)
+        #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/try", #"{"family":"small","x":10,"y":10}"#, token: token).status == 422, "no button there")
+        #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/try", #"{"family":"small","x":"a","y":10}"#, token: token).status == 400)
+        let tooMany = "{" + (0..<40).map { "\"k\($0)\":\"1\"" }.joined(separator: ",") + "}"
+        #expect(try RawHTTP.send(port: rig.port, method: "POST", path: "/api/drafts/\(id)/render?family=small",
+                                 headers: [("Origin", rig.origin), ("X-WidgetWeaver-Token", token),
+                                           ("X-WidgetWeaver-Try", tooMany.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)]).status == 400)
         // A design whose text is longer than the editor allows is refused, naming the field.
         var long = before
         long["primaryText"] = String(repeating: "x", count: 2_001)

@@ -230,6 +230,19 @@ struct EditorBrowserTests {
         let strict = ProcessInfo.processInfo.environment["WIDGETWEAVER_EDITOR_TIMING"] == "strict"
         #expect(p95 <= (strict ? 150 : 600), "edit to new preview p95 \(p95) ms (p50 \(p50) ms)")
 
+        // The dock's +1 button can be pressed to try it: the dock shows the new count, the store
+        // is not touched.
+        let beforeTry = try Self.dockPicture(browser, "medium")
+        let generationBeforeTry = try Self.generation(browser)
+        let tryButton = try #require(try browser.find(#"button.try[data-family="medium"]"#))
+        try browser.click(tryButton)
+        try Self.waitForRedraw(browser, after: generationBeforeTry, "trying the +1 button")
+        let tried = try browser.waitUntil(5, "return /coffee would be 1/.test(document.getElementById('live').textContent)")
+        let state = try browser.execute("return document.getElementById('live').textContent") as? String ?? ""
+        #expect(tried, "\(state)")
+        #expect(try Self.dockPicture(browser, "medium") != beforeTry, "the tried value was not drawn")
+        #expect(try rig.weaver(["vars", "get", "coffee"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "trying wrote the variable")
+
         // Screenshots for docs/editor.md: dark and light at 1280×800 and at a phone's width.
         if let dir = ProcessInfo.processInfo.environment["WIDGETWEAVER_SCREENSHOT_DIR"] {
             _ = try browser.execute("window.scrollTo(0, 0); document.activeElement && document.activeElement.blur(); return true;")
