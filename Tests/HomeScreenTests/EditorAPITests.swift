@@ -77,6 +77,18 @@ struct EditorAPITests {
         let width = png.body[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = png.body[20..<24].reduce(0) { $0 << 8 | Int($1) }
         #expect(width == 728 && height == 340)
         #expect(png.headers["x-widgetweaver-warnings"] != nil)
+        // The route's time for a medium PNG at 2×, over 50 requests (one connection each, as a
+        // page's fetch may be): printed for docs/editor.md; the bound only catches a regression.
+        var times: [Double] = []
+        for _ in 0..<50 {
+            let started = Date()
+            let r = try Self.send(rig, "POST", "/api/drafts/\(id)/render?family=medium&format=png&scale=2", token: token)
+            times.append(Date().timeIntervalSince(started) * 1000)
+            #expect(r.status == 200)
+        }
+        times.sort()
+        print("draft render route, medium PNG at 2x over 50 requests: p50 \(String(format: "%.1f", times[25])) ms, p90 \(String(format: "%.1f", times[45])) ms")
+        #expect(times[25] < 250, "p50 \(times[25]) ms")
         let tree = try Self.send(rig, "POST", "/api/drafts/\(id)/render?family=small&format=json", token: token)
         #expect(tree.status == 200 && tree.json() != nil, "\(tree.text.prefix(200))")
         let svg = try Self.send(rig, "POST", "/api/drafts/\(id)/render?family=inline&format=svg", token: token)
