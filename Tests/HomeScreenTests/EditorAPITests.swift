@@ -118,6 +118,8 @@ struct EditorAPITests {
         #expect(shown["primaryText"] as? String == "Saved from the browser")
         #expect((shown["style"] as? [String: Any])?["padding"] as? Double == 20)
         #expect(try RawHTTP.send(port: rig.port, path: "/api/drafts/\(id)").json()?["unsaved"] as? Bool == false, "saving ends the draft")
+        // The home screen follows the save (its tiles are the saved design's).
+        #expect(try RawHTTP.send(port: rig.port, path: "/").text.contains("Saved from the browser"), "the home page did not follow the save")
 
         // Revert drops a draft.
         #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"primaryText","value":"draft"}"#, token: token).status == 200)
