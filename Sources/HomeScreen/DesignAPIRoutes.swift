@@ -155,7 +155,10 @@ struct DesignAPIRoutes: AppRoutes {
                 guard let trial = Self.trialVariables(request.headers[.init("X-WidgetWeaver-Try")!]) else {
                     return Routes.error(.badRequest, "X-WidgetWeaver-Try must be a percent-encoded JSON object of at most \(Self.maximumTrialVariables) text values")
                 }
-                let drawn = try workshop.renderDraft(spec, family: familyName, format: format, scale: scale, trial: trial, now: Date())
+                guard let data = query.get("data").map({ $0 == "sample" ? true : $0 == "live" ? false : nil }) ?? false else {
+                    return Routes.error(.badRequest, "'data' must be live or sample")
+                }
+                let drawn = try workshop.renderDraft(spec, family: familyName, format: format, scale: scale, trial: trial, sample: data, now: Date())
                 var response = Routes.bytes(drawn.bytes, type: format.contentType)
                 // The renderer's warnings ride along, so one request gives the page the picture and
                 // what to say beside it. Percent-encoded JSON: header values must be plain ASCII.

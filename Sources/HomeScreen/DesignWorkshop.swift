@@ -18,7 +18,8 @@ public protocol DesignWorkshop: Sendable {
     /// Draws an unsaved design at `scale` pixels per point (1…3), with the store's inputs (as the
     /// home screen).
     /// `trial`: variables the page's tried buttons changed, drawn in place of the store's (Pro).
-    func renderDraft(_ spec: WidgetSpec, family: String, format: DraftFormat, scale: Int, trial: [String: String], now: Date) throws -> DraftRender
+    /// `sample`: the fixed sample weather, calendar, steps and noise (`SampleData`) instead of the store's.
+    func renderDraft(_ spec: WidgetSpec, family: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool, now: Date) throws -> DraftRender
     /// Presses the draft's button at `x`,`y` (points) without writing anything: the variable it
     /// would change and its new value, from `trial` over the store's values. `NothingToTap` when no
     /// button is there.

@@ -67,7 +67,8 @@ enum EditorAssets {
 
     .dock { position: sticky; top: 124px; background: var(--card); border: 1px solid var(--line); border-radius: 22px; padding: 14px 18px 18px; box-shadow: var(--shadow);
             max-height: calc(100vh - 140px); overflow: auto; }
-    .dock-head { display: flex; align-items: baseline; justify-content: space-between; }
+    .dock-head { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 4px 12px; }
+    .sample-toggle { display: inline-flex; align-items: center; gap: 6px; font-size: 13px; color: var(--muted); margin-left: auto; }
     .dock-head h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.07em; color: var(--muted); margin: 0 0 12px; }
     .dock-home, .dock-lock { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
     .dock-lock { margin-top: 16px; padding: 14px; border-radius: 18px; background: #1b1d24; }
@@ -637,6 +638,9 @@ enum EditorAssets {
         } catch (err) { say('Could not try it: ' + err.message); }
       });
 
+      // Live data or the fixed sample (a weather design can be designed before set-up).
+      document.getElementById('sample-data').addEventListener('change', () => { redraw(); });
+
       let generation = 0;
       const objectURLs = {};
       // Pictures at the screen's density: a 1× screen gets 1 pixel per point, a 2× screen 2.
@@ -648,7 +652,8 @@ enum EditorAssets {
         const drawn = await Promise.all(families.map(async (family) => {
           const headers = { 'X-WidgetWeaver-Token': token };
           if (Object.keys(trial).length) headers['X-WidgetWeaver-Try'] = encodeURIComponent(JSON.stringify(trial));
-          const response = await fetch('/api/drafts/' + id + '/render?family=' + family + '&format=png&scale=' + pixelScale(), { method: 'POST', headers });
+          const data = document.getElementById('sample-data').checked ? 'sample' : 'live';
+          const response = await fetch('/api/drafts/' + id + '/render?family=' + family + '&format=png&scale=' + pixelScale() + '&data=' + data, { method: 'POST', headers });
           if (!response.ok) throw new Error((await response.json()).error || ('HTTP ' + response.status));
           let warnings = [], buttons = [];
           try { warnings = JSON.parse(decodeURIComponent(response.headers.get('X-WidgetWeaver-Warnings') || '%5B%5D')); } catch (e) { warnings = []; }
@@ -682,6 +687,7 @@ enum EditorAssets {
         const dock = root.querySelector('.dock');
         dock.dataset.generation = String(mine);
         document.getElementById('dock-state').textContent = 'Drawn from the ' + (root.dataset.unsaved === 'true' ? 'unsaved draft' : 'saved design')
+          + (document.getElementById('sample-data').checked ? ', with sample data' : '')
           + (Object.keys(trial).length ? ', with tried values' : '');
         checks(drawn);
         if (document.getElementById('inspector').open) tree();

@@ -53,7 +53,7 @@ extension RenderedBoard: DesignWorkshop {
     /// Drafts are drawn by their own renderers, one per core (up to 4), beside the home screen's.
     static let draftRenderers = RendererPool(capacity: min(4, ProcessInfo.processInfo.activeProcessorCount))
 
-    public func renderDraft(_ spec: WidgetSpec, family name: String, format: DraftFormat, scale: Int, trial: [String: String], now: Date) throws -> DraftRender {
+    public func renderDraft(_ spec: WidgetSpec, family name: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool, now: Date) throws -> DraftRender {
         let family = try self.family(name)
         guard WidgetRenderer.scales.contains(scale) else { throw DesignError("'scale' must be 1, 2 or 3") }
         // The same inputs as the home screen's tiles (`withLayout`), so a saved draft draws the
@@ -61,6 +61,7 @@ extension RenderedBoard: DesignWorkshop {
         var inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
                                            appearance: appearance, extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         inputs.redrawsEachSecond = true
+        if sample { inputs = SampleData.inputs(inputs) }
         return try Self.draftRenderers.with { r in
             let layout = r.layout(design: spec, family: family, scale: scale, inputs: inputs)
             let bytes: [UInt8]

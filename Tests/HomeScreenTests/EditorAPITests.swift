@@ -131,6 +131,17 @@ struct EditorAPITests {
         #expect(made.status == 201, "\(made.text)")
         let newID = try #require(made.json()?["id"] as? String)
         #expect(try Self.showJSON(rig, newID)["name"] as? String == "From the page")
+        // Sample data: a weather design drawn before any weather is set up, and built-in keys.
+        let weatherMade = try Self.send(rig, "POST", "/api/designs", #"{"template":"weather","name":"Sky"}"#, token: token)
+        let weatherID = try #require(weatherMade.json()?["id"] as? String)
+        let live = try Self.send(rig, "POST", "/api/drafts/\(weatherID)/render?family=medium&format=json", token: token).text
+        let sample = try Self.send(rig, "POST", "/api/drafts/\(weatherID)/render?family=medium&format=json&data=sample", token: token).text
+        #expect(sample.contains("Lisbon") && !live.contains("Lisbon"), "sample: \(sample.prefix(300))")
+        #expect(try Self.send(rig, "POST", "/api/drafts/\(newID)/edit", #"{"field":"primaryText","value":"Steps {{__steps_today|none}}"}"#, token: token).status == 200)
+        let stepsLive = try Self.send(rig, "POST", "/api/drafts/\(newID)/render?family=medium&format=json", token: token).text
+        let stepsSample = try Self.send(rig, "POST", "/api/drafts/\(newID)/render?family=medium&format=json&data=sample", token: token).text
+        #expect(stepsLive.contains("Steps none") && (stepsSample.contains("Steps 6480") || stepsSample.contains("Steps 6,480")), "\(stepsSample.prefix(400))")
+        #expect(try Self.send(rig, "POST", "/api/drafts/\(weatherID)/render?data=fake", token: token).status == 400)
         let noTemplate = try Self.send(rig, "POST", "/api/designs", #"{"template":"nope"}"#, token: token)
         #expect(noTemplate.status == 422 && (noTemplate.json()?["error"] as? String)?.contains("classic") == true)
 

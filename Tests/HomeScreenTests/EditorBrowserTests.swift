@@ -243,6 +243,14 @@ struct EditorBrowserTests {
         #expect(try Self.dockPicture(browser, "medium") != beforeTry, "the tried value was not drawn")
         #expect(try rig.weaver(["vars", "get", "coffee"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "trying wrote the variable")
 
+        // The sample-data switch redraws the dock and says so.
+        let generationBeforeSample = try Self.generation(browser)
+        try browser.click(try #require(try browser.find("#sample-data")))
+        try Self.waitForRedraw(browser, after: generationBeforeSample, "switching to sample data")
+        let sampled = try browser.execute("return document.getElementById('dock-state').textContent") as? String ?? ""
+        #expect(sampled.contains("with sample data"), "\(sampled)")
+        try browser.click(try #require(try browser.find("#sample-data")))
+
         // Screenshots for docs/editor.md: dark and light at 1280×800 and at a phone's width.
         if let dir = ProcessInfo.processInfo.environment["WIDGETWEAVER_SCREENSHOT_DIR"] {
             _ = try browser.execute("window.scrollTo(0, 0); document.activeElement && document.activeElement.blur(); return true;")
