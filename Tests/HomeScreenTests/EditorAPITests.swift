@@ -68,6 +68,13 @@ struct EditorAPITests {
         let notices = symbol.json()?["notices"] as? [[String: Any]] ?? []
         #expect(notices.first?["field"] as? String == "symbol" && (notices.first?["message"] as? String)?.contains("not in the symbol map") == true, "\(symbol.text)")
 
+        // A button without Pro is taken into the draft (the CLI takes it too) and said at once.
+        let button = try Self.send(rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"action.1","value":"increment:taps"}"#, token: token)
+        #expect(button.status == 200)
+        let proNotice = (button.json()?["notices"] as? [[String: Any]])?.first
+        #expect(proNotice?["field"] as? String == "action.1" && (proNotice?["message"] as? String)?.contains("Pro") == true, "\(button.text)")
+        #expect(try Self.send(rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"action.1","value":""}"#, token: token).status == 200)
+
         // The draft drawn: PNG at 2 px per point with the renderer's warnings in a header; JSON;
         // SVG. The saved design is still untouched.
         let png = try Self.send(rig, "POST", "/api/drafts/\(id)/render?family=medium&format=png", token: token)
