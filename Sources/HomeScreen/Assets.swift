@@ -12,15 +12,7 @@ enum Assets {
     }
 
     static let css = """
-    :root { color-scheme: light dark; --bg: #eef0f4; --fg: #15171c; --muted: #5c6370; --card: #ffffff; --accent: #0a84ff; }
-    @media (prefers-color-scheme: dark) { :root { --bg: #101114; --fg: #eceef2; --muted: #9aa1ad; --card: #1c1e23; } }
-    * { box-sizing: border-box; }
-    body { margin: 0; font: 15px/1.4 Inter, system-ui, sans-serif; background: var(--bg); color: var(--fg); }
-    header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 16px; padding: 16px 24px 0; }
-    header h1 { font-size: 22px; margin: 0; }
-    header nav a { color: var(--accent); margin-right: 12px; }
-    #live { margin: 0; color: var(--muted); min-height: 1.4em; }
-    main { padding: 8px 24px 48px; }
+    /* Colours, type, the app bar and <main> come from the shell's sheet (ShellStyle.css). */
     h2 { font-size: 17px; margin: 24px 0 8px; }
     .row { display: flex; flex-wrap: wrap; gap: 20px; align-items: flex-start; }
     .row.lock { margin-top: 16px; padding: 14px; border-radius: 18px; background: #1b1d24; width: fit-content; }

@@ -92,7 +92,7 @@ public enum MixerChange: Equatable, Sendable {
         case .eqLowDb: change.eqLowDb = try checked(v, param.field, name)
         case .eqMidDb: change.eqMidDb = try checked(v, param.field, name)
         case .eqHighDb: change.eqHighDb = try checked(v, param.field, name)
-        case .master, .enabled, .movementPeriodSeconds, .movementLevelDb, .movementHighCutOctaves:
+        default:   // the page has no control for it (pageParameters)
             throw MixerError("'param' '\(name)' is unknown; allowed \(allowedNames)")
         }
         return .layer(index: Int(layerNumber) - 1, change: change)

@@ -14,34 +14,21 @@ public enum Page {
                 groups.append((tile.designID, tile.designName, [tile]))
             }
         }
-        var html = """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="widgetweaver-token" content="\(escape(token))">
-        <title>WidgetWeaver</title>
-        <link rel="stylesheet" href="/static/app.css">
-        <script src="/static/app.js" defer></script>
-        </head>
-        <body>
-        <header>
-        <h1>WidgetWeaver</h1>
-        <nav aria-label="Sections"><a href="#home">Home screen</a> <a href="#mixer">Mixer</a></nav>
-        <p id="live" role="status" aria-live="polite"></p>
-        </header>
-        <main>
-        <section id="home" aria-label="Home screen">
-
-        """
+        var html = "<section id=\"home\" aria-label=\"Home screen\">\n"
         for group in groups {
             html += designSection(id: group.id, name: group.name, tiles: group.tiles)
         }
         html += "</section>\n"
         html += mixerSection(mixer)
-        html += "</main>\n</body>\n</html>\n"
-        return html
+        return AppShell.page(title: "WidgetWeaver", active: .home, token: token, body: html,
+                             stylesheets: ["/static/app.css"], scripts: ["/static/app.js"])
+    }
+
+    /// The Noise section: the mixer alone, with the same script (it binds to whatever of the
+    /// home page it finds).
+    public static func noise(mixer: MixerState, token: String) -> String {
+        AppShell.page(title: "Noise", active: .noise, token: token, body: mixerSection(mixer),
+                      stylesheets: ["/static/app.css"], scripts: ["/static/app.js"])
     }
 
     static func designSection(id: String, name: String, tiles: [WidgetTile]) -> String {

@@ -3,10 +3,19 @@ import Hummingbird
 import NIOCore
 import SharedStore
 
-/// Every route of the home screen. Anything else is 404 (the router's default); no route reads a
-/// path from the request into the file system.
+/// Every route of the app. Anything else is 404 (the router's default); no route reads a path
+/// from the request into the file system.
+///
+/// Layout: this file holds the shell's own routes (its stylesheet, the event stream) and the home
+/// screen and mixer; each other area of the app (the Editor, and the pages that follow it) has
+/// its own `…Routes` type in its own file, listed in `areas` below.
 struct Routes {
     let server: HomeScreenServer
+
+    /// The app's areas beyond the home screen, each registering its pages and API routes.
+    var areas: [any AppRoutes] {
+        [EditorRoutes(server: server), DesignAPIRoutes(server: server)]
+    }
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in
@@ -14,8 +23,13 @@ struct Routes {
             let html = Page.home(tiles: tiles, mixer: server.mixer.state(), token: server.token)
             return Self.body(html, type: "text/html; charset=utf-8")
         }
+        router.get("/noise") { _, _ in
+            Self.body(Page.noise(mixer: server.mixer.state(), token: server.token), type: "text/html; charset=utf-8")
+        }
+        router.get(.init(stringLiteral: AppShell.stylesheetPath)) { _, _ in Self.body(ShellStyle.css, type: "text/css; charset=utf-8") }
         router.get("/static/app.js") { _, _ in Self.body(Assets.js, type: "text/javascript; charset=utf-8") }
         router.get("/static/app.css") { _, _ in Self.body(Assets.css, type: "text/css; charset=utf-8") }
+        for area in areas { area.register(on: router) }
         router.get("/events") { _, _ in events() }
         FieldsRoute.register(on: router)
         router.get("/api/designs") { _, _ in
@@ -148,4 +162,10 @@ struct Routes {
         Response(status: status, headers: [.contentType: "application/json"],
                  body: .init(byteBuffer: ByteBuffer(string: HomeScreenServer.json(["error": message]))))
     }
+}
+
+/// One area of the app (a page and the API routes it uses), registered by `Routes`. Each lives in
+/// its own file, so areas can be added without touching each other's code.
+protocol AppRoutes {
+    func register(on router: Router<BasicRequestContext>)
 }

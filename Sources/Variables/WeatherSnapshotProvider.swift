@@ -14,6 +14,12 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
         public var latitude: Double?
         public var longitude: Double?
         public var updatedAt: Date?
+        public init(name: String? = nil, latitude: Double? = nil, longitude: Double? = nil, updatedAt: Date? = nil) {
+            self.name = name
+            self.latitude = latitude
+            self.longitude = longitude
+            self.updatedAt = updatedAt
+        }
     }
 
     public struct Snapshot: Sendable, Equatable {
@@ -162,4 +168,9 @@ extension WeatherFile.Minutes {
         return (Nowcast(startsAt: startsAt, intensityMMh: intensityMMh, chance: chance, at: now),
                 startsAt.addingTimeInterval(offset * 60))
     }
+}
+
+extension WeatherSnapshotProvider.Snapshot {
+    /// Every field empty; set the ones a snapshot has (the Editor's sample data does).
+    public static var empty: Self { Self() }
 }

@@ -32,6 +32,9 @@ public final class WebDriver: @unchecked Sendable {
         }
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
             "browserName": "chrome",
+            // A page's "leave with unsaved changes?" prompt is accepted, as a person who navigates
+            // on purpose would; pages test that they ask by dispatching the event themselves.
+            "unhandledPromptBehavior": "accept",
             "goog:chromeOptions": [
                 "binary": "/usr/bin/chromium",
                 "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -92,6 +95,33 @@ public final class WebDriver: @unchecked Sendable {
             usleep(50_000)
         } while Date() < deadline
         return false
+    }
+
+    /// Presses keys together and lets them go (a chord, e.g. ["\u{E009}", "z"] = Ctrl+Z) where
+    /// the focus is, as a keyboard does (WebDriver actions; element send-keys needs a text box).
+    public func press(_ keys: [String]) throws {
+        let down = keys.map { ["type": "keyDown", "value": $0] }
+        let up = keys.reversed().map { ["type": "keyUp", "value": $0] }
+        _ = try session("POST", "/actions", ["actions": [["type": "key", "id": "keyboard", "actions": down + up]]])
+        _ = try session("DELETE", "/actions", nil)
+    }
+
+    /// The focused element's reference (what keyboard input goes to).
+    public func activeElement() throws -> String? {
+        let reply = try session("GET", "/element/active", nil)
+        return (reply["value"] as? [String: Any])?[Self.elementKey] as? String
+    }
+
+    /// Resizes the browser window (CSS pixels).
+    public func setWindowSize(width: Int, height: Int) throws {
+        _ = try session("POST", "/window/rect", ["width": width, "height": height])
+    }
+
+    /// Runs a DevTools protocol command (chromedriver's `goog/cdp/execute`), e.g.
+    /// `Emulation.setEmulatedMedia` to show the page in light or dark.
+    @discardableResult
+    public func devTools(_ command: String, _ params: [String: Any] = [:]) throws -> Any? {
+        try session("POST", "/goog/cdp/execute", ["cmd": command, "params": params])["value"]
     }
 
     public func screenshotPNG() throws -> Data {

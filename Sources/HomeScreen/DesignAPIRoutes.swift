@@ -1,0 +1,302 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import SharedStore
+import WidgetDesign
+import WidgetRender
+
+/// The Editor's API (docs/editor.md lists it). Every write passes `AccessMiddleware` (Host,
+/// Origin and token) first; bodies are capped before they are read and parsed with limits; IDs
+/// in paths must be library UUIDs, so no request names a file.
+struct DesignAPIRoutes: AppRoutes {
+    let server: HomeScreenServer
+
+    /// A design file is a few KiB; 2,000-character texts in every field stay far below this.
+    static let maximumDesignBytes = 256 << 10
+    static let designLimits = JSONLimits(maxDepth: 12, maxValueCount: 4096, maxStringBytes: 16 << 10)
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/api/designs/:id") { _, context in
+            try withDesign(context) { workshop, id in
+                Self.json(try workshop.design(id: id).jsonValue)
+            }
+        }
+        router.put("/api/designs/:id") { request, context in
+            let body = try await request.body.collect(upTo: Self.maximumDesignBytes)
+            return try withDesign(context) { workshop, id in
+                _ = try workshop.design(id: id)
+                let spec: WidgetSpec
+                switch Self.strictDesign(Data(buffer: body)) {
+                case .failure(let refusal): return refusal.response
+                case .success(let s): spec = s
+                }
+                let saved = try workshop.save(id: id, spec, now: Date())
+                server.drafts.discard(id)
+                server.refresh()
+                return Self.json(.object(["design": saved.jsonValue, "unsaved": .bool(false)]))
+            }
+        }
+        router.post("/api/designs") { request, _ in
+            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
+            let limits = JSONLimits(maxDepth: 2, maxValueCount: 8, maxStringBytes: 1024)
+            guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
+                  Set(o.keys).isSubset(of: ["template", "name"]),
+                  case .string(let template)? = o["template"] else {
+                return Routes.error(.badRequest, "the body must be {\"template\": ID, \"name\": TEXT (optional)}; templates: \(TemplateCatalogue.ids)")
+            }
+            var name: String?
+            if let n = o["name"] {
+                guard case .string(let s) = n else { return Self.fieldError("name", "the name must be text") }
+                name = s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : s
+            }
+            do {
+                let spec = try workshop.create(starter: template, name: name, now: Date())
+                server.refresh()
+                var response = Self.json(.object(["id": .string(spec.id.uuidString), "editor": .string("/editor/\(spec.id.uuidString)"),
+                                                  "design": spec.jsonValue]))
+                response.status = .created
+                return response
+            } catch let e as DesignError {
+                return Self.fieldError(e.message.hasPrefix("name:") ? "name" : "template", e.message)
+            }
+        }
+
+        // Drafts: the page's unsaved design, kept here so a reload finds it.
+        router.get("/api/drafts/:id") { _, context in
+            try withDesign(context) { workshop, id in
+                let draft = server.drafts.draft(id)
+                return draftAnswer(try draft ?? workshop.design(id: id), unsaved: draft != nil, notices: [])
+            }
+        }
+        router.put("/api/drafts/:id") { request, context in
+            let body = try await request.body.collect(upTo: Self.maximumDesignBytes)
+            return try withDesign(context) { workshop, id in
+                let saved = try workshop.design(id: id)
+                switch Self.strictDesign(Data(buffer: body)) {
+                case .failure(let refusal): return refusal.response
+                case .success(var spec):
+                    spec.id = saved.id
+                    server.drafts.set(id, spec)
+                    return draftAnswer(spec, unsaved: true, notices: [])
+                }
+            }
+        }
+        router.delete("/api/drafts/:id") { _, context in
+            try withDesign(context) { workshop, id in
+                server.drafts.discard(id)
+                return draftAnswer(try workshop.design(id: id), unsaved: false, notices: [])
+            }
+        }
+        router.post("/api/drafts/:id/edit") { request, context in
+            let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
+            return try withDesign(context) { workshop, id in
+                let limits = JSONLimits(maxDepth: 2, maxValueCount: 8, maxStringBytes: 8192)
+                guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
+                      Set(o.keys) == ["field", "value"],
+                      case .string(let field)? = o["field"], case .string(let value)? = o["value"] else {
+                    return Routes.error(.badRequest, "the body must be {\"field\": KEY, \"value\": TEXT}")
+                }
+                var spec = try server.drafts.draft(id) ?? workshop.design(id: id)
+                do {
+                    try DesignEditor.apply([field + "=" + value], to: &spec)
+                } catch let e as DesignError {
+                    return Self.fieldError(field, e.message)
+                }
+                server.drafts.set(id, spec)
+                return draftAnswer(spec, unsaved: true, notices: EditorNotices.after(field: field, in: spec, isPro: workshop.isPro))
+            }
+        }
+        // Trying a preview button: what it would do to the draft's variables, nothing written.
+        router.post("/api/drafts/:id/try") { request, context in
+            let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
+            return try withDesign(context) { workshop, id in
+                let limits = JSONLimits(maxDepth: 3, maxValueCount: 4 + 2 * Self.maximumTrialVariables, maxStringBytes: 1024)
+                guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
+                      Set(o.keys).isSubset(of: ["family", "x", "y", "trial"]),
+                      case .string(let family)? = o["family"],
+                      case .number(let x)? = o["x"], x.isFinite, case .number(let y)? = o["y"], y.isFinite,
+                      let trial = Self.trialObject(o["trial"] ?? .object([:])) else {
+                    return Routes.error(.badRequest, "the body must be {\"family\": NAME, \"x\": POINTS, \"y\": POINTS, \"trial\": {KEY: TEXT}}")
+                }
+                let spec = try server.drafts.draft(id) ?? workshop.design(id: id)
+                do {
+                    let press = try workshop.tryButton(spec, family: family, x: x, y: y, trial: trial, now: Date())
+                    var answer: [String: JSONValue] = ["message": .string(press.message)]
+                    if let key = press.key, let value = press.value { answer["key"] = .string(key); answer["value"] = .string(value) }
+                    return Self.json(.object(answer))
+                } catch let e as NothingToTap {
+                    return Routes.error(.unprocessableContent, e.description)
+                }
+            }
+        }
+        router.post("/api/drafts/:id/render") { request, context in
+            let body = try await request.body.collect(upTo: Self.maximumDesignBytes)
+            return try withDesign(context) { workshop, id in
+                let query = request.uri.queryParameters
+                let familyName = query.get("family") ?? "small"
+                guard let format = DraftFormat(rawValue: query.get("format") ?? "png") else {
+                    return Routes.error(.badRequest, "'format' must be png, svg or json")
+                }
+                // The page asks for its screen's pixel density (a 1× screen needs a quarter of the pixels).
+                guard let scale = Int(query.get("scale") ?? "2"), (1...3).contains(scale) else {
+                    return Routes.error(.badRequest, "'scale' must be 1, 2 or 3")
+                }
+                // The held draft, else the saved design (read once: this runs six times per edit).
+                let held = server.drafts.draft(id)
+                var spec = try held ?? workshop.design(id: id)
+                if body.readableBytes > 0 {
+                    switch Self.strictDesign(Data(buffer: body)) {
+                    case .failure(let refusal): return refusal.response
+                    case .success(let s): spec = s
+                    }
+                }
+                spec.id = UUID(uuidString: id) ?? spec.id
+                guard let trial = Self.trialVariables(request.headers[.init("X-WidgetWeaver-Try")!]) else {
+                    return Routes.error(.badRequest, "X-WidgetWeaver-Try must be a percent-encoded JSON object of at most \(Self.maximumTrialVariables) text values")
+                }
+                guard let data = query.get("data").map({ $0 == "sample" ? true : $0 == "live" ? false : nil }) ?? false else {
+                    return Routes.error(.badRequest, "'data' must be live or sample")
+                }
+                let drawn = try workshop.renderDraft(spec, family: familyName, format: format, scale: scale, trial: trial, sample: data, now: Date())
+                var response = Routes.bytes(drawn.bytes, type: format.contentType)
+                // The renderer's warnings ride along, so one request gives the page the picture and
+                // what to say beside it. Percent-encoded JSON: header values must be plain ASCII.
+                let warnings = String(decoding: JSONValue.array(drawn.warnings.map { .string($0) }).prettyPrinted(), as: UTF8.self)
+                response.headers[.init("X-WidgetWeaver-Warnings")!] = warnings.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%5B%5D"
+                // The buttons, in points, so the page can put a real button over each to try it.
+                let buttons = JSONValue.array(drawn.buttons.map { b in
+                    .object(["label": .string(b.label), "x": .number(b.x), "y": .number(b.y), "width": .number(b.width), "height": .number(b.height)])
+                })
+                response.headers[.init("X-WidgetWeaver-Buttons")!] = String(decoding: buttons.prettyPrinted(), as: UTF8.self)
+                    .addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%5B%5D"
+                return response
+            }
+        }
+
+        router.post("/api/images") { request, _ in
+            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            // Capped before reading; the pixel count is checked from the header before decoding.
+            let body = try await request.body.collect(upTo: DesignImages.maximumFileBytes)
+            do {
+                let image = try workshop.importImage(Data(buffer: body))
+                var answer: [String: JSONValue] = ["fileName": .string(image.fileName), "width": .number(Double(image.pixelWidth)),
+                                                   "height": .number(Double(image.pixelHeight))]
+                if let w = image.scaledFromWidth, let h = image.scaledFromHeight {
+                    answer["scaledFrom"] = .object(["width": .number(Double(w)), "height": .number(Double(h))])
+                }
+                if let damage = image.damage { answer["damage"] = .string(damage) }
+                var response = Self.json(.object(answer))
+                response.status = .created
+                return response
+            } catch let e as DesignImages.Failure {
+                return Self.fieldError("image", e.description)
+            } catch let e as DesignError {
+                return Self.fieldError("image", e.message)
+            }
+        }
+        // Theme from photo: the picture's colours and the accent and background that suit it.
+        router.get("/api/images/:name/theme") { _, context in
+            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            guard let name = context.parameters.get("name") else { return Routes.error(.notFound, "no such picture") }
+            do {
+                let theme = try workshop.photoTheme(fileName: name)
+                return Self.json(.object(["palette": .array(theme.palette.map { .string($0) }),
+                                          "accent": .string(theme.accent.rawValue), "background": .string(theme.background.rawValue)]))
+            } catch let e as NotFound {
+                return Routes.error(.notFound, e.description)
+            } catch let e as DesignError {
+                return Self.fieldError("image", e.message)
+            }
+        }
+        router.get("/api/variables") { _, _ in
+            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            let list = workshop.variables(now: Date()).map { JSONValue.object(["key": .string($0.key), "value": .string($0.value)]) }
+            return Self.json(.object(["variables": .array(list), "pro": .bool(workshop.isPro)]))
+        }
+        router.get("/api/symbols") { _, _ in
+            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            // Each name with the glyph the renderer draws for it (the page draws it in the same font).
+            return Self.json(.array(workshop.symbolNames().map { name in
+                let glyph = SymbolMap.glyph(name)
+                return JSONValue.object(["name": .string(name), "material": .string(glyph.materialName), "glyph": .string(glyph.character)])
+            }))
+        }
+    }
+
+    /// Runs `body` for an ID that is a plain library ID, turning `NotFound` into 404 and other
+    /// refusals into 422 with their message.
+    func withDesign(_ context: BasicRequestContext, _ body: (any DesignWorkshop, String) throws -> Response) throws -> Response {
+        guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+        guard let id = context.parameters.get("id"), Routes.isPlainID(id), UUID(uuidString: id) != nil else {
+            return Routes.error(.notFound, "no such design (a design ID is a UUID)")
+        }
+        do {
+            return try body(workshop, id.uppercased())
+        } catch let e as NotFound {
+            return Routes.error(.notFound, e.description)
+        } catch let e as DesignError {
+            return Routes.error(.unprocessableContent, e.message)
+        }
+    }
+
+    /// Tried variables a page may send: few and short (they only ever hold what a button wrote).
+    static let maximumTrialVariables = 16
+
+    static func trialObject(_ value: JSONValue) -> [String: String]? {
+        guard case .object(let o) = value, o.count <= maximumTrialVariables else { return nil }
+        var out: [String: String] = [:]
+        for (k, v) in o {
+            guard case .string(let text) = v, k.count <= 128, text.count <= 256 else { return nil }
+            out[k] = text
+        }
+        return out
+    }
+
+    /// The `X-WidgetWeaver-Try` header: absent is none; otherwise a percent-encoded JSON object.
+    static func trialVariables(_ header: String?) -> [String: String]? {
+        guard let header, !header.isEmpty else { return [:] }
+        guard header.utf8.count <= 8192, let text = header.removingPercentEncoding,
+              let value = try? JSONValue.parse(Data(text.utf8), limits: JSONLimits(maxDepth: 2, maxValueCount: 2 * maximumTrialVariables + 1, maxStringBytes: 1024))
+        else { return nil }
+        return trialObject(value)
+    }
+
+    struct Refusal: Error {
+        var response: Response
+    }
+
+    /// The strict reader: the tolerant decoder's findings are refusals here, each with its field
+    /// path, so nothing that `weaver designs import` would have to repair is ever saved.
+    static func strictDesign(_ data: Data) -> Result<WidgetSpec, Refusal> {
+        let decoded: (WidgetSpec, [Finding])
+        do {
+            decoded = try WidgetSpec.decode(data, fallbackDate: Date(), limits: designLimits)
+        } catch {
+            return .failure(Refusal(response: Routes.error(.badRequest, "the body is not a design: \(error)")))
+        }
+        guard decoded.1.isEmpty else {
+            let errors = decoded.1.map { JSONValue.object(["field": .string($0.path), "message": .string($0.message)]) }
+            let first = decoded.1[0]
+            return .failure(Refusal(response: json(.object(["error": .string(first.description), "field": .string(first.path),
+                                                             "errors": .array(errors)]), status: .unprocessableContent)))
+        }
+        return .success(decoded.0)
+    }
+
+    func draftAnswer(_ spec: WidgetSpec, unsaved: Bool, notices: [EditorNotices.Notice]) -> Response {
+        let resolved = server.workshop?.resolvedTexts(spec, now: Date()) ?? [:]
+        return Self.json(.object(["design": spec.jsonValue, "unsaved": .bool(unsaved),
+                      "resolved": .object(resolved.mapValues { JSONValue.string($0) }),
+                      "notices": .array(notices.map { .object(["field": .string($0.field), "message": .string($0.message)]) })]))
+    }
+
+    static func fieldError(_ field: String, _ message: String) -> Response {
+        json(.object(["error": .string(message), "field": .string(field)]), status: .unprocessableContent)
+    }
+
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: Array(value.prettyPrinted()))))
+    }
+}

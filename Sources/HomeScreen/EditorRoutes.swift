@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import SharedStore
+import WidgetDesign
+import WidgetRender
+
+/// The Editor's pages and assets: `/editor` (choose or start a design), `/editor/{id}`, its
+/// script and sheet, the colour swatches and the symbol font. The API is `DesignAPIRoutes`.
+struct EditorRoutes: AppRoutes {
+    let server: HomeScreenServer
+
+    /// The symbol font is read from its fixed system path, never from anything in a request.
+    static let symbolFont: [UInt8]? = FileManager.default.contents(atPath: SymbolMap.fontFile).map { Array($0) }
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/editor") { _, _ in
+            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            let html = EditorPage.chooser(designs: try workshop.listings(), starters: TemplateCatalogue.all, token: server.token)
+            return Routes.body(html, type: "text/html; charset=utf-8")
+        }
+        router.get("/editor/:id") { _, context in
+            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            guard let id = context.parameters.get("id"), Routes.isPlainID(id), UUID(uuidString: id) != nil else {
+                return Routes.error(.notFound, "no such design (a design ID is a UUID)")
+            }
+            do {
+                let spec = try workshop.design(id: id.uppercased())
+                let html = EditorPage.editor(id: spec.id.uuidString, name: spec.name, token: server.token)
+                return Routes.body(html, type: "text/html; charset=utf-8")
+            } catch let e as NotFound {
+                return Routes.error(.notFound, e.description)
+            }
+        }
+        router.get("/static/editor.css") { _, _ in Routes.body(EditorAssets.css, type: "text/css; charset=utf-8") }
+        router.get("/static/editor.js") { _, _ in Routes.body(EditorAssets.js, type: "text/javascript; charset=utf-8") }
+        router.get("/static/symbols.ttf") { _, _ in
+            guard let font = Self.symbolFont else { return Routes.error(.notFound, "the symbol font is not installed (\(SymbolMap.fontFile))") }
+            var response = Routes.bytes(font, type: "font/ttf")
+            response.headers[.cacheControl] = "max-age=86400"
+            return response
+        }
+        router.get("/api/swatches") { request, _ in
+            let accent = request.uri.queryParameters.get("accent").flatMap { AccentToken.parse($0) } ?? .blue
+            let table = TokenSwatches.css(appearance: .dark, accent: accent)
+            let object = JSONValue.object(table.mapValues { JSONValue.object($0.mapValues { JSONValue.string($0) }) })
+            return DesignAPIRoutes.json(object)
+        }
+    }
+}

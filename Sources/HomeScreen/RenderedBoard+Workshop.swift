@@ -1,0 +1,185 @@
+import Foundation
+import SharedStore
+import Variables
+import WidgetDesign
+import WidgetRender
+
+/// The Editor's side of the rendered board: the same library, renderer and store inputs as the
+/// home screen, so a draft drawn here is the picture `weaver render` draws once it is saved.
+extension RenderedBoard: DesignWorkshop {
+    public func listings() throws -> [DesignListing] {
+        let library = DesignLibrary(root: root)
+        let defaultID = try? library.defaultID()
+        var rows = try library.summaries()
+        if let d = defaultID, let i = rows.firstIndex(where: { $0.id == d }) { rows.insert(rows.remove(at: i), at: 0) }
+        return rows.map { DesignListing(id: $0.id.uuidString, name: $0.name, template: $0.template.rawValue, isDefault: $0.id == defaultID) }
+    }
+
+    func libraryID(_ id: String) throws -> UUID {
+        guard let uuid = UUID(uuidString: id) else { throw NotFound("no design '\(id)' (a design ID is a UUID)") }
+        return uuid
+    }
+
+    public func design(id: String) throws -> WidgetSpec {
+        let uuid = try libraryID(id)
+        do {
+            return try DesignLibrary(root: root).load(uuid)
+        } catch {
+            throw NotFound("no design '\(id)'")
+        }
+    }
+
+    public func save(id: String, _ spec: WidgetSpec, now: Date) throws -> WidgetSpec {
+        let uuid = try libraryID(id)
+        let library = DesignLibrary(root: root)
+        guard (try? library.load(uuid)) != nil else { throw NotFound("no design '\(id)'") }
+        return try library.update(uuid, now: now) { $0 = spec }
+    }
+
+    public func create(starter: String, name: String?, now: Date) throws -> WidgetSpec {
+        guard let template = TemplateCatalogue.find(starter) else {
+            throw DesignError("no template '\(starter)'; choose one of: \(TemplateCatalogue.ids)")
+        }
+        var spec = try template.design(now: now)
+        if let name {
+            var named = spec
+            try DesignEditor.apply(["name=" + name], to: &named)
+            spec = named
+        }
+        try DesignLibrary(root: root).add([spec])
+        return spec
+    }
+
+    /// Drafts are drawn by their own renderers, one per core (up to 4), beside the home screen's.
+    static let draftRenderers = RendererPool(capacity: min(4, ProcessInfo.processInfo.activeProcessorCount))
+
+    public func renderDraft(_ spec: WidgetSpec, family name: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool, now: Date) throws -> DraftRender {
+        let family = try self.family(name)
+        guard WidgetRenderer.scales.contains(scale) else { throw DesignError("'scale' must be 1, 2 or 3") }
+        // The same inputs as the home screen's tiles (`withLayout`), so a saved draft draws the
+        // same picture there and in `weaver render`.
+        var inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
+                                           appearance: appearance, extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        inputs.redrawsEachSecond = true
+        if sample { inputs = SampleData.inputs(inputs) }
+        return try Self.draftRenderers.with { r in
+            let layout = r.layout(design: spec, family: family, scale: scale, inputs: inputs)
+            let bytes: [UInt8]
+            switch format {
+            case .png: bytes = try r.render(layout, format: .png, images: inputs.images)
+            case .svg: bytes = try r.render(layout, format: .svg, images: inputs.images)
+            case .json: bytes = Array(r.json(layout).utf8)
+            }
+            return DraftRender(bytes: bytes, warnings: layout.warnings, buttons: layout.actions.map {
+                DraftButton(label: Self.label($0), x: $0.rect.x, y: $0.rect.y, width: $0.rect.width, height: $0.rect.height)
+            })
+        }
+    }
+
+    public func tryButton(_ spec: WidgetSpec, family name: String, x: Double, y: Double, trial: [String: String], now: Date) throws -> TrialPress {
+        let family = try self.family(name)
+        let inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
+                                           appearance: appearance, extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        let action: WidgetAction? = Self.draftRenderers.with { r in
+            r.layout(design: spec, family: family, scale: 1, inputs: inputs).action(at: Point(x: x, y: y))
+        }
+        guard let action else { throw NothingToTap("no button of the draft at \(Self.number(x)),\(Self.number(y)) in \(name)") }
+        let key = action.variableKey.map { KeyCanonicaliser.canonical($0) }
+        let current = key.flatMap { inputs.context.customVariables[$0] }
+        switch action.kind {
+        case .incrementVariable:
+            guard let key else { break }
+            let step = Double(action.incrementAmount ?? 1)
+            guard let number = current.map({ NumberText.parse($0) }) ?? 0 else {
+                return TrialPress(message: "'\(key)' holds '\(current ?? "")', not a number: the button would change nothing", key: nil, value: nil)
+            }
+            let value = NumberText.canonical(number + step)
+            return TrialPress(message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value)
+        case .setVariableToNow:
+            guard let key else { break }
+            let format: NowFormat = switch WidgetNowFormatToken(rawValue: action.nowFormat ?? "") ?? .iso8601 {
+            case .iso8601: .iso
+            case .unixSeconds: .unix
+            case .unixMilliseconds: .unixms
+            case .dateOnly: .date
+            case .timeOnly: .time
+            }
+            let value = format.text(for: now, timeZone: .current)
+            return TrialPress(message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value)
+        case .resetVariable:
+            guard let key else { break }
+            let value = action.resetValue ?? "0"
+            return TrialPress(message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value)
+        default:
+            break
+        }
+        return TrialPress(message: "Tried \(Self.label(action)): on the widget it would \(Self.label(action).lowercased()) (nothing done here)", key: nil, value: nil)
+    }
+
+    public func resolvedTexts(_ spec: WidgetSpec, now: Date) -> [String: String] {
+        var context = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
+                                            appearance: appearance).context
+        // As the layout engine writes {{__time}} for this design.
+        if let format = spec.clockFormat { context.timeFormat = TimeTextFormat(twelveHour: format.isTwelveHour, seconds: format.showsSeconds) }
+        let renderer = TemplateRenderer()
+        var texts = ["primaryText": renderer.render(spec.primaryText, in: context)]
+        if let secondary = spec.secondaryText { texts["secondaryText"] = renderer.render(secondary, in: context) }
+        return texts
+    }
+
+    public func variables(now: Date) -> [(key: String, value: String)] {
+        let inputs = WidgetRenderer.inputs(for: nil, root: root, now: now, timeZone: .current, locale: Locale.current,
+                                           appearance: appearance)
+        let context = inputs.context
+        let formatters = FormatterCache(locale: context.locale, timeZone: context.timeZone)
+        var list = context.builtIns.entries(in: context, formatters: formatters)
+        list += context.customVariables.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        return list
+    }
+
+    public func symbolNames() -> [String] {
+        var seen = Set<String>()
+        return SymbolMap.table.map(\.sf).filter { seen.insert($0).inserted }
+    }
+
+    public func importImage(_ data: Data) throws -> ImportedImage {
+        let picture = try DesignImages.prepareForImport(data, name: "the upload")
+        let ext = picture.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : "jpg"
+        // Named by content: the same picture uploaded twice is one file; a different one never
+        // replaces it.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        picture.bytes.withUnsafeBytes { for b in $0 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 } }
+        let stem = "upload-" + String(hash, radix: 16)
+        try FileManager.default.createDirectory(at: root.images, withIntermediateDirectories: true)
+        for n in 1...99 {
+            let name = stem + (n == 1 ? "" : "-\(n)") + "." + ext
+            let url = root.images.appendingPathComponent(name)
+            if let existing = FileManager.default.contents(atPath: url.path) {
+                guard existing == picture.bytes else { continue }
+            } else {
+                try FileSystem.atomicWrite(picture.bytes, to: url)
+            }
+            return ImportedImage(fileName: name, pixelWidth: picture.pixelWidth, pixelHeight: picture.pixelHeight,
+                                 scaledFromWidth: picture.scaledFrom?.width, scaledFromHeight: picture.scaledFrom?.height,
+                                 damage: picture.damage)
+        }
+        throw DesignError("images/ already holds 99 different pictures named \(stem)")
+    }
+
+    public func photoTheme(fileName: String) throws -> PhotoTheme {
+        guard ImageSanitiser.sanitisedFileName(fileName) == fileName else { throw NotFound("no picture '\(fileName)' (a bare file name in images/)") }
+        let image: DecodedImage
+        do {
+            image = try DesignImages.load(fileName: fileName, in: root)
+        } catch let e as DesignImages.Failure {
+            if case .invalidName = e { throw NotFound(e.description) }
+            if !FileManager.default.fileExists(atPath: root.images.appendingPathComponent(fileName).path) {
+                throw NotFound("no picture '\(fileName)' in images/")
+            }
+            throw DesignError(e.description)
+        }
+        return PhotoTheme(image)
+    }
+
+    public var isPro: Bool { ProEntitlement.isUnlocked(root).isUnlocked }
+}
