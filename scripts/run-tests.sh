@@ -76,8 +76,11 @@ bin=$("${SWIFT:-swift}" build "${build_args[@]}" --show-bin-path) || exit 1
 runner=$(ls "$bin"/*PackageTests.xctest 2>/dev/null | head -1)
 [ -x "$runner" ] || { echo "run-tests: no test runner in $bin (build with --build-tests first)" >&2; exit 1; }
 
-# Shard lines: module names separated by spaces; blank lines and # comments ignored.
-mapfile -t lines < <(grep -v '^\s*#' scripts/test-shards | grep -v '^\s*$' | head -n "$shards")
+# Shard lines: module names separated by spaces; blank lines and # comments ignored. A line
+# `solo: Module.Suite ...` names suites that measure real time against real servers (a Snapcast
+# client, PipeWire): they run after the shards, on a quiet machine, and the shards skip them.
+solo=$(grep -E '^\s*solo:' scripts/test-shards | sed -E 's/^\s*solo://' | tr '\n' ' ')
+mapfile -t lines < <(grep -v '^\s*#' scripts/test-shards | grep -vE '^\s*solo:' | grep -v '^\s*$' | head -n "$shards")
 all_modules=$(cd Tests && ls -d *Tests 2>/dev/null)
 named=" $(printf '%s ' "${lines[@]}") "
 rest=""
@@ -87,19 +90,41 @@ for m in $(printf '%s ' "${lines[@]}"); do
 done
 last=$((${#lines[@]} - 1))
 lines[$last]="${lines[$last]}$rest"
+skip=()
+solo_pattern=""
+if [ -n "${solo// /}" ]; then
+    solo_pattern="^($(echo $solo | sed 's/\./\\./g' | tr ' ' '|'))(/|\$)"
+    skip=(--skip "$solo_pattern")
+fi
+
+# Runs one shard (index, filter, extra arguments...) in its own session; its exit code and seconds
+# land in shard<index>.rc.
+run_shard() {
+    local i=$1 filter=$2; shift 2
+    ( s=$(date +%s)
+      setsid "$runner" --testing-library swift-testing --filter "$filter" "$@" > "$logdir/shard$i.log" 2>&1
+      echo "$? $(( $(date +%s) - s ))" > "$logdir/shard$i.rc" ) &
+    pids+=($!)
+}
 
 pids=()
 start=$(date +%s)
 for i in "${!lines[@]}"; do
     modules=$(echo ${lines[$i]} | tr ' ' '|')
-    ( s=$(date +%s)
-      setsid "$runner" --testing-library swift-testing --filter "^($modules)\." > "$logdir/shard$i.log" 2>&1
-      echo "$? $(( $(date +%s) - s ))" > "$logdir/shard$i.rc" ) &
-    pids+=($!)
+    run_shard "$i" "^($modules)\." "${skip[@]}"
     echo "run-tests: shard $i: ${lines[$i]}"
 done
 wait_or_stop "${pids[@]}"; stopped=$?
 wait
+if [ -n "$solo_pattern" ] && [ "$stopped" = 0 ]; then
+    i=${#lines[@]}
+    lines[$i]="solo:$solo"
+    echo "run-tests: shard $i (after the others, alone):$solo"
+    pids=()
+    run_shard "$i" "$solo_pattern"
+    wait_or_stop "${pids[@]}"; stopped=$?
+    wait
+fi
 
 rc=0
 for i in "${!lines[@]}"; do
