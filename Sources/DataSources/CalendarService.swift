@@ -116,33 +116,17 @@ public struct CalendarService: Sendable {
         }
     }
 
-    /// `webcal://` is how many sites link calendars: it means https.
+    /// `webcal://` is how many sites link calendars: it means https (`SourceLocation`).
     public static func normalisedSource(_ text: String, relativeTo cwd: String = FileManager.default.currentDirectoryPath) -> String {
-        let lower = text.lowercased()
-        if lower.hasPrefix("webcal://") { return "https://" + text.dropFirst("webcal://".count) }
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return text }
-        let url = text.hasPrefix("/") ? URL(fileURLWithPath: text) : URL(fileURLWithPath: cwd).appendingPathComponent(text)
-        return url.standardizedFileURL.path
+        SourceLocation.normalised(text, relativeTo: cwd)
     }
 
     /// Reads a calendar's bytes: a file, or a download (kept as the cache on success).
     func fetch(_ source: String, cacheAs id: String?) throws -> Data {
-        if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            guard let url = URL(string: source) else { throw DataSourceError("'\(source)' is not a valid address") }
-            let body = try client.get(url, accept: "text/calendar, */*;q=0.5", policy: policy).body
-            return body
-        }
-        guard let data = try FileSystem.read(URL(fileURLWithPath: source), limit: limits.maxFileBytes) else {
-            throw DataSourceError("\(source): no such file")
-        }
-        return data
+        try SourceLocation.fetch(source, client: client, policy: policy, accept: "text/calendar, */*;q=0.5", limitBytes: limits.maxFileBytes)
     }
 
-    static func slug(_ name: String) -> String {
-        let s = name.lowercased().map { $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII ? $0 : "-" }
-        let collapsed = String(s).split(separator: "-").joined(separator: "-")
-        return collapsed.isEmpty ? "calendar" : String(collapsed.prefix(40))
-    }
+    static func slug(_ name: String) -> String { SourceLocation.slug(name, fallback: "calendar") }
 
     /// Adds a calendar after reading it once: a file that is not a calendar, or an address that
     /// does not answer with one, is refused and nothing is saved. The warnings are those a
