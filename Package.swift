@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "WidgetRender", targets: ["WidgetRender"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "DataSources", targets: ["DataSources"]),
+        .library(name: "Snapshots", targets: ["Snapshots"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -74,9 +75,13 @@ let package = Package(
         // preset is for, measured (how much of a talker's speech gets through it). Pure arithmetic.
         .target(name: "SpeechIntelligibility"),
         .target(name: "SharedStore"),
+        // The snapshot files the data sources write and the widgets read (weather, calendar,
+        // reminders, steps): their names, shapes, caps and derived rules ("next event", "stale")
+        // defined once, so the writer and both readers cannot drift apart. Only SharedStore below it.
+        .target(name: "Snapshots", dependencies: ["SharedStore"]),
         // Around the player: Last Mix, status feed, control socket, autostart. No audio code.
         .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore"]),
-        .target(name: "Variables", dependencies: ["SharedStore"]),
+        .target(name: "Variables", dependencies: ["SharedStore", "Snapshots"]),
         // `noise play` as an MPRIS player on the session bus (media keys, desktop media controls).
         .target(name: "MPRISPlayer", dependencies: ["NoiseControl", "NoiseEngine", "CSystemdBus"]),
         // systemd-logind over the system bus (sd-bus): the idle inhibitor while noise plays, and
@@ -86,7 +91,7 @@ let package = Package(
         // JPEG decoding for design images: libjpeg reports errors by longjmp, which only C can catch.
         .target(name: "CJPEGSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         // Layout tree + Cairo/Pango drawing of every design and the Noise Machine widget (PNG, SVG, JSON, text).
-        .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables", "CCairo", "CDeflate", "CJPEGSupport", "NoiseControl", "SharedStore"]),
+        .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables", "CCairo", "CDeflate", "CJPEGSupport", "NoiseControl", "SharedStore", "Snapshots"]),
 
         // The browser home screen and mixer (`weaver serve`): HTTP on loopback, the renderer's output,
         // live updates over Server-Sent Events.
@@ -124,7 +129,7 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["SharedStore"]),
         // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
         // HTTP through libcurl (CCurlLoader), not FoundationNetworking's URLSession, which would load it at every start.
-        .target(name: "DataSources", dependencies: ["ICalendar", "SharedStore", "Variables", "CCurlLoader"]),
+        .target(name: "DataSources", dependencies: ["ICalendar", "SharedStore", "Snapshots", "Variables", "CCurlLoader"]),
         // libcurl opened with dlopen at the first request, so `weaver render` does not load libcurl and
         // the ~25 TLS/Kerberos/LDAP libraries behind it (~13 ms of every start). The header is libcurl4-openssl-dev's.
         .target(name: "CCurlLoader"),

@@ -1,6 +1,7 @@
 import Foundation
 import ICalendar
 import SharedStore
+import Snapshots
 
 /// The calendars `weaver calendar` knows: `calendars/sources.json`, plus the last good download
 /// of each web calendar in `calendars/ID.ics` (so a refresh while offline still has events).
@@ -27,58 +28,11 @@ public struct CalendarSources: Codable, Sendable, Equatable {
     public init() {}
 }
 
-/// `snapshots/calendar.json`: what the Next Up template (WidgetRender's `CalendarSnapshot`) and
-/// the `__calendar_*` keys read: the events that have not ended, soonest first, so each reader
-/// picks the next one at its own clock.
-public struct NextUpSnapshot: Codable, Sendable, Equatable {
-    public static let currentSchemaVersion = 1
-    /// Events kept in `events`.
-    public static let maxUpcoming = 50
+/// The calendar snapshot's earlier name here; the type is Snapshots' `CalendarSnapshot`.
+public typealias NextUpSnapshot = CalendarSnapshot
 
-    public struct Event: Codable, Sendable, Equatable {
-        public var title: String
-        public var start: Date
-        public var end: Date
-        public var isAllDay: Bool
-        public var location: String?
-        public var calendar: String
-        /// All-day events: first and last day, `yyyy-MM-dd`.
-        public var startDay: String?
-        public var endDay: String?
-        public var status: String?
-    }
-
-    public struct CalendarStatus: Codable, Sendable, Equatable {
-        public var id: String
-        public var name: String
-        public var ok: Bool
-        public var error: String?
-        public var events: Int
-        public var warnings: Int
-    }
-
-    public var schemaVersion = NextUpSnapshot.currentSchemaVersion
-    /// Always "authorized": on Linux nothing asks for permission (the seed's "access is off" state
-    /// has no counterpart; unreadable calendars are reported in `calendars` and `lastError`).
-    public var access = "authorized"
-    public var generatedAt: Date
-    public var timeZone: String
-    public var horizonDays: Int
-    public var calendars: [CalendarStatus]
-    /// The first error, for the template's "no access" line; nil when every calendar was read.
-    public var lastError: String?
-    public var events: [Event]
-
-    /// The seed's "next" and "second" at `now`: timed events first (as the `__calendar_*` keys
-    /// choose), all-day ones only when no timed event is left.
-    public func nextTwo(at now: Date) -> (next: Event?, second: Event?) {
-        let live = events.filter { $0.end > now || ($0.end == $0.start && $0.start >= now) }
-        let timed = live.filter { !$0.isAllDay }
-        let ordered = timed.isEmpty ? live : timed
-        return (ordered.first, ordered.dropFirst().first)
-    }
-
-    public static func url(in root: StoreRoot) -> URL { root.snapshots.appendingPathComponent("calendar.json") }
+extension CalendarSnapshot {
+    public static func url(in root: StoreRoot) -> URL { SnapshotFile.calendar.url(in: root) }
 }
 
 public struct CalendarService: Sendable {
@@ -180,7 +134,7 @@ public struct CalendarService: Sendable {
     }
 
     public struct RefreshReport: Sendable {
-        public var snapshot: NextUpSnapshot
+        public var snapshot: CalendarSnapshot
         /// Per calendar: warnings from the parser and notes (used the cached copy, ...).
         public var notes: [String]
     }
@@ -190,7 +144,7 @@ public struct CalendarService: Sendable {
     public func refresh(now: Date = Date(), timeZone: TimeZone = .current) throws -> RefreshReport {
         let entries = try list()
         var occurrences: [(Occurrence, String)] = []
-        var statuses: [NextUpSnapshot.CalendarStatus] = []
+        var statuses: [CalendarSnapshot.CalendarStatus] = []
         var notes: [String] = []
         var updated: [String: (ok: Bool, error: String?, count: Int)] = [:]
         let expander = EventExpander(limits: limits, localZone: timeZone)
@@ -222,7 +176,7 @@ public struct CalendarService: Sendable {
                     warningCount = r.warnings.count
                     for w in r.warnings.prefix(5) { notes.append("\(entry.name): \(w)") }
                     if r.warnings.count > 5 { notes.append("\(entry.name): \(r.warnings.count - 5) more warnings") }
-                    occurrences += r.occurrences.filter { $0.end > now || ($0.end == $0.start && $0.start >= now) }.map { ($0, entry.name) }
+                    occurrences += r.occurrences.map { ($0, entry.name) }
                 } catch {
                     let text = "\(entry.source): \(error)"
                     notes.append("\(entry.name): \(text)")
@@ -233,14 +187,15 @@ public struct CalendarService: Sendable {
             updated[entry.id] = (failure == nil, failure, count)
         }
         occurrences.sort { ($0.0.start, $0.0.end, $0.0.title) < ($1.0.start, $1.0.end, $1.0.title) }
-        let events = occurrences.prefix(NextUpSnapshot.maxUpcoming).map { o, name in
-            NextUpSnapshot.Event(title: o.title, start: o.start, end: o.end, isAllDay: o.isAllDay, location: o.location,
-                                 calendar: name, startDay: o.startDay, endDay: o.endDay, status: o.status)
-        }
-        let snapshot = NextUpSnapshot(generatedAt: now, timeZone: timeZone.identifier, horizonDays: Self.horizonDays,
+        // Only what is upcoming at `now` is kept, by the snapshot's own rule.
+        let events = occurrences.lazy.map { o, name in
+            CalendarSnapshot.Event(title: o.title, start: o.start, end: o.end, isAllDay: o.isAllDay, location: o.location,
+                                   calendar: name, startDay: o.startDay, endDay: o.endDay, status: o.status)
+        }.filter { $0.isUpcoming(at: now) }.prefix(CalendarSnapshot.maximumEvents)
+        let snapshot = CalendarSnapshot(generatedAt: now, timeZone: timeZone.identifier, horizonDays: Self.horizonDays,
                                       calendars: statuses, lastError: statuses.first { !$0.ok }?.error, events: Array(events))
-        let data = try JSONDocument<NextUpSnapshot>.encoder().encode(snapshot)
-        try FileSystem.atomicWrite(data + Data("\n".utf8), to: NextUpSnapshot.url(in: root))
+        let data = try JSONDocument<CalendarSnapshot>.encoder().encode(snapshot)
+        try FileSystem.atomicWrite(data + Data("\n".utf8), to: CalendarSnapshot.url(in: root))
         try document.update { current in
             var s = current ?? CalendarSources()
             for i in s.calendars.indices {

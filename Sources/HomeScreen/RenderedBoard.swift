@@ -152,7 +152,7 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
                 "id": .string(s.id.uuidString),
                 "name": .string(s.name),
                 "template": .string(s.template.rawValue),
-                "updatedAt": .string(ISO8601DateFormatter().string(from: s.updatedAt)),
+                "updatedAt": .string(ISODate.format(s.updatedAt)),
                 "isDefault": .bool(s.id == defaultID),
             ])
         }

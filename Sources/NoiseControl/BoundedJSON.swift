@@ -11,14 +11,14 @@ enum BoundedJSON {
     static func encoder(pretty: Bool) -> JSONEncoder {
         let e = JSONEncoder()
         e.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        e.dateEncodingStrategy = .iso8601
+        e.dateEncodingStrategy = ISODate.encodingStrategy
         return e
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         _ = try JSONValue.parse(data, limits: limits)
         let d = JSONDecoder()
-        d.dateDecodingStrategy = .iso8601
+        d.dateDecodingStrategy = ISODate.decodingStrategy
         return try d.decode(T.self, from: data)
     }
 
@@ -32,16 +32,4 @@ enum BoundedJSON {
 extension JSONValue {
     /// Only used to reach `JSONDocument.describe`, which does not depend on the document type.
     struct Placeholder: Codable {}
-}
-
-/// ISO 8601 dates as the store writes them (whole seconds, UTC), also with fractional seconds.
-enum ISODate {
-    static func parse(_ text: String) -> Date? {
-        let f = ISO8601DateFormatter()
-        if let d = f.date(from: text) { return d }
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: text)
-    }
-
-    static func format(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 }

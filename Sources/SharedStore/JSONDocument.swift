@@ -25,13 +25,13 @@ public struct JSONDocument<Value: Codable>: Sendable {
     public static func encoder() -> JSONEncoder {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        e.dateEncodingStrategy = .iso8601
+        e.dateEncodingStrategy = ISODate.encodingStrategy
         return e
     }
 
     public static func decoder() -> JSONDecoder {
         let d = JSONDecoder()
-        d.dateDecodingStrategy = .iso8601
+        d.dateDecodingStrategy = ISODate.decodingStrategy
         return d
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import Snapshots
 
 /// `__activity_*` keys from `snapshots/activity.json` (schema in docs/variables.md, "Built-in keys").
 ///
@@ -20,16 +21,16 @@ public struct ActivitySnapshotProvider: DictionaryKeySource {
     public init() {}
 
     public static func load(from root: StoreRoot) -> ActivitySnapshotProvider? {
-        guard let json = SnapshotJSON.load(root.snapshots.appendingPathComponent("activity.json")) else { return nil }
+        guard let json = SnapshotReader.load(.activity, in: root) else { return nil }
         var p = ActivitySnapshotProvider()
-        p.access = json.string("access")
-        if let t = json.child("today"), let day = t.string("date").flatMap(CivilTime.dayNumber) {
+        p.access = json["access"]?.stringValue
+        if let t = json["today"]?.objectValue, let day = t["date"]?.stringValue.flatMap(CivilTime.dayNumber) {
             p.todayNumber = day
-            p.updatedAt = t.date("updatedAt")
-            p.steps = t.number("steps")
-            p.flights = t.number("flights")
-            p.distanceMetres = t.number("distanceMeters")
-            p.activeEnergyKcal = t.number("activeEnergyKcal")
+            p.updatedAt = t["updatedAt"]?.dateValue
+            p.steps = t["steps"]?.finiteNumber
+            p.flights = t["flights"]?.finiteNumber
+            p.distanceMetres = t["distanceMeters"]?.finiteNumber
+            p.activeEnergyKcal = t["activeEnergyKcal"]?.finiteNumber
         }
         return p
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import Snapshots
 
 /// `__calendar_*` keys from `snapshots/calendar.json`, written by `weaver calendar refresh`
 /// (schema in docs/data-sources.md). The seed has no calendar keys; these carry what its Next Up
@@ -10,16 +11,8 @@ import SharedStore
 /// skipped. Timed events come first; all-day events are "next" only when no timed event is
 /// left, and today's all-day events have their own keys.
 public struct CalendarSnapshotProvider: DictionaryKeySource {
-    public struct Event: Sendable, Equatable {
-        public var title: String
-        public var start: Date
-        public var end: Date
-        public var isAllDay: Bool
-        public var location: String?
-        public var calendar: String?
-        /// For all-day events: first day, `yyyy-MM-dd`.
-        public var startDay: String?
-    }
+    /// The snapshot's event (Snapshots' `CalendarSnapshot.Event`); the keys use its `effectiveEnd`.
+    public typealias Event = CalendarSnapshot.Event
 
     public var generatedAt: Date?
     public var upcoming: [Event]
@@ -33,23 +26,14 @@ public struct CalendarSnapshotProvider: DictionaryKeySource {
     }
 
     public static func load(from root: StoreRoot) -> CalendarSnapshotProvider? {
-        guard let json = SnapshotJSON.load(root.snapshots.appendingPathComponent("calendar.json")) else { return nil }
-        let events = (json.children("events") ?? []).prefix(200).compactMap { e -> Event? in
-            guard let title = e.string("title"), let start = e.date("start") else { return nil }
-            // An event without an end is a moment (as WidgetRender reads it).
-            let end = e.date("end") ?? start
-            return Event(title: title, start: start, end: max(start, end), isAllDay: e.bool("isAllDay") ?? false,
-                         location: e.string("location"), calendar: e.string("calendar"), startDay: e.string("startDay"))
+        CalendarSnapshot.load(from: root).map {
+            CalendarSnapshotProvider(generatedAt: $0.generatedAt, upcoming: $0.events, lastError: $0.lastError)
         }
-        return CalendarSnapshotProvider(generatedAt: json.date("generatedAt"), upcoming: events.sorted { $0.start < $1.start },
-                                        lastError: json.string("lastError"))
     }
 
-    /// The next and the following event at `now`.
+    /// The next and the following event at `now` (`CalendarSnapshot`'s rule).
     func pick(at now: Date) -> (next: Event?, second: Event?) {
-        let live = upcoming.filter { $0.end > now || ($0.end == $0.start && $0.start >= now) }
-        let timed = live.filter { !$0.isAllDay }
-        let ordered = timed.isEmpty ? live : timed
+        let ordered = CalendarSnapshot.upcoming(upcoming, at: now)
         return (ordered.first, ordered.dropFirst().first)
     }
 
@@ -61,7 +45,7 @@ public struct CalendarSnapshotProvider: DictionaryKeySource {
         let today = CivilTime.local(now, in: context.timeZone)
         let todayStart = today.startOfDay(in: context.timeZone)
         let tomorrowStart = CivilTime.local(todayStart.addingTimeInterval(36 * 3600), in: context.timeZone).startOfDay(in: context.timeZone)
-        let live = upcoming.filter { $0.end > now }
+        let live = upcoming.filter { $0.effectiveEnd > now }
         let timedToday = live.filter { !$0.isAllDay && $0.start < tomorrowStart }
         v["__calendar_today_count"] = String(timedToday.count)
         let allDayToday = live.filter { $0.isAllDay && $0.start < tomorrowStart }
@@ -91,15 +75,16 @@ public struct CalendarSnapshotProvider: DictionaryKeySource {
         if let c = e.calendar { v[key + "calendar"] = c }
         v[key + "all_day"] = e.isAllDay ? "true" : "false"
         v[key + "start_iso"] = CivilTime.isoUTC(e.start, fractionalSeconds: false)
-        v[key + "end_iso"] = CivilTime.isoUTC(e.end, fractionalSeconds: false)
+        v[key + "end_iso"] = CivilTime.isoUTC(e.effectiveEnd, fractionalSeconds: false)
         v[key + "start"] = CivilTime.local(e.start, in: context.timeZone).hourMinute
-        v[key + "end"] = CivilTime.local(e.end, in: context.timeZone).hourMinute
-        v[key + "range"] = e.isAllDay ? "All day" : Self.timeRange(start: e.start, end: e.end, formatters: formatters)
+        v[key + "end"] = CivilTime.local(e.effectiveEnd, in: context.timeZone).hourMinute
+        v[key + "range"] = e.isAllDay ? "All day" : Self.timeRange(start: e.start, end: e.effectiveEnd, formatters: formatters)
         let seconds = e.start.timeIntervalSince(now)
         v[key + "in_min"] = String(max(0, Int((seconds / 60).rounded(.up))))
-        v[key + "ongoing"] = (seconds <= 0 && e.end > now) ? "true" : "false"
-        if seconds <= 0 && e.end > now {
-            v[key + "ends_in_min"] = String(max(0, Int((e.end.timeIntervalSince(now) / 60).rounded(.up))))
+        let end = e.effectiveEnd
+        v[key + "ongoing"] = (seconds <= 0 && end > now) ? "true" : "false"
+        if seconds <= 0 && end > now {
+            v[key + "ends_in_min"] = String(max(0, Int((end.timeIntervalSince(now) / 60).rounded(.up))))
         }
         v[key + "countdown"] = Self.shortCountdown(to: e.start, now: now, context: context, formatters: formatters)
         v[key + "label"] = Self.countdownLabel(to: e.start, now: now, context: context, formatters: formatters)

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import Snapshots
 
 /// `__noise_*` keys from the noise player's published status (`status.json` in the store).
 ///
@@ -50,17 +51,17 @@ public struct NoiseStatusProvider: DictionaryKeySource {
 
     /// Reads `url`; nil when the file is missing, unreadable or not a JSON object.
     public static func load(from url: URL) -> NoiseStatusProvider? {
-        guard let json = SnapshotJSON.load(url) else { return nil }
+        guard let json = SnapshotReader.load(url) else { return nil }
         var status = Status()
-        status.state = json.string("state")?.lowercased()
-        status.presetName = json.string("presetName")
-        status.masterVolume = json.number("masterVolume")
-        if let layers = json.children("layers") {
-            status.audibleLayerCount = layers.filter { ($0.bool("enabled") ?? false) && ($0.number("volume") ?? 0) > 0 }.count
+        status.state = json["state"]?.stringValue?.lowercased()
+        status.presetName = json["presetName"]?.stringValue
+        status.masterVolume = json["masterVolume"]?.finiteNumber
+        if let layers = json["layers"]?.arrayValue {
+            status.audibleLayerCount = layers.filter { ($0["enabled"]?.boolValue ?? false) && ($0["volume"]?.finiteNumber ?? 0) > 0 }.count
         }
-        status.timerRemainingSeconds = json.number("timerRemainingSeconds")
-        status.updatedAt = json.date("updatedAt")
-        if let pid = json.number("pid"), pid > 0, pid < Double(Int32.max) {
+        status.timerRemainingSeconds = json["timerRemainingSeconds"]?.finiteNumber
+        status.updatedAt = json["updatedAt"]?.dateValue
+        if let pid = json["pid"]?.finiteNumber, pid > 0, pid < Double(Int32.max) {
             status.heartbeatAgeSeconds = PlayerHeartbeat.age(of: Int32(pid))
         }
         return NoiseStatusProvider(status: status)

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import Snapshots
 
 /// `__steps_*` keys from `snapshots/steps.json` (schema in docs/variables.md, "Built-in keys").
 ///
@@ -29,41 +30,40 @@ public struct StepsSnapshotProvider: DictionaryKeySource {
     /// `warn` hears each field that is there but unusable (`"steps": "lots"`), naming the file and
     /// the field: the keys it would give are left out, which otherwise shows only as "--".
     public static func load(from root: StoreRoot, warn: (String) -> Void = { _ in }) -> StepsSnapshotProvider? {
-        let url = root.snapshots.appendingPathComponent("steps.json")
-        guard let json = SnapshotJSON.load(url) else { return nil }
-        func problem(_ field: String, _ expected: String, _ value: Any?) {
-            warn("\(url.path): '\(field)' must be \(expected); got \(SnapshotJSON.describe(value)) (ignored)")
+        let url = SnapshotFile.steps.url(in: root)
+        guard let json = SnapshotReader.load(url) else { return nil }
+        func problem(_ field: String, _ expected: String, _ value: JSONValue?) {
+            warn("\(url.path): '\(field)' must be \(expected); got \(value?.described ?? "nothing") (ignored)")
         }
         var p = StepsSnapshotProvider()
-        p.access = json.string("access")
+        p.access = json["access"]?.stringValue
         for (field, keyPath) in [("goalWeekday", \StepsSnapshotProvider.goalWeekday), ("goalWeekend", \StepsSnapshotProvider.goalWeekend)] {
-            guard json.object[field] != nil else { continue }
-            if let goal = json.number(field), goal > 0 { p[keyPath: keyPath] = goal } else { problem(field, "a number of steps above 0", json.object[field]) }
+            guard let value = json[field] else { continue }
+            if let goal = value.finiteNumber, goal > 0 { p[keyPath: keyPath] = goal } else { problem(field, "a number of steps above 0", value) }
         }
-        p.streakRule = json.string("streakRule")
-        if json.object["today"] != nil {
-            if let t = json.child("today") {
-                let day = t.string("date").flatMap(CivilTime.dayNumber)
-                if day == nil { problem("today.date", "a date yyyy-MM-dd", t.object["date"]) }
-                let steps = t.number("steps").flatMap { $0 >= 0 ? $0 : nil }
-                if steps == nil { problem("today.steps", "a number of steps, 0 or more", t.object["steps"]) }
+        p.streakRule = json["streakRule"]?.stringValue
+        if let today = json["today"] {
+            if let t = today.objectValue {
+                let day = t["date"]?.stringValue.flatMap(CivilTime.dayNumber)
+                if day == nil { problem("today.date", "a date yyyy-MM-dd", t["date"]) }
+                let steps = t["steps"]?.finiteNumber.flatMap { $0 >= 0 ? $0 : nil }
+                if steps == nil { problem("today.steps", "a number of steps, 0 or more", t["steps"]) }
                 if let day, let steps {
                     p.today = Day(dayNumber: day, steps: steps)
-                    p.todayUpdatedAt = t.date("updatedAt")
+                    p.todayUpdatedAt = t["updatedAt"]?.dateValue
                 }
             } else {
-                problem("today", "an object like {\"date\": \"2026-01-24\", \"steps\": 6500}", json.object["today"])
+                problem("today", "an object like {\"date\": \"2026-01-24\", \"steps\": 6500}", today)
             }
         }
-        if json.object["history"] != nil, json.object["history"] as? [Any] == nil {
-            problem("history", "an array of {\"date\", \"steps\"} days", json.object["history"])
+        if let history = json["history"], history.arrayValue == nil {
+            problem("history", "an array of {\"date\", \"steps\"} days", history)
         }
         var skipped: [Int] = []
-        p.history = (json.object["history"] as? [Any]).map { entries in
+        p.history = json["history"]?.arrayValue.map { entries in
             entries.enumerated().compactMap { index, entry in
-                guard let entry = (entry as? [String: Any]).map(SnapshotJSON.init(object:)),
-                      let day = entry.string("date").flatMap(CivilTime.dayNumber),
-                      let steps = entry.number("steps"), steps >= 0 else {
+                guard let day = entry["date"]?.stringValue.flatMap(CivilTime.dayNumber),
+                      let steps = entry["steps"]?.finiteNumber, steps >= 0 else {
                     skipped.append(index)
                     return nil
                 }

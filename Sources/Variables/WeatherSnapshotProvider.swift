@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import Snapshots
 
 /// `__weather_*` keys from `snapshots/weather.json` (schema in docs/variables.md, "Built-in keys").
 ///
@@ -50,15 +51,11 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
         /// At most a day of bins is read (the data sources write four hours).
         static let maximumCount = 1440
 
-        init?(_ json: SnapshotJSON) {
-            guard let startsAt = json.date("startsAt"),
-                  let intensity = json.object["intensityMMh"] as? [Any], let chance = json.object["chance"] as? [Any] else { return nil }
-            func numbers(_ list: [Any]) -> [Double] {
-                list.prefix(Self.maximumCount).map { v in
-                    guard let n = v as? NSNumber, !isJSONBoolean(n), n.doubleValue.isFinite else { return 0 }
-                    return n.doubleValue
-                }
-            }
+        /// Reads `snapshot.minutes`; nil without a start or either series. A bad value reads as 0.
+        public init?(_ json: JSONValue) {
+            guard let startsAt = json["startsAt"]?.dateValue,
+                  let intensity = json["intensityMMh"]?.arrayValue, let chance = json["chance"]?.arrayValue else { return nil }
+            func numbers(_ list: [JSONValue]) -> [Double] { list.prefix(Self.maximumCount).map { $0.finiteNumber ?? 0 } }
             self.init(startsAt: startsAt, intensityMMh: numbers(intensity), chance: numbers(chance))
         }
 
@@ -80,20 +77,21 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
     }
 
     public static func load(from root: StoreRoot) -> WeatherSnapshotProvider? {
-        guard let json = SnapshotJSON.load(root.snapshots.appendingPathComponent("weather.json")) else { return nil }
-        let location = json.child("location").map {
-            Location(name: $0.string("name"), latitude: $0.number("latitude"),
-                     longitude: $0.number("longitude"), updatedAt: $0.date("updatedAt"))
+        guard let json = SnapshotReader.load(.weather, in: root) else { return nil }
+        let location = json["location"]?.objectValue.map {
+            Location(name: $0["name"]?.stringValue, latitude: $0["latitude"]?.finiteNumber,
+                     longitude: $0["longitude"]?.finiteNumber, updatedAt: $0["updatedAt"]?.dateValue)
         }
-        let snapshot = json.child("snapshot").map {
-            Snapshot(fetchedAt: $0.date("fetchedAt"), condition: $0.string("condition"), symbol: $0.string("symbol"),
-                     temperatureC: $0.number("temperatureC"), apparentTemperatureC: $0.number("apparentTemperatureC"),
-                     highC: $0.number("highC"), lowC: $0.number("lowC"),
-                     precipitationChance: $0.number("precipitationChance"), humidity: $0.number("humidity"),
-                     nowcast: $0.string("nowcast"), nowcastSecondary: $0.string("nowcastSecondary"),
-                     rainStartMinutes: $0.number("rainStartMinutes"), rainEndMinutes: $0.number("rainEndMinutes"),
-                     rainPeakIntensityMMPerHour: $0.number("rainPeakIntensityMMh"),
-                     rainPeakChance: $0.number("rainPeakChance"), minutes: $0.child("minutes").flatMap(MinuteBins.init))
+        let snapshot = json["snapshot"]?.objectValue.map { s in
+            let number = { (key: String) in s[key]?.finiteNumber }
+            return Snapshot(fetchedAt: s["fetchedAt"]?.dateValue, condition: s["condition"]?.stringValue, symbol: s["symbol"]?.stringValue,
+                            temperatureC: number("temperatureC"), apparentTemperatureC: number("apparentTemperatureC"),
+                            highC: number("highC"), lowC: number("lowC"),
+                            precipitationChance: number("precipitationChance"), humidity: number("humidity"),
+                            nowcast: s["nowcast"]?.stringValue, nowcastSecondary: s["nowcastSecondary"]?.stringValue,
+                            rainStartMinutes: number("rainStartMinutes"), rainEndMinutes: number("rainEndMinutes"),
+                            rainPeakIntensityMMPerHour: number("rainPeakIntensityMMh"),
+                            rainPeakChance: number("rainPeakChance"), minutes: s["minutes"]?.objectValue.flatMap(MinuteBins.init))
         }
         guard location != nil || snapshot != nil else { return nil }
         return WeatherSnapshotProvider(location: location, snapshot: snapshot)

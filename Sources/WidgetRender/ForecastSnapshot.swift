@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import Snapshots
 
 /// What the Forecast template reads from `snapshots/weather.json`: the place, the last good
 /// fetch, the current conditions, the daily summaries and the hourly temperatures (the
@@ -51,31 +52,31 @@ public struct ForecastSnapshot: Sendable, Hashable {
     static let maximumHours = 24 * 16
 
     public static func load(from root: StoreRoot) -> ForecastSnapshot? {
-        guard let json = SnapshotFile.load(root.snapshots.appendingPathComponent("weather.json")) else { return nil }
+        guard let json = SnapshotReader.load(.weather, in: root) else { return nil }
         var f = ForecastSnapshot()
         if let loc = json["location"] {
-            f.location = loc["name"].flatMap(SnapshotFile.string)
-            f.timeZone = loc["timeZone"].flatMap(SnapshotFile.string).flatMap { $0.utf8.count <= 64 ? $0 : nil }
+            f.location = loc["name"]?.stringValue
+            f.timeZone = loc["timeZone"]?.stringValue.flatMap { $0.utf8.count <= 64 ? $0 : nil }
             f.latitude = loc["latitude"].flatMap(number)
             f.longitude = loc["longitude"].flatMap(number)
         }
         guard let s = json["snapshot"] else { return f.location == nil ? nil : f }
-        f.fetchedAt = s["fetchedAt"].flatMap(SnapshotFile.date)
+        f.fetchedAt = s["fetchedAt"]?.dateValue
         f.temperatureC = s["temperatureC"].flatMap(number)
-        f.condition = s["condition"].flatMap(SnapshotFile.string)
-        f.symbol = s["symbol"].flatMap(SnapshotFile.string)
+        f.condition = s["condition"]?.stringValue
+        f.symbol = s["symbol"]?.stringValue
         if case .array(let items)? = s["daily"] {
             for item in items.prefix(maximumDays) {
-                guard let date = item["date"].flatMap(SnapshotFile.string), date.utf8.count == 10 else { continue }
+                guard let date = item["date"]?.stringValue, date.utf8.count == 10 else { continue }
                 f.days.append(Day(date: date, highC: item["highC"].flatMap(number), lowC: item["lowC"].flatMap(number),
                                   precipitationChance: item["precipitationChance"].flatMap(number).map { min(max($0, 0), 1) },
-                                  condition: item["condition"].flatMap(SnapshotFile.string), symbol: item["symbol"].flatMap(SnapshotFile.string)))
+                                  condition: item["condition"]?.stringValue, symbol: item["symbol"]?.stringValue))
             }
         }
         let series: JSONValue? = s["temperatures"] ?? s["hourly"]
         if case .array(let items)? = series {
             for item in items.prefix(maximumHours) {
-                guard let time = item["time"].flatMap(SnapshotFile.date), let t = item["temperatureC"].flatMap(number) else { continue }
+                guard let time = item["time"]?.dateValue, let t = item["temperatureC"].flatMap(number) else { continue }
                 f.hours.append(Hour(time: time, temperatureC: t))
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import Snapshots
 import Variables
 import WidgetDesign
 
@@ -45,7 +46,7 @@ extension TemplateContext {
             let title = primary.isEmpty ? "Weather" : primary
             b.addText(run(title, size: 18 * s, weight: 700, colour: ink), x: area.minX, y: area.minY, width: area.width)
             b.addText(run("No weather data", size: 13 * s, weight: 600, colour: ink.opacity(0.85)), x: area.minX, y: area.minY + 30 * s, width: area.width)
-            let hint = inputs.unreadableSnapshots.contains("weather.json") ? "snapshots/weather.json could not be read."
+            let hint = inputs.unreadableSnapshots.contains(SnapshotFile.weather.fileName) ? "snapshots/weather.json could not be read."
                 : w?.location == nil ? "No snapshot in snapshots/weather.json yet." : "Waiting for a forecast for \(w!.location!)."
             b.addText(run(hint, size: 12 * s, colour: dim, lines: 3), x: area.minX, y: area.minY + 50 * s, width: area.width, maxY: area.maxY - 28 * s)
             _ = b.symbol("cloud", centre: Point(x: area.maxX - 14 * s, y: area.maxY - 14 * s), size: 28 * s, colour: dim)
@@ -333,7 +334,7 @@ extension TemplateContext {
         let now = inputs.context.now
         guard let cal = inputs.calendar, !cal.accessDenied else {
             emptyCalendar(area, title: inputs.calendar == nil ? "Nothing next" : "Calendar access is off.",
-                          detail: inputs.unreadableSnapshots.contains("calendar.json") ? "snapshots/calendar.json could not be read."
+                          detail: inputs.unreadableSnapshots.contains(SnapshotFile.calendar.fileName) ? "snapshots/calendar.json could not be read."
                             : inputs.calendar == nil ? "No calendar snapshot (snapshots/calendar.json) yet." : "Allow calendar access to show your events.")
             return
         }
@@ -415,7 +416,7 @@ extension TemplateContext {
         y += 28
         b.textLines = [title]
         guard !items.isEmpty else {
-            let empty = inputs.unreadableSnapshots.contains("reminders.json") ? "snapshots/reminders.json could not be read."
+            let empty = inputs.unreadableSnapshots.contains(SnapshotFile.reminders.fileName) ? "snapshots/reminders.json could not be read."
                 : inputs.reminders == nil ? "No reminders snapshot (snapshots/reminders.json) yet." : "No reminders to show."
             b.addText(run(empty, size: 12, colour: palette.secondary, lines: 3), x: area.minX, y: y, width: area.width)
             b.textLines.append("No reminders to show.")

@@ -1,4 +1,5 @@
 import Foundation
+import Snapshots
 import Variables
 import WidgetDesign
 
@@ -127,7 +128,7 @@ extension TemplateContext {
         let columns = forecastColumns(f, freshness: freshness)
         let current = forecastCurrent(f, freshness)
         let area = contentRect(minPad: 12).insetBy(dx: -2, dy: -2)
-        let location = f?.location ?? (inputs.unreadableSnapshots.contains("weather.json") ? "weather.json unreadable" : "No location")
+        let location = f?.location ?? (inputs.unreadableSnapshots.contains(SnapshotFile.weather.fileName) ? "weather.json unreadable" : "No location")
         let updated = forecastUpdated(f)
         b.textLines = [location] + columns.map { "\($0.weekday) \($0.high)/\($0.low) \($0.condition) rain \($0.drops.map { "\($0 * 20)%+" } ?? "?")" }
             + ["Now \(current.temp) \(current.condition)", updated]

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import Snapshots
 import Variables
 
 /// Weather as the Weather template needs it, read from `snapshots/weather.json` (the variables
@@ -81,43 +82,39 @@ public struct WeatherState: Sendable, Hashable {
     }
 
     public static func load(from root: StoreRoot) -> WeatherState? {
-        guard let json = SnapshotFile.load(root.snapshots.appendingPathComponent("weather.json")) else { return nil }
+        guard let json = SnapshotReader.load(.weather, in: root) else { return nil }
         var w = WeatherState()
-        w.location = json["location"]?["name"].flatMap(SnapshotFile.string)
+        w.location = json["location"]?["name"]?.stringValue
         if let failure = json["refresh"]?["lastError"], case .string = failure { w.refreshFailed = true }
         guard let s = json["snapshot"], case .object = s else { return w.location == nil ? nil : w }
-        let number = SnapshotFile.number
-        w.condition = s["condition"].flatMap(SnapshotFile.string)
-        w.symbol = s["symbol"].flatMap(SnapshotFile.string)
+        let number = { (v: JSONValue) in v.finiteNumber }
+        w.condition = s["condition"]?.stringValue
+        w.symbol = s["symbol"]?.stringValue
         w.temperatureC = s["temperatureC"].flatMap(number)
         w.highC = s["highC"].flatMap(number)
         w.lowC = s["lowC"].flatMap(number)
-        w.nowcast = s["nowcast"].flatMap(SnapshotFile.string)
-        w.nowcastSecondary = s["nowcastSecondary"].flatMap(SnapshotFile.string)
+        w.nowcast = s["nowcast"]?.stringValue
+        w.nowcastSecondary = s["nowcastSecondary"]?.stringValue
         w.rainStartMinutes = s["rainStartMinutes"].flatMap(number)
         w.rainEndMinutes = s["rainEndMinutes"].flatMap(number)
         w.rainPeakIntensityMMPerHour = s["rainPeakIntensityMMh"].flatMap(number)
         w.rainPeakChance = s["rainPeakChance"].flatMap(number)
-        w.fetchedAt = s["fetchedAt"].flatMap(SnapshotFile.date)
-        if let m = s["minutes"], let startsAt = m["startsAt"].flatMap(SnapshotFile.date),
-           case .array(let intensity)? = m["intensityMMh"], case .array(let chance)? = m["chance"] {
-            // A day of bins at most (the data sources write four hours); a bad value reads as 0.
-            let read = { (list: [JSONValue]) in list.prefix(1440).map { number($0) ?? 0 } }
-            w.minutes = .init(startsAt: startsAt, intensityMMh: read(intensity), chance: read(chance))
-        }
+        w.fetchedAt = s["fetchedAt"]?.dateValue
+        // A day of bins at most (the data sources write four hours); a bad value reads as 0.
+        w.minutes = s["minutes"]?.objectValue.flatMap(WeatherSnapshotProvider.MinuteBins.init)
         if case .array(let hours)? = s["hourly"] {
             w.hourly = hours.prefix(48).compactMap { h in
-                h["time"].flatMap(SnapshotFile.date).map {
+                h["time"]?.dateValue.map {
                     Hour(time: $0, temperatureC: h["temperatureC"].flatMap(number),
-                         precipitationChance: h["precipitationChance"].flatMap(number), symbol: h["symbol"].flatMap(SnapshotFile.string))
+                         precipitationChance: h["precipitationChance"].flatMap(number), symbol: h["symbol"]?.stringValue)
                 }
             }
         }
         if case .array(let days)? = s["daily"] {
             w.daily = days.prefix(16).compactMap { d in
-                d["date"].flatMap(SnapshotFile.string).map {
+                d["date"]?.stringValue.map {
                     Day(date: $0, highC: d["highC"].flatMap(number), lowC: d["lowC"].flatMap(number),
-                        precipitationChance: d["precipitationChance"].flatMap(number), symbol: d["symbol"].flatMap(SnapshotFile.string))
+                        precipitationChance: d["precipitationChance"].flatMap(number), symbol: d["symbol"]?.stringValue)
                 }
             }
         }

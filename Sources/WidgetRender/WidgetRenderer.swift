@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 import SharedStore
+import Snapshots
 import Variables
 import WidgetDesign
 
@@ -198,18 +199,17 @@ public final class WidgetRenderer {
         inputs.reminders = RemindersSnapshot.load(from: root)
         if template == .forecast { inputs.forecast = ForecastSnapshot.load(from: root) }
         // Only a snapshot that did not load is looked at again (the loaders have their own limits).
-        let shown: [String] = switch template {
-        case .weather? where inputs.weather == nil: ["weather.json"]
-        case .nextUpCalendar? where inputs.calendar == nil: ["calendar.json"]
-        case .reminders? where inputs.reminders == nil: ["reminders.json"]
-        case .forecast? where inputs.forecast == nil: ["weather.json"]
+        let shown: [SnapshotFile] = switch template {
+        case .weather? where inputs.weather == nil: [.weather]
+        case .nextUpCalendar? where inputs.calendar == nil: [.calendar]
+        case .reminders? where inputs.reminders == nil: [.reminders]
+        case .forecast? where inputs.forecast == nil: [.weather]
         default: []
         }
-        for name in shown {
-            let url = root.snapshots.appendingPathComponent(name)
-            if let problem = SnapshotFile.problem(url) {
-                inputs.unreadableSnapshots.insert(name)
-                warn("\(url.path): \(problem); showing the empty state (the next fetch rewrites it)")
+        for file in shown {
+            if let problem = SnapshotReader.problem(file, in: root) {
+                inputs.unreadableSnapshots.insert(file.fileName)
+                warn("\(file.url(in: root).path): \(problem); showing the empty state (the next fetch rewrites it)")
             }
         }
         for fileName in design?.referencedImageFileNames ?? [] {

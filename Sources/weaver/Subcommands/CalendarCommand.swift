@@ -45,7 +45,7 @@ extension Weaver {
                 let entries = try CalendarService(root: store.root).list(note: printError)
                 if entries.isEmpty { print("No calendars; add one with 'weaver calendar add FILE.ics'."); return }
                 for e in entries {
-                    let refreshed = e.lastRefreshAt.map { isoUTC($0) } ?? "never refreshed"
+                    let refreshed = e.lastRefreshAt.map { ISODate.format($0) } ?? "never refreshed"
                     print("\(e.id)\t\(e.name)\t\(e.eventCount.map { "\($0) events" } ?? "?")\t\(refreshed)\(e.lastError.map { "\terror: \($0)" } ?? "")\t\(e.source)")
                 }
             }
@@ -78,14 +78,14 @@ extension Weaver {
                 if let tz, TimeZone(identifier: tz) == nil {
                     throw ValidationError("'--tz' must be an IANA time zone such as Europe/London; got '\(tz)'")
                 }
-                if let now, parseISO(now) == nil {
+                if let now, ISODate.parse(now) == nil {
                     throw ValidationError("'--now' must be an ISO 8601 date-time such as 2026-01-24T09:30:00Z; got '\(now)'")
                 }
             }
 
             func run() throws {
                 let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
-                let clock = now.flatMap(parseISO) ?? Date()
+                let clock = now.flatMap(ISODate.parse) ?? Date()
                 let service = CalendarService(root: store.root)
                 guard !(try service.list(note: printError)).isEmpty else {
                     throw CommandError("no calendars yet: add one with 'weaver calendar add FILE.ics' or 'weaver calendar add https://…/basic.ics'")
@@ -113,10 +113,3 @@ extension Weaver {
     }
 }
 
-func parseISO(_ text: String) -> Date? {
-    let f = ISO8601DateFormatter()
-    f.formatOptions = [.withInternetDateTime]
-    if let d = f.date(from: text) { return d }
-    f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return f.date(from: text)
-}

@@ -26,7 +26,7 @@ extension Weaver {
                 if let tz, TimeZone(identifier: tz) == nil {
                     throw ValidationError("'--tz' must be an IANA time zone such as Europe/London; got '\(tz)'")
                 }
-                if let now, parseISO(now) == nil {
+                if let now, ISODate.parse(now) == nil {
                     throw ValidationError("'--now' must be an ISO 8601 date-time such as 2026-01-24T09:30:00Z; got '\(now)'")
                 }
             }
@@ -34,7 +34,7 @@ extension Weaver {
             func run() throws {
                 let url = URL(fileURLWithPath: file)
                 do {
-                    let r = try StepsService(root: store.root).importFile(url, now: now.flatMap(parseISO) ?? Date(),
+                    let r = try StepsService(root: store.root).importFile(url, now: now.flatMap(ISODate.parse) ?? Date(),
                                                                           timeZone: tz.flatMap(TimeZone.init(identifier:)) ?? .current)
                     print("Imported \(r.imported) day\(r.imported == 1 ? "" : "s") (\(r.firstDate) … \(r.lastDate))"
                           + (r.replaced > 0 ? ", \(r.replaced) replacing stored days" : "")

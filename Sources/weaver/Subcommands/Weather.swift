@@ -156,14 +156,14 @@ extension Weaver {
             @OptionGroup var store: StoreOptions
 
             func validate() throws {
-                if let now, parseISO(now) == nil {
+                if let now, ISODate.parse(now) == nil {
                     throw ValidationError("'--now' must be an ISO 8601 date-time such as 2026-01-24T09:30:00Z; got '\(now)'")
                 }
             }
 
             func run() throws {
                 let service = WeatherService(root: store.root, api: try server.api(verbose: verbose))
-                let pinned = self.now.flatMap(parseISO)
+                let pinned = self.now.flatMap(ISODate.parse)
                 let outcome: WeatherService.RefreshOutcome
                 do { outcome = try service.refresh(force: force, now: { pinned ?? Date() }, note: printError) } catch let e as DataSourceError {
                     throw CommandError(e.description)
@@ -183,7 +183,7 @@ extension Weaver {
                     if let s = f.snapshot { print("Snapshot from \(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago: \(s.condition), \(Int(s.temperatureC.rounded()))°C") }
                 case .failed(let f, let error):
                     if let s = f.snapshot {
-                        throw CommandError("\(error)\nKept the last snapshot, from \(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago (\(isoUTC(s.fetchedAt))).")
+                        throw CommandError("\(error)\nKept the last snapshot, from \(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago (\(ISODate.format(s.fetchedAt))).")
                     }
                     throw CommandError("\(error)\nThere is no earlier snapshot; the weather widget shows no data until a refresh succeeds.")
                 }
@@ -206,7 +206,7 @@ extension Weaver {
                 let now = Date()
                 if let l = f.location { print("location\t\(l.name) (\(l.latitude), \(l.longitude))") }
                 if let s = f.snapshot {
-                    print("fetched\t\(isoUTC(s.fetchedAt)) (\(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago)")
+                    print("fetched\t\(ISODate.format(s.fetchedAt)) (\(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago)")
                     print("now\t\(s.condition) [\(s.symbol)], \(s.temperatureC)°C, feels \(s.apparentTemperatureC.map { "\($0)" } ?? "?")°C")
                     print("nowcast\t\(s.nowcast)\(s.nowcastSecondary.map { " · \($0)" } ?? "")")
                 } else {
@@ -266,11 +266,6 @@ extension Weaver {
     }
 }
 
-func isoUTC(_ d: Date) -> String {
-    let f = ISO8601DateFormatter()
-    f.formatOptions = [.withInternetDateTime]
-    return f.string(from: d)
-}
 
 private func makeTimer(_ store: StoreOptions) -> RefreshTimer {
     let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

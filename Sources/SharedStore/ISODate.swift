@@ -1,9 +1,10 @@
 import Foundation
-import SharedStore
 
-/// ISO 8601 dates as the exchange format writes them (`2025-12-17T09:30:00Z`), parsed and
-/// formatted by hand: Foundation's formatters cost tens of microseconds per call on Linux, which
-/// shows up when a package holds thousands of designs.
+/// ISO 8601 date-times as every file the apps write holds them (`2025-12-17T09:30:00Z`): the one
+/// parser and formatter for the store, snapshots, design packages, the control socket and the
+/// command lines. Done by hand: Foundation's formatters cost tens of microseconds per call on
+/// Linux, which shows up when a package holds thousands of designs, and there were seven
+/// slightly different set-ups of them.
 public enum ISODate {
     /// Formats in UTC with whole seconds.
     public static func format(_ date: Date) -> String {
@@ -83,5 +84,22 @@ public enum ISODate {
     static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
         let (y, m, d) = CivilCalendar.date(daysSinceEpoch: Int(days))
         return (Int64(y), Int64(m), Int64(d))
+    }
+
+    /// For `JSONEncoder`: the same text as `format`.
+    public static let encodingStrategy: JSONEncoder.DateEncodingStrategy = .custom { date, encoder in
+        var container = encoder.singleValueContainer()
+        try container.encode(format(date))
+    }
+
+    /// For `JSONDecoder`: what `parse` accepts (also fractional seconds and offsets, which
+    /// Foundation's `.iso8601` strategy refuses), with Foundation's message otherwise.
+    public static let decodingStrategy: JSONDecoder.DateDecodingStrategy = .custom { decoder in
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let date = parse(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Expected date string to be ISO8601-formatted.")
+        }
+        return date
     }
 }
