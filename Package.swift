@@ -146,7 +146,7 @@ let package = Package(
         ], linkerSettings: staticSwiftRuntime),
         .executableTarget(name: "weaver", dependencies: [
             "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "LiveWidgets", "HomeScreen", "CLISupport",
-            "DataSources", "DesktopWidgets",
+            "DataSources", "DesktopWidgets", "Snapshots",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: staticSwiftRuntime),
 
@@ -197,7 +197,7 @@ let package = Package(
         // RFC 5545 parsing, zones, recurrence and hostile calendar files.
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
         // Weather/calendar/steps against a loopback HTTP server (TestSupport.LocalHTTPServer), never the internet.
-        .testTarget(name: "DataSourcesTests", dependencies: ["DataSources", "ICalendar", "Variables", "SharedStore", "TestSupport"],
+        .testTarget(name: "DataSourcesTests", dependencies: ["DataSources", "ICalendar", "Variables", "SharedStore", "Snapshots", "TestSupport"],
                     exclude: ["Fixtures"]),
     ]
 )

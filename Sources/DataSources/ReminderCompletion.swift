@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import ICalendar
 import SharedStore
+import Snapshots
 
 /// Completes one reminder in its file, as a tap on the widget's row asks: only the item's own
 /// lines change, every other byte stays; the write is atomic and keeps the file's mode; a
@@ -31,13 +32,13 @@ public struct ReminderCompletion: Sendable {
     }
 
     func loadSnapshot() throws -> RemindersSnapshot {
-        let url = RemindersService.snapshotURL(in: service.root)
-        guard let data = try FileSystem.read(url, limit: 4 << 20) else {
+        if let problem = SnapshotReader.problem(.reminders, in: service.root) {
+            throw DataSourceError("\(RemindersService.snapshotURL(in: service.root).path) could not be read (\(problem)); run 'weaver reminders refresh'")
+        }
+        guard let s = RemindersSnapshot.load(from: service.root) else {
             throw DataSourceError("no reminders snapshot yet; run 'weaver reminders refresh' first")
         }
-        do { return try JSONDocument<RemindersSnapshot>.decoder().decode(RemindersSnapshot.self, from: data) } catch {
-            throw DataSourceError("\(url.path) could not be read (\(JSONDocument<RemindersSnapshot>.describe(error))); run 'weaver reminders refresh'")
-        }
+        return s
     }
 
     func completeLocked(_ itemID: String, now: Date, timeZone: TimeZone) throws -> Outcome {

@@ -1,6 +1,7 @@
 import Foundation
 import ICalendar
 import SharedStore
+import Snapshots
 
 /// The reminders sources `weaver reminders` knows: `reminders/sources.json`, plus the last good
 /// download of each web source in `reminders/ID.ics` (a refresh while offline still has tasks).
@@ -55,7 +56,7 @@ public struct RemindersService: Sendable {
         JSONDocument(root: root, url: folder.appendingPathComponent("sources.json"), sizeLimit: 1 << 20)
     }
     func cacheURL(_ id: String) -> URL { folder.appendingPathComponent("\(id).ics") }
-    public static func snapshotURL(in root: StoreRoot) -> URL { root.snapshots.appendingPathComponent("reminders.json") }
+    public static func snapshotURL(in root: StoreRoot) -> URL { SnapshotFile.reminders.url(in: root) }
 
     public func list(note: (String) -> Void = { _ in }) throws -> [ReminderSources.Entry] {
         switch try document.load() {

@@ -2,6 +2,7 @@ import ArgumentParser
 import DataSources
 import Foundation
 import SharedStore
+import Snapshots
 
 extension Weaver {
     struct RemindersCommand: ParsableCommand {
@@ -45,7 +46,7 @@ extension Weaver {
                 let entries = try RemindersService(root: store.root).list(note: printError)
                 if entries.isEmpty { print("No reminders sources; add one with 'weaver reminders add ~/todo.txt'."); return }
                 for e in entries {
-                    let refreshed = e.lastRefreshAt.map { isoUTC($0) } ?? "never refreshed"
+                    let refreshed = e.lastRefreshAt.map { ISODate.format($0) } ?? "never refreshed"
                     print("\(e.id)\t\(e.name)\t\(e.kind.rawValue)\t\(e.itemCount.map { "\($0) tasks" } ?? "?")\t\(refreshed)\(e.lastError.map { "\terror: \($0)" } ?? "")\t\(e.source)")
                 }
             }
@@ -78,14 +79,14 @@ extension Weaver {
                 if let tz, TimeZone(identifier: tz) == nil {
                     throw ValidationError("'--tz' must be an IANA time zone such as Europe/London; got '\(tz)'")
                 }
-                if let now, parseISO(now) == nil {
+                if let now, ISODate.parse(now) == nil {
                     throw ValidationError("'--now' must be an ISO 8601 date-time such as 2026-01-24T09:30:00Z; got '\(now)'")
                 }
             }
 
             func run() throws {
                 let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
-                let clock = now.flatMap(parseISO) ?? Date()
+                let clock = now.flatMap(ISODate.parse) ?? Date()
                 let service = RemindersService(root: store.root)
                 guard !(try service.list(note: printError)).isEmpty else {
                     throw CommandError("no reminders sources yet: add one with 'weaver reminders add ~/todo.txt' or 'weaver reminders add tasks.ics'")

@@ -1,6 +1,7 @@
 import Foundation
+import SharedStore
 
-/// `snapshots/reminders.json`: the tasks of every reminders source (todo.txt files, iCalendar
+/// `snapshots/reminders.json` (`SnapshotFile.reminders`): the tasks of every reminders source (todo.txt files, iCalendar
 /// VTODO files and addresses), what the Reminders template, the `__reminders_*` keys and the
 /// completion of a reminder read. Written by `weaver reminders refresh`; untrusted when read
 /// (capped, every field checked). The rules that decide what a mode shows (overdue, today,
@@ -90,6 +91,37 @@ public struct RemindersSnapshot: Codable, Sendable, Equatable {
 
     public init(updatedAt: Date, timeZone: String, sources: [Source], lastError: String? = nil, items: [Item]) {
         self.updatedAt = updatedAt; self.timeZone = timeZone; self.sources = sources; self.lastError = lastError; self.items = items
+    }
+
+    /// The snapshot in `root`, read tolerantly (`SnapshotReader`): items without an id or a
+    /// title are skipped (another program's file may have no ids: `title` then stands in, and
+    /// such rows cannot be completed), at most `maxItems`; nil when absent or unreadable.
+    public static func load(from root: StoreRoot) -> RemindersSnapshot? {
+        guard let json = SnapshotReader.load(.reminders, in: root) else { return nil }
+        var sources: [Source] = []
+        for s in (json["sources"]?.arrayValue ?? []).prefix(maxSources) {
+            guard let id = s["id"]?.stringValue, let kind = s["kind"]?.stringValue.flatMap(SourceKind.init(rawValue:)),
+                  let location = s["location"]?.stringValue else { continue }
+            sources.append(Source(id: id, name: s["name"]?.stringValue ?? id, kind: kind, location: location,
+                                  readOnly: s["readOnly"]?.boolValue ?? true, contentSHA256: s["contentSHA256"]?.stringValue,
+                                  ok: s["ok"]?.boolValue ?? false, error: s["error"]?.stringValue,
+                                  itemCount: s["itemCount"]?.finiteNumber.map { Int(max(0, min($0, 1e9))) } ?? 0))
+        }
+        var items: [Item] = []
+        for (index, i) in (json["items"]?.arrayValue ?? []).prefix(maxItems).enumerated() {
+            guard let title = i["title"]?.stringValue else { continue }
+            let priority = i["priority"]?.finiteNumber.flatMap { (1...9).contains($0) ? Int($0) : nil }
+            let tags = i["tags"]?.arrayValue?.compactMap(\.stringValue).prefix(50)
+            items.append(Item(id: i["id"]?.stringValue ?? "item-\(index)", source: i["source"]?.stringValue ?? "",
+                              title: String(title.prefix(500)), done: i["done"]?.boolValue ?? false, due: i["due"]?.dateValue,
+                              dueIsDate: i["dueIsDate"]?.boolValue, dueDay: i["dueDay"]?.stringValue, priority: priority,
+                              list: i["list"]?.stringValue, tags: tags.map(Array.init), completedAt: i["completedAt"]?.dateValue,
+                              repeats: i["repeats"]?.stringValue, uid: i["uid"]?.stringValue))
+        }
+        // A file without its time cannot be trusted to be fresh: the distant past makes it stale.
+        return RemindersSnapshot(updatedAt: json["updatedAt"]?.dateValue ?? .distantPast,
+                                 timeZone: json["timeZone"]?.stringValue ?? "", sources: sources,
+                                 lastError: json["lastError"]?.stringValue, items: items)
     }
 
     public func source(_ id: String) -> Source? { sources.first { $0.id == id } }
