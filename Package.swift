@@ -181,6 +181,8 @@ let package = Package(
         .testTarget(name: "AudioSinkBaseTests", dependencies: ["AudioSinkBase", "TestSupport"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinkBase", "NoiseEngine", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
+        // The snapshot rules ("upcoming", the cap) and the tolerant, bounded reading of snapshot files.
+        .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "SharedStore"]),
         .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),
         .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "NoiseDSP", "TestSupport", "FieldTable"]),
         .testTarget(name: "NoiseControlTests", dependencies: ["NoiseControl", "TestSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 
 /// The two Open-Meteo endpoints we use, the exact fields we ask for, and strict decoding of the
 /// answers. Docs: https://open-meteo.com/en/docs and https://open-meteo.com/en/docs/geocoding-api.
@@ -75,7 +76,7 @@ public struct OpenMeteo: Sendable {
     }
 
     static func decodePlaces(_ data: Data) throws -> [Place] {
-        let root = try StrictJSON.parse(data, document: "Open-Meteo geocoding answer")
+        let root = try JSONReader.parse(data, document: "Open-Meteo geocoding answer")
         if let reason = try root.optional("reason") { throw root.fail("the server refused: \(try reason.string())") }
         guard let results = try root.optional("results") else { return [] }
         return try results.array(maxCount: 100).map { r in
@@ -172,14 +173,14 @@ public struct Forecast: Sendable, Equatable {
     static let timeRange: ClosedRange<Double> = 0...8_000_000_000
     static let codeRange: ClosedRange<Double> = 0...99
 
-    static func code(_ j: StrictJSON) throws -> Int {
+    static func code(_ j: JSONReader) throws -> Int {
         let d = try j.number(in: codeRange)
         guard d == d.rounded() else { throw j.fail("\(d) is not a whole WMO weather code") }
         return Int(d)
     }
 
     public static func decode(_ data: Data) throws -> Forecast {
-        let root = try StrictJSON.parse(data, document: "Open-Meteo forecast answer")
+        let root = try JSONReader.parse(data, document: "Open-Meteo forecast answer")
         if let error = try root.optional("error"), case .bool(true) = error.value {
             throw root.fail("the server refused: \(try root.optional("reason")?.string() ?? "no reason given")")
         }

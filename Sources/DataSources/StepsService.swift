@@ -1,48 +1,6 @@
 import Foundation
 import SharedStore
-
-/// `snapshots/steps.json` in the schema the variables engine reads (docs/variables.md, "Built-in
-/// keys"), plus distance and active minutes per day for the steps and activity widgets.
-public struct StepsFile: Codable, Sendable, Equatable {
-    public static let currentSchemaVersion = 1
-
-    public struct Day: Codable, Sendable, Equatable {
-        public var date: String
-        public var steps: Int
-        public var distanceMeters: Double?
-        public var activeMinutes: Double?
-        public var updatedAt: Date?
-    }
-
-    public var schemaVersion: Int? = StepsFile.currentSchemaVersion
-    public var access: String? = "authorized"
-    public var source: String? = "import"
-    public var goalWeekday: Int?
-    public var goalWeekend: Int?
-    public var streakRule: String? = "daily goal"
-    public var today: Day?
-    public var history: [Day]?
-    public var importedAt: Date?
-
-    public init() {}
-
-    public static func url(in root: StoreRoot) -> URL { root.snapshots.appendingPathComponent("steps.json") }
-}
-
-/// `snapshots/activity.json`: today's distance and steps for the `__activity_*` keys.
-struct ActivityFile: Codable {
-    struct Today: Codable {
-        var date: String
-        var updatedAt: Date
-        var steps: Int
-        var distanceMeters: Double?
-        var activeMinutes: Double?
-    }
-    var schemaVersion = 1
-    var access = "authorized"
-    var source = "import"
-    var today: Today
-}
+import Snapshots
 
 public struct StepsService: Sendable {
     public var root: StoreRoot
@@ -182,8 +140,8 @@ public struct StepsService: Sendable {
             throw DataSourceError("\(file): the file is \(data.count) bytes; the limit is \(maxFileBytes) bytes")
         }
         do {
-            let root = try StrictJSON.parse(data, document: file, maxDepth: 6)
-            var entries: [StrictJSON] = []
+            let root = try JSONReader.parse(data, document: file, maxDepth: 6)
+            var entries: [JSONReader] = []
             var goals: (Int?, Int?) = (nil, nil)
             if case .array = root.value {
                 entries = try root.array(maxCount: maxRows)
@@ -279,7 +237,7 @@ public struct StepsService: Sendable {
             let activity = ActivityFile(today: .init(date: t.date, updatedAt: now, steps: t.steps, distanceMeters: t.distanceMeters,
                                                      activeMinutes: t.activeMinutes))
             let data = try JSONDocument<StepsFile>.encoder().encode(activity)
-            try FileSystem.atomicWrite(data + Data("\n".utf8), to: root.snapshots.appendingPathComponent("activity.json"))
+            try FileSystem.atomicWrite(data + Data("\n".utf8), to: SnapshotFile.activity.url(in: root))
         }
         return report
     }

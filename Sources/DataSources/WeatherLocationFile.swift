@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import Snapshots
 
 /// `weather-location.json` at the store's root: the chosen place, kept apart from
 /// `snapshots/weather.json` so that a snapshot that cannot be read (and is set aside) does not

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import Snapshots
 import Variables
 
 /// `weaver weather ...`: the location, refreshes with a minimum interval, and the snapshot.

@@ -2,8 +2,8 @@ import Foundation
 import SharedStore
 
 /// Decoding for everything this module reads from files and sockets. Foundation's `JSONDecoder`
-/// has no depth or size bounds, so every document first goes through SharedStore's bounded,
-/// strict parser; only a document that passes is handed to `JSONDecoder`.
+/// has no depth or size bounds, so every document goes through SharedStore's bounded, strict
+/// parser and is decoded from its tree (`JSONValueDecoder`).
 enum BoundedJSON {
     /// Status documents, control messages and Last Mix files are all small and shallow.
     static let limits = JSONLimits(maxDepth: 8, maxValueCount: 5_000, maxStringBytes: 16 << 10)
@@ -15,11 +15,10 @@ enum BoundedJSON {
         return e
     }
 
+    /// One parse: the bounded parser's tree is decoded directly (it used to be parsed again by
+    /// `JSONDecoder`, doubling the cost of every status line a subscriber reads).
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        _ = try JSONValue.parse(data, limits: limits)
-        let d = JSONDecoder()
-        d.dateDecodingStrategy = ISODate.decodingStrategy
-        return try d.decode(T.self, from: data)
+        try JSONValueDecoder.decode(T.self, from: try JSONValue.parse(data, limits: limits))
     }
 
     /// A parse or decoding failure as one line that names the field path.

@@ -86,15 +86,6 @@ extension JSONValue {
         return nil
     }
 
-    /// A value for a message: strings quoted and cut at 40 characters, JSON's own names otherwise.
-    public var described: String {
-        switch self {
-        case .null: "null"
-        case .bool(let b): b ? "true" : "false"
-        case .number(let n): JSONValue.formatted(n)
-        case .string(let s): "\"\(s.prefix(40))\"\(s.count > 40 ? "…" : "")"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
+    /// A value for a message (`JSONReader.described`).
+    public var described: String { JSONReader.described(self) }
 }

@@ -37,35 +37,9 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
         public var minutes: MinuteBins?
     }
 
-    /// `snapshot.minutes`: intensity (mm/h) and chance (0…1) per minute from `startsAt`.
-    public struct MinuteBins: Sendable, Hashable {
-        public var startsAt: Date
-        public var intensityMMh: [Double]
-        public var chance: [Double]
-        public init(startsAt: Date, intensityMMh: [Double], chance: [Double]) {
-            self.startsAt = startsAt
-            self.intensityMMh = intensityMMh
-            self.chance = chance
-        }
-
-        /// At most a day of bins is read (the data sources write four hours).
-        static let maximumCount = 1440
-
-        /// Reads `snapshot.minutes`; nil without a start or either series. A bad value reads as 0.
-        public init?(_ json: JSONValue) {
-            guard let startsAt = json["startsAt"]?.dateValue,
-                  let intensity = json["intensityMMh"]?.arrayValue, let chance = json["chance"]?.arrayValue else { return nil }
-            func numbers(_ list: [JSONValue]) -> [Double] { list.prefix(Self.maximumCount).map { $0.finiteNumber ?? 0 } }
-            self.init(startsAt: startsAt, intensityMMh: numbers(intensity), chance: numbers(chance))
-        }
-
-        /// The nowcast at `now` and the clock time of its bin 0 (whole minutes after `startsAt`).
-        public func nowcast(at now: Date) -> (Nowcast, binZero: Date) {
-            let offset = max(0, (now.timeIntervalSince(startsAt) / 60).rounded(.down))
-            return (Nowcast(startsAt: startsAt, intensityMMh: intensityMMh, chance: chance, at: now),
-                    startsAt.addingTimeInterval(offset * 60))
-        }
-    }
+    /// `snapshot.minutes`: intensity (mm/h) and chance (0…1) per minute from `startsAt` (the
+    /// snapshot's own type; the nowcast is worded from it below).
+    public typealias MinuteBins = WeatherFile.Minutes
 
     public var location: Location?
     public var snapshot: Snapshot?
@@ -161,5 +135,25 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
         v["__weather_rain_peak_intensity_mmh"] = NumberText.canonical(now.rainPeakIntensityMMPerHour ?? 0)
         chance("rain_peak_chance", now.rainPeakChance ?? 0)
         return v
+    }
+}
+
+extension WeatherFile.Minutes {
+    /// At most a day of bins is read (the data sources write four hours).
+    static let maximumCount = 1440
+
+    /// Reads `snapshot.minutes`; nil without a start or either series. A bad value reads as 0.
+    public init?(_ json: JSONValue) {
+        guard let startsAt = json["startsAt"]?.dateValue,
+              let intensity = json["intensityMMh"]?.arrayValue, let chance = json["chance"]?.arrayValue else { return nil }
+        func numbers(_ list: [JSONValue]) -> [Double] { list.prefix(Self.maximumCount).map { $0.finiteNumber ?? 0 } }
+        self.init(startsAt: startsAt, intensityMMh: numbers(intensity), chance: numbers(chance))
+    }
+
+    /// The nowcast at `now` and the clock time of its bin 0 (whole minutes after `startsAt`).
+    public func nowcast(at now: Date) -> (Nowcast, binZero: Date) {
+        let offset = max(0, (now.timeIntervalSince(startsAt) / 60).rounded(.down))
+        return (Nowcast(startsAt: startsAt, intensityMMh: intensityMMh, chance: chance, at: now),
+                startsAt.addingTimeInterval(offset * 60))
     }
 }

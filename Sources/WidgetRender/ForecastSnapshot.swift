@@ -7,27 +7,10 @@ import Snapshots
 /// `temperatures` series, or the next-24-hours `hourly` of older files). Untrusted: bounded
 /// counts, every field optional, bad entries skipped.
 public struct ForecastSnapshot: Sendable, Hashable {
-    public struct Day: Sendable, Hashable {
-        /// `yyyy-MM-dd` at the place.
-        public var date: String
-        public var highC: Double?
-        public var lowC: Double?
-        /// 0…1.
-        public var precipitationChance: Double?
-        public var condition: String?
-        public var symbol: String?
-        public init(date: String, highC: Double? = nil, lowC: Double? = nil, precipitationChance: Double? = nil,
-                    condition: String? = nil, symbol: String? = nil) {
-            self.date = date; self.highC = highC; self.lowC = lowC
-            self.precipitationChance = precipitationChance; self.condition = condition; self.symbol = symbol
-        }
-    }
-
-    public struct Hour: Sendable, Hashable {
-        public var time: Date
-        public var temperatureC: Double
-        public init(time: Date, temperatureC: Double) { self.time = time; self.temperatureC = temperatureC }
-    }
+    /// A day's summary (the snapshot's own type); `precipitationChance` is 0…1.
+    public typealias Day = WeatherFile.Day
+    /// One hourly temperature (the snapshot's own type).
+    public typealias Hour = WeatherFile.HourTemperature
 
     public var location: String?
     /// The place's IANA zone: daily dates are the place's, so its days are grouped in it.
@@ -90,19 +73,5 @@ public struct ForecastSnapshot: Sendable, Hashable {
     }
 }
 
-/// How old forecast data may be shown (the seed's rules): the current temperature goes 3 hours
-/// after the last good fetch, everything becomes unknown ("?") after 6.
-public enum ForecastFreshness: Sendable, Hashable {
-    case fresh, currentHidden, unknown
-
-    public static let currentHiddenAfterSeconds: Double = 3 * 3600
-    public static let unknownAfterSeconds: Double = 6 * 3600
-
-    public static func at(_ now: Date, fetchedAt: Date?) -> ForecastFreshness {
-        guard let fetchedAt else { return .unknown }
-        let age = now.timeIntervalSince(fetchedAt)
-        if age >= unknownAfterSeconds { return .unknown }
-        if age >= currentHiddenAfterSeconds { return .currentHidden }
-        return .fresh
-    }
-}
+/// The renderer's name for the one rule on how old weather may be shown (Snapshots' `WeatherFreshness`).
+public typealias ForecastFreshness = WeatherFreshness

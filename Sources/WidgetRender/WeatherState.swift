@@ -7,30 +7,14 @@ import Variables
 /// engine reads the same file as keys). The nowcast fields are those of the fetch until
 /// `at(_:)` words them again from the minute bins at the render's clock.
 public struct WeatherState: Sendable, Hashable {
-    public struct Hour: Sendable, Hashable {
-        public var time: Date
-        public var temperatureC: Double?
-        public var precipitationChance: Double?
-        public var symbol: String?
-        public init(time: Date, temperatureC: Double? = nil, precipitationChance: Double? = nil, symbol: String? = nil) {
-            self.time = time; self.temperatureC = temperatureC; self.precipitationChance = precipitationChance; self.symbol = symbol
-        }
-    }
-
-    public struct Day: Sendable, Hashable {
-        /// `yyyy-MM-dd` at the place.
-        public var date: String
-        public var highC: Double?
-        public var lowC: Double?
-        public var precipitationChance: Double?
-        public var symbol: String?
-        public init(date: String, highC: Double? = nil, lowC: Double? = nil, precipitationChance: Double? = nil, symbol: String? = nil) {
-            self.date = date; self.highC = highC; self.lowC = lowC; self.precipitationChance = precipitationChance; self.symbol = symbol
-        }
-    }
+    /// An hour of the forecast (the snapshot's own type; the template reads time, temperature,
+    /// chance and symbol).
+    public typealias Hour = WeatherFile.Hour
+    /// A day of the forecast (the snapshot's own type).
+    public typealias Day = WeatherFile.Day
 
     /// How long a snapshot counts as current: older data is drawn greyed, "Weather data is old".
-    public static let validitySeconds: TimeInterval = 3 * 3600
+    public static let validitySeconds: TimeInterval = WeatherFreshness.currentHiddenAfterSeconds
 
     public var location: String?
     public var condition: String?
@@ -46,7 +30,7 @@ public struct WeatherState: Sendable, Hashable {
     public var rainPeakChance: Double?
     public var fetchedAt: Date?
     /// The one-minute bins the nowcast and its chart are worked out from at the render's clock.
-    public var minutes: WeatherSnapshotProvider.MinuteBins?
+    public var minutes: WeatherFile.Minutes?
     /// The chart's 0–60 minute window at the render's clock (set by `at(_:)`): bin 0 is now.
     public var window: [Nowcast.Minute]?
     /// The clock time of the window's first minute.
@@ -75,10 +59,10 @@ public struct WeatherState: Sendable, Hashable {
         return w
     }
 
-    /// Older than `validitySeconds` at `now`.
+    /// No longer fresh at `now` (`WeatherFreshness`); a state without a fetch time is not old.
     public func isOld(at now: Date) -> Bool {
         guard let fetchedAt else { return false }
-        return now.timeIntervalSince(fetchedAt) > Self.validitySeconds
+        return WeatherFreshness.at(now, fetchedAt: fetchedAt) != .fresh
     }
 
     public static func load(from root: StoreRoot) -> WeatherState? {

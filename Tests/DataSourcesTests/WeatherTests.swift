@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import SharedStore
+import Snapshots
 import Testing
 import TestSupport
 @testable import DataSources

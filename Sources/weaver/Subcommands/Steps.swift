@@ -3,6 +3,7 @@ import CLISupport
 import DataSources
 import Foundation
 import SharedStore
+import Snapshots
 
 extension Weaver {
     struct Steps: ParsableCommand {

@@ -3,6 +3,7 @@ import CLISupport
 import DataSources
 import Foundation
 import SharedStore
+import Snapshots
 
 /// `--base-url` for commands that talk to Open-Meteo.
 struct OpenMeteoOptions: ParsableArguments {

@@ -1,7 +1,10 @@
 import Foundation
 import SharedStore
 
-/// `snapshots/weather.json`: the saved location, the last good snapshot and the refresh record.
+/// `snapshots/weather.json`: the saved location, the last good snapshot and the refresh record,
+/// as `weaver weather refresh` (DataSources) writes it; the `__weather_*` keys (Variables) and
+/// the Weather and Forecast templates (WidgetRender) read it field by field, tolerantly, through
+/// `SnapshotReader`, and judge its age with `WeatherFreshness`.
 /// `location` and `snapshot` use the field names the variables engine reads (docs/variables.md, "Built-in
 /// keys"); everything else is extra for the weather template (chart series, hourly, daily,
 /// "Update failed", attribution) and ignored by the engine.
@@ -19,26 +22,27 @@ public struct WeatherFile: Codable, Sendable, Equatable {
 
         public init(name: String, latitude: Double, longitude: Double, updatedAt: Date, timeZone: String? = nil,
                     country: String? = nil, admin1: String? = nil) {
-            self.name = name
-            self.latitude = latitude
-            self.longitude = longitude
-            self.updatedAt = updatedAt
-            self.timeZone = timeZone
-            self.country = country
-            self.admin1 = admin1
+            self.name = name; self.latitude = latitude; self.longitude = longitude; self.updatedAt = updatedAt
+            self.timeZone = timeZone; self.country = country; self.admin1 = admin1
         }
     }
 
-    public struct Hour: Codable, Sendable, Equatable {
+    public struct Hour: Codable, Sendable, Hashable {
         public var time: Date
         public var temperatureC: Double?
         public var precipitationChance: Double?
         public var precipitationMM: Double?
         public var condition: String?
         public var symbol: String?
+
+        public init(time: Date, temperatureC: Double? = nil, precipitationChance: Double? = nil,
+                    precipitationMM: Double? = nil, condition: String? = nil, symbol: String? = nil) {
+            self.time = time; self.temperatureC = temperatureC; self.precipitationChance = precipitationChance
+            self.precipitationMM = precipitationMM; self.condition = condition; self.symbol = symbol
+        }
     }
 
-    public struct Day: Codable, Sendable, Equatable {
+    public struct Day: Codable, Sendable, Hashable {
         /// `yyyy-MM-dd` at the place.
         public var date: String
         public var highC: Double?
@@ -46,15 +50,25 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         public var precipitationChance: Double?
         public var condition: String?
         public var symbol: String?
+
+        public init(date: String, highC: Double? = nil, lowC: Double? = nil, precipitationChance: Double? = nil,
+                    condition: String? = nil, symbol: String? = nil) {
+            self.date = date; self.highC = highC; self.lowC = lowC; self.precipitationChance = precipitationChance
+            self.condition = condition; self.symbol = symbol
+        }
     }
 
     /// One-minute bins from `startsAt` as far as the 15-minute series reaches (up to 4 hours): the
     /// chart's input (intensity × chance per minute). A render 20 minutes after the fetch takes
     /// bins 20…79 and can word the nowcast again at its own clock with `Nowcast`'s rules.
-    public struct Minutes: Codable, Sendable, Equatable {
+    public struct Minutes: Codable, Sendable, Hashable {
         public var startsAt: Date
         public var intensityMMh: [Double]
         public var chance: [Double]
+
+        public init(startsAt: Date, intensityMMh: [Double], chance: [Double]) {
+            self.startsAt = startsAt; self.intensityMMh = intensityMMh; self.chance = chance
+        }
     }
 
     public struct Snapshot: Codable, Sendable, Equatable {
@@ -83,11 +97,32 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         /// Every hourly temperature of the forecast days (not only the next 24 hours that
         /// `hourly` keeps): the Forecast template's curve across each day. Absent in older files.
         public var temperatures: [HourTemperature]? = nil
+
+        public init(fetchedAt: Date, observedAt: Date, condition: String, symbol: String, weatherCode: Int,
+                    isDaylight: Bool? = nil, temperatureC: Double, apparentTemperatureC: Double? = nil,
+                    highC: Double? = nil, lowC: Double? = nil, precipitationChance: Double? = nil,
+                    humidity: Double? = nil, nowcast: String, nowcastSecondary: String? = nil,
+                    rainStartMinutes: Int? = nil, rainEndMinutes: Int? = nil, rainPeakIntensityMMh: Double,
+                    rainPeakChance: Double, minutes: Minutes? = nil, hourly: [Hour], daily: [Day],
+                    temperatures: [HourTemperature]? = nil) {
+            self.fetchedAt = fetchedAt; self.observedAt = observedAt; self.condition = condition; self.symbol = symbol
+            self.weatherCode = weatherCode; self.isDaylight = isDaylight; self.temperatureC = temperatureC
+            self.apparentTemperatureC = apparentTemperatureC; self.highC = highC; self.lowC = lowC
+            self.precipitationChance = precipitationChance; self.humidity = humidity; self.nowcast = nowcast
+            self.nowcastSecondary = nowcastSecondary; self.rainStartMinutes = rainStartMinutes
+            self.rainEndMinutes = rainEndMinutes; self.rainPeakIntensityMMh = rainPeakIntensityMMh
+            self.rainPeakChance = rainPeakChance; self.minutes = minutes; self.hourly = hourly; self.daily = daily
+            self.temperatures = temperatures
+        }
     }
 
-    public struct HourTemperature: Codable, Sendable, Equatable {
+    public struct HourTemperature: Codable, Sendable, Hashable {
         public var time: Date
         public var temperatureC: Double
+
+        public init(time: Date, temperatureC: Double) {
+            self.time = time; self.temperatureC = temperatureC
+        }
     }
 
     public struct Refresh: Codable, Sendable, Equatable {
@@ -95,12 +130,18 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         public var lastSuccessAt: Date?
         /// nil when the last attempt succeeded.
         public var lastError: String?
+
+        public init(lastAttemptAt: Date? = nil, lastSuccessAt: Date? = nil, lastError: String? = nil) {
+            self.lastAttemptAt = lastAttemptAt; self.lastSuccessAt = lastSuccessAt; self.lastError = lastError
+        }
     }
 
     public struct Attribution: Codable, Sendable, Equatable {
         public var name = "Open-Meteo"
         public var url = "https://open-meteo.com/"
         public var licence = "CC BY 4.0"
+
+        public init() {}
     }
 
     public var schemaVersion = WeatherFile.currentSchemaVersion
@@ -111,7 +152,7 @@ public struct WeatherFile: Codable, Sendable, Equatable {
 
     public init() {}
 
-    public static func url(in root: StoreRoot) -> URL { root.snapshots.appendingPathComponent("weather.json") }
+    public static func url(in root: StoreRoot) -> URL { SnapshotFile.weather.url(in: root) }
 
     public static func document(_ root: StoreRoot) -> JSONDocument<WeatherFile> {
         JSONDocument(root: root, url: url(in: root), sizeLimit: 1 << 20)
