@@ -27,7 +27,7 @@ extension Noise {
         @OptionGroup var storeOption: StoreOption
 
         @Option(numeric: "The layer to change, 1…4.") var layer: Int?
-        @Option(numeric: MixOptionHelp.help(.volume, " (or 0%…100%)")) var volume: String?
+        @Option(numeric: MixOptionHelp.help(.volume, " (or 0%…100%)", name: "Layer volume")) var volume: String?
         @Option(numeric: MixOptionHelp.help(.colour)) var colour: Double?
         @Option(name: .customLong("low-cut"), numeric: ArgumentHelp(MixOptionHelp.text(.lowCutHz, ", or 'off'"), valueName: "HZ|off"))
         var lowCut: String?
@@ -249,11 +249,15 @@ private func fmt(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? St
 /// `noise set`'s option help from the mix table: "Colour 0…2: β of 1/f^β: …" so the ranges the
 /// help states are the ones the options check.
 enum MixOptionHelp {
-    static func help(_ param: MixParameter, _ extra: String = "") -> ArgumentHelp { ArgumentHelp(text(param, extra)) }
+    static func help(_ param: MixParameter, _ extra: String = "", name: String? = nil) -> ArgumentHelp {
+        ArgumentHelp(text(param, extra, name: name))
+    }
 
-    static func text(_ param: MixParameter, _ extra: String = "") -> String {
+    /// `name` replaces the table's label where the option needs telling apart (`--volume` is the
+    /// layer's, `--master` the master's).
+    static func text(_ param: MixParameter, _ extra: String = "", name: String? = nil) -> String {
         let f = param.field
         let range = "\(fmt(f.numberRange.lowerBound))…\(fmt(f.numberRange.upperBound))" + (f.unit.isEmpty ? "" : " \(f.unit)")
-        return "\(f.label) \(range)\(extra). \(f.help)"
+        return "\(name ?? f.label) \(range)\(extra). \(f.help)"
     }
 }
