@@ -57,7 +57,7 @@ public struct ReminderCompletion: Sendable {
         guard let data = try FileSystem.read(URL(fileURLWithPath: target), limit: max(service.limits.maxFileBytes, service.todoLimits.maxFileBytes)) else {
             throw DataSourceError("'\(item.title)' was not completed: \(source.location) no longer exists")
         }
-        guard ContentHash.sha256Hex(data) == source.contentSHA256 else {
+        guard SHA256.hex(data) == source.contentSHA256 else {
             throw DataSourceError("'\(item.title)' was not completed: \(source.location) changed since the last refresh, and nothing was written (so no edit is lost); run 'weaver reminders refresh' and try again")
         }
         let edited: (data: Data, message: String)
@@ -81,7 +81,7 @@ public struct ReminderCompletion: Sendable {
             merged.insert(contentsOf: reading.items, at: min(position, merged.count))
             snapshot.items = RemindersService.capped(merged)
             if let i = snapshot.sources.firstIndex(where: { $0.id == entry.id }) {
-                snapshot.sources[i].contentSHA256 = ContentHash.sha256Hex(edited.data)
+                snapshot.sources[i].contentSHA256 = SHA256.hex(edited.data)
                 snapshot.sources[i].itemCount = reading.itemCount
             }
             try service.write(snapshot)

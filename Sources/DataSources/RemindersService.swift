@@ -237,7 +237,7 @@ public struct RemindersService: Sendable {
             }
         }
         // Only a local file read now can be completed: its hash is what a completion checks.
-        let hash = !entry.isWeb && failure == nil ? data.map(ContentHash.sha256Hex) : nil
+        let hash = !entry.isWeb && failure == nil ? data.map(SHA256.hex) : nil
         let status = RemindersSnapshot.Source(id: entry.id, name: entry.name, kind: entry.kind, location: entry.source,
                                               readOnly: entry.isWeb, contentSHA256: hash, ok: failure == nil, error: failure,
                                               itemCount: count)

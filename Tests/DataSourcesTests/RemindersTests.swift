@@ -44,7 +44,7 @@ struct RemindersTests {
         let report = try service.refresh(now: now, timeZone: dublin)
         let s = report.snapshot
         #expect(s.lastError == nil && s.sources.map(\.ok) == [true, true] && s.sources.allSatisfy { !$0.readOnly })
-        #expect(s.sources[0].contentSHA256 == ContentHash.sha256Hex(Fixtures.data("todo.txt")))
+        #expect(s.sources[0].contentSHA256 == SHA256.hex(Fixtures.data("todo.txt")))
         // Open ones first, in file order; the done ones after, newest completion first.
         #expect(s.items.map(\.id) == ["todo:1", "todo:2", "todo:3", "todo:7", "todo:8", "todo:9", "todo:10",
                                       "household:6", "household:21", "household:29", "todo:4", "todo:5"])
@@ -132,7 +132,7 @@ struct RemindersTests {
         // against the new bytes (so it is not refused as an outside edit).
         let s = try ReminderCompletion(service: service).loadSnapshot()
         #expect(s.items.first { $0.id == "todo:1" }?.done == true)
-        #expect(s.sources[0].contentSHA256 == ContentHash.sha256Hex(after))
+        #expect(s.sources[0].contentSHA256 == SHA256.hex(after))
         _ = try ReminderCompletion(service: service).complete("todo:3", now: now.addingTimeInterval(120), timeZone: dublin)
         #expect(changedLines(after, try Data(contentsOf: file)).added == ["x 2026-01-24 2026-01-18 Buy oat milk @shop +Groceries"])
         #expect(throws: DataSourceError.self) { _ = try ReminderCompletion(service: service).complete("todo:1", now: now, timeZone: dublin) }
