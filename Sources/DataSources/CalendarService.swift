@@ -149,22 +149,9 @@ public struct CalendarService: Sendable {
         var updated: [String: (ok: Bool, error: String?, count: Int)] = [:]
         let expander = EventExpander(limits: limits, localZone: timeZone)
         for entry in entries {
-            var data: Data?
-            var failure: String?
-            do {
-                data = try fetch(entry.source, cacheAs: entry.id)
-                if entry.isWeb, let data { try FileSystem.atomicWrite(data, to: cacheURL(entry.id)) }
-            } catch {
-                let text = "\(error)"
-                if entry.isWeb, let cached = try? FileSystem.read(cacheURL(entry.id), limit: limits.maxFileBytes) {
-                    data = cached
-                    let age = (try? FileManager.default.attributesOfItem(atPath: cacheURL(entry.id).path)[.modificationDate] as? Date)
-                        .map { " from \(WeatherService.age(now.timeIntervalSince($0))) ago" } ?? ""
-                    notes.append("\(entry.name): \(text); using the copy downloaded\(age)")
-                } else {
-                    notes.append("\(entry.name): \(text)")
-                }
-                failure = text
+            var (data, failure) = SourceLocation.readForRefresh(entry.source, name: entry.name, cache: cacheURL(entry.id),
+                                                                cacheLimitBytes: limits.maxFileBytes, now: now, notes: &notes) {
+                try fetch($0, cacheAs: entry.id)
             }
             var count = 0, warningCount = 0
             if let data {

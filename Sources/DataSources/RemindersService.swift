@@ -205,21 +205,8 @@ public struct RemindersService: Sendable {
     /// One source read for the snapshot: its status and items.
     func readForSnapshot(_ entry: ReminderSources.Entry, now: Date, timeZone: TimeZone, notes: inout [String])
         -> (RemindersSnapshot.Source, [RemindersSnapshot.Item]) {
-        var data: Data?
-        var failure: String?
-        do {
-            data = try fetch(entry.source)
-            if entry.isWeb, let data { try FileSystem.atomicWrite(data, to: cacheURL(entry.id)) }
-        } catch {
-            let text = "\(error)"
-            if entry.isWeb, let cached = try? FileSystem.read(cacheURL(entry.id), limit: limits.maxFileBytes) {
-                data = cached
-                notes.append("\(entry.name): \(text); using the copy downloaded before")
-            } else {
-                notes.append("\(entry.name): \(text)")
-            }
-            failure = text
-        }
+        var (data, failure) = SourceLocation.readForRefresh(entry.source, name: entry.name, cache: cacheURL(entry.id),
+                                                            cacheLimitBytes: limits.maxFileBytes, now: now, notes: &notes, fetch: fetch)
         var items: [RemindersSnapshot.Item] = []
         var count = 0
         if let bytes = data {

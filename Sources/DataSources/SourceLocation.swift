@@ -29,6 +29,28 @@ public enum SourceLocation {
         return data
     }
 
+    /// Reads a source for a refresh. A web source's download is kept in `cache`; when a download
+    /// fails, that copy is used (and said, with its age) so a refresh while offline still has
+    /// data. Returns the bytes (nil when nothing could be read) and the failure to record.
+    public static func readForRefresh(_ source: String, name: String, cache: URL, cacheLimitBytes: Int, now: Date,
+                                      notes: inout [String], fetch: (String) throws -> Data) -> (data: Data?, failure: String?) {
+        do {
+            let data = try fetch(source)
+            if isWeb(source) { try FileSystem.atomicWrite(data, to: cache) }
+            return (data, nil)
+        } catch {
+            let text = "\(error)"
+            if isWeb(source), let cached = try? FileSystem.read(cache, limit: cacheLimitBytes) {
+                let age = (try? FileManager.default.attributesOfItem(atPath: cache.path)[.modificationDate] as? Date)
+                    .map { " from \(WeatherService.age(now.timeIntervalSince($0))) ago" } ?? ""
+                notes.append("\(name): \(text); using the copy downloaded\(age)")
+                return (cached, text)
+            }
+            notes.append("\(name): \(text)")
+            return (nil, text)
+        }
+    }
+
     /// An id made of a name: lower-case ASCII letters and digits joined by '-', at most 40
     /// characters; `fallback` when nothing is left.
     public static func slug(_ name: String, fallback: String) -> String {

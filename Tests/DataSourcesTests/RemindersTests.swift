@@ -102,7 +102,7 @@ struct RemindersTests {
         let report = try svc.refresh(now: now, timeZone: dublin)
         s = report.snapshot
         #expect(s.items.count == 3 && s.lastError?.contains("503") == true)
-        #expect(report.notes.contains { $0.contains("using the copy downloaded before") })
+        #expect(report.notes.contains { $0.contains("; using the copy downloaded from ") })
         #expect(s.completionBlocked(s.items[0], at: now)?.hasPrefix("the last refresh failed") == true)
         // A page that is not a calendar is refused when added.
         let page = try LocalHTTPServer { _ in .init(contentType: "text/html", body: Data("<html>Sign in</html>\n".utf8)) }

@@ -70,23 +70,12 @@ extension Weaver {
                 abstract: "Read every source and write snapshots/reminders.json.",
                 usage: "weaver reminders refresh [--tz <zone>] [--now <iso8601>] [--quiet]\n  [--store <dir>]",
                 discussion: "A web source that cannot be fetched keeps its last download; the command then exits 1 after writing the snapshot (and the widget's rows cannot be pressed until a refresh succeeds).")
-            @Option(help: ArgumentHelp("IANA zone for due dates without a time (default: the system's).", valueName: "zone")) var tz: String?
-            @Option(help: ArgumentHelp("Pretend the clock is this ISO 8601 date-time (for trying things out).", valueName: "iso8601")) var now: String?
+            @OptionGroup var clockOptions: DataClockOptions
             @Flag(help: "Print nothing unless something failed (for timers).") var quiet = false
             @OptionGroup var store: StoreOptions
 
-            func validate() throws {
-                if let tz, TimeZone(identifier: tz) == nil {
-                    throw ValidationError("'--tz' must be an IANA time zone such as Europe/London; got '\(tz)'")
-                }
-                if let now, ISODate.parse(now) == nil {
-                    throw ValidationError("'--now' must be an ISO 8601 date-time such as 2026-01-24T09:30:00Z; got '\(now)'")
-                }
-            }
-
             func run() throws {
-                let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
-                let clock = now.flatMap(ISODate.parse) ?? Date()
+                let zone = clockOptions.zone, clock = clockOptions.clock
                 let service = RemindersService(root: store.root)
                 guard !(try service.list(note: printError)).isEmpty else {
                     throw CommandError("no reminders sources yet: add one with 'weaver reminders add ~/todo.txt' or 'weaver reminders add tasks.ics'")
