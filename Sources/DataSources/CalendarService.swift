@@ -80,8 +80,6 @@ public struct CalendarService: Sendable {
         try SourceLocation.fetch(source, client: client, policy: policy, accept: "text/calendar, */*;q=0.5", limitBytes: limits.maxFileBytes)
     }
 
-    static func slug(_ name: String) -> String { SourceLocation.slug(name, fallback: "calendar") }
-
     /// Adds a calendar after reading it once: a file that is not a calendar, or an address that
     /// does not answer with one, is refused and nothing is saved. The warnings are those a
     /// refresh would give (the parser's and the events'), so a bad DTEND is said when it can
@@ -99,12 +97,8 @@ public struct CalendarService: Sendable {
         var added: CalendarSources.Entry?
         try document.update { current in
             var s = current ?? CalendarSources()
-            if let existing = s.calendars.first(where: { $0.source == source }) {
-                throw DataSourceError("\(source) is already added as '\(existing.name)' (id \(existing.id))")
-            }
-            var id = Self.slug(calendarName)
-            var n = 2
-            while s.calendars.contains(where: { $0.id == id }) { id = "\(Self.slug(calendarName))-\(n)"; n += 1 }
+            try SourceList.checkNew(source, in: s.calendars)
+            let id = SourceList.newID(for: calendarName, fallback: "calendar", in: s.calendars)
             let entry = CalendarSources.Entry(id: id, name: String(calendarName.prefix(200)), source: source, addedAt: now,
                                               eventCount: doc.all("VEVENT").count)
             s.calendars.append(entry)
@@ -122,10 +116,7 @@ public struct CalendarService: Sendable {
         var removed: CalendarSources.Entry?
         try document.update { current in
             var s = current ?? CalendarSources()
-            guard let i = s.calendars.firstIndex(where: { $0.id == key }) ?? s.calendars.firstIndex(where: { $0.name == key }) else {
-                let known = s.calendars.map(\.id).joined(separator: ", ")
-                throw DataSourceError("no calendar '\(key)'" + (known.isEmpty ? " (none are added)" : "; added: \(known)"))
-            }
+            let i = try SourceList.index(of: key, in: s.calendars, noun: "calendar")
             removed = s.calendars.remove(at: i)
             return s
         }

@@ -163,13 +163,11 @@ public struct RemindersService: Sendable {
         var added: ReminderSources.Entry?
         try document.update { current in
             var s = current ?? ReminderSources()
-            if let existing = s.sources.first(where: { $0.source == source }) {
-                throw DataSourceError("\(source) is already added as '\(existing.name)' (id \(existing.id))")
-            }
+            try SourceList.checkNew(source, in: s.sources)
             guard s.sources.count < RemindersSnapshot.maxSources else {
                 throw DataSourceError("there are already \(RemindersSnapshot.maxSources) reminders sources; remove one first")
             }
-            let id = SourceLocation.uniqueID(for: sourceName, fallback: "reminders") { id in s.sources.contains { $0.id == id } }
+            let id = SourceList.newID(for: sourceName, fallback: "reminders", in: s.sources)
             let entry = ReminderSources.Entry(id: id, name: String(sourceName.prefix(200)), kind: kind, source: source,
                                               addedAt: now, itemCount: reading.itemCount)
             s.sources.append(entry)
@@ -185,10 +183,7 @@ public struct RemindersService: Sendable {
         var removed: ReminderSources.Entry?
         try document.update { current in
             var s = current ?? ReminderSources()
-            guard let i = s.sources.firstIndex(where: { $0.id == key }) ?? s.sources.firstIndex(where: { $0.name == key }) else {
-                let known = s.sources.map(\.id).joined(separator: ", ")
-                throw DataSourceError("no reminders source '\(key)'" + (known.isEmpty ? " (none are added)" : "; added: \(known)"))
-            }
+            let i = try SourceList.index(of: key, in: s.sources, noun: "reminders source")
             removed = s.sources.remove(at: i)
             return s
         }
