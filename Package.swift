@@ -123,7 +123,7 @@ let package = Package(
         .target(name: "CLISupport", dependencies: [
             "CBuildStamp", "SharedStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .target(name: "WidgetActions", dependencies: ["NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender"]),
+        .target(name: "WidgetActions", dependencies: ["NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender", "DataSources"]),
         // Widgets on the desktop: which designs, where, on which monitor (the store's desktop.json),
         // placement geometry and the login entry. No GTK: `weaver desktop add/list/remove/move` use it.
         .target(name: "DesktopWidgets", dependencies: ["SharedStore", "WidgetRender", "WidgetDesign"]),
@@ -200,7 +200,7 @@ let package = Package(
         .testTarget(name: "DesktopWidgetsTests", dependencies: ["DesktopWidgets", "SharedStore", "WidgetRender", "TestSupport"]),
         .testTarget(name: "ChangeWatchTests", dependencies: ["ChangeWatch"]),
         .testTarget(name: "LiveWidgetsTests", dependencies: ["LiveWidgets", "ChangeWatch", "NoiseControl", "SharedStore", "TestSupport"]),
-        .testTarget(name: "WidgetActionsTests", dependencies: ["WidgetActions", "NoiseControl", "SharedStore", "Variables", "WidgetDesign", "TestSupport"]),
+        .testTarget(name: "WidgetActionsTests", dependencies: ["WidgetActions", "NoiseControl", "SharedStore", "Variables", "WidgetDesign", "DataSources", "Snapshots", "TestSupport"]),
         // RFC 5545 parsing, zones, recurrence and hostile calendar files.
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
         // Weather/calendar/steps against a loopback HTTP server (TestSupport.LocalHTTPServer), never the internet.

@@ -7,7 +7,8 @@ import ICalendar
 // (`.build/debug/FuzzICalendar crash-...`), so `swift build` still links it.
 //
 // Invariants: parsing never traps; expansion stays inside the occurrence cap; every occurrence
-// overlaps the window and ends no earlier than it starts.
+// overlaps the window and ends no earlier than it starts; tasks (VTODO) read with their values in
+// range and no more than `TaskReader.maxTasks` of them.
 
 let limits: ICalendarLimits = {
     var l = ICalendarLimits()
@@ -31,6 +32,12 @@ public func fuzzICalendar(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     for o in r.occurrences {
         precondition(o.end >= o.start, "occurrence ends before it starts")
         precondition(o.start < to, "occurrence after the window")
+    }
+    let t = TaskReader(limits: limits, localZone: TimeZone(identifier: "Europe/Dublin")!).tasks(in: doc)
+    precondition(t.tasks.count <= TaskReader.maxTasks && t.tasks.count <= t.taskCount, "more tasks than read")
+    for task in t.tasks {
+        precondition((0...9).contains(task.priority), "priority out of range")
+        precondition(task.percentComplete.map { (0...100).contains($0) } ?? true, "percent out of range")
     }
     return 0
 }

@@ -70,32 +70,14 @@ public struct CalendarService: Sendable {
         }
     }
 
-    /// `webcal://` is how many sites link calendars: it means https.
+    /// `webcal://` is how many sites link calendars: it means https (`SourceLocation`).
     public static func normalisedSource(_ text: String, relativeTo cwd: String = FileManager.default.currentDirectoryPath) -> String {
-        let lower = text.lowercased()
-        if lower.hasPrefix("webcal://") { return "https://" + text.dropFirst("webcal://".count) }
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return text }
-        let url = text.hasPrefix("/") ? URL(fileURLWithPath: text) : URL(fileURLWithPath: cwd).appendingPathComponent(text)
-        return url.standardizedFileURL.path
+        SourceLocation.normalised(text, relativeTo: cwd)
     }
 
     /// Reads a calendar's bytes: a file, or a download (kept as the cache on success).
     func fetch(_ source: String, cacheAs id: String?) throws -> Data {
-        if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            guard let url = URL(string: source) else { throw DataSourceError("'\(source)' is not a valid address") }
-            let body = try client.get(url, accept: "text/calendar, */*;q=0.5", policy: policy).body
-            return body
-        }
-        guard let data = try FileSystem.read(URL(fileURLWithPath: source), limit: limits.maxFileBytes) else {
-            throw DataSourceError("\(source): no such file")
-        }
-        return data
-    }
-
-    static func slug(_ name: String) -> String {
-        let s = name.lowercased().map { $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII ? $0 : "-" }
-        let collapsed = String(s).split(separator: "-").joined(separator: "-")
-        return collapsed.isEmpty ? "calendar" : String(collapsed.prefix(40))
+        try SourceLocation.fetch(source, client: client, policy: policy, accept: "text/calendar, */*;q=0.5", limitBytes: limits.maxFileBytes)
     }
 
     /// Adds a calendar after reading it once: a file that is not a calendar, or an address that
@@ -115,12 +97,8 @@ public struct CalendarService: Sendable {
         var added: CalendarSources.Entry?
         try document.update { current in
             var s = current ?? CalendarSources()
-            if let existing = s.calendars.first(where: { $0.source == source }) {
-                throw DataSourceError("\(source) is already added as '\(existing.name)' (id \(existing.id))")
-            }
-            var id = Self.slug(calendarName)
-            var n = 2
-            while s.calendars.contains(where: { $0.id == id }) { id = "\(Self.slug(calendarName))-\(n)"; n += 1 }
+            try SourceList.checkNew(source, in: s.calendars)
+            let id = SourceList.newID(for: calendarName, fallback: "calendar", in: s.calendars)
             let entry = CalendarSources.Entry(id: id, name: String(calendarName.prefix(200)), source: source, addedAt: now,
                                               eventCount: doc.all("VEVENT").count)
             s.calendars.append(entry)
@@ -138,10 +116,7 @@ public struct CalendarService: Sendable {
         var removed: CalendarSources.Entry?
         try document.update { current in
             var s = current ?? CalendarSources()
-            guard let i = s.calendars.firstIndex(where: { $0.id == key }) ?? s.calendars.firstIndex(where: { $0.name == key }) else {
-                let known = s.calendars.map(\.id).joined(separator: ", ")
-                throw DataSourceError("no calendar '\(key)'" + (known.isEmpty ? " (none are added)" : "; added: \(known)"))
-            }
+            let i = try SourceList.index(of: key, in: s.calendars, noun: "calendar")
             removed = s.calendars.remove(at: i)
             return s
         }
@@ -165,22 +140,9 @@ public struct CalendarService: Sendable {
         var updated: [String: (ok: Bool, error: String?, count: Int)] = [:]
         let expander = EventExpander(limits: limits, localZone: timeZone)
         for entry in entries {
-            var data: Data?
-            var failure: String?
-            do {
-                data = try fetch(entry.source, cacheAs: entry.id)
-                if entry.isWeb, let data { try FileSystem.atomicWrite(data, to: cacheURL(entry.id)) }
-            } catch {
-                let text = "\(error)"
-                if entry.isWeb, let cached = try? FileSystem.read(cacheURL(entry.id), limit: limits.maxFileBytes) {
-                    data = cached
-                    let age = (try? FileManager.default.attributesOfItem(atPath: cacheURL(entry.id).path)[.modificationDate] as? Date)
-                        .map { " from \(WeatherService.age(now.timeIntervalSince($0))) ago" } ?? ""
-                    notes.append("\(entry.name): \(text); using the copy downloaded\(age)")
-                } else {
-                    notes.append("\(entry.name): \(text)")
-                }
-                failure = text
+            var (data, failure) = SourceLocation.readForRefresh(entry.source, name: entry.name, cache: cacheURL(entry.id),
+                                                                cacheLimitBytes: limits.maxFileBytes, now: now, notes: &notes) {
+                try fetch($0, cacheAs: entry.id)
             }
             var count = 0, warningCount = 0
             if let data {

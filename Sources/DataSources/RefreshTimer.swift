@@ -1,7 +1,7 @@
 import Foundation
 import SharedStore
 
-/// Runs `weaver weather refresh` (and `weaver calendar refresh`) every 30 minutes: a systemd user
+/// Runs `weaver weather refresh` (and `weaver calendar refresh`, `weaver reminders refresh`) every 30 minutes: a systemd user
 /// timer where systemd runs the session, else an XDG autostart entry that starts a loop at login.
 /// Written like NoiseControl's `Autostart` (the unit files themselves, the `timers.target.wants/`
 /// link; the CLI then asks systemd to reload and start if it can).
@@ -42,9 +42,10 @@ public struct RefreshTimer: Sendable {
     public func serviceText() throws -> String {
         let weather = try command(["weather", "refresh", "--quiet"]).map(Self.systemdQuoted).joined(separator: " ")
         let calendar = try command(["calendar", "refresh", "--quiet"]).map(Self.systemdQuoted).joined(separator: " ")
+        let reminders = try command(["reminders", "refresh", "--quiet"]).map(Self.systemdQuoted).joined(separator: " ")
         return """
         [Unit]
-        Description=Refresh WidgetWeaver weather and calendar snapshots
+        Description=Refresh WidgetWeaver weather, calendar and reminders snapshots
         After=network-online.target
 
         [Service]
@@ -52,6 +53,7 @@ public struct RefreshTimer: Sendable {
         # A failed fetch keeps the last snapshot; '-' keeps one failure from skipping the other.
         ExecStart=-\(weather)
         ExecStart=-\(calendar)
+        ExecStart=-\(reminders)
 
         """
     }
@@ -59,7 +61,7 @@ public struct RefreshTimer: Sendable {
     public func timerText() -> String {
         """
         [Unit]
-        Description=Refresh WidgetWeaver weather and calendar snapshots every \(Self.intervalMinutes) minutes
+        Description=Refresh WidgetWeaver weather, calendar and reminders snapshots every \(Self.intervalMinutes) minutes
 
         [Timer]
         OnStartupSec=1min
@@ -77,12 +79,13 @@ public struct RefreshTimer: Sendable {
     public func desktopText() throws -> String {
         let weather = try command(["weather", "refresh", "--quiet"]).map(Self.shellQuoted).joined(separator: " ")
         let calendar = try command(["calendar", "refresh", "--quiet"]).map(Self.shellQuoted).joined(separator: " ")
-        let loop = "while :; do \(weather); \(calendar); sleep \(Self.intervalMinutes * 60); done"
+        let reminders = try command(["reminders", "refresh", "--quiet"]).map(Self.shellQuoted).joined(separator: " ")
+        let loop = "while :; do \(weather); \(calendar); \(reminders); sleep \(Self.intervalMinutes * 60); done"
         return """
         [Desktop Entry]
         Type=Application
         Name=WidgetWeaver data refresh
-        Comment=Refresh the weather and calendar snapshots every \(Self.intervalMinutes) minutes
+        Comment=Refresh the weather, calendar and reminders snapshots every \(Self.intervalMinutes) minutes
         Exec=\(try Self.desktopQuoted("/bin/sh")) -c \(try Self.desktopQuoted(loop))
         Terminal=false
         NoDisplay=true

@@ -170,6 +170,7 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
         case .setVariableToNow: return "Set \(a.variableKey ?? "") to now"
         case .resetVariable: return "Reset \(a.variableKey ?? "") to \(a.resetValue ?? "0")"
         case .openURL: return "Open \(a.url ?? "")"
+        case .completeReminder: return "Complete the reminder"
         }
     }
 

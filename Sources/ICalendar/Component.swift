@@ -154,7 +154,7 @@ public struct ICalendarDocument: Sendable {
             warnings.append(ICalendarWarning(line: open.line, message: "BEGIN:\(open.name) is never closed (truncated file?)"))
             // Close the chain so complete events inside are not lost.
             while var c = stack.popLast() {
-                if c.name == "VEVENT" || c.name == "VTIMEZONE" { c = Component(name: "X-TRUNCATED", line: c.line) }
+                if c.name == "VEVENT" || c.name == "VTODO" || c.name == "VTIMEZONE" { c = Component(name: "X-TRUNCATED", line: c.line) }
                 if stack.isEmpty { top.append(c) } else { stack[stack.count - 1].components.append(c) }
             }
         }

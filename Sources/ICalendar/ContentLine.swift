@@ -16,7 +16,7 @@ public struct Property: Sendable, Equatable {
     /// The value as TEXT: `\n`/`\N` → newline, `\,` `\;` `\\` → the character.
     public var text: String { Property.unescapeText(value) }
 
-    static func unescapeText(_ s: String) -> String {
+    public static func unescapeText(_ s: String) -> String {
         guard s.contains("\\") else { return s }
         var out = ""
         var escaping = false

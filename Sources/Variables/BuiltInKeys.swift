@@ -26,7 +26,7 @@ public struct BuiltInKeys: Sendable {
     public static let timeOnly = BuiltInKeys(sources: [TimeProvider()])
 
     /// The time keys plus whatever the store currently publishes: the noise player's status and
-    /// the weather, steps, activity and calendar snapshots. Missing or unreadable files contribute no keys;
+    /// the weather, steps, activity, calendar and reminders snapshots. Missing or unreadable files contribute no keys;
     /// `warn` hears fields of a snapshot that are there but unusable.
     public static func load(from root: StoreRoot, warn: (String) -> Void = { _ in }) -> BuiltInKeys {
         var sources: [any BuiltInKeySource] = [TimeProvider()]
@@ -35,6 +35,7 @@ public struct BuiltInKeys: Sendable {
         if let steps = StepsSnapshotProvider.load(from: root, warn: warn) { sources.append(steps) }
         if let activity = ActivitySnapshotProvider.load(from: root) { sources.append(activity) }
         if let calendar = CalendarSnapshotProvider.load(from: root) { sources.append(calendar) }
+        if let reminders = RemindersSnapshotProvider.load(from: root) { sources.append(reminders) }
         return BuiltInKeys(sources: sources)
     }
 

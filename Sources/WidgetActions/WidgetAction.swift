@@ -22,6 +22,8 @@ public enum WidgetAction: Sendable, Equatable {
     case toggleLayer(Int)
     /// The Noise widget: resume at login on or off (`noise autostart enable/disable`).
     case toggleResumeOnLaunch
+    /// The Reminders widget: complete the reminder with this snapshot id (`SOURCE:LINE`) in its file.
+    case completeReminder(id: String)
 
     public var kind: WidgetActionKind {
         switch self {
@@ -33,6 +35,7 @@ public enum WidgetAction: Sendable, Equatable {
         case .stop: .stop
         case .toggleLayer: .toggleLayer
         case .toggleResumeOnLaunch: .toggleResumeOnLaunch
+        case .completeReminder: .completeReminder
         }
     }
 
@@ -59,6 +62,8 @@ public enum WidgetAction: Sendable, Equatable {
                 throw WidgetActionError("layer \(layer) is out of range; allowed 1…4")
             }
             self = .toggleLayer(layer)
+        case .completeReminder:
+            throw WidgetActionError("'completeReminder' needs the reminder's id: build it with .completeReminder(id:)")
         case .incrementVariable, .setVariableToNow, .resetVariable, .openURL:
             throw WidgetActionError("'\(kind.rawValue)' comes from a design's action bar: build it from the ActionSpec")
         }

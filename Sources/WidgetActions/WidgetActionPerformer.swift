@@ -1,3 +1,4 @@
+import DataSources
 import Foundation
 import NoiseControl
 import NoiseEngine
@@ -69,6 +70,7 @@ public struct WidgetActionPerformer: Sendable {
         case .stop: return try stop()
         case .toggleLayer(let layer): return try toggleLayer(layer)
         case .toggleResumeOnLaunch: return try toggleResumeOnLaunch()
+        case .completeReminder(let id): return try completeReminder(id)
         }
     }
 
@@ -157,6 +159,20 @@ public struct WidgetActionPerformer: Sendable {
         case .unixMilliseconds: .unixms
         case .dateOnly: .date
         case .timeOnly: .time
+        }
+    }
+
+    // MARK: - Reminders widget
+
+    /// As the app's complete intent: the item's lines in its file, checked against the snapshot
+    /// (`ReminderCompletion`); refused when the snapshot is stale, the last refresh failed, the
+    /// source is an address, or the file changed since the snapshot.
+    private func completeReminder(_ id: String) throws -> WidgetActionOutcome {
+        do {
+            let out = try ReminderCompletion(service: RemindersService(root: store)).complete(id, now: now(), timeZone: timeZone)
+            return WidgetActionOutcome(message: out.message)
+        } catch let e as DataSourceError {
+            throw WidgetActionError(e.description)
         }
     }
 

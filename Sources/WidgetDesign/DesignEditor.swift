@@ -117,6 +117,16 @@ public enum DesignEditor {
         throw DesignError("'\(v)' is not allowed; allowed: \(LayoutTemplateToken.allowedList)")
     }
 
+    /// Only Reminders designs (or ones that already carry a configuration) take reminders fields.
+    static func withReminders(_ s: inout WidgetSpec, _ body: (inout RemindersConfig) throws -> Void) throws {
+        guard s.layout.template == .reminders || s.remindersConfig != nil else {
+            throw DesignError("only Reminders designs have reminders settings; set 'template=reminders' first")
+        }
+        var c = s.reminders
+        try body(&c)
+        s.reminders = c
+    }
+
     static func withClock(_ s: inout WidgetSpec, _ body: (inout ClockDesignConfig) throws -> Void) throws {
         guard s.layout.template == .clockIcon || s.clockConfig != nil else {
             throw DesignError("only Clock designs have a clock face; set 'template=clockIcon' first")
@@ -280,6 +290,21 @@ public enum DesignEditor {
         Field(DesignFields.clockDialColour) { s, v, f in try withClock(&s) { $0.iconDialColour = try optionalToken(v, f) } },
         Field(DesignFields.clockSecondHandColour) { s, v, f in try withClock(&s) { $0.iconSecondHandColour = try optionalToken(v, f) } },
         Field(DesignFields.clockFormat) { s, v, f in s.clockFormat = try optionalToken(v, f) },
+        Field(DesignFields.remindersMode) { s, v, f in try withReminders(&s) { $0.mode = try token(v, f) } },
+        Field(DesignFields.remindersPresentation) { s, v, f in try withReminders(&s) { $0.presentation = try token(v, f) } },
+        Field(DesignFields.remindersLists) { s, v, f in
+            let ids = try text(v, f).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard ids.count <= RemindersConfig.maxLists else {
+                throw FieldError(keyPath: f.key, value: v, reason: .tooLong, allowed: "at most \(RemindersConfig.maxLists) lists")
+            }
+            if let long = ids.first(where: { $0.count > RemindersConfig.maxListIDCharacters }) {
+                throw FieldError(keyPath: f.key, value: long, reason: .tooLong, allowed: "\(RemindersConfig.maxListIDCharacters)")
+            }
+            try withReminders(&s) { $0.selectedListIDs = ids }
+        },
+        Field(DesignFields.remindersHideCompleted) { s, v, f in try withReminders(&s) { $0.hideCompleted = try boolean(v, f) } },
+        Field(DesignFields.remindersShowsDueTimes) { s, v, f in try withReminders(&s) { $0.showsDueTimes = try boolean(v, f) } },
+        Field(DesignFields.remindersShowsProgressBadge) { s, v, f in try withReminders(&s) { $0.showsProgressBadge = try boolean(v, f) } },
         Field(DesignFields.countdownTarget) { s, v, _ in
             if v.trimmingCharacters(in: .whitespaces).isEmpty { s.countdown = nil; return }
             s.countdown = CountdownSpec(target: try CountdownTarget.parse(v))

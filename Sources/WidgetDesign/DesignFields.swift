@@ -134,6 +134,31 @@ public enum DesignFields {
                                               help: "How {{__time}} and clock texts are written (also 24h, 12h, 24h-seconds, 12h-seconds); none is 24h.",
                                               allowed: choice(ClockFormatToken.self), optional: true)
 
+    // MARK: Reminders
+
+    public static let remindersMode = FieldSpec(key: "reminders.mode", aliases: ["remindersConfig.mode"], kind: .choice,
+                                                group: "Reminders", label: "Reminders mode",
+                                                help: "Which reminders show: today (and overdue), overdue, soon (next 7 days), priority (1–4, todo.txt A–D), focus (the most pressing one), list (all).",
+                                                allowed: choice(RemindersModeToken.self), default: .text("today"))
+    public static let remindersPresentation = FieldSpec(key: "reminders.presentation", aliases: ["remindersConfig.presentation"],
+                                                        kind: .choice, group: "Reminders", label: "Reminders presentation",
+                                                        help: "dense rows, focus (the first large), or sectioned (Overdue, Today, Later, Done).",
+                                                        allowed: choice(RemindersPresentationToken.self), default: .text("dense"))
+    public static let remindersLists = FieldSpec(key: "reminders.lists", aliases: ["remindersConfig.selectedListIDs"], kind: .text,
+                                                 group: "Reminders", label: "Lists",
+                                                 help: "Lists to show, comma-separated: list names (a calendar's name, a todo.txt +project) or source ids from 'weaver reminders list'; empty shows every list.",
+                                                 default: .text(""), maxLength: RemindersConfig.maxLists * (RemindersConfig.maxListIDCharacters + 1))
+    public static let remindersHideCompleted = FieldSpec(key: "reminders.hideCompleted", aliases: ["remindersConfig.hideCompleted"],
+                                                         kind: .flag, group: "Reminders", label: "Hide completed",
+                                                         help: "Leave done reminders out.", default: .flag(false))
+    public static let remindersShowsDueTimes = FieldSpec(key: "reminders.showsDueTimes", aliases: ["remindersConfig.showsDueTimes"],
+                                                         kind: .flag, group: "Reminders", label: "Due times",
+                                                         help: "Show each row's due time (or day).", default: .flag(true))
+    public static let remindersShowsProgressBadge = FieldSpec(key: "reminders.showsProgressBadge",
+                                                              aliases: ["remindersConfig.showsProgressBadge"], kind: .flag,
+                                                              group: "Reminders", label: "Progress badge",
+                                                              help: "Show done/total beside the title.", default: .flag(true))
+
     // MARK: Symbol
 
     public static let symbolName = FieldSpec(key: "symbol", aliases: ["symbol.name"], kind: .symbol, group: "Symbol",
@@ -248,6 +273,7 @@ public enum DesignFields {
         accent, background, backgroundOverlay, backgroundOverlayOpacity, backgroundGlow, padding, cornerRadius,
         nameTextStyle, primaryTextStyle, secondaryTextStyle, styleSymbolSize, weatherScale,
         clockTheme, clockFace, clockDialColour, clockSecondHandColour, clockFormat,
+        remindersMode, remindersPresentation, remindersLists, remindersHideCompleted, remindersShowsDueTimes, remindersShowsProgressBadge,
         countdownTarget,
         symbolName, symbolSize, symbolWeight, symbolRenderingMode, symbolTint, symbolPlacement,
         imageFileName, imageContentMode, imageHeight, imageCornerRadius, imageFilter, imageFilterIntensity,

@@ -35,6 +35,7 @@ enum LayoutJSON {
             raw(", \"kind\": "); string(a.kind.rawValue)
             if let t = a.title { raw(", \"title\": "); string(t) }
             if let l = a.layer { raw(", \"layer\": \(l)") }
+            if let r = a.reminderID { raw(", \"reminderID\": "); string(r) }
             raw(", \"rect\": "); rect(a.rect); raw("}")
         }
         raw(layout.actions.isEmpty ? "]" : "\n  ]")

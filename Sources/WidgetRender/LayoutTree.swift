@@ -208,6 +208,8 @@ public enum WidgetActionKind: String, Codable, Sendable, CaseIterable {
     case incrementVariable, setVariableToNow, togglePlayPause, stop, toggleLayer, toggleResumeOnLaunch
     /// A design's action bar: set a variable to `resetValue`; open `url`.
     case resetVariable, openURL
+    /// A Reminders row: complete the reminder `reminderID` in its file.
+    case completeReminder
 }
 
 /// A tappable area and everything needed to perform it.
@@ -229,10 +231,12 @@ public struct WidgetAction: Sendable, Hashable {
     public var resetValue: String?
     /// `openURL`: the link (checked by `OpenURLPolicy` when the design was read, and again when pressed).
     public var url: String?
+    /// `completeReminder`: the reminder's id in the snapshot (`SOURCE:LINE`).
+    public var reminderID: String?
 
     public init(id: String, kind: WidgetActionKind, title: String? = nil, layer: Int? = nil, rect: Rect,
                 variableKey: String? = nil, incrementAmount: Int? = nil, nowFormat: String? = nil,
-                resetValue: String? = nil, url: String? = nil) {
+                resetValue: String? = nil, url: String? = nil, reminderID: String? = nil) {
         self.id = id
         self.kind = kind
         self.title = title
@@ -243,6 +247,7 @@ public struct WidgetAction: Sendable, Hashable {
         self.nowFormat = nowFormat
         self.resetValue = resetValue
         self.url = url
+        self.reminderID = reminderID
     }
 
     /// What an action-bar button with a blank title says (the seed app's words): "+1" for

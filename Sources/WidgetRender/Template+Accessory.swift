@@ -78,9 +78,16 @@ extension TemplateContext {
             let (short, label) = Self.countdown(e.start.timeIntervalSince(inputs.context.now), event: e.start, now: inputs.context.now, context: inputs.context)
             return ("calendar", e.title, label, short)
         case .reminders:
-            let items = inputs.reminders?.items ?? []
-            let open = items.filter { !$0.done }
-            return ("checklist", open.first?.title ?? "No reminders", open.count > 1 ? "+\(open.count - 1) more" : "", "\(open.count)")
+            // The design's mode and lists, as on the home screen; the circular family shows how
+            // many are open (the seed's count).
+            let selection = ReminderSelection(snapshot: inputs.reminders, config: remindersConfig, days: reminderDays)
+            let open = selection.items.filter { !$0.done }
+            guard let first = open.first else {
+                return ("checklist", inputs.reminders == nil ? "No reminders" : "All done", Self.remindersModeTitle(remindersConfig.mode), "0")
+            }
+            let due = reminderDueText(first)
+            let detail = [due, open.count > 1 ? "+\(open.count - 1) more" : ""].filter { !$0.isEmpty }.joined(separator: " · ")
+            return ("checklist", first.title, detail, "\(open.count)")
         default:
             let p = primary, s = secondary
             return (spec.symbol?.name, p.isEmpty ? name : p, s, p)

@@ -8,7 +8,7 @@ struct Weaver: ParsableCommand {
         abstract: "Widget designs and template variables for WidgetWeaver on Linux.",
         version: "weaver \(BuildInfo.versionLine)",
         subcommands: [Vars.self, Pro.self, Designs.self, Templates.self, Remix.self, Export.self, Import.self,
-                      Render.self, Tap.self, Serve.self, Desktop.self, Weather.self, CalendarCommand.self, Steps.self]
+                      Render.self, Tap.self, Serve.self, Desktop.self, Weather.self, CalendarCommand.self, RemindersCommand.self, Steps.self]
     )
 
     static func main() { mainWithSubcommandUsage() }

@@ -239,4 +239,51 @@ struct DataCommandTests {
                             "{{__steps_today}}/{{__steps_goal_today}} {{__steps_goal_hit_today}} streak {{__steps_streak}}"]).stdoutText
                 == "12000/5000 true streak 2\n")
     }
+
+    /// `weaver reminders add/list/refresh/remove`, the `__reminders_*` keys, and a row of the
+    /// Reminders widget pressed with `weaver tap`: the todo.txt line is completed, nothing else.
+    @Test func remindersCommandsAndATapThatCompletesARow() throws {
+        let todo = home.appendingPathComponent("todo.txt")
+        try Fixtures.data("todo.txt").write(to: todo)
+        let ics = home.appendingPathComponent("household.ics")
+        try Fixtures.data("tasks-evolution.ics").write(to: ics)
+        let add = try weaver(["reminders", "add", todo.path])
+        #expect(add.status == 0 && add.stdoutText.hasPrefix("Added 'todo' (id todo, todo.txt): 9 tasks in \(todo.path)"), "\(add.stderrText)")
+        #expect(add.stderrText == "warning: todo: line 10: due:2026-02-30 is not a YYYY-MM-DD date; ignored\n")
+        #expect(try weaver(["reminders", "add", ics.path]).stdoutText.hasPrefix("Added 'Household' (id household, iCalendar): 3 tasks"))
+        let notTasks = try weaver(["reminders", "add", home.appendingPathComponent("nothing.txt").path])
+        #expect(notTasks.status == 1 && notTasks.stderrText.contains("nothing.txt: no such file"))
+        #expect(try weaver(["reminders", "list"]).stdoutText.hasPrefix("todo\ttodo\ttodotxt\t9 tasks\tnever refreshed\t"))
+        let refresh = try weaver(["reminders", "refresh", "--now", "2026-01-24T09:30:00Z", "--tz", "Europe/Dublin"])
+        #expect(refresh.status == 0, "\(refresh.stderrText)")
+        #expect(refresh.stdoutText.hasPrefix("Open: 10 · due today: 3 · overdue: 2\n"), "\(refresh.stdoutText)")
+        let keys = try weaver(["vars", "render", "--now", "2026-01-24T12:00:00Z", "--tz", "Europe/Dublin",
+                               "{{__reminders_overdue_count}} overdue, {{__reminders_today_count}} today, next {{__reminders_next_title}} ({{__reminders_next_due}}), {{__reminders_progress}}"])
+        #expect(keys.stdoutText == "2 overdue, 3 today, next Renew car insurance (2026-01-22), 0/5\n", "\(keys.stderrText)")
+
+        // The widget at the real clock (the refresh's own, so the snapshot is fresh): every
+        // January task is overdue; the tap completes the row under the point.
+        #expect(try weaver(["reminders", "refresh", "--tz", "Europe/Dublin", "--quiet"]).status == 0)
+        let json = try weaver(["render", "--template", "reminders", "--family", "large", "--format", "json", "--tz", "Europe/Dublin"])
+        #expect(json.status == 0, "\(json.stderrText)")
+        let tree = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let actions = try #require(tree["actions"] as? [[String: Any]])
+        let row = try #require(actions.first { $0["reminderID"] as? String == "todo:2" }, "\(actions)")
+        #expect(row["kind"] as? String == "completeReminder" && row["title"] as? String == "Complete Renew car insurance")
+        let r = try #require(row["rect"] as? [String: Any]).mapValues { ($0 as? NSNumber)?.doubleValue ?? .nan }
+        let before = try Data(contentsOf: todo)
+        let tap = try weaver(["tap", "--template", "reminders", "--family", "large", "--tz", "Europe/Dublin",
+                              "--at", "\(Int(r["x"]! + r["width"]! / 2)),\(Int(r["y"]! + r["height"]! / 2))"])
+        #expect(tap.status == 0 && tap.stdoutText.contains("Completed 'Renew car insurance' (line 2)."), "\(tap.stdoutText) \(tap.stderrText)")
+        let after = String(decoding: try Data(contentsOf: todo), as: UTF8.self).components(separatedBy: "\n")
+        let old = String(decoding: before, as: UTF8.self).components(separatedBy: "\n")
+        #expect(after.count == old.count && after.indices.filter { after[$0] != old[$0] } == [1])
+        #expect(after[1].hasPrefix("x 20") && after[1].hasSuffix(" Renew car insurance +Car due:2026-01-22 t:2026-01-15 pri:B"))
+        // The completed row is no longer an action.
+        let again = try weaver(["render", "--template", "reminders", "--family", "large", "--format", "json", "--tz", "Europe/Dublin"])
+        #expect(!again.stdoutText.contains("\"todo:2\""))
+
+        #expect(try weaver(["reminders", "remove", "household"]).status == 0)
+        #expect(try weaver(["reminders", "remove", "household"]).status == 1)
+    }
 }

@@ -213,7 +213,7 @@ import WidgetDesign
         #expect(throws: WidgetActionError.self) { try performer.perform(.resetVariable(key: "", value: "1")) }
 
         #expect(WidgetActionKind.allCases.map(\.rawValue) == ["incrementVariable", "setVariableToNow", "togglePlayPause", "stop",
-                                                               "toggleLayer", "toggleResumeOnLaunch", "resetVariable", "openURL"])
+                                                               "toggleLayer", "toggleResumeOnLaunch", "resetVariable", "openURL", "completeReminder"])
         #expect(try WidgetAction(kind: .toggleLayer, layer: 2) == .toggleLayer(2))
         #expect(throws: WidgetActionError.self) { try WidgetAction(kind: .toggleLayer, layer: 0) }
     }

@@ -49,10 +49,33 @@ enum Fixtures {
         .init(title: "Lunch with Sam", start: now.addingTimeInterval(3 * 3600), end: now.addingTimeInterval(4 * 3600)),
     ])
 
-    static let reminders = RemindersSnapshot(items: [
-        .init(title: "Buy oat milk", due: now.addingTimeInterval(7.5 * 3600)), .init(title: "Call the dentist"),
-        .init(title: "Water the plants", done: true), .init(title: "Book train tickets"), .init(title: "Pay rent", done: true),
-    ], updatedAt: now.addingTimeInterval(-1800))
+    /// Two local sources (a todo.txt and a task list) read 30 minutes before the render clock
+    /// (Saturday 24 January, 09:30 in London): two overdue, three due today (one done), one
+    /// soon, one undated, one done yesterday; priorities 1–4 on four of them.
+    static let reminders: RemindersSnapshot = {
+        let day: Double = 86_400
+        let midnight = Date(timeIntervalSince1970: 1_769_212_800)   // 24 January, 00:00 London
+        func item(_ id: String, _ title: String, done: Bool = false, due: Date? = nil, dated: Bool = false, priority: Int? = nil,
+                  list: String, completed: Date? = nil) -> RemindersSnapshot.Item {
+            .init(id: id, source: String(id.split(separator: ":")[0]), title: title, done: done, due: due,
+                  dueIsDate: due == nil ? nil : dated, priority: priority, list: list, completedAt: completed)
+        }
+        return RemindersSnapshot(updatedAt: now.addingTimeInterval(-1800), timeZone: "Europe/London", sources: [
+            .init(id: "home", name: "todo", kind: .todoTxt, location: "/home/sam/todo.txt", readOnly: false,
+                  contentSHA256: String(repeating: "a", count: 64), ok: true, itemCount: 6),
+            .init(id: "work", name: "Work", kind: .iCalendar, location: "/home/sam/work-tasks.ics", readOnly: false,
+                  contentSHA256: String(repeating: "b", count: 64), ok: true, itemCount: 3),
+        ], items: [
+            item("home:1", "Buy oat milk", due: midnight.addingTimeInterval(17 * 3600), list: "Groceries"),
+            item("home:2", "Call the dentist", due: midnight.addingTimeInterval(-day), dated: true, priority: 1, list: "Health"),
+            item("work:12", "Send the slides to Sam", due: midnight.addingTimeInterval(14 * 3600), priority: 2, list: "Work"),
+            item("work:30", "Book train tickets", due: midnight.addingTimeInterval(3 * day), dated: true, priority: 3, list: "Travel"),
+            item("work:44", "Review the budget", priority: 4, list: "Work"),
+            item("home:8", "Renew passport", due: midnight.addingTimeInterval(-4 * day), dated: true, list: "Personal"),
+            item("home:3", "Water the plants", done: true, due: midnight, dated: true, list: "Home", completed: midnight.addingTimeInterval(8 * 3600)),
+            item("home:5", "Pay rent", done: true, list: "Home", completed: midnight.addingTimeInterval(-day + 10 * 3600)),
+        ])
+    }()
 
     /// The calendar plus events later in January and across the month boundary, for the month grid's dots.
     static let monthCalendar = CalendarSnapshot(events: calendar.events + [

@@ -40,6 +40,8 @@ import WidgetDesign
         var forecastAgeHours: Double? = nil
         /// Weather cases: a snapshot with minute bins (the rain surface).
         var rain: RainScenario? = nil
+        /// Reminders cases: the design's mode and presentation.
+        var reminders: RemindersConfig? = nil
         var testDescription: String { name }
     }
 
@@ -95,7 +97,7 @@ import WidgetDesign
         Case(name: "forecast-4h-rectangular", template: "forecast", family: .rectangular, forecastAgeHours: 4),
         Case(name: "forecast-7h-medium", template: "forecast", family: .medium, forecastAgeHours: 7),
         Case(name: "forecast-7h-rectangular", template: "forecast", family: .rectangular, forecastAgeHours: 7),
-    ] + RainScenario.allCases.flatMap { scenario in
+    ] + remindersCases + RainScenario.allCases.flatMap { scenario in
         // The seed's rain surface: dry, a light shower, a heavy burst with tapered ends, and an
         // uncertain drizzle under mist.
         [WidgetFamily.small, .medium, .large, .rectangular].map {
@@ -103,11 +105,37 @@ import WidgetDesign
         }
     }
 
+    /// Every reminders mode × presentation at medium and large (focus mode has one look), each
+    /// presentation at small, and the lock-screen families in the overdue and focus modes.
+    static let remindersCases: [Case] = {
+        var c: [Case] = []
+        for mode in RemindersModeToken.allCases {
+            for presentation in mode == .focus ? [RemindersPresentationToken.focus] : RemindersPresentationToken.allCases {
+                var config = RemindersConfig()
+                config.mode = mode
+                config.presentation = presentation
+                let families: [WidgetFamily] = mode == .today ? [.small, .medium, .large] : [.medium, .large]
+                for f in families {
+                    c.append(Case(name: "reminders-\(mode.rawValue)-\(presentation.rawValue)-\(f.rawValue)", template: "reminders", family: f, reminders: config))
+                }
+            }
+        }
+        for mode in [RemindersModeToken.overdue, .focus] {
+            var config = RemindersConfig()
+            config.mode = mode
+            for f in [WidgetFamily.circular, .rectangular, .inline] {
+                c.append(Case(name: "reminders-\(mode.rawValue)-\(f.rawValue)", template: "reminders", family: f, reminders: config))
+            }
+        }
+        return c
+    }()
+
     static func render(_ c: Case, scale: Int, backdrop: RGBA? = nil) throws -> PixelImage {
         let renderer = WidgetRenderer()
         var design = c.template == "poster" ? Fixtures.posterWithPhoto() : Fixtures.design(c.template)
         if let config = c.clockConfig { design.clockConfig = config }
         if let scale = c.weatherScale { design.style.weatherScale = scale }
+        if let config = c.reminders { design.reminders = config }
         var inputs = Fixtures.inputs(noise: c.noise, images: ["sunset.jpg": Fixtures.samplePhoto], appearance: c.appearance)
         if let now = c.now { inputs.context.now = now }
         if let locale = c.locale { inputs.context.locale = Locale(identifier: locale) }

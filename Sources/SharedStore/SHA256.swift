@@ -1,6 +1,10 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), for comparing image bytes by hash in tests without a crypto dependency.
+/// SHA-256 (FIPS 180-4) without a crypto dependency (Foundation on Linux has no digest, and only
+/// the web server links a crypto library): the reminders snapshot records each local file's hash so
+/// completing a reminder can refuse when the file changed since (DataSources'
+/// `ReminderCompletion`), and tests compare image bytes by hash. Known-answer tests:
+/// `AppRoundTripTests.sha256MatchesTheStandardVectors`.
 public enum SHA256 {
     static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

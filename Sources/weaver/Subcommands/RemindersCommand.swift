@@ -1,0 +1,96 @@
+import ArgumentParser
+import DataSources
+import Foundation
+import SharedStore
+import Snapshots
+
+extension Weaver {
+    struct RemindersCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reminders",
+            abstract: "todo.txt files and iCalendar task lists (VTODO) for the Reminders widget and the __reminders_* keys.",
+            discussion: "Set up: 'weaver reminders add ~/todo.txt' (or an .ics file or https:// address with tasks), 'weaver reminders refresh'. Rows of local files can be completed from the widget ('weaver tap').",
+            subcommands: [Add.self, List.self, Remove.self, Refresh.self])
+
+        struct Add: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "add",
+                abstract: "Add a todo.txt file, an .ics file or an .ics address; it is read once now and refused if it holds no tasks.")
+            @Argument(help: "A todo.txt file, an .ics file, or an https:// / webcal:// address of an .ics with tasks.") var source: String
+            @Option(help: "Name shown in the widget (default: the calendar's own name, else the file name or host).") var name: String?
+            @OptionGroup var store: StoreOptions
+
+            func run() throws {
+                let service = RemindersService(root: store.root)
+                do {
+                    let (entry, count, warnings) = try service.add(source, name: name)
+                    for w in warnings.prefix(5) { printError("warning: \(entry.name): \(w)") }
+                    if warnings.count > 5 { printError("warning: \(entry.name): \(warnings.count - 5) more warnings") }
+                    let kind = entry.kind == .todoTxt ? "todo.txt" : "iCalendar"
+                    print("Added '\(entry.name)' (id \(entry.id), \(kind)\(entry.isWeb ? ", read-only" : "")): \(count) task\(count == 1 ? "" : "s") in \(entry.source)")
+                    print("Next: 'weaver reminders refresh' writes snapshots/reminders.json for the Reminders widget.")
+                } catch let e as HTTPError {
+                    throw CommandError("\(e)")
+                } catch let e as DataSourceError {
+                    throw CommandError(e.description)
+                } catch let e as StoreError {
+                    throw CommandError(e.description)
+                }
+            }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the sources: id, name, kind, tasks, last refresh, source.")
+            @OptionGroup var store: StoreOptions
+            func run() throws {
+                let entries = try RemindersService(root: store.root).list(note: printError)
+                if entries.isEmpty { print("No reminders sources; add one with 'weaver reminders add ~/todo.txt'."); return }
+                for e in entries {
+                    let refreshed = e.lastRefreshAt.map { ISODate.format($0) } ?? "never refreshed"
+                    print("\(e.id)\t\(e.name)\t\(e.kind.rawValue)\t\(e.itemCount.map { "\($0) tasks" } ?? "?")\t\(refreshed)\(e.lastError.map { "\terror: \($0)" } ?? "")\t\(e.source)")
+                }
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a source by id or name (the file itself is left alone).")
+            @Argument(help: "The id or name from 'weaver reminders list'.") var source: String
+            @OptionGroup var store: StoreOptions
+            func run() throws {
+                do {
+                    let e = try RemindersService(root: store.root).remove(source)
+                    print("Removed '\(e.name)' (id \(e.id)). 'weaver reminders refresh' updates the snapshot.")
+                } catch let e as DataSourceError { throw CommandError(e.description) }
+            }
+        }
+
+        struct Refresh: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "refresh",
+                abstract: "Read every source and write snapshots/reminders.json.",
+                usage: "weaver reminders refresh [--tz <zone>] [--now <iso8601>] [--quiet]\n  [--store <dir>]",
+                discussion: "A web source that cannot be fetched keeps its last download; the command then exits 1 after writing the snapshot (and the widget's rows cannot be pressed until a refresh succeeds).")
+            @OptionGroup var clockOptions: DataClockOptions
+            @Flag(help: "Print nothing unless something failed (for timers).") var quiet = false
+            @OptionGroup var store: StoreOptions
+
+            func run() throws {
+                let zone = clockOptions.zone, clock = clockOptions.clock
+                let service = RemindersService(root: store.root)
+                guard !(try service.list(note: printError)).isEmpty else {
+                    throw CommandError("no reminders sources yet: add one with 'weaver reminders add ~/todo.txt' or 'weaver reminders add tasks.ics'")
+                }
+                let report = try service.refresh(now: clock, timeZone: zone)
+                for n in report.notes { printError("warning: \(n)") }
+                let s = report.snapshot
+                if !quiet {
+                    let days = ReminderDays(now: clock, timeZone: zone)
+                    let open = s.items.filter { !$0.done }
+                    print("Open: \(open.count) · due today: \(open.filter(days.isDueToday).count) · overdue: \(open.filter(days.isOverdue).count)")
+                    print("Wrote \(RemindersService.snapshotURL(in: store.root).path) (\(s.items.count) tasks from \(s.sources.count) source\(s.sources.count == 1 ? "" : "s"))")
+                }
+                if let e = s.lastError { throw CommandError("a reminders source could not be read: \(e)") }
+            }
+        }
+    }
+}
