@@ -29,6 +29,6 @@ let package = Package(
         // Parsing and expanding a busy .ics file (what `weaver calendar refresh` does per calendar).
         suite("ICalendarBenchmarks", path: "ICalendar", products: ["ICalendar"]),
         // Widget renderer: small PNG at 2× (target ≤ 5 ms p50), layout alone, memory over 10,000 renders.
-        suite("RenderBenchmarks", path: "Render", products: ["WidgetRender", "WidgetDesign", "Variables"]),
+        suite("RenderBenchmarks", path: "Render", products: ["WidgetRender", "WidgetDesign", "Variables", "SharedStore"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import SharedStore
 import Variables
 import WidgetDesign
 import WidgetRender
@@ -47,6 +48,26 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             blackHole(try! renderer.png(renderer.layout(design: design, family: .small, scale: 2, inputs: inputs)))
         }
+    }
+
+    // What the Editor's dock asks for on every edit (POST /api/drafts/{id}/render): the inputs
+    // read from a store (variables, snapshots, Pro), the layout and a medium PNG at 2×. The route
+    // adds only the request's parsing around this. Target (issue 24): ≤ 10 ms p50.
+    Benchmark("draft render: medium PNG at 2x from a store", configuration: configuration) { benchmark in
+        let renderer = WidgetRenderer()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ww-bench-draft-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = StoreRoot(url: folder)
+        let design = try! TemplateCatalogue.find("classic")!.design(now: now)
+        func draw() -> [UInt8] {
+            let inputs = WidgetRenderer.inputs(for: design, root: root, now: now, timeZone: TimeZone(identifier: "Europe/London")!,
+                                               locale: Locale(identifier: "en_GB"))
+            return try! renderer.png(renderer.layout(design: design, family: .medium, scale: 2, inputs: inputs))
+        }
+        _ = draw()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(draw()) }
     }
 
     // The PNG writer alone (WidgetRender.PNGEncoder, zlib level 1, no filter) on the drawn pixels.

@@ -50,9 +50,14 @@ enum SampleData {
             CalendarSnapshot.Event(title: e.title, start: now.addingTimeInterval(e.startSeconds), end: now.addingTimeInterval(e.endSeconds), location: e.location)
         }
         inputs.calendar = CalendarSnapshot(events: drawnEvents)
-        inputs.reminders = RemindersSnapshot(items: [.init(title: "Water the plants", due: now.addingTimeInterval(2 * 3600)),
-                                                     .init(title: "Call the garage"), .init(title: "Buy coffee", done: true)],
-                                             updatedAt: now.addingTimeInterval(-600))
+        // A read-only sample list: the dock's rows cannot complete anything.
+        let list = RemindersSnapshot.Source(id: "sample", name: "Sample", kind: .todoTxt, location: "sample",
+                                            readOnly: true, contentSHA256: nil, ok: true, itemCount: 3)
+        inputs.reminders = RemindersSnapshot(
+            updatedAt: now.addingTimeInterval(-600), timeZone: TimeZone.current.identifier, sources: [list],
+            items: [.init(id: "sample-1", source: "sample", title: "Water the plants", due: now.addingTimeInterval(2 * 3600)),
+                    .init(id: "sample-2", source: "sample", title: "Call the garage", priority: 1),
+                    .init(id: "sample-3", source: "sample", title: "Buy coffee", done: true)])
         inputs.noise = NoiseWidgetState(playback: .playing, mixName: "Rain",
                                         layers: [.init(enabled: true, volume: 0.7, colour: 1.6), .init(enabled: true, volume: 0.4, colour: 0.8)],
                                         masterVolume: 0.7, timerRemainingSeconds: 25 * 60, resumeOnLaunch: true, updatedAt: now)

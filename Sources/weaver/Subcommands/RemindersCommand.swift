@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import DataSources
 import Foundation
 import SharedStore
@@ -18,7 +19,7 @@ extension Weaver {
                 abstract: "Add a todo.txt file, an .ics file or an .ics address; it is read once now and refused if it holds no tasks.")
             @Argument(help: "A todo.txt file, an .ics file, or an https:// / webcal:// address of an .ics with tasks.") var source: String
             @Option(help: "Name shown in the widget (default: the calendar's own name, else the file name or host).") var name: String?
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: StoreOption
 
             func run() throws {
                 let service = RemindersService(root: store.root)
@@ -41,7 +42,7 @@ extension Weaver {
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "list", abstract: "List the sources: id, name, kind, tasks, last refresh, source.")
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: StoreOption
             func run() throws {
                 let entries = try RemindersService(root: store.root).list(note: printError)
                 if entries.isEmpty { print("No reminders sources; add one with 'weaver reminders add ~/todo.txt'."); return }
@@ -55,7 +56,7 @@ extension Weaver {
         struct Remove: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a source by id or name (the file itself is left alone).")
             @Argument(help: "The id or name from 'weaver reminders list'.") var source: String
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: StoreOption
             func run() throws {
                 do {
                     let e = try RemindersService(root: store.root).remove(source)
@@ -72,7 +73,7 @@ extension Weaver {
                 discussion: "A web source that cannot be fetched keeps its last download; the command then exits 1 after writing the snapshot (and the widget's rows cannot be pressed until a refresh succeeds).")
             @OptionGroup var clockOptions: DataClockOptions
             @Flag(help: "Print nothing unless something failed (for timers).") var quiet = false
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: StoreOption
 
             func run() throws {
                 let zone = clockOptions.zone, clock = clockOptions.clock
