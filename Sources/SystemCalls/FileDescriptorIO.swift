@@ -18,10 +18,17 @@ public enum FileDescriptorIO {
         }
     }
 
+    /// Writes every byte of `bytes`.
     public static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String? = nil) throws(SystemCallError) {
-        try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws(SystemCallError) in
-            guard let base = raw.baseAddress else { return }
-            try writeAll(fd, base, count: raw.count, path: path)
+        var offset = 0
+        while offset < bytes.count {
+            // The call inside withUnsafeBytes stays non-throwing (it rethrows untyped errors);
+            // errno is read right after it.
+            let n: Int = bytes.withUnsafeBytes { raw in
+                retryOnInterrupt { write(fd, raw.baseAddress! + offset, raw.count - offset) }
+            }
+            if n < 0 { throw SystemCallError("write", path: path) }
+            offset += n
         }
     }
 
@@ -31,9 +38,8 @@ public enum FileDescriptorIO {
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = try buffer.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) throws(SystemCallError) in
-                try retryOnInterrupt("read", path: path) { read(fd, raw.baseAddress!, raw.count) }
-            }
+            let n = buffer.withUnsafeMutableBytes { raw in retryOnInterrupt { read(fd, raw.baseAddress!, raw.count) } }
+            if n < 0 { throw SystemCallError("read", path: path) }
             if n == 0 { return result }
             result.append(contentsOf: buffer[0..<n])
             if result.count > limit { return nil }
