@@ -168,7 +168,7 @@ let package = Package(
         // this target imports the real ones.
         // Swift 5 mode: GTK's C callbacks reach the host's state through a main-thread-only global.
         .executableTarget(name: "weaver-desktop", dependencies: [
-            "CGtk", "DesktopWidgets", "WidgetRender", "WidgetDesign", "WidgetActions", "LiveWidgets", "SharedStore", "Variables", "NoiseControl",
+            "CGtk", "DesktopWidgets", "WidgetRender", "WidgetDesign", "WidgetActions", "LiveWidgets", "SharedStore", "Variables", "NoiseControl", "SystemCalls",
         ], swiftSettings: [.swiftLanguageMode(.v5)], linkerSettings: staticSwiftRuntime),
 
         // libFuzzer target for the design import parser (see docs/designs.md for the command).
