@@ -79,7 +79,16 @@ let package = Package(
         // of per module. Internal rather than apple/swift-system: it is ~150 lines over Glibc, the
         // modules pass raw Int32 descriptors to C libraries, and it needs no new package to fetch.
         .target(name: "SystemCalls"),
-        .target(name: "SharedStore", dependencies: ["SystemCalls"]),
+        // Proleptic Gregorian day arithmetic on integers (`CivilCalendar`), out of SharedStore so the
+        // store module holds store things; SharedStore re-exports it. No dependencies.
+        .target(name: "CivilDays"),
+        // The login entry files (systemd user units, XDG autostart entries): their quoting, writing,
+        // enabling and `$XDG_CONFIG_HOME`; out of SharedStore, which re-exports it.
+        .target(name: "LoginEntryFiles", dependencies: ["SystemCalls"]),
+        // The player's heartbeat file beside its control socket (is a player alive?); out of
+        // SharedStore, which re-exports it.
+        .target(name: "PlayerLiveness", dependencies: ["SystemCalls"]),
+        .target(name: "SharedStore", dependencies: ["SystemCalls", "CivilDays", "LoginEntryFiles", "PlayerLiveness"]),
         // The snapshot files the data sources write and the widgets read (weather, calendar,
         // reminders, steps): their names, shapes, caps and derived rules ("next event", "stale")
         // defined once, so the writer and both readers cannot drift apart. Only SharedStore below it.
@@ -147,6 +156,7 @@ let package = Package(
         .target(name: "SpectrumPlot", dependencies: ["NoiseDSP", "CCairo"]),
 
         .executableTarget(name: "noise", dependencies: [
+            "SystemCalls",
             "NoiseEngine", "AudioSinkBase", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
             "SpectrumPlot",
             "MPRISPlayer", "Logind",
@@ -155,6 +165,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: staticSwiftRuntime),
         .executableTarget(name: "weaver", dependencies: [
+            "SystemCalls",
             "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "LiveWidgets", "HomeScreen", "CLISupport",
             "DataSources", "DesktopWidgets", "Snapshots", "FieldTable",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

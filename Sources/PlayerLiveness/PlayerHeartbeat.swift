@@ -47,12 +47,12 @@ public final class PlayerHeartbeat: @unchecked Sendable {
     public init(url: URL = PlayerHeartbeat.url()) throws {
         self.url = url
         let fd = retryOnInterrupt { open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600) }
-        guard fd >= 0 else { throw StoreError("write", path: url.path, failed: SystemCallError("open")) }
+        guard fd >= 0 else { throw SystemCallError("open", path: url.path) }
         do {
             try FileDescriptorIO.writeAll(fd, Array("\(getpid())\n".utf8))
         } catch {
             close(fd)
-            throw StoreError("write", path: url.path, failed: error)
+            throw error
         }
         self.fd = fd
     }
