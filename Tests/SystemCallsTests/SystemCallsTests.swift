@@ -54,6 +54,13 @@ struct SystemCallsTests {
         var previous = sigaction()
         #expect(sigaction(SIGUSR2, &action, &previous) == 0)
         defer { sigaction(SIGUSR2, &previous, nil) }
+        // The test runner's threads may block signals; this one must receive it.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGUSR2)
+        var previousMask = sigset_t()
+        #expect(pthread_sigmask(SIG_UNBLOCK, &unblock, &previousMask) == 0)
+        defer { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
 
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
