@@ -67,26 +67,40 @@ let package = Package(
         // The AudioSink protocol and the outputs that need no C audio library (WAV file, null). The
         // engine depends on this, not on AudioOutput, so weaver (which links the engine for the Noise
         // widget) does not load libpulse, alsa-lib and libFLAC with their ~25 dependencies at every start.
-        .target(name: "AudioSinkBase"),
+        .target(name: "AudioSinkBase", dependencies: ["SystemCalls"]),
         // The device and FLAC outputs: PulseAudio/PipeWire, ALSA, libFLAC. Only `noise` links it.
         .target(name: "AudioOutput", dependencies: ["AudioSinkBase", "CPulse", "CALSA", "CALSASupport", "CNoiseSupport", "CFLAC"]),
         .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore", "SpeechIntelligibility", "FieldTable"]),
         // ANSI S3.5-1997's Speech Intelligibility Index (one-third-octave procedure): what each
         // preset is for, measured (how much of a talker's speech gets through it). Pure arithmetic.
         .target(name: "SpeechIntelligibility"),
-        .target(name: "SharedStore"),
+        // The one small system layer: `retryOnInterrupt`, `SystemCallError` (the call, the path, errno,
+        // one wording), the descriptor loops and the XDG base directories, each written once instead
+        // of per module. Internal rather than apple/swift-system: it is ~150 lines over Glibc, the
+        // modules pass raw Int32 descriptors to C libraries, and it needs no new package to fetch.
+        .target(name: "SystemCalls"),
+        // Proleptic Gregorian day arithmetic on integers (`CivilCalendar`), out of SharedStore so the
+        // store module holds store things; SharedStore re-exports it. No dependencies.
+        .target(name: "CivilDays"),
+        // The login entry files (systemd user units, XDG autostart entries): their quoting, writing,
+        // enabling and `$XDG_CONFIG_HOME`; out of SharedStore, which re-exports it.
+        .target(name: "LoginEntryFiles", dependencies: ["SystemCalls"]),
+        // The player's heartbeat file beside its control socket (is a player alive?); out of
+        // SharedStore, which re-exports it.
+        .target(name: "PlayerLiveness", dependencies: ["SystemCalls"]),
+        .target(name: "SharedStore", dependencies: ["SystemCalls", "CivilDays", "LoginEntryFiles", "PlayerLiveness"]),
         // The snapshot files the data sources write and the widgets read (weather, calendar,
         // reminders, steps): their names, shapes, caps and derived rules ("next event", "stale")
         // defined once, so the writer and both readers cannot drift apart. Only SharedStore below it.
         .target(name: "Snapshots", dependencies: ["SharedStore"]),
         // Around the player: Last Mix, status feed, control socket, autostart. No audio code.
-        .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore", "FieldTable"]),
+        .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore", "FieldTable", "SystemCalls"]),
         .target(name: "Variables", dependencies: ["SharedStore", "Snapshots"]),
         // `noise play` as an MPRIS player on the session bus (media keys, desktop media controls).
         .target(name: "MPRISPlayer", dependencies: ["NoiseControl", "NoiseEngine", "CSystemdBus"]),
         // systemd-logind over the system bus (sd-bus): the idle inhibitor while noise plays, and
         // suspend or power-off when the sleep timer ends (`noise play --then`).
-        .target(name: "Logind", dependencies: ["CSystemdBus"]),
+        .target(name: "Logind", dependencies: ["CSystemdBus", "SystemCalls"]),
         // Each editable field of a design or a mix described once (key path, type, range, default,
         // label, help) and read against; no dependencies, so every module that edits a field can use it.
         .target(name: "FieldTable"),
@@ -108,7 +122,7 @@ let package = Package(
         .target(name: "CChangeWatch"),
         // inotify watcher for live outputs (`weaver render --watch`, `weaver serve`): files through
         // their folders, bursts coalesced, wall-clock minute ticks, clean stop.
-        .target(name: "ChangeWatch", dependencies: ["CChangeWatch"]),
+        .target(name: "ChangeWatch", dependencies: ["CChangeWatch", "SystemCalls"]),
         // What wakes a live widget (`weaver serve`, `weaver render --watch`): the store's files and
         // the minute through ChangeWatch, and the player the status feed names: its exit (pidfd) and
         // the moment its status turns stale.
@@ -121,7 +135,7 @@ let package = Package(
         // numeric options that take negative values, errors with the failing command's usage, and the
         // one `--store` option (and the store folder handed on to login entries) both tools take.
         .target(name: "CLISupport", dependencies: [
-            "CBuildStamp", "SharedStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "CBuildStamp", "SharedStore", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "WidgetActions", dependencies: ["NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender", "DataSources"]),
         // Widgets on the desktop: which designs, where, on which monitor (the store's desktop.json),
@@ -142,6 +156,7 @@ let package = Package(
         .target(name: "SpectrumPlot", dependencies: ["NoiseDSP", "CCairo"]),
 
         .executableTarget(name: "noise", dependencies: [
+            "SystemCalls",
             "NoiseEngine", "AudioSinkBase", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
             "SpectrumPlot",
             "MPRISPlayer", "Logind",
@@ -150,6 +165,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: staticSwiftRuntime),
         .executableTarget(name: "weaver", dependencies: [
+            "SystemCalls",
             "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "LiveWidgets", "HomeScreen", "CLISupport",
             "DataSources", "DesktopWidgets", "Snapshots", "FieldTable",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -163,7 +179,7 @@ let package = Package(
         // this target imports the real ones.
         // Swift 5 mode: GTK's C callbacks reach the host's state through a main-thread-only global.
         .executableTarget(name: "weaver-desktop", dependencies: [
-            "CGtk", "DesktopWidgets", "WidgetRender", "WidgetDesign", "WidgetActions", "LiveWidgets", "SharedStore", "Variables", "NoiseControl",
+            "CGtk", "DesktopWidgets", "WidgetRender", "WidgetDesign", "WidgetActions", "LiveWidgets", "SharedStore", "Variables", "NoiseControl", "SystemCalls",
         ], swiftSettings: [.swiftLanguageMode(.v5)], linkerSettings: staticSwiftRuntime),
 
         // libFuzzer target for the design import parser (see docs/designs.md for the command).
@@ -182,6 +198,7 @@ let package = Package(
         .testTarget(name: "AudioSinkBaseTests", dependencies: ["AudioSinkBase", "TestSupport"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinkBase", "NoiseEngine", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         // The snapshot rules ("upcoming", the cap) and the tolerant, bounded reading of snapshot files.
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "SharedStore"]),
         .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),

@@ -54,7 +54,7 @@ public final class FLACFileSink: DevicelessSink {
         self.ownsDescriptor = ownsDescriptor
         scale = encoding == .s16 ? 32767 : 8_388_607
         output = Output(fd: descriptor,
-                        seekable: SystemCalls.isPatchable(descriptor))
+                        seekable: OutputFileCalls.isPatchable(descriptor))
         guard let encoder = FLAC__stream_encoder_new() else {
             throw AudioOutputError(.io, backend: "flac", call: "FLAC__stream_encoder_new", reason: "out of memory")
         }
@@ -91,7 +91,7 @@ public final class FLACFileSink: DevicelessSink {
         let flags = O_RDWR | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL | O_NOFOLLOW : O_TRUNC)
         let fd = open(path, flags, 0o644)
         guard fd >= 0 else {
-            throw AudioOutputError(.invalid, backend: "flac", call: "open \(path)", reason: SystemCalls.errnoText())
+            throw AudioOutputError(.invalid, backend: "flac", call: "open \(path)", reason: OutputFileCalls.errnoText())
         }
         try self.init(descriptor: fd, ownsDescriptor: true, format: format, encoding: encoding, name: path,
                       expectedFrameCount: expectedFrameCount)
@@ -139,7 +139,7 @@ public final class FLACFileSink: DevicelessSink {
         let failure = output.failure ?? (finished ? nil : AudioOutputError(.io, backend: "flac", call: "finish", reason: stateText))
         var syncFailure: AudioOutputError?
         if failure == nil, output.seekable, fsync(output.fd) != 0, errno != EINVAL, errno != EROFS {
-            syncFailure = AudioOutputError(.io, backend: "flac", call: "fsync", reason: SystemCalls.errnoText())
+            syncFailure = AudioOutputError(.io, backend: "flac", call: "fsync", reason: OutputFileCalls.errnoText())
         }
         release()
         if let failure { throw failure }
@@ -151,7 +151,7 @@ public final class FLACFileSink: DevicelessSink {
     static let write: FLAC__StreamEncoderWriteCallback = { _, bytes, count, _, _, client in
         let out = Unmanaged<Output>.fromOpaque(client!).takeUnretainedValue()
         do {
-            try SystemCalls.writeAll(out.fd, bytes!, count, backend: "flac")
+            try OutputFileCalls.writeAll(out.fd, bytes!, count, backend: "flac")
             return FLAC__STREAM_ENCODER_WRITE_STATUS_OK
         } catch let error as AudioOutputError {
             out.failure = error

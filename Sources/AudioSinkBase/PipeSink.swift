@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemCalls
 
 /// Writes raw interleaved 16-bit little-endian frames to a FIFO, paced in real time: what
 /// Snapcast's `pipe` source reads (`snapserver`'s `source = pipe://PATH?sampleformat=48000:16:2`),
@@ -41,19 +42,18 @@ public final class PipeSink: AudioSink {
         if stat(path, &st) != 0 {
             let e = errno
             guard e == ENOENT else {
-                throw AudioOutputError(.invalid, backend: "pipe", call: "stat \(path)", reason: SystemCalls.errnoText(e))
+                throw AudioOutputError(.invalid, backend: "pipe", call: "stat \(path)", reason: OutputFileCalls.errnoText(e))
             }
             guard mkfifo(path, 0o600) == 0 || errno == EEXIST else {
-                throw AudioOutputError(.invalid, backend: "pipe", call: "mkfifo \(path)", reason: SystemCalls.errnoText())
+                throw AudioOutputError(.invalid, backend: "pipe", call: "mkfifo \(path)", reason: OutputFileCalls.errnoText())
             }
         } else if st.st_mode & S_IFMT != S_IFIFO {
             throw AudioOutputError(.invalid, backend: "pipe", call: "open \(path)",
                                    reason: "not a FIFO (make one with 'mkfifo', or let snapserver create it)")
         }
-        var opened: Int32 = -1
-        repeat { opened = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } while opened < 0 && errno == EINTR
+        let opened = retryOnInterrupt { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
         guard opened >= 0 else {
-            throw AudioOutputError(.invalid, backend: "pipe", call: "open \(path)", reason: SystemCalls.errnoText())
+            throw AudioOutputError(.invalid, backend: "pipe", call: "open \(path)", reason: OutputFileCalls.errnoText())
         }
         fd = opened
         bufferFrames = maximumBlockFrames
@@ -94,6 +94,8 @@ public final class PipeSink: AudioSink {
         due.tv_sec += Int(nanoseconds / 1_000_000_000)
         due.tv_nsec += Int(nanoseconds % 1_000_000_000)
         if due.tv_nsec >= 1_000_000_000 { due.tv_sec += 1; due.tv_nsec -= 1_000_000_000 }
+        // clock_nanosleep returns the error number instead of setting errno, so retryOnInterrupt
+        // does not apply; an absolute deadline makes the plain retry exact.
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, nil) == EINTR {}
     }
 
@@ -123,14 +125,11 @@ public final class PipeSink: AudioSink {
 
     /// Writes what the pipe takes now; 0 when it is full.
     private func writeSome(_ bytes: UnsafeRawPointer, _ count: Int) throws(AudioOutputError) -> Int {
-        while true {
-            let n = Glibc.write(fd, bytes, count)
-            if n >= 0 { return n }
-            let e = errno
-            if e == EINTR { continue }
-            if e == EAGAIN || e == EWOULDBLOCK { return 0 }
-            throw AudioOutputError(.disconnected, backend: "pipe", call: "write \(path)", reason: SystemCalls.errnoText(e))
-        }
+        let n = retryOnInterrupt { Glibc.write(fd, bytes, count) }
+        if n >= 0 { return n }
+        let e = errno
+        if e == EAGAIN || e == EWOULDBLOCK { return 0 }
+        throw AudioOutputError(.disconnected, backend: "pipe", call: "write \(path)", reason: OutputFileCalls.errnoText(e))
     }
 
     public func close(drain: Bool) throws(AudioOutputError) {

@@ -50,13 +50,13 @@ public final class WAVFileSink: DevicelessSink {
         self.format = format
         self.encoding = encoding
         self.name = "wav (\(name))"
-        seekable = SystemCalls.isPatchable(descriptor)
+        seekable = OutputFileCalls.isPatchable(descriptor)
         buffer = .allocate(byteCount: bufferFrames * format.channelCount * encoding.bytesPerSample, alignment: 16)
         let header = Self.header(format: format, encoding: encoding, frameCount: expectedFrameCount ?? 0,
                                  final: !seekable)
         headerSize = header.count
         let result: Result<Void, AudioOutputError> = header.withUnsafeBytes { raw in
-            Result { () throws(AudioOutputError) in try SystemCalls.writeAll(descriptor, raw.baseAddress!, raw.count, backend: "wav") }
+            Result { () throws(AudioOutputError) in try OutputFileCalls.writeAll(descriptor, raw.baseAddress!, raw.count, backend: "wav") }
         }
         try result.get()
     }
@@ -67,7 +67,7 @@ public final class WAVFileSink: DevicelessSink {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL | O_NOFOLLOW : O_TRUNC)
         let fd = open(path, flags, 0o644)
         guard fd >= 0 else {
-            throw AudioOutputError(.invalid, backend: "wav", call: "open \(path)", reason: SystemCalls.errnoText())
+            throw AudioOutputError(.invalid, backend: "wav", call: "open \(path)", reason: OutputFileCalls.errnoText())
         }
         try self.init(descriptor: fd, ownsDescriptor: true, format: format, encoding: encoding, name: path)
     }
@@ -100,7 +100,7 @@ public final class WAVFileSink: DevicelessSink {
                 let dst = buffer.assumingMemoryBound(to: UInt32.self)
                 for i in 0..<count { dst[i] = src[i].bitPattern.littleEndian }
             }
-            try SystemCalls.writeAll(fd, buffer, count * encoding.bytesPerSample, backend: "wav")
+            try OutputFileCalls.writeAll(fd, buffer, count * encoding.bytesPerSample, backend: "wav")
             framesWritten += Int64(n)
             done += n
         }
@@ -128,17 +128,17 @@ public final class WAVFileSink: DevicelessSink {
         // is followed by one pad byte.
         if (Int64(format.channelCount * encoding.bytesPerSample) * framesWritten) & 1 == 1 {
             var zero: UInt8 = 0
-            try SystemCalls.writeAll(fd, &zero, 1, backend: "wav")
+            try OutputFileCalls.writeAll(fd, &zero, 1, backend: "wav")
         }
         guard seekable else { return }
         let header = Self.header(format: format, encoding: encoding, frameCount: framesWritten, final: true)
         precondition(header.count == headerSize)
         let result: Result<Void, AudioOutputError> = header.withUnsafeBytes { raw in
-            Result { () throws(AudioOutputError) in try SystemCalls.pwriteAll(fd, raw.baseAddress!, raw.count, at: 0, backend: "wav") }
+            Result { () throws(AudioOutputError) in try OutputFileCalls.pwriteAll(fd, raw.baseAddress!, raw.count, at: 0, backend: "wav") }
         }
         try result.get()
         if fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
-            throw AudioOutputError(.io, backend: "wav", call: "fsync", reason: SystemCalls.errnoText())
+            throw AudioOutputError(.io, backend: "wav", call: "fsync", reason: OutputFileCalls.errnoText())
         }
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SystemCalls
 import SharedStore
 
 /// Where a command's `-o`/`--output` goes, for both tools (`noise render`, `weaver render`):
@@ -70,7 +71,7 @@ public struct OutputTarget: Sendable {
     public func openStream() throws(Failure) -> (descriptor: Int32, owned: Bool) {
         if isStandardOutput { return (1, false) }
         let fd = retryOnInterrupt { open(resolvedPath, O_WRONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw Failure("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw Failure("cannot write \(path): \(SystemCallError.reason(errno))") }
         return (fd, true)
     }
 
@@ -79,7 +80,7 @@ public struct OutputTarget: Sendable {
         guard !isStream else { return }
         let temporary = temporaryPath
         guard rename(temporary, resolvedPath) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemCallError.reason(errno)
             unlink(temporary)
             throw Failure("cannot move the output into place at \(path): \(reason)")
         }
@@ -98,19 +99,10 @@ public struct OutputTarget: Sendable {
         }
         let (fd, owned) = try openStream()
         defer { if owned { close(fd) } }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in
-                retryOnInterrupt { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
-            }
-            guard n > 0 else { throw Failure("cannot write \(path): \(String(cString: strerror(errno)))") }
-            offset += n
+        do {
+            try FileDescriptorIO.writeAll(fd, bytes)
+        } catch {
+            throw Failure("cannot write \(path): \(error.reason)")
         }
-    }
-
-    private func retryOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
-        var r: T
-        repeat { r = call() } while r == -1 && errno == EINTR
-        return r
     }
 }

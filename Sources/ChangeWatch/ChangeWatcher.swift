@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CChangeWatch
+import SystemCalls
 import Foundation
 import Synchronization
 
@@ -460,7 +461,7 @@ public final class ChangeWatcher: @unchecked Sendable {
     /// Expirations since the last read, and whether someone set the clock (ECANCELED).
     private func readTimer(_ fd: Int32) throws(ChangeWatchError) -> (UInt64, Bool) {
         var expirations: UInt64 = 0
-        let n = Syscalls.retrying { withUnsafeMutableBytes(of: &expirations) { Glibc.read(fd, $0.baseAddress, $0.count) } }
+        let n = retryOnInterrupt { withUnsafeMutableBytes(of: &expirations) { Glibc.read(fd, $0.baseAddress, $0.count) } }
         if n < 0 {
             if errno == ECANCELED { return (0, true) }
             if errno == EAGAIN { return (0, false) }

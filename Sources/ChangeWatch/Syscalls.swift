@@ -2,8 +2,11 @@
 import Glibc
 #endif
 import CChangeWatch
+import SystemCalls
 
-/// A failed system call: which call, on which path (when there is one), and errno.
+/// A failed system call: which call, on which path (when there is one), and errno. Its wording
+/// ("inotify_add_watch(/x) failed: Permission denied") predates `SystemCallError` and is kept
+/// because `weaver render --watch` users and ChangeWatcherTests see it.
 public struct ChangeWatchError: Error, CustomStringConvertible, Sendable, Equatable {
     public var call: String
     public var path: String?
@@ -25,23 +28,15 @@ public struct ChangeWatchError: Error, CustomStringConvertible, Sendable, Equata
 /// Every system call the watcher makes, wrapped once: EINTR is retried, failure becomes a
 /// `ChangeWatchError` naming the call.
 enum Syscalls {
-    static func retrying<T: BinaryInteger>(_ body: () -> T) -> T {
-        while true {
-            let r = body()
-            if r == -1 && errno == EINTR { continue }
-            return r
-        }
-    }
-
     static func inotifyInit() throws(ChangeWatchError) -> Int32 {
-        let fd = retrying { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+        let fd = retryOnInterrupt { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         guard fd >= 0 else { throw ChangeWatchError("inotify_init1") }
         return fd
     }
 
     /// Returns the watch descriptor, or throws (ENOENT/ENOTDIR when the folder is gone).
     static func inotifyAddWatch(_ fd: Int32, _ path: String, _ mask: UInt32) throws(ChangeWatchError) -> Int32 {
-        let wd = retrying { inotify_add_watch(fd, path, mask) }
+        let wd = retryOnInterrupt { inotify_add_watch(fd, path, mask) }
         guard wd >= 0 else { throw ChangeWatchError("inotify_add_watch", path: path) }
         return wd
     }
@@ -49,11 +44,11 @@ enum Syscalls {
     /// Removing a watch the kernel already dropped (its folder was deleted) fails with EINVAL; that
     /// is the state we wanted, so it is not reported.
     static func inotifyRemoveWatch(_ fd: Int32, _ wd: Int32) {
-        _ = retrying { inotify_rm_watch(fd, wd) }
+        _ = retryOnInterrupt { inotify_rm_watch(fd, wd) }
     }
 
     static func timerCreate() throws(ChangeWatchError) -> Int32 {
-        let fd = retrying { ccw_timerfd_create_realtime() }
+        let fd = retryOnInterrupt { ccw_timerfd_create_realtime() }
         guard fd >= 0 else { throw ChangeWatchError("timerfd_create") }
         return fd
     }
@@ -61,18 +56,18 @@ enum Syscalls {
     static func timerArm(_ fd: Int32, atUnixSeconds t: Double) throws(ChangeWatchError) {
         let whole = t.rounded(.down)
         let nanos = Int64(((t - whole) * 1e9).rounded(.down))
-        guard retrying({ ccw_timerfd_arm_absolute(fd, Int64(whole), min(max(nanos, 0), 999_999_999)) }) == 0 else {
+        guard retryOnInterrupt({ ccw_timerfd_arm_absolute(fd, Int64(whole), min(max(nanos, 0), 999_999_999)) }) == 0 else {
             throw ChangeWatchError("timerfd_settime")
         }
     }
 
     /// Stops a timer armed by `timerArm` (an all-zero expiry disarms it).
     static func timerDisarm(_ fd: Int32) throws(ChangeWatchError) {
-        guard retrying({ ccw_timerfd_arm_absolute(fd, 0, 0) }) == 0 else { throw ChangeWatchError("timerfd_settime") }
+        guard retryOnInterrupt({ ccw_timerfd_arm_absolute(fd, 0, 0) }) == 0 else { throw ChangeWatchError("timerfd_settime") }
     }
 
     static func eventCreate() throws(ChangeWatchError) -> Int32 {
-        let fd = retrying { ccw_eventfd() }
+        let fd = retryOnInterrupt { ccw_eventfd() }
         guard fd >= 0 else { throw ChangeWatchError("eventfd") }
         return fd
     }
@@ -80,7 +75,7 @@ enum Syscalls {
     /// A pidfd for `pid` (readable once the process has exited), or the errno of the failure:
     /// ESRCH when the process is gone, ENOSYS/EPERM where the kernel or a seccomp filter refuses.
     static func pidfdOpen(_ pid: Int32) -> Result<Int32, ChangeWatchError> {
-        let fd = retrying { ccw_pidfd_open(pid) }
+        let fd = retryOnInterrupt { ccw_pidfd_open(pid) }
         guard fd >= 0 else { return .failure(ChangeWatchError("pidfd_open", path: "pid \(pid)")) }
         return .success(fd)
     }
@@ -89,14 +84,14 @@ enum Syscalls {
     /// Returns the readable flags in `fds` order.
     static func poll(_ fds: [Int32], timeoutMilliseconds: Int32) throws(ChangeWatchError) -> [Bool] {
         var entries = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let n = retrying { entries.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds) } }
+        let n = retryOnInterrupt { entries.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds) } }
         guard n >= 0 else { throw ChangeWatchError("poll") }
         return entries.map { $0.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 }
     }
 
     /// Reads what is available into `buffer`; 0 when nothing is (EAGAIN).
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, call: String) throws(ChangeWatchError) -> Int {
-        let n = retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+        let n = retryOnInterrupt { Glibc.read(fd, buffer.baseAddress, buffer.count) }
         if n < 0 {
             if errno == EAGAIN { return 0 }
             throw ChangeWatchError(call)

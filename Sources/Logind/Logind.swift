@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSystemdBus
+import SystemCalls
 
 /// systemd-logind on the system bus (`org.freedesktop.login1`): an idle inhibitor while the
 /// noise plays, and suspend or power-off when the sleep timer ends (`noise play --then`).
@@ -34,7 +35,8 @@ public final class Logind {
 
     deinit { sd_bus_flush_close_unref(bus) }
 
-    static func text(_ code: Int32) -> String { String(cString: strerror(-code)) }
+    /// sd-bus returns a negative errno.
+    static func text(_ code: Int32) -> String { SystemCallError.reason(-code) }
 
     /// An inhibitor lock: held while the descriptor is open (logind watches it).
     public final class Inhibitor {
@@ -59,7 +61,7 @@ public final class Logind {
         guard r > 0, fd >= 0 else { throw Failure(call: "Inhibit", reason: "no descriptor in the answer (\(Self.text(r)))") }
         // The message owns its descriptor: keep a copy of our own.
         let own = fcntl(fd, F_DUPFD_CLOEXEC, 3)
-        guard own >= 0 else { throw Failure(call: "Inhibit", reason: "dup: \(String(cString: strerror(errno)))") }
+        guard own >= 0 else { throw Failure(call: "Inhibit", reason: SystemCallError("fcntl(F_DUPFD_CLOEXEC)").description) }
         return Inhibitor(fd: own)
     }
 

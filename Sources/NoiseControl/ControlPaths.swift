@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SystemCalls
 
 /// Where the control socket lives: `$XDG_RUNTIME_DIR/widgetweaver/noise.sock`, or, when
 /// XDG_RUNTIME_DIR is unset, `/tmp/widgetweaver-$UID/noise.sock`. The folder is created 0700
@@ -10,10 +11,8 @@ public enum ControlPaths {
     public static let socketName = "noise.sock"
 
     public static func socketURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            return URL(fileURLWithPath: runtime).appendingPathComponent("widgetweaver/\(socketName)")
-        }
-        return URL(fileURLWithPath: "/tmp/widgetweaver-\(getuid())/\(socketName)")
+        let folder = XDGDirectories(environment: environment).runtimeFolder(application: "widgetweaver")
+        return URL(fileURLWithPath: folder).appendingPathComponent(socketName)
     }
 
     /// Creates the socket's folder (0700) if missing and checks that it is a real folder (not a

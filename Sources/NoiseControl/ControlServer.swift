@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SystemCalls
 import Synchronization
 
 /// The player's end of the control socket.
@@ -156,11 +157,8 @@ public final class ControlServer: Sendable {
         while true {
             fds[0].revents = 0
             fds[1].revents = 0
-            let n = poll(&fds, 2, -1)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+            let n = retryOnInterrupt { poll(&fds, 2, -1) }
+            if n < 0 { return }
             if fds[1].revents != 0 { return }
             guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
             let fd = accept(listenFD, nil, nil)
@@ -258,8 +256,8 @@ public final class ControlServer: Sendable {
         var byte: UInt8 = 0
         // Anything the client sends after subscribing is ignored; end of stream ends it.
         while true {
-            let n = recv(fd, &byte, 1, 0)
-            if n > 0 || (n < 0 && errno == EINTR) { continue }
+            let n = retryOnInterrupt { recv(fd, &byte, 1, 0) }
+            if n > 0 { continue }
             return
         }
     }
@@ -273,8 +271,7 @@ public final class ControlServer: Sendable {
         var discard = [UInt8](repeating: 0, count: 16 << 10)
         var total = 0
         while total < 1 << 20 {
-            let n = discard.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
-            if n < 0 && errno == EINTR { continue }
+            let n = discard.withUnsafeMutableBytes { raw in retryOnInterrupt { recv(fd, raw.baseAddress!, raw.count, 0) } }
             if n <= 0 { break }
             total += n
         }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SystemCalls
 
 /// Starting other programs (a detached player, `systemctl --user daemon-reload`) with posix_spawn.
 /// Not Foundation's `Process`: its child monitor on Linux was seen missing a child's exit.
@@ -44,15 +45,14 @@ public enum Spawn {
         defer { for p in argv + envp { free(p) } }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard rc == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(rc)))") }
+        guard rc == 0 else { throw Failure(description: "cannot start \(executable): \(SystemCallError.reason(rc))") }
         return pid
     }
 
     /// The child's exit status (or 128 + signal) if it has exited, nil while it runs.
     public static func exitStatus(_ pid: pid_t) -> Int32? {
         var status: Int32 = 0
-        var r: pid_t
-        repeat { r = waitpid(pid, &status, WNOHANG) } while r == -1 && errno == EINTR
+        let r = retryOnInterrupt { waitpid(pid, &status, WNOHANG) }
         if r == -1 { return -1 }   // not our child any more (reaped elsewhere)
         guard r == pid else { return nil }
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
@@ -62,8 +62,7 @@ public enum Spawn {
     @discardableResult
     public static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
-        var r: pid_t
-        repeat { r = waitpid(pid, &status, 0) } while r == -1 && errno == EINTR
+        let r = retryOnInterrupt { waitpid(pid, &status, 0) }
         if r == -1 { return -1 }
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }

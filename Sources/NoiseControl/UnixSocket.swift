@@ -2,21 +2,11 @@
 import Glibc
 #endif
 import Foundation
+import SystemCalls
 
-/// A failed system call on the control socket: what was called, on which path, and `strerror`.
-public struct SocketError: Error, CustomStringConvertible, Sendable {
-    public var call: String
-    public var path: String
-    public var code: Int32
-
-    public init(_ call: String, path: String, code: Int32 = errno) {
-        self.call = call
-        self.path = path
-        self.code = code
-    }
-
-    public var description: String { "\(call) \(path): \(String(cString: strerror(code))) (errno \(code))" }
-}
+/// A failed system call on the control socket: what was called, on which path, and errno — the
+/// one `SystemCallError` every module reports, under the name callers here already catch.
+public typealias SocketError = SystemCallError
 
 /// The kernel's view of the process at the other end of a Unix socket (`struct ucred`, which
 /// Glibc's Swift module does not export).
@@ -68,12 +58,9 @@ enum UnixSocket {
     static func connect(_ path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, socketType, 0)
         guard fd >= 0 else { throw SocketError("socket", path: path) }
-        let rc = try withAddress(path) { addr, len -> Int32 in
-            while true {
-                let r = Glibc.connect(fd, addr, len)
-                if r == 0 || errno != EINTR { return r }
-            }
-        }
+        // A connect interrupted by a signal goes on in the background; retrying is what the
+        // kernel expects (a second call reports EALREADY/EISCONN/success, never a lost connection).
+        let rc = try withAddress(path) { addr, len -> Int32 in retryOnInterrupt { Glibc.connect(fd, addr, len) } }
         if rc != 0 {
             let e = SocketError("connect", path: path)
             close(fd)
@@ -105,11 +92,8 @@ enum UnixSocket {
         try data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let n = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw SocketError("send", path: "fd \(fd)")
-                }
+                let n = retryOnInterrupt { send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL)) }
+                if n < 0 { throw SocketError("send", path: "fd \(fd)") }
                 offset += n
             }
         }
@@ -144,9 +128,8 @@ struct LineReader {
                 return line.count > limit ? .tooLong : .line(line)
             }
             if buffer.count > limit { return .tooLong }
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            let n = chunk.withUnsafeMutableBytes { raw in retryOnInterrupt { recv(fd, raw.baseAddress!, raw.count, 0) } }
             if n < 0 {
-                if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { return .timedOut }
                 if errno == ECONNRESET { return .endOfStream }
                 throw SocketError("recv", path: "fd \(fd)")

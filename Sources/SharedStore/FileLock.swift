@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SystemCalls
 
 /// An advisory, exclusive lock (`flock`) on a lock file in the store's `.locks/` folder. Every
 /// read-modify-write of a store file runs inside one, so concurrent writers from several processes
@@ -15,11 +16,12 @@ public struct FileLock: Sendable {
 
     public func withLock<T>(_ body: () throws -> T) throws -> T {
         try FileSystem.makeDirectory(url.deletingLastPathComponent())
-        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StoreError("lock", path: url.path, reason: FileSystem.errnoReason("open")) }
+        let fd = retryOnInterrupt { open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        guard fd >= 0 else { throw StoreError("lock", path: url.path, failed: SystemCallError("open")) }
         defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR { throw StoreError("lock", path: url.path, reason: FileSystem.errnoReason("flock")) }
+        // flock blocks until the other holder lets go; a signal meanwhile must not drop the lock attempt.
+        if retryOnInterrupt({ flock(fd, LOCK_EX) }) != 0 {
+            throw StoreError("lock", path: url.path, failed: SystemCallError("flock"))
         }
         defer { _ = flock(fd, LOCK_UN) }
         return try body()

@@ -6,14 +6,11 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import SystemCalls
 
-/// Thin wrappers over the POSIX calls the store needs, each retried on EINTR and turned into a
-/// `StoreError` that names the call, the path and `strerror`.
+/// Thin wrappers over the POSIX calls the store needs, each retried on EINTR (`retryOnInterrupt`)
+/// and turned into a `StoreError` whose reason is the failed call's `SystemCallError` wording.
 public enum FileSystem {
-    static func errnoReason(_ call: String) -> String {
-        "\(call) failed: \(String(cString: strerror(errno))) (errno \(errno))"
-    }
-
     /// `mkdir -p` with mode 0700 for the directories it creates.
     public static func makeDirectory(_ url: URL) throws {
         do {
@@ -31,34 +28,25 @@ public enum FileSystem {
         let dir = url.deletingLastPathComponent()
         try makeDirectory(dir)
         let tmpPath = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        let fd = open(tmpPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw StoreError("write", path: url.path, reason: errnoReason("open temporary file")) }
+        let fd = retryOnInterrupt { open(tmpPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
+        guard fd >= 0 else { throw StoreError("write", path: url.path, failed: SystemCallError("open temporary file")) }
         var ok = false
         defer {
             if !ok { unlink(tmpPath) }
         }
         do {
-            try data.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw StoreError("write", path: url.path, reason: errnoReason("write"))
-                    }
-                    offset += n
-                }
-            }
-            while fsync(fd) != 0 {
-                if errno != EINTR { throw StoreError("write", path: url.path, reason: errnoReason("fsync")) }
-            }
+            try FileDescriptorIO.writeAll(fd, [UInt8](data))
+            _ = try retryOnInterrupt("fsync") { fsync(fd) }
+        } catch let failed as SystemCallError {
+            close(fd)
+            throw StoreError("write", path: url.path, failed: failed)
         } catch {
             close(fd)
             throw error
         }
         close(fd)
         guard rename(tmpPath, url.path) == 0 else {
-            throw StoreError("write", path: url.path, reason: errnoReason("rename"))
+            throw StoreError("write", path: url.path, failed: SystemCallError("rename"))
         }
         ok = true
         syncDirectory(dir)
@@ -76,10 +64,10 @@ public enum FileSystem {
     /// Reads a whole file, refusing files larger than `limit` bytes (imported and shared files are
     /// untrusted). Returns nil when the file does not exist.
     public static func read(_ url: URL, limit: Int = 16 << 20) throws -> Data? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        let fd = retryOnInterrupt { open(url.path, O_RDONLY | O_CLOEXEC) }
         if fd < 0 {
             if errno == ENOENT { return nil }
-            throw StoreError("read", path: url.path, reason: errnoReason("open"))
+            throw StoreError("read", path: url.path, failed: SystemCallError("open"))
         }
         defer { close(fd) }
         var st = stat()
@@ -90,11 +78,8 @@ public enum FileSystem {
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw StoreError("read", path: url.path, reason: errnoReason("read"))
-            }
+            let n = buffer.withUnsafeMutableBytes { raw in retryOnInterrupt { Glibc.read(fd, raw.baseAddress!, raw.count) } }
+            if n < 0 { throw StoreError("read", path: url.path, failed: SystemCallError("read")) }
             if n == 0 { break }
             result.append(contentsOf: buffer[0..<n])
             if result.count > limit {
@@ -121,7 +106,7 @@ public enum FileSystem {
                 .appendingPathComponent("\(url.lastPathComponent).corrupt-\(f.string(from: now))-\(n)")
         }
         guard rename(url.path, target.path) == 0 else {
-            throw StoreError("set aside", path: url.path, reason: errnoReason("rename"))
+            throw StoreError("set aside", path: url.path, failed: SystemCallError("rename"))
         }
         return target
     }

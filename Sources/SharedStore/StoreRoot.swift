@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// Where the shared store lives: the Linux counterpart of the seed app's App Group container.
 ///
@@ -17,13 +18,9 @@ public struct StoreRoot: Sendable, Equatable {
         if let home = environment["WIDGETWEAVER_HOME"], !home.isEmpty {
             return StoreRoot(url: URL(fileURLWithPath: home, isDirectory: true))
         }
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return StoreRoot(url: URL(fileURLWithPath: state, isDirectory: true)
-                .appendingPathComponent("widgetweaver", isDirectory: true))
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return StoreRoot(url: URL(fileURLWithPath: home, isDirectory: true)
-            .appendingPathComponent(".local/state/widgetweaver", isDirectory: true))
+        let state = XDGDirectories(environment: environment).stateHome
+        return StoreRoot(url: URL(fileURLWithPath: state, isDirectory: true)
+            .appendingPathComponent("widgetweaver", isDirectory: true))
     }
 
     // The documented layout (docs/store-and-control.md).

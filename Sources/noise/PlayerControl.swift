@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SystemCalls
 import NoiseControl
 import NoiseEngine
 
@@ -38,8 +39,8 @@ func writeStdout(_ text: String) {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
-        if n < 0 { if errno == EINTR { continue } else { return } }
+        let n = bytes.withUnsafeMutableBytes { raw in retryOnInterrupt { write(1, raw.baseAddress! + offset, raw.count - offset) } }
+        if n < 0 { return }
         offset += n
     }
     bytes.removeAll()

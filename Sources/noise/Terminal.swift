@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NoiseEngine
+import SystemCalls
 import Synchronization
 
 /// Set by SIGINT/SIGTERM/SIGHUP; long-running commands poll it and finish cleanly.
@@ -77,8 +78,8 @@ func writeStderr(_ text: String) {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
-        if n < 0 { if errno == EINTR { continue } else { return } }
+        let n = bytes.withUnsafeMutableBytes { raw in retryOnInterrupt { write(2, raw.baseAddress! + offset, raw.count - offset) } }
+        if n < 0 { return }
         offset += n
     }
     bytes.removeAll()

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SystemCalls
 import SharedStore
 import WidgetActions
 import WidgetRender
@@ -88,6 +89,6 @@ enum BrowserEditor {
             return
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = retryOnInterrupt { waitpid(pid, &status, 0) }
     }
 }

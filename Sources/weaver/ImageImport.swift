@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SystemCalls
 import SharedStore
 import WidgetDesign
 import WidgetRender
@@ -101,7 +102,7 @@ enum ImageImport {
             try FileSystem.atomicWrite(p.bytes, to: aside)
             defer { unlink(aside.path) }
             if link(aside.path, target.path) != 0 {
-                let reason = String(cString: strerror(errno))
+                let reason = SystemCallError.reason(errno)
                 guard errno == EEXIST, (try? FileSystem.read(target, limit: DesignImages.maximumFileBytes)) == p.bytes else {
                     remove(added)
                     throw CommandError("image: could not add \(target.path) (\(reason)); nothing was changed, run the command again")

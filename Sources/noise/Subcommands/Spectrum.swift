@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLISupport
 import Foundation
+import SystemCalls
 import NoiseDSP
 import NoiseEngine
 import SpectrumPlot
@@ -105,7 +106,7 @@ extension Noise {
                     throw CLIError("\(error)")
                 }
                 guard rename(temporary, path) == 0 else {
-                    let reason = String(cString: strerror(errno))
+                    let reason = SystemCallError.reason(errno)
                     unlink(temporary)
                     throw CLIError("cannot write \(path): \(reason)")
                 }

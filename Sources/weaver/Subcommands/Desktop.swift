@@ -5,6 +5,7 @@ import ArgumentParser
 import CLISupport
 import DesktopWidgets
 import Foundation
+import SystemCalls
 import SharedStore
 import WidgetDesign
 import WidgetRender
@@ -52,7 +53,7 @@ extension Weaver {
             let arguments = [host.path] + (store.path.map { ["--store", $0] } ?? [])
             let argv = arguments.map { strdup($0) } + [nil]
             execv(host.path, argv)
-            throw CommandError("cannot start \(host.path): \(String(cString: strerror(errno)))")
+            throw CommandError("cannot start \(host.path): \(SystemCallError.reason(errno))")
         }
 
         /// `weaver-desktop`, beside this weaver.

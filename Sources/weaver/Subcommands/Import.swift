@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import CLISupport
 import Foundation
+import SystemCalls
 import WidgetDesign
 
 extension Weaver {
@@ -73,11 +74,8 @@ extension Weaver {
             var data = Data()
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
-                let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw DesignError("standard input: \(String(cString: strerror(errno)))")
-                }
+                let n = buffer.withUnsafeMutableBytes { raw in retryOnInterrupt { read(0, raw.baseAddress!, raw.count) } }
+                if n < 0 { throw DesignError("standard input: \(SystemCallError.reason(errno))") }
                 if n == 0 { break }
                 data.append(contentsOf: buffer[0..<n])
                 guard data.count <= limits.maxFileBytes else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SystemCalls
 import SharedStore
 import Variables
 import CLISupport
@@ -31,10 +32,9 @@ extension Weaver.Vars {
             var data = Data()
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
-                let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+                let n = buffer.withUnsafeMutableBytes { raw in retryOnInterrupt { read(0, raw.baseAddress!, raw.count) } }
                 if n < 0 {
-                    if errno == EINTR { continue }
-                    throw ValidationError("cannot read the template from standard input: \(String(cString: strerror(errno)))")
+                    throw ValidationError("cannot read the template from standard input: \(SystemCallError.reason(errno))")
                 }
                 if n == 0 { break }
                 data.append(contentsOf: buffer[0..<n])

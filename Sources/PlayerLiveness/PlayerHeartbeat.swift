@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SystemCalls
 
 /// A running player's proof of life, kept out of the store.
 ///
@@ -16,10 +17,8 @@ public final class PlayerHeartbeat: @unchecked Sendable {
 
     /// The runtime folder shared with the control socket.
     public static func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            return URL(fileURLWithPath: runtime).appendingPathComponent("widgetweaver/\(fileName)")
-        }
-        return URL(fileURLWithPath: "/tmp/widgetweaver-\(getuid())/\(fileName)")
+        let folder = XDGDirectories(environment: environment).runtimeFolder(application: "widgetweaver")
+        return URL(fileURLWithPath: folder).appendingPathComponent(fileName)
     }
 
     /// Seconds since the heartbeat of `pid` was last refreshed; nil when there is no heartbeat
@@ -47,13 +46,13 @@ public final class PlayerHeartbeat: @unchecked Sendable {
     /// private (the control server prepares it).
     public init(url: URL = PlayerHeartbeat.url()) throws {
         self.url = url
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw StoreError("write", path: url.path, reason: FileSystem.errnoReason("open")) }
-        let text = Array("\(getpid())\n".utf8)
-        guard text.withUnsafeBytes({ write(fd, $0.baseAddress!, $0.count) }) == text.count else {
-            let reason = FileSystem.errnoReason("write")
+        let fd = retryOnInterrupt { open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        guard fd >= 0 else { throw SystemCallError("open", path: url.path) }
+        do {
+            try FileDescriptorIO.writeAll(fd, Array("\(getpid())\n".utf8))
+        } catch {
             close(fd)
-            throw StoreError("write", path: url.path, reason: reason)
+            throw error
         }
         self.fd = fd
     }

@@ -1,20 +1,21 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemCalls
 
-/// The POSIX calls the outputs use, each wrapped once: retried on EINTR, failures turned into
-/// `AudioOutputError` with `strerror` (after swift-system's `Syscalls.swift`).
-package enum SystemCalls {
-    package static func errnoText(_ code: Int32 = errno) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
+/// The POSIX calls the file and pipe outputs use, each wrapped once: retried on EINTR
+/// (`retryOnInterrupt`), failures turned into `AudioOutputError` whose reason is
+/// `SystemCallError`'s wording ("No such file or directory (errno 2)").
+package enum OutputFileCalls {
+    package static func errnoText(_ code: Int32 = errno) -> String { SystemCallError.reason(code) }
 
     /// Writes all of `count` bytes.
     package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, backend: String) throws(AudioOutputError) {
         var offset = 0
         while offset < count {
-            let n = Glibc.write(fd, bytes + offset, count - offset)
+            let n = retryOnInterrupt { Glibc.write(fd, bytes + offset, count - offset) }
             if n < 0 {
                 let e = errno
-                if e == EINTR { continue }
                 throw AudioOutputError(e == EPIPE ? .disconnected : .io, backend: backend, call: "write", reason: errnoText(e))
             }
             offset += n
@@ -30,9 +31,8 @@ package enum SystemCalls {
     package static func pwriteAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, at offset: Int64, backend: String) throws(AudioOutputError) {
         var done = 0
         while done < count {
-            let n = pwrite(fd, bytes + done, count - done, off_t(offset) + off_t(done))
+            let n = retryOnInterrupt { pwrite(fd, bytes + done, count - done, off_t(offset) + off_t(done)) }
             if n < 0 {
-                if errno == EINTR { continue }
                 throw AudioOutputError(.io, backend: backend, call: "pwrite", reason: errnoText())
             }
             done += n

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SystemCalls
 
 /// What `noise autostart` and the data-source refresh timer share about the login and timer entries
 /// they write (systemd user units, XDG desktop entries, `sh -c` strings): quoting, so a path with a
@@ -90,8 +91,7 @@ public enum LoginEntries {
 
     /// `$XDG_CONFIG_HOME` (default `~/.config`): where both kinds of entry live.
     public static func configHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let c = environment["XDG_CONFIG_HOME"], c.hasPrefix("/") { return URL(fileURLWithPath: c) }
-        return URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
+        URL(fileURLWithPath: XDGDirectories(environment: environment).configHome)
     }
 
     /// systemd's own test (`sd_booted`): it runs the system when this folder exists.

@@ -1,0 +1,5 @@
+// Concepts that used to live in this module and now have rooms of their own. Re-exported so that
+// `import SharedStore` keeps giving `CivilCalendar`, `LoginEntries` and `PlayerHeartbeat` to every existing caller.
+@_exported import CivilDays
+@_exported import LoginEntryFiles
+@_exported import PlayerLiveness
