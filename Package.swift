@@ -92,6 +92,8 @@ let package = Package(
         // live updates over Server-Sent Events.
         .target(name: "HomeScreen", dependencies: [
             "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "ChangeWatch", "LiveWidgets", "WidgetActions",
+            // The Data page and Steps History call the same services as `weaver weather/calendar/steps`.
+            "DataSources",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
