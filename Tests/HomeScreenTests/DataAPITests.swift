@@ -160,8 +160,12 @@ struct DataAPITests {
         #expect((imported.json()?["message"] as? String ?? "").hasPrefix("Imported 120 days"))
         let goal = try LibraryAPITests.send(rig, "POST", "/api/data/steps/goal", #"{"weekday":8000,"weekend":8000}"#, token: token)
         #expect(goal.status == 200, "\(goal.text)")
-        let vars = try rig.weaver(["vars", "list"])
-        #expect(vars.stdoutText.contains("__steps_goal_weekday") && vars.stdoutText.contains("8000"), "\(vars.stdoutText)")
+        // The built-in keys as `weaver vars keys` prints them ("key<TAB>value").
+        let keys = Dictionary(try rig.weaver(["vars", "keys"]).stdoutText.split(separator: "\n").compactMap { line -> (String, String)? in
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        }, uniquingKeysWith: { a, _ in a })
+        #expect(keys["__steps_goal_weekday"] == "8000", "\(keys)")
         let badGoal = try LibraryAPITests.send(rig, "POST", "/api/data/steps/goal", #"{"weekday":0}"#, token: token)
         #expect(badGoal.status == 422 && badGoal.errorText.contains("1…200000"), "\(badGoal.text)")
 
@@ -180,8 +184,7 @@ struct DataAPITests {
         #expect(page.status == 200)
         for id in ["steps-timeline", "steps-month", "steps-heatmap"] { #expect(page.text.contains("id=\"\(id)\""), "\(id)") }
         #expect(page.text.components(separatedBy: "class=\"bar").count - 1 == 90)
-        let best = try rig.weaver(["vars", "get", "__steps_best_day"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        let streak = try rig.weaver(["vars", "get", "__steps_streak"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let best = keys["__steps_best_day"] ?? "", streak = keys["__steps_streak"] ?? ""
         #expect(!best.isEmpty && page.text.contains("data-insight=\"best\">Best day<b>\(best) on"), "best \(best)")
         #expect(page.text.contains("data-insight=\"streak\">Streak<b>\(streak) day"), "streak \(streak)")
 

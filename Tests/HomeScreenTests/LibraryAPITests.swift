@@ -126,7 +126,19 @@ struct LibraryAPITests {
         let token = try rig.token()
         let folder = rig.store.deletingLastPathComponent().appendingPathComponent("imports")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for file in ImportFixtures.all() {
+        // The oversized file is declared, not sent: the server refuses it from its length, as
+        // `weaver import` refuses it from its size, before reading it.
+        let huge = try #require(ImportFixtures.all().last)
+        let hugePath = folder.appendingPathComponent(huge.fileName)
+        try huge.data.write(to: hugePath)
+        let hugeCLI = try rig.weaver(["import", hugePath.path, "--dry-run"])
+        let hugeWeb = try RawHTTP.sendRaw(port: rig.port, "POST /api/import?name=\(huge.fileName) HTTP/1.1\r\nHost: 127.0.0.1:\(rig.port)\r\n"
+                                          + "Origin: \(rig.origin)\r\nX-WidgetWeaver-Token: \(token)\r\nContent-Length: \(huge.data.count)\r\nConnection: close\r\n\r\n")
+        #expect(hugeCLI.status != 0 && hugeWeb.status == 413, "\(hugeWeb.status) \(hugeWeb.text)")
+        let hugeMessage = String(hugeWeb.errorText.dropFirst(huge.fileName.count + 2))
+        #expect(!hugeMessage.isEmpty && hugeCLI.stderrText.contains(hugePath.path + ": " + hugeMessage), "web '\(hugeWeb.errorText)' / cli '\(hugeCLI.stderrText)'")
+        try FileManager.default.removeItem(at: hugePath)
+        for file in ImportFixtures.all(oversized: false) {
             let path = folder.appendingPathComponent(file.fileName)
             try file.data.write(to: path)
             let cli = try rig.weaver(["import", path.path, "--dry-run"])
