@@ -21,6 +21,11 @@ enum LibraryAssets {
     .file-button input[type=file] { position: absolute; inset: 0; opacity: 0; cursor: pointer; }
     .notice { display: flex; align-items: center; gap: 10px; padding: 10px 14px; border-radius: var(--radius-s);
       background: var(--accent-soft); border: 1px solid var(--line); margin: 0 0 14px; }
+    /* The shell's buttons and notices set display; an element hidden by the script must stay hidden. */
+    main [hidden] { display: none !important; }
+    .data-card input[type=url] { font: inherit; font-size: 14px; color: var(--fg); background: var(--surface); border: 1px solid var(--line-strong);
+      border-radius: var(--radius-s); padding: 7px 10px; min-height: 36px; flex: 1 1 160px; }
+    .setup-grid { align-items: start; }
     .notice.error { background: var(--danger-soft); color: var(--danger); }
     .drop-zone { border: 2px dashed var(--line-strong); border-radius: var(--radius); padding: 14px; text-align: center; color: var(--muted); margin: 0 0 18px; }
     .drop-zone.over { border-color: var(--accent); background: var(--accent-soft); color: var(--fg); }

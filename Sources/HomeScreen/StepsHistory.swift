@@ -162,7 +162,9 @@ enum StepsHistory {
             let opacity = day.map { $0.hit ? 0.9 : 0.25 } ?? 0
             svg += "<g class=\"month-day\(day?.hit == true ? " goal" : "")\" data-date=\"\(dateText(n))\">"
             svg += "<rect x=\"\(f(x + 3))\" y=\"\(f(y + 3))\" width=\"\(f(cell - 6))\" height=\"\(f(cell - 6))\" rx=\"8\" fill=\"\(fill)\" fill-opacity=\"\(opacity)\" stroke=\"currentColor\" stroke-opacity=\"0.12\"/>"
-            svg += "<text x=\"\(f(x + cell / 2))\" y=\"\(f(y + cell / 2 + 4))\" text-anchor=\"middle\">\(i + 1)</text>"
+            // Dark numbers on a filled goal day (the sheet's muted grey is unreadable on green).
+            let ink = day?.hit == true ? " style=\"fill:#0d0e12;font-weight:700\"" : ""
+            svg += "<text x=\"\(f(x + cell / 2))\" y=\"\(f(y + cell / 2 + 4))\" text-anchor=\"middle\"\(ink)>\(i + 1)</text>"
             if let day { svg += "<title>\(day.date): \(day.steps) steps\(day.hit ? " (goal)" : "")</title>" }
             svg += "</g>"
         }

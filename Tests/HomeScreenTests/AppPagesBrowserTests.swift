@@ -38,6 +38,8 @@ struct AppPagesBrowserTests {
         // Explore: a template, then one of its remixes.
         try browser.navigate(rig.url + "explore")
         #expect(try browser.waitUntil(10, "return document.querySelectorAll('.template-card').length >= 10"))
+        // Pictures load lazily: bring one into view first.
+        _ = try browser.execute("document.querySelector('[data-template=\"classic\"] .explore-small').scrollIntoView({block: 'center'}); return true")
         #expect(try browser.waitUntil(20, "const i = document.querySelector('[data-template=\"classic\"] .explore-small'); return i.complete && i.naturalWidth > 0"),
                 "the renderer's picture did not load")
         try Self.shoot(browser, "explore")

@@ -61,7 +61,8 @@ enum CalendarFixture {
     }
 }
 
-/// Steps for the last `days` days ending yesterday: every third day under a 8,000 goal.
+/// Steps for the last `days` days ending yesterday: every third day under the 10,000 default goal,
+/// the others over it.
 enum StepsFixture {
     static func csv(days: Int = 120, now: Date = Date()) -> Data {
         let f = DateFormatter()
@@ -69,7 +70,7 @@ enum StepsFixture {
         f.dateFormat = "yyyy-MM-dd"
         var text = "date,steps\n"
         for i in stride(from: days, through: 1, by: -1) {
-            text += "\(f.string(from: now.addingTimeInterval(-Double(i) * 86_400))),\(i % 3 == 0 ? 4_000 + i : 9_000 + i * 10)\n"
+            text += "\(f.string(from: now.addingTimeInterval(-Double(i) * 86_400))),\(i % 3 == 0 ? 4_000 + i : 10_500 + i * 10)\n"
         }
         return Data(text.utf8)
     }
