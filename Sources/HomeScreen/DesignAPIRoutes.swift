@@ -66,7 +66,7 @@ struct DesignAPIRoutes: AppRoutes {
         router.get("/api/drafts/:id") { _, context in
             try withDesign(context) { workshop, id in
                 let draft = server.drafts.draft(id)
-                return Self.draftAnswer(try draft ?? workshop.design(id: id), unsaved: draft != nil, notices: [])
+                return draftAnswer(try draft ?? workshop.design(id: id), unsaved: draft != nil, notices: [])
             }
         }
         router.put("/api/drafts/:id") { request, context in
@@ -78,14 +78,14 @@ struct DesignAPIRoutes: AppRoutes {
                 case .success(var spec):
                     spec.id = saved.id
                     server.drafts.set(id, spec)
-                    return Self.draftAnswer(spec, unsaved: true, notices: [])
+                    return draftAnswer(spec, unsaved: true, notices: [])
                 }
             }
         }
         router.delete("/api/drafts/:id") { _, context in
             try withDesign(context) { workshop, id in
                 server.drafts.discard(id)
-                return Self.draftAnswer(try workshop.design(id: id), unsaved: false, notices: [])
+                return draftAnswer(try workshop.design(id: id), unsaved: false, notices: [])
             }
         }
         router.post("/api/drafts/:id/edit") { request, context in
@@ -104,7 +104,30 @@ struct DesignAPIRoutes: AppRoutes {
                     return Self.fieldError(field, e.message)
                 }
                 server.drafts.set(id, spec)
-                return Self.draftAnswer(spec, unsaved: true, notices: EditorNotices.after(field: field, in: spec, isPro: workshop.isPro))
+                return draftAnswer(spec, unsaved: true, notices: EditorNotices.after(field: field, in: spec, isPro: workshop.isPro))
+            }
+        }
+        // Trying a preview button: what it would do to the draft's variables, nothing written.
+        router.post("/api/drafts/:id/try") { request, context in
+            let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
+            return try withDesign(context) { workshop, id in
+                let limits = JSONLimits(maxDepth: 3, maxValueCount: 4 + 2 * Self.maximumTrialVariables, maxStringBytes: 1024)
+                guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
+                      Set(o.keys).isSubset(of: ["family", "x", "y", "trial"]),
+                      case .string(let family)? = o["family"],
+                      case .number(let x)? = o["x"], x.isFinite, case .number(let y)? = o["y"], y.isFinite,
+                      let trial = Self.trialObject(o["trial"] ?? .object([:])) else {
+                    return Routes.error(.badRequest, "the body must be {\"family\": NAME, \"x\": POINTS, \"y\": POINTS, \"trial\": {KEY: TEXT}}")
+                }
+                let spec = try server.drafts.draft(id) ?? workshop.design(id: id)
+                do {
+                    let press = try workshop.tryButton(spec, family: family, x: x, y: y, trial: trial, now: Date())
+                    var answer: [String: JSONValue] = ["message": .string(press.message)]
+                    if let key = press.key, let value = press.value { answer["key"] = .string(key); answer["value"] = .string(value) }
+                    return Self.json(.object(answer))
+                } catch let e as NothingToTap {
+                    return Routes.error(.unprocessableContent, e.description)
+                }
             }
         }
         router.post("/api/drafts/:id/render") { request, context in
@@ -115,22 +138,38 @@ struct DesignAPIRoutes: AppRoutes {
                 guard let format = DraftFormat(rawValue: query.get("format") ?? "png") else {
                     return Routes.error(.badRequest, "'format' must be png, svg or json")
                 }
-                var spec: WidgetSpec
-                if body.readableBytes == 0 {
-                    spec = try server.drafts.draft(id) ?? workshop.design(id: id)
-                } else {
+                // The page asks for its screen's pixel density (a 1× screen needs a quarter of the pixels).
+                guard let scale = Int(query.get("scale") ?? "2"), (1...3).contains(scale) else {
+                    return Routes.error(.badRequest, "'scale' must be 1, 2 or 3")
+                }
+                // The held draft, else the saved design (read once: this runs six times per edit).
+                let held = server.drafts.draft(id)
+                var spec = try held ?? workshop.design(id: id)
+                if body.readableBytes > 0 {
                     switch Self.strictDesign(Data(buffer: body)) {
                     case .failure(let refusal): return refusal.response
                     case .success(let s): spec = s
                     }
                 }
-                spec.id = try workshop.design(id: id).id
-                let drawn = try workshop.renderDraft(spec, family: familyName, format: format, now: Date())
+                spec.id = UUID(uuidString: id) ?? spec.id
+                guard let trial = Self.trialVariables(request.headers[.init("X-WidgetWeaver-Try")!]) else {
+                    return Routes.error(.badRequest, "X-WidgetWeaver-Try must be a percent-encoded JSON object of at most \(Self.maximumTrialVariables) text values")
+                }
+                guard let data = query.get("data").map({ $0 == "sample" ? true : $0 == "live" ? false : nil }) ?? false else {
+                    return Routes.error(.badRequest, "'data' must be live or sample")
+                }
+                let drawn = try workshop.renderDraft(spec, family: familyName, format: format, scale: scale, trial: trial, sample: data, now: Date())
                 var response = Routes.bytes(drawn.bytes, type: format.contentType)
                 // The renderer's warnings ride along, so one request gives the page the picture and
                 // what to say beside it. Percent-encoded JSON: header values must be plain ASCII.
                 let warnings = String(decoding: JSONValue.array(drawn.warnings.map { .string($0) }).prettyPrinted(), as: UTF8.self)
                 response.headers[.init("X-WidgetWeaver-Warnings")!] = warnings.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%5B%5D"
+                // The buttons, in points, so the page can put a real button over each to try it.
+                let buttons = JSONValue.array(drawn.buttons.map { b in
+                    .object(["label": .string(b.label), "x": .number(b.x), "y": .number(b.y), "width": .number(b.width), "height": .number(b.height)])
+                })
+                response.headers[.init("X-WidgetWeaver-Buttons")!] = String(decoding: buttons.prettyPrinted(), as: UTF8.self)
+                    .addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%5B%5D"
                 return response
             }
         }
@@ -152,6 +191,20 @@ struct DesignAPIRoutes: AppRoutes {
                 return response
             } catch let e as DesignImages.Failure {
                 return Self.fieldError("image", e.description)
+            } catch let e as DesignError {
+                return Self.fieldError("image", e.message)
+            }
+        }
+        // Theme from photo: the picture's colours and the accent and background that suit it.
+        router.get("/api/images/:name/theme") { _, context in
+            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            guard let name = context.parameters.get("name") else { return Routes.error(.notFound, "no such picture") }
+            do {
+                let theme = try workshop.photoTheme(fileName: name)
+                return Self.json(.object(["palette": .array(theme.palette.map { .string($0) }),
+                                          "accent": .string(theme.accent.rawValue), "background": .string(theme.background.rawValue)]))
+            } catch let e as NotFound {
+                return Routes.error(.notFound, e.description)
             } catch let e as DesignError {
                 return Self.fieldError("image", e.message)
             }
@@ -187,6 +240,28 @@ struct DesignAPIRoutes: AppRoutes {
         }
     }
 
+    /// Tried variables a page may send: few and short (they only ever hold what a button wrote).
+    static let maximumTrialVariables = 16
+
+    static func trialObject(_ value: JSONValue) -> [String: String]? {
+        guard case .object(let o) = value, o.count <= maximumTrialVariables else { return nil }
+        var out: [String: String] = [:]
+        for (k, v) in o {
+            guard case .string(let text) = v, k.count <= 128, text.count <= 256 else { return nil }
+            out[k] = text
+        }
+        return out
+    }
+
+    /// The `X-WidgetWeaver-Try` header: absent is none; otherwise a percent-encoded JSON object.
+    static func trialVariables(_ header: String?) -> [String: String]? {
+        guard let header, !header.isEmpty else { return [:] }
+        guard header.utf8.count <= 8192, let text = header.removingPercentEncoding,
+              let value = try? JSONValue.parse(Data(text.utf8), limits: JSONLimits(maxDepth: 2, maxValueCount: 2 * maximumTrialVariables + 1, maxStringBytes: 1024))
+        else { return nil }
+        return trialObject(value)
+    }
+
     struct Refusal: Error {
         var response: Response
     }
@@ -209,8 +284,10 @@ struct DesignAPIRoutes: AppRoutes {
         return .success(decoded.0)
     }
 
-    static func draftAnswer(_ spec: WidgetSpec, unsaved: Bool, notices: [EditorNotices.Notice]) -> Response {
-        json(.object(["design": spec.jsonValue, "unsaved": .bool(unsaved),
+    func draftAnswer(_ spec: WidgetSpec, unsaved: Bool, notices: [EditorNotices.Notice]) -> Response {
+        let resolved = server.workshop?.resolvedTexts(spec, now: Date()) ?? [:]
+        return Self.json(.object(["design": spec.jsonValue, "unsaved": .bool(unsaved),
+                      "resolved": .object(resolved.mapValues { JSONValue.string($0) }),
                       "notices": .array(notices.map { .object(["field": .string($0.field), "message": .string($0.message)]) })]))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import WidgetDesign
+import WidgetRender
 
 /// What the Editor needs beyond the home screen's `WidgetBoard`: the Library's designs read and
 /// written as `weaver designs` does, and drafts drawn by the one renderer without being saved.
@@ -14,8 +15,17 @@ public protocol DesignWorkshop: Sendable {
     func save(id: String, _ spec: WidgetSpec, now: Date) throws -> WidgetSpec
     /// A new design in the library from a catalogue starter (`weaver designs new --template`).
     func create(starter: String, name: String?, now: Date) throws -> WidgetSpec
-    /// Draws an unsaved design at 2 pixels per point, with the store's inputs (as the home screen).
-    func renderDraft(_ spec: WidgetSpec, family: String, format: DraftFormat, now: Date) throws -> DraftRender
+    /// Draws an unsaved design at `scale` pixels per point (1…3), with the store's inputs (as the
+    /// home screen).
+    /// `trial`: variables the page's tried buttons changed, drawn in place of the store's (Pro).
+    /// `sample`: the fixed sample weather, calendar, steps and noise (`SampleData`) instead of the store's.
+    func renderDraft(_ spec: WidgetSpec, family: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool, now: Date) throws -> DraftRender
+    /// Presses the draft's button at `x`,`y` (points) without writing anything: the variable it
+    /// would change and its new value, from `trial` over the store's values. `NothingToTap` when no
+    /// button is there.
+    func tryButton(_ spec: WidgetSpec, family: String, x: Double, y: Double, trial: [String: String], now: Date) throws -> TrialPress
+    /// The design's template texts as the widget writes them now (`{{…}}` resolved), by field key.
+    func resolvedTexts(_ spec: WidgetSpec, now: Date) -> [String: String]
     /// Every variable key a text may use with its current value: built-in keys, then stored ones.
     func variables(now: Date) -> [(key: String, value: String)]
     /// Every symbol name the renderer draws.
@@ -24,6 +34,9 @@ public protocol DesignWorkshop: Sendable {
     /// image=PATH` does): sizes checked from the header before decoding, a photo over the pixel
     /// cap scaled down, never overwriting a different picture of the same name.
     func importImage(_ data: Data) throws -> ImportedImage
+    /// The colours of a picture in the store's `images/` and the accent and background that suit
+    /// it (`PhotoTheme`); `NotFound` for a name that is not a bare file there.
+    func photoTheme(fileName: String) throws -> PhotoTheme
     /// Whether Pro is unlocked in the store (actions, matched sets, custom variables).
     var isPro: Bool { get }
 }
@@ -65,14 +78,30 @@ public enum DraftFormat: String, Sendable, CaseIterable {
     }
 }
 
+/// What pressing a draft's button would do: a message, and the variable it sets (nil for a
+/// button that changes none, as a link).
+public struct TrialPress: Sendable {
+    public var message: String
+    public var key: String?
+    public var value: String?
+}
+
+/// One of a drawn draft's buttons, in points from the widget's top-left corner.
+public struct DraftButton: Sendable {
+    public var label: String
+    public var x: Double, y: Double, width: Double, height: Double
+}
+
 /// A drawn draft: the bytes, and what the renderer warned about (shown beside the size).
 public struct DraftRender: Sendable {
     public var bytes: [UInt8]
     public var warnings: [String]
+    public var buttons: [DraftButton]
 
-    public init(bytes: [UInt8], warnings: [String]) {
+    public init(bytes: [UInt8], warnings: [String], buttons: [DraftButton] = []) {
         self.bytes = bytes
         self.warnings = warnings
+        self.buttons = buttons
     }
 }
 

@@ -58,12 +58,17 @@ enum EditorAssets {
     .symbol-grid button[aria-pressed="true"] { border-color: var(--accent); background: var(--accent-soft); }
     .image-row { display: grid; gap: 6px; }
     .image-row input[type=file] { font-size: 13px; color: var(--muted); }
+    .theme { display: grid; gap: 8px; padding: 10px; border-radius: 12px; background: var(--card-2); }
+    .theme-title { margin: 0; font-size: 12.5px; font-weight: 650; color: var(--muted); }
+    .palette { display: flex; gap: 6px; }
+    .palette .chip { width: 28px; height: 28px; border-radius: 8px; border: 1px solid var(--line-strong); }
     .action-slot { border: 1px dashed var(--line-strong); border-radius: 12px; padding: 4px 12px 8px; margin: 8px 0 0; }
     .action-slot > legend { font-size: 12.5px; font-weight: 650; color: var(--muted); padding: 0 6px; }
 
     .dock { position: sticky; top: 124px; background: var(--card); border: 1px solid var(--line); border-radius: 22px; padding: 14px 18px 18px; box-shadow: var(--shadow);
             max-height: calc(100vh - 140px); overflow: auto; }
-    .dock-head { display: flex; align-items: baseline; justify-content: space-between; }
+    .dock-head { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 4px 12px; }
+    .sample-toggle { display: inline-flex; align-items: center; gap: 6px; font-size: 13px; color: var(--muted); margin-left: auto; }
     .dock-head h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.07em; color: var(--muted); margin: 0 0 12px; }
     .dock-home, .dock-lock { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
     .dock-lock { margin-top: 16px; padding: 14px; border-radius: 18px; background: #1b1d24; }
@@ -72,6 +77,10 @@ enum EditorAssets {
     .preview-surface { border-radius: 22px; background: repeating-conic-gradient(var(--card-2) 0 25%, transparent 0 50%) 0 0 / 16px 16px; }
     .family-circular .preview-surface, .family-rectangular .preview-surface, .family-inline .preview-surface { border-radius: 12px; background: none; }
     .preview img { display: block; width: 100%; height: 100%; }
+    .preview-surface { position: relative; }
+    .hit { position: absolute; margin: 0; padding: 0; border: 0; border-radius: 10px; background: transparent; cursor: pointer; }
+    .hit:hover { background: rgba(127, 127, 127, 0.14); }
+    .hit:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
     .preview figcaption { font-size: 12px; color: var(--muted); margin-top: 6px; text-align: center; }
     .preview-warnings { list-style: none; margin: 4px 0 0; padding: 0; max-width: 364px; }
     .preview-warnings li { font-size: 12px; color: var(--warn); }
@@ -154,20 +163,29 @@ enum EditorAssets {
       const redoStack = [];
       let busy = Promise.resolve();
 
-      // MARK: Values by key path. A key is a JSON path into the design (`style.padding`);
-      // `actions[]` and `clock` live under `actionBar.actions` and `clockConfig` in the file.
-      function pathOf(key) {
-        return key.replace(/^actions\\[\\]/, 'actionBar.actions[]').replace(/^clock\\./, 'clockConfig.').split('.');
-      }
-      function valueAt(object, key) {
+      // MARK: Values by key path. A key (or one of its aliases) is a JSON path into the design
+      // (`style.padding`, `clockConfig.theme`); `actions[N]` lives under `actionBar.actions`. A
+      // key naming an object reads its name (`symbol` → its name, `image` → its file name).
+      function at(object, path) {
         let v = object;
-        for (const part of pathOf(key)) {
+        for (const part of path.replace(/^actions\\[(\\d)\\]/, 'actionBar.actions.$1').split('.')) {
           if (v == null) return undefined;
           v = v[part];
         }
         return v;
       }
+      function valueAt(object, field) {
+        for (const path of [field.key].concat(field.aliases || [])) {
+          let v = at(object, path);
+          if (v && typeof v === 'object') v = v.name !== undefined ? v.name : (v.fileName !== undefined ? v.fileName : v.token);
+          if (v !== undefined && v !== null && typeof v !== 'object') return v;
+        }
+        return undefined;
+      }
       const stringOf = (v) => v == null ? '' : (typeof v === 'object' ? '' : String(v));
+      // Fields the page edits through others: `action.N` is what the `actions[]` controls of slot
+      // N compose; Smart Photo renders are read from files (the app prepares them).
+      const editable = (f) => !(/^action\\.\\d$/.test(f.key)) && (!f.key.includes('[]') || f.key.startsWith('actions[]'));
 
       // MARK: Building the controls from the field table.
       const slug = (key) => 'f-' + key.replace(/[^A-Za-z0-9]+/g, '-');
@@ -196,7 +214,9 @@ enum EditorAssets {
         const help = el('p', { class: 'help', id: helpId, text: parts.join(' ') });
         const error = el('p', { class: 'field-error', id: slug(field.key) + '-error', role: 'alert', dataset: { errorFor: field.key } });
         const notice = el('p', { class: 'notice', dataset: { noticeFor: field.key } });
-        wrap.append(error, notice, help);
+        wrap.append(error, notice);
+        if (field.template) wrap.append(el('p', { class: 'resolved', dataset: { resolvedFor: field.key }, 'aria-live': 'polite' }));
+        wrap.append(help);
         const target = wrap.querySelector('[data-field]');
         if (target) target.setAttribute('aria-describedby', helpId + ' ' + error.id);
         return wrap;
@@ -227,7 +247,8 @@ enum EditorAssets {
           return set;
         }
         const select = el('select', { id: slug(field.key), dataset: { field: field.key } });
-        if (field.optional) select.append(el('option', { value: '', text: '(none)' }));
+        if (field.slot !== undefined && field.key.endsWith('.kind')) select.append(el('option', { value: '', text: '(no button)' }));
+        else if (field.optional) select.append(el('option', { value: '', text: '(none)' }));
         for (const v of field.allowed || []) select.append(el('option', { value: v, text: v }));
         return select;
       }
@@ -293,8 +314,34 @@ enum EditorAssets {
             file.value = '';
           }
         });
-        wrap.append(name, file);
+        const theme = el('div', { class: 'theme', hidden: true, 'aria-live': 'polite' });
+        wrap.append(name, file, theme);
         return wrap;
+      }
+
+      // Theme from photo: the picture's colours, and the accent and background that suit it.
+      let themeFor = '';
+      async function showTheme() {
+        const box = form.querySelector('.theme');
+        const picture = design.image && design.image.fileName;
+        if (!box) return;
+        if (!picture) { box.hidden = true; themeFor = ''; return; }
+        if (picture === themeFor) return;
+        themeFor = picture;
+        try {
+          const theme = await call('GET', '/api/images/' + encodeURIComponent(picture) + '/theme');
+          box.textContent = '';
+          const chips = el('div', { class: 'palette', role: 'img', 'aria-label': 'Colours of the photo: ' + theme.palette.join(', ') });
+          for (const c of theme.palette) { const chip = el('span', { class: 'chip' }); chip.style.background = c; chips.append(chip); }
+          const use = el('button', { type: 'button', class: 'btn', dataset: { themeAccent: theme.accent, themeBackground: theme.background },
+                                     text: 'Use accent ' + theme.accent + ' and background ' + theme.background });
+          use.addEventListener('click', async () => {
+            await submit('style.accent', { field: 'style.accent', value: theme.accent });
+            await submit('style.background', { field: 'style.background', value: theme.background });
+          });
+          box.append(el('p', { class: 'theme-title', text: 'Theme from photo' }), chips, use);
+          box.hidden = false;
+        } catch (e) { box.hidden = true; themeFor = ''; }
       }
 
       // Which groups the design uses (the seed's context-aware editor): clock settings for a clock,
@@ -304,20 +351,36 @@ enum EditorAssets {
         switch (group) {
           case 'Clock': return template === 'clockIcon' || !!d.clockConfig;
           case 'Weather': return template === 'weather' || template === 'forecast';
-          case 'Actions': case 'Matched set': return pro;
+          // Buttons a design already has stay editable without Pro (to remove them); the notice
+          // beside them says the widgets do not draw them.
+          case 'Actions': return pro || !!d.actionBar;
+          case 'Matched set': return pro || !!d.matchedSet;
+          case 'Reminders': return template === 'reminders';
           default: return true;
         }
       }
+      // Within a button slot, only what its kind uses; the second slot once the first is set.
+      const slotParts = { incrementVariable: ['variableKey', 'incrementAmount'], setVariableToNow: ['variableKey', 'nowFormat'],
+                          resetVariable: ['variableKey', 'resetValue'], openURL: ['url'] };
       function fieldShown(field, d) {
+        if (field.slot !== undefined) {
+          const part = field.key.replace(/^actions\\[\\d\\]\\./, '');
+          const kindNode = form.querySelector('[data-field="actions[' + field.slot + '].kind"]');
+          const kind = kindNode ? kindNode.value : '';
+          if (part === 'kind' || part === 'title') return true;
+          return (slotParts[kind] || []).includes(part);
+        }
         if (field.group === 'Image' && field.key !== 'image' && field.key !== 'image.fileName') return !!d.image;
         if (field.group === 'Symbol' && field.type !== 'symbol') return !!d.symbol;
         return true;
       }
 
+      const slotFields = new Map();   // `actions[N].part` → the field, for slot N
+      const fieldFor = (key) => slotFields.get(key) || fields.find((f) => f.key === key);
       function build() {
         form.textContent = '';
         const groups = new Map();
-        for (const f of fields) {
+        for (const f of fields.filter(editable)) {
           if (!groups.has(f.group)) groups.set(f.group, []);
           groups.get(f.group).push(f);
         }
@@ -331,7 +394,11 @@ enum EditorAssets {
           if (list.some((f) => f.key.startsWith('actions[]'))) {
             for (const slot of [0, 1]) {
               const box = el('fieldset', { class: 'action-slot', dataset: { slot: String(slot) } }, el('legend', { text: 'Button ' + (slot + 1) }));
-              for (const f of list) box.append(fieldShell(Object.assign({}, f, { key: f.key.replace('[]', '[' + slot + ']') }), control(Object.assign({}, f, { key: f.key.replace('[]', '[' + slot + ']') }))));
+              for (const f of list.filter((f) => f.key.startsWith('actions[]'))) {
+                const one = Object.assign({}, f, { key: f.key.replace('[]', '[' + slot + ']'), aliases: [], slot });
+                slotFields.set(one.key, one);
+                box.append(fieldShell(one, control(one)));
+              }
               set.append(box);
             }
             for (const f of list.filter((f) => !f.key.startsWith('actions[]'))) set.append(fieldShell(f, control(f)));
@@ -343,16 +410,22 @@ enum EditorAssets {
       }
 
       // MARK: Showing the draft in the controls.
-      function fill() {
+      function visibility() {
         for (const set of form.querySelectorAll('fieldset.group')) set.hidden = !groupShown(set.dataset.group, design);
         for (const row of form.querySelectorAll('[data-field-row]')) {
-          const field = fields.find((f) => f.key === row.dataset.fieldRow.replace(/\\[\\d\\]/, '[]'));
+          const field = fieldFor(row.dataset.fieldRow);
           if (field) row.hidden = !fieldShown(field, design);
         }
+        const second = form.querySelector('.action-slot[data-slot="1"]');
+        if (second) second.hidden = !(design.actionBar && design.actionBar.actions && design.actionBar.actions.length);
+      }
+      function fill() {
         for (const node of form.querySelectorAll('[data-field]')) {
           if (node === document.activeElement && node.type !== 'checkbox') continue;
           const key = node.dataset.field;
-          const value = valueAt(design, key.replace(/\\[(\\d)\\]/, '.$1'));
+          const field = fieldFor(key);
+          if (!field) continue;
+          const value = valueAt(design, field);
           if (node.dataset.kind === 'swatches') {
             for (const r of node.querySelectorAll('input')) r.checked = r.value === stringOf(value);
           } else if (node.type === 'checkbox') {
@@ -366,6 +439,8 @@ enum EditorAssets {
             for (const b of node.closest('.symbol-picker').querySelectorAll('[data-symbol]')) b.setAttribute('aria-pressed', String(b.dataset.symbol === stringOf(value)));
           }
         }
+        visibility();
+        showTheme();
         document.getElementById('design-title').textContent = design.name;
         const unsaved = JSON.stringify(design) !== savedText;
         document.getElementById('unsaved').hidden = !unsaved;
@@ -387,11 +462,29 @@ enum EditorAssets {
         for (const n of form.querySelectorAll('[data-error-for]')) n.textContent = '';
         for (const n of form.querySelectorAll('[aria-invalid="true"]')) n.setAttribute('aria-invalid', 'false');
       }
+      // What the texts show now, and the template's problems named beside it: an unclosed {{, or
+      // a key no built-in or stored variable has and no |fallback covers.
+      function showResolved(resolved) {
+        for (const p of form.querySelectorAll('[data-resolved-for]')) {
+          const key = p.dataset.resolvedFor;
+          p.textContent = resolved && resolved[key] !== undefined && valueAt(design, fieldFor(key)) ? resolved[key] : '';
+          const source = stringOf(valueAt(design, fieldFor(key)));
+          const problems = [];
+          if ((source.match(/\\{\\{/g) || []).length > (source.match(/\\}\\}/g) || []).length) problems.push('a {{ is not closed with }}');
+          for (const m of source.matchAll(/\\{\\{\\s*([A-Za-z_][A-Za-z0-9_.]*)\\s*(\\|[^}]*)?\\}\\}/g)) {
+            const name = m[1].toLowerCase();
+            if (!m[2] && !variables.some((v) => v.key.toLowerCase() === name)) problems.push('{{' + m[1] + '}} has no value: no built-in or stored variable of that name (add |fallback)');
+          }
+          const notice = form.querySelector('[data-notice-for="' + CSS.escape(key) + '"]');
+          if (notice && !notice.dataset.server) notice.textContent = problems.join('; ');
+        }
+      }
       function showNotices(key, notices) {
+        for (const n of form.querySelectorAll('[data-notice-for]')) delete n.dataset.server;
         for (const n of form.querySelectorAll('[data-notice-for="' + CSS.escape(key) + '"]')) n.textContent = '';
         for (const n of notices || []) {
           const node = form.querySelector('[data-notice-for="' + CSS.escape(n.field) + '"]');
-          if (node) node.textContent = n.message;
+          if (node) { node.textContent = n.message; node.dataset.server = 'true'; }
         }
       }
 
@@ -417,7 +510,7 @@ enum EditorAssets {
         switch (kind) {
           case '': value = ''; break;
           case 'incrementVariable': value = 'increment:' + get('variableKey') + ':' + (get('incrementAmount') || '1') + (title ? ':' + title : ''); break;
-          case 'setVariableToNow': value = 'now:' + get('variableKey') + ':' + (get('nowFormat') || 'iso') + (title ? ':' + title : ''); break;
+          case 'setVariableToNow': value = 'now:' + get('variableKey') + ':' + (get('nowFormat') || 'iso8601') + (title ? ':' + title : ''); break;
           case 'resetVariable': value = 'reset:' + get('variableKey') + ':' + (get('resetValue') || '0') + (title ? ':' + title : ''); break;
           case 'openURL': value = 'open:' + (title ? title + ':' : '') + get('url'); break;
           default: value = kind;
@@ -427,18 +520,21 @@ enum EditorAssets {
       let editStarted = 0;
       function edit(node) {
         const key = node.dataset.field;
-        const assignment = actionAssignment(key) || { field: key, value: editValue(node) };
+        return submit(key, actionAssignment(key) || { field: key, value: editValue(node) });
+      }
+      function submit(key, assignment) {
         editStarted = performance.now();
         busy = busy.then(async () => {
           const before = design;
           try {
             const answer = await call('POST', '/api/drafts/' + id + '/edit', assignment);
-            showError(key, '');
+            clearErrors();
             undoStack.push(before);
             redoStack.length = 0;
             design = answer.design;
             showNotices(key, answer.notices);
             fill();
+            showResolved(answer.resolved);
             await redraw();
           } catch (e) {
             showError(key, e.message);
@@ -450,7 +546,16 @@ enum EditorAssets {
       form.addEventListener('submit', (e) => e.preventDefault());
       form.addEventListener('change', (e) => {
         const node = e.target.closest('[data-field]');
-        if (node) edit(node);
+        if (!node) return;
+        // A button's kind shows the parts it needs; it is sent once they are filled in.
+        const slot = /^actions\\[(\\d)\\]\\.kind$/.exec(node.dataset.field);
+        if (slot && node.value) {
+          visibility();
+          const needs = (slotParts[node.value] || [])[0];
+          const part = needs && form.querySelector('[data-field="actions[' + slot[1] + '].' + needs + '"]');
+          if (part && !part.value.trim()) { part.focus(); return; }
+        }
+        edit(node);
       });
       form.addEventListener('input', (e) => {
         const range = e.target.dataset && e.target.dataset.rangeFor;
@@ -520,22 +625,53 @@ enum EditorAssets {
       form.addEventListener('focusout', (e) => { if (completion && e.target === completion.input) setTimeout(closeCompletion, 0); });
 
       // MARK: The preview dock, drawn from the server's draft.
+      // Values the tried buttons wrote: drawn instead of the store's, never saved.
+      const trial = {};
+      root.addEventListener('click', async (e) => {
+        const hit = e.target.closest('button.try');
+        if (!hit) return;
+        try {
+          const answer = await call('POST', '/api/drafts/' + id + '/try', { family: hit.dataset.family, x: Number(hit.dataset.x), y: Number(hit.dataset.y), trial });
+          say(answer.message);
+          document.getElementById('dock-state').textContent = answer.message;
+          if (answer.key) { trial[answer.key] = answer.value; await redraw(); }
+        } catch (err) { say('Could not try it: ' + err.message); }
+      });
+
+      // Live data or the fixed sample (a weather design can be designed before set-up).
+      document.getElementById('sample-data').addEventListener('change', () => { redraw(); });
+
       let generation = 0;
       const objectURLs = {};
+      // Pictures at the screen's density: a 1× screen gets 1 pixel per point, a 2× screen 2.
+      const pixelScale = () => Math.min(3, Math.max(1, Math.round(window.devicePixelRatio || 1)));
       async function redraw() {
         const mine = ++generation;
         const started = editStarted || performance.now();
         editStarted = 0;
         const drawn = await Promise.all(families.map(async (family) => {
-          const response = await fetch('/api/drafts/' + id + '/render?family=' + family + '&format=png', { method: 'POST', headers: { 'X-WidgetWeaver-Token': token } });
+          const headers = { 'X-WidgetWeaver-Token': token };
+          if (Object.keys(trial).length) headers['X-WidgetWeaver-Try'] = encodeURIComponent(JSON.stringify(trial));
+          const data = document.getElementById('sample-data').checked ? 'sample' : 'live';
+          const response = await fetch('/api/drafts/' + id + '/render?family=' + family + '&format=png&scale=' + pixelScale() + '&data=' + data, { method: 'POST', headers });
           if (!response.ok) throw new Error((await response.json()).error || ('HTTP ' + response.status));
-          let warnings = [];
+          let warnings = [], buttons = [];
           try { warnings = JSON.parse(decodeURIComponent(response.headers.get('X-WidgetWeaver-Warnings') || '%5B%5D')); } catch (e) { warnings = []; }
-          return { family, blob: await response.blob(), warnings };
+          try { buttons = JSON.parse(decodeURIComponent(response.headers.get('X-WidgetWeaver-Buttons') || '%5B%5D')); } catch (e) { buttons = []; }
+          return { family, blob: await response.blob(), warnings, buttons };
         })).catch((e) => { say('The preview could not be drawn: ' + e.message); return null; });
         if (!drawn || mine !== generation) return;
-        await Promise.all(drawn.map(async ({ family, blob, warnings }) => {
+        await Promise.all(drawn.map(async ({ family, blob, warnings, buttons }) => {
           const img = root.querySelector('img[data-preview-family="' + family + '"]');
+          // A real button over each of the draft's buttons: pressing one tries it (nothing saved).
+          const surface = img.parentElement;
+          for (const old of surface.querySelectorAll('button.try')) old.remove();
+          for (const b of buttons) {
+            const hit = el('button', { type: 'button', class: 'hit try', 'aria-label': 'Try ' + b.label + ' (' + family + ')', title: 'Try ' + b.label,
+                                       dataset: { family, x: String(b.x + b.width / 2), y: String(b.y + b.height / 2) } });
+            Object.assign(hit.style, { left: b.x + 'px', top: b.y + 'px', width: b.width + 'px', height: b.height + 'px' });
+            surface.append(hit);
+          }
           const url = URL.createObjectURL(blob);
           const old = objectURLs[family];
           img.src = url;
@@ -550,7 +686,9 @@ enum EditorAssets {
         performance.measure('edit-to-preview', { start: started, end: performance.now() });
         const dock = root.querySelector('.dock');
         dock.dataset.generation = String(mine);
-        document.getElementById('dock-state').textContent = 'Drawn from the ' + (root.dataset.unsaved === 'true' ? 'unsaved draft' : 'saved design');
+        document.getElementById('dock-state').textContent = 'Drawn from the ' + (root.dataset.unsaved === 'true' ? 'unsaved draft' : 'saved design')
+          + (document.getElementById('sample-data').checked ? ', with sample data' : '')
+          + (Object.keys(trial).length ? ', with tried values' : '');
         checks(drawn);
         if (document.getElementById('inspector').open) tree();
       }
@@ -574,6 +712,7 @@ enum EditorAssets {
         design = answer.design;
         clearErrors();
         fill();
+        showResolved(answer.resolved);
         await redraw();
       }
       function undo() {
@@ -603,6 +742,7 @@ enum EditorAssets {
             design = answer.design;
             clearErrors();
             fill();
+            showResolved(answer.resolved);
             await redraw();
             say('Reverted to the saved design');
           } catch (e) { say('Could not revert: ' + e.message); }
@@ -662,6 +802,7 @@ enum EditorAssets {
           design = draft.design;
           build();
           fill();
+          showResolved(draft.resolved);
           root.dataset.ready = 'true';
           await redraw();
         } catch (e) {

@@ -34,7 +34,7 @@ struct ExploreRoutes: AppRoutes {
             }
             do {
                 let spec = try template.design(remix: remix, now: Date())
-                let drawn = try workshop.renderDraft(spec, family: query.get("family") ?? "small", format: .svg, now: Date())
+                let drawn = try workshop.renderDraft(spec, family: query.get("family") ?? "small", format: .svg, scale: 2, trial: [:], sample: false, now: Date())
                 var response = Routes.bytes(drawn.bytes, type: DraftFormat.svg.contentType)
                 response.headers[.cacheControl] = "no-cache"
                 return response

@@ -94,7 +94,7 @@ struct ImportRoutes: AppRoutes {
             // Drawn as a draft: nothing is written. Embedded images are not in the store yet, so a
             // design that uses one shows the renderer's missing-image placeholder here.
             do {
-                let drawn = try workshop.renderDraft(held.package.specs[index], family: family, format: .svg, now: Date())
+                let drawn = try workshop.renderDraft(held.package.specs[index], family: family, format: .svg, scale: 2, trial: [:], sample: false, now: Date())
                 return Routes.bytes(drawn.bytes, type: DraftFormat.svg.contentType)
             } catch let e as NotFound {
                 return Routes.error(.notFound, e.description)

@@ -50,18 +50,81 @@ extension RenderedBoard: DesignWorkshop {
         return spec
     }
 
-    public func renderDraft(_ spec: WidgetSpec, family name: String, format: DraftFormat, now: Date) throws -> DraftRender {
-        let entry = Entry(id: spec.id.uuidString, spec: spec)
+    /// Drafts are drawn by their own renderers, one per core (up to 4), beside the home screen's.
+    static let draftRenderers = RendererPool(capacity: min(4, ProcessInfo.processInfo.activeProcessorCount))
+
+    public func renderDraft(_ spec: WidgetSpec, family name: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool, now: Date) throws -> DraftRender {
         let family = try self.family(name)
-        return try withLayout(entry, family, scale: 2, now: now) { r, layout, inputs in
+        guard WidgetRenderer.scales.contains(scale) else { throw DesignError("'scale' must be 1, 2 or 3") }
+        // The same inputs as the home screen's tiles (`withLayout`), so a saved draft draws the
+        // same picture there and in `weaver render`.
+        var inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
+                                           appearance: appearance, extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        inputs.redrawsEachSecond = true
+        if sample { inputs = SampleData.inputs(inputs) }
+        return try Self.draftRenderers.with { r in
+            let layout = r.layout(design: spec, family: family, scale: scale, inputs: inputs)
             let bytes: [UInt8]
             switch format {
             case .png: bytes = try r.render(layout, format: .png, images: inputs.images)
             case .svg: bytes = try r.render(layout, format: .svg, images: inputs.images)
             case .json: bytes = Array(r.json(layout).utf8)
             }
-            return DraftRender(bytes: bytes, warnings: layout.warnings)
+            return DraftRender(bytes: bytes, warnings: layout.warnings, buttons: layout.actions.map {
+                DraftButton(label: Self.label($0), x: $0.rect.x, y: $0.rect.y, width: $0.rect.width, height: $0.rect.height)
+            })
         }
+    }
+
+    public func tryButton(_ spec: WidgetSpec, family name: String, x: Double, y: Double, trial: [String: String], now: Date) throws -> TrialPress {
+        let family = try self.family(name)
+        let inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
+                                           appearance: appearance, extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        let action: WidgetAction? = Self.draftRenderers.with { r in
+            r.layout(design: spec, family: family, scale: 1, inputs: inputs).action(at: Point(x: x, y: y))
+        }
+        guard let action else { throw NothingToTap("no button of the draft at \(Self.number(x)),\(Self.number(y)) in \(name)") }
+        let key = action.variableKey.map { KeyCanonicaliser.canonical($0) }
+        let current = key.flatMap { inputs.context.customVariables[$0] }
+        switch action.kind {
+        case .incrementVariable:
+            guard let key else { break }
+            let step = Double(action.incrementAmount ?? 1)
+            guard let number = current.map({ NumberText.parse($0) }) ?? 0 else {
+                return TrialPress(message: "'\(key)' holds '\(current ?? "")', not a number: the button would change nothing", key: nil, value: nil)
+            }
+            let value = NumberText.canonical(number + step)
+            return TrialPress(message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value)
+        case .setVariableToNow:
+            guard let key else { break }
+            let format: NowFormat = switch WidgetNowFormatToken(rawValue: action.nowFormat ?? "") ?? .iso8601 {
+            case .iso8601: .iso
+            case .unixSeconds: .unix
+            case .unixMilliseconds: .unixms
+            case .dateOnly: .date
+            case .timeOnly: .time
+            }
+            let value = format.text(for: now, timeZone: .current)
+            return TrialPress(message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value)
+        case .resetVariable:
+            guard let key else { break }
+            let value = action.resetValue ?? "0"
+            return TrialPress(message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value)
+        default:
+            break
+        }
+        return TrialPress(message: "Tried \(Self.label(action)): on the widget it would \(Self.label(action).lowercased()) (nothing done here)", key: nil, value: nil)
+    }
+
+    public func resolvedTexts(_ spec: WidgetSpec, now: Date) -> [String: String] {
+        var context = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
+                                            appearance: appearance).context
+        // As the layout engine writes {{__time}} for this design.
+        if let format = spec.clockFormat { context.timeFormat = TimeTextFormat(twelveHour: format.isTwelveHour, seconds: format.showsSeconds) }
+        let renderer = TemplateRenderer()
+        var texts = ["primaryText": renderer.render(spec.primaryText, in: context)]
+        if let secondary = spec.secondaryText { texts["secondaryText"] = renderer.render(secondary, in: context) }
+        return texts
     }
 
     public func variables(now: Date) -> [(key: String, value: String)] {
@@ -101,6 +164,21 @@ extension RenderedBoard: DesignWorkshop {
                                  damage: picture.damage)
         }
         throw DesignError("images/ already holds 99 different pictures named \(stem)")
+    }
+
+    public func photoTheme(fileName: String) throws -> PhotoTheme {
+        guard ImageSanitiser.sanitisedFileName(fileName) == fileName else { throw NotFound("no picture '\(fileName)' (a bare file name in images/)") }
+        let image: DecodedImage
+        do {
+            image = try DesignImages.load(fileName: fileName, in: root)
+        } catch let e as DesignImages.Failure {
+            if case .invalidName = e { throw NotFound(e.description) }
+            if !FileManager.default.fileExists(atPath: root.images.appendingPathComponent(fileName).path) {
+                throw NotFound("no picture '\(fileName)' in images/")
+            }
+            throw DesignError(e.description)
+        }
+        return PhotoTheme(image)
     }
 
     public var isPro: Bool { ProEntitlement.isUnlocked(root).isUnlocked }

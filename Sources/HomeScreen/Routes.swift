@@ -33,6 +33,7 @@ struct Routes {
         router.get("/static/app.css") { _, _ in Self.body(Assets.css, type: "text/css; charset=utf-8") }
         for area in areas { area.register(on: router) }
         router.get("/events") { _, _ in events() }
+        FieldsRoute.register(on: router)
         router.get("/api/designs") { _, _ in
             Self.bytes(try server.board.designsJSON(), type: "application/json")
         }

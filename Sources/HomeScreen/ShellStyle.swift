@@ -26,6 +26,8 @@ enum ShellStyle {
       }
     }
     * { box-sizing: border-box; }
+    /* `hidden` wins over any class that sets display (scripts hide rows, groups and markers). */
+    [hidden] { display: none !important; }
     html { background: var(--bg); }
     body {
       margin: 0; min-height: 100vh; font: 15px/1.45 var(--font); color: var(--fg);

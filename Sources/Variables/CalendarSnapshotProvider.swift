@@ -19,6 +19,17 @@ public struct CalendarSnapshotProvider: DictionaryKeySource {
         public var calendar: String?
         /// For all-day events: first day, `yyyy-MM-dd`.
         public var startDay: String?
+
+        public init(title: String, start: Date, end: Date, isAllDay: Bool = false, location: String? = nil,
+                    calendar: String? = nil, startDay: String? = nil) {
+            self.title = title
+            self.start = start
+            self.end = end
+            self.isAllDay = isAllDay
+            self.location = location
+            self.calendar = calendar
+            self.startDay = startDay
+        }
     }
 
     public var generatedAt: Date?

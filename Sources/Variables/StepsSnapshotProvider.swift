@@ -12,6 +12,10 @@ public struct StepsSnapshotProvider: DictionaryKeySource {
         /// Days since 1970-01-01.
         public var dayNumber: Int
         public var steps: Double
+        public init(dayNumber: Int, steps: Double) {
+            self.dayNumber = dayNumber
+            self.steps = steps
+        }
     }
 
     public var access: String?

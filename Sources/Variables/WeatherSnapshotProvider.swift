@@ -13,6 +13,12 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
         public var latitude: Double?
         public var longitude: Double?
         public var updatedAt: Date?
+        public init(name: String? = nil, latitude: Double? = nil, longitude: Double? = nil, updatedAt: Date? = nil) {
+            self.name = name
+            self.latitude = latitude
+            self.longitude = longitude
+            self.updatedAt = updatedAt
+        }
     }
 
     public struct Snapshot: Sendable, Equatable {
@@ -164,4 +170,9 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
         chance("rain_peak_chance", now.rainPeakChance ?? 0)
         return v
     }
+}
+
+extension WeatherSnapshotProvider.Snapshot {
+    /// Every field empty; set the ones a snapshot has (the Editor's sample data does).
+    public static var empty: Self { Self() }
 }

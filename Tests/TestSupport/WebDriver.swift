@@ -97,6 +97,15 @@ public final class WebDriver: @unchecked Sendable {
         return false
     }
 
+    /// Presses keys together and lets them go (a chord, e.g. ["\u{E009}", "z"] = Ctrl+Z) where
+    /// the focus is, as a keyboard does (WebDriver actions; element send-keys needs a text box).
+    public func press(_ keys: [String]) throws {
+        let down = keys.map { ["type": "keyDown", "value": $0] }
+        let up = keys.reversed().map { ["type": "keyUp", "value": $0] }
+        _ = try session("POST", "/actions", ["actions": [["type": "key", "id": "keyboard", "actions": down + up]]])
+        _ = try session("DELETE", "/actions", nil)
+    }
+
     /// The focused element's reference (what keyboard input goes to).
     public func activeElement() throws -> String? {
         let reply = try session("GET", "/element/active", nil)

@@ -8,10 +8,11 @@ extension Weaver {
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "serve",
-            abstract: "Serve the home screen and mixer to a browser on this machine.",
+            abstract: "Serve the app to a browser on this machine: home screen, Editor and mixer.",
             discussion: """
-            Shows the Noise Machine widget and every design as live widgets whose buttons work, and \
-            the mixer. Answers on loopback only unless --listen names another address; then every \
+            Shows the Noise Machine widget and every design as live widgets whose buttons work, the \
+            Editor (/editor: design a widget while every size redraws; see docs/editor.md) and the \
+            mixer (/noise). Answers on loopback only unless --listen names another address; then every \
             request needs the token in the URL it prints. Ctrl-C stops it.
             """
         )
