@@ -115,6 +115,8 @@ let package = Package(
         .target(name: "HomeScreen", dependencies: [
             "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "ChangeWatch", "LiveWidgets", "WidgetActions",
             "NoiseEngine", "FieldTable",
+            // The Data page and Steps History call the same services as `weaver weather/calendar/steps`.
+            "DataSources",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

@@ -29,8 +29,7 @@ public enum AppShell {
         /// have one, so no link leads to a 404; a branch that adds a page flips its case here.
         public var isServed: Bool {
             switch self {
-            case .home, .editor, .noise: return true
-            case .explore, .library, .data: return false
+            case .home, .editor, .noise, .explore, .library, .data: return true
             }
         }
     }

@@ -20,6 +20,8 @@ public final class HomeScreenServer: Sendable {
     public let hub = EventHub()
     /// The Editor's unsaved drafts (`/api/drafts/…`).
     public let drafts = DraftStore()
+    /// Uploaded packages waiting in the Import Review (`/api/import`).
+    public let reviews = ImportReviews()
 
     private struct Published {
         var tiles: [String: WidgetTile] = [:]

@@ -14,7 +14,9 @@ struct Routes {
 
     /// The app's areas beyond the home screen, each registering its pages and API routes.
     var areas: [any AppRoutes] {
-        [EditorRoutes(server: server), DesignAPIRoutes(server: server)]
+        [EditorRoutes(server: server), DesignAPIRoutes(server: server),
+         LibraryRoutes(server: server), ImportRoutes(server: server), ExploreRoutes(server: server),
+         DataRoutes(server: server), PageAssetRoutes()]
     }
 
     func register(on router: Router<BasicRequestContext>) {

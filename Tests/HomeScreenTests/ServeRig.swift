@@ -33,8 +33,9 @@ final class ServeRig: StoreBackedRig, @unchecked Sendable {
     }
 
     /// Starts `weaver serve --port 0` and reads the URL it prints.
-    func startServer(_ extra: [String] = []) throws {
-        let s = try Spawned("weaver", ["serve", "--port", "0"] + extra, environment: env)
+    /// `environment` adds to the rig's (e.g. a local Open-Meteo stand-in's address).
+    func startServer(_ extra: [String] = [], environment: [String: String] = [:]) throws {
+        let s = try Spawned("weaver", ["serve", "--port", "0"] + extra, environment: env.merging(environment) { $1 })
         server = s
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {

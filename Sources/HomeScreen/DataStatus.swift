@@ -1,0 +1,75 @@
+import DataSources
+import Foundation
+import SharedStore
+
+/// The state of each data source as Explore's set-up cards and the Data page show it: configured
+/// or not, the last refresh, the last error. Read from the files the services write (never a
+/// network request), through the services' own readers.
+struct DataStatus {
+    enum State: String {
+        case ok, error, unconfigured
+    }
+
+    var id: String
+    var title: String
+    var state: State
+    var summary: String
+    var detail: String?
+    var link: String
+
+    static func read(_ root: StoreRoot, now: Date) -> [DataStatus] {
+        [weather(root, now: now), calendar(root, now: now), steps(root), reminders()]
+    }
+
+    static func ago(_ date: Date, now: Date) -> String { WeatherService.age(max(0, now.timeIntervalSince(date))) + " ago" }
+
+    static func weather(_ root: StoreRoot, now: Date) -> DataStatus {
+        var s = DataStatus(id: "weather", title: "Weather", state: .unconfigured, summary: "No location set", link: "/data#weather")
+        guard let file = try? WeatherService(root: root, api: OpenMeteo()).load(), let location = file.location else { return s }
+        s.summary = location.name
+        if let error = file.refresh.lastError {
+            s.state = .error
+            s.detail = "Last refresh failed: \(error)"
+        } else if let fetched = file.snapshot?.fetchedAt {
+            s.state = .ok
+            s.detail = "Refreshed \(ago(fetched, now: now))"
+        } else {
+            s.state = .ok
+            s.detail = "Not refreshed yet"
+        }
+        return s
+    }
+
+    static func calendar(_ root: StoreRoot, now: Date) -> DataStatus {
+        var s = DataStatus(id: "calendar", title: "Calendar", state: .unconfigured, summary: "No calendars added", link: "/data#calendar")
+        guard let list = try? CalendarService(root: root).list(), !list.isEmpty else { return s }
+        s.summary = "\(list.count) calendar\(list.count == 1 ? "" : "s")"
+        let failing = list.filter { $0.lastError != nil }
+        s.state = failing.isEmpty ? .ok : .error
+        if let first = failing.first {
+            s.detail = "\(first.name): \(first.lastError!)"
+        } else if let last = list.compactMap(\.lastRefreshAt).max() {
+            s.detail = "Refreshed \(ago(last, now: now))"
+        } else {
+            s.detail = "Not refreshed yet"
+        }
+        return s
+    }
+
+    static func steps(_ root: StoreRoot) -> DataStatus {
+        var s = DataStatus(id: "steps", title: "Steps", state: .unconfigured, summary: "No steps imported", link: "/data#steps")
+        guard let file = try? StepsService(root: root).load(), let history = file.history, !history.isEmpty else { return s }
+        s.state = .ok
+        s.summary = "\(history.count) day\(history.count == 1 ? "" : "s") (\(history.first!.date) … \(history.last!.date))"
+        s.detail = "Goal \(file.goalWeekday ?? 10_000) steps"
+        s.link = "/data/steps"
+        return s
+    }
+
+    /// The reminders source belongs to the reminders issue; until it is merged the card points
+    /// at the command that will set it up.
+    static func reminders() -> DataStatus {
+        DataStatus(id: "reminders", title: "Reminders", state: .unconfigured, summary: "Set up with 'weaver reminders'",
+                   detail: "Not available in the browser yet", link: "/data#reminders")
+    }
+}
