@@ -26,9 +26,17 @@ public struct Mix: Codable, Equatable, Sendable {
         public var eq: EQ
         /// Slow swells of level and high cut; nil (absent in JSON) when the layer is steady.
         public var movement: Movement?
+        /// What the layer makes; nil (absent in JSON) is noise, so mixes written before textures
+        /// read and render as they did.
+        public var texture: Texture?
+        /// Drops or crackles per second (`densityRange`); nil takes the texture's default.
+        public var densityPerSecond: Double?
+        /// Crackle's brightness 0…1; nil takes the default (0.5).
+        public var brightness: Double?
 
         public init(enabled: Bool = true, volume: Double = 0.8, colour: Double = 1, lowCutHz: Double? = nil,
-                    highCutHz: Double? = nil, eq: EQ = EQ(), movement: Movement? = nil) {
+                    highCutHz: Double? = nil, eq: EQ = EQ(), movement: Movement? = nil, texture: Texture? = nil,
+                    densityPerSecond: Double? = nil, brightness: Double? = nil) {
             self.enabled = enabled
             self.volume = volume
             self.colour = colour
@@ -36,6 +44,28 @@ public struct Mix: Codable, Equatable, Sendable {
             self.highCutHz = highCutHz
             self.eq = eq
             self.movement = movement
+            self.texture = texture
+            self.densityPerSecond = densityPerSecond
+            self.brightness = brightness
+        }
+
+        /// The texture as the DSP takes it (defaults filled in).
+        public var textureSettings: TextureSettings {
+            TextureSettings(kind: texture?.kind ?? .noise, densityPerSecond: densityPerSecond.map(Float.init),
+                            brightness: brightness.map(Float.init))
+        }
+    }
+
+    /// A layer's source (see `TextureKind`).
+    public enum Texture: String, Codable, Equatable, Sendable, CaseIterable {
+        case noise, drops, crackle
+
+        public var kind: TextureKind {
+            switch self {
+            case .noise: .noise
+            case .drops: .drops
+            case .crackle: .crackle
+            }
         }
     }
 
@@ -90,6 +120,8 @@ public struct Mix: Codable, Equatable, Sendable {
     public static let movementPeriodRange = 2.0...120.0
     public static let movementLevelRange = 0.0...12.0
     public static let movementCutRange = 0.0...3.0
+    public static let densityRange = Double(TextureSettings.densityRange.lowerBound)...Double(TextureSettings.densityRange.upperBound)
+    public static let brightnessRange = 0.0...1.0
 
     /// The four layers as the DSP takes them (absent layers are off).
     public var layerSettings: [LayerSettings] {
@@ -99,7 +131,7 @@ public struct Mix: Codable, Equatable, Sendable {
             return LayerSettings(isEnabled: l.enabled, volume: Float(l.volume), colour: Float(l.colour),
                                  lowCutHz: l.lowCutHz.map(Float.init), highCutHz: l.highCutHz.map(Float.init),
                                  eqLowDb: Float(l.eq.lowDb), eqMidDb: Float(l.eq.midDb), eqHighDb: Float(l.eq.highDb),
-                                 movement: l.movement?.settings ?? .still)
+                                 movement: l.movement?.settings ?? .still, texture: l.textureSettings)
         }
     }
 
@@ -131,6 +163,19 @@ public struct Mix: Codable, Equatable, Sendable {
             try check(l.eq.lowDb, Self.eqRange, "\(p).eq.lowDb", unit: " dB")
             try check(l.eq.midDb, Self.eqRange, "\(p).eq.midDb", unit: " dB")
             try check(l.eq.highDb, Self.eqRange, "\(p).eq.highDb", unit: " dB")
+            let kind = l.texture ?? .noise
+            if let d = l.densityPerSecond {
+                guard kind != .noise else {
+                    throw MixError(path: "\(p).densityPerSecond", message: "applies to the drops and crackle textures; this layer makes noise (set \(p).texture to drops or crackle, or remove it)")
+                }
+                try check(d, Self.densityRange, "\(p).densityPerSecond", unit: " per second")
+            }
+            if let b = l.brightness {
+                guard kind == .crackle else {
+                    throw MixError(path: "\(p).brightness", message: "applies to the crackle texture only; this layer makes \(kind.rawValue)")
+                }
+                try check(b, Self.brightnessRange, "\(p).brightness")
+            }
             if let m = l.movement {
                 try check(m.periodSeconds, Self.movementPeriodRange, "\(p).movement.periodSeconds", unit: " s")
                 try check(m.levelDb, Self.movementLevelRange, "\(p).movement.levelDb", unit: " dB")
