@@ -13,8 +13,10 @@ public enum Onsets {
     ///   - frameLength: FFT length (256: 5.3 ms at 48 kHz).
     ///   - hop: frames between analyses (64: 1.3 ms).
     ///   - threshold: how far above the local median (× the median, plus `floor`) a flux peak must be.
+    ///   - refractoryFrames: a peak this soon after the last onset is the same event (a long drop's
+    ///     glide moving into new bins), not a new one.
     public static func detect(_ x: [Float], frameLength: Int = 256, hop: Int = 64, threshold: Double = 1.5,
-                              floorShare: Double = 0.02) -> [Int] {
+                              floorShare: Double = 0.02, refractoryFrames: Int = 0) -> [Int] {
         let window = (0..<frameLength).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(frameLength)) }
         var previous = [Double](repeating: 0, count: frameLength / 2)
         var flux: [Double] = []
@@ -41,7 +43,8 @@ public enum Onsets {
             let lo = max(0, i - half), hi = min(flux.count - 1, i + half)
             let local = flux[lo...hi].sorted()
             let median = local[local.count / 2]
-            if flux[i] > threshold * median + floor { onsets.append(i * hop + frameLength / 2) }
+            let at = i * hop + frameLength / 2
+            if flux[i] > threshold * median + floor, onsets.last.map({ at - $0 >= refractoryFrames }) ?? true { onsets.append(at) }
         }
         return onsets
     }
