@@ -69,20 +69,23 @@ let package = Package(
         .target(name: "AudioSinkBase"),
         // The device and FLAC outputs: PulseAudio/PipeWire, ALSA, libFLAC. Only `noise` links it.
         .target(name: "AudioOutput", dependencies: ["AudioSinkBase", "CPulse", "CALSA", "CALSASupport", "CNoiseSupport", "CFLAC"]),
-        .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore", "SpeechIntelligibility"]),
+        .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore", "SpeechIntelligibility", "FieldTable"]),
         // ANSI S3.5-1997's Speech Intelligibility Index (one-third-octave procedure): what each
         // preset is for, measured (how much of a talker's speech gets through it). Pure arithmetic.
         .target(name: "SpeechIntelligibility"),
         .target(name: "SharedStore"),
         // Around the player: Last Mix, status feed, control socket, autostart. No audio code.
-        .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore"]),
+        .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore", "FieldTable"]),
         .target(name: "Variables", dependencies: ["SharedStore"]),
         // `noise play` as an MPRIS player on the session bus (media keys, desktop media controls).
         .target(name: "MPRISPlayer", dependencies: ["NoiseControl", "NoiseEngine", "CSystemdBus"]),
         // systemd-logind over the system bus (sd-bus): the idle inhibitor while noise plays, and
         // suspend or power-off when the sleep timer ends (`noise play --then`).
         .target(name: "Logind", dependencies: ["CSystemdBus"]),
-        .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP"]),
+        // Each editable field of a design or a mix described once (key path, type, range, default,
+        // label, help) and read against; no dependencies, so every module that edits a field can use it.
+        .target(name: "FieldTable"),
+        .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP", "FieldTable"]),
         // JPEG decoding for design images: libjpeg reports errors by longjmp, which only C can catch.
         .target(name: "CJPEGSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         // Layout tree + Cairo/Pango drawing of every design and the Noise Machine widget (PNG, SVG, JSON, text).
@@ -92,6 +95,7 @@ let package = Package(
         // live updates over Server-Sent Events.
         .target(name: "HomeScreen", dependencies: [
             "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "ChangeWatch", "LiveWidgets", "WidgetActions",
+            "NoiseEngine", "FieldTable",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -141,7 +145,7 @@ let package = Package(
         ], linkerSettings: staticSwiftRuntime),
         .executableTarget(name: "weaver", dependencies: [
             "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "LiveWidgets", "HomeScreen", "CLISupport",
-            "DataSources", "DesktopWidgets",
+            "DataSources", "DesktopWidgets", "FieldTable",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: staticSwiftRuntime),
 
@@ -166,21 +170,21 @@ let package = Package(
         // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback HTTP server.
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
-        .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "AudioSinkBase", "TestSupport", "SpeechIntelligibility"]),
+        .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "AudioSinkBase", "TestSupport", "SpeechIntelligibility", "FieldTable"]),
         // Spectrum curves against measured renders, and the chart files.
         .testTarget(name: "SpectrumPlotTests", dependencies: ["SpectrumPlot", "NoiseEngine", "TestSupport", "CCairo"]),
         .testTarget(name: "AudioSinkBaseTests", dependencies: ["AudioSinkBase", "TestSupport"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinkBase", "NoiseEngine", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
         .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),
-        .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "NoiseDSP", "TestSupport"]),
+        .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "NoiseDSP", "TestSupport", "FieldTable"]),
         .testTarget(name: "NoiseControlTests", dependencies: ["NoiseControl", "TestSupport"]),
         // MPRIS property model (the bus itself is tested end to end in CLITests/MPRISTests).
         .testTarget(name: "MPRISPlayerTests", dependencies: ["MPRISPlayer", "NoiseControl", "NoiseEngine"]),
         // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
         .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
-        .testTarget(name: "HomeScreenTests", dependencies: ["HomeScreen", "WidgetRender", "NoiseControl", "TestSupport"]),
+        .testTarget(name: "HomeScreenTests", dependencies: ["HomeScreen", "WidgetRender", "NoiseControl", "TestSupport", "NoiseEngine", "WidgetDesign", "FieldTable"]),
         // Layout, hit-testing, golden-image and bad-input tests of the widget renderer.
         .testTarget(name: "WidgetRenderTests", dependencies: ["WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "NoiseEngine", "SharedStore", "TestSupport"],
                     exclude: ["Goldens"]),

@@ -116,13 +116,16 @@ enum Assets {
       function colourName(c) {
         \(colourNameScript)
       }
+      // A cut's slider has one position past its range (data-off, from the field table) meaning off.
+      function isOff(control, v) { return control.dataset.off !== undefined && v === Number(control.dataset.off); }
+      function offPosition(control) { return control ? Number(control.dataset.off) : 0; }
       function describe(control) {
         const v = Number(control.value);
+        if (isOff(control, v)) return 'off';
         switch (control.dataset.param) {
           case 'master': case 'volume': return Math.round(v * 100) + '%';
           case 'colour': return colourName(v);
-          case 'lowCutHz': return v === 0 ? 'off' : v + ' Hz';
-          case 'highCutHz': return v >= 20000 ? 'off' : v + ' Hz';
+          case 'lowCutHz': case 'highCutHz': return v + ' Hz';
           default: return (v > 0 ? '+' : '') + v + ' dB';
         }
       }
@@ -139,7 +142,7 @@ enum Assets {
         if (p === 'timer') return { timerSeconds: control.value === '' ? null : Number(control.value) };
         if (p === 'master') return { param: 'master', value: Number(control.value) };
         let value = control.type === 'checkbox' ? control.checked : Number(control.value);
-        if (p === 'highCutHz' && value >= 20000) value = 0;
+        if (control.type === 'range' && isOff(control, value)) value = 0;
         return { layer: Number(control.dataset.layer), param: p, value: value };
       }
       async function send(control) {
@@ -188,8 +191,8 @@ enum Assets {
           set(q('enabled'), layer.enabled);
           set(q('volume'), layer.volume);
           set(q('colour'), layer.colour);
-          set(q('lowCutHz'), layer.lowCutHz == null ? 0 : layer.lowCutHz);
-          set(q('highCutHz'), layer.highCutHz == null ? 20000 : layer.highCutHz);
+          set(q('lowCutHz'), layer.lowCutHz == null ? offPosition(q('lowCutHz')) : layer.lowCutHz);
+          set(q('highCutHz'), layer.highCutHz == null ? offPosition(q('highCutHz')) : layer.highCutHz);
           set(q('eqLowDb'), layer.eq.lowDb);
           set(q('eqMidDb'), layer.eq.midDb);
           set(q('eqHighDb'), layer.eq.highDb);

@@ -1,3 +1,4 @@
+import FieldTable
 import Foundation
 import NoiseControl
 import NoiseEngine
@@ -15,8 +16,10 @@ public enum MixerChange: Equatable, Sendable {
     case preset(String)
     case timer(seconds: Double?)
 
-    public static let layerParameters = ["enabled", "volume", "colour", "lowCutHz", "highCutHz",
-                                         "eqLowDb", "eqMidDb", "eqHighDb"]
+    /// The layer parameters the page has controls for (movement is set with `noise set`).
+    public static let pageParameters: [MixParameter] = [.enabled, .volume, .colour, .lowCutHz, .highCutHz,
+                                                        .eqLowDb, .eqMidDb, .eqHighDb]
+    public static let layerParameters = pageParameters.map(\.rawValue)
 
     /// Strict: unknown keys, wrong types, NaN and out-of-range values are refused with a message
     /// naming the field and its allowed range.
@@ -30,6 +33,14 @@ public enum MixerChange: Equatable, Sendable {
                 throw MixerError("'\(key)' must be a finite number")
             }
             return n
+        }
+        /// Checked against the parameter's row of the mix table; the message names the page's name.
+        func checked(_ v: Double, _ field: FieldSpec, _ name: String) throws(MixerError) -> Double {
+            let range = field.numberRange, unit = field.unit.isEmpty ? "" : " \(field.unit)"
+            guard range.contains(v) else {
+                throw MixerError("'\(name)' \(format(v))\(unit) is out of range; allowed \(format(range.lowerBound))…\(format(range.upperBound))\(unit)")
+            }
+            return v
         }
         func checked(_ v: Double, _ range: ClosedRange<Double>, _ name: String, _ unit: String = "") throws(MixerError) -> Double {
             guard range.contains(v) else {
@@ -48,36 +59,41 @@ public enum MixerChange: Equatable, Sendable {
             if object["timerSeconds"] == .null { return .timer(seconds: nil) }
             return .timer(seconds: try checked(try number("timerSeconds"), ControlRequest.timerRange, "timerSeconds", " s"))
         }
-        guard case .string(let param)? = object["param"] else { throw MixerError("'param' is missing") }
-        if param == "master" {
+        guard case .string(let name)? = object["param"] else { throw MixerError("'param' is missing") }
+        let allowedNames = "master, \(layerParameters.joined(separator: ", "))"
+        guard let param = MixParameter(rawValue: name), param == .master || pageParameters.contains(param) else {
+            throw MixerError("'param' '\(name)' is unknown; allowed \(allowedNames)")
+        }
+        if param == .master {
             guard keys == ["param", "value"] else { throw MixerError("'master' takes only 'value'") }
-            return .master(try checked(try number("value"), Mix.volumeRange, "master"))
+            return .master(try checked(try number("value"), param.field, name))
         }
         guard keys == ["layer", "param", "value"] else {
             throw MixerError("a layer change needs exactly 'layer', 'param' and 'value'")
         }
         let layerNumber = try number("layer")
-        guard layerNumber == layerNumber.rounded(), (1...4).contains(Int(layerNumber)) else {
-            throw MixerError("'layer' \(format(layerNumber)) is out of range; allowed 1…4")
+        guard layerNumber == layerNumber.rounded(), (1...Mix.layerIndexRange.upperBound + 1).contains(Int(layerNumber)) else {
+            throw MixerError("'layer' \(format(layerNumber)) is out of range; allowed 1…\(Mix.layerIndexRange.upperBound + 1)")
         }
         var change = LayerChange()
-        switch param {
-        case "enabled":
+        if param == .enabled {
             guard case .bool(let b)? = object["value"] else { throw MixerError("'enabled' must be true or false") }
             change.enabled = b
-        case "volume": change.volume = try checked(try number("value"), Mix.volumeRange, "volume")
-        case "colour": change.colour = try checked(try number("value"), Mix.colourRange, "colour")
-        case "lowCutHz":
-            let v = try number("value")
-            change.lowCutHz = v == 0 ? .off : .hz(try checked(v, Mix.lowCutRange, "lowCutHz", " Hz"))
-        case "highCutHz":
-            let v = try number("value")
-            change.highCutHz = v == 0 ? .off : .hz(try checked(v, Mix.highCutRange, "highCutHz", " Hz"))
-        case "eqLowDb": change.eqLowDb = try checked(try number("value"), Mix.eqRange, "eqLowDb", " dB")
-        case "eqMidDb": change.eqMidDb = try checked(try number("value"), Mix.eqRange, "eqMidDb", " dB")
-        case "eqHighDb": change.eqHighDb = try checked(try number("value"), Mix.eqRange, "eqHighDb", " dB")
-        default:
-            throw MixerError("'param' '\(param)' is unknown; allowed master, \(layerParameters.joined(separator: ", "))")
+            return .layer(index: Int(layerNumber) - 1, change: change)
+        }
+        let v = try number("value")
+        // A cut of 0 switches it off, as in mix files.
+        func cut() throws(MixerError) -> CutChange { v == 0 ? .off : .hz(try checked(v, param.field, name)) }
+        switch param {
+        case .volume: change.volume = try checked(v, param.field, name)
+        case .colour: change.colour = try checked(v, param.field, name)
+        case .lowCutHz: change.lowCutHz = try cut()
+        case .highCutHz: change.highCutHz = try cut()
+        case .eqLowDb: change.eqLowDb = try checked(v, param.field, name)
+        case .eqMidDb: change.eqMidDb = try checked(v, param.field, name)
+        case .eqHighDb: change.eqHighDb = try checked(v, param.field, name)
+        default:   // the page has no control for it (pageParameters)
+            throw MixerError("'param' '\(name)' is unknown; allowed \(allowedNames)")
         }
         return .layer(index: Int(layerNumber) - 1, change: change)
     }

@@ -99,7 +99,7 @@ public enum Page {
         <fieldset class="master">
         <legend>Master</legend>
         <label for="master">Volume</label>
-        \(slider(id: "master", layer: nil, param: "master", min: 0, max: 1, step: 0.01, value: m.masterVolume, text: percent(m.masterVolume)))
+        \(slider(id: "master", layer: nil, .master, value: m.masterVolume, text: percent(m.masterVolume)))
         <label for="preset">Preset</label>
         <select id="preset" data-param="preset">
 
@@ -121,20 +121,20 @@ public enum Page {
             html += "<fieldset class=\"layer\" data-layer-group=\"\(n)\">\n<legend>Layer \(n)</legend>\n"
             html += "<label class=\"toggle\"><input type=\"checkbox\" id=\"l\(n)-enabled\" data-layer=\"\(n)\" data-param=\"enabled\"\(layer.enabled ? " checked" : "")> On</label>\n"
             html += "<label for=\"l\(n)-volume\">Volume</label>\n"
-            html += slider(id: "l\(n)-volume", layer: n, param: "volume", min: 0, max: 1, step: 0.01, value: layer.volume, text: percent(layer.volume))
+            html += slider(id: "l\(n)-volume", layer: n, .volume, value: layer.volume, text: percent(layer.volume))
             if let texture = layer.texture, texture != .noise {
                 // Drops and crackle replace the noise: say so (the colour slider shapes noise only).
                 html += "<p class=\"texture\" id=\"l\(n)-texture\">\(escape(textureText(layer)))</p>\n"
             }
             html += "<label for=\"l\(n)-colour\">Colour</label>\n"
-            html += slider(id: "l\(n)-colour", layer: n, param: "colour", min: 0, max: 2, step: 0.01, value: layer.colour, text: colourName(layer.colour), extraClass: "colour")
+            html += slider(id: "l\(n)-colour", layer: n, .colour, value: layer.colour, text: colourName(layer.colour), extraClass: "colour")
             html += "<label for=\"l\(n)-lowCutHz\">Low cut</label>\n"
-            html += slider(id: "l\(n)-lowCutHz", layer: n, param: "lowCutHz", min: 0, max: 2000, step: 10, value: layer.lowCutHz ?? 0, text: cutText(layer.lowCutHz))
+            html += slider(id: "l\(n)-lowCutHz", layer: n, .lowCutHz, value: layer.lowCutHz, text: cutText(layer.lowCutHz))
             html += "<label for=\"l\(n)-highCutHz\">High cut</label>\n"
-            html += slider(id: "l\(n)-highCutHz", layer: n, param: "highCutHz", min: 500, max: 20000, step: 100, value: layer.highCutHz ?? 20000, text: cutText(layer.highCutHz))
-            for (param, name, value) in [("eqLowDb", "EQ low", layer.eq.lowDb), ("eqMidDb", "EQ mid", layer.eq.midDb), ("eqHighDb", "EQ high", layer.eq.highDb)] {
-                html += "<label for=\"l\(n)-\(param)\">\(name)</label>\n"
-                html += slider(id: "l\(n)-\(param)", layer: n, param: param, min: -12, max: 12, step: 0.5, value: value, text: "\(signed(value)) dB")
+            html += slider(id: "l\(n)-highCutHz", layer: n, .highCutHz, value: layer.highCutHz, text: cutText(layer.highCutHz))
+            for (param, name, value) in [(MixParameter.eqLowDb, "EQ low", layer.eq.lowDb), (.eqMidDb, "EQ mid", layer.eq.midDb), (.eqHighDb, "EQ high", layer.eq.highDb)] {
+                html += "<label for=\"l\(n)-\(param.rawValue)\">\(name)</label>\n"
+                html += slider(id: "l\(n)-\(param.rawValue)", layer: n, param, value: value, text: "\(signed(value)) dB")
             }
             html += "</fieldset>\n"
         }
@@ -142,13 +142,20 @@ public enum Page {
         return html
     }
 
-    static func slider(id: String, layer: Int?, param: String, min: Double, max: Double, step: Double,
-                       value: Double, text: String, extraClass: String? = nil) -> String {
+    /// A range control for one parameter, its min, max and step from the mix table. An optional
+    /// parameter (a cut) gets one more step past its range, on the side where the filter does
+    /// nothing, that means off (`data-off`): below the low cut's range, above the high cut's.
+    static func slider(id: String, layer: Int?, _ param: MixParameter, value: Double?, text: String,
+                       extraClass: String? = nil) -> String {
+        let c = MixerControl(param)
         var html = "<input type=\"range\" id=\"\(id)\" "
         if let extraClass { html += "class=\"\(extraClass)\" " }
         if let layer { html += "data-layer=\"\(layer)\" " }
-        html += "data-param=\"\(param)\" min=\"\(number(min))\" max=\"\(number(max))\" step=\"\(number(step))\" "
-        html += "value=\"\(number(Swift.min(Swift.max(value, min), max)))\" aria-valuetext=\"\(escape(text))\">"
+        html += "data-param=\"\(param.rawValue)\" "
+        if let off = c.offValue { html += "data-off=\"\(number(off))\" " }
+        html += "min=\"\(number(c.min))\" max=\"\(number(c.max))\" step=\"\(number(c.step))\" "
+        let v = value ?? c.offValue ?? c.min
+        html += "value=\"\(number(Swift.min(Swift.max(v, c.min), c.max)))\" aria-valuetext=\"\(escape(text))\">"
         html += "<output for=\"\(id)\">\(escape(text))</output>\n"
         return html
     }

@@ -17,6 +17,7 @@ struct Routes {
         router.get("/static/app.js") { _, _ in Self.body(Assets.js, type: "text/javascript; charset=utf-8") }
         router.get("/static/app.css") { _, _ in Self.body(Assets.css, type: "text/css; charset=utf-8") }
         router.get("/events") { _, _ in events() }
+        FieldsRoute.register(on: router)
         router.get("/api/designs") { _, _ in
             Self.bytes(try server.board.designsJSON(), type: "application/json")
         }

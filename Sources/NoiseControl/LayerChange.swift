@@ -1,3 +1,4 @@
+import FieldTable
 import NoiseEngine
 import NoiseDSP
 
@@ -12,22 +13,19 @@ public enum CutChange: Equatable, Sendable {
     }
 }
 
-/// Changes to one layer; nil fields stay as they are.
+/// Changes to one layer; nil fields stay as they are. Each field is a row of the mix table
+/// (`MixFields`, by `MixParameter`), which holds its range, unit and step.
 public struct LayerChange: Equatable, Sendable {
     public var enabled: Bool?
-    /// 0…1 (`Mix.volumeRange`).
     public var volume: Double?
-    /// 0…2 (`Mix.colourRange`).
     public var colour: Double?
-    /// Off, or 10…2000 Hz (`Mix.lowCutRange`).
+    /// Off, or a corner in `MixFields.lowCutHz`'s range.
     public var lowCutHz: CutChange?
-    /// Off, or 500…20000 Hz (`Mix.highCutRange`).
+    /// Off, or a corner in `MixFields.highCutHz`'s range.
     public var highCutHz: CutChange?
-    /// -12…12 dB (`Mix.eqRange`) each.
     public var eqLowDb: Double?
     public var eqMidDb: Double?
     public var eqHighDb: Double?
-    /// Movement: 2…120 s (`Mix.movementPeriodRange`), 0…12 dB, 0…3 octaves.
     public var movementPeriodSeconds: Double?
     public var movementLevelDb: Double?
     public var movementHighCutOctaves: Double?
@@ -119,10 +117,11 @@ extension Mix {
         self = next
     }
 
-    /// Sets the master slider, checking `volumeRange`.
+    /// Sets the master slider, checking the table's range.
     public mutating func setMaster(_ volume: Double) throws(MixError) {
-        guard volume.isFinite, Self.volumeRange.contains(volume) else {
-            throw MixError(path: "masterVolume", message: "\(JSONFormatting.number(volume)) is out of range; allowed 0…1")
+        let field = MixFields.masterVolume
+        guard volume.isFinite, field.numberRange.contains(volume) else {
+            throw MixError(path: field.key, message: "\(JSONFormatting.number(volume)) is out of range; allowed \(JSONFormatting.number(field.numberRange.lowerBound))…\(JSONFormatting.number(field.numberRange.upperBound))")
         }
         masterVolume = volume
     }

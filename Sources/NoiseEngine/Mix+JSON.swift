@@ -1,6 +1,7 @@
 import Foundation
 import SharedStore
 import NoiseDSP
+import FieldTable
 
 extension Mix {
     /// Mix files are small; anything bigger is not a mix.
@@ -67,7 +68,7 @@ extension Mix {
             let f = try Fields(item, path: p, allowed: ["enabled", "volume", "colour", "lowCutHz", "highCutHz", "eq", "movement",
                                                                "texture", "densityPerSecond", "brightness"])
             var layer = Layer()
-            layer.enabled = try f.bool("enabled") ?? true
+            layer.enabled = try f.bool("enabled") ?? MixFields.enabled.defaultFlag
             layer.volume = try f.number("volume") ?? layer.volume
             layer.colour = try f.number("colour") ?? layer.colour
             // 0 (or absent) means the cut is off, as in the seed app.
@@ -75,12 +76,14 @@ extension Mix {
             layer.highCutHz = try f.number("highCutHz").flatMap { $0 == 0 ? nil : $0 }
             if let eqValue = f["eq"] {
                 let e = try Fields(eqValue, path: "\(p).eq", allowed: ["lowDb", "midDb", "highDb"])
-                layer.eq = EQ(lowDb: try e.number("lowDb") ?? 0, midDb: try e.number("midDb") ?? 0, highDb: try e.number("highDb") ?? 0)
+                layer.eq = EQ(lowDb: try e.number("lowDb") ?? MixFields.eqLowDb.defaultNumber, midDb: try e.number("midDb") ?? MixFields.eqMidDb.defaultNumber,
+                              highDb: try e.number("highDb") ?? MixFields.eqHighDb.defaultNumber)
             }
             if let movementValue = f["movement"] {
                 let m = try Fields(movementValue, path: "\(p).movement", allowed: ["periodSeconds", "levelDb", "highCutOctaves"])
-                layer.movement = Movement(periodSeconds: try m.number("periodSeconds") ?? Double(MovementSettings.defaultPeriodSeconds),
-                                          levelDb: try m.number("levelDb") ?? 0, highCutOctaves: try m.number("highCutOctaves") ?? 0)
+                layer.movement = Movement(periodSeconds: try m.number("periodSeconds") ?? MixFields.movementPeriodSeconds.defaultNumber,
+                                          levelDb: try m.number("levelDb") ?? MixFields.movementLevelDb.defaultNumber,
+                                          highCutOctaves: try m.number("highCutOctaves") ?? MixFields.movementHighCutOctaves.defaultNumber)
             }
             if let name = try f.string("texture") {
                 guard let t = Texture(rawValue: name) else {
@@ -93,7 +96,7 @@ extension Mix {
             layers.append(layer)
         }
         return Mix(name: try top.string("name") ?? "Untitled", description: try top.string("description") ?? "",
-                   masterVolume: try top.number("masterVolume") ?? 0.8, layers: layers)
+                   masterVolume: try top.number("masterVolume") ?? MixFields.masterVolume.defaultNumber, layers: layers)
     }
 
     /// An object's members with type checks that report `path.key`.

@@ -1,3 +1,4 @@
+import FieldTable
 import NoiseDSP
 
 /// A complete noise mix: what presets, `--mix FILE` and the Last Mix hold.
@@ -110,16 +111,17 @@ public struct Mix: Codable, Equatable, Sendable {
         self.layers = layers
     }
 
-    // Allowed ranges, shared by validation, the CLI's `noise set` and the docs.
-    public static let volumeRange = 0.0...1.0
-    public static let colourRange = 0.0...2.0
-    public static let lowCutRange = 10.0...2000.0
-    public static let highCutRange = 500.0...20000.0
-    public static let eqRange = -12.0...12.0
+    // Allowed ranges, read from the mix field table (`MixFields`), where each is described once.
+    public static let volumeRange = MixFields.volume.numberRange
+    public static let colourRange = MixFields.colour.numberRange
+    public static let lowCutRange = MixFields.lowCutHz.numberRange
+    public static let highCutRange = MixFields.highCutHz.numberRange
+    public static let eqRange = MixFields.eqLowDb.numberRange
     public static let layerCountRange = 1...NoiseMachine.layerCount
-    public static let movementPeriodRange = 2.0...120.0
-    public static let movementLevelRange = 0.0...12.0
-    public static let movementCutRange = 0.0...3.0
+    public static let movementPeriodRange = MixFields.movementPeriodSeconds.numberRange
+    public static let movementLevelRange = MixFields.movementLevelDb.numberRange
+    public static let movementCutRange = MixFields.movementHighCutOctaves.numberRange
+    // Texture fields (not yet rows of `MixFields`: the table's choice kind is not wired to the mixer).
     public static let densityRange = Double(TextureSettings.densityRange.lowerBound)...Double(TextureSettings.densityRange.upperBound)
     public static let brightnessRange = 0.0...1.0
 
@@ -137,6 +139,13 @@ public struct Mix: Codable, Equatable, Sendable {
 
     /// Every rule a mix must meet; the first broken one is thrown, naming its field path.
     public func validate(sampleRate: Double? = nil) throws(MixError) {
+        func check(_ v: Double, _ field: FieldSpec, layer: Int? = nil) throws(MixError) {
+            let range = field.numberRange, unit = field.unit.isEmpty ? "" : " \(field.unit)"
+            guard v.isFinite, range.contains(v) else {
+                throw MixError(path: layer.map { MixFields.path(field, layer: $0) } ?? field.key,
+                               message: "\(MixError.format(v))\(unit) is out of range; allowed \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)")
+            }
+        }
         func check(_ v: Double, _ range: ClosedRange<Double>, _ path: String, unit: String = "") throws(MixError) {
             guard v.isFinite, range.contains(v) else {
                 throw MixError(path: path, message: "\(MixError.format(v))\(unit) is out of range; allowed \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)")
@@ -145,14 +154,14 @@ public struct Mix: Codable, Equatable, Sendable {
         guard Self.layerCountRange.contains(layers.count) else {
             throw MixError(path: "layers", message: "has \(layers.count) layers; allowed 1…\(NoiseMachine.layerCount)")
         }
-        try check(masterVolume, Self.volumeRange, "masterVolume")
+        try check(masterVolume, MixFields.masterVolume)
         for (i, l) in layers.enumerated() {
             let p = "layers[\(i)]"
-            try check(l.volume, Self.volumeRange, "\(p).volume")
-            try check(l.colour, Self.colourRange, "\(p).colour")
-            if let lc = l.lowCutHz { try check(lc, Self.lowCutRange, "\(p).lowCutHz", unit: " Hz") }
+            try check(l.volume, MixFields.volume, layer: i)
+            try check(l.colour, MixFields.colour, layer: i)
+            if let lc = l.lowCutHz { try check(lc, MixFields.lowCutHz, layer: i) }
             if let hc = l.highCutHz {
-                try check(hc, Self.highCutRange, "\(p).highCutHz", unit: " Hz")
+                try check(hc, MixFields.highCutHz, layer: i)
                 if let sampleRate, hc >= sampleRate / 2 {
                     throw MixError(path: "\(p).highCutHz", message: "\(MixError.format(hc)) Hz is not below Nyquist (\(MixError.format(sampleRate / 2)) Hz at \(Int(sampleRate)) Hz)")
                 }
@@ -160,9 +169,9 @@ public struct Mix: Codable, Equatable, Sendable {
             if let lc = l.lowCutHz, let hc = l.highCutHz, lc >= hc {
                 throw MixError(path: "\(p).lowCutHz", message: "\(MixError.format(lc)) Hz must be below highCutHz (\(MixError.format(hc)) Hz)")
             }
-            try check(l.eq.lowDb, Self.eqRange, "\(p).eq.lowDb", unit: " dB")
-            try check(l.eq.midDb, Self.eqRange, "\(p).eq.midDb", unit: " dB")
-            try check(l.eq.highDb, Self.eqRange, "\(p).eq.highDb", unit: " dB")
+            try check(l.eq.lowDb, MixFields.eqLowDb, layer: i)
+            try check(l.eq.midDb, MixFields.eqMidDb, layer: i)
+            try check(l.eq.highDb, MixFields.eqHighDb, layer: i)
             let kind = l.texture ?? .noise
             if let d = l.densityPerSecond {
                 guard kind != .noise else {
@@ -177,11 +186,12 @@ public struct Mix: Codable, Equatable, Sendable {
                 try check(b, Self.brightnessRange, "\(p).brightness")
             }
             if let m = l.movement {
-                try check(m.periodSeconds, Self.movementPeriodRange, "\(p).movement.periodSeconds", unit: " s")
-                try check(m.levelDb, Self.movementLevelRange, "\(p).movement.levelDb", unit: " dB")
-                try check(m.highCutOctaves, Self.movementCutRange, "\(p).movement.highCutOctaves", unit: " octaves")
+                try check(m.periodSeconds, MixFields.movementPeriodSeconds, layer: i)
+                try check(m.levelDb, MixFields.movementLevelDb, layer: i)
+                try check(m.highCutOctaves, MixFields.movementHighCutOctaves, layer: i)
                 if m.highCutOctaves > 0 && l.highCutHz == nil {
-                    throw MixError(path: "\(p).movement.highCutOctaves", message: "\(MixError.format(m.highCutOctaves)) octaves moves the high cut, but this layer has none; set \(p).highCutHz (500…20000 Hz) or use 0")
+                    let cut = MixFields.highCutHz.numberRange
+                    throw MixError(path: "\(p).movement.highCutOctaves", message: "\(MixError.format(m.highCutOctaves)) octaves moves the high cut, but this layer has none; set \(p).highCutHz (\(MixError.format(cut.lowerBound))…\(MixError.format(cut.upperBound)) Hz) or use 0")
                 }
             }
         }

@@ -1,3 +1,4 @@
+import FieldTable
 import SharedStore
 import Foundation
 
@@ -5,10 +6,28 @@ import Foundation
 /// strict: an unknown field, token or out-of-range value is refused with the allowed values, and
 /// nothing is saved.
 public enum DesignEditor {
+    /// A table field `weaver designs set` takes, and what setting it does.
     public struct Field: Sendable {
-        public let names: [String]
-        public let allowed: String
-        let apply: @Sendable (inout WidgetSpec, String) throws -> Void
+        public let spec: FieldSpec
+        let apply: @Sendable (inout WidgetSpec, String, FieldSpec) throws -> Void
+
+        init(_ spec: FieldSpec, apply: @escaping @Sendable (inout WidgetSpec, String, FieldSpec) throws -> Void) {
+            self.spec = spec
+            self.apply = apply
+        }
+
+        /// The key first, then the aliases.
+        public var names: [String] { spec.names }
+        /// What the field takes, for help: the range with its unit, or the values.
+        public var allowed: String {
+            switch spec.key {
+            case DesignFields.countdownTarget.key: CountdownTarget.allowed + " (empty removes)"
+            case DesignFields.action1.key, DesignFields.action2.key: DesignFields.actionSyntax
+            case DesignFields.imageFileName.key: "a PNG or JPEG path or a file name in images/ (empty removes)"
+            case DesignFields.symbolName.key: "symbol name (empty removes)"
+            default: spec.allowedText + (spec.isOptional ? " | none" : "")
+            }
+        }
     }
 
     /// Applies assignments in order; throws before any change is kept when one is invalid.
@@ -24,7 +43,10 @@ public enum DesignEditor {
                 throw DesignError("unknown field '\(key)'; fields: " + fields.map { $0.names[0] }.joined(separator: ", "))
             }
             do {
-                try field.apply(&copy, value)
+                try field.apply(&copy, value, field.spec)
+            } catch let e as FieldError {
+                // A part of the field (an action's amount) is named after the field typed.
+                throw DesignError(e.keyPath == field.spec.key ? e.description : "\(field.names[0]): \(e.description)")
             } catch let e as DesignError {
                 throw DesignError("\(field.names[0]): \(e.message)")
             }
@@ -37,44 +59,49 @@ public enum DesignEditor {
         return fields.first { $0.names.contains { $0.lowercased() == k } }
     }
 
-    static func token<T: DesignToken>(_ v: String) throws -> T {
+    /// A token of the field's type; aliases (`template=clock`) are read as the decoder reads them.
+    static func token<T: DesignToken>(_ v: String, _ f: FieldSpec) throws -> T {
         guard let t = T.parse(v.trimmingCharacters(in: .whitespaces)) else {
-            throw DesignError("'\(v)' is not allowed; allowed: \(T.allowedList)")
+            throw FieldError(keyPath: f.key, value: v, reason: .notAllowed, allowed: T.allowedList)
         }
         return t
     }
 
     /// Optional token: empty or `none` removes the override.
-    static func optionalToken<T: DesignToken>(_ v: String) throws -> T? {
+    static func optionalToken<T: DesignToken>(_ v: String, _ f: FieldSpec) throws -> T? {
         let t = v.trimmingCharacters(in: .whitespaces)
         if t.isEmpty || t.lowercased() == "none" || t.lowercased() == "default" { return nil }
-        guard let token = T.parse(t) else { throw DesignError("'\(v)' is not allowed; allowed: \(T.allowedList), or none") }
+        guard let token = T.parse(t) else {
+            throw FieldError(keyPath: f.key, value: v, reason: .notAllowed, allowed: "\(T.allowedList), or none")
+        }
         return token
     }
 
-    static func rangeText(_ r: ClosedRange<Double>) -> String { "\(JSONValue.format(r.lowerBound))…\(JSONValue.format(r.upperBound))" }
-
     /// What was typed is quoted as typed; a number outside the range says so (it is a number).
-    static func number(_ v: String, _ range: ClosedRange<Double>) throws -> Double {
-        let t = v.trimmingCharacters(in: .whitespaces)
-        guard let d = Double(t), d.isFinite else {
-            throw DesignError("'\(v)' is not a number; allowed: a number in \(rangeText(range))")
-        }
-        guard range.contains(d) else {
-            throw DesignError("'\(v)' is out of range; allowed: \(rangeText(range))")
-        }
+    static func number(_ v: String, _ f: FieldSpec) throws -> Double {
+        guard case .number(let d) = try f.parse(v) else { throw DesignError("'\(v)' is not a number") }
         return d
     }
 
-    static func integer(_ v: String, _ range: ClosedRange<Int>) throws -> Int {
-        let t = v.trimmingCharacters(in: .whitespaces)
-        guard let i = Int(t) else {
-            throw DesignError("'\(v)' is not a whole number; allowed: a whole number in \(range.lowerBound)…\(range.upperBound)")
-        }
-        guard range.contains(i) else {
-            throw DesignError("'\(v)' is out of range; allowed: \(range.lowerBound)…\(range.upperBound)")
-        }
+    static func integer(_ v: String, _ f: FieldSpec) throws -> Int {
+        guard case .integer(let i) = try f.parse(v) else { throw DesignError("'\(v)' is not a whole number") }
         return i
+    }
+
+    static func boolean(_ v: String, _ f: FieldSpec) throws -> Bool {
+        guard case .flag(let b) = try f.parse(v) else { throw DesignError("'\(v)' is not true or false") }
+        return b
+    }
+
+    /// A text within the field's maximum length.
+    static func text(_ v: String, _ f: FieldSpec) throws -> String {
+        if let max = f.maxLength, v.count > max { throw FieldError(keyPath: f.key, value: v, reason: .tooLong, allowed: "\(max)") }
+        return v
+    }
+
+    static func text(_ v: String, max: Int) throws -> String {
+        guard v.count <= max else { throw DesignError("longer than \(max) characters") }
+        return v
     }
 
     /// `template=steps` and other catalogue starters that are not layout templates are refused
@@ -115,19 +142,6 @@ public enum DesignEditor {
         }
     }
 
-    static func boolean(_ v: String) throws -> Bool {
-        switch v.trimmingCharacters(in: .whitespaces).lowercased() {
-        case "true", "yes", "on", "1": return true
-        case "false", "no", "off", "0": return false
-        default: throw DesignError("'\(v)' is not true or false")
-        }
-    }
-
-    static func text(_ v: String, max: Int) throws -> String {
-        guard v.count <= max else { throw DesignError("longer than \(max) characters") }
-        return v
-    }
-
     static func withSymbol(_ s: inout WidgetSpec, _ body: (inout SymbolSpec) throws -> Void) throws {
         guard var sym = s.symbol else { throw DesignError("the design has no symbol; set 'symbol=NAME' first") }
         try body(&sym)
@@ -150,7 +164,7 @@ public enum DesignEditor {
     }
 
     /// The action syntaxes, for help and errors.
-    public static let actionSyntax = "increment:KEY[:AMOUNT[:TITLE]] | now:KEY[:FORMAT[:TITLE]] | reset:KEY[:VALUE[:TITLE]] | open:[TITLE:]URL | empty"
+    public static let actionSyntax = DesignFields.actionSyntax
 
     /// `increment:KEY[:AMOUNT[:TITLE]]`, `now:KEY[:FORMAT[:TITLE]]`, `reset:KEY[:VALUE[:TITLE]]`,
     /// `open:[TITLE:]URL`, or empty to remove.
@@ -176,7 +190,7 @@ public enum DesignEditor {
             var a: ActionSpec
             switch parts[0].lowercased() {
             case "increment", "incrementvariable":
-                let amount = parts.count > 2 && !parts[2].isEmpty ? try integer(parts[2], FieldLimits.incrementAmount) : 1
+                let amount = parts.count > 2 && !parts[2].isEmpty ? try integer(parts[2], DesignFields.actionIncrementAmount) : 1
                 guard amount != 0 else { throw DesignError("an increment of 0 does nothing; use -99…99, not 0") }
                 a = ActionSpec(title: title.isEmpty ? (amount > 0 ? "+\(amount)" : "\(amount)") : title,
                                kind: .incrementVariable, variableKey: key, incrementAmount: amount)
@@ -225,71 +239,63 @@ public enum DesignEditor {
                           kind: .openURL, variableKey: "", url: url)
     }
 
+    /// What each table field does to a design when set. Every field of `DesignFields.table` that
+    /// `weaver designs set` takes has one entry; the table gives its names, range and help.
     public static let fields: [Field] = [
-        Field(names: ["name"], allowed: "text, 1…\(FieldLimits.maxNameCharacters) characters") { s, v in
+        Field(DesignFields.name) { s, v, f in
             let t = v.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !t.isEmpty else { throw DesignError("a name cannot be empty") }
-            s.name = try text(t, max: FieldLimits.maxNameCharacters)
+            s.name = try text(t, f)
         },
-        Field(names: ["primaryText", "primary", "text"], allowed: "text") { s, v in s.primaryText = try text(v, max: FieldLimits.maxTextCharacters) },
-        Field(names: ["secondaryText", "secondary"], allowed: "text (empty removes)") { s, v in
-            s.secondaryText = v.isEmpty ? nil : try text(v, max: FieldLimits.maxTextCharacters)
-        },
-        Field(names: ["layout.template", "template"], allowed: LayoutTemplateToken.allowedList) { s, v in
+        Field(DesignFields.primaryText) { s, v, f in s.primaryText = try text(v, f) },
+        Field(DesignFields.secondaryText) { s, v, f in s.secondaryText = v.isEmpty ? nil : try text(v, f) },
+        Field(DesignFields.template) { s, v, _ in
             s.layout.template = try layoutTemplate(v)
             // A design made into a clock gets the new-clock configuration, as in the seed app.
             if s.layout.template == .clockIcon && s.clockConfig == nil { s.clockConfig = ClockDesignConfig() }
         },
-        Field(names: ["layout.axis", "axis"], allowed: LayoutAxisToken.allowedList) { s, v in s.layout.axis = try token(v) },
-        Field(names: ["layout.alignment", "alignment"], allowed: LayoutAlignmentToken.allowedList) { s, v in s.layout.alignment = try token(v) },
-        Field(names: ["layout.spacing", "spacing"], allowed: "0…32") { s, v in s.layout.spacingPoints = try number(v, FieldLimits.spacingPoints) },
-        Field(names: ["layout.showsAccentBar", "accentBar"], allowed: "true|false") { s, v in s.layout.showsAccentBar = try boolean(v) },
-        Field(names: ["layout.posterOverlayMode", "posterOverlay"], allowed: PosterOverlayMode.allowedList) { s, v in s.layout.posterOverlayMode = try token(v) },
-        Field(names: ["layout.primaryLineLimitSmall"], allowed: "1…8") { s, v in s.layout.primaryLineLimitSmall = try integer(v, FieldLimits.primaryLineLimitSmall) },
-        Field(names: ["layout.primaryLineLimit", "primaryLines"], allowed: "1…10") { s, v in s.layout.primaryLineLimit = try integer(v, FieldLimits.primaryLineLimit) },
-        Field(names: ["layout.secondaryLineLimitSmall"], allowed: "1…8") { s, v in s.layout.secondaryLineLimitSmall = try integer(v, FieldLimits.secondaryLineLimitSmall) },
-        Field(names: ["layout.secondaryLineLimit", "secondaryLines"], allowed: "1…10") { s, v in s.layout.secondaryLineLimit = try integer(v, FieldLimits.secondaryLineLimit) },
-        Field(names: ["style.accent", "accent"], allowed: AccentToken.allowedList) { s, v in s.style.accent = try token(v) },
-        Field(names: ["style.background", "background"], allowed: BackgroundToken.allowedList) { s, v in s.style.background = try token(v) },
-        Field(names: ["style.backgroundOverlay", "overlay"], allowed: BackgroundToken.allowedList) { s, v in s.style.backgroundOverlay = try token(v) },
-        Field(names: ["style.backgroundOverlayOpacity", "overlayOpacity"], allowed: "0…1") { s, v in s.style.backgroundOverlayOpacity = try number(v, FieldLimits.overlayOpacity) },
-        Field(names: ["style.backgroundGlowEnabled", "glow"], allowed: "true|false") { s, v in s.style.backgroundGlowEnabled = try boolean(v) },
-        Field(names: ["style.padding", "padding"], allowed: "0…32") { s, v in s.style.paddingPoints = try number(v, FieldLimits.paddingPoints) },
-        Field(names: ["style.cornerRadius", "cornerRadius"], allowed: "0…44") { s, v in s.style.cornerRadiusPoints = try number(v, FieldLimits.styleCornerRadiusPoints) },
-        Field(names: ["style.nameTextStyle", "nameStyle"], allowed: TextStyleToken.allowedList) { s, v in s.style.nameTextStyle = try token(v) },
-        Field(names: ["style.primaryTextStyle", "primaryStyle"], allowed: TextStyleToken.allowedList) { s, v in s.style.primaryTextStyle = try token(v) },
-        Field(names: ["style.secondaryTextStyle", "secondaryStyle"], allowed: TextStyleToken.allowedList) { s, v in s.style.secondaryTextStyle = try token(v) },
-        Field(names: ["style.symbolSize"], allowed: "8…96") { s, v in s.style.symbolSizePoints = try number(v, FieldLimits.styleSymbolSizePoints) },
-        Field(names: ["style.weatherScale", "weatherScale"], allowed: "0.6…1.4 (the Weather template draws 0.85…1.35)") { s, v in
-            s.style.weatherScale = try number(v, FieldLimits.weatherScale)
-        },
-        Field(names: ["clock.theme", "clockConfig.theme"], allowed: ClockThemeToken.allowedList) { s, v in try withClock(&s) { $0.theme = try token(v) } },
-        Field(names: ["clock.face", "clockConfig.face"], allowed: ClockFaceToken.allowedList) { s, v in try withClock(&s) { $0.face = try token(v) } },
-        Field(names: ["clock.dialColour", "clock.dialColor", "clockConfig.iconDialColourToken"], allowed: ClockIconDialColourToken.allowedList + " | none (follow the theme)") { s, v in
-            try withClock(&s) { $0.iconDialColour = try optionalToken(v) }
-        },
-        Field(names: ["clock.secondHandColour", "clock.secondHandColor", "clockConfig.iconSecondHandColourToken"], allowed: ClockSecondHandColourToken.allowedList + " | none (red)") { s, v in
-            try withClock(&s) { $0.iconSecondHandColour = try optionalToken(v) }
-        },
-        Field(names: ["clock.format", "clockFormat"], allowed: "24h|12h|24h-seconds|12h-seconds | none (24h); " + ClockFormatToken.allowedList) { s, v in
-            s.clockFormat = try optionalToken(v)
-        },
-        Field(names: ["countdown.target", "countdown"], allowed: CountdownTarget.allowed + " (empty removes)") { s, v in
+        Field(DesignFields.axis) { s, v, f in s.layout.axis = try token(v, f) },
+        Field(DesignFields.alignment) { s, v, f in s.layout.alignment = try token(v, f) },
+        Field(DesignFields.spacing) { s, v, f in s.layout.spacingPoints = try number(v, f) },
+        Field(DesignFields.showsAccentBar) { s, v, f in s.layout.showsAccentBar = try boolean(v, f) },
+        Field(DesignFields.posterOverlayMode) { s, v, f in s.layout.posterOverlayMode = try token(v, f) },
+        Field(DesignFields.primaryLineLimitSmall) { s, v, f in s.layout.primaryLineLimitSmall = try integer(v, f) },
+        Field(DesignFields.primaryLineLimit) { s, v, f in s.layout.primaryLineLimit = try integer(v, f) },
+        Field(DesignFields.secondaryLineLimitSmall) { s, v, f in s.layout.secondaryLineLimitSmall = try integer(v, f) },
+        Field(DesignFields.secondaryLineLimit) { s, v, f in s.layout.secondaryLineLimit = try integer(v, f) },
+        Field(DesignFields.accent) { s, v, f in s.style.accent = try token(v, f) },
+        Field(DesignFields.background) { s, v, f in s.style.background = try token(v, f) },
+        Field(DesignFields.backgroundOverlay) { s, v, f in s.style.backgroundOverlay = try token(v, f) },
+        Field(DesignFields.backgroundOverlayOpacity) { s, v, f in s.style.backgroundOverlayOpacity = try number(v, f) },
+        Field(DesignFields.backgroundGlow) { s, v, f in s.style.backgroundGlowEnabled = try boolean(v, f) },
+        Field(DesignFields.padding) { s, v, f in s.style.paddingPoints = try number(v, f) },
+        Field(DesignFields.cornerRadius) { s, v, f in s.style.cornerRadiusPoints = try number(v, f) },
+        Field(DesignFields.nameTextStyle) { s, v, f in s.style.nameTextStyle = try token(v, f) },
+        Field(DesignFields.primaryTextStyle) { s, v, f in s.style.primaryTextStyle = try token(v, f) },
+        Field(DesignFields.secondaryTextStyle) { s, v, f in s.style.secondaryTextStyle = try token(v, f) },
+        Field(DesignFields.styleSymbolSize) { s, v, f in s.style.symbolSizePoints = try number(v, f) },
+        Field(DesignFields.weatherScale) { s, v, f in s.style.weatherScale = try number(v, f) },
+        Field(DesignFields.clockTheme) { s, v, f in try withClock(&s) { $0.theme = try token(v, f) } },
+        Field(DesignFields.clockFace) { s, v, f in try withClock(&s) { $0.face = try token(v, f) } },
+        Field(DesignFields.clockDialColour) { s, v, f in try withClock(&s) { $0.iconDialColour = try optionalToken(v, f) } },
+        Field(DesignFields.clockSecondHandColour) { s, v, f in try withClock(&s) { $0.iconSecondHandColour = try optionalToken(v, f) } },
+        Field(DesignFields.clockFormat) { s, v, f in s.clockFormat = try optionalToken(v, f) },
+        Field(DesignFields.countdownTarget) { s, v, _ in
             if v.trimmingCharacters(in: .whitespaces).isEmpty { s.countdown = nil; return }
             s.countdown = CountdownSpec(target: try CountdownTarget.parse(v))
         },
-        Field(names: ["symbol", "symbol.name"], allowed: "symbol name (empty removes)") { s, v in
+        Field(DesignFields.symbolName) { s, v, f in
             let t = v.trimmingCharacters(in: .whitespaces)
             if t.isEmpty { s.symbol = nil; return }
-            let name = try text(t, max: FieldLimits.maxSymbolNameCharacters)
+            let name = try text(t, f)
             if s.symbol == nil { s.symbol = SymbolSpec(name: name) } else { s.symbol?.name = name }
         },
-        Field(names: ["symbol.size"], allowed: "8…96") { s, v in try withSymbol(&s) { $0.sizePoints = try number(v, FieldLimits.symbolSizePoints) } },
-        Field(names: ["symbol.weight"], allowed: SymbolWeightToken.allowedList) { s, v in try withSymbol(&s) { $0.weight = try token(v) } },
-        Field(names: ["symbol.renderingMode", "symbol.rendering"], allowed: SymbolRenderingModeToken.allowedList) { s, v in try withSymbol(&s) { $0.renderingMode = try token(v) } },
-        Field(names: ["symbol.tint"], allowed: SymbolTintToken.allowedList) { s, v in try withSymbol(&s) { $0.tint = try token(v) } },
-        Field(names: ["symbol.placement"], allowed: SymbolPlacementToken.allowedList) { s, v in try withSymbol(&s) { $0.placement = try token(v) } },
-        Field(names: ["image", "image.fileName"], allowed: "a PNG or JPEG: a path (weaver designs set copies it into the store's images/ folder) or a file name already there (empty removes)") { s, v in
+        Field(DesignFields.symbolSize) { s, v, f in try withSymbol(&s) { $0.sizePoints = try number(v, f) } },
+        Field(DesignFields.symbolWeight) { s, v, f in try withSymbol(&s) { $0.weight = try token(v, f) } },
+        Field(DesignFields.symbolRenderingMode) { s, v, f in try withSymbol(&s) { $0.renderingMode = try token(v, f) } },
+        Field(DesignFields.symbolTint) { s, v, f in try withSymbol(&s) { $0.tint = try token(v, f) } },
+        Field(DesignFields.symbolPlacement) { s, v, f in try withSymbol(&s) { $0.placement = try token(v, f) } },
+        Field(DesignFields.imageFileName) { s, v, _ in
             let t = v.trimmingCharacters(in: .whitespaces)
             if t.isEmpty { s.image = nil; return }
             guard let safe = ImageSanitiser.sanitisedFileName(t), safe == t else {
@@ -297,26 +303,24 @@ public enum DesignEditor {
             }
             if s.image == nil { s.image = ImageSpec(fileName: safe) } else { s.image?.fileName = safe }
         },
-        Field(names: ["image.contentMode", "image.mode"], allowed: ImageContentModeToken.allowedList) { s, v in try withImage(&s) { $0.contentMode = try token(v) } },
-        Field(names: ["image.height"], allowed: "0…512") { s, v in try withImage(&s) { $0.heightPoints = try number(v, FieldLimits.imageHeightPoints) } },
-        Field(names: ["image.cornerRadius"], allowed: "0…128") { s, v in try withImage(&s) { $0.cornerRadiusPoints = try number(v, FieldLimits.imageCornerRadiusPoints) } },
-        Field(names: ["image.filter", "filter"], allowed: PhotoFilterToken.allowedList + " (none removes)") { s, v in
-            try withFilter(&s) { $0.token = try token(v) }
-        },
-        Field(names: ["image.filter.intensity", "image.filterIntensity", "filterIntensity"], allowed: "0…1 (0 removes the filter)") { s, v in
+        Field(DesignFields.imageContentMode) { s, v, f in try withImage(&s) { $0.contentMode = try token(v, f) } },
+        Field(DesignFields.imageHeight) { s, v, f in try withImage(&s) { $0.heightPoints = try number(v, f) } },
+        Field(DesignFields.imageCornerRadius) { s, v, f in try withImage(&s) { $0.cornerRadiusPoints = try number(v, f) } },
+        Field(DesignFields.imageFilter) { s, v, f in try withFilter(&s) { $0.token = try token(v, f) } },
+        Field(DesignFields.imageFilterIntensity) { s, v, f in
             try withImage(&s) { img in
                 guard img.filter != nil else { throw DesignError("the image has no filter; set 'image.filter=NAME' first") }
             }
-            try withFilter(&s) { $0.intensity = try number(v, FieldLimits.filterIntensity) }
+            try withFilter(&s) { $0.intensity = try number(v, f) }
         },
-        Field(names: ["action.1", "action1"], allowed: actionSyntax) { s, v in try action(v, slot: 0, in: &s) },
-        Field(names: ["action.2", "action2"], allowed: actionSyntax) { s, v in
+        Field(DesignFields.action1) { s, v, f in try action(try text(v, f), slot: 0, in: &s) },
+        Field(DesignFields.action2) { s, v, f in
             guard (s.actionBar?.actions.count ?? 0) >= 1 || v.isEmpty else { throw DesignError("set action.1 first") }
-            try action(v, slot: 1, in: &s)
+            try action(try text(v, f), slot: 1, in: &s)
         },
-        Field(names: ["actionBar.style"], allowed: WidgetActionButtonStyleToken.allowedList) { s, v in
+        Field(DesignFields.actionBarStyle) { s, v, f in
             guard s.actionBar != nil else { throw DesignError("the design has no action bar; set action.1 first") }
-            s.actionBar?.style = try token(v)
+            s.actionBar?.style = try token(v, f)
         },
     ]
 }

@@ -1,3 +1,4 @@
+import FieldTable
 import SharedStore
 import Foundation
 
@@ -129,7 +130,7 @@ public struct TolerantDecoder {
         }
         let t: PhotoFilterToken = token(o, "token", path, default: .none)
         // `none` or intensity 0 means no filter: nil, as the seed app normalises it.
-        return PhotoFilterSpec(token: t, intensity: double(o, "intensity", path, range: FieldLimits.filterIntensity, default: 1)).effective
+        return PhotoFilterSpec(token: t, intensity: double(o, "intensity", path, DesignFields.imageFilterIntensity)).effective
     }
 
     mutating func smartPhoto(_ value: JSONValue, path: String) -> SmartPhotoSpec? {
@@ -152,7 +153,7 @@ public struct TolerantDecoder {
                               small: o["small"].flatMap { smartVariant($0, path: join(path, "small")) },
                               medium: o["medium"].flatMap { smartVariant($0, path: join(path, "medium")) },
                               large: o["large"].flatMap { smartVariant($0, path: join(path, "large")) },
-                              algorithmVersion: int(o, "algorithmVersion", path, range: FieldLimits.smartPhotoAlgorithmVersion, default: 0),
+                              algorithmVersion: int(o, "algorithmVersion", path, DesignFields.smartAlgorithmVersion),
                               preparedAt: date(o, "preparedAt", path),
                               shuffleManifestFileName: shuffle)
     }
@@ -235,7 +236,7 @@ public struct TolerantDecoder {
             return nil
         }
         return SymbolSpec(name: name,
-                          sizePoints: double(o, "size", path, range: FieldLimits.symbolSizePoints, default: 18),
+                          sizePoints: double(o, "size", path, DesignFields.symbolSize),
                           weight: token(o, "weight", path, default: .regular),
                           renderingMode: token(o, "renderingMode", path, default: .monochrome),
                           tint: token(o, "tint", path, default: .accent),
@@ -261,8 +262,8 @@ public struct TolerantDecoder {
         let modeKey = o["contentMode"] != nil ? "contentMode" : "crop"
         return ImageSpec(fileName: safe,
                          contentMode: token(o, modeKey, path, default: .fill),
-                         heightPoints: double(o, "height", path, range: FieldLimits.imageHeightPoints, default: 120),
-                         cornerRadiusPoints: double(o, "cornerRadius", path, range: FieldLimits.imageCornerRadiusPoints, default: 16),
+                         heightPoints: double(o, "height", path, DesignFields.imageHeight),
+                         cornerRadiusPoints: double(o, "cornerRadius", path, DesignFields.imageCornerRadius),
                          filter: o["filter"].flatMap { photoFilter($0, path: join(path, "filter")) },
                          smartPhoto: o["smartPhoto"].flatMap { smartPhoto($0, path: join(path, "smartPhoto")) })
     }
@@ -278,14 +279,14 @@ public struct TolerantDecoder {
                              "primaryLineLimitSmall", "primaryLineLimit", "secondaryLineLimitSmall", "secondaryLineLimit"], path: path)
         l.template = token(o, "template", path, default: .classic)
         l.posterOverlayMode = token(o, "posterOverlayMode", path, default: .caption)
-        l.showsAccentBar = bool(o, "showsAccentBar", path, default: true)
+        l.showsAccentBar = bool(o, "showsAccentBar", path, default: DesignFields.showsAccentBar.defaultFlag)
         l.axis = token(o, "axis", path, default: .vertical)
         l.alignment = token(o, "alignment", path, default: .leading)
-        l.spacingPoints = double(o, "spacing", path, range: FieldLimits.spacingPoints, default: 8)
-        l.primaryLineLimitSmall = int(o, "primaryLineLimitSmall", path, range: FieldLimits.primaryLineLimitSmall, default: 1)
-        l.primaryLineLimit = int(o, "primaryLineLimit", path, range: FieldLimits.primaryLineLimit, default: 2)
-        l.secondaryLineLimitSmall = int(o, "secondaryLineLimitSmall", path, range: FieldLimits.secondaryLineLimitSmall, default: 1)
-        l.secondaryLineLimit = int(o, "secondaryLineLimit", path, range: FieldLimits.secondaryLineLimit, default: 2)
+        l.spacingPoints = double(o, "spacing", path, DesignFields.spacing)
+        l.primaryLineLimitSmall = int(o, "primaryLineLimitSmall", path, DesignFields.primaryLineLimitSmall)
+        l.primaryLineLimit = int(o, "primaryLineLimit", path, DesignFields.primaryLineLimit)
+        l.secondaryLineLimitSmall = int(o, "secondaryLineLimitSmall", path, DesignFields.secondaryLineLimitSmall)
+        l.secondaryLineLimit = int(o, "secondaryLineLimit", path, DesignFields.secondaryLineLimit)
         return l
     }
 
@@ -299,18 +300,18 @@ public struct TolerantDecoder {
         checkKeys(o, known: ["padding", "cornerRadius", "background", "backgroundOverlay", "backgroundOverlayOpacity",
                              "backgroundGlowEnabled", "accent", "nameTextStyle", "primaryTextStyle", "secondaryTextStyle",
                              "symbolSize", "weatherScale"], path: path)
-        s.paddingPoints = double(o, "padding", path, range: FieldLimits.paddingPoints, default: 16)
-        s.cornerRadiusPoints = double(o, "cornerRadius", path, range: FieldLimits.styleCornerRadiusPoints, default: 20)
+        s.paddingPoints = double(o, "padding", path, DesignFields.padding)
+        s.cornerRadiusPoints = double(o, "cornerRadius", path, DesignFields.cornerRadius)
         s.background = token(o, "background", path, default: .subtleMaterial)
         s.backgroundOverlay = token(o, "backgroundOverlay", path, default: .plain)
-        s.backgroundOverlayOpacity = double(o, "backgroundOverlayOpacity", path, range: FieldLimits.overlayOpacity, default: 0)
-        s.backgroundGlowEnabled = bool(o, "backgroundGlowEnabled", path, default: false)
+        s.backgroundOverlayOpacity = double(o, "backgroundOverlayOpacity", path, DesignFields.backgroundOverlayOpacity)
+        s.backgroundGlowEnabled = bool(o, "backgroundGlowEnabled", path, default: DesignFields.backgroundGlow.defaultFlag)
         s.accent = token(o, "accent", path, default: .blue)
         s.nameTextStyle = token(o, "nameTextStyle", path, default: .caption)
         s.primaryTextStyle = token(o, "primaryTextStyle", path, default: .title3)
         s.secondaryTextStyle = token(o, "secondaryTextStyle", path, default: .caption2)
-        s.symbolSizePoints = double(o, "symbolSize", path, range: FieldLimits.styleSymbolSizePoints, default: 34)
-        s.weatherScale = double(o, "weatherScale", path, range: FieldLimits.weatherScale, default: 1)
+        s.symbolSizePoints = double(o, "symbolSize", path, DesignFields.styleSymbolSize)
+        s.weatherScale = double(o, "weatherScale", path, DesignFields.weatherScale)
         return s
     }
 
@@ -374,7 +375,7 @@ public struct TolerantDecoder {
             }
         }
         let kind = kindValue
-        var amount = int(o, "incrementAmount", path, range: FieldLimits.incrementAmount, default: 1)
+        var amount = int(o, "incrementAmount", path, DesignFields.actionIncrementAmount)
         if amount == 0 {
             note(join(path, "incrementAmount"), .outOfRange, "0 does nothing; using 1 (allowed -99…99, not 0)")
             amount = 1
@@ -540,6 +541,16 @@ public struct TolerantDecoder {
         }
         note(join(path, key), .invalidValue, "not an ISO 8601 date (\(preview(v))); using \(ISODate.format(fallbackDate))")
         return fallbackDate
+    }
+
+    /// A number field of the table: its range and default.
+    mutating func double(_ o: [String: JSONValue], _ key: String, _ path: String, _ field: FieldSpec) -> Double {
+        double(o, key, path, range: field.numberRange, default: field.defaultNumber)
+    }
+
+    /// A whole-number field of the table: its range and default.
+    mutating func int(_ o: [String: JSONValue], _ key: String, _ path: String, _ field: FieldSpec) -> Int {
+        int(o, key, path, range: field.integerRange, default: Int(field.defaultNumber))
     }
 
     func fmt(_ r: ClosedRange<Double>) -> String { "\(JSONValue.format(r.lowerBound))…\(JSONValue.format(r.upperBound))" }

@@ -29,20 +29,20 @@ extension Noise {
         @OptionGroup var storeOption: StoreOption
 
         @Option(numeric: "The layer to change, 1…4.") var layer: Int?
-        @Option(numeric: "Layer volume 0…1 (or 0%…100%).") var volume: String?
-        @Option(numeric: "Noise colour 0…2: 0 white, 1 pink, 2 brown.") var colour: Double?
-        @Option(name: .customLong("low-cut"), numeric: ArgumentHelp("High-pass corner 10…2000 Hz, or 'off'.", valueName: "HZ|off"))
+        @Option(numeric: MixOptionHelp.help(.volume, " (or 0%…100%)", name: "Layer volume")) var volume: String?
+        @Option(numeric: MixOptionHelp.help(.colour)) var colour: Double?
+        @Option(name: .customLong("low-cut"), numeric: ArgumentHelp(MixOptionHelp.text(.lowCutHz, ", or 'off'"), valueName: "HZ|off"))
         var lowCut: String?
-        @Option(name: .customLong("high-cut"), numeric: ArgumentHelp("Low-pass corner 500…20000 Hz, or 'off'.", valueName: "HZ|off"))
+        @Option(name: .customLong("high-cut"), numeric: ArgumentHelp(MixOptionHelp.text(.highCutHz, ", or 'off'"), valueName: "HZ|off"))
         var highCut: String?
-        @Option(name: .customLong("eq-low"), numeric: "Low shelf gain -12…12 dB.") var eqLow: Double?
-        @Option(name: .customLong("eq-mid"), numeric: "Mid band gain -12…12 dB.") var eqMid: Double?
-        @Option(name: .customLong("eq-high"), numeric: "High shelf gain -12…12 dB.") var eqHigh: Double?
-        @Option(name: .customLong("movement-period"), numeric: ArgumentHelp("Average length of a swell, 2…120 s (e.g. 10 or 10s).", valueName: "S"))
+        @Option(name: .customLong("eq-low"), numeric: MixOptionHelp.help(.eqLowDb)) var eqLow: Double?
+        @Option(name: .customLong("eq-mid"), numeric: MixOptionHelp.help(.eqMidDb)) var eqMid: Double?
+        @Option(name: .customLong("eq-high"), numeric: MixOptionHelp.help(.eqHighDb)) var eqHigh: Double?
+        @Option(name: .customLong("movement-period"), numeric: ArgumentHelp(MixOptionHelp.text(.movementPeriodSeconds, " (e.g. 10 or 10s)"), valueName: "S"))
         var movementPeriod: String?
-        @Option(name: .customLong("movement-level"), numeric: ArgumentHelp("Level swing either side of the volume, 0…12 dB.", valueName: "DB"))
+        @Option(name: .customLong("movement-level"), numeric: ArgumentHelp(MixOptionHelp.text(.movementLevelDb), valueName: "DB"))
         var movementLevel: Double?
-        @Option(name: .customLong("movement-cut"), numeric: ArgumentHelp("High-cut swing either side of its corner, 0…3 octaves.", valueName: "OCTAVES"))
+        @Option(name: .customLong("movement-cut"), numeric: ArgumentHelp(MixOptionHelp.text(.movementHighCutOctaves), valueName: "OCTAVES"))
         var movementCut: Double?
         @Option(help: ArgumentHelp("What the layer makes: noise, drops or crackle.", valueName: "noise|drops|crackle"))
         var texture: String?
@@ -51,7 +51,7 @@ extension Noise {
         @Flag(name: .customLong("still"), help: "Stop the layer's movement (level and cut swings to 0).") var still = false
         @Flag(name: .customLong("on"), help: "Switch the layer on.") var on = false
         @Flag(name: .customLong("off"), help: "Switch the layer off.") var off = false
-        @Option(numeric: "Master volume 0…1 (or 0%…100%), or a change: +5%, -5%, +0.05.")
+        @Option(numeric: MixOptionHelp.help(.master, " (or 0%…100%), or a change: +5%, -5%, +0.05"))
         var master: String?
         @Flag(help: "Silence the running player; the master level is kept for '--unmute'.") var mute = false
         @Flag(help: "Back to the master level from before '--mute'.") var unmute = false
@@ -73,6 +73,15 @@ extension Noise {
         }
 
         func parsed() throws -> Parsed {
+            // Each option is checked against its row of the mix table (range and unit).
+            func ranged(_ v: Double, _ param: MixParameter, _ flag: String) throws -> Double {
+                let range = param.field.numberRange, unit = param.field.unit.isEmpty ? "" : " \(param.field.unit)"
+                guard v.isFinite, range.contains(v) else {
+                    throw ValidationError("'\(flag)' \(fmt(v))\(unit) is out of range; allowed \(fmt(range.lowerBound))…\(fmt(range.upperBound))\(unit)")
+                }
+                return v
+            }
+            // The texture options are not rows of the table yet: their ranges come from `Mix`.
             func ranged(_ v: Double, _ range: ClosedRange<Double>, _ flag: String, unit: String = "") throws -> Double {
                 guard v.isFinite, range.contains(v) else {
                     throw ValidationError("'\(flag)' \(fmt(v))\(unit) is out of range; allowed \(fmt(range.lowerBound))…\(fmt(range.upperBound))\(unit)")
@@ -86,7 +95,7 @@ extension Noise {
                     throw ValidationError("'\(flag)' '\(text)' is not a number; use 0…1 or 0%…100%")
                 }
                 let fraction = isPercent ? v / 100 : v
-                guard Mix.volumeRange.contains(fraction) else {
+                guard MixFields.volume.numberRange.contains(fraction) else {
                     // "70" was surely meant as 70%; "1.2" was not 1.2% (a fraction a little too big).
                     let hint = !isPercent && v >= 2 && v <= 100 ? " (did you mean \(fmt(v))%?)" : ""
                     throw ValidationError("'\(flag)' \(text) is out of range; allowed 0…1 or 0%…100%\(hint)")
@@ -104,7 +113,8 @@ extension Noise {
                 guard delta <= 1 else { throw ValidationError("'--master' \(text) is too large a change; allowed up to 100% (1) either way") }
                 return .relative(sign == "-" ? -delta : delta)
             }
-            func cut(_ text: String, _ range: ClosedRange<Double>, _ flag: String) throws -> CutChange {
+            func cut(_ text: String, _ param: MixParameter, _ flag: String) throws -> CutChange {
+                let range = param.field.numberRange
                 if text.lowercased() == "off" { return .off }
                 guard let v = Double(text.lowercased().replacingOccurrences(of: "hz", with: "")), v.isFinite, range.contains(v) else {
                     throw ValidationError("'\(flag)' '\(text)' is not allowed; use \(fmt(range.lowerBound))…\(fmt(range.upperBound)) Hz or 'off'")
@@ -116,21 +126,21 @@ extension Noise {
             if on { change.enabled = true }
             if off { change.enabled = false }
             change.volume = try volume.map { try level($0, "--volume") }
-            change.colour = try colour.map { try ranged($0, Mix.colourRange, "--colour") }
-            change.lowCutHz = try lowCut.map { try cut($0, Mix.lowCutRange, "--low-cut") }
-            change.highCutHz = try highCut.map { try cut($0, Mix.highCutRange, "--high-cut") }
-            change.eqLowDb = try eqLow.map { try ranged($0, Mix.eqRange, "--eq-low", unit: " dB") }
-            change.eqMidDb = try eqMid.map { try ranged($0, Mix.eqRange, "--eq-mid", unit: " dB") }
-            change.eqHighDb = try eqHigh.map { try ranged($0, Mix.eqRange, "--eq-high", unit: " dB") }
+            change.colour = try colour.map { try ranged($0, .colour, "--colour") }
+            change.lowCutHz = try lowCut.map { try cut($0, .lowCutHz, "--low-cut") }
+            change.highCutHz = try highCut.map { try cut($0, .highCutHz, "--high-cut") }
+            change.eqLowDb = try eqLow.map { try ranged($0, .eqLowDb, "--eq-low") }
+            change.eqMidDb = try eqMid.map { try ranged($0, .eqMidDb, "--eq-mid") }
+            change.eqHighDb = try eqHigh.map { try ranged($0, .eqHighDb, "--eq-high") }
             if still && (movementLevel != nil || movementCut != nil) {
                 throw ValidationError("give either '--still' or '--movement-level'/'--movement-cut', not both")
             }
             change.movementPeriodSeconds = try movementPeriod.map { text in
                 let v = try DurationParser.secondsOrValidationError(text, "--movement-period")
-                return try ranged(v, Mix.movementPeriodRange, "--movement-period", unit: " s")
+                return try ranged(v, .movementPeriodSeconds, "--movement-period")
             }
-            change.movementLevelDb = try movementLevel.map { try ranged($0, Mix.movementLevelRange, "--movement-level", unit: " dB") }
-            change.movementHighCutOctaves = try movementCut.map { try ranged($0, Mix.movementCutRange, "--movement-cut", unit: " octaves") }
+            change.movementLevelDb = try movementLevel.map { try ranged($0, .movementLevelDb, "--movement-level") }
+            change.movementHighCutOctaves = try movementCut.map { try ranged($0, .movementHighCutOctaves, "--movement-cut") }
             if still { change.movementLevelDb = 0; change.movementHighCutOctaves = 0 }
             change.texture = try texture.map { name in
                 guard let t = Mix.Texture(rawValue: name.lowercased()) else {
@@ -256,3 +266,19 @@ extension Noise {
 }
 
 private func fmt(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+
+/// `noise set`'s option help from the mix table: "Colour 0…2: β of 1/f^β: …" so the ranges the
+/// help states are the ones the options check.
+enum MixOptionHelp {
+    static func help(_ param: MixParameter, _ extra: String = "", name: String? = nil) -> ArgumentHelp {
+        ArgumentHelp(text(param, extra, name: name))
+    }
+
+    /// `name` replaces the table's label where the option needs telling apart (`--volume` is the
+    /// layer's, `--master` the master's).
+    static func text(_ param: MixParameter, _ extra: String = "", name: String? = nil) -> String {
+        let f = param.field
+        let range = "\(fmt(f.numberRange.lowerBound))…\(fmt(f.numberRange.upperBound))" + (f.unit.isEmpty ? "" : " \(f.unit)")
+        return "\(name ?? f.label) \(range)\(extra). \(f.help)"
+    }
+}

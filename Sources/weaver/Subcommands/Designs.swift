@@ -1,3 +1,4 @@
+import FieldTable
 import SharedStore
 import ArgumentParser
 import CLISupport
@@ -11,7 +12,7 @@ extension Weaver {
             commandName: "designs",
             abstract: "The design library: list, show, create, edit, delete and restore widget designs.",
             subcommands: [List.self, Show.self, New.self, Duplicate.self, Delete.self, Restore.self, Trash.self,
-                          Default.self, Set.self, Validate.self],
+                          Default.self, Set.self, Fields.self, Validate.self],
             defaultSubcommand: List.self
         )
     }
@@ -234,7 +235,8 @@ extension Weaver.Designs {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Edit a design: FIELD=VALUE... (saves with a new updatedAt).",
-            discussion: "Fields:\n" + DesignEditor.fields.map { HelpText.hanging($0.names.joined(separator: ", "), $0.allowed) }.joined(separator: "\n")
+            discussion: "Fields (see 'weaver designs fields' for defaults and help):\n"
+                + DesignEditor.fields.map { HelpText.hanging($0.names.joined(separator: ", "), $0.allowed) }.joined(separator: "\n")
         )
         @OptionGroup var store: DesignStoreOptions
         @Argument(help: "Design ID, unique ID prefix, or name.") var design: String
@@ -287,6 +289,41 @@ extension Weaver.Designs {
             let count = package.specs.count
             print("\(count) design\(count == 1 ? "" : "s"), \(package.images.count) embedded image\(package.images.count == 1 ? "" : "s"), \(package.findings.count) finding\(package.findings.count == 1 ? "" : "s").")
             if !package.findings.isEmpty { throw ExitCode(1) }
+        }
+    }
+}
+
+extension Weaver.Designs {
+    /// The design field table (`DesignFields`) as text, JSON or the Markdown of docs/designs.md.
+    struct Fields: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "fields",
+            abstract: "Every design field: its key, range or values, default and help.",
+            discussion: "--json prints the table as GET /api/fields serves its \"design\" member; --markdown prints the tables of docs/designs.md."
+        )
+        @Flag(help: "The table as JSON.") var json = false
+        @Flag(help: "The table as Markdown (docs/designs.md's field tables).") var markdown = false
+
+        func validate() throws {
+            if json && markdown { throw ValidationError("give either '--json' or '--markdown', not both") }
+        }
+
+        func run() throws {
+            let table = DesignFields.table
+            if json {
+                print(FieldJSON.array(table))
+            } else if markdown {
+                print(FieldMarkdown.tables(table), terminator: "")
+            } else {
+                for group in table.groups {
+                    let rows = table.fields.filter { $0.group == group }
+                    guard !rows.isEmpty else { continue }
+                    print("\(group):")
+                    for f in rows {
+                        print(HelpText.hanging(f.names.joined(separator: ", "), "\(f.allowedText)\(f.isOptional ? " | none" : ""). \(f.label): \(f.help)"))
+                    }
+                }
+            }
         }
     }
 }

@@ -1,0 +1,27 @@
+import FieldTable
+import NoiseEngine
+
+/// A mixer page slider's bounds, read from the mix table: the parameter's range and step, plus,
+/// for a parameter that may be off (a cut), one step past the range that means off.
+struct MixerControl: Equatable {
+    let min: Double
+    let max: Double
+    let step: Double
+    /// The slider position that switches the parameter off (sent as 0), or nil.
+    let offValue: Double?
+
+    init(_ param: MixParameter) {
+        let field = param.field
+        let range = field.numberRange
+        step = field.step ?? 1
+        // A high-pass does nothing at its bottom, a low-pass at its top: off sits on that side.
+        switch (field.isOptional, param) {
+        case (true, .highCutHz):
+            (min, max, offValue) = (range.lowerBound, range.upperBound + step, range.upperBound + step)
+        case (true, _):
+            (min, max, offValue) = (range.lowerBound - step, range.upperBound, range.lowerBound - step)
+        default:
+            (min, max, offValue) = (range.lowerBound, range.upperBound, nil)
+        }
+    }
+}
