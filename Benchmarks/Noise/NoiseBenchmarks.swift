@@ -17,6 +17,16 @@ func fullChainMachine(movement: Bool = false) -> NoiseMachine {
     return machine
 }
 
+/// The full chain with layer 0 making drops (40/s) instead of noise: the textured rain layer's cost.
+func dropsChainMachine() -> NoiseMachine {
+    let machine = fullChainMachine()
+    var drops = machine.layer(0)
+    drops.texture = TextureSettings(kind: .drops, densityPerSecond: 40)
+    machine.setLayer(0, drops, rampSeconds: 0)
+    machine.preroll()
+    return machine
+}
+
 /// Renders one second (48 000 frames) in 1024-frame blocks, as the live engine does.
 @inline(never)
 func renderOneSecond(_ machine: NoiseMachine, _ buffer: UnsafeMutablePointer<Float>) {
@@ -53,6 +63,11 @@ let benchmarks: @Sendable () -> Void = {
         measureOneSecondRenders(benchmark, fullChainMachine(movement: true))
     }
 
+    // Layer 0 plays drops (Poisson onsets at 40/s, each a gliding resonance on a voice).
+    Benchmark("Render 1 s, 4 layers, full chain, one of them drops, stereo 48 kHz", configuration: realTime) { benchmark in
+        measureOneSecondRenders(benchmark, dropsChainMachine())
+    }
+
     Benchmark("Render 1 s, 1 layer on, 3 at zero volume", configuration: realTime) { benchmark in
         let machine = NoiseMachine(spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 1024, channelCount: 2), seed: 1,
                                    layers: [LayerSettings(volume: 0.8, colour: 1.8, lowCutHz: 30, highCutHz: 6000),
@@ -77,6 +92,31 @@ let benchmarks: @Sendable () -> Void = {
             moved.movement.periodSeconds = Float(2 + i % 20)
             machine.setLayer(i % 4, moved)
             machine.setMasterVolume(Float(i % 100) / 100)
+            machine.render(into: buffer, frameCount: 256)
+        }
+        benchmark.stopMeasurement()
+        blackHole(buffer[0])
+    }
+
+    // Textures keep the contract: drops and crackle at their densest (voices stolen when the pool
+    // is full), densities and brightness changing, layers switching texture. Threshold: 0.
+    Benchmark("Render block with textures (allocations)",
+              configuration: .init(metrics: [.mallocCountTotal], maxIterations: 10_000)) { benchmark in
+        let machine = fullChainMachine(movement: true)
+        for i in 0..<4 {
+            var l = machine.layer(i)
+            l.texture = TextureSettings(kind: i % 2 == 0 ? .drops : .crackle, densityPerSecond: 400)
+            machine.setLayer(i, l, rampSeconds: 0)
+        }
+        machine.preroll()
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 256 * 2)
+        defer { buffer.deallocate() }
+        let kinds: [TextureKind] = [.drops, .crackle, .noise]
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            var l = machine.layer(i % 4)
+            l.texture = TextureSettings(kind: kinds[(i / 4) % 3], densityPerSecond: Float(1 + i % 400), brightness: Float(i % 11) / 10)
+            machine.setLayer(i % 4, l)
             machine.render(into: buffer, frameCount: 256)
         }
         benchmark.stopMeasurement()

@@ -109,6 +109,10 @@ public enum Page {
             html += "<label class=\"toggle\"><input type=\"checkbox\" id=\"l\(n)-enabled\" data-layer=\"\(n)\" data-param=\"enabled\"\(layer.enabled ? " checked" : "")> On</label>\n"
             html += "<label for=\"l\(n)-volume\">Volume</label>\n"
             html += slider(id: "l\(n)-volume", layer: n, .volume, value: layer.volume, text: percent(layer.volume))
+            if let texture = layer.texture, texture != .noise {
+                // Drops and crackle replace the noise: say so (the colour slider shapes noise only).
+                html += "<p class=\"texture\" id=\"l\(n)-texture\">\(escape(textureText(layer)))</p>\n"
+            }
             html += "<label for=\"l\(n)-colour\">Colour</label>\n"
             html += slider(id: "l\(n)-colour", layer: n, .colour, value: layer.colour, text: colourName(layer.colour), extraClass: "colour")
             html += "<label for=\"l\(n)-lowCutHz\">Low cut</label>\n"
@@ -151,6 +155,13 @@ public enum Page {
     }
 
     static func percent(_ v: Double) -> String { "\(Int((v * 100).rounded()))%" }
+    /// "Texture: drops, 40 per second" / "Texture: crackle, 8 per second, brightness 0.5".
+    static func textureText(_ l: Mix.Layer) -> String {
+        let t = l.textureSettings
+        var text = "Texture: \(l.texture?.rawValue ?? "noise"), \(number(Double(t.densityPerSecond))) per second"
+        if l.texture == .crackle { text += ", brightness \(number(Double(t.brightness)))" }
+        return text
+    }
     static func signed(_ v: Double) -> String { v > 0 ? "+\(number(v))" : number(v) }
     static func cutText(_ hz: Double?) -> String { hz.map { "\(number($0)) Hz" } ?? "off" }
     static func timeLeft(_ seconds: Int) -> String { "\(seconds / 60):\(String(format: "%02d", seconds % 60)) left" }

@@ -90,6 +90,14 @@ extension ControlRequest {
             change.movementPeriodSeconds = try cf.number("movementPeriodSeconds", range: Mix.movementPeriodRange)
             change.movementLevelDb = try cf.number("movementLevelDb", range: Mix.movementLevelRange)
             change.movementHighCutOctaves = try cf.number("movementHighCutOctaves", range: Mix.movementCutRange)
+            if let name = try cf.string("texture", required: false) {
+                guard let t = Mix.Texture(rawValue: name) else {
+                    throw ProtocolError("'change.texture' must be one of \(Mix.Texture.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                change.texture = t
+            }
+            change.densityPerSecond = try cf.number("densityPerSecond", range: Mix.densityRange)
+            change.brightness = try cf.number("brightness", range: Mix.brightnessRange)
             try cf.refuseRest()
             guard !change.isEmpty else { throw ProtocolError("'change' has no fields") }
             request = .setLayer(index: layer, change: change)
@@ -151,6 +159,9 @@ extension ControlRequest {
             if let v = c.movementPeriodSeconds { m["movementPeriodSeconds"] = .number(v) }
             if let v = c.movementLevelDb { m["movementLevelDb"] = .number(v) }
             if let v = c.movementHighCutOctaves { m["movementHighCutOctaves"] = .number(v) }
+            if let v = c.texture { m["texture"] = .string(v.rawValue) }
+            if let v = c.densityPerSecond { m["densityPerSecond"] = .number(v) }
+            if let v = c.brightness { m["brightness"] = .number(v) }
             o["change"] = .object(m)
         case .setMaster(let v): o = ["command": .string("setMaster"), "volume": .number(v)]
         case .preset(let id, let fade): o = ["command": .string("preset"), "id": .string(id), "crossfadeSeconds": .number(fade)]

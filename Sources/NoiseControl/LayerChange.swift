@@ -29,6 +29,11 @@ public struct LayerChange: Equatable, Sendable {
     public var movementPeriodSeconds: Double?
     public var movementLevelDb: Double?
     public var movementHighCutOctaves: Double?
+    /// Texture: noise, drops or crackle; with its density (`Mix.densityRange`) and crackle's
+    /// brightness (0…1).
+    public var texture: Mix.Texture?
+    public var densityPerSecond: Double?
+    public var brightness: Double?
 
     public init(enabled: Bool? = nil, volume: Double? = nil, colour: Double? = nil, lowCutHz: CutChange? = nil,
                 highCutHz: CutChange? = nil, eqLowDb: Double? = nil, eqMidDb: Double? = nil, eqHighDb: Double? = nil,
@@ -40,7 +45,11 @@ public struct LayerChange: Equatable, Sendable {
 
     /// A full layer description; `movement` nil sets the layer still (a hand-over replaces everything).
     public init(enabled: Bool?, volume: Double?, colour: Double?, lowCutHz: CutChange?, highCutHz: CutChange?,
-                eqLowDb: Double?, eqMidDb: Double?, eqHighDb: Double?, movement: Mix.Movement?) {
+                eqLowDb: Double?, eqMidDb: Double?, eqHighDb: Double?, movement: Mix.Movement?,
+                texture: Mix.Texture? = nil, densityPerSecond: Double? = nil, brightness: Double? = nil) {
+        self.texture = texture
+        self.densityPerSecond = densityPerSecond
+        self.brightness = brightness
         self.enabled = enabled
         self.volume = volume
         self.colour = colour
@@ -76,6 +85,17 @@ public struct LayerChange: Equatable, Sendable {
             if let movementHighCutOctaves { m.highCutOctaves = movementHighCutOctaves }
             l.movement = m.isStill ? nil : m
         }
+        if let texture {
+            let kind = texture == .noise ? nil : texture
+            if kind != l.texture {
+                // A density suits both textures; brightness is crackle's alone.
+                if kind == nil { l.densityPerSecond = nil }
+                if kind != .crackle { l.brightness = nil }
+            }
+            l.texture = kind
+        }
+        if let densityPerSecond { l.densityPerSecond = densityPerSecond }
+        if let brightness { l.brightness = brightness }
         return l
     }
 }

@@ -141,7 +141,14 @@ public enum StatusFormatter {
 
     /// "on, 80%, colour 1.80 (brown), low cut 20 Hz, EQ +2/-3/-8 dB" (or "off, ...").
     public static func layer(_ l: Mix.Layer) -> String {
-        var parts = [l.enabled ? "on" : "off", "\(percent(l.volume))", "colour \(String(format: "%.2f", l.colour)) (\(colourName(l.colour)))"]
+        var parts = [l.enabled ? "on" : "off", "\(percent(l.volume))"]
+        switch l.texture ?? .noise {
+        case .noise: parts.append("colour \(String(format: "%.2f", l.colour)) (\(colourName(l.colour)))")
+        case .drops: parts.append("drops \(JSONFormatting.number(l.textureSettings.densityPerSecond.rounded1))/s")
+        case .crackle:
+            let t = l.textureSettings
+            parts.append("crackle \(JSONFormatting.number(t.densityPerSecond.rounded1))/s, brightness \(JSONFormatting.number(t.brightness.rounded1))")
+        }
         if let lc = l.lowCutHz { parts.append("low cut \(JSONFormatting.number(lc)) Hz") }
         if let hc = l.highCutHz { parts.append("high cut \(JSONFormatting.number(hc)) Hz") }
         if l.eq != Mix.EQ() {
@@ -189,4 +196,9 @@ public enum StatusFormatter {
         if s < 7200 { return "\(s / 60) min ago" }
         return "at \(ISODate.format(date))"
     }
+}
+
+private extension Float {
+    /// To one decimal, as a Double for `JSONFormatting` (Float → Double shows 0.7 as 0.699999988).
+    var rounded1: Double { (Double(self) * 10).rounded() / 10 }
 }

@@ -42,7 +42,13 @@ final class LayerPair {
     /// more moves by under 0.02 dB or 0.002 octave per step, and the gain still ramps per sample).
     static let movementInterval = 256
 
-    init(sampleRate: Double, design: ColourDesign, loudness: LoudnessCalibration, seeds: inout SplitMix64) {
+    /// Each layer's texture source (idle while the layer makes noise).
+    let textures: (TextureGenerator, TextureGenerator)
+
+    init(sampleRate: Double, design: ColourDesign, loudness: LoudnessCalibration, seeds: inout SplitMix64,
+         channelCount: Int = 2) {
+        textures = (TextureGenerator(sampleRate: sampleRate, channelCount: channelCount, seed: 0, frameCapacity: Self.controlInterval),
+                    TextureGenerator(sampleRate: sampleRate, channelCount: channelCount, seed: 0, frameCapacity: Self.controlInterval))
         self.sampleRate = sampleRate
         self.design = design
         self.loudness = loudness
@@ -78,8 +84,16 @@ final class LayerPair {
         modulators = (MovementModulator(seed: seed), MovementModulator(seed: seed))
     }
 
+    /// Seeds both layers' textures (call before rendering); each layer gets its own sequence.
+    func seedTextures(_ seed: UInt64) {
+        var seeds = SplitMix64(seed: seed)
+        textures.0.reseed(seeds.next())
+        textures.1.reseed(seeds.next())
+    }
+
     func set(_ index: Int, _ settings: LayerSettings, rampFrames: Int) {
         if index == 0 { ramps.0.set(settings, rampFrames: rampFrames) } else { ramps.1.set(settings, rampFrames: rampFrames) }
+        if index == 0 { textures.0.set(settings.texture) } else { textures.1.set(settings.texture) }
         needsCoefficients = true
     }
 
@@ -130,6 +144,28 @@ final class LayerPair {
         var gain = g.start
         var noise = self.noise
         let c = colour, q = biquads
+        if textures.0.isActive || textures.1.isActive {
+            // A texture layer's lanes take the texture in place of the noise; the generator still
+            // advances, so the other layer's noise is the sample it would have been.
+            let texA = textures.0.isActive, texB = textures.1.isActive
+            if texA { textures.0.render(frameCount: frameCount) }
+            if texB { textures.1.render(frameCount: frameCount) }
+            let ta = textures.0.output, tb = textures.1.output
+            var k = 0
+            ChainKernel.run(frameCount: frameCount, scratch: scratch.assumingMemoryBound(to: SIMD4<Float>.self),
+                            load: { i in i < 40 ? c[i] : q[i - 40] },
+                            store: { i, v in if i < 40 { c[i] = v } else { q[i - 40] = v } },
+                            noise: {
+                                var n = noise.next()
+                                if texA { n.lowHalf = ta[k] }
+                                if texB { n.highHalf = tb[k] }
+                                k += 1
+                                return n
+                            },
+                            emit: { i, v in gain += g.step; output[i] = v * gain })
+            self.noise = noise
+            return
+        }
         ChainKernel.run(frameCount: frameCount, scratch: scratch.assumingMemoryBound(to: SIMD4<Float>.self),
                         load: { i in i < 40 ? c[i] : q[i - 40] },
                         store: { i, v in if i < 40 { c[i] = v } else { q[i - 40] = v } },
@@ -150,6 +186,39 @@ final class LayerPair {
         var gain = SIMD8(lowHalf: ga.start, highHalf: gb.start)
         var noiseA = a.noise, noiseB = b.noise
         let ca = a.colour, qa = a.biquads, cb = b.colour, qb = b.biquads
+        let textured = (a.textures.0.isActive, a.textures.1.isActive, b.textures.0.isActive, b.textures.1.isActive)
+        if textured.0 || textured.1 || textured.2 || textured.3 {
+            // As in `process`: texture lanes replace noise lanes, every generator still advances.
+            if textured.0 { a.textures.0.render(frameCount: frameCount) }
+            if textured.1 { a.textures.1.render(frameCount: frameCount) }
+            if textured.2 { b.textures.0.render(frameCount: frameCount) }
+            if textured.3 { b.textures.1.render(frameCount: frameCount) }
+            let t0 = a.textures.0.output, t1 = a.textures.1.output, t2 = b.textures.0.output, t3 = b.textures.1.output
+            var k = 0
+            ChainKernel.run(frameCount: frameCount, scratch: a.scratch.assumingMemoryBound(to: SIMD8<Float>.self),
+                            load: { i in i < 40 ? SIMD8(lowHalf: ca[i], highHalf: cb[i]) : SIMD8(lowHalf: qa[i - 40], highHalf: qb[i - 40]) },
+                            store: { i, v in
+                                if i < 40 { ca[i] = v.lowHalf; cb[i] = v.highHalf } else { qa[i - 40] = v.lowHalf; qb[i - 40] = v.highHalf }
+                            },
+                            noise: {
+                                var na = noiseA.next(), nb = noiseB.next()
+                                if textured.0 { na.lowHalf = t0[k] }
+                                if textured.1 { na.highHalf = t1[k] }
+                                if textured.2 { nb.lowHalf = t2[k] }
+                                if textured.3 { nb.highHalf = t3[k] }
+                                k += 1
+                                return SIMD8(lowHalf: na, highHalf: nb)
+                            },
+                            emit: { i, v in
+                                gain += step
+                                let y = v * gain
+                                outA[i] = y.lowHalf
+                                outB[i] = y.highHalf
+                            })
+            a.noise = noiseA
+            b.noise = noiseB
+            return
+        }
         ChainKernel.run(frameCount: frameCount, scratch: a.scratch.assumingMemoryBound(to: SIMD8<Float>.self),
                         load: { i in i < 40 ? SIMD8(lowHalf: ca[i], highHalf: cb[i]) : SIMD8(lowHalf: qa[i - 40], highHalf: qb[i - 40]) },
                         store: { i, v in
@@ -386,7 +455,7 @@ struct LayerRamps {
 
     init(_ s: LayerSettings) {
         gain = ParameterRamp(s.isEnabled ? VolumeCurve.amplitude(s.volume) : 0)
-        beta = ParameterRamp(s.colour)
+        beta = ParameterRamp(s.effectiveColour)
         log2LowCut = ParameterRamp(log2f(s.lowCutHz ?? Self.idleLowCutHz))
         log2HighCut = ParameterRamp(log2f(s.highCutHz ?? Self.idleHighCutHz))
         lowCutWet = ParameterRamp(s.lowCutHz == nil ? 0 : 1)
@@ -401,7 +470,7 @@ struct LayerRamps {
 
     mutating func set(_ s: LayerSettings, rampFrames n: Int) {
         gain.setTarget(s.isEnabled ? VolumeCurve.amplitude(s.volume) : 0, frames: n)
-        beta.setTarget(s.colour, frames: n)
+        beta.setTarget(s.effectiveColour, frames: n)
         // A cut that is fully off jumps to its new corner (nothing of it is heard); one still fading
         // out, or on, glides there.
         if let hz = s.lowCutHz { log2LowCut.setTarget(log2f(hz), frames: lowCutWet.value == 0 && !lowCutWet.isRamping ? 0 : n) }

@@ -14,10 +14,12 @@ public struct LayerSettings: Sendable, Equatable, BitwiseCopyable {
     public var eqHighDb: Float
     /// Slow swells of level and high cut (`.still` by default: nothing moves).
     public var movement: MovementSettings
+    /// What the layer's source makes (`.noise` by default: coloured noise, as before textures).
+    public var texture: TextureSettings
 
     public init(isEnabled: Bool = true, volume: Float = 1, colour: Float = 1, lowCutHz: Float? = nil,
                 highCutHz: Float? = nil, eqLowDb: Float = 0, eqMidDb: Float = 0, eqHighDb: Float = 0,
-                movement: MovementSettings = .still) {
+                movement: MovementSettings = .still, texture: TextureSettings = .noise) {
         self.isEnabled = isEnabled
         self.volume = volume
         self.colour = colour
@@ -27,7 +29,11 @@ public struct LayerSettings: Sendable, Equatable, BitwiseCopyable {
         self.eqMidDb = eqMidDb
         self.eqHighDb = eqHighDb
         self.movement = movement
+        self.texture = texture
     }
+
+    /// The β the colour cascade runs at: the layer's colour for noise, the texture's otherwise.
+    public var effectiveColour: Float { texture.colour(layerColour: colour) }
 
     public static let off = LayerSettings(isEnabled: false, volume: 0)
 

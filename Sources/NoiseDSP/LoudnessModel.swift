@@ -25,6 +25,8 @@ public struct LoudnessModel: Sendable {
     /// Movement's long-run distribution: values of the modulator and the share of time at each.
     let movementValues: [Float]
     let movementWeights: [Double]
+    /// Drops' source power per unit density at each grid point (`TextureSpectrum`).
+    let dropSpectrum: [Double]
 
     public static let pointCount = 8192
     /// Computed once per process (about 20 ms).
@@ -55,15 +57,23 @@ public struct LoudnessModel: Sendable {
         cosines = c
         kWeight = w
         (movementValues, movementWeights) = Self.movementDistribution
+        let fs = sampleRate
+        dropSpectrum = c.map { TextureSpectrum.dropEnergySpectrum(cosOmega: $0, sampleRate: fs) }
+    }
+
+    /// A layer's source power at grid point `i` (σ² for noise).
+    func sourcePower(_ t: TextureSettings, point i: Int) -> Double {
+        t.kind == .drops ? Double(t.densityPerSecond) * dropSpectrum[i] : TextureSpectrum.sourcePower(t, cosOmega: cosines[i], sampleRate: sampleRate)
     }
 
     /// |H|² of a layer's whole chain at cos ω, gains included (calibration × volume curve), without
     /// the master; `highCutOffsetOctaves` moves the high cut as movement does.
     public func layerPowerResponse(_ s: LayerSettings, cosOmega c: Double, highCutOffsetOctaves: Float = 0) -> Double {
         guard s.isEnabled else { return 0 }
-        let amplitude = Double(VolumeCurve.amplitude(s.volume) * calibration.gain(beta: s.colour))
-        var p = amplitude * amplitude
-        for section in design.sections(beta: Double(s.colour)) { p *= section.powerResponse(cosOmega: c) }
+        let amplitude = Double(VolumeCurve.amplitude(s.volume) * calibration.gain(beta: s.effectiveColour))
+        // A texture's source relative to the white noise it replaces.
+        var p = amplitude * amplitude * TextureSpectrum.sourcePower(s.texture, cosOmega: c, sampleRate: sampleRate) / NoiseSource.variance
+        for section in design.sections(beta: Double(s.effectiveColour)) { p *= section.powerResponse(cosOmega: c) }
         for f in filters(s, highCutOffsetOctaves: highCutOffsetOctaves) { p *= f.powerResponse(cosOmega: c) }
         return p
     }
@@ -84,12 +94,13 @@ public struct LoudnessModel: Sendable {
     /// Filters and colour of one layer over the grid, reusable for several weightings.
     func layerResponses(_ s: LayerSettings, highCutOffsetOctaves: Float) -> [Double] {
         guard s.isEnabled, s.volume > 0 else { return [Double](repeating: 0, count: Self.pointCount) }
-        let sections = design.sections(beta: Double(s.colour))
+        let sections = design.sections(beta: Double(s.effectiveColour))
         let biquads = filters(s, highCutOffsetOctaves: highCutOffsetOctaves)
-        let amplitude = Double(VolumeCurve.amplitude(s.volume) * calibration.gain(beta: s.colour))
-        let g = amplitude * amplitude * NoiseSource.variance
-        return cosines.map { c in
-            var p = g
+        let amplitude = Double(VolumeCurve.amplitude(s.volume) * calibration.gain(beta: s.effectiveColour))
+        let g = amplitude * amplitude
+        return cosines.indices.map { i in
+            let c = cosines[i]
+            var p = g * sourcePower(s.texture, point: i)
             for x in sections { p *= x.powerResponse(cosOmega: c) }
             for x in biquads { p *= x.powerResponse(cosOmega: c) }
             return p
@@ -138,9 +149,14 @@ public struct LoudnessModel: Sendable {
         public var rmsDbfs: Double
         /// The highest level movement reaches, above the average, in dB (0 for a still mix).
         public var movementPeakDb: Double
-        /// Estimated peaks (RMS + crest factor + movement) against the limiter's ceiling: negative
-        /// means the limiter stays idle.
-        public var peakOverCeilingDb: Double { rmsDbfs + LoudnessModel.crestFactorDb + movementPeakDb - LoudnessModel.limiterCeilingDbfs }
+        /// The loudest single drop or crackle any texture layer plays, dBFS, before filtering
+        /// (−∞ without textures): sparse pulses peak far above what the RMS's crest factor says.
+        public var texturePeakDbfs: Double = -.infinity
+        /// Estimated peaks (RMS + crest factor + movement, or the loudest texture pulse) against
+        /// the limiter's ceiling: negative means the limiter stays idle.
+        public var peakOverCeilingDb: Double {
+            max(rmsDbfs + LoudnessModel.crestFactorDb, texturePeakDbfs) + movementPeakDb - LoudnessModel.limiterCeilingDbfs
+        }
     }
 
     /// The loudness of `layers` at `masterVolume` (slider 0…1), in `channelCount` channels (mono is
@@ -148,17 +164,22 @@ public struct LoudnessModel: Sendable {
     public func predict(layers: [LayerSettings], masterVolume: Float, channelCount: Int = 2) -> Prediction {
         var k = 0.0, u = 0.0
         var movementPeak = 0.0
+        var texturePeak = 0.0
         for l in layers where l.isEnabled && l.volume > 0 {
             let p = layerPower(l)
             k += p.kWeighted
             u += p.unweighted
             movementPeak = max(movementPeak, Double(l.movement.levelDb))
+            texturePeak = max(texturePeak, Double(VolumeCurve.amplitude(l.volume) * calibration.gain(beta: l.effectiveColour))
+                                * TextureSpectrum.largestPulseAmplitude(l.texture))
         }
         let master = Double(VolumeCurve.amplitude(masterVolume))
         k *= master * master
         u *= master * master
-        return Prediction(loudnessLufs: Self.lufsOffset + 10 * log10(k * Double(channelCount)),
-                          rmsDbfs: 10 * log10(u), movementPeakDb: movementPeak)
+        var prediction = Prediction(loudnessLufs: Self.lufsOffset + 10 * log10(k * Double(channelCount)),
+                                    rmsDbfs: 10 * log10(u), movementPeakDb: movementPeak)
+        prediction.texturePeakDbfs = 20 * log10(texturePeak * master)
+        return prediction
     }
 
     /// One-sided power spectral density of one channel (power per Hz) of one layer at `frequencyHz`,

@@ -51,12 +51,18 @@ public final class NoiseMachine {
         let design = ColourDesign(sampleRate: spec.sampleRate)
         let loudness = LoudnessCalibration(design: design)
         var seeds = SplitMix64(seed: seed)
-        pairs = (LayerPair(sampleRate: spec.sampleRate, design: design, loudness: loudness, seeds: &seeds),
-                 LayerPair(sampleRate: spec.sampleRate, design: design, loudness: loudness, seeds: &seeds))
+        pairs = (LayerPair(sampleRate: spec.sampleRate, design: design, loudness: loudness, seeds: &seeds,
+                           channelCount: spec.channelCount),
+                 LayerPair(sampleRate: spec.sampleRate, design: design, loudness: loudness, seeds: &seeds,
+                           channelCount: spec.channelCount))
         // Drawn after the generators' seeds, so mixes without movement render as they always did.
         let movementSeed = seeds.next()
         pairs.0.seedMovement(movementSeed)
         pairs.1.seedMovement(movementSeed)
+        // And the textures' after that, for the same reason.
+        let textureSeed = seeds.next()
+        pairs.0.seedTextures(textureSeed)
+        pairs.1.seedTextures(textureSeed ^ 0x5445_5854_5552_4531)
         limiter = PeakLimiter(sampleRate: spec.sampleRate, channelCount: spec.channelCount)
         master = ParameterRamp(VolumeCurve.amplitude(masterVolume))
         fader = ParameterRamp(faderPosition)
@@ -84,6 +90,13 @@ public final class NoiseMachine {
         layerSettings[index] = settings
         let n = frames(rampSeconds)
         if index < 2 { pairs.0.set(index, settings, rampFrames: n) } else { pairs.1.set(index - 2, settings, rampFrames: n) }
+    }
+
+    /// The events layer `index`'s texture plays from its first frame (for a texture set before
+    /// rendering): a fresh copy of the same seeded sequence, for tests and analysis.
+    public func textureEvents(layer index: Int) -> TextureEventSource {
+        let pair = index < 2 ? pairs.0 : pairs.1
+        return index % 2 == 0 ? pair.textures.0.initialEvents() : pair.textures.1.initialEvents()
     }
 
     /// Master volume slider 0…1 (cubic curve), reached over `rampSeconds`.

@@ -65,7 +65,8 @@ extension Mix {
         var layers: [Layer] = []
         for (i, item) in items.enumerated() {
             let p = "layers[\(i)]"
-            let f = try Fields(item, path: p, allowed: ["enabled", "volume", "colour", "lowCutHz", "highCutHz", "eq", "movement"])
+            let f = try Fields(item, path: p, allowed: ["enabled", "volume", "colour", "lowCutHz", "highCutHz", "eq", "movement",
+                                                               "texture", "densityPerSecond", "brightness"])
             var layer = Layer()
             layer.enabled = try f.bool("enabled") ?? MixFields.enabled.defaultFlag
             layer.volume = try f.number("volume") ?? layer.volume
@@ -84,6 +85,14 @@ extension Mix {
                                           levelDb: try m.number("levelDb") ?? MixFields.movementLevelDb.defaultNumber,
                                           highCutOctaves: try m.number("highCutOctaves") ?? MixFields.movementHighCutOctaves.defaultNumber)
             }
+            if let name = try f.string("texture") {
+                guard let t = Texture(rawValue: name) else {
+                    throw MixError(path: "\(p).texture", message: "'\(name)' is not a texture; allowed: \(Texture.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                layer.texture = t
+            }
+            layer.densityPerSecond = try f.number("densityPerSecond")
+            layer.brightness = try f.number("brightness")
             layers.append(layer)
         }
         return Mix(name: try top.string("name") ?? "Untitled", description: try top.string("description") ?? "",

@@ -27,9 +27,17 @@ public struct Mix: Codable, Equatable, Sendable {
         public var eq: EQ
         /// Slow swells of level and high cut; nil (absent in JSON) when the layer is steady.
         public var movement: Movement?
+        /// What the layer makes; nil (absent in JSON) is noise, so mixes written before textures
+        /// read and render as they did.
+        public var texture: Texture?
+        /// Drops or crackles per second (`densityRange`); nil takes the texture's default.
+        public var densityPerSecond: Double?
+        /// Crackle's brightness 0…1; nil takes the default (0.5).
+        public var brightness: Double?
 
         public init(enabled: Bool = true, volume: Double = 0.8, colour: Double = 1, lowCutHz: Double? = nil,
-                    highCutHz: Double? = nil, eq: EQ = EQ(), movement: Movement? = nil) {
+                    highCutHz: Double? = nil, eq: EQ = EQ(), movement: Movement? = nil, texture: Texture? = nil,
+                    densityPerSecond: Double? = nil, brightness: Double? = nil) {
             self.enabled = enabled
             self.volume = volume
             self.colour = colour
@@ -37,6 +45,28 @@ public struct Mix: Codable, Equatable, Sendable {
             self.highCutHz = highCutHz
             self.eq = eq
             self.movement = movement
+            self.texture = texture
+            self.densityPerSecond = densityPerSecond
+            self.brightness = brightness
+        }
+
+        /// The texture as the DSP takes it (defaults filled in).
+        public var textureSettings: TextureSettings {
+            TextureSettings(kind: texture?.kind ?? .noise, densityPerSecond: densityPerSecond.map(Float.init),
+                            brightness: brightness.map(Float.init))
+        }
+    }
+
+    /// A layer's source (see `TextureKind`).
+    public enum Texture: String, Codable, Equatable, Sendable, CaseIterable {
+        case noise, drops, crackle
+
+        public var kind: TextureKind {
+            switch self {
+            case .noise: .noise
+            case .drops: .drops
+            case .crackle: .crackle
+            }
         }
     }
 
@@ -91,6 +121,9 @@ public struct Mix: Codable, Equatable, Sendable {
     public static let movementPeriodRange = MixFields.movementPeriodSeconds.numberRange
     public static let movementLevelRange = MixFields.movementLevelDb.numberRange
     public static let movementCutRange = MixFields.movementHighCutOctaves.numberRange
+    // Texture fields (not yet rows of `MixFields`: the table's choice kind is not wired to the mixer).
+    public static let densityRange = Double(TextureSettings.densityRange.lowerBound)...Double(TextureSettings.densityRange.upperBound)
+    public static let brightnessRange = 0.0...1.0
 
     /// The four layers as the DSP takes them (absent layers are off).
     public var layerSettings: [LayerSettings] {
@@ -100,7 +133,7 @@ public struct Mix: Codable, Equatable, Sendable {
             return LayerSettings(isEnabled: l.enabled, volume: Float(l.volume), colour: Float(l.colour),
                                  lowCutHz: l.lowCutHz.map(Float.init), highCutHz: l.highCutHz.map(Float.init),
                                  eqLowDb: Float(l.eq.lowDb), eqMidDb: Float(l.eq.midDb), eqHighDb: Float(l.eq.highDb),
-                                 movement: l.movement?.settings ?? .still)
+                                 movement: l.movement?.settings ?? .still, texture: l.textureSettings)
         }
     }
 
@@ -111,6 +144,11 @@ public struct Mix: Codable, Equatable, Sendable {
             guard v.isFinite, range.contains(v) else {
                 throw MixError(path: layer.map { MixFields.path(field, layer: $0) } ?? field.key,
                                message: "\(MixError.format(v))\(unit) is out of range; allowed \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)")
+            }
+        }
+        func check(_ v: Double, _ range: ClosedRange<Double>, _ path: String, unit: String = "") throws(MixError) {
+            guard v.isFinite, range.contains(v) else {
+                throw MixError(path: path, message: "\(MixError.format(v))\(unit) is out of range; allowed \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)")
             }
         }
         guard Self.layerCountRange.contains(layers.count) else {
@@ -134,6 +172,19 @@ public struct Mix: Codable, Equatable, Sendable {
             try check(l.eq.lowDb, MixFields.eqLowDb, layer: i)
             try check(l.eq.midDb, MixFields.eqMidDb, layer: i)
             try check(l.eq.highDb, MixFields.eqHighDb, layer: i)
+            let kind = l.texture ?? .noise
+            if let d = l.densityPerSecond {
+                guard kind != .noise else {
+                    throw MixError(path: "\(p).densityPerSecond", message: "applies to the drops and crackle textures; this layer makes noise (set \(p).texture to drops or crackle, or remove it)")
+                }
+                try check(d, Self.densityRange, "\(p).densityPerSecond", unit: " per second")
+            }
+            if let b = l.brightness {
+                guard kind == .crackle else {
+                    throw MixError(path: "\(p).brightness", message: "applies to the crackle texture only; this layer makes \(kind.rawValue)")
+                }
+                try check(b, Self.brightnessRange, "\(p).brightness")
+            }
             if let m = l.movement {
                 try check(m.periodSeconds, MixFields.movementPeriodSeconds, layer: i)
                 try check(m.levelDb, MixFields.movementLevelDb, layer: i)

@@ -14,8 +14,15 @@ public struct NoiseWidgetState: Sendable, Hashable {
         public var volume: Double
         /// β of 1/f^β, 0 (white) … 1 (pink) … 2 (brown).
         public var colour: Double
-        public init(enabled: Bool, volume: Double, colour: Double) {
+        /// "drops" or "crackle" (`Mix.Texture`); nil for noise, which shows its colour.
+        public var texture: String?
+        public init(enabled: Bool, volume: Double, colour: Double, texture: String? = nil) {
             self.enabled = enabled; self.volume = volume; self.colour = colour
+            self.texture = texture == "noise" ? nil : texture
+        }
+
+        init(_ l: Mix.Layer) {
+            self.init(enabled: l.enabled, volume: l.volume, colour: l.colour, texture: l.texture?.rawValue)
         }
     }
 
@@ -93,14 +100,14 @@ public struct NoiseWidgetState: Sendable, Hashable {
             if s.state == .playing, let r = remaining { remaining = max(0, r - max(0, now.timeIntervalSince(s.updatedAt))) }
             return NoiseWidgetState(
                 playback: s.state == .playing ? .playing : .paused, mixName: s.presetName ?? "Custom",
-                layers: s.layers.map { Layer(enabled: $0.enabled, volume: $0.volume, colour: $0.colour) },
+                layers: s.layers.map(Layer.init),
                 masterVolume: s.masterVolume, timerRemainingSeconds: remaining, resumeOnLaunch: resume,
                 updatedAt: s.updatedAt, levelDbfs: s.state == .playing ? s.levelDbfs : nil)
         }
         let mix = stoppedMix(status: status, lastMix: lastMix)
         return NoiseWidgetState(
             playback: .stopped, mixName: mix.name,
-            layers: mix.layers.map { Layer(enabled: $0.enabled, volume: $0.volume, colour: $0.colour) },
+            layers: mix.layers.map(Layer.init),
             masterVolume: mix.masterVolume, resumeOnLaunch: resume,
             updatedAt: status?.updatedAt ?? lastMix?.updatedAt)
     }

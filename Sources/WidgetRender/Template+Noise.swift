@@ -26,6 +26,24 @@ extension TemplateContext {
 
     static func noiseColourName(_ beta: Double) -> String { ColourName.capitalised(beta) }
 
+    /// What a layer makes, as its tile names it: the noise colour, or the texture.
+    static func layerSoundName(_ l: NoiseWidgetState.Layer) -> String {
+        switch l.texture {
+        case "drops": "Drops"
+        case "crackle": "Crackle"
+        default: noiseColourName(l.colour)
+        }
+    }
+
+    /// Water blue for drops, ember orange for crackle, the noise colour otherwise.
+    static func layerSwatch(_ l: NoiseWidgetState.Layer) -> RGBA {
+        switch l.texture {
+        case "drops": RGBA(hex: 0x5AA9E6)
+        case "crackle": RGBA(hex: 0xE8833A)
+        default: noiseColour(l.colour)
+        }
+    }
+
     static func timerText(_ seconds: Double) -> String {
         let minutes = Int((seconds / 60).rounded(.up))
         return minutes >= 60 ? "\(minutes / 60)h \(String(format: "%02d", minutes % 60))m" : "\(minutes)m"
@@ -70,7 +88,7 @@ extension TemplateContext {
         let m = b.measure(text, width: r.width)
         b.addText(text, x: r.minX, y: r.midY - m.height / 2 - 2, width: r.width, align: .centre)
         let swatch = Rect(x: r.midX - min(12, r.width / 2 - 4), y: r.maxY - 7, width: min(24, r.width - 8), height: 3)
-        b.fill(swatch, .solid(Self.noiseColour(layer.colour).opacity(on ? 1 : 0.55)), radius: 1.5)
+        b.fill(swatch, .solid(Self.layerSwatch(layer).opacity(on ? 1 : 0.55)), radius: 1.5)
         b.action(WidgetAction(id: "noise.layer.\(i + 1)", kind: .toggleLayer, title: "Layer \(i + 1)", layer: i + 1, rect: r))
     }
 
@@ -181,10 +199,10 @@ extension TemplateContext {
         b.addText(run("Layer \(i + 1)", size: 12, weight: 600, colour: layer.enabled ? .white : accent), x: toggle.minX + 10, y: toggle.midY - 7.5, width: 70)
         b.addText(run(layer.enabled ? "On" : "Off", size: 12, colour: layer.enabled ? RGBA.white.opacity(0.85) : palette.secondary), x: toggle.maxX - 50, y: toggle.midY - 7.5, width: 40, align: .trailing)
         b.action(WidgetAction(id: "noise.layer.\(i + 1)", kind: .toggleLayer, title: "Layer \(i + 1)", layer: i + 1, rect: toggle))
-        // Colour swatch and name.
+        // Colour swatch and name (a texture's name and swatch instead, for drops and crackle).
         let cy = toggle.maxY + 10
-        b.add(.shape, Rect(x: inner.minX, y: cy + 1, width: 12, height: 12), .ellipse(fill: .solid(Self.noiseColour(layer.colour)), stroke: palette.primary.opacity(0.25), strokeWidth: 0.5))
-        b.addText(run(Self.noiseColourName(layer.colour), size: 11, weight: 500, colour: palette.secondary), x: inner.minX + 18, y: cy, width: inner.width - 18)
+        b.add(.shape, Rect(x: inner.minX, y: cy + 1, width: 12, height: 12), .ellipse(fill: .solid(Self.layerSwatch(layer)), stroke: palette.primary.opacity(0.25), strokeWidth: 0.5))
+        b.addText(run(Self.layerSoundName(layer), size: 11, weight: 500, colour: palette.secondary), x: inner.minX + 18, y: cy, width: inner.width - 18)
         // Volume.
         let vy = cy + 22
         b.addText(run("Volume", size: 11, weight: 600, colour: palette.secondary), x: inner.minX, y: vy, width: inner.width / 2)

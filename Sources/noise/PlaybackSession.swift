@@ -212,7 +212,8 @@ struct PlaybackSession {
                                                                         lowCutHz: layer.lowCutHz.map { .hz($0) } ?? .off,
                                                                         highCutHz: layer.highCutHz.map { .hz($0) } ?? .off,
                                                                         eqLowDb: layer.eq.lowDb, eqMidDb: layer.eq.midDb, eqHighDb: layer.eq.highDb,
-                                                                        movement: layer.movement)))
+                                                                        movement: layer.movement, texture: layer.texture ?? .noise,
+                                                                        densityPerSecond: layer.densityPerSecond, brightness: layer.brightness)))
             }
             for i in mix.layers.count..<4 { requests.append(.setLayer(index: i, change: LayerChange(enabled: false))) }
             requests.append(.setMaster(volume: mix.masterVolume))

@@ -24,14 +24,14 @@ import TestSupport
     static let numeric: [String: Set<String>] = [
         "noise": ["loudness", "timer", "fade", "seed", "latency", "fade-in", "retry-for", "sample-rate", "channels",
                   "duration", "layer", "volume", "colour", "low-cut", "high-cut", "eq-low", "eq-mid", "eq-high",
-                  "movement-period", "movement-level", "movement-cut", "master", "measured", "crossfade"],
+                  "movement-period", "movement-level", "movement-cut", "master", "measured", "crossfade", "density", "brightness"],
         "weaver": ["seed", "count", "save", "scale", "at", "port", "weekend", "by", "timeout", "retries", "lat", "lon",
                    "pick", "margin", "monitor"],
     ]
     /// Options whose value is not a number: every option must be in one list or the other, so a
     /// new option is classified when it is added.
     static let notNumeric: [String: Set<String>] = [
-        "noise": ["preset", "mix", "store", "method", "output", "device", "title", "format", "then"],
+        "noise": ["preset", "mix", "store", "method", "output", "device", "title", "format", "then", "texture"],
         "weaver": ["store", "template", "name", "search", "output", "select", "family", "appearance", "format", "backdrop",
                    "var", "now", "tz", "locale", "remix", "base-url", "country", "listen", "method", "anchor", "autostart"],
     ]

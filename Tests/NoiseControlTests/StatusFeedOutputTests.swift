@@ -46,7 +46,7 @@ import TestSupport
         r = try box.noise(["status", "--json"])
         let doc = try JSONValue.parse(r.stdout)
         #expect(doc["presetID"] == .string("rain") && doc["state"] == .string("stopped"))
-        #expect(doc["layers"]?.arrayCount == 3)
+        #expect(doc["layers"]?.arrayCount == 4)   // rain: three noise layers and its drops
     }
 
     /// 16 (8): `--follow --format human` printed JSON lines.

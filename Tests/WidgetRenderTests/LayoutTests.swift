@@ -210,6 +210,20 @@ import WidgetDesign
         #expect(!texts.contains("65%"), "\(texts)")
     }
 
+    /// Issue 29.1: a layer making drops or crackle names its texture on the large Noise widget's
+    /// tile (the colour name only describes noise), from the Last Mix or the status feed.
+    @Test func noiseLayerTilesNameTheirTexture() {
+        var mix = Mix(name: "Campfire", layers: [Mix.Layer(colour: 2), Mix.Layer(texture: .crackle), Mix.Layer(texture: .drops, densityPerSecond: 40)])
+        mix.masterVolume = 0.9
+        let state = NoiseWidgetState(playback: .playing, mixName: mix.name, layers: mix.layers.map { NoiseWidgetState.Layer(enabled: $0.enabled, volume: $0.volume, colour: $0.colour, texture: $0.texture?.rawValue) },
+                                     masterVolume: mix.masterVolume)
+        #expect(state.layers.map(\.texture) == [nil, "crackle", "drops", nil])
+        var inputs = Fixtures.inputs()
+        inputs.noise = state
+        let texts = layout(Fixtures.design("noise-machine"), .large, inputs).elements.compactMap(\.text)
+        #expect(texts.contains("Crackle") && texts.contains("Drops") && texts.contains("Brown"), "\(texts)")
+    }
+
     /// Issue 28.7: under en_US `__calendar_next_range` said "10:15 AM–11:00 AM" while the Next Up
     /// widget drew "10:15–11:00": both now follow the locale, one formatter.
     @Test(arguments: ["en_US", "en_GB", "de_DE"])

@@ -21,6 +21,8 @@ extension Noise {
               noise set --mute                (silent; --unmute goes back to the level)
               noise set --layer 1 --movement-level 4 --movement-period 10s   (slow swells)
               noise set --layer 1 --still                                   (movement off)
+              noise set --layer 2 --texture drops --density 40   (raindrops, 40 a second)
+              noise set --layer 3 --texture crackle --density 8 --brightness 0.7
               noise set --preset rain --fade 30s   (every parameter crossfades to the preset's)
             """))
 
@@ -42,6 +44,10 @@ extension Noise {
         var movementLevel: Double?
         @Option(name: .customLong("movement-cut"), numeric: ArgumentHelp(MixOptionHelp.text(.movementHighCutOctaves), valueName: "OCTAVES"))
         var movementCut: Double?
+        @Option(help: ArgumentHelp("What the layer makes: noise, drops or crackle.", valueName: "noise|drops|crackle"))
+        var texture: String?
+        @Option(numeric: ArgumentHelp("Drops or crackles per second, 0.5…400.", valueName: "PER-SECOND")) var density: Double?
+        @Option(numeric: "Crackle's brightness 0…1: 0 dull pops, 1 bright clicks.") var brightness: Double?
         @Flag(name: .customLong("still"), help: "Stop the layer's movement (level and cut swings to 0).") var still = false
         @Flag(name: .customLong("on"), help: "Switch the layer on.") var on = false
         @Flag(name: .customLong("off"), help: "Switch the layer off.") var off = false
@@ -70,6 +76,13 @@ extension Noise {
             // Each option is checked against its row of the mix table (range and unit).
             func ranged(_ v: Double, _ param: MixParameter, _ flag: String) throws -> Double {
                 let range = param.field.numberRange, unit = param.field.unit.isEmpty ? "" : " \(param.field.unit)"
+                guard v.isFinite, range.contains(v) else {
+                    throw ValidationError("'\(flag)' \(fmt(v))\(unit) is out of range; allowed \(fmt(range.lowerBound))…\(fmt(range.upperBound))\(unit)")
+                }
+                return v
+            }
+            // The texture options are not rows of the table yet: their ranges come from `Mix`.
+            func ranged(_ v: Double, _ range: ClosedRange<Double>, _ flag: String, unit: String = "") throws -> Double {
                 guard v.isFinite, range.contains(v) else {
                     throw ValidationError("'\(flag)' \(fmt(v))\(unit) is out of range; allowed \(fmt(range.lowerBound))…\(fmt(range.upperBound))\(unit)")
                 }
@@ -129,6 +142,14 @@ extension Noise {
             change.movementLevelDb = try movementLevel.map { try ranged($0, .movementLevelDb, "--movement-level") }
             change.movementHighCutOctaves = try movementCut.map { try ranged($0, .movementHighCutOctaves, "--movement-cut") }
             if still { change.movementLevelDb = 0; change.movementHighCutOctaves = 0 }
+            change.texture = try texture.map { name in
+                guard let t = Mix.Texture(rawValue: name.lowercased()) else {
+                    throw ValidationError("'--texture' '\(name)' is not a texture; use \(Mix.Texture.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return t
+            }
+            change.densityPerSecond = try density.map { try ranged($0, Mix.densityRange, "--density", unit: " per second") }
+            change.brightness = try brightness.map { try ranged($0, Mix.brightnessRange, "--brightness") }
             let parsedMaster = try self.master.map(masterChange)
             if mute && unmute { throw ValidationError("give either '--mute' or '--unmute', not both") }
             if let layer {
@@ -147,7 +168,7 @@ extension Noise {
         /// its suggestion), not "'--layer' needs a change".
         func checkSomethingToDo(_ p: Parsed) throws {
             if p.layerIndex != nil, p.change.isEmpty {
-                throw ValidationError("'--layer' needs a change: '--volume', '--colour', '--low-cut', '--high-cut', '--eq-low', '--eq-mid', '--eq-high', '--movement-level', '--movement-cut', '--movement-period', '--still', '--on' or '--off'")
+                throw ValidationError("'--layer' needs a change: '--volume', '--colour', '--low-cut', '--high-cut', '--eq-low', '--eq-mid', '--eq-high', '--movement-level', '--movement-cut', '--movement-period', '--still', '--texture', '--density', '--brightness', '--on' or '--off'")
             }
             if p.layerIndex == nil, p.master == nil, p.muted == nil {
                 throw ValidationError("give '--layer N' with a change, '--master V' (or +5%/-5%), '--mute' or '--unmute'")

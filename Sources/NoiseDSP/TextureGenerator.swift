@@ -1,0 +1,206 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Renders one layer's texture (drops or crackle) as a stereo source that takes the place of the
+/// layer's white noise at the head of its chain.
+///
+/// Events come from a `TextureEventSource`; each sounds on a voice from a pool allocated in
+/// `init` (64 voices: drops at the top density, 400/s, keep about 25 busy). When every voice is
+/// busy, the one nearest its end is taken over.
+///
+/// Lifecycle: `init` allocates; `render` and `set` neither allocate, lock, log nor throw.
+final class TextureGenerator {
+    struct Voice {
+        var isDrop = true
+        /// Drops: the rotating phasor (amplitude folded in) and its per-sample rotation.
+        var re: Float = 0, im: Float = 0, wr: Float = 0, wi: Float = 0
+        var omega: Float = 0, omegaRisePerFrame: Float = 0, rho: Float = 0
+        /// Crackle: the burst's envelope and its per-sample decay.
+        var envelope: Float = 0, envelopeDecay: Float = 0
+        var gainLeft: Float = 0, gainRight: Float = 0
+        var ageFrames: Int32 = 0, lifeFrames: Int32 = 0
+        /// First frame of the current sub-block this voice sounds in (non-zero only at its onset).
+        var startFrame: Int32 = 0
+    }
+
+    static let voiceCapacity = 64
+    /// ω is held below this (radians/sample) so a glide never folds over Nyquist.
+    static let maximumOmega: Float = 0.9 * .pi
+
+    let sampleRate: Double
+    let isMono: Bool
+    let voices: UnsafeMutablePointer<Voice>
+    /// One sub-block of output frames (left, right).
+    let output: UnsafeMutablePointer<SIMD2<Float>>
+    let outputCapacity: Int
+    var activeCount = 0
+    var events: TextureEventSource
+    var settings: TextureSettings
+    /// Crackle's burst noise (xorshift32, never 0).
+    var burstNoise: UInt32
+    /// Frames rendered so far.
+    var frame = 0
+    var eventSeed: UInt64 = 0
+
+    init(sampleRate: Double, channelCount: Int, seed: UInt64, frameCapacity: Int) {
+        self.sampleRate = sampleRate
+        isMono = channelCount == 1
+        voices = .allocate(capacity: Self.voiceCapacity)
+        voices.initialize(repeating: Voice(), count: Self.voiceCapacity)
+        outputCapacity = frameCapacity
+        output = .allocate(capacity: frameCapacity)
+        output.initialize(repeating: .zero, count: frameCapacity)
+        var seeds = SplitMix64(seed: seed)
+        events = TextureEventSource(seed: seeds.next(), sampleRate: sampleRate, kind: .noise,
+                                    densityPerSecond: TextureSettings.defaultDropDensity)
+        burstNoise = UInt32(truncatingIfNeeded: seeds.next()) | 1
+        settings = .noise
+    }
+
+    /// Starts the generator's sequences from `seed` (before rendering).
+    func reseed(_ seed: UInt64) {
+        var seeds = SplitMix64(seed: seed)
+        eventSeed = seeds.next()
+        events = initialEvents()
+        burstNoise = UInt32(truncatingIfNeeded: seeds.next()) | 1
+        activeCount = 0
+        frame = 0
+    }
+
+    deinit {
+        voices.deallocate()
+        output.deallocate()
+    }
+
+    /// Takes new settings; a change of kind silences the voices of the old one.
+    ///
+    /// Real-time safety: stores values only.
+    func set(_ s: TextureSettings) {
+        if s.kind != settings.kind { activeCount = 0 }
+        settings = s
+        if frame == 0 {
+            // Nothing rendered yet: the sequence starts at these settings, so it is exactly what
+            // `initialEvents()` replays.
+            events = initialEvents()
+        } else {
+            events.kind = s.kind
+            events.densityPerSecond = s.densityPerSecond
+        }
+    }
+
+    /// The event sequence as it starts for the current settings.
+    func initialEvents() -> TextureEventSource {
+        TextureEventSource(seed: eventSeed, sampleRate: sampleRate, kind: settings.kind, densityPerSecond: settings.densityPerSecond)
+    }
+
+    var isActive: Bool { settings.kind != .noise }
+
+    /// Renders `frameCount` (≤ the capacity) frames into `output`.
+    ///
+    /// Real-time safety: no allocation, lock, I/O or logging.
+    func render(frameCount n: Int) {
+        output.update(repeating: .zero, count: n)
+        let end = frame + n
+        while events.nextFrame < Double(end) {
+            let e = events.next()
+            start(e, atFrame: Int32(max(0, e.frame - frame)))
+        }
+        var i = 0
+        while i < activeCount {
+            if renderVoice(&voices[i], frameCount: n) {
+                i += 1
+            } else {
+                activeCount -= 1
+                voices[i] = voices[activeCount]
+            }
+        }
+        frame = end
+    }
+
+    private func start(_ e: TextureEvent, atFrame offset: Int32) {
+        var v = Voice()
+        let fs = Float(sampleRate)
+        if isMono {
+            v.gainLeft = Float(0.5).squareRoot()
+            v.gainRight = v.gainLeft
+        } else {
+            let angle = e.pan * (.pi / 2)
+            v.gainLeft = cosf(angle)
+            v.gainRight = sinf(angle)
+        }
+        switch e.kind {
+        case .noise:
+            return
+        case .drops:
+            let d = DropPhysics.dampingPerSecond(radiusMetres: e.radiusMetres)
+            v.isDrop = true
+            v.rho = expf(-d / fs)
+            v.omega = min(2 * .pi * DropPhysics.resonanceHz(radiusMetres: e.radiusMetres) / fs, Self.maximumOmega)
+            v.omegaRisePerFrame = v.omega * DropPhysics.riseFactor * d / fs
+            v.re = e.amplitude * (d / DropPhysics.referenceDampingPerSecond).squareRoot()
+            v.lifeFrames = Int32(min(DropPhysics.lifetimeTimeConstants / d * fs, Float(Int32.max / 2)).rounded(.up))
+        case .crackle:
+            let tauFrames = e.decaySeconds * fs
+            v.isDrop = false
+            v.envelope = e.amplitude * CrackleShape.amplitudeScale
+            v.envelopeDecay = expf(-1 / tauFrames)
+            v.lifeFrames = Int32((DropPhysics.lifetimeTimeConstants * tauFrames).rounded(.up))
+        }
+        v.startFrame = offset
+        if activeCount < Self.voiceCapacity {
+            voices[activeCount] = v
+            activeCount += 1
+        } else {
+            // Take over the voice nearest its end (the quietest, as every envelope decays).
+            var oldest = 0
+            var oldestShare: Float = -1
+            for k in 0..<activeCount {
+                let share = Float(voices[k].ageFrames) / Float(voices[k].lifeFrames)
+                if share > oldestShare { oldestShare = share; oldest = k }
+            }
+            voices[oldest] = v
+        }
+    }
+
+    /// Adds the voice's frames to `output`; false when it has ended.
+    @inline(__always)
+    private func renderVoice(_ v: inout Voice, frameCount n: Int) -> Bool {
+        let first = Int(v.startFrame)
+        let last = min(n, first + Int(v.lifeFrames - v.ageFrames))
+        let gain = SIMD2(v.gainLeft, v.gainRight)
+        if v.isDrop {
+            // The glide moves once per sub-block: ω for the voice's age now.
+            let omega = min(v.omega + v.omegaRisePerFrame * Float(v.ageFrames), Self.maximumOmega)
+            let wr = v.rho * cosf(omega), wi = v.rho * sinf(omega)
+            var re = v.re, im = v.im
+            for i in first..<max(first, last) {
+                let r = re * wr - im * wi
+                im = re * wi + im * wr
+                re = r
+                output[i] += gain * im
+            }
+            v.re = re
+            v.im = im
+        } else {
+            var env = v.envelope
+            let decay = v.envelopeDecay
+            var x = burstNoise
+            for i in first..<max(first, last) {
+                x ^= x << 13
+                x ^= x >> 17
+                x ^= x << 5
+                let u = Float(Int32(bitPattern: x)) * (1.0 / 2_147_483_648.0)
+                output[i] += gain * (env * u)
+                env *= decay
+            }
+            burstNoise = x
+            v.envelope = env
+        }
+        v.ageFrames += Int32(max(0, last - first))
+        v.startFrame = 0
+        return v.ageFrames < v.lifeFrames
+    }
+}

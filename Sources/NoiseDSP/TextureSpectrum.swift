@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The expected power spectrum of a texture's source, per channel: what stands in for the white
+/// noise's flat σ² when the loudness model follows a texture layer through its chain.
+///
+/// Events are a Poisson process of independent pulses, so the source's power spectral density is
+/// the event rate times the pulses' mean energy spectrum (Campbell's theorem): λ/fs · E|P(ω)|²,
+/// times E[g²] = 1/2 for the equal-power pan (or the mono gain √½). Crackle's pulses are white
+/// noise under an envelope, so their spectrum is flat; a drop is a decaying sinusoid, a two-pole
+/// resonance, averaged over the radius distribution (96 points, log-spaced like the draws).
+///
+/// Off the render thread only (it loops over the radius distribution).
+public enum TextureSpectrum {
+    static let radiusNodeCount = 96
+    static let decayNodeCount = 64
+
+    /// Source power at cos ω, in the units of `NoiseSource.variance` (1/3 for the noise itself).
+    public static func sourcePower(_ t: TextureSettings, cosOmega c: Double, sampleRate fs: Double) -> Double {
+        switch t.kind {
+        case .noise: return NoiseSource.variance
+        case .crackle: return crackleFlatPower(t, sampleRate: fs)
+        case .drops: return Double(t.densityPerSecond) * dropEnergySpectrum(cosOmega: c, sampleRate: fs)
+        }
+    }
+
+    /// The largest pulse amplitude a texture draws (0 for noise): a drop of the smallest radius
+    /// at full amplitude, or a click at full amplitude, panned hard to one side.
+    public static func largestPulseAmplitude(_ t: TextureSettings) -> Double {
+        switch t.kind {
+        case .noise: 0
+        case .drops:
+            Double(DropPhysics.amplitudeRange.upperBound)
+                * (Double(DropPhysics.dampingPerSecond(radiusMetres: DropPhysics.radiusRangeMetres.lowerBound))
+                   / Double(DropPhysics.referenceDampingPerSecond)).squareRoot()
+        case .crackle: Double(CrackleShape.clickAmplitude.upperBound * CrackleShape.amplitudeScale)
+        }
+    }
+
+    /// E[a²] for a uniform draw on `r`.
+    static func meanSquare(_ r: ClosedRange<Float>) -> Double {
+        let lo = Double(r.lowerBound), hi = Double(r.upperBound)
+        return (hi * hi * hi - lo * lo * lo) / (3 * (hi - lo))
+    }
+
+    /// Crackle's flat power: λ/fs · s² · E[a² Σ e^{−2n/τ}] · σ² · ½.
+    public static func crackleFlatPower(_ t: TextureSettings, sampleRate fs: Double) -> Double {
+        func classEnergy(_ decay: ClosedRange<Float>, _ amplitude: ClosedRange<Float>) -> Double {
+            let lo = log(Double(decay.lowerBound)), hi = log(Double(decay.upperBound))
+            var sum = 0.0
+            for k in 0..<decayNodeCount {
+                // The generator computes in Float; these few digits do not matter at this scale.
+                let tauFrames = exp(lo + (Double(k) + 0.5) / Double(decayNodeCount) * (hi - lo)) * fs
+                let q = exp(-2 / tauFrames)
+                let length = (Double(DropPhysics.lifetimeTimeConstants) * tauFrames).rounded(.up)
+                sum += (1 - pow(q, length)) / (1 - q)
+            }
+            return meanSquare(amplitude) * sum / Double(decayNodeCount)
+        }
+        let pop = Double(CrackleShape.popShare)
+        let energy = pop * classEnergy(CrackleShape.popDecaySeconds, CrackleShape.popAmplitude)
+            + (1 - pop) * classEnergy(CrackleShape.clickDecaySeconds, CrackleShape.clickAmplitude)
+        let scale = Double(CrackleShape.amplitudeScale)
+        return Double(t.densityPerSecond) / fs * scale * scale * energy * NoiseSource.variance * 0.5
+    }
+
+    /// Drops' source power per unit density (events per second) at cos ω.
+    public static func dropEnergySpectrum(cosOmega c: Double, sampleRate fs: Double) -> Double {
+        let s = (max(0, 1 - c * c)).squareRoot()
+        let cos2 = 2 * c * c - 1, sin2 = 2 * s * c
+        let lo = log(Double(DropPhysics.radiusRangeMetres.lowerBound)), hi = log(Double(DropPhysics.radiusRangeMetres.upperBound))
+        var sum = 0.0
+        for k in 0..<radiusNodeCount {
+            let r = Float(exp(lo + (Double(k) + 0.5) / Double(radiusNodeCount) * (hi - lo)))
+            let d = Double(DropPhysics.dampingPerSecond(radiusMetres: r))
+            let rho = exp(-d / fs)
+            let omega = min(2 * Double.pi * Double(DropPhysics.meanRingingHz(radiusMetres: r)) / fs, Double(TextureGenerator.maximumOmega))
+            // |1 − 2ρ cos ω₀ e^{−jθ} + ρ² e^{−2jθ}|²
+            let re = 1 - 2 * rho * cos(omega) * c + rho * rho * cos2
+            let im = 2 * rho * cos(omega) * s - rho * rho * sin2
+            let sinW = sin(omega)
+            let amplitudeSquared = d / Double(DropPhysics.referenceDampingPerSecond)
+            sum += amplitudeSquared * rho * rho * sinW * sinW / (re * re + im * im)
+        }
+        let meanA2 = meanSquare(DropPhysics.amplitudeRange)
+        return 1 / fs * meanA2 * 0.5 * sum / Double(radiusNodeCount)
+    }
+}

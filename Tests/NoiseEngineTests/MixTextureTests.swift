@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import NoiseDSP
+@testable import NoiseEngine
+
+/// The texture fields of a mix file: read strictly, absent means noise, and written back only
+/// when set (so older mixes round-trip byte for byte).
+@Suite struct MixTextureTests {
+    static func decode(_ layer: String) throws(MixError) -> Mix {
+        try Mix.decode(Array(#"{"name":"T","layers":[\#(layer)]}"#.utf8), file: "t.json")
+    }
+
+    @Test func dropsAndCrackleAreRead() throws {
+        let drops = try Self.decode(#"{"volume":0.7,"texture":"drops","densityPerSecond":40}"#)
+        #expect(drops.layerSettings[0].texture == TextureSettings(kind: .drops, densityPerSecond: 40))
+        let crackle = try Self.decode(#"{"texture":"crackle","brightness":0.2}"#)
+        let t = crackle.layerSettings[0].texture
+        #expect(t.kind == .crackle && t.densityPerSecond == TextureSettings.defaultCrackleDensity && t.brightness == 0.2)
+        #expect(crackle.layerSettings[0].effectiveColour == 0.8)
+    }
+
+    @Test func absentTextureIsNoiseAndIsNotWritten() throws {
+        let mix = try Self.decode(#"{"volume":0.7,"colour":1.5}"#)
+        #expect(mix.layerSettings[0].texture == .noise)
+        #expect(mix.layerSettings[0].effectiveColour == 1.5)
+        let json = String(decoding: mix.encodedJSON(), as: UTF8.self)
+        #expect(!json.contains("texture") && !json.contains("densityPerSecond") && !json.contains("brightness"))
+        let drops = try Self.decode(#"{"texture":"drops","densityPerSecond":12}"#)
+        #expect(try Mix.decode(Array(drops.encodedJSON()), file: "again.json") == drops)
+    }
+
+    @Test(arguments: [
+        (#"{"texture":"rain"}"#, "layers[0].texture", "'rain' is not a texture; allowed: noise, drops, crackle"),
+        (#"{"densityPerSecond":40}"#, "layers[0].densityPerSecond", "applies to the drops and crackle textures"),
+        (#"{"texture":"drops","brightness":0.5}"#, "layers[0].brightness", "applies to the crackle texture only"),
+        (#"{"texture":"drops","densityPerSecond":500}"#, "layers[0].densityPerSecond", "500 per second is out of range; allowed 0.5…400 per second"),
+        (#"{"texture":"crackle","brightness":1.5}"#, "layers[0].brightness", "1.5 is out of range; allowed 0…1"),
+        (#"{"texture":3}"#, "layers[0].texture", "must be a string"),
+    ])
+    func badTexturesNameTheField(layer: String, path: String, message: String) {
+        do {
+            _ = try Self.decode(layer)
+            Issue.record("\(layer) was accepted")
+        } catch {
+            #expect(error.path == path, "\(error)")
+            #expect(error.message.contains(message), "\(error)")
+            #expect(error.file == "t.json")
+        }
+    }
+
+    @Test func rainHasDropsAndCampfireCrackles() throws {
+        let presets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Presets")
+        let rain = try Mix.load(path: presets.appendingPathComponent("rain.json").path)
+        let campfire = try Mix.load(path: presets.appendingPathComponent("campfire.json").path)
+        #expect(rain.layers.contains { $0.texture == .drops })
+        #expect(campfire.layers.contains { $0.texture == .crackle })
+        #expect(campfire.layers.contains { $0.texture == nil && $0.colour == 2 })
+        // Every other preset is noise only, so it renders as it did before textures.
+        for name in ["white", "pink", "brown", "deep-focus", "sleep", "ocean", "fan", "airplane", "wind", "office"] {
+            let mix = try Mix.load(path: presets.appendingPathComponent("\(name).json").path)
+            #expect(mix.layerSettings.allSatisfy { $0.texture == .noise }, "\(name)")
+        }
+    }
+}
