@@ -114,7 +114,7 @@ let package = Package(
         // live updates over Server-Sent Events.
         .target(name: "HomeScreen", dependencies: [
             "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "ChangeWatch", "LiveWidgets", "WidgetActions",
-            "NoiseEngine", "FieldTable",
+            "NoiseEngine", "FieldTable", "Snapshots",
             // The Data page and Steps History call the same services as `weaver weather/calendar/steps`.
             "DataSources",
             .product(name: "Hummingbird", package: "hummingbird"),

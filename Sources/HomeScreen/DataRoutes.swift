@@ -1,5 +1,6 @@
 import DataSources
 import Foundation
+import Snapshots
 import Hummingbird
 import NIOCore
 import SharedStore

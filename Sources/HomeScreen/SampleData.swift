@@ -1,4 +1,5 @@
 import Foundation
+import Snapshots
 import Variables
 import WidgetDesign
 import WidgetRender

@@ -1,5 +1,6 @@
 import DataSources
 import Foundation
+import Snapshots
 import WidgetDesign
 
 /// Steps History (`/data/steps`): a timeline with the goal line, a month calendar with goal days
