@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 import WidgetDesign
 
 /// The Library's HTML: every design as the renderer draws it (the home screen's picture route),
