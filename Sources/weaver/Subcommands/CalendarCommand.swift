@@ -24,17 +24,11 @@ extension Weaver {
                 let service = CalendarService(root: store.root)
                 do {
                     let (entry, count, warnings) = try service.add(source, name: name)
-                    for w in warnings.prefix(5) { printError("warning: \(entry.name): \(w)") }
-                    // As refresh says it: the rest are counted, not hidden.
-                    if warnings.count > 5 { printError("warning: \(entry.name): \(warnings.count - 5) more warnings") }
+                    printSourceWarnings(warnings, source: entry.name)
                     print("Added '\(entry.name)' (id \(entry.id)): \(count) event\(count == 1 ? "" : "s") in \(entry.source)")
                     print("Next: 'weaver calendar refresh' writes snapshots/calendar.json for the Next Up widget.")
-                } catch let e as HTTPError {
-                    throw CommandError("\(e)")
-                } catch let e as DataSourceError {
-                    throw CommandError(e.description)
-                } catch let e as StoreError {
-                    throw CommandError(e.description)
+                } catch {
+                    throw dataSourceCommandError(error)
                 }
             }
         }

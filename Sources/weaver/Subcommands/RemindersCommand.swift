@@ -25,17 +25,12 @@ extension Weaver {
                 let service = RemindersService(root: store.root)
                 do {
                     let (entry, count, warnings) = try service.add(source, name: name)
-                    for w in warnings.prefix(5) { printError("warning: \(entry.name): \(w)") }
-                    if warnings.count > 5 { printError("warning: \(entry.name): \(warnings.count - 5) more warnings") }
+                    printSourceWarnings(warnings, source: entry.name)
                     let kind = entry.kind == .todoTxt ? "todo.txt" : "iCalendar"
                     print("Added '\(entry.name)' (id \(entry.id), \(kind)\(entry.isWeb ? ", read-only" : "")): \(count) task\(count == 1 ? "" : "s") in \(entry.source)")
                     print("Next: 'weaver reminders refresh' writes snapshots/reminders.json for the Reminders widget.")
-                } catch let e as HTTPError {
-                    throw CommandError("\(e)")
-                } catch let e as DataSourceError {
-                    throw CommandError(e.description)
-                } catch let e as StoreError {
-                    throw CommandError(e.description)
+                } catch {
+                    throw dataSourceCommandError(error)
                 }
             }
         }
