@@ -18,7 +18,7 @@ BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-pat
 BUILD_FLAGS ?=
 
 .PHONY: deps build play test bench bench-check fuzz-vars fuzz-designs fuzz-ics install clean golden-spectrum goldens bench-render-cli
-.PHONY: stamp man install uninstall deb test-packaging test-deb
+.PHONY: stamp man install uninstall deb test-packaging test-deb lint format
 
 ## Install the system packages (skipped when all are present).
 deps:
@@ -177,6 +177,15 @@ test-packaging:
 test-deb: deps stamp
 	BUILD_FLAGS="-Xswiftc -enable-testing" scripts/test-packaging.sh deb
 
+## Style: swift-format with the repository's .swift-format (4 spaces, lines <= 120), over tracked files
+## only (never a .build checkout). `make format` rewrites in place; `make lint` fails on any finding (CI).
+SWIFT_FILES = $(shell git ls-files '*.swift')
+lint:
+	@echo "swift format lint: $(words $(SWIFT_FILES)) files"
+	@$(SWIFT) format lint --strict --parallel $(SWIFT_FILES)
+
+format:
+	$(SWIFT) format format --in-place --parallel $(SWIFT_FILES)
 
 clean:
 	rm -rf .build .build-* Benchmarks/.build dist

@@ -7,11 +7,14 @@ import PackageDescription
 // The test runner stays dynamic (XCTest and swift-testing link the shared runtime).
 // Modules are compiled against the shared Foundation, whose link entries do not name what the static
 // archives need, so they are listed here, each after the archives that use it (the linker reads them in order).
-let staticSwiftRuntime: [LinkerSetting] = [.unsafeFlags([
-    "-static-stdlib",
-    "-lFoundation", "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation",
-    "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization",
-], .when(platforms: [.linux]))]
+let staticSwiftRuntime: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-static-stdlib",
+            "-lFoundation", "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation",
+            "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization",
+        ], .when(platforms: [.linux]))
+]
 
 let package = Package(
     name: "WidgetWeaver",
@@ -42,23 +45,27 @@ let package = Package(
     targets: [
         // C shims: flush-to-zero, thread naming, real-time scheduling (Glibc's module lacks them).
         .target(name: "CNoiseSupport"),
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse",
-                       providers: [.apt(["libpulse-dev"])]),
-        .systemLibrary(name: "CALSA", pkgConfig: "alsa",
-                       providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(
+            name: "CPulse", pkgConfig: "libpulse",
+            providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(
+            name: "CALSA", pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]),
         // FLAC renders (`noise render -o night.flac`): the reference encoder, nothing else (libsndfile would pull Vorbis/Opus/MP3 in).
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         // Drawing: Cairo surfaces (PNG, SVG) and Pango text through pangocairo, fonts pinned with
         // fontconfig. Shared by the widget renderer and the spectrum plot.
-        .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
-                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .systemLibrary(
+            name: "CCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         // libdeflate for the widget renderer's own PNG writer (WidgetRender/PNGEncoder.swift): level 1,
         // no filter, ~10x faster than Cairo's writer (libpng + zlib at the default level) on widgets.
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // sd-bus (libsystemd) for the MPRIS player: maintained, already on every systemd desktop, one
         // connection object with its own fd to poll on our thread (libdbus-1 calls itself low-level).
-        .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd",
-                       providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(
+            name: "CSystemdBus", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
 
         // Pure real-time DSP: no Foundation, no I/O.
         .target(name: "NoiseDSP"),
@@ -69,8 +76,14 @@ let package = Package(
         // widget) does not load libpulse, alsa-lib and libFLAC with their ~25 dependencies at every start.
         .target(name: "AudioSinkBase", dependencies: ["SystemCalls"]),
         // The device and FLAC outputs: PulseAudio/PipeWire, ALSA, libFLAC. Only `noise` links it.
-        .target(name: "AudioOutput", dependencies: ["AudioSinkBase", "CPulse", "CALSA", "CALSASupport", "CNoiseSupport", "CFLAC"]),
-        .target(name: "NoiseEngine", dependencies: ["NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore", "SpeechIntelligibility", "FieldTable"]),
+        .target(
+            name: "AudioOutput",
+            dependencies: ["AudioSinkBase", "CPulse", "CALSA", "CALSASupport", "CNoiseSupport", "CFLAC"]),
+        .target(
+            name: "NoiseEngine",
+            dependencies: [
+                "NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore", "SpeechIntelligibility", "FieldTable",
+            ]),
         // ANSI S3.5-1997's Speech Intelligibility Index (one-third-octave procedure): what each
         // preset is for, measured (how much of a talker's speech gets through it). Pure arithmetic.
         .target(name: "SpeechIntelligibility"),
@@ -108,18 +121,26 @@ let package = Package(
         // JPEG decoding for design images: libjpeg reports errors by longjmp, which only C can catch.
         .target(name: "CJPEGSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         // Layout tree + Cairo/Pango drawing of every design and the Noise Machine widget (PNG, SVG, JSON, text).
-        .target(name: "WidgetRender", dependencies: ["WidgetDesign", "Variables", "CCairo", "CDeflate", "CJPEGSupport", "NoiseControl", "SharedStore", "Snapshots"]),
+        .target(
+            name: "WidgetRender",
+            dependencies: [
+                "WidgetDesign", "Variables", "CCairo", "CDeflate", "CJPEGSupport", "NoiseControl", "SharedStore",
+                "Snapshots",
+            ]),
 
         // The browser home screen and mixer (`weaver serve`): HTTP on loopback, the renderer's output,
         // live updates over Server-Sent Events.
-        .target(name: "HomeScreen", dependencies: [
-            "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "ChangeWatch", "LiveWidgets", "WidgetActions",
-            "NoiseEngine", "FieldTable", "Snapshots",
-            // The Data page and Steps History call the same services as `weaver weather/calendar/steps`.
-            "DataSources",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
+        .target(
+            name: "HomeScreen",
+            dependencies: [
+                "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "ChangeWatch",
+                "LiveWidgets", "WidgetActions",
+                "NoiseEngine", "FieldTable", "Snapshots",
+                // The Data page and Steps History call the same services as `weaver weather/calendar/steps`.
+                "DataSources",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         // timerfd and eventfd for ChangeWatch: Glibc's Swift module does not import them.
         .target(name: "CChangeWatch"),
         // inotify watcher for live outputs (`weaver render --watch`, `weaver serve`): files through
@@ -136,42 +157,57 @@ let package = Package(
         // What noise and weaver share about presenting themselves: `--version`, help text at 80 columns,
         // numeric options that take negative values, errors with the failing command's usage, and the
         // one `--store` option (and the store folder handed on to login entries) both tools take.
-        .target(name: "CLISupport", dependencies: [
-            "CBuildStamp", "SharedStore", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        .target(name: "WidgetActions", dependencies: ["NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender", "DataSources"]),
+        .target(
+            name: "CLISupport",
+            dependencies: [
+                "CBuildStamp", "SharedStore", "SystemCalls",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .target(
+            name: "WidgetActions",
+            dependencies: [
+                "NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender",
+                "DataSources",
+            ]),
         // Widgets on the desktop: which designs, where, on which monitor (the store's desktop.json),
         // placement geometry and the login entry. No GTK: `weaver desktop add/list/remove/move` use it.
         .target(name: "DesktopWidgets", dependencies: ["SharedStore", "WidgetRender", "WidgetDesign"]),
         // GTK 3 and gtk-layer-shell for the desktop host only (see weaver-desktop below).
-        .systemLibrary(name: "CGtk", pkgConfig: "gtk+-3.0",
-                       providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
+        .systemLibrary(
+            name: "CGtk", pkgConfig: "gtk+-3.0",
+            providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
         // RFC 5545 parser and recurrence expander: bounded (size, line length, nesting, expansion), no I/O.
         .target(name: "ICalendar", dependencies: ["SharedStore"]),
         // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
         // HTTP through libcurl (CCurlLoader), not FoundationNetworking's URLSession, which would load it at every start.
-        .target(name: "DataSources", dependencies: ["ICalendar", "SharedStore", "Snapshots", "Variables", "CCurlLoader"]),
+        .target(
+            name: "DataSources", dependencies: ["ICalendar", "SharedStore", "Snapshots", "Variables", "CCurlLoader"]),
         // libcurl opened with dlopen at the first request, so `weaver render` does not load libcurl and
         // the ~25 TLS/Kerberos/LDAP libraries behind it (~13 ms of every start). The header is libcurl4-openssl-dev's.
         .target(name: "CCurlLoader"),
         // `noise spectrum`: a mix's predicted (and measured) spectrum drawn with Cairo/Pango to PNG or SVG.
         .target(name: "SpectrumPlot", dependencies: ["NoiseDSP", "CCairo"]),
 
-        .executableTarget(name: "noise", dependencies: [
-            "SystemCalls",
-            "NoiseEngine", "AudioSinkBase", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
-            "SpectrumPlot",
-            "MPRISPlayer", "Logind",
-            // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
-            "WidgetRender", "WidgetDesign", "Variables",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], linkerSettings: staticSwiftRuntime),
-        .executableTarget(name: "weaver", dependencies: [
-            "SystemCalls",
-            "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions", "ChangeWatch", "LiveWidgets", "HomeScreen", "CLISupport",
-            "DataSources", "DesktopWidgets", "Snapshots", "FieldTable",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], linkerSettings: staticSwiftRuntime),
+        .executableTarget(
+            name: "noise",
+            dependencies: [
+                "SystemCalls",
+                "NoiseEngine", "AudioSinkBase", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
+                "SpectrumPlot",
+                "MPRISPlayer", "Logind",
+                // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
+                "WidgetRender", "WidgetDesign", "Variables",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], linkerSettings: staticSwiftRuntime),
+        .executableTarget(
+            name: "weaver",
+            dependencies: [
+                "SystemCalls",
+                "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions",
+                "ChangeWatch", "LiveWidgets", "HomeScreen", "CLISupport",
+                "DataSources", "DesktopWidgets", "Snapshots", "FieldTable",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], linkerSettings: staticSwiftRuntime),
 
         // The desktop host, its own executable that `weaver desktop` execs, rather than GTK opened
         // with dlopen inside weaver: weaver is started by status bars every minute, and linking
@@ -180,9 +216,12 @@ let package = Package(
         // GTK/GDK/layer-shell prototypes written by hand, unchecked against the headers, where
         // this target imports the real ones.
         // Swift 5 mode: GTK's C callbacks reach the host's state through a main-thread-only global.
-        .executableTarget(name: "weaver-desktop", dependencies: [
-            "CGtk", "DesktopWidgets", "WidgetRender", "WidgetDesign", "WidgetActions", "LiveWidgets", "SharedStore", "Variables", "NoiseControl", "SystemCalls",
-        ], swiftSettings: [.swiftLanguageMode(.v5)], linkerSettings: staticSwiftRuntime),
+        .executableTarget(
+            name: "weaver-desktop",
+            dependencies: [
+                "CGtk", "DesktopWidgets", "WidgetRender", "WidgetDesign", "WidgetActions", "LiveWidgets", "SharedStore",
+                "Variables", "NoiseControl", "SystemCalls",
+            ], swiftSettings: [.swiftLanguageMode(.v5)], linkerSettings: staticSwiftRuntime),
 
         // libFuzzer target for the design import parser (see docs/designs.md for the command).
         .executableTarget(name: "FuzzDesignImport", dependencies: ["WidgetDesign"], path: "Fuzz/DesignImport"),
@@ -194,36 +233,61 @@ let package = Package(
         // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback HTTP server.
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
-        .testTarget(name: "NoiseEngineTests", dependencies: ["NoiseEngine", "AudioSinkBase", "TestSupport", "SpeechIntelligibility", "FieldTable"]),
+        .testTarget(
+            name: "NoiseEngineTests",
+            dependencies: ["NoiseEngine", "AudioSinkBase", "TestSupport", "SpeechIntelligibility", "FieldTable"]),
         // Spectrum curves against measured renders, and the chart files.
         .testTarget(name: "SpectrumPlotTests", dependencies: ["SpectrumPlot", "NoiseEngine", "TestSupport", "CCairo"]),
         .testTarget(name: "AudioSinkBaseTests", dependencies: ["AudioSinkBase", "TestSupport"]),
-        .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinkBase", "NoiseEngine", "TestSupport"]),
+        .testTarget(
+            name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinkBase", "NoiseEngine", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         // The snapshot rules ("upcoming", the cap) and the tolerant, bounded reading of snapshot files.
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "SharedStore"]),
         .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),
-        .testTarget(name: "WidgetDesignTests", dependencies: ["WidgetDesign", "NoiseDSP", "TestSupport", "FieldTable"]),
+        .testTarget(
+            name: "WidgetDesignTests", dependencies: ["WidgetDesign", "NoiseDSP", "TestSupport", "FieldTable"]),
         .testTarget(name: "NoiseControlTests", dependencies: ["NoiseControl", "TestSupport"]),
         // MPRIS property model (the bus itself is tested end to end in CLITests/MPRISTests).
         .testTarget(name: "MPRISPlayerTests", dependencies: ["MPRISPlayer", "NoiseControl", "NoiseEngine"]),
         // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
-        .executableTarget(name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
+        .executableTarget(
+            name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
-        .testTarget(name: "HomeScreenTests", dependencies: ["HomeScreen", "WidgetRender", "NoiseControl", "TestSupport", "NoiseEngine", "WidgetDesign", "FieldTable"]),
+        .testTarget(
+            name: "HomeScreenTests",
+            dependencies: [
+                "HomeScreen", "WidgetRender", "NoiseControl", "TestSupport", "NoiseEngine", "WidgetDesign",
+                "FieldTable",
+            ]),
         // Layout, hit-testing, golden-image and bad-input tests of the widget renderer.
-        .testTarget(name: "WidgetRenderTests", dependencies: ["WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "NoiseEngine", "SharedStore", "TestSupport"],
-                    exclude: ["Goldens"]),
+        .testTarget(
+            name: "WidgetRenderTests",
+            dependencies: [
+                "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "NoiseEngine", "SharedStore",
+                "TestSupport",
+            ],
+            exclude: ["Goldens"]),
         // desktop.json, placement geometry; the host itself under a private Xvfb (DesktopHostTests).
-        .testTarget(name: "DesktopWidgetsTests", dependencies: ["DesktopWidgets", "SharedStore", "WidgetRender", "TestSupport"]),
+        .testTarget(
+            name: "DesktopWidgetsTests", dependencies: ["DesktopWidgets", "SharedStore", "WidgetRender", "TestSupport"]),
         .testTarget(name: "ChangeWatchTests", dependencies: ["ChangeWatch"]),
-        .testTarget(name: "LiveWidgetsTests", dependencies: ["LiveWidgets", "ChangeWatch", "NoiseControl", "SharedStore", "TestSupport"]),
-        .testTarget(name: "WidgetActionsTests", dependencies: ["WidgetActions", "NoiseControl", "SharedStore", "Variables", "WidgetDesign", "DataSources", "Snapshots", "TestSupport"]),
+        .testTarget(
+            name: "LiveWidgetsTests",
+            dependencies: ["LiveWidgets", "ChangeWatch", "NoiseControl", "SharedStore", "TestSupport"]),
+        .testTarget(
+            name: "WidgetActionsTests",
+            dependencies: [
+                "WidgetActions", "NoiseControl", "SharedStore", "Variables", "WidgetDesign", "DataSources", "Snapshots",
+                "TestSupport",
+            ]),
         // RFC 5545 parsing, zones, recurrence and hostile calendar files.
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
         // Weather/calendar/steps against a loopback HTTP server (TestSupport.LocalHTTPServer), never the internet.
-        .testTarget(name: "DataSourcesTests", dependencies: ["DataSources", "ICalendar", "Variables", "SharedStore", "Snapshots", "TestSupport"],
-                    exclude: ["Fixtures"]),
+        .testTarget(
+            name: "DataSourcesTests",
+            dependencies: ["DataSources", "ICalendar", "Variables", "SharedStore", "Snapshots", "TestSupport"],
+            exclude: ["Fixtures"]),
     ]
 )

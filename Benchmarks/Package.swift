@@ -1,16 +1,19 @@
+import Foundation
 // swift-tools-version: 6.1
 // The benchmarks are their own package so the product never carries the benchmark dependency.
 import PackageDescription
-import Foundation
 
 // SwiftPM names a path dependency after its folder, so the root package's identity is whatever the
 // clone is called ("main", "widgetweaver", ...): derive it instead of hard-coding it.
-let rootFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+let rootFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .lastPathComponent
 
 func suite(_ name: String, path: String, products: [String]) -> Target {
     .executableTarget(
         name: name,
-        dependencies: products.map { .product(name: $0, package: rootFolder) } + [.product(name: "Benchmark", package: "benchmark")],
+        dependencies: products.map { .product(name: $0, package: rootFolder) } + [
+            .product(name: "Benchmark", package: "benchmark")
+        ],
         path: path,
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
 }
@@ -29,6 +32,7 @@ let package = Package(
         // Parsing and expanding a busy .ics file (what `weaver calendar refresh` does per calendar).
         suite("ICalendarBenchmarks", path: "ICalendar", products: ["ICalendar"]),
         // Widget renderer: small PNG at 2× (target ≤ 5 ms p50), layout alone, memory over 10,000 renders.
-        suite("RenderBenchmarks", path: "Render", products: ["WidgetRender", "WidgetDesign", "Variables", "SharedStore"]),
+        suite(
+            "RenderBenchmarks", path: "Render", products: ["WidgetRender", "WidgetDesign", "Variables", "SharedStore"]),
     ]
 )

@@ -1,6 +1,6 @@
-import NoiseDSP
 import Benchmark
 import Foundation
+import NoiseDSP
 import SharedStore
 import WidgetDesign
 
@@ -10,14 +10,16 @@ import WidgetDesign
 // measured part.
 
 private func temporaryStore(_ label: String) -> StoreRoot {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("ww-bench-\(label)-\(UUID().uuidString.prefix(8))")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "ww-bench-\(label)-\(UUID().uuidString.prefix(8))")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return StoreRoot(url: url)
 }
 
 private func sampleSpec(_ i: Int, image: String? = nil) -> WidgetSpec {
-    var s = WidgetSpec(name: i % 7 == 0 ? "Météo \(i)" : "Design \(i)", primaryText: "Hello \(i)", secondaryText: "Line two",
-                       updatedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(i)), symbol: SymbolSpec(name: "sparkles"))
+    var s = WidgetSpec(
+        name: i % 7 == 0 ? "Météo \(i)" : "Design \(i)", primaryText: "Hello \(i)", secondaryText: "Line two",
+        updatedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(i)), symbol: SymbolSpec(name: "sparkles"))
     s.style.accent = AccentToken.allCases[i % AccentToken.allCases.count]
     if let image { s.image = ImageSpec(fileName: image) }
     return s
@@ -53,8 +55,9 @@ private func packageData(designs: Int, images: Int, imageBytes: Int) throws -> D
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal],
-                                           maxDuration: .seconds(10), maxIterations: 50)
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal],
+        maxDuration: .seconds(10), maxIterations: 50)
 
     Benchmark("Designs: list 10,000") { benchmark in
         let lib = try libraryOf(10_000)
@@ -68,8 +71,10 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(try lib.search("METEO 1")) }
     }
 
-    Benchmark("Designs: import 1,000 designs + 100 images",
-              configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxIterations: 5)) { benchmark in
+    Benchmark(
+        "Designs: import 1,000 designs + 100 images",
+        configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxIterations: 5)
+    ) { benchmark in
         let data = try packageData(designs: 1_000, images: 100, imageBytes: 100_000)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -77,7 +82,9 @@ let benchmarks: @Sendable () -> Void = {
             try ProEntitlement.set(true, root: store)
             let package = try DesignExchange.parse(data, fileName: "bench.wwdesign", now: Date())
             let review = ImportReview(package: package, isPro: true, existingCount: 0)
-            blackHole(try DesignImporter(library: DesignLibrary(root: store)).importDesigns(package, selection: review.defaultSelection))
+            blackHole(
+                try DesignImporter(library: DesignLibrary(root: store)).importDesigns(
+                    package, selection: review.defaultSelection))
         }
     }
 

@@ -5,18 +5,22 @@ import ICalendar
 /// A busy work calendar: 1,000 events, 313 of them recurring (weekly with EXDATEs, daily,
 /// monthly 2nd Monday), half in a named zone, one VTIMEZONE, folded descriptions. 487 KB.
 func busyCalendar() -> Data {
-    var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//WidgetWeaver benchmarks//EN",
-                 "BEGIN:VTIMEZONE", "TZID:Custom London",
-                 "BEGIN:DAYLIGHT", "TZOFFSETFROM:+0000", "TZOFFSETTO:+0100", "DTSTART:19810329T010000",
-                 "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "END:DAYLIGHT",
-                 "BEGIN:STANDARD", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0000", "DTSTART:19961027T020000",
-                 "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", "END:STANDARD", "END:VTIMEZONE"]
+    var lines = [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//WidgetWeaver benchmarks//EN",
+        "BEGIN:VTIMEZONE", "TZID:Custom London",
+        "BEGIN:DAYLIGHT", "TZOFFSETFROM:+0000", "TZOFFSETTO:+0100", "DTSTART:19810329T010000",
+        "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "END:DAYLIGHT",
+        "BEGIN:STANDARD", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0000", "DTSTART:19961027T020000",
+        "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", "END:STANDARD", "END:VTIMEZONE",
+    ]
     for i in 0..<1000 {
         let day = 1 + i % 28, month = 1 + (i / 28) % 12
         let start = String(format: "2026%02d%02dT%02d%02d00", month, day, 8 + i % 10, (i % 4) * 15)
         lines.append("BEGIN:VEVENT")
         lines.append("UID:event-\(i)@bench")
-        lines.append(i % 2 == 0 ? "DTSTART;TZID=\(i % 4 == 0 ? "Europe/Dublin" : "Custom London"):\(start)" : "DTSTART:\(start)Z")
+        lines.append(
+            i % 2 == 0 ? "DTSTART;TZID=\(i % 4 == 0 ? "Europe/Dublin" : "Custom London"):\(start)" : "DTSTART:\(start)Z"
+        )
         lines.append("DURATION:PT45M")
         lines.append("SUMMARY:Meeting \(i) about the quarterly plan\\, part \(i % 7)")
         lines.append("DESCRIPTION:" + String(repeating: "Agenda item and notes. ", count: 12))
@@ -34,8 +38,9 @@ func busyCalendar() -> Data {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    let configuration = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
-                                                maxDuration: .seconds(5))
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
+        maxDuration: .seconds(5))
     let data = busyCalendar()
     let from = Date(timeIntervalSince1970: 1_769_247_000)
     let to = from.addingTimeInterval(366 * 86_400)

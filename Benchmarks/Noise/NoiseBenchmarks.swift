@@ -7,12 +7,14 @@ import NoiseDSP
 /// With `movement`, every layer also swells in level (±6 dB) and high cut (±1 octave) every ~4 s.
 func fullChainMachine(movement: Bool = false) -> NoiseMachine {
     let layers = (0..<4).map { i in
-        LayerSettings(volume: 0.8, colour: [0.3, 1.0, 1.6, 2.0][i], lowCutHz: [40, 80, 120, 200][i],
-                      highCutHz: [16000, 9000, 6000, 3000][i], eqLowDb: 3, eqMidDb: -2, eqHighDb: -4,
-                      movement: movement ? MovementSettings(periodSeconds: 4, levelDb: 6, highCutOctaves: 1) : .still)
+        LayerSettings(
+            volume: 0.8, colour: [0.3, 1.0, 1.6, 2.0][i], lowCutHz: [40, 80, 120, 200][i],
+            highCutHz: [16000, 9000, 6000, 3000][i], eqLowDb: 3, eqMidDb: -2, eqHighDb: -4,
+            movement: movement ? MovementSettings(periodSeconds: 4, levelDb: 6, highCutOctaves: 1) : .still)
     }
-    let machine = NoiseMachine(spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 1024, channelCount: 2),
-                               seed: 1, layers: layers, masterVolume: 0.8)
+    let machine = NoiseMachine(
+        spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 1024, channelCount: 2),
+        seed: 1, layers: layers, masterVolume: 0.8)
     machine.preroll()
     return machine
 }
@@ -44,8 +46,9 @@ func measureOneSecondRenders(_ benchmark: Benchmark, _ machine: NoiseMachine) {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    let realTime = Benchmark.Configuration(metrics: [.throughput, .cpuTotal, .wallClock, .mallocCountTotal],
-                                           warmupIterations: 2, maxDuration: .seconds(5), maxIterations: 2000)
+    let realTime = Benchmark.Configuration(
+        metrics: [.throughput, .cpuTotal, .wallClock, .mallocCountTotal],
+        warmupIterations: 2, maxDuration: .seconds(5), maxIterations: 2000)
 
     // What the harness itself costs per iteration with this configuration, to read the others against.
     Benchmark("Baseline: empty iteration", configuration: realTime) { benchmark in
@@ -64,27 +67,34 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Layer 0 plays drops (Poisson onsets at 40/s, each a gliding resonance on a voice).
-    Benchmark("Render 1 s, 4 layers, full chain, one of them drops, stereo 48 kHz", configuration: realTime) { benchmark in
+    Benchmark("Render 1 s, 4 layers, full chain, one of them drops, stereo 48 kHz", configuration: realTime) {
+        benchmark in
         measureOneSecondRenders(benchmark, dropsChainMachine())
     }
 
     Benchmark("Render 1 s, 1 layer on, 3 at zero volume", configuration: realTime) { benchmark in
-        let machine = NoiseMachine(spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 1024, channelCount: 2), seed: 1,
-                                   layers: [LayerSettings(volume: 0.8, colour: 1.8, lowCutHz: 30, highCutHz: 6000),
-                                            LayerSettings(volume: 0), LayerSettings(volume: 0), LayerSettings(volume: 0)])
+        let machine = NoiseMachine(
+            spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 1024, channelCount: 2), seed: 1,
+            layers: [
+                LayerSettings(volume: 0.8, colour: 1.8, lowCutHz: 30, highCutHz: 6000),
+                LayerSettings(volume: 0), LayerSettings(volume: 0), LayerSettings(volume: 0),
+            ])
         machine.preroll()
         measureOneSecondRenders(benchmark, machine)
     }
 
     // The render thread's contract: after warm-up, a block allocates nothing, even while every
     // parameter of every layer ramps and every layer moves. Threshold: 0 allocations (Benchmarks/Thresholds).
-    Benchmark("Render block with live parameter changes (allocations)",
-              configuration: .init(metrics: [.mallocCountTotal], maxIterations: 10_000)) { benchmark in
+    Benchmark(
+        "Render block with live parameter changes (allocations)",
+        configuration: .init(metrics: [.mallocCountTotal], maxIterations: 10_000)
+    ) { benchmark in
         let machine = fullChainMachine(movement: true)
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 256 * 2)
         defer { buffer.deallocate() }
-        var moved = LayerSettings(volume: 0.5, colour: 0.7, lowCutHz: 300, highCutHz: 5000, eqLowDb: -6, eqMidDb: 4, eqHighDb: 2,
-                                  movement: MovementSettings(periodSeconds: 3, levelDb: 4, highCutOctaves: 0.5))
+        var moved = LayerSettings(
+            volume: 0.5, colour: 0.7, lowCutHz: 300, highCutHz: 5000, eqLowDb: -6, eqMidDb: 4, eqHighDb: 2,
+            movement: MovementSettings(periodSeconds: 3, levelDb: 4, highCutOctaves: 0.5))
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
             moved.colour = Float(i % 200) / 100
@@ -100,8 +110,10 @@ let benchmarks: @Sendable () -> Void = {
 
     // Textures keep the contract: drops and crackle at their densest (voices stolen when the pool
     // is full), densities and brightness changing, layers switching texture. Threshold: 0.
-    Benchmark("Render block with textures (allocations)",
-              configuration: .init(metrics: [.mallocCountTotal], maxIterations: 10_000)) { benchmark in
+    Benchmark(
+        "Render block with textures (allocations)",
+        configuration: .init(metrics: [.mallocCountTotal], maxIterations: 10_000)
+    ) { benchmark in
         let machine = fullChainMachine(movement: true)
         for i in 0..<4 {
             var l = machine.layer(i)
@@ -115,7 +127,8 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
             var l = machine.layer(i % 4)
-            l.texture = TextureSettings(kind: kinds[(i / 4) % 3], densityPerSecond: Float(1 + i % 400), brightness: Float(i % 11) / 10)
+            l.texture = TextureSettings(
+                kind: kinds[(i / 4) % 3], densityPerSecond: Float(1 + i % 400), brightness: Float(i % 11) / 10)
             machine.setLayer(i % 4, l)
             machine.render(into: buffer, frameCount: 256)
         }

@@ -9,17 +9,21 @@ import WidgetRender
 /// at 2× (340×340 px), in process, against pinned inputs.
 func pinnedInputs() -> RenderInputs {
     let now = Date(timeIntervalSince1970: 1_769_247_000)
-    var inputs = RenderInputs(context: RenderContext(now: now, timeZone: TimeZone(identifier: "Europe/London")!,
-                                                     locale: Locale(identifier: "en_GB")))
-    inputs.noise = NoiseWidgetState(playback: .playing, mixName: "Rain on a tent",
-                                    layers: [.init(enabled: true, volume: 0.7, colour: 2), .init(enabled: true, volume: 0.3, colour: 1)],
-                                    masterVolume: 0.7, timerRemainingSeconds: 1380, updatedAt: now)
+    var inputs = RenderInputs(
+        context: RenderContext(
+            now: now, timeZone: TimeZone(identifier: "Europe/London")!,
+            locale: Locale(identifier: "en_GB")))
+    inputs.noise = NoiseWidgetState(
+        playback: .playing, mixName: "Rain on a tent",
+        layers: [.init(enabled: true, volume: 0.7, colour: 2), .init(enabled: true, volume: 0.3, colour: 1)],
+        masterVolume: 0.7, timerRemainingSeconds: 1380, updatedAt: now)
     return inputs
 }
 
 let benchmarks: @Sendable () -> Void = {
-    let configuration = Benchmark.Configuration(metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident, .throughput],
-                                                maxDuration: .seconds(5))
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident, .throughput],
+        maxDuration: .seconds(5))
     let now = Date(timeIntervalSince1970: 1_769_247_000)
 
     // Target: layout + draw + PNG encode of a small widget at 2× ≤ 5 ms p50.
@@ -28,7 +32,8 @@ let benchmarks: @Sendable () -> Void = {
             let renderer = WidgetRenderer()
             let design = try! TemplateCatalogue.find(template)!.design(now: now)
             let inputs = pinnedInputs()
-            _ = try! renderer.png(renderer.layout(design: design, family: .small, scale: 2, inputs: inputs))  // warm the font caches
+            // warm the font caches
+            _ = try! renderer.png(renderer.layout(design: design, family: .small, scale: 2, inputs: inputs))
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 blackHole(try! renderer.png(renderer.layout(design: design, family: .small, scale: 2, inputs: inputs)))
@@ -61,8 +66,9 @@ let benchmarks: @Sendable () -> Void = {
         let root = StoreRoot(url: folder)
         let design = try! TemplateCatalogue.find("classic")!.design(now: now)
         func draw() -> [UInt8] {
-            let inputs = WidgetRenderer.inputs(for: design, root: root, now: now, timeZone: TimeZone(identifier: "Europe/London")!,
-                                               locale: Locale(identifier: "en_GB"))
+            let inputs = WidgetRenderer.inputs(
+                for: design, root: root, now: now, timeZone: TimeZone(identifier: "Europe/London")!,
+                locale: Locale(identifier: "en_GB"))
             return try! renderer.png(renderer.layout(design: design, family: .medium, scale: 2, inputs: inputs))
         }
         _ = draw()
@@ -74,12 +80,15 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("PNG encode only: noise-machine small at 2x", configuration: configuration) { benchmark in
         let renderer = WidgetRenderer()
         let design = try! TemplateCatalogue.find("noise-machine")!.design(now: now)
-        let image = try! renderer.pixels(renderer.layout(design: design, family: .small, scale: 2, inputs: pinnedInputs()))
+        let image = try! renderer.pixels(
+            renderer.layout(design: design, family: .small, scale: 2, inputs: pinnedInputs()))
         let encoder = try! PNGEncoder(compression: .fast)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             image.argb.withUnsafeBufferPointer { pixels in
-                blackHole(try! encoder.encode(argb: pixels.baseAddress!, width: image.width, height: image.height, rowPixels: image.width))
+                blackHole(
+                    try! encoder.encode(
+                        argb: pixels.baseAddress!, width: image.width, height: image.height, rowPixels: image.width))
             }
         }
     }
@@ -100,16 +109,22 @@ let benchmarks: @Sendable () -> Void = {
     // megabytes; the allocator settling its free lists (glibc keeps freed blocks in place) shows
     // only in the first.
     let growth = BenchmarkMetric.custom("residentGrowthKB", polarity: .prefersSmaller, useScalingFactor: false)
-    let lateGrowth = BenchmarkMetric.custom("residentGrowthLast5000KB", polarity: .prefersSmaller, useScalingFactor: false)
-    Benchmark("10,000 small PNG renders: resident growth",
-              configuration: .init(metrics: [.wallClock, .peakMemoryResident, growth, lateGrowth],
-                                   scalingFactor: .one, maxDuration: .seconds(120), maxIterations: 1)) { benchmark in
+    let lateGrowth = BenchmarkMetric.custom(
+        "residentGrowthLast5000KB", polarity: .prefersSmaller, useScalingFactor: false)
+    Benchmark(
+        "10,000 small PNG renders: resident growth",
+        configuration: .init(
+            metrics: [.wallClock, .peakMemoryResident, growth, lateGrowth],
+            scalingFactor: .one, maxDuration: .seconds(120), maxIterations: 1)
+    ) { benchmark in
         let renderer = WidgetRenderer()
         let design = try! TemplateCatalogue.find("noise-machine")!.design(now: now)
         let inputs = pinnedInputs()
         // Warm-up long enough for glibc's free lists to settle (a one-off step of ~0.4–7 MB within the
         // first 2,500 renders, then flat: 30,000 renders measured).
-        for _ in 0..<2_500 { blackHole(try! renderer.png(renderer.layout(design: design, family: .small, scale: 2, inputs: inputs))) }
+        for _ in 0..<2_500 {
+            blackHole(try! renderer.png(renderer.layout(design: design, family: .small, scale: 2, inputs: inputs)))
+        }
         let before = residentKB()
         var half = 0
         benchmark.startMeasurement()
@@ -130,8 +145,12 @@ let benchmarks: @Sendable () -> Void = {
 /// tail, and uncertain drizzle later (the chart's worst case: several runs, tapers, low chance).
 func rainyWeather(fetchedAt: Date) -> WeatherState {
     var w = WeatherState()
-    w.location = "London"; w.condition = "Rain"; w.symbol = "cloud.rain.fill"
-    w.temperatureC = 7.4; w.highC = 9; w.lowC = 3.2
+    w.location = "London"
+    w.condition = "Rain"
+    w.symbol = "cloud.rain.fill"
+    w.temperatureC = 7.4
+    w.highC = 9
+    w.lowC = 3.2
     w.fetchedAt = fetchedAt
     let bins: [(Double, Double)] = (0..<240).map { i in
         if (25..<41).contains(i) { return (0.8 + 8.2 * pow(sin(.pi * Double(i - 24) / 17), 2), 0.9) }

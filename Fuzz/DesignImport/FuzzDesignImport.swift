@@ -12,7 +12,9 @@ public func fuzzDesignImport(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     limits.maxFileBytes = 1 << 20
     limits.maxSpecs = 200
     limits.maxImages = 20
-    if let package = try? DesignExchange.parse(data, fileName: "fuzz.wwdesign", now: Date(timeIntervalSince1970: 0), limits: limits) {
+    if let package = try? DesignExchange.parse(
+        data, fileName: "fuzz.wwdesign", now: Date(timeIntervalSince1970: 0), limits: limits)
+    {
         // What import does next: review, then re-encode every design and decode it again cleanly.
         let review = ImportReview(package: package, isPro: false, existingCount: 1)
         _ = review.render()

@@ -3,16 +3,16 @@
 // crash input can be rerun with `swift run FuzzDesignImport CRASH-FILE`. The fuzzer build passes
 // `-Xswiftc -DFUZZING` so this `main` does not clash with libFuzzer's.
 #if !FUZZING
-import Foundation
+    import Foundation
 
-@main
-struct ReplayMain {
-    static func main() {
-        for path in CommandLine.arguments.dropFirst() {
-            let data = FileManager.default.contents(atPath: path) ?? Data()
-            _ = data.withUnsafeBytes { fuzzDesignImport($0.baseAddress, $0.count) }
-            print("ok: \(path)")
+    @main
+    struct ReplayMain {
+        static func main() {
+            for path in CommandLine.arguments.dropFirst() {
+                let data = FileManager.default.contents(atPath: path) ?? Data()
+                _ = data.withUnsafeBytes { fuzzDesignImport($0.baseAddress, $0.count) }
+                print("ok: \(path)")
+            }
         }
     }
-}
 #endif

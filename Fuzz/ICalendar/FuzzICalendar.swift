@@ -23,7 +23,8 @@ public func fuzzICalendar(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     // Short inputs get a calendar wrapper so the fuzzer reaches events and rules quickly.
     var bytes = Data(bytes: data, count: size)
     if !(bytes.starts(with: Data("BEGIN:VCALENDAR".utf8))) {
-        bytes = Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20260124T090000Z\r\n".utf8) + bytes
+        bytes =
+            Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20260124T090000Z\r\n".utf8) + bytes
             + Data("\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
     }
     guard let doc = try? ICalendarDocument.parse(bytes, limits: limits) else { return 0 }
@@ -43,18 +44,23 @@ public func fuzzICalendar(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 #if !FUZZING
-@main
-struct ReplayInputs {
-    static func main() throws {
-        let paths = CommandLine.arguments.dropFirst()
-        if paths.isEmpty {
-            FileHandle.standardError.write(Data("usage: FuzzICalendar FILE...  (replays inputs; build with -DFUZZING --sanitize=fuzzer to fuzz)\n".utf8))
-        }
-        for path in paths {
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            _ = bytes.withUnsafeBufferPointer { fuzzICalendar($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
-            print("ok \(path)")
+    @main
+    struct ReplayInputs {
+        static func main() throws {
+            let paths = CommandLine.arguments.dropFirst()
+            if paths.isEmpty {
+                FileHandle.standardError.write(
+                    Data(
+                        "usage: FuzzICalendar FILE...  (replays inputs; build with -DFUZZING --sanitize=fuzzer to fuzz)\n"
+                            .utf8))
+            }
+            for path in paths {
+                let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+                _ = bytes.withUnsafeBufferPointer {
+                    fuzzICalendar($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count)
+                }
+                print("ok \(path)")
+            }
         }
     }
-}
 #endif

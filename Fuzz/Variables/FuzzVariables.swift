@@ -12,10 +12,13 @@ import Variables
 /// One renderer for the whole run: formatter caching is part of what is exercised.
 nonisolated(unsafe) let renderer = TemplateRenderer()
 let context: RenderContext = {
-    var c = RenderContext(now: Date(timeIntervalSince1970: 1_769_247_000), timeZone: TimeZone(identifier: "America/New_York")!,
-                          locale: Locale(identifier: "en_US"), isPro: true)
-    c.addCustomVariables([("x", "1"), ("name", "Ada"), ("when", "2026-01-24 08:15"), ("big", "9.3e18"),
-                          ("pipe", "a|b"), ("tmpl", "{{x}}")])
+    var c = RenderContext(
+        now: Date(timeIntervalSince1970: 1_769_247_000), timeZone: TimeZone(identifier: "America/New_York")!,
+        locale: Locale(identifier: "en_US"), isPro: true)
+    c.addCustomVariables([
+        ("x", "1"), ("name", "Ada"), ("when", "2026-01-24 08:15"), ("big", "9.3e18"),
+        ("pipe", "a|b"), ("tmpl", "{{x}}"),
+    ])
     return c
 }()
 
@@ -38,18 +41,23 @@ public func fuzzVariables(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 #if !FUZZING
-@main
-struct ReplayInputs {
-    static func main() throws {
-        let paths = CommandLine.arguments.dropFirst()
-        if paths.isEmpty {
-            FileHandle.standardError.write(Data("usage: FuzzVariables FILE...  (replays inputs; build with -DFUZZING --sanitize=fuzzer to fuzz)\n".utf8))
-        }
-        for path in paths {
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            _ = bytes.withUnsafeBufferPointer { fuzzVariables($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
-            print("ok \(path)")
+    @main
+    struct ReplayInputs {
+        static func main() throws {
+            let paths = CommandLine.arguments.dropFirst()
+            if paths.isEmpty {
+                FileHandle.standardError.write(
+                    Data(
+                        "usage: FuzzVariables FILE...  (replays inputs; build with -DFUZZING --sanitize=fuzzer to fuzz)\n"
+                            .utf8))
+            }
+            for path in paths {
+                let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+                _ = bytes.withUnsafeBufferPointer {
+                    fuzzVariables($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count)
+                }
+                print("ok \(path)")
+            }
         }
     }
-}
 #endif

@@ -1,9 +1,10 @@
 import AudioSinkBase
-#if canImport(Glibc)
-import Glibc
-#endif
 import CALSA
 import CALSASupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Plays through an ALSA PCM (`default`, `hw:0,0`, `plughw:1`, a `.asoundrc` device, ...).
 ///
@@ -21,7 +22,8 @@ public final class ALSASink: AudioSink {
     let conversionFrames = 4096
     var bytesPerSample = 4
 
-    public init(format: AudioFormat, device: String = "default", latencySeconds: Double = 0.15) throws(AudioOutputError) {
+    public init(format: AudioFormat, device: String = "default", latencySeconds: Double = 0.15) throws(AudioOutputError)
+    {
         self.format = format
         name = "alsa (\(device))"
         conversion = .allocate(byteCount: conversionFrames * format.channelCount * 4, alignment: 16)
@@ -31,12 +33,17 @@ public final class ALSASink: AudioSink {
         // (No clean-up on the throwing paths below: every stored property is set by then, so
         // `deinit` runs and releases the buffer.)
         guard rc >= 0, let handle else {
-            throw AudioOutputError(rc == -ENOENT ? .unavailable : .unavailable, backend: "alsa", call: "open \(device)", reason: Self.describe(rc))
+            throw AudioOutputError(
+                rc == -ENOENT ? .unavailable : .unavailable, backend: "alsa", call: "open \(device)",
+                reason: Self.describe(rc))
         }
         let latencyMicroseconds = UInt32(latencySeconds * 1_000_000)
-        for (fmt, label, bytes) in [(SND_PCM_FORMAT_FLOAT_LE, "f32", 4), (SND_PCM_FORMAT_S32_LE, "s32", 4), (SND_PCM_FORMAT_S16_LE, "s16", 2)] {
-            rc = snd_pcm_set_params(handle, fmt, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(format.channelCount),
-                                    UInt32(format.sampleRate), 1, latencyMicroseconds)
+        for (fmt, label, bytes) in [
+            (SND_PCM_FORMAT_FLOAT_LE, "f32", 4), (SND_PCM_FORMAT_S32_LE, "s32", 4), (SND_PCM_FORMAT_S16_LE, "s16", 2),
+        ] {
+            rc = snd_pcm_set_params(
+                handle, fmt, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(format.channelCount),
+                UInt32(format.sampleRate), 1, latencyMicroseconds)
             if rc >= 0 {
                 sampleFormat = label
                 bytesPerSample = bytes
@@ -45,7 +52,8 @@ public final class ALSASink: AudioSink {
         }
         guard rc >= 0 else {
             snd_pcm_close(handle)
-            throw AudioOutputError(.invalid, backend: "alsa", call: "set parameters on \(device) (\(format))", reason: Self.describe(rc))
+            throw AudioOutputError(
+                .invalid, backend: "alsa", call: "set parameters on \(device) (\(format))", reason: Self.describe(rc))
         }
         pcm = handle
     }
@@ -68,7 +76,9 @@ public final class ALSASink: AudioSink {
     }
 
     public func write(_ samples: UnsafePointer<Float>, frameCount: Int) throws(AudioOutputError) {
-        guard let pcm else { throw AudioOutputError(.disconnected, backend: "alsa", call: "write", reason: "device is closed") }
+        guard let pcm else {
+            throw AudioOutputError(.disconnected, backend: "alsa", call: "write", reason: "device is closed")
+        }
         var done = 0
         while done < frameCount {
             let n = min(conversionFrames, frameCount - done)
@@ -76,7 +86,8 @@ public final class ALSASink: AudioSink {
             let bytes = convert(source, count: n * format.channelCount)
             var offset = 0
             while offset < n {
-                let written = snd_pcm_writei(pcm, bytes + offset * format.channelCount * bytesPerSample, snd_pcm_uframes_t(n - offset))
+                let written = snd_pcm_writei(
+                    pcm, bytes + offset * format.channelCount * bytesPerSample, snd_pcm_uframes_t(n - offset))
                 if written >= 0 {
                     offset += Int(written)
                     continue
@@ -87,7 +98,8 @@ public final class ALSASink: AudioSink {
                     underrunCount += 1
                     if snd_pcm_recover(pcm, rc, 1) >= 0 { continue }
                 }
-                throw AudioOutputError(.disconnected, backend: "alsa", call: "snd_pcm_writei", reason: Self.describe(rc))
+                throw AudioOutputError(
+                    .disconnected, backend: "alsa", call: "snd_pcm_writei", reason: Self.describe(rc))
             }
             done += n
         }

@@ -24,18 +24,27 @@ public enum DeviceList {
         }
         let results = Results()
         let user = Unmanaged.passUnretained(results).toOpaque()
-        let serverOp = pa_context_get_server_info(context, { _, info, user in
-            let r = Unmanaged<Results>.fromOpaque(user!).takeUnretainedValue()
-            if let info, let name = info.pointee.default_sink_name { r.defaultName = String(cString: name) }
-            r.pending -= 1
-        }, user)
-        let sinkOp = pa_context_get_sink_info_list(context, { _, info, eol, user in
-            let r = Unmanaged<Results>.fromOpaque(user!).takeUnretainedValue()
-            if eol != 0 { r.pending -= 1; return }
-            guard let info else { return }
-            r.sinks.append(OutputDevice(backend: "pulse", name: String(cString: info.pointee.name),
-                                        description: info.pointee.description.map { String(cString: $0) } ?? "", isDefault: false))
-        }, user)
+        let serverOp = pa_context_get_server_info(
+            context,
+            { _, info, user in
+                let r = Unmanaged<Results>.fromOpaque(user!).takeUnretainedValue()
+                if let info, let name = info.pointee.default_sink_name { r.defaultName = String(cString: name) }
+                r.pending -= 1
+            }, user)
+        let sinkOp = pa_context_get_sink_info_list(
+            context,
+            { _, info, eol, user in
+                let r = Unmanaged<Results>.fromOpaque(user!).takeUnretainedValue()
+                if eol != 0 {
+                    r.pending -= 1
+                    return
+                }
+                guard let info else { return }
+                r.sinks.append(
+                    OutputDevice(
+                        backend: "pulse", name: String(cString: info.pointee.name),
+                        description: info.pointee.description.map { String(cString: $0) } ?? "", isDefault: false))
+            }, user)
         defer {
             if let serverOp { pa_operation_unref(serverOp) }
             if let sinkOp { pa_operation_unref(sinkOp) }
@@ -73,12 +82,13 @@ public enum DeviceList {
             if field("IOID") == "Input" { continue }
             guard let name = field("NAME") else { continue }
             let description = (field("DESC") ?? "").split(separator: "\n").joined(separator: " — ")
-            out.append(OutputDevice(backend: "alsa", name: name, description: description, isDefault: name == "default"))
+            out.append(
+                OutputDevice(backend: "alsa", name: name, description: description, isDefault: name == "default"))
         }
         return out
     }
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

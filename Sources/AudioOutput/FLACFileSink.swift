@@ -1,8 +1,9 @@
 import AudioSinkBase
-#if canImport(Glibc)
-import Glibc
-#endif
 import CFLAC
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Writes a FLAC file (lossless, integer samples) with the reference encoder, libFLAC.
 ///
@@ -43,18 +44,22 @@ public final class FLACFileSink: DevicelessSink {
     ///   - encoding: `.s16` or `.s24` (FLAC holds integers).
     ///   - expectedFrameCount: the frames that will be written, when known (for the seek table and
     ///     for streams, which cannot be patched afterwards).
-    public init(descriptor: Int32, ownsDescriptor: Bool, format: AudioFormat, encoding: SampleEncoding,
-                name: String, expectedFrameCount: Int64? = nil) throws(AudioOutputError) {
+    public init(
+        descriptor: Int32, ownsDescriptor: Bool, format: AudioFormat, encoding: SampleEncoding,
+        name: String, expectedFrameCount: Int64? = nil
+    ) throws(AudioOutputError) {
         guard encoding != .f32 else {
-            throw AudioOutputError(.invalid, backend: "flac", call: "open", reason: "FLAC holds integer samples: use s16 or s24, not f32")
+            throw AudioOutputError(
+                .invalid, backend: "flac", call: "open", reason: "FLAC holds integer samples: use s16 or s24, not f32")
         }
         self.format = format
         self.encoding = encoding
         self.name = "flac (\(name))"
         self.ownsDescriptor = ownsDescriptor
         scale = encoding == .s16 ? 32767 : 8_388_607
-        output = Output(fd: descriptor,
-                        seekable: OutputFileCalls.isPatchable(descriptor))
+        output = Output(
+            fd: descriptor,
+            seekable: OutputFileCalls.isPatchable(descriptor))
         guard let encoder = FLAC__stream_encoder_new() else {
             throw AudioOutputError(.io, backend: "flac", call: "FLAC__stream_encoder_new", reason: "out of memory")
         }
@@ -76,8 +81,9 @@ public final class FLACFileSink: DevicelessSink {
             }
         }
         let client = Unmanaged.passUnretained(output).toOpaque()
-        let status = FLAC__stream_encoder_init_stream(encoder, Self.write, output.seekable ? Self.seek : nil,
-                                                      output.seekable ? Self.tell : nil, nil, client)
+        let status = FLAC__stream_encoder_init_stream(
+            encoder, Self.write, output.seekable ? Self.seek : nil,
+            output.seekable ? Self.tell : nil, nil, client)
         guard status == FLAC__STREAM_ENCODER_INIT_STATUS_OK else {
             let reason = output.failure?.reason ?? "encoder refused the settings (init status \(status.rawValue))"
             release()
@@ -86,15 +92,18 @@ public final class FLACFileSink: DevicelessSink {
     }
 
     /// Creates the file at `path` (with `exclusive`, an existing file or link there is an error).
-    public convenience init(path: String, format: AudioFormat, encoding: SampleEncoding, exclusive: Bool = false,
-                            expectedFrameCount: Int64? = nil) throws(AudioOutputError) {
+    public convenience init(
+        path: String, format: AudioFormat, encoding: SampleEncoding, exclusive: Bool = false,
+        expectedFrameCount: Int64? = nil
+    ) throws(AudioOutputError) {
         let flags = O_RDWR | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL | O_NOFOLLOW : O_TRUNC)
         let fd = open(path, flags, 0o644)
         guard fd >= 0 else {
             throw AudioOutputError(.invalid, backend: "flac", call: "open \(path)", reason: OutputFileCalls.errnoText())
         }
-        try self.init(descriptor: fd, ownsDescriptor: true, format: format, encoding: encoding, name: path,
-                      expectedFrameCount: expectedFrameCount)
+        try self.init(
+            descriptor: fd, ownsDescriptor: true, format: format, encoding: encoding, name: path,
+            expectedFrameCount: expectedFrameCount)
     }
 
     deinit {
@@ -129,14 +138,18 @@ public final class FLACFileSink: DevicelessSink {
         }
     }
 
-    var stateText: String { FLAC__stream_encoder_get_resolved_state_string(encoder).map { String(cString: $0) } ?? "unknown state" }
+    var stateText: String {
+        FLAC__stream_encoder_get_resolved_state_string(encoder).map { String(cString: $0) } ?? "unknown state"
+    }
 
     /// Finishes the stream (last frame, STREAMINFO with length and MD5, seek table) and fsyncs a
     /// regular file.
     public func close(drain: Bool) throws(AudioOutputError) {
         guard !closed else { return }
         let finished = FLAC__stream_encoder_finish(encoder) != 0
-        let failure = output.failure ?? (finished ? nil : AudioOutputError(.io, backend: "flac", call: "finish", reason: stateText))
+        let failure =
+            output.failure
+            ?? (finished ? nil : AudioOutputError(.io, backend: "flac", call: "finish", reason: stateText))
         var syncFailure: AudioOutputError?
         if failure == nil, output.seekable, fsync(output.fd) != 0, errno != EINVAL, errno != EROFS {
             syncFailure = AudioOutputError(.io, backend: "flac", call: "fsync", reason: OutputFileCalls.errnoText())
@@ -163,7 +176,8 @@ public final class FLACFileSink: DevicelessSink {
 
     static let seek: FLAC__StreamEncoderSeekCallback = { _, offset, client in
         let out = Unmanaged<Output>.fromOpaque(client!).takeUnretainedValue()
-        return lseek(out.fd, off_t(offset), SEEK_SET) < 0 ? FLAC__STREAM_ENCODER_SEEK_STATUS_ERROR : FLAC__STREAM_ENCODER_SEEK_STATUS_OK
+        return lseek(out.fd, off_t(offset), SEEK_SET) < 0
+            ? FLAC__STREAM_ENCODER_SEEK_STATUS_ERROR : FLAC__STREAM_ENCODER_SEEK_STATUS_OK
     }
 
     static let tell: FLAC__StreamEncoderTellCallback = { _, offset, client in

@@ -41,7 +41,8 @@ public struct OutputSelector: Sendable {
             do {
                 switch b {
                 case .pulse: return try PulseAudioSink(format: format, device: device, latencySeconds: latencySeconds)
-                case .alsa: return try ALSASink(format: format, device: device ?? "default", latencySeconds: latencySeconds)
+                case .alsa:
+                    return try ALSASink(format: format, device: device ?? "default", latencySeconds: latencySeconds)
                 case .pipe: return try PipeSink(path: device ?? "", format: format, latencySeconds: latencySeconds)
                 case .auto: continue
                 }

@@ -1,8 +1,9 @@
 import AudioSinkBase
-#if canImport(Glibc)
-import Glibc
-#endif
 import CPulse
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Plays through a PulseAudio server (and PipeWire's PulseAudio service).
 ///
@@ -41,11 +42,14 @@ public final class PulseAudioSink: AudioSink {
     /// - Parameters:
     ///   - device: a sink name (`noise devices`), nil for the server's default.
     ///   - server: a server address in PULSE_SERVER syntax; nil for `$PULSE_SERVER` or the default.
-    public init(format: AudioFormat, device: String? = nil, latencySeconds: Double = 0.15,
-                applicationName: String = "noise", streamName: String = "Noise machine", server: String? = nil) throws(AudioOutputError) {
+    public init(
+        format: AudioFormat, device: String? = nil, latencySeconds: Double = 0.15,
+        applicationName: String = "noise", streamName: String = "Noise machine", server: String? = nil
+    ) throws(AudioOutputError) {
         self.format = format
         name = "pulse (\(device ?? "default sink"))"
-        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
+        var spec = pa_sample_spec(
+            format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
         // With ADJUST_LATENCY the server splits `tlength` (the latency asked) between the sound
         // card and the stream's queue: the card gets (tlength - 2 minreq) / 2, the queue 2 minreq.
         // minreq is whole blocks (a block is a third of the latency, at most 4,096 frames), about a
@@ -59,28 +63,33 @@ public final class PulseAudioSink: AudioSink {
         let blockFrames = PlaybackBlock.frames(latencySeconds: latencySeconds, sampleRate: format.sampleRate)
         let askedRequestFrames = blockFrames * max(1, latencyFrames / 3 / blockFrames)
         let askedFrames = max(latencyFrames, 3 * askedRequestFrames)
-        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(askedFrames * frameBytes),
-                                  prebuf: UInt32.max, minreq: UInt32(askedRequestFrames * frameBytes), fragsize: UInt32.max)
+        var attr = pa_buffer_attr(
+            maxlength: UInt32.max, tlength: UInt32(askedFrames * frameBytes),
+            prebuf: UInt32.max, minreq: UInt32(askedRequestFrames * frameBytes), fragsize: UInt32.max)
         let connection = try PulseConnection(clientName: applicationName, server: server)
         guard let stream = pa_stream_new(connection.context, streamName, &spec, nil) else {
             throw AudioOutputError(.invalid, backend: "pulse", call: "pa_stream_new", reason: connection.lastError)
         }
         self.connection = connection
         self.stream = stream
-        pa_stream_set_underflow_callback(stream, { _, user in
-            Unmanaged<PulseAudioSink>.fromOpaque(user!).takeUnretainedValue().underrunCount += 1
-        }, Unmanaged.passUnretained(self).toOpaque())
+        pa_stream_set_underflow_callback(
+            stream,
+            { _, user in
+                Unmanaged<PulseAudioSink>.fromOpaque(user!).takeUnretainedValue().underrunCount += 1
+            }, Unmanaged.passUnretained(self).toOpaque())
         // Compared with strcmp on the event's name: a Swift String would allocate on the render thread.
-        pa_stream_set_event_callback(stream, { _, name, _, user in
-            guard let name else { return }
-            let sink = Unmanaged<PulseAudioSink>.fromOpaque(user!).takeUnretainedValue()
-            if strcmp(name, "request-cork") == 0 {   // PA_STREAM_EVENT_REQUEST_CORK
-                sink.corkRequested = true
-                sink.corkRequestCount += 1
-            } else if strcmp(name, "request-uncork") == 0 {   // PA_STREAM_EVENT_REQUEST_UNCORK
-                sink.corkRequested = false
-            }
-        }, Unmanaged.passUnretained(self).toOpaque())
+        pa_stream_set_event_callback(
+            stream,
+            { _, name, _, user in
+                guard let name else { return }
+                let sink = Unmanaged<PulseAudioSink>.fromOpaque(user!).takeUnretainedValue()
+                if strcmp(name, "request-cork") == 0 {  // PA_STREAM_EVENT_REQUEST_CORK
+                    sink.corkRequested = true
+                    sink.corkRequestCount += 1
+                } else if strcmp(name, "request-uncork") == 0 {  // PA_STREAM_EVENT_REQUEST_UNCORK
+                    sink.corkRequested = false
+                }
+            }, Unmanaged.passUnretained(self).toOpaque())
         // ADJUST_LATENCY (as pa_simple and pacat): the server sizes its own buffer from ours. Not
         // AUTO_TIMING_UPDATE: its periodic timing queries allocate an operation on this (real-time)
         // thread every few seconds (perf uprobes on calloc: 6 in 10 s) and wake it for the answers;
@@ -93,14 +102,16 @@ public final class PulseAudioSink: AudioSink {
             try connection.iterate(call: "connect stream", kind: .unavailable) { () throws(AudioOutputError) -> Bool in
                 let state = pa_stream_get_state(stream)
                 if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
-                    throw AudioOutputError(.unavailable, backend: "pulse", call: "connect stream", reason: connection.lastError)
+                    throw AudioOutputError(
+                        .unavailable, backend: "pulse", call: "connect stream", reason: connection.lastError)
                 }
                 return state == PA_STREAM_READY
             }
         } catch {
             if let device, pa_context_errno(connection.context) == Int32(PA_ERR_NOENTITY.rawValue) {
-                throw AudioOutputError(.invalid, backend: "pulse", call: "open sink '\(device)'",
-                                       reason: "the server has no sink of that name (see 'noise devices')")
+                throw AudioOutputError(
+                    .invalid, backend: "pulse", call: "open sink '\(device)'",
+                    reason: "the server has no sink of that name (see 'noise devices')")
             }
             throw error
         }
@@ -113,8 +124,10 @@ public final class PulseAudioSink: AudioSink {
 
     /// What the stream tells the server about itself: `media.role` lets role-based policies work
     /// (ducking or corking music during a call, per-role volumes), the icon names it in mixers.
-    public static let streamProperties = ["media.role": "music", "application.icon_name": "audio-x-generic",
-                                          "media.icon_name": "audio-x-generic"]
+    public static let streamProperties = [
+        "media.role": "music", "application.icon_name": "audio-x-generic",
+        "media.icon_name": "audio-x-generic",
+    ]
 
     /// Set through the environment rather than on the stream: libpulse reads `PULSE_PROP`
     /// ("key=value ...") into the client's properties and the server gives a stream its client's
@@ -140,7 +153,9 @@ public final class PulseAudioSink: AudioSink {
     /// writes, never from a real-time loop that cannot wait.
     public var latencyFrames: Int {
         guard let connection, let stream else { return 0 }
-        guard (try? connection.wait(for: pa_stream_update_timing_info(stream, nil, nil), call: "latency")) != nil else { return 0 }
+        guard (try? connection.wait(for: pa_stream_update_timing_info(stream, nil, nil), call: "latency")) != nil else {
+            return 0
+        }
         var usec: pa_usec_t = 0
         var negative: Int32 = 0
         guard pa_stream_get_latency(stream, &usec, &negative) >= 0, negative == 0 else { return 0 }
@@ -194,9 +209,11 @@ public final class PulseAudioSink: AudioSink {
         }
         if corkRequested {
             let deadline = ContinuousClock.now + .seconds(maximumSeconds)
-            try connection.iterate(call: "wait for uncork", until: { () throws(AudioOutputError) -> Bool in
-                !corkRequested || ContinuousClock.now >= deadline
-            }, timeoutMicroseconds: Int32(maximumSeconds * 1e6))
+            try connection.iterate(
+                call: "wait for uncork",
+                until: { () throws(AudioOutputError) -> Bool in
+                    !corkRequested || ContinuousClock.now >= deadline
+                }, timeoutMicroseconds: Int32(maximumSeconds * 1e6))
         }
         if !corkRequested && isCorked {
             try connection.wait(for: pa_stream_cork(stream, 0, nil, nil), call: "uncork", timeoutSeconds: 5)

@@ -25,12 +25,16 @@ final class PulseConnection {
         self.loop = loop
         self.context = context
         guard pa_context_connect(context, server, PA_CONTEXT_NOFLAGS, nil) >= 0 else {
-            throw AudioOutputError(.unavailable, backend: "pulse", call: "connect", reason: PulseAudioSink.describe(pa_context_errno(context)))
+            throw AudioOutputError(
+                .unavailable, backend: "pulse", call: "connect",
+                reason: PulseAudioSink.describe(pa_context_errno(context)))
         }
         try iterate(call: "connect", kind: .unavailable) { () throws(AudioOutputError) -> Bool in
             let state = pa_context_get_state(context)
             if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
-                throw AudioOutputError(.unavailable, backend: "pulse", call: "connect", reason: PulseAudioSink.describe(pa_context_errno(context)))
+                throw AudioOutputError(
+                    .unavailable, backend: "pulse", call: "connect",
+                    reason: PulseAudioSink.describe(pa_context_errno(context)))
             }
             return state == PA_CONTEXT_READY
         }
@@ -48,9 +52,11 @@ final class PulseConnection {
     /// Runs the loop, blocking for events, until `done` says so (checked before each wait, so a
     /// condition already true costs no system call). A lost connection throws `kind`.
     /// `timeoutMicroseconds` bounds each wait (-1: none), so `done` can also watch a clock.
-    func iterate(call: String, kind: AudioOutputError.Kind = .disconnected,
-                 until done: () throws(AudioOutputError) -> Bool,
-                 timeoutMicroseconds: Int32 = -1) throws(AudioOutputError) {
+    func iterate(
+        call: String, kind: AudioOutputError.Kind = .disconnected,
+        until done: () throws(AudioOutputError) -> Bool,
+        timeoutMicroseconds: Int32 = -1
+    ) throws(AudioOutputError) {
         while try !done() { try step(call: call, kind: kind, timeoutMicroseconds: timeoutMicroseconds) }
     }
 
@@ -62,7 +68,9 @@ final class PulseConnection {
     /// Waits until `operation` has finished; throws if the connection fails first, if the
     /// operation was cancelled (its stream died: nothing was done), or after `timeoutSeconds`.
     func wait(for operation: OpaquePointer?, call: String, timeoutSeconds: Double? = nil) throws(AudioOutputError) {
-        guard let operation else { throw AudioOutputError(.disconnected, backend: "pulse", call: call, reason: lastError) }
+        guard let operation else {
+            throw AudioOutputError(.disconnected, backend: "pulse", call: call, reason: lastError)
+        }
         defer { pa_operation_unref(operation) }
         let deadline = timeoutSeconds.map { ContinuousClock.now + .seconds($0) }
         while pa_operation_get_state(operation) == PA_OPERATION_RUNNING {
@@ -71,21 +79,30 @@ final class PulseConnection {
                 let left = ContinuousClock.now.duration(to: deadline)
                 guard left > .zero else {
                     pa_operation_cancel(operation)
-                    throw AudioOutputError(.disconnected, backend: "pulse", call: call, reason: "no answer within \(timeoutSeconds!) s")
+                    throw AudioOutputError(
+                        .disconnected, backend: "pulse", call: call, reason: "no answer within \(timeoutSeconds!) s")
                 }
-                timeoutMicroseconds = Int32(min(Double(Int32.max), Double(left.components.seconds) * 1e6 + Double(left.components.attoseconds) / 1e12))
+                timeoutMicroseconds = Int32(
+                    min(
+                        Double(Int32.max),
+                        Double(left.components.seconds) * 1e6 + Double(left.components.attoseconds) / 1e12))
             }
             try step(call: call, timeoutMicroseconds: timeoutMicroseconds)
         }
         if pa_operation_get_state(operation) == PA_OPERATION_CANCELLED {
-            throw AudioOutputError(.disconnected, backend: "pulse", call: call, reason: "cancelled (the stream went away)")
+            throw AudioOutputError(
+                .disconnected, backend: "pulse", call: call, reason: "cancelled (the stream went away)")
         }
     }
 
     /// One turn of the loop: wait for events (at most `timeoutMicroseconds`, -1: no limit) and
     /// dispatch them; a lost connection throws `kind`.
-    private func step(call: String, kind: AudioOutputError.Kind = .disconnected, timeoutMicroseconds: Int32 = -1) throws(AudioOutputError) {
-        guard pa_mainloop_prepare(loop, timeoutMicroseconds) >= 0, pa_mainloop_poll(loop) >= 0, pa_mainloop_dispatch(loop) >= 0 else {
+    private func step(call: String, kind: AudioOutputError.Kind = .disconnected, timeoutMicroseconds: Int32 = -1)
+        throws(AudioOutputError)
+    {
+        guard pa_mainloop_prepare(loop, timeoutMicroseconds) >= 0, pa_mainloop_poll(loop) >= 0,
+            pa_mainloop_dispatch(loop) >= 0
+        else {
             throw AudioOutputError(kind, backend: "pulse", call: call, reason: "main loop failed")
         }
         guard PA_CONTEXT_IS_GOOD(pa_context_get_state(context)) != 0 else {

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The POSIX calls the file and pipe outputs use, each wrapped once: retried on EINTR
 /// (`retryOnInterrupt`), failures turned into `AudioOutputError` whose reason is
@@ -10,13 +11,16 @@ package enum OutputFileCalls {
     package static func errnoText(_ code: Int32 = errno) -> String { SystemCallError.reason(code) }
 
     /// Writes all of `count` bytes.
-    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, backend: String) throws(AudioOutputError) {
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, backend: String)
+        throws(AudioOutputError)
+    {
         var offset = 0
         while offset < count {
             let n = retryOnInterrupt { Glibc.write(fd, bytes + offset, count - offset) }
             if n < 0 {
                 let e = errno
-                throw AudioOutputError(e == EPIPE ? .disconnected : .io, backend: backend, call: "write", reason: errnoText(e))
+                throw AudioOutputError(
+                    e == EPIPE ? .disconnected : .io, backend: backend, call: "write", reason: errnoText(e))
             }
             offset += n
         }
@@ -28,7 +32,9 @@ package enum OutputFileCalls {
         lseek(fd, 0, SEEK_CUR) == 0 && fcntl(fd, F_GETFL) & O_APPEND == 0
     }
 
-    package static func pwriteAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, at offset: Int64, backend: String) throws(AudioOutputError) {
+    package static func pwriteAll(
+        _ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, at offset: Int64, backend: String
+    ) throws(AudioOutputError) {
         var done = 0
         while done < count {
             let n = retryOnInterrupt { pwrite(fd, bytes + done, count - done, off_t(offset) + off_t(done)) }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Writes raw interleaved 16-bit little-endian frames to a FIFO, paced in real time: what
 /// Snapcast's `pipe` source reads (`snapserver`'s `source = pipe://PATH?sampleformat=48000:16:2`),
@@ -33,7 +34,9 @@ public final class PipeSink: AudioSink {
 
     public var latencyFrames: Int { leadFrames }
 
-    public init(path: String, format: AudioFormat, latencySeconds: Double, maximumBlockFrames: Int = 4096) throws(AudioOutputError) {
+    public init(path: String, format: AudioFormat, latencySeconds: Double, maximumBlockFrames: Int = 4096)
+        throws(AudioOutputError)
+    {
         self.format = format
         self.path = path
         name = "pipe (\(path))"
@@ -42,14 +45,17 @@ public final class PipeSink: AudioSink {
         if stat(path, &st) != 0 {
             let e = errno
             guard e == ENOENT else {
-                throw AudioOutputError(.invalid, backend: "pipe", call: "stat \(path)", reason: OutputFileCalls.errnoText(e))
+                throw AudioOutputError(
+                    .invalid, backend: "pipe", call: "stat \(path)", reason: OutputFileCalls.errnoText(e))
             }
             guard mkfifo(path, 0o600) == 0 || errno == EEXIST else {
-                throw AudioOutputError(.invalid, backend: "pipe", call: "mkfifo \(path)", reason: OutputFileCalls.errnoText())
+                throw AudioOutputError(
+                    .invalid, backend: "pipe", call: "mkfifo \(path)", reason: OutputFileCalls.errnoText())
             }
         } else if st.st_mode & S_IFMT != S_IFIFO {
-            throw AudioOutputError(.invalid, backend: "pipe", call: "open \(path)",
-                                   reason: "not a FIFO (make one with 'mkfifo', or let snapserver create it)")
+            throw AudioOutputError(
+                .invalid, backend: "pipe", call: "open \(path)",
+                reason: "not a FIFO (make one with 'mkfifo', or let snapserver create it)")
         }
         let opened = retryOnInterrupt { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
         guard opened >= 0 else {
@@ -93,7 +99,10 @@ public final class PipeSink: AudioSink {
         var due = start
         due.tv_sec += Int(nanoseconds / 1_000_000_000)
         due.tv_nsec += Int(nanoseconds % 1_000_000_000)
-        if due.tv_nsec >= 1_000_000_000 { due.tv_sec += 1; due.tv_nsec -= 1_000_000_000 }
+        if due.tv_nsec >= 1_000_000_000 {
+            due.tv_sec += 1
+            due.tv_nsec -= 1_000_000_000
+        }
         // clock_nanosleep returns the error number instead of setting errno, so retryOnInterrupt
         // does not apply; an absolute deadline makes the plain retry exact.
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, nil) == EINTR {}
@@ -129,7 +138,8 @@ public final class PipeSink: AudioSink {
         if n >= 0 { return n }
         let e = errno
         if e == EAGAIN || e == EWOULDBLOCK { return 0 }
-        throw AudioOutputError(.disconnected, backend: "pipe", call: "write \(path)", reason: OutputFileCalls.errnoText(e))
+        throw AudioOutputError(
+            .disconnected, backend: "pipe", call: "write \(path)", reason: OutputFileCalls.errnoText(e))
     }
 
     public func close(drain: Bool) throws(AudioOutputError) {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Sample encodings a WAV file can hold.
@@ -43,8 +43,10 @@ public final class WAVFileSink: DevicelessSink {
     /// - Parameters:
     ///   - descriptor: an open, writable file descriptor positioned at 0 (a file) or a pipe.
     ///   - expectedFrameCount: the frames that will be written, for non-seekable outputs.
-    public init(descriptor: Int32, ownsDescriptor: Bool, format: AudioFormat, encoding: SampleEncoding,
-                name: String, expectedFrameCount: Int64? = nil) throws(AudioOutputError) {
+    public init(
+        descriptor: Int32, ownsDescriptor: Bool, format: AudioFormat, encoding: SampleEncoding,
+        name: String, expectedFrameCount: Int64? = nil
+    ) throws(AudioOutputError) {
         self.fd = descriptor
         self.ownsDescriptor = ownsDescriptor
         self.format = format
@@ -52,18 +54,23 @@ public final class WAVFileSink: DevicelessSink {
         self.name = "wav (\(name))"
         seekable = OutputFileCalls.isPatchable(descriptor)
         buffer = .allocate(byteCount: bufferFrames * format.channelCount * encoding.bytesPerSample, alignment: 16)
-        let header = Self.header(format: format, encoding: encoding, frameCount: expectedFrameCount ?? 0,
-                                 final: !seekable)
+        let header = Self.header(
+            format: format, encoding: encoding, frameCount: expectedFrameCount ?? 0,
+            final: !seekable)
         headerSize = header.count
         let result: Result<Void, AudioOutputError> = header.withUnsafeBytes { raw in
-            Result { () throws(AudioOutputError) in try OutputFileCalls.writeAll(descriptor, raw.baseAddress!, raw.count, backend: "wav") }
+            Result { () throws(AudioOutputError) in
+                try OutputFileCalls.writeAll(descriptor, raw.baseAddress!, raw.count, backend: "wav")
+            }
         }
         try result.get()
     }
 
     /// Creates the file at `path`. With `exclusive` (temporary files) an existing file or a link
     /// at `path` is an error rather than something to truncate or follow.
-    public convenience init(path: String, format: AudioFormat, encoding: SampleEncoding, exclusive: Bool = false) throws(AudioOutputError) {
+    public convenience init(path: String, format: AudioFormat, encoding: SampleEncoding, exclusive: Bool = false)
+        throws(AudioOutputError)
+    {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL | O_NOFOLLOW : O_TRUNC)
         let fd = open(path, flags, 0o644)
         guard fd >= 0 else {
@@ -134,7 +141,9 @@ public final class WAVFileSink: DevicelessSink {
         let header = Self.header(format: format, encoding: encoding, frameCount: framesWritten, final: true)
         precondition(header.count == headerSize)
         let result: Result<Void, AudioOutputError> = header.withUnsafeBytes { raw in
-            Result { () throws(AudioOutputError) in try OutputFileCalls.pwriteAll(fd, raw.baseAddress!, raw.count, at: 0, backend: "wav") }
+            Result { () throws(AudioOutputError) in
+                try OutputFileCalls.pwriteAll(fd, raw.baseAddress!, raw.count, at: 0, backend: "wav")
+            }
         }
         try result.get()
         if fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
@@ -163,13 +172,19 @@ public final class WAVFileSink: DevicelessSink {
         u32(rf64 ? 0xFFFF_FFFF : UInt32(clamping: riffSize))
         tag("WAVE")
         if rf64 {
-            tag("ds64"); u32(28)
-            u64(UInt64(riffSize)); u64(UInt64(dataBytes)); u64(UInt64(frameCount)); u32(0)
+            tag("ds64")
+            u32(28)
+            u64(UInt64(riffSize))
+            u64(UInt64(dataBytes))
+            u64(UInt64(frameCount))
+            u32(0)
         } else {
-            tag("JUNK"); u32(28)
+            tag("JUNK")
+            u32(28)
             h += [UInt8](repeating: 0, count: 28)
         }
-        tag("fmt "); u32(UInt32(fmtSize))
+        tag("fmt ")
+        u32(UInt32(fmtSize))
         u16(isFloat ? 3 : 1)
         u16(UInt16(format.channelCount))
         u32(UInt32(format.sampleRate))
@@ -178,7 +193,9 @@ public final class WAVFileSink: DevicelessSink {
         u16(UInt16(encoding.bytesPerSample * 8))
         if isFloat {
             u16(0)
-            tag("fact"); u32(4); u32(rf64 ? 0xFFFF_FFFF : UInt32(clamping: frameCount))
+            tag("fact")
+            u32(4)
+            u32(rf64 ? 0xFFFF_FFFF : UInt32(clamping: frameCount))
         }
         tag("data")
         u32(rf64 ? 0xFFFF_FFFF : UInt32(clamping: dataBytes))

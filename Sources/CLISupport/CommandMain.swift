@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension ParsableCommand {
     /// argument-parser's `main()`, except for a `ValidationError` thrown by `run()`: argument-parser
@@ -34,7 +35,8 @@ extension ParsableCommand {
         } catch let error as ValidationError {
             let subcommand = type(of: command)
             let path = commandPath(to: subcommand) ?? [_commandName]
-            let text = "Error: \(error.message)\nUsage: \(usageString(for: subcommand))\n"
+            let text =
+                "Error: \(error.message)\nUsage: \(usageString(for: subcommand))\n"
                 + "  See '\(path.joined(separator: " ")) --help' for more information.\n"
             _ = Array(text.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
             Glibc.exit(ExitCode.validationFailure.rawValue)

@@ -24,8 +24,10 @@ public enum HelpText {
 
     /// `label: value`, wrapped at `width` columns (argument-parser re-wraps lines of 80 and more) with continuation lines indented by `indent`
     /// spaces. The value breaks after a space or a `|`, so value lists wrap instead of spilling.
-    public static func hanging(_ label: String, _ value: String, firstIndent: Int = 2, indent: Int = 6,
-                               width: Int = 78) -> String {
+    public static func hanging(
+        _ label: String, _ value: String, firstIndent: Int = 2, indent: Int = 6,
+        width: Int = 78
+    ) -> String {
         var lines: [String] = []
         var line = String(repeating: " ", count: firstIndent) + label + ":"
         // Pieces keep their separator at their end so the text joins back unchanged.

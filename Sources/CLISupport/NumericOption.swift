@@ -22,7 +22,8 @@ extension Option where Value: ExpressibleByArgument {
 
 extension Option {
     /// `@Option(numeric: "…") var lon: Double?`: an optional number that may be negative.
-    public init<T: ExpressibleByArgument>(name: NameSpecification = .long, numeric help: ArgumentHelp) where Value == T? {
+    public init<T: ExpressibleByArgument>(name: NameSpecification = .long, numeric help: ArgumentHelp)
+    where Value == T? {
         self.init(name: name, parsing: .unconditional, help: help)
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import SystemCalls
 import SharedStore
+import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where a command's `-o`/`--output` goes, for both tools (`noise render`, `weaver render`):
 /// standard output for `-`; pipes, devices and sockets written straight through as a stream; a
@@ -64,7 +65,8 @@ public struct OutputTarget: Sendable {
     public var temporaryPath: String {
         guard !isStream else { return "" }
         let url = URL(fileURLWithPath: resolvedPath)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())")
+            .path
     }
 
     /// Opens a stream target for writing (standard output is descriptor 1, not owned).

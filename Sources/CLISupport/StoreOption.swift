@@ -5,9 +5,11 @@ import SharedStore
 /// `--store DIR`, taken by every command of both tools that reads or writes the shared store, so
 /// they resolve the same folder the same way (`StoreRoot.resolve`).
 public struct StoreOption: ParsableArguments, Sendable {
-    @Option(name: .customLong("store"), help: ArgumentHelp(
-        "The shared store folder (default: $WIDGETWEAVER_HOME, else $XDG_STATE_HOME/widgetweaver, else ~/.local/state/widgetweaver).",
-        valueName: "dir"))
+    @Option(
+        name: .customLong("store"),
+        help: ArgumentHelp(
+            "The shared store folder (default: $WIDGETWEAVER_HOME, else $XDG_STATE_HOME/widgetweaver, else ~/.local/state/widgetweaver).",
+            valueName: "dir"))
     public var path: String?
 
     public init() {}

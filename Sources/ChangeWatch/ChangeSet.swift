@@ -14,8 +14,10 @@ public struct ChangeSet: Sendable, Equatable {
     /// Set when the moment given to `ChangeWatcher.wake(at:)` came (or the clock was set before it): that moment.
     public var deadline: Date?
 
-    public init(paths: Set<String> = [], minute: Date? = nil, overflowed: Bool = false,
-                exitedProcess: Int32? = nil, deadline: Date? = nil) {
+    public init(
+        paths: Set<String> = [], minute: Date? = nil, overflowed: Bool = false,
+        exitedProcess: Int32? = nil, deadline: Date? = nil
+    ) {
         self.paths = paths
         self.minute = minute
         self.overflowed = overflowed
@@ -23,5 +25,7 @@ public struct ChangeSet: Sendable, Equatable {
         self.deadline = deadline
     }
 
-    public var isEmpty: Bool { paths.isEmpty && minute == nil && !overflowed && exitedProcess == nil && deadline == nil }
+    public var isEmpty: Bool {
+        paths.isEmpty && minute == nil && !overflowed && exitedProcess == nil && deadline == nil
+    }
 }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CChangeWatch
-import SystemCalls
 import Foundation
 import Synchronization
+import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Watches files and folders with inotify and reports, in one callback per burst, what changed.
 ///
@@ -69,9 +70,11 @@ public final class ChangeWatcher: @unchecked Sendable {
     ///   - clock: the wall clock for minute ticks.
     /// - Throws: `ChangeWatchError` naming the call that failed (e.g. `inotify_add_watch` on a folder
     ///   that cannot be read).
-    public init(files: [String], directories: [String] = [], debounceSeconds: Double = 0.05,
-                maximumDelaySeconds: Double = 0.15, minuteTicks: Bool = false,
-                clock: any WallClock = SystemWallClock()) throws {
+    public init(
+        files: [String], directories: [String] = [], debounceSeconds: Double = 0.05,
+        maximumDelaySeconds: Double = 0.15, minuteTicks: Bool = false,
+        clock: any WallClock = SystemWallClock()
+    ) throws {
         self.files = Set(files.map(Self.absolute))
         self.directories = Set(directories.map(Self.absolute))
         self.debounceSeconds = max(0, debounceSeconds)
@@ -228,7 +231,8 @@ public final class ChangeWatcher: @unchecked Sendable {
                 timeoutMs = Int32(max(0, ms.rounded(.up)))
             }
             if goneBeforeWatch != nil { timeoutMs = 0 }
-            let ready = try Syscalls.poll([stopFD, inotifyFD, timerFD, deadlineFD, processFD], timeoutMilliseconds: timeoutMs)
+            let ready = try Syscalls.poll(
+                [stopFD, inotifyFD, timerFD, deadlineFD, processFD], timeoutMilliseconds: timeoutMs)
             if ready[0] {
                 var count: UInt64 = 0
                 _ = withUnsafeMutableBytes(of: &count) { try? Syscalls.read(stopFD, into: $0, call: "read(eventfd)") }
@@ -285,7 +289,8 @@ public final class ChangeWatcher: @unchecked Sendable {
             let burstDue: Bool
             if let burstStart, let lastEvent {
                 let now = monotonic.now
-                burstDue = now >= lastEvent + .seconds(debounceSeconds) || now >= burstStart + .seconds(maximumDelaySeconds)
+                burstDue =
+                    now >= lastEvent + .seconds(debounceSeconds) || now >= burstStart + .seconds(maximumDelaySeconds)
             } else {
                 burstDue = false
             }
@@ -301,16 +306,20 @@ public final class ChangeWatcher: @unchecked Sendable {
 
     /// Runs `run` on a thread of its own. Errors (a failed system call, or one thrown by
     /// `onChange`) go to `onError`; `stop()` then `wait()` end it.
-    public func start(_ onChange: @escaping @Sendable (ChangeSet) -> Void,
-                      onError: @escaping @Sendable (any Error) -> Void = { _ in }) {
+    public func start(
+        _ onChange: @escaping @Sendable (ChangeSet) -> Void,
+        onError: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) {
         start(running: { [self] in try run(onChange) }, onError: onError)
     }
 
     /// Runs `body` on a thread of its own, for a caller whose loop is more than `run`: work that
     /// must happen on the watcher's thread before it (`watchProcess`, `wake(at:)`, a first draw),
     /// then `run`. Errors thrown by `body` go to `onError`; `stop()` then `wait()` end it.
-    public func start(running body: @escaping @Sendable () throws -> Void,
-                      onError: @escaping @Sendable (any Error) -> Void = { _ in }) {
+    public func start(
+        running body: @escaping @Sendable () throws -> Void,
+        onError: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) {
         let thread = Thread { [self] in
             do { try body() } catch { onError(error) }
             finished.signal()
@@ -329,8 +338,9 @@ public final class ChangeWatcher: @unchecked Sendable {
 
     // MARK: - Watches
 
-    private static let folderMask: UInt32 = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM
-        | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    private static let folderMask: UInt32 = UInt32(
+        IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM
+            | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
     /// The folder each target needs watched when everything exists.
     private var targetFolders: [(target: String, folder: String)] {
@@ -365,7 +375,10 @@ public final class ChangeWatcher: @unchecked Sendable {
             var candidate = folder
             var wd: Int32 = -1
             while wd < 0 {
-                if let cached = newWatchByFolder[candidate] { wd = cached; break }
+                if let cached = newWatchByFolder[candidate] {
+                    wd = cached
+                    break
+                }
                 do {
                     wd = try Syscalls.inotifyAddWatch(inotifyFD, candidate, Self.folderMask)
                     newFolderByWatch[wd] = candidate
@@ -401,7 +414,9 @@ public final class ChangeWatcher: @unchecked Sendable {
 
     /// Reads every queued event. Returns the changed target paths, whether the queue overflowed and
     /// whether the watches must be re-armed (a folder appeared, vanished or moved).
-    private func drainEvents(_ buffer: UnsafeMutableRawBufferPointer) throws(ChangeWatchError) -> (Set<String>, Bool, Bool) {
+    private func drainEvents(_ buffer: UnsafeMutableRawBufferPointer) throws(ChangeWatchError) -> (
+        Set<String>, Bool, Bool
+    ) {
         var changed: Set<String> = []
         var overflowed = false
         var needsRearm = false
@@ -422,7 +437,10 @@ public final class ChangeWatcher: @unchecked Sendable {
                     name = String(decoding: bytes[0..<end], as: UTF8.self)
                 }
                 offset += headerSize + nameLength
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 { overflowed = true; continue }
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    overflowed = true
+                    continue
+                }
                 guard let folder = folderByWatch[wd] else { continue }
                 if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
                     // The folder went away (or moved): whatever was watched in it is gone from its path.
@@ -437,7 +455,9 @@ public final class ChangeWatcher: @unchecked Sendable {
                 if mask & UInt32(IN_ISDIR) != 0 {
                     // A folder on the way to a target appeared or left: move the watches.
                     let prefix = path + "/"
-                    if targetFolders.contains(where: { $0.folder == path || $0.folder.hasPrefix(prefix) }) { needsRearm = true }
+                    if targetFolders.contains(where: { $0.folder == path || $0.folder.hasPrefix(prefix) }) {
+                        needsRearm = true
+                    }
                 }
             }
         }
@@ -461,7 +481,9 @@ public final class ChangeWatcher: @unchecked Sendable {
     /// Expirations since the last read, and whether someone set the clock (ECANCELED).
     private func readTimer(_ fd: Int32) throws(ChangeWatchError) -> (UInt64, Bool) {
         var expirations: UInt64 = 0
-        let n = retryOnInterrupt { withUnsafeMutableBytes(of: &expirations) { Glibc.read(fd, $0.baseAddress, $0.count) } }
+        let n = retryOnInterrupt {
+            withUnsafeMutableBytes(of: &expirations) { Glibc.read(fd, $0.baseAddress, $0.count) }
+        }
         if n < 0 {
             if errno == ECANCELED { return (0, true) }
             if errno == EAGAIN { return (0, false) }

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CChangeWatch
 import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A failed system call: which call, on which path (when there is one), and errno. Its wording
 /// ("inotify_add_watch(/x) failed: Permission denied") predates `SystemCallError` and is kept
@@ -56,14 +57,17 @@ enum Syscalls {
     static func timerArm(_ fd: Int32, atUnixSeconds t: Double) throws(ChangeWatchError) {
         let whole = t.rounded(.down)
         let nanos = Int64(((t - whole) * 1e9).rounded(.down))
-        guard retryOnInterrupt({ ccw_timerfd_arm_absolute(fd, Int64(whole), min(max(nanos, 0), 999_999_999)) }) == 0 else {
+        guard retryOnInterrupt({ ccw_timerfd_arm_absolute(fd, Int64(whole), min(max(nanos, 0), 999_999_999)) }) == 0
+        else {
             throw ChangeWatchError("timerfd_settime")
         }
     }
 
     /// Stops a timer armed by `timerArm` (an all-zero expiry disarms it).
     static func timerDisarm(_ fd: Int32) throws(ChangeWatchError) {
-        guard retryOnInterrupt({ ccw_timerfd_arm_absolute(fd, 0, 0) }) == 0 else { throw ChangeWatchError("timerfd_settime") }
+        guard retryOnInterrupt({ ccw_timerfd_arm_absolute(fd, 0, 0) }) == 0 else {
+            throw ChangeWatchError("timerfd_settime")
+        }
     }
 
     static func eventCreate() throws(ChangeWatchError) -> Int32 {
@@ -84,13 +88,17 @@ enum Syscalls {
     /// Returns the readable flags in `fds` order.
     static func poll(_ fds: [Int32], timeoutMilliseconds: Int32) throws(ChangeWatchError) -> [Bool] {
         var entries = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let n = retryOnInterrupt { entries.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds) } }
+        let n = retryOnInterrupt {
+            entries.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds) }
+        }
         guard n >= 0 else { throw ChangeWatchError("poll") }
         return entries.map { $0.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 }
     }
 
     /// Reads what is available into `buffer`; 0 when nothing is (EAGAIN).
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, call: String) throws(ChangeWatchError) -> Int {
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, call: String) throws(ChangeWatchError)
+        -> Int
+    {
         let n = retryOnInterrupt { Glibc.read(fd, buffer.baseAddress, buffer.count) }
         if n < 0 {
             if errno == EAGAIN { return 0 }

@@ -45,7 +45,8 @@ public struct CalendarService: Sendable {
     public static let horizonDays = 366
 
     /// Downloads: capped at `downloadLimit`, 15 s without a byte or 60 s in all, two retries.
-    public var policy = HTTPPolicy(maxBodyBytes: CalendarService.downloadLimit, idleTimeoutSeconds: 15, totalTimeoutSeconds: 60)
+    public var policy = HTTPPolicy(
+        maxBodyBytes: CalendarService.downloadLimit, idleTimeoutSeconds: 15, totalTimeoutSeconds: 60)
 
     public init(root: StoreRoot, client: HTTPClient = HTTPClient(), limits: ICalendarLimits = ICalendarLimits()) {
         self.root = root
@@ -59,7 +60,6 @@ public struct CalendarService: Sendable {
     }
     func cacheURL(_ id: String) -> URL { folder.appendingPathComponent("\(id).ics") }
 
-
     public func list(note: (String) -> Void = { _ in }) throws -> [CalendarSources.Entry] {
         switch try document.load() {
         case .missing: return []
@@ -71,43 +71,53 @@ public struct CalendarService: Sendable {
     }
 
     /// `webcal://` is how many sites link calendars: it means https (`SourceLocation`).
-    public static func normalisedSource(_ text: String, relativeTo cwd: String = FileManager.default.currentDirectoryPath) -> String {
+    public static func normalisedSource(
+        _ text: String, relativeTo cwd: String = FileManager.default.currentDirectoryPath
+    ) -> String {
         SourceLocation.normalised(text, relativeTo: cwd)
     }
 
     /// Reads a calendar's bytes: a file, or a download (kept as the cache on success).
     func fetch(_ source: String, cacheAs id: String?) throws -> Data {
-        try SourceLocation.fetch(source, client: client, policy: policy, accept: "text/calendar, */*;q=0.5", limitBytes: limits.maxFileBytes)
+        try SourceLocation.fetch(
+            source, client: client, policy: policy, accept: "text/calendar, */*;q=0.5", limitBytes: limits.maxFileBytes)
     }
 
     /// Adds a calendar after reading it once: a file that is not a calendar, or an address that
     /// does not answer with one, is refused and nothing is saved. The warnings are those a
     /// refresh would give (the parser's and the events'), so a bad DTEND is said when it can
     /// still be fixed, not only later.
-    public func add(_ sourceText: String, name: String?, now: Date = Date(), timeZone: TimeZone = .current) throws -> (CalendarSources.Entry, eventCount: Int, warnings: [ICalendarWarning]) {
+    public func add(_ sourceText: String, name: String?, now: Date = Date(), timeZone: TimeZone = .current) throws -> (
+        CalendarSources.Entry, eventCount: Int, warnings: [ICalendarWarning]
+    ) {
         let source = Self.normalisedSource(sourceText)
         let data = try fetch(source, cacheAs: nil)
         let doc: ICalendarDocument
         do { doc = try ICalendarDocument.parse(data, limits: limits) } catch let e as ICalendarError {
             throw DataSourceError("\(sourceText): \(e)")
         }
-        let calendarName = name ?? doc.components.first?.first("X-WR-CALNAME")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            .nilIfEmpty ?? (URL(string: source)?.host.flatMap { source.hasPrefix("http") ? $0 : nil }
-                             ?? URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent)
+        let calendarName =
+            name ?? doc.components.first?.first("X-WR-CALNAME")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .nilIfEmpty
+            ?? (URL(string: source)?.host.flatMap { source.hasPrefix("http") ? $0 : nil }
+                ?? URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent)
         var added: CalendarSources.Entry?
         try document.update { current in
             var s = current ?? CalendarSources()
             try SourceList.checkNew(source, in: s.calendars)
             let id = SourceList.newID(for: calendarName, fallback: "calendar", in: s.calendars)
-            let entry = CalendarSources.Entry(id: id, name: String(calendarName.prefix(200)), source: source, addedAt: now,
-                                              eventCount: doc.all("VEVENT").count)
+            let entry = CalendarSources.Entry(
+                id: id, name: String(calendarName.prefix(200)), source: source, addedAt: now,
+                eventCount: doc.all("VEVENT").count)
             s.calendars.append(entry)
             added = entry
             return s
         }
         if source.hasPrefix("http") { try FileSystem.atomicWrite(data, to: cacheURL(added!.id)) }
         let read = EventExpander(limits: limits, localZone: timeZone)
-            .occurrences(in: doc, from: now.addingTimeInterval(-86_400), to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400))
+            .occurrences(
+                in: doc, from: now.addingTimeInterval(-86_400),
+                to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400))
         return (added!, doc.all("VEVENT").count, read.warnings)
     }
 
@@ -140,16 +150,19 @@ public struct CalendarService: Sendable {
         var updated: [String: (ok: Bool, error: String?, count: Int)] = [:]
         let expander = EventExpander(limits: limits, localZone: timeZone)
         for entry in entries {
-            var (data, failure) = SourceLocation.readForRefresh(entry.source, name: entry.name, cache: cacheURL(entry.id),
-                                                                cacheLimitBytes: limits.maxFileBytes, now: now, notes: &notes) {
+            var (data, failure) = SourceLocation.readForRefresh(
+                entry.source, name: entry.name, cache: cacheURL(entry.id),
+                cacheLimitBytes: limits.maxFileBytes, now: now, notes: &notes
+            ) {
                 try fetch($0, cacheAs: entry.id)
             }
             var count = 0, warningCount = 0
             if let data {
                 do {
                     let doc = try ICalendarDocument.parse(data, limits: limits)
-                    let r = expander.occurrences(in: doc, from: now.addingTimeInterval(-86_400),
-                                                 to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400))
+                    let r = expander.occurrences(
+                        in: doc, from: now.addingTimeInterval(-86_400),
+                        to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400))
                     count = r.eventCount
                     warningCount = r.warnings.count
                     for w in r.warnings.prefix(5) { notes.append("\(entry.name): \(w)") }
@@ -161,17 +174,22 @@ public struct CalendarService: Sendable {
                     failure = failure ?? text
                 }
             }
-            statuses.append(.init(id: entry.id, name: entry.name, ok: failure == nil, error: failure, events: count, warnings: warningCount))
+            statuses.append(
+                .init(
+                    id: entry.id, name: entry.name, ok: failure == nil, error: failure, events: count,
+                    warnings: warningCount))
             updated[entry.id] = (failure == nil, failure, count)
         }
         occurrences.sort { ($0.0.start, $0.0.end, $0.0.title) < ($1.0.start, $1.0.end, $1.0.title) }
         // Only what is upcoming at `now` is kept, by the snapshot's own rule.
         let events = occurrences.lazy.map { o, name in
-            CalendarSnapshot.Event(title: o.title, start: o.start, end: o.end, isAllDay: o.isAllDay, location: o.location,
-                                   calendar: name, startDay: o.startDay, endDay: o.endDay, status: o.status)
+            CalendarSnapshot.Event(
+                title: o.title, start: o.start, end: o.end, isAllDay: o.isAllDay, location: o.location,
+                calendar: name, startDay: o.startDay, endDay: o.endDay, status: o.status)
         }.filter { $0.isUpcoming(at: now) }.prefix(CalendarSnapshot.maximumEvents)
-        let snapshot = CalendarSnapshot(generatedAt: now, timeZone: timeZone.identifier, horizonDays: Self.horizonDays,
-                                      calendars: statuses, lastError: statuses.first { !$0.ok }?.error, events: Array(events))
+        let snapshot = CalendarSnapshot(
+            generatedAt: now, timeZone: timeZone.identifier, horizonDays: Self.horizonDays,
+            calendars: statuses, lastError: statuses.first { !$0.ok }?.error, events: Array(events))
         let data = try JSONDocument<CalendarSnapshot>.encoder().encode(snapshot)
         try FileSystem.atomicWrite(data + Data("\n".utf8), to: CalendarSnapshot.url(in: root))
         try document.update { current in

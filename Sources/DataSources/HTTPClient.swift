@@ -14,8 +14,10 @@ public struct HTTPPolicy: Sendable {
     /// Pauses before the 2nd, 3rd, ... attempt; its count is the number of retries.
     public var retryDelaysSeconds: [Double]
 
-    public init(maxBodyBytes: Int, idleTimeoutSeconds: Double = 10, totalTimeoutSeconds: Double = 20,
-                retryDelaysSeconds: [Double] = [1, 4]) {
+    public init(
+        maxBodyBytes: Int, idleTimeoutSeconds: Double = 10, totalTimeoutSeconds: Double = 20,
+        retryDelaysSeconds: [Double] = [1, 4]
+    ) {
         self.maxBodyBytes = maxBodyBytes
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.totalTimeoutSeconds = totalTimeoutSeconds
@@ -94,13 +96,17 @@ public struct HTTPClient: Sendable {
     /// Called before each retry with the attempt number, the error and the pause (for `--verbose`).
     public var onRetry: (@Sendable (Int, HTTPError, Double) -> Void)?
 
-    public init(userAgent: String = "WidgetWeaver-Linux/1 (+https://github.com/hodlsimulator/WidgetWeaver)",
-                onRetry: (@Sendable (Int, HTTPError, Double) -> Void)? = nil) {
+    public init(
+        userAgent: String = "WidgetWeaver-Linux/1 (+https://github.com/hodlsimulator/WidgetWeaver)",
+        onRetry: (@Sendable (Int, HTTPError, Double) -> Void)? = nil
+    ) {
         self.userAgent = userAgent
         self.onRetry = onRetry
     }
 
-    public func get(_ url: URL, accept: String = "application/json", policy: HTTPPolicy) throws(HTTPError) -> HTTPResponse {
+    public func get(_ url: URL, accept: String = "application/json", policy: HTTPPolicy) throws(HTTPError)
+        -> HTTPResponse
+    {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw .unsupportedURL(url.absoluteString)
         }
@@ -155,7 +161,7 @@ public struct HTTPClient: Sendable {
 /// `body` with the strings as an array of C strings that live for the call.
 private func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
     let copies = strings.map { strdup($0) }
-    defer { copies.forEach { free($0) } }
+    defer { for copy in copies { free(copy) } }
     return body(copies.map { UnsafePointer($0) })
 }
 

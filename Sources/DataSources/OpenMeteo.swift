@@ -19,8 +19,10 @@ public struct OpenMeteo: Sendable {
     public static let forecastBodyLimit = 512 << 10
     public static let geocodingBodyLimit = 256 << 10
 
-    public init(baseURL: URL? = nil, client: HTTPClient = HTTPClient(),
-                policy: HTTPPolicy = HTTPPolicy(maxBodyBytes: OpenMeteo.forecastBodyLimit)) {
+    public init(
+        baseURL: URL? = nil, client: HTTPClient = HTTPClient(),
+        policy: HTTPPolicy = HTTPPolicy(maxBodyBytes: OpenMeteo.forecastBodyLimit)
+    ) {
         self.forecastBase = baseURL ?? Self.forecastBase
         self.geocodingBase = baseURL ?? Self.geocodingBase
         self.client = client
@@ -29,13 +31,18 @@ public struct OpenMeteo: Sendable {
 
     /// `--base-url` wins, then the environment variable; a value that is not http(s) is an error.
     public static func baseURL(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws -> URL? {
-        let (text, origin): (String?, String) = option != nil ? (option, "'--base-url'")
+        throws -> URL?
+    {
+        let (text, origin): (String?, String) =
+            option != nil
+            ? (option, "'--base-url'")
             : (environment[environmentKey].flatMap { $0.isEmpty ? nil : $0 }, "'$\(environmentKey)'")
         guard let text else { return nil }
         guard let url = URL(string: text.hasSuffix("/") ? String(text.dropLast()) : text),
-              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
-            throw DataSourceError("\(origin) must be an http:// or https:// address such as https://api.open-meteo.com; got '\(text)'")
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+        else {
+            throw DataSourceError(
+                "\(origin) must be an http:// or https:// address such as https://api.open-meteo.com; got '\(text)'")
         }
         return url
     }
@@ -62,8 +69,11 @@ public struct OpenMeteo: Sendable {
 
     public func searchURL(name: String, countryCode: String?, count: Int = 10) -> URL {
         var c = URLComponents(url: geocodingBase.appendingPathComponent("v1/search"), resolvingAgainstBaseURL: false)!
-        c.queryItems = [URLQueryItem(name: "name", value: name), URLQueryItem(name: "count", value: String(count)),
-                        URLQueryItem(name: "language", value: "en"), URLQueryItem(name: "format", value: "json")]
+        c.queryItems =
+            [
+                URLQueryItem(name: "name", value: name), URLQueryItem(name: "count", value: String(count)),
+                URLQueryItem(name: "language", value: "en"), URLQueryItem(name: "format", value: "json"),
+            ]
             + (countryCode.map { [URLQueryItem(name: "countryCode", value: $0)] } ?? [])
         return c.url!
     }
@@ -80,23 +90,28 @@ public struct OpenMeteo: Sendable {
         if let reason = try root.optional("reason") { throw root.fail("the server refused: \(try reason.string())") }
         guard let results = try root.optional("results") else { return [] }
         return try results.array(maxCount: 100).map { r in
-            Place(name: try r.required("name").string(maxBytes: 256),
-                  latitude: try r.required("latitude").number(in: -90...90),
-                  longitude: try r.required("longitude").number(in: -180...180),
-                  country: try r.optional("country")?.string(maxBytes: 256),
-                  countryCode: try r.optional("country_code")?.string(maxBytes: 8),
-                  admin1: try r.optional("admin1")?.string(maxBytes: 256),
-                  timeZone: try r.optional("timezone")?.string(maxBytes: 64),
-                  population: try r.optional("population").map { Int(try $0.number(in: 0...1e10)) })
+            Place(
+                name: try r.required("name").string(maxBytes: 256),
+                latitude: try r.required("latitude").number(in: -90...90),
+                longitude: try r.required("longitude").number(in: -180...180),
+                country: try r.optional("country")?.string(maxBytes: 256),
+                countryCode: try r.optional("country_code")?.string(maxBytes: 8),
+                admin1: try r.optional("admin1")?.string(maxBytes: 256),
+                timeZone: try r.optional("timezone")?.string(maxBytes: 64),
+                population: try r.optional("population").map { Int(try $0.number(in: 0...1e10)) })
         }
     }
 
     // MARK: Forecast
 
     /// Exactly what `Forecast` maps; nothing else is requested.
-    public static let currentFields = ["temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "weather_code"]
+    public static let currentFields = [
+        "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "weather_code",
+    ]
     public static let hourlyFields = ["temperature_2m", "precipitation_probability", "precipitation", "weather_code"]
-    public static let dailyFields = ["weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_probability_max"]
+    public static let dailyFields = [
+        "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_probability_max",
+    ]
     public static let quarterHourFields = ["precipitation"]
     /// Four hours of 15-minute steps: the next hour for the chart plus "rain later".
     public static let quarterHourSteps = 16
@@ -197,43 +212,59 @@ public struct Forecast: Sendable, Equatable {
             weatherCode: try code(c.required("weather_code")))
 
         /// A series: its `time` array and each field array of the same length.
-        func series(_ key: String, maxCount: Int) throws -> (times: [Date], fields: (String, ClosedRange<Double>) throws -> [Double?])? {
+        func series(_ key: String, maxCount: Int) throws -> (
+            times: [Date], fields: (String, ClosedRange<Double>) throws -> [Double?]
+        )? {
             guard let s = try root.optional(key) else { return nil }
-            let times = try s.required("time").array(maxCount: maxCount).map { Date(timeIntervalSince1970: try $0.number(in: timeRange)) }
+            let times = try s.required("time").array(maxCount: maxCount).map {
+                Date(timeIntervalSince1970: try $0.number(in: timeRange))
+            }
             for (a, b) in zip(times, times.dropFirst()) where b <= a {
                 throw s.fail("times are not increasing")
             }
-            return (times, { name, range in
-                guard let field = try s.optional(name) else { return Array(repeating: nil, count: times.count) }
-                let values = try field.numbers(maxCount: maxCount, in: range)
-                guard values.count == times.count else {
-                    throw field.fail("\(values.count) values for \(times.count) times")
+            return (
+                times,
+                { name, range in
+                    guard let field = try s.optional(name) else { return Array(repeating: nil, count: times.count) }
+                    let values = try field.numbers(maxCount: maxCount, in: range)
+                    guard values.count == times.count else {
+                        throw field.fail("\(values.count) values for \(times.count) times")
+                    }
+                    return values
                 }
-                return values
-            })
+            )
         }
 
         var hourly: [Hour] = []
         if let h = try series("hourly", maxCount: 24 * 16) {
-            let t = try h.fields("temperature_2m", temperatureRange), p = try h.fields("precipitation_probability", percentRange)
+            let t = try h.fields("temperature_2m", temperatureRange),
+                p = try h.fields("precipitation_probability", percentRange)
             let mm = try h.fields("precipitation", precipitationRange), w = try h.fields("weather_code", codeRange)
-            hourly = h.times.indices.map { Hour(time: h.times[$0], temperatureC: t[$0], precipitationChancePercent: p[$0],
-                                                 precipitationMM: mm[$0], weatherCode: w[$0].map { Int($0) }) }
+            hourly = h.times.indices.map {
+                Hour(
+                    time: h.times[$0], temperatureC: t[$0], precipitationChancePercent: p[$0],
+                    precipitationMM: mm[$0], weatherCode: w[$0].map { Int($0) })
+            }
         }
         var daily: [Day] = []
         if let d = try series("daily", maxCount: 16) {
             let w = try d.fields("weather_code", codeRange), hi = try d.fields("temperature_2m_max", temperatureRange)
-            let lo = try d.fields("temperature_2m_min", temperatureRange), p = try d.fields("precipitation_probability_max", percentRange)
-            daily = d.times.indices.map { Day(time: d.times[$0], weatherCode: w[$0].map { Int($0) }, highC: hi[$0], lowC: lo[$0],
-                                               precipitationChancePercent: p[$0]) }
+            let lo = try d.fields("temperature_2m_min", temperatureRange),
+                p = try d.fields("precipitation_probability_max", percentRange)
+            daily = d.times.indices.map {
+                Day(
+                    time: d.times[$0], weatherCode: w[$0].map { Int($0) }, highC: hi[$0], lowC: lo[$0],
+                    precipitationChancePercent: p[$0])
+            }
         }
         var quarters: [QuarterHour] = []
         if let q = try series("minutely_15", maxCount: 4 * 24 * 16) {
             let mm = try q.fields("precipitation", precipitationRange)
             quarters = q.times.indices.map { QuarterHour(time: q.times[$0], precipitationMM: mm[$0]) }
         }
-        return Forecast(timeZone: zone, utcOffsetSeconds: offset, current: current, hourly: hourly, daily: daily,
-                        quarterHours: quarters)
+        return Forecast(
+            timeZone: zone, utcOffsetSeconds: offset, current: current, hourly: hourly, daily: daily,
+            quarterHours: quarters)
     }
 }
 

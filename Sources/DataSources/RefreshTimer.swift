@@ -32,7 +32,9 @@ public struct RefreshTimer: Sendable {
 
     public var serviceURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.serviceName)") }
     public var timerURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.timerName)") }
-    public var wantsLinkURL: URL { configHome.appendingPathComponent("systemd/user/timers.target.wants/\(Self.timerName)") }
+    public var wantsLinkURL: URL {
+        configHome.appendingPathComponent("systemd/user/timers.target.wants/\(Self.timerName)")
+    }
     public var desktopURL: URL { configHome.appendingPathComponent("autostart/\(Self.desktopName)") }
 
     func command(_ words: [String]) -> [String] {
@@ -44,18 +46,18 @@ public struct RefreshTimer: Sendable {
         let calendar = try command(["calendar", "refresh", "--quiet"]).map(Self.systemdQuoted).joined(separator: " ")
         let reminders = try command(["reminders", "refresh", "--quiet"]).map(Self.systemdQuoted).joined(separator: " ")
         return """
-        [Unit]
-        Description=Refresh WidgetWeaver weather, calendar and reminders snapshots
-        After=network-online.target
+            [Unit]
+            Description=Refresh WidgetWeaver weather, calendar and reminders snapshots
+            After=network-online.target
 
-        [Service]
-        Type=oneshot
-        # A failed fetch keeps the last snapshot; '-' keeps one failure from skipping the other.
-        ExecStart=-\(weather)
-        ExecStart=-\(calendar)
-        ExecStart=-\(reminders)
+            [Service]
+            Type=oneshot
+            # A failed fetch keeps the last snapshot; '-' keeps one failure from skipping the other.
+            ExecStart=-\(weather)
+            ExecStart=-\(calendar)
+            ExecStart=-\(reminders)
 
-        """
+            """
     }
 
     public func timerText() -> String {
@@ -82,16 +84,16 @@ public struct RefreshTimer: Sendable {
         let reminders = try command(["reminders", "refresh", "--quiet"]).map(Self.shellQuoted).joined(separator: " ")
         let loop = "while :; do \(weather); \(calendar); \(reminders); sleep \(Self.intervalMinutes * 60); done"
         return """
-        [Desktop Entry]
-        Type=Application
-        Name=WidgetWeaver data refresh
-        Comment=Refresh the weather, calendar and reminders snapshots every \(Self.intervalMinutes) minutes
-        Exec=\(try Self.desktopQuoted("/bin/sh")) -c \(try Self.desktopQuoted(loop))
-        Terminal=false
-        NoDisplay=true
-        X-GNOME-Autostart-enabled=true
+            [Desktop Entry]
+            Type=Application
+            Name=WidgetWeaver data refresh
+            Comment=Refresh the weather, calendar and reminders snapshots every \(Self.intervalMinutes) minutes
+            Exec=\(try Self.desktopQuoted("/bin/sh")) -c \(try Self.desktopQuoted(loop))
+            Terminal=false
+            NoDisplay=true
+            X-GNOME-Autostart-enabled=true
 
-        """
+            """
     }
 
     @discardableResult
@@ -110,7 +112,8 @@ public struct RefreshTimer: Sendable {
 
     @discardableResult
     public func remove() throws -> [URL] {
-        try LoginEntries.remove([wantsLinkURL, timerURL, serviceURL, desktopURL], wantsFolder: wantsLinkURL.deletingLastPathComponent())
+        try LoginEntries.remove(
+            [wantsLinkURL, timerURL, serviceURL, desktopURL], wantsFolder: wantsLinkURL.deletingLastPathComponent())
     }
 
     private func write(_ text: String, to url: URL) throws { try LoginEntries.write(text, to: url) }

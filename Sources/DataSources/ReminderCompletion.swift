@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import ICalendar
 import SharedStore
 import Snapshots
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Completes one reminder in its file, as a tap on the widget's row asks: only the item's own
 /// lines change, every other byte stays; the write is atomic and keeps the file's mode; a
@@ -33,7 +34,9 @@ public struct ReminderCompletion: Sendable {
 
     func loadSnapshot() throws -> RemindersSnapshot {
         if let problem = SnapshotReader.problem(.reminders, in: service.root) {
-            throw DataSourceError("\(RemindersService.snapshotURL(in: service.root).path) could not be read (\(problem)); run 'weaver reminders refresh'")
+            throw DataSourceError(
+                "\(RemindersService.snapshotURL(in: service.root).path) could not be read (\(problem)); run 'weaver reminders refresh'"
+            )
         }
         guard let s = RemindersSnapshot.load(from: service.root) else {
             throw DataSourceError("no reminders snapshot yet; run 'weaver reminders refresh' first")
@@ -54,16 +57,25 @@ public struct ReminderCompletion: Sendable {
             throw DataSourceError("'\(itemID.prefix(80))' is not a reminder id (SOURCE:LINE)")
         }
         let target = try Self.resolvedPath(source.location)
-        guard let data = try FileSystem.read(URL(fileURLWithPath: target), limit: max(service.limits.maxFileBytes, service.todoLimits.maxFileBytes)) else {
+        guard
+            let data = try FileSystem.read(
+                URL(fileURLWithPath: target), limit: max(service.limits.maxFileBytes, service.todoLimits.maxFileBytes))
+        else {
             throw DataSourceError("'\(item.title)' was not completed: \(source.location) no longer exists")
         }
         guard SHA256.hex(data) == source.contentSHA256 else {
-            throw DataSourceError("'\(item.title)' was not completed: \(source.location) changed since the last refresh, and nothing was written (so no edit is lost); run 'weaver reminders refresh' and try again")
+            throw DataSourceError(
+                "'\(item.title)' was not completed: \(source.location) changed since the last refresh, and nothing was written (so no edit is lost); run 'weaver reminders refresh' and try again"
+            )
         }
         let edited: (data: Data, message: String)
         switch source.kind {
-        case .todoTxt: edited = try Self.completeTodoTxt(data, line: line, title: item.title, now: now, timeZone: timeZone, limits: service.todoLimits)
-        case .iCalendar: edited = try Self.completeTask(data, line: line, uid: item.uid, now: now, timeZone: timeZone, limits: service.limits)
+        case .todoTxt:
+            edited = try Self.completeTodoTxt(
+                data, line: line, title: item.title, now: now, timeZone: timeZone, limits: service.todoLimits)
+        case .iCalendar:
+            edited = try Self.completeTask(
+                data, line: line, uid: item.uid, now: now, timeZone: timeZone, limits: service.limits)
         }
         var st = stat()
         let mode: mode_t = stat(target, &st) == 0 ? st.st_mode & 0o7777 : 0o600
@@ -71,9 +83,12 @@ public struct ReminderCompletion: Sendable {
 
         // The snapshot follows the file: this source's items and hash are read again from the
         // bytes written, so the next press is checked against them.
-        let entry = ReminderSources.Entry(id: source.id, name: source.name, kind: source.kind, source: source.location, addedAt: now)
-        if let reading = try? service.read(edited.data, kind: source.kind, sourceID: source.id, sourceName: source.name,
-                                           label: source.location, timeZone: TimeZone(identifier: snapshot.timeZone) ?? timeZone) {
+        let entry = ReminderSources.Entry(
+            id: source.id, name: source.name, kind: source.kind, source: source.location, addedAt: now)
+        if let reading = try? service.read(
+            edited.data, kind: source.kind, sourceID: source.id, sourceName: source.name,
+            label: source.location, timeZone: TimeZone(identifier: snapshot.timeZone) ?? timeZone)
+        {
             let others = snapshot.items.filter { $0.source != source.id }
             // Keep the snapshot's order for the other sources; this one's items replace its own.
             let position = snapshot.items.firstIndex { $0.source == source.id } ?? others.count
@@ -103,7 +118,9 @@ public struct ReminderCompletion: Sendable {
 
     /// `x DATE ` goes in front; a priority `(A) ` becomes `pri:A` at the end (the format's
     /// convention, so un-completing can restore it); nothing else on the line changes.
-    static func completeTodoTxt(_ data: Data, line: Int, title: String, now: Date, timeZone: TimeZone, limits: TodoTxtLimits) throws -> (Data, String) {
+    static func completeTodoTxt(
+        _ data: Data, line: Int, title: String, now: Date, timeZone: TimeZone, limits: TodoTxtLimits
+    ) throws -> (Data, String) {
         let file = try TodoTxtFile.parse(data, limits: limits)
         guard let item = file.items.first(where: { $0.line == line }) else {
             throw DataSourceError("line \(line) of the todo.txt file is not a task")
@@ -156,7 +173,9 @@ public struct ReminderCompletion: Sendable {
     /// STATUS:COMPLETED, COMPLETED:<now, UTC> and PERCENT-COMPLETE:100 replace the task's own
     /// lines for those properties (in place) or go before its END:VTODO; a repeating task's DUE
     /// moves to the next occurrence instead and the task stays open. Every other byte is kept.
-    static func completeTask(_ data: Data, line: Int, uid: String?, now: Date, timeZone: TimeZone, limits: ICalendarLimits) throws -> (Data, String) {
+    static func completeTask(
+        _ data: Data, line: Int, uid: String?, now: Date, timeZone: TimeZone, limits: ICalendarLimits
+    ) throws -> (Data, String) {
         let b = [UInt8](data)
         let lines = physicalLines(b)
         // The parser skips a byte-order mark; line numbers are the same either way.
@@ -165,14 +184,16 @@ public struct ReminderCompletion: Sendable {
             if s == 0 && b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { s = 3 }
             return String(decoding: b[s..<max(s, l.textEnd)], as: UTF8.self)
         }
-        guard line <= lines.count, text(lines[line - 1]).trimmingCharacters(in: .whitespaces).uppercased() == "BEGIN:VTODO" else {
+        guard line <= lines.count,
+            text(lines[line - 1]).trimmingCharacters(in: .whitespaces).uppercased() == "BEGIN:VTODO"
+        else {
             throw DataSourceError("line \(line) does not begin a task (BEGIN:VTODO)")
         }
         // The task's own properties: name → (first physical line, last physical line), at its depth.
         var spans: [(name: String, first: Int, last: Int, text: String)] = []
         var depth = 0
         var endLine: Int?
-        var index = line   // 0-based index of the line after BEGIN
+        var index = line  // 0-based index of the line after BEGIN
         while index < lines.count {
             let t = text(lines[index])
             if t.first == " " || t.first == "\t" {
@@ -184,10 +205,13 @@ public struct ReminderCompletion: Sendable {
                 continue
             }
             let upper = t.uppercased()
-            if upper.hasPrefix("BEGIN:") { depth += 1 } else if upper.hasPrefix("END:") {
+            if upper.hasPrefix("BEGIN:") {
+                depth += 1
+            } else if upper.hasPrefix("END:") {
                 if depth == 0 {
                     guard upper.trimmingCharacters(in: .whitespaces) == "END:VTODO" else {
-                        throw DataSourceError("the task at line \(line) ends with \(t.prefix(40)), not END:VTODO; not changed")
+                        throw DataSourceError(
+                            "the task at line \(line) ends with \(t.prefix(40)), not END:VTODO; not changed")
                     }
                     endLine = index
                     break
@@ -201,8 +225,12 @@ public struct ReminderCompletion: Sendable {
         }
         guard let endLine else { throw DataSourceError("the task at line \(line) has no END:VTODO; not changed") }
         if let uid, !uid.hasPrefix("line-") {
-            let fileUID = spans.first { $0.name == "UID" }.map { value(of: $0.text).trimmingCharacters(in: .whitespaces) }
-            guard fileUID == uid else { throw DataSourceError("the task at line \(line) is not '\(uid.prefix(60))'; not changed") }
+            let fileUID = spans.first { $0.name == "UID" }.map {
+                value(of: $0.text).trimmingCharacters(in: .whitespaces)
+            }
+            guard fileUID == uid else {
+                throw DataSourceError("the task at line \(line) is not '\(uid.prefix(60))'; not changed")
+            }
         }
         // New lines end as the task's BEGIN line does (CRLF as RFC 5545 says, or the file's LF).
         let eol = Array(b[lines[line - 1].textEnd..<lines[line - 1].next])
@@ -214,13 +242,17 @@ public struct ReminderCompletion: Sendable {
         var replacements: [(first: Int, last: Int, text: String?)] = []
         var appended: [String] = []
         var message: String
-        if let task, task.recurrence != nil, let next = task.nextDue, let due = spans.first(where: { $0.name == "DUE" }) {
+        if let task, task.recurrence != nil, let next = task.nextDue, let due = spans.first(where: { $0.name == "DUE" })
+        {
             let prefix = String(due.text[..<valueStart(due.text)])
             replacements.append((due.first, due.last, prefix + format(next)))
             message = "Completed '\(title)'; it repeats, next due \(format(next))."
         } else {
             let stamp = format(.utc(LocalDateTime.fromLocalSeconds(Int(now.timeIntervalSince1970.rounded(.down)))))
-            let wanted: [(String, String)] = [("STATUS", "STATUS:COMPLETED"), ("COMPLETED", "COMPLETED:\(stamp)"), ("PERCENT-COMPLETE", "PERCENT-COMPLETE:100")]
+            let wanted: [(String, String)] = [
+                ("STATUS", "STATUS:COMPLETED"), ("COMPLETED", "COMPLETED:\(stamp)"),
+                ("PERCENT-COMPLETE", "PERCENT-COMPLETE:100"),
+            ]
             for (name, newText) in wanted {
                 let existing = spans.filter { $0.name == name }
                 if let first = existing.first {

@@ -41,10 +41,13 @@ public struct RemindersService: Sendable {
     /// Bytes of one downloaded task list (as a calendar's).
     public static let downloadLimit = CalendarService.downloadLimit
     /// Downloads: as calendars (capped, 15 s idle, 60 s in all, two retries).
-    public var policy = HTTPPolicy(maxBodyBytes: RemindersService.downloadLimit, idleTimeoutSeconds: 15, totalTimeoutSeconds: 60)
+    public var policy = HTTPPolicy(
+        maxBodyBytes: RemindersService.downloadLimit, idleTimeoutSeconds: 15, totalTimeoutSeconds: 60)
 
-    public init(root: StoreRoot, client: HTTPClient = HTTPClient(), limits: ICalendarLimits = ICalendarLimits(),
-                todoLimits: TodoTxtLimits = TodoTxtLimits()) {
+    public init(
+        root: StoreRoot, client: HTTPClient = HTTPClient(), limits: ICalendarLimits = ICalendarLimits(),
+        todoLimits: TodoTxtLimits = TodoTxtLimits()
+    ) {
         self.root = root
         self.client = client
         self.limits = limits
@@ -69,8 +72,9 @@ public struct RemindersService: Sendable {
     }
 
     func fetch(_ source: String) throws -> Data {
-        try SourceLocation.fetch(source, client: client, policy: policy, accept: "text/calendar, text/plain;q=0.8, */*;q=0.5",
-                                 limitBytes: max(limits.maxFileBytes, todoLimits.maxFileBytes))
+        try SourceLocation.fetch(
+            source, client: client, policy: policy, accept: "text/calendar, text/plain;q=0.8, */*;q=0.5",
+            limitBytes: max(limits.maxFileBytes, todoLimits.maxFileBytes))
     }
 
     /// iCalendar when the bytes start (after a byte-order mark and blank lines) with BEGIN:VCALENDAR
@@ -79,8 +83,12 @@ public struct RemindersService: Sendable {
     static func kind(of data: Data, source: String) -> RemindersSnapshot.SourceKind {
         var bytes = data.prefix(64)[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        let head = String(decoding: bytes.drop { $0 == 10 || $0 == 13 || $0 == 32 || $0 == 9 }.prefix(15), as: UTF8.self).uppercased()
-        if head.hasPrefix("BEGIN:VCALENDAR") || source.lowercased().hasSuffix(".ics") || SourceLocation.isWeb(source) { return .iCalendar }
+        let head = String(
+            decoding: bytes.drop { $0 == 10 || $0 == 13 || $0 == 32 || $0 == 9 }.prefix(15), as: UTF8.self
+        ).uppercased()
+        if head.hasPrefix("BEGIN:VCALENDAR") || source.lowercased().hasSuffix(".ics") || SourceLocation.isWeb(source) {
+            return .iCalendar
+        }
         return .todoTxt
     }
 
@@ -93,8 +101,10 @@ public struct RemindersService: Sendable {
     }
 
     /// Reads bytes as the given kind into snapshot items with ids `sourceID:LINE`.
-    func read(_ data: Data, kind: RemindersSnapshot.SourceKind, sourceID: String, sourceName: String, label: String,
-              timeZone: TimeZone) throws -> Reading {
+    func read(
+        _ data: Data, kind: RemindersSnapshot.SourceKind, sourceID: String, sourceName: String, label: String,
+        timeZone: TimeZone
+    ) throws -> Reading {
         switch kind {
         case .todoTxt:
             let file = try TodoTxtFile.parse(data, limits: todoLimits)
@@ -106,13 +116,19 @@ public struct RemindersService: Sendable {
                 throw DataSourceError("\(label): \(e)")
             }
             let r = TaskReader(limits: limits, localZone: timeZone).tasks(in: doc)
-            let name = doc.components.first?.first("X-WR-CALNAME")?.text.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
-            let items = r.tasks.filter { !$0.isCancelled }.map { Self.item($0, sourceID: sourceID, sourceName: sourceName, timeZone: timeZone) }
-            return Reading(items: items, itemCount: r.taskCount, warnings: r.warnings.map(\.description), calendarName: name)
+            let name = doc.components.first?.first("X-WR-CALNAME")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                .nilIfEmpty
+            let items = r.tasks.filter { !$0.isCancelled }.map {
+                Self.item($0, sourceID: sourceID, sourceName: sourceName, timeZone: timeZone)
+            }
+            return Reading(
+                items: items, itemCount: r.taskCount, warnings: r.warnings.map(\.description), calendarName: name)
         }
     }
 
-    static func item(_ t: TodoTxtItem, sourceID: String, sourceName: String, timeZone: TimeZone) -> RemindersSnapshot.Item {
+    static func item(_ t: TodoTxtItem, sourceID: String, sourceName: String, timeZone: TimeZone)
+        -> RemindersSnapshot.Item
+    {
         var due: Date?
         if let d = t.dueDate { due = localMidnight(d, timeZone) }
         var completed: Date?
@@ -125,7 +141,8 @@ public struct RemindersService: Sendable {
             repeats: t.extensions.first { $0.key == "rec" }.map { "rec:\($0.value)" })
     }
 
-    static func item(_ t: TaskItem, sourceID: String, sourceName: String, timeZone: TimeZone) -> RemindersSnapshot.Item {
+    static func item(_ t: TaskItem, sourceID: String, sourceName: String, timeZone: TimeZone) -> RemindersSnapshot.Item
+    {
         var day: String?
         if t.dueIsDate, let due = t.due {
             var c = Calendar(identifier: .gregorian)
@@ -134,8 +151,10 @@ public struct RemindersService: Sendable {
             day = String(format: "%04d-%02d-%02d", p.year ?? 0, p.month ?? 0, p.day ?? 0)
         }
         return RemindersSnapshot.Item(
-            id: "\(sourceID):\(t.line)", source: sourceID, title: t.title.isEmpty ? "(untitled)" : t.title, done: t.isCompleted,
-            due: t.due, dueIsDate: t.due == nil ? nil : t.dueIsDate, dueDay: day, priority: t.priority == 0 ? nil : t.priority,
+            id: "\(sourceID):\(t.line)", source: sourceID, title: t.title.isEmpty ? "(untitled)" : t.title,
+            done: t.isCompleted,
+            due: t.due, dueIsDate: t.due == nil ? nil : t.dueIsDate, dueDay: day,
+            priority: t.priority == 0 ? nil : t.priority,
             list: t.list ?? sourceName, tags: t.categories.isEmpty ? nil : t.categories, completedAt: t.completedAt,
             repeats: t.recurrence, uid: t.uid)
     }
@@ -151,13 +170,15 @@ public struct RemindersService: Sendable {
     /// Adds a todo.txt file, an .ics file or an .ics address after reading it once: a file that
     /// reads as neither, or a calendar without tasks, is refused and nothing is saved.
     public func add(_ sourceText: String, name: String?, now: Date = Date(), timeZone: TimeZone = .current)
-        throws -> (ReminderSources.Entry, itemCount: Int, warnings: [String]) {
+        throws -> (ReminderSources.Entry, itemCount: Int, warnings: [String])
+    {
         let source = SourceLocation.normalised(sourceText)
         let data = try fetch(source)
         let kind = Self.kind(of: data, source: source)
         let reading = try read(data, kind: kind, sourceID: "new", sourceName: "", label: sourceText, timeZone: timeZone)
         if kind == .iCalendar && reading.itemCount == 0 {
-            throw DataSourceError("\(sourceText) holds no tasks (VTODO); for a calendar of events use 'weaver calendar add'")
+            throw DataSourceError(
+                "\(sourceText) holds no tasks (VTODO); for a calendar of events use 'weaver calendar add'")
         }
         let sourceName = name ?? reading.calendarName ?? SourceLocation.fallbackName(source)
         var added: ReminderSources.Entry?
@@ -165,11 +186,13 @@ public struct RemindersService: Sendable {
             var s = current ?? ReminderSources()
             try SourceList.checkNew(source, in: s.sources)
             guard s.sources.count < RemindersSnapshot.maxSources else {
-                throw DataSourceError("there are already \(RemindersSnapshot.maxSources) reminders sources; remove one first")
+                throw DataSourceError(
+                    "there are already \(RemindersSnapshot.maxSources) reminders sources; remove one first")
             }
             let id = SourceList.newID(for: sourceName, fallback: "reminders", in: s.sources)
-            let entry = ReminderSources.Entry(id: id, name: String(sourceName.prefix(200)), kind: kind, source: source,
-                                              addedAt: now, itemCount: reading.itemCount)
+            let entry = ReminderSources.Entry(
+                id: id, name: String(sourceName.prefix(200)), kind: kind, source: source,
+                addedAt: now, itemCount: reading.itemCount)
             s.sources.append(entry)
             added = entry
             return s
@@ -199,14 +222,18 @@ public struct RemindersService: Sendable {
 
     /// One source read for the snapshot: its status and items.
     func readForSnapshot(_ entry: ReminderSources.Entry, now: Date, timeZone: TimeZone, notes: inout [String])
-        -> (RemindersSnapshot.Source, [RemindersSnapshot.Item]) {
-        var (data, failure) = SourceLocation.readForRefresh(entry.source, name: entry.name, cache: cacheURL(entry.id),
-                                                            cacheLimitBytes: limits.maxFileBytes, now: now, notes: &notes, fetch: fetch)
+        -> (RemindersSnapshot.Source, [RemindersSnapshot.Item])
+    {
+        var (data, failure) = SourceLocation.readForRefresh(
+            entry.source, name: entry.name, cache: cacheURL(entry.id),
+            cacheLimitBytes: limits.maxFileBytes, now: now, notes: &notes, fetch: fetch)
         var items: [RemindersSnapshot.Item] = []
         var count = 0
         if let bytes = data {
             do {
-                let r = try read(bytes, kind: entry.kind, sourceID: entry.id, sourceName: entry.name, label: entry.source, timeZone: timeZone)
+                let r = try read(
+                    bytes, kind: entry.kind, sourceID: entry.id, sourceName: entry.name, label: entry.source,
+                    timeZone: timeZone)
                 items = r.items
                 count = r.itemCount
                 for w in r.warnings.prefix(5) { notes.append("\(entry.name): \(w)") }
@@ -220,9 +247,10 @@ public struct RemindersService: Sendable {
         }
         // Only a local file read now can be completed: its hash is what a completion checks.
         let hash = !entry.isWeb && failure == nil ? data.map(SHA256.hex) : nil
-        let status = RemindersSnapshot.Source(id: entry.id, name: entry.name, kind: entry.kind, location: entry.source,
-                                              readOnly: entry.isWeb, contentSHA256: hash, ok: failure == nil, error: failure,
-                                              itemCount: count)
+        let status = RemindersSnapshot.Source(
+            id: entry.id, name: entry.name, kind: entry.kind, location: entry.source,
+            readOnly: entry.isWeb, contentSHA256: hash, ok: failure == nil, error: failure,
+            itemCount: count)
         return (status, items)
     }
 
@@ -247,9 +275,10 @@ public struct RemindersService: Sendable {
             statuses.append(status)
             items += read
         }
-        let snapshot = RemindersSnapshot(updatedAt: now, timeZone: timeZone.identifier, sources: statuses,
-                                         lastError: statuses.first { !$0.ok }.map { "\($0.name): \($0.error ?? "")" },
-                                         items: Self.capped(items))
+        let snapshot = RemindersSnapshot(
+            updatedAt: now, timeZone: timeZone.identifier, sources: statuses,
+            lastError: statuses.first { !$0.ok }.map { "\($0.name): \($0.error ?? "")" },
+            items: Self.capped(items))
         try write(snapshot)
         try document.update { current in
             var s = current ?? ReminderSources()

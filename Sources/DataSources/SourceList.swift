@@ -24,7 +24,8 @@ public enum SourceList {
     /// The index of the entry whose id, else name, is `key`; throws naming what is there.
     /// - Parameter noun: what an entry is called in the message ("calendar", "reminders source").
     public static func index<E: SourceListEntry>(of key: String, in entries: [E], noun: String) throws -> Int {
-        guard let i = entries.firstIndex(where: { $0.id == key }) ?? entries.firstIndex(where: { $0.name == key }) else {
+        guard let i = entries.firstIndex(where: { $0.id == key }) ?? entries.firstIndex(where: { $0.name == key })
+        else {
             let known = entries.map(\.id).joined(separator: ", ")
             throw DataSourceError("no \(noun) '\(key)'" + (known.isEmpty ? " (none are added)" : "; added: \(known)"))
         }

@@ -6,11 +6,14 @@ import SharedStore
 /// the body and the time). `webcal://` means https, as calendar sites use it.
 public enum SourceLocation {
     /// An absolute, standardised path for a file; the address for http(s) (webcal → https).
-    public static func normalised(_ text: String, relativeTo cwd: String = FileManager.default.currentDirectoryPath) -> String {
+    public static func normalised(_ text: String, relativeTo cwd: String = FileManager.default.currentDirectoryPath)
+        -> String
+    {
         let lower = text.lowercased()
         if lower.hasPrefix("webcal://") { return "https://" + text.dropFirst("webcal://".count) }
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return text }
-        let url = text.hasPrefix("/") ? URL(fileURLWithPath: text) : URL(fileURLWithPath: cwd).appendingPathComponent(text)
+        let url =
+            text.hasPrefix("/") ? URL(fileURLWithPath: text) : URL(fileURLWithPath: cwd).appendingPathComponent(text)
         return url.standardizedFileURL.path
     }
 
@@ -18,7 +21,9 @@ public enum SourceLocation {
 
     /// Reads a normalised source: a file (nil-safe: a missing file is an error naming it), or a
     /// download. Network answers and files are untrusted: both are capped at `limitBytes`.
-    public static func fetch(_ source: String, client: HTTPClient, policy: HTTPPolicy, accept: String, limitBytes: Int) throws -> Data {
+    public static func fetch(_ source: String, client: HTTPClient, policy: HTTPPolicy, accept: String, limitBytes: Int)
+        throws -> Data
+    {
         if isWeb(source) {
             guard let url = URL(string: source) else { throw DataSourceError("'\(source)' is not a valid address") }
             return try client.get(url, accept: accept, policy: policy).body
@@ -32,8 +37,10 @@ public enum SourceLocation {
     /// Reads a source for a refresh. A web source's download is kept in `cache`; when a download
     /// fails, that copy is used (and said, with its age) so a refresh while offline still has
     /// data. Returns the bytes (nil when nothing could be read) and the failure to record.
-    public static func readForRefresh(_ source: String, name: String, cache: URL, cacheLimitBytes: Int, now: Date,
-                                      notes: inout [String], fetch: (String) throws -> Data) -> (data: Data?, failure: String?) {
+    public static func readForRefresh(
+        _ source: String, name: String, cache: URL, cacheLimitBytes: Int, now: Date,
+        notes: inout [String], fetch: (String) throws -> Data
+    ) -> (data: Data?, failure: String?) {
         do {
             let data = try fetch(source)
             if isWeb(source) { try FileSystem.atomicWrite(data, to: cache) }
@@ -41,7 +48,8 @@ public enum SourceLocation {
         } catch {
             let text = "\(error)"
             if isWeb(source), let cached = try? FileSystem.read(cache, limit: cacheLimitBytes) {
-                let age = (try? FileManager.default.attributesOfItem(atPath: cache.path)[.modificationDate] as? Date)
+                let age =
+                    (try? FileManager.default.attributesOfItem(atPath: cache.path)[.modificationDate] as? Date)
                     .map { " from \(WeatherService.age(now.timeIntervalSince($0))) ago" } ?? ""
                 notes.append("\(name): \(text); using the copy downloaded\(age)")
                 return (cached, text)
@@ -64,7 +72,10 @@ public enum SourceLocation {
         let base = slug(name, fallback: fallback)
         var id = base
         var n = 2
-        while taken(id) { id = "\(base)-\(n)"; n += 1 }
+        while taken(id) {
+            id = "\(base)-\(n)"
+            n += 1
+        }
         return id
     }
 

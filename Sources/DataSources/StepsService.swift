@@ -35,10 +35,15 @@ public struct StepsService: Sendable {
         guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-") else { return nil }
         func n(_ r: Range<Int>) -> Int? {
             var v = 0
-            for i in r { guard u[i] >= 48 && u[i] <= 57 else { return nil }; v = v * 10 + Int(u[i] - 48) }
+            for i in r {
+                guard u[i] >= 48 && u[i] <= 57 else { return nil }
+                v = v * 10 + Int(u[i] - 48)
+            }
             return v
         }
-        guard let y = n(0..<4), let m = n(5..<7), let d = n(8..<10), (1900...2999).contains(y), (1...12).contains(m), d >= 1 else { return nil }
+        guard let y = n(0..<4), let m = n(5..<7), let d = n(8..<10), (1900...2999).contains(y), (1...12).contains(m),
+            d >= 1
+        else { return nil }
         let first = CivilCalendar.daysSinceEpoch(year: y, month: m, day: 1)
         let next = CivilCalendar.daysSinceEpoch(year: m == 12 ? y + 1 : y, month: m == 12 ? 1 : m + 1, day: 1)
         guard d <= next - first else { return nil }
@@ -56,21 +61,29 @@ public struct StepsService: Sendable {
         var days: [StepsFile.Day] = []
         var seen: [Int: Int] = [:]
         var sawData = false
-        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .enumerated()
+        {
             let lineNumber = index + 1
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            guard line.utf8.count <= 1024 else { throw fail(file, lineNumber, nil, "the line is longer than 1024 bytes") }
+            guard line.utf8.count <= 1024 else {
+                throw fail(file, lineNumber, nil, "the line is longer than 1024 bytes")
+            }
             let fields = splitCSV(line)
             if !sawData && fields.first.map({ dayNumber($0) == nil && $0.lowercased().contains("date") }) == true {
                 // Header: known names, in any order.
                 columns = [:]
                 for (i, f) in fields.enumerated() {
                     let name = f.lowercased().trimmingCharacters(in: .whitespaces)
-                    let known = ["date": "date", "day": "date", "steps": "steps", "step_count": "steps", "distance_m": "distance_m",
-                                 "distance": "distance_m", "active_min": "active_min", "active_minutes": "active_min"]
+                    let known = [
+                        "date": "date", "day": "date", "steps": "steps", "step_count": "steps",
+                        "distance_m": "distance_m",
+                        "distance": "distance_m", "active_min": "active_min", "active_minutes": "active_min",
+                    ]
                     guard let key = known[name] else {
-                        throw fail(file, lineNumber, f, "unknown column; the columns are date, steps, distance_m, active_min")
+                        throw fail(
+                            file, lineNumber, f, "unknown column; the columns are date, steps, distance_m, active_min")
                     }
                     columns[key] = i
                 }
@@ -87,29 +100,44 @@ public struct StepsService: Sendable {
                 let v = fields[i].trimmingCharacters(in: .whitespaces)
                 return v.isEmpty ? nil : v
             }
-            guard let dateText = field("date") else { throw fail(file, lineNumber, "date", "missing; expected yyyy-MM-dd") }
+            guard let dateText = field("date") else {
+                throw fail(file, lineNumber, "date", "missing; expected yyyy-MM-dd")
+            }
             guard let day = dayNumber(dateText) else {
-                throw fail(file, lineNumber, "date", "'\(dateText.prefix(40))' is not a date yyyy-MM-dd between 1900 and 2999")
+                throw fail(
+                    file, lineNumber, "date", "'\(dateText.prefix(40))' is not a date yyyy-MM-dd between 1900 and 2999")
             }
             if let first = seen[day] { throw fail(file, lineNumber, "date", "\(dateText) is already on line \(first)") }
             seen[day] = lineNumber
             guard let stepsText = field("steps") else {
-                throw fail(file, lineNumber, "steps", "missing; expected a whole number in \(stepsRange.lowerBound)…\(stepsRange.upperBound)")
+                throw fail(
+                    file, lineNumber, "steps",
+                    "missing; expected a whole number in \(stepsRange.lowerBound)…\(stepsRange.upperBound)")
             }
             guard let steps = Int(stepsText), stepsRange.contains(steps) else {
-                throw fail(file, lineNumber, "steps", "'\(stepsText.prefix(40))' is not a whole number in \(stepsRange.lowerBound)…\(stepsRange.upperBound)")
+                throw fail(
+                    file, lineNumber, "steps",
+                    "'\(stepsText.prefix(40))' is not a whole number in \(stepsRange.lowerBound)…\(stepsRange.upperBound)"
+                )
             }
             func number(_ name: String, _ range: ClosedRange<Double>) throws -> Double? {
                 guard let t = field(name) else { return nil }
                 guard let v = Double(t), v.isFinite, range.contains(v) else {
-                    throw fail(file, lineNumber, name, "'\(t.prefix(40))' is not a number in \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound))")
+                    throw fail(
+                        file, lineNumber, name,
+                        "'\(t.prefix(40))' is not a number in \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound))"
+                    )
                 }
                 return v
             }
-            days.append(StepsFile.Day(date: dateText, steps: steps, distanceMeters: try number("distance_m", distanceRange),
-                                      activeMinutes: try number("active_min", activeMinutesRange)))
+            days.append(
+                StepsFile.Day(
+                    date: dateText, steps: steps, distanceMeters: try number("distance_m", distanceRange),
+                    activeMinutes: try number("active_min", activeMinutesRange)))
         }
-        guard !days.isEmpty else { throw DataSourceError("\(file): no rows (expected lines like 2026-01-24,8532,6120,45)") }
+        guard !days.isEmpty else {
+            throw DataSourceError("\(file): no rows (expected lines like 2026-01-24,8532,6120,45)")
+        }
         return days
     }
 
@@ -135,7 +163,9 @@ public struct StepsService: Sendable {
     }
 
     /// The snapshot's own JSON (`history` and `today` entries), or a bare array of days.
-    public static func parseJSON(_ data: Data, file: String) throws -> (days: [StepsFile.Day], goalWeekday: Int?, goalWeekend: Int?) {
+    public static func parseJSON(_ data: Data, file: String) throws -> (
+        days: [StepsFile.Day], goalWeekday: Int?, goalWeekend: Int?
+    ) {
         guard data.count <= maxFileBytes else {
             throw DataSourceError("\(file): the file is \(data.count) bytes; the limit is \(maxFileBytes) bytes")
         }
@@ -148,8 +178,12 @@ public struct StepsService: Sendable {
             } else {
                 entries = try root.optional("history")?.array(maxCount: maxRows) ?? []
                 if let t = try root.optional("today") { entries.append(t) }
-                goals.0 = try root.optional("goalWeekday").map { Int(try $0.number(in: Double(goalRange.lowerBound)...Double(goalRange.upperBound))) }
-                goals.1 = try root.optional("goalWeekend").map { Int(try $0.number(in: Double(goalRange.lowerBound)...Double(goalRange.upperBound))) }
+                goals.0 = try root.optional("goalWeekday").map {
+                    Int(try $0.number(in: Double(goalRange.lowerBound)...Double(goalRange.upperBound)))
+                }
+                goals.1 = try root.optional("goalWeekend").map {
+                    Int(try $0.number(in: Double(goalRange.lowerBound)...Double(goalRange.upperBound)))
+                }
             }
             var days: [StepsFile.Day] = []
             var seen: Set<Int> = []
@@ -161,11 +195,16 @@ public struct StepsService: Sendable {
                 let stepsField = try e.required("steps")
                 let steps = try stepsField.number(in: Double(stepsRange.lowerBound)...Double(stepsRange.upperBound))
                 guard steps == steps.rounded() else { throw stepsField.fail("\(steps) is not a whole number") }
-                days.append(StepsFile.Day(date: date, steps: Int(steps),
-                                          distanceMeters: try e.optional("distanceMeters")?.number(in: distanceRange),
-                                          activeMinutes: try e.optional("activeMinutes")?.number(in: activeMinutesRange)))
+                days.append(
+                    StepsFile.Day(
+                        date: date, steps: Int(steps),
+                        distanceMeters: try e.optional("distanceMeters")?.number(in: distanceRange),
+                        activeMinutes: try e.optional("activeMinutes")?.number(in: activeMinutesRange)))
             }
-            guard !days.isEmpty else { throw DataSourceError("\(file): no days (expected \"history\": [{\"date\": \"2026-01-24\", \"steps\": 8532}])") }
+            guard !days.isEmpty else {
+                throw DataSourceError(
+                    "\(file): no days (expected \"history\": [{\"date\": \"2026-01-24\", \"steps\": 8532}])")
+            }
             return (days, goals.0, goals.1)
         } catch let e as DecodeError {
             throw DataSourceError(e.description)
@@ -190,7 +229,11 @@ public struct StepsService: Sendable {
             throw DataSourceError("\(url.path): no such file")
         }
         let name = url.lastPathComponent
-        let isJSON = url.pathExtension.lowercased() == "json" || data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }).map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true
+        let isJSON =
+            url.pathExtension.lowercased() == "json"
+            || data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }).map {
+                $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[")
+            } == true
         var goals: (Int?, Int?) = (nil, nil)
         let days: [StepsFile.Day]
         if isJSON {
@@ -201,8 +244,9 @@ public struct StepsService: Sendable {
             days = try Self.parseCSV(data, file: name)
         }
         let todayText = Self.localDate(now, timeZone)
-        var report = ImportReport(imported: days.count, replaced: 0, dropped: 0,
-                                  firstDate: days.map(\.date).min() ?? "", lastDate: days.map(\.date).max() ?? "")
+        var report = ImportReport(
+            imported: days.count, replaced: 0, dropped: 0,
+            firstDate: days.map(\.date).min() ?? "", lastDate: days.map(\.date).max() ?? "")
         try document.update({ current in
             var f = current ?? StepsFile()
             var byDate: [String: StepsFile.Day] = [:]
@@ -217,7 +261,11 @@ public struct StepsService: Sendable {
                 report.dropped = history.count - Self.maxHistoryDays
                 history.removeFirst(report.dropped)
             }
-            f.history = history.map { var d = $0; d.updatedAt = nil; return d }
+            f.history = history.map {
+                var d = $0
+                d.updatedAt = nil
+                return d
+            }
             if var t = byDate[todayText] {
                 t.updatedAt = now
                 f.today = t
@@ -234,8 +282,10 @@ public struct StepsService: Sendable {
             return f
         })
         if let t = report.today {
-            let activity = ActivityFile(today: .init(date: t.date, updatedAt: now, steps: t.steps, distanceMeters: t.distanceMeters,
-                                                     activeMinutes: t.activeMinutes))
+            let activity = ActivityFile(
+                today: .init(
+                    date: t.date, updatedAt: now, steps: t.steps, distanceMeters: t.distanceMeters,
+                    activeMinutes: t.activeMinutes))
             let data = try JSONDocument<StepsFile>.encoder().encode(activity)
             try FileSystem.atomicWrite(data + Data("\n".utf8), to: SnapshotFile.activity.url(in: root))
         }
@@ -245,8 +295,11 @@ public struct StepsService: Sendable {
     /// Sets the weekday goal and, when given, the weekend goal (Saturday and Sunday).
     @discardableResult
     public func setGoal(weekday: Int, weekend: Int?) throws -> StepsFile {
-        for (name, v) in [("goal", weekday), ("--weekend", weekend ?? Self.goalRange.lowerBound)] where !Self.goalRange.contains(v) {
-            throw DataSourceError("'\(name)' must be a whole number of steps in \(Self.goalRange.lowerBound)…\(Self.goalRange.upperBound); got \(v)")
+        for (name, v) in [("goal", weekday), ("--weekend", weekend ?? Self.goalRange.lowerBound)]
+        where !Self.goalRange.contains(v) {
+            throw DataSourceError(
+                "'\(name)' must be a whole number of steps in \(Self.goalRange.lowerBound)…\(Self.goalRange.upperBound); got \(v)"
+            )
         }
         return try document.update { current in
             var f = current ?? StepsFile()

@@ -33,10 +33,12 @@ public struct TodoTxtItem: Sendable, Equatable {
     }
 
     public static func == (a: TodoTxtItem, b: TodoTxtItem) -> Bool {
-        a.line == b.line && a.byteRange == b.byteRange && a.text == b.text && a.isDone == b.isDone && a.priority == b.priority
+        a.line == b.line && a.byteRange == b.byteRange && a.text == b.text && a.isDone == b.isDone
+            && a.priority == b.priority
             && a.completionDate == b.completionDate && a.creationDate == b.creationDate && a.title == b.title
             && a.projects == b.projects && a.contexts == b.contexts && a.dueDate == b.dueDate
-            && a.extensions.map(\.key) == b.extensions.map(\.key) && a.extensions.map(\.value) == b.extensions.map(\.value)
+            && a.extensions.map(\.key) == b.extensions.map(\.key)
+            && a.extensions.map(\.value) == b.extensions.map(\.value)
     }
 }
 
@@ -62,7 +64,8 @@ public struct TodoTxtFile: Sendable {
     /// text (NUL bytes: a binary file given by mistake); blank lines are skipped.
     public static func parse(_ data: Data, limits: TodoTxtLimits = TodoTxtLimits()) throws -> TodoTxtFile {
         guard data.count <= limits.maxFileBytes else {
-            throw DataSourceError("the file is \(data.count) bytes; the limit for a todo.txt file is \(limits.maxFileBytes) bytes")
+            throw DataSourceError(
+                "the file is \(data.count) bytes; the limit for a todo.txt file is \(limits.maxFileBytes) bytes")
         }
         let bytes = [UInt8](data)
         if let nul = bytes.firstIndex(of: 0) {
@@ -85,7 +88,10 @@ public struct TodoTxtFile: Sendable {
             if slice.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
             count += 1
             guard slice.count <= limits.maxLineBytes else {
-                if warnings.count < 100 { warnings.append("line \(lineNumber): \(slice.count) bytes, longer than \(limits.maxLineBytes); skipped") }
+                if warnings.count < 100 {
+                    warnings.append(
+                        "line \(lineNumber): \(slice.count) bytes, longer than \(limits.maxLineBytes); skipped")
+                }
                 continue
             }
             guard let text = String(validating: slice, as: UTF8.self) else {
@@ -105,7 +111,10 @@ public struct TodoTxtFile: Sendable {
         guard u.count == 10, u[4] == 45, u[7] == 45 else { return false }
         func n(_ r: Range<Int>) -> Int? {
             var v = 0
-            for i in r { guard u[i] >= 48 && u[i] <= 57 else { return nil }; v = v * 10 + Int(u[i] - 48) }
+            for i in r {
+                guard u[i] >= 48 && u[i] <= 57 else { return nil }
+                v = v * 10 + Int(u[i] - 48)
+            }
             return v
         }
         guard let y = n(0..<4), let m = n(5..<7), let d = n(8..<10), (1...12).contains(m), d >= 1 else { return false }
@@ -115,8 +124,9 @@ public struct TodoTxtFile: Sendable {
 
     static func parseLine(_ text: String, line: Int, byteRange: Range<Int>, warnings: inout [String]) -> TodoTxtItem {
         var rest = Substring(text)
-        var item = TodoTxtItem(line: line, byteRange: byteRange, text: text, isDone: false, priority: nil, completionDate: nil,
-                               creationDate: nil, title: "", projects: [], contexts: [], dueDate: nil, extensions: [])
+        var item = TodoTxtItem(
+            line: line, byteRange: byteRange, text: text, isDone: false, priority: nil, completionDate: nil,
+            creationDate: nil, title: "", projects: [], contexts: [], dueDate: nil, extensions: [])
         func takeWord() -> Substring? {
             guard let space = rest.firstIndex(of: " ") else { return nil }
             return rest[..<space]
@@ -126,8 +136,12 @@ public struct TodoTxtFile: Sendable {
             item.isDone = true
             rest = rest.dropFirst(2).drop { $0 == " " }
             if let w = takeWord(), isDate(w) {
-                item.completionDate = String(w); drop(w)
-                if let c = takeWord(), isDate(c) { item.creationDate = String(c); drop(c) }
+                item.completionDate = String(w)
+                drop(w)
+                if let c = takeWord(), isDate(c) {
+                    item.creationDate = String(c)
+                    drop(c)
+                }
             }
         } else {
             let u = Array(rest.utf8.prefix(4))
@@ -135,18 +149,33 @@ public struct TodoTxtFile: Sendable {
                 item.priority = Character(Unicode.Scalar(u[1]))
                 rest = rest.dropFirst(4).drop { $0 == " " }
             }
-            if let c = takeWord(), isDate(c) { item.creationDate = String(c); drop(c) }
+            if let c = takeWord(), isDate(c) {
+                item.creationDate = String(c)
+                drop(c)
+            }
         }
         var words: [Substring] = []
         for word in rest.split(separator: " ", omittingEmptySubsequences: true) {
-            if word.count > 1, word.first == "+" { item.projects.append(String(word.dropFirst())); continue }
-            if word.count > 1, word.first == "@" { item.contexts.append(String(word.dropFirst())); continue }
-            if let colon = word.firstIndex(of: ":"), colon != word.startIndex, word.index(after: colon) != word.endIndex,
-               !word[word.index(after: colon)...].contains(":"), !word[word.index(after: colon)...].hasPrefix("//") {
+            if word.count > 1, word.first == "+" {
+                item.projects.append(String(word.dropFirst()))
+                continue
+            }
+            if word.count > 1, word.first == "@" {
+                item.contexts.append(String(word.dropFirst()))
+                continue
+            }
+            if let colon = word.firstIndex(of: ":"), colon != word.startIndex,
+                word.index(after: colon) != word.endIndex,
+                !word[word.index(after: colon)...].contains(":"), !word[word.index(after: colon)...].hasPrefix("//")
+            {
                 let key = String(word[..<colon]), value = String(word[word.index(after: colon)...])
                 if key == "due" {
-                    if isDate(Substring(value)) { item.dueDate = value } else {
-                        if warnings.count < 100 { warnings.append("line \(line): due:\(value.prefix(20)) is not a YYYY-MM-DD date; ignored") }
+                    if isDate(Substring(value)) {
+                        item.dueDate = value
+                    } else {
+                        if warnings.count < 100 {
+                            warnings.append("line \(line): due:\(value.prefix(20)) is not a YYYY-MM-DD date; ignored")
+                        }
                     }
                 } else if key == "pri", item.isDone, value.count == 1, let c = value.first, c.isASCII, c.isUppercase {
                     item.priority = c

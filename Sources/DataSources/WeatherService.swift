@@ -44,7 +44,8 @@ public struct WeatherService: Sendable {
 
     /// The location file's place; when there is none, `legacy` (the snapshot's copy) is written
     /// to it first.
-    func storedLocation(migrating legacy: WeatherFile.Location?, note: (String) -> Void) throws -> WeatherFile.Location? {
+    func storedLocation(migrating legacy: WeatherFile.Location?, note: (String) -> Void) throws -> WeatherFile.Location?
+    {
         switch try locationDocument.load() {
         case .loaded(let l): return l.location
         case .setAside(let reason, let at):
@@ -76,7 +77,8 @@ public struct WeatherService: Sendable {
         guard !places.isEmpty else { return .none }
         if let pick {
             guard (1...places.count).contains(pick) else {
-                throw DataSourceError("'--pick' must be between 1 and \(places.count) (the number of places found); got \(pick)")
+                throw DataSourceError(
+                    "'--pick' must be between 1 and \(places.count) (the number of places found); got \(pick)")
             }
             return .chosen(places[pick - 1], others: [])
         }
@@ -92,20 +94,23 @@ public struct WeatherService: Sendable {
     @discardableResult
     public func setLocation(_ location: WeatherFile.Location, note: (String) -> Void = { _ in }) throws -> WeatherFile {
         var previous: WeatherFile.Location?
-        try locationDocument.update({ current in
-            previous = current?.location
-            return WeatherLocationFile(location: location)
-        }, onSetAside: { reason, at in note(SetAsideNotice.text(locationDocument.url, reason: reason, movedTo: at)) })
-        return try document.update({ current in
-            var f = current ?? WeatherFile()
-            let moved = !Self.samePlace(previous ?? f.location, location)
-            f.location = location
-            if moved {
-                f.snapshot = nil
-                f.refresh = WeatherFile.Refresh()
-            }
-            return f
-        }, onSetAside: { reason, at in note(SetAsideNotice.text(document.url, reason: reason, movedTo: at)) })
+        try locationDocument.update(
+            { current in
+                previous = current?.location
+                return WeatherLocationFile(location: location)
+            },
+            onSetAside: { reason, at in note(SetAsideNotice.text(locationDocument.url, reason: reason, movedTo: at)) })
+        return try document.update(
+            { current in
+                var f = current ?? WeatherFile()
+                let moved = !Self.samePlace(previous ?? f.location, location)
+                f.location = location
+                if moved {
+                    f.snapshot = nil
+                    f.refresh = WeatherFile.Refresh()
+                }
+                return f
+            }, onSetAside: { reason, at in note(SetAsideNotice.text(document.url, reason: reason, movedTo: at)) })
     }
 
     // MARK: Refresh
@@ -118,13 +123,18 @@ public struct WeatherService: Sendable {
         case failed(WeatherFile, error: String)
     }
 
-    public func refresh(force: Bool, now: () -> Date = Date.init, note: (String) -> Void = { _ in }) throws -> RefreshOutcome {
+    public func refresh(force: Bool, now: () -> Date = Date.init, note: (String) -> Void = { _ in }) throws
+        -> RefreshOutcome
+    {
         guard let file = try load(note: note), let location = file.location else {
-            throw DataSourceError("no weather location yet: set one with 'weaver weather location set \"Dublin\"' or 'weaver weather location set --lat 53.35 --lon -6.26'")
+            throw DataSourceError(
+                "no weather location yet: set one with 'weaver weather location set \"Dublin\"' or 'weaver weather location set --lat 53.35 --lon -6.26'"
+            )
         }
         let started = now()
         if !force, let last = file.refresh.lastAttemptAt, started.timeIntervalSince(last) < Self.minimumInterval,
-           started >= last {
+            started >= last
+        {
             return .tooSoon(file, lastAttempt: last, nextAllowed: last.addingTimeInterval(Self.minimumInterval))
         }
         let result: Result<Forecast, Error>
@@ -135,24 +145,25 @@ public struct WeatherService: Sendable {
         }
         let finished = now()
         var errorText: String?
-        let written = try document.update({ current in
-            var f = current ?? file
-            // Another refresh (or a location change) may have run meanwhile; only write for this place.
-            guard Self.samePlace(f.location, location) || current?.location == nil else { return f }
-            if f.location == nil { f.location = location }
-            f.refresh.lastAttemptAt = started
-            switch result {
-            case .success(let forecast):
-                f.snapshot = Self.snapshot(from: forecast, fetchedAt: finished)
-                f.refresh.lastSuccessAt = finished
-                f.refresh.lastError = nil
-                if f.location?.timeZone == nil { f.location?.timeZone = forecast.timeZone }
-            case .failure(let error):
-                errorText = "\(error)"
-                f.refresh.lastError = "\(error)"
-            }
-            return f
-        }, onSetAside: { reason, at in note(SetAsideNotice.text(document.url, reason: reason, movedTo: at)) })
+        let written = try document.update(
+            { current in
+                var f = current ?? file
+                // Another refresh (or a location change) may have run meanwhile; only write for this place.
+                guard Self.samePlace(f.location, location) || current?.location == nil else { return f }
+                if f.location == nil { f.location = location }
+                f.refresh.lastAttemptAt = started
+                switch result {
+                case .success(let forecast):
+                    f.snapshot = Self.snapshot(from: forecast, fetchedAt: finished)
+                    f.refresh.lastSuccessAt = finished
+                    f.refresh.lastError = nil
+                    if f.location?.timeZone == nil { f.location?.timeZone = forecast.timeZone }
+                case .failure(let error):
+                    errorText = "\(error)"
+                    f.refresh.lastError = "\(error)"
+                }
+                return f
+            }, onSetAside: { reason, at in note(SetAsideNotice.text(document.url, reason: reason, movedTo: at)) })
         if case .success(let forecast) = result, location.timeZone == nil, let zone = forecast.timeZone {
             try locationDocument.update { current in
                 var l = current ?? WeatherLocationFile(location: location)
@@ -179,17 +190,19 @@ public struct WeatherService: Sendable {
         let today = placeDate(fetchedAt)
         let days = forecast.daily.map { d -> WeatherFile.Day in
             let w = d.weatherCode.map { WeatherCode.describe($0) }
-            return WeatherFile.Day(date: placeDate(d.time), highC: d.highC, lowC: d.lowC,
-                                   precipitationChance: d.precipitationChancePercent.map { $0 / 100 },
-                                   condition: w?.condition, symbol: w?.symbol)
+            return WeatherFile.Day(
+                date: placeDate(d.time), highC: d.highC, lowC: d.lowC,
+                precipitationChance: d.precipitationChancePercent.map { $0 / 100 },
+                condition: w?.condition, symbol: w?.symbol)
         }
         let todayEntry = days.first { $0.date == today }
         // The next 24 hours: an hourly value is the sum over the hour before its time.
         let hours = forecast.hourly.filter { $0.time > fetchedAt }.prefix(24).map { h -> WeatherFile.Hour in
             let w = h.weatherCode.map { WeatherCode.describe($0) }
-            return WeatherFile.Hour(time: h.time, temperatureC: h.temperatureC,
-                                    precipitationChance: h.precipitationChancePercent.map { $0 / 100 },
-                                    precipitationMM: h.precipitationMM, condition: w?.condition, symbol: w?.symbol)
+            return WeatherFile.Hour(
+                time: h.time, temperatureC: h.temperatureC,
+                precipitationChance: h.precipitationChancePercent.map { $0 / 100 },
+                precipitationMM: h.precipitationMM, condition: w?.condition, symbol: w?.symbol)
         }
         return WeatherFile.Snapshot(
             fetchedAt: fetchedAt, observedAt: c.time, condition: now.condition, symbol: now.symbol,
@@ -199,9 +212,12 @@ public struct WeatherService: Sendable {
             nowcast: nowcast.primary, nowcastSecondary: nowcast.secondary,
             rainStartMinutes: nowcast.rainStartMinutes, rainEndMinutes: nowcast.rainEndMinutes,
             rainPeakIntensityMMh: nowcast.peakIntensityMMh, rainPeakChance: nowcast.peakChance,
-            minutes: nowcast.minutes.isEmpty ? nil : WeatherFile.Minutes(startsAt: fetchedAt,
-                                                                         intensityMMh: nowcast.minutes.map(\.intensityMMh),
-                                                                         chance: nowcast.minutes.map(\.chance)),
+            minutes: nowcast.minutes.isEmpty
+                ? nil
+                : WeatherFile.Minutes(
+                    startsAt: fetchedAt,
+                    intensityMMh: nowcast.minutes.map(\.intensityMMh),
+                    chance: nowcast.minutes.map(\.chance)),
             hourly: Array(hours), daily: days,
             temperatures: forecast.hourly.prefix(24 * OpenMeteo.forecastDays).compactMap { h in
                 h.temperatureC.map { WeatherFile.HourTemperature(time: h.time, temperatureC: $0) }
@@ -212,7 +228,9 @@ public struct WeatherService: Sendable {
     public static func age(_ seconds: TimeInterval) -> String {
         let minutes = max(0, Int(seconds / 60))
         if minutes < 60 { return "\(minutes) min" }
-        if minutes < 48 * 60 { return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min" }
+        if minutes < 48 * 60 {
+            return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
+        }
         return "\(minutes / 1440) days"
     }
 }

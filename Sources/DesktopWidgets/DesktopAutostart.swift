@@ -24,7 +24,9 @@ public struct DesktopAutostart: Sendable {
     }
 
     public var unitURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.unitName)") }
-    public var wantsLinkURL: URL { configHome.appendingPathComponent("systemd/user/graphical-session.target.wants/\(Self.unitName)") }
+    public var wantsLinkURL: URL {
+        configHome.appendingPathComponent("systemd/user/graphical-session.target.wants/\(Self.unitName)")
+    }
     public var desktopURL: URL { configHome.appendingPathComponent("autostart/\(Self.desktopName)") }
 
     public var arguments: [String] {
@@ -34,35 +36,35 @@ public struct DesktopAutostart: Sendable {
     public func desktopText() throws -> String {
         let command = try arguments.map { try LoginEntries.desktopWord($0) }.joined(separator: " ")
         return """
-        [Desktop Entry]
-        Type=Application
-        Name=WidgetWeaver Desktop Widgets
-        Comment=Show the widgets added with 'weaver desktop add' on the desktop
-        Exec=\(command)
-        Terminal=false
-        NoDisplay=true
-        X-GNOME-Autostart-enabled=true
+            [Desktop Entry]
+            Type=Application
+            Name=WidgetWeaver Desktop Widgets
+            Comment=Show the widgets added with 'weaver desktop add' on the desktop
+            Exec=\(command)
+            Terminal=false
+            NoDisplay=true
+            X-GNOME-Autostart-enabled=true
 
-        """
+            """
     }
 
     public func unitText() throws -> String {
         let command = try arguments.map { try LoginEntries.systemdWord($0) }.joined(separator: " ")
         return """
-        [Unit]
-        Description=WidgetWeaver widgets on the desktop
-        PartOf=graphical-session.target
-        After=graphical-session.target
+            [Unit]
+            Description=WidgetWeaver widgets on the desktop
+            PartOf=graphical-session.target
+            After=graphical-session.target
 
-        [Service]
-        Type=simple
-        ExecStart=\(command)
-        Restart=on-failure
+            [Service]
+            Type=simple
+            ExecStart=\(command)
+            Restart=on-failure
 
-        [Install]
-        WantedBy=graphical-session.target
+            [Install]
+            WantedBy=graphical-session.target
 
-        """
+            """
     }
 
     @discardableResult
@@ -80,10 +82,12 @@ public struct DesktopAutostart: Sendable {
 
     @discardableResult
     public func remove() throws -> [URL] {
-        try LoginEntries.remove([wantsLinkURL, unitURL, desktopURL], wantsFolder: wantsLinkURL.deletingLastPathComponent())
+        try LoginEntries.remove(
+            [wantsLinkURL, unitURL, desktopURL], wantsFolder: wantsLinkURL.deletingLastPathComponent())
     }
 
     public var isInstalled: Bool {
-        FileManager.default.fileExists(atPath: desktopURL.path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: wantsLinkURL.path)) != nil
+        FileManager.default.fileExists(atPath: desktopURL.path)
+            || (try? FileManager.default.destinationOfSymbolicLink(atPath: wantsLinkURL.path)) != nil
     }
 }

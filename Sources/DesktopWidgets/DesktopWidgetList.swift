@@ -43,16 +43,20 @@ public struct DesktopWidgetList: Sendable, Equatable {
 
     /// Read-modify-write under the file's lock.
     @discardableResult
-    public static func update(_ root: StoreRoot, warn: (String) -> Void = { _ in },
-                              _ body: (inout DesktopWidgetList) throws -> Void) throws -> DesktopWidgetList {
+    public static func update(
+        _ root: StoreRoot, warn: (String) -> Void = { _ in },
+        _ body: (inout DesktopWidgetList) throws -> Void
+    ) throws -> DesktopWidgetList {
         try root.ensureExists()
-        return try document(root).update({ current in
-            var list = current ?? DesktopWidgetList()
-            try body(&list)
-            return list
-        }, onSetAside: { reason, at in
-            warn("\(url(root).path): \(reason); moved to \(at.path), starting a new list")
-        })
+        return try document(root).update(
+            { current in
+                var list = current ?? DesktopWidgetList()
+                try body(&list)
+                return list
+            },
+            onSetAside: { reason, at in
+                warn("\(url(root).path): \(reason); moved to \(at.path), starting a new list")
+            })
     }
 
     /// The number the next added widget gets.
@@ -76,54 +80,80 @@ extension DesktopWidgetList: Codable {
         let c = try decoder.container(keyedBy: Keys.self)
         let version = try c.decode(Int.self, forKey: .version)
         guard version == Self.version else {
-            throw DecodingError.dataCorruptedError(forKey: .version, in: c, debugDescription: "version \(version) is not one this weaver reads (allowed: \(Self.version))")
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: c,
+                debugDescription: "version \(version) is not one this weaver reads (allowed: \(Self.version))")
         }
         var items = try c.nestedUnkeyedContainer(forKey: .widgets)
         if let n = items.count, n > Self.maxWidgets {
-            throw DecodingError.dataCorruptedError(forKey: .widgets, in: c, debugDescription: "\(n) widgets; at most \(Self.maxWidgets)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .widgets, in: c, debugDescription: "\(n) widgets; at most \(Self.maxWidgets)")
         }
         var widgets: [PinnedWidget] = []
         while !items.isAtEnd {
             let w = try items.nestedContainer(keyedBy: WidgetKeys.self)
             let id = try w.decode(Int.self, forKey: .id)
             guard (1...9_999).contains(id), !widgets.contains(where: { $0.id == id }) else {
-                throw DecodingError.dataCorruptedError(forKey: .id, in: w, debugDescription: "\(id) must be 1…9999 and unique")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .id, in: w, debugDescription: "\(id) must be 1…9999 and unique")
             }
             let design = try w.decode(String.self, forKey: .design)
             guard design == PinnedWidget.noiseMachineDesign || UUID(uuidString: design) != nil else {
-                throw DecodingError.dataCorruptedError(forKey: .design, in: w, debugDescription: "'\(design.prefix(60))' must be a design's UUID or '\(PinnedWidget.noiseMachineDesign)'")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .design, in: w,
+                    debugDescription:
+                        "'\(design.prefix(60))' must be a design's UUID or '\(PinnedWidget.noiseMachineDesign)'")
             }
             let familyName = try w.decode(String.self, forKey: .family)
             guard let family = WidgetFamily.parse(familyName) else {
-                throw DecodingError.dataCorruptedError(forKey: .family, in: w, debugDescription: "'\(familyName.prefix(40))' must be one of \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .family, in: w,
+                    debugDescription:
+                        "'\(familyName.prefix(40))' must be one of \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             let placement: Placement
             if let at = try w.decodeIfPresent([Int].self, forKey: .at) {
                 guard at.count == 2, at.allSatisfy(Placement.coordinateRange.contains) else {
-                    throw DecodingError.dataCorruptedError(forKey: .at, in: w, debugDescription: "must be [x, y] with each 0…\(Placement.coordinateRange.upperBound)")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .at, in: w,
+                        debugDescription: "must be [x, y] with each 0…\(Placement.coordinateRange.upperBound)")
                 }
                 placement = .at(x: at[0], y: at[1])
             } else {
                 let name = try w.decode(String.self, forKey: .anchor)
                 guard let anchor = Anchor(rawValue: name) else {
-                    throw DecodingError.dataCorruptedError(forKey: .anchor, in: w, debugDescription: "'\(name.prefix(40))' must be one of \(Anchor.names)")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .anchor, in: w, debugDescription: "'\(name.prefix(40))' must be one of \(Anchor.names)")
                 }
                 let margin = try w.decodeIfPresent(Int.self, forKey: .margin) ?? 0
                 guard Placement.marginRange.contains(margin) else {
-                    throw DecodingError.dataCorruptedError(forKey: .margin, in: w, debugDescription: "\(margin) is out of range; allowed \(Placement.marginRange.lowerBound)…\(Placement.marginRange.upperBound)")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .margin, in: w,
+                        debugDescription:
+                            "\(margin) is out of range; allowed \(Placement.marginRange.lowerBound)…\(Placement.marginRange.upperBound)"
+                    )
                 }
                 placement = .anchor(anchor, marginPoints: margin)
             }
             let monitor: MonitorChoice
             if let n = try? w.decode(Int.self, forKey: .monitor) {
                 guard let m = MonitorChoice.parse(String(n)) else {
-                    throw DecodingError.dataCorruptedError(forKey: .monitor, in: w, debugDescription: "\(n) is out of range; allowed \(MonitorChoice.indexRange.lowerBound)…\(MonitorChoice.indexRange.upperBound) or \"all\"")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .monitor, in: w,
+                        debugDescription:
+                            "\(n) is out of range; allowed \(MonitorChoice.indexRange.lowerBound)…\(MonitorChoice.indexRange.upperBound) or \"all\""
+                    )
                 }
                 monitor = m
             } else {
                 let s = try w.decode(String.self, forKey: .monitor)
                 guard s == "all" else {
-                    throw DecodingError.dataCorruptedError(forKey: .monitor, in: w, debugDescription: "'\(s.prefix(40))' must be a monitor number \(MonitorChoice.indexRange.lowerBound)…\(MonitorChoice.indexRange.upperBound) or \"all\"")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .monitor, in: w,
+                        debugDescription:
+                            "'\(s.prefix(40))' must be a monitor number \(MonitorChoice.indexRange.lowerBound)…\(MonitorChoice.indexRange.upperBound) or \"all\""
+                    )
                 }
                 monitor = .all
             }

@@ -46,7 +46,9 @@ public enum Placement: Sendable, Equatable, CustomStringConvertible {
 
     /// The widget's top-left corner on a monitor of `monitorSize` (points, from the monitor's
     /// corner), for a widget of `widgetSize`; kept on the monitor when it would stick out.
-    public func origin(widgetSize: (width: Int, height: Int), monitorSize: (width: Int, height: Int)) -> (x: Int, y: Int) {
+    public func origin(widgetSize: (width: Int, height: Int), monitorSize: (width: Int, height: Int)) -> (
+        x: Int, y: Int
+    ) {
         let maxX = max(0, monitorSize.width - widgetSize.width), maxY = max(0, monitorSize.height - widgetSize.height)
         switch self {
         case .at(let x, let y):
@@ -69,14 +71,22 @@ public enum Placement: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `--at X,Y`.
     public static func parsePoint(_ text: String) -> (x: Int, y: Int)? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let x = parts[0], let y = parts[1], coordinateRange.contains(x), coordinateRange.contains(y) else { return nil }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            Int($0.trimmingCharacters(in: .whitespaces))
+        }
+        guard parts.count == 2, let x = parts[0], let y = parts[1], coordinateRange.contains(x),
+            coordinateRange.contains(y)
+        else { return nil }
         return (x, y)
     }
 }
 
 public enum Anchor: String, CaseIterable, Sendable {
-    case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right", center
+    case topLeft = "top-left"
+    case topRight = "top-right"
+    case bottomLeft = "bottom-left"
+    case bottomRight = "bottom-right"
+    case center
 
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }

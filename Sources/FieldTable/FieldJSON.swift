@@ -14,8 +14,10 @@ public enum FieldJSON {
     }
 
     public static func object(_ f: FieldSpec) -> String {
-        var m: [(String, String)] = [("key", string(f.key)), ("group", string(f.group)), ("label", string(f.label)),
-                                     ("help", string(f.help)), ("type", string(f.kind.rawValue))]
+        var m: [(String, String)] = [
+            ("key", string(f.key)), ("group", string(f.group)), ("label", string(f.label)),
+            ("help", string(f.help)), ("type", string(f.kind.rawValue)),
+        ]
         if let r = f.range {
             m.append(("min", FieldFormat.number(r.lowerBound)))
             m.append(("max", FieldFormat.number(r.upperBound)))

@@ -50,10 +50,12 @@ public struct FieldSpec: Sendable, Equatable {
     /// A text that takes `{{variables}}`.
     public let takesTemplate: Bool
 
-    public init(key: String, aliases: [String] = [], kind: Kind, group: String, label: String, help: String,
-                range: ClosedRange<Double>? = nil, step: Double? = nil, unit: String = "", allowed: [String] = [],
-                default defaultValue: Value = .none, optional isOptional: Bool = false, pro isPro: Bool = false,
-                maxLength: Int? = nil, scale: Scale = .linear, template takesTemplate: Bool = false) {
+    public init(
+        key: String, aliases: [String] = [], kind: Kind, group: String, label: String, help: String,
+        range: ClosedRange<Double>? = nil, step: Double? = nil, unit: String = "", allowed: [String] = [],
+        default defaultValue: Value = .none, optional isOptional: Bool = false, pro isPro: Bool = false,
+        maxLength: Int? = nil, scale: Scale = .linear, template takesTemplate: Bool = false
+    ) {
         self.key = key
         self.aliases = aliases
         self.kind = kind
@@ -76,7 +78,9 @@ public struct FieldSpec: Sendable, Equatable {
     public var names: [String] { [key] + aliases }
 
     /// The numeric range; a number field without one is a table error caught by the table tests.
-    public var numberRange: ClosedRange<Double> { range ?? -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude }
+    public var numberRange: ClosedRange<Double> {
+        range ?? -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+    }
 
     /// The range of an integer field.
     public var integerRange: ClosedRange<Int> {

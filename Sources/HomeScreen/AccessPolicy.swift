@@ -41,13 +41,17 @@ public struct AccessPolicy: Sendable {
     ///   - hosts: every `Host` value the request carried (more than one is refused).
     ///   - origin: the `Origin` header, when present.
     ///   - tokenHeader / tokenQuery / tokenCookie: where a token may arrive.
-    public func check(method: String, hosts: [String], origin: String?, tokenHeader: String?,
-                      tokenQuery: String?, tokenCookie: String?) -> Verdict {
+    public func check(
+        method: String, hosts: [String], origin: String?, tokenHeader: String?,
+        tokenQuery: String?, tokenCookie: String?
+    ) -> Verdict {
         guard hosts.count == 1, let host = hosts.first?.lowercased() else {
-            return .forbidden(hosts.isEmpty ? "the request has no Host header" : "the request has more than one Host header")
+            return .forbidden(
+                hosts.isEmpty ? "the request has no Host header" : "the request has more than one Host header")
         }
         guard allowedHosts.contains(host) else {
-            return .forbidden("Host '\(host)' is not this server (expected \(allowedHosts.sorted().joined(separator: ", ")))")
+            return .forbidden(
+                "Host '\(host)' is not this server (expected \(allowedHosts.sorted().joined(separator: ", ")))")
         }
         if method != "GET" && method != "HEAD" {
             guard let origin else { return .forbidden("a \(method) needs an Origin header") }
@@ -63,7 +67,8 @@ public struct AccessPolicy: Sendable {
         if let tokenHeader, Self.same(tokenHeader, token) { return .allowed }
         if let tokenCookie, Self.same(tokenCookie, token) { return .allowed }
         if let tokenQuery, Self.same(tokenQuery, token) { return .allowedSetCookie }
-        return .forbidden("this server listens beyond loopback: open the URL with the token that 'weaver serve' printed")
+        return .forbidden(
+            "this server listens beyond loopback: open the URL with the token that 'weaver serve' printed")
     }
 
     /// Compares in time independent of where the strings differ.

@@ -44,20 +44,22 @@ public enum AppShell {
     ///   - token: the per-run write token, read by the page's scripts from a `<meta>`.
     ///   - stylesheets / scripts: the page's own assets, after the shell's (same-origin paths).
     ///   - mainClass: a class for `<main>`, so a page can change its grid without new markup.
-    public static func page(title: String, active: Section?, token: String, body: String,
-                            stylesheets: [String] = [], scripts: [String] = [], mainClass: String? = nil) -> String {
+    public static func page(
+        title: String, active: Section?, token: String, body: String,
+        stylesheets: [String] = [], scripts: [String] = [], mainClass: String? = nil
+    ) -> String {
         var html = """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="color-scheme" content="dark light">
-        <meta name="widgetweaver-token" content="\(Page.escape(token))">
-        <title>\(Page.escape(title == "WidgetWeaver" ? title : title + " · WidgetWeaver"))</title>
-        <link rel="stylesheet" href="\(stylesheetPath)">
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="dark light">
+            <meta name="widgetweaver-token" content="\(Page.escape(token))">
+            <title>\(Page.escape(title == "WidgetWeaver" ? title : title + " · WidgetWeaver"))</title>
+            <link rel="stylesheet" href="\(stylesheetPath)">
 
-        """
+            """
         for sheet in stylesheets { html += "<link rel=\"stylesheet\" href=\"\(Page.escape(sheet))\">\n" }
         for script in scripts { html += "<script src=\"\(Page.escape(script))\" defer></script>\n" }
         html += "</head>\n<body>\n"
@@ -73,12 +75,14 @@ public enum AppShell {
     /// scripts write short messages to (`#live`, polite).
     static func navigation(active: Section?) -> String {
         var html = "<header class=\"app-bar\">\n"
-        html += "<a class=\"brand\" href=\"/\" aria-label=\"WidgetWeaver home\"><span class=\"brand-mark\" aria-hidden=\"true\"></span>"
+        html +=
+            "<a class=\"brand\" href=\"/\" aria-label=\"WidgetWeaver home\"><span class=\"brand-mark\" aria-hidden=\"true\"></span>"
         html += "<span class=\"brand-name\">WidgetWeaver</span></a>\n"
         html += "<nav class=\"app-nav\" aria-label=\"Sections\">\n<ul>\n"
         for section in Section.allCases where section.isServed {
             let current = section == active ? " aria-current=\"page\"" : ""
-            html += "<li><a href=\"\(section.path)\" data-section=\"\(section.rawValue)\"\(current)>\(section.title)</a></li>\n"
+            html +=
+                "<li><a href=\"\(section.path)\" data-section=\"\(section.rawValue)\"\(current)>\(section.title)</a></li>\n"
         }
         html += "</ul>\n</nav>\n<p id=\"live\" class=\"live\" role=\"status\" aria-live=\"polite\"></p>\n</header>\n"
         return html

@@ -2,115 +2,115 @@
 /// a change the page reloads, so what it shows is what the store now holds.
 enum DataAssets {
     static let js = #"""
-    'use strict';
-    (() => {
-      const token = document.querySelector('meta[name="widgetweaver-token"]').content;
-      const $ = (s, r = document) => r.querySelector(s);
-      const noticeKey = 'widgetweaver.notice';
-      function notice(text, isError) {
-        const box = $('#notice');
-        box.hidden = false;
-        box.classList.toggle('error', !!isError);
-        $('#notice-text').textContent = text;
-        $('#live').textContent = text;
-      }
-      const kept = sessionStorage.getItem(noticeKey);
-      if (kept) { sessionStorage.removeItem(noticeKey); const k = JSON.parse(kept); notice(k.text, k.error); }
-      function reloadWith(text, isError) {
-        sessionStorage.setItem(noticeKey, JSON.stringify({ text, error: !!isError }));
-        location.reload();
-      }
-      async function call(method, path, body, raw) {
-        const headers = { 'X-WidgetWeaver-Token': token };
-        if (!raw) headers['Content-Type'] = 'application/json';
-        const response = await fetch(path, { method, headers, body: raw ? body : (body === undefined ? undefined : JSON.stringify(body)) });
-        let answer = {};
-        try { answer = await response.json(); } catch (_) {}
-        if (!response.ok) { const e = new Error(answer.error || ('HTTP ' + response.status)); e.answer = answer; throw e; }
-        return answer;
-      }
-      function on(selector, event, handler) { const node = $(selector); if (node) node.addEventListener(event, handler); }
+        'use strict';
+        (() => {
+          const token = document.querySelector('meta[name="widgetweaver-token"]').content;
+          const $ = (s, r = document) => r.querySelector(s);
+          const noticeKey = 'widgetweaver.notice';
+          function notice(text, isError) {
+            const box = $('#notice');
+            box.hidden = false;
+            box.classList.toggle('error', !!isError);
+            $('#notice-text').textContent = text;
+            $('#live').textContent = text;
+          }
+          const kept = sessionStorage.getItem(noticeKey);
+          if (kept) { sessionStorage.removeItem(noticeKey); const k = JSON.parse(kept); notice(k.text, k.error); }
+          function reloadWith(text, isError) {
+            sessionStorage.setItem(noticeKey, JSON.stringify({ text, error: !!isError }));
+            location.reload();
+          }
+          async function call(method, path, body, raw) {
+            const headers = { 'X-WidgetWeaver-Token': token };
+            if (!raw) headers['Content-Type'] = 'application/json';
+            const response = await fetch(path, { method, headers, body: raw ? body : (body === undefined ? undefined : JSON.stringify(body)) });
+            let answer = {};
+            try { answer = await response.json(); } catch (_) {}
+            if (!response.ok) { const e = new Error(answer.error || ('HTTP ' + response.status)); e.answer = answer; throw e; }
+            return answer;
+          }
+          function on(selector, event, handler) { const node = $(selector); if (node) node.addEventListener(event, handler); }
 
-      // Weather: a place by name (the ambiguous choices listed), or coordinates; then a refresh.
-      async function setLocation(body) {
-        try {
-          const set = await call('POST', '/api/data/weather/location', body);
-          let text = set.message;
-          try { text += ' ' + (await call('POST', '/api/data/weather/refresh')).message; }
-          catch (e) { reloadWith(text + ' Refresh failed: ' + e.message, true); return; }
-          reloadWith(text);
-        } catch (e) {
-          const list = $('#place-choices');
-          list.replaceChildren();
-          if (e.answer && e.answer.choices) {
-            notice(e.message);
-            for (const c of e.answer.choices) {
-              const li = document.createElement('li');
-              const b = document.createElement('button');
-              b.type = 'button'; b.className = 'btn'; b.dataset.pick = c.pick;
-              b.textContent = `${c.label} (${c.latitude.toFixed(2)}, ${c.longitude.toFixed(2)})` + (c.population ? ` · ${c.population.toLocaleString()} people` : '');
-              b.onclick = () => setLocation({ name: body.name, pick: c.pick });
-              li.append(b); list.append(li);
+          // Weather: a place by name (the ambiguous choices listed), or coordinates; then a refresh.
+          async function setLocation(body) {
+            try {
+              const set = await call('POST', '/api/data/weather/location', body);
+              let text = set.message;
+              try { text += ' ' + (await call('POST', '/api/data/weather/refresh')).message; }
+              catch (e) { reloadWith(text + ' Refresh failed: ' + e.message, true); return; }
+              reloadWith(text);
+            } catch (e) {
+              const list = $('#place-choices');
+              list.replaceChildren();
+              if (e.answer && e.answer.choices) {
+                notice(e.message);
+                for (const c of e.answer.choices) {
+                  const li = document.createElement('li');
+                  const b = document.createElement('button');
+                  b.type = 'button'; b.className = 'btn'; b.dataset.pick = c.pick;
+                  b.textContent = `${c.label} (${c.latitude.toFixed(2)}, ${c.longitude.toFixed(2)})` + (c.population ? ` · ${c.population.toLocaleString()} people` : '');
+                  b.onclick = () => setLocation({ name: body.name, pick: c.pick });
+                  li.append(b); list.append(li);
+                }
+              } else notice(e.message, true);
             }
-          } else notice(e.message, true);
-        }
-      }
-      on('#weather-name', 'submit', (ev) => { ev.preventDefault(); setLocation({ name: ev.target.name.value }); });
-      on('#weather-coordinates', 'submit', (ev) => {
-        ev.preventDefault();
-        setLocation({ latitude: Number(ev.target.latitude.value), longitude: Number(ev.target.longitude.value) });
-      });
-      on('#weather-refresh', 'click', async () => {
-        try { reloadWith((await call('POST', '/api/data/weather/refresh')).message); } catch (e) { notice(e.message, true); }
-      });
+          }
+          on('#weather-name', 'submit', (ev) => { ev.preventDefault(); setLocation({ name: ev.target.name.value }); });
+          on('#weather-coordinates', 'submit', (ev) => {
+            ev.preventDefault();
+            setLocation({ latitude: Number(ev.target.latitude.value), longitude: Number(ev.target.longitude.value) });
+          });
+          on('#weather-refresh', 'click', async () => {
+            try { reloadWith((await call('POST', '/api/data/weather/refresh')).message); } catch (e) { notice(e.message, true); }
+          });
 
-      // Calendar: an address, an uploaded file, remove, refresh.
-      function calendarAnswer(a) { reloadWith([a.message].concat(a.notes || []).join(' ')); }
-      on('#calendar-url', 'submit', async (ev) => {
-        ev.preventDefault();
-        try { calendarAnswer(await call('POST', '/api/data/calendar', { url: ev.target.url.value })); } catch (e) { notice(e.message, true); }
-      });
-      on('#calendar-file', 'change', async (ev) => {
-        const file = ev.target.files[0];
-        ev.target.value = '';
-        if (!file) return;
-        try { calendarAnswer(await call('POST', '/api/data/calendar/upload?name=' + encodeURIComponent(file.name), file, true)); }
-        catch (e) { notice(e.message, true); }
-      });
-      on('#calendar-refresh', 'click', async () => {
-        try { calendarAnswer(await call('POST', '/api/data/calendar/refresh')); } catch (e) { notice(e.message, true); }
-      });
-      document.addEventListener('click', async (ev) => {
-        const remove = ev.target.closest('[data-remove-calendar]');
-        if (!remove) return;
-        try { reloadWith((await call('DELETE', '/api/data/calendar/' + encodeURIComponent(remove.dataset.removeCalendar))).message); }
-        catch (e) { notice(e.message, true); }
-      });
+          // Calendar: an address, an uploaded file, remove, refresh.
+          function calendarAnswer(a) { reloadWith([a.message].concat(a.notes || []).join(' ')); }
+          on('#calendar-url', 'submit', async (ev) => {
+            ev.preventDefault();
+            try { calendarAnswer(await call('POST', '/api/data/calendar', { url: ev.target.url.value })); } catch (e) { notice(e.message, true); }
+          });
+          on('#calendar-file', 'change', async (ev) => {
+            const file = ev.target.files[0];
+            ev.target.value = '';
+            if (!file) return;
+            try { calendarAnswer(await call('POST', '/api/data/calendar/upload?name=' + encodeURIComponent(file.name), file, true)); }
+            catch (e) { notice(e.message, true); }
+          });
+          on('#calendar-refresh', 'click', async () => {
+            try { calendarAnswer(await call('POST', '/api/data/calendar/refresh')); } catch (e) { notice(e.message, true); }
+          });
+          document.addEventListener('click', async (ev) => {
+            const remove = ev.target.closest('[data-remove-calendar]');
+            if (!remove) return;
+            try { reloadWith((await call('DELETE', '/api/data/calendar/' + encodeURIComponent(remove.dataset.removeCalendar))).message); }
+            catch (e) { notice(e.message, true); }
+          });
 
-      // Steps: import a file, set the goal, pin a day.
-      on('#steps-file', 'change', async (ev) => {
-        const file = ev.target.files[0];
-        ev.target.value = '';
-        if (!file) return;
-        try { reloadWith((await call('POST', '/api/data/steps/import?name=' + encodeURIComponent(file.name), file, true)).message); }
-        catch (e) { notice(e.message, true); }
-      });
-      on('#steps-goal', 'submit', async (ev) => {
-        ev.preventDefault();
-        const body = { weekday: Number(ev.target.weekday.value) };
-        if (ev.target.weekend.value) body.weekend = Number(ev.target.weekend.value);
-        try { reloadWith((await call('POST', '/api/data/steps/goal', body)).message); } catch (e) { notice(e.message, true); }
-      });
-      for (const day of document.querySelectorAll('#steps-month .month-day')) {
-        day.addEventListener('click', () => {
-          const select = $('#pin-date');
-          if (select && [...select.options].some(o => o.value === day.dataset.date)) { select.value = day.dataset.date; select.focus(); }
-        });
-      }
-      on('#steps-pin', 'submit', async (ev) => {
-        ev.preventDefault();
-        try { notice((await call('POST', '/api/data/steps/pin', { date: ev.target.date.value })).message); } catch (e) { notice(e.message, true); }
-      });
-    })();
-    """#
+          // Steps: import a file, set the goal, pin a day.
+          on('#steps-file', 'change', async (ev) => {
+            const file = ev.target.files[0];
+            ev.target.value = '';
+            if (!file) return;
+            try { reloadWith((await call('POST', '/api/data/steps/import?name=' + encodeURIComponent(file.name), file, true)).message); }
+            catch (e) { notice(e.message, true); }
+          });
+          on('#steps-goal', 'submit', async (ev) => {
+            ev.preventDefault();
+            const body = { weekday: Number(ev.target.weekday.value) };
+            if (ev.target.weekend.value) body.weekend = Number(ev.target.weekend.value);
+            try { reloadWith((await call('POST', '/api/data/steps/goal', body)).message); } catch (e) { notice(e.message, true); }
+          });
+          for (const day of document.querySelectorAll('#steps-month .month-day')) {
+            day.addEventListener('click', () => {
+              const select = $('#pin-date');
+              if (select && [...select.options].some(o => o.value === day.dataset.date)) { select.value = day.dataset.date; select.focus(); }
+            });
+          }
+          on('#steps-pin', 'submit', async (ev) => {
+            ev.preventDefault();
+            try { notice((await call('POST', '/api/data/steps/pin', { date: ev.target.date.value })).message); } catch (e) { notice(e.message, true); }
+          });
+        })();
+        """#
 }

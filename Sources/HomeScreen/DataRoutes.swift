@@ -1,9 +1,9 @@
 import DataSources
 import Foundation
-import Snapshots
 import Hummingbird
 import NIOCore
 import SharedStore
+import Snapshots
 import WidgetDesign
 
 /// The Data page (`/data`), Steps History (`/data/steps`) and their API. Each action is the call
@@ -24,14 +24,18 @@ struct DataRoutes: AppRoutes {
     func register(on router: Router<BasicRequestContext>) {
         router.get("/data") { _, _ in
             guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
-            return Routes.body(DataPage.page(root: root, now: Date(), token: server.token), type: "text/html; charset=utf-8")
+            return Routes.body(
+                DataPage.page(root: root, now: Date(), token: server.token), type: "text/html; charset=utf-8")
         }
         router.get("/data/steps") { _, _ in
-            guard let root = server.storeRoot, let workshop = server.workshop else { return Routes.error(.notFound, "this server has no store") }
+            guard let root = server.storeRoot, let workshop = server.workshop else {
+                return Routes.error(.notFound, "this server has no store")
+            }
             let file = try? StepsService(root: root).load()
             let keys = workshop.variables(now: Date()).filter { $0.key.hasPrefix("__steps_") }
-            let html = StepsHistory.page(file: file ?? nil, keys: Dictionary(keys.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }),
-                                         today: StepsHistory.localDate(Date()), token: server.token)
+            let html = StepsHistory.page(
+                file: file ?? nil, keys: Dictionary(keys.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }),
+                today: StepsHistory.localDate(Date()), token: server.token)
             return Routes.body(html, type: "text/html; charset=utf-8")
         }
 
@@ -40,8 +44,12 @@ struct DataRoutes: AppRoutes {
             guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                  Set(o.keys).isSubset(of: ["name", "pick", "latitude", "longitude"]) else {
-                return Routes.error(.badRequest, "the body must be {\"name\": PLACE, \"pick\": N (optional)} or {\"latitude\": DEG, \"longitude\": DEG, \"name\": TEXT (optional)}")
+                Set(o.keys).isSubset(of: ["name", "pick", "latitude", "longitude"])
+            else {
+                return Routes.error(
+                    .badRequest,
+                    "the body must be {\"name\": PLACE, \"pick\": N (optional)} or {\"latitude\": DEG, \"longitude\": DEG, \"name\": TEXT (optional)}"
+                )
             }
             return try Self.failing {
                 let service = WeatherService(root: root, api: try Self.openMeteo())
@@ -49,10 +57,15 @@ struct DataRoutes: AppRoutes {
                 var name: String?
                 if case .string(let n)? = o["name"] { name = n.trimmingCharacters(in: .whitespacesAndNewlines) }
                 if case .number(let lat)? = o["latitude"], case .number(let lon)? = o["longitude"] {
-                    guard (-90...90).contains(lat) else { return DesignAPIRoutes.fieldError("latitude", "'latitude' must be -90…90; got \(lat)") }
-                    guard (-180...180).contains(lon) else { return DesignAPIRoutes.fieldError("longitude", "'longitude' must be -180…180; got \(lon)") }
-                    location = WeatherFile.Location(name: name.flatMap { $0.isEmpty ? nil : $0 } ?? String(format: "%.4f, %.4f", lat, lon),
-                                                    latitude: lat, longitude: lon, updatedAt: Date())
+                    guard (-90...90).contains(lat) else {
+                        return DesignAPIRoutes.fieldError("latitude", "'latitude' must be -90…90; got \(lat)")
+                    }
+                    guard (-180...180).contains(lon) else {
+                        return DesignAPIRoutes.fieldError("longitude", "'longitude' must be -180…180; got \(lon)")
+                    }
+                    location = WeatherFile.Location(
+                        name: name.flatMap { $0.isEmpty ? nil : $0 } ?? String(format: "%.4f, %.4f", lat, lon),
+                        latitude: lat, longitude: lon, updatedAt: Date())
                 } else {
                     guard let name, !name.isEmpty, name.count <= 200 else {
                         return DesignAPIRoutes.fieldError("name", "give a place name (1…200 characters) or coordinates")
@@ -65,24 +78,32 @@ struct DataRoutes: AppRoutes {
                     }
                     switch try WeatherService.resolve(places, pick: pick) {
                     case .none:
-                        return DesignAPIRoutes.fieldError("name", "no place called '\(name)'; check the spelling or use coordinates")
+                        return DesignAPIRoutes.fieldError(
+                            "name", "no place called '\(name)'; check the spelling or use coordinates")
                     case .ambiguous(let choices):
-                        return DesignAPIRoutes.json(.object([
-                            "error": .string("'\(name)' matches \(choices.count) places; choose one"),
-                            "choices": .array(choices.enumerated().map { i, p in
-                                .object(["pick": .number(Double(i + 1)), "label": .string(p.label),
-                                         "latitude": .number(p.latitude), "longitude": .number(p.longitude),
-                                         "population": p.population.map { .number(Double($0)) } ?? .null])
-                            }),
-                        ]), status: .conflict)
+                        return DesignAPIRoutes.json(
+                            .object([
+                                "error": .string("'\(name)' matches \(choices.count) places; choose one"),
+                                "choices": .array(
+                                    choices.enumerated().map { i, p in
+                                        .object([
+                                            "pick": .number(Double(i + 1)), "label": .string(p.label),
+                                            "latitude": .number(p.latitude), "longitude": .number(p.longitude),
+                                            "population": p.population.map { .number(Double($0)) } ?? .null,
+                                        ])
+                                    }),
+                            ]), status: .conflict)
                     case .chosen(let p, _):
-                        location = WeatherFile.Location(name: p.name, latitude: p.latitude, longitude: p.longitude, updatedAt: Date(),
-                                                        timeZone: p.timeZone, country: p.country, admin1: p.admin1)
+                        location = WeatherFile.Location(
+                            name: p.name, latitude: p.latitude, longitude: p.longitude, updatedAt: Date(),
+                            timeZone: p.timeZone, country: p.country, admin1: p.admin1)
                     }
                 }
                 try service.setLocation(location)
                 server.refresh()
-                return LibraryRoutes.message("Location: \(location.name) (\(String(format: "%.4f, %.4f", location.latitude, location.longitude))).")
+                return LibraryRoutes.message(
+                    "Location: \(location.name) (\(String(format: "%.4f, %.4f", location.latitude, location.longitude)))."
+                )
             }
         }
         router.post("/api/data/weather/refresh") { _, _ in
@@ -93,9 +114,13 @@ struct DataRoutes: AppRoutes {
                 switch outcome {
                 case .updated(let f):
                     let s = f.snapshot
-                    return LibraryRoutes.message("\(f.location?.name ?? "Weather"): \(s?.condition ?? "updated"), \(s.map { "\(Int($0.temperatureC.rounded()))°C" } ?? "")")
+                    return LibraryRoutes.message(
+                        "\(f.location?.name ?? "Weather"): \(s?.condition ?? "updated"), \(s.map { "\(Int($0.temperatureC.rounded()))°C" } ?? "")"
+                    )
                 case .tooSoon(_, _, let next):
-                    return LibraryRoutes.message("Not fetched: the next request is allowed in \(WeatherService.age(next.timeIntervalSinceNow + 59)).")
+                    return LibraryRoutes.message(
+                        "Not fetched: the next request is allowed in \(WeatherService.age(next.timeIntervalSinceNow + 59))."
+                    )
                 case .failed(let f, let error):
                     return Routes.error(.badGateway, error + (f.snapshot == nil ? "" : " (kept the last snapshot)"))
                 }
@@ -107,13 +132,18 @@ struct DataRoutes: AppRoutes {
             guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                  Set(o.keys).isSubset(of: ["url", "name"]), case .string(let url)? = o["url"] else {
-                return Routes.error(.badRequest, "the body must be {\"url\": \"https://…/calendar.ics\", \"name\": TEXT (optional)}")
+                Set(o.keys).isSubset(of: ["url", "name"]), case .string(let url)? = o["url"]
+            else {
+                return Routes.error(
+                    .badRequest, "the body must be {\"url\": \"https://…/calendar.ics\", \"name\": TEXT (optional)}")
             }
             // Only web addresses: a path typed in a browser must never name a file on this machine.
             let lower = url.lowercased()
-            guard lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("webcal://"), url.count <= 2000 else {
-                return DesignAPIRoutes.fieldError("url", "the address must start with https://, http:// or webcal:// (upload a file instead)")
+            guard lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("webcal://"),
+                url.count <= 2000
+            else {
+                return DesignAPIRoutes.fieldError(
+                    "url", "the address must start with https://, http:// or webcal:// (upload a file instead)")
             }
             var name: String?
             if case .string(let n)? = o["name"], !n.trimmingCharacters(in: .whitespaces).isEmpty { name = n }
@@ -123,17 +153,22 @@ struct DataRoutes: AppRoutes {
             guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
             let body: ByteBuffer
             do { body = try await request.body.collect(upTo: Self.maximumCalendarBytes) } catch {
-                return Routes.error(.contentTooLarge, "the calendar file is larger than \(Self.maximumCalendarBytes) bytes")
+                return Routes.error(
+                    .contentTooLarge, "the calendar file is larger than \(Self.maximumCalendarBytes) bytes")
             }
             let fileName = ImportRoutes.fileName(request.uri.queryParameters.get("name"))
             // Kept in the store: a file calendar is read again at every refresh.
             let folder = root.url.appendingPathComponent("calendars/uploads", isDirectory: true)
             return try Self.failing {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                let stem = ImportRoutes.safeStem(URL(fileURLWithPath: fileName).deletingPathExtension().lastPathComponent)
+                let stem = ImportRoutes.safeStem(
+                    URL(fileURLWithPath: fileName).deletingPathExtension().lastPathComponent)
                 var target = folder.appendingPathComponent(stem + ".ics")
                 var n = 2
-                while FileManager.default.fileExists(atPath: target.path) { target = folder.appendingPathComponent("\(stem)-\(n).ics"); n += 1 }
+                while FileManager.default.fileExists(atPath: target.path) {
+                    target = folder.appendingPathComponent("\(stem)-\(n).ics")
+                    n += 1
+                }
                 try FileSystem.atomicWrite(Data(buffer: body), to: target)
                 do {
                     return try Self.addCalendar(root, source: target.path, name: nil, shownAs: fileName)
@@ -145,7 +180,9 @@ struct DataRoutes: AppRoutes {
         }
         router.delete("/api/data/calendar/:id") { _, context in
             guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
-            guard let id = context.parameters.get("id"), Routes.isPlainID(id) else { return Routes.error(.notFound, "no such calendar") }
+            guard let id = context.parameters.get("id"), Routes.isPlainID(id) else {
+                return Routes.error(.notFound, "no such calendar")
+            }
             return try Self.failing {
                 let service = CalendarService(root: root)
                 let removed = try service.remove(id)
@@ -163,8 +200,12 @@ struct DataRoutes: AppRoutes {
                 let report = try CalendarService(root: root).refresh()
                 server.refresh()
                 let events = report.snapshot.calendars.reduce(0) { $0 + $1.events }
-                return DesignAPIRoutes.json(.object(["message": .string("Refreshed \(report.snapshot.calendars.count) calendar(s): \(events) event(s)."),
-                                                     "notes": .array(report.notes.map { .string($0) })]))
+                return DesignAPIRoutes.json(
+                    .object([
+                        "message": .string(
+                            "Refreshed \(report.snapshot.calendars.count) calendar(s): \(events) event(s)."),
+                        "notes": .array(report.notes.map { .string($0) }),
+                    ]))
             }
         }
 
@@ -173,7 +214,8 @@ struct DataRoutes: AppRoutes {
             guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
             let body: ByteBuffer
             do { body = try await request.body.collect(upTo: StepsService.maxFileBytes) } catch {
-                return Routes.error(.contentTooLarge, "the steps file is larger than \(StepsService.maxFileBytes) bytes")
+                return Routes.error(
+                    .contentTooLarge, "the steps file is larger than \(StepsService.maxFileBytes) bytes")
             }
             let fileName = ImportRoutes.fileName(request.uri.queryParameters.get("name"))
             return try Self.failing {
@@ -186,42 +228,53 @@ struct DataRoutes: AppRoutes {
                 try FileSystem.atomicWrite(Data(buffer: body), to: file)
                 let r = try StepsService(root: root).importFile(file)
                 server.refresh()
-                return LibraryRoutes.message("Imported \(r.imported) day\(r.imported == 1 ? "" : "s") (\(r.firstDate) … \(r.lastDate))"
-                                             + (r.replaced > 0 ? ", \(r.replaced) replacing stored days" : "")
-                                             + (r.today.map { ". Today: \($0.steps) steps" } ?? "") + ".")
+                return LibraryRoutes.message(
+                    "Imported \(r.imported) day\(r.imported == 1 ? "" : "s") (\(r.firstDate) … \(r.lastDate))"
+                        + (r.replaced > 0 ? ", \(r.replaced) replacing stored days" : "")
+                        + (r.today.map { ". Today: \($0.steps) steps" } ?? "") + ".")
             }
         }
         router.post("/api/data/steps/goal") { request, _ in
             guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                  Set(o.keys).isSubset(of: ["weekday", "weekend"]), case .number(let weekday)? = o["weekday"] else {
+                Set(o.keys).isSubset(of: ["weekday", "weekend"]), case .number(let weekday)? = o["weekday"]
+            else {
                 return Routes.error(.badRequest, "the body must be {\"weekday\": STEPS, \"weekend\": STEPS (optional)}")
             }
             var weekend: Int?
             if case .number(let w)? = o["weekend"] { weekend = Int(exactly: w) ?? 0 }
-            guard let goal = Int(exactly: weekday) else { return DesignAPIRoutes.fieldError("weekday", "the goal must be a whole number of steps in 1…200000") }
+            guard let goal = Int(exactly: weekday) else {
+                return DesignAPIRoutes.fieldError("weekday", "the goal must be a whole number of steps in 1…200000")
+            }
             return try Self.failing {
                 let f = try StepsService(root: root).setGoal(weekday: goal, weekend: weekend)
                 server.refresh()
-                return LibraryRoutes.message("Goal: \(f.goalWeekday ?? goal) steps on weekdays, \(f.goalWeekend ?? f.goalWeekday ?? goal) at weekends.")
+                return LibraryRoutes.message(
+                    "Goal: \(f.goalWeekday ?? goal) steps on weekdays, \(f.goalWeekend ?? f.goalWeekday ?? goal) at weekends."
+                )
             }
         }
         router.post("/api/data/steps/pin") { request, _ in
-            guard let root = server.storeRoot, let library = server.library else { return Routes.error(.notFound, "this server has no store") }
+            guard let root = server.storeRoot, let library = server.library else {
+                return Routes.error(.notFound, "this server has no store")
+            }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                  Set(o.keys) == ["date"], case .string(let date)? = o["date"] else {
+                Set(o.keys) == ["date"], case .string(let date)? = o["date"]
+            else {
                 return Routes.error(.badRequest, "the body must be {\"date\": \"yyyy-MM-dd\"}")
             }
             guard let day = (try? StepsService(root: root).load())?.history?.first(where: { $0.date == date }) else {
                 return DesignAPIRoutes.fieldError("date", "no steps recorded on '\(date)'")
             }
             return try LibraryRoutes.refusing {
-                let spec = try StepsHistory.pinnedDesign(day: day, goal: StepsHistory.goal(for: date, in: try? StepsService(root: root).load()), now: Date())
+                let spec = try StepsHistory.pinnedDesign(
+                    day: day, goal: StepsHistory.goal(for: date, in: try? StepsService(root: root).load()), now: Date())
                 try library.add([spec])
                 server.refresh()
-                var response = DesignAPIRoutes.json(.object(["id": .string(spec.id.uuidString), "message": .string("Pinned \(date) as \(spec.name).")]))
+                var response = DesignAPIRoutes.json(
+                    .object(["id": .string(spec.id.uuidString), "message": .string("Pinned \(date) as \(spec.name).")]))
                 response.status = .created
                 return response
             }
@@ -235,8 +288,11 @@ struct DataRoutes: AppRoutes {
             _ = try service.refresh()
             var notes = warnings.prefix(5).map { JSONValue.string("\(entry.name): \($0)") }
             if warnings.count > 5 { notes.append(.string("\(entry.name): \(warnings.count - 5) more warnings")) }
-            var response = DesignAPIRoutes.json(.object(["message": .string("Added \(entry.name): \(count) event\(count == 1 ? "" : "s")."),
-                                                         "id": .string(entry.id), "notes": .array(notes)]))
+            var response = DesignAPIRoutes.json(
+                .object([
+                    "message": .string("Added \(entry.name): \(count) event\(count == 1 ? "" : "s")."),
+                    "id": .string(entry.id), "notes": .array(notes),
+                ]))
             response.status = .created
             return response
         } catch let e as DataSourceError {

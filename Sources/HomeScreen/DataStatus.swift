@@ -21,11 +21,16 @@ struct DataStatus {
         [weather(root, now: now), calendar(root, now: now), steps(root), reminders()]
     }
 
-    static func ago(_ date: Date, now: Date) -> String { WeatherService.age(max(0, now.timeIntervalSince(date))) + " ago" }
+    static func ago(_ date: Date, now: Date) -> String {
+        WeatherService.age(max(0, now.timeIntervalSince(date))) + " ago"
+    }
 
     static func weather(_ root: StoreRoot, now: Date) -> DataStatus {
-        var s = DataStatus(id: "weather", title: "Weather", state: .unconfigured, summary: "No location set", link: "/data#weather")
-        guard let file = try? WeatherService(root: root, api: OpenMeteo()).load(), let location = file.location else { return s }
+        var s = DataStatus(
+            id: "weather", title: "Weather", state: .unconfigured, summary: "No location set", link: "/data#weather")
+        guard let file = try? WeatherService(root: root, api: OpenMeteo()).load(), let location = file.location else {
+            return s
+        }
         s.summary = location.name
         if let error = file.refresh.lastError {
             s.state = .error
@@ -41,7 +46,9 @@ struct DataStatus {
     }
 
     static func calendar(_ root: StoreRoot, now: Date) -> DataStatus {
-        var s = DataStatus(id: "calendar", title: "Calendar", state: .unconfigured, summary: "No calendars added", link: "/data#calendar")
+        var s = DataStatus(
+            id: "calendar", title: "Calendar", state: .unconfigured, summary: "No calendars added",
+            link: "/data#calendar")
         guard let list = try? CalendarService(root: root).list(), !list.isEmpty else { return s }
         s.summary = "\(list.count) calendar\(list.count == 1 ? "" : "s")"
         let failing = list.filter { $0.lastError != nil }
@@ -57,10 +64,14 @@ struct DataStatus {
     }
 
     static func steps(_ root: StoreRoot) -> DataStatus {
-        var s = DataStatus(id: "steps", title: "Steps", state: .unconfigured, summary: "No steps imported", link: "/data#steps")
-        guard let file = try? StepsService(root: root).load(), let history = file.history, !history.isEmpty else { return s }
+        var s = DataStatus(
+            id: "steps", title: "Steps", state: .unconfigured, summary: "No steps imported", link: "/data#steps")
+        guard let file = try? StepsService(root: root).load(), let history = file.history, !history.isEmpty else {
+            return s
+        }
         s.state = .ok
-        s.summary = "\(history.count) day\(history.count == 1 ? "" : "s") (\(history.first!.date) … \(history.last!.date))"
+        s.summary =
+            "\(history.count) day\(history.count == 1 ? "" : "s") (\(history.first!.date) … \(history.last!.date))"
         s.detail = "Goal \(file.goalWeekday ?? 10_000) steps"
         s.link = "/data/steps"
         return s
@@ -69,7 +80,8 @@ struct DataStatus {
     /// The reminders source belongs to the reminders issue; until it is merged the card points
     /// at the command that will set it up.
     static func reminders() -> DataStatus {
-        DataStatus(id: "reminders", title: "Reminders", state: .unconfigured, summary: "Set up with 'weaver reminders'",
-                   detail: "Not available in the browser yet", link: "/data#reminders")
+        DataStatus(
+            id: "reminders", title: "Reminders", state: .unconfigured, summary: "Set up with 'weaver reminders'",
+            detail: "Not available in the browser yet", link: "/data#reminders")
     }
 }

@@ -37,13 +37,19 @@ struct DesignAPIRoutes: AppRoutes {
             }
         }
         router.post("/api/designs") { request, _ in
-            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            guard let workshop = server.workshop else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             let limits = JSONLimits(maxDepth: 2, maxValueCount: 8, maxStringBytes: 1024)
             guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
-                  Set(o.keys).isSubset(of: ["template", "name"]),
-                  case .string(let template)? = o["template"] else {
-                return Routes.error(.badRequest, "the body must be {\"template\": ID, \"name\": TEXT (optional)}; templates: \(TemplateCatalogue.ids)")
+                Set(o.keys).isSubset(of: ["template", "name"]),
+                case .string(let template)? = o["template"]
+            else {
+                return Routes.error(
+                    .badRequest,
+                    "the body must be {\"template\": ID, \"name\": TEXT (optional)}; templates: \(TemplateCatalogue.ids)"
+                )
             }
             var name: String?
             if let n = o["name"] {
@@ -53,8 +59,11 @@ struct DesignAPIRoutes: AppRoutes {
             do {
                 let spec = try workshop.create(starter: template, name: name, now: Date())
                 server.refresh()
-                var response = Self.json(.object(["id": .string(spec.id.uuidString), "editor": .string("/editor/\(spec.id.uuidString)"),
-                                                  "design": spec.jsonValue]))
+                var response = Self.json(
+                    .object([
+                        "id": .string(spec.id.uuidString), "editor": .string("/editor/\(spec.id.uuidString)"),
+                        "design": spec.jsonValue,
+                    ]))
                 response.status = .created
                 return response
             } catch let e as DesignError {
@@ -93,8 +102,9 @@ struct DesignAPIRoutes: AppRoutes {
             return try withDesign(context) { workshop, id in
                 let limits = JSONLimits(maxDepth: 2, maxValueCount: 8, maxStringBytes: 8192)
                 guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
-                      Set(o.keys) == ["field", "value"],
-                      case .string(let field)? = o["field"], case .string(let value)? = o["value"] else {
+                    Set(o.keys) == ["field", "value"],
+                    case .string(let field)? = o["field"], case .string(let value)? = o["value"]
+                else {
                     return Routes.error(.badRequest, "the body must be {\"field\": KEY, \"value\": TEXT}")
                 }
                 var spec = try server.drafts.draft(id) ?? workshop.design(id: id)
@@ -104,26 +114,34 @@ struct DesignAPIRoutes: AppRoutes {
                     return Self.fieldError(field, e.message)
                 }
                 server.drafts.set(id, spec)
-                return draftAnswer(spec, unsaved: true, notices: EditorNotices.after(field: field, in: spec, isPro: workshop.isPro))
+                return draftAnswer(
+                    spec, unsaved: true, notices: EditorNotices.after(field: field, in: spec, isPro: workshop.isPro))
             }
         }
         // Trying a preview button: what it would do to the draft's variables, nothing written.
         router.post("/api/drafts/:id/try") { request, context in
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             return try withDesign(context) { workshop, id in
-                let limits = JSONLimits(maxDepth: 3, maxValueCount: 4 + 2 * Self.maximumTrialVariables, maxStringBytes: 1024)
+                let limits = JSONLimits(
+                    maxDepth: 3, maxValueCount: 4 + 2 * Self.maximumTrialVariables, maxStringBytes: 1024)
                 guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
-                      Set(o.keys).isSubset(of: ["family", "x", "y", "trial"]),
-                      case .string(let family)? = o["family"],
-                      case .number(let x)? = o["x"], x.isFinite, case .number(let y)? = o["y"], y.isFinite,
-                      let trial = Self.trialObject(o["trial"] ?? .object([:])) else {
-                    return Routes.error(.badRequest, "the body must be {\"family\": NAME, \"x\": POINTS, \"y\": POINTS, \"trial\": {KEY: TEXT}}")
+                    Set(o.keys).isSubset(of: ["family", "x", "y", "trial"]),
+                    case .string(let family)? = o["family"],
+                    case .number(let x)? = o["x"], x.isFinite, case .number(let y)? = o["y"], y.isFinite,
+                    let trial = Self.trialObject(o["trial"] ?? .object([:]))
+                else {
+                    return Routes.error(
+                        .badRequest,
+                        "the body must be {\"family\": NAME, \"x\": POINTS, \"y\": POINTS, \"trial\": {KEY: TEXT}}")
                 }
                 let spec = try server.drafts.draft(id) ?? workshop.design(id: id)
                 do {
                     let press = try workshop.tryButton(spec, family: family, x: x, y: y, trial: trial, now: Date())
                     var answer: [String: JSONValue] = ["message": .string(press.message)]
-                    if let key = press.key, let value = press.value { answer["key"] = .string(key); answer["value"] = .string(value) }
+                    if let key = press.key, let value = press.value {
+                        answer["key"] = .string(key)
+                        answer["value"] = .string(value)
+                    }
                     return Self.json(.object(answer))
                 } catch let e as NothingToTap {
                     return Routes.error(.unprocessableContent, e.description)
@@ -153,35 +171,51 @@ struct DesignAPIRoutes: AppRoutes {
                 }
                 spec.id = UUID(uuidString: id) ?? spec.id
                 guard let trial = Self.trialVariables(request.headers[.init("X-WidgetWeaver-Try")!]) else {
-                    return Routes.error(.badRequest, "X-WidgetWeaver-Try must be a percent-encoded JSON object of at most \(Self.maximumTrialVariables) text values")
+                    return Routes.error(
+                        .badRequest,
+                        "X-WidgetWeaver-Try must be a percent-encoded JSON object of at most \(Self.maximumTrialVariables) text values"
+                    )
                 }
-                guard let data = query.get("data").map({ $0 == "sample" ? true : $0 == "live" ? false : nil }) ?? false else {
+                guard let data = query.get("data").map({ $0 == "sample" ? true : $0 == "live" ? false : nil }) ?? false
+                else {
                     return Routes.error(.badRequest, "'data' must be live or sample")
                 }
-                let drawn = try workshop.renderDraft(spec, family: familyName, format: format, scale: scale, trial: trial, sample: data, now: Date())
+                let drawn = try workshop.renderDraft(
+                    spec, family: familyName, format: format, scale: scale, trial: trial, sample: data, now: Date())
                 var response = Routes.bytes(drawn.bytes, type: format.contentType)
                 // The renderer's warnings ride along, so one request gives the page the picture and
                 // what to say beside it. Percent-encoded JSON: header values must be plain ASCII.
-                let warnings = String(decoding: JSONValue.array(drawn.warnings.map { .string($0) }).prettyPrinted(), as: UTF8.self)
-                response.headers[.init("X-WidgetWeaver-Warnings")!] = warnings.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%5B%5D"
+                let warnings = String(
+                    decoding: JSONValue.array(drawn.warnings.map { .string($0) }).prettyPrinted(), as: UTF8.self)
+                response.headers[.init("X-WidgetWeaver-Warnings")!] =
+                    warnings.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%5B%5D"
                 // The buttons, in points, so the page can put a real button over each to try it.
-                let buttons = JSONValue.array(drawn.buttons.map { b in
-                    .object(["label": .string(b.label), "x": .number(b.x), "y": .number(b.y), "width": .number(b.width), "height": .number(b.height)])
-                })
-                response.headers[.init("X-WidgetWeaver-Buttons")!] = String(decoding: buttons.prettyPrinted(), as: UTF8.self)
+                let buttons = JSONValue.array(
+                    drawn.buttons.map { b in
+                        .object([
+                            "label": .string(b.label), "x": .number(b.x), "y": .number(b.y), "width": .number(b.width),
+                            "height": .number(b.height),
+                        ])
+                    })
+                response.headers[.init("X-WidgetWeaver-Buttons")!] =
+                    String(decoding: buttons.prettyPrinted(), as: UTF8.self)
                     .addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%5B%5D"
                 return response
             }
         }
 
         router.post("/api/images") { request, _ in
-            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            guard let workshop = server.workshop else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
             // Capped before reading; the pixel count is checked from the header before decoding.
             let body = try await request.body.collect(upTo: DesignImages.maximumFileBytes)
             do {
                 let image = try workshop.importImage(Data(buffer: body))
-                var answer: [String: JSONValue] = ["fileName": .string(image.fileName), "width": .number(Double(image.pixelWidth)),
-                                                   "height": .number(Double(image.pixelHeight))]
+                var answer: [String: JSONValue] = [
+                    "fileName": .string(image.fileName), "width": .number(Double(image.pixelWidth)),
+                    "height": .number(Double(image.pixelHeight)),
+                ]
                 if let w = image.scaledFromWidth, let h = image.scaledFromHeight {
                     answer["scaledFrom"] = .object(["width": .number(Double(w)), "height": .number(Double(h))])
                 }
@@ -197,12 +231,17 @@ struct DesignAPIRoutes: AppRoutes {
         }
         // Theme from photo: the picture's colours and the accent and background that suit it.
         router.get("/api/images/:name/theme") { _, context in
-            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            guard let workshop = server.workshop else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
             guard let name = context.parameters.get("name") else { return Routes.error(.notFound, "no such picture") }
             do {
                 let theme = try workshop.photoTheme(fileName: name)
-                return Self.json(.object(["palette": .array(theme.palette.map { .string($0) }),
-                                          "accent": .string(theme.accent.rawValue), "background": .string(theme.background.rawValue)]))
+                return Self.json(
+                    .object([
+                        "palette": .array(theme.palette.map { .string($0) }),
+                        "accent": .string(theme.accent.rawValue), "background": .string(theme.background.rawValue),
+                    ]))
             } catch let e as NotFound {
                 return Routes.error(.notFound, e.description)
             } catch let e as DesignError {
@@ -210,24 +249,39 @@ struct DesignAPIRoutes: AppRoutes {
             }
         }
         router.get("/api/variables") { _, _ in
-            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
-            let list = workshop.variables(now: Date()).map { JSONValue.object(["key": .string($0.key), "value": .string($0.value)]) }
+            guard let workshop = server.workshop else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
+            let list = workshop.variables(now: Date()).map {
+                JSONValue.object(["key": .string($0.key), "value": .string($0.value)])
+            }
             return Self.json(.object(["variables": .array(list), "pro": .bool(workshop.isPro)]))
         }
         router.get("/api/symbols") { _, _ in
-            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            guard let workshop = server.workshop else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
             // Each name with the glyph the renderer draws for it (the page draws it in the same font).
-            return Self.json(.array(workshop.symbolNames().map { name in
-                let glyph = SymbolMap.glyph(name)
-                return JSONValue.object(["name": .string(name), "material": .string(glyph.materialName), "glyph": .string(glyph.character)])
-            }))
+            return Self.json(
+                .array(
+                    workshop.symbolNames().map { name in
+                        let glyph = SymbolMap.glyph(name)
+                        return JSONValue.object([
+                            "name": .string(name), "material": .string(glyph.materialName),
+                            "glyph": .string(glyph.character),
+                        ])
+                    }))
         }
     }
 
     /// Runs `body` for an ID that is a plain library ID, turning `NotFound` into 404 and other
     /// refusals into 422 with their message.
-    func withDesign(_ context: BasicRequestContext, _ body: (any DesignWorkshop, String) throws -> Response) throws -> Response {
-        guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+    func withDesign(_ context: BasicRequestContext, _ body: (any DesignWorkshop, String) throws -> Response) throws
+        -> Response
+    {
+        guard let workshop = server.workshop else {
+            return Routes.error(.notFound, "this server has no design library")
+        }
         guard let id = context.parameters.get("id"), Routes.isPlainID(id), UUID(uuidString: id) != nil else {
             return Routes.error(.notFound, "no such design (a design ID is a UUID)")
         }
@@ -257,7 +311,9 @@ struct DesignAPIRoutes: AppRoutes {
     static func trialVariables(_ header: String?) -> [String: String]? {
         guard let header, !header.isEmpty else { return [:] }
         guard header.utf8.count <= 8192, let text = header.removingPercentEncoding,
-              let value = try? JSONValue.parse(Data(text.utf8), limits: JSONLimits(maxDepth: 2, maxValueCount: 2 * maximumTrialVariables + 1, maxStringBytes: 1024))
+            let value = try? JSONValue.parse(
+                Data(text.utf8),
+                limits: JSONLimits(maxDepth: 2, maxValueCount: 2 * maximumTrialVariables + 1, maxStringBytes: 1024))
         else { return nil }
         return trialObject(value)
     }
@@ -276,19 +332,30 @@ struct DesignAPIRoutes: AppRoutes {
             return .failure(Refusal(response: Routes.error(.badRequest, "the body is not a design: \(error)")))
         }
         guard decoded.1.isEmpty else {
-            let errors = decoded.1.map { JSONValue.object(["field": .string($0.path), "message": .string($0.message)]) }
+            let errors = decoded.1.map {
+                JSONValue.object(["field": .string($0.path), "message": .string($0.message)])
+            }
             let first = decoded.1[0]
-            return .failure(Refusal(response: json(.object(["error": .string(first.description), "field": .string(first.path),
-                                                             "errors": .array(errors)]), status: .unprocessableContent)))
+            return .failure(
+                Refusal(
+                    response: json(
+                        .object([
+                            "error": .string(first.description), "field": .string(first.path),
+                            "errors": .array(errors),
+                        ]), status: .unprocessableContent)))
         }
         return .success(decoded.0)
     }
 
     func draftAnswer(_ spec: WidgetSpec, unsaved: Bool, notices: [EditorNotices.Notice]) -> Response {
         let resolved = server.workshop?.resolvedTexts(spec, now: Date()) ?? [:]
-        return Self.json(.object(["design": spec.jsonValue, "unsaved": .bool(unsaved),
-                      "resolved": .object(resolved.mapValues { JSONValue.string($0) }),
-                      "notices": .array(notices.map { .object(["field": .string($0.field), "message": .string($0.message)]) })]))
+        return Self.json(
+            .object([
+                "design": spec.jsonValue, "unsaved": .bool(unsaved),
+                "resolved": .object(resolved.mapValues { JSONValue.string($0) }),
+                "notices": .array(
+                    notices.map { .object(["field": .string($0.field), "message": .string($0.message)]) }),
+            ]))
     }
 
     static func fieldError(_ field: String, _ message: String) -> Response {
@@ -296,7 +363,8 @@ struct DesignAPIRoutes: AppRoutes {
     }
 
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: Array(value.prettyPrinted()))))
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: Array(value.prettyPrinted()))))
     }
 }

@@ -19,11 +19,15 @@ public protocol DesignWorkshop: Sendable {
     /// home screen).
     /// `trial`: variables the page's tried buttons changed, drawn in place of the store's (Pro).
     /// `sample`: the fixed sample weather, calendar, steps and noise (`SampleData`) instead of the store's.
-    func renderDraft(_ spec: WidgetSpec, family: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool, now: Date) throws -> DraftRender
+    func renderDraft(
+        _ spec: WidgetSpec, family: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool,
+        now: Date
+    ) throws -> DraftRender
     /// Presses the draft's button at `x`,`y` (points) without writing anything: the variable it
     /// would change and its new value, from `trial` over the store's values. `NothingToTap` when no
     /// button is there.
-    func tryButton(_ spec: WidgetSpec, family: String, x: Double, y: Double, trial: [String: String], now: Date) throws -> TrialPress
+    func tryButton(_ spec: WidgetSpec, family: String, x: Double, y: Double, trial: [String: String], now: Date) throws
+        -> TrialPress
     /// The design's template texts as the widget writes them now (`{{…}}` resolved), by field key.
     func resolvedTexts(_ spec: WidgetSpec, now: Date) -> [String: String]
     /// Every variable key a text may use with its current value: built-in keys, then stored ones.

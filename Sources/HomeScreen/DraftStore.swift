@@ -34,7 +34,9 @@ public final class DraftStore: Sendable {
         state.withLock { s in
             s.clock += 1
             s.drafts[id] = Held(spec: spec, touched: s.clock)
-            while s.drafts.count > Self.capacity, let oldest = s.drafts.min(by: { $0.value.touched < $1.value.touched })?.key {
+            while s.drafts.count > Self.capacity,
+                let oldest = s.drafts.min(by: { $0.value.touched < $1.value.touched })?.key
+            {
                 s.drafts[oldest] = nil
             }
         }

@@ -15,10 +15,19 @@ enum EditorNotices {
         var notices: [Notice] = []
         let key = field.lowercased()
         if key.hasPrefix("symbol"), let symbol = spec.symbol, SymbolMap.glyph(symbol.name).isFallback {
-            notices.append(Notice(field: field, message: "'\(symbol.name)' is not in the symbol map: the widget draws \(SymbolMap.fallbackName) (a circled ?) instead; pick one from the list"))
+            notices.append(
+                Notice(
+                    field: field,
+                    message:
+                        "'\(symbol.name)' is not in the symbol map: the widget draws \(SymbolMap.fallbackName) (a circled ?) instead; pick one from the list"
+                ))
         }
         if (key.hasPrefix("action") || key.hasPrefix("actions")) && spec.actionBar != nil && !isPro {
-            notices.append(Notice(field: field, message: "buttons are a Pro feature: without Pro ('weaver pro unlock') the widgets do not draw them"))
+            notices.append(
+                Notice(
+                    field: field,
+                    message: "buttons are a Pro feature: without Pro ('weaver pro unlock') the widgets do not draw them"
+                ))
         }
         return notices
     }

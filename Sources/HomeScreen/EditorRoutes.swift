@@ -15,12 +15,17 @@ struct EditorRoutes: AppRoutes {
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/editor") { _, _ in
-            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
-            let html = EditorPage.chooser(designs: try workshop.listings(), starters: TemplateCatalogue.all, token: server.token)
+            guard let workshop = server.workshop else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
+            let html = EditorPage.chooser(
+                designs: try workshop.listings(), starters: TemplateCatalogue.all, token: server.token)
             return Routes.body(html, type: "text/html; charset=utf-8")
         }
         router.get("/editor/:id") { _, context in
-            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            guard let workshop = server.workshop else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
             guard let id = context.parameters.get("id"), Routes.isPlainID(id), UUID(uuidString: id) != nil else {
                 return Routes.error(.notFound, "no such design (a design ID is a UUID)")
             }
@@ -35,7 +40,9 @@ struct EditorRoutes: AppRoutes {
         router.get("/static/editor.css") { _, _ in Routes.body(EditorAssets.css, type: "text/css; charset=utf-8") }
         router.get("/static/editor.js") { _, _ in Routes.body(EditorAssets.js, type: "text/javascript; charset=utf-8") }
         router.get("/static/symbols.ttf") { _, _ in
-            guard let font = Self.symbolFont else { return Routes.error(.notFound, "the symbol font is not installed (\(SymbolMap.fontFile))") }
+            guard let font = Self.symbolFont else {
+                return Routes.error(.notFound, "the symbol font is not installed (\(SymbolMap.fontFile))")
+            }
             var response = Routes.bytes(font, type: "font/ttf")
             response.headers[.cacheControl] = "max-age=86400"
             return response

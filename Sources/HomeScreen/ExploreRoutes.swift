@@ -22,9 +22,12 @@ struct ExploreRoutes: AppRoutes {
         }
         // `/api/explore/TEMPLATE.svg?family=F&remix=R`: the starter (or its remix) drawn as a draft.
         router.get("/api/explore/:file") { request, context in
-            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            guard let workshop = server.workshop else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
             guard let file = context.parameters.get("file"), file.hasSuffix(".svg"),
-                  let template = TemplateCatalogue.all.first(where: { $0.id == String(file.dropLast(4)) }) else {
+                let template = TemplateCatalogue.all.first(where: { $0.id == String(file.dropLast(4)) })
+            else {
                 return Routes.error(.notFound, "no such template; choose one of: \(TemplateCatalogue.ids)")
             }
             let query = request.uri.queryParameters
@@ -34,7 +37,9 @@ struct ExploreRoutes: AppRoutes {
             }
             do {
                 let spec = try template.design(remix: remix, now: Date())
-                let drawn = try workshop.renderDraft(spec, family: query.get("family") ?? "small", format: .svg, scale: 2, trial: [:], sample: false, now: Date())
+                let drawn = try workshop.renderDraft(
+                    spec, family: query.get("family") ?? "small", format: .svg, scale: 2, trial: [:], sample: false,
+                    now: Date())
                 var response = Routes.bytes(drawn.bytes, type: DraftFormat.svg.contentType)
                 response.headers[.cacheControl] = "no-cache"
                 return response
@@ -47,10 +52,12 @@ struct ExploreRoutes: AppRoutes {
     static func page(setup: [DataStatus], cap: String, token: String) -> String {
         let e = Page.escape
         var html = "<div class=\"page-head\"><div><h1 class=\"page-title\">Explore</h1>\n"
-        html += "<p class=\"page-lede\">Templates and remixes, drawn by the widget renderer. Add one to your Library, then edit it. "
+        html +=
+            "<p class=\"page-lede\">Templates and remixes, drawn by the widget renderer. Add one to your Library, then edit it. "
         html += "<span id=\"library-cap\">\(e(cap))</span></p></div></div>\n"
         html += "<p id=\"notice\" class=\"notice\" role=\"status\" hidden><span id=\"notice-text\"></span></p>\n"
-        html += "<section aria-labelledby=\"setup-title\"><h2 id=\"setup-title\">Set up your data</h2>\n<ul class=\"setup-grid\">\n"
+        html +=
+            "<section aria-labelledby=\"setup-title\"><h2 id=\"setup-title\">Set up your data</h2>\n<ul class=\"setup-grid\">\n"
         for s in setup {
             html += "<li class=\"card setup-card\" data-source=\"\(e(s.id))\"><h3>\(e(s.title))</h3>"
             html += "<p class=\"setup-state \(s.state.rawValue)\">\(e(s.summary))</p>"
@@ -58,33 +65,40 @@ struct ExploreRoutes: AppRoutes {
             html += "<a class=\"btn\" href=\"\(e(s.link))\">\(s.state == .unconfigured ? "Set up" : "Open")</a></li>\n"
         }
         html += "</ul></section>\n"
-        let ordered = featured.compactMap { id in TemplateCatalogue.all.first { $0.id == id } }
+        let ordered =
+            featured.compactMap { id in TemplateCatalogue.all.first { $0.id == id } }
             + TemplateCatalogue.all.filter { !featured.contains($0.id) }
         html += "<section aria-labelledby=\"featured-title\"><h2 id=\"featured-title\">Featured and templates</h2>\n"
         for t in ordered {
             let id = e(t.id)
             html += "<article class=\"card template-card\" data-template=\"\(id)\">\n"
-            html += "<div class=\"template-head\"><div><h3>\(e(t.name))\(featured.contains(t.id) ? " <span class=\"pill\">Featured</span>" : "")</h3>"
+            html +=
+                "<div class=\"template-head\"><div><h3>\(e(t.name))\(featured.contains(t.id) ? " <span class=\"pill\">Featured</span>" : "")</h3>"
             html += "<p class=\"muted\">\(e(t.summary))</p></div>"
-            html += "<button type=\"button\" class=\"btn primary\" data-add-template=\"\(id)\">Add to Library</button></div>\n"
+            html +=
+                "<button type=\"button\" class=\"btn primary\" data-add-template=\"\(id)\">Add to Library</button></div>\n"
             html += "<div class=\"template-sizes\">"
             for family in ["small", "medium", "large"] {
-                html += "<img src=\"/api/explore/\(id).svg?family=\(family)\" class=\"explore-\(family)\" alt=\"\(e(t.name)), \(family)\" loading=\"lazy\">"
+                html +=
+                    "<img src=\"/api/explore/\(id).svg?family=\(family)\" class=\"explore-\(family)\" alt=\"\(e(t.name)), \(family)\" loading=\"lazy\">"
             }
             html += "</div>\n"
             if !t.remixes.isEmpty {
                 html += "<h4 class=\"remix-title\">Remixes</h4><ul class=\"remix-row\">"
                 for r in t.remixes {
-                    html += "<li class=\"remix\" data-remix=\"\(e(r.id))\"><img src=\"/api/explore/\(id).svg?family=small&amp;remix=\(e(r.id))\" alt=\"\(e(t.name)) – \(e(r.name))\" loading=\"lazy\">"
+                    html +=
+                        "<li class=\"remix\" data-remix=\"\(e(r.id))\"><img src=\"/api/explore/\(id).svg?family=small&amp;remix=\(e(r.id))\" alt=\"\(e(t.name)) – \(e(r.name))\" loading=\"lazy\">"
                     html += "<span>\(e(r.name))</span>"
-                    html += "<button type=\"button\" class=\"btn\" data-add-template=\"\(id)\" data-add-remix=\"\(e(r.id))\">Add</button></li>"
+                    html +=
+                        "<button type=\"button\" class=\"btn\" data-add-template=\"\(id)\" data-add-remix=\"\(e(r.id))\">Add</button></li>"
                 }
                 html += "</ul>\n"
             }
             html += "</article>\n"
         }
         html += "</section>\n"
-        return AppShell.page(title: "Explore", active: .explore, token: token, body: html,
-                             stylesheets: ["/static/pages.css"], scripts: ["/static/library.js"])
+        return AppShell.page(
+            title: "Explore", active: .explore, token: token, body: html,
+            stylesheets: ["/static/pages.css"], scripts: ["/static/library.js"])
     }
 }

@@ -1,2 +1,3 @@
 import Hummingbird
+
 public enum HomeScreenModule {}

@@ -44,7 +44,8 @@ public final class HomeScreenServer: Sendable {
     /// The access rules for the address actually bound (Host must carry the real port).
     public var policy: AccessPolicy {
         let bound = port
-        return AccessPolicy(listen: ListenAddress(host: listen.host, port: bound != 0 ? bound : listen.port), token: token)
+        return AccessPolicy(
+            listen: ListenAddress(host: listen.host, port: bound != 0 ? bound : listen.port), token: token)
     }
 
     // MARK: Live updates
@@ -108,7 +109,9 @@ public final class HomeScreenServer: Sendable {
     ///   - onRunning: called once the socket is bound, with the URL to open.
     public func run(services: [any Service] = [], onRunning: @escaping @Sendable (String) -> Void) async throws {
         var logger = Logger(label: "weaver.serve")
-        logger.logLevel = ProcessInfo.processInfo.environment["WIDGETWEAVER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["WIDGETWEAVER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+            ?? .warning
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: AccessMiddleware(server: self))
         Routes(server: self).register(on: router)
@@ -129,10 +132,11 @@ public final class HomeScreenServer: Sendable {
         )
         // A service group stops its services in reverse order: the event streams end first, then
         // the watcher, then the server, so shutdown never waits for an open tab.
-        let group = ServiceGroup(configuration: .init(
-            services: [app] + services + [EventStreamCloser(hub: hub)],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [app] + services + [EventStreamCloser(hub: hub)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         refresh()
         try await group.run()
     }
@@ -152,7 +156,9 @@ struct AccessMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let server: HomeScreenServer
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var hosts = request.headers[values: .init("Host")!]
         if let authority = request.head.authority, hosts.isEmpty { hosts = [authority] }
         let cookie = request.headers[values: .cookie].flatMap { $0.split(separator: ";") }
@@ -160,11 +166,12 @@ struct AccessMiddleware: RouterMiddleware {
             .first { $0.hasPrefix(AccessPolicy.cookieName + "=") }
             .map { String($0.dropFirst(AccessPolicy.cookieName.count + 1)) }
         let policy = server.policy
-        let verdict = policy.check(method: request.method.rawValue, hosts: hosts,
-                                   origin: request.headers[.origin],
-                                   tokenHeader: request.headers[.init(AccessPolicy.tokenHeader)!],
-                                   tokenQuery: request.uri.queryParameters.get("token"),
-                                   tokenCookie: cookie)
+        let verdict = policy.check(
+            method: request.method.rawValue, hosts: hosts,
+            origin: request.headers[.origin],
+            tokenHeader: request.headers[.init(AccessPolicy.tokenHeader)!],
+            tokenQuery: request.uri.queryParameters.get("token"),
+            tokenCookie: cookie)
         var response: Response
         switch verdict {
         case .forbidden(let why):
@@ -173,9 +180,11 @@ struct AccessMiddleware: RouterMiddleware {
             response = try await next(request, context)
         case .allowedSetCookie:
             response = try await next(request, context)
-            response.headers[.setCookie] = "\(AccessPolicy.cookieName)=\(policy.token); Path=/; HttpOnly; SameSite=Strict"
+            response.headers[.setCookie] =
+                "\(AccessPolicy.cookieName)=\(policy.token); Path=/; HttpOnly; SameSite=Strict"
         }
-        response.headers[.contentSecurityPolicy] = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' blob:; font-src 'self'; connect-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        response.headers[.contentSecurityPolicy] =
+            "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' blob:; font-src 'self'; connect-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.init("Referrer-Policy")!] = "no-referrer"
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }

@@ -30,14 +30,17 @@ struct ImportRoutes: AppRoutes {
             return response
         }
         router.post("/api/import") { request, _ in
-            guard let library = server.library else { return Routes.error(.notFound, "this server has no design library") }
+            guard let library = server.library else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
             let limits = DesignExchange.Limits()
             let fileName = Self.fileName(request.uri.queryParameters.get("name"))
             // An oversized file is refused before it is read, with the words `weaver import` uses
             // for one (the size it declares); one byte past the limit is read otherwise, so the
             // parser says it.
             let tooLarge = { (size: String) in
-                Routes.error(.contentTooLarge, "\(fileName): file is \(size) bytes; the limit is \(limits.maxFileBytes) bytes")
+                Routes.error(
+                    .contentTooLarge, "\(fileName): file is \(size) bytes; the limit is \(limits.maxFileBytes) bytes")
             }
             if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.maxFileBytes {
                 return tooLarge(String(declared))
@@ -48,27 +51,37 @@ struct ImportRoutes: AppRoutes {
             } catch {
                 return tooLarge("more than \(limits.maxFileBytes)")
             }
-            let answer = try Self.review(Data(buffer: body), fileName: fileName, library: library, reviews: server.reviews, now: Date())
+            let answer = try Self.review(
+                Data(buffer: body), fileName: fileName, library: library, reviews: server.reviews, now: Date())
             switch answer {
             case .failure(let message): return Routes.error(.unprocessableContent, message)
             case .success(let json): return DesignAPIRoutes.json(json)
             }
         }
         router.post("/api/import/:review") { request, context in
-            guard let library = server.library else { return Routes.error(.notFound, "this server has no design library") }
+            guard let library = server.library else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             guard let reviewID = context.parameters.get("review"), let held = server.reviews.get(reviewID) else {
                 return Routes.error(.notFound, "no such import review (it may have expired: upload the file again)")
             }
             let limits = JSONLimits(maxDepth: 3, maxValueCount: 10_001, maxStringBytes: 64)
-            guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits), Set(o.keys) == ["select"],
-                  case .array(let list)? = o["select"] else {
+            guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
+                Set(o.keys) == ["select"],
+                case .array(let list)? = o["select"]
+            else {
                 return Routes.error(.badRequest, "the body must be {\"select\": [INDEX, ...]} (0-based design indexes)")
             }
             var numbers: [Int] = []
             for v in list {
-                guard case .number(let n) = v, n.isFinite, n == n.rounded(), n >= 0, n < Double(held.package.specs.count) else {
-                    return Routes.error(.unprocessableContent, "'select' holds \(v) but \(held.package.fileName) has designs 0…\(held.package.specs.count - 1)")
+                guard case .number(let n) = v, n.isFinite, n == n.rounded(), n >= 0,
+                    n < Double(held.package.specs.count)
+                else {
+                    return Routes.error(
+                        .unprocessableContent,
+                        "'select' holds \(v) but \(held.package.fileName) has designs 0…\(held.package.specs.count - 1)"
+                    )
                 }
                 numbers.append(Int(n) + 1)
             }
@@ -76,25 +89,34 @@ struct ImportRoutes: AppRoutes {
                 let result = try Self.importSelected(held.package, numbers: numbers, library: library, now: Date())
                 server.reviews.remove(reviewID)
                 server.refresh()
-                return DesignAPIRoutes.json(.object([
-                    "message": .string(result.summary),
-                    "imported": .array(result.imported.map { .object(["id": .string($0.id.uuidString), "name": .string($0.name)]) }),
-                    "skipped": .number(Double(result.skipped)),
-                ]))
+                return DesignAPIRoutes.json(
+                    .object([
+                        "message": .string(result.summary),
+                        "imported": .array(
+                            result.imported.map {
+                                .object(["id": .string($0.id.uuidString), "name": .string($0.name)])
+                            }),
+                        "skipped": .number(Double(result.skipped)),
+                    ]))
             }
         }
         router.get("/api/import/:review/:picture") { request, context in
-            guard let workshop = server.workshop else { return Routes.error(.notFound, "this server has no design library") }
+            guard let workshop = server.workshop else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
             guard let reviewID = context.parameters.get("review"), let held = server.reviews.get(reviewID),
-                  let file = context.parameters.get("picture"), file.hasSuffix(".svg"),
-                  let index = Int(file.dropLast(4)), held.package.specs.indices.contains(index) else {
+                let file = context.parameters.get("picture"), file.hasSuffix(".svg"),
+                let index = Int(file.dropLast(4)), held.package.specs.indices.contains(index)
+            else {
                 return Routes.error(.notFound, "no such design in this review")
             }
             let family = request.uri.queryParameters.get("family") ?? "small"
             // Drawn as a draft: nothing is written. Embedded images are not in the store yet, so a
             // design that uses one shows the renderer's missing-image placeholder here.
             do {
-                let drawn = try workshop.renderDraft(held.package.specs[index], family: family, format: .svg, scale: 2, trial: [:], sample: false, now: Date())
+                let drawn = try workshop.renderDraft(
+                    held.package.specs[index], family: family, format: .svg, scale: 2, trial: [:], sample: false,
+                    now: Date())
                 return Routes.bytes(drawn.bytes, type: DraftFormat.svg.contentType)
             } catch let e as NotFound {
                 return Routes.error(.notFound, e.description)
@@ -119,7 +141,9 @@ struct ImportRoutes: AppRoutes {
     /// images embedded, the same bytes.
     static func export(_ library: DesignLibrary, root: StoreRoot, ids: String, now: Date) throws -> Exported {
         let refs = ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !refs.isEmpty else { throw DesignError("give design IDs or 'all': /api/export?ids=ID,ID or /api/export?ids=all") }
+        guard !refs.isEmpty else {
+            throw DesignError("give design IDs or 'all': /api/export?ids=ID,ID or /api/export?ids=all")
+        }
         let all = refs == ["all"]
         guard all || refs.allSatisfy({ UUID(uuidString: $0) != nil }) else {
             throw DesignError("'ids' must be design IDs (UUIDs) separated by commas, or 'all'")
@@ -134,7 +158,10 @@ struct ImportRoutes: AppRoutes {
 
     /// A download name from a design name: letters, digits, '-' and '_' only.
     static func safeStem(_ name: String) -> String {
-        let kept = String(name.unicodeScalars.map { ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "-" || $0 == "_" ? Character($0) : "-" })
+        let kept = String(
+            name.unicodeScalars.map {
+                ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "-" || $0 == "_" ? Character($0) : "-"
+            })
         let trimmed = kept.split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-").prefix(60)
         return trimmed.isEmpty ? "design" : String(trimmed)
     }
@@ -145,7 +172,9 @@ struct ImportRoutes: AppRoutes {
     }
 
     /// Reads the file as `weaver import FILE` does and keeps the package for the import step.
-    static func review(_ data: Data, fileName: String, library: DesignLibrary, reviews: ImportReviews, now: Date) throws -> ReviewAnswer {
+    static func review(_ data: Data, fileName: String, library: DesignLibrary, reviews: ImportReviews, now: Date) throws
+        -> ReviewAnswer
+    {
         let package: ExchangePackage
         do {
             package = try DesignExchange.parse(data, fileName: fileName, now: now)
@@ -154,19 +183,25 @@ struct ImportRoutes: AppRoutes {
         }
         let review = ImportReview(package: package, isPro: library.isPro, existingCount: try library.summaries().count)
         let id = reviews.add(package)
-        return .success(.object([
-            "reviewId": .string(id),
-            "fileName": .string(package.fileName),
-            "designs": .array(review.items.map { item in
-                .object(["index": .number(Double(item.number - 1)), "name": .string(item.name), "template": .string(item.template.rawValue),
-                         "templateName": .string(item.template.displayName),
-                         "updatedAt": .string(ISODate.format(item.updatedAt)), "hasImage": .bool(item.referencesEmbeddedImage)])
-            }),
-            "freeSlots": review.slotsLeft.map { .number(Double($0)) } ?? .null,
-            "defaultSelection": .array(review.defaultSelection.map { .number(Double($0 - 1)) }),
-            "findings": .array(package.findings.map { .string("\(package.fileName): \($0)") }),
-            "notes": .array(package.notes.map { .string("\(package.fileName): \($0)") }),
-        ]))
+        return .success(
+            .object([
+                "reviewId": .string(id),
+                "fileName": .string(package.fileName),
+                "designs": .array(
+                    review.items.map { item in
+                        .object([
+                            "index": .number(Double(item.number - 1)), "name": .string(item.name),
+                            "template": .string(item.template.rawValue),
+                            "templateName": .string(item.template.displayName),
+                            "updatedAt": .string(ISODate.format(item.updatedAt)),
+                            "hasImage": .bool(item.referencesEmbeddedImage),
+                        ])
+                    }),
+                "freeSlots": review.slotsLeft.map { .number(Double($0)) } ?? .null,
+                "defaultSelection": .array(review.defaultSelection.map { .number(Double($0 - 1)) }),
+                "findings": .array(package.findings.map { .string("\(package.fileName): \($0)") }),
+                "notes": .array(package.notes.map { .string("\(package.fileName): \($0)") }),
+            ]))
     }
 
     struct Imported {
@@ -177,12 +212,16 @@ struct ImportRoutes: AppRoutes {
 
     /// `weaver import FILE --select N,M`: the free-tier check of the review, then the importer
     /// (new IDs, only the images the selected designs reference, the import time as updatedAt).
-    static func importSelected(_ package: ExchangePackage, numbers: [Int], library: DesignLibrary, now: Date) throws -> Imported {
+    static func importSelected(_ package: ExchangePackage, numbers: [Int], library: DesignLibrary, now: Date) throws
+        -> Imported
+    {
         let review = ImportReview(package: package, isPro: library.isPro, existingCount: try library.summaries().count)
         let selection = try review.resolve(.numbers(numbers))
         let result = try DesignImporter(library: library).importDesigns(package, selection: selection, stampedAt: now)
-        let summary = ImportReview.summary(imported: result.imported.count, skipped: result.skippedCount)
-            + (result.imagesWritten.isEmpty ? "" : " Stored \(result.imagesWritten.count) image\(result.imagesWritten.count == 1 ? "" : "s").")
+        let summary =
+            ImportReview.summary(imported: result.imported.count, skipped: result.skippedCount)
+            + (result.imagesWritten.isEmpty
+                ? "" : " Stored \(result.imagesWritten.count) image\(result.imagesWritten.count == 1 ? "" : "s").")
         return Imported(imported: result.imported, skipped: result.skippedCount, summary: summary)
     }
 }

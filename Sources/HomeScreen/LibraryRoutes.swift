@@ -16,31 +16,43 @@ struct LibraryRoutes: AppRoutes {
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/library") { _, _ in
-            guard let library = server.library else { return Routes.error(.notFound, "this server has no design library") }
-            let html = LibraryPage.page(rows: try LibraryRoutes.rows(library), cap: try LibraryRoutes.capText(library), token: server.token)
+            guard let library = server.library else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
+            let html = LibraryPage.page(
+                rows: try LibraryRoutes.rows(library), cap: try LibraryRoutes.capText(library), token: server.token)
             return Routes.body(html, type: "text/html; charset=utf-8")
         }
         router.get("/api/library") { request, _ in
-            guard let library = server.library else { return Routes.error(.notFound, "this server has no design library") }
+            guard let library = server.library else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
             let search = request.uri.queryParameters.get("search")
             return DesignAPIRoutes.json(try LibraryRoutes.listing(library, search: search))
         }
         router.post("/api/library/add") { request, _ in
-            guard let library = server.library else { return Routes.error(.notFound, "this server has no design library") }
+            guard let library = server.library else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                  Set(o.keys).isSubset(of: ["template", "remix", "default"]),
-                  case .string(let templateID)? = o["template"] else {
-                return Routes.error(.badRequest, "the body must be {\"template\": ID, \"remix\": ID (optional), \"default\": BOOL (optional)}")
+                Set(o.keys).isSubset(of: ["template", "remix", "default"]),
+                case .string(let templateID)? = o["template"]
+            else {
+                return Routes.error(
+                    .badRequest,
+                    "the body must be {\"template\": ID, \"remix\": ID (optional), \"default\": BOOL (optional)}")
             }
             // `weaver templates add ID [--remix R] [--default]`.
             guard let template = TemplateCatalogue.find(templateID) else {
-                return DesignAPIRoutes.fieldError("template", "unknown template '\(templateID)'; choose one of: \(TemplateCatalogue.ids)")
+                return DesignAPIRoutes.fieldError(
+                    "template", "unknown template '\(templateID)'; choose one of: \(TemplateCatalogue.ids)")
             }
             var remix: String?
             if let r = o["remix"] {
                 guard case .string(let s) = r, template.remix(named: s) != nil else {
-                    return DesignAPIRoutes.fieldError("remix", "'remix' must be one of: \(template.remixes.map(\.id).joined(separator: ", "))")
+                    return DesignAPIRoutes.fieldError(
+                        "remix", "'remix' must be one of: \(template.remixes.map(\.id).joined(separator: ", "))")
                 }
                 remix = s
             }
@@ -49,8 +61,11 @@ struct LibraryRoutes: AppRoutes {
                 try library.add([spec])
                 if case .bool(true)? = o["default"] { try library.setDefault(spec.id) }
                 server.refresh()
-                var response = DesignAPIRoutes.json(.object(["id": .string(spec.id.uuidString), "name": .string(spec.name),
-                                                             "message": .string("Added \(spec.name) to the Library.")]))
+                var response = DesignAPIRoutes.json(
+                    .object([
+                        "id": .string(spec.id.uuidString), "name": .string(spec.name),
+                        "message": .string("Added \(spec.name) to the Library."),
+                    ]))
                 response.status = .created
                 return response
             }
@@ -67,8 +82,11 @@ struct LibraryRoutes: AppRoutes {
             try withID(context) { library, id in
                 let copy = try library.duplicate(id, now: Date())
                 server.refresh()
-                var response = DesignAPIRoutes.json(.object(["id": .string(copy.id.uuidString), "name": .string(copy.name),
-                                                             "message": .string("Created \(copy.name).")]))
+                var response = DesignAPIRoutes.json(
+                    .object([
+                        "id": .string(copy.id.uuidString), "name": .string(copy.name),
+                        "message": .string("Created \(copy.name)."),
+                    ]))
                 response.status = .created
                 return response
             }
@@ -77,7 +95,8 @@ struct LibraryRoutes: AppRoutes {
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             return try withID(context) { library, id in
                 guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                      Set(o.keys) == ["name"], case .string(let name)? = o["name"] else {
+                    Set(o.keys) == ["name"], case .string(let name)? = o["name"]
+                else {
                     return Routes.error(.badRequest, "the body must be {\"name\": TEXT}")
                 }
                 // `weaver designs set ID name=TEXT`: checked on a copy first, then written under the lock.
@@ -95,13 +114,19 @@ struct LibraryRoutes: AppRoutes {
                 let name = try library.load(id).name
                 let wasDefault = try library.delete(id)
                 server.refresh()
-                return DesignAPIRoutes.json(.object([
-                    "message": .string("Moved \(name) to the trash." + (wasDefault ? " It was the default design; no default is set now." : "")),
-                    "undo": .string("/api/library/\(id.uuidString)/restore"), "wasDefault": .bool(wasDefault)]))
+                return DesignAPIRoutes.json(
+                    .object([
+                        "message": .string(
+                            "Moved \(name) to the trash."
+                                + (wasDefault ? " It was the default design; no default is set now." : "")),
+                        "undo": .string("/api/library/\(id.uuidString)/restore"), "wasDefault": .bool(wasDefault),
+                    ]))
             }
         }
         router.post("/api/library/:id/restore") { _, context in
-            guard let library = server.library else { return Routes.error(.notFound, "this server has no design library") }
+            guard let library = server.library else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
             guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw) else {
                 return Routes.error(.notFound, "no such design (a design ID is a UUID)")
             }
@@ -165,11 +190,15 @@ struct LibraryRoutes: AppRoutes {
         let count = try library.summaries().count
         let left = library.freeSlotsLeft(currentCount: count)
         return .object([
-            "designs": .array(try rows(library, search: search).map { r in
-                .object(["id": .string(r.summary.id.uuidString), "name": .string(r.summary.name),
-                         "template": .string(r.summary.template.rawValue), "updatedAt": .string(ISODate.format(r.summary.updatedAt)),
-                         "hasImage": .bool(r.summary.hasImage), "isDefault": .bool(r.isDefault)])
-            }),
+            "designs": .array(
+                try rows(library, search: search).map { r in
+                    .object([
+                        "id": .string(r.summary.id.uuidString), "name": .string(r.summary.name),
+                        "template": .string(r.summary.template.rawValue),
+                        "updatedAt": .string(ISODate.format(r.summary.updatedAt)),
+                        "hasImage": .bool(r.summary.hasImage), "isDefault": .bool(r.isDefault),
+                    ])
+                }),
             "count": .number(Double(count)),
             "freeSlots": left.map { .number(Double($0)) } ?? .null,
             "cap": .string(try capText(library)),

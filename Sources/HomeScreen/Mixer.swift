@@ -17,8 +17,10 @@ public enum MixerChange: Equatable, Sendable {
     case timer(seconds: Double?)
 
     /// The layer parameters the page has controls for (movement is set with `noise set`).
-    public static let pageParameters: [MixParameter] = [.enabled, .volume, .colour, .lowCutHz, .highCutHz,
-                                                        .eqLowDb, .eqMidDb, .eqHighDb]
+    public static let pageParameters: [MixParameter] = [
+        .enabled, .volume, .colour, .lowCutHz, .highCutHz,
+        .eqLowDb, .eqMidDb, .eqHighDb,
+    ]
     public static let layerParameters = pageParameters.map(\.rawValue)
 
     /// Strict: unknown keys, wrong types, NaN and out-of-range values are refused with a message
@@ -38,13 +40,19 @@ public enum MixerChange: Equatable, Sendable {
         func checked(_ v: Double, _ field: FieldSpec, _ name: String) throws(MixerError) -> Double {
             let range = field.numberRange, unit = field.unit.isEmpty ? "" : " \(field.unit)"
             guard range.contains(v) else {
-                throw MixerError("'\(name)' \(format(v))\(unit) is out of range; allowed \(format(range.lowerBound))…\(format(range.upperBound))\(unit)")
+                throw MixerError(
+                    "'\(name)' \(format(v))\(unit) is out of range; allowed \(format(range.lowerBound))…\(format(range.upperBound))\(unit)"
+                )
             }
             return v
         }
-        func checked(_ v: Double, _ range: ClosedRange<Double>, _ name: String, _ unit: String = "") throws(MixerError) -> Double {
+        func checked(_ v: Double, _ range: ClosedRange<Double>, _ name: String, _ unit: String = "") throws(MixerError)
+            -> Double
+        {
             guard range.contains(v) else {
-                throw MixerError("'\(name)' \(format(v))\(unit) is out of range; allowed \(format(range.lowerBound))…\(format(range.upperBound))\(unit)")
+                throw MixerError(
+                    "'\(name)' \(format(v))\(unit) is out of range; allowed \(format(range.lowerBound))…\(format(range.upperBound))\(unit)"
+                )
             }
             return v
         }
@@ -57,7 +65,8 @@ public enum MixerChange: Equatable, Sendable {
         }
         if keys == ["timerSeconds"] {
             if object["timerSeconds"] == .null { return .timer(seconds: nil) }
-            return .timer(seconds: try checked(try number("timerSeconds"), ControlRequest.timerRange, "timerSeconds", " s"))
+            return .timer(
+                seconds: try checked(try number("timerSeconds"), ControlRequest.timerRange, "timerSeconds", " s"))
         }
         guard case .string(let name)? = object["param"] else { throw MixerError("'param' is missing") }
         let allowedNames = "master, \(layerParameters.joined(separator: ", "))"
@@ -72,8 +81,10 @@ public enum MixerChange: Equatable, Sendable {
             throw MixerError("a layer change needs exactly 'layer', 'param' and 'value'")
         }
         let layerNumber = try number("layer")
-        guard layerNumber == layerNumber.rounded(), (1...Mix.layerIndexRange.upperBound + 1).contains(Int(layerNumber)) else {
-            throw MixerError("'layer' \(format(layerNumber)) is out of range; allowed 1…\(Mix.layerIndexRange.upperBound + 1)")
+        guard layerNumber == layerNumber.rounded(), (1...Mix.layerIndexRange.upperBound + 1).contains(Int(layerNumber))
+        else {
+            throw MixerError(
+                "'layer' \(format(layerNumber)) is out of range; allowed 1…\(Mix.layerIndexRange.upperBound + 1)")
         }
         var change = LayerChange()
         if param == .enabled {
@@ -92,7 +103,7 @@ public enum MixerChange: Equatable, Sendable {
         case .eqLowDb: change.eqLowDb = try checked(v, param.field, name)
         case .eqMidDb: change.eqMidDb = try checked(v, param.field, name)
         case .eqHighDb: change.eqHighDb = try checked(v, param.field, name)
-        default:   // the page has no control for it (pageParameters)
+        default:  // the page has no control for it (pageParameters)
             throw MixerError("'param' '\(name)' is unknown; allowed \(allowedNames)")
         }
         return .layer(index: Int(layerNumber) - 1, change: change)
@@ -145,18 +156,21 @@ public struct Mixer: Sendable {
             return .init(id: entry.id, name: name)
         }
         if case .loaded(let status)? = try? StatusStore(root: root).read(),
-           !status.isStale(now: now), status.state != .stopped {
-            return MixerState(running: true, state: status.state.rawValue, presetID: status.presetID,
-                              mixName: status.mix.name, masterVolume: status.masterVolume,
-                              layers: status.layers,
-                              timerRemainingSeconds: status.timerRemainingSeconds.map { Int($0.rounded()) },
-                              presets: presetList)
+            !status.isStale(now: now), status.state != .stopped
+        {
+            return MixerState(
+                running: true, state: status.state.rawValue, presetID: status.presetID,
+                mixName: status.mix.name, masterVolume: status.masterVolume,
+                layers: status.layers,
+                timerRemainingSeconds: status.timerRemainingSeconds.map { Int($0.rounded()) },
+                presets: presetList)
         }
         let last = (try? LastMixStore(root: root).load())?.lastMix
         let mix = last?.mix ?? LastMix.defaultMix
-        return MixerState(running: false, state: "stopped", presetID: last?.presetID, mixName: mix.name,
-                          masterVolume: mix.masterVolume, layers: mix.layers, timerRemainingSeconds: nil,
-                          presets: presetList)
+        return MixerState(
+            running: false, state: "stopped", presetID: last?.presetID, mixName: mix.name,
+            masterVolume: mix.masterVolume, layers: mix.layers, timerRemainingSeconds: nil,
+            presets: presetList)
     }
 
     /// Sends the change to the running player, or edits the Last Mix when none runs.

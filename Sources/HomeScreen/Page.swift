@@ -20,15 +20,17 @@ public enum Page {
         }
         html += "</section>\n"
         html += mixerSection(mixer)
-        return AppShell.page(title: "WidgetWeaver", active: .home, token: token, body: html,
-                             stylesheets: ["/static/app.css"], scripts: ["/static/app.js"])
+        return AppShell.page(
+            title: "WidgetWeaver", active: .home, token: token, body: html,
+            stylesheets: ["/static/app.css"], scripts: ["/static/app.js"])
     }
 
     /// The Noise section: the mixer alone, with the same script (it binds to whatever of the
     /// home page it finds).
     public static func noise(mixer: MixerState, token: String) -> String {
-        AppShell.page(title: "Noise", active: .noise, token: token, body: mixerSection(mixer),
-                      stylesheets: ["/static/app.css"], scripts: ["/static/app.js"])
+        AppShell.page(
+            title: "Noise", active: .noise, token: token, body: mixerSection(mixer),
+            stylesheets: ["/static/app.css"], scripts: ["/static/app.js"])
     }
 
     static func designSection(id: String, name: String, tiles: [WidgetTile]) -> String {
@@ -52,16 +54,21 @@ public enum Page {
         var html = "<figure class=\"widget family-\(escape(t.family))\" data-design-id=\"\(escape(t.designID))\" "
         html += "data-family=\"\(escape(t.family))\" data-version=\"\(escape(t.version))\">\n"
         html += "<div class=\"surface\" style=\"width:\(w)px;height:\(h)px\">\n"
-        html += "<img src=\"/widgets/\(escape(urlPath(t.designID))).svg?family=\(escape(t.family))&amp;v=\(escape(t.version))\" "
-        html += "width=\"\(w)\" height=\"\(h)\" alt=\"\(escape(t.label))\" role=\"img\" aria-label=\"\(escape(t.label))\">\n"
+        html +=
+            "<img src=\"/widgets/\(escape(urlPath(t.designID))).svg?family=\(escape(t.family))&amp;v=\(escape(t.version))\" "
+        html +=
+            "width=\"\(w)\" height=\"\(h)\" alt=\"\(escape(t.label))\" role=\"img\" aria-label=\"\(escape(t.label))\">\n"
         for b in t.buttons {
-            html += "<button type=\"button\" class=\"hit\" data-action-kind=\"\(escape(b.kind))\" data-action-id=\"\(escape(b.id))\" "
+            html +=
+                "<button type=\"button\" class=\"hit\" data-action-kind=\"\(escape(b.kind))\" data-action-id=\"\(escape(b.id))\" "
             if let layer = b.layer { html += "data-layer=\"\(layer)\" " }
             html += "data-x=\"\(number(b.x + b.width / 2))\" data-y=\"\(number(b.y + b.height / 2))\" "
-            html += "style=\"left:\(number(b.x))px;top:\(number(b.y))px;width:\(number(b.width))px;height:\(number(b.height))px\" "
+            html +=
+                "style=\"left:\(number(b.x))px;top:\(number(b.y))px;width:\(number(b.width))px;height:\(number(b.height))px\" "
             html += "aria-label=\"\(escape(b.label))\" title=\"\(escape(b.label))\"></button>\n"
         }
-        html += "</div>\n<figcaption>\(escape(t.designName)) · \(escape(familyName(t.family)))</figcaption>\n</figure>\n"
+        html +=
+            "</div>\n<figcaption>\(escape(t.designName)) · \(escape(familyName(t.family)))</figcaption>\n</figure>\n"
         return html
     }
 
@@ -79,34 +86,38 @@ public enum Page {
 
     static func mixerSection(_ m: MixerState) -> String {
         var html = """
-        <section id="mixer" aria-label="Mixer">
-        <h2>Mixer</h2>
-        <p id="mixer-state" aria-live="polite">\(escape(mixerSummary(m)))</p>
-        <form id="mixer-form" autocomplete="off">
-        <fieldset class="master">
-        <legend>Master</legend>
-        <label for="master">Volume</label>
-        \(slider(id: "master", layer: nil, .master, value: m.masterVolume, text: percent(m.masterVolume)))
-        <label for="preset">Preset</label>
-        <select id="preset" data-param="preset">
+            <section id="mixer" aria-label="Mixer">
+            <h2>Mixer</h2>
+            <p id="mixer-state" aria-live="polite">\(escape(mixerSummary(m)))</p>
+            <form id="mixer-form" autocomplete="off">
+            <fieldset class="master">
+            <legend>Master</legend>
+            <label for="master">Volume</label>
+            \(slider(id: "master", layer: nil, .master, value: m.masterVolume, text: percent(m.masterVolume)))
+            <label for="preset">Preset</label>
+            <select id="preset" data-param="preset">
 
-        """
+            """
         if m.presetID == nil || !m.presets.contains(where: { $0.id == m.presetID }) {
             html += "<option value=\"\" selected>\(escape(m.mixName)) (custom)</option>\n"
         }
         for p in m.presets {
-            html += "<option value=\"\(escape(p.id))\"\(p.id == m.presetID ? " selected" : "")>\(escape(p.name))</option>\n"
+            html +=
+                "<option value=\"\(escape(p.id))\"\(p.id == m.presetID ? " selected" : "")>\(escape(p.name))</option>\n"
         }
         html += "</select>\n<label for=\"timer\">Sleep timer</label>\n<select id=\"timer\" data-param=\"timer\">\n"
         html += "<option value=\"\">Off</option>\n"
         for minutes in [15, 30, 45, 60, 90, 120, 240, 480] {
-            html += "<option value=\"\(minutes * 60)\">\(minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h\(minutes % 60 == 0 ? "" : " \(minutes % 60) min")")</option>\n"
+            html +=
+                "<option value=\"\(minutes * 60)\">\(minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h\(minutes % 60 == 0 ? "" : " \(minutes % 60) min")")</option>\n"
         }
-        html += "</select>\n<output id=\"timer-left\" for=\"timer\">\(m.timerRemainingSeconds.map(timeLeft) ?? "")</output>\n</fieldset>\n"
+        html +=
+            "</select>\n<output id=\"timer-left\" for=\"timer\">\(m.timerRemainingSeconds.map(timeLeft) ?? "")</output>\n</fieldset>\n"
         for n in 1...4 {
             let layer = n <= m.layers.count ? m.layers[n - 1] : Mix.Layer(enabled: false)
             html += "<fieldset class=\"layer\" data-layer-group=\"\(n)\">\n<legend>Layer \(n)</legend>\n"
-            html += "<label class=\"toggle\"><input type=\"checkbox\" id=\"l\(n)-enabled\" data-layer=\"\(n)\" data-param=\"enabled\"\(layer.enabled ? " checked" : "")> On</label>\n"
+            html +=
+                "<label class=\"toggle\"><input type=\"checkbox\" id=\"l\(n)-enabled\" data-layer=\"\(n)\" data-param=\"enabled\"\(layer.enabled ? " checked" : "")> On</label>\n"
             html += "<label for=\"l\(n)-volume\">Volume</label>\n"
             html += slider(id: "l\(n)-volume", layer: n, .volume, value: layer.volume, text: percent(layer.volume))
             if let texture = layer.texture, texture != .noise {
@@ -114,14 +125,22 @@ public enum Page {
                 html += "<p class=\"texture\" id=\"l\(n)-texture\">\(escape(textureText(layer)))</p>\n"
             }
             html += "<label for=\"l\(n)-colour\">Colour</label>\n"
-            html += slider(id: "l\(n)-colour", layer: n, .colour, value: layer.colour, text: colourName(layer.colour), extraClass: "colour")
+            html += slider(
+                id: "l\(n)-colour", layer: n, .colour, value: layer.colour, text: colourName(layer.colour),
+                extraClass: "colour")
             html += "<label for=\"l\(n)-lowCutHz\">Low cut</label>\n"
-            html += slider(id: "l\(n)-lowCutHz", layer: n, .lowCutHz, value: layer.lowCutHz, text: cutText(layer.lowCutHz))
+            html += slider(
+                id: "l\(n)-lowCutHz", layer: n, .lowCutHz, value: layer.lowCutHz, text: cutText(layer.lowCutHz))
             html += "<label for=\"l\(n)-highCutHz\">High cut</label>\n"
-            html += slider(id: "l\(n)-highCutHz", layer: n, .highCutHz, value: layer.highCutHz, text: cutText(layer.highCutHz))
-            for (param, name, value) in [(MixParameter.eqLowDb, "EQ low", layer.eq.lowDb), (.eqMidDb, "EQ mid", layer.eq.midDb), (.eqHighDb, "EQ high", layer.eq.highDb)] {
+            html += slider(
+                id: "l\(n)-highCutHz", layer: n, .highCutHz, value: layer.highCutHz, text: cutText(layer.highCutHz))
+            for (param, name, value) in [
+                (MixParameter.eqLowDb, "EQ low", layer.eq.lowDb), (.eqMidDb, "EQ mid", layer.eq.midDb),
+                (.eqHighDb, "EQ high", layer.eq.highDb),
+            ] {
                 html += "<label for=\"l\(n)-\(param.rawValue)\">\(name)</label>\n"
-                html += slider(id: "l\(n)-\(param.rawValue)", layer: n, param, value: value, text: "\(signed(value)) dB")
+                html += slider(
+                    id: "l\(n)-\(param.rawValue)", layer: n, param, value: value, text: "\(signed(value)) dB")
             }
             html += "</fieldset>\n"
         }
@@ -132,8 +151,10 @@ public enum Page {
     /// A range control for one parameter, its min, max and step from the mix table. An optional
     /// parameter (a cut) gets one more step past its range, on the side where the filter does
     /// nothing, that means off (`data-off`): below the low cut's range, above the high cut's.
-    static func slider(id: String, layer: Int?, _ param: MixParameter, value: Double?, text: String,
-                       extraClass: String? = nil) -> String {
+    static func slider(
+        id: String, layer: Int?, _ param: MixParameter, value: Double?, text: String,
+        extraClass: String? = nil
+    ) -> String {
         let c = MixerControl(param)
         var html = "<input type=\"range\" id=\"\(id)\" "
         if let extraClass { html += "class=\"\(extraClass)\" " }

@@ -12,7 +12,10 @@ extension RenderedBoard: DesignWorkshop {
         let defaultID = try? library.defaultID()
         var rows = try library.summaries()
         if let d = defaultID, let i = rows.firstIndex(where: { $0.id == d }) { rows.insert(rows.remove(at: i), at: 0) }
-        return rows.map { DesignListing(id: $0.id.uuidString, name: $0.name, template: $0.template.rawValue, isDefault: $0.id == defaultID) }
+        return rows.map {
+            DesignListing(
+                id: $0.id.uuidString, name: $0.name, template: $0.template.rawValue, isDefault: $0.id == defaultID)
+        }
     }
 
     func libraryID(_ id: String) throws -> UUID {
@@ -53,13 +56,17 @@ extension RenderedBoard: DesignWorkshop {
     /// Drafts are drawn by their own renderers, one per core (up to 4), beside the home screen's.
     static let draftRenderers = RendererPool(capacity: min(4, ProcessInfo.processInfo.activeProcessorCount))
 
-    public func renderDraft(_ spec: WidgetSpec, family name: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool, now: Date) throws -> DraftRender {
+    public func renderDraft(
+        _ spec: WidgetSpec, family name: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool,
+        now: Date
+    ) throws -> DraftRender {
         let family = try self.family(name)
         guard WidgetRenderer.scales.contains(scale) else { throw DesignError("'scale' must be 1, 2 or 3") }
         // The same inputs as the home screen's tiles (`withLayout`), so a saved draft draws the
         // same picture there and in `weaver render`.
-        var inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
-                                           appearance: appearance, extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        var inputs = WidgetRenderer.inputs(
+            for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
+            appearance: appearance, extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         inputs.redrawsEachSecond = true
         if sample { inputs = SampleData.inputs(inputs) }
         return try Self.draftRenderers.with { r in
@@ -70,20 +77,28 @@ extension RenderedBoard: DesignWorkshop {
             case .svg: bytes = try r.render(layout, format: .svg, images: inputs.images)
             case .json: bytes = Array(r.json(layout).utf8)
             }
-            return DraftRender(bytes: bytes, warnings: layout.warnings, buttons: layout.actions.map {
-                DraftButton(label: Self.label($0), x: $0.rect.x, y: $0.rect.y, width: $0.rect.width, height: $0.rect.height)
-            })
+            return DraftRender(
+                bytes: bytes, warnings: layout.warnings,
+                buttons: layout.actions.map {
+                    DraftButton(
+                        label: Self.label($0), x: $0.rect.x, y: $0.rect.y, width: $0.rect.width, height: $0.rect.height)
+                })
         }
     }
 
-    public func tryButton(_ spec: WidgetSpec, family name: String, x: Double, y: Double, trial: [String: String], now: Date) throws -> TrialPress {
+    public func tryButton(
+        _ spec: WidgetSpec, family name: String, x: Double, y: Double, trial: [String: String], now: Date
+    ) throws -> TrialPress {
         let family = try self.family(name)
-        let inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
-                                           appearance: appearance, extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        let inputs = WidgetRenderer.inputs(
+            for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
+            appearance: appearance, extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         let action: WidgetAction? = Self.draftRenderers.with { r in
             r.layout(design: spec, family: family, scale: 1, inputs: inputs).action(at: Point(x: x, y: y))
         }
-        guard let action else { throw NothingToTap("no button of the draft at \(Self.number(x)),\(Self.number(y)) in \(name)") }
+        guard let action else {
+            throw NothingToTap("no button of the draft at \(Self.number(x)),\(Self.number(y)) in \(name)")
+        }
         let key = action.variableKey.map { KeyCanonicaliser.canonical($0) }
         let current = key.flatMap { inputs.context.customVariables[$0] }
         switch action.kind {
@@ -91,36 +106,52 @@ extension RenderedBoard: DesignWorkshop {
             guard let key else { break }
             let step = Double(action.incrementAmount ?? 1)
             guard let number = current.map({ NumberText.parse($0) }) ?? 0 else {
-                return TrialPress(message: "'\(key)' holds '\(current ?? "")', not a number: the button would change nothing", key: nil, value: nil)
+                return TrialPress(
+                    message: "'\(key)' holds '\(current ?? "")', not a number: the button would change nothing",
+                    key: nil, value: nil)
             }
             let value = NumberText.canonical(number + step)
-            return TrialPress(message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value)
+            return TrialPress(
+                message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value
+            )
         case .setVariableToNow:
             guard let key else { break }
-            let format: NowFormat = switch WidgetNowFormatToken(rawValue: action.nowFormat ?? "") ?? .iso8601 {
-            case .iso8601: .iso
-            case .unixSeconds: .unix
-            case .unixMilliseconds: .unixms
-            case .dateOnly: .date
-            case .timeOnly: .time
-            }
+            let format: NowFormat =
+                switch WidgetNowFormatToken(rawValue: action.nowFormat ?? "") ?? .iso8601 {
+                case .iso8601: .iso
+                case .unixSeconds: .unix
+                case .unixMilliseconds: .unixms
+                case .dateOnly: .date
+                case .timeOnly: .time
+                }
             let value = format.text(for: now, timeZone: .current)
-            return TrialPress(message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value)
+            return TrialPress(
+                message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value
+            )
         case .resetVariable:
             guard let key else { break }
             let value = action.resetValue ?? "0"
-            return TrialPress(message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value)
+            return TrialPress(
+                message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value
+            )
         default:
             break
         }
-        return TrialPress(message: "Tried \(Self.label(action)): on the widget it would \(Self.label(action).lowercased()) (nothing done here)", key: nil, value: nil)
+        return TrialPress(
+            message:
+                "Tried \(Self.label(action)): on the widget it would \(Self.label(action).lowercased()) (nothing done here)",
+            key: nil, value: nil)
     }
 
     public func resolvedTexts(_ spec: WidgetSpec, now: Date) -> [String: String] {
-        var context = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
-                                            appearance: appearance).context
+        var context = WidgetRenderer.inputs(
+            for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
+            appearance: appearance
+        ).context
         // As the layout engine writes {{__time}} for this design.
-        if let format = spec.clockFormat { context.timeFormat = TimeTextFormat(twelveHour: format.isTwelveHour, seconds: format.showsSeconds) }
+        if let format = spec.clockFormat {
+            context.timeFormat = TimeTextFormat(twelveHour: format.isTwelveHour, seconds: format.showsSeconds)
+        }
         let renderer = TemplateRenderer()
         var texts = ["primaryText": renderer.render(spec.primaryText, in: context)]
         if let secondary = spec.secondaryText { texts["secondaryText"] = renderer.render(secondary, in: context) }
@@ -128,8 +159,9 @@ extension RenderedBoard: DesignWorkshop {
     }
 
     public func variables(now: Date) -> [(key: String, value: String)] {
-        let inputs = WidgetRenderer.inputs(for: nil, root: root, now: now, timeZone: .current, locale: Locale.current,
-                                           appearance: appearance)
+        let inputs = WidgetRenderer.inputs(
+            for: nil, root: root, now: now, timeZone: .current, locale: Locale.current,
+            appearance: appearance)
         let context = inputs.context
         let formatters = FormatterCache(locale: context.locale, timeZone: context.timeZone)
         var list = context.builtIns.entries(in: context, formatters: formatters)
@@ -159,15 +191,18 @@ extension RenderedBoard: DesignWorkshop {
             } else {
                 try FileSystem.atomicWrite(picture.bytes, to: url)
             }
-            return ImportedImage(fileName: name, pixelWidth: picture.pixelWidth, pixelHeight: picture.pixelHeight,
-                                 scaledFromWidth: picture.scaledFrom?.width, scaledFromHeight: picture.scaledFrom?.height,
-                                 damage: picture.damage)
+            return ImportedImage(
+                fileName: name, pixelWidth: picture.pixelWidth, pixelHeight: picture.pixelHeight,
+                scaledFromWidth: picture.scaledFrom?.width, scaledFromHeight: picture.scaledFrom?.height,
+                damage: picture.damage)
         }
         throw DesignError("images/ already holds 99 different pictures named \(stem)")
     }
 
     public func photoTheme(fileName: String) throws -> PhotoTheme {
-        guard ImageSanitiser.sanitisedFileName(fileName) == fileName else { throw NotFound("no picture '\(fileName)' (a bare file name in images/)") }
+        guard ImageSanitiser.sanitisedFileName(fileName) == fileName else {
+            throw NotFound("no picture '\(fileName)' (a bare file name in images/)")
+        }
         let image: DecodedImage
         do {
             image = try DesignImages.load(fileName: fileName, in: root)

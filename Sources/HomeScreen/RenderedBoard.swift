@@ -62,16 +62,20 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
 
     func family(_ name: String) throws -> WidgetFamily {
         guard let f = WidgetFamily.parse(name) else {
-            throw NotFound("no widget family '\(name)'; allowed \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw NotFound(
+                "no widget family '\(name)'; allowed \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return f
     }
 
     /// Lays out with inputs read from the store now (status, variables, snapshots, images).
-    func withLayout<T>(_ entry: Entry, _ family: WidgetFamily, scale: Int, now: Date,
-                       _ body: (WidgetRenderer, WidgetLayout, RenderInputs) throws -> T) throws -> T {
-        var inputs = WidgetRenderer.inputs(for: entry.spec, root: root, now: now, timeZone: .current,
-                                           locale: Locale.current, appearance: appearance)
+    func withLayout<T>(
+        _ entry: Entry, _ family: WidgetFamily, scale: Int, now: Date,
+        _ body: (WidgetRenderer, WidgetLayout, RenderInputs) throws -> T
+    ) throws -> T {
+        var inputs = WidgetRenderer.inputs(
+            for: entry.spec, root: root, now: now, timeZone: .current,
+            locale: Locale.current, appearance: appearance)
         // The server's watcher wakes at each tile's `redrawAt`: seconds can be shown.
         inputs.redrawsEachSecond = true
         return try lock.withLock {
@@ -96,10 +100,12 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
                         widthPt: layout.width, heightPt: layout.height,
                         label: label.isEmpty ? entry.spec.name : label,
                         buttons: layout.actions.map { a in
-                            WidgetTile.Button(kind: a.kind.rawValue, id: a.id, label: Self.label(a), x: a.rect.x, y: a.rect.y,
-                                              width: a.rect.width, height: a.rect.height, layer: a.layer)
+                            WidgetTile.Button(
+                                kind: a.kind.rawValue, id: a.id, label: Self.label(a), x: a.rect.x, y: a.rect.y,
+                                width: a.rect.width, height: a.rect.height, layer: a.layer)
                         },
-                        version: Self.version(json + "|" + (entry.id == Self.noiseMachineID ? "" : Self.imageStamp(entry.spec))),
+                        version: Self.version(
+                            json + "|" + (entry.id == Self.noiseMachineID ? "" : Self.imageStamp(entry.spec))),
                         redrawAt: layout.redrawAt)
                 }
                 tiles.append(tile)
@@ -108,7 +114,9 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
         return tiles
     }
 
-    public func picture(designID: String, family: String, scale: Int, format: PictureFormat, now: Date) throws -> [UInt8] {
+    public func picture(designID: String, family: String, scale: Int, format: PictureFormat, now: Date) throws
+        -> [UInt8]
+    {
         let entry = try entry(designID, now: now)
         return try withLayout(entry, try self.family(family), scale: scale, now: now) { r, layout, inputs in
             try r.render(layout, format: format == .svg ? .svg : .png, images: inputs.images)
@@ -121,7 +129,9 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
 
     /// `tap`, and the link to open when the button is an `openURL` one: the page's browser opens
     /// it (the server starts nothing for a link), after `OpenURLPolicy` accepted it here.
-    public func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> (message: String, open: String?) {
+    public func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> (
+        message: String, open: String?
+    ) {
         let entry = try entry(designID, now: now)
         let action: WidgetAction = try withLayout(entry, try self.family(family), scale: 1, now: now) { _, layout, _ in
             let point = Point(x: x, y: y)
@@ -129,9 +139,10 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
             guard let near = layout.nearestAction(to: point) else {
                 throw NothingToTap("\(entry.spec.name) (\(family)) has no buttons")
             }
-            throw NothingToTap("nothing to tap at \(Self.number(x)),\(Self.number(y)); the nearest button is '\(Self.label(near.action))' "
-                + "(\(near.action.kind.rawValue)) at \(Self.number(near.action.rect.midX)),\(Self.number(near.action.rect.midY)), "
-                + "\(Self.number(near.distance)) pt away")
+            throw NothingToTap(
+                "nothing to tap at \(Self.number(x)),\(Self.number(y)); the nearest button is '\(Self.label(near.action))' "
+                    + "(\(near.action.kind.rawValue)) at \(Self.number(near.action.rect.midX)),\(Self.number(near.action.rect.midY)), "
+                    + "\(Self.number(near.distance)) pt away")
         }
         if action.kind == .openURL {
             do {

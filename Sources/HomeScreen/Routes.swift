@@ -14,9 +14,11 @@ struct Routes {
 
     /// The app's areas beyond the home screen, each registering its pages and API routes.
     var areas: [any AppRoutes] {
-        [EditorRoutes(server: server), DesignAPIRoutes(server: server),
-         LibraryRoutes(server: server), ImportRoutes(server: server), ExploreRoutes(server: server),
-         DataRoutes(server: server), PageAssetRoutes()]
+        [
+            EditorRoutes(server: server), DesignAPIRoutes(server: server),
+            LibraryRoutes(server: server), ImportRoutes(server: server), ExploreRoutes(server: server),
+            DataRoutes(server: server), PageAssetRoutes(),
+        ]
     }
 
     func register(on router: Router<BasicRequestContext>) {
@@ -28,7 +30,9 @@ struct Routes {
         router.get("/noise") { _, _ in
             Self.body(Page.noise(mixer: server.mixer.state(), token: server.token), type: "text/html; charset=utf-8")
         }
-        router.get(.init(stringLiteral: AppShell.stylesheetPath)) { _, _ in Self.body(ShellStyle.css, type: "text/css; charset=utf-8") }
+        router.get(.init(stringLiteral: AppShell.stylesheetPath)) { _, _ in
+            Self.body(ShellStyle.css, type: "text/css; charset=utf-8")
+        }
         router.get("/static/app.js") { _, _ in Self.body(Assets.js, type: "text/javascript; charset=utf-8") }
         router.get("/static/app.css") { _, _ in Self.body(Assets.css, type: "text/css; charset=utf-8") }
         for area in areas { area.register(on: router) }
@@ -64,7 +68,8 @@ struct Routes {
                 return Self.error(.badRequest, "'scale' must be 1, 2 or 3")
             }
             do {
-                let picture = try server.board.picture(designID: id, family: family, scale: scale, format: format, now: Date())
+                let picture = try server.board.picture(
+                    designID: id, family: family, scale: scale, format: format, now: Date())
                 var response = Self.bytes(picture, type: format.contentType)
                 response.headers[.cacheControl] = "no-cache"
                 return response
@@ -79,10 +84,10 @@ struct Routes {
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             let limits = JSONLimits(maxDepth: 4, maxValueCount: 64, maxStringBytes: 4096)
             guard case .object(let object)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
-                  Set(object.keys) == ["family", "x", "y"],
-                  case .string(let family)? = object["family"],
-                  case .number(let x)? = object["x"], x.isFinite,
-                  case .number(let y)? = object["y"], y.isFinite
+                Set(object.keys) == ["family", "x", "y"],
+                case .string(let family)? = object["family"],
+                case .number(let x)? = object["x"], x.isFinite,
+                case .number(let y)? = object["y"], y.isFinite
             else {
                 return Self.error(.badRequest, "the body must be {\"family\": NAME, \"x\": POINTS, \"y\": POINTS}")
             }
@@ -149,7 +154,8 @@ struct Routes {
 
     /// IDs are UUIDs, their prefixes, or `noise-machine`: letters, digits and '-', at most 64.
     static func isPlainID(_ s: String) -> Bool {
-        !s.isEmpty && s.count <= 64 && s.unicodeScalars.allSatisfy { ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "-" }
+        !s.isEmpty && s.count <= 64
+            && s.unicodeScalars.allSatisfy { ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "-" }
     }
 
     static func body(_ text: String, type: String) -> Response {
@@ -161,8 +167,9 @@ struct Routes {
     }
 
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"],
-                 body: .init(byteBuffer: ByteBuffer(string: HomeScreenServer.json(["error": message]))))
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(string: HomeScreenServer.json(["error": message]))))
     }
 }
 

@@ -20,70 +20,116 @@ enum SampleData {
         }
 
         var weather = WeatherState()
-        weather.location = "Lisbon"; weather.condition = "Partly cloudy"; weather.symbol = "cloud.sun.fill"
-        weather.temperatureC = 18.4; weather.highC = 21; weather.lowC = 13.5
-        weather.nowcast = "Light rain in 40 min"; weather.nowcastSecondary = "Ends in 25m"
-        weather.rainStartMinutes = 40; weather.rainEndMinutes = 65; weather.rainPeakIntensityMMPerHour = 0.8; weather.rainPeakChance = 0.5
+        weather.location = "Lisbon"
+        weather.condition = "Partly cloudy"
+        weather.symbol = "cloud.sun.fill"
+        weather.temperatureC = 18.4
+        weather.highC = 21
+        weather.lowC = 13.5
+        weather.nowcast = "Light rain in 40 min"
+        weather.nowcastSecondary = "Ends in 25m"
+        weather.rainStartMinutes = 40
+        weather.rainEndMinutes = 65
+        weather.rainPeakIntensityMMPerHour = 0.8
+        weather.rainPeakChance = 0.5
         weather.fetchedAt = now.addingTimeInterval(-300)
         inputs.weather = weather
 
-        let highs: [Double] = [21, 23, 19, 17, 20], lows: [Double] = [13.5, 14, 12, 11, 12.5], chances: [Double] = [0.5, 0.1, 0.3, 0.8, 0.2]
+        let highs: [Double] = [21, 23, 19, 17, 20], lows: [Double] = [13.5, 14, 12, 11, 12.5],
+            chances: [Double] = [0.5, 0.1, 0.3, 0.8, 0.2]
         let conditions = ["Partly cloudy", "Sunny", "Cloudy", "Rain", "Sunny"]
         let symbols = ["cloud.sun.fill", "sun.max.fill", "cloud.fill", "cloud.rain.fill", "sun.max.fill"]
         var days: [ForecastSnapshot.Day] = []
         for i in 0..<5 {
-            days.append(ForecastSnapshot.Day(date: day(i), highC: highs[i], lowC: lows[i], precipitationChance: chances[i],
-                                             condition: conditions[i], symbol: symbols[i]))
+            days.append(
+                ForecastSnapshot.Day(
+                    date: day(i), highC: highs[i], lowC: lows[i], precipitationChance: chances[i],
+                    condition: conditions[i], symbol: symbols[i]))
         }
         let hourStart = now.addingTimeInterval(-now.timeIntervalSince1970.truncatingRemainder(dividingBy: 3600))
         let hours = (0..<48).map { h in
-            ForecastSnapshot.Hour(time: hourStart.addingTimeInterval(Double(h) * 3600), temperatureC: 16 + 4 * sin(Double(h) / 24 * 2 * .pi))
+            ForecastSnapshot.Hour(
+                time: hourStart.addingTimeInterval(Double(h) * 3600),
+                temperatureC: 16 + 4 * sin(Double(h) / 24 * 2 * .pi))
         }
-        inputs.forecast = ForecastSnapshot(location: "Lisbon", fetchedAt: now.addingTimeInterval(-300), temperatureC: 18.4,
-                                           condition: "Partly cloudy", symbol: "cloud.sun.fill", days: days, hours: hours)
+        inputs.forecast = ForecastSnapshot(
+            location: "Lisbon", fetchedAt: now.addingTimeInterval(-300), temperatureC: 18.4,
+            condition: "Partly cloudy", symbol: "cloud.sun.fill", days: days, hours: hours)
 
         // Three events: title, start and end (seconds from now), place.
-        struct SampleEvent { var title: String; var startSeconds: Double; var endSeconds: Double; var location: String? }
-        let events = [SampleEvent(title: "Team stand-up", startSeconds: 40 * 60, endSeconds: 55 * 60, location: "Room 2"),
-                      SampleEvent(title: "Lunch with Ana", startSeconds: 3.5 * 3600, endSeconds: 4.5 * 3600, location: nil),
-                      SampleEvent(title: "Piano lesson", startSeconds: 8 * 3600, endSeconds: 9 * 3600, location: nil)]
+        struct SampleEvent {
+            var title: String
+            var startSeconds: Double
+            var endSeconds: Double
+            var location: String?
+        }
+        let events = [
+            SampleEvent(title: "Team stand-up", startSeconds: 40 * 60, endSeconds: 55 * 60, location: "Room 2"),
+            SampleEvent(title: "Lunch with Ana", startSeconds: 3.5 * 3600, endSeconds: 4.5 * 3600, location: nil),
+            SampleEvent(title: "Piano lesson", startSeconds: 8 * 3600, endSeconds: 9 * 3600, location: nil),
+        ]
         let drawnEvents: [CalendarSnapshot.Event] = events.map { e in
-            CalendarSnapshot.Event(title: e.title, start: now.addingTimeInterval(e.startSeconds), end: now.addingTimeInterval(e.endSeconds), location: e.location)
+            CalendarSnapshot.Event(
+                title: e.title, start: now.addingTimeInterval(e.startSeconds),
+                end: now.addingTimeInterval(e.endSeconds), location: e.location)
         }
         inputs.calendar = CalendarSnapshot(events: drawnEvents)
         // A read-only sample list: the dock's rows cannot complete anything.
-        let list = RemindersSnapshot.Source(id: "sample", name: "Sample", kind: .todoTxt, location: "sample",
-                                            readOnly: true, contentSHA256: nil, ok: true, itemCount: 3)
+        let list = RemindersSnapshot.Source(
+            id: "sample", name: "Sample", kind: .todoTxt, location: "sample",
+            readOnly: true, contentSHA256: nil, ok: true, itemCount: 3)
         inputs.reminders = RemindersSnapshot(
             updatedAt: now.addingTimeInterval(-600), timeZone: TimeZone.current.identifier, sources: [list],
-            items: [.init(id: "sample-1", source: "sample", title: "Water the plants", due: now.addingTimeInterval(2 * 3600)),
-                    .init(id: "sample-2", source: "sample", title: "Call the garage", priority: 1),
-                    .init(id: "sample-3", source: "sample", title: "Buy coffee", done: true)])
-        inputs.noise = NoiseWidgetState(playback: .playing, mixName: "Rain",
-                                        layers: [.init(enabled: true, volume: 0.7, colour: 1.6), .init(enabled: true, volume: 0.4, colour: 0.8)],
-                                        masterVolume: 0.7, timerRemainingSeconds: 25 * 60, resumeOnLaunch: true, updatedAt: now)
+            items: [
+                .init(
+                    id: "sample-1", source: "sample", title: "Water the plants", due: now.addingTimeInterval(2 * 3600)),
+                .init(id: "sample-2", source: "sample", title: "Call the garage", priority: 1),
+                .init(id: "sample-3", source: "sample", title: "Buy coffee", done: true),
+            ])
+        inputs.noise = NoiseWidgetState(
+            playback: .playing, mixName: "Rain",
+            layers: [.init(enabled: true, volume: 0.7, colour: 1.6), .init(enabled: true, volume: 0.4, colour: 0.8)],
+            masterVolume: 0.7, timerRemainingSeconds: 25 * 60, resumeOnLaunch: true, updatedAt: now)
 
         // The same samples as built-in keys ({{__weather_temp}}, {{__steps_today}}, …).
         var location = WeatherSnapshotProvider.Location(name: "Lisbon")
         location.updatedAt = now
         var snapshot = WeatherSnapshotProvider.Snapshot.empty
-        snapshot.fetchedAt = weather.fetchedAt; snapshot.condition = weather.condition; snapshot.symbol = weather.symbol
-        snapshot.temperatureC = weather.temperatureC; snapshot.apparentTemperatureC = 17.6; snapshot.highC = weather.highC; snapshot.lowC = weather.lowC
-        snapshot.precipitationChance = 0.5; snapshot.humidity = 0.62
-        snapshot.nowcast = weather.nowcast; snapshot.nowcastSecondary = weather.nowcastSecondary
+        snapshot.fetchedAt = weather.fetchedAt
+        snapshot.condition = weather.condition
+        snapshot.symbol = weather.symbol
+        snapshot.temperatureC = weather.temperatureC
+        snapshot.apparentTemperatureC = 17.6
+        snapshot.highC = weather.highC
+        snapshot.lowC = weather.lowC
+        snapshot.precipitationChance = 0.5
+        snapshot.humidity = 0.62
+        snapshot.nowcast = weather.nowcast
+        snapshot.nowcastSecondary = weather.nowcastSecondary
         var steps = StepsSnapshotProvider()
-        steps.access = "authorized"; steps.goalWeekday = 10_000; steps.goalWeekend = 8_000
-        steps.today = .init(dayNumber: civilToday.dayNumber, steps: 6_480); steps.todayUpdatedAt = now.addingTimeInterval(-900)
+        steps.access = "authorized"
+        steps.goalWeekday = 10_000
+        steps.goalWeekend = 8_000
+        steps.today = .init(dayNumber: civilToday.dayNumber, steps: 6_480)
+        steps.todayUpdatedAt = now.addingTimeInterval(-900)
         let pastSteps: [Double] = [11_200, 9_300, 10_450, 12_010, 7_900, 10_020]
-        steps.history = pastSteps.enumerated().map { StepsSnapshotProvider.Day(dayNumber: civilToday.dayNumber - 1 - $0.offset, steps: $0.element) }
+        steps.history = pastSteps.enumerated().map {
+            StepsSnapshotProvider.Day(dayNumber: civilToday.dayNumber - 1 - $0.offset, steps: $0.element)
+        }
         let upcoming: [CalendarSnapshotProvider.Event] = events.map { e in
-            CalendarSnapshotProvider.Event(title: e.title, start: now.addingTimeInterval(e.startSeconds), end: now.addingTimeInterval(e.endSeconds), location: e.location)
+            CalendarSnapshotProvider.Event(
+                title: e.title, start: now.addingTimeInterval(e.startSeconds),
+                end: now.addingTimeInterval(e.endSeconds), location: e.location)
         }
         let calendar = CalendarSnapshotProvider(generatedAt: now.addingTimeInterval(-600), upcoming: upcoming)
-        let noise = NoiseStatusProvider(status: .init(state: "playing", presetName: "Rain", masterVolume: 0.7, audibleLayerCount: 2,
-                                                      timerRemainingSeconds: 25 * 60, updatedAt: now))
-        inputs.context.builtIns = BuiltInKeys(sources: [TimeProvider(), noise, WeatherSnapshotProvider(location: location, snapshot: snapshot),
-                                                        steps, calendar])
+        let noise = NoiseStatusProvider(
+            status: .init(
+                state: "playing", presetName: "Rain", masterVolume: 0.7, audibleLayerCount: 2,
+                timerRemainingSeconds: 25 * 60, updatedAt: now))
+        inputs.context.builtIns = BuiltInKeys(sources: [
+            TimeProvider(), noise, WeatherSnapshotProvider(location: location, snapshot: snapshot),
+            steps, calendar,
+        ])
         inputs.unreadableSnapshots = []
         return inputs
     }

@@ -23,7 +23,8 @@ public struct StoreWatcher: Service {
         // Its first refresh comes after the player is followed: a player that died since the
         // server's first drawing (before this service started) is shown stopped now.
         // A countdown's tile asks for its next second (or minute): the watcher wakes then.
-        wakeups.start({ try? wakeups.redraw(at: server.refresh()) }, onError: { error in warn("live updates stopped: \(error)") })
+        wakeups.start(
+            { try? wakeups.redraw(at: server.refresh()) }, onError: { error in warn("live updates stopped: \(error)") })
         try? await gracefulShutdown()
         wakeups.stop()
         wakeups.wait()

@@ -17,7 +17,8 @@ enum TokenSwatches {
         let base = colour(palette.systemBackground)
         for token in BackgroundToken.allCases {
             // Translucent paints sit on the system background, as on a widget.
-            backgrounds[token.rawValue] = paint(palette.background(token, accent: palette.accent(accent), bounds: bounds)) + ", " + base
+            backgrounds[token.rawValue] =
+                paint(palette.background(token, accent: palette.accent(accent), bounds: bounds)) + ", " + base
         }
         return ["style.accent": accents, "style.background": backgrounds, "style.backgroundOverlay": backgrounds]
     }
@@ -42,7 +43,8 @@ enum TokenSwatches {
             return "linear-gradient(\(String(format: "%.1f", degrees))deg, \(stops(s)))"
         case .radial(let centre, let radius, let s):
             // Percentages of the 100-point swatch: the same reach relative to the box.
-            return "radial-gradient(ellipse \(String(format: "%.0f", radius))% \(String(format: "%.0f", radius))% at \(String(format: "%.0f", centre.x))% \(String(format: "%.0f", centre.y))%, \(stops(s)))"
+            return
+                "radial-gradient(ellipse \(String(format: "%.0f", radius))% \(String(format: "%.0f", radius))% at \(String(format: "%.0f", centre.x))% \(String(format: "%.0f", centre.y))%, \(stops(s)))"
         }
     }
 }

@@ -13,7 +13,10 @@ public struct WidgetTile: Sendable, Equatable {
         public var x: Double, y: Double, width: Double, height: Double
         public var layer: Int?
 
-        public init(kind: String, id: String, label: String, x: Double, y: Double, width: Double, height: Double, layer: Int? = nil) {
+        public init(
+            kind: String, id: String, label: String, x: Double, y: Double, width: Double, height: Double,
+            layer: Int? = nil
+        ) {
             self.kind = kind
             self.id = id
             self.label = label
@@ -40,8 +43,10 @@ public struct WidgetTile: Sendable, Equatable {
     /// next second): the server's watcher wakes then (`WidgetLayout.redrawAt`).
     public var redrawAt: Date?
 
-    public init(designID: String, designName: String, family: String, widthPt: Double, heightPt: Double,
-                label: String, buttons: [Button], version: String, redrawAt: Date? = nil) {
+    public init(
+        designID: String, designName: String, family: String, widthPt: Double, heightPt: Double,
+        label: String, buttons: [Button], version: String, redrawAt: Date? = nil
+    ) {
         self.designID = designID
         self.designName = designName
         self.family = family
@@ -70,13 +75,17 @@ public protocol WidgetBoard: Sendable {
     /// Performs what `weaver tap` performs at the point (in points) and says what it did.
     func tap(designID: String, family: String, x: Double, y: Double, now: Date) throws -> String
     /// `tap`, and the link the page's browser opens when the button is an `openURL` one.
-    func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> (message: String, open: String?)
+    func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> (
+        message: String, open: String?
+    )
     /// The designs as `GET /api/designs` lists them (a JSON array).
     func designsJSON() throws -> [UInt8]
 }
 
 extension WidgetBoard {
-    public func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> (message: String, open: String?) {
+    public func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> (
+        message: String, open: String?
+    ) {
         (try tap(designID: designID, family: family, x: x, y: y, now: now), nil)
     }
 }

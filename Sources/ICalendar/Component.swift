@@ -49,7 +49,8 @@ public struct ICalendarDocument: Sendable {
     /// mistyped END line is warned about and reading resumes at the next BEGIN or matching END.
     public static func parse(_ data: Data, limits: ICalendarLimits = ICalendarLimits()) throws -> ICalendarDocument {
         guard data.count <= limits.maxFileBytes else {
-            throw ICalendarError(line: nil, message: "the file is \(data.count) bytes; the limit is \(limits.maxFileBytes) bytes")
+            throw ICalendarError(
+                line: nil, message: "the file is \(data.count) bytes; the limit is \(limits.maxFileBytes) bytes")
         }
         var warnings: [ICalendarWarning] = []
         var lineWarnings: [ICalendarWarning] = []
@@ -72,14 +73,18 @@ public struct ICalendarDocument: Sendable {
                     if !sawBegin && top.isEmpty {
                         throw ICalendarError(line: line, message: "not an iCalendar file (expected BEGIN:VCALENDAR)")
                     }
-                    if warnings.count < 1000 { warnings.append(ICalendarWarning(line: line, message: "not a content line; ignored")) }
+                    if warnings.count < 1000 {
+                        warnings.append(ICalendarWarning(line: line, message: "not a content line; ignored"))
+                    }
                     return
                 }
                 switch property.name {
                 case "BEGIN":
                     let name = property.value.trimmingCharacters(in: .whitespaces).uppercased()
                     if !sawBegin && name != "VCALENDAR" {
-                        throw ICalendarError(line: line, message: "not an iCalendar file (expected BEGIN:VCALENDAR, found BEGIN:\(name.prefix(40)))")
+                        throw ICalendarError(
+                            line: line,
+                            message: "not an iCalendar file (expected BEGIN:VCALENDAR, found BEGIN:\(name.prefix(40)))")
                     }
                     sawBegin = true
                     if recovering {
@@ -94,7 +99,8 @@ public struct ICalendarDocument: Sendable {
                         recovering = false
                     }
                     guard stack.count < limits.maxDepth else {
-                        throw ICalendarError(line: line, message: "components are nested deeper than \(limits.maxDepth) levels")
+                        throw ICalendarError(
+                            line: line, message: "components are nested deeper than \(limits.maxDepth) levels")
                     }
                     componentCount += 1
                     guard componentCount <= limits.maxComponents else {
@@ -109,7 +115,9 @@ public struct ICalendarDocument: Sendable {
                         }
                         // Junk after END:VCALENDAR, like the property lines there.
                         if warnings.count < 1000 {
-                            warnings.append(ICalendarWarning(line: line, message: "END:\(name.prefix(40)) after the calendar ended; ignored"))
+                            warnings.append(
+                                ICalendarWarning(
+                                    line: line, message: "END:\(name.prefix(40)) after the calendar ended; ignored"))
                         }
                         return
                     }
@@ -122,7 +130,12 @@ public struct ICalendarDocument: Sendable {
                         if !recovering {
                             let open = stack[stack.count - 1]
                             if warnings.count < 1000 {
-                                warnings.append(ICalendarWarning(line: line, message: "END:\(name.prefix(40)) closes BEGIN:\(open.name) from line \(open.line), which has no END line"))
+                                warnings.append(
+                                    ICalendarWarning(
+                                        line: line,
+                                        message:
+                                            "END:\(name.prefix(40)) closes BEGIN:\(open.name) from line \(open.line), which has no END line"
+                                    ))
                             }
                         }
                         close(stack.count - depth)
@@ -131,18 +144,30 @@ public struct ICalendarDocument: Sendable {
                         // A mistyped END (END:VTOOD): refusing the file would lose every other event.
                         let open = stack[stack.count - 1]
                         if warnings.count < 1000 {
-                            warnings.append(ICalendarWarning(line: line, message: "END:\(name.prefix(40)) does not close BEGIN:\(open.name) from line \(open.line); read on from the next BEGIN or matching END"))
+                            warnings.append(
+                                ICalendarWarning(
+                                    line: line,
+                                    message:
+                                        "END:\(name.prefix(40)) does not close BEGIN:\(open.name) from line \(open.line); read on from the next BEGIN or matching END"
+                                ))
                         }
                         recovering = true
                     }
                 default:
-                    if recovering { return }   // the rest of the component whose END was mistyped
+                    if recovering { return }  // the rest of the component whose END was mistyped
                     guard !stack.isEmpty else {
-                        if !sawBegin { throw ICalendarError(line: line, message: "not an iCalendar file (expected BEGIN:VCALENDAR)") }
-                        return   // junk after END:VCALENDAR
+                        if !sawBegin {
+                            throw ICalendarError(
+                                line: line, message: "not an iCalendar file (expected BEGIN:VCALENDAR)")
+                        }
+                        return  // junk after END:VCALENDAR
                     }
                     guard stack[stack.count - 1].properties.count < limits.maxPropertiesPerComponent else {
-                        throw ICalendarError(line: line, message: "more than \(limits.maxPropertiesPerComponent) properties in \(stack[stack.count - 1].name) from line \(stack[stack.count - 1].line)")
+                        throw ICalendarError(
+                            line: line,
+                            message:
+                                "more than \(limits.maxPropertiesPerComponent) properties in \(stack[stack.count - 1].name) from line \(stack[stack.count - 1].line)"
+                        )
                     }
                     stack[stack.count - 1].properties.append(property)
                 }
@@ -151,10 +176,13 @@ public struct ICalendarDocument: Sendable {
         warnings = (lineWarnings + warnings).sorted { $0.line < $1.line }
         if let open = stack.last {
             // A truncated download: keep what was complete, say so.
-            warnings.append(ICalendarWarning(line: open.line, message: "BEGIN:\(open.name) is never closed (truncated file?)"))
+            warnings.append(
+                ICalendarWarning(line: open.line, message: "BEGIN:\(open.name) is never closed (truncated file?)"))
             // Close the chain so complete events inside are not lost.
             while var c = stack.popLast() {
-                if c.name == "VEVENT" || c.name == "VTODO" || c.name == "VTIMEZONE" { c = Component(name: "X-TRUNCATED", line: c.line) }
+                if c.name == "VEVENT" || c.name == "VTODO" || c.name == "VTIMEZONE" {
+                    c = Component(name: "X-TRUNCATED", line: c.line)
+                }
                 if stack.isEmpty { top.append(c) } else { stack[stack.count - 1].components.append(c) }
             }
         }

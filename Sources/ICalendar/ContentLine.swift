@@ -55,8 +55,10 @@ public struct ICalendarError: Error, Sendable, Equatable, CustomStringConvertibl
 /// is undone; bare CR is accepted as a line end too. Each line is bounded while it is gathered,
 /// so a 10 MB line costs a scan, not a 10 MB string.
 enum ContentLines {
-    static func unfold(_ bytes: UnsafeBufferPointer<UInt8>, limits: ICalendarLimits,
-                       warnings: inout [ICalendarWarning], body: (_ line: Int, _ bytes: ArraySlice<UInt8>) throws -> Void) rethrows {
+    static func unfold(
+        _ bytes: UnsafeBufferPointer<UInt8>, limits: ICalendarLimits,
+        warnings: inout [ICalendarWarning], body: (_ line: Int, _ bytes: ArraySlice<UInt8>) throws -> Void
+    ) rethrows {
         var current: [UInt8] = []
         current.reserveCapacity(256)
         var currentLine = 1
@@ -68,9 +70,13 @@ enum ContentLines {
         if n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
         func flush() throws {
             if overLong {
-                let name = String(decoding: current.prefix { $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: ":") }.prefix(64), as: UTF8.self)
-                warnings.append(ICalendarWarning(line: currentLine,
-                    message: "property \(name) is longer than \(limits.maxLineBytes) bytes; skipped"))
+                let name = String(
+                    decoding: current.prefix { $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: ":") }.prefix(64),
+                    as: UTF8.self)
+                warnings.append(
+                    ICalendarWarning(
+                        line: currentLine,
+                        message: "property \(name) is longer than \(limits.maxLineBytes) bytes; skipped"))
             } else if !current.isEmpty {
                 try body(currentLine, current[...])
             }
@@ -84,7 +90,7 @@ enum ContentLines {
                 i += (b == 0x0D && i + 1 < n && bytes[i + 1] == 0x0A) ? 2 : 1
                 physicalLine += 1
                 if i < n && (bytes[i] == 0x20 || bytes[i] == 0x09) {
-                    i += 1   // folded: the next physical line continues this one
+                    i += 1  // folded: the next physical line continues this one
                     continue
                 }
                 try flush()
@@ -118,7 +124,9 @@ enum ContentLines {
         while index < text.endIndex, text[index] == ";" {
             index = text.index(after: index)
             let keyStart = index
-            while index < text.endIndex, text[index] != "=", text[index] != ":", text[index] != ";" { index = text.index(after: index) }
+            while index < text.endIndex, text[index] != "=", text[index] != ":", text[index] != ";" {
+                index = text.index(after: index)
+            }
             let key = text[keyStart..<index].uppercased()
             var value = ""
             if index < text.endIndex, text[index] == "=" {
@@ -133,7 +141,9 @@ enum ContentLines {
                         if index < text.endIndex { index = text.index(after: index) }
                     } else {
                         let start = index
-                        while index < text.endIndex, text[index] != ",", text[index] != ";", text[index] != ":" { index = text.index(after: index) }
+                        while index < text.endIndex, text[index] != ",", text[index] != ";", text[index] != ":" {
+                            index = text.index(after: index)
+                        }
                         value += text[start..<index]
                     }
                     if index < text.endIndex, text[index] == "," {
@@ -147,6 +157,7 @@ enum ContentLines {
             if !key.isEmpty { parameters[key] = value }
         }
         guard index < text.endIndex, text[index] == ":" else { return nil }
-        return Property(name: name, parameters: parameters, value: String(text[text.index(after: index)...]), line: line)
+        return Property(
+            name: name, parameters: parameters, value: String(text[text.index(after: index)...]), line: line)
     }
 }

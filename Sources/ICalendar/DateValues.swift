@@ -34,10 +34,13 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
         let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
         let sod = s - days * 86_400
         let ymd = CivilCalendar.date(daysSinceEpoch: days)
-        return LocalDateTime(year: ymd.year, month: ymd.month, day: ymd.day, hour: sod / 3600, minute: sod / 60 % 60, second: sod % 60)
+        return LocalDateTime(
+            year: ymd.year, month: ymd.month, day: ymd.day, hour: sod / 3600, minute: sod / 60 % 60, second: sod % 60)
     }
 
-    static func on(dayNumber: Int, secondOfDay: Int) -> LocalDateTime { fromLocalSeconds(dayNumber * 86_400 + secondOfDay) }
+    static func on(dayNumber: Int, secondOfDay: Int) -> LocalDateTime {
+        fromLocalSeconds(dayNumber * 86_400 + secondOfDay)
+    }
 
     public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool { a.localSeconds < b.localSeconds }
 
@@ -86,14 +89,16 @@ public enum DateValue: Sendable, Equatable {
             return v
         }
         guard u.count >= 8, let y = digits(0..<4), let mo = digits(4..<6), let d = digits(6..<8),
-              (1601...9999).contains(y), (1...12).contains(mo), d >= 1, d <= LocalDateTime.daysInMonth(year: y, month: mo) else { return nil }
+            (1601...9999).contains(y), (1...12).contains(mo), d >= 1, d <= LocalDateTime.daysInMonth(year: y, month: mo)
+        else { return nil }
         if u.count == 8 {
             return .date(LocalDateTime(year: y, month: mo, day: d))
         }
         guard valueType?.uppercased() != "DATE" else { return nil }
         guard u.count == 15 || (u.count == 16 && u[15] == UInt8(ascii: "Z")), u[8] == UInt8(ascii: "T"),
-              let h = digits(9..<11), let mi = digits(11..<13), let s = digits(13..<15),
-              h <= 23, mi <= 59, s <= 60 else { return nil }
+            let h = digits(9..<11), let mi = digits(11..<13), let s = digits(13..<15),
+            h <= 23, mi <= 59, s <= 60
+        else { return nil }
         let l = LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: min(s, 59))
         if u.count == 16 { return .utc(l) }
         if let tzid, !tzid.isEmpty { return .zoned(l, tzid: tzid) }
@@ -120,7 +125,8 @@ public enum DateValue: Sendable, Equatable {
         for part in parts {
             let pieces = part.split(separator: "/", maxSplits: 1)
             guard let first = pieces.first,
-                  let v = parse(first, tzid: p.parameter("TZID"), valueType: p.parameter("VALUE")) else { return nil }
+                let v = parse(first, tzid: p.parameter("TZID"), valueType: p.parameter("VALUE"))
+            else { return nil }
             var end: PeriodEnd?
             if pieces.count == 2 {
                 let text = pieces[1].trimmingCharacters(in: .whitespaces)
@@ -142,7 +148,12 @@ enum DurationValue {
     static func parse(_ text: String) -> (days: Int, seconds: Int)? {
         var s = Substring(text.trimmingCharacters(in: .whitespaces).uppercased())
         var sign = 1
-        if s.hasPrefix("-") { sign = -1; s = s.dropFirst() } else if s.hasPrefix("+") { s = s.dropFirst() }
+        if s.hasPrefix("-") {
+            sign = -1
+            s = s.dropFirst()
+        } else if s.hasPrefix("+") {
+            s = s.dropFirst()
+        }
         guard s.hasPrefix("P") else { return nil }
         s = s.dropFirst()
         var days = 0, seconds = 0, number = 0, haveNumber = false, inTime = false, any = false
@@ -154,7 +165,10 @@ enum DurationValue {
                 continue
             }
             switch c {
-            case "T": guard !inTime, !haveNumber else { return nil }; inTime = true; continue
+            case "T":
+                guard !inTime, !haveNumber else { return nil }
+                inTime = true
+                continue
             case "W" where !inTime: days += number * 7
             case "D" where !inTime: days += number
             case "H" where inTime: seconds += number * 3600

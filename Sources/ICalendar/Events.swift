@@ -100,7 +100,12 @@ public struct EventExpander {
                     floating = z
                     floatingIsLocal = false
                 } else if !name.isEmpty {
-                    warnings.append(ICalendarWarning(line: x.line, message: "X-WR-TIMEZONE '\(name.prefix(64))' is not a known time zone; floating times are read in the user's zone"))
+                    warnings.append(
+                        ICalendarWarning(
+                            line: x.line,
+                            message:
+                                "X-WR-TIMEZONE '\(name.prefix(64))' is not a known time zone; floating times are read in the user's zone"
+                        ))
                 }
             }
             func walk(_ c: Component) {
@@ -116,12 +121,16 @@ public struct EventExpander {
         func versionKey(_ e: Component) -> String? {
             guard let uid = e.first("UID")?.value else { return nil }
             guard let rid = e.first("RECURRENCE-ID") else { return uid }
-            return uid + "\u{1}" + (rid.parameter("TZID") ?? "") + "\u{1}" + rid.value.trimmingCharacters(in: .whitespaces)
+            return uid + "\u{1}" + (rid.parameter("TZID") ?? "") + "\u{1}"
+                + rid.value.trimmingCharacters(in: .whitespaces)
         }
         func rank(_ e: Component) -> (Int, Int, Int) {
-            let sequence = e.first("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces).prefix(18)) } ?? 0
+            let sequence =
+                e.first("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces).prefix(18)) } ?? 0
             func stamp(_ name: String) -> Int {
-                e.first(name).flatMap { DateValue.parse(Substring($0.value), tzid: nil, valueType: nil)?.local.localSeconds } ?? Int.min
+                e.first(name).flatMap {
+                    DateValue.parse(Substring($0.value), tzid: nil, valueType: nil)?.local.localSeconds
+                } ?? Int.min
             }
             return (sequence, stamp("DTSTAMP"), stamp("LAST-MODIFIED"))
         }
@@ -136,19 +145,32 @@ public struct EventExpander {
         var readings: [Reading] = []
         var overrides: [String: [Override]] = [:]
         for (i, f) in found.enumerated() {
-            if let key = keys[i], newest[key] != i { continue }   // an older version
+            if let key = keys[i], newest[key] != i { continue }  // an older version
             let e = f.event
             let uid = e.first("UID")?.value ?? "line-\(e.line)"
             let cancelled = e.first("STATUS")?.value.uppercased() == "CANCELLED"
-            let reading = cancelled ? nil : read(e, uid: uid, floating: f.floating, floatingIsLocal: f.floatingIsLocal,
-                                                 zones: zones, local: local, warnings: &warnings)
+            let reading =
+                cancelled
+                ? nil
+                : read(
+                    e, uid: uid, floating: f.floating, floatingIsLocal: f.floatingIsLocal,
+                    zones: zones, local: local, warnings: &warnings)
             if let rid = e.first("RECURRENCE-ID") {
-                if let v = DateValue.parse(Substring(rid.value), tzid: rid.parameter("TZID"), valueType: rid.parameter("VALUE")) {
-                    overrides[uid, default: []].append(Override(
-                        value: v, line: rid.line, thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE",
-                        reading: reading, floating: f.floating))
+                if let v = DateValue.parse(
+                    Substring(rid.value), tzid: rid.parameter("TZID"), valueType: rid.parameter("VALUE"))
+                {
+                    overrides[uid, default: []].append(
+                        Override(
+                            value: v, line: rid.line,
+                            thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE",
+                            reading: reading, floating: f.floating))
                 } else {
-                    warnings.append(ICalendarWarning(line: rid.line, message: "RECURRENCE-ID '\(rid.value.prefix(40))' is not a date or date-time; the event is shown on its own"))
+                    warnings.append(
+                        ICalendarWarning(
+                            line: rid.line,
+                            message:
+                                "RECURRENCE-ID '\(rid.value.prefix(40))' is not a date or date-time; the event is shown on its own"
+                        ))
                 }
             }
             if let reading { readings.append(reading) }
@@ -158,26 +180,36 @@ public struct EventExpander {
         let toSeconds = Int(to.timeIntervalSince1970.rounded(.up))
         var out: [Occurrence] = []
         for r in readings {
-            out += expand(r, overrides: r.component.first("RECURRENCE-ID") == nil ? overrides[r.uid] ?? [] : [],
-                          fromSeconds: fromSeconds, toSeconds: toSeconds, zones: zones, local: local,
-                          budget: &budget, warnings: &warnings)
+            out += expand(
+                r, overrides: r.component.first("RECURRENCE-ID") == nil ? overrides[r.uid] ?? [] : [],
+                fromSeconds: fromSeconds, toSeconds: toSeconds, zones: zones, local: local,
+                budget: &budget, warnings: &warnings)
         }
         out.sort { ($0.start, $0.end, $0.title) < ($1.start, $1.end, $1.title) }
         // In file order, so the parser's and the events' warnings read as one list.
-        let ordered = warnings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+        let ordered = warnings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(
+            \.element)
         return Result(occurrences: out, warnings: ordered, eventCount: found.count)
     }
 
     /// Reads DTSTART, the length (DTEND, else DURATION) and the text of one event. Nil, with a
     /// warning, when it has no usable DTSTART. A DTEND or DURATION that cannot be used is said.
-    func read(_ e: Component, uid: String, floating: any ZoneRules, floatingIsLocal: Bool,
-              zones: ZoneResolver, local: SystemZone, warnings: inout [ICalendarWarning]) -> Reading? {
+    func read(
+        _ e: Component, uid: String, floating: any ZoneRules, floatingIsLocal: Bool,
+        zones: ZoneResolver, local: SystemZone, warnings: inout [ICalendarWarning]
+    ) -> Reading? {
         guard let dtstart = e.first("DTSTART") else {
             warnings.append(ICalendarWarning(line: e.line, message: "VEVENT without DTSTART; skipped"))
             return nil
         }
-        guard let start = DateValue.parse(Substring(dtstart.value), tzid: dtstart.parameter("TZID"), valueType: dtstart.parameter("VALUE")) else {
-            warnings.append(ICalendarWarning(line: dtstart.line, message: "DTSTART '\(dtstart.value.prefix(40))' is not a date or date-time; event skipped"))
+        guard
+            let start = DateValue.parse(
+                Substring(dtstart.value), tzid: dtstart.parameter("TZID"), valueType: dtstart.parameter("VALUE"))
+        else {
+            warnings.append(
+                ICalendarWarning(
+                    line: dtstart.line,
+                    message: "DTSTART '\(dtstart.value.prefix(40))' is not a date or date-time; event skipped"))
             return nil
         }
         var zone: (any ZoneRules)?
@@ -186,7 +218,9 @@ public struct EventExpander {
         case .zoned(_, let tzid):
             zone = zones.rules(for: tzid)
             if zone == nil {
-                warnings.append(ICalendarWarning(line: dtstart.line, message: "unknown time zone '\(tzid.prefix(64))'; read as local time"))
+                warnings.append(
+                    ICalendarWarning(
+                        line: dtstart.line, message: "unknown time zone '\(tzid.prefix(64))'; read as local time"))
                 zone = local
             }
         case .floating: zone = floating
@@ -199,33 +233,51 @@ public struct EventExpander {
         if let dtend = e.first("DTEND") {
             let shownEnd = dtend.value.trimmingCharacters(in: .whitespaces).prefix(40)
             let shownStart = dtstart.value.trimmingCharacters(in: .whitespaces).prefix(40)
-            if let end = DateValue.parse(Substring(dtend.value), tzid: dtend.parameter("TZID"), valueType: dtend.parameter("VALUE")) {
+            if let end = DateValue.parse(
+                Substring(dtend.value), tzid: dtend.parameter("TZID"), valueType: dtend.parameter("VALUE"))
+            {
                 durationCounts = false
                 if start.isDate {
                     let difference = end.local.dayNumber - start.local.dayNumber
                     if difference > 0 {
                         days = difference
                     } else if difference == 0 {
-                        warnings.append(ICalendarWarning(line: dtend.line, message: "DTEND \(shownEnd) equals DTSTART on an all-day event; read as one day"))
+                        warnings.append(
+                            ICalendarWarning(
+                                line: dtend.line,
+                                message: "DTEND \(shownEnd) equals DTSTART on an all-day event; read as one day"))
                     } else {
                         // What the peer libraries do: the two dates were written the wrong way round.
-                        warnings.append(ICalendarWarning(line: dtend.line, message: "DTEND \(shownEnd) is before DTSTART \(shownStart); the two are swapped"))
+                        warnings.append(
+                            ICalendarWarning(
+                                line: dtend.line,
+                                message: "DTEND \(shownEnd) is before DTSTART \(shownStart); the two are swapped"))
                         days = -difference
                         dayShift = difference
                     }
                 } else if let s = instant(start, zone: zone, local: local),
-                          let t = instant(end, zones: zones, local: local, floating: floating, warnings: &warnings, line: dtend.line) {
+                    let t = instant(
+                        end, zones: zones, local: local, floating: floating, warnings: &warnings, line: dtend.line)
+                {
                     days = 0
                     if t >= s {
                         seconds = t - s
                     } else {
-                        warnings.append(ICalendarWarning(line: dtend.line, message: "DTEND \(shownEnd) is before DTSTART \(shownStart); the event is read as zero-length"))
+                        warnings.append(
+                            ICalendarWarning(
+                                line: dtend.line,
+                                message:
+                                    "DTEND \(shownEnd) is before DTSTART \(shownStart); the event is read as zero-length"
+                            ))
                     }
                 }
             } else {
                 let hasDuration = e.first("DURATION") != nil
-                warnings.append(ICalendarWarning(line: dtend.line, message: "DTEND '\(shownEnd)' is not a date or date-time; "
-                    + (hasDuration ? "DURATION is used" : "the event is read as \(fallback)")))
+                warnings.append(
+                    ICalendarWarning(
+                        line: dtend.line,
+                        message: "DTEND '\(shownEnd)' is not a date or date-time; "
+                            + (hasDuration ? "DURATION is used" : "the event is read as \(fallback)")))
             }
         }
         if durationCounts, let d = e.first("DURATION") {
@@ -234,24 +286,32 @@ public struct EventExpander {
                 seconds = max(0, parsed.seconds)
                 if start.isDate && days == 0 { days = 1 }
             } else {
-                warnings.append(ICalendarWarning(line: d.line, message: "DURATION '\(d.value.trimmingCharacters(in: .whitespaces).prefix(40))' is not a duration such as PT1H; the event is read as \(fallback)"))
+                warnings.append(
+                    ICalendarWarning(
+                        line: d.line,
+                        message:
+                            "DURATION '\(d.value.trimmingCharacters(in: .whitespaces).prefix(40))' is not a duration such as PT1H; the event is read as \(fallback)"
+                    ))
             }
         }
         let timing = Timing(start: start, zone: zone, days: days, seconds: seconds, dayShift: dayShift)
         let title = e.first("SUMMARY")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         var isFloating = false
         if case .floating = start { isFloating = floatingIsLocal }
-        let base = Occurrence(uid: uid, title: title.isEmpty ? "Untitled" : String(title.prefix(1000)),
-                              location: e.first("LOCATION").map { String($0.text.prefix(1000)) }.flatMap { $0.isEmpty ? nil : $0 },
-                              start: Date(), end: Date(), isAllDay: start.isDate, startDay: nil, endDay: nil,
-                              status: e.first("STATUS")?.value.uppercased(), isFloating: isFloating)
+        let base = Occurrence(
+            uid: uid, title: title.isEmpty ? "Untitled" : String(title.prefix(1000)),
+            location: e.first("LOCATION").map { String($0.text.prefix(1000)) }.flatMap { $0.isEmpty ? nil : $0 },
+            start: Date(), end: Date(), isAllDay: start.isDate, startDay: nil, endDay: nil,
+            status: e.first("STATUS")?.value.uppercased(), isFloating: isFloating)
         return Reading(component: e, uid: uid, timing: timing, base: base, floating: floating)
     }
 
     /// The occurrences of one event in the window: DTSTART, every RRULE (their union), RDATE
     /// (periods bring their own length), less EXDATE and the instances `overrides` replace.
-    func expand(_ r: Reading, overrides: [Override], fromSeconds: Int, toSeconds: Int, zones: ZoneResolver,
-                local: SystemZone, budget: inout Int, warnings: inout [ICalendarWarning]) -> [Occurrence] {
+    func expand(
+        _ r: Reading, overrides: [Override], fromSeconds: Int, toSeconds: Int, zones: ZoneResolver,
+        local: SystemZone, budget: inout Int, warnings: inout [ICalendarWarning]
+    ) -> [Occurrence] {
         let e = r.component
         let timing = r.timing
         let start = timing.start
@@ -272,13 +332,18 @@ public struct EventExpander {
                 replacedDays.insert(day)
                 guard carriesOn else { continue }
                 if start.isDate {
-                    futures.append(Future(key: day, shift: o.reading.map { $0.timing.start.local.dayNumber - day } ?? 0, reading: o.reading))
+                    futures.append(
+                        Future(
+                            key: day, shift: o.reading.map { $0.timing.start.local.dayNumber - day } ?? 0,
+                            reading: o.reading))
                 } else {
                     // A DATE RECURRENCE-ID on a timed series names that day's instance.
                     let at = rules.instant(for: .on(dayNumber: day, secondOfDay: start.local.secondOfDay))
                     futures.append(timedFuture(from: at, o, rules: rules, local: local))
                 }
-            } else if let t = instant(o.value, zones: zones, local: local, floating: o.floating, warnings: &warnings, line: o.line) {
+            } else if let t = instant(
+                o.value, zones: zones, local: local, floating: o.floating, warnings: &warnings, line: o.line)
+            {
                 replaced.insert(t)
                 if carriesOn {
                     futures.append(timedFuture(from: t, o, rules: rules, local: local))
@@ -332,13 +397,23 @@ public struct EventExpander {
                     starts.append((next, nil))
                     produced += 1
                     if produced >= limits.maxOccurrencesPerEvent {
-                        warnings.append(ICalendarWarning(line: rrule.line, message: "more than \(limits.maxOccurrencesPerEvent) occurrences in the window; the rest are left out"))
+                        warnings.append(
+                            ICalendarWarning(
+                                line: rrule.line,
+                                message:
+                                    "more than \(limits.maxOccurrencesPerEvent) occurrences in the window; the rest are left out"
+                            ))
                         break
                     }
                 }
                 if budget <= 0 && !budgetWarned {
                     budgetWarned = true
-                    warnings.append(ICalendarWarning(line: rrule.line, message: "the file's recurrence budget (\(limits.maxPeriodsPerFile) steps) ran out; later events may be missing"))
+                    warnings.append(
+                        ICalendarWarning(
+                            line: rrule.line,
+                            message:
+                                "the file's recurrence budget (\(limits.maxPeriodsPerFile) steps) ran out; later events may be missing"
+                        ))
                 }
             } catch {
                 let consequence = rrules.count == 1 ? "only the first occurrence is shown" : "this RRULE is ignored"
@@ -356,9 +431,13 @@ public struct EventExpander {
                 let at: LocalDateTime
                 switch v {
                 case .date(let l), .floating(let l):
-                    at = LocalDateTime.on(dayNumber: l.dayNumber, secondOfDay: v.isDate ? start.local.secondOfDay : l.secondOfDay)
+                    at = LocalDateTime.on(
+                        dayNumber: l.dayNumber, secondOfDay: v.isDate ? start.local.secondOfDay : l.secondOfDay)
                 default:
-                    guard let t = instant(v, zones: zones, local: local, floating: r.floating, warnings: &warnings, line: p.line) else { continue }
+                    guard
+                        let t = instant(
+                            v, zones: zones, local: local, floating: r.floating, warnings: &warnings, line: p.line)
+                    else { continue }
                     at = rules.local(at: t)
                 }
                 // A period (RFC 5545 §3.8.5.2) gives this instance its own length.
@@ -370,13 +449,20 @@ public struct EventExpander {
                     case .end(let endValue):
                         let s = rules.instant(for: at)
                         let t: Int?
-                        if case .floating(let l) = endValue { t = rules.instant(for: l) } else {
-                            t = instant(endValue, zones: zones, local: local, floating: r.floating, warnings: &warnings, line: p.line)
+                        if case .floating(let l) = endValue {
+                            t = rules.instant(for: l)
+                        } else {
+                            t = instant(
+                                endValue, zones: zones, local: local, floating: r.floating, warnings: &warnings,
+                                line: p.line)
                         }
                         if let t, t >= s { length = (0, t - s) }
                     }
                     if length == nil {
-                        warnings.append(ICalendarWarning(line: p.line, message: "an RDATE period ends before it starts; the event's own length is used"))
+                        warnings.append(
+                            ICalendarWarning(
+                                line: p.line,
+                                message: "an RDATE period ends before it starts; the event's own length is used"))
                     }
                 }
                 starts.append((at, length))
@@ -390,9 +476,15 @@ public struct EventExpander {
                 continue
             }
             for v in values {
-                if v.isDate || start.isDate { exDays.insert(v.local.dayNumber) }
-                else if case .floating(let l) = v { exInstants.insert(rules.instant(for: l)) }
-                else if let t = instant(v, zones: zones, local: local, floating: r.floating, warnings: &warnings, line: x.line) { exInstants.insert(t) }
+                if v.isDate || start.isDate {
+                    exDays.insert(v.local.dayNumber)
+                } else if case .floating(let l) = v {
+                    exInstants.insert(rules.instant(for: l))
+                } else if let t = instant(
+                    v, zones: zones, local: local, floating: r.floating, warnings: &warnings, line: x.line)
+                {
+                    exInstants.insert(t)
+                }
             }
         }
 
@@ -402,11 +494,15 @@ public struct EventExpander {
             var o = r.base
             if start.isDate {
                 let instanceDay = l.dayNumber
-                if exDays.contains(instanceDay) || replacedDays.contains(instanceDay) || !seen.insert(instanceDay).inserted { continue }
+                if exDays.contains(instanceDay) || replacedDays.contains(instanceDay)
+                    || !seen.insert(instanceDay).inserted
+                {
+                    continue
+                }
                 var day = instanceDay + timing.dayShift
                 var days = timing.days
                 if let f = future(at: instanceDay) {
-                    guard let fr = f.reading else { continue }   // cancelled from there on
+                    guard let fr = f.reading else { continue }  // cancelled from there on
                     day = instanceDay + f.shift + fr.timing.dayShift
                     days = fr.timing.days
                     o = fr.base
@@ -422,11 +518,14 @@ public struct EventExpander {
             } else {
                 let instance = rules.instant(for: l)
                 if exInstants.contains(instance) || exDays.contains(l.dayNumber) { continue }
-                if replaced.contains(instance) || replacedDays.contains(l.dayNumber) || !seen.insert(instance).inserted { continue }
+                if replaced.contains(instance) || replacedDays.contains(l.dayNumber) || !seen.insert(instance).inserted
+                {
+                    continue
+                }
                 var shown = l
                 var length = (days: timing.days, seconds: timing.seconds)
                 if let f = future(at: instance) {
-                    guard let fr = f.reading else { continue }   // cancelled from there on
+                    guard let fr = f.reading else { continue }  // cancelled from there on
                     shown = .fromLocalSeconds(l.localSeconds + f.shift)
                     length = (fr.timing.days, fr.timing.seconds)
                     o = fr.base
@@ -435,7 +534,8 @@ public struct EventExpander {
                 if let period { length = period }
                 // Calendar days of the length are added on the wall clock, seconds on the timeline.
                 let s = rules.instant(for: shown)
-                let endLocal = LocalDateTime.on(dayNumber: shown.dayNumber + length.days, secondOfDay: shown.secondOfDay)
+                let endLocal = LocalDateTime.on(
+                    dayNumber: shown.dayNumber + length.days, secondOfDay: shown.secondOfDay)
                 let en = rules.instant(for: endLocal) + length.seconds
                 o.start = Date(timeIntervalSince1970: TimeInterval(s))
                 o.end = Date(timeIntervalSince1970: TimeInterval(max(s, en)))
@@ -452,7 +552,8 @@ public struct EventExpander {
     func timedFuture(from at: Int, _ o: Override, rules: any ZoneRules, local: SystemZone) -> Future {
         guard let or = o.reading else { return Future(key: at, shift: 0, reading: nil) }
         let moved = instant(or.timing.start, zone: or.timing.zone, local: local) ?? at
-        return Future(key: at, shift: rules.local(at: moved).localSeconds - rules.local(at: at).localSeconds, reading: or)
+        return Future(
+            key: at, shift: rules.local(at: moved).localSeconds - rules.local(at: at).localSeconds, reading: or)
     }
 
     /// A value whose zone is already resolved (`zone`: the TZID's, or the floating zone).
@@ -465,13 +566,16 @@ public struct EventExpander {
     }
 
     /// A value read on its own: its TZID resolved here, floating times in `floating`.
-    func instant(_ v: DateValue, zones: ZoneResolver, local: SystemZone, floating: any ZoneRules,
-                 warnings: inout [ICalendarWarning], line: Int) -> Int? {
+    func instant(
+        _ v: DateValue, zones: ZoneResolver, local: SystemZone, floating: any ZoneRules,
+        warnings: inout [ICalendarWarning], line: Int
+    ) -> Int? {
         switch v {
         case .utc(let l): return l.localSeconds
         case .zoned(let l, let tzid):
             guard let z = zones.rules(for: tzid) else {
-                warnings.append(ICalendarWarning(line: line, message: "unknown time zone '\(tzid.prefix(64))'; read as local time"))
+                warnings.append(
+                    ICalendarWarning(line: line, message: "unknown time zone '\(tzid.prefix(64))'; read as local time"))
                 return local.instant(for: l)
             }
             return z.instant(for: l)

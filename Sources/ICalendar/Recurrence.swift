@@ -4,7 +4,12 @@ import Foundation
 /// INTERVAL, COUNT, UNTIL, BYDAY (with ordinals such as 2MO or -1FR in MONTHLY and YEARLY),
 /// BYMONTHDAY, BYMONTH, BYSETPOS, WKST.
 public struct RecurrenceRule: Sendable, Equatable {
-    public enum Frequency: String, Sendable { case daily = "DAILY", weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY" }
+    public enum Frequency: String, Sendable {
+        case daily = "DAILY"
+        case weekly = "WEEKLY"
+        case monthly = "MONTHLY"
+        case yearly = "YEARLY"
+    }
     public struct WeekdayNum: Sendable, Equatable {
         /// nil: every such weekday in the period; 1 = first, -1 = last.
         public var ordinal: Int?
@@ -32,12 +37,15 @@ public struct RecurrenceRule: Sendable, Equatable {
         var parts: [String: String] = [:]
         for part in text.split(separator: ";") {
             let kv = part.split(separator: "=", maxSplits: 1)
-            guard kv.count == 2 else { throw Unsupported(description: "RRULE part '\(part.prefix(40))' is not NAME=VALUE") }
+            guard kv.count == 2 else {
+                throw Unsupported(description: "RRULE part '\(part.prefix(40))' is not NAME=VALUE")
+            }
             parts[kv[0].uppercased()] = String(kv[1])
         }
         guard let f = parts["FREQ"] else { throw Unsupported(description: "RRULE has no FREQ") }
         guard let frequency = Frequency(rawValue: f.uppercased()) else {
-            throw Unsupported(description: "RRULE FREQ=\(f.prefix(20)) is not supported (DAILY, WEEKLY, MONTHLY, YEARLY are)")
+            throw Unsupported(
+                description: "RRULE FREQ=\(f.prefix(20)) is not supported (DAILY, WEEKLY, MONTHLY, YEARLY are)")
         }
         for unsupported in ["BYHOUR", "BYMINUTE", "BYSECOND", "BYWEEKNO", "BYYEARDAY"] where parts[unsupported] != nil {
             throw Unsupported(description: "RRULE \(unsupported) is not supported")
@@ -46,21 +54,28 @@ public struct RecurrenceRule: Sendable, Equatable {
         func ints(_ key: String, _ range: ClosedRange<Int>) throws -> [Int] {
             guard let v = parts[key] else { return [] }
             let items = v.split(separator: ",")
-            guard items.count <= limits.maxListValues else { throw Unsupported(description: "RRULE \(key) has more than \(limits.maxListValues) values") }
+            guard items.count <= limits.maxListValues else {
+                throw Unsupported(description: "RRULE \(key) has more than \(limits.maxListValues) values")
+            }
             return try items.map {
                 guard let n = Int($0), range.contains(n), n != 0 || range.lowerBound > 0 else {
-                    throw Unsupported(description: "RRULE \(key)=\($0.prefix(20)) is outside \(range.lowerBound)…\(range.upperBound)")
+                    throw Unsupported(
+                        description: "RRULE \(key)=\($0.prefix(20)) is outside \(range.lowerBound)…\(range.upperBound)")
                 }
                 return n
             }
         }
         if let i = parts["INTERVAL"] {
-            guard let n = Int(i), (1...10_000).contains(n) else { throw Unsupported(description: "RRULE INTERVAL=\(i.prefix(20)) is outside 1…10000") }
+            guard let n = Int(i), (1...10_000).contains(n) else {
+                throw Unsupported(description: "RRULE INTERVAL=\(i.prefix(20)) is outside 1…10000")
+            }
             r.interval = n
         }
         if let c = parts["COUNT"] {
             // Any COUNT is accepted; expansion stops at the window and the limits anyway.
-            guard let n = Int(c.prefix(18)), n >= 1 else { throw Unsupported(description: "RRULE COUNT=\(c.prefix(20)) is not a positive number") }
+            guard let n = Int(c.prefix(18)), n >= 1 else {
+                throw Unsupported(description: "RRULE COUNT=\(c.prefix(20)) is not a positive number")
+            }
             r.count = n
         }
         if let u = parts["UNTIL"] {
@@ -71,10 +86,14 @@ public struct RecurrenceRule: Sendable, Equatable {
         }
         if let d = parts["BYDAY"] {
             let items = d.split(separator: ",")
-            guard items.count <= limits.maxListValues else { throw Unsupported(description: "RRULE BYDAY has too many values") }
+            guard items.count <= limits.maxListValues else {
+                throw Unsupported(description: "RRULE BYDAY has too many values")
+            }
             r.byDay = try items.map { item in
                 let code = String(item.suffix(2)).uppercased()
-                guard let wd = weekdays[code] else { throw Unsupported(description: "RRULE BYDAY value '\(item.prefix(10))' is not a weekday") }
+                guard let wd = weekdays[code] else {
+                    throw Unsupported(description: "RRULE BYDAY value '\(item.prefix(10))' is not a weekday")
+                }
                 let prefix = item.dropLast(2)
                 if prefix.isEmpty { return WeekdayNum(ordinal: nil, weekday: wd) }
                 guard let n = Int(prefix), n != 0, (-53...53).contains(n) else {
@@ -87,7 +106,9 @@ public struct RecurrenceRule: Sendable, Equatable {
         r.byMonth = try ints("BYMONTH", 1...12)
         r.bySetPos = try ints("BYSETPOS", -366...366)
         if let w = parts["WKST"] {
-            guard let wd = weekdays[w.uppercased()] else { throw Unsupported(description: "RRULE WKST=\(w.prefix(10)) is not a weekday") }
+            guard let wd = weekdays[w.uppercased()] else {
+                throw Unsupported(description: "RRULE WKST=\(w.prefix(10)) is not a weekday")
+            }
             r.weekStart = wd
         }
         return r
@@ -111,8 +132,10 @@ public struct RecurrenceExpander {
     var finished = false
     var startEmitted = false
 
-    public init(rule: RecurrenceRule, start: LocalDateTime, limits: ICalendarLimits, windowEnd: LocalDateTime,
-                windowStart: LocalDateTime? = nil, isPastUntil: @escaping (LocalDateTime) -> Bool) {
+    public init(
+        rule: RecurrenceRule, start: LocalDateTime, limits: ICalendarLimits, windowEnd: LocalDateTime,
+        windowStart: LocalDateTime? = nil, isPastUntil: @escaping (LocalDateTime) -> Bool
+    ) {
         self.rule = rule
         self.start = start
         self.limits = limits
@@ -136,26 +159,44 @@ public struct RecurrenceExpander {
     public mutating func next(budget: inout Int) -> LocalDateTime? {
         if !startEmitted {
             startEmitted = true
-            if isPastUntil(start) || start > windowEnd { finished = true; return nil }
+            if isPastUntil(start) || start > windowEnd {
+                finished = true
+                return nil
+            }
             emitted = 1
             return start
         }
         while !finished {
-            if let count = rule.count, emitted >= count { finished = true; return nil }
+            if let count = rule.count, emitted >= count {
+                finished = true
+                return nil
+            }
             if pendingIndex < pending.count {
                 let c = pending[pendingIndex]
                 pendingIndex += 1
-                guard c > start else { continue }   // DTSTART was already counted
-                if isPastUntil(c) || c > windowEnd { finished = true; return nil }
+                guard c > start else { continue }  // DTSTART was already counted
+                if isPastUntil(c) || c > windowEnd {
+                    finished = true
+                    return nil
+                }
                 emitted += 1
                 return c
             }
-            guard periods < limits.maxPeriodsPerRule, budget > 0 else { finished = true; return nil }
+            guard periods < limits.maxPeriodsPerRule, budget > 0 else {
+                finished = true
+                return nil
+            }
             periods += 1
             budget -= 1
-            guard let (candidates, periodStart) = candidates(forPeriod: period) else { finished = true; return nil }
+            guard let (candidates, periodStart) = candidates(forPeriod: period) else {
+                finished = true
+                return nil
+            }
             period += 1
-            if periodStart > windowEnd { finished = true; return nil }
+            if periodStart > windowEnd {
+                finished = true
+                return nil
+            }
             pending = candidates
             pendingIndex = 0
         }
@@ -174,7 +215,8 @@ public struct RecurrenceExpander {
             let l = periodStart
             if (rule.byMonth.isEmpty || rule.byMonth.contains(l.month))
                 && (rule.byMonthDay.isEmpty || Self.matchesMonthDay(l, rule.byMonthDay))
-                && (rule.byDay.isEmpty || rule.byDay.contains { $0.weekday == l.weekday }) {
+                && (rule.byDay.isEmpty || rule.byDay.contains { $0.weekday == l.weekday })
+            {
                 days = [d]
             }
         case .weekly:
@@ -205,7 +247,8 @@ public struct RecurrenceExpander {
                 for m in Set(rule.byMonth).sorted() { days += monthDays(year: y, month: m) }
             } else if !rule.byDay.isEmpty && rule.byMonthDay.isEmpty {
                 // BYDAY alone in YEARLY: the weekdays of the whole year (2MO = the year's second Monday).
-                days = Self.weekdayDays(first: CivilDay.number(y, 1, 1), last: CivilDay.number(y, 12, 31), byDay: rule.byDay)
+                days = Self.weekdayDays(
+                    first: CivilDay.number(y, 1, 1), last: CivilDay.number(y, 12, 31), byDay: rule.byDay)
             } else if !rule.byMonthDay.isEmpty {
                 for m in 1...12 { days += monthDays(year: y, month: m) }
             } else {
@@ -260,7 +303,10 @@ public struct RecurrenceExpander {
                 }
             } else {
                 var d = firstMatch
-                while d <= last { out.insert(d); d += 7 }
+                while d <= last {
+                    out.insert(d)
+                    d += 7
+                }
             }
         }
         return out.sorted()

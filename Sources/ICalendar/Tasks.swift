@@ -72,8 +72,10 @@ public struct TaskReader {
                 if c.name == "VTODO" {
                     count += 1
                     if out.count < Self.maxTasks {
-                        out.append(read(c, list: list?.isEmpty == false ? list : nil, zones: zones, local: local,
-                                        budget: &budget, warnings: &warnings))
+                        out.append(
+                            read(
+                                c, list: list?.isEmpty == false ? list : nil, zones: zones, local: local,
+                                budget: &budget, warnings: &warnings))
                     }
                     return
                 }
@@ -82,19 +84,23 @@ public struct TaskReader {
             walk(top)
         }
         if count > Self.maxTasks {
-            warnings.append(ICalendarWarning(line: 0, message: "\(count) tasks; only the first \(Self.maxTasks) are read"))
+            warnings.append(
+                ICalendarWarning(line: 0, message: "\(count) tasks; only the first \(Self.maxTasks) are read"))
         }
         return Result(tasks: out, warnings: warnings.sorted { $0.line < $1.line }, taskCount: count)
     }
 
-    func read(_ c: Component, list: String?, zones: ZoneResolver, local: SystemZone, budget: inout Int,
-              warnings: inout [ICalendarWarning]) -> TaskItem {
+    func read(
+        _ c: Component, list: String?, zones: ZoneResolver, local: SystemZone, budget: inout Int,
+        warnings: inout [ICalendarWarning]
+    ) -> TaskItem {
         let uid = c.first("UID")?.value.trimmingCharacters(in: .whitespaces) ?? ""
         let title = c.first("SUMMARY")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        var item = TaskItem(uid: uid.isEmpty ? "line-\(c.line)" : String(uid.prefix(255)),
-                            title: String(title.prefix(500)), list: list.map { String($0.prefix(200)) },
-                            due: nil, dueIsDate: false, priority: 0, status: nil, completedAt: nil,
-                            percentComplete: nil, recurrence: nil, nextDue: nil, categories: [], line: c.line)
+        var item = TaskItem(
+            uid: uid.isEmpty ? "line-\(c.line)" : String(uid.prefix(255)),
+            title: String(title.prefix(500)), list: list.map { String($0.prefix(200)) },
+            due: nil, dueIsDate: false, priority: 0, status: nil, completedAt: nil,
+            percentComplete: nil, recurrence: nil, nextDue: nil, categories: [], line: c.line)
         var dueValue: DateValue?
         if let p = c.first("DUE") {
             if let v = DateValue.parse(Substring(p.value), tzid: p.parameter("TZID"), valueType: p.parameter("VALUE")) {
@@ -102,7 +108,10 @@ public struct TaskReader {
                 item.due = instant(v, zones: zones, local: local, warnings: &warnings, line: p.line)
                 item.dueIsDate = v.isDate
             } else {
-                warnings.append(ICalendarWarning(line: p.line, message: "DUE '\(p.value.prefix(40))' is not a date or date-time; the task has no due date"))
+                warnings.append(
+                    ICalendarWarning(
+                        line: p.line,
+                        message: "DUE '\(p.value.prefix(40))' is not a date or date-time; the task has no due date"))
             }
         }
         if let p = c.first("PRIORITY") {
@@ -110,7 +119,8 @@ public struct TaskReader {
             if let n = Int(text.prefix(3)), text.count <= 3, (0...9).contains(n) {
                 item.priority = n
             } else {
-                warnings.append(ICalendarWarning(line: p.line, message: "PRIORITY '\(text.prefix(20))' is outside 0…9; ignored"))
+                warnings.append(
+                    ICalendarWarning(line: p.line, message: "PRIORITY '\(text.prefix(20))' is outside 0…9; ignored"))
             }
         }
         if let p = c.first("STATUS") {
@@ -118,14 +128,21 @@ public struct TaskReader {
             if ["NEEDS-ACTION", "IN-PROCESS", "COMPLETED", "CANCELLED"].contains(s) {
                 item.status = s
             } else {
-                warnings.append(ICalendarWarning(line: p.line, message: "STATUS '\(s.prefix(20))' is not a task status (NEEDS-ACTION, IN-PROCESS, COMPLETED, CANCELLED); ignored"))
+                warnings.append(
+                    ICalendarWarning(
+                        line: p.line,
+                        message:
+                            "STATUS '\(s.prefix(20))' is not a task status (NEEDS-ACTION, IN-PROCESS, COMPLETED, CANCELLED); ignored"
+                    ))
             }
         }
         if let p = c.first("COMPLETED") {
             if let v = DateValue.parse(Substring(p.value), tzid: p.parameter("TZID"), valueType: p.parameter("VALUE")) {
                 item.completedAt = instant(v, zones: zones, local: local, warnings: &warnings, line: p.line)
             } else {
-                warnings.append(ICalendarWarning(line: p.line, message: "COMPLETED '\(p.value.prefix(40))' is not a date-time; ignored"))
+                warnings.append(
+                    ICalendarWarning(
+                        line: p.line, message: "COMPLETED '\(p.value.prefix(40))' is not a date-time; ignored"))
             }
         }
         if let p = c.first("PERCENT-COMPLETE") {
@@ -133,7 +150,9 @@ public struct TaskReader {
             if let n = Int(text.prefix(4)), text.count <= 4, (0...100).contains(n) {
                 item.percentComplete = n
             } else {
-                warnings.append(ICalendarWarning(line: p.line, message: "PERCENT-COMPLETE '\(text.prefix(20))' is outside 0…100; ignored"))
+                warnings.append(
+                    ICalendarWarning(
+                        line: p.line, message: "PERCENT-COMPLETE '\(text.prefix(20))' is outside 0…100; ignored"))
             }
         }
         for p in c.all("CATEGORIES") where item.categories.count < 50 {
@@ -146,7 +165,9 @@ public struct TaskReader {
             do {
                 let rule = try RecurrenceRule.parse(p.value, limits: limits)
                 item.recurrence = String(p.value.prefix(200))
-                if let due = dueValue { item.nextDue = Self.next(after: due, rule: rule, limits: limits, budget: &budget) }
+                if let due = dueValue {
+                    item.nextDue = Self.next(after: due, rule: rule, limits: limits, budget: &budget)
+                }
             } catch {
                 warnings.append(ICalendarWarning(line: p.line, message: "\(error); the task is read as not repeating"))
             }
@@ -155,12 +176,15 @@ public struct TaskReader {
     }
 
     /// The occurrence after `due` by `rule` (DUE counts as the first), in `due`'s own form.
-    static func next(after due: DateValue, rule: RecurrenceRule, limits: ICalendarLimits, budget: inout Int) -> DateValue? {
+    static func next(after due: DateValue, rule: RecurrenceRule, limits: ICalendarLimits, budget: inout Int)
+        -> DateValue?
+    {
         let start = due.local
         let until = rule.until?.local
         // A year past the start is far enough for every FREQ and INTERVAL the widget shows;
         // a yearly rule with a large INTERVAL simply has no next one in reach.
-        let windowEnd = LocalDateTime.fromLocalSeconds(start.localSeconds + 366 * 86_400 * max(1, rule.frequency == .yearly ? rule.interval : 1))
+        let windowEnd = LocalDateTime.fromLocalSeconds(
+            start.localSeconds + 366 * 86_400 * max(1, rule.frequency == .yearly ? rule.interval : 1))
         var expander = RecurrenceExpander(rule: rule, start: start, limits: limits, windowEnd: windowEnd) { l in
             until.map { l > $0 } ?? false
         }
@@ -179,16 +203,30 @@ public struct TaskReader {
         var current = ""
         var escaping = false
         for ch in value {
-            if escaping { current.append("\\"); current.append(ch); escaping = false; continue }
-            if ch == "\\" { escaping = true; continue }
-            if ch == "," { parts.append(Property.unescapeText(current)); current = ""; continue }
+            if escaping {
+                current.append("\\")
+                current.append(ch)
+                escaping = false
+                continue
+            }
+            if ch == "\\" {
+                escaping = true
+                continue
+            }
+            if ch == "," {
+                parts.append(Property.unescapeText(current))
+                current = ""
+                continue
+            }
             current.append(ch)
         }
         parts.append(Property.unescapeText(current))
         return parts
     }
 
-    func instant(_ v: DateValue, zones: ZoneResolver, local: SystemZone, warnings: inout [ICalendarWarning], line: Int) -> Date {
+    func instant(_ v: DateValue, zones: ZoneResolver, local: SystemZone, warnings: inout [ICalendarWarning], line: Int)
+        -> Date
+    {
         let seconds: Int
         switch v {
         case .utc(let l): seconds = l.localSeconds
@@ -196,7 +234,8 @@ public struct TaskReader {
             if let z = zones.rules(for: tzid) {
                 seconds = z.instant(for: l)
             } else {
-                warnings.append(ICalendarWarning(line: line, message: "unknown time zone '\(tzid.prefix(64))'; read as local time"))
+                warnings.append(
+                    ICalendarWarning(line: line, message: "unknown time zone '\(tzid.prefix(64))'; read as local time"))
                 seconds = local.instant(for: l)
             }
         case .floating(let l), .date(let l): seconds = local.instant(for: l)

@@ -31,7 +31,9 @@ extension ZoneRules {
 public struct SystemZone: ZoneRules {
     public let timeZone: TimeZone
     public init(_ timeZone: TimeZone) { self.timeZone = timeZone }
-    public func offset(at instant: Int) -> Int { timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))) }
+    public func offset(at instant: Int) -> Int {
+        timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
+    }
 }
 
 /// A zone defined by a VTIMEZONE: STANDARD/DAYLIGHT observances, each an onset (DTSTART in the
@@ -73,19 +75,21 @@ public struct DefinedZone: ZoneRules {
         let horizon = LocalDateTime(year: 2200, month: 1, day: 1)
         for o in c.components where o.name == "STANDARD" || o.name == "DAYLIGHT" {
             guard let startText = o.first("DTSTART")?.value,
-                  let start = DateValue.parse(Substring(startText), tzid: nil, valueType: nil)?.local,
-                  let from = o.first("TZOFFSETFROM").flatMap({ Self.offsetSeconds($0.value) }),
-                  let to = o.first("TZOFFSETTO").flatMap({ Self.offsetSeconds($0.value) }) else { continue }
+                let start = DateValue.parse(Substring(startText), tzid: nil, valueType: nil)?.local,
+                let from = o.first("TZOFFSETFROM").flatMap({ Self.offsetSeconds($0.value) }),
+                let to = o.first("TZOFFSETTO").flatMap({ Self.offsetSeconds($0.value) })
+            else { continue }
             var onsets: [LocalDateTime] = [start]
             if let ruleText = o.first("RRULE")?.value, let rule = try? RecurrenceRule.parse(ruleText, limits: limits) {
-                var expander = RecurrenceExpander(rule: rule, start: start, limits: limits, windowEnd: horizon,
-                                                  isPastUntil: { local in
-                                                      guard let until = rule.until else { return false }
-                                                      switch until {
-                                                      case .utc(let u): return local.localSeconds - from > u.localSeconds
-                                                      default: return local > until.local
-                                                      }
-                                                  })
+                var expander = RecurrenceExpander(
+                    rule: rule, start: start, limits: limits, windowEnd: horizon,
+                    isPastUntil: { local in
+                        guard let until = rule.until else { return false }
+                        switch until {
+                        case .utc(let u): return local.localSeconds - from > u.localSeconds
+                        default: return local > until.local
+                        }
+                    })
                 onsets = []
                 while onsets.count < 1000, let next = expander.next(budget: &budget) { onsets.append(next) }
             }
@@ -127,7 +131,10 @@ public struct ZoneResolver: Sendable {
         let trimmed = tzid.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
         guard trimmed.count <= 128 else { return nil }
         if trimmed.contains("/") || trimmed == "UTC" || trimmed == "GMT", let tz = TimeZone(identifier: trimmed),
-           !trimmed.hasPrefix("/") { return tz }
+            !trimmed.hasPrefix("/")
+        {
+            return tz
+        }
         let parts = trimmed.split(separator: "/")
         // Try the last three or two components (all of them when that is all there is).
         for n in [3, 2] where parts.count >= n {
@@ -142,18 +149,21 @@ public struct ZoneResolver: Sendable {
         "GMT Standard Time": "Europe/London", "Greenwich Standard Time": "Atlantic/Reykjavik",
         "W. Europe Standard Time": "Europe/Berlin", "Romance Standard Time": "Europe/Paris",
         "Central Europe Standard Time": "Europe/Budapest", "Central European Standard Time": "Europe/Warsaw",
-        "E. Europe Standard Time": "Europe/Chisinau", "FLE Standard Time": "Europe/Kiev", "GTB Standard Time": "Europe/Bucharest",
+        "E. Europe Standard Time": "Europe/Chisinau", "FLE Standard Time": "Europe/Kiev",
+        "GTB Standard Time": "Europe/Bucharest",
         "Russian Standard Time": "Europe/Moscow", "Eastern Standard Time": "America/New_York",
         "Central Standard Time": "America/Chicago", "Mountain Standard Time": "America/Denver",
         "US Mountain Standard Time": "America/Phoenix", "Pacific Standard Time": "America/Los_Angeles",
         "Alaskan Standard Time": "America/Anchorage", "Hawaiian Standard Time": "Pacific/Honolulu",
         "Atlantic Standard Time": "America/Halifax", "Canada Central Standard Time": "America/Regina",
         "E. South America Standard Time": "America/Sao_Paulo", "India Standard Time": "Asia/Calcutta",
-        "China Standard Time": "Asia/Shanghai", "Tokyo Standard Time": "Asia/Tokyo", "Korea Standard Time": "Asia/Seoul",
+        "China Standard Time": "Asia/Shanghai", "Tokyo Standard Time": "Asia/Tokyo",
+        "Korea Standard Time": "Asia/Seoul",
         "Singapore Standard Time": "Asia/Singapore", "AUS Eastern Standard Time": "Australia/Sydney",
         "E. Australia Standard Time": "Australia/Brisbane", "W. Australia Standard Time": "Australia/Perth",
         "New Zealand Standard Time": "Pacific/Auckland", "South Africa Standard Time": "Africa/Johannesburg",
-        "Arabian Standard Time": "Asia/Dubai", "Israel Standard Time": "Asia/Jerusalem", "Turkey Standard Time": "Europe/Istanbul",
+        "Arabian Standard Time": "Asia/Dubai", "Israel Standard Time": "Asia/Jerusalem",
+        "Turkey Standard Time": "Europe/Istanbul",
         "UTC": "UTC", "Coordinated Universal Time": "UTC",
     ]
 }

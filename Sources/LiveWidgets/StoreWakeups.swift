@@ -36,14 +36,18 @@ public final class StoreWakeups: @unchecked Sendable {
 
     /// What any widget may depend on, under the store.
     public static func watched(_ root: StoreRoot) -> (files: [String], directories: [String]) {
-        ([root.status.path, root.lastMix.path, root.variables.path, root.entitlement.path],
-         [root.designs.path, root.images.path, root.snapshots.path])
+        (
+            [root.status.path, root.lastMix.path, root.variables.path, root.entitlement.path],
+            [root.designs.path, root.images.path, root.snapshots.path]
+        )
     }
 
     /// - Parameter warn: told when the status feed had to be set aside (unreadable), with its path.
     /// - Parameter alsoWatching: more files that wake the watcher (the desktop host's list of widgets).
     /// - Throws: `ChangeWatchError` naming the call that failed.
-    public init(root: StoreRoot, alsoWatching extraFiles: [String] = [], warn: @escaping @Sendable (String) -> Void = { _ in }) throws {
+    public init(
+        root: StoreRoot, alsoWatching extraFiles: [String] = [], warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
         self.root = root
         self.warn = warn
         let (files, directories) = Self.watched(root)
@@ -95,7 +99,8 @@ public final class StoreWakeups: @unchecked Sendable {
         let requestedIsDue = change.deadline != nil && requestedMoment.map { $0 <= now } == true
         if requestedIsDue { requestedMoment = nil }
         let isLive = try followPlayer(now: now)
-        let onlyTheStaleMoment = change.deadline != nil && change.paths.isEmpty && change.minute == nil
+        let onlyTheStaleMoment =
+            change.deadline != nil && change.paths.isEmpty && change.minute == nil
             && change.exitedProcess == nil && !change.overflowed && !requestedIsDue
         return !(onlyTheStaleMoment && wasLive && isLive)
     }
@@ -114,7 +119,9 @@ public final class StoreWakeups: @unchecked Sendable {
     }
 
     /// `run` on a thread of its own; errors go to `onError`. `stop()` then `wait()` end it.
-    public func start(_ redraw: @escaping @Sendable () -> Void, onError: @escaping @Sendable (any Error) -> Void = { _ in }) {
+    public func start(
+        _ redraw: @escaping @Sendable () -> Void, onError: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) {
         watcher.start(running: { [self] in try run(redraw) }, onError: onError)
     }
 

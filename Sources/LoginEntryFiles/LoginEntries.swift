@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What `noise autostart` and the data-source refresh timer share about the login and timer entries
 /// they write (systemd user units, XDG desktop entries, `sh -c` strings): quoting, so a path with a
@@ -10,12 +11,16 @@ import SystemCalls
 public enum LoginEntries {
     public struct Unquotable: Error, CustomStringConvertible, Sendable {
         public var argument: String
-        public var description: String { "cannot put \"\(argument)\" in a unit or desktop file: it contains a line break or control character" }
+        public var description: String {
+            "cannot put \"\(argument)\" in a unit or desktop file: it contains a line break or control character"
+        }
     }
 
     /// No format here can carry a line break or control character in a word.
     static func refuseControl(_ s: String) throws(Unquotable) {
-        guard !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { throw Unquotable(argument: s) }
+        guard !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw Unquotable(argument: s)
+        }
     }
 
     /// A systemd command-line word: double-quoted, C escapes for `\` and `"`, `%%` for `%`
@@ -65,13 +70,14 @@ public enum LoginEntries {
     public static func remove(_ urls: [URL], wantsFolder: URL) throws -> [URL] {
         var removed: [URL] = []
         for url in urls {
-            let present = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
+            let present =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
                 || FileManager.default.fileExists(atPath: url.path)
             guard present else { continue }
             try FileManager.default.removeItem(at: url)
             removed.append(url)
         }
-        rmdir(wantsFolder.path)   // only succeeds when empty
+        rmdir(wantsFolder.path)  // only succeeds when empty
         return removed
     }
 
@@ -97,6 +103,7 @@ public enum LoginEntries {
     /// systemd's own test (`sd_booted`): it runs the system when this folder exists.
     public static func systemdIsRunning() -> Bool {
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: "/run/systemd/system", isDirectory: &isDirectory) && isDirectory.boolValue
+        return FileManager.default.fileExists(atPath: "/run/systemd/system", isDirectory: &isDirectory)
+            && isDirectory.boolValue
     }
 }

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSystemdBus
 import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// systemd-logind on the system bus (`org.freedesktop.login1`): an idle inhibitor while the
 /// noise plays, and suspend or power-off when the sleep timer ends (`noise play --then`).
@@ -25,12 +26,15 @@ public final class Logind {
         guard r >= 0, let b else { throw Failure(call: "connect to the system bus", reason: Self.text(r)) }
         bus = b
         // Fully initialised here: a throw below still runs deinit, which closes the bus.
-        let reply = try call("NameHasOwner", strings: ["org.freedesktop.login1"], destination: "org.freedesktop.DBus",
-                             path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus")
+        let reply = try call(
+            "NameHasOwner", strings: ["org.freedesktop.login1"], destination: "org.freedesktop.DBus",
+            path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus")
         defer { sd_bus_message_unref(reply) }
         var owned: Int32 = 0
         _ = sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "b")), &owned)
-        guard owned != 0 else { throw Failure(call: "find org.freedesktop.login1", reason: "logind is not running on the system bus") }
+        guard owned != 0 else {
+            throw Failure(call: "find org.freedesktop.login1", reason: "logind is not running on the system bus")
+        }
     }
 
     deinit { sd_bus_flush_close_unref(bus) }
@@ -58,10 +62,14 @@ public final class Logind {
         defer { sd_bus_message_unref(reply) }
         var fd: Int32 = -1
         let r = withUnsafeMutablePointer(to: &fd) { sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "h")), $0) }
-        guard r > 0, fd >= 0 else { throw Failure(call: "Inhibit", reason: "no descriptor in the answer (\(Self.text(r)))") }
+        guard r > 0, fd >= 0 else {
+            throw Failure(call: "Inhibit", reason: "no descriptor in the answer (\(Self.text(r)))")
+        }
         // The message owns its descriptor: keep a copy of our own.
         let own = fcntl(fd, F_DUPFD_CLOEXEC, 3)
-        guard own >= 0 else { throw Failure(call: "Inhibit", reason: SystemCallError("fcntl(F_DUPFD_CLOEXEC)").description) }
+        guard own >= 0 else {
+            throw Failure(call: "Inhibit", reason: SystemCallError("fcntl(F_DUPFD_CLOEXEC)").description)
+        }
         return Inhibitor(fd: own)
     }
 
@@ -71,9 +79,11 @@ public final class Logind {
     /// `PowerOff(false)`.
     public func powerOff() throws(Failure) { sd_bus_message_unref(try call("PowerOff", interactive: false)) }
 
-    private func call(_ method: String, strings: [String] = [], interactive: Bool? = nil,
-                      destination: String = "org.freedesktop.login1", path: String = "/org/freedesktop/login1",
-                      interface: String = "org.freedesktop.login1.Manager") throws(Failure) -> OpaquePointer? {
+    private func call(
+        _ method: String, strings: [String] = [], interactive: Bool? = nil,
+        destination: String = "org.freedesktop.login1", path: String = "/org/freedesktop/login1",
+        interface: String = "org.freedesktop.login1.Manager"
+    ) throws(Failure) -> OpaquePointer? {
         var message: OpaquePointer?
         var r = sd_bus_message_new_method_call(bus, &message, destination, path, interface, method)
         guard r >= 0, let message else { throw Failure(call: method, reason: Self.text(r)) }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSystemdBus
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The D-Bus values MPRIS needs, written into sd-bus messages with the non-variadic sd-bus calls
 /// (Swift cannot call C variadic functions such as `sd_bus_message_append`).

@@ -27,7 +27,9 @@ enum MPRISProperties {
     }
 
     /// Every Player property except Position (MPRIS never signals Position; clients ask for it).
-    static func player(status: PlayerStatus, stopping: Bool, timer: SleepTimerTrack, artURL: String? = nil) -> [String: BusValue] {
+    static func player(status: PlayerStatus, stopping: Bool, timer: SleepTimerTrack, artURL: String? = nil) -> [String:
+        BusValue]
+    {
         [
             "PlaybackStatus": .string(playbackStatus(status.state, stopping: stopping)),
             "Metadata": .dictionary(metadata(status: status, timer: timer, artURL: artURL)),
@@ -75,7 +77,8 @@ enum MPRISProperties {
         var element = ""
         for byte in presetID.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
                 element.append(Character(Unicode.Scalar(byte)))
             default:
                 element += "_" + String(byte, radix: 16, uppercase: false).leftPadded(to: 2)
@@ -115,11 +118,12 @@ struct SleepTimerTrack: Equatable {
 
     mutating func update(remainingSeconds: Double?, now: Double) {
         if let p = pending {
-            let agrees = switch (p.end, remainingSeconds) {
-            case (nil, nil): true
-            case let (end?, remaining?): abs(now + remaining - end) < Self.jumpSeconds
-            default: false
-            }
+            let agrees =
+                switch (p.end, remainingSeconds) {
+                case (nil, nil): true
+                case let (end?, remaining?): abs(now + remaining - end) < Self.jumpSeconds
+                default: false
+                }
             if agrees || now > p.until { pending = nil }
             if agrees || now <= p.until { return }
         }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSystemdBus
 import Foundation
 import NoiseControl
 import NoiseEngine
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `noise play` as an MPRIS player: owns `org.mpris.MediaPlayer2.widgetweaver` (or
 /// `….instance<pid>` when that is taken) on the session bus and serves `/org/mpris/MediaPlayer2`.
@@ -45,10 +46,12 @@ public final class MPRISService: @unchecked Sendable {
     private var timer = SleepTimerTrack()
     private var timerRequestSerial = 0
 
-    public init(controller: PlayerController, presets: PresetLibrary? = nil,
-                desktopEntry: String? = DesktopEntry.installedID(),
-                artwork: (@Sendable (PlayerStatus) -> String?)? = nil,
-                log: @escaping @Sendable (String) -> Void) {
+    public init(
+        controller: PlayerController, presets: PresetLibrary? = nil,
+        desktopEntry: String? = DesktopEntry.installedID(),
+        artwork: (@Sendable (PlayerStatus) -> String?)? = nil,
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.artwork = artwork
         self.controller = controller
         self.presets = presets ?? controller.presets
@@ -96,7 +99,7 @@ public final class MPRISService: @unchecked Sendable {
     func changed() {
         if busThread.load(ordering: .relaxed) == UInt(pthread_self()) {
             announceChanges()
-            wake()   // and look again while the engine takes it up
+            wake()  // and look again while the engine takes it up
         } else {
             wake()
         }
@@ -154,8 +157,10 @@ public final class MPRISService: @unchecked Sendable {
             if processed > 0 { continue }
             let events = sd_bus_get_events(bus)
             if events < 0 { return events }
-            var fds = [pollfd(fd: sd_bus_get_fd(bus), events: Int16(events), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: sd_bus_get_fd(bus), events: Int16(events), revents: 0),
+                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+            ]
             let settling = settleUntil > Self.monotonicSeconds()
             var timeout = pollTimeoutMs()
             if settling { timeout = timeout < 0 ? 10 : min(timeout, 10) }
@@ -213,8 +218,10 @@ public final class MPRISService: @unchecked Sendable {
         try busCheck(sd_bus_open_user(&b), "cannot connect")
         bus = b
         var s: OpaquePointer?
-        try busCheck(sd_bus_add_object(bus, &s, MPRISProperties.objectPath, mprisMethodHandler,
-                                       Unmanaged.passUnretained(self).toOpaque()), "cannot export \(MPRISProperties.objectPath)")
+        try busCheck(
+            sd_bus_add_object(
+                bus, &s, MPRISProperties.objectPath, mprisMethodHandler,
+                Unmanaged.passUnretained(self).toOpaque()), "cannot export \(MPRISProperties.objectPath)")
         slot = s
         var name = Self.busName
         var r = sd_bus_request_name(bus, name, 0)
@@ -246,8 +253,9 @@ public final class MPRISService: @unchecked Sendable {
     private func playerProperties() -> [String: BusValue] {
         let status = controller.status()
         followTimer(remainingSeconds: status.timerRemainingSeconds)
-        return MPRISProperties.player(status: status, stopping: controller.stopRequested, timer: timer,
-                                      artURL: artwork?(status))
+        return MPRISProperties.player(
+            status: status, stopping: controller.stopRequested, timer: timer,
+            artURL: artwork?(status))
     }
 
     private func followTimer(remainingSeconds: Double?) {
@@ -279,8 +287,10 @@ public final class MPRISService: @unchecked Sendable {
     private func emitPropertiesChanged(_ interface: String, _ changed: [String: BusValue]) throws(BusError) {
         guard let bus else { return }
         var m: OpaquePointer?
-        try busCheck(sd_bus_message_new_signal(bus, &m, MPRISProperties.objectPath, MPRISProperties.propertiesInterface,
-                                               "PropertiesChanged"), "new signal")
+        try busCheck(
+            sd_bus_message_new_signal(
+                bus, &m, MPRISProperties.objectPath, MPRISProperties.propertiesInterface,
+                "PropertiesChanged"), "new signal")
         defer { sd_bus_message_unref(m) }
         let writer = BusWriter(message: m!)
         try writer.appendString(interface, type: "s")
@@ -294,7 +304,9 @@ public final class MPRISService: @unchecked Sendable {
     struct MethodError: Error {
         var name: String
         var message: String
-        static func invalidArgs(_ m: String) -> MethodError { .init(name: "org.freedesktop.DBus.Error.InvalidArgs", message: m) }
+        static func invalidArgs(_ m: String) -> MethodError {
+            .init(name: "org.freedesktop.DBus.Error.InvalidArgs", message: m)
+        }
     }
 
     fileprivate func handle(_ call: OpaquePointer, error reply: UnsafeMutablePointer<sd_bus_error>) -> Int32 {
@@ -318,7 +330,8 @@ public final class MPRISService: @unchecked Sendable {
         case (MPRISProperties.propertiesInterface, "Get"):
             let iface = try args.string(), name = try args.string()
             guard let value = try properties(of: iface)[name] else {
-                throw MethodError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(name) on \(iface)")
+                throw MethodError(
+                    name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(name) on \(iface)")
             }
             return try reply(call) { try $0.appendVariant(value) }
         case (MPRISProperties.propertiesInterface, "GetAll"):
@@ -327,13 +340,16 @@ public final class MPRISService: @unchecked Sendable {
         case (MPRISProperties.propertiesInterface, "Set"):
             let iface = try args.string(), name = try args.string()
             guard try properties(of: iface)[name] != nil else {
-                throw MethodError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(name) on \(iface)")
+                throw MethodError(
+                    name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(name) on \(iface)")
             }
             guard iface == MPRISProperties.playerInterface, name == "Volume" else {
                 throw MethodError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(name) is read-only")
             }
             let volume = try args.variantDouble()
-            guard volume.isFinite else { throw MethodError.invalidArgs("Volume must be a finite number, not \(volume)") }
+            guard volume.isFinite else {
+                throw MethodError.invalidArgs("Volume must be a finite number, not \(volume)")
+            }
             try command(.setMaster(volume: min(max(volume, 0), 1)))
             return try reply(call)
         case (MPRISProperties.rootInterface, "Raise"):
@@ -360,9 +376,10 @@ public final class MPRISService: @unchecked Sendable {
             // CanSeek is false: the specification says to ignore these.
             return try reply(call)
         case (MPRISProperties.playerInterface, "OpenUri"):
-            throw MethodError(name: "org.freedesktop.DBus.Error.NotSupported", message: "WidgetWeaver Noise plays presets, not URIs")
+            throw MethodError(
+                name: "org.freedesktop.DBus.Error.NotSupported", message: "WidgetWeaver Noise plays presets, not URIs")
         default:
-            return 0   // sd-bus answers UnknownMethod (and handles org.freedesktop.DBus.Peer itself)
+            return 0  // sd-bus answers UnknownMethod (and handles org.freedesktop.DBus.Peer itself)
         }
     }
 
@@ -392,7 +409,9 @@ public final class MPRISService: @unchecked Sendable {
     /// (`noise presets` leaves it out too).
     private func switchPreset(by step: Int) throws {
         let ids = presets.entries().map(\.id)
-        guard !ids.isEmpty else { throw MethodError(name: "org.freedesktop.DBus.Error.Failed", message: "no presets found") }
+        guard !ids.isEmpty else {
+            throw MethodError(name: "org.freedesktop.DBus.Error.Failed", message: "no presets found")
+        }
         var index: Int
         if let current = controller.presetID, let i = ids.firstIndex(of: current) {
             index = i

@@ -36,7 +36,9 @@ public struct Autostart: Sendable {
     public static func systemdIsRunning() -> Bool { LoginEntries.systemdIsRunning() }
 
     public var unitURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.unitName)") }
-    public var wantsLinkURL: URL { configHome.appendingPathComponent("systemd/user/default.target.wants/\(Self.unitName)") }
+    public var wantsLinkURL: URL {
+        configHome.appendingPathComponent("systemd/user/default.target.wants/\(Self.unitName)")
+    }
     public var desktopURL: URL { configHome.appendingPathComponent("autostart/\(Self.desktopName)") }
 
     /// The login command. `--store` is an option of the subcommand, so it comes after `resume`
@@ -49,37 +51,37 @@ public struct Autostart: Sendable {
     public func unitText() throws -> String {
         let command = try arguments.map(Self.systemdQuoted).joined(separator: " ")
         return """
-        [Unit]
-        Description=Resume the WidgetWeaver noise mix that was playing at logout
-        # Start once the sound server is up; missing units here are ignored.
-        After=pipewire-pulse.service pulseaudio.service sound.target
+            [Unit]
+            Description=Resume the WidgetWeaver noise mix that was playing at logout
+            # Start once the sound server is up; missing units here are ignored.
+            After=pipewire-pulse.service pulseaudio.service sound.target
 
-        [Service]
-        Type=simple
-        ExecStart=\(command)
-        # 'noise resume --if-enabled' exits 0 when there is nothing to resume; that is not a failure.
-        Restart=no
+            [Service]
+            Type=simple
+            ExecStart=\(command)
+            # 'noise resume --if-enabled' exits 0 when there is nothing to resume; that is not a failure.
+            Restart=no
 
-        [Install]
-        WantedBy=default.target
+            [Install]
+            WantedBy=default.target
 
-        """
+            """
     }
 
     /// The XDG autostart desktop entry.
     public func desktopText() throws -> String {
         let command = try arguments.map(Self.desktopQuoted).joined(separator: " ")
         return """
-        [Desktop Entry]
-        Type=Application
-        Name=WidgetWeaver Noise
-        Comment=Resume the noise mix that was playing at logout
-        Exec=\(command)
-        Terminal=false
-        NoDisplay=true
-        X-GNOME-Autostart-enabled=true
+            [Desktop Entry]
+            Type=Application
+            Name=WidgetWeaver Noise
+            Comment=Resume the noise mix that was playing at logout
+            Exec=\(command)
+            Terminal=false
+            NoDisplay=true
+            X-GNOME-Autostart-enabled=true
 
-        """
+            """
     }
 
     /// Installs for `method`; returns the files written.
@@ -99,7 +101,8 @@ public struct Autostart: Sendable {
     /// Removes whatever is installed (both kinds); returns the files removed.
     @discardableResult
     public func remove() throws -> [URL] {
-        try LoginEntries.remove([wantsLinkURL, unitURL, desktopURL], wantsFolder: wantsLinkURL.deletingLastPathComponent())
+        try LoginEntries.remove(
+            [wantsLinkURL, unitURL, desktopURL], wantsFolder: wantsLinkURL.deletingLastPathComponent())
     }
 
     public struct Installed: Sendable, Equatable {
@@ -111,9 +114,10 @@ public struct Autostart: Sendable {
 
     public func installed() -> Installed {
         let fm = FileManager.default
-        return Installed(unitFile: fm.fileExists(atPath: unitURL.path),
-                         unitEnabled: (try? fm.destinationOfSymbolicLink(atPath: wantsLinkURL.path)) != nil,
-                         desktopEntry: fm.fileExists(atPath: desktopURL.path))
+        return Installed(
+            unitFile: fm.fileExists(atPath: unitURL.path),
+            unitEnabled: (try? fm.destinationOfSymbolicLink(atPath: wantsLinkURL.path)) != nil,
+            desktopEntry: fm.fileExists(atPath: desktopURL.path))
     }
 
     private func write(_ text: String, to url: URL) throws { try LoginEntries.write(text, to: url) }

@@ -10,7 +10,8 @@ enum BoundedJSON {
 
     static func encoder(pretty: Bool) -> JSONEncoder {
         let e = JSONEncoder()
-        e.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        e.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         e.dateEncodingStrategy = ISODate.encodingStrategy
         return e
     }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Talks to a running player over its control socket.
 public struct ControlClient: Sendable {
@@ -84,7 +85,8 @@ public struct ControlClient: Sendable {
         case .line(let data):
             do { return try ControlResponse.decode(data) } catch { throw ControlError.badResponse("\(error)") }
         case .endOfStream: throw ControlError.badResponse("the connection closed before a response arrived")
-        case .tooLong: throw ControlError.badResponse("response longer than \(ControlResponse.maximumResponseBytes) bytes")
+        case .tooLong:
+            throw ControlError.badResponse("response longer than \(ControlResponse.maximumResponseBytes) bytes")
         case .timedOut: throw ControlError.badResponse("no response within the timeout")
         }
     }

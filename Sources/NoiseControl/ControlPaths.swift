@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where the control socket lives: `$XDG_RUNTIME_DIR/widgetweaver/noise.sock`, or, when
 /// XDG_RUNTIME_DIR is unset, `/tmp/widgetweaver-$UID/noise.sock`. The folder is created 0700
@@ -22,8 +23,9 @@ public enum ControlPaths {
         if mkdir(dir, 0o700) != 0 && errno != EEXIST {
             if errno == ENOENT {
                 // The parent (XDG_RUNTIME_DIR itself) is missing: create it the same way.
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    atPath: dir, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             } else {
                 throw SocketError("mkdir", path: dir)
             }
@@ -40,10 +42,12 @@ public enum ControlPaths {
             throw ControlError.unsafeDirectory(path: dir, reason: "it is not a directory (a symbolic link?)")
         }
         guard st.st_uid == getuid() else {
-            throw ControlError.unsafeDirectory(path: dir, reason: "it belongs to uid \(st.st_uid), not to you (uid \(getuid()))")
+            throw ControlError.unsafeDirectory(
+                path: dir, reason: "it belongs to uid \(st.st_uid), not to you (uid \(getuid()))")
         }
         guard st.st_mode & 0o077 == 0 else {
-            throw ControlError.unsafeDirectory(path: dir, reason: "its mode is \(String(st.st_mode & 0o777, radix: 8)); it must be 700")
+            throw ControlError.unsafeDirectory(
+                path: dir, reason: "its mode is \(String(st.st_mode & 0o777, radix: 8)); it must be 700")
         }
     }
 }

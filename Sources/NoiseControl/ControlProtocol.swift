@@ -68,8 +68,12 @@ extension ControlRequest {
         }
         let value: JSONValue
         do { value = try JSONValue.parse(line, limits: limits) } catch { throw ProtocolError("\(error)") }
-        guard case .object(let o) = value else { throw ProtocolError("a request must be a JSON object, found \(value.typeName)") }
-        guard case .string(let command)? = o["command"] else { throw ProtocolError("'command' is missing or not a string") }
+        guard case .object(let o) = value else {
+            throw ProtocolError("a request must be a JSON object, found \(value.typeName)")
+        }
+        guard case .string(let command)? = o["command"] else {
+            throw ProtocolError("'command' is missing or not a string")
+        }
         var f = Fields(members: o, path: "")
         let request: ControlRequest
         switch command {
@@ -92,7 +96,9 @@ extension ControlRequest {
             change.movementHighCutOctaves = try cf.number("movementHighCutOctaves", range: Mix.movementCutRange)
             if let name = try cf.string("texture", required: false) {
                 guard let t = Mix.Texture(rawValue: name) else {
-                    throw ProtocolError("'change.texture' must be one of \(Mix.Texture.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw ProtocolError(
+                        "'change.texture' must be one of \(Mix.Texture.allCases.map(\.rawValue).joined(separator: ", "))"
+                    )
                 }
                 change.texture = t
             }
@@ -105,7 +111,9 @@ extension ControlRequest {
             request = .setMaster(volume: try f.number("volume", range: Mix.volumeRange, required: true)!)
         case "preset":
             let id = try f.string("id", required: true)!
-            guard PresetLibrary.isValidID(id) else { throw ProtocolError("'id' must be a preset id (a-z, 0-9, '-', '_', at most 64)") }
+            guard PresetLibrary.isValidID(id) else {
+                throw ProtocolError("'id' must be a preset id (a-z, 0-9, '-', '_', at most 64)")
+            }
             request = .preset(id: id, crossfadeSeconds: try f.number("crossfadeSeconds", range: crossfadeRange) ?? 2)
         case "pause": request = .pause
         case "resume": request = .resume
@@ -115,7 +123,9 @@ extension ControlRequest {
         case "timer":
             let seconds = try f.number("seconds", range: timerRange, nullable: true)
             let fade = try f.number("fadeSeconds", range: 0...timerRange.upperBound)
-            if let fade, let seconds, fade > seconds { throw ProtocolError("'fadeSeconds' must not be longer than 'seconds'") }
+            if let fade, let seconds, fade > seconds {
+                throw ProtocolError("'fadeSeconds' must not be longer than 'seconds'")
+            }
             request = .timer(seconds: seconds, fadeSeconds: fade)
         case "toggle": request = .toggle
         case "adjustMaster":
@@ -125,14 +135,20 @@ extension ControlRequest {
             request = .mute(muted)
         case "savePreset":
             let name = try f.string("name", required: true)!
-            guard PresetLibrary.isValidID(name) else { throw ProtocolError("'name' must be a preset id (a-z, 0-9, '-', '_', at most 64)") }
+            guard PresetLibrary.isValidID(name) else {
+                throw ProtocolError("'name' must be a preset id (a-z, 0-9, '-', '_', at most 64)")
+            }
             request = .savePreset(name: name)
         case "forgetPreset":
             let name = try f.string("name", required: true)!
-            guard PresetLibrary.isValidID(name) else { throw ProtocolError("'name' must be a preset id (a-z, 0-9, '-', '_', at most 64)") }
+            guard PresetLibrary.isValidID(name) else {
+                throw ProtocolError("'name' must be a preset id (a-z, 0-9, '-', '_', at most 64)")
+            }
             request = .forgetPreset(name: name)
         default:
-            throw ProtocolError("unknown command '\(command.prefix(40))'; known: setLayer, setMaster, adjustMaster, mute, preset, pause, resume, toggle, stop, timer, status, subscribe, savePreset, forgetPreset")
+            throw ProtocolError(
+                "unknown command '\(command.prefix(40))'; known: setLayer, setMaster, adjustMaster, mute, preset, pause, resume, toggle, stop, timer, status, subscribe, savePreset, forgetPreset"
+            )
         }
         _ = f.take("command")
         try f.refuseRest()
@@ -164,7 +180,8 @@ extension ControlRequest {
             if let v = c.brightness { m["brightness"] = .number(v) }
             o["change"] = .object(m)
         case .setMaster(let v): o = ["command": .string("setMaster"), "volume": .number(v)]
-        case .preset(let id, let fade): o = ["command": .string("preset"), "id": .string(id), "crossfadeSeconds": .number(fade)]
+        case .preset(let id, let fade):
+            o = ["command": .string("preset"), "id": .string(id), "crossfadeSeconds": .number(fade)]
         case .pause: o = ["command": .string("pause")]
         case .resume: o = ["command": .string("resume")]
         case .stop: o = ["command": .string("stop")]
@@ -190,11 +207,15 @@ extension ControlRequest {
         mutating func take(_ key: String) -> JSONValue? { members.removeValue(forKey: key) }
 
         mutating func refuseRest() throws(ProtocolError) {
-            if let k = members.keys.sorted().first { throw ProtocolError("'\(path)\(k.prefix(40))' is not a known field") }
+            if let k = members.keys.sorted().first {
+                throw ProtocolError("'\(path)\(k.prefix(40))' is not a known field")
+            }
         }
 
-        mutating func number(_ key: String, range: ClosedRange<Double>, required: Bool = false,
-                             nullable: Bool = false) throws(ProtocolError) -> Double? {
+        mutating func number(
+            _ key: String, range: ClosedRange<Double>, required: Bool = false,
+            nullable: Bool = false
+        ) throws(ProtocolError) -> Double? {
             switch take(key) {
             case nil:
                 if required { throw ProtocolError("'\(path)\(key)' is missing") }
@@ -202,7 +223,9 @@ extension ControlRequest {
             case .null? where nullable: return nil
             case .number(let v)?:
                 guard range.contains(v) else {
-                    throw ProtocolError("'\(path)\(key)' \(JSONFormatting.number(v)) is out of range; allowed \(JSONFormatting.number(range.lowerBound))…\(JSONFormatting.number(range.upperBound))")
+                    throw ProtocolError(
+                        "'\(path)\(key)' \(JSONFormatting.number(v)) is out of range; allowed \(JSONFormatting.number(range.lowerBound))…\(JSONFormatting.number(range.upperBound))"
+                    )
                 }
                 return v
             case let other?: throw ProtocolError("'\(path)\(key)' must be a number, found \(other.typeName)")
@@ -210,7 +233,9 @@ extension ControlRequest {
         }
 
         mutating func int(_ key: String, range: ClosedRange<Int>, required: Bool) throws(ProtocolError) -> Int? {
-            guard let v = try number(key, range: Double(range.lowerBound)...Double(range.upperBound), required: required) else { return nil }
+            guard
+                let v = try number(key, range: Double(range.lowerBound)...Double(range.upperBound), required: required)
+            else { return nil }
             guard v == v.rounded() else { throw ProtocolError("'\(path)\(key)' must be a whole number") }
             return Int(v)
         }
@@ -221,7 +246,9 @@ extension ControlRequest {
             case .number(let v)? where v == 0: return .off
             case .number(let v)? where range.contains(v): return .hz(v)
             case .number(let v)?:
-                throw ProtocolError("'\(path)\(key)' \(JSONFormatting.number(v)) Hz is out of range; allowed 0 (off) or \(JSONFormatting.number(range.lowerBound))…\(JSONFormatting.number(range.upperBound)) Hz")
+                throw ProtocolError(
+                    "'\(path)\(key)' \(JSONFormatting.number(v)) Hz is out of range; allowed 0 (off) or \(JSONFormatting.number(range.lowerBound))…\(JSONFormatting.number(range.upperBound)) Hz"
+                )
             case let other?: throw ProtocolError("'\(path)\(key)' must be a number, found \(other.typeName)")
             }
         }
@@ -262,11 +289,14 @@ extension ControlResponse {
         case .ok(let s): wire = Wire(ok: true, status: s, error: nil)
         case .error(let e): wire = Wire(ok: false, status: nil, error: e)
         }
-        return (try? BoundedJSON.encoder(pretty: false).encode(wire)) ?? Data(#"{"ok":false,"error":"could not encode the response"}"#.utf8)
+        return (try? BoundedJSON.encoder(pretty: false).encode(wire))
+            ?? Data(#"{"ok":false,"error":"could not encode the response"}"#.utf8)
     }
 
     public static func decode(_ line: Data) throws -> ControlResponse {
-        guard line.count <= maximumResponseBytes else { throw ProtocolError("response larger than \(maximumResponseBytes) bytes") }
+        guard line.count <= maximumResponseBytes else {
+            throw ProtocolError("response larger than \(maximumResponseBytes) bytes")
+        }
         let wire = try BoundedJSON.decode(Wire.self, from: line)
         if wire.ok { return .ok(wire.status) }
         return .error(wire.error ?? "the player reported an error without a message")

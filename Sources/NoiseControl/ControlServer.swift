@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import SystemCalls
 import Synchronization
+import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The player's end of the control socket.
 ///
@@ -41,8 +42,10 @@ public final class ControlServer: Sendable {
         var refusedPeers = 0
     }
 
-    public init(socketPath: URL = ControlPaths.socketURL(), maximumConnections: Int = 32, idleTimeoutSeconds: Double = 10,
-                handler: @escaping @Sendable (ControlRequest) -> ControlResponse) {
+    public init(
+        socketPath: URL = ControlPaths.socketURL(), maximumConnections: Int = 32, idleTimeoutSeconds: Double = 10,
+        handler: @escaping @Sendable (ControlRequest) -> ControlResponse
+    ) {
         self.socketPath = socketPath
         self.maximumConnections = maximumConnections
         self.idleTimeoutSeconds = idleTimeoutSeconds
@@ -77,7 +80,12 @@ public final class ControlServer: Sendable {
         let fd = socket(AF_UNIX, UnixSocket.socketType, 0)
         guard fd >= 0 else { throw SocketError("socket", path: path) }
         var listening = false
-        defer { if !listening { close(fd); unlink(temporary) } }
+        defer {
+            if !listening {
+                close(fd)
+                unlink(temporary)
+            }
+        }
         let bound = try UnixSocket.withAddress(temporary) { bind(fd, $0, $1) }
         guard bound == 0 else { throw SocketError("bind", path: temporary) }
         guard chmod(temporary, 0o600) == 0 else { throw SocketError("chmod", path: temporary) }
@@ -139,7 +147,9 @@ public final class ControlServer: Sendable {
         let line = ControlResponse.ok(status).encoded() + Data([0x0A])
         state.withLock { s in
             for fd in s.subscribers {
-                let sent = line.withUnsafeBytes { send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                let sent = line.withUnsafeBytes {
+                    send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                }
                 if sent != line.count {
                     s.subscribers.remove(fd)
                     shutdown(fd, Int32(SHUT_RDWR))
@@ -152,8 +162,10 @@ public final class ControlServer: Sendable {
 
     private func acceptLoop(listenFD: Int32, wakeFD: Int32) {
         defer { acceptDone.store(true, ordering: .sequentiallyConsistent) }
-        var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             fds[0].revents = 0
             fds[1].revents = 0
@@ -176,7 +188,8 @@ public final class ControlServer: Sendable {
         UnixSocket.setTimeouts(fd, receiveSeconds: idleTimeoutSeconds, sendSeconds: 2)
         guard let peer = try? UnixSocket.peerCredentials(fd), PeerCredentials.isAllowed(peerUID: peer.uid) else {
             state.withLock { $0.refusedPeers += 1 }
-            try? UnixSocket.writeAll(fd, ControlResponse.error("refused: this player belongs to another user").encoded() + Data([0x0A]))
+            try? UnixSocket.writeAll(
+                fd, ControlResponse.error("refused: this player belongs to another user").encoded() + Data([0x0A]))
             Self.closeAfterError(fd)
             return
         }
@@ -196,7 +209,9 @@ public final class ControlServer: Sendable {
             Self.closeAfterError(fd)
             return
         case .full:
-            try? UnixSocket.writeAll(fd, ControlResponse.error("too many connections (limit \(maximumConnections))").encoded() + Data([0x0A]))
+            try? UnixSocket.writeAll(
+                fd, ControlResponse.error("too many connections (limit \(maximumConnections))").encoded() + Data([0x0A])
+            )
             Self.closeAfterError(fd)
             return
         }
@@ -271,7 +286,9 @@ public final class ControlServer: Sendable {
         var discard = [UInt8](repeating: 0, count: 16 << 10)
         var total = 0
         while total < 1 << 20 {
-            let n = discard.withUnsafeMutableBytes { raw in retryOnInterrupt { recv(fd, raw.baseAddress!, raw.count, 0) } }
+            let n = discard.withUnsafeMutableBytes { raw in
+                retryOnInterrupt { recv(fd, raw.baseAddress!, raw.count, 0) }
+            }
             if n <= 0 { break }
             total += n
         }

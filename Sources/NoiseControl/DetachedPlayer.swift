@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Starts `noise resume` in a session of its own and waits until it answers on the control socket:
 /// what a status-bar click (`setsid -f noise resume`) does, for callers that are not a shell
@@ -17,8 +18,10 @@ public struct DetachedPlayer: Sendable {
     /// How long to wait for the player's socket before giving up.
     public var timeoutSeconds: Double
 
-    public init(noise: URL, storeDirectory: String? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment, timeoutSeconds: Double = 10) {
+    public init(
+        noise: URL, storeDirectory: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment, timeoutSeconds: Double = 10
+    ) {
         self.noise = noise
         self.storeDirectory = storeDirectory
         self.environment = environment
@@ -31,7 +34,8 @@ public struct DetachedPlayer: Sendable {
 
     /// Where the detached player's standard error goes: next to the control socket (a private folder).
     public var logURL: URL {
-        ControlPaths.socketURL(environment: environment).deletingLastPathComponent().appendingPathComponent("player.log")
+        ControlPaths.socketURL(environment: environment).deletingLastPathComponent().appendingPathComponent(
+            "player.log")
     }
 
     /// Starts the player and returns its status once it answers. Throws when it exits first (the
@@ -40,8 +44,9 @@ public struct DetachedPlayer: Sendable {
         let socket = ControlPaths.socketURL(environment: environment)
         try ControlPaths.prepareDirectory(for: socket)
         let arguments = ["resume"] + (storeDirectory.map { ["--store", $0] } ?? [])
-        let pid = try Spawn.start(noise.path, arguments, environment: environment, stderrPath: logURL.path,
-                                  newSession: true)
+        let pid = try Spawn.start(
+            noise.path, arguments, environment: environment, stderrPath: logURL.path,
+            newSession: true)
         let client = ControlClient(socketPath: socket, timeoutSeconds: 2)
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         // A bounded wait for a child that is starting, checked every 20 ms.
@@ -53,13 +58,18 @@ public struct DetachedPlayer: Sendable {
                 return (pid, nil)
             }
             if let code = Spawn.exitStatus(pid) {
-                throw Failure(description: "the player exited (status \(code)) before it started playing\(logTail().map { ": \($0)" } ?? "")")
+                throw Failure(
+                    description:
+                        "the player exited (status \(code)) before it started playing\(logTail().map { ": \($0)" } ?? "")"
+                )
             }
             usleep(20_000)
         }
         kill(pid, SIGTERM)
         Spawn.reapInBackground(pid)
-        throw Failure(description: "the player did not answer within \(Int(timeoutSeconds)) s (its messages are in \(logURL.path))")
+        throw Failure(
+            description:
+                "the player did not answer within \(Int(timeoutSeconds)) s (its messages are in \(logURL.path))")
     }
 
     /// The last lines of the player's error output, for a failure message.
@@ -72,8 +82,10 @@ public struct DetachedPlayer: Sendable {
 
     /// The `noise` executable: `$WIDGETWEAVER_NOISE`, else the one beside this program (the two are
     /// built and installed together), else the first on `$PATH`.
-    public static func locateNoise(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                   beside executable: URL = currentExecutable()) throws -> URL {
+    public static func locateNoise(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        beside executable: URL = currentExecutable()
+    ) throws -> URL {
         if let explicit = environment["WIDGETWEAVER_NOISE"], explicit.hasPrefix("/") {
             guard access(explicit, X_OK) == 0 else {
                 throw Failure(description: "WIDGETWEAVER_NOISE names \(explicit), which is not an executable")
@@ -83,11 +95,15 @@ public struct DetachedPlayer: Sendable {
         let sibling = executable.deletingLastPathComponent().appendingPathComponent("noise")
         if access(sibling.path, X_OK) == 0 { return sibling }
         if let found = Spawn.which("noise", environment: environment) { return found }
-        throw Failure(description: "cannot find the 'noise' program: not beside \(executable.path) and not on $PATH (set WIDGETWEAVER_NOISE to its path)")
+        throw Failure(
+            description:
+                "cannot find the 'noise' program: not beside \(executable.path) and not on $PATH (set WIDGETWEAVER_NOISE to its path)"
+        )
     }
 
     public static func currentExecutable() -> URL {
-        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let path =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: path).resolvingSymlinksInPath()
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import NoiseEngine
 import NoiseDSP
+import NoiseEngine
 import SharedStore
 
 /// The mix that was playing most recently, kept in the store as `last-mix.json` so the next
@@ -21,8 +21,10 @@ public struct LastMix: Codable, Equatable, Sendable {
     public var resumeOnLaunch: Bool
     public var updatedAt: Date
 
-    public init(mix: Mix, presetID: String? = nil, wasPlaying: Bool = false, resumeOnLaunch: Bool = false,
-                updatedAt: Date = Date()) {
+    public init(
+        mix: Mix, presetID: String? = nil, wasPlaying: Bool = false, resumeOnLaunch: Bool = false,
+        updatedAt: Date = Date()
+    ) {
         self.schemaVersion = Self.currentSchemaVersion
         self.mix = mix
         self.presetID = presetID
@@ -32,8 +34,9 @@ public struct LastMix: Codable, Equatable, Sendable {
     }
 
     /// What a fresh store starts from: one pink layer, the seed app's first-launch mix.
-    public static let defaultMix = Mix(name: "Pink", description: "Default mix", masterVolume: 0.7,
-                                       layers: [Mix.Layer(enabled: true, volume: 0.8, colour: 1)])
+    public static let defaultMix = Mix(
+        name: "Pink", description: "Default mix", masterVolume: 0.7,
+        layers: [Mix.Layer(enabled: true, volume: 0.8, colour: 1)])
 }
 
 /// One field of a stored document that could not be used as written and was replaced by its default.
@@ -72,12 +75,16 @@ extension LastMix {
             reader.missing.append("schemaVersion")
         }
         if version > currentSchemaVersion {
-            reader.repair("schemaVersion", "\(version) is newer than this version of noise reads (\(currentSchemaVersion))", "the fields it understands")
+            reader.repair(
+                "schemaVersion", "\(version) is newer than this version of noise reads (\(currentSchemaVersion))",
+                "the fields it understands")
         }
         top = Self.migrate(top, from: version)
 
         let mix: Mix
-        if let m = top["mix"] { mix = reader.mix(m, path: "mix") } else {
+        if let m = top["mix"] {
+            mix = reader.mix(m, path: "mix")
+        } else {
             reader.missing.append("mix")
             mix = defaultMix
         }
@@ -86,14 +93,17 @@ extension LastMix {
         case nil: reader.missing.append("presetID")
         case .null?: result.presetID = nil
         case .string(let s)? where PresetLibrary.isValidID(s): result.presetID = s
-        case let other?: reader.repair("presetID", "must be a preset id (a-z, 0-9, '-', '_') or null, found \(Self.show(other))", "null")
+        case let other?:
+            reader.repair(
+                "presetID", "must be a preset id (a-z, 0-9, '-', '_') or null, found \(Self.show(other))", "null")
         }
         result.wasPlaying = reader.bool(top["wasPlaying"], path: "wasPlaying", default: false)
         result.resumeOnLaunch = reader.bool(top["resumeOnLaunch"], path: "resumeOnLaunch", default: false)
         switch top["updatedAt"] {
         case nil: reader.missing.append("updatedAt")
         case .string(let s)? where ISODate.parse(s) != nil: result.updatedAt = ISODate.parse(s)!
-        case let other?: reader.repair("updatedAt", "must be an ISO 8601 date, found \(Self.show(other))", "1970-01-01T00:00:00Z")
+        case let other?:
+            reader.repair("updatedAt", "must be an ISO 8601 date, found \(Self.show(other))", "1970-01-01T00:00:00Z")
         }
         return (result, reader.missing, reader.repairs)
     }
@@ -131,20 +141,33 @@ struct TolerantReader {
 
     mutating func bool(_ v: JSONValue?, path: String, default d: Bool) -> Bool {
         switch v {
-        case nil: missing.append(path); return d
+        case nil:
+            missing.append(path)
+            return d
         case .bool(let b)?: return b
-        case let other?: repair(path, "must be true or false, found \(LastMix.show(other))", "\(d)"); return d
+        case let other?:
+            repair(path, "must be true or false, found \(LastMix.show(other))", "\(d)")
+            return d
         }
     }
 
-    mutating func number(_ v: JSONValue?, path: String, range: ClosedRange<Double>, default d: Double, unit: String = "") -> Double {
+    mutating func number(
+        _ v: JSONValue?, path: String, range: ClosedRange<Double>, default d: Double, unit: String = ""
+    ) -> Double {
         switch v {
-        case nil: missing.append(path); return d
+        case nil:
+            missing.append(path)
+            return d
         case .number(let n)? where range.contains(n): return n
         case .number(let n)?:
-            repair(path, "\(JSONValue.format(n))\(unit) is out of range \(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound))\(unit)", JSONValue.format(d) + unit)
+            repair(
+                path,
+                "\(JSONValue.format(n))\(unit) is out of range \(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound))\(unit)",
+                JSONValue.format(d) + unit)
             return d
-        case let other?: repair(path, "must be a number, found \(LastMix.show(other))", JSONValue.format(d) + unit); return d
+        case let other?:
+            repair(path, "must be a number, found \(LastMix.show(other))", JSONValue.format(d) + unit)
+            return d
         }
     }
 
@@ -155,16 +178,23 @@ struct TolerantReader {
         case .number(let n)? where n == 0: return nil
         case .number(let n)? where range.contains(n): return n
         case let other?:
-            repair(path, "\(LastMix.show(other)) is not 0 (off) or \(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound)) Hz", "off")
+            repair(
+                path,
+                "\(LastMix.show(other)) is not 0 (off) or \(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound)) Hz",
+                "off")
             return nil
         }
     }
 
     mutating func string(_ v: JSONValue?, path: String, default d: String) -> String {
         switch v {
-        case nil: missing.append(path); return d
+        case nil:
+            missing.append(path)
+            return d
         case .string(let s)? where s.count <= 200: return s
-        case let other?: repair(path, "must be a string of at most 200 characters, found \(LastMix.show(other))", "\"\(d)\""); return d
+        case let other?:
+            repair(path, "must be a string of at most 200 characters, found \(LastMix.show(other))", "\"\(d)\"")
+            return d
         }
     }
 
@@ -182,11 +212,17 @@ struct TolerantReader {
             missing.append("\(p).layers")
         case .array(let items)? where !items.isEmpty:
             if items.count > NoiseMachine.layerCount {
-                repair("\(p).layers", "has \(items.count) layers; allowed 1…\(NoiseMachine.layerCount)", "the first \(NoiseMachine.layerCount)")
+                repair(
+                    "\(p).layers", "has \(items.count) layers; allowed 1…\(NoiseMachine.layerCount)",
+                    "the first \(NoiseMachine.layerCount)")
             }
-            mix.layers = items.prefix(NoiseMachine.layerCount).enumerated().map { layer($1, path: "\(p).layers[\($0)]") }
+            mix.layers = items.prefix(NoiseMachine.layerCount).enumerated().map {
+                layer($1, path: "\(p).layers[\($0)]")
+            }
         case let other?:
-            repair("\(p).layers", "must be an array of 1…\(NoiseMachine.layerCount) layers, found \(other.typeName)", "the default layer")
+            repair(
+                "\(p).layers", "must be an array of 1…\(NoiseMachine.layerCount) layers, found \(other.typeName)",
+                "the default layer")
         }
         return mix
     }
@@ -204,7 +240,9 @@ struct TolerantReader {
         l.lowCutHz = cut(o["lowCutHz"], path: "\(p).lowCutHz", range: Mix.lowCutRange)
         l.highCutHz = cut(o["highCutHz"], path: "\(p).highCutHz", range: Mix.highCutRange)
         if let lo = l.lowCutHz, let hi = l.highCutHz, lo >= hi {
-            repair("\(p).lowCutHz", "\(JSONValue.format(lo)) Hz is not below highCutHz (\(JSONValue.format(hi)) Hz)", "off")
+            repair(
+                "\(p).lowCutHz", "\(JSONValue.format(lo)) Hz is not below highCutHz (\(JSONValue.format(hi)) Hz)", "off"
+            )
             l.lowCutHz = nil
         }
         switch o["eq"] {
@@ -216,14 +254,18 @@ struct TolerantReader {
         case let other?: repair("\(p).eq", "must be an object, found \(other.typeName)", "flat (0 dB)")
         }
         switch o["movement"] {
-        case nil, .null?: break   // steady (mixes from before movement existed)
+        case nil, .null?: break  // steady (mixes from before movement existed)
         case .object(let m)?:
             var move = Mix.Movement()
-            move.periodSeconds = number(m["periodSeconds"] ?? .number(move.periodSeconds), path: "\(p).movement.periodSeconds",
-                                        range: Mix.movementPeriodRange, default: move.periodSeconds, unit: " s")
-            move.levelDb = number(m["levelDb"] ?? .number(0), path: "\(p).movement.levelDb", range: Mix.movementLevelRange, default: 0, unit: " dB")
-            move.highCutOctaves = number(m["highCutOctaves"] ?? .number(0), path: "\(p).movement.highCutOctaves",
-                                         range: Mix.movementCutRange, default: 0, unit: " octaves")
+            move.periodSeconds = number(
+                m["periodSeconds"] ?? .number(move.periodSeconds), path: "\(p).movement.periodSeconds",
+                range: Mix.movementPeriodRange, default: move.periodSeconds, unit: " s")
+            move.levelDb = number(
+                m["levelDb"] ?? .number(0), path: "\(p).movement.levelDb", range: Mix.movementLevelRange, default: 0,
+                unit: " dB")
+            move.highCutOctaves = number(
+                m["highCutOctaves"] ?? .number(0), path: "\(p).movement.highCutOctaves",
+                range: Mix.movementCutRange, default: 0, unit: " octaves")
             if move.highCutOctaves > 0 && l.highCutHz == nil {
                 repair("\(p).movement.highCutOctaves", "needs a high cut", "0")
                 move.highCutOctaves = 0

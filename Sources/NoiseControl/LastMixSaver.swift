@@ -31,8 +31,10 @@ public final class LastMixSaver: @unchecked Sendable {
         var wasPlaying: Bool
     }
 
-    public init(store: LastMixStore, minimumIntervalSeconds: Double = 1,
-                onError: @escaping @Sendable (Error) -> Void = { _ in }) {
+    public init(
+        store: LastMixStore, minimumIntervalSeconds: Double = 1,
+        onError: @escaping @Sendable (Error) -> Void = { _ in }
+    ) {
         self.store = store
         self.minimumIntervalSeconds = minimumIntervalSeconds
         self.onError = onError

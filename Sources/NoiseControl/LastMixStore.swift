@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SharedStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The result of reading `last-mix.json`.
 public struct LastMixLoad: Sendable {
@@ -23,7 +24,8 @@ public struct LastMixLoad: Sendable {
             if lastMix == nil {
                 out.append("the Last Mix: " + SetAsideNotice.text(reason: setAsideReason, movedTo: setAsideAt))
             } else {
-                out.append("the Last Mix had fields that could not be used; the original was kept at \(setAsideAt.path)")
+                out.append(
+                    "the Last Mix had fields that could not be used; the original was kept at \(setAsideAt.path)")
             }
         }
         out += repairs.map { "Last Mix \($0)" }
@@ -65,7 +67,9 @@ public struct LastMixStore: Sendable {
     /// Read-modify-write under the lock. With no Last Mix yet, `body` starts from the default mix.
     /// Returns the value written and what loading found (set-aside files, repairs).
     @discardableResult
-    public func update(now: Date = Date(), _ body: (inout LastMix) throws -> Void) throws -> (value: LastMix, load: LastMixLoad) {
+    public func update(now: Date = Date(), _ body: (inout LastMix) throws -> Void) throws -> (
+        value: LastMix, load: LastMixLoad
+    ) {
         try lock.withLock {
             sweepTemporaries()
             let loaded = try repairLocked()

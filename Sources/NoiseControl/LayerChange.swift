@@ -1,6 +1,6 @@
 import FieldTable
-import NoiseEngine
 import NoiseDSP
+import NoiseEngine
 
 /// A cut filter setting in a change: switched off, or moved to a corner frequency.
 public enum CutChange: Equatable, Sendable {
@@ -35,18 +35,25 @@ public struct LayerChange: Equatable, Sendable {
     public var densityPerSecond: Double?
     public var brightness: Double?
 
-    public init(enabled: Bool? = nil, volume: Double? = nil, colour: Double? = nil, lowCutHz: CutChange? = nil,
-                highCutHz: CutChange? = nil, eqLowDb: Double? = nil, eqMidDb: Double? = nil, eqHighDb: Double? = nil,
-                movementPeriodSeconds: Double? = nil, movementLevelDb: Double? = nil, movementHighCutOctaves: Double? = nil) {
-        self.init(enabled: enabled, volume: volume, colour: colour, lowCutHz: lowCutHz, highCutHz: highCutHz,
-                  eqLowDb: eqLowDb, eqMidDb: eqMidDb, eqHighDb: eqHighDb, movement: nil)
-        (self.movementPeriodSeconds, self.movementLevelDb, self.movementHighCutOctaves) = (movementPeriodSeconds, movementLevelDb, movementHighCutOctaves)
+    public init(
+        enabled: Bool? = nil, volume: Double? = nil, colour: Double? = nil, lowCutHz: CutChange? = nil,
+        highCutHz: CutChange? = nil, eqLowDb: Double? = nil, eqMidDb: Double? = nil, eqHighDb: Double? = nil,
+        movementPeriodSeconds: Double? = nil, movementLevelDb: Double? = nil, movementHighCutOctaves: Double? = nil
+    ) {
+        self.init(
+            enabled: enabled, volume: volume, colour: colour, lowCutHz: lowCutHz, highCutHz: highCutHz,
+            eqLowDb: eqLowDb, eqMidDb: eqMidDb, eqHighDb: eqHighDb, movement: nil)
+        (self.movementPeriodSeconds, self.movementLevelDb, self.movementHighCutOctaves) = (
+            movementPeriodSeconds, movementLevelDb, movementHighCutOctaves
+        )
     }
 
     /// A full layer description; `movement` nil sets the layer still (a hand-over replaces everything).
-    public init(enabled: Bool?, volume: Double?, colour: Double?, lowCutHz: CutChange?, highCutHz: CutChange?,
-                eqLowDb: Double?, eqMidDb: Double?, eqHighDb: Double?, movement: Mix.Movement?,
-                texture: Mix.Texture? = nil, densityPerSecond: Double? = nil, brightness: Double? = nil) {
+    public init(
+        enabled: Bool?, volume: Double?, colour: Double?, lowCutHz: CutChange?, highCutHz: CutChange?,
+        eqLowDb: Double?, eqMidDb: Double?, eqHighDb: Double?, movement: Mix.Movement?,
+        texture: Mix.Texture? = nil, densityPerSecond: Double? = nil, brightness: Double? = nil
+    ) {
         self.texture = texture
         self.densityPerSecond = densityPerSecond
         self.brightness = brightness
@@ -64,7 +71,9 @@ public struct LayerChange: Equatable, Sendable {
         movementHighCutOctaves = m.highCutOctaves
     }
 
-    public var changesMovement: Bool { movementPeriodSeconds != nil || movementLevelDb != nil || movementHighCutOctaves != nil }
+    public var changesMovement: Bool {
+        movementPeriodSeconds != nil || movementLevelDb != nil || movementHighCutOctaves != nil
+    }
 
     public var isEmpty: Bool { self == LayerChange() }
 
@@ -121,7 +130,11 @@ extension Mix {
     public mutating func setMaster(_ volume: Double) throws(MixError) {
         let field = MixFields.masterVolume
         guard volume.isFinite, field.numberRange.contains(volume) else {
-            throw MixError(path: field.key, message: "\(JSONFormatting.number(volume)) is out of range; allowed \(JSONFormatting.number(field.numberRange.lowerBound))…\(JSONFormatting.number(field.numberRange.upperBound))")
+            throw MixError(
+                path: field.key,
+                message:
+                    "\(JSONFormatting.number(volume)) is out of range; allowed \(JSONFormatting.number(field.numberRange.lowerBound))…\(JSONFormatting.number(field.numberRange.upperBound))"
+            )
         }
         masterVolume = volume
     }

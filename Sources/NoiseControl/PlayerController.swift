@@ -46,8 +46,10 @@ public final class PlayerController: Sendable {
     /// thread that made the change, never the render thread: observers must only wake their own.
     let changeObservers = Mutex<[@Sendable () -> Void]>([])
 
-    public init(player: LivePlayer, mix: Mix, presetID: String?, output: PlayerStatus.Output,
-                saver: LastMixSaver?, presets: PresetLibrary = .standard()) {
+    public init(
+        player: LivePlayer, mix: Mix, presetID: String?, output: PlayerStatus.Output,
+        saver: LastMixSaver?, presets: PresetLibrary = .standard()
+    ) {
         self.player = player
         self.state = Mutex(State(mix: mix, presetID: presetID, output: output))
         self.saver = saver
@@ -62,7 +64,9 @@ public final class PlayerController: Sendable {
 
     public func attach(_ publisher: StatusPublisher) { publisherBox.withLock { $0 = publisher } }
 
-    public func addChangeObserver(_ observer: @escaping @Sendable () -> Void) { changeObservers.withLock { $0.append(observer) } }
+    public func addChangeObserver(_ observer: @escaping @Sendable () -> Void) {
+        changeObservers.withLock { $0.append(observer) }
+    }
 
     /// True once a client asked the player to stop (`noise stop`).
     public var stopRequested: Bool { stopRequestedFlag.load(ordering: .relaxed) }
@@ -82,8 +86,9 @@ public final class PlayerController: Sendable {
     public func status(state override: PlayerStatus.State? = nil, now: Date = Date()) -> PlayerStatus {
         let s = state.withLock { $0 }
         let engine = player.snapshot()
-        var status = PlayerStatus(state: override ?? (s.isPaused ? .paused : .playing), mix: s.mix, presetID: s.presetID,
-                                  output: s.output, updatedAt: now)
+        var status = PlayerStatus(
+            state: override ?? (s.isPaused ? .paused : .playing), mix: s.mix, presetID: s.presetID,
+            output: s.output, updatedAt: now)
         if status.state != .stopped {
             // Whole seconds, rounded up (0.2 s left is "1 s left", not "0").
             status.timerRemainingSeconds = engine.timerRemainingSeconds.map { max(0, $0.rounded(.up)) }
@@ -98,18 +103,25 @@ public final class PlayerController: Sendable {
     /// Applies one request; the reply carries the status after it. A change is recorded only once
     /// the engine accepted it, so the status never describes a sound that is not playing.
     public func handle(_ request: ControlRequest) -> ControlResponse {
-        let busy = ControlResponse.error("the player is busy (256 changes are waiting, e.g. while its output reconnects); try again")
+        let busy = ControlResponse.error(
+            "the player is busy (256 changes are waiting, e.g. while its output reconnects); try again")
         do {
             switch request {
             case let .setLayer(index, change):
                 var mix = self.mix
                 try mix.apply(change, toLayer: index)
-                guard player.send(.setLayer(index: index, settings: mix.layerSettings[index], rampSeconds: Self.controlRampSeconds)) else { return busy }
+                guard
+                    player.send(
+                        .setLayer(
+                            index: index, settings: mix.layerSettings[index], rampSeconds: Self.controlRampSeconds))
+                else { return busy }
                 state.withLock { $0.mix.layers = mix.layers }
             case let .setMaster(volume):
                 var mix = self.mix
                 try mix.setMaster(volume)
-                guard player.send(.setMaster(volume: Float(volume), rampSeconds: Self.controlRampSeconds)) else { return busy }
+                guard player.send(.setMaster(volume: Float(volume), rampSeconds: Self.controlRampSeconds)) else {
+                    return busy
+                }
                 state.withLock {
                     $0.mix.masterVolume = volume
                     $0.isMuted = false
@@ -119,18 +131,25 @@ public final class PlayerController: Sendable {
                 var mix = self.mix
                 let volume = min(max(mix.masterVolume + delta, Mix.volumeRange.lowerBound), Mix.volumeRange.upperBound)
                 try mix.setMaster((volume * 1000).rounded() / 1000)
-                guard player.send(.setMaster(volume: Float(mix.masterVolume), rampSeconds: Self.controlRampSeconds)) else { return busy }
+                guard player.send(.setMaster(volume: Float(mix.masterVolume), rampSeconds: Self.controlRampSeconds))
+                else { return busy }
                 state.withLock {
                     $0.mix.masterVolume = mix.masterVolume
                     $0.isMuted = false
                 }
             case let .mute(muted):
                 let level = muted ? 0 : self.mix.masterVolume
-                guard player.send(.setMaster(volume: Float(level), rampSeconds: Self.controlRampSeconds)) else { return busy }
+                guard player.send(.setMaster(volume: Float(level), rampSeconds: Self.controlRampSeconds)) else {
+                    return busy
+                }
                 state.withLock { $0.isMuted = muted }
             case .toggle:
                 let paused = state.withLock { $0.isPaused }
-                guard player.send(.fade(position: paused ? 1 : 0, seconds: paused ? Self.resumeFadeSeconds : Self.pauseFadeSeconds)) else { return busy }
+                guard
+                    player.send(
+                        .fade(
+                            position: paused ? 1 : 0, seconds: paused ? Self.resumeFadeSeconds : Self.pauseFadeSeconds))
+                else { return busy }
                 state.withLock { $0.isPaused = !paused }
             case let .preset(id, crossfadeSeconds):
                 var (entry, mix) = try presets.load(id)
@@ -149,11 +168,14 @@ public final class PlayerController: Sendable {
                 stopRequestedFlag.store(true, ordering: .relaxed)
                 player.stop(fadeSeconds: Self.stopFadeSeconds)
             case let .timer(seconds, fadeSeconds):
-                let command: EngineCommand = seconds.map {
-                    .setTimer(seconds: $0, fadeSeconds: min(fadeSeconds ?? RenderPlan.defaultFadeSeconds, $0))
-                } ?? .cancelTimer
+                let command: EngineCommand =
+                    seconds.map {
+                        .setTimer(seconds: $0, fadeSeconds: min(fadeSeconds ?? RenderPlan.defaultFadeSeconds, $0))
+                    } ?? .cancelTimer
                 guard player.send(command) else { return busy }
-                state.withLock { $0.timerRequest = TimerRequest(seconds: seconds, serial: ($0.timerRequest?.serial ?? 0) + 1) }
+                state.withLock {
+                    $0.timerRequest = TimerRequest(seconds: seconds, serial: ($0.timerRequest?.serial ?? 0) + 1)
+                }
             case .status, .subscribe:
                 return .ok(status())
             case let .savePreset(name):
@@ -166,7 +188,7 @@ public final class PlayerController: Sendable {
         }
         let s = state.withLock { $0 }
         saver?.submit(mix: s.mix, presetID: s.presetID, wasPlaying: true)
-        notifyObservers()   // now, not after the timer's wait: observers follow the engine themselves
+        notifyObservers()  // now, not after the timer's wait: observers follow the engine themselves
         // Timer commands take effect on the render thread's next block: let it pick them up so the
         // reply and the published status already show the new timer.
         if case .timer = request { Thread.sleep(forTimeInterval: 0.05) }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NoiseEngine
 import SharedStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What a running player publishes to `status.json` (and to `noise status --follow` subscribers).
 /// The JSON keys are a contract: the variables engine and status bars read them.
@@ -62,10 +63,12 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
     public var pid: Int32
     public var updatedAt: Date
 
-    public init(state: State, presetName: String? = nil, presetID: String? = nil, masterVolume: Double,
-                layers: [Mix.Layer], timerEndsAt: Date? = nil, timerRemainingSeconds: Double? = nil,
-                output: Output, levelDbfs: Double? = nil, underruns: Int = 0,
-                pid: Int32 = getpid(), updatedAt: Date = Date()) {
+    public init(
+        state: State, presetName: String? = nil, presetID: String? = nil, masterVolume: Double,
+        layers: [Mix.Layer], timerEndsAt: Date? = nil, timerRemainingSeconds: Double? = nil,
+        output: Output, levelDbfs: Double? = nil, underruns: Int = 0,
+        pid: Int32 = getpid(), updatedAt: Date = Date()
+    ) {
         self.schemaVersion = Self.currentSchemaVersion
         self.state = state
         self.presetName = presetName
@@ -83,8 +86,9 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
 
     /// A status describing `mix` (the usual way a player builds one).
     public init(state: State, mix: Mix, presetID: String?, output: Output, updatedAt: Date = Date()) {
-        self.init(state: state, presetName: mix.name, presetID: presetID, masterVolume: mix.masterVolume,
-                  layers: mix.layers, output: output, updatedAt: updatedAt)
+        self.init(
+            state: state, presetName: mix.name, presetID: presetID, masterVolume: mix.masterVolume,
+            layers: mix.layers, output: output, updatedAt: updatedAt)
     }
 
     /// The mix this status describes (name from the preset name).
@@ -96,7 +100,7 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
     // every documented key in every document.
     enum CodingKeys: String, CodingKey {
         case schemaVersion, state, presetName, presetID, masterVolume, layers, timerEndsAt,
-             timerRemainingSeconds, output, levelDbfs, underruns, muted, pid, updatedAt
+            timerRemainingSeconds, output, levelDbfs, underruns, muted, pid, updatedAt
     }
 
     public init(from decoder: Decoder) throws {
@@ -140,8 +144,10 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
     /// playing but neither its status (`updatedAt`) nor its heartbeat was refreshed within
     /// `staleAfterSeconds`. A `stopped` status is never stale: it is what a player that ended
     /// cleanly leaves behind.
-    public func isStale(now: Date = Date(), isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive,
-                        heartbeatAge: (Int32) -> Double? = { PlayerHeartbeat.age(of: $0) }) -> Bool {
+    public func isStale(
+        now: Date = Date(), isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive,
+        heartbeatAge: (Int32) -> Double? = { PlayerHeartbeat.age(of: $0) }
+    ) -> Bool {
         if state == .stopped { return false }
         if !isProcessAlive(pid) { return true }
         guard state == .playing, now.timeIntervalSince(updatedAt) > Self.staleAfterSeconds else { return false }
@@ -154,9 +160,13 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
     /// from just after it). nil when no moment can make it stale: `paused` (only the player's exit
     /// does, see `processIsAlive`), `stopped`, or already stale. The heartbeat is refreshed every
     /// second without a store write, so a live player moves this moment on: ask again when it comes.
-    public func staleDeadline(now: Date = Date(), isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive,
-                              heartbeatAge: (Int32) -> Double? = { PlayerHeartbeat.age(of: $0) }) -> Date? {
-        guard state == .playing, !isStale(now: now, isProcessAlive: isProcessAlive, heartbeatAge: heartbeatAge) else { return nil }
+    public func staleDeadline(
+        now: Date = Date(), isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive,
+        heartbeatAge: (Int32) -> Double? = { PlayerHeartbeat.age(of: $0) }
+    ) -> Date? {
+        guard state == .playing, !isStale(now: now, isProcessAlive: isProcessAlive, heartbeatAge: heartbeatAge) else {
+            return nil
+        }
         var lastSign = updatedAt
         if let beat = heartbeatAge(pid) { lastSign = max(lastSign, now.addingTimeInterval(-beat)) }
         return lastSign.addingTimeInterval(Self.staleAfterSeconds)

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SharedStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Resume at login as one switch: the login entry (`Autostart`) and the Last Mix's
 /// `resumeOnLaunch` flag together. `noise autostart enable/disable` and the Noise widget's
@@ -12,8 +13,10 @@ public struct ResumeAtLogin: Sendable {
     public let store: LastMixStore
     public let environment: [String: String]
 
-    public init(autostart: Autostart, store: LastMixStore,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        autostart: Autostart, store: LastMixStore,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.autostart = autostart
         self.store = store
         self.environment = environment

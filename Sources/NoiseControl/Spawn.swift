@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Starting other programs (a detached player, `systemctl --user daemon-reload`) with posix_spawn.
 /// Not Foundation's `Process`: its child monitor on Linux was seen missing a child's exit.
@@ -19,8 +20,10 @@ public enum Spawn {
     /// Starts `executable` with `arguments`. Standard input is /dev/null; standard output goes to
     /// /dev/null and standard error to `stderrPath` (created 0600, truncated) or /dev/null.
     /// Signals start with their default handlers and an empty mask. Returns the child's pid.
-    public static func start(_ executable: String, _ arguments: [String], environment: [String: String],
-                             stderrPath: String? = nil, newSession: Bool = false) throws(Failure) -> pid_t {
+    public static func start(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        stderrPath: String? = nil, newSession: Bool = false
+    ) throws(Failure) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -53,7 +56,7 @@ public enum Spawn {
     public static func exitStatus(_ pid: pid_t) -> Int32? {
         var status: Int32 = 0
         let r = retryOnInterrupt { waitpid(pid, &status, WNOHANG) }
-        if r == -1 { return -1 }   // not our child any more (reaped elsewhere)
+        if r == -1 { return -1 }  // not our child any more (reaped elsewhere)
         guard r == pid else { return nil }
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
@@ -76,7 +79,8 @@ public enum Spawn {
 
     /// The first executable called `name` in `$PATH`.
     public static func which(_ name: String, environment: [String: String]) -> URL? {
-        for dir in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where dir.hasPrefix("/") {
+        for dir in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        where dir.hasPrefix("/") {
             let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent(name)
             if access(candidate.path, X_OK) == 0 { return candidate }
         }

@@ -9,8 +9,10 @@ public enum StatusFormatter {
         case human, json, waybar, i3blocks
     }
 
-    public static func render(_ status: PlayerStatus?, format: Format, now: Date = Date(),
-                              isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive) -> String {
+    public static func render(
+        _ status: PlayerStatus?, format: Format, now: Date = Date(),
+        isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive
+    ) -> String {
         switch format {
         case .human: human(status, now: now, isProcessAlive: isProcessAlive)
         case .json: json(status, now: now, pretty: true, isProcessAlive: isProcessAlive)
@@ -25,20 +27,33 @@ public enum StatusFormatter {
         return name.isEmpty ? (s.presetID ?? "Custom mix") : name
     }
 
-    public static func human(_ status: PlayerStatus?, now: Date = Date(),
-                             isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive) -> String {
+    public static func human(
+        _ status: PlayerStatus?, now: Date = Date(),
+        isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive
+    ) -> String {
         guard let status else { return "Stopped. No player has run with this store yet." }
         let stale = status.isStale(now: now, isProcessAlive: isProcessAlive)
         var lines: [String] = []
         let preset = status.presetID.map { " (preset \($0))" } ?? ""
         switch (stale, status.state) {
         case (true, _):
-            lines.append("Stopped: the player (pid \(status.pid)) is gone; its last report, \(ago(status.updatedAt, now: now)), said \(status.state.rawValue) \(title(status))\(preset).")
+            lines.append(
+                "Stopped: the player (pid \(status.pid)) is gone; its last report, \(ago(status.updatedAt, now: now)), said \(status.state.rawValue) \(title(status))\(preset)."
+            )
         case (false, .playing) where status.output.lost:
-            lines.append("Playing \(title(status))\(preset), but the output is lost (\(status.output.backend) \(status.output.device)); the player is retrying and nothing is heard until it reconnects.")
-        case (false, .playing): lines.append("Playing \(title(status))\(preset), master \(percent(status.masterVolume))\(status.muted ? ", muted" : "").")
-        case (false, .paused): lines.append("Paused: \(title(status))\(preset), master \(percent(status.masterVolume))\(status.muted ? ", muted" : "").")
-        case (false, .stopped): lines.append("Stopped. Last Mix: \(title(status))\(preset), master \(percent(status.masterVolume)).")
+            lines.append(
+                "Playing \(title(status))\(preset), but the output is lost (\(status.output.backend) \(status.output.device)); the player is retrying and nothing is heard until it reconnects."
+            )
+        case (false, .playing):
+            lines.append(
+                "Playing \(title(status))\(preset), master \(percent(status.masterVolume))\(status.muted ? ", muted" : "")."
+            )
+        case (false, .paused):
+            lines.append(
+                "Paused: \(title(status))\(preset), master \(percent(status.masterVolume))\(status.muted ? ", muted" : "")."
+            )
+        case (false, .stopped):
+            lines.append("Stopped. Last Mix: \(title(status))\(preset), master \(percent(status.masterVolume)).")
         }
         if !stale, let remaining = status.timerRemainingSeconds {
             let ends = status.timerEndsAt.map { " (ends \(clock($0)))" } ?? ""
@@ -46,7 +61,8 @@ public enum StatusFormatter {
         }
         for (i, l) in status.layers.enumerated() { lines.append("Layer \(i + 1): \(layer(l))") }
         if !stale && status.state != .stopped {
-            var out = "Output: \(status.output.backend) \(status.output.device)\(status.output.lost ? " (lost, retrying)" : "")"
+            var out =
+                "Output: \(status.output.backend) \(status.output.device)\(status.output.lost ? " (lost, retrying)" : "")"
             if let level = status.levelDbfs { out += ", level \(String(format: "%.1f", level)) dBFS" }
             out += ", \(status.underruns) underrun\(status.underruns == 1 ? "" : "s")."
             lines.append(out)
@@ -55,11 +71,14 @@ public enum StatusFormatter {
     }
 
     /// The status document plus `"stale"`, pretty or on one line.
-    public static func json(_ status: PlayerStatus?, now: Date = Date(), pretty: Bool,
-                            isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive) -> String {
+    public static func json(
+        _ status: PlayerStatus?, now: Date = Date(), pretty: Bool,
+        isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive
+    ) -> String {
         let status = status ?? neverPlayed
         guard let data = try? BoundedJSON.encoder(pretty: false).encode(status),
-              case .object(var object)? = try? JSONValue.parse(data, limits: BoundedJSON.limits) else { return "null" }
+            case .object(var object)? = try? JSONValue.parse(data, limits: BoundedJSON.limits)
+        else { return "null" }
         object["stale"] = .bool(status.isStale(now: now, isProcessAlive: isProcessAlive))
         let out = pretty ? JSONValue.object(object).prettyPrinted() : CompactJSON.data(.object(object))
         return String(decoding: out, as: UTF8.self).trimmingCharacters(in: .newlines)
@@ -68,25 +87,32 @@ public enum StatusFormatter {
     /// What `--json` shows for a store where no player has run: the stopped status of the default
     /// mix, with every key (pid 0, `updatedAt` the Unix epoch: never).
     public static var neverPlayed: PlayerStatus {
-        var s = PlayerStatus(state: .stopped, mix: LastMix.defaultMix, presetID: nil,
-                             output: .init(backend: "none", device: ""), updatedAt: Date(timeIntervalSince1970: 0))
+        var s = PlayerStatus(
+            state: .stopped, mix: LastMix.defaultMix, presetID: nil,
+            output: .init(backend: "none", device: ""), updatedAt: Date(timeIntervalSince1970: 0))
         s.presetName = nil
         s.pid = 0
         return s
     }
 
     /// Waybar's custom-module JSON (`return-type: json`): one line.
-    public static func waybar(_ status: PlayerStatus?, now: Date = Date(),
-                              isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive) -> String {
+    public static func waybar(
+        _ status: PlayerStatus?, now: Date = Date(),
+        isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive
+    ) -> String {
         let v = BarView(status, now: now, isProcessAlive: isProcessAlive)
-        let object: JSONValue = .object(["text": .string(v.text), "tooltip": .string(v.tooltip),
-                                         "class": .string(v.cssClass), "percentage": .number(Double(v.percentage))])
+        let object: JSONValue = .object([
+            "text": .string(v.text), "tooltip": .string(v.tooltip),
+            "class": .string(v.cssClass), "percentage": .number(Double(v.percentage)),
+        ])
         return String(decoding: CompactJSON.data(object), as: UTF8.self)
     }
 
     /// i3blocks' three lines: full text, short text, colour.
-    public static func i3blocks(_ status: PlayerStatus?, now: Date = Date(),
-                                isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive) -> String {
+    public static func i3blocks(
+        _ status: PlayerStatus?, now: Date = Date(),
+        isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive
+    ) -> String {
         let v = BarView(status, now: now, isProcessAlive: isProcessAlive)
         return "\(v.text)\n\(v.shortText)\n\(v.colour)"
     }
@@ -102,7 +128,9 @@ public enum StatusFormatter {
 
         init(_ status: PlayerStatus?, now: Date, isProcessAlive: (Int32) -> Bool) {
             guard let status else {
-                (text, shortText, tooltip, cssClass, percentage, colour) = ("♪ off", "♪", "No player has run yet", "stopped", 0, "#888888")
+                (text, shortText, tooltip, cssClass, percentage, colour) = (
+                    "♪ off", "♪", "No player has run yet", "stopped", 0, "#888888"
+                )
                 return
             }
             let state = status.isStale(now: now, isProcessAlive: isProcessAlive) ? .stopped : status.state
@@ -125,12 +153,16 @@ public enum StatusFormatter {
             case .stopped:
                 (text, shortText, colour) = ("♪ off", "♪", "#888888")
             }
-            var tip = ["\(state.rawValue.capitalized): \(name), master \(percentage)%" + (status.muted && state != .stopped ? " (muted)" : "")]
+            var tip = [
+                "\(state.rawValue.capitalized): \(name), master \(percentage)%"
+                    + (status.muted && state != .stopped ? " (muted)" : "")
+            ]
             if state == .playing && status.output.lost {
                 tip.append("Output lost (\(status.output.backend) \(status.output.device)): retrying")
             }
             if state != .stopped, let remaining = status.timerRemainingSeconds {
-                tip.append("Timer: \(duration(remaining)) left" + (status.timerEndsAt.map { " (ends \(clock($0)))" } ?? ""))
+                tip.append(
+                    "Timer: \(duration(remaining)) left" + (status.timerEndsAt.map { " (ends \(clock($0)))" } ?? ""))
             }
             for (i, l) in status.layers.enumerated() { tip.append("Layer \(i + 1): \(layer(l))") }
             tooltip = tip.joined(separator: "\n")
@@ -147,7 +179,9 @@ public enum StatusFormatter {
         case .drops: parts.append("drops \(JSONFormatting.number(l.textureSettings.densityPerSecond.rounded1))/s")
         case .crackle:
             let t = l.textureSettings
-            parts.append("crackle \(JSONFormatting.number(t.densityPerSecond.rounded1))/s, brightness \(JSONFormatting.number(t.brightness.rounded1))")
+            parts.append(
+                "crackle \(JSONFormatting.number(t.densityPerSecond.rounded1))/s, brightness \(JSONFormatting.number(t.brightness.rounded1))"
+            )
         }
         if let lc = l.lowCutHz { parts.append("low cut \(JSONFormatting.number(lc)) Hz") }
         if let hc = l.highCutHz { parts.append("high cut \(JSONFormatting.number(hc)) Hz") }

@@ -29,10 +29,12 @@ public final class StatusPublisher: @unchecked Sendable {
     private let onError: @Sendable (Error) -> Void
     private let writeLock = NSLock()
 
-    public init(store: StatusStore, server: ControlServer?, intervalSeconds: Double = 1,
-                heartbeat: PlayerHeartbeat? = nil,
-                snapshot: @escaping @Sendable () -> PlayerStatus,
-                onError: @escaping @Sendable (Error) -> Void = { _ in }) {
+    public init(
+        store: StatusStore, server: ControlServer?, intervalSeconds: Double = 1,
+        heartbeat: PlayerHeartbeat? = nil,
+        snapshot: @escaping @Sendable () -> PlayerStatus,
+        onError: @escaping @Sendable (Error) -> Void = { _ in }
+    ) {
         self.store = store
         self.server = server
         self.intervalSeconds = intervalSeconds

@@ -43,7 +43,10 @@ public struct StatusStore: Sendable {
         }
     }
 
-    enum Attempt { case good(StatusRead), bad(String) }
+    enum Attempt {
+        case good(StatusRead)
+        case bad(String)
+    }
 
     func attempt() throws -> Attempt {
         let data: Data?

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A failed system call on the control socket: what was called, on which path, and errno — the
 /// one `SystemCallError` every module reports, under the name callers here already catch.
@@ -38,7 +39,8 @@ enum UnixSocket {
         let bytes = Array(path.utf8)
         let capacity = MemoryLayout.size(ofValue: addr.sun_path)
         guard bytes.count < capacity else {
-            throw SocketError("socket path is \(bytes.count) bytes, the limit is \(capacity - 1):", path: path, code: ENAMETOOLONG)
+            throw SocketError(
+                "socket path is \(bytes.count) bytes, the limit is \(capacity - 1):", path: path, code: ENAMETOOLONG)
         }
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
             raw.copyBytes(from: bytes)
@@ -92,7 +94,9 @@ enum UnixSocket {
         try data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let n = retryOnInterrupt { send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL)) }
+                let n = retryOnInterrupt {
+                    send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                }
                 if n < 0 { throw SocketError("send", path: "fd \(fd)") }
                 offset += n
             }
@@ -128,7 +132,8 @@ struct LineReader {
                 return line.count > limit ? .tooLong : .line(line)
             }
             if buffer.count > limit { return .tooLong }
-            let n = chunk.withUnsafeMutableBytes { raw in retryOnInterrupt { recv(fd, raw.baseAddress!, raw.count, 0) } }
+            let n = chunk.withUnsafeMutableBytes { raw in retryOnInterrupt { recv(fd, raw.baseAddress!, raw.count, 0) }
+            }
             if n < 0 {
                 if errno == EAGAIN || errno == EWOULDBLOCK { return .timedOut }
                 if errno == ECONNRESET { return .endOfStream }

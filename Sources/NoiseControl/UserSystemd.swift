@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SharedStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `systemctl --user …` after a login entry changed (noise autostart, the data refresh timer,
 /// schedules): best effort, since without a running user manager the files take effect at the
@@ -12,8 +13,10 @@ public enum UserSystemd {
 
     /// Runs `systemctl --user <arguments>` and waits; nil when it worked or there is no user
     /// manager to tell, else a note for the user saying what failed and when the change applies.
-    public static func run(_ arguments: [String],
-                           environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func run(
+        _ arguments: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
         guard LoginEntries.systemdIsRunning(), access(systemctl, X_OK) == 0 else { return nil }
         let command = "systemctl --user " + arguments.joined(separator: " ")
         guard let pid = try? Spawn.start(systemctl, ["--user"] + arguments, environment: environment) else {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Normalised second-order section coefficients (a0 = 1), computed off the render thread or once
@@ -44,19 +44,24 @@ public enum BiquadDesign {
     }
 
     /// Second-order Butterworth high-pass (Q = 1/√2): −3 dB at `cutoffHz`, 12 dB/octave below.
-    public static func highPass(cutoffHz: Double, sampleRate: Double, q: Double = 0.5.squareRoot()) -> BiquadCoefficients {
+    public static func highPass(cutoffHz: Double, sampleRate: Double, q: Double = 0.5.squareRoot())
+        -> BiquadCoefficients
+    {
         let (c, s) = omega(cutoffHz, sampleRate)
         let alpha = s / (2 * q)
-        return BiquadCoefficients(b0: (1 + c) / 2, b1: -(1 + c), b2: (1 + c) / 2,
-                                  a0: 1 + alpha, a1: -2 * c, a2: 1 - alpha)
+        return BiquadCoefficients(
+            b0: (1 + c) / 2, b1: -(1 + c), b2: (1 + c) / 2,
+            a0: 1 + alpha, a1: -2 * c, a2: 1 - alpha)
     }
 
     /// Second-order Butterworth low-pass (Q = 1/√2): −3 dB at `cutoffHz`, 12 dB/octave above.
-    public static func lowPass(cutoffHz: Double, sampleRate: Double, q: Double = 0.5.squareRoot()) -> BiquadCoefficients {
+    public static func lowPass(cutoffHz: Double, sampleRate: Double, q: Double = 0.5.squareRoot()) -> BiquadCoefficients
+    {
         let (c, s) = omega(cutoffHz, sampleRate)
         let alpha = s / (2 * q)
-        return BiquadCoefficients(b0: (1 - c) / 2, b1: 1 - c, b2: (1 - c) / 2,
-                                  a0: 1 + alpha, a1: -2 * c, a2: 1 - alpha)
+        return BiquadCoefficients(
+            b0: (1 - c) / 2, b1: 1 - c, b2: (1 - c) / 2,
+            a0: 1 + alpha, a1: -2 * c, a2: 1 - alpha)
     }
 
     /// Peaking band: `gainDb` at `centreHz`; Q defined so that equal boost and cut cancel.
@@ -65,8 +70,9 @@ public enum BiquadDesign {
         let a = pow(10, gainDb / 40)
         let (c, s) = omega(centreHz, sampleRate)
         let alpha = s / (2 * q)
-        return BiquadCoefficients(b0: 1 + alpha * a, b1: -2 * c, b2: 1 - alpha * a,
-                                  a0: 1 + alpha / a, a1: -2 * c, a2: 1 - alpha / a)
+        return BiquadCoefficients(
+            b0: 1 + alpha * a, b1: -2 * c, b2: 1 - alpha * a,
+            a0: 1 + alpha / a, a1: -2 * c, a2: 1 - alpha / a)
     }
 
     /// Low shelf with slope S = 1 (the steepest that stays monotonic); `gainDb` below `cornerHz`.
@@ -75,12 +81,13 @@ public enum BiquadDesign {
         let a = pow(10, gainDb / 40)
         let (c, s) = omega(cornerHz, sampleRate)
         let k = 2 * a.squareRoot() * (s / 2) * 2.0.squareRoot()
-        return BiquadCoefficients(b0: a * ((a + 1) - (a - 1) * c + k),
-                                  b1: 2 * a * ((a - 1) - (a + 1) * c),
-                                  b2: a * ((a + 1) - (a - 1) * c - k),
-                                  a0: (a + 1) + (a - 1) * c + k,
-                                  a1: -2 * ((a - 1) + (a + 1) * c),
-                                  a2: (a + 1) + (a - 1) * c - k)
+        return BiquadCoefficients(
+            b0: a * ((a + 1) - (a - 1) * c + k),
+            b1: 2 * a * ((a - 1) - (a + 1) * c),
+            b2: a * ((a + 1) - (a - 1) * c - k),
+            a0: (a + 1) + (a - 1) * c + k,
+            a1: -2 * ((a - 1) + (a + 1) * c),
+            a2: (a + 1) + (a - 1) * c - k)
     }
 
     /// High shelf with slope S = 1; `gainDb` above `cornerHz`.
@@ -89,11 +96,12 @@ public enum BiquadDesign {
         let a = pow(10, gainDb / 40)
         let (c, s) = omega(cornerHz, sampleRate)
         let k = 2 * a.squareRoot() * (s / 2) * 2.0.squareRoot()
-        return BiquadCoefficients(b0: a * ((a + 1) + (a - 1) * c + k),
-                                  b1: -2 * a * ((a - 1) + (a + 1) * c),
-                                  b2: a * ((a + 1) + (a - 1) * c - k),
-                                  a0: (a + 1) - (a - 1) * c + k,
-                                  a1: 2 * ((a - 1) - (a + 1) * c),
-                                  a2: (a + 1) - (a - 1) * c - k)
+        return BiquadCoefficients(
+            b0: a * ((a + 1) + (a - 1) * c + k),
+            b1: -2 * a * ((a - 1) + (a + 1) * c),
+            b2: a * ((a + 1) + (a - 1) * c - k),
+            a0: (a + 1) - (a - 1) * c + k,
+            a1: 2 * ((a - 1) - (a + 1) * c),
+            a2: (a + 1) - (a - 1) * c - k)
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The colour filter: turns white noise into 1/f^β noise for any β in [0, 2].
@@ -78,7 +78,9 @@ public struct ColourDesign: Sendable {
         return Self.section(alpha: alpha, poleOmega: poleOmega[k], logRatio: logRatio, bilinearK: bilinearK)
     }
 
-    static func section(alpha: Double, poleOmega wp: Double, logRatio: Double, bilinearK kk: Double) -> FirstOrderCoefficients {
+    static func section(alpha: Double, poleOmega wp: Double, logRatio: Double, bilinearK kk: Double)
+        -> FirstOrderCoefficients
+    {
         let ratio = exp(alpha * logRatio)
         let wz = wp * ratio
         let g = 1 / ratio.squareRoot()
@@ -124,8 +126,12 @@ public struct ColourDesign: Sendable {
         }
 
         func sectionDb(_ k: Int, alpha: Double, _ j: Int) -> Double {
-            10 * log10(ColourDesign.section(alpha: alpha, poleOmega: poleOmega[k], logRatio: logRatio,
-                                            bilinearK: bilinearK).powerResponse(cosOmega: cosines[j]))
+            10
+                * log10(
+                    ColourDesign.section(
+                        alpha: alpha, poleOmega: poleOmega[k], logRatio: logRatio,
+                        bilinearK: bilinearK
+                    ).powerResponse(cosOmega: cosines[j]))
         }
 
         func fit(beta: Double, initial: [Double]) -> [Double] {
@@ -143,7 +149,8 @@ public struct ColourDesign: Sendable {
                     r[j] = level + 10 * beta * logFrequencies[j] - offset
                     for k in 0..<n {
                         let h = 1e-5
-                        jt[k * m + j] = (sectionDb(k, alpha: alpha[k] + h, j) - sectionDb(k, alpha: alpha[k] - h, j)) / (2 * h)
+                        jt[k * m + j] =
+                            (sectionDb(k, alpha: alpha[k] + h, j) - sectionDb(k, alpha: alpha[k] - h, j)) / (2 * h)
                     }
                     jt[n * m + j] = -1
                 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The sound of one raindrop: the air bubble it traps rings as a damped sinusoid whose pitch
@@ -27,7 +27,9 @@ public enum DropPhysics {
 
     /// The frequency the drop's pitch glide sits at on average, weighted by its energy (e^{−2dt}
     /// puts the mean time at 1/(2d)): what the loudness model uses for the glide.
-    public static func meanRingingHz(radiusMetres r: Float) -> Float { resonanceHz(radiusMetres: r) * (1 + riseFactor / 2) }
+    public static func meanRingingHz(radiusMetres r: Float) -> Float {
+        resonanceHz(radiusMetres: r) * (1 + riseFactor / 2)
+    }
 
     /// The range a drop's frequency moves through while it is still within `dropDb` of its start:
     /// f₀ up to f₀·(1 + ξ·d·t) at the time the envelope has fallen that far.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// ITU-R BS.1770 K-weighting at any sample rate: a high shelf (+4 dB above ~1.7 kHz) and the
@@ -20,16 +20,18 @@ public enum KWeighting {
         let vh = pow(10, shelfGainDb / 20)
         let vb = pow(vh, 0.4996667741545416)
         var a0 = 1 + k / shelfQ + k * k
-        let shelf = BiquadCoefficients(b0: (vh + vb * k / shelfQ + k * k) / a0,
-                                       b1: 2 * (k * k - vh) / a0,
-                                       b2: (vh - vb * k / shelfQ + k * k) / a0,
-                                       a1: 2 * (k * k - 1) / a0,
-                                       a2: (1 - k / shelfQ + k * k) / a0)
+        let shelf = BiquadCoefficients(
+            b0: (vh + vb * k / shelfQ + k * k) / a0,
+            b1: 2 * (k * k - vh) / a0,
+            b2: (vh - vb * k / shelfQ + k * k) / a0,
+            a1: 2 * (k * k - 1) / a0,
+            a2: (1 - k / shelfQ + k * k) / a0)
         k = tan(Double.pi * highPassHz / sampleRate)
         a0 = 1 + k / highPassQ + k * k
-        let hp = BiquadCoefficients(b0: 1, b1: -2, b2: 1,
-                                    a1: 2 * (k * k - 1) / a0,
-                                    a2: (1 - k / highPassQ + k * k) / a0)
+        let hp = BiquadCoefficients(
+            b0: 1, b1: -2, b2: 1,
+            a1: 2 * (k * k - 1) / a0,
+            a2: (1 - k / highPassQ + k * k) / a0)
         return (shelf, hp)
     }
 }

@@ -9,8 +9,8 @@
 /// Lifecycle (JUCE's prepare / reset / process): `init` allocates everything, `reset` clears state,
 /// `process` neither allocates, locks, logs nor throws.
 final class LayerPair {
-    static let colourStageCount = ColourDesign.sectionCount + 1   // + DC blocker; the kernel assumes 10
-    static let biquadCount = 5                                    // low cut, high cut, 3 EQ bands
+    static let colourStageCount = ColourDesign.sectionCount + 1  // + DC blocker; the kernel assumes 10
+    static let biquadCount = 5  // low cut, high cut, 3 EQ bands
     /// Coefficients are recomputed at most this often (in frames) while a parameter moves.
     static let controlInterval = 32
 
@@ -20,9 +20,9 @@ final class LayerPair {
     @exclusivity(unchecked) var noise: NoiseSource
 
     // Colour cascade: per stage b0, b1, a1 and one state, as lanes.
-    let colour: UnsafeMutablePointer<SIMD4<Float>>        // 4 × colourStageCount
+    let colour: UnsafeMutablePointer<SIMD4<Float>>  // 4 × colourStageCount
     // Biquads: per stage b0, b1, b2, a1, a2, s1, s2, wet.
-    let biquads: UnsafeMutablePointer<SIMD4<Float>>       // 8 × biquadCount
+    let biquads: UnsafeMutablePointer<SIMD4<Float>>  // 8 × biquadCount
 
     /// One sub-block of intermediate lanes (room for two interleaved pairs).
     let scratch: UnsafeMutableRawPointer
@@ -45,10 +45,16 @@ final class LayerPair {
     /// Each layer's texture source (idle while the layer makes noise).
     let textures: (TextureGenerator, TextureGenerator)
 
-    init(sampleRate: Double, design: ColourDesign, loudness: LoudnessCalibration, seeds: inout SplitMix64,
-         channelCount: Int = 2) {
-        textures = (TextureGenerator(sampleRate: sampleRate, channelCount: channelCount, seed: 0, frameCapacity: Self.controlInterval),
-                    TextureGenerator(sampleRate: sampleRate, channelCount: channelCount, seed: 0, frameCapacity: Self.controlInterval))
+    init(
+        sampleRate: Double, design: ColourDesign, loudness: LoudnessCalibration, seeds: inout SplitMix64,
+        channelCount: Int = 2
+    ) {
+        textures = (
+            TextureGenerator(
+                sampleRate: sampleRate, channelCount: channelCount, seed: 0, frameCapacity: Self.controlInterval),
+            TextureGenerator(
+                sampleRate: sampleRate, channelCount: channelCount, seed: 0, frameCapacity: Self.controlInterval)
+        )
         self.sampleRate = sampleRate
         self.design = design
         self.loudness = loudness
@@ -92,14 +98,19 @@ final class LayerPair {
     }
 
     func set(_ index: Int, _ settings: LayerSettings, rampFrames: Int) {
-        if index == 0 { ramps.0.set(settings, rampFrames: rampFrames) } else { ramps.1.set(settings, rampFrames: rampFrames) }
+        if index == 0 {
+            ramps.0.set(settings, rampFrames: rampFrames)
+        } else {
+            ramps.1.set(settings, rampFrames: rampFrames)
+        }
         if index == 0 { textures.0.set(settings.texture) } else { textures.1.set(settings.texture) }
         needsCoefficients = true
     }
 
     /// True when both layers are at zero gain and nothing is moving: the pair can be skipped.
     var isSilent: Bool {
-        laneGain == .zero && !ramps.0.isRamping && !ramps.1.isRamping && ramps.0.gain.value == 0 && ramps.1.gain.value == 0
+        laneGain == .zero && !ramps.0.isRamping && !ramps.1.isRamping && ramps.0.gain.value == 0
+            && ramps.1.gain.value == 0
     }
 
     /// Loudness calibration of each layer's current colour times the colour stages' factored-out
@@ -152,25 +163,33 @@ final class LayerPair {
             if texB { textures.1.render(frameCount: frameCount) }
             let ta = textures.0.output, tb = textures.1.output
             var k = 0
-            ChainKernel.run(frameCount: frameCount, scratch: scratch.assumingMemoryBound(to: SIMD4<Float>.self),
-                            load: { i in i < 40 ? c[i] : q[i - 40] },
-                            store: { i, v in if i < 40 { c[i] = v } else { q[i - 40] = v } },
-                            noise: {
-                                var n = noise.next()
-                                if texA { n.lowHalf = ta[k] }
-                                if texB { n.highHalf = tb[k] }
-                                k += 1
-                                return n
-                            },
-                            emit: { i, v in gain += g.step; output[i] = v * gain })
+            ChainKernel.run(
+                frameCount: frameCount, scratch: scratch.assumingMemoryBound(to: SIMD4<Float>.self),
+                load: { i in i < 40 ? c[i] : q[i - 40] },
+                store: { i, v in if i < 40 { c[i] = v } else { q[i - 40] = v } },
+                noise: {
+                    var n = noise.next()
+                    if texA { n.lowHalf = ta[k] }
+                    if texB { n.highHalf = tb[k] }
+                    k += 1
+                    return n
+                },
+                emit: { i, v in
+                    gain += g.step
+                    output[i] = v * gain
+                })
             self.noise = noise
             return
         }
-        ChainKernel.run(frameCount: frameCount, scratch: scratch.assumingMemoryBound(to: SIMD4<Float>.self),
-                        load: { i in i < 40 ? c[i] : q[i - 40] },
-                        store: { i, v in if i < 40 { c[i] = v } else { q[i - 40] = v } },
-                        noise: { noise.next() },
-                        emit: { i, v in gain += g.step; output[i] = v * gain })
+        ChainKernel.run(
+            frameCount: frameCount, scratch: scratch.assumingMemoryBound(to: SIMD4<Float>.self),
+            load: { i in i < 40 ? c[i] : q[i - 40] },
+            store: { i, v in if i < 40 { c[i] = v } else { q[i - 40] = v } },
+            noise: { noise.next() },
+            emit: { i, v in
+                gain += g.step
+                output[i] = v * gain
+            })
         self.noise = noise
     }
 
@@ -178,8 +197,10 @@ final class LayerPair {
     /// the work in flight while each recursive filter waits on its previous sample.
     ///
     /// Real-time safety: no allocation, lock, I/O or logging.
-    static func processBoth(_ a: LayerPair, _ b: LayerPair, into outA: UnsafeMutablePointer<SIMD4<Float>>,
-                            _ outB: UnsafeMutablePointer<SIMD4<Float>>, frameCount: Int) {
+    static func processBoth(
+        _ a: LayerPair, _ b: LayerPair, into outA: UnsafeMutablePointer<SIMD4<Float>>,
+        _ outB: UnsafeMutablePointer<SIMD4<Float>>, frameCount: Int
+    ) {
         let ga = a.beginSubBlock(frameCount: frameCount)
         let gb = b.beginSubBlock(frameCount: frameCount)
         let step = SIMD8(lowHalf: ga.step, highHalf: gb.step)
@@ -195,42 +216,60 @@ final class LayerPair {
             if textured.3 { b.textures.1.render(frameCount: frameCount) }
             let t0 = a.textures.0.output, t1 = a.textures.1.output, t2 = b.textures.0.output, t3 = b.textures.1.output
             var k = 0
-            ChainKernel.run(frameCount: frameCount, scratch: a.scratch.assumingMemoryBound(to: SIMD8<Float>.self),
-                            load: { i in i < 40 ? SIMD8(lowHalf: ca[i], highHalf: cb[i]) : SIMD8(lowHalf: qa[i - 40], highHalf: qb[i - 40]) },
-                            store: { i, v in
-                                if i < 40 { ca[i] = v.lowHalf; cb[i] = v.highHalf } else { qa[i - 40] = v.lowHalf; qb[i - 40] = v.highHalf }
-                            },
-                            noise: {
-                                var na = noiseA.next(), nb = noiseB.next()
-                                if textured.0 { na.lowHalf = t0[k] }
-                                if textured.1 { na.highHalf = t1[k] }
-                                if textured.2 { nb.lowHalf = t2[k] }
-                                if textured.3 { nb.highHalf = t3[k] }
-                                k += 1
-                                return SIMD8(lowHalf: na, highHalf: nb)
-                            },
-                            emit: { i, v in
-                                gain += step
-                                let y = v * gain
-                                outA[i] = y.lowHalf
-                                outB[i] = y.highHalf
-                            })
+            ChainKernel.run(
+                frameCount: frameCount, scratch: a.scratch.assumingMemoryBound(to: SIMD8<Float>.self),
+                load: { i in
+                    i < 40 ? SIMD8(lowHalf: ca[i], highHalf: cb[i]) : SIMD8(lowHalf: qa[i - 40], highHalf: qb[i - 40])
+                },
+                store: { i, v in
+                    if i < 40 {
+                        ca[i] = v.lowHalf
+                        cb[i] = v.highHalf
+                    } else {
+                        qa[i - 40] = v.lowHalf
+                        qb[i - 40] = v.highHalf
+                    }
+                },
+                noise: {
+                    var na = noiseA.next(), nb = noiseB.next()
+                    if textured.0 { na.lowHalf = t0[k] }
+                    if textured.1 { na.highHalf = t1[k] }
+                    if textured.2 { nb.lowHalf = t2[k] }
+                    if textured.3 { nb.highHalf = t3[k] }
+                    k += 1
+                    return SIMD8(lowHalf: na, highHalf: nb)
+                },
+                emit: { i, v in
+                    gain += step
+                    let y = v * gain
+                    outA[i] = y.lowHalf
+                    outB[i] = y.highHalf
+                })
             a.noise = noiseA
             b.noise = noiseB
             return
         }
-        ChainKernel.run(frameCount: frameCount, scratch: a.scratch.assumingMemoryBound(to: SIMD8<Float>.self),
-                        load: { i in i < 40 ? SIMD8(lowHalf: ca[i], highHalf: cb[i]) : SIMD8(lowHalf: qa[i - 40], highHalf: qb[i - 40]) },
-                        store: { i, v in
-                            if i < 40 { ca[i] = v.lowHalf; cb[i] = v.highHalf } else { qa[i - 40] = v.lowHalf; qb[i - 40] = v.highHalf }
-                        },
-                        noise: { SIMD8(lowHalf: noiseA.next(), highHalf: noiseB.next()) },
-                        emit: { i, v in
-                            gain += step
-                            let y = v * gain
-                            outA[i] = y.lowHalf
-                            outB[i] = y.highHalf
-                        })
+        ChainKernel.run(
+            frameCount: frameCount, scratch: a.scratch.assumingMemoryBound(to: SIMD8<Float>.self),
+            load: { i in
+                i < 40 ? SIMD8(lowHalf: ca[i], highHalf: cb[i]) : SIMD8(lowHalf: qa[i - 40], highHalf: qb[i - 40])
+            },
+            store: { i, v in
+                if i < 40 {
+                    ca[i] = v.lowHalf
+                    cb[i] = v.highHalf
+                } else {
+                    qa[i - 40] = v.lowHalf
+                    qb[i - 40] = v.highHalf
+                }
+            },
+            noise: { SIMD8(lowHalf: noiseA.next(), highHalf: noiseB.next()) },
+            emit: { i, v in
+                gain += step
+                let y = v * gain
+                outA[i] = y.lowHalf
+                outB[i] = y.highHalf
+            })
         a.noise = noiseA
         b.noise = noiseB
     }
@@ -240,20 +279,27 @@ final class LayerPair {
     /// Real-time safety: arithmetic and a few `exp2f`/`cosf`; no allocation.
     func advanceMovement(_ frames: Int) -> Bool {
         let fs = Float(sampleRate)
-        let movedA = Self.move(ramps.0, &modulators.0, gain: &movementGain.0, cutOctaves: &movementCutOctaves.0,
-                               frames: frames, sampleRate: fs)
-        let movedB = Self.move(ramps.1, &modulators.1, gain: &movementGain.1, cutOctaves: &movementCutOctaves.1,
-                               frames: frames, sampleRate: fs)
+        let movedA = Self.move(
+            ramps.0, &modulators.0, gain: &movementGain.0, cutOctaves: &movementCutOctaves.0,
+            frames: frames, sampleRate: fs)
+        let movedB = Self.move(
+            ramps.1, &modulators.1, gain: &movementGain.1, cutOctaves: &movementCutOctaves.1,
+            frames: frames, sampleRate: fs)
         return movedA || movedB
     }
 
     /// One layer of the pair: its modulator on by `frames`, then its level factor and high-cut offset;
     /// true when the offset changed. A layer without movement sits at gain 1 and offset 0.
     @inline(__always)
-    private static func move(_ ramps: LayerRamps, _ modulator: inout MovementModulator, gain: inout Float,
-                             cutOctaves: inout Float, frames: Int, sampleRate fs: Float) -> Bool {
+    private static func move(
+        _ ramps: LayerRamps, _ modulator: inout MovementModulator, gain: inout Float,
+        cutOctaves: inout Float, frames: Int, sampleRate fs: Float
+    ) -> Bool {
         guard ramps.isMoving else {
-            defer { gain = 1; cutOctaves = 0 }
+            defer {
+                gain = 1
+                cutOctaves = 0
+            }
             return cutOctaves != 0
         }
         // log2(10)/20: dB to a base-2 exponent of amplitude.
@@ -269,9 +315,10 @@ final class LayerPair {
     /// Recomputes only the high cuts (movement between full updates).
     func updateHighCuts() {
         let fs = sampleRate
-        setBiquad(1, BiquadDesign.lowPass(cutoffHz: ramps.0.highCutHz(offsetOctaves: movementCutOctaves.0), sampleRate: fs),
-                  BiquadDesign.lowPass(cutoffHz: ramps.1.highCutHz(offsetOctaves: movementCutOctaves.1), sampleRate: fs),
-                  wetA: ramps.0.highCutWet.value, wetB: ramps.1.highCutWet.value)
+        setBiquad(
+            1, BiquadDesign.lowPass(cutoffHz: ramps.0.highCutHz(offsetOctaves: movementCutOctaves.0), sampleRate: fs),
+            BiquadDesign.lowPass(cutoffHz: ramps.1.highCutHz(offsetOctaves: movementCutOctaves.1), sampleRate: fs),
+            wetA: ramps.0.highCutWet.value, wetB: ramps.1.highCutWet.value)
     }
 
     /// Recomputes every coefficient from the ramps' current values.
@@ -288,27 +335,42 @@ final class LayerPair {
             gainA *= ca.b0
             gainB *= cb.b0
             let c = colour + 4 * k
-            c[0] = SIMD4(Float(ca.b0), Float(ca.b0), Float(cb.b0), Float(cb.b0))   // kept for reference
+            c[0] = SIMD4(Float(ca.b0), Float(ca.b0), Float(cb.b0), Float(cb.b0))  // kept for reference
             c[1] = SIMD4(Float(ca.b1 / ca.b0), Float(ca.b1 / ca.b0), Float(cb.b1 / cb.b0), Float(cb.b1 / cb.b0))
             c[2] = SIMD4(Float(ca.a1), Float(ca.a1), Float(cb.a1), Float(cb.a1))
         }
         loudnessGain = (Float(gainA), Float(gainB))
 
         let fs = sampleRate
-        setBiquad(0, BiquadDesign.highPass(cutoffHz: a.lowCutHz, sampleRate: fs),
-                  BiquadDesign.highPass(cutoffHz: b.lowCutHz, sampleRate: fs), wetA: a.lowCutWet.value, wetB: b.lowCutWet.value)
-        setBiquad(1, BiquadDesign.lowPass(cutoffHz: a.highCutHz(offsetOctaves: movementCutOctaves.0), sampleRate: fs),
-                  BiquadDesign.lowPass(cutoffHz: b.highCutHz(offsetOctaves: movementCutOctaves.1), sampleRate: fs),
-                  wetA: a.highCutWet.value, wetB: b.highCutWet.value)
-        setBiquad(2, BiquadDesign.lowShelf(cornerHz: LayerSettings.eqLowShelfHz, gainDb: Double(a.eqLow.value), sampleRate: fs),
-                  BiquadDesign.lowShelf(cornerHz: LayerSettings.eqLowShelfHz, gainDb: Double(b.eqLow.value), sampleRate: fs))
-        setBiquad(3, BiquadDesign.peaking(centreHz: LayerSettings.eqMidHz, q: LayerSettings.eqMidQ, gainDb: Double(a.eqMid.value), sampleRate: fs),
-                  BiquadDesign.peaking(centreHz: LayerSettings.eqMidHz, q: LayerSettings.eqMidQ, gainDb: Double(b.eqMid.value), sampleRate: fs))
-        setBiquad(4, BiquadDesign.highShelf(cornerHz: LayerSettings.eqHighShelfHz, gainDb: Double(a.eqHigh.value), sampleRate: fs),
-                  BiquadDesign.highShelf(cornerHz: LayerSettings.eqHighShelfHz, gainDb: Double(b.eqHigh.value), sampleRate: fs))
+        setBiquad(
+            0, BiquadDesign.highPass(cutoffHz: a.lowCutHz, sampleRate: fs),
+            BiquadDesign.highPass(cutoffHz: b.lowCutHz, sampleRate: fs), wetA: a.lowCutWet.value,
+            wetB: b.lowCutWet.value)
+        setBiquad(
+            1, BiquadDesign.lowPass(cutoffHz: a.highCutHz(offsetOctaves: movementCutOctaves.0), sampleRate: fs),
+            BiquadDesign.lowPass(cutoffHz: b.highCutHz(offsetOctaves: movementCutOctaves.1), sampleRate: fs),
+            wetA: a.highCutWet.value, wetB: b.highCutWet.value)
+        setBiquad(
+            2,
+            BiquadDesign.lowShelf(cornerHz: LayerSettings.eqLowShelfHz, gainDb: Double(a.eqLow.value), sampleRate: fs),
+            BiquadDesign.lowShelf(cornerHz: LayerSettings.eqLowShelfHz, gainDb: Double(b.eqLow.value), sampleRate: fs))
+        setBiquad(
+            3,
+            BiquadDesign.peaking(
+                centreHz: LayerSettings.eqMidHz, q: LayerSettings.eqMidQ, gainDb: Double(a.eqMid.value), sampleRate: fs),
+            BiquadDesign.peaking(
+                centreHz: LayerSettings.eqMidHz, q: LayerSettings.eqMidQ, gainDb: Double(b.eqMid.value), sampleRate: fs)
+        )
+        setBiquad(
+            4,
+            BiquadDesign.highShelf(
+                cornerHz: LayerSettings.eqHighShelfHz, gainDb: Double(a.eqHigh.value), sampleRate: fs),
+            BiquadDesign.highShelf(
+                cornerHz: LayerSettings.eqHighShelfHz, gainDb: Double(b.eqHigh.value), sampleRate: fs))
     }
 
-    private func setBiquad(_ q: Int, _ a: BiquadCoefficients, _ b: BiquadCoefficients, wetA: Float = 1, wetB: Float = 1) {
+    private func setBiquad(_ q: Int, _ a: BiquadCoefficients, _ b: BiquadCoefficients, wetA: Float = 1, wetB: Float = 1)
+    {
         let c = biquads + 8 * q
         c[0] = SIMD4(Float(a.b0), Float(a.b0), Float(b.b0), Float(b.b0))
         c[1] = SIMD4(Float(a.b1), Float(a.b1), Float(b.b1), Float(b.b1))
@@ -324,20 +386,32 @@ final class LayerPair {
 /// biquad q at 40 + 8q (b0, b1, b2, a1, a2, s1, s2, wet).
 enum ChainKernel {
     @inline(__always)
-    static func run<V: SIMD>(frameCount: Int, scratch: UnsafeMutablePointer<V>, load: (Int) -> V, store: (Int, V) -> Void,
-                             noise: () -> V, emit: (Int, V) -> Void) where V.Scalar == Float {
+    static func run<V: SIMD>(
+        frameCount: Int, scratch: UnsafeMutablePointer<V>, load: (Int) -> V, store: (Int, V) -> Void,
+        noise: () -> V, emit: (Int, V) -> Void
+    ) where V.Scalar == Float {
         // Coefficients and states in locals: the compiler keeps what fits in registers and knows
         // the rest cannot alias the output, so the sample loop has no reloads through pointers.
-        let c0b0 = load(0), c0b1 = load(1), c0a1 = load(2); var c0s = load(3)
-        let c1b0 = load(4), c1b1 = load(5), c1a1 = load(6); var c1s = load(7)
-        let c2b0 = load(8), c2b1 = load(9), c2a1 = load(10); var c2s = load(11)
-        let c3b0 = load(12), c3b1 = load(13), c3a1 = load(14); var c3s = load(15)
-        let c4b0 = load(16), c4b1 = load(17), c4a1 = load(18); var c4s = load(19)
-        let c5b0 = load(20), c5b1 = load(21), c5a1 = load(22); var c5s = load(23)
-        let c6b0 = load(24), c6b1 = load(25), c6a1 = load(26); var c6s = load(27)
-        let c7b0 = load(28), c7b1 = load(29), c7a1 = load(30); var c7s = load(31)
-        let c8b0 = load(32), c8b1 = load(33), c8a1 = load(34); var c8s = load(35)
-        let dcb0 = load(36), dcb1 = load(37), dca1 = load(38); var dcs = load(39)
+        let c0b0 = load(0), c0b1 = load(1), c0a1 = load(2)
+        var c0s = load(3)
+        let c1b0 = load(4), c1b1 = load(5), c1a1 = load(6)
+        var c1s = load(7)
+        let c2b0 = load(8), c2b1 = load(9), c2a1 = load(10)
+        var c2s = load(11)
+        let c3b0 = load(12), c3b1 = load(13), c3a1 = load(14)
+        var c3s = load(15)
+        let c4b0 = load(16), c4b1 = load(17), c4a1 = load(18)
+        var c4s = load(19)
+        let c5b0 = load(20), c5b1 = load(21), c5a1 = load(22)
+        var c5s = load(23)
+        let c6b0 = load(24), c6b1 = load(25), c6a1 = load(26)
+        var c6s = load(27)
+        let c7b0 = load(28), c7b1 = load(29), c7a1 = load(30)
+        var c7s = load(31)
+        let c8b0 = load(32), c8b1 = load(33), c8a1 = load(34)
+        var c8s = load(35)
+        let dcb0 = load(36), dcb1 = load(37), dca1 = load(38)
+        var dcs = load(39)
         var bq0 = BiquadLanes<V>(load, 40), bq1 = BiquadLanes<V>(load, 48), bq2 = BiquadLanes<V>(load, 56)
         var bq3 = BiquadLanes<V>(load, 64), bq4 = BiquadLanes<V>(load, 72)
         // Four passes over the sub-block through a small buffer in L1: each pass keeps only its
@@ -383,9 +457,21 @@ enum ChainKernel {
             bq4.process(&v)
             emit(i, v)
         }
-        store(3, c0s); store(7, c1s); store(11, c2s); store(15, c3s); store(19, c4s); store(23, c5s)
-        store(27, c6s); store(31, c7s); store(35, c8s); store(39, dcs)
-        bq0.store(store, 40); bq1.store(store, 48); bq2.store(store, 56); bq3.store(store, 64); bq4.store(store, 72)
+        store(3, c0s)
+        store(7, c1s)
+        store(11, c2s)
+        store(15, c3s)
+        store(19, c4s)
+        store(23, c5s)
+        store(27, c6s)
+        store(31, c7s)
+        store(35, c8s)
+        store(39, dcs)
+        bq0.store(store, 40)
+        bq1.store(store, 48)
+        bq2.store(store, 56)
+        bq3.store(store, 64)
+        bq4.store(store, 72)
     }
 }
 
@@ -406,8 +492,14 @@ struct BiquadLanes<V: SIMD> where V.Scalar == Float {
 
     @inline(__always)
     init(_ load: (Int) -> V, _ base: Int) {
-        b0 = load(base); b1 = load(base + 1); b2 = load(base + 2); a1 = load(base + 3); a2 = load(base + 4)
-        s1 = load(base + 5); s2 = load(base + 6); wet = load(base + 7)
+        b0 = load(base)
+        b1 = load(base + 1)
+        b2 = load(base + 2)
+        a1 = load(base + 3)
+        a2 = load(base + 4)
+        s1 = load(base + 5)
+        s2 = load(base + 6)
+        wet = load(base + 7)
     }
 
     @inline(__always)
@@ -473,8 +565,12 @@ struct LayerRamps {
         beta.setTarget(s.effectiveColour, frames: n)
         // A cut that is fully off jumps to its new corner (nothing of it is heard); one still fading
         // out, or on, glides there.
-        if let hz = s.lowCutHz { log2LowCut.setTarget(log2f(hz), frames: lowCutWet.value == 0 && !lowCutWet.isRamping ? 0 : n) }
-        if let hz = s.highCutHz { log2HighCut.setTarget(log2f(hz), frames: highCutWet.value == 0 && !highCutWet.isRamping ? 0 : n) }
+        if let hz = s.lowCutHz {
+            log2LowCut.setTarget(log2f(hz), frames: lowCutWet.value == 0 && !lowCutWet.isRamping ? 0 : n)
+        }
+        if let hz = s.highCutHz {
+            log2HighCut.setTarget(log2f(hz), frames: highCutWet.value == 0 && !highCutWet.isRamping ? 0 : n)
+        }
         lowCutWet.setTarget(s.lowCutHz == nil ? 0 : 1, frames: n)
         highCutWet.setTarget(s.highCutHz == nil ? 0 : 1, frames: n)
         eqLow.setTarget(s.eqLowDb, frames: n)
@@ -497,9 +593,17 @@ struct LayerRamps {
     }
 
     mutating func advance(_ n: Int) {
-        gain.advance(n); beta.advance(n); log2LowCut.advance(n); log2HighCut.advance(n)
-        lowCutWet.advance(n); highCutWet.advance(n); eqLow.advance(n); eqMid.advance(n); eqHigh.advance(n)
-        moveLevelDb.advance(n); moveCutOctaves.advance(n)
+        gain.advance(n)
+        beta.advance(n)
+        log2LowCut.advance(n)
+        log2HighCut.advance(n)
+        lowCutWet.advance(n)
+        highCutWet.advance(n)
+        eqLow.advance(n)
+        eqMid.advance(n)
+        eqHigh.advance(n)
+        moveLevelDb.advance(n)
+        moveCutOctaves.advance(n)
     }
 
     var lowCutHz: Double { Double(exp2f(log2LowCut.value)) }
@@ -509,7 +613,7 @@ struct LayerRamps {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -17,9 +17,11 @@ public struct LayerSettings: Sendable, Equatable, BitwiseCopyable {
     /// What the layer's source makes (`.noise` by default: coloured noise, as before textures).
     public var texture: TextureSettings
 
-    public init(isEnabled: Bool = true, volume: Float = 1, colour: Float = 1, lowCutHz: Float? = nil,
-                highCutHz: Float? = nil, eqLowDb: Float = 0, eqMidDb: Float = 0, eqHighDb: Float = 0,
-                movement: MovementSettings = .still, texture: TextureSettings = .noise) {
+    public init(
+        isEnabled: Bool = true, volume: Float = 1, colour: Float = 1, lowCutHz: Float? = nil,
+        highCutHz: Float? = nil, eqLowDb: Float = 0, eqMidDb: Float = 0, eqHighDb: Float = 0,
+        movement: MovementSettings = .still, texture: TextureSettings = .noise
+    ) {
         self.isEnabled = isEnabled
         self.volume = volume
         self.colour = colour

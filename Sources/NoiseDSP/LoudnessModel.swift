@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Predicts what a mix measures, without rendering it: the integrated loudness (ITU-R BS.1770,
@@ -63,7 +63,9 @@ public struct LoudnessModel: Sendable {
 
     /// A layer's source power at grid point `i` (σ² for noise).
     func sourcePower(_ t: TextureSettings, point i: Int) -> Double {
-        t.kind == .drops ? Double(t.densityPerSecond) * dropSpectrum[i] : TextureSpectrum.sourcePower(t, cosOmega: cosines[i], sampleRate: sampleRate)
+        t.kind == .drops
+            ? Double(t.densityPerSecond) * dropSpectrum[i]
+            : TextureSpectrum.sourcePower(t, cosOmega: cosines[i], sampleRate: sampleRate)
     }
 
     /// |H|² of a layer's whole chain at cos ω, gains included (calibration × volume curve), without
@@ -72,7 +74,9 @@ public struct LoudnessModel: Sendable {
         guard s.isEnabled else { return 0 }
         let amplitude = Double(VolumeCurve.amplitude(s.volume) * calibration.gain(beta: s.effectiveColour))
         // A texture's source relative to the white noise it replaces.
-        var p = amplitude * amplitude * TextureSpectrum.sourcePower(s.texture, cosOmega: c, sampleRate: sampleRate) / NoiseSource.variance
+        var p =
+            amplitude * amplitude * TextureSpectrum.sourcePower(s.texture, cosOmega: c, sampleRate: sampleRate)
+            / NoiseSource.variance
         for section in design.sections(beta: Double(s.effectiveColour)) { p *= section.powerResponse(cosOmega: c) }
         for f in filters(s, highCutOffsetOctaves: highCutOffsetOctaves) { p *= f.powerResponse(cosOmega: c) }
         return p
@@ -81,13 +85,23 @@ public struct LoudnessModel: Sendable {
     /// The cut and EQ biquads as the engine designs them.
     func filters(_ s: LayerSettings, highCutOffsetOctaves: Float = 0) -> [BiquadCoefficients] {
         var out: [BiquadCoefficients] = []
-        if let lc = s.lowCutHz { out.append(BiquadDesign.highPass(cutoffHz: Double(exp2f(log2f(lc))), sampleRate: sampleRate)) }
-        if let hc = s.highCutHz {
-            out.append(BiquadDesign.lowPass(cutoffHz: Double(exp2f(log2f(hc) + highCutOffsetOctaves)), sampleRate: sampleRate))
+        if let lc = s.lowCutHz {
+            out.append(BiquadDesign.highPass(cutoffHz: Double(exp2f(log2f(lc))), sampleRate: sampleRate))
         }
-        out.append(BiquadDesign.lowShelf(cornerHz: LayerSettings.eqLowShelfHz, gainDb: Double(s.eqLowDb), sampleRate: sampleRate))
-        out.append(BiquadDesign.peaking(centreHz: LayerSettings.eqMidHz, q: LayerSettings.eqMidQ, gainDb: Double(s.eqMidDb), sampleRate: sampleRate))
-        out.append(BiquadDesign.highShelf(cornerHz: LayerSettings.eqHighShelfHz, gainDb: Double(s.eqHighDb), sampleRate: sampleRate))
+        if let hc = s.highCutHz {
+            out.append(
+                BiquadDesign.lowPass(cutoffHz: Double(exp2f(log2f(hc) + highCutOffsetOctaves)), sampleRate: sampleRate))
+        }
+        out.append(
+            BiquadDesign.lowShelf(
+                cornerHz: LayerSettings.eqLowShelfHz, gainDb: Double(s.eqLowDb), sampleRate: sampleRate))
+        out.append(
+            BiquadDesign.peaking(
+                centreHz: LayerSettings.eqMidHz, q: LayerSettings.eqMidQ, gainDb: Double(s.eqMidDb),
+                sampleRate: sampleRate))
+        out.append(
+            BiquadDesign.highShelf(
+                cornerHz: LayerSettings.eqHighShelfHz, gainDb: Double(s.eqHighDb), sampleRate: sampleRate))
         return out
     }
 
@@ -112,7 +126,10 @@ public struct LoudnessModel: Sendable {
         func powers(_ offset: Float) -> (Double, Double) {
             let r = layerResponses(s, highCutOffsetOctaves: offset)
             var k = 0.0, u = 0.0
-            for i in 0..<Self.pointCount { k += r[i] * kWeight[i]; u += r[i] }
+            for i in 0..<Self.pointCount {
+                k += r[i] * kWeight[i]
+                u += r[i]
+            }
             return (k / Double(Self.pointCount), u / Double(Self.pointCount))
         }
         let still = powers(0)
@@ -122,7 +139,8 @@ public struct LoudnessModel: Sendable {
         // Power as a function of the modulator value m: the level factor is exact; the cut's effect
         // is interpolated from 9 points of m in −1…1.
         let nodes = 9
-        let cutPowers: [(Double, Double)] = cutMoves
+        let cutPowers: [(Double, Double)] =
+            cutMoves
             ? (0..<nodes).map { powers(move.highCutOctaves * (Float($0) / Float(nodes - 1) * 2 - 1)) }
             : []
         var k = 0.0, u = 0.0
@@ -155,7 +173,8 @@ public struct LoudnessModel: Sendable {
         /// Estimated peaks (RMS + crest factor + movement, or the loudest texture pulse) against
         /// the limiter's ceiling: negative means the limiter stays idle.
         public var peakOverCeilingDb: Double {
-            max(rmsDbfs + LoudnessModel.crestFactorDb, texturePeakDbfs) + movementPeakDb - LoudnessModel.limiterCeilingDbfs
+            max(rmsDbfs + LoudnessModel.crestFactorDb, texturePeakDbfs) + movementPeakDb
+                - LoudnessModel.limiterCeilingDbfs
         }
     }
 
@@ -170,14 +189,17 @@ public struct LoudnessModel: Sendable {
             k += p.kWeighted
             u += p.unweighted
             movementPeak = max(movementPeak, Double(l.movement.levelDb))
-            texturePeak = max(texturePeak, Double(VolumeCurve.amplitude(l.volume) * calibration.gain(beta: l.effectiveColour))
-                                * TextureSpectrum.largestPulseAmplitude(l.texture))
+            texturePeak = max(
+                texturePeak,
+                Double(VolumeCurve.amplitude(l.volume) * calibration.gain(beta: l.effectiveColour))
+                    * TextureSpectrum.largestPulseAmplitude(l.texture))
         }
         let master = Double(VolumeCurve.amplitude(masterVolume))
         k *= master * master
         u *= master * master
-        var prediction = Prediction(loudnessLufs: Self.lufsOffset + 10 * log10(k * Double(channelCount)),
-                                    rmsDbfs: 10 * log10(u), movementPeakDb: movementPeak)
+        var prediction = Prediction(
+            loudnessLufs: Self.lufsOffset + 10 * log10(k * Double(channelCount)),
+            rmsDbfs: 10 * log10(u), movementPeakDb: movementPeak)
         prediction.texturePeakDbfs = 20 * log10(texturePeak * master)
         return prediction
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A layer's slow movement: its level and/or its high cut swell and ebb around the set values.
@@ -16,7 +16,9 @@ public struct MovementSettings: Sendable, Equatable, BitwiseCopyable {
     /// How far the high cut swings either side of its corner, in octaves (0: steady).
     public var highCutOctaves: Float
 
-    public init(periodSeconds: Float = MovementSettings.defaultPeriodSeconds, levelDb: Float = 0, highCutOctaves: Float = 0) {
+    public init(
+        periodSeconds: Float = MovementSettings.defaultPeriodSeconds, levelDb: Float = 0, highCutOctaves: Float = 0
+    ) {
         self.periodSeconds = periodSeconds
         self.levelDb = levelDb
         self.highCutOctaves = highCutOctaves
@@ -48,7 +50,7 @@ public struct MovementModulator: Sendable {
 
     public init(seed: UInt64) {
         random = SplitMix64(seed: seed)
-        lengthFrames = 0   // the first `advance` draws the first segment
+        lengthFrames = 0  // the first `advance` draws the first segment
     }
 
     /// A uniform draw in [0, 1).
@@ -93,7 +95,7 @@ public struct MovementModulator: Sendable {
     public static func distribution(binCount: Int = 64) -> (values: [Float], weights: [Double]) {
         var m = MovementModulator(seed: 0x5EED)
         var counts = [Double](repeating: 0, count: binCount)
-        let period: Float = 2000   // frames: 1000 per half swell on average, sampled every 10
+        let period: Float = 2000  // frames: 1000 per half swell on average, sampled every 10
         for _ in 0..<2_000_000 {
             m.advance(10, periodFrames: period)
             let b = min(binCount - 1, max(0, Int((m.value + 1) / 2 * Float(binCount))))

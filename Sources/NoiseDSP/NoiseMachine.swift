@@ -44,17 +44,23 @@ public final class NoiseMachine {
 
     /// - Parameters:
     ///   - seed: the generators' seed; the same seed and settings give the same samples on every run.
-    public init(spec: ProcessSpec, seed: UInt64, layers: [LayerSettings] = [], masterVolume: Float = 1,
-                faderPosition: Float = 1) {
+    public init(
+        spec: ProcessSpec, seed: UInt64, layers: [LayerSettings] = [], masterVolume: Float = 1,
+        faderPosition: Float = 1
+    ) {
         self.spec = spec
         self.seed = seed
         let design = ColourDesign(sampleRate: spec.sampleRate)
         let loudness = LoudnessCalibration(design: design)
         var seeds = SplitMix64(seed: seed)
-        pairs = (LayerPair(sampleRate: spec.sampleRate, design: design, loudness: loudness, seeds: &seeds,
-                           channelCount: spec.channelCount),
-                 LayerPair(sampleRate: spec.sampleRate, design: design, loudness: loudness, seeds: &seeds,
-                           channelCount: spec.channelCount))
+        pairs = (
+            LayerPair(
+                sampleRate: spec.sampleRate, design: design, loudness: loudness, seeds: &seeds,
+                channelCount: spec.channelCount),
+            LayerPair(
+                sampleRate: spec.sampleRate, design: design, loudness: loudness, seeds: &seeds,
+                channelCount: spec.channelCount)
+        )
         // Drawn after the generators' seeds, so mixes without movement render as they always did.
         let movementSeed = seeds.next()
         pairs.0.seedMovement(movementSeed)
@@ -85,11 +91,16 @@ public final class NoiseMachine {
     /// Moves layer `index` (0…3) to `settings` over `rampSeconds`.
     ///
     /// Real-time safety: stores ramp targets only.
-    public func setLayer(_ index: Int, _ settings: LayerSettings, rampSeconds: Double = NoiseMachine.defaultRampSeconds) {
+    public func setLayer(_ index: Int, _ settings: LayerSettings, rampSeconds: Double = NoiseMachine.defaultRampSeconds)
+    {
         precondition((0..<Self.layerCount).contains(index))
         layerSettings[index] = settings
         let n = frames(rampSeconds)
-        if index < 2 { pairs.0.set(index, settings, rampFrames: n) } else { pairs.1.set(index - 2, settings, rampFrames: n) }
+        if index < 2 {
+            pairs.0.set(index, settings, rampFrames: n)
+        } else {
+            pairs.1.set(index - 2, settings, rampFrames: n)
+        }
     }
 
     /// The events layer `index`'s texture plays from its first frame (for a texture set before
@@ -121,7 +132,9 @@ public final class NoiseMachine {
     public var timerFaderPosition: Float { timerFader.value }
     public var isFading: Bool { fader.isRamping || timerFader.isRamping }
     /// True when either fader has reached silence and stays there.
-    public var isSilenced: Bool { (fader.value == 0 && !fader.isRamping) || (timerFader.value == 0 && !timerFader.isRamping) }
+    public var isSilenced: Bool {
+        (fader.value == 0 && !fader.isRamping) || (timerFader.value == 0 && !timerFader.isRamping)
+    }
 
     /// Runs the machine for `seconds` and throws the output away, so the first block a listener
     /// hears is steady state: filters settled (brown's lowest section needs ~0.3 s) and the
@@ -224,8 +237,14 @@ public final class NoiseMachine {
             let quads = count / 4
             for q in 0..<quads {
                 let a = output[4 * q], b = output[4 * q + 1], c = output[4 * q + 2], d = output[4 * q + 3]
-                p0 = max(p0, abs(a)); p1 = max(p1, abs(b)); p2 = max(p2, abs(c)); p3 = max(p3, abs(d))
-                s0 += a * a; s1 += b * b; s2 += c * c; s3 += d * d
+                p0 = max(p0, abs(a))
+                p1 = max(p1, abs(b))
+                p2 = max(p2, abs(c))
+                p3 = max(p3, abs(d))
+                s0 += a * a
+                s1 += b * b
+                s2 += c * c
+                s3 += d * d
             }
             peak = max(max(p0, p1), max(p2, p3))
             faderLine = FaderLine(phase: (faderLine.phase + frameCount) % LayerPair.controlInterval)
@@ -244,8 +263,9 @@ public final class NoiseMachine {
                     // A new interval: both faders move one interval along their ramps.
                     let p0 = fader.value, t0 = timerFader.value
                     let p1 = fader.advance(interval), t1 = timerFader.advance(interval)
-                    line = FaderLine(position: p0, step: (p1 - p0) / Float(interval),
-                                     timer: t0, timerStep: (t1 - t0) / Float(interval), phase: 0)
+                    line = FaderLine(
+                        position: p0, step: (p1 - p0) / Float(interval),
+                        timer: t0, timerStep: (t1 - t0) / Float(interval), phase: 0)
                 }
                 let n = min(interval - line.phase, frameCount - done)
                 var p = line.position, t = line.timer

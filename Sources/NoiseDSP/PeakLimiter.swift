@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A look-ahead peak limiter that guarantees no output sample exceeds `ceiling`, with a smooth
@@ -46,8 +46,10 @@ public struct PeakLimiter: ~Copyable {
     ///   - ceilingDb: highest output peak, dBFS.
     ///   - lookaheadSeconds: how early the gain starts to move before a peak (adds this latency).
     ///   - releaseSeconds: time constant of the recovery after a peak.
-    public init(sampleRate: Double, channelCount: Int, ceilingDb: Double = -0.5,
-                lookaheadSeconds: Double = 0.005, releaseSeconds: Double = 0.2) {
+    public init(
+        sampleRate: Double, channelCount: Int, ceilingDb: Double = -0.5,
+        lookaheadSeconds: Double = 0.005, releaseSeconds: Double = 0.2
+    ) {
         ceiling = Float(pow(10, ceilingDb / 20))
         lookaheadFrames = max(1, Int((lookaheadSeconds * sampleRate).rounded()))
         self.channelCount = channelCount
@@ -80,7 +82,8 @@ public struct PeakLimiter: ~Copyable {
     /// True when the gain is exactly 1 and nothing in the window needs less: a block whose peaks
     /// stay under the ceiling then only passes through the delay line (the common case).
     var isIdle: Bool {
-        released == 1 && boxSum == Double(lookaheadFrames + 1) && dequeCount <= 1 && (dequeCount == 0 || dequeGains[dequeHead] == 1)
+        released == 1 && boxSum == Double(lookaheadFrames + 1) && dequeCount <= 1
+            && (dequeCount == 0 || dequeGains[dequeHead] == 1)
     }
 
     func blockPeak(_ samples: UnsafeMutablePointer<Float>, frameCount: Int) -> Float {

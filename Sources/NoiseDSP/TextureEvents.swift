@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One drop or crackle as drawn: when, how big, how loud, where.
@@ -49,7 +49,9 @@ public struct TextureEventSource: Sendable {
 
     mutating func drawGapFrames() -> Double {
         let u = Double((random.next() >> 11) + 1) * (1.0 / 9_007_199_254_740_992.0)
-        let density = Double(min(max(densityPerSecond, TextureSettings.densityRange.lowerBound), TextureSettings.densityRange.upperBound))
+        let density = Double(
+            min(max(densityPerSecond, TextureSettings.densityRange.lowerBound), TextureSettings.densityRange.upperBound)
+        )
         return -log(u) / density * sampleRate
     }
 
@@ -64,7 +66,8 @@ public struct TextureEventSource: Sendable {
     /// The next event, and the gap to the one after it.
     public mutating func next() -> TextureEvent {
         let frame = Int(nextFrame)
-        var e = TextureEvent(frame: frame, kind: kind, radiusMetres: 0, decaySeconds: 0, isPop: false, amplitude: 0, pan: 0.5)
+        var e = TextureEvent(
+            frame: frame, kind: kind, radiusMetres: 0, decaySeconds: 0, isPop: false, amplitude: 0, pan: 0.5)
         switch kind {
         case .noise:
             break
@@ -74,7 +77,8 @@ public struct TextureEventSource: Sendable {
             e.pan = uniform()
         case .crackle:
             e.isPop = uniform() <= CrackleShape.popShare
-            e.decaySeconds = Self.logUniform(e.isPop ? CrackleShape.popDecaySeconds : CrackleShape.clickDecaySeconds, uniform())
+            e.decaySeconds = Self.logUniform(
+                e.isPop ? CrackleShape.popDecaySeconds : CrackleShape.clickDecaySeconds, uniform())
             e.amplitude = Self.uniform(e.isPop ? CrackleShape.popAmplitude : CrackleShape.clickAmplitude, uniform())
             e.pan = uniform()
         }

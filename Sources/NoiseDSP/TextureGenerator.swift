@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Renders one layer's texture (drops or crackle) as a stereo source that takes the place of the
@@ -54,8 +54,9 @@ final class TextureGenerator {
         output = .allocate(capacity: frameCapacity)
         output.initialize(repeating: .zero, count: frameCapacity)
         var seeds = SplitMix64(seed: seed)
-        events = TextureEventSource(seed: seeds.next(), sampleRate: sampleRate, kind: .noise,
-                                    densityPerSecond: TextureSettings.defaultDropDensity)
+        events = TextureEventSource(
+            seed: seeds.next(), sampleRate: sampleRate, kind: .noise,
+            densityPerSecond: TextureSettings.defaultDropDensity)
         burstNoise = UInt32(truncatingIfNeeded: seeds.next()) | 1
         settings = .noise
     }
@@ -93,7 +94,8 @@ final class TextureGenerator {
 
     /// The event sequence as it starts for the current settings.
     func initialEvents() -> TextureEventSource {
-        TextureEventSource(seed: eventSeed, sampleRate: sampleRate, kind: settings.kind, densityPerSecond: settings.densityPerSecond)
+        TextureEventSource(
+            seed: eventSeed, sampleRate: sampleRate, kind: settings.kind, densityPerSecond: settings.densityPerSecond)
     }
 
     var isActive: Bool { settings.kind != .noise }
@@ -159,7 +161,10 @@ final class TextureGenerator {
             var oldestShare: Float = -1
             for k in 0..<activeCount {
                 let share = Float(voices[k].ageFrames) / Float(voices[k].lifeFrames)
-                if share > oldestShare { oldestShare = share; oldest = k }
+                if share > oldestShare {
+                    oldestShare = share
+                    oldest = k
+                }
             }
             voices[oldest] = v
         }

@@ -31,7 +31,8 @@ public struct TextureSettings: Sendable, Equatable, BitwiseCopyable {
 
     public init(kind: TextureKind = .noise, densityPerSecond: Float? = nil, brightness: Float? = nil) {
         self.kind = kind
-        self.densityPerSecond = densityPerSecond ?? (kind == .crackle ? Self.defaultCrackleDensity : Self.defaultDropDensity)
+        self.densityPerSecond =
+            densityPerSecond ?? (kind == .crackle ? Self.defaultCrackleDensity : Self.defaultDropDensity)
         self.brightness = brightness ?? Self.defaultBrightness
     }
 

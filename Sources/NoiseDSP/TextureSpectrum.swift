@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The expected power spectrum of a texture's source, per channel: what stands in for the white
@@ -35,7 +35,7 @@ public enum TextureSpectrum {
         case .drops:
             Double(DropPhysics.amplitudeRange.upperBound)
                 * (Double(DropPhysics.dampingPerSecond(radiusMetres: DropPhysics.radiusRangeMetres.lowerBound))
-                   / Double(DropPhysics.referenceDampingPerSecond)).squareRoot()
+                / Double(DropPhysics.referenceDampingPerSecond)).squareRoot()
         case .crackle: Double(CrackleShape.clickAmplitude.upperBound * CrackleShape.amplitudeScale)
         }
     }
@@ -61,7 +61,8 @@ public enum TextureSpectrum {
             return meanSquare(amplitude) * sum / Double(decayNodeCount)
         }
         let pop = Double(CrackleShape.popShare)
-        let energy = pop * classEnergy(CrackleShape.popDecaySeconds, CrackleShape.popAmplitude)
+        let energy =
+            pop * classEnergy(CrackleShape.popDecaySeconds, CrackleShape.popAmplitude)
             + (1 - pop) * classEnergy(CrackleShape.clickDecaySeconds, CrackleShape.clickAmplitude)
         let scale = Double(CrackleShape.amplitudeScale)
         return Double(t.densityPerSecond) / fs * scale * scale * energy * NoiseSource.variance * 0.5
@@ -71,13 +72,16 @@ public enum TextureSpectrum {
     public static func dropEnergySpectrum(cosOmega c: Double, sampleRate fs: Double) -> Double {
         let s = (max(0, 1 - c * c)).squareRoot()
         let cos2 = 2 * c * c - 1, sin2 = 2 * s * c
-        let lo = log(Double(DropPhysics.radiusRangeMetres.lowerBound)), hi = log(Double(DropPhysics.radiusRangeMetres.upperBound))
+        let lo = log(Double(DropPhysics.radiusRangeMetres.lowerBound)),
+            hi = log(Double(DropPhysics.radiusRangeMetres.upperBound))
         var sum = 0.0
         for k in 0..<radiusNodeCount {
             let r = Float(exp(lo + (Double(k) + 0.5) / Double(radiusNodeCount) * (hi - lo)))
             let d = Double(DropPhysics.dampingPerSecond(radiusMetres: r))
             let rho = exp(-d / fs)
-            let omega = min(2 * Double.pi * Double(DropPhysics.meanRingingHz(radiusMetres: r)) / fs, Double(TextureGenerator.maximumOmega))
+            let omega = min(
+                2 * Double.pi * Double(DropPhysics.meanRingingHz(radiusMetres: r)) / fs,
+                Double(TextureGenerator.maximumOmega))
             // |1 − 2ρ cos ω₀ e^{−jθ} + ρ² e^{−2jθ}|²
             let re = 1 - 2 * rho * cos(omega) * c + rho * rho * cos2
             let im = 2 * rho * cos(omega) * s - rho * rho * sin2

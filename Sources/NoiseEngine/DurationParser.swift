@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parses durations as users type them: `90` (seconds), `30s`, `10m`, `1h30m`, `8h`, `1.5h`,
 /// `150ms`, `2h15m30s`.
 public enum DurationParser {
@@ -60,5 +62,3 @@ public enum DurationParser {
         return total
     }
 }
-
-import Foundation

@@ -28,7 +28,8 @@ public final class LivePlayer: @unchecked Sendable {
     }
 
     public enum RunState: Int, Sendable {
-        case idle = 0, running, finished, outputLost
+        case idle = 0
+        case running, finished, outputLost
     }
 
     /// A consistent-enough snapshot for status displays (each field is read atomically).
@@ -77,10 +78,12 @@ public final class LivePlayer: @unchecked Sendable {
         self.options = options
         self.seed = seed
         self.ended = ended
-        machine = NoiseMachine(spec: ProcessSpec(sampleRate: Double(options.sampleRate), maximumFrameCount: options.blockFrames,
-                                                 channelCount: options.channelCount),
-                               seed: seed, layers: mix.layerSettings, masterVolume: Float(mix.masterVolume),
-                               faderPosition: options.fadeInSeconds > 0 ? 0 : 1)
+        machine = NoiseMachine(
+            spec: ProcessSpec(
+                sampleRate: Double(options.sampleRate), maximumFrameCount: options.blockFrames,
+                channelCount: options.channelCount),
+            seed: seed, layers: mix.layerSettings, masterVolume: Float(mix.masterVolume),
+            faderPosition: options.fadeInSeconds > 0 ? 0 : 1)
         machine.preroll()
         if options.fadeInSeconds > 0 { machine.fade(to: 1, seconds: options.fadeInSeconds) }
         timeline = PlaybackTimeline(sampleRate: Double(options.sampleRate))
@@ -100,11 +103,13 @@ public final class LivePlayer: @unchecked Sendable {
         runState.store(RunState.running.rawValue, ordering: .releasing)
         // If the thread cannot start, nothing runs: say so instead of claiming "running".
         defer { if thread == nil { runState.store(RunState.idle.rawValue, ordering: .releasing) } }
-        thread = try RenderThread(name: "noise-render", priority: options.realTimePriority,
-                                  report: { [unowned self] r in
-                                      self.schedulingResult.store(r.realTimePriority.map { Int($0) } ?? -Int(r.refusal ?? EPERM), ordering: .releasing)
-                                  },
-                                  body: { [unowned self] in self.renderLoop(sink) })
+        thread = try RenderThread(
+            name: "noise-render", priority: options.realTimePriority,
+            report: { [unowned self] r in
+                self.schedulingResult.store(
+                    r.realTimePriority.map { Int($0) } ?? -Int(r.refusal ?? EPERM), ordering: .releasing)
+            },
+            body: { [unowned self] in self.renderLoop(sink) })
     }
 
     /// Sends a control change; false if the queue is full (256 changes pending, e.g. while the
@@ -116,9 +121,9 @@ public final class LivePlayer: @unchecked Sendable {
     /// Fades out over `fadeSeconds` and finishes. Sticky: later fades cannot undo it, and it does
     /// not travel through the queue, so it is never lost to a full one.
     public func stop(fadeSeconds: Double) {
-        _ = stopFadeBits.compareExchange(expected: Double.nan.bitPattern, desired: max(0, fadeSeconds).bitPattern, ordering: .releasing)
+        _ = stopFadeBits.compareExchange(
+            expected: Double.nan.bitPattern, desired: max(0, fadeSeconds).bitPattern, ordering: .releasing)
     }
-
 
     /// Waits for the render thread to end (after `.finished` or `.outputLost`) and returns the sink
     /// it used, for the caller to drain and close.
@@ -140,20 +145,24 @@ public final class LivePlayer: @unchecked Sendable {
     public var scheduling: String? {
         let r = schedulingResult.load(ordering: .acquiring)
         if r == 0 { return nil }
-        return (r > 0 ? RenderThread.SchedulingReport(realTimePriority: Int32(r)) : RenderThread.SchedulingReport(refusal: Int32(-r))).description
+        return
+            (r > 0
+            ? RenderThread.SchedulingReport(realTimePriority: Int32(r))
+            : RenderThread.SchedulingReport(refusal: Int32(-r))).description
     }
 
     public func snapshot() -> Snapshot {
         let peak = Float(bitPattern: peakBits.load(ordering: .relaxed))
         let ms = Float(bitPattern: meanSquareBits.load(ordering: .relaxed))
         let remaining = Double(bitPattern: timerRemainingBits.load(ordering: .relaxed))
-        return Snapshot(state: state, framesRendered: frames.load(ordering: .relaxed),
-                        peakDbfs: peak > 0 ? 20 * log10(Double(peak)) : -.infinity,
-                        rmsDbfs: ms > 0 ? 10 * log10(Double(ms)) : -.infinity,
-                        underruns: underruns.load(ordering: .relaxed),
-                        faderPosition: Float(bitPattern: faderBits.load(ordering: .relaxed)),
-                        timerRemainingSeconds: remaining.isNaN ? nil : remaining,
-                        isHeld: held.load(ordering: .relaxed))
+        return Snapshot(
+            state: state, framesRendered: frames.load(ordering: .relaxed),
+            peakDbfs: peak > 0 ? 20 * log10(Double(peak)) : -.infinity,
+            rmsDbfs: ms > 0 ? 10 * log10(Double(ms)) : -.infinity,
+            underruns: underruns.load(ordering: .relaxed),
+            faderPosition: Float(bitPattern: faderBits.load(ordering: .relaxed)),
+            timerRemainingSeconds: remaining.isNaN ? nil : remaining,
+            isHeld: held.load(ordering: .relaxed))
     }
 
     /// The render thread's whole life: apply pending commands, render a block, write it, publish.
@@ -171,7 +180,8 @@ public final class LivePlayer: @unchecked Sendable {
                 case let .setLayer(index, settings, ramp): machine.setLayer(index, settings, rampSeconds: ramp)
                 case let .setMaster(volume, ramp): machine.setMasterVolume(volume, rampSeconds: ramp)
                 case let .fade(position, seconds): if !stopping { machine.fade(to: position, seconds: seconds) }
-                case let .setTimer(seconds, fade): timeline.setTimer(seconds: seconds, fadeSeconds: fade, machine: machine)
+                case let .setTimer(seconds, fade):
+                    timeline.setTimer(seconds: seconds, fadeSeconds: fade, machine: machine)
                 case .cancelTimer: timeline.cancelTimer(machine: machine)
                 }
             }
@@ -220,5 +230,5 @@ public final class LivePlayer: @unchecked Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -35,9 +35,11 @@ public struct Mix: Codable, Equatable, Sendable {
         /// Crackle's brightness 0…1; nil takes the default (0.5).
         public var brightness: Double?
 
-        public init(enabled: Bool = true, volume: Double = 0.8, colour: Double = 1, lowCutHz: Double? = nil,
-                    highCutHz: Double? = nil, eq: EQ = EQ(), movement: Movement? = nil, texture: Texture? = nil,
-                    densityPerSecond: Double? = nil, brightness: Double? = nil) {
+        public init(
+            enabled: Bool = true, volume: Double = 0.8, colour: Double = 1, lowCutHz: Double? = nil,
+            highCutHz: Double? = nil, eq: EQ = EQ(), movement: Movement? = nil, texture: Texture? = nil,
+            densityPerSecond: Double? = nil, brightness: Double? = nil
+        ) {
             self.enabled = enabled
             self.volume = volume
             self.colour = colour
@@ -52,8 +54,9 @@ public struct Mix: Codable, Equatable, Sendable {
 
         /// The texture as the DSP takes it (defaults filled in).
         public var textureSettings: TextureSettings {
-            TextureSettings(kind: texture?.kind ?? .noise, densityPerSecond: densityPerSecond.map(Float.init),
-                            brightness: brightness.map(Float.init))
+            TextureSettings(
+                kind: texture?.kind ?? .noise, densityPerSecond: densityPerSecond.map(Float.init),
+                brightness: brightness.map(Float.init))
         }
     }
 
@@ -79,7 +82,10 @@ public struct Mix: Codable, Equatable, Sendable {
         /// High-cut swing either side of `highCutHz`, 0…3 octaves (needs a high cut).
         public var highCutOctaves: Double
 
-        public init(periodSeconds: Double = Double(MovementSettings.defaultPeriodSeconds), levelDb: Double = 0, highCutOctaves: Double = 0) {
+        public init(
+            periodSeconds: Double = Double(MovementSettings.defaultPeriodSeconds), levelDb: Double = 0,
+            highCutOctaves: Double = 0
+        ) {
             self.periodSeconds = periodSeconds
             self.levelDb = levelDb
             self.highCutOctaves = highCutOctaves
@@ -88,7 +94,8 @@ public struct Mix: Codable, Equatable, Sendable {
         public var isStill: Bool { levelDb == 0 && highCutOctaves == 0 }
 
         var settings: MovementSettings {
-            MovementSettings(periodSeconds: Float(periodSeconds), levelDb: Float(levelDb), highCutOctaves: Float(highCutOctaves))
+            MovementSettings(
+                periodSeconds: Float(periodSeconds), levelDb: Float(levelDb), highCutOctaves: Float(highCutOctaves))
         }
     }
 
@@ -122,7 +129,8 @@ public struct Mix: Codable, Equatable, Sendable {
     public static let movementLevelRange = MixFields.movementLevelDb.numberRange
     public static let movementCutRange = MixFields.movementHighCutOctaves.numberRange
     // Texture fields (not yet rows of `MixFields`: the table's choice kind is not wired to the mixer).
-    public static let densityRange = Double(TextureSettings.densityRange.lowerBound)...Double(TextureSettings.densityRange.upperBound)
+    public static let densityRange =
+        Double(TextureSettings.densityRange.lowerBound)...Double(TextureSettings.densityRange.upperBound)
     public static let brightnessRange = 0.0...1.0
 
     /// The four layers as the DSP takes them (absent layers are off).
@@ -130,10 +138,11 @@ public struct Mix: Codable, Equatable, Sendable {
         (0..<NoiseMachine.layerCount).map { i in
             guard i < layers.count else { return .off }
             let l = layers[i]
-            return LayerSettings(isEnabled: l.enabled, volume: Float(l.volume), colour: Float(l.colour),
-                                 lowCutHz: l.lowCutHz.map(Float.init), highCutHz: l.highCutHz.map(Float.init),
-                                 eqLowDb: Float(l.eq.lowDb), eqMidDb: Float(l.eq.midDb), eqHighDb: Float(l.eq.highDb),
-                                 movement: l.movement?.settings ?? .still, texture: l.textureSettings)
+            return LayerSettings(
+                isEnabled: l.enabled, volume: Float(l.volume), colour: Float(l.colour),
+                lowCutHz: l.lowCutHz.map(Float.init), highCutHz: l.highCutHz.map(Float.init),
+                eqLowDb: Float(l.eq.lowDb), eqMidDb: Float(l.eq.midDb), eqHighDb: Float(l.eq.highDb),
+                movement: l.movement?.settings ?? .still, texture: l.textureSettings)
         }
     }
 
@@ -142,13 +151,20 @@ public struct Mix: Codable, Equatable, Sendable {
         func check(_ v: Double, _ field: FieldSpec, layer: Int? = nil) throws(MixError) {
             let range = field.numberRange, unit = field.unit.isEmpty ? "" : " \(field.unit)"
             guard v.isFinite, range.contains(v) else {
-                throw MixError(path: layer.map { MixFields.path(field, layer: $0) } ?? field.key,
-                               message: "\(MixError.format(v))\(unit) is out of range; allowed \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)")
+                throw MixError(
+                    path: layer.map { MixFields.path(field, layer: $0) } ?? field.key,
+                    message:
+                        "\(MixError.format(v))\(unit) is out of range; allowed \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)"
+                )
             }
         }
         func check(_ v: Double, _ range: ClosedRange<Double>, _ path: String, unit: String = "") throws(MixError) {
             guard v.isFinite, range.contains(v) else {
-                throw MixError(path: path, message: "\(MixError.format(v))\(unit) is out of range; allowed \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)")
+                throw MixError(
+                    path: path,
+                    message:
+                        "\(MixError.format(v))\(unit) is out of range; allowed \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)"
+                )
             }
         }
         guard Self.layerCountRange.contains(layers.count) else {
@@ -163,11 +179,17 @@ public struct Mix: Codable, Equatable, Sendable {
             if let hc = l.highCutHz {
                 try check(hc, MixFields.highCutHz, layer: i)
                 if let sampleRate, hc >= sampleRate / 2 {
-                    throw MixError(path: "\(p).highCutHz", message: "\(MixError.format(hc)) Hz is not below Nyquist (\(MixError.format(sampleRate / 2)) Hz at \(Int(sampleRate)) Hz)")
+                    throw MixError(
+                        path: "\(p).highCutHz",
+                        message:
+                            "\(MixError.format(hc)) Hz is not below Nyquist (\(MixError.format(sampleRate / 2)) Hz at \(Int(sampleRate)) Hz)"
+                    )
                 }
             }
             if let lc = l.lowCutHz, let hc = l.highCutHz, lc >= hc {
-                throw MixError(path: "\(p).lowCutHz", message: "\(MixError.format(lc)) Hz must be below highCutHz (\(MixError.format(hc)) Hz)")
+                throw MixError(
+                    path: "\(p).lowCutHz",
+                    message: "\(MixError.format(lc)) Hz must be below highCutHz (\(MixError.format(hc)) Hz)")
             }
             try check(l.eq.lowDb, MixFields.eqLowDb, layer: i)
             try check(l.eq.midDb, MixFields.eqMidDb, layer: i)
@@ -175,13 +197,19 @@ public struct Mix: Codable, Equatable, Sendable {
             let kind = l.texture ?? .noise
             if let d = l.densityPerSecond {
                 guard kind != .noise else {
-                    throw MixError(path: "\(p).densityPerSecond", message: "applies to the drops and crackle textures; this layer makes noise (set \(p).texture to drops or crackle, or remove it)")
+                    throw MixError(
+                        path: "\(p).densityPerSecond",
+                        message:
+                            "applies to the drops and crackle textures; this layer makes noise (set \(p).texture to drops or crackle, or remove it)"
+                    )
                 }
                 try check(d, Self.densityRange, "\(p).densityPerSecond", unit: " per second")
             }
             if let b = l.brightness {
                 guard kind == .crackle else {
-                    throw MixError(path: "\(p).brightness", message: "applies to the crackle texture only; this layer makes \(kind.rawValue)")
+                    throw MixError(
+                        path: "\(p).brightness",
+                        message: "applies to the crackle texture only; this layer makes \(kind.rawValue)")
                 }
                 try check(b, Self.brightnessRange, "\(p).brightness")
             }
@@ -191,7 +219,11 @@ public struct Mix: Codable, Equatable, Sendable {
                 try check(m.highCutOctaves, MixFields.movementHighCutOctaves, layer: i)
                 if m.highCutOctaves > 0 && l.highCutHz == nil {
                     let cut = MixFields.highCutHz.numberRange
-                    throw MixError(path: "\(p).movement.highCutOctaves", message: "\(MixError.format(m.highCutOctaves)) octaves moves the high cut, but this layer has none; set \(p).highCutHz (\(MixError.format(cut.lowerBound))…\(MixError.format(cut.upperBound)) Hz) or use 0")
+                    throw MixError(
+                        path: "\(p).movement.highCutOctaves",
+                        message:
+                            "\(MixError.format(m.highCutOctaves)) octaves moves the high cut, but this layer has none; set \(p).highCutHz (\(MixError.format(cut.lowerBound))…\(MixError.format(cut.upperBound)) Hz) or use 0"
+                    )
                 }
             }
         }

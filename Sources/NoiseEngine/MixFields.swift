@@ -1,5 +1,5 @@
-import Foundation
 import FieldTable
+import Foundation
 import NoiseDSP
 
 /// A mix parameter by typed name (STYLE: typed IDs, never string look-ups of ranges). The raw
@@ -38,41 +38,53 @@ public enum MixParameter: String, CaseIterable, Sendable {
 public enum MixFields {
     public static let groups = ["Master", "Layer", "EQ", "Movement"]
 
-    public static let masterVolume = FieldSpec(key: "masterVolume", kind: .number, group: "Master", label: "Master volume",
-                                               help: "The slider over all layers; amplitude is its cube.",
-                                               range: 0...1, step: 0.01, default: .number(0.8))
-    public static let enabled = FieldSpec(key: "layers[].enabled", kind: .flag, group: "Layer", label: "On",
-                                          help: "Whether the layer plays.", default: .flag(true))
-    public static let volume = FieldSpec(key: "layers[].volume", kind: .number, group: "Layer", label: "Volume",
-                                         help: "The layer's slider; amplitude is its cube.",
-                                         range: 0...1, step: 0.01, default: .number(0.8))
-    public static let colour = FieldSpec(key: "layers[].colour", kind: .number, group: "Layer", label: "Colour",
-                                         help: "β of 1/f^β: 0 white, 1 pink, 2 brown, continuous between.",
-                                         range: 0...2, step: 0.01, default: .number(1))
-    public static let lowCutHz = FieldSpec(key: "layers[].lowCutHz", kind: .number, group: "Layer", label: "Low cut",
-                                           help: "12 dB/octave high-pass corner; 0 or absent is off.",
-                                           range: 10...2000, step: 10, unit: "Hz", optional: true, scale: .log)
-    public static let highCutHz = FieldSpec(key: "layers[].highCutHz", kind: .number, group: "Layer", label: "High cut",
-                                            help: "12 dB/octave low-pass corner, above the low cut and below Nyquist; 0 or absent is off.",
-                                            range: 500...20000, step: 100, unit: "Hz", optional: true, scale: .log)
-    public static let eqLowDb = FieldSpec(key: "layers[].eq.lowDb", kind: .number, group: "EQ", label: "Low",
-                                          help: "Low shelf at 160 Hz.", range: -12...12, step: 0.5, unit: "dB", default: .number(0))
-    public static let eqMidDb = FieldSpec(key: "layers[].eq.midDb", kind: .number, group: "EQ", label: "Mid",
-                                          help: "Peak at 1.2 kHz, one octave wide.", range: -12...12, step: 0.5, unit: "dB",
-                                          default: .number(0))
-    public static let eqHighDb = FieldSpec(key: "layers[].eq.highDb", kind: .number, group: "EQ", label: "High",
-                                           help: "High shelf at 6 kHz.", range: -12...12, step: 0.5, unit: "dB", default: .number(0))
-    public static let movementPeriodSeconds = FieldSpec(key: "layers[].movement.periodSeconds", kind: .number, group: "Movement",
-                                                        label: "Swell length", help: "Average length of one swell.",
-                                                        range: 2...120, step: 1, unit: "s",
-                                                        default: .number(Double(MovementSettings.defaultPeriodSeconds)))
-    public static let movementLevelDb = FieldSpec(key: "layers[].movement.levelDb", kind: .number, group: "Movement",
-                                                  label: "Level swing", help: "Level swing either side of the volume; 0 is still.",
-                                                  range: 0...12, step: 0.5, unit: "dB", default: .number(0))
-    public static let movementHighCutOctaves = FieldSpec(key: "layers[].movement.highCutOctaves", kind: .number, group: "Movement",
-                                                         label: "Cut swing",
-                                                         help: "High-cut swing either side of its corner (needs a high cut); 0 is still.",
-                                                         range: 0...3, step: 0.1, unit: "octaves", default: .number(0))
+    public static let masterVolume = FieldSpec(
+        key: "masterVolume", kind: .number, group: "Master", label: "Master volume",
+        help: "The slider over all layers; amplitude is its cube.",
+        range: 0...1, step: 0.01, default: .number(0.8))
+    public static let enabled = FieldSpec(
+        key: "layers[].enabled", kind: .flag, group: "Layer", label: "On",
+        help: "Whether the layer plays.", default: .flag(true))
+    public static let volume = FieldSpec(
+        key: "layers[].volume", kind: .number, group: "Layer", label: "Volume",
+        help: "The layer's slider; amplitude is its cube.",
+        range: 0...1, step: 0.01, default: .number(0.8))
+    public static let colour = FieldSpec(
+        key: "layers[].colour", kind: .number, group: "Layer", label: "Colour",
+        help: "β of 1/f^β: 0 white, 1 pink, 2 brown, continuous between.",
+        range: 0...2, step: 0.01, default: .number(1))
+    public static let lowCutHz = FieldSpec(
+        key: "layers[].lowCutHz", kind: .number, group: "Layer", label: "Low cut",
+        help: "12 dB/octave high-pass corner; 0 or absent is off.",
+        range: 10...2000, step: 10, unit: "Hz", optional: true, scale: .log)
+    public static let highCutHz = FieldSpec(
+        key: "layers[].highCutHz", kind: .number, group: "Layer", label: "High cut",
+        help: "12 dB/octave low-pass corner, above the low cut and below Nyquist; 0 or absent is off.",
+        range: 500...20000, step: 100, unit: "Hz", optional: true, scale: .log)
+    public static let eqLowDb = FieldSpec(
+        key: "layers[].eq.lowDb", kind: .number, group: "EQ", label: "Low",
+        help: "Low shelf at 160 Hz.", range: -12...12, step: 0.5, unit: "dB", default: .number(0))
+    public static let eqMidDb = FieldSpec(
+        key: "layers[].eq.midDb", kind: .number, group: "EQ", label: "Mid",
+        help: "Peak at 1.2 kHz, one octave wide.", range: -12...12, step: 0.5, unit: "dB",
+        default: .number(0))
+    public static let eqHighDb = FieldSpec(
+        key: "layers[].eq.highDb", kind: .number, group: "EQ", label: "High",
+        help: "High shelf at 6 kHz.", range: -12...12, step: 0.5, unit: "dB", default: .number(0))
+    public static let movementPeriodSeconds = FieldSpec(
+        key: "layers[].movement.periodSeconds", kind: .number, group: "Movement",
+        label: "Swell length", help: "Average length of one swell.",
+        range: 2...120, step: 1, unit: "s",
+        default: .number(Double(MovementSettings.defaultPeriodSeconds)))
+    public static let movementLevelDb = FieldSpec(
+        key: "layers[].movement.levelDb", kind: .number, group: "Movement",
+        label: "Level swing", help: "Level swing either side of the volume; 0 is still.",
+        range: 0...12, step: 0.5, unit: "dB", default: .number(0))
+    public static let movementHighCutOctaves = FieldSpec(
+        key: "layers[].movement.highCutOctaves", kind: .number, group: "Movement",
+        label: "Cut swing",
+        help: "High-cut swing either side of its corner (needs a high cut); 0 is still.",
+        range: 0...3, step: 0.1, unit: "octaves", default: .number(0))
 
     public static let table = FieldTable(groups: groups, fields: MixParameter.allCases.map(\.field))
 

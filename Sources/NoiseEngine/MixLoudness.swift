@@ -26,29 +26,43 @@ extension Mix {
 
     /// The predicted loudness and level of this mix as it stands.
     public func predictedLoudness(sampleRate: Double = 48000, channelCount: Int = 2) -> LoudnessModel.Prediction {
-        Self.loudnessModel(sampleRate: sampleRate).predict(layers: layerSettings, masterVolume: Float(masterVolume),
-                                                             channelCount: channelCount)
+        Self.loudnessModel(sampleRate: sampleRate).predict(
+            layers: layerSettings, masterVolume: Float(masterVolume),
+            channelCount: channelCount)
     }
 
     /// The master volume that makes this mix measure `targetLufs`, or why none does.
-    public func masterVolume(forLoudness targetLufs: Double, sampleRate: Double = 48000,
-                             channelCount: Int = 2) throws(MixError) -> Double {
+    public func masterVolume(
+        forLoudness targetLufs: Double, sampleRate: Double = 48000,
+        channelCount: Int = 2
+    ) throws(MixError) -> Double {
         guard targetLufs.isFinite, Self.loudnessTargetRange.contains(targetLufs) else {
-            throw MixError(path: "--loudness", message: "\(MixError.format(targetLufs)) LUFS is out of range; allowed -70…0 LUFS")
+            throw MixError(
+                path: "--loudness", message: "\(MixError.format(targetLufs)) LUFS is out of range; allowed -70…0 LUFS")
         }
         let model = Self.loudnessModel(sampleRate: sampleRate)
         let full = model.predict(layers: layerSettings, masterVolume: 1, channelCount: channelCount)
         guard full.loudnessLufs.isFinite else {
-            throw MixError(path: "--loudness", message: "every layer is off or at volume 0: no master setting makes it \(Self.lufs(targetLufs))")
+            throw MixError(
+                path: "--loudness",
+                message: "every layer is off or at volume 0: no master setting makes it \(Self.lufs(targetLufs))")
         }
         // The master is a cubic slider: 60·log10(v) dB.
         let neededDb = targetLufs - full.loudnessLufs
         if neededDb > 1e-9 {
-            throw MixError(path: "--loudness", message: "\(Self.lufs(targetLufs)) is out of reach: at master 100% this mix measures \(Self.lufs(full.loudnessLufs)) (predicted); raise the layer volumes")
+            throw MixError(
+                path: "--loudness",
+                message:
+                    "\(Self.lufs(targetLufs)) is out of reach: at master 100% this mix measures \(Self.lufs(full.loudnessLufs)) (predicted); raise the layer volumes"
+            )
         }
         let over = full.peakOverCeilingDb + neededDb
         if over > 0 {
-            throw MixError(path: "--loudness", message: "\(Self.lufs(targetLufs)) would drive the limiter: peaks about \(Self.db(over)) over its \(Self.db(LoudnessModel.limiterCeilingDbfs))FS ceiling (predicted RMS \(Self.db(full.rmsDbfs + neededDb))FS); the loudest this mix plays cleanly is \(Self.lufs(targetLufs - over))")
+            throw MixError(
+                path: "--loudness",
+                message:
+                    "\(Self.lufs(targetLufs)) would drive the limiter: peaks about \(Self.db(over)) over its \(Self.db(LoudnessModel.limiterCeilingDbfs))FS ceiling (predicted RMS \(Self.db(full.rmsDbfs + neededDb))FS); the loudest this mix plays cleanly is \(Self.lufs(targetLufs - over))"
+            )
         }
         return min(1, pow(10, neededDb / 60))
     }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NoiseDSP
 import SpeechIntelligibility
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What a mix is *for*, measured: the Speech Intelligibility Index (ANSI S3.5-1997) of a talker at
 /// normal vocal effort, 1 m away, heard under the mix playing at the talker's loudness.
@@ -15,7 +16,9 @@ import SpeechIntelligibility
 extension Mix {
     public func speechIntelligibilityIndex(sampleRate: Double = 48000) -> Double? {
         let noise = speechMaskingNoiseSpectrumDb(sampleRate: sampleRate)
-        return noise.map { SpeechIntelligibilityIndex.index(speechDb: SpeechIntelligibilityIndex.normalSpeechSpectrumDb, noiseDb: $0) }
+        return noise.map {
+            SpeechIntelligibilityIndex.index(speechDb: SpeechIntelligibilityIndex.normalSpeechSpectrumDb, noiseDb: $0)
+        }
     }
 
     /// The mix's noise spectrum level in each SII band (dB per Hz, on the speech's SPL scale) at

@@ -16,8 +16,10 @@ public struct RenderPlan: Sendable {
 
     public static let defaultFadeSeconds = 30.0
 
-    public init(mix: Mix, seed: UInt64, sampleRate: Int = 48000, channelCount: Int = 2, durationSeconds: Double,
-                timerSeconds: Double? = nil, fadeSeconds: Double? = nil) {
+    public init(
+        mix: Mix, seed: UInt64, sampleRate: Int = 48000, channelCount: Int = 2, durationSeconds: Double,
+        timerSeconds: Double? = nil, fadeSeconds: Double? = nil
+    ) {
         self.mix = mix
         self.seed = seed
         self.sampleRate = sampleRate
@@ -42,14 +44,18 @@ public enum OfflineRenderer {
     /// Renders until done or `isCancelled()` turns true (checked every block); returns frames written.
     /// The sink is not closed here.
     @discardableResult
-    public static func render(_ plan: RenderPlan, to sink: any AudioSink,
-                              progress: (Int64, Int64) -> Void = { _, _ in },
-                              isCancelled: () -> Bool = { false }) throws(AudioOutputError) -> Int64 {
+    public static func render(
+        _ plan: RenderPlan, to sink: any AudioSink,
+        progress: (Int64, Int64) -> Void = { _, _ in },
+        isCancelled: () -> Bool = { false }
+    ) throws(AudioOutputError) -> Int64 {
         cns_enable_flush_to_zero()
-        let spec = ProcessSpec(sampleRate: Double(plan.sampleRate), maximumFrameCount: blockFrames,
-                               channelCount: plan.channelCount)
-        let machine = NoiseMachine(spec: spec, seed: plan.seed, layers: plan.mix.layerSettings,
-                                   masterVolume: Float(plan.mix.masterVolume))
+        let spec = ProcessSpec(
+            sampleRate: Double(plan.sampleRate), maximumFrameCount: blockFrames,
+            channelCount: plan.channelCount)
+        let machine = NoiseMachine(
+            spec: spec, seed: plan.seed, layers: plan.mix.layerSettings,
+            masterVolume: Float(plan.mix.masterVolume))
         machine.preroll()
         var timeline = PlaybackTimeline(sampleRate: Double(plan.sampleRate))
         let total = plan.totalFrames

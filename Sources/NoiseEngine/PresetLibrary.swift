@@ -12,8 +12,10 @@ public struct PresetLibrary: Sendable {
 
     public init(folders: [URL]) { self.folders = folders }
 
-    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                executable: URL = PresetLibrary.executableURL()) -> PresetLibrary {
+    public static func standard(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: URL = PresetLibrary.executableURL()
+    ) -> PresetLibrary {
         var folders: [URL] = []
         let home = environment["HOME"] ?? NSHomeDirectory()
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "\(home)/.config"
@@ -36,15 +38,17 @@ public struct PresetLibrary: Sendable {
     }
 
     public static func executableURL() -> URL {
-        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let path =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: path).resolvingSymlinksInPath()
     }
 
     /// Preset ids: lowercase letters, digits, '-' and '_' (never a path).
     public static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.count <= 64 && id.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
-        }
+        !id.isEmpty && id.count <= 64
+            && id.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+            }
     }
 
     public struct Entry: Sendable {
@@ -72,8 +76,12 @@ public struct PresetLibrary: Sendable {
         let all = entries()
         guard Self.isValidID(id), let entry = all.first(where: { $0.id == id }) else {
             let known = all.map(\.id).joined(separator: ", ")
-            throw MixError(path: "", message: "no preset named '\(id)'" +
-                           (known.isEmpty ? "; no preset folders were found (looked in \(folders.map(\.path).joined(separator: ", ")))" : "; available: \(known)"))
+            throw MixError(
+                path: "",
+                message: "no preset named '\(id)'"
+                    + (known.isEmpty
+                        ? "; no preset folders were found (looked in \(folders.map(\.path).joined(separator: ", ")))"
+                        : "; available: \(known)"))
         }
         return (entry, try Mix.load(path: entry.url.path))
     }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CNoiseSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A dedicated OS thread for rendering (not a Dispatch or Swift-concurrency thread, whose pools
 /// may block or hop), named, with real-time scheduling when the system grants it.
@@ -27,7 +28,8 @@ final class RenderThread {
 
     /// Starts `body` on a new thread named `name` that asks for SCHED_FIFO at `priority`
     /// (falling back quietly) and enables flush-to-zero before running `body`.
-    init(name: String, priority: Int32, report: @escaping (SchedulingReport) -> Void, body: @escaping () -> Void) throws {
+    init(name: String, priority: Int32, report: @escaping (SchedulingReport) -> Void, body: @escaping () -> Void) throws
+    {
         let box = Box {
             cns_set_thread_name(name)
             let rc = priority > 0 ? cns_request_realtime(priority) : EPERM
@@ -36,11 +38,13 @@ final class RenderThread {
             body()
         }
         let context = Unmanaged.passRetained(box).toOpaque()
-        let rc = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, context)
+        let rc = pthread_create(
+            &thread, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                box.body()
+                return nil
+            }, context)
         guard rc == 0 else {
             Unmanaged<Box>.fromOpaque(context).release()
             throw EngineError.threadStart(rc)

@@ -8,8 +8,8 @@ import Synchronization
 public final class SPSCQueue<Element: BitwiseCopyable>: @unchecked Sendable {
     let capacity: Int
     let slots: UnsafeMutablePointer<Element>
-    let head = Atomic<Int>(0)   // next slot to read (consumer-owned)
-    let tail = Atomic<Int>(0)   // next slot to write (producer-owned)
+    let head = Atomic<Int>(0)  // next slot to read (consumer-owned)
+    let tail = Atomic<Int>(0)  // next slot to write (producer-owned)
 
     /// `capacity` is rounded up to a power of two.
     public init(capacity: Int) {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A counting semaphore (POSIX `sem_t`) a waiting thread sleeps on until something happens.

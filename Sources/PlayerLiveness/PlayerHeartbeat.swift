@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A running player's proof of life, kept out of the store.
 ///

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An advisory, exclusive lock (`flock`) on a lock file in the store's `.locks/` folder. Every
 /// read-modify-write of a store file runs inside one, so concurrent writers from several processes

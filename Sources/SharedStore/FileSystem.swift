@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Thin wrappers over the POSIX calls the store needs, each retried on EINTR (`retryOnInterrupt`)
 /// and turned into a `StoreError` whose reason is the failed call's `SystemCallError` wording.
@@ -14,8 +15,9 @@ public enum FileSystem {
     /// `mkdir -p` with mode 0700 for the directories it creates.
     public static func makeDirectory(_ url: URL) throws {
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: url, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw StoreError("create directory", path: url.path, reason: "\(error.localizedDescription)")
         }
@@ -27,7 +29,9 @@ public enum FileSystem {
     public static func atomicWrite(_ data: Data, to url: URL, mode: mode_t = 0o600) throws {
         let dir = url.deletingLastPathComponent()
         try makeDirectory(dir)
-        let tmpPath = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        let tmpPath = dir.appendingPathComponent(
+            ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        ).path
         let fd = retryOnInterrupt { open(tmpPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
         guard fd >= 0 else { throw StoreError("write", path: url.path, failed: SystemCallError("open temporary file")) }
         var ok = false
@@ -72,13 +76,16 @@ public enum FileSystem {
         defer { close(fd) }
         var st = stat()
         if fstat(fd, &st) == 0, Int(st.st_size) > limit {
-            throw StoreError("read", path: url.path,
-                             reason: "file is \(st.st_size) bytes; the limit is \(limit) bytes")
+            throw StoreError(
+                "read", path: url.path,
+                reason: "file is \(st.st_size) bytes; the limit is \(limit) bytes")
         }
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = buffer.withUnsafeMutableBytes { raw in retryOnInterrupt { Glibc.read(fd, raw.baseAddress!, raw.count) } }
+            let n = buffer.withUnsafeMutableBytes { raw in
+                retryOnInterrupt { Glibc.read(fd, raw.baseAddress!, raw.count) }
+            }
             if n < 0 { throw StoreError("read", path: url.path, failed: SystemCallError("read")) }
             if n == 0 { break }
             result.append(contentsOf: buffer[0..<n])

@@ -16,7 +16,8 @@ public enum ISODate {
             let s = String(v)
             return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
         }
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))Z"
+        return
+            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))Z"
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`; nil for anything else.
@@ -40,10 +41,12 @@ public enum ISODate {
             return true
         }
         guard let y = number(4), expect(UInt8(ascii: "-")), let mo = number(2), expect(UInt8(ascii: "-")),
-              let d = number(2), i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") else { return nil }
+            let d = number(2), i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t")
+        else { return nil }
         i += 1
         guard let h = number(2), expect(UInt8(ascii: ":")), let mi = number(2), expect(UInt8(ascii: ":")),
-              let s = number(2) else { return nil }
+            let s = number(2)
+        else { return nil }
         guard (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
         var fraction = 0.0
         if i < b.count, b[i] == UInt8(ascii: ".") {
@@ -98,7 +101,8 @@ public enum ISODate {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let date = parse(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Expected date string to be ISO8601-formatted.")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "Expected date string to be ISO8601-formatted.")
         }
         return date
     }

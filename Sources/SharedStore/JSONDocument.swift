@@ -39,7 +39,8 @@ public struct JSONDocument<Value: Codable>: Sendable {
     /// renames, so a reader sees a whole file); only setting a file aside does, after reading it
     /// again under the lock, so a good file that a writer has just put in place is never moved.
     public func load(decode: (Data) throws -> Value = { try JSONDocument.decoder().decode(Value.self, from: $0) })
-        throws -> LoadOutcome<Value> {
+        throws -> LoadOutcome<Value>
+    {
         let first = try attempt(decode, setAside: false)
         guard case .setAside = first else { return first }
         return try lock.withLock { try attempt(decode, setAside: true) }
@@ -47,7 +48,8 @@ public struct JSONDocument<Value: Codable>: Sendable {
 
     /// `load` for callers that already hold the document's lock (`update`).
     func loadLocked(decode: (Data) throws -> Value = { try JSONDocument.decoder().decode(Value.self, from: $0) })
-        throws -> LoadOutcome<Value> {
+        throws -> LoadOutcome<Value>
+    {
         try attempt(decode, setAside: true)
     }
 
@@ -76,7 +78,9 @@ public struct JSONDocument<Value: Codable>: Sendable {
     /// Read-modify-write under the document's lock. `body` gets the current value (or nil when the
     /// file is missing or was set aside) and returns the value to store.
     @discardableResult
-    public func update(_ body: (Value?) throws -> Value, onSetAside: (String, URL) -> Void = { _, _ in }) throws -> Value {
+    public func update(_ body: (Value?) throws -> Value, onSetAside: (String, URL) -> Void = { _, _ in }) throws
+        -> Value
+    {
         try lock.withLock {
             let current: Value?
             switch try loadLocked() {

@@ -15,8 +15,14 @@ public struct JSONFieldError: Error, CustomStringConvertible, Sendable, Equatabl
     /// The range a number had to be in, when that was the failure.
     public var allowedRange: ClosedRange<Double>?
 
-    public init(document: String, path: String, reason: String, value: String? = nil, allowedRange: ClosedRange<Double>? = nil) {
-        self.document = document; self.path = path; self.reason = reason; self.value = value; self.allowedRange = allowedRange
+    public init(
+        document: String, path: String, reason: String, value: String? = nil, allowedRange: ClosedRange<Double>? = nil
+    ) {
+        self.document = document
+        self.path = path
+        self.reason = reason
+        self.value = value
+        self.allowedRange = allowedRange
     }
 
     public var description: String { "\(document): \(path): \(reason)" }
@@ -39,15 +45,22 @@ public struct JSONReader: Sendable {
     public static let topLevel = "(top level)"
 
     public init(value: JSONValue, path: String = JSONReader.topLevel, document: String) {
-        self.value = value; self.path = path; self.document = document
+        self.value = value
+        self.path = path
+        self.document = document
     }
 
     /// Parses `data` within the limits; a parse failure is a `JSONFieldError` at the top level.
-    public static func parse(_ data: Data, document: String, maxDepth: Int = 8, maxValues: Int = 200_000,
-                             maxStringBytes: Int = 1 << 20) throws -> JSONReader {
+    public static func parse(
+        _ data: Data, document: String, maxDepth: Int = 8, maxValues: Int = 200_000,
+        maxStringBytes: Int = 1 << 20
+    ) throws -> JSONReader {
         do {
-            let v = try JSONValue.parse(data, limits: JSONLimits(maxDepth: maxDepth, maxValueCount: maxValues,
-                                                                   maxStringBytes: maxStringBytes))
+            let v = try JSONValue.parse(
+                data,
+                limits: JSONLimits(
+                    maxDepth: maxDepth, maxValueCount: maxValues,
+                    maxStringBytes: maxStringBytes))
             return JSONReader(value: v, document: document)
         } catch let e as JSONParseError {
             throw JSONFieldError(document: document, path: topLevel, reason: e.description)
@@ -56,7 +69,8 @@ public struct JSONReader: Sendable {
 
     /// A failure at this value's path, naming the value.
     public func fail(_ reason: String, allowedRange: ClosedRange<Double>? = nil) -> JSONFieldError {
-        JSONFieldError(document: document, path: path, reason: reason, value: Self.described(value), allowedRange: allowedRange)
+        JSONFieldError(
+            document: document, path: path, reason: reason, value: Self.described(value), allowedRange: allowedRange)
     }
 
     private func childPath(_ key: String) -> String { path == Self.topLevel ? key : "\(path).\(key)" }
@@ -78,8 +92,9 @@ public struct JSONReader: Sendable {
     public func number(in range: ClosedRange<Double>? = nil) throws -> Double {
         guard case .number(let d) = value, d.isFinite else { throw fail("expected a number, found \(value.typeName)") }
         if let range, !range.contains(d) {
-            throw fail("\(JSONValue.formatted(d)) is outside \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound))",
-                       allowedRange: range)
+            throw fail(
+                "\(JSONValue.formatted(d)) is outside \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound))",
+                allowedRange: range)
         }
         return d
     }
@@ -98,7 +113,9 @@ public struct JSONReader: Sendable {
     /// An ISO 8601 date-time (`ISODate`).
     public func date() throws -> Date {
         let text = try string(maxBytes: 64)
-        guard let d = ISODate.parse(text) else { throw fail("'\(text)' is not an ISO 8601 date-time like 2026-01-24T09:30:00Z") }
+        guard let d = ISODate.parse(text) else {
+            throw fail("'\(text)' is not an ISO 8601 date-time like 2026-01-24T09:30:00Z")
+        }
         return d
     }
 

@@ -61,7 +61,13 @@ extension JSONValue {
         var inString = false, escaped = false
         for byte in bytes {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {
@@ -106,7 +112,12 @@ private struct JSONParser {
     func fail(_ reason: String) -> JSONParseError {
         var line = 1, column = 1
         for b in bytes[0..<min(index, bytes.count)] {
-            if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
+            if b == 0x0A {
+                line += 1
+                column = 1
+            } else if b & 0xC0 != 0x80 {
+                column += 1
+            }
         }
         return JSONParseError(offset: index, line: line, column: column, reason: reason)
     }
@@ -140,9 +151,15 @@ private struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw fail("unexpected character")
         }
@@ -162,7 +179,10 @@ private struct JSONParser {
         index += 1
         var object: [String: JSONValue] = [:]
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(object)
+        }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a key string") }
@@ -179,8 +199,14 @@ private struct JSONParser {
             object[key] = try parseValue(depth: depth)
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of data") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(object)
+            }
             throw fail("expected ',' or '}'")
         }
     }
@@ -190,14 +216,23 @@ private struct JSONParser {
         index += 1
         var array: [JSONValue] = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(array) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(array)
+        }
         while true {
             skipWhitespace()
             array.append(try parseValue(depth: depth))
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of data") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(array) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(array)
+            }
             throw fail("expected ',' or ']'")
         }
     }
@@ -209,7 +244,9 @@ private struct JSONParser {
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
-                guard index - start <= limits.maxStringBytes else { throw fail("string longer than \(limits.maxStringBytes) bytes") }
+                guard index - start <= limits.maxStringBytes else {
+                    throw fail("string longer than \(limits.maxStringBytes) bytes")
+                }
                 let s = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return s
@@ -249,7 +286,9 @@ private struct JSONParser {
                 var scalar = try parseHex4()
                 if (0xD800...0xDBFF).contains(scalar) {
                     // A high surrogate must pair with a following low one; a lone one becomes U+FFFD.
-                    if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                    if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    {
                         index += 2
                         let low = try parseHex4()
                         if (0xDC00...0xDFFF).contains(low) {
@@ -300,7 +339,9 @@ private struct JSONParser {
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         func digits(_ p: inout JSONParser) -> Int {
             let s = p.index
-            while p.index < p.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(p.bytes[p.index]) { p.index += 1 }
+            while p.index < p.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(p.bytes[p.index]) {
+                p.index += 1
+            }
             return p.index - s
         }
         guard index < bytes.count else { throw fail("unexpected end of data in number") }
@@ -315,7 +356,9 @@ private struct JSONParser {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard digits(&self) > 0 else { throw fail("invalid number") }
         }
         guard index - start <= 64 else { throw fail("number longer than 64 characters") }
@@ -345,7 +388,10 @@ extension JSONValue {
         case .number(let d): out.append(contentsOf: JSONValue.format(d).utf8)
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let a):
-            if a.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            if a.isEmpty {
+                out.append(contentsOf: "[]".utf8)
+                return
+            }
             out.append(contentsOf: "[\n".utf8)
             for (i, v) in a.enumerated() {
                 out.append(contentsOf: repeatElement(0x20, count: indent + 2))
@@ -356,7 +402,10 @@ extension JSONValue {
             out.append(contentsOf: repeatElement(0x20, count: indent))
             out.append(UInt8(ascii: "]"))
         case .object(let o):
-            if o.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            if o.isEmpty {
+                out.append(contentsOf: "{}".utf8)
+                return
+            }
             out.append(contentsOf: "{\n".utf8)
             let keys = o.keys.sorted()
             for (i, k) in keys.enumerated() {

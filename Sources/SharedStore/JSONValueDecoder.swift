@@ -14,7 +14,10 @@ private struct AnyKey: CodingKey {
     var stringValue: String
     var intValue: Int?
     init(stringValue: String) { self.stringValue = stringValue }
-    init(intValue: Int) { self.stringValue = "Index \(intValue)"; self.intValue = intValue }
+    init(intValue: Int) {
+        self.stringValue = "Index \(intValue)"
+        self.intValue = intValue
+    }
 }
 
 private struct ValueDecoder: Decoder {
@@ -24,9 +27,14 @@ private struct ValueDecoder: Decoder {
 
     func mismatch<T>(_ type: T.Type) -> DecodingError {
         if value == .null {
-            return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "Expected \(type) value but found null instead."))
+            return .valueNotFound(
+                type, .init(codingPath: codingPath, debugDescription: "Expected \(type) value but found null instead."))
         }
-        return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "Expected to decode \(type) but found \(value.typeName) instead."))
+        return .typeMismatch(
+            type,
+            .init(
+                codingPath: codingPath,
+                debugDescription: "Expected to decode \(type) but found \(value.typeName) instead."))
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -45,7 +53,8 @@ private struct ValueDecoder: Decoder {
         if type == Date.self {
             guard case .string(let s) = value else { throw mismatch(String.self) }
             guard let d = ISODate.parse(s) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted."))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted."))
             }
             return d as! T
         }
@@ -60,7 +69,10 @@ private struct ValueDecoder: Decoder {
     func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
         guard case .number(let d) = value else { throw mismatch(type) }
         guard d == d.rounded(), let i = I(exactly: d) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Parsed JSON number <\(JSONValue.formatted(d))> does not fit in \(type)."))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "Parsed JSON number <\(JSONValue.formatted(d))> does not fit in \(type)."))
         }
         return i
     }
@@ -103,8 +115,11 @@ private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func child(_ key: Key) throws -> ValueDecoder {
         guard let v = object[key.stringValue] else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath,
-                                                       debugDescription: "No value associated with key \(key.stringValue)."))
+            throw DecodingError.keyNotFound(
+                key,
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "No value associated with key \(key.stringValue)."))
         }
         return ValueDecoder(value: v, codingPath: codingPath + [key])
     }
@@ -112,10 +127,14 @@ private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeNil(forKey key: Key) throws -> Bool { (object[key.stringValue] ?? .null) == .null }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try child(key).decodeValue(type) }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         try child(key).container(keyedBy: type)
     }
-    func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer { try child(key).unkeyedContainer() }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer {
+        try child(key).unkeyedContainer()
+    }
     func superDecoder() throws -> Decoder { ValueDecoder(value: .object(object), codingPath: codingPath) }
     func superDecoder(forKey key: Key) throws -> Decoder { try child(key) }
 }
@@ -130,7 +149,8 @@ private struct Unkeyed: UnkeyedDecodingContainer {
     mutating func next<T>(_ type: T.Type) throws -> ValueDecoder {
         let key = AnyKey(intValue: currentIndex)
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [key], debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: codingPath + [key], debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
         return ValueDecoder(value: array[currentIndex], codingPath: codingPath + [key])
@@ -142,9 +162,13 @@ private struct Unkeyed: UnkeyedDecodingContainer {
         return true
     }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type).decodeValue(type) }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         try next([String: JSONValue].self).container(keyedBy: type)
     }
-    mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer { try next([JSONValue].self).unkeyedContainer() }
+    mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer {
+        try next([JSONValue].self).unkeyedContainer()
+    }
     mutating func superDecoder() throws -> Decoder { try next(JSONValue.self) }
 }

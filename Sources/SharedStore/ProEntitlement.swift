@@ -25,7 +25,13 @@ public struct ProEntitlement: Codable, Sendable, Equatable {
         switch (try? document(root).load()) ?? .missing {
         case .loaded(let e): return (e.unlocked, [])
         case .setAside(let reason, let url):
-            return (false, [SetAsideNotice.text(root.entitlement, reason: reason, movedTo: url) + "; Pro is locked until 'weaver pro unlock'"])
+            return (
+                false,
+                [
+                    SetAsideNotice.text(root.entitlement, reason: reason, movedTo: url)
+                        + "; Pro is locked until 'weaver pro unlock'"
+                ]
+            )
         case .missing: return (false, [])
         }
     }

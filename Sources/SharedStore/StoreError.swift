@@ -1,4 +1,5 @@
 import SystemCalls
+
 /// A store failure that says what was attempted, on which file, and why.
 public struct StoreError: Error, CustomStringConvertible, Sendable {
     public var operation: String

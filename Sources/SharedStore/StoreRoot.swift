@@ -10,8 +10,10 @@ public struct StoreRoot: Sendable, Equatable {
 
     public init(url: URL) { self.url = url }
 
-    public static func resolve(override: String? = nil,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) -> StoreRoot {
+    public static func resolve(
+        override: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> StoreRoot {
         if let override, !override.isEmpty {
             return StoreRoot(url: URL(fileURLWithPath: override, isDirectory: true))
         }
@@ -19,8 +21,9 @@ public struct StoreRoot: Sendable, Equatable {
             return StoreRoot(url: URL(fileURLWithPath: home, isDirectory: true))
         }
         let state = XDGDirectories(environment: environment).stateHome
-        return StoreRoot(url: URL(fileURLWithPath: state, isDirectory: true)
-            .appendingPathComponent("widgetweaver", isDirectory: true))
+        return StoreRoot(
+            url: URL(fileURLWithPath: state, isDirectory: true)
+                .appendingPathComponent("widgetweaver", isDirectory: true))
     }
 
     // The documented layout (docs/store-and-control.md).

@@ -31,13 +31,22 @@ public struct CalendarSnapshot: Codable, Sendable, Hashable {
         public var status: String?
 
         public init(title: String, start: Date, end: Date? = nil, location: String? = nil, isAllDay: Bool = false) {
-            self.title = title; self.start = start; self.end = end; self.location = location; self.isAllDay = isAllDay
+            self.title = title
+            self.start = start
+            self.end = end
+            self.location = location
+            self.isAllDay = isAllDay
         }
 
-        public init(title: String, start: Date, end: Date?, isAllDay: Bool, location: String?, calendar: String?,
-                    startDay: String?, endDay: String? = nil, status: String? = nil) {
+        public init(
+            title: String, start: Date, end: Date?, isAllDay: Bool, location: String?, calendar: String?,
+            startDay: String?, endDay: String? = nil, status: String? = nil
+        ) {
             self.init(title: title, start: start, end: end, location: location, isAllDay: isAllDay)
-            self.calendar = calendar; self.startDay = startDay; self.endDay = endDay; self.status = status
+            self.calendar = calendar
+            self.startDay = startDay
+            self.endDay = endDay
+            self.status = status
         }
 
         /// When the event is over: its end, or its start when the end is missing or before the
@@ -65,7 +74,12 @@ public struct CalendarSnapshot: Codable, Sendable, Hashable {
         public var warnings: Int
 
         public init(id: String, name: String, ok: Bool, error: String?, events: Int, warnings: Int) {
-            self.id = id; self.name = name; self.ok = ok; self.error = error; self.events = events; self.warnings = warnings
+            self.id = id
+            self.name = name
+            self.ok = ok
+            self.error = error
+            self.events = events
+            self.warnings = warnings
         }
     }
 
@@ -86,9 +100,16 @@ public struct CalendarSnapshot: Codable, Sendable, Hashable {
         self.events = events
     }
 
-    public init(generatedAt: Date, timeZone: String, horizonDays: Int, calendars: [CalendarStatus], lastError: String?, events: [Event]) {
-        self.generatedAt = generatedAt; self.timeZone = timeZone; self.horizonDays = horizonDays
-        self.calendars = calendars; self.lastError = lastError; self.events = events
+    public init(
+        generatedAt: Date, timeZone: String, horizonDays: Int, calendars: [CalendarStatus], lastError: String?,
+        events: [Event]
+    ) {
+        self.generatedAt = generatedAt
+        self.timeZone = timeZone
+        self.horizonDays = horizonDays
+        self.calendars = calendars
+        self.lastError = lastError
+        self.events = events
     }
 
     public var accessDenied: Bool { access == "denied" }
@@ -122,10 +143,12 @@ public struct CalendarSnapshot: Codable, Sendable, Hashable {
         snapshot.lastError = json["lastError"]?.stringValue
         for item in (json["events"]?.arrayValue ?? []).prefix(maximumEvents) {
             guard let title = item["title"]?.stringValue, let start = item["start"]?.dateValue else { continue }
-            snapshot.events.append(Event(title: title, start: start, end: item["end"]?.dateValue,
-                                         isAllDay: item["isAllDay"]?.boolValue ?? false, location: item["location"]?.stringValue,
-                                         calendar: item["calendar"]?.stringValue, startDay: item["startDay"]?.stringValue,
-                                         endDay: item["endDay"]?.stringValue, status: item["status"]?.stringValue))
+            snapshot.events.append(
+                Event(
+                    title: title, start: start, end: item["end"]?.dateValue,
+                    isAllDay: item["isAllDay"]?.boolValue ?? false, location: item["location"]?.stringValue,
+                    calendar: item["calendar"]?.stringValue, startDay: item["startDay"]?.stringValue,
+                    endDay: item["endDay"]?.stringValue, status: item["status"]?.stringValue))
         }
         snapshot.events.sort { $0.start < $1.start }
         return snapshot

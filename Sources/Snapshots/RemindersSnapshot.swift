@@ -21,7 +21,10 @@ public struct RemindersSnapshot: Codable, Sendable, Equatable {
     /// "Priority": 1…4 on RFC 5545's scale (todo.txt's A–D), the app's stand-in for "flagged".
     public static let priorityRange = 1...4
 
-    public enum SourceKind: String, Codable, Sendable { case todoTxt = "todotxt", iCalendar = "ics" }
+    public enum SourceKind: String, Codable, Sendable {
+        case todoTxt = "todotxt"
+        case iCalendar = "ics"
+    }
 
     public struct Source: Codable, Sendable, Equatable {
         public var id: String
@@ -38,10 +41,19 @@ public struct RemindersSnapshot: Codable, Sendable, Equatable {
         public var error: String?
         public var itemCount: Int
 
-        public init(id: String, name: String, kind: SourceKind, location: String, readOnly: Bool, contentSHA256: String?,
-                    ok: Bool, error: String? = nil, itemCount: Int) {
-            self.id = id; self.name = name; self.kind = kind; self.location = location; self.readOnly = readOnly
-            self.contentSHA256 = contentSHA256; self.ok = ok; self.error = error; self.itemCount = itemCount
+        public init(
+            id: String, name: String, kind: SourceKind, location: String, readOnly: Bool, contentSHA256: String?,
+            ok: Bool, error: String? = nil, itemCount: Int
+        ) {
+            self.id = id
+            self.name = name
+            self.kind = kind
+            self.location = location
+            self.readOnly = readOnly
+            self.contentSHA256 = contentSHA256
+            self.ok = ok
+            self.error = error
+            self.itemCount = itemCount
         }
     }
 
@@ -69,12 +81,24 @@ public struct RemindersSnapshot: Codable, Sendable, Equatable {
         /// iCalendar UID, to check the item's bytes are the same task's.
         public var uid: String?
 
-        public init(id: String, source: String, title: String, done: Bool = false, due: Date? = nil, dueIsDate: Bool? = nil,
-                    dueDay: String? = nil, priority: Int? = nil, list: String? = nil, tags: [String]? = nil,
-                    completedAt: Date? = nil, repeats: String? = nil, uid: String? = nil) {
-            self.id = id; self.source = source; self.title = title; self.done = done; self.due = due
-            self.dueIsDate = dueIsDate; self.dueDay = dueDay; self.priority = priority; self.list = list; self.tags = tags
-            self.completedAt = completedAt; self.repeats = repeats; self.uid = uid
+        public init(
+            id: String, source: String, title: String, done: Bool = false, due: Date? = nil, dueIsDate: Bool? = nil,
+            dueDay: String? = nil, priority: Int? = nil, list: String? = nil, tags: [String]? = nil,
+            completedAt: Date? = nil, repeats: String? = nil, uid: String? = nil
+        ) {
+            self.id = id
+            self.source = source
+            self.title = title
+            self.done = done
+            self.due = due
+            self.dueIsDate = dueIsDate
+            self.dueDay = dueDay
+            self.priority = priority
+            self.list = list
+            self.tags = tags
+            self.completedAt = completedAt
+            self.repeats = repeats
+            self.uid = uid
         }
 
         public var isPriority: Bool { priority.map { RemindersSnapshot.priorityRange.contains($0) } ?? false }
@@ -90,7 +114,11 @@ public struct RemindersSnapshot: Codable, Sendable, Equatable {
     public var items: [Item]
 
     public init(updatedAt: Date, timeZone: String, sources: [Source], lastError: String? = nil, items: [Item]) {
-        self.updatedAt = updatedAt; self.timeZone = timeZone; self.sources = sources; self.lastError = lastError; self.items = items
+        self.updatedAt = updatedAt
+        self.timeZone = timeZone
+        self.sources = sources
+        self.lastError = lastError
+        self.items = items
     }
 
     /// The snapshot in `root`, read tolerantly (`SnapshotReader`): items without an id or a
@@ -101,27 +129,33 @@ public struct RemindersSnapshot: Codable, Sendable, Equatable {
         var sources: [Source] = []
         for s in (json["sources"]?.arrayValue ?? []).prefix(maxSources) {
             guard let id = s["id"]?.stringValue, let kind = s["kind"]?.stringValue.flatMap(SourceKind.init(rawValue:)),
-                  let location = s["location"]?.stringValue else { continue }
-            sources.append(Source(id: id, name: s["name"]?.stringValue ?? id, kind: kind, location: location,
-                                  readOnly: s["readOnly"]?.boolValue ?? true, contentSHA256: s["contentSHA256"]?.stringValue,
-                                  ok: s["ok"]?.boolValue ?? false, error: s["error"]?.stringValue,
-                                  itemCount: s["itemCount"]?.finiteNumber.map { Int(max(0, min($0, 1e9))) } ?? 0))
+                let location = s["location"]?.stringValue
+            else { continue }
+            sources.append(
+                Source(
+                    id: id, name: s["name"]?.stringValue ?? id, kind: kind, location: location,
+                    readOnly: s["readOnly"]?.boolValue ?? true, contentSHA256: s["contentSHA256"]?.stringValue,
+                    ok: s["ok"]?.boolValue ?? false, error: s["error"]?.stringValue,
+                    itemCount: s["itemCount"]?.finiteNumber.map { Int(max(0, min($0, 1e9))) } ?? 0))
         }
         var items: [Item] = []
         for (index, i) in (json["items"]?.arrayValue ?? []).prefix(maxItems).enumerated() {
             guard let title = i["title"]?.stringValue else { continue }
             let priority = i["priority"]?.finiteNumber.flatMap { (1...9).contains($0) ? Int($0) : nil }
             let tags = i["tags"]?.arrayValue?.compactMap(\.stringValue).prefix(50)
-            items.append(Item(id: i["id"]?.stringValue ?? "item-\(index)", source: i["source"]?.stringValue ?? "",
-                              title: String(title.prefix(500)), done: i["done"]?.boolValue ?? false, due: i["due"]?.dateValue,
-                              dueIsDate: i["dueIsDate"]?.boolValue, dueDay: i["dueDay"]?.stringValue, priority: priority,
-                              list: i["list"]?.stringValue, tags: tags.map(Array.init), completedAt: i["completedAt"]?.dateValue,
-                              repeats: i["repeats"]?.stringValue, uid: i["uid"]?.stringValue))
+            items.append(
+                Item(
+                    id: i["id"]?.stringValue ?? "item-\(index)", source: i["source"]?.stringValue ?? "",
+                    title: String(title.prefix(500)), done: i["done"]?.boolValue ?? false, due: i["due"]?.dateValue,
+                    dueIsDate: i["dueIsDate"]?.boolValue, dueDay: i["dueDay"]?.stringValue, priority: priority,
+                    list: i["list"]?.stringValue, tags: tags.map(Array.init), completedAt: i["completedAt"]?.dateValue,
+                    repeats: i["repeats"]?.stringValue, uid: i["uid"]?.stringValue))
         }
         // A file without its time cannot be trusted to be fresh: the distant past makes it stale.
-        return RemindersSnapshot(updatedAt: json["updatedAt"]?.dateValue ?? .distantPast,
-                                 timeZone: json["timeZone"]?.stringValue ?? "", sources: sources,
-                                 lastError: json["lastError"]?.stringValue, items: items)
+        return RemindersSnapshot(
+            updatedAt: json["updatedAt"]?.dateValue ?? .distantPast,
+            timeZone: json["timeZone"]?.stringValue ?? "", sources: sources,
+            lastError: json["lastError"]?.stringValue, items: items)
     }
 
     public func source(_ id: String) -> Source? { sources.first { $0.id == id } }

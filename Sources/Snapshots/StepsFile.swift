@@ -15,9 +15,15 @@ public struct StepsFile: Codable, Sendable, Equatable {
         public var activeMinutes: Double?
         public var updatedAt: Date?
 
-        public init(date: String, steps: Int, distanceMeters: Double? = nil, activeMinutes: Double? = nil, updatedAt: Date? = nil) {
-            self.date = date; self.steps = steps; self.distanceMeters = distanceMeters
-            self.activeMinutes = activeMinutes; self.updatedAt = updatedAt
+        public init(
+            date: String, steps: Int, distanceMeters: Double? = nil, activeMinutes: Double? = nil,
+            updatedAt: Date? = nil
+        ) {
+            self.date = date
+            self.steps = steps
+            self.distanceMeters = distanceMeters
+            self.activeMinutes = activeMinutes
+            self.updatedAt = updatedAt
         }
     }
 
@@ -47,8 +53,11 @@ public struct ActivityFile: Codable, Sendable, Equatable {
         public var activeMinutes: Double?
 
         public init(date: String, updatedAt: Date, steps: Int, distanceMeters: Double?, activeMinutes: Double?) {
-            self.date = date; self.updatedAt = updatedAt; self.steps = steps
-            self.distanceMeters = distanceMeters; self.activeMinutes = activeMinutes
+            self.date = date
+            self.updatedAt = updatedAt
+            self.steps = steps
+            self.distanceMeters = distanceMeters
+            self.activeMinutes = activeMinutes
         }
     }
     public var schemaVersion = 1

@@ -20,10 +20,17 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         public var country: String?
         public var admin1: String?
 
-        public init(name: String, latitude: Double, longitude: Double, updatedAt: Date, timeZone: String? = nil,
-                    country: String? = nil, admin1: String? = nil) {
-            self.name = name; self.latitude = latitude; self.longitude = longitude; self.updatedAt = updatedAt
-            self.timeZone = timeZone; self.country = country; self.admin1 = admin1
+        public init(
+            name: String, latitude: Double, longitude: Double, updatedAt: Date, timeZone: String? = nil,
+            country: String? = nil, admin1: String? = nil
+        ) {
+            self.name = name
+            self.latitude = latitude
+            self.longitude = longitude
+            self.updatedAt = updatedAt
+            self.timeZone = timeZone
+            self.country = country
+            self.admin1 = admin1
         }
     }
 
@@ -35,10 +42,16 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         public var condition: String?
         public var symbol: String?
 
-        public init(time: Date, temperatureC: Double? = nil, precipitationChance: Double? = nil,
-                    precipitationMM: Double? = nil, condition: String? = nil, symbol: String? = nil) {
-            self.time = time; self.temperatureC = temperatureC; self.precipitationChance = precipitationChance
-            self.precipitationMM = precipitationMM; self.condition = condition; self.symbol = symbol
+        public init(
+            time: Date, temperatureC: Double? = nil, precipitationChance: Double? = nil,
+            precipitationMM: Double? = nil, condition: String? = nil, symbol: String? = nil
+        ) {
+            self.time = time
+            self.temperatureC = temperatureC
+            self.precipitationChance = precipitationChance
+            self.precipitationMM = precipitationMM
+            self.condition = condition
+            self.symbol = symbol
         }
     }
 
@@ -51,10 +64,16 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         public var condition: String?
         public var symbol: String?
 
-        public init(date: String, highC: Double? = nil, lowC: Double? = nil, precipitationChance: Double? = nil,
-                    condition: String? = nil, symbol: String? = nil) {
-            self.date = date; self.highC = highC; self.lowC = lowC; self.precipitationChance = precipitationChance
-            self.condition = condition; self.symbol = symbol
+        public init(
+            date: String, highC: Double? = nil, lowC: Double? = nil, precipitationChance: Double? = nil,
+            condition: String? = nil, symbol: String? = nil
+        ) {
+            self.date = date
+            self.highC = highC
+            self.lowC = lowC
+            self.precipitationChance = precipitationChance
+            self.condition = condition
+            self.symbol = symbol
         }
     }
 
@@ -67,7 +86,9 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         public var chance: [Double]
 
         public init(startsAt: Date, intensityMMh: [Double], chance: [Double]) {
-            self.startsAt = startsAt; self.intensityMMh = intensityMMh; self.chance = chance
+            self.startsAt = startsAt
+            self.intensityMMh = intensityMMh
+            self.chance = chance
         }
     }
 
@@ -98,20 +119,36 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         /// `hourly` keeps): the Forecast template's curve across each day. Absent in older files.
         public var temperatures: [HourTemperature]? = nil
 
-        public init(fetchedAt: Date, observedAt: Date, condition: String, symbol: String, weatherCode: Int,
-                    isDaylight: Bool? = nil, temperatureC: Double, apparentTemperatureC: Double? = nil,
-                    highC: Double? = nil, lowC: Double? = nil, precipitationChance: Double? = nil,
-                    humidity: Double? = nil, nowcast: String, nowcastSecondary: String? = nil,
-                    rainStartMinutes: Int? = nil, rainEndMinutes: Int? = nil, rainPeakIntensityMMh: Double,
-                    rainPeakChance: Double, minutes: Minutes? = nil, hourly: [Hour], daily: [Day],
-                    temperatures: [HourTemperature]? = nil) {
-            self.fetchedAt = fetchedAt; self.observedAt = observedAt; self.condition = condition; self.symbol = symbol
-            self.weatherCode = weatherCode; self.isDaylight = isDaylight; self.temperatureC = temperatureC
-            self.apparentTemperatureC = apparentTemperatureC; self.highC = highC; self.lowC = lowC
-            self.precipitationChance = precipitationChance; self.humidity = humidity; self.nowcast = nowcast
-            self.nowcastSecondary = nowcastSecondary; self.rainStartMinutes = rainStartMinutes
-            self.rainEndMinutes = rainEndMinutes; self.rainPeakIntensityMMh = rainPeakIntensityMMh
-            self.rainPeakChance = rainPeakChance; self.minutes = minutes; self.hourly = hourly; self.daily = daily
+        public init(
+            fetchedAt: Date, observedAt: Date, condition: String, symbol: String, weatherCode: Int,
+            isDaylight: Bool? = nil, temperatureC: Double, apparentTemperatureC: Double? = nil,
+            highC: Double? = nil, lowC: Double? = nil, precipitationChance: Double? = nil,
+            humidity: Double? = nil, nowcast: String, nowcastSecondary: String? = nil,
+            rainStartMinutes: Int? = nil, rainEndMinutes: Int? = nil, rainPeakIntensityMMh: Double,
+            rainPeakChance: Double, minutes: Minutes? = nil, hourly: [Hour], daily: [Day],
+            temperatures: [HourTemperature]? = nil
+        ) {
+            self.fetchedAt = fetchedAt
+            self.observedAt = observedAt
+            self.condition = condition
+            self.symbol = symbol
+            self.weatherCode = weatherCode
+            self.isDaylight = isDaylight
+            self.temperatureC = temperatureC
+            self.apparentTemperatureC = apparentTemperatureC
+            self.highC = highC
+            self.lowC = lowC
+            self.precipitationChance = precipitationChance
+            self.humidity = humidity
+            self.nowcast = nowcast
+            self.nowcastSecondary = nowcastSecondary
+            self.rainStartMinutes = rainStartMinutes
+            self.rainEndMinutes = rainEndMinutes
+            self.rainPeakIntensityMMh = rainPeakIntensityMMh
+            self.rainPeakChance = rainPeakChance
+            self.minutes = minutes
+            self.hourly = hourly
+            self.daily = daily
             self.temperatures = temperatures
         }
     }
@@ -121,7 +158,8 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         public var temperatureC: Double
 
         public init(time: Date, temperatureC: Double) {
-            self.time = time; self.temperatureC = temperatureC
+            self.time = time
+            self.temperatureC = temperatureC
         }
     }
 
@@ -132,7 +170,9 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         public var lastError: String?
 
         public init(lastAttemptAt: Date? = nil, lastSuccessAt: Date? = nil, lastError: String? = nil) {
-            self.lastAttemptAt = lastAttemptAt; self.lastSuccessAt = lastSuccessAt; self.lastError = lastError
+            self.lastAttemptAt = lastAttemptAt
+            self.lastSuccessAt = lastSuccessAt
+            self.lastError = lastError
         }
     }
 
@@ -178,9 +218,10 @@ extension WeatherFile.Day {
     /// A `daily` entry; nil without a `yyyy-MM-dd` date.
     public init?(reading json: JSONValue) {
         guard let date = json["date"]?.stringValue, date.utf8.count == 10 else { return nil }
-        self.init(date: date, highC: WeatherFile.plausible(json["highC"]), lowC: WeatherFile.plausible(json["lowC"]),
-                  precipitationChance: WeatherFile.chance(json["precipitationChance"]),
-                  condition: json["condition"]?.stringValue, symbol: json["symbol"]?.stringValue)
+        self.init(
+            date: date, highC: WeatherFile.plausible(json["highC"]), lowC: WeatherFile.plausible(json["lowC"]),
+            precipitationChance: WeatherFile.chance(json["precipitationChance"]),
+            condition: json["condition"]?.stringValue, symbol: json["symbol"]?.stringValue)
     }
 }
 
@@ -188,17 +229,20 @@ extension WeatherFile.Hour {
     /// An `hourly` entry; nil without a time.
     public init?(reading json: JSONValue) {
         guard let time = json["time"]?.dateValue else { return nil }
-        self.init(time: time, temperatureC: WeatherFile.plausible(json["temperatureC"]),
-                  precipitationChance: WeatherFile.chance(json["precipitationChance"]),
-                  precipitationMM: WeatherFile.plausible(json["precipitationMM"]),
-                  condition: json["condition"]?.stringValue, symbol: json["symbol"]?.stringValue)
+        self.init(
+            time: time, temperatureC: WeatherFile.plausible(json["temperatureC"]),
+            precipitationChance: WeatherFile.chance(json["precipitationChance"]),
+            precipitationMM: WeatherFile.plausible(json["precipitationMM"]),
+            condition: json["condition"]?.stringValue, symbol: json["symbol"]?.stringValue)
     }
 }
 
 extension WeatherFile.HourTemperature {
     /// A `temperatures` (or, in older files, `hourly`) entry; nil without a time and a temperature.
     public init?(reading json: JSONValue) {
-        guard let time = json["time"]?.dateValue, let t = WeatherFile.plausible(json["temperatureC"]) else { return nil }
+        guard let time = json["time"]?.dateValue, let t = WeatherFile.plausible(json["temperatureC"]) else {
+            return nil
+        }
         self.init(time: time, temperatureC: t)
     }
 }

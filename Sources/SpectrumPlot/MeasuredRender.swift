@@ -5,11 +5,14 @@ import NoiseDSP
 public enum MeasuredRender {
     public static let maximumSeconds = 300.0
 
-    public static func render(layers: [LayerSettings], masterVolume: Float, seconds: Double, seed: UInt64,
-                              sampleRate: Double = 48000) -> [[Float]] {
+    public static func render(
+        layers: [LayerSettings], masterVolume: Float, seconds: Double, seed: UInt64,
+        sampleRate: Double = 48000
+    ) -> [[Float]] {
         let block = 4096
-        let machine = NoiseMachine(spec: ProcessSpec(sampleRate: sampleRate, maximumFrameCount: block, channelCount: 2),
-                                   seed: seed, layers: layers, masterVolume: masterVolume)
+        let machine = NoiseMachine(
+            spec: ProcessSpec(sampleRate: sampleRate, maximumFrameCount: block, channelCount: 2),
+            seed: seed, layers: layers, masterVolume: masterVolume)
         machine.preroll()
         let total = Int(min(seconds, maximumSeconds) * sampleRate)
         var out: [[Float]] = [[], []]

@@ -1,9 +1,9 @@
 import CCairo
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Draws `SpectrumCurves` with Cairo and Pango (Inter): dB against log frequency, 20 Hz–20 kHz,
@@ -65,7 +65,9 @@ public enum SpectrumChart {
     static func draw(_ curves: SpectrumCurves, on surface: OpaquePointer) throws {
         guard let cr = cairo_create(surface) else { throw DrawError(description: "cannot create a Cairo context") }
         defer { cairo_destroy(cr) }
-        func colour(_ c: (Double, Double, Double), _ alpha: Double = 1) { cairo_set_source_rgba(cr, c.0, c.1, c.2, alpha) }
+        func colour(_ c: (Double, Double, Double), _ alpha: Double = 1) {
+            cairo_set_source_rgba(cr, c.0, c.1, c.2, alpha)
+        }
 
         colour(background)
         cairo_paint(cr)
@@ -78,7 +80,9 @@ public enum SpectrumChart {
         let range = dbRange(curves)
         let logLow = log10(SpectrumCurves.lowHz), logHigh = log10(SpectrumCurves.highHz)
         func x(_ hz: Double) -> Double { left + (log10(hz) - logLow) / (logHigh - logLow) * (right - left) }
-        func y(_ db: Double) -> Double { bottom - (min(max(db, range.low), range.high) - range.low) / (range.high - range.low) * (bottom - top) }
+        func y(_ db: Double) -> Double {
+            bottom - (min(max(db, range.low), range.high) - range.low) / (range.high - range.low) * (bottom - top)
+        }
 
         // Grid: every decade's 1-2-5 steps labelled, the others faint.
         cairo_set_line_width(cr, 1)
@@ -130,7 +134,9 @@ public enum SpectrumChart {
             var penDown = false
             for (i, v) in values.enumerated() {
                 let px = x(curves.frequenciesHz[i]), py = y(v)
-                let visible = v > range.low || (i > 0 && values[i - 1] > range.low) || (i + 1 < values.count && values[i + 1] > range.low)
+                let visible =
+                    v > range.low || (i > 0 && values[i - 1] > range.low)
+                    || (i + 1 < values.count && values[i + 1] > range.low)
                 if visible {
                     if penDown { cairo_line_to(cr, px, py) } else { cairo_move_to(cr, px, py) }
                 }
@@ -161,8 +167,12 @@ public enum SpectrumChart {
         // Title and legend.
         Text.draw(cr, curves.title, size: 20, weight: "Semi-Bold", colour: text, x: left, y: 18, align: .left)
         var entries: [(String, (Double, Double, Double), Double, Bool)] = [("Total", text, 3.25, false)]
-        if let s = curves.measuredSeconds { entries.append(("Measured (\(formatSeconds(s)) render)", measuredColour, 2, true)) }
-        for layer in curves.layers { entries.append((layer.label, layerColours[layer.index % layerColours.count], 2.25, false)) }
+        if let s = curves.measuredSeconds {
+            entries.append(("Measured (\(formatSeconds(s)) render)", measuredColour, 2, true))
+        }
+        for layer in curves.layers {
+            entries.append((layer.label, layerColours[layer.index % layerColours.count], 2.25, false))
+        }
         let rowHeight = 22.0
         let legendWidth = entries.map { Text.size(cr, $0.0, size: 13).width }.max()! + 56
         let legendLeft = right - legendWidth - 14, legendTop = top + 14
@@ -184,11 +194,14 @@ public enum SpectrumChart {
             Text.draw(cr, e.0, size: 13, colour: text, x: legendLeft + 48, y: rowY, align: .left)
         }
         let status = cairo_status(cr)
-        guard status == CAIRO_STATUS_SUCCESS else { throw DrawError(description: String(cString: cairo_status_to_string(status))) }
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw DrawError(description: String(cString: cairo_status_to_string(status)))
+        }
     }
 
     static func formatSeconds(_ s: Double) -> String {
-        s >= 60 && s.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(s / 60)) min" : (s == s.rounded() ? "\(Int(s)) s" : "\(s) s")
+        s >= 60 && s.truncatingRemainder(dividingBy: 60) == 0
+            ? "\(Int(s / 60)) min" : (s == s.rounded() ? "\(Int(s)) s" : "\(s) s")
     }
 }
 
@@ -205,7 +218,9 @@ enum Text {
         return layout
     }
 
-    static func size(_ cr: OpaquePointer, _ string: String, size: Double, weight: String = "") -> (width: Double, height: Double) {
+    static func size(_ cr: OpaquePointer, _ string: String, size: Double, weight: String = "") -> (
+        width: Double, height: Double
+    ) {
         guard let l = layout(cr, string, size: size, weight: weight) else { return (0, 0) }
         defer { g_object_unref(UnsafeMutableRawPointer(l)) }
         var w: Int32 = 0, h: Int32 = 0
@@ -213,13 +228,20 @@ enum Text {
         return (Double(w), Double(h))
     }
 
-    static func draw(_ cr: OpaquePointer, _ string: String, size: Double, weight: String = "", colour: (Double, Double, Double),
-                     x: Double, y: Double, align: Align) {
+    static func draw(
+        _ cr: OpaquePointer, _ string: String, size: Double, weight: String = "", colour: (Double, Double, Double),
+        x: Double, y: Double, align: Align
+    ) {
         guard let l = layout(cr, string, size: size, weight: weight) else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(l)) }
         var w: Int32 = 0, h: Int32 = 0
         pango_layout_get_pixel_size(l, &w, &h)
-        let dx: Double = switch align { case .left: 0; case .centre: -Double(w) / 2; case .right: -Double(w) }
+        let dx: Double =
+            switch align {
+            case .left: 0
+            case .centre: -Double(w) / 2
+            case .right: -Double(w)
+            }
         cairo_set_source_rgb(cr, colour.0, colour.1, colour.2)
         cairo_move_to(cr, x + dx, y)
         pango_cairo_show_layout(cr, l)

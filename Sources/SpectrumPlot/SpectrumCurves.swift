@@ -1,9 +1,9 @@
 import NoiseDSP
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A mix's spectrum as curves: each layer's and the total, in dBFS per third-octave band (the power
@@ -43,15 +43,18 @@ public struct SpectrumCurves: Sendable, Equatable {
     static func db(_ power: Double) -> Double { power > 0 ? max(floorDb, 10 * log10(power)) : floorDb }
 
     /// Predicted curves of `layers` at `masterVolume` (from `LoudnessModel`, the engine's own filters).
-    public init(title: String, layers settings: [LayerSettings], labels: [String], masterVolume: Float,
-                model: LoudnessModel, frequenciesHz: [Double] = SpectrumCurves.frequencies()) {
+    public init(
+        title: String, layers settings: [LayerSettings], labels: [String], masterVolume: Float,
+        model: LoudnessModel, frequenciesHz: [Double] = SpectrumCurves.frequencies()
+    ) {
         self.title = title
         self.frequenciesHz = frequenciesHz
         var total = [Double](repeating: 0, count: frequenciesHz.count)
         var out: [Layer] = []
         for (i, s) in settings.enumerated() where s.isEnabled && s.volume > 0 {
             let powers = frequenciesHz.map { f in
-                model.layerDensity(s, masterVolume: masterVolume, atHz: min(f, 0.499 * model.sampleRate)) * f * Self.thirdOctaveWidth
+                model.layerDensity(s, masterVolume: masterVolume, atHz: min(f, 0.499 * model.sampleRate)) * f
+                    * Self.thirdOctaveWidth
             }
             for j in powers.indices { total[j] += powers[j] }
             out.append(Layer(index: i, label: i < labels.count ? labels[i] : "layer \(i + 1)", db: powers.map(Self.db)))
@@ -82,9 +85,15 @@ public enum MeasuredSpectrum {
         var j = 0
         for i in 1..<n {
             var bit = n >> 1
-            while j & bit != 0 { j ^= bit; bit >>= 1 }
+            while j & bit != 0 {
+                j ^= bit
+                bit >>= 1
+            }
             j |= bit
-            if i < j { re.swapAt(i, j); im.swapAt(i, j) }
+            if i < j {
+                re.swapAt(i, j)
+                im.swapAt(i, j)
+            }
         }
         var len = 2
         while len <= n {
@@ -98,8 +107,10 @@ public enum MeasuredSpectrum {
                     let a = i + k, b = a + half
                     let tr = re[b] * wr[k] - im[b] * wi[k]
                     let ti = re[b] * wi[k] + im[b] * wr[k]
-                    re[b] = re[a] - tr; im[b] = im[a] - ti
-                    re[a] += tr; im[a] += ti
+                    re[b] = re[a] - tr
+                    im[b] = im[a] - ti
+                    re[a] += tr
+                    im[a] += ti
                 }
                 i += len
             }
@@ -108,7 +119,9 @@ public enum MeasuredSpectrum {
     }
 
     /// One-sided power spectral density (power per Hz), Hann window, 50 % overlap.
-    public static func welch(_ x: [Float], sampleRate: Double, segment: Int = 16384) -> (binHz: Double, density: [Double]) {
+    public static func welch(_ x: [Float], sampleRate: Double, segment: Int = 16384) -> (
+        binHz: Double, density: [Double]
+    ) {
         let window = (0..<segment).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(segment)) }
         let windowPower = window.reduce(0) { $0 + $1 * $1 }
         var acc = [Double](repeating: 0, count: segment / 2 + 1)
@@ -131,7 +144,10 @@ public enum MeasuredSpectrum {
     public static func bandPower(density: [Double], binHz: Double, centreHz: Double, fraction: Double) -> Double {
         let lo = centreHz * pow(2, -0.5 / fraction), hi = centreHz * pow(2, 0.5 / fraction)
         var first = Int((lo / binHz).rounded(.up)), last = Int((hi / binHz).rounded(.down))
-        if first > last { first = Int((centreHz / binHz).rounded()); last = first }
+        if first > last {
+            first = Int((centreHz / binHz).rounded())
+            last = first
+        }
         var sum = 0.0, n = 0
         for k in first...last where k >= 0 && k < density.count {
             sum += density[k]

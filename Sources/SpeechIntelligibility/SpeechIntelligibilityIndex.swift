@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The Speech Intelligibility Index of ANSI S3.5-1997, one-third-octave band procedure (its
@@ -12,8 +12,10 @@ import Darwin
 /// index, the less of the talker's words get through, so the better the noise hides chatter.
 public enum SpeechIntelligibilityIndex {
     /// The 18 bands' centre frequencies, Hz.
-    public static let bandCentresHz: [Double] = [160, 200, 250, 315, 400, 500, 630, 800, 1000, 1250, 1600, 2000,
-                                                  2500, 3150, 4000, 5000, 6300, 8000]
+    public static let bandCentresHz: [Double] = [
+        160, 200, 250, 315, 400, 500, 630, 800, 1000, 1250, 1600, 2000,
+        2500, 3150, 4000, 5000, 6300, 8000,
+    ]
     /// Each band's bandwidth in dB (10·log10 of its width in Hz): spectrum level + this = band level.
     public static let bandwidthDb: [Double] = (0..<18).map { 15.65 + Double($0) }
     /// Band importance for average speech (Table 3): the share of the speech cues each band carries.
@@ -28,15 +30,19 @@ public enum SpeechIntelligibilityIndex {
         9.33, 5.31, 2.59, 1.13,
     ]
     /// The reference internal noise spectrum level, dB (Table 3): what a normal ear hears as its own floor.
-    static let internalNoiseDb: [Double] = [0.6, -1.7, -3.9, -6.1, -8.2, -9.7, -10.8, -11.9, -12.5, -13.5, -15.4,
-                                            -17.7, -21.2, -24.2, -25.9, -23.6, -15.8, -7.1]
+    static let internalNoiseDb: [Double] = [
+        0.6, -1.7, -3.9, -6.1, -8.2, -9.7, -10.8, -11.9, -12.5, -13.5, -15.4,
+        -17.7, -21.2, -24.2, -25.9, -23.6, -15.8, -7.1,
+    ]
     /// The standard's stand-in for "no noise" (its section 4.2 note).
     public static let quietDb = -50.0
 
     /// The index for equivalent speech, noise and hearing-threshold spectrum levels (dB per Hz, 18
     /// bands each; a threshold of 0 dB HL is normal hearing) and a band importance function.
-    public static func index(speechDb: [Double], noiseDb: [Double], thresholdDb: [Double] = Array(repeating: 0, count: 18),
-                             importance: [Double] = averageSpeechImportance) -> Double {
+    public static func index(
+        speechDb: [Double], noiseDb: [Double], thresholdDb: [Double] = Array(repeating: 0, count: 18),
+        importance: [Double] = averageSpeechImportance
+    ) -> Double {
         precondition(speechDb.count == 18 && noiseDb.count == 18 && thresholdDb.count == 18 && importance.count == 18)
         let f = bandCentresHz
         // 4.3.2: the speech masks itself 24 dB down; the louder of that and the noise masks.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 enum PasswordDatabase {
@@ -11,7 +11,8 @@ enum PasswordDatabase {
         var found: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 4096)
         guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil,
-              let dir = entry.pw_dir else { return nil }
+            let dir = entry.pw_dir
+        else { return nil }
         return String(cString: dir)
     }
 }

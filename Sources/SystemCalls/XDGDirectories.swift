@@ -34,9 +34,9 @@ public struct XDGDirectories: Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 extension XDGDirectories {

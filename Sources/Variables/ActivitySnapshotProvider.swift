@@ -39,7 +39,9 @@ public struct ActivitySnapshotProvider: DictionaryKeySource {
 
     func values(in context: RenderContext, formatters: FormatterCache) -> [String: String] {
         var v: [String: String] = ["__activity_access": access ?? "unknown"]
-        guard let todayNumber, todayNumber == CivilTime.local(context.now, in: context.timeZone).dayNumber else { return v }
+        guard let todayNumber, todayNumber == CivilTime.local(context.now, in: context.timeZone).dayNumber else {
+            return v
+        }
         if let at = updatedAt { v["__activity_updated_iso"] = CivilTime.isoUTC(at, fractionalSeconds: false) }
         if let steps { v["__activity_steps_today"] = Self.whole(steps) }
         if let flights { v["__activity_flights_today"] = Self.whole(flights) }

@@ -44,7 +44,8 @@ public struct CalendarSnapshotProvider: DictionaryKeySource {
         if let lastError, !lastError.isEmpty { v["__calendar_error"] = lastError }
         let today = CivilTime.local(now, in: context.timeZone)
         let todayStart = today.startOfDay(in: context.timeZone)
-        let tomorrowStart = CivilTime.local(todayStart.addingTimeInterval(36 * 3600), in: context.timeZone).startOfDay(in: context.timeZone)
+        let tomorrowStart = CivilTime.local(todayStart.addingTimeInterval(36 * 3600), in: context.timeZone).startOfDay(
+            in: context.timeZone)
         let live = upcoming.filter { $0.effectiveEnd > now }
         let timedToday = live.filter { !$0.isAllDay && $0.start < tomorrowStart }
         v["__calendar_today_count"] = String(timedToday.count)
@@ -62,12 +63,15 @@ public struct CalendarSnapshotProvider: DictionaryKeySource {
     /// ends, only the start when there is no end. `__calendar_*_range` and the Next Up widget
     /// both say it this way.
     static func timeRange(start: Date, end: Date?, formatters: FormatterCache) -> String {
-        let shortTime = formatters.date(pattern: DateFormatter.dateFormat(fromTemplate: "jmm", options: 0, locale: formatters.locale) ?? "HH:mm")
+        let shortTime = formatters.date(
+            pattern: DateFormatter.dateFormat(fromTemplate: "jmm", options: 0, locale: formatters.locale) ?? "HH:mm")
         guard let end else { return shortTime.string(from: start) }
         return "\(shortTime.string(from: start))–\(shortTime.string(from: end))"
     }
 
-    func describe(_ e: Event, as name: String, into v: inout [String: String], context: RenderContext, formatters: FormatterCache) {
+    func describe(
+        _ e: Event, as name: String, into v: inout [String: String], context: RenderContext, formatters: FormatterCache
+    ) {
         let key = "__calendar_\(name)_"
         let now = context.now
         v[key + "title"] = e.title
@@ -78,7 +82,8 @@ public struct CalendarSnapshotProvider: DictionaryKeySource {
         v[key + "end_iso"] = CivilTime.isoUTC(e.effectiveEnd, fractionalSeconds: false)
         v[key + "start"] = CivilTime.local(e.start, in: context.timeZone).hourMinute
         v[key + "end"] = CivilTime.local(e.effectiveEnd, in: context.timeZone).hourMinute
-        v[key + "range"] = e.isAllDay ? "All day" : Self.timeRange(start: e.start, end: e.effectiveEnd, formatters: formatters)
+        v[key + "range"] =
+            e.isAllDay ? "All day" : Self.timeRange(start: e.start, end: e.effectiveEnd, formatters: formatters)
         let seconds = e.start.timeIntervalSince(now)
         v[key + "in_min"] = String(max(0, Int((seconds / 60).rounded(.up))))
         let end = e.effectiveEnd
@@ -97,7 +102,8 @@ public struct CalendarSnapshotProvider: DictionaryKeySource {
     }
 
     /// Notes §5: Now · Nm · Nh · Nd (calendar days, under 14) · "MMM d".
-    static func shortCountdown(to start: Date, now: Date, context: RenderContext, formatters: FormatterCache) -> String {
+    static func shortCountdown(to start: Date, now: Date, context: RenderContext, formatters: FormatterCache) -> String
+    {
         let dt = start.timeIntervalSince(now)
         if dt <= 0 { return "Now" }
         let minutes = Int(dt / 60)
@@ -105,11 +111,14 @@ public struct CalendarSnapshotProvider: DictionaryKeySource {
         if minutes / 60 < 24 { return "\(minutes / 60)h" }
         let days = max(1, dayDifference(start, now: now, in: context.timeZone))
         if days < 14 { return "\(days)d" }
-        return formatters.date(pattern: DateFormatter.dateFormat(fromTemplate: "MMMd", options: 0, locale: context.locale)).string(from: start)
+        return formatters.date(
+            pattern: DateFormatter.dateFormat(fromTemplate: "MMMd", options: 0, locale: context.locale)
+        ).string(from: start)
     }
 
     /// Notes §5: Now · Soon · In N min · In N hr · Tomorrow · In N days · On EEE MMM d.
-    static func countdownLabel(to start: Date, now: Date, context: RenderContext, formatters: FormatterCache) -> String {
+    static func countdownLabel(to start: Date, now: Date, context: RenderContext, formatters: FormatterCache) -> String
+    {
         let dt = start.timeIntervalSince(now)
         if dt <= 0 { return "Now" }
         let minutes = Int(dt / 60)
@@ -119,6 +128,9 @@ public struct CalendarSnapshotProvider: DictionaryKeySource {
         let days = max(1, dayDifference(start, now: now, in: context.timeZone))
         if days == 1 { return "Tomorrow" }
         if days < 7 { return "In \(days) days" }
-        return "On " + formatters.date(pattern: DateFormatter.dateFormat(fromTemplate: "EEEMMMd", options: 0, locale: context.locale)).string(from: start)
+        return "On "
+            + formatters.date(
+                pattern: DateFormatter.dateFormat(fromTemplate: "EEEMMMd", options: 0, locale: context.locale)
+            ).string(from: start)
     }
 }

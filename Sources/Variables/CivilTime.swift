@@ -7,15 +7,19 @@ import SharedStore
 /// `__today` into a Buddhist-era year).
 public struct CivilTime: Equatable, Sendable {
     public var year: Int
-    public var month: Int   // 1...12
-    public var day: Int     // 1...31
+    public var month: Int  // 1...12
+    public var day: Int  // 1...31
     public var hour: Int = 0
     public var minute: Int = 0
     public var second: Int = 0
 
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-        self.year = year; self.month = month; self.day = day
-        self.hour = hour; self.minute = minute; self.second = second
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
     }
 
     /// Days since 1970-01-01 for a Gregorian date (valid for any year the parser accepts).
@@ -64,8 +68,9 @@ public struct CivilTime: Equatable, Sendable {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let ymd = date(daysSinceEpoch: days)
-        return CivilTime(year: ymd.year, month: ymd.month, day: ymd.day,
-                         hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
+        return CivilTime(
+            year: ymd.year, month: ymd.month, day: ymd.day,
+            hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
     }
 
     /// Seconds since the epoch of this wall-clock time, as if it were UTC.
@@ -134,9 +139,10 @@ extension CivilTime {
     public static func dayNumber<S: StringProtocol>(_ stamp: S) -> Int? {
         var scanner = DateParsing.Scanner(bytes: Array(stamp.utf8))
         guard let year = scanner.number(minDigits: 4, maxDigits: 4), scanner.take("-"),
-              let month = scanner.number(minDigits: 2, maxDigits: 2), (1...12).contains(month), scanner.take("-"),
-              let day = scanner.number(minDigits: 2, maxDigits: 2), scanner.atEnd,
-              (1...daysInMonth(year: year, month: month)).contains(day) else { return nil }
+            let month = scanner.number(minDigits: 2, maxDigits: 2), (1...12).contains(month), scanner.take("-"),
+            let day = scanner.number(minDigits: 2, maxDigits: 2), scanner.atEnd,
+            (1...daysInMonth(year: year, month: month)).contains(day)
+        else { return nil }
         return daysSinceEpoch(year: year, month: month, day: day)
     }
 

@@ -27,7 +27,9 @@ public enum DateParsing {
         var timeOnly = Scanner(bytes: bytes)
         if let (hour, minute) = timeOnly.hourMinuteOnly() {
             var today = CivilTime.local(now, in: timeZone)
-            today.hour = hour; today.minute = minute; today.second = 0
+            today.hour = hour
+            today.minute = minute
+            today.second = 0
             return today.instant(in: timeZone)
         }
         return nil
@@ -57,13 +59,17 @@ public enum DateParsing {
         var i = 0
         if bytes.first == UInt8(ascii: "-") { i = 1 }
         var digits = 0
-        while i < bytes.count, NumberText.isDigit(bytes[i]) { i += 1; digits += 1 }
+        while i < bytes.count, NumberText.isDigit(bytes[i]) {
+            i += 1
+            digits += 1
+        }
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             i += 1
             while i < bytes.count, NumberText.isDigit(bytes[i]) { i += 1 }
         }
         guard digits > 0, i == bytes.count, digits <= 16,
-              let value = Double(String(decoding: bytes, as: UTF8.self)) else { return nil }
+            let value = Double(String(decoding: bytes, as: UTF8.self))
+        else { return nil }
         let seconds = Swift.abs(value) >= millisecondThreshold ? value / 1000 : value
         guard seconds >= CivilTime.earliestSeconds, seconds <= CivilTime.latestSeconds else { return nil }
         return Date(timeIntervalSince1970: seconds)
@@ -103,10 +109,12 @@ public enum DateParsing {
             let separator = bytes[index]
             index += 1
             guard let month = number(minDigits: 1, maxDigits: 2), (1...12).contains(month),
-                  index < bytes.count, bytes[index] == separator else { return nil }
+                index < bytes.count, bytes[index] == separator
+            else { return nil }
             index += 1
             guard let day = number(minDigits: 1, maxDigits: 2),
-                  (1...CivilTime.daysInMonth(year: year, month: month)).contains(day) else { return nil }
+                (1...CivilTime.daysInMonth(year: year, month: month)).contains(day)
+            else { return nil }
             var civil = CivilTime(year: year, month: month, day: day)
             if atEnd { return civil.instant(in: timeZone) }
             guard take("T") || take("t") || take(" ") else { return nil }
@@ -121,7 +129,8 @@ public enum DateParsing {
                     let fractionStart = index
                     while index < bytes.count, NumberText.isDigit(bytes[index]) { index += 1 }
                     guard index > fractionStart, index - fractionStart <= 9 else { return nil }
-                    fraction = Double(String(decoding: bytes[fractionStart..<index], as: UTF8.self))
+                    fraction =
+                        Double(String(decoding: bytes[fractionStart..<index], as: UTF8.self))
                         .map { $0 / pow(10, Double(index - fractionStart)) } ?? 0
                 }
             }
@@ -142,7 +151,8 @@ public enum DateParsing {
 
         mutating func hourMinute() -> (Int, Int)? {
             guard let hour = number(minDigits: 1, maxDigits: 2), hour <= 23, take(":"),
-                  let minute = number(minDigits: 2, maxDigits: 2), minute <= 59 else { return nil }
+                let minute = number(minDigits: 2, maxDigits: 2), minute <= 59
+            else { return nil }
             return (hour, minute)
         }
 

@@ -8,7 +8,8 @@ import Foundation
 /// date filters pass values that are not dates through.
 public enum Filter: Equatable, Sendable {
     case upper, lower, title, trim
-    case prefix(String), suffix(String)
+    case prefix(String)
+    case suffix(String)
     /// Zero-pads to this many characters, capped at `maximumPadWidth`.
     case pad(width: Int)
     case number(fractionDigits: Int?)
@@ -57,23 +58,38 @@ public enum Filter: Equatable, Sendable {
         case "prefix": self = .prefix(argument ?? "")
         case "suffix": self = .suffix(argument ?? "")
         case "pad":
-            guard let width = digits(max: Self.maximumPadWidth), let width else { self = .ignored; return }
+            guard let width = digits(max: Self.maximumPadWidth), let width else {
+                self = .ignored
+                return
+            }
             self = .pad(width: width)
         case "number":
-            guard let n = digits(max: Self.maximumFractionDigits) else { self = .ignored; return }
+            guard let n = digits(max: Self.maximumFractionDigits) else {
+                self = .ignored
+                return
+            }
             self = .number(fractionDigits: n)
         case "percent":
-            guard let n = digits(max: Self.maximumFractionDigits) else { self = .ignored; return }
+            guard let n = digits(max: Self.maximumFractionDigits) else {
+                self = .ignored
+                return
+            }
             self = .percent(fractionDigits: n)
         case "currency":
-            guard let code = trimmedArgument, !code.isEmpty else { self = .currency(code: nil); return }
+            guard let code = trimmedArgument, !code.isEmpty else {
+                self = .currency(code: nil)
+                return
+            }
             guard code.utf8.count == 3, code.utf8.allSatisfy({ ($0 | 0x20) &- UInt8(ascii: "a") < 26 }) else {
                 self = .ignored
                 return
             }
             self = .currency(code: code.uppercased())
         case "round":
-            guard let n = digits(max: Self.maximumFractionDigits) else { self = .ignored; return }
+            guard let n = digits(max: Self.maximumFractionDigits) else {
+                self = .ignored
+                return
+            }
             self = .round(decimals: n ?? 0)
         case "floor": self = .floor
         case "ceil": self = .ceil
@@ -95,15 +111,22 @@ public enum Filter: Equatable, Sendable {
         case "sincehours": self = .since(unitSeconds: 3600)
         case "sinceminutes": self = .since(unitSeconds: 60)
         case "plural":
-            guard let argument, !argument.isEmpty else { self = .ignored; return }
+            guard let argument, !argument.isEmpty else {
+                self = .ignored
+                return
+            }
             if let split = argument.firstIndex(of: ":") {
-                self = .plural(singular: String(argument[..<split]),
-                               plural: String(argument[argument.index(after: split)...]))
+                self = .plural(
+                    singular: String(argument[..<split]),
+                    plural: String(argument[argument.index(after: split)...]))
             } else {
                 self = .plural(singular: argument, plural: argument + "s")
             }
         case "bar":
-            guard let width = digits(max: Self.maximumBarWidth) else { self = .ignored; return }
+            guard let width = digits(max: Self.maximumBarWidth) else {
+                self = .ignored
+                return
+            }
             self = .bar(width: width ?? Self.defaultBarWidth)
         default: self = .ignored
         }

@@ -34,7 +34,8 @@ public final class FormatterCache {
     }
 
     enum NumberKind: Hashable {
-        case decimal, percent, currency(code: String?)
+        case decimal, percent
+        case currency(code: String?)
     }
 
     private struct NumberKey: Hashable {
@@ -50,8 +51,10 @@ public final class FormatterCache {
     }
 
     /// The cached value of one time key for the context's clock, made by `make` on first use.
-    func timeKey(_ field: WritableKeyPath<TimeKeyValues, String?>, in context: RenderContext,
-                 make: () -> String) -> String {
+    func timeKey(
+        _ field: WritableKeyPath<TimeKeyValues, String?>, in context: RenderContext,
+        make: () -> String
+    ) -> String {
         // A caller of the public `BuiltInKeySource` API may pass a cache made for another zone or
         // locale; its cached values would be wrong for this context.
         guard matches(context) else { return make() }

@@ -71,7 +71,8 @@ public enum KeyCanonicaliser {
         let isBuiltIn = first == UInt8(ascii: "_") && second == UInt8(ascii: "_")
         for byte in utf8 {
             guard byte < 0x80, !isWhitespace(Unicode.Scalar(byte)), byte &- UInt8(ascii: "A") >= 26,
-                  isBuiltIn || byte != UInt8(ascii: "_") else { return false }
+                isBuiltIn || byte != UInt8(ascii: "_")
+            else { return false }
         }
         return true
     }

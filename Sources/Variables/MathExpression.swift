@@ -39,14 +39,17 @@ public struct MathExpression {
 
     /// Evaluates `source`. `now` is the render clock for `now()`; `resolve` returns a variable's
     /// text, or nil when it is missing. Missing and non-numeric values count as 0.
-    public static func evaluate<S: StringProtocol>(_ source: S, now: Date,
-                                                   resolve: (Reference) -> String?) throws(MathError) -> Double {
+    public static func evaluate<S: StringProtocol>(
+        _ source: S, now: Date,
+        resolve: (Reference) -> String?
+    ) throws(MathError) -> Double {
         // Parsing the string's own UTF-8 storage saves copying it into an array per evaluation.
         func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Double, MathError> {
             var parser = Parser(bytes: bytes, now: now)
             return Result { () throws(MathError) in try parser.run(resolve) }
         }
-        let result = source.utf8.withContiguousStorageIfAvailable(run)
+        let result =
+            source.utf8.withContiguousStorageIfAvailable(run)
             ?? Array(source.utf8).withUnsafeBufferPointer(run)
         return try result.get()
     }
@@ -164,22 +167,32 @@ public struct MathExpression {
         mutating func number() throws(MathError) -> Double {
             let start = index
             var digits = 0
-            while let b = current, NumberText.isDigit(b) { index += 1; digits += 1 }
+            while let b = current, NumberText.isDigit(b) {
+                index += 1
+                digits += 1
+            }
             if current == UInt8(ascii: ".") {
                 index += 1
-                while let b = current, NumberText.isDigit(b) { index += 1; digits += 1 }
+                while let b = current, NumberText.isDigit(b) {
+                    index += 1
+                    digits += 1
+                }
             }
             guard digits > 0 else { throw .syntax(offset: start, expected: "a digit") }
             // An exponent only when digits follow, so `2e` is not silently read as 2.
             if let b = current, b == UInt8(ascii: "e") || b == UInt8(ascii: "E") {
                 var look = index + 1
-                if look < bytes.count, bytes[look] == UInt8(ascii: "+") || bytes[look] == UInt8(ascii: "-") { look += 1 }
+                if look < bytes.count, bytes[look] == UInt8(ascii: "+") || bytes[look] == UInt8(ascii: "-") {
+                    look += 1
+                }
                 if look < bytes.count, NumberText.isDigit(bytes[look]) {
                     index = look
                     while let d = current, NumberText.isDigit(d) { index += 1 }
                 }
             }
-            guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) else {
+            guard
+                let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+            else {
                 throw .syntax(offset: start, expected: "a number")
             }
             return try finite(value)
@@ -225,7 +238,10 @@ public struct MathExpression {
 
             mutating func append(_ x: Double) {
                 switch count {
-                case 0: leading.0 = x; minimum = x; maximum = x
+                case 0:
+                    leading.0 = x
+                    minimum = x
+                    maximum = x
                 case 1: leading.1 = x
                 case 2: leading.2 = x
                 default: break
@@ -264,14 +280,30 @@ public struct MathExpression {
                 // Bounds given the wrong way round are swapped rather than rejected.
                 let lo = Swift.min(a[1], a[2]), hi = Swift.max(a[1], a[2])
                 return Swift.min(Swift.max(a[0], lo), hi)
-            case "abs": try need(1); return Swift.abs(a[0])
-            case "floor": try need(1); return a[0].rounded(.down)
-            case "ceil": try need(1); return a[0].rounded(.up)
-            case "round": try need(1); return a[0].rounded(.toNearestOrAwayFromZero)
-            case "pow": try need(2); return Foundation.pow(a[0], a[1])
-            case "sqrt": try need(1); return a[0].squareRoot()
-            case "log": try need(1); return a[0] > 0 ? Foundation.log(a[0]) : 0
-            case "exp": try need(1); return Foundation.exp(a[0])
+            case "abs":
+                try need(1)
+                return Swift.abs(a[0])
+            case "floor":
+                try need(1)
+                return a[0].rounded(.down)
+            case "ceil":
+                try need(1)
+                return a[0].rounded(.up)
+            case "round":
+                try need(1)
+                return a[0].rounded(.toNearestOrAwayFromZero)
+            case "pow":
+                try need(2)
+                return Foundation.pow(a[0], a[1])
+            case "sqrt":
+                try need(1)
+                return a[0].squareRoot()
+            case "log":
+                try need(1)
+                return a[0] > 0 ? Foundation.log(a[0]) : 0
+            case "exp":
+                try need(1)
+                return Foundation.exp(a[0])
             default: throw .unknownFunction(name)
             }
         }
@@ -286,7 +318,8 @@ public struct MathExpression {
                 let start = index
                 while let b = current, b != quote { index += 1 }
                 guard current == quote else { throw .syntax(offset: index, expected: "a closing quote") }
-                reference = .quoted(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                reference = .quoted(
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
                 index += 1
             } else if let b = current, Self.isNameStart(b) {
                 reference = .identifier(identifier())

@@ -30,8 +30,10 @@ public struct NoiseStatusProvider: DictionaryKeySource {
         /// Seconds since the writing player's heartbeat was refreshed, when one was found for its pid.
         public var heartbeatAgeSeconds: Double?
 
-        public init(state: String? = nil, presetName: String? = nil, masterVolume: Double? = nil,
-                    audibleLayerCount: Int? = nil, timerRemainingSeconds: Double? = nil, updatedAt: Date? = nil) {
+        public init(
+            state: String? = nil, presetName: String? = nil, masterVolume: Double? = nil,
+            audibleLayerCount: Int? = nil, timerRemainingSeconds: Double? = nil, updatedAt: Date? = nil
+        ) {
             self.state = state
             self.presetName = presetName
             self.masterVolume = masterVolume
@@ -57,7 +59,8 @@ public struct NoiseStatusProvider: DictionaryKeySource {
         status.presetName = json["presetName"]?.stringValue
         status.masterVolume = json["masterVolume"]?.finiteNumber
         if let layers = json["layers"]?.arrayValue {
-            status.audibleLayerCount = layers.filter { ($0["enabled"]?.boolValue ?? false) && ($0["volume"]?.finiteNumber ?? 0) > 0 }.count
+            status.audibleLayerCount =
+                layers.filter { ($0["enabled"]?.boolValue ?? false) && ($0["volume"]?.finiteNumber ?? 0) > 0 }.count
         }
         status.timerRemainingSeconds = json["timerRemainingSeconds"]?.finiteNumber
         status.updatedAt = json["updatedAt"]?.dateValue

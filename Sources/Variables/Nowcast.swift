@@ -93,9 +93,13 @@ public struct Nowcast: Sendable, Hashable {
         switch start {
         case .some(let s) where s <= 1:
             primary = "Rain now"
-            if let end, end <= 1 { secondary = "Ending now" }
-            else if let end, end < 60 { secondary = "Ends in \(end)m" }
-            else { secondary = label }
+            if let end, end <= 1 {
+                secondary = "Ending now"
+            } else if let end, end < 60 {
+                secondary = "Ends in \(end)m"
+            } else {
+                secondary = label
+            }
         case .some(let s):
             primary = s < 60 ? "Rain in \(s)m" : "Rain later"
             secondary = peakChance < 0.35 ? "\(Self.percent(peakChance))% chance" : label

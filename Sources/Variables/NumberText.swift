@@ -36,14 +36,20 @@ public enum NumberText {
         }
         if i < end, utf8[i] == UInt8(ascii: ".") {
             i = utf8.index(after: i)
-            while i < end, isDigit(utf8[i]) { mantissaDigits += 1; i = utf8.index(after: i) }
+            while i < end, isDigit(utf8[i]) {
+                mantissaDigits += 1
+                i = utf8.index(after: i)
+            }
         }
         guard mantissaDigits > 0 else { return nil }
         if i < end, utf8[i] == UInt8(ascii: "e") || utf8[i] == UInt8(ascii: "E") {
             i = utf8.index(after: i)
             if i < end, utf8[i] == UInt8(ascii: "+") || utf8[i] == UInt8(ascii: "-") { i = utf8.index(after: i) }
             var exponentDigits = 0
-            while i < end, isDigit(utf8[i]) { exponentDigits += 1; i = utf8.index(after: i) }
+            while i < end, isDigit(utf8[i]) {
+                exponentDigits += 1
+                i = utf8.index(after: i)
+            }
             guard exponentDigits > 0 else { return nil }
         }
         guard i == end, utf8.distance(from: start, to: end) <= maximumLength else { return nil }

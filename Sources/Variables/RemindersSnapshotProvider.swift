@@ -33,7 +33,8 @@ public struct RemindersSnapshotProvider: DictionaryKeySource {
         v["__reminders_done_today_count"] = String(doneToday.count)
         v["__reminders_priority_count"] = String(open.filter(\.isPriority).count)
         v["__reminders_progress"] = "\(todayDone)/\(todayScope.count)"
-        v["__reminders_progress_percent"] = todayScope.isEmpty ? "100" : String(Int((Double(todayDone) / Double(todayScope.count) * 100).rounded()))
+        v["__reminders_progress_percent"] =
+            todayScope.isEmpty ? "100" : String(Int((Double(todayDone) / Double(todayScope.count) * 100).rounded()))
         v["__reminders_updated_iso"] = CivilTime.isoUTC(snapshot.updatedAt, fractionalSeconds: false)
         v["__reminders_stale"] = snapshot.isStale(at: context.now) ? "true" : "false"
         if let e = snapshot.lastError, !e.isEmpty { v["__reminders_error"] = e }
@@ -44,9 +45,13 @@ public struct RemindersSnapshotProvider: DictionaryKeySource {
             v["__reminders_next_title"] = next.title
             if let l = next.list { v["__reminders_next_list"] = l }
             if let due = next.due {
-                v["__reminders_next_due_iso"] = next.dueIsDate == true ? (next.dueDay ?? CivilTime.local(due, in: context.timeZone).isoDate)
+                v["__reminders_next_due_iso"] =
+                    next.dueIsDate == true
+                    ? (next.dueDay ?? CivilTime.local(due, in: context.timeZone).isoDate)
                     : CivilTime.isoUTC(due, fractionalSeconds: false)
-                v["__reminders_next_due"] = next.dueIsDate == true ? (next.dueDay ?? CivilTime.local(due, in: context.timeZone).isoDate)
+                v["__reminders_next_due"] =
+                    next.dueIsDate == true
+                    ? (next.dueDay ?? CivilTime.local(due, in: context.timeZone).isoDate)
                     : CivilTime.local(due, in: context.timeZone).hourMinute
                 v["__reminders_next_overdue"] = days.isOverdue(next) ? "true" : "false"
             }

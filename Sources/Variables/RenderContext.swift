@@ -16,8 +16,10 @@ public struct RenderContext: Sendable {
     /// How `{{__time}}` is written (a design's `clock.format`): 24-hour `HH:mm` by default.
     public var timeFormat = TimeTextFormat()
 
-    public init(now: Date, timeZone: TimeZone, locale: Locale, isPro: Bool = false,
-                customVariables: [String: String] = [:], builtIns: BuiltInKeys = .timeOnly) {
+    public init(
+        now: Date, timeZone: TimeZone, locale: Locale, isPro: Bool = false,
+        customVariables: [String: String] = [:], builtIns: BuiltInKeys = .timeOnly
+    ) {
         self.now = now
         self.timeZone = timeZone
         self.locale = locale

@@ -41,9 +41,15 @@ public struct StepsSnapshotProvider: DictionaryKeySource {
         }
         var p = StepsSnapshotProvider()
         p.access = json["access"]?.stringValue
-        for (field, keyPath) in [("goalWeekday", \StepsSnapshotProvider.goalWeekday), ("goalWeekend", \StepsSnapshotProvider.goalWeekend)] {
+        for (field, keyPath) in [
+            ("goalWeekday", \StepsSnapshotProvider.goalWeekday), ("goalWeekend", \StepsSnapshotProvider.goalWeekend),
+        ] {
             guard let value = json[field] else { continue }
-            if let goal = value.finiteNumber, goal > 0 { p[keyPath: keyPath] = goal } else { problem(field, "a number of steps above 0", value) }
+            if let goal = value.finiteNumber, goal > 0 {
+                p[keyPath: keyPath] = goal
+            } else {
+                problem(field, "a number of steps above 0", value)
+            }
         }
         p.streakRule = json["streakRule"]?.stringValue
         if let today = json["today"] {
@@ -67,7 +73,8 @@ public struct StepsSnapshotProvider: DictionaryKeySource {
         p.history = json["history"]?.arrayValue.map { entries in
             entries.enumerated().compactMap { index, entry in
                 guard let day = entry["date"]?.stringValue.flatMap(CivilTime.dayNumber),
-                      let steps = entry["steps"]?.finiteNumber, steps >= 0 else {
+                    let steps = entry["steps"]?.finiteNumber, steps >= 0
+                else {
                     skipped.append(index)
                     return nil
                 }
@@ -75,7 +82,9 @@ public struct StepsSnapshotProvider: DictionaryKeySource {
             }
         }
         if let first = skipped.first {
-            warn("\(url.path): \(skipped.count) of the 'history' days lack a date yyyy-MM-dd or a number of steps (the first is history[\(first)]); they are left out")
+            warn(
+                "\(url.path): \(skipped.count) of the 'history' days lack a date yyyy-MM-dd or a number of steps (the first is history[\(first)]); they are left out"
+            )
         }
         return p
     }

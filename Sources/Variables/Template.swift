@@ -59,7 +59,8 @@ public struct Template: Sendable {
         let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
         while i < utf8.endIndex {
             guard utf8[i] == open, let next = utf8.index(i, offsetBy: 1, limitedBy: utf8.endIndex),
-                  next < utf8.endIndex, utf8[next] == open else {
+                next < utf8.endIndex, utf8[next] == open
+            else {
                 i = utf8.index(after: i)
                 continue
             }
@@ -70,7 +71,10 @@ public struct Template: Sendable {
             while j < utf8.endIndex {
                 if utf8[j] == close {
                     let k = utf8.index(after: j)
-                    if k < utf8.endIndex, utf8[k] == close { contentEnd = j; break }
+                    if k < utf8.endIndex, utf8[k] == close {
+                        contentEnd = j
+                        break
+                    }
                 }
                 j = utf8.index(after: j)
             }
@@ -93,7 +97,9 @@ extension Template.Token {
     public init(parsing content: Substring) {
         let bytes = content.utf8
         var bodyStart = bytes.startIndex
-        while bodyStart < bytes.endIndex, bytes[bodyStart] == UInt8(ascii: " ") || bytes[bodyStart] == UInt8(ascii: "\t") {
+        while bodyStart < bytes.endIndex,
+            bytes[bodyStart] == UInt8(ascii: " ") || bytes[bodyStart] == UInt8(ascii: "\t")
+        {
             bodyStart = bytes.index(after: bodyStart)
         }
         let isMaths = bodyStart < bytes.endIndex && bytes[bodyStart] == UInt8(ascii: "=")

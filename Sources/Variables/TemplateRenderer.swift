@@ -90,9 +90,10 @@ public final class TemplateRenderer {
             // level of the recursive descent; a captured `RenderContext` would be copied (five
             // reference counts) at each level. A pointer to it costs nothing to pass.
             value = withUnsafePointer(to: context) { context in
-                try? NumberText.canonical(MathExpression.evaluate(expression, now: context.pointee.now) { reference in
-                    Self.mathsLookup(reference, context: context.pointee, formatters: formatters)
-                })
+                try? NumberText.canonical(
+                    MathExpression.evaluate(expression, now: context.pointee.now) { reference in
+                        Self.mathsLookup(reference, context: context.pointee, formatters: formatters)
+                    })
             }
         }
         if value?.isEmpty ?? true { value = token.fallback }
@@ -111,8 +112,10 @@ public final class TemplateRenderer {
         return context.customVariables[key]
     }
 
-    static func mathsLookup(_ reference: MathExpression.Reference, context: RenderContext,
-                     formatters: FormatterCache) -> String? {
+    static func mathsLookup(
+        _ reference: MathExpression.Reference, context: RenderContext,
+        formatters: FormatterCache
+    ) -> String? {
         switch reference {
         case .quoted(let text):
             return lookup(KeyCanonicaliser.canonical(text), context: context, formatters: formatters)

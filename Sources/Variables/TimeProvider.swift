@@ -16,7 +16,10 @@ import Foundation
 public struct TimeProvider: BuiltInKeySource {
     public init() {}
 
-    public static let keys = ["__now", "__now_unix", "__today", "__time", "__time_24h", "__time_12h", "__time_seconds", "__second", "__weekday"]
+    public static let keys = [
+        "__now", "__now_unix", "__today", "__time", "__time_24h", "__time_12h", "__time_seconds", "__second",
+        "__weekday",
+    ]
 
     public func value(forKey key: String, in context: RenderContext, formatters: FormatterCache) -> String? {
         // Cached per render clock in `formatters`: the weekday goes through ICU and allocates
@@ -26,7 +29,9 @@ public struct TimeProvider: BuiltInKeySource {
         case "__now":
             return formatters.timeKey(\.now, in: context) { CivilTime.isoUTC(now, fractionalSeconds: true) }
         case "__now_unix":
-            return formatters.timeKey(\.nowUnix, in: context) { String(Int64(CivilTime.clampedSeconds(now).rounded(.down))) }
+            return formatters.timeKey(\.nowUnix, in: context) {
+                String(Int64(CivilTime.clampedSeconds(now).rounded(.down)))
+            }
         case "__today":
             return formatters.timeKey(\.today, in: context) { CivilTime.local(now, in: context.timeZone).isoDate }
         case "__time":
@@ -42,7 +47,9 @@ public struct TimeProvider: BuiltInKeySource {
             return formatters.timeKey(\.time12, in: context) { formatters.date(pattern: "h:mm a").string(from: now) }
         case "__time_seconds":
             if context.timeFormat.twelveHour {
-                return formatters.timeKey(\.time12Seconds, in: context) { formatters.date(pattern: "h:mm:ss a").string(from: now) }
+                return formatters.timeKey(\.time12Seconds, in: context) {
+                    formatters.date(pattern: "h:mm:ss a").string(from: now)
+                }
             }
             return formatters.timeKey(\.timeSeconds, in: context) {
                 let t = CivilTime.local(now, in: context.timeZone)

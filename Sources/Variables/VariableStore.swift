@@ -40,9 +40,13 @@ public struct VariableStore: Sendable {
         var text: String
         init(from decoder: any Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if let s = try? c.decode(String.self) { text = s }
-            else if let b = try? c.decode(Bool.self) { text = b ? "true" : "false" }
-            else { text = NumberText.canonical(try c.decode(Double.self)) }
+            if let s = try? c.decode(String.self) {
+                text = s
+            } else if let b = try? c.decode(Bool.self) {
+                text = b ? "true" : "false"
+            } else {
+                text = NumberText.canonical(try c.decode(Double.self))
+            }
         }
         func encode(to encoder: any Encoder) throws {
             var c = encoder.singleValueContainer()
@@ -75,7 +79,9 @@ public struct VariableStore: Sendable {
     /// Checks a key a user wants to write and returns its canonical form.
     public static func validatedKey(_ raw: String) throws(VariableStoreError) -> String {
         let key = KeyCanonicaliser.canonical(raw)
-        guard !key.isEmpty else { throw .invalidKey(raw, reason: "it is empty after trimming whitespace and underscores") }
+        guard !key.isEmpty else {
+            throw .invalidKey(raw, reason: "it is empty after trimming whitespace and underscores")
+        }
         guard !KeyCanonicaliser.isBuiltIn(key) else {
             throw .invalidKey(raw, reason: "keys starting with '__' are reserved for built-in keys")
         }
@@ -112,8 +118,10 @@ public struct VariableStore: Sendable {
 
     /// The "Set variable to Now" intent: stores `now` in `format`; returns the stored text.
     @discardableResult
-    public func setNow(_ key: String, format: NowFormat, now: Date, timeZone: TimeZone,
-                       onSetAside: (String, URL) -> Void = { _, _ in }) throws -> String {
+    public func setNow(
+        _ key: String, format: NowFormat, now: Date, timeZone: TimeZone,
+        onSetAside: (String, URL) -> Void = { _, _ in }
+    ) throws -> String {
         let canonical = try Self.validatedKey(key)
         let value = format.text(for: now, timeZone: timeZone)
         try modify(onSetAside: onSetAside) { $0[canonical] = value }
@@ -126,11 +134,14 @@ public struct VariableStore: Sendable {
     /// The counter button: adds `amount` to the number stored under `key` (missing counts as 0)
     /// and returns the new text. A value that is not a number is left alone and reported.
     @discardableResult
-    public func increment(_ key: String, by amount: Double,
-                          onSetAside: (String, URL) -> Void = { _, _ in }) throws -> String {
+    public func increment(
+        _ key: String, by amount: Double,
+        onSetAside: (String, URL) -> Void = { _, _ in }
+    ) throws -> String {
         let canonical = try Self.validatedKey(key)
         guard amount.isFinite, Swift.abs(amount) < Self.counterLimit else {
-            throw VariableStoreError.invalidValue(reason: "the increment must be a finite number below 1e15 in magnitude")
+            throw VariableStoreError.invalidValue(
+                reason: "the increment must be a finite number below 1e15 in magnitude")
         }
         var result = ""
         try modify(onSetAside: onSetAside) { variables throws(VariableStoreError) in
@@ -145,7 +156,8 @@ public struct VariableStore: Sendable {
             }
             let next = current + amount
             guard Swift.abs(next) < Self.counterLimit else {
-                throw .invalidValue(reason: "'\(canonical)' would become \(next); counters stay below 1e15 in magnitude")
+                throw .invalidValue(
+                    reason: "'\(canonical)' would become \(next); counters stay below 1e15 in magnitude")
             }
             result = NumberText.canonical(next)
             variables[canonical] = result
@@ -153,18 +165,22 @@ public struct VariableStore: Sendable {
         return result
     }
 
-    private func modify(onSetAside: (String, URL) -> Void,
-                        _ change: (inout [String: String]) throws(VariableStoreError) -> Void) throws {
-        try document.update({ current in
-            var file = current ?? File()
-            guard file.schemaVersion <= File.currentSchemaVersion else {
-                throw VariableStoreError.newerSchema(found: file.schemaVersion, supported: File.currentSchemaVersion,
-                                                     path: document.url.path)
-            }
-            try change(&file.variables)
-            file.schemaVersion = File.currentSchemaVersion
-            return file
-        }, onSetAside: onSetAside)
+    private func modify(
+        onSetAside: (String, URL) -> Void,
+        _ change: (inout [String: String]) throws(VariableStoreError) -> Void
+    ) throws {
+        try document.update(
+            { current in
+                var file = current ?? File()
+                guard file.schemaVersion <= File.currentSchemaVersion else {
+                    throw VariableStoreError.newerSchema(
+                        found: file.schemaVersion, supported: File.currentSchemaVersion,
+                        path: document.url.path)
+                }
+                try change(&file.variables)
+                file.schemaVersion = File.currentSchemaVersion
+                return file
+            }, onSetAside: onSetAside)
     }
 }
 
@@ -206,7 +222,8 @@ public enum VariableStoreError: Error, CustomStringConvertible, Equatable, Senda
             let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
             return "'\(key)' holds '\(shown)', which is not a number; it was left unchanged"
         case .newerSchema(let found, let supported, let path):
-            return "\(path) has schemaVersion \(found); this weaver understands up to \(supported) and will not rewrite it"
+            return
+                "\(path) has schemaVersion \(found); this weaver understands up to \(supported) and will not rewrite it"
         }
     }
 }

@@ -65,19 +65,22 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
     /// a `location` nor a `snapshot` object.
     public init?(json: JSONValue) {
         let location = json["location"]?.objectValue.map {
-            Location(name: $0["name"]?.stringValue, latitude: $0["latitude"]?.finiteNumber,
-                     longitude: $0["longitude"]?.finiteNumber, updatedAt: $0["updatedAt"]?.dateValue)
+            Location(
+                name: $0["name"]?.stringValue, latitude: $0["latitude"]?.finiteNumber,
+                longitude: $0["longitude"]?.finiteNumber, updatedAt: $0["updatedAt"]?.dateValue)
         }
         let snapshot = json["snapshot"]?.objectValue.map { s in
             let number = { (key: String) in s[key]?.finiteNumber }
-            return Snapshot(fetchedAt: s["fetchedAt"]?.dateValue, condition: s["condition"]?.stringValue, symbol: s["symbol"]?.stringValue,
-                            temperatureC: number("temperatureC"), apparentTemperatureC: number("apparentTemperatureC"),
-                            highC: number("highC"), lowC: number("lowC"),
-                            precipitationChance: number("precipitationChance"), humidity: number("humidity"),
-                            nowcast: s["nowcast"]?.stringValue, nowcastSecondary: s["nowcastSecondary"]?.stringValue,
-                            rainStartMinutes: number("rainStartMinutes"), rainEndMinutes: number("rainEndMinutes"),
-                            rainPeakIntensityMMPerHour: number("rainPeakIntensityMMh"),
-                            rainPeakChance: number("rainPeakChance"), minutes: s["minutes"]?.objectValue.flatMap(MinuteBins.init))
+            return Snapshot(
+                fetchedAt: s["fetchedAt"]?.dateValue, condition: s["condition"]?.stringValue,
+                symbol: s["symbol"]?.stringValue,
+                temperatureC: number("temperatureC"), apparentTemperatureC: number("apparentTemperatureC"),
+                highC: number("highC"), lowC: number("lowC"),
+                precipitationChance: number("precipitationChance"), humidity: number("humidity"),
+                nowcast: s["nowcast"]?.stringValue, nowcastSecondary: s["nowcastSecondary"]?.stringValue,
+                rainStartMinutes: number("rainStartMinutes"), rainEndMinutes: number("rainEndMinutes"),
+                rainPeakIntensityMMPerHour: number("rainPeakIntensityMMh"),
+                rainPeakChance: number("rainPeakChance"), minutes: s["minutes"]?.objectValue.flatMap(MinuteBins.init))
         }
         guard location != nil || snapshot != nil else { return nil }
         self.init(location: location, snapshot: snapshot)
@@ -94,7 +97,9 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
             if let name = location.name { v["__weather_location"] = name }
             if let lat = location.latitude { v["__weather_lat"] = NumberText.canonical(lat) }
             if let lon = location.longitude { v["__weather_lon"] = NumberText.canonical(lon) }
-            if let at = location.updatedAt { v["__weather_updated_iso"] = CivilTime.isoUTC(at, fractionalSeconds: false) }
+            if let at = location.updatedAt {
+                v["__weather_updated_iso"] = CivilTime.isoUTC(at, fractionalSeconds: false)
+            }
             return v
         }
         let usesFahrenheit = !context.locale.usesMetricSystem
@@ -157,7 +162,8 @@ extension WeatherFile.Minutes {
     /// Reads `snapshot.minutes`; nil without a start or either series. A bad value reads as 0.
     public init?(_ json: JSONValue) {
         guard let startsAt = json["startsAt"]?.dateValue,
-              let intensity = json["intensityMMh"]?.arrayValue, let chance = json["chance"]?.arrayValue else { return nil }
+            let intensity = json["intensityMMh"]?.arrayValue, let chance = json["chance"]?.arrayValue
+        else { return nil }
         func numbers(_ list: [JSONValue]) -> [Double] { list.prefix(Self.maximumCount).map { $0.finiteNumber ?? 0 } }
         self.init(startsAt: startsAt, intensityMMh: numbers(intensity), chance: numbers(chance))
     }
@@ -165,8 +171,10 @@ extension WeatherFile.Minutes {
     /// The nowcast at `now` and the clock time of its bin 0 (whole minutes after `startsAt`).
     public func nowcast(at now: Date) -> (Nowcast, binZero: Date) {
         let offset = max(0, (now.timeIntervalSince(startsAt) / 60).rounded(.down))
-        return (Nowcast(startsAt: startsAt, intensityMMh: intensityMMh, chance: chance, at: now),
-                startsAt.addingTimeInterval(offset * 60))
+        return (
+            Nowcast(startsAt: startsAt, intensityMMh: intensityMMh, chance: chance, at: now),
+            startsAt.addingTimeInterval(offset * 60)
+        )
     }
 }
 

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NoiseControl
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Opens links on the desktop with `xdg-open`, found on `$PATH` and started directly (argv, no
 /// shell), so nothing in a link is ever interpreted as a command.
@@ -28,7 +29,9 @@ public enum LinkOpener {
         let deadline = Date().addingTimeInterval(answerWaitSeconds)
         while Date() < deadline {
             if let status = Spawn.exitStatus(pid) {
-                guard status == 0 else { throw WidgetActionError("xdg-open could not open \(link) (exit status \(status))") }
+                guard status == 0 else {
+                    throw WidgetActionError("xdg-open could not open \(link) (exit status \(status))")
+                }
                 return
             }
             usleep(10_000)

@@ -20,7 +20,9 @@ extension WidgetAction {
             guard let url = a.url else { throw WidgetActionError("the button '\(a.id)' names no link") }
             self = .openURL(url)
         case .completeReminder:
-            guard let id = a.reminderID, !id.isEmpty else { throw WidgetActionError("the row '\(a.id)' names no reminder") }
+            guard let id = a.reminderID, !id.isEmpty else {
+                throw WidgetActionError("the row '\(a.id)' names no reminder")
+            }
             self = .completeReminder(id: id)
         case .togglePlayPause, .stop, .toggleLayer, .toggleResumeOnLaunch:
             self = try WidgetAction(kind: a.kind, layer: a.layer)

@@ -35,13 +35,17 @@ public struct WidgetActionPerformer: Sendable {
 
     /// Opens a link `OpenURLPolicy` accepted: `xdg-open LINK` on the desktop (`LinkOpener.xdgOpen`),
     /// started without a shell. The home screen passes the link to the browser instead.
-    public var openLink: @Sendable (String) throws -> Void = { try LinkOpener.xdgOpen($0, environment: ProcessInfo.processInfo.environment) }
+    public var openLink: @Sendable (String) throws -> Void = {
+        try LinkOpener.xdgOpen($0, environment: ProcessInfo.processInfo.environment)
+    }
 
-    public init(store: StoreRoot, storeDirectory: String? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment,
-                noiseExecutable: URL? = nil, now: @escaping @Sendable () -> Date = { Date() },
-                timeZone: TimeZone = .current, autostartMethod: Autostart.Method? = nil,
-                playerStartTimeoutSeconds: Double = 10, isPro: Bool? = nil) {
+    public init(
+        store: StoreRoot, storeDirectory: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        noiseExecutable: URL? = nil, now: @escaping @Sendable () -> Date = { Date() },
+        timeZone: TimeZone = .current, autostartMethod: Autostart.Method? = nil,
+        playerStartTimeoutSeconds: Double = 10, isPro: Bool? = nil
+    ) {
         self.store = store
         self.storeDirectory = storeDirectory
         self.environment = environment
@@ -83,7 +87,9 @@ public struct WidgetActionPerformer: Sendable {
         let entitlement = isPro == false ? (isUnlocked: false, warnings: []) : ProEntitlement.isUnlocked(store)
         guard entitlement.isUnlocked else {
             let why = entitlement.warnings.map { " (\($0))" }.joined()
-            throw WidgetActionError("the '\(title)' button needs Pro: action-bar buttons write custom variables, a Pro feature; run 'weaver pro unlock' first\(why)")
+            throw WidgetActionError(
+                "the '\(title)' button needs Pro: action-bar buttons write custom variables, a Pro feature; run 'weaver pro unlock' first\(why)"
+            )
         }
     }
 
@@ -104,7 +110,8 @@ public struct WidgetActionPerformer: Sendable {
             throw WidgetActionError(e.description)
         }
         let canonical = KeyCanonicaliser.canonical(key)
-        return WidgetActionOutcome(message: "\(canonical) is now \(value) (\(step > 0 ? "+" : "")\(step)).", warnings: warnings)
+        return WidgetActionOutcome(
+            message: "\(canonical) is now \(value) (\(step > 0 ? "+" : "")\(step)).", warnings: warnings)
     }
 
     private func setNow(_ key: String, _ format: WidgetNowFormatToken, title: String) throws -> WidgetActionOutcome {
@@ -112,7 +119,9 @@ public struct WidgetActionPerformer: Sendable {
         var warnings: [String] = []
         let value: String
         do {
-            value = try VariableStore(root: store).setNow(key, format: Self.nowFormat(format), now: now(), timeZone: timeZone) { reason, url in
+            value = try VariableStore(root: store).setNow(
+                key, format: Self.nowFormat(format), now: now(), timeZone: timeZone
+            ) { reason, url in
                 warnings.append(SetAsideNotice.text(store.variables, reason: reason, movedTo: url))
             }
         } catch let e as VariableStoreError {
@@ -169,7 +178,8 @@ public struct WidgetActionPerformer: Sendable {
     /// source is an address, or the file changed since the snapshot.
     private func completeReminder(_ id: String) throws -> WidgetActionOutcome {
         do {
-            let out = try ReminderCompletion(service: RemindersService(root: store)).complete(id, now: now(), timeZone: timeZone)
+            let out = try ReminderCompletion(service: RemindersService(root: store)).complete(
+                id, now: now(), timeZone: timeZone)
             return WidgetActionOutcome(message: out.message)
         } catch let e as DataSourceError {
             throw WidgetActionError(e.description)
@@ -219,25 +229,31 @@ public struct WidgetActionPerformer: Sendable {
             // A stopped (or stale) status describes the mix the widget shows; a fresh store has none.
             var status: PlayerStatus?
             if case .loaded(let s)? = try? StatusStore(root: store).read() { status = s }
-            let shown = LastMix(mix: NoiseWidgetState.stoppedMix(status: status, lastMix: nil),
-                                presetID: status?.presetID, updatedAt: now())
+            let shown = LastMix(
+                mix: NoiseWidgetState.stoppedMix(status: status, lastMix: nil),
+                presetID: status?.presetID, updatedAt: now())
             let stored = try lastMixStore.saveIfMissing(shown)
             last = stored.value
             if stored.saved { firstSource = status == nil ? "the default mix" : "the mix the last player left" }
         }
         do { try last.mix.validate() } catch { throw WidgetActionError("the Last Mix cannot be played: \(error)") }
         let noise = try noiseExecutable ?? DetachedPlayer.locateNoise(environment: environment)
-        let launcher = DetachedPlayer(noise: noise, storeDirectory: storeDirectory, environment: environment,
-                                      timeoutSeconds: playerStartTimeoutSeconds)
+        let launcher = DetachedPlayer(
+            noise: noise, storeDirectory: storeDirectory, environment: environment,
+            timeoutSeconds: playerStartTimeoutSeconds)
         let started: (pid: pid_t, status: PlayerStatus?)
-        do { started = try launcher.start() } catch let e as DetachedPlayer.Failure { throw WidgetActionError(e.description) }
+        do { started = try launcher.start() } catch let e as DetachedPlayer.Failure {
+            throw WidgetActionError(e.description)
+        }
         let label = started.status?.presetName ?? last.mix.name
         guard let firstSource else {
-            return WidgetActionOutcome(message: "Started \(label) from the Last Mix (player pid \(started.pid)).", warnings: load.messages)
+            return WidgetActionOutcome(
+                message: "Started \(label) from the Last Mix (player pid \(started.pid)).", warnings: load.messages)
         }
         let master = Int((last.mix.masterVolume * 100).rounded())
         return WidgetActionOutcome(
-            message: "No Last Mix yet: started \(firstSource), \(label) at master \(master)% (player pid \(started.pid)); it is the Last Mix now.",
+            message:
+                "No Last Mix yet: started \(firstSource), \(label) at master \(master)% (player pid \(started.pid)); it is the Last Mix now.",
             warnings: load.messages)
     }
 
@@ -271,14 +287,16 @@ public struct WidgetActionPerformer: Sendable {
         }
         var warnings = load.messages
         if load.lastMix == nil { warnings.append("there was no Last Mix; started from the default mix") }
-        return WidgetActionOutcome(message: "Layer \(layer) \(turnedOn ? "on" : "off") in the Last Mix (no player is running).",
-                                   warnings: warnings)
+        return WidgetActionOutcome(
+            message: "Layer \(layer) \(turnedOn ? "on" : "off") in the Last Mix (no player is running).",
+            warnings: warnings)
     }
 
     private func toggleResumeOnLaunch() throws -> WidgetActionOutcome {
         let noise = try noiseExecutable ?? DetachedPlayer.locateNoise(environment: environment)
-        let autostart = Autostart(configHome: Autostart.configHome(environment: environment), executable: noise,
-                                  storeDirectory: storeDirectory)
+        let autostart = Autostart(
+            configHome: Autostart.configHome(environment: environment), executable: noise,
+            storeDirectory: storeDirectory)
         let switcher = ResumeAtLogin(autostart: autostart, store: LastMixStore(root: store), environment: environment)
         let (isOn, load) = try switcher.isOn()
         if isOn {

@@ -19,7 +19,9 @@ public enum ClockIconDialColourToken: String, DesignToken {
 
     /// The seed app's curated second-hand colours for this dial, and the one it picks when the
     /// stored colour is not among them.
-    public var secondHandCompatibility: (allowed: Set<ClockSecondHandColourToken>, recommended: ClockSecondHandColourToken) {
+    public var secondHandCompatibility:
+        (allowed: Set<ClockSecondHandColourToken>, recommended: ClockSecondHandColourToken)
+    {
         switch self {
         case .classic: ([.red, .orange, .ocean, .graphite, .white], .red)
         case .ocean: ([.red, .ocean, .orange, .graphite, .white], .ocean)
@@ -48,8 +50,10 @@ public struct ClockDesignConfig: Sendable, Hashable {
     public var iconSecondHandColour: ClockSecondHandColourToken?
 
     /// A new clock design's configuration (Icon face, Classic theme).
-    public init(theme: ClockThemeToken = .classic, face: ClockFaceToken = .icon,
-                iconDialColour: ClockIconDialColourToken? = nil, iconSecondHandColour: ClockSecondHandColourToken? = nil) {
+    public init(
+        theme: ClockThemeToken = .classic, face: ClockFaceToken = .icon,
+        iconDialColour: ClockIconDialColourToken? = nil, iconSecondHandColour: ClockSecondHandColourToken? = nil
+    ) {
         self.theme = theme
         self.face = face
         self.iconDialColour = iconDialColour

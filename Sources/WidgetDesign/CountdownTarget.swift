@@ -12,7 +12,8 @@ public enum CountdownTarget: Sendable, Hashable, CustomStringConvertible {
     case sleepTimer
 
     public static let sleepTimerSpelling = "sleep-timer"
-    public static let allowed = "an ISO 8601 time with offset (2026-12-31T23:59:00Z), a variable as {{key}}, or sleep-timer"
+    public static let allowed =
+        "an ISO 8601 time with offset (2026-12-31T23:59:00Z), a variable as {{key}}, or sleep-timer"
 
     /// Parses a target as typed or stored; throws `DesignError` saying what is allowed.
     public static func parse(_ raw: String) throws -> CountdownTarget {
@@ -24,8 +25,10 @@ public enum CountdownTarget: Sendable, Hashable, CustomStringConvertible {
         if t.hasPrefix("{{"), t.hasSuffix("}}"), t.count > 4 {
             let key = t.dropFirst(2).dropLast(2).trimmingCharacters(in: .whitespaces)
             guard !key.isEmpty, key.count <= FieldLimits.maxVariableKeyCharacters,
-                  key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." || $0 == " " }) else {
-                throw DesignError("'\(raw)' does not name a variable (letters, digits, '_', '-', '.'); allowed: \(allowed)")
+                key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." || $0 == " " })
+            else {
+                throw DesignError(
+                    "'\(raw)' does not name a variable (letters, digits, '_', '-', '.'); allowed: \(allowed)")
             }
             return .variable(key)
         }

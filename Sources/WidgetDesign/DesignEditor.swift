@@ -1,6 +1,6 @@
 import FieldTable
-import SharedStore
 import Foundation
+import SharedStore
 
 /// The Editor as `FIELD=VALUE` assignments (`weaver designs set`). Unlike decoding, editing is
 /// strict: an unknown field, token or out-of-range value is refused with the allowed values, and
@@ -35,12 +35,14 @@ public enum DesignEditor {
         var copy = spec
         for a in assignments {
             guard let eq = a.firstIndex(of: "=") else {
-                throw DesignError("'\(a)' is not FIELD=VALUE; fields: " + fields.map { $0.names[0] }.joined(separator: ", "))
+                throw DesignError(
+                    "'\(a)' is not FIELD=VALUE; fields: " + fields.map { $0.names[0] }.joined(separator: ", "))
             }
             let key = String(a[..<eq]).trimmingCharacters(in: .whitespaces)
             let value = String(a[a.index(after: eq)...])
             guard let field = field(named: key) else {
-                throw DesignError("unknown field '\(key)'; fields: " + fields.map { $0.names[0] }.joined(separator: ", "))
+                throw DesignError(
+                    "unknown field '\(key)'; fields: " + fields.map { $0.names[0] }.joined(separator: ", "))
             }
             do {
                 try field.apply(&copy, value, field.spec)
@@ -95,7 +97,9 @@ public enum DesignEditor {
 
     /// A text within the field's maximum length.
     static func text(_ v: String, _ f: FieldSpec) throws -> String {
-        if let max = f.maxLength, v.count > max { throw FieldError(keyPath: f.key, value: v, reason: .tooLong, allowed: "\(max)") }
+        if let max = f.maxLength, v.count > max {
+            throw FieldError(keyPath: f.key, value: v, reason: .tooLong, allowed: "\(max)")
+        }
         return v
     }
 
@@ -109,10 +113,13 @@ public enum DesignEditor {
     static func layoutTemplate(_ v: String) throws -> LayoutTemplateToken {
         let t = v.trimmingCharacters(in: .whitespaces)
         if let token = LayoutTemplateToken.parse(t) { return token }
-        if let starter = TemplateCatalogue.find(t), let made = try? starter.design(now: Date(timeIntervalSince1970: 0)) {
-            throw DesignError("'\(v)' is a catalogue starter (\(starter.name): \(starter.summary)), not a layout template; "
-                + "it uses the \(made.layout.template.rawValue) layout with its own texts. Nothing was changed. "
-                + "Add it as a new design with 'weaver templates add \(starter.id)', or set a layout template: \(LayoutTemplateToken.allowedList)")
+        if let starter = TemplateCatalogue.find(t), let made = try? starter.design(now: Date(timeIntervalSince1970: 0))
+        {
+            throw DesignError(
+                "'\(v)' is a catalogue starter (\(starter.name): \(starter.summary)), not a layout template; "
+                    + "it uses the \(made.layout.template.rawValue) layout with its own texts. Nothing was changed. "
+                    + "Add it as a new design with 'weaver templates add \(starter.id)', or set a layout template: \(LayoutTemplateToken.allowedList)"
+            )
         }
         throw DesignError("'\(v)' is not allowed; allowed: \(LayoutTemplateToken.allowedList)")
     }
@@ -136,8 +143,10 @@ public enum DesignEditor {
         if c.face == .icon {
             let (allowed, recommended) = c.effectiveDialColour.secondHandCompatibility
             if let hand = c.iconSecondHandColour, !allowed.contains(hand) {
-                throw DesignError("the \(hand.rawValue) second hand is not offered with the \(c.effectiveDialColour.rawValue) dial; "
-                    + "allowed: \(allowed.map(\.rawValue).sorted().joined(separator: "|")) (recommended: \(recommended.rawValue))")
+                throw DesignError(
+                    "the \(hand.rawValue) second hand is not offered with the \(c.effectiveDialColour.rawValue) dial; "
+                        + "allowed: \(allowed.map(\.rawValue).sorted().joined(separator: "|")) (recommended: \(recommended.rawValue))"
+                )
             }
         }
         _ = c.normalise()
@@ -168,7 +177,9 @@ public enum DesignEditor {
     /// (`timeOnly`…) are read too, as older designs and notes use them.
     static func nowFormat(_ v: String) throws -> WidgetNowFormatToken {
         guard let format = WidgetNowFormatToken.parse(v.trimmingCharacters(in: .whitespaces)) else {
-            throw DesignError("'\(v)' is not a time format; allowed: iso|unix|unixms|date|time (as 'weaver vars set-now --format' takes them)")
+            throw DesignError(
+                "'\(v)' is not a time format; allowed: iso|unix|unixms|date|time (as 'weaver vars set-now --format' takes them)"
+            )
         }
         return format
     }
@@ -196,24 +207,33 @@ public enum DesignEditor {
             guard !key.isEmpty, key.count <= FieldLimits.maxVariableKeyCharacters else {
                 throw DesignError("'\(v)' needs a variable key: \(actionSyntax)")
             }
-            let title = parts.count > 3 ? try text(parts[3].trimmingCharacters(in: .whitespaces), max: FieldLimits.maxActionTitleCharacters) : ""
+            let title =
+                parts.count > 3
+                ? try text(parts[3].trimmingCharacters(in: .whitespaces), max: FieldLimits.maxActionTitleCharacters)
+                : ""
             var a: ActionSpec
             switch parts[0].lowercased() {
             case "increment", "incrementvariable":
-                let amount = parts.count > 2 && !parts[2].isEmpty ? try integer(parts[2], DesignFields.actionIncrementAmount) : 1
+                let amount =
+                    parts.count > 2 && !parts[2].isEmpty ? try integer(parts[2], DesignFields.actionIncrementAmount) : 1
                 guard amount != 0 else { throw DesignError("an increment of 0 does nothing; use -99…99, not 0") }
-                a = ActionSpec(title: title.isEmpty ? (amount > 0 ? "+\(amount)" : "\(amount)") : title,
-                               kind: .incrementVariable, variableKey: key, incrementAmount: amount)
+                a = ActionSpec(
+                    title: title.isEmpty ? (amount > 0 ? "+\(amount)" : "\(amount)") : title,
+                    kind: .incrementVariable, variableKey: key, incrementAmount: amount)
             case "now", "setvariabletonow":
-                let format: WidgetNowFormatToken = parts.count > 2 && !parts[2].isEmpty ? try nowFormat(parts[2]) : .iso8601
-                a = ActionSpec(title: title.isEmpty ? "Done" : title, kind: .setVariableToNow, variableKey: key, nowFormat: format)
+                let format: WidgetNowFormatToken =
+                    parts.count > 2 && !parts[2].isEmpty ? try nowFormat(parts[2]) : .iso8601
+                a = ActionSpec(
+                    title: title.isEmpty ? "Done" : title, kind: .setVariableToNow, variableKey: key, nowFormat: format)
             case "reset", "resetvariable":
                 let value = parts.count > 2 && !parts[2].isEmpty ? parts[2].trimmingCharacters(in: .whitespaces) : "0"
                 guard value.count <= FieldLimits.maxResetValueCharacters else {
-                    throw DesignError("the reset value is longer than \(FieldLimits.maxResetValueCharacters) characters")
+                    throw DesignError(
+                        "the reset value is longer than \(FieldLimits.maxResetValueCharacters) characters")
                 }
-                a = ActionSpec(title: title.isEmpty ? ActionSpec.untitled(.resetVariable) : title, kind: .resetVariable,
-                               variableKey: key, resetValue: value)
+                a = ActionSpec(
+                    title: title.isEmpty ? ActionSpec.untitled(.resetVariable) : title, kind: .resetVariable,
+                    variableKey: key, resetValue: value)
             default:
                 throw DesignError("'\(parts[0])' is not an action kind; use \(actionSyntax)")
             }
@@ -245,8 +265,10 @@ public enum DesignEditor {
             }
         }
         let url = try OpenURLPolicy.check(link)
-        return ActionSpec(title: try text(title.isEmpty ? ActionSpec.untitled(.openURL) : title, max: FieldLimits.maxActionTitleCharacters),
-                          kind: .openURL, variableKey: "", url: url)
+        return ActionSpec(
+            title: try text(
+                title.isEmpty ? ActionSpec.untitled(.openURL) : title, max: FieldLimits.maxActionTitleCharacters),
+            kind: .openURL, variableKey: "", url: url)
     }
 
     /// What each table field does to a design when set. Every field of `DesignFields.table` that
@@ -287,42 +309,68 @@ public enum DesignEditor {
         Field(DesignFields.weatherScale) { s, v, f in s.style.weatherScale = try number(v, f) },
         Field(DesignFields.clockTheme) { s, v, f in try withClock(&s) { $0.theme = try token(v, f) } },
         Field(DesignFields.clockFace) { s, v, f in try withClock(&s) { $0.face = try token(v, f) } },
-        Field(DesignFields.clockDialColour) { s, v, f in try withClock(&s) { $0.iconDialColour = try optionalToken(v, f) } },
-        Field(DesignFields.clockSecondHandColour) { s, v, f in try withClock(&s) { $0.iconSecondHandColour = try optionalToken(v, f) } },
+        Field(DesignFields.clockDialColour) { s, v, f in
+            try withClock(&s) { $0.iconDialColour = try optionalToken(v, f) }
+        },
+        Field(DesignFields.clockSecondHandColour) { s, v, f in
+            try withClock(&s) { $0.iconSecondHandColour = try optionalToken(v, f) }
+        },
         Field(DesignFields.clockFormat) { s, v, f in s.clockFormat = try optionalToken(v, f) },
         Field(DesignFields.remindersMode) { s, v, f in try withReminders(&s) { $0.mode = try token(v, f) } },
-        Field(DesignFields.remindersPresentation) { s, v, f in try withReminders(&s) { $0.presentation = try token(v, f) } },
+        Field(DesignFields.remindersPresentation) { s, v, f in
+            try withReminders(&s) { $0.presentation = try token(v, f) }
+        },
         Field(DesignFields.remindersLists) { s, v, f in
-            let ids = try text(v, f).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let ids = try text(v, f).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
             guard ids.count <= RemindersConfig.maxLists else {
-                throw FieldError(keyPath: f.key, value: v, reason: .tooLong, allowed: "at most \(RemindersConfig.maxLists) lists")
+                throw FieldError(
+                    keyPath: f.key, value: v, reason: .tooLong, allowed: "at most \(RemindersConfig.maxLists) lists")
             }
             if let long = ids.first(where: { $0.count > RemindersConfig.maxListIDCharacters }) {
-                throw FieldError(keyPath: f.key, value: long, reason: .tooLong, allowed: "\(RemindersConfig.maxListIDCharacters)")
+                throw FieldError(
+                    keyPath: f.key, value: long, reason: .tooLong, allowed: "\(RemindersConfig.maxListIDCharacters)")
             }
             try withReminders(&s) { $0.selectedListIDs = ids }
         },
-        Field(DesignFields.remindersHideCompleted) { s, v, f in try withReminders(&s) { $0.hideCompleted = try boolean(v, f) } },
-        Field(DesignFields.remindersShowsDueTimes) { s, v, f in try withReminders(&s) { $0.showsDueTimes = try boolean(v, f) } },
-        Field(DesignFields.remindersShowsProgressBadge) { s, v, f in try withReminders(&s) { $0.showsProgressBadge = try boolean(v, f) } },
+        Field(DesignFields.remindersHideCompleted) { s, v, f in
+            try withReminders(&s) { $0.hideCompleted = try boolean(v, f) }
+        },
+        Field(DesignFields.remindersShowsDueTimes) { s, v, f in
+            try withReminders(&s) { $0.showsDueTimes = try boolean(v, f) }
+        },
+        Field(DesignFields.remindersShowsProgressBadge) { s, v, f in
+            try withReminders(&s) { $0.showsProgressBadge = try boolean(v, f) }
+        },
         Field(DesignFields.countdownTarget) { s, v, _ in
-            if v.trimmingCharacters(in: .whitespaces).isEmpty { s.countdown = nil; return }
+            if v.trimmingCharacters(in: .whitespaces).isEmpty {
+                s.countdown = nil
+                return
+            }
             s.countdown = CountdownSpec(target: try CountdownTarget.parse(v))
         },
         Field(DesignFields.symbolName) { s, v, f in
             let t = v.trimmingCharacters(in: .whitespaces)
-            if t.isEmpty { s.symbol = nil; return }
+            if t.isEmpty {
+                s.symbol = nil
+                return
+            }
             let name = try text(t, f)
             if s.symbol == nil { s.symbol = SymbolSpec(name: name) } else { s.symbol?.name = name }
         },
         Field(DesignFields.symbolSize) { s, v, f in try withSymbol(&s) { $0.sizePoints = try number(v, f) } },
         Field(DesignFields.symbolWeight) { s, v, f in try withSymbol(&s) { $0.weight = try token(v, f) } },
-        Field(DesignFields.symbolRenderingMode) { s, v, f in try withSymbol(&s) { $0.renderingMode = try token(v, f) } },
+        Field(DesignFields.symbolRenderingMode) { s, v, f in try withSymbol(&s) { $0.renderingMode = try token(v, f) }
+        },
         Field(DesignFields.symbolTint) { s, v, f in try withSymbol(&s) { $0.tint = try token(v, f) } },
         Field(DesignFields.symbolPlacement) { s, v, f in try withSymbol(&s) { $0.placement = try token(v, f) } },
         Field(DesignFields.imageFileName) { s, v, _ in
             let t = v.trimmingCharacters(in: .whitespaces)
-            if t.isEmpty { s.image = nil; return }
+            if t.isEmpty {
+                s.image = nil
+                return
+            }
             guard let safe = ImageSanitiser.sanitisedFileName(t), safe == t else {
                 throw DesignError("'\(t)' is not a bare file name (letters, digits, '.', '-', '_', space; no paths)")
             }
@@ -330,11 +378,15 @@ public enum DesignEditor {
         },
         Field(DesignFields.imageContentMode) { s, v, f in try withImage(&s) { $0.contentMode = try token(v, f) } },
         Field(DesignFields.imageHeight) { s, v, f in try withImage(&s) { $0.heightPoints = try number(v, f) } },
-        Field(DesignFields.imageCornerRadius) { s, v, f in try withImage(&s) { $0.cornerRadiusPoints = try number(v, f) } },
+        Field(DesignFields.imageCornerRadius) { s, v, f in
+            try withImage(&s) { $0.cornerRadiusPoints = try number(v, f) }
+        },
         Field(DesignFields.imageFilter) { s, v, f in try withFilter(&s) { $0.token = try token(v, f) } },
         Field(DesignFields.imageFilterIntensity) { s, v, f in
             try withImage(&s) { img in
-                guard img.filter != nil else { throw DesignError("the image has no filter; set 'image.filter=NAME' first") }
+                guard img.filter != nil else {
+                    throw DesignError("the image has no filter; set 'image.filter=NAME' first")
+                }
             }
             try withFilter(&s) { $0.intensity = try number(v, f) }
         },

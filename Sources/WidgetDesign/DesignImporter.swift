@@ -37,7 +37,10 @@ public struct DesignImporter: Sendable {
                 do {
                     for image in needed {
                         let target = try Self.storeName(for: image, in: imagesFolder)
-                        if target.reuse { if target.name != image.fileName { renames[image.fileName] = target.name }; continue }
+                        if target.reuse {
+                            if target.name != image.fileName { renames[image.fileName] = target.name }
+                            continue
+                        }
                         let url = imagesFolder.appendingPathComponent(target.name)
                         try FileSystem.atomicWrite(image.data, to: url, mode: 0o644)
                         written.append(url)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One row of the library listing: what `designs list` shows and searches, without reading the
@@ -36,8 +37,9 @@ public struct DesignSummary: Sendable, Hashable {
     }
 
     public init(_ spec: WidgetSpec) {
-        self.init(id: spec.id, name: spec.name, template: spec.layout.template, updatedAt: spec.updatedAt,
-                  hasImage: !spec.referencedImageFileNames.isEmpty)
+        self.init(
+            id: spec.id, name: spec.name, template: spec.layout.template, updatedAt: spec.updatedAt,
+            hasImage: !spec.referencedImageFileNames.isEmpty)
     }
 
     public static func fold(_ s: String) -> String {
@@ -68,16 +70,18 @@ struct FileStamp: Sendable, Hashable {
     static func of(_ path: String) -> FileStamp? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
-        return FileStamp(inode: UInt64(st.st_ino), size: Int64(st.st_size),
-                         changedSeconds: Int64(st.st_ctim.tv_sec), changedNanoseconds: Int64(st.st_ctim.tv_nsec))
+        return FileStamp(
+            inode: UInt64(st.st_ino), size: Int64(st.st_size),
+            changedSeconds: Int64(st.st_ctim.tv_sec), changedNanoseconds: Int64(st.st_ctim.tv_nsec))
     }
 
     /// `name` inside the open folder `dirFD`.
     static func at(_ dirFD: Int32, _ name: String) -> FileStamp? {
         var st = stat()
         guard fstatat(dirFD, name, &st, 0) == 0 else { return nil }
-        return FileStamp(inode: UInt64(st.st_ino), size: Int64(st.st_size),
-                         changedSeconds: Int64(st.st_ctim.tv_sec), changedNanoseconds: Int64(st.st_ctim.tv_nsec))
+        return FileStamp(
+            inode: UInt64(st.st_ino), size: Int64(st.st_size),
+            changedSeconds: Int64(st.st_ctim.tv_sec), changedNanoseconds: Int64(st.st_ctim.tv_nsec))
     }
 
     var encoded: String { "\(inode).\(size).\(changedSeconds).\(changedNanoseconds)" }
@@ -91,7 +95,9 @@ struct FileStamp: Sendable, Hashable {
 
     init?(_ text: Substring) {
         let p = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard p.count == 4, let i = UInt64(p[0]), let s = Int64(p[1]), let m = Int64(p[2]), let n = Int64(p[3]) else { return nil }
+        guard p.count == 4, let i = UInt64(p[0]), let s = Int64(p[1]), let m = Int64(p[2]), let n = Int64(p[3]) else {
+            return nil
+        }
         self.init(inode: i, size: s, changedSeconds: m, changedNanoseconds: n)
     }
 }
@@ -131,10 +137,12 @@ enum DesignIndex {
         for line in lines {
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map { Substring($0) }
             guard f.count == 7, let id = UUID(uuidString: String(f[0])), let t = Double(f[1]),
-                  let template = LayoutTemplateToken(rawValue: String(f[2])) else { return nil }
-            var row = DesignSummary(id: id, name: unescape(f[5]), template: template,
-                                    updatedAt: Date(timeIntervalSince1970: t), hasImage: f[3] == "1",
-                                    searchKey: unescape(f[6]))
+                let template = LayoutTemplateToken(rawValue: String(f[2]))
+            else { return nil }
+            var row = DesignSummary(
+                id: id, name: unescape(f[5]), template: template,
+                updatedAt: Date(timeIntervalSince1970: t), hasImage: f[3] == "1",
+                searchKey: unescape(f[6]))
             row.fileStamp = FileStamp(f[4])
             rows.append(row)
         }
@@ -144,7 +152,9 @@ enum DesignIndex {
     // Works on scalars, not Characters: "\r\n" is one Character and would slip past a
     // Character comparison with "\n".
     static func escape(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\\" || $0 == "\r" }) else { return s }
+        guard s.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\\" || $0 == "\r" }) else {
+            return s
+        }
         var out = String.UnicodeScalarView()
         for c in s.unicodeScalars {
             switch c {

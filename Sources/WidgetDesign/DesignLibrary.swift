@@ -78,7 +78,9 @@ public struct DesignLibrary: Sendable {
         // fstatat on the open folder with the bare name: no URL or path building per file
         // (10,000 `URL.appendingPathComponent` calls cost more than the 10,000 stats).
         let dirFD = open(root.designs.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dirFD >= 0 else { throw DesignError("cannot open \(root.designs.path): \(String(cString: strerror(errno)))") }
+        guard dirFD >= 0 else {
+            throw DesignError("cannot open \(root.designs.path): \(String(cString: strerror(errno)))")
+        }
         defer { close(dirFD) }
         for n in names where n.utf8.count == 41 && n.hasSuffix(".json") {
             guard let id = UUID(uuidString: String(n.dropLast(5))), let stamp = FileStamp.at(dirFD, n) else { continue }
@@ -97,7 +99,8 @@ public struct DesignLibrary: Sendable {
     func readIndexIfCurrent() throws -> [DesignSummary]? {
         guard let rows = readIndexRows() else { return nil }
         let stamps = try fileStamps()
-        guard rows.count == stamps.count, rows.allSatisfy({ $0.fileStamp != nil && stamps[$0.id] == $0.fileStamp }) else { return nil }
+        guard rows.count == stamps.count, rows.allSatisfy({ $0.fileStamp != nil && stamps[$0.id] == $0.fileStamp })
+        else { return nil }
         return rows
     }
 
@@ -192,20 +195,28 @@ public struct DesignLibrary: Sendable {
             let upper = ref.uppercased()
             let matches = rows.filter { $0.id.uuidString.hasPrefix(upper) }
             if matches.count == 1 { return matches[0] }
-            if matches.count > 1 { throw DesignError("ID prefix '\(ref)' matches \(matches.count) designs; give more characters") }
+            if matches.count > 1 {
+                throw DesignError("ID prefix '\(ref)' matches \(matches.count) designs; give more characters")
+            }
         }
         let key = DesignSummary.fold(ref)
         let byName = rows.filter { $0.searchKey == key }
         if byName.count == 1 { return byName[0] }
         if byName.count > 1 {
-            throw DesignError("\(byName.count) designs are named '\(ref)'; use an ID: " + byName.map { $0.id.uuidString }.joined(separator: ", "))
+            throw DesignError(
+                "\(byName.count) designs are named '\(ref)'; use an ID: "
+                    + byName.map { $0.id.uuidString }.joined(separator: ", "))
         }
         if (1...3).contains(ref.count), ref.allSatisfy({ $0.isHexDigit }) {
             let upper = ref.uppercased()
             let starting = rows.filter { $0.id.uuidString.hasPrefix(upper) }
-            let which = starting.isEmpty ? "no design's ID starts with it"
+            let which =
+                starting.isEmpty
+                ? "no design's ID starts with it"
                 : "\(starting.count) design\(starting.count == 1 ? "'s ID starts" : "s' IDs start") with it (\(starting.prefix(3).map { "\($0.name) \($0.id.uuidString.prefix(8))" }.joined(separator: ", "))\(starting.count > 3 ? ", …" : ""))"
-            throw DesignError("'\(ref)' is too short for an ID prefix: give at least 4 characters of the ID (\(which)), the full ID, or the design's name")
+            throw DesignError(
+                "'\(ref)' is too short for an ID prefix: give at least 4 characters of the ID (\(which)), the full ID, or the design's name"
+            )
         }
         throw DesignError("no design matches '\(ref)' by ID or name (see 'weaver designs list')")
     }
@@ -219,7 +230,8 @@ public struct DesignLibrary: Sendable {
 
     func checkCap(adding n: Int, currentCount: Int) throws {
         guard n > 0, let left = freeSlotsLeft(currentCount: currentCount), n > left else { return }
-        throw DesignError("""
+        throw DesignError(
+            """
             the free tier keeps at most \(Self.maxFreeDesigns) designs; the library has \(currentCount), \
             so \(n == 1 ? "another cannot" : "\(n) more cannot") be added. \
             Delete one ('weaver designs delete ID') or unlock Pro ('weaver pro unlock') for unlimited designs.
@@ -268,7 +280,9 @@ public struct DesignLibrary: Sendable {
                 do {
                     try setDefaultUnlocked(first.id)
                 } catch {
-                    warn("\(root.defaultDesign.path): could not record \(first.name) as the default design (\(error)); set it with 'weaver designs default \(first.id.uuidString)'")
+                    warn(
+                        "\(root.defaultDesign.path): could not record \(first.name) as the default design (\(error)); set it with 'weaver designs default \(first.id.uuidString)'"
+                    )
                 }
             }
         }
@@ -353,7 +367,9 @@ public struct DesignLibrary: Sendable {
         var rows: [DesignSummary] = []
         for n in names where n.hasSuffix(".json") && !n.hasPrefix(".") {
             let url = root.trash.appendingPathComponent(n)
-            guard let data = try? FileSystem.read(url), let (spec, _) = try? WidgetSpec.decode(data, fallbackDate: Date(timeIntervalSince1970: 0)) else { continue }
+            guard let data = try? FileSystem.read(url),
+                let (spec, _) = try? WidgetSpec.decode(data, fallbackDate: Date(timeIntervalSince1970: 0))
+            else { continue }
             var s = spec
             if let id = UUID(uuidString: String(n.prefix(36))) { s.id = id }
             rows.append(DesignSummary(s))
@@ -372,7 +388,8 @@ public struct DesignLibrary: Sendable {
             }
             try checkCap(adding: 1, currentCount: rows.count)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: root.trash.path)) ?? []
-            guard let name = names.filter({ $0.hasPrefix(row.id.uuidString) && $0.hasSuffix(".json") }).sorted().last else {
+            guard let name = names.filter({ $0.hasPrefix(row.id.uuidString) && $0.hasSuffix(".json") }).sorted().last
+            else {
                 throw DesignError("design \(row.id.uuidString) is no longer in the trash")
             }
             try FileSystem.makeDirectory(root.designs)

@@ -25,9 +25,11 @@ public enum LayoutTemplateToken: String, DesignToken {
     case month, countdown, forecast
 
     public static var aliases: [String: LayoutTemplateToken] {
-        ["nextup": .nextUpCalendar, "next-up": .nextUpCalendar, "calendar": .nextUpCalendar,
-         "clock": .clockIcon, "noise": .noiseMachine, "noise-machine": .noiseMachine,
-         "timer": .countdown, "calendar-month": .month]
+        [
+            "nextup": .nextUpCalendar, "next-up": .nextUpCalendar, "calendar": .nextUpCalendar,
+            "clock": .clockIcon, "noise": .noiseMachine, "noise-machine": .noiseMachine,
+            "timer": .countdown, "calendar-month": .month,
+        ]
     }
 
     public var displayName: String {
@@ -66,8 +68,10 @@ public enum LayoutAlignmentToken: String, DesignToken {
     case topLeading, top, topTrailing
 
     public static var aliases: [String: LayoutAlignmentToken] {
-        ["center": .centre, "top-leading": .topLeading, "top_leading": .topLeading,
-         "top-trailing": .topTrailing, "top_trailing": .topTrailing, "topcentre": .top, "topcenter": .top]
+        [
+            "center": .centre, "top-leading": .topLeading, "top_leading": .topLeading,
+            "top-trailing": .topTrailing, "top_trailing": .topTrailing, "topcentre": .top, "topcenter": .top,
+        ]
     }
 
     public var isTopAnchored: Bool { self == .topLeading || self == .top || self == .topTrailing }
@@ -125,8 +129,10 @@ public enum ClockFormatToken: String, DesignToken {
     case h24, h12, h24Seconds, h12Seconds
 
     public static var aliases: [String: ClockFormatToken] {
-        ["24h": .h24, "24": .h24, "12h": .h12, "12": .h12, "24h-seconds": .h24Seconds, "24hs": .h24Seconds,
-         "12h-seconds": .h12Seconds, "12hs": .h12Seconds, "24h+seconds": .h24Seconds, "12h+seconds": .h12Seconds]
+        [
+            "24h": .h24, "24": .h24, "12h": .h12, "12": .h12, "24h-seconds": .h24Seconds, "24hs": .h24Seconds,
+            "12h-seconds": .h12Seconds, "12hs": .h12Seconds, "24h+seconds": .h24Seconds, "12h+seconds": .h12Seconds,
+        ]
     }
 
     public var showsSeconds: Bool { self == .h24Seconds || self == .h12Seconds }

@@ -62,14 +62,19 @@ public enum DesignExchange {
     /// The package for `specs`, embedding every image they reference (base images, Smart Photo
     /// masters and renders, matched-set variants) from `imagesFolder` unless `embedImages` is
     /// false. Nothing is left out silently: `leftOut` names each image that is not in the package.
-    public static func export(_ specs: [WidgetSpec], embedImages: Bool, imagesFolder: URL, now: Date) throws -> ExportResult {
+    public static func export(_ specs: [WidgetSpec], embedImages: Bool, imagesFolder: URL, now: Date) throws
+        -> ExportResult
+    {
         guard !specs.isEmpty else { throw DesignError("nothing to export: no designs given") }
         var images: [JSONValue] = []
         var embedded: [String] = []
         var leftOut: [(name: String, reason: String)] = []
         let names = Set(specs.flatMap(\.referencedImageFileNames)).sorted()
         for name in names {
-            guard embedImages else { leftOut.append((name, "images not embedded (--no-embed-images)")); continue }
+            guard embedImages else {
+                leftOut.append((name, "images not embedded (--no-embed-images)"))
+                continue
+            }
             let url = imagesFolder.appendingPathComponent(name)
             do {
                 guard let data = try FileSystem.read(url, limit: ImageSanitiser.maxImageBytes) else {
@@ -77,7 +82,8 @@ public enum DesignExchange {
                     continue
                 }
                 _ = try ImageSanitiser.check(data, name: name)
-                images.append(.object(["originalFileName": .string(name), "data": .string(data.base64EncodedString())]))
+                images.append(
+                    .object(["originalFileName": .string(name), "data": .string(data.base64EncodedString())]))
                 embedded.append(name)
             } catch let e as DesignError {
                 leftOut.append((name, e.message))
@@ -96,8 +102,10 @@ public enum DesignExchange {
     }
 
     /// `export(...)`'s bytes; each image left out is passed to `warn`.
-    public static func exportData(_ specs: [WidgetSpec], embedImages: Bool, imagesFolder: URL, now: Date,
-                                  warn: (String) -> Void = { _ in }) throws -> Data {
+    public static func exportData(
+        _ specs: [WidgetSpec], embedImages: Bool, imagesFolder: URL, now: Date,
+        warn: (String) -> Void = { _ in }
+    ) throws -> Data {
         let result = try export(specs, embedImages: embedImages, imagesFolder: imagesFolder, now: now)
         for (name, reason) in result.leftOut { warn("image '\(name)' left out: \(reason)") }
         return result.data
@@ -125,7 +133,9 @@ public enum DesignExchange {
         }
     }
 
-    public static func parse(_ data: Data, fileName: String, now: Date, limits: Limits = Limits()) throws -> ExchangePackage {
+    public static func parse(_ data: Data, fileName: String, now: Date, limits: Limits = Limits()) throws
+        -> ExchangePackage
+    {
         guard data.count <= limits.maxFileBytes else {
             throw DesignError("file is \(data.count) bytes; the limit is \(limits.maxFileBytes) bytes")
         }
@@ -133,10 +143,14 @@ public enum DesignExchange {
         // to be not JSON, before the depth scan reports the brackets they happened to hold.
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
         let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        guard let first, Array("{[\"-0123456789tfn".utf8).contains(first), String(data: body, encoding: .utf8) != nil else {
-            let what = data.isEmpty ? "it is empty"
+        guard let first, Array("{[\"-0123456789tfn".utf8).contains(first), String(data: body, encoding: .utf8) != nil
+        else {
+            let what =
+                data.isEmpty
+                ? "it is empty"
                 : "it starts with the bytes " + data.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " ")
-            throw DesignError("not a JSON file (\(what)); expected a .wwdesign export package, a JSON array of designs or one design")
+            throw DesignError(
+                "not a JSON file (\(what)); expected a .wwdesign export package, a JSON array of designs or one design")
         }
         let depth = JSONValue.nestingDepth(of: data, stopAbove: limits.json.maxDepth)
         guard depth <= limits.json.maxDepth else {
@@ -148,7 +162,8 @@ public enum DesignExchange {
         } catch let e as JSONParseError {
             throw DesignError("not a design file: \(e)")
         }
-        var package = ExchangePackage(fileName: fileName, createdAt: nil, specs: [], images: [:], findings: [], notes: [])
+        var package = ExchangePackage(
+            fileName: fileName, createdAt: nil, specs: [], images: [:], findings: [], notes: [])
         var decoder = TolerantDecoder(fallbackDate: WidgetSpec.wholeSeconds(now))
         let specValues: [(JSONValue, String)]
         var imageValues: [JSONValue] = []
@@ -160,9 +175,13 @@ public enum DesignExchange {
             switch o["formatVersion"] {
             case .number(let v)? where v == v.rounded():
                 guard v <= Double(formatVersion) else {
-                    throw DesignError("formatVersion: \(JSONValue.formatted(v)) is newer than this version of weaver understands (1); update weaver to import it")
+                    throw DesignError(
+                        "formatVersion: \(JSONValue.formatted(v)) is newer than this version of weaver understands (1); update weaver to import it"
+                    )
                 }
-                guard v >= 1 else { throw DesignError("formatVersion: \(JSONValue.formatted(v)) is not a valid version (1)") }
+                guard v >= 1 else {
+                    throw DesignError("formatVersion: \(JSONValue.formatted(v)) is not a valid version (1)")
+                }
             case nil: package.notes.append("formatVersion is missing; read as version 1")
             case let v?: throw DesignError("formatVersion: expected a whole number, found \(v.typeName)")
             }
@@ -178,9 +197,10 @@ public enum DesignExchange {
             }
         case .object(let o):
             guard Self.looksLikeDesign(o) else {
-                throw DesignError("not a design file: the object has none of a design's fields (\(Self.designMarkerKeys.sorted().joined(separator: ", "))); "
-                    + "expected an export package, an array of designs or one design"
-                    + (o.keys.isEmpty ? "" : " (its fields: \(o.keys.sorted().prefix(8).joined(separator: ", ")))"))
+                throw DesignError(
+                    "not a design file: the object has none of a design's fields (\(Self.designMarkerKeys.sorted().joined(separator: ", "))); "
+                        + "expected an export package, an array of designs or one design"
+                        + (o.keys.isEmpty ? "" : " (its fields: \(o.keys.sorted().prefix(8).joined(separator: ", ")))"))
             }
             specValues = [(root, "")]
         case .array(let list):
@@ -189,16 +209,20 @@ public enum DesignExchange {
                 if case .object(let o) = element, Self.looksLikeDesign(o) {
                     kept.append((element, "[\(i)]"))
                 } else {
-                    package.notes.append("[\(i)] is not a design (\(element.typeName) without a design's fields); skipped")
+                    package.notes.append(
+                        "[\(i)] is not a design (\(element.typeName) without a design's fields); skipped")
                 }
             }
             guard !kept.isEmpty else {
-                throw DesignError("not a design file: none of the \(list.count) items of the top-level array is a design "
-                    + "(a design has at least one of: \(Self.designMarkerKeys.sorted().joined(separator: ", ")))")
+                throw DesignError(
+                    "not a design file: none of the \(list.count) items of the top-level array is a design "
+                        + "(a design has at least one of: \(Self.designMarkerKeys.sorted().joined(separator: ", ")))")
             }
             specValues = kept
         default:
-            throw DesignError("not a design file: the top level is \(root.typeName), expected an export package, an array of designs or one design")
+            throw DesignError(
+                "not a design file: the top level is \(root.typeName), expected an export package, an array of designs or one design"
+            )
         }
         guard specValues.count <= limits.maxSpecs else {
             throw DesignError("specs: \(specValues.count) designs; the limit is \(limits.maxSpecs)")
@@ -210,7 +234,9 @@ public enum DesignExchange {
         for (value, path) in specValues {
             guard let spec = decoder.spec(value, path: path) else { continue }
             if let earlier = firstPathForID[spec.id] {
-                package.notes.append("\(path).id repeats the ID of \(earlier); imported designs get new IDs, so neither overwrites the other")
+                package.notes.append(
+                    "\(path).id repeats the ID of \(earlier); imported designs get new IDs, so neither overwrites the other"
+                )
             } else {
                 firstPathForID[spec.id] = path
             }
@@ -222,7 +248,9 @@ public enum DesignExchange {
         var totalBytes = 0
         for (i, value) in imageValues.enumerated() {
             let path = "images[\(i)]"
-            guard case .object(let o) = value else { throw DesignError("\(path): expected an object, found \(value.typeName)") }
+            guard case .object(let o) = value else {
+                throw DesignError("\(path): expected an object, found \(value.typeName)")
+            }
             guard case .string(let original)? = o["originalFileName"] else {
                 throw DesignError("\(path).originalFileName: expected a file name string")
             }
@@ -230,16 +258,24 @@ public enum DesignExchange {
                 throw DesignError("\(path).originalFileName: \"\(original.prefix(80))\" is not a usable file name")
             }
             if safe != original {
-                package.notes.append("\(path).originalFileName \"\(original.prefix(80))\" was sanitised to \"\(safe)\" (paths and unusual characters are not allowed)")
+                package.notes.append(
+                    "\(path).originalFileName \"\(original.prefix(80))\" was sanitised to \"\(safe)\" (paths and unusual characters are not allowed)"
+                )
             }
-            guard case .string(let b64)? = o["data"] else { throw DesignError("\(path).data: expected a base64 string") }
+            guard case .string(let b64)? = o["data"] else {
+                throw DesignError("\(path).data: expected a base64 string")
+            }
             // Check the size from the text before decoding, so a huge image costs no memory.
             let approxBytes = b64.utf8.count / 4 * 3
             guard approxBytes <= limits.maxImageBytes + 3 else {
-                throw DesignError("\(path).data: image \"\(safe)\" is about \(approxBytes) bytes; the limit is \(limits.maxImageBytes) bytes")
+                throw DesignError(
+                    "\(path).data: image \"\(safe)\" is about \(approxBytes) bytes; the limit is \(limits.maxImageBytes) bytes"
+                )
             }
-            guard let bytes = Data(base64Encoded: b64, options: [.ignoreUnknownCharacters]), !bytes.isEmpty || b64.isEmpty,
-                  Self.isPlausibleBase64(b64) else {
+            guard let bytes = Data(base64Encoded: b64, options: [.ignoreUnknownCharacters]),
+                !bytes.isEmpty || b64.isEmpty,
+                Self.isPlausibleBase64(b64)
+            else {
                 throw DesignError("\(path).data: image \"\(safe)\" is not valid base64")
             }
             let format: ImageSanitiser.Format
@@ -254,16 +290,20 @@ public enum DesignExchange {
             }
             if let existing = package.images[safe] {
                 guard existing.data == bytes else {
-                    throw DesignError("\(path).originalFileName: two different images are both named \"\(safe)\"; refused because designs could show the wrong one")
+                    throw DesignError(
+                        "\(path).originalFileName: two different images are both named \"\(safe)\"; refused because designs could show the wrong one"
+                    )
                 }
                 package.notes.append("\(path) repeats image \"\(safe)\"; kept once")
                 continue
             }
-            package.images[safe] = EmbeddedImage(originalFileName: original, fileName: safe, data: bytes, format: format)
+            package.images[safe] = EmbeddedImage(
+                originalFileName: original, fileName: safe, data: bytes, format: format)
         }
         for (i, spec) in package.specs.enumerated() {
             for name in spec.referencedImageFileNames where package.images[name] == nil {
-                package.notes.append("design \(i + 1) (\"\(spec.name)\") references image \"\(name)\", which the file does not embed")
+                package.notes.append(
+                    "design \(i + 1) (\"\(spec.name)\") references image \"\(name)\", which the file does not embed")
             }
         }
         return package
@@ -271,8 +311,10 @@ public enum DesignExchange {
 
     /// Fields only a design has: one of them makes a bare JSON object a design. (`name` and `id`
     /// alone do not: a noise mix file has a `name` too.)
-    public static let designMarkerKeys: Set<String> = ["primaryText", "secondaryText", "layout", "style", "symbol", "image",
-                                                        "actionBar", "matchedSet", "clockConfig", "remindersConfig"]
+    public static let designMarkerKeys: Set<String> = [
+        "primaryText", "secondaryText", "layout", "style", "symbol", "image",
+        "actionBar", "matchedSet", "clockConfig", "remindersConfig",
+    ]
 
     static func looksLikeDesign(_ o: [String: JSONValue]) -> Bool {
         o.keys.contains { designMarkerKeys.contains($0) }
@@ -286,7 +328,7 @@ public enum DesignExchange {
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
                 if padding > 0 { return false }
                 count += 1
             case UInt8(ascii: "="):

@@ -18,7 +18,9 @@ public enum ImageSanitiser {
         let b = [UInt8](data.prefix(12))
         if b.count >= 8, b[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] { return .png }
         if b.count >= 3, b[0] == 0xFF, b[1] == 0xD8, b[2] == 0xFF { return .jpeg }
-        if b.count >= 6, b[0..<6] == Array("GIF87a".utf8)[0..<6] || b[0..<6] == Array("GIF89a".utf8)[0..<6] { return .gif }
+        if b.count >= 6, b[0..<6] == Array("GIF87a".utf8)[0..<6] || b[0..<6] == Array("GIF89a".utf8)[0..<6] {
+            return .gif
+        }
         if b.count >= 12, b[0..<4] == Array("RIFF".utf8)[0..<4], b[8..<12] == Array("WEBP".utf8)[0..<4] { return .webp }
         return nil
     }
@@ -42,7 +44,8 @@ public enum ImageSanitiser {
         let last = trimmed.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         var scalars = String.UnicodeScalarView()
         for s in last.unicodeScalars {
-            let ok = (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9")
+            let ok =
+                (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9")
                 || s == "." || s == "-" || s == "_" || s == " "
             scalars.append(ok ? s : "_")
         }

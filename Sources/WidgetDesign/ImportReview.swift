@@ -14,7 +14,8 @@ public struct ImportReview: Sendable {
     }
 
     public enum Selection: Sendable, Equatable {
-        case all, none, numbers([Int])
+        case all, none
+        case numbers([Int])
     }
 
     public var fileName: String
@@ -24,18 +25,24 @@ public struct ImportReview: Sendable {
     public var existingCount: Int
     public var maxFreeDesigns: Int
 
-    public init(package: ExchangePackage, isPro: Bool, existingCount: Int, maxFreeDesigns: Int = DesignLibrary.maxFreeDesigns) {
+    public init(
+        package: ExchangePackage, isPro: Bool, existingCount: Int, maxFreeDesigns: Int = DesignLibrary.maxFreeDesigns
+    ) {
         self.fileName = package.fileName
         self.items = package.specs.enumerated().map { i, s in
-            Item(number: i + 1, name: s.name, template: s.layout.template, updatedAt: s.updatedAt,
-                 referencesEmbeddedImage: package.referencesEmbeddedImage(i))
+            Item(
+                number: i + 1, name: s.name, template: s.layout.template, updatedAt: s.updatedAt,
+                referencesEmbeddedImage: package.referencesEmbeddedImage(i))
         }
         self.isPro = isPro
         self.existingCount = existingCount
         self.maxFreeDesigns = maxFreeDesigns
     }
 
-    public init(fileName: String, items: [Item], isPro: Bool, existingCount: Int, maxFreeDesigns: Int = DesignLibrary.maxFreeDesigns) {
+    public init(
+        fileName: String, items: [Item], isPro: Bool, existingCount: Int,
+        maxFreeDesigns: Int = DesignLibrary.maxFreeDesigns
+    ) {
         self.fileName = fileName
         self.items = items
         self.isPro = isPro
@@ -50,7 +57,8 @@ public struct ImportReview: Sendable {
     /// (ties keep file order). Returned in file order.
     public var defaultSelection: [Int] {
         guard let left = slotsLeft else { return items.map(\.number) }
-        let newest = items.sorted { a, b in a.updatedAt != b.updatedAt ? a.updatedAt > b.updatedAt : a.number < b.number }
+        let newest = items.sorted { a, b in a.updatedAt != b.updatedAt ? a.updatedAt > b.updatedAt : a.number < b.number
+        }
         return newest.prefix(left).map(\.number).sorted()
     }
 
@@ -77,11 +85,19 @@ public struct ImportReview: Sendable {
             if numbers.count == 1, let n = numbers[0] {
                 out.append(n)
             } else if numbers.count == 2, let a = numbers[0], let b = numbers[1] {
-                guard a <= b else { throw DesignError("'\(part)' runs backwards; write the range low-high (\(b)-\(a)). Accepted: \(acceptedSelectionForms)") }
-                guard b - a < 100_000 else { throw DesignError("'\(part)' is larger than the file; choose from 1…\(items.count)") }
+                guard a <= b else {
+                    throw DesignError(
+                        "'\(part)' runs backwards; write the range low-high (\(b)-\(a)). Accepted: \(acceptedSelectionForms)"
+                    )
+                }
+                guard b - a < 100_000 else {
+                    throw DesignError("'\(part)' is larger than the file; choose from 1…\(items.count)")
+                }
                 out.append(contentsOf: a...b)
             } else {
-                let what = numbers.count == 2 && (bounds[0].isEmpty || bounds[1].isEmpty) ? "an open range" : "not a design number or range"
+                let what =
+                    numbers.count == 2 && (bounds[0].isEmpty || bounds[1].isEmpty)
+                    ? "an open range" : "not a design number or range"
                 throw DesignError("'\(part)' is \(what). Accepted: \(acceptedSelectionForms)")
             }
         }
@@ -100,7 +116,8 @@ public struct ImportReview: Sendable {
             throw DesignError("there is no design \(bad) in \(fileName); choose from 1…\(items.count)")
         }
         if let left = slotsLeft, chosen.count > left {
-            throw DesignError("""
+            throw DesignError(
+                """
                 \(chosen.count) designs selected but the free tier has \(left) slot\(left == 1 ? "" : "s") left \
                 (\(existingCount) of \(maxFreeDesigns) used). Select at most \(left), or unlock Pro \
                 for unlimited designs: 'weaver pro unlock'.
@@ -119,14 +136,16 @@ public struct ImportReview: Sendable {
             let num = String(i.number)
             let name = i.name.replacingOccurrences(of: "\n", with: " ")
             let shownName = name.count > 32 ? String(name.prefix(31)) + "…" : name
-            out += "  \(num.padding(toLength: 3, withPad: " ", startingAt: 0)) \(sel.contains(i.number) ? "[x]" : "[ ]")  "
+            out +=
+                "  \(num.padding(toLength: 3, withPad: " ", startingAt: 0)) \(sel.contains(i.number) ? "[x]" : "[ ]")  "
             out += shownName.padding(toLength: 32, withPad: " ", startingAt: 0) + "  "
             out += i.template.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0) + "  "
             out += String(ISODate.format(i.updatedAt).prefix(16)).replacingOccurrences(of: "T", with: " ") + "  "
             out += i.referencesEmbeddedImage ? "embedded image\n" : "-\n"
         }
         if let left = slotsLeft {
-            out += "Free tier: \(left) of \(maxFreeDesigns) slots left. Unlock Pro for unlimited designs: 'weaver pro unlock'.\n"
+            out +=
+                "Free tier: \(left) of \(maxFreeDesigns) slots left. Unlock Pro for unlimited designs: 'weaver pro unlock'.\n"
         }
         return out
     }

@@ -14,7 +14,8 @@ public enum OpenURLPolicy {
         guard t.utf8.count <= FieldLimits.maxURLCharacters else {
             throw DesignError("the link is longer than \(FieldLimits.maxURLCharacters) bytes")
         }
-        guard !t.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0.properties.isWhitespace }) else {
+        guard !t.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0.properties.isWhitespace })
+        else {
             throw DesignError("'\(printable(t))' contains spaces or control characters; allowed: \(allowed)")
         }
         guard let colon = t.firstIndex(of: ":") else {
@@ -34,7 +35,9 @@ public enum OpenURLPolicy {
             }
             return t
         default:
-            throw DesignError("'\(printable(String(t.prefix(80))))' uses the scheme '\(printable(String(scheme.prefix(20))))', which a button may not open; allowed: \(allowed)")
+            throw DesignError(
+                "'\(printable(String(t.prefix(80))))' uses the scheme '\(printable(String(scheme.prefix(20))))', which a button may not open; allowed: \(allowed)"
+            )
         }
     }
 

@@ -1,4 +1,5 @@
 import NoiseDSP
+
 /// Deterministic design variants: only layout and style tokens change, never the name, texts,
 /// symbol, image or action bar, and each template stays within the set it allows.
 ///
@@ -14,7 +15,8 @@ public enum Remixer {
         switch spec.layout.template {
         case .classic, .hero: return hasImage ? [.classic, .hero, .poster] : [.classic, .hero]
         case .poster: return hasImage ? [.poster, .classic, .hero] : [.poster]
-        case .weather, .nextUpCalendar, .reminders, .clockIcon, .noiseMachine, .month, .countdown, .forecast: return [spec.layout.template]
+        case .weather, .nextUpCalendar, .reminders, .clockIcon, .noiseMachine, .month, .countdown, .forecast:
+            return [spec.layout.template]
         }
     }
 
@@ -66,14 +68,17 @@ public enum Remixer {
         s.style.backgroundOverlayOpacity = rng.pick(opacities)
         // An overlay is either off (plain at 0) or visible: `plain` at a non-zero opacity would be
         // an invisible change.
-        s.style.backgroundOverlay = s.style.backgroundOverlayOpacity == 0 ? .plain
+        s.style.backgroundOverlay =
+            s.style.backgroundOverlayOpacity == 0
+            ? .plain
             : rng.pick(BackgroundToken.allCases.filter { $0 != .plain })
         guard !isDataDriven else { return s }
 
         // Layout and text styles: free-form templates only.
         s.layout.template = rng.pick(allowed)
         s.layout.axis = rng.pick(Array(LayoutAxisToken.allCases))
-        let alignments: [LayoutAlignmentToken] = s.layout.template == .poster
+        let alignments: [LayoutAlignmentToken] =
+            s.layout.template == .poster
             ? LayoutAlignmentToken.allCases.map { $0 } : [.leading, .centre, .trailing]
         s.layout.alignment = rng.pick(alignments)
         s.layout.spacingPoints = rng.pick(spacings)

@@ -42,8 +42,10 @@ public struct SmartPhotoVariant: Sendable, Hashable {
     public var straightenDegrees: Double?
     public var rotationQuarterTurns: Int?
 
-    public init(renderFileName: String, cropRect: NormalisedRect, pixelSize: PixelSize,
-                straightenDegrees: Double? = nil, rotationQuarterTurns: Int? = nil) {
+    public init(
+        renderFileName: String, cropRect: NormalisedRect, pixelSize: PixelSize,
+        straightenDegrees: Double? = nil, rotationQuarterTurns: Int? = nil
+    ) {
         self.renderFileName = renderFileName
         self.cropRect = cropRect
         self.pixelSize = pixelSize
@@ -73,9 +75,11 @@ public struct SmartPhotoSpec: Sendable, Hashable {
     public var preparedAt: Date
     public var shuffleManifestFileName: String?
 
-    public init(masterFileName: String, small: SmartPhotoVariant? = nil, medium: SmartPhotoVariant? = nil,
-                large: SmartPhotoVariant? = nil, algorithmVersion: Int = 1, preparedAt: Date,
-                shuffleManifestFileName: String? = nil) {
+    public init(
+        masterFileName: String, small: SmartPhotoVariant? = nil, medium: SmartPhotoVariant? = nil,
+        large: SmartPhotoVariant? = nil, algorithmVersion: Int = 1, preparedAt: Date,
+        shuffleManifestFileName: String? = nil
+    ) {
         self.masterFileName = masterFileName
         self.small = small
         self.medium = medium

@@ -1,6 +1,6 @@
 import FieldTable
-import SharedStore
 import Foundation
+import SharedStore
 
 /// Something the tolerant decoder replaced or dropped, with the JSON path of the field
 /// (`specs[2].style.accent`) so a user can find it in the file.
@@ -35,10 +35,12 @@ public struct TolerantDecoder {
         self.fallbackDate = fallbackDate
     }
 
-    static let specKeys: Set<String> = ["version", "id", "name", "primaryText", "secondaryText", "updatedAt", "symbol",
-                                        "image", "layout", "style", "actionBar", "remindersConfig", "clockConfig", "matchedSet",
-                                        // Ours:
-                                        "clockFormat", "countdown"]
+    static let specKeys: Set<String> = [
+        "version", "id", "name", "primaryText", "secondaryText", "updatedAt", "symbol",
+        "image", "layout", "style", "actionBar", "remindersConfig", "clockConfig", "matchedSet",
+        // Ours:
+        "clockFormat", "countdown",
+    ]
 
     /// Decodes one spec. Returns nil only when `value` is not an object at all.
     public mutating func spec(_ value: JSONValue, path: String) -> WidgetSpec? {
@@ -51,7 +53,9 @@ public struct TolerantDecoder {
         let version = max(int(o, "version", path, range: 1...Int(Int32.max), default: 1), WidgetSpec.currentVersion)
         var id = UUID()
         if let raw = o["id"], raw != .null {
-            if case .string(let s) = raw, let u = UUID(uuidString: s) { id = u } else {
+            if case .string(let s) = raw, let u = UUID(uuidString: s) {
+                id = u
+            } else {
                 note(join(path, "id"), .invalidValue, "not a UUID (\(preview(raw))); a new ID was given")
             }
         }
@@ -75,10 +79,11 @@ public struct TolerantDecoder {
         let clock = o["clockConfig"].flatMap { clockConfig($0, path: join(path, "clockConfig")) }
         let format: ClockFormatToken? = optionalToken(o, "clockFormat", path)
         let countdown = o["countdown"].flatMap { countdownSpec($0, path: join(path, "countdown")) }
-        return WidgetSpec(version: version, id: id, name: name, primaryText: primary, secondaryText: secondary,
-                          updatedAt: updatedAt, symbol: symbol, image: image, layout: layout, style: style,
-                          actionBar: actionBar, matchedSet: matched, remindersConfig: reminders, clockConfig: clock,
-                          clockFormat: format, countdown: countdown)
+        return WidgetSpec(
+            version: version, id: id, name: name, primaryText: primary, secondaryText: secondary,
+            updatedAt: updatedAt, symbol: symbol, image: image, layout: layout, style: style,
+            actionBar: actionBar, matchedSet: matched, remindersConfig: reminders, clockConfig: clock,
+            clockFormat: format, countdown: countdown)
     }
 
     mutating func countdownSpec(_ value: JSONValue, path: String) -> CountdownSpec? {
@@ -106,11 +111,12 @@ public struct TolerantDecoder {
             return nil
         }
         checkKeys(o, known: ["theme", "face", "iconDialColourToken", "iconSecondHandColourToken"], path: path)
-        var c = ClockDesignConfig(theme: token(o, "theme", path, default: .classic),
-                                  // A config written before faces existed shows the legacy face.
-                                  face: token(o, "face", path, default: .ceramic),
-                                  iconDialColour: optionalToken(o, "iconDialColourToken", path),
-                                  iconSecondHandColour: optionalToken(o, "iconSecondHandColourToken", path))
+        var c = ClockDesignConfig(
+            theme: token(o, "theme", path, default: .classic),
+            // A config written before faces existed shows the legacy face.
+            face: token(o, "face", path, default: .ceramic),
+            iconDialColour: optionalToken(o, "iconDialColourToken", path),
+            iconSecondHandColour: optionalToken(o, "iconSecondHandColourToken", path))
         if let change = c.normalise() {
             note(join(path, "iconSecondHandColourToken"), .invalidValue, change)
         }
@@ -125,12 +131,15 @@ public struct TolerantDecoder {
         }
         checkKeys(o, known: ["token", "intensity"], path: path)
         guard o["token"] != nil, o["token"] != .null else {
-            note(join(path, "token"), .dropped, "a filter needs a token (\(PhotoFilterToken.allowedList)); filter dropped")
+            note(
+                join(path, "token"), .dropped,
+                "a filter needs a token (\(PhotoFilterToken.allowedList)); filter dropped")
             return nil
         }
         let t: PhotoFilterToken = token(o, "token", path, default: .none)
         // `none` or intensity 0 means no filter: nil, as the seed app normalises it.
-        return PhotoFilterSpec(token: t, intensity: double(o, "intensity", path, DesignFields.imageFilterIntensity)).effective
+        return PhotoFilterSpec(token: t, intensity: double(o, "intensity", path, DesignFields.imageFilterIntensity))
+            .effective
     }
 
     mutating func smartPhoto(_ value: JSONValue, path: String) -> SmartPhotoSpec? {
@@ -139,8 +148,12 @@ public struct TolerantDecoder {
             note(path, .wrongType, "expected an object, found \(value.typeName); Smart Photo dropped")
             return nil
         }
-        checkKeys(o, known: ["masterFileName", "small", "medium", "large", "algorithmVersion", "preparedAt",
-                             "shuffleManifestFileName"], path: path)
+        checkKeys(
+            o,
+            known: [
+                "masterFileName", "small", "medium", "large", "algorithmVersion", "preparedAt",
+                "shuffleManifestFileName",
+            ], path: path)
         guard let master = fileName(o, "masterFileName", path, what: "Smart Photo") else { return nil }
         if o["preparedAt"] == nil || o["preparedAt"] == .null {
             note(join(path, "preparedAt"), .invalidValue, "missing; using \(ISODate.format(fallbackDate))")
@@ -149,13 +162,14 @@ public struct TolerantDecoder {
         if let v = o["shuffleManifestFileName"], v != .null {
             shuffle = fileName(o, "shuffleManifestFileName", path, what: "shuffle manifest name")
         }
-        return SmartPhotoSpec(masterFileName: master,
-                              small: o["small"].flatMap { smartVariant($0, path: join(path, "small")) },
-                              medium: o["medium"].flatMap { smartVariant($0, path: join(path, "medium")) },
-                              large: o["large"].flatMap { smartVariant($0, path: join(path, "large")) },
-                              algorithmVersion: int(o, "algorithmVersion", path, DesignFields.smartAlgorithmVersion),
-                              preparedAt: date(o, "preparedAt", path),
-                              shuffleManifestFileName: shuffle)
+        return SmartPhotoSpec(
+            masterFileName: master,
+            small: o["small"].flatMap { smartVariant($0, path: join(path, "small")) },
+            medium: o["medium"].flatMap { smartVariant($0, path: join(path, "medium")) },
+            large: o["large"].flatMap { smartVariant($0, path: join(path, "large")) },
+            algorithmVersion: int(o, "algorithmVersion", path, DesignFields.smartAlgorithmVersion),
+            preparedAt: date(o, "preparedAt", path),
+            shuffleManifestFileName: shuffle)
     }
 
     mutating func smartVariant(_ value: JSONValue, path: String) -> SmartPhotoVariant? {
@@ -164,7 +178,9 @@ public struct TolerantDecoder {
             note(path, .wrongType, "expected an object, found \(value.typeName); render dropped")
             return nil
         }
-        checkKeys(o, known: ["renderFileName", "cropRect", "pixelSize", "straightenDegrees", "rotationQuarterTurns"], path: path)
+        checkKeys(
+            o, known: ["renderFileName", "cropRect", "pixelSize", "straightenDegrees", "rotationQuarterTurns"],
+            path: path)
         guard let file = fileName(o, "renderFileName", path, what: "render") else { return nil }
         var rect = NormalisedRect.full
         let rectPath = join(path, "cropRect")
@@ -172,9 +188,11 @@ public struct TolerantDecoder {
         case .object(let r)?:
             checkKeys(r, known: ["x", "y", "width", "height"], path: rectPath)
             let unit = FieldLimits.normalisedCoordinate
-            rect = NormalisedRect(x: double(r, "x", rectPath, range: unit, default: 0), y: double(r, "y", rectPath, range: unit, default: 0),
-                                  width: double(r, "width", rectPath, range: unit, default: 1),
-                                  height: double(r, "height", rectPath, range: unit, default: 1))
+            rect = NormalisedRect(
+                x: double(r, "x", rectPath, range: unit, default: 0),
+                y: double(r, "y", rectPath, range: unit, default: 0),
+                width: double(r, "width", rectPath, range: unit, default: 1),
+                height: double(r, "height", rectPath, range: unit, default: 1))
             // The seed app trims a rectangle that runs past the image and never lets it be empty.
             // (A rectangle already trimmed to the 0.0001 minimum at the edge, or ending at 1 within
             // rounding, is accepted as is, so decoding what we wrote finds nothing.)
@@ -195,23 +213,33 @@ public struct TolerantDecoder {
         switch o["pixelSize"] {
         case .object(let p)?:
             checkKeys(p, known: ["width", "height"], path: sizePath)
-            size = PixelSize(width: int(p, "width", sizePath, range: FieldLimits.pixelDimension, default: 1),
-                             height: int(p, "height", sizePath, range: FieldLimits.pixelDimension, default: 1))
+            size = PixelSize(
+                width: int(p, "width", sizePath, range: FieldLimits.pixelDimension, default: 1),
+                height: int(p, "height", sizePath, range: FieldLimits.pixelDimension, default: 1))
         case nil, .null?:
             note(sizePath, .invalidValue, "missing; using 1×1")
         case let v?:
             note(sizePath, .wrongType, "expected an object, found \(v.typeName); using 1×1")
         }
-        let straighten = o["straightenDegrees"].flatMap { $0 == .null ? nil : double(o, "straightenDegrees", path, range: FieldLimits.straightenDegrees, default: 0) }
-        let turns = o["rotationQuarterTurns"].flatMap { $0 == .null ? nil : int(o, "rotationQuarterTurns", path, range: FieldLimits.rotationQuarterTurns, default: 0) }
-        return SmartPhotoVariant(renderFileName: file, cropRect: rect, pixelSize: size, straightenDegrees: straighten, rotationQuarterTurns: turns)
+        let straighten = o["straightenDegrees"].flatMap {
+            $0 == .null ? nil : double(o, "straightenDegrees", path, range: FieldLimits.straightenDegrees, default: 0)
+        }
+        let turns = o["rotationQuarterTurns"].flatMap {
+            $0 == .null
+                ? nil : int(o, "rotationQuarterTurns", path, range: FieldLimits.rotationQuarterTurns, default: 0)
+        }
+        return SmartPhotoVariant(
+            renderFileName: file, cropRect: rect, pixelSize: size, straightenDegrees: straighten,
+            rotationQuarterTurns: turns)
     }
 
     /// A bare image file name (sanitised like every image name), or nil with a finding.
     mutating func fileName(_ o: [String: JSONValue], _ key: String, _ path: String, what: String) -> String? {
         let raw = string(o, key, path, default: "", maxCharacters: 4096)
         guard let safe = ImageSanitiser.sanitisedFileName(raw) else {
-            note(join(path, key), .dropped, "\(raw.isEmpty ? "missing or empty" : "unusable") file name \(quoted(raw)); \(what) dropped")
+            note(
+                join(path, key), .dropped,
+                "\(raw.isEmpty ? "missing or empty" : "unusable") file name \(quoted(raw)); \(what) dropped")
             return nil
         }
         if safe != raw {
@@ -235,12 +263,13 @@ public struct TolerantDecoder {
             note(join(path, "name"), .dropped, "empty symbol name; symbol dropped")
             return nil
         }
-        return SymbolSpec(name: name,
-                          sizePoints: double(o, "size", path, DesignFields.symbolSize),
-                          weight: token(o, "weight", path, default: .regular),
-                          renderingMode: token(o, "renderingMode", path, default: .monochrome),
-                          tint: token(o, "tint", path, default: .accent),
-                          placement: token(o, "placement", path, default: .beforeName))
+        return SymbolSpec(
+            name: name,
+            sizePoints: double(o, "size", path, DesignFields.symbolSize),
+            weight: token(o, "weight", path, default: .regular),
+            renderingMode: token(o, "renderingMode", path, default: .monochrome),
+            tint: token(o, "tint", path, default: .accent),
+            placement: token(o, "placement", path, default: .beforeName))
     }
 
     mutating func imageSpec(_ value: JSONValue, path: String) -> ImageSpec? {
@@ -249,10 +278,13 @@ public struct TolerantDecoder {
             note(path, .wrongType, "expected an object, found \(value.typeName); image dropped")
             return nil
         }
-        checkKeys(o, known: ["fileName", "contentMode", "crop", "height", "cornerRadius", "filter", "smartPhoto"], path: path)
+        checkKeys(
+            o, known: ["fileName", "contentMode", "crop", "height", "cornerRadius", "filter", "smartPhoto"], path: path)
         let raw = string(o, "fileName", path, default: "", maxCharacters: 4096)
         guard let safe = ImageSanitiser.sanitisedFileName(raw) else {
-            note(join(path, "fileName"), .dropped, "\(raw.isEmpty ? "empty" : "unusable") image file name \(quoted(raw)); image dropped")
+            note(
+                join(path, "fileName"), .dropped,
+                "\(raw.isEmpty ? "empty" : "unusable") image file name \(quoted(raw)); image dropped")
             return nil
         }
         if safe != raw {
@@ -260,12 +292,13 @@ public struct TolerantDecoder {
         }
         // `crop` is the seed app's older name for `contentMode`.
         let modeKey = o["contentMode"] != nil ? "contentMode" : "crop"
-        return ImageSpec(fileName: safe,
-                         contentMode: token(o, modeKey, path, default: .fill),
-                         heightPoints: double(o, "height", path, DesignFields.imageHeight),
-                         cornerRadiusPoints: double(o, "cornerRadius", path, DesignFields.imageCornerRadius),
-                         filter: o["filter"].flatMap { photoFilter($0, path: join(path, "filter")) },
-                         smartPhoto: o["smartPhoto"].flatMap { smartPhoto($0, path: join(path, "smartPhoto")) })
+        return ImageSpec(
+            fileName: safe,
+            contentMode: token(o, modeKey, path, default: .fill),
+            heightPoints: double(o, "height", path, DesignFields.imageHeight),
+            cornerRadiusPoints: double(o, "cornerRadius", path, DesignFields.imageCornerRadius),
+            filter: o["filter"].flatMap { photoFilter($0, path: join(path, "filter")) },
+            smartPhoto: o["smartPhoto"].flatMap { smartPhoto($0, path: join(path, "smartPhoto")) })
     }
 
     mutating func layoutSpec(_ value: JSONValue?, path: String) -> LayoutSpec {
@@ -275,8 +308,12 @@ public struct TolerantDecoder {
             note(path, .wrongType, "expected an object, found \(value.typeName); default layout used")
             return l
         }
-        checkKeys(o, known: ["template", "posterOverlayMode", "showsAccentBar", "axis", "alignment", "spacing",
-                             "primaryLineLimitSmall", "primaryLineLimit", "secondaryLineLimitSmall", "secondaryLineLimit"], path: path)
+        checkKeys(
+            o,
+            known: [
+                "template", "posterOverlayMode", "showsAccentBar", "axis", "alignment", "spacing",
+                "primaryLineLimitSmall", "primaryLineLimit", "secondaryLineLimitSmall", "secondaryLineLimit",
+            ], path: path)
         l.template = token(o, "template", path, default: .classic)
         l.posterOverlayMode = token(o, "posterOverlayMode", path, default: .caption)
         l.showsAccentBar = bool(o, "showsAccentBar", path, default: DesignFields.showsAccentBar.defaultFlag)
@@ -297,15 +334,20 @@ public struct TolerantDecoder {
             note(path, .wrongType, "expected an object, found \(value.typeName); default style used")
             return s
         }
-        checkKeys(o, known: ["padding", "cornerRadius", "background", "backgroundOverlay", "backgroundOverlayOpacity",
-                             "backgroundGlowEnabled", "accent", "nameTextStyle", "primaryTextStyle", "secondaryTextStyle",
-                             "symbolSize", "weatherScale"], path: path)
+        checkKeys(
+            o,
+            known: [
+                "padding", "cornerRadius", "background", "backgroundOverlay", "backgroundOverlayOpacity",
+                "backgroundGlowEnabled", "accent", "nameTextStyle", "primaryTextStyle", "secondaryTextStyle",
+                "symbolSize", "weatherScale",
+            ], path: path)
         s.paddingPoints = double(o, "padding", path, DesignFields.padding)
         s.cornerRadiusPoints = double(o, "cornerRadius", path, DesignFields.cornerRadius)
         s.background = token(o, "background", path, default: .subtleMaterial)
         s.backgroundOverlay = token(o, "backgroundOverlay", path, default: .plain)
         s.backgroundOverlayOpacity = double(o, "backgroundOverlayOpacity", path, DesignFields.backgroundOverlayOpacity)
-        s.backgroundGlowEnabled = bool(o, "backgroundGlowEnabled", path, default: DesignFields.backgroundGlow.defaultFlag)
+        s.backgroundGlowEnabled = bool(
+            o, "backgroundGlowEnabled", path, default: DesignFields.backgroundGlow.defaultFlag)
         s.accent = token(o, "accent", path, default: .blue)
         s.nameTextStyle = token(o, "nameTextStyle", path, default: .caption)
         s.primaryTextStyle = token(o, "primaryTextStyle", path, default: .title3)
@@ -329,7 +371,9 @@ public struct TolerantDecoder {
                     let itemPath = "\(join(path, "actions"))[\(i)]"
                     guard let a = actionSpec(item, path: itemPath) else { continue }
                     if actions.count == FieldLimits.maxActions {
-                        note(itemPath, .dropped, "an action bar holds at most \(FieldLimits.maxActions) buttons; dropped")
+                        note(
+                            itemPath, .dropped, "an action bar holds at most \(FieldLimits.maxActions) buttons; dropped"
+                        )
                         continue
                     }
                     actions.append(a)
@@ -347,8 +391,12 @@ public struct TolerantDecoder {
             note(path, .wrongType, "expected an action object, found \(value.typeName); dropped")
             return nil
         }
-        checkKeys(o, known: ["id", "title", "systemImage", "kind", "variableKey", "incrementAmount", "nowFormat",
-                             "resetValue", "url"], path: path)
+        checkKeys(
+            o,
+            known: [
+                "id", "title", "systemImage", "kind", "variableKey", "incrementAmount", "nowFormat",
+                "resetValue", "url",
+            ], path: path)
         let key = string(o, "variableKey", path, default: "", maxCharacters: FieldLimits.maxVariableKeyCharacters)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let kindValue: WidgetActionKindToken = token(o, "kind", path, default: .incrementVariable)
@@ -356,7 +404,8 @@ public struct TolerantDecoder {
         if kindValue == .openURL {
             // A link the policy refuses drops the button: a button must never open it.
             do {
-                url = try OpenURLPolicy.check(string(o, "url", path, default: "", maxCharacters: FieldLimits.maxURLCharacters * 4))
+                url = try OpenURLPolicy.check(
+                    string(o, "url", path, default: "", maxCharacters: FieldLimits.maxURLCharacters * 4))
             } catch let e as DesignError {
                 note(join(path, "url"), .dropped, "\(e.message); action dropped")
                 return nil
@@ -370,7 +419,9 @@ public struct TolerantDecoder {
         }
         var id = UUID()
         if let raw = o["id"], raw != .null {
-            if case .string(let s) = raw, let u = UUID(uuidString: s) { id = u } else {
+            if case .string(let s) = raw, let u = UUID(uuidString: s) {
+                id = u
+            } else {
                 note(join(path, "id"), .invalidValue, "not a UUID; a new ID was given")
             }
         }
@@ -383,13 +434,16 @@ public struct TolerantDecoder {
         var title = string(o, "title", path, default: "", maxCharacters: FieldLimits.maxActionTitleCharacters)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         if title.isEmpty { title = ActionSpec.untitled(kind) }
-        var systemImage = optionalString(o, "systemImage", path, maxCharacters: 64)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        var systemImage = optionalString(o, "systemImage", path, maxCharacters: 64)?.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         if systemImage?.isEmpty == true { systemImage = nil }
-        return ActionSpec(id: id, title: title, systemImage: systemImage, kind: kind, variableKey: key,
-                          incrementAmount: amount, nowFormat: token(o, "nowFormat", path, default: .iso8601),
-                          // Read only for the kind that uses it (and writes it), so a design re-encodes exactly.
-                          resetValue: kind == .resetVariable ? string(o, "resetValue", path, default: "0", maxCharacters: FieldLimits.maxResetValueCharacters) : "0",
-                          url: url)
+        return ActionSpec(
+            id: id, title: title, systemImage: systemImage, kind: kind, variableKey: key,
+            incrementAmount: amount, nowFormat: token(o, "nowFormat", path, default: .iso8601),
+            // Read only for the kind that uses it (and writes it), so a design re-encodes exactly.
+            resetValue: kind == .resetVariable
+                ? string(o, "resetValue", path, default: "0", maxCharacters: FieldLimits.maxResetValueCharacters) : "0",
+            url: url)
     }
 
     mutating func matchedSet(_ value: JSONValue, path: String) -> MatchedSet? {
@@ -399,9 +453,10 @@ public struct TolerantDecoder {
             return nil
         }
         checkKeys(o, known: ["small", "medium", "large"], path: path)
-        let m = MatchedSet(small: o["small"].flatMap { variant($0, path: join(path, "small")) },
-                           medium: o["medium"].flatMap { variant($0, path: join(path, "medium")) },
-                           large: o["large"].flatMap { variant($0, path: join(path, "large")) })
+        let m = MatchedSet(
+            small: o["small"].flatMap { variant($0, path: join(path, "small")) },
+            medium: o["medium"].flatMap { variant($0, path: join(path, "medium")) },
+            large: o["large"].flatMap { variant($0, path: join(path, "large")) })
         return m.isEmpty ? nil : m
     }
 
@@ -412,11 +467,12 @@ public struct TolerantDecoder {
             return nil
         }
         checkKeys(o, known: ["primaryText", "secondaryText", "symbol", "image", "layout"], path: path)
-        return SpecVariant(primaryText: string(o, "primaryText", path, default: "", maxCharacters: FieldLimits.maxTextCharacters),
-                           secondaryText: optionalString(o, "secondaryText", path, maxCharacters: FieldLimits.maxTextCharacters),
-                           symbol: o["symbol"].flatMap { symbolSpec($0, path: join(path, "symbol")) },
-                           image: o["image"].flatMap { imageSpec($0, path: join(path, "image")) },
-                           layout: layoutSpec(o["layout"], path: join(path, "layout")))
+        return SpecVariant(
+            primaryText: string(o, "primaryText", path, default: "", maxCharacters: FieldLimits.maxTextCharacters),
+            secondaryText: optionalString(o, "secondaryText", path, maxCharacters: FieldLimits.maxTextCharacters),
+            symbol: o["symbol"].flatMap { symbolSpec($0, path: join(path, "symbol")) },
+            image: o["image"].flatMap { imageSpec($0, path: join(path, "image")) },
+            layout: layoutSpec(o["layout"], path: join(path, "layout")))
     }
 
     // MARK: Scalars
@@ -447,10 +503,14 @@ public struct TolerantDecoder {
         }
     }
 
-    mutating func string(_ o: [String: JSONValue], _ key: String, _ path: String, default def: String, maxCharacters: Int) -> String {
+    mutating func string(
+        _ o: [String: JSONValue], _ key: String, _ path: String, default def: String, maxCharacters: Int
+    ) -> String {
         guard let v = o[key], v != .null else { return def }
         guard case .string(let s) = v else {
-            note(join(path, key), .wrongType, "expected a string, found \(v.typeName) \(preview(v)); using \(quoted(def))")
+            note(
+                join(path, key), .wrongType,
+                "expected a string, found \(v.typeName) \(preview(v)); using \(quoted(def))")
             return def
         }
         if s.count > maxCharacters {
@@ -460,35 +520,49 @@ public struct TolerantDecoder {
         return s
     }
 
-    mutating func optionalString(_ o: [String: JSONValue], _ key: String, _ path: String, maxCharacters: Int) -> String? {
+    mutating func optionalString(_ o: [String: JSONValue], _ key: String, _ path: String, maxCharacters: Int) -> String?
+    {
         guard let v = o[key], v != .null else { return nil }
         let s = string(o, key, path, default: "", maxCharacters: maxCharacters)
         return s.isEmpty ? nil : s
     }
 
-    mutating func double(_ o: [String: JSONValue], _ key: String, _ path: String, range: ClosedRange<Double>, default def: Double) -> Double {
+    mutating func double(
+        _ o: [String: JSONValue], _ key: String, _ path: String, range: ClosedRange<Double>, default def: Double
+    ) -> Double {
         guard let v = o[key], v != .null else { return def }
         guard case .number(let d) = v, d.isFinite else {
-            note(join(path, key), .wrongType, "expected a number in \(fmt(range)), found \(v.typeName) \(preview(v)); using \(JSONValue.format(def))")
+            note(
+                join(path, key), .wrongType,
+                "expected a number in \(fmt(range)), found \(v.typeName) \(preview(v)); using \(JSONValue.format(def))")
             return def
         }
         if !range.contains(d) {
             let c = min(max(d, range.lowerBound), range.upperBound)
-            note(join(path, key), .outOfRange, "\(JSONValue.format(d)) is outside \(fmt(range)); using \(JSONValue.format(c))")
+            note(
+                join(path, key), .outOfRange,
+                "\(JSONValue.format(d)) is outside \(fmt(range)); using \(JSONValue.format(c))")
             return c
         }
         return d
     }
 
-    mutating func int(_ o: [String: JSONValue], _ key: String, _ path: String, range: ClosedRange<Int>, default def: Int) -> Int {
+    mutating func int(
+        _ o: [String: JSONValue], _ key: String, _ path: String, range: ClosedRange<Int>, default def: Int
+    ) -> Int {
         guard let v = o[key], v != .null else { return def }
         guard case .number(let d) = v, d.isFinite, d == d.rounded() else {
-            note(join(path, key), .wrongType, "expected a whole number in \(range.lowerBound)…\(range.upperBound), found \(v.typeName) \(preview(v)); using \(def)")
+            note(
+                join(path, key), .wrongType,
+                "expected a whole number in \(range.lowerBound)…\(range.upperBound), found \(v.typeName) \(preview(v)); using \(def)"
+            )
             return def
         }
         if d < Double(range.lowerBound) || d > Double(range.upperBound) {
             let c = d < Double(range.lowerBound) ? range.lowerBound : range.upperBound
-            note(join(path, key), .outOfRange, "\(JSONValue.format(d)) is outside \(range.lowerBound)…\(range.upperBound); using \(c)")
+            note(
+                join(path, key), .outOfRange,
+                "\(JSONValue.format(d)) is outside \(range.lowerBound)…\(range.upperBound); using \(c)")
             return c
         }
         return Int(d)
@@ -506,11 +580,15 @@ public struct TolerantDecoder {
     mutating func token<T: DesignToken>(_ o: [String: JSONValue], _ key: String, _ path: String, default def: T) -> T {
         guard let v = o[key], v != .null else { return def }
         guard case .string(let s) = v else {
-            note(join(path, key), .wrongType, "expected one of \(T.allowedList), found \(v.typeName) \(preview(v)); using \(def.rawValue)")
+            note(
+                join(path, key), .wrongType,
+                "expected one of \(T.allowedList), found \(v.typeName) \(preview(v)); using \(def.rawValue)")
             return def
         }
         guard let t = T.parse(s) else {
-            note(join(path, key), .unknownToken, "unknown value \(quoted(s)); allowed: \(T.allowedList); using \(def.rawValue)")
+            note(
+                join(path, key), .unknownToken,
+                "unknown value \(quoted(s)); allowed: \(T.allowedList); using \(def.rawValue)")
             return def
         }
         return t
@@ -520,8 +598,9 @@ public struct TolerantDecoder {
         guard let v = o[key], v != .null else { return nil }
         if case .string(let s) = v, s.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
         guard case .string(let s) = v, let t = T.parse(s.trimmingCharacters(in: .whitespaces)) else {
-            note(join(path, key), v.typeName == "string" ? .unknownToken : .wrongType,
-                 "unknown value \(preview(v)); allowed: \(T.allowedList) or none; using none")
+            note(
+                join(path, key), v.typeName == "string" ? .unknownToken : .wrongType,
+                "unknown value \(preview(v)); allowed: \(T.allowedList) or none; using none")
             return nil
         }
         return t
@@ -539,7 +618,9 @@ public struct TolerantDecoder {
             return WidgetSpec.wholeSeconds(Date(timeIntervalSinceReferenceDate: n))
         default: break
         }
-        note(join(path, key), .invalidValue, "not an ISO 8601 date (\(preview(v))); using \(ISODate.format(fallbackDate))")
+        note(
+            join(path, key), .invalidValue,
+            "not an ISO 8601 date (\(preview(v))); using \(ISODate.format(fallbackDate))")
         return fallbackDate
     }
 
@@ -553,5 +634,7 @@ public struct TolerantDecoder {
         int(o, key, path, range: field.integerRange, default: Int(field.defaultNumber))
     }
 
-    func fmt(_ r: ClosedRange<Double>) -> String { "\(JSONValue.format(r.lowerBound))…\(JSONValue.format(r.upperBound))" }
+    func fmt(_ r: ClosedRange<Double>) -> String {
+        "\(JSONValue.format(r.lowerBound))…\(JSONValue.format(r.upperBound))"
+    }
 }

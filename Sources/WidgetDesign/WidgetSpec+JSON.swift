@@ -1,5 +1,5 @@
-import SharedStore
 import Foundation
+import SharedStore
 
 extension WidgetSpec {
     /// The seed app's JSON shape (same keys, ISO 8601 dates, uppercase UUIDs).
@@ -30,7 +30,9 @@ extension WidgetSpec {
 
     /// Decodes one design file. Throws only when the bytes are not JSON or not an object; every
     /// field-level problem becomes a finding instead.
-    public static func decode(_ data: Data, fallbackDate: Date, limits: JSONLimits = JSONLimits()) throws -> (WidgetSpec, [Finding]) {
+    public static func decode(_ data: Data, fallbackDate: Date, limits: JSONLimits = JSONLimits()) throws -> (
+        WidgetSpec, [Finding]
+    ) {
         let depth = JSONValue.nestingDepth(of: data, stopAbove: limits.maxDepth)
         guard depth <= limits.maxDepth else {
             throw DesignError("JSON nests deeper than \(limits.maxDepth) levels")
@@ -46,18 +48,22 @@ extension WidgetSpec {
 
 extension SymbolSpec {
     var jsonValue: JSONValue {
-        .object(["name": .string(name), "size": .number(sizePoints), "weight": .string(weight.rawValue),
-                 "renderingMode": .string(renderingMode.rawValue), "tint": .string(tint.rawValue),
-                 "placement": .string(placement.rawValue)])
+        .object([
+            "name": .string(name), "size": .number(sizePoints), "weight": .string(weight.rawValue),
+            "renderingMode": .string(renderingMode.rawValue), "tint": .string(tint.rawValue),
+            "placement": .string(placement.rawValue),
+        ])
     }
 }
 
 extension ImageSpec {
     var jsonValue: JSONValue {
-        var o: [String: JSONValue] = ["fileName": .string(fileName), "contentMode": .string(contentMode.rawValue),
-                                      "height": .number(heightPoints), "cornerRadius": .number(cornerRadiusPoints),
-                                      // Older seed-app readers look for `crop`.
-                                      "crop": .string(contentMode.rawValue)]
+        var o: [String: JSONValue] = [
+            "fileName": .string(fileName), "contentMode": .string(contentMode.rawValue),
+            "height": .number(heightPoints), "cornerRadius": .number(cornerRadiusPoints),
+            // Older seed-app readers look for `crop`.
+            "crop": .string(contentMode.rawValue),
+        ]
         if let filter = filter?.effective {
             o["filter"] = .object(["token": .string(filter.token.rawValue), "intensity": .number(filter.intensity)])
         }
@@ -68,9 +74,11 @@ extension ImageSpec {
 
 extension SmartPhotoSpec {
     var jsonValue: JSONValue {
-        var o: [String: JSONValue] = ["masterFileName": .string(masterFileName),
-                                      "algorithmVersion": .number(Double(algorithmVersion)),
-                                      "preparedAt": .string(ISODate.format(preparedAt))]
+        var o: [String: JSONValue] = [
+            "masterFileName": .string(masterFileName),
+            "algorithmVersion": .number(Double(algorithmVersion)),
+            "preparedAt": .string(ISODate.format(preparedAt)),
+        ]
         if let small { o["small"] = small.jsonValue }
         if let medium { o["medium"] = medium.jsonValue }
         if let large { o["large"] = large.jsonValue }
@@ -81,10 +89,16 @@ extension SmartPhotoSpec {
 
 extension SmartPhotoVariant {
     var jsonValue: JSONValue {
-        var o: [String: JSONValue] = ["renderFileName": .string(renderFileName),
-                                      "cropRect": .object(["x": .number(cropRect.x), "y": .number(cropRect.y),
-                                                           "width": .number(cropRect.width), "height": .number(cropRect.height)]),
-                                      "pixelSize": .object(["width": .number(Double(pixelSize.width)), "height": .number(Double(pixelSize.height))])]
+        var o: [String: JSONValue] = [
+            "renderFileName": .string(renderFileName),
+            "cropRect": .object([
+                "x": .number(cropRect.x), "y": .number(cropRect.y),
+                "width": .number(cropRect.width), "height": .number(cropRect.height),
+            ]),
+            "pixelSize": .object([
+                "width": .number(Double(pixelSize.width)), "height": .number(Double(pixelSize.height)),
+            ]),
+        ]
         if let straightenDegrees { o["straightenDegrees"] = .number(straightenDegrees) }
         if let rotationQuarterTurns { o["rotationQuarterTurns"] = .number(Double(rotationQuarterTurns)) }
         return .object(o)
@@ -102,25 +116,29 @@ extension ClockDesignConfig {
 
 extension LayoutSpec {
     var jsonValue: JSONValue {
-        .object(["template": .string(template.rawValue), "posterOverlayMode": .string(posterOverlayMode.rawValue),
-                 "showsAccentBar": .bool(showsAccentBar), "axis": .string(axis.rawValue),
-                 "alignment": .string(alignment.rawValue), "spacing": .number(spacingPoints),
-                 "primaryLineLimitSmall": .number(Double(primaryLineLimitSmall)),
-                 "primaryLineLimit": .number(Double(primaryLineLimit)),
-                 "secondaryLineLimitSmall": .number(Double(secondaryLineLimitSmall)),
-                 "secondaryLineLimit": .number(Double(secondaryLineLimit))])
+        .object([
+            "template": .string(template.rawValue), "posterOverlayMode": .string(posterOverlayMode.rawValue),
+            "showsAccentBar": .bool(showsAccentBar), "axis": .string(axis.rawValue),
+            "alignment": .string(alignment.rawValue), "spacing": .number(spacingPoints),
+            "primaryLineLimitSmall": .number(Double(primaryLineLimitSmall)),
+            "primaryLineLimit": .number(Double(primaryLineLimit)),
+            "secondaryLineLimitSmall": .number(Double(secondaryLineLimitSmall)),
+            "secondaryLineLimit": .number(Double(secondaryLineLimit)),
+        ])
     }
 }
 
 extension StyleSpec {
     var jsonValue: JSONValue {
-        .object(["padding": .number(paddingPoints), "cornerRadius": .number(cornerRadiusPoints),
-                 "background": .string(background.rawValue), "backgroundOverlay": .string(backgroundOverlay.rawValue),
-                 "backgroundOverlayOpacity": .number(backgroundOverlayOpacity),
-                 "backgroundGlowEnabled": .bool(backgroundGlowEnabled), "accent": .string(accent.rawValue),
-                 "nameTextStyle": .string(nameTextStyle.rawValue), "primaryTextStyle": .string(primaryTextStyle.rawValue),
-                 "secondaryTextStyle": .string(secondaryTextStyle.rawValue), "symbolSize": .number(symbolSizePoints),
-                 "weatherScale": .number(weatherScale)])
+        .object([
+            "padding": .number(paddingPoints), "cornerRadius": .number(cornerRadiusPoints),
+            "background": .string(background.rawValue), "backgroundOverlay": .string(backgroundOverlay.rawValue),
+            "backgroundOverlayOpacity": .number(backgroundOverlayOpacity),
+            "backgroundGlowEnabled": .bool(backgroundGlowEnabled), "accent": .string(accent.rawValue),
+            "nameTextStyle": .string(nameTextStyle.rawValue), "primaryTextStyle": .string(primaryTextStyle.rawValue),
+            "secondaryTextStyle": .string(secondaryTextStyle.rawValue), "symbolSize": .number(symbolSizePoints),
+            "weatherScale": .number(weatherScale),
+        ])
     }
 }
 
@@ -132,9 +150,11 @@ extension ActionBarSpec {
 
 extension ActionSpec {
     var jsonValue: JSONValue {
-        var o: [String: JSONValue] = ["id": .string(id.uuidString), "title": .string(title), "kind": .string(kind.rawValue),
-                                      "variableKey": .string(variableKey), "incrementAmount": .number(Double(incrementAmount)),
-                                      "nowFormat": .string(nowFormat.rawValue)]
+        var o: [String: JSONValue] = [
+            "id": .string(id.uuidString), "title": .string(title), "kind": .string(kind.rawValue),
+            "variableKey": .string(variableKey), "incrementAmount": .number(Double(incrementAmount)),
+            "nowFormat": .string(nowFormat.rawValue),
+        ]
         if let systemImage { o["systemImage"] = .string(systemImage) }
         // Our own keys, written only for the kinds that use them.
         if kind == .resetVariable { o["resetValue"] = .string(resetValue) }

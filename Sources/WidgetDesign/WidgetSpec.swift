@@ -1,5 +1,5 @@
-import SharedStore
 import Foundation
+import SharedStore
 
 /// One widget design: the Linux counterpart of the seed app's `WidgetSpec`, with the same JSON
 /// keys so `.wwdesign` files travel both ways.
@@ -35,12 +35,14 @@ public struct WidgetSpec: Sendable, Hashable, Identifiable {
     /// A Countdown design's target (our own key `countdown`); nil on other templates.
     public var countdown: CountdownSpec?
 
-    public init(version: Int = WidgetSpec.currentVersion, id: UUID = UUID(), name: String,
-                primaryText: String, secondaryText: String? = nil, updatedAt: Date,
-                symbol: SymbolSpec? = nil, image: ImageSpec? = nil, layout: LayoutSpec = LayoutSpec(),
-                style: StyleSpec = StyleSpec(), actionBar: ActionBarSpec? = nil,
-                matchedSet: MatchedSet? = nil, remindersConfig: JSONValue? = nil, clockConfig: ClockDesignConfig? = nil,
-                clockFormat: ClockFormatToken? = nil, countdown: CountdownSpec? = nil) {
+    public init(
+        version: Int = WidgetSpec.currentVersion, id: UUID = UUID(), name: String,
+        primaryText: String, secondaryText: String? = nil, updatedAt: Date,
+        symbol: SymbolSpec? = nil, image: ImageSpec? = nil, layout: LayoutSpec = LayoutSpec(),
+        style: StyleSpec = StyleSpec(), actionBar: ActionBarSpec? = nil,
+        matchedSet: MatchedSet? = nil, remindersConfig: JSONValue? = nil, clockConfig: ClockDesignConfig? = nil,
+        clockFormat: ClockFormatToken? = nil, countdown: CountdownSpec? = nil
+    ) {
         self.version = version
         self.id = id
         self.name = name
@@ -99,9 +101,11 @@ public struct SymbolSpec: Sendable, Hashable {
     public var tint: SymbolTintToken
     public var placement: SymbolPlacementToken
 
-    public init(name: String, sizePoints: Double = 18, weight: SymbolWeightToken = .regular,
-                renderingMode: SymbolRenderingModeToken = .monochrome, tint: SymbolTintToken = .accent,
-                placement: SymbolPlacementToken = .beforeName) {
+    public init(
+        name: String, sizePoints: Double = 18, weight: SymbolWeightToken = .regular,
+        renderingMode: SymbolRenderingModeToken = .monochrome, tint: SymbolTintToken = .accent,
+        placement: SymbolPlacementToken = .beforeName
+    ) {
         self.name = name
         self.sizePoints = sizePoints
         self.weight = weight
@@ -122,8 +126,10 @@ public struct ImageSpec: Sendable, Hashable {
     /// Auto-cropped per-size renders (their files are stored and exported with the design).
     public var smartPhoto: SmartPhotoSpec?
 
-    public init(fileName: String, contentMode: ImageContentModeToken = .fill, heightPoints: Double = 120,
-                cornerRadiusPoints: Double = 16, filter: PhotoFilterSpec? = nil, smartPhoto: SmartPhotoSpec? = nil) {
+    public init(
+        fileName: String, contentMode: ImageContentModeToken = .fill, heightPoints: Double = 120,
+        cornerRadiusPoints: Double = 16, filter: PhotoFilterSpec? = nil, smartPhoto: SmartPhotoSpec? = nil
+    ) {
         self.fileName = fileName
         self.contentMode = contentMode
         self.heightPoints = heightPoints
@@ -192,9 +198,11 @@ public struct ActionSpec: Sendable, Hashable, Identifiable {
     /// Used when `kind == .openURL` (our own key `url`): a link `OpenURLPolicy` accepts.
     public var url: String?
 
-    public init(id: UUID = UUID(), title: String, systemImage: String? = nil, kind: WidgetActionKindToken,
-                variableKey: String, incrementAmount: Int = 1, nowFormat: WidgetNowFormatToken = .iso8601,
-                resetValue: String = "0", url: String? = nil) {
+    public init(
+        id: UUID = UUID(), title: String, systemImage: String? = nil, kind: WidgetActionKindToken,
+        variableKey: String, incrementAmount: Int = 1, nowFormat: WidgetNowFormatToken = .iso8601,
+        resetValue: String = "0", url: String? = nil
+    ) {
         self.id = id
         self.title = title
         self.systemImage = systemImage
@@ -238,8 +246,10 @@ public struct SpecVariant: Sendable, Hashable {
     public var image: ImageSpec?
     public var layout: LayoutSpec
 
-    public init(primaryText: String, secondaryText: String? = nil, symbol: SymbolSpec? = nil,
-                image: ImageSpec? = nil, layout: LayoutSpec = LayoutSpec()) {
+    public init(
+        primaryText: String, secondaryText: String? = nil, symbol: SymbolSpec? = nil,
+        image: ImageSpec? = nil, layout: LayoutSpec = LayoutSpec()
+    ) {
         self.primaryText = primaryText
         self.secondaryText = secondaryText
         self.symbol = symbol

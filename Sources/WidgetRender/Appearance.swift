@@ -14,18 +14,19 @@ public struct Palette: Sendable {
     var isDark: Bool { appearance == .dark }
 
     public func accent(_ token: AccentToken) -> RGBA {
-        let (light, dark): (UInt32, UInt32) = switch token {
-        case .blue: (0x007AFF, 0x0A84FF)
-        case .purple: (0xAF52DE, 0xBF5AF2)
-        case .pink: (0xFF2D55, 0xFF375F)
-        case .orange: (0xFF9500, 0xFF9F0A)
-        case .green: (0x34C759, 0x30D158)
-        case .teal: (0x30B0C7, 0x40C8E0)
-        case .red: (0xFF3B30, 0xFF453A)
-        case .yellow: (0xFFCC00, 0xFFD60A)
-        case .gray: (0x8E8E93, 0x8E8E93)
-        case .indigo: (0x5856D6, 0x5E5CE6)
-        }
+        let (light, dark): (UInt32, UInt32) =
+            switch token {
+            case .blue: (0x007AFF, 0x0A84FF)
+            case .purple: (0xAF52DE, 0xBF5AF2)
+            case .pink: (0xFF2D55, 0xFF375F)
+            case .orange: (0xFF9500, 0xFF9F0A)
+            case .green: (0x34C759, 0x30D158)
+            case .teal: (0x30B0C7, 0x40C8E0)
+            case .red: (0xFF3B30, 0xFF453A)
+            case .yellow: (0xFFCC00, 0xFFD60A)
+            case .gray: (0x8E8E93, 0x8E8E93)
+            case .indigo: (0x5856D6, 0x5E5CE6)
+            }
         return RGBA(hex: isDark ? dark : light)
     }
 
@@ -53,17 +54,33 @@ public struct Palette: Sendable {
         case .plain: return .solid(systemBackground)
         case .accentGlow: return linear([GradientStop(0, a.opacity(0.35)), GradientStop(1, a.opacity(0))])
         case .radialGlow:
-            return .radial(centre: start, radius: 320, stops: [GradientStop(0, a.opacity(0.42)), GradientStop(0.5, a.opacity(0.12)), GradientStop(1, a.opacity(0))])
+            return .radial(
+                centre: start, radius: 320,
+                stops: [
+                    GradientStop(0, a.opacity(0.42)), GradientStop(0.5, a.opacity(0.12)), GradientStop(1, a.opacity(0)),
+                ])
         case .solidAccent: return .solid(a.opacity(0.18))
         case .subtleMaterial: return .solid(material)
         case .aurora:
-            return linear([GradientStop(0, a.opacity(0.45)), GradientStop(0.55, accent(.green).opacity(0.25)), GradientStop(1, accent(.blue).opacity(0.25))])
+            return linear([
+                GradientStop(0, a.opacity(0.45)), GradientStop(0.55, accent(.green).opacity(0.25)),
+                GradientStop(1, accent(.blue).opacity(0.25)),
+            ])
         case .sunset:
-            return linear([GradientStop(0, accent(.orange).opacity(0.35)), GradientStop(0.5, accent(.pink).opacity(0.25)), GradientStop(1, accent(.purple).opacity(0.25))])
+            return linear([
+                GradientStop(0, accent(.orange).opacity(0.35)), GradientStop(0.5, accent(.pink).opacity(0.25)),
+                GradientStop(1, accent(.purple).opacity(0.25)),
+            ])
         case .midnight:
-            return linear([GradientStop(0, RGBA.black.opacity(0.35)), GradientStop(0.6, accent(.blue).opacity(0.25)), GradientStop(1, accent(.purple).opacity(0.25))])
+            return linear([
+                GradientStop(0, RGBA.black.opacity(0.35)), GradientStop(0.6, accent(.blue).opacity(0.25)),
+                GradientStop(1, accent(.purple).opacity(0.25)),
+            ])
         case .candy:
-            return linear([GradientStop(0, accent(.pink).opacity(0.35)), GradientStop(0.55, accent(.blue).opacity(0.25)), GradientStop(1, mint.opacity(0.25))])
+            return linear([
+                GradientStop(0, accent(.pink).opacity(0.35)), GradientStop(0.55, accent(.blue).opacity(0.25)),
+                GradientStop(1, mint.opacity(0.25)),
+            ])
         }
     }
 
@@ -71,8 +88,10 @@ public struct Palette: Sendable {
     public static func scaled(_ paint: Paint, opacity: Double) -> Paint {
         switch paint {
         case .solid(let c): .solid(c.opacity(opacity))
-        case .linear(let s, let e, let stops): .linear(start: s, end: e, stops: stops.map { GradientStop($0.offset, $0.colour.opacity(opacity)) })
-        case .radial(let c, let r, let stops): .radial(centre: c, radius: r, stops: stops.map { GradientStop($0.offset, $0.colour.opacity(opacity)) })
+        case .linear(let s, let e, let stops):
+            .linear(start: s, end: e, stops: stops.map { GradientStop($0.offset, $0.colour.opacity(opacity)) })
+        case .radial(let c, let r, let stops):
+            .radial(centre: c, radius: r, stops: stops.map { GradientStop($0.offset, $0.colour.opacity(opacity)) })
         }
     }
 

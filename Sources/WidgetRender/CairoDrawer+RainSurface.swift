@@ -21,13 +21,22 @@ extension CairoDrawer {
         for segment in s.segments {
             outline(segment, cr)
             let crest = RainSurface.crestY(segment)
-            setPaint(cr, .linear(start: Point(x: 0, y: crest), end: Point(x: 0, y: s.baselineY),
-                                 stops: [GradientStop(0, c.ridge), GradientStop(1, c.deep)]))
+            setPaint(
+                cr,
+                .linear(
+                    start: Point(x: 0, y: crest), end: Point(x: 0, y: s.baselineY),
+                    stops: [GradientStop(0, c.ridge), GradientStop(1, c.deep)]))
             cairo_fill(cr)
         }
-        if s.textured, let fine = RainNoiseTiles.fine, let coarse = RainNoiseTiles.coarse, let wide = RainNoiseTiles.coarseWide {
+        if s.textured, let fine = RainNoiseTiles.fine, let coarse = RainNoiseTiles.coarse,
+            let wide = RainNoiseTiles.coarseWide
+        {
             var rng = SurfaceRandom(seed: s.seed)
-            let deviceScale = { var dx = 1.0, dy = 0.0; cairo_user_to_device_distance(cr, &dx, &dy); return max(0.5, abs(dx)) }()
+            let deviceScale = {
+                var dx = 1.0, dy = 0.0
+                cairo_user_to_device_distance(cr, &dx, &dy)
+                return max(0.5, abs(dx))
+            }()
             let crest = s.segments.map(RainSurface.crestY).min() ?? s.plot.minY
             // The texture (grain and band inside the core, mist outside it) is drawn at a third of the
             // device resolution into one surface and put on in a single bilinear upscale: every
@@ -52,15 +61,20 @@ extension CairoDrawer {
     private func offscreen(_ rect: Rect, scale k: Double) -> (CairoSurface, OpaquePointer)? {
         let width = Int32((rect.width * k).rounded(.up)) + 1, height = Int32((rect.height * k).rounded(.up)) + 1
         guard width > 1, height > 1,
-              let surface = try? CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height), call: "rain texture"),
-              let context = cairo_create(surface.pointer) else { return nil }
+            let surface = try? CairoSurface(
+                owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height), call: "rain texture"),
+            let context = cairo_create(surface.pointer)
+        else { return nil }
         cairo_scale(context, k, k)
         cairo_translate(context, -rect.minX, -rect.minY)
         return (surface, context)
     }
 
     /// Paints an `offscreen` surface back over `rect`, scaled up bilinearly.
-    private func composite(_ surface: CairoSurface, over rect: Rect, scale k: Double, operator op: cairo_operator_t, alpha: Double, _ cr: OpaquePointer) {
+    private func composite(
+        _ surface: CairoSurface, over rect: Rect, scale k: Double, operator op: cairo_operator_t, alpha: Double,
+        _ cr: OpaquePointer
+    ) {
         cairo_save(cr)
         cairo_translate(cr, rect.minX, rect.minY)
         cairo_scale(cr, 1 / k, 1 / k)
@@ -76,8 +90,14 @@ extension CairoDrawer {
         let x0 = s.plot.minX, x1 = max(x0 + 1, s.dataEndX)
         let b = s.colours.baseline
         cairo_rectangle(cr, x0, s.baselineY - 0.5, x1 - x0, 1)
-        setPaint(cr, .linear(start: Point(x: x0, y: 0), end: Point(x: x1, y: 0),
-                             stops: [GradientStop(0, b.opacity(0)), GradientStop(0.18, b), GradientStop(0.82, b), GradientStop(1, b.opacity(0))]))
+        setPaint(
+            cr,
+            .linear(
+                start: Point(x: x0, y: 0), end: Point(x: x1, y: 0),
+                stops: [
+                    GradientStop(0, b.opacity(0)), GradientStop(0.18, b), GradientStop(0.82, b),
+                    GradientStop(1, b.opacity(0)),
+                ]))
         cairo_fill(cr)
     }
 
@@ -94,8 +114,12 @@ extension CairoDrawer {
     private func ridges(_ s: RainSurface, _ cr: OpaquePointer) {
         for segment in s.segments {
             var points = segment[...]
-            if points.count > 2, points[points.startIndex + 1].x == points[points.startIndex].x { points = points.dropFirst() }
-            if points.count > 2, points[points.endIndex - 2].x == points[points.endIndex - 1].x { points = points.dropLast() }
+            if points.count > 2, points[points.startIndex + 1].x == points[points.startIndex].x {
+                points = points.dropFirst()
+            }
+            if points.count > 2, points[points.endIndex - 2].x == points[points.endIndex - 1].x {
+                points = points.dropLast()
+            }
             guard let first = points.first, let last = points.last else { continue }
             // Every 2 points is smooth enough for a soft band, and a wide stroke's cost grows
             // with its vertices (each join is tessellated).
@@ -117,7 +141,8 @@ extension CairoDrawer {
         cairo_pattern_set_filter(pattern, CAIRO_FILTER_NEAREST)
         var m = cairo_matrix_t()
         let side = Double(tile.width)
-        cairo_matrix_init(&m, deviceScale, 0, 0, deviceScale, (rng.unit() * side).rounded(.down), (rng.unit() * side).rounded(.down))
+        cairo_matrix_init(
+            &m, deviceScale, 0, 0, deviceScale, (rng.unit() * side).rounded(.down), (rng.unit() * side).rounded(.down))
         cairo_pattern_set_matrix(pattern, &m)
         cairo_set_source(cr, pattern)
         cairo_pattern_destroy(pattern)
@@ -151,7 +176,10 @@ extension CairoDrawer {
     }
 
     /// White micro-highlights through the body, strong at the surface and fading to the baseline.
-    private func grain(_ s: RainSurface, _ fine: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ crest: Double, _ cr: OpaquePointer) {
+    private func grain(
+        _ s: RainSurface, _ fine: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ crest: Double,
+        _ cr: OpaquePointer
+    ) {
         cairo_save(cr)
         cairo_push_group(cr)
         setTile(fine, &rng, deviceScale, cr)
@@ -173,7 +201,9 @@ extension CairoDrawer {
 
     /// Turbulence along the contour, inside the body: coarse clumps and fine detail kept to a
     /// band around the ridge.
-    private func surfaceBand(_ s: RainSurface, _ wide: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ cr: OpaquePointer) {
+    private func surfaceBand(
+        _ s: RainSurface, _ wide: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ cr: OpaquePointer
+    ) {
         let band = max(2.5, min(6, s.plot.height * 0.06))
         cairo_save(cr)
         cairo_push_group(cr)
@@ -200,7 +230,9 @@ extension CairoDrawer {
     /// at a quarter of the device resolution and scaled up bilinearly: the haze is soft anyway,
     /// the upscale smooths the steps between its nested strokes, and wide strokes cost by area
     /// (at full resolution the mist alone took longer than the rest of the widget).
-    private func mist(_ s: RainSurface, _ coarse: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ cr: OpaquePointer) {
+    private func mist(
+        _ s: RainSurface, _ coarse: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ cr: OpaquePointer
+    ) {
         let reach = max(5, min(16, s.plot.height * 0.3))
         cairo_save(cr)
         cairo_push_group(cr)

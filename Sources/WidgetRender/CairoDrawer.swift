@@ -213,7 +213,11 @@ struct CairoDrawer {
 
     func drawBlurred(_ image: DecodedImage, in r: Rect, _ cr: OpaquePointer) {
         let smallW = 24, smallH = max(1, Int(24 * Double(image.pixelHeight) / Double(max(1, image.pixelWidth))))
-        guard let small = try? CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(smallW), Int32(min(smallH, 96))), call: "blur surface") else { return }
+        guard
+            let small = try? CairoSurface(
+                owning: cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(smallW), Int32(min(smallH, 96))),
+                call: "blur surface")
+        else { return }
         let scr = cairo_create(small.pointer)!
         cairo_scale(scr, Double(smallW) / Double(image.pixelWidth), Double(min(smallH, 96)) / Double(image.pixelHeight))
         cairo_set_source_surface(scr, image.surface.pointer, 0, 0)
@@ -268,12 +272,18 @@ struct CairoDrawer {
         case .solid(let c): setColour(cr, c)
         case .linear(let s, let e, let stops):
             let p = cairo_pattern_create_linear(s.x, s.y, e.x, e.y)!
-            for stop in stops { cairo_pattern_add_color_stop_rgba(p, stop.offset, stop.colour.r, stop.colour.g, stop.colour.b, stop.colour.a) }
+            for stop in stops {
+                cairo_pattern_add_color_stop_rgba(
+                    p, stop.offset, stop.colour.r, stop.colour.g, stop.colour.b, stop.colour.a)
+            }
             cairo_set_source(cr, p)
             cairo_pattern_destroy(p)
         case .radial(let c, let radius, let stops):
             let p = cairo_pattern_create_radial(c.x, c.y, 0, c.x, c.y, radius)!
-            for stop in stops { cairo_pattern_add_color_stop_rgba(p, stop.offset, stop.colour.r, stop.colour.g, stop.colour.b, stop.colour.a) }
+            for stop in stops {
+                cairo_pattern_add_color_stop_rgba(
+                    p, stop.offset, stop.colour.r, stop.colour.g, stop.colour.b, stop.colour.a)
+            }
             cairo_set_source(cr, p)
             cairo_pattern_destroy(p)
         }

@@ -61,18 +61,24 @@ public struct ClockFacePalette: Sendable, Hashable {
         let (top, bottom) = background(config.theme, dark: dark)
         return ClockFacePalette(
             accent: accent(config.theme), backgroundTop: top, backgroundBottom: bottom, accentTint: dark ? 0.22 : 0.12,
-            bezelBright: RGBA(hex: 0xF6FAFF, alpha: 0.96), bezelMid: RGBA(hex: 0xB9C7DB, alpha: 0.92), bezelDark: RGBA(hex: 0x2C3442, alpha: 0.96),
+            bezelBright: RGBA(hex: 0xF6FAFF, alpha: 0.96), bezelMid: RGBA(hex: 0xB9C7DB, alpha: 0.92),
+            bezelDark: RGBA(hex: 0x2C3442, alpha: 0.96),
             bezelMatte: [RGBA(hex: 0x0A0E14), RGBA(hex: 0x0B0F15), RGBA(hex: 0x05080C)],
             dialCentre: RGBA(hex: 0x101722), dialMid: RGBA(hex: 0x0E141E), dialEdge: RGBA(hex: 0x0B0F15),
             iconDial: iconDial(config.effectiveDialColour, dark: dark),
             secondHand: config.face == .ceramic ? accent(config.theme) : secondHand(config.effectiveSecondHandColour),
-            minuteDot: RGBA(hex: 0xD0DBEE, alpha: 0.80), majorTick: RGBA(hex: 0xEEF5FF, alpha: 0.92), minorTick: RGBA(hex: 0xD0DBEE, alpha: 0.55),
-            batonBright: RGBA(hex: 0xF2F6FB, alpha: 0.96), batonMid: RGBA(hex: 0xC3D0E2, alpha: 0.92), batonDark: RGBA(hex: 0x5E6E89, alpha: 0.96),
+            minuteDot: RGBA(hex: 0xD0DBEE, alpha: 0.80), majorTick: RGBA(hex: 0xEEF5FF, alpha: 0.92),
+            minorTick: RGBA(hex: 0xD0DBEE, alpha: 0.55),
+            batonBright: RGBA(hex: 0xF2F6FB, alpha: 0.96), batonMid: RGBA(hex: 0xC3D0E2, alpha: 0.92),
+            batonDark: RGBA(hex: 0x5E6E89, alpha: 0.96),
             numeral: RGBA(hex: 0xEEF5FF, alpha: 0.92),
-            handLight: RGBA(hex: 0xF1F7FF, alpha: 0.94), handMid: RGBA(hex: 0xBCCADF, alpha: 0.92), handDark: RGBA(hex: 0x55657F, alpha: 0.95),
+            handLight: RGBA(hex: 0xF1F7FF, alpha: 0.94), handMid: RGBA(hex: 0xBCCADF, alpha: 0.92),
+            handDark: RGBA(hex: 0x55657F, alpha: 0.95),
             handShadow: RGBA(0, 0, 0, dark ? 0.62 : 0.30),
-            hubBase: RGBA(hex: 0x0C121B), hubCapLight: RGBA(hex: 0xF7FBFF, alpha: 0.96), hubCapDark: RGBA(hex: 0x5B6A82, alpha: 0.96),
-            ink: dark ? RGBA(hex: 0xF1F7FF) : RGBA(hex: 0x141A22), inkSecondary: dark ? RGBA(hex: 0xF1F7FF, alpha: 0.7) : RGBA(hex: 0x141A22, alpha: 0.65))
+            hubBase: RGBA(hex: 0x0C121B), hubCapLight: RGBA(hex: 0xF7FBFF, alpha: 0.96),
+            hubCapDark: RGBA(hex: 0x5B6A82, alpha: 0.96),
+            ink: dark ? RGBA(hex: 0xF1F7FF) : RGBA(hex: 0x141A22),
+            inkSecondary: dark ? RGBA(hex: 0xF1F7FF, alpha: 0.7) : RGBA(hex: 0x141A22, alpha: 0.65))
     }
 
     /// The theme's accent (the seed's high-contrast scheme accents).
@@ -90,29 +96,31 @@ public struct ClockFacePalette: Sendable, Hashable {
 
     /// Widget background, top-leading → bottom-trailing.
     static func background(_ theme: ClockThemeToken, dark: Bool) -> (RGBA, RGBA) {
-        let (darkTop, darkBottom, lightTop, lightBottom): (UInt32, UInt32, UInt32, UInt32) = switch theme {
-        case .classic: (0x141A22, 0x0B0F15, 0xECF1F8, 0xC7D2E5)
-        case .ocean: (0x10263F, 0x070F19, 0xE8F3FF, 0xBFD9FF)
-        case .mint: (0x112A24, 0x060E0C, 0xE8FBF4, 0xBEEBDD)
-        case .orchid: (0x241A33, 0x0F0A16, 0xF2E9FF, 0xD9C2F4)
-        case .sunset: (0x2A1822, 0x120A0F, 0xFFE9F0, 0xF7C2D4)
-        case .ember: (0x2A1611, 0x120A07, 0xFFF0E8, 0xF5C8B7)
-        case .graphite: (0x1B1D22, 0x0D0E10, 0xF3F4F6, 0xD4D8E1)
-        }
+        let (darkTop, darkBottom, lightTop, lightBottom): (UInt32, UInt32, UInt32, UInt32) =
+            switch theme {
+            case .classic: (0x141A22, 0x0B0F15, 0xECF1F8, 0xC7D2E5)
+            case .ocean: (0x10263F, 0x070F19, 0xE8F3FF, 0xBFD9FF)
+            case .mint: (0x112A24, 0x060E0C, 0xE8FBF4, 0xBEEBDD)
+            case .orchid: (0x241A33, 0x0F0A16, 0xF2E9FF, 0xD9C2F4)
+            case .sunset: (0x2A1822, 0x120A0F, 0xFFE9F0, 0xF7C2D4)
+            case .ember: (0x2A1611, 0x120A07, 0xFFF0E8, 0xF5C8B7)
+            case .graphite: (0x1B1D22, 0x0D0E10, 0xF3F4F6, 0xD4D8E1)
+            }
         return dark ? (RGBA(hex: darkTop), RGBA(hex: darkBottom)) : (RGBA(hex: lightTop), RGBA(hex: lightBottom))
     }
 
     /// The Icon face's flat dial (Classic from the seed app; the others ours).
     static func iconDial(_ token: ClockIconDialColourToken, dark: Bool) -> RGBA {
-        let (d, l): (UInt32, UInt32) = switch token {
-        case .classic: (0x22364B, 0x2A4158)
-        case .ocean: (0x143B63, 0x1B4A78)
-        case .mint: (0x17463A, 0x1E5647)
-        case .orchid: (0x372650, 0x453163)
-        case .sunset: (0x4A2034, 0x5A2940)
-        case .ember: (0x47251B, 0x582F23)
-        case .graphite: (0x2C3038, 0x393E47)
-        }
+        let (d, l): (UInt32, UInt32) =
+            switch token {
+            case .classic: (0x22364B, 0x2A4158)
+            case .ocean: (0x143B63, 0x1B4A78)
+            case .mint: (0x17463A, 0x1E5647)
+            case .orchid: (0x372650, 0x453163)
+            case .sunset: (0x4A2034, 0x5A2940)
+            case .ember: (0x47251B, 0x582F23)
+            case .graphite: (0x2C3038, 0x393E47)
+            }
         return RGBA(hex: dark ? d : l)
     }
 

@@ -12,8 +12,10 @@ enum ClockGeometry {
     /// A radial bar from `inner` to `outer` along `degrees`: `baseWidth` wide at `inner`,
     /// `tipWidth` at `outer` (0: a point). With `taperFrom` the sides stay `baseWidth` apart up to
     /// that radius and only then narrow to the tip (a needle).
-    static func bar(_ centre: Point, degrees: Double, inner: Double, outer: Double, baseWidth: Double, tipWidth: Double,
-                    taperFrom: Double? = nil) -> [Point] {
+    static func bar(
+        _ centre: Point, degrees: Double, inner: Double, outer: Double, baseWidth: Double, tipWidth: Double,
+        taperFrom: Double? = nil
+    ) -> [Point] {
         let a = degrees * .pi / 180
         let u = (x: sin(a), y: -cos(a)), n = (x: cos(a), y: sin(a))
         func at(_ r: Double, _ side: Double) -> Point {
@@ -39,7 +41,9 @@ enum ClockGeometry {
         let steps = max(2, Int((abs(end - start) / 2).rounded(.up)))
         var points: [Point] = []
         for i in 0...steps { points.append(point(centre, outer, start + (end - start) * Double(i) / Double(steps))) }
-        for i in (0...steps).reversed() { points.append(point(centre, inner, start + (end - start) * Double(i) / Double(steps))) }
+        for i in (0...steps).reversed() {
+            points.append(point(centre, inner, start + (end - start) * Double(i) / Double(steps)))
+        }
         return points
     }
 

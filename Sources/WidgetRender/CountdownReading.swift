@@ -28,7 +28,9 @@ public struct CountdownReading: Sendable, Hashable {
     ///   - ticking: false when the remaining time does not run (a paused sleep timer): no next change.
     public static func at(_ now: Date, target: Date, ticking: Bool = true) -> CountdownReading {
         let remaining = target.timeIntervalSince(now)
-        guard remaining > 0 else { return CountdownReading(text: endText, phase: .ended, shownSeconds: 0, nextChange: nil) }
+        guard remaining > 0 else {
+            return CountdownReading(text: endText, phase: .ended, shownSeconds: 0, nextChange: nil)
+        }
         // Held below ~31 years, so the integer conversion cannot trap on an absurd target.
         let shown = Int(min(remaining, 1e9).rounded(.up))
         let phase: Phase = shown <= warningSeconds ? .lastSeconds : .running

@@ -10,7 +10,10 @@ public final class DecodedImage: @unchecked Sendable {
     public var pixelHeight: Int { surface.height }
     /// Set when the file decoded only in part (a truncated or damaged JPEG: the rest is grey).
     public let damage: String?
-    init(surface: CairoSurface, damage: String? = nil) { self.surface = surface; self.damage = damage }
+    init(surface: CairoSurface, damage: String? = nil) {
+        self.surface = surface
+        self.damage = damage
+    }
 }
 
 /// Reads design images (PNG and JPEG) from the store's `images/` folder: untrusted input.
@@ -51,7 +54,8 @@ public enum DesignImages {
     }
 
     public static func load(fileName: String, in root: StoreRoot) throws -> DecodedImage {
-        guard !fileName.isEmpty, !fileName.contains("/"), fileName != ".", fileName != "..", !fileName.contains("\0") else {
+        guard !fileName.isEmpty, !fileName.contains("/"), fileName != ".", fileName != "..", !fileName.contains("\0")
+        else {
             throw Failure.invalidName(fileName)
         }
         let url = root.images.appendingPathComponent(fileName)
@@ -95,19 +99,24 @@ public enum DesignImages {
         }
         func be32(_ i: Int) -> UInt32 { bytes[i..<i + 4].reduce(0) { $0 << 8 | UInt32($1) } }
         try checkPixels(be32(16), be32(20), name: name, limit: limit)
-        final class Reader { var bytes: [UInt8]; var offset = 0; init(_ b: [UInt8]) { bytes = b } }
+        final class Reader {
+            var bytes: [UInt8]
+            var offset = 0
+            init(_ b: [UInt8]) { bytes = b }
+        }
         let reader = Reader(bytes)
         let surface = withExtendedLifetime(reader) { () -> OpaquePointer in
-            cairo_image_surface_create_from_png_stream({ closure, data, length in
-                let reader = Unmanaged<Reader>.fromOpaque(closure!).takeUnretainedValue()
-                let n = Int(length)
-                guard reader.offset + n <= reader.bytes.count, let data else { return CAIRO_STATUS_READ_ERROR }
-                reader.bytes.withUnsafeBufferPointer { src in
-                    data.update(from: src.baseAddress! + reader.offset, count: n)
-                }
-                reader.offset += n
-                return CAIRO_STATUS_SUCCESS
-            }, Unmanaged.passUnretained(reader).toOpaque())!
+            cairo_image_surface_create_from_png_stream(
+                { closure, data, length in
+                    let reader = Unmanaged<Reader>.fromOpaque(closure!).takeUnretainedValue()
+                    let n = Int(length)
+                    guard reader.offset + n <= reader.bytes.count, let data else { return CAIRO_STATUS_READ_ERROR }
+                    reader.bytes.withUnsafeBufferPointer { src in
+                        data.update(from: src.baseAddress! + reader.offset, count: n)
+                    }
+                    reader.offset += n
+                    return CAIRO_STATUS_SUCCESS
+                }, Unmanaged.passUnretained(reader).toOpaque())!
         }
         do {
             return DecodedImage(surface: try CairoSurface(owning: surface, call: "PNG decode"))
@@ -119,10 +128,14 @@ public enum DesignImages {
     static func decodeJPEG(_ bytes: [UInt8], name: String) throws -> DecodedImage {
         var width: UInt32 = 0, height: UInt32 = 0
         var message = [CChar](repeating: 0, count: 256)
-        let headerOK = bytes.withUnsafeBufferPointer { ww_jpeg_dimensions($0.baseAddress, $0.count, &width, &height, &message, message.count) }
+        let headerOK = bytes.withUnsafeBufferPointer {
+            ww_jpeg_dimensions($0.baseAddress, $0.count, &width, &height, &message, message.count)
+        }
         guard headerOK == 0 else { throw Failure.corrupt(name, String(cString: message)) }
         try checkPixels(width, height, name: name)
-        let surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)), call: "cairo_image_surface_create")
+        let surface = try CairoSurface(
+            owning: cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
+            call: "cairo_image_surface_create")
         cairo_surface_flush(surface.pointer)
         let stride = Int(cairo_image_surface_get_stride(surface.pointer))
         let pixels = cairo_image_surface_get_data(surface.pointer)
@@ -131,7 +144,9 @@ public enum DesignImages {
         }
         guard result >= 0 else { throw Failure.corrupt(name, String(cString: message)) }
         cairo_surface_mark_dirty(surface.pointer)
-        return DecodedImage(surface: surface, damage: result > 0 ? "damaged JPEG data (libjpeg: \(String(cString: message))); the rest is grey" : nil)
+        return DecodedImage(
+            surface: surface,
+            damage: result > 0 ? "damaged JPEG data (libjpeg: \(String(cString: message))); the rest is grey" : nil)
     }
 }
 
@@ -141,7 +156,9 @@ extension DesignImages {
         guard rgb.count == width * height * 3 else { return nil }
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0
-        let status = rgb.withUnsafeBufferPointer { ww_jpeg_encode_rgb($0.baseAddress, UInt32(width), UInt32(height), Int32(quality), &out, &length) }
+        let status = rgb.withUnsafeBufferPointer {
+            ww_jpeg_encode_rgb($0.baseAddress, UInt32(width), UInt32(height), Int32(quality), &out, &length)
+        }
         guard status == 0, let out else { return nil }
         defer { ww_jpeg_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: length))
@@ -192,33 +209,46 @@ extension DesignImages {
                 }
                 budget /= 2
             }
-            throw Failure.tooLarge(name, "\(w)×\(h) pixels; even scaled down to \(Int(budget * 2)) pixels the PNG is over \(maximumFileBytes >> 20) MB (save it as JPEG)")
+            throw Failure.tooLarge(
+                name,
+                "\(w)×\(h) pixels; even scaled down to \(Int(budget * 2)) pixels the PNG is over \(maximumFileBytes >> 20) MB (save it as JPEG)"
+            )
         }
         guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { throw Failure.unsupported(name) }
         var width: UInt32 = 0, height: UInt32 = 0
         var message = [CChar](repeating: 0, count: 256)
-        let headerOK = bytes.withUnsafeBufferPointer { ww_jpeg_dimensions($0.baseAddress, $0.count, &width, &height, &message, message.count) }
+        let headerOK = bytes.withUnsafeBufferPointer {
+            ww_jpeg_dimensions($0.baseAddress, $0.count, &width, &height, &message, message.count)
+        }
         guard headerOK == 0 else { throw Failure.corrupt(name, String(cString: message)) }
         try checkPixels(width, height, name: name, limit: maximumImportPixels)
         guard Int(width) * Int(height) > maximumPixels else {
             let image = try decodeJPEG(bytes, name: name)
-            return ImportedPicture(bytes: data, pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight, damage: image.damage)
+            return ImportedPicture(
+                bytes: data, pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight, damage: image.damage)
         }
         // The largest eighths scale (7/8 … 1/8) that fits.
         var eighths = 7, tw: UInt32 = 0, th: UInt32 = 0
         while eighths >= 1 {
-            guard bytes.withUnsafeBufferPointer({ ww_jpeg_output_size($0.baseAddress, $0.count, Int32(eighths), &tw, &th, &message, message.count) }) == 0 else {
+            guard
+                bytes.withUnsafeBufferPointer({
+                    ww_jpeg_output_size($0.baseAddress, $0.count, Int32(eighths), &tw, &th, &message, message.count)
+                }) == 0
+            else {
                 throw Failure.corrupt(name, String(cString: message))
             }
             if Int(tw) * Int(th) <= maximumPixels { break }
             eighths -= 1
         }
-        let surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(tw), Int32(th)), call: "cairo_image_surface_create")
+        let surface = try CairoSurface(
+            owning: cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(tw), Int32(th)),
+            call: "cairo_image_surface_create")
         cairo_surface_flush(surface.pointer)
         let stride = Int(cairo_image_surface_get_stride(surface.pointer))
         let pixels = cairo_image_surface_get_data(surface.pointer)
         let result = bytes.withUnsafeBufferPointer {
-            ww_jpeg_decode_argb32_scaled($0.baseAddress, $0.count, Int32(eighths), pixels, stride, tw, th, &message, message.count)
+            ww_jpeg_decode_argb32_scaled(
+                $0.baseAddress, $0.count, Int32(eighths), pixels, stride, tw, th, &message, message.count)
         }
         guard result >= 0 else { throw Failure.corrupt(name, String(cString: message)) }
         cairo_surface_mark_dirty(surface.pointer)
@@ -228,16 +258,18 @@ extension DesignImages {
             throw Failure.corrupt(name, "could not encode the scaled-down copy")
         }
         defer { ww_jpeg_free(out) }
-        return ImportedPicture(bytes: Data(UnsafeBufferPointer(start: out, count: length)), pixelWidth: Int(tw), pixelHeight: Int(th),
-                               scaledFrom: (Int(width), Int(height)),
-                               damage: result > 0 ? "damaged JPEG data (libjpeg: \(String(cString: message))); the rest is grey" : nil)
+        return ImportedPicture(
+            bytes: Data(UnsafeBufferPointer(start: out, count: length)), pixelWidth: Int(tw), pixelHeight: Int(th),
+            scaledFrom: (Int(width), Int(height)),
+            damage: result > 0 ? "damaged JPEG data (libjpeg: \(String(cString: message))); the rest is grey" : nil)
     }
 
     /// `surface` drawn into a new one `width`×`height` pixels with Cairo's GOOD filter (it
     /// averages when shrinking).
     static func scale(_ surface: CairoSurface, toWidth width: Int, height: Int) throws -> CairoSurface {
         let format = cairo_image_surface_get_format(surface.pointer)
-        let target = try CairoSurface(owning: cairo_image_surface_create(format, Int32(width), Int32(height)), call: "cairo_image_surface_create")
+        let target = try CairoSurface(
+            owning: cairo_image_surface_create(format, Int32(width), Int32(height)), call: "cairo_image_surface_create")
         let cr = try CairoContext(surface: target)
         cairo_scale(cr.pointer, Double(width) / Double(surface.width), Double(height) / Double(surface.height))
         cairo_set_source_surface(cr.pointer, surface.pointer, 0, 0)

@@ -44,7 +44,8 @@ public final class FontSystem: @unchecked Sendable {
             config = cached
         } else {
             let config = FcConfigCreate()!
-            Self.load(Self.rules(emojiFontPresent: present.contains(Self.emojiFile)), into: config)   // before the files: the scan rule applies as each is added
+            // before the files: the scan rule applies as each is added
+            Self.load(Self.rules(emojiFontPresent: present.contains(Self.emojiFile)), into: config)
             for file in present where FcConfigAppFontAddFile(config, file) == 0 { missing.append(file) }
             self.config = config
         }
@@ -87,13 +88,15 @@ public final class FontSystem: @unchecked Sendable {
         if !fm.fileExists(atPath: links.path) {
             let staging = root.appendingPathComponent("files.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
             do {
-                try fm.createDirectory(at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try fm.createDirectory(
+                    at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 for file in files {
-                    try fm.createSymbolicLink(atPath: staging.appendingPathComponent((file as NSString).lastPathComponent).path,
-                                              withDestinationPath: file)
+                    try fm.createSymbolicLink(
+                        atPath: staging.appendingPathComponent((file as NSString).lastPathComponent).path,
+                        withDestinationPath: file)
                 }
                 if rename(staging.path, links.path) != 0 {
-                    try? fm.removeItem(at: staging)   // another process won
+                    try? fm.removeItem(at: staging)  // another process won
                 } else {
                     pruneFontCaches(in: root.deletingLastPathComponent(), keeping: root.lastPathComponent, now: Date())
                 }
@@ -152,7 +155,9 @@ public final class FontSystem: @unchecked Sendable {
 
     /// The configuration's rules, before any font is scanned. Without the emoji font the text fonts
     /// keep their emoji (DejaVu's outline 😀 beats an empty box).
-    static func rules(emojiFontPresent: Bool) -> String { (emojiFontPresent ? emojiOnlyInTheEmojiFont : "") + scaleBitmapFonts }
+    static func rules(emojiFontPresent: Bool) -> String {
+        (emojiFontPresent ? emojiOnlyInTheEmojiFont : "") + scaleBitmapFonts
+    }
 
     static let emojiFile = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
 
@@ -167,9 +172,15 @@ public final class FontSystem: @unchecked Sendable {
         // scanning only them keeps this to ~0.1 ms of start-up (all of U+2000…U+1FAFF: ~3.6 ms).
         for value in Array(0x2300...0x2BFF) + Array(0x1F000...0x1FAFF) {
             guard let scalar = Unicode.Scalar(UInt32(value)), scalar.properties.isEmojiPresentation else { continue }
-            if let last = ranges.last, last.1 == value - 1 { ranges[ranges.count - 1].1 = value } else { ranges.append((value, value)) }
+            if let last = ranges.last, last.1 == value - 1 {
+                ranges[ranges.count - 1].1 = value
+            } else {
+                ranges.append((value, value))
+            }
         }
-        let charset = ranges.map { $0.0 == $0.1 ? "<int>\($0.0)</int>" : "<range><int>\($0.0)</int><int>\($0.1)</int></range>" }.joined()
+        let charset = ranges.map {
+            $0.0 == $0.1 ? "<int>\($0.0)</int>" : "<range><int>\($0.0)</int><int>\($0.1)</int></range>"
+        }.joined()
         return """
             <match target="scan"><test name="family" compare="not_eq"><string>\(emojiFamily)</string></test>\
             <edit name="charset" mode="assign"><minus><name>charset</name><charset>\(charset)</charset></minus></edit></match>
@@ -181,14 +192,18 @@ public final class FontSystem: @unchecked Sendable {
     @discardableResult
     static func load(_ elements: String, into config: OpaquePointer) -> Bool {
         let xml = "<?xml version=\"1.0\"?><fontconfig>\(elements)</fontconfig>"
-        return xml.withCString { FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1) } != 0
+        return xml.withCString {
+            FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1)
+        } != 0
     }
 
     /// `$XDG_CACHE_HOME` (else `~/.cache`): where `cachedConfig` keeps its folder.
     static func cacheBase() -> URL? {
         let env = ProcessInfo.processInfo.environment
         if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg) }
-        if let home = env["HOME"], home.hasPrefix("/") { return URL(fileURLWithPath: home).appendingPathComponent(".cache") }
+        if let home = env["HOME"], home.hasPrefix("/") {
+            return URL(fileURLWithPath: home).appendingPathComponent(".cache")
+        }
         return nil
     }
 
@@ -204,7 +219,8 @@ public final class FontSystem: @unchecked Sendable {
         for name in names where name.hasPrefix("fonts-") && name != current {
             let url = folder.appendingPathComponent(name)
             guard let used = (try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
-                  now.timeIntervalSince(used) > unusedFontCacheDays * 86_400 else { continue }
+                now.timeIntervalSince(used) > unusedFontCacheDays * 86_400
+            else { continue }
             try? fm.removeItem(at: url)
         }
     }

@@ -25,10 +25,22 @@ public struct ForecastSnapshot: Sendable, Hashable {
     public var days: [Day]
     public var hours: [Hour]
 
-    public init(location: String? = nil, timeZone: String? = nil, latitude: Double? = nil, longitude: Double? = nil, fetchedAt: Date? = nil,
-                temperatureC: Double? = nil, condition: String? = nil, symbol: String? = nil, days: [Day] = [], hours: [Hour] = []) {
-        self.location = location; self.timeZone = timeZone; self.latitude = latitude; self.longitude = longitude; self.fetchedAt = fetchedAt
-        self.temperatureC = temperatureC; self.condition = condition; self.symbol = symbol; self.days = days; self.hours = hours
+    public init(
+        location: String? = nil, timeZone: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
+        fetchedAt: Date? = nil,
+        temperatureC: Double? = nil, condition: String? = nil, symbol: String? = nil, days: [Day] = [],
+        hours: [Hour] = []
+    ) {
+        self.location = location
+        self.timeZone = timeZone
+        self.latitude = latitude
+        self.longitude = longitude
+        self.fetchedAt = fetchedAt
+        self.temperatureC = temperatureC
+        self.condition = condition
+        self.symbol = symbol
+        self.days = days
+        self.hours = hours
     }
 
     static let maximumDays = 16

@@ -25,7 +25,10 @@ final class LayoutBuilder {
         elements.append(LayoutElement(kind: kind, rect: rect, primitive: primitive))
     }
 
-    func fill(_ rect: Rect, _ paint: Paint, radius: Double = 0, stroke: RGBA? = nil, strokeWidth: Double = 1, kind: ElementKind = .shape) {
+    func fill(
+        _ rect: Rect, _ paint: Paint, radius: Double = 0, stroke: RGBA? = nil, strokeWidth: Double = 1,
+        kind: ElementKind = .shape
+    ) {
         add(kind, rect, .shape(fill: paint, cornerRadius: radius, stroke: stroke, strokeWidth: strokeWidth))
     }
 
@@ -33,7 +36,9 @@ final class LayoutBuilder {
     /// `maxY` is given, the line limit shrinks so the text ends above it; nothing is added when
     /// not even one line fits. Returns the text's rect.
     @discardableResult
-    func addText(_ run: TextRun, x: Double, y: Double, width: Double, align: TextAlignment = .leading, maxY: Double? = nil) -> Rect? {
+    func addText(
+        _ run: TextRun, x: Double, y: Double, width: Double, align: TextAlignment = .leading, maxY: Double? = nil
+    ) -> Rect? {
         var run = run
         guard width > 1, !run.text.isEmpty else { return nil }
         if let maxY {
@@ -43,11 +48,12 @@ final class LayoutBuilder {
             run.lineLimit = min(run.lineLimit, fit)
         }
         let size = text.measure(&run, width: width)
-        let rx: Double = switch align {
-        case .leading: x
-        case .centre: x + (width - size.width) / 2
-        case .trailing: x + width - size.width
-        }
+        let rx: Double =
+            switch align {
+            case .leading: x
+            case .centre: x + (width - size.width) / 2
+            case .trailing: x + width - size.width
+            }
         run.alignment = align
         let rect = Rect(x: rx, y: y, width: size.width, height: size.height)
         add(.text, rect, .text(run))
@@ -67,10 +73,14 @@ final class LayoutBuilder {
         return text.measure(&one, width: 10_000).height
     }
 
-    func symbol(_ name: String, centre: Point, size: Double, colour: RGBA, weight: Int = 400, field: String? = nil) -> Rect {
+    func symbol(_ name: String, centre: Point, size: Double, colour: RGBA, weight: Int = 400, field: String? = nil)
+        -> Rect
+    {
         let glyph = SymbolMap.glyph(name)
         if glyph.isFallback {
-            warnings.append("\(field ?? "symbol"): unknown symbol '\(name)'; drawn as a question mark (see docs/rendering.md for the symbol map)")
+            warnings.append(
+                "\(field ?? "symbol"): unknown symbol '\(name)'; drawn as a question mark (see docs/rendering.md for the symbol map)"
+            )
         }
         let rect = Rect(x: centre.x - size / 2, y: centre.y - size / 2, width: size, height: size)
         add(.symbol, rect, .symbol(glyph, colour: colour, weight: weight))
@@ -85,7 +95,8 @@ final class LayoutBuilder {
     }
 
     func finish(scale: Int, cornerRadius: Double) -> WidgetLayout {
-        WidgetLayout(family: family, scale: scale, width: bounds.width, height: bounds.height, cornerRadius: cornerRadius,
-                     elements: elements, actions: actions, warnings: warnings, textLines: textLines, redrawAt: redrawAt)
+        WidgetLayout(
+            family: family, scale: scale, width: bounds.width, height: bounds.height, cornerRadius: cornerRadius,
+            elements: elements, actions: actions, warnings: warnings, textLines: textLines, redrawAt: redrawAt)
     }
 }

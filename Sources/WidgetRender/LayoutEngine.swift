@@ -14,8 +14,9 @@ final class LayoutEngine {
         let spec = design.resolved(for: family, isPro: inputs.context.isPro)
         var inputs = inputs
         if let format = spec.clockFormat {
-            inputs.context.timeFormat = TimeTextFormat(twelveHour: format.isTwelveHour,
-                                                       seconds: format.showsSeconds && inputs.redrawsEachSecond)
+            inputs.context.timeFormat = TimeTextFormat(
+                twelveHour: format.isTwelveHour,
+                seconds: format.showsSeconds && inputs.redrawsEachSecond)
         }
         let palette = Palette(inputs.appearance)
         let b = LayoutBuilder(family: family, palette: palette, text: text)
@@ -89,13 +90,17 @@ struct TemplateContext {
     var primary: String { resolve(spec.primaryText) }
     var secondary: String { resolve(spec.secondaryText) }
 
-    func run(_ text: String, _ style: TextStyleToken, fallback: TextStyleToken, colour: RGBA, lines: Int = 1,
-             weight: Int? = nil) -> TextRun {
+    func run(
+        _ text: String, _ style: TextStyleToken, fallback: TextStyleToken, colour: RGBA, lines: Int = 1,
+        weight: Int? = nil
+    ) -> TextRun {
         let f = TextStyleMetrics.font(style, fallback: fallback)
         return TextRun(text: text, sizePoints: f.size, weight: weight ?? f.weight, colour: colour, lineLimit: lines)
     }
 
-    func run(_ text: String, size: Double, weight: Int = 400, colour: RGBA, lines: Int = 1, tabular: Bool = false) -> TextRun {
+    func run(_ text: String, size: Double, weight: Int = 400, colour: RGBA, lines: Int = 1, tabular: Bool = false)
+        -> TextRun
+    {
         TextRun(text: text, sizePoints: size, weight: weight, colour: colour, lineLimit: lines, tabularDigits: tabular)
     }
 
@@ -129,9 +134,14 @@ struct TemplateContext {
         for (offset, blur, opacity) in [((-120.0, -120.0), 70.0, 0.18), ((140.0, 160.0), 90.0, 0.12)] {
             let c = Point(x: bounds.midX + offset.0, y: bounds.midY + offset.1)
             let r = d / 2 + blur
-            b.fill(bounds, .radial(centre: c, radius: r, stops: [
-                GradientStop(0, accent.opacity(opacity)), GradientStop(d / 2 / r, accent.opacity(opacity * 0.6)), GradientStop(1, accent.opacity(0)),
-            ]), kind: .background)
+            b.fill(
+                bounds,
+                .radial(
+                    centre: c, radius: r,
+                    stops: [
+                        GradientStop(0, accent.opacity(opacity)),
+                        GradientStop(d / 2 / r, accent.opacity(opacity * 0.6)), GradientStop(1, accent.opacity(0)),
+                    ]), kind: .background)
         }
     }
 

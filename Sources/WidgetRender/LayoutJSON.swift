@@ -12,31 +12,60 @@ enum LayoutJSON {
             raw(JSONValue.format(r == 0 ? 0 : r))
         }
         func rect(_ r: Rect) {
-            raw("{\"x\": "); number(r.x); raw(", \"y\": "); number(r.y)
-            raw(", \"width\": "); number(r.width); raw(", \"height\": "); number(r.height); raw("}")
+            raw("{\"x\": ")
+            number(r.x)
+            raw(", \"y\": ")
+            number(r.y)
+            raw(", \"width\": ")
+            number(r.width)
+            raw(", \"height\": ")
+            number(r.height)
+            raw("}")
         }
-        raw("{\n  \"family\": "); string(layout.family.rawValue)
+        raw("{\n  \"family\": ")
+        string(layout.family.rawValue)
         raw(",\n  \"scale\": \(layout.scale)")
-        raw(",\n  \"width\": "); number(layout.width)
-        raw(",\n  \"height\": "); number(layout.height)
+        raw(",\n  \"width\": ")
+        number(layout.width)
+        raw(",\n  \"height\": ")
+        number(layout.height)
         raw(",\n  \"elements\": [")
         for (i, e) in layout.elements.enumerated() {
             raw(i == 0 ? "\n    " : ",\n    ")
-            raw("{\"kind\": "); string(e.kind.rawValue)
-            if let t = e.text { raw(", \"text\": "); string(t) }
-            if let shown = e.textRun?.shownText { raw(", \"shown\": "); string(shown) }
-            raw(", \"rect\": "); rect(e.rect); raw("}")
+            raw("{\"kind\": ")
+            string(e.kind.rawValue)
+            if let t = e.text {
+                raw(", \"text\": ")
+                string(t)
+            }
+            if let shown = e.textRun?.shownText {
+                raw(", \"shown\": ")
+                string(shown)
+            }
+            raw(", \"rect\": ")
+            rect(e.rect)
+            raw("}")
         }
         raw(layout.elements.isEmpty ? "]" : "\n  ]")
         raw(",\n  \"actions\": [")
         for (i, a) in layout.actions.enumerated() {
             raw(i == 0 ? "\n    " : ",\n    ")
-            raw("{\"id\": "); string(a.id)
-            raw(", \"kind\": "); string(a.kind.rawValue)
-            if let t = a.title { raw(", \"title\": "); string(t) }
+            raw("{\"id\": ")
+            string(a.id)
+            raw(", \"kind\": ")
+            string(a.kind.rawValue)
+            if let t = a.title {
+                raw(", \"title\": ")
+                string(t)
+            }
             if let l = a.layer { raw(", \"layer\": \(l)") }
-            if let r = a.reminderID { raw(", \"reminderID\": "); string(r) }
-            raw(", \"rect\": "); rect(a.rect); raw("}")
+            if let r = a.reminderID {
+                raw(", \"reminderID\": ")
+                string(r)
+            }
+            raw(", \"rect\": ")
+            rect(a.rect)
+            raw("}")
         }
         raw(layout.actions.isEmpty ? "]" : "\n  ]")
         raw("\n}\n")

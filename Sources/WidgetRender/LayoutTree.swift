@@ -6,7 +6,10 @@ import Foundation
 public struct Point: Sendable, Hashable, Codable {
     public var x: Double
     public var y: Double
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
 }
 
 public struct Rect: Sendable, Hashable, Codable {
@@ -16,7 +19,10 @@ public struct Rect: Sendable, Hashable, Codable {
     public var height: Double
 
     public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x; self.y = y; self.width = width; self.height = height
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
     }
 
     public var minX: Double { x }
@@ -57,7 +63,10 @@ public struct RGBA: Sendable, Hashable {
     public var r: Double, g: Double, b: Double, a: Double
 
     public init(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) {
-        self.r = r; self.g = g; self.b = b; self.a = a
+        self.r = r
+        self.g = g
+        self.b = b
+        self.a = a
     }
 
     /// `0xRRGGBB`.
@@ -83,7 +92,10 @@ public struct RGBA: Sendable, Hashable {
 public struct GradientStop: Sendable, Hashable {
     public var offset: Double
     public var colour: RGBA
-    public init(_ offset: Double, _ colour: RGBA) { self.offset = offset; self.colour = colour }
+    public init(_ offset: Double, _ colour: RGBA) {
+        self.offset = offset
+        self.colour = colour
+    }
 }
 
 public enum Paint: Sendable, Hashable {
@@ -118,8 +130,10 @@ public struct TextRun: Sendable, Hashable {
     /// The width the text was measured (wrapped) at, points; drawing wraps it the same way.
     var wrapWidth: Double?
 
-    public init(text: String, sizePoints: Double, weight: Int = 400, colour: RGBA, alignment: TextAlignment = .leading,
-                lineLimit: Int = 1, tabularDigits: Bool = false, strikethrough: Bool = false, shadow: Bool = false) {
+    public init(
+        text: String, sizePoints: Double, weight: Int = 400, colour: RGBA, alignment: TextAlignment = .leading,
+        lineLimit: Int = 1, tabularDigits: Bool = false, strikethrough: Bool = false, shadow: Bool = false
+    ) {
         self.text = text
         self.sizePoints = sizePoints
         self.weight = weight
@@ -169,7 +183,10 @@ public struct ImageCrop: Sendable, Hashable {
     public var straightenDegrees: Double
 
     public init(x: Double, y: Double, width: Double, height: Double, quarterTurns: Int, straightenDegrees: Double) {
-        self.x = x; self.y = y; self.width = width; self.height = height
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
         self.quarterTurns = quarterTurns
         self.straightenDegrees = straightenDegrees
     }
@@ -234,9 +251,11 @@ public struct WidgetAction: Sendable, Hashable {
     /// `completeReminder`: the reminder's id in the snapshot (`SOURCE:LINE`).
     public var reminderID: String?
 
-    public init(id: String, kind: WidgetActionKind, title: String? = nil, layer: Int? = nil, rect: Rect,
-                variableKey: String? = nil, incrementAmount: Int? = nil, nowFormat: String? = nil,
-                resetValue: String? = nil, url: String? = nil, reminderID: String? = nil) {
+    public init(
+        id: String, kind: WidgetActionKind, title: String? = nil, layer: Int? = nil, rect: Rect,
+        variableKey: String? = nil, incrementAmount: Int? = nil, nowFormat: String? = nil,
+        resetValue: String? = nil, url: String? = nil, reminderID: String? = nil
+    ) {
         self.id = id
         self.kind = kind
         self.title = title

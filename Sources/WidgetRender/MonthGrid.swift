@@ -35,7 +35,10 @@ public struct MonthGrid: Sendable, Hashable {
             for column in 0..<7 {
                 let n = first - leading + row * 7 + column
                 let d = CivilTime.date(daysSinceEpoch: n)
-                week.append(Cell(year: d.year, month: d.month, day: d.day, inMonth: d.month == month && d.year == year, dayNumber: n))
+                week.append(
+                    Cell(
+                        year: d.year, month: d.month, day: d.day, inMonth: d.month == month && d.year == year,
+                        dayNumber: n))
             }
             weeks.append(week)
         }

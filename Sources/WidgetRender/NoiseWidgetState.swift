@@ -17,7 +17,9 @@ public struct NoiseWidgetState: Sendable, Hashable {
         /// "drops" or "crackle" (`Mix.Texture`); nil for noise, which shows its colour.
         public var texture: String?
         public init(enabled: Bool, volume: Double, colour: Double, texture: String? = nil) {
-            self.enabled = enabled; self.volume = volume; self.colour = colour
+            self.enabled = enabled
+            self.volume = volume
+            self.colour = colour
             self.texture = texture == "noise" ? nil : texture
         }
 
@@ -37,9 +39,11 @@ public struct NoiseWidgetState: Sendable, Hashable {
     /// Output peak over the last second, dBFS; nil when not measured or not playing.
     public var levelDbfs: Double?
 
-    public init(playback: Playback, mixName: String, layers: [Layer], masterVolume: Double,
-                timerRemainingSeconds: Double? = nil, resumeOnLaunch: Bool = false, updatedAt: Date? = nil,
-                levelDbfs: Double? = nil) {
+    public init(
+        playback: Playback, mixName: String, layers: [Layer], masterVolume: Double,
+        timerRemainingSeconds: Double? = nil, resumeOnLaunch: Bool = false, updatedAt: Date? = nil,
+        levelDbfs: Double? = nil
+    ) {
         self.playback = playback
         self.mixName = mixName
         var l = Array(layers.prefix(4))
@@ -97,7 +101,9 @@ public struct NoiseWidgetState: Sendable, Hashable {
         let resume = lastMix?.resumeOnLaunch ?? false
         if let s = status, s.state != .stopped {
             var remaining = s.timerRemainingSeconds
-            if s.state == .playing, let r = remaining { remaining = max(0, r - max(0, now.timeIntervalSince(s.updatedAt))) }
+            if s.state == .playing, let r = remaining {
+                remaining = max(0, r - max(0, now.timeIntervalSince(s.updatedAt)))
+            }
             return NoiseWidgetState(
                 playback: s.state == .playing ? .playing : .paused, mixName: s.presetName ?? "Custom",
                 layers: s.layers.map(Layer.init),

@@ -38,10 +38,13 @@ public final class PNGEncoder {
     deinit { libdeflate_free_compressor(compressor) }
 
     /// One image with a temporary encoder.
-    public static func encode(argb pixels: UnsafePointer<UInt32>, width: Int, height: Int, rowPixels: Int,
-                              ignoringAlpha: Bool = false, compression: Compression = .fast) throws -> [UInt8] {
-        try PNGEncoder(compression: compression).encode(argb: pixels, width: width, height: height, rowPixels: rowPixels,
-                                                        ignoringAlpha: ignoringAlpha)
+    public static func encode(
+        argb pixels: UnsafePointer<UInt32>, width: Int, height: Int, rowPixels: Int,
+        ignoringAlpha: Bool = false, compression: Compression = .fast
+    ) throws -> [UInt8] {
+        try PNGEncoder(compression: compression).encode(
+            argb: pixels, width: width, height: height, rowPixels: rowPixels,
+            ignoringAlpha: ignoringAlpha)
     }
 
     /// Encodes `height` rows of `width` pixels, each row `rowPixels` pixels apart in `pixels`.
@@ -51,15 +54,20 @@ public final class PNGEncoder {
     ///   - width, height: 1…32,767 pixels each (far beyond any widget at 3×).
     ///   - rowPixels: ≥ `width` (Cairo's stride in bytes / 4).
     ///   - ignoringAlpha: the top byte is undefined and every pixel opaque (Cairo's RGB24).
-    public func encode(argb pixels: UnsafePointer<UInt32>, width: Int, height: Int, rowPixels: Int,
-                       ignoringAlpha: Bool = false) throws -> [UInt8] {
+    public func encode(
+        argb pixels: UnsafePointer<UInt32>, width: Int, height: Int, rowPixels: Int,
+        ignoringAlpha: Bool = false
+    ) throws -> [UInt8] {
         guard (1...32_767).contains(width), (1...32_767).contains(height), rowPixels >= width else {
             throw RenderError("PNG encode failed: bad image size \(width)×\(height) (row of \(rowPixels) pixels)")
         }
         var opaque = true
         for y in 0..<height where opaque && !ignoringAlpha {
             let row = pixels + y * rowPixels
-            for x in 0..<width where row[x] < 0xFF00_0000 { opaque = false; break }
+            for x in 0..<width where row[x] < 0xFF00_0000 {
+                opaque = false
+                break
+            }
         }
         let channels = opaque ? 3 : 4
         let rowBytes = 1 + width * channels
@@ -70,7 +78,7 @@ public final class PNGEncoder {
             for y in 0..<height {
                 let row = pixels + y * rowPixels
                 var o = y * rowBytes
-                out.storeBytes(of: 0, toByteOffset: o, as: UInt8.self)   // filter "none", then straight RGB(A)
+                out.storeBytes(of: 0, toByteOffset: o, as: UInt8.self)  // filter "none", then straight RGB(A)
                 o += 1
                 if opaque {
                     for x in 0..<width {
@@ -134,8 +142,10 @@ public final class PNGEncoder {
         var png: [UInt8] = []
         png.reserveCapacity(8 + 25 + 12 + compressedCount + 12)
         func put32(_ value: UInt32) {
-            png.append(UInt8(value >> 24)); png.append(UInt8((value >> 16) & 0xFF))
-            png.append(UInt8((value >> 8) & 0xFF)); png.append(UInt8(value & 0xFF))
+            png.append(UInt8(value >> 24))
+            png.append(UInt8((value >> 16) & 0xFF))
+            png.append(UInt8((value >> 8) & 0xFF))
+            png.append(UInt8(value & 0xFF))
         }
         /// A chunk: length, type, data, CRC-32 of type and data.
         func chunk(_ type: StaticString, _ data: UnsafeBufferPointer<UInt8>) {
@@ -143,14 +153,17 @@ public final class PNGEncoder {
             let start = png.count
             png.append(contentsOf: UnsafeBufferPointer(start: type.utf8Start, count: 4))
             png.append(contentsOf: data)
-            put32(png.withUnsafeBufferPointer { UInt32(libdeflate_crc32(0, $0.baseAddress! + start, $0.count - start)) })
+            put32(
+                png.withUnsafeBufferPointer { UInt32(libdeflate_crc32(0, $0.baseAddress! + start, $0.count - start)) })
         }
         png.append(contentsOf: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         let w = UInt32(width), h = UInt32(height)
         // Width, height, depth 8, RGB (2) or RGBA (6), deflate, adaptive filtering, no interlace.
-        let header: [UInt8] = [UInt8(w >> 24), UInt8((w >> 16) & 0xFF), UInt8((w >> 8) & 0xFF), UInt8(w & 0xFF),
-                               UInt8(h >> 24), UInt8((h >> 16) & 0xFF), UInt8((h >> 8) & 0xFF), UInt8(h & 0xFF),
-                               8, opaque ? 2 : 6, 0, 0, 0]
+        let header: [UInt8] = [
+            UInt8(w >> 24), UInt8((w >> 16) & 0xFF), UInt8((w >> 8) & 0xFF), UInt8(w & 0xFF),
+            UInt8(h >> 24), UInt8((h >> 16) & 0xFF), UInt8((h >> 8) & 0xFF), UInt8(h & 0xFF),
+            8, opaque ? 2 : 6, 0, 0, 0,
+        ]
         header.withUnsafeBufferPointer { chunk("IHDR", $0) }
         compressed.withUnsafeBufferPointer { chunk("IDAT", UnsafeBufferPointer(rebasing: $0[0..<compressedCount])) }
         chunk("IEND", UnsafeBufferPointer(start: nil, count: 0))
@@ -162,13 +175,15 @@ public final class PNGEncoder {
         cairo_surface_flush(surface.pointer)
         let format = cairo_image_surface_get_format(surface.pointer)
         guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24,
-              let data = cairo_image_surface_get_data(surface.pointer) else {
+            let data = cairo_image_surface_get_data(surface.pointer)
+        else {
             throw RenderError("PNG encode failed: not an ARGB32 or RGB24 image surface")
         }
         let stride = Int(cairo_image_surface_get_stride(surface.pointer))
         return try data.withMemoryRebound(to: UInt32.self, capacity: stride / 4 * surface.height) {
-            try encode(argb: $0, width: surface.width, height: surface.height, rowPixels: stride / 4,
-                       ignoringAlpha: format == CAIRO_FORMAT_RGB24)
+            try encode(
+                argb: $0, width: surface.width, height: surface.height, rowPixels: stride / 4,
+                ignoringAlpha: format == CAIRO_FORMAT_RGB24)
         }
     }
 }

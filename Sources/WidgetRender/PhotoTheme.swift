@@ -31,20 +31,29 @@ public struct PhotoTheme: Sendable, Equatable {
             for sx in 0..<min(steps, width) {
                 let x = (sx * width) / min(steps, width)
                 // ARGB32/RGB24, native-endian 32-bit words (premultiplied; opaque photos are not).
-                let word = data.advanced(by: y * stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee }
+                let word = data.advanced(by: y * stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) {
+                    $0.pointee
+                }
                 let alpha = Double((word >> 24) & 0xFF) / 255
                 let isOpaqueFormat = cairo_image_surface_get_format(surface) == CAIRO_FORMAT_RGB24
                 let a = isOpaqueFormat ? 1 : alpha
                 guard a > 0.1 else { continue }
-                let r = Double((word >> 16) & 0xFF) / 255 / a, g = Double((word >> 8) & 0xFF) / 255 / a, b = Double(word & 0xFF) / 255 / a
+                let r = Double((word >> 16) & 0xFF) / 255 / a, g = Double((word >> 8) & 0xFF) / 255 / a,
+                    b = Double(word & 0xFF) / 255 / a
                 let (h, s, l) = Self.hsl(r, g, b)
                 lightness += l
                 count += 1
-                let i = s < 0.18 || l < 0.08 || l > 0.94 ? 24 + (l < 0.5 ? 0 : 1) : Int(h * 12) % 12 + (s > 0.45 ? 12 : 0)
-                buckets[i].r += r; buckets[i].g += g; buckets[i].b += b; buckets[i].weight += 1
+                let i =
+                    s < 0.18 || l < 0.08 || l > 0.94 ? 24 + (l < 0.5 ? 0 : 1) : Int(h * 12) % 12 + (s > 0.45 ? 12 : 0)
+                buckets[i].r += r
+                buckets[i].g += g
+                buckets[i].b += b
+                buckets[i].weight += 1
             }
         }
-        let ranked = buckets.enumerated().filter { $0.element.weight > 0 }.sorted { $0.element.weight > $1.element.weight }
+        let ranked = buckets.enumerated().filter { $0.element.weight > 0 }.sorted {
+            $0.element.weight > $1.element.weight
+        }
         let palette = ranked.prefix(5).map { item -> String in
             let w = item.element.weight
             return Self.hex(item.element.r / w, item.element.g / w, item.element.b / w)
@@ -61,17 +70,19 @@ public struct PhotoTheme: Sendable, Equatable {
             let h = Self.hsl(c.element.r / w, c.element.g / w, c.element.b / w).h
             hue = h
             let palette = Palette(.dark)
-            accent = AccentToken.allCases.filter { $0 != .gray }.min { a, b in
-                Self.hueDistance(Self.hsl(palette.accent(a)).h, h) < Self.hueDistance(Self.hsl(palette.accent(b)).h, h)
-            } ?? .gray
+            accent =
+                AccentToken.allCases.filter { $0 != .gray }.min { a, b in
+                    Self.hueDistance(Self.hsl(palette.accent(a)).h, h)
+                        < Self.hueDistance(Self.hsl(palette.accent(b)).h, h)
+                } ?? .gray
         }
         let meanLightness = count > 0 ? lightness / count : 0.5
         let background: BackgroundToken
         switch hue {
         case nil: background = meanLightness < 0.35 ? .midnight : .subtleMaterial
-        case let h? where h < 0.12 || h >= 0.9: background = .sunset        // reds, oranges, pinks
-        case let h? where h < 0.5: background = .aurora                      // yellows, greens, teals
-        default: background = meanLightness < 0.4 ? .midnight : .radialGlow   // blues, purples
+        case let h? where h < 0.12 || h >= 0.9: background = .sunset  // reds, oranges, pinks
+        case let h? where h < 0.5: background = .aurora  // yellows, greens, teals
+        default: background = meanLightness < 0.4 ? .midnight : .radialGlow  // blues, purples
         }
         self.init(palette: palette, accent: accent, background: background)
     }
@@ -90,7 +101,13 @@ public struct PhotoTheme: Sendable, Equatable {
         let d = mx - mn
         let s = l > 0.5 ? d / (2 - mx - mn) : d / (mx + mn)
         var h: Double
-        if mx == r { h = (g - b) / d + (g < b ? 6 : 0) } else if mx == g { h = (b - r) / d + 2 } else { h = (r - g) / d + 4 }
+        if mx == r {
+            h = (g - b) / d + (g < b ? 6 : 0)
+        } else if mx == g {
+            h = (b - r) / d + 2
+        } else {
+            h = (r - g) / d + 4
+        }
         h /= 6
         return (h, s, l)
     }

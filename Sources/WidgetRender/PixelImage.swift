@@ -8,7 +8,9 @@ public struct PixelImage: Sendable, Equatable {
     public var argb: [UInt32]
 
     public init(width: Int, height: Int, argb: [UInt32]) {
-        self.width = width; self.height = height; self.argb = argb
+        self.width = width
+        self.height = height
+        self.argb = argb
     }
 
     /// Decodes a PNG (bounded like design images).
@@ -21,17 +23,23 @@ public struct PixelImage: Sendable, Equatable {
         let opaque = cairo_image_surface_get_format(s) == CAIRO_FORMAT_RGB24
         let data = cairo_image_surface_get_data(s)!.withMemoryRebound(to: UInt32.self, capacity: stride * h) { $0 }
         var out = [UInt32](repeating: 0, count: w * h)
-        for y in 0..<h { for x in 0..<w { out[y * w + x] = opaque ? data[y * stride + x] | 0xFF00_0000 : data[y * stride + x] } }
+        for y in 0..<h {
+            for x in 0..<w { out[y * w + x] = opaque ? data[y * stride + x] | 0xFF00_0000 : data[y * stride + x] }
+        }
         self.init(width: w, height: h, argb: out)
     }
 
     /// PNG bytes, compressed hard (`compression: .small`): these are the goldens, the gallery and
     /// the failure images.
     public func png(compression: PNGEncoder.Compression = .small) throws -> [UInt8] {
-        let surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)), call: "cairo_image_surface_create")
+        let surface = try CairoSurface(
+            owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+            call: "cairo_image_surface_create")
         cairo_surface_flush(surface.pointer)
         let stride = Int(cairo_image_surface_get_stride(surface.pointer)) / 4
-        let data = cairo_image_surface_get_data(surface.pointer)!.withMemoryRebound(to: UInt32.self, capacity: stride * height) { $0 }
+        let data = cairo_image_surface_get_data(surface.pointer)!.withMemoryRebound(
+            to: UInt32.self, capacity: stride * height
+        ) { $0 }
         for y in 0..<height { for x in 0..<width { data[y * stride + x] = argb[y * width + x] } }
         cairo_surface_mark_dirty(surface.pointer)
         return try WidgetRenderer.writePNG(surface, compression: compression)
@@ -39,7 +47,9 @@ public struct PixelImage: Sendable, Equatable {
 
     /// How far `other` is from this image: the mean absolute channel difference (0…255) and the
     /// fraction of pixels where any channel differs by more than `threshold`.
-    public func difference(_ other: PixelImage, threshold: UInt32 = 24) -> (mean: Double, fraction: Double, diff: PixelImage)? {
+    public func difference(_ other: PixelImage, threshold: UInt32 = 24) -> (
+        mean: Double, fraction: Double, diff: PixelImage
+    )? {
         guard width == other.width, height == other.height else { return nil }
         var total = 0.0, differing = 0
         var diff = [UInt32](repeating: 0, count: argb.count)
@@ -61,6 +71,9 @@ public struct PixelImage: Sendable, Equatable {
                 diff[i] = 0xFF00_0000 | g << 16 | g << 8 | g
             }
         }
-        return (total / Double(argb.count * 4), Double(differing) / Double(argb.count), PixelImage(width: width, height: height, argb: diff))
+        return (
+            total / Double(argb.count * 4), Double(differing) / Double(argb.count),
+            PixelImage(width: width, height: height, argb: diff)
+        )
     }
 }

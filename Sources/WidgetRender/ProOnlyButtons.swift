@@ -18,11 +18,14 @@ public enum ProOnlyButtons {
     /// action bar ('Coffee', 'Fed') needs Pro; " + `remedy`, the buttons named by their drawn
     /// titles. nil when the point is on no such button (the caller's own message then stands).
     /// - Parameter written: the point as the user wrote it (`--at 30,150`), for the message.
-    public static func missMessage(at point: Point, written: String, layout: WidgetLayout, proLayout: WidgetLayout,
-                                   remedy: String = tapRemedy) -> String? {
+    public static func missMessage(
+        at point: Point, written: String, layout: WidgetLayout, proLayout: WidgetLayout,
+        remedy: String = tapRemedy
+    ) -> String? {
         let hidden = missing(from: layout, in: proLayout)
         guard hidden.contains(where: { $0.rect.contains(point) }) else { return nil }
         let titles = hidden.map { "'\($0.title ?? WidgetAction.untitledActionBarTitle(for: $0.kind))'" }
-        return "no button at \(written) without Pro: the action bar (\(titles.joined(separator: ", "))) needs Pro; \(remedy)"
+        return
+            "no button at \(written) without Pro: the action bar (\(titles.joined(separator: ", "))) needs Pro; \(remedy)"
     }
 }

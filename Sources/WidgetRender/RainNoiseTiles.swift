@@ -34,39 +34,44 @@ enum RainNoiseTiles {
     /// draw time takes pixman's slow filtered path).
     static let coarseWide: CairoSurface? = coarseTile(side: 2 * side)
 
-    static func coarseTile(side: Int) -> CairoSurface? { make(side: side) { values in
-        // Two octaves of value noise on lattices that divide the tile (periods 8 and 16 cells).
-        func lattice(_ cells: Int, seed: UInt64) -> [Double] {
-            var rng = SurfaceRandom(seed: seed)
-            return (0..<(cells * cells)).map { _ in rng.unit() }
-        }
-        func sample(_ grid: [Double], _ cells: Int, _ x: Int, _ y: Int) -> Double {
-            let size = Double(side) / Double(cells)
-            let fx = Double(x) / size, fy = Double(y) / size
-            let x0 = Int(fx), y0 = Int(fy)
-            let tx = fx - Double(x0), ty = fy - Double(y0)
-            let sx = tx * tx * (3 - 2 * tx), sy = ty * ty * (3 - 2 * ty)
-            func g(_ i: Int, _ j: Int) -> Double { grid[(j % cells) * cells + i % cells] }
-            let top = g(x0, y0) + (g(x0 + 1, y0) - g(x0, y0)) * sx
-            let bottom = g(x0, y0 + 1) + (g(x0 + 1, y0 + 1) - g(x0, y0 + 1)) * sx
-            return top + (bottom - top) * sy
-        }
-        let low = lattice(8, seed: 0xC0A5_E001), high = lattice(16, seed: 0xC0A5_E002)
-        for y in 0..<side {
-            for x in 0..<side {
-                let n = 0.65 * sample(low, 8, x, y) + 0.35 * sample(high, 16, x, y)
-                let t = min(1, max(0, (n - 0.42) / 0.4))
-                values[y * side + x] = t * t * (3 - 2 * t)
+    static func coarseTile(side: Int) -> CairoSurface? {
+        make(side: side) { values in
+            // Two octaves of value noise on lattices that divide the tile (periods 8 and 16 cells).
+            func lattice(_ cells: Int, seed: UInt64) -> [Double] {
+                var rng = SurfaceRandom(seed: seed)
+                return (0..<(cells * cells)).map { _ in rng.unit() }
+            }
+            func sample(_ grid: [Double], _ cells: Int, _ x: Int, _ y: Int) -> Double {
+                let size = Double(side) / Double(cells)
+                let fx = Double(x) / size, fy = Double(y) / size
+                let x0 = Int(fx), y0 = Int(fy)
+                let tx = fx - Double(x0), ty = fy - Double(y0)
+                let sx = tx * tx * (3 - 2 * tx), sy = ty * ty * (3 - 2 * ty)
+                func g(_ i: Int, _ j: Int) -> Double { grid[(j % cells) * cells + i % cells] }
+                let top = g(x0, y0) + (g(x0 + 1, y0) - g(x0, y0)) * sx
+                let bottom = g(x0, y0 + 1) + (g(x0 + 1, y0 + 1) - g(x0, y0 + 1)) * sx
+                return top + (bottom - top) * sy
+            }
+            let low = lattice(8, seed: 0xC0A5_E001), high = lattice(16, seed: 0xC0A5_E002)
+            for y in 0..<side {
+                for x in 0..<side {
+                    let n = 0.65 * sample(low, 8, x, y) + 0.35 * sample(high, 16, x, y)
+                    let t = min(1, max(0, (n - 0.42) / 0.4))
+                    values[y * side + x] = t * t * (3 - 2 * t)
+                }
             }
         }
-    } }
+    }
 
     /// A `side`² ARGB32 surface, white with `fill`'s values (0…1) as alpha.
     static func make(side: Int = RainNoiseTiles.side, _ fill: (inout [Double]) -> Void) -> CairoSurface? {
         var values = [Double](repeating: 0, count: side * side)
         fill(&values)
-        guard let surface = try? CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(side), Int32(side)),
-                                              call: "noise tile") else { return nil }
+        guard
+            let surface = try? CairoSurface(
+                owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(side), Int32(side)),
+                call: "noise tile")
+        else { return nil }
         cairo_surface_flush(surface.pointer)
         let stride = Int(cairo_image_surface_get_stride(surface.pointer))
         guard let data = cairo_image_surface_get_data(surface.pointer) else { return nil }

@@ -15,14 +15,17 @@ public struct RainSurface: Sendable, Hashable {
         public var baseline: RGBA
 
         /// The seed's blues.
-        public static let rain = Colours(ridge: RGBA(0, 0.41, 0.94), deep: RGBA(0, 0.02, 0.18),
-                                         mist: RGBA(0, 0.30, 0.92), baseline: RGBA(0.18, 0.34, 0.98, 0.20))
+        public static let rain = Colours(
+            ridge: RGBA(0, 0.41, 0.94), deep: RGBA(0, 0.02, 0.18),
+            mist: RGBA(0, 0.30, 0.92), baseline: RGBA(0.18, 0.34, 0.98, 0.20))
         /// Lock-screen families draw in one vibrant tone.
-        public static let monochrome = Colours(ridge: RGBA(1, 1, 1, 0.92), deep: RGBA(1, 1, 1, 0.30),
-                                               mist: RGBA(1, 1, 1, 0.9), baseline: RGBA(1, 1, 1, 0.35))
+        public static let monochrome = Colours(
+            ridge: RGBA(1, 1, 1, 0.92), deep: RGBA(1, 1, 1, 0.30),
+            mist: RGBA(1, 1, 1, 0.9), baseline: RGBA(1, 1, 1, 0.35))
         /// Data past its validity: the same surface without colour.
-        public static let old = Colours(ridge: RGBA(0.50, 0.52, 0.56), deep: RGBA(0.10, 0.10, 0.12),
-                                        mist: RGBA(0.55, 0.57, 0.60), baseline: RGBA(0.6, 0.6, 0.65, 0.25))
+        public static let old = Colours(
+            ridge: RGBA(0.50, 0.52, 0.56), deep: RGBA(0.10, 0.10, 0.12),
+            mist: RGBA(0.55, 0.57, 0.60), baseline: RGBA(0.6, 0.6, 0.65, 0.25))
     }
 
     /// The chart's area; the surface is clipped to it.
@@ -74,14 +77,18 @@ public struct RainSurface: Sendable, Hashable {
         // it): it takes the nearest wet minute's, so the texture does not flare at a run's ends.
         let wetIndices = minutes.indices.filter { minutes[$0].isWet }
         certainty = minutes.indices.map { i in
-            guard !minutes[i].isWet, let nearest = wetIndices.min(by: { abs($0 - i) < abs($1 - i) }) else { return minutes[i].chance }
+            guard !minutes[i].isWet, let nearest = wetIndices.min(by: { abs($0 - i) < abs($1 - i) }) else {
+                return minutes[i].chance
+            }
             return minutes[nearest].chance
         }
         let baselineY = plot.minY + plot.height * Self.baselineFraction
         self.baselineY = baselineY
         let top = plot.minY + plot.height * Self.headroomFraction
         let reference = Self.referenceMax(expected)
-        let heights = expected.map { v in v <= 0 ? 0.0 : pow(min(1, v / reference), Self.intensityGamma) * (baselineY - top) }
+        let heights = expected.map { v in
+            v <= 0 ? 0.0 : pow(min(1, v / reference), Self.intensityGamma) * (baselineY - top)
+        }
         let perMinute = plot.width / 60
         let dataEndX = plot.minX + perMinute * Double(minutes.count)
         self.dataEndX = dataEndX
@@ -91,7 +98,10 @@ public struct RainSurface: Sendable, Hashable {
         var runs: [(start: Int, end: Int)] = []
         var i = 0
         while i < heights.count {
-            guard heights[i] > 0 else { i += 1; continue }
+            guard heights[i] > 0 else {
+                i += 1
+                continue
+            }
             var j = i
             while j < heights.count && heights[j] > 0 { j += 1 }
             runs.append((i, j))
@@ -112,13 +122,19 @@ public struct RainSurface: Sendable, Hashable {
                 let m = Int(t.rounded(.down)), f = t - Double(m)
                 let p0 = h(m - 1), p1 = h(m), p2 = h(m + 1), p3 = h(m + 2)
                 let f2 = f * f, f3 = f2 * f
-                let v = 0.5 * (2 * p1 + (-p0 + p2) * f + (2 * p0 - 5 * p1 + 4 * p2 - p3) * f2 + (-p0 + 3 * p1 - 3 * p2 + p3) * f3)
+                let v =
+                    0.5
+                    * (2 * p1 + (-p0 + p2) * f + (2 * p0 - 5 * p1 + 4 * p2 - p3) * f2 + (-p0 + 3 * p1 - 3 * p2 + p3)
+                        * f3)
                 ridge.append(Point(x: x, y: baselineY - max(0.5, v)))
             }
             // Tapers measured in points, each at most half the dry gap to the next run (or to the
             // data's edge: rain running off the end of the data is not tapered, it goes on there).
             let leftRoom = k == 0 ? x0 - plot.minX : (x0 - (plot.minX + Double(runs[k - 1].end) * perMinute)) / 2
-            let rightRoom = k == runs.count - 1 ? (run.end >= minutes.count ? 0 : dataEndX - x1) : ((plot.minX + Double(runs[k + 1].start) * perMinute) - x1) / 2
+            let rightRoom =
+                k == runs.count - 1
+                ? (run.end >= minutes.count ? 0 : dataEndX - x1)
+                : ((plot.minX + Double(runs[k + 1].start) * perMinute) - x1) / 2
             let leftTaper = min(Self.taperPoints, leftRoom), rightTaper = min(Self.taperPoints, rightRoom)
             var outline: [Point] = []
             outline.reserveCapacity(ridge.count + 18)

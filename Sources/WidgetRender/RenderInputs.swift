@@ -25,9 +25,11 @@ public struct RenderInputs: Sendable {
     /// would show a second that is wrong a second later, so it shows the minute.
     public var redrawsEachSecond = false
 
-    public init(context: RenderContext, appearance: Appearance = .dark, noise: NoiseWidgetState? = nil,
-                weather: WeatherState? = nil, calendar: CalendarSnapshot? = nil, reminders: RemindersSnapshot? = nil,
-                images: [String: DecodedImage] = [:], imageFailures: [String: String] = [:]) {
+    public init(
+        context: RenderContext, appearance: Appearance = .dark, noise: NoiseWidgetState? = nil,
+        weather: WeatherState? = nil, calendar: CalendarSnapshot? = nil, reminders: RemindersSnapshot? = nil,
+        images: [String: DecodedImage] = [:], imageFailures: [String: String] = [:]
+    ) {
         self.context = context
         self.appearance = appearance
         self.noise = noise
@@ -45,12 +47,13 @@ extension WidgetSpec {
     /// medium ?? small ?? large.
     public func resolved(for family: WidgetFamily, isPro: Bool) -> WidgetSpec {
         guard isPro, let set = matchedSet, !set.isEmpty else { return self }
-        let variant: SpecVariant? = switch family {
-        case .small: set.small
-        case .medium: set.medium
-        case .large: set.large
-        default: set.medium ?? set.small ?? set.large
-        }
+        let variant: SpecVariant? =
+            switch family {
+            case .small: set.small
+            case .medium: set.medium
+            case .large: set.large
+            default: set.medium ?? set.small ?? set.large
+            }
         guard let v = variant else { return self }
         var s = self
         s.primaryText = v.primaryText

@@ -20,7 +20,8 @@ public enum SymbolMap {
         "play_arrow": 0xE037, "pause": 0xE034, "stop": 0xE047, "autorenew": 0xE863, "sync": 0xE627,
         "directions_walk": 0xE536, "map": 0xE55B, "local_fire_department": 0xEF55, "arrow_upward": 0xE5D8,
         "schedule": 0xE8B5, "event": 0xE878, "event_busy": 0xE615, "image": 0xE3F4, "warning": 0xE002,
-        "check_circle": 0xE86C, "lock": 0xE897, "radio_button_unchecked": 0xE836, "circle": 0xEF4A, "auto_awesome": 0xE65F,
+        "check_circle": 0xE86C, "lock": 0xE897, "radio_button_unchecked": 0xE836, "circle": 0xEF4A,
+        "auto_awesome": 0xE65F,
         "hourglass_empty": 0xE88B, "format_quote": 0xE244, "menu_book": 0xEA19, "wb_cloudy": 0xE42D,
         "cloud": 0xE2BD, "bolt": 0xEA0B, "graphic_eq": 0xE1B8, "checklist": 0xE6B1, "wb_sunny": 0xE430,
         "umbrella": 0xF1AD, "grain": 0xE3EA, "thunderstorm": 0xEBDB, "ac_unit": 0xEB3B, "nights_stay": 0xEA46,
@@ -46,37 +47,51 @@ public enum SymbolMap {
         ("stop.fill", "stop"), ("stop", "stop"),
         ("arrow.triangle.2.circlepath.circle.fill", "autorenew"), ("arrow.triangle.2.circlepath.circle", "autorenew"),
         ("arrow.triangle.2.circlepath", "autorenew"), ("arrow.clockwise", "refresh"),
-        ("figure.walk", "directions_walk"), ("figure.run", "directions_run"), ("map", "map"), ("flame.fill", "local_fire_department"),
-        ("flame", "local_fire_department"), ("arrow.up", "arrow_upward"), ("clock", "schedule"), ("clock.fill", "schedule"),
-        ("alarm", "alarm"), ("timer", "timer"), ("calendar", "calendar_today"), ("calendar.badge.exclamationmark", "event_busy"),
+        ("figure.walk", "directions_walk"), ("figure.run", "directions_run"), ("map", "map"),
+        ("flame.fill", "local_fire_department"),
+        ("flame", "local_fire_department"), ("arrow.up", "arrow_upward"), ("clock", "schedule"),
+        ("clock.fill", "schedule"),
+        ("alarm", "alarm"), ("timer", "timer"), ("calendar", "calendar_today"),
+        ("calendar.badge.exclamationmark", "event_busy"),
         ("photo", "image"), ("photo.fill", "image"), ("exclamationmark.triangle.fill", "warning"),
         ("exclamationmark.triangle", "warning"), ("checkmark.circle.fill", "check_circle"), ("checkmark", "check"),
-        ("circle", "radio_button_unchecked"), ("lock", "lock"), ("lock.fill", "lock"), ("circle.fill", "circle"), ("hourglass", "hourglass_empty"),
+        ("circle", "radio_button_unchecked"), ("lock", "lock"), ("lock.fill", "lock"), ("circle.fill", "circle"),
+        ("hourglass", "hourglass_empty"),
         ("quote.bubble.fill", "format_quote"), ("quote.bubble", "format_quote"), ("book.closed.fill", "menu_book"),
         ("book.fill", "book"), ("book", "book"), ("plusminus.circle", "exposure"), ("plus", "add"), ("minus", "remove"),
         ("waveform", "graphic_eq"), ("checklist", "checklist"), ("list.bullet", "checklist"),
         ("cloud.sun.fill", "filter_drama"), ("cloud.sun", "filter_drama"), ("cloud.fill", "cloud"), ("cloud", "cloud"),
-        ("cloud.rain.fill", "beach_access"), ("cloud.rain", "beach_access"), ("cloud.drizzle.fill", "grain"), ("cloud.drizzle", "grain"),
-        ("cloud.heavyrain.fill", "beach_access"), ("umbrella.fill", "beach_access"), ("umbrella", "beach_access"), ("cloud.bolt.rain.fill", "thunderstorm"), ("cloud.bolt.fill", "thunderstorm"),
+        ("cloud.rain.fill", "beach_access"), ("cloud.rain", "beach_access"), ("cloud.drizzle.fill", "grain"),
+        ("cloud.drizzle", "grain"),
+        ("cloud.heavyrain.fill", "beach_access"), ("umbrella.fill", "beach_access"), ("umbrella", "beach_access"),
+        ("cloud.bolt.rain.fill", "thunderstorm"), ("cloud.bolt.fill", "thunderstorm"),
         ("cloud.bolt", "thunderstorm"), ("cloud.snow.fill", "cloudy_snowing"), ("cloud.snow", "cloudy_snowing"),
         ("snowflake", "ac_unit"), ("cloud.fog.fill", "foggy"), ("cloud.fog", "foggy"), ("wind", "air"),
-        ("sun.max.fill", "wb_sunny"), ("sun.max", "wb_sunny"), ("sun.min.fill", "light_mode"), ("sun.min", "light_mode"),
-        ("moon.fill", "dark_mode"), ("moon", "dark_mode"), ("moon.stars.fill", "nights_stay"), ("moon.zzz.fill", "bedtime"),
-        ("cloud.moon.fill", "nights_stay"), ("drop.fill", "water_drop"), ("drop", "water_drop"), ("thermometer", "thermostat"),
+        ("sun.max.fill", "wb_sunny"), ("sun.max", "wb_sunny"), ("sun.min.fill", "light_mode"),
+        ("sun.min", "light_mode"),
+        ("moon.fill", "dark_mode"), ("moon", "dark_mode"), ("moon.stars.fill", "nights_stay"),
+        ("moon.zzz.fill", "bedtime"),
+        ("cloud.moon.fill", "nights_stay"), ("drop.fill", "water_drop"), ("drop", "water_drop"),
+        ("thermometer", "thermostat"),
         ("thermometer.medium", "thermostat"), ("humidity", "water_drop"), ("water.waves", "waves"),
-        ("speaker.wave.2.fill", "volume_up"), ("speaker.wave.3.fill", "volume_up"), ("slider.horizontal.3", "equalizer"),
-        ("star.fill", "star"), ("star", "star"), ("heart.fill", "favorite"), ("heart", "favorite"), ("bell.fill", "notifications"),
+        ("speaker.wave.2.fill", "volume_up"), ("speaker.wave.3.fill", "volume_up"),
+        ("slider.horizontal.3", "equalizer"),
+        ("star.fill", "star"), ("star", "star"), ("heart.fill", "favorite"), ("heart", "favorite"),
+        ("bell.fill", "notifications"),
         ("bell", "notifications"), ("house.fill", "home"), ("house", "home"), ("briefcase.fill", "work"),
         ("dumbbell.fill", "fitness_center"), ("cup.and.saucer.fill", "local_cafe"), ("music.note", "music_note"),
         ("headphones", "headphones"), ("lightbulb.fill", "lightbulb"), ("lightbulb", "lightbulb"),
-        ("bubble.left.fill", "chat_bubble"), ("bookmark.fill", "bookmark"), ("flag.fill", "flag"), ("person.fill", "person"),
+        ("bubble.left.fill", "chat_bubble"), ("bookmark.fill", "bookmark"), ("flag.fill", "flag"),
+        ("person.fill", "person"),
         ("envelope.fill", "mail"), ("phone.fill", "phone"), ("mappin", "location_on"), ("location.fill", "location_on"),
         ("magnifyingglass", "search"), ("gearshape.fill", "settings"), ("pencil", "edit"), ("trash", "delete"),
-        ("xmark", "close"), ("info.circle", "info"), ("exclamationmark.circle", "error"), ("bed.double.fill", "bedtime"),
+        ("xmark", "close"), ("info.circle", "info"), ("exclamationmark.circle", "error"),
+        ("bed.double.fill", "bedtime"),
         ("arrow.counterclockwise", "restart_alt"),
     ]
 
-    static let lookup: [String: String] = Dictionary(table.map { ($0.sf, $0.material) }, uniquingKeysWith: { a, _ in a })
+    static let lookup: [String: String] = Dictionary(
+        table.map { ($0.sf, $0.material) }, uniquingKeysWith: { a, _ in a })
 
     public static let fallbackName = "help_outline"
 
@@ -86,7 +101,8 @@ public enum SymbolMap {
         if let material = lookup[key], let cp = codePoints[material] {
             return SymbolGlyph(sfName: sfName, materialName: material, codePoint: cp, isFallback: false)
         }
-        return SymbolGlyph(sfName: sfName, materialName: fallbackName, codePoint: codePoints[fallbackName]!, isFallback: true)
+        return SymbolGlyph(
+            sfName: sfName, materialName: fallbackName, codePoint: codePoints[fallbackName]!, isFallback: true)
     }
 }
 

@@ -15,7 +15,8 @@ extension TemplateContext {
 
     func countdownSource() -> CountdownSource {
         guard let target = spec.countdown?.target else {
-            return .missing(title: "No target", detail: "Set one: weaver designs set ID countdown.target=2026-12-31T23:59:00Z")
+            return .missing(
+                title: "No target", detail: "Set one: weaver designs set ID countdown.target=2026-12-31T23:59:00Z")
         }
         let now = inputs.context.now
         switch target {
@@ -25,18 +26,21 @@ extension TemplateContext {
             let value = resolve("{{\(key)}}")
             guard !value.isEmpty else { return .missing(title: "Not set", detail: "{{\(key)}} holds no time yet") }
             guard let date = DateParsing.parse(value, now: now, timeZone: inputs.context.timeZone) else {
-                b.warnings.append("countdown.target: {{\(key)}} holds '\(value.prefix(60))', not a time; showing no countdown")
+                b.warnings.append(
+                    "countdown.target: {{\(key)}} holds '\(value.prefix(60))', not a time; showing no countdown")
                 return .missing(title: "Not a time", detail: "{{\(key)}} holds '\(value.prefix(40))'")
             }
             return .target(date, ticking: true, detail: untilText(date))
         case .sleepTimer:
-            guard let noise = inputs.noise, noise.playback != .stopped, let remaining = noise.timerRemainingSeconds else {
+            guard let noise = inputs.noise, noise.playback != .stopped, let remaining = noise.timerRemainingSeconds
+            else {
                 return .missing(title: "No timer", detail: "No sleep timer is running")
             }
             // A paused player's timer stands still: drawn as it is, nothing to tick.
             let playing = noise.playback == .playing
             let end = now.addingTimeInterval(remaining)
-            return .target(end, ticking: playing, detail: playing ? "Sleep timer · \(untilText(end))" : "Sleep timer · paused")
+            return .target(
+                end, ticking: playing, detail: playing ? "Sleep timer · \(untilText(end))" : "Sleep timer · paused")
         }
     }
 
@@ -50,7 +54,8 @@ extension TemplateContext {
         let f = DateFormatter()
         f.locale = inputs.context.locale
         f.timeZone = tz
-        f.dateFormat = DateFormatter.dateFormat(fromTemplate: "EEEdMMM", options: 0, locale: inputs.context.locale) ?? "EEE d MMM"
+        f.dateFormat =
+            DateFormatter.dateFormat(fromTemplate: "EEEdMMM", options: 0, locale: inputs.context.locale) ?? "EEE d MMM"
         return "until \(f.string(from: date)) \(time)"
     }
 
@@ -89,18 +94,24 @@ extension TemplateContext {
         var x = area.minX
         let rowHeight = 18.0
         if let s = spec.symbol {
-            _ = b.symbol(s.name, centre: Point(x: x + 8, y: area.minY + rowHeight / 2), size: 16, colour: accent, weight: 600, field: "symbol.name")
+            _ = b.symbol(
+                s.name, centre: Point(x: x + 8, y: area.minY + rowHeight / 2), size: 16, colour: accent, weight: 600,
+                field: "symbol.name")
             x += 22
         }
-        b.addText(run(label, size: large ? 15 : 13, weight: 600, colour: palette.secondary), x: x, y: area.minY, width: area.maxX - x)
+        b.addText(
+            run(label, size: large ? 15 : 13, weight: 600, colour: palette.secondary), x: x, y: area.minY,
+            width: area.maxX - x)
         let size: Double = isSmall ? 44 : (large ? 84 : 60)
         let colour = countdownColour(reading)
         let digits = run(big, size: reading == nil ? size * 0.55 : size, weight: 700, colour: colour, tabular: true)
-        let fitted = shrunkToOneLine(digits, width: area.width) ?? {
-            var r = digits
-            r.sizePoints = size * 0.6
-            return r
-        }()
+        let fitted =
+            shrunkToOneLine(digits, width: area.width)
+            ?? {
+                var r = digits
+                r.sizePoints = size * 0.6
+                return r
+            }()
         let m = b.measure(fitted, width: area.width)
         let detailRun = run(detail, size: large ? 15 : 12, colour: palette.secondary, lines: 2)
         let dm = b.measure(detailRun, width: area.width)
@@ -114,7 +125,9 @@ extension TemplateContext {
             let fraction = Double(min(reading.shownSeconds, 60)) / 60
             let bar = Rect(x: area.minX, y: area.maxY - 6, width: area.width, height: 6)
             b.fill(bar, .solid(palette.primary.opacity(0.12)), radius: 3)
-            b.fill(Rect(x: bar.minX, y: bar.minY, width: max(6, bar.width * fraction), height: bar.height), .solid(colour.opacity(0.9)), radius: 3)
+            b.fill(
+                Rect(x: bar.minX, y: bar.minY, width: max(6, bar.width * fraction), height: bar.height),
+                .solid(colour.opacity(0.9)), radius: 3)
         }
         b.textLines = [label, big, detail].filter { !$0.isEmpty }
     }
@@ -130,12 +143,15 @@ extension TemplateContext {
         case .circular:
             b.add(.shape, bounds, .ellipse(fill: .solid(palette.accessoryFill), stroke: nil, strokeWidth: 0))
             _ = b.symbol("timer", centre: Point(x: bounds.midX, y: 20), size: 14, colour: dim)
-            let r = shrunkToOneLine(run(big, size: 17, weight: weight, colour: ink, tabular: true), width: bounds.width - 10)
+            let r =
+                shrunkToOneLine(
+                    run(big, size: 17, weight: weight, colour: ink, tabular: true), width: bounds.width - 10)
                 ?? run(big, size: 12, weight: weight, colour: ink, tabular: true)
             b.addText(r, x: 5, y: 32, width: bounds.width - 10, align: .centre)
         case .rectangular:
             b.addText(run(label, size: 13, weight: 600, colour: dim), x: 2, y: 2, width: bounds.width - 4)
-            b.addText(run(big, size: 30, weight: weight, colour: ink, tabular: true), x: 2, y: 18, width: bounds.width - 4)
+            b.addText(
+                run(big, size: 30, weight: weight, colour: ink, tabular: true), x: 2, y: 18, width: bounds.width - 4)
             b.addText(run(detail, size: 11, colour: dim), x: 2, y: 58, width: bounds.width - 4)
         default:
             b.addText(run("\(label) \(big)", size: 15, weight: 500, colour: ink), x: 0, y: 4, width: bounds.width)

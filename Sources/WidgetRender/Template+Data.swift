@@ -26,30 +26,52 @@ extension TemplateContext {
         // Data past its validity is drawn without colour and says so.
         let old = w?.isOld(at: now) == true
         let ink: RGBA = old ? RGBA(0.56, 0.56, 0.58) : dark ? .white : .black
-        let dim: RGBA = old ? RGBA(0.56, 0.56, 0.58, 0.7) : dark ? RGBA(hex: 0xEBEBF5, alpha: 0.6) : RGBA(hex: 0x3C3C43, alpha: 0.6)
+        let dim: RGBA =
+            old ? RGBA(0.56, 0.56, 0.58, 0.7) : dark ? RGBA(hex: 0xEBEBF5, alpha: 0.6) : RGBA(hex: 0x3C3C43, alpha: 0.6)
         let rainSoon = (w?.rainStartMinutes ?? 999) < 60
         if style.background == .subtleMaterial {
-            let (top, bottom, glowColour): (Double, Double, RGBA) = w?.hasForecast != true ? (0.55, 0.75, accent.opacity(0.25))
+            let (top, bottom, glowColour): (Double, Double, RGBA) =
+                w?.hasForecast != true
+                ? (0.55, 0.75, accent.opacity(0.25))
                 : rainSoon ? (0.40, 0.78, accent.opacity(0.35)) : (0.45, 0.82, RGBA.white.opacity(0.08))
             b.fill(bounds, .solid(RGBA(hex: 0x1C2433)), kind: .background)
-            b.fill(bounds, .linear(start: Point(x: 0, y: 0), end: Point(x: 0, y: bounds.height), stops: [GradientStop(0, RGBA.black.opacity(top)), GradientStop(1, RGBA.black.opacity(bottom))]), kind: .background)
+            b.fill(
+                bounds,
+                .linear(
+                    start: Point(x: 0, y: 0), end: Point(x: 0, y: bounds.height),
+                    stops: [GradientStop(0, RGBA.black.opacity(top)), GradientStop(1, RGBA.black.opacity(bottom))]),
+                kind: .background)
             let g = isSmall ? 110.0 : (family == .medium ? 150 : 220)
-            b.fill(bounds, .radial(centre: Point(x: bounds.midX + g * 0.4, y: bounds.midY - g * 0.27), radius: g, stops: [GradientStop(0, glowColour), GradientStop(1, glowColour.opacity(0))]), kind: .background)
+            b.fill(
+                bounds,
+                .radial(
+                    centre: Point(x: bounds.midX + g * 0.4, y: bounds.midY - g * 0.27), radius: g,
+                    stops: [GradientStop(0, glowColour), GradientStop(1, glowColour.opacity(0))]), kind: .background)
         } else {
             defaultBackdrop()
         }
         let pad = min(18, max(10, style.paddingPoints * (isSmall ? 0.85 : family == .medium ? 0.9 : 1))) * s
         let glass = bounds.insetBy(6)
-        b.fill(glass, .solid(dark ? RGBA.white.opacity(0.11) : RGBA.black.opacity(0.07)), radius: min(26, max(14, style.cornerRadiusPoints)) - 4, stroke: RGBA.white.opacity(0.10))
+        b.fill(
+            glass, .solid(dark ? RGBA.white.opacity(0.11) : RGBA.black.opacity(0.07)),
+            radius: min(26, max(14, style.cornerRadiusPoints)) - 4, stroke: RGBA.white.opacity(0.10))
         let area = bounds.insetBy(pad)
         guard let w, w.hasForecast else {
             let title = primary.isEmpty ? "Weather" : primary
             b.addText(run(title, size: 18 * s, weight: 700, colour: ink), x: area.minX, y: area.minY, width: area.width)
-            b.addText(run("No weather data", size: 13 * s, weight: 600, colour: ink.opacity(0.85)), x: area.minX, y: area.minY + 30 * s, width: area.width)
-            let hint = inputs.unreadableSnapshots.contains(SnapshotFile.weather.fileName) ? "snapshots/weather.json could not be read."
-                : w?.location == nil ? "No snapshot in snapshots/weather.json yet." : "Waiting for a forecast for \(w!.location!)."
-            b.addText(run(hint, size: 12 * s, colour: dim, lines: 3), x: area.minX, y: area.minY + 50 * s, width: area.width, maxY: area.maxY - 28 * s)
-            _ = b.symbol("cloud", centre: Point(x: area.maxX - 14 * s, y: area.maxY - 14 * s), size: 28 * s, colour: dim)
+            b.addText(
+                run("No weather data", size: 13 * s, weight: 600, colour: ink.opacity(0.85)), x: area.minX,
+                y: area.minY + 30 * s, width: area.width)
+            let hint =
+                inputs.unreadableSnapshots.contains(SnapshotFile.weather.fileName)
+                ? "snapshots/weather.json could not be read."
+                : w?.location == nil
+                    ? "No snapshot in snapshots/weather.json yet." : "Waiting for a forecast for \(w!.location!)."
+            b.addText(
+                run(hint, size: 12 * s, colour: dim, lines: 3), x: area.minX, y: area.minY + 50 * s, width: area.width,
+                maxY: area.maxY - 28 * s)
+            _ = b.symbol(
+                "cloud", centre: Point(x: area.maxX - 14 * s, y: area.maxY - 14 * s), size: 28 * s, colour: dim)
             b.textLines = [title, "No weather data"]
             return
         }
@@ -58,15 +80,25 @@ extension TemplateContext {
         let temp = w.temperatureC.map { temperatureText($0) } ?? "—"
         let hilo: String? = (w.highC != nil && w.lowC != nil) ? "H \(degrees(w.highC!)) L \(degrees(w.lowC!))" : nil
         let status = weatherStatus(w, old: old)
-        b.textLines = [location, headline, w.nowcastSecondary ?? "", [temp, w.condition ?? ""].filter { !$0.isEmpty }.joined(separator: " "), hilo ?? "",
-                       status.long].filter { !$0.isEmpty }
+        b.textLines = [
+            location, headline, w.nowcastSecondary ?? "",
+            [temp, w.condition ?? ""].filter { !$0.isEmpty }.joined(separator: " "), hilo ?? "",
+            status.long,
+        ].filter { !$0.isEmpty }
         var y = area.minY
         if !location.isEmpty {
-            if let r = b.addText(run(location, size: (isSmall ? 12 : 13) * s, weight: 600, colour: dim), x: area.minX, y: y, width: area.width - 30 * s) { y = r.maxY + 2 * s }
+            if let r = b.addText(
+                run(location, size: (isSmall ? 12 : 13) * s, weight: 600, colour: dim), x: area.minX, y: y,
+                width: area.width - 30 * s)
+            {
+                y = r.maxY + 2 * s
+            }
         }
         var smallSymbol: Rect?
         if isSmall, let sym = w.symbol, !sym.isEmpty {
-            smallSymbol = b.symbol(sym, centre: Point(x: area.maxX - 11 * s, y: area.minY + 9 * s), size: 22 * s, colour: ink, field: "snapshots/weather.json symbol")
+            smallSymbol = b.symbol(
+                sym, centre: Point(x: area.maxX - 11 * s, y: area.minY + 9 * s), size: 22 * s, colour: ink,
+                field: "snapshots/weather.json symbol")
         }
         let nowSize: Double = (isSmall ? 16 : (family == .medium ? 18 : 20)) * s
         var leftWidth = isSmall ? area.width : area.width * 0.62
@@ -89,22 +121,36 @@ extension TemplateContext {
         func headlineTop(_ r: TextRun) -> Double {
             guard let symbolRect = smallSymbol else { return y }
             let m = b.measure(r, width: leftWidth)
-            return Rect(x: area.minX, y: y, width: m.width, height: m.height).intersects(symbolRect) ? symbolRect.maxY : y
+            return Rect(x: area.minX, y: y, width: m.width, height: m.height).intersects(symbolRect)
+                ? symbolRect.maxY : y
         }
         let labelSpace = isSmall ? 0 : 14 * s
         // Small: the high/low beside the temperature, or on its own line above it when it would be cut there.
         let hiloRun = hilo.map { run($0, size: 12 * s, weight: 500, colour: dim) }
-        let hiloAbove = isSmall && hiloRun.map { b.measure($0, width: 10_000).width > area.width - tm.width - 8 * s } == true
+        let hiloAbove =
+            isSmall && hiloRun.map { b.measure($0, width: 10_000).width > area.width - tm.width - 8 * s } == true
         let hiloAboveHeight = hiloAbove ? b.measure(hiloRun!, width: area.width).height + 2 * s : 0
-        let chartBottom = isSmall ? area.maxY - tm.height - hiloAboveHeight - smallStatusHeight - 6 * s : area.maxY - 16 * s - 4 * s - extrasHeight
+        let chartBottom =
+            isSmall
+            ? area.maxY - tm.height - hiloAboveHeight - smallStatusHeight - 6 * s
+            : area.maxY - 16 * s - 4 * s - extrasHeight
         let minChart = 22 + labelSpace
 
         // The first arrangement whose chart fits (see the doc comment).
-        struct Arrangement { var headline: TextRun; var secondary: Bool; var hiloInFooter: Bool; var chartTop: Double }
+        struct Arrangement {
+            var headline: TextRun
+            var secondary: Bool
+            var hiloInFooter: Bool
+            var chartTop: Double
+        }
         let twoLines = run(headline, size: nowSize, weight: 700, colour: ink, lines: 2)
         let oneLine = shrunkToOneLine(twoLines, width: leftWidth)
         var options: [(TextRun?, Bool, Bool)] = [(twoLines, true, false)]
-        if !isSmall { options += [(twoLines, true, true), (twoLines, false, true), (oneLine, true, true), (oneLine, false, true)] } else { options.append((oneLine, false, false)) }
+        if !isSmall {
+            options += [(twoLines, true, true), (twoLines, false, true), (oneLine, true, true), (oneLine, false, true)]
+        } else {
+            options.append((oneLine, false, false))
+        }
         var chosen: Arrangement?
         for case let (headlineRun?, secondary, hiloInFooter) in options {
             var top = headlineTop(headlineRun) + b.measure(headlineRun, width: leftWidth).height + 3 * s
@@ -112,15 +158,20 @@ extension TemplateContext {
             top += 6 * s
             if !isSmall {
                 // Below the temperature column: the temperature (and the high/low under it).
-                top = max(top, hiloInFooter ? area.minY + tm.height + 6 * s : area.minY + (family == .large ? 64 : 58) * s)
+                top = max(
+                    top, hiloInFooter ? area.minY + tm.height + 6 * s : area.minY + (family == .large ? 64 : 58) * s)
             }
             if chartBottom - top >= minChart {
-                chosen = Arrangement(headline: headlineRun, secondary: secondary, hiloInFooter: hiloInFooter, chartTop: top)
+                chosen = Arrangement(
+                    headline: headlineRun, secondary: secondary, hiloInFooter: hiloInFooter, chartTop: top)
                 break
             }
         }
-        let layout = chosen ?? Arrangement(headline: twoLines, secondary: true, hiloInFooter: false, chartTop: .infinity)
-        if let r = b.addText(layout.headline, x: area.minX, y: headlineTop(layout.headline), width: leftWidth) { y = r.maxY + 3 * s }
+        let layout =
+            chosen ?? Arrangement(headline: twoLines, secondary: true, hiloInFooter: false, chartTop: .infinity)
+        if let r = b.addText(layout.headline, x: area.minX, y: headlineTop(layout.headline), width: leftWidth) {
+            y = r.maxY + 3 * s
+        }
         if layout.secondary, let secondRun {
             if let r = b.addText(secondRun, x: area.minX, y: y, width: leftWidth) { y = r.maxY + 4 * s }
         }
@@ -129,7 +180,10 @@ extension TemplateContext {
             b.addText(tr, x: area.minX, y: ty, width: area.width)
             if let smallStatusRun {
                 let sy = ty - hiloAboveHeight - smallStatusHeight
-                _ = b.symbol("exclamationmark.triangle.fill", centre: Point(x: area.minX + 6 * s, y: sy + smallStatusHeight / 2 - 1 * s), size: 11 * s, colour: dim)
+                _ = b.symbol(
+                    "exclamationmark.triangle.fill",
+                    centre: Point(x: area.minX + 6 * s, y: sy + smallStatusHeight / 2 - 1 * s), size: 11 * s,
+                    colour: dim)
                 b.addText(smallStatusRun, x: area.minX + 14 * s, y: sy, width: area.width - 14 * s)
             }
             if let hiloRun {
@@ -143,29 +197,48 @@ extension TemplateContext {
                 }
                 // Otherwise there is no room for it at this scale (the text rendition keeps it).
             }
-            if chosen != nil { chart(Rect(x: area.minX, y: layout.chartTop, width: area.width, height: chartBottom - layout.chartTop), w, labels: false, scale: s, old: old) }
+            if chosen != nil {
+                chart(
+                    Rect(x: area.minX, y: layout.chartTop, width: area.width, height: chartBottom - layout.chartTop), w,
+                    labels: false, scale: s, old: old)
+            }
         } else {
-            let tempRect = b.addText(tr, x: area.minX + leftWidth, y: area.minY, width: area.width - leftWidth, align: .trailing)
+            let tempRect = b.addText(
+                tr, x: area.minX + leftWidth, y: area.minY, width: area.width - leftWidth, align: .trailing)
             if let sym = w.symbol, !sym.isEmpty, let tempRect {
-                _ = b.symbol(sym, centre: Point(x: tempRect.minX - 18 * s, y: tempRect.midY), size: 26 * s, colour: ink, field: "snapshots/weather.json symbol")
+                _ = b.symbol(
+                    sym, centre: Point(x: tempRect.minX - 18 * s, y: tempRect.midY), size: 26 * s, colour: ink,
+                    field: "snapshots/weather.json symbol")
             }
             if let hilo {
                 if layout.hiloInFooter {
-                    b.addText(run(hilo, size: 12 * s, weight: 500, colour: dim), x: area.minX, y: area.maxY - 15 * s, width: area.width / 2)
+                    b.addText(
+                        run(hilo, size: 12 * s, weight: 500, colour: dim), x: area.minX, y: area.maxY - 15 * s,
+                        width: area.width / 2)
                 } else {
-                    b.addText(run(hilo, size: 13 * s, weight: 500, colour: dim), x: area.minX + leftWidth, y: area.minY + tempSize * 1.25, width: area.width - leftWidth, align: .trailing)
+                    b.addText(
+                        run(hilo, size: 13 * s, weight: 500, colour: dim), x: area.minX + leftWidth,
+                        y: area.minY + tempSize * 1.25, width: area.width - leftWidth, align: .trailing)
                 }
             }
-            if chosen != nil { chart(Rect(x: area.minX, y: layout.chartTop, width: area.width, height: chartBottom - layout.chartTop), w, labels: true, scale: s, old: old) }
+            if chosen != nil {
+                chart(
+                    Rect(x: area.minX, y: layout.chartTop, width: area.width, height: chartBottom - layout.chartTop), w,
+                    labels: true, scale: s, old: old)
+            }
             if family == .large, extrasHeight > 0 {
                 largeExtras(w, top: chartBottom + 8 * s, area: area, scale: s, ink: ink, dim: dim, old: old)
             }
             if !status.long.isEmpty {
                 let footer = run(status.long, size: 11 * s, weight: 500, colour: dim)
                 let footerX = layout.hiloInFooter ? area.minX + area.width / 2 : area.minX
-                if let r = b.addText(footer, x: footerX, y: area.maxY - 14 * s, width: area.maxX - footerX, align: .trailing),
-                   w.refreshFailed || old {
-                    _ = b.symbol("exclamationmark.triangle.fill", centre: Point(x: r.minX - 8 * s, y: r.midY), size: 11 * s, colour: dim)
+                if let r = b.addText(
+                    footer, x: footerX, y: area.maxY - 14 * s, width: area.maxX - footerX, align: .trailing),
+                    w.refreshFailed || old
+                {
+                    _ = b.symbol(
+                        "exclamationmark.triangle.fill", centre: Point(x: r.minX - 8 * s, y: r.midY), size: 11 * s,
+                        colour: dim)
                 }
             }
         }
@@ -199,8 +272,12 @@ extension TemplateContext {
         case 0: return "Updated now"
         case 1: return "Updated 1 min ago"
         case ..<60: return "Updated \(minutes) mins ago"
-        case ..<1440: let h = minutes / 60; return "Updated \(h) hr\(h == 1 ? "" : "s") ago"
-        default: let d = minutes / 1440; return "Updated \(d) day\(d == 1 ? "" : "s") ago"
+        case ..<1440:
+            let h = minutes / 60
+            return "Updated \(h) hr\(h == 1 ? "" : "s") ago"
+        default:
+            let d = minutes / 1440
+            return "Updated \(d) day\(d == 1 ? "" : "s") ago"
         }
     }
 
@@ -217,10 +294,14 @@ extension TemplateContext {
     /// the last refresh: "Updated 44 mins ago · Update failed", "Weather data is old · Updated 5
     /// hrs ago"; `short` is small's line ("Update failed · 22:05", the time of the last good data).
     func weatherStatus(_ w: WeatherState, old: Bool) -> (long: String, short: String?) {
-        guard let at = w.fetchedAt else { return (w.refreshFailed ? "Update failed" : "", w.refreshFailed ? "Update failed" : nil) }
+        guard let at = w.fetchedAt else {
+            return (w.refreshFailed ? "Update failed" : "", w.refreshFailed ? "Update failed" : nil)
+        }
         let ago = Self.updatedAgo(at, now: inputs.context.now)
         let clock = CivilTime.local(at, in: inputs.context.timeZone).hourMinute
-        if old { return ("Weather data is old · \(ago)" + (w.refreshFailed ? " · Update failed" : ""), "Weather data is old") }
+        if old {
+            return ("Weather data is old · \(ago)" + (w.refreshFailed ? " · Update failed" : ""), "Weather data is old")
+        }
         if w.refreshFailed { return ("\(ago) · Update failed", "Update failed · \(clock)") }
         return (ago, nil)
     }
@@ -229,10 +310,15 @@ extension TemplateContext {
     /// bins, the fetch's summary as a flat run from the rain's start to its end at its peak.
     func chartWindow(_ w: WeatherState) -> [Nowcast.Minute] {
         if let window = w.window { return window }
-        guard let start = w.rainStartMinutes, start < 60 else { return Array(repeating: Nowcast.Minute(intensityMMh: 0, chance: 0), count: 60) }
+        guard let start = w.rainStartMinutes, start < 60 else {
+            return Array(repeating: Nowcast.Minute(intensityMMh: 0, chance: 0), count: 60)
+        }
         let end = min(60, Int((w.rainEndMinutes ?? 60).rounded()))
         let peak = Nowcast.Minute(intensityMMh: w.rainPeakIntensityMMPerHour ?? 1, chance: w.rainPeakChance ?? 1)
-        return (0..<60).map { $0 >= Int(start.rounded()) && $0 < max(Int(start.rounded()) + 1, end) ? peak : Nowcast.Minute(intensityMMh: 0, chance: 0) }
+        return (0..<60).map {
+            $0 >= Int(start.rounded()) && $0 < max(Int(start.rounded()) + 1, end)
+                ? peak : Nowcast.Minute(intensityMMh: 0, chance: 0)
+        }
     }
 
     /// The nowcast chart: a black plate with the seed's rain surface over the next 60 minutes,
@@ -242,13 +328,17 @@ extension TemplateContext {
         let labelSpace = labels ? 14.0 * s : 0
         let plot = Rect(x: r.minX, y: r.minY, width: r.width, height: r.height - labelSpace)
         b.fill(plot, .solid(.black), radius: 8 * s)
-        let surface = RainSurface(window: chartWindow(w), plot: plot.insetBy(dx: 3 * s, dy: 0), seed: Self.surfaceSeed(w),
-                                  colours: old ? .old : .rain)
+        let surface = RainSurface(
+            window: chartWindow(w), plot: plot.insetBy(dx: 3 * s, dy: 0), seed: Self.surfaceSeed(w),
+            colours: old ? .old : .rain)
         b.add(.chart, plot, .rainSurface(surface))
         if labels {
             let dim = RGBA.white.opacity(0.45)
-            b.addText(run("Now", size: 11 * s, weight: 500, colour: dim), x: r.minX + 2, y: plot.maxY + 1, width: 60 * s)
-            b.addText(run("60m", size: 11 * s, weight: 500, colour: dim), x: r.maxX - 2 - 60 * s, y: plot.maxY + 1, width: 60 * s, align: .trailing)
+            b.addText(
+                run("Now", size: 11 * s, weight: 500, colour: dim), x: r.minX + 2, y: plot.maxY + 1, width: 60 * s)
+            b.addText(
+                run("60m", size: 11 * s, weight: 500, colour: dim), x: r.maxX - 2 - 60 * s, y: plot.maxY + 1,
+                width: 60 * s, align: .trailing)
         }
     }
 
@@ -287,31 +377,50 @@ extension TemplateContext {
             for (i, h) in hours.enumerated() {
                 let x = area.minX + Double(i) * cell
                 let local = CivilTime.local(h.time, in: inputs.context.timeZone)
-                b.addText(run(local.hourMinute, size: 11 * s, weight: 500, colour: dim, tabular: true), x: x, y: y, width: cell, align: .centre)
+                b.addText(
+                    run(local.hourMinute, size: 11 * s, weight: 500, colour: dim, tabular: true), x: x, y: y,
+                    width: cell, align: .centre)
                 if let sym = h.symbol, !sym.isEmpty {
-                    _ = b.symbol(sym, centre: Point(x: x + cell / 2, y: y + 23 * s), size: 16 * s, colour: ink, field: "snapshots/weather.json snapshot.hourly symbol")
+                    _ = b.symbol(
+                        sym, centre: Point(x: x + cell / 2, y: y + 23 * s), size: 16 * s, colour: ink,
+                        field: "snapshots/weather.json snapshot.hourly symbol")
                 }
                 let t = h.temperatureC.map(degrees) ?? "—"
-                b.addText(run(t, size: 12 * s, weight: 600, colour: ink, tabular: true), x: x, y: y + 33 * s, width: cell, align: .centre)
+                b.addText(
+                    run(t, size: 12 * s, weight: 600, colour: ink, tabular: true), x: x, y: y + 33 * s, width: cell,
+                    align: .centre)
             }
             y += 50 * s
         }
         let days = comingDays(w)
         if !days.isEmpty {
             y += 4 * s
-            b.add(.line, Rect(x: area.minX, y: y - 2 * s, width: area.width, height: 0.5),
-                  .line(from: Point(x: area.minX, y: y - 2 * s), to: Point(x: area.maxX, y: y - 2 * s), colour: dim.opacity(0.35), width: 0.5, roundCaps: false))
+            b.add(
+                .line, Rect(x: area.minX, y: y - 2 * s, width: area.width, height: 0.5),
+                .line(
+                    from: Point(x: area.minX, y: y - 2 * s), to: Point(x: area.maxX, y: y - 2 * s),
+                    colour: dim.opacity(0.35), width: 0.5, roundCaps: false))
             for d in days {
-                b.addText(run(Self.weekdayName(d.date), size: 12 * s, weight: 600, colour: ink), x: area.minX, y: y + 1 * s, width: area.width * 0.4)
+                b.addText(
+                    run(Self.weekdayName(d.date), size: 12 * s, weight: 600, colour: ink), x: area.minX, y: y + 1 * s,
+                    width: area.width * 0.4)
                 if let sym = d.symbol, !sym.isEmpty {
-                    _ = b.symbol(sym, centre: Point(x: area.minX + area.width * 0.45, y: y + 9 * s), size: 14 * s, colour: ink, field: "snapshots/weather.json snapshot.daily symbol")
+                    _ = b.symbol(
+                        sym, centre: Point(x: area.minX + area.width * 0.45, y: y + 9 * s), size: 14 * s, colour: ink,
+                        field: "snapshots/weather.json snapshot.daily symbol")
                 }
                 if let chance = d.precipitationChance, chance >= 0.2 {
-                    b.addText(run("\(Int((chance * 100).rounded()))%", size: 11 * s, weight: 500, colour: RGBA(0.35, 0.65, 1).opacity(old ? 0.5 : 1)),
-                              x: area.minX + area.width * 0.5, y: y + 2 * s, width: area.width * 0.15)
+                    b.addText(
+                        run(
+                            "\(Int((chance * 100).rounded()))%", size: 11 * s, weight: 500,
+                            colour: RGBA(0.35, 0.65, 1).opacity(old ? 0.5 : 1)),
+                        x: area.minX + area.width * 0.5, y: y + 2 * s, width: area.width * 0.15)
                 }
-                let hl = [d.highC.map { "H \(degrees($0))" }, d.lowC.map { "L \(degrees($0))" }].compactMap { $0 }.joined(separator: " ")
-                b.addText(run(hl, size: 12 * s, weight: 500, colour: dim, tabular: true), x: area.minX + area.width * 0.6, y: y + 1 * s, width: area.width * 0.4, align: .trailing)
+                let hl = [d.highC.map { "H \(degrees($0))" }, d.lowC.map { "L \(degrees($0))" }].compactMap { $0 }
+                    .joined(separator: " ")
+                b.addText(
+                    run(hl, size: 12 * s, weight: 500, colour: dim, tabular: true), x: area.minX + area.width * 0.6,
+                    y: y + 1 * s, width: area.width * 0.4, align: .trailing)
                 y += 19 * s
             }
         }
@@ -333,9 +442,13 @@ extension TemplateContext {
         let area = contentRect().insetBy(isSmall ? 0 : 2)
         let now = inputs.context.now
         guard let cal = inputs.calendar, !cal.accessDenied else {
-            emptyCalendar(area, title: inputs.calendar == nil ? "Nothing next" : "Calendar access is off.",
-                          detail: inputs.unreadableSnapshots.contains(SnapshotFile.calendar.fileName) ? "snapshots/calendar.json could not be read."
-                            : inputs.calendar == nil ? "No calendar snapshot (snapshots/calendar.json) yet." : "Allow calendar access to show your events.")
+            emptyCalendar(
+                area, title: inputs.calendar == nil ? "Nothing next" : "Calendar access is off.",
+                detail: inputs.unreadableSnapshots.contains(SnapshotFile.calendar.fileName)
+                    ? "snapshots/calendar.json could not be read."
+                    : inputs.calendar == nil
+                        ? "No calendar snapshot (snapshots/calendar.json) yet."
+                        : "Allow calendar access to show your events.")
             return
         }
         let events = cal.upcoming(at: now)
@@ -346,35 +459,74 @@ extension TemplateContext {
         let seconds = first.start.timeIntervalSince(now)
         let header = (isSmall || seconds >= 86_400) ? "Next" : "Next Up"
         let (short, label) = Self.countdown(seconds, event: first.start, now: now, context: inputs.context)
-        b.addText(run(header, size: 12, weight: 600, colour: palette.secondary), x: area.minX, y: area.minY, width: area.width / 2)
-        b.addText(run(short, size: 12, weight: 600, colour: accent), x: area.midX, y: area.minY, width: area.width / 2, align: .trailing)
+        b.addText(
+            run(header, size: 12, weight: 600, colour: palette.secondary), x: area.minX, y: area.minY,
+            width: area.width / 2)
+        b.addText(
+            run(short, size: 12, weight: 600, colour: accent), x: area.midX, y: area.minY, width: area.width / 2,
+            align: .trailing)
         var y = area.minY + 26
-        if let r = b.addText(run(first.title, size: 17, weight: 600, colour: palette.primary, lines: isSmall ? 2 : 3), x: area.minX, y: y, width: area.width, maxY: area.maxY) { y = r.maxY + 4 }
-        if let r = b.addText(run(label, size: 12, colour: palette.secondary), x: area.minX, y: y, width: area.width, maxY: area.maxY) { y = r.maxY + 4 }
-        let range = first.isAllDay ? "All day" : engine.templates.eventTimeRange(start: first.start, end: first.end, in: inputs.context)
-        if let r = b.addText(run(range, size: 11, colour: palette.secondary), x: area.minX, y: y, width: area.width, maxY: area.maxY) { y = r.maxY + 4 }
+        if let r = b.addText(
+            run(first.title, size: 17, weight: 600, colour: palette.primary, lines: isSmall ? 2 : 3), x: area.minX,
+            y: y, width: area.width, maxY: area.maxY)
+        {
+            y = r.maxY + 4
+        }
+        if let r = b.addText(
+            run(label, size: 12, colour: palette.secondary), x: area.minX, y: y, width: area.width, maxY: area.maxY)
+        {
+            y = r.maxY + 4
+        }
+        let range =
+            first.isAllDay
+            ? "All day" : engine.templates.eventTimeRange(start: first.start, end: first.end, in: inputs.context)
+        if let r = b.addText(
+            run(range, size: 11, colour: palette.secondary), x: area.minX, y: y, width: area.width, maxY: area.maxY)
+        {
+            y = r.maxY + 4
+        }
         if !isSmall, !(family == .medium && events.count > 1), let loc = first.location, !loc.isEmpty {
-            if let r = b.addText(run(loc, size: 11, colour: palette.secondary), x: area.minX, y: y, width: area.width, maxY: area.maxY) { y = r.maxY + 4 }
+            if let r = b.addText(
+                run(loc, size: 11, colour: palette.secondary), x: area.minX, y: y, width: area.width, maxY: area.maxY)
+            {
+                y = r.maxY + 4
+            }
         }
         b.textLines = ["\(header): \(first.title) (\(label))", range]
         if !isSmall, events.count > 1 {
             let second = events[1]
-            let (short2, _) = Self.countdown(second.start.timeIntervalSince(now), event: second.start, now: now, context: inputs.context)
+            let (short2, _) = Self.countdown(
+                second.start.timeIntervalSince(now), event: second.start, now: now, context: inputs.context)
             let top = family == .medium ? max(y + 4, area.maxY - 40) : y + 10
             guard top + 38 <= area.maxY + 1 else { return }
-            b.fill(Rect(x: area.minX, y: top, width: area.width, height: 1), .solid(palette.primary.opacity(0.35 * 0.4)))
-            b.addText(run("Then", size: 11, weight: 600, colour: palette.secondary), x: area.minX, y: top + 6, width: area.width / 2)
-            b.addText(run(short2, size: 11, weight: 600, colour: accent.opacity(0.85)), x: area.midX, y: top + 6, width: area.width / 2, align: .trailing)
-            b.addText(run(second.title, size: 15, weight: 600, colour: palette.primary), x: area.minX, y: top + 20, width: area.width)
+            b.fill(
+                Rect(x: area.minX, y: top, width: area.width, height: 1), .solid(palette.primary.opacity(0.35 * 0.4)))
+            b.addText(
+                run("Then", size: 11, weight: 600, colour: palette.secondary), x: area.minX, y: top + 6,
+                width: area.width / 2)
+            b.addText(
+                run(short2, size: 11, weight: 600, colour: accent.opacity(0.85)), x: area.midX, y: top + 6,
+                width: area.width / 2, align: .trailing)
+            b.addText(
+                run(second.title, size: 15, weight: 600, colour: palette.primary), x: area.minX, y: top + 20,
+                width: area.width)
             b.textLines.append("Then: \(second.title)")
         }
     }
 
     func emptyCalendar(_ area: Rect, title: String, detail: String) {
-        b.addText(run("Next Up", size: 12, weight: 600, colour: palette.secondary), x: area.minX, y: area.minY, width: area.width - 24)
-        _ = b.symbol(inputs.calendar?.accessDenied == true ? "calendar.badge.exclamationmark" : "calendar", centre: Point(x: area.maxX - 9, y: area.minY + 8), size: 18, colour: accent.opacity(0.9))
-        b.addText(run(title, size: 17, weight: 600, colour: palette.primary, lines: 2), x: area.minX, y: area.minY + 26, width: area.width)
-        b.addText(run(detail, size: 12, colour: palette.secondary, lines: 3), x: area.minX, y: area.minY + 50, width: area.width, maxY: area.maxY)
+        b.addText(
+            run("Next Up", size: 12, weight: 600, colour: palette.secondary), x: area.minX, y: area.minY,
+            width: area.width - 24)
+        _ = b.symbol(
+            inputs.calendar?.accessDenied == true ? "calendar.badge.exclamationmark" : "calendar",
+            centre: Point(x: area.maxX - 9, y: area.minY + 8), size: 18, colour: accent.opacity(0.9))
+        b.addText(
+            run(title, size: 17, weight: 600, colour: palette.primary, lines: 2), x: area.minX, y: area.minY + 26,
+            width: area.width)
+        b.addText(
+            run(detail, size: 12, colour: palette.secondary, lines: 3), x: area.minX, y: area.minY + 50,
+            width: area.width, maxY: area.maxY)
         b.textLines = [title]
     }
 
@@ -387,13 +539,16 @@ extension TemplateContext {
         let hours = minutes / 60
         if minutes < 1440 { return ("\(hours)h", "In \(hours) hr") }
         let tz = context.timeZone
-        let days = (CivilTime.dayNumber(CivilTime.local(event, in: tz).isoDate) ?? 0) - (CivilTime.dayNumber(CivilTime.local(now, in: tz).isoDate) ?? 0)
+        let days =
+            (CivilTime.dayNumber(CivilTime.local(event, in: tz).isoDate) ?? 0)
+            - (CivilTime.dayNumber(CivilTime.local(now, in: tz).isoDate) ?? 0)
         if days == 1 { return ("1d", "Tomorrow") }
         if days < 7 { return ("\(days)d", "In \(days) days") }
         let f = DateFormatter()
         f.locale = context.locale
         f.timeZone = tz
-        f.dateFormat = DateFormatter.dateFormat(fromTemplate: "EEEMMMd", options: 0, locale: context.locale) ?? "EEE MMM d"
+        f.dateFormat =
+            DateFormatter.dateFormat(fromTemplate: "EEEMMMd", options: 0, locale: context.locale) ?? "EEE MMM d"
         let on = "On " + f.string(from: event)
         if days < 14 { return ("\(days)d", on) }
         f.dateFormat = DateFormatter.dateFormat(fromTemplate: "MMMd", options: 0, locale: context.locale) ?? "MMM d"

@@ -50,11 +50,12 @@ extension TemplateContext {
                     curve.append(((Double(local.hour - 6) + Double(local.minute) / 60) / 18, h.temperatureC))
                 }
             }
-            columns.append(ForecastColumn(
-                date: date, weekday: weekday,
-                high: day?.highC.map(degrees) ?? "?", low: day?.lowC.map(degrees) ?? "?",
-                symbol: day?.symbol.flatMap { $0.isEmpty ? nil : $0 }, condition: day?.condition ?? "?",
-                drops: day?.precipitationChance.map(Self.raindrops), curve: curve))
+            columns.append(
+                ForecastColumn(
+                    date: date, weekday: weekday,
+                    high: day?.highC.map(degrees) ?? "?", low: day?.lowC.map(degrees) ?? "?",
+                    symbol: day?.symbol.flatMap { $0.isEmpty ? nil : $0 }, condition: day?.condition ?? "?",
+                    drops: day?.precipitationChance.map(Self.raindrops), curve: curve))
         }
         return columns
     }
@@ -70,8 +71,9 @@ extension TemplateContext {
             let a = -0.35 * .pi + (1.7 * .pi) * Double(i) / Double(steps)
             points.append(Point(x: bottom.x + r * cos(a), y: bottom.y + r * sin(a)))
         }
-        b.add(.shape, Rect(x: c.x - r, y: c.y - size / 2, width: 2 * r, height: size),
-              .polygon(points: points, fill: .solid(filled ? colour : colour.opacity(0.28))))
+        b.add(
+            .shape, Rect(x: c.x - r, y: c.y - size / 2, width: 2 * r, height: size),
+            .polygon(points: points, fill: .solid(filled ? colour : colour.opacity(0.28))))
     }
 
     /// Five drops centred at `centre`; all dim when unknown.
@@ -108,7 +110,9 @@ extension TemplateContext {
     }
 
     /// The current temperature and condition as the stale rules allow.
-    func forecastCurrent(_ f: ForecastSnapshot?, _ freshness: ForecastFreshness) -> (temp: String, condition: String, symbol: String?) {
+    func forecastCurrent(_ f: ForecastSnapshot?, _ freshness: ForecastFreshness) -> (
+        temp: String, condition: String, symbol: String?
+    ) {
         switch freshness {
         case .unknown: return ("?", "?", nil)
         case .currentHidden: return ("–", f?.condition ?? "?", f?.symbol)
@@ -128,64 +132,107 @@ extension TemplateContext {
         let columns = forecastColumns(f, freshness: freshness)
         let current = forecastCurrent(f, freshness)
         let area = contentRect(minPad: 12).insetBy(dx: -2, dy: -2)
-        let location = f?.location ?? (inputs.unreadableSnapshots.contains(SnapshotFile.weather.fileName) ? "weather.json unreadable" : "No location")
+        let location =
+            f?.location
+            ?? (inputs.unreadableSnapshots.contains(SnapshotFile.weather.fileName)
+                ? "weather.json unreadable" : "No location")
         let updated = forecastUpdated(f)
-        b.textLines = [location] + columns.map { "\($0.weekday) \($0.high)/\($0.low) \($0.condition) rain \($0.drops.map { "\($0 * 20)%+" } ?? "?")" }
+        b.textLines =
+            [location]
+            + columns.map {
+                "\($0.weekday) \($0.high)/\($0.low) \($0.condition) rain \($0.drops.map { "\($0 * 20)%+" } ?? "?")"
+            }
             + ["Now \(current.temp) \(current.condition)", updated]
         let large = family == .large
-        b.addText(run(location, size: 12, weight: 600, colour: palette.primary), x: area.minX, y: area.minY, width: area.width * 0.6)
-        b.addText(run(coordinates(f), size: 11, colour: palette.secondary, tabular: true), x: area.midX, y: area.minY + 1, width: area.width / 2, align: .trailing)
+        b.addText(
+            run(location, size: 12, weight: 600, colour: palette.primary), x: area.minX, y: area.minY,
+            width: area.width * 0.6)
+        b.addText(
+            run(coordinates(f), size: 11, colour: palette.secondary, tabular: true), x: area.midX, y: area.minY + 1,
+            width: area.width / 2, align: .trailing)
         if isSmall {
             // Rows: weekday, symbol, high/low, drops.
             let top = area.minY + 20, rowHeight = (area.height - 20 - 20) / 4
             for (i, c) in columns.enumerated() {
                 let y = top + Double(i) * rowHeight
-                b.addText(run(c.weekday, size: 12, weight: 600, colour: palette.primary), x: area.minX, y: y + 2, width: 36)
+                b.addText(
+                    run(c.weekday, size: 12, weight: 600, colour: palette.primary), x: area.minX, y: y + 2, width: 36)
                 forecastSymbol(c, centre: Point(x: area.minX + 44, y: y + rowHeight / 2), size: 15)
-                b.addText(run("\(c.high) \(c.low)", size: 12, weight: 600, colour: palette.primary, tabular: true), x: area.minX + 52, y: y + 2, width: 50, align: .trailing)
+                b.addText(
+                    run("\(c.high) \(c.low)", size: 12, weight: 600, colour: palette.primary, tabular: true),
+                    x: area.minX + 52, y: y + 2, width: 50, align: .trailing)
                 raindrops(c.drops, centre: Point(x: area.maxX - 16, y: y + rowHeight / 2), size: 7, colour: accent)
             }
         } else {
             let headerSpace = 20.0, footerSpace = 20.0
-            let body = Rect(x: area.minX, y: area.minY + headerSpace, width: area.width, height: area.height - headerSpace - footerSpace)
+            let body = Rect(
+                x: area.minX, y: area.minY + headerSpace, width: area.width,
+                height: area.height - headerSpace - footerSpace)
             let columnWidth = body.width / 4
             // The curves sit behind the columns, in the band between the high/low and the drops.
             let bandTop = body.minY + (large ? 50 : 36), bandBottom = large ? body.midY + 24 : body.maxY - 16
             let band = Rect(x: body.minX, y: bandTop, width: body.width, height: max(0, bandBottom - bandTop))
             // Opaque (a dimmed accent): translucent segments would darken where their round caps overlap.
-            forecastCurves(columns, band: band, colour: RGBA(accent.r * 0.7, accent.g * 0.7, accent.b * 0.7), width: large ? 2.5 : 2)
+            forecastCurves(
+                columns, band: band, colour: RGBA(accent.r * 0.7, accent.g * 0.7, accent.b * 0.7),
+                width: large ? 2.5 : 2)
             for (i, c) in columns.enumerated() {
                 let x = body.minX + Double(i) * columnWidth
-                if i > 0 { b.fill(Rect(x: x, y: body.minY + 4, width: 1, height: body.height - 8), .solid(palette.primary.opacity(0.08))) }
-                b.addText(run(i == 0 ? "Today" : c.weekday, size: large ? 15 : 12, weight: 700, colour: palette.primary), x: x, y: body.minY, width: columnWidth, align: .centre)
-                let hilo = run("\(c.high) \(c.low)", size: large ? 14 : 12, weight: 600, colour: palette.secondary, tabular: true)
-                b.addText(hilo, x: x, y: body.minY + (large ? 22 : 16), width: columnWidth, align: .centre)
-                forecastSymbol(c, centre: Point(x: x + columnWidth / 2, y: body.midY + (large ? 10 : 6)), size: large ? 34 : 22)
-                if large {
-                    b.addText(run(c.condition, size: 11, colour: palette.secondary, lines: 2), x: x + 4, y: body.midY + 32, width: columnWidth - 8, align: .centre)
+                if i > 0 {
+                    b.fill(
+                        Rect(x: x, y: body.minY + 4, width: 1, height: body.height - 8),
+                        .solid(palette.primary.opacity(0.08)))
                 }
-                raindrops(c.drops, centre: Point(x: x + columnWidth / 2, y: body.maxY - (large ? 10 : 6)), size: large ? 11 : 8, colour: accent)
+                b.addText(
+                    run(i == 0 ? "Today" : c.weekday, size: large ? 15 : 12, weight: 700, colour: palette.primary),
+                    x: x, y: body.minY, width: columnWidth, align: .centre)
+                let hilo = run(
+                    "\(c.high) \(c.low)", size: large ? 14 : 12, weight: 600, colour: palette.secondary, tabular: true)
+                b.addText(hilo, x: x, y: body.minY + (large ? 22 : 16), width: columnWidth, align: .centre)
+                forecastSymbol(
+                    c, centre: Point(x: x + columnWidth / 2, y: body.midY + (large ? 10 : 6)), size: large ? 34 : 22)
+                if large {
+                    b.addText(
+                        run(c.condition, size: 11, colour: palette.secondary, lines: 2), x: x + 4, y: body.midY + 32,
+                        width: columnWidth - 8, align: .centre)
+                }
+                raindrops(
+                    c.drops, centre: Point(x: x + columnWidth / 2, y: body.maxY - (large ? 10 : 6)),
+                    size: large ? 11 : 8, colour: accent)
             }
             let footerY = area.maxY - 15
             var x = area.minX
             if let sym = current.symbol, !sym.isEmpty {
-                _ = b.symbol(sym, centre: Point(x: x + 8, y: footerY + 7), size: 14, colour: palette.primary, field: "snapshots/weather.json symbol")
+                _ = b.symbol(
+                    sym, centre: Point(x: x + 8, y: footerY + 7), size: 14, colour: palette.primary,
+                    field: "snapshots/weather.json symbol")
                 x += 20
             }
-            b.addText(run("\(current.temp) \(current.condition)", size: 12, weight: 600, colour: palette.primary), x: x, y: footerY, width: area.midX - x)
-            b.addText(run(updated, size: 11, colour: freshness == .fresh ? palette.secondary : countdownRed.opacity(0.9)), x: area.midX, y: footerY + 1, width: area.width / 2, align: .trailing)
+            b.addText(
+                run("\(current.temp) \(current.condition)", size: 12, weight: 600, colour: palette.primary), x: x,
+                y: footerY, width: area.midX - x)
+            b.addText(
+                run(updated, size: 11, colour: freshness == .fresh ? palette.secondary : countdownRed.opacity(0.9)),
+                x: area.midX, y: footerY + 1, width: area.width / 2, align: .trailing)
         }
         if isSmall {
-            b.addText(run("\(current.temp) \(current.condition)", size: 11, weight: 600, colour: palette.primary), x: area.minX, y: area.maxY - 14, width: area.width * 0.55)
-            b.addText(run(forecastUpdated(f, short: true), size: 11, colour: freshness == .fresh ? palette.secondary : countdownRed.opacity(0.9)),
-                      x: area.midX, y: area.maxY - 14, width: area.width / 2, align: .trailing)
+            b.addText(
+                run("\(current.temp) \(current.condition)", size: 11, weight: 600, colour: palette.primary),
+                x: area.minX, y: area.maxY - 14, width: area.width * 0.55)
+            b.addText(
+                run(
+                    forecastUpdated(f, short: true), size: 11,
+                    colour: freshness == .fresh ? palette.secondary : countdownRed.opacity(0.9)),
+                x: area.midX, y: area.maxY - 14, width: area.width / 2, align: .trailing)
         }
     }
 
     /// The day's condition symbol, or "?" when unknown.
     func forecastSymbol(_ c: ForecastColumn, centre: Point, size: Double, colour: RGBA? = nil) {
         if let s = c.symbol {
-            _ = b.symbol(s, centre: centre, size: size, colour: colour ?? palette.primary, field: "snapshots/weather.json daily symbol")
+            _ = b.symbol(
+                s, centre: centre, size: size, colour: colour ?? palette.primary,
+                field: "snapshots/weather.json daily symbol")
         } else {
             let r = run("?", size: size * 0.8, weight: 700, colour: colour ?? palette.secondary)
             let m = b.measure(r, width: size * 2)
@@ -199,29 +246,41 @@ extension TemplateContext {
         let freshness = ForecastFreshness.at(inputs.context.now, fetchedAt: f?.fetchedAt)
         let columns = forecastColumns(f, freshness: freshness)
         let current = forecastCurrent(f, freshness)
-        b.textLines = [f?.location ?? "Forecast"] + columns.map { "\($0.weekday) \($0.high)/\($0.low)" } + ["Now \(current.temp)"]
+        b.textLines =
+            [f?.location ?? "Forecast"] + columns.map { "\($0.weekday) \($0.high)/\($0.low)" } + ["Now \(current.temp)"]
         switch family {
         case .circular:
             b.add(.shape, bounds, .ellipse(fill: .solid(palette.accessoryFill), stroke: nil, strokeWidth: 0))
             forecastSymbol(columns[0], centre: Point(x: bounds.midX, y: 24), size: 18, colour: ink)
-            b.addText(run(current.temp, size: 17, weight: 700, colour: ink), x: 6, y: 36, width: bounds.width - 12, align: .centre)
+            b.addText(
+                run(current.temp, size: 17, weight: 700, colour: ink), x: 6, y: 36, width: bounds.width - 12,
+                align: .centre)
         case .rectangular:
             // The seed's lock-screen layout: place and age on top, four day columns, the curve behind.
-            b.addText(run("\(current.temp) \(f?.location ?? "")", size: 11, weight: 600, colour: ink), x: 1, y: 0, width: bounds.width - 30)
-            b.addText(run(forecastUpdated(f, short: true), size: 10, colour: dim), x: bounds.width - 30, y: 1, width: 29, align: .trailing)
+            b.addText(
+                run("\(current.temp) \(f?.location ?? "")", size: 11, weight: 600, colour: ink), x: 1, y: 0,
+                width: bounds.width - 30)
+            b.addText(
+                run(forecastUpdated(f, short: true), size: 10, colour: dim), x: bounds.width - 30, y: 1, width: 29,
+                align: .trailing)
             let columnWidth = bounds.width / 4
-            forecastCurves(columns, band: Rect(x: 0, y: 30, width: bounds.width, height: 18), colour: RGBA(0.6, 0.6, 0.62), width: 1.5)
+            forecastCurves(
+                columns, band: Rect(x: 0, y: 30, width: bounds.width, height: 18), colour: RGBA(0.6, 0.6, 0.62),
+                width: 1.5)
             for (i, c) in columns.enumerated() {
                 let x = Double(i) * columnWidth
-                b.addText(run(c.weekday, size: 10, weight: 700, colour: ink), x: x, y: 15, width: columnWidth, align: .centre)
+                b.addText(
+                    run(c.weekday, size: 10, weight: 700, colour: ink), x: x, y: 15, width: columnWidth, align: .centre)
                 forecastSymbol(c, centre: Point(x: x + columnWidth / 2, y: 37), size: 12, colour: ink)
-                b.addText(run("\(c.high)/\(c.low)", size: 10, weight: 600, colour: ink, tabular: true),
-                          x: x, y: 46, width: columnWidth, align: .centre)
+                b.addText(
+                    run("\(c.high)/\(c.low)", size: 10, weight: 600, colour: ink, tabular: true),
+                    x: x, y: 46, width: columnWidth, align: .centre)
                 raindrops(c.drops, centre: Point(x: x + columnWidth / 2, y: 69), size: 5.5, colour: ink)
             }
         default:
             let days = columns.prefix(2).map { "\($0.weekday) \($0.high)/\($0.low)" }.joined(separator: " · ")
-            b.addText(run("\(current.temp) · \(days)", size: 15, weight: 500, colour: ink), x: 0, y: 4, width: bounds.width)
+            b.addText(
+                run("\(current.temp) · \(days)", size: 15, weight: 500, colour: ink), x: 0, y: 4, width: bounds.width)
         }
     }
 }

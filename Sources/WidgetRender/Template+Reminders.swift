@@ -16,7 +16,9 @@ struct ReminderSelection {
         var scope = snapshot?.items ?? []
         if !config.selectedListIDs.isEmpty {
             let wanted = Set(config.selectedListIDs.map { $0.lowercased() })
-            scope = scope.filter { wanted.contains(($0.list ?? "").lowercased()) || wanted.contains($0.source.lowercased()) }
+            scope = scope.filter {
+                wanted.contains(($0.list ?? "").lowercased()) || wanted.contains($0.source.lowercased())
+            }
         }
         switch config.mode {
         case .today:
@@ -35,13 +37,18 @@ struct ReminderSelection {
         var open = scope.filter { !$0.done }
         if config.mode == .focus {
             // The most pressing first: overdue, then due today, then by priority, then soonest.
-            func rank(_ i: RemindersSnapshot.Item) -> Int { days.isOverdue(i) ? 0 : days.isDueToday(i) ? 1 : i.isPriority ? 2 : 3 }
+            func rank(_ i: RemindersSnapshot.Item) -> Int {
+                days.isOverdue(i) ? 0 : days.isDueToday(i) ? 1 : i.isPriority ? 2 : 3
+            }
             let ordered = days.ordered(open)
-            open = ordered.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+            open = ordered.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(
+                \.element)
         } else {
             open = days.ordered(open)
         }
-        let closed = config.hideCompleted ? [] : scope.filter(\.done).sorted { ($0.completedAt ?? .distantPast) > ($1.completedAt ?? .distantPast) }
+        let closed =
+            config.hideCompleted
+            ? [] : scope.filter(\.done).sorted { ($0.completedAt ?? .distantPast) > ($1.completedAt ?? .distantPast) }
         items = open + closed
     }
 }
@@ -69,7 +76,8 @@ extension TemplateContext {
         let tz = inputs.context.timeZone
         var c = Calendar(identifier: .gregorian)
         c.timeZone = tz
-        let dayGap = c.dateComponents([.day], from: c.startOfDay(for: inputs.context.now), to: c.startOfDay(for: due)).day ?? 0
+        let dayGap =
+            c.dateComponents([.day], from: c.startOfDay(for: inputs.context.now), to: c.startOfDay(for: due)).day ?? 0
         if item.dueIsDate != true && days.isDueToday(item) { return CivilTime.local(due, in: tz).hourMinute }
         if dayGap == 0 { return "Today" }
         if dayGap == 1 { return "Tomorrow" }
@@ -77,7 +85,8 @@ extension TemplateContext {
         let f = DateFormatter()
         f.locale = inputs.context.locale
         f.timeZone = tz
-        f.dateFormat = DateFormatter.dateFormat(fromTemplate: dayGap > 1 && dayGap < 7 ? "EEE" : "dMMM", options: 0, locale: inputs.context.locale)
+        f.dateFormat = DateFormatter.dateFormat(
+            fromTemplate: dayGap > 1 && dayGap < 7 ? "EEE" : "dMMM", options: 0, locale: inputs.context.locale)
         return f.string(from: due)
     }
 
@@ -100,15 +109,20 @@ extension TemplateContext {
         let selection = ReminderSelection(snapshot: snapshot, config: config, days: reminderDays)
         let title = primary.isEmpty ? Self.remindersModeTitle(config.mode) : primary
         let badge = config.showsProgressBadge && selection.total > 0 ? "\(selection.done)/\(selection.total)" : ""
-        b.addText(run(title, spec.style.primaryTextStyle, fallback: .headline, colour: palette.primary, weight: 600),
-                  x: area.minX, y: y, width: area.width - (badge.isEmpty ? 0 : 50))
+        b.addText(
+            run(title, spec.style.primaryTextStyle, fallback: .headline, colour: palette.primary, weight: 600),
+            x: area.minX, y: y, width: area.width - (badge.isEmpty ? 0 : 50))
         if !badge.isEmpty {
-            b.addText(run(badge, size: 11, weight: 600, colour: palette.secondary, tabular: true), x: area.maxX - 50, y: y + 4, width: 50, align: .trailing)
+            b.addText(
+                run(badge, size: 11, weight: 600, colour: palette.secondary, tabular: true), x: area.maxX - 50,
+                y: y + 4, width: 50, align: .trailing)
         }
         y += 26
         b.textLines = [title + (badge.isEmpty ? "" : " \(badge)")]
         guard let snapshot else {
-            let empty = inputs.unreadableSnapshots.contains(SnapshotFile.reminders.fileName) ? "snapshots/reminders.json could not be read."
+            let empty =
+                inputs.unreadableSnapshots.contains(SnapshotFile.reminders.fileName)
+                ? "snapshots/reminders.json could not be read."
                 : "No reminders snapshot yet: run 'weaver reminders add ~/todo.txt', then 'weaver reminders refresh'."
             b.addText(run(empty, size: 12, colour: palette.secondary, lines: 4), x: area.minX, y: y, width: area.width)
             b.textLines.append(empty)
@@ -119,17 +133,26 @@ extension TemplateContext {
         let days = reminderDays
         let open = snapshot.items.filter { !$0.done }
         let overdue = open.filter(days.isOverdue).count, today = open.filter(days.isDueToday).count
-        let status = blocked ?? (isSmall ? "" : [overdue > 0 ? "\(overdue) overdue" : "", today > 0 ? "\(today) due today" : ""]
-            .filter { !$0.isEmpty }.joined(separator: " · "))
+        let status =
+            blocked
+            ?? (isSmall
+                ? ""
+                : [overdue > 0 ? "\(overdue) overdue" : "", today > 0 ? "\(today) due today" : ""]
+                    .filter { !$0.isEmpty }.joined(separator: " · "))
         if !status.isEmpty {
-            let r = b.addText(run(status, size: 11, weight: blocked == nil ? 400 : 600, colour: blocked == nil ? palette.secondary : palette.accent(.red)),
-                              x: area.minX, y: y - 4, width: area.width)
+            let r = b.addText(
+                run(
+                    status, size: 11, weight: blocked == nil ? 400 : 600,
+                    colour: blocked == nil ? palette.secondary : palette.accent(.red)),
+                x: area.minX, y: y - 4, width: area.width)
             y = (r?.maxY ?? y) + 4
             b.textLines.append(status)
         }
         let footerY = area.maxY - 14
         guard !selection.items.isEmpty else {
-            b.addText(run("No reminders to show.", size: 12, colour: palette.secondary, lines: 2), x: area.minX, y: y, width: area.width)
+            b.addText(
+                run("No reminders to show.", size: 12, colour: palette.secondary, lines: 2), x: area.minX, y: y,
+                width: area.width)
             b.textLines.append("No reminders to show.")
             remindersFooter(snapshot, hidden: 0, left: area.minX, right: area.maxX, y: footerY)
             return
@@ -137,9 +160,12 @@ extension TemplateContext {
         let rows = Rect(x: area.minX, y: y, width: area.width, height: footerY - 4 - y)
         let shown: Int
         switch config.mode == .focus ? .focus : config.presentation {
-        case .focus: shown = reminderFocusRows(selection.items, snapshot: snapshot, in: rows, interactive: blocked == nil)
-        case .sectioned: shown = reminderSectionedRows(selection.items, snapshot: snapshot, in: rows, interactive: blocked == nil)
-        case .dense: shown = reminderDenseRows(selection.items, snapshot: snapshot, in: rows, interactive: blocked == nil)
+        case .focus:
+            shown = reminderFocusRows(selection.items, snapshot: snapshot, in: rows, interactive: blocked == nil)
+        case .sectioned:
+            shown = reminderSectionedRows(selection.items, snapshot: snapshot, in: rows, interactive: blocked == nil)
+        case .dense:
+            shown = reminderDenseRows(selection.items, snapshot: snapshot, in: rows, interactive: blocked == nil)
         }
         remindersFooter(snapshot, hidden: selection.items.count - shown, left: area.minX, right: area.maxX, y: footerY)
     }
@@ -164,11 +190,15 @@ extension TemplateContext {
     /// One row: the tick circle (a check when done, a lock when its source is an address), the
     /// title, the due text; a `completeReminder` action over it when it can be pressed.
     @discardableResult
-    func reminderRow(_ item: RemindersSnapshot.Item, snapshot: RemindersSnapshot, x: Double, y: Double, width: Double,
-                     size: Double, lines: Int = 1, weight: Int = 400, interactive: Bool) -> Double {
+    func reminderRow(
+        _ item: RemindersSnapshot.Item, snapshot: RemindersSnapshot, x: Double, y: Double, width: Double,
+        size: Double, lines: Int = 1, weight: Int = 400, interactive: Bool
+    ) -> Double {
         let days = reminderDays
         let readOnly = snapshot.source(item.source)?.readOnly ?? false
-        var title = run(item.title, size: size, weight: weight, colour: item.done ? palette.secondary : palette.primary, lines: lines)
+        var title = run(
+            item.title, size: size, weight: weight, colour: item.done ? palette.secondary : palette.primary,
+            lines: lines)
         title.strikethrough = item.done
         let icon = size + 2
         let lineHeight = b.lineHeightOf(title)
@@ -176,23 +206,31 @@ extension TemplateContext {
         let tint = item.done || readOnly ? palette.secondary : days.isOverdue(item) ? palette.accent(.red) : accent
         _ = b.symbol(symbol, centre: Point(x: x + icon / 2, y: y + lineHeight / 2), size: icon, colour: tint)
         let due = remindersConfig.showsDueTimes ? reminderDueText(item) : ""
-        let dueRun = run(due, size: 11, weight: days.isOverdue(item) ? 600 : 400,
-                         colour: days.isOverdue(item) ? palette.accent(.red) : palette.secondary, tabular: true)
+        let dueRun = run(
+            due, size: 11, weight: days.isOverdue(item) ? 600 : 400,
+            colour: days.isOverdue(item) ? palette.accent(.red) : palette.secondary, tabular: true)
         let dueWidth = due.isEmpty ? 0.0 : min(64, b.measure(dueRun, width: 200).width + 4)
         let textX = x + icon + 7
         let r = b.addText(title, x: textX, y: y, width: width - icon - 7 - dueWidth)
-        if !due.isEmpty { b.addText(dueRun, x: x + width - dueWidth, y: y + (lineHeight - 13) / 2, width: dueWidth, align: .trailing) }
+        if !due.isEmpty {
+            b.addText(dueRun, x: x + width - dueWidth, y: y + (lineHeight - 13) / 2, width: dueWidth, align: .trailing)
+        }
         let height = max(lineHeight, (r?.height ?? lineHeight))
-        b.textLines.append("\(item.done ? "[x]" : readOnly ? "[read-only]" : "[ ]") \(item.title)\(due.isEmpty ? "" : " \(due)")")
+        b.textLines.append(
+            "\(item.done ? "[x]" : readOnly ? "[read-only]" : "[ ]") \(item.title)\(due.isEmpty ? "" : " \(due)")")
         if interactive && !item.done && !readOnly && snapshot.completionBlocked(item, at: inputs.context.now) == nil {
-            b.action(WidgetAction(id: "reminders.\(item.id)", kind: .completeReminder, title: "Complete \(item.title)",
-                                  rect: Rect(x: x, y: y - 2, width: width, height: height + 4), reminderID: item.id))
+            b.action(
+                WidgetAction(
+                    id: "reminders.\(item.id)", kind: .completeReminder, title: "Complete \(item.title)",
+                    rect: Rect(x: x, y: y - 2, width: width, height: height + 4), reminderID: item.id))
         }
         return height
     }
 
     /// Dense: compact rows, two columns on a medium widget.
-    func reminderDenseRows(_ items: [RemindersSnapshot.Item], snapshot: RemindersSnapshot, in area: Rect, interactive: Bool) -> Int {
+    func reminderDenseRows(
+        _ items: [RemindersSnapshot.Item], snapshot: RemindersSnapshot, in area: Rect, interactive: Bool
+    ) -> Int {
         let columns = family == .medium ? 2 : 1
         let size: Double = isSmall ? 14 : (family == .medium ? 13 : 15)
         let gap = isSmall ? 6.0 : 8
@@ -202,30 +240,37 @@ extension TemplateContext {
         for (index, item) in items.enumerated() {
             let rowY = area.minY + Double(index / columns) * (lineHeight + gap)
             guard rowY + lineHeight <= area.maxY else { break }
-            reminderRow(item, snapshot: snapshot, x: area.minX + Double(index % columns) * (columnWidth + 12), y: rowY,
-                        width: columnWidth, size: size, interactive: interactive)
+            reminderRow(
+                item, snapshot: snapshot, x: area.minX + Double(index % columns) * (columnWidth + 12), y: rowY,
+                width: columnWidth, size: size, interactive: interactive)
             shown += 1
         }
         return shown
     }
 
     /// Focus: the first reminder large (two lines) with its due day, the next ones as small rows.
-    func reminderFocusRows(_ items: [RemindersSnapshot.Item], snapshot: RemindersSnapshot, in area: Rect, interactive: Bool) -> Int {
+    func reminderFocusRows(
+        _ items: [RemindersSnapshot.Item], snapshot: RemindersSnapshot, in area: Rect, interactive: Bool
+    ) -> Int {
         guard let first = items.first else { return 0 }
         let big: Double = isSmall ? 17 : 20
         var y = area.minY
-        let h = reminderRow(first, snapshot: snapshot, x: area.minX, y: y, width: area.width, size: big, lines: 2, weight: 600,
-                            interactive: interactive)
+        let h = reminderRow(
+            first, snapshot: snapshot, x: area.minX, y: y, width: area.width, size: big, lines: 2, weight: 600,
+            interactive: interactive)
         y += h + (isSmall ? 6 : 10)
         var shown = 1
         let size: Double = isSmall ? 12 : 13
         let lineHeight = b.lineHeightOf(run("Ag", size: size, colour: palette.primary))
         if !isSmall || area.maxY - y > lineHeight * 2 {
-            b.fill(Rect(x: area.minX, y: y - (isSmall ? 3 : 5), width: area.width, height: 1), .solid(palette.secondary.opacity(0.35)))
+            b.fill(
+                Rect(x: area.minX, y: y - (isSmall ? 3 : 5), width: area.width, height: 1),
+                .solid(palette.secondary.opacity(0.35)))
         }
         for item in items.dropFirst() {
             guard y + lineHeight <= area.maxY else { break }
-            reminderRow(item, snapshot: snapshot, x: area.minX, y: y, width: area.width, size: size, interactive: interactive)
+            reminderRow(
+                item, snapshot: snapshot, x: area.minX, y: y, width: area.width, size: size, interactive: interactive)
             y += lineHeight + 6
             shown += 1
         }
@@ -233,7 +278,9 @@ extension TemplateContext {
     }
 
     /// Sectioned: headings (Overdue, Today, Later, No date, Done) with their rows under them.
-    func reminderSectionedRows(_ items: [RemindersSnapshot.Item], snapshot: RemindersSnapshot, in area: Rect, interactive: Bool) -> Int {
+    func reminderSectionedRows(
+        _ items: [RemindersSnapshot.Item], snapshot: RemindersSnapshot, in area: Rect, interactive: Bool
+    ) -> Int {
         let days = reminderDays
         func section(_ i: RemindersSnapshot.Item) -> Int {
             if i.done { return 4 }
@@ -260,8 +307,11 @@ extension TemplateContext {
                 y = area.minY
             }
             let x = area.minX + Double(column) * (columnWidth + 12)
-            b.addText(run(names[s].uppercased(), size: 10, weight: 700, colour: s == 0 ? palette.accent(.red) : palette.secondary),
-                      x: x, y: y, width: columnWidth)
+            b.addText(
+                run(
+                    names[s].uppercased(), size: 10, weight: 700,
+                    colour: s == 0 ? palette.accent(.red) : palette.secondary),
+                x: x, y: y, width: columnWidth)
             b.textLines.append(names[s])
             y += headingHeight
             for item in rows {
@@ -270,8 +320,10 @@ extension TemplateContext {
                     column += 1
                     y = area.minY
                 }
-                reminderRow(item, snapshot: snapshot, x: area.minX + Double(column) * (columnWidth + 12), y: y, width: columnWidth,
-                            size: size, interactive: interactive)
+                reminderRow(
+                    item, snapshot: snapshot, x: area.minX + Double(column) * (columnWidth + 12), y: y,
+                    width: columnWidth,
+                    size: size, interactive: interactive)
                 y += lineHeight + 5
                 shown += 1
             }

@@ -104,7 +104,8 @@ final class TextEngine {
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)
         run.lineCount = Int(pango_layout_get_line_count(layout))
-        run.isTruncated = pango_layout_is_ellipsized(layout) != 0
+        run.isTruncated =
+            pango_layout_is_ellipsized(layout) != 0
             || run.text.count > Self.maximumCharacters
         run.shownText = run.isTruncated ? Self.shownText(layout) : nil
         let scale = Double(PANGO_SCALE)
@@ -116,7 +117,8 @@ final class TextEngine {
     /// text the picture does not show).
     static func shownText(_ layout: OpaquePointer) -> String {
         guard let start = pango_layout_get_text(layout) else { return "" }
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self), count: strlen(start))
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self), count: strlen(start))
         // PANGO_ANALYSIS_FLAG_IS_ELLIPSIS, (1 << 1) in pango-item.h.
         let ellipsisFlag: UInt8 = 1 << 1
         var lines: [String] = []

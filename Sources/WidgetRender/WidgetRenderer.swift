@@ -42,7 +42,9 @@ public final class WidgetRenderer {
     public func layout(design: WidgetSpec, family: WidgetFamily, scale: Int = 2, inputs: RenderInputs) -> WidgetLayout {
         var layout = engine.layout(design, family: family, scale: scale, inputs: inputs)
         if !fonts.missingFiles.isEmpty {
-            layout.warnings.append("fonts missing (install fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont): " + fonts.missingFiles.joined(separator: ", "))
+            layout.warnings.append(
+                "fonts missing (install fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont): "
+                    + fonts.missingFiles.joined(separator: ", "))
         }
         return layout
     }
@@ -52,7 +54,9 @@ public final class WidgetRenderer {
     /// PNG bytes at `layout.scale` pixels per point; transparent outside the rounded corners.
     /// `backdrop` fills the whole image behind the widget (previews of lock-screen families, which
     /// are otherwise white on transparent).
-    public func png(_ layout: WidgetLayout, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil) throws -> [UInt8] {
+    public func png(_ layout: WidgetLayout, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil) throws
+        -> [UInt8]
+    {
         let surface = try draw(layout, images: images, backdrop: backdrop)
         let encoder = try self.encoder ?? PNGEncoder(compression: .fast)
         self.encoder = encoder
@@ -60,12 +64,16 @@ public final class WidgetRenderer {
     }
 
     /// Raw premultiplied ARGB32 pixels (for tests and in-process consumers).
-    public func pixels(_ layout: WidgetLayout, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil) throws -> PixelImage {
+    public func pixels(_ layout: WidgetLayout, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil) throws
+        -> PixelImage
+    {
         let surface = try draw(layout, images: images, backdrop: backdrop)
         cairo_surface_flush(surface.pointer)
         let w = surface.width, h = surface.height
         let stride = Int(cairo_image_surface_get_stride(surface.pointer)) / 4
-        let data = cairo_image_surface_get_data(surface.pointer)!.withMemoryRebound(to: UInt32.self, capacity: stride * h) { $0 }
+        let data = cairo_image_surface_get_data(surface.pointer)!.withMemoryRebound(
+            to: UInt32.self, capacity: stride * h
+        ) { $0 }
         var out = [UInt32](repeating: 0, count: w * h)
         for y in 0..<h { for x in 0..<w { out[y * w + x] = data[y * stride + x] } }
         return PixelImage(width: w, height: h, argb: out)
@@ -79,18 +87,23 @@ public final class WidgetRenderer {
         let w = Int((layout.width * s).rounded()), h = Int((layout.height * s).rounded())
         let surface: CairoSurface
         // A surface that ever failed (out of memory) stays failed in Cairo: never reuse one.
-        if let kept = imageSurface, kept.width == w, kept.height == h, cairo_surface_status(kept.pointer) == CAIRO_STATUS_SUCCESS {
+        if let kept = imageSurface, kept.width == w, kept.height == h,
+            cairo_surface_status(kept.pointer) == CAIRO_STATUS_SUCCESS
+        {
             surface = kept
         } else {
             imageSurface = nil
-            surface = try CairoSurface(owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)), call: "cairo_image_surface_create")
+            surface = try CairoSurface(
+                owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)),
+                call: "cairo_image_surface_create")
             imageSurface = surface
         }
         let cr = try CairoContext(surface: surface)
         cairo_set_operator(cr.pointer, CAIRO_OPERATOR_CLEAR)
         cairo_paint(cr.pointer)
         cairo_set_operator(cr.pointer, CAIRO_OPERATOR_OVER)
-        CairoDrawer(text: textEngine, images: images).draw(layout, on: cr.pointer, scale: s, corners: .cut(backdrop: backdrop))
+        CairoDrawer(text: textEngine, images: images).draw(
+            layout, on: cr.pointer, scale: s, corners: .cut(backdrop: backdrop))
         try cr.check("drawing")
         return surface
     }
@@ -113,11 +126,12 @@ public final class WidgetRenderer {
         final class Sink { var bytes: [UInt8] = [] }
         let sink = Sink()
         try withExtendedLifetime(sink) {
-            let raw = cairo_svg_surface_create_for_stream({ closure, data, length in
-                let sink = Unmanaged<Sink>.fromOpaque(closure!).takeUnretainedValue()
-                sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
-                return CAIRO_STATUS_SUCCESS
-            }, Unmanaged.passUnretained(sink).toOpaque(), layout.width, layout.height)!
+            let raw = cairo_svg_surface_create_for_stream(
+                { closure, data, length in
+                    let sink = Unmanaged<Sink>.fromOpaque(closure!).takeUnretainedValue()
+                    sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                    return CAIRO_STATUS_SUCCESS
+                }, Unmanaged.passUnretained(sink).toOpaque(), layout.width, layout.height)!
             cairo_svg_surface_set_document_unit(raw, CAIRO_SVG_UNIT_PT)
             let surface = try CairoSurface(owning: raw, call: "cairo_svg_surface_create")
             let cr = try CairoContext(surface: surface)
@@ -146,7 +160,9 @@ public final class WidgetRenderer {
     }
 
     /// One call for any format: PNG and SVG as bytes, JSON and text as UTF-8.
-    public func render(_ layout: WidgetLayout, format: RenderFormat, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil) throws -> [UInt8] {
+    public func render(
+        _ layout: WidgetLayout, format: RenderFormat, images: [String: DecodedImage] = [:], backdrop: RGBA? = nil
+    ) throws -> [UInt8] {
         switch format {
         case .png: try png(layout, images: images, backdrop: backdrop)
         case .svg: Array(try svg(layout, images: images).utf8)
@@ -166,9 +182,11 @@ public final class WidgetRenderer {
     /// Loads every input a design needs from the store: variables (Pro), built-in keys, the
     /// noise status / Last Mix, weather, calendar, reminders, and the design's images.
     /// Problems are passed to `warn` with the file they concern; nothing here throws.
-    public static func inputs(for design: WidgetSpec?, root: StoreRoot, now: Date, timeZone: TimeZone, locale: Locale,
-                              appearance: Appearance = .dark, isPro: Bool? = nil, extraVariables: [(String, String)] = [],
-                              warn: (String) -> Void = { _ in }) -> RenderInputs {
+    public static func inputs(
+        for design: WidgetSpec?, root: StoreRoot, now: Date, timeZone: TimeZone, locale: Locale,
+        appearance: Appearance = .dark, isPro: Bool? = nil, extraVariables: [(String, String)] = [],
+        warn: (String) -> Void = { _ in }
+    ) -> RenderInputs {
         let pro: Bool
         if let isPro {
             pro = isPro
@@ -177,12 +195,15 @@ public final class WidgetRenderer {
             entitlement.warnings.forEach(warn)
             pro = entitlement.isUnlocked
         }
-        var context = RenderContext(now: now, timeZone: timeZone, locale: locale, isPro: pro, builtIns: BuiltInKeys.load(from: root, warn: warn))
+        var context = RenderContext(
+            now: now, timeZone: timeZone, locale: locale, isPro: pro, builtIns: BuiltInKeys.load(from: root, warn: warn)
+        )
         if pro {
             do {
-                context.addCustomVariables(try VariableStore(root: root).load(onSetAside: { reason, url in
-                    warn(SetAsideNotice.text(root.variables, reason: reason, movedTo: url))
-                }).map { ($0.key, $0.value) })
+                context.addCustomVariables(
+                    try VariableStore(root: root).load(onSetAside: { reason, url in
+                        warn(SetAsideNotice.text(root.variables, reason: reason, movedTo: url))
+                    }).map { ($0.key, $0.value) })
             } catch {
                 warn("\(root.variables.path): \(error)")
             }
@@ -199,13 +220,14 @@ public final class WidgetRenderer {
         inputs.reminders = RemindersSnapshot.load(from: root)
         if template == .forecast { inputs.forecast = ForecastSnapshot.load(from: root) }
         // Only a snapshot that did not load is looked at again (the loaders have their own limits).
-        let shown: [SnapshotFile] = switch template {
-        case .weather? where inputs.weather == nil: [.weather]
-        case .nextUpCalendar? where inputs.calendar == nil: [.calendar]
-        case .reminders? where inputs.reminders == nil: [.reminders]
-        case .forecast? where inputs.forecast == nil: [.weather]
-        default: []
-        }
+        let shown: [SnapshotFile] =
+            switch template {
+            case .weather? where inputs.weather == nil: [.weather]
+            case .nextUpCalendar? where inputs.calendar == nil: [.calendar]
+            case .reminders? where inputs.reminders == nil: [.reminders]
+            case .forecast? where inputs.forecast == nil: [.weather]
+            default: []
+            }
         for file in shown {
             if let problem = SnapshotReader.problem(file, in: root) {
                 inputs.unreadableSnapshots.insert(file.fileName)
@@ -225,11 +247,15 @@ public final class WidgetRenderer {
     }
 
     /// The Noise Machine widget for the current status as PNG (MPRIS cover art and the like).
-    public func noiseMachinePNG(root: StoreRoot, family: WidgetFamily = .small, scale: Int = 2, now: Date = Date(),
-                                appearance: Appearance = .dark) throws -> [UInt8] {
+    public func noiseMachinePNG(
+        root: StoreRoot, family: WidgetFamily = .small, scale: Int = 2, now: Date = Date(),
+        appearance: Appearance = .dark
+    ) throws -> [UInt8] {
         let design = try TemplateCatalogue.find("noise-machine")!.design(now: now)
-        var inputs = RenderInputs(context: RenderContext(now: now, timeZone: .current, locale: Locale(identifier: "en_US_POSIX"),
-                                                         builtIns: BuiltInKeys.load(from: root)), appearance: appearance)
+        var inputs = RenderInputs(
+            context: RenderContext(
+                now: now, timeZone: .current, locale: Locale(identifier: "en_US_POSIX"),
+                builtIns: BuiltInKeys.load(from: root)), appearance: appearance)
         inputs.noise = NoiseWidgetState.load(from: root, now: now)
         return try png(layout(design: design, family: family, scale: scale, inputs: inputs))
     }

@@ -36,7 +36,8 @@ final class MPRISArtwork: @unchecked Sendable {
         let now = Date()
         // The picture shows the live status, never the Last Mix (this player is the one running).
         let state = NoiseWidgetState.make(status: status, lastMix: nil, now: now)
-        let key = "\(state.playback.rawValue)|\(state.mixName)|\(state.masterVolume)|"
+        let key =
+            "\(state.playback.rawValue)|\(state.mixName)|\(state.masterVolume)|"
             + state.layers.map { "\($0.enabled),\($0.volume),\($0.colour)" }.joined(separator: ";")
         return lock.withLock { () -> String? in
             if key == lastKey, let lastURL { return lastURL.absoluteString }
@@ -44,13 +45,16 @@ final class MPRISArtwork: @unchecked Sendable {
                 let r = renderer ?? WidgetRenderer()
                 renderer = r
                 let design = try TemplateCatalogue.find("noise-machine")!.design(now: now)
-                var inputs = RenderInputs(context: RenderContext(now: now, timeZone: .current,
-                                                                 locale: Locale(identifier: "en_US_POSIX"),
-                                                                 builtIns: BuiltInKeys.load(from: root)))
+                var inputs = RenderInputs(
+                    context: RenderContext(
+                        now: now, timeZone: .current,
+                        locale: Locale(identifier: "en_US_POSIX"),
+                        builtIns: BuiltInKeys.load(from: root)))
                 inputs.noise = state
                 let png = try r.png(r.layout(design: design, family: .small, scale: 2, inputs: inputs))
                 // The file name changes with what the picture shows: shells cache art by URL.
-                let url = directory.appendingPathComponent("mpris-art-\(getpid())-\(UInt32(truncatingIfNeeded: key.hashValue)).png")
+                let url = directory.appendingPathComponent(
+                    "mpris-art-\(getpid())-\(UInt32(truncatingIfNeeded: key.hashValue)).png")
                 try FileSystem.atomicWrite(Data(png), to: url, mode: 0o600)
                 if let old = lastURL, old != url { try? FileManager.default.removeItem(at: old) }
                 lastKey = key

@@ -7,9 +7,11 @@ struct Noise: ParsableCommand {
         commandName: "noise",
         abstract: "A real-time noise machine: four coloured noise layers, played live or rendered to WAV.",
         version: "noise \(BuildInfo.versionLine)",
-        subcommands: [Play.self, Render.self, Presets.self, Devices.self, Status.self, SetCommand.self, Preset.self, Pause.self,
-                      Resume.self, Toggle.self, Stop.self, TimerCommand.self, AutostartCommand.self,
-                      SpectrumCommand.self]
+        subcommands: [
+            Play.self, Render.self, Presets.self, Devices.self, Status.self, SetCommand.self, Preset.self, Pause.self,
+            Resume.self, Toggle.self, Stop.self, TimerCommand.self, AutostartCommand.self,
+            SpectrumCommand.self,
+        ]
     )
 
     static func main() { mainWithSubcommandUsage() }

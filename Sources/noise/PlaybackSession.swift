@@ -29,15 +29,17 @@ struct PlaybackSession {
     }
 
     var selector: OutputSelector {
-        OutputSelector(backend: settings.backend, device: settings.device, latencySeconds: settings.latencySeconds,
-                       format: AudioFormat(sampleRate: settings.sampleRate, channelCount: settings.channels))
+        OutputSelector(
+            backend: settings.backend, device: settings.device, latencySeconds: settings.latencySeconds,
+            format: AudioFormat(sampleRate: settings.sampleRate, channelCount: settings.channels))
     }
 
     static func output(of sink: any AudioSink) -> PlayerStatus.Output {
         let name = sink.name
         guard let open = name.firstIndex(of: "("), name.hasSuffix(")") else { return .init(backend: name, device: "") }
-        return .init(backend: String(name[..<open]).trimmingCharacters(in: .whitespaces),
-                     device: String(name[name.index(after: open)..<name.index(before: name.endIndex)]))
+        return .init(
+            backend: String(name[..<open]).trimmingCharacters(in: .whitespaces),
+            device: String(name[name.index(after: open)..<name.index(before: name.endIndex)]))
     }
 
     func run(timerSeconds: Double?, fadeSeconds: Double) throws {
@@ -47,11 +49,13 @@ struct PlaybackSession {
         options.sampleRate = settings.sampleRate
         options.channelCount = settings.channels
         options.fadeInSeconds = settings.fadeInSeconds
-        options.blockFrames = LivePlayer.Options.blockFrames(latencySeconds: settings.latencySeconds, sampleRate: settings.sampleRate)
+        options.blockFrames = LivePlayer.Options.blockFrames(
+            latencySeconds: settings.latencySeconds, sampleRate: settings.sampleRate)
         let player = LivePlayer(mix: mix, seed: seed, options: options, ended: sessionWake)
-        let controller = PlayerController(player: player, mix: mix, presetID: presetID,
-                                          output: .init(backend: "none", device: ""),
-                                          saver: LastMixSaver(store: LastMixStore(root: store)))
+        let controller = PlayerController(
+            player: player, mix: mix, presetID: presetID,
+            output: .init(backend: "none", device: ""),
+            saver: LastMixSaver(store: LastMixStore(root: store)))
 
         // One player per user: the socket decides. Taken before the output, so a second
         // `noise play` never opens the sound device at all.
@@ -97,20 +101,23 @@ struct PlaybackSession {
         // Liveness beside the control socket (a tmpfs), not in the store: see PlayerHeartbeat.
         var heartbeat: PlayerHeartbeat?
         do { heartbeat = try PlayerHeartbeat() } catch { Terminal.printError("warning: no heartbeat file: \(error)") }
-        let publisher = StatusPublisher(store: statusStore, server: server, heartbeat: heartbeat, snapshot: { controller.status() },
-                                        onError: { Terminal.printError("warning: cannot publish status: \($0)") })
+        let publisher = StatusPublisher(
+            store: statusStore, server: server, heartbeat: heartbeat, snapshot: { controller.status() },
+            onError: { Terminal.printError("warning: cannot publish status: \($0)") })
         controller.attach(publisher)
         publisher.start()
         let artwork = MPRISArtwork(root: store)
-        let mpris = settings.mpris
+        let mpris =
+            settings.mpris
             ? MPRISService(controller: controller, artwork: { artwork.url(for: $0) }, log: { Terminal.printError($0) })
             : nil
         mpris?.start()
 
         for _ in 0..<20 where player.scheduling == nil { Thread.sleep(forTimeInterval: 0.005) }
         let timerText = timerSeconds.map { ", timer \(formatDuration($0)) (fade \(formatDuration(fadeSeconds)))" } ?? ""
-        Terminal.printError("Playing \(mix.name) (\(label)) on \(sink.name), \(sink.format), \(Int(settings.latencySeconds * 1000)) ms buffer\(timerText); "
-            + "\(player.scheduling ?? "scheduling unknown"), flush-to-zero on, seed \(seed). Ctrl-C stops.")
+        Terminal.printError(
+            "Playing \(mix.name) (\(label)) on \(sink.name), \(sink.format), \(Int(settings.latencySeconds * 1000)) ms buffer\(timerText); "
+                + "\(player.scheduling ?? "scheduling unknown"), flush-to-zero on, seed \(seed). Ctrl-C stops.")
 
         var signalled: Int32 = 0
         var failure: Error?
@@ -136,9 +143,11 @@ struct PlaybackSession {
                 if timerEnded, timerEnd != .stop, let logind {
                     do {
                         if timerEnd == .suspend { try logind.suspend() } else { try logind.powerOff() }
-                        Terminal.printError(timerEnd == .suspend ? "Suspending (systemd-logind)." : "Powering off (systemd-logind).")
+                        Terminal.printError(
+                            timerEnd == .suspend ? "Suspending (systemd-logind)." : "Powering off (systemd-logind).")
                     } catch {
-                        failure = CLIError("the timer ended but \(timerEnd == .suspend ? "suspend" : "power-off") failed: \(error)")
+                        failure = CLIError(
+                            "the timer ended but \(timerEnd == .suspend ? "suspend" : "power-off") failed: \(error)")
                     }
                 }
                 break loop
@@ -149,10 +158,12 @@ struct PlaybackSession {
                 var lost = Self.output(of: sink)
                 lost.lost = true
                 controller.setOutput(lost)
-                Terminal.printError("Lost the output \(sink.name): \(reason). Retrying for \(Int(settings.retrySeconds)) s...")
+                Terminal.printError(
+                    "Lost the output \(sink.name): \(reason). Retrying for \(Int(settings.retrySeconds)) s...")
                 guard let replacement = reconnect(unlessStopped: controller) else {
                     if Terminal.caughtSignal != 0 || controller.stopRequested { break loop }
-                    failure = CLIError("gave up after \(Int(settings.retrySeconds)) s without an audio output (last error: \(reason))")
+                    failure = CLIError(
+                        "gave up after \(Int(settings.retrySeconds)) s without an audio output (last error: \(reason))")
                     break loop
                 }
                 sink = replacement
@@ -170,8 +181,9 @@ struct PlaybackSession {
                 // thread stays blocked in the output until the process exits.
                 let patienceSeconds = PlayerController.stopFadeSeconds + 3
                 if let stopAskedAt, ContinuousClock.now - stopAskedAt > .seconds(patienceSeconds) {
-                    Terminal.printError("Stopped. The output took no audio for \(Int(patienceSeconds)) s "
-                        + "(suspended?), so the fade-out was not played.")
+                    Terminal.printError(
+                        "Stopped. The output took no audio for \(Int(patienceSeconds)) s "
+                            + "(suspended?), so the fade-out was not played.")
                     renderThreadBlocked = true
                     break loop
                 }
@@ -197,9 +209,14 @@ struct PlaybackSession {
 
     /// A player already runs: give it this request instead of playing twice (or refuse).
     func handOver(timerSeconds: Double?, fadeSeconds: Double) throws {
-        if exclusive { throw CLIError("a player is already running ('noise status' shows it); not starting another because of '--exclusive'") }
+        if exclusive {
+            throw CLIError(
+                "a player is already running ('noise status' shows it); not starting another because of '--exclusive'")
+        }
         if timerEnd != .stop {
-            throw CLIError("a player is already running; '--then \(timerEnd.rawValue)' applies only to a player this command starts ('noise stop' first)")
+            throw CLIError(
+                "a player is already running; '--then \(timerEnd.rawValue)' applies only to a player this command starts ('noise stop' first)"
+            )
         }
         let client = ControlClient()
         var requests: [ControlRequest] = []
@@ -208,12 +225,16 @@ struct PlaybackSession {
             if setsMaster { requests.append(.setMaster(volume: mix.masterVolume)) }
         } else {
             for (i, layer) in mix.layers.enumerated() {
-                requests.append(.setLayer(index: i, change: LayerChange(enabled: layer.enabled, volume: layer.volume, colour: layer.colour,
-                                                                        lowCutHz: layer.lowCutHz.map { .hz($0) } ?? .off,
-                                                                        highCutHz: layer.highCutHz.map { .hz($0) } ?? .off,
-                                                                        eqLowDb: layer.eq.lowDb, eqMidDb: layer.eq.midDb, eqHighDb: layer.eq.highDb,
-                                                                        movement: layer.movement, texture: layer.texture ?? .noise,
-                                                                        densityPerSecond: layer.densityPerSecond, brightness: layer.brightness)))
+                requests.append(
+                    .setLayer(
+                        index: i,
+                        change: LayerChange(
+                            enabled: layer.enabled, volume: layer.volume, colour: layer.colour,
+                            lowCutHz: layer.lowCutHz.map { .hz($0) } ?? .off,
+                            highCutHz: layer.highCutHz.map { .hz($0) } ?? .off,
+                            eqLowDb: layer.eq.lowDb, eqMidDb: layer.eq.midDb, eqHighDb: layer.eq.highDb,
+                            movement: layer.movement, texture: layer.texture ?? .noise,
+                            densityPerSecond: layer.densityPerSecond, brightness: layer.brightness)))
             }
             for i in mix.layers.count..<4 { requests.append(.setLayer(index: i, change: LayerChange(enabled: false))) }
             requests.append(.setMaster(volume: mix.masterVolume))
@@ -221,11 +242,14 @@ struct PlaybackSession {
         requests.append(.resume)
         if let timerSeconds { requests.append(.timer(seconds: timerSeconds, fadeSeconds: fadeSeconds)) }
         for request in requests {
-            if case .error(let message) = try client.send(request) { throw CLIError("the running player refused the change: \(message)") }
+            if case .error(let message) = try client.send(request) {
+                throw CLIError("the running player refused the change: \(message)")
+            }
         }
-        Terminal.printError("A player is already running: switched it to \(mix.name) (\(label))"
-            + (timerSeconds.map { " with a \(formatDuration($0)) timer" } ?? "") + " instead of starting another."
-            + " It keeps its own output and format; use 'noise stop' first to change those.")
+        Terminal.printError(
+            "A player is already running: switched it to \(mix.name) (\(label))"
+                + (timerSeconds.map { " with a \(formatDuration($0)) timer" } ?? "") + " instead of starting another."
+                + " It keeps its own output and format; use 'noise stop' first to change those.")
     }
 
     /// Tries to open the output again with growing pauses (0.25 s doubling to 4 s) until the window ends.
@@ -267,4 +291,3 @@ final class IdleLock {
         }
     }
 }
-

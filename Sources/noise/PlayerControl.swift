@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import SystemCalls
 import NoiseControl
 import NoiseEngine
+import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The control socket as the commands use it: a request either reaches a running player or the
 /// command falls back to the store.
@@ -39,7 +40,9 @@ func writeStdout(_ text: String) {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { raw in retryOnInterrupt { write(1, raw.baseAddress! + offset, raw.count - offset) } }
+        let n = bytes.withUnsafeMutableBytes { raw in
+            retryOnInterrupt { write(1, raw.baseAddress! + offset, raw.count - offset) }
+        }
         if n < 0 { return }
         offset += n
     }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import NoiseEngine
-import SystemCalls
 import Synchronization
+import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Set by SIGINT/SIGTERM/SIGHUP; long-running commands poll it and finish cleanly.
 let interruptRequested = Atomic<Bool>(false)
@@ -58,7 +59,9 @@ enum Terminal {
         init() { start = clock.now }
 
         mutating func update(done: Int64, total: Int64, sampleRate: Int) {
-            let elapsed = Double((clock.now - start).components.attoseconds) / 1e18 + Double((clock.now - start).components.seconds)
+            let elapsed =
+                Double((clock.now - start).components.attoseconds) / 1e18
+                + Double((clock.now - start).components.seconds)
             guard elapsed - lastDraw >= 0.2 || done == total else { return }
             lastDraw = elapsed
             let fraction = total > 0 ? Double(done) / Double(total) : 1
@@ -67,7 +70,8 @@ enum Terminal {
             let audio = Double(done) / Double(sampleRate)
             let speed = elapsed > 0 ? audio / elapsed : 0
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            let text = "\r[\(bar)] \(Int(fraction * 100))%  \(formatDuration(audio)) rendered, \(Int(speed))x real time "
+            let text =
+                "\r[\(bar)] \(Int(fraction * 100))%  \(formatDuration(audio)) rendered, \(Int(speed))x real time "
             writeStderr(done == total ? text + "\n" : text)
         }
     }
@@ -78,7 +82,9 @@ func writeStderr(_ text: String) {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { raw in retryOnInterrupt { write(2, raw.baseAddress! + offset, raw.count - offset) } }
+        let n = bytes.withUnsafeMutableBytes { raw in
+            retryOnInterrupt { write(2, raw.baseAddress! + offset, raw.count - offset) }
+        }
         if n < 0 { return }
         offset += n
     }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import SystemCalls
 import SharedStore
+import SystemCalls
 import WidgetActions
 import WidgetRender
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Performs a pressed button exactly as `weaver tap` does (`WidgetActionPerformer`), off the GTK
 /// thread: starting a player waits for it to answer (seconds at worst), and the widgets keep
@@ -17,7 +18,8 @@ enum ActionRunner {
         queue.async {
             do {
                 let performer = WidgetActionPerformer(store: root, storeDirectory: storeDirectory)
-                let outcome = try performer.perform(try WidgetActions.WidgetAction(rendered: action), title: action.title)
+                let outcome = try performer.perform(
+                    try WidgetActions.WidgetAction(rendered: action), title: action.title)
                 for w in outcome.warnings { warn(w) }
                 warn("widget \(widgetID): \(outcome.message)", prefix: "weaver desktop: ")
             } catch {
@@ -32,7 +34,11 @@ enum ActionRunner {
 enum BrowserEditor {
     /// `weaver serve`'s default port, or `WEAVER_DESKTOP_SERVE_PORT` for a home screen served on another.
     static let port: Int = {
-        if let text = ProcessInfo.processInfo.environment["WEAVER_DESKTOP_SERVE_PORT"], let p = Int(text), (1...65535).contains(p) { return p }
+        if let text = ProcessInfo.processInfo.environment["WEAVER_DESKTOP_SERVE_PORT"], let p = Int(text),
+            (1...65535).contains(p)
+        {
+            return p
+        }
         return 8765
     }()
     private static let queue = DispatchQueue(label: "weaver-desktop.browser")
@@ -65,12 +71,15 @@ enum BrowserEditor {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
     }
 
     static func executableFolder() -> URL {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: exe).deletingLastPathComponent()
     }
 

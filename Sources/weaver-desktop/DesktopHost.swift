@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CGtk
 import DesktopWidgets
 import Foundation
@@ -9,6 +6,10 @@ import SharedStore
 import Synchronization
 import WidgetDesign
 import WidgetRender
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The desktop host: a window for each widget in the store's desktop.json (on each monitor it
 /// names), drawn by the one renderer, kept up to date by `StoreWakeups` (the same wake-ups as
@@ -29,7 +30,10 @@ final class DesktopHost {
     /// Set by the watcher's thread, cleared by the main thread: at most one refresh queued.
     private let refreshQueued = Atomic(false)
 
-    struct WindowKey: Hashable { var widgetID: Int; var monitor: Int }
+    struct WindowKey: Hashable {
+        var widgetID: Int
+        var monitor: Int
+    }
 
     /// The one host: GTK's C callbacks reach it through here, on the main thread only.
     nonisolated(unsafe) static var shared: DesktopHost?
@@ -70,7 +74,9 @@ final class DesktopHost {
         let host = DesktopHost(root: root, storeDirectory: storeDirectory, display: display)
         shared = host
         if ww_gdk_is_wayland(display) != 0, !host.usesLayerShell {
-            warn("this Wayland compositor has no layer-shell protocol (GNOME has none): widgets are ordinary windows there, not on the desktop layer")
+            warn(
+                "this Wayland compositor has no layer-shell protocol (GNOME has none): widgets are ordinary windows there, not on the desktop layer"
+            )
         }
         do {
             try host.start()
@@ -78,7 +84,12 @@ final class DesktopHost {
             return fail("\(error)")
         }
         for sig in [SIGINT, SIGTERM] {
-            g_unix_signal_add(sig, { _ in gtk_main_quit(); return 0 }, nil)
+            g_unix_signal_add(
+                sig,
+                { _ in
+                    gtk_main_quit()
+                    return 0
+                }, nil)
         }
         gtk_main()
         host.wakeups?.stop()
@@ -91,22 +102,31 @@ final class DesktopHost {
         self.wakeups = wakeups
         // A monitor plugged in or out: windows for `--monitor all` and fallbacks follow.
         for signal in ["monitor-added", "monitor-removed"] {
-            g_signal_connect_data(UnsafeMutableRawPointer(display), signal, unsafeBitCast(Self.onMonitorsChanged, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
+            g_signal_connect_data(
+                UnsafeMutableRawPointer(display), signal, unsafeBitCast(Self.onMonitorsChanged, to: GCallback.self),
+                nil, nil, GConnectFlags(rawValue: 0))
         }
         reconcile()
         let shown = windows.count
-        warn("showing \(shown) widget window\(shown == 1 ? "" : "s") from \(DesktopWidgetList.url(root).path)\(usesLayerShell ? " on the bottom layer" : isX11 ? " as X11 desktop windows" : "")", prefix: "weaver desktop: ")
+        warn(
+            "showing \(shown) widget window\(shown == 1 ? "" : "s") from \(DesktopWidgetList.url(root).path)\(usesLayerShell ? " on the bottom layer" : isX11 ? " as X11 desktop windows" : "")",
+            prefix: "weaver desktop: ")
         // The watcher's first call repeats the draw above (same layouts: nothing is redrawn); it also
         // covers a change made between that draw and the watch starting.
-        wakeups.start({ DesktopHost.shared?.scheduleRefresh() }, onError: { error in warn("stopped watching the store: \(error)") })
+        wakeups.start(
+            { DesktopHost.shared?.scheduleRefresh() },
+            onError: { error in warn("stopped watching the store: \(error)") })
         // Once the windows are up and drawn: see CodeResidency.
-        g_timeout_add_seconds(2, { _ in
-            CodeResidency.trim()
-            return 0
-        }, nil)
+        g_timeout_add_seconds(
+            2,
+            { _ in
+                CodeResidency.trim()
+                return 0
+            }, nil)
     }
 
-    private static let onMonitorsChanged: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, _ in
+    private static let onMonitorsChanged: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = {
+        _, _, _ in
         DesktopHost.shared?.monitorsChanged = true
         DesktopHost.shared?.scheduleRefresh()
     }
@@ -116,11 +136,12 @@ final class DesktopHost {
     /// From any thread: refresh on the main loop (once, however many wake-ups arrive meanwhile).
     func scheduleRefresh() {
         guard refreshQueued.exchange(true, ordering: .acquiringAndReleasing) == false else { return }
-        g_idle_add({ _ in
-            DesktopHost.shared?.refreshQueued.store(false, ordering: .releasing)
-            DesktopHost.shared?.reconcile()
-            return 0
-        }, nil)
+        g_idle_add(
+            { _ in
+                DesktopHost.shared?.refreshQueued.store(false, ordering: .releasing)
+                DesktopHost.shared?.reconcile()
+                return 0
+            }, nil)
     }
 
     /// Makes the windows match desktop.json and the monitors, then lays every widget out again and
@@ -187,7 +208,9 @@ final class DesktopHost {
     /// Removes a widget from desktop.json (the right-click menu); the file's wake-up closes it.
     func remove(widgetID: Int) {
         do {
-            try DesktopWidgetList.update(root, warn: { warn($0) }) { list in list.widgets.removeAll { $0.id == widgetID } }
+            try DesktopWidgetList.update(root, warn: { warn($0) }) { list in
+                list.widgets.removeAll { $0.id == widgetID }
+            }
         } catch {
             warn("cannot remove widget \(widgetID): \(error)")
         }

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CGtk
 import DesktopWidgets
 import Foundation
 import SharedStore
 import WidgetDesign
 import WidgetRender
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One widget on one monitor: an undecorated, transparent, unfocusable window on the desktop
 /// layer, drawn by the renderer straight onto GTK's Cairo context (no PNG in between). Buttons
@@ -52,8 +53,10 @@ final class WidgetWindow {
             gtk_layer_set_namespace(win, "widgetweaver")
             // Keyboard focus only when the widget is clicked (for its buttons), never taken
             // otherwise; compositors before layer-shell version 4 have no such mode: none then.
-            gtk_layer_set_keyboard_mode(win, gtk_layer_get_protocol_version() >= 4
-                                        ? GTK_LAYER_SHELL_KEYBOARD_MODE_ON_DEMAND : GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
+            gtk_layer_set_keyboard_mode(
+                win,
+                gtk_layer_get_protocol_version() >= 4
+                    ? GTK_LAYER_SHELL_KEYBOARD_MODE_ON_DEMAND : GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
             gtk_layer_set_exclusive_zone(win, 0)
         } else {
             // X11 (and Wayland without layer-shell): a desktop-type window, also asked to stay
@@ -67,9 +70,12 @@ final class WidgetWindow {
         }
         // Never focused by appearing; focusable for keyboard use of its buttons (Tab, Return).
         gtk_window_set_focus_on_map(win, 0)
-        gtk_widget_add_events(window, Int32(GDK_BUTTON_PRESS_MASK.rawValue | GDK_BUTTON_RELEASE_MASK.rawValue
-                                            | GDK_POINTER_MOTION_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue
-                                            | GDK_KEY_PRESS_MASK.rawValue | GDK_FOCUS_CHANGE_MASK.rawValue))
+        gtk_widget_add_events(
+            window,
+            Int32(
+                GDK_BUTTON_PRESS_MASK.rawValue | GDK_BUTTON_RELEASE_MASK.rawValue
+                    | GDK_POINTER_MOTION_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue
+                    | GDK_KEY_PRESS_MASK.rawValue | GDK_FOCUS_CHANGE_MASK.rawValue))
         let me = Unmanaged.passUnretained(self).toOpaque()
         connect("draw", unsafeBitCast(Self.onDraw, to: GCallback.self), me)
         connect("button-press-event", unsafeBitCast(Self.onButton, to: GCallback.self), me)
@@ -99,7 +105,8 @@ final class WidgetWindow {
         switch design {
         case .success(let s): spec = s
         case .failure(let error):
-            let problem = "widget \(pinned.id) (design \(pinned.design)): \(error); not shown (remove it with 'weaver desktop remove \(pinned.id)')"
+            let problem =
+                "widget \(pinned.id) (design \(pinned.design)): \(error); not shown (remove it with 'weaver desktop remove \(pinned.id)')"
             if problem != lastProblem { warn(problem) }
             lastProblem = problem
             gtk_widget_hide(window)
@@ -107,11 +114,13 @@ final class WidgetWindow {
             return
         }
         lastProblem = nil
-        let inputs = WidgetRenderer.inputs(for: spec, root: host.root, now: now, timeZone: .current, locale: .current,
-                                           appearance: .dark, warn: { warn($0) })
+        let inputs = WidgetRenderer.inputs(
+            for: spec, root: host.root, now: now, timeZone: .current, locale: .current,
+            appearance: .dark, warn: { warn($0) })
         let next = host.renderer.layout(design: spec, family: pinned.family, scale: scaleFactor, inputs: inputs)
         designID = pinned.isNoiseMachine ? nil : spec.id
-        let imagesChanged = Set(inputs.images.keys) != Set(images.keys)
+        let imagesChanged =
+            Set(inputs.images.keys) != Set(images.keys)
             || inputs.images.contains { name, image in
                 guard let old = images[name] else { return true }
                 return old.pixelWidth != image.pixelWidth || old.pixelHeight != image.pixelHeight
@@ -141,13 +150,17 @@ final class WidgetWindow {
             let edges: [(GtkLayerShellEdge, Bool, Int)]
             switch pinned.placement {
             case .at(let x, let y):
-                edges = [(GTK_LAYER_SHELL_EDGE_LEFT, true, x), (GTK_LAYER_SHELL_EDGE_TOP, true, y),
-                         (GTK_LAYER_SHELL_EDGE_RIGHT, false, 0), (GTK_LAYER_SHELL_EDGE_BOTTOM, false, 0)]
+                edges = [
+                    (GTK_LAYER_SHELL_EDGE_LEFT, true, x), (GTK_LAYER_SHELL_EDGE_TOP, true, y),
+                    (GTK_LAYER_SHELL_EDGE_RIGHT, false, 0), (GTK_LAYER_SHELL_EDGE_BOTTOM, false, 0),
+                ]
             case .anchor(let a, let m):
                 let left = a == .topLeft || a == .bottomLeft, right = a == .topRight || a == .bottomRight
                 let top = a == .topLeft || a == .topRight, bottom = a == .bottomLeft || a == .bottomRight
-                edges = [(GTK_LAYER_SHELL_EDGE_LEFT, left, m), (GTK_LAYER_SHELL_EDGE_RIGHT, right, m),
-                         (GTK_LAYER_SHELL_EDGE_TOP, top, m), (GTK_LAYER_SHELL_EDGE_BOTTOM, bottom, m)]
+                edges = [
+                    (GTK_LAYER_SHELL_EDGE_LEFT, left, m), (GTK_LAYER_SHELL_EDGE_RIGHT, right, m),
+                    (GTK_LAYER_SHELL_EDGE_TOP, top, m), (GTK_LAYER_SHELL_EDGE_BOTTOM, bottom, m),
+                ]
             }
             for (edge, anchored, margin) in edges {
                 gtk_layer_set_anchor(win, edge, anchored ? 1 : 0)
@@ -206,7 +219,8 @@ final class WidgetWindow {
                     // Wayland tells a surface neither where it is nor where the pointer is on the
                     // screen: the drag follows the pointer inside the surface, from the stored place.
                     let geometry = host.monitorGeometry(monitor)
-                    let origin = pinned.placement.origin(widgetSize: requestedSize, monitorSize: (Int(geometry.width), Int(geometry.height)))
+                    let origin = pinned.placement.origin(
+                        widgetSize: requestedSize, monitorSize: (Int(geometry.width), Int(geometry.height)))
                     drag = (event.x, event.y, origin.x, origin.y)
                 } else {
                     var x: Int32 = 0, y: Int32 = 0
@@ -250,8 +264,9 @@ final class WidgetWindow {
                 pinned.placement = .at(x: x, y: y)
                 place()
             } else {
-                gtk_window_move(gtkWindow, Int32(d.windowX + Int((event.x_root - d.pointerX).rounded())),
-                                Int32(d.windowY + Int((event.y_root - d.pointerY).rounded())))
+                gtk_window_move(
+                    gtkWindow, Int32(d.windowX + Int((event.x_root - d.pointerX).rounded())),
+                    Int32(d.windowY + Int((event.y_root - d.pointerY).rounded())))
             }
             return
         }
@@ -263,7 +278,12 @@ final class WidgetWindow {
     }
 
     private func finishMove(_ event: GdkEventButton) {
-        defer { moveMode = false; drag = nil; gdk_window_set_cursor(gtk_widget_get_window(window), nil); gtk_widget_queue_draw(window) }
+        defer {
+            moveMode = false
+            drag = nil
+            gdk_window_set_cursor(gtk_widget_get_window(window), nil)
+            gtk_widget_queue_draw(window)
+        }
         guard let drag else { return }
         if host.usesLayerShell {
             host.store(widgetID: pinned.id, at: (drag.windowX, drag.windowY))
@@ -290,14 +310,14 @@ final class WidgetWindow {
         guard let actions = layout?.actions, !actions.isEmpty else { return false }
         let current = keyboardActionID.flatMap { id in actions.firstIndex { $0.id == id } }
         switch Int32(event.keyval) {
-        case 0xff09, 0xff53, 0xff54:   // Tab, Right, Down: the next button
+        case 0xff09, 0xff53, 0xff54:  // Tab, Right, Down: the next button
             keyboardActionID = actions[current.map { ($0 + 1) % actions.count } ?? 0].id
-        case 0xfe20, 0xff51, 0xff52:   // Shift+Tab, Left, Up: the previous one
+        case 0xfe20, 0xff51, 0xff52:  // Shift+Tab, Left, Up: the previous one
             keyboardActionID = actions[current.map { ($0 + actions.count - 1) % actions.count } ?? actions.count - 1].id
-        case 0xff0d, 0xff8d, 0x020:    // Return, keypad Enter, Space: press it
+        case 0xff0d, 0xff8d, 0x020:  // Return, keypad Enter, Space: press it
             guard let i = current else { return false }
             ActionRunner.perform(actions[i], root: host.root, storeDirectory: host.storeDirectory, widgetID: pinned.id)
-        case 0xff1b:                   // Escape
+        case 0xff1b:  // Escape
             keyboardActionID = nil
         default:
             return false
@@ -312,9 +332,13 @@ final class WidgetWindow {
         if menu == nil {
             let m = gtk_menu_new()!
             let me = Unmanaged.passUnretained(self).toOpaque()
-            for (title, callback) in [("Edit in browser", Self.onEdit), ("Move", Self.onMove), ("Remove from desktop", Self.onRemove)] {
+            for (title, callback) in [
+                ("Edit in browser", Self.onEdit), ("Move", Self.onMove), ("Remove from desktop", Self.onRemove),
+            ] {
                 let item = gtk_menu_item_new_with_label(title)!
-                g_signal_connect_data(UnsafeMutableRawPointer(item), "activate", unsafeBitCast(callback, to: GCallback.self), me, nil, GConnectFlags(rawValue: 0))
+                g_signal_connect_data(
+                    UnsafeMutableRawPointer(item), "activate", unsafeBitCast(callback, to: GCallback.self), me, nil,
+                    GConnectFlags(rawValue: 0))
                 gtk_menu_shell_append(ww_gtk_menu_shell(m), item)
             }
             gtk_menu_attach_to_widget(ww_gtk_menu(m), window, nil)
@@ -333,40 +357,56 @@ final class WidgetWindow {
 
     // MARK: C callbacks (main thread)
 
-    private static func this(_ data: gpointer?) -> WidgetWindow { Unmanaged<WidgetWindow>.fromOpaque(data!).takeUnretainedValue() }
+    private static func this(_ data: gpointer?) -> WidgetWindow {
+        Unmanaged<WidgetWindow>.fromOpaque(data!).takeUnretainedValue()
+    }
 
-    private static let onDraw: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { _, cr, data in
-        if let cr { this(data).draw(cr) }
-        return 1
-    }
-    private static let onButton: @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventButton>?, gpointer?) -> gboolean = { _, event, data in
-        guard let event else { return 0 }
-        return this(data).button(event.pointee) ? 1 : 0
-    }
-    private static let onMotion: @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventMotion>?, gpointer?) -> gboolean = { _, event, data in
-        if let event { this(data).motion(event.pointee) }
-        return 0
-    }
-    private static let onKey: @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventKey>?, gpointer?) -> gboolean = { _, event, data in
-        guard let event else { return 0 }
-        return this(data).key(event.pointee) ? 1 : 0
-    }
-    private static let onFocusOut: @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventFocus>?, gpointer?) -> gboolean = { _, _, data in
-        let w = this(data)
-        if w.keyboardActionID != nil {
-            w.keyboardActionID = nil
-            gtk_widget_queue_draw(w.window)
+    private static let onDraw:
+        @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { _, cr, data in
+            if let cr { this(data).draw(cr) }
+            return 1
         }
-        return 0
+    private static let onButton:
+        @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventButton>?, gpointer?) -> gboolean =
+            { _, event, data in
+                guard let event else { return 0 }
+                return this(data).button(event.pointee) ? 1 : 0
+            }
+    private static let onMotion:
+        @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventMotion>?, gpointer?) -> gboolean =
+            { _, event, data in
+                if let event { this(data).motion(event.pointee) }
+                return 0
+            }
+    private static let onKey:
+        @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventKey>?, gpointer?) -> gboolean = {
+            _, event, data in
+            guard let event else { return 0 }
+            return this(data).key(event.pointee) ? 1 : 0
+        }
+    private static let onFocusOut:
+        @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventFocus>?, gpointer?) -> gboolean =
+            { _, _, data in
+                let w = this(data)
+                if w.keyboardActionID != nil {
+                    w.keyboardActionID = nil
+                    gtk_widget_queue_draw(w.window)
+                }
+                return 0
+            }
+    private static let onScaleChanged: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> Void =
+        { _, _, data in
+            // A monitor of another scale: lay out again at its scale.
+            let w = this(data)
+            w.layout = nil
+            w.host.scheduleRefresh()
+        }
+    private static let onEdit: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
+        this(data).editInBrowser()
     }
-    private static let onScaleChanged: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> Void = { _, _, data in
-        // A monitor of another scale: lay out again at its scale.
-        let w = this(data)
-        w.layout = nil
-        w.host.scheduleRefresh()
+    private static let onMove: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
+        this(data).beginMove()
     }
-    private static let onEdit: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in this(data).editInBrowser() }
-    private static let onMove: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in this(data).beginMove() }
     private static let onRemove: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
         let w = this(data)
         w.host.remove(widgetID: w.pinned.id)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // `weaver desktop` execs this with the store folder (if one was chosen); see Package.swift for why

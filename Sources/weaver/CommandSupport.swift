@@ -35,9 +35,11 @@ func displayDate(_ date: Date) -> String {
 }
 
 func summaryJSON(_ row: DesignSummary, defaultID: UUID?) -> JSONValue {
-    .object(["id": .string(row.id.uuidString), "name": .string(row.name), "template": .string(row.template.rawValue),
-             "updatedAt": .string(ISODate.format(row.updatedAt)), "hasImage": .bool(row.hasImage),
-             "isDefault": .bool(row.id == defaultID)])
+    .object([
+        "id": .string(row.id.uuidString), "name": .string(row.name), "template": .string(row.template.rawValue),
+        "updatedAt": .string(ISODate.format(row.updatedAt)), "hasImage": .bool(row.hasImage),
+        "isDefault": .bool(row.id == defaultID),
+    ])
 }
 
 /// Pads to a display width, so columns line up for names with accents.

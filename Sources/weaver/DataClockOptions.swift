@@ -6,8 +6,12 @@ import SharedStore
 /// clock to pretend (for trying things out). `weaver reminders refresh` uses it; `calendar
 /// refresh` and `steps import` still spell the same two options out.
 struct DataClockOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("IANA zone that decides what is today (default: the system's).", valueName: "zone")) var tz: String?
-    @Option(help: ArgumentHelp("Pretend the clock is this ISO 8601 date-time (for trying things out).", valueName: "iso8601")) var now: String?
+    @Option(help: ArgumentHelp("IANA zone that decides what is today (default: the system's).", valueName: "zone"))
+    var tz: String?
+    @Option(
+        help: ArgumentHelp(
+            "Pretend the clock is this ISO 8601 date-time (for trying things out).", valueName: "iso8601")) var now:
+        String?
 
     func validate() throws {
         if let tz, TimeZone(identifier: tz) == nil {

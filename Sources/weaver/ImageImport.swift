@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import SystemCalls
 import SharedStore
+import SystemCalls
 import WidgetDesign
 import WidgetRender
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `weaver designs set NAME image=PATH`: a picture given by path is copied into the store's
 /// `images/` folder (designs name bare files there, never paths, so an exported design carries
@@ -36,18 +37,24 @@ enum ImageImport {
                 continue
             }
             let value = String(assignment[assignment.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
-            guard value.contains("/") else { out.append(assignment); continue }
+            guard value.contains("/") else {
+                out.append(assignment)
+                continue
+            }
             let source = URL(fileURLWithPath: (value as NSString).expandingTildeInPath)
             // Only a regular file (after links): opening a FIFO or a terminal would wait forever.
             var st = stat()
             guard stat(source.path, &st) == 0 else { throw CommandError("image: \(source.path): file not found") }
-            guard (st.st_mode & S_IFMT) == S_IFREG else { throw CommandError("image: \(source.path): not a regular file") }
+            guard (st.st_mode & S_IFMT) == S_IFREG else {
+                throw CommandError("image: \(source.path): not a regular file")
+            }
             let original: Data
             do {
                 // Gone since the stat: no bytes, which decoding refuses below, naming the file.
                 original = try FileSystem.read(source, limit: DesignImages.maximumFileBytes) ?? Data()
             } catch {
-                throw CommandError("image: \(source.path): \(error) (at most \(DesignImages.maximumFileBytes >> 20) MB)")
+                throw CommandError(
+                    "image: \(source.path): \(error) (at most \(DesignImages.maximumFileBytes >> 20) MB)")
             }
             // A photo with more pixels than the store keeps is scaled down here, once.
             let bytes: Data
@@ -55,7 +62,9 @@ enum ImageImport {
                 let picture = try DesignImages.prepareForImport(original, name: source.path)
                 if let damage = picture.damage { printWarning("image: \(source.path): \(damage)") }
                 if let from = picture.scaledFrom {
-                    print("Scaled \(source.path) from \(from.width)×\(from.height) to \(picture.pixelWidth)×\(picture.pixelHeight) pixels (widgets keep at most \(DesignImages.maximumPixels / 1_000_000) megapixels).")
+                    print(
+                        "Scaled \(source.path) from \(from.width)×\(from.height) to \(picture.pixelWidth)×\(picture.pixelHeight) pixels (widgets keep at most \(DesignImages.maximumPixels / 1_000_000) megapixels)."
+                    )
                 }
                 bytes = picture.bytes
             } catch {
@@ -80,9 +89,11 @@ enum ImageImport {
             if taken.contains(name) { continue }
             let url = images.appendingPathComponent(name)
             var st = stat()
-            if lstat(url.path, &st) != 0, errno == ENOENT { return name }   // free
+            if lstat(url.path, &st) != 0, errno == ENOENT { return name }  // free
             // Taken: reuse it only when it is the same picture; a file that cannot be read is kept.
-            if let existing = try? FileSystem.read(url, limit: DesignImages.maximumFileBytes), existing == bytes { return name }
+            if let existing = try? FileSystem.read(url, limit: DesignImages.maximumFileBytes), existing == bytes {
+                return name
+            }
         }
         return "\(stem)-\(UUID().uuidString.prefix(8))" + (ext.isEmpty ? "" : ".\(ext)")
     }
@@ -103,9 +114,11 @@ enum ImageImport {
             defer { unlink(aside.path) }
             if link(aside.path, target.path) != 0 {
                 let reason = SystemCallError.reason(errno)
-                guard errno == EEXIST, (try? FileSystem.read(target, limit: DesignImages.maximumFileBytes)) == p.bytes else {
+                guard errno == EEXIST, (try? FileSystem.read(target, limit: DesignImages.maximumFileBytes)) == p.bytes
+                else {
                     remove(added)
-                    throw CommandError("image: could not add \(target.path) (\(reason)); nothing was changed, run the command again")
+                    throw CommandError(
+                        "image: could not add \(target.path) (\(reason)); nothing was changed, run the command again")
                 }
             } else {
                 added.append(target)

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import LiveWidgets
 import SharedStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `weaver render --watch`: draws, then draws again whenever something the widget shows may have
 /// changed (`StoreWakeups`: store files, the minute, the player's exit or stale moment, the moment

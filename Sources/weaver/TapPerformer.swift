@@ -8,8 +8,10 @@ enum TapPerformer {
     /// - Parameter isPro: what the layout was drawn with (`WidgetRenderer.inputs(isPro:)`): nil
     ///   follows the store's entitlement, true is `--pro`. The action bar is laid out only with
     ///   Pro, so a button found in a `--pro` layout is performed with Pro too.
-    static func perform(_ action: WidgetRender.WidgetAction, root: StoreRoot, storeDirectory: String?,
-                        isPro: Bool? = nil) throws -> WidgetActionOutcome {
+    static func perform(
+        _ action: WidgetRender.WidgetAction, root: StoreRoot, storeDirectory: String?,
+        isPro: Bool? = nil
+    ) throws -> WidgetActionOutcome {
         let performer = WidgetActionPerformer(store: root, storeDirectory: storeDirectory, isPro: isPro)
         return try performer.perform(try WidgetActions.WidgetAction(rendered: action), title: action.title)
     }

@@ -7,8 +7,11 @@ struct Weaver: ParsableCommand {
         commandName: "weaver",
         abstract: "Widget designs and template variables for WidgetWeaver on Linux.",
         version: "weaver \(BuildInfo.versionLine)",
-        subcommands: [Vars.self, Pro.self, Designs.self, Templates.self, Remix.self, Export.self, Import.self,
-                      Render.self, Tap.self, Serve.self, Desktop.self, Weather.self, CalendarCommand.self, RemindersCommand.self, Steps.self]
+        subcommands: [
+            Vars.self, Pro.self, Designs.self, Templates.self, Remix.self, Export.self, Import.self,
+            Render.self, Tap.self, Serve.self, Desktop.self, Weather.self, CalendarCommand.self, RemindersCommand.self,
+            Steps.self,
+        ]
     )
 
     static func main() { mainWithSubcommandUsage() }

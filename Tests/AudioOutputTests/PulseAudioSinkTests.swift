@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import AudioOutput
 import AudioSinkBase
-import NoiseEngine
 import Foundation
-import Testing
+import NoiseEngine
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The PulseAudio sink against a private server (TestSupport.PulseServer), in process: what it
 /// writes is played whole, its errors say what went wrong, and a dying server fails a write
@@ -14,7 +15,9 @@ import TestSupport
 @Suite struct PulseAudioSinkTests {
     static let format = AudioFormat(sampleRate: 48000, channelCount: 2)
     static let blockFrames = PlaybackBlock.frames(latencySeconds: 0.15, sampleRate: 48000)
-    static func blockFrames(_ latency: Double) -> Int { PlaybackBlock.frames(latencySeconds: latency, sampleRate: 48000) }
+    static func blockFrames(_ latency: Double) -> Int {
+        PlaybackBlock.frames(latencySeconds: latency, sampleRate: 48000)
+    }
 
     /// A sink at 150 ms writing a continuous 1 kHz sine at amplitude 0.25 (RMS −15.05 dBFS), one
     /// player block at a time.
@@ -49,7 +52,7 @@ import TestSupport
         let recorder = try server.record(to: recording)
         let tone = try ToneWriter(server)
         let sink = tone.sink
-        let blocks = 40   // 2 s
+        let blocks = 40  // 2 s
         try tone.write(blocks: blocks)
         // The server holds at most the two blocks asked for plus its own (sink) latency.
         let latency = sink.latencyFrames
@@ -67,7 +70,9 @@ import TestSupport
         let loud = levels.indices.filter { levels[$0] > -40 }
         let first = try #require(loud.first), last = try #require(loud.last)
         let expectedWindows = Double(blocks * Self.blockFrames) / Double(window)
-        #expect(abs(Double(last - first + 1) - expectedWindows) <= 2, "tone lasts \(last - first + 1) windows, wrote \(expectedWindows)")
+        #expect(
+            abs(Double(last - first + 1) - expectedWindows) <= 2,
+            "tone lasts \(last - first + 1) windows, wrote \(expectedWindows)")
         let inside = levels[(first + 1)..<last]
         let worst = inside.map { abs($0 + 15.05) }.max() ?? .infinity
         #expect(worst < 0.3, "a 10 ms window is \(worst) dB off the written level (a gap or a glitch)")
@@ -84,9 +89,12 @@ import TestSupport
         for latency in [0.02, 0.15, 1.0, 2.0] {
             let sink = try PulseAudioSink(format: Self.format, latencySeconds: latency, server: server.address)
             let asked = latency * 48000
-            #expect(Double(sink.queueFrames) >= 0.75 * asked && Double(sink.queueFrames) <= asked + 48,
-                    "\(latency) s asked: queue of \(sink.queueFrames) frames granted")
-            #expect(Double(sink.cardFrames) >= asked / 8, "\(latency) s: the card keeps \(sink.cardFrames) frames (request \(sink.requestFrames))")
+            #expect(
+                Double(sink.queueFrames) >= 0.75 * asked && Double(sink.queueFrames) <= asked + 48,
+                "\(latency) s asked: queue of \(sink.queueFrames) frames granted")
+            #expect(
+                Double(sink.cardFrames) >= asked / 8,
+                "\(latency) s: the card keeps \(sink.cardFrames) frames (request \(sink.requestFrames))")
             #expect(sink.requestFrames % Self.blockFrames(latency) == 0, "requests are whole blocks")
             try sink.close(drain: false)
         }
@@ -99,7 +107,8 @@ import TestSupport
             try PulseAudioSink(format: Self.format, device: "no-such-sink", server: server.address)
         } throws: { error in
             guard let e = error as? AudioOutputError else { return false }
-            return e.kind == .invalid && e.description.contains("'no-such-sink'") && e.description.contains("noise devices")
+            return e.kind == .invalid && e.description.contains("'no-such-sink'")
+                && e.description.contains("noise devices")
         }
     }
 
@@ -127,7 +136,7 @@ import TestSupport
         let tone = try ToneWriter(server)
         try tone.write(blocks: 3)
         #expect(tone.sink.underrunCount == 0)
-        Thread.sleep(forTimeInterval: 0.5)   // the 150 ms buffer runs dry
+        Thread.sleep(forTimeInterval: 0.5)  // the 150 ms buffer runs dry
         // The server's underflow message arrives among its requests: write until it has been read
         // (a few blocks at most).
         for _ in 0..<8 where tone.sink.underrunCount == 0 { try tone.write(blocks: 1) }
@@ -170,24 +179,34 @@ import TestSupport
     @Test func aCallStopsRenderingAndTheEndOfTheCallResumesIt() throws {
         let server = try PulseServer()
         defer { server.stop() }
-        let loaded = try server.run("/usr/bin/pactl", ["load-module", "module-role-cork", "trigger_roles=phone", "cork_roles=music"])
+        let loaded = try server.run(
+            "/usr/bin/pactl", ["load-module", "module-role-cork", "trigger_roles=phone", "cork_roles=music"])
         #expect(loaded.status == 0, "\(loaded.stderr)")
-        PulseAudioSink.exportStreamProperties()   // media.role=music, as `noise play` does
+        PulseAudioSink.exportStreamProperties()  // media.role=music, as `noise play` does
         var options = LivePlayer.Options()
         options.realTimePriority = 0
         options.blockFrames = 2400
-        let player = LivePlayer(mix: Mix(name: "P", masterVolume: 1, layers: [Mix.Layer(volume: 1, colour: 1)]), seed: 3, options: options)
-        let sink = try PulseAudioSink(format: AudioFormat(sampleRate: 48000, channelCount: 2), latencySeconds: 0.15, server: server.address)
+        let player = LivePlayer(
+            mix: Mix(name: "P", masterVolume: 1, layers: [Mix.Layer(volume: 1, colour: 1)]), seed: 3, options: options)
+        let sink = try PulseAudioSink(
+            format: AudioFormat(sampleRate: 48000, channelCount: 2), latencySeconds: 0.15, server: server.address)
         try player.start(sink: sink)
-        defer { player.stop(fadeSeconds: 0); player.join() }
+        defer {
+            player.stop(fadeSeconds: 0)
+            player.join()
+        }
         Thread.sleep(forTimeInterval: 0.5)
         #expect(player.snapshot().framesRendered > 0 && !player.snapshot().isHeld)
 
         // The call: raw silence played with the phone role.
-        let call = try ChildProcess("/usr/bin/pacat", ["--playback", "--raw", "--property=media.role=phone", "/dev/zero"],
-                                    environment: server.environment)
+        let call = try ChildProcess(
+            "/usr/bin/pacat", ["--playback", "--raw", "--property=media.role=phone", "/dev/zero"],
+            environment: server.environment)
         var waited = 0.0
-        while !player.snapshot().isHeld && waited < 3 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        while !player.snapshot().isHeld && waited < 3 {
+            Thread.sleep(forTimeInterval: 0.05)
+            waited += 0.05
+        }
         #expect(player.snapshot().isHeld, "not held \(waited) s after the call started")
         let heldAt = player.snapshot().framesRendered
         Thread.sleep(forTimeInterval: 1)
@@ -199,7 +218,10 @@ import TestSupport
         call.signal(SIGTERM)
         call.wait()
         waited = 0
-        while player.snapshot().isHeld && waited < 3 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        while player.snapshot().isHeld && waited < 3 {
+            Thread.sleep(forTimeInterval: 0.05)
+            waited += 0.05
+        }
         let resumedAt = player.snapshot().framesRendered
         Thread.sleep(forTimeInterval: 0.5)
         #expect(!player.snapshot().isHeld)

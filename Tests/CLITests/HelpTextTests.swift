@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every command's help, as a user reads it in an 80-column terminal (help written to a pipe is
 /// wrapped at 80), and `--version`.
@@ -35,7 +35,8 @@ import TestSupport
             }
             // A sentence broken mid-line: a short prose line whose sentence goes on below.
             if !line.hasPrefix(" "), !line.isEmpty, line.count < 60, !line.hasSuffix(":"),
-               let first = next.first, first.isLowercase {
+                let first = next.first, first.isLowercase
+            {
                 found.append("sentence broken after line \(i + 1): \(line) / \(next)")
             }
         }
@@ -69,7 +70,8 @@ import TestSupport
         let r = try Products.run(tool, ["--version"])
         #expect(r.status == 0)
         let line = r.stdoutText.trimmingCharacters(in: .newlines)
-        let pattern = #/^(noise|weaver) (\d+\.\d+\.\d+) \(commit ([0-9a-f]{7,40}(-dirty)?|unknown), built (\d{4}-\d{2}-\d{2}|unknown)\)$/#
+        let pattern =
+            #/^(noise|weaver) (\d+\.\d+\.\d+) \(commit ([0-9a-f]{7,40}(-dirty)?|unknown), built (\d{4}-\d{2}-\d{2}|unknown)\)$/#
         let match = try #require(line.wholeMatch(of: pattern), "\(line)")
         #expect(String(match.1) == tool)
         // Built by `make`: the stamp it wrote is what the binary says.

@@ -1,41 +1,41 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `noise play` and systemd-logind, against a private bus with a stand-in logind (dbus-python)
 /// that records what it is asked: the idle inhibitor while playing, given back at the end, and
 /// `--then suspend|poweroff` when the timer ends.
 @Suite(.serialized) struct LogindTests {
     static let standIn = #"""
-    import os, sys, dbus, dbus.service, dbus.mainloop.glib
-    from gi.repository import GLib
-    log = open(sys.argv[1], 'a', buffering=1)
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-    bus = dbus.bus.BusConnection(os.environ['STANDIN_BUS'])
-    name = dbus.service.BusName('org.freedesktop.login1', bus)
-    class Manager(dbus.service.Object):
-        @dbus.service.method('org.freedesktop.login1.Manager', in_signature='ssss', out_signature='h')
-        def Inhibit(self, what, who, why, mode):
-            r, w = os.pipe()
-            log.write('Inhibit %s|%s|%s|%s\n' % (what, who, why, mode))
-            def closed(fd, condition):
-                log.write('released\n')
-                os.close(fd)
-                return False
-            GLib.io_add_watch(r, GLib.IO_HUP, closed)
-            fd = dbus.types.UnixFd(w)
-            os.close(w)
-            return fd
-        @dbus.service.method('org.freedesktop.login1.Manager', in_signature='b')
-        def Suspend(self, interactive):
-            log.write('Suspend %s\n' % bool(interactive))
-        @dbus.service.method('org.freedesktop.login1.Manager', in_signature='b')
-        def PowerOff(self, interactive):
-            log.write('PowerOff %s\n' % bool(interactive))
-    Manager(bus, '/org/freedesktop/login1')
-    print('ready', flush=True)
-    GLib.MainLoop().run()
-    """#
+        import os, sys, dbus, dbus.service, dbus.mainloop.glib
+        from gi.repository import GLib
+        log = open(sys.argv[1], 'a', buffering=1)
+        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+        bus = dbus.bus.BusConnection(os.environ['STANDIN_BUS'])
+        name = dbus.service.BusName('org.freedesktop.login1', bus)
+        class Manager(dbus.service.Object):
+            @dbus.service.method('org.freedesktop.login1.Manager', in_signature='ssss', out_signature='h')
+            def Inhibit(self, what, who, why, mode):
+                r, w = os.pipe()
+                log.write('Inhibit %s|%s|%s|%s\n' % (what, who, why, mode))
+                def closed(fd, condition):
+                    log.write('released\n')
+                    os.close(fd)
+                    return False
+                GLib.io_add_watch(r, GLib.IO_HUP, closed)
+                fd = dbus.types.UnixFd(w)
+                os.close(w)
+                return fd
+            @dbus.service.method('org.freedesktop.login1.Manager', in_signature='b')
+            def Suspend(self, interactive):
+                log.write('Suspend %s\n' % bool(interactive))
+            @dbus.service.method('org.freedesktop.login1.Manager', in_signature='b')
+            def PowerOff(self, interactive):
+                log.write('PowerOff %s\n' % bool(interactive))
+        Manager(bus, '/org/freedesktop/login1')
+        print('ready', flush=True)
+        GLib.MainLoop().run()
+        """#
 
     struct Rig {
         let bus: SessionBus
@@ -49,18 +49,27 @@ import TestSupport
             pulse = try PulseServer()
             log = bus.directory.appendingPathComponent("logind.log")
             FileManager.default.createFile(atPath: log.path, contents: nil)
-            env = pulse.environment.merging(["WIDGETWEAVER_HOME": pulse.directory.appendingPathComponent("store").path,
-                                             "DBUS_SYSTEM_BUS_ADDRESS": bus.address]) { $1 }
-            guard withLogind else { standIn = nil; return }
+            env = pulse.environment.merging([
+                "WIDGETWEAVER_HOME": pulse.directory.appendingPathComponent("store").path,
+                "DBUS_SYSTEM_BUS_ADDRESS": bus.address,
+            ]) { $1 }
+            guard withLogind else {
+                standIn = nil
+                return
+            }
             let script = bus.directory.appendingPathComponent("logind.py")
             try Data(LogindTests.standIn.utf8).write(to: script)
-            let child = try ChildProcess("/usr/bin/python3", [script.path, log.path], environment: ["STANDIN_BUS": bus.address])
+            let child = try ChildProcess(
+                "/usr/bin/python3", [script.path, log.path], environment: ["STANDIN_BUS": bus.address])
             standIn = child
             var waited = 0.0
             while !String(decoding: child.stdout, as: UTF8.self).contains("ready") && waited < 10 {
-                Thread.sleep(forTimeInterval: 0.05); waited += 0.05
+                Thread.sleep(forTimeInterval: 0.05)
+                waited += 0.05
             }
-            #expect(String(decoding: child.stdout, as: UTF8.self).contains("ready"), "stand-in logind: \(String(decoding: child.stderr, as: UTF8.self))")
+            #expect(
+                String(decoding: child.stdout, as: UTF8.self).contains("ready"),
+                "stand-in logind: \(String(decoding: child.stderr, as: UTF8.self))")
         }
 
         func calls() -> [String] {
@@ -78,20 +87,32 @@ import TestSupport
     @Test func theTimerEndsInSuspendAndTheIdleLockIsHeldWhilePlaying() throws {
         let rig = try Rig(withLogind: true)
         defer { rig.stop() }
-        let r = try Products.run("noise", ["play", "--preset", "pink", "--fade-in", "0", "--no-mpris", "--timer", "2s", "--fade", "0s",
-                                           "--then", "suspend"], environment: rig.env)
+        let r = try Products.run(
+            "noise",
+            [
+                "play", "--preset", "pink", "--fade-in", "0", "--no-mpris", "--timer", "2s", "--fade", "0s",
+                "--then", "suspend",
+            ], environment: rig.env)
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stderrText.contains("Suspending (systemd-logind)."), "\(r.stderrText)")
         var waited = 0.0
-        while rig.calls().count < 3 && waited < 3 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
-        #expect(rig.calls() == ["Inhibit idle|noise|Noise is playing|block", "released", "Suspend False"], "\(rig.calls())")
+        while rig.calls().count < 3 && waited < 3 {
+            Thread.sleep(forTimeInterval: 0.05)
+            waited += 0.05
+        }
+        #expect(
+            rig.calls() == ["Inhibit idle|noise|Noise is playing|block", "released", "Suspend False"], "\(rig.calls())")
     }
 
     @Test func powerOffWithoutTheIdleLock() throws {
         let rig = try Rig(withLogind: true)
         defer { rig.stop() }
-        let r = try Products.run("noise", ["play", "--preset", "pink", "--fade-in", "0", "--no-mpris", "--no-inhibit", "--timer", "1s",
-                                           "--then", "poweroff"], environment: rig.env)
+        let r = try Products.run(
+            "noise",
+            [
+                "play", "--preset", "pink", "--fade-in", "0", "--no-mpris", "--no-inhibit", "--timer", "1s",
+                "--then", "poweroff",
+            ], environment: rig.env)
         #expect(r.status == 0, "\(r.stderrText)")
         Thread.sleep(forTimeInterval: 0.3)
         #expect(rig.calls() == ["PowerOff False"], "\(rig.calls())")
@@ -100,16 +121,25 @@ import TestSupport
     @Test func noLogindIsRefusedBeforeAnySound() throws {
         let rig = try Rig(withLogind: false)
         defer { rig.stop() }
-        let r = try Products.run("noise", ["play", "--preset", "pink", "--no-mpris", "--timer", "1s", "--then", "suspend"], environment: rig.env)
+        let r = try Products.run(
+            "noise", ["play", "--preset", "pink", "--no-mpris", "--timer", "1s", "--then", "suspend"],
+            environment: rig.env)
         #expect(r.status != 0)
         #expect(r.stderrText.contains("'--then suspend' needs systemd-logind, which did not answer"), "\(r.stderrText)")
         #expect(!r.stderrText.contains("Playing"), "\(r.stderrText)")
-        let bad = try Products.run("noise", ["play", "--preset", "pink", "--timer", "1s", "--then", "hibernate"], environment: rig.env)
-        #expect(bad.status != 0 && bad.stderrText.contains("'--then' hibernate is not an action; use stop, suspend or poweroff"), "\(bad.stderrText)")
-        let noTimer = try Products.run("noise", ["play", "--preset", "pink", "--then", "suspend"], environment: rig.env)
+        let bad = try Products.run(
+            "noise", ["play", "--preset", "pink", "--timer", "1s", "--then", "hibernate"], environment: rig.env)
+        #expect(
+            bad.status != 0
+                && bad.stderrText.contains("'--then' hibernate is not an action; use stop, suspend or poweroff"),
+            "\(bad.stderrText)")
+        let noTimer = try Products.run(
+            "noise", ["play", "--preset", "pink", "--then", "suspend"], environment: rig.env)
         #expect(noTimer.status != 0 && noTimer.stderrText.contains("'--then' needs '--timer'"), "\(noTimer.stderrText)")
         // Without logind, plain play still works (no lock to hold, no warning).
-        let plain = try Products.run("noise", ["play", "--preset", "pink", "--fade-in", "0", "--no-mpris", "--timer", "1s"], environment: rig.env)
+        let plain = try Products.run(
+            "noise", ["play", "--preset", "pink", "--fade-in", "0", "--no-mpris", "--timer", "1s"], environment: rig.env
+        )
         #expect(plain.status == 0 && !plain.stderrText.contains("warning"), "\(plain.stderrText)")
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `noise play` as an MPRIS player: a private session bus per test, the player on a private
 /// PulseAudio, driven by real clients (playerctl, gdbus) and watched with dbus-monitor.
@@ -25,8 +26,9 @@ import TestSupport
             let applications = data.appendingPathComponent("applications")
             try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
             if desktopFile {
-                try FileManager.default.copyItem(at: Self.packageRoot.appendingPathComponent("Resources/desktop/widgetweaver-noise.desktop"),
-                                                 to: applications.appendingPathComponent("widgetweaver-noise.desktop"))
+                try FileManager.default.copyItem(
+                    at: Self.packageRoot.appendingPathComponent("Resources/desktop/widgetweaver-noise.desktop"),
+                    to: applications.appendingPathComponent("widgetweaver-noise.desktop"))
             }
             env = pulse.environment.merging(bus.environment) { $1 }.merging([
                 "WIDGETWEAVER_HOME": store.path, "XDG_DATA_DIRS": data.path,
@@ -36,7 +38,9 @@ import TestSupport
 
         static var packageRoot: URL {
             var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) { dir = dir.deletingLastPathComponent() }
+            while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
+                dir = dir.deletingLastPathComponent()
+            }
             return dir
         }
 
@@ -62,17 +66,29 @@ import TestSupport
         func playerctl(_ args: [String]) throws -> String {
             let r = try bus.run("/usr/bin/playerctl", ["-p", "widgetweaver"] + args)
             // playerctl prints object paths quoted.
-            return r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+            return r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(
+                in: CharacterSet(charactersIn: "'"))
         }
 
-        func gdbus(_ method: String, _ args: [String], name: String = "org.mpris.MediaPlayer2.widgetweaver") throws -> Products.Result {
-            try bus.run("/usr/bin/gdbus", ["call", "--session", "--dest", name, "--object-path", "/org/mpris/MediaPlayer2",
-                                           "--method", method] + args)
+        func gdbus(_ method: String, _ args: [String], name: String = "org.mpris.MediaPlayer2.widgetweaver") throws
+            -> Products.Result
+        {
+            try bus.run(
+                "/usr/bin/gdbus",
+                [
+                    "call", "--session", "--dest", name, "--object-path", "/org/mpris/MediaPlayer2",
+                    "--method", method,
+                ] + args)
         }
 
         func names() throws -> String {
-            try bus.run("/usr/bin/gdbus", ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
-                                           "--method", "org.freedesktop.DBus.ListNames"]).stdoutText
+            try bus.run(
+                "/usr/bin/gdbus",
+                [
+                    "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                    "--method", "org.freedesktop.DBus.ListNames",
+                ]
+            ).stdoutText
         }
 
         func waitForName(_ name: String = "org.mpris.MediaPlayer2.widgetweaver'", _ seconds: Double = 20) -> Bool {
@@ -121,7 +137,9 @@ import TestSupport
                 for (i, byte) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
             }
             let connected = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
             #expect(connected == 0, "connect \(path): \(errno)")
             let start = Date().timeIntervalSince1970
@@ -134,7 +152,8 @@ import TestSupport
                 if n <= 0 { break }
                 reply += buffer[0..<n]
             }
-            #expect(String(decoding: reply, as: UTF8.self).contains("\"ok\""), "\(String(decoding: reply, as: UTF8.self))")
+            #expect(
+                String(decoding: reply, as: UTF8.self).contains("\"ok\""), "\(String(decoding: reply, as: UTF8.self))")
             return start
         }
     }
@@ -146,7 +165,9 @@ import TestSupport
     }
 
     /// The PropertiesChanged signals dbus-monitor saw after `time` carrying `text`.
-    static func changed(_ monitor: SessionBus.Monitor, after time: Double, containing text: String, within seconds: Double = 3) -> SessionBus.Monitor.Message? {
+    static func changed(
+        _ monitor: SessionBus.Monitor, after time: Double, containing text: String, within seconds: Double = 3
+    ) -> SessionBus.Monitor.Message? {
         monitor.waitFor(seconds) { $0.member == "PropertiesChanged" && $0.time >= time && $0.body.contains(text) }
     }
 
@@ -177,13 +198,17 @@ import TestSupport
         let position = Double(try rig.playerctl(["position"])) ?? -1
         #expect(position > 0 && position < 10, "position \(position)")
         let root = try rig.gdbus("org.freedesktop.DBus.Properties.GetAll", ["org.mpris.MediaPlayer2"]).stdoutText
-        for expected in ["'Identity': <'WidgetWeaver Noise'>", "'DesktopEntry': <'widgetweaver-noise'>", "'CanQuit': <true>",
-                         "'CanRaise': <false>", "'HasTrackList': <false>"] {
+        for expected in [
+            "'Identity': <'WidgetWeaver Noise'>", "'DesktopEntry': <'widgetweaver-noise'>", "'CanQuit': <true>",
+            "'CanRaise': <false>", "'HasTrackList': <false>",
+        ] {
             #expect(root.contains(expected), "\(root)")
         }
         let props = try rig.gdbus("org.freedesktop.DBus.Properties.GetAll", [Self.player]).stdoutText
-        for expected in ["'Rate': <1.0>", "'MinimumRate': <1.0>", "'MaximumRate': <1.0>", "'CanSeek': <false>",
-                         "'CanGoNext': <true>", "'CanGoPrevious': <true>", "'CanControl': <true>"] {
+        for expected in [
+            "'Rate': <1.0>", "'MinimumRate': <1.0>", "'MaximumRate': <1.0>", "'CanSeek': <false>",
+            "'CanGoNext': <true>", "'CanGoPrevious': <true>", "'CanControl': <true>",
+        ] {
             #expect(props.contains(expected), "\(props)")
         }
         let introspection = try rig.gdbus("org.freedesktop.DBus.Introspectable.Introspect", []).stdoutText
@@ -216,10 +241,14 @@ import TestSupport
         let next = order[(sleep + 1) % order.count], previous = order[(sleep - 1 + order.count) % order.count]
         t = Date().timeIntervalSince1970
         try rig.playerctl(["next"])
-        #expect(try rig.playerctl(["metadata", "mpris:trackid"]) == "/org/widgetweaver/noise/preset/\(next.replacingOccurrences(of: "-", with: "_2d"))")
+        #expect(
+            try rig.playerctl(["metadata", "mpris:trackid"])
+                == "/org/widgetweaver/noise/preset/\(next.replacingOccurrences(of: "-", with: "_2d"))")
         #expect(rig.waitFor("status.json") { $0["presetID"] as? String == next })
         #expect(rig.waitFor("last-mix.json") { ($0["presetID"] as? String) == next })
-        #expect(Self.changed(monitor, after: t, containing: "preset/\(next.replacingOccurrences(of: "-", with: "_2d"))") != nil)
+        #expect(
+            Self.changed(monitor, after: t, containing: "preset/\(next.replacingOccurrences(of: "-", with: "_2d"))")
+                != nil)
         try rig.playerctl(["previous"])
         try rig.playerctl(["previous"])
         #expect(rig.waitFor("status.json") { $0["presetID"] as? String == previous })
@@ -231,8 +260,11 @@ import TestSupport
         t = Date().timeIntervalSince1970
         try rig.playerctl(["volume", "0.35"])
         #expect(rig.waitFor("status.json") { $0["masterVolume"] as? Double == 0.35 })
-        #expect(rig.waitFor("last-mix.json") { (($0["mix"] as? [String: Any])?["masterVolume"] as? Double ?? $0["masterVolume"] as? Double) == 0.35 },
-                "\(String(describing: rig.json("last-mix.json")))")
+        #expect(
+            rig.waitFor("last-mix.json") {
+                (($0["mix"] as? [String: Any])?["masterVolume"] as? Double ?? $0["masterVolume"] as? Double) == 0.35
+            },
+            "\(String(describing: rig.json("last-mix.json")))")
         #expect(Self.changed(monitor, after: t, containing: "double 0.35") != nil)
         t = Date().timeIntervalSince1970
         #expect(try rig.noise(["set", "--master", "0.55"]).status == 0)
@@ -269,9 +301,11 @@ import TestSupport
     @Test func propertiesChangedWithin100ms() throws {
         let rig = try Rig()
         defer { rig.stop() }
-        let monitor = try rig.bus.monitor(["type='signal',interface='org.freedesktop.DBus.Properties'",
-                                           "type='method_call',interface='org.mpris.MediaPlayer2.Player'",
-                                           "type='method_call',interface='org.freedesktop.DBus.Properties',member='Set'"])
+        let monitor = try rig.bus.monitor([
+            "type='signal',interface='org.freedesktop.DBus.Properties'",
+            "type='method_call',interface='org.mpris.MediaPlayer2.Player'",
+            "type='method_call',interface='org.freedesktop.DBus.Properties',member='Set'",
+        ])
         defer { monitor.stop() }
         let player = try rig.play(["--preset", "pink"])
         defer { rig.reap(player) }
@@ -280,27 +314,42 @@ import TestSupport
         var latencies: [(String, Double)] = []
 
         // MPRIS commands: method call → signal, both as the monitor saw them.
-        for (command, expected) in [(["pause"], "\"Paused\""), (["play-pause"], "\"Playing\""), (["next"], "mpris:trackid"),
-                                    (["volume", "0.25"], "double 0.25")] {
+        for (command, expected) in [
+            (["pause"], "\"Paused\""), (["play-pause"], "\"Playing\""), (["next"], "mpris:trackid"),
+            (["volume", "0.25"], "double 0.25"),
+        ] {
             let t = Date().timeIntervalSince1970
             try rig.playerctl(command)
-            let call = try #require(monitor.waitFor(3) { $0.kind == "method call" && $0.time >= t && ["Pause", "PlayPause", "Next", "Set"].contains($0.member) })
-            let signal = try #require(Self.changed(monitor, after: call.time, containing: expected), "\(command): \(monitor.text.suffix(1500))")
+            let call = try #require(
+                monitor.waitFor(3) {
+                    $0.kind == "method call" && $0.time >= t
+                        && ["Pause", "PlayPause", "Next", "Set"].contains($0.member)
+                })
+            let signal = try #require(
+                Self.changed(monitor, after: call.time, containing: expected),
+                "\(command): \(monitor.text.suffix(1500))")
             latencies.append(("mpris " + command.joined(separator: " "), signal.time - call.time))
         }
         // Socket requests (what `noise set/pause/preset/timer` send).
-        for (request, expected) in [(#"{"command":"setMaster","volume":0.6}"#, "double 0.6"),
-                                    (#"{"command":"pause"}"#, "\"Paused\""), (#"{"command":"resume"}"#, "\"Playing\""),
-                                    (#"{"command":"preset","id":"ocean","crossfadeSeconds":2}"#, "preset/ocean"),
-                                    (#"{"command":"timer","seconds":120,"fadeSeconds":10}"#, "int64 120000000"),
-                                    (#"{"command":"timer","seconds":null}"#, "xesam:title")] {
+        for (request, expected) in [
+            (#"{"command":"setMaster","volume":0.6}"#, "double 0.6"),
+            (#"{"command":"pause"}"#, "\"Paused\""), (#"{"command":"resume"}"#, "\"Playing\""),
+            (#"{"command":"preset","id":"ocean","crossfadeSeconds":2}"#, "preset/ocean"),
+            (#"{"command":"timer","seconds":120,"fadeSeconds":10}"#, "int64 120000000"),
+            (#"{"command":"timer","seconds":null}"#, "xesam:title"),
+        ] {
             let t = try rig.control(request)
-            let signal = try #require(Self.changed(monitor, after: t, containing: expected), "\(request): \(monitor.text.suffix(1500))")
+            let signal = try #require(
+                Self.changed(monitor, after: t, containing: expected), "\(request): \(monitor.text.suffix(1500))")
             latencies.append(("socket " + request, signal.time - t))
         }
-        for (what, seconds) in latencies { print("PropertiesChanged after \(what): \(String(format: "%.1f", seconds * 1000)) ms") }
+        for (what, seconds) in latencies {
+            print("PropertiesChanged after \(what): \(String(format: "%.1f", seconds * 1000)) ms")
+        }
         let worst = latencies.map(\.1).max() ?? 1
-        print("PropertiesChanged worst latency: \(String(format: "%.1f", worst * 1000)) ms over \(latencies.count) changes")
+        print(
+            "PropertiesChanged worst latency: \(String(format: "%.1f", worst * 1000)) ms over \(latencies.count) changes"
+        )
         #expect(worst < 0.1, "\(latencies)")
         #expect(try rig.noise(["stop"]).status == 0)
         #expect(player.waitForExit(10) == 0)
@@ -309,10 +358,14 @@ import TestSupport
     @Test func noBusPlaysUnchangedWithOneInfoLine() throws {
         let rig = try Rig()
         defer { rig.stop() }
-        let player = try rig.play(["--preset", "brown"], extra: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(rig.pulse.directory.path)/no-bus"])
+        let player = try rig.play(
+            ["--preset", "brown"], extra: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(rig.pulse.directory.path)/no-bus"])
         defer { rig.reap(player) }
         #expect(player.waitForStderr(20) { $0.contains("MPRIS: no session bus") }, "\(player.stderrText) \(rig.env)")
-        #expect(rig.waitFor("status.json") { $0["state"] as? String == "playing" && ($0["levelDbfs"] as? Double ?? -120) > -60 })
+        #expect(
+            rig.waitFor("status.json") {
+                $0["state"] as? String == "playing" && ($0["levelDbfs"] as? Double ?? -120) > -60
+            })
         #expect(try rig.noise(["pause"]).status == 0)
         #expect(rig.waitFor("status.json") { $0["state"] as? String == "paused" })
         #expect(try rig.noise(["stop"]).status == 0)
@@ -344,18 +397,27 @@ import TestSupport
         #expect(rig.waitForName(), "\(first.stderrText)")
         // A second user session's player on the same bus: its own socket and store.
         let other = rig.pulse.directory.appendingPathComponent("other")
-        try FileManager.default.createDirectory(at: other.appendingPathComponent("run"), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        let second = try rig.play(["--preset", "ocean"], extra: [
-            "XDG_RUNTIME_DIR": other.appendingPathComponent("run").path, "WIDGETWEAVER_HOME": other.appendingPathComponent("store").path,
-            "PULSE_SERVER": "unix:\(rig.pulse.directory.path)/run/pulse/native"])
+        try FileManager.default.createDirectory(
+            at: other.appendingPathComponent("run"), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        let second = try rig.play(
+            ["--preset", "ocean"],
+            extra: [
+                "XDG_RUNTIME_DIR": other.appendingPathComponent("run").path,
+                "WIDGETWEAVER_HOME": other.appendingPathComponent("store").path,
+                "PULSE_SERVER": "unix:\(rig.pulse.directory.path)/run/pulse/native",
+            ])
         defer { rig.reap(second) }
         let instance = "org.mpris.MediaPlayer2.widgetweaver.instance\(second.processIdentifier)"
         #expect(rig.waitForName(instance + "'"), "\(second.stderrText)")
-        let title = try rig.bus.run("/usr/bin/playerctl", ["-p", "widgetweaver.instance\(second.processIdentifier)", "metadata", "xesam:title"])
+        let title = try rig.bus.run(
+            "/usr/bin/playerctl", ["-p", "widgetweaver.instance\(second.processIdentifier)", "metadata", "xesam:title"])
         #expect(title.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "Ocean")
-        let entry = try rig.gdbus("org.freedesktop.DBus.Properties.Get", ["org.mpris.MediaPlayer2", "DesktopEntry"], name: instance)
-        #expect(entry.status != 0 && entry.stderrText.contains("UnknownProperty"), "\(entry.stdoutText) \(entry.stderrText)")
+        let entry = try rig.gdbus(
+            "org.freedesktop.DBus.Properties.Get", ["org.mpris.MediaPlayer2", "DesktopEntry"], name: instance)
+        #expect(
+            entry.status != 0 && entry.stderrText.contains("UnknownProperty"), "\(entry.stdoutText) \(entry.stderrText)"
+        )
         // Quit stops like `noise stop`.
         #expect(try rig.gdbus("org.mpris.MediaPlayer2.Quit", [], name: instance).status == 0)
         #expect(second.waitForExit(10) == 0)
@@ -377,7 +439,8 @@ import TestSupport
         let rec = try recorder.stop()
         #expect(TestRender.rms(rec.channels[0][...]) > 0.005, "no sound after the bus went away")
         #expect(try rig.noise(["set", "--master", "0.4"]).status == 0)
-        #expect(rig.waitFor("status.json") { $0["state"] as? String == "playing" && $0["masterVolume"] as? Double == 0.4 })
+        #expect(
+            rig.waitFor("status.json") { $0["state"] as? String == "playing" && $0["masterVolume"] as? Double == 0.4 })
         #expect(try rig.noise(["stop"]).status == 0)
         #expect(player.waitForExit(10) == 0)
     }
@@ -397,20 +460,34 @@ extension MPRISTests {
         let start = Date()
         #expect(rig.waitForName(), "not back on the restarted bus: \(player.stderrText)")
         print("rejoined the restarted bus after \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
-        #expect(player.waitForStderr(5) { $0.contains("MPRIS: back on the session bus as org.mpris.MediaPlayer2.widgetweaver.") },
-                "\(player.stderrText)")
+        #expect(
+            player.waitForStderr(5) {
+                $0.contains("MPRIS: back on the session bus as org.mpris.MediaPlayer2.widgetweaver.")
+            },
+            "\(player.stderrText)")
         #expect(try rig.playerctl(["status"]) == "Playing")
         try rig.playerctl(["pause"])
         #expect(rig.waitFor("status.json") { $0["state"] as? String == "paused" })
-        let volume = try rig.bus.run("/usr/bin/busctl", ["--user", "set-property", "org.mpris.MediaPlayer2.widgetweaver", "/org/mpris/MediaPlayer2",
-                                                         Self.player, "Volume", "d", "0.4"])
+        let volume = try rig.bus.run(
+            "/usr/bin/busctl",
+            [
+                "--user", "set-property", "org.mpris.MediaPlayer2.widgetweaver", "/org/mpris/MediaPlayer2",
+                Self.player, "Volume", "d", "0.4",
+            ])
         #expect(volume.status == 0, "\(volume.stderrText)")
         #expect(rig.waitFor("status.json") { $0["masterVolume"] as? Double == 0.4 })
-        let read = try rig.bus.run("/usr/bin/busctl", ["--user", "get-property", "org.mpris.MediaPlayer2.widgetweaver", "/org/mpris/MediaPlayer2", Self.player, "PlaybackStatus"])
+        let read = try rig.bus.run(
+            "/usr/bin/busctl",
+            [
+                "--user", "get-property", "org.mpris.MediaPlayer2.widgetweaver", "/org/mpris/MediaPlayer2", Self.player,
+                "PlaybackStatus",
+            ])
         #expect(read.stdoutText.contains("\"Paused\""), "\(read.stdoutText) \(read.stderrText)")
         // A second restart is survived as well.
         try rig.bus.restart()
-        #expect(player.waitForStderr(20) { $0.components(separatedBy: "MPRIS: back on the session bus").count == 3 }, "\(player.stderrText)")
+        #expect(
+            player.waitForStderr(20) { $0.components(separatedBy: "MPRIS: back on the session bus").count == 3 },
+            "\(player.stderrText)")
         #expect(try rig.playerctl(["status"]) == "Paused")
         #expect(try rig.noise(["stop"]).status == 0)
         #expect(player.waitForExit(10) == 0)
@@ -433,7 +510,9 @@ extension MPRISTests {
         #expect(p1 >= 0 && p2 > p1 && p2 <= 4, "positions \(p1), \(p2)")
         #expect(player.waitForExit(15) == 0, "\(player.stderrText)")
         #expect(player.stderrText.contains("Sleep timer ended."))
-        #expect(monitor.waitFor(2) { $0.member == "PropertiesChanged" && $0.body.contains("\"Stopped\"") } != nil, "\(monitor.text.suffix(1500))")
+        #expect(
+            monitor.waitFor(2) { $0.member == "PropertiesChanged" && $0.body.contains("\"Stopped\"") } != nil,
+            "\(monitor.text.suffix(1500))")
         #expect(try !rig.names().contains("widgetweaver"))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `noise play` through a private PipeWire (pipewire + wireplumber + pipewire-pulse), read back
 /// from the null sink's monitor and compared with the render, as the PulseAudio test does.
@@ -11,8 +11,11 @@ import TestSupport
         print("server: \(server.serverName)")
         let recorder = try server.record(to: server.directory.appendingPathComponent("rec.wav"))
         let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s"]
-        let env = server.environment.merging(["WIDGETWEAVER_HOME": server.directory.appendingPathComponent("store").path]) { $1 }
-        let r = try Products.run("noise", ["play", "--fade-in", "0", "--output", "pulse", "--device", "test"] + args, environment: env)
+        let env = server.environment.merging([
+            "WIDGETWEAVER_HOME": server.directory.appendingPathComponent("store").path
+        ]) { $1 }
+        let r = try Products.run(
+            "noise", ["play", "--fade-in", "0", "--output", "pulse", "--device", "test"] + args, environment: env)
         Thread.sleep(forTimeInterval: 0.3)
         let rec = try recorder.stop()
         #expect(r.status == 0, "\(r.stderrText)")
@@ -21,7 +24,7 @@ import TestSupport
         let reference = try PlaybackTests.render(args)
         let renderActive = PlaybackTests.active(reference.channels[0]).count
         print("pipewire: recorded \(rec.frameCount) frames, active \(played.count), render active \(renderActive)")
-        #expect(abs(played.count - renderActive) < 480)   // all of it, within 10 ms: nothing lost, nothing added
+        #expect(abs(played.count - renderActive) < 480)  // all of it, within 10 ms: nothing lost, nothing added
 
         // Level and spectrum of the steady part (0.5…2.5 s) match the render.
         let (levelDiff, worstBand) = PlaybackTests.steadyDifference(played: played, reference: reference.channels[0])
@@ -30,8 +33,12 @@ import TestSupport
         #expect(worstBand < 1.5)
         // No gaps: every 10 ms window of the whole played span (timer fade excluded) carries sound.
         let steady = Array(played.prefix(3 * 48000))
-        let quietest = stride(from: 0, to: steady.count - 480, by: 480).map { TestRender.db(TestRender.rms(steady[$0..<($0 + 480)])) }.min()!
-        print("pipewire: quietest 10 ms window \(quietest - TestRender.db(TestRender.rms(steady[...]))) dB against the mean")
+        let quietest = stride(from: 0, to: steady.count - 480, by: 480).map {
+            TestRender.db(TestRender.rms(steady[$0..<($0 + 480)]))
+        }.min()!
+        print(
+            "pipewire: quietest 10 ms window \(quietest - TestRender.db(TestRender.rms(steady[...]))) dB against the mean"
+        )
         #expect(quietest > TestRender.db(TestRender.rms(steady[...])) - 20)
         #expect(played.map { abs($0) }.max()! < 0.966)
         // PipeWire passes the samples through (same rate, volume 1): find the render in the recording.

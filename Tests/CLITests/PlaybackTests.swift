@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `noise play` through real PulseAudio and ALSA, read back from the server's monitor and from
 /// ALSA's `file` plugin, and compared with the headless render of the same mix and seed.
@@ -24,7 +24,9 @@ import TestSupport
         defer { server.stop() }
         let recorder = try server.record(to: server.directory.appendingPathComponent("rec.wav"))
         let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s"]
-        let env = server.environment.merging(["WIDGETWEAVER_HOME": server.directory.appendingPathComponent("store").path]) { $1 }
+        let env = server.environment.merging([
+            "WIDGETWEAVER_HOME": server.directory.appendingPathComponent("store").path
+        ]) { $1 }
         let r = try Products.run("noise", ["play", "--fade-in", "0"] + args, environment: env)
         Thread.sleep(forTimeInterval: 0.3)
         let rec = try recorder.stop()
@@ -32,8 +34,10 @@ import TestSupport
         #expect(r.stderrText.contains("on pulse (default sink)"))
         let played = Self.active(rec.channels[0])
         let reference = try Self.render(args)
-        print("recorded \(rec.frameCount) frames, active \(played.count), render active \(Self.active(reference.channels[0]).count)")
-        #expect(abs(played.count - Self.active(reference.channels[0]).count) < 480)   // all of it, within 10 ms
+        print(
+            "recorded \(rec.frameCount) frames, active \(played.count), render active \(Self.active(reference.channels[0]).count)"
+        )
+        #expect(abs(played.count - Self.active(reference.channels[0]).count) < 480)  // all of it, within 10 ms
 
         // Level and spectrum of the steady part (0.5…2.5 s) match the render.
         let a = Array(played.dropFirst(24000).prefix(96000))
@@ -42,17 +46,23 @@ import TestSupport
         #expect(abs(levelDiff) < 0.5)
         #expect(worstBand < 1.5)
         // No dropouts: every 10 ms window of the steady part carries sound.
-        let quietest = stride(from: 0, to: a.count - 480, by: 480).map { TestRender.db(TestRender.rms(a[$0..<($0 + 480)])) }.min()!
+        let quietest = stride(from: 0, to: a.count - 480, by: 480).map {
+            TestRender.db(TestRender.rms(a[$0..<($0 + 480)]))
+        }.min()!
         #expect(quietest > TestRender.db(TestRender.rms(a[...])) - 20)
         // No clipping.
         #expect(played.map { abs($0) }.max()! < 0.966)
         // The server got the very samples we rendered (s16 both ways): find the render in the recording.
-        #expect(Self.renderOffset(reference.channels[0], in: rec.channels[0]) != nil, "the rendered samples were not found in the recording")
+        #expect(
+            Self.renderOffset(reference.channels[0], in: rec.channels[0]) != nil,
+            "the rendered samples were not found in the recording")
     }
 
     /// Level (dB) and worst third-octave band (dB, 100 Hz–10 kHz) between the steady part
     /// (0.5…2.5 s) of what was played and of the render.
-    static func steadyDifference(played: ArraySlice<Float>, reference: [Float]) -> (levelDb: Double, worstBandDb: Double) {
+    static func steadyDifference(played: ArraySlice<Float>, reference: [Float]) -> (
+        levelDb: Double, worstBandDb: Double
+    ) {
         let a = Array(played.dropFirst(24000).prefix(96000)), b = Array(reference[24000..<120000])
         let levelDiff = TestRender.db(TestRender.rms(a[...])) - TestRender.db(TestRender.rms(b[...]))
         let bands = Spectrum.bandCentres(from: 100, to: 10000, perOctave: 3)
@@ -68,7 +78,9 @@ import TestSupport
     /// to one step, and scale differently by up to |x| of a step.
     static func renderOffset(_ reference: [Float], in recorded: [Float]) -> Int? {
         let probe = Array(reference[30000..<30064])
-        return (0..<(recorded.count - 64)).first { i in (0..<64).allSatisfy { abs(recorded[i + $0] - probe[$0]) <= 2.0 / 32767 } }
+        return (0..<(recorded.count - 64)).first { i in
+            (0..<64).allSatisfy { abs(recorded[i + $0] - probe[$0]) <= 2.0 / 32767 }
+        }
     }
 
     @Test func playsThroughALSAAndWritesExactlyTheRender() throws {
@@ -76,10 +88,13 @@ import TestSupport
         let raw = dir.appendingPathComponent("alsa-out.raw").path
         let conf = dir.appendingPathComponent("asound-ci.conf")
         try Data("pcm.ciwav { type file slave.pcm \"null\" file \"\(raw)\" format \"raw\" }\n".utf8).write(to: conf)
-        let env = ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf.path)", "XDG_RUNTIME_DIR": dir.path,
-                   "WIDGETWEAVER_HOME": dir.appendingPathComponent("store").path]
+        let env = [
+            "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf.path)", "XDG_RUNTIME_DIR": dir.path,
+            "WIDGETWEAVER_HOME": dir.appendingPathComponent("store").path,
+        ]
         let args = ["--preset", "ocean", "--seed", "11", "--timer", "3s", "--fade", "1s"]
-        let r = try Products.run("noise", ["play", "--output", "alsa", "--device", "ciwav", "--fade-in", "0"] + args, environment: env)
+        let r = try Products.run(
+            "noise", ["play", "--output", "alsa", "--device", "ciwav", "--fade-in", "0"] + args, environment: env)
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stderrText.contains("alsa (ciwav)"))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
@@ -92,14 +107,19 @@ import TestSupport
         // the live chain must not depend on how the device asks for audio).
         let worst = zip(played, interleaved).map { abs($0 - $1) }.max() ?? 0
         print("ALSA against the render: largest sample difference \(worst)")
-        #expect(worst == 0, "ALSA received different samples than the render: \(firstDifference(played, interleaved) ?? "")")
+        #expect(
+            worst == 0, "ALSA received different samples than the render: \(firstDifference(played, interleaved) ?? "")"
+        )
     }
 
     @Test func noServerAndNoDeviceIsAClearError() throws {
         let empty = try Products.temporaryDirectory("nothing")
-        let r = try Products.run("noise", ["play", "--preset", "pink"],
-                                 environment: ["XDG_RUNTIME_DIR": empty.path, "HOME": empty.path, "PULSE_SERVER": "unix:\(empty.path)/none",
-                                                "WIDGETWEAVER_HOME": empty.appendingPathComponent("store").path])
+        let r = try Products.run(
+            "noise", ["play", "--preset", "pink"],
+            environment: [
+                "XDG_RUNTIME_DIR": empty.path, "HOME": empty.path, "PULSE_SERVER": "unix:\(empty.path)/none",
+                "WIDGETWEAVER_HOME": empty.appendingPathComponent("store").path,
+            ])
         #expect(r.status != 0)
         #expect(r.stderrText.contains("pulse"), "\(r.stderrText)")
         #expect(r.stderrText.contains("alsa"))
@@ -108,8 +128,9 @@ import TestSupport
 
     @Test func serverKilledMidPlayIsReportedAndGivesUp() throws {
         let server = try PulseServer()
-        let player = try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0", "--retry-for", "2s"],
-                                 environment: server.environment.merging(["WIDGETWEAVER_HOME": server.directory.path + "/store"]) { $1 })
+        let player = try Spawned(
+            "noise", ["play", "--preset", "pink", "--fade-in", "0", "--retry-for", "2s"],
+            environment: server.environment.merging(["WIDGETWEAVER_HOME": server.directory.path + "/store"]) { $1 })
         #expect(player.waitForStderr(5) { $0.contains("Playing") })
         Thread.sleep(forTimeInterval: 1)
         server.kill()
@@ -123,8 +144,9 @@ import TestSupport
     @Test func serverBackWithinTheWindowResumesPlayback() throws {
         let server = try PulseServer()
         defer { server.stop() }
-        let player = try Spawned("noise", ["play", "--preset", "brown", "--fade-in", "0", "--retry-for", "20s"],
-                                 environment: server.environment.merging(["WIDGETWEAVER_HOME": server.directory.path + "/store"]) { $1 })
+        let player = try Spawned(
+            "noise", ["play", "--preset", "brown", "--fade-in", "0", "--retry-for", "20s"],
+            environment: server.environment.merging(["WIDGETWEAVER_HOME": server.directory.path + "/store"]) { $1 })
         #expect(player.waitForStderr(5) { $0.contains("Playing") })
         Thread.sleep(forTimeInterval: 1)
         server.kill()
@@ -143,5 +165,5 @@ import TestSupport
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A real player on a private PulseAudio server, driven from other processes the way a user's
 /// shells, status bars and login scripts drive it.
@@ -26,7 +26,7 @@ import TestSupport
         #expect(player.waitForStderr(5) { $0.contains("Playing") }, "\(player.stderrText)")
         let s = try #require(rig.waitForStatus { $0["state"] as? String == "playing" && $0["levelDbfs"] is Double })
         #expect(s["presetID"] as? String == "sleep" && s["presetName"] as? String == "Sleep")
-        #expect(s["masterVolume"] as? Double == 0.9)   // the presets' shared reference master
+        #expect(s["masterVolume"] as? Double == 0.9)  // the presets' shared reference master
         #expect((s["layers"] as? [Any])?.count == 2)
         #expect((s["output"] as? [String: Any])?["backend"] as? String == "pulse")
         #expect(s["underruns"] as? Int == 0)
@@ -36,7 +36,8 @@ import TestSupport
         #expect(level < -10 && level > -80)
         // Alive without rewriting the store: the heartbeat beside the control socket holds its pid
         // (QuietPlayerTests checks that nothing is written while steady).
-        let heartbeat = URL(fileURLWithPath: rig.env["XDG_RUNTIME_DIR"]!).appendingPathComponent("widgetweaver/noise.heartbeat")
+        let heartbeat = URL(fileURLWithPath: rig.env["XDG_RUNTIME_DIR"]!).appendingPathComponent(
+            "widgetweaver/noise.heartbeat")
         #expect((try? String(contentsOf: heartbeat, encoding: .utf8)) == "\(player.processIdentifier)\n")
 
         let bar = try rig.noise(["status", "--format", "waybar"])
@@ -69,14 +70,19 @@ import TestSupport
         #expect(saved.status == 0, "\(saved.stderrText)")
         #expect(try rig.noise(["preset", "mine"]).status == 0)
         let toggle = try rig.noise(["toggle"])
-        #expect(toggle.status == 0 && toggle.stdoutText.contains("in the background"), "\(toggle.stdoutText)\(toggle.stderrText)")
-        let s = try #require(rig.waitForStatus(8) { $0["state"] as? String == "playing" && $0["presetID"] as? String == "mine" })
+        #expect(
+            toggle.status == 0 && toggle.stdoutText.contains("in the background"),
+            "\(toggle.stdoutText)\(toggle.stderrText)")
+        let s = try #require(
+            rig.waitForStatus(8) { $0["state"] as? String == "playing" && $0["presetID"] as? String == "mine" })
         let pid = Int32(try #require(s["pid"] as? Int))
         defer { kill(pid, SIGKILL) }
         let deleted = try rig.noise(["presets", "delete", "mine"])
         #expect(deleted.status == 0, "\(deleted.stderrText)")
         #expect(rig.waitForStatus(2) { $0["presetID"] as? String == nil && $0["state"] as? String == "playing" } != nil)
-        let last = try JSONSerialization.jsonObject(with: Data(contentsOf: rig.store.appendingPathComponent("last-mix.json"))) as! [String: Any]
+        let last =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: rig.store.appendingPathComponent("last-mix.json")))
+            as! [String: Any]
         #expect(last["presetID"] as? String == nil, "\(last)")
         #expect(!(try rig.noise(["status"]).stdoutText.contains("(preset mine)")))
         #expect(try rig.noise(["stop"]).status == 0)
@@ -91,18 +97,28 @@ import TestSupport
         let rig = try Rig()
         defer { rig.server.stop() }
         let player = try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0"], environment: rig.env)
-        defer { _ = try? rig.noise(["stop"]); _ = player.waitForExit(10) }
+        defer {
+            _ = try? rig.noise(["stop"])
+            _ = player.waitForExit(10)
+        }
         #expect(player.waitForStderr(5) { $0.contains("Playing") }, "\(player.stderrText)")
         let shorten = try rig.noise(["timer", "-15m"])
-        #expect(shorten.status != 0 && shorten.stderrText.contains("no sleep timer is running"), "\(shorten.stderrText)")
+        #expect(
+            shorten.status != 0 && shorten.stderrText.contains("no sleep timer is running"), "\(shorten.stderrText)")
         let plus = try rig.noise(["timer", "+15m"])
         #expect(plus.status == 0, "\(plus.stderrText)")
-        #expect(rig.waitForStatus { ($0["timerRemainingSeconds"] as? Double).map { (895...900).contains($0) } ?? false } != nil)
+        #expect(
+            rig.waitForStatus { ($0["timerRemainingSeconds"] as? Double).map { (895...900).contains($0) } ?? false }
+                != nil)
         #expect(try rig.noise(["timer", "+15m"]).status == 0)
-        #expect(rig.waitForStatus { ($0["timerRemainingSeconds"] as? Double).map { (1795...1800).contains($0) } ?? false } != nil)
+        #expect(
+            rig.waitForStatus { ($0["timerRemainingSeconds"] as? Double).map { (1795...1800).contains($0) } ?? false }
+                != nil)
         let minus = try rig.noise(["timer", "-15m", "--fade", "10s"])
         #expect(minus.status == 0 && minus.stdoutText.contains("stops in"), "\(minus.stderrText)")
-        #expect(rig.waitForStatus { ($0["timerRemainingSeconds"] as? Double).map { (895...900).contains($0) } ?? false } != nil)
+        #expect(
+            rig.waitForStatus { ($0["timerRemainingSeconds"] as? Double).map { (895...900).contains($0) } ?? false }
+                != nil)
         let tooFar = try rig.noise(["timer", "-20m"])
         #expect(tooFar.status != 0 && tooFar.stderrText.contains("would end it now"), "\(tooFar.stderrText)")
         let two = try rig.noise(["timer", "+5m", "+5m"])
@@ -115,10 +131,15 @@ import TestSupport
         let rig = try Rig()
         defer { rig.server.stop() }
         let player = try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0"], environment: rig.env)
-        defer { _ = try? rig.noise(["stop"]); _ = player.waitForExit(10) }
+        defer {
+            _ = try? rig.noise(["stop"])
+            _ = player.waitForExit(10)
+        }
         #expect(player.waitForStderr(5) { $0.contains("Playing") }, "\(player.stderrText)")
         let switched = try rig.noise(["set", "--preset", "ocean", "--fade", "1s"])
-        #expect(switched.status == 0 && switched.stdoutText.contains("Switching to Ocean (ocean)"), "\(switched.stderrText)")
+        #expect(
+            switched.status == 0 && switched.stdoutText.contains("Switching to Ocean (ocean)"), "\(switched.stderrText)"
+        )
         #expect(rig.waitForStatus { $0["presetID"] as? String == "ocean" } != nil)
         let alone = try rig.noise(["set", "--fade", "1s"])
         #expect(alone.status != 0 && alone.stderrText.contains("'--fade' goes with '--preset'"), "\(alone.stderrText)")
@@ -133,23 +154,31 @@ import TestSupport
         defer { rig.server.stop() }
         let player = try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0"], environment: rig.env)
         #expect(player.waitForStderr(5) { $0.contains("Playing") })
-        #expect(try rig.noise(["set", "--layer", "1", "--colour", "1.6", "--low-cut", "100", "--eq-high", "-4"]).status == 0)
+        #expect(
+            try rig.noise(["set", "--layer", "1", "--colour", "1.6", "--low-cut", "100", "--eq-high", "-4"]).status == 0
+        )
         #expect(try rig.noise(["set", "--master", "0.5"]).status == 0)
         player.signal(SIGINT)
         #expect(player.waitForExit(10) == 0)
 
         let expected = rig.server.directory.appendingPathComponent("expected.json")
-        try Data(#"{"name":"Pink","masterVolume":0.5,"layers":[{"volume":0.99,"colour":1.6,"lowCutHz":100,"eq":{"highDb":-4}}]}"#.utf8)
-            .write(to: expected)
+        try Data(
+            #"{"name":"Pink","masterVolume":0.5,"layers":[{"volume":0.99,"colour":1.6,"lowCutHz":100,"eq":{"highDb":-4}}]}"#
+                .utf8
+        )
+        .write(to: expected)
         let a = rig.server.directory.appendingPathComponent("last.wav").path
         let b = rig.server.directory.appendingPathComponent("expected.wav").path
         let r1 = try rig.noise(["render", "--mix", "last", "--duration", "2s", "--seed", "3", "-o", a])
         let r2 = try rig.noise(["render", "--mix", expected.path, "--duration", "2s", "--seed", "3", "-o", b])
         #expect(r1.status == 0 && r2.status == 0, "\(r1.stderrText) \(r2.stderrText)")
-        let difference = firstDifference(try Data(contentsOf: URL(fileURLWithPath: a)), try Data(contentsOf: URL(fileURLWithPath: b)))
+        let difference = firstDifference(
+            try Data(contentsOf: URL(fileURLWithPath: a)), try Data(contentsOf: URL(fileURLWithPath: b)))
         #expect(difference == nil, "the Last Mix renders differently from the mix that played: \(difference ?? "")")
         // Ctrl-C ended it on purpose: a login would not resume it.
-        let last = try JSONSerialization.jsonObject(with: Data(contentsOf: rig.store.appendingPathComponent("last-mix.json"))) as! [String: Any]
+        let last =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: rig.store.appendingPathComponent("last-mix.json")))
+            as! [String: Any]
         #expect(last["wasPlaying"] as? Bool == false)
     }
 
@@ -178,5 +207,5 @@ import TestSupport
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

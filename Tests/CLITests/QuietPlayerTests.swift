@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A real player on a private PulseAudio (issue 12 point 6, issue 16): quiet while steady, still
 /// prompt on change, honest when its output is lost, and a stream the server can classify.
@@ -13,18 +14,24 @@ import TestSupport
         let env: [String: String]
         let store: URL
         var statusURL: URL { store.appendingPathComponent("status.json") }
-        var heartbeatURL: URL { URL(fileURLWithPath: env["XDG_RUNTIME_DIR"]!).appendingPathComponent("widgetweaver/noise.heartbeat") }
+        var heartbeatURL: URL {
+            URL(fileURLWithPath: env["XDG_RUNTIME_DIR"]!).appendingPathComponent("widgetweaver/noise.heartbeat")
+        }
 
         init() throws {
             server = try PulseServer()
             store = server.directory.appendingPathComponent("store")
-            env = server.environment.merging(["WIDGETWEAVER_HOME": store.path, "XDG_CONFIG_HOME": server.directory.appendingPathComponent("config").path]) { $1 }
+            env = server.environment.merging([
+                "WIDGETWEAVER_HOME": store.path,
+                "XDG_CONFIG_HOME": server.directory.appendingPathComponent("config").path,
+            ]) { $1 }
         }
 
         func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }
 
         func play(_ args: [String]) throws -> Spawned {
-            let player = try Spawned("noise", ["play", "--fade-in", "0", "--latency", "150ms"] + args, environment: env)
+            let player = try Spawned(
+                "noise", ["play", "--fade-in", "0", "--latency", "150ms"] + args, environment: env)
             #expect(player.waitForStderr(20) { $0.contains("Playing") }, "\(player.stderrText)")
             return player
         }
@@ -46,7 +53,7 @@ import TestSupport
         // 16 (10): whole seconds.
         let remaining = try #require(first["timerRemainingSeconds"] as? Double)
         #expect(remaining == remaining.rounded() && remaining > 590 && remaining <= 600)
-        Thread.sleep(forTimeInterval: 1.5)   // let start-up writes (Last Mix) settle
+        Thread.sleep(forTimeInterval: 1.5)  // let start-up writes (Last Mix) settle
         let before = try #require(Self.stamp(rig.statusURL))
         let entries = try FileManager.default.contentsOfDirectory(atPath: rig.store.path).sorted()
         let storeStamps = entries.map { Self.stamp(rig.store.appendingPathComponent($0))?.mtime }
@@ -55,7 +62,9 @@ import TestSupport
         let after = try #require(Self.stamp(rig.statusURL))
         #expect(after.inode == before.inode && after.mtime == before.mtime, "status.json was rewritten while steady")
         #expect(try FileManager.default.contentsOfDirectory(atPath: rig.store.path).sorted() == entries)
-        #expect(entries.map { Self.stamp(rig.store.appendingPathComponent($0))?.mtime } == storeStamps, "a store file changed while steady")
+        #expect(
+            entries.map { Self.stamp(rig.store.appendingPathComponent($0))?.mtime } == storeStamps,
+            "a store file changed while steady")
         #expect(try #require(Self.stamp(rig.heartbeatURL)).mtime > beat.mtime, "the heartbeat did not move")
         #expect(try String(contentsOf: rig.heartbeatURL, encoding: .utf8) == "\(player.processIdentifier)\n")
         var r = try rig.noise(["status", "--json"])
@@ -87,10 +96,14 @@ import TestSupport
         let lost = rig.waitForStatus(5) { ($0["output"] as? [String: Any])?["lost"] as? Bool == true }
         #expect(lost?["state"] as? String == "playing")
         let bar = try rig.noise(["status", "--format", "waybar"])
-        #expect((try JSONSerialization.jsonObject(with: bar.stdout) as! [String: Any])["class"] as? String == "lost", "\(bar.stdoutText)")
+        #expect(
+            (try JSONSerialization.jsonObject(with: bar.stdout) as! [String: Any])["class"] as? String == "lost",
+            "\(bar.stdoutText)")
         #expect(try rig.noise(["status"]).stdoutText.contains("but the output is lost"))
         try rig.server.start()
-        #expect(rig.waitForStatus(15) { ($0["output"] as? [String: Any])?["lost"] as? Bool == false } != nil, "\(player.stderrText)")
+        #expect(
+            rig.waitForStatus(15) { ($0["output"] as? [String: Any])?["lost"] as? Bool == false } != nil,
+            "\(player.stderrText)")
         #expect(try rig.noise(["stop"]).status == 0)
         #expect(player.waitForExit(10) == 0)
     }
@@ -102,7 +115,9 @@ import TestSupport
     /// noticing; it measures 1.01x with its own main loop (docs/quiet-player.md).
     @Test func steadyPlayCostsAtMostOneAndAHalfPacats() throws {
         var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) { root = root.deletingLastPathComponent() }
+        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+            root = root.deletingLastPathComponent()
+        }
         let script = root.appendingPathComponent("scripts/measure-quiet.sh").path
         let run = try ChildProcess("/bin/bash", [script, "5", Products.url("noise").path, "pink"])
         let status = run.wait()
@@ -149,14 +164,19 @@ import TestSupport
         let rig = try Rig()
         defer { rig.server.stop() }
         var player = try rig.play([])
-        #expect(rig.waitForStatus { $0["presetID"] as? String == "sleep" && $0["state"] as? String == "playing" } != nil, "\(player.stderrText)")
+        #expect(
+            rig.waitForStatus { $0["presetID"] as? String == "sleep" && $0["state"] as? String == "playing" } != nil,
+            "\(player.stderrText)")
         #expect(try rig.noise(["toggle"]).stdoutText == "Paused.\n")
         #expect(rig.waitForStatus(1) { $0["state"] as? String == "paused" } != nil)
         #expect(try rig.noise(["toggle"]).stdoutText == "Resumed.\n")
         #expect(try rig.noise(["set", "--mute"]).status == 0)
         #expect(rig.waitForStatus(1) { $0["muted"] as? Bool == true && $0["masterVolume"] as? Double == 0.9 } != nil)
         #expect(try rig.noise(["set", "--master", "-10%"]).status == 0)
-        #expect(rig.waitForStatus(1) { $0["muted"] as? Bool == false && abs(($0["masterVolume"] as? Double ?? 0) - 0.8) < 1e-9 } != nil)
+        #expect(
+            rig.waitForStatus(1) {
+                $0["muted"] as? Bool == false && abs(($0["masterVolume"] as? Double ?? 0) - 0.8) < 1e-9
+            } != nil)
         #expect(try rig.noise(["stop"]).status == 0)
         #expect(player.waitForExit(10) == 0)
         // (The presets' master is 0.9: the -23 LUFS reference level, issue 12.)

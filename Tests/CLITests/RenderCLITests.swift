@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `noise render` end to end, as a user runs it.
 @Suite struct RenderCLITests {
@@ -9,7 +9,8 @@ import TestSupport
     @Test func rendersAPresetToAValidWAV() throws {
         let dir = try temp()
         let out = dir.appendingPathComponent("sleep.wav").path
-        let r = try Products.run("noise", ["render", "--preset", "sleep", "--duration", "3s", "--seed", "7", "-o", out])
+        let r = try Products.run(
+            "noise", ["render", "--preset", "sleep", "--duration", "3s", "--seed", "7", "-o", out])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stderrText.contains("seed 7"))
         let wav = try WAVFile(path: out)
@@ -25,7 +26,8 @@ import TestSupport
         let dir = try temp()
         func render(_ seed: String, _ name: String) throws -> Data {
             let path = dir.appendingPathComponent(name).path
-            let r = try Products.run("noise", ["render", "--preset", "rain", "--duration", "2", "--seed", seed, "-o", path])
+            let r = try Products.run(
+                "noise", ["render", "--preset", "rain", "--duration", "2", "--seed", seed, "-o", path])
             #expect(r.status == 0)
             return try Data(contentsOf: URL(fileURLWithPath: path))
         }
@@ -37,16 +39,23 @@ import TestSupport
     @Test(arguments: [("s16", 16, false, 44100, 1), ("s24", 24, false, 96000, 2), ("f32", 32, true, 48000, 1)])
     func formatsRatesAndChannels(format: String, bits: Int, isFloat: Bool, rate: Int, channels: Int) throws {
         let out = try temp().appendingPathComponent("x.wav").path
-        let r = try Products.run("noise", ["render", "--preset", "pink", "--duration", "1s", "--seed", "1", "--format", format,
-                                           "--sample-rate", "\(rate)", "--channels", "\(channels)", "-o", out])
+        let r = try Products.run(
+            "noise",
+            [
+                "render", "--preset", "pink", "--duration", "1s", "--seed", "1", "--format", format,
+                "--sample-rate", "\(rate)", "--channels", "\(channels)", "-o", out,
+            ])
         #expect(r.status == 0, "\(r.stderrText)")
         let wav = try WAVFile(path: out)
-        #expect(wav.bitsPerSample == bits && wav.isFloat == isFloat && wav.sampleRate == rate && wav.channelCount == channels)
+        #expect(
+            wav.bitsPerSample == bits && wav.isFloat == isFloat && wav.sampleRate == rate
+                && wav.channelCount == channels)
         #expect(wav.frameCount == rate)
     }
 
     @Test func writesToStandardOutput() throws {
-        let r = try Products.run("noise", ["render", "--preset", "brown", "--duration", "1s", "--seed", "1", "-o", "-"])
+        let r = try Products.run(
+            "noise", ["render", "--preset", "brown", "--duration", "1s", "--seed", "1", "-o", "-"])
         #expect(r.status == 0)
         let wav = try WAVFile(r.stdout)
         #expect(wav.frameCount == 48000)
@@ -54,17 +63,23 @@ import TestSupport
 
     @Test func sleepTimerFadesToSilenceAndEndsTheFile() throws {
         let out = try temp().appendingPathComponent("t.wav").path
-        let r = try Products.run("noise", ["render", "--preset", "pink", "--duration", "20s", "--timer", "6s", "--fade", "3s",
-                                           "--seed", "1", "-o", out])
+        let r = try Products.run(
+            "noise",
+            [
+                "render", "--preset", "pink", "--duration", "20s", "--timer", "6s", "--fade", "3s",
+                "--seed", "1", "-o", out,
+            ])
         #expect(r.status == 0, "\(r.stderrText)")
         let x = try WAVFile(path: out).channels[0]
         #expect(x.count == 6 * 48000)
         let half = 24000
-        let levels: [Double] = (0..<12).map { (i: Int) -> Double in TestRender.db(TestRender.rms(x[(i * half)..<((i + 1) * half)])) }
+        let levels: [Double] = (0..<12).map { (i: Int) -> Double in
+            TestRender.db(TestRender.rms(x[(i * half)..<((i + 1) * half)]))
+        }
         print("timer fade levels: \(levels)")
-        #expect(abs(levels[0] - levels[5]) < 1)                       // steady before the fade
-        for i in 7..<levels.count { #expect(levels[i] < levels[i - 1]) } // falls all through the fade
-        #expect(TestRender.rms(x[(x.count - 480)...]) < 0.0005)         // the last 10 ms are near silence
+        #expect(abs(levels[0] - levels[5]) < 1)  // steady before the fade
+        for i in 7..<levels.count { #expect(levels[i] < levels[i - 1]) }  // falls all through the fade
+        #expect(TestRender.rms(x[(x.count - 480)...]) < 0.0005)  // the last 10 ms are near silence
     }
 
     /// Each bad mix: non-zero exit, a message naming the file, the field path and the allowed
@@ -133,8 +148,10 @@ import TestSupport
         for id in ids { #expect(list.stdoutText.contains(id)) }
         let presets = config.appendingPathComponent("widgetweaver/presets")
         try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
-        try Data(#"{"name":"My Sleep","description":"mine","layers":[{"colour":0.4}]}"#.utf8).write(to: presets.appendingPathComponent("sleep.json"))
-        let show = try Products.run("noise", ["presets", "show", "sleep", "--json"], environment: ["XDG_CONFIG_HOME": config.path])
+        try Data(#"{"name":"My Sleep","description":"mine","layers":[{"colour":0.4}]}"#.utf8).write(
+            to: presets.appendingPathComponent("sleep.json"))
+        let show = try Products.run(
+            "noise", ["presets", "show", "sleep", "--json"], environment: ["XDG_CONFIG_HOME": config.path])
         #expect(show.status == 0)
         #expect(show.stdoutText.contains("My Sleep") && show.stdoutText.contains("0.4"))
     }
@@ -142,10 +159,11 @@ import TestSupport
     /// Ctrl-C during a long render leaves a valid, shorter file.
     @Test func interruptLeavesAValidShorterFile() throws {
         let out = try temp().appendingPathComponent("long.wav").path
-        let p = try ChildProcess(Products.url("noise").path, ["render", "--preset", "sleep", "--duration", "8h", "--seed", "1", "-o", out])
+        let p = try ChildProcess(
+            Products.url("noise").path, ["render", "--preset", "sleep", "--duration", "8h", "--seed", "1", "-o", out])
         Thread.sleep(forTimeInterval: 1.0)
         p.signal(SIGINT)
-        #expect(p.wait() == 130)   // cut short, said so, and the file is still valid
+        #expect(p.wait() == 130)  // cut short, said so, and the file is still valid
         let wav = try WAVFile(path: out)
         #expect(wav.frameCount > 48000 && wav.frameCount < 8 * 3600 * 48000)
     }
@@ -163,7 +181,8 @@ import TestSupport
         let fifo = dir.appendingPathComponent("fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
         let reader = try ChildProcess("/bin/sh", ["-c", "cat '\(fifo)' > '\(dir.path)/got.wav'"])
-        let r2 = try Products.run("noise", ["render", "--preset", "pink", "--duration", "1s", "--seed", "1", "-o", fifo])
+        let r2 = try Products.run(
+            "noise", ["render", "--preset", "pink", "--duration", "1s", "--seed", "1", "-o", fifo])
         reader.wait()
         #expect(r2.status == 0, "\(r2.stderrText)")
         #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)

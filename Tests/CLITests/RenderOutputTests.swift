@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `noise render` after a new user's trial (issue 16): FLAC output, summaries that say what was
 /// written, a closed pipe as a normal end, clear messages.
@@ -14,7 +15,8 @@ import TestSupport
     /// a FLAC render holds exactly the samples of the WAV render of the same seed.
     @Test(arguments: [("flac", "s16"), ("flac24", "s24")])
     func flacDecodesToTheSamplesOfTheWAV(flacFormat: String, wavFormat: String) throws {
-        let dir = try temp(); defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try temp()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let wav = dir.appendingPathComponent("a.wav").path, flac = dir.appendingPathComponent("a.flac").path
         let common = ["render", "--preset", "ocean", "--duration", "6s", "--seed", "11", "--channels", "2"]
         var r = try Products.run("noise", common + ["--format", wavFormat, "-o", wav])
@@ -32,18 +34,23 @@ import TestSupport
         #expect(difference == nil, "decoded FLAC differs from the WAV render: \(difference ?? "")")
         let wavBytes = try FileManager.default.attributesOfItem(atPath: wav)[.size] as! Int
         let flacBytes = try FileManager.default.attributesOfItem(atPath: flac)[.size] as! Int
-        print("ocean 6 s \(flacFormat): FLAC \(flacBytes) B, WAV \(wavBytes) B, ratio \(String(format: "%.3f", Double(flacBytes) / Double(wavBytes)))")
+        print(
+            "ocean 6 s \(flacFormat): FLAC \(flacBytes) B, WAV \(wavBytes) B, ratio \(String(format: "%.3f", Double(flacBytes) / Double(wavBytes)))"
+        )
         #expect(flacBytes < wavBytes)
     }
 
     @Test func flacByNameAndToAPipe() throws {
-        let dir = try temp(); defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try temp()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let byName = dir.appendingPathComponent("night.flac").path
-        var r = try Products.run("noise", ["render", "--preset", "brown", "--duration", "2s", "--seed", "3", "-o", byName])
+        var r = try Products.run(
+            "noise", ["render", "--preset", "brown", "--duration", "2s", "--seed", "3", "-o", byName])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: byName)).prefix(4) == Data("fLaC".utf8))
         // Standard output: a stream the decoder reads from a pipe.
-        r = try Products.run("noise", ["render", "--preset", "brown", "--duration", "2s", "--seed", "3", "--format", "flac", "-o", "-"])
+        r = try Products.run(
+            "noise", ["render", "--preset", "brown", "--duration", "2s", "--seed", "3", "--format", "flac", "-o", "-"])
         #expect(r.status == 0)
         let d = try ChildProcess("/usr/bin/flac", ["-d", "-s", "-c", "-"], stdin: r.stdout)
         #expect(d.wait() == 0, "\(String(decoding: d.stderr, as: UTF8.self))")
@@ -53,9 +60,19 @@ import TestSupport
         let pipeDifference = firstDifference(channels: try WAVFile(file.stdout).channels, fromPipe.channels)
         #expect(pipeDifference == nil, "\(pipeDifference ?? "")")
         // Formats that cannot be, refused before anything is written.
-        r = try Products.run("noise", ["render", "--preset", "brown", "--duration", "1s", "--format", "flac", "-o", dir.appendingPathComponent("x.wav").path])
+        r = try Products.run(
+            "noise",
+            [
+                "render", "--preset", "brown", "--duration", "1s", "--format", "flac", "-o",
+                dir.appendingPathComponent("x.wav").path,
+            ])
         #expect(r.status == 64 && r.stderrText.contains("ends in .wav; name it .flac"))
-        r = try Products.run("noise", ["render", "--preset", "brown", "--duration", "1s", "--format", "f32", "-o", dir.appendingPathComponent("x.flac").path])
+        r = try Products.run(
+            "noise",
+            [
+                "render", "--preset", "brown", "--duration", "1s", "--format", "f32", "-o",
+                dir.appendingPathComponent("x.flac").path,
+            ])
         #expect(r.status == 64 && r.stderrText.contains("FLAC holds integers"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["night.flac"])
     }
@@ -63,7 +80,8 @@ import TestSupport
     /// 16 (13), (16), (17): the summary keeps fractions of a second, says when the timer ended
     /// the render before '--duration', and a folder as output gets a real message.
     @Test func summariesAndMessages() throws {
-        let dir = try temp(); defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try temp()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("x.wav").path
         var r = try Products.run("noise", ["render", "--preset", "pink", "--duration", "1.5s", "-o", out])
         #expect(r.stderrText.hasPrefix("Wrote 1.5s of 'pink'"), "\(r.stderrText)")
@@ -73,14 +91,18 @@ import TestSupport
         #expect(r.stderrText.contains("the sleep timer ended it at 3s, before '--duration' 5s"), "\(r.stderrText)")
         r = try Products.run("noise", ["render", "--preset", "pink", "--duration", "1s", "-o", dir.path])
         #expect(r.status == 1)
-        #expect(r.stderrText.contains("'--output' \(dir.path) is a folder; give a file name, e.g. -o \(dir.path)/sleep.wav"), "\(r.stderrText)")
+        #expect(
+            r.stderrText.contains(
+                "'--output' \(dir.path) is a folder; give a file name, e.g. -o \(dir.path)/sleep.wav"),
+            "\(r.stderrText)")
         #expect(!r.stderrText.contains("Usage: noise <subcommand>"))
     }
 
     /// 16 (14): `noise render -o - | head -c 100` printed "Broken pipe" and exited 1.
     @Test func aClosedPipeIsANormalEnd() throws {
         let noise = Products.url("noise").path
-        let script = "'\(noise)' render --preset pink --duration 30s -o - 2>\"$1\" | head -c 100 >/dev/null; echo \"${PIPESTATUS[0]}\""
+        let script =
+            "'\(noise)' render --preset pink --duration 30s -o - 2>\"$1\" | head -c 100 >/dev/null; echo \"${PIPESTATUS[0]}\""
         let err = try temp().appendingPathComponent("err").path
         let p = try ChildProcess("/bin/bash", ["-c", script, "bash", err])
         #expect(p.wait() == 0)

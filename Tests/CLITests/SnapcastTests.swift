@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Multi-room: `noise play --output pipe:PATH` feeding a real Snapcast server's pipe source, heard
 /// through a real Snapcast client writing what it plays to a file (shared/notes/desktop-and-multiroom.md).
@@ -16,13 +17,17 @@ import TestSupport
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         return withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         } == 0
     }
 
     @Test func aSnapclientPlaysWhatNoiseRenders() throws {
         for tool in ["/usr/bin/snapserver", "/usr/bin/snapclient"] {
-            try #require(FileManager.default.isExecutableFile(atPath: tool), "\(tool) is missing (make deps installs snapserver and snapclient)")
+            try #require(
+                FileManager.default.isExecutableFile(atPath: tool),
+                "\(tool) is missing (make deps installs snapserver and snapclient)")
         }
         let dir = try Products.temporaryDirectory("snap")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -30,7 +35,8 @@ import TestSupport
         #expect(mkfifo(fifo, 0o600) == 0)
         let port = try WebDriver.freePort()
         let conf = dir.appendingPathComponent("snapserver.conf")
-        try Data("""
+        try Data(
+            """
             [server]
             datadir = \(dir.path)
             [http]
@@ -41,24 +47,38 @@ import TestSupport
             port = \(port)
             source = pipe://\(fifo)?name=noise&sampleformat=48000:16:2
 
-            """.utf8).write(to: conf)
+            """.utf8
+        ).write(to: conf)
         let server = try ChildProcess("/usr/bin/snapserver", ["-c", conf.path], environment: ["HOME": dir.path])
-        defer { server.signal(SIGTERM); _ = server.wait(timeoutSeconds: 10) }
+        defer {
+            server.signal(SIGTERM)
+            _ = server.wait(timeoutSeconds: 10)
+        }
         var waited = 0.0
-        while !Self.listening(port) && waited < 10 { Thread.sleep(forTimeInterval: 0.1); waited += 0.1 }
-        try #require(Self.listening(port), "snapserver did not listen on \(port): \(String(decoding: server.stderr, as: UTF8.self))")
+        while !Self.listening(port) && waited < 10 {
+            Thread.sleep(forTimeInterval: 0.1)
+            waited += 0.1
+        }
+        try #require(
+            Self.listening(port),
+            "snapserver did not listen on \(port): \(String(decoding: server.stderr, as: UTF8.self))")
         let heard = dir.appendingPathComponent("heard.raw").path
-        let client = try ChildProcess("/usr/bin/snapclient", ["-h", "127.0.0.1", "-p", "\(port)", "--player", "file:filename=\(heard)"],
-                                      environment: ["HOME": dir.path])
-        defer { client.signal(SIGTERM); _ = client.wait(timeoutSeconds: 10) }
+        let client = try ChildProcess(
+            "/usr/bin/snapclient", ["-h", "127.0.0.1", "-p", "\(port)", "--player", "file:filename=\(heard)"],
+            environment: ["HOME": dir.path])
+        defer {
+            client.signal(SIGTERM)
+            _ = client.wait(timeoutSeconds: 10)
+        }
         Thread.sleep(forTimeInterval: 1)
 
         let args = ["--preset", "rain", "--seed", "5", "--timer", "11s", "--fade", "0s"]
         let env = ["WIDGETWEAVER_HOME": dir.appendingPathComponent("store").path, "XDG_RUNTIME_DIR": dir.path]
-        let played = try Products.run("noise", ["play", "--fade-in", "0", "--no-mpris", "--output", "pipe:\(fifo)"] + args, environment: env)
+        let played = try Products.run(
+            "noise", ["play", "--fade-in", "0", "--no-mpris", "--output", "pipe:\(fifo)"] + args, environment: env)
         #expect(played.status == 0, "\(played.stderrText)")
         #expect(played.stderrText.contains("pipe (\(fifo))"), "\(played.stderrText)")
-        Thread.sleep(forTimeInterval: 2.5)   // the client's buffer (1 s by default) plays out
+        Thread.sleep(forTimeInterval: 2.5)  // the client's buffer (1 s by default) plays out
         client.signal(SIGTERM)
         _ = client.wait(timeoutSeconds: 10)
 
@@ -74,13 +94,19 @@ import TestSupport
         let reference = try PlaybackTests.render(args)
         let heardSteady = Array(sound.dropFirst(24_000).prefix(480_000))
         let renderSteady = Array(reference.channels[0][24_000..<504_000])
-        let levelDiff = TestRender.db(TestRender.rms(heardSteady[...])) - TestRender.db(TestRender.rms(renderSteady[...]))
+        let levelDiff =
+            TestRender.db(TestRender.rms(heardSteady[...])) - TestRender.db(TestRender.rms(renderSteady[...]))
         print("snapclient vs render over 10 s: \(levelDiff) dB")
         #expect(abs(levelDiff) <= 0.1)
         // No gaps: every 10 ms window of the 10 s carries sound near the overall level.
         let overall = TestRender.db(TestRender.rms(heardSteady[...]))
-        let windows = stride(from: 0, to: heardSteady.count - 480, by: 480).map { TestRender.db(TestRender.rms(heardSteady[$0..<($0 + 480)])) }
+        let windows = stride(from: 0, to: heardSteady.count - 480, by: 480).map {
+            TestRender.db(TestRender.rms(heardSteady[$0..<($0 + 480)]))
+        }
         let gaps = windows.indices.filter { windows[$0] <= overall - 20 }
-        #expect(gaps.isEmpty, "\(gaps.count) windows of 10 ms without sound, the first at \(Double(gaps.first ?? 0) / 100 + 0.5) s; player: \(played.stderrText)")
+        #expect(
+            gaps.isEmpty,
+            "\(gaps.count) windows of 10 ms without sound, the first at \(Double(gaps.first ?? 0) / 100 + 0.5) s; player: \(played.stderrText)"
+        )
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Loudness, movement and spectrum commands end to end.
 @Suite struct SoundCLITests {
@@ -12,7 +12,9 @@ import TestSupport
         let o = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
         let lufs = try #require(o["loudnessLufs"] as? Double)
         #expect(abs(lufs + 23) <= 0.3)
-        #expect(((o["layers"] as? [[String: Any]])?.first?["movement"] as? [String: Any])?["periodSeconds"] as? Double == 10)
+        #expect(
+            ((o["layers"] as? [[String: Any]])?.first?["movement"] as? [String: Any])?["periodSeconds"] as? Double == 10
+        )
         r = try Products.run("noise", ["presets", "show", "sleep"])
         #expect(r.stdoutText.contains("loudness -23.0 LUFS"), "\(r.stdoutText)")
         r = try Products.run("noise", ["presets", "show", "wind"])
@@ -21,16 +23,21 @@ import TestSupport
 
     @Test func renderAtATargetLoudnessMeasuresIt() throws {
         let out = try temp().appendingPathComponent("p.wav").path
-        var r = try Products.run("noise", ["render", "--preset", "sleep", "--loudness", "-30", "--duration", "20s", "--seed", "3", "-o", out])
+        var r = try Products.run(
+            "noise",
+            ["render", "--preset", "sleep", "--loudness", "-30", "--duration", "20s", "--seed", "3", "-o", out])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stderrText.contains("for -30.0 LUFS"), "\(r.stderrText)")
         let measured = Loudness.integratedLufs(try WAVFile(path: out).channels)
         print("render --loudness -30: measured \(measured) LUFS")
         #expect(abs(measured + 30) <= 0.5)
 
-        r = try Products.run("noise", ["render", "--preset", "pink", "--loudness", "-10", "--duration", "1s", "-o", out])
+        r = try Products.run(
+            "noise", ["render", "--preset", "pink", "--loudness", "-10", "--duration", "1s", "-o", out])
         #expect(r.status == 1)
-        #expect(r.stderrText.contains("'--loudness': -10.0 LUFS is out of reach: at master 100% this mix measures"), "\(r.stderrText)")
+        #expect(
+            r.stderrText.contains("'--loudness': -10.0 LUFS is out of reach: at master 100% this mix measures"),
+            "\(r.stderrText)")
         r = try Products.run("noise", ["render", "--preset", "pink", "--loudness", "5", "--duration", "1s", "-o", out])
         #expect(r.status == 64)
         #expect(r.stderrText.contains("'--loudness' 5.0 is out of range; allowed -70…0 LUFS"), "\(r.stderrText)")
@@ -43,7 +50,9 @@ import TestSupport
         let out = dir.appendingPathComponent("o.wav").path
         let r = try Products.run("noise", ["render", "--mix", mix.path, "--duration", "1s", "-o", out])
         #expect(r.status == 1)
-        #expect(r.stderrText.contains("m.json: layers[0].movement.periodSeconds: 500 s is out of range; allowed 2…120 s"), "\(r.stderrText)")
+        #expect(
+            r.stderrText.contains("m.json: layers[0].movement.periodSeconds: 500 s is out of range; allowed 2…120 s"),
+            "\(r.stderrText)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
@@ -70,8 +79,9 @@ import TestSupport
         let svg = dir.appendingPathComponent("o.svg").path
         let store = try temp()
         defer { try? FileManager.default.removeItem(at: store) }
-        r = try Products.run("noise", ["spectrum", "--mix", "last", "-o", svg], environment: ["WIDGETWEAVER_HOME": store.path])
-        #expect(r.status == 1)   // no Last Mix in a fresh store
+        r = try Products.run(
+            "noise", ["spectrum", "--mix", "last", "-o", svg], environment: ["WIDGETWEAVER_HOME": store.path])
+        #expect(r.status == 1)  // no Last Mix in a fresh store
         r = try Products.run("noise", ["spectrum", "--preset", "wind", "-o", svg])
         #expect(r.status == 0)
         let svgText = try String(contentsOfFile: svg, encoding: .utf8)
@@ -86,12 +96,15 @@ import TestSupport
         let env = ["WIDGETWEAVER_HOME": dir.path, "XDG_RUNTIME_DIR": dir.path]
         var r = try Products.run("noise", ["preset", "ocean"], environment: env)
         #expect(r.status == 0, "\(r.stderrText)")
-        r = try Products.run("noise", ["set", "--layer", "1", "--movement-level", "3", "--movement-period", "12s"], environment: env)
+        r = try Products.run(
+            "noise", ["set", "--layer", "1", "--movement-level", "3", "--movement-period", "12s"], environment: env)
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stdoutText.contains("moving ±3 dB, cut ±0.6 oct every ~12 s"), "\(r.stdoutText)")
         r = try Products.run("noise", ["set", "--layer", "1", "--still"], environment: env)
         #expect(r.status == 0 && !r.stdoutText.contains("moving"), "\(r.stdoutText)")
         r = try Products.run("noise", ["set", "--layer", "1", "--movement-level", "20"], environment: env)
-        #expect(r.status == 64 && r.stderrText.contains("'--movement-level' 20 dB is out of range; allowed 0…12 dB"), "\(r.stderrText)")
+        #expect(
+            r.status == 64 && r.stderrText.contains("'--movement-level' 20 dB is out of range; allowed 0…12 dB"),
+            "\(r.stderrText)")
     }
 }

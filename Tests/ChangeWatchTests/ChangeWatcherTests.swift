@@ -1,10 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ChangeWatch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Real inotify on real folders: files written the way our store writes them (temporary file,
 /// then rename) and the way editors and shells do.
@@ -19,7 +21,9 @@ import Testing
 
         /// Waits up to `seconds` for a callback matching `predicate`; returns it and when it came.
         /// Only callbacks from index `from` on count.
-        func wait(_ seconds: Double = 3, from: Int = 0, _ predicate: (ChangeSet) -> Bool) -> (ChangeSet, ContinuousClock.Instant)? {
+        func wait(_ seconds: Double = 3, from: Int = 0, _ predicate: (ChangeSet) -> Bool) -> (
+            ChangeSet, ContinuousClock.Instant
+        )? {
             let end = ContinuousClock.now + .seconds(seconds)
             while ContinuousClock.now < end {
                 if let hit = sets.withLock({ $0.dropFirst(from).first { predicate($0.0) } }) { return hit }
@@ -38,7 +42,9 @@ import Testing
 
     /// Writes like `FileSystem.atomicWrite`: a hidden temporary in the same folder, renamed over.
     static func atomicWrite(_ text: String, to path: String) throws {
-        let tmp = ChangeWatcher.parent(path) + "/." + (path as NSString).lastPathComponent + ".tmp-\(UInt32.random(in: 0...UInt32.max))"
+        let tmp =
+            ChangeWatcher.parent(path) + "/." + (path as NSString).lastPathComponent
+            + ".tmp-\(UInt32.random(in: 0...UInt32.max))"
         try Data(text.utf8).write(to: URL(fileURLWithPath: tmp))
         #expect(rename(tmp, path) == 0)
     }
@@ -55,7 +61,10 @@ import Testing
         let file = dir + "/status.json"
         let watcher = try ChangeWatcher(files: [file])
         let collector = started(watcher)
-        defer { watcher.stop(); watcher.wait() }
+        defer {
+            watcher.stop()
+            watcher.wait()
+        }
         let before = ContinuousClock.now
         try Self.atomicWrite("{}", to: file)
         let hit = try #require(collector.wait { $0.paths.contains(file) })
@@ -72,7 +81,10 @@ import Testing
         try Data("1".utf8).write(to: URL(fileURLWithPath: file))
         let watcher = try ChangeWatcher(files: [file])
         let collector = started(watcher)
-        defer { watcher.stop(); watcher.wait() }
+        defer {
+            watcher.stop()
+            watcher.wait()
+        }
         // An in-place write (open, write, close), as `echo 2 > vars.json` does.
         let fd = open(file, O_WRONLY | O_TRUNC)
         #expect(fd >= 0)
@@ -90,7 +102,10 @@ import Testing
         let file = dir + "/last-mix.json"
         let watcher = try ChangeWatcher(files: [file])
         let collector = started(watcher)
-        defer { watcher.stop(); watcher.wait() }
+        defer {
+            watcher.stop()
+            watcher.wait()
+        }
         try Self.atomicWrite("x", to: dir + "/other.json")
         try Data("y".utf8).write(to: URL(fileURLWithPath: dir + "/last-mix.json.bak"))
         try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: false)
@@ -107,7 +122,10 @@ import Testing
         let file = dir + "/status.json"
         let watcher = try ChangeWatcher(files: [file])
         let collector = started(watcher)
-        defer { watcher.stop(); watcher.wait() }
+        defer {
+            watcher.stop()
+            watcher.wait()
+        }
         let start = ContinuousClock.now
         for i in 0..<100 { try Self.atomicWrite("\(i)", to: file) }
         let writing = start.duration(to: .now)
@@ -127,7 +145,10 @@ import Testing
         let file = dir + "/store/snapshots/weather.json"
         let watcher = try ChangeWatcher(files: [file])
         let collector = started(watcher)
-        defer { watcher.stop(); watcher.wait() }
+        defer {
+            watcher.stop()
+            watcher.wait()
+        }
         try FileManager.default.createDirectory(atPath: dir + "/store/snapshots", withIntermediateDirectories: true)
         try Self.atomicWrite("{}", to: file)
         #expect(collector.wait { $0.paths.contains(file) } != nil)
@@ -147,7 +168,10 @@ import Testing
         let images = dir + "/images"
         let watcher = try ChangeWatcher(files: [], directories: [images])
         let collector = started(watcher)
-        defer { watcher.stop(); watcher.wait() }
+        defer {
+            watcher.stop()
+            watcher.wait()
+        }
         try FileManager.default.createDirectory(atPath: images, withIntermediateDirectories: false)
         #expect(collector.wait { $0.paths.contains(images) } != nil, "the folder appearing is reported")
         try Self.atomicWrite("png", to: images + "/photo.png")
@@ -165,7 +189,10 @@ import Testing
         let watcher = try ChangeWatcher(files: [dir + "/none.json"], minuteTicks: true, clock: clock)
         let began = ContinuousClock.now
         let collector = started(watcher)
-        defer { watcher.stop(); watcher.wait() }
+        defer {
+            watcher.stop()
+            watcher.wait()
+        }
         let hit = try #require(collector.wait(5) { $0.minute != nil }, "\(collector.errors.withLock { $0 })")
         #expect(hit.0.minute == Date(timeIntervalSince1970: minute + 60))
         #expect(hit.0.paths.isEmpty)
@@ -223,7 +250,8 @@ import Testing
         let watcher = try ChangeWatcher(files: [file])
         let thrown = Mutex<Bool>(false)
         watcher.start({ _ in }, onError: { _ in })
-        watcher.stop(); watcher.wait()
+        watcher.stop()
+        watcher.wait()
         let second = try ChangeWatcher(files: [file])
         let t = Thread {
             do { try second.run { _ in throw Boom() } } catch is Boom { thrown.withLock { $0 = true } } catch {}
@@ -257,11 +285,19 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let pid = try Self.sleeper()
         var reaped = false
-        defer { if !reaped { kill(pid, SIGKILL); Self.reap(pid) } }
+        defer {
+            if !reaped {
+                kill(pid, SIGKILL)
+                Self.reap(pid)
+            }
+        }
         let watcher = try ChangeWatcher(files: [dir + "/status.json"], minuteTicks: true)
         try #require(watcher.watchProcess(pid) == .watching, "pidfd_open is unavailable on this kernel")
         let collector = started(watcher)
-        defer { watcher.stop(); watcher.wait() }
+        defer {
+            watcher.stop()
+            watcher.wait()
+        }
         usleep(200_000)
         #expect(collector.count == 0, "nothing happened yet: \(collector.all)")
         let killed = ContinuousClock.now
@@ -279,7 +315,10 @@ import Testing
         let second = try ChangeWatcher(files: [dir + "/status.json"])
         #expect(second.watchProcess(pid) == .alreadyGone)
         let early = started(second)
-        defer { second.stop(); second.wait() }
+        defer {
+            second.stop()
+            second.wait()
+        }
         #expect(early.wait(2) { $0.exitedProcess == pid } != nil)
     }
 
@@ -287,12 +326,20 @@ import Testing
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let first = try Self.sleeper(), second = try Self.sleeper(), third = try Self.sleeper()
-        defer { for p in [first, second, third] { kill(p, SIGKILL); Self.reap(p) } }
+        defer {
+            for p in [first, second, third] {
+                kill(p, SIGKILL)
+                Self.reap(p)
+            }
+        }
         let watcher = try ChangeWatcher(files: [dir + "/a"])
         #expect(watcher.watchProcess(first) == .watching)
         #expect(watcher.watchProcess(second) == .watching)
         let collector = started(watcher)
-        defer { watcher.stop(); watcher.wait() }
+        defer {
+            watcher.stop()
+            watcher.wait()
+        }
         kill(first, SIGKILL)
         usleep(300_000)
         #expect(collector.count == 0, "the first process is no longer watched: \(collector.all)")
@@ -303,7 +350,10 @@ import Testing
         #expect(unwatched.watchProcess(third) == .watching)
         unwatched.stopWatchingProcess()
         let none = started(unwatched)
-        defer { unwatched.stop(); unwatched.wait() }
+        defer {
+            unwatched.stop()
+            unwatched.wait()
+        }
         kill(third, SIGKILL)
         usleep(300_000)
         #expect(none.count == 0, "\(none.all)")
@@ -317,7 +367,10 @@ import Testing
         try watcher.wake(at: due)
         let began = ContinuousClock.now
         let collector = started(watcher)
-        defer { watcher.stop(); watcher.wait() }
+        defer {
+            watcher.stop()
+            watcher.wait()
+        }
         let hit = try #require(collector.wait(3) { $0.deadline != nil }, "\(collector.errors.withLock { $0 })")
         #expect(hit.0.deadline == due && hit.0.paths.isEmpty)
         let waited = began.duration(to: hit.1)
@@ -330,7 +383,10 @@ import Testing
         try quiet.wake(at: Date().addingTimeInterval(0.3))
         try quiet.wake(at: nil)
         let none = started(quiet)
-        defer { quiet.stop(); quiet.wait() }
+        defer {
+            quiet.stop()
+            quiet.wait()
+        }
         usleep(700_000)
         #expect(none.count == 0, "\(none.all)")
     }

@@ -1,38 +1,39 @@
 import Foundation
 import SharedStore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import DataSources
 @testable import Variables
 
 let workCalendar = """
-BEGIN:VCALENDAR\r
-VERSION:2.0\r
-PRODID:-//WidgetWeaver tests//EN\r
-X-WR-CALNAME:Work\r
-BEGIN:VEVENT\r
-UID:standup\r
-DTSTART;TZID=Europe/Dublin:20260123T100000\r
-DTEND;TZID=Europe/Dublin:20260123T101500\r
-RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR\r
-SUMMARY:Stand-up\r
-LOCATION:Room 2\r
-END:VEVENT\r
-BEGIN:VEVENT\r
-UID:review\r
-DTSTART:20260126T150000Z\r
-DURATION:PT1H\r
-SUMMARY:Design review\r
-END:VEVENT\r
-BEGIN:VEVENT\r
-UID:holiday\r
-DTSTART;VALUE=DATE:20260126\r
-SUMMARY:Team day\r
-END:VEVENT\r
-END:VCALENDAR\r
+    BEGIN:VCALENDAR\r
+    VERSION:2.0\r
+    PRODID:-//WidgetWeaver tests//EN\r
+    X-WR-CALNAME:Work\r
+    BEGIN:VEVENT\r
+    UID:standup\r
+    DTSTART;TZID=Europe/Dublin:20260123T100000\r
+    DTEND;TZID=Europe/Dublin:20260123T101500\r
+    RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR\r
+    SUMMARY:Stand-up\r
+    LOCATION:Room 2\r
+    END:VEVENT\r
+    BEGIN:VEVENT\r
+    UID:review\r
+    DTSTART:20260126T150000Z\r
+    DURATION:PT1H\r
+    SUMMARY:Design review\r
+    END:VEVENT\r
+    BEGIN:VEVENT\r
+    UID:holiday\r
+    DTSTART;VALUE=DATE:20260126\r
+    SUMMARY:Team day\r
+    END:VEVENT\r
+    END:VCALENDAR\r
 
-"""
+    """
 
 @Suite("Calendars → snapshots/calendar.json → __calendar_* keys")
 struct CalendarServiceTests {
@@ -47,18 +48,21 @@ struct CalendarServiceTests {
         let online = Mutex(true)
         let server = try LocalHTTPServer { request in
             guard online.withLock({ $0 }) else { return .json("down", status: 503) }
-            return LocalHTTPServer.Response(contentType: "text/calendar", body: Data("""
-            BEGIN:VCALENDAR\r
-            VERSION:2.0\r
-            BEGIN:VEVENT\r
-            UID:dentist\r
-            DTSTART;TZID=America/New_York:20260124T080000\r
-            DTEND;TZID=America/New_York:20260124T083000\r
-            SUMMARY:Dentist\r
-            END:VEVENT\r
-            END:VCALENDAR\r
+            return LocalHTTPServer.Response(
+                contentType: "text/calendar",
+                body: Data(
+                    """
+                    BEGIN:VCALENDAR\r
+                    VERSION:2.0\r
+                    BEGIN:VEVENT\r
+                    UID:dentist\r
+                    DTSTART;TZID=America/New_York:20260124T080000\r
+                    DTEND;TZID=America/New_York:20260124T083000\r
+                    SUMMARY:Dentist\r
+                    END:VEVENT\r
+                    END:VCALENDAR\r
 
-            """.utf8))
+                    """.utf8))
         }
         defer { server.stop() }
         let client = HTTPClient()
@@ -82,16 +86,23 @@ struct CalendarServiceTests {
         #expect(s.events.contains { $0.isAllDay && $0.title == "Team day" && $0.startDay == "2026-01-26" })
 
         // The keys pick again at the render clock: at 14:00 the dentist is over.
-        #expect(Fixtures.render("{{__calendar_next_header}}: {{__calendar_next_title}} {{__calendar_next_countdown}} · {{__calendar_next_label}} · {{__calendar_next_range}}",
-                                root: root, tz: "Europe/Dublin", locale: "en_US")
-                    // ICU 72+ puts a narrow no-break space before AM/PM.
-                    .replacingOccurrences(of: "\u{202F}", with: " ")
+        #expect(
+            Fixtures.render(
+                "{{__calendar_next_header}}: {{__calendar_next_title}} {{__calendar_next_countdown}} · {{__calendar_next_label}} · {{__calendar_next_range}}",
+                root: root, tz: "Europe/Dublin", locale: "en_US"
+            )
+            // ICU 72+ puts a narrow no-break space before AM/PM.
+            .replacingOccurrences(of: "\u{202F}", with: " ")
                 == "Next Up: Dentist 3h · In 3 hr · 1:00 PM–1:30 PM")
-        #expect(Fixtures.render("{{__calendar_next_title}} {{__calendar_next_label}} then {{__calendar_second_title}} {{__calendar_second_label}} ({{__calendar_second_countdown}})",
-                                root: root, at: now + 4.5 * 3600, tz: "Europe/Dublin", locale: "en_GB")
+        #expect(
+            Fixtures.render(
+                "{{__calendar_next_title}} {{__calendar_next_label}} then {{__calendar_second_title}} {{__calendar_second_label}} ({{__calendar_second_countdown}})",
+                root: root, at: now + 4.5 * 3600, tz: "Europe/Dublin", locale: "en_GB")
                 == "Stand-up In 2 days then Design review In 2 days (2d)")
-        #expect(Fixtures.render("{{__calendar_next_title}} {{__calendar_next_ongoing}} {{__calendar_next_ends_in_min}} {{__calendar_all_day_today}}",
-                                root: root, at: Date(timeIntervalSince1970: 1_769_421_900), tz: "Europe/Dublin")
+        #expect(
+            Fixtures.render(
+                "{{__calendar_next_title}} {{__calendar_next_ongoing}} {{__calendar_next_ends_in_min}} {{__calendar_all_day_today}}",
+                root: root, at: Date(timeIntervalSince1970: 1_769_421_900), tz: "Europe/Dublin")
                 == "Stand-up true 10 Team day")
 
         // Offline: the web calendar keeps its last download, the failure is reported.
@@ -113,31 +124,34 @@ struct CalendarServiceTests {
     @Test func badEndsAndTruncationAreEachSaidOnce() throws {
         let root = try Fixtures.store()
         let file = try Products.temporaryDirectory("ics").appendingPathComponent("broken.ics")
-        try Data("""
-        BEGIN:VCALENDAR\r
-        VERSION:2.0\r
-        BEGIN:VEVENT\r
-        UID:late\r
-        DTSTART:20260124T110000Z\r
-        DTEND:20260124T100000Z\r
-        SUMMARY:Ends before it starts\r
-        END:VEVENT\r
-        BEGIN:VEVENT\r
-        UID:garbled\r
-        DTSTART:20260124T120000Z\r
-        DTEND:2026-01-24 13:00\r
-        SUMMARY:Garbled end\r
-        END:VEVENT\r
-        BEGIN:VEVENT\r
-        UID:cut\r
-        DTSTART:20260125T090000Z\r
+        try Data(
+            """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            BEGIN:VEVENT\r
+            UID:late\r
+            DTSTART:20260124T110000Z\r
+            DTEND:20260124T100000Z\r
+            SUMMARY:Ends before it starts\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:garbled\r
+            DTSTART:20260124T120000Z\r
+            DTEND:2026-01-24 13:00\r
+            SUMMARY:Garbled end\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:cut\r
+            DTSTART:20260125T090000Z\r
 
-        """.utf8).write(to: file)
+            """.utf8
+        ).write(to: file)
         let service = CalendarService(root: root)
         let expected = [
             "line 6: DTEND 20260124T100000Z is before DTSTART 20260124T110000Z; the event is read as zero-length",
             "line 12: DTEND '2026-01-24 13:00' is not a date or date-time; the event is read as zero-length",
-            "line 15: BEGIN:VEVENT is never closed (truncated file?)"]
+            "line 15: BEGIN:VEVENT is never closed (truncated file?)",
+        ]
         // `add` says what `refresh` will (it used to say only the parser's half).
         let added = try service.add(file.path, name: "Broken", now: now, timeZone: TimeZone(identifier: "UTC")!)
         #expect(added.warnings.map(\.description) == expected)
@@ -160,30 +174,39 @@ struct CalendarServiceTests {
 
 @Suite("Steps import and goals")
 struct StepsTests {
-    func importing(_ csv: String, name: String = "steps.csv", root: StoreRoot? = nil) throws -> (StepsService.ImportReport, StoreRoot) {
+    func importing(_ csv: String, name: String = "steps.csv", root: StoreRoot? = nil) throws -> (
+        StepsService.ImportReport, StoreRoot
+    ) {
         let root = try root ?? Fixtures.store()
         let file = try Products.temporaryDirectory("steps").appendingPathComponent(name)
         try Data(csv.utf8).write(to: file)
-        let r = try StepsService(root: root).importFile(file, now: Fixtures.fetchTime, timeZone: TimeZone(identifier: "UTC")!)
+        let r = try StepsService(root: root).importFile(
+            file, now: Fixtures.fetchTime, timeZone: TimeZone(identifier: "UTC")!)
         return (r, root)
     }
 
     @Test func csvFeedsTheStepsAndActivityKeys() throws {
-        let (r, root) = try importing("""
-        date,steps,distance_m,active_min
-        2026-01-19,11000,,
-        2026-01-20,12000,8100,60
-        2026-01-21,9000,6000,40
-        2026-01-22,11000,7000,50
-        2026-01-23,12500,8800,70
-        2026-01-24,6500,4520.5,30
-        """)
+        let (r, root) = try importing(
+            """
+            date,steps,distance_m,active_min
+            2026-01-19,11000,,
+            2026-01-20,12000,8100,60
+            2026-01-21,9000,6000,40
+            2026-01-22,11000,7000,50
+            2026-01-23,12500,8800,70
+            2026-01-24,6500,4520.5,30
+            """)
         #expect(r.imported == 6 && r.today?.steps == 6500 && r.firstDate == "2026-01-19")
         try StepsService(root: root).setGoal(weekday: 10_000, weekend: 6000)
         // Saturday: the weekend goal (6,000) is met; Thu and Fri met 10,000, Wednesday did not.
-        #expect(Fixtures.render("{{__steps_today}} {{__steps_goal_today}} {{__steps_today_percent}} {{__steps_goal_hit_today}} {{__steps_streak}} {{__steps_avg_7}} {{__steps_best_day}} {{__steps_best_day_date_iso}}",
-                                root: root) == "6500 6000 108 true 3 11100 12500 2026-01-23")
-        #expect(Fixtures.render("{{__activity_steps_today}} {{__activity_distance_km}} {{__activity_distance_m}}", root: root) == "6500 4.5 4521")
+        #expect(
+            Fixtures.render(
+                "{{__steps_today}} {{__steps_goal_today}} {{__steps_today_percent}} {{__steps_goal_hit_today}} {{__steps_streak}} {{__steps_avg_7}} {{__steps_best_day}} {{__steps_best_day_date_iso}}",
+                root: root) == "6500 6000 108 true 3 11100 12500 2026-01-23")
+        #expect(
+            Fixtures.render(
+                "{{__activity_steps_today}} {{__activity_distance_km}} {{__activity_distance_m}}", root: root)
+                == "6500 4.5 4521")
 
         // A second import replaces days with the same date and keeps the others.
         let (again, _) = try importing("2026-01-24,8000\n2026-01-25,100\n", root: root)
@@ -193,13 +216,19 @@ struct StepsTests {
     }
 
     @Test(arguments: [
-        ("date,steps\n2026-01-20,12000\n2026-02-30,5\n", "steps.csv line 3, field 'date': '2026-02-30' is not a date yyyy-MM-dd between 1900 and 2999"),
+        (
+            "date,steps\n2026-01-20,12000\n2026-02-30,5\n",
+            "steps.csv line 3, field 'date': '2026-02-30' is not a date yyyy-MM-dd between 1900 and 2999"
+        ),
         ("2026-01-20,-5\n", "steps.csv line 1, field 'steps': '-5' is not a whole number in 0…200000"),
         ("2026-01-20,250000\n", "steps.csv line 1, field 'steps': '250000' is not a whole number in 0…200000"),
         ("2026-01-20,100,abc\n", "steps.csv line 1, field 'distance_m': 'abc' is not a number in 0…500000"),
         ("2026-01-20,100,10,2000\n", "steps.csv line 1, field 'active_min': '2000' is not a number in 0…1440"),
         ("2026-01-20,100\n\n2026-01-20,200\n", "steps.csv line 3, field 'date': 2026-01-20 is already on line 1"),
-        ("date,stride\n", "steps.csv line 1, field 'stride': unknown column; the columns are date, steps, distance_m, active_min"),
+        (
+            "date,stride\n",
+            "steps.csv line 1, field 'stride': unknown column; the columns are date, steps, distance_m, active_min"
+        ),
         ("# nothing\n", "steps.csv: no rows (expected lines like 2026-01-24,8532,6120,45)"),
     ])
     func badRowsNameFileLineFieldAndRange(csv: String, message: String) throws {
@@ -216,12 +245,15 @@ struct StepsTests {
     }
 
     @Test func jsonInTheSnapshotsOwnShape() throws {
-        let (r, root) = try importing("""
-        {"goalWeekday": 8000, "history": [{"date": "2026-01-22", "steps": 9000, "distanceMeters": 6100}],
-         "today": {"date": "2026-01-24", "steps": 4000}}
-        """, name: "export.json")
+        let (r, root) = try importing(
+            """
+            {"goalWeekday": 8000, "history": [{"date": "2026-01-22", "steps": 9000, "distanceMeters": 6100}],
+             "today": {"date": "2026-01-24", "steps": 4000}}
+            """, name: "export.json")
         #expect(r.imported == 2 && r.today?.steps == 4000)
         #expect(Fixtures.render("{{__steps_goal_weekday}} {{__steps_today}}", root: root) == "8000 4000")
-        #expect(throws: DataSourceError.self) { _ = try importing(#"{"history": [{"date": "2026-01-22", "steps": "many"}]}"#, name: "bad.json") }
+        #expect(throws: DataSourceError.self) {
+            _ = try importing(#"{"history": [{"date": "2026-01-22", "steps": "many"}]}"#, name: "bad.json")
+        }
     }
 }

@@ -1,12 +1,13 @@
 import DataSources
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The libcurl client against a loopback server: what an untrusted server may try beyond the
 /// Open-Meteo cases in WeatherTests (slow, oversized, 4xx/5xx).
 @Suite struct HTTPClientTests {
-    let policy = HTTPPolicy(maxBodyBytes: 10_000, idleTimeoutSeconds: 5, totalTimeoutSeconds: 10, retryDelaysSeconds: [])
+    let policy = HTTPPolicy(
+        maxBodyBytes: 10_000, idleTimeoutSeconds: 5, totalTimeoutSeconds: 10, retryDelaysSeconds: [])
 
     @Test func redirectsOnTheSameServerAreFollowed() throws {
         let server = try LocalHTTPServer { request in
@@ -32,7 +33,10 @@ import TestSupport
             let answer = try HTTPClient().get(URL(string: server.baseURL + "/x")!, policy: policy)
             Issue.record("a redirect to file:// was followed: \(answer.body.count) bytes")
         } catch {
-            guard case .transport(let reason, _, _) = error else { Issue.record("expected a transport error, got \(error)"); return }
+            guard case .transport(let reason, _, _) = error else {
+                Issue.record("expected a transport error, got \(error)")
+                return
+            }
             #expect(reason.lowercased().contains("protocol"))
         }
     }
@@ -71,7 +75,9 @@ import TestSupport
             Issue.record("a 503 was accepted")
         } catch {
             #expect(error == .status(code: 503, url: url.absoluteString, attempts: 2))
-            #expect(error.description == "\(url.host!):\(url.port!)/busy answered HTTP 503 Service Unavailable (after 2 attempts)")
+            #expect(
+                error.description
+                    == "\(url.host!):\(url.port!)/busy answered HTTP 503 Service Unavailable (after 2 attempts)")
         }
         #expect(server.requests.count == 2)
     }
@@ -87,12 +93,16 @@ import TestSupport
             _ = try HTTPClient().get(url, policy: HTTPPolicy(maxBodyBytes: 100, retryDelaysSeconds: []))
             Issue.record("a 500 was accepted")
         } catch {
-            #expect(error.description == "127.0.0.1:\(url.port!)/v1/forecast answered HTTP 500 Internal Server Error", "\(error)")
+            #expect(
+                error.description == "127.0.0.1:\(url.port!)/v1/forecast answered HTTP 500 Internal Server Error",
+                "\(error)")
             #expect(!error.description.contains("secret") && error.description.count < 80)
         }
         #expect(HTTPError.shown("https://[::1]:8443/a%20b?x=1") == "[::1]:8443/a%20b")
-        #expect(HTTPError.shown("https://api.open-meteo.com/v1/forecast?latitude=1") == "api.open-meteo.com/v1/forecast")
-        let unreachable = HTTPError.transport(reason: "connection refused", url: "http://127.0.0.1:9/v1/search?name=Dublin", attempts: 3)
+        #expect(
+            HTTPError.shown("https://api.open-meteo.com/v1/forecast?latitude=1") == "api.open-meteo.com/v1/forecast")
+        let unreachable = HTTPError.transport(
+            reason: "connection refused", url: "http://127.0.0.1:9/v1/search?name=Dublin", attempts: 3)
         #expect(unreachable.description == "cannot reach 127.0.0.1:9/v1/search: connection refused (after 3 attempts)")
     }
 
@@ -116,7 +126,10 @@ import TestSupport
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        let writer = Thread { input.fileHandleForWriting.write(data); try? input.fileHandleForWriting.close() }
+        let writer = Thread {
+            input.fileHandleForWriting.write(data)
+            try? input.fileHandleForWriting.close()
+        }
         writer.start()
         let packed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

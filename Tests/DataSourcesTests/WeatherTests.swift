@@ -1,9 +1,10 @@
 import Foundation
-import Synchronization
 import SharedStore
 import Snapshots
-import Testing
+import Synchronization
 import TestSupport
+import Testing
+
 @testable import DataSources
 @testable import Variables
 
@@ -18,8 +19,11 @@ enum Fixtures {
     static func store() throws -> StoreRoot { StoreRoot(url: try Products.temporaryDirectory("data-tests")) }
 
     /// Serves the recorded answers: /v1/search by name, /v1/forecast.
-    static func openMeteo(forecast: @escaping @Sendable () -> LocalHTTPServer.Response = { .json(text("forecast-dublin.json")) })
-        throws -> LocalHTTPServer {
+    static func openMeteo(
+        forecast: @escaping @Sendable () -> LocalHTTPServer.Response = { .json(text("forecast-dublin.json")) }
+    )
+        throws -> LocalHTTPServer
+    {
         try LocalHTTPServer { request in
             switch request.path {
             case "/v1/search":
@@ -35,16 +39,24 @@ enum Fixtures {
     }
 
     static func api(_ server: LocalHTTPServer, timeout: Double = 5, retries: [Double] = [0.01, 0.01]) -> OpenMeteo {
-        OpenMeteo(baseURL: URL(string: server.baseURL)!,
-                  policy: HTTPPolicy(maxBodyBytes: OpenMeteo.forecastBodyLimit, idleTimeoutSeconds: timeout,
-                                     totalTimeoutSeconds: timeout * 2, retryDelaysSeconds: retries))
+        OpenMeteo(
+            baseURL: URL(string: server.baseURL)!,
+            policy: HTTPPolicy(
+                maxBodyBytes: OpenMeteo.forecastBodyLimit, idleTimeoutSeconds: timeout,
+                totalTimeoutSeconds: timeout * 2, retryDelaysSeconds: retries))
     }
 
-    static let dublin = WeatherFile.Location(name: "Dublin", latitude: 53.33306, longitude: -6.24889, updatedAt: fetchTime)
+    static let dublin = WeatherFile.Location(
+        name: "Dublin", latitude: 53.33306, longitude: -6.24889, updatedAt: fetchTime)
 
-    static func render(_ template: String, root: StoreRoot, at now: Date = fetchTime, tz: String = "UTC", locale: String = "en_GB") -> String {
-        TemplateRenderer().render(template, in: RenderContext(now: now, timeZone: TimeZone(identifier: tz)!,
-                                                              locale: Locale(identifier: locale), builtIns: BuiltInKeys.load(from: root)))
+    static func render(
+        _ template: String, root: StoreRoot, at now: Date = fetchTime, tz: String = "UTC", locale: String = "en_GB"
+    ) -> String {
+        TemplateRenderer().render(
+            template,
+            in: RenderContext(
+                now: now, timeZone: TimeZone(identifier: tz)!,
+                locale: Locale(identifier: locale), builtIns: BuiltInKeys.load(from: root)))
     }
 }
 
@@ -89,26 +101,36 @@ struct WeatherTests {
         let hour = try #require(s.minutes)
         // 16 quarter-hour sums end at 09:30 … 13:15: minutes 09:30–13:15, 225 of them.
         #expect(hour.startsAt == Fixtures.fetchTime && hour.intensityMMh.count == 225 && hour.chance.count == 225)
-        #expect(Array(hour.intensityMMh[14...16]) == [0, 1.2, 1.2] && hour.intensityMMh[30] == 2.0 && hour.chance[30] == 0.7)
+        #expect(
+            Array(hour.intensityMMh[14...16]) == [0, 1.2, 1.2] && hour.intensityMMh[30] == 2.0 && hour.chance[30] == 0.7
+        )
         #expect(s.daily.map(\.date) == ["2026-01-24", "2026-01-25"])
         #expect(s.hourly.count == 24 && s.hourly.first?.time == Date(timeIntervalSince1970: 1_769_248_800))
         // Every hourly temperature of the answer (the recording has two days), from its first hour.
         let temperatures = try #require(s.temperatures)
-        #expect(temperatures.count == 48 && temperatures.first?.time == Date(timeIntervalSince1970: 1_769_212_800), "\(temperatures.count) \(String(describing: temperatures.first))")
+        #expect(
+            temperatures.count == 48 && temperatures.first?.time == Date(timeIntervalSince1970: 1_769_212_800),
+            "\(temperatures.count) \(String(describing: temperatures.first))")
         #expect(file.refresh.lastError == nil && file.refresh.lastSuccessAt == Fixtures.fetchTime)
 
         // Every __weather_* key through the variables engine, against the recorded numbers.
-        let rendered = Fixtures.render("""
-        {{__weather_location}}|{{__weather_condition}}|{{__weather_symbol}}|{{__weather_temp}}|{{__weather_temp_c}}|\
-        {{__weather_temp_f}}|{{__weather_feels}}|{{__weather_high}}|{{__weather_low}}|{{__weather_precip}}|\
-        {{__weather_precip_fraction}}|{{__weather_humidity}}|{{__weather_nowcast}}|{{__weather_nowcast_secondary}}|\
-        {{__weather_rain_start_min}}|{{__weather_rain_start}}|{{__weather_rain_end_min}}|\
-        {{__weather_rain_peak_intensity_mmh}}|{{__weather_rain_peak_chance}}|{{__weather_rain_peak_chance_fraction}}|\
-        {{__weather_updated_iso}}
-        """, root: root)
-        #expect(rendered == "Dublin|Cloudy|cloud.fill|7|7|45|4|9|3|70|0.7|82|Rain in 15m|Moderate rain|15|09:45|60|2|70|0.7|2026-01-24T09:30:00Z")
+        let rendered = Fixtures.render(
+            """
+            {{__weather_location}}|{{__weather_condition}}|{{__weather_symbol}}|{{__weather_temp}}|{{__weather_temp_c}}|\
+            {{__weather_temp_f}}|{{__weather_feels}}|{{__weather_high}}|{{__weather_low}}|{{__weather_precip}}|\
+            {{__weather_precip_fraction}}|{{__weather_humidity}}|{{__weather_nowcast}}|{{__weather_nowcast_secondary}}|\
+            {{__weather_rain_start_min}}|{{__weather_rain_start}}|{{__weather_rain_end_min}}|\
+            {{__weather_rain_peak_intensity_mmh}}|{{__weather_rain_peak_chance}}|{{__weather_rain_peak_chance_fraction}}|\
+            {{__weather_updated_iso}}
+            """, root: root)
+        #expect(
+            rendered
+                == "Dublin|Cloudy|cloud.fill|7|7|45|4|9|3|70|0.7|82|Rain in 15m|Moderate rain|15|09:45|60|2|70|0.7|2026-01-24T09:30:00Z"
+        )
         // The locale picks the unit; the zone places the rain start.
-        #expect(Fixtures.render("{{__weather_temp}}° {{__weather_rain_start}}", root: root, tz: "America/New_York", locale: "en_US")
+        #expect(
+            Fixtures.render(
+                "{{__weather_temp}}° {{__weather_rain_start}}", root: root, tz: "America/New_York", locale: "en_US")
                 == "45° 04:45")
     }
 
@@ -127,17 +149,25 @@ struct WeatherTests {
         }
         #expect(last == Fixtures.fetchTime && next == Fixtures.fetchTime + 600)
         #expect(server.requests.count == 1)
-        guard case .updated = try service.refresh(force: true, now: { clock.now }) else { Issue.record("--force did not fetch"); return }
+        guard case .updated = try service.refresh(force: true, now: { clock.now }) else {
+            Issue.record("--force did not fetch")
+            return
+        }
         #expect(server.requests.count == 2)
         clock.now += 600
-        guard case .updated = try service.refresh(force: false, now: { clock.now }) else { Issue.record("no fetch after 10 min"); return }
+        guard case .updated = try service.refresh(force: false, now: { clock.now }) else {
+            Issue.record("no fetch after 10 min")
+            return
+        }
         #expect(server.requests.count == 3)
     }
 
     @Test func serverErrorsAreRetriedThenTheLastSnapshotIsKept() throws {
         let failing = Mutex(false)
         let server = try Fixtures.openMeteo(forecast: {
-            failing.withLock { $0 } ? .json("{\"error\":true,\"reason\":\"overloaded\"}", status: 500) : .json(Fixtures.text("forecast-dublin.json"))
+            failing.withLock { $0 }
+                ? .json("{\"error\":true,\"reason\":\"overloaded\"}", status: 500)
+                : .json(Fixtures.text("forecast-dublin.json"))
         })
         defer { server.stop() }
         let root = try Fixtures.store()
@@ -145,7 +175,8 @@ struct WeatherTests {
         try service.setLocation(Fixtures.dublin)
         _ = try service.refresh(force: false, now: { Fixtures.fetchTime })
         failing.withLock { $0 = true }
-        guard case .failed(let file, let error) = try service.refresh(force: true, now: { Fixtures.fetchTime + 1800 }) else {
+        guard case .failed(let file, let error) = try service.refresh(force: true, now: { Fixtures.fetchTime + 1800 })
+        else {
             Issue.record("a 500 did not fail")
             return
         }
@@ -155,21 +186,27 @@ struct WeatherTests {
         #expect(file.snapshot?.fetchedAt == Fixtures.fetchTime)
         #expect(file.refresh.lastError == error && file.refresh.lastAttemptAt == Fixtures.fetchTime + 1800)
         // The keys still come from the kept snapshot.
-        #expect(Fixtures.render("{{__weather_temp_c}} {{__weather_updated_iso}}", root: root) == "7 2026-01-24T09:30:00Z")
+        #expect(
+            Fixtures.render("{{__weather_temp_c}} {{__weather_updated_iso}}", root: root) == "7 2026-01-24T09:30:00Z")
     }
 
     @Test func clientErrorsAreNotRetried() throws {
         let server = try Fixtures.openMeteo(forecast: { .json(Fixtures.text("forecast-error.json"), status: 400) })
         defer { server.stop() }
         let api = Fixtures.api(server)
-        #expect(throws: HTTPError.status(code: 400, url: api.forecastURL(latitude: 91, longitude: 0).absoluteString, attempts: 1)) {
+        #expect(
+            throws: HTTPError.status(
+                code: 400, url: api.forecastURL(latitude: 91, longitude: 0).absoluteString, attempts: 1)
+        ) {
             _ = try api.forecast(latitude: 91, longitude: 0)
         }
         #expect(server.requests.count == 1)
     }
 
     @Test func aSlowServerTimesOut() throws {
-        let server = try Fixtures.openMeteo(forecast: { LocalHTTPServer.Response(body: Data(Fixtures.text("forecast-dublin.json").utf8), delaySeconds: 10) })
+        let server = try Fixtures.openMeteo(forecast: {
+            LocalHTTPServer.Response(body: Data(Fixtures.text("forecast-dublin.json").utf8), delaySeconds: 10)
+        })
         defer { server.stop() }
         let api = Fixtures.api(server, timeout: 0.5, retries: [0.01])
         let started = Date()
@@ -177,7 +214,10 @@ struct WeatherTests {
             _ = try api.forecast(latitude: 53.3, longitude: -6.2)
             Issue.record("a server that does not answer was accepted")
         } catch let error as HTTPError {
-            guard case .timeout(_, _, let attempts) = error else { Issue.record("expected a timeout, got \(error)"); return }
+            guard case .timeout(_, _, let attempts) = error else {
+                Issue.record("expected a timeout, got \(error)")
+                return
+            }
             #expect(attempts == 2)
         }
         // Two attempts of at most ~1 s each (the hard deadline), not the server's 10 s. Generous for loaded CI machines.
@@ -187,24 +227,41 @@ struct WeatherTests {
     @Test(arguments: [false, true])
     func oversizedBodiesAreCutOff(omitLength: Bool) throws {
         let big = Data(repeating: UInt8(ascii: " "), count: OpenMeteo.forecastBodyLimit + 100_000)
-        let server = try Fixtures.openMeteo(forecast: { LocalHTTPServer.Response(body: big, omitContentLength: omitLength) })
+        let server = try Fixtures.openMeteo(forecast: {
+            LocalHTTPServer.Response(body: big, omitContentLength: omitLength)
+        })
         defer { server.stop() }
         let api = Fixtures.api(server)
-        #expect(throws: HTTPError.tooLarge(limitBytes: OpenMeteo.forecastBodyLimit, url: api.forecastURL(latitude: 1, longitude: 2).absoluteString)) {
+        #expect(
+            throws: HTTPError.tooLarge(
+                limitBytes: OpenMeteo.forecastBodyLimit, url: api.forecastURL(latitude: 1, longitude: 2).absoluteString)
+        ) {
             _ = try api.forecast(latitude: 1, longitude: 2)
         }
         #expect(server.requests.count == 1)
     }
 
     @Test func malformedAnswersAreRefusedNamingTheField() throws {
-        #expect(throws: DecodeError(document: "Open-Meteo forecast answer", path: "hourly.precipitation_probability", reason: "47 values for 48 times")) {
+        #expect(
+            throws: DecodeError(
+                document: "Open-Meteo forecast answer", path: "hourly.precipitation_probability",
+                reason: "47 values for 48 times")
+        ) {
             _ = try Forecast.decode(Fixtures.data("forecast-mismatched.json"))
         }
-        #expect(throws: DecodeError(document: "Open-Meteo forecast answer", path: "current.time", reason: "expected a number, found string")) {
+        #expect(
+            throws: DecodeError(
+                document: "Open-Meteo forecast answer", path: "current.time", reason: "expected a number, found string")
+        ) {
             _ = try Forecast.decode(Data(#"{"current":{"time":"yesterday","temperature_2m":1,"weather_code":0}}"#.utf8))
         }
-        #expect(throws: DecodeError(document: "Open-Meteo forecast answer", path: "current.temperature_2m", reason: "900 is outside -100…70")) {
-            _ = try Forecast.decode(Data(#"{"current":{"time":1769247000,"temperature_2m":900,"weather_code":0}}"#.utf8))
+        #expect(
+            throws: DecodeError(
+                document: "Open-Meteo forecast answer", path: "current.temperature_2m", reason: "900 is outside -100…70"
+            )
+        ) {
+            _ = try Forecast.decode(
+                Data(#"{"current":{"time":1769247000,"temperature_2m":900,"weather_code":0}}"#.utf8))
         }
         #expect(throws: DecodeError(document: "Open-Meteo forecast answer", path: "current", reason: "missing")) {
             _ = try Forecast.decode(Data(#"{"latitude":1}"#.utf8))
@@ -241,12 +298,16 @@ struct WeatherTests {
         }
         #expect(place.label == "Dublin, Leinster, Ireland" && place.timeZone == "Europe/Dublin")
         #expect(others.count == 3)
-        guard case .ambiguous(let choices) = try WeatherService.resolve(try api.search(name: "Springfield"), pick: nil) else {
+        guard case .ambiguous(let choices) = try WeatherService.resolve(try api.search(name: "Springfield"), pick: nil)
+        else {
             Issue.record("Springfield was not ambiguous")
             return
         }
         #expect(choices.map(\.admin1) == ["Missouri", "Massachusetts", "Illinois"])
-        guard case .chosen(let second, _) = try WeatherService.resolve(choices, pick: 2) else { Issue.record("--pick"); return }
+        guard case .chosen(let second, _) = try WeatherService.resolve(choices, pick: 2) else {
+            Issue.record("--pick")
+            return
+        }
         #expect(second.admin1 == "Massachusetts")
         #expect(throws: DataSourceError.self) { try WeatherService.resolve(choices, pick: 4) }
         #expect(try WeatherService.resolve(try api.search(name: "Nowhere-on-earth"), pick: nil) == .none)
@@ -259,11 +320,14 @@ struct WeatherTests {
         let service = WeatherService(root: root, api: Fixtures.api(server))
         try service.setLocation(Fixtures.dublin)
         _ = try service.refresh(force: false, now: { Fixtures.fetchTime })
-        try service.setLocation(WeatherFile.Location(name: "Cork", latitude: 51.9, longitude: -8.47, updatedAt: Fixtures.fetchTime))
+        try service.setLocation(
+            WeatherFile.Location(name: "Cork", latitude: 51.9, longitude: -8.47, updatedAt: Fixtures.fetchTime))
         let f = try #require(try service.load())
         #expect(f.snapshot == nil && f.refresh.lastAttemptAt == nil)
         // Without a snapshot the engine still offers the location keys.
-        #expect(Fixtures.render("{{__weather_location}} {{__weather_lat}} {{__weather_temp|--}}", root: root) == "Cork 51.9 --")
+        #expect(
+            Fixtures.render("{{__weather_location}} {{__weather_lat}} {{__weather_temp|--}}", root: root)
+                == "Cork 51.9 --")
     }
 }
 
@@ -275,7 +339,9 @@ struct NowcastTests {
 
     @Test func wording() {
         let rainingNow = Nowcast(minutes: minutes([(20, 0.8, 0.9), (100, 0, 0.1)]), currentSymbol: "cloud.rain.fill")
-        #expect(rainingNow.primary == "Rain now" && rainingNow.secondary == "Ends in 20m" && rainingNow.rainEndMinutes == 20)
+        #expect(
+            rainingNow.primary == "Rain now" && rainingNow.secondary == "Ends in 20m" && rainingNow.rainEndMinutes == 20
+        )
         let steady = Nowcast(minutes: minutes([(120, 4, 1)]), currentSymbol: "cloud.rain.fill")
         #expect(steady.primary == "Rain now" && steady.secondary == "Heavy rain" && steady.rainEndMinutes == nil)
         let later = Nowcast(minutes: minutes([(75, 0, 0.2), (30, 0.3, 0.3)]), currentSymbol: "cloud.fill")
@@ -287,8 +353,10 @@ struct NowcastTests {
         #expect(trace.primary == "No rain next hour" && trace.secondary == nil)
         #expect(Nowcast(minutes: [], currentSymbol: "cloud.drizzle.fill").primary == "Rain now")
         #expect(Nowcast(minutes: [], currentSymbol: "cloud.fill").primary == "Next-hour rain unavailable")
-        #expect([0.01, 0.1, 1, 3, 9, 12].map(Nowcast.intensityLabel) ==
-                ["Light drizzle", "Drizzle", "Light rain", "Moderate rain", "Heavy rain", "Very heavy rain"])
+        #expect(
+            [0.01, 0.1, 1, 3, 9, 12].map(Nowcast.intensityLabel) == [
+                "Light drizzle", "Drizzle", "Light rain", "Moderate rain", "Heavy rain", "Very heavy rain",
+            ])
     }
 
     @Test func weatherCodes() {

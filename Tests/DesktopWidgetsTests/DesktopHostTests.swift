@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WidgetRender
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `weaver desktop` as a user runs it, on a private Xvfb (no window manager) started and stopped
 /// by PID: the windows' desktop hints, the picture against `weaver render`, clicks that start a
@@ -20,9 +21,11 @@ import WidgetRender
             x = try XvfbServer()
             dir = try Products.temporaryDirectory("desktop")
             store = dir.appendingPathComponent("store")
-            env = x.environment.merging(["XDG_CONFIG_HOME": dir.appendingPathComponent("config").path,
-                                         "XDG_RUNTIME_DIR": dir.path, "WEAVER_DESKTOP_LOG_DRAWS": "1"]) { $1 }
-                .merging(extraEnvironment) { $1 }
+            env = x.environment.merging([
+                "XDG_CONFIG_HOME": dir.appendingPathComponent("config").path,
+                "XDG_RUNTIME_DIR": dir.path, "WEAVER_DESKTOP_LOG_DRAWS": "1",
+            ]) { $1 }
+            .merging(extraEnvironment) { $1 }
         }
 
         func weaver(_ args: [String]) throws -> Products.Result {
@@ -46,7 +49,9 @@ import WidgetRender
             let ready = host.waitForStderr(15) { $0.contains("showing \(expectWindows) widget window") }
             #expect(ready, "\(host.stderrText)")
             // Mapped and drawn: each window logs its first draw.
-            #expect(host.waitForStderr(10) { $0.components(separatedBy: "drew widget").count - 1 >= expectWindows }, "\(host.stderrText)")
+            #expect(
+                host.waitForStderr(10) { $0.components(separatedBy: "drew widget").count - 1 >= expectWindows },
+                "\(host.stderrText)")
             return host
         }
 
@@ -76,7 +81,9 @@ import WidgetRender
     }
 
     static func expectGoldenClose(_ shot: PixelImage, _ render: PixelImage, _ what: String, saveTo dir: URL) throws {
-        let d = try #require(shot.difference(render), "\(what): screenshot \(shot.width)×\(shot.height), render \(render.width)×\(render.height)")
+        let d = try #require(
+            shot.difference(render),
+            "\(what): screenshot \(shot.width)×\(shot.height), render \(render.width)×\(render.height)")
         print("DesktopHost: \(what): mean difference \(d.mean), \(d.fraction * 100)% of pixels differ")
         // The golden tests' tolerance (GoldenTests.check).
         let ok = d.mean <= 1.0 && d.fraction <= 0.005
@@ -87,7 +94,8 @@ import WidgetRender
             try Data(render.png()).write(to: out.appendingPathComponent("\(what).render.png"))
             try Data(d.diff.png()).write(to: out.appendingPathComponent("\(what).diff.png"))
         }
-        #expect(ok, "\(what): mean \(d.mean), \(d.fraction * 100)% differ; see \(NSTemporaryDirectory())desktop-failures")
+        #expect(
+            ok, "\(what): mean \(d.mean), \(d.fraction * 100)% differ; see \(NSTemporaryDirectory())desktop-failures")
     }
 
     @Test func windowsAreDesktopWindowsDrawnAsWeaverRenderDraws() throws {
@@ -97,15 +105,21 @@ import WidgetRender
         #expect(try rig.weaver(["desktop", "add", "noise-machine", "--family", "small", "--at", "20,30"]).status == 0)
         #expect(try rig.weaver(["desktop", "add", design, "--family", "medium", "--at", "300,30"]).status == 0)
         let host = try rig.startHost(expectWindows: 2)
-        defer { host.signal(SIGTERM); #expect(host.waitForExit(10) == 0) }
+        defer {
+            host.signal(SIGTERM)
+            #expect(host.waitForExit(10) == 0)
+        }
 
         let ids = try rig.windowIDs()
         #expect(ids.count == 2, "\(ids)")
         for id in ids {
             let props = try rig.x.run("/usr/bin/xprop", ["-id", id]).stdoutText
             #expect(props.contains("_NET_WM_WINDOW_TYPE(ATOM) = _NET_WM_WINDOW_TYPE_DESKTOP"), "\(props)")
-            let state = props.split(separator: "\n").first { $0.hasPrefix("_NET_WM_STATE(ATOM)") }.map(String.init) ?? ""
-            for atom in ["_NET_WM_STATE_BELOW", "_NET_WM_STATE_STICKY", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER"] {
+            let state =
+                props.split(separator: "\n").first { $0.hasPrefix("_NET_WM_STATE(ATOM)") }.map(String.init) ?? ""
+            for atom in [
+                "_NET_WM_STATE_BELOW", "_NET_WM_STATE_STICKY", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER",
+            ] {
                 #expect(state.contains(atom), "\(atom) missing: \(state)")
             }
             // Not focused by appearing (user time 0); focusable for keyboard use of its buttons.
@@ -115,7 +129,8 @@ import WidgetRender
         }
 
         let noiseShot = try rig.shot("noise-shot.png", x: 20, y: 30, width: 170, height: 170)
-        let noiseRender = try rig.render(["--template", "noise-machine", "--family", "small"], name: "noise-render.png")
+        let noiseRender = try rig.render(
+            ["--template", "noise-machine", "--family", "small"], name: "noise-render.png")
         try Self.expectGoldenClose(noiseShot, noiseRender, "noise-machine-small", saveTo: rig.dir)
         let designShot = try rig.shot("design-shot.png", x: 300, y: 30, width: 364, height: 170)
         let designRender = try rig.render([design, "--family", "medium"], name: "design-render.png")
@@ -139,7 +154,10 @@ import WidgetRender
         rig.env.merge(pulse.environment) { $1 }
         #expect(try rig.weaver(["desktop", "add", "noise", "--family", "small", "--at", "40,40"]).status == 0)
         let host = try rig.startHost(expectWindows: 1)
-        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        defer {
+            host.signal(SIGTERM)
+            _ = host.waitForExit(10)
+        }
         defer { _ = try? Products.run("noise", ["stop"], environment: rig.env) }
 
         // The play button of the small widget holds 36,36 (as in the tap test).
@@ -155,14 +173,21 @@ import WidgetRender
         let end = Date().addingTimeInterval(10)
         var state: [String: Any]?
         while Date() < end {
-            if let data = try? Data(contentsOf: status), let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-               s["state"] as? String == "playing" { state = s; break }
+            if let data = try? Data(contentsOf: status),
+                let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                s["state"] as? String == "playing"
+            {
+                state = s
+                break
+            }
             Thread.sleep(forTimeInterval: 0.05)
         }
         let s = try #require(state, "no player started: \(host.stderrText)")
         let pid = try #require(s["pid"] as? Int)
         #expect(kill(Int32(pid), 0) == 0)
-        #expect(host.waitForStderr(5) { $0.contains("widget 1: No Last Mix yet: started the default mix") }, "\(host.stderrText)")
+        #expect(
+            host.waitForStderr(5) { $0.contains("widget 1: No Last Mix yet: started the default mix") },
+            "\(host.stderrText)")
         // The sink gets sound: the player is connected to the private server.
         let inputs = try pulse.run("/usr/bin/pactl", ["list", "short", "sink-inputs"]).stdoutText
         #expect(!inputs.isEmpty, "no stream on the private PulseAudio")
@@ -189,12 +214,16 @@ import WidgetRender
         defer { rig.cleanUp() }
         #expect(try rig.weaver(["desktop", "add", "noise", "--at", "20,30"]).status == 0)
         let host = try rig.startHost(expectWindows: 1)
-        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        defer {
+            host.signal(SIGTERM)
+            _ = host.waitForExit(10)
+        }
         let id = try #require(try rig.windowIDs().first)
         let info = try rig.x.run("/usr/bin/xwininfo", ["-id", id]).stdoutText
         #expect(info.contains("Width: 340") && info.contains("Absolute upper-left X:  40"), "\(info)")
         let shot = try rig.shot("hidpi.png", x: 40, y: 60, width: 340, height: 340)
-        let render = try rig.render(["--template", "noise-machine", "--family", "small"], name: "hidpi-render.png", scale: 2)
+        let render = try rig.render(
+            ["--template", "noise-machine", "--family", "small"], name: "hidpi-render.png", scale: 2)
         try Self.expectGoldenClose(shot, render, "noise-machine-small@2x", saveTo: rig.dir)
     }
 
@@ -206,13 +235,16 @@ import WidgetRender
         #expect(try rig.weaver(["desktop", "add", "noise", "--at", "20,30"]).status == 0)
         #expect(try rig.weaver(["desktop", "add", "noise", "--at", "400,30"]).status == 0)
         let host = try rig.startHost(expectWindows: 2)
-        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        defer {
+            host.signal(SIGTERM)
+            _ = host.waitForExit(10)
+        }
         func xdotool(_ a: [String]) throws { #expect(try rig.x.run("/usr/bin/xdotool", a).status == 0) }
         func listed() throws -> String { try rig.weaver(["desktop", "list"]).stdoutText }
         // The menu opens at the pointer; its items are 25 px apart, the first 17 px below it.
         try xdotool(["mousemove", "--sync", "100", "100", "click", "3"])
         Thread.sleep(forTimeInterval: 0.5)
-        try xdotool(["mousemove", "--sync", "140", "142", "click", "1"])   // Move
+        try xdotool(["mousemove", "--sync", "140", "142", "click", "1"])  // Move
         Thread.sleep(forTimeInterval: 0.3)
         try xdotool(["mousemove", "--sync", "100", "100", "mousedown", "1"])
         Thread.sleep(forTimeInterval: 0.1)
@@ -225,11 +257,14 @@ import WidgetRender
         #expect(afterMove.contains("at 120,80"), "\(afterMove) \(host.stderrText)")
         let ids = try rig.windowIDs()
         let positions = try ids.map { try rig.x.run("/usr/bin/xwininfo", ["-id", $0]).stdoutText }
-        #expect(positions.contains { $0.contains("Absolute upper-left X:  120") && $0.contains("Absolute upper-left Y:  80") }, "\(positions)")
+        #expect(
+            positions.contains {
+                $0.contains("Absolute upper-left X:  120") && $0.contains("Absolute upper-left Y:  80")
+            }, "\(positions)")
 
         try xdotool(["mousemove", "--sync", "480", "100", "click", "3"])
         Thread.sleep(forTimeInterval: 0.5)
-        try xdotool(["mousemove", "--sync", "520", "167", "click", "1"])   // Remove from desktop
+        try xdotool(["mousemove", "--sync", "520", "167", "click", "1"])  // Remove from desktop
         let gone = Date().addingTimeInterval(3)
         while (try rig.windowIDs()).count != 1 && Date() < gone { Thread.sleep(forTimeInterval: 0.05) }
         #expect(try rig.windowIDs().count == 1)
@@ -251,18 +286,27 @@ import WidgetRender
         rig.env["PATH"] = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         rig.env["WEAVER_DESKTOP_SERVE_PORT"] = String(port)
         let design = try rig.newDesign("Editable", primary: "Edit me")
-        let serve = try Spawned("weaver", ["serve", "--port", String(port), "--store", rig.store.path], environment: rig.env)
-        defer { serve.signal(SIGTERM); _ = serve.waitForExit(10) }
+        let serve = try Spawned(
+            "weaver", ["serve", "--port", String(port), "--store", rig.store.path], environment: rig.env)
+        defer {
+            serve.signal(SIGTERM)
+            _ = serve.waitForExit(10)
+        }
         let up = Date().addingTimeInterval(10)
         while !serve.stdoutText.contains("Serving") && Date() < up { Thread.sleep(forTimeInterval: 0.05) }
         #expect(try rig.weaver(["desktop", "add", design, "--family", "medium", "--at", "20,30"]).status == 0)
         let host = try rig.startHost(expectWindows: 1)
-        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        defer {
+            host.signal(SIGTERM)
+            _ = host.waitForExit(10)
+        }
         #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "100", "100", "click", "3"]).status == 0)
         Thread.sleep(forTimeInterval: 0.5)
         #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "140", "117", "click", "1"]).status == 0)
         let end = Date().addingTimeInterval(5)
-        while !FileManager.default.fileExists(atPath: opened.path) && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+        while !FileManager.default.fileExists(atPath: opened.path) && Date() < end {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         let text = (try? String(contentsOf: opened, encoding: .utf8)) ?? ""
         #expect(text == "http://127.0.0.1:\(port)/editor/\(design)\n", "\(text) \(host.stderrText)")
     }
@@ -277,7 +321,10 @@ import WidgetRender
         rig.env.merge(pulse.environment) { $1 }
         #expect(try rig.weaver(["desktop", "add", "noise", "--at", "40,40"]).status == 0)
         let host = try rig.startHost(expectWindows: 1)
-        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        defer {
+            host.signal(SIGTERM)
+            _ = host.waitForExit(10)
+        }
         defer { _ = try? Products.run("noise", ["stop"], environment: rig.env) }
         let id = try #require(try rig.windowIDs().first)
         let before = try rig.shot("kb-before.png", x: 40, y: 40, width: 170, height: 170)
@@ -287,7 +334,9 @@ import WidgetRender
         let d = try #require(before.difference(ringed))
         #expect(d.fraction > 0.003 && d.fraction < 0.2, "the focus ring: \(d.fraction * 100)% of pixels changed")
         #expect(try rig.x.run("/usr/bin/xdotool", ["key", "Return"]).status == 0)
-        #expect(host.waitForStderr(10) { $0.contains("widget 1: No Last Mix yet: started the default mix") }, "\(host.stderrText)")
+        #expect(
+            host.waitForStderr(10) { $0.contains("widget 1: No Last Mix yet: started the default mix") },
+            "\(host.stderrText)")
     }
 
     /// A design deleted while it is on the desktop: its window goes (with a message naming the
@@ -299,14 +348,21 @@ import WidgetRender
         #expect(try rig.weaver(["desktop", "add", "noise", "--at", "20,20"]).status == 0)
         #expect(try rig.weaver(["desktop", "add", design, "--family", "medium", "--at", "300,20"]).status == 0)
         let host = try rig.startHost(expectWindows: 2)
-        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        defer {
+            host.signal(SIGTERM)
+            _ = host.waitForExit(10)
+        }
         func visibleWindows() throws -> Int {
-            try rig.x.run("/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "WidgetWeaver desktop widget"]).stdoutText
+            try rig.x.run("/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "WidgetWeaver desktop widget"])
+                .stdoutText
                 .split(separator: "\n").count
         }
         #expect(try visibleWindows() == 2)
         #expect(try rig.weaver(["designs", "delete", design]).status == 0)
-        #expect(host.waitForStderr(3) { $0.contains("widget 2 (design \(design)):") && $0.contains("weaver desktop remove 2") }, "\(host.stderrText)")
+        #expect(
+            host.waitForStderr(3) {
+                $0.contains("widget 2 (design \(design)):") && $0.contains("weaver desktop remove 2")
+            }, "\(host.stderrText)")
         Thread.sleep(forTimeInterval: 0.3)
         #expect(try visibleWindows() == 1)
         #expect(try rig.weaver(["designs", "restore", design]).status == 0)
@@ -325,7 +381,10 @@ import WidgetRender
         #expect(try rig.weaver(["desktop", "add", "noise-machine", "--at", "20,20"]).status == 0)
         #expect(try rig.weaver(["desktop", "add", design, "--family", "medium", "--at", "300,20"]).status == 0)
         let host = try rig.startHost(expectWindows: 2)
-        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        defer {
+            host.signal(SIGTERM)
+            _ = host.waitForExit(10)
+        }
         Thread.sleep(forTimeInterval: 0.5)
 
         var latencies: [Double] = []
@@ -337,7 +396,10 @@ import WidgetRender
             #expect(set.status == 0, "\(set.stderrText)")
             var seen: Duration?
             while written.duration(to: .now) < .seconds(2) {
-                if host.stderrText.components(separatedBy: "drew widget 2").count > drawsBefore { seen = written.duration(to: .now); break }
+                if host.stderrText.components(separatedBy: "drew widget 2").count > drawsBefore {
+                    seen = written.duration(to: .now)
+                    break
+                }
                 usleep(2_000)
             }
             let latency = try #require(seen, "no redraw after vars set: \(host.stderrText)")
@@ -345,8 +407,9 @@ import WidgetRender
             latencies.append(ms)
             #expect(ms <= 200, "redraw \(ms) ms after vars set")
             Thread.sleep(forTimeInterval: 0.3)
-            #expect(host.stderrText.components(separatedBy: "drew widget 1").count == noiseDrawsBefore,
-                    "the Noise widget does not show the variable and is not redrawn")
+            #expect(
+                host.stderrText.components(separatedBy: "drew widget 1").count == noiseDrawsBefore,
+                "the Noise widget does not show the variable and is not redrawn")
         }
         print("DesktopHost: redraw after 'weaver vars set': \(latencies.map { String(format: "%.1f", $0) }) ms")
         let shot = try rig.shot("mood.png", x: 300, y: 20, width: 364, height: 170)
@@ -364,9 +427,15 @@ import WidgetRender
         #expect(try rig.weaver(["desktop", "add", "noise", "--family", "medium", "--anchor", "top-left"]).status == 0)
         #expect(try rig.weaver(["desktop", "add", a, "--anchor", "top-right"]).status == 0)
         #expect(try rig.weaver(["desktop", "add", b, "--family", "large", "--anchor", "bottom-left"]).status == 0)
-        #expect(try rig.weaver(["desktop", "add", "noise", "--family", "small", "--anchor", "bottom-right", "--margin", "10"]).status == 0)
+        #expect(
+            try rig.weaver([
+                "desktop", "add", "noise", "--family", "small", "--anchor", "bottom-right", "--margin", "10",
+            ]).status == 0)
         let host = try rig.startHost(expectWindows: 4)
-        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
+        defer {
+            host.signal(SIGTERM)
+            _ = host.waitForExit(10)
+        }
         Thread.sleep(forTimeInterval: 1)
         let pid = host.processIdentifier
         func rssKB() -> Int {
@@ -391,8 +460,12 @@ import WidgetRender
         let cpu = Double(cpuNanoseconds() - cpuBefore) / 1e9
         let seconds = Date().timeIntervalSince(start)
         let steadyRSS = rssKB()
-        print("DesktopHost: resident memory with 4 widgets after 60 s idle (a minute tick included): \(steadyRSS / 1024) MB (\(steadyRSS) kB)")
-        print("DesktopHost: idle CPU over \(String(format: "%.1f", seconds)) s: \(String(format: "%.4f", cpu)) s = \(String(format: "%.4f", cpu / seconds * 100)) %")
+        print(
+            "DesktopHost: resident memory with 4 widgets after 60 s idle (a minute tick included): \(steadyRSS / 1024) MB (\(steadyRSS) kB)"
+        )
+        print(
+            "DesktopHost: idle CPU over \(String(format: "%.1f", seconds)) s: \(String(format: "%.4f", cpu)) s = \(String(format: "%.4f", cpu / seconds * 100)) %"
+        )
         // One minute tick lays four widgets out again (about a millisecond); polling would cost far more.
         #expect(cpu < 0.1, "\(cpu) s of CPU in 60 s idle")
         #expect(steadyRSS > 0 && steadyRSS <= Self.memoryLimitKB, "\(steadyRSS) kB after 60 s")
@@ -409,10 +482,17 @@ import WidgetRender
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("store")
         let env = sway.environment.merging(["WAYLAND_DEBUG": "1", "WEAVER_DESKTOP_LOG_DRAWS": "1"]) { $1 }
-        #expect(try Products.run("weaver", ["desktop", "add", "noise", "--at", "20,30", "--store", store.path]).status == 0)
+        #expect(
+            try Products.run("weaver", ["desktop", "add", "noise", "--at", "20,30", "--store", store.path]).status == 0)
         let host = try Spawned("weaver", ["desktop", "--store", store.path], environment: env)
-        defer { host.signal(SIGTERM); _ = host.waitForExit(10) }
-        #expect(host.waitForStderr(15) { $0.contains("showing 1 widget window from") && $0.contains("on the bottom layer") }, "\(host.stderrText.suffix(2000))")
+        defer {
+            host.signal(SIGTERM)
+            _ = host.waitForExit(10)
+        }
+        #expect(
+            host.waitForStderr(15) {
+                $0.contains("showing 1 widget window from") && $0.contains("on the bottom layer")
+            }, "\(host.stderrText.suffix(2000))")
         #expect(host.waitForStderr(10) { $0.contains("drew widget 1") }, "\(host.stderrText.suffix(2000))")
         let log = host.stderrText
         let request = log.split(separator: "\n").first { $0.contains(".get_layer_surface(") }.map(String.init) ?? ""
@@ -422,8 +502,12 @@ import WidgetRender
         let shot = try PixelImage(png: sway.screenshot(x: 20, y: 30, width: 170, height: 170, to: url), name: url.path)
         let renderURL = dir.appendingPathComponent("wl-render.png")
         // The compositor blends the transparent corners over the wallpaper: render over it too.
-        let r = try Products.run("weaver", ["render", "--template", "noise-machine", "--family", "small", "--scale", "1",
-                                             "--backdrop", sway.wallpaper, "-o", renderURL.path, "--store", store.path])
+        let r = try Products.run(
+            "weaver",
+            [
+                "render", "--template", "noise-machine", "--family", "small", "--scale", "1",
+                "--backdrop", sway.wallpaper, "-o", renderURL.path, "--store", store.path,
+            ])
         #expect(r.status == 0, "\(r.stderrText)")
         let render = try PixelImage(png: [UInt8](Data(contentsOf: renderURL)), name: renderURL.path)
         try Self.expectGoldenClose(shot, render, "wayland-noise-machine-small", saveTo: dir)
@@ -444,8 +528,12 @@ import WidgetRender
     @Test func withoutADisplayItSaysSo() throws {
         let dir = try Products.temporaryDirectory("desktop")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let r = try Products.run("weaver", ["desktop", "--store", dir.path], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+        let r = try Products.run(
+            "weaver", ["desktop", "--store", dir.path], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
         #expect(r.status == 1)
-        #expect(r.stderrText.contains("'weaver desktop' needs a graphical session: neither WAYLAND_DISPLAY nor DISPLAY is set"), "\(r.stderrText)")
+        #expect(
+            r.stderrText.contains(
+                "'weaver desktop' needs a graphical session: neither WAYLAND_DISPLAY nor DISPLAY is set"),
+            "\(r.stderrText)")
     }
 }

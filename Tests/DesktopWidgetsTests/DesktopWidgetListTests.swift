@@ -1,8 +1,8 @@
 import DesktopWidgets
 import Foundation
 import SharedStore
-import Testing
 import TestSupport
+import Testing
 import WidgetRender
 
 @Suite struct DesktopWidgetListTests {
@@ -15,8 +15,11 @@ import WidgetRender
         let (dir, root) = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let widgets = [
-            PinnedWidget(id: 1, design: PinnedWidget.noiseMachineDesign, family: .small, placement: .anchor(.topRight, marginPoints: 24), monitor: .index(0)),
-            PinnedWidget(id: 3, design: UUID().uuidString, family: .medium, placement: .at(x: 40, y: 60), monitor: .all),
+            PinnedWidget(
+                id: 1, design: PinnedWidget.noiseMachineDesign, family: .small,
+                placement: .anchor(.topRight, marginPoints: 24), monitor: .index(0)),
+            PinnedWidget(
+                id: 3, design: UUID().uuidString, family: .medium, placement: .at(x: 40, y: 60), monitor: .all),
         ]
         try DesktopWidgetList.update(root) { $0.widgets = widgets }
         let loaded = try DesktopWidgetList.load(root)
@@ -27,12 +30,30 @@ import WidgetRender
     }
 
     @Test(arguments: [
-        (#"{"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"huge","at":[1,2],"monitor":0}]}"#, "widgets[0].family", "must be one of small"),
-        (#"{"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"small","at":[1,99999],"monitor":0}]}"#, "widgets[0].at", "0…16384"),
-        (#"{"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"small","anchor":"left","monitor":0}]}"#, "widgets[0].anchor", "top-left"),
-        (#"{"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"small","anchor":"center","margin":5000,"monitor":0}]}"#, "widgets[0].margin", "allowed 0…1000"),
-        (#"{"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"small","at":[1,2],"monitor":99}]}"#, "widgets[0].monitor", "0…15"),
-        (#"{"version":1,"widgets":[{"id":1,"design":"../etc/passwd","family":"small","at":[1,2],"monitor":0}]}"#, "widgets[0].design", "UUID"),
+        (
+            #"{"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"huge","at":[1,2],"monitor":0}]}"#,
+            "widgets[0].family", "must be one of small"
+        ),
+        (
+            #"{"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"small","at":[1,99999],"monitor":0}]}"#,
+            "widgets[0].at", "0…16384"
+        ),
+        (
+            #"{"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"small","anchor":"left","monitor":0}]}"#,
+            "widgets[0].anchor", "top-left"
+        ),
+        (
+            #"{"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"small","anchor":"center","margin":5000,"monitor":0}]}"#,
+            "widgets[0].margin", "allowed 0…1000"
+        ),
+        (
+            #"{"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"small","at":[1,2],"monitor":99}]}"#,
+            "widgets[0].monitor", "0…15"
+        ),
+        (
+            #"{"version":1,"widgets":[{"id":1,"design":"../etc/passwd","family":"small","at":[1,2],"monitor":0}]}"#,
+            "widgets[0].design", "UUID"
+        ),
         (#"{"version":7,"widgets":[]}"#, "version", "allowed: 1"),
         (#"[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]"#, "desktop.json: ", "nested deeper than 6 levels"),
     ])
@@ -46,29 +67,39 @@ import WidgetRender
         let w = try #require(warnings.first)
         #expect(w.contains(field) && w.contains(allowed) && w.contains("moved to"), "\(w)")
         // Nothing lost: the file is beside, byte for byte.
-        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("desktop.json") && $0 != "desktop.json" }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+            $0.hasPrefix("desktop.json") && $0 != "desktop.json"
+        }
         #expect(aside.count == 1)
         #expect(try String(contentsOf: dir.appendingPathComponent(aside[0]), encoding: .utf8) == json)
     }
 
     @Test func placementsOnAMonitor() {
         let monitor = (width: 1920, height: 1080), small = (width: 170, height: 170)
-        #expect(Placement.anchor(.topRight, marginPoints: 24).origin(widgetSize: small, monitorSize: monitor) == (1726, 24))
-        #expect(Placement.anchor(.bottomLeft, marginPoints: 10).origin(widgetSize: small, monitorSize: monitor) == (10, 900))
-        #expect(Placement.anchor(.center, marginPoints: 0).origin(widgetSize: small, monitorSize: monitor) == (875, 455))
+        #expect(
+            Placement.anchor(.topRight, marginPoints: 24).origin(widgetSize: small, monitorSize: monitor) == (1726, 24))
+        #expect(
+            Placement.anchor(.bottomLeft, marginPoints: 10).origin(widgetSize: small, monitorSize: monitor) == (10, 900)
+        )
+        #expect(
+            Placement.anchor(.center, marginPoints: 0).origin(widgetSize: small, monitorSize: monitor) == (875, 455))
         #expect(Placement.at(x: 40, y: 60).origin(widgetSize: small, monitorSize: monitor) == (40, 60))
         // Kept on the monitor: a place beyond its edge is pulled back.
         #expect(Placement.at(x: 5000, y: 5000).origin(widgetSize: small, monitorSize: monitor) == (1750, 910))
         #expect(MonitorChoice.all.monitors(count: 3) == [0, 1, 2])
         #expect(MonitorChoice.index(2).monitors(count: 1) == [0], "an unplugged monitor's widget goes to the first")
         #expect(MonitorChoice.parse("16") == nil && MonitorChoice.parse("all") == .all)
-        #expect(Placement.parsePoint("40,60")! == (40, 60) && Placement.parsePoint("40") == nil && Placement.parsePoint("-1,2") == nil)
+        #expect(
+            Placement.parsePoint("40,60")! == (40, 60) && Placement.parsePoint("40") == nil
+                && Placement.parsePoint("-1,2") == nil)
     }
 
     @Test func autostartEntryRunsWeaverDesktop() throws {
         let dir = try Products.temporaryDirectory("desktop-autostart")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let entry = DesktopAutostart(configHome: dir, executable: URL(fileURLWithPath: "/opt/my tools/weaver"), storeDirectory: "/home/a b/store")
+        let entry = DesktopAutostart(
+            configHome: dir, executable: URL(fileURLWithPath: "/opt/my tools/weaver"), storeDirectory: "/home/a b/store"
+        )
         let files = try entry.install(.xdg)
         #expect(files == [dir.appendingPathComponent("autostart/widgetweaver-desktop.desktop")])
         let text = try String(contentsOf: files[0], encoding: .utf8)
@@ -78,7 +109,9 @@ import WidgetRender
         #expect(!entry.isInstalled)
         let unit = try entry.install(.systemd)
         #expect(try String(contentsOf: unit[0], encoding: .utf8).contains("WantedBy=graphical-session.target"))
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: unit[1].path) == "../widgetweaver-desktop.service")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: unit[1].path) == "../widgetweaver-desktop.service"
+        )
     }
 }
 
@@ -92,26 +125,44 @@ import WidgetRender
         let made = try weaver(["designs", "new", "--template", "classic", "--name", "Shopping"])
         #expect(made.status == 0)
 
-        let add = try weaver(["desktop", "add", "Shopping", "--family", "medium", "--anchor", "top-right", "--margin", "24"])
-        #expect(add.stdoutText == "Added Shopping (medium) as desktop widget 1, top-right +24, monitor 0.\n", "\(add.stdoutText)\(add.stderrText)")
+        let add = try weaver([
+            "desktop", "add", "Shopping", "--family", "medium", "--anchor", "top-right", "--margin", "24",
+        ])
+        #expect(
+            add.stdoutText == "Added Shopping (medium) as desktop widget 1, top-right +24, monitor 0.\n",
+            "\(add.stdoutText)\(add.stderrText)")
         let noise = try weaver(["desktop", "add", "noise-machine", "--at", "10,20", "--monitor", "all"])
-        #expect(noise.stdoutText == "Added Noise Machine (small) as desktop widget 2, at 10,20, every monitor.\n", "\(noise.stdoutText)")
+        #expect(
+            noise.stdoutText == "Added Noise Machine (small) as desktop widget 2, at 10,20, every monitor.\n",
+            "\(noise.stdoutText)")
         let list = try weaver(["desktop", "list"]).stdoutText
-        #expect(list.contains("Shopping") && list.contains("top-right +24") && list.contains("Noise Machine") && list.contains("every monitor"), "\(list)")
+        #expect(
+            list.contains("Shopping") && list.contains("top-right +24") && list.contains("Noise Machine")
+                && list.contains("every monitor"), "\(list)")
 
         let moved = try weaver(["desktop", "move", "1", "--at", "100,200", "--monitor", "1"])
-        #expect(moved.stdoutText == "Moved desktop widget 1: at 100,200, monitor 1.\n", "\(moved.stdoutText)\(moved.stderrText)")
+        #expect(
+            moved.stdoutText == "Moved desktop widget 1: at 100,200, monitor 1.\n",
+            "\(moved.stdoutText)\(moved.stderrText)")
         #expect(try weaver(["desktop", "remove", "2"]).status == 0)
         let gone = try weaver(["desktop", "remove", "2"])
-        #expect(gone.status != 0 && gone.stderrText.contains("there is no desktop widget 2; the desktop has 1"), "\(gone.stderrText)")
+        #expect(
+            gone.status != 0 && gone.stderrText.contains("there is no desktop widget 2; the desktop has 1"),
+            "\(gone.stderrText)")
         let json = try weaver(["desktop", "list", "--json"]).stdoutText
         #expect(json.contains("\"place\" : \"at 100,200\""), "\(json)")
     }
 
     @Test(arguments: [
         (["desktop", "add", "noise", "--at", "5"], "'--at' must be X,Y in points"),
-        (["desktop", "add", "noise", "--anchor", "middle"], "'--anchor' must be one of top-left, top-right, bottom-left, bottom-right, center; got 'middle'"),
-        (["desktop", "add", "noise", "--anchor", "center", "--margin", "2000"], "'--margin' 2000 is out of range; allowed 0…1000"),
+        (
+            ["desktop", "add", "noise", "--anchor", "middle"],
+            "'--anchor' must be one of top-left, top-right, bottom-left, bottom-right, center; got 'middle'"
+        ),
+        (
+            ["desktop", "add", "noise", "--anchor", "center", "--margin", "2000"],
+            "'--margin' 2000 is out of range; allowed 0…1000"
+        ),
         (["desktop", "add", "noise", "--monitor", "16"], "'--monitor' must be a number 0…15 or 'all'; got '16'"),
         (["desktop", "add", "noise", "--family", "huge"], "'--family' must be one of"),
         (["desktop", "add", "nothing-like-this"], "nothing-like-this"),
@@ -144,12 +195,14 @@ import WidgetRender
         let dir = try Products.temporaryDirectory("desktop-cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let env = ["XDG_CONFIG_HOME": dir.appendingPathComponent("config").path]
-        let on = try Products.run("weaver", ["desktop", "--autostart", "enable", "--store", dir.path], environment: env)
+        let on = try Products.run(
+            "weaver", ["desktop", "--autostart", "enable", "--store", dir.path], environment: env)
         #expect(on.status == 0, "\(on.stderrText)")
         let entry = dir.appendingPathComponent("config/autostart/widgetweaver-desktop.desktop")
         let text = try String(contentsOf: entry, encoding: .utf8)
         #expect(text.contains("\(Products.url("weaver").path)\" \"desktop\" \"--store\""), "\(text)")
-        let off = try Products.run("weaver", ["desktop", "--autostart", "disable", "--store", dir.path], environment: env)
+        let off = try Products.run(
+            "weaver", ["desktop", "--autostart", "disable", "--store", dir.path], environment: env)
         #expect(off.status == 0 && off.stdoutText.contains("Removed \(entry.path)"), "\(off.stdoutText)")
         #expect(!FileManager.default.fileExists(atPath: entry.path))
     }

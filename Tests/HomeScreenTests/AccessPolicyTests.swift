@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HomeScreen
 
 @Suite("Access policy (Host, Origin, token)")
@@ -7,7 +8,9 @@ struct AccessPolicyTests {
     let loopback = AccessPolicy(listen: ListenAddress(host: "127.0.0.1", port: 8765), token: "abc123")
     let lan = AccessPolicy(listen: ListenAddress(host: "192.168.1.20", port: 8765), token: "abc123")
 
-    func get(_ p: AccessPolicy, host: [String], query: String? = nil, cookie: String? = nil, header: String? = nil) -> AccessPolicy.Verdict {
+    func get(_ p: AccessPolicy, host: [String], query: String? = nil, cookie: String? = nil, header: String? = nil)
+        -> AccessPolicy.Verdict
+    {
         p.check(method: "GET", hosts: host, origin: nil, tokenHeader: header, tokenQuery: query, tokenCookie: cookie)
     }
 
@@ -26,10 +29,14 @@ struct AccessPolicyTests {
                 continue
             }
         }
-        guard case .forbidden(let why) = get(loopback, host: []) else { Issue.record("no Host allowed"); return }
+        guard case .forbidden(let why) = get(loopback, host: []) else {
+            Issue.record("no Host allowed")
+            return
+        }
         #expect(why.contains("no Host"))
         guard case .forbidden(let two) = get(loopback, host: ["127.0.0.1:8765", "evil.example"]) else {
-            Issue.record("two Hosts allowed"); return
+            Issue.record("two Hosts allowed")
+            return
         }
         #expect(two.contains("more than one"))
     }
@@ -38,15 +45,15 @@ struct AccessPolicyTests {
         #expect(post(loopback, host: "127.0.0.1:8765", origin: "http://127.0.0.1:8765", token: "abc123") == .allowed)
         #expect(post(loopback, host: "localhost:8765", origin: "http://localhost:8765", token: "abc123") == .allowed)
         let refused: [(String?, String?)] = [
-            (nil, "abc123"),                                 // no Origin
-            ("http://evil.example", "abc123"),               // another site
-            ("http://localhost:8765", "abc123"),             // Origin differs from the Host used
-            ("https://127.0.0.1:8765", "abc123"),            // scheme differs
-            ("null", "abc123"),                              // sandboxed frame / file://
-            ("http://127.0.0.1:8765", nil),                  // no token
-            ("http://127.0.0.1:8765", "abc12"),              // prefix of the token
-            ("http://127.0.0.1:8765", "abc1234"),            // longer
-            ("http://127.0.0.1:8765", "ABC123"),             // case matters
+            (nil, "abc123"),  // no Origin
+            ("http://evil.example", "abc123"),  // another site
+            ("http://localhost:8765", "abc123"),  // Origin differs from the Host used
+            ("https://127.0.0.1:8765", "abc123"),  // scheme differs
+            ("null", "abc123"),  // sandboxed frame / file://
+            ("http://127.0.0.1:8765", nil),  // no token
+            ("http://127.0.0.1:8765", "abc12"),  // prefix of the token
+            ("http://127.0.0.1:8765", "abc1234"),  // longer
+            ("http://127.0.0.1:8765", "ABC123"),  // case matters
         ]
         for (origin, token) in refused {
             guard case .forbidden = post(loopback, host: "127.0.0.1:8765", origin: origin, token: token) else {
@@ -57,14 +64,23 @@ struct AccessPolicyTests {
     }
 
     @Test func offLoopbackEveryRequestNeedsTheToken() {
-        guard case .forbidden(let why) = get(lan, host: ["192.168.1.20:8765"]) else { Issue.record("GET without token allowed"); return }
+        guard case .forbidden(let why) = get(lan, host: ["192.168.1.20:8765"]) else {
+            Issue.record("GET without token allowed")
+            return
+        }
         #expect(why.contains("token"))
         #expect(get(lan, host: ["192.168.1.20:8765"], query: "abc123") == .allowedSetCookie)
         #expect(get(lan, host: ["192.168.1.20:8765"], cookie: "abc123") == .allowed)
         #expect(get(lan, host: ["192.168.1.20:8765"], header: "abc123") == .allowed)
-        guard case .forbidden = get(lan, host: ["192.168.1.20:8765"], query: "wrong") else { Issue.record("wrong token allowed"); return }
+        guard case .forbidden = get(lan, host: ["192.168.1.20:8765"], query: "wrong") else {
+            Issue.record("wrong token allowed")
+            return
+        }
         // Off loopback the loopback names are not this server's address.
-        guard case .forbidden = get(lan, host: ["localhost:8765"], query: "abc123") else { Issue.record("localhost allowed on LAN"); return }
+        guard case .forbidden = get(lan, host: ["localhost:8765"], query: "abc123") else {
+            Issue.record("localhost allowed on LAN")
+            return
+        }
     }
 
     @Test func addresses() {
@@ -96,11 +112,21 @@ struct MixerChangeTests {
     }
 
     @Test func acceptedShapes() throws {
-        #expect(try decode(#"{"layer":1,"param":"volume","value":0.4}"#).get() == .layer(index: 0, change: .init(volume: 0.4)))
-        #expect(try decode(#"{"layer":4,"param":"enabled","value":false}"#).get() == .layer(index: 3, change: .init(enabled: false)))
-        #expect(try decode(#"{"layer":2,"param":"lowCutHz","value":0}"#).get() == .layer(index: 1, change: .init(lowCutHz: .off)))
-        #expect(try decode(#"{"layer":2,"param":"highCutHz","value":8000}"#).get() == .layer(index: 1, change: .init(highCutHz: .hz(8000))))
-        #expect(try decode(#"{"layer":3,"param":"eqMidDb","value":-6.5}"#).get() == .layer(index: 2, change: .init(eqMidDb: -6.5)))
+        #expect(
+            try decode(#"{"layer":1,"param":"volume","value":0.4}"#).get()
+                == .layer(index: 0, change: .init(volume: 0.4)))
+        #expect(
+            try decode(#"{"layer":4,"param":"enabled","value":false}"#).get()
+                == .layer(index: 3, change: .init(enabled: false)))
+        #expect(
+            try decode(#"{"layer":2,"param":"lowCutHz","value":0}"#).get()
+                == .layer(index: 1, change: .init(lowCutHz: .off)))
+        #expect(
+            try decode(#"{"layer":2,"param":"highCutHz","value":8000}"#).get()
+                == .layer(index: 1, change: .init(highCutHz: .hz(8000))))
+        #expect(
+            try decode(#"{"layer":3,"param":"eqMidDb","value":-6.5}"#).get()
+                == .layer(index: 2, change: .init(eqMidDb: -6.5)))
         #expect(try decode(#"{"param":"master","value":0.7}"#).get() == .master(0.7))
         #expect(try decode(#"{"preset":"rain"}"#).get() == .preset("rain"))
         #expect(try decode(#"{"timerSeconds":1800}"#).get() == .timer(seconds: 1800))
@@ -137,11 +163,15 @@ struct MixerChangeTests {
 @Suite("Page markup")
 struct PageTests {
     @Test func userTextIsEscaped() {
-        #expect(Page.escape(#"<script>alert("x")</script> & 'y'"#) == "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;")
-        let tile = WidgetTile(designID: "ABCD-1", designName: "<img src=x onerror=alert(1)>", family: "small",
-                              widthPt: 170, heightPt: 170, label: "\"quoted\" <b>", buttons: [
-                                  .init(kind: "incrementVariable", id: "a1", label: "+1 <Count>", x: 10, y: 120, width: 60, height: 36),
-                              ], version: "v1")
+        #expect(
+            Page.escape(#"<script>alert("x")</script> & 'y'"#)
+                == "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;")
+        let tile = WidgetTile(
+            designID: "ABCD-1", designName: "<img src=x onerror=alert(1)>", family: "small",
+            widthPt: 170, heightPt: 170, label: "\"quoted\" <b>",
+            buttons: [
+                .init(kind: "incrementVariable", id: "a1", label: "+1 <Count>", x: 10, y: 120, width: 60, height: 36)
+            ], version: "v1")
         let html = Page.tile(tile)
         #expect(!html.contains("<img src=x"))
         #expect(!html.contains("<b>"))
@@ -153,9 +183,10 @@ struct PageTests {
     }
 
     @Test func mixerHasEveryControl() {
-        let state = MixerState(running: false, state: "stopped", presetID: "sleep", mixName: "Sleep", masterVolume: 0.7,
-                               layers: [.init(enabled: true, volume: 0.5, colour: 1.6, lowCutHz: 40, highCutHz: nil)],
-                               timerRemainingSeconds: nil, presets: [.init(id: "sleep", name: "Sleep"), .init(id: "rain", name: "Rain")])
+        let state = MixerState(
+            running: false, state: "stopped", presetID: "sleep", mixName: "Sleep", masterVolume: 0.7,
+            layers: [.init(enabled: true, volume: 0.5, colour: 1.6, lowCutHz: 40, highCutHz: nil)],
+            timerRemainingSeconds: nil, presets: [.init(id: "sleep", name: "Sleep"), .init(id: "rain", name: "Rain")])
         let html = Page.home(tiles: [], mixer: state, token: "tok")
         #expect(html.contains(#"<meta name="widgetweaver-token" content="tok">"#))
         #expect(html.contains(#"data-param="master""#))

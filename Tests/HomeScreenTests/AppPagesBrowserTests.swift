@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Explore, the Library with its Import Review, the Data page and Steps History in a real headless
 /// Chromium against a real `weaver serve`: what a person does, checked in the page and in the
@@ -11,16 +11,21 @@ struct AppPagesBrowserTests {
     static func shoot(_ browser: WebDriver, _ name: String) throws {
         guard let dir = ProcessInfo.processInfo.environment["WIDGETWEAVER_SCREENSHOT_DIR"] else { return }
         for scheme in ["dark", "light"] {
-            try browser.devTools("Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": scheme]]])
+            try browser.devTools(
+                "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": scheme]]])
             // Let lazy pictures load before the photograph.
             _ = try browser.waitUntil(10, "return [...document.images].every(i => i.complete)")
-            try browser.screenshotPNG().write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name)-\(scheme).png"))
+            try browser.screenshotPNG().write(
+                to: URL(fileURLWithPath: dir).appendingPathComponent("\(name)-\(scheme).png"))
         }
-        try browser.devTools("Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "dark"]]])
+        try browser.devTools(
+            "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "dark"]]])
     }
 
     static func visibleCards(_ browser: WebDriver) throws -> [String] {
-        try browser.execute("return [...document.querySelectorAll('#library [data-design-id]')].filter(c => !c.hidden).map(c => c.dataset.name)") as? [String] ?? []
+        try browser.execute(
+            "return [...document.querySelectorAll('#library [data-design-id]')].filter(c => !c.hidden).map(c => c.dataset.name)"
+        ) as? [String] ?? []
     }
 
     static func click(_ browser: WebDriver, _ css: String) throws {
@@ -39,12 +44,20 @@ struct AppPagesBrowserTests {
         try browser.navigate(rig.url + "explore")
         #expect(try browser.waitUntil(10, "return document.querySelectorAll('.template-card').length >= 10"))
         // Pictures load lazily: bring one into view first.
-        _ = try browser.execute("document.querySelector('[data-template=\"classic\"] .explore-small').scrollIntoView({block: 'center'}); return true")
-        #expect(try browser.waitUntil(20, "const i = document.querySelector('[data-template=\"classic\"] .explore-small'); return i.complete && i.naturalWidth > 0"),
-                "the renderer's picture did not load")
+        _ = try browser.execute(
+            "document.querySelector('[data-template=\"classic\"] .explore-small').scrollIntoView({block: 'center'}); return true"
+        )
+        #expect(
+            try browser.waitUntil(
+                20,
+                "const i = document.querySelector('[data-template=\"classic\"] .explore-small'); return i.complete && i.naturalWidth > 0"
+            ),
+            "the renderer's picture did not load")
         try Self.shoot(browser, "explore")
         try Self.click(browser, #"button[data-add-template="classic"]:not([data-add-remix])"#)
-        #expect(try browser.waitUntil(10, "return /Added Classic to the Library/.test(document.querySelector('#notice-text').textContent)"))
+        #expect(
+            try browser.waitUntil(
+                10, "return /Added Classic to the Library/.test(document.querySelector('#notice-text').textContent)"))
         try Self.click(browser, #"button[data-add-template="classic"][data-add-remix="midnight"]"#)
         #expect(try browser.waitUntil(10, "return /Midnight/.test(document.querySelector('#notice-text').textContent)"))
         let rows = try LibraryAPITests.list(rig)
@@ -53,15 +66,22 @@ struct AppPagesBrowserTests {
 
         // Home shows it.
         try browser.navigate(rig.url)
-        #expect(try browser.waitUntil(10, "return !!document.querySelector('.widget[data-design-id=\"\(classicID)\"]')"))
+        #expect(
+            try browser.waitUntil(10, "return !!document.querySelector('.widget[data-design-id=\"\(classicID)\"]')"))
 
         // Library: both, searchable; set default, duplicate, delete and undo.
         try browser.navigate(rig.url + "library")
         #expect(try browser.waitUntil(10, "return document.querySelectorAll('#library [data-design-id]').length === 2"))
-        #expect(try browser.execute("return document.querySelector('#library-cap').textContent") as? String == "2 of 3 designs; Pro: unlimited")
+        #expect(
+            try browser.execute("return document.querySelector('#library-cap').textContent") as? String
+                == "2 of 3 designs; Pro: unlimited")
         let search = try #require(try browser.find("#library-search"))
         try browser.sendKeys(search, "midnight")
-        #expect(try browser.waitUntil(5, "return [...document.querySelectorAll('#library [data-design-id]')].filter(c => !c.hidden).length === 1"))
+        #expect(
+            try browser.waitUntil(
+                5,
+                "return [...document.querySelectorAll('#library [data-design-id]')].filter(c => !c.hidden).length === 1"
+            ))
         #expect(try Self.visibleCards(browser) == ["Classic – Midnight"])
         let remixCard = #"#library [data-name="Classic – Midnight"]"#
         try Self.click(browser, "\(remixCard) button[data-act=\"default\"]")
@@ -69,10 +89,16 @@ struct AppPagesBrowserTests {
         #expect(try rig.weaver(["designs", "default"]).stdoutText.contains("Classic – Midnight"))
         try Self.click(browser, "#library [data-name=\"Classic\"] button[data-act=\"duplicate\"]")
         #expect(try browser.waitUntil(10, "return !!document.querySelector('#library [data-name=\"Classic (Copy)\"]')"))
-        #expect(try browser.execute("return document.querySelector('#library-cap').textContent") as? String == "3 of 3 designs; Pro: unlimited")
+        #expect(
+            try browser.execute("return document.querySelector('#library-cap').textContent") as? String
+                == "3 of 3 designs; Pro: unlimited")
         try Self.shoot(browser, "library")
         try Self.click(browser, "#library [data-name=\"Classic (Copy)\"] button[data-act=\"delete\"]")
-        #expect(try browser.waitUntil(10, "return !document.querySelector('#library [data-name=\"Classic (Copy)\"]') && !document.querySelector('#undo-delete').hidden"))
+        #expect(
+            try browser.waitUntil(
+                10,
+                "return !document.querySelector('#library [data-name=\"Classic (Copy)\"]') && !document.querySelector('#undo-delete').hidden"
+            ))
         #expect(try LibraryAPITests.list(rig).count == 2)
         try Self.click(browser, "#undo-delete")
         #expect(try browser.waitUntil(10, "return !!document.querySelector('#library [data-name=\"Classic (Copy)\"]')"))
@@ -100,32 +126,55 @@ struct AppPagesBrowserTests {
         try browser.navigate(second.url + "library")
         let picker = try #require(try browser.find("#import-file"))
         try browser.sendKeys(picker, file.path)
-        #expect(try browser.waitUntil(10, "return !document.querySelector('#import-review').hidden && document.querySelectorAll('#import-review li').length === 2"))
-        #expect(try browser.execute("return document.querySelector('.review-file').textContent") as? String == "designs.wwdesign · 2 designs")
-        #expect(try browser.waitUntil(20, "return [...document.querySelectorAll('#import-review img')].every(i => i.complete && i.naturalWidth > 0)"),
-                "the review's pictures did not load")
+        #expect(
+            try browser.waitUntil(
+                10,
+                "return !document.querySelector('#import-review').hidden && document.querySelectorAll('#import-review li').length === 2"
+            ))
+        #expect(
+            try browser.execute("return document.querySelector('.review-file').textContent") as? String
+                == "designs.wwdesign · 2 designs")
+        #expect(
+            try browser.waitUntil(
+                20,
+                "return [...document.querySelectorAll('#import-review img')].every(i => i.complete && i.naturalWidth > 0)"
+            ),
+            "the review's pictures did not load")
         try Self.shoot(browser, "import-review")
         try Self.click(browser, "#select-none")
         #expect(try browser.execute("return document.querySelector('#import-selected').disabled") as? Bool == true)
-        let names = try browser.execute("return [...document.querySelectorAll('#import-review li b')].map(b => b.textContent)") as? [String] ?? []
+        let names =
+            try browser.execute("return [...document.querySelectorAll('#import-review li b')].map(b => b.textContent)")
+            as? [String] ?? []
         let evening = try #require(names.firstIndex(of: "Evening"))
         try Self.click(browser, "#pick-\(evening)")
         try Self.click(browser, "#import-selected")
-        #expect(try browser.waitUntil(10, "return /Imported 1 design. Skipped 1 \\(not selected\\)./.test(document.querySelector('#notice-text').textContent)"))
+        #expect(
+            try browser.waitUntil(
+                10,
+                "return /Imported 1 design. Skipped 1 \\(not selected\\)./.test(document.querySelector('#notice-text').textContent)"
+            ))
         #expect(try LibraryAPITests.list(second).compactMap { $0["name"] as? String } == ["Evening"])
         #expect(try browser.waitUntil(10, "return document.querySelectorAll('#library [data-design-id]').length === 1"))
 
         // Past the free tier: three more into two free slots is blocked with the warning.
-        let many = ImportFixtures.package(specs: [ImportFixtures.spec("One"), ImportFixtures.spec("Two"), ImportFixtures.spec("Three")])
+        let many = ImportFixtures.package(specs: [
+            ImportFixtures.spec("One"), ImportFixtures.spec("Two"), ImportFixtures.spec("Three"),
+        ])
         let manyFile = second.store.deletingLastPathComponent().appendingPathComponent("three.wwdesign")
         try many.write(to: manyFile)
         try browser.sendKeys(try #require(try browser.find("#import-file")), manyFile.path)
         #expect(try browser.waitUntil(10, "return document.querySelectorAll('#import-review li').length === 3"))
-        #expect(try browser.execute("return document.querySelectorAll('#import-review input:checked').length") as? Int == 2, "the default fills the free slots")
+        #expect(
+            try browser.execute("return document.querySelectorAll('#import-review input:checked').length") as? Int == 2,
+            "the default fills the free slots")
         try Self.click(browser, "#select-all")
         #expect(try browser.execute("return document.querySelector('#import-selected').disabled") as? Bool == true)
-        let warning = try browser.execute("return document.querySelector('#review-warning').textContent") as? String ?? ""
-        #expect(warning.contains("3 designs selected but the free tier has 2 slots left") && warning.contains("weaver pro unlock"), "\(warning)")
+        let warning =
+            try browser.execute("return document.querySelector('#review-warning').textContent") as? String ?? ""
+        #expect(
+            warning.contains("3 designs selected but the free tier has 2 slots left")
+                && warning.contains("weaver pro unlock"), "\(warning)")
         try Self.shoot(browser, "import-review-cap")
         #expect(try LibraryAPITests.list(second).count == 1)
     }
@@ -140,48 +189,70 @@ struct AppPagesBrowserTests {
         #expect(try rig.weaver(["templates", "add", "next-up"]).status == 0)
         let rows = try LibraryAPITests.list(rig)
         let weatherID = try #require(rows.first { $0["template"] as? String == "weather" }?["id"] as? String)
-        let nextUpID = try #require(rows.first { $0["template"] as? String == "nextUpCalendar" }?["id"] as? String, "\(rows)")
+        let nextUpID = try #require(
+            rows.first { $0["template"] as? String == "nextUpCalendar" }?["id"] as? String, "\(rows)")
         try rig.startServer(environment: ["WIDGETWEAVER_OPEN_METEO_URL": meteo.baseURL])
         let browser = try WebDriver()
         defer { browser.quit() }
         func label(_ id: String) throws -> String {
-            try browser.execute("const i = document.querySelector('.widget[data-design-id=\"\(id)\"][data-family=\"small\"] img'); return i ? i.getAttribute('aria-label') : ''") as? String ?? ""
+            try browser.execute(
+                "const i = document.querySelector('.widget[data-design-id=\"\(id)\"][data-family=\"small\"] img'); return i ? i.getAttribute('aria-label') : ''"
+            ) as? String ?? ""
         }
         try browser.navigate(rig.url)
-        #expect(try browser.waitUntil(10, "return !!document.querySelector('.widget[data-design-id=\"\(weatherID)\"]')"))
+        #expect(
+            try browser.waitUntil(10, "return !!document.querySelector('.widget[data-design-id=\"\(weatherID)\"]')"))
         let weatherBefore = try label(weatherID)
 
         // Weather by name, against the local Open-Meteo.
         try browser.navigate(rig.url + "data")
         try browser.sendKeys(try #require(try browser.find("#place")), "Dublin\u{E007}")
-        #expect(try browser.waitUntil(15, "return /Dublin/.test(document.querySelector('#weather-location').textContent) && /min ago|0 min/.test(document.querySelector('#weather-fetched').textContent)"),
-                "the location was not set and fetched")
+        #expect(
+            try browser.waitUntil(
+                15,
+                "return /Dublin/.test(document.querySelector('#weather-location').textContent) && /min ago|0 min/.test(document.querySelector('#weather-fetched').textContent)"
+            ),
+            "the location was not set and fetched")
         // Calendar: an .ics file.
         let ics = rig.store.deletingLastPathComponent().appendingPathComponent("team.ics")
         try CalendarFixture.ics().write(to: ics)
         try browser.sendKeys(try #require(try browser.find("#calendar-file")), ics.path)
         #expect(try browser.waitUntil(15, "return !!document.querySelector('[data-calendar-id=\"team\"]')"))
-        #expect(try browser.execute("return document.querySelector('[data-calendar-id=\"team\"] .event-count').textContent") as? String == "2")
+        #expect(
+            try browser.execute("return document.querySelector('[data-calendar-id=\"team\"] .event-count').textContent")
+                as? String == "2")
         // Steps: a CSV.
         let csv = rig.store.deletingLastPathComponent().appendingPathComponent("steps.csv")
         try StepsFixture.csv().write(to: csv)
         try browser.sendKeys(try #require(try browser.find("#steps-file")), csv.path)
-        #expect(try browser.waitUntil(15, "return /120 days recorded/.test(document.querySelector('#steps-summary').textContent)"))
+        #expect(
+            try browser.waitUntil(
+                15, "return /120 days recorded/.test(document.querySelector('#steps-summary').textContent)"))
         try Self.shoot(browser, "data")
 
         // The widgets on Home fill.
         try browser.navigate(rig.url)
         #expect(try browser.waitUntil(10, "return !!document.querySelector('.widget[data-design-id=\"\(nextUpID)\"]')"))
         let weatherAfter = try label(weatherID)
-        #expect(weatherAfter != weatherBefore && weatherAfter.contains("°"), "weather widget: '\(weatherBefore)' then '\(weatherAfter)'")
+        #expect(
+            weatherAfter != weatherBefore && weatherAfter.contains("°"),
+            "weather widget: '\(weatherBefore)' then '\(weatherAfter)'")
         let nextUp = try label(nextUpID)
         #expect(nextUp.contains("Design review"), "Next Up: \(nextUp)")
 
         // Steps History: the charts drawn, the insights filled.
         try browser.navigate(rig.url + "data/steps")
-        #expect(try browser.waitUntil(10, "return document.querySelectorAll('#steps-timeline rect.bar').length === 90 && document.querySelectorAll('#steps-heatmap rect.recorded').length >= 120"))
-        #expect(try browser.execute("return document.querySelector('#steps-month').getBoundingClientRect().height") as? Double ?? 0 > 100)
-        #expect(try browser.execute("return document.querySelector('[data-insight=\"avg7\"] b').textContent") as? String != "–")
+        #expect(
+            try browser.waitUntil(
+                10,
+                "return document.querySelectorAll('#steps-timeline rect.bar').length === 90 && document.querySelectorAll('#steps-heatmap rect.recorded').length >= 120"
+            ))
+        #expect(
+            try browser.execute("return document.querySelector('#steps-month').getBoundingClientRect().height")
+                as? Double ?? 0 > 100)
+        #expect(
+            try browser.execute("return document.querySelector('[data-insight=\"avg7\"] b').textContent") as? String
+                != "–")
         try Self.shoot(browser, "steps-history")
     }
 }

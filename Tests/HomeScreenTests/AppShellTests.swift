@@ -1,13 +1,14 @@
 import Foundation
 import HomeScreen
-import Testing
 import TestSupport
+import Testing
 
 /// The app shell: one navigation and one stylesheet on every page.
 struct AppShellTests {
     @Test func aPageIsWrappedWithTheNavigationAndTheSharedSheet() {
-        let html = AppShell.page(title: "Editor", active: .editor, token: "abc<", body: "<p id=\"x\">body</p>",
-                                 stylesheets: ["/static/editor.css"], scripts: ["/static/editor.js"])
+        let html = AppShell.page(
+            title: "Editor", active: .editor, token: "abc<", body: "<p id=\"x\">body</p>",
+            stylesheets: ["/static/editor.css"], scripts: ["/static/editor.js"])
         #expect(html.contains("<title>Editor · WidgetWeaver</title>"))
         #expect(html.contains(#"<meta name="widgetweaver-token" content="abc&lt;">"#), "the token is escaped")
         // The shell's sheet first, the page's after it.
@@ -30,7 +31,9 @@ struct AppShellTests {
         for section in AppShell.Section.allCases where section.isServed {
             let page = try RawHTTP.send(port: rig.port, path: section.path)
             #expect(page.status == 200, "\(section.path)")
-            #expect(page.text.contains(#"data-section="\#(section.rawValue)" aria-current="page""#), "\(section.path) marks itself")
+            #expect(
+                page.text.contains(#"data-section="\#(section.rawValue)" aria-current="page""#),
+                "\(section.path) marks itself")
             #expect(page.text.contains(AppShell.stylesheetPath))
         }
         let sheet = try RawHTTP.send(port: rig.port, path: AppShell.stylesheetPath)

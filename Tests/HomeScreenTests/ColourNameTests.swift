@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HomeScreen
 @testable import NoiseControl
 @testable import WidgetRender

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A local Open-Meteo: the recorded answers of the data-source tests, served on loopback.
 enum OpenMeteoStandIn {
@@ -34,30 +34,33 @@ enum CalendarFixture {
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = TimeZone(identifier: "UTC")
         f.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let start1 = f.string(from: now.addingTimeInterval(86_400)), end1 = f.string(from: now.addingTimeInterval(86_400 + 3_600))
-        let start2 = f.string(from: now.addingTimeInterval(2 * 86_400)), end2 = f.string(from: now.addingTimeInterval(2 * 86_400 + 3_600))
-        return Data("""
-        BEGIN:VCALENDAR\r
-        VERSION:2.0\r
-        PRODID:-//WidgetWeaver tests//EN\r
-        X-WR-CALNAME:Team\r
-        BEGIN:VEVENT\r
-        UID:one@test\r
-        DTSTAMP:\(start1)\r
-        DTSTART:\(start1)\r
-        DTEND:\(end1)\r
-        SUMMARY:Design review\r
-        END:VEVENT\r
-        BEGIN:VEVENT\r
-        UID:two@test\r
-        DTSTAMP:\(start2)\r
-        DTSTART:\(start2)\r
-        DTEND:\(end2)\r
-        SUMMARY:Planning\r
-        END:VEVENT\r
-        END:VCALENDAR\r
+        let start1 = f.string(from: now.addingTimeInterval(86_400)),
+            end1 = f.string(from: now.addingTimeInterval(86_400 + 3_600))
+        let start2 = f.string(from: now.addingTimeInterval(2 * 86_400)),
+            end2 = f.string(from: now.addingTimeInterval(2 * 86_400 + 3_600))
+        return Data(
+            """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//WidgetWeaver tests//EN\r
+            X-WR-CALNAME:Team\r
+            BEGIN:VEVENT\r
+            UID:one@test\r
+            DTSTAMP:\(start1)\r
+            DTSTART:\(start1)\r
+            DTEND:\(end1)\r
+            SUMMARY:Design review\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:two@test\r
+            DTSTAMP:\(start2)\r
+            DTSTART:\(start2)\r
+            DTEND:\(end2)\r
+            SUMMARY:Planning\r
+            END:VEVENT\r
+            END:VCALENDAR\r
 
-        """.utf8)
+            """.utf8)
     }
 }
 
@@ -70,7 +73,8 @@ enum StepsFixture {
         f.dateFormat = "yyyy-MM-dd"
         var text = "date,steps\n"
         for i in stride(from: days, through: 1, by: -1) {
-            text += "\(f.string(from: now.addingTimeInterval(-Double(i) * 86_400))),\(i % 3 == 0 ? 4_000 + i : 10_500 + i * 10)\n"
+            text +=
+                "\(f.string(from: now.addingTimeInterval(-Double(i) * 86_400))),\(i % 3 == 0 ? 4_000 + i : 10_500 + i * 10)\n"
         }
         return Data(text.utf8)
     }
@@ -89,17 +93,22 @@ struct DataAPITests {
         let token = try rig.token()
 
         // An ambiguous name lists the places; a pick chooses one.
-        let ambiguous = try LibraryAPITests.send(rig, "POST", "/api/data/weather/location", #"{"name":"Springfield"}"#, token: token)
+        let ambiguous = try LibraryAPITests.send(
+            rig, "POST", "/api/data/weather/location", #"{"name":"Springfield"}"#, token: token)
         #expect(ambiguous.status == 409, "\(ambiguous.text)")
         let choices = ambiguous.json()?["choices"] as? [[String: Any]] ?? []
-        #expect(choices.count >= 2 && (choices.first?["label"] as? String ?? "").contains("Missouri"), "\(ambiguous.text)")
-        let picked = try LibraryAPITests.send(rig, "POST", "/api/data/weather/location", #"{"name":"Springfield","pick":2}"#, token: token)
+        #expect(
+            choices.count >= 2 && (choices.first?["label"] as? String ?? "").contains("Missouri"), "\(ambiguous.text)")
+        let picked = try LibraryAPITests.send(
+            rig, "POST", "/api/data/weather/location", #"{"name":"Springfield","pick":2}"#, token: token)
         #expect(picked.status == 200, "\(picked.text)")
         #expect((try rig.weaver(["weather", "location", "show"])).stdoutText.contains("Springfield"))
-        let nowhere = try LibraryAPITests.send(rig, "POST", "/api/data/weather/location", #"{"name":"Qwzxv"}"#, token: token)
+        let nowhere = try LibraryAPITests.send(
+            rig, "POST", "/api/data/weather/location", #"{"name":"Qwzxv"}"#, token: token)
         #expect(nowhere.status == 422 && nowhere.json()?["field"] as? String == "name", "\(nowhere.text)")
 
-        let dublin = try LibraryAPITests.send(rig, "POST", "/api/data/weather/location", #"{"name":"Dublin"}"#, token: token)
+        let dublin = try LibraryAPITests.send(
+            rig, "POST", "/api/data/weather/location", #"{"name":"Dublin"}"#, token: token)
         #expect(dublin.status == 200, "\(dublin.text)")
         let refreshed = try LibraryAPITests.send(rig, "POST", "/api/data/weather/refresh", token: token)
         #expect(refreshed.status == 200, "\(refreshed.text)")
@@ -110,7 +119,8 @@ struct DataAPITests {
         #expect(page.text.contains("id=\"weather-location\">Dublin<"), "\(page.text.prefix(3000))")
         #expect(page.text.contains("Open-Meteo"))
         // Coordinates out of range are refused with the field and the range.
-        let bad = try LibraryAPITests.send(rig, "POST", "/api/data/weather/location", #"{"latitude":91,"longitude":0}"#, token: token)
+        let bad = try LibraryAPITests.send(
+            rig, "POST", "/api/data/weather/location", #"{"latitude":91,"longitude":0}"#, token: token)
         #expect(bad.status == 422 && bad.errorText.contains("-90…90"), "\(bad.text)")
     }
 
@@ -119,26 +129,31 @@ struct DataAPITests {
         defer { rig.stop() }
         try rig.startServer()
         let token = try rig.token()
-        let up = try LibraryAPITests.sendBytes(rig, "POST", "/api/data/calendar/upload?name=team.ics", Array(CalendarFixture.ics()),
-                                               token: token, type: "text/calendar")
+        let up = try LibraryAPITests.sendBytes(
+            rig, "POST", "/api/data/calendar/upload?name=team.ics", Array(CalendarFixture.ics()),
+            token: token, type: "text/calendar")
         #expect(up.status == 201, "\(up.text)")
         let list = try rig.weaver(["calendar", "list"])
         #expect(list.stdoutText.contains("Team"), "\(list.stdoutText) \(list.stderrText)")
-        let snapshot = try String(contentsOf: rig.store.appendingPathComponent("snapshots/calendar.json"), encoding: .utf8)
+        let snapshot = try String(
+            contentsOf: rig.store.appendingPathComponent("snapshots/calendar.json"), encoding: .utf8)
         #expect(snapshot.contains("Design review"))
         let page = try RawHTTP.send(port: rig.port, path: "/data")
         #expect(page.text.contains("data-calendar-id=\"team\""), "\(page.text.prefix(3000))")
 
         // Not a calendar: refused with the parser's words, after the file's name, and nothing kept.
-        let junk = try LibraryAPITests.sendBytes(rig, "POST", "/api/data/calendar/upload?name=junk.ics", Array("hello".utf8), token: token,
-                                                 type: "text/calendar")
+        let junk = try LibraryAPITests.sendBytes(
+            rig, "POST", "/api/data/calendar/upload?name=junk.ics", Array("hello".utf8), token: token,
+            type: "text/calendar")
         #expect(junk.status == 422, "\(junk.text)")
         let junkFile = rig.store.deletingLastPathComponent().appendingPathComponent("junk.ics")
         try Data("hello".utf8).write(to: junkFile)
         let cli = try rig.weaver(["calendar", "add", junkFile.path])
         let webMessage = junk.errorText.replacingOccurrences(of: "junk.ics", with: junkFile.path)
         #expect(cli.status != 0 && cli.stderrText.contains(webMessage), "web '\(webMessage)' / cli '\(cli.stderrText)'")
-        #expect((try FileManager.default.contentsOfDirectory(atPath: rig.store.appendingPathComponent("calendars/uploads").path)) == ["team.ics"])
+        #expect(
+            (try FileManager.default.contentsOfDirectory(
+                atPath: rig.store.appendingPathComponent("calendars/uploads").path)) == ["team.ics"])
         // A path typed as an address is refused: no request names a file on this machine.
         let path = try LibraryAPITests.send(rig, "POST", "/api/data/calendar", #"{"url":"/etc/passwd"}"#, token: token)
         #expect(path.status == 422, "\(path.text)")
@@ -147,7 +162,9 @@ struct DataAPITests {
         let removed = try LibraryAPITests.send(rig, "DELETE", "/api/data/calendar/team", token: token)
         #expect(removed.status == 200, "\(removed.text)")
         #expect(!(try rig.weaver(["calendar", "list"])).stdoutText.contains("Team"))
-        #expect((try FileManager.default.contentsOfDirectory(atPath: rig.store.appendingPathComponent("calendars/uploads").path)).isEmpty)
+        #expect(
+            (try FileManager.default.contentsOfDirectory(
+                atPath: rig.store.appendingPathComponent("calendars/uploads").path)).isEmpty)
     }
 
     @Test func stepsAreImportedTheGoalSetTheHistoryDrawnAndADayPinned() throws {
@@ -155,35 +172,43 @@ struct DataAPITests {
         defer { rig.stop() }
         try rig.startServer()
         let token = try rig.token()
-        let imported = try LibraryAPITests.sendBytes(rig, "POST", "/api/data/steps/import?name=steps.csv", Array(StepsFixture.csv()),
-                                                     token: token, type: "text/csv")
+        let imported = try LibraryAPITests.sendBytes(
+            rig, "POST", "/api/data/steps/import?name=steps.csv", Array(StepsFixture.csv()),
+            token: token, type: "text/csv")
         #expect(imported.status == 200, "\(imported.text)")
         #expect((imported.json()?["message"] as? String ?? "").hasPrefix("Imported 120 days"))
-        let goal = try LibraryAPITests.send(rig, "POST", "/api/data/steps/goal", #"{"weekday":8000,"weekend":8000}"#, token: token)
+        let goal = try LibraryAPITests.send(
+            rig, "POST", "/api/data/steps/goal", #"{"weekday":8000,"weekend":8000}"#, token: token)
         #expect(goal.status == 200, "\(goal.text)")
         // The built-in keys as `weaver vars keys` prints them ("key<TAB>value").
-        let keys = Dictionary(try rig.weaver(["vars", "keys"]).stdoutText.split(separator: "\n").compactMap { line -> (String, String)? in
-            let parts = line.split(separator: "\t", maxSplits: 1)
-            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
-        }, uniquingKeysWith: { a, _ in a })
+        let keys = Dictionary(
+            try rig.weaver(["vars", "keys"]).stdoutText.split(separator: "\n").compactMap { line -> (String, String)? in
+                let parts = line.split(separator: "\t", maxSplits: 1)
+                return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+            }, uniquingKeysWith: { a, _ in a })
         #expect(keys["__steps_goal_weekday"] == "8000", "\(keys)")
         let badGoal = try LibraryAPITests.send(rig, "POST", "/api/data/steps/goal", #"{"weekday":0}"#, token: token)
         #expect(badGoal.status == 422 && badGoal.errorText.contains("1…200000"), "\(badGoal.text)")
 
         // A bad row: the CLI's message, naming the file, the line and the field.
         let badCSV = Data("date,steps\n2026-01-01,lots\n".utf8)
-        let bad = try LibraryAPITests.sendBytes(rig, "POST", "/api/data/steps/import?name=bad.csv", Array(badCSV), token: token, type: "text/csv")
+        let bad = try LibraryAPITests.sendBytes(
+            rig, "POST", "/api/data/steps/import?name=bad.csv", Array(badCSV), token: token, type: "text/csv")
         #expect(bad.status == 422)
         let badFile = rig.store.deletingLastPathComponent().appendingPathComponent("bad.csv")
         try badCSV.write(to: badFile)
         let cli = try rig.weaver(["steps", "import", badFile.path])
         let message = bad.json()?["error"] as? String ?? ""
-        #expect(!message.isEmpty && cli.status != 0 && cli.stderrText.contains(message), "web '\(message)' / cli '\(cli.stderrText)'")
+        #expect(
+            !message.isEmpty && cli.status != 0 && cli.stderrText.contains(message),
+            "web '\(message)' / cli '\(cli.stderrText)'")
 
         // History: the charts and the insights, which are the `__steps_*` keys.
         let page = try RawHTTP.send(port: rig.port, path: "/data/steps")
         #expect(page.status == 200)
-        for id in ["steps-timeline", "steps-month", "steps-heatmap"] { #expect(page.text.contains("id=\"\(id)\""), "\(id)") }
+        for id in ["steps-timeline", "steps-month", "steps-heatmap"] {
+            #expect(page.text.contains("id=\"\(id)\""), "\(id)")
+        }
         #expect(page.text.components(separatedBy: "class=\"bar").count - 1 == 90)
         let best = keys["__steps_best_day"] ?? "", streak = keys["__steps_streak"] ?? ""
         #expect(!best.isEmpty && page.text.contains("data-insight=\"best\">Best day<b>\(best) on"), "best \(best)")

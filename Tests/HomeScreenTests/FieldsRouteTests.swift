@@ -1,8 +1,8 @@
 import FieldTable
 import Foundation
 import NoiseEngine
-import Testing
 import TestSupport
+import Testing
 import WidgetDesign
 
 /// `GET /api/fields` and the mixer page's controls, over a real socket to a real `weaver serve`:
@@ -23,9 +23,12 @@ struct FieldsRouteTests {
         #expect(mix.map { $0["key"] as? String } == MixFields.table.keys)
         let lowCut = try #require(mix.first { $0["key"] as? String == "layers[].lowCutHz" })
         #expect(lowCut["min"] as? Double == 10 && lowCut["max"] as? Double == 2000 && lowCut["unit"] as? String == "Hz")
-        #expect(lowCut["scale"] as? String == "log" && lowCut["optional"] as? Bool == true && lowCut["group"] as? String == "Layer")
+        #expect(
+            lowCut["scale"] as? String == "log" && lowCut["optional"] as? Bool == true
+                && lowCut["group"] as? String == "Layer")
         let padding = try #require(design.first { $0["key"] as? String == "style.padding" })
-        #expect(padding["min"] as? Double == 0 && padding["max"] as? Double == 32 && padding["default"] as? Double == 16)
+        #expect(
+            padding["min"] as? Double == 0 && padding["max"] as? Double == 32 && padding["default"] as? Double == 16)
         // Read-only, and the Host rules of every other route.
         #expect(try RawHTTP.send(port: rig.port, path: "/api/fields", host: "evil.example:\(rig.port)").status == 403)
         #expect(try RawHTTP.send(port: rig.port, method: "POST", path: "/api/fields").status != 200)
@@ -49,11 +52,16 @@ struct FieldsRouteTests {
                 #expect(Double(a["min"] ?? "") == r.lowerBound && Double(a["max"] ?? "") == r.upperBound + step, "\(a)")
                 #expect(Double(a["data-off"] ?? "") == r.upperBound + step)
             default:
-                #expect(Double(a["min"] ?? "") == r.lowerBound && Double(a["max"] ?? "") == r.upperBound, "\(name): \(a)")
+                #expect(
+                    Double(a["min"] ?? "") == r.lowerBound && Double(a["max"] ?? "") == r.upperBound, "\(name): \(a)")
                 #expect(a["data-off"] == nil)
             }
         }
-        #expect(seen == ["master": 1, "volume": 4, "colour": 4, "lowCutHz": 4, "highCutHz": 4, "eqLowDb": 4, "eqMidDb": 4, "eqHighDb": 4])
+        #expect(
+            seen == [
+                "master": 1, "volume": 4, "colour": 4, "lowCutHz": 4, "highCutHz": 4, "eqLowDb": 4, "eqMidDb": 4,
+                "eqHighDb": 4,
+            ])
         // The script reads the off position from the page, not from a literal.
         let js = try RawHTTP.send(port: rig.port, path: "/static/app.js")
         #expect(js.status == 200 && js.text.contains("dataset.off"))

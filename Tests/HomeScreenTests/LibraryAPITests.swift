@@ -1,20 +1,25 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The Library, Explore and sharing API over a real socket to a real `weaver serve`, each answer
 /// checked against what the `weaver` verbs read from (or write to) the same store.
 @Suite(.serialized)
 struct LibraryAPITests {
-    static func send(_ rig: ServeRig, _ method: String, _ path: String, _ body: String = "", token: String?) throws -> RawHTTP.Reply {
+    static func send(_ rig: ServeRig, _ method: String, _ path: String, _ body: String = "", token: String?) throws
+        -> RawHTTP.Reply
+    {
         try sendBytes(rig, method, path, Array(body.utf8), token: token)
     }
 
-    static func sendBytes(_ rig: ServeRig, _ method: String, _ path: String, _ body: [UInt8], token: String?,
-                          type: String = "application/json") throws -> RawHTTP.Reply {
+    static func sendBytes(
+        _ rig: ServeRig, _ method: String, _ path: String, _ body: [UInt8], token: String?,
+        type: String = "application/json"
+    ) throws -> RawHTTP.Reply {
         var headers = [("Content-Type", type), ("Origin", rig.origin)]
         if let token { headers.append(("X-WidgetWeaver-Token", token)) }
-        return try RawHTTP.send(port: rig.port, method: method, path: path, headers: headers, body: body, timeoutSeconds: 60)
+        return try RawHTTP.send(
+            port: rig.port, method: method, path: path, headers: headers, body: body, timeoutSeconds: 60)
     }
 
     static func list(_ rig: ServeRig) throws -> [[String: Any]] {
@@ -47,10 +52,13 @@ struct LibraryAPITests {
         #expect(copy.status == 201, "\(copy.text)")
         let copyID = try #require(copy.json()?["id"] as? String)
         #expect(try Self.list(rig).contains { $0["name"] as? String == "Weather (Copy)" })
-        let renamed = try Self.send(rig, "POST", "/api/library/\(copyID)/rename", #"{"name":"Rainy Days"}"#, token: token)
+        let renamed = try Self.send(
+            rig, "POST", "/api/library/\(copyID)/rename", #"{"name":"Rainy Days"}"#, token: token)
         #expect(renamed.status == 200, "\(renamed.text)")
         #expect(try EditorAPITests.showJSON(rig, copyID)["name"] as? String == "Rainy Days")
-        let tooLong = try Self.send(rig, "POST", "/api/library/\(copyID)/rename", #"{"name":"\#(String(repeating: "x", count: 500))"}"#, token: token)
+        let tooLong = try Self.send(
+            rig, "POST", "/api/library/\(copyID)/rename", #"{"name":"\#(String(repeating: "x", count: 500))"}"#,
+            token: token)
         #expect(tooLong.status == 422 && tooLong.json()?["field"] as? String == "name", "\(tooLong.text)")
         #expect(try Self.send(rig, "POST", "/api/library/\(copyID)/default", token: token).status == 200)
         #expect(try rig.weaver(["designs", "default"]).stdoutText.contains("Rainy Days"))
@@ -61,13 +69,17 @@ struct LibraryAPITests {
         #expect(names == ["Rainy Days"], "\(found.text)")
 
         // The cap: a third design fits, a fourth is refused with the CLI's words.
-        #expect(try Self.send(rig, "POST", "/api/library/add", #"{"template":"classic","remix":"midnight"}"#, token: token).status == 201)
+        #expect(
+            try Self.send(rig, "POST", "/api/library/add", #"{"template":"classic","remix":"midnight"}"#, token: token)
+                .status == 201)
         let fourth = try Self.send(rig, "POST", "/api/library/add", #"{"template":"hero"}"#, token: token)
         #expect(fourth.status == 422)
         let cli = try rig.weaver(["templates", "add", "hero"])
         #expect(cli.status != 0)
         let message = try #require(fourth.json()?["error"] as? String)
-        #expect(message.contains("the free tier keeps at most 3 designs") && cli.stderrText.contains(message), "\(message) / \(cli.stderrText)")
+        #expect(
+            message.contains("the free tier keeps at most 3 designs") && cli.stderrText.contains(message),
+            "\(message) / \(cli.stderrText)")
         #expect(try Self.list(rig).count == 3)
         #expect(try RawHTTP.send(port: rig.port, path: "/library").text.contains("3 of 3 designs; Pro: unlimited"))
 
@@ -111,7 +123,9 @@ struct LibraryAPITests {
             #expect(cli.status == 0, "\(cli.stderrText)")
             let cliBytes = try Data(contentsOf: file)
             #expect(withoutCreatedAt(Data(web.body)) == withoutCreatedAt(cliBytes))
-            #expect(withoutCreatedAt(Data(web.body)) != String(decoding: Data(web.body), as: UTF8.self), "no createdAt to set aside")
+            #expect(
+                withoutCreatedAt(Data(web.body)) != String(decoding: Data(web.body), as: UTF8.self),
+                "no createdAt to set aside")
         }
         #expect(try RawHTTP.send(port: rig.port, path: "/api/export?ids=").status == 400)
         #expect(try RawHTTP.send(port: rig.port, path: "/api/export?ids=../../etc/passwd").status == 422)
@@ -132,30 +146,39 @@ struct LibraryAPITests {
         let hugePath = folder.appendingPathComponent(huge.fileName)
         try huge.data.write(to: hugePath)
         let hugeCLI = try rig.weaver(["import", hugePath.path, "--dry-run"])
-        let hugeWeb = try RawHTTP.sendRaw(port: rig.port, "POST /api/import?name=\(huge.fileName) HTTP/1.1\r\nHost: 127.0.0.1:\(rig.port)\r\n"
-                                          + "Origin: \(rig.origin)\r\nX-WidgetWeaver-Token: \(token)\r\nContent-Length: \(huge.data.count)\r\nConnection: close\r\n\r\n")
+        let hugeWeb = try RawHTTP.sendRaw(
+            port: rig.port,
+            "POST /api/import?name=\(huge.fileName) HTTP/1.1\r\nHost: 127.0.0.1:\(rig.port)\r\n"
+                + "Origin: \(rig.origin)\r\nX-WidgetWeaver-Token: \(token)\r\nContent-Length: \(huge.data.count)\r\nConnection: close\r\n\r\n"
+        )
         #expect(hugeCLI.status != 0 && hugeWeb.status == 413, "\(hugeWeb.status) \(hugeWeb.text)")
         let hugeMessage = String(hugeWeb.errorText.dropFirst(huge.fileName.count + 2))
-        #expect(!hugeMessage.isEmpty && hugeCLI.stderrText.contains(hugePath.path + ": " + hugeMessage), "web '\(hugeWeb.errorText)' / cli '\(hugeCLI.stderrText)'")
+        #expect(
+            !hugeMessage.isEmpty && hugeCLI.stderrText.contains(hugePath.path + ": " + hugeMessage),
+            "web '\(hugeWeb.errorText)' / cli '\(hugeCLI.stderrText)'")
         try FileManager.default.removeItem(at: hugePath)
         for file in ImportFixtures.all(oversized: false) {
             let path = folder.appendingPathComponent(file.fileName)
             try file.data.write(to: path)
             let cli = try rig.weaver(["import", path.path, "--dry-run"])
-            let web = try Self.sendBytes(rig, "POST", "/api/import?name=\(file.fileName)", Array(file.data), token: token,
-                                         type: "application/octet-stream")
+            let web = try Self.sendBytes(
+                rig, "POST", "/api/import?name=\(file.fileName)", Array(file.data), token: token,
+                type: "application/octet-stream")
             #expect((cli.status == 0) == file.accepted, "\(file.fileName): weaver import: \(cli.stderrText)")
             #expect((web.status == 200) == file.accepted, "\(file.fileName): web: \(web.status) \(web.text)")
             if file.accepted {
                 let names = (web.json()?["designs"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
-                #expect(!names.isEmpty && names.allSatisfy { cli.stdoutText.contains($0) }, "\(file.fileName): \(names) / \(cli.stdoutText)")
+                #expect(
+                    !names.isEmpty && names.allSatisfy { cli.stdoutText.contains($0) },
+                    "\(file.fileName): \(names) / \(cli.stdoutText)")
             } else {
                 // The CLI says "PATH: MESSAGE"; the page "NAME: MESSAGE".
                 let error = web.json()?["error"] as? String ?? ""
                 #expect(error.hasPrefix(file.fileName + ": "), "\(file.fileName): \(error)")
                 let message = String(error.dropFirst(file.fileName.count + 2))
-                #expect(!message.isEmpty && cli.stderrText.contains(path.path + ": " + message),
-                        "\(file.fileName): web '\(message)' / cli '\(cli.stderrText)'")
+                #expect(
+                    !message.isEmpty && cli.stderrText.contains(path.path + ": " + message),
+                    "\(file.fileName): web '\(message)' / cli '\(cli.stderrText)'")
             }
         }
         #expect(try Self.list(rig).isEmpty, "a review wrote designs")
@@ -169,10 +192,14 @@ struct LibraryAPITests {
         try rig.startServer()
         let token = try rig.token()
         let alpha = UUID().uuidString
-        let data = ImportFixtures.package(specs: [ImportFixtures.spec("Alpha", id: alpha), ImportFixtures.spec("Beta", image: "b.png"),
-                                                  ImportFixtures.spec("Gamma"), ImportFixtures.spec("Delta", updated: "2026-02-01T00:00:00Z")],
-                                          images: [ImportFixtures.image("b.png", ImportFixtures.png(3))])
-        let review = try Self.sendBytes(rig, "POST", "/api/import?name=four.wwdesign", Array(data), token: token, type: "application/octet-stream")
+        let data = ImportFixtures.package(
+            specs: [
+                ImportFixtures.spec("Alpha", id: alpha), ImportFixtures.spec("Beta", image: "b.png"),
+                ImportFixtures.spec("Gamma"), ImportFixtures.spec("Delta", updated: "2026-02-01T00:00:00Z"),
+            ],
+            images: [ImportFixtures.image("b.png", ImportFixtures.png(3))])
+        let review = try Self.sendBytes(
+            rig, "POST", "/api/import?name=four.wwdesign", Array(data), token: token, type: "application/octet-stream")
         #expect(review.status == 200, "\(review.text)")
         let answer = try #require(review.json())
         #expect(answer["fileName"] as? String == "four.wwdesign")
@@ -180,7 +207,9 @@ struct LibraryAPITests {
         let designs = try #require(answer["designs"] as? [[String: Any]])
         #expect(designs.map { $0["index"] as? Int } == [0, 1, 2, 3])
         #expect(designs.map { $0["hasImage"] as? Bool } == [false, true, false, false])
-        #expect(designs[0]["template"] as? String == "classic" && designs[0]["updatedAt"] as? String == "2026-01-01T00:00:00Z")
+        #expect(
+            designs[0]["template"] as? String == "classic"
+                && designs[0]["updatedAt"] as? String == "2026-01-01T00:00:00Z")
         // The free tier's default: the newest first, up to the free slots.
         #expect(answer["defaultSelection"] as? [Int] == [0, 1, 3])
         let reviewID = try #require(answer["reviewId"] as? String)

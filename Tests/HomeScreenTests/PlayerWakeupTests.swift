@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The home screen follows a player that stops without a word in the status feed: a real
 /// `noise play` on a private PulseAudio, a real `weaver serve`, its event stream read as the page
@@ -14,7 +15,9 @@ struct PlayerWakeupTests {
     static func start(_ rig: ServeRig) throws -> (player: Spawned, events: EventStreamReader) {
         let player = try Spawned("noise", ["play", "--preset", "sleep", "--fade-in", "0"], environment: rig.env)
         #expect(player.waitForStderr(10) { $0.contains("Playing") }, "\(player.stderrText)")
-        let named = rig.waitForStatus { $0["state"] as? String == "playing" && ($0["pid"] as? Int).map(Int32.init) == player.processIdentifier }
+        let named = rig.waitForStatus {
+            $0["state"] as? String == "playing" && ($0["pid"] as? Int).map(Int32.init) == player.processIdentifier
+        }
         #expect(named != nil, "the status feed names the player")
         try rig.startServer()
         let events = try EventStreamReader(port: rig.port)
@@ -24,12 +27,18 @@ struct PlayerWakeupTests {
 
     /// Waits for the mixer to say stopped and the Noise widget to show Stopped; returns when both
     /// had come, measured from `since`.
-    static func waitForStopped(_ events: EventStreamReader, within seconds: Double, since: ContinuousClock.Instant) -> Duration? {
+    static func waitForStopped(_ events: EventStreamReader, within seconds: Double, since: ContinuousClock.Instant)
+        -> Duration?
+    {
         var mixerStopped = false, widgetStopped = false
         let found = events.wait(for: seconds) { name, data in
             if name == "mixer", data.contains(#""state":"stopped""#) { mixerStopped = true }
-            if name == "widget", data.contains(#""key":"noise-machine\/small""#) || data.contains(#""key":"noise-machine/small""#),
-               data.contains("Stopped") { widgetStopped = true }
+            if name == "widget",
+                data.contains(#""key":"noise-machine\/small""#) || data.contains(#""key":"noise-machine/small""#),
+                data.contains("Stopped")
+            {
+                widgetStopped = true
+            }
             return mixerStopped && widgetStopped
         }
         return found.map { _ in since.duration(to: .now) }
@@ -41,11 +50,14 @@ struct PlayerWakeupTests {
         let rig = try ServeRig()
         defer { rig.stop() }
         let (player, events) = try Self.start(rig)
-        defer { player.signal(SIGKILL); _ = player.waitForExit(5) }
+        defer {
+            player.signal(SIGKILL)
+            _ = player.waitForExit(5)
+        }
         MinuteBoundary.waitUntilNoneWithin(3)
         let killed = ContinuousClock.now
         player.signal(SIGKILL)
-        _ = player.child.wait()   // reaped at once, as a shell would
+        _ = player.child.wait()  // reaped at once, as a shell would
         let shown = Self.waitForStopped(events, within: 3, since: killed)
         print("HomeScreen: mixer and Noise widget showed stopped \(shown.map { "\($0)" } ?? "never") after SIGKILL")
         let elapsed = try #require(shown, "still playing 3 s after SIGKILL; \(rig.server?.stderrText ?? "")")
@@ -63,7 +75,10 @@ struct PlayerWakeupTests {
         let rig = try ServeRig()
         defer { rig.stop() }
         let (player, events) = try Self.start(rig)
-        defer { player.signal(SIGKILL); _ = player.waitForExit(5) }
+        defer {
+            player.signal(SIGKILL)
+            _ = player.waitForExit(5)
+        }
         MinuteBoundary.waitUntilNoneWithin(14)
         let stopped = ContinuousClock.now
         player.signal(SIGSTOP)

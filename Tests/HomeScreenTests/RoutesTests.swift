@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every route and every refusal, over a real socket to a real `weaver serve`.
 @Suite(.serialized)
@@ -61,8 +61,11 @@ struct RoutesTests {
         let port = rig.port
 
         // Unknown paths, bad widget names, no file-system paths, no listings.
-        for path in ["/nope", "/widgets/", "/widgets/nope.svg", "/widgets/noise-machine.gif", "/widgets/..%2F..%2Fetc%2Fpasswd.svg",
-                     "/static/", "/static/../Package.swift", "/designs/"] {
+        for path in [
+            "/nope", "/widgets/", "/widgets/nope.svg", "/widgets/noise-machine.gif",
+            "/widgets/..%2F..%2Fetc%2Fpasswd.svg",
+            "/static/", "/static/../Package.swift", "/designs/",
+        ] {
             let r = try RawHTTP.send(port: port, path: path)
             #expect(r.status == 404, "\(path) → \(r.status)")
         }
@@ -73,7 +76,8 @@ struct RoutesTests {
         let rebound = try RawHTTP.send(port: port, path: "/", host: "evil.example:\(port)")
         #expect(rebound.status == 403)
         #expect(!rebound.text.contains(token))
-        let twoHosts = try RawHTTP.sendRaw(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+        let twoHosts = try RawHTTP.sendRaw(
+            port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
         #expect(twoHosts.status == 403 || twoHosts.status == 400)
 
         // POSTs: token and Origin.
@@ -87,8 +91,11 @@ struct RoutesTests {
         #expect(try rig.post(tap, body, token: token, origin: "http://evil.example").status == 403)
         #expect(try rig.post(tap, body, token: token, origin: "null").status == 403)
         #expect(try rig.post(tap, body, token: token, host: "evil.example:\(port)").status == 403)
-        #expect(try RawHTTP.send(port: port, method: "POST", path: tap, headers: [("X-WidgetWeaver-Token", token)],
-                                 body: Array(body.utf8)).status == 403, "no Origin")
+        #expect(
+            try RawHTTP.send(
+                port: port, method: "POST", path: tap, headers: [("X-WidgetWeaver-Token", token)],
+                body: Array(body.utf8)
+            ).status == 403, "no Origin")
         // Body cap, malformed bodies.
         let huge = #"{"family":"small","x":1,"y":1,"pad":""# + String(repeating: "a", count: 20_000) + #""}"#
         #expect(try rig.post(tap, huge, token: token).status == 413)
@@ -101,7 +108,8 @@ struct RoutesTests {
         #expect(miss.status == 422)
         #expect((miss.json()?["error"] as? String)?.contains("nearest") == true, "\(miss.text)")
         // Nothing was changed by any refused request.
-        #expect(try rig.weaver(["vars", "get", "count"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "")
+        #expect(
+            try rig.weaver(["vars", "get", "count"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "")
     }
 
     @Test func tapsAndMixerWithoutAPlayer() throws {
@@ -114,16 +122,22 @@ struct RoutesTests {
         // Find the increment button's centre the way the page does.
         let page = try RawHTTP.send(port: rig.port, path: "/").text
         let figure = try #require(page.range(of: #"data-design-id="\#(rig.counterID)" data-family="small""#))
-        let button = try #require(page[figure.lowerBound...].firstMatch(of: #/data-action-kind="incrementVariable"[^>]*data-x="(?<x>[\d.]+)" data-y="(?<y>[\d.]+)"/#))
-        let tapped = try rig.post("/api/designs/\(rig.counterID)/tap", #"{"family":"small","x":\#(button.x),"y":\#(button.y)}"#, token: token)
+        let button = try #require(
+            page[figure.lowerBound...].firstMatch(
+                of: #/data-action-kind="incrementVariable"[^>]*data-x="(?<x>[\d.]+)" data-y="(?<y>[\d.]+)"/#))
+        let tapped = try rig.post(
+            "/api/designs/\(rig.counterID)/tap", #"{"family":"small","x":\#(button.x),"y":\#(button.y)}"#, token: token)
         #expect(tapped.status == 200, "\(tapped.text)")
-        #expect(try rig.weaver(["vars", "get", "count"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        #expect(
+            try rig.weaver(["vars", "get", "count"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
 
         // No player: the mixer edits the Last Mix.
         let changed = try rig.post("/api/mixer", #"{"layer":2,"param":"volume","value":0.25}"#, token: token)
         #expect(changed.status == 200, "\(changed.text)")
         #expect((changed.json()?["message"] as? String)?.contains("Last Mix") == true)
-        let last = try JSONSerialization.jsonObject(with: Data(contentsOf: rig.store.appendingPathComponent("last-mix.json"))) as? [String: Any]
+        let last =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: rig.store.appendingPathComponent("last-mix.json")))
+            as? [String: Any]
         let layers = (last?["mix"] as? [String: Any])?["layers"] as? [[String: Any]]
         #expect(layers?.count ?? 0 >= 2 && layers?[1]["volume"] as? Double == 0.25)
         let timer = try rig.post("/api/mixer", #"{"timerSeconds":600}"#, token: token)
@@ -142,7 +156,9 @@ struct RoutesTests {
 
         // A variable changed by another program: the counter's tiles are sent again.
         #expect(try rig.weaver(["vars", "set", "count", "41"]).status == 0)
-        let changed = events.wait(for: 2) { name, data in name == "widget" && data.contains(rig.counterID) && data.contains("Count 41") }
+        let changed = events.wait(for: 2) { name, data in
+            name == "widget" && data.contains(rig.counterID) && data.contains("Count 41")
+        }
         #expect(changed != nil, "no widget event for the counter")
 
         // The Last Mix changed by `noise set` (no player): a mixer event.

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The second seed's widgets on the home screen. An openURL button: the server checks the link and hands it to the page's
 /// browser (`{"open": LINK}`, which app.js opens with `noopener`) instead of running xdg-open.
@@ -22,8 +23,11 @@ import TestSupport
         let token = try rig.token()
         let page = try RawHTTP.send(port: rig.port, path: "/").text
         let figure = try #require(page.range(of: #"data-design-id="\#(id)" data-family="small""#))
-        let button = try #require(page[figure.lowerBound...].firstMatch(of: #/data-action-kind="openURL"[^>]*data-x="(?<x>[\d.]+)" data-y="(?<y>[\d.]+)"/#))
-        let tapped = try rig.post("/api/designs/\(id)/tap", #"{"family":"small","x":\#(button.x),"y":\#(button.y)}"#, token: token)
+        let button = try #require(
+            page[figure.lowerBound...].firstMatch(
+                of: #/data-action-kind="openURL"[^>]*data-x="(?<x>[\d.]+)" data-y="(?<y>[\d.]+)"/#))
+        let tapped = try rig.post(
+            "/api/designs/\(id)/tap", #"{"family":"small","x":\#(button.x),"y":\#(button.y)}"#, token: token)
         #expect(tapped.status == 200, "\(tapped.text)")
         #expect(tapped.json()?["open"] as? String == "https://example.com/docs?a=1&b=$(id)")
         let script = try RawHTTP.send(port: rig.port, path: "/static/app.js").text
@@ -37,7 +41,10 @@ import TestSupport
         defer { rig.stop() }
         #expect(try rig.weaver(["templates", "add", "countdown"]).status == 0)
         let target = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.up) + 10)
-        let set = try rig.weaver(["designs", "set", "Countdown", "primaryText=Tea", "countdown.target=\(ISO8601DateFormatter().string(from: target))"])
+        let set = try rig.weaver([
+            "designs", "set", "Countdown", "primaryText=Tea",
+            "countdown.target=\(ISO8601DateFormatter().string(from: target))",
+        ])
         #expect(set.status == 0, "\(set.stderrText)")
         try rig.startServer()
         let events = try EventStreamReader(port: rig.port)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A private PulseAudio, a scratch store and a `weaver serve` on a free loopback port.
 final class ServeRig: StoreBackedRig, @unchecked Sendable {
@@ -78,10 +78,13 @@ final class ServeRig: StoreBackedRig, @unchecked Sendable {
         return String(m.1)
     }
 
-    func post(_ path: String, _ json: String, token: String?, origin: String? = nil, host: String? = nil) throws -> RawHTTP.Reply {
+    func post(_ path: String, _ json: String, token: String?, origin: String? = nil, host: String? = nil) throws
+        -> RawHTTP.Reply
+    {
         var headers = [("Content-Type", "application/json")]
         if let origin = origin ?? Optional(self.origin) { headers.append(("Origin", origin)) }
         if let token { headers.append(("X-WidgetWeaver-Token", token)) }
-        return try RawHTTP.send(port: port, method: "POST", path: path, host: host, headers: headers, body: Array(json.utf8))
+        return try RawHTTP.send(
+            port: port, method: "POST", path: path, host: host, headers: headers, body: Array(json.utf8))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ICalendar
 
 /// Task lists as Thunderbird, Evolution and Nextcloud Tasks export them (hand-made in their
@@ -7,125 +8,127 @@ import Testing
 /// tasks, Nextcloud's completed ones with categories).
 enum TaskExports {
     static let thunderbird = """
-    BEGIN:VCALENDAR\r
-    PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN\r
-    VERSION:2.0\r
-    X-WR-CALNAME:Home\r
-    BEGIN:VTIMEZONE\r
-    TZID:Europe/Dublin\r
-    BEGIN:STANDARD\r
-    TZOFFSETFROM:+0000\r
-    TZOFFSETTO:+0000\r
-    TZNAME:GMT\r
-    DTSTART:19701025T020000\r
-    RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r
-    END:STANDARD\r
-    BEGIN:DAYLIGHT\r
-    TZOFFSETFROM:+0000\r
-    TZOFFSETTO:+0100\r
-    TZNAME:IST\r
-    DTSTART:19700329T010000\r
-    RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r
-    END:DAYLIGHT\r
-    END:VTIMEZONE\r
-    BEGIN:VTODO\r
-    CREATED:20260110T101010Z\r
-    LAST-MODIFIED:20260110T101200Z\r
-    DTSTAMP:20260110T101200Z\r
-    UID:0b3c5d7e-1f2a-4b6c-8d9e-0a1b2c3d4e5f\r
-    SUMMARY:Renew passport\r
-    PRIORITY:1\r
-    STATUS:NEEDS-ACTION\r
-    DTSTART;TZID=Europe/Dublin:20260720T090000\r
-    DUE;TZID=Europe/Dublin:20260724T170000\r
-    PERCENT-COMPLETE:0\r
-    CATEGORIES:Personal\r
-    X-MOZ-GENERATION:2\r
-    BEGIN:VALARM\r
-    ACTION:DISPLAY\r
-    TRIGGER;VALUE=DURATION;RELATED=END:-PT15M\r
-    DESCRIPTION:Default Mozilla Description\r
-    END:VALARM\r
-    END:VTODO\r
-    BEGIN:VTODO\r
-    CREATED:20260111T080000Z\r
-    DTSTAMP:20260118T080000Z\r
-    UID:5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9\r
-    SUMMARY:Return library books\r
-    STATUS:COMPLETED\r
-    COMPLETED:20260118T080000Z\r
-    PERCENT-COMPLETE:100\r
-    END:VTODO\r
-    END:VCALENDAR\r
+        BEGIN:VCALENDAR\r
+        PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN\r
+        VERSION:2.0\r
+        X-WR-CALNAME:Home\r
+        BEGIN:VTIMEZONE\r
+        TZID:Europe/Dublin\r
+        BEGIN:STANDARD\r
+        TZOFFSETFROM:+0000\r
+        TZOFFSETTO:+0000\r
+        TZNAME:GMT\r
+        DTSTART:19701025T020000\r
+        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r
+        END:STANDARD\r
+        BEGIN:DAYLIGHT\r
+        TZOFFSETFROM:+0000\r
+        TZOFFSETTO:+0100\r
+        TZNAME:IST\r
+        DTSTART:19700329T010000\r
+        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r
+        END:DAYLIGHT\r
+        END:VTIMEZONE\r
+        BEGIN:VTODO\r
+        CREATED:20260110T101010Z\r
+        LAST-MODIFIED:20260110T101200Z\r
+        DTSTAMP:20260110T101200Z\r
+        UID:0b3c5d7e-1f2a-4b6c-8d9e-0a1b2c3d4e5f\r
+        SUMMARY:Renew passport\r
+        PRIORITY:1\r
+        STATUS:NEEDS-ACTION\r
+        DTSTART;TZID=Europe/Dublin:20260720T090000\r
+        DUE;TZID=Europe/Dublin:20260724T170000\r
+        PERCENT-COMPLETE:0\r
+        CATEGORIES:Personal\r
+        X-MOZ-GENERATION:2\r
+        BEGIN:VALARM\r
+        ACTION:DISPLAY\r
+        TRIGGER;VALUE=DURATION;RELATED=END:-PT15M\r
+        DESCRIPTION:Default Mozilla Description\r
+        END:VALARM\r
+        END:VTODO\r
+        BEGIN:VTODO\r
+        CREATED:20260111T080000Z\r
+        DTSTAMP:20260118T080000Z\r
+        UID:5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9\r
+        SUMMARY:Return library books\r
+        STATUS:COMPLETED\r
+        COMPLETED:20260118T080000Z\r
+        PERCENT-COMPLETE:100\r
+        END:VTODO\r
+        END:VCALENDAR\r
 
-    """
+        """
 
     static let evolution = """
-    BEGIN:VCALENDAR\r
-    CALSCALE:GREGORIAN\r
-    PRODID:-//Ximian//NONSGML Evolution Calendar//EN\r
-    VERSION:2.0\r
-    X-EVOLUTION-DATA-REVISION:2026-01-15T09:30:00.123456Z(3)\r
-    BEGIN:VTODO\r
-    UID:20260115T093000Z-4821-1000-1-0@laptop\r
-    DTSTAMP:20260115T093000Z\r
-    SUMMARY:Pay the electricity bill\r
-    DUE;VALUE=DATE:20260123\r
-    CLASS:PUBLIC\r
-    PRIORITY:5\r
-    CREATED:20260115T093000Z\r
-    LAST-MODIFIED:20260115T093000Z\r
-    END:VTODO\r
-    BEGIN:VTODO\r
-    UID:20260115T093100Z-4821-1000-2-0@laptop\r
-    DTSTAMP:20260115T093100Z\r
-    SUMMARY:Water the plants\\, all of them\r
-    DTSTART;VALUE=DATE:20260117\r
-    DUE;VALUE=DATE:20260124\r
-    RRULE:FREQ=WEEKLY;BYDAY=SA\r
-    PRIORITY:0\r
-    END:VTODO\r
-    END:VCALENDAR\r
+        BEGIN:VCALENDAR\r
+        CALSCALE:GREGORIAN\r
+        PRODID:-//Ximian//NONSGML Evolution Calendar//EN\r
+        VERSION:2.0\r
+        X-EVOLUTION-DATA-REVISION:2026-01-15T09:30:00.123456Z(3)\r
+        BEGIN:VTODO\r
+        UID:20260115T093000Z-4821-1000-1-0@laptop\r
+        DTSTAMP:20260115T093000Z\r
+        SUMMARY:Pay the electricity bill\r
+        DUE;VALUE=DATE:20260123\r
+        CLASS:PUBLIC\r
+        PRIORITY:5\r
+        CREATED:20260115T093000Z\r
+        LAST-MODIFIED:20260115T093000Z\r
+        END:VTODO\r
+        BEGIN:VTODO\r
+        UID:20260115T093100Z-4821-1000-2-0@laptop\r
+        DTSTAMP:20260115T093100Z\r
+        SUMMARY:Water the plants\\, all of them\r
+        DTSTART;VALUE=DATE:20260117\r
+        DUE;VALUE=DATE:20260124\r
+        RRULE:FREQ=WEEKLY;BYDAY=SA\r
+        PRIORITY:0\r
+        END:VTODO\r
+        END:VCALENDAR\r
 
-    """
+        """
 
     static let nextcloud = """
-    BEGIN:VCALENDAR\r
-    VERSION:2.0\r
-    PRODID:-//Nextcloud Tasks v0.16.1\r
-    X-WR-CALNAME:Groceries\r
-    BEGIN:VTODO\r
-    UID:b7d3c6a0-61f4-4c29-9f0c-6d2e2f1a4e11\r
-    CREATED:20260120T120000Z\r
-    DTSTAMP:20260123T181500Z\r
-    LAST-MODIFIED:20260123T181500Z\r
-    SUMMARY:Oat milk\r
-    PRIORITY:9\r
-    STATUS:COMPLETED\r
-    COMPLETED:20260123T181500Z\r
-    PERCENT-COMPLETE:100\r
-    CATEGORIES:Shop,Weekly\r
-    END:VTODO\r
-    BEGIN:VTODO\r
-    UID:e0c1d2b3-a4f5-4e6d-8c7b-9a0f1e2d3c4b\r
-    CREATED:20260120T120100Z\r
-    DTSTAMP:20260120T120100Z\r
-    SUMMARY:Coffee beans\r
-    DUE:20260124T160000Z\r
-    PRIORITY:3\r
-    STATUS:IN-PROCESS\r
-    PERCENT-COMPLETE:40\r
-    CATEGORIES:Shop\r
-    CATEGORIES:Treats\\,small\r
-    END:VTODO\r
-    END:VCALENDAR\r
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//Nextcloud Tasks v0.16.1\r
+        X-WR-CALNAME:Groceries\r
+        BEGIN:VTODO\r
+        UID:b7d3c6a0-61f4-4c29-9f0c-6d2e2f1a4e11\r
+        CREATED:20260120T120000Z\r
+        DTSTAMP:20260123T181500Z\r
+        LAST-MODIFIED:20260123T181500Z\r
+        SUMMARY:Oat milk\r
+        PRIORITY:9\r
+        STATUS:COMPLETED\r
+        COMPLETED:20260123T181500Z\r
+        PERCENT-COMPLETE:100\r
+        CATEGORIES:Shop,Weekly\r
+        END:VTODO\r
+        BEGIN:VTODO\r
+        UID:e0c1d2b3-a4f5-4e6d-8c7b-9a0f1e2d3c4b\r
+        CREATED:20260120T120100Z\r
+        DTSTAMP:20260120T120100Z\r
+        SUMMARY:Coffee beans\r
+        DUE:20260124T160000Z\r
+        PRIORITY:3\r
+        STATUS:IN-PROCESS\r
+        PERCENT-COMPLETE:40\r
+        CATEGORIES:Shop\r
+        CATEGORIES:Treats\\,small\r
+        END:VTODO\r
+        END:VCALENDAR\r
 
-    """
+        """
 }
 
 @Suite("iCalendar tasks (VTODO)")
 struct TaskTests {
-    func read(_ text: String, zone: String = "Europe/Dublin", limits: ICalendarLimits = ICalendarLimits()) throws -> TaskReader.Result {
+    func read(_ text: String, zone: String = "Europe/Dublin", limits: ICalendarLimits = ICalendarLimits()) throws
+        -> TaskReader.Result
+    {
         let doc = try ICalendarDocument.parse(Data(text.utf8), limits: limits)
         return TaskReader(limits: limits, localZone: TimeZone(identifier: zone)!).tasks(in: doc)
     }
@@ -152,7 +155,9 @@ struct TaskTests {
         #expect(bill.dueIsDate && bill.due.map(iso) == "2026-01-23T05:00:00Z" && bill.priority == 5 && bill.list == nil)
         let plants = r.tasks[1]
         #expect(plants.title == "Water the plants, all of them" && plants.priority == 0)
-        #expect(plants.recurrence == "FREQ=WEEKLY;BYDAY=SA" && plants.nextDue == .date(LocalDateTime(year: 2026, month: 1, day: 31)))
+        #expect(
+            plants.recurrence == "FREQ=WEEKLY;BYDAY=SA"
+                && plants.nextDue == .date(LocalDateTime(year: 2026, month: 1, day: 31)))
     }
 
     @Test func nextcloudCompletedTasksAndCategories() throws {
@@ -171,24 +176,25 @@ struct TaskTests {
 
     /// Bad values are said with their line and left out; the task still counts.
     @Test func badValuesAreWarnedAboutAndTheTaskKept() throws {
-        let data = calendar("""
-        BEGIN:VTODO
-        UID:odd
-        SUMMARY:Odd one
-        DUE:next tuesday
-        PRIORITY:11
-        STATUS:MAYBE
-        PERCENT-COMPLETE:250
-        COMPLETED:yesterday
-        RRULE:FREQ=HOURLY
-        DUE;TZID=Mars/Olympus:20260124T100000
-        END:VTODO
-        BEGIN:VTODO
-        UID:zoneless
-        DUE;TZID=Mars/Olympus:20260124T100000
-        SUMMARY:Unknown zone
-        END:VTODO
-        """)
+        let data = calendar(
+            """
+            BEGIN:VTODO
+            UID:odd
+            SUMMARY:Odd one
+            DUE:next tuesday
+            PRIORITY:11
+            STATUS:MAYBE
+            PERCENT-COMPLETE:250
+            COMPLETED:yesterday
+            RRULE:FREQ=HOURLY
+            DUE;TZID=Mars/Olympus:20260124T100000
+            END:VTODO
+            BEGIN:VTODO
+            UID:zoneless
+            DUE;TZID=Mars/Olympus:20260124T100000
+            SUMMARY:Unknown zone
+            END:VTODO
+            """)
         let doc = try ICalendarDocument.parse(data)
         let r = TaskReader(localZone: TimeZone(identifier: "UTC")!).tasks(in: doc)
         let t = r.tasks[0]
@@ -222,13 +228,15 @@ struct TaskTests {
 
         var short = ICalendarLimits()
         short.maxLineBytes = 1_024
-        let long = calendar("BEGIN:VTODO\nUID:long\nSUMMARY:\(String(repeating: "a", count: 5_000))\nDUE:20260124T100000Z\nEND:VTODO")
+        let long = calendar(
+            "BEGIN:VTODO\nUID:long\nSUMMARY:\(String(repeating: "a", count: 5_000))\nDUE:20260124T100000Z\nEND:VTODO")
         let r = try read(String(decoding: long, as: UTF8.self), limits: short)
         #expect(r.tasks.count == 1 && r.tasks[0].title.isEmpty && r.tasks[0].due != nil)
         #expect(r.warnings.contains { $0.message.contains("longer than 1024 bytes") })
 
         // The download stopped inside the second task: the first is kept, the second is not read.
-        let cut = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:Whole\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:b\r\nSUMMARY:Half"
+        let cut =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:Whole\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:b\r\nSUMMARY:Half"
         let t = try read(cut)
         #expect(t.tasks.map(\.title) == ["Whole"])
         #expect(t.warnings.contains { $0.message.contains("never closed") })
@@ -236,7 +244,8 @@ struct TaskTests {
         // A rule that would step for ever stops at the budget: the next due is simply not found.
         var tight = ICalendarLimits()
         tight.maxPeriodsPerRule = 3
-        let sparse = calendar("BEGIN:VTODO\nUID:leap\nDUE;VALUE=DATE:20240229\nRRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29\nEND:VTODO")
+        let sparse = calendar(
+            "BEGIN:VTODO\nUID:leap\nDUE;VALUE=DATE:20240229\nRRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29\nEND:VTODO")
         let l = try read(String(decoding: sparse, as: UTF8.self), limits: tight)
         #expect(l.tasks[0].recurrence != nil && l.tasks[0].nextDue == nil)
     }

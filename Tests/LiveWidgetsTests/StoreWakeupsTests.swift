@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ChangeWatch
 import Foundation
 import LiveWidgets
 import NoiseControl
 import SharedStore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The wake-ups `weaver serve` and `weaver render --watch` share, against a real process standing
 /// in for the player (`/bin/sleep`, named by a real status.json) and a real store folder.
@@ -49,17 +50,19 @@ import TestSupport
 
         /// The status feed naming the stand-in player as playing, written `age` seconds ago.
         func writePlaying(writtenSecondsAgo age: Double = 0) throws {
-            var status = PlayerStatus(state: .playing, mix: LastMix.defaultMix, presetID: nil,
-                                      output: .init(backend: "null", device: "test"),
-                                      updatedAt: Date().addingTimeInterval(-age))
+            var status = PlayerStatus(
+                state: .playing, mix: LastMix.defaultMix, presetID: nil,
+                output: .init(backend: "null", device: "test"),
+                updatedAt: Date().addingTimeInterval(-age))
             status.pid = player.pid
             try StatusStore(root: root).write(status)
         }
 
         func started(_ wakeups: StoreWakeups) -> Redraws {
             let redraws = Redraws()
-            wakeups.start({ redraws.times.withLock { $0.append(.now) } },
-                          onError: { e in redraws.errors.withLock { $0.append("\(e)") } })
+            wakeups.start(
+                { redraws.times.withLock { $0.append(.now) } },
+                onError: { e in redraws.errors.withLock { $0.append("\(e)") } })
             return redraws
         }
     }
@@ -72,14 +75,18 @@ import TestSupport
         MinuteBoundary.waitUntilNoneWithin(4)
         let wakeups = try StoreWakeups(root: rig.root)
         let redraws = rig.started(wakeups)
-        defer { wakeups.stop(); wakeups.wait() }
+        defer {
+            wakeups.stop()
+            wakeups.wait()
+        }
         #expect(redraws.wait(for: 1, 2) != nil, "the first draw")
         usleep(300_000)
         #expect(redraws.count == 1, "nothing changed yet")
         let killed = ContinuousClock.now
         // Not reaped: an exited player whose parent has not waited for it yet counts as dead too.
         rig.player.signal(SIGKILL)
-        let second = try #require(redraws.wait(for: 2, 2), "no redraw within 2 s of SIGKILL; \(redraws.errors.withLock { $0 })")
+        let second = try #require(
+            redraws.wait(for: 2, 2), "no redraw within 2 s of SIGKILL; \(redraws.errors.withLock { $0 })")
         print("LiveWidgets: redraw \(killed.duration(to: second)) after SIGKILL")
         #expect(killed.duration(to: second) < .seconds(1))
         usleep(300_000)
@@ -101,11 +108,16 @@ import TestSupport
         MinuteBoundary.waitUntilNoneWithin(4)
         let wakeups = try StoreWakeups(root: rig.root)
         let redraws = rig.started(wakeups)
-        defer { wakeups.stop(); wakeups.wait() }
+        defer {
+            wakeups.stop()
+            wakeups.wait()
+        }
         #expect(redraws.wait(for: 1, 2) != nil, "the first draw")
-        let second = try #require(redraws.wait(for: 2, 3), "no redraw at the stale moment; \(redraws.errors.withLock { $0 })")
+        let second = try #require(
+            redraws.wait(for: 2, 3), "no redraw at the stale moment; \(redraws.errors.withLock { $0 })")
         let redrawnAt = Date().addingTimeInterval(-second.duration(to: .now).seconds)
-        let due = written.updatedAt.addingTimeInterval(PlayerStatus.staleAfterSeconds + StoreWakeups.staleWakeMarginSeconds)
+        let due = written.updatedAt.addingTimeInterval(
+            PlayerStatus.staleAfterSeconds + StoreWakeups.staleWakeMarginSeconds)
         let lateSeconds = redrawnAt.timeIntervalSince(due)
         print("LiveWidgets: stale-moment redraw \(String(format: "%.3f", lateSeconds)) s after its moment")
         #expect(lateSeconds > -0.01 && lateSeconds < 0.5, "\(lateSeconds) s")
@@ -142,14 +154,21 @@ import TestSupport
         let wakeups = try StoreWakeups(root: rig.root)
         let redraws = Redraws()
         let asked = Mutex<[ContinuousClock.Instant]>([])
-        wakeups.start({
-            let n = redraws.times.withLock { $0.append(.now); return $0.count }
-            // Three more moments 0.25 s apart, then none (as a countdown that has ended).
-            let next: Date? = n <= 3 ? Date().addingTimeInterval(0.25) : nil
-            if next != nil { asked.withLock { $0.append(.now + .milliseconds(250)) } }
-            try? wakeups.redraw(at: next)
-        }, onError: { e in redraws.errors.withLock { $0.append("\(e)") } })
-        defer { wakeups.stop(); wakeups.wait() }
+        wakeups.start(
+            {
+                let n = redraws.times.withLock {
+                    $0.append(.now)
+                    return $0.count
+                }
+                // Three more moments 0.25 s apart, then none (as a countdown that has ended).
+                let next: Date? = n <= 3 ? Date().addingTimeInterval(0.25) : nil
+                if next != nil { asked.withLock { $0.append(.now + .milliseconds(250)) } }
+                try? wakeups.redraw(at: next)
+            }, onError: { e in redraws.errors.withLock { $0.append("\(e)") } })
+        defer {
+            wakeups.stop()
+            wakeups.wait()
+        }
         let fourth = try #require(redraws.wait(for: 4, 3))
         let moments = asked.withLock { $0 }
         let times = redraws.times.withLock { $0 }

@@ -2,6 +2,7 @@ import Foundation
 import NoiseControl
 import NoiseEngine
 import Testing
+
 @testable import MPRISPlayer
 
 @Suite struct MPRISPropertiesTests {
@@ -12,28 +13,39 @@ import Testing
         #expect(MPRISProperties.trackID(presetID: nil) == "/org/widgetweaver/noise/mix/custom")
         for id in ["a-b", "x_y", "ünï", "9"] {
             let path = MPRISProperties.trackID(presetID: id)
-            #expect(path.split(separator: "/").allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } }, "\(path)")
+            #expect(
+                path.split(separator: "/").allSatisfy {
+                    $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+                }, "\(path)")
         }
     }
 
     @Test func metadataAndStatusFollowThePlayer() {
-        var status = PlayerStatus(state: .paused, presetName: "Rain", presetID: "rain", masterVolume: 0.4, layers: [],
-                                  output: .init(backend: "pulse", device: ""))
+        var status = PlayerStatus(
+            state: .paused, presetName: "Rain", presetID: "rain", masterVolume: 0.4, layers: [],
+            output: .init(backend: "pulse", device: ""))
         var timer = SleepTimerTrack()
         var p = MPRISProperties.player(status: status, stopping: false, timer: timer)
         #expect(p["PlaybackStatus"] == .string("Paused"))
         #expect(p["Volume"] == .double(0.4))
-        guard case .dictionary(let m)? = p["Metadata"] else { Issue.record("no metadata"); return }
+        guard case .dictionary(let m)? = p["Metadata"] else {
+            Issue.record("no metadata")
+            return
+        }
         #expect(m["xesam:title"] == .string("Rain") && m["xesam:artist"] == .strings(["WidgetWeaver"]))
         #expect(m["mpris:length"] == nil && m["mpris:artUrl"] == nil)
         status.state = .playing
         timer.request(seconds: 1800, now: 100)
         p = MPRISProperties.player(status: status, stopping: true, timer: timer)
         #expect(p["PlaybackStatus"] == .string("Stopped"))
-        guard case .dictionary(let m2)? = p["Metadata"] else { Issue.record("no metadata"); return }
+        guard case .dictionary(let m2)? = p["Metadata"] else {
+            Issue.record("no metadata")
+            return
+        }
         #expect(m2["mpris:length"] == .int64(1_800_000_000))
         #expect(MPRISProperties.root(desktopEntry: nil)["DesktopEntry"] == nil)
-        #expect(MPRISProperties.root(desktopEntry: "widgetweaver-noise")["DesktopEntry"] == .string("widgetweaver-noise"))
+        #expect(
+            MPRISProperties.root(desktopEntry: "widgetweaver-noise")["DesktopEntry"] == .string("widgetweaver-noise"))
     }
 
     @Test func sleepTimerTrack() {
@@ -70,6 +82,9 @@ import Testing
         #expect(DesktopEntry.installedID(environment: env) == nil)
         try Data("[Desktop Entry]\n".utf8).write(to: apps.appendingPathComponent("widgetweaver-noise.desktop"))
         #expect(DesktopEntry.installedID(environment: env) == "widgetweaver-noise")
-        #expect(DesktopEntry.searchFolders(environment: ["HOME": "/h"]) == ["/h/.local/share/applications", "/usr/local/share/applications", "/usr/share/applications"])
+        #expect(
+            DesktopEntry.searchFolders(environment: ["HOME": "/h"]) == [
+                "/h/.local/share/applications", "/usr/local/share/applications", "/usr/share/applications",
+            ])
     }
 }

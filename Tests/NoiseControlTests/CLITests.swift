@@ -1,26 +1,33 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NoiseControl
 import NoiseEngine
 import SharedStore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The built `noise` run as a user would, against a fake player served in this process.
 @Suite struct ControlCLITests {
     @Test func commandsGoToTheRunningPlayer() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let player = FakePlayer()
         let server = ControlServer(socketPath: box.socket, handler: player.handler)
-        try server.start(); defer { server.stop() }
+        try server.start()
+        defer { server.stop() }
 
-        var r = try box.noise(["set", "--layer", "2", "--volume", "30%", "--colour", "0.5", "--low-cut", "off", "--eq-high", "-4", "--off"])
+        var r = try box.noise([
+            "set", "--layer", "2", "--volume", "30%", "--colour", "0.5", "--low-cut", "off", "--eq-high", "-4", "--off",
+        ])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stdoutText == "layer 2: off, 30%, colour 0.50 (white to pink), high cut 4000 Hz, EQ 0/0/-4 dB\n")
-        #expect(player.state.withLock { $0.mix.layers[1] } == Mix.Layer(enabled: false, volume: 0.3, colour: 0.5, highCutHz: 4000, eq: Mix.EQ(highDb: -4)))
+        #expect(
+            player.state.withLock { $0.mix.layers[1] }
+                == Mix.Layer(enabled: false, volume: 0.3, colour: 0.5, highCutHz: 4000, eq: Mix.EQ(highDb: -4)))
         r = try box.noise(["set", "--master", "0.55"])
         #expect(r.status == 0)
         #expect(player.state.withLock { $0.mix.masterVolume } == 0.55)
@@ -72,11 +79,15 @@ import TestSupport
     }
 
     @Test func badValuesNameTheFlagAndRange() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let cases: [([String], String)] = [
             (["set", "--layer", "1", "--volume", "1.2"], "'--volume' 1.2 is out of range; allowed 0…1"),
             (["set", "--layer", "1", "--colour", "3"], "'--colour' 3 is out of range; allowed 0…2"),
-            (["set", "--layer", "1", "--high-cut", "100"], "'--high-cut' '100' is not allowed; use 500…20000 Hz or 'off'"),
+            (
+                ["set", "--layer", "1", "--high-cut", "100"],
+                "'--high-cut' '100' is not allowed; use 500…20000 Hz or 'off'"
+            ),
             (["set", "--layer", "1", "--eq-mid", "20"], "'--eq-mid' 20 dB is out of range; allowed -12…12 dB"),
             (["set", "--layer", "0", "--on"], "'--layer' 0 is out of range; allowed 1…4"),
             (["set", "--volume", "0.5"], "layer changes need '--layer N'"),
@@ -101,7 +112,8 @@ import TestSupport
     }
 
     @Test func withNoPlayerSetAndPresetEditTheLastMix() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = LastMixStore(root: box.root)
         try store.save(LastMix(mix: sleepMix, presetID: "sleep", wasPlaying: true, resumeOnLaunch: true))
         var r = try box.noise(["set", "--layer", "1", "--high-cut", "off", "--eq-low", "3.5"])
@@ -127,11 +139,14 @@ import TestSupport
         #expect(try box.noise(["stop"]).stdoutText == "No player is running.\n")
         r = try box.noise(["presets", "save", "from-last"])
         #expect(r.status == 0, "\(r.stderrText)")
-        #expect(try Mix.load(path: box.config.appendingPathComponent("widgetweaver/presets/from-last.json").path).layers == last.mix.layers)
+        #expect(
+            try Mix.load(path: box.config.appendingPathComponent("widgetweaver/presets/from-last.json").path).layers
+                == last.mix.layers)
     }
 
     @Test func resumeDecisions() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         var r = try box.noise(["resume"])
         #expect(r.status == 0)
         #expect(r.stdoutText.contains("no Last Mix yet"))
@@ -153,7 +168,8 @@ import TestSupport
         let player = FakePlayer()
         player.state.withLock { $0.state = .paused }
         let server = ControlServer(socketPath: box.socket, handler: player.handler)
-        try server.start(); defer { server.stop() }
+        try server.start()
+        defer { server.stop() }
         r = try box.noise(["resume", "--if-enabled"])
         #expect(r.stdoutText == "A player is already running.\n")
         #expect(player.state.withLock { $0.state } == .paused)
@@ -162,7 +178,8 @@ import TestSupport
     }
 
     @Test func statusReadsTheFileAndRecognisesADeadPlayer() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         var r = try box.noise(["status", "--format", "waybar"])
         #expect(try JSONValue.parse(r.stdout)["class"] == .string("stopped"))
         var s = FakePlayer().status()
@@ -183,7 +200,8 @@ import TestSupport
     }
 
     @Test func corruptLastMixIsSetAsideAndTheCommandGoesOn() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
         let garbage = Data("{\"mix\": {\"layers\": [".utf8)
         try garbage.write(to: box.root.lastMix)
@@ -198,9 +216,11 @@ import TestSupport
     }
 
     @Test func followPrintsALinePerChangeFromFileAndSocket() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = StatusStore(root: box.root)
-        let p = try ChildProcess(Products.url("noise").path, ["status", "--follow", "--format", "waybar"], environment: box.environment)
+        let p = try ChildProcess(
+            Products.url("noise").path, ["status", "--follow", "--format", "waybar"], environment: box.environment)
         let lines = Mutex<[String]>([])
         func refresh() {
             let text = String(decoding: p.stdout, as: UTF8.self)
@@ -229,7 +249,11 @@ import TestSupport
         var t = player.status()
         t.masterVolume = 0.33
         server.broadcast(status: t)
-        #expect(eventually { refresh(); return lines.withLock { $0.last?.contains("\"percentage\":33") == true } })
+        #expect(
+            eventually {
+                refresh()
+                return lines.withLock { $0.last?.contains("\"percentage\":33") == true }
+            })
         server.stop()
         // SIGKILL: a child spawned from a test-runner thread inherits that thread's blocked
         // signals, so SIGTERM may stay pending forever.

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NoiseControl
 import NoiseEngine
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct ControlServerTests {
     func startServer(_ box: Sandbox, player: FakePlayer = FakePlayer()) throws -> ControlServer {
@@ -16,21 +17,30 @@ import TestSupport
     }
 
     @Test func commandsReachTheHandlerAndStatusComesBack() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let player = FakePlayer()
-        let server = try startServer(box, player: player); defer { server.stop() }
+        let server = try startServer(box, player: player)
+        defer { server.stop() }
         let client = ControlClient(socketPath: box.socket)
         let r = try client.send(.setLayer(index: 1, change: LayerChange(volume: 0.2, highCutHz: .off)))
-        guard case .ok(let status?) = r else { Issue.record("\(r)"); return }
+        guard case .ok(let status?) = r else {
+            Issue.record("\(r)")
+            return
+        }
         #expect(status.layers[1].volume == 0.2)
         #expect(status.layers[1].highCutHz == nil)
-        guard case .ok = try client.send(.pause) else { Issue.record("pause was refused"); return }
+        guard case .ok = try client.send(.pause) else {
+            Issue.record("pause was refused")
+            return
+        }
         #expect(player.state.withLock { $0.state } == .paused)
         #expect(client.isPlayerRunning())
     }
 
     @Test func socketAndFolderArePrivate() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let server = try startServer(box)
         #expect(fileMode(box.socket.path) == 0o600)
         #expect(fileMode(box.socket.deletingLastPathComponent().path) == 0o700)
@@ -39,9 +49,11 @@ import TestSupport
     }
 
     @Test func malformedRequestsGetAnErrorAndTheServerCarriesOn() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let player = FakePlayer()
-        let server = try startServer(box, player: player); defer { server.stop() }
+        let server = try startServer(box, player: player)
+        defer { server.stop() }
         let cases: [Data] = [
             Data("this is not json\n".utf8),
             Data("{\"command\":\"setMaster\",\"volume\":7}\n".utf8),
@@ -52,7 +64,7 @@ import TestSupport
         for bytes in cases {
             let fd = try rawConnect(box.socket.path)
             sendRaw(fd, bytes)
-            let reply = readAll(fd) // the server closes after the error
+            let reply = readAll(fd)  // the server closes after the error
             close(fd)
             #expect(reply.hasPrefix("{\"error\":"), "\(reply)")
             #expect(reply.contains("\"ok\":false"))
@@ -64,8 +76,10 @@ import TestSupport
     }
 
     @Test func oversizedRequestIsCutOffAtTheLimit() throws {
-        let box = try Sandbox(); defer { box.remove() }
-        let server = try startServer(box); defer { server.stop() }
+        let box = try Sandbox()
+        defer { box.remove() }
+        let server = try startServer(box)
+        defer { server.stop() }
         let fd = try rawConnect(box.socket.path)
         // 1 MiB with no newline: the server must answer once it has read 64 KiB, not buffer it all.
         let sender = Thread {
@@ -80,7 +94,8 @@ import TestSupport
     }
 
     @Test func aSecondServerIsRefusedAndAStaleSocketIsReplaced() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let server = try startServer(box)
         #expect(throws: ControlError.alreadyRunning(path: box.socket.path)) {
             try ControlServer(socketPath: box.socket, handler: { _ in .ok(nil) }).start()
@@ -91,25 +106,36 @@ import TestSupport
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            let b = Array(box.socket.path.utf8); raw.copyBytes(from: b); raw[b.count] = 0
+            let b = Array(box.socket.path.utf8)
+            raw.copyBytes(from: b)
+            raw[b.count] = 0
         }
-        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
         #expect(bound == 0)
         close(fd)
         #expect(FileManager.default.fileExists(atPath: box.socket.path))
         #expect(!ControlClient(socketPath: box.socket).isPlayerRunning())
-        let again = try startServer(box); defer { again.stop() }
+        let again = try startServer(box)
+        defer { again.stop() }
         #expect(ControlClient(socketPath: box.socket).isPlayerRunning())
     }
 
     @Test func refusesAFolderOthersCanEnter() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let dir = box.socket.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         #expect { try ControlServer(socketPath: box.socket, handler: { _ in .ok(nil) }).start() } throws: {
             "\($0)".contains("its mode is 755; it must be 700")
         }
-        #expect { _ = try ControlClient(socketPath: box.socket).send(.status) } throws: { "\($0)".contains("must be 700") }
+        #expect { _ = try ControlClient(socketPath: box.socket).send(.status) } throws: {
+            "\($0)".contains("must be 700")
+        }
     }
 
     @Test func peerCheckAllowsOnlyTheSameUser() {
@@ -121,26 +147,34 @@ import TestSupport
 
     /// A real process of another user (nobody, via setpriv) connects. The folder and socket modes
     /// are opened up for this test only, so that the SO_PEERCRED check is what refuses it.
-    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
-                   && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+    @Test(
+        .enabled(
+            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
     func anotherUserIsRefused() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let player = FakePlayer()
-        let server = try startServer(box, player: player); defer { server.stop() }
+        let server = try startServer(box, player: player)
+        defer { server.stop() }
         let script = """
-        import socket, sys
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            s.connect(sys.argv[1])
-        except OSError as e:
-            print("connect failed:", e.errno); sys.exit(0)
-        s.sendall(b'{"command":"stop"}\\n')
-        s.settimeout(5)
-        print(s.recv(4096).decode())
-        """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                s.connect(sys.argv[1])
+            except OSError as e:
+                print("connect failed:", e.errno); sys.exit(0)
+            s.sendall(b'{"command":"stop"}\\n')
+            s.settimeout(5)
+            print(s.recv(4096).decode())
+            """
         func runAsNobody() throws -> String {
-            let p = try ChildProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
-                                                          "/usr/bin/python3", "-c", script, box.socket.path])
+            let p = try ChildProcess(
+                "/usr/bin/setpriv",
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups",
+                    "/usr/bin/python3", "-c", script, box.socket.path,
+                ])
             p.wait()
             return String(decoding: p.stdout, as: UTF8.self)
         }
@@ -158,9 +192,11 @@ import TestSupport
     }
 
     @Test func subscribersGetEveryBroadcastInOrder() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let player = FakePlayer()
-        let server = try startServer(box, player: player); defer { server.stop() }
+        let server = try startServer(box, player: player)
+        defer { server.stop() }
         let received = Mutex<[Double]>([])
         let done = Atomic<Bool>(false)
         let socket = box.socket
@@ -184,7 +220,8 @@ import TestSupport
     }
 
     @Test func stopEndsSubscriptions() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let server = try startServer(box)
         let done = Atomic<Bool>(false)
         let socket = box.socket
@@ -198,9 +235,11 @@ import TestSupport
     }
 
     @Test func idleClientsAreDisconnected() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let server = ControlServer(socketPath: box.socket, idleTimeoutSeconds: 0.3, handler: FakePlayer().handler)
-        try server.start(); defer { server.stop() }
+        try server.start()
+        defer { server.stop() }
         let fd = try rawConnect(box.socket.path)
         let start = Date()
         #expect(readAll(fd) == "")
@@ -210,22 +249,28 @@ import TestSupport
 
     @Test func socketPathFallsBackToTmpPerUser() {
         #expect(ControlPaths.socketURL(environment: [:]).path == "/tmp/widgetweaver-\(getuid())/noise.sock")
-        #expect(ControlPaths.socketURL(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"]).path == "/run/user/1000/widgetweaver/noise.sock")
+        #expect(
+            ControlPaths.socketURL(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"]).path
+                == "/run/user/1000/widgetweaver/noise.sock")
     }
 }
-
 
 @Suite struct ControlMeasurements {
     /// Round-trip time of a request over the socket (connect, send, handler, reply, close).
     @Test func requestRoundTrip() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let server = ControlServer(socketPath: box.socket, handler: FakePlayer().handler)
-        try server.start(); defer { server.stop() }
+        try server.start()
+        defer { server.stop() }
         let client = ControlClient(socketPath: box.socket)
         let count = 300
         let start = Date()
         for i in 0..<count {
-            guard case .ok = try client.send(.setMaster(volume: Double(i % 100) / 100)) else { Issue.record("refused"); return }
+            guard case .ok = try client.send(.setMaster(volume: Double(i % 100) / 100)) else {
+                Issue.record("refused")
+                return
+            }
         }
         let meanMs = Date().timeIntervalSince(start) / Double(count) * 1000
         print("control socket: \(count) set requests, mean round trip \(String(format: "%.3f", meanMs)) ms")

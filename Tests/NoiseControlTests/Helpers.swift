@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NoiseControl
 import NoiseEngine
 import SharedStore
 import Synchronization
 import TestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A scratch home for one test: store, runtime folder (socket) and config folder.
 struct Sandbox {
@@ -17,13 +18,16 @@ struct Sandbox {
     var root: StoreRoot { StoreRoot(url: store) }
     var socket: URL { ControlPaths.socketURL(environment: ["XDG_RUNTIME_DIR": run.path]) }
     var environment: [String: String] {
-        ["WIDGETWEAVER_HOME": store.path, "XDG_RUNTIME_DIR": run.path, "XDG_CONFIG_HOME": config.path,
-         "WIDGETWEAVER_PRESETS": ""]
+        [
+            "WIDGETWEAVER_HOME": store.path, "XDG_RUNTIME_DIR": run.path, "XDG_CONFIG_HOME": config.path,
+            "WIDGETWEAVER_PRESETS": "",
+        ]
     }
 
     init() throws {
         url = try Products.temporaryDirectory("ww-ctl")
-        try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: run, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     func noise(_ args: [String], extra: [String: String] = [:]) throws -> Products.Result {
@@ -33,10 +37,14 @@ struct Sandbox {
     func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
-let sleepMix = Mix(name: "Sleep", description: "test", masterVolume: 0.7, layers: [
-    Mix.Layer(enabled: true, volume: 0.8, colour: 1.8, lowCutHz: 20, highCutHz: 6000, eq: Mix.EQ(lowDb: 2, midDb: -3, highDb: -8)),
-    Mix.Layer(enabled: true, volume: 0.45, colour: 1.0, lowCutHz: 200, highCutHz: 4000),
-])
+let sleepMix = Mix(
+    name: "Sleep", description: "test", masterVolume: 0.7,
+    layers: [
+        Mix.Layer(
+            enabled: true, volume: 0.8, colour: 1.8, lowCutHz: 20, highCutHz: 6000,
+            eq: Mix.EQ(lowDb: 2, midDb: -3, highDb: -8)),
+        Mix.Layer(enabled: true, volume: 0.45, colour: 1.0, lowCutHz: 200, highCutHz: 4000),
+    ])
 
 /// Stands in for the live player: keeps a mix and transport state in memory and answers the
 /// control protocol the way the engine will.
@@ -56,8 +64,9 @@ final class FakePlayer: Sendable {
 
     func status() -> PlayerStatus {
         state.withLock { s in
-            var st = PlayerStatus(state: s.state, mix: s.mix, presetID: s.presetID,
-                                  output: .init(backend: "null", device: "test"))
+            var st = PlayerStatus(
+                state: s.state, mix: s.mix, presetID: s.presetID,
+                output: .init(backend: "null", device: "test"))
             st.levelDbfs = -23.5
             st.underruns = 2
             st.muted = s.muted
@@ -86,7 +95,9 @@ final class FakePlayer: Sendable {
             case .timer(let seconds, let fade):
                 s.timerEndsAt = seconds.map { Date().addingTimeInterval($0) }
                 s.fadeSeconds = fade
-            case .savePreset(let name): s.savedPresets.append(name); s.presetID = name
+            case .savePreset(let name):
+                s.savedPresets.append(name)
+                s.presetID = name
             case .forgetPreset(let name): if s.presetID == name { s.presetID = nil }
             case .toggle: s.state = s.state == .paused ? .playing : .paused
             case .adjustMaster(let d):
@@ -129,9 +140,14 @@ func rawConnect(_ path: String) throws -> Int32 {
         raw[b.count] = 0
     }
     let rc = withUnsafePointer(to: &addr) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
     }
-    guard rc == 0 else { close(fd); throw SocketError("connect", path: path) }
+    guard rc == 0 else {
+        close(fd)
+        throw SocketError("connect", path: path)
+    }
     var tv = timeval(tv_sec: 5, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     return fd

@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct LastMixStoreTests {
     @Test func roundTripsEveryField() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = LastMixStore(root: box.root)
         let when = Date(timeIntervalSince1970: 1_767_225_600)
         let value = LastMix(mix: sleepMix, presetID: "sleep", wasPlaying: true, resumeOnLaunch: true, updatedAt: when)
@@ -20,7 +21,8 @@ import Testing
     }
 
     @Test func missingFileIsNoLastMix() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let load = try LastMixStore(root: box.root).load()
         #expect(load.lastMix == nil)
         #expect(load.messages.isEmpty)
@@ -28,13 +30,14 @@ import Testing
 
     /// The seed app resets the whole mix when one field is missing; we default only that field.
     @Test func missingFieldsGetDefaultsAndTheRestIsKept() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = LastMixStore(root: box.root)
         try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
         let text = """
-        {"schemaVersion":1,"mix":{"name":"Mine","layers":[{"volume":0.3,"colour":1.7},{"enabled":false,"colour":0.2,"eq":{"lowDb":4}}]},
-         "wasPlaying":true}
-        """
+            {"schemaVersion":1,"mix":{"name":"Mine","layers":[{"volume":0.3,"colour":1.7},{"enabled":false,"colour":0.2,"eq":{"lowDb":4}}]},
+             "wasPlaying":true}
+            """
         try Data(text.utf8).write(to: store.url)
         let load = try store.load()
         let last = try #require(load.lastMix)
@@ -56,13 +59,14 @@ import Testing
     }
 
     @Test func unusableFieldsAreRepairedAndTheOriginalIsKeptAside() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = LastMixStore(root: box.root)
         try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
         let text = """
-        {"schemaVersion":1,"mix":{"name":"Mine","masterVolume":"loud","layers":[{"volume":3,"colour":1.2,"lowCutHz":900,"highCutHz":600},{"volume":0.5}]},
-         "presetID":"../etc","wasPlaying":"yes","resumeOnLaunch":true,"updatedAt":"2026-01-01T00:00:00Z"}
-        """
+            {"schemaVersion":1,"mix":{"name":"Mine","masterVolume":"loud","layers":[{"volume":3,"colour":1.2,"lowCutHz":900,"highCutHz":600},{"volume":0.5}]},
+             "presetID":"../etc","wasPlaying":"yes","resumeOnLaunch":true,"updatedAt":"2026-01-01T00:00:00Z"}
+            """
         let original = Data(text.utf8)
         try original.write(to: store.url)
         let load = try store.load()
@@ -77,7 +81,8 @@ import Testing
         #expect(last.wasPlaying == false)
         #expect(last.resumeOnLaunch == true)
         let paths = Set(load.repairs.map(\.path))
-        #expect(paths == ["mix.masterVolume", "mix.layers[0].volume", "mix.layers[0].lowCutHz", "presetID", "wasPlaying"])
+        #expect(
+            paths == ["mix.masterVolume", "mix.layers[0].volume", "mix.layers[0].lowCutHz", "presetID", "wasPlaying"])
         let aside = try #require(load.setAsideAt)
         #expect(try Data(contentsOf: aside) == original)
         #expect(aside.lastPathComponent.hasPrefix("last-mix.json.corrupt-"))
@@ -91,7 +96,8 @@ import Testing
 
     @Test(arguments: ["{\"mix\": {", "not json", "[1,2,3]x", String(repeating: "[", count: 100)])
     func unparseableFileIsSetAsideNeverOverwritten(_ text: String) throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = LastMixStore(root: box.root)
         try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: store.url)
@@ -104,7 +110,8 @@ import Testing
     }
 
     @Test func oversizedFileIsSetAside() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = LastMixStore(root: box.root)
         try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
         try Data(repeating: 0x20, count: LastMixStore.maximumFileBytes + 1).write(to: store.url)
@@ -116,7 +123,8 @@ import Testing
 
     /// Version 0 was a bare mix file in place of the Last Mix.
     @Test func migratesABareMixFile() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = LastMixStore(root: box.root)
         try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
         try sleepMix.encodedJSON().write(to: store.url)
@@ -132,12 +140,14 @@ import Testing
     }
 
     @Test func newerSchemaIsReadButTheOriginalIsKept() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = LastMixStore(root: box.root)
         try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
         var value = LastMix(mix: sleepMix, presetID: "sleep", wasPlaying: true, resumeOnLaunch: true)
         value.schemaVersion = 7
-        let e = JSONEncoder(); e.dateEncodingStrategy = .iso8601
+        let e = JSONEncoder()
+        e.dateEncodingStrategy = .iso8601
         try e.encode(value).write(to: store.url)
         let load = try store.load()
         #expect(load.lastMix?.mix == sleepMix)
@@ -146,7 +156,8 @@ import Testing
     }
 
     @Test func updateStartsFromTheDefaultMixAndKeepsOtherFields() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = LastMixStore(root: box.root)
         try store.update { $0.resumeOnLaunch = true }
         try store.update { try $0.mix.apply(LayerChange(volume: 0.25), toLayer: 2) }
@@ -159,7 +170,8 @@ import Testing
     }
 
     @Test func aFailedEditWritesNothing() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = LastMixStore(root: box.root)
         try store.save(LastMix(mix: sleepMix))
         let before = try Data(contentsOf: store.url)

@@ -1,23 +1,26 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NoiseControl
 import NoiseEngine
 import SharedStore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The player commands as a person types them: toggle, relative master, mute, messages that quote
 /// what was typed, saving over built-in presets, connections during shutdown.
 @Suite struct PlayerCommandTests {
     /// 16: toggle, relative master, mute that remembers the level.
     @Test func toggleRelativeMasterAndMute() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let player = FakePlayer()
         let server = ControlServer(socketPath: box.socket, handler: player.handler)
-        try server.start(); defer { server.stop() }
+        try server.start()
+        defer { server.stop() }
         var r = try box.noise(["toggle"])
         #expect(r.stdoutText == "Paused.\n" && player.state.withLock { $0.state } == .paused, "\(r.stderrText)")
         r = try box.noise(["toggle"])
@@ -33,10 +36,12 @@ import TestSupport
         #expect(abs(player.state.withLock { $0.mix.masterVolume } - 0.6) < 1e-9, "\(r.stderrText)")
         r = try box.noise(["set", "--mute"])
         #expect(r.stdoutText == "muted (master 60% when unmuted)\n", "\(r.stdoutText) \(r.stderrText)")
-        #expect(try JSONValue.parse(try box.noise(["status", "--format", "waybar"]).stdout)["class"] == .string("muted"))
+        #expect(
+            try JSONValue.parse(try box.noise(["status", "--format", "waybar"]).stdout)["class"] == .string("muted"))
         r = try box.noise(["set", "--unmute"])
         #expect(r.stdoutText == "unmuted\n")
-        #expect(player.state.withLock { $0.requests.filter { $0 != .status }.suffix(2) } == [.mute(true), .mute(false)])
+        #expect(
+            player.state.withLock { $0.requests.filter { $0 != .status }.suffix(2) } == [.mute(true), .mute(false)])
         r = try box.noise(["set", "--master", "++5%"])
         #expect(r.status == 64 && r.stderrText.contains("'--master' '++5%' is not a change"))
     }
@@ -45,27 +50,46 @@ import TestSupport
         // The real controller (not the fake): relative changes clamp to 0…1 and unmute; muting
         // keeps the level; the status says muted.
         let player = LivePlayer(mix: sleepMix, seed: 1)
-        let controller = PlayerController(player: player, mix: sleepMix, presetID: "sleep",
-                                          output: .init(backend: "null", device: ""), saver: nil)
-        guard case .ok(let muted?) = controller.handle(.mute(true)) else { Issue.record("mute"); return }
+        let controller = PlayerController(
+            player: player, mix: sleepMix, presetID: "sleep",
+            output: .init(backend: "null", device: ""), saver: nil)
+        guard case .ok(let muted?) = controller.handle(.mute(true)) else {
+            Issue.record("mute")
+            return
+        }
         #expect(muted.muted && muted.masterVolume == 0.7)
-        guard case .ok(let up?) = controller.handle(.adjustMaster(delta: 0.5)) else { Issue.record("adjust"); return }
+        guard case .ok(let up?) = controller.handle(.adjustMaster(delta: 0.5)) else {
+            Issue.record("adjust")
+            return
+        }
         #expect(!up.muted && up.masterVolume == 1)
-        guard case .ok(let down?) = controller.handle(.adjustMaster(delta: -0.25)) else { Issue.record("adjust"); return }
+        guard case .ok(let down?) = controller.handle(.adjustMaster(delta: -0.25)) else {
+            Issue.record("adjust")
+            return
+        }
         #expect(down.masterVolume == 0.75)
-        guard case .ok(let paused?) = controller.handle(.toggle) else { Issue.record("toggle"); return }
+        guard case .ok(let paused?) = controller.handle(.toggle) else {
+            Issue.record("toggle")
+            return
+        }
         #expect(paused.state == .paused)
-        guard case .ok(let playing?) = controller.handle(.toggle) else { Issue.record("toggle"); return }
+        guard case .ok(let playing?) = controller.handle(.toggle) else {
+            Issue.record("toggle")
+            return
+        }
         #expect(playing.state == .playing)
         for request in [ControlRequest.toggle, .adjustMaster(delta: -0.05), .mute(true), .mute(false)] {
             #expect(try ControlRequest.decode(request.encoded()) == request)
         }
-        #expect(throws: ProtocolError.self) { try ControlRequest.decode(Data(#"{"command":"adjustMaster","delta":2}"#.utf8)) }
+        #expect(throws: ProtocolError.self) {
+            try ControlRequest.decode(Data(#"{"command":"adjustMaster","delta":2}"#.utf8))
+        }
     }
 
     /// 16 (11), (17): messages quote what was typed and point at the right form.
     @Test func messagesQuoteWhatWasTyped() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let cases: [([String], String)] = [
             (["set", "--layer", "1", "--volume", "120%"], "'--volume' 120% is out of range; allowed 0…1 or 0%…100%"),
             (["set", "--master", "70"], "'--master' 70 is out of range; allowed 0…1 or 0%…100% (did you mean 70%?)"),
@@ -85,7 +109,8 @@ import TestSupport
 
     /// 16 (15): saving over a built-in preset needs --force and says so; yours can be deleted.
     @Test func savingOverABuiltInPresetAndDeleting() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         try LastMixStore(root: box.root).save(LastMix(mix: sleepMix))
         var r = try box.noise(["presets", "save", "sleep"])
         #expect(r.status == 1)
@@ -107,7 +132,8 @@ import TestSupport
     /// 16 (7): connections that arrive while the player stops were told "too many connections".
     @Test func aConnectionDuringShutdownIsNotToldTooMany() throws {
         for round in 0..<5 {
-            let box = try Sandbox(); defer { box.remove() }
+            let box = try Sandbox()
+            defer { box.remove() }
             let player = FakePlayer()
             let server = ControlServer(socketPath: box.socket, handler: player.handler)
             try server.start()
@@ -135,7 +161,9 @@ import TestSupport
             usleep(50_000)
             stopNow.store(true, ordering: .relaxed)
             usleep(50_000)
-            #expect(!errors.withLock { $0 }.contains { $0.contains("too many connections") }, "round \(round): \(errors.withLock { $0 })")
+            #expect(
+                !errors.withLock { $0 }.contains { $0.contains("too many connections") },
+                "round \(round): \(errors.withLock { $0 })")
         }
     }
 }

@@ -5,8 +5,11 @@ import Testing
 
 @Suite struct ProtocolTests {
     static let requests: [ControlRequest] = [
-        .setLayer(index: 0, change: LayerChange(enabled: true, volume: 0.5, colour: 1.2, lowCutHz: .off, highCutHz: .hz(8000),
-                                                eqLowDb: -3, eqMidDb: 0.5, eqHighDb: 12)),
+        .setLayer(
+            index: 0,
+            change: LayerChange(
+                enabled: true, volume: 0.5, colour: 1.2, lowCutHz: .off, highCutHz: .hz(8000),
+                eqLowDb: -3, eqMidDb: 0.5, eqHighDb: 12)),
         .setLayer(index: 3, change: LayerChange(enabled: false)),
         .setMaster(volume: 0.7), .preset(id: "deep-focus", crossfadeSeconds: 3), .pause, .resume, .stop,
         .timer(seconds: 1800, fadeSeconds: 60), .timer(seconds: nil, fadeSeconds: nil), .status, .subscribe,
@@ -23,16 +26,31 @@ import Testing
 
     @Test(arguments: [
         ("{\"command\":\"setLayer\",\"layer\":4,\"change\":{\"volume\":1}}", "'layer' 4 is out of range; allowed 0…3"),
-        ("{\"command\":\"setLayer\",\"layer\":0,\"change\":{\"volume\":1.5}}", "'change.volume' 1.5 is out of range; allowed 0…1"),
-        ("{\"command\":\"setLayer\",\"layer\":0,\"change\":{\"lowCutHz\":5}}", "'change.lowCutHz' 5 Hz is out of range; allowed 0 (off) or 10…2000 Hz"),
-        ("{\"command\":\"setLayer\",\"layer\":0,\"change\":{\"eqMidDb\":-13}}", "'change.eqMidDb' -13 is out of range; allowed -12…12"),
+        (
+            "{\"command\":\"setLayer\",\"layer\":0,\"change\":{\"volume\":1.5}}",
+            "'change.volume' 1.5 is out of range; allowed 0…1"
+        ),
+        (
+            "{\"command\":\"setLayer\",\"layer\":0,\"change\":{\"lowCutHz\":5}}",
+            "'change.lowCutHz' 5 Hz is out of range; allowed 0 (off) or 10…2000 Hz"
+        ),
+        (
+            "{\"command\":\"setLayer\",\"layer\":0,\"change\":{\"eqMidDb\":-13}}",
+            "'change.eqMidDb' -13 is out of range; allowed -12…12"
+        ),
         ("{\"command\":\"setLayer\",\"layer\":0,\"change\":{}}", "'change' has no fields"),
         ("{\"command\":\"setLayer\",\"layer\":0.5,\"change\":{\"volume\":1}}", "'layer' must be a whole number"),
-        ("{\"command\":\"setLayer\",\"layer\":0,\"change\":{\"volume\":true}}", "'change.volume' must be a number, found boolean"),
+        (
+            "{\"command\":\"setLayer\",\"layer\":0,\"change\":{\"volume\":true}}",
+            "'change.volume' must be a number, found boolean"
+        ),
         ("{\"command\":\"setMaster\",\"volume\":0.5,\"extra\":1}", "'extra' is not a known field"),
         ("{\"command\":\"setMaster\"}", "'volume' is missing"),
         ("{\"command\":\"preset\",\"id\":\"../x\"}", "'id' must be a preset id (a-z, 0-9, '-', '_', at most 64)"),
-        ("{\"command\":\"timer\",\"seconds\":10,\"fadeSeconds\":20}", "'fadeSeconds' must not be longer than 'seconds'"),
+        (
+            "{\"command\":\"timer\",\"seconds\":10,\"fadeSeconds\":20}",
+            "'fadeSeconds' must not be longer than 'seconds'"
+        ),
         ("{\"command\":\"explode\"}", "unknown command 'explode'"),
         ("[1,2]", "a request must be a JSON object, found array"),
         ("{\"command\":\"pause\",\"command\":\"stop\"}", "duplicate key"),
@@ -47,7 +65,9 @@ import Testing
     }
 
     @Test func deepNestingIsRefusedWithoutRecursingFar() {
-        let text = "{\"command\":\"status\",\"x\":" + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}"
+        let text =
+            "{\"command\":\"status\",\"x\":" + String(repeating: "[", count: 10_000)
+            + String(repeating: "]", count: 10_000) + "}"
         #expect(throws: ProtocolError.self) { _ = try ControlRequest.decode(Data(text.utf8)) }
     }
 
@@ -59,7 +79,10 @@ import Testing
     @Test func responsesRoundTrip() throws {
         let status = FakePlayer().status()
         let decoded = try ControlResponse.decode(ControlResponse.ok(status).encoded())
-        guard case .ok(let s?) = decoded else { Issue.record("expected a status"); return }
+        guard case .ok(let s?) = decoded else {
+            Issue.record("expected a status")
+            return
+        }
         #expect(s.layers == status.layers)
         #expect(s.presetID == "sleep")
         #expect(try ControlResponse.decode(ControlResponse.error("nope").encoded()) == .error("nope"))

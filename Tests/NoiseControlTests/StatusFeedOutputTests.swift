@@ -1,42 +1,55 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NoiseControl
 import NoiseEngine
 import SharedStore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What the status feed shows a person and a bar (every key on a fresh store, the Last Mix when
 /// stopped, human and bar formats) and that the publisher writes only meaningful changes.
 @Suite struct StatusFeedOutputTests {
-    static let contractKeys: Set<String> = ["schemaVersion", "state", "presetName", "presetID", "masterVolume", "layers", "timerEndsAt",
-                                            "timerRemainingSeconds", "output", "levelDbfs", "underruns", "muted", "pid", "updatedAt", "stale"]
+    static let contractKeys: Set<String> = [
+        "schemaVersion", "state", "presetName", "presetID", "masterVolume", "layers", "timerEndsAt",
+        "timerRemainingSeconds", "output", "levelDbfs", "underruns", "muted", "pid", "updatedAt", "stale",
+    ]
 
     /// 16 (5): `--json` printed `null` on a fresh store and after a corrupt file was set aside.
     @Test func jsonOnAFreshStoreIsTheStoppedObjectWithEveryKey() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         func check(_ label: String) throws {
             let r = try box.noise(["status", "--json"])
             #expect(r.status == 0, "\(label): \(r.stderrText)")
-            guard case .object(let o) = try JSONValue.parse(r.stdout) else { Issue.record("\(label): not an object: \(r.stdoutText)"); return }
+            guard case .object(let o) = try JSONValue.parse(r.stdout) else {
+                Issue.record("\(label): not an object: \(r.stdoutText)")
+                return
+            }
             #expect(Set(o.keys) == Self.contractKeys, "\(label)")
             #expect(o["state"] == .string("stopped") && o["stale"] == .bool(false), "\(label)")
-            #expect(o["output"] == .object(["backend": .string("none"), "device": .string(""), "lost": .bool(false)]), "\(label)")
+            #expect(
+                o["output"] == .object(["backend": .string("none"), "device": .string(""), "lost": .bool(false)]),
+                "\(label)")
         }
         try check("fresh store")
         try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
         try Data("{\"state\": ".utf8).write(to: box.root.status)
         try check("after a corrupt status.json")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: box.store.path).contains { $0.hasPrefix("status.json.corrupt-") })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: box.store.path).contains {
+                $0.hasPrefix("status.json.corrupt-")
+            })
     }
 
     /// 16 (6): after `noise preset X` with no player, status showed the mix that last played. It says
     /// "Last Mix", not "Last played": the mix may have been set and never played.
     @Test func withNoPlayerStatusShowsTheLastMixStopped() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         var played = FakePlayer().status()
         played.state = .stopped
         try StatusStore(root: box.root).write(played)
@@ -46,21 +59,32 @@ import TestSupport
         r = try box.noise(["status", "--json"])
         let doc = try JSONValue.parse(r.stdout)
         #expect(doc["presetID"] == .string("rain") && doc["state"] == .string("stopped"))
-        #expect(doc["layers"]?.arrayCount == 4)   // rain: three noise layers and its drops
+        #expect(doc["layers"]?.arrayCount == 4)  // rain: three noise layers and its drops
     }
 
     /// 16 (8): `--follow --format human` printed JSON lines.
     @Test func followHumanPrintsHumanLines() throws {
-        let box = try Sandbox(); defer { box.remove() }
-        let p = try ChildProcess(Products.url("noise").path, ["status", "--follow", "--format", "human"], environment: box.environment)
-        defer { p.signal(SIGKILL); p.wait() }
+        let box = try Sandbox()
+        defer { box.remove() }
+        let p = try ChildProcess(
+            Products.url("noise").path, ["status", "--follow", "--format", "human"], environment: box.environment)
+        defer {
+            p.signal(SIGKILL)
+            p.wait()
+        }
         var s = FakePlayer().status()
         #expect(eventually { String(decoding: p.stdout, as: UTF8.self).contains("\n") })
         try StatusStore(root: box.root).write(s)
         s.state = .paused
-        #expect(eventually { String(decoding: p.stdout, as: UTF8.self).contains("Playing Sleep (preset sleep), master 70%.\n") })
+        #expect(
+            eventually {
+                String(decoding: p.stdout, as: UTF8.self).contains("Playing Sleep (preset sleep), master 70%.\n")
+            })
         try StatusStore(root: box.root).write(s)
-        #expect(eventually { String(decoding: p.stdout, as: UTF8.self).contains("Paused: Sleep (preset sleep), master 70%.\n") })
+        #expect(
+            eventually {
+                String(decoding: p.stdout, as: UTF8.self).contains("Paused: Sleep (preset sleep), master 70%.\n")
+            })
         let text = String(decoding: p.stdout, as: UTF8.self)
         #expect(text.hasPrefix("Stopped. No player has run with this store yet.\n"), "\(text)")
         #expect(!text.contains("{"))
@@ -86,12 +110,18 @@ import TestSupport
         // The document carries both flags; files from before them read as false.
         let doc = try JSONValue.parse(Data(StatusFormatter.json(s, pretty: false).utf8))
         #expect(doc["muted"] == .bool(false))
-        #expect(doc["output"] == .object(["backend": .string("null"), "device": .string("test"), "lost": .bool(false)]))
-        let old = #"{"schemaVersion":1,"state":"playing","presetName":null,"presetID":null,"masterVolume":0.5,"layers":[],"timerEndsAt":null,"timerRemainingSeconds":null,"output":{"backend":"pulse","device":"x"},"levelDbfs":null,"underruns":0,"pid":1,"updatedAt":"2026-01-01T00:00:00Z"}"#
-        let box = try Sandbox(); defer { box.remove() }
+        #expect(
+            doc["output"] == .object(["backend": .string("null"), "device": .string("test"), "lost": .bool(false)]))
+        let old =
+            #"{"schemaVersion":1,"state":"playing","presetName":null,"presetID":null,"masterVolume":0.5,"layers":[],"timerEndsAt":null,"timerRemainingSeconds":null,"output":{"backend":"pulse","device":"x"},"levelDbfs":null,"underruns":0,"pid":1,"updatedAt":"2026-01-01T00:00:00Z"}"#
+        let box = try Sandbox()
+        defer { box.remove() }
         try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
         try Data(old.utf8).write(to: box.root.status)
-        guard case .loaded(let back) = try StatusStore(root: box.root).read() else { Issue.record("old file not read"); return }
+        guard case .loaded(let back) = try StatusStore(root: box.root).read() else {
+            Issue.record("old file not read")
+            return
+        }
         #expect(back.output.lost == false && back.muted == false)
     }
 
@@ -106,11 +136,13 @@ import TestSupport
         b.updatedAt = now.addingTimeInterval(1)
         b.levelDbfs = -40
         b.timerRemainingSeconds = 599
-        b.timerEndsAt = now.addingTimeInterval(600.4)   // render clock against wall clock
+        b.timerEndsAt = now.addingTimeInterval(600.4)  // render clock against wall clock
         #expect(!b.differsMeaningfully(from: a))
-        for change in [{ (s: inout PlayerStatus) in s.state = .paused }, { $0.masterVolume = 0.3 }, { $0.output.lost = true },
-                       { $0.muted = true }, { $0.underruns += 1 }, { $0.timerEndsAt = now.addingTimeInterval(1800) },
-                       { $0.timerEndsAt = nil }, { $0.presetID = "rain" }] {
+        for change in [
+            { (s: inout PlayerStatus) in s.state = .paused }, { $0.masterVolume = 0.3 }, { $0.output.lost = true },
+            { $0.muted = true }, { $0.underruns += 1 }, { $0.timerEndsAt = now.addingTimeInterval(1800) },
+            { $0.timerEndsAt = nil }, { $0.presetID = "rain" },
+        ] {
             var c = a
             change(&c)
             #expect(c.differsMeaningfully(from: a))
@@ -121,7 +153,8 @@ import TestSupport
     /// 12 (6): a playing status whose `updatedAt` is old is alive while its player's heartbeat is
     /// fresh, and stale when the heartbeat is old, missing, or another process's.
     @Test func stalenessFollowsTheHeartbeat() throws {
-        let dir = try Products.temporaryDirectory("beat"); defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try Products.temporaryDirectory("beat")
+        defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent(PlayerHeartbeat.fileName)
         let heartbeat = try PlayerHeartbeat(url: url)
         heartbeat.beat()
@@ -130,9 +163,12 @@ import TestSupport
         #expect(age >= -0.1 && age < 2)
         #expect(PlayerHeartbeat.age(of: getpid() + 1, at: url) == nil)
         var s = FakePlayer().status()
-        s.updatedAt = now.addingTimeInterval(-3600)   // steady all night: not rewritten
+        s.updatedAt = now.addingTimeInterval(-3600)  // steady all night: not rewritten
         #expect(!s.isStale(now: now, heartbeatAge: { PlayerHeartbeat.age(of: $0, at: url, now: now) }))
-        #expect(s.isStale(now: now.addingTimeInterval(30), heartbeatAge: { PlayerHeartbeat.age(of: $0, at: url, now: now.addingTimeInterval(30)) }))
+        #expect(
+            s.isStale(
+                now: now.addingTimeInterval(30),
+                heartbeatAge: { PlayerHeartbeat.age(of: $0, at: url, now: now.addingTimeInterval(30)) }))
         #expect(s.isStale(now: now, heartbeatAge: { _ in nil }))
         heartbeat.stop()
         #expect(!FileManager.default.fileExists(atPath: url.path))
@@ -142,17 +178,20 @@ import TestSupport
     /// 12 (6): steady playing writes nothing in the store (no rename, no fsync), refreshes only
     /// the heartbeat, and a change still reaches `status.json` within one interval.
     @Test func publisherIsQuietWhileSteadyAndPromptOnChange() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let player = FakePlayer()
         let store = StatusStore(root: box.root)
         let heartbeat = try PlayerHeartbeat(url: box.run.appendingPathComponent(PlayerHeartbeat.fileName))
         let level = Atomic<Int>(0)
-        let publisher = StatusPublisher(store: store, server: nil, intervalSeconds: 0.1, heartbeat: heartbeat, snapshot: {
-            var s = player.status()
-            // The level meter moves every interval, as a playing engine's does.
-            s.levelDbfs = -30 - Double(level.add(1, ordering: .relaxed).newValue % 7)
-            return s
-        })
+        let publisher = StatusPublisher(
+            store: store, server: nil, intervalSeconds: 0.1, heartbeat: heartbeat,
+            snapshot: {
+                var s = player.status()
+                // The level meter moves every interval, as a playing engine's does.
+                s.levelDbfs = -30 - Double(level.add(1, ordering: .relaxed).newValue % 7)
+                return s
+            })
         publisher.start()
         publisher.publishNow()
         #expect(eventually { FileManager.default.fileExists(atPath: store.url.path) })
@@ -163,19 +202,27 @@ import TestSupport
         }
         let before = inode(store.url), beatBefore = inode(heartbeat.url)
         let names = try FileManager.default.contentsOfDirectory(atPath: box.store.path)
-        usleep(1_200_000)   // twelve intervals
+        usleep(1_200_000)  // twelve intervals
         let after = inode(store.url)
-        #expect(after.ino == before.ino && after.mtime == before.mtime, "status.json was rewritten while nothing changed")
+        #expect(
+            after.ino == before.ino && after.mtime == before.mtime, "status.json was rewritten while nothing changed")
         #expect(try FileManager.default.contentsOfDirectory(atPath: box.store.path) == names)
         #expect(inode(heartbeat.url).mtime > beatBefore.mtime, "the heartbeat did not move")
         // A change made behind the publisher's back (as the engine's underrun counter does) is
         // written at the next interval.
         player.state.withLock { $0.mix.masterVolume = 0.4 }
-        #expect(eventually(1) { (try? store.read()).map { if case .loaded(let s) = $0 { s.masterVolume == 0.4 } else { false } } ?? false })
+        #expect(
+            eventually(1) {
+                (try? store.read()).map { if case .loaded(let s) = $0 { s.masterVolume == 0.4 } else { false } }
+                    ?? false
+            })
         var final = player.status()
         final.state = .stopped
         publisher.stop(final: final)
-        guard case .loaded(let last) = try store.read() else { Issue.record("no status"); return }
+        guard case .loaded(let last) = try store.read() else {
+            Issue.record("no status")
+            return
+        }
         #expect(last.state == .stopped)
         #expect(!FileManager.default.fileExists(atPath: heartbeat.url.path))
     }

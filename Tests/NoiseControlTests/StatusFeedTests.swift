@@ -1,25 +1,33 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NoiseControl
 import NoiseEngine
 import SharedStore
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct StatusFeedTests {
     @Test func documentHasExactlyTheContractKeys() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = StatusStore(root: box.root)
         var status = FakePlayer().status()
         status.timerEndsAt = Date(timeIntervalSince1970: 1_767_227_400)
         status.timerRemainingSeconds = 1800
         try store.write(status)
         let raw = try JSONValue.parse(try Data(contentsOf: store.url))
-        guard case .object(let o) = raw else { Issue.record("not an object"); return }
-        #expect(Set(o.keys) == ["schemaVersion", "state", "presetName", "presetID", "masterVolume", "layers", "timerEndsAt",
-                                "timerRemainingSeconds", "output", "levelDbfs", "underruns", "muted", "pid", "updatedAt"])
+        guard case .object(let o) = raw else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(
+            Set(o.keys) == [
+                "schemaVersion", "state", "presetName", "presetID", "masterVolume", "layers", "timerEndsAt",
+                "timerRemainingSeconds", "output", "levelDbfs", "underruns", "muted", "pid", "updatedAt",
+            ])
         #expect(raw["schemaVersion"] == .number(1))
         #expect(raw["state"] == .string("playing"))
         #expect(raw["presetName"] == .string("Sleep"))
@@ -27,22 +35,32 @@ import TestSupport
         #expect(raw["masterVolume"] == .number(0.7))
         #expect(raw["timerEndsAt"] == .string("2026-01-01T00:30:00Z"))
         #expect(raw["timerRemainingSeconds"] == .number(1800))
-        #expect(raw["output"] == .object(["backend": .string("null"), "device": .string("test"), "lost": .bool(false)]))
+        #expect(
+            raw["output"] == .object(["backend": .string("null"), "device": .string("test"), "lost": .bool(false)]))
         #expect(raw["muted"] == .bool(false))
         #expect(raw["levelDbfs"] == .number(-23.5))
         #expect(raw["underruns"] == .number(2))
         #expect(raw["pid"] == .number(Double(getpid())))
-        guard case .array(let layers)? = raw["layers"], case .object(let l0) = layers[0] else { Issue.record("layers"); return }
+        guard case .array(let layers)? = raw["layers"], case .object(let l0) = layers[0] else {
+            Issue.record("layers")
+            return
+        }
         #expect(Set(l0.keys) == ["enabled", "volume", "colour", "lowCutHz", "highCutHz", "eq"])
         #expect(raw["layers"]?.arrayCount == 2)
         #expect(l0["eq"] == .object(["lowDb": .number(2), "midDb": .number(-3), "highDb": .number(-8)]))
         // Optional values are written as null, so every key is always present.
         var idle = status
-        idle.presetName = nil; idle.timerEndsAt = nil; idle.timerRemainingSeconds = nil; idle.levelDbfs = nil
+        idle.presetName = nil
+        idle.timerEndsAt = nil
+        idle.timerRemainingSeconds = nil
+        idle.levelDbfs = nil
         try store.write(idle)
         let raw2 = try JSONValue.parse(try Data(contentsOf: store.url))
         #expect(raw2["timerEndsAt"] == .null && raw2["levelDbfs"] == .null && raw2["presetName"] == .null)
-        guard case .loaded(let back) = try store.read() else { Issue.record("read"); return }
+        guard case .loaded(let back) = try store.read() else {
+            Issue.record("read")
+            return
+        }
         #expect(back.layers == idle.layers && back.state == .playing && back.timerEndsAt == nil)
         #expect(fileMode(store.url.path) == 0o600)
     }
@@ -92,7 +110,10 @@ import TestSupport
 
     @Test func anExitedProcessNotYetReapedIsNotAlive() throws {
         let p = try ChildProcess("/bin/sleep", ["30"])
-        defer { p.signal(SIGKILL); p.wait() }
+        defer {
+            p.signal(SIGKILL)
+            p.wait()
+        }
         #expect(PlayerStatus.processIsAlive(p.pid))
         p.signal(SIGKILL)
         // Nobody reaps it (ChildProcess reaps only in poll/wait): a zombie, which kill(pid, 0) still finds.
@@ -103,18 +124,26 @@ import TestSupport
     }
 
     @Test func corruptStatusIsSetAside() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = StatusStore(root: box.root)
         try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
         try Data("{\"state\": \"playing\"".utf8).write(to: store.url)
-        guard case .setAside(let reason, let at) = try store.read() else { Issue.record("expected set-aside"); return }
+        guard case .setAside(let reason, let at) = try store.read() else {
+            Issue.record("expected set-aside")
+            return
+        }
         #expect(reason.contains("invalid JSON"))
         #expect(try String(contentsOf: at, encoding: .utf8) == "{\"state\": \"playing\"")
-        guard case .missing = try store.read() else { Issue.record("expected missing"); return }
+        guard case .missing = try store.read() else {
+            Issue.record("expected missing")
+            return
+        }
     }
 
     @Test func publisherWritesTheFirstStatusAndTheFinalOne() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let player = FakePlayer()
         let store = StatusStore(root: box.root)
         let publisher = StatusPublisher(store: store, server: nil, intervalSeconds: 0.1, snapshot: { player.status() })
@@ -136,7 +165,10 @@ import TestSupport
         #expect(w["text"] == .string("♪ Sleep 70%"))
         #expect(w["class"] == .string("playing"))
         #expect(w["percentage"] == .number(70))
-        guard case .string(let tip)? = w["tooltip"] else { Issue.record("tooltip"); return }
+        guard case .string(let tip)? = w["tooltip"] else {
+            Issue.record("tooltip")
+            return
+        }
         #expect(tip.contains("Timer: 29m 12s left"))
         #expect(tip.contains("Layer 1: on, 80%, colour 1.80 (brown), low cut 20 Hz, high cut 6000 Hz, EQ +2/-3/-8 dB"))
         #expect(!waybar.contains("\n"))

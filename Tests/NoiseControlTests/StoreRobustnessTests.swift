@@ -1,19 +1,21 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NoiseControl
 import NoiseEngine
 import SharedStore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct StoreRobustnessTests {
     /// Ten `noise set` processes at once, each changing its own field five times, while this
     /// process keeps reading the file: every change lands and every read parses.
     @Test func tenProcessesChangingTheMixLoseNothing() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = LastMixStore(root: box.root)
         let start = Mix(name: "Four", masterVolume: 0.5, layers: (0..<4).map { _ in Mix.Layer(volume: 0.5, colour: 1) })
         try store.save(LastMix(mix: start, wasPlaying: true, resumeOnLaunch: true))
@@ -34,9 +36,12 @@ import TestSupport
         var processes: [ChildProcess] = []
         for job in jobs {
             // One shell per job runs its five changes in order; the ten shells run at once.
-            let script = (1...rounds).map { r in ([noise, "set"] + job.flags(r)).map { "'\($0)'" }.joined(separator: " ") }
-                .joined(separator: " && ")
-            processes.append(try ChildProcess("/bin/sh", ["-c", script + " >/dev/null 2>&1"], environment: box.environment))
+            let script = (1...rounds).map { r in
+                ([noise, "set"] + job.flags(r)).map { "'\($0)'" }.joined(separator: " ")
+            }
+            .joined(separator: " && ")
+            processes.append(
+                try ChildProcess("/bin/sh", ["-c", script + " >/dev/null 2>&1"], environment: box.environment))
         }
         var reads = 0, unparseable = 0
         while processes.contains(where: { $0.poll() == nil }) {
@@ -53,14 +58,17 @@ import TestSupport
         let mix = try #require(load.lastMix).mix
         for (i, job) in jobs.enumerated() { #expect(job.check(mix, rounds), "job \(i): \(mix)") }
         #expect(load.lastMix?.resumeOnLaunch == true)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: box.store.path).filter { $0.contains(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: box.store.path).filter {
+            $0.contains(".tmp-")
+        }
         #expect(leftovers.isEmpty)
     }
 
     /// A writer that rewrites the Last Mix in a loop is SIGKILLed at random moments: the file is
     /// always the old or the new document, never a torn one, and leftovers are cleaned up.
     @Test func aWriterKilledAtRandomNeverLeavesATornFile() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = LastMixStore(root: box.root)
         try store.save(LastMix(mix: sleepMix))
         var generator = SystemRandomNumberGenerator()
@@ -80,7 +88,9 @@ import TestSupport
             p.signal(SIGKILL)
             #expect(p.wait() == 128 + SIGKILL, "iteration \(i): the writer exited by itself")
             // A temporary file left behind means the kill landed between creating it and the rename.
-            if try FileManager.default.contentsOfDirectory(atPath: box.store.path).contains(where: { $0.contains(".tmp-") }) {
+            if try FileManager.default.contentsOfDirectory(atPath: box.store.path).contains(where: {
+                $0.contains(".tmp-")
+            }) {
                 killedWhileWriting += 1
             }
             let data = try #require(try Data(contentsOf: store.url))
@@ -89,17 +99,21 @@ import TestSupport
             #expect(load.repairs.isEmpty && load.setAsideAt == nil, "iteration \(i)")
             previous = data
         }
-        print("crash test: \(iterations) writers killed, \(killedWhileWriting) inside the write (temporary file left), \(changed) had written at least once")
+        print(
+            "crash test: \(iterations) writers killed, \(killedWhileWriting) inside the write (temporary file left), \(changed) had written at least once"
+        )
         // Meaningful only if every writer really was writing, and kills landed mid-write.
         #expect(changed == iterations)
         #expect(killedWhileWriting > 0)
         // Killed writers leave their temporary files; the next locked update removes them.
         try store.update { $0.wasPlaying = false }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: box.store.path).filter { $0.contains(".tmp-") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: box.store.path).filter { $0.contains(".tmp-") }.isEmpty)
     }
 
     @Test func saverCoalescesToOneWritePerSecondAndFlushes() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let store = LastMixStore(root: box.root)
         try store.save(LastMix(mix: sleepMix, resumeOnLaunch: true))
         let saver = LastMixSaver(store: store)
@@ -131,13 +145,19 @@ import TestSupport
     }
 
     @Test func unitPassesSystemdAnalyzeVerify() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let a = autostart(box, store: box.store.path + "/with space and 100%")
         try a.install(.systemd)
         let text = try String(contentsOf: a.unitURL, encoding: .utf8)
-        #expect(text.contains("ExecStart=\"\(Products.url("noise").path)\" \"resume\" \"--if-enabled\" \"--store\" \"\(box.store.path)/with space and 100%%\""))
+        #expect(
+            text.contains(
+                "ExecStart=\"\(Products.url("noise").path)\" \"resume\" \"--if-enabled\" \"--store\" \"\(box.store.path)/with space and 100%%\""
+            ))
         #expect(text.contains("WantedBy=default.target"))
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: a.wantsLinkURL.path) == "../widgetweaver-noise.service")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: a.wantsLinkURL.path)
+                == "../widgetweaver-noise.service")
         let tool = "/usr/bin/systemd-analyze"
         guard FileManager.default.isExecutableFile(atPath: tool) else {
             Issue.record("systemd-analyze is not installed; only the unit text was checked")
@@ -155,14 +175,16 @@ import TestSupport
         #expect(try Autostart.desktopQuoted("a$b\"c`d\\e%f") == "\"a\\\\$b\\\\\"c\\\\`d\\\\\\\\e%%f\"")
         #expect(try Autostart.systemdQuoted("a\"b\\c$d%e") == "\"a\\\"b\\\\c$$d%%e\"")
         #expect(throws: Autostart.QuotingError.self) { try Autostart.systemdQuoted("a\nb") }
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let text = try autostart(box).desktopText()
         #expect(text.contains("Exec=\"\(Products.url("noise").path)\" \"resume\" \"--if-enabled\""))
         #expect(text.hasPrefix("[Desktop Entry]\nType=Application\n"))
     }
 
     @Test func enableAndDisableFromTheCLI() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         let a = autostart(box)
         var r = try box.noise(["autostart", "enable", "--method", "xdg"])
         #expect(r.status == 0, "\(r.stderrText)")
@@ -170,7 +192,9 @@ import TestSupport
         let store = LastMixStore(root: box.root)
         #expect(try store.load().lastMix?.resumeOnLaunch == true)
         // The store was chosen by WIDGETWEAVER_HOME, so the login entry carries it.
-        #expect(try String(contentsOf: a.desktopURL, encoding: .utf8).contains("\"resume\" \"--if-enabled\" \"--store\" \"\(box.store.path)\""))
+        #expect(
+            try String(contentsOf: a.desktopURL, encoding: .utf8).contains(
+                "\"resume\" \"--if-enabled\" \"--store\" \"\(box.store.path)\""))
         r = try box.noise(["autostart", "enable", "--method", "systemd"])
         #expect(FileManager.default.fileExists(atPath: a.unitURL.path))
         // Back to xdg: the unit and its link go, and so does the wants folder they left empty.
@@ -196,7 +220,8 @@ import TestSupport
     /// Here each entry's command line is taken exactly as written (unquoted by the rules of its
     /// file format, not by our quoting code) and run without `WIDGETWEAVER_HOME`, as a login would.
     @Test func theLoginEntryRunsAsWritten() throws {
-        let box = try Sandbox(); defer { box.remove() }
+        let box = try Sandbox()
+        defer { box.remove() }
         // A store path that needs every kind of quoting.
         let custom = box.url.appendingPathComponent("my store $HOME \"x\" 100%").path
         var env = box.environment
@@ -218,12 +243,16 @@ import TestSupport
             #expect(words.contains(custom), "\(method): \(words)")
             // The Last Mix in the custom store was not playing: a working command says so and
             // exits 0; one that read another store would say there is no Last Mix.
-            let login = try ChildProcess(words[0], Array(words.dropFirst()),
-                                         environment: ["XDG_RUNTIME_DIR": box.run.path, "XDG_CONFIG_HOME": box.config.path,
-                                                       "WIDGETWEAVER_HOME": ""])
+            let login = try ChildProcess(
+                words[0], Array(words.dropFirst()),
+                environment: [
+                    "XDG_RUNTIME_DIR": box.run.path, "XDG_CONFIG_HOME": box.config.path,
+                    "WIDGETWEAVER_HOME": "",
+                ])
             #expect(login.wait() == 0, "\(method): \(String(decoding: login.stderr, as: UTF8.self))")
-            #expect(String(decoding: login.stdout, as: UTF8.self).contains("was not playing when the last session ended"),
-                    "\(method): \(String(decoding: login.stdout, as: UTF8.self))")
+            #expect(
+                String(decoding: login.stdout, as: UTF8.self).contains("was not playing when the last session ended"),
+                "\(method): \(String(decoding: login.stdout, as: UTF8.self))")
         }
     }
 }
@@ -240,14 +269,19 @@ enum EntryCommandLine {
         var chars = Array(line)[...]
         while let c = chars.popFirst() {
             switch c {
-            case "\"": inQuotes.toggle(); started = true
+            case "\"":
+                inQuotes.toggle()
+                started = true
             case "\\":
                 guard let n = chars.popFirst() else { throw Bad(text: line) }
                 word.append(n == "n" ? "\n" : n)
             case " " where !inQuotes:
                 if started || !word.isEmpty { words.append(word) }
-                word = ""; started = false
-            default: word.append(c); started = true
+                word = ""
+                started = false
+            default:
+                word.append(c)
+                started = true
             }
         }
         if inQuotes { throw Bad(text: line) }
@@ -269,23 +303,31 @@ enum EntryCommandLine {
                 case "r": unescaped.append("\r")
                 default: unescaped.append(n)
                 }
-            } else { unescaped.append(c) }
+            } else {
+                unescaped.append(c)
+            }
         }
         var words: [String] = [], word = "", inQuotes = false, started = false
         chars = Array(unescaped)[...]
         while let c = chars.popFirst() {
             switch c {
-            case "\"": inQuotes.toggle(); started = true
+            case "\"":
+                inQuotes.toggle()
+                started = true
             case "\\" where inQuotes:
                 guard let n = chars.popFirst(), "\"`$\\".contains(n) else { throw Bad(text: value) }
                 word.append(n)
             case " " where !inQuotes:
                 if started { words.append(word) }
-                word = ""; started = false
+                word = ""
+                started = false
             case "%":
                 guard chars.popFirst() == "%" else { throw Bad(text: value) }
-                word.append("%"); started = true
-            default: word.append(c); started = true
+                word.append("%")
+                started = true
+            default:
+                word.append(c)
+                started = true
             }
         }
         if inQuotes { throw Bad(text: value) }

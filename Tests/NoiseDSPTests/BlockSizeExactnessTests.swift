@@ -1,13 +1,14 @@
-import Testing
 import NoiseDSP
+import Testing
 
 /// The machine's output does not depend on how the stream is cut into blocks: a live stream's
 /// blocks are sized by latency (any size), an offline render's are 4096 frames cut where the timer
 /// fades, and both must give the same samples.
 @Suite struct BlockSizeExactnessTests {
     static let layers = [
-        LayerSettings(volume: 0.9, colour: 1, lowCutHz: 60, highCutHz: 9000, eqMidDb: -3,
-                      movement: MovementSettings(periodSeconds: 2, levelDb: 3, highCutOctaves: 0.5)),
+        LayerSettings(
+            volume: 0.9, colour: 1, lowCutHz: 60, highCutHz: 9000, eqMidDb: -3,
+            movement: MovementSettings(periodSeconds: 2, levelDb: 3, highCutOctaves: 0.5)),
         LayerSettings(volume: 0.6, colour: 2),
         LayerSettings(volume: 0.8, colour: 0.3, highCutHz: 4000),
     ]
@@ -16,8 +17,9 @@ import NoiseDSP
     /// moves a layer, the master and both faders, so ramps start mid-block for some cuttings.
     static func render(blockSizes sizes: [Int]) -> [Float] {
         let total = 96_000
-        let machine = NoiseMachine(spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 8192, channelCount: 2),
-                                   seed: 77, layers: layers, faderPosition: 0)
+        let machine = NoiseMachine(
+            spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 8192, channelCount: 2),
+            seed: 77, layers: layers, faderPosition: 0)
         // Frames where a control changes; a block is cut there, as PlaybackTimeline cuts at the timer's fade.
         let events: [Int: (NoiseMachine) -> Void] = [
             0: { $0.fade(to: 1, seconds: 0.3) },

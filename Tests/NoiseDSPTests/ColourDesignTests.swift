@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import NoiseDSP
 import TestSupport
+import Testing
 
 @Suite struct ColourDesignTests {
     /// The designed response (before any noise) is a straight 1/f^β line from 40 Hz to 16 kHz at

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import NoiseDSP
 import TestSupport
+import Testing
 
 /// Measurements on rendered audio, from outside: what a listener with an analyser would check.
 @Suite struct NoiseMachineSoundTests {
@@ -20,10 +20,13 @@ import TestSupport
 
     @Test(arguments: colours)
     func spectrumIsAStraightLineAndLoudnessIsConstant(colour: Float) {
-        let out = TestRender.render(layers: [LayerSettings(volume: 1, colour: colour)], seconds: 20, seed: UInt64(colour * 1000) + 7)
+        let out = TestRender.render(
+            layers: [LayerSettings(volume: 1, colour: colour)], seconds: 20, seed: UInt64(colour * 1000) + 7)
         let fit = Spectrum.lineFit(frequenciesHz: Self.bands, levelsDb: Self.bandLevels(out[0]))
         let lufs = Loudness.integratedLufs(out)
-        print("colour \(colour): slope \(fit.slopeDbPerOctave) dB/oct (want \(-3.0103 * Double(colour))), deviation \(fit.maxDeviationDb) dB, \(lufs) LUFS")
+        print(
+            "colour \(colour): slope \(fit.slopeDbPerOctave) dB/oct (want \(-3.0103 * Double(colour))), deviation \(fit.maxDeviationDb) dB, \(lufs) LUFS"
+        )
         #expect(abs(fit.slopeDbPerOctave + 3.0103 * Double(colour)) <= 0.2)
         #expect(fit.maxDeviationDb <= 0.75)
         #expect(abs(lufs + 20) <= 1)
@@ -33,10 +36,15 @@ import TestSupport
     /// so the ratio is the filter's response.
     static func responseDb(_ layer: LayerSettings, at hz: [Double]) -> [Double] {
         var flat = layer
-        flat.lowCutHz = nil; flat.highCutHz = nil; flat.eqLowDb = 0; flat.eqMidDb = 0; flat.eqHighDb = 0
+        flat.lowCutHz = nil
+        flat.highCutHz = nil
+        flat.eqLowDb = 0
+        flat.eqMidDb = 0
+        flat.eqHighDb = 0
         let a = TestRender.render(layers: [layer], seconds: 6, channels: 1, seed: 11)[0]
         let b = TestRender.render(layers: [flat], seconds: 6, channels: 1, seed: 11)[0]
-        let wa = Spectrum.welch(a, sampleRate: 48000, segment: 65536), wb = Spectrum.welch(b, sampleRate: 48000, segment: 65536)
+        let wa = Spectrum.welch(a, sampleRate: 48000, segment: 65536),
+            wb = Spectrum.welch(b, sampleRate: 48000, segment: 65536)
         let la = Spectrum.bandLevelsDb(binHz: wa.binHz, density: wa.density, centresHz: hz, fraction: 24)
         let lb = Spectrum.bandLevelsDb(binHz: wb.binHz, density: wb.density, centresHz: hz, fraction: 24)
         return zip(la, lb).map { $0 - $1 }
@@ -45,12 +53,13 @@ import TestSupport
     @Test(arguments: [(Float(30), Float(1.0)), (200, 1.0), (1000, 0.5), (2000, 2.0)])
     func lowCutIsMinus3DbAtCornerAndAtLeast12DbPerOctave(cornerHz: Float, colour: Float) {
         let f = Double(cornerHz)
-        let r = Self.responseDb(LayerSettings(volume: 0.7, colour: colour, lowCutHz: cornerHz), at: [f, f / 2, f / 4, f * 4])
+        let r = Self.responseDb(
+            LayerSettings(volume: 0.7, colour: colour, lowCutHz: cornerHz), at: [f, f / 2, f / 4, f * 4])
         print("low cut \(cornerHz): \(r)")
         #expect(abs(r[0] + 3) <= 1)
-        #expect(r[1] <= -11)                 // one octave below: ≥ 12 dB/octave (Butterworth: −12.3)
-        #expect(r[1] - r[2] >= 11)           // and it keeps falling at that rate
-        #expect(abs(r[3]) <= 0.5)            // two octaves above: untouched
+        #expect(r[1] <= -11)  // one octave below: ≥ 12 dB/octave (Butterworth: −12.3)
+        #expect(r[1] - r[2] >= 11)  // and it keeps falling at that rate
+        #expect(abs(r[3]) <= 0.5)  // two octaves above: untouched
     }
 
     @Test(arguments: [Float(500), 2000, 6000, 12000])
@@ -90,16 +99,23 @@ import TestSupport
     }
 
     @Test func loudestLegalMixNeverClips() {
-        let loud = (0..<4).map { LayerSettings(volume: 1, colour: [0, 0.7, 1.4, 2][$0], eqLowDb: 12, eqMidDb: 12, eqHighDb: 12) }
+        let loud = (0..<4).map {
+            LayerSettings(volume: 1, colour: [0, 0.7, 1.4, 2][$0], eqLowDb: 12, eqMidDb: 12, eqHighDb: 12)
+        }
         let out = TestRender.render(layers: loud, master: 1, seconds: 20, seed: 5)
         var peak: Float = 0
         var bad = 0
-        for ch in out { for x in ch { if !x.isFinite { bad += 1 }; peak = max(peak, abs(x)) } }
+        for ch in out {
+            for x in ch {
+                if !x.isFinite { bad += 1 }
+                peak = max(peak, abs(x))
+            }
+        }
         let peakDb = 20 * log10(Double(peak))
         print("loudest mix peak \(peakDb) dBFS")
         #expect(bad == 0)
         #expect(peakDb <= -0.3)
-        #expect(peakDb > -3)   // the limiter limits; it does not just turn everything down
+        #expect(peakDb > -3)  // the limiter limits; it does not just turn everything down
     }
 
     @Test func noDcEvenForBrown() {
@@ -131,28 +147,36 @@ import TestSupport
         let layer = LayerSettings(volume: 1, colour: 0)
         var quiet = layer
         quiet.volume = 0.3
-        let out = TestRender.render(layers: [layer], seconds: 1, channels: 1, seed: 1,
-                                    changes: [(0.5, { $0.setLayer(0, quiet) })])[0]
+        let out = TestRender.render(
+            layers: [layer], seconds: 1, channels: 1, seed: 1,
+            changes: [(0.5, { $0.setLayer(0, quiet) })])[0]
         let window = 48
-        let envelope = stride(from: 0, to: out.count - window, by: window).map { TestRender.db(TestRender.rms(out[$0..<($0 + window)])) }
+        let envelope = stride(from: 0, to: out.count - window, by: window).map {
+            TestRender.db(TestRender.rms(out[$0..<($0 + window)]))
+        }
         let before = envelope[400..<500].reduce(0, +) / 100, after = envelope[560..<660].reduce(0, +) / 100
         let intermediate = envelope[500..<530].filter { $0 < before - 3 && $0 > after + 3 }.count
         print("ramp: before \(before) dB, after \(after) dB, \(intermediate) intermediate windows")
-        #expect(before - after > 25)          // 0.3 on a cubic curve is −31 dB
-        #expect(intermediate >= 8)            // ≥ 8 ms spent between the two levels
+        #expect(before - after > 25)  // 0.3 on a cubic curve is −31 dB
+        #expect(intermediate >= 8)  // ≥ 8 ms spent between the two levels
         // Colour and filter sweeps while playing stay finite and click-free (no sample jumps
         // far beyond the signal's own range).
         var sweep = layer
-        sweep.colour = 2; sweep.lowCutHz = 400; sweep.highCutHz = 3000; sweep.eqLowDb = -12
-        let swept = TestRender.render(layers: [layer], seconds: 1, channels: 1, seed: 1,
-                                      changes: [(0.5, { $0.setLayer(0, sweep) })])[0]
+        sweep.colour = 2
+        sweep.lowCutHz = 400
+        sweep.highCutHz = 3000
+        sweep.eqLowDb = -12
+        let swept = TestRender.render(
+            layers: [layer], seconds: 1, channels: 1, seed: 1,
+            changes: [(0.5, { $0.setLayer(0, sweep) })])[0]
         #expect(swept.allSatisfy { $0.isFinite && abs($0) < 1 })
     }
 
     /// An hour in one go: the last minute matches the first within 0.5 dB in level and per band.
     @Test func steadyOverAnHour() {
-        let machine = NoiseMachine(spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 4096, channelCount: 1), seed: 77,
-                                   layers: [LayerSettings(volume: 1, colour: 1.8, lowCutHz: 30, highCutHz: 8000)])
+        let machine = NoiseMachine(
+            spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 4096, channelCount: 1), seed: 77,
+            layers: [LayerSettings(volume: 1, colour: 1.8, lowCutHz: 30, highCutHz: 8000)])
         machine.preroll()
         let minute = 48000 * 60
         var buffer = [Float](repeating: 0, count: 4096)
@@ -172,7 +196,8 @@ import TestSupport
         let last = take(minute, keep: true)
         let levelChange = TestRender.db(TestRender.rms(last[...])) - TestRender.db(TestRender.rms(first[...]))
         let bands = Spectrum.bandCentres(from: 50, to: 8000, perOctave: 1)
-        let wf = Spectrum.welch(first, sampleRate: 48000, segment: 8192), wl = Spectrum.welch(last, sampleRate: 48000, segment: 8192)
+        let wf = Spectrum.welch(first, sampleRate: 48000, segment: 8192),
+            wl = Spectrum.welch(last, sampleRate: 48000, segment: 8192)
         let bf = Spectrum.bandLevelsDb(binHz: wf.binHz, density: wf.density, centresHz: bands, fraction: 1)
         let bl = Spectrum.bandLevelsDb(binHz: wl.binHz, density: wl.density, centresHz: bands, fraction: 1)
         let worstBand = zip(bf, bl).map { abs($0 - $1) }.max()!

@@ -1,5 +1,5 @@
-import Testing
 import NoiseDSP
+import Testing
 
 @Suite struct PeakLimiterTests {
     static func noise(_ count: Int, level: Float, seed: UInt64) -> [Float] {
@@ -10,9 +10,12 @@ import NoiseDSP
     @Test func holdsTheCeilingOnHotPeaks() {
         var limiter = PeakLimiter(sampleRate: 48000, channelCount: 1, ceilingDb: -1)
         var x = Self.noise(96000, level: 0.3, seed: 1)
-        for i in [1000, 16000, 31000] { x[i] = 4; x[i + 1] = -3 }   // +12 dB spikes
+        for i in [1000, 16000, 31000] {
+            x[i] = 4
+            x[i + 1] = -3
+        }  // +12 dB spikes
         x.withUnsafeMutableBufferPointer { limiter.process($0.baseAddress!, frameCount: $0.count) }
-        let ceiling: Float = 0.891251 // −1 dBFS
+        let ceiling: Float = 0.891251  // −1 dBFS
         #expect(x.allSatisfy { abs($0) <= ceiling * 1.00001 })
         #expect(limiter.takeMinimumGain() < 0.25)
     }
@@ -33,12 +36,12 @@ import NoiseDSP
         x.withUnsafeMutableBufferPointer { limiter.process($0.baseAddress!, frameCount: $0.count) }
         var gains = x.map { $0 / 0.25 }
         let spike = 10000 + limiter.lookaheadFrames
-        gains[spike] = (gains[spike - 1] + gains[spike + 1]) / 2   // the spike's own sample is not gain
-        #expect(x[spike] <= 0.501188)                               // −6 dBFS held on the spike
+        gains[spike] = (gains[spike - 1] + gains[spike + 1]) / 2  // the spike's own sample is not gain
+        #expect(x[spike] <= 0.501188)  // −6 dBFS held on the spike
         // The gain ramps over the look-ahead (240 frames): no step larger than 1/200 of the dip.
         let steps = zip(gains.dropFirst(), gains).map { abs($0 - $1) }
         #expect(steps[300..<20000].max()! < 0.01)
-        #expect(gains[96000 - 1] > 0.99)   // 1.8 s later it has recovered
+        #expect(gains[96000 - 1] > 0.99)  // 1.8 s later it has recovered
     }
 }
 
@@ -69,7 +72,7 @@ import NoiseDSP
         var output = input
         var done = 0
         while done < 30000 {
-            let n = min(Int(g.next() % 700) + 1, 30000 - done)   // 1…700 frames, look-ahead is 240
+            let n = min(Int(g.next() % 700) + 1, 30000 - done)  // 1…700 frames, look-ahead is 240
             output.withUnsafeMutableBufferPointer { limiter.process($0.baseAddress! + 2 * done, frameCount: n) }
             done += n
         }

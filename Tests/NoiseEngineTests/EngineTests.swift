@@ -1,9 +1,9 @@
-import Foundation
-import TestSupport
-import Testing
 import AudioSinkBase
+import Foundation
 import NoiseDSP
 import NoiseEngine
+import TestSupport
+import Testing
 
 @Suite struct EngineTests {
     static let pink = Mix(name: "P", masterVolume: 1, layers: [Mix.Layer(volume: 1, colour: 1)])
@@ -61,7 +61,8 @@ import NoiseEngine
         #expect(player.state == .finished)
         player.join()
         let offline = Capture()
-        try OfflineRenderer.render(RenderPlan(mix: Self.pink, seed: 9, durationSeconds: 1, timerSeconds: 0.5, fadeSeconds: 0.2), to: offline)
+        try OfflineRenderer.render(
+            RenderPlan(mix: Self.pink, seed: 9, durationSeconds: 1, timerSeconds: 0.5, fadeSeconds: 0.2), to: offline)
         #expect(live.samples.count == 48000)
         let difference = firstDifference(live.samples, offline.samples)
         #expect(difference == nil, "\(difference ?? "")")
@@ -76,7 +77,9 @@ import NoiseEngine
             var writes = 0
             func write(_ s: UnsafePointer<Float>, frameCount: Int) throws(AudioOutputError) {
                 writes += 1
-                if writes == 3 { throw AudioOutputError(.disconnected, backend: "flaky", call: "write", reason: "gone") }
+                if writes == 3 {
+                    throw AudioOutputError(.disconnected, backend: "flaky", call: "write", reason: "gone")
+                }
             }
             func close(drain: Bool) throws(AudioOutputError) {}
         }
@@ -92,7 +95,7 @@ import NoiseEngine
         Thread.sleep(forTimeInterval: 0.05)
         #expect(player.state == .running)
         player.stop(fadeSeconds: 0.01)
-        player.send(.fade(position: 1, seconds: 0.01))   // a fade after stop must not undo it
+        player.send(.fade(position: 1, seconds: 0.01))  // a fade after stop must not undo it
         while player.state == .running { Thread.sleep(forTimeInterval: 0.01) }
         #expect(player.state == .finished)
         player.join()
@@ -110,15 +113,16 @@ import NoiseEngine
         #expect(error(#"{"layers":[{"colour":2.5}]}"#) == "m.json: layers[0].colour: 2.5 is out of range; allowed 0…2")
         #expect(error(#"{"layers":[{"eq":{"lowDb":1,"bass":2}}]}"#).contains("layers[0].eq.bass: is not a known field"))
         #expect(error(#"{"layers":[{"volume":true}]}"#).contains("layers[0].volume: must be a number, found a boolean"))
-        #expect(error(#"{"layers":[{"highCutHz":0,"lowCutHz":0}]}"#).isEmpty)   // 0 means off
+        #expect(error(#"{"layers":[{"highCutHz":0,"lowCutHz":0}]}"#).isEmpty)  // 0 means off
     }
 }
 
 /// The user's fader (pause, stop) and the sleep timer's fader never undo each other.
 @Suite struct FaderInteractionTests {
     static func machine() -> NoiseMachine {
-        let m = NoiseMachine(spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 1024, channelCount: 1), seed: 2,
-                             layers: [LayerSettings(volume: 1, colour: 1)])
+        let m = NoiseMachine(
+            spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 1024, channelCount: 1), seed: 2,
+            layers: [LayerSettings(volume: 1, colour: 1)])
         m.preroll()
         return m
     }
@@ -137,17 +141,19 @@ import NoiseEngine
         return out
     }
 
-    static func rms(_ x: ArraySlice<Float>) -> Float { (x.reduce(0) { $0 + $1 * $1 } / Float(max(x.count, 1))).squareRoot() }
+    static func rms(_ x: ArraySlice<Float>) -> Float {
+        (x.reduce(0) { $0 + $1 * $1 } / Float(max(x.count, 1))).squareRoot()
+    }
 
     @Test func cancellingTheTimerDoesNotUnpause() {
         let m = Self.machine()
         var t = PlaybackTimeline(sampleRate: 48000)
         t.setTimer(seconds: 2, fadeSeconds: 1, machine: m)
-        m.fade(to: 0, seconds: 0.1)                        // pause
-        _ = Self.render(m, &t, seconds: 1.5)                // into the timer's fade
+        m.fade(to: 0, seconds: 0.1)  // pause
+        _ = Self.render(m, &t, seconds: 1.5)  // into the timer's fade
         t.cancelTimer(machine: m)
         let after = Self.render(m, &t, seconds: 1)
-        #expect(after.allSatisfy { $0 == 0 })               // still paused
+        #expect(after.allSatisfy { $0 == 0 })  // still paused
     }
 
     @Test func settingTheTimerAgainDuringItsFadeBringsTheSoundBack() {
@@ -155,7 +161,7 @@ import NoiseEngine
         var t = PlaybackTimeline(sampleRate: 48000)
         let full = Self.rms(Self.render(m, &t, seconds: 0.5)[...])
         t.setTimer(seconds: 1, fadeSeconds: 0.5, machine: m)
-        _ = Self.render(m, &t, seconds: 0.9)                // deep in the fade
+        _ = Self.render(m, &t, seconds: 0.9)  // deep in the fade
         t.setTimer(seconds: 60, fadeSeconds: 10, machine: m)
         let after = Self.render(m, &t, seconds: 1)
         #expect(Self.rms(after[(after.count - 9600)...]) > full * 0.9)
@@ -166,9 +172,9 @@ import NoiseEngine
         var t = PlaybackTimeline(sampleRate: 48000)
         t.setTimer(seconds: 1, fadeSeconds: 0.5, machine: m)
         _ = Self.render(m, &t, seconds: 0.75)
-        m.fade(to: 1, seconds: 0.1)                         // "resume" while the timer fades
+        m.fade(to: 1, seconds: 0.1)  // "resume" while the timer fades
         let tail = Self.render(m, &t, seconds: 1)
         #expect(t.isFinished)
-        #expect(Self.rms(tail[(tail.count - 480)...]) < 0.001)   // still fades to silence at the end
+        #expect(Self.rms(tail[(tail.count - 480)...]) < 0.001)  // still fades to silence at the end
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import NoiseDSP
 import NoiseEngine
 import TestSupport
+import Testing
 
 /// The loudness model against a BS.1770 meter on rendered audio, and the reference level of the
 /// built-in presets.
@@ -37,7 +37,9 @@ import TestSupport
         let moving = mix.layers.contains { $0.movement.map { !$0.isStill } ?? false }
         let measured = Loudness.integratedLufs(Self.render(mix, seconds: moving ? 240 : 40, seed: 12))
         let predicted = mix.predictedLoudness().loudnessLufs
-        print("preset \(id): measured \(String(format: "%.2f", measured)) LUFS, predicted \(String(format: "%.2f", predicted)), error \(String(format: "%+.2f", predicted - measured)) LU")
+        print(
+            "preset \(id): measured \(String(format: "%.2f", measured)) LUFS, predicted \(String(format: "%.2f", predicted)), error \(String(format: "%+.2f", predicted - measured)) LU"
+        )
         #expect(abs(predicted - measured) <= 0.5)
         #expect(abs(measured - Mix.referenceLoudnessLufs) <= 0.5)
         #expect(mix.masterVolume == Mix.referenceMasterVolume)
@@ -47,7 +49,9 @@ import TestSupport
     /// the limiter (the model does not model it, and says when a mix is near it).
     static var randomMixes: [Mix] {
         var g = SplitMix64(seed: 1770)
-        func u(_ r: ClosedRange<Double>) -> Double { r.lowerBound + (r.upperBound - r.lowerBound) * Double(g.next() >> 11) / Double(1 << 53) }
+        func u(_ r: ClosedRange<Double>) -> Double {
+            r.lowerBound + (r.upperBound - r.lowerBound) * Double(g.next() >> 11) / Double(1 << 53)
+        }
         var out: [Mix] = []
         while out.count < 8 {
             let n = Int(g.next() % 4) + 1
@@ -70,14 +74,17 @@ import TestSupport
     func randomMixMeasuresThePrediction(mix: Mix) {
         let measured = Loudness.integratedLufs(Self.render(mix, seconds: 20, seed: 3))
         let predicted = mix.predictedLoudness().loudnessLufs
-        print("\(mix.name): measured \(String(format: "%.2f", measured)) LUFS, predicted \(String(format: "%.2f", predicted)), error \(String(format: "%+.2f", predicted - measured)) LU")
+        print(
+            "\(mix.name): measured \(String(format: "%.2f", measured)) LUFS, predicted \(String(format: "%.2f", predicted)), error \(String(format: "%+.2f", predicted - measured)) LU"
+        )
         #expect(abs(predicted - measured) <= 0.5)
     }
 
     /// Mono is the left channel alone: 3 dB below stereo, and the model says so.
     @Test func monoIsPredictedToo() throws {
         let mix = try Self.preset("sleep")
-        let out = TestRender.render(layers: mix.layerSettings, master: Float(mix.masterVolume), seconds: 20, channels: 1, seed: 4)
+        let out = TestRender.render(
+            layers: mix.layerSettings, master: Float(mix.masterVolume), seconds: 20, channels: 1, seed: 4)
         let predicted = mix.predictedLoudness(channelCount: 1).loudnessLufs
         #expect(abs(Loudness.integratedLufs(out) - predicted) <= 0.5)
     }
@@ -97,7 +104,9 @@ import TestSupport
             #expect(error.message.contains("out of reach") && error.message.contains("master 100%"), "\(error.message)")
         }
         // Four loud layers can reach -8 LUFS at master 100%, but only through the limiter.
-        let loud = Mix(name: "loud", masterVolume: 1, layers: (0..<4).map { Mix.Layer(volume: 1, colour: [0.2, 1, 1.5, 2][$0], eq: Mix.EQ(lowDb: 12)) })
+        let loud = Mix(
+            name: "loud", masterVolume: 1,
+            layers: (0..<4).map { Mix.Layer(volume: 1, colour: [0.2, 1, 1.5, 2][$0], eq: Mix.EQ(lowDb: 12)) })
         do {
             _ = try loud.masterVolume(forLoudness: -8)
             Issue.record("-8 LUFS should drive the limiter")

@@ -1,8 +1,9 @@
 import FieldTable
 import Foundation
 import NoiseDSP
-import Testing
 import TestSupport
+import Testing
+
 @testable import NoiseEngine
 
 /// The mix field table (`MixFields`): complete, the model's defaults, and the ranges `Mix.validate`
@@ -23,7 +24,9 @@ import TestSupport
             #expect(f.range != nil, "\(f.key) has no range")
             #expect(f.range.map { $0.lowerBound < $0.upperBound } == true, "\(f.key)")
             #expect((f.step ?? 0) > 0, "\(f.key) has no step")
-            if case .number(let d) = f.defaultValue { #expect(f.numberRange.contains(d), "\(f.key)") } else {
+            if case .number(let d) = f.defaultValue {
+                #expect(f.numberRange.contains(d), "\(f.key)")
+            } else {
                 #expect(f.isOptional, "\(f.key) has no default")
             }
         }
@@ -35,8 +38,13 @@ import TestSupport
         #expect(MixFields.masterVolume.defaultNumber == Mix(name: "x", layers: [layer]).masterVolume)
         #expect(MixFields.enabled.defaultFlag == layer.enabled)
         #expect(MixFields.volume.defaultNumber == layer.volume && MixFields.colour.defaultNumber == layer.colour)
-        #expect(layer.lowCutHz == nil && layer.highCutHz == nil && MixFields.lowCutHz.isOptional && MixFields.highCutHz.isOptional)
-        #expect([MixFields.eqLowDb, MixFields.eqMidDb, MixFields.eqHighDb].map(\.defaultNumber) == [eq.lowDb, eq.midDb, eq.highDb])
+        #expect(
+            layer.lowCutHz == nil && layer.highCutHz == nil && MixFields.lowCutHz.isOptional
+                && MixFields.highCutHz.isOptional)
+        #expect(
+            [MixFields.eqLowDb, MixFields.eqMidDb, MixFields.eqHighDb].map(\.defaultNumber) == [
+                eq.lowDb, eq.midDb, eq.highDb,
+            ])
         #expect(MixFields.movementPeriodSeconds.defaultNumber == movement.periodSeconds)
         #expect(MixFields.movementLevelDb.defaultNumber == movement.levelDb)
         #expect(MixFields.movementHighCutOctaves.defaultNumber == movement.highCutOctaves)
@@ -47,16 +55,23 @@ import TestSupport
     @Test func mixFilesAreCheckedAgainstTheTable() throws {
         for p in MixParameter.allCases where p.field.kind == .number {
             let f = p.field, r = f.numberRange, step = f.step ?? 1
-            for (value, ok) in [(r.lowerBound, true), (r.upperBound, true), (r.upperBound + step, false), (r.lowerBound - step, false)] {
+            for (value, ok) in [
+                (r.lowerBound, true), (r.upperBound, true), (r.upperBound + step, false), (r.lowerBound - step, false),
+            ] {
                 // A lower-than-range cut of 0 means off, which is allowed.
                 if !ok && value == 0 && f.isOptional { continue }
                 var layer: [String: Any] = ["highCutHz": 16000]
                 var top: [String: Any] = ["name": "T"]
                 let leaf = String(f.key.split(separator: ".").last!)
-                if p == .master { top["masterVolume"] = value }
-                else if f.key.contains(".eq.") { layer["eq"] = [leaf: value] }
-                else if f.key.contains(".movement.") { layer["movement"] = [leaf: value] }
-                else { layer[leaf] = value }
+                if p == .master {
+                    top["masterVolume"] = value
+                } else if f.key.contains(".eq.") {
+                    layer["eq"] = [leaf: value]
+                } else if f.key.contains(".movement.") {
+                    layer["movement"] = [leaf: value]
+                } else {
+                    layer[leaf] = value
+                }
                 if p == .highCutHz { layer["highCutHz"] = value }
                 if p == .lowCutHz, value >= 16000 { layer["highCutHz"] = 20000 }
                 top["layers"] = [layer]
@@ -79,6 +94,8 @@ import TestSupport
     @Test func docsFieldTablesAreGeneratedFromTheTable() throws {
         let generated = FieldMarkdown.tables(table)
         let committed = try FieldDocs.committed(file: "docs/mix-format.md", marker: "mix-fields", generated: generated)
-        #expect(committed == generated, "docs/mix-format.md's tables differ from MixFields; run WW_WRITE_FIELD_DOCS=1 swift test --filter Fields")
+        #expect(
+            committed == generated,
+            "docs/mix-format.md's tables differ from MixFields; run WW_WRITE_FIELD_DOCS=1 swift test --filter Fields")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import NoiseDSP
+import Testing
+
 @testable import NoiseEngine
 
 /// The texture fields of a mix file: read strictly, absent means noise, and written back only
@@ -15,7 +16,8 @@ import NoiseDSP
         #expect(drops.layerSettings[0].texture == TextureSettings(kind: .drops, densityPerSecond: 40))
         let crackle = try Self.decode(#"{"texture":"crackle","brightness":0.2}"#)
         let t = crackle.layerSettings[0].texture
-        #expect(t.kind == .crackle && t.densityPerSecond == TextureSettings.defaultCrackleDensity && t.brightness == 0.2)
+        #expect(
+            t.kind == .crackle && t.densityPerSecond == TextureSettings.defaultCrackleDensity && t.brightness == 0.2)
         #expect(crackle.layerSettings[0].effectiveColour == 0.8)
     }
 
@@ -33,7 +35,10 @@ import NoiseDSP
         (#"{"texture":"rain"}"#, "layers[0].texture", "'rain' is not a texture; allowed: noise, drops, crackle"),
         (#"{"densityPerSecond":40}"#, "layers[0].densityPerSecond", "applies to the drops and crackle textures"),
         (#"{"texture":"drops","brightness":0.5}"#, "layers[0].brightness", "applies to the crackle texture only"),
-        (#"{"texture":"drops","densityPerSecond":500}"#, "layers[0].densityPerSecond", "500 per second is out of range; allowed 0.5…400 per second"),
+        (
+            #"{"texture":"drops","densityPerSecond":500}"#, "layers[0].densityPerSecond",
+            "500 per second is out of range; allowed 0.5…400 per second"
+        ),
         (#"{"texture":"crackle","brightness":1.5}"#, "layers[0].brightness", "1.5 is out of range; allowed 0…1"),
         (#"{"texture":3}"#, "layers[0].texture", "must be a string"),
     ])

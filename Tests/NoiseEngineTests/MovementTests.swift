@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import NoiseDSP
 import NoiseEngine
 import TestSupport
+import Testing
 
 /// Movement: ocean swells, rain drifts, wind gusts, steady presets stay steady; old mixes render
 /// as before; mix-file fields are checked.
@@ -23,10 +23,15 @@ import TestSupport
         var crossings: [Int] = []
         var below = smooth[0] < median
         for (i, v) in smooth.enumerated() {
-            if below && v > median + 0.5 { crossings.append(i); below = false }
+            if below && v > median + 0.5 {
+                crossings.append(i)
+                below = false
+            }
             if !below && v < median - 0.5 { below = true }
         }
-        let period = crossings.count >= 2 ? Double(crossings.last! - crossings.first!) * 0.1 / Double(crossings.count - 1) : .infinity
+        let period =
+            crossings.count >= 2
+            ? Double(crossings.last! - crossings.first!) * 0.1 / Double(crossings.count - 1) : .infinity
         return ((shortTerm.max() ?? 0) - (shortTerm.min() ?? 0), period, shortTerm)
     }
 
@@ -34,7 +39,9 @@ import TestSupport
         let mix = try L.preset("ocean")
         for seed: UInt64 in [1, 2] {
             let m = Self.motion(L.render(mix, seconds: 120, seed: seed))
-            print("ocean seed \(seed): short-term swing \(String(format: "%.1f", m.swingLu)) LU, period \(String(format: "%.1f", m.periodSeconds)) s")
+            print(
+                "ocean seed \(seed): short-term swing \(String(format: "%.1f", m.swingLu)) LU, period \(String(format: "%.1f", m.periodSeconds)) s"
+            )
             #expect(m.swingLu >= 4)
             #expect((6...14).contains(m.periodSeconds))
         }
@@ -43,7 +50,9 @@ import TestSupport
     @Test func rainDriftsAndWindGusts() throws {
         for (id, minimumSwing) in [("rain", 1.5), ("wind", 4.0)] {
             let m = Self.motion(L.render(try L.preset(id), seconds: 90, seed: 3))
-            print("\(id): short-term swing \(String(format: "%.1f", m.swingLu)) LU, period \(String(format: "%.1f", m.periodSeconds)) s")
+            print(
+                "\(id): short-term swing \(String(format: "%.1f", m.swingLu)) LU, period \(String(format: "%.1f", m.periodSeconds)) s"
+            )
             #expect(m.swingLu >= minimumSwing)
         }
     }
@@ -64,14 +73,17 @@ import TestSupport
             let measured = (1...6).map { Loudness.integratedLufs(L.render(mix, seconds: 90, seed: UInt64(100 + $0))) }
             let mean = measured.reduce(0, +) / Double(measured.count)
             let predicted = mix.predictedLoudness().loudnessLufs
-            print("\(id): measured \(measured.map { String(format: "%.2f", $0) }) mean \(String(format: "%.2f", mean)), predicted \(String(format: "%.2f", predicted))")
+            print(
+                "\(id): measured \(measured.map { String(format: "%.2f", $0) }) mean \(String(format: "%.2f", mean)), predicted \(String(format: "%.2f", predicted))"
+            )
             #expect(abs(mean - predicted) <= 0.5)
         }
     }
 
     @Test func movementIsDeterministicWithTheSeed() throws {
         let mix = try L.preset("wind")
-        let a = L.render(mix, seconds: 3, seed: 8), b = L.render(mix, seconds: 3, seed: 8), c = L.render(mix, seconds: 3, seed: 9)
+        let a = L.render(mix, seconds: 3, seed: 8), b = L.render(mix, seconds: 3, seed: 8),
+            c = L.render(mix, seconds: 3, seed: 9)
         #expect(a == b)
         #expect(a != c)
     }
@@ -118,14 +130,17 @@ import TestSupport
                 _ = try decode(movement)
                 Issue.record("\(movement) accepted")
             } catch {
-                #expect(error.description.hasPrefix("m.json: \(path): ") && error.description.contains(text), "\(error)")
+                #expect(
+                    error.description.hasPrefix("m.json: \(path): ") && error.description.contains(text), "\(error)")
             }
         }
         do {
             _ = try decode("{ \"highCutOctaves\": 1 }", highCut: "")
             Issue.record("cut movement without a cut accepted")
         } catch {
-            #expect(error.description.contains("layers[0].movement.highCutOctaves") && error.description.contains("highCutHz"), "\(error)")
+            #expect(
+                error.description.contains("layers[0].movement.highCutOctaves")
+                    && error.description.contains("highCutHz"), "\(error)")
         }
         // A still layer writes no movement field, so old files round-trip unchanged.
         let still = Mix(name: "s", layers: [Mix.Layer()])

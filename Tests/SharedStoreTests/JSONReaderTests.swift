@@ -1,11 +1,12 @@
 import Foundation
-import Testing
 import SharedStore
+import Testing
 
 /// The one strict reader, its one error type, decoding from the parsed tree and the one ISO 8601 type.
 @Suite struct JSONReaderTests {
     @Test func aFailureNamesTheDocumentPathValueAndRange() throws {
-        let doc = try JSONReader.parse(Data(#"{"layers":[{},{},{"lowCutHz":5,"name":"pink"}]}"#.utf8), document: "night.json")
+        let doc = try JSONReader.parse(
+            Data(#"{"layers":[{},{},{"lowCutHz":5,"name":"pink"}]}"#.utf8), document: "night.json")
         let layer = try doc.required("layers").array(maxCount: 8)[2]
         #expect(throws: JSONFieldError.self) { _ = try layer.required("lowCutHz").number(in: 10...20_000) }
         do {
@@ -19,7 +20,8 @@ import SharedStore
         do {
             _ = try layer.required("name").number()
         } catch let e as JSONFieldError {
-            #expect(e.description == "night.json: layers[2].name: expected a number, found string" && e.value == "\"pink\"")
+            #expect(
+                e.description == "night.json: layers[2].name: expected a number, found string" && e.value == "\"pink\"")
         }
         do {
             _ = try layer.required("highCutHz")
@@ -35,7 +37,11 @@ import SharedStore
     }
 
     struct Status: Codable, Equatable {
-        struct Layer: Codable, Equatable { var volume: Double; var colour: Float; var enabled: Bool }
+        struct Layer: Codable, Equatable {
+            var volume: Double
+            var colour: Float
+            var enabled: Bool
+        }
         var state: String
         var pid: Int32
         var layers: [Layer]
@@ -44,7 +50,8 @@ import SharedStore
     }
 
     @Test func decodingFromTheTreeMatchesJSONDecoder() throws {
-        let text = #"{"state":"playing","pid":4242,"layers":[{"volume":0.5,"colour":1.25,"enabled":true}],"timerEndsAt":null,"updatedAt":"2026-01-24T09:30:00Z"}"#
+        let text =
+            #"{"state":"playing","pid":4242,"layers":[{"volume":0.5,"colour":1.25,"enabled":true}],"timerEndsAt":null,"updatedAt":"2026-01-24T09:30:00Z"}"#
         let fromTree = try JSONValueDecoder.decode(Status.self, from: try JSONValue.parse(Data(text.utf8)))
         let d = JSONDecoder()
         d.dateDecodingStrategy = ISODate.decodingStrategy
@@ -58,10 +65,16 @@ import SharedStore
                 return "decoded"
             } catch { return JSONDocument<Status>.describe(error) }
         }
-        #expect(failure(text.replacingOccurrences(of: #""volume":0.5"#, with: #""volume":"loud""#)) == "layers[0].volume: expected Double")
-        #expect(failure(text.replacingOccurrences(of: #""pid":4242"#, with: #""pid":1.5"#)).hasPrefix("pid: Parsed JSON number <1.5> does not fit in Int32"))
+        #expect(
+            failure(text.replacingOccurrences(of: #""volume":0.5"#, with: #""volume":"loud""#))
+                == "layers[0].volume: expected Double")
+        #expect(
+            failure(text.replacingOccurrences(of: #""pid":4242"#, with: #""pid":1.5"#)).hasPrefix(
+                "pid: Parsed JSON number <1.5> does not fit in Int32"))
         #expect(failure(text.replacingOccurrences(of: #""state":"playing","#, with: "")) == "state: missing")
-        #expect(failure(text.replacingOccurrences(of: "2026-01-24T09:30:00Z", with: "yesterday")) == "updatedAt: Expected date string to be ISO8601-formatted.")
+        #expect(
+            failure(text.replacingOccurrences(of: "2026-01-24T09:30:00Z", with: "yesterday"))
+                == "updatedAt: Expected date string to be ISO8601-formatted.")
     }
 
     @Test func isoDatesRoundTripAndTheCoderStrategiesUseTheSameText() throws {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SharedStore
+import Testing
 
 @Suite struct SharedStoreTests {
     func root() throws -> StoreRoot {
@@ -12,7 +12,9 @@ import SharedStore
         #expect(StoreRoot.resolve(override: "/a", environment: ["WIDGETWEAVER_HOME": "/b"]).url.path == "/a")
         #expect(StoreRoot.resolve(environment: ["WIDGETWEAVER_HOME": "/b", "XDG_STATE_HOME": "/c"]).url.path == "/b")
         #expect(StoreRoot.resolve(environment: ["XDG_STATE_HOME": "/c", "HOME": "/h"]).url.path == "/c/widgetweaver")
-        #expect(StoreRoot.resolve(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).url.path == "/h/.local/state/widgetweaver")
+        #expect(
+            StoreRoot.resolve(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).url.path
+                == "/h/.local/state/widgetweaver")
     }
 
     @Test func atomicWriteReplacesWholeFilesAndLeavesNoTemporaries() throws {
@@ -40,20 +42,26 @@ import SharedStore
         let locked = ProEntitlement.isUnlocked(r)
         #expect(!locked.isUnlocked)
         #expect(locked.warnings.count == 1)
-        #expect(locked.warnings.first?.hasPrefix("\(r.entitlement.path) could not be read (") == true, "\(locked.warnings)")
+        #expect(
+            locked.warnings.first?.hasPrefix("\(r.entitlement.path) could not be read (") == true, "\(locked.warnings)")
         #expect(locked.warnings.first?.hasSuffix("; Pro is locked until 'weaver pro unlock'") == true)
         #expect(ProEntitlement.isUnlocked(r).warnings.isEmpty, "told once: the file is out of the way")
         try ProEntitlement.set(true, root: r)
         #expect(ProEntitlement.isUnlocked(r).isUnlocked && ProEntitlement.isUnlocked(r).warnings.isEmpty)
         let moved = r.url.appendingPathComponent("pro.json.corrupt-20260124T093000Z")
-        #expect(SetAsideNotice.text(reason: "invalid JSON", movedTo: moved) == "\(r.entitlement.path) could not be read (invalid JSON); it was moved to \(moved.path)")
+        #expect(
+            SetAsideNotice.text(reason: "invalid JSON", movedTo: moved)
+                == "\(r.entitlement.path) could not be read (invalid JSON); it was moved to \(moved.path)")
     }
 
     @Test func corruptDocumentIsSetAsideNeverOverwritten() throws {
         let r = try root()
         try FileSystem.atomicWrite(Data("{not json".utf8), to: r.entitlement)
         let doc = ProEntitlement.document(r)
-        guard case .setAside(let reason, let at) = try doc.load() else { Issue.record("expected set-aside"); return }
+        guard case .setAside(let reason, let at) = try doc.load() else {
+            Issue.record("expected set-aside")
+            return
+        }
         #expect(!reason.isEmpty)
         #expect(at.lastPathComponent.hasPrefix("pro.json.corrupt-"))
         #expect(try FileSystem.read(at) == Data("{not json".utf8))
@@ -69,7 +77,10 @@ import SharedStore
                 group.addTask { for _ in 0..<25 { _ = try? doc.update { Counter(value: ($0?.value ?? 0) + 1) } } }
             }
         }
-        guard case .loaded(let c) = try doc.load() else { Issue.record("not loaded"); return }
+        guard case .loaded(let c) = try doc.load() else {
+            Issue.record("not loaded")
+            return
+        }
         #expect(c.value == 200)
     }
 

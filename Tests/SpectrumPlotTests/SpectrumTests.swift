@@ -1,15 +1,17 @@
 import CCairo
 import Foundation
-import Testing
 import NoiseDSP
 import NoiseEngine
 import SpectrumPlot
 import TestSupport
+import Testing
 
 /// The predicted spectrum against measured renders, and the chart as a picture.
 @Suite struct SpectrumTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let presetIDs = ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Presets").path)) ?? [])
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let presetIDs =
+        ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Presets").path)) ?? [])
         .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
 
     static func preset(_ id: String) throws -> Mix {
@@ -26,7 +28,8 @@ import TestSupport
     func predictedSpectrumMatchesARenderInEveryThirdOctave(id: String) throws {
         let mix = try Self.preset(id)
         let moving = mix.layers.contains { $0.movement != nil }
-        let out = TestRender.render(layers: mix.layerSettings, master: Float(mix.masterVolume), seconds: moving ? 300 : 60, seed: 21)
+        let out = TestRender.render(
+            layers: mix.layerSettings, master: Float(mix.masterVolume), seconds: moving ? 300 : 60, seed: 21)
         let bands = Spectrum.bandCentres(from: 50, to: 16000, perOctave: 3)
         let segment = 16384
         let welch = out.map { Spectrum.welch($0, sampleRate: 48000, segment: segment) }
@@ -35,32 +38,47 @@ import TestSupport
         let binHz = welch[0].binHz
         let predictedDensity = (0...(segment / 2)).map { k -> Double in
             let f = max(Double(k) * binHz, 1)
-            return mix.layerSettings.reduce(0) { $0 + Self.model.layerDensity($1, masterVolume: Float(mix.masterVolume), atHz: f) }
+            return mix.layerSettings.reduce(0) {
+                $0 + Self.model.layerDensity($1, masterVolume: Float(mix.masterVolume), atHz: f)
+            }
         }
         let predicted = Spectrum.bandLevelsDb(binHz: binHz, density: predictedDensity, centresHz: bands, fraction: 3)
         let errors = zip(predicted, measured).map { $0 - $1 }
         let worst = errors.map(abs).max() ?? 0
-        print("spectrum \(id): worst third-octave error \(String(format: "%.2f", worst)) dB at \(Int(bands[errors.map(abs).firstIndex(of: worst)!])) Hz")
-        for (i, e) in errors.enumerated() { #expect(abs(e) <= 1, "\(id) band \(bands[i]) Hz: predicted \(predicted[i]) measured \(measured[i])") }
+        print(
+            "spectrum \(id): worst third-octave error \(String(format: "%.2f", worst)) dB at \(Int(bands[errors.map(abs).firstIndex(of: worst)!])) Hz"
+        )
+        for (i, e) in errors.enumerated() {
+            #expect(abs(e) <= 1, "\(id) band \(bands[i]) Hz: predicted \(predicted[i]) measured \(measured[i])")
+        }
     }
 
     /// The curves the chart draws agree with the density: pink is flat per third octave, white rises
     /// 3 dB per octave, and a measured overlay lands on the prediction.
     @Test func curvesHaveTheRightSlopesAndTheMeasurementLandsOnThem() {
-        let pink = SpectrumCurves(title: "p", layers: [LayerSettings(volume: 1, colour: 1)], labels: ["pink"], masterVolume: 1, model: Self.model)
-        let white = SpectrumCurves(title: "w", layers: [LayerSettings(volume: 1, colour: 0)], labels: ["white"], masterVolume: 1, model: Self.model)
+        let pink = SpectrumCurves(
+            title: "p", layers: [LayerSettings(volume: 1, colour: 1)], labels: ["pink"], masterVolume: 1,
+            model: Self.model)
+        let white = SpectrumCurves(
+            title: "w", layers: [LayerSettings(volume: 1, colour: 0)], labels: ["white"], masterVolume: 1,
+            model: Self.model)
         let at = { (c: SpectrumCurves, hz: Double) -> Double in c.totalDb[c.frequenciesHz.firstIndex { $0 >= hz }!] }
         #expect(abs(at(pink, 100) - at(pink, 6400)) < 0.5)
         #expect(abs((at(white, 6400) - at(white, 100)) - 6 * 3.01) < 0.5)
         var measured = pink
-        measured.addMeasurement(TestRender.render(layers: [LayerSettings(volume: 1, colour: 1)], seconds: 20, seed: 2), sampleRate: 48000)
-        for hz in [100.0, 1000, 10000] { #expect(abs(at(pink, hz) - measured.measuredDb![pink.frequenciesHz.firstIndex { $0 >= hz }!]) < 1) }
+        measured.addMeasurement(
+            TestRender.render(layers: [LayerSettings(volume: 1, colour: 1)], seconds: 20, seed: 2), sampleRate: 48000)
+        for hz in [100.0, 1000, 10000] {
+            #expect(abs(at(pink, hz) - measured.measuredDb![pink.frequenciesHz.firstIndex { $0 >= hz }!]) < 1)
+        }
     }
 
     // MARK: - The chart as a picture
 
     static func pixels(_ path: String) -> (width: Int, height: Int, argb: [UInt32])? {
-        guard let s = cairo_image_surface_create_from_png(path), cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else { return nil }
+        guard let s = cairo_image_surface_create_from_png(path), cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+            return nil
+        }
         defer { cairo_surface_destroy(s) }
         let w = Int(cairo_image_surface_get_width(s)), h = Int(cairo_image_surface_get_height(s))
         let stride = Int(cairo_image_surface_get_stride(s))
@@ -75,8 +93,9 @@ import TestSupport
 
     static func goldenChart() throws -> SpectrumCurves {
         let mix = try preset("sleep")
-        return SpectrumCurves(title: "Sleep — golden", layers: mix.layerSettings, labels: ["Layer 1", "Layer 2"],
-                              masterVolume: Float(mix.masterVolume), model: model)
+        return SpectrumCurves(
+            title: "Sleep — golden", layers: mix.layerSettings, labels: ["Layer 1", "Layer 2"],
+            masterVolume: Float(mix.masterVolume), model: model)
     }
 
     /// Golden image with a tolerance (`make golden-spectrum` rewrites it; look at it before committing).
@@ -120,6 +139,8 @@ import TestSupport
         try SpectrumChart.write(try Self.goldenChart(), to: path, format: .svg)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.hasPrefix("<?xml") && text.contains("<svg") && text.contains("<path"))
-        #expect(throws: SpectrumChart.DrawError.self) { try SpectrumChart.write(try Self.goldenChart(), to: "/nonexistent/x.png", format: .png) }
+        #expect(throws: SpectrumChart.DrawError.self) {
+            try SpectrumChart.write(try Self.goldenChart(), to: "/nonexistent/x.png", format: .png)
+        }
     }
 }

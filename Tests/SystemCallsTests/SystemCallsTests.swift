@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SystemCalls
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Handler for the interrupt test: does nothing, so the only effect of the signal is that a
 /// blocked `read` returns -1 with EINTR (the handler is installed without SA_RESTART).
@@ -12,8 +13,16 @@ private func ignoreSignal(_: Int32) {}
 private final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func increment() { lock.lock(); value += 1; lock.unlock() }
-    var current: Int { lock.lock(); defer { lock.unlock() }; return value }
+    func increment() {
+        lock.lock()
+        value += 1
+        lock.unlock()
+    }
+    var current: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }
 
 @Suite("SystemCalls")
@@ -64,7 +73,10 @@ struct SystemCallsTests {
 
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
 
         let reader = pthread_self()
         let calls = Counter()

@@ -18,8 +18,10 @@ public final class ChildProcess: @unchecked Sendable {
     /// The command line, for messages.
     public let command: String
 
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                stdin: Data? = nil) throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        stdin: Data? = nil
+    ) throws {
         command = ([executable] + arguments).joined(separator: " ")
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
@@ -55,9 +57,13 @@ public final class ChildProcess: @unchecked Sendable {
         defer { for p in argv + envp { free(p) } }
         var child: pid_t = 0
         let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+        close(inPipe[0])
+        close(outPipe[1])
+        close(errPipe[1])
         guard rc == 0 else {
-            close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
+            close(inPipe[1])
+            close(outPipe[0])
+            close(errPipe[0])
             throw Failure(description: "cannot start \(executable): \(String(cString: strerror(rc)))")
         }
         pid = child
@@ -69,7 +75,13 @@ public final class ChildProcess: @unchecked Sendable {
                     let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
                     if n < 0 && errno == EINTR { continue }
                     if n <= 0 { break }
-                    lock.withLock { if isErr { errData.append(contentsOf: buffer[0..<n]) } else { outData.append(contentsOf: buffer[0..<n]) } }
+                    lock.withLock {
+                        if isErr {
+                            errData.append(contentsOf: buffer[0..<n])
+                        } else {
+                            outData.append(contentsOf: buffer[0..<n])
+                        }
+                    }
                 }
                 close(fd)
                 readersDone.leave()
@@ -98,7 +110,7 @@ public final class ChildProcess: @unchecked Sendable {
         var status: Int32 = 0
         let r = waitpid(pid, &status, WNOHANG)
         if r == -1 && errno == ECHILD {
-            exitStatus = -1   // reaped elsewhere: gone, status unknown
+            exitStatus = -1  // reaped elsewhere: gone, status unknown
             return -1
         }
         guard r == pid else { return nil }
@@ -115,7 +127,8 @@ public final class ChildProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while poll() == nil {
             if Date() > deadline {
-                FileHandle.standardError.write(Data("ChildProcess: \(command) still running after \(Int(timeoutSeconds)) s; killed\n".utf8))
+                FileHandle.standardError.write(
+                    Data("ChildProcess: \(command) still running after \(Int(timeoutSeconds)) s; killed\n".utf8))
                 kill(pid, SIGKILL)
                 deadlineKill()
                 break

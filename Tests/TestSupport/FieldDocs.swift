@@ -18,7 +18,8 @@ public enum FieldDocs {
         let url = root.appendingPathComponent(file)
         let text = try String(contentsOf: url, encoding: .utf8)
         guard let start = text.range(of: beginMarker(marker)),
-              let stop = text.range(of: endMarker(marker), range: start.upperBound..<text.endIndex) else { return nil }
+            let stop = text.range(of: endMarker(marker), range: start.upperBound..<text.endIndex)
+        else { return nil }
         let section = String(text[start.upperBound..<stop.lowerBound])
         if ProcessInfo.processInfo.environment["WW_WRITE_FIELD_DOCS"] == "1" && section != generated {
             let updated = String(text[..<start.upperBound]) + generated + String(text[stop.lowerBound...])

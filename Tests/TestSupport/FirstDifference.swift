@@ -5,8 +5,12 @@
 public func firstDifference<C: Collection>(_ a: C, _ b: C) -> String? where C.Element: Equatable {
     var i = a.startIndex, j = b.startIndex, n = 0
     while i != a.endIndex && j != b.endIndex {
-        if a[i] != b[j] { return "first difference at element \(n): \(a[i]) against \(b[j]) (counts \(a.count) and \(b.count))" }
-        a.formIndex(after: &i); b.formIndex(after: &j); n += 1
+        if a[i] != b[j] {
+            return "first difference at element \(n): \(a[i]) against \(b[j]) (counts \(a.count) and \(b.count))"
+        }
+        a.formIndex(after: &i)
+        b.formIndex(after: &j)
+        n += 1
     }
     return a.count == b.count ? nil : "counts differ: \(a.count) and \(b.count) (equal for the first \(n))"
 }

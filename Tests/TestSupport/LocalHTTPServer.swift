@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A small HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for network code under test:
@@ -17,7 +18,9 @@ public final class LocalHTTPServer: @unchecked Sendable {
             guard let q = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [:] }
             var out: [String: String] = [:]
             for pair in q.split(separator: "&") {
-                let kv = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+                let kv = pair.split(separator: "=", maxSplits: 1).map {
+                    String($0).removingPercentEncoding ?? String($0)
+                }
                 out[kv[0]] = kv.count > 1 ? kv[1] : ""
             }
             return out
@@ -35,8 +38,10 @@ public final class LocalHTTPServer: @unchecked Sendable {
         /// More header lines (Location, Content-Encoding).
         public var headers: [(String, String)]
 
-        public init(status: Int = 200, contentType: String = "application/json", body: Data, delaySeconds: Double = 0,
-                    omitContentLength: Bool = false, headers: [(String, String)] = []) {
+        public init(
+            status: Int = 200, contentType: String = "application/json", body: Data, delaySeconds: Double = 0,
+            omitContentLength: Bool = false, headers: [(String, String)] = []
+        ) {
             self.status = status
             self.contentType = contentType
             self.body = body
@@ -45,7 +50,9 @@ public final class LocalHTTPServer: @unchecked Sendable {
             self.headers = headers
         }
 
-        public static func json(_ text: String, status: Int = 200) -> Response { Response(status: status, body: Data(text.utf8)) }
+        public static func json(_ text: String, status: Int = 200) -> Response {
+            Response(status: status, body: Data(text.utf8))
+        }
     }
 
     public let port: UInt16
@@ -69,7 +76,9 @@ public final class LocalHTTPServer: @unchecked Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 64) == 0 else {
             close(fd)
@@ -119,7 +128,9 @@ public final class LocalHTTPServer: @unchecked Sendable {
 
     static func hasHeaderEnd(_ b: [UInt8]) -> Bool {
         guard b.count >= 4 else { return false }
-        for i in 0...(b.count - 4) where b[i] == 13 && b[i + 1] == 10 && b[i + 2] == 13 && b[i + 3] == 10 { return true }
+        for i in 0...(b.count - 4) where b[i] == 13 && b[i + 1] == 10 && b[i + 2] == 13 && b[i + 3] == 10 {
+            return true
+        }
         return false
     }
 
@@ -180,4 +191,3 @@ enum HTTPURLResponseReason {
         }
     }
 }
-

@@ -17,8 +17,9 @@ public enum Loudness {
 
     static func kWeighted(_ channels: [[Float]]) -> [[Double]] {
         channels.map { ch in
-            var shelf = Biquad(b0: 1.53512485958697, b1: -2.69169618940638, b2: 1.19839281085285,
-                               a1: -1.69065929318241, a2: 0.73248077421585)
+            var shelf = Biquad(
+                b0: 1.53512485958697, b1: -2.69169618940638, b2: 1.19839281085285,
+                a1: -1.69065929318241, a2: 0.73248077421585)
             var hp = Biquad(b0: 1.0, b1: -2.0, b2: 1.0, a1: -1.99004745483398, a2: 0.99007225036621)
             return ch.map { hp.run(shelf.run(Double($0))) }
         }
@@ -26,7 +27,9 @@ public enum Loudness {
 
     /// Ungated loudness of sliding windows (EBU Tech 3341: 3 s is "short-term", 0.4 s "momentary"),
     /// one value per `hopSeconds`, in LUFS, for 48 kHz channels.
-    public static func slidingLufs(_ channels: [[Float]], windowSeconds: Double = 3, hopSeconds: Double = 0.1) -> [Double] {
+    public static func slidingLufs(_ channels: [[Float]], windowSeconds: Double = 3, hopSeconds: Double = 0.1)
+        -> [Double]
+    {
         let weighted = kWeighted(channels)
         let window = Int(windowSeconds * 48000), hop = Int(hopSeconds * 48000)
         let n = weighted[0].count

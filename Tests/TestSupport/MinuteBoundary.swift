@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Live widgets also redraw when the wall-clock minute turns; a test of another wake-up keeps its
 /// measured window clear of that moment, or a minute tick could pass for the wake-up it checks.

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An onset detector written for the tests, independent of the engine: positive spectral flux
 /// (J. P. Bello et al., "A tutorial on onset detection in music signals", 2005) on short Hann
@@ -15,8 +16,10 @@ public enum Onsets {
     ///   - threshold: how far above the local median (× the median, plus `floor`) a flux peak must be.
     ///   - refractoryFrames: a peak this soon after the last onset is the same event (a long drop's
     ///     glide moving into new bins), not a new one.
-    public static func detect(_ x: [Float], frameLength: Int = 256, hop: Int = 64, threshold: Double = 1.5,
-                              floorShare: Double = 0.02, refractoryFrames: Int = 0) -> [Int] {
+    public static func detect(
+        _ x: [Float], frameLength: Int = 256, hop: Int = 64, threshold: Double = 1.5,
+        floorShare: Double = 0.02, refractoryFrames: Int = 0
+    ) -> [Int] {
         let window = (0..<frameLength).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(frameLength)) }
         var previous = [Double](repeating: 0, count: frameLength / 2)
         var flux: [Double] = []
@@ -44,13 +47,17 @@ public enum Onsets {
             let local = flux[lo...hi].sorted()
             let median = local[local.count / 2]
             let at = i * hop + frameLength / 2
-            if flux[i] > threshold * median + floor, onsets.last.map({ at - $0 >= refractoryFrames }) ?? true { onsets.append(at) }
+            if flux[i] > threshold * median + floor, onsets.last.map({ at - $0 >= refractoryFrames }) ?? true {
+                onsets.append(at)
+            }
         }
         return onsets
     }
 
     /// Spectral centroid (Hz) of `x` between `lowHz` and `highHz`, power-weighted, zero-padded FFT.
-    public static func centroidHz(_ x: ArraySlice<Float>, sampleRate: Double, lowHz: Double = 100, highHz: Double = 20000) -> Double {
+    public static func centroidHz(
+        _ x: ArraySlice<Float>, sampleRate: Double, lowHz: Double = 100, highHz: Double = 20000
+    ) -> Double {
         var n = 1
         while n < max(x.count, 4096) { n <<= 1 }
         var re = [Double](repeating: 0, count: n), im = [Double](repeating: 0, count: n)
@@ -70,7 +77,10 @@ public enum Onsets {
     /// Peak over RMS, dB.
     public static func crestFactorDb(_ x: [Float]) -> Double {
         var peak: Float = 0, sum = 0.0
-        for v in x { peak = max(peak, abs(v)); sum += Double(v) * Double(v) }
+        for v in x {
+            peak = max(peak, abs(v))
+            sum += Double(v) * Double(v)
+        }
         return 20 * log10(Double(peak) / (sum / Double(max(1, x.count))).squareRoot())
     }
 }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A private PipeWire for one test: `pipewire`, `wireplumber` (the session manager) and
 /// `pipewire-pulse` (PipeWire's PulseAudio service, which `noise play --output pulse` talks to),
@@ -35,13 +36,16 @@ public final class PipeWireServer: @unchecked Sendable {
 
     public init() throws {
         for tool in ["/usr/bin/pipewire", "/usr/bin/wireplumber", "/usr/bin/pipewire-pulse", "/usr/bin/pactl"]
-            where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw Failure(description: "\(tool) is not installed (make test installs pipewire, wireplumber, pipewire-pulse)")
+        where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw Failure(
+                description: "\(tool) is not installed (make test installs pipewire, wireplumber, pipewire-pulse)")
         }
         directory = try Products.temporaryDirectory("pipewire")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("run"), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("run"), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         bus = try SessionBus()
         do {
             try start()
@@ -57,23 +61,33 @@ public final class PipeWireServer: @unchecked Sendable {
         processes.append(try ChildProcess("/usr/bin/pipewire", [], environment: environment))
         let socket = directory.appendingPathComponent("run/pipewire-0").path
         guard wait(5, { FileManager.default.fileExists(atPath: socket) }) else {
-            throw Failure(description: "pipewire did not create \(socket) within 5 s: \(String(decoding: processes[0].stderr, as: UTF8.self))")
+            throw Failure(
+                description:
+                    "pipewire did not create \(socket) within 5 s: \(String(decoding: processes[0].stderr, as: UTF8.self))"
+            )
         }
         processes.append(try ChildProcess("/usr/bin/wireplumber", [], environment: environment))
         processes.append(try ChildProcess("/usr/bin/pipewire-pulse", [], environment: environment))
         guard wait(10, { (try? self.run("/usr/bin/pactl", ["info"]))?.status == 0 }) else {
             throw Failure(description: "pipewire-pulse did not answer within 10 s")
         }
-        let load = try run("/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=test", "rate=48000", "channels=2"])
+        let load = try run(
+            "/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=test", "rate=48000", "channels=2"])
         guard load.status == 0 else { throw Failure(description: "cannot load the null sink: \(load.stderrText)") }
-        guard wait(5, { (try? self.run("/usr/bin/pactl", ["list", "short", "sinks"]))?.stdoutText.contains("test") == true }) else {
+        guard
+            wait(
+                5,
+                { (try? self.run("/usr/bin/pactl", ["list", "short", "sinks"]))?.stdoutText.contains("test") == true })
+        else {
             throw Failure(description: "the null sink did not appear")
         }
     }
 
     /// The server's version line (`pactl info`), for test logs.
     public var serverName: String {
-        ((try? run("/usr/bin/pactl", ["info"]))?.stdoutText ?? "").split(separator: "\n").first { $0.hasPrefix("Server Name") }.map(String.init) ?? "?"
+        ((try? run("/usr/bin/pactl", ["info"]))?.stdoutText ?? "").split(separator: "\n").first {
+            $0.hasPrefix("Server Name")
+        }.map(String.init) ?? "?"
     }
 
     private func wait(_ seconds: Double, _ condition: () -> Bool) -> Bool {
@@ -102,8 +116,12 @@ public final class PipeWireServer: @unchecked Sendable {
 
     /// Records the null sink's monitor (as `PulseServer.record`) until `stop` is called.
     public func record(to url: URL) throws -> PulseServer.Recorder {
-        let recorder = try ChildProcess("/usr/bin/parec", ["-d", "test.monitor", "--latency-msec=20", "--rate=48000", "--channels=2",
-                                                         "--format=s16le", "--file-format=wav", url.path], environment: environment)
+        let recorder = try ChildProcess(
+            "/usr/bin/parec",
+            [
+                "-d", "test.monitor", "--latency-msec=20", "--rate=48000", "--channels=2",
+                "--format=s16le", "--file-format=wav", url.path,
+            ], environment: environment)
         Thread.sleep(forTimeInterval: 0.3)
         return PulseServer.Recorder(process: recorder, url: url)
     }

@@ -4,11 +4,13 @@ import Foundation
 public enum Products {
     /// The folder holding the built products: the test runner lives there too.
     public static var directory: URL {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
         // On Linux the runner is `<bin>/<Package>PackageTests.xctest` (a file); on other layouts walk up.
         while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("noise").path),
-              dir.path != "/" {
+            dir.path != "/"
+        {
             dir = dir.deletingLastPathComponent()
         }
         return dir
@@ -25,8 +27,10 @@ public enum Products {
     }
 
     /// Runs `name` with `arguments`, optional standard input and extra environment; waits for it.
-    public static func run(_ name: String, _ arguments: [String], stdin: Data? = nil,
-                           environment: [String: String] = [:]) throws -> Result {
+    public static func run(
+        _ name: String, _ arguments: [String], stdin: Data? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Result {
         let child = try ChildProcess(url(name).path, arguments, environment: environment, stdin: stdin)
         let status = child.wait()
         return Result(status: status, stdout: child.stdout, stderr: child.stderr)

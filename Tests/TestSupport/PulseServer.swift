@@ -7,7 +7,10 @@ import Foundation
 public final class PulseServer: @unchecked Sendable {
     public let directory: URL
     public var environment: [String: String] {
-        ["HOME": directory.appendingPathComponent("home").path, "XDG_RUNTIME_DIR": directory.appendingPathComponent("run").path]
+        [
+            "HOME": directory.appendingPathComponent("home").path,
+            "XDG_RUNTIME_DIR": directory.appendingPathComponent("run").path,
+        ]
     }
     var server: ChildProcess?
     /// The server's socket in PULSE_SERVER syntax, for clients inside the test process.
@@ -17,9 +20,11 @@ public final class PulseServer: @unchecked Sendable {
 
     public init() throws {
         directory = try Products.temporaryDirectory("pulse")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("run"), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("run"), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         try start()
     }
 
@@ -29,9 +34,12 @@ public final class PulseServer: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") else {
             throw Failure(description: "pulseaudio is not installed (make test installs it)")
         }
-        server = try spawnDetached("/usr/bin/pulseaudio", [
-            "-n", "--daemonize=no", "--exit-idle-time=-1", "--enable-memfd=no", "--log-target=stderr",
-            "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=test rate=48000 norewinds=1"])
+        server = try spawnDetached(
+            "/usr/bin/pulseaudio",
+            [
+                "-n", "--daemonize=no", "--exit-idle-time=-1", "--enable-memfd=no", "--log-target=stderr",
+                "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=test rate=48000 norewinds=1",
+            ])
         for _ in 0..<200 {
             if (try? run("/usr/bin/pactl", ["info"]))?.status == 0 { return }
             Thread.sleep(forTimeInterval: 0.05)
@@ -67,8 +75,12 @@ public final class PulseServer: @unchecked Sendable {
 
     /// Records the null sink's monitor until `stop` is called on the returned recorder.
     public func record(to url: URL) throws -> Recorder {
-        let recorder = try spawnDetached("/usr/bin/parec", ["-d", "test.monitor", "--latency-msec=20", "--rate=48000", "--channels=2",
-                                                       "--format=s16le", "--file-format=wav", url.path])
+        let recorder = try spawnDetached(
+            "/usr/bin/parec",
+            [
+                "-d", "test.monitor", "--latency-msec=20", "--rate=48000", "--channels=2",
+                "--format=s16le", "--file-format=wav", url.path,
+            ])
         Thread.sleep(forTimeInterval: 0.3)
         return Recorder(process: recorder, url: url)
     }
@@ -85,5 +97,5 @@ public final class PulseServer: @unchecked Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

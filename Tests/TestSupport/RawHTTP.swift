@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// HTTP/1.1 over a plain loopback socket, written byte for byte, so tests can send exactly the
 /// Host, Origin and other headers an attacker would (URLSession rewrites some of them).
@@ -22,8 +23,10 @@ public enum RawHTTP {
 
     /// Sends one request with `Connection: close` and reads the whole reply.
     /// `headers` are sent as given (include "Host" yourself; nil host omits it).
-    public static func send(port: Int, method: String = "GET", path: String, host: String? = nil,
-                            headers: [(String, String)] = [], body: [UInt8] = [], timeoutSeconds: Double = 10) throws -> Reply {
+    public static func send(
+        port: Int, method: String = "GET", path: String, host: String? = nil,
+        headers: [(String, String)] = [], body: [UInt8] = [], timeoutSeconds: Double = 10
+    ) throws -> Reply {
         let fd = try connect(port: port, timeoutSeconds: timeoutSeconds)
         defer { close(fd) }
         var head = "\(method) \(path) HTTP/1.1\r\n"
@@ -44,7 +47,8 @@ public enum RawHTTP {
             if let headEnd = data.indices.first(where: { data[$0...].starts(with: [13, 10, 13, 10]) }) {
                 let head = String(decoding: data[..<headEnd], as: UTF8.self).lowercased()
                 if let m = head.firstMatch(of: /content-length:\s*(\d+)/), let length = Int(m.1),
-                   data.count >= headEnd + 4 + length {
+                    data.count >= headEnd + 4 + length
+                {
                     return Array(data[..<(headEnd + 4 + length)])
                 }
                 if head.contains("transfer-encoding: chunked"), data.suffix(5) == [48, 13, 10, 13, 10] { return data }
@@ -78,7 +82,9 @@ public enum RawHTTP {
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard rc == 0 else {
             close(fd)
@@ -91,7 +97,10 @@ public enum RawHTTP {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw Failure(description: "write failed: errno \(errno)") }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "write failed: errno \(errno)")
+            }
             offset += n
         }
     }
@@ -103,7 +112,9 @@ public enum RawHTTP {
         }
         let head = String(decoding: data[..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = head[0].split(separator: " ")
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw Failure(description: "bad status line \(head[0])") }
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw Failure(description: "bad status line \(head[0])")
+        }
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
@@ -122,7 +133,9 @@ public enum RawHTTP {
         while i < data.count {
             guard let lineEnd = data[i...].indices.first(where: { data[$0...].starts(with: [13, 10]) }) else { break }
             let sizeText = String(decoding: data[i..<lineEnd], as: UTF8.self).split(separator: ";")[0]
-            guard let size = Int(sizeText, radix: 16) else { throw Failure(description: "bad chunk size '\(sizeText)'") }
+            guard let size = Int(sizeText, radix: 16) else {
+                throw Failure(description: "bad chunk size '\(sizeText)'")
+            }
             if size == 0 { break }
             let start = lineEnd + 2
             guard start + size <= data.count else { throw Failure(description: "truncated chunk") }
@@ -148,7 +161,11 @@ public final class EventStreamReader: @unchecked Sendable {
 
     public init(port: Int, path: String = "/events", host: String? = nil) throws {
         fd = try RawHTTP.connect(port: port, timeoutSeconds: 1)
-        try RawHTTP.writeAll(fd, Array("GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nAccept: text/event-stream\r\n\r\n".utf8))
+        try RawHTTP.writeAll(
+            fd,
+            Array(
+                "GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nAccept: text/event-stream\r\n\r\n".utf8
+            ))
     }
 
     deinit { close(fd) }
@@ -181,7 +198,8 @@ public final class EventStreamReader: @unchecked Sendable {
 
     private static func find(_ needle: [UInt8], in hay: [UInt8], from: Int = 0) -> Int? {
         guard hay.count >= needle.count + from else { return nil }
-        for i in from...(hay.count - needle.count) where hay[i] == needle[0] && Array(hay[i..<(i + needle.count)]) == needle {
+        for i in from...(hay.count - needle.count)
+        where hay[i] == needle[0] && Array(hay[i..<(i + needle.count)]) == needle {
             return i
         }
         return nil
@@ -230,8 +248,11 @@ public final class EventStreamReader: @unchecked Sendable {
             body.removeFirst(end + 2)
             var name = "message", data: [String] = []
             for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
-                if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
-                else if line.hasPrefix("data: ") { data.append(String(line.dropFirst(6))) }
+                if line.hasPrefix("event: ") {
+                    name = String(line.dropFirst(7))
+                } else if line.hasPrefix("data: ") {
+                    data.append(String(line.dropFirst(6)))
+                }
             }
             if !data.isEmpty { return (name, data.joined(separator: "\n")) }
         }

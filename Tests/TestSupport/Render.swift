@@ -2,11 +2,14 @@ import NoiseDSP
 
 /// Renders a `NoiseMachine` into memory, de-interleaved, for measurements.
 public enum TestRender {
-    public static func render(layers: [LayerSettings], master: Float = 1, seconds: Double, sampleRate: Double = 48000,
-                              channels: Int = 2, seed: UInt64 = 1, preroll: Bool = true,
-                              changes: [(atSecond: Double, apply: (NoiseMachine) -> Void)] = []) -> [[Float]] {
-        let machine = NoiseMachine(spec: ProcessSpec(sampleRate: sampleRate, maximumFrameCount: 4096, channelCount: channels),
-                                   seed: seed, layers: layers, masterVolume: master)
+    public static func render(
+        layers: [LayerSettings], master: Float = 1, seconds: Double, sampleRate: Double = 48000,
+        channels: Int = 2, seed: UInt64 = 1, preroll: Bool = true,
+        changes: [(atSecond: Double, apply: (NoiseMachine) -> Void)] = []
+    ) -> [[Float]] {
+        let machine = NoiseMachine(
+            spec: ProcessSpec(sampleRate: sampleRate, maximumFrameCount: 4096, channelCount: channels),
+            seed: seed, layers: layers, masterVolume: master)
         if preroll { machine.preroll() }
         let total = Int(seconds * sampleRate)
         var out = [[Float]](repeating: [], count: channels)
@@ -18,7 +21,11 @@ public enum TestRender {
             var n = min(4096, total - done)
             if let next = pending.first {
                 let at = Int(next.atSecond * sampleRate)
-                if at <= done { next.apply(machine); pending.removeFirst(); continue }
+                if at <= done {
+                    next.apply(machine)
+                    pending.removeFirst()
+                    continue
+                }
                 n = min(n, at - done)
             }
             buffer.withUnsafeMutableBufferPointer { machine.render(into: $0.baseAddress!, frameCount: n) }
@@ -36,5 +43,5 @@ public enum TestRender {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A private D-Bus session bus (`dbus-daemon --session`-like config in a temporary folder),
 /// started for one test and stopped by its PID. Monitoring is allowed, so `dbus-monitor` can
@@ -24,20 +25,22 @@ public final class SessionBus: @unchecked Sendable {
         }
         directory = try Products.temporaryDirectory("dbus")
         let config = directory.appendingPathComponent("session.conf")
-        try Data("""
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:path=\(directory.path)/bus</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-        </busconfig>
-        """.utf8).write(to: config)
+        try Data(
+            """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(directory.path)/bus</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """.utf8
+        ).write(to: config)
         try start()
     }
 
@@ -49,7 +52,8 @@ public final class SessionBus: @unchecked Sendable {
 
     private func start() throws {
         let config = directory.appendingPathComponent("session.conf")
-        let child = try ChildProcess("/usr/bin/dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--print-address"])
+        let child = try ChildProcess(
+            "/usr/bin/dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--print-address"])
         daemon = child
         for _ in 0..<200 {
             let out = String(decoding: child.stdout, as: UTF8.self)
@@ -61,7 +65,9 @@ public final class SessionBus: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.025)
         }
         stop()
-        throw Failure(description: "dbus-daemon did not print its address within 5 s: \(String(decoding: child.stderr, as: UTF8.self))")
+        throw Failure(
+            description:
+                "dbus-daemon did not print its address within 5 s: \(String(decoding: child.stderr, as: UTF8.self))")
     }
 
     deinit { stop() }
@@ -74,7 +80,9 @@ public final class SessionBus: @unchecked Sendable {
     }
 
     /// Runs a client (`playerctl`, `gdbus`, `busctl`) on this bus, with `environment` added.
-    public func run(_ tool: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> Products.Result {
+    public func run(_ tool: String, _ arguments: [String], environment extra: [String: String] = [:]) throws
+        -> Products.Result
+    {
         let child = try ChildProcess(tool, arguments, environment: environment.merging(extra) { $1 })
         let status = child.wait()
         return Products.Result(status: status, stdout: child.stdout, stderr: child.stderr)
@@ -112,7 +120,10 @@ public final class SessionBus: @unchecked Sendable {
                     guard let t = line.range(of: " time=") else { continue }
                     let kind = String(line[..<t.lowerBound])
                     let time = Double(line[t.upperBound...].prefix { $0 != " " }) ?? 0
-                    let member = line.range(of: "member=").map { String(line[$0.upperBound...].prefix { $0 != " " && $0 != ";" }) } ?? ""
+                    let member =
+                        line.range(of: "member=").map {
+                            String(line[$0.upperBound...].prefix { $0 != " " && $0 != ";" })
+                        } ?? ""
                     result.append(Message(kind: kind, time: time, member: member, header: String(line), body: ""))
                 } else if !result.isEmpty {
                     result[result.count - 1].body += line + "\n"

@@ -10,9 +10,15 @@ public enum Spectrum {
         var j = 0
         for i in 1..<n {
             var bit = n >> 1
-            while j & bit != 0 { j ^= bit; bit >>= 1 }
+            while j & bit != 0 {
+                j ^= bit
+                bit >>= 1
+            }
             j |= bit
-            if i < j { re.swapAt(i, j); im.swapAt(i, j) }
+            if i < j {
+                re.swapAt(i, j)
+                im.swapAt(i, j)
+            }
         }
         var len = 2
         while len <= n {
@@ -25,8 +31,10 @@ public enum Spectrum {
                     let a = i + k, b = a + len / 2
                     let tr = re[b] * cr - im[b] * ci
                     let ti = re[b] * ci + im[b] * cr
-                    re[b] = re[a] - tr; im[b] = im[a] - ti
-                    re[a] += tr; im[a] += ti
+                    re[b] = re[a] - tr
+                    im[b] = im[a] - ti
+                    re[a] += tr
+                    im[a] += ti
                     let ncr = cr * wr - ci * wi
                     ci = cr * wi + ci * wr
                     cr = ncr
@@ -38,7 +46,9 @@ public enum Spectrum {
     }
 
     /// Welch PSD (Hann window, 50 % overlap), one-sided, in power per Hz. Returns (bin Hz, density).
-    public static func welch(_ x: [Float], sampleRate: Double, segment: Int = 8192) -> (binHz: Double, density: [Double]) {
+    public static func welch(_ x: [Float], sampleRate: Double, segment: Int = 8192) -> (
+        binHz: Double, density: [Double]
+    ) {
         let window = (0..<segment).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(segment)) }
         let windowPower = window.reduce(0) { $0 + $1 * $1 }
         var acc = [Double](repeating: 0, count: segment / 2 + 1)
@@ -58,12 +68,16 @@ public enum Spectrum {
     }
 
     /// Mean density in bands 1/`fraction` octave wide centred on `centresHz`, in dB.
-    public static func bandLevelsDb(binHz: Double, density: [Double], centresHz: [Double], fraction: Double) -> [Double] {
+    public static func bandLevelsDb(binHz: Double, density: [Double], centresHz: [Double], fraction: Double) -> [Double]
+    {
         centresHz.map { fc in
             let lo = fc * pow(2, -0.5 / fraction), hi = fc * pow(2, 0.5 / fraction)
             var sum = 0.0, n = 0
             var first = Int((lo / binHz).rounded(.up)), last = Int((hi / binHz).rounded(.down))
-            if first > last { first = Int((fc / binHz).rounded()); last = first }   // band narrower than a bin
+            if first > last {
+                first = Int((fc / binHz).rounded())
+                last = first
+            }  // band narrower than a bin
             for k in first...last where k < density.count {
                 sum += density[k]
                 n += 1
@@ -85,12 +99,17 @@ public enum Spectrum {
 
     /// Least-squares line of `levelsDb` against log2(frequency): slope in dB/octave and the largest
     /// absolute deviation of any point from the line.
-    public static func lineFit(frequenciesHz: [Double], levelsDb: [Double]) -> (slopeDbPerOctave: Double, maxDeviationDb: Double) {
+    public static func lineFit(frequenciesHz: [Double], levelsDb: [Double]) -> (
+        slopeDbPerOctave: Double, maxDeviationDb: Double
+    ) {
         let xs = frequenciesHz.map { log2($0) }
         let n = Double(xs.count)
         let mx = xs.reduce(0, +) / n, my = levelsDb.reduce(0, +) / n
         var sxy = 0.0, sxx = 0.0
-        for (x, y) in zip(xs, levelsDb) { sxy += (x - mx) * (y - my); sxx += (x - mx) * (x - mx) }
+        for (x, y) in zip(xs, levelsDb) {
+            sxy += (x - mx) * (y - my)
+            sxx += (x - mx) * (x - mx)
+        }
         let slope = sxy / sxx
         let dev = zip(xs, levelsDb).map { abs($1 - (my + slope * ($0 - mx))) }.max() ?? 0
         return (slope, dev)
@@ -103,7 +122,9 @@ public enum Spectrum {
         var sab = 0.0, saa = 0.0, sbb = 0.0
         for i in 0..<a.count {
             let x = Double(a[i]) - ma, y = Double(b[i]) - mb
-            sab += x * y; saa += x * x; sbb += y * y
+            sab += x * y
+            saa += x * x
+            sbb += y * y
         }
         return sab / (saa * sbb).squareRoot()
     }

@@ -23,7 +23,8 @@ public enum StoreStatus {
         return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     }
 
-    public static func wait(_ store: URL, _ seconds: Double = 5, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
+    public static func wait(_ store: URL, _ seconds: Double = 5, _ predicate: ([String: Any]) -> Bool) -> [String: Any]?
+    {
         Wait.until(seconds) { read(store).flatMap { predicate($0) ? $0 : nil } }
     }
 }

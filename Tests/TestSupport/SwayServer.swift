@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A private headless Wayland compositor (sway with `WLR_BACKENDS=headless`, pixman renderer, no
 /// Xwayland) for one test, stopped by its PID. sway refuses to run as root ("Unable to drop
@@ -30,9 +31,12 @@ public final class SwayServer: @unchecked Sendable {
         guard Self.isAvailable else { throw Failure(description: "sway is not installed (apt package sway)") }
         runtime = try Products.temporaryDirectory("sway")
         let config = runtime.appendingPathComponent("config")
-        try Data("output HEADLESS-1 resolution \(width)x\(height) bg \(wallpaper) solid_color\nxwayland disable\n".utf8).write(to: config)
-        let env = ["WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman",
-                   "XDG_RUNTIME_DIR": runtime.path, "HOME": runtime.path, "WAYLAND_DISPLAY": "", "DISPLAY": ""]
+        try Data("output HEADLESS-1 resolution \(width)x\(height) bg \(wallpaper) solid_color\nxwayland disable\n".utf8)
+            .write(to: config)
+        let env = [
+            "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman",
+            "XDG_RUNTIME_DIR": runtime.path, "HOME": runtime.path, "WAYLAND_DISPLAY": "", "DISPLAY": "",
+        ]
         var command = ["/usr/bin/sway", "-c", config.path]
         if getuid() == 0 {
             chmod(runtime.path, 0o700)
@@ -60,8 +64,12 @@ public final class SwayServer: @unchecked Sendable {
 
     /// `swaymsg` against this compositor's IPC socket.
     public func msg(_ arguments: [String]) throws -> Products.Result {
-        let sockets = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path))?.filter { $0.hasPrefix("sway-ipc.") } ?? []
-        guard let ipc = sockets.first else { return Products.Result(status: 1, stdout: Data(), stderr: Data("no IPC socket yet".utf8)) }
+        let sockets =
+            (try? FileManager.default.contentsOfDirectory(atPath: runtime.path))?.filter { $0.hasPrefix("sway-ipc.") }
+            ?? []
+        guard let ipc = sockets.first else {
+            return Products.Result(status: 1, stdout: Data(), stderr: Data("no IPC socket yet".utf8))
+        }
         return try run("/usr/bin/swaymsg", ["-s", runtime.appendingPathComponent(ipc).path] + arguments)
     }
 

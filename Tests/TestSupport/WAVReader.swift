@@ -19,9 +19,13 @@ public struct WAVFile: Sendable {
         func u32(_ o: Int) -> Int { Int(b[o]) | Int(b[o + 1]) << 8 | Int(b[o + 2]) << 16 | Int(b[o + 3]) << 24 }
         func u64(_ o: Int) -> Int { u32(o) | u32(o + 4) << 32 }
         func tag(_ o: Int) -> String { String(decoding: b[o..<(o + 4)], as: UTF8.self) }
-        guard b.count >= 12, tag(8) == "WAVE", tag(0) == "RIFF" || tag(0) == "RF64" else { throw Invalid(description: "not a WAV file") }
+        guard b.count >= 12, tag(8) == "WAVE", tag(0) == "RIFF" || tag(0) == "RF64" else {
+            throw Invalid(description: "not a WAV file")
+        }
         isRF64 = tag(0) == "RF64"
-        if !isRF64 && u32(4) != b.count - 8 { throw Invalid(description: "RIFF size \(u32(4)) does not match file size \(b.count)") }
+        if !isRF64 && u32(4) != b.count - 8 {
+            throw Invalid(description: "RIFF size \(u32(4)) does not match file size \(b.count)")
+        }
         var offset = 12
         var fmt: (rate: Int, channels: Int, bits: Int, float: Bool)?
         var ds64Data: Int?
@@ -35,7 +39,9 @@ public struct WAVFile: Sendable {
             if id == "fmt " {
                 fmt = (u32(body + 4), u16(body + 2), u16(body + 14), u16(body) == 3)
             } else if id == "data" {
-                guard body + size <= b.count else { throw Invalid(description: "data chunk of \(size) bytes runs past the end (\(b.count))") }
+                guard body + size <= b.count else {
+                    throw Invalid(description: "data chunk of \(size) bytes runs past the end (\(b.count))")
+                }
                 dataRange = body..<(body + size)
             }
             offset = body + size + (size & 1)

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A real headless Chromium driven through chromedriver's W3C WebDriver protocol (JSON over
 /// loopback HTTP). Starts a private chromedriver and browser profile; `quit()` stops both.
@@ -23,24 +24,35 @@ public final class WebDriver: @unchecked Sendable {
     public init() throws {
         profile = try Products.temporaryDirectory("chromium")
         port = try Self.freePort()
-        driver = try ChildProcess("/usr/bin/chromedriver", ["--port=\(port)", "--allowed-ips=127.0.0.1"],
-                                  environment: ["HOME": profile.path])
+        driver = try ChildProcess(
+            "/usr/bin/chromedriver", ["--port=\(port)", "--allowed-ips=127.0.0.1"],
+            environment: ["HOME": profile.path])
         let deadline = Date().addingTimeInterval(20)
         while (try? RawHTTP.send(port: port, path: "/status", timeoutSeconds: 2)) == nil {
-            guard Date() < deadline else { driver.signal(SIGKILL); _ = driver.wait(); throw Failure(description: "chromedriver did not start") }
+            guard Date() < deadline else {
+                driver.signal(SIGKILL)
+                _ = driver.wait()
+                throw Failure(description: "chromedriver did not start")
+            }
             usleep(50_000)
         }
-        let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
-            "browserName": "chrome",
-            // A page's "leave with unsaved changes?" prompt is accepted, as a person who navigates
-            // on purpose would; pages test that they ask by dispatching the event themselves.
-            "unhandledPromptBehavior": "accept",
-            "goog:chromeOptions": [
-                "binary": "/usr/bin/chromium",
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--no-first-run", "--user-data-dir=\(profile.path)/profile", "--window-size=1280,1600"],
-            ],
-        ]]]
+        let capabilities: [String: Any] = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome",
+                    // A page's "leave with unsaved changes?" prompt is accepted, as a person who navigates
+                    // on purpose would; pages test that they ask by dispatching the event themselves.
+                    "unhandledPromptBehavior": "accept",
+                    "goog:chromeOptions": [
+                        "binary": "/usr/bin/chromium",
+                        "args": [
+                            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--no-first-run", "--user-data-dir=\(profile.path)/profile", "--window-size=1280,1600",
+                        ],
+                    ],
+                ]
+            ]
+        ]
         let reply = try Self.call(port: port, "POST", "/session", capabilities)
         guard let value = reply["value"] as? [String: Any], let id = value["sessionId"] as? String else {
             driver.signal(SIGKILL)
@@ -67,8 +79,11 @@ public final class WebDriver: @unchecked Sendable {
 
     /// The element's WebDriver reference, or nil when none matches.
     public func find(_ css: String) throws -> String? {
-        let reply = try Self.call(port: port, "POST", "/session/\(sessionID)/element", ["using": "css selector", "value": css])
-        guard let value = reply["value"] as? [String: Any], let id = value[Self.elementKey] as? String else { return nil }
+        let reply = try Self.call(
+            port: port, "POST", "/session/\(sessionID)/element", ["using": "css selector", "value": css])
+        guard let value = reply["value"] as? [String: Any], let id = value[Self.elementKey] as? String else {
+            return nil
+        }
         return id
     }
 
@@ -142,9 +157,10 @@ public final class WebDriver: @unchecked Sendable {
 
     static func call(port: Int, _ method: String, _ path: String, _ body: [String: Any]?) throws -> [String: Any] {
         let bytes = try body.map { Array(try JSONSerialization.data(withJSONObject: $0)) } ?? []
-        let reply = try RawHTTP.send(port: port, method: method, path: path,
-                                     headers: bytes.isEmpty ? [] : [("Content-Type", "application/json")],
-                                     body: bytes, timeoutSeconds: 60)
+        let reply = try RawHTTP.send(
+            port: port, method: method, path: path,
+            headers: bytes.isEmpty ? [] : [("Content-Type", "application/json")],
+            body: bytes, timeoutSeconds: 60)
         return reply.json() ?? [:]
     }
 

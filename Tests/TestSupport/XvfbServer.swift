@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A private X server (Xvfb) for one test, with no window manager and a black root window, stopped
 /// by its PID. The display number is the one Xvfb picks itself (`-displayfd`), so tests running
@@ -23,7 +24,9 @@ public final class XvfbServer: @unchecked Sendable {
             throw Failure(description: "Xvfb is not installed (make test installs it: apt package xvfb)")
         }
         // -displayfd 1: Xvfb writes the display number it chose to standard output once it is ready.
-        let child = try ChildProcess("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-br", "-noreset"])
+        let child = try ChildProcess(
+            "/usr/bin/Xvfb",
+            ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-br", "-noreset"])
         server = child
         let end = Date().addingTimeInterval(10)
         while Date() < end {
@@ -36,7 +39,10 @@ public final class XvfbServer: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.02)
         }
         stop()
-        throw Failure(description: "Xvfb did not report a display within 10 s: \(String(decoding: child.stderr, as: UTF8.self).suffix(400))")
+        throw Failure(
+            description:
+                "Xvfb did not report a display within 10 s: \(String(decoding: child.stderr, as: UTF8.self).suffix(400))"
+        )
     }
 
     deinit { stop() }
@@ -57,7 +63,9 @@ public final class XvfbServer: @unchecked Sendable {
 
     /// A screenshot of the root window's rectangle as PNG bytes (ImageMagick's `import`).
     public func screenshot(x: Int, y: Int, width: Int, height: Int, to url: URL) throws -> [UInt8] {
-        let r = try run("/usr/bin/import", ["-window", "root", "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage", "PNG32:" + url.path])
+        let r = try run(
+            "/usr/bin/import",
+            ["-window", "root", "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage", "PNG32:" + url.path])
         guard r.status == 0 else { throw Failure(description: "import failed: \(r.stderrText)") }
         return [UInt8](try Data(contentsOf: url))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Variables
 
 @Suite("Date parsing used by date/relative filters")
@@ -49,10 +50,12 @@ struct DateParsingTests {
         #expect(fractionalUnix.timeIntervalSince1970 == 1_735_689_600.5)
     }
 
-    @Test(arguments: ["", "hello", "2026-02-30", "2025-02-29", "2026-13-01", "2026-00-10", "24:00", "12:5", "12:60",
-                      "2026-01-24T09:30:00+25:00", "2026-01-24T25:00", "2026-01-24 09", "2026-01-24Z",
-                      "2026-01/24", "99999999999999999999", "1e10", "0x10", "nan", "inf", "--1", "2026-01-24T09:30:00ZZ",
-                      "10000-01-01"])
+    @Test(arguments: [
+        "", "hello", "2026-02-30", "2025-02-29", "2026-13-01", "2026-00-10", "24:00", "12:5", "12:60",
+        "2026-01-24T09:30:00+25:00", "2026-01-24T25:00", "2026-01-24 09", "2026-01-24Z",
+        "2026-01/24", "99999999999999999999", "1e10", "0x10", "nan", "inf", "--1", "2026-01-24T09:30:00ZZ",
+        "10000-01-01",
+    ])
     func rejects(_ text: String) {
         #expect(Self.parse(text) == nil)
     }

@@ -1,5 +1,7 @@
 import Foundation
 import SharedStore
+import Testing
+
 @testable import Variables
 
 /// The fixed render clock and helpers every table in this suite uses.
@@ -13,18 +15,26 @@ enum Fixture {
         return d
     }
 
-    static func context(now: Date = now, tz: String = "UTC", locale: String = "en_US", pro: Bool = true,
-                        vars: [String: String] = [:], builtIns: BuiltInKeys = .timeOnly) -> RenderContext {
-        var c = RenderContext(now: now, timeZone: TimeZone(identifier: tz)!, locale: Locale(identifier: locale),
-                              isPro: pro, builtIns: builtIns)
+    static func context(
+        now: Date = now, tz: String = "UTC", locale: String = "en_US", pro: Bool = true,
+        vars: [String: String] = [:], builtIns: BuiltInKeys = .timeOnly
+    ) -> RenderContext {
+        var c = RenderContext(
+            now: now, timeZone: TimeZone(identifier: tz)!, locale: Locale(identifier: locale),
+            isPro: pro, builtIns: builtIns)
         c.addCustomVariables(vars.map { ($0.key, $0.value) })
         return c
     }
 
-    static func render(_ template: String, now: Date = now, tz: String = "UTC", locale: String = "en_US",
-                       pro: Bool = true, vars: [String: String] = [:], builtIns: BuiltInKeys = .timeOnly) -> String {
-        TemplateRenderer().render(template, in: context(now: now, tz: tz, locale: locale, pro: pro, vars: vars,
-                                                        builtIns: builtIns))
+    static func render(
+        _ template: String, now: Date = now, tz: String = "UTC", locale: String = "en_US",
+        pro: Bool = true, vars: [String: String] = [:], builtIns: BuiltInKeys = .timeOnly
+    ) -> String {
+        TemplateRenderer().render(
+            template,
+            in: context(
+                now: now, tz: tz, locale: locale, pro: pro, vars: vars,
+                builtIns: builtIns))
     }
 
     /// A fresh store folder under the temporary directory.
@@ -51,5 +61,3 @@ struct Case: Sendable, CustomTestStringConvertible {
         self.expected = expected
     }
 }
-
-import Testing

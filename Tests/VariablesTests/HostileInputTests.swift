@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Variables
 
 /// Templates come from imported designs and shared files: any text must render quickly, with
@@ -48,8 +49,10 @@ struct HostileInputTests {
 
     @Test func hundredKilobyteTemplate() {
         var template = ""
-        let pieces = ["{{x||pad:200}}", "{{=x*2+3|0|number:2}}", "{{__now||date:yyyy-MM-dd}}", "plain text ",
-                      "{{missing|fallback||upper}}", "{{x||bar:200}}", "{{", "}}", "|", "{{=((1)|"]
+        let pieces = [
+            "{{x||pad:200}}", "{{=x*2+3|0|number:2}}", "{{__now||date:yyyy-MM-dd}}", "plain text ",
+            "{{missing|fallback||upper}}", "{{x||bar:200}}", "{{", "}}", "|", "{{=((1)|",
+        ]
         var i = 0
         while template.utf8.count < 100_000 {
             template += pieces[i % pieces.count]
@@ -70,7 +73,8 @@ struct HostileInputTests {
     }
 
     @Test func thousandChainedFilters() {
-        let filters = Array(repeating: "upper|lower|trim|prefix:a|round|pad:5|number:1", count: 143).joined(separator: "|")
+        let filters = Array(repeating: "upper|lower|trim|prefix:a|round|pad:5|number:1", count: 143).joined(
+            separator: "|")
         let (output, seconds) = Self.timed("{{x|0||\(filters)}}")
         #expect(!output.isEmpty)
         #expect(output.count < 2_000)
@@ -85,7 +89,9 @@ struct HostileInputTests {
     }
 
     @Test func overflowAndNaNMaths() {
-        let (output, seconds) = Self.timed("{{=9.2e200*9.2e200|o}} {{=0/0|n}} {{=exp(exp(10))|o}} {{=pow(-8, 1/3)|n}} {{=round(9.3e18)}} {{=floor(1e308)}}")
+        let (output, seconds) = Self.timed(
+            "{{=9.2e200*9.2e200|o}} {{=0/0|n}} {{=exp(exp(10))|o}} {{=pow(-8, 1/3)|n}} {{=round(9.3e18)}} {{=floor(1e308)}}"
+        )
         #expect(output == "o n o n 9.3e+18 1e+308")
         #expect(seconds < Self.budgetSeconds)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Variables
 
 @Suite("Key canonicalisation")
@@ -62,7 +63,9 @@ struct ProGatingTests {
 @Suite("Key canonicalisation is idempotent")
 struct KeyCanonicaliserIdempotenceTests {
     // A combining mark after a removed control character once fused with the inserted space.
-    @Test(arguments: ["a\n\u{30C}b", "x\u{0}\u{308}", "\u{30C}", "_\u{30C}_", "__\n\u{301}x", "A\u{2028}\u{301}", "İstanbul"])
+    @Test(arguments: [
+        "a\n\u{30C}b", "x\u{0}\u{308}", "\u{30C}", "_\u{30C}_", "__\n\u{301}x", "A\u{2028}\u{301}", "İstanbul",
+    ])
     func canonicalOfCanonicalIsUnchanged(_ raw: String) {
         let once = KeyCanonicaliser.canonical(raw)
         #expect(KeyCanonicaliser.canonical(once) == once)

@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+
 @testable import Variables
 
 @Suite("Inline maths")
 struct MathExpressionTests {
-    static let vars = ["done": "3", "total": "4", "streak": "5", "text": "abc", "key with spaces": "10",
-                       "flag": "true", "off": "FALSE", "a|b": "2", "time": "5", "big": "9223372036854775807"]
+    static let vars = [
+        "done": "3", "total": "4", "streak": "5", "text": "abc", "key with spaces": "10",
+        "flag": "true", "off": "FALSE", "a|b": "2", "time": "5", "big": "9223372036854775807",
+    ]
 
     @Test(arguments: [
         // Examples from the specification
@@ -131,8 +134,10 @@ struct MathExpressionTests {
 
     @Test func reportsWhyItFailed() {
         func error(_ source: String) -> MathError? {
-            do { _ = try MathExpression.evaluate(source, now: Fixture.now) { _ in nil }; return nil }
-            catch { return error }
+            do {
+                _ = try MathExpression.evaluate(source, now: Fixture.now) { _ in nil }
+                return nil
+            } catch { return error }
         }
         #expect(error("1/0") == .divisionByZero)
         #expect(error("exp(1000)") == .notFinite)

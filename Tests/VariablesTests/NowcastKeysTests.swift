@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Variables
 
 /// Issue 26: the nowcast keys are worded from the snapshot's minute bins at the render's clock,
@@ -10,7 +11,8 @@ import Testing
         let root = try Fixture.temporaryStore()
         let intensity = (0..<240).map { (10..<35).contains($0) ? "2" : "0" }.joined(separator: ",")
         let chance = (0..<240).map { (10..<35).contains($0) ? "0.9" : "0.1" }.joined(separator: ",")
-        try Fixture.write("""
+        try Fixture.write(
+            """
             {"schemaVersion":1, "location":{"name":"Dublin","latitude":53.35,"longitude":-6.26},
              "snapshot":{"fetchedAt":"2026-01-24T22:05:00Z","condition":"Cloudy","symbol":"cloud","temperatureC":7,
                "nowcast":"Rain in 10m","nowcastSecondary":"Moderate rain","rainStartMinutes":10,"rainEndMinutes":35,
@@ -55,16 +57,27 @@ import Testing
         // Past the last bin (22:05 + 240 min = 02:05): no stale numbers.
         let past = Self.keys(b, "2026-01-25T02:10:00Z")
         #expect(past["__weather_nowcast"] == "Next-hour rain unavailable")
-        #expect(past["__weather_nowcast_secondary"] == nil && past["__weather_rain_start_min"] == nil && past["__weather_rain_end_min"] == nil)
+        #expect(
+            past["__weather_nowcast_secondary"] == nil && past["__weather_rain_start_min"] == nil
+                && past["__weather_rain_end_min"] == nil)
         // The rest of the snapshot is still there.
         #expect(past["__weather_temp_c"] == "7")
     }
 
     @Test func windowIsFloorMinuteIndexedAndBounded() {
         let start = Date(timeIntervalSince1970: 1_000_000)
-        let w = Nowcast.window(startsAt: start, intensityMMh: [0, 1, 2, .nan, -4], chance: [1, 1, 1, 1, 7], at: start.addingTimeInterval(119))
-        #expect(w == [Nowcast.Minute(intensityMMh: 1, chance: 1), .init(intensityMMh: 2, chance: 1), .init(intensityMMh: 0, chance: 1), .init(intensityMMh: 0, chance: 1)])
-        #expect(Nowcast.window(startsAt: start, intensityMMh: [1], chance: [1], at: start.addingTimeInterval(60)).isEmpty)
-        #expect(Nowcast.window(startsAt: start, intensityMMh: [1], chance: [1], at: start.addingTimeInterval(-600)).count == 1)
+        let w = Nowcast.window(
+            startsAt: start, intensityMMh: [0, 1, 2, .nan, -4], chance: [1, 1, 1, 1, 7],
+            at: start.addingTimeInterval(119))
+        #expect(
+            w == [
+                Nowcast.Minute(intensityMMh: 1, chance: 1), .init(intensityMMh: 2, chance: 1),
+                .init(intensityMMh: 0, chance: 1), .init(intensityMMh: 0, chance: 1),
+            ])
+        #expect(
+            Nowcast.window(startsAt: start, intensityMMh: [1], chance: [1], at: start.addingTimeInterval(60)).isEmpty)
+        #expect(
+            Nowcast.window(startsAt: start, intensityMMh: [1], chance: [1], at: start.addingTimeInterval(-600)).count
+                == 1)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SharedStore
 import Testing
+
 @testable import Variables
 
 @Suite("Built-in keys from the noise status and snapshot files")
@@ -11,9 +12,12 @@ struct ProviderTests {
         return (root, BuiltInKeys.load(from: root))
     }
 
-    static func values(_ builtIns: BuiltInKeys, now: Date = Fixture.now, tz: String = "UTC",
-                       locale: String = "en_US") -> [String: String] {
-        let entries = TemplateRenderer().builtInEntries(in: Fixture.context(now: now, tz: tz, locale: locale, builtIns: builtIns))
+    static func values(
+        _ builtIns: BuiltInKeys, now: Date = Fixture.now, tz: String = "UTC",
+        locale: String = "en_US"
+    ) -> [String: String] {
+        let entries = TemplateRenderer().builtInEntries(
+            in: Fixture.context(now: now, tz: tz, locale: locale, builtIns: builtIns))
         return Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value) })
     }
 
@@ -47,21 +51,34 @@ struct ProviderTests {
 
     /// A player rewrites `status.json` only on change; its heartbeat says it is alive.
     @Test func anOldStatusWithAFreshHeartbeatIsStillPlaying() throws {
-        let provider = NoiseStatusProvider(status: .init(state: "playing", presetName: "Sleep", timerRemainingSeconds: 1200,
-                                                         updatedAt: Fixture.date("2026-01-24T08:00:00Z")))
+        let provider = NoiseStatusProvider(
+            status: .init(
+                state: "playing", presetName: "Sleep", timerRemainingSeconds: 1200,
+                updatedAt: Fixture.date("2026-01-24T08:00:00Z")))
         var beating = provider.status
         beating.heartbeatAgeSeconds = 0.8
         let context = Fixture.context(now: Fixture.date("2026-01-24T08:10:00Z"))
-        let alive = NoiseStatusProvider(status: beating).values(in: context, formatters: FormatterCache(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))
+        let alive = NoiseStatusProvider(status: beating).values(
+            in: context,
+            formatters: FormatterCache(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))
         #expect(alive["__noise_state"] == "playing")
-        #expect(alive["__noise_timer_remaining"] == "10")   // 20 min at the last write, 10 min ago
+        #expect(alive["__noise_timer_remaining"] == "10")  // 20 min at the last write, 10 min ago
         beating.heartbeatAgeSeconds = 30
-        #expect(NoiseStatusProvider(status: beating).values(in: context, formatters: FormatterCache(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))["__noise_state"] == "stopped")
-        #expect(provider.values(in: context, formatters: FormatterCache(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))["__noise_state"] == "stopped")
+        #expect(
+            NoiseStatusProvider(status: beating).values(
+                in: context,
+                formatters: FormatterCache(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))[
+                    "__noise_state"] == "stopped")
+        #expect(
+            provider.values(
+                in: context,
+                formatters: FormatterCache(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))[
+                    "__noise_state"] == "stopped")
     }
 
     @Test func pausedStatusKeepsItsTimer() throws {
-        let (_, builtIns) = try Self.noiseStatus("""
+        let (_, builtIns) = try Self.noiseStatus(
+            """
             {"state":"paused","timerRemainingSeconds":60,"updatedAt":"2026-01-24T08:00:00Z"}
             """)
         let v = Self.values(builtIns)
@@ -75,8 +92,10 @@ struct ProviderTests {
         let keys = Self.values(builtIns).keys.filter { $0.hasPrefix("__noise_") }
         #expect(keys.isEmpty)
         let (_, partial) = try Self.noiseStatus(#"{"state":"stopped","timerRemainingSeconds":100}"#)
-        #expect(Self.values(partial).filter { $0.key.hasPrefix("__noise_") } ==
-                ["__noise_state": "stopped", "__noise_playing": "false"])
+        #expect(
+            Self.values(partial).filter { $0.key.hasPrefix("__noise_") } == [
+                "__noise_state": "stopped", "__noise_playing": "false",
+            ])
     }
 
     @Test func unreadableStatusIsIgnoredAndLeftAlone() throws {
@@ -136,11 +155,15 @@ struct ProviderTests {
 
     @Test func weatherWithoutSnapshotResolvesTheMinimalSet() throws {
         let root = try Fixture.temporaryStore()
-        try Fixture.write(#"{"location":{"name":"Oslo","latitude":59.91,"longitude":10.75,"updatedAt":"2026-01-20T10:00:00Z"}}"#,
-                          to: root.snapshots.appendingPathComponent("weather.json"))
+        try Fixture.write(
+            #"{"location":{"name":"Oslo","latitude":59.91,"longitude":10.75,"updatedAt":"2026-01-20T10:00:00Z"}}"#,
+            to: root.snapshots.appendingPathComponent("weather.json"))
         let v = Self.values(BuiltInKeys.load(from: root)).filter { $0.key.hasPrefix("__weather_") }
-        #expect(v == ["__weather_location": "Oslo", "__weather_lat": "59.91", "__weather_lon": "10.75",
-                      "__weather_updated_iso": "2026-01-20T10:00:00Z"])
+        #expect(
+            v == [
+                "__weather_location": "Oslo", "__weather_lat": "59.91", "__weather_lon": "10.75",
+                "__weather_updated_iso": "2026-01-20T10:00:00Z",
+            ])
     }
 
     static let steps = """
@@ -200,32 +223,42 @@ struct ProviderTests {
         try Fixture.write(Self.steps, to: url)
         var heard: [String] = []
         _ = BuiltInKeys.load(from: root, warn: { heard.append($0) })
-        #expect(heard == ["\(url.path): 1 of the 'history' days lack a date yyyy-MM-dd or a number of steps (the first is history[4]); they are left out"])
-        try Fixture.write(#"{"goalWeekday": 0, "goalWeekend": true, "today": {"date": "24/01/2026", "steps": "lots"}, "history": {"date": "2026-01-23"}}"#, to: url)
+        #expect(
+            heard == [
+                "\(url.path): 1 of the 'history' days lack a date yyyy-MM-dd or a number of steps (the first is history[4]); they are left out"
+            ])
+        try Fixture.write(
+            #"{"goalWeekday": 0, "goalWeekend": true, "today": {"date": "24/01/2026", "steps": "lots"}, "history": {"date": "2026-01-23"}}"#,
+            to: url)
         heard.removeAll()
         let builtIns = BuiltInKeys.load(from: root, warn: { heard.append($0) })
-        #expect(heard == [
-            "\(url.path): 'goalWeekday' must be a number of steps above 0; got 0 (ignored)",
-            "\(url.path): 'goalWeekend' must be a number of steps above 0; got true (ignored)",
-            "\(url.path): 'today.date' must be a date yyyy-MM-dd; got \"24/01/2026\" (ignored)",
-            "\(url.path): 'today.steps' must be a number of steps, 0 or more; got \"lots\" (ignored)",
-            "\(url.path): 'history' must be an array of {\"date\", \"steps\"} days; got an object (ignored)",
-        ], "\(heard)")
+        #expect(
+            heard == [
+                "\(url.path): 'goalWeekday' must be a number of steps above 0; got 0 (ignored)",
+                "\(url.path): 'goalWeekend' must be a number of steps above 0; got true (ignored)",
+                "\(url.path): 'today.date' must be a date yyyy-MM-dd; got \"24/01/2026\" (ignored)",
+                "\(url.path): 'today.steps' must be a number of steps, 0 or more; got \"lots\" (ignored)",
+                "\(url.path): 'history' must be an array of {\"date\", \"steps\"} days; got an object (ignored)",
+            ], "\(heard)")
         let v = Self.values(builtIns)
         #expect(v["__steps_today"] == nil && v["__steps_goal_weekday"] == "10000")
     }
 
     @Test func activityKeys() throws {
         let root = try Fixture.temporaryStore()
-        try Fixture.write("""
+        try Fixture.write(
+            """
             {"access":"authorized","today":{"date":"2026-01-24","updatedAt":"2026-01-24T09:10:00Z","steps":6500,
              "flights":4,"distanceMeters":4520.5,"activeEnergyKcal":312.4}}
             """, to: root.snapshots.appendingPathComponent("activity.json"))
         let v = Self.values(BuiltInKeys.load(from: root)).filter { $0.key.hasPrefix("__activity_") }
-        #expect(v == ["__activity_access": "authorized", "__activity_updated_iso": "2026-01-24T09:10:00Z",
-                      "__activity_steps_today": "6500", "__activity_flights_today": "4",
-                      "__activity_distance_m": "4521", "__activity_distance_m_exact": "4520.5",
-                      "__activity_distance_km": "4.5", "__activity_distance_km_exact": "4.5205",
-                      "__activity_active_energy_kcal": "312", "__activity_active_energy_kcal_exact": "312.4"])
+        #expect(
+            v == [
+                "__activity_access": "authorized", "__activity_updated_iso": "2026-01-24T09:10:00Z",
+                "__activity_steps_today": "6500", "__activity_flights_today": "4",
+                "__activity_distance_m": "4521", "__activity_distance_m_exact": "4520.5",
+                "__activity_distance_km": "4.5", "__activity_distance_km_exact": "4.5205",
+                "__activity_active_energy_kcal": "312", "__activity_active_energy_kcal_exact": "312.4",
+            ])
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+
 @testable import Variables
 
 /// One renderer reused across contexts must give what a fresh renderer gives: it caches
 /// formatters, time-key values per render clock, and formatted numbers.
 @Suite("Renderer caches")
 struct RendererCacheTests {
-    static let template = "{{__now}} {{__now_unix}} {{__today}} {{__time}} {{__weekday}} {{n|0|number:1}} {{n||percent}} {{n||currency}}"
+    static let template =
+        "{{__now}} {{__now_unix}} {{__today}} {{__time}} {{__weekday}} {{n|0|number:1}} {{n||percent}} {{n||currency}}"
 
     /// Contexts that differ from the previous one in exactly one input the caches depend on, and
     /// then return to an earlier one, so a stale entry from any of them would show.
@@ -14,9 +16,12 @@ struct RendererCacheTests {
         Fixture.context(vars: ["n": "0.5"]),
         Fixture.context(now: Fixture.date("2026-01-25T23:59:59.500Z"), vars: ["n": "0.5"]),
         Fixture.context(now: Fixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", vars: ["n": "0.5"]),
-        Fixture.context(now: Fixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "0.5"]),
-        Fixture.context(now: Fixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "-0"]),
-        Fixture.context(now: Fixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "0"]),
+        Fixture.context(
+            now: Fixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "0.5"]),
+        Fixture.context(
+            now: Fixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "-0"]),
+        Fixture.context(
+            now: Fixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "0"]),
         Fixture.context(vars: ["n": "0.5"]),
         Fixture.context(now: Fixture.date("2026-01-25T23:59:59.500Z"), locale: "fr_FR", vars: ["n": "1234.56"]),
         Fixture.context(now: Fixture.date("2026-01-26T00:00:00Z"), locale: "fr_FR", vars: ["n": "1234.56"]),
@@ -58,7 +63,8 @@ struct RendererCacheTests {
         let renderer = TemplateRenderer()
         for n in ["8421", "8422", "8421", "0.125", "-0.125"] {
             let context = Fixture.context(vars: ["n": n])
-            #expect(renderer.render("{{n||number:2}}", in: context)
+            #expect(
+                renderer.render("{{n||number:2}}", in: context)
                     == TemplateRenderer().render("{{n||number:2}}", in: context), "n = \(n)")
         }
     }
@@ -67,8 +73,10 @@ struct RendererCacheTests {
 /// Plain integers skip `strtod`; they must read exactly as `Double(text)` reads them.
 @Suite("Number text fast path")
 struct NumberTextFastPathTests {
-    @Test(arguments: ["0", "-0", "+0", "7", "+7", "-7", "007", " 42 ", "8421", "-123456789012345",
-                      "999999999999999", "9999999999999999", "12345678901234567890", "9007199254740993"])
+    @Test(arguments: [
+        "0", "-0", "+0", "7", "+7", "-7", "007", " 42 ", "8421", "-123456789012345",
+        "999999999999999", "9999999999999999", "12345678901234567890", "9007199254740993",
+    ])
     func integersReadLikeDouble(_ text: String) throws {
         let parsed = try #require(NumberText.parse(text))
         let expected = try #require(Double(text.trimmingCharacters(in: .whitespaces)))

@@ -1,10 +1,13 @@
 import Testing
+
 @testable import Variables
 
 @Suite("Template syntax, fallback and the || delimiter")
 struct TemplateSyntaxTests {
-    static let vars = ["name": "Ada", "empty": "", "pipe": "a|b", "amount": "1234.5", "progress": "0.5",
-                       "nested": "{{name}}"]
+    static let vars = [
+        "name": "Ada", "empty": "", "pipe": "a|b", "amount": "1234.5", "progress": "0.5",
+        "nested": "{{name}}",
+    ]
 
     @Test(arguments: [
         Case("Hello {{name}}!", "Hello Ada!"),
@@ -52,11 +55,12 @@ struct TemplateSyntaxTests {
 
     @Test func parsesIntoPartsOnce() {
         let template = Template("a{{x|f||upper|pad:3}}b")
-        #expect(template.parts == [
-            .literal("a"),
-            .token(.init(base: .key("x"), fallback: "f", filters: [.upper, .pad(width: 3)])),
-            .literal("b"),
-        ])
+        #expect(
+            template.parts == [
+                .literal("a"),
+                .token(.init(base: .key("x"), fallback: "f", filters: [.upper, .pad(width: 3)])),
+                .literal("b"),
+            ])
     }
 
     @Test func expressionEndsAtFirstPipeOutsideQuotes() {

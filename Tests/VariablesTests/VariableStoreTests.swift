@@ -1,6 +1,7 @@
 import Foundation
 import SharedStore
 import Testing
+
 @testable import Variables
 
 @Suite("Variable store (variables.json)")

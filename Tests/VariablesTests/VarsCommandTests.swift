@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `weaver vars` and `weaver pro`, run as a user would, each against its own empty store.
 @Suite("weaver vars / weaver pro command line")
@@ -17,17 +17,21 @@ struct VarsCommandTests {
     static let pinned = ["--now", "2026-01-24T09:30:00Z", "--tz", "Europe/London", "--locale", "en_US"]
 
     @Test func renderPrintsResolvedTextAndOneNewline() throws {
-        let r = try Products.run("weaver", ["vars", "render"] + Self.pinned +
-                                 ["{{__weekday}} {{__time}} {{__today}} {{=2^10|0|number}} {{missing|--}}"],
-                                 environment: ["WIDGETWEAVER_HOME": home.path])
+        let r = try Products.run(
+            "weaver",
+            ["vars", "render"] + Self.pinned + [
+                "{{__weekday}} {{__time}} {{__today}} {{=2^10|0|number}} {{missing|--}}"
+            ],
+            environment: ["WIDGETWEAVER_HOME": home.path])
         #expect(r.status == 0)
         #expect(r.stdoutText == "Sat 09:30 2026-01-24 1,024 --\n")
         #expect(r.stderrText.isEmpty)
     }
 
     @Test func timeZoneChangesTheLocalDate() throws {
-        let r = try weaver("vars", "render", "--now", "2026-01-24T03:00:00Z", "--tz", "America/Los_Angeles",
-                           "--locale", "en_US", "{{__today}} {{__time}} {{__weekday}} {{__now}}")
+        let r = try weaver(
+            "vars", "render", "--now", "2026-01-24T03:00:00Z", "--tz", "America/Los_Angeles",
+            "--locale", "en_US", "{{__today}} {{__time}} {{__weekday}} {{__now}}")
         #expect(r.stdoutText == "2026-01-23 19:00 Fri 2026-01-24T03:00:00.000Z\n")
     }
 
@@ -59,21 +63,29 @@ struct VarsCommandTests {
         #expect(try weaver("vars", "increment", "streak").stdoutText == "5\n")
         #expect(try weaver("vars", "increment", "streak", "--by", "-2.5").stdoutText == "2.5\n")
         #expect(try weaver("vars", "increment", "cups").stdoutText == "1\n")
-        #expect(try weaver("vars", "set-now", "stamp", "--now", "2026-01-24T09:30:00Z").stdoutText ==
-                "2026-01-24T09:30:00.000Z\n")
-        #expect(try weaver("vars", "set-now", "ms", "--format", "unixms", "--now", "2026-01-24T09:30:00Z").stdoutText ==
-                "1769247000000\n")
-        #expect(try weaver("vars", "set-now", "day", "--format", "date", "--tz", "Pacific/Kiritimati",
-                           "--now", "2026-01-24T12:00:00Z").stdoutText == "2026-01-25\n")
-        #expect(try weaver("vars", "list").stdoutText ==
-                "cups\t1\nday\t2026-01-25\nlast done\tyesterday\nms\t1769247000000\nstamp\t2026-01-24T09:30:00.000Z\nstreak\t2.5\n")
+        #expect(
+            try weaver("vars", "set-now", "stamp", "--now", "2026-01-24T09:30:00Z").stdoutText
+                == "2026-01-24T09:30:00.000Z\n")
+        #expect(
+            try weaver("vars", "set-now", "ms", "--format", "unixms", "--now", "2026-01-24T09:30:00Z").stdoutText
+                == "1769247000000\n")
+        #expect(
+            try weaver(
+                "vars", "set-now", "day", "--format", "date", "--tz", "Pacific/Kiritimati",
+                "--now", "2026-01-24T12:00:00Z"
+            ).stdoutText == "2026-01-25\n")
+        #expect(
+            try weaver("vars", "list").stdoutText
+                == "cups\t1\nday\t2026-01-25\nlast done\tyesterday\nms\t1769247000000\nstamp\t2026-01-24T09:30:00.000Z\nstreak\t2.5\n"
+        )
         let json = try weaver("vars", "list", "--json").stdout
         let decoded = try JSONSerialization.jsonObject(with: json) as? [String: String]
         #expect(decoded?["last done"] == "yesterday")
         #expect(decoded?.count == 6)
 
-        let rendered = try weaver("vars", "render", "--now", "2026-01-24T11:30:00Z", "--tz", "UTC", "--locale", "en_US",
-                                  "{{last_done}} {{=streak*2}} {{ms||sincehours}}h {{stamp||relative}}")
+        let rendered = try weaver(
+            "vars", "render", "--now", "2026-01-24T11:30:00Z", "--tz", "UTC", "--locale", "en_US",
+            "{{last_done}} {{=streak*2}} {{ms||sincehours}}h {{stamp||relative}}")
         #expect(rendered.stdoutText == "yesterday 5 2h 2 hours ago\n")
 
         #expect(try weaver("vars", "delete", "LAST DONE").status == 0)
@@ -147,29 +159,32 @@ struct VarsCommandTests {
     }
 
     @Test func keysListsBuiltInsWithNoiseStatus() throws {
-        try Data("""
+        try Data(
+            """
             {"schemaVersion":1,"state":"playing","presetName":"Rain","masterVolume":0.55,
              "layers":[{"enabled":true,"volume":0.5}],"timerRemainingSeconds":null,"updatedAt":"2026-01-24T09:29:58Z","pid":1}
-            """.utf8).write(to: home.appendingPathComponent("status.json"))
+            """.utf8
+        ).write(to: home.appendingPathComponent("status.json"))
         let r = try weaver("vars", "keys", "--now", "2026-01-24T09:30:00Z", "--tz", "UTC", "--locale", "en_US")
         #expect(r.status == 0)
-        #expect(r.stdoutText == """
-            __noise_layers_on\t1
-            __noise_playing\ttrue
-            __noise_preset\tRain
-            __noise_state\tplaying
-            __noise_volume\t55
-            __now\t2026-01-24T09:30:00.000Z
-            __now_unix\t1769247000
-            __second\t00
-            __time\t09:30
-            __time_12h\t9:30 AM
-            __time_24h\t09:30
-            __time_seconds\t09:30:00
-            __today\t2026-01-24
-            __weekday\tSat
+        #expect(
+            r.stdoutText == """
+                __noise_layers_on\t1
+                __noise_playing\ttrue
+                __noise_preset\tRain
+                __noise_state\tplaying
+                __noise_volume\t55
+                __now\t2026-01-24T09:30:00.000Z
+                __now_unix\t1769247000
+                __second\t00
+                __time\t09:30
+                __time_12h\t9:30 AM
+                __time_24h\t09:30
+                __time_seconds\t09:30:00
+                __today\t2026-01-24
+                __weekday\tSat
 
-            """)
+                """)
         let json = try weaver("vars", "keys", "--json", "--now", "2026-01-24T09:30:00Z")
         let object = try JSONSerialization.jsonObject(with: json.stdout) as? [String: String]
         #expect(object?["__noise_state"] == "playing")

@@ -1,8 +1,8 @@
 import DataSources
 import Foundation
 import SharedStore
-import Testing
 import TestSupport
+import Testing
 import WidgetActions
 import WidgetRender
 
@@ -14,17 +14,21 @@ import WidgetRender
         let todo = root.url.appendingPathComponent("todo.txt")
         try Data("(B) Post the letter +Home\nCall Sam @phone\n".utf8).write(to: todo)
         let service = RemindersService(root: root)
-        let now = Date(timeIntervalSince1970: 1_769_247_000)   // 2026-01-24T09:30:00Z
+        let now = Date(timeIntervalSince1970: 1_769_247_000)  // 2026-01-24T09:30:00Z
         _ = try service.add(todo.path, name: nil, now: now)
         _ = try service.refresh(now: now, timeZone: TimeZone(identifier: "UTC")!)
 
-        let row = WidgetRender.WidgetAction(id: "reminders.todo:2", kind: .completeReminder, title: "Complete Call Sam",
-                                            rect: Rect(x: 0, y: 0, width: 10, height: 10), reminderID: "todo:2")
+        let row = WidgetRender.WidgetAction(
+            id: "reminders.todo:2", kind: .completeReminder, title: "Complete Call Sam",
+            rect: Rect(x: 0, y: 0, width: 10, height: 10), reminderID: "todo:2")
         let action = try WidgetActions.WidgetAction(rendered: row)
         #expect(action == .completeReminder(id: "todo:2") && action.kind == .completeReminder)
-        let performer = WidgetActionPerformer(store: root, now: { now.addingTimeInterval(60) }, timeZone: TimeZone(identifier: "UTC")!)
+        let performer = WidgetActionPerformer(
+            store: root, now: { now.addingTimeInterval(60) }, timeZone: TimeZone(identifier: "UTC")!)
         #expect(try performer.perform(action, title: row.title).message == "Completed 'Call Sam' (line 2).")
-        #expect(try String(contentsOf: todo, encoding: .utf8) == "(B) Post the letter +Home\nx 2026-01-24 Call Sam @phone\n")
+        #expect(
+            try String(contentsOf: todo, encoding: .utf8) == "(B) Post the letter +Home\nx 2026-01-24 Call Sam @phone\n"
+        )
         // Pressed again: refused with the reason, the file as it is.
         #expect(throws: WidgetActionError.self) { try performer.perform(action) }
         // A row that names no reminder is refused before anything is read.
@@ -32,13 +36,16 @@ import WidgetRender
         bare.reminderID = nil
         #expect(throws: WidgetActionError.self) { try WidgetActions.WidgetAction(rendered: bare) }
         // Three hours later the snapshot is stale: refused, nothing written.
-        let late = WidgetActionPerformer(store: root, now: { now.addingTimeInterval(3 * 3600) }, timeZone: TimeZone(identifier: "UTC")!)
+        let late = WidgetActionPerformer(
+            store: root, now: { now.addingTimeInterval(3 * 3600) }, timeZone: TimeZone(identifier: "UTC")!)
         do {
             _ = try late.perform(.completeReminder(id: "todo:1"))
             Issue.record("a stale snapshot was acted on")
         } catch let e as WidgetActionError {
             #expect(e.description.contains("out of date"))
         }
-        #expect(try String(contentsOf: todo, encoding: .utf8) == "(B) Post the letter +Home\nx 2026-01-24 Call Sam @phone\n")
+        #expect(
+            try String(contentsOf: todo, encoding: .utf8) == "(B) Post the letter +Home\nx 2026-01-24 Call Sam @phone\n"
+        )
     }
 }

@@ -1,15 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NoiseControl
 import SharedStore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Variables
 import WidgetActions
 import WidgetDesign
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Widget buttons against real parts: a real player on a private PulseAudio server, the real
 /// store files, login entries in a scratch config folder.
@@ -23,8 +24,10 @@ import WidgetDesign
         init() throws {
             server = try PulseServer()
             store = server.directory.appendingPathComponent("store")
-            let extra = server.environment.merging(["WIDGETWEAVER_HOME": store.path,
-                                                    "XDG_CONFIG_HOME": server.directory.appendingPathComponent("config").path]) { $1 }
+            let extra = server.environment.merging([
+                "WIDGETWEAVER_HOME": store.path,
+                "XDG_CONFIG_HOME": server.directory.appendingPathComponent("config").path,
+            ]) { $1 }
             env = extra
             performer = WidgetActionPerformer(
                 store: StoreRoot(url: store), storeDirectory: store.path,
@@ -37,7 +40,8 @@ import WidgetDesign
         func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }
 
         func lastMix() throws -> [String: Any] {
-            try JSONSerialization.jsonObject(with: Data(contentsOf: store.appendingPathComponent("last-mix.json"))) as! [String: Any]
+            try JSONSerialization.jsonObject(with: Data(contentsOf: store.appendingPathComponent("last-mix.json")))
+                as! [String: Any]
         }
 
         func layersEnabled(_ s: [String: Any]) -> [Bool] {
@@ -85,9 +89,12 @@ import WidgetDesign
         #expect(try rig.noise(["preset", "rain"]).status == 0)
         let pressed = ContinuousClock.now
         let started = try rig.performer.perform(.togglePlayPause)
-        print("WidgetActions: togglePlayPause with no player returned after \(pressed.duration(to: .now)) (player started)")
+        print(
+            "WidgetActions: togglePlayPause with no player returned after \(pressed.duration(to: .now)) (player started)"
+        )
         #expect(started.message.hasPrefix("Started Rain from the Last Mix"), "\(started)")
-        let s = try #require(rig.waitForStatus(8) { $0["state"] as? String == "playing" && $0["presetID"] as? String == "rain" })
+        let s = try #require(
+            rig.waitForStatus(8) { $0["state"] as? String == "playing" && $0["presetID"] as? String == "rain" })
         let pid = try #require(s["pid"] as? Int).asInt32
         #expect(started.message.contains("pid \(pid)"))
         // It is an ordinary player: the next press pauses it, stop ends it.
@@ -114,14 +121,18 @@ import WidgetDesign
         // Stop whatever started, even when an expectation below fails.
         defer { _ = try? rig.noise(["stop"]) }
         #expect(tapped.status == 0, "\(tapped.stderrText)")
-        let s = try #require(rig.waitForStatus(8) { $0["state"] as? String == "playing" }, "\(tapped.stdoutText) \(tapped.stderrText)")
+        let s = try #require(
+            rig.waitForStatus(8) { $0["state"] as? String == "playing" }, "\(tapped.stdoutText) \(tapped.stderrText)")
         let pid = try #require(s["pid"] as? Int).asInt32
-        #expect(tapped.stdoutText == "No Last Mix yet: started the default mix, Pink at master 70% (player pid \(pid)); it is the Last Mix now.\n",
-                "\(tapped.stdoutText)")
+        #expect(
+            tapped.stdoutText
+                == "No Last Mix yet: started the default mix, Pink at master 70% (player pid \(pid)); it is the Last Mix now.\n",
+            "\(tapped.stdoutText)")
         // The player plays what the widget showed: LastMix.defaultMix, one pink layer at 0.8.
         #expect(s["presetName"] as? String == "Pink" && s["masterVolume"] as? Double == 0.7, "\(s)")
         let layers = (s["layers"] as? [[String: Any]]) ?? []
-        #expect(layers.count == 1 && layers.first?["enabled"] as? Bool == true
+        #expect(
+            layers.count == 1 && layers.first?["enabled"] as? Bool == true
                 && layers.first?["volume"] as? Double == 0.8 && layers.first?["colour"] as? Double == 1, "\(layers)")
         #expect((try rig.lastMix()["mix"] as? [String: Any])?["name"] as? String == "Pink")
         let playing = try Products.run("weaver", ["render"] + widget + ["--format", "txt"], environment: rig.env)
@@ -142,7 +153,8 @@ import WidgetDesign
         let r = try rig.noise(["resume", "--detach"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stdoutText.contains("in the background"))
-        let s = try #require(rig.waitForStatus(8) { $0["state"] as? String == "playing" && $0["presetID"] as? String == "ocean" })
+        let s = try #require(
+            rig.waitForStatus(8) { $0["state"] as? String == "playing" && $0["presetID"] as? String == "ocean" })
         let pid = try #require(s["pid"] as? Int).asInt32
         #expect(Self.isAlive(pid))
         #expect(try rig.noise(["stop"]).status == 0)
@@ -159,7 +171,8 @@ import WidgetDesign
         #expect(on.message == "Layer 3 on in the Last Mix (no player is running).")
         var layers = (try rig.lastMix()["mix"] as? [String: Any])?["layers"] as? [[String: Any]] ?? []
         #expect(layers.count == 3 && layers[2]["enabled"] as? Bool == true)
-        #expect(try rig.performer.perform(.toggleLayer(3)).message == "Layer 3 off in the Last Mix (no player is running).")
+        #expect(
+            try rig.performer.perform(.toggleLayer(3)).message == "Layer 3 off in the Last Mix (no player is running).")
         layers = (try rig.lastMix()["mix"] as? [String: Any])?["layers"] as? [[String: Any]] ?? []
         #expect(layers[2]["enabled"] as? Bool == false)
         #expect(layers[0]["enabled"] as? Bool ?? true, "layer 1 untouched")
@@ -169,16 +182,20 @@ import WidgetDesign
         let dir = try Products.temporaryDirectory("actions")
         defer { try? FileManager.default.removeItem(at: dir) }
         let root = StoreRoot(url: dir)
-        let performer = WidgetActionPerformer(store: root, now: { Date(timeIntervalSince1970: 1_795_000_000) },
-                                              timeZone: TimeZone(identifier: "America/New_York")!)
-        let plusOne = WidgetAction(ActionSpec(title: "+1", kind: .incrementVariable, variableKey: "Coffee_Count", incrementAmount: 1))
+        let performer = WidgetActionPerformer(
+            store: root, now: { Date(timeIntervalSince1970: 1_795_000_000) },
+            timeZone: TimeZone(identifier: "America/New_York")!)
+        let plusOne = WidgetAction(
+            ActionSpec(title: "+1", kind: .incrementVariable, variableKey: "Coffee_Count", incrementAmount: 1))
         #expect(plusOne == .incrementVariable(key: "Coffee_Count", amount: 1))
         // A refusal names the button by the title it shows: its own, or a blank one's ("+1", "Done").
         let free = #expect(throws: WidgetActionError.self) { try performer.perform(plusOne) }
         #expect(free?.description.hasPrefix("the '+1' button needs Pro") == true, "\(String(describing: free))")
         let coffee = #expect(throws: WidgetActionError.self) { try performer.perform(plusOne, title: "Coffee") }
         #expect(coffee?.description.hasPrefix("the 'Coffee' button needs Pro") == true, "\(String(describing: coffee))")
-        let done = #expect(throws: WidgetActionError.self) { try performer.perform(.setVariableToNow(key: "done", format: .iso8601)) }
+        let done = #expect(throws: WidgetActionError.self) {
+            try performer.perform(.setVariableToNow(key: "done", format: .iso8601))
+        }
         #expect(done?.description.hasPrefix("the 'Done' button needs Pro") == true, "\(String(describing: done))")
         #expect(!FileManager.default.fileExists(atPath: root.variables.path), "nothing written without Pro")
 
@@ -186,34 +203,55 @@ import WidgetDesign
         var once = performer
         once.isPro = true
         #expect(try once.perform(plusOne, title: "Coffee").message == "coffee count is now 1 (+1).")
-        #expect(!ProEntitlement.isUnlocked(root).isUnlocked && !FileManager.default.fileExists(atPath: root.entitlement.path))
+        #expect(
+            !ProEntitlement.isUnlocked(root).isUnlocked
+                && !FileManager.default.fileExists(atPath: root.entitlement.path))
         #expect(try VariableStore(root: root).delete("coffee count"))
 
         try ProEntitlement.set(true, root: root)
         #expect(try performer.perform(plusOne).message == "coffee count is now 1 (+1).")
-        #expect(try performer.perform(.incrementVariable(key: "coffee count", amount: 0)).message == "coffee count is now 2 (+1).")
-        #expect(try performer.perform(.incrementVariable(key: "coffee count", amount: -5)).message == "coffee count is now -3 (-5).")
+        #expect(
+            try performer.perform(.incrementVariable(key: "coffee count", amount: 0)).message
+                == "coffee count is now 2 (+1).")
+        #expect(
+            try performer.perform(.incrementVariable(key: "coffee count", amount: -5)).message
+                == "coffee count is now -3 (-5).")
         #expect(throws: WidgetActionError.self) { try performer.perform(.incrementVariable(key: "x", amount: 100)) }
         // Text that is not a number is left alone (the seed would have reset it to 0).
         try VariableStore(root: root).set("mood", to: "sunny")
-        let nan = #expect(throws: WidgetActionError.self) { try performer.perform(.incrementVariable(key: "mood", amount: 1)) }
+        let nan = #expect(throws: WidgetActionError.self) {
+            try performer.perform(.incrementVariable(key: "mood", amount: 1))
+        }
         #expect(nan?.description.contains("not a number") == true)
         #expect(try VariableStore(root: root).load()["mood"] == "sunny")
 
-        #expect(try performer.perform(.setVariableToNow(key: "Last Done", format: .unixSeconds)).message == "last done set to 1795000000.")
-        #expect(try performer.perform(.setVariableToNow(key: "day", format: .dateOnly)).message == "day set to 2026-11-18.")
-        #expect(try performer.perform(.setVariableToNow(key: "time", format: .timeOnly)).message == "time set to 06:06.")
-        #expect(try performer.perform(.setVariableToNow(key: "at", format: .iso8601)).message == "at set to 2026-11-18T11:06:40.000Z.")
+        #expect(
+            try performer.perform(.setVariableToNow(key: "Last Done", format: .unixSeconds)).message
+                == "last done set to 1795000000.")
+        #expect(
+            try performer.perform(.setVariableToNow(key: "day", format: .dateOnly)).message == "day set to 2026-11-18.")
+        #expect(
+            try performer.perform(.setVariableToNow(key: "time", format: .timeOnly)).message == "time set to 06:06.")
+        #expect(
+            try performer.perform(.setVariableToNow(key: "at", format: .iso8601)).message
+                == "at set to 2026-11-18T11:06:40.000Z.")
         #expect(try VariableStore(root: root).load()["last done"] == "1795000000")
 
         // Reset to the design's value; the value is validated as `weaver vars set` validates it.
-        #expect(try performer.perform(.resetVariable(key: "Coffee Count", value: "0"), title: "Reset").message == "coffee count reset to 0.")
+        #expect(
+            try performer.perform(.resetVariable(key: "Coffee Count", value: "0"), title: "Reset").message
+                == "coffee count reset to 0.")
         #expect(try VariableStore(root: root).load()["coffee count"] == "0")
-        #expect(try performer.perform(.resetVariable(key: "coffee count", value: "12")).message == "coffee count reset to 12.")
+        #expect(
+            try performer.perform(.resetVariable(key: "coffee count", value: "12")).message
+                == "coffee count reset to 12.")
         #expect(throws: WidgetActionError.self) { try performer.perform(.resetVariable(key: "", value: "1")) }
 
-        #expect(WidgetActionKind.allCases.map(\.rawValue) == ["incrementVariable", "setVariableToNow", "togglePlayPause", "stop",
-                                                               "toggleLayer", "toggleResumeOnLaunch", "resetVariable", "openURL", "completeReminder"])
+        #expect(
+            WidgetActionKind.allCases.map(\.rawValue) == [
+                "incrementVariable", "setVariableToNow", "togglePlayPause", "stop",
+                "toggleLayer", "toggleResumeOnLaunch", "resetVariable", "openURL", "completeReminder",
+            ])
         #expect(try WidgetAction(kind: .toggleLayer, layer: 2) == .toggleLayer(2))
         #expect(throws: WidgetActionError.self) { try WidgetAction(kind: .toggleLayer, layer: 0) }
     }
@@ -251,7 +289,8 @@ import WidgetDesign
         #expect(try rig.performer.perform(.toggleResumeOnLaunch).message == "Resume at login is off.")
         #expect(!FileManager.default.fileExists(atPath: unit.path))
         let config = rig.server.directory.appendingPathComponent("config")
-        let left = FileManager.default.enumerator(atPath: config.path)?.compactMap { $0 as? String }
+        let left =
+            FileManager.default.enumerator(atPath: config.path)?.compactMap { $0 as? String }
             .filter { $0.hasSuffix(".desktop") || $0.hasSuffix(".service") } ?? []
         #expect(left.isEmpty, "\(left)")
     }
@@ -264,12 +303,17 @@ import WidgetDesign
         let opened = Mutex<[String]>([])
         var performer = WidgetActionPerformer(store: StoreRoot(url: dir))
         performer.openLink = { link in opened.withLock { $0.append(link) } }
-        for bad in ["file:///etc/passwd", "javascript:alert(1)", "sh -c reboot", "", "HTTPS://", "data:,x", "weaver:--help"] {
+        for bad in [
+            "file:///etc/passwd", "javascript:alert(1)", "sh -c reboot", "", "HTTPS://", "data:,x", "weaver:--help",
+        ] {
             let e = #expect(throws: WidgetActionError.self) { try performer.perform(.openURL(bad), title: "Go") }
-            #expect(e?.description.hasPrefix("the 'Go' button's link was not opened: ") == true, "\(bad): \(String(describing: e))")
+            #expect(
+                e?.description.hasPrefix("the 'Go' button's link was not opened: ") == true,
+                "\(bad): \(String(describing: e))")
         }
         #expect(opened.withLock { $0 }.isEmpty)
-        #expect(try performer.perform(.openURL("https://example.com/x?y=1")).message == "Opened https://example.com/x?y=1.")
+        #expect(
+            try performer.perform(.openURL("https://example.com/x?y=1")).message == "Opened https://example.com/x?y=1.")
         #expect(try performer.perform(.openURL("weaver:editor/ABC")).message == "Opened weaver:editor/ABC.")
         #expect(opened.withLock { $0 } == ["https://example.com/x?y=1", "weaver:editor/ABC"])
         // Without xdg-open on PATH the press says what to install.
@@ -282,7 +326,9 @@ import WidgetDesign
         try Data("#!/bin/sh\nexit 3\n".utf8).write(to: failing)
         chmod(failing.path, 0o755)
         let refused = #expect(throws: WidgetActionError.self) { try bare.perform(.openURL("weaver:editor/ABC")) }
-        #expect(refused?.description == "xdg-open could not open weaver:editor/ABC (exit status 3)", "\(String(describing: refused))")
+        #expect(
+            refused?.description == "xdg-open could not open weaver:editor/ABC (exit status 3)",
+            "\(String(describing: refused))")
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+
 @testable import WidgetDesign
 
 /// Files shaped exactly as the seed iOS app writes them (hodlsimulator/WidgetWeaver, schema 8):
@@ -13,36 +14,53 @@ enum AppFixtures {
     static func n(_ d: Double) -> JSONValue { .number(d) }
     static func s(_ t: String) -> JSONValue { .string(t) }
 
-    static func style(accent: String = "blue", background: String = "subtleMaterial", weatherScale: Double = 1) -> JSONValue {
-        .object(["padding": n(16), "cornerRadius": n(20), "background": s(background), "backgroundOverlay": s("plain"),
-                 "backgroundOverlayOpacity": n(0), "backgroundGlowEnabled": .bool(false), "accent": s(accent),
-                 "nameTextStyle": s("caption"), "primaryTextStyle": s("title3"), "secondaryTextStyle": s("caption2"),
-                 "symbolSize": n(34), "weatherScale": n(weatherScale)])
+    static func style(accent: String = "blue", background: String = "subtleMaterial", weatherScale: Double = 1)
+        -> JSONValue
+    {
+        .object([
+            "padding": n(16), "cornerRadius": n(20), "background": s(background), "backgroundOverlay": s("plain"),
+            "backgroundOverlayOpacity": n(0), "backgroundGlowEnabled": .bool(false), "accent": s(accent),
+            "nameTextStyle": s("caption"), "primaryTextStyle": s("title3"), "secondaryTextStyle": s("caption2"),
+            "symbolSize": n(34), "weatherScale": n(weatherScale),
+        ])
     }
 
     static func layout(_ template: String, alignment: String = "leading") -> JSONValue {
-        .object(["template": s(template), "posterOverlayMode": s("caption"), "showsAccentBar": .bool(true), "axis": s("vertical"),
-                 "alignment": s(alignment), "spacing": n(8), "primaryLineLimitSmall": n(1), "primaryLineLimit": n(2),
-                 "secondaryLineLimitSmall": n(1), "secondaryLineLimit": n(2)])
+        .object([
+            "template": s(template), "posterOverlayMode": s("caption"), "showsAccentBar": .bool(true),
+            "axis": s("vertical"),
+            "alignment": s(alignment), "spacing": n(8), "primaryLineLimitSmall": n(1), "primaryLineLimit": n(2),
+            "secondaryLineLimitSmall": n(1), "secondaryLineLimit": n(2),
+        ])
     }
 
-    static let symbol: JSONValue = .object(["name": s("sparkles"), "size": n(18), "weight": s("semibold"),
-                                            "renderingMode": s("hierarchical"), "tint": s("accent"), "placement": s("beforeName")])
+    static let symbol: JSONValue = .object([
+        "name": s("sparkles"), "size": n(18), "weight": s("semibold"),
+        "renderingMode": s("hierarchical"), "tint": s("accent"), "placement": s("beforeName"),
+    ])
 
     /// `straighten` and `turns`: the app's per-size `straightenDegrees` and `rotationQuarterTurns`
     /// (issue 28.8), written only when given, as older versions of the app did not write them.
-    static func variant(_ file: String, x: Double, y: Double, w: Double, h: Double, px: Int, py: Int,
-                        straighten: Double? = nil, turns: Int? = nil) -> JSONValue {
-        var o: [String: JSONValue] = ["renderFileName": s(file),
-                                      "cropRect": .object(["x": n(x), "y": n(y), "width": n(w), "height": n(h)]),
-                                      "pixelSize": .object(["width": n(Double(px)), "height": n(Double(py))])]
+    static func variant(
+        _ file: String, x: Double, y: Double, w: Double, h: Double, px: Int, py: Int,
+        straighten: Double? = nil, turns: Int? = nil
+    ) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "renderFileName": s(file),
+            "cropRect": .object(["x": n(x), "y": n(y), "width": n(w), "height": n(h)]),
+            "pixelSize": .object(["width": n(Double(px)), "height": n(Double(py))]),
+        ]
         if let straighten { o["straightenDegrees"] = n(straighten) }
         if let turns { o["rotationQuarterTurns"] = n(Double(turns)) }
         return .object(o)
     }
 
-    static func image(_ file: String, mode: String = "fill", filter: (String, Double)? = nil, smart: JSONValue? = nil) -> JSONValue {
-        var o: [String: JSONValue] = ["fileName": s(file), "contentMode": s(mode), "height": n(120), "cornerRadius": n(16), "crop": s(mode)]
+    static func image(_ file: String, mode: String = "fill", filter: (String, Double)? = nil, smart: JSONValue? = nil)
+        -> JSONValue
+    {
+        var o: [String: JSONValue] = [
+            "fileName": s(file), "contentMode": s(mode), "height": n(120), "cornerRadius": n(16), "crop": s(mode),
+        ]
         if let filter { o["filter"] = .object(["token": s(filter.0), "intensity": n(filter.1)]) }
         if let smart { o["smartPhoto"] = smart }
         return .object(o)
@@ -51,8 +69,11 @@ enum AppFixtures {
     static func smartPhoto(prefix: String, manifest: String? = nil) -> JSONValue {
         var o: [String: JSONValue] = [
             "masterFileName": s("\(prefix)-master.jpg"),
-            "small": variant("\(prefix)-small.jpg", x: 0.1234567890123, y: 0.05, w: 0.61, h: 0.61, px: 340, py: 340, straighten: -3.25, turns: 1),
-            "medium": variant("\(prefix)-medium.jpg", x: 0, y: 0.21875, w: 1, h: 0.4703125, px: 728, py: 340, straighten: 0, turns: 0),
+            "small": variant(
+                "\(prefix)-small.jpg", x: 0.1234567890123, y: 0.05, w: 0.61, h: 0.61, px: 340, py: 340,
+                straighten: -3.25, turns: 1),
+            "medium": variant(
+                "\(prefix)-medium.jpg", x: 0, y: 0.21875, w: 1, h: 0.4703125, px: 728, py: 340, straighten: 0, turns: 0),
             "large": variant("\(prefix)-large.jpg", x: 0.0625, y: 0, w: 0.875, h: 0.9166666666666666, px: 728, py: 764),
             "algorithmVersion": n(3), "preparedAt": s("2026-01-30T08:15:42Z"),
         ]
@@ -60,11 +81,15 @@ enum AppFixtures {
         return .object(o)
     }
 
-    static func spec(_ name: String, id: String = UUID().uuidString, template: String, primary: String = "Hello",
-                     secondary: String? = "Saved spec → widget", updated: String = "2026-01-31T21:04:05Z",
-                     image: JSONValue? = nil, style: JSONValue = style(), extra: [String: JSONValue] = [:]) -> JSONValue {
-        var o: [String: JSONValue] = ["version": n(8), "id": s(id), "name": s(name), "primaryText": s(primary),
-                                      "updatedAt": s(updated), "symbol": symbol, "layout": layout(template), "style": style]
+    static func spec(
+        _ name: String, id: String = UUID().uuidString, template: String, primary: String = "Hello",
+        secondary: String? = "Saved spec → widget", updated: String = "2026-01-31T21:04:05Z",
+        image: JSONValue? = nil, style: JSONValue = style(), extra: [String: JSONValue] = [:]
+    ) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "version": n(8), "id": s(id), "name": s(name), "primaryText": s(primary),
+            "updatedAt": s(updated), "symbol": symbol, "layout": layout(template), "style": style,
+        ]
         if let secondary { o["secondaryText"] = s(secondary) }
         if let image { o["image"] = image }
         for (k, v) in extra { o[k] = v }
@@ -77,7 +102,9 @@ enum AppFixtures {
         var d = Data([0xFF, 0xD8, 0xFF, 0xE0])
         d.reserveCapacity(size)
         while d.count < size {
-            rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17
+            rng ^= rng << 13
+            rng ^= rng >> 7
+            rng ^= rng << 17
             d.append(UInt8(truncatingIfNeeded: rng))
         }
         return d
@@ -106,39 +133,71 @@ enum AppFixtures {
             "sp2-large.jpg": jpeg(kb(30), seed: 9),
             "variant-large.png": png(kb(40), seed: 10),
         ]
-        let reminders: JSONValue = .object(["mode": s("today"), "presentation": s("dense"), "hideCompleted": .bool(true),
-                                            "selectedListIDs": .array([s("A1B2")]), "showsDueTimes": .bool(true)])
-        let matched: JSONValue = .object([
-            "small": .object(["primaryText": s("Small"), "layout": layout("poster"),
-                              "image": image("sp2-master.jpg", smart: smartPhoto(prefix: "sp2"))]),
-            "large": .object(["primaryText": s("Large"), "secondaryText": s("More room"), "symbol": symbol,
-                              "layout": layout("classic", alignment: "centre"), "image": image("variant-large.png", mode: "fit")]),
+        let reminders: JSONValue = .object([
+            "mode": s("today"), "presentation": s("dense"), "hideCompleted": .bool(true),
+            "selectedListIDs": .array([s("A1B2")]), "showsDueTimes": .bool(true),
         ])
-        let action: [String: JSONValue] = ["actionBar": .object(["style": s("subtle"), "actions": .array([
-            .object(["id": s(UUID().uuidString), "title": s("+1"), "systemImage": s("plus.circle.fill"), "kind": s("incrementVariable"),
-                     "variableKey": s("coffees"), "incrementAmount": n(1), "nowFormat": s("iso8601")]),
-            .object(["id": s(UUID().uuidString), "title": s("Done"), "kind": s("setVariableToNow"),
-                     "variableKey": s("last walk"), "incrementAmount": n(1), "nowFormat": s("timeOnly")]),
-        ])])]
+        let matched: JSONValue = .object([
+            "small": .object([
+                "primaryText": s("Small"), "layout": layout("poster"),
+                "image": image("sp2-master.jpg", smart: smartPhoto(prefix: "sp2")),
+            ]),
+            "large": .object([
+                "primaryText": s("Large"), "secondaryText": s("More room"), "symbol": symbol,
+                "layout": layout("classic", alignment: "centre"), "image": image("variant-large.png", mode: "fit"),
+            ]),
+        ])
+        let action: [String: JSONValue] = [
+            "actionBar": .object([
+                "style": s("subtle"),
+                "actions": .array([
+                    .object([
+                        "id": s(UUID().uuidString), "title": s("+1"), "systemImage": s("plus.circle.fill"),
+                        "kind": s("incrementVariable"),
+                        "variableKey": s("coffees"), "incrementAmount": n(1), "nowFormat": s("iso8601"),
+                    ]),
+                    .object([
+                        "id": s(UUID().uuidString), "title": s("Done"), "kind": s("setVariableToNow"),
+                        "variableKey": s("last walk"), "incrementAmount": n(1), "nowFormat": s("timeOnly"),
+                    ]),
+                ]),
+            ])
+        ]
         let specs: [JSONValue] = [
-            spec("Rain Glass", template: "weather", primary: "", secondary: "{{__weather_nowcast|}}",
-                 style: style(accent: "teal", weatherScale: 1.25)),
-            spec("Small Weather", template: "weather", primary: "", secondary: nil, style: style(accent: "indigo", background: "midnight", weatherScale: 0.6)),
-            spec("Ocean Clock", template: "clockIcon", primary: "", secondary: nil, style: style(accent: "orange", background: "midnight"),
-                 extra: ["clockConfig": .object(["theme": s("ocean"), "face": s("icon"), "iconDialColourToken": s("mint"),
-                                                 "iconSecondHandColourToken": s("mint")])]),
-            spec("Ember Ceramic", template: "clockIcon", primary: "", secondary: nil,
-                 extra: ["clockConfig": .object(["theme": s("ember"), "face": s("ceramic")])]),
-            spec("Beach", template: "poster", primary: "Weekend", secondary: "{{__time}}",
-                 image: image("poster-base.jpg", filter: ("noir", 0.75), smart: smartPhoto(prefix: "sp1", manifest: "smart-shuffle-6F1C.json")),
-                 extra: ["matchedSet": matched]),
+            spec(
+                "Rain Glass", template: "weather", primary: "", secondary: "{{__weather_nowcast|}}",
+                style: style(accent: "teal", weatherScale: 1.25)),
+            spec(
+                "Small Weather", template: "weather", primary: "", secondary: nil,
+                style: style(accent: "indigo", background: "midnight", weatherScale: 0.6)),
+            spec(
+                "Ocean Clock", template: "clockIcon", primary: "", secondary: nil,
+                style: style(accent: "orange", background: "midnight"),
+                extra: [
+                    "clockConfig": .object([
+                        "theme": s("ocean"), "face": s("icon"), "iconDialColourToken": s("mint"),
+                        "iconSecondHandColourToken": s("mint"),
+                    ])
+                ]),
+            spec(
+                "Ember Ceramic", template: "clockIcon", primary: "", secondary: nil,
+                extra: ["clockConfig": .object(["theme": s("ember"), "face": s("ceramic")])]),
+            spec(
+                "Beach", template: "poster", primary: "Weekend", secondary: "{{__time}}",
+                image: image(
+                    "poster-base.jpg", filter: ("noir", 0.75),
+                    smart: smartPhoto(prefix: "sp1", manifest: "smart-shuffle-6F1C.json")),
+                extra: ["matchedSet": matched]),
             spec("Counters", template: "classic", primary: "{{coffees|0}} coffees", extra: action),
             spec("Today", template: "reminders", primary: "", secondary: nil, extra: ["remindersConfig": reminders]),
         ]
         let payload: JSONValue = .object([
             "magic": s(DesignExchange.magic), "formatVersion": n(1), "createdAt": s("2026-02-01T10:00:00Z"),
             "specs": .array(specs),
-            "images": .array(images.keys.sorted().map { .object(["originalFileName": s($0), "data": s(images[$0]!.base64EncodedString())]) }),
+            "images": .array(
+                images.keys.sorted().map {
+                    .object(["originalFileName": s($0), "data": s(images[$0]!.base64EncodedString())])
+                }),
         ])
         return (appBytes(payload), images)
     }

@@ -2,6 +2,7 @@ import Foundation
 import SharedStore
 import TestSupport
 import Testing
+
 @testable import WidgetDesign
 
 /// Runs the built `weaver` the way a user would, non-interactively (stdin is a pipe).
@@ -11,19 +12,25 @@ import Testing
     }
 
     @Test func concurrentEditsFromSeveralProcessesLoseNothing() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         try store.unlockPro()
         let seed = makeSpec("Shared")
         try store.library().add([seed])
         // Started with posix_spawn (TestSupport.ChildProcess), never Foundation's Process.
         var processes: [ChildProcess] = []
         for i in 0..<8 {
-            let args = i % 2 == 0 ? ["designs", "new", "--name", "Made \(i)"]
-                                  : ["designs", "set", seed.id.uuidString, "primaryText=edit \(i)", "accent=pink"]
-            processes.append(try ChildProcess(Products.url("weaver").path, args, environment: ["WIDGETWEAVER_HOME": store.url.path]))
+            let args =
+                i % 2 == 0
+                ? ["designs", "new", "--name", "Made \(i)"]
+                : ["designs", "set", seed.id.uuidString, "primaryText=edit \(i)", "accent=pink"]
+            processes.append(
+                try ChildProcess(Products.url("weaver").path, args, environment: ["WIDGETWEAVER_HOME": store.url.path]))
         }
         let statuses = processes.map { $0.wait() }
-        #expect(statuses.allSatisfy { $0 == 0 }, "\(statuses) \(processes.map { String(decoding: $0.stderr, as: UTF8.self) })")
+        #expect(
+            statuses.allSatisfy { $0 == 0 },
+            "\(statuses) \(processes.map { String(decoding: $0.stderr, as: UTF8.self) })")
         let lib = store.library()
         let rows = try lib.summaries()
         #expect(rows.count == 5)
@@ -36,16 +43,21 @@ import Testing
         let edited = try lib.load(seed.id)
         #expect(edited.primaryText.hasPrefix("edit "))
         #expect(edited.style.accent == .pink)
-        #expect(files(in: store.root.designs).allSatisfy { $0.hasSuffix(".json") })   // no stray temp files
+        #expect(files(in: store.root.designs).allSatisfy { $0.hasSuffix(".json") })  // no stray temp files
     }
 
     @Test func importFollowsFlagsAndPrintsTheSummary() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let file = store.url.appendingPathComponent("three.wwdesign")
-        try packageJSON(specs: [specJSON("Old", updated: "2025-01-01T00:00:00Z", image: "a.png"),
-                                specJSON("Newest", updated: "2025-06-01T00:00:00Z"),
-                                specJSON("Middle", updated: "2025-03-01T00:00:00Z")],
-                        images: [imageJSON("a.png", pngBytes())]).write(to: file)
+        try packageJSON(
+            specs: [
+                specJSON("Old", updated: "2025-01-01T00:00:00Z", image: "a.png"),
+                specJSON("Newest", updated: "2025-06-01T00:00:00Z"),
+                specJSON("Middle", updated: "2025-03-01T00:00:00Z"),
+            ],
+            images: [imageJSON("a.png", pngBytes())]
+        ).write(to: file)
         try store.library().add([makeSpec("Existing")])
 
         let dry = try weaver(store, ["import", file.path, "--dry-run"])
@@ -64,11 +76,12 @@ import Testing
         #expect(def.status == 0, "\(def.stderrText)")
         #expect(def.stdoutText.contains("Imported 2 designs. Skipped 1 (not selected)."))
         #expect(Set(try store.library().summaries().map(\.name)) == ["Existing", "Newest", "Middle"])
-        #expect(files(in: store.root.images).isEmpty)   // "Old" (the one with the image) was not selected
+        #expect(files(in: store.root.images).isEmpty)  // "Old" (the one with the image) was not selected
     }
 
     @Test func exportFailureLeavesNoFile() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         try store.library().add([makeSpec("A")])
         let out = store.url.appendingPathComponent("out.wwdesign")
         let bad = try weaver(store, ["export", "no-such-design", "-o", out.path])
@@ -81,9 +94,11 @@ import Testing
     }
 
     @Test func validateListsFindingsWithPathsAndFailsOnThem() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let file = store.url.appendingPathComponent("spec.json")
-        try json(#"{"name":"V","primaryText":"x","style":{"accent":"chartreuse"},"layout":{"spacing":100}}"#).write(to: file)
+        try json(#"{"name":"V","primaryText":"x","style":{"accent":"chartreuse"},"layout":{"spacing":100}}"#).write(
+            to: file)
         let r = try weaver(store, ["designs", "validate", file.path])
         #expect(r.status == 1)
         #expect(r.stdoutText.contains("style.accent"))
@@ -94,7 +109,8 @@ import Testing
     }
 
     @Test func setRefusesOutOfRangeWithTheRangeAndChangesNothing() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let s = makeSpec("S")
         try store.library().add([s])
         let r = try weaver(store, ["designs", "set", "S", "accent=pink", "symbol.size=200"])
@@ -104,7 +120,8 @@ import Testing
         // Issue 16.17: the value is quoted as typed, and a number out of range is not called "not a number".
         let padding = try weaver(store, ["designs", "set", "S", "padding=40"])
         #expect(padding.status != 0)
-        #expect(padding.stderrText.contains("style.padding: '40' is out of range; allowed: 0…32"), "\(padding.stderrText)")
+        #expect(
+            padding.stderrText.contains("style.padding: '40' is out of range; allowed: 0…32"), "\(padding.stderrText)")
         #expect(!padding.stderrText.contains("not a number"))
         let word = try weaver(store, ["designs", "set", "S", "padding=wide"])
         #expect(word.stderrText.contains("'wide' is not a number; allowed: a number in 0…32"), "\(word.stderrText)")
@@ -114,15 +131,20 @@ import Testing
     /// `image=PATH` copies the picture into the store (designs name bare files in images/), keeps
     /// a different picture of the same name, and refuses what is not an image, copying nothing.
     @Test func imageGivenByPathIsCopiedIntoTheStore() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let s = makeSpec("S")
         try store.library().add([s])
         let outside = try Products.temporaryDirectory("ww-pictures")
         defer { try? FileManager.default.removeItem(at: outside) }
         // A 1×1 PNG (IHDR, one IDAT, IEND; CRCs included) and the same with another colour.
-        let red: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1,
-                            8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xDE, 0, 0, 0, 0x0C, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0xF8, 0xCF,
-                            0xC0, 0, 0, 0x03, 0x01, 0x01, 0, 0xC9, 0xFE, 0x92, 0xEF, 0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+        let red: [UInt8] = [
+            0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0,
+            1,
+            8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xDE, 0, 0, 0, 0x0C, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0xF8, 0xCF,
+            0xC0, 0, 0, 0x03, 0x01, 0x01, 0, 0xC9, 0xFE, 0x92, 0xEF, 0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42,
+            0x60, 0x82,
+        ]
         let picture = outside.appendingPathComponent("My photo!.png")
         try Data(red).write(to: picture)
         let r = try weaver(store, ["designs", "set", "S", "image=\(picture.path)"])
@@ -134,8 +156,9 @@ import Testing
 
         // Another picture with the same name does not replace the first.
         let other = outside.appendingPathComponent("sub/My photo!.png")
-        try FileManager.default.createDirectory(at: other.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let longer = Data(red + [0])   // different bytes, still a PNG (a byte after IEND)
+        try FileManager.default.createDirectory(
+            at: other.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let longer = Data(red + [0])  // different bytes, still a PNG (a byte after IEND)
         try longer.write(to: other)
         let second = try weaver(store, ["designs", "set", "S", "image=\(other.path)"])
         #expect(second.status == 0, "\(second.stderrText)")
@@ -144,13 +167,19 @@ import Testing
 
         // A name taken by a file that cannot be read (here a dangling link) is kept, not replaced.
         let third = outside.appendingPathComponent("third/Kept.png")
-        try FileManager.default.createDirectory(at: third.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: third.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(red).write(to: third)
-        try FileManager.default.createSymbolicLink(atPath: store.root.images.appendingPathComponent("Kept.png").path, withDestinationPath: "/nonexistent/x.png")
-        let kept = try weaver(store, ["designs", "set", "S", "Image=\(third.path)"])   // keys in any case, as the editor reads them
+        try FileManager.default.createSymbolicLink(
+            atPath: store.root.images.appendingPathComponent("Kept.png").path, withDestinationPath: "/nonexistent/x.png"
+        )
+        // keys in any case, as the editor reads them
+        let kept = try weaver(store, ["designs", "set", "S", "Image=\(third.path)"])
         #expect(kept.status == 0, "\(kept.stderrText)")
         #expect(try store.library().load(s.id).image?.fileName == "Kept-2.png")
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: store.root.images.appendingPathComponent("Kept.png").path) == "/nonexistent/x.png")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(
+                atPath: store.root.images.appendingPathComponent("Kept.png").path) == "/nonexistent/x.png")
 
         // A FIFO is refused at once (opening it would wait for a writer forever).
         let fifo = outside.appendingPathComponent("pipe.png")
@@ -172,7 +201,8 @@ import Testing
     /// A stored design's finding (a value out of range, corrected on load) is printed once per
     /// command, though the command lists the designs and then loads the one it draws.
     @Test func aStoredDesignsFindingIsPrintedOnce() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let s = makeSpec("S")
         try store.library().add([s])
         let file = store.root.designs.appendingPathComponent("\(s.id.uuidString).json")
@@ -184,14 +214,17 @@ import Testing
         try JSONSerialization.data(withJSONObject: edited).write(to: file)
         let r = try weaver(store, ["render", "S", "--format", "txt"])
         #expect(r.status == 0, "\(r.stderrText)")
-        let findings = r.stderrText.components(separatedBy: "\n").filter { $0.contains("style.padding: 99 is outside 0…32") }
+        let findings = r.stderrText.components(separatedBy: "\n").filter {
+            $0.contains("style.padding: 99 is outside 0…32")
+        }
         #expect(findings.count == 1, "\(r.stderrText)")
     }
 
     // MARK: Issue 16
 
     @Test func exportRefusesAMissingFolderAndCreatesNothing() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         try store.library().add([makeSpec("A"), makeSpec("B")])
         let missing = store.url.appendingPathComponent("no-such-folder")
         let r = try weaver(store, ["export", "--all", "-o", missing.appendingPathComponent("x.wwdesign").path])
@@ -204,7 +237,8 @@ import Testing
     }
 
     @Test func importRefusesJSONThatIsNotADesign() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let mix = store.url.appendingPathComponent("sleep.json")
         try json(#"{"name":"Sleep","masterVolume":0.7,"layers":[{"enabled":true,"volume":0.8}]}"#).write(to: mix)
         let r = try weaver(store, ["import", mix.path, "--all"])
@@ -218,7 +252,8 @@ import Testing
     }
 
     @Test func badSelectionsAreRefusedWithTheAcceptedForms() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         try store.unlockPro()
         let file = store.url.appendingPathComponent("two.wwdesign")
         try packageJSON(specs: [specJSON("One"), specJSON("Two")]).write(to: file)
@@ -233,46 +268,60 @@ import Testing
     }
 
     @Test func importReadsStandardInputAndStampsTheImportTime() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         try store.unlockPro()
         let package = packageJSON(specs: [specJSON("Piped", updated: "2020-01-01T00:00:00Z")])
         let before = Date()
-        let r = try Products.run("weaver", ["import", "-", "--all"], stdin: package, environment: ["WIDGETWEAVER_HOME": store.url.path])
+        let r = try Products.run(
+            "weaver", ["import", "-", "--all"], stdin: package, environment: ["WIDGETWEAVER_HOME": store.url.path])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stdoutText.contains("Import Review: standard input"))
         let row = try #require(try store.library().summaries().first)
         #expect(row.name == "Piped")
-        #expect(row.updatedAt >= WidgetSpec.wholeSeconds(before))   // stamped like the seed app does
-        let kept = try Products.run("weaver", ["import", "-", "--all", "--keep-dates"], stdin: package, environment: ["WIDGETWEAVER_HOME": store.url.path])
+        #expect(row.updatedAt >= WidgetSpec.wholeSeconds(before))  // stamped like the seed app does
+        let kept = try Products.run(
+            "weaver", ["import", "-", "--all", "--keep-dates"], stdin: package,
+            environment: ["WIDGETWEAVER_HOME": store.url.path])
         #expect(kept.status == 0)
         #expect(try store.library().summaries().contains { ISODate.format($0.updatedAt) == "2020-01-01T00:00:00Z" })
         // Bounded: more than the package limit is refused without being read whole.
-        let empty = try Products.run("weaver", ["import", "-"], stdin: Data(), environment: ["WIDGETWEAVER_HOME": store.url.path])
+        let empty = try Products.run(
+            "weaver", ["import", "-"], stdin: Data(), environment: ["WIDGETWEAVER_HOME": store.url.path])
         #expect(empty.status != 0 && empty.stderrText.contains("standard input: empty"))
     }
 
     @Test func exportEmbedsImagesByDefaultAndNamesThoseLeftOut() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         try FileSystem.atomicWrite(pngBytes(3), to: store.root.images.appendingPathComponent("cat.png"))
         var spec = makeSpec("Cat", template: .poster, image: "cat.png")
-        spec.image?.smartPhoto = SmartPhotoSpec(masterFileName: "cat-master.png",
-                                                small: SmartPhotoVariant(renderFileName: "cat-small.png", cropRect: .full, pixelSize: PixelSize(width: 10, height: 10)),
-                                                preparedAt: fixedNow)
+        spec.image?.smartPhoto = SmartPhotoSpec(
+            masterFileName: "cat-master.png",
+            small: SmartPhotoVariant(
+                renderFileName: "cat-small.png", cropRect: .full, pixelSize: PixelSize(width: 10, height: 10)),
+            preparedAt: fixedNow)
         try FileSystem.atomicWrite(pngBytes(4), to: store.root.images.appendingPathComponent("cat-master.png"))
         try store.library().add([spec])
         let out = store.url.appendingPathComponent("cat.wwdesign")
         let r = try weaver(store, ["export", "Cat", "-o", out.path])
         #expect(r.status == 0)
-        #expect(r.stdoutText.contains("Exported 1 design with 2 images (1 referenced image left out) to"), "\(r.stdoutText)")
+        #expect(
+            r.stdoutText.contains("Exported 1 design with 2 images (1 referenced image left out) to"), "\(r.stdoutText)"
+        )
         #expect(r.stderrText.contains("image 'cat-small.png' left out: not in"), "\(r.stderrText)")
         let p = try DesignExchange.parse(try Data(contentsOf: out), fileName: "cat", now: fixedNow)
         #expect(p.images.keys.sorted() == ["cat-master.png", "cat.png"])
         let bare = try weaver(store, ["export", "Cat", "--no-embed-images", "-o", out.path])
-        #expect(bare.stderrText.contains("3 referenced images left out (--no-embed-images): cat-master.png, cat-small.png, cat.png"), "\(bare.stderrText)")
+        #expect(
+            bare.stderrText.contains(
+                "3 referenced images left out (--no-embed-images): cat-master.png, cat-small.png, cat.png"),
+            "\(bare.stderrText)")
     }
 
     @Test func deletingTheDefaultSaysSoAndRestoreDoesNotMakeItDefault() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let s = makeSpec("Main")
         try store.library().add([s, makeSpec("Other")])
         #expect(try weaver(store, ["designs", "default", "Main"]).status == 0)
@@ -292,7 +341,8 @@ import Testing
     }
 
     @Test func defaultClearAndTrashEmpty() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let a = makeSpec("A"), b = makeSpec("B")
         try store.library().add([a, b])
         try store.library().setDefault(a.id)
@@ -309,13 +359,16 @@ import Testing
     }
 
     @Test func shortPrefixAndCatalogueStarterMessages() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let s = makeSpec("Only")
         try store.library().add([s])
         let prefix = String(s.id.uuidString.prefix(3))
         let show = try weaver(store, ["designs", "show", prefix])
         #expect(show.status != 0)
-        #expect(show.stderrText.contains("'\(prefix)' is too short for an ID prefix: give at least 4 characters"), "\(show.stderrText)")
+        #expect(
+            show.stderrText.contains("'\(prefix)' is too short for an ID prefix: give at least 4 characters"),
+            "\(show.stderrText)")
         #expect(show.stderrText.contains("1 design's ID starts with it (Only"))
         let steps = try weaver(store, ["designs", "set", "Only", "template=steps"])
         #expect(steps.status != 0)
@@ -327,7 +380,8 @@ import Testing
     /// Issue 28.4: an unknown symbol name and buttons that show only with Pro were accepted
     /// without a word; the warning came only at render or tap. `set` says it (and still saves).
     @Test func setWarnsAboutUnknownSymbolsAndProOnlyButtonsAndStillSaves() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let s = makeSpec("S")
         try store.library().add([s])
         let symbol = try weaver(store, ["designs", "set", "S", "symbol=sparklez"])
@@ -352,7 +406,8 @@ import Testing
     /// widget to "no default design". The first design becomes the default, as on iOS, and
     /// messages about having none name the command that sets one.
     @Test func theFirstDesignBecomesTheDefault() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let first = try weaver(store, ["designs", "new", "--name", "First"])
         #expect(first.status == 0, "\(first.stderrText)")
         #expect(first.stdoutText.contains("default"), "\(first.stdoutText)")
@@ -374,13 +429,16 @@ import Testing
     }
 
     @Test func varsRenderReadsTheTemplateFromStandardInput() throws {
-        let store = try TempStore(); defer { store.remove() }
-        let r = try Products.run("weaver", ["vars", "render", "--now", "2026-01-24T09:30:00Z", "--tz", "UTC", "-"],
-                                 stdin: Data("at {{__time}}, {{=2*21}}\n".utf8), environment: ["WIDGETWEAVER_HOME": store.url.path])
+        let store = try TempStore()
+        defer { store.remove() }
+        let r = try Products.run(
+            "weaver", ["vars", "render", "--now", "2026-01-24T09:30:00Z", "--tz", "UTC", "-"],
+            stdin: Data("at {{__time}}, {{=2*21}}\n".utf8), environment: ["WIDGETWEAVER_HOME": store.url.path])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stdoutText == "at 09:30, 42\n")
-        let big = try Products.run("weaver", ["vars", "render", "-"], stdin: Data(repeating: 0x61, count: (1 << 20) + 1),
-                                   environment: ["WIDGETWEAVER_HOME": store.url.path])
+        let big = try Products.run(
+            "weaver", ["vars", "render", "-"], stdin: Data(repeating: 0x61, count: (1 << 20) + 1),
+            environment: ["WIDGETWEAVER_HOME": store.url.path])
         #expect(big.status != 0)
         #expect(big.stderrText.contains("longer than 1048576 bytes"), "\(big.stderrText)")
     }

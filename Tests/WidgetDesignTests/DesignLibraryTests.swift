@@ -1,13 +1,16 @@
 import Foundation
 import SharedStore
 import Testing
+
 @testable import WidgetDesign
 
 @Suite struct DesignLibraryTests {
     @Test func addListLoadUpdateNewestFirst() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let lib = store.library()
-        let a = makeSpec("Alpha", updated: day(1)), b = makeSpec("Beta", updated: day(3)), c = makeSpec("Gamma", updated: day(2))
+        let a = makeSpec("Alpha", updated: day(1)), b = makeSpec("Beta", updated: day(3)),
+            c = makeSpec("Gamma", updated: day(2))
         try lib.add([a, b, c])
         #expect(try lib.summaries().map(\.name) == ["Beta", "Gamma", "Alpha"])
         #expect(try lib.load(a.id) == a)
@@ -18,7 +21,8 @@ import Testing
     }
 
     @Test func searchIgnoresCaseAndAccents() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         try store.unlockPro()
         let lib = store.library()
         try lib.add([makeSpec("Météo du jour"), makeSpec("CAFÉ"), makeSpec("Other")])
@@ -30,7 +34,8 @@ import Testing
     }
 
     @Test func freeTierCapsAtThreeAndProIsUnlimited() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let lib = store.library()
         try lib.add([makeSpec("1"), makeSpec("2"), makeSpec("3")])
         do {
@@ -47,7 +52,8 @@ import Testing
     }
 
     @Test func deleteMovesToTrashAndRestoreBringsItBackUnchanged() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("Gone")
         try lib.add([s])
@@ -56,14 +62,17 @@ import Testing
         #expect(try lib.summaries().isEmpty)
         #expect(try lib.defaultID() == nil)
         #expect(try lib.trashed().map(\.id) == [s.id])
-        #expect(FileManager.default.fileExists(atPath: store.root.trash.appendingPathComponent("\(s.id.uuidString).json").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: store.root.trash.appendingPathComponent("\(s.id.uuidString).json").path))
         let back = try lib.restore(s.id.uuidString)
         #expect(back == s)
         #expect(try lib.trashed().isEmpty)
     }
 
     @Test func defaultIsRecordedInTheStore() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("D"), t = makeSpec("T")
         try lib.add([s])
@@ -82,8 +91,10 @@ import Testing
     /// Issue 28.7: the button's time format is spelled as 'weaver vars set-now --format' spells
     /// it (`now:KEY:time`); the seed's token names (`timeOnly`) stay accepted for old designs.
     @Test func nowButtonFormatsTakeTheVarsSetNowNames() throws {
-        for (written, token) in [("time", WidgetNowFormatToken.timeOnly), ("date", .dateOnly), ("iso", .iso8601), ("unix", .unixSeconds),
-                                 ("unixms", .unixMilliseconds), ("timeOnly", .timeOnly), ("unixSeconds", .unixSeconds)] {
+        for (written, token) in [
+            ("time", WidgetNowFormatToken.timeOnly), ("date", .dateOnly), ("iso", .iso8601), ("unix", .unixSeconds),
+            ("unixms", .unixMilliseconds), ("timeOnly", .timeOnly), ("unixSeconds", .unixSeconds),
+        ] {
             var s = makeSpec("N")
             try DesignEditor.apply(["action.1=now:fed:\(written)"], to: &s)
             #expect(s.actionBar?.actions.first?.nowFormat == token, "\(written)")
@@ -93,7 +104,8 @@ import Testing
     }
 
     @Test func indexIsRebuiltWhenFilesChangeBehindItsBack() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         try store.unlockPro()
         let lib = store.library()
         try lib.add([makeSpec("A")])
@@ -105,7 +117,8 @@ import Testing
     }
 
     @Test func unreadableDesignFileIsSetAsideNotOverwritten() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let lib = store.library()
         try lib.add([makeSpec("Good")])
         let badID = UUID()
@@ -115,11 +128,13 @@ import Testing
         let names = files(in: store.root.designs)
         #expect(names.contains { $0.hasPrefix("\(badID.uuidString).json.corrupt-") })
         let aside = try #require(names.first { $0.contains("corrupt") })
-        #expect(try String(contentsOf: store.root.designs.appendingPathComponent(aside), encoding: .utf8) == "{ not json")
+        #expect(
+            try String(contentsOf: store.root.designs.appendingPathComponent(aside), encoding: .utf8) == "{ not json")
     }
 
     @Test func resolveByPrefixAndAmbiguousNames() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let lib = store.library()
         let a = makeSpec("Twin"), b = makeSpec("Twin")
         try lib.add([a, b])
@@ -135,8 +150,11 @@ import Testing
         #expect(s == before)
         #expect(throws: DesignError.self) { try DesignEditor.apply(["image=../x.png"], to: &s) }
         #expect(throws: DesignError.self) { try DesignEditor.apply(["colour=red"], to: &s) }
-        try DesignEditor.apply(["accent=pink", "style.background=aurora", "template=hero", "symbol.size=40",
-                                "action.1=increment:cups:2", "action.2=now:fed:unixSeconds:Fed", "secondary="], to: &s)
+        try DesignEditor.apply(
+            [
+                "accent=pink", "style.background=aurora", "template=hero", "symbol.size=40",
+                "action.1=increment:cups:2", "action.2=now:fed:unixSeconds:Fed", "secondary=",
+            ], to: &s)
         #expect(s.style.accent == .pink && s.style.background == .aurora && s.layout.template == .hero)
         #expect(s.symbol?.sizePoints == 40 && s.secondaryText == nil)
         #expect(s.actionBar?.actions.map(\.kind) == [.incrementVariable, .setVariableToNow])
@@ -147,7 +165,8 @@ import Testing
 @Suite struct LibraryIssue16Tests {
     /// Issue 16.19: a design file edited by hand in place is listed with its new name at once.
     @Test func handEditedDesignIsReindexed() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("Before")
         try lib.add([s, makeSpec("Other")])
@@ -167,7 +186,8 @@ import Testing
     /// The same with a same-size edit whose modification time is then put back (`touch -r`):
     /// still seen, because the index compares the status-change time.
     @Test func sameSizeEditWithItsOldTimeIsStillSeen() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("Alpha")
         try lib.add([s])
@@ -184,18 +204,23 @@ import Testing
     }
 
     @Test func anOldVersion1IndexIsRebuilt() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("Kept")
         try lib.add([s])
-        try Data("widgetweaver-design-index 1\n\(s.id.uuidString)\t0\tclassic\t0\tStale\tstale\n".utf8).write(to: store.root.designIndex)
+        try Data("widgetweaver-design-index 1\n\(s.id.uuidString)\t0\tclassic\t0\tStale\tstale\n".utf8).write(
+            to: store.root.designIndex)
         #expect(try lib.summaries().map(\.name) == ["Kept"])
     }
 
     @Test func selectionParsingRefusesLettersAndOpenRanges() throws {
-        let review = ImportReview(fileName: "f", items: (1...4).map {
-            ImportReview.Item(number: $0, name: "D\($0)", template: .classic, updatedAt: fixedNow, referencesEmbeddedImage: false)
-        }, isPro: true, existingCount: 0)
+        let review = ImportReview(
+            fileName: "f",
+            items: (1...4).map {
+                ImportReview.Item(
+                    number: $0, name: "D\($0)", template: .classic, updatedAt: fixedNow, referencesEmbeddedImage: false)
+            }, isPro: true, existingCount: 0)
         #expect(try review.parseSelection("all") == [1, 2, 3, 4])
         #expect(try review.parseSelection("select none") == [])
         #expect(try review.parseSelection("1,3-4") == [1, 3, 4])
@@ -212,10 +237,12 @@ import Testing
 
     @Test func editorSetsSchema8Fields() throws {
         var s = makeSpec("E", template: .clockIcon)
-        try DesignEditor.apply(["clock.face=icon", "clock.theme=ember", "clock.secondHandColour=orange", "weatherScale=1.2"], to: &s)
+        try DesignEditor.apply(
+            ["clock.face=icon", "clock.theme=ember", "clock.secondHandColour=orange", "weatherScale=1.2"], to: &s)
         #expect(s.clockConfig == ClockDesignConfig(theme: .ember, face: .icon, iconSecondHandColour: .orange))
         #expect(s.style.weatherScale == 1.2)
-        #expect(throws: DesignError.self) { try DesignEditor.apply(["clock.secondHandColour=mint"], to: &s) }   // not offered with ember
+        // not offered with ember
+        #expect(throws: DesignError.self) { try DesignEditor.apply(["clock.secondHandColour=mint"], to: &s) }
         #expect(throws: DesignError.self) { try DesignEditor.apply(["weatherScale=2"], to: &s) }
         var p = makeSpec("P", template: .poster, image: "p.jpg")
         try DesignEditor.apply(["image.filter=sepia", "image.filter.intensity=0.4"], to: &p)
@@ -224,6 +251,6 @@ import Testing
         #expect(p.image?.filter == nil)
         var c = makeSpec("C")
         try DesignEditor.apply(["template=clock"], to: &c)
-        #expect(c.clockConfig == ClockDesignConfig())   // a new clock gets the Icon face
+        #expect(c.clockConfig == ClockDesignConfig())  // a new clock gets the Icon face
     }
 }

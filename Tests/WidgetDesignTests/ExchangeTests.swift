@@ -1,6 +1,7 @@
 import Foundation
 import SharedStore
 import Testing
+
 @testable import WidgetDesign
 
 @Suite struct ExchangeTests {
@@ -11,7 +12,8 @@ import Testing
     }
 
     @Test func exportThenImportGivesEqualDesignsWithNewIDsAndIdenticalImages() throws {
-        let source = try TempStore(); defer { source.remove() }
+        let source = try TempStore()
+        defer { source.remove() }
         try source.unlockPro()
         let lib = source.library()
         let image = pngBytes(7)
@@ -20,12 +22,14 @@ import Testing
         a.actionBar = ActionBarSpec(actions: [ActionSpec(title: "+1", kind: .incrementVariable, variableKey: "n")])
         let b = makeSpec("Plain", updated: day(2))
         try lib.add([a, b])
-        let data = try DesignExchange.exportData([a, b], embedImages: true, imagesFolder: source.root.images, now: fixedNow)
+        let data = try DesignExchange.exportData(
+            [a, b], embedImages: true, imagesFolder: source.root.images, now: fixedNow)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains(#""magic" : "com.conornolan.widgetweaver.exchange""#))
         #expect(text.contains(#""createdAt" : "2026-01-01T00:00:00Z""#))
 
-        let target = try TempStore(); defer { target.remove() }
+        let target = try TempStore()
+        defer { target.remove() }
         try target.unlockPro()
         let package = try DesignExchange.parse(data, fileName: "x.wwdesign", now: fixedNow)
         #expect(package.findings.isEmpty)
@@ -41,11 +45,13 @@ import Testing
     }
 
     @Test func onlyImagesOfSelectedDesignsAreWrittenAndNamesNeverCollide() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         try store.unlockPro()
         try FileSystem.atomicWrite(pngBytes(1), to: store.root.images.appendingPathComponent("a.png"))
-        let data = packageJSON(specs: [specJSON("A", image: "a.png"), specJSON("B", image: "b.png")],
-                               images: [imageJSON("a.png", pngBytes(2)), imageJSON("b.png", pngBytes(3))])
+        let data = packageJSON(
+            specs: [specJSON("A", image: "a.png"), specJSON("B", image: "b.png")],
+            images: [imageJSON("a.png", pngBytes(2)), imageJSON("b.png", pngBytes(3))])
         let package = try DesignExchange.parse(data, fileName: "p", now: fixedNow)
         let result = try DesignImporter(library: store.library()).importDesigns(package, selection: [1])
         #expect(files(in: store.root.images) == ["a-2.png", "a.png"])
@@ -63,7 +69,8 @@ import Testing
 
     @Test func refusesNewerFormatVersionsAndForeignFiles() {
         expectRefusal(packageJSON(specs: [specJSON("A")], version: 2), containing: "formatVersion")
-        expectRefusal(json(#"{"magic":"something.else","formatVersion":1,"specs":[]}"#), containing: "does not look like")
+        expectRefusal(
+            json(#"{"magic":"something.else","formatVersion":1,"specs":[]}"#), containing: "does not look like")
         expectRefusal(packageJSON(specs: []), containing: "no designs")
         expectRefusal(json("42"), containing: "top level")
         expectRefusal(json("{\"magic\": "), containing: "not a design file")
@@ -71,39 +78,61 @@ import Testing
 
     @Test func hostileImagesAreRefusedOrSanitised() throws {
         // Paths in names are reduced to a bare name, with a note.
-        let traversal = try DesignExchange.parse(packageJSON(specs: [specJSON("A", image: "../../x.png")],
-                                                             images: [imageJSON("../../x.png", pngBytes())]), fileName: "t", now: fixedNow)
+        let traversal = try DesignExchange.parse(
+            packageJSON(
+                specs: [specJSON("A", image: "../../x.png")],
+                images: [imageJSON("../../x.png", pngBytes())]), fileName: "t", now: fixedNow)
         #expect(traversal.images.keys.sorted() == ["x.png"])
         #expect(traversal.specs[0].image?.fileName == "x.png")
         #expect(traversal.notes.contains { $0.contains("sanitised") })
-        let absolute = try DesignExchange.parse(packageJSON(specs: [specJSON("A")], images: [imageJSON("/etc/passwd", pngBytes())]), fileName: "t", now: fixedNow)
+        let absolute = try DesignExchange.parse(
+            packageJSON(specs: [specJSON("A")], images: [imageJSON("/etc/passwd", pngBytes())]), fileName: "t",
+            now: fixedNow)
         #expect(absolute.images.keys.sorted() == ["passwd"])
-        expectRefusal(packageJSON(specs: [specJSON("A")], images: [imageJSON("..", pngBytes())]), containing: "images[0].originalFileName")
+        expectRefusal(
+            packageJSON(specs: [specJSON("A")], images: [imageJSON("..", pngBytes())]),
+            containing: "images[0].originalFileName")
         // Not an image, invalid base64, oversized, conflicting duplicates.
-        expectRefusal(packageJSON(specs: [specJSON("A")], images: [imageJSON("a.png", Data("#!/bin/sh\nrm -rf ~".utf8))]), containing: "not a PNG")
-        expectRefusal(packageJSON(specs: [specJSON("A")], images: [#"{"originalFileName":"a.png","data":"@@@not base64@@@"}"#]), containing: "base64")
+        expectRefusal(
+            packageJSON(specs: [specJSON("A")], images: [imageJSON("a.png", Data("#!/bin/sh\nrm -rf ~".utf8))]),
+            containing: "not a PNG")
+        expectRefusal(
+            packageJSON(specs: [specJSON("A")], images: [#"{"originalFileName":"a.png","data":"@@@not base64@@@"}"#]),
+            containing: "base64")
         var limits = DesignExchange.Limits()
         limits.maxImageBytes = 64
-        expectRefusal(packageJSON(specs: [specJSON("A")], images: [imageJSON("a.png", pngBytes() + Data(count: 200))]), containing: "limit", limits: limits)
-        expectRefusal(packageJSON(specs: [specJSON("A")], images: [imageJSON("a.png", pngBytes(1)), imageJSON("a.png", pngBytes(2))]), containing: "two different images")
+        expectRefusal(
+            packageJSON(specs: [specJSON("A")], images: [imageJSON("a.png", pngBytes() + Data(count: 200))]),
+            containing: "limit", limits: limits)
+        expectRefusal(
+            packageJSON(
+                specs: [specJSON("A")], images: [imageJSON("a.png", pngBytes(1)), imageJSON("a.png", pngBytes(2))]),
+            containing: "two different images")
     }
 
     @Test func oversizedDeepAndHugeFilesAreRefused() {
         var limits = DesignExchange.Limits()
         limits.maxFileBytes = 1000
-        expectRefusal(packageJSON(specs: Array(repeating: specJSON("A"), count: 20)), containing: "limit is 1000 bytes", limits: limits)
-        let deep = #"{"magic":"com.conornolan.widgetweaver.exchange","formatVersion":1,"specs":[{"name":"A","remindersConfig":"# + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}]}"
+        expectRefusal(
+            packageJSON(specs: Array(repeating: specJSON("A"), count: 20)), containing: "limit is 1000 bytes",
+            limits: limits)
+        let deep =
+            #"{"magic":"com.conornolan.widgetweaver.exchange","formatVersion":1,"specs":[{"name":"A","remindersConfig":"#
+            + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}]}"
         expectRefusal(json(deep), containing: "nests")
         var few = DesignExchange.Limits()
         few.maxSpecs = 3
-        expectRefusal(packageJSON(specs: Array(repeating: specJSON("A"), count: 4)), containing: "the limit is 3", limits: few)
+        expectRefusal(
+            packageJSON(specs: Array(repeating: specJSON("A"), count: 4)), containing: "the limit is 3", limits: few)
     }
 
     @Test func duplicateIDsAreNotedAndBothImportUnderNewIDs() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         try store.unlockPro()
         let id = UUID().uuidString
-        let package = try DesignExchange.parse(packageJSON(specs: [specJSON("A", id: id), specJSON("B", id: id)]), fileName: "d", now: fixedNow)
+        let package = try DesignExchange.parse(
+            packageJSON(specs: [specJSON("A", id: id), specJSON("B", id: id)]), fileName: "d", now: fixedNow)
         #expect(package.notes.contains { $0.contains("specs[1].id") })
         let result = try DesignImporter(library: store.library()).importDesigns(package, selection: [1, 2])
         #expect(Set(result.imported.map(\.id)).count == 2)
@@ -111,19 +140,26 @@ import Testing
     }
 
     @Test func failedImportWritesNothing() throws {
-        let store = try TempStore(); defer { store.remove() }
+        let store = try TempStore()
+        defer { store.remove() }
         let lib = store.library()
         try lib.add([makeSpec("1"), makeSpec("2")])
-        let package = try DesignExchange.parse(packageJSON(specs: [specJSON("A", image: "a.png"), specJSON("B")],
-                                                           images: [imageJSON("a.png", pngBytes())]), fileName: "f", now: fixedNow)
+        let package = try DesignExchange.parse(
+            packageJSON(
+                specs: [specJSON("A", image: "a.png"), specJSON("B")],
+                images: [imageJSON("a.png", pngBytes())]), fileName: "f", now: fixedNow)
         // Two designs into one free slot: refused as a whole.
-        #expect(throws: DesignError.self) { try DesignImporter(library: lib).importDesigns(package, selection: [1, 2]) }
+        #expect(throws: DesignError.self) {
+            try DesignImporter(library: lib).importDesigns(package, selection: [1, 2])
+        }
         #expect(try lib.summaries().count == 2)
         #expect(files(in: store.root.images).isEmpty)
     }
 
-    func expectRefusal(_ data: Data, containing text: String, limits: DesignExchange.Limits = DesignExchange.Limits(),
-                       sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRefusal(
+        _ data: Data, containing text: String, limits: DesignExchange.Limits = DesignExchange.Limits(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try DesignExchange.parse(data, fileName: "x", now: fixedNow, limits: limits)
             Issue.record("expected a refusal containing '\(text)'", sourceLocation: sourceLocation)

@@ -1,6 +1,7 @@
 import Foundation
 import SharedStore
 import TestSupport
+
 @testable import WidgetDesign
 
 /// A fresh store in a temporary folder.
@@ -19,13 +20,16 @@ struct TempStore {
     func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
-let fixedNow = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z
+let fixedNow = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
 
 func day(_ n: Int) -> Date { fixedNow.addingTimeInterval(Double(n) * 86_400) }
 
-func makeSpec(_ name: String, updated: Date = fixedNow, template: LayoutTemplateToken = .classic, image: String? = nil) -> WidgetSpec {
-    var s = WidgetSpec(name: name, primaryText: "Hello \(name)", secondaryText: "second", updatedAt: updated,
-                       symbol: SymbolSpec(name: "sparkles"))
+func makeSpec(_ name: String, updated: Date = fixedNow, template: LayoutTemplateToken = .classic, image: String? = nil)
+    -> WidgetSpec
+{
+    var s = WidgetSpec(
+        name: name, primaryText: "Hello \(name)", secondaryText: "second", updatedAt: updated,
+        symbol: SymbolSpec(name: "sparkles"))
     s.layout.template = template
     if let image { s.image = ImageSpec(fileName: image) }
     return s
@@ -39,15 +43,19 @@ func pngBytes(_ tag: UInt8 = 0) -> Data {
 func json(_ text: String) -> Data { Data(text.utf8) }
 
 func packageJSON(specs: [String], images: [String] = [], version: Int = 1) -> Data {
-    json("""
-    {"magic":"com.conornolan.widgetweaver.exchange","formatVersion":\(version),"createdAt":"2026-01-01T00:00:00Z",
-     "specs":[\(specs.joined(separator: ","))],"images":[\(images.joined(separator: ","))]}
-    """)
+    json(
+        """
+        {"magic":"com.conornolan.widgetweaver.exchange","formatVersion":\(version),"createdAt":"2026-01-01T00:00:00Z",
+         "specs":[\(specs.joined(separator: ","))],"images":[\(images.joined(separator: ","))]}
+        """)
 }
 
-func specJSON(_ name: String, id: String = UUID().uuidString, updated: String = "2026-01-01T00:00:00Z", image: String? = nil) -> String {
+func specJSON(
+    _ name: String, id: String = UUID().uuidString, updated: String = "2026-01-01T00:00:00Z", image: String? = nil
+) -> String {
     let img = image.map { #","image":{"fileName":"\#($0)","contentMode":"fill","height":120,"cornerRadius":16}"# } ?? ""
-    return #"{"id":"\#(id)","name":"\#(name)","primaryText":"Hi","updatedAt":"\#(updated)","layout":{"template":"classic"},"style":{"accent":"pink"}\#(img)}"#
+    return
+        #"{"id":"\#(id)","name":"\#(name)","primaryText":"Hi","updatedAt":"\#(updated)","layout":{"template":"classic"},"style":{"accent":"pink"}\#(img)}"#
 }
 
 func imageJSON(_ name: String, _ data: Data) -> String {

@@ -1,14 +1,18 @@
 import Foundation
 import Testing
+
 @testable import WidgetDesign
 
 @Suite struct ImportReviewTests {
     func review(pro: Bool, existing: Int, dates: [Int]) -> ImportReview {
-        ImportReview(fileName: "f.wwdesign",
-                     items: dates.enumerated().map { i, d in
-                         ImportReview.Item(number: i + 1, name: "D\(i + 1)", template: .classic, updatedAt: day(d), referencesEmbeddedImage: false)
-                     },
-                     isPro: pro, existingCount: existing)
+        ImportReview(
+            fileName: "f.wwdesign",
+            items: dates.enumerated().map { i, d in
+                ImportReview.Item(
+                    number: i + 1, name: "D\(i + 1)", template: .classic, updatedAt: day(d),
+                    referencesEmbeddedImage: false)
+            },
+            isPro: pro, existingCount: existing)
     }
 
     @Test func proSelectsEverythingByDefault() throws {
@@ -21,9 +25,10 @@ import Testing
     @Test func freeTierSelectsNewestUpToTheSlotsLeft() throws {
         let r = review(pro: false, existing: 1, dates: [1, 5, 3, 9])
         #expect(r.slotsLeft == 2)
-        #expect(r.defaultSelection == [2, 4])            // day 9 and day 5, in file order
+        #expect(r.defaultSelection == [2, 4])  // day 9 and day 5, in file order
         #expect(review(pro: false, existing: 3, dates: [1, 2]).defaultSelection == [])
-        #expect(review(pro: false, existing: 0, dates: [4, 4, 4, 4]).defaultSelection == [1, 2, 3])  // ties keep file order
+        // ties keep file order
+        #expect(review(pro: false, existing: 0, dates: [4, 4, 4, 4]).defaultSelection == [1, 2, 3])
     }
 
     @Test func selectionsLargerThanTheFreeSlotsAreRefusedWithAPointerToPro() throws {

@@ -1,6 +1,7 @@
-import NoiseDSP
 import Foundation
+import NoiseDSP
 import Testing
+
 @testable import WidgetDesign
 
 @Suite struct RemixTests {

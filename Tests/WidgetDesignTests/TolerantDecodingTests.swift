@@ -1,6 +1,7 @@
-import SharedStore
 import Foundation
+import SharedStore
 import Testing
+
 @testable import WidgetDesign
 
 @Suite struct TolerantDecodingTests {
@@ -9,9 +10,10 @@ import Testing
     }
 
     @Test func unknownTokenFallsBackForThatFieldOnlyAndIsReported() throws {
-        let (spec, findings) = try decode(#"{"name":"A","primaryText":"x","style":{"accent":"chartreuse","background":"aurora","padding":12}}"#)
+        let (spec, findings) = try decode(
+            #"{"name":"A","primaryText":"x","style":{"accent":"chartreuse","background":"aurora","padding":12}}"#)
         #expect(spec.style.accent == .blue)
-        #expect(spec.style.background == .aurora)      // the rest of the style survives
+        #expect(spec.style.background == .aurora)  // the rest of the style survives
         #expect(spec.style.paddingPoints == 12)
         #expect(findings.count == 1)
         #expect(findings[0].path == "style.accent")
@@ -21,10 +23,11 @@ import Testing
     }
 
     @Test func outOfRangeValuesAreClampedAndReportedWithTheirRange() throws {
-        let (spec, findings) = try decode(#"""
-        {"name":"A","primaryText":"x","symbol":{"name":"star","size":400},"image":{"fileName":"a.png","height":-5,"cornerRadius":500},
-         "layout":{"spacing":99,"primaryLineLimit":0},"style":{"backgroundOverlayOpacity":1.5}}
-        """#)
+        let (spec, findings) = try decode(
+            #"""
+            {"name":"A","primaryText":"x","symbol":{"name":"star","size":400},"image":{"fileName":"a.png","height":-5,"cornerRadius":500},
+             "layout":{"spacing":99,"primaryLineLimit":0},"style":{"backgroundOverlayOpacity":1.5}}
+            """#)
         #expect(spec.symbol?.sizePoints == 96)
         #expect(spec.image?.heightPoints == 0)
         #expect(spec.image?.cornerRadiusPoints == 128)
@@ -32,13 +35,18 @@ import Testing
         #expect(spec.layout.primaryLineLimit == 1)
         #expect(spec.style.backgroundOverlayOpacity == 1)
         let paths = Set(findings.map(\.path))
-        #expect(paths == ["symbol.size", "image.height", "image.cornerRadius", "layout.spacing", "layout.primaryLineLimit", "style.backgroundOverlayOpacity"])
+        #expect(
+            paths == [
+                "symbol.size", "image.height", "image.cornerRadius", "layout.spacing", "layout.primaryLineLimit",
+                "style.backgroundOverlayOpacity",
+            ])
         #expect(findings.allSatisfy { $0.kind == .outOfRange })
         #expect(findings.first { $0.path == "symbol.size" }!.message.contains("8…96"))
     }
 
     @Test func wrongTypesAndUnknownKeysAreReportedWithPaths() throws {
-        let (spec, findings) = try decode(#"{"name":"A","primaryText":7,"layout":{"showsAccentBar":"yes"},"colour":"red","id":"nope"}"#)
+        let (spec, findings) = try decode(
+            #"{"name":"A","primaryText":7,"layout":{"showsAccentBar":"yes"},"colour":"red","id":"nope"}"#)
         #expect(spec.primaryText == "")
         #expect(spec.layout.showsAccentBar == true)
         #expect(Set(findings.map(\.path)) == ["primaryText", "layout.showsAccentBar", "colour", "id"])
@@ -46,19 +54,22 @@ import Testing
     }
 
     @Test func seedAppAliasesAreAcceptedSilently() throws {
-        let (spec, findings) = try decode(#"{"name":"A","primaryText":"x","layout":{"alignment":"center"},"image":{"fileName":"p.jpg","crop":"fit"}}"#)
+        let (spec, findings) = try decode(
+            #"{"name":"A","primaryText":"x","layout":{"alignment":"center"},"image":{"fileName":"p.jpg","crop":"fit"}}"#
+        )
         #expect(spec.layout.alignment == .centre)
         #expect(spec.image?.contentMode == .fit)
         #expect(findings.isEmpty)
     }
 
     @Test func actionBarKeepsTwoButtonsAndClampsAmounts() throws {
-        let (spec, findings) = try decode(#"""
-        {"name":"A","primaryText":"x","actionBar":{"actions":[
-          {"kind":"incrementVariable","variableKey":"cups","incrementAmount":500,"title":"Cup"},
-          {"kind":"setVariableToNow","variableKey":"fed","nowFormat":"unixSeconds"},
-          {"kind":"incrementVariable","variableKey":"third"}]}}
-        """#)
+        let (spec, findings) = try decode(
+            #"""
+            {"name":"A","primaryText":"x","actionBar":{"actions":[
+              {"kind":"incrementVariable","variableKey":"cups","incrementAmount":500,"title":"Cup"},
+              {"kind":"setVariableToNow","variableKey":"fed","nowFormat":"unixSeconds"},
+              {"kind":"incrementVariable","variableKey":"third"}]}}
+            """#)
         let actions = try #require(spec.actionBar?.actions)
         #expect(actions.count == 2)
         #expect(actions[0].incrementAmount == 99)
@@ -78,7 +89,9 @@ import Testing
         s.style.accent = .indigo
         s.style.background = .candy
         s.layout.alignment = .topTrailing
-        s.actionBar = ActionBarSpec(actions: [ActionSpec(title: "+2", kind: .incrementVariable, variableKey: "n", incrementAmount: 2)])
+        s.actionBar = ActionBarSpec(actions: [
+            ActionSpec(title: "+2", kind: .incrementVariable, variableKey: "n", incrementAmount: 2)
+        ])
         s.matchedSet = MatchedSet(small: SpecVariant(primaryText: "S", layout: LayoutSpec(template: .poster)))
         s.remindersConfig = .object(["mode": .string("today")])
         let (back, findings) = try WidgetSpec.decode(s.encoded(), fallbackDate: day(5))

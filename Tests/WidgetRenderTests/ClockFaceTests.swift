@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetDesign
+
 @testable import WidgetRender
 
 /// The clock template draws its `clockConfig`: each face its own marks, each theme its own
@@ -8,8 +9,10 @@ import WidgetDesign
 @Suite struct ClockFaceTests {
     let renderer = WidgetRenderer()
 
-    func clock(_ config: ClockDesignConfig?, _ family: WidgetFamily = .small, appearance: Appearance = .dark,
-               now: Date = Fixtures.now) -> WidgetLayout {
+    func clock(
+        _ config: ClockDesignConfig?, _ family: WidgetFamily = .small, appearance: Appearance = .dark,
+        now: Date = Fixtures.now
+    ) -> WidgetLayout {
         var d = Fixtures.design("clock")
         d.clockConfig = config
         var inputs = Fixtures.inputs(appearance: appearance)
@@ -45,7 +48,9 @@ import WidgetDesign
         #expect(solidFills(ceramic).filter { $0 == classic.accent }.count >= 3)
         #expect(solidFills(icon).contains(classic.iconDial) && !solidFills(ceramic).contains(classic.iconDial))
         #expect(sectors(segmented) == 12 && sectors(icon) == 0 && sectors(ceramic) == 0)
-        #expect(ceramic.elements != icon.elements && icon.elements != segmented.elements && ceramic.elements != segmented.elements)
+        #expect(
+            ceramic.elements != icon.elements && icon.elements != segmented.elements
+                && ceramic.elements != segmented.elements)
     }
 
     @Test func aDesignWithoutClockConfigDrawsTheLegacyCeramicClassic() {
@@ -61,7 +66,8 @@ import WidgetDesign
             let l = clock(ClockDesignConfig(theme: theme, face: .ceramic))
             let p = ClockFacePalette.resolve(ClockDesignConfig(theme: theme), appearance: .dark)
             guard case .shape(let fill?, _, _, _) = l.elements[0].primitive, case .linear(_, _, let stops) = fill else {
-                Issue.record("\(theme): the first element is not the background gradient"); continue
+                Issue.record("\(theme): the first element is not the background gradient")
+                continue
             }
             #expect(stops.map(\.colour) == [p.backgroundTop, p.backgroundBottom], "\(theme)")
             backgrounds.insert(fill)
@@ -77,7 +83,8 @@ import WidgetDesign
     }
 
     @Test func iconDialAndSecondHandColoursAreHonoured() {
-        let config = ClockDesignConfig(theme: .ocean, face: .icon, iconDialColour: .graphite, iconSecondHandColour: .white)
+        let config = ClockDesignConfig(
+            theme: .ocean, face: .icon, iconDialColour: .graphite, iconSecondHandColour: .white)
         let l = clock(config)
         let p = ClockFacePalette.resolve(config, appearance: .dark)
         #expect(p.iconDial == ClockFacePalette.iconDial(.graphite, dark: true))
@@ -93,15 +100,19 @@ import WidgetDesign
         // A second hand outside the dial's set draws as the dial's recommended one (mint is not
         // offered with the Classic dial: red).
         let unpaired = clock(ClockDesignConfig(theme: .classic, face: .icon, iconSecondHandColour: .mint))
-        #expect(solidFills(unpaired).contains(RGBA(hex: 0xF53842)) && !solidFills(unpaired).contains(ClockFacePalette.secondHand(.mint)))
+        #expect(
+            solidFills(unpaired).contains(RGBA(hex: 0xF53842))
+                && !solidFills(unpaired).contains(ClockFacePalette.secondHand(.mint)))
     }
 
     @Test func handsShowTheMinuteAsItBegan() {
         for face in ClockFaceToken.allCases {
             let config = ClockDesignConfig(face: face)
             // 09:30:45 draws as 09:30:00: the face shows the minute, the second hand at 12.
-            #expect(clock(config, now: Fixtures.now.addingTimeInterval(45)).elements == clock(config).elements, "\(face)")
-            #expect(clock(config, now: Fixtures.now.addingTimeInterval(60)).elements != clock(config).elements, "\(face)")
+            #expect(
+                clock(config, now: Fixtures.now.addingTimeInterval(45)).elements == clock(config).elements, "\(face)")
+            #expect(
+                clock(config, now: Fixtures.now.addingTimeInterval(60)).elements != clock(config).elements, "\(face)")
             // A hand reaches straight down (the minute hand at 30) and one straight up (the
             // second hand); ring blocks (many-pointed polygons) aside.
             let points = clock(config).elements.flatMap { e -> [Point] in
@@ -120,7 +131,9 @@ import WidgetDesign
                     for appearance in Appearance.allCases {
                         let l = clock(ClockDesignConfig(theme: theme, face: face), family, appearance: appearance)
                         for e in l.elements where e.kind != .background {
-                            #expect(l.bounds.encloses(e.rect, tolerance: 0.5), "\(face) \(theme) \(family): \(e.kind) \(e.rect)")
+                            #expect(
+                                l.bounds.encloses(e.rect, tolerance: 0.5),
+                                "\(face) \(theme) \(family): \(e.kind) \(e.rect)")
                         }
                         #expect(l.warnings.isEmpty)
                     }

@@ -1,7 +1,8 @@
 import CCairo
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WidgetRender
 
 /// The renderer's font cache folder: made once, reused, and old folders of earlier fonts removed
@@ -15,14 +16,18 @@ import TestSupport
         let base = try Products.temporaryDirectory("fonts")
         let first = try #require(FontSystem.cachedConfig(files, under: base))
         FcConfigDestroy(first)
-        let folders = try FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent("widgetweaver").path)
+        let folders = try FileManager.default.contentsOfDirectory(
+            atPath: base.appendingPathComponent("widgetweaver").path)
         #expect(folders.count == 1 && folders[0].hasPrefix("fonts-"))
         let folder = base.appendingPathComponent("widgetweaver").appendingPathComponent(folders[0])
-        let links = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("files").path).sorted()
+        let links = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("files").path)
+            .sorted()
         #expect(links == ["DejaVuSans.ttf", "Inter-Regular.otf"])
         let again = try #require(FontSystem.cachedConfig(files, under: base))
         FcConfigDestroy(again)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent("widgetweaver").path) == folders)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent("widgetweaver").path)
+                == folders)
     }
 
     @Test func foldersOfEarlierFontsGoAfterAMonthUnused() throws {
@@ -52,9 +57,11 @@ import TestSupport
         let parent = base.appendingPathComponent("widgetweaver")
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: parent.path).first)
         let folder = parent.appendingPathComponent(name)
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-90 * 86_400)], ofItemAtPath: folder.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-90 * 86_400)], ofItemAtPath: folder.path)
         FcConfigDestroy(try #require(FontSystem.cachedConfig(files, under: base)))
-        let used = try #require(try FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date)
+        let used = try #require(
+            try FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date)
         #expect(Date().timeIntervalSince(used) < 3600)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetDesign
+
 @testable import WidgetRender
 
 /// Golden images: every template × small/medium/large, the Noise Machine widget playing, paused
@@ -17,7 +18,8 @@ import WidgetDesign
     /// compares the rest.
     static let recordSetting = ProcessInfo.processInfo.environment["WW_RECORD_GOLDENS"] ?? ""
     static func recording(_ name: String) -> Bool {
-        recordSetting == "1" || recordSetting.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == name }
+        recordSetting == "1"
+            || recordSetting.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == name }
     }
     /// Lock-screen previews in the gallery sit on this wallpaper colour.
     static let lockScreen = RGBA(hex: 0x2C3A55)
@@ -54,7 +56,10 @@ import WidgetDesign
         }
         for state in [NoiseWidgetState.Playback.paused, .stopped] {
             for f in [WidgetFamily.small, .medium, .large] {
-                c.append(Case(name: "noise-machine-\(state.rawValue)-\(f.rawValue)", template: "noise-machine", family: f, noise: state))
+                c.append(
+                    Case(
+                        name: "noise-machine-\(state.rawValue)-\(f.rawValue)", template: "noise-machine", family: f,
+                        noise: state))
             }
         }
         c.append(Case(name: "classic-light-medium", template: "classic", family: .medium, appearance: .light))
@@ -64,59 +69,84 @@ import WidgetDesign
 
     /// Clock faces and themes from `clockConfig` (the catalogue clock above is Icon, Classic),
     /// and the Weather template at both ends of `weatherScale`.
-    static let configuredCases: [Case] = [
-        Case(name: "clock-ceramic-small", template: "clock", family: .small, clockConfig: .some(nil)),
-        Case(name: "clock-segmented-small", template: "clock", family: .small, clockConfig: ClockDesignConfig(theme: .ember, face: .segmented)),
-        Case(name: "clock-icon-orchid-small", template: "clock", family: .small,
-             clockConfig: ClockDesignConfig(theme: .orchid, face: .icon, iconSecondHandColour: .sunset)),
-        Case(name: "clock-icon-ocean-graphite-dial-small", template: "clock", family: .small,
-             clockConfig: ClockDesignConfig(theme: .ocean, face: .icon, iconDialColour: .graphite, iconSecondHandColour: .white)),
-        Case(name: "clock-ceramic-mint-light-medium", template: "clock", family: .medium, appearance: .light,
-             clockConfig: ClockDesignConfig(theme: .mint, face: .ceramic)),
-        Case(name: "clock-segmented-large", template: "clock", family: .large, clockConfig: ClockDesignConfig(theme: .classic, face: .segmented)),
-        Case(name: "weather-scale-0.6-medium", template: "weather", family: .medium, weatherScale: 0.6),
-        Case(name: "weather-scale-1.4-medium", template: "weather", family: .medium, weatherScale: 1.4),
-        Case(name: "weather-scale-1.4-small", template: "weather", family: .small, weatherScale: 1.4),
-        Case(name: "weather-scale-1.4-large", template: "weather", family: .large, weatherScale: 1.4),
-        // The month grid on the last minute of January and the first of February (en_GB: Monday
-        // first), a Sunday-first locale (en_US) and German (Monday first, its own letters).
-        Case(name: "month-boundary-jan31-small", template: "month", family: .small, now: Date(timeIntervalSince1970: 1_769_903_940)),
-        Case(name: "month-boundary-feb01-small", template: "month", family: .small, now: Date(timeIntervalSince1970: 1_769_904_060)),
-        Case(name: "month-boundary-feb01-medium", template: "month", family: .medium, now: Date(timeIntervalSince1970: 1_769_904_060)),
-        Case(name: "month-sunday-first-en-us-large", template: "month", family: .large, locale: "en_US"),
-        Case(name: "month-monday-first-de-small", template: "month", family: .small, locale: "de_DE"),
-        // A countdown 15 s before its target (accent), at its last 10 s (red), and after it ("end").
-        Case(name: "countdown-before-small", template: "countdown", family: .small, countdownIn: 15),
-        Case(name: "countdown-at-small", template: "countdown", family: .small, countdownIn: 10),
-        Case(name: "countdown-at-medium", template: "countdown", family: .medium, countdownIn: 10),
-        Case(name: "countdown-at-rectangular", template: "countdown", family: .rectangular, countdownIn: 10),
-        Case(name: "countdown-after-small", template: "countdown", family: .small, countdownIn: -1),
-        Case(name: "countdown-hours-large", template: "countdown", family: .large, countdownIn: 3 * 3600 + 25 * 60 + 7),
-        // The forecast 4 h after its last fetch (current temperature hidden) and 7 h after (all unknown).
-        Case(name: "forecast-4h-medium", template: "forecast", family: .medium, forecastAgeHours: 4),
-        Case(name: "forecast-4h-rectangular", template: "forecast", family: .rectangular, forecastAgeHours: 4),
-        Case(name: "forecast-7h-medium", template: "forecast", family: .medium, forecastAgeHours: 7),
-        Case(name: "forecast-7h-rectangular", template: "forecast", family: .rectangular, forecastAgeHours: 7),
-    ] + remindersCases + RainScenario.allCases.flatMap { scenario in
-        // The seed's rain surface: dry, a light shower, a heavy burst with tapered ends, and an
-        // uncertain drizzle under mist.
-        [WidgetFamily.small, .medium, .large, .rectangular].map {
-            Case(name: "weather-rain-\(scenario.rawValue)-\($0.rawValue)", template: "weather", family: $0, rain: scenario)
+    static let configuredCases: [Case] =
+        [
+            Case(name: "clock-ceramic-small", template: "clock", family: .small, clockConfig: .some(nil)),
+            Case(
+                name: "clock-segmented-small", template: "clock", family: .small,
+                clockConfig: ClockDesignConfig(theme: .ember, face: .segmented)),
+            Case(
+                name: "clock-icon-orchid-small", template: "clock", family: .small,
+                clockConfig: ClockDesignConfig(theme: .orchid, face: .icon, iconSecondHandColour: .sunset)),
+            Case(
+                name: "clock-icon-ocean-graphite-dial-small", template: "clock", family: .small,
+                clockConfig: ClockDesignConfig(
+                    theme: .ocean, face: .icon, iconDialColour: .graphite, iconSecondHandColour: .white)),
+            Case(
+                name: "clock-ceramic-mint-light-medium", template: "clock", family: .medium, appearance: .light,
+                clockConfig: ClockDesignConfig(theme: .mint, face: .ceramic)),
+            Case(
+                name: "clock-segmented-large", template: "clock", family: .large,
+                clockConfig: ClockDesignConfig(theme: .classic, face: .segmented)),
+            Case(name: "weather-scale-0.6-medium", template: "weather", family: .medium, weatherScale: 0.6),
+            Case(name: "weather-scale-1.4-medium", template: "weather", family: .medium, weatherScale: 1.4),
+            Case(name: "weather-scale-1.4-small", template: "weather", family: .small, weatherScale: 1.4),
+            Case(name: "weather-scale-1.4-large", template: "weather", family: .large, weatherScale: 1.4),
+            // The month grid on the last minute of January and the first of February (en_GB: Monday
+            // first), a Sunday-first locale (en_US) and German (Monday first, its own letters).
+            Case(
+                name: "month-boundary-jan31-small", template: "month", family: .small,
+                now: Date(timeIntervalSince1970: 1_769_903_940)),
+            Case(
+                name: "month-boundary-feb01-small", template: "month", family: .small,
+                now: Date(timeIntervalSince1970: 1_769_904_060)),
+            Case(
+                name: "month-boundary-feb01-medium", template: "month", family: .medium,
+                now: Date(timeIntervalSince1970: 1_769_904_060)),
+            Case(name: "month-sunday-first-en-us-large", template: "month", family: .large, locale: "en_US"),
+            Case(name: "month-monday-first-de-small", template: "month", family: .small, locale: "de_DE"),
+            // A countdown 15 s before its target (accent), at its last 10 s (red), and after it ("end").
+            Case(name: "countdown-before-small", template: "countdown", family: .small, countdownIn: 15),
+            Case(name: "countdown-at-small", template: "countdown", family: .small, countdownIn: 10),
+            Case(name: "countdown-at-medium", template: "countdown", family: .medium, countdownIn: 10),
+            Case(name: "countdown-at-rectangular", template: "countdown", family: .rectangular, countdownIn: 10),
+            Case(name: "countdown-after-small", template: "countdown", family: .small, countdownIn: -1),
+            Case(
+                name: "countdown-hours-large", template: "countdown", family: .large,
+                countdownIn: 3 * 3600 + 25 * 60 + 7),
+            // The forecast 4 h after its last fetch (current temperature hidden) and 7 h after (all unknown).
+            Case(name: "forecast-4h-medium", template: "forecast", family: .medium, forecastAgeHours: 4),
+            Case(name: "forecast-4h-rectangular", template: "forecast", family: .rectangular, forecastAgeHours: 4),
+            Case(name: "forecast-7h-medium", template: "forecast", family: .medium, forecastAgeHours: 7),
+            Case(name: "forecast-7h-rectangular", template: "forecast", family: .rectangular, forecastAgeHours: 7),
+        ] + remindersCases
+        + RainScenario.allCases.flatMap { scenario in
+            // The seed's rain surface: dry, a light shower, a heavy burst with tapered ends, and an
+            // uncertain drizzle under mist.
+            [WidgetFamily.small, .medium, .large, .rectangular].map {
+                Case(
+                    name: "weather-rain-\(scenario.rawValue)-\($0.rawValue)", template: "weather", family: $0,
+                    rain: scenario)
+            }
         }
-    }
 
     /// Every reminders mode × presentation at medium and large (focus mode has one look), each
     /// presentation at small, and the lock-screen families in the overdue and focus modes.
     static let remindersCases: [Case] = {
         var c: [Case] = []
         for mode in RemindersModeToken.allCases {
-            for presentation in mode == .focus ? [RemindersPresentationToken.focus] : RemindersPresentationToken.allCases {
+            for presentation in mode == .focus
+                ? [RemindersPresentationToken.focus] : RemindersPresentationToken.allCases
+            {
                 var config = RemindersConfig()
                 config.mode = mode
                 config.presentation = presentation
                 let families: [WidgetFamily] = mode == .today ? [.small, .medium, .large] : [.medium, .large]
                 for f in families {
-                    c.append(Case(name: "reminders-\(mode.rawValue)-\(presentation.rawValue)-\(f.rawValue)", template: "reminders", family: f, reminders: config))
+                    c.append(
+                        Case(
+                            name: "reminders-\(mode.rawValue)-\(presentation.rawValue)-\(f.rawValue)",
+                            template: "reminders", family: f, reminders: config))
                 }
             }
         }
@@ -124,7 +154,10 @@ import WidgetDesign
             var config = RemindersConfig()
             config.mode = mode
             for f in [WidgetFamily.circular, .rectangular, .inline] {
-                c.append(Case(name: "reminders-\(mode.rawValue)-\(f.rawValue)", template: "reminders", family: f, reminders: config))
+                c.append(
+                    Case(
+                        name: "reminders-\(mode.rawValue)-\(f.rawValue)", template: "reminders", family: f,
+                        reminders: config))
             }
         }
         return c
@@ -136,7 +169,8 @@ import WidgetDesign
         if let config = c.clockConfig { design.clockConfig = config }
         if let scale = c.weatherScale { design.style.weatherScale = scale }
         if let config = c.reminders { design.reminders = config }
-        var inputs = Fixtures.inputs(noise: c.noise, images: ["sunset.jpg": Fixtures.samplePhoto], appearance: c.appearance)
+        var inputs = Fixtures.inputs(
+            noise: c.noise, images: ["sunset.jpg": Fixtures.samplePhoto], appearance: c.appearance)
         if let now = c.now { inputs.context.now = now }
         if let locale = c.locale { inputs.context.locale = Locale(identifier: locale) }
         if c.template == "month" { inputs.calendar = Fixtures.monthCalendar }
@@ -165,18 +199,23 @@ import WidgetDesign
             try Data(actual.png()).write(to: url)
             let backdrop = c.family.isAccessory ? Self.lockScreen : nil
             try FileManager.default.createDirectory(at: Self.gallery, withIntermediateDirectories: true)
-            try Data(Self.render(c, scale: 2, backdrop: backdrop).png()).write(to: Self.gallery.appendingPathComponent("\(c.name).png"))
+            try Data(Self.render(c, scale: 2, backdrop: backdrop).png()).write(
+                to: Self.gallery.appendingPathComponent("\(c.name).png"))
             return
         }
         let golden = try PixelImage(png: [UInt8](Data(contentsOf: url)), name: url.path)
-        let d = try #require(golden.difference(actual), "\(c.name): size \(actual.width)×\(actual.height), golden \(golden.width)×\(golden.height)")
+        let d = try #require(
+            golden.difference(actual),
+            "\(c.name): size \(actual.width)×\(actual.height), golden \(golden.width)×\(golden.height)")
         let ok = d.mean <= 1.0 && d.fraction <= 0.005
         if !ok {
             let out = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widget-golden-failures")
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
             try Data(actual.png()).write(to: out.appendingPathComponent("\(c.name).actual.png"))
             try Data(d.diff.png()).write(to: out.appendingPathComponent("\(c.name).diff.png"))
-            Issue.record("\(c.name): mean difference \(d.mean), \(d.fraction * 100)% of pixels differ; see \(out.path)/\(c.name).{actual,diff}.png (re-record with 'make goldens' if the change is intended)")
+            Issue.record(
+                "\(c.name): mean difference \(d.mean), \(d.fraction * 100)% of pixels differ; see \(out.path)/\(c.name).{actual,diff}.png (re-record with 'make goldens' if the change is intended)"
+            )
         }
     }
 

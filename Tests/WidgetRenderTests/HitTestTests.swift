@@ -1,9 +1,10 @@
 import Foundation
 import SharedStore
-import Testing
 import TestSupport
+import Testing
 import Variables
 import WidgetDesign
+
 @testable import WidgetRender
 
 @Suite struct HitTestTests {
@@ -44,7 +45,9 @@ import WidgetDesign
             let l = noise(f)
             for (i, a) in l.actions.enumerated() {
                 for b in l.actions[(i + 1)...] {
-                    let overlaps = a.rect.minX < b.rect.maxX && b.rect.minX < a.rect.maxX && a.rect.minY < b.rect.maxY && b.rect.minY < a.rect.maxY
+                    let overlaps =
+                        a.rect.minX < b.rect.maxX && b.rect.minX < a.rect.maxX && a.rect.minY < b.rect.maxY
+                        && b.rect.minY < a.rect.maxY
                     #expect(!overlaps, "\(f): \(a.id) overlaps \(b.id)")
                 }
             }
@@ -59,14 +62,18 @@ import WidgetDesign
     @Test func rendersEveryFormatAtomicallyWithTheFormatFromTheExtension() throws {
         let dir = try store()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let base = ["render", "--store", dir.path, "--template", "noise-machine", "--family", "medium", "--now", "2026-01-24T09:30:00Z"]
+        let base = [
+            "render", "--store", dir.path, "--template", "noise-machine", "--family", "medium", "--now",
+            "2026-01-24T09:30:00Z",
+        ]
         for ext in ["png", "svg", "json", "txt"] {
             let out = dir.appendingPathComponent("w.\(ext)").path
             let r = try Products.run("weaver", base + ["-o", out])
             #expect(r.status == 0, "\(r.stderrText)")
             let data = try Data(contentsOf: URL(fileURLWithPath: out))
             switch ext {
-            case "png": #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            case "png":
+                #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
                 let img = try PixelImage(png: [UInt8](data))
                 #expect(img.width == 728 && img.height == 340)
             case "svg": #expect(String(decoding: data, as: UTF8.self).contains("<svg"))
@@ -89,27 +96,40 @@ import WidgetDesign
     @Test func badOptionsAreRefusedNamingTheFlag() throws {
         let dir = try store()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for (args, flag) in [(["--family", "huge"], "--family"), (["--scale", "4"], "--scale"), (["--format", "gif"], "--format"),
-                             (["-o", "x.gif"], "x.gif"), (["--now", "yesterday"], "--now"), (["--template", "nope"], "--template")] {
-            let r = try Products.run("weaver", ["render", "--store", dir.path, "--template", "classic"] .filter { args.contains("--template") ? !["--template", "classic"].contains($0) : true } + args)
+        for (args, flag) in [
+            (["--family", "huge"], "--family"), (["--scale", "4"], "--scale"), (["--format", "gif"], "--format"),
+            (["-o", "x.gif"], "x.gif"), (["--now", "yesterday"], "--now"), (["--template", "nope"], "--template"),
+        ] {
+            let r = try Products.run(
+                "weaver",
+                ["render", "--store", dir.path, "--template", "classic"].filter {
+                    args.contains("--template") ? !["--template", "classic"].contains($0) : true
+                } + args)
             #expect(r.status == 64, "\(args): \(r.status) \(r.stderrText)")
             #expect(r.stderrText.contains(flag), "\(args): \(r.stderrText)")
         }
         // An empty library draws the Noise Machine widget and says so; a library with designs but
         // no default asks which.
         let empty = try Products.run("weaver", ["render", "--store", dir.path, "--format", "txt", "-o", "-"])
-        #expect(empty.status == 0 && empty.stdoutText.hasPrefix("Noise: Stopped"), "\(empty.stdoutText)\(empty.stderrText)")
+        #expect(
+            empty.status == 0 && empty.stdoutText.hasPrefix("Noise: Stopped"), "\(empty.stdoutText)\(empty.stderrText)")
         #expect(empty.stderrText.contains("no designs yet: drawing the Noise Machine widget"), "\(empty.stderrText)")
-        #expect(try Products.run("weaver", ["designs", "new", "--store", dir.path, "--template", "classic", "--name", "A"]).status == 0)
+        #expect(
+            try Products.run("weaver", ["designs", "new", "--store", dir.path, "--template", "classic", "--name", "A"])
+                .status == 0)
         #expect(try Products.run("weaver", ["designs", "default", "--store", dir.path, "--clear"]).status == 0)
-        let none = try Products.run("weaver", ["render", "--store", dir.path, "-o", dir.appendingPathComponent("a.png").path])
+        let none = try Products.run(
+            "weaver", ["render", "--store", dir.path, "-o", dir.appendingPathComponent("a.png").path])
         #expect(none.status == 1 && none.stderrText.contains("no default design"), "\(none.stderrText)")
     }
 
     @Test func tapFindsTheButtonOrNamesTheNearest() throws {
         let dir = try store()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let base = ["tap", "--store", dir.path, "--template", "noise-machine", "--family", "small", "--now", "2026-01-24T09:30:00Z"]
+        let base = [
+            "tap", "--store", dir.path, "--template", "noise-machine", "--family", "small", "--now",
+            "2026-01-24T09:30:00Z",
+        ]
         let play = try Products.run("weaver", base + ["--at", "36,36", "--dry-run"])
         #expect(play.status == 0, "\(play.stderrText)")
         #expect(play.stdoutText.hasPrefix("found togglePlayPause"))
@@ -117,7 +137,9 @@ import WidgetDesign
         #expect(layer.stdoutText.contains("toggleLayer layer 4"), "\(layer.stdoutText)\(layer.stderrText)")
         let empty = try Products.run("weaver", base + ["--at", "150,100", "--dry-run"])
         #expect(empty.status == 1)
-        #expect(empty.stderrText.contains("no button at 150,100; the nearest is toggleLayer layer 4"), "\(empty.stderrText)")
+        #expect(
+            empty.stderrText.contains("no button at 150,100; the nearest is toggleLayer layer 4"), "\(empty.stderrText)"
+        )
         let outside = try Products.run("weaver", base + ["--at", "500,10"])
         #expect(outside.status == 1 && outside.stderrText.contains("outside"))
         let malformed = try Products.run("weaver", base + ["--at", "ten,4"])
@@ -151,9 +173,12 @@ import WidgetDesign
         let rect = try #require(coffee["rect"] as? [String: Any]).mapValues { ($0 as? NSNumber)?.doubleValue ?? .nan }
         let at = "\(Int(rect["x"]! + rect["width"]! / 2)),\(Int(rect["y"]! + rect["height"]! / 2))"
 
-        let found = try Products.run("weaver", ["tap", "Morning", "--pro", "--store", dir.path, "--at", at, "--dry-run"])
+        let found = try Products.run(
+            "weaver", ["tap", "Morning", "--pro", "--store", dir.path, "--at", at, "--dry-run"])
         #expect(found.status == 0, "\(found.stderrText)")
-        #expect(found.stdoutText.hasPrefix("found incrementVariable \"Coffee\" at \(Int(rect["x"]!)),\(Int(rect["y"]!))"), "\(found.stdoutText)")
+        #expect(
+            found.stdoutText.hasPrefix("found incrementVariable \"Coffee\" at \(Int(rect["x"]!)),\(Int(rect["y"]!))"),
+            "\(found.stdoutText)")
 
         for expected in ["coffee is now 1 (+1).", "coffee is now 2 (+1)."] {
             let pressed = try Products.run("weaver", ["tap", "Morning", "--pro", "--store", dir.path, "--at", at])
@@ -165,8 +190,12 @@ import WidgetDesign
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("pro.json").path))
         #expect(try Products.run("weaver", ["pro", "status", "--store", dir.path]).stdoutText == "locked\n")
         let free = try Products.run("weaver", ["tap", "Morning", "--store", dir.path, "--at", at])
-        #expect(free.status == 1 && free.stderrText.contains("no button at \(at) without Pro: the action bar ('Coffee', 'Fed') needs Pro; use --pro or 'weaver pro unlock'"),
-                "\(free.stderrText)")
+        #expect(
+            free.status == 1
+                && free.stderrText.contains(
+                    "no button at \(at) without Pro: the action bar ('Coffee', 'Fed') needs Pro; use --pro or 'weaver pro unlock'"
+                ),
+            "\(free.stderrText)")
         #expect(try VariableStore(root: StoreRoot(url: dir)).load()["coffee"] == "2")
     }
 }

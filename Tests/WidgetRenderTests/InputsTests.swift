@@ -4,11 +4,13 @@ import NoiseEngine
 import SharedStore
 import Testing
 import WidgetDesign
+
 @testable import WidgetRender
 
 @Suite struct InputsTests {
     func root() throws -> StoreRoot {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ww-inputs-\(UUID().uuidString.prefix(8))")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ww-inputs-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return StoreRoot(url: dir)
     }
@@ -40,7 +42,8 @@ import WidgetDesign
             try Data(#"{"schemaVersion":1,"access":"authorized","events":[\#(events)]}"#.utf8)
                 .write(to: r.snapshots.appendingPathComponent("calendar.json"))
         }
-        let holiday = #"{"title":"Bank holiday","start":"2026-01-24T00:00:00Z","end":"2026-01-25T00:00:00Z","isAllDay":true}"#
+        let holiday =
+            #"{"title":"Bank holiday","start":"2026-01-24T00:00:00Z","end":"2026-01-25T00:00:00Z","isAllDay":true}"#
         try write(holiday + "," + #"{"title":"Stand-up","start":"2026-01-24T10:00:00Z","end":"2026-01-24T10:15:00Z"}"#)
         let renderer = WidgetRenderer()
         func nextUp() throws -> String {
@@ -48,7 +51,8 @@ import WidgetDesign
             var inputs = Fixtures.inputs()
             inputs.calendar = cal
             inputs.context.timeZone = TimeZone(identifier: "UTC")!
-            return renderer.text(renderer.layout(design: Fixtures.design("next-up"), family: .medium, scale: 2, inputs: inputs))
+            return renderer.text(
+                renderer.layout(design: Fixtures.design("next-up"), family: .medium, scale: 2, inputs: inputs))
         }
         let timed = try nextUp()
         #expect(timed.contains("Stand-up") && !timed.contains("Bank holiday"), "\(timed)")

@@ -1,8 +1,9 @@
 import Foundation
 import NoiseEngine
 import Testing
-@testable import Variables
 import WidgetDesign
+
+@testable import Variables
 @testable import WidgetRender
 
 @Suite struct LayoutTests {
@@ -13,8 +14,10 @@ import WidgetDesign
     }
 
     @Test func familySizesInPoints() {
-        let expected: [WidgetFamily: (Double, Double)] = [.small: (170, 170), .medium: (364, 170), .large: (364, 382),
-                                                          .circular: (76, 76), .rectangular: (172, 76), .inline: (257, 26)]
+        let expected: [WidgetFamily: (Double, Double)] = [
+            .small: (170, 170), .medium: (364, 170), .large: (364, 382),
+            .circular: (76, 76), .rectangular: (172, 76), .inline: (257, 26),
+        ]
         for (f, size) in expected {
             let l = layout(Fixtures.design("classic"), f)
             #expect(l.width == size.0 && l.height == size.1, "\(f)")
@@ -29,7 +32,8 @@ import WidgetDesign
                 let l = layout(d, f, Fixtures.inputs(images: ["sunset.jpg": Fixtures.samplePhoto]))
                 #expect(!l.elements.isEmpty, "\(t.id) \(f)")
                 for e in l.elements where e.kind != .background {
-                    #expect(l.bounds.encloses(e.rect, tolerance: 0.5), "\(t.id) \(f): \(e.kind) \(e.rect) \(e.text ?? "")")
+                    #expect(
+                        l.bounds.encloses(e.rect, tolerance: 0.5), "\(t.id) \(f): \(e.kind) \(e.rect) \(e.text ?? "")")
                 }
                 for a in l.actions { #expect(l.bounds.encloses(a.rect), "\(t.id) \(f): \(a.id)") }
                 #expect(l.warnings.isEmpty, "\(t.id) \(f): \(l.warnings)")
@@ -74,7 +78,8 @@ import WidgetDesign
 
     @Test func matchedSetVariantsApplyOnlyWithPro() {
         var d = Fixtures.design("classic")
-        d.matchedSet = MatchedSet(small: SpecVariant(primaryText: "Small only"), large: SpecVariant(primaryText: "Large only"))
+        d.matchedSet = MatchedSet(
+            small: SpecVariant(primaryText: "Small only"), large: SpecVariant(primaryText: "Large only"))
         #expect(layout(d, .small, Fixtures.inputs(isPro: false)).elements.contains { $0.text == "Hello" })
         #expect(layout(d, .small, Fixtures.inputs(isPro: true)).elements.contains { $0.text == "Small only" })
         #expect(layout(d, .large, Fixtures.inputs(isPro: true)).elements.contains { $0.text == "Large only" })
@@ -87,14 +92,20 @@ import WidgetDesign
         let id = UUID()
         d.actionBar = ActionBarSpec(actions: [
             ActionSpec(id: id, title: "", kind: .incrementVariable, variableKey: "coffees", incrementAmount: 2),
-            ActionSpec(title: "Fed", systemImage: "checkmark", kind: .setVariableToNow, variableKey: "fed", nowFormat: .timeOnly),
+            ActionSpec(
+                title: "Fed", systemImage: "checkmark", kind: .setVariableToNow, variableKey: "fed",
+                nowFormat: .timeOnly),
         ])
         #expect(layout(d, .medium, Fixtures.inputs(isPro: false)).actions.isEmpty)
         let l = layout(d, .medium, Fixtures.inputs(isPro: true))
         #expect(l.actions.count == 2)
         let inc = l.actions[0]
-        #expect(inc.kind == .incrementVariable && inc.title == "+1" && inc.variableKey == "coffees" && inc.incrementAmount == 2 && inc.id == id.uuidString)
-        #expect(l.actions[1].kind == .setVariableToNow && l.actions[1].nowFormat == "timeOnly" && l.actions[1].title == "Fed")
+        #expect(
+            inc.kind == .incrementVariable && inc.title == "+1" && inc.variableKey == "coffees"
+                && inc.incrementAmount == 2 && inc.id == id.uuidString)
+        #expect(
+            l.actions[1].kind == .setVariableToNow && l.actions[1].nowFormat == "timeOnly"
+                && l.actions[1].title == "Fed")
         #expect(inc.rect.height == 44 && inc.rect.maxX < l.actions[1].rect.minX)
     }
 
@@ -114,7 +125,8 @@ import WidgetDesign
         for family in [WidgetFamily.small, .medium, .large] {
             let l = layout(d, family, Fixtures.inputs(isPro: true))
             let drawn = l.elements.filter { $0.kind == .text }
-            let secondary = try #require(drawn.first { $0.text == "Coffees today: 3" }, "\(family): \(drawn.compactMap(\.text)) \(l.warnings)")
+            let secondary = try #require(
+                drawn.first { $0.text == "Coffees today: 3" }, "\(family): \(drawn.compactMap(\.text)) \(l.warnings)")
             let bar = try #require(l.actions.first)
             #expect(secondary.rect.maxY <= bar.rect.minY + 0.01, "\(family): the secondary runs into the action bar")
             // Never smaller than the seed's minimum scale (0.75 of caption2's 11 pt).
@@ -125,7 +137,9 @@ import WidgetDesign
         // Less room: the secondary line gets smaller type (padding 16, title2 primary)...
         d.style.primaryTextStyle = .title2
         let smaller = layout(d, .medium, Fixtures.inputs(isPro: true))
-        let shrunk = try #require(smaller.elements.first { $0.text == "Coffees today: 3" }, "\(smaller.elements.compactMap(\.text)) \(smaller.warnings)")
+        let shrunk = try #require(
+            smaller.elements.first { $0.text == "Coffees today: 3" },
+            "\(smaller.elements.compactMap(\.text)) \(smaller.warnings)")
         #expect((shrunk.textRun?.sizePoints ?? 0) < 11 && (shrunk.textRun?.sizePoints ?? 0) >= 11 * 0.75 - 0.001)
         #expect(shrunk.rect.maxY <= smaller.actions[0].rect.minY + 0.01)
         #expect(smaller.warnings.isEmpty && smaller.textLines.contains("Coffees today: 3"))
@@ -134,7 +148,9 @@ import WidgetDesign
         d.style.primaryTextStyle = .title3
         let both = layout(d, .medium, Fixtures.inputs(isPro: true))
         let primary = try #require(both.elements.first { $0.text == "Morning" })
-        let secondary = try #require(both.elements.first { $0.text == "Coffees today: 3" }, "\(both.elements.compactMap(\.text)) \(both.warnings)")
+        let secondary = try #require(
+            both.elements.first { $0.text == "Coffees today: 3" },
+            "\(both.elements.compactMap(\.text)) \(both.warnings)")
         #expect((primary.textRun?.sizePoints ?? 99) < 20 && (primary.textRun?.sizePoints ?? 0) >= 15 - 0.001)
         #expect(primary.rect.maxY <= secondary.rect.minY && secondary.rect.maxY <= both.actions[0].rect.minY + 0.01)
         #expect(both.warnings.isEmpty, "\(both.warnings)")
@@ -163,7 +179,9 @@ import WidgetDesign
         let run = try #require(l.elements.compactMap(\.textRun).first { $0.text == d.primaryText })
         #expect(run.isTruncated)
         let shown = try #require(run.shownText)
-        #expect(shown.hasSuffix("…") && shown.count < d.primaryText.count && d.primaryText.hasPrefix(String(shown.dropLast()).trimmingCharacters(in: .whitespaces)), "\(shown)")
+        #expect(
+            shown.hasSuffix("…") && shown.count < d.primaryText.count
+                && d.primaryText.hasPrefix(String(shown.dropLast()).trimmingCharacters(in: .whitespaces)), "\(shown)")
         #expect(l.textLines[1] == shown, "\(l.textLines)")
         #expect(renderer.json(l).contains("\"shown\": \"\(shown)\""))
         // Not cut: said as written, and no `shown` in the JSON.
@@ -187,7 +205,9 @@ import WidgetDesign
         let expected = rows.map { "- [ ] \($0)" } + [more]
         // The checklist pill shortens the primary line: it is said as drawn.
         let primary = l.elements.compactMap(\.textRun).first { $0.text == "Groceries" }
-        #expect(l.textLines == ["Shop", primary?.shownText ?? "Groceries", expected.joined(separator: "\n")], "\(l.textLines)")
+        #expect(
+            l.textLines == ["Shop", primary?.shownText ?? "Groceries", expected.joined(separator: "\n")],
+            "\(l.textLines)")
         #expect(!renderer.text(l).contains("Item 8"))
         // All rows drawn: the secondary as written.
         d.secondaryText = "- [ ] Milk\n- [x] Eggs"
@@ -213,10 +233,19 @@ import WidgetDesign
     /// Issue 29.1: a layer making drops or crackle names its texture on the large Noise widget's
     /// tile (the colour name only describes noise), from the Last Mix or the status feed.
     @Test func noiseLayerTilesNameTheirTexture() {
-        var mix = Mix(name: "Campfire", layers: [Mix.Layer(colour: 2), Mix.Layer(texture: .crackle), Mix.Layer(texture: .drops, densityPerSecond: 40)])
+        var mix = Mix(
+            name: "Campfire",
+            layers: [
+                Mix.Layer(colour: 2), Mix.Layer(texture: .crackle), Mix.Layer(texture: .drops, densityPerSecond: 40),
+            ])
         mix.masterVolume = 0.9
-        let state = NoiseWidgetState(playback: .playing, mixName: mix.name, layers: mix.layers.map { NoiseWidgetState.Layer(enabled: $0.enabled, volume: $0.volume, colour: $0.colour, texture: $0.texture?.rawValue) },
-                                     masterVolume: mix.masterVolume)
+        let state = NoiseWidgetState(
+            playback: .playing, mixName: mix.name,
+            layers: mix.layers.map {
+                NoiseWidgetState.Layer(
+                    enabled: $0.enabled, volume: $0.volume, colour: $0.colour, texture: $0.texture?.rawValue)
+            },
+            masterVolume: mix.masterVolume)
         #expect(state.layers.map(\.texture) == [nil, "crackle", "drops", nil])
         var inputs = Fixtures.inputs()
         inputs.noise = state
@@ -229,18 +258,25 @@ import WidgetDesign
     @Test(arguments: ["en_US", "en_GB", "de_DE"])
     func nextUpTimeRangeMatchesTheCalendarRangeKey(locale: String) throws {
         let first = Fixtures.calendar.events[0]
-        let provider = CalendarSnapshotProvider(generatedAt: Fixtures.now, upcoming: [
-            .init(title: first.title, start: first.start, end: first.end!, isAllDay: false, location: first.location, calendar: nil, startDay: nil),
-        ])
-        let context = RenderContext(now: Fixtures.now, timeZone: Fixtures.timeZone, locale: Locale(identifier: locale), isPro: false,
-                                    builtIns: BuiltInKeys(sources: [TimeProvider(), provider]))
+        let provider = CalendarSnapshotProvider(
+            generatedAt: Fixtures.now,
+            upcoming: [
+                .init(
+                    title: first.title, start: first.start, end: first.end!, isAllDay: false, location: first.location,
+                    calendar: nil, startDay: nil)
+            ])
+        let context = RenderContext(
+            now: Fixtures.now, timeZone: Fixtures.timeZone, locale: Locale(identifier: locale), isPro: false,
+            builtIns: BuiltInKeys(sources: [TimeProvider(), provider]))
         let key = TemplateRenderer().render("{{__calendar_next_range}}", in: context)
         #expect(key.contains("–"), "\(key)")
         var inputs = Fixtures.inputs()
         inputs.context = context
         for family in [WidgetFamily.small, .medium] {
             let l = layout(Fixtures.design("next-up"), family, inputs)
-            #expect(l.elements.contains { $0.text == key }, "\(locale) \(family): \(l.elements.compactMap(\.text)) vs \(key)")
+            #expect(
+                l.elements.contains { $0.text == key },
+                "\(locale) \(family): \(l.elements.compactMap(\.text)) vs \(key)")
             #expect(l.textLines.contains(key), "\(l.textLines)")
         }
     }
@@ -253,23 +289,31 @@ import WidgetDesign
         d.primaryText = "Short"
         d.secondaryText = "One thing at a time"
         d.layout.showsAccentBar = true
-        d.actionBar = ActionBarSpec(actions: [ActionSpec(title: "Cup", kind: .incrementVariable, variableKey: "coffee", incrementAmount: 1)])
+        d.actionBar = ActionBarSpec(actions: [
+            ActionSpec(title: "Cup", kind: .incrementVariable, variableKey: "coffee", incrementAmount: 1)
+        ])
         let l = layout(d, .medium, Fixtures.inputs(isPro: true))
         let primary = try #require(l.elements.first { $0.text == "Short" }, "\(l.elements.compactMap(\.text))")
         let bar = try #require(l.actions.first)
         #expect(primary.rect.maxY <= bar.rect.minY)
         #expect(!l.warnings.contains { $0.hasPrefix("primaryText") })
 
-        d.actionBar = ActionBarSpec(actions: [ActionSpec(title: "Cup", kind: .incrementVariable, variableKey: "coffee", incrementAmount: 1),
-                                              ActionSpec(title: "Tea", kind: .incrementVariable, variableKey: "tea", incrementAmount: 1)])
+        d.actionBar = ActionBarSpec(actions: [
+            ActionSpec(title: "Cup", kind: .incrementVariable, variableKey: "coffee", incrementAmount: 1),
+            ActionSpec(title: "Tea", kind: .incrementVariable, variableKey: "tea", incrementAmount: 1),
+        ])
         d.style.paddingPoints = 32
         let tight = layout(d, .medium, Fixtures.inputs(isPro: true))
         let texts = tight.elements.compactMap(\.text)
         // The hero's inner inset gives up its height before the primary text goes.
         #expect(texts.contains("Short"), "\(texts) \(tight.warnings)")
-        #expect(!texts.contains("One thing at a time") || texts.contains("Short"), "secondary drawn without the primary: \(texts)")
+        #expect(
+            !texts.contains("One thing at a time") || texts.contains("Short"),
+            "secondary drawn without the primary: \(texts)")
         for e in tight.elements where e.kind == .text {
-            #expect(e.rect.maxY <= tight.actions[0].rect.minY || tight.actions.contains { $0.rect.contains(Point(x: e.rect.midX, y: e.rect.midY)) })
+            #expect(
+                e.rect.maxY <= tight.actions[0].rect.minY
+                    || tight.actions.contains { $0.rect.contains(Point(x: e.rect.midX, y: e.rect.midY)) })
         }
         // A primary text too big for any room left is not drawn, nor is the secondary alone.
         d.style.primaryTextStyle = .title
@@ -278,15 +322,19 @@ import WidgetDesign
         d.style.nameTextStyle = .title
         let none = layout(d, .medium, Fixtures.inputs(isPro: true))
         let noneTexts = none.elements.compactMap(\.text)
-        #expect(noneTexts.contains("Short") || none.warnings.contains { $0.hasPrefix("primaryText: no room") }, "\(noneTexts) \(none.warnings)")
+        #expect(
+            noneTexts.contains("Short") || none.warnings.contains { $0.hasPrefix("primaryText: no room") },
+            "\(noneTexts) \(none.warnings)")
         #expect(!noneTexts.contains("One thing at a time") || noneTexts.contains("Short"), "\(noneTexts)")
     }
 
     /// The reminders footer ("+3 more" and when the snapshot was made) is never cut: on small,
     /// "Updated" goes first ("Updated 3…" before).
-    @Test(arguments: [WidgetFamily.small, .medium, .large]) func remindersFooterIsNotCut(_ family: WidgetFamily) throws {
+    @Test(arguments: [WidgetFamily.small, .medium, .large]) func remindersFooterIsNotCut(_ family: WidgetFamily) throws
+    {
         let l = layout(Fixtures.design("reminders"), family)
-        let footer = try #require(l.elements.compactMap(\.textRun).first { $0.text.hasSuffix(" ago") }, "\(l.elements.compactMap(\.text))")
+        let footer = try #require(
+            l.elements.compactMap(\.textRun).first { $0.text.hasSuffix(" ago") }, "\(l.elements.compactMap(\.text))")
         #expect(!footer.isTruncated, "\(family): \(footer.text)")
     }
 
@@ -314,8 +362,10 @@ import WidgetDesign
     }
 
     /// The clock's date follows the locale's order and punctuation, not an English pattern.
-    @Test(arguments: [("en_GB", "Saturday 24 January"), ("de_DE", "Samstag, 24. Januar"), ("en_US", "Saturday, January 24"),
-                      ("fr_FR", "samedi 24 janvier")])
+    @Test(arguments: [
+        ("en_GB", "Saturday 24 January"), ("de_DE", "Samstag, 24. Januar"), ("en_US", "Saturday, January 24"),
+        ("fr_FR", "samedi 24 janvier"),
+    ])
     func clockDateFollowsTheLocale(_ locale: String, _ expected: String) {
         var inputs = Fixtures.inputs()
         inputs.context.locale = Locale(identifier: locale)
@@ -327,10 +377,16 @@ import WidgetDesign
         let d = Fixtures.design("noise-machine")
         let playing = layout(d, .small, Fixtures.inputs(noise: .playing))
         #expect(playing.elements.contains { $0.text == "Playing" })
-        #expect(playing.elements.contains { if case .symbol(let g, _, _) = $0.primitive { g.sfName == "pause.fill" } else { false } })
+        #expect(
+            playing.elements.contains {
+                if case .symbol(let g, _, _) = $0.primitive { g.sfName == "pause.fill" } else { false }
+            })
         let stopped = layout(d, .small, Fixtures.inputs(noise: .stopped))
         #expect(stopped.elements.contains { $0.text == "Stopped" })
-        #expect(stopped.elements.contains { if case .symbol(let g, _, _) = $0.primitive { g.sfName == "play.fill" } else { false } })
+        #expect(
+            stopped.elements.contains {
+                if case .symbol(let g, _, _) = $0.primitive { g.sfName == "play.fill" } else { false }
+            })
         let kinds = Set(layout(d, .large).actions.map(\.kind))
         #expect(kinds == [.togglePlayPause, .stop, .toggleLayer, .toggleResumeOnLaunch])
         let layers = layout(d, .medium).actions.filter { $0.kind == .toggleLayer }.compactMap(\.layer)
@@ -344,9 +400,12 @@ import WidgetDesign
         let mix = LastMixFixtures.lastMix
         let fromMix = NoiseWidgetState.make(status: nil, lastMix: mix, now: Fixtures.now)
         #expect(fromMix.playback == .stopped && fromMix.mixName == mix.mix.name && fromMix.resumeOnLaunch)
-        let live = NoiseWidgetState.make(status: LastMixFixtures.status(.playing, updatedAt: Fixtures.now.addingTimeInterval(-30)), lastMix: mix, now: Fixtures.now)
+        let live = NoiseWidgetState.make(
+            status: LastMixFixtures.status(.playing, updatedAt: Fixtures.now.addingTimeInterval(-30)), lastMix: mix,
+            now: Fixtures.now)
         #expect(live.playback == .playing && live.timerRemainingSeconds == 570)
-        let paused = NoiseWidgetState.make(status: LastMixFixtures.status(.paused, updatedAt: Fixtures.now), lastMix: mix, now: Fixtures.now)
+        let paused = NoiseWidgetState.make(
+            status: LastMixFixtures.status(.paused, updatedAt: Fixtures.now), lastMix: mix, now: Fixtures.now)
         #expect(paused.playback == .paused)
     }
 
@@ -354,7 +413,9 @@ import WidgetDesign
         let l = layout(Fixtures.design("noise-machine"), .medium)
         let object = try JSONSerialization.jsonObject(with: Data(renderer.json(l).utf8)) as! [String: Any]
         #expect(Set(object.keys) == ["family", "scale", "width", "height", "elements", "actions"])
-        #expect(object["family"] as? String == "medium" && object["scale"] as? Int == 2 && object["width"] as? Double == 364)
+        #expect(
+            object["family"] as? String == "medium" && object["scale"] as? Int == 2 && object["width"] as? Double == 364
+        )
         let elements = object["elements"] as! [[String: Any]]
         #expect(elements.allSatisfy { Set($0.keys).isSubset(of: ["kind", "text", "rect"]) && $0["kind"] is String })
         let rect = elements[0]["rect"] as! [String: Any]
@@ -376,12 +437,15 @@ import WidgetDesign
         #expect(hugeInline.count == 201 && hugeInline.hasSuffix("…\n"), "\(hugeInline.count)")
         // On small the primary says what is drawn (issue 28.1): one line cut with "…".
         let hugeSmall = renderer.text(layout(huge, .small)).split(separator: "\n")
-        #expect(hugeSmall.allSatisfy { $0.count <= 500 } && hugeSmall.contains { $0.count < 100 && $0.hasPrefix("word") && $0.hasSuffix("…") }, "\(hugeSmall)")
+        #expect(
+            hugeSmall.allSatisfy { $0.count <= 500 }
+                && hugeSmall.contains { $0.count < 100 && $0.hasPrefix("word") && $0.hasSuffix("…") }, "\(hugeSmall)")
     }
 
     @Test func pngSizeFollowsScale() throws {
         for scale in 1...3 {
-            let l = renderer.layout(design: Fixtures.design("classic"), family: .medium, scale: scale, inputs: Fixtures.inputs())
+            let l = renderer.layout(
+                design: Fixtures.design("classic"), family: .medium, scale: scale, inputs: Fixtures.inputs())
             let px = try renderer.pixels(l)
             #expect(px.width == 364 * scale && px.height == 170 * scale)
             // Corners are transparent, the centre is not.
@@ -405,7 +469,9 @@ import WidgetDesign
         for (sf, material) in SymbolMap.table {
             let g = SymbolMap.glyph(sf)
             #expect(!g.isFallback && g.materialName == material, "\(sf)")
-            #expect(engine.unknownGlyphCount(g.character, family: FontSystem.symbolFamily) == 0, "\(sf) → \(material) missing from the font")
+            #expect(
+                engine.unknownGlyphCount(g.character, family: FontSystem.symbolFamily) == 0,
+                "\(sf) → \(material) missing from the font")
         }
         #expect(SymbolMap.glyph("no.such.symbol").isFallback)
         #expect(FontSystem.shared.missingFiles.isEmpty, "\(FontSystem.shared.missingFiles)")

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `weaver render --watch` against a real player on a private PulseAudio server: what wakes the
 /// watcher when a player stops without a word in the status feed.
@@ -25,7 +26,9 @@ import TestSupport
 
         /// Waits until `seconds` after `since` for the output to satisfy `predicate`, reading it
         /// every 5 ms; returns when it did, as time since `since`.
-        func waitForOutput(_ seconds: Double, since: ContinuousClock.Instant = .now, _ predicate: (String) -> Bool) -> Duration? {
+        func waitForOutput(_ seconds: Double, since: ContinuousClock.Instant = .now, _ predicate: (String) -> Bool)
+            -> Duration?
+        {
             while since.duration(to: .now) < .seconds(seconds) {
                 if predicate(outputText) { return since.duration(to: .now) }
                 usleep(5000)
@@ -35,8 +38,9 @@ import TestSupport
 
         func statusPID() -> Int32? {
             guard let data = try? Data(contentsOf: store.appendingPathComponent("status.json")),
-                  let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  s["state"] as? String == "playing" else { return nil }
+                let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                s["state"] as? String == "playing"
+            else { return nil }
             return (s["pid"] as? NSNumber)?.int32Value
         }
 
@@ -47,8 +51,10 @@ import TestSupport
             defer { rig.server.stop() }
             let (player, watch) = try rig.start()
             defer {
-                player.signal(SIGKILL); player.child.wait()
-                watch.signal(SIGKILL); watch.child.wait()
+                player.signal(SIGKILL)
+                player.child.wait()
+                watch.signal(SIGKILL)
+                watch.child.wait()
             }
             try body(rig, player, watch)
         }
@@ -60,8 +66,12 @@ import TestSupport
             let end = Date().addingTimeInterval(5)
             while statusPID() == nil && Date() < end { usleep(20_000) }
             #expect(statusPID() == player.processIdentifier, "the status feed names the player")
-            let watch = try Spawned("weaver", ["render", "--template", "noise-machine", "--family", "small",
-                                               "-o", output.path, "--watch"], environment: env)
+            let watch = try Spawned(
+                "weaver",
+                [
+                    "render", "--template", "noise-machine", "--family", "small",
+                    "-o", output.path, "--watch",
+                ], environment: env)
             #expect(waitForOutput(8) { $0.contains("Playing") } != nil, "\(outputText) \(watch.stderrText)")
             return (player, watch)
         }
@@ -74,7 +84,7 @@ import TestSupport
             MinuteBoundary.waitUntilNoneWithin(3)
             let killed = ContinuousClock.now
             player.signal(SIGKILL)
-            player.child.wait()   // reaped at once, as a shell would
+            player.child.wait()  // reaped at once, as a shell would
             let changed = rig.waitForOutput(3, since: killed) { $0.contains("Stopped") }
             print("LiveRender: output showed Stopped \(changed.map { "\($0)" } ?? "never") after SIGKILL")
             let elapsed = try #require(changed, "still \(rig.outputText) after 3 s; \(watch.stderrText)")

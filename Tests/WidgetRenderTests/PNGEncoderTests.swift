@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetDesign
+
 @testable import WidgetRender
 
 /// The renderer's own PNG writer: valid files (structure and CRCs checked here, pixels decoded by
@@ -8,8 +9,10 @@ import WidgetDesign
 @Suite struct PNGEncoderTests {
     /// Widgets as PNG decode to exactly the pixels drawn (transparent corners, antialiased edges,
     /// a photo, lock-screen white on transparent, an opaque backdrop).
-    @Test(arguments: [("noise-machine", WidgetFamily.small, 2), ("classic", .medium, 2), ("poster", .small, 3),
-                      ("clock", .circular, 2), ("weather", .large, 1)])
+    @Test(arguments: [
+        ("noise-machine", WidgetFamily.small, 2), ("classic", .medium, 2), ("poster", .small, 3),
+        ("clock", .circular, 2), ("weather", .large, 1),
+    ])
     func widgetRoundTripsExactly(_ template: String, _ family: WidgetFamily, _ scale: Int) throws {
         let renderer = WidgetRenderer()
         let design = template == "poster" ? Fixtures.posterWithPhoto() : Fixtures.design(template)
@@ -28,7 +31,8 @@ import WidgetDesign
 
     @Test func cornersAreTransparent() throws {
         let renderer = WidgetRenderer()
-        let layout = renderer.layout(design: Fixtures.design("noise-machine"), family: .small, scale: 2, inputs: Fixtures.inputs())
+        let layout = renderer.layout(
+            design: Fixtures.design("noise-machine"), family: .small, scale: 2, inputs: Fixtures.inputs())
         let image = try PixelImage(png: renderer.png(layout))
         #expect(image.width == 340 && image.height == 340)
         for (x, y) in [(0, 0), (339, 0), (0, 339), (339, 339), (2, 2)] {
@@ -80,19 +84,26 @@ import WidgetDesign
 
     @Test func rowPaddingIsSkippedAndSizesAreChecked() throws {
         // 3 pixels wide in rows of 5: the two padding pixels must not appear.
-        let rows: [UInt32] = [0xFF11_2233, 0xFF44_5566, 0x8040_2010, 0xDEAD_BEEF, 0xDEAD_BEEF,
-                              0x0000_0000, 0xFFFF_FFFF, 0xFF00_0000, 0xDEAD_BEEF, 0xDEAD_BEEF]
-        let png = try rows.withUnsafeBufferPointer { try PNGEncoder.encode(argb: $0.baseAddress!, width: 3, height: 2, rowPixels: 5) }
+        let rows: [UInt32] = [
+            0xFF11_2233, 0xFF44_5566, 0x8040_2010, 0xDEAD_BEEF, 0xDEAD_BEEF,
+            0x0000_0000, 0xFFFF_FFFF, 0xFF00_0000, 0xDEAD_BEEF, 0xDEAD_BEEF,
+        ]
+        let png = try rows.withUnsafeBufferPointer {
+            try PNGEncoder.encode(argb: $0.baseAddress!, width: 3, height: 2, rowPixels: 5)
+        }
         let decoded = try PixelImage(png: png)
         #expect(decoded.argb == [0xFF11_2233, 0xFF44_5566, 0x8040_2010, 0x0000_0000, 0xFFFF_FFFF, 0xFF00_0000])
         #expect(throws: RenderError.self) {
-            try rows.withUnsafeBufferPointer { try PNGEncoder.encode(argb: $0.baseAddress!, width: 6, height: 1, rowPixels: 5) }
+            try rows.withUnsafeBufferPointer {
+                try PNGEncoder.encode(argb: $0.baseAddress!, width: 6, height: 1, rowPixels: 5)
+            }
         }
     }
 
     @Test func smallCompressionIsSmallerAndTheSame() throws {
         let renderer = WidgetRenderer()
-        let layout = renderer.layout(design: Fixtures.design("classic"), family: .medium, scale: 2, inputs: Fixtures.inputs())
+        let layout = renderer.layout(
+            design: Fixtures.design("classic"), family: .medium, scale: 2, inputs: Fixtures.inputs())
         let image = try renderer.pixels(layout)
         let fast = try image.png(compression: .fast), small = try image.png(compression: .small)
         #expect(small.count < fast.count)
@@ -101,12 +112,17 @@ import WidgetDesign
 
     // MARK: PNG structure, checked independently of zlib and libpng
 
-    struct Chunk { var type: String; var data: [UInt8] }
+    struct Chunk {
+        var type: String
+        var data: [UInt8]
+    }
 
     /// The chunks of a PNG, after checking the signature, each length and each CRC-32.
     static func chunks(_ png: [UInt8]) throws -> [Chunk] {
         struct Invalid: Error, CustomStringConvertible { var description: String }
-        guard png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw Invalid(description: "no PNG signature") }
+        guard png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+            throw Invalid(description: "no PNG signature")
+        }
         var chunks: [Chunk] = []
         var i = 8
         func be32(_ at: Int) -> UInt32 { png[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
@@ -115,8 +131,11 @@ import WidgetDesign
             let length = Int(be32(i))
             guard i + 12 + length <= png.count else { throw Invalid(description: "chunk at \(i) runs past the end") }
             let typeAndData = Array(png[i + 4..<i + 8 + length])
-            guard crc32(typeAndData) == be32(i + 8 + length) else { throw Invalid(description: "bad CRC in chunk at \(i)") }
-            chunks.append(Chunk(type: String(decoding: typeAndData[0..<4], as: UTF8.self), data: Array(typeAndData[4...])))
+            guard crc32(typeAndData) == be32(i + 8 + length) else {
+                throw Invalid(description: "bad CRC in chunk at \(i)")
+            }
+            chunks.append(
+                Chunk(type: String(decoding: typeAndData[0..<4], as: UTF8.self), data: Array(typeAndData[4...])))
             i += 12 + length
         }
         return chunks

@@ -19,10 +19,12 @@ import WidgetRender
     }
 
     static func layout(_ design: WidgetSpec, isPro: Bool, now: Date) -> WidgetLayout {
-        let context = RenderContext(now: now, timeZone: TimeZone(identifier: "Europe/London")!,
-                                    locale: Locale(identifier: "en_GB"), isPro: isPro)
-        return WidgetRenderer().layout(design: design, family: .medium, scale: 1,
-                                       inputs: RenderInputs(context: context, appearance: .dark))
+        let context = RenderContext(
+            now: now, timeZone: TimeZone(identifier: "Europe/London")!,
+            locale: Locale(identifier: "en_GB"), isPro: isPro)
+        return WidgetRenderer().layout(
+            design: design, family: .medium, scale: 1,
+            inputs: RenderInputs(context: context, appearance: .dark))
     }
 
     @Test func aPointOnTheActionBarWithoutProSaysItNeedsPro() throws {
@@ -36,8 +38,10 @@ import WidgetRender
         #expect(free.action(at: centre) == nil)
 
         let message = ProOnlyButtons.missMessage(at: centre, written: "100,140", layout: free, proLayout: pro)
-        #expect(message == "no button at 100,140 without Pro: the action bar ('Coffee', 'Done') needs Pro; use --pro or 'weaver pro unlock'",
-                "\(String(describing: message))")
+        #expect(
+            message
+                == "no button at 100,140 without Pro: the action bar ('Coffee', 'Done') needs Pro; use --pro or 'weaver pro unlock'",
+            "\(String(describing: message))")
         // Elsewhere, or with Pro (nothing is missing), the caller's own message stands.
         #expect(ProOnlyButtons.missMessage(at: Point(x: 2, y: 2), written: "2,2", layout: free, proLayout: pro) == nil)
         #expect(ProOnlyButtons.missMessage(at: centre, written: "100,140", layout: pro, proLayout: pro) == nil)

@@ -1,11 +1,15 @@
 import Foundation
 import Variables
+
 @testable import WidgetRender
 
 /// Weather snapshots with one-minute bins for the nowcast tests and the rain-surface goldens,
 /// fetched five minutes before `Fixtures.now` (09:25), four hours of bins.
 enum RainScenario: String, CaseIterable, Sendable {
-    case dry, lightShower = "light-shower", heavyBurst = "heavy-burst", uncertainDrizzle = "uncertain-drizzle"
+    case dry
+    case lightShower = "light-shower"
+    case heavyBurst = "heavy-burst"
+    case uncertainDrizzle = "uncertain-drizzle"
 
     static let fetchedAt = Fixtures.now.addingTimeInterval(-300)
 
@@ -36,13 +40,22 @@ enum RainScenario: String, CaseIterable, Sendable {
         w.fetchedAt = Self.fetchedAt
         w.symbol = self == .dry ? "cloud.fill" : "cloud.rain.fill"
         w.hourly = (1...8).map { h in
-            WeatherState.Hour(time: Date(timeIntervalSince1970: (Self.fetchedAt.timeIntervalSince1970 / 3600).rounded(.down) * 3600 + Double(h) * 3600),
-                              temperatureC: 7 + Double(h % 4), precipitationChance: 0.3, symbol: h % 3 == 0 ? "cloud.rain.fill" : "cloud.sun.fill")
+            WeatherState.Hour(
+                time: Date(
+                    timeIntervalSince1970: (Self.fetchedAt.timeIntervalSince1970 / 3600).rounded(.down) * 3600 + Double(
+                        h) * 3600),
+                temperatureC: 7 + Double(h % 4), precipitationChance: 0.3,
+                symbol: h % 3 == 0 ? "cloud.rain.fill" : "cloud.sun.fill")
         }
-        w.daily = [WeatherState.Day(date: "2026-01-24", highC: 9, lowC: 3, precipitationChance: 0.7, symbol: "cloud.rain.fill"),
-                   WeatherState.Day(date: "2026-01-25", highC: 11, lowC: 4, precipitationChance: 0.2, symbol: "cloud.sun.fill"),
-                   WeatherState.Day(date: "2026-01-26", highC: 8, lowC: 1, precipitationChance: 0.6, symbol: "cloud.rain.fill"),
-                   WeatherState.Day(date: "2026-01-27", highC: 6, lowC: -1, precipitationChance: 0.1, symbol: "sun.max.fill")]
+        w.daily = [
+            WeatherState.Day(
+                date: "2026-01-24", highC: 9, lowC: 3, precipitationChance: 0.7, symbol: "cloud.rain.fill"),
+            WeatherState.Day(
+                date: "2026-01-25", highC: 11, lowC: 4, precipitationChance: 0.2, symbol: "cloud.sun.fill"),
+            WeatherState.Day(
+                date: "2026-01-26", highC: 8, lowC: 1, precipitationChance: 0.6, symbol: "cloud.rain.fill"),
+            WeatherState.Day(date: "2026-01-27", highC: 6, lowC: -1, precipitationChance: 0.1, symbol: "sun.max.fill"),
+        ]
         return w
     }
 }

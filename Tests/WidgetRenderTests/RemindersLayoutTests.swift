@@ -1,13 +1,16 @@
 import Foundation
 import Testing
 import WidgetDesign
+
 @testable import WidgetRender
 
 /// The Reminders template's rows as actions, and when they are not: the seed's gating (stale
 /// snapshot, failed refresh) and read-only sources.
 @Suite struct RemindersLayoutTests {
-    func layout(_ mode: RemindersModeToken, _ family: WidgetFamily = .large, reminders: RemindersSnapshot = Fixtures.reminders,
-                hideCompleted: Bool = false) -> WidgetLayout {
+    func layout(
+        _ mode: RemindersModeToken, _ family: WidgetFamily = .large, reminders: RemindersSnapshot = Fixtures.reminders,
+        hideCompleted: Bool = false
+    ) -> WidgetLayout {
         var d = Fixtures.design("reminders")
         d.reminders.mode = mode
         d.reminders.hideCompleted = hideCompleted
@@ -23,7 +26,9 @@ import WidgetDesign
         #expect(ids == ["home:8", "home:2", "work:12", "home:1", "work:30", "work:44"])
         #expect(l.textLines.contains("[x] Pay rent") && l.textLines.contains("[ ] Call the dentist Yesterday"))
         let json = LayoutJSON.encode(l)
-        #expect(json.contains("\"kind\": \"completeReminder\", \"title\": \"Complete Renew passport\", \"reminderID\": \"home:8\""))
+        #expect(
+            json.contains(
+                "\"kind\": \"completeReminder\", \"title\": \"Complete Renew passport\", \"reminderID\": \"home:8\""))
     }
 
     @Test func modesChooseTheirReminders() {
@@ -31,12 +36,18 @@ import WidgetDesign
             layout(m, hideCompleted: hide).textLines.filter { $0.hasPrefix("[") }
         }
         #expect(titles(.overdue) == ["[ ] Renew passport 20 Jan", "[ ] Call the dentist Yesterday"])
-        #expect(titles(.today) == ["[ ] Renew passport 20 Jan", "[ ] Call the dentist Yesterday", "[ ] Send the slides to Sam 14:00",
-                                   "[ ] Buy oat milk 17:00", "[x] Water the plants Today"])
+        #expect(
+            titles(.today) == [
+                "[ ] Renew passport 20 Jan", "[ ] Call the dentist Yesterday", "[ ] Send the slides to Sam 14:00",
+                "[ ] Buy oat milk 17:00", "[x] Water the plants Today",
+            ])
         #expect(titles(.today, hide: true).count == 4)
         #expect(titles(.soon) == ["[ ] Book train tickets Tue"])
-        #expect(titles(.priority) == ["[ ] Call the dentist Yesterday", "[ ] Send the slides to Sam 14:00", "[ ] Book train tickets Tue",
-                                      "[ ] Review the budget"])
+        #expect(
+            titles(.priority) == [
+                "[ ] Call the dentist Yesterday", "[ ] Send the slides to Sam 14:00", "[ ] Book train tickets Tue",
+                "[ ] Review the budget",
+            ])
         #expect(layout(.priority).textLines.first == "Priority 0/4")
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Variables
 import WidgetDesign
+
 @testable import WidgetRender
 
 /// The month, countdown and forecast templates and `clock.format`, as layouts and schedules.
@@ -12,12 +13,16 @@ import WidgetDesign
     // MARK: Countdown
 
     @Test func countdownTextPhaseAndNextChange() {
-        func at(_ before: Double) -> CountdownReading { CountdownReading.at(target.addingTimeInterval(-before), target: target) }
+        func at(_ before: Double) -> CountdownReading {
+            CountdownReading.at(target.addingTimeInterval(-before), target: target)
+        }
         #expect(at(3600.5).text == "1:00:01" && at(3600.5).nextChange == target.addingTimeInterval(-3600))
         #expect(at(125).text == "2:05" && at(125).nextChange == target.addingTimeInterval(-120))
         #expect(at(61).nextChange == target.addingTimeInterval(-60))
         #expect(at(60).text == "1:00" && at(60).nextChange == target.addingTimeInterval(-59))
-        #expect(at(10.2).text == "0:11" && at(10.2).phase == .running && at(10.2).nextChange == target.addingTimeInterval(-10))
+        #expect(
+            at(10.2).text == "0:11" && at(10.2).phase == .running
+                && at(10.2).nextChange == target.addingTimeInterval(-10))
         #expect(at(10).text == "0:10" && at(10).phase == .lastSeconds)
         #expect(at(0.3).text == "0:01" && at(0.3).phase == .lastSeconds && at(0.3).nextChange == target)
         #expect(at(0).text == "end" && at(0).phase == .ended && at(0).nextChange == nil)
@@ -68,11 +73,14 @@ import WidgetDesign
 
     @Test func countdownToTheSleepTimerAndToAVariable() {
         // The fixture player is playing with 23 minutes left.
-        let sleep = renderer.layout(design: Fixtures.design("countdown"), family: .small, scale: 1, inputs: Fixtures.inputs())
+        let sleep = renderer.layout(
+            design: Fixtures.design("countdown"), family: .small, scale: 1, inputs: Fixtures.inputs())
         #expect(sleep.textLines.contains("23:00"))
-        let paused = renderer.layout(design: Fixtures.design("countdown"), family: .small, scale: 1, inputs: Fixtures.inputs(noise: .paused))
+        let paused = renderer.layout(
+            design: Fixtures.design("countdown"), family: .small, scale: 1, inputs: Fixtures.inputs(noise: .paused))
         #expect(paused.textLines.contains("23:00") && paused.redrawAt == nil)
-        let stopped = renderer.layout(design: Fixtures.design("countdown"), family: .small, scale: 1, inputs: Fixtures.inputs(noise: .stopped))
+        let stopped = renderer.layout(
+            design: Fixtures.design("countdown"), family: .small, scale: 1, inputs: Fixtures.inputs(noise: .stopped))
         #expect(stopped.textLines.contains("No timer"))
         var d = Fixtures.design("countdown")
         d.countdown = CountdownSpec(target: .variable("launch"))
@@ -89,12 +97,14 @@ import WidgetDesign
     @Test func monthGridStartsOnTheLocalesFirstWeekday() {
         #expect(MonthGrid.firstWeekday(of: Locale(identifier: "en_GB")) == 2)
         #expect(MonthGrid.firstWeekday(of: Locale(identifier: "en_US")) == 1)
-        let feb = MonthGrid(year: 2026, month: 2, firstWeekday: 2)   // 1 Feb 2026 is a Sunday
+        let feb = MonthGrid(year: 2026, month: 2, firstWeekday: 2)  // 1 Feb 2026 is a Sunday
         #expect(feb.weeks.count == 5)
-        #expect(feb.weeks[0][0].day == 26 && !feb.weeks[0][0].inMonth && feb.weeks[0][6].day == 1 && feb.weeks[0][6].inMonth)
+        #expect(
+            feb.weeks[0][0].day == 26 && !feb.weeks[0][0].inMonth && feb.weeks[0][6].day == 1 && feb.weeks[0][6].inMonth
+        )
         let febUS = MonthGrid(year: 2026, month: 2, firstWeekday: 1)
         #expect(febUS.weeks.count == 4 && febUS.weeks[0][0].day == 1 && febUS.weeks[3][6].day == 28)
-        let jan = MonthGrid(year: 2026, month: 1, firstWeekday: 2)   // 1 Jan 2026 is a Thursday
+        let jan = MonthGrid(year: 2026, month: 1, firstWeekday: 2)  // 1 Jan 2026 is a Thursday
         #expect(jan.weeks[0].map(\.day) == [29, 30, 31, 1, 2, 3, 4] && jan.weeks.count == 5)
         #expect(jan.weeks.allSatisfy { $0.count == 7 })
     }
@@ -107,9 +117,11 @@ import WidgetDesign
         #expect(today.colour == .white)
         #expect(l.textLines.first == "January 2026")
         // Event days: the 21st, 24th, 28th, and 1 Feb (of the 1–2 Feb all-day event) in the last week.
-        let dots = l.elements.filter { if case .ellipse = $0.primitive { return $0.rect.width < 5 } else { return false } }
+        let dots = l.elements.filter {
+            if case .ellipse = $0.primitive { return $0.rect.width < 5 } else { return false }
+        }
         #expect(dots.count == 4, "\(dots.count)")
-        inputs.context.now = Date(timeIntervalSince1970: 1_769_904_060)   // 1 Feb 00:01
+        inputs.context.now = Date(timeIntervalSince1970: 1_769_904_060)  // 1 Feb 00:01
         let feb = renderer.layout(design: Fixtures.design("month"), family: .small, scale: 1, inputs: inputs)
         #expect(feb.textLines.first == "February 2026")
     }
@@ -139,7 +151,7 @@ import WidgetDesign
         // The fourth day's low is missing: "?", never 0°.
         #expect(fresh.textLines.contains("Tue 4°/? Snow rain 100%+"), "\(fresh.textLines)")
         let curves = fresh.elements.filter { if case .line = $0.primitive { return true } else { return false } }
-        #expect(curves.count == 4 * 17, "\(curves.count)")   // 18 hourly points (06:00…23:00) a day
+        #expect(curves.count == 4 * 17, "\(curves.count)")  // 18 hourly points (06:00…23:00) a day
         let four = forecast(ageHours: 4)
         #expect(four.textLines.contains("Now – Cloudy") && four.textLines.contains("Updated 4 hrs ago"))
         let seven = forecast(ageHours: 7)
@@ -152,7 +164,7 @@ import WidgetDesign
         var tokyo = Fixtures.forecast()
         tokyo.timeZone = "Asia/Tokyo"
         inputs.forecast = tokyo
-        inputs.context.now = Date(timeIntervalSince1970: 1_769_297_400)   // 2026-01-24T23:30:00Z
+        inputs.context.now = Date(timeIntervalSince1970: 1_769_297_400)  // 2026-01-24T23:30:00Z
         tokyo.fetchedAt = inputs.context.now
         inputs.forecast = tokyo
         let there = renderer.layout(design: Fixtures.design("forecast"), family: .medium, scale: 1, inputs: inputs)

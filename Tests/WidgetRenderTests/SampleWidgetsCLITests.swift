@@ -1,13 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SharedStore
-import Testing
 import TestSupport
+import Testing
 import Variables
+
 @testable import WidgetDesign
 @testable import WidgetRender
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The second seed's widgets through the built `weaver`, as a user runs it: a counter with a
 /// reset button, an open-a-link button, and a countdown redrawn live by `render --watch`.
@@ -35,7 +37,8 @@ import Variables
         let dir = try store()
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try weaver(dir, ["designs", "new", "--name", "Count"]).status == 0)
-        let set = try weaver(dir, ["designs", "set", "Count", "action.1=increment:count:2:Add", "action.2=reset:count:5:Reset"])
+        let set = try weaver(
+            dir, ["designs", "set", "Count", "action.1=increment:count:2:Add", "action.2=reset:count:5:Reset"])
         #expect(set.status == 0, "\(set.stderrText)")
         let add = try centre(of: "Add", design: "Count", in: dir)
         let reset = try centre(of: "Reset", design: "Count", in: dir)
@@ -50,7 +53,8 @@ import Variables
         #expect(try VariableStore(root: StoreRoot(url: dir)).load()["count"] == "5")
         // Without a value the reset is to 0, and like every action-bar button it needs Pro.
         #expect(try weaver(dir, ["designs", "set", "Count", "action.2=reset:count"]).status == 0)
-        let zero = try weaver(dir, ["tap", "Count", "--pro", "--at", try centre(of: "Reset", design: "Count", in: dir)])
+        let zero = try weaver(
+            dir, ["tap", "Count", "--pro", "--at", try centre(of: "Reset", design: "Count", in: dir)])
         #expect(zero.stdoutText == "count reset to 0.\n", "\(zero.stdoutText) \(zero.stderrText)")
         #expect(try VariableStore(root: StoreRoot(url: dir)).load()["count"] == "0")
     }
@@ -62,28 +66,39 @@ import Variables
         let dir = try store()
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try weaver(dir, ["designs", "new", "--name", "Links"]).status == 0)
-        for bad in ["file:///etc/passwd", "javascript:alert(1)", "data:text/html,hi", "ftp://example.com/x", "xdg-open",
-                    "Docs:sh -c 'touch x'", "https://", "weaver:"] {
+        for bad in [
+            "file:///etc/passwd", "javascript:alert(1)", "data:text/html,hi", "ftp://example.com/x", "xdg-open",
+            "Docs:sh -c 'touch x'", "https://", "weaver:",
+        ] {
             let r = try weaver(dir, ["designs", "set", "Links", "action.1=open:\(bad)"])
             #expect(r.status != 0, "\(bad) was accepted")
-            #expect(r.stderrText.contains("action.1:") && r.stderrText.contains("allowed: an http:// or https:// link"), "\(bad): \(r.stderrText)")
+            #expect(
+                r.stderrText.contains("action.1:") && r.stderrText.contains("allowed: an http:// or https:// link"),
+                "\(bad): \(r.stderrText)")
         }
-        #expect(try DesignLibrary(root: StoreRoot(url: dir)).load(try DesignLibrary(root: StoreRoot(url: dir)).resolve("Links").id).actionBar == nil)
+        #expect(
+            try DesignLibrary(root: StoreRoot(url: dir)).load(
+                try DesignLibrary(root: StoreRoot(url: dir)).resolve("Links").id
+            ).actionBar == nil)
 
         // A recording xdg-open on PATH: it writes its arguments, one per line.
         let bin = dir.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let record = dir.appendingPathComponent("opened.txt")
         let opener = bin.appendingPathComponent("xdg-open")
-        try Data("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '\(record.path)'; done\n".utf8).write(to: opener)
+        try Data("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '\(record.path)'; done\n".utf8).write(
+            to: opener)
         chmod(opener.path, 0o755)
         let env = ["PATH": bin.path + ":/usr/bin:/bin"]
         let link = "https://example.com/a;b?q=$(touch%20pwned)&x=`id`"
-        let set = try weaver(dir, ["designs", "set", "Links", "action.1=open:Docs:\(link)", "action.2=open:weaver:editor/abc"])
+        let set = try weaver(
+            dir, ["designs", "set", "Links", "action.1=open:Docs:\(link)", "action.2=open:weaver:editor/abc"])
         #expect(set.status == 0, "\(set.stderrText)")
-        let r = try weaver(dir, ["tap", "Links", "--pro", "--at", try centre(of: "Docs", design: "Links", in: dir)], environment: env)
+        let r = try weaver(
+            dir, ["tap", "Links", "--pro", "--at", try centre(of: "Docs", design: "Links", in: dir)], environment: env)
         #expect(r.status == 0 && r.stdoutText == "Opened \(link).\n", "\(r.stdoutText) \(r.stderrText)")
-        let w = try weaver(dir, ["tap", "Links", "--pro", "--at", try centre(of: "Open", design: "Links", in: dir)], environment: env)
+        let w = try weaver(
+            dir, ["tap", "Links", "--pro", "--at", try centre(of: "Open", design: "Links", in: dir)], environment: env)
         #expect(w.status == 0, "\(w.stderrText)")
         #expect(try String(contentsOf: record, encoding: .utf8) == link + "\nweaver:editor/abc\n")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("pwned").path))
@@ -92,11 +107,14 @@ import Variables
         let lib = DesignLibrary(root: StoreRoot(url: dir))
         let id = try lib.resolve("Links").id
         let file = lib.fileURL(id)
-        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "weaver:editor/abc", with: "file:///etc/passwd")
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+            of: "weaver:editor/abc", with: "file:///etc/passwd")
         try Data(text.utf8).write(to: file)
         let (decoded, findings) = try WidgetSpec.decode(Data(text.utf8), fallbackDate: Date())
         #expect(decoded.actionBar?.actions.map(\.title) == ["Docs"])
-        #expect(findings.contains { $0.path.hasSuffix("actions[1].url") && $0.message.contains("scheme 'file'") }, "\(findings)")
+        #expect(
+            findings.contains { $0.path.hasSuffix("actions[1].url") && $0.message.contains("scheme 'file'") },
+            "\(findings)")
         try? FileManager.default.removeItem(at: record)
         let json = try weaver(dir, ["render", "Links", "--pro", "--format", "json"])
         #expect(!json.stdoutText.contains("passwd"))
@@ -166,7 +184,8 @@ import Variables
         let once = try weaver(dir, ["render", "Clock", "--family", "rectangular", "--format", "txt"])
         let first = once.stdoutText.split(separator: "\n").first.map(String.init) ?? ""
         #expect(first.wholeMatch(of: /\d\d:\d\d/) != nil, "\(once.stdoutText)")
-        let live = try Spawned("weaver", ["render", "Clock", "--family", "rectangular", "--format", "txt", "--watch", "--store", dir.path])
+        let live = try Spawned(
+            "weaver", ["render", "Clock", "--family", "rectangular", "--format", "txt", "--watch", "--store", dir.path])
         Thread.sleep(forTimeInterval: 2.6)
         live.signal(SIGTERM)
         #expect(live.waitForExit(5) == 0)

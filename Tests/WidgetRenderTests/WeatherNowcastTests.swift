@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Variables
+
 @testable import WidgetRender
 
 /// Issue 26: the Weather widget words the nowcast and draws its chart at the render's clock from
@@ -13,9 +14,11 @@ import Variables
     static var weather: WeatherState {
         var w = Fixtures.weather
         w.fetchedAt = fetchedAt
-        w.nowcast = "Rain in 10m"; w.nowcastSecondary = "Moderate rain"
-        w.minutes = .init(startsAt: fetchedAt, intensityMMh: (0..<240).map { (10..<35).contains($0) ? 2 : 0 },
-                          chance: (0..<240).map { (10..<35).contains($0) ? 0.9 : 0.1 })
+        w.nowcast = "Rain in 10m"
+        w.nowcastSecondary = "Moderate rain"
+        w.minutes = .init(
+            startsAt: fetchedAt, intensityMMh: (0..<240).map { (10..<35).contains($0) ? 2 : 0 },
+            chance: (0..<240).map { (10..<35).contains($0) ? 0.9 : 0.1 })
         return w
     }
 
@@ -56,7 +59,10 @@ import Variables
         let during = Self.layout(family, at: "2026-01-24T22:30:30Z")
         #expect(Self.texts(during).contains("Rain now"))
         if family != .small { #expect(Self.texts(during).contains("Ends in 10m")) }
-        #expect(abs(try #require(Self.surface(during)).segments[0].last!.x - (s1.plot.minX + 10 * perMinute + RainSurface.taperPoints)) < 0.01)
+        #expect(
+            abs(
+                try #require(Self.surface(during)).segments[0].last!.x
+                    - (s1.plot.minX + 10 * perMinute + RainSurface.taperPoints)) < 0.01)
 
         // After: dry, a bare baseline; and the headline no longer says rain is coming.
         let after = Self.layout(family, at: "2026-01-24T22:50:00Z")

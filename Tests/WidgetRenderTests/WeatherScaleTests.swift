@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetDesign
+
 @testable import WidgetRender
 
 /// `style.weatherScale` scales the Weather template as the seed app does (drawn clamped to
@@ -23,14 +24,18 @@ import WidgetDesign
 
     @Test func typeGrowsAndShrinksWithTheScale() throws {
         for family in [WidgetFamily.small, .medium, .large] {
-            let big = try #require(rect("7°C", weather(1.4, family))), normal = try #require(rect("7°C", weather(1, family)))
+            let big = try #require(rect("7°C", weather(1.4, family))),
+                normal = try #require(rect("7°C", weather(1, family)))
             let small = try #require(rect("7°C", weather(0.6, family)))
             #expect(big.height > normal.height && normal.height > small.height, "\(family)")
             #expect(big.width > normal.width && normal.width > small.width, "\(family)")
-            let runs = [weather(1.4, family), weather(1, family), weather(0.6, family)].map { $0.elements.compactMap(\.textRun).first { $0.text == "London" }!.sizePoints }
+            let runs = [weather(1.4, family), weather(1, family), weather(0.6, family)].map {
+                $0.elements.compactMap(\.textRun).first { $0.text == "London" }!.sizePoints
+            }
             #expect(runs[0] > runs[1] && runs[1] > runs[2], "\(family)")
             // Padding scales too: the location starts further in at a larger scale.
-            #expect(rect("London", weather(1.4, family))!.minX > rect("London", weather(0.6, family))!.minX, "\(family)")
+            #expect(
+                rect("London", weather(1.4, family))!.minX > rect("London", weather(0.6, family))!.minX, "\(family)")
         }
     }
 
@@ -55,16 +60,22 @@ import WidgetDesign
                 let l = weather(scale, family)
                 let texts = l.elements.filter { $0.kind == .text }
                 for (i, a) in texts.enumerated() {
-                    #expect(l.bounds.insetBy(6).encloses(a.rect, tolerance: 0.5), "\(family) \(scale): \(a.text!) outside the glass")
+                    #expect(
+                        l.bounds.insetBy(6).encloses(a.rect, tolerance: 0.5),
+                        "\(family) \(scale): \(a.text!) outside the glass")
                     for other in texts[(i + 1)...] {
-                        #expect(overlap(a.rect, other.rect) < 0.5, "\(family) \(scale): '\(a.text!)' overlaps '\(other.text!)'")
+                        #expect(
+                            overlap(a.rect, other.rect) < 0.5,
+                            "\(family) \(scale): '\(a.text!)' overlaps '\(other.text!)'")
                     }
                     if let plot = plot(l) {
                         #expect(overlap(a.rect, plot) < 0.5, "\(family) \(scale): '\(a.text!)' overlaps the chart")
                     }
                 }
                 for e in l.elements where e.kind == .symbol {
-                    for t in texts { #expect(overlap(e.rect, t.rect) < 0.5, "\(family) \(scale): symbol overlaps '\(t.text!)'") }
+                    for t in texts {
+                        #expect(overlap(e.rect, t.rect) < 0.5, "\(family) \(scale): symbol overlaps '\(t.text!)'")
+                    }
                 }
             }
         }
@@ -83,7 +94,8 @@ import WidgetDesign
         // the chart is left out rather than the headline cut.
         let small = weather(1.4, .small)
         #expect(plot(small) == nil)
-        let smallHeadline = try #require(small.elements.compactMap(\.textRun).first { $0.text == "Light rain in 20 min" })
+        let smallHeadline = try #require(
+            small.elements.compactMap(\.textRun).first { $0.text == "Light rain in 20 min" })
         #expect(!smallHeadline.isTruncated)
         // At 1 every family keeps its chart and the layout it had before weatherScale.
         for family in [WidgetFamily.small, .medium, .large] { #expect(plot(weather(1, family)) != nil) }

@@ -5,7 +5,11 @@ import NoiseEngine
 /// `--loudness LUFS`: sets the master volume so the mix plays at that loudness (predicted by the
 /// loudness model, see docs/sound.md), for `play` and `render`.
 struct LoudnessOption: ParsableArguments {
-    @Option(name: .long, numeric: ArgumentHelp("Play at this integrated loudness (-70…0 LUFS; presets ship at -23) by setting the master volume.", valueName: "LUFS"))
+    @Option(
+        name: .long,
+        numeric: ArgumentHelp(
+            "Play at this integrated loudness (-70…0 LUFS; presets ship at -23) by setting the master volume.",
+            valueName: "LUFS"))
     var loudness: Double?
 
     func validate() throws {
@@ -19,7 +23,8 @@ struct LoudnessOption: ParsableArguments {
     func apply(to mix: inout Mix, sampleRate: Double, channelCount: Int) throws -> String? {
         guard let loudness else { return nil }
         do {
-            mix.masterVolume = try mix.masterVolume(forLoudness: loudness, sampleRate: sampleRate, channelCount: channelCount)
+            mix.masterVolume = try mix.masterVolume(
+                forLoudness: loudness, sampleRate: sampleRate, channelCount: channelCount)
         } catch {
             throw CLIError("'--loudness': \(error.message)")
         }

@@ -8,7 +8,8 @@ struct MixSourceOptions: ParsableArguments {
     @Option(name: .long, help: "A preset id (see 'noise presets').")
     var preset: String?
 
-    @Option(name: .long, help: "A mix JSON file, or 'last' for the Last Mix in the store (./last for a file named last).")
+    @Option(
+        name: .long, help: "A mix JSON file, or 'last' for the Last Mix in the store (./last for a file named last).")
     var mix: String?
 
     /// `noise play` alone plays the Last Mix, or this preset when there is none yet.
@@ -42,7 +43,9 @@ struct MixSourceOptions: ParsableArguments {
         if mix == "last" {
             let load = try LastMixStore(root: store).load()
             for message in load.messages { Terminal.printError("warning: \(message)") }
-            guard let last = load.lastMix else { throw CLIError("there is no Last Mix yet in \(store.lastMix.path); play something first") }
+            guard let last = load.lastMix else {
+                throw CLIError("there is no Last Mix yet in \(store.lastMix.path); play something first")
+            }
             try last.mix.validate(sampleRate: sampleRate)
             return (last.mix, "Last Mix: \(last.mix.name)")
         }

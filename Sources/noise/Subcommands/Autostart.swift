@@ -1,8 +1,8 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import NoiseControl
 import NoiseEngine
-import CLISupport
 
 extension Noise {
     struct AutostartCommand: ParsableCommand {
@@ -14,7 +14,9 @@ extension Noise {
         struct Enable: ParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Install the login entry and turn resume at login on.",
-                discussion: "At login it runs 'noise resume --if-enabled', which plays the Last Mix if it was playing at logout.")
+                discussion:
+                    "At login it runs 'noise resume --if-enabled', which plays the Last Mix if it was playing at logout."
+            )
             @OptionGroup var storeOption: StoreOption
             @Option(help: "auto (systemd when it runs the session, else XDG autostart), systemd or xdg.")
             var method: String = "auto"
@@ -38,7 +40,8 @@ extension Noise {
         }
 
         struct Disable: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove the login entry and turn resume at login off.")
+            static let configuration = CommandConfiguration(
+                abstract: "Remove the login entry and turn resume at login off.")
             @OptionGroup var storeOption: StoreOption
 
             func run() throws {
@@ -61,7 +64,9 @@ extension Noise {
                 let flag = load.lastMix?.resumeOnLaunch ?? false
                 print("Resume at login: \(flag && installed.isInstalled ? "on" : "off")")
                 print("  resumeOnLaunch in the Last Mix: \(flag ? "on" : "off")")
-                print("  systemd user unit: \(installed.unitFile ? autostart.unitURL.path : "not installed")\(installed.unitFile ? (installed.unitEnabled ? " (enabled)" : " (not enabled)") : "")")
+                print(
+                    "  systemd user unit: \(installed.unitFile ? autostart.unitURL.path : "not installed")\(installed.unitFile ? (installed.unitEnabled ? " (enabled)" : " (not enabled)") : "")"
+                )
                 print("  XDG autostart entry: \(installed.desktopEntry ? autostart.desktopURL.path : "not installed")")
                 print("  systemd runs this system: \(NoiseControl.Autostart.systemdIsRunning() ? "yes" : "no")")
             }
@@ -74,7 +79,7 @@ private func resumeAtLogin(_ store: StoreOption) -> ResumeAtLogin {
 }
 
 private func makeAutostart(_ store: StoreOption) -> NoiseControl.Autostart {
-    NoiseControl.Autostart(configHome: NoiseControl.Autostart.configHome(), executable: PresetLibrary.executableURL(),
-                           storeDirectory: store.explicitDirectory)
+    NoiseControl.Autostart(
+        configHome: NoiseControl.Autostart.configHome(), executable: PresetLibrary.executableURL(),
+        storeDirectory: store.explicitDirectory)
 }
-

@@ -4,7 +4,8 @@ import AudioSinkBase
 
 extension Noise {
     struct Devices: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the outputs PulseAudio and ALSA can see (names for '--device').")
+        static let configuration = CommandConfiguration(
+            abstract: "List the outputs PulseAudio and ALSA can see (names for '--device').")
 
         func run() throws {
             print("PulseAudio sinks:")

@@ -1,7 +1,7 @@
 import ArgumentParser
-import CLISupport
 import AudioOutput
 import AudioSinkBase
+import CLISupport
 import Foundation
 import NoiseControl
 import NoiseEngine
@@ -10,15 +10,16 @@ extension Noise {
     struct Play: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Play a mix live through PulseAudio (or PipeWire) or ALSA.",
-            discussion: HelpText.prose("""
-            Starts with a gentle fade-in and plays until Ctrl-C, SIGTERM or the sleep timer, then fades
-            out and exits. With neither '--preset' nor '--mix' it plays the Last Mix (the 'sleep'
-            preset when there is none yet). Examples:
-              noise play
-              noise play --preset sleep
-              noise play --preset rain --timer 45m --fade 5m
-              noise play --mix my-mix.json --output alsa --device plughw:1
-            """))
+            discussion: HelpText.prose(
+                """
+                Starts with a gentle fade-in and plays until Ctrl-C, SIGTERM or the sleep timer, then fades
+                out and exits. With neither '--preset' nor '--mix' it plays the Last Mix (the 'sleep'
+                preset when there is none yet). Examples:
+                  noise play
+                  noise play --preset sleep
+                  noise play --preset rain --timer 45m --fade 5m
+                  noise play --mix my-mix.json --output alsa --device plughw:1
+                """))
 
         @OptionGroup var source: MixSourceOptions
         @OptionGroup var output: PlaybackOptions
@@ -37,21 +38,28 @@ extension Noise {
         @Option(name: .long, numeric: "Seed of the noise generators (default: random, printed).")
         var seed: UInt64?
 
-        @Option(name: .long, help: ArgumentHelp("What happens when the timer ends: stop (default), suspend or poweroff (through systemd-logind).",
-                                                valueName: "stop|suspend|poweroff"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "What happens when the timer ends: stop (default), suspend or poweroff (through systemd-logind).",
+                valueName: "stop|suspend|poweroff"))
         var then: String?
 
         func validate() throws {
             _ = try output.parsed()
             if let timer {
                 let seconds = try DurationParser.secondsOrValidationError(timer, "--timer")
-                guard seconds >= 1, seconds <= 24 * 3600 else { throw ValidationError("'--timer' must be between 1s and 24h") }
+                guard seconds >= 1, seconds <= 24 * 3600 else {
+                    throw ValidationError("'--timer' must be between 1s and 24h")
+                }
             }
             if fade != nil && timer == nil { throw ValidationError("'--fade' needs '--timer'") }
             if then != nil && timer == nil { throw ValidationError("'--then' needs '--timer'") }
             _ = try timerEnd()
             if let fade, let timer,
-               try DurationParser.secondsOrValidationError(fade, "--fade") > DurationParser.secondsOrValidationError(timer, "--timer") {
+                try DurationParser.secondsOrValidationError(fade, "--fade")
+                    > DurationParser.secondsOrValidationError(timer, "--timer")
+            {
                 throw ValidationError("'--fade' must not be longer than '--timer'")
             }
         }
@@ -68,25 +76,37 @@ extension Noise {
             let settings = try output.parsed()
             var mix: Mix, label: String, presetID: String?
             if source.preset == nil && source.mix == nil {
-                (mix, label, presetID) = try source.loadDefault(sampleRate: Double(settings.sampleRate), store: storeOption.root)
+                (mix, label, presetID) = try source.loadDefault(
+                    sampleRate: Double(settings.sampleRate), store: storeOption.root)
             } else {
                 (mix, label) = try source.load(sampleRate: Double(settings.sampleRate), store: storeOption.root)
                 presetID = source.preset
             }
-            if source.preset != nil, loudness.loudness == nil, let last = try? LastMixStore(root: storeOption.root).load().lastMix,
-               last.mix.masterVolume != mix.masterVolume {
+            if source.preset != nil, loudness.loudness == nil,
+                let last = try? LastMixStore(root: storeOption.root).load().lastMix,
+                last.mix.masterVolume != mix.masterVolume
+            {
                 // The master is the user's: a preset starts at the master of the Last Mix (presets
                 // share one reference master, so the loudness matches the last session's).
-                Terminal.printError("Master \(percent(last.mix.masterVolume)) kept from the Last Mix (the preset's own is \(percent(mix.masterVolume)); '--loudness -23' plays at the reference).")
+                Terminal.printError(
+                    "Master \(percent(last.mix.masterVolume)) kept from the Last Mix (the preset's own is \(percent(mix.masterVolume)); '--loudness -23' plays at the reference)."
+                )
                 mix.masterVolume = last.mix.masterVolume
             }
-            if let note = try loudness.apply(to: &mix, sampleRate: Double(settings.sampleRate), channelCount: settings.channels) { Terminal.printError(note) }
+            if let note = try loudness.apply(
+                to: &mix, sampleRate: Double(settings.sampleRate), channelCount: settings.channels)
+            {
+                Terminal.printError(note)
+            }
             let timerSeconds = try timer.map { try DurationParser.secondsOrValidationError($0, "--timer") }
-            let fadeSeconds = min(try fade.map { try DurationParser.secondsOrValidationError($0, "--fade") } ?? 30, timerSeconds ?? .infinity)
-            let session = PlaybackSession(mix: mix, label: label, presetID: presetID,
-                                          seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
-                                          settings: settings, store: storeOption.root, exclusive: exclusive,
-                                          setsMaster: loudness.loudness != nil, timerEnd: try timerEnd())
+            let fadeSeconds = min(
+                try fade.map { try DurationParser.secondsOrValidationError($0, "--fade") } ?? 30,
+                timerSeconds ?? .infinity)
+            let session = PlaybackSession(
+                mix: mix, label: label, presetID: presetID,
+                seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
+                settings: settings, store: storeOption.root, exclusive: exclusive,
+                setsMaster: loudness.loudness != nil, timerEnd: try timerEnd())
             Terminal.installInterruptHandlers()
             try session.run(timerSeconds: timerSeconds, fadeSeconds: fadeSeconds)
         }
@@ -95,7 +115,11 @@ extension Noise {
 
 /// Output flags shared by `play` (and later `resume`).
 struct PlaybackOptions: ParsableArguments {
-    @Option(name: .long, help: "auto (PulseAudio, then ALSA), pulse, alsa, or pipe:PATH (raw 16-bit frames to a FIFO in real time, for a Snapcast server's pipe source).")
+    @Option(
+        name: .long,
+        help:
+            "auto (PulseAudio, then ALSA), pulse, alsa, or pipe:PATH (raw 16-bit frames to a FIFO in real time, for a Snapcast server's pipe source)."
+    )
     var output: String = "auto"
 
     @Option(name: .long, help: "PulseAudio sink or ALSA PCM name (see 'noise devices').")
@@ -119,7 +143,11 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(name: .long, help: "Do not offer media controls (MPRIS) on the session bus.")
     var noMpris = false
 
-    @Flag(name: .long, help: "Do not hold systemd-logind's idle inhibitor while playing (by default the screen may still lock, but the machine does not idle into suspend).")
+    @Flag(
+        name: .long,
+        help:
+            "Do not hold systemd-logind's idle inhibitor while playing (by default the screen may still lock, but the machine does not idle into suspend)."
+    )
     var noInhibit = false
 
     struct Parsed {
@@ -139,8 +167,12 @@ struct PlaybackOptions: ParsableArguments {
         var device = device
         if output.hasPrefix("pipe:") {
             let path = String(output.dropFirst("pipe:".count))
-            guard !path.isEmpty else { throw ValidationError("'--output pipe:PATH' needs the FIFO's path, e.g. pipe:/tmp/snapfifo") }
-            guard self.device == nil else { throw ValidationError("'--device' does not go with '--output pipe:PATH' (the path is the device)") }
+            guard !path.isEmpty else {
+                throw ValidationError("'--output pipe:PATH' needs the FIFO's path, e.g. pipe:/tmp/snapfifo")
+            }
+            guard self.device == nil else {
+                throw ValidationError("'--device' does not go with '--output pipe:PATH' (the path is the device)")
+            }
             backend = .pipe
             device = path
         } else if let named = OutputBackend(rawValue: output), named != .pipe {
@@ -149,7 +181,9 @@ struct PlaybackOptions: ParsableArguments {
             throw ValidationError("'--output' \(output) is not a backend; use auto, pulse, alsa or pipe:PATH")
         }
         let latencySeconds = try DurationParser.secondsOrValidationError(latency, "--latency")
-        guard (0.005...2).contains(latencySeconds) else { throw ValidationError("'--latency' must be between 5ms and 2s") }
+        guard (0.005...2).contains(latencySeconds) else {
+            throw ValidationError("'--latency' must be between 5ms and 2s")
+        }
         let fadeInSeconds = try DurationParser.secondsOrValidationError(fadeIn, "--fade-in")
         guard fadeInSeconds <= 60 else { throw ValidationError("'--fade-in' must be at most 60s") }
         let retrySeconds = try DurationParser.secondsOrValidationError(retryFor, "--retry-for")
@@ -157,9 +191,12 @@ struct PlaybackOptions: ParsableArguments {
         guard [44100, 48000, 96000].contains(sampleRate) else {
             throw ValidationError("'--sample-rate' \(sampleRate) is not supported; use 44100, 48000 or 96000")
         }
-        guard (1...2).contains(channels) else { throw ValidationError("'--channels' \(channels) is out of range; use 1 or 2") }
-        var parsed = Parsed(backend: backend, device: device, latencySeconds: latencySeconds, fadeInSeconds: fadeInSeconds,
-                            retrySeconds: retrySeconds, sampleRate: sampleRate, channels: channels)
+        guard (1...2).contains(channels) else {
+            throw ValidationError("'--channels' \(channels) is out of range; use 1 or 2")
+        }
+        var parsed = Parsed(
+            backend: backend, device: device, latencySeconds: latencySeconds, fadeInSeconds: fadeInSeconds,
+            retrySeconds: retrySeconds, sampleRate: sampleRate, channels: channels)
         parsed.mpris = !noMpris
         parsed.inhibit = !noInhibit
         return parsed

@@ -1,9 +1,9 @@
 import ArgumentParser
-import Foundation
-import NoiseEngine
-import NoiseDSP
-import NoiseControl
 import CLISupport
+import Foundation
+import NoiseControl
+import NoiseDSP
+import NoiseEngine
 
 extension Noise {
     struct Presets: ParsableCommand {
@@ -13,7 +13,8 @@ extension Noise {
             subcommands: [List.self, Show.self, Save.self, Delete.self], defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List every preset with its name and description.")
+            static let configuration = CommandConfiguration(
+                abstract: "List every preset with its name and description.")
             @Flag(help: "Print JSON.") var json = false
 
             func run() throws {
@@ -29,14 +30,24 @@ extension Noise {
                     }
                 }
                 if json {
-                    let items = rows.map { ["id": $0.id, "name": $0.name, "description": $0.description, "source": $0.user ? "user" : "built-in"] }
-                    let data = try JSONSerialization.data(withJSONObject: items, options: [.prettyPrinted, .sortedKeys])
+                    let items = rows.map {
+                        [
+                            "id": $0.id, "name": $0.name, "description": $0.description,
+                            "source": $0.user ? "user" : "built-in",
+                        ]
+                    }
+                    let data = try JSONSerialization.data(
+                        withJSONObject: items, options: [.prettyPrinted, .sortedKeys])
                     print(String(decoding: data, as: UTF8.self))
                 } else {
-                    if rows.isEmpty { print("No presets found (looked in \(library.folders.map(\.path).joined(separator: ", "))).") }
+                    if rows.isEmpty {
+                        print("No presets found (looked in \(library.folders.map(\.path).joined(separator: ", "))).")
+                    }
                     let width = rows.map(\.id.count).max() ?? 0
                     for r in rows {
-                        print("\(r.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(r.name)\(r.user ? " (yours)" : "") — \(r.description)")
+                        print(
+                            "\(r.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(r.name)\(r.user ? " (yours)" : "") — \(r.description)"
+                        )
                     }
                 }
                 for p in problems { Terminal.printError("warning: skipped \(p)") }
@@ -54,17 +65,25 @@ extension Noise {
                 if json {
                     // The mix file's fields plus the predicted loudness (stereo, 48 kHz).
                     var object = (try JSONSerialization.jsonObject(with: mix.encodedJSON()) as? [String: Any]) ?? [:]
-                    object["loudnessLufs"] = prediction.loudnessLufs.isFinite ? (prediction.loudnessLufs * 10).rounded() / 10 : nil
-                    object["speechIntelligibilityIndex"] = mix.speechIntelligibilityIndex().map { ($0 * 1000).rounded() / 1000 }
-                    let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+                    object["loudnessLufs"] =
+                        prediction.loudnessLufs.isFinite ? (prediction.loudnessLufs * 10).rounded() / 10 : nil
+                    object["speechIntelligibilityIndex"] = mix.speechIntelligibilityIndex().map {
+                        ($0 * 1000).rounded() / 1000
+                    }
+                    let data = try JSONSerialization.data(
+                        withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
                     print(String(decoding: data, as: UTF8.self))
                     return
                 }
                 print("\(mix.name) (\(entry.id)) — \(mix.description)")
                 print("master volume \(percent(mix.masterVolume)) (\(decibels(VolumeCurve.gainDb(mix.masterVolume))))")
-                print("loudness \(Mix.lufs(prediction.loudnessLufs)) (predicted at this master, stereo; reference \(Mix.lufs(Mix.referenceLoudnessLufs)))")
+                print(
+                    "loudness \(Mix.lufs(prediction.loudnessLufs)) (predicted at this master, stereo; reference \(Mix.lufs(Mix.referenceLoudnessLufs)))"
+                )
                 if let sii = mix.speechIntelligibilityIndex() {
-                    print("speech masking: SII \(String(format: "%.3f", sii)) for a talker at the same loudness (ANSI S3.5; 0 hides every word, 1 hides none)")
+                    print(
+                        "speech masking: SII \(String(format: "%.3f", sii)) for a talker at the same loudness (ANSI S3.5; 0 hides every word, 1 hides none)"
+                    )
                 }
                 for (i, l) in mix.layers.enumerated() { print("layer \(i + 1): \(StatusFormatter.layer(l))") }
             }
@@ -73,7 +92,9 @@ extension Noise {
         struct Save: ParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Save the playing mix (or the Last Mix) as a preset of yours.",
-                discussion: "Written to $XDG_CONFIG_HOME/widgetweaver/presets/NAME.json; a preset of yours overrides a built-in one of the same name.")
+                discussion:
+                    "Written to $XDG_CONFIG_HOME/widgetweaver/presets/NAME.json; a preset of yours overrides a built-in one of the same name."
+            )
             @OptionGroup var storeOption: StoreOption
             @Argument(help: "Preset id: 1 to 64 of a-z, 0-9, '-' and '_'.") var name: String
             @Option(help: "Display name (default: NAME).") var title: String?
@@ -81,9 +102,12 @@ extension Noise {
 
             func validate() throws {
                 guard PresetLibrary.isValidID(name) else {
-                    throw ValidationError("NAME '\(name.prefix(80))' is not a preset id; use 1 to 64 of a-z, 0-9, '-' and '_'")
+                    throw ValidationError(
+                        "NAME '\(name.prefix(80))' is not a preset id; use 1 to 64 of a-z, 0-9, '-' and '_'")
                 }
-                if let title, title.isEmpty || title.count > 200 { throw ValidationError("'--title' must be 1 to 200 characters") }
+                if let title, title.isEmpty || title.count > 200 {
+                    throw ValidationError("'--title' must be 1 to 200 characters")
+                }
             }
 
             func run() throws {
@@ -109,12 +133,16 @@ extension Noise {
                 let overriding = PresetWriter.hasBuiltIn(name)
                 let url = try PresetWriter.save(mix, id: name, replace: force)
                 if overriding {
-                    Terminal.printError("note: your '\(name)' now plays instead of the built-in '\(name)'; 'noise presets delete \(name)' brings the built-in back")
+                    Terminal.printError(
+                        "note: your '\(name)' now plays instead of the built-in '\(name)'; 'noise presets delete \(name)' brings the built-in back"
+                    )
                 }
                 if fromPlayer {
                     // The player now plays preset NAME; a player that cannot take the label still
                     // has its mix saved, so this is only a warning.
-                    do { _ = try PlayerControl.send(.savePreset(name: name)) } catch { Terminal.printError("warning: \(error)") }
+                    do { _ = try PlayerControl.send(.savePreset(name: name)) } catch {
+                        Terminal.printError("warning: \(error)")
+                    }
                 }
                 print("Saved \(fromPlayer ? "the playing mix" : "the Last Mix") as preset '\(name)' (\(url.path)).")
             }
@@ -130,7 +158,9 @@ extension Noise.Presets {
 
         func run() throws {
             let (url, builtInReturns) = try PresetWriter.delete(id: name)
-            print("Deleted your preset '\(name)' (\(url.path))." + (builtInReturns ? " The built-in '\(name)' plays again." : ""))
+            print(
+                "Deleted your preset '\(name)' (\(url.path))."
+                    + (builtInReturns ? " The built-in '\(name)' plays again." : ""))
             // A player or Last Mix labelled with it keeps its sound and drops the label, which would
             // name a preset that is gone (or the built-in that now plays under that name).
             do { _ = try PlayerControl.send(.forgetPreset(name: name)) } catch {

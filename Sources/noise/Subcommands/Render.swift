@@ -1,7 +1,7 @@
 import ArgumentParser
-import CLISupport
 import AudioOutput
 import AudioSinkBase
+import CLISupport
 import Foundation
 import NoiseEngine
 
@@ -9,21 +9,24 @@ extension Noise {
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Render a mix to a WAV or FLAC file, faster than real time, with no audio device.",
-            usage: "noise render [--preset <preset> | --mix <mix>] [--duration <duration>]\n  --output <output> [<options>]",
-            discussion: HelpText.prose("""
-            A name ending in .flac (or '--format flac') writes FLAC: lossless, the same samples as
-            the 16-bit WAV, in a smaller file. Examples:
-              noise render --preset sleep --duration 8h -o sleep.wav
-              noise render --preset sleep --duration 8h -o sleep.flac
-              noise render --mix my-mix.json --duration 10m --timer 8m --fade 2m -o nap.wav
-              noise render --preset rain --duration 30s -o - | aplay
-            """))
+            usage:
+                "noise render [--preset <preset> | --mix <mix>] [--duration <duration>]\n  --output <output> [<options>]",
+            discussion: HelpText.prose(
+                """
+                A name ending in .flac (or '--format flac') writes FLAC: lossless, the same samples as
+                the 16-bit WAV, in a smaller file. Examples:
+                  noise render --preset sleep --duration 8h -o sleep.wav
+                  noise render --preset sleep --duration 8h -o sleep.flac
+                  noise render --mix my-mix.json --duration 10m --timer 8m --fade 2m -o nap.wav
+                  noise render --preset rain --duration 30s -o - | aplay
+                """))
 
         @OptionGroup var source: MixSourceOptions
         @OptionGroup var storeOption: StoreOption
         @OptionGroup var loudness: LoudnessOption
 
-        @Option(name: .long, numeric: "Length: seconds or h/m/s units (90, 30s, 10m, 1h30m, 8h). Optional with --timer.")
+        @Option(
+            name: .long, numeric: "Length: seconds or h/m/s units (90, 30s, 10m, 1h30m, 8h). Optional with --timer.")
         var duration: String?
 
         @Option(name: .long, numeric: "Seed of the noise generators; the same seed gives a byte-identical file.")
@@ -35,7 +38,9 @@ extension Noise {
         @Option(name: .long, numeric: "1 (mono) or 2 (stereo, independent noise per channel).")
         var channels: Int = 2
 
-        @Option(name: .long, help: "s16, s24 or f32 (WAV), flac or flac24 (FLAC, 16 or 24 bit). Default: s16, or flac for a .flac name.")
+        @Option(
+            name: .long,
+            help: "s16, s24 or f32 (WAV), flac or flac24 (FLAC, 16 or 24 bit). Default: s16, or flac for a .flac name.")
         var format: String?
 
         @Option(name: .long, numeric: "Sleep timer: the output ends here, fading to silence.")
@@ -65,23 +70,35 @@ extension Noise {
             // '--format' names the format for any name.
             let fileExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
             if format == nil, output != "-", !fileExtension.isEmpty, !["wav", "flac"].contains(fileExtension) {
-                throw ValidationError("'--output' \(output): .\(fileExtension) is not a format noise writes; use a .wav or .flac name, or give '--format' s16, s24 or f32 (WAV), flac or flac24 (FLAC)")
+                throw ValidationError(
+                    "'--output' \(output): .\(fileExtension) is not a format noise writes; use a .wav or .flac name, or give '--format' s16, s24 or f32 (WAV), flac or flac24 (FLAC)"
+                )
             }
             switch format {
             case nil: return namedFLAC ? (.flac, .s16) : (.wav, .s16)
-            case "flac"?, "flac16"?: if output.lowercased().hasSuffix(".wav") { break }; return (.flac, .s16)
-            case "flac24"?: if output.lowercased().hasSuffix(".wav") { break }; return (.flac, .s24)
+            case "flac"?, "flac16"?:
+                if output.lowercased().hasSuffix(".wav") { break }
+                return (.flac, .s16)
+            case "flac24"?:
+                if output.lowercased().hasSuffix(".wav") { break }
+                return (.flac, .s24)
             case let f?:
                 guard let encoding = SampleEncoding(rawValue: f) else {
-                    throw ValidationError("'--format' \(f) is not supported; use s16, s24 or f32 (WAV), flac or flac24 (FLAC)")
+                    throw ValidationError(
+                        "'--format' \(f) is not supported; use s16, s24 or f32 (WAV), flac or flac24 (FLAC)")
                 }
                 if namedFLAC {
-                    guard encoding != .f32 else { throw ValidationError("'--format' f32 cannot go in a FLAC file (FLAC holds integers); use flac (16 bit) or flac24") }
+                    guard encoding != .f32 else {
+                        throw ValidationError(
+                            "'--format' f32 cannot go in a FLAC file (FLAC holds integers); use flac (16 bit) or flac24"
+                        )
+                    }
                     return (.flac, encoding)
                 }
                 return (.wav, encoding)
             }
-            throw ValidationError("'--format' \(format!) writes FLAC, but '--output' \(output) ends in .wav; name it .flac")
+            throw ValidationError(
+                "'--format' \(format!) writes FLAC, but '--output' \(output) ends in .wav; name it .flac")
         }
 
         func parsed() throws -> Parsed {
@@ -91,7 +108,9 @@ extension Noise {
             guard [44100, 48000, 96000].contains(sampleRate) else {
                 throw ValidationError("'--sample-rate' \(sampleRate) is not supported; use 44100, 48000 or 96000")
             }
-            guard (1...2).contains(channels) else { throw ValidationError("'--channels' \(channels) is out of range; use 1 or 2") }
+            guard (1...2).contains(channels) else {
+                throw ValidationError("'--channels' \(channels) is out of range; use 1 or 2")
+            }
             let (container, encoding) = try containerAndEncoding()
             let timerSeconds = try timer.map { try parse($0, "--timer") }
             guard let durationSeconds = try duration.map({ try parse($0, "--duration") }) ?? timerSeconds else {
@@ -103,15 +122,19 @@ extension Noise {
             }
             if let timerSeconds {
                 guard timerSeconds > 0 else { throw ValidationError("'--timer' must be more than 0") }
-                guard timerSeconds <= durationSeconds else { throw ValidationError("'--timer' must not be longer than '--duration'") }
+                guard timerSeconds <= durationSeconds else {
+                    throw ValidationError("'--timer' must not be longer than '--duration'")
+                }
             }
             let fadeSeconds = try fade.map { try parse($0, "--fade") }
             if fadeSeconds != nil && timerSeconds == nil { throw ValidationError("'--fade' needs '--timer'") }
             if let fadeSeconds, let timerSeconds, fadeSeconds > timerSeconds {
                 throw ValidationError("'--fade' must not be longer than '--timer'")
             }
-            return Parsed(durationSeconds: durationSeconds, timerSeconds: timerSeconds, fadeSeconds: fadeSeconds, encoding: encoding,
-                          container: container)
+            return Parsed(
+                durationSeconds: durationSeconds, timerSeconds: timerSeconds, fadeSeconds: fadeSeconds,
+                encoding: encoding,
+                container: container)
         }
 
         func validate() throws {
@@ -123,24 +146,30 @@ extension Noise {
             let p = try parsed()
             // Everything is checked before any file is touched: a bad mix creates or truncates nothing.
             var (mix, label) = try source.load(sampleRate: Double(sampleRate), store: storeOption.root)
-            if let note = try loudness.apply(to: &mix, sampleRate: Double(sampleRate), channelCount: channels) { Terminal.printError(note) }
+            if let note = try loudness.apply(to: &mix, sampleRate: Double(sampleRate), channelCount: channels) {
+                Terminal.printError(note)
+            }
             let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
-            let plan = RenderPlan(mix: mix, seed: seed, sampleRate: sampleRate, channelCount: channels,
-                                  durationSeconds: p.durationSeconds, timerSeconds: p.timerSeconds, fadeSeconds: p.fadeSeconds)
+            let plan = RenderPlan(
+                mix: mix, seed: seed, sampleRate: sampleRate, channelCount: channels,
+                durationSeconds: p.durationSeconds, timerSeconds: p.timerSeconds, fadeSeconds: p.fadeSeconds)
             let format = AudioFormat(sampleRate: sampleRate, channelCount: channels)
             Terminal.installInterruptHandlers()
 
             let target = try WAVTarget(path: output)
-            let sink = try target.open(format: format, encoding: p.encoding, container: p.container, expectedFrames: plan.totalFrames)
+            let sink = try target.open(
+                format: format, encoding: p.encoding, container: p.container, expectedFrames: plan.totalFrames)
             var bar = Terminal.ProgressBar()
             let showProgress = Terminal.stderrIsTerminal && output != "-"
             let frames: Int64
             do {
-                frames = try OfflineRenderer.render(plan, to: sink, progress: { done, total in
-                    if showProgress { bar.update(done: done, total: total, sampleRate: sampleRate) }
-                }, isCancelled: { interruptRequested.load(ordering: .relaxed) })
+                frames = try OfflineRenderer.render(
+                    plan, to: sink,
+                    progress: { done, total in
+                        if showProgress { bar.update(done: done, total: total, sampleRate: sampleRate) }
+                    }, isCancelled: { interruptRequested.load(ordering: .relaxed) })
                 try sink.close(drain: true)
-            } catch where error.kind == .disconnected && target.isStream {
+            } catch  where error.kind == .disconnected && target.isStream {
                 // The reader closed the pipe (`noise render -o - | head -c 100`): for a filter that
                 // is a normal end, not an error.
                 try? sink.close(drain: false)
@@ -154,10 +183,12 @@ extension Noise {
             let seconds = Double(frames) / Double(sampleRate)
             let interrupted = frames < plan.totalFrames
             if showProgress && interrupted { FileHandle.standardError.write(Data("\n".utf8)) }
-            Terminal.printError("\(interrupted ? "Interrupted: wrote" : "Wrote") \(formatDuration(seconds)) of '\(label)' "
-                + "(\(sampleRate) Hz, \(channels == 2 ? "stereo" : "mono"), \(p.container == .flac ? "FLAC \(p.encoding.bytesPerSample * 8)-bit" : p.encoding.rawValue), seed \(seed)) to \(output == "-" ? "standard output" : output)"
-                + (duration != nil && !interrupted && (p.timerSeconds ?? .infinity) < p.durationSeconds
-                   ? "; the sleep timer ended it at \(formatDuration(p.timerSeconds!)), before '--duration' \(formatDuration(p.durationSeconds))" : ""))
+            Terminal.printError(
+                "\(interrupted ? "Interrupted: wrote" : "Wrote") \(formatDuration(seconds)) of '\(label)' "
+                    + "(\(sampleRate) Hz, \(channels == 2 ? "stereo" : "mono"), \(p.container == .flac ? "FLAC \(p.encoding.bytesPerSample * 8)-bit" : p.encoding.rawValue), seed \(seed)) to \(output == "-" ? "standard output" : output)"
+                    + (duration != nil && !interrupted && (p.timerSeconds ?? .infinity) < p.durationSeconds
+                        ? "; the sleep timer ended it at \(formatDuration(p.timerSeconds!)), before '--duration' \(formatDuration(p.durationSeconds))"
+                        : ""))
             // The shorter file is valid and kept, but scripts must be able to tell it was cut short.
             if interrupted { throw ExitCode(130) }
         }
@@ -179,25 +210,35 @@ struct WAVTarget {
         }
     }
 
-    func open(format: AudioFormat, encoding: SampleEncoding, container: Noise.Render.Container,
-              expectedFrames: Int64) throws -> any AudioSink {
+    func open(
+        format: AudioFormat, encoding: SampleEncoding, container: Noise.Render.Container,
+        expectedFrames: Int64
+    ) throws -> any AudioSink {
         func sink(descriptor: Int32, owns: Bool, name: String) throws -> any AudioSink {
             switch container {
-            case .wav: try WAVFileSink(descriptor: descriptor, ownsDescriptor: owns, format: format, encoding: encoding,
-                                       name: name, expectedFrameCount: expectedFrames)
-            case .flac: try FLACFileSink(descriptor: descriptor, ownsDescriptor: owns, format: format, encoding: encoding,
-                                         name: name, expectedFrameCount: expectedFrames)
+            case .wav:
+                try WAVFileSink(
+                    descriptor: descriptor, ownsDescriptor: owns, format: format, encoding: encoding,
+                    name: name, expectedFrameCount: expectedFrames)
+            case .flac:
+                try FLACFileSink(
+                    descriptor: descriptor, ownsDescriptor: owns, format: format, encoding: encoding,
+                    name: name, expectedFrameCount: expectedFrames)
             }
         }
         if output.isStream {
             let (fd, owned) = try openOrFail()
-            return try sink(descriptor: fd, owns: owned, name: output.isStandardOutput ? "standard output" : output.path)
+            return try sink(
+                descriptor: fd, owns: owned, name: output.isStandardOutput ? "standard output" : output.path)
         }
         do {
             switch container {
-            case .wav: return try WAVFileSink(path: output.temporaryPath, format: format, encoding: encoding, exclusive: true)
-            case .flac: return try FLACFileSink(path: output.temporaryPath, format: format, encoding: encoding, exclusive: true,
-                                                expectedFrameCount: expectedFrames)
+            case .wav:
+                return try WAVFileSink(path: output.temporaryPath, format: format, encoding: encoding, exclusive: true)
+            case .flac:
+                return try FLACFileSink(
+                    path: output.temporaryPath, format: format, encoding: encoding, exclusive: true,
+                    expectedFrameCount: expectedFrames)
             }
         } catch {
             throw CLIError("cannot write \(output.path): \(error.reason)")

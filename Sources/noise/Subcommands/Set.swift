@@ -9,46 +9,59 @@ extension Noise {
             commandName: "set",
             abstract: "Change a layer or the master volume of the running player (or of the Last Mix).",
             usage: "noise set [--layer <layer> <change> ...] [--master <master>] [<options>]",
-            discussion: HelpText.prose("""
-            With a player running, the change is heard at once. With none, the Last Mix in the store
-            is edited, and 'noise resume' plays it.
+            discussion: HelpText.prose(
+                """
+                With a player running, the change is heard at once. With none, the Last Mix in the store
+                is edited, and 'noise resume' plays it.
 
-            Examples:
-              noise set --layer 1 --volume 0.6 --colour 1.5
-              noise set --layer 2 --low-cut 200 --high-cut off --off
-              noise set --master 70%
-              noise set --master +5%          (relative: +5% / -5%, or +0.05 / -0.05)
-              noise set --mute                (silent; --unmute goes back to the level)
-              noise set --layer 1 --movement-level 4 --movement-period 10s   (slow swells)
-              noise set --layer 1 --still                                   (movement off)
-              noise set --layer 2 --texture drops --density 40   (raindrops, 40 a second)
-              noise set --layer 3 --texture crackle --density 8 --brightness 0.7
-              noise set --preset rain --fade 30s   (every parameter crossfades to the preset's)
-            """))
+                Examples:
+                  noise set --layer 1 --volume 0.6 --colour 1.5
+                  noise set --layer 2 --low-cut 200 --high-cut off --off
+                  noise set --master 70%
+                  noise set --master +5%          (relative: +5% / -5%, or +0.05 / -0.05)
+                  noise set --mute                (silent; --unmute goes back to the level)
+                  noise set --layer 1 --movement-level 4 --movement-period 10s   (slow swells)
+                  noise set --layer 1 --still                                   (movement off)
+                  noise set --layer 2 --texture drops --density 40   (raindrops, 40 a second)
+                  noise set --layer 3 --texture crackle --density 8 --brightness 0.7
+                  noise set --preset rain --fade 30s   (every parameter crossfades to the preset's)
+                """))
 
         @OptionGroup var storeOption: StoreOption
 
         @Option(numeric: "The layer to change, 1…4.") var layer: Int?
         @Option(numeric: MixOptionHelp.help(.volume, " (or 0%…100%)", name: "Layer volume")) var volume: String?
         @Option(numeric: MixOptionHelp.help(.colour)) var colour: Double?
-        @Option(name: .customLong("low-cut"), numeric: ArgumentHelp(MixOptionHelp.text(.lowCutHz, ", or 'off'"), valueName: "HZ|off"))
+        @Option(
+            name: .customLong("low-cut"),
+            numeric: ArgumentHelp(MixOptionHelp.text(.lowCutHz, ", or 'off'"), valueName: "HZ|off"))
         var lowCut: String?
-        @Option(name: .customLong("high-cut"), numeric: ArgumentHelp(MixOptionHelp.text(.highCutHz, ", or 'off'"), valueName: "HZ|off"))
+        @Option(
+            name: .customLong("high-cut"),
+            numeric: ArgumentHelp(MixOptionHelp.text(.highCutHz, ", or 'off'"), valueName: "HZ|off"))
         var highCut: String?
         @Option(name: .customLong("eq-low"), numeric: MixOptionHelp.help(.eqLowDb)) var eqLow: Double?
         @Option(name: .customLong("eq-mid"), numeric: MixOptionHelp.help(.eqMidDb)) var eqMid: Double?
         @Option(name: .customLong("eq-high"), numeric: MixOptionHelp.help(.eqHighDb)) var eqHigh: Double?
-        @Option(name: .customLong("movement-period"), numeric: ArgumentHelp(MixOptionHelp.text(.movementPeriodSeconds, " (e.g. 10 or 10s)"), valueName: "S"))
+        @Option(
+            name: .customLong("movement-period"),
+            numeric: ArgumentHelp(MixOptionHelp.text(.movementPeriodSeconds, " (e.g. 10 or 10s)"), valueName: "S"))
         var movementPeriod: String?
-        @Option(name: .customLong("movement-level"), numeric: ArgumentHelp(MixOptionHelp.text(.movementLevelDb), valueName: "DB"))
+        @Option(
+            name: .customLong("movement-level"),
+            numeric: ArgumentHelp(MixOptionHelp.text(.movementLevelDb), valueName: "DB"))
         var movementLevel: Double?
-        @Option(name: .customLong("movement-cut"), numeric: ArgumentHelp(MixOptionHelp.text(.movementHighCutOctaves), valueName: "OCTAVES"))
+        @Option(
+            name: .customLong("movement-cut"),
+            numeric: ArgumentHelp(MixOptionHelp.text(.movementHighCutOctaves), valueName: "OCTAVES"))
         var movementCut: Double?
         @Option(help: ArgumentHelp("What the layer makes: noise, drops or crackle.", valueName: "noise|drops|crackle"))
         var texture: String?
-        @Option(numeric: ArgumentHelp("Drops or crackles per second, 0.5…400.", valueName: "PER-SECOND")) var density: Double?
+        @Option(numeric: ArgumentHelp("Drops or crackles per second, 0.5…400.", valueName: "PER-SECOND")) var density:
+            Double?
         @Option(numeric: "Crackle's brightness 0…1: 0 dull pops, 1 bright clicks.") var brightness: Double?
-        @Flag(name: .customLong("still"), help: "Stop the layer's movement (level and cut swings to 0).") var still = false
+        @Flag(name: .customLong("still"), help: "Stop the layer's movement (level and cut swings to 0).") var still =
+            false
         @Flag(name: .customLong("on"), help: "Switch the layer on.") var on = false
         @Flag(name: .customLong("off"), help: "Switch the layer off.") var off = false
         @Option(numeric: MixOptionHelp.help(.master, " (or 0%…100%), or a change: +5%, -5%, +0.05"))
@@ -77,14 +90,18 @@ extension Noise {
             func ranged(_ v: Double, _ param: MixParameter, _ flag: String) throws -> Double {
                 let range = param.field.numberRange, unit = param.field.unit.isEmpty ? "" : " \(param.field.unit)"
                 guard v.isFinite, range.contains(v) else {
-                    throw ValidationError("'\(flag)' \(fmt(v))\(unit) is out of range; allowed \(fmt(range.lowerBound))…\(fmt(range.upperBound))\(unit)")
+                    throw ValidationError(
+                        "'\(flag)' \(fmt(v))\(unit) is out of range; allowed \(fmt(range.lowerBound))…\(fmt(range.upperBound))\(unit)"
+                    )
                 }
                 return v
             }
             // The texture options are not rows of the table yet: their ranges come from `Mix`.
             func ranged(_ v: Double, _ range: ClosedRange<Double>, _ flag: String, unit: String = "") throws -> Double {
                 guard v.isFinite, range.contains(v) else {
-                    throw ValidationError("'\(flag)' \(fmt(v))\(unit) is out of range; allowed \(fmt(range.lowerBound))…\(fmt(range.upperBound))\(unit)")
+                    throw ValidationError(
+                        "'\(flag)' \(fmt(v))\(unit) is out of range; allowed \(fmt(range.lowerBound))…\(fmt(range.upperBound))\(unit)"
+                    )
                 }
                 return v
             }
@@ -103,21 +120,31 @@ extension Noise {
                 return fraction
             }
             func masterChange(_ text: String) throws -> MasterChange {
-                guard let sign = text.first, sign == "+" || sign == "-" else { return .absolute(try level(text, "--master")) }
+                guard let sign = text.first, sign == "+" || sign == "-" else {
+                    return .absolute(try level(text, "--master"))
+                }
                 let body = String(text.dropFirst())
                 let isPercent = body.hasSuffix("%")
-                guard let v = Double(isPercent ? String(body.dropLast()) : body), v.isFinite, !body.hasPrefix("+"), !body.hasPrefix("-") else {
+                guard let v = Double(isPercent ? String(body.dropLast()) : body), v.isFinite, !body.hasPrefix("+"),
+                    !body.hasPrefix("-")
+                else {
                     throw ValidationError("'--master' '\(text)' is not a change; use e.g. +5%, -10% or +0.05")
                 }
                 let delta = isPercent ? v / 100 : v
-                guard delta <= 1 else { throw ValidationError("'--master' \(text) is too large a change; allowed up to 100% (1) either way") }
+                guard delta <= 1 else {
+                    throw ValidationError("'--master' \(text) is too large a change; allowed up to 100% (1) either way")
+                }
                 return .relative(sign == "-" ? -delta : delta)
             }
             func cut(_ text: String, _ param: MixParameter, _ flag: String) throws -> CutChange {
                 let range = param.field.numberRange
                 if text.lowercased() == "off" { return .off }
-                guard let v = Double(text.lowercased().replacingOccurrences(of: "hz", with: "")), v.isFinite, range.contains(v) else {
-                    throw ValidationError("'\(flag)' '\(text)' is not allowed; use \(fmt(range.lowerBound))…\(fmt(range.upperBound)) Hz or 'off'")
+                guard let v = Double(text.lowercased().replacingOccurrences(of: "hz", with: "")), v.isFinite,
+                    range.contains(v)
+                else {
+                    throw ValidationError(
+                        "'\(flag)' '\(text)' is not allowed; use \(fmt(range.lowerBound))…\(fmt(range.upperBound)) Hz or 'off'"
+                    )
                 }
                 return .hz(v)
             }
@@ -140,27 +167,38 @@ extension Noise {
                 return try ranged(v, .movementPeriodSeconds, "--movement-period")
             }
             change.movementLevelDb = try movementLevel.map { try ranged($0, .movementLevelDb, "--movement-level") }
-            change.movementHighCutOctaves = try movementCut.map { try ranged($0, .movementHighCutOctaves, "--movement-cut") }
-            if still { change.movementLevelDb = 0; change.movementHighCutOctaves = 0 }
+            change.movementHighCutOctaves = try movementCut.map {
+                try ranged($0, .movementHighCutOctaves, "--movement-cut")
+            }
+            if still {
+                change.movementLevelDb = 0
+                change.movementHighCutOctaves = 0
+            }
             change.texture = try texture.map { name in
                 guard let t = Mix.Texture(rawValue: name.lowercased()) else {
-                    throw ValidationError("'--texture' '\(name)' is not a texture; use \(Mix.Texture.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw ValidationError(
+                        "'--texture' '\(name)' is not a texture; use \(Mix.Texture.allCases.map(\.rawValue).joined(separator: ", "))"
+                    )
                 }
                 return t
             }
-            change.densityPerSecond = try density.map { try ranged($0, Mix.densityRange, "--density", unit: " per second") }
+            change.densityPerSecond = try density.map {
+                try ranged($0, Mix.densityRange, "--density", unit: " per second")
+            }
             change.brightness = try brightness.map { try ranged($0, Mix.brightnessRange, "--brightness") }
             let parsedMaster = try self.master.map(masterChange)
             if mute && unmute { throw ValidationError("give either '--mute' or '--unmute', not both") }
             if let layer {
                 guard (1...Mix.layerIndexRange.upperBound + 1).contains(layer) else {
-                    throw ValidationError("'--layer' \(layer) is out of range; allowed 1…\(Mix.layerIndexRange.upperBound + 1)")
+                    throw ValidationError(
+                        "'--layer' \(layer) is out of range; allowed 1…\(Mix.layerIndexRange.upperBound + 1)")
                 }
             } else if !change.isEmpty {
                 throw ValidationError("layer changes need '--layer N' (1…\(Mix.layerIndexRange.upperBound + 1))")
             }
-            return Parsed(layerIndex: layer.map { $0 - 1 }, change: change, master: parsedMaster,
-                          muted: mute ? true : (unmute ? false : nil))
+            return Parsed(
+                layerIndex: layer.map { $0 - 1 }, change: change, master: parsedMaster,
+                muted: mute ? true : (unmute ? false : nil))
         }
 
         /// "Nothing to do" checks. Not in `validate()`: ArgumentParser runs that before it reports
@@ -168,10 +206,13 @@ extension Noise {
         /// its suggestion), not "'--layer' needs a change".
         func checkSomethingToDo(_ p: Parsed) throws {
             if p.layerIndex != nil, p.change.isEmpty {
-                throw ValidationError("'--layer' needs a change: '--volume', '--colour', '--low-cut', '--high-cut', '--eq-low', '--eq-mid', '--eq-high', '--movement-level', '--movement-cut', '--movement-period', '--still', '--texture', '--density', '--brightness', '--on' or '--off'")
+                throw ValidationError(
+                    "'--layer' needs a change: '--volume', '--colour', '--low-cut', '--high-cut', '--eq-low', '--eq-mid', '--eq-high', '--movement-level', '--movement-cut', '--movement-period', '--still', '--texture', '--density', '--brightness', '--on' or '--off'"
+                )
             }
             if p.layerIndex == nil, p.master == nil, p.muted == nil {
-                throw ValidationError("give '--layer N' with a change, '--master V' (or +5%/-5%), '--mute' or '--unmute'")
+                throw ValidationError(
+                    "give '--layer N' with a change, '--master V' (or +5%/-5%), '--mute' or '--unmute'")
             }
         }
 
@@ -179,7 +220,8 @@ extension Noise {
             let p = try parsed()
             if preset != nil {
                 guard p.layerIndex == nil, p.master == nil, p.muted == nil else {
-                    throw ValidationError("'--preset' switches the whole mix: give it alone (with '--fade'), and change layers after")
+                    throw ValidationError(
+                        "'--preset' switches the whole mix: give it alone (with '--fade'), and change layers after")
                 }
                 _ = try presetFadeSeconds()
             } else if fade != nil {
@@ -222,10 +264,13 @@ extension Noise {
                 }
             }
             if let latest {
-                var text = summary(latest.mix, layerIndex: p.layerIndex, changedMaster: p.master != nil,
-                                   switchedExplicitly: p.change.enabled != nil)
+                var text = summary(
+                    latest.mix, layerIndex: p.layerIndex, changedMaster: p.master != nil,
+                    switchedExplicitly: p.change.enabled != nil)
                 if p.muted != nil || latest.muted {
-                    text += (text.isEmpty ? "" : "\n") + (latest.muted ? "muted (master \(percent(latest.masterVolume)) when unmuted)" : "unmuted")
+                    text +=
+                        (text.isEmpty ? "" : "\n")
+                        + (latest.muted ? "muted (master \(percent(latest.masterVolume)) when unmuted)" : "unmuted")
                 }
                 print(text)
             }
@@ -233,22 +278,27 @@ extension Noise {
 
         private func editLastMix(_ p: Parsed) throws {
             if p.muted != nil {
-                throw CLIError("no player is running; '--\(p.muted! ? "mute" : "unmute")' applies to a playing player (the Last Mix has no mute)")
+                throw CLIError(
+                    "no player is running; '--\(p.muted! ? "mute" : "unmute")' applies to a playing player (the Last Mix has no mute)"
+                )
             }
             let store = LastMixStore(root: storeOption.root)
             let (value, load) = try store.update { last in
                 if let index = p.layerIndex { try last.mix.apply(p.change, toLayer: index) }
                 switch p.master {
                 case .absolute(let m)?: try last.mix.setMaster(m)
-                case .relative(let d)?: try last.mix.setMaster((min(max(last.mix.masterVolume + d, 0), 1) * 1000).rounded() / 1000)
+                case .relative(let d)?:
+                    try last.mix.setMaster((min(max(last.mix.masterVolume + d, 0), 1) * 1000).rounded() / 1000)
                 case nil: break
                 }
             }
             PlayerControl.printLoadMessages(load)
             if load.lastMix == nil { Terminal.printError("note: there was no Last Mix; started from the default mix") }
             Terminal.printError("No player is running; changed the Last Mix (\(store.url.path)).")
-            print(summary(value.mix, layerIndex: p.layerIndex, changedMaster: p.master != nil,
-                          switchedExplicitly: p.change.enabled != nil))
+            print(
+                summary(
+                    value.mix, layerIndex: p.layerIndex, changedMaster: p.master != nil,
+                    switchedExplicitly: p.change.enabled != nil))
         }
 
         private func summary(_ mix: Mix, layerIndex: Int?, changedMaster: Bool, switchedExplicitly: Bool) -> String {
@@ -278,7 +328,8 @@ enum MixOptionHelp {
     /// layer's, `--master` the master's).
     static func text(_ param: MixParameter, _ extra: String = "", name: String? = nil) -> String {
         let f = param.field
-        let range = "\(fmt(f.numberRange.lowerBound))…\(fmt(f.numberRange.upperBound))" + (f.unit.isEmpty ? "" : " \(f.unit)")
+        let range =
+            "\(fmt(f.numberRange.lowerBound))…\(fmt(f.numberRange.upperBound))" + (f.unit.isEmpty ? "" : " \(f.unit)")
         return "\(name ?? f.label) \(range)\(extra). \(f.help)"
     }
 }

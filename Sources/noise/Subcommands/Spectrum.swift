@@ -1,35 +1,41 @@
 import ArgumentParser
 import CLISupport
 import Foundation
-import SystemCalls
 import NoiseDSP
 import NoiseEngine
 import SpectrumPlot
+import SystemCalls
 
 extension Noise {
     struct SpectrumCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "spectrum",
             abstract: "Draw a mix's spectrum: each layer and the total, predicted from its filters (PNG, SVG or JSON).",
-            usage: "noise spectrum [--preset <preset> | --mix <mix>] [--measured <DURATION>]\n  [--output <output>] [--format <format>] [<options>]",
+            usage:
+                "noise spectrum [--preset <preset> | --mix <mix>] [--measured <DURATION>]\n  [--output <output>] [--format <format>] [<options>]",
             discussion: """
-            Levels are dBFS per third-octave band of one channel (pink noise is flat), 20 Hz–20 kHz.
-            Examples:
-              noise spectrum --preset ocean -o ocean.png
-              noise spectrum --mix my-mix.json -o mix.svg --measured 30s
-              noise spectrum --preset rain --format json
-            """)
+                Levels are dBFS per third-octave band of one channel (pink noise is flat), 20 Hz–20 kHz.
+                Examples:
+                  noise spectrum --preset ocean -o ocean.png
+                  noise spectrum --mix my-mix.json -o mix.svg --measured 30s
+                  noise spectrum --preset rain --format json
+                """)
 
         @OptionGroup var source: MixSourceOptions
         @OptionGroup var storeOption: StoreOption
 
-        @Option(name: [.short, .customLong("output")], help: "Output file (.png or .svg), or - for JSON on standard output.")
+        @Option(
+            name: [.short, .customLong("output")], help: "Output file (.png or .svg), or - for JSON on standard output."
+        )
         var output: String?
 
         @Option(help: "png, svg or json (default: from the output file's extension; json without -o).")
         var format: String?
 
-        @Option(numeric: ArgumentHelp("Also render this long (1s…5m) and draw the measured total over the prediction.", valueName: "DURATION"))
+        @Option(
+            numeric: ArgumentHelp(
+                "Also render this long (1s…5m) and draw the measured total over the prediction.", valueName: "DURATION")
+        )
         var measured: String?
 
         @Option(numeric: "Seed of the measured render (default 1).") var seed: UInt64 = 1
@@ -41,7 +47,9 @@ extension Noise {
                 guard let k = Kind(rawValue: format.lowercased()) else {
                     throw ValidationError("'--format' \(format) is not supported; use png, svg or json")
                 }
-                if k != .json && (output == nil || output == "-") { throw ValidationError("'--format \(k.rawValue)' needs '-o FILE'") }
+                if k != .json && (output == nil || output == "-") {
+                    throw ValidationError("'--format \(k.rawValue)' needs '-o FILE'")
+                }
                 return k
             }
             guard let output, output != "-" else { return .json }
@@ -49,14 +57,19 @@ extension Noise {
             case "png": return .png
             case "svg": return .svg
             case "json": return .json
-            default: throw ValidationError("'-o' \(output): cannot tell the format from the extension; name it .png, .svg or .json, or give '--format'")
+            default:
+                throw ValidationError(
+                    "'-o' \(output): cannot tell the format from the extension; name it .png, .svg or .json, or give '--format'"
+                )
             }
         }
 
         func measuredSeconds() throws -> Double? {
             guard let measured else { return nil }
             let s = try DurationParser.secondsOrValidationError(measured, "--measured")
-            guard s >= 1, s <= MeasuredRender.maximumSeconds else { throw ValidationError("'--measured' \(measured) is out of range; allowed 1s…5m") }
+            guard s >= 1, s <= MeasuredRender.maximumSeconds else {
+                throw ValidationError("'--measured' \(measured) is out of range; allowed 1s…5m")
+            }
             return s
         }
 
@@ -75,10 +88,12 @@ extension Noise {
                 return text
             }
             let lufs = mix.predictedLoudness().loudnessLufs
-            var curves = SpectrumCurves(title: "\(mix.name) — \(Mix.lufs(lufs)) at master \(percent(mix.masterVolume))",
-                                        layers: mix.layerSettings, labels: labels, masterVolume: Float(mix.masterVolume), model: model)
+            var curves = SpectrumCurves(
+                title: "\(mix.name) — \(Mix.lufs(lufs)) at master \(percent(mix.masterVolume))",
+                layers: mix.layerSettings, labels: labels, masterVolume: Float(mix.masterVolume), model: model)
             if let seconds = try measuredSeconds() {
-                let rendered = MeasuredRender.render(layers: mix.layerSettings, masterVolume: Float(mix.masterVolume), seconds: seconds, seed: seed)
+                let rendered = MeasuredRender.render(
+                    layers: mix.layerSettings, masterVolume: Float(mix.masterVolume), seconds: seconds, seed: seed)
                 curves.addMeasurement(rendered, sampleRate: 48000)
             }
             switch kind {
@@ -98,7 +113,9 @@ extension Noise {
                 }
                 // Drawn beside the target and renamed over it, so a failure never leaves half a file.
                 let url = URL(fileURLWithPath: path)
-                let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
+                let temporary = url.deletingLastPathComponent().appendingPathComponent(
+                    ".\(url.lastPathComponent).partial-\(getpid())"
+                ).path
                 do {
                     try SpectrumChart.write(curves, to: temporary, format: kind == .png ? .png : .svg)
                 } catch {

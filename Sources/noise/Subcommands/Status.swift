@@ -8,15 +8,16 @@ extension Noise {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show what the player is doing.",
-            discussion: HelpText.prose("""
-            Reads the running player over its control socket, else the status file in the store (a
-            player that died is reported as stopped).
+            discussion: HelpText.prose(
+                """
+                Reads the running player over its control socket, else the status file in the store (a
+                player that died is reported as stopped).
 
-            With no player running it shows the Last Mix, stopped (what 'noise resume' would play).
+                With no player running it shows the Last Mix, stopped (what 'noise resume' would play).
 
-            --follow prints one line per change until interrupted: JSON (the default), or the
-            human / waybar / i3blocks line with '--format'. Status bar setup: see docs/status-bars.md.
-            """))
+                --follow prints one line per change until interrupted: JSON (the default), or the
+                human / waybar / i3blocks line with '--format'. Status bar setup: see docs/status-bars.md.
+                """))
 
         @OptionGroup var storeOption: StoreOption
         @Flag(help: "Print the status document as JSON (same as '--format json').") var json = false
@@ -72,9 +73,10 @@ func storedStatus(root: StoreRoot) -> PlayerStatus? {
     }
     PlayerControl.printLoadMessages(load)
     guard let last = load.lastMix else { return file }
-    var s = PlayerStatus(state: .stopped, mix: last.mix, presetID: last.presetID,
-                         output: file?.output ?? .init(backend: "none", device: ""),
-                         updatedAt: max(file?.updatedAt ?? .distantPast, last.updatedAt))
+    var s = PlayerStatus(
+        state: .stopped, mix: last.mix, presetID: last.presetID,
+        output: file?.output ?? .init(backend: "none", device: ""),
+        updatedAt: max(file?.updatedAt ?? .distantPast, last.updatedAt))
     s.output.lost = false
     s.pid = file?.pid ?? 0
     s.underruns = file?.underruns ?? 0
@@ -107,10 +109,13 @@ struct StatusFollower {
         switch format {
         case .json: StatusFormatter.json(status, pretty: false)
         // The first line of the human form ("Playing Sleep (preset sleep), master 70%.").
-        case .human: String(StatusFormatter.human(status).split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+        case .human:
+            String(StatusFormatter.human(status).split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
         case .waybar: StatusFormatter.waybar(status)
         // i3blocks in persist mode takes each line as the new full text.
-        case .i3blocks: String(StatusFormatter.i3blocks(status).split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+        case .i3blocks:
+            String(
+                StatusFormatter.i3blocks(status).split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
         }
     }
 

@@ -7,7 +7,8 @@ import SharedStore
 
 extension Noise {
     struct Pause: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pause the running player ('noise resume' continues).")
+        static let configuration = CommandConfiguration(
+            abstract: "Pause the running player ('noise resume' continues).")
 
         func run() throws {
             switch try PlayerControl.send(.pause) {
@@ -19,7 +20,9 @@ extension Noise {
 
     struct Toggle: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Pause the running player, or continue it (one key for both); with no player, start the Last Mix in the background.")
+            abstract:
+                "Pause the running player, or continue it (one key for both); with no player, start the Last Mix in the background."
+        )
         @OptionGroup var storeOption: StoreOption
 
         func run() throws {
@@ -50,20 +53,23 @@ extension Noise {
         static let configuration = CommandConfiguration(
             commandName: "timer",
             abstract: "Set the running player's sleep timer, or switch it off.",
-            discussion: HelpText.prose("""
-            Examples:
-              noise timer 30m
-              noise timer 1h30m --fade 2m
-              noise timer +15m      (15 minutes more; starts a 15-minute timer if none runs)
-              noise timer -15m      (15 minutes less)
-              noise timer off
-            """))
+            discussion: HelpText.prose(
+                """
+                Examples:
+                  noise timer 30m
+                  noise timer 1h30m --fade 2m
+                  noise timer +15m      (15 minutes more; starts a 15-minute timer if none runs)
+                  noise timer -15m      (15 minutes less)
+                  noise timer off
+                """))
 
         // All unrecognized words, so that "-15m" is taken as the duration rather than refused as an
         // unknown option; exactly one is allowed (checked in `parsed`).
-        @Argument(parsing: .allUnrecognized,
-                  help: ArgumentHelp("How long until the player stops (1s…24h), +D or -D to change the running timer, or 'off'.",
-                                     valueName: "DURATION|+D|-D|off"))
+        @Argument(
+            parsing: .allUnrecognized,
+            help: ArgumentHelp(
+                "How long until the player stops (1s…24h), +D or -D to change the running timer, or 'off'.",
+                valueName: "DURATION|+D|-D|off"))
         var words: [String] = []
         @Option(numeric: "Fade-out length before the end (default: the player's, 30s).") var fade: String?
 
@@ -73,7 +79,9 @@ extension Noise {
         func change() throws -> Double? {
             guard let sign = duration.first, sign == "+" || sign == "-" else { return nil }
             let seconds: Double
-            do { seconds = try DurationParser.seconds(String(duration.dropFirst())) } catch { throw ValidationError("DURATION \(duration): \(error)") }
+            do { seconds = try DurationParser.seconds(String(duration.dropFirst())) } catch {
+                throw ValidationError("DURATION \(duration): \(error)")
+            }
             guard seconds > 0, seconds <= ControlRequest.timerRange.upperBound else {
                 throw ValidationError("DURATION \(duration) is out of range; a change is 1s…24h either way")
             }
@@ -82,7 +90,10 @@ extension Noise {
 
         func parsed() throws -> ControlRequest {
             guard words.count == 1 else {
-                throw ValidationError(words.isEmpty ? "Missing expected argument 'DURATION|+D|-D|off'" : "give one DURATION, found \(words.count): \(words.joined(separator: " "))")
+                throw ValidationError(
+                    words.isEmpty
+                        ? "Missing expected argument 'DURATION|+D|-D|off'"
+                        : "give one DURATION, found \(words.count): \(words.joined(separator: " "))")
             }
             if duration.lowercased() == "off" {
                 if fade != nil { throw ValidationError("'--fade' makes no sense with 'off'") }
@@ -103,8 +114,12 @@ extension Noise {
         func fadeSeconds(limit: Double?) throws -> Double? {
             var fadeSeconds: Double?
             if let fade {
-                do { fadeSeconds = try DurationParser.seconds(fade) } catch { throw ValidationError("'--fade': \(error)") }
-                if let limit, fadeSeconds! > limit { throw ValidationError("'--fade' must not be longer than the timer") }
+                do { fadeSeconds = try DurationParser.seconds(fade) } catch {
+                    throw ValidationError("'--fade': \(error)")
+                }
+                if let limit, fadeSeconds! > limit {
+                    throw ValidationError("'--fade' must not be longer than the timer")
+                }
             }
             return fadeSeconds
         }
@@ -116,13 +131,19 @@ extension Noise {
                 throw CLIError("no player is running; start one first ('noise resume' or 'noise play')")
             }
             let remaining = status.timerRemainingSeconds
-            if remaining == nil && change < 0 { throw CLIError("no sleep timer is running, so there is nothing to shorten; set one with 'noise timer 30m'") }
+            if remaining == nil && change < 0 {
+                throw CLIError(
+                    "no sleep timer is running, so there is nothing to shorten; set one with 'noise timer 30m'")
+            }
             let seconds = (remaining ?? 0) + change
             guard seconds >= ControlRequest.timerRange.lowerBound else {
-                throw CLIError("the timer has \(StatusFormatter.duration(remaining ?? 0)) left: \(duration) would end it now; use 'noise stop' to stop")
+                throw CLIError(
+                    "the timer has \(StatusFormatter.duration(remaining ?? 0)) left: \(duration) would end it now; use 'noise stop' to stop"
+                )
             }
             guard seconds <= ControlRequest.timerRange.upperBound else {
-                throw CLIError("\(StatusFormatter.duration(remaining ?? 0)) left \(duration) is more than the longest timer, 24h")
+                throw CLIError(
+                    "\(StatusFormatter.duration(remaining ?? 0)) left \(duration) is more than the longest timer, 24h")
             }
             return .timer(seconds: seconds, fadeSeconds: try fadeSeconds(limit: seconds))
         }
@@ -135,9 +156,14 @@ extension Noise {
             switch try PlayerControl.send(request) {
             case .notRunning: throw CLIError("no player is running; start one first ('noise resume' or 'noise play')")
             case .delivered(let status):
-                if case .timer(nil, _) = request { print("Timer off."); return }
+                if case .timer(nil, _) = request {
+                    print("Timer off.")
+                    return
+                }
                 let remaining = status?.timerRemainingSeconds
-                if case .timer(let s?, _) = request { print("Timer set: stops in \(StatusFormatter.duration(remaining ?? s)).") }
+                if case .timer(let s?, _) = request {
+                    print("Timer set: stops in \(StatusFormatter.duration(remaining ?? s)).")
+                }
             }
         }
     }
@@ -154,7 +180,9 @@ extension Noise {
         func crossfadeSeconds() throws -> Double {
             let s: Double
             do { s = try DurationParser.seconds(crossfade) } catch { throw ValidationError("'--crossfade': \(error)") }
-            guard ControlRequest.crossfadeRange.contains(s) else { throw ValidationError("'--crossfade' \(crossfade) is out of range; allowed 0s…30s") }
+            guard ControlRequest.crossfadeRange.contains(s) else {
+                throw ValidationError("'--crossfade' \(crossfade) is out of range; allowed 0s…30s")
+            }
             return s
         }
 
@@ -171,7 +199,9 @@ extension Noise {
             let (entry, mix) = try PresetLibrary.standard().load(name)
             switch try PlayerControl.send(.preset(id: entry.id, crossfadeSeconds: crossfadeSeconds)) {
             case .delivered(let status):
-                print("Switching to \(mix.name) (\(entry.id))" + (status.map { ", master \(percent($0.mix.masterVolume)) kept" } ?? "") + ".")
+                print(
+                    "Switching to \(mix.name) (\(entry.id))"
+                        + (status.map { ", master \(percent($0.mix.masterVolume)) kept" } ?? "") + ".")
             case .notRunning:
                 let store = LastMixStore(root: root)
                 var keptMaster: Double?
@@ -179,13 +209,17 @@ extension Noise {
                 let (_, load) = try store.update { last in
                     // The master is the user's: keep the Last Mix's (the preset's applies on first play).
                     var next = mix
-                    if hadLastMix { next.masterVolume = last.mix.masterVolume; keptMaster = next.masterVolume }
+                    if hadLastMix {
+                        next.masterVolume = last.mix.masterVolume
+                        keptMaster = next.masterVolume
+                    }
                     last.mix = next
                     last.presetID = entry.id
                 }
                 PlayerControl.printLoadMessages(load)
-                print("No player is running; the Last Mix is now \(mix.name) (\(entry.id))"
-                      + (keptMaster.map { ", master \(percent($0)) kept" } ?? "") + ". 'noise resume' plays it.")
+                print(
+                    "No player is running; the Last Mix is now \(mix.name) (\(entry.id))"
+                        + (keptMaster.map { ", master \(percent($0)) kept" } ?? "") + ". 'noise resume' plays it.")
             }
         }
     }
@@ -193,14 +227,15 @@ extension Noise {
     struct Resume: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Continue where you left off: unpause the player, or start one with the Last Mix.",
-            discussion: HelpText.prose("""
-            --if-enabled is for login (see 'noise autostart'): it starts a player only when resume at
-            login is on and the mix was playing when the last session ended; otherwise it exits 0.
+            discussion: HelpText.prose(
+                """
+                --if-enabled is for login (see 'noise autostart'): it starts a player only when resume at
+                login is on and the mix was playing when the last session ended; otherwise it exits 0.
 
-            --detach is for status-bar clicks and key bindings: the player runs in a session of its
-            own, and the command returns once it plays (its messages go to player.log beside the
-            control socket).
-            """))
+                --detach is for status-bar clicks and key bindings: the player runs in a session of its
+                own, and the command returns once it plays (its messages go to player.log beside the
+                control socket).
+                """))
 
         @OptionGroup var storeOption: StoreOption
         @Flag(name: .customLong("if-enabled"), help: "Only if resume at login is on and the mix was playing at logout.")
@@ -238,7 +273,9 @@ extension Noise {
             let load = try LastMixStore(root: store.root).load()
             PlayerControl.printLoadMessages(load)
             guard let last = load.lastMix else {
-                print("There is no Last Mix yet, so there is nothing to resume. Start one with 'noise play --preset NAME'.")
+                print(
+                    "There is no Last Mix yet, so there is nothing to resume. Start one with 'noise play --preset NAME'."
+                )
                 return nil
             }
             try last.mix.validate()
@@ -248,7 +285,8 @@ extension Noise {
         /// Plays `last`: in a background player that outlives this command (`detach`), or here.
         static func start(_ last: LastMix, store: StoreOption, detach: Bool) throws {
             if detach {
-                let launcher = DetachedPlayer(noise: PresetLibrary.executableURL(), storeDirectory: store.explicitDirectory)
+                let launcher = DetachedPlayer(
+                    noise: PresetLibrary.executableURL(), storeDirectory: store.explicitDirectory)
                 let (pid, status) = try launcher.start()
                 print("Playing \(status?.presetName ?? last.mix.name) in the background (pid \(pid)).")
                 return

@@ -1,15 +1,16 @@
 import ArgumentParser
+import CLISupport
 import DataSources
 import Foundation
 import SharedStore
-import CLISupport
 
 extension Weaver {
     struct CalendarCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "calendar",
             abstract: "iCalendar (.ics) files and web calendars for the Next Up widget and the __calendar_* keys.",
-            discussion: "Set up: 'weaver calendar add ~/work.ics' (or an https:// or webcal:// address), 'weaver calendar refresh'.",
+            discussion:
+                "Set up: 'weaver calendar add ~/work.ics' (or an https:// or webcal:// address), 'weaver calendar refresh'.",
             subcommands: [Add.self, List.self, Remove.self, Refresh.self])
 
         struct Add: ParsableCommand {
@@ -17,7 +18,8 @@ extension Weaver {
                 commandName: "add",
                 abstract: "Add a calendar file or address; it is read once now and refused if it is not a calendar.")
             @Argument(help: "An .ics file, or an https:// / webcal:// address.") var source: String
-            @Option(help: "Name shown in the widget (default: the calendar's own name, else the file name or host).") var name: String?
+            @Option(help: "Name shown in the widget (default: the calendar's own name, else the file name or host).")
+            var name: String?
             @OptionGroup var store: StoreOption
 
             func run() throws {
@@ -25,7 +27,9 @@ extension Weaver {
                 do {
                     let (entry, count, warnings) = try service.add(source, name: name)
                     printSourceWarnings(warnings, source: entry.name)
-                    print("Added '\(entry.name)' (id \(entry.id)): \(count) event\(count == 1 ? "" : "s") in \(entry.source)")
+                    print(
+                        "Added '\(entry.name)' (id \(entry.id)): \(count) event\(count == 1 ? "" : "s") in \(entry.source)"
+                    )
                     print("Next: 'weaver calendar refresh' writes snapshots/calendar.json for the Next Up widget.")
                 } catch {
                     throw dataSourceCommandError(error)
@@ -34,20 +38,28 @@ extension Weaver {
         }
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the calendars: id, name, events, last refresh, source.")
+            static let configuration = CommandConfiguration(
+                commandName: "list", abstract: "List the calendars: id, name, events, last refresh, source.")
             @OptionGroup var store: StoreOption
             func run() throws {
                 let entries = try CalendarService(root: store.root).list(note: printError)
-                if entries.isEmpty { print("No calendars; add one with 'weaver calendar add FILE.ics'."); return }
+                if entries.isEmpty {
+                    print("No calendars; add one with 'weaver calendar add FILE.ics'.")
+                    return
+                }
                 for e in entries {
                     let refreshed = e.lastRefreshAt.map { ISODate.format($0) } ?? "never refreshed"
-                    print("\(e.id)\t\(e.name)\t\(e.eventCount.map { "\($0) events" } ?? "?")\t\(refreshed)\(e.lastError.map { "\terror: \($0)" } ?? "")\t\(e.source)")
+                    print(
+                        "\(e.id)\t\(e.name)\t\(e.eventCount.map { "\($0) events" } ?? "?")\t\(refreshed)\(e.lastError.map { "\terror: \($0)" } ?? "")\t\(e.source)"
+                    )
                 }
             }
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a calendar by id or name (the .ics file itself is left alone).")
+            static let configuration = CommandConfiguration(
+                commandName: "remove", abstract: "Remove a calendar by id or name (the .ics file itself is left alone)."
+            )
             @Argument(help: "The id or name from 'weaver calendar list'.") var calendar: String
             @OptionGroup var store: StoreOption
             func run() throws {
@@ -63,9 +75,17 @@ extension Weaver {
                 commandName: "refresh",
                 abstract: "Read every calendar and write snapshots/calendar.json.",
                 usage: "weaver calendar refresh [--tz <zone>] [--now <iso8601>] [--quiet]\n  [--store <dir>]",
-                discussion: "A web calendar that cannot be fetched keeps its last download; the command then exits 1 after writing the snapshot.")
-            @Option(help: ArgumentHelp("IANA zone for floating times and all-day dates (default: the system's).", valueName: "zone")) var tz: String?
-            @Option(help: ArgumentHelp("Pretend the clock is this ISO 8601 date-time (for trying things out).", valueName: "iso8601")) var now: String?
+                discussion:
+                    "A web calendar that cannot be fetched keeps its last download; the command then exits 1 after writing the snapshot."
+            )
+            @Option(
+                help: ArgumentHelp(
+                    "IANA zone for floating times and all-day dates (default: the system's).", valueName: "zone"))
+            var tz: String?
+            @Option(
+                help: ArgumentHelp(
+                    "Pretend the clock is this ISO 8601 date-time (for trying things out).", valueName: "iso8601"))
+            var now: String?
             @Flag(help: "Print nothing unless something failed (for timers).") var quiet = false
             @OptionGroup var store: StoreOption
 
@@ -74,7 +94,8 @@ extension Weaver {
                     throw ValidationError("'--tz' must be an IANA time zone such as Europe/London; got '\(tz)'")
                 }
                 if let now, ISODate.parse(now) == nil {
-                    throw ValidationError("'--now' must be an ISO 8601 date-time such as 2026-01-24T09:30:00Z; got '\(now)'")
+                    throw ValidationError(
+                        "'--now' must be an ISO 8601 date-time such as 2026-01-24T09:30:00Z; got '\(now)'")
                 }
             }
 
@@ -83,7 +104,9 @@ extension Weaver {
                 let clock = now.flatMap(ISODate.parse) ?? Date()
                 let service = CalendarService(root: store.root)
                 guard !(try service.list(note: printError)).isEmpty else {
-                    throw CommandError("no calendars yet: add one with 'weaver calendar add FILE.ics' or 'weaver calendar add https://…/basic.ics'")
+                    throw CommandError(
+                        "no calendars yet: add one with 'weaver calendar add FILE.ics' or 'weaver calendar add https://…/basic.ics'"
+                    )
                 }
                 let report = try service.refresh(now: clock, timeZone: zone)
                 for n in report.notes { printError("warning: \(n)") }
@@ -95,16 +118,23 @@ extension Weaver {
                     f.dateFormat = "EEE d MMM HH:mm"
                     let (next, second) = s.nextTwo(at: clock)
                     if let n = next {
-                        print("Next: \(n.title) — \(n.isAllDay ? "all day \(n.startDay ?? "")" : f.string(from: n.start))\(n.location.map { " · \($0)" } ?? "")")
+                        print(
+                            "Next: \(n.title) — \(n.isAllDay ? "all day \(n.startDay ?? "")" : f.string(from: n.start))\(n.location.map { " · \($0)" } ?? "")"
+                        )
                     } else {
                         print("No upcoming events in the next \(s.horizonDays) days.")
                     }
-                    if let t = second { print("Then: \(t.title) — \(t.isAllDay ? "all day \(t.startDay ?? "")" : f.string(from: t.start))") }
-                    print("Wrote \(NextUpSnapshot.url(in: store.root).path) (\(s.events.count) upcoming from \(s.calendars.count) calendar\(s.calendars.count == 1 ? "" : "s"))")
+                    if let t = second {
+                        print(
+                            "Then: \(t.title) — \(t.isAllDay ? "all day \(t.startDay ?? "")" : f.string(from: t.start))"
+                        )
+                    }
+                    print(
+                        "Wrote \(NextUpSnapshot.url(in: store.root).path) (\(s.events.count) upcoming from \(s.calendars.count) calendar\(s.calendars.count == 1 ? "" : "s"))"
+                    )
                 }
                 if let e = s.lastError { throw CommandError("a calendar could not be read: \(e)") }
             }
         }
     }
 }
-

@@ -1,33 +1,38 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import CLISupport
 import DesktopWidgets
 import Foundation
-import SystemCalls
 import SharedStore
+import SystemCalls
 import WidgetDesign
 import WidgetRender
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension Weaver {
     struct Desktop: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "desktop",
             abstract: "Show widgets on the desktop itself, under other windows, with buttons that work.",
-            usage: "weaver desktop [--autostart enable|disable [--method xdg|systemd]]\n  [--store <dir>]\n  weaver desktop <subcommand>",
+            usage:
+                "weaver desktop [--autostart enable|disable [--method xdg|systemd]]\n  [--store <dir>]\n  weaver desktop <subcommand>",
             discussion: """
-            Without a subcommand, runs the desktop host (GTK): a window for each widget added with \
-            'weaver desktop add', on the bottom layer on Wayland compositors with layer-shell \
-            (wlroots, KDE) and as a desktop window on X11. Left-click a button to press it (as \
-            'weaver tap'); right-click for Edit in browser, Move, Remove from desktop. It redraws \
-            when what a widget shows changes. Ctrl-C stops it.
-            """,
+                Without a subcommand, runs the desktop host (GTK): a window for each widget added with \
+                'weaver desktop add', on the bottom layer on Wayland compositors with layer-shell \
+                (wlroots, KDE) and as a desktop window on X11. Left-click a button to press it (as \
+                'weaver tap'); right-click for Edit in browser, Move, Remove from desktop. It redraws \
+                when what a widget shows changes. Ctrl-C stops it.
+                """,
             subcommands: [Add.self, List.self, Remove.self, Move.self])
 
         @OptionGroup var store: StoreOption
 
-        @Option(help: ArgumentHelp("enable|disable: start 'weaver desktop' at login (an XDG autostart entry, or a systemd user unit with '--method systemd').", valueName: "action"))
+        @Option(
+            help: ArgumentHelp(
+                "enable|disable: start 'weaver desktop' at login (an XDG autostart entry, or a systemd user unit with '--method systemd').",
+                valueName: "action"))
         var autostart: String?
 
         @Option(help: ArgumentHelp("With '--autostart enable': xdg (default) or systemd.", valueName: "method"))
@@ -48,7 +53,8 @@ extension Weaver {
             guard DesktopSession.hasDisplay(env) else { throw CommandError(DesktopSession.noDisplayMessage) }
             let host = Self.hostExecutable()
             guard FileManager.default.isExecutableFile(atPath: host.path) else {
-                throw CommandError("the desktop host \(host.path) is missing: it is installed with weaver (make install builds it)")
+                throw CommandError(
+                    "the desktop host \(host.path) is missing: it is installed with weaver (make install builds it)")
             }
             let arguments = [host.path] + (store.path.map { ["--store", $0] } ?? [])
             let argv = arguments.map { strdup($0) } + [nil]
@@ -58,14 +64,19 @@ extension Weaver {
 
         /// `weaver-desktop`, beside this weaver.
         static func hostExecutable() -> URL {
-            let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            let exe =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
             return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("weaver-desktop")
         }
 
         func runAutostart(enable: Bool) throws {
-            let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-            let entry = DesktopAutostart(configHome: LoginEntries.configHome(), executable: URL(fileURLWithPath: exe),
-                                         storeDirectory: store.explicitDirectory)
+            let exe =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
+            let entry = DesktopAutostart(
+                configHome: LoginEntries.configHome(), executable: URL(fileURLWithPath: exe),
+                storeDirectory: store.explicitDirectory)
             if enable {
                 for url in try entry.install(DesktopAutostart.Method(rawValue: method)!) { print("Wrote \(url.path)") }
                 print("The desktop widgets start at login.")
@@ -90,9 +101,12 @@ struct PlacementOptions: ParsableArguments {
 
     func validate(required: Bool) throws {
         if at != nil, anchor != nil { throw ValidationError("give '--at' or '--anchor', not both") }
-        if required, at == nil, anchor == nil, margin != nil { throw ValidationError("'--margin' goes with '--anchor'") }
+        if required, at == nil, anchor == nil, margin != nil {
+            throw ValidationError("'--margin' goes with '--anchor'")
+        }
         if let at, Placement.parsePoint(at) == nil {
-            throw ValidationError("'--at' must be X,Y in points, each 0…\(Placement.coordinateRange.upperBound), e.g. 40,60; got '\(at)'")
+            throw ValidationError(
+                "'--at' must be X,Y in points, each 0…\(Placement.coordinateRange.upperBound), e.g. 40,60; got '\(at)'")
         }
         if let anchor, Anchor(rawValue: anchor) == nil {
             throw ValidationError("'--anchor' must be one of \(Anchor.names); got '\(anchor)'")
@@ -115,8 +129,11 @@ extension Weaver.Desktop {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Put a design (or the Noise Machine widget: 'noise-machine') on the desktop.",
-            usage: "weaver desktop add <design> [--family <family>]\n  [--at <x,y> | --anchor <corner> [--margin <points>]]\n  [--monitor <n|all>] [--store <dir>]",
-            discussion: "Without a place it goes to the top-right corner, 24 points in. A running 'weaver desktop' shows it at once.")
+            usage:
+                "weaver desktop add <design> [--family <family>]\n  [--at <x,y> | --anchor <corner> [--margin <points>]]\n  [--monitor <n|all>] [--store <dir>]",
+            discussion:
+                "Without a place it goes to the top-right corner, 24 points in. A running 'weaver desktop' shows it at once."
+        )
 
         @Argument(help: "Design ID, unique ID prefix or name; 'noise-machine' for the Noise Machine widget.")
         var design: String
@@ -126,14 +143,16 @@ extension Weaver.Desktop {
 
         @OptionGroup var place: PlacementOptions
 
-        @Option(numeric: ArgumentHelp("Monitor number (0 first, 0…15) or 'all' for a copy on each.", valueName: "n|all"))
+        @Option(
+            numeric: ArgumentHelp("Monitor number (0 first, 0…15) or 'all' for a copy on each.", valueName: "n|all"))
         var monitor: String = "0"
 
         @OptionGroup var store: StoreOption
 
         func validate() throws {
             guard WidgetFamily.parse(family) != nil else {
-                throw ValidationError("'--family' must be one of small, medium, large, circular, rectangular, inline; got '\(family)'")
+                throw ValidationError(
+                    "'--family' must be one of small, medium, large, circular, rectangular, inline; got '\(family)'")
             }
             guard MonitorChoice.parse(monitor) != nil else {
                 throw ValidationError("'--monitor' must be a number 0…15 or 'all'; got '\(monitor)'")
@@ -157,15 +176,20 @@ extension Weaver.Desktop {
             var added: PinnedWidget?
             try DesktopWidgetList.update(store.root, warn: { printWarning($0) }) { list in
                 guard list.widgets.count < DesktopWidgetList.maxWidgets else {
-                    throw CommandError("the desktop already has \(DesktopWidgetList.maxWidgets) widgets, the most it holds; remove one first ('weaver desktop list')")
+                    throw CommandError(
+                        "the desktop already has \(DesktopWidgetList.maxWidgets) widgets, the most it holds; remove one first ('weaver desktop list')"
+                    )
                 }
-                let widget = PinnedWidget(id: list.nextID, design: reference, family: family, placement: placement,
-                                          monitor: MonitorChoice.parse(monitor)!)
+                let widget = PinnedWidget(
+                    id: list.nextID, design: reference, family: family, placement: placement,
+                    monitor: MonitorChoice.parse(monitor)!)
                 list.widgets.append(widget)
                 added = widget
             }
             guard let added else { return }
-            print("Added \(name) (\(family.rawValue)) as desktop widget \(added.id), \(added.placement), \(added.monitor).")
+            print(
+                "Added \(name) (\(family.rawValue)) as desktop widget \(added.id), \(added.placement), \(added.monitor)."
+            )
         }
     }
 
@@ -179,16 +203,23 @@ extension Weaver.Desktop {
 
         func run() throws {
             let list = try DesktopWidgetList.load(store.root, warn: { printWarning($0) })
-            let names = (try? store.library.summaries()).map { Dictionary($0.map { ($0.id.uuidString, $0.name) }, uniquingKeysWith: { a, _ in a }) } ?? [:]
+            let names =
+                (try? store.library.summaries()).map {
+                    Dictionary($0.map { ($0.id.uuidString, $0.name) }, uniquingKeysWith: { a, _ in a })
+                } ?? [:]
             func name(_ w: PinnedWidget) -> String {
                 w.isNoiseMachine ? "Noise Machine" : names[w.design] ?? "(design \(w.design.prefix(8)) is gone)"
             }
             if json {
-                printJSON(.array(list.widgets.map { w in
-                    .object(["id": .number(Double(w.id)), "design": .string(w.design), "name": .string(name(w)),
-                             "family": .string(w.family.rawValue), "place": .string(w.placement.description),
-                             "monitor": .string(w.monitor.description)])
-                }))
+                printJSON(
+                    .array(
+                        list.widgets.map { w in
+                            .object([
+                                "id": .number(Double(w.id)), "design": .string(w.design), "name": .string(name(w)),
+                                "family": .string(w.family.rawValue), "place": .string(w.placement.description),
+                                "monitor": .string(w.monitor.description),
+                            ])
+                        }))
                 return
             }
             guard !list.widgets.isEmpty else {
@@ -196,7 +227,9 @@ extension Weaver.Desktop {
                 return
             }
             for w in list.widgets {
-                print("\(pad(String(w.id), 4))\(pad(clip(name(w), 28), 30))\(pad(w.family.rawValue, 13))\(pad(w.placement.description, 18))\(w.monitor)")
+                print(
+                    "\(pad(String(w.id), 4))\(pad(clip(name(w), 28), 30))\(pad(w.family.rawValue, 13))\(pad(w.placement.description, 18))\(w.monitor)"
+                )
             }
         }
     }
@@ -218,7 +251,8 @@ extension Weaver.Desktop {
         }
 
         static func missing(_ id: Int, _ list: DesktopWidgetList) -> String {
-            list.widgets.isEmpty ? "there is no desktop widget \(id): the desktop has none"
+            list.widgets.isEmpty
+                ? "there is no desktop widget \(id): the desktop has none"
                 : "there is no desktop widget \(id); the desktop has \(list.widgets.map { String($0.id) }.joined(separator: ", ")) (see 'weaver desktop list')"
         }
     }
@@ -226,7 +260,9 @@ extension Weaver.Desktop {
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Move a widget to another place or monitor.",
-            usage: "weaver desktop move <id> [--at <x,y> | --anchor <corner>]\n  [--margin <points>] [--monitor <n|all>] [--store <dir>]")
+            usage:
+                "weaver desktop move <id> [--at <x,y> | --anchor <corner>]\n  [--margin <points>] [--monitor <n|all>] [--store <dir>]"
+        )
 
         @Argument(help: "The widget's number from 'weaver desktop list'.")
         var id: Int
@@ -251,12 +287,15 @@ extension Weaver.Desktop {
         func run() throws {
             var moved: PinnedWidget?
             try DesktopWidgetList.update(store.root, warn: { printWarning($0) }) { list in
-                guard let i = list.widgets.firstIndex(where: { $0.id == id }) else { throw CommandError(Remove.missing(id, list)) }
+                guard let i = list.widgets.firstIndex(where: { $0.id == id }) else {
+                    throw CommandError(Remove.missing(id, list))
+                }
                 if let p = place.placement {
                     list.widgets[i].placement = p
                 } else if let margin = place.margin {
                     guard case .anchor(let a, _) = list.widgets[i].placement else {
-                        throw CommandError("desktop widget \(id) is placed with '--at'; '--margin' needs '--anchor' too")
+                        throw CommandError(
+                            "desktop widget \(id) is placed with '--at'; '--margin' needs '--anchor' too")
                     }
                     list.widgets[i].placement = .anchor(a, marginPoints: margin)
                 }

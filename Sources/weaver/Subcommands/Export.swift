@@ -10,7 +10,8 @@ extension Weaver {
             commandName: "export",
             abstract: "Export designs as a .wwdesign package (the seed app's exchange format).",
             usage: "weaver export [<designs> ...] [--all] --output <output> [<options>]",
-            discussion: HelpText.prose("""
+            discussion: HelpText.prose(
+                """
                 Every image the designs reference is embedded (base images, Smart Photo masters and \
                 per-size renders, matched-set variants) unless --no-embed-images is given; any image \
                 left out is named on standard error. The file is written atomically: on any failure no \
@@ -21,8 +22,10 @@ extension Weaver {
         @OptionGroup var store: StoreOption
         @Argument(help: "Design IDs, unique ID prefixes, or names.") var designs: [String] = []
         @Flag(help: "Export every design in the library.") var all = false
-        @Flag(inversion: .prefixedNo, help: "Embed the images the designs reference (on by default).") var embedImages = true
-        @Option(name: .shortAndLong, help: "Output file, e.g. designs.wwdesign, or - for standard output.") var output: String
+        @Flag(inversion: .prefixedNo, help: "Embed the images the designs reference (on by default).") var embedImages =
+            true
+        @Option(name: .shortAndLong, help: "Output file, e.g. designs.wwdesign, or - for standard output.") var output:
+            String
 
         func validate() throws {
             if all && !designs.isEmpty { throw ValidationError("give design IDs or '--all', not both") }
@@ -34,11 +37,15 @@ extension Weaver {
         static func checkTarget(_ url: URL, as typed: String) throws {
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
-                throw DesignError("'\(typed)' is a folder; give a file name, e.g. '\(typed.hasSuffix("/") ? typed : typed + "/")designs.wwdesign'")
+                throw DesignError(
+                    "'\(typed)' is a folder; give a file name, e.g. '\(typed.hasSuffix("/") ? typed : typed + "/")designs.wwdesign'"
+                )
             }
             let parent = url.deletingLastPathComponent()
             guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDir) else {
-                throw DesignError("cannot write '\(typed)': the folder \(parent.path) does not exist (weaver does not create folders outside its store; create it first)")
+                throw DesignError(
+                    "cannot write '\(typed)': the folder \(parent.path) does not exist (weaver does not create folders outside its store; create it first)"
+                )
             }
             guard isDir.boolValue else {
                 throw DesignError("cannot write '\(typed)': \(parent.path) is not a folder")
@@ -52,15 +59,20 @@ extension Weaver {
             let ids = all ? try lib.summaries().map(\.id) : try designs.map { try lib.resolve($0).id }
             var seen = Set<UUID>()
             let specs = try ids.filter { seen.insert($0).inserted }.map { try lib.load($0) }
-            let result = try DesignExchange.export(specs, embedImages: embedImages, imagesFolder: store.root.images, now: Date())
+            let result = try DesignExchange.export(
+                specs, embedImages: embedImages, imagesFolder: store.root.images, now: Date())
             if !embedImages && !result.leftOut.isEmpty {
-                printWarning("\(result.leftOut.count) referenced image\(result.leftOut.count == 1 ? "" : "s") left out (--no-embed-images): "
-                             + result.leftOut.map(\.name).joined(separator: ", "))
+                printWarning(
+                    "\(result.leftOut.count) referenced image\(result.leftOut.count == 1 ? "" : "s") left out (--no-embed-images): "
+                        + result.leftOut.map(\.name).joined(separator: ", "))
             } else {
                 for (name, reason) in result.leftOut { printWarning("image '\(name)' left out: \(reason)") }
             }
-            let summary = "Exported \(specs.count) design\(specs.count == 1 ? "" : "s") with \(result.embedded.count) image\(result.embedded.count == 1 ? "" : "s")"
-                + (result.leftOut.isEmpty ? "" : " (\(result.leftOut.count) referenced image\(result.leftOut.count == 1 ? "" : "s") left out)")
+            let summary =
+                "Exported \(specs.count) design\(specs.count == 1 ? "" : "s") with \(result.embedded.count) image\(result.embedded.count == 1 ? "" : "s")"
+                + (result.leftOut.isEmpty
+                    ? ""
+                    : " (\(result.leftOut.count) referenced image\(result.leftOut.count == 1 ? "" : "s") left out)")
             if output == "-" {
                 // The package is built whole before anything is written, so a failure never
                 // leaves a partial document on the pipe either.

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import CLISupport
 import Foundation
 import SystemCalls
 import WidgetDesign
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension Weaver {
     struct Import: ParsableCommand {
@@ -13,7 +14,8 @@ extension Weaver {
             commandName: "import",
             abstract: "Import designs from a .wwdesign package, a JSON array of designs, or one design.",
             usage: "weaver import <file> [--select <select>] [--all] [--none] [<options>]",
-            discussion: HelpText.prose("""
+            discussion: HelpText.prose(
+                """
                 Shows the Import Review first. On a terminal it asks which designs to import; otherwise it \
                 follows --select/--all/--none, or the default: everything with Pro, or on the free tier the \
                 newest designs up to the free slots left. Imported designs get new IDs and, like the seed app \
@@ -28,7 +30,8 @@ extension Weaver {
         @Flag(help: "Import every design in the file.") var all = false
         @Flag(help: "Import nothing (review only).") var none = false
         @Flag(help: "Show the review and what would be imported; write nothing.") var dryRun = false
-        @Flag(help: "Keep each design's last-updated date from the file instead of stamping the import time.") var keepDates = false
+        @Flag(help: "Keep each design's last-updated date from the file instead of stamping the import time.")
+        var keepDates = false
 
         func validate() throws {
             if [select != nil, all, none].filter({ $0 }).count > 1 {
@@ -38,7 +41,9 @@ extension Weaver {
 
         func run() throws {
             let lib = store.library
-            let package = try file == "-" ? Self.readStandardInput() : DesignExchange.read(url: URL(fileURLWithPath: file), now: Date())
+            let package =
+                try file == "-"
+                ? Self.readStandardInput() : DesignExchange.read(url: URL(fileURLWithPath: file), now: Date())
             for f in package.findings { printWarning("\(package.fileName): \(f)") }
             for n in package.notes { printWarning("\(package.fileName): \(n)") }
             let review = ImportReview(package: package, isPro: lib.isPro, existingCount: try lib.summaries().count)
@@ -60,29 +65,42 @@ extension Weaver {
                 FileHandle.standardOutput.write(Data(review.render(selected: selection).utf8))
             }
             if dryRun {
-                print("Dry run: would import \(selection.count) design\(selection.count == 1 ? "" : "s") (\(selection.map(String.init).joined(separator: ","))); nothing was written.")
+                print(
+                    "Dry run: would import \(selection.count) design\(selection.count == 1 ? "" : "s") (\(selection.map(String.init).joined(separator: ","))); nothing was written."
+                )
                 return
             }
-            let result = try DesignImporter(library: lib).importDesigns(package, selection: selection, stampedAt: keepDates ? nil : Date())
+            let result = try DesignImporter(library: lib).importDesigns(
+                package, selection: selection, stampedAt: keepDates ? nil : Date())
             for s in result.imported { print("  + \(s.name) (\(s.id.uuidString))") }
-            print(ImportReview.summary(imported: result.imported.count, skipped: result.skippedCount)
-                  + (result.imagesWritten.isEmpty ? "" : " Stored \(result.imagesWritten.count) image\(result.imagesWritten.count == 1 ? "" : "s")."))
+            print(
+                ImportReview.summary(imported: result.imported.count, skipped: result.skippedCount)
+                    + (result.imagesWritten.isEmpty
+                        ? ""
+                        : " Stored \(result.imagesWritten.count) image\(result.imagesWritten.count == 1 ? "" : "s")."))
         }
 
         /// Standard input, bounded like a file: more than the package limit is refused unread.
-        static func readStandardInput(limits: DesignExchange.Limits = DesignExchange.Limits()) throws -> ExchangePackage {
+        static func readStandardInput(limits: DesignExchange.Limits = DesignExchange.Limits()) throws -> ExchangePackage
+        {
             var data = Data()
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
-                let n = buffer.withUnsafeMutableBytes { raw in retryOnInterrupt { read(0, raw.baseAddress!, raw.count) } }
+                let n = buffer.withUnsafeMutableBytes { raw in retryOnInterrupt { read(0, raw.baseAddress!, raw.count) }
+                }
                 if n < 0 { throw DesignError("standard input: \(SystemCallError.reason(errno))") }
                 if n == 0 { break }
                 data.append(contentsOf: buffer[0..<n])
                 guard data.count <= limits.maxFileBytes else {
-                    throw DesignError("standard input: more than \(limits.maxFileBytes) bytes; the limit is \(limits.maxFileBytes) bytes")
+                    throw DesignError(
+                        "standard input: more than \(limits.maxFileBytes) bytes; the limit is \(limits.maxFileBytes) bytes"
+                    )
                 }
             }
-            guard !data.isEmpty else { throw DesignError("standard input: empty; expected a .wwdesign package, an array of designs or one design") }
+            guard !data.isEmpty else {
+                throw DesignError(
+                    "standard input: empty; expected a .wwdesign package, an array of designs or one design")
+            }
             do {
                 return try DesignExchange.parse(data, fileName: "standard input", now: Date(), limits: limits)
             } catch let e as DesignError {
@@ -93,7 +111,9 @@ extension Weaver {
         func ask(_ review: ImportReview) throws -> [Int] {
             let def = review.defaultSelection.map(String.init).joined(separator: ",")
             while true {
-                print("Import which designs? [Enter = \(def.isEmpty ? "none" : def); 'select all'; 'select none'; numbers like 1,3]: ", terminator: "")
+                print(
+                    "Import which designs? [Enter = \(def.isEmpty ? "none" : def); 'select all'; 'select none'; numbers like 1,3]: ",
+                    terminator: "")
                 fflush(nil)
                 guard let line = readLine() else { throw DesignError("no answer; nothing was imported") }
                 do {

@@ -1,7 +1,7 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import SharedStore
-import CLISupport
 
 extension Weaver {
     struct Pro: ParsableCommand {
@@ -12,13 +12,15 @@ extension Weaver {
             defaultSubcommand: Status.self)
 
         struct Status: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "status", abstract: "Print 'unlocked' or 'locked'.")
+            static let configuration = CommandConfiguration(
+                commandName: "status", abstract: "Print 'unlocked' or 'locked'.")
             @OptionGroup var store: StoreOption
             func run() throws { print(isProUnlocked(store.root) ? "unlocked" : "locked") }
         }
 
         struct Unlock: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "unlock", abstract: "Unlock Pro in this store.")
+            static let configuration = CommandConfiguration(
+                commandName: "unlock", abstract: "Unlock Pro in this store.")
             @OptionGroup var store: StoreOption
             func run() throws {
                 try ProEntitlement.set(true, root: store.root)
@@ -27,7 +29,8 @@ extension Weaver {
         }
 
         struct Lock: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "lock", abstract: "Lock Pro in this store (stored variables are kept).")
+            static let configuration = CommandConfiguration(
+                commandName: "lock", abstract: "Lock Pro in this store (stored variables are kept).")
             @OptionGroup var store: StoreOption
             func run() throws {
                 try ProEntitlement.set(false, root: store.root)

@@ -9,16 +9,22 @@ extension Weaver {
     struct RemindersCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reminders",
-            abstract: "todo.txt files and iCalendar task lists (VTODO) for the Reminders widget and the __reminders_* keys.",
-            discussion: "Set up: 'weaver reminders add ~/todo.txt' (or an .ics file or https:// address with tasks), 'weaver reminders refresh'. Rows of local files can be completed from the widget ('weaver tap').",
+            abstract:
+                "todo.txt files and iCalendar task lists (VTODO) for the Reminders widget and the __reminders_* keys.",
+            discussion:
+                "Set up: 'weaver reminders add ~/todo.txt' (or an .ics file or https:// address with tasks), 'weaver reminders refresh'. Rows of local files can be completed from the widget ('weaver tap').",
             subcommands: [Add.self, List.self, Remove.self, Refresh.self])
 
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "add",
-                abstract: "Add a todo.txt file, an .ics file or an .ics address; it is read once now and refused if it holds no tasks.")
-            @Argument(help: "A todo.txt file, an .ics file, or an https:// / webcal:// address of an .ics with tasks.") var source: String
-            @Option(help: "Name shown in the widget (default: the calendar's own name, else the file name or host).") var name: String?
+                abstract:
+                    "Add a todo.txt file, an .ics file or an .ics address; it is read once now and refused if it holds no tasks."
+            )
+            @Argument(help: "A todo.txt file, an .ics file, or an https:// / webcal:// address of an .ics with tasks.")
+            var source: String
+            @Option(help: "Name shown in the widget (default: the calendar's own name, else the file name or host).")
+            var name: String?
             @OptionGroup var store: StoreOption
 
             func run() throws {
@@ -27,7 +33,9 @@ extension Weaver {
                     let (entry, count, warnings) = try service.add(source, name: name)
                     printSourceWarnings(warnings, source: entry.name)
                     let kind = entry.kind == .todoTxt ? "todo.txt" : "iCalendar"
-                    print("Added '\(entry.name)' (id \(entry.id), \(kind)\(entry.isWeb ? ", read-only" : "")): \(count) task\(count == 1 ? "" : "s") in \(entry.source)")
+                    print(
+                        "Added '\(entry.name)' (id \(entry.id), \(kind)\(entry.isWeb ? ", read-only" : "")): \(count) task\(count == 1 ? "" : "s") in \(entry.source)"
+                    )
                     print("Next: 'weaver reminders refresh' writes snapshots/reminders.json for the Reminders widget.")
                 } catch {
                     throw dataSourceCommandError(error)
@@ -36,20 +44,27 @@ extension Weaver {
         }
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the sources: id, name, kind, tasks, last refresh, source.")
+            static let configuration = CommandConfiguration(
+                commandName: "list", abstract: "List the sources: id, name, kind, tasks, last refresh, source.")
             @OptionGroup var store: StoreOption
             func run() throws {
                 let entries = try RemindersService(root: store.root).list(note: printError)
-                if entries.isEmpty { print("No reminders sources; add one with 'weaver reminders add ~/todo.txt'."); return }
+                if entries.isEmpty {
+                    print("No reminders sources; add one with 'weaver reminders add ~/todo.txt'.")
+                    return
+                }
                 for e in entries {
                     let refreshed = e.lastRefreshAt.map { ISODate.format($0) } ?? "never refreshed"
-                    print("\(e.id)\t\(e.name)\t\(e.kind.rawValue)\t\(e.itemCount.map { "\($0) tasks" } ?? "?")\t\(refreshed)\(e.lastError.map { "\terror: \($0)" } ?? "")\t\(e.source)")
+                    print(
+                        "\(e.id)\t\(e.name)\t\(e.kind.rawValue)\t\(e.itemCount.map { "\($0) tasks" } ?? "?")\t\(refreshed)\(e.lastError.map { "\terror: \($0)" } ?? "")\t\(e.source)"
+                    )
                 }
             }
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a source by id or name (the file itself is left alone).")
+            static let configuration = CommandConfiguration(
+                commandName: "remove", abstract: "Remove a source by id or name (the file itself is left alone).")
             @Argument(help: "The id or name from 'weaver reminders list'.") var source: String
             @OptionGroup var store: StoreOption
             func run() throws {
@@ -65,7 +80,9 @@ extension Weaver {
                 commandName: "refresh",
                 abstract: "Read every source and write snapshots/reminders.json.",
                 usage: "weaver reminders refresh [--tz <zone>] [--now <iso8601>] [--quiet]\n  [--store <dir>]",
-                discussion: "A web source that cannot be fetched keeps its last download; the command then exits 1 after writing the snapshot (and the widget's rows cannot be pressed until a refresh succeeds).")
+                discussion:
+                    "A web source that cannot be fetched keeps its last download; the command then exits 1 after writing the snapshot (and the widget's rows cannot be pressed until a refresh succeeds)."
+            )
             @OptionGroup var clockOptions: DataClockOptions
             @Flag(help: "Print nothing unless something failed (for timers).") var quiet = false
             @OptionGroup var store: StoreOption
@@ -74,7 +91,9 @@ extension Weaver {
                 let zone = clockOptions.zone, clock = clockOptions.clock
                 let service = RemindersService(root: store.root)
                 guard !(try service.list(note: printError)).isEmpty else {
-                    throw CommandError("no reminders sources yet: add one with 'weaver reminders add ~/todo.txt' or 'weaver reminders add tasks.ics'")
+                    throw CommandError(
+                        "no reminders sources yet: add one with 'weaver reminders add ~/todo.txt' or 'weaver reminders add tasks.ics'"
+                    )
                 }
                 let report = try service.refresh(now: clock, timeZone: zone)
                 for n in report.notes { printError("warning: \(n)") }
@@ -82,8 +101,12 @@ extension Weaver {
                 if !quiet {
                     let days = ReminderDays(now: clock, timeZone: zone)
                     let open = s.items.filter { !$0.done }
-                    print("Open: \(open.count) · due today: \(open.filter(days.isDueToday).count) · overdue: \(open.filter(days.isOverdue).count)")
-                    print("Wrote \(RemindersService.snapshotURL(in: store.root).path) (\(s.items.count) tasks from \(s.sources.count) source\(s.sources.count == 1 ? "" : "s"))")
+                    print(
+                        "Open: \(open.count) · due today: \(open.filter(days.isDueToday).count) · overdue: \(open.filter(days.isOverdue).count)"
+                    )
+                    print(
+                        "Wrote \(RemindersService.snapshotURL(in: store.root).path) (\(s.items.count) tasks from \(s.sources.count) source\(s.sources.count == 1 ? "" : "s"))"
+                    )
                 }
                 if let e = s.lastError { throw CommandError("a reminders source could not be read: \(e)") }
             }

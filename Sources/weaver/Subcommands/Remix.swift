@@ -1,7 +1,7 @@
-import SharedStore
 import ArgumentParser
 import CLISupport
 import Foundation
+import SharedStore
 import WidgetDesign
 
 extension Weaver {
@@ -20,8 +20,12 @@ extension Weaver {
         @Option(numeric: "Save variant K (1-based) as a new design.") var save: Int?
 
         func validate() throws {
-            guard (1...Remixer.maxCount).contains(count) else { throw ValidationError("'--count' must be in 1…\(Remixer.maxCount)") }
-            if let save, !(1...count).contains(save) { throw ValidationError("'--save' must be in 1…\(count) (the '--count')") }
+            guard (1...Remixer.maxCount).contains(count) else {
+                throw ValidationError("'--count' must be in 1…\(Remixer.maxCount)")
+            }
+            if let save, !(1...count).contains(save) {
+                throw ValidationError("'--save' must be in 1…\(count) (the '--count')")
+            }
         }
 
         func run() throws {
@@ -38,31 +42,45 @@ extension Weaver {
                 spec.name = String("\(original.name) (Remix \(save))".prefix(FieldLimits.maxNameCharacters))
                 spec.updatedAt = WidgetSpec.wholeSeconds(Date())
                 try lib.add([spec])
-                print("Saved remix \(save) (seed \(usedSeed)) of \(original.name) as \(spec.name) (\(spec.id.uuidString)).")
+                print(
+                    "Saved remix \(save) (seed \(usedSeed)) of \(original.name) as \(spec.name) (\(spec.id.uuidString))."
+                )
                 return
             }
             if json {
-                printJSON(.object(["seed": .string(String(usedSeed)), "design": .string(original.id.uuidString),
-                                   "variants": .array(variants.map(\.jsonValue))]))
+                printJSON(
+                    .object([
+                        "seed": .string(String(usedSeed)), "design": .string(original.id.uuidString),
+                        "variants": .array(variants.map(\.jsonValue)),
+                    ]))
                 return
             }
             print("Remixes of \(original.name) (seed \(usedSeed)):")
             for (i, v) in variants.enumerated() {
                 let l = v.layout, s = v.style
                 var parts = ["\(l.template.rawValue)", "accent \(s.accent.rawValue)", "bg \(s.background.rawValue)"]
-                if s.backgroundOverlayOpacity > 0 { parts.append("overlay \(s.backgroundOverlay.rawValue) \(JSONValue.formatted(s.backgroundOverlayOpacity))") }
+                if s.backgroundOverlayOpacity > 0 {
+                    parts.append(
+                        "overlay \(s.backgroundOverlay.rawValue) \(JSONValue.formatted(s.backgroundOverlayOpacity))")
+                }
                 if s.backgroundGlowEnabled { parts.append("glow") }
                 parts.append("pad \(JSONValue.formatted(s.paddingPoints))")
                 parts.append("radius \(JSONValue.formatted(s.cornerRadiusPoints))")
                 if v.layout != original.layout {
-                    parts.append("\(l.axis.rawValue) \(l.alignment.rawValue) spacing \(JSONValue.formatted(l.spacingPoints))")
+                    parts.append(
+                        "\(l.axis.rawValue) \(l.alignment.rawValue) spacing \(JSONValue.formatted(l.spacingPoints))")
                     parts.append("accent bar \(l.showsAccentBar ? "on" : "off")")
                     if l.template == .poster { parts.append("overlay \(l.posterOverlayMode.rawValue)") }
-                    parts.append("text \(s.nameTextStyle.rawValue)/\(s.primaryTextStyle.rawValue)/\(s.secondaryTextStyle.rawValue)")
+                    parts.append(
+                        "text \(s.nameTextStyle.rawValue)/\(s.primaryTextStyle.rawValue)/\(s.secondaryTextStyle.rawValue)"
+                    )
                 }
-                print("  \(String(i + 1).padding(toLength: 3, withPad: " ", startingAt: 0)) " + parts.joined(separator: ", "))
+                print(
+                    "  \(String(i + 1).padding(toLength: 3, withPad: " ", startingAt: 0)) "
+                        + parts.joined(separator: ", "))
             }
-            print("Save one with 'weaver remix \(original.id.uuidString) --seed \(usedSeed) --count \(count) --save K'.")
+            print(
+                "Save one with 'weaver remix \(original.id.uuidString) --seed \(usedSeed) --count \(count) --save K'.")
         }
     }
 }

@@ -11,7 +11,10 @@ struct WidgetSelection: ParsableArguments {
     @Argument(help: "Design ID, unique ID prefix, or name (default: the default design).")
     var design: String?
 
-    @Option(help: ArgumentHelp("Render a catalogue template's starter design instead of a saved one (see 'weaver templates').", valueName: "template"))
+    @Option(
+        help: ArgumentHelp(
+            "Render a catalogue template's starter design instead of a saved one (see 'weaver templates').",
+            valueName: "template"))
     var template: String?
 
     @Option(help: ArgumentHelp("small|medium|large|circular|rectangular|inline.", valueName: "family"))
@@ -20,7 +23,10 @@ struct WidgetSelection: ParsableArguments {
     @Option(help: ArgumentHelp("light|dark.", valueName: "appearance"))
     var appearance: String = "dark"
 
-    @Flag(help: "Unlock Pro for this command only, without storing it: the action bar (and, for tap, its buttons), matched sets, custom variables.")
+    @Flag(
+        help:
+            "Unlock Pro for this command only, without storing it: the action bar (and, for tap, its buttons), matched sets, custom variables."
+    )
     var pro = false
 
     @OptionGroup var clock: ClockOptions
@@ -28,7 +34,8 @@ struct WidgetSelection: ParsableArguments {
 
     func validate() throws {
         guard WidgetFamily.parse(family) != nil else {
-            throw ValidationError("'--family' must be one of small, medium, large, circular, rectangular, inline; got '\(family)'")
+            throw ValidationError(
+                "'--family' must be one of small, medium, large, circular, rectangular, inline; got '\(family)'")
         }
         guard Appearance(rawValue: appearance) != nil else {
             throw ValidationError("'--appearance' must be light or dark; got '\(appearance)'")
@@ -56,23 +63,30 @@ struct WidgetSelection: ParsableArguments {
         if let design { return try lib.load(lib.resolve(design).id) }
         guard let id = try lib.defaultID() else {
             if try lib.summaries().isEmpty {
-                printWarning("no designs yet: drawing the Noise Machine widget (make a design with 'weaver designs new --template classic', or see 'weaver templates')")
+                printWarning(
+                    "no designs yet: drawing the Noise Machine widget (make a design with 'weaver designs new --template classic', or see 'weaver templates')"
+                )
                 return try TemplateCatalogue.find("noise-machine")!.design(now: now)
             }
-            throw CommandError("no default design: name one (see 'weaver designs'), set one with 'weaver designs default DESIGN', or use '--template noise-machine'")
+            throw CommandError(
+                "no default design: name one (see 'weaver designs'), set one with 'weaver designs default DESIGN', or use '--template noise-machine'"
+            )
         }
         return try lib.load(id)
     }
 
     /// Lays the design out with everything the store holds now.
     /// - Parameter live: the caller draws again each second when the layout asks (`--watch`).
-    func layout(scale: Int, live: Bool = false) throws -> (layout: WidgetLayout, inputs: RenderInputs, renderer: WidgetRenderer) {
+    func layout(scale: Int, live: Bool = false) throws -> (
+        layout: WidgetLayout, inputs: RenderInputs, renderer: WidgetRenderer
+    ) {
         let (now, timeZone, locale) = try clock.resolved()
         let spec = try loadDesign(now: now)
         let root = store.root
-        var inputs = WidgetRenderer.inputs(for: spec, root: root, now: now, timeZone: timeZone, locale: locale,
-                                           appearance: Appearance(rawValue: appearance)!, isPro: isPro,
-                                           warn: { printWarning($0) })
+        var inputs = WidgetRenderer.inputs(
+            for: spec, root: root, now: now, timeZone: timeZone, locale: locale,
+            appearance: Appearance(rawValue: appearance)!, isPro: isPro,
+            warn: { printWarning($0) })
         inputs.redrawsEachSecond = live
         let renderer = WidgetRenderer()
         let layout = renderer.layout(design: spec, family: widgetFamily, scale: scale, inputs: inputs)
@@ -85,7 +99,9 @@ extension Weaver {
         static let configuration = CommandConfiguration(
             commandName: "render",
             abstract: "Draw a design (or the Noise Machine widget) as PNG, SVG, layout JSON or text.",
-            discussion: "The format comes from '--format', else the '-o' file's extension, else png (txt on a terminal). Files are written atomically. Sizes in points: small 170×170, medium 364×170, large 364×382, circular 76×76, rectangular 172×76, inline 257×26; '--scale' multiplies pixels.")
+            discussion:
+                "The format comes from '--format', else the '-o' file's extension, else png (txt on a terminal). Files are written atomically. Sizes in points: small 170×170, medium 364×170, large 364×382, circular 76×76, rectangular 172×76, inline 257×26; '--scale' multiplies pixels."
+        )
 
         @OptionGroup var selection: WidgetSelection
 
@@ -98,10 +114,16 @@ extension Weaver {
         @Option(name: .shortAndLong, help: ArgumentHelp("Output file, or - for standard output.", valueName: "file"))
         var output: String = "-"
 
-        @Option(help: ArgumentHelp("Paint this colour behind the widget in PNG output (e.g. '#1C1C1E'; default: transparent).", valueName: "#rrggbb"))
+        @Option(
+            help: ArgumentHelp(
+                "Paint this colour behind the widget in PNG output (e.g. '#1C1C1E'; default: transparent).",
+                valueName: "#rrggbb"))
         var backdrop: String?
 
-        @Flag(help: "Keep running and draw again when what the widget shows changes; the file is rewritten only when the output changed. Ctrl-C stops.")
+        @Flag(
+            help:
+                "Keep running and draw again when what the widget shows changes; the file is rewritten only when the output changed. Ctrl-C stops."
+        )
         var watch = false
 
         func validate() throws {
@@ -115,10 +137,14 @@ extension Weaver {
                 throw ValidationError("'--backdrop' must be a colour like '#1C1C1E'; got '\(backdrop)'")
             }
             if watch, output == "-", [.png, .svg].contains(resolvedFormat) {
-                throw ValidationError("'--watch' to standard output works for txt and json (a line per change); give '-o FILE' for \(resolvedFormat.rawValue)")
+                throw ValidationError(
+                    "'--watch' to standard output works for txt and json (a line per change); give '-o FILE' for \(resolvedFormat.rawValue)"
+                )
             }
             if format == nil, output != "-", RenderFormat.from(path: output) == nil {
-                throw ValidationError("cannot tell the format from '\(output)': give '--format png|svg|json|txt' or use a .png, .svg, .json or .txt name")
+                throw ValidationError(
+                    "cannot tell the format from '\(output)': give '--format png|svg|json|txt' or use a .png, .svg, .json or .txt name"
+                )
             }
         }
 
@@ -136,7 +162,9 @@ extension Weaver {
         func draw() throws -> (bytes: [UInt8], redrawAt: Date?) {
             let (layout, inputs, renderer) = try selection.layout(scale: scale, live: watch)
             for warning in layout.warnings { printWarning(warning) }
-            var bytes = try renderer.render(layout, format: resolvedFormat, images: inputs.images, backdrop: backdrop.flatMap { RGBA(hexString: $0) })
+            var bytes = try renderer.render(
+                layout, format: resolvedFormat, images: inputs.images,
+                backdrop: backdrop.flatMap { RGBA(hexString: $0) })
             // A line per change on standard output, so a status bar can read it line by line.
             if watch, output == "-", bytes.last != 0x0A { bytes.append(0x0A) }
             return (bytes, layout.redrawAt)
@@ -147,8 +175,11 @@ extension Weaver {
         static let configuration = CommandConfiguration(
             commandName: "tap",
             abstract: "Press a widget's button at a point (in points) and perform its action.",
-            usage: "weaver tap [<design>] [--template <template>] [--family <family>]\n  --at <x,y> [--dry-run] [<options>]",
-            discussion: "Lays the widget out exactly as 'weaver render' does and finds the action whose rectangle holds X,Y. With nothing there it exits 1 naming the nearest button. '--dry-run' only says which action it found.")
+            usage:
+                "weaver tap [<design>] [--template <template>] [--family <family>]\n  --at <x,y> [--dry-run] [<options>]",
+            discussion:
+                "Lays the widget out exactly as 'weaver render' does and finds the action whose rectangle holds X,Y. With nothing there it exits 1 naming the nearest button. '--dry-run' only says which action it found."
+        )
 
         @OptionGroup var selection: WidgetSelection
 
@@ -172,19 +203,25 @@ extension Weaver {
             let (layout, _, _) = try selection.layout(scale: 1)
             let p = try point()
             guard p.x >= 0, p.y >= 0, p.x < layout.width, p.y < layout.height else {
-                throw CommandError("\(at) is outside the \(selection.widgetFamily.rawValue) widget (\(Int(layout.width))×\(Int(layout.height)) points)")
+                throw CommandError(
+                    "\(at) is outside the \(selection.widgetFamily.rawValue) widget (\(Int(layout.width))×\(Int(layout.height)) points)"
+                )
             }
             guard let action = layout.action(at: p) else {
                 // Without Pro the action bar is not laid out: say so when the point is on it.
                 if selection.isPro == nil {
                     var withPro = selection
                     withPro.pro = true
-                    if let why = ProOnlyButtons.missMessage(at: p, written: at, layout: layout, proLayout: try withPro.layout(scale: 1).layout) {
+                    if let why = ProOnlyButtons.missMessage(
+                        at: p, written: at, layout: layout, proLayout: try withPro.layout(scale: 1).layout)
+                    {
                         throw CommandError(why)
                     }
                 }
                 if let nearest = layout.nearestAction(to: p) {
-                    throw CommandError("no button at \(at); the nearest is \(TapDescription.describe(nearest.action)) \(String(format: "%.0f", nearest.distance)) pt away")
+                    throw CommandError(
+                        "no button at \(at); the nearest is \(TapDescription.describe(nearest.action)) \(String(format: "%.0f", nearest.distance)) pt away"
+                    )
                 }
                 throw CommandError("no button at \(at): this widget has no buttons")
             }
@@ -209,7 +246,8 @@ enum TapDescription {
 
     /// Performs a tapped action and returns what it did (warnings go to standard error).
     static func perform(_ action: WidgetAction, store: StoreOption, isPro: Bool?) throws -> String {
-        let outcome = try TapPerformer.perform(action, root: store.root, storeDirectory: store.explicitDirectory, isPro: isPro)
+        let outcome = try TapPerformer.perform(
+            action, root: store.root, storeDirectory: store.explicitDirectory, isPro: isPro)
         for w in outcome.warnings { printWarning(w) }
         return outcome.message
     }

@@ -10,11 +10,11 @@ extension Weaver {
             commandName: "serve",
             abstract: "Serve the app to a browser on this machine: home screen, Editor and mixer.",
             discussion: """
-            Shows the Noise Machine widget and every design as live widgets whose buttons work, the \
-            Editor (/editor: design a widget while every size redraws; see docs/editor.md) and the \
-            mixer (/noise). Answers on loopback only unless --listen names another address; then every \
-            request needs the token in the URL it prints. Ctrl-C stops it.
-            """
+                Shows the Noise Machine widget and every design as live widgets whose buttons work, the \
+                Editor (/editor: design a widget while every size redraws; see docs/editor.md) and the \
+                mixer (/noise). Answers on loopback only unless --listen names another address; then every \
+                request needs the token in the URL it prints. Ctrl-C stops it.
+                """
         )
 
         @OptionGroup var storeOption: StoreOption
@@ -31,10 +31,13 @@ extension Weaver {
             }
             let address = ListenAddress(host: listen, port: port)
             guard address.isLiteral || listen == "localhost" else {
-                throw ValidationError("'--listen' needs an IP address of this machine (e.g. 127.0.0.1 or 192.168.1.20), not '\(listen)'")
+                throw ValidationError(
+                    "'--listen' needs an IP address of this machine (e.g. 127.0.0.1 or 192.168.1.20), not '\(listen)'")
             }
             guard !address.isUnspecified else {
-                throw ValidationError("'--listen' \(listen) names no single address, so the Host check could not work; give the address browsers will use (e.g. 192.168.1.20)")
+                throw ValidationError(
+                    "'--listen' \(listen) names no single address, so the Host check could not work; give the address browsers will use (e.g. 192.168.1.20)"
+                )
             }
         }
 
@@ -42,20 +45,24 @@ extension Weaver {
             let host = listen == "localhost" ? "127.0.0.1" : listen
             let root = storeOption.root
             let storeDirectory = storeOption.explicitDirectory
-            let server = HomeScreenServer(listen: ListenAddress(host: host, port: port),
-                                          board: RenderedBoard(root: root, perform: { action, root in
-                                              let outcome = try TapPerformer.perform(action, root: root, storeDirectory: storeDirectory)
-                                              for w in outcome.warnings { printWarning(w) }
-                                              return outcome.message
-                                          }),
-                                          mixer: Mixer(root: root))
+            let server = HomeScreenServer(
+                listen: ListenAddress(host: host, port: port),
+                board: RenderedBoard(
+                    root: root,
+                    perform: { action, root in
+                        let outcome = try TapPerformer.perform(action, root: root, storeDirectory: storeDirectory)
+                        for w in outcome.warnings { printWarning(w) }
+                        return outcome.message
+                    }),
+                mixer: Mixer(root: root))
             let watcher = StoreWatcher(root: root, server: server)
             let outcome = Outcome()
             let done = DispatchSemaphore(value: 0)
             Task {
                 do {
                     try await server.run(services: [watcher]) { url in
-                        let note = ListenAddress(host: host, port: 0).isLoopback
+                        let note =
+                            ListenAddress(host: host, port: 0).isLoopback
                             ? "" : " (the token in it is needed; it changes each run)"
                         writeLine("Serving the home screen at \(url)\(note)")
                         writeLine("Ctrl-C stops it.")
@@ -67,7 +74,8 @@ extension Weaver {
             }
             done.wait()
             if let error = outcome.error {
-                FileHandle.standardError.write(Data("Error: cannot serve on \(ListenAddress.authority(host: host, port: port)): \(error)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("Error: cannot serve on \(ListenAddress.authority(host: host, port: port)): \(error)\n".utf8))
                 throw ExitCode.failure
             }
         }

@@ -1,7 +1,7 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import WidgetDesign
-import CLISupport
 
 extension Weaver {
     struct Templates: ParsableCommand {
@@ -21,11 +21,16 @@ extension Weaver.Templates {
 
         func run() throws {
             if json {
-                printJSON(.array(TemplateCatalogue.all.map { t in
-                    .object(["id": .string(t.id), "name": .string(t.name), "summary": .string(t.summary),
-                             "template": .string((try? t.design(now: Date()).layout.template.rawValue) ?? ""),
-                             "remixes": .array(t.remixes.map { .object(["id": .string($0.id), "name": .string($0.name)]) })])
-                }))
+                printJSON(
+                    .array(
+                        TemplateCatalogue.all.map { t in
+                            .object([
+                                "id": .string(t.id), "name": .string(t.name), "summary": .string(t.summary),
+                                "template": .string((try? t.design(now: Date()).layout.template.rawValue) ?? ""),
+                                "remixes": .array(
+                                    t.remixes.map { .object(["id": .string($0.id), "name": .string($0.name)]) }),
+                            ])
+                        }))
                 return
             }
             for t in TemplateCatalogue.all {
@@ -37,7 +42,8 @@ extension Weaver.Templates {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a template (optionally a remix of it) to the library.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a template (optionally a remix of it) to the library.")
         @OptionGroup var store: StoreOption
         @Argument(help: "Template ID or name (see 'weaver templates').") var name: String
         @Option(help: "One of the template's named remixes.") var remix: String?

@@ -1,9 +1,9 @@
 import ArgumentParser
-import Foundation
-import SystemCalls
-import SharedStore
-import Variables
 import CLISupport
+import Foundation
+import SharedStore
+import SystemCalls
+import Variables
 
 extension Weaver.Vars {
     struct Render: ParsableCommand {
@@ -18,11 +18,17 @@ extension Weaver.Vars {
         @Flag(help: "Unlock Pro for this render only (custom variables resolve).")
         var pro = false
 
-        @Option(name: .customLong("var"), help: ArgumentHelp(
-            "A custom variable for this render, on top of the stored ones (repeatable; Pro-gated).", valueName: "key=value"))
+        @Option(
+            name: .customLong("var"),
+            help: ArgumentHelp(
+                "A custom variable for this render, on top of the stored ones (repeatable; Pro-gated).",
+                valueName: "key=value"))
         var variables: [String] = []
 
-        @Argument(help: "The template, e.g. '{{__time}} {{steps|0|number:0}}', or - to read it from standard input (at most 1 MiB; one trailing newline is dropped).")
+        @Argument(
+            help:
+                "The template, e.g. '{{__time}} {{steps|0|number:0}}', or - to read it from standard input (at most 1 MiB; one trailing newline is dropped)."
+        )
         var template: String
 
         /// Largest template read from standard input: the renderer's output cap.
@@ -32,14 +38,18 @@ extension Weaver.Vars {
             var data = Data()
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
-                let n = buffer.withUnsafeMutableBytes { raw in retryOnInterrupt { read(0, raw.baseAddress!, raw.count) } }
+                let n = buffer.withUnsafeMutableBytes { raw in retryOnInterrupt { read(0, raw.baseAddress!, raw.count) }
+                }
                 if n < 0 {
-                    throw ValidationError("cannot read the template from standard input: \(SystemCallError.reason(errno))")
+                    throw ValidationError(
+                        "cannot read the template from standard input: \(SystemCallError.reason(errno))")
                 }
                 if n == 0 { break }
                 data.append(contentsOf: buffer[0..<n])
                 guard data.count <= maximumStandardInputBytes else {
-                    throw ValidationError("the template on standard input is longer than \(maximumStandardInputBytes) bytes (1 MiB), the limit")
+                    throw ValidationError(
+                        "the template on standard input is longer than \(maximumStandardInputBytes) bytes (1 MiB), the limit"
+                    )
                 }
             }
             guard var text = String(data: data, encoding: .utf8) else {
@@ -72,10 +82,14 @@ extension Weaver.Vars {
             let (now, timeZone, locale) = try clock.resolved()
             let root = store.root
             let isPro = pro || isProUnlocked(root)
-            var context = RenderContext(now: now, timeZone: timeZone, locale: locale, isPro: isPro,
-                                        builtIns: BuiltInKeys.load(from: root, warn: printWarning))
+            var context = RenderContext(
+                now: now, timeZone: timeZone, locale: locale, isPro: isPro,
+                builtIns: BuiltInKeys.load(from: root, warn: printWarning))
             if isPro {
-                context.addCustomVariables(try VariableStore(root: root).load(onSetAside: StoreMessages.reportSetAside).map { ($0.key, $0.value) })
+                context.addCustomVariables(
+                    try VariableStore(root: root).load(onSetAside: StoreMessages.reportSetAside).map {
+                        ($0.key, $0.value)
+                    })
             }
             context.addCustomVariables(try parsedVariables())
             let text = template == "-" ? try Self.readTemplateFromStandardInput() : template
@@ -97,8 +111,9 @@ extension Weaver.Vars {
 
         func run() throws {
             let (now, timeZone, locale) = try clock.resolved()
-            let context = RenderContext(now: now, timeZone: timeZone, locale: locale,
-                                        builtIns: BuiltInKeys.load(from: store.root, warn: printWarning))
+            let context = RenderContext(
+                now: now, timeZone: timeZone, locale: locale,
+                builtIns: BuiltInKeys.load(from: store.root, warn: printWarning))
             let entries = TemplateRenderer().builtInEntries(in: context)
             try VariableOutput.print(entries, json: json)
         }

@@ -27,7 +27,8 @@ extension Weaver.Vars {
     }
 
     struct Get: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a stored variable's value and one newline.")
+        static let configuration = CommandConfiguration(
+            commandName: "get", abstract: "Print a stored variable's value and one newline.")
 
         @OptionGroup var store: StoreOption
         @Argument(help: "The key.") var key: String
@@ -66,20 +67,25 @@ extension Weaver.Vars {
 
         func run() throws {
             let variables = try VariableStore(root: store.root).load(onSetAside: StoreMessages.reportSetAside)
-            try VariableOutput.print(variables.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) },
-                                     json: json)
+            try VariableOutput.print(
+                variables.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) },
+                json: json)
         }
     }
 
     struct SetNow: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set-now",
-            abstract: "Store the current time in a variable (the \"Set variable to Now\" intent; Pro). Prints the stored value.",
+            abstract:
+                "Store the current time in a variable (the \"Set variable to Now\" intent; Pro). Prints the stored value.",
             usage: "weaver vars set-now [--format <format>] [<options>] <key>")
 
         @OptionGroup var clock: ClockOptions
         @OptionGroup var store: StoreOption
-        @Option(help: "iso (UTC, with milliseconds), unix (seconds), unixms (milliseconds), date (local yyyy-MM-dd) or time (local HH:mm).")
+        @Option(
+            help:
+                "iso (UTC, with milliseconds), unix (seconds), unixms (milliseconds), date (local yyyy-MM-dd) or time (local HH:mm)."
+        )
         var format: NowFormat = .iso
         @Argument(help: "The key.") var key: String
 
@@ -91,15 +97,19 @@ extension Weaver.Vars {
             let root = store.root
             try StoreMessages.requirePro(root, action: "'weaver vars set-now'")
             let (now, timeZone, _) = try clock.resolved()
-            print(try VariableStore(root: root).setNow(key, format: format, now: now, timeZone: timeZone,
-                                                       onSetAside: StoreMessages.reportSetAside))
+            print(
+                try VariableStore(root: root).setNow(
+                    key, format: format, now: now, timeZone: timeZone,
+                    onSetAside: StoreMessages.reportSetAside))
         }
     }
 
     struct Increment: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "increment",
-            abstract: "Add to a numeric variable (the counter button; Pro). A missing variable starts at 0. Prints the new value.")
+            abstract:
+                "Add to a numeric variable (the counter button; Pro). A missing variable starts at 0. Prints the new value."
+        )
 
         @OptionGroup var store: StoreOption
         // Unconditional, so `--by -2` reads -2 as the value rather than as a flag.

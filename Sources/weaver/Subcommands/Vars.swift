@@ -8,16 +8,21 @@ extension Weaver {
         static let configuration = CommandConfiguration(
             commandName: "vars",
             abstract: "Render {{...}} templates and manage stored variables.",
-            discussion: "Stored (custom) variables are a Pro feature: they resolve in templates, and can be written, only when Pro is unlocked ('weaver pro unlock').",
-            subcommands: [Render.self, Keys.self, Set.self, Get.self, Delete.self, List.self, SetNow.self, Increment.self]
+            discussion:
+                "Stored (custom) variables are a Pro feature: they resolve in templates, and can be written, only when Pro is unlocked ('weaver pro unlock').",
+            subcommands: [
+                Render.self, Keys.self, Set.self, Get.self, Delete.self, List.self, SetNow.self, Increment.self,
+            ]
         )
     }
 }
 
 /// The render clock, time zone and locale, shared by commands that render or compute local times.
 struct ClockOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Pin the render clock to an ISO 8601 date-time, e.g. 2026-01-24T09:30:00Z (default: the real clock).",
-                               valueName: "iso8601"))
+    @Option(
+        help: ArgumentHelp(
+            "Pin the render clock to an ISO 8601 date-time, e.g. 2026-01-24T09:30:00Z (default: the real clock).",
+            valueName: "iso8601"))
     var now: String?
 
     @Option(help: ArgumentHelp("IANA time zone, e.g. Europe/London (default: the system's).", valueName: "zone"))
@@ -35,22 +40,27 @@ struct ClockOptions: ParsableArguments {
         var timeZone = TimeZone.current
         if let tz {
             guard let zone = TimeZone(identifier: tz) else {
-                throw ValidationError("'--tz' must be an IANA time zone such as Europe/London or America/New_York; got '\(tz)'")
+                throw ValidationError(
+                    "'--tz' must be an IANA time zone such as Europe/London or America/New_York; got '\(tz)'")
             }
             timeZone = zone
         }
         var locale = Locale.current
         if let id = self.locale {
             let underscored = id.replacingOccurrences(of: "-", with: "_")
-            guard ["en_US_POSIX", "root"].contains(underscored) || Locale.availableIdentifiers.contains(underscored) else {
-                throw ValidationError("'--locale' must be a known locale identifier such as en_US or de_DE; got '\(id)'")
+            guard ["en_US_POSIX", "root"].contains(underscored) || Locale.availableIdentifiers.contains(underscored)
+            else {
+                throw ValidationError(
+                    "'--locale' must be a known locale identifier such as en_US or de_DE; got '\(id)'")
             }
             locale = Locale(identifier: underscored)
         }
         var now = Date()
         if let text = self.now {
             guard let pinned = DateParsing.parseISO8601(text, timeZone: timeZone) else {
-                throw ValidationError("'--now' must be an ISO 8601 date-time between years 0001 and 9999, such as 2026-01-24T09:30:00Z; got '\(text)'")
+                throw ValidationError(
+                    "'--now' must be an ISO 8601 date-time between years 0001 and 9999, such as 2026-01-24T09:30:00Z; got '\(text)'"
+                )
             }
             now = pinned
         }

@@ -8,19 +8,27 @@ import Snapshots
 
 /// `--base-url` for commands that talk to Open-Meteo.
 struct OpenMeteoOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Open-Meteo server for /v1/forecast and /v1/search (default: $WIDGETWEAVER_OPEN_METEO_URL, else api.open-meteo.com and geocoding-api.open-meteo.com).",
-                               valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Open-Meteo server for /v1/forecast and /v1/search (default: $WIDGETWEAVER_OPEN_METEO_URL, else api.open-meteo.com and geocoding-api.open-meteo.com).",
+            valueName: "url"))
     var baseURL: String?
 
-    @Option(numeric: ArgumentHelp("Seconds without an answer before an attempt is given up (1…120).", valueName: "seconds"))
+    @Option(
+        numeric: ArgumentHelp("Seconds without an answer before an attempt is given up (1…120).", valueName: "seconds"))
     var timeout: Double = 10
 
-    @Option(numeric: ArgumentHelp("Attempts after a timeout, a lost connection or a server error (0…5), with pauses of 1, 4, 10... s.", valueName: "n"))
+    @Option(
+        numeric: ArgumentHelp(
+            "Attempts after a timeout, a lost connection or a server error (0…5), with pauses of 1, 4, 10... s.",
+            valueName: "n"))
     var retries: Int = 2
 
     func validate() throws {
         _ = try resolvedBase()
-        guard (1...120).contains(timeout) else { throw ValidationError("'--timeout' must be 1…120 seconds; got \(timeout)") }
+        guard (1...120).contains(timeout) else {
+            throw ValidationError("'--timeout' must be 1…120 seconds; got \(timeout)")
+        }
         guard (0...5).contains(retries) else { throw ValidationError("'--retries' must be 0…5; got \(retries)") }
     }
 
@@ -34,8 +42,9 @@ struct OpenMeteoOptions: ParsableArguments {
             printError("attempt \(attempt) failed (\(error)); trying again in \(secondsText(pause)) s")
         }
         let client = HTTPClient(onRetry: verbose ? report : nil)
-        let policy = HTTPPolicy(maxBodyBytes: OpenMeteo.forecastBodyLimit, idleTimeoutSeconds: timeout,
-                                totalTimeoutSeconds: timeout * 2, retryDelaysSeconds: delays)
+        let policy = HTTPPolicy(
+            maxBodyBytes: OpenMeteo.forecastBodyLimit, idleTimeoutSeconds: timeout,
+            totalTimeoutSeconds: timeout * 2, retryDelaysSeconds: delays)
         return OpenMeteo(baseURL: try resolvedBase(), client: client, policy: policy)
     }
 }
@@ -49,24 +58,32 @@ extension Weaver {
         static let configuration = CommandConfiguration(
             commandName: "weather",
             abstract: "Weather from Open-Meteo for the __weather_* keys and the weather widget.",
-            discussion: "Set up: 'weaver weather location set \"Dublin\"', 'weaver weather refresh', 'weaver weather autorefresh enable'. Data: Open-Meteo.com (CC BY 4.0).",
+            discussion:
+                "Set up: 'weaver weather location set \"Dublin\"', 'weaver weather refresh', 'weaver weather autorefresh enable'. Data: Open-Meteo.com (CC BY 4.0).",
             subcommands: [Location.self, Refresh.self, Show.self, Autorefresh.self])
 
         struct Location: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "location", abstract: "Set or show the place the forecast is for.",
-                                                            subcommands: [Set.self, ShowLocation.self])
+            static let configuration = CommandConfiguration(
+                commandName: "location", abstract: "Set or show the place the forecast is for.",
+                subcommands: [Set.self, ShowLocation.self])
 
             struct Set: ParsableCommand {
                 static let configuration = CommandConfiguration(
                     commandName: "set",
                     abstract: "Find a place by name (Open-Meteo geocoding) or give coordinates.",
-                    usage: "weaver weather location set [<name>] [--lat <deg> --lon <deg>]\n  [--pick <n>] [--country <code>] [<options>]",
-                    discussion: "A name that matches several places lists them; choose with --pick N or narrow with --country.")
+                    usage:
+                        "weaver weather location set [<name>] [--lat <deg> --lon <deg>]\n  [--pick <n>] [--country <code>] [<options>]",
+                    discussion:
+                        "A name that matches several places lists them; choose with --pick N or narrow with --country.")
                 @Argument(help: "Place name, e.g. \"Dublin\" or \"Springfield\".") var name: String?
-                @Option(numeric: ArgumentHelp("Latitude in degrees, -90…90 (with --lon).", valueName: "deg")) var lat: Double?
-                @Option(numeric: ArgumentHelp("Longitude in degrees, -180…180 (with --lat).", valueName: "deg")) var lon: Double?
-                @Option(numeric: ArgumentHelp("Pick the Nth place of an ambiguous search.", valueName: "n")) var pick: Int?
-                @Option(help: ArgumentHelp("Only places in this country (ISO 3166 code, e.g. IE).", valueName: "code")) var country: String?
+                @Option(numeric: ArgumentHelp("Latitude in degrees, -90…90 (with --lon).", valueName: "deg")) var lat:
+                    Double?
+                @Option(numeric: ArgumentHelp("Longitude in degrees, -180…180 (with --lat).", valueName: "deg"))
+                var lon: Double?
+                @Option(numeric: ArgumentHelp("Pick the Nth place of an ambiguous search.", valueName: "n")) var pick:
+                    Int?
+                @Option(help: ArgumentHelp("Only places in this country (ISO 3166 code, e.g. IE).", valueName: "code"))
+                var country: String?
                 @OptionGroup var server: OpenMeteoOptions
                 @OptionGroup var store: StoreOption
 
@@ -74,16 +91,22 @@ extension Weaver {
                     switch (lat, lon) {
                     case (nil, nil):
                         guard let name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-                            throw ValidationError("give a place name (weaver weather location set \"Dublin\") or --lat and --lon")
+                            throw ValidationError(
+                                "give a place name (weaver weather location set \"Dublin\") or --lat and --lon")
                         }
                     case (let la?, let lo?):
-                        guard (-90...90).contains(la) else { throw ValidationError("'--lat' must be -90…90 degrees; got \(la)") }
-                        guard (-180...180).contains(lo) else { throw ValidationError("'--lon' must be -180…180 degrees; got \(lo)") }
+                        guard (-90...90).contains(la) else {
+                            throw ValidationError("'--lat' must be -90…90 degrees; got \(la)")
+                        }
+                        guard (-180...180).contains(lo) else {
+                            throw ValidationError("'--lon' must be -180…180 degrees; got \(lo)")
+                        }
                     default:
                         throw ValidationError("'--lat' and '--lon' go together")
                     }
                     if let country, country.count != 2 || !country.allSatisfy(\.isLetter) {
-                        throw ValidationError("'--country' must be a two-letter ISO 3166 code such as IE or US; got '\(country)'")
+                        throw ValidationError(
+                            "'--country' must be a two-letter ISO 3166 code such as IE or US; got '\(country)'")
                     }
                 }
 
@@ -91,8 +114,9 @@ extension Weaver {
                     let service = WeatherService(root: store.root, api: try server.api(verbose: false))
                     let location: WeatherFile.Location
                     if let lat, let lon {
-                        location = WeatherFile.Location(name: name ?? String(format: "%.4f, %.4f", lat, lon), latitude: lat, longitude: lon,
-                                                        updatedAt: Date(), timeZone: nil, country: nil, admin1: nil)
+                        location = WeatherFile.Location(
+                            name: name ?? String(format: "%.4f, %.4f", lat, lon), latitude: lat, longitude: lon,
+                            updatedAt: Date(), timeZone: nil, country: nil, admin1: nil)
                     } else {
                         let places: [OpenMeteo.Place]
                         do { places = try service.api.search(name: name!, countryCode: country?.uppercased()) } catch {
@@ -100,18 +124,26 @@ extension Weaver {
                         }
                         switch try WeatherService.resolve(places, pick: pick) {
                         case .none:
-                            throw CommandError("no place called '\(name!)'\(country.map { " in \($0.uppercased())" } ?? ""); check the spelling or use --lat/--lon")
+                            throw CommandError(
+                                "no place called '\(name!)'\(country.map { " in \($0.uppercased())" } ?? ""); check the spelling or use --lat/--lon"
+                            )
                         case .ambiguous(let choices):
-                            var text = "'\(name!)' matches \(choices.count) places; choose one with --pick N (or narrow with --country):\n"
+                            var text =
+                                "'\(name!)' matches \(choices.count) places; choose one with --pick N (or narrow with --country):\n"
                             for (i, p) in choices.enumerated() {
-                                text += "  \(i + 1). \(p.label) (\(String(format: "%.4f, %.4f", p.latitude, p.longitude)))\(p.population.map { ", population \($0)" } ?? "")\n"
+                                text +=
+                                    "  \(i + 1). \(p.label) (\(String(format: "%.4f, %.4f", p.latitude, p.longitude)))\(p.population.map { ", population \($0)" } ?? "")\n"
                             }
                             throw CommandError(String(text.dropLast()))
                         case .chosen(let p, let others):
-                            location = WeatherFile.Location(name: p.name, latitude: p.latitude, longitude: p.longitude, updatedAt: Date(),
-                                                            timeZone: p.timeZone, country: p.country, admin1: p.admin1)
+                            location = WeatherFile.Location(
+                                name: p.name, latitude: p.latitude, longitude: p.longitude, updatedAt: Date(),
+                                timeZone: p.timeZone, country: p.country, admin1: p.admin1)
                             if !others.isEmpty {
-                                printError("note: also called '\(p.name)': " + others.prefix(3).map(\.label).joined(separator: "; ") + " (use --pick or --country for those)")
+                                printError(
+                                    "note: also called '\(p.name)': "
+                                        + others.prefix(3).map(\.label).joined(separator: "; ")
+                                        + " (use --pick or --country for those)")
                             }
                             print("Location: \(p.label) (\(String(format: "%.4f, %.4f", p.latitude, p.longitude)))")
                         }
@@ -120,19 +152,23 @@ extension Weaver {
                     if lat != nil {
                         // Without a name the name is the coordinates: say them once.
                         let coordinates = String(format: "%.4f, %.4f", location.latitude, location.longitude)
-                        print("Location: " + (location.name == coordinates ? coordinates : "\(location.name) (\(coordinates))"))
+                        print(
+                            "Location: "
+                                + (location.name == coordinates ? coordinates : "\(location.name) (\(coordinates))"))
                     }
                     print("Next: 'weaver weather refresh' fetches the forecast.")
                 }
             }
 
             struct ShowLocation: ParsableCommand {
-                static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the saved location.")
+                static let configuration = CommandConfiguration(
+                    commandName: "show", abstract: "Print the saved location.")
                 @OptionGroup var store: StoreOption
                 func run() throws {
                     let service = WeatherService(root: store.root, api: OpenMeteo())
                     guard let l = try service.load(note: printError)?.location else {
-                        throw CommandError("no weather location yet: set one with 'weaver weather location set \"Dublin\"'")
+                        throw CommandError(
+                            "no weather location yet: set one with 'weaver weather location set \"Dublin\"'")
                     }
                     print("name\t\(l.name)")
                     print("latitude\t\(l.latitude)")
@@ -148,18 +184,24 @@ extension Weaver {
                 commandName: "refresh",
                 abstract: "Fetch the forecast and write snapshots/weather.json.",
                 usage: "weaver weather refresh [--force] [--quiet] [--verbose] [<options>]",
-                discussion: "At most one request per 10 minutes unless --force. On failure the last snapshot is kept and its age is reported (exit 1).")
+                discussion:
+                    "At most one request per 10 minutes unless --force. On failure the last snapshot is kept and its age is reported (exit 1)."
+            )
             @Flag(help: "Ask now even if the last request was less than 10 minutes ago.") var force = false
             @Flag(help: "Print nothing on success (for timers).") var quiet = false
             @Flag(help: "Report retries on stderr.") var verbose = false
-            @Option(help: ArgumentHelp("Pretend the clock is this ISO 8601 date-time (tests, replaying a recorded forecast).", valueName: "iso8601"))
+            @Option(
+                help: ArgumentHelp(
+                    "Pretend the clock is this ISO 8601 date-time (tests, replaying a recorded forecast).",
+                    valueName: "iso8601"))
             var now: String?
             @OptionGroup var server: OpenMeteoOptions
             @OptionGroup var store: StoreOption
 
             func validate() throws {
                 if let now, ISODate.parse(now) == nil {
-                    throw ValidationError("'--now' must be an ISO 8601 date-time such as 2026-01-24T09:30:00Z; got '\(now)'")
+                    throw ValidationError(
+                        "'--now' must be an ISO 8601 date-time such as 2026-01-24T09:30:00Z; got '\(now)'")
                 }
             }
 
@@ -167,49 +209,72 @@ extension Weaver {
                 let service = WeatherService(root: store.root, api: try server.api(verbose: verbose))
                 let pinned = self.now.flatMap(ISODate.parse)
                 let outcome: WeatherService.RefreshOutcome
-                do { outcome = try service.refresh(force: force, now: { pinned ?? Date() }, note: printError) } catch let e as DataSourceError {
+                do {
+                    outcome = try service.refresh(force: force, now: { pinned ?? Date() }, note: printError)
+                } catch let e as DataSourceError {
                     throw CommandError(e.description)
                 }
                 let now = pinned ?? Date()
                 switch outcome {
                 case .updated(let f):
                     guard !quiet, let s = f.snapshot else { return }
-                    print("\(f.location?.name ?? "Weather"): \(s.condition), \(Int(s.temperatureC.rounded()))°C"
-                          + (s.highC != nil && s.lowC != nil ? " (H \(Int(s.highC!.rounded()))° L \(Int(s.lowC!.rounded()))°)" : "")
-                          + " · \(s.nowcast)" + (s.nowcastSecondary.map { " · \($0)" } ?? ""))
+                    print(
+                        "\(f.location?.name ?? "Weather"): \(s.condition), \(Int(s.temperatureC.rounded()))°C"
+                            + (s.highC != nil && s.lowC != nil
+                                ? " (H \(Int(s.highC!.rounded()))° L \(Int(s.lowC!.rounded()))°)" : "")
+                            + " · \(s.nowcast)" + (s.nowcastSecondary.map { " · \($0)" } ?? ""))
                     print("Wrote \(WeatherFile.url(in: store.root).path)")
                 case .tooSoon(let f, let last, let next):
                     if quiet { return }
                     let age = WeatherService.age(now.timeIntervalSince(last))
-                    print("Not fetched: the last request was \(age) ago; the next is allowed in \(WeatherService.age(next.timeIntervalSince(now) + 59)) (use --force to ask now).")
-                    if let s = f.snapshot { print("Snapshot from \(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago: \(s.condition), \(Int(s.temperatureC.rounded()))°C") }
+                    print(
+                        "Not fetched: the last request was \(age) ago; the next is allowed in \(WeatherService.age(next.timeIntervalSince(now) + 59)) (use --force to ask now)."
+                    )
+                    if let s = f.snapshot {
+                        print(
+                            "Snapshot from \(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago: \(s.condition), \(Int(s.temperatureC.rounded()))°C"
+                        )
+                    }
                 case .failed(let f, let error):
                     if let s = f.snapshot {
-                        throw CommandError("\(error)\nKept the last snapshot, from \(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago (\(ISODate.format(s.fetchedAt))).")
+                        throw CommandError(
+                            "\(error)\nKept the last snapshot, from \(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago (\(ISODate.format(s.fetchedAt)))."
+                        )
                     }
-                    throw CommandError("\(error)\nThere is no earlier snapshot; the weather widget shows no data until a refresh succeeds.")
+                    throw CommandError(
+                        "\(error)\nThere is no earlier snapshot; the weather widget shows no data until a refresh succeeds."
+                    )
                 }
             }
         }
 
         struct Show: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the stored snapshot (or its JSON).")
+            static let configuration = CommandConfiguration(
+                commandName: "show", abstract: "Print the stored snapshot (or its JSON).")
             @Flag(help: "Print snapshots/weather.json as it is.") var json = false
             @OptionGroup var store: StoreOption
             func run() throws {
                 let url = WeatherFile.url(in: store.root)
                 if json {
-                    guard let data = try FileSystem.read(url, limit: 1 << 20) else { throw CommandError("no weather snapshot yet (\(url.path))") }
+                    guard let data = try FileSystem.read(url, limit: 1 << 20) else {
+                        throw CommandError("no weather snapshot yet (\(url.path))")
+                    }
                     FileHandle.standardOutput.write(data)
                     return
                 }
                 let service = WeatherService(root: store.root, api: OpenMeteo())
-                guard let f = try service.load(note: printError) else { throw CommandError("no weather snapshot yet: run 'weaver weather refresh'") }
+                guard let f = try service.load(note: printError) else {
+                    throw CommandError("no weather snapshot yet: run 'weaver weather refresh'")
+                }
                 let now = Date()
                 if let l = f.location { print("location\t\(l.name) (\(l.latitude), \(l.longitude))") }
                 if let s = f.snapshot {
-                    print("fetched\t\(ISODate.format(s.fetchedAt)) (\(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago)")
-                    print("now\t\(s.condition) [\(s.symbol)], \(s.temperatureC)°C, feels \(s.apparentTemperatureC.map { "\($0)" } ?? "?")°C")
+                    print(
+                        "fetched\t\(ISODate.format(s.fetchedAt)) (\(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago)"
+                    )
+                    print(
+                        "now\t\(s.condition) [\(s.symbol)], \(s.temperatureC)°C, feels \(s.apparentTemperatureC.map { "\($0)" } ?? "?")°C"
+                    )
                     print("nowcast\t\(s.nowcast)\(s.nowcastSecondary.map { " · \($0)" } ?? "")")
                 } else {
                     print("fetched\tnever")
@@ -221,12 +286,15 @@ extension Weaver {
         struct Autorefresh: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "autorefresh",
-                abstract: "Refresh weather and calendars every 30 minutes: a systemd user timer, or an XDG autostart loop.",
+                abstract:
+                    "Refresh weather and calendars every 30 minutes: a systemd user timer, or an XDG autostart loop.",
                 subcommands: [Enable.self, Disable.self])
 
             struct Enable: ParsableCommand {
-                static let configuration = CommandConfiguration(commandName: "enable", abstract: "Install the timer (or the login loop).")
-                @Option(help: "auto (systemd when it runs the session, else XDG autostart), systemd or xdg.") var method: String = "auto"
+                static let configuration = CommandConfiguration(
+                    commandName: "enable", abstract: "Install the timer (or the login loop).")
+                @Option(help: "auto (systemd when it runs the session, else XDG autostart), systemd or xdg.")
+                var method: String = "auto"
                 @OptionGroup var store: StoreOption
 
                 func chosen() throws -> RefreshTimer.Method {
@@ -247,13 +315,17 @@ extension Weaver {
                         systemctl(["--user", "daemon-reload"])
                         systemctl(["--user", "start", RefreshTimer.timerName])
                     }
-                    print("Weather and calendars refresh every \(RefreshTimer.intervalMinutes) minutes"
-                          + (method == .systemd ? " (systemd timer \(RefreshTimer.timerName))." : " from your next login (XDG autostart)."))
+                    print(
+                        "Weather and calendars refresh every \(RefreshTimer.intervalMinutes) minutes"
+                            + (method == .systemd
+                                ? " (systemd timer \(RefreshTimer.timerName))."
+                                : " from your next login (XDG autostart)."))
                 }
             }
 
             struct Disable: ParsableCommand {
-                static let configuration = CommandConfiguration(commandName: "disable", abstract: "Remove the timer and the login loop.")
+                static let configuration = CommandConfiguration(
+                    commandName: "disable", abstract: "Remove the timer and the login loop.")
                 @OptionGroup var store: StoreOption
                 func run() throws {
                     let timer = makeTimer(store)
@@ -268,11 +340,11 @@ extension Weaver {
     }
 }
 
-
 private func makeTimer(_ store: StoreOption) -> RefreshTimer {
     let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    return RefreshTimer(configHome: RefreshTimer.configHome(), executable: URL(fileURLWithPath: exe),
-                        storeDirectory: store.explicitDirectory)
+    return RefreshTimer(
+        configHome: RefreshTimer.configHome(), executable: URL(fileURLWithPath: exe),
+        storeDirectory: store.explicitDirectory)
 }
 
 /// Best effort: tells a running systemd user manager; without one the files take effect at login.
