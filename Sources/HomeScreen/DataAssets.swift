@@ -11,8 +11,9 @@ enum DataAssets {
             const box = $('#notice');
             box.hidden = false;
             box.classList.toggle('error', !!isError);
+            // The notice is itself a polite status region: writing the app bar's live line too
+            // showed the same message twice on the page.
             $('#notice-text').textContent = text;
-            $('#live').textContent = text;
           }
           const kept = sessionStorage.getItem(noticeKey);
           if (kept) { sessionStorage.removeItem(noticeKey); const k = JSON.parse(kept); notice(k.text, k.error); }
@@ -65,25 +66,47 @@ enum DataAssets {
           });
 
           // Calendar: an address, an uploaded file, remove, refresh.
-          function calendarAnswer(a) { reloadWith([a.message].concat(a.notes || []).join(' ')); }
+          function sourceAnswer(a) { reloadWith([a.message].concat(a.notes || []).join(' ')); }
           on('#calendar-url', 'submit', async (ev) => {
             ev.preventDefault();
-            try { calendarAnswer(await call('POST', '/api/data/calendar', { url: ev.target.url.value })); } catch (e) { notice(e.message, true); }
+            try { sourceAnswer(await call('POST', '/api/data/calendar', { url: ev.target.url.value })); } catch (e) { notice(e.message, true); }
           });
           on('#calendar-file', 'change', async (ev) => {
             const file = ev.target.files[0];
             ev.target.value = '';
             if (!file) return;
-            try { calendarAnswer(await call('POST', '/api/data/calendar/upload?name=' + encodeURIComponent(file.name), file, true)); }
+            try { sourceAnswer(await call('POST', '/api/data/calendar/upload?name=' + encodeURIComponent(file.name), file, true)); }
             catch (e) { notice(e.message, true); }
           });
           on('#calendar-refresh', 'click', async () => {
-            try { calendarAnswer(await call('POST', '/api/data/calendar/refresh')); } catch (e) { notice(e.message, true); }
+            try { sourceAnswer(await call('POST', '/api/data/calendar/refresh')); } catch (e) { notice(e.message, true); }
           });
           document.addEventListener('click', async (ev) => {
             const remove = ev.target.closest('[data-remove-calendar]');
             if (!remove) return;
             try { reloadWith((await call('DELETE', '/api/data/calendar/' + encodeURIComponent(remove.dataset.removeCalendar))).message); }
+            catch (e) { notice(e.message, true); }
+          });
+
+          // Reminders: a path or address, an uploaded file, remove, refresh (each then refreshed).
+          on('#reminders-source', 'submit', async (ev) => {
+            ev.preventDefault();
+            try { sourceAnswer(await call('POST', '/api/data/reminders', { source: ev.target.source.value })); } catch (e) { notice(e.message, true); }
+          });
+          on('#reminders-file', 'change', async (ev) => {
+            const file = ev.target.files[0];
+            ev.target.value = '';
+            if (!file) return;
+            try { sourceAnswer(await call('POST', '/api/data/reminders/upload?name=' + encodeURIComponent(file.name), file, true)); }
+            catch (e) { notice(e.message, true); }
+          });
+          on('#reminders-refresh', 'click', async () => {
+            try { sourceAnswer(await call('POST', '/api/data/reminders/refresh')); } catch (e) { notice(e.message, true); }
+          });
+          document.addEventListener('click', async (ev) => {
+            const remove = ev.target.closest('[data-remove-reminders]');
+            if (!remove) return;
+            try { reloadWith((await call('DELETE', '/api/data/reminders/' + encodeURIComponent(remove.dataset.removeReminders))).message); }
             catch (e) { notice(e.message, true); }
           });
 

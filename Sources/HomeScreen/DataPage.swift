@@ -9,10 +9,10 @@ import WidgetDesign
 enum DataPage {
     static func page(root: StoreRoot, now: Date, token: String) -> String {
         var html = "<h1 class=\"page-title\">Data</h1>\n"
-        html += "<p class=\"page-lede\">Where the widgets' weather, events and steps come from.</p>\n"
+        html += "<p class=\"page-lede\">Where the widgets' weather, events, steps and reminders come from.</p>\n"
         html += "<p id=\"notice\" class=\"notice\" role=\"status\" hidden><span id=\"notice-text\"></span></p>\n"
         html += "<div class=\"data-grid\">\n"
-        html += weather(root, now: now) + calendar(root, now: now) + steps(root) + reminders()
+        html += weather(root, now: now) + calendar(root, now: now) + steps(root) + reminders(root, now: now)
         html += "</div>\n"
         return AppShell.page(
             title: "Data", active: .data, token: token, body: html,
@@ -124,22 +124,16 @@ enum DataPage {
         html +=
             "<div class=\"row\"><label class=\"btn primary file-button\">Import steps…<input type=\"file\" id=\"steps-file\" accept=\".csv,.json,text/csv,application/json\"></label></div>\n"
         let weekday = file?.goalWeekday ?? 10_000
-        html += "<form id=\"steps-goal\" autocomplete=\"off\"><label for=\"goal-weekday\">Daily goal</label>"
+        // Each label travels with its input (`.field`): wrapped apart, "Weekend" ended a line
+        // with its box alone on the next.
         html +=
-            "<input type=\"number\" id=\"goal-weekday\" name=\"weekday\" min=\"1\" max=\"200000\" step=\"1\" value=\"\(weekday)\" required>"
-        html += "<label for=\"goal-weekend\">Weekend</label>"
+            "<form id=\"steps-goal\" autocomplete=\"off\"><span class=\"field\"><label for=\"goal-weekday\">Daily goal</label>"
         html +=
-            "<input type=\"number\" id=\"goal-weekend\" name=\"weekend\" min=\"1\" max=\"200000\" step=\"1\" value=\"\(file?.goalWeekend ?? weekday)\">"
+            "<input type=\"number\" id=\"goal-weekday\" name=\"weekday\" min=\"1\" max=\"200000\" step=\"1\" value=\"\(weekday)\" required></span>"
+        html += "<span class=\"field\"><label for=\"goal-weekend\">Weekend</label>"
+        html +=
+            "<input type=\"number\" id=\"goal-weekend\" name=\"weekend\" min=\"1\" max=\"200000\" step=\"1\" value=\"\(file?.goalWeekend ?? weekday)\"></span>"
         html += "<button class=\"btn\" type=\"submit\">Set goal</button></form>\n"
-        html += "</section>\n"
-        return html
-    }
-
-    static func reminders() -> String {
-        var html =
-            "<section class=\"card data-card\" id=\"reminders\" aria-labelledby=\"reminders-title\"><h2 id=\"reminders-title\">Reminders</h2>\n"
-        html +=
-            "<p class=\"muted\">Reminders are set up from the terminal for now: <code>weaver reminders</code>.</p>\n"
         html += "</section>\n"
         return html
     }

@@ -160,16 +160,7 @@ struct DataRoutes: AppRoutes {
             // Kept in the store: a file calendar is read again at every refresh.
             let folder = root.url.appendingPathComponent("calendars/uploads", isDirectory: true)
             return try Self.failing {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                let stem = ImportRoutes.safeStem(
-                    URL(fileURLWithPath: fileName).deletingPathExtension().lastPathComponent)
-                var target = folder.appendingPathComponent(stem + ".ics")
-                var n = 2
-                while FileManager.default.fileExists(atPath: target.path) {
-                    target = folder.appendingPathComponent("\(stem)-\(n).ics")
-                    n += 1
-                }
-                try FileSystem.atomicWrite(Data(buffer: body), to: target)
+                let target = try Self.keepUpload(Data(buffer: body), named: fileName, ext: "ics", in: folder)
                 do {
                     return try Self.addCalendar(root, source: target.path, name: nil, shownAs: fileName)
                 } catch {
@@ -299,6 +290,21 @@ struct DataRoutes: AppRoutes {
             // The service names the stored copy's path; the person uploaded a file by its name.
             throw DataSourceError(e.description.replacingOccurrences(of: source, with: shownAs))
         }
+    }
+
+    /// Writes an uploaded source into the store's `folder` under a safe name from the person's
+    /// file name (never a path the request names), numbered when the name is taken.
+    static func keepUpload(_ data: Data, named fileName: String, ext: String, in folder: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let stem = ImportRoutes.safeStem(URL(fileURLWithPath: fileName).deletingPathExtension().lastPathComponent)
+        var target = folder.appendingPathComponent("\(stem).\(ext)")
+        var n = 2
+        while FileManager.default.fileExists(atPath: target.path) {
+            target = folder.appendingPathComponent("\(stem)-\(n).\(ext)")
+            n += 1
+        }
+        try FileSystem.atomicWrite(data, to: target)
+        return target
     }
 
     /// A data-source refusal as 422 with the service's message (the CLI prints the same text).

@@ -18,7 +18,7 @@ struct DataStatus {
     var link: String
 
     static func read(_ root: StoreRoot, now: Date) -> [DataStatus] {
-        [weather(root, now: now), calendar(root, now: now), steps(root), reminders()]
+        [weather(root, now: now), calendar(root, now: now), steps(root), reminders(root, now: now)]
     }
 
     static func ago(_ date: Date, now: Date) -> String {
@@ -77,11 +77,25 @@ struct DataStatus {
         return s
     }
 
-    /// The reminders source belongs to the reminders issue; until it is merged the card points
-    /// at the command that will set it up.
-    static func reminders() -> DataStatus {
-        DataStatus(
-            id: "reminders", title: "Reminders", state: .unconfigured, summary: "Set up with 'weaver reminders'",
-            detail: "Not available in the browser yet", link: "/data#reminders")
+    /// Reminders: the task lists `weaver reminders list` shows, the first failing one, or the
+    /// latest refresh.
+    static func reminders(_ root: StoreRoot, now: Date) -> DataStatus {
+        var s = DataStatus(
+            id: "reminders", title: "Reminders", state: .unconfigured, summary: "No task lists added",
+            link: "/data#reminders")
+        guard let list = try? RemindersService(root: root).list(), !list.isEmpty else { return s }
+        let tasks = list.compactMap(\.itemCount).reduce(0, +)
+        s.summary =
+            "\(list.count) list\(list.count == 1 ? "" : "s"), \(tasks) task\(tasks == 1 ? "" : "s")"
+        let failing = list.filter { $0.lastError != nil }
+        s.state = failing.isEmpty ? .ok : .error
+        if let first = failing.first {
+            s.detail = "\(first.name): \(first.lastError!)"
+        } else if let last = list.compactMap(\.lastRefreshAt).max() {
+            s.detail = "Refreshed \(ago(last, now: now))"
+        } else {
+            s.detail = "Not refreshed yet"
+        }
+        return s
     }
 }

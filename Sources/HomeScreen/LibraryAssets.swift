@@ -69,6 +69,9 @@ enum LibraryAssets {
         .data-card h2 { margin: 0 0 6px; font-size: 19px; }
         .data-card form, .data-card .row { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0; align-items: center; }
         .data-card form input { flex: 1 1 160px; width: auto; }
+        .data-card .field { display: flex; align-items: center; gap: 8px; flex: 1 1 180px; }
+        .data-card .field label { white-space: nowrap; }
+        .data-card .field input { min-width: 0; }
         .data-card ul { padding-left: 18px; }
         .data-card table { border-collapse: collapse; width: 100%; font-size: 13px; }
         .data-card td, .data-card th { text-align: left; padding: 4px 6px; border-bottom: 1px solid var(--line); }
@@ -127,6 +130,7 @@ enum LibraryAssets {
             if (add) {
               const body = { template: add.dataset.addTemplate };
               if (add.dataset.addRemix) body.remix = add.dataset.addRemix;
+              if (add.dataset.addSeed) { body.seed = add.dataset.addSeed; body.variant = Number(add.dataset.addVariant); }
               add.disabled = true;
               try { const a = await call('POST', '/api/library/add', body); notice(a.message + ' '); add.dataset.addedId = a.id; }
               catch (e) { notice(e.message, true); }

@@ -17,7 +17,7 @@ struct Routes {
         [
             EditorRoutes(server: server), DesignAPIRoutes(server: server),
             LibraryRoutes(server: server), ImportRoutes(server: server), ExploreRoutes(server: server),
-            DataRoutes(server: server), PageAssetRoutes(),
+            DataRoutes(server: server), ReminderSourceRoutes(server: server), PageAssetRoutes(),
         ]
     }
 

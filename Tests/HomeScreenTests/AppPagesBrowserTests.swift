@@ -187,7 +187,9 @@ struct AppPagesBrowserTests {
         #expect(try rig.weaver(["pro", "unlock"]).status == 0)
         #expect(try rig.weaver(["templates", "add", "weather"]).status == 0)
         #expect(try rig.weaver(["templates", "add", "next-up"]).status == 0)
+        #expect(try rig.weaver(["templates", "add", "reminders"]).status == 0)
         let rows = try LibraryAPITests.list(rig)
+        let remindersID = try #require(rows.first { $0["name"] as? String == "Reminders" }?["id"] as? String, "\(rows)")
         let weatherID = try #require(rows.first { $0["template"] as? String == "weather" }?["id"] as? String)
         let nextUpID = try #require(
             rows.first { $0["template"] as? String == "nextUpCalendar" }?["id"] as? String, "\(rows)")
@@ -228,6 +230,26 @@ struct AppPagesBrowserTests {
         #expect(
             try browser.waitUntil(
                 15, "return /120 days recorded/.test(document.querySelector('#steps-summary').textContent)"))
+        // Reminders: a todo.txt by its path (the person's own file, which the widget completes in).
+        let todo = rig.store.deletingLastPathComponent().appendingPathComponent("todo.txt")
+        try Data(TodoFixture.text().utf8).write(to: todo)
+        let remindersBefore = try label(remindersID)
+        try browser.sendKeys(
+            try #require(try browser.find("#reminders-source input[name=source]")), todo.path + "\u{E007}")
+        #expect(try browser.waitUntil(15, "return !!document.querySelector('[data-reminders-id=\"todo\"]')"))
+        #expect(
+            try browser.execute("return document.querySelector('[data-reminders-id=\"todo\"] .task-count').textContent")
+                as? String == "3")
+        #expect(
+            try browser.execute("return document.querySelector('#notice-text').textContent") as? String
+                == "Added todo: 3 tasks.")
+        // The message is shown once: the app bar's live line stays empty on this page.
+        #expect(try browser.execute("return document.querySelector('#live').textContent") as? String == "")
+        // "Weekend" stays on the line of its input.
+        #expect(
+            try browser.execute(
+                "const l = document.querySelector('label[for=goal-weekend]').getBoundingClientRect(), i = document.querySelector('#goal-weekend').getBoundingClientRect(); return Math.abs((l.top + l.bottom) - (i.top + i.bottom)) < 4"
+            ) as? Bool == true)
         try Self.shoot(browser, "data")
 
         // The widgets on Home fill.
@@ -239,6 +261,8 @@ struct AppPagesBrowserTests {
             "weather widget: '\(weatherBefore)' then '\(weatherAfter)'")
         let nextUp = try label(nextUpID)
         #expect(nextUp.contains("Design review"), "Next Up: \(nextUp)")
+        let reminders = try label(remindersID)
+        #expect(reminders.contains("Renew passport"), "Reminders: '\(remindersBefore)' then '\(reminders)'")
 
         // Steps History: the charts drawn, the insights filled.
         try browser.navigate(rig.url + "data/steps")
