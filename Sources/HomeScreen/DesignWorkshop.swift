@@ -23,6 +23,11 @@ public protocol DesignWorkshop: Sendable {
         _ spec: WidgetSpec, family: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool,
         now: Date
     ) throws -> DraftRender
+    /// Draws a design under Import Review (small, SVG) with the images its file embeds: decoded
+    /// here for this picture only (never written to the store before the import), in place of
+    /// any store image of the same name.
+    func renderReview(_ spec: WidgetSpec, family: String, embeddedImages: [String: Data], now: Date) throws
+        -> DraftRender
     /// Presses the draft's button at `x`,`y` (points) without writing anything: the variable it
     /// would change and its new value, from `trial` over the store's values. `NothingToTap` when no
     /// button is there.

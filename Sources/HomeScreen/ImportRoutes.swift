@@ -111,12 +111,12 @@ struct ImportRoutes: AppRoutes {
                 return Routes.error(.notFound, "no such design in this review")
             }
             let family = request.uri.queryParameters.get("family") ?? "small"
-            // Drawn as a draft: nothing is written. Embedded images are not in the store yet, so a
-            // design that uses one shows the renderer's missing-image placeholder here.
+            // Drawn as a draft with the file's embedded images, decoded for this picture: nothing
+            // is written before the import.
             do {
-                let drawn = try workshop.renderDraft(
-                    held.package.specs[index], family: family, format: .svg, scale: 2, trial: [:], sample: false,
-                    now: Date())
+                let drawn = try workshop.renderReview(
+                    held.package.specs[index], family: family,
+                    embeddedImages: held.package.images.mapValues(\.data), now: Date())
                 return Routes.bytes(drawn.bytes, type: DraftFormat.svg.contentType)
             } catch let e as NotFound {
                 return Routes.error(.notFound, e.description)
