@@ -35,18 +35,68 @@ struct ExploreRoutes: AppRoutes {
             if let remix, template.remix(named: remix) == nil {
                 return Routes.error(.notFound, "template '\(template.id)' has no remix '\(remix)'")
             }
-            do {
-                let spec = try template.design(remix: remix, now: Date())
-                let drawn = try workshop.renderDraft(
-                    spec, family: query.get("family") ?? "small", format: .svg, scale: 2, trial: [:], sample: false,
-                    now: Date())
-                var response = Routes.bytes(drawn.bytes, type: DraftFormat.svg.contentType)
+            var seeded: (seed: UInt64, number: Int)?
+            if query.get("seed") != nil || query.get("variant") != nil {
+                guard remix == nil, let seed = ExploreRemixes.parseSeed(query.get("seed")),
+                    let number = query.get("variant").flatMap({ Int($0) }), (1...Remixer.maxCount).contains(number)
+                else {
+                    return Routes.error(
+                        .badRequest,
+                        "a seeded remix needs seed=0…2^64-1 and variant=1…\(Remixer.maxCount), without remix=")
+                }
+                seeded = (seed, number)
+            }
+            let family = query.get("family") ?? "small"
+            let key = ExplorePictureCache.Key(
+                template: template.id, family: family,
+                variant: seeded.map { "seed:\($0.seed):\($0.number)" } ?? remix.map { "remix:\($0)" } ?? "")
+            let etag = server.explorePictures.etag(key)
+            if request.headers[.ifNoneMatch] == etag {
+                var response = Response(status: .notModified)
+                response.headers[.eTag] = etag
                 response.headers[.cacheControl] = "no-cache"
+                return response
+            }
+            do {
+                let picture = try server.explorePictures.picture(key) {
+                    let spec =
+                        try seeded.map {
+                            try ExploreRemixes.variant(of: template, seed: $0.seed, number: $0.number, now: Date())
+                                .variant
+                        } ?? template.design(remix: remix, now: Date())
+                    return try workshop.renderDraft(
+                        spec, family: family, format: .svg, scale: 2, trial: [:], sample: false, now: Date()
+                    ).bytes
+                }
+                var response = Routes.bytes(picture.bytes, type: DraftFormat.svg.contentType)
+                // Revalidated at each use: the ETag changes when the pictures' inputs do.
+                response.headers[.cacheControl] = "no-cache"
+                response.headers[.eTag] = etag
+                response.headers[.init("X-WidgetWeaver-Cache")!] = picture.wasCached ? "hit" : "miss"
                 return response
             } catch let e as NotFound {
                 return Routes.error(.notFound, e.description)
             }
         }
+    }
+
+    /// The seeded remixes: `weaver remix` of the starter with the template's seed, drawn; "Add"
+    /// saves one as a new design (`weaver remix … --save K`).
+    static func seededRow(_ t: CatalogueTemplate) -> String {
+        let e = Page.escape
+        let id = e(t.id)
+        let seed = ExploreRemixes.seed(for: t)
+        var html =
+            "<h4 class=\"remix-title\">Seeded remixes <span class=\"muted\">(weaver remix --seed \(seed))</span></h4>"
+        html += "<ul class=\"remix-row seeded\" data-seed=\"\(seed)\">"
+        for k in 1...ExploreRemixes.count {
+            html +=
+                "<li class=\"remix\" data-variant=\"\(k)\"><img src=\"/api/explore/\(id).svg?family=small&amp;seed=\(seed)&amp;variant=\(k)\" alt=\"\(e(t.name)), remix \(k) of seed \(seed)\" loading=\"lazy\">"
+            html += "<span>Remix \(k)</span>"
+            html +=
+                "<button type=\"button\" class=\"btn\" data-add-template=\"\(id)\" data-add-seed=\"\(seed)\" data-add-variant=\"\(k)\">Add</button></li>"
+        }
+        return html + "</ul>\n"
     }
 
     static func page(setup: [DataStatus], cap: String, token: String) -> String {
@@ -94,6 +144,7 @@ struct ExploreRoutes: AppRoutes {
                 }
                 html += "</ul>\n"
             }
+            html += seededRow(t)
             html += "</article>\n"
         }
         html += "</section>\n"

@@ -22,6 +22,8 @@ public final class HomeScreenServer: Sendable {
     public let drafts = DraftStore()
     /// Uploaded packages waiting in the Import Review (`/api/import`).
     public let reviews = ImportReviews()
+    /// Explore's drawn catalogue, emptied at every `refresh` (its inputs changed).
+    let explorePictures = ExplorePictureCache()
 
     private struct Published {
         var tiles: [String: WidgetTile] = [:]
@@ -56,6 +58,7 @@ public final class HomeScreenServer: Sendable {
     /// be drawn again (`WidgetTile.redrawAt`), for the watcher.
     @discardableResult
     public func refresh(now: Date = Date()) -> Date? {
+        explorePictures.invalidate()
         let tiles = (try? board.tiles(now: now)) ?? []
         let mixerState = mixer.state(now: now)
         var events: [ServerEvent] = []

@@ -36,12 +36,13 @@ struct LibraryRoutes: AppRoutes {
             }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                Set(o.keys).isSubset(of: ["template", "remix", "default"]),
+                Set(o.keys).isSubset(of: ["template", "remix", "seed", "variant", "default"]),
                 case .string(let templateID)? = o["template"]
             else {
                 return Routes.error(
                     .badRequest,
-                    "the body must be {\"template\": ID, \"remix\": ID (optional), \"default\": BOOL (optional)}")
+                    "the body must be {\"template\": ID, \"remix\": ID or \"seed\": \"S\" and \"variant\": K (optional), \"default\": BOOL (optional)}"
+                )
             }
             // `weaver templates add ID [--remix R] [--default]`.
             guard let template = TemplateCatalogue.find(templateID) else {
@@ -56,8 +57,29 @@ struct LibraryRoutes: AppRoutes {
                 }
                 remix = s
             }
+            // A seeded remix: `weaver remix STARTER --seed S --save K`, the starter not saved.
+            var seeded: (seed: UInt64, number: Int)?
+            if o["seed"] != nil || o["variant"] != nil {
+                guard remix == nil, case .string(let text)? = o["seed"], let seed = ExploreRemixes.parseSeed(text),
+                    case .number(let k)? = o["variant"], let number = Int(exactly: k),
+                    (1...Remixer.maxCount).contains(number)
+                else {
+                    return DesignAPIRoutes.fieldError(
+                        "seed",
+                        "a seeded remix needs \"seed\": \"0…18446744073709551615\" (a string) and \"variant\": 1…\(Remixer.maxCount), without \"remix\""
+                    )
+                }
+                seeded = (seed, number)
+            }
             return try Self.refusing {
-                let spec = try template.design(remix: remix, now: Date())
+                let spec: WidgetSpec
+                if let seeded {
+                    let made = try ExploreRemixes.variant(
+                        of: template, seed: seeded.seed, number: seeded.number, now: Date())
+                    spec = Remixer.saved(made.variant, number: seeded.number, of: made.original, now: Date())
+                } else {
+                    spec = try template.design(remix: remix, now: Date())
+                }
                 try library.add([spec])
                 if case .bool(true)? = o["default"] { try library.setDefault(spec.id) }
                 server.refresh()

@@ -1,3 +1,4 @@
+import Foundation
 import NoiseDSP
 
 /// Deterministic design variants: only layout and style tokens change, never the name, texts,
@@ -38,6 +39,17 @@ public enum Remixer {
             out.append(candidate)
         }
         return out
+    }
+
+    /// Variant `number` (1-based) of `original` made a design of its own, as `weaver remix
+    /// --save K` and Explore's "Add" save it: a new ID, "Name (Remix K)", updated `now`; the
+    /// original is left as it is.
+    public static func saved(_ variant: WidgetSpec, number: Int, of original: WidgetSpec, now: Date) -> WidgetSpec {
+        var spec = variant
+        spec.id = UUID()
+        spec.name = String("\(original.name) (Remix \(number))".prefix(FieldLimits.maxNameCharacters))
+        spec.updatedAt = WidgetSpec.wholeSeconds(now)
+        return spec
     }
 
     private struct Look: Hashable {

@@ -60,6 +60,15 @@ struct AppPagesBrowserTests {
                 10, "return /Added Classic to the Library/.test(document.querySelector('#notice-text').textContent)"))
         try Self.click(browser, #"button[data-add-template="classic"][data-add-remix="midnight"]"#)
         #expect(try browser.waitUntil(10, "return /Midnight/.test(document.querySelector('#notice-text').textContent)"))
+        // A seeded remix (`weaver remix … --seed S --save 2`): added, then taken out again so the
+        // Library steps below keep their free-tier room.
+        try Self.click(browser, #"button[data-add-template="classic"][data-add-seed][data-add-variant="2"]"#)
+        #expect(
+            try browser.waitUntil(
+                10, "return /Added Classic \\(Remix 2\\)/.test(document.querySelector('#notice-text').textContent)"))
+        #expect(try LibraryAPITests.list(rig).contains { $0["name"] as? String == "Classic (Remix 2)" })
+        #expect(try rig.weaver(["designs", "delete", "Classic (Remix 2)"]).status == 0)
+        #expect(try rig.weaver(["designs", "trash", "--empty"]).status == 0)
         let rows = try LibraryAPITests.list(rig)
         #expect(Set(rows.compactMap { $0["name"] as? String }) == ["Classic", "Classic – Midnight"], "\(rows)")
         let classicID = try #require(rows.first { $0["name"] as? String == "Classic" }?["id"] as? String)

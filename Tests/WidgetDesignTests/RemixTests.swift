@@ -17,6 +17,21 @@ import Testing
         #expect(!a.contains { $0.layout == s.layout && $0.style == s.style })
     }
 
+    /// A shorter list is the start of a longer one (Explore shows 4 of `weaver remix`'s 12), and a
+    /// saved variant is a new design named after the original with only its look taken.
+    @Test func listsArePrefixStableAndASavedVariantIsANewDesign() {
+        let s = makeSpec("Original")
+        #expect(
+            Remixer.variants(of: s, seed: 7, count: 4) == Array(Remixer.variants(of: s, seed: 7, count: 12).prefix(4)))
+        let v = Remixer.variants(of: s, seed: 7, count: 3)[2]
+        let now = Date(timeIntervalSince1970: 1_800_000_000.6)
+        let saved = Remixer.saved(v, number: 3, of: s, now: now)
+        #expect(saved.id != s.id && saved.id != v.id)
+        #expect(saved.name == "Original (Remix 3)")
+        #expect(saved.updatedAt == Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(saved.layout == v.layout && saved.style == v.style && saved.primaryText == s.primaryText)
+    }
+
     @Test func splitMixMatchesReferenceSequence() {
         // First outputs of SplitMix64 seeded with 0 (published test vector).
         var g = SplitMix64(seed: 0)

@@ -37,10 +37,7 @@ extension Weaver {
             let usedSeed = seed ?? UInt64.random(in: 0...UInt64.max)
             let variants = Remixer.variants(of: original, seed: usedSeed, count: count)
             if let save {
-                var spec = variants[save - 1]
-                spec.id = UUID()
-                spec.name = String("\(original.name) (Remix \(save))".prefix(FieldLimits.maxNameCharacters))
-                spec.updatedAt = WidgetSpec.wholeSeconds(Date())
+                let spec = Remixer.saved(variants[save - 1], number: save, of: original, now: Date())
                 try lib.add([spec])
                 print(
                     "Saved remix \(save) (seed \(usedSeed)) of \(original.name) as \(spec.name) (\(spec.id.uuidString))."
