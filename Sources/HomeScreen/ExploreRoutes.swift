@@ -5,8 +5,9 @@ import WidgetDesign
 
 /// Explore (`/explore`): the catalogue of `weaver templates`, each starter drawn by the renderer
 /// at small, medium and large, its named remixes drawn beside it (the ones `weaver templates add
-/// ID --remix R` adds), "Add to Library" (`POST /api/library/add`, the same call), and the data
-/// set-up entry points with their state.
+/// ID --remix R` adds) and its seeded remixes (`ExploreRemixes`: `weaver remix` with a seed fixed
+/// per template), "Add to Library" (`POST /api/library/add`, the same call), and the data set-up
+/// entry points with their state. Pictures are kept once drawn (`ExplorePictureCache`).
 struct ExploreRoutes: AppRoutes {
     let server: HomeScreenServer
 
