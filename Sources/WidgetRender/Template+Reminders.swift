@@ -231,11 +231,13 @@ extension TemplateContext {
     func reminderDenseRows(
         _ items: [RemindersSnapshot.Item], snapshot: RemindersSnapshot, in area: Rect, interactive: Bool
     ) -> Int {
-        let columns = family == .medium ? 2 : 1
         let size: Double = isSmall ? 14 : (family == .medium ? 13 : 15)
         let gap = isSmall ? 6.0 : 8
-        let columnWidth = (area.width - Double(columns - 1) * 12) / Double(columns)
         let lineHeight = b.lineHeightOf(run("Ag", size: size, colour: palette.primary))
+        // A second column only when one cannot hold them all: a lone row keeps the whole width.
+        let rowsPerColumn = max(1, Int((area.height + gap) / (lineHeight + gap)))
+        let columns = family == .medium && items.count > rowsPerColumn ? 2 : 1
+        let columnWidth = (area.width - Double(columns - 1) * 12) / Double(columns)
         var shown = 0
         for (index, item) in items.enumerated() {
             let rowY = area.minY + Double(index / columns) * (lineHeight + gap)
@@ -291,16 +293,18 @@ extension TemplateContext {
         let names = ["Overdue", "Today", "Later", "No date", "Done"]
         let size: Double = isSmall ? 13 : 14
         let lineHeight = b.lineHeightOf(run("Ag", size: size, colour: palette.primary))
-        let columns = family == .medium ? 2 : 1
+        let groups = Dictionary(grouping: items, by: section)
+        let headingHeight = 15.0
+        // Medium: sections flow down the first column, then the second, when one column cannot hold them
+        // all (a short list keeps the whole width, so titles are not cut beside an empty column).
+        let oneColumnHeight = groups.values.reduce(0.0) { $0 + headingHeight + Double($1.count) * (lineHeight + 5) + 4 }
+        let columns = family == .medium && oneColumnHeight - 9 > area.height ? 2 : 1
         let columnWidth = (area.width - Double(columns - 1) * 12) / Double(columns)
-        // Medium: sections flow down the first column, then the second.
         var column = 0
         var y = area.minY
         var shown = 0
-        let groups = Dictionary(grouping: items, by: section)
         outer: for s in 0..<names.count {
             guard let rows = groups[s], !rows.isEmpty else { continue }
-            let headingHeight = 15.0
             if y + headingHeight + lineHeight > area.maxY {
                 guard column + 1 < columns else { break }
                 column += 1
