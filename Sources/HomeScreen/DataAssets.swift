@@ -64,6 +64,14 @@ enum DataAssets {
           on('#weather-refresh', 'click', async () => {
             try { reloadWith((await call('POST', '/api/data/weather/refresh')).message); } catch (e) { notice(e.message, true); }
           });
+          on('#autorefresh-switch', 'change', async (ev) => {
+            const wanted = ev.target.checked;
+            ev.target.disabled = true;
+            try {
+              const a = await call('POST', '/api/data/weather/autorefresh', { on: wanted });
+              reloadWith([a.message].concat(a.notes || []).join(' '));
+            } catch (e) { ev.target.checked = !wanted; ev.target.disabled = false; notice(e.message, true); }
+          });
 
           // Calendar: an address, an uploaded file, remove, refresh.
           function sourceAnswer(a) { reloadWith([a.message].concat(a.notes || []).join(' ')); }

@@ -60,13 +60,14 @@ enum DataPage {
             "<input type=\"number\" name=\"longitude\" step=\"any\" min=\"-180\" max=\"180\" placeholder=\"Longitude\" aria-label=\"Longitude\" required>"
         html += "<button class=\"btn\" type=\"submit\">Use coordinates</button></form>\n"
         html += "<div class=\"row\"><button class=\"btn\" type=\"button\" id=\"weather-refresh\">Refresh now</button>"
-        let timer = RefreshTimer(configHome: RefreshTimer.configHome(), executable: URL(fileURLWithPath: "/"))
-        let auto =
-            FileManager.default.fileExists(atPath: timer.timerURL.path)
-            || FileManager.default.fileExists(atPath: timer.desktopURL.path)
+        // The switch shows what the files say now; turning it calls what `weaver weather autorefresh` does.
+        let method = RefreshTimer(configHome: RefreshTimer.configHome(), executable: URL(fileURLWithPath: "/"))
+            .installedMethod
+        let how = method.map { $0 == .systemd ? "systemd timer" : "at login (XDG autostart)" }
         html +=
-            "<span class=\"muted\" id=\"autorefresh\">Auto-refresh every \(RefreshTimer.intervalMinutes) min: <b>\(auto ? "on" : "off")</b> "
-        html += "(<code>weaver weather autorefresh \(auto ? "disable" : "enable")</code>)</span></div>\n"
+            "<label for=\"autorefresh-switch\"><input type=\"checkbox\" role=\"switch\" id=\"autorefresh-switch\"\(method == nil ? "" : " checked")> "
+        html +=
+            "Auto-refresh every \(RefreshTimer.intervalMinutes) min</label> <span class=\"muted\" id=\"autorefresh\"><b>\(method == nil ? "off" : "on")</b>\(how.map { " · \($0)" } ?? "")</span></div>\n"
         html +=
             "<img class=\"data-preview\" src=\"/api/explore/weather.svg?family=medium\" alt=\"The weather widget with this data\" width=\"364\" height=\"170\">\n"
         html += "</section>\n"

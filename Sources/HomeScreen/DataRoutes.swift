@@ -2,6 +2,7 @@ import DataSources
 import Foundation
 import Hummingbird
 import NIOCore
+import NoiseControl
 import SharedStore
 import Snapshots
 import WidgetDesign
@@ -124,6 +125,46 @@ struct DataRoutes: AppRoutes {
                 case .failed(let f, let error):
                     return Routes.error(.badGateway, error + (f.snapshot == nil ? "" : " (kept the last snapshot)"))
                 }
+            }
+        }
+
+        // Auto-refresh on or off: the call `weaver weather autorefresh enable|disable` makes.
+        router.post("/api/data/weather/autorefresh") { request, _ in
+            guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
+            let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
+            guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
+                Set(o.keys).isSubset(of: ["on", "method"]), case .bool(let on)? = o["on"]
+            else {
+                return Routes.error(
+                    .badRequest,
+                    "the body must be {\"on\": true|false, \"method\": \"auto\"|\"systemd\"|\"xdg\" (optional)}")
+            }
+            var method = "auto"
+            if let m = o["method"] {
+                guard case .string(let name) = m else {
+                    return DesignAPIRoutes.fieldError("method", "'method' must be auto, systemd or xdg")
+                }
+                method = name
+            }
+            return try Self.failing {
+                let timer = Self.refreshTimer(root)
+                let outcome: RefreshTimer.SwitchOutcome
+                if on {
+                    let chosen: RefreshTimer.Method
+                    do { chosen = try RefreshTimer.method(named: method) } catch {
+                        return DesignAPIRoutes.fieldError(
+                            "method", "'method' \(method) is not supported; use auto, systemd or xdg")
+                    }
+                    outcome = try timer.enable(chosen, systemctl: { UserSystemd.run($0) })
+                } else {
+                    outcome = try timer.disable(systemctl: { UserSystemd.run($0) })
+                }
+                return DesignAPIRoutes.json(
+                    .object([
+                        "message": .string(outcome.message), "on": .bool(timer.isOn),
+                        "method": timer.installedMethod.map { .string($0.rawValue) } ?? .null,
+                        "notes": .array(outcome.notes.map { .string($0) }),
+                    ]))
             }
         }
 
@@ -308,6 +349,18 @@ struct DataRoutes: AppRoutes {
     }
 
     /// A data-source refusal as 422 with the service's message (the CLI prints the same text).
+    /// The refresh timer for the store this server serves: the units name that store, as the
+    /// CLI's name the one `--store` or `$WIDGETWEAVER_HOME` chose (nil for the default store, so
+    /// the refresh resolves it itself, as the CLI leaves it out then).
+    static func refreshTimer(_ root: StoreRoot) -> RefreshTimer {
+        let path = root.url.standardizedFileURL.path
+        let home = ProcessInfo.processInfo.environment["WIDGETWEAVER_HOME"] ?? ""
+        let isDefault = home.isEmpty && StoreRoot.resolve(override: nil).url.standardizedFileURL.path == path
+        return RefreshTimer(
+            configHome: RefreshTimer.configHome(), executable: RefreshTimer.weaverExecutable(),
+            storeDirectory: isDefault ? nil : path)
+    }
+
     static func failing(_ body: () throws -> Response) throws -> Response {
         do {
             return try body()

@@ -44,17 +44,51 @@ extension CairoDrawer {
             // rest of the widget (35 ms p50 for a small PNG at 2×). The grain's highlights come
             // out as soft dots of a few pixels, and the mist's steps are smoothed.
             let k = max(0.34, deviceScale / 3)
+            // The texture's outlines at one point per texture pixel: the dense ridge (a sample every
+            // ~1 device pixel) is ~2.5 points per texture pixel there, and every fill and clip
+            // below costs by its edges (the rain surface took ~1 ms of a 3 ms small PNG).
+            var t = s
+            t.segments = s.segments.map { Self.thinned($0, step: 1 / k) }
             if let (texture, tcr) = offscreen(s.plot, scale: k) {
-                mist(s, coarse, &rng, k, tcr)
-                grain(s, fine, &rng, k, crest, tcr)
-                surfaceBand(s, wide, &rng, k, tcr)
+                mist(t, coarse, &rng, k, tcr)
+                grain(t, fine, &rng, k, crest, tcr)
+                surfaceBand(t, wide, &rng, k, tcr)
                 cairo_destroy(tcr)
                 cairo_surface_flush(texture.pointer)
+                // Only where the texture can be non-transparent: the runs widened by the mist's
+                // reach and the bilinear filter's pixel, on whole device pixels (a clip on pixel
+                // edges changes no pixel, only how many are scaled and blended).
+                let margin = Self.mistReach(s) + 2 / k
+                let xs = s.segments.flatMap { [$0.first?.x, $0.last?.x].compactMap { $0 } }
+                if let minX = xs.min(), let maxX = xs.max() {
+                    pixelAlignedClip(
+                        Rect(
+                            x: minX - margin, y: crest - margin, width: maxX - minX + 2 * margin,
+                            height: s.baselineY - crest + 2 * margin), cr)
+                }
                 composite(texture, over: s.plot, scale: k, operator: CAIRO_OPERATOR_OVER, alpha: 1, cr)
             }
         }
         cairo_restore(cr)
     }
+
+    /// Clips to `rect` grown outwards to whole device pixels (the context is scaled, not rotated).
+    private func pixelAlignedClip(_ rect: Rect, _ cr: OpaquePointer) {
+        var x0 = rect.minX, y0 = rect.minY, x1 = rect.maxX, y1 = rect.maxY
+        cairo_user_to_device(cr, &x0, &y0)
+        cairo_user_to_device(cr, &x1, &y1)
+        x0 = min(x0, x1).rounded(.down)
+        y0 = min(y0, y1).rounded(.down)
+        x1 = max(x0, x1).rounded(.up)
+        y1 = max(y0, y1).rounded(.up)
+        cairo_device_to_user(cr, &x0, &y0)
+        cairo_device_to_user(cr, &x1, &y1)
+        cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0)
+        cairo_clip(cr)
+    }
+
+    /// How far the mist rises above and spreads beside a run, points.
+    static func mistReach(_ s: RainSurface) -> Double { max(5, min(16, s.plot.height * 0.3)) }
 
     /// A transparent surface covering `rect` at `scale` pixels per point, with a context whose
     /// user space is widget points.
@@ -99,6 +133,21 @@ extension CairoDrawer {
                     GradientStop(1, b.opacity(0)),
                 ]))
         cairo_fill(cr)
+    }
+
+    /// `segment` with its first and last points and, between them, only points at least `step`
+    /// apart in x (the outline runs left to right, up the left taper and down the right one).
+    static func thinned(_ segment: [Point], step: Double) -> [Point] {
+        guard segment.count > 2, let first = segment.first, let last = segment.last else { return segment }
+        var result = [first]
+        result.reserveCapacity(segment.count)
+        var lastX = first.x
+        for p in segment.dropFirst().dropLast() where p.x - lastX >= step || p.x == lastX && p.y != result.last!.y {
+            result.append(p)
+            lastX = p.x
+        }
+        result.append(last)
+        return result
     }
 
     private func outline(_ segment: [Point], _ cr: OpaquePointer) {
@@ -159,15 +208,44 @@ extension CairoDrawer {
     }
 
     /// Keeps what the group holds in proportion to a horizontal mask of the certainty: `base`
-    /// where the chance is 1, `base + gain` where it is 0.
-    private func certaintyMask(_ s: RainSurface, base: Double, gain: Double, _ cr: OpaquePointer) {
+    /// where the chance is 1, `base + gain` where it is 0, linear between minute centres and held
+    /// past the first and last (a padded linear gradient). Written as one row of texture pixels,
+    /// sampled at their centres and repeated down: a 60-stop gradient made pixman look up its stops
+    /// again at nearly every pixel (a fifth of the texture's time).
+    private func certaintyMask(
+        _ s: RainSurface, base: Double, gain: Double, _ deviceScale: Double, _ cr: OpaquePointer
+    ) {
         guard !s.certainty.isEmpty else { return }
-        let perMinute = s.plot.width / 60
-        let pattern = cairo_pattern_create_linear(s.plot.minX, 0, s.plot.maxX, 0)!
-        for (i, chance) in s.certainty.enumerated() {
-            let offset = (Double(i) + 0.5) * perMinute / s.plot.width
-            cairo_pattern_add_color_stop_rgba(pattern, offset, 0, 0, 0, min(1, base + gain * (1 - chance)))
+        let k = deviceScale
+        let width = Int32((s.plot.width * k).rounded(.up)) + 1
+        guard
+            let row = try? CairoSurface(
+                owning: cairo_image_surface_create(CAIRO_FORMAT_A8, width, 1), call: "certainty mask"),
+            let data = cairo_image_surface_get_data(row.pointer)
+        else { return }
+        let stops = s.certainty.map { min(1, base + gain * (1 - $0)) }
+        // The gradient's stops sit at minute centres, (i + 0.5) / 60 of the width (the axis is
+        // always an hour, whatever the data's length).
+        for px in 0..<Int(width) {
+            let minute = (Double(px) + 0.5) / k / s.plot.width * 60 - 0.5
+            let v: Double
+            if minute <= 0 {
+                v = stops[0]
+            } else if minute >= Double(stops.count - 1) {
+                v = stops[stops.count - 1]
+            } else {
+                let i = Int(minute), f = minute - Double(i)
+                v = stops[i] + (stops[i + 1] - stops[i]) * f
+            }
+            data[px] = UInt8((v * 255).rounded())
         }
+        cairo_surface_mark_dirty(row.pointer)
+        let pattern = cairo_pattern_create_for_surface(row.pointer)!
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_REPEAT)
+        cairo_pattern_set_filter(pattern, CAIRO_FILTER_NEAREST)
+        var m = cairo_matrix_t()
+        cairo_matrix_init(&m, k, 0, 0, k, -s.plot.minX * k, -s.plot.minY * k)
+        cairo_pattern_set_matrix(pattern, &m)
         cairo_set_operator(cr, CAIRO_OPERATOR_DEST_IN)
         cairo_set_source(cr, pattern)
         cairo_paint(cr)
@@ -191,7 +269,7 @@ extension CairoDrawer {
         cairo_set_source(cr, fade)
         cairo_paint(cr)
         cairo_pattern_destroy(fade)
-        certaintyMask(s, base: 0.45, gain: 0.55, cr)
+        certaintyMask(s, base: 0.45, gain: 0.55, deviceScale, cr)
         keepInsideCore(s, cr)
         cairo_pop_group_to_source(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_ADD)
@@ -217,7 +295,7 @@ extension CairoDrawer {
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
         cairo_set_source_rgba(cr, 0, 0, 0, 1)
         cairo_stroke(cr)
-        certaintyMask(s, base: 0.55, gain: 0.45, cr)
+        certaintyMask(s, base: 0.55, gain: 0.45, deviceScale, cr)
         keepInsideCore(s, cr)
         cairo_pop_group_to_source(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_ADD)
@@ -233,7 +311,7 @@ extension CairoDrawer {
     private func mist(
         _ s: RainSurface, _ coarse: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ cr: OpaquePointer
     ) {
-        let reach = max(5, min(16, s.plot.height * 0.3))
+        let reach = Self.mistReach(s)
         cairo_save(cr)
         cairo_push_group(cr)
         let m = s.colours.mist
@@ -259,7 +337,7 @@ extension CairoDrawer {
         cairo_set_operator(cr, CAIRO_OPERATOR_ATOP)
         setTile(coarse, &rng, deviceScale, cr)
         cairo_paint_with_alpha(cr, 0.18)
-        certaintyMask(s, base: 0.25, gain: 0.75, cr)
+        certaintyMask(s, base: 0.25, gain: 0.75, deviceScale, cr)
         // Only outside the core and above the baseline.
         cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
         for segment in s.segments { outline(segment, cr) }

@@ -77,6 +77,10 @@ extension TemplateContext {
         }
         let location = w.location ?? resolve("{{__weather_location|}}")
         let headline = Self.nowcastHeadline(w)
+        // No minute data for the next hour (past the last bin, or a fetch that had none): no chart
+        // plate is reserved for it. The headline says "Next-hour rain unavailable"; large moves its
+        // hours and days up, medium shows the next hours there when they fit (the seed's fallbacks).
+        let hasNowcast = w.window.map { !$0.isEmpty } ?? (w.nowcast != Nowcast.unavailable)
         let temp = w.temperatureC.map { temperatureText($0) } ?? "—"
         let hilo: String? = (w.highC != nil && w.lowC != nil) ? "H \(degrees(w.highC!)) L \(degrees(w.lowC!))" : nil
         let status = weatherStatus(w, old: old)
@@ -151,6 +155,8 @@ extension TemplateContext {
         } else {
             options.append((oneLine, false, false))
         }
+        // Without a chart the text is drawn in full, whatever the room.
+        if !hasNowcast { options = [options[0]] }
         var chosen: Arrangement?
         for case let (headlineRun?, secondary, hiloInFooter) in options {
             var top = headlineTop(headlineRun) + b.measure(headlineRun, width: leftWidth).height + 3 * s
@@ -161,7 +167,7 @@ extension TemplateContext {
                 top = max(
                     top, hiloInFooter ? area.minY + tm.height + 6 * s : area.minY + (family == .large ? 64 : 58) * s)
             }
-            if chartBottom - top >= minChart {
+            if chartBottom - top >= minChart || !hasNowcast {
                 chosen = Arrangement(
                     headline: headlineRun, secondary: secondary, hiloInFooter: hiloInFooter, chartTop: top)
                 break
@@ -190,14 +196,14 @@ extension TemplateContext {
                 let besideWidth = area.width - tm.width - 8 * s
                 if !hiloAbove {
                     b.addText(hiloRun, x: area.minX + tm.width + 8 * s, y: ty + tm.height - 20 * s, width: besideWidth)
-                } else if chosen != nil || ty - hiloAboveHeight >= y {
+                } else if (chosen != nil && hasNowcast) || ty - hiloAboveHeight >= y {
                     b.addText(hiloRun, x: area.minX, y: ty - hiloAboveHeight, width: area.width)
                 } else if let shrunk = shrunkToOneLine(hiloRun, width: besideWidth) {
                     b.addText(shrunk, x: area.minX + tm.width + 8 * s, y: ty + tm.height - 20 * s, width: besideWidth)
                 }
                 // Otherwise there is no room for it at this scale (the text rendition keeps it).
             }
-            if chosen != nil {
+            if chosen != nil, hasNowcast {
                 chart(
                     Rect(x: area.minX, y: layout.chartTop, width: area.width, height: chartBottom - layout.chartTop), w,
                     labels: false, scale: s, old: old)
@@ -221,13 +227,26 @@ extension TemplateContext {
                         y: area.minY + tempSize * 1.25, width: area.width - leftWidth, align: .trailing)
                 }
             }
-            if chosen != nil {
-                chart(
-                    Rect(x: area.minX, y: layout.chartTop, width: area.width, height: chartBottom - layout.chartTop), w,
-                    labels: true, scale: s, old: old)
-            }
-            if family == .large, extrasHeight > 0 {
-                largeExtras(w, top: chartBottom + 8 * s, area: area, scale: s, ink: ink, dim: dim, old: old)
+            if hasNowcast {
+                if chosen != nil {
+                    chart(
+                        Rect(
+                            x: area.minX, y: layout.chartTop, width: area.width, height: chartBottom - layout.chartTop),
+                        w, labels: true, scale: s, old: old)
+                }
+                if family == .large, extrasHeight > 0 {
+                    largeExtras(w, top: chartBottom + 8 * s, area: area, scale: s, ink: ink, dim: dim, old: old)
+                }
+            } else if family == .large, extrasHeight > 0 {
+                // Under the text, where the chart would have started.
+                largeExtras(
+                    w, top: min(layout.chartTop, chartBottom + 8 * s), area: area, scale: s, ink: ink, dim: dim,
+                    old: old)
+            } else if family == .medium, chosen != nil,
+                area.maxY - 16 * s - layout.chartTop >= (Self.hourStripHeight - 2) * s
+            {
+                // The strip's last line ends ~2 pt above its nominal height: down to the footer's top.
+                hourStrip(upcomingHours(w), top: layout.chartTop, area: area, scale: s, ink: ink, dim: dim)
             }
             if !status.long.isEmpty {
                 let footer = run(status.long, size: 11 * s, weight: 500, colour: dim)
@@ -353,7 +372,7 @@ extension TemplateContext {
     func largeExtrasHeight(_ w: WeatherState, scale s: Double) -> Double {
         let hours = upcomingHours(w), days = comingDays(w)
         var h = 0.0
-        if !hours.isEmpty { h += 50 * s }
+        if !hours.isEmpty { h += Self.hourStripHeight * s }
         if !days.isEmpty { h += Double(days.count) * 19 * s + 4 * s }
         return h > 0 ? h + 8 * s : 0
     }
@@ -369,28 +388,37 @@ extension TemplateContext {
         return Array(w.daily.filter { $0.date > key }.prefix(3))
     }
 
+    /// The hour strip's height at scale 1, points.
+    static let hourStripHeight = 50.0
+
+    /// A row of up to six hours: time, symbol, temperature; nothing when `hours` is empty.
+    func hourStrip(_ hours: [WeatherState.Hour], top y: Double, area: Rect, scale s: Double, ink: RGBA, dim: RGBA) {
+        guard !hours.isEmpty else { return }
+        let cell = area.width / Double(hours.count)
+        for (i, h) in hours.enumerated() {
+            let x = area.minX + Double(i) * cell
+            let local = CivilTime.local(h.time, in: inputs.context.timeZone)
+            b.addText(
+                run(local.hourMinute, size: 11 * s, weight: 500, colour: dim, tabular: true), x: x, y: y,
+                width: cell, align: .centre)
+            if let sym = h.symbol, !sym.isEmpty {
+                _ = b.symbol(
+                    sym, centre: Point(x: x + cell / 2, y: y + 23 * s), size: 16 * s, colour: ink,
+                    field: "snapshots/weather.json snapshot.hourly symbol")
+            }
+            let t = h.temperatureC.map(degrees) ?? "—"
+            b.addText(
+                run(t, size: 12 * s, weight: 600, colour: ink, tabular: true), x: x, y: y + 33 * s, width: cell,
+                align: .centre)
+        }
+    }
+
     func largeExtras(_ w: WeatherState, top: Double, area: Rect, scale s: Double, ink: RGBA, dim: RGBA, old: Bool) {
         var y = top
         let hours = upcomingHours(w)
         if !hours.isEmpty {
-            let cell = area.width / Double(hours.count)
-            for (i, h) in hours.enumerated() {
-                let x = area.minX + Double(i) * cell
-                let local = CivilTime.local(h.time, in: inputs.context.timeZone)
-                b.addText(
-                    run(local.hourMinute, size: 11 * s, weight: 500, colour: dim, tabular: true), x: x, y: y,
-                    width: cell, align: .centre)
-                if let sym = h.symbol, !sym.isEmpty {
-                    _ = b.symbol(
-                        sym, centre: Point(x: x + cell / 2, y: y + 23 * s), size: 16 * s, colour: ink,
-                        field: "snapshots/weather.json snapshot.hourly symbol")
-                }
-                let t = h.temperatureC.map(degrees) ?? "—"
-                b.addText(
-                    run(t, size: 12 * s, weight: 600, colour: ink, tabular: true), x: x, y: y + 33 * s, width: cell,
-                    align: .centre)
-            }
-            y += 50 * s
+            hourStrip(hours, top: y, area: area, scale: s, ink: ink, dim: dim)
+            y += Self.hourStripHeight * s
         }
         let days = comingDays(w)
         if !days.isEmpty {

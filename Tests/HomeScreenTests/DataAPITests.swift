@@ -124,6 +124,75 @@ struct DataAPITests {
         #expect(bad.status == 422 && bad.errorText.contains("-90…90"), "\(bad.text)")
     }
 
+    /// The Data page's auto-refresh switch is `weaver weather autorefresh enable|disable`: the API
+    /// writes the units the CLI writes (in a private config folder; no systemd runs here, so the
+    /// unit files are what is checked), the page shows the state, and the CLI turns off what
+    /// the page turned on.
+    @Test func autorefreshSwitchIsTheCLIsEnableAndDisable() throws {
+        let rig = try ServeRig()
+        defer { rig.stop() }
+        let config = rig.store.deletingLastPathComponent().appendingPathComponent("config")
+        try rig.startServer(environment: ["XDG_CONFIG_HOME": config.path])
+        let token = try rig.token()
+        let timer = config.appendingPathComponent("systemd/user/widgetweaver-data.timer")
+        let service = config.appendingPathComponent("systemd/user/widgetweaver-data.service")
+        let desktop = config.appendingPathComponent("autostart/widgetweaver-data.desktop")
+        func page() throws -> String { try RawHTTP.send(port: rig.port, path: "/data").text }
+        #expect(try page().contains("id=\"autorefresh-switch\">"), "off: the box is not checked")
+
+        let on = try LibraryAPITests.send(
+            rig, "POST", "/api/data/weather/autorefresh", #"{"on":true,"method":"systemd"}"#, token: token)
+        #expect(on.status == 200, "\(on.text)")
+        #expect(on.json()?["on"] as? Bool == true && on.json()?["method"] as? String == "systemd", "\(on.text)")
+        #expect((on.json()?["message"] as? String ?? "").contains("every 30 minutes"))
+        let unit = try String(contentsOf: service, encoding: .utf8)
+        // The units refresh the store this server serves, with the `weaver` beside the server.
+        #expect(
+            unit.contains("/weaver\" \"weather\" \"refresh\" \"--quiet\" \"--store\" \"\(rig.store.path)\""), "\(unit)")
+        #expect(try String(contentsOf: timer, encoding: .utf8).contains("OnUnitActiveSec=30min"))
+        let onPage = try page()
+        #expect(onPage.contains("id=\"autorefresh-switch\" checked>"), "\(onPage)")
+        #expect(onPage.contains("<b>on</b> · systemd timer"))
+
+        // Another method replaces the timer (one refresher only), as the CLI's enable does.
+        let xdg = try LibraryAPITests.send(
+            rig, "POST", "/api/data/weather/autorefresh", #"{"on":true,"method":"xdg"}"#, token: token)
+        #expect(xdg.status == 200 && xdg.json()?["method"] as? String == "xdg", "\(xdg.text)")
+        #expect(!FileManager.default.fileExists(atPath: timer.path))
+        #expect(FileManager.default.fileExists(atPath: desktop.path))
+
+        // Refusals: an unknown method names the field and the allowed words; no token, no change.
+        let bad = try LibraryAPITests.send(
+            rig, "POST", "/api/data/weather/autorefresh", #"{"on":true,"method":"cron"}"#, token: token)
+        #expect(bad.status == 422 && bad.json()?["field"] as? String == "method", "\(bad.text)")
+        #expect(bad.errorText.contains("auto, systemd or xdg"))
+        let noToken = try LibraryAPITests.send(
+            rig, "POST", "/api/data/weather/autorefresh", #"{"on":false}"#, token: nil)
+        #expect(noToken.status == 403, "\(noToken.text)")
+        #expect(FileManager.default.fileExists(atPath: desktop.path))
+        let malformed = try LibraryAPITests.send(
+            rig, "POST", "/api/data/weather/autorefresh", #"{"on":"yes"}"#, token: token)
+        #expect(malformed.status == 400, "\(malformed.text)")
+
+        // Off from the page, then the CLI finds nothing left; on from the page, off from the CLI.
+        let off = try LibraryAPITests.send(rig, "POST", "/api/data/weather/autorefresh", #"{"on":false}"#, token: token)
+        #expect(off.status == 200 && off.json()?["on"] as? Bool == false, "\(off.text)")
+        #expect(off.json()?["message"] as? String == "Automatic refresh is off.")
+        #expect(!FileManager.default.fileExists(atPath: desktop.path))
+        #expect(try page().contains("<b>off</b>"))
+        let cliEnv = rig.env.merging(["XDG_CONFIG_HOME": config.path]) { $1 }
+        let cliOff = try Products.run("weaver", ["weather", "autorefresh", "disable"], environment: cliEnv)
+        #expect(cliOff.stdoutText.contains("Automatic refresh was not set up."), "\(cliOff.stdoutText)")
+        _ = try LibraryAPITests.send(
+            rig, "POST", "/api/data/weather/autorefresh", #"{"on":true,"method":"systemd"}"#, token: token)
+        let cliOff2 = try Products.run("weaver", ["weather", "autorefresh", "disable"], environment: cliEnv)
+        #expect(
+            cliOff2.status == 0 && cliOff2.stdoutText.contains("Automatic refresh is off."), "\(cliOff2.stdoutText)")
+        #expect(
+            !FileManager.default.fileExists(atPath: timer.path) && !FileManager.default.fileExists(atPath: service.path)
+        )
+    }
+
     @Test func calendarsAreAddedListedRefreshedAndRemoved() throws {
         let rig = try ServeRig()
         defer { rig.stop() }

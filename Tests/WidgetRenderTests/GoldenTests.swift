@@ -42,6 +42,9 @@ import WidgetDesign
         var forecastAgeHours: Double? = nil
         /// Weather cases: a snapshot with minute bins (the rain surface).
         var rain: RainScenario? = nil
+        /// Weather cases: the rain scenario's bins ended before the render clock although the fetch is
+        /// fresh (no minute data for the next hour: no chart is reserved for it).
+        var minutesEnded = false
         /// Reminders cases: the design's mode and presentation.
         var reminders: RemindersConfig? = nil
         var testDescription: String { name }
@@ -129,6 +132,13 @@ import WidgetDesign
                     rain: scenario)
             }
         }
+        // A fresh fetch without minute data for the next hour: the text, and on large the hours
+        // and days moved up; no empty chart plate.
+        + [WidgetFamily.small, .medium, .large].map {
+            Case(
+                name: "weather-no-minutes-\($0.rawValue)", template: "weather", family: $0, rain: .lightShower,
+                minutesEnded: true)
+        }
 
     /// Every reminders mode × presentation at medium and large (focus mode has one look), each
     /// presentation at small, and the lock-screen families in the overdue and focus modes.
@@ -179,7 +189,7 @@ import WidgetDesign
             design.primaryText = "Tea"
         }
         if let hours = c.forecastAgeHours { inputs.forecast = Fixtures.forecast(ageSeconds: hours * 3600) }
-        if let rain = c.rain { inputs.weather = rain.weather }
+        if let rain = c.rain { inputs.weather = c.minutesEnded ? rain.weatherWithMinutesEnded : rain.weather }
         let layout = renderer.layout(design: design, family: c.family, scale: scale, inputs: inputs)
         return try renderer.pixels(layout, images: inputs.images, backdrop: backdrop)
     }

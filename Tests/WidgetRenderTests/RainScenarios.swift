@@ -58,4 +58,15 @@ enum RainScenario: String, CaseIterable, Sendable {
         ]
         return w
     }
+
+    /// The same forecast with its four hours of bins ending before `Fixtures.now`, the fetch still
+    /// fresh: "Next-hour rain unavailable" (what the Data page showed for a stand-in's old bins).
+    var weatherWithMinutesEnded: WeatherState {
+        var w = weather
+        if let m = w.minutes {
+            w.minutes = .init(
+                startsAt: Fixtures.now.addingTimeInterval(-5 * 3600), intensityMMh: m.intensityMMh, chance: m.chance)
+        }
+        return w
+    }
 }

@@ -72,11 +72,37 @@ import Variables
 
         // Past the bins: unavailable, never the old numbers; the data is also past its validity.
         let past = Self.layout(family, at: "2026-01-25T02:10:00Z")
+        // No chart is reserved for minutes there is no data for.
         #expect(Self.texts(past).contains("Next-hour rain unavailable"))
-        let s4 = try #require(Self.surface(past))
-        #expect(s4.segments.isEmpty && s4.dataEndX == s4.plot.minX)
+        #expect(Self.surface(past) == nil)
+        #expect(!past.elements.contains { $0.kind == .chart })
         #expect(past.textLines.contains { $0.contains("Weather data is old") })
-        #expect(s4.colours == .old)
+    }
+
+    /// A fresh fetch whose minute bins have ended (the Data page's preview showed an empty black
+    /// plate under "Next-hour rain unavailable"): no chart; large moves its hours and days up
+    /// under the text (medium shows the next hours there only when a smaller type leaves room).
+    @Test(arguments: [WidgetFamily.small, .medium, .large])
+    func withoutMinuteDataNoEmptyChartIsReserved(_ family: WidgetFamily) throws {
+        var inputs = Fixtures.inputs()
+        inputs.weather = RainScenario.lightShower.weatherWithMinutesEnded
+        let l = WidgetRenderer().layout(design: Fixtures.design("weather"), family: family, scale: 1, inputs: inputs)
+        #expect(Self.texts(l).contains("Next-hour rain unavailable"), "\(Self.texts(l))")
+        #expect(Self.surface(l) == nil && !l.elements.contains { $0.kind == .chart })
+        #expect(!l.textLines.contains { $0.contains("Weather data is old") })
+        let headline = try #require(l.elements.first { $0.text == "Next-hour rain unavailable" })
+        if family == .large {
+            // The first upcoming hour (10:00) right under the text, not under an empty plate.
+            let hour = try #require(l.elements.first { $0.text == "10:00" }, "\(Self.texts(l))")
+            #expect(hour.rect.minY >= headline.rect.maxY && hour.rect.minY - headline.rect.maxY < 40)
+            // With a chart, the same hour sits below it.
+            var withChart = inputs
+            withChart.weather = RainScenario.lightShower.weather
+            let charted = WidgetRenderer().layout(
+                design: Fixtures.design("weather"), family: family, scale: 1, inputs: withChart)
+            let chartedHour = try #require(charted.elements.first { $0.text == "10:00" })
+            #expect(hour.rect.minY < chartedHour.rect.minY - 20)
+        }
     }
 
     @Test func rectangularAccessoryShowsTemperatureNowcastAndChart() throws {

@@ -298,28 +298,15 @@ extension Weaver {
                 @OptionGroup var store: StoreOption
 
                 func chosen() throws -> RefreshTimer.Method {
-                    if method == "auto" { return RefreshTimer.systemdIsRunning() ? .systemd : .xdg }
-                    guard let m = RefreshTimer.Method(rawValue: method) else {
-                        throw ValidationError("'--method' \(method) is not supported; use auto, systemd or xdg")
-                    }
-                    return m
+                    do { return try RefreshTimer.method(named: method) } catch { throw ValidationError("\(error)") }
                 }
                 func validate() throws { _ = try chosen() }
 
                 func run() throws {
-                    let timer = makeTimer(store)
-                    _ = try timer.remove()
-                    let method = try chosen()
-                    for f in try timer.install(method) { print("Wrote \(f.path)") }
-                    if method == .systemd {
-                        systemctl(["--user", "daemon-reload"])
-                        systemctl(["--user", "start", RefreshTimer.timerName])
-                    }
-                    print(
-                        "Weather and calendars refresh every \(RefreshTimer.intervalMinutes) minutes"
-                            + (method == .systemd
-                                ? " (systemd timer \(RefreshTimer.timerName))."
-                                : " from your next login (XDG autostart)."))
+                    let outcome = try makeTimer(store).enable(try chosen(), systemctl: { UserSystemd.run($0) })
+                    for f in outcome.written { print("Wrote \(f.path)") }
+                    for note in outcome.notes { printError(note) }
+                    print(outcome.message)
                 }
             }
 
@@ -328,12 +315,10 @@ extension Weaver {
                     commandName: "disable", abstract: "Remove the timer and the login loop.")
                 @OptionGroup var store: StoreOption
                 func run() throws {
-                    let timer = makeTimer(store)
-                    if RefreshTimer.systemdIsRunning() { systemctl(["--user", "stop", RefreshTimer.timerName]) }
-                    let removed = try timer.remove()
-                    for f in removed { print("Removed \(f.path)") }
-                    if removed.contains(timer.timerURL) { systemctl(["--user", "daemon-reload"]) }
-                    print(removed.isEmpty ? "Automatic refresh was not set up." : "Automatic refresh is off.")
+                    let outcome = try makeTimer(store).disable(systemctl: { UserSystemd.run($0) })
+                    for note in outcome.notes { printError(note) }
+                    for f in outcome.removed { print("Removed \(f.path)") }
+                    print(outcome.message)
                 }
             }
         }
@@ -341,13 +326,7 @@ extension Weaver {
 }
 
 private func makeTimer(_ store: StoreOption) -> RefreshTimer {
-    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    return RefreshTimer(
-        configHome: RefreshTimer.configHome(), executable: URL(fileURLWithPath: exe),
+    RefreshTimer(
+        configHome: RefreshTimer.configHome(), executable: RefreshTimer.weaverExecutable(),
         storeDirectory: store.explicitDirectory)
-}
-
-/// Best effort: tells a running systemd user manager; without one the files take effect at login.
-private func systemctl(_ arguments: [String]) {
-    if let note = UserSystemd.run(arguments) { printError(note) }
 }
