@@ -83,6 +83,7 @@ let package = Package(
             name: "NoiseEngine",
             dependencies: [
                 "NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore", "SpeechIntelligibility", "FieldTable",
+                "SystemCalls",
             ]),
         // ANSI S3.5-1997's Speech Intelligibility Index (one-third-octave procedure): what each
         // preset is for, measured (how much of a talker's speech gets through it). Pure arithmetic.
@@ -110,14 +111,14 @@ let package = Package(
         .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore", "FieldTable", "SystemCalls"]),
         .target(name: "Variables", dependencies: ["SharedStore", "Snapshots"]),
         // `noise play` as an MPRIS player on the session bus (media keys, desktop media controls).
-        .target(name: "MPRISPlayer", dependencies: ["NoiseControl", "NoiseEngine", "CSystemdBus"]),
+        .target(name: "MPRISPlayer", dependencies: ["NoiseControl", "NoiseEngine", "CSystemdBus", "SystemCalls"]),
         // systemd-logind over the system bus (sd-bus): the idle inhibitor while noise plays, and
         // suspend or power-off when the sleep timer ends (`noise play --then`).
         .target(name: "Logind", dependencies: ["CSystemdBus", "SystemCalls"]),
         // Each editable field of a design or a mix described once (key path, type, range, default,
         // label, help) and read against; no dependencies, so every module that edits a field can use it.
         .target(name: "FieldTable"),
-        .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP", "FieldTable"]),
+        .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP", "FieldTable", "SystemCalls"]),
         // JPEG decoding for design images: libjpeg reports errors by longjmp, which only C can catch.
         .target(name: "CJPEGSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         // Layout tree + Cairo/Pango drawing of every design and the Noise Machine widget (PNG, SVG, JSON, text).
@@ -125,7 +126,7 @@ let package = Package(
             name: "WidgetRender",
             dependencies: [
                 "WidgetDesign", "Variables", "CCairo", "CDeflate", "CJPEGSupport", "NoiseControl", "SharedStore",
-                "Snapshots",
+                "Snapshots", "SystemCalls",
             ]),
 
         // The browser home screen and mixer (`weaver serve`): HTTP on loopback, the renderer's output,
@@ -181,7 +182,8 @@ let package = Package(
         // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
         // HTTP through libcurl (CCurlLoader), not FoundationNetworking's URLSession, which would load it at every start.
         .target(
-            name: "DataSources", dependencies: ["ICalendar", "SharedStore", "Snapshots", "Variables", "CCurlLoader"]),
+            name: "DataSources",
+            dependencies: ["ICalendar", "SharedStore", "Snapshots", "Variables", "CCurlLoader", "SystemCalls"]),
         // libcurl opened with dlopen at the first request, so `weaver render` does not load libcurl and
         // the ~25 TLS/Kerberos/LDAP libraries behind it (~13 ms of every start). The header is libcurl4-openssl-dev's.
         .target(name: "CCurlLoader"),

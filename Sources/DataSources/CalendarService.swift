@@ -123,15 +123,9 @@ public struct CalendarService: Sendable {
 
     /// Removes by id or name; returns the removed entry.
     public func remove(_ key: String) throws -> CalendarSources.Entry {
-        var removed: CalendarSources.Entry?
-        try document.update { current in
-            var s = current ?? CalendarSources()
-            let i = try SourceList.index(of: key, in: s.calendars, noun: "calendar")
-            removed = s.calendars.remove(at: i)
-            return s
-        }
-        try? FileManager.default.removeItem(at: cacheURL(removed!.id))
-        return removed!
+        try SourceList.remove(
+            key, from: document, list: \.calendars, empty: CalendarSources(), noun: "calendar",
+            cache: { cacheURL($0.id) })
     }
 
     public struct RefreshReport: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import ICalendar
 import SharedStore
 import Snapshots
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -108,7 +109,7 @@ public struct ReminderCompletion: Sendable {
     /// written; replacing the link itself by a file would cut it from its target).
     static func resolvedPath(_ path: String) throws -> String {
         guard let resolved = realpath(path, nil) else {
-            throw DataSourceError("\(path): \(String(cString: strerror(errno)))")
+            throw DataSourceError("\(path): \(SystemCallError.reason(errno))")
         }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -203,15 +203,9 @@ public struct RemindersService: Sendable {
 
     /// Removes by id or name; the file itself is left alone.
     public func remove(_ key: String) throws -> ReminderSources.Entry {
-        var removed: ReminderSources.Entry?
-        try document.update { current in
-            var s = current ?? ReminderSources()
-            let i = try SourceList.index(of: key, in: s.sources, noun: "reminders source")
-            removed = s.sources.remove(at: i)
-            return s
-        }
-        try? FileManager.default.removeItem(at: cacheURL(removed!.id))
-        return removed!
+        try SourceList.remove(
+            key, from: document, list: \.sources, empty: ReminderSources(), noun: "reminders source",
+            cache: { cacheURL($0.id) })
     }
 
     public struct RefreshReport: Sendable {

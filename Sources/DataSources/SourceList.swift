@@ -1,3 +1,6 @@
+import Foundation
+import SharedStore
+
 /// An entry of a data-source list (`calendars/sources.json`, `reminders/sources.json`).
 public protocol SourceListEntry {
     var id: String { get }
@@ -30,6 +33,24 @@ public enum SourceList {
             throw DataSourceError("no \(noun) '\(key)'" + (known.isEmpty ? " (none are added)" : "; added: \(known)"))
         }
         return i
+    }
+
+    /// Takes the entry `key` (id or name) out of the list at `list` in `document`, under the
+    /// document's lock, then deletes its cached download (`cache`); the source file itself is left
+    /// alone. Returns the removed entry.
+    static func remove<Document: Codable, E: SourceListEntry>(
+        _ key: String, from document: JSONDocument<Document>, list: WritableKeyPath<Document, [E]>,
+        empty: Document, noun: String, cache: (E) -> URL
+    ) throws -> E {
+        var removed: E?
+        try document.update { current in
+            var s = current ?? empty
+            let i = try index(of: key, in: s[keyPath: list], noun: noun)
+            removed = s[keyPath: list].remove(at: i)
+            return s
+        }
+        try? FileManager.default.removeItem(at: cache(removed!))
+        return removed!
     }
 }
 

@@ -44,8 +44,9 @@ struct DataRoutes: AppRoutes {
         router.post("/api/data/weather/location") { request, _ in
             guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-            guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                Set(o.keys).isSubset(of: ["name", "pick", "latitude", "longitude"])
+            guard
+                let o = RequestBody.object(
+                    body, limits: Self.smallBody, allowed: ["name", "pick", "latitude", "longitude"])
             else {
                 return Routes.error(
                     .badRequest,
@@ -56,8 +57,8 @@ struct DataRoutes: AppRoutes {
                 let service = WeatherService(root: root, api: try Self.openMeteo())
                 let location: WeatherFile.Location
                 var name: String?
-                if case .string(let n)? = o["name"] { name = n.trimmingCharacters(in: .whitespacesAndNewlines) }
-                if case .number(let lat)? = o["latitude"], case .number(let lon)? = o["longitude"] {
+                if let n = o.text("name") { name = n.trimmingCharacters(in: .whitespacesAndNewlines) }
+                if let lat = o.finiteNumber("latitude"), let lon = o.finiteNumber("longitude") {
                     guard (-90...90).contains(lat) else {
                         return DesignAPIRoutes.fieldError("latitude", "'latitude' must be -90…90; got \(lat)")
                     }
@@ -72,7 +73,7 @@ struct DataRoutes: AppRoutes {
                         return DesignAPIRoutes.fieldError("name", "give a place name (1…200 characters) or coordinates")
                     }
                     var pick: Int?
-                    if case .number(let p)? = o["pick"] { pick = Int(exactly: p) ?? -1 }
+                    if let p = o.finiteNumber("pick") { pick = Int(exactly: p) ?? -1 }
                     let places: [OpenMeteo.Place]
                     do { places = try service.api.search(name: name) } catch {
                         return Routes.error(.badGateway, "cannot look up '\(name)': \(error)")
@@ -172,8 +173,8 @@ struct DataRoutes: AppRoutes {
         router.post("/api/data/calendar") { request, _ in
             guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-            guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                Set(o.keys).isSubset(of: ["url", "name"]), case .string(let url)? = o["url"]
+            guard let o = RequestBody.object(body, limits: Self.smallBody, allowed: ["url", "name"]),
+                let url = o.text("url")
             else {
                 return Routes.error(
                     .badRequest, "the body must be {\"url\": \"https://…/calendar.ics\", \"name\": TEXT (optional)}")
@@ -187,7 +188,7 @@ struct DataRoutes: AppRoutes {
                     "url", "the address must start with https://, http:// or webcal:// (upload a file instead)")
             }
             var name: String?
-            if case .string(let n)? = o["name"], !n.trimmingCharacters(in: .whitespaces).isEmpty { name = n }
+            if let n = o.text("name"), !n.trimmingCharacters(in: .whitespaces).isEmpty { name = n }
             return try Self.failing { try Self.addCalendar(root, source: url, name: name, shownAs: url) }
         }
         router.post("/api/data/calendar/upload") { request, _ in
@@ -269,13 +270,13 @@ struct DataRoutes: AppRoutes {
         router.post("/api/data/steps/goal") { request, _ in
             guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-            guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                Set(o.keys).isSubset(of: ["weekday", "weekend"]), case .number(let weekday)? = o["weekday"]
+            guard let o = RequestBody.object(body, limits: Self.smallBody, allowed: ["weekday", "weekend"]),
+                let weekday = o.finiteNumber("weekday")
             else {
                 return Routes.error(.badRequest, "the body must be {\"weekday\": STEPS, \"weekend\": STEPS (optional)}")
             }
             var weekend: Int?
-            if case .number(let w)? = o["weekend"] { weekend = Int(exactly: w) ?? 0 }
+            if let w = o.finiteNumber("weekend") { weekend = Int(exactly: w) ?? 0 }
             guard let goal = Int(exactly: weekday) else {
                 return DesignAPIRoutes.fieldError("weekday", "the goal must be a whole number of steps in 1…200000")
             }
@@ -292,8 +293,7 @@ struct DataRoutes: AppRoutes {
                 return Routes.error(.notFound, "this server has no store")
             }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-            guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                Set(o.keys) == ["date"], case .string(let date)? = o["date"]
+            guard let o = RequestBody.object(body, limits: Self.smallBody, allowed: ["date"]), let date = o.text("date")
             else {
                 return Routes.error(.badRequest, "the body must be {\"date\": \"yyyy-MM-dd\"}")
             }

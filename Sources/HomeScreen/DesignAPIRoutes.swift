@@ -42,9 +42,8 @@ struct DesignAPIRoutes: AppRoutes {
             }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             let limits = JSONLimits(maxDepth: 2, maxValueCount: 8, maxStringBytes: 1024)
-            guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
-                Set(o.keys).isSubset(of: ["template", "name"]),
-                case .string(let template)? = o["template"]
+            guard let o = RequestBody.object(body, limits: limits, allowed: ["template", "name"]),
+                let template = o.text("template")
             else {
                 return Routes.error(
                     .badRequest,
@@ -52,8 +51,10 @@ struct DesignAPIRoutes: AppRoutes {
                 )
             }
             var name: String?
-            if let n = o["name"] {
-                guard case .string(let s) = n else { return Self.fieldError("name", "the name must be text") }
+            if let n = try? o.member("name") {
+                guard let s = try? n.string(maxBytes: .max) else {
+                    return Self.fieldError("name", "the name must be text")
+                }
                 name = s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : s
             }
             do {
@@ -101,9 +102,8 @@ struct DesignAPIRoutes: AppRoutes {
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             return try withDesign(context) { workshop, id in
                 let limits = JSONLimits(maxDepth: 2, maxValueCount: 8, maxStringBytes: 8192)
-                guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
-                    Set(o.keys) == ["field", "value"],
-                    case .string(let field)? = o["field"], case .string(let value)? = o["value"]
+                guard let o = RequestBody.object(body, limits: limits, allowed: ["field", "value"]),
+                    let field = o.text("field"), let value = o.text("value")
                 else {
                     return Routes.error(.badRequest, "the body must be {\"field\": KEY, \"value\": TEXT}")
                 }
@@ -124,11 +124,9 @@ struct DesignAPIRoutes: AppRoutes {
             return try withDesign(context) { workshop, id in
                 let limits = JSONLimits(
                     maxDepth: 3, maxValueCount: 4 + 2 * Self.maximumTrialVariables, maxStringBytes: 1024)
-                guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
-                    Set(o.keys).isSubset(of: ["family", "x", "y", "trial"]),
-                    case .string(let family)? = o["family"],
-                    case .number(let x)? = o["x"], x.isFinite, case .number(let y)? = o["y"], y.isFinite,
-                    let trial = Self.trialObject(o["trial"] ?? .object([:]))
+                guard let o = RequestBody.object(body, limits: limits, allowed: ["family", "x", "y", "trial"]),
+                    let family = o.text("family"), let x = o.finiteNumber("x"), let y = o.finiteNumber("y"),
+                    let trial = Self.trialObject(o.value["trial"] ?? .object([:]))
                 else {
                     return Routes.error(
                         .badRequest,

@@ -26,25 +26,22 @@ public enum MixerChange: Equatable, Sendable {
     /// Strict: unknown keys, wrong types, NaN and out-of-range values are refused with a message
     /// naming the field and its allowed range.
     public static func decode(_ body: Data) throws(MixerError) -> MixerChange {
-        let limits = JSONLimits(maxDepth: 4, maxValueCount: 64, maxStringBytes: 4096)
-        guard case .object(let object)? = try? JSONValue.parse(body, limits: limits) else {
+        let request: JSONReader
+        do {
+            request = try JSONReader.parse(
+                body, document: "request body", maxDepth: 4, maxValues: 64, maxStringBytes: 4096)
+        } catch {
             throw MixerError("the body is not a JSON object")
         }
+        guard case .object(let object) = request.value else { throw MixerError("the body is not a JSON object") }
         func number(_ key: String) throws(MixerError) -> Double {
-            guard case .number(let n)? = object[key], n.isFinite else {
+            do { return try request.required(key).number() } catch {
                 throw MixerError("'\(key)' must be a finite number")
             }
-            return n
         }
         /// Checked against the parameter's row of the mix table; the message names the page's name.
         func checked(_ v: Double, _ field: FieldSpec, _ name: String) throws(MixerError) -> Double {
-            let range = field.numberRange, unit = field.unit.isEmpty ? "" : " \(field.unit)"
-            guard range.contains(v) else {
-                throw MixerError(
-                    "'\(name)' \(format(v))\(unit) is out of range; allowed \(format(range.lowerBound))…\(format(range.upperBound))\(unit)"
-                )
-            }
-            return v
+            try checked(v, field.numberRange, name, field.unit.isEmpty ? "" : " \(field.unit)")
         }
         func checked(_ v: Double, _ range: ClosedRange<Double>, _ name: String, _ unit: String = "") throws(MixerError)
             -> Double
@@ -109,9 +106,7 @@ public enum MixerChange: Equatable, Sendable {
         return .layer(index: Int(layerNumber) - 1, change: change)
     }
 
-    static func format(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
-    }
+    static func format(_ v: Double) -> String { JSONValue.formatted(v) }
 }
 
 public struct MixerError: Error, CustomStringConvertible, Sendable, Equatable {

@@ -83,11 +83,10 @@ struct Routes {
             }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             let limits = JSONLimits(maxDepth: 4, maxValueCount: 64, maxStringBytes: 4096)
-            guard case .object(let object)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
-                Set(object.keys) == ["family", "x", "y"],
-                case .string(let family)? = object["family"],
-                case .number(let x)? = object["x"], x.isFinite,
-                case .number(let y)? = object["y"], y.isFinite
+            guard
+                let object = RequestBody.object(
+                    body, limits: limits, allowed: ["family", "x", "y"], required: ["family", "x", "y"]),
+                let family = object.text("family"), let x = object.finiteNumber("x"), let y = object.finiteNumber("y")
             else {
                 return Self.error(.badRequest, "the body must be {\"family\": NAME, \"x\": POINTS, \"y\": POINTS}")
             }

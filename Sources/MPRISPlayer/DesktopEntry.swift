@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// The desktop file shells use for the player's name and icon (`make install` puts it in
 /// `$PREFIX/share/applications`). MPRIS's DesktopEntry names it only when it is installed, found
@@ -7,11 +8,8 @@ public enum DesktopEntry {
     public static let id = "widgetweaver-noise"
 
     public static func searchFolders(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "\(home)/.local/share"
-        let dirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
-            .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-        return ([dataHome] + dirs).map { "\($0)/applications" }
+        let xdg = XDGDirectories(environment: environment)
+        return ([xdg.dataHome] + xdg.dataDirectories).map { "\($0)/applications" }
     }
 
     /// `widgetweaver-noise` when the desktop file is installed, else nil.

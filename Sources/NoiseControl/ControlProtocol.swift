@@ -66,22 +66,26 @@ extension ControlRequest {
         guard line.count <= maximumRequestBytes else {
             throw ProtocolError("request is \(line.count) bytes; the limit is \(maximumRequestBytes)")
         }
-        let value: JSONValue
-        do { value = try JSONValue.parse(line, limits: limits) } catch { throw ProtocolError("\(error)") }
-        guard case .object(let o) = value else {
-            throw ProtocolError("a request must be a JSON object, found \(value.typeName)")
+        let request: JSONReader
+        do {
+            request = JSONReader(value: try JSONValue.parse(line, limits: limits), document: "request")
+        } catch {
+            throw ProtocolError("\(error)")
+        }
+        guard case .object(let o) = request.value else {
+            throw ProtocolError("a request must be a JSON object, found \(request.value.typeName)")
         }
         guard case .string(let command)? = o["command"] else {
             throw ProtocolError("'command' is missing or not a string")
         }
-        var f = Fields(members: o, path: "")
-        let request: ControlRequest
+        var f = try Fields(request)
+        let decoded: ControlRequest
         switch command {
         case "setLayer":
             let layer = try f.int("layer", range: Mix.layerIndexRange, required: true)!
             guard let changeValue = f.take("change") else { throw ProtocolError("'change' is missing") }
-            guard case .object(let c) = changeValue else { throw ProtocolError("'change' must be an object") }
-            var cf = Fields(members: c, path: "change.")
+            guard case .object = changeValue.value else { throw ProtocolError("'change' must be an object") }
+            var cf = try Fields(changeValue)
             var change = LayerChange()
             change.enabled = try cf.bool("enabled")
             change.volume = try cf.number("volume", range: Mix.volumeRange)
@@ -106,45 +110,45 @@ extension ControlRequest {
             change.brightness = try cf.number("brightness", range: Mix.brightnessRange)
             try cf.refuseRest()
             guard !change.isEmpty else { throw ProtocolError("'change' has no fields") }
-            request = .setLayer(index: layer, change: change)
+            decoded = .setLayer(index: layer, change: change)
         case "setMaster":
-            request = .setMaster(volume: try f.number("volume", range: Mix.volumeRange, required: true)!)
+            decoded = .setMaster(volume: try f.number("volume", range: Mix.volumeRange, required: true)!)
         case "preset":
             let id = try f.string("id", required: true)!
             guard PresetLibrary.isValidID(id) else {
                 throw ProtocolError("'id' must be a preset id (a-z, 0-9, '-', '_', at most 64)")
             }
-            request = .preset(id: id, crossfadeSeconds: try f.number("crossfadeSeconds", range: crossfadeRange) ?? 2)
-        case "pause": request = .pause
-        case "resume": request = .resume
-        case "stop": request = .stop
-        case "status": request = .status
-        case "subscribe": request = .subscribe
+            decoded = .preset(id: id, crossfadeSeconds: try f.number("crossfadeSeconds", range: crossfadeRange) ?? 2)
+        case "pause": decoded = .pause
+        case "resume": decoded = .resume
+        case "stop": decoded = .stop
+        case "status": decoded = .status
+        case "subscribe": decoded = .subscribe
         case "timer":
             let seconds = try f.number("seconds", range: timerRange, nullable: true)
             let fade = try f.number("fadeSeconds", range: 0...timerRange.upperBound)
             if let fade, let seconds, fade > seconds {
                 throw ProtocolError("'fadeSeconds' must not be longer than 'seconds'")
             }
-            request = .timer(seconds: seconds, fadeSeconds: fade)
-        case "toggle": request = .toggle
+            decoded = .timer(seconds: seconds, fadeSeconds: fade)
+        case "toggle": decoded = .toggle
         case "adjustMaster":
-            request = .adjustMaster(delta: try f.number("delta", range: -1...1, required: true)!)
+            decoded = .adjustMaster(delta: try f.number("delta", range: -1...1, required: true)!)
         case "mute":
             guard let muted = try f.bool("muted") else { throw ProtocolError("'muted' is missing") }
-            request = .mute(muted)
+            decoded = .mute(muted)
         case "savePreset":
             let name = try f.string("name", required: true)!
             guard PresetLibrary.isValidID(name) else {
                 throw ProtocolError("'name' must be a preset id (a-z, 0-9, '-', '_', at most 64)")
             }
-            request = .savePreset(name: name)
+            decoded = .savePreset(name: name)
         case "forgetPreset":
             let name = try f.string("name", required: true)!
             guard PresetLibrary.isValidID(name) else {
                 throw ProtocolError("'name' must be a preset id (a-z, 0-9, '-', '_', at most 64)")
             }
-            request = .forgetPreset(name: name)
+            decoded = .forgetPreset(name: name)
         default:
             throw ProtocolError(
                 "unknown command '\(command.prefix(40))'; known: setLayer, setMaster, adjustMaster, mute, preset, pause, resume, toggle, stop, timer, status, subscribe, savePreset, forgetPreset"
@@ -152,7 +156,7 @@ extension ControlRequest {
         }
         _ = f.take("command")
         try f.refuseRest()
-        return request
+        return decoded
     }
 
     /// One line of compact JSON, without the newline.
@@ -199,76 +203,89 @@ extension ControlRequest {
         return CompactJSON.data(.object(o))
     }
 
-    /// Members of a request object, taken one by one so that leftovers can be refused.
+    /// Members of a request object, read by the shared strict reader (`JSONMembers`); its
+    /// failures are said in the socket's own wording (`ProtocolError(_:)`), which clients match.
     struct Fields {
-        var members: [String: JSONValue]
-        let path: String
+        var members: JSONMembers
 
-        mutating func take(_ key: String) -> JSONValue? { members.removeValue(forKey: key) }
+        init(_ object: JSONReader) throws(ProtocolError) {
+            do { members = try JSONMembers(object) } catch { throw ProtocolError(error) }
+        }
 
-        mutating func refuseRest() throws(ProtocolError) {
-            if let k = members.keys.sorted().first {
-                throw ProtocolError("'\(path)\(k.prefix(40))' is not a known field")
-            }
+        mutating func take(_ key: String) -> JSONReader? { members.take(key) }
+
+        func refuseRest() throws(ProtocolError) {
+            do { try members.refuseRest() } catch { throw ProtocolError(error) }
         }
 
         mutating func number(
             _ key: String, range: ClosedRange<Double>, required: Bool = false,
             nullable: Bool = false
         ) throws(ProtocolError) -> Double? {
-            switch take(key) {
-            case nil:
-                if required { throw ProtocolError("'\(path)\(key)' is missing") }
-                return nil
-            case .null? where nullable: return nil
-            case .number(let v)?:
-                guard range.contains(v) else {
-                    throw ProtocolError(
-                        "'\(path)\(key)' \(JSONFormatting.number(v)) is out of range; allowed \(JSONFormatting.number(range.lowerBound))…\(JSONFormatting.number(range.upperBound))"
-                    )
-                }
-                return v
-            case let other?: throw ProtocolError("'\(path)\(key)' must be a number, found \(other.typeName)")
-            }
+            do {
+                guard let v = required ? try members.takeRequired(key) : take(key) else { return nil }
+                if nullable, v.value == .null { return nil }
+                return try v.number(in: range)
+            } catch { throw ProtocolError(error) }
         }
 
         mutating func int(_ key: String, range: ClosedRange<Int>, required: Bool) throws(ProtocolError) -> Int? {
-            guard
-                let v = try number(key, range: Double(range.lowerBound)...Double(range.upperBound), required: required)
-            else { return nil }
-            guard v == v.rounded() else { throw ProtocolError("'\(path)\(key)' must be a whole number") }
-            return Int(v)
+            do {
+                guard let v = required ? try members.takeRequired(key) : take(key) else { return nil }
+                return try v.wholeNumber(in: range)
+            } catch { throw ProtocolError(error) }
         }
 
+        /// 0 switches the cut off; the message says so.
         mutating func cut(_ key: String, range: ClosedRange<Double>) throws(ProtocolError) -> CutChange? {
-            switch take(key) {
-            case nil: return nil
-            case .number(let v)? where v == 0: return .off
-            case .number(let v)? where range.contains(v): return .hz(v)
-            case .number(let v)?:
-                throw ProtocolError(
-                    "'\(path)\(key)' \(JSONFormatting.number(v)) Hz is out of range; allowed 0 (off) or \(JSONFormatting.number(range.lowerBound))…\(JSONFormatting.number(range.upperBound)) Hz"
-                )
-            case let other?: throw ProtocolError("'\(path)\(key)' must be a number, found \(other.typeName)")
+            guard let v = take(key) else { return nil }
+            do {
+                let hz = try v.number()
+                if hz == 0 { return .off }
+                guard range.contains(hz) else {
+                    throw ProtocolError(
+                        "'\(v.path)' \(JSONValue.formatted(hz)) Hz is out of range; allowed 0 (off) or \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound)) Hz"
+                    )
+                }
+                return .hz(hz)
+            } catch let e as JSONFieldError {
+                throw ProtocolError(e)
+            } catch let e as ProtocolError {
+                throw e
+            } catch {
+                throw ProtocolError("\(error)")
             }
         }
 
         mutating func bool(_ key: String) throws(ProtocolError) -> Bool? {
-            switch take(key) {
-            case nil: return nil
-            case .bool(let b)?: return b
-            case let other?: throw ProtocolError("'\(path)\(key)' must be true or false, found \(other.typeName)")
-            }
+            do { return try take(key)?.bool() } catch { throw ProtocolError(error) }
         }
 
         mutating func string(_ key: String, required: Bool) throws(ProtocolError) -> String? {
-            switch take(key) {
-            case nil:
-                if required { throw ProtocolError("'\(path)\(key)' is missing") }
-                return nil
-            case .string(let s)?: return s
-            case let other?: throw ProtocolError("'\(path)\(key)' must be a string, found \(other.typeName)")
+            do {
+                guard let v = required ? try members.takeRequired(key) : take(key) else { return nil }
+                return try v.string(maxBytes: ControlRequest.limits.maxStringBytes)
+            } catch { throw ProtocolError(error) }
+        }
+    }
+}
+
+extension ProtocolError {
+    /// The socket's wording of a strict-reader failure: the field quoted, then what is wrong
+    /// (`'change.volume' 2 is out of range; allowed 0…1`). Clients and tests match these words.
+    init(_ e: JSONFieldError) {
+        let field = "'\(e.path)'"
+        switch e.problem {
+        case .missing: self.init("\(field) is missing")
+        case .wrongType(let expected): self.init("\(field) must be \(expected), found \(e.foundType ?? "nothing")")
+        case .outOfRange:
+            let range = e.allowedRange.map {
+                "\(JSONValue.formatted($0.lowerBound))…\(JSONValue.formatted($0.upperBound))"
             }
+            self.init("\(field) \(e.value ?? "") is out of range; allowed \(range ?? "")")
+        case .notWhole: self.init("\(field) must be a whole number")
+        case .unknownField: self.init("\(field) is not a known field")
+        case .overLimit, .invalid: self.init(e.path == JSONReader.topLevel ? e.reason : "\(field): \(e.reason)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// Finds presets: one mix file per preset, the file name without `.json` is its id.
 ///
@@ -17,8 +18,7 @@ public struct PresetLibrary: Sendable {
         executable: URL = PresetLibrary.executableURL()
     ) -> PresetLibrary {
         var folders: [URL] = []
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "\(home)/.config"
+        let config = XDGDirectories(environment: environment).configHome
         folders.append(URL(fileURLWithPath: config).appendingPathComponent("widgetweaver/presets"))
         if let extra = environment["WIDGETWEAVER_PRESETS"], !extra.isEmpty {
             folders.append(URL(fileURLWithPath: extra))

@@ -6,6 +6,17 @@ import Foundation
 /// Linux, which shows up when a package holds thousands of designs, and there were seven
 /// slightly different set-ups of them.
 public enum ISODate {
+    /// Formats in UTC with whole seconds, or with milliseconds (`2026-01-24T09:30:00.250Z`,
+    /// truncated, never rounded up into the next second).
+    public static func format(_ date: Date, fractionalSeconds: Bool) -> String {
+        guard fractionalSeconds else { return format(date) }
+        let seconds = date.timeIntervalSince1970
+        let whole = seconds.rounded(.down)
+        let milliseconds = min(Int64(((seconds - whole) * 1000).rounded(.down)), 999)
+        let digits = String(milliseconds)
+        return String(format(date).dropLast()) + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+
     /// Formats in UTC with whole seconds.
     public static func format(_ date: Date) -> String {
         let total = Int64(date.timeIntervalSince1970.rounded(.down))

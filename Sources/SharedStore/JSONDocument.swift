@@ -35,10 +35,16 @@ public struct JSONDocument<Value: Codable>: Sendable {
         return d
     }
 
+    /// The store's documents go through the bounded parser (depth, value count and string size
+    /// capped) and are decoded from its tree, not by Foundation's unbounded `JSONDecoder`.
+    public static func decode(_ data: Data) throws -> Value {
+        try JSONValueDecoder.decode(Value.self, from: try JSONValue.parse(data, limits: JSONLimits()))
+    }
+
     /// Loads the document; a corrupt file is set aside. Reading takes no lock (writes are atomic
     /// renames, so a reader sees a whole file); only setting a file aside does, after reading it
     /// again under the lock, so a good file that a writer has just put in place is never moved.
-    public func load(decode: (Data) throws -> Value = { try JSONDocument.decoder().decode(Value.self, from: $0) })
+    public func load(decode: (Data) throws -> Value = JSONDocument.decode)
         throws -> LoadOutcome<Value>
     {
         let first = try attempt(decode, setAside: false)
@@ -47,7 +53,7 @@ public struct JSONDocument<Value: Codable>: Sendable {
     }
 
     /// `load` for callers that already hold the document's lock (`update`).
-    func loadLocked(decode: (Data) throws -> Value = { try JSONDocument.decoder().decode(Value.self, from: $0) })
+    func loadLocked(decode: (Data) throws -> Value = JSONDocument.decode)
         throws -> LoadOutcome<Value>
     {
         try attempt(decode, setAside: true)

@@ -14,15 +14,36 @@ public struct JSONFieldError: Error, CustomStringConvertible, Sendable, Equatabl
     public var value: String?
     /// The range a number had to be in, when that was the failure.
     public var allowedRange: ClosedRange<Double>?
+    /// What kind of failure, so that a reader with its own wording (the control socket's, the
+    /// tolerant design decoder's) can say it in its words from the same facts.
+    public var problem: Problem
+    /// The JSON type found (`string`, `number`…), nil when missing.
+    public var foundType: String?
+
+    public enum Problem: Sendable, Equatable {
+        case missing
+        /// `expected` as a message says it: "a number", "a string", "true or false", "an object".
+        case wrongType(expected: String)
+        case outOfRange
+        case notWhole
+        case unknownField
+        /// Too long or too many: the reason says which limit.
+        case overLimit
+        /// Not parseable JSON, or a value of the right type that is not allowed; the reason says why.
+        case invalid
+    }
 
     public init(
-        document: String, path: String, reason: String, value: String? = nil, allowedRange: ClosedRange<Double>? = nil
+        document: String, path: String, reason: String, value: String? = nil,
+        allowedRange: ClosedRange<Double>? = nil, problem: Problem = .invalid, foundType: String? = nil
     ) {
         self.document = document
         self.path = path
         self.reason = reason
         self.value = value
         self.allowedRange = allowedRange
+        self.problem = problem
+        self.foundType = foundType
     }
 
     public var description: String { "\(document): \(path): \(reason)" }
@@ -68,50 +89,77 @@ public struct JSONReader: Sendable {
     }
 
     /// A failure at this value's path, naming the value.
-    public func fail(_ reason: String, allowedRange: ClosedRange<Double>? = nil) -> JSONFieldError {
+    public func fail(
+        _ reason: String, allowedRange: ClosedRange<Double>? = nil, problem: JSONFieldError.Problem = .invalid
+    ) -> JSONFieldError {
         JSONFieldError(
-            document: document, path: path, reason: reason, value: Self.described(value), allowedRange: allowedRange)
+            document: document, path: path, reason: reason, value: Self.described(value), allowedRange: allowedRange,
+            problem: problem, foundType: value.typeName)
     }
 
-    private func childPath(_ key: String) -> String { path == Self.topLevel ? key : "\(path).\(key)" }
+    /// "expected a number, found string", with the problem a reader of its own wording needs.
+    public func wrongType(_ expected: String) -> JSONFieldError {
+        fail("expected \(expected), found \(value.typeName)", problem: .wrongType(expected: expected))
+    }
+
+    /// The path of member `key` below this value (`layers[2]` + `lowCutHz` = `layers[2].lowCutHz`).
+    public func childPath(_ key: String) -> String { path == Self.topLevel ? key : "\(path).\(key)" }
+
+    /// The member `key` as it is, null included; nil when absent.
+    public func member(_ key: String) throws(JSONFieldError) -> JSONReader? {
+        guard case .object(let o) = value else { throw wrongType("an object") }
+        return o[key].map { JSONReader(value: $0, path: childPath(key), document: document) }
+    }
 
     /// The member `key`, nil when absent or null.
-    public func optional(_ key: String) throws -> JSONReader? {
-        guard case .object(let o) = value else { throw fail("expected an object, found \(value.typeName)") }
-        guard let v = o[key], v != .null else { return nil }
-        return JSONReader(value: v, path: childPath(key), document: document)
+    public func optional(_ key: String) throws(JSONFieldError) -> JSONReader? {
+        guard let v = try member(key), v.value != .null else { return nil }
+        return v
     }
 
-    public func required(_ key: String) throws -> JSONReader {
+    public func required(_ key: String) throws(JSONFieldError) -> JSONReader {
         guard let v = try optional(key) else {
-            throw JSONFieldError(document: document, path: childPath(key), reason: "missing")
+            throw JSONFieldError(document: document, path: childPath(key), reason: "missing", problem: .missing)
         }
         return v
     }
 
-    public func number(in range: ClosedRange<Double>? = nil) throws -> Double {
-        guard case .number(let d) = value, d.isFinite else { throw fail("expected a number, found \(value.typeName)") }
+    /// A finite number, within `range` when one is given.
+    public func number(in range: ClosedRange<Double>? = nil) throws(JSONFieldError) -> Double {
+        guard case .number(let d) = value, d.isFinite else { throw wrongType("a number") }
         if let range, !range.contains(d) {
             throw fail(
                 "\(JSONValue.formatted(d)) is outside \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound))",
-                allowedRange: range)
+                allowedRange: range, problem: .outOfRange)
         }
         return d
     }
 
-    public func string(maxBytes: Int = 4096) throws -> String {
-        guard case .string(let s) = value else { throw fail("expected a string, found \(value.typeName)") }
-        guard s.utf8.count <= maxBytes else { throw fail("string is \(s.utf8.count) bytes; the limit is \(maxBytes)") }
+    /// A whole number within `range`; the range is checked before wholeness, so 2.5 of 0…1 is
+    /// "outside" rather than "not whole".
+    public func wholeNumber(in range: ClosedRange<Int>) throws(JSONFieldError) -> Int {
+        let d = try number(in: Double(range.lowerBound)...Double(range.upperBound))
+        guard d == d.rounded() else {
+            throw fail("\(JSONValue.formatted(d)) is not a whole number", problem: .notWhole)
+        }
+        return Int(d)
+    }
+
+    public func string(maxBytes: Int = 4096) throws(JSONFieldError) -> String {
+        guard case .string(let s) = value else { throw wrongType("a string") }
+        guard s.utf8.count <= maxBytes else {
+            throw fail("string is \(s.utf8.count) bytes; the limit is \(maxBytes)", problem: .overLimit)
+        }
         return s
     }
 
-    public func bool() throws -> Bool {
-        guard case .bool(let b) = value else { throw fail("expected true or false, found \(value.typeName)") }
+    public func bool() throws(JSONFieldError) -> Bool {
+        guard case .bool(let b) = value else { throw wrongType("true or false") }
         return b
     }
 
     /// An ISO 8601 date-time (`ISODate`).
-    public func date() throws -> Date {
+    public func date() throws(JSONFieldError) -> Date {
         let text = try string(maxBytes: 64)
         guard let d = ISODate.parse(text) else {
             throw fail("'\(text)' is not an ISO 8601 date-time like 2026-01-24T09:30:00Z")
@@ -119,15 +167,19 @@ public struct JSONReader: Sendable {
         return d
     }
 
-    public func array(maxCount: Int) throws -> [JSONReader] {
-        guard case .array(let a) = value else { throw fail("expected an array, found \(value.typeName)") }
-        guard a.count <= maxCount else { throw fail("\(a.count) entries; the limit is \(maxCount)") }
+    public func array(maxCount: Int) throws(JSONFieldError) -> [JSONReader] {
+        guard case .array(let a) = value else { throw wrongType("an array") }
+        guard a.count <= maxCount else {
+            throw fail("\(a.count) entries; the limit is \(maxCount)", problem: .overLimit)
+        }
         return a.enumerated().map { JSONReader(value: $0.element, path: "\(path)[\($0.offset)]", document: document) }
     }
 
     /// An array of numbers where null means "no value" (Open-Meteo uses null for missing hours).
-    public func numbers(maxCount: Int, in range: ClosedRange<Double>) throws -> [Double?] {
-        try array(maxCount: maxCount).map { $0.value == .null ? nil : try $0.number(in: range) }
+    public func numbers(maxCount: Int, in range: ClosedRange<Double>) throws(JSONFieldError) -> [Double?] {
+        var out: [Double?] = []
+        for item in try array(maxCount: maxCount) { out.append(item.value == .null ? nil : try item.number(in: range)) }
+        return out
     }
 
     /// A value as a message shows it: strings quoted and cut at 40 characters, JSON's own names otherwise.

@@ -17,6 +17,16 @@ public struct XDGDirectories: Sendable {
     /// `$XDG_DATA_HOME`, else `~/.local/share`.
     public var dataHome: String { absolute("XDG_DATA_HOME") ?? home + "/.local/share" }
 
+    /// `$XDG_DATA_DIRS` (absolute entries only), else `/usr/local/share` and `/usr/share`:
+    /// where installed desktop files and icons are searched after `dataHome`.
+    public var dataDirectories: [String] {
+        let list = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        return list.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+    }
+
+    /// `$XDG_CACHE_HOME`, else `~/.cache`: caches that may be deleted at any time (font caches).
+    public var cacheHome: String { absolute("XDG_CACHE_HOME") ?? home + "/.cache" }
+
     /// `$XDG_RUNTIME_DIR`, or nil when unset: the caller chooses its own fallback (a private
     /// folder under /tmp), since the specification leaves that to the application.
     public var runtimeDirectory: String? { absolute("XDG_RUNTIME_DIR") }

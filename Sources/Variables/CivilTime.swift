@@ -125,14 +125,10 @@ public struct CivilTime: Equatable, Sendable {
 extension CivilTime {
     /// ISO 8601 internet date-time in UTC: `2026-01-24T09:30:00Z`, or with milliseconds
     /// (`2026-01-24T09:30:00.250Z`). Milliseconds are truncated, never rounded up into the next second.
+    /// Dates outside years 1…9999 are clamped to them first, as everywhere in the engine; the
+    /// text is the store's one ISO 8601 formatter's (`ISODate`).
     public static func isoUTC(_ date: Date, fractionalSeconds: Bool) -> String {
-        let t = clampedSeconds(date)
-        let whole = t.rounded(.down)
-        let utc = fromLocalSeconds(Int(whole))
-        let base = "\(utc.isoDate)T\(utc.hourMinute):\(pad(utc.second, 2))"
-        guard fractionalSeconds else { return base + "Z" }
-        let milliseconds = Swift.min(Int(((t - whole) * 1000).rounded(.down)), 999)
-        return "\(base).\(pad(milliseconds, 3))Z"
+        ISODate.format(Date(timeIntervalSince1970: clampedSeconds(date)), fractionalSeconds: fractionalSeconds)
     }
 
     /// Days since the epoch for a `yyyy-MM-dd` day stamp, or nil when it is not a real date.

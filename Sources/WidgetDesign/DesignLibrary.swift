@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import SystemCalls
 
 /// Records which design widgets show when none is chosen (`default-design.json`).
 struct DefaultDesignRecord: Codable, Sendable {
@@ -77,9 +78,9 @@ public struct DesignLibrary: Sendable {
         stamps.reserveCapacity(names.count)
         // fstatat on the open folder with the bare name: no URL or path building per file
         // (10,000 `URL.appendingPathComponent` calls cost more than the 10,000 stats).
-        let dirFD = open(root.designs.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dirFD = retryOnInterrupt { open(root.designs.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard dirFD >= 0 else {
-            throw DesignError("cannot open \(root.designs.path): \(String(cString: strerror(errno)))")
+            throw DesignError("cannot open \(root.designs.path): \(SystemCallError.reason(errno))")
         }
         defer { close(dirFD) }
         for n in names where n.utf8.count == 41 && n.hasSuffix(".json") {
@@ -336,7 +337,7 @@ public struct DesignLibrary: Sendable {
                 n += 1
             }
             guard rename(fileURL(id).path, target.path) == 0 else {
-                throw DesignError("cannot move \(fileURL(id).path) to the trash: \(String(cString: strerror(errno)))")
+                throw DesignError("cannot move \(fileURL(id).path) to the trash: \(SystemCallError.reason(errno))")
             }
             rows.remove(at: i)
             try writeIndex(rows)
@@ -354,7 +355,7 @@ public struct DesignLibrary: Sendable {
             for n in names where n.hasSuffix(".json") && !n.hasPrefix(".") {
                 let path = root.trash.appendingPathComponent(n).path
                 guard unlink(path) == 0 || errno == ENOENT else {
-                    throw DesignError("cannot remove \(path): \(String(cString: strerror(errno)))")
+                    throw DesignError("cannot remove \(path): \(SystemCallError.reason(errno))")
                 }
             }
             return gone
@@ -395,7 +396,7 @@ public struct DesignLibrary: Sendable {
             try FileSystem.makeDirectory(root.designs)
             let from = root.trash.appendingPathComponent(name)
             guard rename(from.path, fileURL(row.id).path) == 0 else {
-                throw DesignError("cannot move \(from.path) back: \(String(cString: strerror(errno)))")
+                throw DesignError("cannot move \(from.path) back: \(SystemCallError.reason(errno))")
             }
             let spec = try load(row.id)
             rows.append(self.row(for: spec))

@@ -497,6 +497,14 @@ public struct TolerantDecoder {
         return "\"\(short.unicodeScalars.map { $0.value < 0x20 ? "?" : String($0) }.joined())\""
     }
 
+    /// Member `key` for the shared strict reader, nil when absent or null (the default applies
+    /// silently). The reader does the type and range checks; this decoder turns its failures into
+    /// findings with a fallback instead of refusing the design.
+    func field(_ o: [String: JSONValue], _ key: String, _ path: String) -> JSONReader? {
+        guard let v = o[key], v != .null else { return nil }
+        return JSONReader(value: v, path: join(path, key), document: "design")
+    }
+
     mutating func checkKeys(_ o: [String: JSONValue], known: Set<String>, path: String) {
         for key in o.keys where !known.contains(key) {
             note(join(path, key), .unknownKey, "unknown field; ignored")
@@ -506,11 +514,11 @@ public struct TolerantDecoder {
     mutating func string(
         _ o: [String: JSONValue], _ key: String, _ path: String, default def: String, maxCharacters: Int
     ) -> String {
-        guard let v = o[key], v != .null else { return def }
-        guard case .string(let s) = v else {
+        guard let f = field(o, key, path) else { return def }
+        guard let s = try? f.string(maxBytes: .max) else {
             note(
-                join(path, key), .wrongType,
-                "expected a string, found \(v.typeName) \(preview(v)); using \(quoted(def))")
+                f.path, .wrongType,
+                "expected a string, found \(f.value.typeName) \(preview(f.value)); using \(quoted(def))")
             return def
         }
         if s.count > maxCharacters {
@@ -530,48 +538,52 @@ public struct TolerantDecoder {
     mutating func double(
         _ o: [String: JSONValue], _ key: String, _ path: String, range: ClosedRange<Double>, default def: Double
     ) -> Double {
-        guard let v = o[key], v != .null else { return def }
-        guard case .number(let d) = v, d.isFinite else {
+        guard let f = field(o, key, path) else { return def }
+        do {
+            return try f.number(in: range)
+        } catch  where error.problem == .outOfRange {
+            guard case .number(let d) = f.value else { return def }
+            let c = min(max(d, range.lowerBound), range.upperBound)
+            note(f.path, .outOfRange, "\(JSONValue.format(d)) is outside \(fmt(range)); using \(JSONValue.format(c))")
+            return c
+        } catch {
             note(
-                join(path, key), .wrongType,
-                "expected a number in \(fmt(range)), found \(v.typeName) \(preview(v)); using \(JSONValue.format(def))")
+                f.path, .wrongType,
+                "expected a number in \(fmt(range)), found \(f.value.typeName) \(preview(f.value)); using \(JSONValue.format(def))"
+            )
             return def
         }
-        if !range.contains(d) {
-            let c = min(max(d, range.lowerBound), range.upperBound)
-            note(
-                join(path, key), .outOfRange,
-                "\(JSONValue.format(d)) is outside \(fmt(range)); using \(JSONValue.format(c))")
-            return c
-        }
-        return d
     }
 
     mutating func int(
         _ o: [String: JSONValue], _ key: String, _ path: String, range: ClosedRange<Int>, default def: Int
     ) -> Int {
-        guard let v = o[key], v != .null else { return def }
-        guard case .number(let d) = v, d.isFinite, d == d.rounded() else {
+        guard let f = field(o, key, path) else { return def }
+        // Wholeness before range, as before: 40.5 of 0…32 is the wrong type, not clamped.
+        guard case .number(let d) = f.value, d.isFinite, d == d.rounded() else {
             note(
-                join(path, key), .wrongType,
-                "expected a whole number in \(range.lowerBound)…\(range.upperBound), found \(v.typeName) \(preview(v)); using \(def)"
+                f.path, .wrongType,
+                "expected a whole number in \(range.lowerBound)…\(range.upperBound), found \(f.value.typeName) \(preview(f.value)); using \(def)"
             )
             return def
         }
-        if d < Double(range.lowerBound) || d > Double(range.upperBound) {
+        do {
+            return try f.wholeNumber(in: range)
+        } catch {
             let c = d < Double(range.lowerBound) ? range.lowerBound : range.upperBound
             note(
-                join(path, key), .outOfRange,
+                f.path, .outOfRange,
                 "\(JSONValue.format(d)) is outside \(range.lowerBound)…\(range.upperBound); using \(c)")
             return c
         }
-        return Int(d)
     }
 
     mutating func bool(_ o: [String: JSONValue], _ key: String, _ path: String, default def: Bool) -> Bool {
-        guard let v = o[key], v != .null else { return def }
-        guard case .bool(let b) = v else {
-            note(join(path, key), .wrongType, "expected true or false, found \(v.typeName) \(preview(v)); using \(def)")
+        guard let f = field(o, key, path) else { return def }
+        guard let b = try? f.bool() else {
+            note(
+                f.path, .wrongType,
+                "expected true or false, found \(f.value.typeName) \(preview(f.value)); using \(def)")
             return def
         }
         return b

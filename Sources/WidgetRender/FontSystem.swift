@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import SystemCalls
 import WidgetDesign
 
 /// The renderer's own fontconfig configuration: only the font files listed here, so a render does
@@ -199,12 +200,7 @@ public final class FontSystem: @unchecked Sendable {
 
     /// `$XDG_CACHE_HOME` (else `~/.cache`): where `cachedConfig` keeps its folder.
     static func cacheBase() -> URL? {
-        let env = ProcessInfo.processInfo.environment
-        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg) }
-        if let home = env["HOME"], home.hasPrefix("/") {
-            return URL(fileURLWithPath: home).appendingPathComponent(".cache")
-        }
-        return nil
+        URL(fileURLWithPath: XDGDirectories(environment: ProcessInfo.processInfo.environment).cacheHome)
     }
 
     /// Days a font cache folder of other fonts is kept after its last use.

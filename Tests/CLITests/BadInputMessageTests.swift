@@ -52,7 +52,7 @@ import Testing
         try Data(bytes).write(to: binary)
         let store = dir.appendingPathComponent("store")
         var r = try Products.run(
-            "weaver", ["import", binary.path, "--all"], environment: ["WIDGETWEAVER_HOME": store.path])
+            "weaver", ["import", binary.path, "--all"], environment: TestStore(at: store).environment())
         #expect(r.status == 1)
         #expect(
             r.stderrText.contains("\(binary.path): not a JSON file (it starts with the bytes 89 "), "\(r.stderrText)")
@@ -60,12 +60,13 @@ import Testing
         #expect(!r.stderrText.contains("nests"))
         let empty = dir.appendingPathComponent("empty.wwdesign")
         try Data().write(to: empty)
-        r = try Products.run("weaver", ["import", empty.path, "--all"], environment: ["WIDGETWEAVER_HOME": store.path])
+        r = try Products.run(
+            "weaver", ["import", empty.path, "--all"], environment: TestStore(at: store).environment())
         #expect(r.stderrText.contains("\(empty.path): not a JSON file (it is empty)"), "\(r.stderrText)")
         // Deep JSON is still JSON that nests too deep.
         let deep = dir.appendingPathComponent("deep.json")
         try Data((String(repeating: "[", count: 40) + String(repeating: "]", count: 40)).utf8).write(to: deep)
-        r = try Products.run("weaver", ["import", deep.path, "--all"], environment: ["WIDGETWEAVER_HOME": store.path])
+        r = try Products.run("weaver", ["import", deep.path, "--all"], environment: TestStore(at: store).environment())
         #expect(r.stderrText.contains("nests more than 32 levels"), "\(r.stderrText)")
     }
 
@@ -74,7 +75,7 @@ import Testing
     @Test func aCorruptStatusFileIsWordedAlikeByBothTools() throws {
         let dir = try temp()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let env = ["WIDGETWEAVER_HOME": dir.path, "XDG_RUNTIME_DIR": dir.path]
+        let env = TestStore(at: dir).environment(["XDG_RUNTIME_DIR": dir.path])
         let status = dir.appendingPathComponent("status.json")
         func wording(_ tool: String, _ args: [String]) throws -> String {
             try Data("{\"state\": garbage".utf8).write(to: status)
@@ -97,7 +98,7 @@ import Testing
     @Test func errorsFromARunningSubcommandShowItsUsage() throws {
         let dir = try temp()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let env = ["WIDGETWEAVER_HOME": dir.path]
+        let env = TestStore(at: dir).environment()
         #expect(try Products.run("weaver", ["designs", "new", "--name", "Morning"], environment: env).status == 0)
         let r = try Products.run("weaver", ["remix", "Morning", "--save", "1"], environment: env)
         #expect(r.status == 64, "\(r.stderrText)")
@@ -113,7 +114,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try Products.run(
             "weaver", ["weather", "location", "set", "--lat", "53.35", "--lon=-6.26"],
-            environment: ["WIDGETWEAVER_HOME": dir.path])
+            environment: TestStore(at: dir).environment())
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(
             r.stdoutText == "Location: 53.3500, -6.2600\nNext: 'weaver weather refresh' fetches the forecast.\n",
@@ -131,7 +132,7 @@ import Testing
             #"{"schemaVersion": 1, "goalWeekday": "many", "today": {"date": "2026-01-24", "steps": "lots"}, "history": [{"date": "2026-01-23", "steps": 9000}, {"date": "x"}]}"#
                 .utf8
         ).write(to: steps)
-        let env = ["WIDGETWEAVER_HOME": dir.path]
+        let env = TestStore(at: dir).environment()
         let now = ["--now", "2026-01-24T12:00:00Z", "--tz", "UTC"]
         var r = try Products.run(
             "weaver", ["render", "--template", "steps", "--format", "txt"] + now, environment: env)

@@ -147,7 +147,7 @@ import Testing
     @Test func negativeCoordinatesAreValues() throws {
         let store = try Products.temporaryDirectory("coords")
         defer { try? FileManager.default.removeItem(at: store) }
-        let env = ["WIDGETWEAVER_HOME": store.path]
+        let env = TestStore(at: store).environment()
         var r = try Products.run(
             "weaver", ["weather", "location", "set", "--lat", "53.35", "--lon", "-6.26"], environment: env)
         #expect(r.status == 0, "\(r.stderrText)")
@@ -197,7 +197,7 @@ import Testing
     @Test func negativePositionalValuesReachTheCommandsChecks() throws {
         let store = try Products.temporaryDirectory("negative-positional")
         defer { try? FileManager.default.removeItem(at: store) }
-        let env = ["WIDGETWEAVER_HOME": store.path]
+        let env = TestStore(at: store).environment()
         var r = try Products.run("weaver", ["steps", "goal", "-5"], environment: env)
         #expect(r.status == 64)
         #expect(

@@ -80,7 +80,7 @@ import Testing
         let store = try temp()
         defer { try? FileManager.default.removeItem(at: store) }
         r = try Products.run(
-            "noise", ["spectrum", "--mix", "last", "-o", svg], environment: ["WIDGETWEAVER_HOME": store.path])
+            "noise", ["spectrum", "--mix", "last", "-o", svg], environment: TestStore(at: store).environment())
         #expect(r.status == 1)  // no Last Mix in a fresh store
         r = try Products.run("noise", ["spectrum", "--preset", "wind", "-o", svg])
         #expect(r.status == 0)
@@ -93,7 +93,7 @@ import Testing
 
     @Test func setChangesMovementOfTheLastMix() throws {
         let dir = try temp()
-        let env = ["WIDGETWEAVER_HOME": dir.path, "XDG_RUNTIME_DIR": dir.path]
+        let env = TestStore(at: dir).environment(["XDG_RUNTIME_DIR": dir.path])
         var r = try Products.run("noise", ["preset", "ocean"], environment: env)
         #expect(r.status == 0, "\(r.stderrText)")
         r = try Products.run(

@@ -17,10 +17,9 @@ struct DataCommandTests {
     func weaver(_ arguments: [String], environment: [String: String] = [:]) throws -> Products.Result {
         try Products.run(
             "weaver", arguments,
-            environment: [
-                "WIDGETWEAVER_HOME": home.path, "XDG_CONFIG_HOME": config.path,
-                "TZ": "UTC", "WIDGETWEAVER_OPEN_METEO_URL": "",
-            ].merging(environment) { $1 })
+            environment: TestStore(at: home).environment([
+                "XDG_CONFIG_HOME": config.path, "TZ": "UTC", "WIDGETWEAVER_OPEN_METEO_URL": "",
+            ]).merging(environment) { $1 })
     }
 
     @Test func weatherFromLocationToKeys() throws {
@@ -226,10 +225,9 @@ struct DataCommandTests {
             contentsOf: config.appendingPathComponent("systemd/user/widgetweaver-data.service"), encoding: .utf8)
         let noise = try Products.run(
             "noise", ["autostart", "enable", "--method", "systemd"],
-            environment: [
-                "WIDGETWEAVER_HOME": home.path, "XDG_CONFIG_HOME": config.path,
-                "XDG_RUNTIME_DIR": home.path,
-            ])
+            environment: TestStore(at: home).environment([
+                "XDG_CONFIG_HOME": config.path, "XDG_RUNTIME_DIR": home.path,
+            ]))
         #expect(noise.status == 0, "\(noise.stderrText)")
         let units = try FileManager.default.contentsOfDirectory(
             atPath: config.appendingPathComponent("systemd/user").path)

@@ -15,7 +15,7 @@ final class ServeRig: StoreBackedRig, @unchecked Sendable {
     init() throws {
         pulse = try PulseServer()
         store = pulse.directory.appendingPathComponent("store")
-        env = pulse.environment.merging(["WIDGETWEAVER_HOME": store.path]) { $1 }
+        env = TestStore(at: store).environment(pulse.environment)
     }
 
     func stop() {

@@ -87,4 +87,55 @@ import Testing
         e.dateEncodingStrategy = ISODate.encodingStrategy
         #expect(String(decoding: try e.encode([at]), as: UTF8.self) == #"["2026-01-24T09:30:00Z"]"#)
     }
+
+    /// Members taken one by one: leftovers are refused by path, and each failure says what kind
+    /// it is so a reader with its own wording (the control socket) can word it.
+    @Test func membersRefuseWhatNobodyTookAndFailuresSayTheirKind() throws {
+        let doc = try JSONReader.parse(
+            Data(#"{"layer":1.5,"change":{"volume":2,"zz":1,"muted":"yes"}}"#.utf8), document: "request")
+        var top = try JSONMembers(doc)
+        do {
+            _ = try top.takeRequired("layer").wholeNumber(in: 0...3)
+            Issue.record("1.5 was taken as a whole number")
+        } catch {
+            #expect(error.problem == .notWhole && error.path == "layer")
+        }
+        do {
+            _ = try top.takeRequired("missing")
+            Issue.record("a missing member was found")
+        } catch {
+            #expect(error.problem == .missing && error.path == "missing")
+        }
+        let changeReader = top.take("change")
+        var change = try JSONMembers(try #require(changeReader))
+        do {
+            _ = try change.takeRequired("volume").number(in: 0...1)
+            Issue.record("2 was inside 0…1")
+        } catch {
+            #expect(error.problem == .outOfRange && error.path == "change.volume" && error.allowedRange == 0...1)
+            #expect(error.value == "2")
+        }
+        do {
+            _ = try change.takeRequired("muted").bool()
+            Issue.record("a string was taken as a boolean")
+        } catch {
+            #expect(error.problem == .wrongType(expected: "true or false") && error.foundType == "string")
+        }
+        do {
+            try change.refuseRest()
+            Issue.record("an unknown member was accepted")
+        } catch {
+            #expect(error.problem == .unknownField && error.path == "change.zz")
+        }
+        try top.refuseRest()
+    }
+
+    /// Milliseconds are truncated, never rounded into the next second (what `__iso` shows).
+    @Test func isoDateWithMillisecondsTruncates() {
+        let at = Date(timeIntervalSince1970: 1_769_247_000.2509)
+        #expect(ISODate.format(at, fractionalSeconds: true) == "2026-01-24T09:30:00.250Z")
+        #expect(ISODate.format(at, fractionalSeconds: false) == "2026-01-24T09:30:00Z")
+        #expect(
+            ISODate.format(Date(timeIntervalSince1970: 59.9999), fractionalSeconds: true) == "1970-01-01T00:00:59.999Z")
+    }
 }

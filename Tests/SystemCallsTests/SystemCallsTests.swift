@@ -143,4 +143,16 @@ struct SystemCallsTests {
         #expect(unset.runtimeDirectory == nil)
         #expect(unset.runtimeFolder(application: "widgetweaver") == "/tmp/widgetweaver-\(getuid())")
     }
+
+    @Test("XDG cache and data search folders: absolute entries only, the specification's defaults otherwise")
+    func xdgCacheAndDataDirectories() {
+        let set = XDGDirectories(environment: [
+            "HOME": "/home/u", "XDG_CACHE_HOME": "/k", "XDG_DATA_DIRS": "/opt/share:relative::/usr/share",
+        ])
+        #expect(set.cacheHome == "/k")
+        #expect(set.dataDirectories == ["/opt/share", "/usr/share"])
+        let unset = XDGDirectories(environment: ["HOME": "/home/u", "XDG_CACHE_HOME": "cache", "XDG_DATA_DIRS": ""])
+        #expect(unset.cacheHome == "/home/u/.cache")
+        #expect(unset.dataDirectories == ["/usr/local/share", "/usr/share"])
+    }
 }

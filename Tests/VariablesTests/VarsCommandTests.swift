@@ -11,7 +11,7 @@ struct VarsCommandTests {
 
     @discardableResult
     func weaver(_ arguments: String...) throws -> Products.Result {
-        try Products.run("weaver", arguments, environment: ["WIDGETWEAVER_HOME": home.path, "TZ": "UTC"])
+        try Products.run("weaver", arguments, environment: TestStore(at: home).environment(["TZ": "UTC"]))
     }
 
     static let pinned = ["--now", "2026-01-24T09:30:00Z", "--tz", "Europe/London", "--locale", "en_US"]
@@ -22,7 +22,7 @@ struct VarsCommandTests {
             ["vars", "render"] + Self.pinned + [
                 "{{__weekday}} {{__time}} {{__today}} {{=2^10|0|number}} {{missing|--}}"
             ],
-            environment: ["WIDGETWEAVER_HOME": home.path])
+            environment: TestStore(at: home).environment())
         #expect(r.status == 0)
         #expect(r.stdoutText == "Sat 09:30 2026-01-24 1,024 --\n")
         #expect(r.stderrText.isEmpty)
@@ -124,7 +124,7 @@ struct VarsCommandTests {
         (["vars", "increment", "k", "--by", "nan"], "'--by'"),
     ])
     func badInputIsAUsageError(_ arguments: [String], _ mentions: String) throws {
-        let r = try Products.run("weaver", arguments, environment: ["WIDGETWEAVER_HOME": home.path])
+        let r = try Products.run("weaver", arguments, environment: TestStore(at: home).environment())
         #expect(r.status == 64)
         #expect(r.stderrText.contains(mentions))
         #expect(r.stdout.isEmpty)

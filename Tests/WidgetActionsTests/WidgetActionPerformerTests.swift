@@ -24,10 +24,10 @@ import WidgetDesign
         init() throws {
             server = try PulseServer()
             store = server.directory.appendingPathComponent("store")
-            let extra = server.environment.merging([
-                "WIDGETWEAVER_HOME": store.path,
-                "XDG_CONFIG_HOME": server.directory.appendingPathComponent("config").path,
-            ]) { $1 }
+            let extra = TestStore(at: store).environment(
+                server.environment.merging([
+                    "XDG_CONFIG_HOME": server.directory.appendingPathComponent("config").path
+                ]) { $1 })
             env = extra
             performer = WidgetActionPerformer(
                 store: StoreRoot(url: store), storeDirectory: store.path,

@@ -8,7 +8,7 @@ import Testing
 /// Runs the built `weaver` the way a user would, non-interactively (stdin is a pipe).
 @Suite struct DesignCLITests {
     func weaver(_ store: TempStore, _ args: [String]) throws -> Products.Result {
-        try Products.run("weaver", args, environment: ["WIDGETWEAVER_HOME": store.url.path])
+        try Products.run("weaver", args, environment: TestStore(at: store.url).environment())
     }
 
     @Test func concurrentEditsFromSeveralProcessesLoseNothing() throws {
@@ -25,7 +25,8 @@ import Testing
                 ? ["designs", "new", "--name", "Made \(i)"]
                 : ["designs", "set", seed.id.uuidString, "primaryText=edit \(i)", "accent=pink"]
             processes.append(
-                try ChildProcess(Products.url("weaver").path, args, environment: ["WIDGETWEAVER_HOME": store.url.path]))
+                try ChildProcess(Products.url("weaver").path, args, environment: TestStore(at: store.url).environment())
+            )
         }
         let statuses = processes.map { $0.wait() }
         #expect(
@@ -274,7 +275,7 @@ import Testing
         let package = packageJSON(specs: [specJSON("Piped", updated: "2020-01-01T00:00:00Z")])
         let before = Date()
         let r = try Products.run(
-            "weaver", ["import", "-", "--all"], stdin: package, environment: ["WIDGETWEAVER_HOME": store.url.path])
+            "weaver", ["import", "-", "--all"], stdin: package, environment: TestStore(at: store.url).environment())
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stdoutText.contains("Import Review: standard input"))
         let row = try #require(try store.library().summaries().first)
@@ -282,12 +283,12 @@ import Testing
         #expect(row.updatedAt >= WidgetSpec.wholeSeconds(before))  // stamped like the seed app does
         let kept = try Products.run(
             "weaver", ["import", "-", "--all", "--keep-dates"], stdin: package,
-            environment: ["WIDGETWEAVER_HOME": store.url.path])
+            environment: TestStore(at: store.url).environment())
         #expect(kept.status == 0)
         #expect(try store.library().summaries().contains { ISODate.format($0.updatedAt) == "2020-01-01T00:00:00Z" })
         // Bounded: more than the package limit is refused without being read whole.
         let empty = try Products.run(
-            "weaver", ["import", "-"], stdin: Data(), environment: ["WIDGETWEAVER_HOME": store.url.path])
+            "weaver", ["import", "-"], stdin: Data(), environment: TestStore(at: store.url).environment())
         #expect(empty.status != 0 && empty.stderrText.contains("standard input: empty"))
     }
 
@@ -433,12 +434,12 @@ import Testing
         defer { store.remove() }
         let r = try Products.run(
             "weaver", ["vars", "render", "--now", "2026-01-24T09:30:00Z", "--tz", "UTC", "-"],
-            stdin: Data("at {{__time}}, {{=2*21}}\n".utf8), environment: ["WIDGETWEAVER_HOME": store.url.path])
+            stdin: Data("at {{__time}}, {{=2*21}}\n".utf8), environment: TestStore(at: store.url).environment())
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stdoutText == "at 09:30, 42\n")
         let big = try Products.run(
             "weaver", ["vars", "render", "-"], stdin: Data(repeating: 0x61, count: (1 << 20) + 1),
-            environment: ["WIDGETWEAVER_HOME": store.url.path])
+            environment: TestStore(at: store.url).environment())
         #expect(big.status != 0)
         #expect(big.stderrText.contains("longer than 1048576 bytes"), "\(big.stderrText)")
     }

@@ -10,7 +10,7 @@ import Testing
 /// refused before anything is decoded.
 @Suite(.serialized) struct ImageImportTests {
     func weaver(_ home: URL, _ args: [String]) throws -> Products.Result {
-        try Products.run("weaver", args, environment: ["WIDGETWEAVER_HOME": home.path])
+        try Products.run("weaver", args, environment: TestStore(at: home).environment())
     }
 
     func store() throws -> URL {

@@ -18,7 +18,7 @@ import Testing
         init() throws {
             server = try PulseServer()
             store = server.directory.appendingPathComponent("store")
-            env = server.environment.merging(["WIDGETWEAVER_HOME": store.path]) { $1 }
+            env = TestStore(at: store).environment(server.environment)
             output = server.directory.appendingPathComponent("noise.txt")
         }
 

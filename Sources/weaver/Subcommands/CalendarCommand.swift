@@ -42,17 +42,10 @@ extension Weaver {
                 commandName: "list", abstract: "List the calendars: id, name, events, last refresh, source.")
             @OptionGroup var store: StoreOption
             func run() throws {
-                let entries = try CalendarService(root: store.root).list(note: printError)
-                if entries.isEmpty {
-                    print("No calendars; add one with 'weaver calendar add FILE.ics'.")
-                    return
-                }
-                for e in entries {
-                    let refreshed = e.lastRefreshAt.map { ISODate.format($0) } ?? "never refreshed"
-                    print(
-                        "\(e.id)\t\(e.name)\t\(e.eventCount.map { "\($0) events" } ?? "?")\t\(refreshed)\(e.lastError.map { "\terror: \($0)" } ?? "")\t\(e.source)"
-                    )
-                }
+                printSourceList(
+                    try CalendarService(root: store.root).list(note: printError),
+                    empty: "No calendars; add one with 'weaver calendar add FILE.ics'.", lastRefreshAt: \.lastRefreshAt,
+                    lastError: \.lastError, columns: { [$0.eventCount.map { "\($0) events" } ?? "?"] })
             }
         }
 
@@ -63,10 +56,9 @@ extension Weaver {
             @Argument(help: "The id or name from 'weaver calendar list'.") var calendar: String
             @OptionGroup var store: StoreOption
             func run() throws {
-                do {
-                    let e = try CalendarService(root: store.root).remove(calendar)
-                    print("Removed '\(e.name)' (id \(e.id)). 'weaver calendar refresh' updates the snapshot.")
-                } catch let e as DataSourceError { throw CommandError(e.description) }
+                try removeSource(refreshCommand: "weaver calendar refresh") {
+                    try CalendarService(root: store.root).remove(calendar)
+                }
             }
         }
 

@@ -1,4 +1,5 @@
 import DataSources
+import Foundation
 import SharedStore
 
 /// What `weaver calendar add` and `weaver reminders add` say about a source they read: its first
@@ -17,4 +18,32 @@ func dataSourceCommandError(_ error: any Error) -> any Error {
     case let e as StoreError: CommandError(e.description)
     default: error
     }
+}
+
+/// What `weaver calendar list` and `weaver reminders list` print: `empty` when there are no
+/// sources, else a tab-separated line per source — id, name, the command's own `columns`, last
+/// refresh (with the last error when there is one), source.
+func printSourceList<E: SourceListEntry>(
+    _ entries: [E], empty: String, lastRefreshAt: (E) -> Date?, lastError: (E) -> String?,
+    columns: (E) -> [String]
+) {
+    if entries.isEmpty {
+        print(empty)
+        return
+    }
+    for e in entries {
+        let refreshed = lastRefreshAt(e).map { ISODate.format($0) } ?? "never refreshed"
+        let fields =
+            [e.id, e.name] + columns(e) + [refreshed + (lastError(e).map { "\terror: \($0)" } ?? ""), e.source]
+        print(fields.joined(separator: "\t"))
+    }
+}
+
+/// What `weaver calendar remove` and `weaver reminders remove` print after `remove` took the
+/// source out; `refreshCommand` is the one that updates the snapshot.
+func removeSource<E: SourceListEntry>(refreshCommand: String, _ remove: () throws -> E) throws {
+    do {
+        let e = try remove()
+        print("Removed '\(e.name)' (id \(e.id)). '\(refreshCommand)' updates the snapshot.")
+    } catch let e as DataSourceError { throw CommandError(e.description) }
 }

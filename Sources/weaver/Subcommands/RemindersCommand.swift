@@ -48,17 +48,11 @@ extension Weaver {
                 commandName: "list", abstract: "List the sources: id, name, kind, tasks, last refresh, source.")
             @OptionGroup var store: StoreOption
             func run() throws {
-                let entries = try RemindersService(root: store.root).list(note: printError)
-                if entries.isEmpty {
-                    print("No reminders sources; add one with 'weaver reminders add ~/todo.txt'.")
-                    return
-                }
-                for e in entries {
-                    let refreshed = e.lastRefreshAt.map { ISODate.format($0) } ?? "never refreshed"
-                    print(
-                        "\(e.id)\t\(e.name)\t\(e.kind.rawValue)\t\(e.itemCount.map { "\($0) tasks" } ?? "?")\t\(refreshed)\(e.lastError.map { "\terror: \($0)" } ?? "")\t\(e.source)"
-                    )
-                }
+                printSourceList(
+                    try RemindersService(root: store.root).list(note: printError),
+                    empty: "No reminders sources; add one with 'weaver reminders add ~/todo.txt'.",
+                    lastRefreshAt: \.lastRefreshAt, lastError: \.lastError,
+                    columns: { [$0.kind.rawValue, $0.itemCount.map { "\($0) tasks" } ?? "?"] })
             }
         }
 
@@ -68,10 +62,9 @@ extension Weaver {
             @Argument(help: "The id or name from 'weaver reminders list'.") var source: String
             @OptionGroup var store: StoreOption
             func run() throws {
-                do {
-                    let e = try RemindersService(root: store.root).remove(source)
-                    print("Removed '\(e.name)' (id \(e.id)). 'weaver reminders refresh' updates the snapshot.")
-                } catch let e as DataSourceError { throw CommandError(e.description) }
+                try removeSource(refreshCommand: "weaver reminders refresh") {
+                    try RemindersService(root: store.root).remove(source)
+                }
             }
         }
 

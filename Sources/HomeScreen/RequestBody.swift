@@ -1,0 +1,34 @@
+import Foundation
+import NIOCore
+import SharedStore
+
+/// A JSON request body read by the shared strict reader (bounded parser, `JSONReader`): each
+/// route states the keys it takes and reads the values it needs; anything else is refused with
+/// the route's own description of the body it wants.
+enum RequestBody {
+    /// The body as a reader when it is a JSON object within `limits` whose keys are all in
+    /// `allowed` and include every key of `required`; nil otherwise.
+    static func object(
+        _ body: ByteBuffer, limits: JSONLimits, allowed: Set<String>, required: Set<String> = []
+    ) -> JSONReader? {
+        object(Data(buffer: body), limits: limits, allowed: allowed, required: required)
+    }
+
+    static func object(_ data: Data, limits: JSONLimits, allowed: Set<String>, required: Set<String> = [])
+        -> JSONReader?
+    {
+        guard let value = try? JSONValue.parse(data, limits: limits), case .object(let o) = value else { return nil }
+        let keys = Set(o.keys)
+        guard keys.isSubset(of: allowed), required.isSubset(of: keys) else { return nil }
+        return JSONReader(value: value, document: "request body")
+    }
+}
+
+extension JSONReader {
+    /// Member `key` when it is a string (the parser's limits already bound its size); nil when
+    /// absent, null or another type.
+    func text(_ key: String) -> String? { try? optional(key)?.string(maxBytes: .max) }
+
+    /// Member `key` when it is a finite number; nil when absent, null or another type.
+    func finiteNumber(_ key: String) -> Double? { try? optional(key)?.number() }
+}
