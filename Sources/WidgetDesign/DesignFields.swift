@@ -300,9 +300,7 @@ public enum DesignFields {
             key: "image.crop.\(family.rawValue).\(part)",
             aliases: ["image.smartPhoto.\(family.rawValue).cropRect.\(part)"], kind: .number, group: "Image",
             label: "\(size) crop \(part)",
-            help:
-                "The \(what) of the part of the photo a \(family.rawValue) widget shows, as a fraction of the photo; "
-                + "a crop that runs past the photo is trimmed to it.",
+            help: "The \(what) of the \(family.rawValue) size's crop, as a fraction of the photo.",
             range: smartCrop.numberRange, step: 0.001, optional: true)
     }
     public static let cropFields: [FieldSpec] = DesignSizeFamily.allCases.flatMap { family in

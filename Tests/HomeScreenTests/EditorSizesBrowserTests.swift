@@ -96,6 +96,15 @@ struct EditorSizesBrowserTests {
         let yAfter = Double(try B.value(browser, "image.crop.medium.y")) ?? -1
         #expect(abs(yAfter - yBefore - 0.02) < 1e-6, "two ArrowDown keys moved the crop from \(yBefore) to \(yAfter)")
 
+        // A picture of the crop tools for docs/editor.md.
+        if let dir = ProcessInfo.processInfo.environment["WIDGETWEAVER_SCREENSHOT_DIR"] {
+            _ = try browser.execute(
+                "document.querySelector('.crop-editor[data-crop-family=\"medium\"] .crop-frame').scrollIntoView({ block: 'center' }); return true;"
+            )
+            Thread.sleep(forTimeInterval: 0.5)
+            try browser.screenshotPNG().write(to: URL(fileURLWithPath: dir).appendingPathComponent("editor-crop.png"))
+        }
+
         // Saved, `weaver render` draws the dock's pictures.
         try browser.click(try #require(try browser.find("button#save")))
         #expect(try browser.waitUntil(10, "return document.getElementById('editor').dataset.unsaved === 'false'"))
