@@ -36,6 +36,8 @@ let package = Package(
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "DataSources", targets: ["DataSources"]),
         .library(name: "Snapshots", targets: ["Snapshots"]),
+        // `weaver serve` in process, for the benchmark of the Editor's draft render route over HTTP.
+        .library(name: "HomeScreen", targets: ["HomeScreen"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -101,15 +101,16 @@ struct DesignAPIRoutes: AppRoutes {
         router.post("/api/drafts/:id/edit") { request, context in
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             return try withDesign(context) { workshop, id in
-                let limits = JSONLimits(maxDepth: 2, maxValueCount: 8, maxStringBytes: 8192)
-                guard let o = RequestBody.object(body, limits: limits, allowed: ["field", "value"]),
-                    let field = o.text("field"), let value = o.text("value")
-                else {
-                    return Routes.error(.badRequest, "the body must be {\"field\": KEY, \"value\": TEXT}")
+                guard let edits = Self.edits(Data(buffer: body)), let field = edits.first?.field else {
+                    return Routes.error(
+                        .badRequest,
+                        "the body must be {\"field\": KEY, \"value\": TEXT} or {\"edits\": [{\"field\": KEY, \"value\": TEXT}, …]} (at most \(Self.maximumEditsAtOnce))"
+                    )
                 }
                 var spec = try server.drafts.draft(id) ?? workshop.design(id: id)
                 do {
-                    try DesignEditor.apply([field + "=" + value], to: &spec)
+                    // Together or not at all (a crop rectangle moved is its x and y at once).
+                    try DesignEditor.apply(edits.map { $0.field + "=" + $0.value }, to: &spec)
                 } catch let e as DesignError {
                     return Self.fieldError(field, e.message)
                 }
@@ -178,8 +179,16 @@ struct DesignAPIRoutes: AppRoutes {
                 else {
                     return Routes.error(.badRequest, "'data' must be live or sample")
                 }
+                var appearance: Appearance?
+                if let name = query.get("appearance") {
+                    guard let chosen = Appearance(rawValue: name) else {
+                        return Routes.error(.badRequest, "'appearance' must be light or dark")
+                    }
+                    appearance = chosen
+                }
                 let drawn = try workshop.renderDraft(
-                    spec, family: familyName, format: format, scale: scale, trial: trial, sample: data, now: Date())
+                    spec, family: familyName, format: format, scale: scale, trial: trial, sample: data,
+                    appearance: appearance, now: Date())
                 var response = Routes.bytes(drawn.bytes, type: format.contentType)
                 // The renderer's warnings ride along, so one request gives the page the picture and
                 // what to say beside it. Percent-encoded JSON: header values must be plain ASCII.
@@ -246,6 +255,23 @@ struct DesignAPIRoutes: AppRoutes {
                 return Self.fieldError("image", e.message)
             }
         }
+        // A picture as stored, for the Editor's crop rectangles (the browser decodes it in an img).
+        router.get("/api/images/:name") { _, context in
+            guard let workshop = server.workshop else {
+                return Routes.error(.notFound, "this server has no design library")
+            }
+            guard let name = context.parameters.get("name") else { return Routes.error(.notFound, "no such picture") }
+            do {
+                let file = try workshop.imageFile(fileName: name)
+                var response = Routes.bytes(file.bytes, type: file.contentType)
+                response.headers[.init("X-Content-Type-Options")!] = "nosniff"
+                return response
+            } catch let e as NotFound {
+                return Routes.error(.notFound, e.description)
+            } catch let e as DesignError {
+                return Self.fieldError("image", e.message)
+            }
+        }
         router.get("/api/variables") { _, _ in
             guard let workshop = server.workshop else {
                 return Routes.error(.notFound, "this server has no design library")
@@ -290,6 +316,27 @@ struct DesignAPIRoutes: AppRoutes {
         } catch let e as DesignError {
             return Routes.error(.unprocessableContent, e.message)
         }
+    }
+
+    /// A crop rectangle is four fields; more at once is not an edit the page makes.
+    static let maximumEditsAtOnce = 8
+
+    /// `{"field": KEY, "value": TEXT}`, or `{"edits": [{"field": KEY, "value": TEXT}, …]}`.
+    static func edits(_ data: Data) -> [(field: String, value: String)]? {
+        let limits = JSONLimits(maxDepth: 3, maxValueCount: 4 + 3 * maximumEditsAtOnce, maxStringBytes: 8192)
+        guard case .object(let o)? = try? JSONValue.parse(data, limits: limits) else { return nil }
+        func one(_ value: JSONValue) -> (field: String, value: String)? {
+            guard case .object(let e) = value, Set(e.keys) == ["field", "value"],
+                case .string(let field)? = e["field"], case .string(let text)? = e["value"]
+            else { return nil }
+            return (field, text)
+        }
+        if Set(o.keys) == ["edits"] {
+            guard case .array(let list)? = o["edits"], (1...maximumEditsAtOnce).contains(list.count) else { return nil }
+            let parsed = list.compactMap(one)
+            return parsed.count == list.count ? parsed : nil
+        }
+        return one(.object(o)).map { [$0] }
     }
 
     /// Tried variables a page may send: few and short (they only ever hold what a button wrote).

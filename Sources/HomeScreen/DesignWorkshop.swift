@@ -19,9 +19,10 @@ public protocol DesignWorkshop: Sendable {
     /// home screen).
     /// `trial`: variables the page's tried buttons changed, drawn in place of the store's (Pro).
     /// `sample`: the fixed sample weather, calendar, steps and noise (`SampleData`) instead of the store's.
+    /// `appearance`: light or dark widgets (nil: the board's, as the home screen draws them).
     func renderDraft(
         _ spec: WidgetSpec, family: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool,
-        now: Date
+        appearance: Appearance?, now: Date
     ) throws -> DraftRender
     /// Draws a design under Import Review (small, SVG) with the images its file embeds: decoded
     /// here for this picture only (never written to the store before the import), in place of
@@ -46,8 +47,24 @@ public protocol DesignWorkshop: Sendable {
     /// The colours of a picture in the store's `images/` and the accent and background that suit
     /// it (`PhotoTheme`); `NotFound` for a name that is not a bare file there.
     func photoTheme(fileName: String) throws -> PhotoTheme
+    /// A picture in the store's `images/` as stored (PNG or JPEG), for the Editor's crop
+    /// rectangles; `NotFound` for a name that is not a bare file there.
+    func imageFile(fileName: String) throws -> (bytes: [UInt8], contentType: String)
     /// Whether Pro is unlocked in the store (actions, matched sets, custom variables).
     var isPro: Bool { get }
+    /// How the home screen draws widgets (the dock's default).
+    var widgetAppearance: Appearance { get }
+}
+
+extension DesignWorkshop {
+    /// A draft in the board's appearance.
+    public func renderDraft(
+        _ spec: WidgetSpec, family: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool,
+        now: Date
+    ) throws -> DraftRender {
+        try renderDraft(
+            spec, family: family, format: format, scale: scale, trial: trial, sample: sample, appearance: nil, now: now)
+    }
 }
 
 /// A listed design (the Editor's chooser and the Library).

@@ -62,6 +62,16 @@ enum EditorAssets {
         .theme-title { margin: 0; font-size: 12.5px; font-weight: 650; color: var(--muted); }
         .palette { display: flex; gap: 6px; }
         .palette .chip { width: 28px; height: 28px; border-radius: 8px; border: 1px solid var(--line-strong); }
+        .pro-reason { margin: 0 0 6px; padding: 8px 10px; border-radius: 10px; background: var(--card-2); color: var(--warn); font-size: 12.5px; }
+        .crop-editor { border: 1px solid var(--line); border-radius: 12px; padding: 4px 12px 8px; margin: 8px 0 0; }
+        .crop-editor > legend { font-size: 12.5px; font-weight: 650; color: var(--muted); padding: 0 6px; }
+        .crop-frame { position: relative; max-width: 320px; margin: 6px 0; user-select: none; touch-action: none; }
+        .crop-frame img { display: block; width: 100%; height: auto; border-radius: 8px; opacity: 0.55; }
+        .crop-rect { position: absolute; box-sizing: border-box; border: 2px solid var(--accent); border-radius: 4px; cursor: move;
+                     box-shadow: 0 0 0 9999px rgba(0, 0, 0, 0.35); background: rgba(255, 255, 255, 0.06); }
+        .crop-frame { overflow: hidden; border-radius: 8px; }
+        .crop-rect:focus-visible { outline: 3px solid var(--fg); outline-offset: 1px; }
+        .crop-handle { position: absolute; right: -2px; bottom: -2px; width: 16px; height: 16px; background: var(--accent); border-radius: 4px 0 4px 0; cursor: nwse-resize; }
         .action-slot { border: 1px dashed var(--line-strong); border-radius: 12px; padding: 4px 12px 8px; margin: 8px 0 0; }
         .action-slot > legend { font-size: 12.5px; font-weight: 650; color: var(--muted); padding: 0 6px; }
 
@@ -69,6 +79,7 @@ enum EditorAssets {
                 max-height: calc(100vh - 140px); overflow: auto; }
         .dock-head { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 4px 12px; }
         .sample-toggle { display: inline-flex; align-items: center; gap: 6px; font-size: 13px; color: var(--muted); margin-left: auto; }
+        .sample-toggle + .sample-toggle { margin-left: 0; }
         .dock-head h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.07em; color: var(--muted); margin: 0 0 12px; }
         .dock-home, .dock-lock { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
         .dock-lock { margin-top: 16px; padding: 14px; border-radius: 18px; background: #1b1d24; }
@@ -177,6 +188,7 @@ enum EditorAssets {
           function valueAt(object, field) {
             for (const path of [field.key].concat(field.aliases || [])) {
               let v = at(object, path);
+              if (field.type === 'flag' && v && typeof v === 'object') return true;
               if (v && typeof v === 'object') v = v.name !== undefined ? v.name : (v.fileName !== undefined ? v.fileName : v.token);
               if (v !== undefined && v !== null && typeof v !== 'object') return v;
             }
@@ -240,7 +252,7 @@ enum EditorAssets {
               const set = el('div', { class: 'swatches', role: 'radiogroup', id: slug(field.key), 'aria-label': field.label, dataset: { field: field.key, kind: 'swatches' } });
               for (const v of field.allowed) {
                 const input = el('input', { type: 'radio', name: slug(field.key), value: v, 'aria-label': v, title: v });
-                const face = el('span', { 'aria-hidden': 'true' });
+                const face = el('span', { 'aria-hidden': 'true', dataset: { swatchFor: field.key, swatch: v } });
                 face.style.background = colours[v];
                 set.append(el('label', { class: 'swatch' }, input, face));
               }
@@ -254,7 +266,7 @@ enum EditorAssets {
           }
           function textControl(field) {
             const long = (field.maxLength || 0) > 200;
-            const input = el(long ? 'textarea' : 'input', { id: slug(field.key), dataset: { field: field.key }, maxlength: field.maxLength,
+            const input = el(long ? 'textarea' : 'input', { id: slug(field.key), dataset: { field: field.key, live: 'true' }, maxlength: field.maxLength,
                                                             rows: long ? 2 : undefined, type: long ? undefined : 'text', spellcheck: 'false' });
             if (!field.template) return input;
             input.setAttribute('aria-autocomplete', 'list');
@@ -319,6 +331,101 @@ enum EditorAssets {
             return wrap;
           }
 
+          // Smart Photo crops: per size, the photo with its crop rectangle, moved by dragging or with
+          // the arrow keys (Shift+arrows resize), and the four numbers the rectangle is.
+          function cropEditor(family, parts) {
+            const box = el('fieldset', { class: 'crop-editor', dataset: { cropFamily: family } },
+                           el('legend', { text: family[0].toUpperCase() + family.slice(1) + ' crop' }));
+            const frame = el('div', { class: 'crop-frame' });
+            const photo = el('img', { alt: 'The photo', draggable: 'false' });
+            const rect = el('div', { class: 'crop-rect', tabindex: '0', role: 'group', dataset: { cropRect: family },
+                                     'aria-label': family + ' crop: drag it, or arrow keys to move and Shift+arrow keys to resize' });
+            rect.append(el('div', { class: 'crop-handle', dataset: { cropHandle: family }, 'aria-hidden': 'true' }));
+            frame.append(photo, rect);
+            box.append(frame);
+            for (const f of parts) {
+              const input = el('input', { type: 'number', id: slug(f.key), min: f.min, max: f.max, step: f.step, inputmode: 'decimal', dataset: { field: f.key } });
+              box.append(fieldShell(f, input));
+            }
+            return box;
+          }
+          const cropNow = {};   // family → the rectangle shown, while it is dragged or moved by keys
+          function cropOf(family) {
+            if (cropNow[family]) return cropNow[family];
+            const r = design.image && design.image.smartPhoto && design.image.smartPhoto[family] && design.image.smartPhoto[family].cropRect;
+            return r ? { x: r.x, y: r.y, width: r.width, height: r.height } : { x: 0, y: 0, width: 1, height: 1 };
+          }
+          function placeCrop(family, r) {
+            const rect = form.querySelector('[data-crop-rect="' + family + '"]');
+            if (!rect) return;
+            Object.assign(rect.style, { left: r.x * 100 + '%', top: r.y * 100 + '%', width: r.width * 100 + '%', height: r.height * 100 + '%' });
+          }
+          function showCrops() {
+            const image = design.image;
+            const master = image ? (image.smartPhoto ? image.smartPhoto.masterFileName : image.fileName) : '';
+            for (const box of form.querySelectorAll('.crop-editor')) {
+              const family = box.dataset.cropFamily;
+              const photo = box.querySelector('img');
+              const src = master ? '/api/images/' + encodeURIComponent(master) : '';
+              if (src && photo.getAttribute('src') !== src) photo.src = src;
+              placeCrop(family, cropOf(family));
+            }
+          }
+          const round4 = (v) => Math.round(v * 10000) / 10000;
+          function sendCrop(family, r) {
+            const edits = ['x', 'y', 'width', 'height'].map((p) => ({ field: 'image.crop.' + family + '.' + p, value: String(round4(r[p])) }));
+            return submit('image.crop.' + family + '.x', { edits }).then(() => { delete cropNow[family]; placeCrop(family, cropOf(family)); });
+          }
+          const clamp = (v, lo, hi) => Math.min(Math.max(v, lo), hi);
+          const minimumCrop = 0.02;
+          function movedCrop(r0, mode, dx, dy) {
+            if (mode === 'resize') {
+              return { x: r0.x, y: r0.y, width: clamp(r0.width + dx, minimumCrop, 1 - r0.x), height: clamp(r0.height + dy, minimumCrop, 1 - r0.y) };
+            }
+            return { x: clamp(r0.x + dx, 0, 1 - r0.width), y: clamp(r0.y + dy, 0, 1 - r0.height), width: r0.width, height: r0.height };
+          }
+          let dragging = null;
+          form.addEventListener('pointerdown', (e) => {
+            const rect = e.target.closest('[data-crop-rect]');
+            if (!rect || e.button !== 0) return;
+            e.preventDefault();
+            const family = rect.dataset.cropRect;
+            rect.focus();
+            rect.setPointerCapture(e.pointerId);
+            const frame = rect.parentElement;
+            dragging = { family, rect, mode: e.target.closest('[data-crop-handle]') ? 'resize' : 'move', x: e.clientX, y: e.clientY,
+                         w: frame.clientWidth, h: frame.clientHeight, r0: cropOf(family) };
+          });
+          form.addEventListener('pointermove', (e) => {
+            if (!dragging) return;
+            const r = movedCrop(dragging.r0, dragging.mode, (e.clientX - dragging.x) / dragging.w, (e.clientY - dragging.y) / dragging.h);
+            cropNow[dragging.family] = r;
+            placeCrop(dragging.family, r);
+          });
+          function endDrag() {
+            if (!dragging) return;
+            const { family } = dragging;
+            dragging = null;
+            if (cropNow[family]) sendCrop(family, cropNow[family]);
+          }
+          form.addEventListener('pointerup', endDrag);
+          form.addEventListener('pointercancel', endDrag);
+          const cropKeys = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+          const cropTimers = {};
+          form.addEventListener('keydown', (e) => {
+            const rect = e.target.closest && e.target.closest('[data-crop-rect]');
+            const step = cropKeys[e.key];
+            if (!rect || !step) return;
+            e.preventDefault();
+            const family = rect.dataset.cropRect;
+            const r = movedCrop(cropOf(family), e.shiftKey ? 'resize' : 'move', step[0] * 0.01, step[1] * 0.01);
+            cropNow[family] = r;
+            placeCrop(family, r);
+            // Held keys make one edit once they stop.
+            clearTimeout(cropTimers[family]);
+            cropTimers[family] = setTimeout(() => sendCrop(family, cropNow[family] || r), 250);
+          });
+
           // Theme from photo: the picture's colours, and the accent and background that suit it.
           let themeFor = '';
           async function showTheme() {
@@ -351,9 +458,10 @@ enum EditorAssets {
             switch (group) {
               case 'Clock': return template === 'clockIcon' || !!d.clockConfig;
               case 'Weather': return template === 'weather' || template === 'forecast';
-              // Buttons a design already has stay editable without Pro (to remove them); the notice
-              // beside them says the widgets do not draw them.
-              case 'Actions': return pro || !!d.actionBar;
+              // Shown without Pro too, with its Pro marker and the reason beside the controls (the
+              // issue: a Pro-only field without Pro is said at once, next to the control); buttons a
+              // design already has stay editable without Pro, so they can be removed.
+              case 'Actions': return true;
               case 'Matched set': return pro || !!d.matchedSet;
               case 'Reminders': return template === 'reminders';
               default: return true;
@@ -370,6 +478,8 @@ enum EditorAssets {
               if (part === 'kind' || part === 'title') return true;
               return (slotParts[kind] || []).includes(part);
             }
+            const variant = /^matchedSet\\.(small|medium|large)\\./.exec(field.key);
+            if (variant) return !!(d.matchedSet && d.matchedSet[variant[1]]);
             if (field.group === 'Image' && field.key !== 'image' && field.key !== 'image.fileName') return !!d.image;
             if (field.group === 'Symbol' && field.type !== 'symbol') return !!d.symbol;
             return true;
@@ -402,8 +512,22 @@ enum EditorAssets {
                   set.append(box);
                 }
                 for (const f of list.filter((f) => !f.key.startsWith('actions[]'))) set.append(fieldShell(f, control(f)));
+              } else if (name === 'Image') {
+                for (const f of list.filter((f) => !f.key.startsWith('image.crop.'))) set.append(fieldShell(f, control(f)));
+                for (const family of ['small', 'medium', 'large']) {
+                  const parts = list.filter((f) => f.key.startsWith('image.crop.' + family + '.'));
+                  if (parts.length) set.append(cropEditor(family, parts));
+                }
               } else {
                 for (const f of list) set.append(fieldShell(f, control(f)));
+              }
+              if (list.some((f) => f.pro)) {
+                const why = name === 'Actions' ? 'Buttons need Pro: without it the widgets do not draw them.'
+                  : 'Matched sets need Pro: without it every size draws the design itself.';
+                const reason = el('p', { class: 'pro-reason', dataset: { proReason: name }, hidden: true,
+                                         text: why + ' Unlock with "weaver pro unlock".' });
+                set.querySelector('legend').append(el('span', { class: 'pill pro', text: 'Pro', title: 'Needs Pro' }));
+                set.querySelector('legend').after(reason);
               }
               form.append(set);
             }
@@ -415,6 +539,13 @@ enum EditorAssets {
             for (const row of form.querySelectorAll('[data-field-row]')) {
               const field = fieldFor(row.dataset.fieldRow);
               if (field) row.hidden = !fieldShown(field, design);
+            }
+            for (const c of form.querySelectorAll('.crop-editor')) c.hidden = !design.image;
+            // Without Pro: the reason beside the controls; a design without buttons cannot get one.
+            for (const reason of form.querySelectorAll('[data-pro-reason]')) {
+              reason.hidden = pro;
+              const locked = !pro && !(reason.dataset.proReason === 'Actions' ? design.actionBar : design.matchedSet);
+              for (const c of reason.closest('fieldset.group').querySelectorAll('input, select, textarea, button')) c.disabled = locked;
             }
             const second = form.querySelector('.action-slot[data-slot="1"]');
             if (second) second.hidden = !(design.actionBar && design.actionBar.actions && design.actionBar.actions.length);
@@ -440,6 +571,7 @@ enum EditorAssets {
               }
             }
             visibility();
+            showCrops();
             showTheme();
             document.getElementById('design-title').textContent = design.name;
             const unsaved = JSON.stringify(design) !== savedText;
@@ -520,33 +652,48 @@ enum EditorAssets {
           let editStarted = 0;
           function edit(node) {
             const key = node.dataset.field;
-            return submit(key, actionAssignment(key) || { field: key, value: editValue(node) });
+            const assignment = actionAssignment(key) || { field: key, value: editValue(node) };
+            // Typed text already sent while typing: its change event has nothing new.
+            if (node.dataset.live === 'true' && !assignment.field.startsWith('action.')) {
+              busy = busy.then(() => {
+                if (stringOf(valueAt(design, fieldFor(key))) === assignment.value && node.getAttribute('aria-invalid') !== 'true') return;
+                return send(key, assignment);
+              });
+              return busy;
+            }
+            return submit(key, assignment);
           }
           function submit(key, assignment) {
-            editStarted = performance.now();
-            busy = busy.then(async () => {
-              const before = design;
-              try {
-                const answer = await call('POST', '/api/drafts/' + id + '/edit', assignment);
-                clearErrors();
-                undoStack.push(before);
-                redoStack.length = 0;
-                design = answer.design;
-                showNotices(key, answer.notices);
-                fill();
-                showResolved(answer.resolved);
-                await redraw();
-              } catch (e) {
-                showError(key, e.message);
-                say('Not changed: ' + e.message);
-              }
-            });
+            busy = busy.then(() => send(key, assignment));
             return busy;
+          }
+          // One edit, in the chain: the draft changes in the order edits were made. The pictures are
+          // not waited for: the next edit's redraw supersedes this one's if it is still drawing.
+          async function send(key, assignment) {
+            const before = design;
+            const started = performance.now();
+            try {
+              const answer = await call('POST', '/api/drafts/' + id + '/edit', assignment);
+              clearErrors();
+              undoStack.push(before);
+              redoStack.length = 0;
+              design = answer.design;
+              showNotices(key, answer.notices);
+              fill();
+              showResolved(answer.resolved);
+              if (key === 'style.accent') await loadSwatches();
+              editStarted = started;
+              redraw();
+            } catch (e) {
+              showError(key, e.message);
+              say('Not changed: ' + e.message);
+            }
           }
           form.addEventListener('submit', (e) => e.preventDefault());
           form.addEventListener('change', (e) => {
             const node = e.target.closest('[data-field]');
             if (!node) return;
+            if (typingTimers.has(node)) { clearTimeout(typingTimers.get(node)); typingTimers.delete(node); }
             // A button's kind shows the parts it needs; it is sent once they are filled in.
             const slot = /^actions\\[(\\d)\\]\\.kind$/.exec(node.dataset.field);
             if (slot && node.value) {
@@ -564,6 +711,16 @@ enum EditorAssets {
               box.value = e.target.value;
               edit(box);
             }
+          });
+          // Texts redraw the dock while they are typed: an edit once typing pauses (the edits go to
+          // the server in order; a newer picture supersedes one still being drawn).
+          const typingDelayMs = 120;
+          const typingTimers = new Map();
+          form.addEventListener('input', (e) => {
+            const node = e.target;
+            if (!node.dataset || node.dataset.live !== 'true') return;
+            clearTimeout(typingTimers.get(node));
+            typingTimers.set(node, setTimeout(() => { typingTimers.delete(node); edit(node); }, typingDelayMs));
           });
           form.addEventListener('click', (e) => {
             const b = e.target.closest('[data-symbol]');
@@ -640,26 +797,43 @@ enum EditorAssets {
 
           // Live data or the fixed sample (a weather design can be designed before set-up).
           document.getElementById('sample-data').addEventListener('change', () => { redraw(); });
+          // Light or dark widgets: the dock and the swatches in that palette.
+          document.getElementById('light-widgets').addEventListener('change', async () => { await loadSwatches(); redraw(); });
+          async function loadSwatches() {
+            const accent = design && design.style && design.style.accent ? design.style.accent : 'blue';
+            swatches = await call('GET', '/api/swatches?appearance=' + widgetAppearance() + '&accent=' + encodeURIComponent(accent));
+            for (const face of form.querySelectorAll('[data-swatch-for]')) {
+              const colour = (swatches[face.dataset.swatchFor] || {})[face.dataset.swatch];
+              if (colour) face.style.background = colour;
+            }
+            form.dataset.swatchAppearance = widgetAppearance();
+          }
 
           let generation = 0;
           const objectURLs = {};
           // Pictures at the screen's density: a 1× screen gets 1 pixel per point, a 2× screen 2.
           const pixelScale = () => Math.min(3, Math.max(1, Math.round(window.devicePixelRatio || 1)));
+          let drawing = null;   // the AbortController of the pictures being fetched
+          const widgetAppearance = () => document.getElementById('light-widgets').checked ? 'light' : 'dark';
           async function redraw() {
             const mine = ++generation;
             const started = editStarted || performance.now();
             editStarted = 0;
+            if (drawing) drawing.abort();
+            const controller = new AbortController();
+            drawing = controller;
             const drawn = await Promise.all(families.map(async (family) => {
               const headers = { 'X-WidgetWeaver-Token': token };
               if (Object.keys(trial).length) headers['X-WidgetWeaver-Try'] = encodeURIComponent(JSON.stringify(trial));
               const data = document.getElementById('sample-data').checked ? 'sample' : 'live';
-              const response = await fetch('/api/drafts/' + id + '/render?family=' + family + '&format=png&scale=' + pixelScale() + '&data=' + data, { method: 'POST', headers });
+              const response = await fetch('/api/drafts/' + id + '/render?family=' + family + '&format=png&scale=' + pixelScale() + '&data=' + data + '&appearance=' + widgetAppearance(),
+                                           { method: 'POST', headers, signal: controller.signal });
               if (!response.ok) throw new Error((await response.json()).error || ('HTTP ' + response.status));
               let warnings = [], buttons = [];
               try { warnings = JSON.parse(decodeURIComponent(response.headers.get('X-WidgetWeaver-Warnings') || '%5B%5D')); } catch (e) { warnings = []; }
               try { buttons = JSON.parse(decodeURIComponent(response.headers.get('X-WidgetWeaver-Buttons') || '%5B%5D')); } catch (e) { buttons = []; }
               return { family, blob: await response.blob(), warnings, buttons };
-            })).catch((e) => { say('The preview could not be drawn: ' + e.message); return null; });
+            })).catch((e) => { if (e.name !== 'AbortError') say('The preview could not be drawn: ' + e.message); return null; });
             if (!drawn || mine !== generation) return;
             await Promise.all(drawn.map(async ({ family, blob, warnings, buttons }) => {
               const img = root.querySelector('img[data-preview-family="' + family + '"]');
@@ -686,8 +860,10 @@ enum EditorAssets {
             performance.measure('edit-to-preview', { start: started, end: performance.now() });
             const dock = root.querySelector('.dock');
             dock.dataset.generation = String(mine);
+            dock.dataset.appearance = widgetAppearance();
             document.getElementById('dock-state').textContent = 'Drawn from the ' + (root.dataset.unsaved === 'true' ? 'unsaved draft' : 'saved design')
               + (document.getElementById('sample-data').checked ? ', with sample data' : '')
+              + (widgetAppearance() === 'light' ? ', light' : '')
               + (Object.keys(trial).length ? ', with tried values' : '');
             checks(drawn);
             if (document.getElementById('inspector').open) tree();
@@ -790,7 +966,7 @@ enum EditorAssets {
             try {
               const [table, draft, savedDesign, vars, syms, colours] = await Promise.all([
                 call('GET', '/api/fields'), call('GET', '/api/drafts/' + id), call('GET', '/api/designs/' + id),
-                call('GET', '/api/variables'), call('GET', '/api/symbols'), call('GET', '/api/swatches'),
+                call('GET', '/api/variables'), call('GET', '/api/symbols'), call('GET', '/api/swatches?appearance=' + widgetAppearance()),
               ]);
               fields = table.design || [];
               variables = vars.variables || [];

@@ -29,6 +29,14 @@ enum EditorNotices {
                     message: "buttons are a Pro feature: without Pro ('weaver pro unlock') the widgets do not draw them"
                 ))
         }
+        if key.hasPrefix("matchedset") && spec.matchedSet != nil && !isPro {
+            notices.append(
+                Notice(
+                    field: field,
+                    message:
+                        "matched sets are a Pro feature: without Pro ('weaver pro unlock') every size draws the design itself"
+                ))
+        }
         return notices
     }
 }

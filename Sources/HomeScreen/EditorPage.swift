@@ -63,6 +63,8 @@ enum EditorPage {
         html += "<p class=\"muted loading\">Loading the fields…</p></form>\n"
         html += "<aside class=\"dock\" aria-label=\"Preview\">\n<div class=\"dock-head\"><h2>Preview</h2>"
         html += "<label class=\"sample-toggle\"><input type=\"checkbox\" id=\"sample-data\"> Sample data</label>"
+        // The widgets' own appearance (what `weaver render --appearance` takes), not the page's.
+        html += "<label class=\"sample-toggle\"><input type=\"checkbox\" id=\"light-widgets\"> Light widgets</label>"
         html += "<span class=\"muted\" id=\"dock-state\" aria-live=\"polite\"></span></div>\n"
         html += "<div class=\"dock-home\">\n"
         for family in WidgetFamily.allCases where !family.isAccessory { html += figure(family) }

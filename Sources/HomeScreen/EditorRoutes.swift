@@ -49,7 +49,15 @@ struct EditorRoutes: AppRoutes {
         }
         router.get("/api/swatches") { request, _ in
             let accent = request.uri.queryParameters.get("accent").flatMap { AccentToken.parse($0) } ?? .blue
-            let table = TokenSwatches.css(appearance: .dark, accent: accent)
+            // In the palette the dock draws with: the page asks for the appearance it shows.
+            var appearance = server.workshop?.widgetAppearance ?? .dark
+            if let name = request.uri.queryParameters.get("appearance") {
+                guard let chosen = Appearance(rawValue: name) else {
+                    return Routes.error(.badRequest, "'appearance' must be light or dark")
+                }
+                appearance = chosen
+            }
+            let table = TokenSwatches.css(appearance: appearance, accent: accent)
             let object = JSONValue.object(table.mapValues { JSONValue.object($0.mapValues { JSONValue.string($0) }) })
             return DesignAPIRoutes.json(object)
         }

@@ -58,7 +58,7 @@ extension RenderedBoard: DesignWorkshop {
 
     public func renderDraft(
         _ spec: WidgetSpec, family name: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool,
-        now: Date
+        appearance chosen: Appearance?, now: Date
     ) throws -> DraftRender {
         let family = try self.family(name)
         guard WidgetRenderer.scales.contains(scale) else { throw DesignError("'scale' must be 1, 2 or 3") }
@@ -66,7 +66,8 @@ extension RenderedBoard: DesignWorkshop {
         // same picture there and in `weaver render`.
         var inputs = WidgetRenderer.inputs(
             for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
-            appearance: appearance, extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            appearance: chosen ?? appearance,
+            extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         inputs.redrawsEachSecond = true
         if sample { inputs = SampleData.inputs(inputs) }
         return try Self.draftRenderers.with { r in
@@ -216,5 +217,23 @@ extension RenderedBoard: DesignWorkshop {
         return PhotoTheme(image)
     }
 
+    public func imageFile(fileName: String) throws -> (bytes: [UInt8], contentType: String) {
+        guard ImageSanitiser.sanitisedFileName(fileName) == fileName else {
+            throw NotFound("no picture '\(fileName)' (a bare file name in images/)")
+        }
+        let url = root.images.appendingPathComponent(fileName)
+        guard let data = try? FileSystem.read(url, limit: DesignImages.maximumFileBytes) else {
+            throw NotFound(
+                "no picture '\(fileName)' in images/ (or larger than \(DesignImages.maximumFileBytes >> 20) MB)")
+        }
+        // Only what the store's pictures are: a page never gets other bytes labelled as an image.
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return (bytes, "image/png") }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return (bytes, "image/jpeg") }
+        throw DesignError("'\(fileName)' is neither a PNG nor a JPEG")
+    }
+
     public var isPro: Bool { ProEntitlement.isUnlocked(root).isUnlocked }
+
+    public var widgetAppearance: Appearance { appearance }
 }

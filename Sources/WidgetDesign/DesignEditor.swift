@@ -53,6 +53,9 @@ public enum DesignEditor {
                 throw DesignError("\(field.names[0]): \(e.message)")
             }
         }
+        // Crops are trimmed once every assignment is in, so moving a rectangle (x and width
+        // together) is not cut short by the first of them.
+        copy.image?.smartPhoto?.trimCrops()
         spec = copy
     }
 
@@ -273,7 +276,10 @@ public enum DesignEditor {
 
     /// What each table field does to a design when set. Every field of `DesignFields.table` that
     /// `weaver designs set` takes has one entry; the table gives its names, range and help.
-    public static let fields: [Field] = [
+    public static let fields: [Field] = wholeDesignFields + cropFields + matchedSetFields
+
+    /// The fields of the design as a whole (the per-size ones are in DesignEditor+Sizes.swift).
+    static let wholeDesignFields: [Field] = [
         Field(DesignFields.name) { s, v, f in
             let t = v.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !t.isEmpty else { throw DesignError("a name cannot be empty") }
@@ -374,7 +380,13 @@ public enum DesignEditor {
             guard let safe = ImageSanitiser.sanitisedFileName(t), safe == t else {
                 throw DesignError("'\(t)' is not a bare file name (letters, digits, '.', '-', '_', space; no paths)")
             }
-            if s.image == nil { s.image = ImageSpec(fileName: safe) } else { s.image?.fileName = safe }
+            if s.image == nil {
+                s.image = ImageSpec(fileName: safe)
+            } else if s.image?.fileName != safe {
+                // The crops and prepared renders were of the old picture.
+                s.image?.fileName = safe
+                s.image?.smartPhoto = nil
+            }
         },
         Field(DesignFields.imageContentMode) { s, v, f in try withImage(&s) { $0.contentMode = try token(v, f) } },
         Field(DesignFields.imageHeight) { s, v, f in try withImage(&s) { $0.heightPoints = try number(v, f) } },

@@ -3,7 +3,8 @@ import FieldTable
 /// Every field of a design, described once: the editor (`weaver designs set`), the tolerant
 /// decoder's ranges and defaults, `weaver designs fields`, `GET /api/fields` and docs/designs.md
 /// all read this table. Keys are the names `weaver designs set` takes first (`style.padding`,
-/// `clock.theme`); `actions[].…` and `image.smartPhoto.…` fields are read from files only.
+/// `clock.theme`); `actions[].…` and `image.smartPhoto.…` fields are read from files only (the
+/// per-size crops are set as `image.crop.FAMILY.x` and so on).
 public enum DesignFields {
     /// The app's editor groups, in its order.
     public static let groups = [
@@ -282,6 +283,66 @@ public enum DesignFields {
         help: "The version of the app's Smart Photo preparation (read from files).",
         range: 0...1_000_000, step: 1, default: .number(0))
 
+    // MARK: Smart Photo crops (the editor's crop rectangle per size)
+
+    /// The crop of the photo drawn at `family`, one field per side: x and y of its top-left corner,
+    /// width and height, as fractions of the photo (the JSON's `image.smartPhoto.FAMILY.cropRect`).
+    static func crop(_ family: DesignSizeFamily, _ part: String) -> FieldSpec {
+        let size = family.rawValue.prefix(1).uppercased() + family.rawValue.dropFirst()
+        let what =
+            switch part {
+            case "x": "left edge"
+            case "y": "top edge"
+            case "width": "width"
+            default: "height"
+            }
+        return FieldSpec(
+            key: "image.crop.\(family.rawValue).\(part)",
+            aliases: ["image.smartPhoto.\(family.rawValue).cropRect.\(part)"], kind: .number, group: "Image",
+            label: "\(size) crop \(part)",
+            help: "The \(what) of the \(family.rawValue) size's crop, as a fraction of the photo.",
+            range: smartCrop.numberRange, step: 0.001, optional: true)
+    }
+    public static let cropFields: [FieldSpec] = DesignSizeFamily.allCases.flatMap { family in
+        ["x", "y", "width", "height"].map { crop(family, $0) }
+    }
+
+    // MARK: Matched set (Pro)
+
+    /// A size's own texts, symbol, image and layout (the seed's `matchedSet`; drawn only with Pro,
+    /// the style stays shared).
+    static func variant(_ family: DesignSizeFamily) -> [FieldSpec] {
+        let f = family.rawValue
+        let size = f.prefix(1).uppercased() + f.dropFirst()
+        return [
+            FieldSpec(
+                key: "matchedSet.\(f)", kind: .flag, group: "Matched set", label: "Own \(f) design",
+                help:
+                    "The \(f) size draws its own texts, symbol, image and layout (made from the design's); off removes them.",
+                default: .flag(false), pro: true),
+            FieldSpec(
+                key: "matchedSet.\(f).primaryText", kind: .text, group: "Matched set", label: "\(size) primary text",
+                help: "The main line at \(f) size.", default: .text(""), pro: true, maxLength: 2_000, template: true),
+            FieldSpec(
+                key: "matchedSet.\(f).secondaryText", kind: .text, group: "Matched set",
+                label: "\(size) secondary text", help: "The line below at \(f) size; empty removes it.",
+                optional: true, pro: true, maxLength: 2_000, template: true),
+            FieldSpec(
+                key: "matchedSet.\(f).symbol", kind: .symbol, group: "Matched set", label: "\(size) symbol",
+                help: "The symbol at \(f) size (an SF Symbols name); empty removes it.",
+                optional: true, pro: true, maxLength: 128),
+            FieldSpec(
+                key: "matchedSet.\(f).image", kind: .image, group: "Matched set", label: "\(size) image",
+                help: "The picture at \(f) size: a file name in the store's images/ folder; empty removes it.",
+                optional: true, pro: true, maxLength: ImageSanitiser.maxFileNameCharacters),
+            FieldSpec(
+                key: "matchedSet.\(f).layout.template", kind: .choice, group: "Matched set",
+                label: "\(size) template", help: "The layout the \(f) size is drawn with.",
+                allowed: choice(LayoutTemplateToken.self), default: .text("classic"), pro: true),
+        ]
+    }
+    public static let matchedSetFields: [FieldSpec] = DesignSizeFamily.allCases.flatMap { variant($0) }
+
     // MARK: Actions (Pro)
 
     public static let action1 = FieldSpec(
@@ -350,9 +411,11 @@ public enum DesignFields {
             countdownTarget,
             symbolName, symbolSize, symbolWeight, symbolRenderingMode, symbolTint, symbolPlacement,
             imageFileName, imageContentMode, imageHeight, imageCornerRadius, imageFilter, imageFilterIntensity,
+        ] + cropFields + [
             action1, action2, actionBarStyle,
             actionKind, actionTitle, actionVariableKey, actionIncrementAmount, actionNowFormat, actionResetValue,
             actionURL,
+        ] + matchedSetFields + [
             smartCrop, smartPixelSize, smartStraighten, smartQuarterTurns, smartAlgorithmVersion,
         ])
 }

@@ -15,6 +15,21 @@ public struct NormalisedRect: Sendable, Hashable {
     }
 
     public static let full = NormalisedRect(x: 0, y: 0, width: 1, height: 1)
+
+    /// The seed app trims a rectangle that runs past the image and never lets it be empty. (A
+    /// rectangle already trimmed to the 0.0001 minimum at the edge, or ending at 1 within rounding,
+    /// is accepted as is, so reading what we wrote finds nothing.)
+    public var needsTrimming: Bool {
+        let overX = x + width > 1 + 1e-9 && width > 0.0001
+        let overY = y + height > 1 + 1e-9 && height > 0.0001
+        return overX || overY || width == 0 || height == 0
+    }
+
+    /// Trimmed to the image, at least 0.0001 wide and tall.
+    public var trimmedToImage: NormalisedRect {
+        NormalisedRect(
+            x: x, y: y, width: max(min(width, 1 - x), 0.0001), height: max(min(height, 1 - y), 0.0001))
+    }
 }
 
 public struct PixelSize: Sendable, Hashable {
@@ -94,6 +109,33 @@ public struct SmartPhotoSpec: Sendable, Hashable {
         case .small: small
         case .medium: medium
         case .large: large
+        }
+    }
+
+    mutating func setVariant(_ variant: SmartPhotoVariant?, for family: DesignSizeFamily) {
+        switch family {
+        case .small: small = variant
+        case .medium: medium = variant
+        case .large: large = variant
+        }
+    }
+
+    /// Each size's crop trimmed to the image when it runs past it (the decoder's rule).
+    mutating func trimCrops() {
+        for family in DesignSizeFamily.allCases {
+            guard var v = variant(for: family), v.cropRect.needsTrimming else { continue }
+            v.cropRect = v.cropRect.trimmedToImage
+            setVariant(v, for: family)
+        }
+    }
+
+    /// The pixel size of a render made here: the family's size in points at 2× (the app writes
+    /// the size it prepared; nothing here draws by it).
+    static func renderSize(_ family: DesignSizeFamily) -> PixelSize {
+        switch family {
+        case .small: PixelSize(width: 340, height: 340)
+        case .medium: PixelSize(width: 728, height: 340)
+        case .large: PixelSize(width: 728, height: 764)
         }
     }
 

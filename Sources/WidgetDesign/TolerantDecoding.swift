@@ -193,14 +193,8 @@ public struct TolerantDecoder {
                 y: double(r, "y", rectPath, range: unit, default: 0),
                 width: double(r, "width", rectPath, range: unit, default: 1),
                 height: double(r, "height", rectPath, range: unit, default: 1))
-            // The seed app trims a rectangle that runs past the image and never lets it be empty.
-            // (A rectangle already trimmed to the 0.0001 minimum at the edge, or ending at 1 within
-            // rounding, is accepted as is, so decoding what we wrote finds nothing.)
-            let overX = rect.x + rect.width > 1 + 1e-9 && rect.width > 0.0001
-            let overY = rect.y + rect.height > 1 + 1e-9 && rect.height > 0.0001
-            if overX || overY || rect.width == 0 || rect.height == 0 {
-                rect.width = max(min(rect.width, 1 - rect.x), 0.0001)
-                rect.height = max(min(rect.height, 1 - rect.y), 0.0001)
+            if rect.needsTrimming {
+                rect = rect.trimmedToImage
                 note(rectPath, .outOfRange, "the rectangle runs past the image or is empty; trimmed to the image")
             }
         case nil, .null?:

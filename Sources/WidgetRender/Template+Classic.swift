@@ -36,7 +36,8 @@ extension TemplateContext {
 
     /// What draws the design's image at this size: the Smart Photo render for the size when it is
     /// loaded; else its master, turned, cropped and straightened as the render would be; else the
-    /// base image. nil when none of them is loaded.
+    /// base image. nil when none of them is loaded. A render named as the master is a crop made in
+    /// the Editor, which prepares no render: the master is cropped.
     func imageSource(_ image: ImageSpec) -> (key: String, crop: ImageCrop?)? {
         let size: DesignSizeFamily? =
             switch family {
@@ -46,7 +47,9 @@ extension TemplateContext {
             default: nil
             }
         if let size, let smart = image.smartPhoto, let variant = smart.variant(for: size) {
-            if inputs.images[variant.renderFileName] != nil { return (variant.renderFileName, nil) }
+            if variant.renderFileName != smart.masterFileName, inputs.images[variant.renderFileName] != nil {
+                return (variant.renderFileName, nil)
+            }
             if inputs.images[smart.masterFileName] != nil {
                 let r = variant.cropRect
                 return (

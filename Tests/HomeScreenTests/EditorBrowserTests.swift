@@ -324,6 +324,9 @@ struct EditorBrowserTests {
 
         // The sample-data switch redraws the dock and says so.
         let generationBeforeSample = try Self.generation(browser)
+        // The dock scrolls on its own below the sticky bars: bring the switch to its middle first.
+        _ = try browser.execute(
+            "document.getElementById('sample-data').scrollIntoView({ block: 'center' }); return true;")
         try browser.click(try #require(try browser.find("#sample-data")))
         try Self.waitForRedraw(browser, after: generationBeforeSample, "switching to sample data")
         let sampled = try browser.execute("return document.getElementById('dock-state').textContent") as? String ?? ""

@@ -121,6 +121,27 @@ public final class WebDriver: @unchecked Sendable {
         _ = try session("DELETE", "/actions", nil)
     }
 
+    /// Presses the mouse on the element's centre, moves it by `dx`,`dy` CSS pixels in `steps`
+    /// moves, and lets go (WebDriver pointer actions: real pointer events in the page).
+    public func drag(_ element: String, dx: Int, dy: Int, steps: Int = 5) throws {
+        var moves: [[String: Any]] = [
+            ["type": "pointerMove", "origin": [Self.elementKey: element], "x": 0, "y": 0],
+            ["type": "pointerDown", "button": 0],
+        ]
+        // Relative to the pointer: the element moves with it.
+        for i in 1...steps {
+            moves.append([
+                "type": "pointerMove", "origin": "pointer", "duration": 20,
+                "x": dx * i / steps - dx * (i - 1) / steps, "y": dy * i / steps - dy * (i - 1) / steps,
+            ])
+        }
+        moves.append(["type": "pointerUp", "button": 0])
+        _ = try session(
+            "POST", "/actions",
+            ["actions": [["type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"], "actions": moves]]])
+        _ = try session("DELETE", "/actions", nil)
+    }
+
     /// The focused element's reference (what keyboard input goes to).
     public func activeElement() throws -> String? {
         let reply = try session("GET", "/element/active", nil)

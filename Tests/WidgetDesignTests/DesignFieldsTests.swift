@@ -11,7 +11,8 @@ import Testing
 @Suite struct DesignFieldsTests {
     let table = DesignFields.table
 
-    /// Fields only files carry (the editor sets buttons as `action.N` and never Smart Photo data).
+    /// Fields only files carry (the editor sets buttons as `action.N`, and of Smart Photo data only
+    /// the crops, as `image.crop.FAMILY.…`).
     func isFileOnly(_ f: FieldSpec) -> Bool { f.key.hasPrefix("actions[]") || f.key.hasPrefix("image.smartPhoto") }
 
     @Test func everyFieldHasARangeOrValuesALabelAndHelp() {
@@ -124,9 +125,11 @@ import Testing
         let fields = table.fields.filter {
             ($0.kind == .number || $0.kind == .integer)
                 && ["layout.", "style.", "symbol.", "image."].contains(where: $0.key.hasPrefix)
-                && !isFileOnly($0)
+                && !isFileOnly($0) && !$0.key.hasPrefix("image.crop.")
         }
         #expect(fields.count == 14)
+        // The crops are read at `image.smartPhoto.FAMILY.cropRect` with the Smart Photo crop's range.
+        for f in DesignFields.cropFields { #expect(f.numberRange == DesignFields.smartCrop.numberRange, "\(f.key)") }
         for f in fields {
             let parts = f.key.split(separator: ".").map(String.init)
             var leaf: [String: Any] = [parts[parts.count - 1]: f.numberRange.upperBound + 1]
