@@ -169,6 +169,8 @@ final class LayerPair {
             // The noise's share of a lane that is fading to or from its texture (0 otherwise).
             let fadeA = (textures.0.noiseGainStart, textures.0.noiseGainStep)
             let fadeB = (textures.1.noiseGainStart, textures.1.noiseGainStep)
+            // Outside a fade the lane is the texture alone: no arithmetic (and the same bytes as before).
+            let fadingA = fadeA != (0, 0), fadingB = fadeB != (0, 0)
             var k = 0
             ChainKernel.run(
                 frameCount: frameCount, scratch: scratch.assumingMemoryBound(to: SIMD4<Float>.self),
@@ -176,8 +178,8 @@ final class LayerPair {
                 store: { i, v in if i < 40 { c[i] = v } else { q[i - 40] = v } },
                 noise: {
                     var n = noise.next()
-                    if texA { n.lowHalf = n.lowHalf * (fadeA.0 + fadeA.1 * Float(k)) + ta[k] }
-                    if texB { n.highHalf = n.highHalf * (fadeB.0 + fadeB.1 * Float(k)) + tb[k] }
+                    if texA { n.lowHalf = fadingA ? n.lowHalf * (fadeA.0 + fadeA.1 * Float(k)) + ta[k] : ta[k] }
+                    if texB { n.highHalf = fadingB ? n.highHalf * (fadeB.0 + fadeB.1 * Float(k)) + tb[k] : tb[k] }
                     k += 1
                     return n
                 },
@@ -226,6 +228,7 @@ final class LayerPair {
             let f1 = (a.textures.1.noiseGainStart, a.textures.1.noiseGainStep)
             let f2 = (b.textures.0.noiseGainStart, b.textures.0.noiseGainStep)
             let f3 = (b.textures.1.noiseGainStart, b.textures.1.noiseGainStep)
+            let fading = (f0 != (0, 0), f1 != (0, 0), f2 != (0, 0), f3 != (0, 0))
             var k = 0
             ChainKernel.run(
                 frameCount: frameCount, scratch: a.scratch.assumingMemoryBound(to: SIMD8<Float>.self),
@@ -244,10 +247,10 @@ final class LayerPair {
                 noise: {
                     var na = noiseA.next(), nb = noiseB.next()
                     let x = Float(k)
-                    if textured.0 { na.lowHalf = na.lowHalf * (f0.0 + f0.1 * x) + t0[k] }
-                    if textured.1 { na.highHalf = na.highHalf * (f1.0 + f1.1 * x) + t1[k] }
-                    if textured.2 { nb.lowHalf = nb.lowHalf * (f2.0 + f2.1 * x) + t2[k] }
-                    if textured.3 { nb.highHalf = nb.highHalf * (f3.0 + f3.1 * x) + t3[k] }
+                    if textured.0 { na.lowHalf = fading.0 ? na.lowHalf * (f0.0 + f0.1 * x) + t0[k] : t0[k] }
+                    if textured.1 { na.highHalf = fading.1 ? na.highHalf * (f1.0 + f1.1 * x) + t1[k] : t1[k] }
+                    if textured.2 { nb.lowHalf = fading.2 ? nb.lowHalf * (f2.0 + f2.1 * x) + t2[k] : t2[k] }
+                    if textured.3 { nb.highHalf = fading.3 ? nb.highHalf * (f3.0 + f3.1 * x) + t3[k] : t3[k] }
                     k += 1
                     return SIMD8(lowHalf: na, highHalf: nb)
                 },
