@@ -22,7 +22,9 @@ extension Noise {
             subcommands: [Add.self, List.self, Remove.self])
 
         struct Add: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a daily schedule.")
+            static let configuration = CommandConfiguration(
+                abstract: "Add a daily schedule.",
+                usage: "noise schedule add <TIME> --preset <ID> [<options>]")
             @Argument(help: ArgumentHelp("Time of day, HH:MM (00:00…23:59).", valueName: "TIME")) var time: String
             @Option(help: "The preset to play (see 'noise presets').") var preset: String
             @Option(numeric: "Fade-in, or the crossfade when a player runs, 0s…30m (default 10s).") var fade: String?
