@@ -41,7 +41,8 @@ enum MPRISProperties {
             "CanGoPrevious": .boolean(true),
             "CanPlay": .boolean(true),
             "CanPause": .boolean(true),
-            "CanSeek": .boolean(false),
+            // Seek moves the sleep timer's end (`TimerSeek`): only while one runs.
+            "CanSeek": .boolean(timer.lengthSeconds != nil),
             "CanControl": .boolean(true),
         ]
     }

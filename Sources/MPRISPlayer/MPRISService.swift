@@ -284,6 +284,19 @@ public final class MPRISService: @unchecked Sendable {
         }
     }
 
+    /// `Seeked(x Position)` after a Seek: the timer's track restarted, so the position is where
+    /// it now stands (0 right after the change).
+    private func emitSeeked() throws(BusError) {
+        guard let bus else { return }
+        var m: OpaquePointer?
+        try busCheck(
+            sd_bus_message_new_signal(bus, &m, MPRISProperties.objectPath, MPRISProperties.playerInterface, "Seeked"),
+            "new signal")
+        defer { sd_bus_message_unref(m) }
+        try BusWriter(message: m!).append(.int64(positionMicroseconds()))
+        try busCheck(sd_bus_send(bus, m, nil), "send Seeked")
+    }
+
     private func emitPropertiesChanged(_ interface: String, _ changed: [String: BusValue]) throws(BusError) {
         guard let bus else { return }
         var m: OpaquePointer?
@@ -372,8 +385,20 @@ public final class MPRISService: @unchecked Sendable {
         case (MPRISProperties.playerInterface, "Previous"):
             try switchPreset(by: -1)
             return try reply(call)
-        case (MPRISProperties.playerInterface, "Seek"), (MPRISProperties.playerInterface, "SetPosition"):
-            // CanSeek is false: the specification says to ignore these.
+        case (MPRISProperties.playerInterface, "Seek"):
+            // The sleep timer's ±15 minutes from media controls (`playerctl position 900+`): Seek
+            // moves the timer's end by Offset. Why not the spec's literal "position": see
+            // `TimerSeek`. Without a timer CanSeek is false and the spec says to ignore it.
+            let offset = try args.int64()
+            guard let remaining = controller.status().timerRemainingSeconds else { return try reply(call) }
+            let seconds = try TimerSeek.newRemainingSeconds(remaining: remaining, offsetMicroseconds: offset)
+            try command(.timer(seconds: seconds, fadeSeconds: nil))
+            let r = try reply(call)
+            try? emitSeeked()
+            return r
+        case (MPRISProperties.playerInterface, "SetPosition"):
+            // Positions name a point on a track; the timer's "track" restarts at every change, so
+            // an absolute position means nothing lasting. Seek does the useful thing.
             return try reply(call)
         case (MPRISProperties.playerInterface, "OpenUri"):
             throw MethodError(

@@ -42,7 +42,7 @@ public enum ControlRequest: Equatable, Sendable {
 
     /// Longest allowed timer: a night and a nap.
     public static let timerRange = 1.0...(24.0 * 3600)
-    public static let crossfadeRange = 0.0...30.0
+    public static let crossfadeRange = FadeLimits.crossfadeSeconds
 }
 
 /// The reply to a request: success with the player's status after the change, or an error.

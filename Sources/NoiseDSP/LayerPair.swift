@@ -103,7 +103,11 @@ final class LayerPair {
         } else {
             ramps.1.set(settings, rampFrames: rampFrames)
         }
-        if index == 0 { textures.0.set(settings.texture) } else { textures.1.set(settings.texture) }
+        if index == 0 {
+            textures.0.set(settings.texture, rampFrames: rampFrames)
+        } else {
+            textures.1.set(settings.texture, rampFrames: rampFrames)
+        }
         needsCoefficients = true
     }
 
@@ -162,6 +166,11 @@ final class LayerPair {
             if texA { textures.0.render(frameCount: frameCount) }
             if texB { textures.1.render(frameCount: frameCount) }
             let ta = textures.0.output, tb = textures.1.output
+            // The noise's share of a lane that is fading to or from its texture (0 otherwise).
+            let fadeA = (textures.0.noiseGainStart, textures.0.noiseGainStep)
+            let fadeB = (textures.1.noiseGainStart, textures.1.noiseGainStep)
+            // Outside a fade the lane is the texture alone: no arithmetic (and the same bytes as before).
+            let fadingA = fadeA != (0, 0), fadingB = fadeB != (0, 0)
             var k = 0
             ChainKernel.run(
                 frameCount: frameCount, scratch: scratch.assumingMemoryBound(to: SIMD4<Float>.self),
@@ -169,8 +178,8 @@ final class LayerPair {
                 store: { i, v in if i < 40 { c[i] = v } else { q[i - 40] = v } },
                 noise: {
                     var n = noise.next()
-                    if texA { n.lowHalf = ta[k] }
-                    if texB { n.highHalf = tb[k] }
+                    if texA { n.lowHalf = fadingA ? n.lowHalf * (fadeA.0 + fadeA.1 * Float(k)) + ta[k] : ta[k] }
+                    if texB { n.highHalf = fadingB ? n.highHalf * (fadeB.0 + fadeB.1 * Float(k)) + tb[k] : tb[k] }
                     k += 1
                     return n
                 },
@@ -215,6 +224,11 @@ final class LayerPair {
             if textured.2 { b.textures.0.render(frameCount: frameCount) }
             if textured.3 { b.textures.1.render(frameCount: frameCount) }
             let t0 = a.textures.0.output, t1 = a.textures.1.output, t2 = b.textures.0.output, t3 = b.textures.1.output
+            let f0 = (a.textures.0.noiseGainStart, a.textures.0.noiseGainStep)
+            let f1 = (a.textures.1.noiseGainStart, a.textures.1.noiseGainStep)
+            let f2 = (b.textures.0.noiseGainStart, b.textures.0.noiseGainStep)
+            let f3 = (b.textures.1.noiseGainStart, b.textures.1.noiseGainStep)
+            let fading = (f0 != (0, 0), f1 != (0, 0), f2 != (0, 0), f3 != (0, 0))
             var k = 0
             ChainKernel.run(
                 frameCount: frameCount, scratch: a.scratch.assumingMemoryBound(to: SIMD8<Float>.self),
@@ -232,10 +246,11 @@ final class LayerPair {
                 },
                 noise: {
                     var na = noiseA.next(), nb = noiseB.next()
-                    if textured.0 { na.lowHalf = t0[k] }
-                    if textured.1 { na.highHalf = t1[k] }
-                    if textured.2 { nb.lowHalf = t2[k] }
-                    if textured.3 { nb.highHalf = t3[k] }
+                    let x = Float(k)
+                    if textured.0 { na.lowHalf = fading.0 ? na.lowHalf * (f0.0 + f0.1 * x) + t0[k] : t0[k] }
+                    if textured.1 { na.highHalf = fading.1 ? na.highHalf * (f1.0 + f1.1 * x) + t1[k] : t1[k] }
+                    if textured.2 { nb.lowHalf = fading.2 ? nb.lowHalf * (f2.0 + f2.1 * x) + t2[k] : t2[k] }
+                    if textured.3 { nb.highHalf = fading.3 ? nb.highHalf * (f3.0 + f3.1 * x) + t3[k] : t3[k] }
                     k += 1
                     return SIMD8(lowHalf: na, highHalf: nb)
                 },

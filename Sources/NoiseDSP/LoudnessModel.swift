@@ -192,6 +192,7 @@ public struct LoudnessModel: Sendable {
             texturePeak = max(
                 texturePeak,
                 Double(VolumeCurve.amplitude(l.volume) * calibration.gain(beta: l.effectiveColour))
+                    * pulsePeakGain(beta: Double(l.effectiveColour))
                     * TextureSpectrum.largestPulseAmplitude(l.texture))
         }
         let master = Double(VolumeCurve.amplitude(masterVolume))
@@ -202,6 +203,15 @@ public struct LoudnessModel: Sendable {
             rmsDbfs: 10 * log10(u), movementPeakDb: movementPeak)
         prediction.texturePeakDbfs = 20 * log10(texturePeak * master)
         return prediction
+    }
+
+    /// What the colour stages do to a pulse's peak: the product of their b0s, the first sample of
+    /// the cascade's impulse response. A pulse is over in a few samples (a click's envelope decays
+    /// in 5–24), while the stages' tails that would add to it are long and small, so the first tap
+    /// sets the peak; the calibration gain alone (which restores the *power* the colour takes from
+    /// broadband noise) overstated campfire's clicks by about 8 dB.
+    func pulsePeakGain(beta: Double) -> Double {
+        abs(design.sections(beta: beta).reduce(1.0) { $0 * $1.b0 })
     }
 
     /// One-sided power spectral density of one channel (power per Hz) of one layer at `frequencyHz`,

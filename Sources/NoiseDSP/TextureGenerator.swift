@@ -44,6 +44,13 @@ final class TextureGenerator {
     /// Frames rendered so far.
     var frame = 0
     var eventSeed: UInt64 = 0
+    /// The texture's share of the layer's source, 0 (noise) … 1 (texture): a change between noise
+    /// and a texture crossfades over the change's ramp instead of swapping the source in one sample.
+    var share = ParameterRamp(0)
+    /// The noise's gain over the current sub-block (first frame, step per frame): cos of the share's
+    /// quarter turn, so noise and texture keep their summed power through the fade (0 outside one).
+    private(set) var noiseGainStart: Float = 0
+    private(set) var noiseGainStep: Float = 0
 
     init(sampleRate: Double, channelCount: Int, seed: UInt64, frameCapacity: Int) {
         self.sampleRate = sampleRate
@@ -76,11 +83,17 @@ final class TextureGenerator {
         output.deallocate()
     }
 
-    /// Takes new settings; a change of kind silences the voices of the old one.
+    /// Takes new settings. Between noise and a texture the source crossfades over `rampFrames`;
+    /// from one texture to another the old kind's voices ring out (each decays on its own) while
+    /// the new kind's events begin, so neither way jumps. A jump (`rampFrames` 0) silences them.
     ///
     /// Real-time safety: stores values only.
-    func set(_ s: TextureSettings) {
-        if s.kind != settings.kind { activeCount = 0 }
+    func set(_ s: TextureSettings, rampFrames: Int = 0) {
+        // Not `frame == 0`: a layer that has only played noise never rendered here, so its count
+        // is still 0 however long it has played.
+        let jump = rampFrames <= 0
+        if s.kind != settings.kind && jump { activeCount = 0 }
+        share.setTarget(s.kind == .noise ? 0 : 1, frames: jump ? 0 : rampFrames)
         settings = s
         if frame == 0 {
             // Nothing rendered yet: the sequence starts at these settings, so it is exactly what
@@ -98,7 +111,8 @@ final class TextureGenerator {
             seed: eventSeed, sampleRate: sampleRate, kind: settings.kind, densityPerSecond: settings.densityPerSecond)
     }
 
-    var isActive: Bool { settings.kind != .noise }
+    /// True while the texture is heard at all (also while fading in or out).
+    var isActive: Bool { share.value > 0 || share.isRamping }
 
     /// Renders `frameCount` (≤ the capacity) frames into `output`.
     ///
@@ -120,6 +134,30 @@ final class TextureGenerator {
             }
         }
         frame = end
+        if share.isRamping {
+            applyCrossfade(frameCount: n)
+        } else {
+            noiseGainStart = 0
+            noiseGainStep = 0
+            // Faded out: the voices left are silent, so drop them.
+            if share.value == 0 { activeCount = 0 }
+        }
+    }
+
+    /// Scales this sub-block's texture by the share's sine and sets the noise's cosine gains, each
+    /// a straight line from the sub-block's first frame to its end.
+    ///
+    /// Real-time safety: arithmetic and four `sinf`/`cosf`; no allocation.
+    private func applyCrossfade(frameCount n: Int) {
+        let before = share.value
+        let after = share.advance(n)
+        let quarter = Float.pi / 2
+        let textureStart = sinf(before * quarter), textureEnd = sinf(after * quarter)
+        let noiseEnd = cosf(after * quarter)
+        noiseGainStart = cosf(before * quarter)
+        noiseGainStep = (noiseEnd - noiseGainStart) / Float(n)
+        let textureStep = (textureEnd - textureStart) / Float(n)
+        for k in 0..<n { output[k] *= textureStart + textureStep * Float(k) }
     }
 
     private func start(_ e: TextureEvent, atFrame offset: Int32) {

@@ -9,7 +9,7 @@ struct Noise: ParsableCommand {
         version: "noise \(BuildInfo.versionLine)",
         subcommands: [
             Play.self, Render.self, Presets.self, Devices.self, Status.self, SetCommand.self, Preset.self, Pause.self,
-            Resume.self, Toggle.self, Stop.self, TimerCommand.self, AutostartCommand.self,
+            Resume.self, Toggle.self, Stop.self, TimerCommand.self, ScheduleCommand.self, AutostartCommand.self,
             SpectrumCommand.self,
         ]
     )

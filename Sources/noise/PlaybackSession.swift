@@ -221,7 +221,9 @@ struct PlaybackSession {
         let client = ControlClient()
         var requests: [ControlRequest] = []
         if let presetID {
-            requests.append(.preset(id: presetID, crossfadeSeconds: 2))
+            // A scheduled preset (`noise schedule`) fades in over minutes: with '--fade-in' the
+            // running player crossfades over it instead of the usual 2 s.
+            requests.append(.preset(id: presetID, crossfadeSeconds: settings.fadeInGiven ? settings.fadeInSeconds : 2))
             if setsMaster { requests.append(.setMaster(volume: mix.masterVolume)) }
         } else {
             for (i, layer) in mix.layers.enumerated() {

@@ -206,7 +206,9 @@ import Testing
         }
         let props = try rig.gdbus("org.freedesktop.DBus.Properties.GetAll", [Self.player]).stdoutText
         for expected in [
-            "'Rate': <1.0>", "'MinimumRate': <1.0>", "'MaximumRate': <1.0>", "'CanSeek': <false>",
+            "'Rate': <1.0>", "'MinimumRate': <1.0>", "'MaximumRate': <1.0>",
+            // A 10-minute timer runs: Seek moves its end (seekMovesTheSleepTimersEnd).
+            "'CanSeek': <true>",
             "'CanGoNext': <true>", "'CanGoPrevious': <true>", "'CanControl': <true>",
         ] {
             #expect(props.contains(expected), "\(props)")
@@ -293,6 +295,64 @@ import Testing
         #expect(rig.waitFor("status.json") { $0["state"] as? String == "stopped" })
         #expect(rig.waitFor("last-mix.json") { $0["wasPlaying"] as? Bool == false })
         #expect(try !rig.names().contains("widgetweaver"))
+    }
+
+    /// ±15 minutes on the sleep timer from media controls: `playerctl position 900+` (MPRIS
+    /// Seek) moves the timer's end later, `900-` earlier, as `noise timer +15m/-15m` do; CanSeek is
+    /// true only while a timer runs, and a Seek without one changes nothing.
+    @Test func seekMovesTheSleepTimersEnd() throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let player = try rig.play(["--preset", "pink"])
+        defer { rig.reap(player) }
+        #expect(player.waitForStderr(20) { $0.contains("Playing") }, "\(player.stderrText)")
+        #expect(rig.waitForName(), "\(player.stderrText)")
+        func remaining() -> Double? { rig.json("status.json")?["timerRemainingSeconds"] as? Double }
+        let canSeek = {
+            try rig.bus.run(
+                "/usr/bin/busctl",
+                [
+                    "--user", "get-property", "org.mpris.MediaPlayer2.widgetweaver", "/org/mpris/MediaPlayer2",
+                    Self.player, "CanSeek",
+                ]
+            ).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try canSeek() == "b false")
+        try rig.playerctl(["position", "900+"])
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(remaining() == nil, "a Seek without a timer started one")
+
+        _ = try rig.control(#"{"command":"timer","seconds":600}"#)
+        #expect(rig.waitFor("status.json") { ($0["timerRemainingSeconds"] as? Double ?? 0) > 590 })
+        #expect(rig.waitUntil { try canSeek() == "b true" })
+        let monitor = try rig.bus.monitor(["type='signal',interface='\(Self.player)',member='Seeked'"])
+        defer { monitor.stop() }
+        try rig.playerctl(["position", "900+"])
+        #expect(
+            rig.waitFor("status.json") { ($0["timerRemainingSeconds"] as? Double ?? 0) > 1490 },
+            "\(String(describing: remaining()))")
+        let afterPlus = remaining() ?? 0
+        print("after Seek +900 s: \(afterPlus) s left; length \(try rig.playerctl(["metadata", "mpris:length"]))")
+        #expect(afterPlus > 1490 && afterPlus <= 1500)
+        #expect(rig.waitUntil { try rig.playerctl(["metadata", "mpris:length"]) == "1500000000" })
+        #expect(monitor.waitFor(3) { $0.member == "Seeked" } != nil, "\(monitor.text)")
+
+        // busctl straight: Seek(x -900000000) is 15 minutes less.
+        let r = try rig.bus.run(
+            "/usr/bin/busctl",
+            [
+                "--user", "--", "call", "org.mpris.MediaPlayer2.widgetweaver", "/org/mpris/MediaPlayer2", Self.player,
+                "Seek",
+                "x", "-900000000",
+            ])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(rig.waitFor("status.json") { ($0["timerRemainingSeconds"] as? Double ?? 9999) < 601 })
+        let afterMinus = remaining() ?? 0
+        #expect(afterMinus > 590 && afterMinus <= 600, "\(afterMinus)")
+
+        // Past the end: a second is left (the timer then ends with its fade), never a negative timer.
+        try rig.playerctl(["position", "3600-"])
+        #expect(player.waitForExit(15) == 0, "\(player.stderrText)")
     }
 
     /// PropertiesChanged follows every change within 100 ms, whoever made it. The times are the

@@ -96,7 +96,7 @@ import Testing
             (["set", "--master", "loud"], "'--master' 'loud' is not a number"),
             (["timer", "25h"], "DURATION 25h is out of range; allowed 1s…24h"),
             (["timer", "10m", "--fade", "20m"], "'--fade' must not be longer than the timer"),
-            (["preset", "sleep", "--crossfade", "1m"], "'--crossfade' 1m is out of range; allowed 0s…30s"),
+            (["preset", "sleep", "--crossfade", "31m"], "'--crossfade' 31m is out of range; allowed 0s…30m"),
             (["status", "--format", "xml"], "'--format' xml is not supported"),
             (["presets", "save", "My Mix"], "NAME 'My Mix' is not a preset id"),
         ]

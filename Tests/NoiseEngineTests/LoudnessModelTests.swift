@@ -45,6 +45,33 @@ import Testing
         #expect(mix.masterVolume == Mix.referenceMasterVolume)
     }
 
+    /// `--loudness -23` is accepted for every preset, campfire and rain (textures) included: the
+    /// limiter check does not refuse what the presets already play cleanly.
+    @Test(arguments: presetIDs)
+    func everyPresetReachesTheReferenceThroughTheLoudnessOption(id: String) throws {
+        #expect(Self.presetIDs.contains("campfire") && Self.presetIDs.contains("rain"))
+        let mix = try Self.preset(id)
+        let master = try mix.masterVolume(forLoudness: Mix.referenceLoudnessLufs)
+        #expect(abs(master - Mix.referenceMasterVolume) < 0.02, "\(id): master \(master)")
+    }
+
+    /// The texture peak estimate against the rendered peak (no limiter acting: the estimate says it
+    /// stays idle): the estimate is not below the real peak, and not more than 6 dB above it.
+    @Test(arguments: ["campfire", "rain"])
+    func texturePeakEstimateBoundsTheRenderedPeak(id: String) throws {
+        let mix = try Self.preset(id)
+        let p = mix.predictedLoudness()
+        #expect(p.peakOverCeilingDb < 0, "\(id): \(p.peakOverCeilingDb) dB over the ceiling")
+        let out = Self.render(mix, seconds: 120, seed: 12)
+        let peak = out.map { $0.reduce(Float(0)) { max($0, abs($1)) } }.max()!
+        let measuredDbfs = 20 * log10(Double(peak))
+        print(
+            "preset \(id): texture peak estimate \(String(format: "%.2f", p.texturePeakDbfs)) dBFS, whole-mix estimate \(String(format: "%.2f", p.peakOverCeilingDb + LoudnessModel.limiterCeilingDbfs)) dBFS, rendered peak over 120 s \(String(format: "%.2f", measuredDbfs)) dBFS"
+        )
+        #expect(measuredDbfs <= p.peakOverCeilingDb + LoudnessModel.limiterCeilingDbfs)
+        #expect(p.texturePeakDbfs - measuredDbfs <= 6)
+    }
+
     /// Seeded random mixes: any colours, cuts, EQ, volumes and master the mix format allows, short of
     /// the limiter (the model does not model it, and says when a mix is near it).
     static var randomMixes: [Mix] {

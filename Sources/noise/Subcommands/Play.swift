@@ -128,8 +128,12 @@ struct PlaybackOptions: ParsableArguments {
     @Option(name: .long, numeric: "Output buffer; a noise machine gains nothing from low latency.")
     var latency: String = "150ms"
 
-    @Option(name: .long, numeric: "Fade-in at start (0 for none).")
-    var fadeIn: String = "3s"
+    @Option(
+        name: .long,
+        numeric:
+            "Fade-in at start, 0s…30m (default 3s); when a player already runs, the crossfade to '--preset' (default 2s)."
+    )
+    var fadeIn: String?
 
     @Option(name: .long, numeric: "How long to keep retrying when the output goes away mid-play.")
     var retryFor: String = "30s"
@@ -155,6 +159,8 @@ struct PlaybackOptions: ParsableArguments {
         var device: String?
         var latencySeconds: Double
         var fadeInSeconds: Double
+        /// `--fade-in` was given: a hand-over crossfades to the preset over it.
+        var fadeInGiven = false
         var retrySeconds: Double
         var sampleRate: Int
         var channels: Int
@@ -184,8 +190,10 @@ struct PlaybackOptions: ParsableArguments {
         guard (0.005...2).contains(latencySeconds) else {
             throw ValidationError("'--latency' must be between 5ms and 2s")
         }
-        let fadeInSeconds = try DurationParser.secondsOrValidationError(fadeIn, "--fade-in")
-        guard fadeInSeconds <= 60 else { throw ValidationError("'--fade-in' must be at most 60s") }
+        let fadeInSeconds = try DurationParser.secondsOrValidationError(fadeIn ?? "3s", "--fade-in")
+        guard FadeLimits.fadeInSeconds.contains(fadeInSeconds) else {
+            throw ValidationError("'--fade-in' \(fadeIn ?? "") is out of range; allowed 0s…\(FadeLimits.longestText)")
+        }
         let retrySeconds = try DurationParser.secondsOrValidationError(retryFor, "--retry-for")
         guard retrySeconds <= 3600 else { throw ValidationError("'--retry-for' must be at most 1h") }
         guard [44100, 48000, 96000].contains(sampleRate) else {
@@ -197,6 +205,7 @@ struct PlaybackOptions: ParsableArguments {
         var parsed = Parsed(
             backend: backend, device: device, latencySeconds: latencySeconds, fadeInSeconds: fadeInSeconds,
             retrySeconds: retrySeconds, sampleRate: sampleRate, channels: channels)
+        parsed.fadeInGiven = fadeIn != nil
         parsed.mpris = !noMpris
         parsed.inhibit = !noInhibit
         return parsed

@@ -69,7 +69,7 @@ extension Noise {
         @Flag(help: "Silence the running player; the master level is kept for '--unmute'.") var mute = false
         @Flag(help: "Back to the master level from before '--mute'.") var unmute = false
         @Option(help: "Switch to a preset (see 'noise presets'), as 'noise preset NAME' does.") var preset: String?
-        @Option(numeric: "With '--preset': the crossfade, 0s…30s (default 2s).") var fade: String?
+        @Option(numeric: "With '--preset': the crossfade, 0s…30m (default 2s).") var fade: String?
 
         enum MasterChange: Equatable {
             case absolute(Double)
@@ -232,7 +232,7 @@ extension Noise {
         func presetFadeSeconds() throws -> Double {
             let s = try DurationParser.secondsOrValidationError(fade ?? "2s", "--fade")
             guard ControlRequest.crossfadeRange.contains(s) else {
-                throw ValidationError("'--fade' \(fade ?? "") is out of range; allowed 0s…30s")
+                throw ValidationError("'--fade' \(fade ?? "") is out of range; allowed 0s…\(FadeLimits.longestText)")
             }
             return s
         }

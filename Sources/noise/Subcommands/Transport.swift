@@ -175,13 +175,14 @@ extension Noise {
 
         @OptionGroup var storeOption: StoreOption
         @Argument(help: "Preset id (see 'noise presets').") var name: String
-        @Option(numeric: "Crossfade length, 0s…30s.") var crossfade: String = "2s"
+        @Option(numeric: "Crossfade length, 0s…30m.") var crossfade: String = "2s"
 
         func crossfadeSeconds() throws -> Double {
             let s: Double
             do { s = try DurationParser.seconds(crossfade) } catch { throw ValidationError("'--crossfade': \(error)") }
             guard ControlRequest.crossfadeRange.contains(s) else {
-                throw ValidationError("'--crossfade' \(crossfade) is out of range; allowed 0s…30s")
+                throw ValidationError(
+                    "'--crossfade' \(crossfade) is out of range; allowed 0s…\(FadeLimits.longestText)")
             }
             return s
         }
