@@ -67,20 +67,18 @@ struct ImportRoutes: AppRoutes {
                 return Routes.error(.notFound, "no such import review (it may have expired: upload the file again)")
             }
             let limits = JSONLimits(maxDepth: 3, maxValueCount: 10_001, maxStringBytes: 64)
-            guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: limits),
-                Set(o.keys) == ["select"],
-                case .array(let list)? = o["select"]
+            guard let o = RequestBody.object(body, limits: limits, allowed: ["select"], required: ["select"]),
+                let list = try? o.required("select").array(maxCount: limits.maxValueCount)
             else {
                 return Routes.error(.badRequest, "the body must be {\"select\": [INDEX, ...]} (0-based design indexes)")
             }
             var numbers: [Int] = []
-            for v in list {
-                guard case .number(let n) = v, n.isFinite, n == n.rounded(), n >= 0,
-                    n < Double(held.package.specs.count)
+            for item in list {
+                guard let n = try? item.number(), n == n.rounded(), n >= 0, n < Double(held.package.specs.count)
                 else {
                     return Routes.error(
                         .unprocessableContent,
-                        "'select' holds \(v) but \(held.package.fileName) has designs 0…\(held.package.specs.count - 1)"
+                        "'select' holds \(item.value) but \(held.package.fileName) has designs 0…\(held.package.specs.count - 1)"
                     )
                 }
                 numbers.append(Int(n) + 1)

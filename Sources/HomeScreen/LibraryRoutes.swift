@@ -35,9 +35,10 @@ struct LibraryRoutes: AppRoutes {
                 return Routes.error(.notFound, "this server has no design library")
             }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-            guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                Set(o.keys).isSubset(of: ["template", "remix", "seed", "variant", "default"]),
-                case .string(let templateID)? = o["template"]
+            guard
+                let o = RequestBody.object(
+                    body, limits: Self.smallBody, allowed: ["template", "remix", "seed", "variant", "default"]),
+                let templateID = o.text("template")
             else {
                 return Routes.error(
                     .badRequest,
@@ -50,8 +51,8 @@ struct LibraryRoutes: AppRoutes {
                     "template", "unknown template '\(templateID)'; choose one of: \(TemplateCatalogue.ids)")
             }
             var remix: String?
-            if let r = o["remix"] {
-                guard case .string(let s) = r, template.remix(named: s) != nil else {
+            if o.has("remix") {
+                guard let s = o.text("remix"), template.remix(named: s) != nil else {
                     return DesignAPIRoutes.fieldError(
                         "remix", "'remix' must be one of: \(template.remixes.map(\.id).joined(separator: ", "))")
                 }
@@ -59,9 +60,9 @@ struct LibraryRoutes: AppRoutes {
             }
             // A seeded remix: `weaver remix STARTER --seed S --save K`, the starter not saved.
             var seeded: (seed: UInt64, number: Int)?
-            if o["seed"] != nil || o["variant"] != nil {
-                guard remix == nil, case .string(let text)? = o["seed"], let seed = ExploreRemixes.parseSeed(text),
-                    case .number(let k)? = o["variant"], let number = Int(exactly: k),
+            if o.has("seed") || o.has("variant") {
+                guard remix == nil, let text = o.text("seed"), let seed = ExploreRemixes.parseSeed(text),
+                    let k = o.finiteNumber("variant"), let number = Int(exactly: k),
                     (1...Remixer.maxCount).contains(number)
                 else {
                     return DesignAPIRoutes.fieldError(
@@ -81,7 +82,7 @@ struct LibraryRoutes: AppRoutes {
                     spec = try template.design(remix: remix, now: Date())
                 }
                 try library.add([spec])
-                if case .bool(true)? = o["default"] { try library.setDefault(spec.id) }
+                if o.flag("default") == true { try library.setDefault(spec.id) }
                 server.refresh()
                 var response = DesignAPIRoutes.json(
                     .object([
@@ -116,8 +117,8 @@ struct LibraryRoutes: AppRoutes {
         router.post("/api/library/:id/rename") { request, context in
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
             return try withID(context) { library, id in
-                guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                    Set(o.keys) == ["name"], case .string(let name)? = o["name"]
+                guard let o = RequestBody.object(body, limits: Self.smallBody, allowed: ["name"], required: ["name"]),
+                    let name = o.text("name")
                 else {
                     return Routes.error(.badRequest, "the body must be {\"name\": TEXT}")
                 }

@@ -29,6 +29,13 @@ extension JSONReader {
     /// absent, null or another type.
     func text(_ key: String) -> String? { try? optional(key)?.string(maxBytes: .max) }
 
+    /// Member `key` when it is true or false; nil when absent, null or another type.
+    func flag(_ key: String) -> Bool? { try? optional(key)?.bool() }
+
+    /// Whether the body names `key` at all (null included), for members whose presence alone
+    /// asks for something ("remix": null is a wrong remix, not no remix).
+    func has(_ key: String) -> Bool { (try? member(key)) != nil }
+
     /// Member `key` when it is a finite number; nil when absent, null or another type.
     func finiteNumber(_ key: String) -> Double? { try? optional(key)?.number() }
 }

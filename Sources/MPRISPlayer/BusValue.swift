@@ -1,4 +1,5 @@
 import CSystemdBus
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -36,7 +37,7 @@ struct BusError: Error, CustomStringConvertible {
         self.operation = operation
         self.code = code
     }
-    var description: String { "\(operation): \(String(cString: strerror(-code)))" }
+    var description: String { "\(operation): \(SystemCallError.reason(-code))" }
 }
 
 @discardableResult

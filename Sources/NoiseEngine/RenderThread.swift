@@ -1,4 +1,5 @@
 import CNoiseSupport
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +14,7 @@ final class RenderThread {
         var refusal: Int32?
         var description: String {
             if let p = realTimePriority { return "real-time scheduling (SCHED_FIFO \(p))" }
-            let why = refusal.map { String(cString: strerror($0)) } ?? "not requested"
+            let why = refusal.map { SystemCallError.reason($0) } ?? "not requested"
             return "normal scheduling (real-time refused: \(why))"
         }
     }
@@ -63,7 +64,7 @@ public enum EngineError: Error, CustomStringConvertible {
     case threadStart(Int32)
     public var description: String {
         switch self {
-        case .threadStart(let rc): "cannot start the render thread: \(String(cString: strerror(rc)))"
+        case .threadStart(let rc): "cannot start the render thread: \(SystemCallError.reason(rc))"
         }
     }
 }

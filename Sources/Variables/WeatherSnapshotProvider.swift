@@ -22,7 +22,7 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
         }
     }
 
-    public struct Snapshot: Sendable, Equatable {
+    public struct Snapshot: Sendable, Hashable {
         public var fetchedAt: Date?
         public var condition: String?
         public var symbol: String?
@@ -42,6 +42,9 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
         /// from them at the render's clock, not taken from the fetch.
         public var minutes: MinuteBins?
     }
+
+    /// A snapshot with no field read (a file with a location only; a test building one field by field).
+    public static var noSnapshot: Snapshot { Snapshot() }
 
     /// `snapshot.minutes`: intensity (mm/h) and chance (0…1) per minute from `startsAt` (the
     /// snapshot's own type; the nowcast is worded from it below).

@@ -4,33 +4,32 @@ import Snapshots
 import Variables
 
 /// Weather as the Weather template needs it, read from `snapshots/weather.json` (the variables
-/// engine reads the same file as keys). The nowcast fields are those of the fetch until
-/// `at(_:)` words them again from the minute bins at the render's clock.
+/// engine reads the same file as keys). The current conditions are the `__weather_*` keys' own
+/// reading of the file's `snapshot` (`WeatherSnapshotProvider.Snapshot`, reached as
+/// `state.temperatureC` …) rather than a copy of its fields; its nowcast fields are those of the
+/// fetch until `at(_:)` words them again from the minute bins at the render's clock.
+@dynamicMemberLookup
 public struct WeatherState: Sendable, Hashable {
     /// An hour of the forecast (the snapshot's own type; the template reads time, temperature,
     /// chance and symbol).
     public typealias Hour = WeatherFile.Hour
     /// A day of the forecast (the snapshot's own type).
     public typealias Day = WeatherFile.Day
+    /// The current conditions, nowcast and minute bins (every field optional).
+    public typealias Current = WeatherSnapshotProvider.Snapshot
 
     /// How long a snapshot counts as current: older data is drawn greyed, "Weather data is old".
     public static let validitySeconds: TimeInterval = WeatherFreshness.currentHiddenAfterSeconds
 
     public var location: String?
-    public var condition: String?
-    public var symbol: String?
-    public var temperatureC: Double?
-    public var highC: Double?
-    public var lowC: Double?
-    public var nowcast: String?
-    public var nowcastSecondary: String?
-    public var rainStartMinutes: Double?
-    public var rainEndMinutes: Double?
-    public var rainPeakIntensityMMPerHour: Double?
-    public var rainPeakChance: Double?
-    public var fetchedAt: Date?
-    /// The one-minute bins the nowcast and its chart are worked out from at the render's clock.
-    public var minutes: WeatherFile.Minutes?
+    /// `snapshot` as the variables engine reads it; its fields read and written through the state.
+    public var current: Current = WeatherSnapshotProvider.noSnapshot
+
+    public subscript<Value>(dynamicMember field: WritableKeyPath<Current, Value>) -> Value {
+        get { current[keyPath: field] }
+        set { current[keyPath: field] = newValue }
+    }
+
     /// The chart's 0–60 minute window at the render's clock (set by `at(_:)`): bin 0 is now.
     public var window: [Nowcast.Minute]?
     /// The clock time of the window's first minute.
@@ -45,23 +44,23 @@ public struct WeatherState: Sendable, Hashable {
     /// the bins at `now`; past the last bin "Next-hour rain unavailable" and an empty window.
     /// Without bins (an older snapshot) the fetch's words stay.
     public func at(_ now: Date) -> WeatherState {
-        guard let bins = minutes else { return self }
+        guard let bins = current.minutes else { return self }
         var w = self
         let (n, binZero) = bins.nowcast(at: now)
         w.windowStartsAt = binZero
-        w.nowcast = n.primary
-        w.nowcastSecondary = n.secondary
-        w.rainStartMinutes = n.rainStartMinutes.map(Double.init)
-        w.rainEndMinutes = n.rainEndMinutes.map(Double.init)
-        w.rainPeakIntensityMMPerHour = n.peakIntensityMMh
-        w.rainPeakChance = n.peakChance
+        w.current.nowcast = n.primary
+        w.current.nowcastSecondary = n.secondary
+        w.current.rainStartMinutes = n.rainStartMinutes.map(Double.init)
+        w.current.rainEndMinutes = n.rainEndMinutes.map(Double.init)
+        w.current.rainPeakIntensityMMPerHour = n.peakIntensityMMh
+        w.current.rainPeakChance = n.peakChance
         w.window = Array(n.minutes.prefix(60))
         return w
     }
 
     /// No longer fresh at `now` (`WeatherFreshness`); a state without a fetch time is not old.
     public func isOld(at now: Date) -> Bool {
-        guard let fetchedAt else { return false }
+        guard let fetchedAt = current.fetchedAt else { return false }
         return WeatherFreshness.at(now, fetchedAt: fetchedAt) != .fresh
     }
 
@@ -74,23 +73,11 @@ public struct WeatherState: Sendable, Hashable {
         guard let s = json["snapshot"]?.objectValue, let now = WeatherSnapshotProvider(json: json)?.snapshot else {
             return w.location == nil ? nil : w
         }
-        w.condition = now.condition
-        w.symbol = now.symbol
-        w.temperatureC = now.temperatureC
-        w.highC = now.highC
-        w.lowC = now.lowC
-        w.nowcast = now.nowcast
-        w.nowcastSecondary = now.nowcastSecondary
-        w.rainStartMinutes = now.rainStartMinutes
-        w.rainEndMinutes = now.rainEndMinutes
-        w.rainPeakIntensityMMPerHour = now.rainPeakIntensityMMPerHour
-        w.rainPeakChance = now.rainPeakChance
-        w.fetchedAt = now.fetchedAt
-        w.minutes = now.minutes
+        w.current = now
         w.hourly = (s["hourly"]?.arrayValue ?? []).prefix(48).compactMap(Hour.init(reading:))
         w.daily = (s["daily"]?.arrayValue ?? []).prefix(16).compactMap(Day.init(reading:))
         return w
     }
 
-    public var hasForecast: Bool { temperatureC != nil || condition != nil || nowcast != nil }
+    public var hasForecast: Bool { current.temperatureC != nil || current.condition != nil || current.nowcast != nil }
 }

@@ -49,10 +49,8 @@ import Testing
             pulse = try PulseServer()
             log = bus.directory.appendingPathComponent("logind.log")
             FileManager.default.createFile(atPath: log.path, contents: nil)
-            env = pulse.environment.merging([
-                "WIDGETWEAVER_HOME": pulse.directory.appendingPathComponent("store").path,
-                "DBUS_SYSTEM_BUS_ADDRESS": bus.address,
-            ]) { $1 }
+            env = TestStore(at: pulse.directory.appendingPathComponent("store")).environment(
+                pulse.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": bus.address]) { $1 })
             guard withLogind else {
                 standIn = nil
                 return

@@ -30,10 +30,11 @@ import Testing
                     at: Self.packageRoot.appendingPathComponent("Resources/desktop/widgetweaver-noise.desktop"),
                     to: applications.appendingPathComponent("widgetweaver-noise.desktop"))
             }
-            env = pulse.environment.merging(bus.environment) { $1 }.merging([
-                "WIDGETWEAVER_HOME": store.path, "XDG_DATA_DIRS": data.path,
-                "XDG_DATA_HOME": pulse.directory.appendingPathComponent("home/.local/share").path,
-            ]) { $1 }
+            env = TestStore(at: store).environment(
+                pulse.environment.merging(bus.environment) { $1 }.merging([
+                    "XDG_DATA_DIRS": data.path,
+                    "XDG_DATA_HOME": pulse.directory.appendingPathComponent("home/.local/share").path,
+                ]) { $1 })
         }
 
         static var packageRoot: URL {
@@ -462,11 +463,10 @@ import Testing
             attributes: [.posixPermissions: 0o700])
         let second = try rig.play(
             ["--preset", "ocean"],
-            extra: [
+            extra: TestStore(at: other.appendingPathComponent("store")).environment([
                 "XDG_RUNTIME_DIR": other.appendingPathComponent("run").path,
-                "WIDGETWEAVER_HOME": other.appendingPathComponent("store").path,
                 "PULSE_SERVER": "unix:\(rig.pulse.directory.path)/run/pulse/native",
-            ])
+            ]))
         defer { rig.reap(second) }
         let instance = "org.mpris.MediaPlayer2.widgetweaver.instance\(second.processIdentifier)"
         #expect(rig.waitForName(instance + "'"), "\(second.stderrText)")

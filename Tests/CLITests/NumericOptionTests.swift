@@ -106,12 +106,12 @@ import Testing
     /// value" and nothing done (exit 64, the validation status, or a range error).
     @Test(arguments: ["noise", "weaver"])
     func everyNumericOptionTakesANegativeValue(tool: String) throws {
-        let store = try Products.temporaryDirectory("numeric")
-        defer { try? FileManager.default.removeItem(at: store) }
-        let environment = [
-            "WIDGETWEAVER_HOME": store.path, "XDG_RUNTIME_DIR": store.path, "PULSE_SERVER": "unix:/nonexistent",
+        let store = try TestStore("numeric")
+        defer { store.remove() }
+        let environment = store.environment([
+            "XDG_RUNTIME_DIR": store.path, "PULSE_SERVER": "unix:/nonexistent",
             "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent", "WIDGETWEAVER_OPEN_METEO_URL": "http://127.0.0.1:9",
-        ]
+        ])
         var report: [String] = []
         var walked = 0
         for use in try Self.options(tool) where Self.numeric[tool]!.contains(use.name) {

@@ -11,9 +11,7 @@ import Testing
         print("server: \(server.serverName)")
         let recorder = try server.record(to: server.directory.appendingPathComponent("rec.wav"))
         let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s"]
-        let env = server.environment.merging([
-            "WIDGETWEAVER_HOME": server.directory.appendingPathComponent("store").path
-        ]) { $1 }
+        let env = TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
         let r = try Products.run(
             "noise", ["play", "--fade-in", "0", "--output", "pulse", "--device", "test"] + args, environment: env)
         Thread.sleep(forTimeInterval: 0.3)

@@ -24,9 +24,7 @@ import Testing
         defer { server.stop() }
         let recorder = try server.record(to: server.directory.appendingPathComponent("rec.wav"))
         let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s"]
-        let env = server.environment.merging([
-            "WIDGETWEAVER_HOME": server.directory.appendingPathComponent("store").path
-        ]) { $1 }
+        let env = TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
         let r = try Products.run("noise", ["play", "--fade-in", "0"] + args, environment: env)
         Thread.sleep(forTimeInterval: 0.3)
         let rec = try recorder.stop()
@@ -88,10 +86,9 @@ import Testing
         let raw = dir.appendingPathComponent("alsa-out.raw").path
         let conf = dir.appendingPathComponent("asound-ci.conf")
         try Data("pcm.ciwav { type file slave.pcm \"null\" file \"\(raw)\" format \"raw\" }\n".utf8).write(to: conf)
-        let env = [
+        let env = TestStore(at: dir.appendingPathComponent("store")).environment([
             "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf.path)", "XDG_RUNTIME_DIR": dir.path,
-            "WIDGETWEAVER_HOME": dir.appendingPathComponent("store").path,
-        ]
+        ])
         let args = ["--preset", "ocean", "--seed", "11", "--timer", "3s", "--fade", "1s"]
         let r = try Products.run(
             "noise", ["play", "--output", "alsa", "--device", "ciwav", "--fade-in", "0"] + args, environment: env)
@@ -116,10 +113,9 @@ import Testing
         let empty = try Products.temporaryDirectory("nothing")
         let r = try Products.run(
             "noise", ["play", "--preset", "pink"],
-            environment: [
+            environment: TestStore(at: empty.appendingPathComponent("store")).environment([
                 "XDG_RUNTIME_DIR": empty.path, "HOME": empty.path, "PULSE_SERVER": "unix:\(empty.path)/none",
-                "WIDGETWEAVER_HOME": empty.appendingPathComponent("store").path,
-            ])
+            ]))
         #expect(r.status != 0)
         #expect(r.stderrText.contains("pulse"), "\(r.stderrText)")
         #expect(r.stderrText.contains("alsa"))
@@ -130,7 +126,8 @@ import Testing
         let server = try PulseServer()
         let player = try Spawned(
             "noise", ["play", "--preset", "pink", "--fade-in", "0", "--retry-for", "2s"],
-            environment: server.environment.merging(["WIDGETWEAVER_HOME": server.directory.path + "/store"]) { $1 })
+            environment: TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
+        )
         #expect(player.waitForStderr(5) { $0.contains("Playing") })
         Thread.sleep(forTimeInterval: 1)
         server.kill()
@@ -146,7 +143,8 @@ import Testing
         defer { server.stop() }
         let player = try Spawned(
             "noise", ["play", "--preset", "brown", "--fade-in", "0", "--retry-for", "20s"],
-            environment: server.environment.merging(["WIDGETWEAVER_HOME": server.directory.path + "/store"]) { $1 })
+            environment: TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
+        )
         #expect(player.waitForStderr(5) { $0.contains("Playing") })
         Thread.sleep(forTimeInterval: 1)
         server.kill()

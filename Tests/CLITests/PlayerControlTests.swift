@@ -13,7 +13,7 @@ import Testing
         init() throws {
             server = try PulseServer()
             store = server.directory.appendingPathComponent("store")
-            env = server.environment.merging(["WIDGETWEAVER_HOME": store.path]) { $1 }
+            env = TestStore(at: store).environment(server.environment)
         }
 
         func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }

@@ -21,10 +21,10 @@ import Testing
         init() throws {
             server = try PulseServer()
             store = server.directory.appendingPathComponent("store")
-            env = server.environment.merging([
-                "WIDGETWEAVER_HOME": store.path,
-                "XDG_CONFIG_HOME": server.directory.appendingPathComponent("config").path,
-            ]) { $1 }
+            env = TestStore(at: store).environment(
+                server.environment.merging([
+                    "XDG_CONFIG_HOME": server.directory.appendingPathComponent("config").path
+                ]) { $1 })
         }
 
         func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }

@@ -14,10 +14,9 @@ import Testing
         var environment: [String: String] {
             // No user manager to tell in a test: the files are the result (UserSystemd skips
             // systemctl when /run/systemd/system is absent, and says so otherwise).
-            [
-                "XDG_CONFIG_HOME": config.path, "WIDGETWEAVER_HOME": store.path, "TZ": "UTC",
-                "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent",
-            ]
+            TestStore(at: store).environment([
+                "XDG_CONFIG_HOME": config.path, "TZ": "UTC", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent",
+            ])
         }
 
         init() throws { root = try Products.temporaryDirectory("schedule") }
@@ -169,9 +168,8 @@ import Testing
         // The unit's environment is the user manager's, not the test's: no WIDGETWEAVER_HOME, so
         // the store must come from the command itself.
         let decoy = rig.root.appendingPathComponent("decoy-store")
-        let env = server.environment.merging([
-            "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent", "WIDGETWEAVER_HOME": decoy.path,
-        ]) { $1 }
+        let env = TestStore(at: decoy).environment(
+            server.environment.merging(["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]) { $1 })
         #expect(URL(fileURLWithPath: words[0]).path == Products.url("noise").path)
         let player = try Spawned("noise", Array(words.dropFirst()) + ["--no-mpris", "--no-inhibit"], environment: env)
         #expect(player.waitForStderr(20) { $0.contains("Playing") }, "\(player.stderrText)")

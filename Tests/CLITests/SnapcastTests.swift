@@ -73,7 +73,7 @@ import Testing
         Thread.sleep(forTimeInterval: 1)
 
         let args = ["--preset", "rain", "--seed", "5", "--timer", "11s", "--fade", "0s"]
-        let env = ["WIDGETWEAVER_HOME": dir.appendingPathComponent("store").path, "XDG_RUNTIME_DIR": dir.path]
+        let env = TestStore(at: dir.appendingPathComponent("store")).environment(["XDG_RUNTIME_DIR": dir.path])
         let played = try Products.run(
             "noise", ["play", "--fade-in", "0", "--no-mpris", "--output", "pipe:\(fifo)"] + args, environment: env)
         #expect(played.status == 0, "\(played.stderrText)")

@@ -18,10 +18,9 @@ struct Sandbox {
     var root: StoreRoot { StoreRoot(url: store) }
     var socket: URL { ControlPaths.socketURL(environment: ["XDG_RUNTIME_DIR": run.path]) }
     var environment: [String: String] {
-        [
-            "WIDGETWEAVER_HOME": store.path, "XDG_RUNTIME_DIR": run.path, "XDG_CONFIG_HOME": config.path,
-            "WIDGETWEAVER_PRESETS": "",
-        ]
+        TestStore(at: store).environment([
+            "XDG_RUNTIME_DIR": run.path, "XDG_CONFIG_HOME": config.path, "WIDGETWEAVER_PRESETS": "",
+        ])
     }
 
     init() throws {
