@@ -115,7 +115,8 @@ enum Assets {
             const v = Number(control.value);
             if (isOff(control, v)) return 'off';
             switch (control.dataset.param) {
-              case 'master': case 'volume': return Math.round(v * 100) + '%';
+              case 'master': case 'volume': case 'brightness': return Math.round(v * 100) + '%';
+              case 'densityPerSecond': return v + ' per second';
               case 'colour': return colourName(v);
               case 'lowCutHz': case 'highCutHz': return v + ' Hz';
               default: return (v > 0 ? '+' : '') + v + ' dB';
@@ -133,9 +134,16 @@ enum Assets {
             if (p === 'preset') return { preset: control.value };
             if (p === 'timer') return { timerSeconds: control.value === '' ? null : Number(control.value) };
             if (p === 'master') return { param: 'master', value: Number(control.value) };
+            if (control.tagName === 'SELECT') return { layer: Number(control.dataset.layer), param: p, value: control.value };
             let value = control.type === 'checkbox' ? control.checked : Number(control.value);
             if (control.type === 'range' && isOff(control, value)) value = 0;
             return { layer: Number(control.dataset.layer), param: p, value: value };
+          }
+          // Density applies to drops and crackle, brightness to crackle alone (as the page drew them).
+          function textureChanged(n, kind) {
+            const q = (p) => form.querySelector('[data-layer="' + n + '"][data-param="' + p + '"]');
+            if (q('densityPerSecond')) q('densityPerSecond').disabled = kind === 'noise';
+            if (q('brightness')) q('brightness').disabled = kind !== 'crackle';
           }
           async function send(control) {
             if (inFlight.has(control)) { busy.set(control, true); return; }
@@ -154,7 +162,12 @@ enum Assets {
           if (form) {
             form.addEventListener('submit', (e) => e.preventDefault());
             form.addEventListener('input', (e) => { if (e.target.dataset.param) { showValue(e.target); if (e.target.type === 'range') send(e.target); } });
-            form.addEventListener('change', (e) => { if (e.target.dataset.param) { showValue(e.target); send(e.target); } });
+            form.addEventListener('change', (e) => {
+              if (!e.target.dataset.param) return;
+              if (e.target.dataset.param === 'texture') textureChanged(e.target.dataset.layer, e.target.value);
+              showValue(e.target);
+              send(e.target);
+            });
             const hold = (e) => { if (e.target.dataset && e.target.dataset.param) held.add(e.target); };
             const release = () => { held.clear(); };
             form.addEventListener('pointerdown', hold);
@@ -188,6 +201,14 @@ enum Assets {
               set(q('eqLowDb'), layer.eq.lowDb);
               set(q('eqMidDb'), layer.eq.midDb);
               set(q('eqHighDb'), layer.eq.highDb);
+              const texture = q('texture');
+              set(texture, layer.texture || 'noise');
+              // Absent: the texture's own (the page carries the defaults from the field table).
+              const kind = layer.texture || 'noise', density = q('densityPerSecond'), bright = q('brightness');
+              if (density) set(density, layer.densityPerSecond != null ? layer.densityPerSecond
+                : Number(kind === 'crackle' ? density.dataset.defaultCrackle : density.dataset.defaultDrops));
+              if (bright) set(bright, layer.brightness != null ? layer.brightness : Number(bright.dataset.defaultCrackle));
+              if (texture && !held.has(texture) && !inFlight.has(texture)) textureChanged(n, texture.value);
             }
           }
 

@@ -7,7 +7,8 @@ import SharedStore
 /// One control of the mixer page, as the page sends it (`POST /api/mixer`).
 ///
 /// `{"layer":1,"param":"volume","value":0.4}` — layer 1…4 and one of `enabled`, `volume`, `colour`,
-/// `lowCutHz`, `highCutHz`, `eqLowDb`, `eqMidDb`, `eqHighDb` (a cut of 0 switches it off);
+/// `lowCutHz`, `highCutHz`, `eqLowDb`, `eqMidDb`, `eqHighDb` (a cut of 0 switches it off),
+/// `texture` (`"value":"drops"`, one of the table's choices), `densityPerSecond`, `brightness`;
 /// `{"param":"master","value":0.7}`; `{"preset":"rain"}`; `{"timerSeconds":1800}` or
 /// `{"timerSeconds":null}` (off).
 public enum MixerChange: Equatable, Sendable {
@@ -19,7 +20,7 @@ public enum MixerChange: Equatable, Sendable {
     /// The layer parameters the page has controls for (movement is set with `noise set`).
     public static let pageParameters: [MixParameter] = [
         .enabled, .volume, .colour, .lowCutHz, .highCutHz,
-        .eqLowDb, .eqMidDb, .eqHighDb,
+        .eqLowDb, .eqMidDb, .eqHighDb, .texture, .densityPerSecond, .brightness,
     ]
     public static let layerParameters = pageParameters.map(\.rawValue)
 
@@ -89,6 +90,15 @@ public enum MixerChange: Equatable, Sendable {
             change.enabled = b
             return .layer(index: Int(layerNumber) - 1, change: change)
         }
+        if param == .texture {
+            let allowed = param.field.allowed
+            guard case .string(let s)? = object["value"], allowed.contains(s), let texture = Mix.Texture(rawValue: s)
+            else {
+                throw MixerError("'texture' must be one of \(allowed.joined(separator: ", "))")
+            }
+            change.texture = texture
+            return .layer(index: Int(layerNumber) - 1, change: change)
+        }
         let v = try number("value")
         // A cut of 0 switches it off, as in mix files.
         func cut() throws(MixerError) -> CutChange { v == 0 ? .off : .hz(try checked(v, param.field, name)) }
@@ -100,6 +110,8 @@ public enum MixerChange: Equatable, Sendable {
         case .eqLowDb: change.eqLowDb = try checked(v, param.field, name)
         case .eqMidDb: change.eqMidDb = try checked(v, param.field, name)
         case .eqHighDb: change.eqHighDb = try checked(v, param.field, name)
+        case .densityPerSecond: change.densityPerSecond = try checked(v, param.field, name)
+        case .brightness: change.brightness = try checked(v, param.field, name)
         default:  // the page has no control for it (pageParameters)
             throw MixerError("'param' '\(name)' is unknown; allowed \(allowedNames)")
         }

@@ -2,7 +2,7 @@ import FieldTable
 import NoiseEngine
 
 /// A mixer page slider's bounds, read from the mix table: the parameter's range and step, plus,
-/// for a parameter that may be off (a cut), one step past the range that means off.
+/// for a cut (which may be off), one step past the range that means off.
 struct MixerControl: Equatable {
     let min: Double
     let max: Double
@@ -15,10 +15,12 @@ struct MixerControl: Equatable {
         let range = field.numberRange
         step = field.step ?? 1
         // A high-pass does nothing at its bottom, a low-pass at its top: off sits on that side.
+        // Only a cut is off when absent; an absent density takes the texture's own, which the
+        // page shows as the slider's value.
         switch (field.isOptional, param) {
         case (true, .highCutHz):
             (min, max, offValue) = (range.lowerBound, range.upperBound + step, range.upperBound + step)
-        case (true, _):
+        case (true, .lowCutHz):
             (min, max, offValue) = (range.lowerBound - step, range.upperBound, range.lowerBound - step)
         default:
             (min, max, offValue) = (range.lowerBound, range.upperBound, nil)

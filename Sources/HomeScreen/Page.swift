@@ -120,10 +120,7 @@ public enum Page {
                 "<label class=\"toggle\"><input type=\"checkbox\" id=\"l\(n)-enabled\" data-layer=\"\(n)\" data-param=\"enabled\"\(layer.enabled ? " checked" : "")> On</label>\n"
             html += "<label for=\"l\(n)-volume\">Volume</label>\n"
             html += slider(id: "l\(n)-volume", layer: n, .volume, value: layer.volume, text: percent(layer.volume))
-            if let texture = layer.texture, texture != .noise {
-                // Drops and crackle replace the noise: say so (the colour slider shapes noise only).
-                html += "<p class=\"texture\" id=\"l\(n)-texture\">\(escape(textureText(layer)))</p>\n"
-            }
+            html += textureControls(layer: n, layer)
             html += "<label for=\"l\(n)-colour\">Colour</label>\n"
             html += slider(
                 id: "l\(n)-colour", layer: n, .colour, value: layer.colour, text: colourName(layer.colour),
@@ -148,16 +145,58 @@ public enum Page {
         return html
     }
 
+    /// A layer's texture (a choice of the table's `allowed`), its density and brightness, labelled
+    /// from the table's rows. Drops and crackle replace the noise (the colour slider shapes noise
+    /// only); density applies to both, brightness to crackle alone, so a control that does not
+    /// apply is disabled (the page's script re-enables it when the texture changes).
+    static func textureControls(layer n: Int, _ layer: Mix.Layer) -> String {
+        let kind = layer.texture ?? .noise, t = layer.textureSettings
+        let field = MixParameter.texture.field, id = "l\(n)-\(MixParameter.texture.rawValue)"
+        var html = "<label for=\"\(id)\">\(escape(field.label))</label>\n"
+        html += "<select id=\"\(id)\" data-layer=\"\(n)\" data-param=\"\(MixParameter.texture.rawValue)\">\n"
+        for name in field.allowed {
+            html +=
+                "<option value=\"\(escape(name))\"\(name == kind.rawValue ? " selected" : "")>\(escape(name))</option>\n"
+        }
+        html += "</select>\n"
+        for (param, value, text, applies) in [
+            (
+                MixParameter.densityPerSecond, Double(t.densityPerSecond),
+                "\(number(Double(t.densityPerSecond))) per second", kind != .noise
+            ),
+            (.brightness, Double(t.brightness), percent(Double(t.brightness)), kind == .crackle),
+        ] {
+            html += "<label for=\"l\(n)-\(param.rawValue)\">\(escape(param.field.label))</label>\n"
+            // What an absent value means, per texture, for the script to show when the mix has none.
+            let defaults =
+                param == .densityPerSecond
+                ? "data-default-drops=\"\(number(ownDensity(.drops)))\" "
+                    + "data-default-crackle=\"\(number(ownDensity(.crackle)))\" "
+                : "data-default-crackle=\"\(number(param.field.defaultNumber))\" "
+            html += slider(
+                id: "l\(n)-\(param.rawValue)", layer: n, param, value: value, text: text, disabled: !applies,
+                attributes: defaults)
+        }
+        return html
+    }
+
+    /// A texture's density when the mix sets none.
+    static func ownDensity(_ t: Mix.Texture) -> Double {
+        Double(Mix.Layer(texture: t).textureSettings.densityPerSecond)
+    }
+
     /// A range control for one parameter, its min, max and step from the mix table. An optional
     /// parameter (a cut) gets one more step past its range, on the side where the filter does
     /// nothing, that means off (`data-off`): below the low cut's range, above the high cut's.
     static func slider(
         id: String, layer: Int?, _ param: MixParameter, value: Double?, text: String,
-        extraClass: String? = nil
+        extraClass: String? = nil, disabled: Bool = false, attributes: String = ""
     ) -> String {
         let c = MixerControl(param)
         var html = "<input type=\"range\" id=\"\(id)\" "
         if let extraClass { html += "class=\"\(extraClass)\" " }
+        if disabled { html += "disabled " }
+        html += attributes
         if let layer { html += "data-layer=\"\(layer)\" " }
         html += "data-param=\"\(param.rawValue)\" "
         if let off = c.offValue { html += "data-off=\"\(number(off))\" " }
@@ -176,13 +215,6 @@ public enum Page {
     }
 
     static func percent(_ v: Double) -> String { "\(Int((v * 100).rounded()))%" }
-    /// "Texture: drops, 40 per second" / "Texture: crackle, 8 per second, brightness 0.5".
-    static func textureText(_ l: Mix.Layer) -> String {
-        let t = l.textureSettings
-        var text = "Texture: \(l.texture?.rawValue ?? "noise"), \(number(Double(t.densityPerSecond))) per second"
-        if l.texture == .crackle { text += ", brightness \(number(Double(t.brightness)))" }
-        return text
-    }
     static func signed(_ v: Double) -> String { v > 0 ? "+\(number(v))" : number(v) }
     static func cutText(_ hz: Double?) -> String { hz.map { "\(number($0)) Hz" } ?? "off" }
     static func timeLeft(_ seconds: Int) -> String { "\(seconds / 60):\(String(format: "%02d", seconds % 60)) left" }

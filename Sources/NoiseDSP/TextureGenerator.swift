@@ -139,9 +139,11 @@ final class TextureGenerator {
         } else {
             noiseGainStart = 0
             noiseGainStep = 0
-            // Faded out: the voices left are silent, so drop them.
-            if share.value == 0 { activeCount = 0 }
         }
+        // Faded out (also in the sub-block whose fade just reached 0): the voices left are silent,
+        // and the layer stops calling `render` once `isActive` is false, so drop them now; kept,
+        // they would ring again from mid-life when a texture fades back in.
+        if share.value == 0 && !share.isRamping { activeCount = 0 }
     }
 
     /// Scales this sub-block's texture by the share's sine and sets the noise's cosine gains, each

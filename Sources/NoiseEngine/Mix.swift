@@ -128,10 +128,8 @@ public struct Mix: Codable, Equatable, Sendable {
     public static let movementPeriodRange = MixFields.movementPeriodSeconds.numberRange
     public static let movementLevelRange = MixFields.movementLevelDb.numberRange
     public static let movementCutRange = MixFields.movementHighCutOctaves.numberRange
-    // Texture fields (not yet rows of `MixFields`: the table's choice kind is not wired to the mixer).
-    public static let densityRange =
-        Double(TextureSettings.densityRange.lowerBound)...Double(TextureSettings.densityRange.upperBound)
-    public static let brightnessRange = 0.0...1.0
+    public static let densityRange = MixFields.densityPerSecond.numberRange
+    public static let brightnessRange = MixFields.brightness.numberRange
 
     /// The four layers as the DSP takes them (absent layers are off).
     public var layerSettings: [LayerSettings] {
@@ -203,7 +201,7 @@ public struct Mix: Codable, Equatable, Sendable {
                             "applies to the drops and crackle textures; this layer makes noise (set \(p).texture to drops or crackle, or remove it)"
                     )
                 }
-                try check(d, Self.densityRange, "\(p).densityPerSecond", unit: " per second")
+                try check(d, MixFields.densityPerSecond, layer: i)
             }
             if let b = l.brightness {
                 guard kind == .crackle else {
@@ -211,7 +209,7 @@ public struct Mix: Codable, Equatable, Sendable {
                         path: "\(p).brightness",
                         message: "applies to the crackle texture only; this layer makes \(kind.rawValue)")
                 }
-                try check(b, Self.brightnessRange, "\(p).brightness")
+                try check(b, MixFields.brightness, layer: i)
             }
             if let m = l.movement {
                 try check(m.periodSeconds, MixFields.movementPeriodSeconds, layer: i)

@@ -8,6 +8,7 @@ public enum MixParameter: String, CaseIterable, Sendable {
     case master
     case enabled, volume, colour, lowCutHz, highCutHz, eqLowDb, eqMidDb, eqHighDb
     case movementPeriodSeconds, movementLevelDb, movementHighCutOctaves
+    case texture, densityPerSecond, brightness
 
     /// Its row of the mix table.
     public var field: FieldSpec {
@@ -24,6 +25,9 @@ public enum MixParameter: String, CaseIterable, Sendable {
         case .movementPeriodSeconds: MixFields.movementPeriodSeconds
         case .movementLevelDb: MixFields.movementLevelDb
         case .movementHighCutOctaves: MixFields.movementHighCutOctaves
+        case .texture: MixFields.texture
+        case .densityPerSecond: MixFields.densityPerSecond
+        case .brightness: MixFields.brightness
         }
     }
 
@@ -36,7 +40,7 @@ public enum MixParameter: String, CaseIterable, Sendable {
 /// docs/mix-format.md read this table. Layer fields are keyed `layers[].…`, as mix files nest
 /// them. Adding a parameter is one entry here (and a case of `MixParameter`).
 public enum MixFields {
-    public static let groups = ["Master", "Layer", "EQ", "Movement"]
+    public static let groups = ["Master", "Layer", "EQ", "Movement", "Texture"]
 
     public static let masterVolume = FieldSpec(
         key: "masterVolume", kind: .number, group: "Master", label: "Master volume",
@@ -85,6 +89,23 @@ public enum MixFields {
         label: "Cut swing",
         help: "High-cut swing either side of its corner (needs a high cut); 0 is still.",
         range: 0...3, step: 0.1, unit: "octaves", default: .number(0))
+
+    public static let texture = FieldSpec(
+        key: "layers[].texture", kind: .choice, group: "Texture", label: "Texture",
+        help: "What the layer makes: coloured noise, raindrops (bubble resonances) or a fire's crackle; "
+            + "a texture ignores the colour.",
+        allowed: Mix.Texture.allCases.map(\.rawValue), default: .text(Mix.Texture.noise.rawValue))
+    /// No default of its own: absent takes the texture's (40 drops, 8 crackles a second).
+    public static let densityPerSecond = FieldSpec(
+        key: "layers[].densityPerSecond", kind: .number, group: "Texture", label: "Density",
+        help: "Mean drops or crackles a second (Poisson arrivals; drops and crackle only); absent is "
+            + "\(Int(TextureSettings.defaultDropDensity)) for drops, \(Int(TextureSettings.defaultCrackleDensity)) for crackle.",
+        range: Double(TextureSettings.densityRange.lowerBound)...Double(TextureSettings.densityRange.upperBound),
+        step: 0.5, unit: "per second", optional: true, scale: .log)
+    public static let brightness = FieldSpec(
+        key: "layers[].brightness", kind: .number, group: "Texture", label: "Brightness",
+        help: "Crackle only: 0 dull pops (bursts coloured pink), 1 bright clicks (white bursts).",
+        range: 0...1, step: 0.01, default: .number(Double(TextureSettings.defaultBrightness)))
 
     public static let table = FieldTable(groups: groups, fields: MixParameter.allCases.map(\.field))
 

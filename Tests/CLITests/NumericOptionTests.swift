@@ -192,6 +192,19 @@ import Testing
         #expect(r.status == 0, "\(r.stderrText)")
     }
 
+    /// `noise set`'s texture options are checked against their rows of the mix table, as the mixer
+    /// page's are: the message names the option, the table's range and unit.
+    @Test func textureOptionsAreCheckedAgainstTheMixTable() throws {
+        var r = try Products.run("noise", ["set", "--layer", "1", "--texture", "drops", "--density", "401"])
+        #expect(r.status == 64, "\(r.stderrText)")
+        #expect(
+            r.stderrText.contains("'--density' 401 per second is out of range; allowed 0.5…400 per second"),
+            "\(r.stderrText)")
+        r = try Products.run("noise", ["set", "--layer", "1", "--texture", "crackle", "--brightness", "1.5"])
+        #expect(r.status == 64, "\(r.stderrText)")
+        #expect(r.stderrText.contains("'--brightness' 1.5 is out of range; allowed 0…1"), "\(r.stderrText)")
+    }
+
     /// A negative number as a positional value read as short options ("Missing expected argument
     /// '<steps>'"); now it reaches the command's own check, and values that are fine are taken.
     @Test func negativePositionalValuesReachTheCommandsChecks() throws {

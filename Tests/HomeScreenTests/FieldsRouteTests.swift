@@ -60,8 +60,16 @@ struct FieldsRouteTests {
         #expect(
             seen == [
                 "master": 1, "volume": 4, "colour": 4, "lowCutHz": 4, "highCutHz": 4, "eqLowDb": 4, "eqMidDb": 4,
-                "eqHighDb": 4,
+                "eqHighDb": 4, "densityPerSecond": 4, "brightness": 4,
             ])
+        // Each layer's texture is a choice of the table's allowed values, labelled from its row.
+        let selects = page.text.matches(of: /<select id="l(\d)-texture"[^>]*>(.*?)<\/select>/.dotMatchesNewlines())
+        #expect(selects.count == 4)
+        for s in selects {
+            let values = s.2.matches(of: /<option value="([^"]*)"/).map { String($0.1) }
+            #expect(values == MixFields.texture.allowed, "layer \(s.1): \(values)")
+            #expect(page.text.contains(#"<label for="l\#(s.1)-texture">\#(MixFields.texture.label)</label>"#))
+        }
         // The script reads the off position from the page, not from a literal.
         let js = try RawHTTP.send(port: rig.port, path: "/static/app.js")
         #expect(js.status == 200 && js.text.contains("dataset.off"))

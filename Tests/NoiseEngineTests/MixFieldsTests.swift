@@ -20,6 +20,11 @@ import Testing
             #expect(table.groups.contains(f.group), "\(f.key)")
             #expect(p == .master || f.key.hasPrefix("layers[]."), "\(f.key)")
             if f.kind == .flag { continue }
+            if f.kind == .choice {
+                // A choice names what it allows, its default among them.
+                #expect(!f.allowed.isEmpty && f.allowed.contains(f.defaultText), "\(f.key)")
+                continue
+            }
             #expect(f.kind == .number, "\(f.key)")
             #expect(f.range != nil, "\(f.key) has no range")
             #expect(f.range.map { $0.lowerBound < $0.upperBound } == true, "\(f.key)")
@@ -48,6 +53,14 @@ import Testing
         #expect(MixFields.movementPeriodSeconds.defaultNumber == movement.periodSeconds)
         #expect(MixFields.movementLevelDb.defaultNumber == movement.levelDb)
         #expect(MixFields.movementHighCutOctaves.defaultNumber == movement.highCutOctaves)
+        // Texture: absent is noise; density takes the texture's own; brightness the DSP's default.
+        #expect(MixFields.texture.allowed == Mix.Texture.allCases.map(\.rawValue))
+        #expect(layer.texture == nil && MixFields.texture.defaultText == Mix.Texture.noise.rawValue)
+        #expect(layer.densityPerSecond == nil && MixFields.densityPerSecond.isOptional)
+        #expect(MixFields.brightness.defaultNumber == Double(layer.textureSettings.brightness))
+        #expect(
+            MixFields.densityPerSecond.numberRange.lowerBound == Double(TextureSettings.densityRange.lowerBound)
+                && MixFields.densityPerSecond.numberRange.upperBound == Double(TextureSettings.densityRange.upperBound))
     }
 
     /// A mix file at each parameter's bounds is read; one step past them is refused at the
@@ -73,6 +86,8 @@ import Testing
                     layer[leaf] = value
                 }
                 if p == .highCutHz { layer["highCutHz"] = value }
+                // Density and brightness apply to a texture; crackle takes both.
+                if p == .densityPerSecond || p == .brightness { layer["texture"] = "crackle" }
                 if p == .lowCutHz, value >= 16000 { layer["highCutHz"] = 20000 }
                 top["layers"] = [layer]
                 let bytes = [UInt8](try JSONSerialization.data(withJSONObject: top))

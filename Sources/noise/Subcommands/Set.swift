@@ -96,15 +96,6 @@ extension Noise {
                 }
                 return v
             }
-            // The texture options are not rows of the table yet: their ranges come from `Mix`.
-            func ranged(_ v: Double, _ range: ClosedRange<Double>, _ flag: String, unit: String = "") throws -> Double {
-                guard v.isFinite, range.contains(v) else {
-                    throw ValidationError(
-                        "'\(flag)' \(fmt(v))\(unit) is out of range; allowed \(fmt(range.lowerBound))…\(fmt(range.upperBound))\(unit)"
-                    )
-                }
-                return v
-            }
             // Errors quote what was typed ("120%"), not the fraction it became.
             func level(_ text: String, _ flag: String) throws -> Double {
                 let isPercent = text.hasSuffix("%")
@@ -182,10 +173,8 @@ extension Noise {
                 }
                 return t
             }
-            change.densityPerSecond = try density.map {
-                try ranged($0, Mix.densityRange, "--density", unit: " per second")
-            }
-            change.brightness = try brightness.map { try ranged($0, Mix.brightnessRange, "--brightness") }
+            change.densityPerSecond = try density.map { try ranged($0, .densityPerSecond, "--density") }
+            change.brightness = try brightness.map { try ranged($0, .brightness, "--brightness") }
             let parsedMaster = try self.master.map(masterChange)
             if mute && unmute { throw ValidationError("give either '--mute' or '--unmute', not both") }
             if let layer {
