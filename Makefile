@@ -179,6 +179,12 @@ test-deb: deps stamp
 
 ## Style: swift-format with the repository's .swift-format (4 spaces, lines <= 120), over tracked files
 ## only (never a .build checkout). `make format` rewrites in place; `make lint` fails on any finding (CI).
+## Rules switched off in .swift-format, and why: GroupNumericLiterals (sample rates and published filter
+## coefficients are compared digit by digit with their sources), OneVariableDeclarationPerLine (DSP state as
+## `var x1 = 0.0, x2 = 0.0` reads as one filter's state), FileScopedDeclarationPrivacy and
+## NoAccessLevelOnExtensionDeclaration (the code uses `private` and `public extension` on purpose),
+## UseLetInEveryBoundCaseVariable (`case let .x(a, b)` is the house spelling), OnlyOneTrailingClosureArgument
+## (`update(root, warn: {…}) { list in … }` keeps the edit last, where it reads best).
 SWIFT_FILES = $(shell git ls-files '*.swift')
 lint:
 	@echo "swift format lint: $(words $(SWIFT_FILES)) files"
