@@ -24,6 +24,11 @@ extension WidgetAction {
                 throw WidgetActionError("the row '\(a.id)' names no reminder")
             }
             self = .completeReminder(id: id)
+        case .adjustTimer:
+            guard let minutes = a.incrementAmount, minutes != 0, abs(minutes) <= 24 * 60 else {
+                throw WidgetActionError("the button '\(a.id)' names no timer change")
+            }
+            self = .adjustTimer(minutes: minutes)
         case .togglePlayPause, .stop, .toggleLayer, .toggleResumeOnLaunch:
             self = try WidgetAction(kind: a.kind, layer: a.layer)
         }

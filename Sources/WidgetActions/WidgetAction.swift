@@ -24,6 +24,8 @@ public enum WidgetAction: Sendable, Equatable {
     case toggleResumeOnLaunch
     /// The Reminders widget: complete the reminder with this snapshot id (`SOURCE:LINE`) in its file.
     case completeReminder(id: String)
+    /// The Noise widget: move the running sleep timer by this many minutes (`noise timer +15m`).
+    case adjustTimer(minutes: Int)
 
     public var kind: WidgetActionKind {
         switch self {
@@ -36,6 +38,7 @@ public enum WidgetAction: Sendable, Equatable {
         case .toggleLayer: .toggleLayer
         case .toggleResumeOnLaunch: .toggleResumeOnLaunch
         case .completeReminder: .completeReminder
+        case .adjustTimer: .adjustTimer
         }
     }
 
@@ -64,6 +67,8 @@ public enum WidgetAction: Sendable, Equatable {
             self = .toggleLayer(layer)
         case .completeReminder:
             throw WidgetActionError("'completeReminder' needs the reminder's id: build it with .completeReminder(id:)")
+        case .adjustTimer:
+            throw WidgetActionError("'adjustTimer' needs its minutes: build it with .adjustTimer(minutes:)")
         case .incrementVariable, .setVariableToNow, .resetVariable, .openURL:
             throw WidgetActionError("'\(kind.rawValue)' comes from a design's action bar: build it from the ActionSpec")
         }

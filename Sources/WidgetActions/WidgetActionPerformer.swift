@@ -75,6 +75,7 @@ public struct WidgetActionPerformer: Sendable {
         case .toggleLayer(let layer): return try toggleLayer(layer)
         case .toggleResumeOnLaunch: return try toggleResumeOnLaunch()
         case .completeReminder(let id): return try completeReminder(id)
+        case .adjustTimer(let minutes): return try adjustTimer(minutes)
         }
     }
 
@@ -264,6 +265,25 @@ public struct WidgetActionPerformer: Sendable {
             return WidgetActionOutcome(message: "No player is running.")
         }
         return WidgetActionOutcome(message: "Stopped \(Self.name(current ?? nil)).")
+    }
+
+    /// As `noise timer +15m` / `-15m`: the same request, refused in the same words.
+    private func adjustTimer(_ minutes: Int) throws -> WidgetActionOutcome {
+        let changeText = (minutes > 0 ? "+" : "-") + "\(abs(minutes))m"
+        guard case .some(let status) = try send(.status) else {
+            throw WidgetActionError("no player is running; start one first ('noise resume' or 'noise play')")
+        }
+        let request: ControlRequest
+        do {
+            request = try TimerChange.request(
+                remainingSeconds: status?.timerRemainingSeconds, changeSeconds: Double(minutes) * 60,
+                changeText: changeText)
+        } catch { throw WidgetActionError(error.description) }
+        guard case .some(let reply) = try send(request) else {
+            throw WidgetActionError("no player is running; start one first ('noise resume' or 'noise play')")
+        }
+        let left = reply?.timerRemainingSeconds ?? 0
+        return WidgetActionOutcome(message: "Timer \(changeText): stops in \(StatusFormatter.duration(left)).")
     }
 
     private func toggleLayer(_ layer: Int) throws -> WidgetActionOutcome {

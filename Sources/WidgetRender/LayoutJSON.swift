@@ -1,6 +1,6 @@
 import SharedStore
 
-/// `{"family","scale","width","height","elements":[{"kind","text"?,"shown"?,"rect"}],"actions":[{"id","kind","title"?,"layer"?,"rect"}]}`,
+/// `{"family","scale","width","height","elements":[{"kind","text"?,"shown"?,"rect"}],"actions":[{"id","kind","title"?,"layer"?,"minutes"?,"rect"}]}`,
 /// keys in that order, numbers in points rounded to 0.01.
 enum LayoutJSON {
     static func encode(_ layout: WidgetLayout) -> String {
@@ -59,6 +59,7 @@ enum LayoutJSON {
                 string(t)
             }
             if let l = a.layer { raw(", \"layer\": \(l)") }
+            if a.kind == .adjustTimer, let m = a.incrementAmount { raw(", \"minutes\": \(m)") }
             if let r = a.reminderID {
                 raw(", \"reminderID\": ")
                 string(r)

@@ -227,6 +227,8 @@ public enum WidgetActionKind: String, Codable, Sendable, CaseIterable {
     case resetVariable, openURL
     /// A Reminders row: complete the reminder `reminderID` in its file.
     case completeReminder
+    /// The Noise widget's ±15 buttons: move the running sleep timer by `incrementAmount` minutes.
+    case adjustTimer
 }
 
 /// A tappable area and everything needed to perform it.
@@ -240,7 +242,7 @@ public struct WidgetAction: Sendable, Hashable {
     public var rect: Rect
     /// `incrementVariable` / `setVariableToNow`: the canonical variable key.
     public var variableKey: String?
-    /// `incrementVariable`: −99…99, never 0.
+    /// `incrementVariable`: −99…99, never 0. `adjustTimer`: the minutes the timer moves (±15).
     public var incrementAmount: Int?
     /// `setVariableToNow`: iso8601, unixSeconds, unixMilliseconds, dateOnly, timeOnly.
     public var nowFormat: String?

@@ -79,6 +79,27 @@ extension TemplateContext {
         b.action(WidgetAction(id: "noise.stop", kind: .stop, title: "Stop", rect: r))
     }
 
+    /// "−15" and "+15" at the right of a row while a sleep timer runs (`noise timer -15m` / `+15m`);
+    /// false, drawing nothing, when no timer runs.
+    func timerButtons(right: Double, y: Double, height: Double) -> Bool {
+        let s = noiseState
+        guard s.timerRemainingSeconds != nil, s.playback != .stopped else { return false }
+        let width = 46.0, gap = 6.0
+        for (i, minutes) in [-15, 15].enumerated() {
+            let r = Rect(x: right - Double(2 - i) * width - Double(1 - i) * gap, y: y, width: width, height: height)
+            b.fill(r, .solid(accent.opacity(0.16)), radius: height / 2, kind: .button)
+            let label = minutes < 0 ? "−15" : "+15"
+            b.addText(
+                run(label, size: 12, weight: 600, colour: accent, tabular: true), x: r.minX, y: r.midY - 7.5,
+                width: r.width, align: .centre)
+            b.action(
+                WidgetAction(
+                    id: minutes < 0 ? "noise.timer.minus15" : "noise.timer.plus15", kind: .adjustTimer,
+                    title: minutes < 0 ? "Timer −15 min" : "Timer +15 min", rect: r, incrementAmount: minutes))
+        }
+        return true
+    }
+
     func resumeToggle(_ r: Rect) {
         let on = noiseState.resumeOnLaunch
         b.fill(r, .solid(on ? accent : accent.opacity(0.16)), radius: r.height / 2, kind: .button)
@@ -177,7 +198,7 @@ extension TemplateContext {
             b.addText(
                 run(mixLine(), size: 15, weight: 600, colour: palette.primary), x: area.minX, y: area.minY + 54,
                 width: area.width * 0.6)
-            if let u = updatedText(s.updatedAt) {
+            if !timerButtons(right: area.maxX, y: area.minY + 52, height: 24), let u = updatedText(s.updatedAt) {
                 b.addText(
                     run(u, size: 12, colour: palette.secondary), x: area.midX, y: area.minY + 56, width: area.width / 2,
                     align: .trailing)
@@ -222,7 +243,7 @@ extension TemplateContext {
             WidgetAction(
                 id: "noise.resumeOnLaunch", kind: .toggleResumeOnLaunch,
                 title: s.resumeOnLaunch ? "Resume at login: on" : "Resume at login: off", rect: resume))
-        if let u = updatedText(s.updatedAt) {
+        if !timerButtons(right: area.maxX, y: metaY, height: 28), let u = updatedText(s.updatedAt) {
             b.addText(
                 run(u, size: 12, colour: palette.secondary), x: area.midX, y: metaY + 6, width: area.width / 2,
                 align: .trailing)

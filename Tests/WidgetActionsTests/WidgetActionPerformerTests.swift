@@ -51,6 +51,50 @@ import WidgetDesign
 
     static func isAlive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 }
 
+    /// The Noise widget's ±15 buttons while a sleep timer runs: drawn in medium (with their minutes in
+    /// the layout JSON), and `weaver tap` on "+15" gives the running player's timer 15 minutes more, as
+    /// `noise timer +15m` does; "−15" on a timer of less than 15 minutes is refused in the CLI's words.
+    @Test func timerButtonsMoveTheRunningPlayersTimer() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let player = try Spawned(
+            "noise", ["play", "--preset", "sleep", "--fade-in", "0", "--timer", "20m"], environment: rig.env)
+        #expect(player.waitForStderr(8) { $0.contains("Playing") }, "\(player.stderrText)")
+        defer { _ = try? rig.noise(["stop"]) }
+        _ = rig.waitForStatus(8) { $0["timerRemainingSeconds"] as? Double != nil }
+        let widget = ["--template", "noise-machine", "--family", "medium"]
+        let json = try Products.run("weaver", ["render"] + widget + ["--format", "json"], environment: rig.env)
+        let layout = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdoutText.utf8)) as? [String: Any], "\(json.stderrText)")
+        let actions = (layout["actions"] as? [[String: Any]]) ?? []
+        let plus = try #require(actions.first { $0["id"] as? String == "noise.timer.plus15" }, "\(actions)")
+        let minus = try #require(actions.first { $0["id"] as? String == "noise.timer.minus15" }, "\(actions)")
+        #expect(plus["kind"] as? String == "adjustTimer" && plus["minutes"] as? Int == 15)
+        #expect(minus["minutes"] as? Int == -15)
+        func centre(_ a: [String: Any]) -> String {
+            let r = (a["rect"] as? [String: Double]) ?? [:]
+            return "\((r["x"] ?? 0) + (r["width"] ?? 0) / 2),\((r["y"] ?? 0) + (r["height"] ?? 0) / 2)"
+        }
+        let before = try #require(rig.waitForStatus(2) { _ in true }?["timerRemainingSeconds"] as? Double)
+        let tapped = try Products.run("weaver", ["tap"] + widget + ["--at", centre(plus)], environment: rig.env)
+        #expect(tapped.status == 0, "\(tapped.stderrText)")
+        #expect(tapped.stdoutText.hasPrefix("Timer +15m: stops in "), "\(tapped.stdoutText)")
+        let after = try #require(
+            rig.waitForStatus(4) { ($0["timerRemainingSeconds"] as? Double ?? 0) > before + 800 }?[
+                "timerRemainingSeconds"] as? Double, "\(tapped.stdoutText)")
+        // 15 minutes more, less the seconds the tap took.
+        #expect(abs(after - (before + 900)) < 10, "before \(before) s, after \(after) s")
+
+        // Back to 5 minutes left through the CLI, then "−15" is refused as 'noise timer -15m' is.
+        #expect(try rig.noise(["timer", "5m"]).status == 0)
+        _ = rig.waitForStatus(4) { ($0["timerRemainingSeconds"] as? Double ?? 999) <= 300 }
+        let refused = try Products.run("weaver", ["tap"] + widget + ["--at", centre(minus)], environment: rig.env)
+        #expect(refused.status != 0)
+        #expect(refused.stderrText.contains("would end it now; use 'noise stop' to stop"), "\(refused.stderrText)")
+        let cli = try rig.noise(["timer", "-15m"])
+        #expect(cli.stderrText.contains("would end it now; use 'noise stop' to stop"), "\(cli.stderrText)")
+    }
+
     @Test func buttonsDriveTheRunningPlayer() throws {
         let rig = try Rig()
         defer { rig.server.stop() }
@@ -250,7 +294,7 @@ import WidgetDesign
         #expect(
             WidgetActionKind.allCases.map(\.rawValue) == [
                 "incrementVariable", "setVariableToNow", "togglePlayPause", "stop",
-                "toggleLayer", "toggleResumeOnLaunch", "resetVariable", "openURL", "completeReminder",
+                "toggleLayer", "toggleResumeOnLaunch", "resetVariable", "openURL", "completeReminder", "adjustTimer",
             ])
         #expect(try WidgetAction(kind: .toggleLayer, layer: 2) == .toggleLayer(2))
         #expect(throws: WidgetActionError.self) { try WidgetAction(kind: .toggleLayer, layer: 0) }

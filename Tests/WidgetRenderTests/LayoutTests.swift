@@ -388,7 +388,8 @@ import WidgetDesign
                 if case .symbol(let g, _, _) = $0.primitive { g.sfName == "play.fill" } else { false }
             })
         let kinds = Set(layout(d, .large).actions.map(\.kind))
-        #expect(kinds == [.togglePlayPause, .stop, .toggleLayer, .toggleResumeOnLaunch])
+        // The fixture's player runs a sleep timer, so the ±15 buttons are there too.
+        #expect(kinds == [.togglePlayPause, .stop, .toggleLayer, .toggleResumeOnLaunch, .adjustTimer])
         let layers = layout(d, .medium).actions.filter { $0.kind == .toggleLayer }.compactMap(\.layer)
         #expect(layers == [1, 2, 3, 4])
         for f in WidgetFamily.allCases {
@@ -422,7 +423,8 @@ import WidgetDesign
         #expect(Set(rect.keys) == ["x", "y", "width", "height"])
         let actions = object["actions"] as! [[String: Any]]
         #expect(actions.contains { $0["kind"] as? String == "toggleLayer" && $0["layer"] as? Int == 3 })
-        #expect(actions.allSatisfy { Set($0.keys).isSubset(of: ["id", "kind", "title", "layer", "rect"]) })
+        #expect(
+            actions.allSatisfy { Set($0.keys).isSubset(of: ["id", "kind", "title", "layer", "minutes", "rect"]) })
     }
 
     @Test func textRenditionIsOneLineForInline() {

@@ -130,21 +130,12 @@ extension Noise {
             guard case .ok(let status?) = try PlayerControl.client.send(.status) else {
                 throw CLIError("no player is running; start one first ('noise resume' or 'noise play')")
             }
-            let remaining = status.timerRemainingSeconds
-            if remaining == nil && change < 0 {
-                throw CLIError(
-                    "no sleep timer is running, so there is nothing to shorten; set one with 'noise timer 30m'")
-            }
-            let seconds = (remaining ?? 0) + change
-            guard seconds >= ControlRequest.timerRange.lowerBound else {
-                throw CLIError(
-                    "the timer has \(StatusFormatter.duration(remaining ?? 0)) left: \(duration) would end it now; use 'noise stop' to stop"
-                )
-            }
-            guard seconds <= ControlRequest.timerRange.upperBound else {
-                throw CLIError(
-                    "\(StatusFormatter.duration(remaining ?? 0)) left \(duration) is more than the longest timer, 24h")
-            }
+            let moved: ControlRequest
+            do {
+                moved = try TimerChange.request(
+                    remainingSeconds: status.timerRemainingSeconds, changeSeconds: change, changeText: duration)
+            } catch { throw CLIError(error.description) }
+            guard case .timer(let seconds?, _) = moved else { return moved }
             return .timer(seconds: seconds, fadeSeconds: try fadeSeconds(limit: seconds))
         }
 
