@@ -95,16 +95,23 @@ let package = Package(
         // of per module. Internal rather than apple/swift-system: it is ~150 lines over Glibc, the
         // modules pass raw Int32 descriptors to C libraries, and it needs no new package to fetch.
         .target(name: "SystemCalls"),
-        // Proleptic Gregorian day arithmetic on integers (`CivilCalendar`), out of SharedStore so the
-        // store module holds store things; SharedStore re-exports it. No dependencies.
-        .target(name: "CivilDays"),
+        // Civil time: proleptic Gregorian day arithmetic on integers (`CivilCalendar`) and the one
+        // ISO 8601 parser and formatter (`ISODate`); out of SharedStore so the store module holds
+        // store things; SharedStore re-exports it. No dependencies.
+        .target(name: "CivilTime"),
+        // The bounded strict JSON parser (depth, size, value count) and what reads its tree:
+        // `JSONReader` field by field with the one error type `JSONFieldError`, `JSONMembers`,
+        // `JSONValueDecoder`. Every JSON the apps read goes through it; SharedStore re-exports it.
+        .target(name: "BoundedJSON", dependencies: ["CivilTime"]),
         // The login entry files (systemd user units, XDG autostart entries): their quoting, writing,
         // enabling and `$XDG_CONFIG_HOME`; out of SharedStore, which re-exports it.
         .target(name: "LoginEntryFiles", dependencies: ["SystemCalls"]),
         // The player's heartbeat file beside its control socket (is a player alive?); out of
         // SharedStore, which re-exports it.
         .target(name: "PlayerLiveness", dependencies: ["SystemCalls"]),
-        .target(name: "SharedStore", dependencies: ["SystemCalls", "CivilDays", "LoginEntryFiles", "PlayerLiveness"]),
+        .target(
+            name: "SharedStore",
+            dependencies: ["SystemCalls", "CivilTime", "BoundedJSON", "LoginEntryFiles", "PlayerLiveness"]),
         // The snapshot files the data sources write and the widgets read (weather, calendar,
         // reminders, steps): their names, shapes, caps and derived rules ("next event", "stale")
         // defined once, so the writer and both readers cannot drift apart. Only SharedStore below it.
@@ -246,6 +253,7 @@ let package = Package(
         .testTarget(
             name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinkBase", "NoiseEngine", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
+        .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON", "CivilTime", "SharedStore"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         // The snapshot rules ("upcoming", the cap) and the tolerant, bounded reading of snapshot files.
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "SharedStore"]),

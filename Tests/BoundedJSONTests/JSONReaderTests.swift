@@ -1,3 +1,5 @@
+import BoundedJSON
+import CivilTime
 import Foundation
 import SharedStore
 import Testing
