@@ -324,19 +324,24 @@ struct DesignAPIRoutes: AppRoutes {
     /// `{"field": KEY, "value": TEXT}`, or `{"edits": [{"field": KEY, "value": TEXT}, …]}`.
     static func edits(_ data: Data) -> [(field: String, value: String)]? {
         let limits = JSONLimits(maxDepth: 3, maxValueCount: 4 + 3 * maximumEditsAtOnce, maxStringBytes: 8192)
-        guard case .object(let o)? = try? JSONValue.parse(data, limits: limits) else { return nil }
-        func one(_ value: JSONValue) -> (field: String, value: String)? {
-            guard case .object(let e) = value, Set(e.keys) == ["field", "value"],
-                case .string(let field)? = e["field"], case .string(let text)? = e["value"]
-            else { return nil }
-            return (field, text)
+        guard let body = RequestBody.object(data, limits: limits, allowed: ["field", "value", "edits"]) else {
+            return nil
         }
-        if Set(o.keys) == ["edits"] {
-            guard case .array(let list)? = o["edits"], (1...maximumEditsAtOnce).contains(list.count) else { return nil }
-            let parsed = list.compactMap(one)
-            return parsed.count == list.count ? parsed : nil
-        }
-        return one(.object(o)).map { [$0] }
+        guard body.has("edits") else { return edit(body).map { [$0] } }
+        // All or nothing: one malformed edit refuses the whole list.
+        guard RequestBody.object(body, allowed: ["edits"]) != nil,
+            let list = try? body.required("edits").array(maxCount: maximumEditsAtOnce), !list.isEmpty
+        else { return nil }
+        let parsed = list.compactMap(edit)
+        return parsed.count == list.count ? parsed : nil
+    }
+
+    /// One `{"field": KEY, "value": TEXT}`: both strings, nothing else.
+    static func edit(_ value: JSONReader) -> (field: String, value: String)? {
+        guard let e = RequestBody.object(value, allowed: ["field", "value"]),
+            let field = e.text("field"), let text = e.text("value")
+        else { return nil }
+        return (field, text)
     }
 
     /// Tried variables a page may send: few and short (they only ever hold what a button wrote).
