@@ -102,14 +102,7 @@ import Testing
     }
 
     @Test func mixDecodingNamesTheFieldAndRange() {
-        func error(_ json: String) -> String {
-            do {
-                _ = try Mix.decode(Array(json.utf8), file: "m.json")
-                return ""
-            } catch {
-                return error.description
-            }
-        }
+        func error(_ json: String) -> String { mixDecodingError(json) }
         #expect(error(#"{"layers":[{"colour":2.5}]}"#) == "m.json: layers[0].colour: 2.5 is out of range; allowed 0…2")
         #expect(error(#"{"layers":[{"eq":{"lowDb":1,"bass":2}}]}"#).contains("layers[0].eq.bass: is not a known field"))
         #expect(error(#"{"layers":[{"volume":true}]}"#).contains("layers[0].volume: must be a number, found a boolean"))
@@ -119,14 +112,7 @@ import Testing
     /// The mix reader's words, read through the shared strict reader, are the ones mix files
     /// always had (taken from the build before the move).
     @Test func mixDecodingKeepsItsWording() {
-        func error(_ json: String) -> String {
-            do {
-                _ = try Mix.decode(Array(json.utf8), file: "m.json")
-                return ""
-            } catch {
-                return error.description
-            }
-        }
+        func error(_ json: String) -> String { mixDecodingError(json) }
         let layerFields =
             "brightness, colour, densityPerSecond, enabled, eq, highCutHz, lowCutHz, movement, texture, volume"
         let expected: [(String, String)] = [
@@ -242,5 +228,15 @@ import Testing
         let tail = Self.render(m, &t, seconds: 1)
         #expect(t.isFinished)
         #expect(Self.rms(tail[(tail.count - 480)...]) < 0.001)  // still fades to silence at the end
+    }
+}
+
+/// What `Mix.decode` says about `json` read as `m.json`; empty when it reads.
+func mixDecodingError(_ json: String) -> String {
+    do {
+        _ = try Mix.decode(Array(json.utf8), file: "m.json")
+        return ""
+    } catch {
+        return error.description
     }
 }
