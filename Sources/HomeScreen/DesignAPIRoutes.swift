@@ -127,7 +127,7 @@ struct DesignAPIRoutes: AppRoutes {
                     maxDepth: 3, maxValueCount: 4 + 2 * Self.maximumTrialVariables, maxStringBytes: 1024)
                 guard let o = RequestBody.object(body, limits: limits, allowed: ["family", "x", "y", "trial"]),
                     let family = o.text("family"), let x = o.finiteNumber("x"), let y = o.finiteNumber("y"),
-                    let trial = Self.trialObject(o.value["trial"] ?? .object([:]))
+                    let trial = o.has("trial") ? Self.trialObject(try? o.member("trial")) : [:]
                 else {
                     return Routes.error(
                         .badRequest,
@@ -347,12 +347,16 @@ struct DesignAPIRoutes: AppRoutes {
     /// Tried variables a page may send: few and short (they only ever hold what a button wrote).
     static let maximumTrialVariables = 16
 
-    static func trialObject(_ value: JSONValue) -> [String: String]? {
-        guard case .object(let o) = value, o.count <= maximumTrialVariables else { return nil }
+    /// `{KEY: TEXT, …}`: at most `maximumTrialVariables` names of at most 128 characters, each
+    /// with a string of at most 256; anything else refuses the whole object.
+    static func trialObject(_ value: JSONReader?) -> [String: String]? {
+        guard let value, let members = try? JSONMembers(value), members.keys.count <= maximumTrialVariables else {
+            return nil
+        }
         var out: [String: String] = [:]
-        for (k, v) in o {
-            guard case .string(let text) = v, k.count <= 128, text.count <= 256 else { return nil }
-            out[k] = text
+        for key in members.keys {
+            guard key.count <= 128, let text = value.text(key), text.count <= 256 else { return nil }
+            out[key] = text
         }
         return out
     }
@@ -360,12 +364,11 @@ struct DesignAPIRoutes: AppRoutes {
     /// The `X-WidgetWeaver-Try` header: absent is none; otherwise a percent-encoded JSON object.
     static func trialVariables(_ header: String?) -> [String: String]? {
         guard let header, !header.isEmpty else { return [:] }
-        guard header.utf8.count <= 8192, let text = header.removingPercentEncoding,
-            let value = try? JSONValue.parse(
-                Data(text.utf8),
-                limits: JSONLimits(maxDepth: 2, maxValueCount: 2 * maximumTrialVariables + 1, maxStringBytes: 1024))
-        else { return nil }
-        return trialObject(value)
+        guard header.utf8.count <= 8192, let text = header.removingPercentEncoding else { return nil }
+        return trialObject(
+            try? JSONReader.parse(
+                Data(text.utf8), document: "X-WidgetWeaver-Try", maxDepth: 2,
+                maxValues: 2 * maximumTrialVariables + 1, maxStringBytes: 1024))
     }
 
     struct Refusal: Error {

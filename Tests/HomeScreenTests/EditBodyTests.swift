@@ -43,4 +43,24 @@ import Testing
             #expect(edits(body) == nil, "\(body)")
         }
     }
+
+    /// The variables a tried button may see (`X-WidgetWeaver-Try`, or `trial` in a try body).
+    @Test func triedVariablesAreFewShortStrings() {
+        func header(_ json: String) -> [String: String]? {
+            DesignAPIRoutes.trialVariables(json.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        }
+        #expect(DesignAPIRoutes.trialVariables(nil) == [:] && DesignAPIRoutes.trialVariables("") == [:])
+        #expect(header(#"{"count":"3","name":"x"}"#) == ["count": "3", "name": "x"])
+        #expect(header("{}") == [:])
+        let sixteen = (0..<DesignAPIRoutes.maximumTrialVariables).map { #""k\#($0)":"v""# }
+        #expect(header("{\(sixteen.joined(separator: ","))}")?.count == DesignAPIRoutes.maximumTrialVariables)
+        for refused in [
+            "{\((sixteen + [#""k16":"v""#]).joined(separator: ","))}",
+            #"{"\#(String(repeating: "k", count: 129))":"v"}"#,
+            #"{"k":"\#(String(repeating: "v", count: 257))"}"#,
+            #"{"k":3}"#, #"{"k":null}"#, #"{"k":{"a":"b"}}"#, #"["k"]"#, "null", #"{"k":"v""#,
+        ] {
+            #expect(header(refused) == nil, "\(refused.prefix(60))")
+        }
+    }
 }
