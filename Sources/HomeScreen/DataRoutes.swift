@@ -133,16 +133,16 @@ struct DataRoutes: AppRoutes {
         router.post("/api/data/weather/autorefresh") { request, _ in
             guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-            guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: Self.smallBody),
-                Set(o.keys).isSubset(of: ["on", "method"]), case .bool(let on)? = o["on"]
+            guard let o = RequestBody.object(body, limits: Self.smallBody, allowed: ["on", "method"]),
+                let on = o.flag("on")
             else {
                 return Routes.error(
                     .badRequest,
                     "the body must be {\"on\": true|false, \"method\": \"auto\"|\"systemd\"|\"xdg\" (optional)}")
             }
             var method = "auto"
-            if let m = o["method"] {
-                guard case .string(let name) = m else {
+            if o.has("method") {
+                guard let name = o.text("method") else {
                     return DesignAPIRoutes.fieldError("method", "'method' must be auto, systemd or xdg")
                 }
                 method = name

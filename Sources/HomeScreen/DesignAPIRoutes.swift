@@ -127,7 +127,7 @@ struct DesignAPIRoutes: AppRoutes {
                     maxDepth: 3, maxValueCount: 4 + 2 * Self.maximumTrialVariables, maxStringBytes: 1024)
                 guard let o = RequestBody.object(body, limits: limits, allowed: ["family", "x", "y", "trial"]),
                     let family = o.text("family"), let x = o.finiteNumber("x"), let y = o.finiteNumber("y"),
-                    let trial = Self.trialObject(o.value["trial"] ?? .object([:]))
+                    let trial = o.has("trial") ? Self.trialObject(try? o.member("trial")) : [:]
                 else {
                     return Routes.error(
                         .badRequest,
@@ -324,30 +324,39 @@ struct DesignAPIRoutes: AppRoutes {
     /// `{"field": KEY, "value": TEXT}`, or `{"edits": [{"field": KEY, "value": TEXT}, …]}`.
     static func edits(_ data: Data) -> [(field: String, value: String)]? {
         let limits = JSONLimits(maxDepth: 3, maxValueCount: 4 + 3 * maximumEditsAtOnce, maxStringBytes: 8192)
-        guard case .object(let o)? = try? JSONValue.parse(data, limits: limits) else { return nil }
-        func one(_ value: JSONValue) -> (field: String, value: String)? {
-            guard case .object(let e) = value, Set(e.keys) == ["field", "value"],
-                case .string(let field)? = e["field"], case .string(let text)? = e["value"]
-            else { return nil }
-            return (field, text)
+        guard let body = RequestBody.object(data, limits: limits, allowed: ["field", "value", "edits"]) else {
+            return nil
         }
-        if Set(o.keys) == ["edits"] {
-            guard case .array(let list)? = o["edits"], (1...maximumEditsAtOnce).contains(list.count) else { return nil }
-            let parsed = list.compactMap(one)
-            return parsed.count == list.count ? parsed : nil
-        }
-        return one(.object(o)).map { [$0] }
+        guard body.has("edits") else { return edit(body).map { [$0] } }
+        // All or nothing: one malformed edit refuses the whole list.
+        guard RequestBody.object(body, allowed: ["edits"]) != nil,
+            let list = try? body.required("edits").array(maxCount: maximumEditsAtOnce), !list.isEmpty
+        else { return nil }
+        let parsed = list.compactMap(edit)
+        return parsed.count == list.count ? parsed : nil
+    }
+
+    /// One `{"field": KEY, "value": TEXT}`: both strings, nothing else.
+    static func edit(_ value: JSONReader) -> (field: String, value: String)? {
+        guard let e = RequestBody.object(value, allowed: ["field", "value"]),
+            let field = e.text("field"), let text = e.text("value")
+        else { return nil }
+        return (field, text)
     }
 
     /// Tried variables a page may send: few and short (they only ever hold what a button wrote).
     static let maximumTrialVariables = 16
 
-    static func trialObject(_ value: JSONValue) -> [String: String]? {
-        guard case .object(let o) = value, o.count <= maximumTrialVariables else { return nil }
+    /// `{KEY: TEXT, …}`: at most `maximumTrialVariables` names of at most 128 characters, each
+    /// with a string of at most 256; anything else refuses the whole object.
+    static func trialObject(_ value: JSONReader?) -> [String: String]? {
+        guard let value, let members = try? JSONMembers(value), members.keys.count <= maximumTrialVariables else {
+            return nil
+        }
         var out: [String: String] = [:]
-        for (k, v) in o {
-            guard case .string(let text) = v, k.count <= 128, text.count <= 256 else { return nil }
-            out[k] = text
+        for key in members.keys {
+            guard key.count <= 128, let text = value.text(key), text.count <= 256 else { return nil }
+            out[key] = text
         }
         return out
     }
@@ -355,12 +364,11 @@ struct DesignAPIRoutes: AppRoutes {
     /// The `X-WidgetWeaver-Try` header: absent is none; otherwise a percent-encoded JSON object.
     static func trialVariables(_ header: String?) -> [String: String]? {
         guard let header, !header.isEmpty else { return [:] }
-        guard header.utf8.count <= 8192, let text = header.removingPercentEncoding,
-            let value = try? JSONValue.parse(
-                Data(text.utf8),
-                limits: JSONLimits(maxDepth: 2, maxValueCount: 2 * maximumTrialVariables + 1, maxStringBytes: 1024))
-        else { return nil }
-        return trialObject(value)
+        guard header.utf8.count <= 8192, let text = header.removingPercentEncoding else { return nil }
+        return trialObject(
+            try? JSONReader.parse(
+                Data(text.utf8), document: "X-WidgetWeaver-Try", maxDepth: 2,
+                maxValues: 2 * maximumTrialVariables + 1, maxStringBytes: 1024))
     }
 
     struct Refusal: Error {

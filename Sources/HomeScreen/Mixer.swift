@@ -56,7 +56,7 @@ public enum MixerChange: Equatable, Sendable {
         }
         let keys = Set(object.keys)
         if keys == ["preset"] {
-            guard case .string(let id)? = object["preset"], PresetLibrary.isValidID(id) else {
+            guard let id = request.text("preset"), PresetLibrary.isValidID(id) else {
                 throw MixerError("'preset' must be a preset id (letters, digits, '-' and '_')")
             }
             return .preset(id)
@@ -66,7 +66,7 @@ public enum MixerChange: Equatable, Sendable {
             return .timer(
                 seconds: try checked(try number("timerSeconds"), ControlRequest.timerRange, "timerSeconds", " s"))
         }
-        guard case .string(let name)? = object["param"] else { throw MixerError("'param' is missing") }
+        guard let name = request.text("param") else { throw MixerError("'param' is missing") }
         let allowedNames = "master, \(layerParameters.joined(separator: ", "))"
         guard let param = MixParameter(rawValue: name), param == .master || pageParameters.contains(param) else {
             throw MixerError("'param' '\(name)' is unknown; allowed \(allowedNames)")
@@ -86,13 +86,13 @@ public enum MixerChange: Equatable, Sendable {
         }
         var change = LayerChange()
         if param == .enabled {
-            guard case .bool(let b)? = object["value"] else { throw MixerError("'enabled' must be true or false") }
+            guard let b = request.flag("value") else { throw MixerError("'enabled' must be true or false") }
             change.enabled = b
             return .layer(index: Int(layerNumber) - 1, change: change)
         }
         if param == .texture {
             let allowed = param.field.allowed
-            guard case .string(let s)? = object["value"], allowed.contains(s), let texture = Mix.Texture(rawValue: s)
+            guard let s = request.text("value"), allowed.contains(s), let texture = Mix.Texture(rawValue: s)
             else {
                 throw MixerError("'texture' must be one of \(allowed.joined(separator: ", "))")
             }

@@ -25,8 +25,8 @@ struct ReminderSourceRoutes: AppRoutes {
         router.post("/api/data/reminders") { request, _ in
             guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
             let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-            guard case .object(let o)? = try? JSONValue.parse(Data(buffer: body), limits: DataRoutes.smallBody),
-                Set(o.keys).isSubset(of: ["source", "name"]), case .string(let text)? = o["source"]
+            guard let o = RequestBody.object(body, limits: DataRoutes.smallBody, allowed: ["source", "name"]),
+                let text = o.text("source")
             else {
                 return Routes.error(
                     .badRequest,
@@ -34,7 +34,7 @@ struct ReminderSourceRoutes: AppRoutes {
                 )
             }
             var name: String?
-            if case .string(let n)? = o["name"], !n.trimmingCharacters(in: .whitespaces).isEmpty {
+            if let n = o.text("name"), !n.trimmingCharacters(in: .whitespaces).isEmpty {
                 name = String(n.prefix(200))
             }
             let source: String

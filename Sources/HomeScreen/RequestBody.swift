@@ -17,10 +17,17 @@ enum RequestBody {
     static func object(_ data: Data, limits: JSONLimits, allowed: Set<String>, required: Set<String> = [])
         -> JSONReader?
     {
-        guard let value = try? JSONValue.parse(data, limits: limits), case .object(let o) = value else { return nil }
+        guard let value = try? JSONValue.parse(data, limits: limits) else { return nil }
+        return object(JSONReader(value: value, document: "request body"), allowed: allowed, required: required)
+    }
+
+    /// `value` when it is an object whose keys are all in `allowed` and include every key of
+    /// `required` (a body's member, such as one of several edits); nil otherwise.
+    static func object(_ value: JSONReader, allowed: Set<String>, required: Set<String> = []) -> JSONReader? {
+        guard case .object(let o) = value.value else { return nil }
         let keys = Set(o.keys)
         guard keys.isSubset(of: allowed), required.isSubset(of: keys) else { return nil }
-        return JSONReader(value: value, document: "request body")
+        return value
     }
 }
 

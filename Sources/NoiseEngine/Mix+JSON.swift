@@ -10,15 +10,17 @@ extension Mix {
     /// Reads a mix strictly: invalid JSON, unknown fields, wrong types and out-of-range values are
     /// errors that name `file`, the field path, the value and the allowed range.
     public static func decode(_ bytes: [UInt8], file: String?, sampleRate: Double? = nil) throws(MixError) -> Mix {
-        let root: JSONValue
         guard bytes.count <= maximumFileBytes else {
             throw MixError(
                 file: file, path: "",
                 message: "file is \(bytes.count) bytes; a mix file is at most \(maximumFileBytes) bytes")
         }
+        let root: JSONReader
         do {
-            root = try JSONValue.parse(
-                Data(bytes), limits: JSONLimits(maxDepth: 8, maxValueCount: 10_000, maxStringBytes: 4096))
+            root = try JSONReader.parse(
+                Data(bytes), document: file ?? "mix", maxDepth: 8, maxValues: 10_000, maxStringBytes: 4096)
+        } catch let e as JSONFieldError {
+            throw MixError(file: file, path: "", message: e.reason)
         } catch {
             throw MixError(file: file, path: "", message: "\(error)")
         }
@@ -53,9 +55,12 @@ extension Mix {
 
     // MARK: - Strict reading
 
-    static func strict(_ root: JSONValue) throws(MixError) -> Mix {
-        let top = try Fields(
-            root, path: "", allowed: ["name", "description", "masterVolume", "layers", "schemaVersion"])
+    /// The mix's members, field by field through the shared strict reader. Errors keep the mix
+    /// file's own wording (`MixError(_:)`), which users and tests know; ranges are `validate`'s,
+    /// which holds every mix, read or built, to the table.
+    static func strict(_ root: JSONReader) throws(MixError) -> Mix {
+        let top = try MixObject(
+            root, allowed: MixFields.memberNames(under: "") + ["name", "description", "schemaVersion"])
         if let v = try top.number("schemaVersion"), v != 1 {
             throw MixError(
                 path: "schemaVersion", message: "\(MixError.format(v)) is not supported; this version reads 1")
@@ -63,38 +68,30 @@ extension Mix {
         guard let layersValue = top["layers"] else {
             throw MixError(path: "layers", message: "is missing; a mix needs 1 to 4 layers")
         }
-        guard case .array(let items) = layersValue else {
-            throw MixError(path: "layers", message: "must be an array, found \(Fields.article(layersValue.typeName))")
-        }
+        let items: [JSONReader]
+        do { items = try layersValue.array(maxCount: .max) } catch { throw MixError(error) }
         if items.count > NoiseMachine.layerCount || items.isEmpty {
             throw MixError(path: "layers", message: "has \(items.count) layers; allowed 1…\(NoiseMachine.layerCount)")
         }
         var layers: [Layer] = []
-        for (i, item) in items.enumerated() {
-            let p = "layers[\(i)]"
-            let f = try Fields(
-                item, path: p,
-                allowed: [
-                    "enabled", "volume", "colour", "lowCutHz", "highCutHz", "eq", "movement",
-                    "texture", "densityPerSecond", "brightness",
-                ])
+        for item in items {
+            let f = try MixObject(item, allowed: MixFields.memberNames(under: "layers[]"))
             var layer = Layer()
             layer.enabled = try f.bool("enabled") ?? MixFields.enabled.defaultFlag
-            layer.volume = try f.number("volume") ?? layer.volume
-            layer.colour = try f.number("colour") ?? layer.colour
+            layer.volume = try f.number("volume") ?? MixFields.volume.defaultNumber
+            layer.colour = try f.number("colour") ?? MixFields.colour.defaultNumber
             // 0 (or absent) means the cut is off, as in the seed app.
             layer.lowCutHz = try f.number("lowCutHz").flatMap { $0 == 0 ? nil : $0 }
             layer.highCutHz = try f.number("highCutHz").flatMap { $0 == 0 ? nil : $0 }
             if let eqValue = f["eq"] {
-                let e = try Fields(eqValue, path: "\(p).eq", allowed: ["lowDb", "midDb", "highDb"])
+                let e = try MixObject(eqValue, allowed: MixFields.memberNames(under: "layers[].eq"))
                 layer.eq = EQ(
                     lowDb: try e.number("lowDb") ?? MixFields.eqLowDb.defaultNumber,
                     midDb: try e.number("midDb") ?? MixFields.eqMidDb.defaultNumber,
                     highDb: try e.number("highDb") ?? MixFields.eqHighDb.defaultNumber)
             }
             if let movementValue = f["movement"] {
-                let m = try Fields(
-                    movementValue, path: "\(p).movement", allowed: ["periodSeconds", "levelDb", "highCutOctaves"])
+                let m = try MixObject(movementValue, allowed: MixFields.memberNames(under: "layers[].movement"))
                 layer.movement = Movement(
                     periodSeconds: try m.number("periodSeconds") ?? MixFields.movementPeriodSeconds.defaultNumber,
                     levelDb: try m.number("levelDb") ?? MixFields.movementLevelDb.defaultNumber,
@@ -103,9 +100,9 @@ extension Mix {
             if let name = try f.string("texture") {
                 guard let t = Texture(rawValue: name) else {
                     throw MixError(
-                        path: "\(p).texture",
+                        path: f["texture"]?.path ?? "texture",
                         message:
-                            "'\(name)' is not a texture; allowed: \(Texture.allCases.map(\.rawValue).joined(separator: ", "))"
+                            "'\(name)' is not a texture; allowed: \(MixFields.texture.allowed.joined(separator: ", "))"
                     )
                 }
                 layer.texture = t
@@ -119,62 +116,68 @@ extension Mix {
             masterVolume: try top.number("masterVolume") ?? MixFields.masterVolume.defaultNumber, layers: layers)
     }
 
-    /// An object's members with type checks that report `path.key`.
-    struct Fields {
-        let members: [String: JSONValue]
-        let path: String
+    /// One object of a mix file, its unknown members refused before any value is read (in sorted
+    /// order, naming what is allowed), then its values read by `JSONReader` in the mix's wording.
+    struct MixObject {
+        private let members: [String: JSONReader]
 
-        init(_ value: JSONValue, path: String, allowed: Set<String>) throws(MixError) {
-            guard case .object(let m) = value else {
+        init(_ object: JSONReader, allowed: [String]) throws(MixError) {
+            var all: JSONMembers
+            do { all = try JSONMembers(object) } catch { throw MixError(error) }
+            var taken: [String: JSONReader] = [:]
+            for key in allowed { taken[key] = all.take(key) }
+            // The whole key, where `refuseRest` would cut it at 40 characters: mix files always said it whole.
+            if let unknown = all.keys.sorted().first {
                 throw MixError(
-                    path: path.isEmpty ? "(top level)" : path,
-                    message: "must be an object, found \(Self.article(value.typeName))")
-            }
-            for k in m.keys.sorted() where !allowed.contains(k) {
-                throw MixError(
-                    path: Self.join(path, k),
+                    path: object.childPath(unknown),
                     message: "is not a known field; allowed: \(allowed.sorted().joined(separator: ", "))")
             }
-            members = m
-            self.path = path
+            members = taken
         }
 
-        static func article(_ type: String) -> String {
-            type == "null" ? type : (type.first.map { "aeiou".contains($0) } == true ? "an \(type)" : "a \(type)")
-        }
+        subscript(key: String) -> JSONReader? { members[key] }
 
-        static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-
-        subscript(key: String) -> JSONValue? { members[key] }
-
+        /// Any number the parser read, infinity (`1e400`) included: `validate` refuses it as out of
+        /// the field's range, in the same words as any other value outside it.
         func number(_ key: String) throws(MixError) -> Double? {
             guard let v = self[key] else { return nil }
-            guard case .number(let d) = v else {
-                throw MixError(
-                    path: Self.join(path, key), message: "must be a number, found \(Self.article(v.typeName))")
-            }
-            return d
+            if case .number(let d) = v.value { return d }
+            throw MixError(v.wrongType("a number"))
         }
 
         func bool(_ key: String) throws(MixError) -> Bool? {
-            guard let v = self[key] else { return nil }
-            guard case .bool(let b) = v else {
-                throw MixError(
-                    path: Self.join(path, key), message: "must be true or false, found \(Self.article(v.typeName))")
-            }
-            return b
+            do { return try self[key]?.bool() } catch { throw MixError(error) }
         }
 
+        /// A name or description: at most 200 characters (the parser already bounds its bytes).
         func string(_ key: String) throws(MixError) -> String? {
             guard let v = self[key] else { return nil }
-            guard case .string(let s) = v else {
-                throw MixError(
-                    path: Self.join(path, key), message: "must be a string, found \(Self.article(v.typeName))")
-            }
+            let s: String
+            do { s = try v.string(maxBytes: .max) } catch { throw MixError(error) }
             guard s.count <= 200 else {
-                throw MixError(path: Self.join(path, key), message: "is \(s.count) characters; the limit is 200")
+                throw MixError(path: v.path, message: "is \(s.count) characters; the limit is 200")
             }
             return s
         }
+    }
+}
+
+extension MixError {
+    /// A strict-reader failure in the mix file's wording: the path, then what is wrong
+    /// (`layers[0].volume: must be a number, found a boolean`).
+    init(_ e: JSONFieldError) {
+        switch e.problem {
+        case .wrongType(let expected):
+            self.init(path: e.path, message: "must be \(expected), found \(Self.article(e.foundType ?? "null"))")
+        case .missing: self.init(path: e.path, message: "is missing")
+        case .unknownField: self.init(path: e.path, message: "is not a known field")
+        case .outOfRange, .notWhole, .overLimit, .invalid:
+            self.init(path: e.path == JSONReader.topLevel ? "" : e.path, message: e.reason)
+        }
+    }
+
+    /// "a string", "an object", "null": a JSON type as a message names what it found.
+    static func article(_ type: String) -> String {
+        type == "null" ? type : (type.first.map { "aeiou".contains($0) } == true ? "an \(type)" : "a \(type)")
     }
 }

@@ -109,6 +109,20 @@ public enum MixFields {
 
     public static let table = FieldTable(groups: groups, fields: MixParameter.allCases.map(\.field))
 
+    /// The members the table puts in the object at `prefix` of a mix file (`""` the top level,
+    /// `layers[]` a layer, `layers[].eq`), in table order: the mix file reader allows these (and,
+    /// at the top, the name, description and schema version, which no control edits).
+    public static func memberNames(under prefix: String) -> [String] {
+        var names: [String] = []
+        for key in table.keys {
+            guard prefix.isEmpty || key.hasPrefix(prefix + ".") else { continue }
+            let rest = prefix.isEmpty ? key : String(key.dropFirst(prefix.count + 1))
+            let first = String(rest.prefix { $0 != "." && $0 != "[" })
+            if !names.contains(first) { names.append(first) }
+        }
+        return names
+    }
+
     /// `layers[].lowCutHz` for layer index 2 → `layers[2].lowCutHz`, as errors name it.
     public static func path(_ field: FieldSpec, layer: Int) -> String {
         field.key.replacingOccurrences(of: "layers[]", with: "layers[\(layer)]")

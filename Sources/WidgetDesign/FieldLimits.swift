@@ -17,18 +17,10 @@ public enum FieldLimits {
     public static let incrementAmount = DesignFields.actionIncrementAmount.integerRange
     public static let weatherScale = DesignFields.weatherScale.numberRange
     public static let filterIntensity = DesignFields.imageFilterIntensity.numberRange
-    public static let normalisedCoordinate = DesignFields.smartCrop.numberRange
-    public static let pixelDimension = DesignFields.smartPixelSize.integerRange
     public static let smartPhotoAlgorithmVersion = DesignFields.smartAlgorithmVersion.integerRange
-    /// A Smart Photo render's straightening, degrees (the app's slider stays well inside).
-    public static let straightenDegrees = DesignFields.smartStraighten.numberRange
-    /// A Smart Photo render's quarter turns (read modulo 4 when drawn).
-    public static let rotationQuarterTurns = DesignFields.smartQuarterTurns.integerRange
 
     public static let maxActions = 2
     public static let maxNameCharacters = DesignFields.name.maxLength!
-    public static let maxTextCharacters = DesignFields.primaryText.maxLength!
-    public static let maxSymbolNameCharacters = DesignFields.symbolName.maxLength!
     public static let maxActionTitleCharacters = DesignFields.actionTitle.maxLength!
     public static let maxVariableKeyCharacters = DesignFields.actionVariableKey.maxLength!
     public static let maxCountdownTargetCharacters = DesignFields.countdownTarget.maxLength!

@@ -59,14 +59,13 @@ public struct TolerantDecoder {
                 note(join(path, "id"), .invalidValue, "not a UUID (\(preview(raw))); a new ID was given")
             }
         }
-        var name = string(o, "name", path, default: "WidgetWeaver", maxCharacters: FieldLimits.maxNameCharacters)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        var name = string(o, "name", path, DesignFields.name).trimmingCharacters(in: .whitespacesAndNewlines)
         if name.isEmpty {
-            note(join(path, "name"), .invalidValue, "empty; using \"WidgetWeaver\"")
-            name = "WidgetWeaver"
+            name = DesignFields.name.defaultText
+            note(join(path, "name"), .invalidValue, "empty; using \(quoted(name))")
         }
-        let primary = string(o, "primaryText", path, default: "", maxCharacters: FieldLimits.maxTextCharacters)
-        let secondary = optionalString(o, "secondaryText", path, maxCharacters: FieldLimits.maxTextCharacters)
+        let primary = string(o, "primaryText", path, DesignFields.primaryText)
+        let secondary = optionalString(o, "secondaryText", path, DesignFields.secondaryText)
         let updatedAt = date(o, "updatedAt", path)
         let symbol = o["symbol"].flatMap { symbolSpec($0, path: join(path, "symbol")) }
         let image = o["image"].flatMap { imageSpec($0, path: join(path, "image")) }
@@ -93,7 +92,7 @@ public struct TolerantDecoder {
             return nil
         }
         checkKeys(o, known: ["target"], path: path)
-        let raw = string(o, "target", path, default: "", maxCharacters: FieldLimits.maxCountdownTargetCharacters)
+        let raw = string(o, "target", path, DesignFields.countdownTarget)
         do {
             return CountdownSpec(target: try CountdownTarget.parse(raw))
         } catch let e as DesignError {
@@ -112,8 +111,9 @@ public struct TolerantDecoder {
         }
         checkKeys(o, known: ["theme", "face", "iconDialColourToken", "iconSecondHandColourToken"], path: path)
         var c = ClockDesignConfig(
-            theme: token(o, "theme", path, default: .classic),
-            // A config written before faces existed shows the legacy face.
+            theme: token(o, "theme", path, DesignFields.clockTheme),
+            // A config written before faces existed shows the legacy face, not the table's default
+            // (the face a new clock gets).
             face: token(o, "face", path, default: .ceramic),
             iconDialColour: optionalToken(o, "iconDialColourToken", path),
             iconSecondHandColour: optionalToken(o, "iconSecondHandColourToken", path))
@@ -136,7 +136,7 @@ public struct TolerantDecoder {
                 "a filter needs a token (\(PhotoFilterToken.allowedList)); filter dropped")
             return nil
         }
-        let t: PhotoFilterToken = token(o, "token", path, default: .none)
+        let t: PhotoFilterToken = token(o, "token", path, DesignFields.imageFilter)
         // `none` or intensity 0 means no filter: nil, as the seed app normalises it.
         return PhotoFilterSpec(token: t, intensity: double(o, "intensity", path, DesignFields.imageFilterIntensity))
             .effective
@@ -187,12 +187,13 @@ public struct TolerantDecoder {
         switch o["cropRect"] {
         case .object(let r)?:
             checkKeys(r, known: ["x", "y", "width", "height"], path: rectPath)
-            let unit = FieldLimits.normalisedCoordinate
+            // A side that is missing is the whole image's (the row's default, 0, is its corner).
+            let crop = DesignFields.smartCrop, full = NormalisedRect.full
             rect = NormalisedRect(
-                x: double(r, "x", rectPath, range: unit, default: 0),
-                y: double(r, "y", rectPath, range: unit, default: 0),
-                width: double(r, "width", rectPath, range: unit, default: 1),
-                height: double(r, "height", rectPath, range: unit, default: 1))
+                x: double(r, "x", rectPath, crop),
+                y: double(r, "y", rectPath, crop),
+                width: double(r, "width", rectPath, range: crop.numberRange, default: full.width),
+                height: double(r, "height", rectPath, range: crop.numberRange, default: full.height))
             if rect.needsTrimming {
                 rect = rect.trimmedToImage
                 note(rectPath, .outOfRange, "the rectangle runs past the image or is empty; trimmed to the image")
@@ -208,19 +209,18 @@ public struct TolerantDecoder {
         case .object(let p)?:
             checkKeys(p, known: ["width", "height"], path: sizePath)
             size = PixelSize(
-                width: int(p, "width", sizePath, range: FieldLimits.pixelDimension, default: 1),
-                height: int(p, "height", sizePath, range: FieldLimits.pixelDimension, default: 1))
+                width: int(p, "width", sizePath, DesignFields.smartPixelSize),
+                height: int(p, "height", sizePath, DesignFields.smartPixelSize))
         case nil, .null?:
             note(sizePath, .invalidValue, "missing; using 1×1")
         case let v?:
             note(sizePath, .wrongType, "expected an object, found \(v.typeName); using 1×1")
         }
         let straighten = o["straightenDegrees"].flatMap {
-            $0 == .null ? nil : double(o, "straightenDegrees", path, range: FieldLimits.straightenDegrees, default: 0)
+            $0 == .null ? nil : double(o, "straightenDegrees", path, DesignFields.smartStraighten)
         }
         let turns = o["rotationQuarterTurns"].flatMap {
-            $0 == .null
-                ? nil : int(o, "rotationQuarterTurns", path, range: FieldLimits.rotationQuarterTurns, default: 0)
+            $0 == .null ? nil : int(o, "rotationQuarterTurns", path, DesignFields.smartQuarterTurns)
         }
         return SmartPhotoVariant(
             renderFileName: file, cropRect: rect, pixelSize: size, straightenDegrees: straighten,
@@ -251,8 +251,7 @@ public struct TolerantDecoder {
             return nil
         }
         checkKeys(o, known: ["name", "size", "weight", "renderingMode", "tint", "placement"], path: path)
-        let name = string(o, "name", path, default: "", maxCharacters: FieldLimits.maxSymbolNameCharacters)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = string(o, "name", path, DesignFields.symbolName).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else {
             note(join(path, "name"), .dropped, "empty symbol name; symbol dropped")
             return nil
@@ -260,10 +259,10 @@ public struct TolerantDecoder {
         return SymbolSpec(
             name: name,
             sizePoints: double(o, "size", path, DesignFields.symbolSize),
-            weight: token(o, "weight", path, default: .regular),
-            renderingMode: token(o, "renderingMode", path, default: .monochrome),
-            tint: token(o, "tint", path, default: .accent),
-            placement: token(o, "placement", path, default: .beforeName))
+            weight: token(o, "weight", path, DesignFields.symbolWeight),
+            renderingMode: token(o, "renderingMode", path, DesignFields.symbolRenderingMode),
+            tint: token(o, "tint", path, DesignFields.symbolTint),
+            placement: token(o, "placement", path, DesignFields.symbolPlacement))
     }
 
     mutating func imageSpec(_ value: JSONValue, path: String) -> ImageSpec? {
@@ -288,7 +287,7 @@ public struct TolerantDecoder {
         let modeKey = o["contentMode"] != nil ? "contentMode" : "crop"
         return ImageSpec(
             fileName: safe,
-            contentMode: token(o, modeKey, path, default: .fill),
+            contentMode: token(o, modeKey, path, DesignFields.imageContentMode),
             heightPoints: double(o, "height", path, DesignFields.imageHeight),
             cornerRadiusPoints: double(o, "cornerRadius", path, DesignFields.imageCornerRadius),
             filter: o["filter"].flatMap { photoFilter($0, path: join(path, "filter")) },
@@ -308,11 +307,11 @@ public struct TolerantDecoder {
                 "template", "posterOverlayMode", "showsAccentBar", "axis", "alignment", "spacing",
                 "primaryLineLimitSmall", "primaryLineLimit", "secondaryLineLimitSmall", "secondaryLineLimit",
             ], path: path)
-        l.template = token(o, "template", path, default: .classic)
-        l.posterOverlayMode = token(o, "posterOverlayMode", path, default: .caption)
-        l.showsAccentBar = bool(o, "showsAccentBar", path, default: DesignFields.showsAccentBar.defaultFlag)
-        l.axis = token(o, "axis", path, default: .vertical)
-        l.alignment = token(o, "alignment", path, default: .leading)
+        l.template = token(o, "template", path, DesignFields.template)
+        l.posterOverlayMode = token(o, "posterOverlayMode", path, DesignFields.posterOverlayMode)
+        l.showsAccentBar = bool(o, "showsAccentBar", path, DesignFields.showsAccentBar)
+        l.axis = token(o, "axis", path, DesignFields.axis)
+        l.alignment = token(o, "alignment", path, DesignFields.alignment)
         l.spacingPoints = double(o, "spacing", path, DesignFields.spacing)
         l.primaryLineLimitSmall = int(o, "primaryLineLimitSmall", path, DesignFields.primaryLineLimitSmall)
         l.primaryLineLimit = int(o, "primaryLineLimit", path, DesignFields.primaryLineLimit)
@@ -337,15 +336,14 @@ public struct TolerantDecoder {
             ], path: path)
         s.paddingPoints = double(o, "padding", path, DesignFields.padding)
         s.cornerRadiusPoints = double(o, "cornerRadius", path, DesignFields.cornerRadius)
-        s.background = token(o, "background", path, default: .subtleMaterial)
-        s.backgroundOverlay = token(o, "backgroundOverlay", path, default: .plain)
+        s.background = token(o, "background", path, DesignFields.background)
+        s.backgroundOverlay = token(o, "backgroundOverlay", path, DesignFields.backgroundOverlay)
         s.backgroundOverlayOpacity = double(o, "backgroundOverlayOpacity", path, DesignFields.backgroundOverlayOpacity)
-        s.backgroundGlowEnabled = bool(
-            o, "backgroundGlowEnabled", path, default: DesignFields.backgroundGlow.defaultFlag)
-        s.accent = token(o, "accent", path, default: .blue)
-        s.nameTextStyle = token(o, "nameTextStyle", path, default: .caption)
-        s.primaryTextStyle = token(o, "primaryTextStyle", path, default: .title3)
-        s.secondaryTextStyle = token(o, "secondaryTextStyle", path, default: .caption2)
+        s.backgroundGlowEnabled = bool(o, "backgroundGlowEnabled", path, DesignFields.backgroundGlow)
+        s.accent = token(o, "accent", path, DesignFields.accent)
+        s.nameTextStyle = token(o, "nameTextStyle", path, DesignFields.nameTextStyle)
+        s.primaryTextStyle = token(o, "primaryTextStyle", path, DesignFields.primaryTextStyle)
+        s.secondaryTextStyle = token(o, "secondaryTextStyle", path, DesignFields.secondaryTextStyle)
         s.symbolSizePoints = double(o, "symbolSize", path, DesignFields.styleSymbolSize)
         s.weatherScale = double(o, "weatherScale", path, DesignFields.weatherScale)
         return s
@@ -376,7 +374,7 @@ public struct TolerantDecoder {
                 note(join(path, "actions"), .wrongType, "expected an array, found \(list.typeName); ignored")
             }
         }
-        let style: WidgetActionButtonStyleToken = token(o, "style", path, default: .prominent)
+        let style: WidgetActionButtonStyleToken = token(o, "style", path, DesignFields.actionBarStyle)
         return actions.isEmpty ? nil : ActionBarSpec(actions: actions, style: style)
     }
 
@@ -391,15 +389,15 @@ public struct TolerantDecoder {
                 "id", "title", "systemImage", "kind", "variableKey", "incrementAmount", "nowFormat",
                 "resetValue", "url",
             ], path: path)
-        let key = string(o, "variableKey", path, default: "", maxCharacters: FieldLimits.maxVariableKeyCharacters)
+        let key = string(o, "variableKey", path, DesignFields.actionVariableKey)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let kindValue: WidgetActionKindToken = token(o, "kind", path, default: .incrementVariable)
+        let kindValue: WidgetActionKindToken = token(o, "kind", path, DesignFields.actionKind)
         var url: String?
         if kindValue == .openURL {
             // A link the policy refuses drops the button: a button must never open it.
             do {
                 url = try OpenURLPolicy.check(
-                    string(o, "url", path, default: "", maxCharacters: FieldLimits.maxURLCharacters * 4))
+                    string(o, "url", path, default: "", maxCharacters: DesignFields.actionURL.maxLength! * 4))
             } catch let e as DesignError {
                 note(join(path, "url"), .dropped, "\(e.message); action dropped")
                 return nil
@@ -425,18 +423,18 @@ public struct TolerantDecoder {
             note(join(path, "incrementAmount"), .outOfRange, "0 does nothing; using 1 (allowed -99…99, not 0)")
             amount = 1
         }
-        var title = string(o, "title", path, default: "", maxCharacters: FieldLimits.maxActionTitleCharacters)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        var title = string(o, "title", path, DesignFields.actionTitle).trimmingCharacters(in: .whitespacesAndNewlines)
         if title.isEmpty { title = ActionSpec.untitled(kind) }
         var systemImage = optionalString(o, "systemImage", path, maxCharacters: 64)?.trimmingCharacters(
             in: .whitespacesAndNewlines)
         if systemImage?.isEmpty == true { systemImage = nil }
         return ActionSpec(
             id: id, title: title, systemImage: systemImage, kind: kind, variableKey: key,
-            incrementAmount: amount, nowFormat: token(o, "nowFormat", path, default: .iso8601),
+            incrementAmount: amount, nowFormat: token(o, "nowFormat", path, DesignFields.actionNowFormat),
             // Read only for the kind that uses it (and writes it), so a design re-encodes exactly.
             resetValue: kind == .resetVariable
-                ? string(o, "resetValue", path, default: "0", maxCharacters: FieldLimits.maxResetValueCharacters) : "0",
+                ? string(o, "resetValue", path, DesignFields.actionResetValue)
+                : DesignFields.actionResetValue.defaultText,
             url: url)
     }
 
@@ -462,8 +460,9 @@ public struct TolerantDecoder {
         }
         checkKeys(o, known: ["primaryText", "secondaryText", "symbol", "image", "layout"], path: path)
         return SpecVariant(
-            primaryText: string(o, "primaryText", path, default: "", maxCharacters: FieldLimits.maxTextCharacters),
-            secondaryText: optionalString(o, "secondaryText", path, maxCharacters: FieldLimits.maxTextCharacters),
+            // A size's texts are the design's fields again (the matched-set rows repeat their limits).
+            primaryText: string(o, "primaryText", path, DesignFields.primaryText),
+            secondaryText: optionalString(o, "secondaryText", path, DesignFields.secondaryText),
             symbol: o["symbol"].flatMap { symbolSpec($0, path: join(path, "symbol")) },
             image: o["image"].flatMap { imageSpec($0, path: join(path, "image")) },
             layout: layoutSpec(o["layout"], path: join(path, "layout")))
@@ -628,6 +627,34 @@ public struct TolerantDecoder {
             join(path, key), .invalidValue,
             "not an ISO 8601 date (\(preview(v))); using \(ISODate.format(fallbackDate))")
         return fallbackDate
+    }
+
+    /// A text field of the table: its default and length.
+    mutating func string(_ o: [String: JSONValue], _ key: String, _ path: String, _ field: FieldSpec) -> String {
+        string(o, key, path, default: field.defaultText, maxCharacters: field.maxLength ?? 4096)
+    }
+
+    /// An optional text field of the table: empty is none.
+    mutating func optionalString(_ o: [String: JSONValue], _ key: String, _ path: String, _ field: FieldSpec)
+        -> String?
+    {
+        optionalString(o, key, path, maxCharacters: field.maxLength ?? 4096)
+    }
+
+    /// A flag field of the table: its default.
+    mutating func bool(_ o: [String: JSONValue], _ key: String, _ path: String, _ field: FieldSpec) -> Bool {
+        bool(o, key, path, default: field.defaultFlag)
+    }
+
+    /// A choice field of the table: its default as the token (every choice default is one of the
+    /// row's values, which are the token's; `DesignFieldsTests` checks both).
+    mutating func token<T: DesignToken>(_ o: [String: JSONValue], _ key: String, _ path: String, _ field: FieldSpec)
+        -> T
+    {
+        guard let def = T(rawValue: field.defaultText) else {
+            preconditionFailure("\(field.key): the default '\(field.defaultText)' is not one of \(T.allowedList)")
+        }
+        return token(o, key, path, default: def)
     }
 
     /// A number field of the table: its range and default.

@@ -102,18 +102,70 @@ import Testing
     }
 
     @Test func mixDecodingNamesTheFieldAndRange() {
-        func error(_ json: String) -> String {
-            do {
-                _ = try Mix.decode(Array(json.utf8), file: "m.json")
-                return ""
-            } catch {
-                return error.description
-            }
-        }
+        func error(_ json: String) -> String { mixDecodingError(json) }
         #expect(error(#"{"layers":[{"colour":2.5}]}"#) == "m.json: layers[0].colour: 2.5 is out of range; allowed 0…2")
         #expect(error(#"{"layers":[{"eq":{"lowDb":1,"bass":2}}]}"#).contains("layers[0].eq.bass: is not a known field"))
         #expect(error(#"{"layers":[{"volume":true}]}"#).contains("layers[0].volume: must be a number, found a boolean"))
         #expect(error(#"{"layers":[{"highCutHz":0,"lowCutHz":0}]}"#).isEmpty)  // 0 means off
+    }
+
+    /// The mix reader's words, read through the shared strict reader, are the ones mix files
+    /// always had (taken from the build before the move).
+    @Test func mixDecodingKeepsItsWording() {
+        func error(_ json: String) -> String { mixDecodingError(json) }
+        let layerFields =
+            "brightness, colour, densityPerSecond, enabled, eq, highCutHz, lowCutHz, movement, texture, volume"
+        let expected: [(String, String)] = [
+            (#"{"layers":[{"volume":null}]}"#, "layers[0].volume: must be a number, found null"),
+            (#"{"layers":[{"volume":1e400}]}"#, "layers[0].volume: inf is out of range; allowed 0…1"),
+            ("[1,2]", "(top level): must be an object, found an array"),
+            (#"{"layers":null}"#, "layers: must be an array, found null"),
+            (#"{"layers":[]}"#, "layers: has 0 layers; allowed 1…4"),
+            ("{}", "layers: is missing; a mix needs 1 to 4 layers"),
+            (
+                #"{"layers":[{}],"extra":1,"aaa":2}"#,
+                "aaa: is not a known field; allowed: description, layers, masterVolume, name, schemaVersion"
+            ),
+            (
+                #"{"layers":[{"reverb":1,"volume":"x"}]}"#,
+                "layers[0].reverb: is not a known field; allowed: \(layerFields)"
+            ),
+            (
+                #"{"layers":[{"movement":{"depth":1}}]}"#,
+                "layers[0].movement.depth: is not a known field; allowed: highCutOctaves, levelDb, periodSeconds"
+            ),
+            (#"{"layers":[{"eq":null}]}"#, "layers[0].eq: must be an object, found null"),
+            (#"{"layers":[{"enabled":"yes"}]}"#, "layers[0].enabled: must be true or false, found a string"),
+            (#"{"layers":[{"texture":null}]}"#, "layers[0].texture: must be a string, found null"),
+            (#"{"schemaVersion":2,"layers":[{}]}"#, "schemaVersion: 2 is not supported; this version reads 1"),
+            (#"{"layers":[{"eq":{"lowDb":"x"}}],"name":7}"#, "layers[0].eq.lowDb: must be a number, found a string"),
+            (#"{"layers":[[]]}"#, "layers[0]: must be an object, found an array"),
+            (
+                #"{"layers":[{"volume":1}],"layers":[]}"#,
+                "invalid JSON at line 1, column 26 (byte 25): duplicate key \"layers\""
+            ),
+            (
+                #"{"name":"\#(String(repeating: "é", count: 201))","layers":[{}]}"#,
+                "name: is 201 characters; the limit is 200"
+            ),
+        ]
+        for (json, message) in expected { #expect(error(json) == "m.json: \(message)", "\(json)") }
+        let long = "aVeryLongUnknownFieldNameThatIsLongerThanFortyCharacters"
+        #expect(
+            error(#"{"layers":[{"\#(long)":1}]}"#)
+                == "m.json: layers[0].\(long): is not a known field; allowed: \(layerFields)")
+    }
+
+    /// The members a mix file may hold come from the mix table's keys.
+    @Test func mixFileMembersAreTheTables() {
+        #expect(MixFields.memberNames(under: "") == ["masterVolume", "layers"])
+        #expect(
+            Set(MixFields.memberNames(under: "layers[]")) == [
+                "enabled", "volume", "colour", "lowCutHz", "highCutHz", "eq", "movement", "texture", "densityPerSecond",
+                "brightness",
+            ])
+        #expect(MixFields.memberNames(under: "layers[].eq") == ["lowDb", "midDb", "highDb"])
+        #expect(MixFields.memberNames(under: "layers[].movement") == ["periodSeconds", "levelDb", "highCutOctaves"])
     }
 }
 
@@ -176,5 +228,15 @@ import Testing
         let tail = Self.render(m, &t, seconds: 1)
         #expect(t.isFinished)
         #expect(Self.rms(tail[(tail.count - 480)...]) < 0.001)  // still fades to silence at the end
+    }
+}
+
+/// What `Mix.decode` says about `json` read as `m.json`; empty when it reads.
+func mixDecodingError(_ json: String) -> String {
+    do {
+        _ = try Mix.decode(Array(json.utf8), file: "m.json")
+        return ""
+    } catch {
+        return error.description
     }
 }

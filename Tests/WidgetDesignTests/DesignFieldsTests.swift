@@ -148,6 +148,168 @@ import Testing
         }
     }
 
+    // MARK: The tolerant decoder reads each row's default and range from the table
+
+    /// Rows whose default the decoder does not apply as it is, and why; every other row with a
+    /// default is walked below, so a new row is either decoded from the table or listed here.
+    static let decodedOtherwise: [String: String] = [
+        "clock.face": "a clock written before faces existed shows the legacy ceramic face; icon is for new clocks",
+        "actions[].title": "an empty title is replaced by one from the button's kind",
+        "actions[].variableKey": "a button without a variable drops the button",
+        "image.filter": "an absent filter is no filter; none drops the filter object",
+        "matchedSet.small": "whether the size has its own design, not a member",
+        "matchedSet.medium": "whether the size has its own design, not a member",
+        "matchedSet.large": "whether the size has its own design, not a member",
+    ]
+
+    /// Where the decoder reads a row in a design file; nil for rows another reader owns.
+    static func filePath(_ f: FieldSpec) -> String? {
+        let key = f.key
+        if key.hasPrefix("reminders.") { return nil }  // `RemindersConfig` reads `remindersConfig`.
+        if key.hasPrefix("clock.") { return "clockConfig." + key.dropFirst("clock.".count) }
+        if key.hasPrefix("actions[].") { return "actionBar.actions[0]." + key.dropFirst("actions[].".count) }
+        let variant = "image.smartPhoto.variants[]."
+        if key.hasPrefix(variant) {
+            let member = String(key.dropFirst(variant.count))
+            let leaf = ["cropRect": "cropRect.x", "pixelSize": "pixelSize.width"][member] ?? member
+            return "image.smartPhoto.small." + leaf
+        }
+        return key
+    }
+
+    /// A design with every object a row lives in, each with only the members it needs to be kept.
+    static let skeleton: JSONValue = .object([
+        "layout": .object([:]), "style": .object([:]), "clockConfig": .object([:]),
+        "symbol": .object(["name": .string("star")]),
+        "image": .object([
+            "fileName": .string("x.png"), "filter": .object(["token": .string("sepia")]),
+            "smartPhoto": .object([
+                "masterFileName": .string("m.png"), "preparedAt": .string("2026-01-01T00:00:00Z"),
+                "small": .object([
+                    "renderFileName": .string("s.png"), "cropRect": .object([:]), "pixelSize": .object([:]),
+                ]),
+            ]),
+        ]),
+        "actionBar": .object([
+            "actions": .array([.object(["kind": .string("resetVariable"), "variableKey": .string("k")])])
+        ]),
+        "matchedSet": .object(["small": .object([:]), "medium": .object([:]), "large": .object([:])]),
+    ])
+
+    /// `value` with the member at `path` (`actionBar.actions[0].kind`) set, or removed when nil.
+    static func setting(_ value: JSONValue, _ path: [Substring], to new: JSONValue?) -> JSONValue {
+        guard let first = path.first else { return new ?? .null }
+        let rest = Array(path.dropFirst())
+        if first.hasSuffix("[0]") {
+            let key = String(first.dropLast(3))
+            guard case .object(var o) = value, case .array(var items)? = o[key] else { return value }
+            items[0] = setting(items[0], rest, to: new)
+            o[key] = .array(items)
+            return .object(o)
+        }
+        guard case .object(var o) = value else { return value }
+        if rest.isEmpty {
+            o[String(first)] = new
+        } else if let inner = o[String(first)] ?? (new == nil ? nil : .object([:])) {
+            o[String(first)] = setting(inner, rest, to: new)
+        }
+        return .object(o)
+    }
+
+    static func member(_ value: JSONValue, _ path: [Substring]) -> JSONValue? {
+        var v: JSONValue? = value
+        for part in path {
+            if part.hasSuffix("[0]") {
+                guard case .array(let items)? = v?[String(part.dropLast(3))], !items.isEmpty else { return nil }
+                v = items[0]
+            } else {
+                v = v?[String(part)]
+            }
+        }
+        return v
+    }
+
+    /// The row's default as the design's JSON writes it.
+    static func json(_ value: FieldSpec.Value) -> JSONValue? {
+        switch value {
+        case .number(let d): .number(d)
+        case .text(let t): .string(t)
+        case .flag(let b): .bool(b)
+        case .none: nil
+        }
+    }
+
+    /// How a finding names the value it fell back on (`using 16`, `using "WidgetWeaver"`).
+    static func fallbackWords(_ f: FieldSpec) -> String {
+        switch f.defaultValue {
+        case .number(let d): "using \(JSONValue.format(d))"
+        case .text(let t): f.kind == .choice ? "using \(t)" : "using \"\(t)\""
+        case .flag(let b): "using \(b)"
+        case .none: ""
+        }
+    }
+
+    static func decoding(_ doc: JSONValue) throws -> (JSONValue, [Finding]) {
+        let (spec, findings) = try WidgetSpec.decode(doc.prettyPrinted(), fallbackDate: fixedNow)
+        return (spec.jsonValue, findings)
+    }
+
+    static var walkedRows: [(FieldSpec, [Substring])] {
+        DesignFields.table.fields.compactMap { f in
+            guard f.defaultValue != .none, decodedOtherwise[f.key] == nil, let path = filePath(f) else { return nil }
+            return (f, path.split(separator: "."))
+        }
+    }
+
+    @Test func theDecoderTakesEveryDefaultFromTheTable() throws {
+        #expect(Self.walkedRows.count >= 40)
+        for key in Self.decodedOtherwise.keys { #expect(table[key] != nil, "\(key) is not a row") }
+        let (plain, plainFindings) = try Self.decoding(Self.skeleton)
+        #expect(plainFindings.isEmpty, "\(plainFindings)")
+        for (f, path) in Self.walkedRows {
+            let (decoded, _) = try Self.decoding(Self.setting(Self.skeleton, path, to: nil))
+            // An optional row is absent when not given; its default is what a bad value falls back on.
+            let expected = f.isOptional ? nil : Self.json(f.defaultValue)
+            #expect(Self.member(decoded, path) == expected, "\(f.key) at \(path.joined(separator: "."))")
+            if Self.member(Self.skeleton, path) == nil {
+                #expect(Self.member(plain, path) == expected, "\(f.key) in the skeleton")
+            }
+        }
+    }
+
+    @Test func aBadValueFallsBackAsTheTableSays() throws {
+        for (f, path) in Self.walkedRows {
+            let at = path.joined(separator: ".")
+            // The wrong type: the row's default.
+            let wrong: JSONValue = f.kind == .text || f.kind == .choice ? .number(7) : .string("seven")
+            let (_, wrongFindings) = try Self.decoding(Self.setting(Self.skeleton, path, to: wrong))
+            let fellBack = wrongFindings.first { $0.path == at }
+            #expect(fellBack?.kind == .wrongType, "\(f.key): \(wrongFindings)")
+            #expect(fellBack?.message.hasSuffix(Self.fallbackWords(f)) == true, "\(f.key): \(wrongFindings)")
+            // Out of the row's range or values: clamped to the range, the default for an unknown
+            // value, cut at the row's length.
+            let bad: JSONValue, kind: Finding.Kind, words: String
+            switch f.kind {
+            case .number, .integer:
+                bad = .number(f.numberRange.upperBound + 1)
+                (kind, words) = (.outOfRange, "using \(JSONValue.format(f.numberRange.upperBound))")
+            case .choice: (bad, kind, words) = (.string("no-such-value"), .unknownToken, Self.fallbackWords(f))
+            case .text, .symbol, .image, .date:
+                let length = try #require(f.maxLength, "\(f.key)")
+                bad = .string(String(repeating: "a", count: length + 1))
+                (kind, words) = (.truncated, "longer than \(length) characters; truncated")
+            case .flag: continue
+            }
+            let (decoded, findings) = try Self.decoding(Self.setting(Self.skeleton, path, to: bad))
+            let finding = findings.first { $0.path == at }
+            #expect(finding?.kind == kind, "\(f.key): \(findings)")
+            #expect(finding?.message.hasSuffix(words) == true, "\(f.key): \(findings)")
+            if f.kind == .text, case .string(let kept)? = Self.member(decoded, path) {
+                #expect(kept.count == f.maxLength, "\(f.key)")
+            }
+        }
+    }
+
     @Test func oneErrorNamesTheKeyPathTheValueAndTheRange() throws {
         #expect(throws: FieldError(keyPath: "style.padding", value: "99", reason: .outOfRange, allowed: "0…32")) {
             try DesignFields.padding.parse("99")
