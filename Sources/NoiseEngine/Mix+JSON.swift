@@ -105,7 +105,10 @@ extension Mix {
                     throw MixError(
                         path: "\(p).texture",
                         message:
-                            "'\(name)' is not a texture; allowed: \(Texture.allCases.map(\.rawValue).joined(separator: ", "))"
+                            """
+                            '\(name)' is not a texture; allowed: \
+                            \(Texture.allCases.map(\.rawValue).joined(separator: ", "))
+                            """
                     )
                 }
                 layer.texture = t
