@@ -4,36 +4,12 @@ enum DataAssets {
     static let js = #"""
         'use strict';
         (() => {
-          const token = document.querySelector('meta[name="widgetweaver-token"]').content;
-          const $ = (s, r = document) => r.querySelector(s);
-          const noticeKey = 'widgetweaver.notice';
-          function notice(text, isError) {
-            const box = $('#notice');
-            box.hidden = false;
-            box.classList.toggle('error', !!isError);
-            // The notice is itself a polite status region: writing the app bar's live line too
-            // showed the same message twice on the page.
-            $('#notice-text').textContent = text;
+        \#(PageScript.prelude(alsoInLiveLine: false))
+          restoreNotice();
+          function on(selector, event, handler) {
+            const node = $(selector);
+            if (node) node.addEventListener(event, handler);
           }
-          const kept = sessionStorage.getItem(noticeKey);
-          if (kept) { sessionStorage.removeItem(noticeKey); const k = JSON.parse(kept); notice(k.text, k.error); }
-          function reloadWith(text, isError) {
-            sessionStorage.setItem(noticeKey, JSON.stringify({ text, error: !!isError }));
-            location.reload();
-          }
-          async function call(method, path, body, raw) {
-            const headers = { 'X-WidgetWeaver-Token': token };
-            if (!raw) headers['Content-Type'] = 'application/json';
-            const response = await fetch(path, { method, headers, body: raw ? body : (body === undefined ? undefined :
-              JSON.stringify(body)) });
-            let answer = {};
-            try { answer = await response.json(); } catch (_) {}
-            if (!response.ok) { const e = new Error(answer.error || ('HTTP ' + response.status)); e.answer = answer;
-              throw e; }
-            return answer;
-          }
-          function on(selector, event, handler) { const node = $(selector);
-            if (node) node.addEventListener(event, handler); }
 
           // Weather: a place by name (the ambiguous choices listed), or coordinates; then a refresh.
           async function setLocation(body) {
@@ -41,7 +17,7 @@ enum DataAssets {
               const set = await call('POST', '/api/data/weather/location', body);
               let text = set.message;
               try { text += ' ' + (await call('POST', '/api/data/weather/refresh')).message; }
-              catch (e) { reloadWith(text + ' Refresh failed: ' + e.message, true); return; }
+              catch (e) { reloadWith(text + ' Refresh failed: ' + e.message, { error: true }); return; }
               reloadWith(text);
             } catch (e) {
               const list = $('#place-choices');

@@ -95,37 +95,10 @@ enum LibraryAssets {
     static let js = #"""
         'use strict';
         (() => {
-          const token = document.querySelector('meta[name="widgetweaver-token"]').content;
-          const $ = (s, r = document) => r.querySelector(s);
-          const noticeKey = 'widgetweaver.notice';
+        \#(PageScript.prelude(alsoInLiveLine: true))
+          const kept = restoreNotice();
+          if (kept && kept.undo) offerUndo(kept.undo);
 
-          function notice(text, isError) {
-            const box = $('#notice');
-            if (!box) { $('#live').textContent = text; return; }
-            box.hidden = false;
-            box.classList.toggle('error', !!isError);
-            $('#notice-text').textContent = text;
-            $('#live').textContent = text;
-          }
-          // A message kept across the reload that follows an action.
-          const kept = sessionStorage.getItem(noticeKey);
-          if (kept) { sessionStorage.removeItem(noticeKey); const k = JSON.parse(kept); notice(k.text, k.error);
-            if (k.undo) offerUndo(k.undo); }
-
-          async function call(method, path, body, raw) {
-            const headers = { 'X-WidgetWeaver-Token': token };
-            if (!raw) headers['Content-Type'] = 'application/json';
-            const response = await fetch(path, { method, headers, body: raw ? body : (body === undefined ? undefined :
-              JSON.stringify(body)) });
-            let answer = {};
-            try { answer = await response.json(); } catch (_) {}
-            if (!response.ok) throw new Error(answer.error || ('HTTP ' + response.status));
-            return answer;
-          }
-          function reloadWith(text, extra) {
-            sessionStorage.setItem(noticeKey, JSON.stringify(Object.assign({ text }, extra || {})));
-            location.reload();
-          }
           function offerUndo(path) {
             const undo = $('#undo-delete');
             if (!undo) return;
