@@ -53,7 +53,8 @@ let package = Package(
         .systemLibrary(
             name: "CALSA", pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]),
-        // FLAC renders (`noise render -o night.flac`): the reference encoder, nothing else (libsndfile would pull Vorbis/Opus/MP3 in).
+        // FLAC renders (`noise render -o night.flac`): the reference encoder, nothing else (libsndfile would pull
+        // Vorbis/Opus/MP3 in).
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         // Drawing: Cairo surfaces (PNG, SVG) and Pango text through pangocairo, fonts pinned with
         // fontconfig. Shared by the widget renderer and the spectrum plot.
@@ -189,7 +190,8 @@ let package = Package(
         // RFC 5545 parser and recurrence expander: bounded (size, line length, nesting, expansion), no I/O.
         .target(name: "ICalendar", dependencies: ["SharedStore"]),
         // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
-        // HTTP through libcurl (CCurlLoader), not FoundationNetworking's URLSession, which would load it at every start.
+        // HTTP through libcurl (CCurlLoader), not FoundationNetworking's URLSession, which would load it at every
+        // start.
         .target(
             name: "DataSources",
             dependencies: ["ICalendar", "SharedStore", "Snapshots", "Variables", "CCurlLoader", "SystemCalls"]),
@@ -241,7 +243,8 @@ let package = Package(
         // libFuzzer target for the iCalendar parser and recurrence expander (build line in the file).
         .executableTarget(name: "FuzzICalendar", dependencies: ["ICalendar"], path: "Fuzz/ICalendar"),
 
-        // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback HTTP server.
+        // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback HTTP
+        // server.
         .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
         .testTarget(
@@ -283,7 +286,8 @@ let package = Package(
             exclude: ["Goldens"]),
         // desktop.json, placement geometry; the host itself under a private Xvfb (DesktopHostTests).
         .testTarget(
-            name: "DesktopWidgetsTests", dependencies: ["DesktopWidgets", "SharedStore", "WidgetRender", "TestSupport"]),
+            name: "DesktopWidgetsTests",
+            dependencies: ["DesktopWidgets", "SharedStore", "WidgetRender", "TestSupport"]),
         .testTarget(name: "ChangeWatchTests", dependencies: ["ChangeWatch"]),
         .testTarget(
             name: "LiveWidgetsTests",

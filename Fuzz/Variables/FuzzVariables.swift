@@ -48,8 +48,11 @@ public func fuzzVariables(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             if paths.isEmpty {
                 FileHandle.standardError.write(
                     Data(
-                        "usage: FuzzVariables FILE...  (replays inputs; build with -DFUZZING --sanitize=fuzzer to fuzz)\n"
-                            .utf8))
+                        """
+                        usage: FuzzVariables FILE...  (replays inputs; build with -DFUZZING --sanitize=fuzzer to \
+                        fuzz)\n
+                        """
+                        .utf8))
             }
             for path in paths {
                 let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

@@ -130,7 +130,10 @@ public struct JSONReader: Sendable {
         guard case .number(let d) = value, d.isFinite else { throw wrongType("a number") }
         if let range, !range.contains(d) {
             throw fail(
-                "\(JSONValue.formatted(d)) is outside \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound))",
+                """
+                \(JSONValue.formatted(d)) is outside \
+                \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound))
+                """,
                 allowedRange: range, problem: .outOfRange)
         }
         return d

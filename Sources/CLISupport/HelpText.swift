@@ -22,8 +22,9 @@ public enum HelpText {
         return out.joined(separator: "\n")
     }
 
-    /// `label: value`, wrapped at `width` columns (argument-parser re-wraps lines of 80 and more) with continuation lines indented by `indent`
-    /// spaces. The value breaks after a space or a `|`, so value lists wrap instead of spilling.
+    /// `label: value`, wrapped at `width` columns (argument-parser re-wraps lines of 80 and more) with continuation
+    /// lines indented by `indent` spaces. The value breaks after a space or a `|`, so value lists wrap instead of
+    /// spilling.
     public static func hanging(
         _ label: String, _ value: String, firstIndent: Int = 2, indent: Int = 6,
         width: Int = 78

@@ -8,7 +8,10 @@ public struct StoreOption: ParsableArguments, Sendable {
     @Option(
         name: .customLong("store"),
         help: ArgumentHelp(
-            "The shared store folder (default: $WIDGETWEAVER_HOME, else $XDG_STATE_HOME/widgetweaver, else ~/.local/state/widgetweaver).",
+            """
+            The shared store folder (default: $WIDGETWEAVER_HOME, else $XDG_STATE_HOME/widgetweaver, else \
+            ~/.local/state/widgetweaver).
+            """,
             valueName: "dir"))
     public var path: String?
 

@@ -1,8 +1,8 @@
 import Foundation
 import SharedStore
 
-/// Runs `weaver weather refresh` (and `weaver calendar refresh`, `weaver reminders refresh`) every 30 minutes: a systemd user
-/// timer where systemd runs the session, else an XDG autostart entry that starts a loop at login.
+/// Runs `weaver weather refresh` (and `weaver calendar refresh`, `weaver reminders refresh`) every 30 minutes: a
+/// systemd user timer where systemd runs the session, else an XDG autostart entry that starts a loop at login.
 /// Written like NoiseControl's `Autostart` (the unit files themselves, the `timers.target.wants/`
 /// link; the CLI then asks systemd to reload and start if it can).
 public struct RefreshTimer: Sendable {

@@ -36,7 +36,10 @@ public struct ReminderCompletion: Sendable {
     func loadSnapshot() throws -> RemindersSnapshot {
         if let problem = SnapshotReader.problem(.reminders, in: service.root) {
             throw DataSourceError(
-                "\(RemindersService.snapshotURL(in: service.root).path) could not be read (\(problem)); run 'weaver reminders refresh'"
+                """
+                \(RemindersService.snapshotURL(in: service.root).path) could not be read (\(problem)); run 'weaver \
+                reminders refresh'
+                """
             )
         }
         guard let s = RemindersSnapshot.load(from: service.root) else {
@@ -66,7 +69,10 @@ public struct ReminderCompletion: Sendable {
         }
         guard SHA256.hex(data) == source.contentSHA256 else {
             throw DataSourceError(
-                "'\(item.title)' was not completed: \(source.location) changed since the last refresh, and nothing was written (so no edit is lost); run 'weaver reminders refresh' and try again"
+                """
+                '\(item.title)' was not completed: \(source.location) changed since the last refresh, and nothing \
+                was written (so no edit is lost); run 'weaver reminders refresh' and try again
+                """
             )
         }
         let edited: (data: Data, message: String)

@@ -117,7 +117,10 @@ public struct StepsService: Sendable {
             guard let steps = Int(stepsText), stepsRange.contains(steps) else {
                 throw fail(
                     file, lineNumber, "steps",
-                    "'\(stepsText.prefix(40))' is not a whole number in \(stepsRange.lowerBound)…\(stepsRange.upperBound)"
+                    """
+                    '\(stepsText.prefix(40))' is not a whole number in \
+                    \(stepsRange.lowerBound)…\(stepsRange.upperBound)
+                    """
                 )
             }
             func number(_ name: String, _ range: ClosedRange<Double>) throws -> Double? {
@@ -125,7 +128,10 @@ public struct StepsService: Sendable {
                 guard let v = Double(t), v.isFinite, range.contains(v) else {
                     throw fail(
                         file, lineNumber, name,
-                        "'\(t.prefix(40))' is not a number in \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound))"
+                        """
+                        '\(t.prefix(40))' is not a number in \
+                        \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound))
+                        """
                     )
                 }
                 return v
@@ -298,7 +304,10 @@ public struct StepsService: Sendable {
         for (name, v) in [("goal", weekday), ("--weekend", weekend ?? Self.goalRange.lowerBound)]
         where !Self.goalRange.contains(v) {
             throw DataSourceError(
-                "'\(name)' must be a whole number of steps in \(Self.goalRange.lowerBound)…\(Self.goalRange.upperBound); got \(v)"
+                """
+                '\(name)' must be a whole number of steps in \
+                \(Self.goalRange.lowerBound)…\(Self.goalRange.upperBound); got \(v)
+                """
             )
         }
         return try document.update { current in

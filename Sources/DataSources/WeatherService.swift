@@ -128,7 +128,10 @@ public struct WeatherService: Sendable {
     {
         guard let file = try load(note: note), let location = file.location else {
             throw DataSourceError(
-                "no weather location yet: set one with 'weaver weather location set \"Dublin\"' or 'weaver weather location set --lat 53.35 --lon -6.26'"
+                """
+                no weather location yet: set one with 'weaver weather location set \"Dublin\"' or 'weaver weather \
+                location set --lat 53.35 --lon -6.26'
+                """
             )
         }
         let started = now()

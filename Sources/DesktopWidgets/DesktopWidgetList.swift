@@ -109,7 +109,10 @@ extension DesktopWidgetList: Codable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .family, in: w,
                     debugDescription:
-                        "'\(familyName.prefix(40))' must be one of \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))"
+                        """
+                        '\(familyName.prefix(40))' must be one of \
+                        \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))
+                        """
                 )
             }
             let placement: Placement
@@ -131,7 +134,10 @@ extension DesktopWidgetList: Codable {
                     throw DecodingError.dataCorruptedError(
                         forKey: .margin, in: w,
                         debugDescription:
-                            "\(margin) is out of range; allowed \(Placement.marginRange.lowerBound)…\(Placement.marginRange.upperBound)"
+                            """
+                            \(margin) is out of range; allowed \
+                            \(Placement.marginRange.lowerBound)…\(Placement.marginRange.upperBound)
+                            """
                     )
                 }
                 placement = .anchor(anchor, marginPoints: margin)
@@ -142,7 +148,10 @@ extension DesktopWidgetList: Codable {
                     throw DecodingError.dataCorruptedError(
                         forKey: .monitor, in: w,
                         debugDescription:
-                            "\(n) is out of range; allowed \(MonitorChoice.indexRange.lowerBound)…\(MonitorChoice.indexRange.upperBound) or \"all\""
+                            """
+                            \(n) is out of range; allowed \
+                            \(MonitorChoice.indexRange.lowerBound)…\(MonitorChoice.indexRange.upperBound) or \"all\"
+                            """
                     )
                 }
                 monitor = m
@@ -152,7 +161,10 @@ extension DesktopWidgetList: Codable {
                     throw DecodingError.dataCorruptedError(
                         forKey: .monitor, in: w,
                         debugDescription:
-                            "'\(s.prefix(40))' must be a monitor number \(MonitorChoice.indexRange.lowerBound)…\(MonitorChoice.indexRange.upperBound) or \"all\""
+                            """
+                            '\(s.prefix(40))' must be a monitor number \
+                            \(MonitorChoice.indexRange.lowerBound)…\(MonitorChoice.indexRange.upperBound) or \"all\"
+                            """
                     )
                 }
                 monitor = .all

@@ -76,13 +76,19 @@ public enum AppShell {
     static func navigation(active: Section?) -> String {
         var html = "<header class=\"app-bar\">\n"
         html +=
-            "<a class=\"brand\" href=\"/\" aria-label=\"WidgetWeaver home\"><span class=\"brand-mark\" aria-hidden=\"true\"></span>"
+            """
+            <a class=\"brand\" href=\"/\" aria-label=\"WidgetWeaver home\"><span class=\"brand-mark\" \
+            aria-hidden=\"true\"></span>
+            """
         html += "<span class=\"brand-name\">WidgetWeaver</span></a>\n"
         html += "<nav class=\"app-nav\" aria-label=\"Sections\">\n<ul>\n"
         for section in Section.allCases where section.isServed {
             let current = section == active ? " aria-current=\"page\"" : ""
             html +=
-                "<li><a href=\"\(section.path)\" data-section=\"\(section.rawValue)\"\(current)>\(section.title)</a></li>\n"
+                """
+                <li><a href=\"\(section.path)\" \
+                data-section=\"\(section.rawValue)\"\(current)>\(section.title)</a></li>\n
+                """
         }
         html += "</ul>\n</nav>\n<p id=\"live\" class=\"live\" role=\"status\" aria-live=\"polite\"></p>\n</header>\n"
         return html

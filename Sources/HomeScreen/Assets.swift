@@ -21,7 +21,8 @@ enum Assets {
         .row.lock figcaption { color: #b9bec8; }
         .surface { position: relative; }
         .surface img { display: block; width: 100%; height: 100%; }
-        .hit { position: absolute; margin: 0; padding: 0; border: 0; border-radius: 10px; background: transparent; cursor: pointer; }
+        .hit { position: absolute; margin: 0; padding: 0; border: 0; border-radius: 10px; background: transparent;
+          cursor: pointer; }
         .hit:hover { background: rgba(127, 127, 127, 0.12); }
         .hit:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
         .hit[aria-busy="true"] { background: rgba(127, 127, 127, 0.25); }
@@ -33,7 +34,8 @@ enum Assets {
         select { grid-column: 2 / 4; font: inherit; }
         output { font-variant-numeric: tabular-nums; color: var(--muted); font-size: 13px; text-align: right; }
         input[type=range] { width: 100%; accent-color: var(--accent); }
-        input.colour { accent-color: #c98a5a; background: linear-gradient(90deg, #f4f4f4, #f2a7b5, #8a5a3c); border-radius: 6px; height: 8px; }
+        input.colour { accent-color: #c98a5a; background: linear-gradient(90deg, #f4f4f4, #f2a7b5, #8a5a3c);
+          border-radius: 6px; height: 8px; }
         #timer-left { grid-column: 2 / 4; text-align: left; }
         """
 
@@ -85,9 +87,11 @@ enum Assets {
 
           function swapTile(key, html) {
             const [id, family] = key.split('/');
-            const old = document.querySelector('.widget[data-design-id="' + CSS.escape(id) + '"][data-family="' + CSS.escape(family) + '"]');
+            const old = document.querySelector('.widget[data-design-id="' + CSS.escape(id) + '"][data-family="' +
+              CSS.escape(family) + '"]');
             if (!old) return false;
-            const focused = document.activeElement && old.contains(document.activeElement) ? document.activeElement.dataset.actionId : null;
+            const focused = document.activeElement && old.contains(document.activeElement) ?
+              document.activeElement.dataset.actionId : null;
             const holder = document.createElement('div');
             holder.innerHTML = html;
             const fresh = holder.firstElementChild;
@@ -134,7 +138,8 @@ enum Assets {
             if (p === 'preset') return { preset: control.value };
             if (p === 'timer') return { timerSeconds: control.value === '' ? null : Number(control.value) };
             if (p === 'master') return { param: 'master', value: Number(control.value) };
-            if (control.tagName === 'SELECT') return { layer: Number(control.dataset.layer), param: p, value: control.value };
+            if (control.tagName === 'SELECT') return { layer: Number(control.dataset.layer), param: p, value:
+              control.value };
             let value = control.type === 'checkbox' ? control.checked : Number(control.value);
             if (control.type === 'range' && isOff(control, value)) value = 0;
             return { layer: Number(control.dataset.layer), param: p, value: value };
@@ -154,14 +159,16 @@ enum Assets {
                 await post('/api/mixer', bodyFor(control));
               } while (busy.has(control));
             } catch (e) {
-              say('Could not change ' + (control.labels && control.labels[0] ? control.labels[0].textContent.trim() : 'that') + ': ' + e.message);
+              say('Could not change ' + (control.labels && control.labels[0] ? control.labels[0].textContent.trim() :
+                'that') + ': ' + e.message);
             } finally {
               inFlight.delete(control);
             }
           }
           if (form) {
             form.addEventListener('submit', (e) => e.preventDefault());
-            form.addEventListener('input', (e) => { if (e.target.dataset.param) { showValue(e.target); if (e.target.type === 'range') send(e.target); } });
+            form.addEventListener('input', (e) => { if (e.target.dataset.param) { showValue(e.target);
+              if (e.target.type === 'range') send(e.target); } });
             form.addEventListener('change', (e) => {
               if (!e.target.dataset.param) return;
               if (e.target.dataset.param === 'texture') textureChanged(e.target.dataset.layer, e.target.value);
@@ -186,12 +193,15 @@ enum Assets {
             };
             set(form.querySelector('[data-param="master"]'), state.masterVolume);
             const preset = form.querySelector('[data-param="preset"]');
-            if (preset && !held.has(preset) && state.presetID && [...preset.options].some((o) => o.value === state.presetID)) preset.value = state.presetID;
+            if (preset && !held.has(preset) && state.presetID && [...preset.options].some((o) =>
+              o.value === state.presetID)) preset.value = state.presetID;
             const left = document.getElementById('timer-left');
             if (left) left.textContent = state.timerRemainingSeconds == null ? '' :
-              Math.floor(state.timerRemainingSeconds / 60) + ':' + String(state.timerRemainingSeconds % 60).padStart(2, '0') + ' left';
+              Math.floor(state.timerRemainingSeconds / 60) + ':' + String(state.timerRemainingSeconds % 60).padStart(2,
+                '0') + ' left';
             for (let n = 1; n <= 4; n++) {
-              const layer = state.layers[n - 1] || { enabled: false, volume: 0.8, colour: 1, eq: { lowDb: 0, midDb: 0, highDb: 0 } };
+              const layer = state.layers[n - 1] || { enabled: false, volume: 0.8, colour: 1, eq: {
+                lowDb: 0, midDb: 0, highDb: 0 } };
               const q = (p) => form.querySelector('[data-layer="' + n + '"][data-param="' + p + '"]');
               set(q('enabled'), layer.enabled);
               set(q('volume'), layer.volume);
@@ -207,7 +217,8 @@ enum Assets {
               const kind = layer.texture || 'noise', density = q('densityPerSecond'), bright = q('brightness');
               if (density) set(density, layer.densityPerSecond != null ? layer.densityPerSecond
                 : Number(kind === 'crackle' ? density.dataset.defaultCrackle : density.dataset.defaultDrops));
-              if (bright) set(bright, layer.brightness != null ? layer.brightness : Number(bright.dataset.defaultCrackle));
+              if (bright) set(bright, layer.brightness != null ? layer.brightness :
+                Number(bright.dataset.defaultCrackle));
               if (texture && !held.has(texture) && !inFlight.has(texture)) textureChanged(n, texture.value);
             }
           }
@@ -223,7 +234,8 @@ enum Assets {
               const home = page.getElementById('home');
               const old = document.getElementById('home');
               if (!home || !old) return;
-              const focused = document.activeElement && old.contains(document.activeElement) ? document.activeElement.dataset.actionId : null;
+              const focused = document.activeElement && old.contains(document.activeElement) ?
+                document.activeElement.dataset.actionId : null;
               old.replaceWith(home);
               if (focused) {
                 const again = home.querySelector('button.hit[data-action-id="' + CSS.escape(focused) + '"]');

@@ -50,7 +50,10 @@ struct DataRoutes: AppRoutes {
             else {
                 return Routes.error(
                     .badRequest,
-                    "the body must be {\"name\": PLACE, \"pick\": N (optional)} or {\"latitude\": DEG, \"longitude\": DEG, \"name\": TEXT (optional)}"
+                    """
+                    the body must be {\"name\": PLACE, \"pick\": N (optional)} or {\"latitude\": DEG, \
+                    \"longitude\": DEG, \"name\": TEXT (optional)}
+                    """
                 )
             }
             return try Self.failing {
@@ -70,7 +73,9 @@ struct DataRoutes: AppRoutes {
                         latitude: lat, longitude: lon, updatedAt: Date())
                 } else {
                     guard let name, !name.isEmpty, name.count <= 200 else {
-                        return DesignAPIRoutes.fieldError("name", "give a place name (1…200 characters) or coordinates")
+                        return DesignAPIRoutes.fieldError(
+                            "name",
+                            "give a place name (1…200 characters) or coordinates")
                     }
                     var pick: Int?
                     if let p = o.finiteNumber("pick") { pick = Int(exactly: p) ?? -1 }
@@ -104,7 +109,10 @@ struct DataRoutes: AppRoutes {
                 try service.setLocation(location)
                 server.refresh()
                 return LibraryRoutes.message(
-                    "Location: \(location.name) (\(String(format: "%.4f, %.4f", location.latitude, location.longitude)))."
+                    """
+                    Location: \(location.name) \
+                    (\(String(format: "%.4f, %.4f", location.latitude, location.longitude))).
+                    """
                 )
             }
         }
@@ -117,11 +125,17 @@ struct DataRoutes: AppRoutes {
                 case .updated(let f):
                     let s = f.snapshot
                     return LibraryRoutes.message(
-                        "\(f.location?.name ?? "Weather"): \(s?.condition ?? "updated"), \(s.map { "\(Int($0.temperatureC.rounded()))°C" } ?? "")"
+                        """
+                        \(f.location?.name ?? "Weather"): \(s?.condition ?? "updated"), \
+                        \(s.map { "\(Int($0.temperatureC.rounded()))°C" } ?? "")
+                        """
                     )
                 case .tooSoon(_, _, let next):
                     return LibraryRoutes.message(
-                        "Not fetched: the next request is allowed in \(WeatherService.age(next.timeIntervalSinceNow + 59))."
+                        """
+                        Not fetched: the next request is allowed in \
+                        \(WeatherService.age(next.timeIntervalSinceNow + 59)).
+                        """
                     )
                 case .failed(let f, let error):
                     return Routes.error(.badGateway, error + (f.snapshot == nil ? "" : " (kept the last snapshot)"))
@@ -284,7 +298,10 @@ struct DataRoutes: AppRoutes {
                 let f = try StepsService(root: root).setGoal(weekday: goal, weekend: weekend)
                 server.refresh()
                 return LibraryRoutes.message(
-                    "Goal: \(f.goalWeekday ?? goal) steps on weekdays, \(f.goalWeekend ?? f.goalWeekday ?? goal) at weekends."
+                    """
+                    Goal: \(f.goalWeekday ?? goal) steps on weekdays, \(f.goalWeekend ?? f.goalWeekday ?? goal) at \
+                    weekends.
+                    """
                 )
             }
         }

@@ -47,7 +47,10 @@ struct DesignAPIRoutes: AppRoutes {
             else {
                 return Routes.error(
                     .badRequest,
-                    "the body must be {\"template\": ID, \"name\": TEXT (optional)}; templates: \(TemplateCatalogue.ids)"
+                    """
+                    the body must be {\"template\": ID, \"name\": TEXT (optional)}; templates: \
+                    \(TemplateCatalogue.ids)
+                    """
                 )
             }
             var name: String?
@@ -104,7 +107,10 @@ struct DesignAPIRoutes: AppRoutes {
                 guard let edits = Self.edits(Data(buffer: body)), let field = edits.first?.field else {
                     return Routes.error(
                         .badRequest,
-                        "the body must be {\"field\": KEY, \"value\": TEXT} or {\"edits\": [{\"field\": KEY, \"value\": TEXT}, …]} (at most \(Self.maximumEditsAtOnce))"
+                        """
+                        the body must be {\"field\": KEY, \"value\": TEXT} or {\"edits\": [{\"field\": KEY, \
+                        \"value\": TEXT}, …]} (at most \(Self.maximumEditsAtOnce))
+                        """
                     )
                 }
                 var spec = try server.drafts.draft(id) ?? workshop.design(id: id)
@@ -172,7 +178,10 @@ struct DesignAPIRoutes: AppRoutes {
                 guard let trial = Self.trialVariables(request.headers[.init("X-WidgetWeaver-Try")!]) else {
                     return Routes.error(
                         .badRequest,
-                        "X-WidgetWeaver-Try must be a percent-encoded JSON object of at most \(Self.maximumTrialVariables) text values"
+                        """
+                        X-WidgetWeaver-Try must be a percent-encoded JSON object of at most \
+                        \(Self.maximumTrialVariables) text values
+                        """
                     )
                 }
                 guard let data = query.get("data").map({ $0 == "sample" ? true : $0 == "live" ? false : nil }) ?? false

@@ -5,56 +5,75 @@
 enum EditorAssets {
     static let css = """
         .editor-main { padding-top: 0; }
-        .chooser h2 { font-size: 15px; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); margin: 26px 0 10px; }
-        .design-list { list-style: none; padding: 0; margin: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 12px; }
-        .design-link { display: flex; flex-direction: column; gap: 4px; padding: 14px 16px; text-decoration: none; color: var(--fg); box-shadow: none; }
+        .chooser h2 { font-size: 15px; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted);
+          margin: 26px 0 10px; }
+        .design-list { list-style: none; padding: 0; margin: 0; display: grid;
+          grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 12px; }
+        .design-link { display: flex; flex-direction: column; gap: 4px; padding: 14px 16px; text-decoration: none;
+          color: var(--fg); box-shadow: none; }
         .design-link:hover { border-color: var(--accent); }
         .design-name { font-weight: 650; }
-        .new-design { display: grid; grid-template-columns: 90px minmax(0, 1fr); gap: 10px 12px; align-items: center; max-width: 640px; padding: 16px; box-shadow: none; }
+        .new-design { display: grid; grid-template-columns: 90px minmax(0, 1fr); gap: 10px 12px; align-items: center;
+          max-width: 640px; padding: 16px; box-shadow: none; }
         .new-design .btn { grid-column: 2; justify-self: start; }
         .form-error { grid-column: 1 / -1; color: var(--danger); margin: 0; min-height: 1.2em; }
 
-        .editor-bar { position: sticky; top: 61px; z-index: 4; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 10px;
-                      padding: 12px 0; background: color-mix(in srgb, var(--bg) 88%, transparent); backdrop-filter: blur(10px); }
+        .editor-bar { position: sticky; top: 61px; z-index: 4; display: flex; flex-wrap: wrap; align-items: center;
+                      justify-content: space-between; gap: 10px; padding: 12px 0;
+                      background: color-mix(in srgb, var(--bg) 88%, transparent); backdrop-filter: blur(10px); }
         .editor-title { display: flex; align-items: center; gap: 10px; min-width: 0; }
         .editor-title h1 { font-size: 22px; margin: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
         .editor-actions { display: flex; gap: 6px; }
         .back { font-size: 22px; padding: 2px 10px; }
-        .editor-grid { display: grid; grid-template-columns: minmax(340px, 1fr) minmax(420px, 1.15fr); gap: 20px; align-items: start; }
+        .editor-grid { display: grid; grid-template-columns: minmax(340px, 1fr) minmax(420px, 1.15fr); gap: 20px;
+          align-items: start; }
         .controls { display: flex; flex-direction: column; gap: 14px; min-width: 0; }
-        .group { border: 1px solid var(--line); border-radius: var(--radius); background: var(--card); padding: 4px 16px 14px; margin: 0; min-width: 0; }
-        .group > legend { float: left; width: 100%; padding: 12px 0 8px; font-weight: 700; font-size: 13px; text-transform: uppercase; letter-spacing: 0.07em; color: var(--muted);
+        .group { border: 1px solid var(--line); border-radius: var(--radius); background: var(--card);
+          padding: 4px 16px 14px; margin: 0; min-width: 0; }
+        .group > legend { float: left; width: 100%; padding: 12px 0 8px; font-weight: 700; font-size: 13px;
+                          text-transform: uppercase; letter-spacing: 0.07em; color: var(--muted);
                           display: flex; align-items: center; gap: 8px; }
         .group > legend + * { clear: both; }
-        .field { display: grid; grid-template-columns: 132px minmax(0, 1fr); gap: 4px 12px; align-items: center; padding: 7px 0; border-top: 1px solid var(--line); }
+        .field { display: grid; grid-template-columns: 132px minmax(0, 1fr); gap: 4px 12px; align-items: center;
+          padding: 7px 0; border-top: 1px solid var(--line); }
         .field:first-of-type { border-top: 0; }
-        .field > label, .field > .label { font-size: 13.5px; font-weight: 560; color: var(--fg); display: flex; align-items: center; gap: 6px; }
-        .field .help, .field .field-error, .field .notice, .field .resolved { grid-column: 2; margin: 0; font-size: 12.5px; }
+        .field > label, .field > .label { font-size: 13.5px; font-weight: 560; color: var(--fg); display: flex;
+          align-items: center; gap: 6px; }
+        .field .help, .field .field-error, .field .notice, .field .resolved { grid-column: 2; margin: 0;
+          font-size: 12.5px; }
         .field .help { color: var(--faint); }
         .field .field-error { color: var(--danger); font-weight: 600; }
         .field .field-error:empty, .field .notice:empty, .field .resolved:empty { display: none; }
         .field .notice { color: var(--warn); }
-        .field .resolved { color: var(--muted); background: var(--card-2); border-radius: 8px; padding: 4px 8px; white-space: pre-wrap; }
+        .field .resolved { color: var(--muted); background: var(--card-2); border-radius: 8px; padding: 4px 8px;
+          white-space: pre-wrap; }
         .field .resolved::before { content: "Shows: "; color: var(--faint); }
         .number-row { display: grid; grid-template-columns: minmax(0, 1fr) 84px; gap: 10px; align-items: center; }
         .unit { color: var(--faint); font-size: 12px; }
         .text-wrap { position: relative; }
-        .completions { position: absolute; left: 0; right: 0; top: 100%; z-index: 6; margin: 4px 0 0; padding: 4px; list-style: none; max-height: 220px; overflow: auto;
-                       background: var(--surface); border: 1px solid var(--line-strong); border-radius: 10px; box-shadow: var(--shadow); }
-        .completions li { display: flex; justify-content: space-between; gap: 12px; padding: 5px 8px; border-radius: 7px; cursor: pointer; font-size: 13px; }
+        .completions { position: absolute; left: 0; right: 0; top: 100%; z-index: 6; margin: 4px 0 0; padding: 4px;
+                       list-style: none; max-height: 220px; overflow: auto;
+                       background: var(--surface); border: 1px solid var(--line-strong); border-radius: 10px;
+                       box-shadow: var(--shadow); }
+        .completions li { display: flex; justify-content: space-between; gap: 12px; padding: 5px 8px;
+          border-radius: 7px; cursor: pointer; font-size: 13px; }
         .completions li[aria-selected="true"] { background: var(--accent); color: var(--accent-fg); }
-        .completions .value { color: inherit; opacity: 0.7; font-family: var(--mono); font-size: 12px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 50%; }
+        .completions .value { color: inherit; opacity: 0.7; font-family: var(--mono); font-size: 12px; overflow: hidden;
+          text-overflow: ellipsis; white-space: nowrap; max-width: 50%; }
         .swatches { display: flex; flex-wrap: wrap; gap: 8px; border: 0; padding: 0; margin: 0; }
         .swatch { position: relative; }
         .swatch input { position: absolute; opacity: 0; inset: 0; margin: 0; cursor: pointer; }
-        .swatch span { display: block; width: 34px; height: 34px; border-radius: 10px; border: 1px solid var(--line-strong); box-shadow: inset 0 0 0 1px rgba(255,255,255,0.05); }
+        .swatch span { display: block; width: 34px; height: 34px; border-radius: 10px;
+          border: 1px solid var(--line-strong); box-shadow: inset 0 0 0 1px rgba(255,255,255,0.05); }
         .swatch input:checked + span { outline: 3px solid var(--accent); outline-offset: 2px; }
         .swatch input:focus-visible + span { outline: 3px solid var(--fg); outline-offset: 2px; }
         @font-face { font-family: "WidgetSymbols"; src: url("/static/symbols.ttf") format("truetype"); }
         .glyph { font-family: "WidgetSymbols"; font-size: 22px; line-height: 1; font-feature-settings: "liga"; }
         .symbol-picker { grid-column: 1 / -1; display: grid; gap: 8px; }
-        .symbol-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(44px, 1fr)); gap: 6px; max-height: 176px; overflow: auto; padding: 2px; }
-        .symbol-grid button { display: grid; place-items: center; height: 44px; border-radius: 10px; border: 1px solid var(--line); background: var(--surface); color: var(--fg); cursor: pointer; }
+        .symbol-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(44px, 1fr)); gap: 6px;
+          max-height: 176px; overflow: auto; padding: 2px; }
+        .symbol-grid button { display: grid; place-items: center; height: 44px; border-radius: 10px;
+          border: 1px solid var(--line); background: var(--surface); color: var(--fg); cursor: pointer; }
         .symbol-grid button[aria-pressed="true"] { border-color: var(--accent); background: var(--accent-soft); }
         .image-row { display: grid; gap: 6px; }
         .image-row input[type=file] { font-size: 13px; color: var(--muted); }
@@ -62,44 +81,57 @@ enum EditorAssets {
         .theme-title { margin: 0; font-size: 12.5px; font-weight: 650; color: var(--muted); }
         .palette { display: flex; gap: 6px; }
         .palette .chip { width: 28px; height: 28px; border-radius: 8px; border: 1px solid var(--line-strong); }
-        .pro-reason { margin: 0 0 6px; padding: 8px 10px; border-radius: 10px; background: var(--card-2); color: var(--warn); font-size: 12.5px; }
+        .pro-reason { margin: 0 0 6px; padding: 8px 10px; border-radius: 10px; background: var(--card-2);
+          color: var(--warn); font-size: 12.5px; }
         .crop-editor { border: 1px solid var(--line); border-radius: 12px; padding: 4px 12px 8px; margin: 8px 0 0; }
         .crop-editor > legend { font-size: 12.5px; font-weight: 650; color: var(--muted); padding: 0 6px; }
         .crop-frame { position: relative; max-width: 320px; margin: 6px 0; user-select: none; touch-action: none; }
         .crop-frame img { display: block; width: 100%; height: auto; border-radius: 8px; opacity: 0.55; }
-        .crop-rect { position: absolute; box-sizing: border-box; border: 2px solid var(--accent); border-radius: 4px; cursor: move;
+        .crop-rect { position: absolute; box-sizing: border-box; border: 2px solid var(--accent); border-radius: 4px;
+          cursor: move;
                      box-shadow: 0 0 0 9999px rgba(0, 0, 0, 0.35); background: rgba(255, 255, 255, 0.06); }
         .crop-frame { overflow: hidden; border-radius: 8px; }
         .crop-rect:focus-visible { outline: 3px solid var(--fg); outline-offset: 1px; }
-        .crop-handle { position: absolute; right: -2px; bottom: -2px; width: 16px; height: 16px; background: var(--accent); border-radius: 4px 0 4px 0; cursor: nwse-resize; }
-        .action-slot { border: 1px dashed var(--line-strong); border-radius: 12px; padding: 4px 12px 8px; margin: 8px 0 0; }
+        .crop-handle { position: absolute; right: -2px; bottom: -2px; width: 16px; height: 16px;
+          background: var(--accent); border-radius: 4px 0 4px 0; cursor: nwse-resize; }
+        .action-slot { border: 1px dashed var(--line-strong); border-radius: 12px; padding: 4px 12px 8px;
+          margin: 8px 0 0; }
         .action-slot > legend { font-size: 12.5px; font-weight: 650; color: var(--muted); padding: 0 6px; }
 
-        .dock { position: sticky; top: 124px; background: var(--card); border: 1px solid var(--line); border-radius: 22px; padding: 14px 18px 18px; box-shadow: var(--shadow);
+        .dock { position: sticky; top: 124px; background: var(--card); border: 1px solid var(--line);
+          border-radius: 22px; padding: 14px 18px 18px; box-shadow: var(--shadow);
                 max-height: calc(100vh - 140px); overflow: auto; }
-        .dock-head { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 4px 12px; }
-        .sample-toggle { display: inline-flex; align-items: center; gap: 6px; font-size: 13px; color: var(--muted); margin-left: auto; }
+        .dock-head { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between;
+          gap: 4px 12px; }
+        .sample-toggle { display: inline-flex; align-items: center; gap: 6px; font-size: 13px; color: var(--muted);
+          margin-left: auto; }
         .sample-toggle + .sample-toggle { margin-left: 0; }
-        .dock-head h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.07em; color: var(--muted); margin: 0 0 12px; }
+        .dock-head h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.07em; color: var(--muted);
+          margin: 0 0 12px; }
         .dock-home, .dock-lock { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
         .dock-lock { margin-top: 16px; padding: 14px; border-radius: 18px; background: #1b1d24; }
         .dock-lock figcaption { color: #b9bec8; }
         .preview { margin: 0; }
-        .preview-surface { border-radius: 22px; background: repeating-conic-gradient(var(--card-2) 0 25%, transparent 0 50%) 0 0 / 16px 16px; }
-        .family-circular .preview-surface, .family-rectangular .preview-surface, .family-inline .preview-surface { border-radius: 12px; background: none; }
+        .preview-surface { border-radius: 22px; background: repeating-conic-gradient(var(--card-2) 0 25%,
+          transparent 0 50%) 0 0 / 16px 16px; }
+        .family-circular .preview-surface, .family-rectangular .preview-surface, .family-inline .preview-surface {
+          border-radius: 12px; background: none; }
         .preview img { display: block; width: 100%; height: 100%; }
         .preview-surface { position: relative; }
-        .hit { position: absolute; margin: 0; padding: 0; border: 0; border-radius: 10px; background: transparent; cursor: pointer; }
+        .hit { position: absolute; margin: 0; padding: 0; border: 0; border-radius: 10px; background: transparent;
+          cursor: pointer; }
         .hit:hover { background: rgba(127, 127, 127, 0.14); }
         .hit:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
         .preview figcaption { font-size: 12px; color: var(--muted); margin-top: 6px; text-align: center; }
         .preview-warnings { list-style: none; margin: 4px 0 0; padding: 0; max-width: 364px; }
         .preview-warnings li { font-size: 12px; color: var(--warn); }
-        .inspector { margin-top: 20px; border: 1px solid var(--line); border-radius: var(--radius); background: var(--card); }
+        .inspector { margin-top: 20px; border: 1px solid var(--line); border-radius: var(--radius);
+          background: var(--card); }
         .inspector > summary { padding: 12px 16px; cursor: pointer; font-weight: 650; }
         .inspector-grid { display: grid; grid-template-columns: 1fr 1fr 1fr; gap: 16px; padding: 0 16px 16px; }
         .inspector h3 { font-size: 13px; color: var(--muted); margin: 4px 0 8px; }
-        .inspector pre { margin: 0; max-height: 360px; overflow: auto; background: var(--surface); border-radius: 10px; padding: 10px; white-space: pre-wrap; word-break: break-word; }
+        .inspector pre { margin: 0; max-height: 360px; overflow: auto; background: var(--surface); border-radius: 10px;
+          padding: 10px; white-space: pre-wrap; word-break: break-word; }
         #inspector-checks { margin: 0; padding-left: 18px; font-size: 13px; }
         .check-ok { color: var(--ok); }
         .check-warn { color: var(--warn); }
@@ -115,7 +147,8 @@ enum EditorAssets {
           .field .help, .field .field-error, .field .notice, .field .resolved { grid-column: 1; }
           .dock-home { gap: 10px; }
           .preview-surface { max-width: 100%; }
-          .family-medium .preview-surface, .family-large .preview-surface { width: min(364px, calc(100vw - 64px)) !important; height: auto !important; aspect-ratio: 364 / var(--h); }
+          .family-medium .preview-surface, .family-large .preview-surface {
+            width: min(364px, calc(100vw - 64px)) !important; height: auto !important; aspect-ratio: 364 / var(--h); }
         }
         """
 
@@ -130,7 +163,8 @@ enum EditorAssets {
           async function call(method, path, body) {
             const init = { method, headers: {} };
             if (method !== 'GET') init.headers['X-WidgetWeaver-Token'] = token;
-            if (body !== undefined) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
+            if (body !== undefined) { init.headers['Content-Type'] = 'application/json';
+              init.body = JSON.stringify(body); }
             const response = await fetch(path, init);
             let answer = {};
             try { answer = await response.json(); } catch (e) { answer = {}; }
@@ -150,7 +184,8 @@ enum EditorAssets {
               const error = document.getElementById('new-error');
               error.textContent = '';
               try {
-                const answer = await call('POST', '/api/designs', { template: newForm.elements.template.value, name: newForm.elements.name.value });
+                const answer = await call('POST', '/api/designs', { template: newForm.elements.template.value, name:
+                  newForm.elements.name.value });
                 location.assign(answer.editor);
               } catch (e) { error.textContent = e.message; }
             });
@@ -161,7 +196,8 @@ enum EditorAssets {
           const id = root.dataset.designId;
           const form = document.getElementById('controls');
           const families = ['small', 'medium', 'large', 'circular', 'rectangular', 'inline'];
-          const groupOrder = ['Text', 'Layout', 'Style', 'Symbol', 'Image', 'Actions', 'Matched set', 'Clock', 'Weather'];
+          const groupOrder = ['Text', 'Layout', 'Style', 'Symbol', 'Image', 'Actions', 'Matched set', 'Clock',
+            'Weather'];
           let fields = [];
           let design = null;          // the draft, as the server holds it
           let savedText = '';         // the saved design's JSON, to tell unsaved changes
@@ -189,7 +225,8 @@ enum EditorAssets {
             for (const path of [field.key].concat(field.aliases || [])) {
               let v = at(object, path);
               if (field.type === 'flag' && v && typeof v === 'object') return true;
-              if (v && typeof v === 'object') v = v.name !== undefined ? v.name : (v.fileName !== undefined ? v.fileName : v.token);
+              if (v && typeof v === 'object') v = v.name !== undefined ? v.name : (v.fileName !== undefined ?
+                v.fileName : v.token);
               if (v !== undefined && v !== null && typeof v !== 'object') return v;
             }
             return undefined;
@@ -197,7 +234,8 @@ enum EditorAssets {
           const stringOf = (v) => v == null ? '' : (typeof v === 'object' ? '' : String(v));
           // Fields the page edits through others: `action.N` is what the `actions[]` controls of slot
           // N compose; Smart Photo renders are read from files (the app prepares them).
-          const editable = (f) => !(/^action\\.\\d$/.test(f.key)) && (!f.key.includes('[]') || f.key.startsWith('actions[]'));
+          const editable = (f) => !(/^action\\.\\d$/.test(f.key)) && (!f.key.includes('[]') ||
+            f.key.startsWith('actions[]'));
 
           // MARK: Building the controls from the field table.
           const slug = (key) => 'f-' + key.replace(/[^A-Za-z0-9]+/g, '-');
@@ -205,7 +243,8 @@ enum EditorAssets {
             const node = document.createElement(tag);
             for (const [k, v] of Object.entries(attrs || {})) {
               if (v === undefined || v === null || v === false) continue;
-              if (k === 'text') node.textContent = v; else if (k === 'dataset') Object.assign(node.dataset, v); else node.setAttribute(k, v === true ? '' : v);
+              if (k === 'text') node.textContent = v; else if (k === 'dataset') Object.assign(node.dataset, v);
+                else node.setAttribute(k, v === true ? '' : v);
             }
             for (const c of children) if (c) node.append(c);
             return node;
@@ -222,12 +261,15 @@ enum EditorAssets {
             const helpId = slug(field.key) + '-help';
             const parts = [];
             if (field.help) parts.push(field.help);
-            if (field.min !== undefined && field.max !== undefined) parts.push('Allowed ' + field.min + '–' + field.max + (field.unit ? ' ' + field.unit : '') + '.');
+            if (field.min !== undefined && field.max !== undefined) parts.push('Allowed ' + field.min + '–' +
+              field.max + (field.unit ? ' ' + field.unit : '') + '.');
             const help = el('p', { class: 'help', id: helpId, text: parts.join(' ') });
-            const error = el('p', { class: 'field-error', id: slug(field.key) + '-error', role: 'alert', dataset: { errorFor: field.key } });
+            const error = el('p', { class: 'field-error', id: slug(field.key) + '-error', role: 'alert', dataset: {
+              errorFor: field.key } });
             const notice = el('p', { class: 'notice', dataset: { noticeFor: field.key } });
             wrap.append(error, notice);
-            if (field.template) wrap.append(el('p', { class: 'resolved', dataset: { resolvedFor: field.key }, 'aria-live': 'polite' }));
+            if (field.template) wrap.append(el('p', { class: 'resolved', dataset: {
+              resolvedFor: field.key }, 'aria-live': 'polite' }));
             wrap.append(help);
             const target = wrap.querySelector('[data-field]');
             if (target) target.setAttribute('aria-describedby', helpId + ' ' + error.id);
@@ -235,12 +277,16 @@ enum EditorAssets {
           }
           function numberControl(field) {
             const row = el('div', { class: 'number-row' });
-            const attrs = { type: 'number', id: slug(field.key), min: field.min, max: field.max, step: field.step || (field.type === 'integer' ? 1 : 'any'),
-                            dataset: { field: field.key }, inputmode: field.type === 'integer' ? 'numeric' : 'decimal' };
+            const attrs = { type: 'number', id: slug(field.key), min: field.min, max: field.max,
+                            step: field.step || (field.type === 'integer' ? 1 : 'any'),
+                            dataset: { field: field.key },
+                            inputmode: field.type === 'integer' ? 'numeric' : 'decimal' };
             const box = el('input', attrs);
             if (field.min !== undefined && field.max !== undefined) {
-              const range = el('input', { type: 'range', min: field.min, max: field.max, step: field.step || (field.type === 'integer' ? 1 : (field.max - field.min) / 100),
-                                          'aria-label': field.label + ' slider', tabindex: '-1', dataset: { rangeFor: field.key } });
+              const range = el('input', { type: 'range', min: field.min, max: field.max, step: field.step ||
+                (field.type === 'integer' ? 1 : (field.max - field.min) / 100),
+                                          'aria-label': field.label + ' slider', tabindex: '-1', dataset: {
+                                            rangeFor: field.key } });
               row.append(range);
             }
             row.append(box);
@@ -249,9 +295,11 @@ enum EditorAssets {
           function choiceControl(field) {
             const colours = swatches[field.key];
             if (colours && (field.allowed || []).every((v) => colours[v])) {
-              const set = el('div', { class: 'swatches', role: 'radiogroup', id: slug(field.key), 'aria-label': field.label, dataset: { field: field.key, kind: 'swatches' } });
+              const set = el('div', { class: 'swatches', role: 'radiogroup', id: slug(field.key), 'aria-label':
+                field.label, dataset: { field: field.key, kind: 'swatches' } });
               for (const v of field.allowed) {
-                const input = el('input', { type: 'radio', name: slug(field.key), value: v, 'aria-label': v, title: v });
+                const input = el('input', { type: 'radio', name: slug(field.key), value: v, 'aria-label': v,
+                  title: v });
                 const face = el('span', { 'aria-hidden': 'true', dataset: { swatchFor: field.key, swatch: v } });
                 face.style.background = colours[v];
                 set.append(el('label', { class: 'swatch' }, input, face));
@@ -259,29 +307,35 @@ enum EditorAssets {
               return set;
             }
             const select = el('select', { id: slug(field.key), dataset: { field: field.key } });
-            if (field.slot !== undefined && field.key.endsWith('.kind')) select.append(el('option', { value: '', text: '(no button)' }));
+            if (field.slot !== undefined && field.key.endsWith('.kind')) select.append(el('option', {
+              value: '', text: '(no button)' }));
             else if (field.optional) select.append(el('option', { value: '', text: '(none)' }));
             for (const v of field.allowed || []) select.append(el('option', { value: v, text: v }));
             return select;
           }
           function textControl(field) {
             const long = (field.maxLength || 0) > 200;
-            const input = el(long ? 'textarea' : 'input', { id: slug(field.key), dataset: { field: field.key, live: 'true' }, maxlength: field.maxLength,
-                                                            rows: long ? 2 : undefined, type: long ? undefined : 'text', spellcheck: 'false' });
+            const input = el(long ? 'textarea' : 'input', { id: slug(field.key),
+                                                            dataset: { field: field.key, live: 'true' },
+                                                            maxlength: field.maxLength, rows: long ? 2 : undefined,
+                                                            type: long ? undefined : 'text', spellcheck: 'false' });
             if (!field.template) return input;
             input.setAttribute('aria-autocomplete', 'list');
-            const list = el('ul', { class: 'completions', role: 'listbox', id: slug(field.key) + '-keys', hidden: true, 'aria-label': 'Variables' });
+            const list = el('ul', { class: 'completions', role: 'listbox', id: slug(field.key) + '-keys', hidden: true,
+              'aria-label': 'Variables' });
             input.setAttribute('aria-controls', list.id);
             return el('div', { class: 'text-wrap' }, input, list);
           }
           function symbolControl(field) {
             const wrap = el('div', { class: 'symbol-picker' });
-            const input = el('input', { type: 'search', id: slug(field.key), dataset: { field: field.key }, list: slug(field.key) + '-names', placeholder: 'Search symbols' });
+            const input = el('input', { type: 'search', id: slug(field.key), dataset: {
+              field: field.key }, list: slug(field.key) + '-names', placeholder: 'Search symbols' });
             const names = el('datalist', { id: slug(field.key) + '-names' });
             for (const s of symbols) names.append(el('option', { value: s.name }));
             const grid = el('div', { class: 'symbol-grid', role: 'group', 'aria-label': 'Symbols' });
             for (const s of symbols) {
-              grid.append(el('button', { type: 'button', title: s.name, 'aria-label': s.name, 'aria-pressed': 'false', dataset: { symbol: s.name } },
+              grid.append(el('button', { type: 'button', title: s.name, 'aria-label': s.name, 'aria-pressed': 'false',
+                dataset: { symbol: s.name } },
                              el('span', { class: 'glyph', 'aria-hidden': 'true', text: s.glyph })));
             }
             input.addEventListener('input', () => {
@@ -306,19 +360,25 @@ enum EditorAssets {
             // A picture is uploaded (PNG or JPEG; the server checks the size from the header before
             // decoding and scales a large photo down), then named in the design like any other value.
             const wrap = el('div', { class: 'image-row' });
-            const name = el('input', { type: 'text', id: slug(field.key), dataset: { field: field.key }, placeholder: 'a picture in the store' });
-            const file = el('input', { type: 'file', accept: 'image/png,image/jpeg', 'aria-label': 'Upload a picture for ' + field.label });
+            const name = el('input', { type: 'text', id: slug(field.key), dataset: {
+              field: field.key }, placeholder: 'a picture in the store' });
+            const file = el('input', { type: 'file', accept: 'image/png,image/jpeg', 'aria-label':
+              'Upload a picture for ' + field.label });
             file.addEventListener('change', async () => {
               const picked = file.files && file.files[0];
               if (!picked) return;
               showError(field.key, '');
               say('Uploading ' + picked.name + '…');
               try {
-                const response = await fetch('/api/images', { method: 'POST', headers: { 'X-WidgetWeaver-Token': token, 'Content-Type': picked.type || 'application/octet-stream' }, body: picked });
+                const response = await fetch('/api/images', { method: 'POST', headers: {
+                  'X-WidgetWeaver-Token': token, 'Content-Type': picked.type ||
+                    'application/octet-stream' }, body: picked });
                 const answer = await response.json();
                 if (!response.ok) throw new Error(answer.error || ('HTTP ' + response.status));
                 name.value = answer.fileName;
-                say(answer.scaledFrom ? 'Scaled ' + picked.name + ' from ' + answer.scaledFrom.width + '×' + answer.scaledFrom.height + ' to ' + answer.width + '×' + answer.height + ' pixels' : 'Uploaded ' + picked.name);
+                say(answer.scaledFrom ? 'Scaled ' + picked.name + ' from ' + answer.scaledFrom.width + '×' +
+                  answer.scaledFrom.height + ' to ' + answer.width + '×' + answer.height + ' pixels' : 'Uploaded ' +
+                    picked.name);
                 await edit(name);
               } catch (e) {
                 showError(field.key, e.message);
@@ -339,12 +399,14 @@ enum EditorAssets {
             const frame = el('div', { class: 'crop-frame' });
             const photo = el('img', { alt: 'The photo', draggable: 'false' });
             const rect = el('div', { class: 'crop-rect', tabindex: '0', role: 'group', dataset: { cropRect: family },
-                                     'aria-label': family + ' crop: drag it, or arrow keys to move and Shift+arrow keys to resize' });
+                                     'aria-label': family +
+                                       ' crop: drag it, or arrow keys to move and Shift+arrow keys to resize' });
             rect.append(el('div', { class: 'crop-handle', dataset: { cropHandle: family }, 'aria-hidden': 'true' }));
             frame.append(photo, rect);
             box.append(frame);
             for (const f of parts) {
-              const input = el('input', { type: 'number', id: slug(f.key), min: f.min, max: f.max, step: f.step, inputmode: 'decimal', dataset: { field: f.key } });
+              const input = el('input', { type: 'number', id: slug(f.key), min: f.min, max: f.max, step: f.step,
+                inputmode: 'decimal', dataset: { field: f.key } });
               box.append(fieldShell(f, input));
             }
             return box;
@@ -352,13 +414,15 @@ enum EditorAssets {
           const cropNow = {};   // family → the rectangle shown, while it is dragged or moved by keys
           function cropOf(family) {
             if (cropNow[family]) return cropNow[family];
-            const r = design.image && design.image.smartPhoto && design.image.smartPhoto[family] && design.image.smartPhoto[family].cropRect;
+            const r = design.image && design.image.smartPhoto && design.image.smartPhoto[family] &&
+              design.image.smartPhoto[family].cropRect;
             return r ? { x: r.x, y: r.y, width: r.width, height: r.height } : { x: 0, y: 0, width: 1, height: 1 };
           }
           function placeCrop(family, r) {
             const rect = form.querySelector('[data-crop-rect="' + family + '"]');
             if (!rect) return;
-            Object.assign(rect.style, { left: r.x * 100 + '%', top: r.y * 100 + '%', width: r.width * 100 + '%', height: r.height * 100 + '%' });
+            Object.assign(rect.style, { left: r.x * 100 + '%', top: r.y * 100 + '%', width: r.width * 100 + '%', height:
+              r.height * 100 + '%' });
           }
           function showCrops() {
             const image = design.image;
@@ -373,16 +437,20 @@ enum EditorAssets {
           }
           const round4 = (v) => Math.round(v * 10000) / 10000;
           function sendCrop(family, r) {
-            const edits = ['x', 'y', 'width', 'height'].map((p) => ({ field: 'image.crop.' + family + '.' + p, value: String(round4(r[p])) }));
-            return submit('image.crop.' + family + '.x', { edits }).then(() => { delete cropNow[family]; placeCrop(family, cropOf(family)); });
+            const edits = ['x', 'y', 'width', 'height'].map((p) => ({ field: 'image.crop.' + family + '.' + p, value:
+              String(round4(r[p])) }));
+            return submit('image.crop.' + family + '.x', { edits }).then(() => { delete cropNow[family];
+              placeCrop(family, cropOf(family)); });
           }
           const clamp = (v, lo, hi) => Math.min(Math.max(v, lo), hi);
           const minimumCrop = 0.02;
           function movedCrop(r0, mode, dx, dy) {
             if (mode === 'resize') {
-              return { x: r0.x, y: r0.y, width: clamp(r0.width + dx, minimumCrop, 1 - r0.x), height: clamp(r0.height + dy, minimumCrop, 1 - r0.y) };
+              return { x: r0.x, y: r0.y, width: clamp(r0.width + dx, minimumCrop, 1 - r0.x), height: clamp(r0.height +
+                dy, minimumCrop, 1 - r0.y) };
             }
-            return { x: clamp(r0.x + dx, 0, 1 - r0.width), y: clamp(r0.y + dy, 0, 1 - r0.height), width: r0.width, height: r0.height };
+            return { x: clamp(r0.x + dx, 0, 1 - r0.width), y: clamp(r0.y + dy, 0, 1 - r0.height), width: r0.width,
+              height: r0.height };
           }
           let dragging = null;
           form.addEventListener('pointerdown', (e) => {
@@ -393,12 +461,14 @@ enum EditorAssets {
             rect.focus();
             rect.setPointerCapture(e.pointerId);
             const frame = rect.parentElement;
-            dragging = { family, rect, mode: e.target.closest('[data-crop-handle]') ? 'resize' : 'move', x: e.clientX, y: e.clientY,
+            dragging = { family, rect, mode: e.target.closest('[data-crop-handle]') ? 'resize' : 'move', x: e.clientX,
+              y: e.clientY,
                          w: frame.clientWidth, h: frame.clientHeight, r0: cropOf(family) };
           });
           form.addEventListener('pointermove', (e) => {
             if (!dragging) return;
-            const r = movedCrop(dragging.r0, dragging.mode, (e.clientX - dragging.x) / dragging.w, (e.clientY - dragging.y) / dragging.h);
+            const r = movedCrop(dragging.r0, dragging.mode, (e.clientX - dragging.x) / dragging.w,
+              (e.clientY - dragging.y) / dragging.h);
             cropNow[dragging.family] = r;
             placeCrop(dragging.family, r);
           });
@@ -438,9 +508,12 @@ enum EditorAssets {
             try {
               const theme = await call('GET', '/api/images/' + encodeURIComponent(picture) + '/theme');
               box.textContent = '';
-              const chips = el('div', { class: 'palette', role: 'img', 'aria-label': 'Colours of the photo: ' + theme.palette.join(', ') });
-              for (const c of theme.palette) { const chip = el('span', { class: 'chip' }); chip.style.background = c; chips.append(chip); }
-              const use = el('button', { type: 'button', class: 'btn', dataset: { themeAccent: theme.accent, themeBackground: theme.background },
+              const chips = el('div', { class: 'palette', role: 'img', 'aria-label': 'Colours of the photo: ' +
+                theme.palette.join(', ') });
+              for (const c of theme.palette) { const chip = el('span', { class: 'chip' }); chip.style.background = c;
+                chips.append(chip); }
+              const use = el('button', { type: 'button', class: 'btn', dataset: {
+                themeAccent: theme.accent, themeBackground: theme.background },
                                          text: 'Use accent ' + theme.accent + ' and background ' + theme.background });
               use.addEventListener('click', async () => {
                 await submit('style.accent', { field: 'style.accent', value: theme.accent });
@@ -468,7 +541,8 @@ enum EditorAssets {
             }
           }
           // Within a button slot, only what its kind uses; the second slot once the first is set.
-          const slotParts = { incrementVariable: ['variableKey', 'incrementAmount'], setVariableToNow: ['variableKey', 'nowFormat'],
+          const slotParts = { incrementVariable: ['variableKey', 'incrementAmount'], setVariableToNow: ['variableKey',
+            'nowFormat'],
                               resetVariable: ['variableKey', 'resetValue'], openURL: ['url'] };
           function fieldShown(field, d) {
             if (field.slot !== undefined) {
@@ -503,7 +577,8 @@ enum EditorAssets {
               const list = groups.get(name);
               if (list.some((f) => f.key.startsWith('actions[]'))) {
                 for (const slot of [0, 1]) {
-                  const box = el('fieldset', { class: 'action-slot', dataset: { slot: String(slot) } }, el('legend', { text: 'Button ' + (slot + 1) }));
+                  const box = el('fieldset', { class: 'action-slot', dataset: { slot: String(slot) } }, el('legend', {
+                    text: 'Button ' + (slot + 1) }));
                   for (const f of list.filter((f) => f.key.startsWith('actions[]'))) {
                     const one = Object.assign({}, f, { key: f.key.replace('[]', '[' + slot + ']'), aliases: [], slot });
                     slotFields.set(one.key, one);
@@ -511,9 +586,11 @@ enum EditorAssets {
                   }
                   set.append(box);
                 }
-                for (const f of list.filter((f) => !f.key.startsWith('actions[]'))) set.append(fieldShell(f, control(f)));
+                for (const f of list.filter((f) => !f.key.startsWith('actions[]'))) set.append(fieldShell(f,
+                  control(f)));
               } else if (name === 'Image') {
-                for (const f of list.filter((f) => !f.key.startsWith('image.crop.'))) set.append(fieldShell(f, control(f)));
+                for (const f of list.filter((f) => !f.key.startsWith('image.crop.'))) set.append(fieldShell(f,
+                  control(f)));
                 for (const family of ['small', 'medium', 'large']) {
                   const parts = list.filter((f) => f.key.startsWith('image.crop.' + family + '.'));
                   if (parts.length) set.append(cropEditor(family, parts));
@@ -535,7 +612,8 @@ enum EditorAssets {
 
           // MARK: Showing the draft in the controls.
           function visibility() {
-            for (const set of form.querySelectorAll('fieldset.group')) set.hidden = !groupShown(set.dataset.group, design);
+            for (const set of form.querySelectorAll('fieldset.group')) set.hidden = !groupShown(set.dataset.group,
+              design);
             for (const row of form.querySelectorAll('[data-field-row]')) {
               const field = fieldFor(row.dataset.fieldRow);
               if (field) row.hidden = !fieldShown(field, design);
@@ -545,10 +623,12 @@ enum EditorAssets {
             for (const reason of form.querySelectorAll('[data-pro-reason]')) {
               reason.hidden = pro;
               const locked = !pro && !(reason.dataset.proReason === 'Actions' ? design.actionBar : design.matchedSet);
-              for (const c of reason.closest('fieldset.group').querySelectorAll('input, select, textarea, button')) c.disabled = locked;
+              for (const c of reason.closest('fieldset.group').querySelectorAll('input, select, textarea, button'))
+                c.disabled = locked;
             }
             const second = form.querySelector('.action-slot[data-slot="1"]');
-            if (second) second.hidden = !(design.actionBar && design.actionBar.actions && design.actionBar.actions.length);
+            if (second) second.hidden = !(design.actionBar && design.actionBar.actions &&
+              design.actionBar.actions.length);
           }
           function fill() {
             for (const node of form.querySelectorAll('[data-field]')) {
@@ -567,7 +647,8 @@ enum EditorAssets {
               const range = form.querySelector('[data-range-for="' + CSS.escape(key) + '"]');
               if (range) range.value = stringOf(value);
               if (node.closest('.symbol-picker')) {
-                for (const b of node.closest('.symbol-picker').querySelectorAll('[data-symbol]')) b.setAttribute('aria-pressed', String(b.dataset.symbol === stringOf(value)));
+                for (const b of node.closest('.symbol-picker').querySelectorAll('[data-symbol]'))
+                  b.setAttribute('aria-pressed', String(b.dataset.symbol === stringOf(value)));
               }
             }
             visibility();
@@ -599,13 +680,16 @@ enum EditorAssets {
           function showResolved(resolved) {
             for (const p of form.querySelectorAll('[data-resolved-for]')) {
               const key = p.dataset.resolvedFor;
-              p.textContent = resolved && resolved[key] !== undefined && valueAt(design, fieldFor(key)) ? resolved[key] : '';
+              p.textContent = resolved && resolved[key] !== undefined && valueAt(design, fieldFor(key)) ?
+                resolved[key] : '';
               const source = stringOf(valueAt(design, fieldFor(key)));
               const problems = [];
-              if ((source.match(/\\{\\{/g) || []).length > (source.match(/\\}\\}/g) || []).length) problems.push('a {{ is not closed with }}');
+              if ((source.match(/\\{\\{/g) || []).length > (source.match(/\\}\\}/g) ||
+                []).length) problems.push('a {{ is not closed with }}');
               for (const m of source.matchAll(/\\{\\{\\s*([A-Za-z_][A-Za-z0-9_.]*)\\s*(\\|[^}]*)?\\}\\}/g)) {
                 const name = m[1].toLowerCase();
-                if (!m[2] && !variables.some((v) => v.key.toLowerCase() === name)) problems.push('{{' + m[1] + '}} has no value: no built-in or stored variable of that name (add |fallback)');
+                if (!m[2] && !variables.some((v) => v.key.toLowerCase() === name)) problems.push('{{' + m[1] +
+                  '}} has no value: no built-in or stored variable of that name (add |fallback)');
               }
               const notice = form.querySelector('[data-notice-for="' + CSS.escape(key) + '"]');
               if (notice && !notice.dataset.server) notice.textContent = problems.join('; ');
@@ -622,7 +706,8 @@ enum EditorAssets {
 
           // MARK: Edits. Each goes to the server's draft; the answer is the new draft.
           function editValue(node) {
-            if (node.dataset.kind === 'swatches') { const c = node.querySelector('input:checked'); return c ? c.value : ''; }
+            if (node.dataset.kind === 'swatches') { const c = node.querySelector('input:checked');
+              return c ? c.value : ''; }
             if (node.type === 'checkbox') return node.checked ? 'true' : 'false';
             return node.value;
           }
@@ -641,9 +726,12 @@ enum EditorAssets {
             let value;
             switch (kind) {
               case '': value = ''; break;
-              case 'incrementVariable': value = 'increment:' + get('variableKey') + ':' + (get('incrementAmount') || '1') + (title ? ':' + title : ''); break;
-              case 'setVariableToNow': value = 'now:' + get('variableKey') + ':' + (get('nowFormat') || 'iso8601') + (title ? ':' + title : ''); break;
-              case 'resetVariable': value = 'reset:' + get('variableKey') + ':' + (get('resetValue') || '0') + (title ? ':' + title : ''); break;
+              case 'incrementVariable': value = 'increment:' + get('variableKey') + ':' + (get('incrementAmount') ||
+                '1') + (title ? ':' + title : ''); break;
+              case 'setVariableToNow': value = 'now:' + get('variableKey') + ':' + (get('nowFormat') ||
+                'iso8601') + (title ? ':' + title : ''); break;
+              case 'resetVariable': value = 'reset:' + get('variableKey') + ':' + (get('resetValue') ||
+                '0') + (title ? ':' + title : ''); break;
               case 'openURL': value = 'open:' + (title ? title + ':' : '') + get('url'); break;
               default: value = kind;
             }
@@ -656,7 +744,8 @@ enum EditorAssets {
             // Typed text already sent while typing: its change event has nothing new.
             if (node.dataset.live === 'true' && !assignment.field.startsWith('action.')) {
               busy = busy.then(() => {
-                if (stringOf(valueAt(design, fieldFor(key))) === assignment.value && node.getAttribute('aria-invalid') !== 'true') return;
+                if (stringOf(valueAt(design, fieldFor(key))) === assignment.value &&
+                  node.getAttribute('aria-invalid') !== 'true') return;
                 return send(key, assignment);
               });
               return busy;
@@ -732,7 +821,8 @@ enum EditorAssets {
 
           // `{{` completion: every built-in and stored key with its current value.
           let completion = null;
-          function closeCompletion() { if (completion) { completion.list.hidden = true; completion.input.removeAttribute('aria-activedescendant'); completion = null; } }
+          function closeCompletion() { if (completion) { completion.list.hidden = true;
+            completion.input.removeAttribute('aria-activedescendant'); completion = null; } }
           form.addEventListener('input', (e) => {
             const input = e.target;
             const list = input.parentElement && input.parentElement.querySelector('.completions');
@@ -744,7 +834,8 @@ enum EditorAssets {
             const matches = variables.filter((v) => v.key.toLowerCase().includes(q)).slice(0, 40);
             list.textContent = '';
             matches.forEach((v, i) => {
-              const item = el('li', { role: 'option', id: list.id + '-' + i, 'aria-selected': i === 0 ? 'true' : 'false', dataset: { key: v.key } },
+              const item = el('li', { role: 'option', id: list.id + '-' + i, 'aria-selected': i === 0 ? 'true' :
+                'false', dataset: { key: v.key } },
                               el('span', { text: v.key }), el('span', { class: 'value', text: v.value }));
               list.append(item);
             });
@@ -779,7 +870,8 @@ enum EditorAssets {
             const li = e.target.closest('.completions li');
             if (li && completion) { e.preventDefault(); accept(li.dataset.key); }
           });
-          form.addEventListener('focusout', (e) => { if (completion && e.target === completion.input) setTimeout(closeCompletion, 0); });
+          form.addEventListener('focusout', (e) => {
+            if (completion && e.target === completion.input) setTimeout(closeCompletion, 0); });
 
           // MARK: The preview dock, drawn from the server's draft.
           // Values the tried buttons wrote: drawn instead of the store's, never saved.
@@ -788,7 +880,8 @@ enum EditorAssets {
             const hit = e.target.closest('button.try');
             if (!hit) return;
             try {
-              const answer = await call('POST', '/api/drafts/' + id + '/try', { family: hit.dataset.family, x: Number(hit.dataset.x), y: Number(hit.dataset.y), trial });
+              const answer = await call('POST', '/api/drafts/' + id + '/try', {
+                family: hit.dataset.family, x: Number(hit.dataset.x), y: Number(hit.dataset.y), trial });
               say(answer.message);
               document.getElementById('dock-state').textContent = answer.message;
               if (answer.key) { trial[answer.key] = answer.value; await redraw(); }
@@ -798,10 +891,12 @@ enum EditorAssets {
           // Live data or the fixed sample (a weather design can be designed before set-up).
           document.getElementById('sample-data').addEventListener('change', () => { redraw(); });
           // Light or dark widgets: the dock and the swatches in that palette.
-          document.getElementById('light-widgets').addEventListener('change', async () => { await loadSwatches(); redraw(); });
+          document.getElementById('light-widgets').addEventListener('change', async () => { await loadSwatches();
+            redraw(); });
           async function loadSwatches() {
             const accent = design && design.style && design.style.accent ? design.style.accent : 'blue';
-            swatches = await call('GET', '/api/swatches?appearance=' + widgetAppearance() + '&accent=' + encodeURIComponent(accent));
+            swatches = await call('GET', '/api/swatches?appearance=' + widgetAppearance() + '&accent=' +
+              encodeURIComponent(accent));
             for (const face of form.querySelectorAll('[data-swatch-for]')) {
               const colour = (swatches[face.dataset.swatchFor] || {})[face.dataset.swatch];
               if (colour) face.style.background = colour;
@@ -826,14 +921,18 @@ enum EditorAssets {
               const headers = { 'X-WidgetWeaver-Token': token };
               if (Object.keys(trial).length) headers['X-WidgetWeaver-Try'] = encodeURIComponent(JSON.stringify(trial));
               const data = document.getElementById('sample-data').checked ? 'sample' : 'live';
-              const response = await fetch('/api/drafts/' + id + '/render?family=' + family + '&format=png&scale=' + pixelScale() + '&data=' + data + '&appearance=' + widgetAppearance(),
+              const response = await fetch('/api/drafts/' + id + '/render?family=' + family + '&format=png&scale=' +
+                pixelScale() + '&data=' + data + '&appearance=' + widgetAppearance(),
                                            { method: 'POST', headers, signal: controller.signal });
               if (!response.ok) throw new Error((await response.json()).error || ('HTTP ' + response.status));
               let warnings = [], buttons = [];
-              try { warnings = JSON.parse(decodeURIComponent(response.headers.get('X-WidgetWeaver-Warnings') || '%5B%5D')); } catch (e) { warnings = []; }
-              try { buttons = JSON.parse(decodeURIComponent(response.headers.get('X-WidgetWeaver-Buttons') || '%5B%5D')); } catch (e) { buttons = []; }
+              try { warnings = JSON.parse(decodeURIComponent(response.headers.get('X-WidgetWeaver-Warnings') ||
+                '%5B%5D')); } catch (e) { warnings = []; }
+              try { buttons = JSON.parse(decodeURIComponent(response.headers.get('X-WidgetWeaver-Buttons') ||
+                '%5B%5D')); } catch (e) { buttons = []; }
               return { family, blob: await response.blob(), warnings, buttons };
-            })).catch((e) => { if (e.name !== 'AbortError') say('The preview could not be drawn: ' + e.message); return null; });
+            })).catch((e) => { if (e.name !== 'AbortError') say('The preview could not be drawn: ' + e.message);
+              return null; });
             if (!drawn || mine !== generation) return;
             await Promise.all(drawn.map(async ({ family, blob, warnings, buttons }) => {
               const img = root.querySelector('img[data-preview-family="' + family + '"]');
@@ -841,9 +940,13 @@ enum EditorAssets {
               const surface = img.parentElement;
               for (const old of surface.querySelectorAll('button.try')) old.remove();
               for (const b of buttons) {
-                const hit = el('button', { type: 'button', class: 'hit try', 'aria-label': 'Try ' + b.label + ' (' + family + ')', title: 'Try ' + b.label,
-                                           dataset: { family, x: String(b.x + b.width / 2), y: String(b.y + b.height / 2) } });
-                Object.assign(hit.style, { left: b.x + 'px', top: b.y + 'px', width: b.width + 'px', height: b.height + 'px' });
+                const hit = el('button', { type: 'button', class: 'hit try',
+                                           'aria-label': 'Try ' + b.label + ' (' + family + ')',
+                                           title: 'Try ' + b.label,
+                                           dataset: { family, x: String(b.x + b.width / 2),
+                                                      y: String(b.y + b.height / 2) } });
+                Object.assign(hit.style, { left: b.x + 'px', top: b.y + 'px', width: b.width + 'px', height: b.height +
+                  'px' });
                 surface.append(hit);
               }
               const url = URL.createObjectURL(blob);
@@ -861,7 +964,8 @@ enum EditorAssets {
             const dock = root.querySelector('.dock');
             dock.dataset.generation = String(mine);
             dock.dataset.appearance = widgetAppearance();
-            document.getElementById('dock-state').textContent = 'Drawn from the ' + (root.dataset.unsaved === 'true' ? 'unsaved draft' : 'saved design')
+            document.getElementById('dock-state').textContent = 'Drawn from the ' + (root.dataset.unsaved === 'true' ?
+              'unsaved draft' : 'saved design')
               + (document.getElementById('sample-data').checked ? ', with sample data' : '')
               + (widgetAppearance() === 'light' ? ', light' : '')
               + (Object.keys(trial).length ? ', with tried values' : '');
@@ -872,12 +976,15 @@ enum EditorAssets {
             const list = document.getElementById('inspector-checks');
             list.textContent = '';
             let any = false;
-            for (const { family, warnings } of drawn) for (const w of warnings) { any = true; list.append(el('li', { class: 'check-warn', text: family + ': ' + w })); }
-            for (const n of form.querySelectorAll('.notice')) if (n.textContent) { any = true; list.append(el('li', { class: 'check-warn', text: n.textContent })); }
+            for (const { family, warnings } of drawn) for (const w of warnings) { any = true; list.append(el('li', {
+              class: 'check-warn', text: family + ': ' + w })); }
+            for (const n of form.querySelectorAll('.notice')) if (n.textContent) { any = true; list.append(el('li', {
+              class: 'check-warn', text: n.textContent })); }
             if (!any) list.append(el('li', { class: 'check-ok', text: 'Every size draws without warnings.' }));
           }
           async function tree() {
-            const response = await fetch('/api/drafts/' + id + '/render?family=medium&format=json', { method: 'POST', headers: { 'X-WidgetWeaver-Token': token } });
+            const response = await fetch('/api/drafts/' + id + '/render?family=medium&format=json', {
+              method: 'POST', headers: { 'X-WidgetWeaver-Token': token } });
             document.getElementById('inspector-tree').textContent = await response.text();
           }
           document.getElementById('inspector').addEventListener('toggle', (e) => { if (e.target.open) tree(); });
@@ -937,7 +1044,8 @@ enum EditorAssets {
                 root.dataset.savedAt = design.updatedAt;
                 say('Saved: every widget shows it now');
               } catch (e) {
-                for (const err of e.errors || (e.field ? [{ field: e.field, message: e.message }] : [])) showError(err.field, err.message);
+                for (const err of e.errors || (e.field ? [{ field: e.field, message: e.message }] :
+                  [])) showError(err.field, err.message);
                 say('Not saved: ' + e.message);
               }
             });
@@ -966,7 +1074,8 @@ enum EditorAssets {
             try {
               const [table, draft, savedDesign, vars, syms, colours] = await Promise.all([
                 call('GET', '/api/fields'), call('GET', '/api/drafts/' + id), call('GET', '/api/designs/' + id),
-                call('GET', '/api/variables'), call('GET', '/api/symbols'), call('GET', '/api/swatches?appearance=' + widgetAppearance()),
+                call('GET', '/api/variables'), call('GET', '/api/symbols'), call('GET', '/api/swatches?appearance=' +
+                  widgetAppearance()),
               ]);
               fields = table.design || [];
               variables = vars.variables || [];

@@ -19,7 +19,10 @@ enum EditorNotices {
                 Notice(
                     field: field,
                     message:
-                        "'\(symbol.name)' is not in the symbol map: the widget draws \(SymbolMap.fallbackName) (a circled ?) instead; pick one from the list"
+                        """
+                        '\(symbol.name)' is not in the symbol map: the widget draws \(SymbolMap.fallbackName) (a \
+                        circled ?) instead; pick one from the list
+                        """
                 ))
         }
         if (key.hasPrefix("action") || key.hasPrefix("actions")) && spec.actionBar != nil && !isPro {
@@ -34,7 +37,10 @@ enum EditorNotices {
                 Notice(
                     field: field,
                     message:
-                        "matched sets are a Pro feature: without Pro ('weaver pro unlock') every size draws the design itself"
+                        """
+                        matched sets are a Pro feature: without Pro ('weaver pro unlock') every size draws the \
+                        design itself
+                        """
                 ))
         }
         return notices

@@ -17,17 +17,26 @@ enum EditorPage {
             html += "<ul class=\"design-list\">\n"
             for d in designs {
                 html +=
-                    "<li><a class=\"card design-link\" href=\"/editor/\(Page.escape(Page.urlPath(d.id)))\" data-design-id=\"\(Page.escape(d.id))\">"
+                    """
+                    <li><a class=\"card design-link\" href=\"/editor/\(Page.escape(Page.urlPath(d.id)))\" \
+                    data-design-id=\"\(Page.escape(d.id))\">
+                    """
                 html += "<span class=\"design-name\">\(Page.escape(d.name))</span>"
                 html +=
-                    "<span class=\"muted\">\(Page.escape(d.template))\(d.isDefault ? " · default" : "")</span></a></li>\n"
+                    """
+                    <span \
+                    class=\"muted\">\(Page.escape(d.template))\(d.isDefault ? " · default" : "")</span></a></li>\n
+                    """
             }
             html += "</ul>\n"
         }
         html += "</section>\n<section class=\"chooser\" aria-labelledby=\"new\">\n<h2 id=\"new\">New design</h2>\n"
         html += "<form id=\"new-design\" class=\"card new-design\" autocomplete=\"off\">\n"
         html +=
-            "<label for=\"new-name\">Name</label>\n<input type=\"text\" id=\"new-name\" name=\"name\" maxlength=\"\(FieldLimits.maxNameCharacters)\" placeholder=\"My widget\">\n"
+            """
+            <label for=\"new-name\">Name</label>\n<input type=\"text\" id=\"new-name\" name=\"name\" \
+            maxlength=\"\(FieldLimits.maxNameCharacters)\" placeholder=\"My widget\">\n
+            """
         html += "<label for=\"new-template\">Template</label>\n<select id=\"new-template\" name=\"template\">\n"
         for s in starters {
             html +=
@@ -46,17 +55,29 @@ enum EditorPage {
         let e = Page.escape
         var html = "<div id=\"editor\" class=\"editor\" data-design-id=\"\(e(id))\">\n"
         html +=
-            "<div class=\"editor-bar\">\n<div class=\"editor-title\"><a class=\"btn ghost back\" href=\"/editor\" aria-label=\"All designs\">‹</a>"
+            """
+            <div class=\"editor-bar\">\n<div class=\"editor-title\"><a class=\"btn ghost back\" href=\"/editor\" \
+            aria-label=\"All designs\">‹</a>
+            """
         html += "<h1 id=\"design-title\">\(e(name))</h1>"
         html += "<span id=\"unsaved\" class=\"pill warn\" hidden>Unsaved changes</span></div>\n"
         html += "<div class=\"editor-actions\" role=\"toolbar\" aria-label=\"Design\">\n"
         html +=
-            "<button type=\"button\" id=\"undo\" class=\"btn ghost\" aria-keyshortcuts=\"Control+Z\" title=\"Undo (Ctrl+Z)\" disabled>Undo</button>\n"
+            """
+            <button type=\"button\" id=\"undo\" class=\"btn ghost\" aria-keyshortcuts=\"Control+Z\" title=\"Undo \
+            (Ctrl+Z)\" disabled>Undo</button>\n
+            """
         html +=
-            "<button type=\"button\" id=\"redo\" class=\"btn ghost\" aria-keyshortcuts=\"Control+Shift+Z Control+Y\" title=\"Redo (Ctrl+Shift+Z)\" disabled>Redo</button>\n"
+            """
+            <button type=\"button\" id=\"redo\" class=\"btn ghost\" aria-keyshortcuts=\"Control+Shift+Z \
+            Control+Y\" title=\"Redo (Ctrl+Shift+Z)\" disabled>Redo</button>\n
+            """
         html += "<button type=\"button\" id=\"revert\" class=\"btn\" disabled>Revert</button>\n"
         html +=
-            "<button type=\"button\" id=\"save\" class=\"btn primary\" aria-keyshortcuts=\"Control+S\" title=\"Save (Ctrl+S)\">Save</button>\n"
+            """
+            <button type=\"button\" id=\"save\" class=\"btn primary\" aria-keyshortcuts=\"Control+S\" title=\"Save \
+            (Ctrl+S)\">Save</button>\n
+            """
         html += "</div>\n</div>\n"
         html += "<div class=\"editor-grid\">\n"
         html += "<form id=\"controls\" class=\"controls\" aria-label=\"Design fields\" autocomplete=\"off\" novalidate>"
@@ -72,13 +93,25 @@ enum EditorPage {
         for family in WidgetFamily.allCases where family.isAccessory { html += figure(family) }
         html += "</div>\n</aside>\n</div>\n"
         html +=
-            "<details id=\"inspector\" class=\"inspector\">\n<summary>Inspector</summary>\n<div class=\"inspector-grid\">\n"
+            """
+            <details id=\"inspector\" class=\"inspector\">\n<summary>Inspector</summary>\n<div \
+            class=\"inspector-grid\">\n
+            """
         html +=
-            "<section aria-labelledby=\"ins-checks\"><h3 id=\"ins-checks\">Quick checks</h3><ul id=\"inspector-checks\"></ul></section>\n"
+            """
+            <section aria-labelledby=\"ins-checks\"><h3 id=\"ins-checks\">Quick checks</h3><ul \
+            id=\"inspector-checks\"></ul></section>\n
+            """
         html +=
-            "<section aria-labelledby=\"ins-json\"><h3 id=\"ins-json\">JSON as saved</h3><pre id=\"inspector-json\" class=\"mono\" tabindex=\"0\"></pre></section>\n"
+            """
+            <section aria-labelledby=\"ins-json\"><h3 id=\"ins-json\">JSON as saved</h3><pre id=\"inspector-json\" \
+            class=\"mono\" tabindex=\"0\"></pre></section>\n
+            """
         html +=
-            "<section aria-labelledby=\"ins-tree\"><h3 id=\"ins-tree\">Layout (medium, from the draft)</h3><pre id=\"inspector-tree\" class=\"mono\" tabindex=\"0\"></pre></section>\n"
+            """
+            <section aria-labelledby=\"ins-tree\"><h3 id=\"ins-tree\">Layout (medium, from the draft)</h3><pre \
+            id=\"inspector-tree\" class=\"mono\" tabindex=\"0\"></pre></section>\n
+            """
         html += "</div>\n</details>\n</div>\n"
         return AppShell.page(
             title: name + " — Editor", active: .editor, token: token, body: html,
@@ -88,12 +121,21 @@ enum EditorPage {
     static func figure(_ family: WidgetFamily) -> String {
         let (w, h) = family.sizePoints
         var html =
-            "<figure class=\"preview family-\(family.rawValue)\">\n<div class=\"preview-surface\" style=\"width:\(Page.number(w))px;height:\(Page.number(h))px\">"
+            """
+            <figure class=\"preview family-\(family.rawValue)\">\n<div class=\"preview-surface\" \
+            style=\"width:\(Page.number(w))px;height:\(Page.number(h))px\">
+            """
         html +=
-            "<img data-preview-family=\"\(family.rawValue)\" width=\"\(Page.number(w))\" height=\"\(Page.number(h))\" alt=\"\(Page.familyName(family.rawValue)) preview\"></div>\n"
+            """
+            <img data-preview-family=\"\(family.rawValue)\" width=\"\(Page.number(w))\" \
+            height=\"\(Page.number(h))\" alt=\"\(Page.familyName(family.rawValue)) preview\"></div>\n
+            """
         html += "<figcaption>\(Page.familyName(family.rawValue))</figcaption>\n"
         html +=
-            "<ul class=\"preview-warnings\" data-warnings-for=\"\(family.rawValue)\" aria-label=\"\(Page.familyName(family.rawValue)) warnings\"></ul>\n</figure>\n"
+            """
+            <ul class=\"preview-warnings\" data-warnings-for=\"\(family.rawValue)\" \
+            aria-label=\"\(Page.familyName(family.rawValue)) warnings\"></ul>\n</figure>\n
+            """
         return html
     }
 }

@@ -92,10 +92,17 @@ struct ExploreRoutes: AppRoutes {
         html += "<ul class=\"remix-row seeded\" data-seed=\"\(seed)\">"
         for k in 1...ExploreRemixes.count {
             html +=
-                "<li class=\"remix\" data-variant=\"\(k)\"><img src=\"/api/explore/\(id).svg?family=small&amp;seed=\(seed)&amp;variant=\(k)\" alt=\"\(e(t.name)), remix \(k) of seed \(seed)\" loading=\"lazy\">"
+                """
+                <li class=\"remix\" data-variant=\"\(k)\"><img \
+                src=\"/api/explore/\(id).svg?family=small&amp;seed=\(seed)&amp;variant=\(k)\" alt=\"\(e(t.name)), \
+                remix \(k) of seed \(seed)\" loading=\"lazy\">
+                """
             html += "<span>Remix \(k)</span>"
             html +=
-                "<button type=\"button\" class=\"btn\" data-add-template=\"\(id)\" data-add-seed=\"\(seed)\" data-add-variant=\"\(k)\">Add</button></li>"
+                """
+                <button type=\"button\" class=\"btn\" data-add-template=\"\(id)\" data-add-seed=\"\(seed)\" \
+                data-add-variant=\"\(k)\">Add</button></li>
+                """
         }
         return html + "</ul>\n"
     }
@@ -104,11 +111,17 @@ struct ExploreRoutes: AppRoutes {
         let e = Page.escape
         var html = "<div class=\"page-head\"><div><h1 class=\"page-title\">Explore</h1>\n"
         html +=
-            "<p class=\"page-lede\">Templates and remixes, drawn by the widget renderer. Add one to your Library, then edit it. "
+            """
+            <p class=\"page-lede\">Templates and remixes, drawn by the widget renderer. Add one to your Library, \
+            then edit it.\u{20}
+            """
         html += "<span id=\"library-cap\">\(e(cap))</span></p></div></div>\n"
         html += "<p id=\"notice\" class=\"notice\" role=\"status\" hidden><span id=\"notice-text\"></span></p>\n"
         html +=
-            "<section aria-labelledby=\"setup-title\"><h2 id=\"setup-title\">Set up your data</h2>\n<ul class=\"setup-grid\">\n"
+            """
+            <section aria-labelledby=\"setup-title\"><h2 id=\"setup-title\">Set up your data</h2>\n<ul \
+            class=\"setup-grid\">\n
+            """
         for s in setup {
             html += "<li class=\"card setup-card\" data-source=\"\(e(s.id))\"><h3>\(e(s.title))</h3>"
             html += "<p class=\"setup-state \(s.state.rawValue)\">\(e(s.summary))</p>"
@@ -124,24 +137,41 @@ struct ExploreRoutes: AppRoutes {
             let id = e(t.id)
             html += "<article class=\"card template-card\" data-template=\"\(id)\">\n"
             html +=
-                "<div class=\"template-head\"><div><h3>\(e(t.name))\(featured.contains(t.id) ? " <span class=\"pill\">Featured</span>" : "")</h3>"
+                """
+                <div \
+                class=\"template-head\"><div><h3>\(e(t.name))\
+                \(featured.contains(t.id) ? " <span class=\"pill\">Featured</span>" : "")</h3>
+                """
             html += "<p class=\"muted\">\(e(t.summary))</p></div>"
             html +=
-                "<button type=\"button\" class=\"btn primary\" data-add-template=\"\(id)\">Add to Library</button></div>\n"
+                """
+                <button type=\"button\" class=\"btn primary\" data-add-template=\"\(id)\">Add to \
+                Library</button></div>\n
+                """
             html += "<div class=\"template-sizes\">"
             for family in ["small", "medium", "large"] {
                 html +=
-                    "<img src=\"/api/explore/\(id).svg?family=\(family)\" class=\"explore-\(family)\" alt=\"\(e(t.name)), \(family)\" loading=\"lazy\">"
+                    """
+                    <img src=\"/api/explore/\(id).svg?family=\(family)\" class=\"explore-\(family)\" \
+                    alt=\"\(e(t.name)), \(family)\" loading=\"lazy\">
+                    """
             }
             html += "</div>\n"
             if !t.remixes.isEmpty {
                 html += "<h4 class=\"remix-title\">Remixes</h4><ul class=\"remix-row\">"
                 for r in t.remixes {
                     html +=
-                        "<li class=\"remix\" data-remix=\"\(e(r.id))\"><img src=\"/api/explore/\(id).svg?family=small&amp;remix=\(e(r.id))\" alt=\"\(e(t.name)) – \(e(r.name))\" loading=\"lazy\">"
+                        """
+                        <li class=\"remix\" data-remix=\"\(e(r.id))\"><img \
+                        src=\"/api/explore/\(id).svg?family=small&amp;remix=\(e(r.id))\" alt=\"\(e(t.name)) – \
+                        \(e(r.name))\" loading=\"lazy\">
+                        """
                     html += "<span>\(e(r.name))</span>"
                     html +=
-                        "<button type=\"button\" class=\"btn\" data-add-template=\"\(id)\" data-add-remix=\"\(e(r.id))\">Add</button></li>"
+                        """
+                        <button type=\"button\" class=\"btn\" data-add-template=\"\(id)\" \
+                        data-add-remix=\"\(e(r.id))\">Add</button></li>
+                        """
                 }
                 html += "</ul>\n"
             }

@@ -187,7 +187,10 @@ struct AccessMiddleware: RouterMiddleware {
                 "\(AccessPolicy.cookieName)=\(policy.token); Path=/; HttpOnly; SameSite=Strict"
         }
         response.headers[.contentSecurityPolicy] =
-            "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' blob:; font-src 'self'; connect-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+            """
+            default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' blob:; \
+            font-src 'self'; connect-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+            """
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.init("Referrer-Policy")!] = "no-referrer"
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }

@@ -78,7 +78,10 @@ struct ImportRoutes: AppRoutes {
                 else {
                     return Routes.error(
                         .unprocessableContent,
-                        "'select' holds \(item.value) but \(held.package.fileName) has designs 0…\(held.package.specs.count - 1)"
+                        """
+                        'select' holds \(item.value) but \(held.package.fileName) has designs \
+                        0…\(held.package.specs.count - 1)
+                        """
                     )
                 }
                 numbers.append(Int(n) + 1)

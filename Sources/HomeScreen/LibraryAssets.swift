@@ -24,15 +24,18 @@ enum LibraryAssets {
           background: var(--accent-soft); border: 1px solid var(--line); margin: 0 0 14px; }
         /* The shell's buttons and notices set display; an element hidden by the script must stay hidden. */
         main [hidden] { display: none !important; }
-        .data-card input[type=url] { font: inherit; font-size: 14px; color: var(--fg); background: var(--surface); border: 1px solid var(--line-strong);
+        .data-card input[type=url] { font: inherit; font-size: 14px; color: var(--fg); background: var(--surface);
+          border: 1px solid var(--line-strong);
           border-radius: var(--radius-s); padding: 7px 10px; min-height: 36px; flex: 1 1 160px; }
         .setup-grid { align-items: start; }
         .notice.error { background: var(--danger-soft); color: var(--danger); }
-        .drop-zone { border: 2px dashed var(--line-strong); border-radius: var(--radius); padding: 14px; text-align: center; color: var(--muted); margin: 0 0 18px; }
+        .drop-zone { border: 2px dashed var(--line-strong); border-radius: var(--radius); padding: 14px;
+          text-align: center; color: var(--muted); margin: 0 0 18px; }
         .drop-zone.over { border-color: var(--accent); background: var(--accent-soft); color: var(--fg); }
         .btn.danger { color: var(--danger); }
         .btn.danger:hover { border-color: var(--danger); }
-        .library-grid { list-style: none; padding: 0; margin: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 16px; }
+        .library-grid { list-style: none; padding: 0; margin: 0; display: grid;
+          grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 16px; }
         .design-card { padding: 14px; display: flex; flex-direction: column; gap: 10px; }
         .design-card[hidden] { display: none; }
         .design-picture { width: 170px; height: 170px; align-self: center; border-radius: 22px; }
@@ -44,22 +47,26 @@ enum LibraryAssets {
         .import-review { padding: 16px 18px; margin: 0 0 20px; }
         .import-review h2 { margin: 0 0 4px; font-size: 19px; }
         .review-list { list-style: none; padding: 0; margin: 12px 0; display: grid; gap: 8px; }
-        .review-list li { display: grid; grid-template-columns: auto 84px 1fr; gap: 12px; align-items: center; padding: 8px; border-radius: var(--radius-s); background: var(--card-2); }
+        .review-list li { display: grid; grid-template-columns: auto 84px 1fr; gap: 12px; align-items: center;
+          padding: 8px; border-radius: var(--radius-s); background: var(--card-2); }
         .review-list img { width: 84px; height: 84px; border-radius: 14px; }
         .review-list .muted { font-size: 13px; }
         .review-actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
         .review-warning { color: var(--warn); font-weight: 600; }
-        .setup-grid { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 12px; }
+        .setup-grid { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill,
+          minmax(220px, 1fr)); gap: 12px; }
         .setup-card { padding: 14px; }
         .setup-card h3 { margin: 0 0 4px; }
-        .setup-state.ok { color: var(--ok); } .setup-state.error { color: var(--danger); } .setup-state.unconfigured { color: var(--muted); }
+        .setup-state.ok { color: var(--ok); } .setup-state.error { color: var(--danger); } .setup-state.unconfigured {
+          color: var(--muted); }
         .template-card { padding: 16px; margin: 0 0 16px; }
         .template-head { display: flex; justify-content: space-between; gap: 12px; align-items: start; }
         .template-head h3 { margin: 0 0 4px; }
         .template-head p { margin: 0 0 10px; }
         .template-sizes { display: flex; flex-wrap: wrap; gap: 14px; align-items: end; }
         .template-sizes img { border-radius: 22px; }
-        .explore-small { width: 170px; height: 170px; } .explore-medium { width: 364px; height: 170px; } .explore-large { width: 364px; height: 382px; }
+        .explore-small { width: 170px; height: 170px; } .explore-medium { width: 364px; height: 170px;
+          } .explore-large { width: 364px; height: 382px; }
         .remix-title { margin: 14px 0 6px; font-size: 14px; color: var(--muted); }
         .remix-row { list-style: none; padding: 0; margin: 0; display: flex; gap: 12px; overflow-x: auto; }
         .remix { display: flex; flex-direction: column; align-items: center; gap: 6px; font-size: 13px; }
@@ -67,7 +74,8 @@ enum LibraryAssets {
         .data-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 16px; }
         .data-card { padding: 16px; }
         .data-card h2 { margin: 0 0 6px; font-size: 19px; }
-        .data-card form, .data-card .row { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0; align-items: center; }
+        .data-card form, .data-card .row { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0;
+          align-items: center; }
         .data-card form input { flex: 1 1 160px; width: auto; }
         .data-card .field { display: flex; align-items: center; gap: 8px; flex: 1 1 180px; }
         .data-card .field label { white-space: nowrap; }
@@ -78,7 +86,8 @@ enum LibraryAssets {
         .choices { list-style: none; padding: 0; display: grid; gap: 6px; }
         .chart { width: 100%; height: auto; background: var(--card-2); border-radius: var(--radius-s); }
         .chart text { fill: var(--muted); font: 11px var(--font); }
-        .insights { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 10px; list-style: none; padding: 0; }
+        .insights { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 10px;
+          list-style: none; padding: 0; }
         .insights li { padding: 10px 12px; border-radius: var(--radius-s); background: var(--card-2); }
         .insights b { display: block; font-size: 20px; }
         """
@@ -86,35 +95,10 @@ enum LibraryAssets {
     static let js = #"""
         'use strict';
         (() => {
-          const token = document.querySelector('meta[name="widgetweaver-token"]').content;
-          const $ = (s, r = document) => r.querySelector(s);
-          const noticeKey = 'widgetweaver.notice';
+        \#(PageScript.prelude(alsoInLiveLine: true))
+          const kept = restoreNotice();
+          if (kept && kept.undo) offerUndo(kept.undo);
 
-          function notice(text, isError) {
-            const box = $('#notice');
-            if (!box) { $('#live').textContent = text; return; }
-            box.hidden = false;
-            box.classList.toggle('error', !!isError);
-            $('#notice-text').textContent = text;
-            $('#live').textContent = text;
-          }
-          // A message kept across the reload that follows an action.
-          const kept = sessionStorage.getItem(noticeKey);
-          if (kept) { sessionStorage.removeItem(noticeKey); const k = JSON.parse(kept); notice(k.text, k.error); if (k.undo) offerUndo(k.undo); }
-
-          async function call(method, path, body, raw) {
-            const headers = { 'X-WidgetWeaver-Token': token };
-            if (!raw) headers['Content-Type'] = 'application/json';
-            const response = await fetch(path, { method, headers, body: raw ? body : (body === undefined ? undefined : JSON.stringify(body)) });
-            let answer = {};
-            try { answer = await response.json(); } catch (_) {}
-            if (!response.ok) throw new Error(answer.error || ('HTTP ' + response.status));
-            return answer;
-          }
-          function reloadWith(text, extra) {
-            sessionStorage.setItem(noticeKey, JSON.stringify(Object.assign({ text }, extra || {})));
-            location.reload();
-          }
           function offerUndo(path) {
             const undo = $('#undo-delete');
             if (!undo) return;
@@ -130,9 +114,11 @@ enum LibraryAssets {
             if (add) {
               const body = { template: add.dataset.addTemplate };
               if (add.dataset.addRemix) body.remix = add.dataset.addRemix;
-              if (add.dataset.addSeed) { body.seed = add.dataset.addSeed; body.variant = Number(add.dataset.addVariant); }
+              if (add.dataset.addSeed) { body.seed = add.dataset.addSeed;
+                body.variant = Number(add.dataset.addVariant); }
               add.disabled = true;
-              try { const a = await call('POST', '/api/library/add', body); notice(a.message + ' '); add.dataset.addedId = a.id; }
+              try { const a = await call('POST', '/api/library/add', body); notice(a.message + ' ');
+                add.dataset.addedId = a.id; }
               catch (e) { notice(e.message, true); }
               finally { add.disabled = false; }
               return;
@@ -169,7 +155,8 @@ enum LibraryAssets {
               const answer = await call('GET', '/api/library?search=' + encodeURIComponent(search.value));
               if (mine !== pending) return;
               const shown = new Set(answer.designs.map(d => d.id));
-              for (const card of document.querySelectorAll('#library [data-design-id]')) card.hidden = !shown.has(card.dataset.designId);
+              for (const card of document.querySelectorAll('#library [data-design-id]'))
+                card.hidden = !shown.has(card.dataset.designId);
               $('#live').textContent = `${answer.designs.length} design${answer.designs.length === 1 ? '' : 's'} shown`;
             });
           }
@@ -194,7 +181,8 @@ enum LibraryAssets {
             review.hidden = false;
             review.dataset.reviewId = r.reviewId;
             review.append(el('h2', { id: 'review-title' }, 'Import Review'));
-            review.append(el('p', { class: 'muted review-file' }, r.fileName + ' · ' + r.designs.length + ' design' + (r.designs.length === 1 ? '' : 's')));
+            review.append(el('p', { class: 'muted review-file' }, r.fileName + ' · ' + r.designs.length + ' design' +
+              (r.designs.length === 1 ? '' : 's')));
             for (const line of r.findings.concat(r.notes)) review.append(el('p', { class: 'muted' }, line));
             const list = el('ul', { class: 'review-list' });
             const chosen = new Set(r.defaultSelection);
@@ -202,10 +190,12 @@ enum LibraryAssets {
               const li = el('li', { 'data-index': d.index });
               const box = el('input', { type: 'checkbox', id: 'pick-' + d.index, 'aria-label': 'Import ' + d.name });
               box.checked = chosen.has(d.index);
-              const img = el('img', { src: `/api/import/${r.reviewId}/${d.index}.svg?family=small`, alt: d.name + ', drawn small' });
+              const img = el('img', { src: `/api/import/${r.reviewId}/${d.index}.svg?family=small`, alt: d.name +
+                ', drawn small' });
               const text = el('label', { for: 'pick-' + d.index });
               text.append(el('b', {}, d.name), el('br'),
-                el('span', { class: 'muted' }, `${d.templateName} · updated ${d.updatedAt.slice(0, 16).replace('T', ' ')} UTC · ${d.hasImage ? 'has an image' : 'no image'}`));
+                el('span', { class: 'muted' }, `${d.templateName} · updated ${d.updatedAt.slice(0, 16).replace('T',
+                  ' ')} UTC · ${d.hasImage ? 'has an image' : 'no image'}`));
               li.append(box, img, text);
               list.append(li);
             }
@@ -228,7 +218,8 @@ enum LibraryAssets {
               go.disabled = n === 0 || over;
               warning.replaceChildren();
               if (over) {
-                warning.append(`${n} designs selected but the free tier has ${r.freeSlots} slot${r.freeSlots === 1 ? '' : 's'} left. Select at most ${r.freeSlots}, or unlock Pro for unlimited designs: `);
+                warning.append(`${n} designs selected but the free tier has ${r.freeSlots} slot${r.freeSlots === 1 ?
+                  '' : 's'} left. Select at most ${r.freeSlots}, or unlock Pro for unlimited designs: `);
                 warning.append(el('code', { class: 'pro-shortcut' }, 'weaver pro unlock'));
               }
             }
@@ -245,10 +236,12 @@ enum LibraryAssets {
             review.scrollIntoView({ block: 'nearest' });
           }
           const picker = $('#import-file');
-          if (picker) picker.addEventListener('change', () => { if (picker.files[0]) upload(picker.files[0]); picker.value = ''; });
+          if (picker) picker.addEventListener('change', () => { if (picker.files[0]) upload(picker.files[0]);
+            picker.value = ''; });
           const zone = $('#drop-zone');
           if (zone) {
-            for (const name of ['dragenter', 'dragover']) zone.addEventListener(name, (e) => { e.preventDefault(); zone.classList.add('over'); });
+            for (const name of ['dragenter', 'dragover']) zone.addEventListener(name, (e) => { e.preventDefault();
+              zone.classList.add('over'); });
             zone.addEventListener('dragleave', () => zone.classList.remove('over'));
             zone.addEventListener('drop', (e) => {
               e.preventDefault(); zone.classList.remove('over');

@@ -15,17 +15,29 @@ enum LibraryPage {
         html += "<input type=\"search\" id=\"library-search\" placeholder=\"Search by name\" autocomplete=\"off\">\n"
         html += "<a class=\"btn\" id=\"export-all\" href=\"/api/export?ids=all\" download>Export all</a>\n"
         html +=
-            "<label class=\"btn primary file-button\">Import…<input type=\"file\" id=\"import-file\" accept=\".wwdesign,.json,application/json\"></label>\n"
+            """
+            <label class=\"btn primary file-button\">Import…<input type=\"file\" id=\"import-file\" \
+            accept=\".wwdesign,.json,application/json\"></label>\n
+            """
         html += "</div></div>\n"
         html += "<p id=\"notice\" class=\"notice\" role=\"status\" hidden><span id=\"notice-text\"></span> "
         html += "<button type=\"button\" class=\"btn\" id=\"undo-delete\" hidden>Undo</button></p>\n"
         html +=
-            "<div id=\"drop-zone\" class=\"drop-zone\">Drop a <b>.wwdesign</b> file here to review it before importing</div>\n"
+            """
+            <div id=\"drop-zone\" class=\"drop-zone\">Drop a <b>.wwdesign</b> file here to review it before \
+            importing</div>\n
+            """
         html +=
-            "<section id=\"import-review\" class=\"card import-review\" aria-labelledby=\"review-title\" hidden></section>\n"
+            """
+            <section id=\"import-review\" class=\"card import-review\" aria-labelledby=\"review-title\" \
+            hidden></section>\n
+            """
         if rows.isEmpty {
             html +=
-                "<p class=\"muted\" id=\"library-empty\">No designs yet. Add one from <a href=\"/explore\">Explore</a>.</p>\n"
+                """
+                <p class=\"muted\" id=\"library-empty\">No designs yet. Add one from <a \
+                href=\"/explore\">Explore</a>.</p>\n
+                """
         }
         html += "<ul class=\"library-grid\" id=\"library\">\n"
         for r in rows {
@@ -33,11 +45,19 @@ enum LibraryPage {
             let id = s.id.uuidString
             html += "<li class=\"card design-card\" data-design-id=\"\(id)\" data-name=\"\(e(s.name))\">\n"
             html +=
-                "<img class=\"design-picture\" src=\"/widgets/\(id).svg?family=small\" alt=\"\(e(s.name)), drawn small\" width=\"170\" height=\"170\" loading=\"lazy\">\n"
+                """
+                <img class=\"design-picture\" src=\"/widgets/\(id).svg?family=small\" alt=\"\(e(s.name)), drawn \
+                small\" width=\"170\" height=\"170\" loading=\"lazy\">\n
+                """
             html += "<div class=\"design-meta\"><h2 class=\"design-name\">\(e(s.name))</h2>"
             html += "<p class=\"muted\"><span class=\"design-template\">\(e(s.template.displayName))</span> · updated "
             html +=
-                "<time datetime=\"\(ISODate.format(s.updatedAt))\">\(e(ISODate.format(s.updatedAt).prefix(16).replacingOccurrences(of: "T", with: " "))) UTC</time>"
+                """
+                <time \
+                datetime=\"\(ISODate.format(s.updatedAt))\">\
+                \(e(ISODate.format(s.updatedAt).prefix(16).replacingOccurrences(of: "T", with: " "))) \
+                UTC</time>
+                """
             html += s.hasImage ? " · image" : ""
             html += "</p>"
             html += r.isDefault ? "<span class=\"pill default-pill\">Default</span>" : ""

@@ -42,7 +42,10 @@ struct LibraryRoutes: AppRoutes {
             else {
                 return Routes.error(
                     .badRequest,
-                    "the body must be {\"template\": ID, \"remix\": ID or \"seed\": \"S\" and \"variant\": K (optional), \"default\": BOOL (optional)}"
+                    """
+                    the body must be {\"template\": ID, \"remix\": ID or \"seed\": \"S\" and \"variant\": K \
+                    (optional), \"default\": BOOL (optional)}
+                    """
                 )
             }
             // `weaver templates add ID [--remix R] [--default]`.
@@ -67,7 +70,10 @@ struct LibraryRoutes: AppRoutes {
                 else {
                     return DesignAPIRoutes.fieldError(
                         "seed",
-                        "a seeded remix needs \"seed\": \"0…18446744073709551615\" (a string) and \"variant\": 1…\(Remixer.maxCount), without \"remix\""
+                        """
+                        a seeded remix needs \"seed\": \"0…18446744073709551615\" (a string) and \"variant\": \
+                        1…\(Remixer.maxCount), without \"remix\"
+                        """
                     )
                 }
                 seeded = (seed, number)

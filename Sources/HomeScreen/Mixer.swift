@@ -49,7 +49,10 @@ public enum MixerChange: Equatable, Sendable {
         {
             guard range.contains(v) else {
                 throw MixerError(
-                    "'\(name)' \(format(v))\(unit) is out of range; allowed \(format(range.lowerBound))…\(format(range.upperBound))\(unit)"
+                    """
+                    '\(name)' \(format(v))\(unit) is out of range; allowed \
+                    \(format(range.lowerBound))…\(format(range.upperBound))\(unit)
+                    """
                 )
             }
             return v

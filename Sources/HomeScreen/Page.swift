@@ -55,16 +55,28 @@ public enum Page {
         html += "data-family=\"\(escape(t.family))\" data-version=\"\(escape(t.version))\">\n"
         html += "<div class=\"surface\" style=\"width:\(w)px;height:\(h)px\">\n"
         html +=
-            "<img src=\"/widgets/\(escape(urlPath(t.designID))).svg?family=\(escape(t.family))&amp;v=\(escape(t.version))\" "
+            """
+            <img src=\"/widgets/\(escape(urlPath(t.designID))).svg?\
+            family=\(escape(t.family))&amp;v=\(escape(t.version))\"\u{20}
+            """
         html +=
-            "width=\"\(w)\" height=\"\(h)\" alt=\"\(escape(t.label))\" role=\"img\" aria-label=\"\(escape(t.label))\">\n"
+            """
+            width=\"\(w)\" height=\"\(h)\" alt=\"\(escape(t.label))\" role=\"img\" \
+            aria-label=\"\(escape(t.label))\">\n
+            """
         for b in t.buttons {
             html +=
-                "<button type=\"button\" class=\"hit\" data-action-kind=\"\(escape(b.kind))\" data-action-id=\"\(escape(b.id))\" "
+                """
+                <button type=\"button\" class=\"hit\" data-action-kind=\"\(escape(b.kind))\" \
+                data-action-id=\"\(escape(b.id))\"\u{20}
+                """
             if let layer = b.layer { html += "data-layer=\"\(layer)\" " }
             html += "data-x=\"\(number(b.x + b.width / 2))\" data-y=\"\(number(b.y + b.height / 2))\" "
             html +=
-                "style=\"left:\(number(b.x))px;top:\(number(b.y))px;width:\(number(b.width))px;height:\(number(b.height))px\" "
+                """
+                style=\"left:\(number(b.x))px;top:\(number(b.y))px;width:\(number(b.width))px;\
+                height:\(number(b.height))px\"\u{20}
+                """
             html += "aria-label=\"\(escape(b.label))\" title=\"\(escape(b.label))\"></button>\n"
         }
         html +=
@@ -108,16 +120,23 @@ public enum Page {
         html += "</select>\n<label for=\"timer\">Sleep timer</label>\n<select id=\"timer\" data-param=\"timer\">\n"
         html += "<option value=\"\">Off</option>\n"
         for minutes in [15, 30, 45, 60, 90, 120, 240, 480] {
-            html +=
-                "<option value=\"\(minutes * 60)\">\(minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h\(minutes % 60 == 0 ? "" : " \(minutes % 60) min")")</option>\n"
+            let label =
+                minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h\(minutes % 60 == 0 ? "" : " \(minutes % 60) min")"
+            html += "<option value=\"\(minutes * 60)\">\(label)</option>\n"
         }
         html +=
-            "</select>\n<output id=\"timer-left\" for=\"timer\">\(m.timerRemainingSeconds.map(timeLeft) ?? "")</output>\n</fieldset>\n"
+            """
+            </select>\n<output id=\"timer-left\" \
+            for=\"timer\">\(m.timerRemainingSeconds.map(timeLeft) ?? "")</output>\n</fieldset>\n
+            """
         for n in 1...4 {
             let layer = n <= m.layers.count ? m.layers[n - 1] : Mix.Layer(enabled: false)
             html += "<fieldset class=\"layer\" data-layer-group=\"\(n)\">\n<legend>Layer \(n)</legend>\n"
             html +=
-                "<label class=\"toggle\"><input type=\"checkbox\" id=\"l\(n)-enabled\" data-layer=\"\(n)\" data-param=\"enabled\"\(layer.enabled ? " checked" : "")> On</label>\n"
+                """
+                <label class=\"toggle\"><input type=\"checkbox\" id=\"l\(n)-enabled\" data-layer=\"\(n)\" \
+                data-param=\"enabled\"\(layer.enabled ? " checked" : "")> On</label>\n
+                """
             html += "<label for=\"l\(n)-volume\">Volume</label>\n"
             html += slider(id: "l\(n)-volume", layer: n, .volume, value: layer.volume, text: percent(layer.volume))
             html += textureControls(layer: n, layer)
@@ -156,7 +175,10 @@ public enum Page {
         html += "<select id=\"\(id)\" data-layer=\"\(n)\" data-param=\"\(MixParameter.texture.rawValue)\">\n"
         for name in field.allowed {
             html +=
-                "<option value=\"\(escape(name))\"\(name == kind.rawValue ? " selected" : "")>\(escape(name))</option>\n"
+                """
+                <option \
+                value=\"\(escape(name))\"\(name == kind.rawValue ? " selected" : "")>\(escape(name))</option>\n
+                """
         }
         html += "</select>\n"
         for (param, value, text, applies) in [

@@ -30,7 +30,10 @@ struct ReminderSourceRoutes: AppRoutes {
             else {
                 return Routes.error(
                     .badRequest,
-                    "the body must be {\"source\": \"~/todo.txt\" or \"https://…/tasks.ics\", \"name\": TEXT (optional)}"
+                    """
+                    the body must be {\"source\": \"~/todo.txt\" or \"https://…/tasks.ics\", \"name\": TEXT \
+                    (optional)}
+                    """
                 )
             }
             var name: String?
@@ -107,7 +110,10 @@ struct ReminderSourceRoutes: AppRoutes {
         let s = report.snapshot
         let open = s.items.filter { !$0.done }.count
         var text =
-            "Refreshed \(s.sources.count) source\(s.sources.count == 1 ? "" : "s"): \(open) open task\(open == 1 ? "" : "s")."
+            """
+            Refreshed \(s.sources.count) source\(s.sources.count == 1 ? "" : "s"): \(open) open \
+            task\(open == 1 ? "" : "s").
+            """
         if let error = s.lastError { text += " Could not read \(error)" }
         return text
     }

@@ -140,7 +140,10 @@ extension RenderedBoard: DesignWorkshop {
         }
         return TrialPress(
             message:
-                "Tried \(Self.label(action)): on the widget it would \(Self.label(action).lowercased()) (nothing done here)",
+                """
+                Tried \(Self.label(action)): on the widget it would \(Self.label(action).lowercased()) (nothing \
+                done here)
+                """,
             key: nil, value: nil)
     }
 

@@ -140,8 +140,14 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
                 throw NothingToTap("\(entry.spec.name) (\(family)) has no buttons")
             }
             throw NothingToTap(
-                "nothing to tap at \(Self.number(x)),\(Self.number(y)); the nearest button is '\(Self.label(near.action))' "
-                    + "(\(near.action.kind.rawValue)) at \(Self.number(near.action.rect.midX)),\(Self.number(near.action.rect.midY)), "
+                """
+                nothing to tap at \(Self.number(x)),\(Self.number(y)); the nearest button is \
+                '\(Self.label(near.action))'\u{20}
+                """
+                    + """
+                    (\(near.action.kind.rawValue)) at \
+                    \(Self.number(near.action.rect.midX)),\(Self.number(near.action.rect.midY)),\u{20}
+                    """
                     + "\(Self.number(near.distance)) pt away")
         }
         if action.kind == .openURL {
@@ -182,7 +188,10 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
         case .resetVariable: return "Reset \(a.variableKey ?? "") to \(a.resetValue ?? "0")"
         case .openURL: return "Open \(a.url ?? "")"
         case .completeReminder: return "Complete the reminder"
-        case .adjustTimer: return "Timer \((a.incrementAmount ?? 0) > 0 ? "+" : "−")\(abs(a.incrementAmount ?? 0)) min"
+        case .adjustTimer:
+            return """
+                Timer \((a.incrementAmount ?? 0) > 0 ? "+" : "−")\(abs(a.incrementAmount ?? 0)) min
+                """
         }
     }
 

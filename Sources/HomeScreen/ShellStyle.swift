@@ -36,7 +36,8 @@ enum ShellStyle {
         }
         a { color: var(--accent); }
         :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-        .skip { position: absolute; left: -999px; top: 8px; background: var(--accent); color: var(--accent-fg); padding: 8px 12px; border-radius: 8px; z-index: 10; }
+        .skip { position: absolute; left: -999px; top: 8px; background: var(--accent); color: var(--accent-fg);
+          padding: 8px 12px; border-radius: 8px; z-index: 10; }
         .skip:focus { left: 8px; }
         main:focus { outline: none; }
 
@@ -46,19 +47,23 @@ enum ShellStyle {
           padding: 12px 24px; margin: 0; background: color-mix(in srgb, var(--bg) 82%, transparent);
           backdrop-filter: blur(14px); border-bottom: 1px solid var(--line);
         }
-        .brand { display: flex; align-items: center; gap: 10px; color: var(--fg); text-decoration: none; font-weight: 700; letter-spacing: -0.01em; font-size: 17px; }
+        .brand { display: flex; align-items: center; gap: 10px; color: var(--fg); text-decoration: none;
+          font-weight: 700; letter-spacing: -0.01em; font-size: 17px; }
         .brand-mark {
           width: 26px; height: 26px; border-radius: 8px; display: inline-block;
           background: conic-gradient(from 210deg, var(--accent), var(--accent-2), #ff8a5c, var(--accent));
           box-shadow: inset 0 0 0 5px color-mix(in srgb, var(--bg) 70%, transparent);
         }
-        .app-nav ul { display: flex; gap: 4px; list-style: none; margin: 0; padding: 3px; border-radius: 12px; background: var(--card); border: 1px solid var(--line); }
+        .app-nav ul { display: flex; gap: 4px; list-style: none; margin: 0; padding: 3px; border-radius: 12px;
+          background: var(--card); border: 1px solid var(--line); }
         .app-nav a {
-          display: block; padding: 6px 14px; border-radius: 9px; color: var(--muted); text-decoration: none; font-weight: 550; font-size: 14px;
+          display: block; padding: 6px 14px; border-radius: 9px; color: var(--muted); text-decoration: none;
+            font-weight: 550; font-size: 14px;
         }
         .app-nav a:hover { color: var(--fg); background: var(--card-2); }
         .app-nav a[aria-current="page"] { color: var(--accent-fg); background: var(--accent); }
-        header.app-bar .live { margin: 0 0 0 auto; color: var(--muted); font-size: 13px; min-height: 1.3em; max-width: 46ch; }
+        header.app-bar .live { margin: 0 0 0 auto; color: var(--muted); font-size: 13px; min-height: 1.3em;
+          max-width: 46ch; }
 
         main { padding: 12px 24px 56px; }
         h1, h2, h3 { letter-spacing: -0.01em; }
@@ -66,10 +71,13 @@ enum ShellStyle {
         .page-lede { color: var(--muted); margin: 0 0 18px; }
 
         /* Building blocks */
-        .card { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow); }
+        .card { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius);
+          box-shadow: var(--shadow); }
         .btn {
-          display: inline-flex; align-items: center; justify-content: center; gap: 6px; font: inherit; font-weight: 600; font-size: 14px;
-          padding: 8px 14px; border-radius: 10px; border: 1px solid var(--line-strong); background: var(--card-2); color: var(--fg);
+          display: inline-flex; align-items: center; justify-content: center; gap: 6px; font: inherit; font-weight: 600;
+            font-size: 14px;
+          padding: 8px 14px; border-radius: 10px; border: 1px solid var(--line-strong); background: var(--card-2);
+            color: var(--fg);
           cursor: pointer; text-decoration: none; min-height: 36px;
         }
         .btn:hover { border-color: var(--accent); }
@@ -78,21 +86,27 @@ enum ShellStyle {
         .btn.primary:hover { filter: brightness(1.08); }
         .btn.ghost { background: transparent; border-color: transparent; color: var(--muted); }
         .btn.ghost:hover { color: var(--fg); background: var(--card-2); }
-        .pill { display: inline-block; padding: 2px 8px; border-radius: 999px; font-size: 11px; font-weight: 700; letter-spacing: 0.03em; text-transform: uppercase; background: var(--card-2); color: var(--muted); }
+        .pill { display: inline-block; padding: 2px 8px; border-radius: 999px; font-size: 11px; font-weight: 700;
+          letter-spacing: 0.03em; text-transform: uppercase; background: var(--card-2); color: var(--muted); }
         .pill.pro { background: linear-gradient(90deg, #ffb84d, #ff7a59); color: #1b1208; }
-        .pill.warn { background: var(--danger-soft); color: var(--danger); text-transform: none; letter-spacing: 0; font-weight: 600; }
+        .pill.warn { background: var(--danger-soft); color: var(--danger); text-transform: none; letter-spacing: 0;
+          font-weight: 600; }
         input[type=text], input[type=number], input[type=search], input[type=date], select, textarea {
-          font: inherit; font-size: 14px; color: var(--fg); background: var(--surface); border: 1px solid var(--line-strong);
+          font: inherit; font-size: 14px; color: var(--fg); background: var(--surface);
+            border: 1px solid var(--line-strong);
           border-radius: var(--radius-s); padding: 7px 10px; min-height: 36px; width: 100%;
         }
         textarea { resize: vertical; min-height: 60px; }
-        input:focus, select:focus, textarea:focus { border-color: var(--accent); outline: none; box-shadow: 0 0 0 3px var(--accent-soft); }
-        input[aria-invalid="true"], select[aria-invalid="true"], textarea[aria-invalid="true"] { border-color: var(--danger); box-shadow: 0 0 0 3px var(--danger-soft); }
+        input:focus, select:focus, textarea:focus { border-color: var(--accent); outline: none;
+          box-shadow: 0 0 0 3px var(--accent-soft); }
+        input[aria-invalid="true"], select[aria-invalid="true"], textarea[aria-invalid="true"] {
+          border-color: var(--danger); box-shadow: 0 0 0 3px var(--danger-soft); }
         input[type=range] { accent-color: var(--accent); width: 100%; }
         input[type=checkbox] { accent-color: var(--accent); width: 18px; height: 18px; }
         .muted { color: var(--muted); }
         .mono { font-family: var(--mono); font-size: 12.5px; }
-        .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+        .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+          white-space: nowrap; }
 
         @media (max-width: 640px) {
           header.app-bar { padding: 10px 12px; gap: 8px 12px; }

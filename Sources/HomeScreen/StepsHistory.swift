@@ -88,13 +88,19 @@ enum StepsHistory {
         html += "<p id=\"notice\" class=\"notice\" role=\"status\" hidden><span id=\"notice-text\"></span></p>\n"
         guard !list.isEmpty else {
             html +=
-                "<p class=\"muted\" id=\"steps-empty\">No steps yet. Import a file on the <a href=\"/data#steps\">Data</a> page.</p>\n"
+                """
+                <p class=\"muted\" id=\"steps-empty\">No steps yet. Import a file on the <a \
+                href=\"/data#steps\">Data</a> page.</p>\n
+                """
             return AppShell.page(
                 title: "Steps History", active: .data, token: token, body: html,
                 stylesheets: ["/static/pages.css"], scripts: ["/static/data.js"])
         }
         html +=
-            "<section aria-labelledby=\"insights-title\"><h2 id=\"insights-title\">Insights</h2><ul class=\"insights\" id=\"insights\">\n"
+            """
+            <section aria-labelledby=\"insights-title\"><h2 id=\"insights-title\">Insights</h2><ul \
+            class=\"insights\" id=\"insights\">\n
+            """
         let insight: [(String, String, String?)] = [
             (
                 "best", "Best day",
@@ -109,14 +115,23 @@ enum StepsHistory {
         }
         html += "</ul></section>\n"
         html +=
-            "<section class=\"card data-card\" aria-labelledby=\"timeline-title\"><h2 id=\"timeline-title\">Timeline</h2>\n\(timeline(list))</section>\n"
+            """
+            <section class=\"card data-card\" aria-labelledby=\"timeline-title\"><h2 \
+            id=\"timeline-title\">Timeline</h2>\n\(timeline(list))</section>\n
+            """
         html += "<div class=\"data-grid\">\n"
         html +=
-            "<section class=\"card data-card\" aria-labelledby=\"month-title\"><h2 id=\"month-title\">Month</h2>\n\(month(list, today: today))</section>\n"
+            """
+            <section class=\"card data-card\" aria-labelledby=\"month-title\"><h2 \
+            id=\"month-title\">Month</h2>\n\(month(list, today: today))</section>\n
+            """
         html +=
             "<section class=\"card data-card\" aria-labelledby=\"pin-title\"><h2 id=\"pin-title\">Pin this day</h2>\n"
         html +=
-            "<p class=\"muted\">Adds a design to the Library showing the day's steps (a day in the month calendar chooses it).</p>"
+            """
+            <p class=\"muted\">Adds a design to the Library showing the day's steps (a day in the month calendar \
+            chooses it).</p>
+            """
         html += "<form id=\"steps-pin\"><select id=\"pin-date\" name=\"date\" aria-label=\"Day\">"
         for d in list.reversed().prefix(400) {
             html += "<option value=\"\(d.date)\">\(d.date) · \(d.steps) steps</option>"
@@ -124,7 +139,10 @@ enum StepsHistory {
         html += "</select><button class=\"btn primary\" type=\"submit\">Pin this day</button></form></section>\n"
         html += "</div>\n"
         html +=
-            "<section class=\"card data-card\" aria-labelledby=\"year-title\"><h2 id=\"year-title\">Year</h2>\n\(heatmap(list))</section>\n"
+            """
+            <section class=\"card data-card\" aria-labelledby=\"year-title\"><h2 \
+            id=\"year-title\">Year</h2>\n\(heatmap(list))</section>\n
+            """
         return AppShell.page(
             title: "Steps History", active: .data, token: token, body: html,
             stylesheets: ["/static/pages.css"], scripts: ["/static/data.js"])
@@ -138,11 +156,17 @@ enum StepsHistory {
         let barWidth = (width - left - 8) / Double(max(shown.count, 1))
         func y(_ v: Double) -> Double { top + (height - top - bottom) * (1 - v / maxSteps) }
         var svg =
-            "<svg class=\"chart\" id=\"steps-timeline\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Daily steps, last \(shown.count) days, with the goal line\">"
+            """
+            <svg class=\"chart\" id=\"steps-timeline\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" \
+            aria-label=\"Daily steps, last \(shown.count) days, with the goal line\">
+            """
         for fraction in [0.0, 0.5, 1.0] {
             let v = maxSteps / 1.1 * fraction
             svg +=
-                "<line x1=\"\(left)\" x2=\"\(width - 8)\" y1=\"\(f(y(v)))\" y2=\"\(f(y(v)))\" stroke=\"currentColor\" stroke-opacity=\"0.12\"/>"
+                """
+                <line x1=\"\(left)\" x2=\"\(width - 8)\" y1=\"\(f(y(v)))\" y2=\"\(f(y(v)))\" \
+                stroke=\"currentColor\" stroke-opacity=\"0.12\"/>
+                """
             svg += "<text x=\"\(left - 6)\" y=\"\(f(y(v) + 4))\" text-anchor=\"end\">\(Int(v.rounded()))</text>"
         }
         var goalPath = ""
@@ -150,15 +174,25 @@ enum StepsHistory {
             let x = left + Double(i) * barWidth
             let h = y(0) - y(Double(d.steps))
             svg +=
-                "<rect class=\"bar\(d.hit ? " hit" : "")\" data-date=\"\(d.date)\" x=\"\(f(x + 1))\" y=\"\(f(y(Double(d.steps))))\" width=\"\(f(max(barWidth - 2, 1)))\" height=\"\(f(h))\" rx=\"2\" fill=\"\(d.hit ? "#3ddc97" : "#7c7cff")\"><title>\(d.date): \(d.steps) steps</title></rect>"
+                """
+                <rect class=\"bar\(d.hit ? " hit" : "")\" data-date=\"\(d.date)\" x=\"\(f(x + 1))\" \
+                y=\"\(f(y(Double(d.steps))))\" width=\"\(f(max(barWidth - 2, 1)))\" height=\"\(f(h))\" rx=\"2\" \
+                fill=\"\(d.hit ? "#3ddc97" : "#7c7cff")\"><title>\(d.date): \(d.steps) steps</title></rect>
+                """
             goalPath +=
                 (i == 0 ? "M" : "L") + "\(f(x)) \(f(y(Double(d.goal)))) L\(f(x + barWidth)) \(f(y(Double(d.goal)))) "
         }
         svg +=
-            "<path class=\"goal-line\" d=\"\(goalPath)\" fill=\"none\" stroke=\"#ffb84d\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>"
+            """
+            <path class=\"goal-line\" d=\"\(goalPath)\" fill=\"none\" stroke=\"#ffb84d\" stroke-width=\"2\" \
+            stroke-dasharray=\"6 4\"/>
+            """
         if let first = shown.first, let last = shown.last {
             svg +=
-                "<text x=\"\(left)\" y=\"\(Int(height - 6))\">\(first.date)</text><text x=\"\(width - 8)\" y=\"\(Int(height - 6))\" text-anchor=\"end\">\(last.date)</text>"
+                """
+                <text x=\"\(left)\" y=\"\(Int(height - 6))\">\(first.date)</text><text x=\"\(width - 8)\" \
+                y=\"\(Int(height - 6))\" text-anchor=\"end\">\(last.date)</text>
+                """
         }
         return svg + "</svg>"
     }
@@ -178,7 +212,10 @@ enum StepsHistory {
         let cell = 44.0
         let rows = (offset + count + 6) / 7
         var svg =
-            "<svg class=\"chart\" id=\"steps-month\" viewBox=\"0 0 \(Int(cell * 7)) \(Int(cell * Double(rows) + 40))\" role=\"img\" aria-label=\"\(anchor.prefix(7)): goal days filled\">"
+            """
+            <svg class=\"chart\" id=\"steps-month\" viewBox=\"0 0 \(Int(cell * 7)) \
+            \(Int(cell * Double(rows) + 40))\" role=\"img\" aria-label=\"\(anchor.prefix(7)): goal days filled\">
+            """
         svg += "<text x=\"4\" y=\"14\">\(anchor.prefix(7))</text>"
         for (i, name) in ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"].enumerated() {
             svg += "<text x=\"\(f(Double(i) * cell + cell / 2))\" y=\"32\" text-anchor=\"middle\">\(name)</text>"
@@ -192,11 +229,18 @@ enum StepsHistory {
             let opacity = day.map { $0.hit ? 0.9 : 0.25 } ?? 0
             svg += "<g class=\"month-day\(day?.hit == true ? " goal" : "")\" data-date=\"\(dateText(n))\">"
             svg +=
-                "<rect x=\"\(f(x + 3))\" y=\"\(f(y + 3))\" width=\"\(f(cell - 6))\" height=\"\(f(cell - 6))\" rx=\"8\" fill=\"\(fill)\" fill-opacity=\"\(opacity)\" stroke=\"currentColor\" stroke-opacity=\"0.12\"/>"
+                """
+                <rect x=\"\(f(x + 3))\" y=\"\(f(y + 3))\" width=\"\(f(cell - 6))\" height=\"\(f(cell - 6))\" \
+                rx=\"8\" fill=\"\(fill)\" fill-opacity=\"\(opacity)\" stroke=\"currentColor\" \
+                stroke-opacity=\"0.12\"/>
+                """
             // Dark numbers on a filled goal day (the sheet's muted grey is unreadable on green).
             let ink = day?.hit == true ? " style=\"fill:#0d0e12;font-weight:700\"" : ""
             svg +=
-                "<text x=\"\(f(x + cell / 2))\" y=\"\(f(y + cell / 2 + 4))\" text-anchor=\"middle\"\(ink)>\(i + 1)</text>"
+                """
+                <text x=\"\(f(x + cell / 2))\" y=\"\(f(y + cell / 2 + 4))\" \
+                text-anchor=\"middle\"\(ink)>\(i + 1)</text>
+                """
             if let day { svg += "<title>\(day.date): \(day.steps) steps\(day.hit ? " (goal)" : "")</title>" }
             svg += "</g>"
         }
@@ -211,7 +255,10 @@ enum StepsHistory {
         let start = lastMonday - 52 * 7
         let cell = 14.0
         var svg =
-            "<svg class=\"chart\" id=\"steps-heatmap\" viewBox=\"0 0 \(Int(cell * 53 + 30)) \(Int(cell * 7 + 20))\" role=\"img\" aria-label=\"Steps over the year, one square a day\">"
+            """
+            <svg class=\"chart\" id=\"steps-heatmap\" viewBox=\"0 0 \(Int(cell * 53 + 30)) \(Int(cell * 7 + 20))\" \
+            role=\"img\" aria-label=\"Steps over the year, one square a day\">
+            """
         for (row, name) in ["Mo", "", "We", "", "Fr", "", "Su"].enumerated() where !name.isEmpty {
             svg += "<text x=\"0\" y=\"\(f(Double(row) * cell + 11))\">\(name)</text>"
         }
@@ -222,7 +269,11 @@ enum StepsHistory {
             let fill = day == nil ? "currentColor" : "#3ddc97"
             let opacity = day == nil ? 0.06 : 0.15 + 0.85 * level
             svg +=
-                "<rect class=\"heat\(day == nil ? "" : " recorded")\" x=\"\(f(30 + Double(week) * cell))\" y=\"\(f(Double(row) * cell))\" width=\"\(f(cell - 2))\" height=\"\(f(cell - 2))\" rx=\"2\" fill=\"\(fill)\" fill-opacity=\"\(f(opacity))\">"
+                """
+                <rect class=\"heat\(day == nil ? "" : " recorded")\" x=\"\(f(30 + Double(week) * cell))\" \
+                y=\"\(f(Double(row) * cell))\" width=\"\(f(cell - 2))\" height=\"\(f(cell - 2))\" rx=\"2\" \
+                fill=\"\(fill)\" fill-opacity=\"\(f(opacity))\">
+                """
             if let day { svg += "<title>\(day.date): \(day.steps) steps</title>" }
             svg += "</rect>"
         }

@@ -44,7 +44,10 @@ enum TokenSwatches {
         case .radial(let centre, let radius, let s):
             // Percentages of the 100-point swatch: the same reach relative to the box.
             return
-                "radial-gradient(ellipse \(String(format: "%.0f", radius))% \(String(format: "%.0f", radius))% at \(String(format: "%.0f", centre.x))% \(String(format: "%.0f", centre.y))%, \(stops(s)))"
+                """
+                radial-gradient(ellipse \(String(format: "%.0f", radius))% \(String(format: "%.0f", radius))% at \
+                \(String(format: "%.0f", centre.x))% \(String(format: "%.0f", centre.y))%, \(stops(s)))
+                """
         }
     }
 }

@@ -134,7 +134,10 @@ public struct ICalendarDocument: Sendable {
                                     ICalendarWarning(
                                         line: line,
                                         message:
-                                            "END:\(name.prefix(40)) closes BEGIN:\(open.name) from line \(open.line), which has no END line"
+                                            """
+                                            END:\(name.prefix(40)) closes BEGIN:\(open.name) from line \
+                                            \(open.line), which has no END line
+                                            """
                                     ))
                             }
                         }
@@ -148,7 +151,10 @@ public struct ICalendarDocument: Sendable {
                                 ICalendarWarning(
                                     line: line,
                                     message:
-                                        "END:\(name.prefix(40)) does not close BEGIN:\(open.name) from line \(open.line); read on from the next BEGIN or matching END"
+                                        """
+                                        END:\(name.prefix(40)) does not close BEGIN:\(open.name) from line \
+                                        \(open.line); read on from the next BEGIN or matching END
+                                        """
                                 ))
                         }
                         recovering = true
@@ -166,7 +172,10 @@ public struct ICalendarDocument: Sendable {
                         throw ICalendarError(
                             line: line,
                             message:
-                                "more than \(limits.maxPropertiesPerComponent) properties in \(stack[stack.count - 1].name) from line \(stack[stack.count - 1].line)"
+                                """
+                                more than \(limits.maxPropertiesPerComponent) properties in \
+                                \(stack[stack.count - 1].name) from line \(stack[stack.count - 1].line)
+                                """
                         )
                     }
                     stack[stack.count - 1].properties.append(property)

@@ -104,7 +104,10 @@ public struct EventExpander {
                         ICalendarWarning(
                             line: x.line,
                             message:
-                                "X-WR-TIMEZONE '\(name.prefix(64))' is not a known time zone; floating times are read in the user's zone"
+                                """
+                                X-WR-TIMEZONE '\(name.prefix(64))' is not a known time zone; floating times are \
+                                read in the user's zone
+                                """
                         ))
                 }
             }
@@ -169,7 +172,10 @@ public struct EventExpander {
                         ICalendarWarning(
                             line: rid.line,
                             message:
-                                "RECURRENCE-ID '\(rid.value.prefix(40))' is not a date or date-time; the event is shown on its own"
+                                """
+                                RECURRENCE-ID '\(rid.value.prefix(40))' is not a date or date-time; the event is \
+                                shown on its own
+                                """
                         ))
                 }
             }
@@ -267,7 +273,10 @@ public struct EventExpander {
                             ICalendarWarning(
                                 line: dtend.line,
                                 message:
-                                    "DTEND \(shownEnd) is before DTSTART \(shownStart); the event is read as zero-length"
+                                    """
+                                    DTEND \(shownEnd) is before DTSTART \(shownStart); the event is read as \
+                                    zero-length
+                                    """
                             ))
                     }
                 }
@@ -290,7 +299,10 @@ public struct EventExpander {
                     ICalendarWarning(
                         line: d.line,
                         message:
-                            "DURATION '\(d.value.trimmingCharacters(in: .whitespaces).prefix(40))' is not a duration such as PT1H; the event is read as \(fallback)"
+                            """
+                            DURATION '\(d.value.trimmingCharacters(in: .whitespaces).prefix(40))' is not a \
+                            duration such as PT1H; the event is read as \(fallback)
+                            """
                     ))
             }
         }
@@ -401,7 +413,10 @@ public struct EventExpander {
                             ICalendarWarning(
                                 line: rrule.line,
                                 message:
-                                    "more than \(limits.maxOccurrencesPerEvent) occurrences in the window; the rest are left out"
+                                    """
+                                    more than \(limits.maxOccurrencesPerEvent) occurrences in the window; the rest \
+                                    are left out
+                                    """
                             ))
                         break
                     }
@@ -412,7 +427,10 @@ public struct EventExpander {
                         ICalendarWarning(
                             line: rrule.line,
                             message:
-                                "the file's recurrence budget (\(limits.maxPeriodsPerFile) steps) ran out; later events may be missing"
+                                """
+                                the file's recurrence budget (\(limits.maxPeriodsPerFile) steps) ran out; later \
+                                events may be missing
+                                """
                         ))
                 }
             } catch {

@@ -60,7 +60,9 @@ public struct RecurrenceRule: Sendable, Equatable {
             return try items.map {
                 guard let n = Int($0), range.contains(n), n != 0 || range.lowerBound > 0 else {
                     throw Unsupported(
-                        description: "RRULE \(key)=\($0.prefix(20)) is outside \(range.lowerBound)…\(range.upperBound)")
+                        description: """
+                            RRULE \(key)=\($0.prefix(20)) is outside \(range.lowerBound)…\(range.upperBound)
+                            """)
                 }
                 return n
             }

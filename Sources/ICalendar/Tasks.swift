@@ -132,7 +132,10 @@ public struct TaskReader {
                     ICalendarWarning(
                         line: p.line,
                         message:
-                            "STATUS '\(s.prefix(20))' is not a task status (NEEDS-ACTION, IN-PROCESS, COMPLETED, CANCELLED); ignored"
+                            """
+                            STATUS '\(s.prefix(20))' is not a task status (NEEDS-ACTION, IN-PROCESS, COMPLETED, \
+                            CANCELLED); ignored
+                            """
                     ))
             }
         }

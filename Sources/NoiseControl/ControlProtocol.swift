@@ -101,7 +101,10 @@ extension ControlRequest {
             if let name = try cf.string("texture", required: false) {
                 guard let t = Mix.Texture(rawValue: name) else {
                     throw ProtocolError(
-                        "'change.texture' must be one of \(Mix.Texture.allCases.map(\.rawValue).joined(separator: ", "))"
+                        """
+                        'change.texture' must be one of \
+                        \(Mix.Texture.allCases.map(\.rawValue).joined(separator: ", "))
+                        """
                     )
                 }
                 change.texture = t
@@ -151,7 +154,10 @@ extension ControlRequest {
             decoded = .forgetPreset(name: name)
         default:
             throw ProtocolError(
-                "unknown command '\(command.prefix(40))'; known: setLayer, setMaster, adjustMaster, mute, preset, pause, resume, toggle, stop, timer, status, subscribe, savePreset, forgetPreset"
+                """
+                unknown command '\(command.prefix(40))'; known: setLayer, setMaster, adjustMaster, mute, preset, \
+                pause, resume, toggle, stop, timer, status, subscribe, savePreset, forgetPreset
+                """
             )
         }
         _ = f.take("command")
@@ -244,7 +250,10 @@ extension ControlRequest {
                 if hz == 0 { return .off }
                 guard range.contains(hz) else {
                     throw ProtocolError(
-                        "'\(v.path)' \(JSONValue.formatted(hz)) Hz is out of range; allowed 0 (off) or \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound)) Hz"
+                        """
+                        '\(v.path)' \(JSONValue.formatted(hz)) Hz is out of range; allowed 0 (off) or \
+                        \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound)) Hz
+                        """
                     )
                 }
                 return .hz(hz)

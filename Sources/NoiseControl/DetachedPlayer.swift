@@ -60,7 +60,10 @@ public struct DetachedPlayer: Sendable {
             if let code = Spawn.exitStatus(pid) {
                 throw Failure(
                     description:
-                        "the player exited (status \(code)) before it started playing\(logTail().map { ": \($0)" } ?? "")"
+                        """
+                        the player exited (status \(code)) before it started \
+                        playing\(logTail().map { ": \($0)" } ?? "")
+                        """
                 )
             }
             usleep(20_000)
@@ -97,7 +100,10 @@ public struct DetachedPlayer: Sendable {
         if let found = Spawn.which("noise", environment: environment) { return found }
         throw Failure(
             description:
-                "cannot find the 'noise' program: not beside \(executable.path) and not on $PATH (set WIDGETWEAVER_NOISE to its path)"
+                """
+                cannot find the 'noise' program: not beside \(executable.path) and not on $PATH (set \
+                WIDGETWEAVER_NOISE to its path)
+                """
         )
     }
 

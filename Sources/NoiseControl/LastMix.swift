@@ -162,7 +162,10 @@ struct TolerantReader {
         case .number(let n)?:
             repair(
                 path,
-                "\(JSONValue.format(n))\(unit) is out of range \(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound))\(unit)",
+                """
+                \(JSONValue.format(n))\(unit) is out of range \
+                \(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound))\(unit)
+                """,
                 JSONValue.format(d) + unit)
             return d
         case let other?:
@@ -180,7 +183,10 @@ struct TolerantReader {
         case let other?:
             repair(
                 path,
-                "\(LastMix.show(other)) is not 0 (off) or \(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound)) Hz",
+                """
+                \(LastMix.show(other)) is not 0 (off) or \
+                \(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound)) Hz
+                """,
                 "off")
             return nil
         }

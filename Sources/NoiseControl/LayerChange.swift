@@ -117,7 +117,11 @@ extension Mix {
     /// off. The mix is left unchanged when the result breaks a rule (the error names the field).
     public mutating func apply(_ change: LayerChange, toLayer index: Int) throws(MixError) {
         guard Self.layerIndexRange.contains(index) else {
-            throw MixError(path: "layer", message: "\(index + 1) is out of range; allowed 1…\(NoiseMachine.layerCount)")
+            throw MixError(
+                path: "layer",
+                message: """
+                    \(index + 1) is out of range; allowed 1…\(NoiseMachine.layerCount)
+                    """)
         }
         var next = self
         while next.layers.count <= index { next.layers.append(Layer(enabled: false)) }
@@ -133,7 +137,11 @@ extension Mix {
             throw MixError(
                 path: field.key,
                 message:
-                    "\(JSONFormatting.number(volume)) is out of range; allowed \(JSONFormatting.number(field.numberRange.lowerBound))…\(JSONFormatting.number(field.numberRange.upperBound))"
+                    """
+                    \(JSONFormatting.number(volume)) is out of range; allowed \
+                    \(JSONFormatting.number(field.numberRange.lowerBound))…\
+                    \(JSONFormatting.number(field.numberRange.upperBound))
+                    """
             )
         }
         masterVolume = volume

@@ -15,7 +15,10 @@ public enum PresetWriter {
     public struct OverridesBuiltIn: Error, CustomStringConvertible, Sendable {
         public var id: String
         public var description: String {
-            "'\(id)' is a built-in preset; add '--force' to save yours over it (it then plays instead of the built-in, until 'noise presets delete \(id)'), or choose another name"
+            """
+            '\(id)' is a built-in preset; add '--force' to save yours over it (it then plays instead of the \
+            built-in, until 'noise presets delete \(id)'), or choose another name
+            """
         }
     }
 

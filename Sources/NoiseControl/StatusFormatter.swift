@@ -38,19 +38,31 @@ public enum StatusFormatter {
         switch (stale, status.state) {
         case (true, _):
             lines.append(
-                "Stopped: the player (pid \(status.pid)) is gone; its last report, \(ago(status.updatedAt, now: now)), said \(status.state.rawValue) \(title(status))\(preset)."
+                """
+                Stopped: the player (pid \(status.pid)) is gone; its last report, \
+                \(ago(status.updatedAt, now: now)), said \(status.state.rawValue) \(title(status))\(preset).
+                """
             )
         case (false, .playing) where status.output.lost:
             lines.append(
-                "Playing \(title(status))\(preset), but the output is lost (\(status.output.backend) \(status.output.device)); the player is retrying and nothing is heard until it reconnects."
+                """
+                Playing \(title(status))\(preset), but the output is lost (\(status.output.backend) \
+                \(status.output.device)); the player is retrying and nothing is heard until it reconnects.
+                """
             )
         case (false, .playing):
             lines.append(
-                "Playing \(title(status))\(preset), master \(percent(status.masterVolume))\(status.muted ? ", muted" : "")."
+                """
+                Playing \(title(status))\(preset), master \
+                \(percent(status.masterVolume))\(status.muted ? ", muted" : "").
+                """
             )
         case (false, .paused):
             lines.append(
-                "Paused: \(title(status))\(preset), master \(percent(status.masterVolume))\(status.muted ? ", muted" : "")."
+                """
+                Paused: \(title(status))\(preset), master \
+                \(percent(status.masterVolume))\(status.muted ? ", muted" : "").
+                """
             )
         case (false, .stopped):
             lines.append("Stopped. Last Mix: \(title(status))\(preset), master \(percent(status.masterVolume)).")
@@ -62,7 +74,10 @@ public enum StatusFormatter {
         for (i, l) in status.layers.enumerated() { lines.append("Layer \(i + 1): \(layer(l))") }
         if !stale && status.state != .stopped {
             var out =
-                "Output: \(status.output.backend) \(status.output.device)\(status.output.lost ? " (lost, retrying)" : "")"
+                """
+                Output: \(status.output.backend) \
+                \(status.output.device)\(status.output.lost ? " (lost, retrying)" : "")
+                """
             if let level = status.levelDbfs { out += ", level \(String(format: "%.1f", level)) dBFS" }
             out += ", \(status.underruns) underrun\(status.underruns == 1 ? "" : "s")."
             lines.append(out)
@@ -180,7 +195,10 @@ public enum StatusFormatter {
         case .crackle:
             let t = l.textureSettings
             parts.append(
-                "crackle \(JSONFormatting.number(t.densityPerSecond.rounded1))/s, brightness \(JSONFormatting.number(t.brightness.rounded1))"
+                """
+                crackle \(JSONFormatting.number(t.densityPerSecond.rounded1))/s, brightness \
+                \(JSONFormatting.number(t.brightness.rounded1))
+                """
             )
         }
         if let lc = l.lowCutHz { parts.append("low cut \(JSONFormatting.number(lc)) Hz") }

@@ -21,13 +21,19 @@ public enum TimerChange {
         guard seconds >= ControlRequest.timerRange.lowerBound else {
             throw Refused(
                 description:
-                    "the timer has \(StatusFormatter.duration(remainingSeconds ?? 0)) left: \(changeText) would end it now; use 'noise stop' to stop"
+                    """
+                    the timer has \(StatusFormatter.duration(remainingSeconds ?? 0)) left: \(changeText) would end \
+                    it now; use 'noise stop' to stop
+                    """
             )
         }
         guard seconds <= ControlRequest.timerRange.upperBound else {
             throw Refused(
                 description:
-                    "\(StatusFormatter.duration(remainingSeconds ?? 0)) left \(changeText) is more than the longest timer, 24h"
+                    """
+                    \(StatusFormatter.duration(remainingSeconds ?? 0)) left \(changeText) is more than the longest \
+                    timer, 24h
+                    """
             )
         }
         return .timer(seconds: seconds, fadeSeconds: fadeSeconds)

@@ -372,7 +372,8 @@ final class LayerPair {
         setBiquad(
             3,
             BiquadDesign.peaking(
-                centreHz: LayerSettings.eqMidHz, q: LayerSettings.eqMidQ, gainDb: Double(a.eqMid.value), sampleRate: fs),
+                centreHz: LayerSettings.eqMidHz, q: LayerSettings.eqMidQ, gainDb: Double(a.eqMid.value),
+                sampleRate: fs),
             BiquadDesign.peaking(
                 centreHz: LayerSettings.eqMidHz, q: LayerSettings.eqMidQ, gainDb: Double(b.eqMid.value), sampleRate: fs)
         )

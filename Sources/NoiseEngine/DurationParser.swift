@@ -10,7 +10,10 @@ public enum DurationParser {
         public var description: String {
             isNegative
                 ? "'\(text)' is negative; a duration must be positive (e.g. 90, 30s, 10m, 1h30m, 8h, 150ms)"
-                : "'\(text)' is not a duration; use a number of seconds or units h, m, s, ms (e.g. 90, 30s, 10m, 1h30m, 8h, 150ms)"
+                : """
+                '\(text)' is not a duration; use a number of seconds or units h, m, s, ms (e.g. 90, 30s, 10m, \
+                1h30m, 8h, 150ms)
+                """
         }
     }
 

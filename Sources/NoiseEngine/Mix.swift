@@ -152,7 +152,10 @@ public struct Mix: Codable, Equatable, Sendable {
                 throw MixError(
                     path: layer.map { MixFields.path(field, layer: $0) } ?? field.key,
                     message:
-                        "\(MixError.format(v))\(unit) is out of range; allowed \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)"
+                        """
+                        \(MixError.format(v))\(unit) is out of range; allowed \
+                        \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)
+                        """
                 )
             }
         }
@@ -161,7 +164,10 @@ public struct Mix: Codable, Equatable, Sendable {
                 throw MixError(
                     path: path,
                     message:
-                        "\(MixError.format(v))\(unit) is out of range; allowed \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)"
+                        """
+                        \(MixError.format(v))\(unit) is out of range; allowed \
+                        \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)
+                        """
                 )
             }
         }
@@ -180,7 +186,10 @@ public struct Mix: Codable, Equatable, Sendable {
                     throw MixError(
                         path: "\(p).highCutHz",
                         message:
-                            "\(MixError.format(hc)) Hz is not below Nyquist (\(MixError.format(sampleRate / 2)) Hz at \(Int(sampleRate)) Hz)"
+                            """
+                            \(MixError.format(hc)) Hz is not below Nyquist (\(MixError.format(sampleRate / 2)) Hz \
+                            at \(Int(sampleRate)) Hz)
+                            """
                     )
                 }
             }
@@ -198,7 +207,10 @@ public struct Mix: Codable, Equatable, Sendable {
                     throw MixError(
                         path: "\(p).densityPerSecond",
                         message:
-                            "applies to the drops and crackle textures; this layer makes noise (set \(p).texture to drops or crackle, or remove it)"
+                            """
+                            applies to the drops and crackle textures; this layer makes noise (set \(p).texture to \
+                            drops or crackle, or remove it)
+                            """
                     )
                 }
                 try check(d, MixFields.densityPerSecond, layer: i)
@@ -220,7 +232,11 @@ public struct Mix: Codable, Equatable, Sendable {
                     throw MixError(
                         path: "\(p).movement.highCutOctaves",
                         message:
-                            "\(MixError.format(m.highCutOctaves)) octaves moves the high cut, but this layer has none; set \(p).highCutHz (\(MixError.format(cut.lowerBound))…\(MixError.format(cut.upperBound)) Hz) or use 0"
+                            """
+                            \(MixError.format(m.highCutOctaves)) octaves moves the high cut, but this layer has \
+                            none; set \(p).highCutHz \
+                            (\(MixError.format(cut.lowerBound))…\(MixError.format(cut.upperBound)) Hz) or use 0
+                            """
                     )
                 }
             }

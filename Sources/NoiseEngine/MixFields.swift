@@ -99,7 +99,10 @@ public enum MixFields {
     public static let densityPerSecond = FieldSpec(
         key: "layers[].densityPerSecond", kind: .number, group: "Texture", label: "Density",
         help: "Mean drops or crackles a second (Poisson arrivals; drops and crackle only); absent is "
-            + "\(Int(TextureSettings.defaultDropDensity)) for drops, \(Int(TextureSettings.defaultCrackleDensity)) for crackle.",
+            + """
+            \(Int(TextureSettings.defaultDropDensity)) for drops, \(Int(TextureSettings.defaultCrackleDensity)) \
+            for crackle.
+            """,
         range: Double(TextureSettings.densityRange.lowerBound)...Double(TextureSettings.densityRange.upperBound),
         step: 0.5, unit: "per second", optional: true, scale: .log)
     public static let brightness = FieldSpec(

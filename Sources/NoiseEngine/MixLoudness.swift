@@ -53,7 +53,10 @@ extension Mix {
             throw MixError(
                 path: "--loudness",
                 message:
-                    "\(Self.lufs(targetLufs)) is out of reach: at master 100% this mix measures \(Self.lufs(full.loudnessLufs)) (predicted); raise the layer volumes"
+                    """
+                    \(Self.lufs(targetLufs)) is out of reach: at master 100% this mix measures \
+                    \(Self.lufs(full.loudnessLufs)) (predicted); raise the layer volumes
+                    """
             )
         }
         let over = full.peakOverCeilingDb + neededDb
@@ -61,7 +64,12 @@ extension Mix {
             throw MixError(
                 path: "--loudness",
                 message:
-                    "\(Self.lufs(targetLufs)) would drive the limiter: peaks about \(Self.db(over)) over its \(Self.db(LoudnessModel.limiterCeilingDbfs))FS ceiling (predicted RMS \(Self.db(full.rmsDbfs + neededDb))FS); the loudest this mix plays cleanly is \(Self.lufs(targetLufs - over))"
+                    """
+                    \(Self.lufs(targetLufs)) would drive the limiter: peaks about \(Self.db(over)) over its \
+                    \(Self.db(LoudnessModel.limiterCeilingDbfs))FS ceiling (predicted RMS \
+                    \(Self.db(full.rmsDbfs + neededDb))FS); the loudest this mix plays cleanly is \
+                    \(Self.lufs(targetLufs - over))
+                    """
             )
         }
         return min(1, pow(10, neededDb / 60))

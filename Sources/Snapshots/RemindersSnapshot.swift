@@ -1,8 +1,8 @@
 import Foundation
 import SharedStore
 
-/// `snapshots/reminders.json` (`SnapshotFile.reminders`): the tasks of every reminders source (todo.txt files, iCalendar
-/// VTODO files and addresses), what the Reminders template, the `__reminders_*` keys and the
+/// `snapshots/reminders.json` (`SnapshotFile.reminders`): the tasks of every reminders source (todo.txt files,
+/// iCalendar VTODO files and addresses), what the Reminders template, the `__reminders_*` keys and the
 /// completion of a reminder read. Written by `weaver reminders refresh`; untrusted when read
 /// (capped, every field checked). The rules that decide what a mode shows (overdue, today,
 /// soon, priority, stale) are defined here once, so the drawing and the keys cannot disagree.

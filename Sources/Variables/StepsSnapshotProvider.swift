@@ -83,7 +83,10 @@ public struct StepsSnapshotProvider: DictionaryKeySource {
         }
         if let first = skipped.first {
             warn(
-                "\(url.path): \(skipped.count) of the 'history' days lack a date yyyy-MM-dd or a number of steps (the first is history[\(first)]); they are left out"
+                """
+                \(url.path): \(skipped.count) of the 'history' days lack a date yyyy-MM-dd or a number of steps \
+                (the first is history[\(first)]); they are left out
+                """
             )
         }
         return p

@@ -89,7 +89,10 @@ public struct WidgetActionPerformer: Sendable {
         guard entitlement.isUnlocked else {
             let why = entitlement.warnings.map { " (\($0))" }.joined()
             throw WidgetActionError(
-                "the '\(title)' button needs Pro: action-bar buttons write custom variables, a Pro feature; run 'weaver pro unlock' first\(why)"
+                """
+                the '\(title)' button needs Pro: action-bar buttons write custom variables, a Pro feature; run \
+                'weaver pro unlock' first\(why)
+                """
             )
         }
     }
@@ -254,7 +257,10 @@ public struct WidgetActionPerformer: Sendable {
         let master = Int((last.mix.masterVolume * 100).rounded())
         return WidgetActionOutcome(
             message:
-                "No Last Mix yet: started \(firstSource), \(label) at master \(master)% (player pid \(started.pid)); it is the Last Mix now.",
+                """
+                No Last Mix yet: started \(firstSource), \(label) at master \(master)% (player pid \
+                \(started.pid)); it is the Last Mix now.
+                """,
             warnings: load.messages)
     }
 

@@ -121,7 +121,10 @@ public enum DesignEditor {
             throw DesignError(
                 "'\(v)' is a catalogue starter (\(starter.name): \(starter.summary)), not a layout template; "
                     + "it uses the \(made.layout.template.rawValue) layout with its own texts. Nothing was changed. "
-                    + "Add it as a new design with 'weaver templates add \(starter.id)', or set a layout template: \(LayoutTemplateToken.allowedList)"
+                        + """
+                        Add it as a new design with 'weaver templates add \(starter.id)', or set a layout template: \
+                        \(LayoutTemplateToken.allowedList)
+                        """
             )
         }
         throw DesignError("'\(v)' is not allowed; allowed: \(LayoutTemplateToken.allowedList)")
@@ -148,7 +151,10 @@ public enum DesignEditor {
             if let hand = c.iconSecondHandColour, !allowed.contains(hand) {
                 throw DesignError(
                     "the \(hand.rawValue) second hand is not offered with the \(c.effectiveDialColour.rawValue) dial; "
-                        + "allowed: \(allowed.map(\.rawValue).sorted().joined(separator: "|")) (recommended: \(recommended.rawValue))"
+                        + """
+                        allowed: \(allowed.map(\.rawValue).sorted().joined(separator: "|")) (recommended: \
+                        \(recommended.rawValue))
+                        """
                 )
             }
         }
@@ -181,7 +187,10 @@ public enum DesignEditor {
     static func nowFormat(_ v: String) throws -> WidgetNowFormatToken {
         guard let format = WidgetNowFormatToken.parse(v.trimmingCharacters(in: .whitespaces)) else {
             throw DesignError(
-                "'\(v)' is not a time format; allowed: iso|unix|unixms|date|time (as 'weaver vars set-now --format' takes them)"
+                """
+                '\(v)' is not a time format; allowed: iso|unix|unixms|date|time (as 'weaver vars set-now --format' \
+                takes them)
+                """
             )
         }
         return format

@@ -174,7 +174,10 @@ public enum DesignFields {
         key: "reminders.mode", aliases: ["remindersConfig.mode"], kind: .choice,
         group: "Reminders", label: "Reminders mode",
         help:
-            "Which reminders show: today (and overdue), overdue, soon (next 7 days), priority (1–4, todo.txt A–D), focus (the most pressing one), list (all).",
+            """
+            Which reminders show: today (and overdue), overdue, soon (next 7 days), priority (1–4, todo.txt A–D), \
+            focus (the most pressing one), list (all).
+            """,
         allowed: choice(RemindersModeToken.self), default: .text("today"))
     public static let remindersPresentation = FieldSpec(
         key: "reminders.presentation", aliases: ["remindersConfig.presentation"],
@@ -185,7 +188,10 @@ public enum DesignFields {
         key: "reminders.lists", aliases: ["remindersConfig.selectedListIDs"], kind: .text,
         group: "Reminders", label: "Lists",
         help:
-            "Lists to show, comma-separated: list names (a calendar's name, a todo.txt +project) or source ids from 'weaver reminders list'; empty shows every list.",
+            """
+            Lists to show, comma-separated: list names (a calendar's name, a todo.txt +project) or source ids from \
+            'weaver reminders list'; empty shows every list.
+            """,
         default: .text(""), maxLength: RemindersConfig.maxLists * (RemindersConfig.maxListIDCharacters + 1))
     public static let remindersHideCompleted = FieldSpec(
         key: "reminders.hideCompleted", aliases: ["remindersConfig.hideCompleted"],
@@ -234,7 +240,10 @@ public enum DesignFields {
         key: "image", aliases: ["image.fileName"], kind: .image, group: "Image",
         label: "Image",
         help:
-            "A PNG or JPEG: a path (copied into the store's images/ folder) or a file name already there; empty removes it.",
+            """
+            A PNG or JPEG: a path (copied into the store's images/ folder) or a file name already there; empty \
+            removes it.
+            """,
         optional: true, maxLength: ImageSanitiser.maxFileNameCharacters)
     public static let imageContentMode = FieldSpec(
         key: "image.contentMode", aliases: ["image.mode"], kind: .choice, group: "Image",
@@ -318,7 +327,10 @@ public enum DesignFields {
             FieldSpec(
                 key: "matchedSet.\(f)", kind: .flag, group: "Matched set", label: "Own \(f) design",
                 help:
-                    "The \(f) size draws its own texts, symbol, image and layout (made from the design's); off removes them.",
+                    """
+                    The \(f) size draws its own texts, symbol, image and layout (made from the design's); off \
+                    removes them.
+                    """,
                 default: .flag(false), pro: true),
             FieldSpec(
                 key: "matchedSet.\(f).primaryText", kind: .text, group: "Matched set", label: "\(size) primary text",
@@ -391,7 +403,10 @@ public enum DesignFields {
 
     /// The action syntaxes of `action.N`, for help and errors.
     public static let actionSyntax =
-        "increment:KEY[:AMOUNT[:TITLE]] | now:KEY[:FORMAT[:TITLE]] | reset:KEY[:VALUE[:TITLE]] | open:[TITLE:]URL | empty"
+        """
+        increment:KEY[:AMOUNT[:TITLE]] | now:KEY[:FORMAT[:TITLE]] | reset:KEY[:VALUE[:TITLE]] | open:[TITLE:]URL | \
+        empty
+        """
 
     // MARK: The table
 

@@ -214,9 +214,16 @@ public struct DesignLibrary: Sendable {
             let which =
                 starting.isEmpty
                 ? "no design's ID starts with it"
-                : "\(starting.count) design\(starting.count == 1 ? "'s ID starts" : "s' IDs start") with it (\(starting.prefix(3).map { "\($0.name) \($0.id.uuidString.prefix(8))" }.joined(separator: ", "))\(starting.count > 3 ? ", …" : ""))"
+                : """
+                \(starting.count) design\(starting.count == 1 ? "'s ID starts" : "s' IDs start") with it \
+                (\(starting.prefix(3).map { "\($0.name) \($0.id.uuidString.prefix(8))" }.joined(separator: ", "))\
+                \(starting.count > 3 ? ", …" : ""))
+                """
             throw DesignError(
-                "'\(ref)' is too short for an ID prefix: give at least 4 characters of the ID (\(which)), the full ID, or the design's name"
+                """
+                '\(ref)' is too short for an ID prefix: give at least 4 characters of the ID (\(which)), the full \
+                ID, or the design's name
+                """
             )
         }
         throw DesignError("no design matches '\(ref)' by ID or name (see 'weaver designs list')")
@@ -282,7 +289,10 @@ public struct DesignLibrary: Sendable {
                     try setDefaultUnlocked(first.id)
                 } catch {
                     warn(
-                        "\(root.defaultDesign.path): could not record \(first.name) as the default design (\(error)); set it with 'weaver designs default \(first.id.uuidString)'"
+                        """
+                        \(root.defaultDesign.path): could not record \(first.name) as the default design \
+                        (\(error)); set it with 'weaver designs default \(first.id.uuidString)'
+                        """
                     )
                 }
             }

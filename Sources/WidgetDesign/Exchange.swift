@@ -176,7 +176,10 @@ public enum DesignExchange {
             case .number(let v)? where v == v.rounded():
                 guard v <= Double(formatVersion) else {
                     throw DesignError(
-                        "formatVersion: \(JSONValue.formatted(v)) is newer than this version of weaver understands (1); update weaver to import it"
+                        """
+                        formatVersion: \(JSONValue.formatted(v)) is newer than this version of weaver understands \
+                        (1); update weaver to import it
+                        """
                     )
                 }
                 guard v >= 1 else {
@@ -198,7 +201,10 @@ public enum DesignExchange {
         case .object(let o):
             guard Self.looksLikeDesign(o) else {
                 throw DesignError(
-                    "not a design file: the object has none of a design's fields (\(Self.designMarkerKeys.sorted().joined(separator: ", "))); "
+                    """
+                    not a design file: the object has none of a design's fields \
+                    (\(Self.designMarkerKeys.sorted().joined(separator: ", ")));\u{20}
+                    """
                         + "expected an export package, an array of designs or one design"
                         + (o.keys.isEmpty ? "" : " (its fields: \(o.keys.sorted().prefix(8).joined(separator: ", ")))"))
             }
@@ -221,7 +227,10 @@ public enum DesignExchange {
             specValues = kept
         default:
             throw DesignError(
-                "not a design file: the top level is \(root.typeName), expected an export package, an array of designs or one design"
+                """
+                not a design file: the top level is \(root.typeName), expected an export package, an array of \
+                designs or one design
+                """
             )
         }
         guard specValues.count <= limits.maxSpecs else {
@@ -235,7 +244,10 @@ public enum DesignExchange {
             guard let spec = decoder.spec(value, path: path) else { continue }
             if let earlier = firstPathForID[spec.id] {
                 package.notes.append(
-                    "\(path).id repeats the ID of \(earlier); imported designs get new IDs, so neither overwrites the other"
+                    """
+                    \(path).id repeats the ID of \(earlier); imported designs get new IDs, so neither overwrites \
+                    the other
+                    """
                 )
             } else {
                 firstPathForID[spec.id] = path
@@ -259,7 +271,10 @@ public enum DesignExchange {
             }
             if safe != original {
                 package.notes.append(
-                    "\(path).originalFileName \"\(original.prefix(80))\" was sanitised to \"\(safe)\" (paths and unusual characters are not allowed)"
+                    """
+                    \(path).originalFileName \"\(original.prefix(80))\" was sanitised to \"\(safe)\" (paths and \
+                    unusual characters are not allowed)
+                    """
                 )
             }
             guard case .string(let b64)? = o["data"] else {
@@ -269,7 +284,10 @@ public enum DesignExchange {
             let approxBytes = b64.utf8.count / 4 * 3
             guard approxBytes <= limits.maxImageBytes + 3 else {
                 throw DesignError(
-                    "\(path).data: image \"\(safe)\" is about \(approxBytes) bytes; the limit is \(limits.maxImageBytes) bytes"
+                    """
+                    \(path).data: image \"\(safe)\" is about \(approxBytes) bytes; the limit is \
+                    \(limits.maxImageBytes) bytes
+                    """
                 )
             }
             guard let bytes = Data(base64Encoded: b64, options: [.ignoreUnknownCharacters]),
@@ -291,7 +309,10 @@ public enum DesignExchange {
             if let existing = package.images[safe] {
                 guard existing.data == bytes else {
                     throw DesignError(
-                        "\(path).originalFileName: two different images are both named \"\(safe)\"; refused because designs could show the wrong one"
+                        """
+                        \(path).originalFileName: two different images are both named \"\(safe)\"; refused because \
+                        designs could show the wrong one
+                        """
                     )
                 }
                 package.notes.append("\(path) repeats image \"\(safe)\"; kept once")

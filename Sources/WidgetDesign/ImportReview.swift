@@ -64,7 +64,10 @@ public struct ImportReview: Sendable {
 
     /// The forms `parseSelection` accepts, for messages.
     public var acceptedSelectionForms: String {
-        "numbers 1…\(items.count) and closed ranges, comma- or space-separated (1,3 or 2-4 or 1 3-5), 'all' (or 'select all'), 'none' (or 'select none')"
+        """
+        numbers 1…\(items.count) and closed ranges, comma- or space-separated (1,3 or 2-4 or 1 3-5), 'all' (or \
+        'select all'), 'none' (or 'select none')
+        """
     }
 
     /// Parses what a user typed or passed: "all", "select all", "none", "select none", or
@@ -87,7 +90,10 @@ public struct ImportReview: Sendable {
             } else if numbers.count == 2, let a = numbers[0], let b = numbers[1] {
                 guard a <= b else {
                     throw DesignError(
-                        "'\(part)' runs backwards; write the range low-high (\(b)-\(a)). Accepted: \(acceptedSelectionForms)"
+                        """
+                        '\(part)' runs backwards; write the range low-high (\(b)-\(a)). Accepted: \
+                        \(acceptedSelectionForms)
+                        """
                     )
                 }
                 guard b - a < 100_000 else {
@@ -145,7 +151,10 @@ public struct ImportReview: Sendable {
         }
         if let left = slotsLeft {
             out +=
-                "Free tier: \(left) of \(maxFreeDesigns) slots left. Unlock Pro for unlimited designs: 'weaver pro unlock'.\n"
+                """
+                Free tier: \(left) of \(maxFreeDesigns) slots left. Unlock Pro for unlimited designs: 'weaver pro \
+                unlock'.\n
+                """
         }
         return out
     }

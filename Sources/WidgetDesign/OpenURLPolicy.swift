@@ -36,7 +36,10 @@ public enum OpenURLPolicy {
             return t
         default:
             throw DesignError(
-                "'\(printable(String(t.prefix(80))))' uses the scheme '\(printable(String(scheme.prefix(20))))', which a button may not open; allowed: \(allowed)"
+                """
+                '\(printable(String(t.prefix(80))))' uses the scheme '\(printable(String(scheme.prefix(20))))', \
+                which a button may not open; allowed: \(allowed)
+                """
             )
         }
     }

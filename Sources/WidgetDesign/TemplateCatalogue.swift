@@ -211,7 +211,9 @@ public enum TemplateCatalogue {
             make: { base("Month", "", nil, template: .month, symbol: nil, accent: .red, background: .subtleMaterial) }),
         CatalogueTemplate(
             id: "countdown", name: "Countdown",
-            summary: "Counts down to a time ('designs set ID countdown.target=…'): red in the last 10 s, then \"end\".",
+            summary: """
+                Counts down to a time ('designs set ID countdown.target=…'): red in the last 10 s, then \"end\".
+                """,
             remixes: [
                 remix("bold", "Bold", look(.solidAccent, .orange, glow: true)),
                 remix("mono", "Mono", look(.plain, .gray)),
@@ -226,7 +228,10 @@ public enum TemplateCatalogue {
         CatalogueTemplate(
             id: "forecast", name: "Forecast",
             summary:
-                "Four days from the weather snapshot: high/low, condition, rain chance as drops, the day's temperature curve.",
+                """
+                Four days from the weather snapshot: high/low, condition, rain chance as drops, the day's \
+                temperature curve.
+                """,
             remixes: [
                 remix("glass", "Glass", look(.subtleMaterial, .teal)),
                 remix("dawn", "Dawn", look(.sunset, .orange)),

@@ -542,7 +542,10 @@ public struct TolerantDecoder {
         } catch {
             note(
                 f.path, .wrongType,
-                "expected a number in \(fmt(range)), found \(f.value.typeName) \(preview(f.value)); using \(JSONValue.format(def))"
+                """
+                expected a number in \(fmt(range)), found \(f.value.typeName) \(preview(f.value)); using \
+                \(JSONValue.format(def))
+                """
             )
             return def
         }
@@ -556,7 +559,10 @@ public struct TolerantDecoder {
         guard case .number(let d) = f.value, d.isFinite, d == d.rounded() else {
             note(
                 f.path, .wrongType,
-                "expected a whole number in \(range.lowerBound)…\(range.upperBound), found \(f.value.typeName) \(preview(f.value)); using \(def)"
+                """
+                expected a whole number in \(range.lowerBound)…\(range.upperBound), found \(f.value.typeName) \
+                \(preview(f.value)); using \(def)
+                """
             )
             return def
         }

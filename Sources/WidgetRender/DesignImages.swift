@@ -211,7 +211,10 @@ extension DesignImages {
             }
             throw Failure.tooLarge(
                 name,
-                "\(w)×\(h) pixels; even scaled down to \(Int(budget * 2)) pixels the PNG is over \(maximumFileBytes >> 20) MB (save it as JPEG)"
+                """
+                \(w)×\(h) pixels; even scaled down to \(Int(budget * 2)) pixels the PNG is over \
+                \(maximumFileBytes >> 20) MB (save it as JPEG)
+                """
             )
         }
         guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { throw Failure.unsupported(name) }

@@ -9,7 +9,10 @@ public enum DesignWarnings {
         func symbol(_ name: String?, _ field: String) {
             guard let name, !name.isEmpty, SymbolMap.glyph(name).isFallback else { return }
             out.append(
-                "\(field): unknown symbol '\(name)'; it will be drawn as a question mark (see docs/rendering.md for the symbol map)"
+                """
+                \(field): unknown symbol '\(name)'; it will be drawn as a question mark (see docs/rendering.md for \
+                the symbol map)
+                """
             )
         }
         symbol(spec.symbol?.name, "symbol.name")
@@ -25,12 +28,18 @@ public enum DesignWarnings {
         if let actions = spec.actionBar?.actions, !actions.isEmpty {
             let titles = actions.map { "'\(TemplateContext.actionTitle($0))'" }.joined(separator: ", ")
             out.append(
-                "actionBar: its buttons (\(titles)) show only with Pro, so widgets draw no action bar; \(ProOnlyButtons.unlockRemedy)"
+                """
+                actionBar: its buttons (\(titles)) show only with Pro, so widgets draw no action bar; \
+                \(ProOnlyButtons.unlockRemedy)
+                """
             )
         }
         if let set = spec.matchedSet, !set.isEmpty {
             out.append(
-                "matchedSet: per-size variants show only with Pro, so every size draws the base design; \(ProOnlyButtons.unlockRemedy)"
+                """
+                matchedSet: per-size variants show only with Pro, so every size draws the base design; \
+                \(ProOnlyButtons.unlockRemedy)
+                """
             )
         }
         return out

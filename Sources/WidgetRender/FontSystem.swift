@@ -147,11 +147,14 @@ public final class FontSystem: @unchecked Sendable {
     /// from their system configuration, which this renderer does not load.)
     static let scaleBitmapFonts = """
         <match target="font"><test name="outline" compare="eq"><bool>false</bool></test>\
-        <edit name="pixelsizefixupfactor" mode="assign"><divide><name target="pattern">pixelsize</name><name target="font">pixelsize</name></divide></edit></match>\
+        <edit name="pixelsizefixupfactor" mode="assign"><divide><name target="pattern">pixelsize</name><name \
+        target="font">pixelsize</name></divide></edit></match>\
         <match target="font"><test name="outline" compare="eq"><bool>false</bool></test>\
-        <edit name="matrix" mode="assign"><times><name>matrix</name><matrix><name>pixelsizefixupfactor</name><double>0</double>\
+        <edit name="matrix" \
+        mode="assign"><times><name>matrix</name><matrix><name>pixelsizefixupfactor</name><double>0</double>\
         <double>0</double><name>pixelsizefixupfactor</name></matrix></times></edit>\
-        <edit name="size" mode="assign"><divide><name>size</name><name>pixelsizefixupfactor</name></divide></edit></match>
+        <edit name="size" \
+        mode="assign"><divide><name>size</name><name>pixelsizefixupfactor</name></divide></edit></match>
         """
 
     /// The configuration's rules, before any font is scanned. Without the emoji font the text fonts
@@ -184,7 +187,8 @@ public final class FontSystem: @unchecked Sendable {
         }.joined()
         return """
             <match target="scan"><test name="family" compare="not_eq"><string>\(emojiFamily)</string></test>\
-            <edit name="charset" mode="assign"><minus><name>charset</name><charset>\(charset)</charset></minus></edit></match>
+            <edit name="charset" \
+            mode="assign"><minus><name>charset</name><charset>\(charset)</charset></minus></edit></match>
             """
     }()
 

@@ -79,7 +79,10 @@ final class LayoutBuilder {
         let glyph = SymbolMap.glyph(name)
         if glyph.isFallback {
             warnings.append(
-                "\(field ?? "symbol"): unknown symbol '\(name)'; drawn as a question mark (see docs/rendering.md for the symbol map)"
+                """
+                \(field ?? "symbol"): unknown symbol '\(name)'; drawn as a question mark (see docs/rendering.md \
+                for the symbol map)
+                """
             )
         }
         let rect = Rect(x: centre.x - size / 2, y: centre.y - size / 2, width: size, height: size)

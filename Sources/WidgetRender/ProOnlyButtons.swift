@@ -26,6 +26,9 @@ public enum ProOnlyButtons {
         guard hidden.contains(where: { $0.rect.contains(point) }) else { return nil }
         let titles = hidden.map { "'\($0.title ?? WidgetAction.untitledActionBarTitle(for: $0.kind))'" }
         return
-            "no button at \(written) without Pro: the action bar (\(titles.joined(separator: ", "))) needs Pro; \(remedy)"
+            """
+            no button at \(written) without Pro: the action bar (\(titles.joined(separator: ", "))) needs Pro; \
+            \(remedy)
+            """
     }
 }

@@ -89,7 +89,10 @@ extension TemplateContext {
                     cornerRadius: image.cornerRadiusPoints))
         } else {
             b.warnings.append(
-                "image.fileName: \(inputs.imageFailures[image.fileName] ?? "image '\(image.fileName)' not loaded"); drawing the placeholder"
+                """
+                image.fileName: \(inputs.imageFailures[image.fileName] ?? "image '\(image.fileName)' not loaded"); \
+                drawing the placeholder
+                """
             )
             b.fill(rect, .solid(palette.quaternaryFill), radius: image.cornerRadiusPoints)
             _ = b.symbol(
@@ -176,7 +179,10 @@ extension TemplateContext {
                 // checklist pill of its line) without it.
                 b.elements.removeSubrange(beforePrimary...)
                 b.warnings.append(
-                    "primaryText: no room for one line between y \(Int(cursor)) and \(Int(maxY)) pt (the action bar, padding and image take the rest); not drawn"
+                    """
+                    primaryText: no room for one line between y \(Int(cursor)) and \(Int(maxY)) pt (the action \
+                    bar, padding and image take the rest); not drawn
+                    """
                 )
                 return y
             }
@@ -198,7 +204,10 @@ extension TemplateContext {
                 cursor = r.maxY + 6
             } else {
                 b.warnings.append(
-                    "secondaryText: no room for one line between y \(Int(cursor)) and \(Int(maxY)) pt, even at 0.75 of its size (the action bar, padding and image take the rest); not drawn"
+                    """
+                    secondaryText: no room for one line between y \(Int(cursor)) and \(Int(maxY)) pt, even at 0.75 \
+                    of its size (the action bar, padding and image take the rest); not drawn
+                    """
                 )
             }
         }
@@ -483,7 +492,11 @@ extension TemplateContext {
             defaultBackdrop()
             if let image = spec.image {
                 b.warnings.append(
-                    "image.fileName: \(inputs.imageFailures[image.fileName] ?? "image '\(image.fileName)' not loaded"); drawing the placeholder"
+                    """
+                    image.fileName: \
+                    \(inputs.imageFailures[image.fileName] ?? "image '\(image.fileName)' not loaded"); drawing the \
+                    placeholder
+                    """
                 )
             }
             let hint = spec.image == nil ? "Add a photo: weaver designs set NAME image=PATH" : "Photo unavailable"

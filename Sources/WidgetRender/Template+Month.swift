@@ -160,7 +160,8 @@ extension TemplateContext {
             let right = Rect(x: left.maxX + 10, y: area.minY, width: area.maxX - left.maxX - 10, height: area.height)
             b.addText(
                 run(
-                    monthName.uppercased(with: inputs.context.locale), size: 11, weight: 700, colour: palette.secondary),
+                    monthName.uppercased(with: inputs.context.locale), size: 11, weight: 700,
+                    colour: palette.secondary),
                 x: right.minX + 3, y: right.minY - 1, width: right.width)
             monthGrid(
                 grid, in: Rect(x: right.minX, y: right.minY + 15, width: right.width, height: right.height - 15),

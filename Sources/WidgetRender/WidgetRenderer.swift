@@ -43,7 +43,10 @@ public final class WidgetRenderer {
         var layout = engine.layout(design, family: family, scale: scale, inputs: inputs)
         if !fonts.missingFiles.isEmpty {
             layout.warnings.append(
-                "fonts missing (install fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont): "
+                """
+                fonts missing (install fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji \
+                fonts-material-design-icons-iconfont):\u{20}
+                """
                     + fonts.missingFiles.joined(separator: ", "))
         }
         return layout

@@ -116,7 +116,10 @@ struct PlaybackSession {
         for _ in 0..<20 where player.scheduling == nil { Thread.sleep(forTimeInterval: 0.005) }
         let timerText = timerSeconds.map { ", timer \(formatDuration($0)) (fade \(formatDuration(fadeSeconds)))" } ?? ""
         Terminal.printError(
-            "Playing \(mix.name) (\(label)) on \(sink.name), \(sink.format), \(Int(settings.latencySeconds * 1000)) ms buffer\(timerText); "
+            """
+            Playing \(mix.name) (\(label)) on \(sink.name), \(sink.format), \(Int(settings.latencySeconds * 1000)) \
+            ms buffer\(timerText);\u{20}
+            """
                 + "\(player.scheduling ?? "scheduling unknown"), flush-to-zero on, seed \(seed). Ctrl-C stops.")
 
         var signalled: Int32 = 0
@@ -215,7 +218,10 @@ struct PlaybackSession {
         }
         if timerEnd != .stop {
             throw CLIError(
-                "a player is already running; '--then \(timerEnd.rawValue)' applies only to a player this command starts ('noise stop' first)"
+                """
+                a player is already running; '--then \(timerEnd.rawValue)' applies only to a player this command \
+                starts ('noise stop' first)
+                """
             )
         }
         let client = ControlClient()

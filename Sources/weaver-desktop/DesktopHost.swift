@@ -75,7 +75,10 @@ final class DesktopHost {
         shared = host
         if ww_gdk_is_wayland(display) != 0, !host.usesLayerShell {
             warn(
-                "this Wayland compositor has no layer-shell protocol (GNOME has none): widgets are ordinary windows there, not on the desktop layer"
+                """
+                this Wayland compositor has no layer-shell protocol (GNOME has none): widgets are ordinary windows \
+                there, not on the desktop layer
+                """
             )
         }
         do {
@@ -109,7 +112,11 @@ final class DesktopHost {
         reconcile()
         let shown = windows.count
         warn(
-            "showing \(shown) widget window\(shown == 1 ? "" : "s") from \(DesktopWidgetList.url(root).path)\(usesLayerShell ? " on the bottom layer" : isX11 ? " as X11 desktop windows" : "")",
+            """
+            showing \(shown) widget window\(shown == 1 ? "" : "s") from \
+            \(DesktopWidgetList.url(root).path)\
+            \(usesLayerShell ? " on the bottom layer" : isX11 ? " as X11 desktop windows" : "")
+            """,
             prefix: "weaver desktop: ")
         // The watcher's first call repeats the draw above (same layouts: nothing is redrawn); it also
         // covers a change made between that draw and the watch starting.

@@ -106,7 +106,10 @@ final class WidgetWindow {
         case .success(let s): spec = s
         case .failure(let error):
             let problem =
-                "widget \(pinned.id) (design \(pinned.design)): \(error); not shown (remove it with 'weaver desktop remove \(pinned.id)')"
+                """
+                widget \(pinned.id) (design \(pinned.design)): \(error); not shown (remove it with 'weaver desktop \
+                remove \(pinned.id)')
+                """
             if problem != lastProblem { warn(problem) }
             lastProblem = problem
             gtk_widget_hide(window)
@@ -367,13 +370,17 @@ final class WidgetWindow {
             return 1
         }
     private static let onButton:
-        @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventButton>?, gpointer?) -> gboolean =
+        @convention(c) (
+            UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventButton>?, gpointer?
+        ) -> gboolean =
             { _, event, data in
                 guard let event else { return 0 }
                 return this(data).button(event.pointee) ? 1 : 0
             }
     private static let onMotion:
-        @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventMotion>?, gpointer?) -> gboolean =
+        @convention(c) (
+            UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventMotion>?, gpointer?
+        ) -> gboolean =
             { _, event, data in
                 if let event { this(data).motion(event.pointee) }
                 return 0

@@ -27,7 +27,8 @@ enum ImageImport {
 
     /// Rewrites `image=PATH` assignments (a value with a `/` that names a file) to the bare name the
     /// copy will have, checking the file first: it must read within the size limit and decode as
-    /// PNG or JPEG (one over `DesignImages.maximumPixels` is scaled down to it). Nothing is copied here (`copy` does it once the whole edit is known to apply).
+    /// PNG or JPEG (one over `DesignImages.maximumPixels` is scaled down to it). Nothing is copied here (`copy` does it
+    /// once the whole edit is known to apply).
     static func prepare(_ assignments: [String], images: URL) throws -> (assignments: [String], pending: [Pending]) {
         var out: [String] = []
         var pending: [Pending] = []
@@ -63,7 +64,11 @@ enum ImageImport {
                 if let damage = picture.damage { printWarning("image: \(source.path): \(damage)") }
                 if let from = picture.scaledFrom {
                     print(
-                        "Scaled \(source.path) from \(from.width)×\(from.height) to \(picture.pixelWidth)×\(picture.pixelHeight) pixels (widgets keep at most \(DesignImages.maximumPixels / 1_000_000) megapixels)."
+                        """
+                        Scaled \(source.path) from \(from.width)×\(from.height) to \
+                        \(picture.pixelWidth)×\(picture.pixelHeight) pixels (widgets keep at most \
+                        \(DesignImages.maximumPixels / 1_000_000) megapixels).
+                        """
                     )
                 }
                 bytes = picture.bytes

@@ -8,8 +8,8 @@ import SharedStore
 
 /// `weaver render --watch`: draws, then draws again whenever something the widget shows may have
 /// changed (`StoreWakeups`: store files, the minute, the player's exit or stale moment, the moment
-/// the drawing asked for, such as a countdown's next second; one `poll`, no polling loop), and rewrites the output only when the bytes changed. SIGINT and SIGTERM end
-/// it cleanly (exit 0) after the write in progress.
+/// the drawing asked for, such as a countdown's next second; one `poll`, no polling loop), and rewrites the output only
+/// when the bytes changed. SIGINT and SIGTERM end it cleanly (exit 0) after the write in progress.
 struct LiveOutput {
     let root: StoreRoot
     let output: String

@@ -53,7 +53,10 @@ import Testing
 
     @Test func decodingFromTheTreeMatchesJSONDecoder() throws {
         let text =
-            #"{"state":"playing","pid":4242,"layers":[{"volume":0.5,"colour":1.25,"enabled":true}],"timerEndsAt":null,"updatedAt":"2026-01-24T09:30:00Z"}"#
+            #"""
+            {"state":"playing","pid":4242,"layers":[{"volume":0.5,"colour":1.25,"enabled":true}],"timerEndsAt":null,\#
+            "updatedAt":"2026-01-24T09:30:00Z"}
+            """#
         let fromTree = try JSONValueDecoder.decode(Status.self, from: try JSONValue.parse(Data(text.utf8)))
         let d = JSONDecoder()
         d.dateDecodingStrategy = ISODate.decodingStrategy

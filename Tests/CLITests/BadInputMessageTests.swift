@@ -19,7 +19,10 @@ import Testing
             let ext = (name as NSString).pathExtension.lowercased()
             #expect(
                 r.stderrText.contains(
-                    "Error: '--output' \(out): .\(ext) is not a format noise writes; use a .wav or .flac name, or give '--format' s16, s24 or f32 (WAV), flac or flac24 (FLAC)"
+                    """
+                    Error: '--output' \(out): .\(ext) is not a format noise writes; use a .wav or .flac name, or \
+                    give '--format' s16, s24 or f32 (WAV), flac or flac24 (FLAC)
+                    """
                 ),
                 "\(r.stderrText)")
             #expect(r.stderrText.contains("Usage: noise render"), "\(r.stderrText)")
@@ -129,8 +132,11 @@ import Testing
         try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
         let steps = snapshots.appendingPathComponent("steps.json")
         try Data(
-            #"{"schemaVersion": 1, "goalWeekday": "many", "today": {"date": "2026-01-24", "steps": "lots"}, "history": [{"date": "2026-01-23", "steps": 9000}, {"date": "x"}]}"#
-                .utf8
+            #"""
+            {"schemaVersion": 1, "goalWeekday": "many", "today": {"date": "2026-01-24", "steps": "lots"}, \#
+            "history": [{"date": "2026-01-23", "steps": 9000}, {"date": "x"}]}
+            """#
+            .utf8
         ).write(to: steps)
         let env = TestStore(at: dir).environment()
         let now = ["--now", "2026-01-24T12:00:00Z", "--tz", "UTC"]
@@ -147,7 +153,10 @@ import Testing
             "\(r.stderrText)")
         #expect(
             r.stderrText.contains(
-                "warning: \(steps.path): 1 of the 'history' days lack a date yyyy-MM-dd or a number of steps (the first is history[1])"
+                """
+                warning: \(steps.path): 1 of the 'history' days lack a date yyyy-MM-dd or a number of steps (the \
+                first is history[1])
+                """
             ), "\(r.stderrText)")
         r = try Products.run("weaver", ["vars", "render", "{{__steps_today|--}}"] + now, environment: env)
         #expect(r.stdoutText == "--\n")

@@ -70,8 +70,12 @@ import Testing
         let r = try Products.run(tool, ["--version"])
         #expect(r.status == 0)
         let line = r.stdoutText.trimmingCharacters(in: .newlines)
+        // Extended syntax (whitespace is not matched; a space is written `\ `).
         let pattern =
-            #/^(noise|weaver) (\d+\.\d+\.\d+) \(commit ([0-9a-f]{7,40}(-dirty)?|unknown), built (\d{4}-\d{2}-\d{2}|unknown)\)$/#
+            #/
+            ^(noise|weaver)\ (\d+\.\d+\.\d+)\ \(commit\ ([0-9a-f]{7,40}(-dirty)?|unknown),
+            \ built\ (\d{4}-\d{2}-\d{2}|unknown)\)$
+            /#
         let match = try #require(line.wholeMatch(of: pattern), "\(line)")
         #expect(String(match.1) == tool)
         // Built by `make`: the stamp it wrote is what the binary says.

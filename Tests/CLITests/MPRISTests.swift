@@ -409,7 +409,10 @@ import Testing
         }
         let worst = latencies.map(\.1).max() ?? 1
         print(
-            "PropertiesChanged worst latency: \(String(format: "%.1f", worst * 1000)) ms over \(latencies.count) changes"
+            """
+            PropertiesChanged worst latency: \(String(format: "%.1f", worst * 1000)) ms over \(latencies.count) \
+            changes
+            """
         )
         #expect(worst < 0.1, "\(latencies)")
         #expect(try rig.noise(["stop"]).status == 0)

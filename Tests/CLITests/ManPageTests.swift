@@ -32,7 +32,8 @@ import Testing
         .It Fl -low-cut Ar HZ|off
         High-pass corner 10ZzU2026zZ2000 Hz, or 'off'; low-pass 500ZzU2013zZ20000 Hz.
         .It Fl -movement-level Ar DB
-        Level swing either side of the volume, 0ZzU2026zZ12 dB (ZzU00B1zZ6 dB typical), 170ZzU00D7zZ170 points, 21 ZzU00B0zZC ZzU00B7zZ dry.
+        Level swing either side of the volume, 0ZzU2026zZ12 dB (ZzU00B1zZ6 dB typical), 170ZzU00D7zZ170 points, 21 \
+        ZzU00B0zZC ZzU00B7zZ dry.
         .El
         """
 

@@ -35,7 +35,10 @@ import Testing
             TestRender.db(TestRender.rms(steady[$0..<($0 + 480)]))
         }.min()!
         print(
-            "pipewire: quietest 10 ms window \(quietest - TestRender.db(TestRender.rms(steady[...]))) dB against the mean"
+            """
+            pipewire: quietest 10 ms window \(quietest - TestRender.db(TestRender.rms(steady[...]))) dB against \
+            the mean
+            """
         )
         #expect(quietest > TestRender.db(TestRender.rms(steady[...])) - 20)
         #expect(played.map { abs($0) }.max()! < 0.966)

@@ -33,7 +33,10 @@ import Testing
         let played = Self.active(rec.channels[0])
         let reference = try Self.render(args)
         print(
-            "recorded \(rec.frameCount) frames, active \(played.count), render active \(Self.active(reference.channels[0]).count)"
+            """
+            recorded \(rec.frameCount) frames, active \(played.count), render active \
+            \(Self.active(reference.channels[0]).count)
+            """
         )
         #expect(abs(played.count - Self.active(reference.channels[0]).count) < 480)  // all of it, within 10 ms
 

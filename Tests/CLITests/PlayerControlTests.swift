@@ -163,8 +163,10 @@ import Testing
 
         let expected = rig.server.directory.appendingPathComponent("expected.json")
         try Data(
-            #"{"name":"Pink","masterVolume":0.5,"layers":[{"volume":0.99,"colour":1.6,"lowCutHz":100,"eq":{"highDb":-4}}]}"#
-                .utf8
+            #"""
+            {"name":"Pink","masterVolume":0.5,"layers":[{"volume":0.99,"colour":1.6,"lowCutHz":100,"eq":{"highDb":-4}}]}
+            """#
+            .utf8
         )
         .write(to: expected)
         let a = rig.server.directory.appendingPathComponent("last.wav").path

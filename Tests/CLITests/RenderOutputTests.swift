@@ -35,7 +35,10 @@ import Testing
         let wavBytes = try FileManager.default.attributesOfItem(atPath: wav)[.size] as! Int
         let flacBytes = try FileManager.default.attributesOfItem(atPath: flac)[.size] as! Int
         print(
-            "ocean 6 s \(flacFormat): FLAC \(flacBytes) B, WAV \(wavBytes) B, ratio \(String(format: "%.3f", Double(flacBytes) / Double(wavBytes)))"
+            """
+            ocean 6 s \(flacFormat): FLAC \(flacBytes) B, WAV \(wavBytes) B, ratio \
+            \(String(format: "%.3f", Double(flacBytes) / Double(wavBytes)))
+            """
         )
         #expect(flacBytes < wavBytes)
     }
@@ -102,7 +105,10 @@ import Testing
     @Test func aClosedPipeIsANormalEnd() throws {
         let noise = Products.url("noise").path
         let script =
-            "'\(noise)' render --preset pink --duration 30s -o - 2>\"$1\" | head -c 100 >/dev/null; echo \"${PIPESTATUS[0]}\""
+            """
+            '\(noise)' render --preset pink --duration 30s -o - 2>\"$1\" | head -c 100 >/dev/null; echo \
+            \"${PIPESTATUS[0]}\"
+            """
         let err = try temp().appendingPathComponent("err").path
         let p = try ChildProcess("/bin/bash", ["-c", script, "bash", err])
         #expect(p.wait() == 0)

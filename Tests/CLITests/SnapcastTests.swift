@@ -106,7 +106,10 @@ import Testing
         let gaps = windows.indices.filter { windows[$0] <= overall - 20 }
         #expect(
             gaps.isEmpty,
-            "\(gaps.count) windows of 10 ms without sound, the first at \(Double(gaps.first ?? 0) / 100 + 0.5) s; player: \(played.stderrText)"
+            """
+            \(gaps.count) windows of 10 ms without sound, the first at \(Double(gaps.first ?? 0) / 100 + 0.5) s; \
+            player: \(played.stderrText)
+            """
         )
     }
 }

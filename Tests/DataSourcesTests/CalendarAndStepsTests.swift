@@ -88,7 +88,10 @@ struct CalendarServiceTests {
         // The keys pick again at the render clock: at 14:00 the dentist is over.
         #expect(
             Fixtures.render(
-                "{{__calendar_next_header}}: {{__calendar_next_title}} {{__calendar_next_countdown}} · {{__calendar_next_label}} · {{__calendar_next_range}}",
+                """
+                {{__calendar_next_header}}: {{__calendar_next_title}} {{__calendar_next_countdown}} · \
+                {{__calendar_next_label}} · {{__calendar_next_range}}
+                """,
                 root: root, tz: "Europe/Dublin", locale: "en_US"
             )
             // ICU 72+ puts a narrow no-break space before AM/PM.
@@ -96,12 +99,18 @@ struct CalendarServiceTests {
                 == "Next Up: Dentist 3h · In 3 hr · 1:00 PM–1:30 PM")
         #expect(
             Fixtures.render(
-                "{{__calendar_next_title}} {{__calendar_next_label}} then {{__calendar_second_title}} {{__calendar_second_label}} ({{__calendar_second_countdown}})",
+                """
+                {{__calendar_next_title}} {{__calendar_next_label}} then {{__calendar_second_title}} \
+                {{__calendar_second_label}} ({{__calendar_second_countdown}})
+                """,
                 root: root, at: now + 4.5 * 3600, tz: "Europe/Dublin", locale: "en_GB")
                 == "Stand-up In 2 days then Design review In 2 days (2d)")
         #expect(
             Fixtures.render(
-                "{{__calendar_next_title}} {{__calendar_next_ongoing}} {{__calendar_next_ends_in_min}} {{__calendar_all_day_today}}",
+                """
+                {{__calendar_next_title}} {{__calendar_next_ongoing}} {{__calendar_next_ends_in_min}} \
+                {{__calendar_all_day_today}}
+                """,
                 root: root, at: Date(timeIntervalSince1970: 1_769_421_900), tz: "Europe/Dublin")
                 == "Stand-up true 10 Team day")
 
@@ -201,7 +210,10 @@ struct StepsTests {
         // Saturday: the weekend goal (6,000) is met; Thu and Fri met 10,000, Wednesday did not.
         #expect(
             Fixtures.render(
-                "{{__steps_today}} {{__steps_goal_today}} {{__steps_today_percent}} {{__steps_goal_hit_today}} {{__steps_streak}} {{__steps_avg_7}} {{__steps_best_day}} {{__steps_best_day_date_iso}}",
+                """
+                {{__steps_today}} {{__steps_goal_today}} {{__steps_today_percent}} {{__steps_goal_hit_today}} \
+                {{__steps_streak}} {{__steps_avg_7}} {{__steps_best_day}} {{__steps_best_day_date_iso}}
+                """,
                 root: root) == "6500 6000 108 true 3 11100 12500 2026-01-23")
         #expect(
             Fixtures.render(

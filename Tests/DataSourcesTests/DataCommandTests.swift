@@ -55,10 +55,17 @@ struct DataCommandTests {
         #expect(refresh.stdoutText.contains("· Rain in 15m · Moderate rain\n"))
         let keys = try weaver([
             "vars", "render", "--locale", "en_GB", "--tz", "Europe/Dublin", "--now", "2026-01-24T09:31:00Z",
-            "{{__weather_location}}: {{__weather_temp}}° {{__weather_condition}} [{{__weather_symbol}}] H {{__weather_high}} L {{__weather_low}} · {{__weather_humidity}}% · feels {{__weather_feels_f}}°F · {{__weather_nowcast}} at {{__weather_rain_start}}",
+            """
+            {{__weather_location}}: {{__weather_temp}}° {{__weather_condition}} [{{__weather_symbol}}] H \
+            {{__weather_high}} L {{__weather_low}} · {{__weather_humidity}}% · feels {{__weather_feels_f}}°F · \
+            {{__weather_nowcast}} at {{__weather_rain_start}}
+            """,
         ])
         // Worded at the render's clock (09:31), one minute after the fetch: the start time stays 09:45.
-        #expect(keys.stdoutText == "Dublin: 7° Cloudy [cloud.fill] H 9 L 3 · 82% · feels 39°F · Rain in 14m at 09:45\n")
+        #expect(
+            keys.stdoutText == """
+                Dublin: 7° Cloudy [cloud.fill] H 9 L 3 · 82% · feels 39°F · Rain in 14m at 09:45\n
+                """)
 
         // Within 10 minutes: no request, exit 0 (timers call this).
         let count = server.requests.count
@@ -168,8 +175,12 @@ struct DataCommandTests {
         try FileManager.default.createDirectory(
             at: home.appendingPathComponent("snapshots"), withIntermediateDirectories: true)
         try Data(
-            #"{"schemaVersion": 1, "location": {"name": "Dublin", "latitude": 53.33306, "longitude": -6.24889, "updatedAt": "2026-01-24T09:00:00Z"}, "refresh": {}, "attribution": {"name": "Open-Meteo", "url": "https://open-meteo.com/", "licence": "CC BY 4.0"}}"#
-                .utf8
+            #"""
+            {"schemaVersion": 1, "location": {"name": "Dublin", "latitude": 53.33306, "longitude": -6.24889, \#
+            "updatedAt": "2026-01-24T09:00:00Z"}, "refresh": {}, "attribution": {"name": "Open-Meteo", "url": \#
+            "https://open-meteo.com/", "licence": "CC BY 4.0"}}
+            """#
+            .utf8
         )
         .write(to: home.appendingPathComponent("snapshots/weather.json"))
         let refresh = try weaver(["weather", "refresh", "--base-url", server.baseURL, "--now", "2026-01-24T09:30:00Z"])
@@ -191,7 +202,10 @@ struct DataCommandTests {
             contentsOf: config.appendingPathComponent("systemd/user/widgetweaver-data.service"), encoding: .utf8)
         #expect(
             service.contains(
-                "\" \"weather\" \"refresh\" \"--quiet\" \"--store\" \"\(store.replacingOccurrences(of: "%", with: "%%"))\""
+                """
+                \" \"weather\" \"refresh\" \"--quiet\" \"--store\" \
+                \"\(store.replacingOccurrences(of: "%", with: "%%"))\"
+                """
             ))
         let timer = try String(
             contentsOf: config.appendingPathComponent("systemd/user/widgetweaver-data.timer"), encoding: .utf8)
@@ -243,7 +257,11 @@ struct DataCommandTests {
     /// `calendar add` shows the first five warnings and counts the rest, as `refresh` does.
     @Test func calendarAddCountsTheWarningsItDoesNotShow() throws {
         let events = (1...7).map { i in
-            "BEGIN:VEVENT\r\nUID:bad\(i)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260126T1\(i)0000Z\r\nDTEND:nonsense\r\nSUMMARY:Bad \(i)\r\nEND:VEVENT\r\n"
+            """
+            BEGIN:VEVENT\r\nUID:bad\(i)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260126T1\(i)0000Z\r\nDTEND:nonsense\r\
+            \nSUMMARY:Bad \
+            \(i)\r\nEND:VEVENT\r\n
+            """
         }.joined()
         let file = home.appendingPathComponent("bad-ends.ics")
         try Data(
@@ -269,7 +287,10 @@ struct DataCommandTests {
                 "Next: Stand-up — Mon 26 Jan 10:00 · Room 2\nThen: Design review — Mon 26 Jan 15:00\n"))
         let keys = try weaver([
             "vars", "render", "--now", "2026-01-26T09:50:00Z", "--tz", "Europe/Dublin", "--locale", "en_GB",
-            "{{__calendar_next_title}} {{__calendar_next_label}} ({{__calendar_next_countdown}}) {{__calendar_next_range}}",
+            """
+            {{__calendar_next_title}} {{__calendar_next_label}} ({{__calendar_next_countdown}}) \
+            {{__calendar_next_range}}
+            """,
         ])
         #expect(keys.stdoutText == "Stand-up In 10 min (10m) 10:00–10:15\n")
         #expect(try weaver(["calendar", "remove", "work"]).status == 0)
@@ -322,7 +343,10 @@ struct DataCommandTests {
         #expect(refresh.stdoutText.hasPrefix("Open: 10 · due today: 3 · overdue: 2\n"), "\(refresh.stdoutText)")
         let keys = try weaver([
             "vars", "render", "--now", "2026-01-24T12:00:00Z", "--tz", "Europe/Dublin",
-            "{{__reminders_overdue_count}} overdue, {{__reminders_today_count}} today, next {{__reminders_next_title}} ({{__reminders_next_due}}), {{__reminders_progress}}",
+            """
+            {{__reminders_overdue_count}} overdue, {{__reminders_today_count}} today, next \
+            {{__reminders_next_title}} ({{__reminders_next_due}}), {{__reminders_progress}}
+            """,
         ])
         #expect(
             keys.stdoutText == "2 overdue, 3 today, next Renew car insurance (2026-01-22), 0/5\n", "\(keys.stderrText)")

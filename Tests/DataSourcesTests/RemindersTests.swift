@@ -85,8 +85,11 @@ struct RemindersTests {
         let (service, folder) = try setUp()
         let events = folder.appendingPathComponent("events.ics")
         try Data(
-            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20260124T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-                .utf8
+            """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20260124T100000Z\r\nEND:VEVENT\r\n\
+            END:VCALENDAR\r\n
+            """
+            .utf8
         ).write(to: events)
         #expect(throws: DataSourceError.self) { _ = try service.add(events.path, name: nil) }
         let binary = folder.appendingPathComponent("photo.txt")

@@ -116,16 +116,21 @@ struct WeatherTests {
         // Every __weather_* key through the variables engine, against the recorded numbers.
         let rendered = Fixtures.render(
             """
-            {{__weather_location}}|{{__weather_condition}}|{{__weather_symbol}}|{{__weather_temp}}|{{__weather_temp_c}}|\
+            {{__weather_location}}|{{__weather_condition}}|{{__weather_symbol}}|{{__weather_temp}}|\
+            {{__weather_temp_c}}|\
             {{__weather_temp_f}}|{{__weather_feels}}|{{__weather_high}}|{{__weather_low}}|{{__weather_precip}}|\
             {{__weather_precip_fraction}}|{{__weather_humidity}}|{{__weather_nowcast}}|{{__weather_nowcast_secondary}}|\
             {{__weather_rain_start_min}}|{{__weather_rain_start}}|{{__weather_rain_end_min}}|\
-            {{__weather_rain_peak_intensity_mmh}}|{{__weather_rain_peak_chance}}|{{__weather_rain_peak_chance_fraction}}|\
+            {{__weather_rain_peak_intensity_mmh}}|{{__weather_rain_peak_chance}}|\
+            {{__weather_rain_peak_chance_fraction}}|\
             {{__weather_updated_iso}}
             """, root: root)
         #expect(
             rendered
-                == "Dublin|Cloudy|cloud.fill|7|7|45|4|9|3|70|0.7|82|Rain in 15m|Moderate rain|15|09:45|60|2|70|0.7|2026-01-24T09:30:00Z"
+                == """
+                Dublin|Cloudy|cloud.fill|7|7|45|4|9|3|70|0.7|82|Rain in 15m|Moderate \
+                rain|15|09:45|60|2|70|0.7|2026-01-24T09:30:00Z
+                """
         )
         // The locale picks the unit; the zone places the rain start.
         #expect(
@@ -220,7 +225,8 @@ struct WeatherTests {
             }
             #expect(attempts == 2)
         }
-        // Two attempts of at most ~1 s each (the hard deadline), not the server's 10 s. Generous for loaded CI machines.
+        // Two attempts of at most ~1 s each (the hard deadline), not the server's 10 s. Generous for loaded CI
+        // machines.
         #expect(Date().timeIntervalSince(started) < 6)
     }
 

@@ -461,10 +461,16 @@ import WidgetRender
         let seconds = Date().timeIntervalSince(start)
         let steadyRSS = rssKB()
         print(
-            "DesktopHost: resident memory with 4 widgets after 60 s idle (a minute tick included): \(steadyRSS / 1024) MB (\(steadyRSS) kB)"
+            """
+            DesktopHost: resident memory with 4 widgets after 60 s idle (a minute tick included): \
+            \(steadyRSS / 1024) MB (\(steadyRSS) kB)
+            """
         )
         print(
-            "DesktopHost: idle CPU over \(String(format: "%.1f", seconds)) s: \(String(format: "%.4f", cpu)) s = \(String(format: "%.4f", cpu / seconds * 100)) %"
+            """
+            DesktopHost: idle CPU over \(String(format: "%.1f", seconds)) s: \(String(format: "%.4f", cpu)) s = \
+            \(String(format: "%.4f", cpu / seconds * 100)) %
+            """
         )
         // One minute tick lays four widgets out again (about a millisecond); polling would cost far more.
         #expect(cpu < 0.1, "\(cpu) s of CPU in 60 s idle")

@@ -39,11 +39,17 @@ import WidgetRender
             "widgets[0].at", "0…16384"
         ),
         (
-            #"{"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"small","anchor":"left","monitor":0}]}"#,
+            #"""
+            {"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"small",\#
+            "anchor":"left","monitor":0}]}
+            """#,
             "widgets[0].anchor", "top-left"
         ),
         (
-            #"{"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"small","anchor":"center","margin":5000,"monitor":0}]}"#,
+            #"""
+            {"version":1,"widgets":[{"id":1,"design":"noise-machine","family":"small","anchor":"center","margin":5000,\#
+            "monitor":0}]}
+            """#,
             "widgets[0].margin", "allowed 0…1000"
         ),
         (

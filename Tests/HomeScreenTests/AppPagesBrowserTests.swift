@@ -24,7 +24,10 @@ struct AppPagesBrowserTests {
 
     static func visibleCards(_ browser: WebDriver) throws -> [String] {
         try browser.execute(
-            "return [...document.querySelectorAll('#library [data-design-id]')].filter(c => !c.hidden).map(c => c.dataset.name)"
+            """
+            return [...document.querySelectorAll('#library [data-design-id]')].filter(c => !c.hidden).map(c => \
+            c.dataset.name)
+            """
         ) as? [String] ?? []
     }
 
@@ -45,12 +48,18 @@ struct AppPagesBrowserTests {
         #expect(try browser.waitUntil(10, "return document.querySelectorAll('.template-card').length >= 10"))
         // Pictures load lazily: bring one into view first.
         _ = try browser.execute(
-            "document.querySelector('[data-template=\"classic\"] .explore-small').scrollIntoView({block: 'center'}); return true"
+            """
+            document.querySelector('[data-template=\"classic\"] .explore-small').scrollIntoView({block: \
+            'center'}); return true
+            """
         )
         #expect(
             try browser.waitUntil(
                 20,
-                "const i = document.querySelector('[data-template=\"classic\"] .explore-small'); return i.complete && i.naturalWidth > 0"
+                """
+                const i = document.querySelector('[data-template=\"classic\"] .explore-small'); return i.complete \
+                && i.naturalWidth > 0
+                """
             ),
             "the renderer's picture did not load")
         try Self.shoot(browser, "explore")
@@ -106,7 +115,10 @@ struct AppPagesBrowserTests {
         #expect(
             try browser.waitUntil(
                 10,
-                "return !document.querySelector('#library [data-name=\"Classic (Copy)\"]') && !document.querySelector('#undo-delete').hidden"
+                """
+                return !document.querySelector('#library [data-name=\"Classic (Copy)\"]') && \
+                !document.querySelector('#undo-delete').hidden
+                """
             ))
         #expect(try LibraryAPITests.list(rig).count == 2)
         try Self.click(browser, "#undo-delete")
@@ -138,7 +150,10 @@ struct AppPagesBrowserTests {
         #expect(
             try browser.waitUntil(
                 10,
-                "return !document.querySelector('#import-review').hidden && document.querySelectorAll('#import-review li').length === 2"
+                """
+                return !document.querySelector('#import-review').hidden && \
+                document.querySelectorAll('#import-review li').length === 2
+                """
             ))
         #expect(
             try browser.execute("return document.querySelector('.review-file').textContent") as? String
@@ -146,7 +161,10 @@ struct AppPagesBrowserTests {
         #expect(
             try browser.waitUntil(
                 20,
-                "return [...document.querySelectorAll('#import-review img')].every(i => i.complete && i.naturalWidth > 0)"
+                """
+                return [...document.querySelectorAll('#import-review img')].every(i => i.complete && \
+                i.naturalWidth > 0)
+                """
             ),
             "the review's pictures did not load")
         try Self.shoot(browser, "import-review")
@@ -161,7 +179,10 @@ struct AppPagesBrowserTests {
         #expect(
             try browser.waitUntil(
                 10,
-                "return /Imported 1 design. Skipped 1 \\(not selected\\)./.test(document.querySelector('#notice-text').textContent)"
+                """
+                return /Imported 1 design. Skipped 1 \\(not \
+                selected\\)./.test(document.querySelector('#notice-text').textContent)
+                """
             ))
         #expect(try LibraryAPITests.list(second).compactMap { $0["name"] as? String } == ["Evening"])
         #expect(try browser.waitUntil(10, "return document.querySelectorAll('#library [data-design-id]').length === 1"))
@@ -207,7 +228,10 @@ struct AppPagesBrowserTests {
         defer { browser.quit() }
         func label(_ id: String) throws -> String {
             try browser.execute(
-                "const i = document.querySelector('.widget[data-design-id=\"\(id)\"][data-family=\"small\"] img'); return i ? i.getAttribute('aria-label') : ''"
+                """
+                const i = document.querySelector('.widget[data-design-id=\"\(id)\"][data-family=\"small\"] img'); \
+                return i ? i.getAttribute('aria-label') : ''
+                """
             ) as? String ?? ""
         }
         try browser.navigate(rig.url)
@@ -221,7 +245,10 @@ struct AppPagesBrowserTests {
         #expect(
             try browser.waitUntil(
                 15,
-                "return /Dublin/.test(document.querySelector('#weather-location').textContent) && /min ago|0 min/.test(document.querySelector('#weather-fetched').textContent)"
+                """
+                return /Dublin/.test(document.querySelector('#weather-location').textContent) && /min ago|0 \
+                min/.test(document.querySelector('#weather-fetched').textContent)
+                """
             ),
             "the location was not set and fetched")
         // Calendar: an .ics file.
@@ -257,7 +284,11 @@ struct AppPagesBrowserTests {
         // "Weekend" stays on the line of its input.
         #expect(
             try browser.execute(
-                "const l = document.querySelector('label[for=goal-weekend]').getBoundingClientRect(), i = document.querySelector('#goal-weekend').getBoundingClientRect(); return Math.abs((l.top + l.bottom) - (i.top + i.bottom)) < 4"
+                """
+                const l = document.querySelector('label[for=goal-weekend]').getBoundingClientRect(), i = \
+                document.querySelector('#goal-weekend').getBoundingClientRect(); return Math.abs((l.top + \
+                l.bottom) - (i.top + i.bottom)) < 4
+                """
             ) as? Bool == true)
         try Self.shoot(browser, "data")
 
@@ -278,7 +309,10 @@ struct AppPagesBrowserTests {
         #expect(
             try browser.waitUntil(
                 10,
-                "return document.querySelectorAll('#steps-timeline rect.bar').length === 90 && document.querySelectorAll('#steps-heatmap rect.recorded').length >= 120"
+                """
+                return document.querySelectorAll('#steps-timeline rect.bar').length === 90 && \
+                document.querySelectorAll('#steps-heatmap rect.recorded').length >= 120
+                """
             ))
         #expect(
             try browser.execute("return document.querySelector('#steps-month').getBoundingClientRect().height")

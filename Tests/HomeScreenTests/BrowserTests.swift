@@ -109,7 +109,10 @@ struct BrowserTests {
         #expect(
             try browser.waitUntil(
                 5,
-                "return /Plants/.test(document.querySelector('\(tile) img').getAttribute('aria-label') + document.querySelector('\(tile)').closest('section').getAttribute('aria-label'))"
+                """
+                return /Plants/.test(document.querySelector('\(tile) img').getAttribute('aria-label') + \
+                document.querySelector('\(tile)').closest('section').getAttribute('aria-label'))
+                """
             ))
 
         #expect(try rig.weaver(["designs", "delete", "Plants"]).status == 0)

@@ -74,7 +74,10 @@ enum StepsFixture {
         var text = "date,steps\n"
         for i in stride(from: days, through: 1, by: -1) {
             text +=
-                "\(f.string(from: now.addingTimeInterval(-Double(i) * 86_400))),\(i % 3 == 0 ? 4_000 + i : 10_500 + i * 10)\n"
+                """
+                \(f.string(from: now.addingTimeInterval(-Double(i) * 86_400))),\
+                \(i % 3 == 0 ? 4_000 + i : 10_500 + i * 10)\n
+                """
         }
         return Data(text.utf8)
     }

@@ -115,7 +115,10 @@ struct EditorAPITests {
         }
         times.sort()
         print(
-            "draft render route, medium PNG at 2x over 50 requests: p50 \(String(format: "%.1f", times[25])) ms, p90 \(String(format: "%.1f", times[45])) ms"
+            """
+            draft render route, medium PNG at 2x over 50 requests: p50 \(String(format: "%.1f", times[25])) ms, \
+            p90 \(String(format: "%.1f", times[45])) ms
+            """
         )
         #expect(times[25] < 250, "p50 \(times[25]) ms")
         let tree = try Self.send(rig, "POST", "/api/drafts/\(id)/render?family=small&format=json", token: token)

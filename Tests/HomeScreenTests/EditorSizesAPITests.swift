@@ -56,7 +56,9 @@ struct EditorSizesAPITests {
         let moved = try EditorAPITests.send(
             rig, "POST", "/api/drafts/\(id)/edit",
             #"{"edits":[{"field":"image.crop.medium.x","value":"0.5"},{"field":"image.crop.medium.y","value":"0.25"},"#
-                + #"{"field":"image.crop.medium.width","value":"0.5"},{"field":"image.crop.medium.height","value":"0.5"}]}"#,
+                + #"""
+                {"field":"image.crop.medium.width","value":"0.5"},{"field":"image.crop.medium.height","value":"0.5"}]}
+                """#,
             token: token)
         #expect(moved.status == 200, "\(moved.text)")
         let smart =
@@ -73,7 +75,9 @@ struct EditorSizesAPITests {
         // One bad part refuses the whole edit, beside the first field; too many parts are refused.
         let bad = try EditorAPITests.send(
             rig, "POST", "/api/drafts/\(id)/edit",
-            #"{"edits":[{"field":"image.crop.medium.x","value":"0"},{"field":"image.crop.medium.width","value":"1.5"}]}"#,
+            #"""
+            {"edits":[{"field":"image.crop.medium.x","value":"0"},{"field":"image.crop.medium.width","value":"1.5"}]}
+            """#,
             token: token)
         #expect(bad.status == 422 && (bad.json()?["error"] as? String)?.contains("0…1") == true, "\(bad.text)")
         #expect(

@@ -16,7 +16,10 @@ struct EditorSizesBrowserTests {
         #expect(
             try browser.waitUntil(
                 15,
-                "return document.getElementById('editor').dataset.ready === 'true' && Number(document.querySelector('.dock').dataset.generation || 0) > 0"
+                """
+                return document.getElementById('editor').dataset.ready === 'true' && \
+                Number(document.querySelector('.dock').dataset.generation || 0) > 0
+                """
             ), "the editor did not open")
     }
 
@@ -99,7 +102,10 @@ struct EditorSizesBrowserTests {
         // A picture of the crop tools for docs/editor.md.
         if let dir = ProcessInfo.processInfo.environment["WIDGETWEAVER_SCREENSHOT_DIR"] {
             _ = try browser.execute(
-                "document.querySelector('.crop-editor[data-crop-family=\"medium\"] .crop-frame').scrollIntoView({ block: 'center' }); return true;"
+                """
+                document.querySelector('.crop-editor[data-crop-family=\"medium\"] .crop-frame').scrollIntoView({ \
+                block: 'center' }); return true;
+                """
             )
             Thread.sleep(forTimeInterval: 0.5)
             try browser.screenshotPNG().write(to: URL(fileURLWithPath: dir).appendingPathComponent("editor-crop.png"))
@@ -116,7 +122,10 @@ struct EditorSizesBrowserTests {
         // swatches are painted in the light palette.
         let darkFace =
             try browser.execute(
-                "return document.querySelector('[data-swatch-for=\"style.background\"][data-swatch=\"plain\"]').style.background"
+                """
+                return \
+                document.querySelector('[data-swatch-for=\"style.background\"][data-swatch=\"plain\"]').style.background
+                """
             )
             as? String ?? ""
         let beforeLight = try B.generation(browser)
@@ -126,7 +135,10 @@ struct EditorSizesBrowserTests {
             try browser.waitUntil(5, "return document.getElementById('controls').dataset.swatchAppearance === 'light'"))
         let lightFace =
             try browser.execute(
-                "return document.querySelector('[data-swatch-for=\"style.background\"][data-swatch=\"plain\"]').style.background"
+                """
+                return \
+                document.querySelector('[data-swatch-for=\"style.background\"][data-swatch=\"plain\"]').style.background
+                """
             )
             as? String ?? ""
         #expect(!lightFace.isEmpty && lightFace != darkFace, "the swatch stayed \(darkFace)")
@@ -158,13 +170,19 @@ struct EditorSizesBrowserTests {
         #expect(
             try browser.waitUntil(
                 10,
-                "return document.activeElement.dataset.field === 'primaryText' && Number(document.querySelector('.dock').dataset.generation) > \(start)"
+                """
+                return document.activeElement.dataset.field === 'primaryText' && \
+                Number(document.querySelector('.dock').dataset.generation) > \(start)
+                """
             ), "the dock did not redraw while typing")
         // Settled: the draft holds the whole text and the dock shows the draft's picture.
         #expect(
             try browser.waitUntil(
                 10,
-                "return fetch('/api/drafts/\(id)').then((r) => r.json()).then((d) => d.design.primaryText === '\(typed)')"
+                """
+                return fetch('/api/drafts/\(id)').then((r) => r.json()).then((d) => d.design.primaryText === \
+                '\(typed)')
+                """
             ),
             "the draft does not hold the typed text")
         Thread.sleep(forTimeInterval: 1)
@@ -173,9 +191,12 @@ struct EditorSizesBrowserTests {
         let fresh =
             try browser.execute(
                 """
-                return fetch('/api/drafts/\(id)/render?family=medium&format=png&scale=\(scale)&data=live&appearance=dark',
-                  { method: 'POST', headers: { 'X-WidgetWeaver-Token': document.querySelector('meta[name="widgetweaver-token"]').content } })
-                  .then((r) => r.arrayBuffer()).then((b) => { const u = new Uint8Array(b); let s = ''; for (const c of u) s += String.fromCharCode(c); return btoa(s); });
+                return \
+                fetch('/api/drafts/\(id)/render?family=medium&format=png&scale=\(scale)&data=live&appearance=dark',
+                  { method: 'POST', headers: { 'X-WidgetWeaver-Token': \
+                document.querySelector('meta[name="widgetweaver-token"]').content } })
+                  .then((r) => r.arrayBuffer()).then((b) => { const u = new Uint8Array(b); let s = ''; for (const c of \
+                u) s += String.fromCharCode(c); return btoa(s); });
                 """) as? String ?? ""
         #expect(shown.count > 1000 && shown == Data(base64Encoded: fresh), "the dock does not show the last text")
 
@@ -198,7 +219,10 @@ struct EditorSizesBrowserTests {
         #expect(
             try browser.waitUntil(
                 10,
-                "return fetch('/api/drafts/\(id)').then((r) => r.json()).then((d) => d.design.matchedSet.small.primaryText === 'Small only')"
+                """
+                return fetch('/api/drafts/\(id)').then((r) => r.json()).then((d) => \
+                d.design.matchedSet.small.primaryText === 'Small only')
+                """
             ))
         Thread.sleep(forTimeInterval: 1)
         #expect(try B.dockPicture(browser, "small") != smallBefore, "the small preview did not change")

@@ -40,7 +40,10 @@ struct ExploreCacheTests {
         let first = try pass()
         let again = try pass()
         print(
-            "Explore pictures: \(paths.count) requests, first visit \(String(format: "%.2f", first.seconds)) s, second \(String(format: "%.2f", again.seconds)) s"
+            """
+            Explore pictures: \(paths.count) requests, first visit \(String(format: "%.2f", first.seconds)) s, \
+            second \(String(format: "%.2f", again.seconds)) s
+            """
         )
         #expect(again.hits == paths.count, "\(again.hits) of \(paths.count) from the cache")
         #expect(again.bodies == first.bodies)

@@ -149,7 +149,10 @@ struct LibraryAPITests {
         let hugeWeb = try RawHTTP.sendRaw(
             port: rig.port,
             "POST /api/import?name=\(huge.fileName) HTTP/1.1\r\nHost: 127.0.0.1:\(rig.port)\r\n"
-                + "Origin: \(rig.origin)\r\nX-WidgetWeaver-Token: \(token)\r\nContent-Length: \(huge.data.count)\r\nConnection: close\r\n\r\n"
+                + """
+                Origin: \(rig.origin)\r\nX-WidgetWeaver-Token: \(token)\r\nContent-Length: \
+                \(huge.data.count)\r\nConnection: close\r\n\r\n
+                """
         )
         #expect(hugeCLI.status != 0 && hugeWeb.status == 413, "\(hugeWeb.status) \(hugeWeb.text)")
         let hugeMessage = String(hugeWeb.errorText.dropFirst(huge.fileName.count + 2))

@@ -395,9 +395,18 @@ struct ExporterShapesTests {
         let doc = try ICalendarDocument.parse(data)
         #expect(
             doc.warnings.map(\.description) == [
-                "line 12: END:VTOOD does not close BEGIN:VTODO from line 9; read on from the next BEGIN or matching END",
-                "line 25: END:VALRAM does not close BEGIN:VALARM from line 22; read on from the next BEGIN or matching END",
-                "line 31: END:VEVNT does not close BEGIN:VEVENT from line 27; read on from the next BEGIN or matching END",
+                """
+                line 12: END:VTOOD does not close BEGIN:VTODO from line 9; read on from the next BEGIN or matching \
+                END
+                """,
+                """
+                line 25: END:VALRAM does not close BEGIN:VALARM from line 22; read on from the next BEGIN or \
+                matching END
+                """,
+                """
+                line 31: END:VEVNT does not close BEGIN:VEVENT from line 27; read on from the next BEGIN or \
+                matching END
+                """,
             ])
         #expect(doc.all("VTODO").count == 1 && doc.all("VALARM").count == 1)
         let r = EventExpander(localZone: TimeZone(identifier: "UTC")!)
@@ -577,7 +586,10 @@ struct ExporterShapesTests {
         #expect(u.occurrences.first?.isFloating == true)
         #expect(
             u.warnings.map(\.description) == [
-                "line 4: X-WR-TIMEZONE 'Mars/Olympus_Mons' is not a known time zone; floating times are read in the user's zone"
+                """
+                line 4: X-WR-TIMEZONE 'Mars/Olympus_Mons' is not a known time zone; floating times are read in the \
+                user's zone
+                """
             ])
     }
 }

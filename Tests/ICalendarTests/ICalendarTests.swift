@@ -364,7 +364,10 @@ struct HostileCalendarTests {
         var body: [String] = []
         for v in 0..<2000 {
             body.append(
-                "BEGIN:VEVENT\nUID:same\nSEQUENCE:\(v)\nDTSTART:20260101T090000Z\nDURATION:PT1H\nRRULE:FREQ=DAILY\nSUMMARY:v\(v)\nEND:VEVENT"
+                """
+                BEGIN:VEVENT\nUID:same\nSEQUENCE:\(v)\nDTSTART:20260101T090000Z\nDURATION:PT1H\nRRULE:FREQ=DAILY\n\
+                SUMMARY:v\(v)\nEND:VEVENT
+                """
             )
         }
         for d in 0..<2000 {
@@ -372,7 +375,11 @@ struct HostileCalendarTests {
                 LocalDateTime(year: 2026, month: 1, day: 2).localSeconds + d * 86_400)
             let stamp = String(format: "%04d%02d%02d", day.year, day.month, day.day)
             body.append(
-                "BEGIN:VEVENT\nUID:same\nRECURRENCE-ID;RANGE=THISANDFUTURE:\(stamp)T090000Z\nDTSTART:\(stamp)T100000Z\nDURATION:PT1H\nSUMMARY:moved \(d)\nEND:VEVENT"
+                """
+                BEGIN:VEVENT\nUID:same\nRECURRENCE-ID;RANGE=THISANDFUTURE:\(stamp)T090000Z\nDTSTART:\(stamp)T100000Z\n\
+                DURATION:PT1H\nSUMMARY:moved \
+                \(d)\nEND:VEVENT
+                """
             )
         }
         let clock = ContinuousClock()
@@ -399,7 +406,10 @@ struct HostileCalendarTests {
 
     @Test func tenMegabyteLineIsSkipped() throws {
         var text =
-            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:big\r\nDTSTART:20260124T090000Z\r\nSUMMARY:Still here\r\nDESCRIPTION:"
+            """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:big\r\nDTSTART:20260124T090000Z\r\nSUMMARY:Still \
+            here\r\nDESCRIPTION:
+            """
         text += String(repeating: "x", count: 10 << 20)
         text += "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         let doc = try ICalendarDocument.parse(Data(text.utf8))

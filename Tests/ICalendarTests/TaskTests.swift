@@ -236,7 +236,10 @@ struct TaskTests {
 
         // The download stopped inside the second task: the first is kept, the second is not read.
         let cut =
-            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:Whole\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:b\r\nSUMMARY:Half"
+            """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:Whole\r\nEND:VTODO\r\nBEGIN:VTODO\r\n\
+            UID:b\r\nSUMMARY:Half
+            """
         let t = try read(cut)
         #expect(t.tasks.map(\.title) == ["Whole"])
         #expect(t.warnings.contains { $0.message.contains("never closed") })

@@ -35,7 +35,8 @@ import Testing
         let store = LastMixStore(root: box.root)
         try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
         let text = """
-            {"schemaVersion":1,"mix":{"name":"Mine","layers":[{"volume":0.3,"colour":1.7},{"enabled":false,"colour":0.2,"eq":{"lowDb":4}}]},
+            {"schemaVersion":1,"mix":{"name":"Mine","layers":[{"volume":0.3,"colour":1.7},{"enabled":false,\
+            "colour":0.2,"eq":{"lowDb":4}}]},
              "wasPlaying":true}
             """
         try Data(text.utf8).write(to: store.url)
@@ -64,7 +65,8 @@ import Testing
         let store = LastMixStore(root: box.root)
         try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)
         let text = """
-            {"schemaVersion":1,"mix":{"name":"Mine","masterVolume":"loud","layers":[{"volume":3,"colour":1.2,"lowCutHz":900,"highCutHz":600},{"volume":0.5}]},
+            {"schemaVersion":1,"mix":{"name":"Mine","masterVolume":"loud","layers":[{"volume":3,"colour":1.2,\
+            "lowCutHz":900,"highCutHz":600},{"volume":0.5}]},
              "presetID":"../etc","wasPlaying":"yes","resumeOnLaunch":true,"updatedAt":"2026-01-01T00:00:00Z"}
             """
         let original = Data(text.utf8)

@@ -113,7 +113,11 @@ import Testing
         #expect(
             doc["output"] == .object(["backend": .string("null"), "device": .string("test"), "lost": .bool(false)]))
         let old =
-            #"{"schemaVersion":1,"state":"playing","presetName":null,"presetID":null,"masterVolume":0.5,"layers":[],"timerEndsAt":null,"timerRemainingSeconds":null,"output":{"backend":"pulse","device":"x"},"levelDbfs":null,"underruns":0,"pid":1,"updatedAt":"2026-01-01T00:00:00Z"}"#
+            #"""
+            {"schemaVersion":1,"state":"playing","presetName":null,"presetID":null,"masterVolume":0.5,"layers":[],\#
+            "timerEndsAt":null,"timerRemainingSeconds":null,"output":{"backend":"pulse","device":"x"},\#
+            "levelDbfs":null,"underruns":0,"pid":1,"updatedAt":"2026-01-01T00:00:00Z"}
+            """#
         let box = try Sandbox()
         defer { box.remove() }
         try FileManager.default.createDirectory(at: box.store, withIntermediateDirectories: true)

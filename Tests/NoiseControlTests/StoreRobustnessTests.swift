@@ -100,7 +100,10 @@ import Testing
             previous = data
         }
         print(
-            "crash test: \(iterations) writers killed, \(killedWhileWriting) inside the write (temporary file left), \(changed) had written at least once"
+            """
+            crash test: \(iterations) writers killed, \(killedWhileWriting) inside the write (temporary file \
+            left), \(changed) had written at least once
+            """
         )
         // Meaningful only if every writer really was writing, and kills landed mid-write.
         #expect(changed == iterations)
@@ -152,7 +155,10 @@ import Testing
         let text = try String(contentsOf: a.unitURL, encoding: .utf8)
         #expect(
             text.contains(
-                "ExecStart=\"\(Products.url("noise").path)\" \"resume\" \"--if-enabled\" \"--store\" \"\(box.store.path)/with space and 100%%\""
+                """
+                ExecStart=\"\(Products.url("noise").path)\" \"resume\" \"--if-enabled\" \"--store\" \
+                \"\(box.store.path)/with space and 100%%\"
+                """
             ))
         #expect(text.contains("WantedBy=default.target"))
         #expect(

@@ -25,7 +25,10 @@ import Testing
         let fit = Spectrum.lineFit(frequenciesHz: Self.bands, levelsDb: Self.bandLevels(out[0]))
         let lufs = Loudness.integratedLufs(out)
         print(
-            "colour \(colour): slope \(fit.slopeDbPerOctave) dB/oct (want \(-3.0103 * Double(colour))), deviation \(fit.maxDeviationDb) dB, \(lufs) LUFS"
+            """
+            colour \(colour): slope \(fit.slopeDbPerOctave) dB/oct (want \(-3.0103 * Double(colour))), deviation \
+            \(fit.maxDeviationDb) dB, \(lufs) LUFS
+            """
         )
         #expect(abs(fit.slopeDbPerOctave + 3.0103 * Double(colour)) <= 0.2)
         #expect(fit.maxDeviationDb <= 0.75)

@@ -56,7 +56,12 @@ import Testing
         }
         let perSecond = Double(counted) / seconds
         print(
-            "\(kind.name) at \(density)/s: \(counted) onsets detected in \(Int(seconds)) s = \(String(format: "%.2f", perSecond))/s (\(String(format: "%+.1f", (perSecond / Double(density) - 1) * 100)) % of the density); \(played) events played"
+            """
+            \(kind.name) at \(density)/s: \(counted) onsets detected in \(Int(seconds)) s = \
+            \(String(format: "%.2f", perSecond))/s \
+            (\(String(format: "%+.1f", (perSecond / Double(density) - 1) * 100)) % of the density); \(played) \
+            events played
+            """
         )
         #expect(abs(perSecond / Double(density) - 1) <= 0.10)
         // And against what was actually drawn (the Poisson count itself varies by ~1/√N).
@@ -87,14 +92,21 @@ import Testing
             let lo = Double(range.lowerBound) * 0.95, hi = Double(range.upperBound) * 1.05
             #expect(
                 centroid >= lo && centroid <= hi,
-                "drop at frame \(e.frame), radius \(e.radiusMetres * 1000) mm: centroid \(centroid) Hz, expected \(lo)…\(hi) Hz"
+                """
+                drop at frame \(e.frame), radius \(e.radiusMetres * 1000) mm: centroid \(centroid) Hz, expected \
+                \(lo)…\(hi) Hz
+                """
             )
             if e.radiusMetres < 0.001 { small.append(centroid) }
             if e.radiusMetres > 0.0025 { big.append(centroid) }
             checked += 1
         }
         print(
-            "checked \(checked) isolated drops; small (<1 mm) mean centroid \(Int(small.reduce(0, +) / Double(max(1, small.count)))) Hz, big (>2.5 mm) \(Int(big.reduce(0, +) / Double(max(1, big.count)))) Hz"
+            """
+            checked \(checked) isolated drops; small (<1 mm) mean centroid \
+            \(Int(small.reduce(0, +) / Double(max(1, small.count)))) Hz, big (>2.5 mm) \
+            \(Int(big.reduce(0, +) / Double(max(1, big.count)))) Hz
+            """
         )
         #expect(checked >= 40)
         #expect(!small.isEmpty && !big.isEmpty && small.min()! > big.max()!)
@@ -108,7 +120,10 @@ import Testing
         let drops = Self.mono(TestRender.render(layers: [Self.layer(.drops, density: density)], seconds: 30, seed: 8))
         let crestNoise = Onsets.crestFactorDb(noise), crestDrops = Onsets.crestFactorDb(drops)
         print(
-            "crest factor: pink noise \(String(format: "%.1f", crestNoise)) dB, drops at \(density)/s \(String(format: "%.1f", crestDrops)) dB"
+            """
+            crest factor: pink noise \(String(format: "%.1f", crestNoise)) dB, drops at \(density)/s \
+            \(String(format: "%.1f", crestDrops)) dB
+            """
         )
         #expect(crestDrops - crestNoise >= 6)
     }
@@ -180,7 +195,11 @@ import Testing
         let measured = gated ? measuredGated : measuredPower
         let predicted = model.predict(layers: layers, masterVolume: 0.8).loudnessLufs
         print(
-            "\(name): measured \(String(format: "%.2f", measuredGated)) LUFS gated, \(String(format: "%.2f", measuredPower)) ungated; predicted \(String(format: "%.2f", predicted)), error \(String(format: "%+.2f", predicted - measured)) LU (\(gated ? "gated" : "ungated"))"
+            """
+            \(name): measured \(String(format: "%.2f", measuredGated)) LUFS gated, \
+            \(String(format: "%.2f", measuredPower)) ungated; predicted \(String(format: "%.2f", predicted)), \
+            error \(String(format: "%+.2f", predicted - measured)) LU (\(gated ? "gated" : "ungated"))
+            """
         )
         #expect(abs(predicted - measured) <= 0.5)
     }

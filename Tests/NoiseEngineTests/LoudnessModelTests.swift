@@ -38,7 +38,10 @@ import Testing
         let measured = Loudness.integratedLufs(Self.render(mix, seconds: moving ? 240 : 40, seed: 12))
         let predicted = mix.predictedLoudness().loudnessLufs
         print(
-            "preset \(id): measured \(String(format: "%.2f", measured)) LUFS, predicted \(String(format: "%.2f", predicted)), error \(String(format: "%+.2f", predicted - measured)) LU"
+            """
+            preset \(id): measured \(String(format: "%.2f", measured)) LUFS, predicted \
+            \(String(format: "%.2f", predicted)), error \(String(format: "%+.2f", predicted - measured)) LU
+            """
         )
         #expect(abs(predicted - measured) <= 0.5)
         #expect(abs(measured - Mix.referenceLoudnessLufs) <= 0.5)
@@ -66,7 +69,11 @@ import Testing
         let peak = out.map { $0.reduce(Float(0)) { max($0, abs($1)) } }.max()!
         let measuredDbfs = 20 * log10(Double(peak))
         print(
-            "preset \(id): texture peak estimate \(String(format: "%.2f", p.texturePeakDbfs)) dBFS, whole-mix estimate \(String(format: "%.2f", p.peakOverCeilingDb + LoudnessModel.limiterCeilingDbfs)) dBFS, rendered peak over 120 s \(String(format: "%.2f", measuredDbfs)) dBFS"
+            """
+            preset \(id): texture peak estimate \(String(format: "%.2f", p.texturePeakDbfs)) dBFS, whole-mix \
+            estimate \(String(format: "%.2f", p.peakOverCeilingDb + LoudnessModel.limiterCeilingDbfs)) dBFS, \
+            rendered peak over 120 s \(String(format: "%.2f", measuredDbfs)) dBFS
+            """
         )
         #expect(measuredDbfs <= p.peakOverCeilingDb + LoudnessModel.limiterCeilingDbfs)
         #expect(p.texturePeakDbfs - measuredDbfs <= 6)
@@ -102,7 +109,10 @@ import Testing
         let measured = Loudness.integratedLufs(Self.render(mix, seconds: 20, seed: 3))
         let predicted = mix.predictedLoudness().loudnessLufs
         print(
-            "\(mix.name): measured \(String(format: "%.2f", measured)) LUFS, predicted \(String(format: "%.2f", predicted)), error \(String(format: "%+.2f", predicted - measured)) LU"
+            """
+            \(mix.name): measured \(String(format: "%.2f", measured)) LUFS, predicted \
+            \(String(format: "%.2f", predicted)), error \(String(format: "%+.2f", predicted - measured)) LU
+            """
         )
         #expect(abs(predicted - measured) <= 0.5)
     }

@@ -40,7 +40,10 @@ import Testing
         for seed: UInt64 in [1, 2] {
             let m = Self.motion(L.render(mix, seconds: 120, seed: seed))
             print(
-                "ocean seed \(seed): short-term swing \(String(format: "%.1f", m.swingLu)) LU, period \(String(format: "%.1f", m.periodSeconds)) s"
+                """
+                ocean seed \(seed): short-term swing \(String(format: "%.1f", m.swingLu)) LU, period \
+                \(String(format: "%.1f", m.periodSeconds)) s
+                """
             )
             #expect(m.swingLu >= 4)
             #expect((6...14).contains(m.periodSeconds))
@@ -51,7 +54,10 @@ import Testing
         for (id, minimumSwing) in [("rain", 1.5), ("wind", 4.0)] {
             let m = Self.motion(L.render(try L.preset(id), seconds: 90, seed: 3))
             print(
-                "\(id): short-term swing \(String(format: "%.1f", m.swingLu)) LU, period \(String(format: "%.1f", m.periodSeconds)) s"
+                """
+                \(id): short-term swing \(String(format: "%.1f", m.swingLu)) LU, period \
+                \(String(format: "%.1f", m.periodSeconds)) s
+                """
             )
             #expect(m.swingLu >= minimumSwing)
         }
@@ -74,7 +80,10 @@ import Testing
             let mean = measured.reduce(0, +) / Double(measured.count)
             let predicted = mix.predictedLoudness().loudnessLufs
             print(
-                "\(id): measured \(measured.map { String(format: "%.2f", $0) }) mean \(String(format: "%.2f", mean)), predicted \(String(format: "%.2f", predicted))"
+                """
+                \(id): measured \(measured.map { String(format: "%.2f", $0) }) mean \
+                \(String(format: "%.2f", mean)), predicted \(String(format: "%.2f", predicted))
+                """
             )
             #expect(abs(mean - predicted) <= 0.5)
         }

@@ -44,7 +44,10 @@ import Testing
         ]
         for i in 0..<(CalendarSnapshot.maximumEvents + 20) {
             events.append(
-                #"{"title":"e\#(i)","start":"\#(ISODate.format(now.addingTimeInterval(Double(1000 - i) * 60)))","calendar":"Work"}"#
+                #"""
+                {"title":"e\#(i)","start":"\#(ISODate.format(now.addingTimeInterval(Double(1000 - i) * 60)))",\#
+                "calendar":"Work"}
+                """#
             )
         }
         try Data(#"{"schemaVersion":1,"access":"denied","events":[\#(events.joined(separator: ","))]}"#.utf8)

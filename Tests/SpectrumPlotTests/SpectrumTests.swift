@@ -46,7 +46,10 @@ import Testing
         let errors = zip(predicted, measured).map { $0 - $1 }
         let worst = errors.map(abs).max() ?? 0
         print(
-            "spectrum \(id): worst third-octave error \(String(format: "%.2f", worst)) dB at \(Int(bands[errors.map(abs).firstIndex(of: worst)!])) Hz"
+            """
+            spectrum \(id): worst third-octave error \(String(format: "%.2f", worst)) dB at \
+            \(Int(bands[errors.map(abs).firstIndex(of: worst)!])) Hz
+            """
         )
         for (i, e) in errors.enumerated() {
             #expect(abs(e) <= 1, "\(id) band \(bands[i]) Hz: predicted \(predicted[i]) measured \(measured[i])")

@@ -8,7 +8,10 @@ public enum FieldDocs {
         .deletingLastPathComponent()
 
     public static func beginMarker(_ name: String) -> String {
-        "<!-- \(name) begin: generated from the field table; change the table, then run WW_WRITE_FIELD_DOCS=1 swift test --filter Fields -->\n"
+        """
+        <!-- \(name) begin: generated from the field table; change the table, then run WW_WRITE_FIELD_DOCS=1 swift \
+        test --filter Fields -->\n
+        """
     }
 
     public static func endMarker(_ name: String) -> String { "<!-- \(name) end -->" }

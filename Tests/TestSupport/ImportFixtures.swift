@@ -19,7 +19,10 @@ public enum ImportFixtures {
         let img =
             image.map { #","image":{"fileName":"\#($0)","contentMode":"fill","height":120,"cornerRadius":16}"# } ?? ""
         return
-            #"{"id":"\#(id)","name":"\#(name)","primaryText":"Hi","updatedAt":"\#(updated)","layout":{"template":"classic"},"style":{"accent":"pink"}\#(img)}"#
+            #"""
+            {"id":"\#(id)","name":"\#(name)","primaryText":"Hi","updatedAt":"\#(updated)",\#
+            "layout":{"template":"classic"},"style":{"accent":"pink"}\#(img)}
+            """#
     }
 
     public static func image(_ name: String, _ data: Data) -> String {
@@ -81,7 +84,10 @@ public enum ImportFixtures {
             File(
                 fileName: "deep.wwdesign",
                 data: Data(
-                    (#"{"magic":"com.conornolan.widgetweaver.exchange","formatVersion":1,"specs":[{"name":"A","remindersConfig":"#
+                    (#"""
+                    {"magic":"com.conornolan.widgetweaver.exchange","formatVersion":1,"specs":[{"name":"A",\#
+                    "remindersConfig":
+                    """#
                         + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}]}").utf8),
                 accepted: false),
             File(fileName: "not-a-design.json", data: Data(#"{"hello": "world"}"#.utf8), accepted: false),

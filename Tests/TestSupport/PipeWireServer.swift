@@ -63,7 +63,10 @@ public final class PipeWireServer: @unchecked Sendable {
         guard wait(5, { FileManager.default.fileExists(atPath: socket) }) else {
             throw Failure(
                 description:
-                    "pipewire did not create \(socket) within 5 s: \(String(decoding: processes[0].stderr, as: UTF8.self))"
+                    """
+                    pipewire did not create \(socket) within 5 s: \
+                    \(String(decoding: processes[0].stderr, as: UTF8.self))
+                    """
             )
         }
         processes.append(try ChildProcess("/usr/bin/wireplumber", [], environment: environment))

@@ -41,7 +41,10 @@ public final class XvfbServer: @unchecked Sendable {
         stop()
         throw Failure(
             description:
-                "Xvfb did not report a display within 10 s: \(String(decoding: child.stderr, as: UTF8.self).suffix(400))"
+                """
+                Xvfb did not report a display within 10 s: \
+                \(String(decoding: child.stderr, as: UTF8.self).suffix(400))
+                """
         )
     }
 

@@ -52,18 +52,27 @@ struct CalendarKeysTests {
         ]
         #expect(
             render(
-                "{{__calendar_next_title}} {{__calendar_next_in_min}} / {{__calendar_second_title}} / {{__calendar_all_day_today}} / {{__calendar_today_count}}",
+                """
+                {{__calendar_next_title}} {{__calendar_next_in_min}} / {{__calendar_second_title}} / \
+                {{__calendar_all_day_today}} / {{__calendar_today_count}}
+                """,
                 events)
                 == "Stand-up 30 / Lunch / Birthday / 2")
         #expect(
             render(
-                "{{__calendar_next_title}} {{__calendar_next_ongoing}} {{__calendar_next_ends_in_min}} {{__calendar_next_range}}",
+                """
+                {{__calendar_next_title}} {{__calendar_next_ongoing}} {{__calendar_next_ends_in_min}} \
+                {{__calendar_next_range}}
+                """,
                 events,
                 now: "2026-01-24T12:40:00Z", locale: "en_GB") == "Lunch true 50 12:30–13:30")
         // No timed event left: the all-day one is next.
         #expect(
             render(
-                "{{__calendar_next_title}} {{__calendar_next_all_day}} {{__calendar_next_range}} {{__calendar_second_title|none}}",
+                """
+                {{__calendar_next_title}} {{__calendar_next_all_day}} {{__calendar_next_range}} \
+                {{__calendar_second_title|none}}
+                """,
                 events,
                 now: "2026-01-24T14:00:00Z") == "Birthday true All day none")
         #expect(

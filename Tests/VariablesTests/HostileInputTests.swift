@@ -90,7 +90,10 @@ struct HostileInputTests {
 
     @Test func overflowAndNaNMaths() {
         let (output, seconds) = Self.timed(
-            "{{=9.2e200*9.2e200|o}} {{=0/0|n}} {{=exp(exp(10))|o}} {{=pow(-8, 1/3)|n}} {{=round(9.3e18)}} {{=floor(1e308)}}"
+            """
+            {{=9.2e200*9.2e200|o}} {{=0/0|n}} {{=exp(exp(10))|o}} {{=pow(-8, 1/3)|n}} {{=round(9.3e18)}} \
+            {{=floor(1e308)}}
+            """
         )
         #expect(output == "o n o n 9.3e+18 1e+308")
         #expect(seconds < Self.budgetSeconds)

@@ -23,7 +23,8 @@ struct ProviderTests {
 
     static let playing = """
         {"schemaVersion":1,"state":"playing","presetName":"Sleep","masterVolume":0.7,
-         "layers":[{"enabled":true,"volume":0.8,"kind":"pink"},{"enabled":false,"volume":1},{"enabled":true,"volume":0}],
+         "layers":[{"enabled":true,"volume":0.8,"kind":"pink"},{"enabled":false,"volume":1},{"enabled":true,\
+        "volume":0}],
          "timerRemainingSeconds":1234,"updatedAt":"2026-01-24T09:29:55Z","pid":123}
         """
 
@@ -67,12 +68,14 @@ struct ProviderTests {
         #expect(
             NoiseStatusProvider(status: beating).values(
                 in: context,
-                formatters: FormatterCache(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))[
+                formatters: FormatterCache(
+                    locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))[
                     "__noise_state"] == "stopped")
         #expect(
             provider.values(
                 in: context,
-                formatters: FormatterCache(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))[
+                formatters: FormatterCache(
+                    locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))[
                     "__noise_state"] == "stopped")
     }
 
@@ -225,10 +228,16 @@ struct ProviderTests {
         _ = BuiltInKeys.load(from: root, warn: { heard.append($0) })
         #expect(
             heard == [
-                "\(url.path): 1 of the 'history' days lack a date yyyy-MM-dd or a number of steps (the first is history[4]); they are left out"
+                """
+                \(url.path): 1 of the 'history' days lack a date yyyy-MM-dd or a number of steps (the first is \
+                history[4]); they are left out
+                """
             ])
         try Fixture.write(
-            #"{"goalWeekday": 0, "goalWeekend": true, "today": {"date": "24/01/2026", "steps": "lots"}, "history": {"date": "2026-01-23"}}"#,
+            #"""
+            {"goalWeekday": 0, "goalWeekend": true, "today": {"date": "24/01/2026", "steps": "lots"}, "history": \#
+            {"date": "2026-01-23"}}
+            """#,
             to: url)
         heard.removeAll()
         let builtIns = BuiltInKeys.load(from: root, warn: { heard.append($0) })

@@ -76,7 +76,10 @@ struct VarsCommandTests {
             ).stdoutText == "2026-01-25\n")
         #expect(
             try weaver("vars", "list").stdoutText
-                == "cups\t1\nday\t2026-01-25\nlast done\tyesterday\nms\t1769247000000\nstamp\t2026-01-24T09:30:00.000Z\nstreak\t2.5\n"
+                == """
+                cups\t1\nday\t2026-01-25\nlast \
+                done\tyesterday\nms\t1769247000000\nstamp\t2026-01-24T09:30:00.000Z\nstreak\t2.5\n
+                """
         )
         let json = try weaver("vars", "list", "--json").stdout
         let decoded = try JSONSerialization.jsonObject(with: json) as? [String: String]
@@ -162,7 +165,8 @@ struct VarsCommandTests {
         try Data(
             """
             {"schemaVersion":1,"state":"playing","presetName":"Rain","masterVolume":0.55,
-             "layers":[{"enabled":true,"volume":0.5}],"timerRemainingSeconds":null,"updatedAt":"2026-01-24T09:29:58Z","pid":1}
+             "layers":[{"enabled":true,"volume":0.5}],"timerRemainingSeconds":null,"updatedAt":"2026-01-24T09:29:58Z",\
+            "pid":1}
             """.utf8
         ).write(to: home.appendingPathComponent("status.json"))
         let r = try weaver("vars", "keys", "--now", "2026-01-24T09:30:00Z", "--tz", "UTC", "--locale", "en_US")

@@ -134,7 +134,10 @@ import WidgetDesign
         let pressed = ContinuousClock.now
         let started = try rig.performer.perform(.togglePlayPause)
         print(
-            "WidgetActions: togglePlayPause with no player returned after \(pressed.duration(to: .now)) (player started)"
+            """
+            WidgetActions: togglePlayPause with no player returned after \(pressed.duration(to: .now)) (player \
+            started)
+            """
         )
         #expect(started.message.hasPrefix("Started Rain from the Last Mix"), "\(started)")
         let s = try #require(
@@ -170,7 +173,10 @@ import WidgetDesign
         let pid = try #require(s["pid"] as? Int).asInt32
         #expect(
             tapped.stdoutText
-                == "No Last Mix yet: started the default mix, Pink at master 70% (player pid \(pid)); it is the Last Mix now.\n",
+                == """
+                No Last Mix yet: started the default mix, Pink at master 70% (player pid \(pid)); it is the Last \
+                Mix now.\n
+                """,
             "\(tapped.stdoutText)")
         // The player plays what the widget showed: LastMix.defaultMix, one pink layer at 0.8.
         #expect(s["presetName"] as? String == "Pink" && s["masterVolume"] as? Double == 0.7, "\(s)")

@@ -73,7 +73,8 @@ enum AppFixtures {
                 "\(prefix)-small.jpg", x: 0.1234567890123, y: 0.05, w: 0.61, h: 0.61, px: 340, py: 340,
                 straighten: -3.25, turns: 1),
             "medium": variant(
-                "\(prefix)-medium.jpg", x: 0, y: 0.21875, w: 1, h: 0.4703125, px: 728, py: 340, straighten: 0, turns: 0),
+                "\(prefix)-medium.jpg", x: 0, y: 0.21875, w: 1, h: 0.4703125, px: 728, py: 340,
+                straighten: 0, turns: 0),
             "large": variant("\(prefix)-large.jpg", x: 0.0625, y: 0, w: 0.875, h: 0.9166666666666666, px: 728, py: 764),
             "algorithmVersion": n(3), "preparedAt": s("2026-01-30T08:15:42Z"),
         ]

@@ -181,13 +181,17 @@ import Testing
     /// defaults, and written back as version 8.
     @Test func version5LegacyFileImports() throws {
         let legacy = #"""
-            {"magic":"com.conornolan.widgetweaver.exchange","formatVersion":1,"createdAt":"2025-12-20T12:00:00Z","images":[],
+            {"magic":"com.conornolan.widgetweaver.exchange","formatVersion":1,"createdAt":"2025-12-20T12:00:00Z",\#
+            "images":[],
              "specs":[{"version":5,"id":"5D1E5C1A-0000-4000-8000-000000000005","name":"Old Poster","primaryText":"Hi",
                        "updatedAt":"2025-12-20T11:59:00Z","image":{"fileName":"old.jpg","crop":"fit"},
-                       "layout":{"axis":"vertical","alignment":"center","spacing":6,"primaryLineLimitSmall":1,"primaryLineLimit":2,"secondaryLineLimit":3},
-                       "style":{"padding":14,"cornerRadius":18,"background":"accentGlow","accent":"pink","nameTextStyle":"automatic",
+                       "layout":{"axis":"vertical","alignment":"center","spacing":6,"primaryLineLimitSmall":1,\#
+            "primaryLineLimit":2,"secondaryLineLimit":3},
+                       "style":{"padding":14,"cornerRadius":18,"background":"accentGlow","accent":"pink",\#
+            "nameTextStyle":"automatic",
                                 "primaryTextStyle":"automatic","secondaryTextStyle":"automatic"}},
-                      {"version":5,"name":"Old Clock","primaryText":"","updatedAt":"2025-12-20T11:58:00Z","layout":{"template":"clockIcon"},"style":{}}]}
+                      {"version":5,"name":"Old \#
+            Clock","primaryText":"","updatedAt":"2025-12-20T11:58:00Z","layout":{"template":"clockIcon"},"style":{}}]}
             """#
         let p = try DesignExchange.parse(Data(legacy.utf8), fileName: "v5", now: fixedNow)
         #expect(p.findings.isEmpty, "\(p.findings)")

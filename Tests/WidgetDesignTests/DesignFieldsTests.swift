@@ -356,7 +356,10 @@ import Testing
         let committed = try FieldDocs.committed(file: "docs/designs.md", marker: "design-fields", generated: generated)
         #expect(
             committed == generated,
-            "docs/designs.md's field tables differ from DesignFields; run WW_WRITE_FIELD_DOCS=1 swift test --filter Fields"
+            """
+            docs/designs.md's field tables differ from DesignFields; run WW_WRITE_FIELD_DOCS=1 swift test --filter \
+            Fields
+            """
         )
     }
 }

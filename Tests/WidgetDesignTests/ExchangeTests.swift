@@ -117,7 +117,9 @@ import Testing
             packageJSON(specs: Array(repeating: specJSON("A"), count: 20)), containing: "limit is 1000 bytes",
             limits: limits)
         let deep =
-            #"{"magic":"com.conornolan.widgetweaver.exchange","formatVersion":1,"specs":[{"name":"A","remindersConfig":"#
+            #"""
+            {"magic":"com.conornolan.widgetweaver.exchange","formatVersion":1,"specs":[{"name":"A","remindersConfig":
+            """#
             + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}]}"
         expectRefusal(json(deep), containing: "nests")
         var few = DesignExchange.Limits()

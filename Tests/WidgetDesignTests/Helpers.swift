@@ -55,7 +55,10 @@ func specJSON(
 ) -> String {
     let img = image.map { #","image":{"fileName":"\#($0)","contentMode":"fill","height":120,"cornerRadius":16}"# } ?? ""
     return
-        #"{"id":"\#(id)","name":"\#(name)","primaryText":"Hi","updatedAt":"\#(updated)","layout":{"template":"classic"},"style":{"accent":"pink"}\#(img)}"#
+        #"""
+        {"id":"\#(id)","name":"\#(name)","primaryText":"Hi","updatedAt":"\#(updated)","layout":{"template":"classic"},\#
+        "style":{"accent":"pink"}\#(img)}
+        """#
 }
 
 func imageJSON(_ name: String, _ data: Data) -> String {

@@ -117,7 +117,8 @@ import Testing
         // What a kind does not use is not kept, and a fraction of a second is dropped: re-encoding is exact.
         let odd = Data(
             """
-            {"name":"Odd","primaryText":"x","updatedAt":"2026-01-01T00:00:00Z","countdown":{"target":"2026-12-31T23:59:00.75Z"},
+            {"name":"Odd","primaryText":"x","updatedAt":"2026-01-01T00:00:00Z",\
+            "countdown":{"target":"2026-12-31T23:59:00.75Z"},
              "actionBar":{"actions":[{"kind":"incrementVariable","variableKey":"n","resetValue":"9"}]}}
             """.utf8)
         let (first, _) = try WidgetSpec.decode(odd, fallbackDate: fixedNow)

@@ -25,7 +25,8 @@ import Testing
     @Test func outOfRangeValuesAreClampedAndReportedWithTheirRange() throws {
         let (spec, findings) = try decode(
             #"""
-            {"name":"A","primaryText":"x","symbol":{"name":"star","size":400},"image":{"fileName":"a.png","height":-5,"cornerRadius":500},
+            {"name":"A","primaryText":"x","symbol":{"name":"star","size":400},"image":{"fileName":"a.png","height":-5,\#
+            "cornerRadius":500},
              "layout":{"spacing":99,"primaryLineLimit":0},"style":{"backgroundOverlayOpacity":1.5}}
             """#)
         #expect(spec.symbol?.sizePoints == 96)

@@ -155,7 +155,8 @@ import WidgetDesign
     /// Noto Color Emoji is a bitmap font with one strike (109 px): unless fontconfig scales it to
     /// the size asked for, every colour emoji is laid out ~128 pt tall and pushes the rest of the
     /// widget out. Emoji lines must be about as tall as plain ones.
-    @Test(arguments: ["A 👍 B", "👍🏽", "🇮🇪 Dublin", "👨‍👩‍👧", "1️⃣", "🏳️‍🌈"]) func colourEmojiAreDrawnAtTheTextSize(_ text: String)
+    @Test(arguments: ["A 👍 B", "👍🏽", "🇮🇪 Dublin", "👨‍👩‍👧", "1️⃣", "🏳️‍🌈"])
+    func colourEmojiAreDrawnAtTheTextSize(_ text: String)
         throws
     {
         let engine = TextEngine(fonts: .shared)

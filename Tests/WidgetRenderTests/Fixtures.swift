@@ -21,7 +21,8 @@ enum Fixtures {
             """
             {"schemaVersion": 1, "access": "authorized", "goalWeekday": 10000, "goalWeekend": 8000,
              "today": {"date": "2026-01-24", "steps": 6532, "updatedAt": "2026-01-24T09:15:00Z"},
-             "history": [{"date": "2026-01-23", "steps": 12000}, {"date": "2026-01-22", "steps": 10400}, {"date": "2026-01-21", "steps": 11020}]}
+             "history": [{"date": "2026-01-23", "steps": 12000}, {"date": "2026-01-22", "steps": 10400}, {"date": \
+            "2026-01-21", "steps": 11020}]}
             """.utf8
         ).write(to: snapshots.appendingPathComponent("steps.json"))
         return StoreRoot(url: dir)

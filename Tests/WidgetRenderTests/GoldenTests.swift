@@ -224,7 +224,10 @@ import WidgetDesign
             try Data(actual.png()).write(to: out.appendingPathComponent("\(c.name).actual.png"))
             try Data(d.diff.png()).write(to: out.appendingPathComponent("\(c.name).diff.png"))
             Issue.record(
-                "\(c.name): mean difference \(d.mean), \(d.fraction * 100)% of pixels differ; see \(out.path)/\(c.name).{actual,diff}.png (re-record with 'make goldens' if the change is intended)"
+                """
+                \(c.name): mean difference \(d.mean), \(d.fraction * 100)% of pixels differ; see \
+                \(out.path)/\(c.name).{actual,diff}.png (re-record with 'make goldens' if the change is intended)
+                """
             )
         }
     }

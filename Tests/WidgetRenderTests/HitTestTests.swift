@@ -193,7 +193,10 @@ import WidgetDesign
         #expect(
             free.status == 1
                 && free.stderrText.contains(
-                    "no button at \(at) without Pro: the action bar ('Coffee', 'Fed') needs Pro; use --pro or 'weaver pro unlock'"
+                    """
+                    no button at \(at) without Pro: the action bar ('Coffee', 'Fed') needs Pro; use --pro or \
+                    'weaver pro unlock'
+                    """
                 ),
             "\(free.stderrText)")
         #expect(try VariableStore(root: StoreRoot(url: dir)).load()["coffee"] == "2")

@@ -40,7 +40,10 @@ import WidgetRender
         let message = ProOnlyButtons.missMessage(at: centre, written: "100,140", layout: free, proLayout: pro)
         #expect(
             message
-                == "no button at 100,140 without Pro: the action bar ('Coffee', 'Done') needs Pro; use --pro or 'weaver pro unlock'",
+                == """
+                no button at 100,140 without Pro: the action bar ('Coffee', 'Done') needs Pro; use --pro or \
+                'weaver pro unlock'
+                """,
             "\(String(describing: message))")
         // Elsewhere, or with Pro (nothing is missing), the caller's own message stands.
         #expect(ProOnlyButtons.missMessage(at: Point(x: 2, y: 2), written: "2,2", layout: free, proLayout: pro) == nil)

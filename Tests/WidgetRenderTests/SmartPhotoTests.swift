@@ -27,13 +27,17 @@ import WidgetDesign
     /// drawn from the master with the crop, the quarter turns and the straightening.
     func design(straighten: Double, turns: Int) throws -> WidgetSpec {
         let json = """
-            {"id": "6A1F0000-0000-0000-0000-000000000001", "name": "Turned", "primaryText": "Hi", "updatedAt": "2026-01-24T09:00:00Z",
+            {"id": "6A1F0000-0000-0000-0000-000000000001", "name": "Turned", "primaryText": "Hi", "updatedAt": \
+            "2026-01-24T09:00:00Z",
              "layout": {"template": "poster", "posterOverlayMode": "none"}, "style": {"accent": "blue"},
              "image": {"fileName": "base.jpg", "contentMode": "fill", "height": 120, "cornerRadius": 0,
-                       "smartPhoto": {"masterFileName": "master.jpg", "algorithmVersion": 1, "preparedAt": "2026-01-24T09:00:00Z",
-                                      "medium": {"renderFileName": "master-medium.jpg", "cropRect": {"x": 0, "y": 0, "width": 1, "height": 1},
+                       "smartPhoto": {"masterFileName": "master.jpg", "algorithmVersion": 1, "preparedAt": \
+            "2026-01-24T09:00:00Z",
+                                      "medium": {"renderFileName": "master-medium.jpg", "cropRect": {"x": 0, "y": 0, \
+            "width": 1, "height": 1},
                                                  "pixelSize": {"width": 728, "height": 340},
-                                                 "straightenDegrees": \(straighten), "rotationQuarterTurns": \(turns)}}}}
+                                                 "straightenDegrees": \(straighten), "rotationQuarterTurns": \
+            \(turns)}}}}
             """
         let (spec, findings) = try WidgetSpec.decode(Data(json.utf8), fallbackDate: Fixtures.now)
         #expect(findings.isEmpty, "\(findings)")

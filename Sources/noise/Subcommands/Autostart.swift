@@ -15,7 +15,10 @@ extension Noise {
             static let configuration = CommandConfiguration(
                 abstract: "Install the login entry and turn resume at login on.",
                 discussion:
-                    "At login it runs 'noise resume --if-enabled', which plays the Last Mix if it was playing at logout."
+                    """
+                    At login it runs 'noise resume --if-enabled', which plays the Last Mix if it was playing at \
+                    logout.
+                    """
             )
             @OptionGroup var storeOption: StoreOption
             @Option(help: "auto (systemd when it runs the session, else XDG autostart), systemd or xdg.")
@@ -65,7 +68,11 @@ extension Noise {
                 print("Resume at login: \(flag && installed.isInstalled ? "on" : "off")")
                 print("  resumeOnLaunch in the Last Mix: \(flag ? "on" : "off")")
                 print(
-                    "  systemd user unit: \(installed.unitFile ? autostart.unitURL.path : "not installed")\(installed.unitFile ? (installed.unitEnabled ? " (enabled)" : " (not enabled)") : "")"
+                    """
+                      systemd user unit: \
+                    \(installed.unitFile ? autostart.unitURL.path : "not installed")\
+                    \(installed.unitFile ? (installed.unitEnabled ? " (enabled)" : " (not enabled)") : "")
+                    """
                 )
                 print("  XDG autostart entry: \(installed.desktopEntry ? autostart.desktopURL.path : "not installed")")
                 print("  systemd runs this system: \(NoiseControl.Autostart.systemdIsRunning() ? "yes" : "no")")

@@ -89,7 +89,10 @@ extension Noise {
                 // The master is the user's: a preset starts at the master of the Last Mix (presets
                 // share one reference master, so the loudness matches the last session's).
                 Terminal.printError(
-                    "Master \(percent(last.mix.masterVolume)) kept from the Last Mix (the preset's own is \(percent(mix.masterVolume)); '--loudness -23' plays at the reference)."
+                    """
+                    Master \(percent(last.mix.masterVolume)) kept from the Last Mix (the preset's own is \
+                    \(percent(mix.masterVolume)); '--loudness -23' plays at the reference).
+                    """
                 )
                 mix.masterVolume = last.mix.masterVolume
             }
@@ -118,7 +121,10 @@ struct PlaybackOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "auto (PulseAudio, then ALSA), pulse, alsa, or pipe:PATH (raw 16-bit frames to a FIFO in real time, for a Snapcast server's pipe source)."
+            """
+            auto (PulseAudio, then ALSA), pulse, alsa, or pipe:PATH (raw 16-bit frames to a FIFO in real time, for \
+            a Snapcast server's pipe source).
+            """
     )
     var output: String = "auto"
 
@@ -131,7 +137,10 @@ struct PlaybackOptions: ParsableArguments {
     @Option(
         name: .long,
         numeric:
-            "Fade-in at start, 0s…30m (default 3s); when a player already runs, the crossfade to '--preset' (default 2s)."
+            """
+            Fade-in at start, 0s…30m (default 3s); when a player already runs, the crossfade to '--preset' \
+            (default 2s).
+            """
     )
     var fadeIn: String?
 
@@ -150,7 +159,10 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(
         name: .long,
         help:
-            "Do not hold systemd-logind's idle inhibitor while playing (by default the screen may still lock, but the machine does not idle into suspend)."
+            """
+            Do not hold systemd-logind's idle inhibitor while playing (by default the screen may still lock, but \
+            the machine does not idle into suspend).
+            """
     )
     var noInhibit = false
 

@@ -46,7 +46,10 @@ extension Noise {
                     let width = rows.map(\.id.count).max() ?? 0
                     for r in rows {
                         print(
-                            "\(r.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(r.name)\(r.user ? " (yours)" : "") — \(r.description)"
+                            """
+                            \(r.id.padding(toLength: width, withPad: " ", startingAt: 0))  \
+                            \(r.name)\(r.user ? " (yours)" : "") — \(r.description)
+                            """
                         )
                     }
                 }
@@ -78,11 +81,17 @@ extension Noise {
                 print("\(mix.name) (\(entry.id)) — \(mix.description)")
                 print("master volume \(percent(mix.masterVolume)) (\(decibels(VolumeCurve.gainDb(mix.masterVolume))))")
                 print(
-                    "loudness \(Mix.lufs(prediction.loudnessLufs)) (predicted at this master, stereo; reference \(Mix.lufs(Mix.referenceLoudnessLufs)))"
+                    """
+                    loudness \(Mix.lufs(prediction.loudnessLufs)) (predicted at this master, stereo; reference \
+                    \(Mix.lufs(Mix.referenceLoudnessLufs)))
+                    """
                 )
                 if let sii = mix.speechIntelligibilityIndex() {
                     print(
-                        "speech masking: SII \(String(format: "%.3f", sii)) for a talker at the same loudness (ANSI S3.5; 0 hides every word, 1 hides none)"
+                        """
+                        speech masking: SII \(String(format: "%.3f", sii)) for a talker at the same loudness (ANSI \
+                        S3.5; 0 hides every word, 1 hides none)
+                        """
                     )
                 }
                 for (i, l) in mix.layers.enumerated() { print("layer \(i + 1): \(StatusFormatter.layer(l))") }
@@ -93,7 +102,10 @@ extension Noise {
             static let configuration = CommandConfiguration(
                 abstract: "Save the playing mix (or the Last Mix) as a preset of yours.",
                 discussion:
-                    "Written to $XDG_CONFIG_HOME/widgetweaver/presets/NAME.json; a preset of yours overrides a built-in one of the same name."
+                    """
+                    Written to $XDG_CONFIG_HOME/widgetweaver/presets/NAME.json; a preset of yours overrides a \
+                    built-in one of the same name.
+                    """
             )
             @OptionGroup var storeOption: StoreOption
             @Argument(help: "Preset id: 1 to 64 of a-z, 0-9, '-' and '_'.") var name: String
@@ -134,7 +146,10 @@ extension Noise {
                 let url = try PresetWriter.save(mix, id: name, replace: force)
                 if overriding {
                     Terminal.printError(
-                        "note: your '\(name)' now plays instead of the built-in '\(name)'; 'noise presets delete \(name)' brings the built-in back"
+                        """
+                        note: your '\(name)' now plays instead of the built-in '\(name)'; 'noise presets delete \
+                        \(name)' brings the built-in back
+                        """
                     )
                 }
                 if fromPlayer {

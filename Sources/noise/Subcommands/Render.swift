@@ -10,7 +10,10 @@ extension Noise {
         static let configuration = CommandConfiguration(
             abstract: "Render a mix to a WAV or FLAC file, faster than real time, with no audio device.",
             usage:
-                "noise render [--preset <preset> | --mix <mix>] [--duration <duration>]\n  --output <output> [<options>]",
+                """
+                noise render [--preset <preset> | --mix <mix>] [--duration <duration>]
+                  --output <output> [<options>]
+                """,
             discussion: HelpText.prose(
                 """
                 A name ending in .flac (or '--format flac') writes FLAC: lossless, the same samples as
@@ -71,7 +74,10 @@ extension Noise {
             let fileExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
             if format == nil, output != "-", !fileExtension.isEmpty, !["wav", "flac"].contains(fileExtension) {
                 throw ValidationError(
-                    "'--output' \(output): .\(fileExtension) is not a format noise writes; use a .wav or .flac name, or give '--format' s16, s24 or f32 (WAV), flac or flac24 (FLAC)"
+                    """
+                    '--output' \(output): .\(fileExtension) is not a format noise writes; use a .wav or .flac \
+                    name, or give '--format' s16, s24 or f32 (WAV), flac or flac24 (FLAC)
+                    """
                 )
             }
             switch format {
@@ -185,9 +191,16 @@ extension Noise {
             if showProgress && interrupted { FileHandle.standardError.write(Data("\n".utf8)) }
             Terminal.printError(
                 "\(interrupted ? "Interrupted: wrote" : "Wrote") \(formatDuration(seconds)) of '\(label)' "
-                    + "(\(sampleRate) Hz, \(channels == 2 ? "stereo" : "mono"), \(p.container == .flac ? "FLAC \(p.encoding.bytesPerSample * 8)-bit" : p.encoding.rawValue), seed \(seed)) to \(output == "-" ? "standard output" : output)"
+                    + """
+                    (\(sampleRate) Hz, \(channels == 2 ? "stereo" : "mono"), \
+                    \(p.container == .flac ? "FLAC \(p.encoding.bytesPerSample * 8)-bit" : p.encoding.rawValue), \
+                    seed \(seed)) to \(output == "-" ? "standard output" : output)
+                    """
                     + (duration != nil && !interrupted && (p.timerSeconds ?? .infinity) < p.durationSeconds
-                        ? "; the sleep timer ended it at \(formatDuration(p.timerSeconds!)), before '--duration' \(formatDuration(p.durationSeconds))"
+                        ? """
+                        ; the sleep timer ended it at \(formatDuration(p.timerSeconds!)), before '--duration' \
+                        \(formatDuration(p.durationSeconds))
+                        """
                         : ""))
             // The shorter file is valid and kept, but scripts must be able to tell it was cut short.
             if interrupted { throw ExitCode(130) }

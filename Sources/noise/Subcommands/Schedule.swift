@@ -66,7 +66,10 @@ extension Noise {
                     if let note { Terminal.printError(note) }
                 }
                 print(
-                    "Scheduled \(s.id): preset \(s.presetID) every day at \(s.timeText), fading in over \(formatDuration(s.fadeSeconds))"
+                    """
+                    Scheduled \(s.id): preset \(s.presetID) every day at \(s.timeText), fading in over \
+                    \(formatDuration(s.fadeSeconds))
+                    """
                         + (s.timerSeconds.map { ", stopping after \(formatDuration($0))" } ?? "")
                         + "; next run \(ScheduleCommand.format(s.nextRun(after: Date())))."
                 )
@@ -89,7 +92,11 @@ extension Noise {
                 let now = Date()
                 for s in found.schedules {
                     print(
-                        "\(s.id)  \(s.timeText) daily  preset \(s.presetID)  fade \(formatDuration(s.fadeSeconds))  timer \(s.timerSeconds.map(formatDuration) ?? "none")  next \(ScheduleCommand.format(s.nextRun(after: now)))"
+                        """
+                        \(s.id)  \(s.timeText) daily  preset \(s.presetID)  fade \(formatDuration(s.fadeSeconds))  \
+                        timer \(s.timerSeconds.map(formatDuration) ?? "none")  next \
+                        \(ScheduleCommand.format(s.nextRun(after: now)))
+                        """
                     )
                 }
             }

@@ -91,7 +91,10 @@ extension Noise {
                 let range = param.field.numberRange, unit = param.field.unit.isEmpty ? "" : " \(param.field.unit)"
                 guard v.isFinite, range.contains(v) else {
                     throw ValidationError(
-                        "'\(flag)' \(fmt(v))\(unit) is out of range; allowed \(fmt(range.lowerBound))…\(fmt(range.upperBound))\(unit)"
+                        """
+                        '\(flag)' \(fmt(v))\(unit) is out of range; allowed \
+                        \(fmt(range.lowerBound))…\(fmt(range.upperBound))\(unit)
+                        """
                     )
                 }
                 return v
@@ -134,7 +137,10 @@ extension Noise {
                     range.contains(v)
                 else {
                     throw ValidationError(
-                        "'\(flag)' '\(text)' is not allowed; use \(fmt(range.lowerBound))…\(fmt(range.upperBound)) Hz or 'off'"
+                        """
+                        '\(flag)' '\(text)' is not allowed; use \(fmt(range.lowerBound))…\(fmt(range.upperBound)) \
+                        Hz or 'off'
+                        """
                     )
                 }
                 return .hz(v)
@@ -168,7 +174,10 @@ extension Noise {
             change.texture = try texture.map { name in
                 guard let t = Mix.Texture(rawValue: name.lowercased()) else {
                     throw ValidationError(
-                        "'--texture' '\(name)' is not a texture; use \(Mix.Texture.allCases.map(\.rawValue).joined(separator: ", "))"
+                        """
+                        '--texture' '\(name)' is not a texture; use \
+                        \(Mix.Texture.allCases.map(\.rawValue).joined(separator: ", "))
+                        """
                     )
                 }
                 return t
@@ -196,7 +205,11 @@ extension Noise {
         func checkSomethingToDo(_ p: Parsed) throws {
             if p.layerIndex != nil, p.change.isEmpty {
                 throw ValidationError(
-                    "'--layer' needs a change: '--volume', '--colour', '--low-cut', '--high-cut', '--eq-low', '--eq-mid', '--eq-high', '--movement-level', '--movement-cut', '--movement-period', '--still', '--texture', '--density', '--brightness', '--on' or '--off'"
+                    """
+                    '--layer' needs a change: '--volume', '--colour', '--low-cut', '--high-cut', '--eq-low', \
+                    '--eq-mid', '--eq-high', '--movement-level', '--movement-cut', '--movement-period', '--still', \
+                    '--texture', '--density', '--brightness', '--on' or '--off'
+                    """
                 )
             }
             if p.layerIndex == nil, p.master == nil, p.muted == nil {
@@ -268,7 +281,10 @@ extension Noise {
         private func editLastMix(_ p: Parsed) throws {
             if p.muted != nil {
                 throw CLIError(
-                    "no player is running; '--\(p.muted! ? "mute" : "unmute")' applies to a playing player (the Last Mix has no mute)"
+                    """
+                    no player is running; '--\(p.muted! ? "mute" : "unmute")' applies to a playing player (the \
+                    Last Mix has no mute)
+                    """
                 )
             }
             let store = LastMixStore(root: storeOption.root)

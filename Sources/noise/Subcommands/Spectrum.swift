@@ -12,7 +12,10 @@ extension Noise {
             commandName: "spectrum",
             abstract: "Draw a mix's spectrum: each layer and the total, predicted from its filters (PNG, SVG or JSON).",
             usage:
-                "noise spectrum [--preset <preset> | --mix <mix>] [--measured <DURATION>]\n  [--output <output>] [--format <format>] [<options>]",
+                """
+                noise spectrum [--preset <preset> | --mix <mix>] [--measured <DURATION>]
+                  [--output <output>] [--format <format>] [<options>]
+                """,
             discussion: """
                 Levels are dBFS per third-octave band of one channel (pink noise is flat), 20 Hz–20 kHz.
                 Examples:
@@ -59,7 +62,10 @@ extension Noise {
             case "json": return .json
             default:
                 throw ValidationError(
-                    "'-o' \(output): cannot tell the format from the extension; name it .png, .svg or .json, or give '--format'"
+                    """
+                    '-o' \(output): cannot tell the format from the extension; name it .png, .svg or .json, or \
+                    give '--format'
+                    """
                 )
             }
         }

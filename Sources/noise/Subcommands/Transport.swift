@@ -21,7 +21,10 @@ extension Noise {
     struct Toggle: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Pause the running player, or continue it (one key for both); with no player, start the Last Mix in the background."
+                """
+                Pause the running player, or continue it (one key for both); with no player, start the Last Mix in \
+                the background.
+                """
         )
         @OptionGroup var storeOption: StoreOption
 
@@ -266,7 +269,10 @@ extension Noise {
             PlayerControl.printLoadMessages(load)
             guard let last = load.lastMix else {
                 print(
-                    "There is no Last Mix yet, so there is nothing to resume. Start one with 'noise play --preset NAME'."
+                    """
+                    There is no Last Mix yet, so there is nothing to resume. Start one with 'noise play --preset \
+                    NAME'.
+                    """
                 )
                 return nil
             }

@@ -10,7 +10,10 @@ extension Weaver {
             commandName: "calendar",
             abstract: "iCalendar (.ics) files and web calendars for the Next Up widget and the __calendar_* keys.",
             discussion:
-                "Set up: 'weaver calendar add ~/work.ics' (or an https:// or webcal:// address), 'weaver calendar refresh'.",
+                """
+                Set up: 'weaver calendar add ~/work.ics' (or an https:// or webcal:// address), 'weaver calendar \
+                refresh'.
+                """,
             subcommands: [Add.self, List.self, Remove.self, Refresh.self])
 
         struct Add: ParsableCommand {
@@ -28,7 +31,10 @@ extension Weaver {
                     let (entry, count, warnings) = try service.add(source, name: name)
                     printSourceWarnings(warnings, source: entry.name)
                     print(
-                        "Added '\(entry.name)' (id \(entry.id)): \(count) event\(count == 1 ? "" : "s") in \(entry.source)"
+                        """
+                        Added '\(entry.name)' (id \(entry.id)): \(count) event\(count == 1 ? "" : "s") in \
+                        \(entry.source)
+                        """
                     )
                     print("Next: 'weaver calendar refresh' writes snapshots/calendar.json for the Next Up widget.")
                 } catch {
@@ -68,7 +74,10 @@ extension Weaver {
                 abstract: "Read every calendar and write snapshots/calendar.json.",
                 usage: "weaver calendar refresh [--tz <zone>] [--now <iso8601>] [--quiet]\n  [--store <dir>]",
                 discussion:
-                    "A web calendar that cannot be fetched keeps its last download; the command then exits 1 after writing the snapshot."
+                    """
+                    A web calendar that cannot be fetched keeps its last download; the command then exits 1 after \
+                    writing the snapshot.
+                    """
             )
             @Option(
                 help: ArgumentHelp(
@@ -97,7 +106,10 @@ extension Weaver {
                 let service = CalendarService(root: store.root)
                 guard !(try service.list(note: printError)).isEmpty else {
                     throw CommandError(
-                        "no calendars yet: add one with 'weaver calendar add FILE.ics' or 'weaver calendar add https://…/basic.ics'"
+                        """
+                        no calendars yet: add one with 'weaver calendar add FILE.ics' or 'weaver calendar add \
+                        https://…/basic.ics'
+                        """
                     )
                 }
                 let report = try service.refresh(now: clock, timeZone: zone)
@@ -111,18 +123,28 @@ extension Weaver {
                     let (next, second) = s.nextTwo(at: clock)
                     if let n = next {
                         print(
-                            "Next: \(n.title) — \(n.isAllDay ? "all day \(n.startDay ?? "")" : f.string(from: n.start))\(n.location.map { " · \($0)" } ?? "")"
+                            """
+                            Next: \(n.title) — \
+                            \(n.isAllDay ? "all day \(n.startDay ?? "")" : f.string(from: n.start))\
+                            \(n.location.map { " · \($0)" } ?? "")
+                            """
                         )
                     } else {
                         print("No upcoming events in the next \(s.horizonDays) days.")
                     }
                     if let t = second {
                         print(
-                            "Then: \(t.title) — \(t.isAllDay ? "all day \(t.startDay ?? "")" : f.string(from: t.start))"
+                            """
+                            Then: \(t.title) — \
+                            \(t.isAllDay ? "all day \(t.startDay ?? "")" : f.string(from: t.start))
+                            """
                         )
                     }
                     print(
-                        "Wrote \(NextUpSnapshot.url(in: store.root).path) (\(s.events.count) upcoming from \(s.calendars.count) calendar\(s.calendars.count == 1 ? "" : "s"))"
+                        """
+                        Wrote \(NextUpSnapshot.url(in: store.root).path) (\(s.events.count) upcoming from \
+                        \(s.calendars.count) calendar\(s.calendars.count == 1 ? "" : "s"))
+                        """
                     )
                 }
                 if let e = s.lastError { throw CommandError("a calendar could not be read: \(e)") }

@@ -51,7 +51,10 @@ extension Weaver.Designs {
             var out = "  \(pad("ID", 36))  \(pad("NAME", 32))  \(pad("TEMPLATE", 14))  UPDATED\n"
             for r in rows {
                 out +=
-                    "\(r.id == def ? "*" : " ") \(r.id.uuidString)  \(pad(clip(r.name, 32), 32))  \(pad(r.template.rawValue, 14))  \(displayDate(r.updatedAt))\(r.hasImage ? "  [image]" : "")\n"
+                    """
+                    \(r.id == def ? "*" : " ") \(r.id.uuidString)  \(pad(clip(r.name, 32), 32))  \
+                    \(pad(r.template.rawValue, 14))  \(displayDate(r.updatedAt))\(r.hasImage ? "  [image]" : "")\n
+                    """
             }
             let slots = lib.freeSlotsLeft(currentCount: everything.count)
             out +=
@@ -86,12 +89,18 @@ extension Weaver.Designs {
             if let s = spec.secondaryText { lines.append("  secondary:  \(s)") }
             if let s = spec.symbol {
                 lines.append(
-                    "  symbol:     \(s.name) size \(JSONValue.formatted(s.sizePoints)) \(s.weight.rawValue) \(s.renderingMode.rawValue) tint \(s.tint.rawValue) \(s.placement.rawValue)"
+                    """
+                      symbol:     \(s.name) size \(JSONValue.formatted(s.sizePoints)) \(s.weight.rawValue) \
+                    \(s.renderingMode.rawValue) tint \(s.tint.rawValue) \(s.placement.rawValue)
+                    """
                 )
             }
             if let i = spec.image {
                 lines.append(
-                    "  image:      \(i.fileName) \(i.contentMode.rawValue) height \(JSONValue.formatted(i.heightPoints)) radius \(JSONValue.formatted(i.cornerRadiusPoints))"
+                    """
+                      image:      \(i.fileName) \(i.contentMode.rawValue) height \
+                    \(JSONValue.formatted(i.heightPoints)) radius \(JSONValue.formatted(i.cornerRadiusPoints))
+                    """
                         + (i.filter.map { ", filter \($0.token.rawValue) at \(JSONValue.formatted($0.intensity))" }
                             ?? ""))
                 if let sp = i.smartPhoto {
@@ -112,21 +121,39 @@ extension Weaver.Designs {
                 lines.append(
                     "  clock:      face \(c.face.rawValue), theme \(c.theme.rawValue)"
                         + (c.face == .icon
-                            ? ", dial \(c.effectiveDialColour.rawValue), second hand \(c.effectiveSecondHandColour.rawValue)"
+                            ? """
+                            , dial \(c.effectiveDialColour.rawValue), second hand \
+                            \(c.effectiveSecondHandColour.rawValue)
+                            """
                             : "")
                         + (spec.clockConfig == nil ? " (no clockConfig: the legacy default)" : ""))
             }
             let l = spec.layout
             lines.append(
-                "  layout:     \(l.axis.rawValue), \(l.alignment.rawValue), spacing \(JSONValue.formatted(l.spacingPoints)), accent bar \(l.showsAccentBar ? "on" : "off")\(l.template == .poster ? ", overlay \(l.posterOverlayMode.rawValue)" : ""), lines \(l.primaryLineLimitSmall)/\(l.primaryLineLimit) and \(l.secondaryLineLimitSmall)/\(l.secondaryLineLimit)"
+                """
+                  layout:     \(l.axis.rawValue), \(l.alignment.rawValue), spacing \
+                \(JSONValue.formatted(l.spacingPoints)), accent bar \
+                \(l.showsAccentBar ? "on" : "off")\
+                \(l.template == .poster ? ", overlay \(l.posterOverlayMode.rawValue)" : ""), \
+                lines \(l.primaryLineLimitSmall)/\(l.primaryLineLimit) and \
+                \(l.secondaryLineLimitSmall)/\(l.secondaryLineLimit)
+                """
             )
             let st = spec.style
             lines.append(
-                "  style:      accent \(st.accent.rawValue), background \(st.background.rawValue), overlay \(st.backgroundOverlay.rawValue) at \(JSONValue.formatted(st.backgroundOverlayOpacity)), glow \(st.backgroundGlowEnabled ? "on" : "off"), padding \(JSONValue.formatted(st.paddingPoints)), radius \(JSONValue.formatted(st.cornerRadiusPoints))"
+                """
+                  style:      accent \(st.accent.rawValue), background \(st.background.rawValue), overlay \
+                \(st.backgroundOverlay.rawValue) at \(JSONValue.formatted(st.backgroundOverlayOpacity)), glow \
+                \(st.backgroundGlowEnabled ? "on" : "off"), padding \(JSONValue.formatted(st.paddingPoints)), \
+                radius \(JSONValue.formatted(st.cornerRadiusPoints))
+                """
                     + (spec.layout.template == .weather || st.weatherScale != 1
                         ? ", weather scale \(JSONValue.formatted(st.weatherScale))" : ""))
             lines.append(
-                "  text:       name \(st.nameTextStyle.rawValue), primary \(st.primaryTextStyle.rawValue), secondary \(st.secondaryTextStyle.rawValue)"
+                """
+                  text:       name \(st.nameTextStyle.rawValue), primary \(st.primaryTextStyle.rawValue), \
+                secondary \(st.secondaryTextStyle.rawValue)
+                """
             )
             for (i, a) in (spec.actionBar?.actions ?? []).enumerated() {
                 let what =
@@ -174,7 +201,10 @@ extension Weaver.Designs {
             print("Created \(spec.name) (\(spec.id.uuidString)).")
             if try lib.defaultID() == spec.id {
                 print(
-                    "It is the default design (your first): 'weaver render' draws it; choose another with 'weaver designs default DESIGN'."
+                    """
+                    It is the default design (your first): 'weaver render' draws it; choose another with 'weaver \
+                    designs default DESIGN'.
+                    """
                 )
             }
         }
@@ -204,11 +234,17 @@ extension Weaver.Designs {
             let row = try lib.resolve(design)
             let wasDefault = try lib.delete(row.id)
             print(
-                "Moved \(row.name) (\(row.id.uuidString)) to the trash. Restore it with 'weaver designs restore \(row.id.uuidString)'."
+                """
+                Moved \(row.name) (\(row.id.uuidString)) to the trash. Restore it with 'weaver designs restore \
+                \(row.id.uuidString)'.
+                """
             )
             if wasDefault {
                 print(
-                    "It was the default design; no default is set now (restoring it does not make it the default again). Set one with 'weaver designs default DESIGN'."
+                    """
+                    It was the default design; no default is set now (restoring it does not make it the default \
+                    again). Set one with 'weaver designs default DESIGN'.
+                    """
                 )
             }
         }
@@ -223,7 +259,10 @@ extension Weaver.Designs {
         func run() throws {
             let spec = try store.library.restore(design)
             print(
-                "Restored \(spec.name) (\(spec.id.uuidString)). It is not the default design; make it so with 'weaver designs default \(spec.id.uuidString)'."
+                """
+                Restored \(spec.name) (\(spec.id.uuidString)). It is not the default design; make it so with \
+                'weaver designs default \(spec.id.uuidString)'.
+                """
             )
         }
     }
@@ -260,7 +299,10 @@ extension Weaver.Designs {
             }
             for r in rows {
                 print(
-                    "\(r.id.uuidString)  \(pad(clip(r.name, 32), 32))  \(pad(r.template.rawValue, 14))  \(displayDate(r.updatedAt))"
+                    """
+                    \(r.id.uuidString)  \(pad(clip(r.name, 32), 32))  \(pad(r.template.rawValue, 14))  \
+                    \(displayDate(r.updatedAt))
+                    """
                 )
             }
         }
@@ -330,7 +372,10 @@ extension Weaver.Designs {
             for warning in DesignWarnings.atSave(spec, isPro: lib.isPro) { printWarning(warning) }
             if spec.layout.template == .poster && spec.image == nil {
                 printWarning(
-                    "a poster without an image shows only its background; set one with 'image=PATH' (the picture is copied into the store)"
+                    """
+                    a poster without an image shows only its background; set one with 'image=PATH' (the picture is \
+                    copied into the store)
+                    """
                 )
             }
             if let img = spec.image,
@@ -357,7 +402,11 @@ extension Weaver.Designs {
             for n in package.notes { print("\(file): note: \(n)") }
             let count = package.specs.count
             print(
-                "\(count) design\(count == 1 ? "" : "s"), \(package.images.count) embedded image\(package.images.count == 1 ? "" : "s"), \(package.findings.count) finding\(package.findings.count == 1 ? "" : "s")."
+                """
+                \(count) design\(count == 1 ? "" : "s"), \(package.images.count) embedded \
+                image\(package.images.count == 1 ? "" : "s"), \(package.findings.count) \
+                finding\(package.findings.count == 1 ? "" : "s").
+                """
             )
             if !package.findings.isEmpty { throw ExitCode(1) }
         }
@@ -371,7 +420,10 @@ extension Weaver.Designs {
             commandName: "fields",
             abstract: "Every design field: its key, range or values, default and help.",
             discussion:
-                "--json prints the table as GET /api/fields serves its \"design\" member; --markdown prints the tables of docs/designs.md."
+                """
+                --json prints the table as GET /api/fields serves its \"design\" member; --markdown prints the \
+                tables of docs/designs.md.
+                """
         )
         @Flag(help: "The table as JSON.") var json = false
         @Flag(help: "The table as Markdown (docs/designs.md's field tables).") var markdown = false

@@ -17,7 +17,11 @@ extension Weaver {
             commandName: "desktop",
             abstract: "Show widgets on the desktop itself, under other windows, with buttons that work.",
             usage:
-                "weaver desktop [--autostart enable|disable [--method xdg|systemd]]\n  [--store <dir>]\n  weaver desktop <subcommand>",
+                """
+                weaver desktop [--autostart enable|disable [--method xdg|systemd]]
+                  [--store <dir>]
+                  weaver desktop <subcommand>
+                """,
             discussion: """
                 Without a subcommand, runs the desktop host (GTK): a window for each widget added with \
                 'weaver desktop add', on the bottom layer on Wayland compositors with layer-shell \
@@ -31,7 +35,10 @@ extension Weaver {
 
         @Option(
             help: ArgumentHelp(
-                "enable|disable: start 'weaver desktop' at login (an XDG autostart entry, or a systemd user unit with '--method systemd').",
+                """
+                enable|disable: start 'weaver desktop' at login (an XDG autostart entry, or a systemd user unit \
+                with '--method systemd').
+                """,
                 valueName: "action"))
         var autostart: String?
 
@@ -106,13 +113,17 @@ struct PlacementOptions: ParsableArguments {
         }
         if let at, Placement.parsePoint(at) == nil {
             throw ValidationError(
-                "'--at' must be X,Y in points, each 0…\(Placement.coordinateRange.upperBound), e.g. 40,60; got '\(at)'")
+                """
+                '--at' must be X,Y in points, each 0…\(Placement.coordinateRange.upperBound), e.g. 40,60; got \
+                '\(at)'
+                """)
         }
         if let anchor, Anchor(rawValue: anchor) == nil {
             throw ValidationError("'--anchor' must be one of \(Anchor.names); got '\(anchor)'")
         }
         if let margin, !Placement.marginRange.contains(margin) {
-            throw ValidationError("'--margin' \(margin) is out of range; allowed 0…\(Placement.marginRange.upperBound)")
+            throw ValidationError(
+                "'--margin' \(margin) is out of range; allowed 0…\(Placement.marginRange.upperBound)")
         }
         if margin != nil, at != nil { throw ValidationError("'--margin' goes with '--anchor', not '--at'") }
     }
@@ -130,9 +141,16 @@ extension Weaver.Desktop {
         static let configuration = CommandConfiguration(
             abstract: "Put a design (or the Noise Machine widget: 'noise-machine') on the desktop.",
             usage:
-                "weaver desktop add <design> [--family <family>]\n  [--at <x,y> | --anchor <corner> [--margin <points>]]\n  [--monitor <n|all>] [--store <dir>]",
+                """
+                weaver desktop add <design> [--family <family>]
+                  [--at <x,y> | --anchor <corner> [--margin <points>]]
+                  [--monitor <n|all>] [--store <dir>]
+                """,
             discussion:
-                "Without a place it goes to the top-right corner, 24 points in. A running 'weaver desktop' shows it at once."
+                """
+                Without a place it goes to the top-right corner, 24 points in. A running 'weaver desktop' shows it \
+                at once.
+                """
         )
 
         @Argument(help: "Design ID, unique ID prefix or name; 'noise-machine' for the Noise Machine widget.")
@@ -177,7 +195,10 @@ extension Weaver.Desktop {
             try DesktopWidgetList.update(store.root, warn: { printWarning($0) }) { list in
                 guard list.widgets.count < DesktopWidgetList.maxWidgets else {
                     throw CommandError(
-                        "the desktop already has \(DesktopWidgetList.maxWidgets) widgets, the most it holds; remove one first ('weaver desktop list')"
+                        """
+                        the desktop already has \(DesktopWidgetList.maxWidgets) widgets, the most it holds; remove \
+                        one first ('weaver desktop list')
+                        """
                     )
                 }
                 let widget = PinnedWidget(
@@ -188,7 +209,10 @@ extension Weaver.Desktop {
             }
             guard let added else { return }
             print(
-                "Added \(name) (\(family.rawValue)) as desktop widget \(added.id), \(added.placement), \(added.monitor)."
+                """
+                Added \(name) (\(family.rawValue)) as desktop widget \(added.id), \(added.placement), \
+                \(added.monitor).
+                """
             )
         }
     }
@@ -228,7 +252,10 @@ extension Weaver.Desktop {
             }
             for w in list.widgets {
                 print(
-                    "\(pad(String(w.id), 4))\(pad(clip(name(w), 28), 30))\(pad(w.family.rawValue, 13))\(pad(w.placement.description, 18))\(w.monitor)"
+                    """
+                    \(pad(String(w.id), 4))\(pad(clip(name(w), 28), 30))\(pad(w.family.rawValue, 13))\
+                    \(pad(w.placement.description, 18))\(w.monitor)
+                    """
                 )
             }
         }
@@ -253,7 +280,10 @@ extension Weaver.Desktop {
         static func missing(_ id: Int, _ list: DesktopWidgetList) -> String {
             list.widgets.isEmpty
                 ? "there is no desktop widget \(id): the desktop has none"
-                : "there is no desktop widget \(id); the desktop has \(list.widgets.map { String($0.id) }.joined(separator: ", ")) (see 'weaver desktop list')"
+                : """
+                there is no desktop widget \(id); the desktop has \
+                \(list.widgets.map { String($0.id) }.joined(separator: ", ")) (see 'weaver desktop list')
+                """
         }
     }
 
@@ -261,7 +291,10 @@ extension Weaver.Desktop {
         static let configuration = CommandConfiguration(
             abstract: "Move a widget to another place or monitor.",
             usage:
-                "weaver desktop move <id> [--at <x,y> | --anchor <corner>]\n  [--margin <points>] [--monitor <n|all>] [--store <dir>]"
+                """
+                weaver desktop move <id> [--at <x,y> | --anchor <corner>]
+                  [--margin <points>] [--monitor <n|all>] [--store <dir>]
+                """
         )
 
         @Argument(help: "The widget's number from 'weaver desktop list'.")

@@ -38,13 +38,19 @@ extension Weaver {
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
                 throw DesignError(
-                    "'\(typed)' is a folder; give a file name, e.g. '\(typed.hasSuffix("/") ? typed : typed + "/")designs.wwdesign'"
+                    """
+                    '\(typed)' is a folder; give a file name, e.g. \
+                    '\(typed.hasSuffix("/") ? typed : typed + "/")designs.wwdesign'
+                    """
                 )
             }
             let parent = url.deletingLastPathComponent()
             guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDir) else {
                 throw DesignError(
-                    "cannot write '\(typed)': the folder \(parent.path) does not exist (weaver does not create folders outside its store; create it first)"
+                    """
+                    cannot write '\(typed)': the folder \(parent.path) does not exist (weaver does not create \
+                    folders outside its store; create it first)
+                    """
                 )
             }
             guard isDir.boolValue else {
@@ -63,13 +69,19 @@ extension Weaver {
                 specs, embedImages: embedImages, imagesFolder: store.root.images, now: Date())
             if !embedImages && !result.leftOut.isEmpty {
                 printWarning(
-                    "\(result.leftOut.count) referenced image\(result.leftOut.count == 1 ? "" : "s") left out (--no-embed-images): "
+                    """
+                    \(result.leftOut.count) referenced image\(result.leftOut.count == 1 ? "" : "s") left out \
+                    (--no-embed-images):\u{20}
+                    """
                         + result.leftOut.map(\.name).joined(separator: ", "))
             } else {
                 for (name, reason) in result.leftOut { printWarning("image '\(name)' left out: \(reason)") }
             }
             let summary =
-                "Exported \(specs.count) design\(specs.count == 1 ? "" : "s") with \(result.embedded.count) image\(result.embedded.count == 1 ? "" : "s")"
+                """
+                Exported \(specs.count) design\(specs.count == 1 ? "" : "s") with \(result.embedded.count) \
+                image\(result.embedded.count == 1 ? "" : "s")
+                """
                 + (result.leftOut.isEmpty
                     ? ""
                     : " (\(result.leftOut.count) referenced image\(result.leftOut.count == 1 ? "" : "s") left out)")

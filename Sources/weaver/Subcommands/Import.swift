@@ -66,7 +66,10 @@ extension Weaver {
             }
             if dryRun {
                 print(
-                    "Dry run: would import \(selection.count) design\(selection.count == 1 ? "" : "s") (\(selection.map(String.init).joined(separator: ","))); nothing was written."
+                    """
+                    Dry run: would import \(selection.count) design\(selection.count == 1 ? "" : "s") \
+                    (\(selection.map(String.init).joined(separator: ","))); nothing was written.
+                    """
                 )
                 return
             }
@@ -93,7 +96,10 @@ extension Weaver {
                 data.append(contentsOf: buffer[0..<n])
                 guard data.count <= limits.maxFileBytes else {
                     throw DesignError(
-                        "standard input: more than \(limits.maxFileBytes) bytes; the limit is \(limits.maxFileBytes) bytes"
+                        """
+                        standard input: more than \(limits.maxFileBytes) bytes; the limit is \
+                        \(limits.maxFileBytes) bytes
+                        """
                     )
                 }
             }
@@ -112,7 +118,10 @@ extension Weaver {
             let def = review.defaultSelection.map(String.init).joined(separator: ",")
             while true {
                 print(
-                    "Import which designs? [Enter = \(def.isEmpty ? "none" : def); 'select all'; 'select none'; numbers like 1,3]: ",
+                    """
+                    Import which designs? [Enter = \(def.isEmpty ? "none" : def); 'select all'; 'select none'; \
+                    numbers like 1,3]:\u{20}
+                    """,
                     terminator: "")
                 fflush(nil)
                 guard let line = readLine() else { throw DesignError("no answer; nothing was imported") }

@@ -12,14 +12,20 @@ extension Weaver {
             abstract:
                 "todo.txt files and iCalendar task lists (VTODO) for the Reminders widget and the __reminders_* keys.",
             discussion:
-                "Set up: 'weaver reminders add ~/todo.txt' (or an .ics file or https:// address with tasks), 'weaver reminders refresh'. Rows of local files can be completed from the widget ('weaver tap').",
+                """
+                Set up: 'weaver reminders add ~/todo.txt' (or an .ics file or https:// address with tasks), \
+                'weaver reminders refresh'. Rows of local files can be completed from the widget ('weaver tap').
+                """,
             subcommands: [Add.self, List.self, Remove.self, Refresh.self])
 
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "add",
                 abstract:
-                    "Add a todo.txt file, an .ics file or an .ics address; it is read once now and refused if it holds no tasks."
+                    """
+                    Add a todo.txt file, an .ics file or an .ics address; it is read once now and refused if it \
+                    holds no tasks.
+                    """
             )
             @Argument(help: "A todo.txt file, an .ics file, or an https:// / webcal:// address of an .ics with tasks.")
             var source: String
@@ -34,7 +40,10 @@ extension Weaver {
                     printSourceWarnings(warnings, source: entry.name)
                     let kind = entry.kind == .todoTxt ? "todo.txt" : "iCalendar"
                     print(
-                        "Added '\(entry.name)' (id \(entry.id), \(kind)\(entry.isWeb ? ", read-only" : "")): \(count) task\(count == 1 ? "" : "s") in \(entry.source)"
+                        """
+                        Added '\(entry.name)' (id \(entry.id), \(kind)\(entry.isWeb ? ", read-only" : "")): \
+                        \(count) task\(count == 1 ? "" : "s") in \(entry.source)
+                        """
                     )
                     print("Next: 'weaver reminders refresh' writes snapshots/reminders.json for the Reminders widget.")
                 } catch {
@@ -74,7 +83,10 @@ extension Weaver {
                 abstract: "Read every source and write snapshots/reminders.json.",
                 usage: "weaver reminders refresh [--tz <zone>] [--now <iso8601>] [--quiet]\n  [--store <dir>]",
                 discussion:
-                    "A web source that cannot be fetched keeps its last download; the command then exits 1 after writing the snapshot (and the widget's rows cannot be pressed until a refresh succeeds)."
+                    """
+                    A web source that cannot be fetched keeps its last download; the command then exits 1 after \
+                    writing the snapshot (and the widget's rows cannot be pressed until a refresh succeeds).
+                    """
             )
             @OptionGroup var clockOptions: DataClockOptions
             @Flag(help: "Print nothing unless something failed (for timers).") var quiet = false
@@ -85,7 +97,10 @@ extension Weaver {
                 let service = RemindersService(root: store.root)
                 guard !(try service.list(note: printError)).isEmpty else {
                     throw CommandError(
-                        "no reminders sources yet: add one with 'weaver reminders add ~/todo.txt' or 'weaver reminders add tasks.ics'"
+                        """
+                        no reminders sources yet: add one with 'weaver reminders add ~/todo.txt' or 'weaver \
+                        reminders add tasks.ics'
+                        """
                     )
                 }
                 let report = try service.refresh(now: clock, timeZone: zone)
@@ -95,10 +110,16 @@ extension Weaver {
                     let days = ReminderDays(now: clock, timeZone: zone)
                     let open = s.items.filter { !$0.done }
                     print(
-                        "Open: \(open.count) · due today: \(open.filter(days.isDueToday).count) · overdue: \(open.filter(days.isOverdue).count)"
+                        """
+                        Open: \(open.count) · due today: \(open.filter(days.isDueToday).count) · overdue: \
+                        \(open.filter(days.isOverdue).count)
+                        """
                     )
                     print(
-                        "Wrote \(RemindersService.snapshotURL(in: store.root).path) (\(s.items.count) tasks from \(s.sources.count) source\(s.sources.count == 1 ? "" : "s"))"
+                        """
+                        Wrote \(RemindersService.snapshotURL(in: store.root).path) (\(s.items.count) tasks from \
+                        \(s.sources.count) source\(s.sources.count == 1 ? "" : "s"))
+                        """
                     )
                 }
                 if let e = s.lastError { throw CommandError("a reminders source could not be read: \(e)") }

@@ -40,7 +40,10 @@ extension Weaver {
                 let spec = Remixer.saved(variants[save - 1], number: save, of: original, now: Date())
                 try lib.add([spec])
                 print(
-                    "Saved remix \(save) (seed \(usedSeed)) of \(original.name) as \(spec.name) (\(spec.id.uuidString))."
+                    """
+                    Saved remix \(save) (seed \(usedSeed)) of \(original.name) as \(spec.name) \
+                    (\(spec.id.uuidString)).
+                    """
                 )
                 return
             }
@@ -69,7 +72,10 @@ extension Weaver {
                     parts.append("accent bar \(l.showsAccentBar ? "on" : "off")")
                     if l.template == .poster { parts.append("overlay \(l.posterOverlayMode.rawValue)") }
                     parts.append(
-                        "text \(s.nameTextStyle.rawValue)/\(s.primaryTextStyle.rawValue)/\(s.secondaryTextStyle.rawValue)"
+                        """
+                        text \
+                        \(s.nameTextStyle.rawValue)/\(s.primaryTextStyle.rawValue)/\(s.secondaryTextStyle.rawValue)
+                        """
                     )
                 }
                 print(

@@ -25,7 +25,10 @@ struct WidgetSelection: ParsableArguments {
 
     @Flag(
         help:
-            "Unlock Pro for this command only, without storing it: the action bar (and, for tap, its buttons), matched sets, custom variables."
+            """
+            Unlock Pro for this command only, without storing it: the action bar (and, for tap, its buttons), \
+            matched sets, custom variables.
+            """
     )
     var pro = false
 
@@ -64,12 +67,18 @@ struct WidgetSelection: ParsableArguments {
         guard let id = try lib.defaultID() else {
             if try lib.summaries().isEmpty {
                 printWarning(
-                    "no designs yet: drawing the Noise Machine widget (make a design with 'weaver designs new --template classic', or see 'weaver templates')"
+                    """
+                    no designs yet: drawing the Noise Machine widget (make a design with 'weaver designs new \
+                    --template classic', or see 'weaver templates')
+                    """
                 )
                 return try TemplateCatalogue.find("noise-machine")!.design(now: now)
             }
             throw CommandError(
-                "no default design: name one (see 'weaver designs'), set one with 'weaver designs default DESIGN', or use '--template noise-machine'"
+                """
+                no default design: name one (see 'weaver designs'), set one with 'weaver designs default DESIGN', \
+                or use '--template noise-machine'
+                """
             )
         }
         return try lib.load(id)
@@ -100,7 +109,11 @@ extension Weaver {
             commandName: "render",
             abstract: "Draw a design (or the Noise Machine widget) as PNG, SVG, layout JSON or text.",
             discussion:
-                "The format comes from '--format', else the '-o' file's extension, else png (txt on a terminal). Files are written atomically. Sizes in points: small 170×170, medium 364×170, large 364×382, circular 76×76, rectangular 172×76, inline 257×26; '--scale' multiplies pixels."
+                """
+                The format comes from '--format', else the '-o' file's extension, else png (txt on a terminal). \
+                Files are written atomically. Sizes in points: small 170×170, medium 364×170, large 364×382, \
+                circular 76×76, rectangular 172×76, inline 257×26; '--scale' multiplies pixels.
+                """
         )
 
         @OptionGroup var selection: WidgetSelection
@@ -122,7 +135,10 @@ extension Weaver {
 
         @Flag(
             help:
-                "Keep running and draw again when what the widget shows changes; the file is rewritten only when the output changed. Ctrl-C stops."
+                """
+                Keep running and draw again when what the widget shows changes; the file is rewritten only when \
+                the output changed. Ctrl-C stops.
+                """
         )
         var watch = false
 
@@ -138,12 +154,18 @@ extension Weaver {
             }
             if watch, output == "-", [.png, .svg].contains(resolvedFormat) {
                 throw ValidationError(
-                    "'--watch' to standard output works for txt and json (a line per change); give '-o FILE' for \(resolvedFormat.rawValue)"
+                    """
+                    '--watch' to standard output works for txt and json (a line per change); give '-o FILE' for \
+                    \(resolvedFormat.rawValue)
+                    """
                 )
             }
             if format == nil, output != "-", RenderFormat.from(path: output) == nil {
                 throw ValidationError(
-                    "cannot tell the format from '\(output)': give '--format png|svg|json|txt' or use a .png, .svg, .json or .txt name"
+                    """
+                    cannot tell the format from '\(output)': give '--format png|svg|json|txt' or use a .png, .svg, \
+                    .json or .txt name
+                    """
                 )
             }
         }
@@ -176,9 +198,16 @@ extension Weaver {
             commandName: "tap",
             abstract: "Press a widget's button at a point (in points) and perform its action.",
             usage:
-                "weaver tap [<design>] [--template <template>] [--family <family>]\n  --at <x,y> [--dry-run] [<options>]",
+                """
+                weaver tap [<design>] [--template <template>] [--family <family>]
+                  --at <x,y> [--dry-run] [<options>]
+                """,
             discussion:
-                "Lays the widget out exactly as 'weaver render' does and finds the action whose rectangle holds X,Y. With nothing there it exits 1 naming the nearest button. '--dry-run' only says which action it found."
+                """
+                Lays the widget out exactly as 'weaver render' does and finds the action whose rectangle holds \
+                X,Y. With nothing there it exits 1 naming the nearest button. '--dry-run' only says which action \
+                it found.
+                """
         )
 
         @OptionGroup var selection: WidgetSelection
@@ -204,7 +233,10 @@ extension Weaver {
             let p = try point()
             guard p.x >= 0, p.y >= 0, p.x < layout.width, p.y < layout.height else {
                 throw CommandError(
-                    "\(at) is outside the \(selection.widgetFamily.rawValue) widget (\(Int(layout.width))×\(Int(layout.height)) points)"
+                    """
+                    \(at) is outside the \(selection.widgetFamily.rawValue) widget \
+                    (\(Int(layout.width))×\(Int(layout.height)) points)
+                    """
                 )
             }
             guard let action = layout.action(at: p) else {
@@ -220,7 +252,10 @@ extension Weaver {
                 }
                 if let nearest = layout.nearestAction(to: p) {
                     throw CommandError(
-                        "no button at \(at); the nearest is \(TapDescription.describe(nearest.action)) \(String(format: "%.0f", nearest.distance)) pt away"
+                        """
+                        no button at \(at); the nearest is \(TapDescription.describe(nearest.action)) \
+                        \(String(format: "%.0f", nearest.distance)) pt away
+                        """
                     )
                 }
                 throw CommandError("no button at \(at): this widget has no buttons")

@@ -36,7 +36,10 @@ extension Weaver {
             }
             guard !address.isUnspecified else {
                 throw ValidationError(
-                    "'--listen' \(listen) names no single address, so the Host check could not work; give the address browsers will use (e.g. 192.168.1.20)"
+                    """
+                    '--listen' \(listen) names no single address, so the Host check could not work; give the \
+                    address browsers will use (e.g. 192.168.1.20)
+                    """
                 )
             }
         }

@@ -18,7 +18,10 @@ extension Weaver {
                 abstract: "Import daily steps from CSV (date,steps[,distance_m,active_min]) or the snapshot's JSON.",
                 usage: "weaver steps import <file> [--tz <zone>] [--now <iso8601>]\n  [--store <dir>]",
                 discussion:
-                    "Imported days replace stored ones with the same date; the row for today's date (in --tz) becomes 'today'. A bad row stops the import and nothing is written."
+                    """
+                    Imported days replace stored ones with the same date; the row for today's date (in --tz) \
+                    becomes 'today'. A bad row stops the import and nothing is written.
+                    """
             )
             @Argument(help: "A .csv or .json file.") var file: String
             @Option(
@@ -49,7 +52,10 @@ extension Weaver {
                         "Imported \(r.imported) day\(r.imported == 1 ? "" : "s") (\(r.firstDate) … \(r.lastDate))"
                             + (r.replaced > 0 ? ", \(r.replaced) replacing stored days" : "")
                             + (r.dropped > 0
-                                ? ", \(r.dropped) oldest days dropped (the history keeps \(StepsService.maxHistoryDays))"
+                                ? """
+                                , \(r.dropped) oldest days dropped (the history keeps \
+                                \(StepsService.maxHistoryDays))
+                                """
                                 : ""))
                     if let t = r.today { print("Today (\(t.date)): \(t.steps) steps") }
                     print("Wrote \(StepsFile.url(in: store.root).path)")
@@ -83,7 +89,10 @@ extension Weaver {
             func run() throws {
                 let f = try StepsService(root: store.root).setGoal(weekday: steps, weekend: weekend)
                 print(
-                    "Goal: \(f.goalWeekday ?? steps) steps on weekdays, \(f.goalWeekend ?? f.goalWeekday ?? steps) at weekends"
+                    """
+                    Goal: \(f.goalWeekday ?? steps) steps on weekdays, \(f.goalWeekend ?? f.goalWeekday ?? steps) \
+                    at weekends
+                    """
                 )
             }
         }

@@ -27,7 +27,10 @@ extension Weaver.Vars {
 
         @Argument(
             help:
-                "The template, e.g. '{{__time}} {{steps|0|number:0}}', or - to read it from standard input (at most 1 MiB; one trailing newline is dropped)."
+                """
+                The template, e.g. '{{__time}} {{steps|0|number:0}}', or - to read it from standard input (at most \
+                1 MiB; one trailing newline is dropped).
+                """
         )
         var template: String
 
@@ -48,7 +51,10 @@ extension Weaver.Vars {
                 data.append(contentsOf: buffer[0..<n])
                 guard data.count <= maximumStandardInputBytes else {
                     throw ValidationError(
-                        "the template on standard input is longer than \(maximumStandardInputBytes) bytes (1 MiB), the limit"
+                        """
+                        the template on standard input is longer than \(maximumStandardInputBytes) bytes (1 MiB), \
+                        the limit
+                        """
                     )
                 }
             }

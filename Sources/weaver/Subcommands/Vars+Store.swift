@@ -77,14 +77,20 @@ extension Weaver.Vars {
         static let configuration = CommandConfiguration(
             commandName: "set-now",
             abstract:
-                "Store the current time in a variable (the \"Set variable to Now\" intent; Pro). Prints the stored value.",
+                """
+                Store the current time in a variable (the \"Set variable to Now\" intent; Pro). Prints the stored \
+                value.
+                """,
             usage: "weaver vars set-now [--format <format>] [<options>] <key>")
 
         @OptionGroup var clock: ClockOptions
         @OptionGroup var store: StoreOption
         @Option(
             help:
-                "iso (UTC, with milliseconds), unix (seconds), unixms (milliseconds), date (local yyyy-MM-dd) or time (local HH:mm)."
+                """
+                iso (UTC, with milliseconds), unix (seconds), unixms (milliseconds), date (local yyyy-MM-dd) or \
+                time (local HH:mm).
+                """
         )
         var format: NowFormat = .iso
         @Argument(help: "The key.") var key: String
@@ -108,7 +114,10 @@ extension Weaver.Vars {
         static let configuration = CommandConfiguration(
             commandName: "increment",
             abstract:
-                "Add to a numeric variable (the counter button; Pro). A missing variable starts at 0. Prints the new value."
+                """
+                Add to a numeric variable (the counter button; Pro). A missing variable starts at 0. Prints the \
+                new value.
+                """
         )
 
         @OptionGroup var store: StoreOption

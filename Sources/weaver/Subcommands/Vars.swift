@@ -9,7 +9,10 @@ extension Weaver {
             commandName: "vars",
             abstract: "Render {{...}} templates and manage stored variables.",
             discussion:
-                "Stored (custom) variables are a Pro feature: they resolve in templates, and can be written, only when Pro is unlocked ('weaver pro unlock').",
+                """
+                Stored (custom) variables are a Pro feature: they resolve in templates, and can be written, only \
+                when Pro is unlocked ('weaver pro unlock').
+                """,
             subcommands: [
                 Render.self, Keys.self, Set.self, Get.self, Delete.self, List.self, SetNow.self, Increment.self,
             ]
@@ -59,7 +62,10 @@ struct ClockOptions: ParsableArguments {
         if let text = self.now {
             guard let pinned = DateParsing.parseISO8601(text, timeZone: timeZone) else {
                 throw ValidationError(
-                    "'--now' must be an ISO 8601 date-time between years 0001 and 9999, such as 2026-01-24T09:30:00Z; got '\(text)'"
+                    """
+                    '--now' must be an ISO 8601 date-time between years 0001 and 9999, such as \
+                    2026-01-24T09:30:00Z; got '\(text)'
+                    """
                 )
             }
             now = pinned

@@ -10,7 +10,10 @@ import Snapshots
 struct OpenMeteoOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Open-Meteo server for /v1/forecast and /v1/search (default: $WIDGETWEAVER_OPEN_METEO_URL, else api.open-meteo.com and geocoding-api.open-meteo.com).",
+            """
+            Open-Meteo server for /v1/forecast and /v1/search (default: $WIDGETWEAVER_OPEN_METEO_URL, else \
+            api.open-meteo.com and geocoding-api.open-meteo.com).
+            """,
             valueName: "url"))
     var baseURL: String?
 
@@ -59,7 +62,10 @@ extension Weaver {
             commandName: "weather",
             abstract: "Weather from Open-Meteo for the __weather_* keys and the weather widget.",
             discussion:
-                "Set up: 'weaver weather location set \"Dublin\"', 'weaver weather refresh', 'weaver weather autorefresh enable'. Data: Open-Meteo.com (CC BY 4.0).",
+                """
+                Set up: 'weaver weather location set \"Dublin\"', 'weaver weather refresh', 'weaver weather \
+                autorefresh enable'. Data: Open-Meteo.com (CC BY 4.0).
+                """,
             subcommands: [Location.self, Refresh.self, Show.self, Autorefresh.self])
 
         struct Location: ParsableCommand {
@@ -72,7 +78,10 @@ extension Weaver {
                     commandName: "set",
                     abstract: "Find a place by name (Open-Meteo geocoding) or give coordinates.",
                     usage:
-                        "weaver weather location set [<name>] [--lat <deg> --lon <deg>]\n  [--pick <n>] [--country <code>] [<options>]",
+                        """
+                        weaver weather location set [<name>] [--lat <deg> --lon <deg>]
+                          [--pick <n>] [--country <code>] [<options>]
+                        """,
                     discussion:
                         "A name that matches several places lists them; choose with --pick N or narrow with --country.")
                 @Argument(help: "Place name, e.g. \"Dublin\" or \"Springfield\".") var name: String?
@@ -125,14 +134,24 @@ extension Weaver {
                         switch try WeatherService.resolve(places, pick: pick) {
                         case .none:
                             throw CommandError(
-                                "no place called '\(name!)'\(country.map { " in \($0.uppercased())" } ?? ""); check the spelling or use --lat/--lon"
+                                """
+                                no place called '\(name!)'\(country.map { " in \($0.uppercased())" } ?? ""); check \
+                                the spelling or use --lat/--lon
+                                """
                             )
                         case .ambiguous(let choices):
                             var text =
-                                "'\(name!)' matches \(choices.count) places; choose one with --pick N (or narrow with --country):\n"
+                                """
+                                '\(name!)' matches \(choices.count) places; choose one with --pick N (or narrow \
+                                with --country):\n
+                                """
                             for (i, p) in choices.enumerated() {
                                 text +=
-                                    "  \(i + 1). \(p.label) (\(String(format: "%.4f, %.4f", p.latitude, p.longitude)))\(p.population.map { ", population \($0)" } ?? "")\n"
+                                    """
+                                      \(i + 1). \(p.label) \
+                                    (\(String(format: "%.4f, %.4f", p.latitude, p.longitude)))\
+                                    \(p.population.map { ", population \($0)" } ?? "")\n
+                                    """
                             }
                             throw CommandError(String(text.dropLast()))
                         case .chosen(let p, let others):
@@ -185,7 +204,10 @@ extension Weaver {
                 abstract: "Fetch the forecast and write snapshots/weather.json.",
                 usage: "weaver weather refresh [--force] [--quiet] [--verbose] [<options>]",
                 discussion:
-                    "At most one request per 10 minutes unless --force. On failure the last snapshot is kept and its age is reported (exit 1)."
+                    """
+                    At most one request per 10 minutes unless --force. On failure the last snapshot is kept and \
+                    its age is reported (exit 1).
+                    """
             )
             @Flag(help: "Ask now even if the last request was less than 10 minutes ago.") var force = false
             @Flag(help: "Print nothing on success (for timers).") var quiet = false
@@ -228,21 +250,34 @@ extension Weaver {
                     if quiet { return }
                     let age = WeatherService.age(now.timeIntervalSince(last))
                     print(
-                        "Not fetched: the last request was \(age) ago; the next is allowed in \(WeatherService.age(next.timeIntervalSince(now) + 59)) (use --force to ask now)."
+                        """
+                        Not fetched: the last request was \(age) ago; the next is allowed in \
+                        \(WeatherService.age(next.timeIntervalSince(now) + 59)) (use --force to ask now).
+                        """
                     )
                     if let s = f.snapshot {
                         print(
-                            "Snapshot from \(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago: \(s.condition), \(Int(s.temperatureC.rounded()))°C"
+                            """
+                            Snapshot from \(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago: \
+                            \(s.condition), \(Int(s.temperatureC.rounded()))°C
+                            """
                         )
                     }
                 case .failed(let f, let error):
                     if let s = f.snapshot {
                         throw CommandError(
-                            "\(error)\nKept the last snapshot, from \(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago (\(ISODate.format(s.fetchedAt)))."
+                            """
+                            \(error)\nKept the last snapshot, from \
+                            \(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago \
+                            (\(ISODate.format(s.fetchedAt))).
+                            """
                         )
                     }
                     throw CommandError(
-                        "\(error)\nThere is no earlier snapshot; the weather widget shows no data until a refresh succeeds."
+                        """
+                        \(error)\nThere is no earlier snapshot; the weather widget shows no data until a refresh \
+                        succeeds.
+                        """
                     )
                 }
             }
@@ -270,10 +305,16 @@ extension Weaver {
                 if let l = f.location { print("location\t\(l.name) (\(l.latitude), \(l.longitude))") }
                 if let s = f.snapshot {
                     print(
-                        "fetched\t\(ISODate.format(s.fetchedAt)) (\(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago)"
+                        """
+                        fetched\t\(ISODate.format(s.fetchedAt)) \
+                        (\(WeatherService.age(now.timeIntervalSince(s.fetchedAt))) ago)
+                        """
                     )
                     print(
-                        "now\t\(s.condition) [\(s.symbol)], \(s.temperatureC)°C, feels \(s.apparentTemperatureC.map { "\($0)" } ?? "?")°C"
+                        """
+                        now\t\(s.condition) [\(s.symbol)], \(s.temperatureC)°C, feels \
+                        \(s.apparentTemperatureC.map { "\($0)" } ?? "?")°C
+                        """
                     )
                     print("nowcast\t\(s.nowcast)\(s.nowcastSecondary.map { " · \($0)" } ?? "")")
                 } else {
