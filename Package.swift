@@ -99,11 +99,11 @@ let package = Package(
         // Civil time: proleptic Gregorian day arithmetic on integers (`CivilCalendar`) and the one
         // ISO 8601 parser and formatter (`ISODate`); out of SharedStore so the store module holds
         // store things; SharedStore re-exports it. No dependencies.
-        .target(name: "CivilTime"),
+        .target(name: "CivilDates"),
         // The bounded strict JSON parser (depth, size, value count) and what reads its tree:
         // `JSONReader` field by field with the one error type `JSONFieldError`, `JSONMembers`,
         // `JSONValueDecoder`. Every JSON the apps read goes through it; SharedStore re-exports it.
-        .target(name: "BoundedJSON", dependencies: ["CivilTime"]),
+        .target(name: "BoundedJSON", dependencies: ["CivilDates"]),
         // The login entry files (systemd user units, XDG autostart entries): their quoting, writing,
         // enabling and `$XDG_CONFIG_HOME`; out of SharedStore, which re-exports it.
         .target(name: "LoginEntryFiles", dependencies: ["SystemCalls"]),
@@ -112,7 +112,7 @@ let package = Package(
         .target(name: "PlayerLiveness", dependencies: ["SystemCalls"]),
         .target(
             name: "SharedStore",
-            dependencies: ["SystemCalls", "CivilTime", "BoundedJSON", "LoginEntryFiles", "PlayerLiveness"]),
+            dependencies: ["SystemCalls", "CivilDates", "BoundedJSON", "LoginEntryFiles", "PlayerLiveness"]),
         // The snapshot files the data sources write and the widgets read (weather, calendar,
         // reminders, steps): their names, shapes, caps and derived rules ("next event", "stale")
         // defined once, so the writer and both readers cannot drift apart. Only SharedStore below it.
@@ -256,7 +256,7 @@ let package = Package(
         .testTarget(
             name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinkBase", "NoiseEngine", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
-        .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON", "CivilTime", "SharedStore"]),
+        .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON", "CivilDates", "SharedStore"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         // The snapshot rules ("upcoming", the cap) and the tolerant, bounded reading of snapshot files.
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "SharedStore"]),

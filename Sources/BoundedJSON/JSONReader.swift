@@ -1,4 +1,4 @@
-import CivilTime
+import CivilDates
 import Foundation
 
 /// Why a JSON document could not be read field by field: which document, which field (a path

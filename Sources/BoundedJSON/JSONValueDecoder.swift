@@ -1,4 +1,4 @@
-import CivilTime
+import CivilDates
 import Foundation
 
 /// `Decodable` straight from a parsed `JSONValue`, so a document that went through the bounded

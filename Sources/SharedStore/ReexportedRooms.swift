@@ -2,6 +2,6 @@
 // `import SharedStore` keeps giving `CivilCalendar`, `ISODate`, the JSON parser and reader, `LoginEntries`
 // and `PlayerHeartbeat` to every existing caller.
 @_exported import BoundedJSON
-@_exported import CivilTime
+@_exported import CivilDates
 @_exported import LoginEntryFiles
 @_exported import PlayerLiveness

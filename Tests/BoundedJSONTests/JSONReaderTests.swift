@@ -1,5 +1,5 @@
 import BoundedJSON
-import CivilTime
+import CivilDates
 import Foundation
 import SharedStore
 import Testing
