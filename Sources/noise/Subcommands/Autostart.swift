@@ -3,6 +3,7 @@ import CLISupport
 import Foundation
 import NoiseControl
 import NoiseEngine
+import SharedStore
 
 extension Noise {
     struct AutostartCommand: ParsableCommand {
@@ -22,7 +23,7 @@ extension Noise {
             var method: String = "auto"
 
             func chosen() throws -> NoiseControl.Autostart.Method {
-                if method == "auto" { return NoiseControl.Autostart.systemdIsRunning() ? .systemd : .xdg }
+                if method == "auto" { return LoginEntries.systemdIsRunning() ? .systemd : .xdg }
                 guard let m = NoiseControl.Autostart.Method(rawValue: method) else {
                     throw ValidationError("'--method' \(method) is not supported; use auto, systemd or xdg")
                 }
@@ -68,7 +69,7 @@ extension Noise {
                     "  systemd user unit: \(installed.unitFile ? autostart.unitURL.path : "not installed")\(installed.unitFile ? (installed.unitEnabled ? " (enabled)" : " (not enabled)") : "")"
                 )
                 print("  XDG autostart entry: \(installed.desktopEntry ? autostart.desktopURL.path : "not installed")")
-                print("  systemd runs this system: \(NoiseControl.Autostart.systemdIsRunning() ? "yes" : "no")")
+                print("  systemd runs this system: \(LoginEntries.systemdIsRunning() ? "yes" : "no")")
             }
         }
     }
@@ -79,7 +80,5 @@ private func resumeAtLogin(_ store: StoreOption) -> ResumeAtLogin {
 }
 
 private func makeAutostart(_ store: StoreOption) -> NoiseControl.Autostart {
-    NoiseControl.Autostart(
-        configHome: NoiseControl.Autostart.configHome(), executable: PresetLibrary.executableURL(),
-        storeDirectory: store.explicitDirectory)
+    NoiseControl.Autostart(target: store.loginEntryTarget(executable: PresetLibrary.executableURL()))
 }
