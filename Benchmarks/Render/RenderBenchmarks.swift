@@ -144,22 +144,17 @@ let benchmarks: @Sendable () -> Void = {
 /// Four hours of minute bins: a downpour peaking at 9 mm/h 20 minutes after the fetch, a light
 /// tail, and uncertain drizzle later (the chart's worst case: several runs, tapers, low chance).
 func rainyWeather(fetchedAt: Date) -> WeatherState {
-    var w = WeatherState()
-    w.location = "London"
-    w.condition = "Rain"
-    w.symbol = "cloud.rain.fill"
-    w.temperatureC = 7.4
-    w.highC = 9
-    w.lowC = 3.2
-    w.fetchedAt = fetchedAt
     let bins: [(Double, Double)] = (0..<240).map { i in
         if (25..<41).contains(i) { return (0.8 + 8.2 * pow(sin(.pi * Double(i - 24) / 17), 2), 0.9) }
         if (44..<50).contains(i) { return (0.4, 0.6) }
         if i >= 52 { return (0.35, 0.2) }
         return (0, 0.3)
     }
-    w.minutes = .init(startsAt: fetchedAt, intensityMMh: bins.map(\.0), chance: bins.map(\.1))
-    return w
+    return WeatherState(
+        location: "London",
+        current: .init(
+            fetchedAt: fetchedAt, condition: "Rain", symbol: "cloud.rain.fill", temperatureC: 7.4, highC: 9, lowC: 3.2,
+            minutes: .init(startsAt: fetchedAt, intensityMMh: bins.map(\.0), chance: bins.map(\.1))))
 }
 
 /// VmRSS from /proc/self/status, in kB.

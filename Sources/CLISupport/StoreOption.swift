@@ -19,20 +19,18 @@ public struct StoreOption: ParsableArguments, Sendable {
 
     public var root: StoreRoot { StoreRoot.resolve(override: path) }
 
-    /// The folder to hand on to a process started later (a login entry, a timer, a detached
-    /// player): the one the user chose with `--store` or `$WIDGETWEAVER_HOME`, absolute; nil when
-    /// neither was given, so the later process resolves the default itself. Every login entry
-    /// both tools write takes it from here, so `noise autostart`, `weaver weather autorefresh`
-    /// and `weaver desktop` cannot point at different stores.
+    /// The folder to hand on to a process started later (a detached player, a widget button's
+    /// login entry): the one the user chose with `--store` or `$WIDGETWEAVER_HOME`, absolute; nil
+    /// when neither was given, so the later process resolves the default itself
+    /// (`LoginEntryTarget.storeDirectory`).
     public var explicitDirectory: String? {
-        Self.explicitDirectory(path: path, environment: ProcessInfo.processInfo.environment)
+        LoginEntryTarget.storeDirectory(path: path, environment: ProcessInfo.processInfo.environment)
     }
 
-    public static func explicitDirectory(path: String?, environment: [String: String]) -> String? {
-        if let path, !path.isEmpty { return URL(fileURLWithPath: path).standardizedFileURL.path }
-        if let home = environment["WIDGETWEAVER_HOME"], !home.isEmpty {
-            return URL(fileURLWithPath: home).standardizedFileURL.path
-        }
-        return nil
+    /// What a login entry or timer written for this store points at: every entry both tools
+    /// write takes it from here, so `noise autostart`, `noise schedule`, `weaver weather
+    /// autorefresh` and `weaver desktop` cannot point at different stores.
+    public func loginEntryTarget(executable: URL) -> LoginEntryTarget {
+        LoginEntryTarget.resolve(executable: executable, storePath: path)
     }
 }

@@ -54,20 +54,11 @@ public struct CalendarService: Sendable {
         self.limits = limits
     }
 
-    var folder: URL { root.url.appendingPathComponent("calendars", isDirectory: true) }
-    var document: JSONDocument<CalendarSources> {
-        JSONDocument(root: root, url: folder.appendingPathComponent("sources.json"), sizeLimit: 1 << 20)
-    }
-    func cacheURL(_ id: String) -> URL { folder.appendingPathComponent("\(id).ics") }
+    var sources: SourceListFile<CalendarSources> { SourceListFile(root: root, folder: "calendars") }
+    func cacheURL(_ id: String) -> URL { sources.cacheURL(id) }
 
     public func list(note: (String) -> Void = { _ in }) throws -> [CalendarSources.Entry] {
-        switch try document.load() {
-        case .missing: return []
-        case .loaded(let s): return s.calendars
-        case .setAside(let reason, let at):
-            note(SetAsideNotice.text(document.url, reason: reason, movedTo: at))
-            return []
-        }
+        try sources.list(note: note)
     }
 
     /// `webcal://` is how many sites link calendars: it means https (`SourceLocation`).
@@ -101,38 +92,24 @@ public struct CalendarService: Sendable {
             .nilIfEmpty
             ?? (URL(string: source)?.host.flatMap { source.hasPrefix("http") ? $0 : nil }
                 ?? URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent)
-        var added: CalendarSources.Entry?
-        try document.update { current in
-            var s = current ?? CalendarSources()
-            try SourceList.checkNew(source, in: s.calendars)
-            let id = SourceList.newID(for: calendarName, fallback: "calendar", in: s.calendars)
-            let entry = CalendarSources.Entry(
+        let added = try sources.add(source, name: calendarName, fallbackID: "calendar", data: data) { id in
+            CalendarSources.Entry(
                 id: id, name: String(calendarName.prefix(200)), source: source, addedAt: now,
                 eventCount: doc.all("VEVENT").count)
-            s.calendars.append(entry)
-            added = entry
-            return s
         }
-        if source.hasPrefix("http") { try FileSystem.atomicWrite(data, to: cacheURL(added!.id)) }
         let read = EventExpander(limits: limits, localZone: timeZone)
             .occurrences(
                 in: doc, from: now.addingTimeInterval(-86_400),
                 to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400))
-        return (added!, doc.all("VEVENT").count, read.warnings)
+        return (added, doc.all("VEVENT").count, read.warnings)
     }
 
     /// Removes by id or name; returns the removed entry.
     public func remove(_ key: String) throws -> CalendarSources.Entry {
-        try SourceList.remove(
-            key, from: document, list: \.calendars, empty: CalendarSources(), noun: "calendar",
-            cache: { cacheURL($0.id) })
+        try sources.remove(key, noun: "calendar")
     }
 
-    public struct RefreshReport: Sendable {
-        public var snapshot: CalendarSnapshot
-        /// Per calendar: warnings from the parser and notes (used the cached copy, ...).
-        public var notes: [String]
-    }
+    public typealias RefreshReport = SourceRefreshReport<CalendarSnapshot>
 
     /// Reads every calendar and writes `snapshots/calendar.json`. A calendar that cannot be read
     /// keeps contributing its last good download (web) and is reported; the others still count.
@@ -141,7 +118,7 @@ public struct CalendarService: Sendable {
         var occurrences: [(Occurrence, String)] = []
         var statuses: [CalendarSnapshot.CalendarStatus] = []
         var notes: [String] = []
-        var updated: [String: (ok: Bool, error: String?, count: Int)] = [:]
+        var outcomes: [String: SourceListFile<CalendarSources>.Outcome] = [:]
         let expander = EventExpander(limits: limits, localZone: timeZone)
         for entry in entries {
             var (data, failure) = SourceLocation.readForRefresh(
@@ -172,7 +149,7 @@ public struct CalendarService: Sendable {
                 .init(
                     id: entry.id, name: entry.name, ok: failure == nil, error: failure, events: count,
                     warnings: warningCount))
-            updated[entry.id] = (failure == nil, failure, count)
+            outcomes[entry.id] = .init(error: failure, count: count)
         }
         occurrences.sort { ($0.0.start, $0.0.end, $0.0.title) < ($1.0.start, $1.0.end, $1.0.title) }
         // Only what is upcoming at `now` is kept, by the snapshot's own rule.
@@ -186,19 +163,7 @@ public struct CalendarService: Sendable {
             calendars: statuses, lastError: statuses.first { !$0.ok }?.error, events: Array(events))
         let data = try JSONDocument<CalendarSnapshot>.encoder().encode(snapshot)
         try FileSystem.atomicWrite(data + Data("\n".utf8), to: CalendarSnapshot.url(in: root))
-        try document.update { current in
-            var s = current ?? CalendarSources()
-            for i in s.calendars.indices {
-                guard let u = updated[s.calendars[i].id] else { continue }
-                s.calendars[i].lastRefreshAt = now
-                s.calendars[i].lastError = u.error
-                if u.ok {
-                    s.calendars[i].lastSuccessAt = now
-                    s.calendars[i].eventCount = u.count
-                }
-            }
-            return s
-        }
+        try sources.recordRefresh(now: now, outcomes: outcomes, count: \.eventCount)
         return RefreshReport(snapshot: snapshot, notes: notes)
     }
 }

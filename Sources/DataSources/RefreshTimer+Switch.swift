@@ -28,7 +28,9 @@ extension RefreshTimer {
 
     /// `auto` (a systemd timer when systemd runs the session, else XDG autostart), `systemd` or
     /// `xdg`; anything else is refused with the allowed words.
-    public static func method(named name: String, systemdRuns: () -> Bool = systemdIsRunning) throws -> Method {
+    public static func method(named name: String, systemdRuns: () -> Bool = LoginEntries.systemdIsRunning) throws
+        -> Method
+    {
         if name == "auto" { return systemdRuns() ? .systemd : .xdg }
         guard let m = Method(rawValue: name) else { throw MethodError(name: name) }
         return m
@@ -56,7 +58,8 @@ extension RefreshTimer {
     }
 
     /// Stops the timer where systemd runs and removes the timer, the service and the login loop.
-    public func disable(systemctl: ([String]) -> String?, systemdRuns: () -> Bool = systemdIsRunning) throws
+    public func disable(systemctl: ([String]) -> String?, systemdRuns: () -> Bool = LoginEntries.systemdIsRunning)
+        throws
         -> SwitchOutcome
     {
         var notes: [String] = []

@@ -13,38 +13,20 @@ public struct RefreshTimer: Sendable {
     public static let desktopName = "widgetweaver-data.desktop"
     public static let intervalMinutes = 30
 
-    public let configHome: URL
-    /// The `weaver` executable (absolute).
-    public let executable: URL
-    public let storeDirectory: String?
+    /// Where the entries go, the `weaver` they run and the store they name.
+    public let target: LoginEntryTarget
 
-    public init(configHome: URL, executable: URL, storeDirectory: String? = nil) {
-        self.configHome = configHome
-        self.executable = executable
-        self.storeDirectory = storeDirectory
-    }
+    public init(target: LoginEntryTarget) { self.target = target }
 
-    public static func configHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        LoginEntries.configHome(environment: environment)
-    }
-
-    public static func systemdIsRunning() -> Bool { LoginEntries.systemdIsRunning() }
-
-    public var serviceURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.serviceName)") }
-    public var timerURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.timerName)") }
-    public var wantsLinkURL: URL {
-        configHome.appendingPathComponent("systemd/user/timers.target.wants/\(Self.timerName)")
-    }
-    public var desktopURL: URL { configHome.appendingPathComponent("autostart/\(Self.desktopName)") }
-
-    func command(_ words: [String]) -> [String] {
-        [executable.path] + words + (storeDirectory.map { ["--store", $0] } ?? [])
-    }
+    public var serviceURL: URL { target.unitURL(Self.serviceName) }
+    public var timerURL: URL { target.unitURL(Self.timerName) }
+    public var wantsLinkURL: URL { target.wantsLinkURL(Self.timerName, wantedBy: "timers.target") }
+    public var desktopURL: URL { target.autostartURL(Self.desktopName) }
 
     public func serviceText() throws -> String {
-        let weather = try command(["weather", "refresh", "--quiet"]).map(Self.systemdQuoted).joined(separator: " ")
-        let calendar = try command(["calendar", "refresh", "--quiet"]).map(Self.systemdQuoted).joined(separator: " ")
-        let reminders = try command(["reminders", "refresh", "--quiet"]).map(Self.systemdQuoted).joined(separator: " ")
+        let weather = try LoginEntries.systemdLine(target.command(["weather", "refresh", "--quiet"]))
+        let calendar = try LoginEntries.systemdLine(target.command(["calendar", "refresh", "--quiet"]))
+        let reminders = try LoginEntries.systemdLine(target.command(["reminders", "refresh", "--quiet"]))
         return """
             [Unit]
             Description=Refresh WidgetWeaver weather, calendar and reminders snapshots
@@ -79,34 +61,24 @@ public struct RefreshTimer: Sendable {
 
     /// A login entry running the loop through `sh` (desktops without systemd).
     public func desktopText() throws -> String {
-        let weather = try command(["weather", "refresh", "--quiet"]).map(Self.shellQuoted).joined(separator: " ")
-        let calendar = try command(["calendar", "refresh", "--quiet"]).map(Self.shellQuoted).joined(separator: " ")
-        let reminders = try command(["reminders", "refresh", "--quiet"]).map(Self.shellQuoted).joined(separator: " ")
+        let weather = try LoginEntries.shellLine(target.command(["weather", "refresh", "--quiet"]))
+        let calendar = try LoginEntries.shellLine(target.command(["calendar", "refresh", "--quiet"]))
+        let reminders = try LoginEntries.shellLine(target.command(["reminders", "refresh", "--quiet"]))
         let loop = "while :; do \(weather); \(calendar); \(reminders); sleep \(Self.intervalMinutes * 60); done"
-        return """
-            [Desktop Entry]
-            Type=Application
-            Name=WidgetWeaver data refresh
-            Comment=Refresh the weather, calendar and reminders snapshots every \(Self.intervalMinutes) minutes
-            Exec=\(try Self.desktopQuoted("/bin/sh")) -c \(try Self.desktopQuoted(loop))
-            Terminal=false
-            NoDisplay=true
-            X-GNOME-Autostart-enabled=true
-
-            """
+        return LoginEntries.autostartEntry(
+            name: "WidgetWeaver data refresh",
+            comment: "Refresh the weather, calendar and reminders snapshots every \(Self.intervalMinutes) minutes",
+            exec: "\(try LoginEntries.desktopWord("/bin/sh")) -c \(try LoginEntries.desktopWord(loop))")
     }
 
     @discardableResult
     public func install(_ method: Method) throws -> [URL] {
         switch method {
         case .systemd:
-            try write(try serviceText(), to: serviceURL)
-            try write(timerText(), to: timerURL)
-            try LoginEntries.enable(link: wantsLinkURL, unitName: Self.timerName)
-            return [serviceURL, timerURL, wantsLinkURL]
+            try LoginEntries.install(
+                [(try serviceText(), serviceURL), (timerText(), timerURL)], enabling: (wantsLinkURL, Self.timerName))
         case .xdg:
-            try write(try desktopText(), to: desktopURL)
-            return [desktopURL]
+            try LoginEntries.install([(try desktopText(), desktopURL)])
         }
     }
 
@@ -115,11 +87,4 @@ public struct RefreshTimer: Sendable {
         try LoginEntries.remove(
             [wantsLinkURL, timerURL, serviceURL, desktopURL], wantsFolder: wantsLinkURL.deletingLastPathComponent())
     }
-
-    private func write(_ text: String, to url: URL) throws { try LoginEntries.write(text, to: url) }
-
-    public typealias QuotingError = LoginEntries.Unquotable
-    public static func systemdQuoted(_ s: String) throws -> String { try LoginEntries.systemdWord(s) }
-    static func shellQuoted(_ s: String) throws -> String { try LoginEntries.shellWord(s) }
-    public static func desktopQuoted(_ s: String) throws -> String { try LoginEntries.desktopWord(s) }
 }

@@ -54,21 +54,12 @@ public struct RemindersService: Sendable {
         self.todoLimits = todoLimits
     }
 
-    var folder: URL { root.url.appendingPathComponent("reminders", isDirectory: true) }
-    var document: JSONDocument<ReminderSources> {
-        JSONDocument(root: root, url: folder.appendingPathComponent("sources.json"), sizeLimit: 1 << 20)
-    }
-    func cacheURL(_ id: String) -> URL { folder.appendingPathComponent("\(id).ics") }
+    var sources: SourceListFile<ReminderSources> { SourceListFile(root: root, folder: "reminders") }
+    func cacheURL(_ id: String) -> URL { sources.cacheURL(id) }
     public static func snapshotURL(in root: StoreRoot) -> URL { SnapshotFile.reminders.url(in: root) }
 
     public func list(note: (String) -> Void = { _ in }) throws -> [ReminderSources.Entry] {
-        switch try document.load() {
-        case .missing: return []
-        case .loaded(let s): return s.sources
-        case .setAside(let reason, let at):
-            note(SetAsideNotice.text(document.url, reason: reason, movedTo: at))
-            return []
-        }
+        try sources.list(note: note)
     }
 
     func fetch(_ source: String) throws -> Data {
@@ -181,38 +172,28 @@ public struct RemindersService: Sendable {
                 "\(sourceText) holds no tasks (VTODO); for a calendar of events use 'weaver calendar add'")
         }
         let sourceName = name ?? reading.calendarName ?? SourceLocation.fallbackName(source)
-        var added: ReminderSources.Entry?
-        try document.update { current in
-            var s = current ?? ReminderSources()
-            try SourceList.checkNew(source, in: s.sources)
-            guard s.sources.count < RemindersSnapshot.maxSources else {
-                throw DataSourceError(
-                    "there are already \(RemindersSnapshot.maxSources) reminders sources; remove one first")
-            }
-            let id = SourceList.newID(for: sourceName, fallback: "reminders", in: s.sources)
-            let entry = ReminderSources.Entry(
-                id: id, name: String(sourceName.prefix(200)), kind: kind, source: source,
-                addedAt: now, itemCount: reading.itemCount)
-            s.sources.append(entry)
-            added = entry
-            return s
-        }
-        if SourceLocation.isWeb(source) { try FileSystem.atomicWrite(data, to: cacheURL(added!.id)) }
-        return (added!, reading.itemCount, reading.warnings)
+        let added = try sources.add(
+            source, name: sourceName, fallbackID: "reminders", data: data,
+            check: { entries in
+                guard entries.count < RemindersSnapshot.maxSources else {
+                    throw DataSourceError(
+                        "there are already \(RemindersSnapshot.maxSources) reminders sources; remove one first")
+                }
+            },
+            make: { id in
+                ReminderSources.Entry(
+                    id: id, name: String(sourceName.prefix(200)), kind: kind, source: source,
+                    addedAt: now, itemCount: reading.itemCount)
+            })
+        return (added, reading.itemCount, reading.warnings)
     }
 
     /// Removes by id or name; the file itself is left alone.
     public func remove(_ key: String) throws -> ReminderSources.Entry {
-        try SourceList.remove(
-            key, from: document, list: \.sources, empty: ReminderSources(), noun: "reminders source",
-            cache: { cacheURL($0.id) })
+        try sources.remove(key, noun: "reminders source")
     }
 
-    public struct RefreshReport: Sendable {
-        public var snapshot: RemindersSnapshot
-        /// Per source: warnings from the parsers and notes (used the cached copy, ...).
-        public var notes: [String]
-    }
+    public typealias RefreshReport = SourceRefreshReport<RemindersSnapshot>
 
     /// One source read for the snapshot: its status and items.
     func readForSnapshot(_ entry: ReminderSources.Entry, now: Date, timeZone: TimeZone, notes: inout [String])
@@ -274,19 +255,9 @@ public struct RemindersService: Sendable {
             lastError: statuses.first { !$0.ok }.map { "\($0.name): \($0.error ?? "")" },
             items: Self.capped(items))
         try write(snapshot)
-        try document.update { current in
-            var s = current ?? ReminderSources()
-            for i in s.sources.indices {
-                guard let u = statuses.first(where: { $0.id == s.sources[i].id }) else { continue }
-                s.sources[i].lastRefreshAt = now
-                s.sources[i].lastError = u.error
-                if u.ok {
-                    s.sources[i].lastSuccessAt = now
-                    s.sources[i].itemCount = u.itemCount
-                }
-            }
-            return s
-        }
+        var outcomes: [String: SourceListFile<ReminderSources>.Outcome] = [:]
+        for u in statuses where outcomes[u.id] == nil { outcomes[u.id] = .init(error: u.error, count: u.itemCount) }
+        try sources.recordRefresh(now: now, outcomes: outcomes, count: \.itemCount)
         return RefreshReport(snapshot: snapshot, notes: notes)
     }
 

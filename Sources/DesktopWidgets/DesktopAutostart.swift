@@ -12,44 +12,26 @@ public struct DesktopAutostart: Sendable {
     public static let unitName = "widgetweaver-desktop.service"
     public static let desktopName = "widgetweaver-desktop.desktop"
 
-    public let configHome: URL
-    /// The `weaver` executable (absolute).
-    public let executable: URL
-    public let storeDirectory: String?
+    /// Where the entries go, the `weaver` they run and the store they name.
+    public let target: LoginEntryTarget
 
-    public init(configHome: URL, executable: URL, storeDirectory: String? = nil) {
-        self.configHome = configHome
-        self.executable = executable
-        self.storeDirectory = storeDirectory
-    }
+    public init(target: LoginEntryTarget) { self.target = target }
 
-    public var unitURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.unitName)") }
-    public var wantsLinkURL: URL {
-        configHome.appendingPathComponent("systemd/user/graphical-session.target.wants/\(Self.unitName)")
-    }
-    public var desktopURL: URL { configHome.appendingPathComponent("autostart/\(Self.desktopName)") }
+    public var unitURL: URL { target.unitURL(Self.unitName) }
+    public var wantsLinkURL: URL { target.wantsLinkURL(Self.unitName, wantedBy: "graphical-session.target") }
+    public var desktopURL: URL { target.autostartURL(Self.desktopName) }
 
-    public var arguments: [String] {
-        [executable.path, "desktop"] + (storeDirectory.map { ["--store", $0] } ?? [])
-    }
+    public var arguments: [String] { target.command(["desktop"]) }
 
     public func desktopText() throws -> String {
-        let command = try arguments.map { try LoginEntries.desktopWord($0) }.joined(separator: " ")
-        return """
-            [Desktop Entry]
-            Type=Application
-            Name=WidgetWeaver Desktop Widgets
-            Comment=Show the widgets added with 'weaver desktop add' on the desktop
-            Exec=\(command)
-            Terminal=false
-            NoDisplay=true
-            X-GNOME-Autostart-enabled=true
-
-            """
+        LoginEntries.autostartEntry(
+            name: "WidgetWeaver Desktop Widgets",
+            comment: "Show the widgets added with 'weaver desktop add' on the desktop",
+            exec: try LoginEntries.desktopLine(arguments))
     }
 
     public func unitText() throws -> String {
-        let command = try arguments.map { try LoginEntries.systemdWord($0) }.joined(separator: " ")
+        let command = try LoginEntries.systemdLine(arguments)
         return """
             [Unit]
             Description=WidgetWeaver widgets on the desktop
@@ -71,12 +53,9 @@ public struct DesktopAutostart: Sendable {
     public func install(_ method: Method) throws -> [URL] {
         switch method {
         case .xdg:
-            try LoginEntries.write(try desktopText(), to: desktopURL)
-            return [desktopURL]
+            try LoginEntries.install([(try desktopText(), desktopURL)])
         case .systemd:
-            try LoginEntries.write(try unitText(), to: unitURL)
-            try LoginEntries.enable(link: wantsLinkURL, unitName: Self.unitName)
-            return [unitURL, wantsLinkURL]
+            try LoginEntries.install([(try unitText(), unitURL)], enabling: (wantsLinkURL, Self.unitName))
         }
     }
 

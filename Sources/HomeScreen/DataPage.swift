@@ -85,7 +85,7 @@ enum DataPage {
         html += "<button class=\"btn\" type=\"submit\">Use coordinates</button></form>\n"
         html += "<div class=\"row\"><button class=\"btn\" type=\"button\" id=\"weather-refresh\">Refresh now</button>"
         // The switch shows what the files say now; turning it calls what `weaver weather autorefresh` does.
-        let method = RefreshTimer(configHome: RefreshTimer.configHome(), executable: URL(fileURLWithPath: "/"))
+        let method = RefreshTimer(target: .resolve(executable: URL(fileURLWithPath: "/"), storePath: nil))
             .installedMethod
         let how = method.map { $0 == .systemd ? "systemd timer" : "at login (XDG autostart)" }
         html +=

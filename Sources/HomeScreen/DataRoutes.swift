@@ -368,14 +368,13 @@ struct DataRoutes: AppRoutes {
     /// A data-source refusal as 422 with the service's message (the CLI prints the same text).
     /// The refresh timer for the store this server serves: the units name that store, as the
     /// CLI's name the one `--store` or `$WIDGETWEAVER_HOME` chose (nil for the default store, so
-    /// the refresh resolves it itself, as the CLI leaves it out then).
+    /// the refresh resolves it itself, as the CLI leaves it out then). The served folder counts
+    /// as `--store` unless it is the one the environment resolves to anyway.
     static func refreshTimer(_ root: StoreRoot) -> RefreshTimer {
         let path = root.url.standardizedFileURL.path
-        let home = ProcessInfo.processInfo.environment["WIDGETWEAVER_HOME"] ?? ""
-        let isDefault = home.isEmpty && StoreRoot.resolve(override: nil).url.standardizedFileURL.path == path
+        let isDefault = StoreRoot.resolve(override: nil).url.standardizedFileURL.path == path
         return RefreshTimer(
-            configHome: RefreshTimer.configHome(), executable: RefreshTimer.weaverExecutable(),
-            storeDirectory: isDefault ? nil : path)
+            target: .resolve(executable: RefreshTimer.weaverExecutable(), storePath: isDefault ? nil : path))
     }
 
     static func failing(_ body: () throws -> Response) throws -> Response {

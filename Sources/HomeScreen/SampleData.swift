@@ -19,21 +19,17 @@ enum SampleData {
             return String(format: "%04d-%02d-%02d", c.year, c.month, c.day)
         }
 
-        var weather = WeatherState()
-        weather.location = "Lisbon"
-        weather.condition = "Partly cloudy"
-        weather.symbol = "cloud.sun.fill"
-        weather.temperatureC = 18.4
-        weather.highC = 21
-        weather.lowC = 13.5
-        weather.nowcast = "Light rain in 40 min"
-        weather.nowcastSecondary = "Ends in 25m"
-        weather.rainStartMinutes = 40
-        weather.rainEndMinutes = 65
-        weather.rainPeakIntensityMMPerHour = 0.8
-        weather.rainPeakChance = 0.5
-        weather.fetchedAt = now.addingTimeInterval(-300)
-        inputs.weather = weather
+        // The conditions both the drawn weather and the {{__weather_*}} keys show; the drawing
+        // adds the rain's timing, the keys the feel, chance and humidity.
+        let current = WeatherState.Current(
+            fetchedAt: now.addingTimeInterval(-300), condition: "Partly cloudy", symbol: "cloud.sun.fill",
+            temperatureC: 18.4, highC: 21, lowC: 13.5, nowcast: "Light rain in 40 min", nowcastSecondary: "Ends in 25m")
+        var drawn = current
+        drawn.rainStartMinutes = 40
+        drawn.rainEndMinutes = 65
+        drawn.rainPeakIntensityMMPerHour = 0.8
+        drawn.rainPeakChance = 0.5
+        inputs.weather = WeatherState(location: "Lisbon", current: drawn)
 
         let highs: [Double] = [21, 23, 19, 17, 20], lows: [Double] = [13.5, 14, 12, 11, 12.5],
             chances: [Double] = [0.5, 0.1, 0.3, 0.8, 0.2]
@@ -94,18 +90,10 @@ enum SampleData {
         // The same samples as built-in keys ({{__weather_temp}}, {{__steps_today}}, …).
         var location = WeatherSnapshotProvider.Location(name: "Lisbon")
         location.updatedAt = now
-        var snapshot = WeatherSnapshotProvider.Snapshot.empty
-        snapshot.fetchedAt = weather.fetchedAt
-        snapshot.condition = weather.condition
-        snapshot.symbol = weather.symbol
-        snapshot.temperatureC = weather.temperatureC
+        var snapshot = current
         snapshot.apparentTemperatureC = 17.6
-        snapshot.highC = weather.highC
-        snapshot.lowC = weather.lowC
         snapshot.precipitationChance = 0.5
         snapshot.humidity = 0.62
-        snapshot.nowcast = weather.nowcast
-        snapshot.nowcastSecondary = weather.nowcastSecondary
         var steps = StepsSnapshotProvider()
         steps.access = "authorized"
         steps.goalWeekday = 10_000

@@ -5,9 +5,11 @@ import SystemCalls
     import Glibc
 #endif
 
-/// What `noise autostart` and the data-source refresh timer share about the login and timer entries
-/// they write (systemd user units, XDG desktop entries, `sh -c` strings): quoting, so a path with a
-/// space, `$`, `%` or a quote reaches the program as the one word it is, and removal.
+/// What every login and timer entry of both tools shares (`noise autostart`, `noise schedule`, the
+/// data refresh timer, `weaver desktop --autostart`; what they point at is `LoginEntryTarget`)
+/// about the files they write (systemd user units, XDG desktop entries, `sh -c` strings):
+/// quoting, so a path with a space, `$`, `%` or a quote reaches the program as the one word it
+/// is, and removal.
 public enum LoginEntries {
     public struct Unquotable: Error, CustomStringConvertible, Sendable {
         public var argument: String
@@ -65,6 +67,21 @@ public enum LoginEntries {
         return out + "'"
     }
 
+    /// A command line for `ExecStart=`: each word a `systemdWord`.
+    public static func systemdLine(_ words: [String]) throws -> String {
+        try words.map { try systemdWord($0) }.joined(separator: " ")
+    }
+
+    /// A command line for a desktop entry's `Exec=`: each word a `desktopWord`.
+    public static func desktopLine(_ words: [String]) throws -> String {
+        try words.map { try desktopWord($0) }.joined(separator: " ")
+    }
+
+    /// A command line for `sh -c`: each word a `shellWord`.
+    public static func shellLine(_ words: [String]) throws -> String {
+        try words.map { try shellWord($0) }.joined(separator: " ")
+    }
+
     /// Removes those of `urls` that exist (a dangling link counts: `fileExists` follows links), then
     /// `wantsFolder` if that left it empty, as `systemctl disable` does. Returns what was removed.
     public static func remove(_ urls: [URL], wantsFolder: URL) throws -> [URL] {
@@ -85,6 +102,33 @@ public enum LoginEntries {
     public static func write(_ text: String, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: url, options: .atomic)
+    }
+
+    /// Writes each text to its file, then (for a unit) the `*.target.wants/` link that enables
+    /// `link.unitName`; returns the files written, the link last.
+    public static func install(_ files: [(text: String, url: URL)], enabling link: (url: URL, unitName: String)? = nil)
+        throws -> [URL]
+    {
+        for file in files { try write(file.text, to: file.url) }
+        guard let link else { return files.map(\.url) }
+        try enable(link: link.url, unitName: link.unitName)
+        return files.map(\.url) + [link.url]
+    }
+
+    /// An XDG autostart entry that runs `exec` (an `Exec=` value, quoted with `desktopWord`) at
+    /// login, kept out of menus.
+    public static func autostartEntry(name: String, comment: String, exec: String) -> String {
+        """
+        [Desktop Entry]
+        Type=Application
+        Name=\(name)
+        Comment=\(comment)
+        Exec=\(exec)
+        Terminal=false
+        NoDisplay=true
+        X-GNOME-Autostart-enabled=true
+
+        """
     }
 
     /// The `*.target.wants/` link that `systemctl --user enable` would make, pointing at the unit

@@ -41,7 +41,7 @@ enum MPRISProperties {
             "CanGoPrevious": .boolean(true),
             "CanPlay": .boolean(true),
             "CanPause": .boolean(true),
-            // Seek moves the sleep timer's end (`TimerSeek`): only while one runs.
+            // Seek moves the sleep timer's end (see `MPRISService`'s Seek): only while one runs.
             "CanSeek": .boolean(timer.lengthSeconds != nil),
             "CanControl": .boolean(true),
         ]

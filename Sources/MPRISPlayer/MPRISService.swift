@@ -387,12 +387,22 @@ public final class MPRISService: @unchecked Sendable {
             return try reply(call)
         case (MPRISProperties.playerInterface, "Seek"):
             // The sleep timer's ±15 minutes from media controls (`playerctl position 900+`): Seek
-            // moves the timer's end by Offset. Why not the spec's literal "position": see
-            // `TimerSeek`. Without a timer CanSeek is false and the spec says to ignore it.
+            // moves the timer's end by Offset, as `noise timer +15m` / `-15m` do (`TimerChange`),
+            // but kept within 1 s…24 h rather than refused: a media key must not fail.
+            //
+            // Why the end and not the spec's literal position (which would make +15 min end the
+            // timer 15 minutes *sooner*): a listener only ever wants to move when the noise stops,
+            // and "+" reading as "more" is what every sleep-timer control does. The timer shows
+            // as a track (`mpris:length` its length, Position how far into it) that restarts at
+            // every change, so after a Seek the client is told (Seeked) that the position is back
+            // at 0 of a new length: nothing it shows jumps backwards. Without a timer CanSeek is
+            // false and the spec says to ignore Seek.
             let offset = try args.int64()
             guard let remaining = controller.status().timerRemainingSeconds else { return try reply(call) }
-            let seconds = try TimerSeek.newRemainingSeconds(remaining: remaining, offsetMicroseconds: offset)
-            try command(.timer(seconds: seconds, fadeSeconds: nil))
+            try command(
+                TimerChange.request(
+                    remainingSeconds: remaining, changeSeconds: Double(offset) / 1_000_000,
+                    changeText: "Offset \(offset)", outOfRange: .clamp))
             let r = try reply(call)
             try? emitSeeked()
             return r

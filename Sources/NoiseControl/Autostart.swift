@@ -15,41 +15,22 @@ public struct Autostart: Sendable {
     public static let unitName = "widgetweaver-noise.service"
     public static let desktopName = "widgetweaver-noise.desktop"
 
-    /// `$XDG_CONFIG_HOME` (default `~/.config`).
-    public let configHome: URL
-    /// The `noise` executable the unit runs (absolute).
-    public let executable: URL
-    /// A store folder to pass as `--store`, when the user chose one explicitly.
-    public let storeDirectory: String?
+    /// Where the entries go, the `noise` they run and the store they name.
+    public let target: LoginEntryTarget
 
-    public init(configHome: URL, executable: URL, storeDirectory: String? = nil) {
-        self.configHome = configHome
-        self.executable = executable
-        self.storeDirectory = storeDirectory
-    }
+    public init(target: LoginEntryTarget) { self.target = target }
 
-    public static func configHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        LoginEntries.configHome(environment: environment)
-    }
-
-    /// See `LoginEntries.systemdIsRunning`.
-    public static func systemdIsRunning() -> Bool { LoginEntries.systemdIsRunning() }
-
-    public var unitURL: URL { configHome.appendingPathComponent("systemd/user/\(Self.unitName)") }
-    public var wantsLinkURL: URL {
-        configHome.appendingPathComponent("systemd/user/default.target.wants/\(Self.unitName)")
-    }
-    public var desktopURL: URL { configHome.appendingPathComponent("autostart/\(Self.desktopName)") }
+    public var unitURL: URL { target.unitURL(Self.unitName) }
+    public var wantsLinkURL: URL { target.wantsLinkURL(Self.unitName, wantedBy: "default.target") }
+    public var desktopURL: URL { target.autostartURL(Self.desktopName) }
 
     /// The login command. `--store` is an option of the subcommand, so it comes after `resume`
     /// (`noise --store DIR resume` is refused: "Unknown option '--store'").
-    public var arguments: [String] {
-        [executable.path, "resume", "--if-enabled"] + (storeDirectory.map { ["--store", $0] } ?? [])
-    }
+    public var arguments: [String] { target.command(["resume", "--if-enabled"]) }
 
     /// The systemd user unit.
     public func unitText() throws -> String {
-        let command = try arguments.map(Self.systemdQuoted).joined(separator: " ")
+        let command = try LoginEntries.systemdLine(arguments)
         return """
             [Unit]
             Description=Resume the WidgetWeaver noise mix that was playing at logout
@@ -70,18 +51,9 @@ public struct Autostart: Sendable {
 
     /// The XDG autostart desktop entry.
     public func desktopText() throws -> String {
-        let command = try arguments.map(Self.desktopQuoted).joined(separator: " ")
-        return """
-            [Desktop Entry]
-            Type=Application
-            Name=WidgetWeaver Noise
-            Comment=Resume the noise mix that was playing at logout
-            Exec=\(command)
-            Terminal=false
-            NoDisplay=true
-            X-GNOME-Autostart-enabled=true
-
-            """
+        LoginEntries.autostartEntry(
+            name: "WidgetWeaver Noise", comment: "Resume the noise mix that was playing at logout",
+            exec: try LoginEntries.desktopLine(arguments))
     }
 
     /// Installs for `method`; returns the files written.
@@ -89,12 +61,9 @@ public struct Autostart: Sendable {
     public func install(_ method: Method) throws -> [URL] {
         switch method {
         case .systemd:
-            try write(try unitText(), to: unitURL)
-            try LoginEntries.enable(link: wantsLinkURL, unitName: Self.unitName)
-            return [unitURL, wantsLinkURL]
+            try LoginEntries.install([(try unitText(), unitURL)], enabling: (wantsLinkURL, Self.unitName))
         case .xdg:
-            try write(try desktopText(), to: desktopURL)
-            return [desktopURL]
+            try LoginEntries.install([(try desktopText(), desktopURL)])
         }
     }
 
@@ -119,8 +88,6 @@ public struct Autostart: Sendable {
             unitEnabled: (try? fm.destinationOfSymbolicLink(atPath: wantsLinkURL.path)) != nil,
             desktopEntry: fm.fileExists(atPath: desktopURL.path))
     }
-
-    private func write(_ text: String, to url: URL) throws { try LoginEntries.write(text, to: url) }
 
     public typealias QuotingError = LoginEntries.Unquotable
 

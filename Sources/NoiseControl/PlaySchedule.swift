@@ -71,19 +71,12 @@ public struct PlayScheduleFiles: Sendable {
     /// Unit files are small; anything larger is not one of ours.
     static let largestUnitBytes = 16 * 1024
 
-    public let configHome: URL
-    /// The `noise` executable (absolute).
-    public let executable: URL
-    /// The store folder the player should use (`StoreOption.explicitDirectory`), nil for the default.
-    public let storeDirectory: String?
+    /// Where the units go, the `noise` they run and the store the player should use.
+    public let target: LoginEntryTarget
 
-    public init(configHome: URL, executable: URL, storeDirectory: String? = nil) {
-        self.configHome = configHome
-        self.executable = executable
-        self.storeDirectory = storeDirectory
-    }
+    public init(target: LoginEntryTarget) { self.target = target }
 
-    public var unitFolder: URL { configHome.appendingPathComponent("systemd/user") }
+    public var unitFolder: URL { target.unitFolder }
     public var wantsFolder: URL { unitFolder.appendingPathComponent("timers.target.wants") }
 
     public func serviceName(_ s: PlaySchedule) -> String { "\(Self.unitPrefix)\(s.id).service" }
@@ -91,10 +84,9 @@ public struct PlayScheduleFiles: Sendable {
 
     /// The player's command line (`--store` is an option of `play`, so it comes after it).
     public func command(_ s: PlaySchedule) -> [String] {
-        var words = [executable.path, "play", "--preset", s.presetID, "--fade-in", Self.seconds(s.fadeSeconds)]
+        var words = ["play", "--preset", s.presetID, "--fade-in", Self.seconds(s.fadeSeconds)]
         if let t = s.timerSeconds { words += ["--timer", Self.seconds(t)] }
-        if let storeDirectory { words += ["--store", storeDirectory] }
-        return words
+        return target.command(words)
     }
 
     static func seconds(_ v: Double) -> String {
@@ -102,7 +94,7 @@ public struct PlayScheduleFiles: Sendable {
     }
 
     public func serviceText(_ s: PlaySchedule) throws -> String {
-        let exec = try command(s).map { try LoginEntries.systemdWord($0) }.joined(separator: " ")
+        let exec = try LoginEntries.systemdLine(command(s))
         return """
             [Unit]
             Description=WidgetWeaver noise: play preset \(s.presetID) at \(s.timeText)
@@ -141,13 +133,11 @@ public struct PlayScheduleFiles: Sendable {
     /// Writes both units and the wants link; returns the files written.
     @discardableResult
     public func install(_ s: PlaySchedule) throws -> [URL] {
-        let service = unitFolder.appendingPathComponent(serviceName(s))
-        let timer = unitFolder.appendingPathComponent(timerName(s))
-        try LoginEntries.write(try serviceText(s), to: service)
-        try LoginEntries.write(timerText(s), to: timer)
-        let link = wantsFolder.appendingPathComponent(timerName(s))
-        try LoginEntries.enable(link: link, unitName: timerName(s))
-        return [service, timer, link]
+        try LoginEntries.install(
+            [
+                (try serviceText(s), unitFolder.appendingPathComponent(serviceName(s))),
+                (timerText(s), unitFolder.appendingPathComponent(timerName(s))),
+            ], enabling: (wantsFolder.appendingPathComponent(timerName(s)), timerName(s)))
     }
 
     /// Every schedule whose service file reads back, sorted by time; files that do not read back

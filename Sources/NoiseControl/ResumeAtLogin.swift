@@ -37,7 +37,7 @@ public struct ResumeAtLogin: Sendable {
     }
 
     /// `method` nil: systemd when it runs the session, else XDG autostart.
-    public static func defaultMethod() -> Autostart.Method { Autostart.systemdIsRunning() ? .systemd : .xdg }
+    public static func defaultMethod() -> Autostart.Method { LoginEntries.systemdIsRunning() ? .systemd : .xdg }
 
     /// Installs one login entry (removing the other kind, so two players never race at login) and
     /// turns the flag on.

@@ -178,8 +178,8 @@ final class LayerPair {
                 store: { i, v in if i < 40 { c[i] = v } else { q[i - 40] = v } },
                 noise: {
                     var n = noise.next()
-                    if texA { n.lowHalf = fadingA ? n.lowHalf * (fadeA.0 + fadeA.1 * Float(k)) + ta[k] : ta[k] }
-                    if texB { n.highHalf = fadingB ? n.highHalf * (fadeB.0 + fadeB.1 * Float(k)) + tb[k] : tb[k] }
+                    if texA { n.lowHalf = textureLane(n.lowHalf, ta[k], fading: fadingA, fadeA, at: Float(k)) }
+                    if texB { n.highHalf = textureLane(n.highHalf, tb[k], fading: fadingB, fadeB, at: Float(k)) }
                     k += 1
                     return n
                 },
@@ -247,10 +247,10 @@ final class LayerPair {
                 noise: {
                     var na = noiseA.next(), nb = noiseB.next()
                     let x = Float(k)
-                    if textured.0 { na.lowHalf = fading.0 ? na.lowHalf * (f0.0 + f0.1 * x) + t0[k] : t0[k] }
-                    if textured.1 { na.highHalf = fading.1 ? na.highHalf * (f1.0 + f1.1 * x) + t1[k] : t1[k] }
-                    if textured.2 { nb.lowHalf = fading.2 ? nb.lowHalf * (f2.0 + f2.1 * x) + t2[k] : t2[k] }
-                    if textured.3 { nb.highHalf = fading.3 ? nb.highHalf * (f3.0 + f3.1 * x) + t3[k] : t3[k] }
+                    if textured.0 { na.lowHalf = textureLane(na.lowHalf, t0[k], fading: fading.0, f0, at: x) }
+                    if textured.1 { na.highHalf = textureLane(na.highHalf, t1[k], fading: fading.1, f1, at: x) }
+                    if textured.2 { nb.lowHalf = textureLane(nb.lowHalf, t2[k], fading: fading.2, f2, at: x) }
+                    if textured.3 { nb.highHalf = textureLane(nb.highHalf, t3[k], fading: fading.3, f3, at: x) }
                     k += 1
                     return SIMD8(lowHalf: na, highHalf: nb)
                 },
@@ -395,6 +395,17 @@ final class LayerPair {
         c[4] = SIMD4(Float(a.a2), Float(a.a2), Float(b.a2), Float(b.a2))
         c[7] = SIMD4(wetA, wetA, wetB, wetB)
     }
+}
+
+/// A texture lane's sample `k` of a sub-block: the texture alone, or while it fades to or from
+/// noise (`fading`) the noise at its share `fade.start + fade.step · k` under the texture. Outside
+/// a fade no arithmetic, so those lanes keep the texture's bytes. Inlined: `process` and
+/// `processBoth` call it per lane inside the sample loop.
+@inline(__always)
+func textureLane(
+    _ noise: SIMD2<Float>, _ texture: SIMD2<Float>, fading: Bool, _ fade: (start: Float, step: Float), at k: Float
+) -> SIMD2<Float> {
+    fading ? noise * (fade.start + fade.step * k) + texture : texture
 }
 
 /// The per-sample chain of a layer pair, written once for any lane width (SIMD4: one pair;

@@ -41,6 +41,33 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
         /// The one-minute bins (`snapshot.minutes`): when present, the nowcast keys are worded
         /// from them at the render's clock, not taken from the fetch.
         public var minutes: MinuteBins?
+
+        /// Every field optional: a file's snapshot read field by field, or sample data and tests
+        /// naming the fields they have.
+        public init(
+            fetchedAt: Date? = nil, condition: String? = nil, symbol: String? = nil, temperatureC: Double? = nil,
+            apparentTemperatureC: Double? = nil, highC: Double? = nil, lowC: Double? = nil,
+            precipitationChance: Double? = nil, humidity: Double? = nil, nowcast: String? = nil,
+            nowcastSecondary: String? = nil, rainStartMinutes: Double? = nil, rainEndMinutes: Double? = nil,
+            rainPeakIntensityMMPerHour: Double? = nil, rainPeakChance: Double? = nil, minutes: MinuteBins? = nil
+        ) {
+            self.fetchedAt = fetchedAt
+            self.condition = condition
+            self.symbol = symbol
+            self.temperatureC = temperatureC
+            self.apparentTemperatureC = apparentTemperatureC
+            self.highC = highC
+            self.lowC = lowC
+            self.precipitationChance = precipitationChance
+            self.humidity = humidity
+            self.nowcast = nowcast
+            self.nowcastSecondary = nowcastSecondary
+            self.rainStartMinutes = rainStartMinutes
+            self.rainEndMinutes = rainEndMinutes
+            self.rainPeakIntensityMMPerHour = rainPeakIntensityMMPerHour
+            self.rainPeakChance = rainPeakChance
+            self.minutes = minutes
+        }
     }
 
     /// A snapshot with no field read (a file with a location only; a test building one field by field).
@@ -179,9 +206,4 @@ extension WeatherFile.Minutes {
             startsAt.addingTimeInterval(offset * 60)
         )
     }
-}
-
-extension WeatherSnapshotProvider.Snapshot {
-    /// Every field empty; set the ones a snapshot has (the Editor's sample data does).
-    public static var empty: Self { Self() }
 }

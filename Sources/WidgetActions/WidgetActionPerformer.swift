@@ -321,8 +321,9 @@ public struct WidgetActionPerformer: Sendable {
     private func toggleResumeOnLaunch() throws -> WidgetActionOutcome {
         let noise = try noiseExecutable ?? DetachedPlayer.locateNoise(environment: environment)
         let autostart = Autostart(
-            configHome: Autostart.configHome(environment: environment), executable: noise,
-            storeDirectory: storeDirectory)
+            target: LoginEntryTarget(
+                configHome: LoginEntries.configHome(environment: environment), executable: noise,
+                storeDirectory: storeDirectory))
         let switcher = ResumeAtLogin(autostart: autostart, store: LastMixStore(root: store), environment: environment)
         let (isOn, load) = try switcher.isOn()
         if isOn {

@@ -40,6 +40,13 @@ public struct WeatherState: Sendable, Hashable {
     public var refreshFailed = false
     public init() {}
 
+    /// A place and its current conditions alone (no forecast series): what the editor's sample
+    /// data, the renderer's tests and the benchmarks draw, each with its own values.
+    public init(location: String?, current: Current) {
+        self.location = location
+        self.current = current
+    }
+
     /// The nowcast (headline, secondary, rain start/end/peak and the chart's window) worded from
     /// the bins at `now`; past the last bin "Next-hour rain unavailable" and an empty window.
     /// Without bins (an older snapshot) the fetch's words stay.

@@ -2,16 +2,12 @@ import ArgumentParser
 import Foundation
 import SharedStore
 
-/// `--tz` and `--now` of the data commands, checked once: the zone that decides "today" and the
-/// clock to pretend (for trying things out). `weaver reminders refresh` uses it; `calendar
-/// refresh` and `steps import` still spell the same two options out.
-struct DataClockOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("IANA zone that decides what is today (default: the system's).", valueName: "zone"))
-    var tz: String?
-    @Option(
-        help: ArgumentHelp(
-            "Pretend the clock is this ISO 8601 date-time (for trying things out).", valueName: "iso8601")) var now:
-        String?
+/// `--tz` and `--now` of the data commands (`weaver calendar refresh`, `weaver reminders
+/// refresh`, `weaver steps import`), checked once: the zone and the clock to pretend (for trying
+/// things out). What the zone decides differs per command, so each names its help (`Help`).
+struct DataClockOptions<Help: DataClockHelp>: ParsableArguments {
+    @Option(help: ArgumentHelp(Help.zone, valueName: "zone")) var tz: String?
+    @Option(help: ArgumentHelp(Help.clock, valueName: "iso8601")) var now: String?
 
     func validate() throws {
         if let tz, TimeZone(identifier: tz) == nil {
@@ -24,4 +20,25 @@ struct DataClockOptions: ParsableArguments {
 
     var zone: TimeZone { tz.flatMap(TimeZone.init(identifier:)) ?? .current }
     var clock: Date { now.flatMap(ISODate.parse) ?? Date() }
+}
+
+/// The help lines of one command's `--tz` and `--now`.
+protocol DataClockHelp {
+    static var zone: String { get }
+    static var clock: String { get }
+}
+
+enum RemindersClockHelp: DataClockHelp {
+    static let zone = "IANA zone that decides what is today (default: the system's)."
+    static let clock = "Pretend the clock is this ISO 8601 date-time (for trying things out)."
+}
+
+enum CalendarClockHelp: DataClockHelp {
+    static let zone = "IANA zone for floating times and all-day dates (default: the system's)."
+    static let clock = RemindersClockHelp.clock
+}
+
+enum StepsClockHelp: DataClockHelp {
+    static let zone = "IANA zone that decides which date is today (default: the system's)."
+    static let clock = "Pretend the clock is this ISO 8601 date-time."
 }

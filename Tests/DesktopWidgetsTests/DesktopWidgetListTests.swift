@@ -104,8 +104,9 @@ import WidgetRender
         let dir = try Products.temporaryDirectory("desktop-autostart")
         defer { try? FileManager.default.removeItem(at: dir) }
         let entry = DesktopAutostart(
-            configHome: dir, executable: URL(fileURLWithPath: "/opt/my tools/weaver"), storeDirectory: "/home/a b/store"
-        )
+            target: LoginEntryTarget(
+                configHome: dir, executable: URL(fileURLWithPath: "/opt/my tools/weaver"),
+                storeDirectory: "/home/a b/store"))
         let files = try entry.install(.xdg)
         #expect(files == [dir.appendingPathComponent("autostart/widgetweaver-desktop.desktop")])
         let text = try String(contentsOf: files[0], encoding: .utf8)

@@ -144,7 +144,8 @@ import Testing
 
 @Suite struct AutostartTests {
     func autostart(_ box: Sandbox, store: String? = nil) -> Autostart {
-        Autostart(configHome: box.config, executable: Products.url("noise"), storeDirectory: store)
+        Autostart(
+            target: LoginEntryTarget(configHome: box.config, executable: Products.url("noise"), storeDirectory: store))
     }
 
     @Test func unitPassesSystemdAnalyzeVerify() throws {

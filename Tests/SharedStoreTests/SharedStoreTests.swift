@@ -17,6 +17,27 @@ import Testing
                 == "/h/.local/state/widgetweaver")
     }
 
+    /// Every login entry of both tools resolves what it points at here: `--store` first, then
+    /// `$WIDGETWEAVER_HOME` (absolute, standardized), else no `--store` at all; entries under
+    /// `$XDG_CONFIG_HOME`.
+    @Test func loginEntryTargetNamesTheStoreTheCommandChose() {
+        let exe = URL(fileURLWithPath: "/opt/ww/noise")
+        let env = ["WIDGETWEAVER_HOME": "/b/./store/", "XDG_CONFIG_HOME": "/cfg", "HOME": "/h"]
+        let chosen = LoginEntryTarget.resolve(executable: exe, storePath: "/a/../s", environment: env)
+        #expect(chosen.storeDirectory == "/s" && chosen.configHome.path == "/cfg")
+        #expect(chosen.command(["resume"]) == ["/opt/ww/noise", "resume", "--store", "/s"])
+        let fromHome = LoginEntryTarget.resolve(executable: exe, storePath: nil, environment: env)
+        #expect(fromHome.storeDirectory == "/b/store")
+        let plain = LoginEntryTarget.resolve(executable: exe, storePath: "", environment: ["HOME": "/h"])
+        #expect(plain.storeDirectory == nil && plain.configHome.path == "/h/.config")
+        #expect(plain.command(["desktop"]) == ["/opt/ww/noise", "desktop"])
+        #expect(plain.unitURL("u.service").path == "/h/.config/systemd/user/u.service")
+        #expect(
+            plain.wantsLinkURL("u.timer", wantedBy: "timers.target").path
+                == "/h/.config/systemd/user/timers.target.wants/u.timer")
+        #expect(plain.autostartURL("d.desktop").path == "/h/.config/autostart/d.desktop")
+    }
+
     @Test func atomicWriteReplacesWholeFilesAndLeavesNoTemporaries() throws {
         let r = try root()
         try FileSystem.atomicWrite(Data("one".utf8), to: r.status)

@@ -39,23 +39,12 @@ enum Fixtures {
         return d
     }
 
-    static let weather: WeatherState = {
-        var w = WeatherState()
-        w.location = "London"
-        w.condition = "Cloudy"
-        w.symbol = "cloud.rain.fill"
-        w.temperatureC = 7.4
-        w.highC = 9
-        w.lowC = 3.2
-        w.nowcast = "Light rain in 20 min"
-        w.nowcastSecondary = "Ends in 35m"
-        w.rainStartMinutes = 20
-        w.rainEndMinutes = 55
-        w.rainPeakIntensityMMPerHour = 1.2
-        w.rainPeakChance = 0.6
-        w.fetchedAt = now.addingTimeInterval(-600)
-        return w
-    }()
+    static let weather = WeatherState(
+        location: "London",
+        current: .init(
+            fetchedAt: now.addingTimeInterval(-600), condition: "Cloudy", symbol: "cloud.rain.fill", temperatureC: 7.4,
+            highC: 9, lowC: 3.2, nowcast: "Light rain in 20 min", nowcastSecondary: "Ends in 35m", rainStartMinutes: 20,
+            rainEndMinutes: 55, rainPeakIntensityMMPerHour: 1.2, rainPeakChance: 0.6))
 
     static let calendar = CalendarSnapshot(events: [
         .init(

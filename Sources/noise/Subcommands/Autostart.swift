@@ -3,6 +3,7 @@ import CLISupport
 import Foundation
 import NoiseControl
 import NoiseEngine
+import SharedStore
 
 extension Noise {
     struct AutostartCommand: ParsableCommand {
@@ -25,7 +26,7 @@ extension Noise {
             var method: String = "auto"
 
             func chosen() throws -> NoiseControl.Autostart.Method {
-                if method == "auto" { return NoiseControl.Autostart.systemdIsRunning() ? .systemd : .xdg }
+                if method == "auto" { return LoginEntries.systemdIsRunning() ? .systemd : .xdg }
                 guard let m = NoiseControl.Autostart.Method(rawValue: method) else {
                     throw ValidationError("'--method' \(method) is not supported; use auto, systemd or xdg")
                 }
@@ -75,7 +76,7 @@ extension Noise {
                     """
                 )
                 print("  XDG autostart entry: \(installed.desktopEntry ? autostart.desktopURL.path : "not installed")")
-                print("  systemd runs this system: \(NoiseControl.Autostart.systemdIsRunning() ? "yes" : "no")")
+                print("  systemd runs this system: \(LoginEntries.systemdIsRunning() ? "yes" : "no")")
             }
         }
     }
@@ -86,7 +87,5 @@ private func resumeAtLogin(_ store: StoreOption) -> ResumeAtLogin {
 }
 
 private func makeAutostart(_ store: StoreOption) -> NoiseControl.Autostart {
-    NoiseControl.Autostart(
-        configHome: NoiseControl.Autostart.configHome(), executable: PresetLibrary.executableURL(),
-        storeDirectory: store.explicitDirectory)
+    NoiseControl.Autostart(target: store.loginEntryTarget(executable: PresetLibrary.executableURL()))
 }

@@ -139,7 +139,5 @@ extension Noise {
 
 /// The schedules' unit folder, the `noise` binary and the store the player should use.
 private func scheduleFiles(_ store: StoreOption) -> PlayScheduleFiles {
-    PlayScheduleFiles(
-        configHome: LoginEntries.configHome(), executable: PresetLibrary.executableURL(),
-        storeDirectory: store.explicitDirectory)
+    PlayScheduleFiles(target: store.loginEntryTarget(executable: PresetLibrary.executableURL()))
 }

@@ -26,20 +26,10 @@ extension Weaver {
             @OptionGroup var store: StoreOption
 
             func run() throws {
-                let service = CalendarService(root: store.root)
-                do {
-                    let (entry, count, warnings) = try service.add(source, name: name)
-                    printSourceWarnings(warnings, source: entry.name)
-                    print(
-                        """
-                        Added '\(entry.name)' (id \(entry.id)): \(count) event\(count == 1 ? "" : "s") in \
-                        \(entry.source)
-                        """
-                    )
-                    print("Next: 'weaver calendar refresh' writes snapshots/calendar.json for the Next Up widget.")
-                } catch {
-                    throw dataSourceCommandError(error)
-                }
+                try addSource(
+                    noun: "event",
+                    next: "Next: 'weaver calendar refresh' writes snapshots/calendar.json for the Next Up widget."
+                ) { try CalendarService(root: store.root).add(source, name: name) }
             }
         }
 
@@ -50,8 +40,8 @@ extension Weaver {
             func run() throws {
                 printSourceList(
                     try CalendarService(root: store.root).list(note: printError),
-                    empty: "No calendars; add one with 'weaver calendar add FILE.ics'.", lastRefreshAt: \.lastRefreshAt,
-                    lastError: \.lastError, columns: { [$0.eventCount.map { "\($0) events" } ?? "?"] })
+                    empty: "No calendars; add one with 'weaver calendar add FILE.ics'.",
+                    columns: { [$0.eventCount.map { "\($0) events" } ?? "?"] })
             }
         }
 
@@ -79,42 +69,20 @@ extension Weaver {
                     writing the snapshot.
                     """
             )
-            @Option(
-                help: ArgumentHelp(
-                    "IANA zone for floating times and all-day dates (default: the system's).", valueName: "zone"))
-            var tz: String?
-            @Option(
-                help: ArgumentHelp(
-                    "Pretend the clock is this ISO 8601 date-time (for trying things out).", valueName: "iso8601"))
-            var now: String?
+            @OptionGroup var clockOptions: DataClockOptions<CalendarClockHelp>
             @Flag(help: "Print nothing unless something failed (for timers).") var quiet = false
             @OptionGroup var store: StoreOption
 
-            func validate() throws {
-                if let tz, TimeZone(identifier: tz) == nil {
-                    throw ValidationError("'--tz' must be an IANA time zone such as Europe/London; got '\(tz)'")
-                }
-                if let now, ISODate.parse(now) == nil {
-                    throw ValidationError(
-                        "'--now' must be an ISO 8601 date-time such as 2026-01-24T09:30:00Z; got '\(now)'")
-                }
-            }
-
             func run() throws {
-                let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
-                let clock = now.flatMap(ISODate.parse) ?? Date()
+                let zone = clockOptions.zone, clock = clockOptions.clock
                 let service = CalendarService(root: store.root)
-                guard !(try service.list(note: printError)).isEmpty else {
-                    throw CommandError(
-                        """
+                let s = try refreshSources(
+                    try service.list(note: printError),
+                    none: """
                         no calendars yet: add one with 'weaver calendar add FILE.ics' or 'weaver calendar add \
                         https://…/basic.ics'
                         """
-                    )
-                }
-                let report = try service.refresh(now: clock, timeZone: zone)
-                for n in report.notes { printError("warning: \(n)") }
-                let s = report.snapshot
+                ) { try service.refresh(now: clock, timeZone: zone) }
                 if !quiet {
                     let f = DateFormatter()
                     f.locale = Locale(identifier: "en_US_POSIX")

@@ -9,6 +9,38 @@ func printSourceWarnings<Warning>(_ warnings: [Warning], source name: String) {
     if warnings.count > 5 { printError("warning: \(name): \(warnings.count - 5) more warnings") }
 }
 
+/// What `weaver calendar add` and `weaver reminders add` do with what `add` read: its warnings,
+/// "Added 'NAME' (id ID<details>): COUNT NOUNs in SOURCE", then `next` (what writes the
+/// snapshot); a failure is the command's one-line error.
+func addSource<E: SourceListEntry, Warning>(
+    noun: String, next: String, details: (E) -> String = { _ in "" }, _ add: () throws -> (E, Int, [Warning])
+) throws {
+    do {
+        let (entry, count, warnings) = try add()
+        printSourceWarnings(warnings, source: entry.name)
+        print(
+            """
+            Added '\(entry.name)' (id \(entry.id)\(details(entry))): \(count) \(noun)\(count == 1 ? "" : "s") in \
+            \(entry.source)
+            """
+        )
+        print(next)
+    } catch {
+        throw dataSourceCommandError(error)
+    }
+}
+
+/// What `weaver calendar refresh` and `weaver reminders refresh` do before saying what they
+/// wrote: refuse with `none` when no source is added, refresh, print the notes as warnings.
+func refreshSources<E, Snapshot>(
+    _ entries: [E], none: String, _ refresh: () throws -> SourceRefreshReport<Snapshot>
+) throws -> Snapshot {
+    guard !entries.isEmpty else { throw CommandError(none) }
+    let report = try refresh()
+    for n in report.notes { printError("warning: \(n)") }
+    return report.snapshot
+}
+
 /// A data source's failure (fetch, parse, store) as the command's one-line error; anything else
 /// passes through unchanged.
 func dataSourceCommandError(_ error: any Error) -> any Error {
@@ -23,18 +55,15 @@ func dataSourceCommandError(_ error: any Error) -> any Error {
 /// What `weaver calendar list` and `weaver reminders list` print: `empty` when there are no
 /// sources, else a tab-separated line per source — id, name, the command's own `columns`, last
 /// refresh (with the last error when there is one), source.
-func printSourceList<E: SourceListEntry>(
-    _ entries: [E], empty: String, lastRefreshAt: (E) -> Date?, lastError: (E) -> String?,
-    columns: (E) -> [String]
-) {
+func printSourceList<E: SourceListEntry>(_ entries: [E], empty: String, columns: (E) -> [String]) {
     if entries.isEmpty {
         print(empty)
         return
     }
     for e in entries {
-        let refreshed = lastRefreshAt(e).map { ISODate.format($0) } ?? "never refreshed"
+        let refreshed = e.lastRefreshAt.map { ISODate.format($0) } ?? "never refreshed"
         let fields =
-            [e.id, e.name] + columns(e) + [refreshed + (lastError(e).map { "\terror: \($0)" } ?? ""), e.source]
+            [e.id, e.name] + columns(e) + [refreshed + (e.lastError.map { "\terror: \($0)" } ?? ""), e.source]
         print(fields.joined(separator: "\t"))
     }
 }

@@ -81,9 +81,7 @@ extension Weaver {
             let exe =
                 (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
                 ?? CommandLine.arguments[0]
-            let entry = DesktopAutostart(
-                configHome: LoginEntries.configHome(), executable: URL(fileURLWithPath: exe),
-                storeDirectory: store.explicitDirectory)
+            let entry = DesktopAutostart(target: store.loginEntryTarget(executable: URL(fileURLWithPath: exe)))
             if enable {
                 for url in try entry.install(DesktopAutostart.Method(rawValue: method)!) { print("Wrote \(url.path)") }
                 print("The desktop widgets start at login.")

@@ -34,21 +34,11 @@ extension Weaver {
             @OptionGroup var store: StoreOption
 
             func run() throws {
-                let service = RemindersService(root: store.root)
-                do {
-                    let (entry, count, warnings) = try service.add(source, name: name)
-                    printSourceWarnings(warnings, source: entry.name)
-                    let kind = entry.kind == .todoTxt ? "todo.txt" : "iCalendar"
-                    print(
-                        """
-                        Added '\(entry.name)' (id \(entry.id), \(kind)\(entry.isWeb ? ", read-only" : "")): \
-                        \(count) task\(count == 1 ? "" : "s") in \(entry.source)
-                        """
-                    )
-                    print("Next: 'weaver reminders refresh' writes snapshots/reminders.json for the Reminders widget.")
-                } catch {
-                    throw dataSourceCommandError(error)
-                }
+                try addSource(
+                    noun: "task",
+                    next: "Next: 'weaver reminders refresh' writes snapshots/reminders.json for the Reminders widget.",
+                    details: { ", \($0.kind == .todoTxt ? "todo.txt" : "iCalendar")\($0.isWeb ? ", read-only" : "")" }
+                ) { try RemindersService(root: store.root).add(source, name: name) }
             }
         }
 
@@ -60,7 +50,6 @@ extension Weaver {
                 printSourceList(
                     try RemindersService(root: store.root).list(note: printError),
                     empty: "No reminders sources; add one with 'weaver reminders add ~/todo.txt'.",
-                    lastRefreshAt: \.lastRefreshAt, lastError: \.lastError,
                     columns: { [$0.kind.rawValue, $0.itemCount.map { "\($0) tasks" } ?? "?"] })
             }
         }
@@ -88,24 +77,20 @@ extension Weaver {
                     writing the snapshot (and the widget's rows cannot be pressed until a refresh succeeds).
                     """
             )
-            @OptionGroup var clockOptions: DataClockOptions
+            @OptionGroup var clockOptions: DataClockOptions<RemindersClockHelp>
             @Flag(help: "Print nothing unless something failed (for timers).") var quiet = false
             @OptionGroup var store: StoreOption
 
             func run() throws {
                 let zone = clockOptions.zone, clock = clockOptions.clock
                 let service = RemindersService(root: store.root)
-                guard !(try service.list(note: printError)).isEmpty else {
-                    throw CommandError(
-                        """
+                let s = try refreshSources(
+                    try service.list(note: printError),
+                    none: """
                         no reminders sources yet: add one with 'weaver reminders add ~/todo.txt' or 'weaver \
                         reminders add tasks.ics'
                         """
-                    )
-                }
-                let report = try service.refresh(now: clock, timeZone: zone)
-                for n in report.notes { printError("warning: \(n)") }
-                let s = report.snapshot
+                ) { try service.refresh(now: clock, timeZone: zone) }
                 if !quiet {
                     let days = ReminderDays(now: clock, timeZone: zone)
                     let open = s.items.filter { !$0.done }

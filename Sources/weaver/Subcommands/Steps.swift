@@ -24,30 +24,14 @@ extension Weaver {
                     """
             )
             @Argument(help: "A .csv or .json file.") var file: String
-            @Option(
-                help: ArgumentHelp(
-                    "IANA zone that decides which date is today (default: the system's).", valueName: "zone")) var tz:
-                String?
-            @Option(help: ArgumentHelp("Pretend the clock is this ISO 8601 date-time.", valueName: "iso8601")) var now:
-                String?
+            @OptionGroup var clockOptions: DataClockOptions<StepsClockHelp>
             @OptionGroup var store: StoreOption
-
-            func validate() throws {
-                if let tz, TimeZone(identifier: tz) == nil {
-                    throw ValidationError("'--tz' must be an IANA time zone such as Europe/London; got '\(tz)'")
-                }
-                if let now, ISODate.parse(now) == nil {
-                    throw ValidationError(
-                        "'--now' must be an ISO 8601 date-time such as 2026-01-24T09:30:00Z; got '\(now)'")
-                }
-            }
 
             func run() throws {
                 let url = URL(fileURLWithPath: file)
                 do {
                     let r = try StepsService(root: store.root).importFile(
-                        url, now: now.flatMap(ISODate.parse) ?? Date(),
-                        timeZone: tz.flatMap(TimeZone.init(identifier:)) ?? .current)
+                        url, now: clockOptions.clock, timeZone: clockOptions.zone)
                     print(
                         "Imported \(r.imported) day\(r.imported == 1 ? "" : "s") (\(r.firstDate) … \(r.lastDate))"
                             + (r.replaced > 0 ? ", \(r.replaced) replacing stored days" : "")

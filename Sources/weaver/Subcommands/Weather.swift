@@ -367,7 +367,5 @@ extension Weaver {
 }
 
 private func makeTimer(_ store: StoreOption) -> RefreshTimer {
-    RefreshTimer(
-        configHome: RefreshTimer.configHome(), executable: RefreshTimer.weaverExecutable(),
-        storeDirectory: store.explicitDirectory)
+    RefreshTimer(target: store.loginEntryTarget(executable: RefreshTimer.weaverExecutable()))
 }
