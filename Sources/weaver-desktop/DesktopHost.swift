@@ -71,7 +71,10 @@ final class DesktopHost {
             return fail("cannot open the display (\(DesktopSession.describe(env))): is the graphical session running?")
         }
         let root = StoreRoot.resolve(override: storeDirectory)
-        let host = DesktopHost(root: root, storeDirectory: storeDirectory, display: display)
+        // What a button hands on (a "resume at login" entry, a player it starts) names the store
+        // chosen by `$WIDGETWEAVER_HOME` too, as every other command does; nil means the default.
+        let handedOn = LoginEntryTarget.storeDirectory(path: storeDirectory, environment: env)
+        let host = DesktopHost(root: root, storeDirectory: handedOn, display: display)
         shared = host
         if ww_gdk_is_wayland(display) != 0, !host.usesLayerShell {
             warn(

@@ -63,7 +63,7 @@ extension Weaver {
                 throw CommandError(
                     "the desktop host \(host.path) is missing: it is installed with weaver (make install builds it)")
             }
-            let arguments = [host.path] + (store.path.map { ["--store", $0] } ?? [])
+            let arguments = [host.path] + (store.explicitDirectory.map { ["--store", $0] } ?? [])
             let argv = arguments.map { strdup($0) } + [nil]
             execv(host.path, argv)
             throw CommandError("cannot start \(host.path): \(SystemCallError.reason(errno))")
