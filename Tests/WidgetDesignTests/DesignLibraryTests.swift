@@ -160,9 +160,29 @@ import Testing
         #expect(s.actionBar?.actions.map(\.kind) == [.incrementVariable, .setVariableToNow])
         #expect(s.actionBar?.actions[1].title == "Fed")
     }
+
+    @Test func editorSetsClockFacePhotoFilterAndWeatherScale() throws {
+        var s = makeSpec("E", template: .clockIcon)
+        try DesignEditor.apply(
+            ["clock.face=icon", "clock.theme=ember", "clock.secondHandColour=orange", "weatherScale=1.2"], to: &s)
+        #expect(s.clockConfig == ClockDesignConfig(theme: .ember, face: .icon, iconSecondHandColour: .orange))
+        #expect(s.style.weatherScale == 1.2)
+        // not offered with ember
+        #expect(throws: DesignError.self) { try DesignEditor.apply(["clock.secondHandColour=mint"], to: &s) }
+        #expect(throws: DesignError.self) { try DesignEditor.apply(["weatherScale=2"], to: &s) }
+        var p = makeSpec("P", template: .poster, image: "p.jpg")
+        try DesignEditor.apply(["image.filter=sepia", "image.filter.intensity=0.4"], to: &p)
+        #expect(p.image?.filter == PhotoFilterSpec(token: .sepia, intensity: 0.4))
+        try DesignEditor.apply(["image.filter=none"], to: &p)
+        #expect(p.image?.filter == nil)
+        var c = makeSpec("C")
+        try DesignEditor.apply(["template=clock"], to: &c)
+        #expect(c.clockConfig == ClockDesignConfig())  // a new clock gets the Icon face
+    }
 }
 
-@Suite struct LibraryIssue16Tests {
+/// The library index (`designs/index`) follows the design files, however they were changed.
+@Suite struct DesignIndexTests {
     /// Issue 16.19: a design file edited by hand in place is listed with its new name at once.
     @Test func handEditedDesignIsReindexed() throws {
         let store = try TempStore()
@@ -212,45 +232,5 @@ import Testing
         try Data("widgetweaver-design-index 1\n\(s.id.uuidString)\t0\tclassic\t0\tStale\tstale\n".utf8).write(
             to: store.root.designIndex)
         #expect(try lib.summaries().map(\.name) == ["Kept"])
-    }
-
-    @Test func selectionParsingRefusesLettersAndOpenRanges() throws {
-        let review = ImportReview(
-            fileName: "f",
-            items: (1...4).map {
-                ImportReview.Item(
-                    number: $0, name: "D\($0)", template: .classic, updatedAt: fixedNow, referencesEmbeddedImage: false)
-            }, isPro: true, existingCount: 0)
-        #expect(try review.parseSelection("all") == [1, 2, 3, 4])
-        #expect(try review.parseSelection("select none") == [])
-        #expect(try review.parseSelection("1,3-4") == [1, 3, 4])
-        #expect(try review.parseSelection("2 4") == [2, 4])
-        for bad in ["a", "n", "1-", "-2", "1-2-3", "x", "3-1", "١"] {
-            #expect(throws: DesignError.self, "\(bad)") { try review.parseSelection(bad) }
-        }
-        do { _ = try review.parseSelection("1-") } catch let e as DesignError {
-            #expect(e.message.contains("open range") && e.message.contains("'all'") && e.message.contains("2-4"))
-        }
-        #expect(ImportReview.summary(imported: 1, skipped: 0) == "Imported 1 design. Skipped 0 (not selected).")
-        #expect(ImportReview.summary(imported: 2, skipped: 1) == "Imported 2 designs. Skipped 1 (not selected).")
-    }
-
-    @Test func editorSetsSchema8Fields() throws {
-        var s = makeSpec("E", template: .clockIcon)
-        try DesignEditor.apply(
-            ["clock.face=icon", "clock.theme=ember", "clock.secondHandColour=orange", "weatherScale=1.2"], to: &s)
-        #expect(s.clockConfig == ClockDesignConfig(theme: .ember, face: .icon, iconSecondHandColour: .orange))
-        #expect(s.style.weatherScale == 1.2)
-        // not offered with ember
-        #expect(throws: DesignError.self) { try DesignEditor.apply(["clock.secondHandColour=mint"], to: &s) }
-        #expect(throws: DesignError.self) { try DesignEditor.apply(["weatherScale=2"], to: &s) }
-        var p = makeSpec("P", template: .poster, image: "p.jpg")
-        try DesignEditor.apply(["image.filter=sepia", "image.filter.intensity=0.4"], to: &p)
-        #expect(p.image?.filter == PhotoFilterSpec(token: .sepia, intensity: 0.4))
-        try DesignEditor.apply(["image.filter=none"], to: &p)
-        #expect(p.image?.filter == nil)
-        var c = makeSpec("C")
-        try DesignEditor.apply(["template=clock"], to: &c)
-        #expect(c.clockConfig == ClockDesignConfig())  // a new clock gets the Icon face
     }
 }
