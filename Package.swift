@@ -235,9 +235,10 @@ let package = Package(
         .executableTarget(name: "FuzzICalendar", dependencies: ["ICalendar"], path: "Fuzz/ICalendar"),
 
         // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback HTTP server
-        // and the recorded data-source answers it serves (Fixtures), a scratch store with a fake player (NoiseControl).
+        // and the recorded data-source answers it serves (Fixtures), a scratch store with a fake player (NoiseControl),
+        // design-library helpers and exchange files (WidgetDesign).
         .target(
-            name: "TestSupport", dependencies: ["NoiseDSP", "NoiseControl"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["NoiseDSP", "NoiseControl", "WidgetDesign"], path: "Tests/TestSupport",
             exclude: ["Fixtures"]),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
         .testTarget(

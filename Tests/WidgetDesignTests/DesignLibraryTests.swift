@@ -1,12 +1,13 @@
 import Foundation
 import SharedStore
+import TestSupport
 import Testing
 
 @testable import WidgetDesign
 
 @Suite struct DesignLibraryTests {
     @Test func addListLoadUpdateNewestFirst() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let a = makeSpec("Alpha", updated: day(1)), b = makeSpec("Beta", updated: day(3)),
@@ -21,7 +22,7 @@ import Testing
     }
 
     @Test func searchIgnoresCaseAndAccents() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.unlockPro()
         let lib = store.library()
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func freeTierCapsAtThreeAndProIsUnlimited() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         try lib.add([makeSpec("1"), makeSpec("2"), makeSpec("3")])
@@ -52,7 +53,7 @@ import Testing
     }
 
     @Test func deleteMovesToTrashAndRestoreBringsItBackUnchanged() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("Gone")
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func defaultIsRecordedInTheStore() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("D"), t = makeSpec("T")
@@ -104,7 +105,7 @@ import Testing
     }
 
     @Test func indexIsRebuiltWhenFilesChangeBehindItsBack() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.unlockPro()
         let lib = store.library()
@@ -117,7 +118,7 @@ import Testing
     }
 
     @Test func unreadableDesignFileIsSetAsideNotOverwritten() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         try lib.add([makeSpec("Good")])
@@ -133,7 +134,7 @@ import Testing
     }
 
     @Test func resolveByPrefixAndAmbiguousNames() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let a = makeSpec("Twin"), b = makeSpec("Twin")
@@ -185,7 +186,7 @@ import Testing
 @Suite struct DesignIndexTests {
     /// Issue 16.19: a design file edited by hand in place is listed with its new name at once.
     @Test func handEditedDesignIsReindexed() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("Before")
@@ -206,7 +207,7 @@ import Testing
     /// The same with a same-size edit whose modification time is then put back (`touch -r`):
     /// still seen, because the index compares the status-change time.
     @Test func sameSizeEditWithItsOldTimeIsStillSeen() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("Alpha")
@@ -224,7 +225,7 @@ import Testing
     }
 
     @Test func anOldVersion1IndexIsRebuilt() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("Kept")
