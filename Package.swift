@@ -243,9 +243,12 @@ let package = Package(
         // libFuzzer target for the iCalendar parser and recurrence expander (build line in the file).
         .executableTarget(name: "FuzzICalendar", dependencies: ["ICalendar"], path: "Fuzz/ICalendar"),
 
-        // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback HTTP
-        // server.
-        .target(name: "TestSupport", dependencies: ["NoiseDSP"], path: "Tests/TestSupport"),
+        // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback
+        // HTTP server and the recorded data-source answers it serves (Fixtures), a scratch store with a fake player
+        // (NoiseControl), design-library helpers and exchange files (WidgetDesign).
+        .target(
+            name: "TestSupport", dependencies: ["NoiseDSP", "NoiseControl", "WidgetDesign"], path: "Tests/TestSupport",
+            exclude: ["Fixtures"]),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
         .testTarget(
             name: "NoiseEngineTests",
@@ -269,7 +272,13 @@ let package = Package(
         // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
         .executableTarget(
             name: "store-writer", dependencies: ["NoiseControl", "SharedStore"], path: "Tests/StoreWriter"),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "NoiseEngine"]),
+        // The built `noise` and `weaver` run as a user would: parsing, output, exit status, the files they write.
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "TestSupport", "NoiseEngine", "NoiseControl", "SharedStore", "Variables", "WidgetDesign",
+                "WidgetRender",
+            ]),
         .testTarget(
             name: "HomeScreenTests",
             dependencies: [
@@ -303,7 +312,6 @@ let package = Package(
         // Weather/calendar/steps against a loopback HTTP server (TestSupport.LocalHTTPServer), never the internet.
         .testTarget(
             name: "DataSourcesTests",
-            dependencies: ["DataSources", "ICalendar", "Variables", "SharedStore", "Snapshots", "TestSupport"],
-            exclude: ["Fixtures"]),
+            dependencies: ["DataSources", "ICalendar", "Variables", "SharedStore", "Snapshots", "TestSupport"]),
     ]
 )

@@ -14,6 +14,37 @@ public enum CivilCalendar {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// Days since 1970-01-01 for a `yyyy-MM-dd` day stamp, or nil when it is not that shape or not a
+    /// real date (2026-02-30). The one day-stamp reader of the template clock and the snapshots.
+    public static func dayNumber<S: StringProtocol>(_ stamp: S) -> Int? {
+        let bytes = Array(stamp.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard (48...57).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int(bytes[index] - 48)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), (1...12).contains(month), let day = number(8..<10),
+            (1...daysInMonth(year: year, month: month)).contains(day)
+        else { return nil }
+        return daysSinceEpoch(year: year, month: month, day: day)
+    }
+
+    public static func isLeapYear(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
     /// The Gregorian date for a day count since 1970-01-01.
     public static func date(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468

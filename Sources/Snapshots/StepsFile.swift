@@ -2,8 +2,9 @@ import Foundation
 import SharedStore
 
 /// `snapshots/steps.json` as `weaver steps import` (DataSources) writes it, in the schema the
-/// `__steps_*` keys (Variables' `StepsSnapshotProvider`) read (docs/variables.md, "Built-in
-/// keys"), plus distance and active minutes per day for the steps and activity widgets.
+/// `__steps_*` keys (Variables' `StepsSnapshotProvider`) read through `StepsFile.read`
+/// (docs/variables.md, "Built-in keys"), plus distance and active minutes per day for the steps
+/// and activity widgets.
 public struct StepsFile: Codable, Sendable, Equatable {
     public static let currentSchemaVersion = 1
 
@@ -40,6 +41,95 @@ public struct StepsFile: Codable, Sendable, Equatable {
     public init() {}
 
     public static func url(in root: StoreRoot) -> URL { SnapshotFile.steps.url(in: root) }
+}
+
+extension StepsFile {
+    /// The snapshot as its reader takes it (the `__steps_*` keys): read through `SnapshotReader`
+    /// field by field, since another program may have written it. Steps and goals keep their
+    /// fractions (an exporter's sum of several sources); days carry their day numbers.
+    public struct Reading: Sendable, Equatable {
+        public struct Day: Sendable, Equatable {
+            /// Days since 1970-01-01 of the day's `yyyy-MM-dd`.
+            public var dayNumber: Int
+            public var steps: Double
+            public var updatedAt: Date?
+
+            public init(dayNumber: Int, steps: Double, updatedAt: Date? = nil) {
+                self.dayNumber = dayNumber
+                self.steps = steps
+                self.updatedAt = updatedAt
+            }
+        }
+
+        public var access: String?
+        public var goalWeekday: Double?
+        public var goalWeekend: Double?
+        public var streakRule: String?
+        public var today: Day?
+        /// nil when the snapshot has no history array; days without a usable date or count are left out.
+        public var history: [Day]?
+
+        public init() {}
+    }
+
+    /// Reads `snapshots/steps.json`; nil when it is absent or not a JSON object. `warn` hears each
+    /// field that is there but unusable (`"steps": "lots"`), naming the file and the field: what it
+    /// would give is left out, which otherwise shows only as "--".
+    public static func read(from root: StoreRoot, warn: (String) -> Void = { _ in }) -> Reading? {
+        let url = url(in: root)
+        guard let json = SnapshotReader.load(url) else { return nil }
+        func problem(_ field: String, _ expected: String, _ value: JSONValue?) {
+            warn("\(url.path): '\(field)' must be \(expected); got \(value?.described ?? "nothing") (ignored)")
+        }
+        var reading = Reading()
+        reading.access = json["access"]?.stringValue
+        for (field, keyPath) in [("goalWeekday", \Reading.goalWeekday), ("goalWeekend", \Reading.goalWeekend)] {
+            guard let value = json[field] else { continue }
+            if let goal = value.finiteNumber, goal > 0 {
+                reading[keyPath: keyPath] = goal
+            } else {
+                problem(field, "a number of steps above 0", value)
+            }
+        }
+        reading.streakRule = json["streakRule"]?.stringValue
+        if let today = json["today"] {
+            if let t = today.objectValue {
+                let day = t["date"]?.stringValue.flatMap(CivilCalendar.dayNumber)
+                if day == nil { problem("today.date", "a date yyyy-MM-dd", t["date"]) }
+                let steps = t["steps"]?.finiteNumber.flatMap { $0 >= 0 ? $0 : nil }
+                if steps == nil { problem("today.steps", "a number of steps, 0 or more", t["steps"]) }
+                if let day, let steps {
+                    reading.today = Reading.Day(dayNumber: day, steps: steps, updatedAt: t["updatedAt"]?.dateValue)
+                }
+            } else {
+                problem("today", "an object like {\"date\": \"2026-01-24\", \"steps\": 6500}", today)
+            }
+        }
+        if let history = json["history"], history.arrayValue == nil {
+            problem("history", "an array of {\"date\", \"steps\"} days", history)
+        }
+        var skipped: [Int] = []
+        reading.history = json["history"]?.arrayValue.map { entries in
+            entries.enumerated().compactMap { index, entry in
+                guard let day = entry["date"]?.stringValue.flatMap(CivilCalendar.dayNumber),
+                    let steps = entry["steps"]?.finiteNumber, steps >= 0
+                else {
+                    skipped.append(index)
+                    return nil
+                }
+                return Reading.Day(dayNumber: day, steps: steps)
+            }
+        }
+        if let first = skipped.first {
+            warn(
+                """
+                \(url.path): \(skipped.count) of the 'history' days lack a date yyyy-MM-dd or a number of steps \
+                (the first is history[\(first)]); they are left out
+                """
+            )
+        }
+        return reading
+    }
 }
 
 /// `snapshots/activity.json`: today's distance and steps for the `__activity_*` keys (Variables'

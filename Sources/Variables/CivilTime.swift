@@ -32,17 +32,9 @@ public struct CivilTime: Equatable, Sendable {
         CivilCalendar.date(daysSinceEpoch: days)
     }
 
-    public static func isLeapYear(_ year: Int) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    }
+    public static func isLeapYear(_ year: Int) -> Bool { CivilCalendar.isLeapYear(year) }
 
-    public static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    public static func daysInMonth(year: Int, month: Int) -> Int { CivilCalendar.daysInMonth(year: year, month: month) }
 
     /// Whole seconds of `date` since the epoch, rounded down (so 09:59:59.9 is still 09:59).
     @inline(__always)
@@ -132,15 +124,7 @@ extension CivilTime {
     }
 
     /// Days since the epoch for a `yyyy-MM-dd` day stamp, or nil when it is not a real date.
-    public static func dayNumber<S: StringProtocol>(_ stamp: S) -> Int? {
-        var scanner = DateParsing.Scanner(bytes: Array(stamp.utf8))
-        guard let year = scanner.number(minDigits: 4, maxDigits: 4), scanner.take("-"),
-            let month = scanner.number(minDigits: 2, maxDigits: 2), (1...12).contains(month), scanner.take("-"),
-            let day = scanner.number(minDigits: 2, maxDigits: 2), scanner.atEnd,
-            (1...daysInMonth(year: year, month: month)).contains(day)
-        else { return nil }
-        return daysSinceEpoch(year: year, month: month, day: day)
-    }
+    public static func dayNumber<S: StringProtocol>(_ stamp: S) -> Int? { CivilCalendar.dayNumber(stamp) }
 
     /// This date's day number since the epoch.
     public var dayNumber: Int { Self.daysSinceEpoch(year: year, month: month, day: day) }

@@ -31,64 +31,18 @@ public struct StepsSnapshotProvider: DictionaryKeySource {
 
     public static let defaultGoal: Double = 10_000
 
-    /// `warn` hears each field that is there but unusable (`"steps": "lots"`), naming the file and
-    /// the field: the keys it would give are left out, which otherwise shows only as "--".
+    /// The snapshot read through its schema (`StepsFile.read`, which tells `warn` about each field
+    /// that is there but unusable); nil when there is none.
     public static func load(from root: StoreRoot, warn: (String) -> Void = { _ in }) -> StepsSnapshotProvider? {
-        let url = SnapshotFile.steps.url(in: root)
-        guard let json = SnapshotReader.load(url) else { return nil }
-        func problem(_ field: String, _ expected: String, _ value: JSONValue?) {
-            warn("\(url.path): '\(field)' must be \(expected); got \(value?.described ?? "nothing") (ignored)")
-        }
+        guard let reading = StepsFile.read(from: root, warn: warn) else { return nil }
         var p = StepsSnapshotProvider()
-        p.access = json["access"]?.stringValue
-        for (field, keyPath) in [
-            ("goalWeekday", \StepsSnapshotProvider.goalWeekday), ("goalWeekend", \StepsSnapshotProvider.goalWeekend),
-        ] {
-            guard let value = json[field] else { continue }
-            if let goal = value.finiteNumber, goal > 0 {
-                p[keyPath: keyPath] = goal
-            } else {
-                problem(field, "a number of steps above 0", value)
-            }
-        }
-        p.streakRule = json["streakRule"]?.stringValue
-        if let today = json["today"] {
-            if let t = today.objectValue {
-                let day = t["date"]?.stringValue.flatMap(CivilTime.dayNumber)
-                if day == nil { problem("today.date", "a date yyyy-MM-dd", t["date"]) }
-                let steps = t["steps"]?.finiteNumber.flatMap { $0 >= 0 ? $0 : nil }
-                if steps == nil { problem("today.steps", "a number of steps, 0 or more", t["steps"]) }
-                if let day, let steps {
-                    p.today = Day(dayNumber: day, steps: steps)
-                    p.todayUpdatedAt = t["updatedAt"]?.dateValue
-                }
-            } else {
-                problem("today", "an object like {\"date\": \"2026-01-24\", \"steps\": 6500}", today)
-            }
-        }
-        if let history = json["history"], history.arrayValue == nil {
-            problem("history", "an array of {\"date\", \"steps\"} days", history)
-        }
-        var skipped: [Int] = []
-        p.history = json["history"]?.arrayValue.map { entries in
-            entries.enumerated().compactMap { index, entry in
-                guard let day = entry["date"]?.stringValue.flatMap(CivilTime.dayNumber),
-                    let steps = entry["steps"]?.finiteNumber, steps >= 0
-                else {
-                    skipped.append(index)
-                    return nil
-                }
-                return Day(dayNumber: day, steps: steps)
-            }
-        }
-        if let first = skipped.first {
-            warn(
-                """
-                \(url.path): \(skipped.count) of the 'history' days lack a date yyyy-MM-dd or a number of steps \
-                (the first is history[\(first)]); they are left out
-                """
-            )
-        }
+        p.access = reading.access
+        p.goalWeekday = reading.goalWeekday
+        p.goalWeekend = reading.goalWeekend
+        p.streakRule = reading.streakRule
+        p.today = reading.today.map { Day(dayNumber: $0.dayNumber, steps: $0.steps) }
+        p.todayUpdatedAt = reading.today?.updatedAt
+        p.history = reading.history?.map { Day(dayNumber: $0.dayNumber, steps: $0.steps) }
         return p
     }
 

@@ -7,34 +7,6 @@ import Testing
 @testable import DataSources
 @testable import Variables
 
-let workCalendar = """
-    BEGIN:VCALENDAR\r
-    VERSION:2.0\r
-    PRODID:-//WidgetWeaver tests//EN\r
-    X-WR-CALNAME:Work\r
-    BEGIN:VEVENT\r
-    UID:standup\r
-    DTSTART;TZID=Europe/Dublin:20260123T100000\r
-    DTEND;TZID=Europe/Dublin:20260123T101500\r
-    RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR\r
-    SUMMARY:Stand-up\r
-    LOCATION:Room 2\r
-    END:VEVENT\r
-    BEGIN:VEVENT\r
-    UID:review\r
-    DTSTART:20260126T150000Z\r
-    DURATION:PT1H\r
-    SUMMARY:Design review\r
-    END:VEVENT\r
-    BEGIN:VEVENT\r
-    UID:holiday\r
-    DTSTART;VALUE=DATE:20260126\r
-    SUMMARY:Team day\r
-    END:VEVENT\r
-    END:VCALENDAR\r
-
-    """
-
 @Suite("Calendars → snapshots/calendar.json → __calendar_* keys")
 struct CalendarServiceTests {
     /// Saturday 24 January 2026, 09:30 UTC.
@@ -44,7 +16,7 @@ struct CalendarServiceTests {
         let root = try Fixtures.store()
         let folder = try Products.temporaryDirectory("ics")
         let file = folder.appendingPathComponent("work.ics")
-        try Data(workCalendar.utf8).write(to: file)
+        try Data(DataFixtures.workCalendar.utf8).write(to: file)
         let online = Mutex(true)
         let server = try LocalHTTPServer { request in
             guard online.withLock({ $0 }) else { return .json("down", status: 503) }

@@ -28,8 +28,8 @@ struct RemindersTests {
     func setUp() throws -> (RemindersService, URL) {
         let root = try Fixtures.store()
         let folder = try Products.temporaryDirectory("reminders")
-        try Fixtures.data("todo.txt").write(to: folder.appendingPathComponent("todo.txt"))
-        try Fixtures.data("tasks-evolution.ics").write(to: folder.appendingPathComponent("household.ics"))
+        try DataFixtures.data("todo.txt").write(to: folder.appendingPathComponent("todo.txt"))
+        try DataFixtures.data("tasks-evolution.ics").write(to: folder.appendingPathComponent("household.ics"))
         return (RemindersService(root: root), folder)
     }
 
@@ -47,7 +47,7 @@ struct RemindersTests {
         let report = try service.refresh(now: now, timeZone: dublin)
         let s = report.snapshot
         #expect(s.lastError == nil && s.sources.map(\.ok) == [true, true] && s.sources.allSatisfy { !$0.readOnly })
-        #expect(s.sources[0].contentSHA256 == SHA256.hex(Fixtures.data("todo.txt")))
+        #expect(s.sources[0].contentSHA256 == SHA256.hex(DataFixtures.data("todo.txt")))
         // Open ones first, in file order; the done ones after, newest completion first.
         #expect(
             s.items.map(\.id) == [
@@ -106,7 +106,7 @@ struct RemindersTests {
     @Test func webTasksAreReadOnlyAndKeepTheirLastDownload() throws {
         let (service, _) = try setUp()
         let online = Mutex(true)
-        let body = Fixtures.data("tasks-evolution.ics")
+        let body = DataFixtures.data("tasks-evolution.ics")
         let server = try LocalHTTPServer { _ in
             guard online.withLock({ $0 }) else { return .json("down", status: 503) }
             return LocalHTTPServer.Response(contentType: "text/calendar", body: body)
@@ -243,7 +243,7 @@ struct RemindersTests {
         let target = folder.appendingPathComponent("Sync/real-todo.txt")
         try FileManager.default.createDirectory(
             at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Fixtures.data("todo.txt").write(to: target)
+        try DataFixtures.data("todo.txt").write(to: target)
         let link = folder.appendingPathComponent("linked-todo.txt")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "Sync/real-todo.txt")
         _ = try service.add(link.path, name: "Linked", now: now)
@@ -252,7 +252,7 @@ struct RemindersTests {
         #expect(out.writtenPath == target.resolvingSymlinksInPath().path)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "Sync/real-todo.txt")
         #expect(
-            changedLines(Fixtures.data("todo.txt"), try Data(contentsOf: target)).added
+            changedLines(DataFixtures.data("todo.txt"), try Data(contentsOf: target)).added
                 == ["x 2026-01-24 Renew car insurance +Car due:2026-01-22 t:2026-01-15 pri:B"])
     }
 }

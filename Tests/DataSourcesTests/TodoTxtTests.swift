@@ -7,7 +7,7 @@ import Testing
 @Suite("todo.txt format")
 struct TodoTxtTests {
     @Test func everyElementOfTheFormat() throws {
-        let data = Fixtures.data("todo.txt")
+        let data = DataFixtures.data("todo.txt")
         let file = try TodoTxtFile.parse(data)
         #expect(file.items.count == 9 && file.lineCount == 9)
         let dentist = file.items[0]

@@ -9,34 +9,10 @@ import Testing
 @testable import Variables
 
 enum Fixtures {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-    static func data(_ name: String) -> Data { try! Data(contentsOf: folder.appendingPathComponent(name)) }
-    static func text(_ name: String) -> String { String(decoding: data(name), as: UTF8.self) }
-
     /// 2026-01-24T09:30:00Z: the recorded forecast's `current.time`.
     static let fetchTime = Date(timeIntervalSince1970: 1_769_247_000)
 
     static func store() throws -> StoreRoot { StoreRoot(url: try Products.temporaryDirectory("data-tests")) }
-
-    /// Serves the recorded answers: /v1/search by name, /v1/forecast.
-    static func openMeteo(
-        forecast: @escaping @Sendable () -> LocalHTTPServer.Response = { .json(text("forecast-dublin.json")) }
-    )
-        throws -> LocalHTTPServer
-    {
-        try LocalHTTPServer { request in
-            switch request.path {
-            case "/v1/search":
-                switch request.query["name"]?.lowercased() {
-                case "dublin": return .json(text("geocoding-dublin.json"))
-                case "springfield": return .json(text("geocoding-springfield.json"))
-                default: return .json(text("geocoding-none.json"))
-                }
-            case "/v1/forecast": return forecast()
-            default: return .json("{\"error\":true,\"reason\":\"not found\"}", status: 404)
-            }
-        }
-    }
 
     static func api(_ server: LocalHTTPServer, timeout: Double = 5, retries: [Double] = [0.01, 0.01]) -> OpenMeteo {
         OpenMeteo(
@@ -69,7 +45,7 @@ final class TestClock: @unchecked Sendable {
 @Suite("Weather from a recorded Open-Meteo server")
 struct WeatherTests {
     @Test func refreshWritesTheSnapshotTheVariablesEngineReads() throws {
-        let server = try Fixtures.openMeteo()
+        let server = try DataFixtures.openMeteo()
         defer { server.stop() }
         let root = try Fixtures.store()
         let service = WeatherService(root: root, api: Fixtures.api(server))
@@ -140,7 +116,7 @@ struct WeatherTests {
     }
 
     @Test func refreshesAreAtLeastTenMinutesApartUnlessForced() throws {
-        let server = try Fixtures.openMeteo()
+        let server = try DataFixtures.openMeteo()
         defer { server.stop() }
         let root = try Fixtures.store()
         let service = WeatherService(root: root, api: Fixtures.api(server))
@@ -169,10 +145,10 @@ struct WeatherTests {
 
     @Test func serverErrorsAreRetriedThenTheLastSnapshotIsKept() throws {
         let failing = Mutex(false)
-        let server = try Fixtures.openMeteo(forecast: {
+        let server = try DataFixtures.openMeteo(forecast: {
             failing.withLock { $0 }
                 ? .json("{\"error\":true,\"reason\":\"overloaded\"}", status: 500)
-                : .json(Fixtures.text("forecast-dublin.json"))
+                : .json(DataFixtures.text("forecast-dublin.json"))
         })
         defer { server.stop() }
         let root = try Fixtures.store()
@@ -196,7 +172,9 @@ struct WeatherTests {
     }
 
     @Test func clientErrorsAreNotRetried() throws {
-        let server = try Fixtures.openMeteo(forecast: { .json(Fixtures.text("forecast-error.json"), status: 400) })
+        let server = try DataFixtures.openMeteo(forecast: {
+            .json(DataFixtures.text("forecast-error.json"), status: 400)
+        })
         defer { server.stop() }
         let api = Fixtures.api(server)
         #expect(
@@ -209,8 +187,8 @@ struct WeatherTests {
     }
 
     @Test func aSlowServerTimesOut() throws {
-        let server = try Fixtures.openMeteo(forecast: {
-            LocalHTTPServer.Response(body: Data(Fixtures.text("forecast-dublin.json").utf8), delaySeconds: 10)
+        let server = try DataFixtures.openMeteo(forecast: {
+            LocalHTTPServer.Response(body: Data(DataFixtures.text("forecast-dublin.json").utf8), delaySeconds: 10)
         })
         defer { server.stop() }
         let api = Fixtures.api(server, timeout: 0.5, retries: [0.01])
@@ -233,7 +211,7 @@ struct WeatherTests {
     @Test(arguments: [false, true])
     func oversizedBodiesAreCutOff(omitLength: Bool) throws {
         let big = Data(repeating: UInt8(ascii: " "), count: OpenMeteo.forecastBodyLimit + 100_000)
-        let server = try Fixtures.openMeteo(forecast: {
+        let server = try DataFixtures.openMeteo(forecast: {
             LocalHTTPServer.Response(body: big, omitContentLength: omitLength)
         })
         defer { server.stop() }
@@ -253,7 +231,7 @@ struct WeatherTests {
                 document: "Open-Meteo forecast answer", path: "hourly.precipitation_probability",
                 reason: "47 values for 48 times")
         ) {
-            _ = try Forecast.decode(Fixtures.data("forecast-mismatched.json"))
+            _ = try Forecast.decode(DataFixtures.data("forecast-mismatched.json"))
         }
         #expect(
             throws: DecodeError(
@@ -277,7 +255,7 @@ struct WeatherTests {
         let deep = String(repeating: "[", count: 100_000)
         #expect(throws: DecodeError.self) { _ = try Forecast.decode(Data(deep.utf8)) }
 
-        let server = try Fixtures.openMeteo(forecast: { .json("{\"current\": ") })
+        let server = try DataFixtures.openMeteo(forecast: { .json("{\"current\": ") })
         defer { server.stop() }
         let root = try Fixtures.store()
         let service = WeatherService(root: root, api: Fixtures.api(server))
@@ -293,7 +271,7 @@ struct WeatherTests {
     }
 
     @Test func geocodingPicksTheObviousPlaceAndListsAmbiguousOnes() throws {
-        let server = try Fixtures.openMeteo()
+        let server = try DataFixtures.openMeteo()
         defer { server.stop() }
         let api = Fixtures.api(server)
         let dublin = try api.search(name: "Dublin")
@@ -320,7 +298,7 @@ struct WeatherTests {
     }
 
     @Test func movingTheLocationDropsTheOldSnapshot() throws {
-        let server = try Fixtures.openMeteo()
+        let server = try DataFixtures.openMeteo()
         defer { server.stop() }
         let root = try Fixtures.store()
         let service = WeatherService(root: root, api: Fixtures.api(server))

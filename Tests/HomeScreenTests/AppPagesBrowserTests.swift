@@ -210,7 +210,7 @@ struct AppPagesBrowserTests {
     }
 
     @Test func dataSetUpFillsTheWidgetsAndTheStepsHistory() throws {
-        let meteo = try OpenMeteoStandIn.start()
+        let meteo = try DataFixtures.openMeteo()
         defer { meteo.stop() }
         let rig = try ServeRig()
         defer { rig.stop() }

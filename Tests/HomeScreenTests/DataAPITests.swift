@@ -2,30 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A local Open-Meteo: the recorded answers of the data-source tests, served on loopback.
-enum OpenMeteoStandIn {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("DataSourcesTests/Fixtures")
-    static func text(_ name: String) -> String {
-        (try? String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)) ?? "missing fixture \(name)"
-    }
-
-    static func start() throws -> LocalHTTPServer {
-        try LocalHTTPServer { request in
-            switch request.path {
-            case "/v1/search":
-                switch request.query["name"]?.lowercased() {
-                case "dublin": return .json(text("geocoding-dublin.json"))
-                case "springfield": return .json(text("geocoding-springfield.json"))
-                default: return .json(text("geocoding-none.json"))
-                }
-            case "/v1/forecast": return .json(text("forecast-dublin.json"))
-            default: return .json("{\"error\":true,\"reason\":\"not found\"}", status: 404)
-            }
-        }
-    }
-}
-
 /// A calendar with one event tomorrow and one the day after (so Next Up has something to show
 /// whenever the test runs).
 enum CalendarFixture {
@@ -88,7 +64,7 @@ enum StepsFixture {
 @Suite(.serialized)
 struct DataAPITests {
     @Test func weatherByNameWithTheChoicesListedThenRefreshed() throws {
-        let meteo = try OpenMeteoStandIn.start()
+        let meteo = try DataFixtures.openMeteo()
         defer { meteo.stop() }
         let rig = try ServeRig()
         defer { rig.stop() }

@@ -2,6 +2,7 @@ import Foundation
 import NoiseControl
 import NoiseEngine
 import SharedStore
+import TestSupport
 import Testing
 
 @Suite struct LastMixStoreTests {

@@ -1,6 +1,7 @@
 import Foundation
 import NoiseControl
 import NoiseEngine
+import TestSupport
 import Testing
 
 @Suite struct ProtocolTests {

@@ -188,7 +188,3 @@ import Testing
         #expect(StatusFormatter.i3blocks(nil) == "♪ off\n♪\n#888888")
     }
 }
-
-extension JSONValue {
-    var arrayCount: Int? { if case .array(let a) = self { a.count } else { nil } }
-}

@@ -131,4 +131,13 @@ import Testing
         let newYear = CivilCalendar.date(daysSinceEpoch: 19_723)
         #expect(newYear.year == 2024 && newYear.month == 1 && newYear.day == 1)
     }
+
+    /// The one `yyyy-MM-dd` reader of the template clock and the steps snapshot.
+    @Test func dayStampsMustBeRealDates() {
+        #expect(CivilCalendar.dayNumber("1970-01-02") == 1)
+        #expect(CivilCalendar.dayNumber("2024-02-29") != nil && CivilCalendar.dayNumber("2026-02-29") == nil)
+        for bad in ["2026-1-24", "2026-13-01", "26-01-24", "2026-01-24T00:00", "2026/01/24", "２026-01-24"] {
+            #expect(CivilCalendar.dayNumber(bad) == nil, "\(bad)")
+        }
+    }
 }

@@ -28,16 +28,3 @@ public enum StoreStatus {
         Wait.until(seconds) { read(store).flatMap { predicate($0) ? $0 : nil } }
     }
 }
-
-/// Polling with a deadline, for states another process reaches (a file written, a server up).
-public enum Wait {
-    /// Calls `probe` every `interval` seconds until it returns a value; nil after `seconds`.
-    public static func until<T>(_ seconds: Double, interval: Double = 0.02, _ probe: () -> T?) -> T? {
-        let end = Date().addingTimeInterval(seconds)
-        repeat {
-            if let value = probe() { return value }
-            Thread.sleep(forTimeInterval: interval)
-        } while Date() < end
-        return probe()
-    }
-}

@@ -10,9 +10,9 @@ import Testing
 @Suite struct AppRoundTripTests {
     /// Imports `package` into a fresh Pro store and exports every imported design again.
     func roundTrip(_ package: Data, stampedAt: Date? = nil) throws -> (
-        exported: Data, store: TempStore, result: DesignImporter.Result
+        exported: Data, store: TestStore, result: DesignImporter.Result
     ) {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         try store.unlockPro()
         let parsed = try DesignExchange.parse(package, fileName: "phone.wwdesign", now: fixedNow)
         #expect(parsed.findings.isEmpty, "\(parsed.findings)")
@@ -293,7 +293,7 @@ import Testing
     }
 
     @Test func hostileSmartPhotoNamesAreSanitisedAndUsedForStorage() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.unlockPro()
         var smart = AppFixtures.smartPhoto(prefix: "h")
@@ -322,12 +322,13 @@ import Testing
     }
 
     @Test func renamedImagesAreRewrittenInSmartPhotoReferences() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.unlockPro()
         // The store already holds different bytes under two of the names.
-        try FileSystem.atomicWrite(pngBytes(1), to: store.root.images.appendingPathComponent("sp1-master.jpg"))
-        try FileSystem.atomicWrite(pngBytes(2), to: store.root.images.appendingPathComponent("sp1-small.jpg"))
+        try FileSystem.atomicWrite(
+            ImportFixtures.png(1), to: store.root.images.appendingPathComponent("sp1-master.jpg"))
+        try FileSystem.atomicWrite(ImportFixtures.png(2), to: store.root.images.appendingPathComponent("sp1-small.jpg"))
         let (package, source) = AppFixtures.phoneExport(imageScale: 0.05)
         let p = try DesignExchange.parse(package, fileName: "phone", now: fixedNow)
         let r = try DesignImporter(library: store.library()).importDesigns(p, selection: [5])
@@ -338,7 +339,8 @@ import Testing
         #expect(
             try Data(contentsOf: store.root.images.appendingPathComponent("sp1-master-2.jpg"))
                 == source["sp1-master.jpg"])
-        #expect(try Data(contentsOf: store.root.images.appendingPathComponent("sp1-master.jpg")) == pngBytes(1))
+        #expect(
+            try Data(contentsOf: store.root.images.appendingPathComponent("sp1-master.jpg")) == ImportFixtures.png(1))
         // The matched-set variant's Smart Photo came too.
         #expect(
             r.imported[0].referencedImageFileNames.allSatisfy {

@@ -1,6 +1,7 @@
 import FieldTable
 import Foundation
 import SharedStore
+import TestSupport
 import Testing
 
 @testable import WidgetDesign

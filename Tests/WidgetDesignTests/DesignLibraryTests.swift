@@ -1,12 +1,13 @@
 import Foundation
 import SharedStore
+import TestSupport
 import Testing
 
 @testable import WidgetDesign
 
 @Suite struct DesignLibraryTests {
     @Test func addListLoadUpdateNewestFirst() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let a = makeSpec("Alpha", updated: day(1)), b = makeSpec("Beta", updated: day(3)),
@@ -21,7 +22,7 @@ import Testing
     }
 
     @Test func searchIgnoresCaseAndAccents() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.unlockPro()
         let lib = store.library()
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func freeTierCapsAtThreeAndProIsUnlimited() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         try lib.add([makeSpec("1"), makeSpec("2"), makeSpec("3")])
@@ -52,7 +53,7 @@ import Testing
     }
 
     @Test func deleteMovesToTrashAndRestoreBringsItBackUnchanged() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("Gone")
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func defaultIsRecordedInTheStore() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("D"), t = makeSpec("T")
@@ -104,7 +105,7 @@ import Testing
     }
 
     @Test func indexIsRebuiltWhenFilesChangeBehindItsBack() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.unlockPro()
         let lib = store.library()
@@ -117,7 +118,7 @@ import Testing
     }
 
     @Test func unreadableDesignFileIsSetAsideNotOverwritten() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         try lib.add([makeSpec("Good")])
@@ -133,7 +134,7 @@ import Testing
     }
 
     @Test func resolveByPrefixAndAmbiguousNames() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let a = makeSpec("Twin"), b = makeSpec("Twin")
@@ -160,12 +161,32 @@ import Testing
         #expect(s.actionBar?.actions.map(\.kind) == [.incrementVariable, .setVariableToNow])
         #expect(s.actionBar?.actions[1].title == "Fed")
     }
+
+    @Test func editorSetsClockFacePhotoFilterAndWeatherScale() throws {
+        var s = makeSpec("E", template: .clockIcon)
+        try DesignEditor.apply(
+            ["clock.face=icon", "clock.theme=ember", "clock.secondHandColour=orange", "weatherScale=1.2"], to: &s)
+        #expect(s.clockConfig == ClockDesignConfig(theme: .ember, face: .icon, iconSecondHandColour: .orange))
+        #expect(s.style.weatherScale == 1.2)
+        // not offered with ember
+        #expect(throws: DesignError.self) { try DesignEditor.apply(["clock.secondHandColour=mint"], to: &s) }
+        #expect(throws: DesignError.self) { try DesignEditor.apply(["weatherScale=2"], to: &s) }
+        var p = makeSpec("P", template: .poster, image: "p.jpg")
+        try DesignEditor.apply(["image.filter=sepia", "image.filter.intensity=0.4"], to: &p)
+        #expect(p.image?.filter == PhotoFilterSpec(token: .sepia, intensity: 0.4))
+        try DesignEditor.apply(["image.filter=none"], to: &p)
+        #expect(p.image?.filter == nil)
+        var c = makeSpec("C")
+        try DesignEditor.apply(["template=clock"], to: &c)
+        #expect(c.clockConfig == ClockDesignConfig())  // a new clock gets the Icon face
+    }
 }
 
-@Suite struct LibraryIssue16Tests {
+/// The library index (`designs/index`) follows the design files, however they were changed.
+@Suite struct DesignIndexTests {
     /// Issue 16.19: a design file edited by hand in place is listed with its new name at once.
     @Test func handEditedDesignIsReindexed() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("Before")
@@ -186,7 +207,7 @@ import Testing
     /// The same with a same-size edit whose modification time is then put back (`touch -r`):
     /// still seen, because the index compares the status-change time.
     @Test func sameSizeEditWithItsOldTimeIsStillSeen() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("Alpha")
@@ -204,7 +225,7 @@ import Testing
     }
 
     @Test func anOldVersion1IndexIsRebuilt() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         let s = makeSpec("Kept")
@@ -212,45 +233,5 @@ import Testing
         try Data("widgetweaver-design-index 1\n\(s.id.uuidString)\t0\tclassic\t0\tStale\tstale\n".utf8).write(
             to: store.root.designIndex)
         #expect(try lib.summaries().map(\.name) == ["Kept"])
-    }
-
-    @Test func selectionParsingRefusesLettersAndOpenRanges() throws {
-        let review = ImportReview(
-            fileName: "f",
-            items: (1...4).map {
-                ImportReview.Item(
-                    number: $0, name: "D\($0)", template: .classic, updatedAt: fixedNow, referencesEmbeddedImage: false)
-            }, isPro: true, existingCount: 0)
-        #expect(try review.parseSelection("all") == [1, 2, 3, 4])
-        #expect(try review.parseSelection("select none") == [])
-        #expect(try review.parseSelection("1,3-4") == [1, 3, 4])
-        #expect(try review.parseSelection("2 4") == [2, 4])
-        for bad in ["a", "n", "1-", "-2", "1-2-3", "x", "3-1", "١"] {
-            #expect(throws: DesignError.self, "\(bad)") { try review.parseSelection(bad) }
-        }
-        do { _ = try review.parseSelection("1-") } catch let e as DesignError {
-            #expect(e.message.contains("open range") && e.message.contains("'all'") && e.message.contains("2-4"))
-        }
-        #expect(ImportReview.summary(imported: 1, skipped: 0) == "Imported 1 design. Skipped 0 (not selected).")
-        #expect(ImportReview.summary(imported: 2, skipped: 1) == "Imported 2 designs. Skipped 1 (not selected).")
-    }
-
-    @Test func editorSetsSchema8Fields() throws {
-        var s = makeSpec("E", template: .clockIcon)
-        try DesignEditor.apply(
-            ["clock.face=icon", "clock.theme=ember", "clock.secondHandColour=orange", "weatherScale=1.2"], to: &s)
-        #expect(s.clockConfig == ClockDesignConfig(theme: .ember, face: .icon, iconSecondHandColour: .orange))
-        #expect(s.style.weatherScale == 1.2)
-        // not offered with ember
-        #expect(throws: DesignError.self) { try DesignEditor.apply(["clock.secondHandColour=mint"], to: &s) }
-        #expect(throws: DesignError.self) { try DesignEditor.apply(["weatherScale=2"], to: &s) }
-        var p = makeSpec("P", template: .poster, image: "p.jpg")
-        try DesignEditor.apply(["image.filter=sepia", "image.filter.intensity=0.4"], to: &p)
-        #expect(p.image?.filter == PhotoFilterSpec(token: .sepia, intensity: 0.4))
-        try DesignEditor.apply(["image.filter=none"], to: &p)
-        #expect(p.image?.filter == nil)
-        var c = makeSpec("C")
-        try DesignEditor.apply(["template=clock"], to: &c)
-        #expect(c.clockConfig == ClockDesignConfig())  // a new clock gets the Icon face
     }
 }

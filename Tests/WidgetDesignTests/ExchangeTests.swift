@@ -1,22 +1,23 @@
 import Foundation
 import SharedStore
+import TestSupport
 import Testing
 
 @testable import WidgetDesign
 
 @Suite struct ExchangeTests {
-    func write(_ data: Data, _ store: TempStore, _ name: String = "in.wwdesign") throws -> URL {
+    func write(_ data: Data, _ store: TestStore, _ name: String = "in.wwdesign") throws -> URL {
         let url = store.url.appendingPathComponent(name)
         try data.write(to: url)
         return url
     }
 
     @Test func exportThenImportGivesEqualDesignsWithNewIDsAndIdenticalImages() throws {
-        let source = try TempStore()
+        let source = try TestStore("ww-designs")
         defer { source.remove() }
         try source.unlockPro()
         let lib = source.library()
-        let image = pngBytes(7)
+        let image = ImportFixtures.png(7)
         try FileSystem.atomicWrite(image, to: source.root.images.appendingPathComponent("cat.png"))
         var a = makeSpec("With image", updated: day(1), template: .poster, image: "cat.png")
         a.actionBar = ActionBarSpec(actions: [ActionSpec(title: "+1", kind: .incrementVariable, variableKey: "n")])
@@ -28,7 +29,7 @@ import Testing
         #expect(text.contains(#""magic" : "com.conornolan.widgetweaver.exchange""#))
         #expect(text.contains(#""createdAt" : "2026-01-01T00:00:00Z""#))
 
-        let target = try TempStore()
+        let target = try TestStore("ww-designs")
         defer { target.remove() }
         try target.unlockPro()
         let package = try DesignExchange.parse(data, fileName: "x.wwdesign", now: fixedNow)
@@ -45,33 +46,38 @@ import Testing
     }
 
     @Test func onlyImagesOfSelectedDesignsAreWrittenAndNamesNeverCollide() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.unlockPro()
-        try FileSystem.atomicWrite(pngBytes(1), to: store.root.images.appendingPathComponent("a.png"))
-        let data = packageJSON(
-            specs: [specJSON("A", image: "a.png"), specJSON("B", image: "b.png")],
-            images: [imageJSON("a.png", pngBytes(2)), imageJSON("b.png", pngBytes(3))])
+        try FileSystem.atomicWrite(ImportFixtures.png(1), to: store.root.images.appendingPathComponent("a.png"))
+        let data = ImportFixtures.package(
+            specs: [ImportFixtures.spec("A", image: "a.png"), ImportFixtures.spec("B", image: "b.png")],
+            images: [
+                ImportFixtures.image("a.png", ImportFixtures.png(2)),
+                ImportFixtures.image("b.png", ImportFixtures.png(3)),
+            ])
         let package = try DesignExchange.parse(data, fileName: "p", now: fixedNow)
         let result = try DesignImporter(library: store.library()).importDesigns(package, selection: [1])
         #expect(files(in: store.root.images) == ["a-2.png", "a.png"])
-        #expect(try Data(contentsOf: store.root.images.appendingPathComponent("a.png")) == pngBytes(1))
+        #expect(try Data(contentsOf: store.root.images.appendingPathComponent("a.png")) == ImportFixtures.png(1))
         #expect(result.imported[0].image?.fileName == "a-2.png")
         #expect(result.skippedCount == 1)
     }
 
     @Test func acceptsABareArrayAndASingleSpec() throws {
-        let arr = try DesignExchange.parse(json("[\(specJSON("A")),\(specJSON("B"))]"), fileName: "a", now: fixedNow)
+        let arr = try DesignExchange.parse(
+            json("[\(ImportFixtures.spec("A")),\(ImportFixtures.spec("B"))]"), fileName: "a", now: fixedNow)
         #expect(arr.specs.map(\.name) == ["A", "B"])
-        let one = try DesignExchange.parse(json(specJSON("Solo")), fileName: "s", now: fixedNow)
+        let one = try DesignExchange.parse(json(ImportFixtures.spec("Solo")), fileName: "s", now: fixedNow)
         #expect(one.specs.map(\.name) == ["Solo"])
     }
 
     @Test func refusesNewerFormatVersionsAndForeignFiles() {
-        expectRefusal(packageJSON(specs: [specJSON("A")], version: 2), containing: "formatVersion")
+        expectRefusal(
+            ImportFixtures.package(specs: [ImportFixtures.spec("A")], version: 2), containing: "formatVersion")
         expectRefusal(
             json(#"{"magic":"something.else","formatVersion":1,"specs":[]}"#), containing: "does not look like")
-        expectRefusal(packageJSON(specs: []), containing: "no designs")
+        expectRefusal(ImportFixtures.package(specs: []), containing: "no designs")
         expectRefusal(json("42"), containing: "top level")
         expectRefusal(json("{\"magic\": "), containing: "not a design file")
     }
@@ -79,34 +85,47 @@ import Testing
     @Test func hostileImagesAreRefusedOrSanitised() throws {
         // Paths in names are reduced to a bare name, with a note.
         let traversal = try DesignExchange.parse(
-            packageJSON(
-                specs: [specJSON("A", image: "../../x.png")],
-                images: [imageJSON("../../x.png", pngBytes())]), fileName: "t", now: fixedNow)
+            ImportFixtures.package(
+                specs: [ImportFixtures.spec("A", image: "../../x.png")],
+                images: [ImportFixtures.image("../../x.png", ImportFixtures.png())]), fileName: "t", now: fixedNow)
         #expect(traversal.images.keys.sorted() == ["x.png"])
         #expect(traversal.specs[0].image?.fileName == "x.png")
         #expect(traversal.notes.contains { $0.contains("sanitised") })
         let absolute = try DesignExchange.parse(
-            packageJSON(specs: [specJSON("A")], images: [imageJSON("/etc/passwd", pngBytes())]), fileName: "t",
+            ImportFixtures.package(
+                specs: [ImportFixtures.spec("A")], images: [ImportFixtures.image("/etc/passwd", ImportFixtures.png())]),
+            fileName: "t",
             now: fixedNow)
         #expect(absolute.images.keys.sorted() == ["passwd"])
         expectRefusal(
-            packageJSON(specs: [specJSON("A")], images: [imageJSON("..", pngBytes())]),
+            ImportFixtures.package(
+                specs: [ImportFixtures.spec("A")], images: [ImportFixtures.image("..", ImportFixtures.png())]),
             containing: "images[0].originalFileName")
         // Not an image, invalid base64, oversized, conflicting duplicates.
         expectRefusal(
-            packageJSON(specs: [specJSON("A")], images: [imageJSON("a.png", Data("#!/bin/sh\nrm -rf ~".utf8))]),
+            ImportFixtures.package(
+                specs: [ImportFixtures.spec("A")],
+                images: [ImportFixtures.image("a.png", Data("#!/bin/sh\nrm -rf ~".utf8))]),
             containing: "not a PNG")
         expectRefusal(
-            packageJSON(specs: [specJSON("A")], images: [#"{"originalFileName":"a.png","data":"@@@not base64@@@"}"#]),
+            ImportFixtures.package(
+                specs: [ImportFixtures.spec("A")],
+                images: [#"{"originalFileName":"a.png","data":"@@@not base64@@@"}"#]),
             containing: "base64")
         var limits = DesignExchange.Limits()
         limits.maxImageBytes = 64
         expectRefusal(
-            packageJSON(specs: [specJSON("A")], images: [imageJSON("a.png", pngBytes() + Data(count: 200))]),
+            ImportFixtures.package(
+                specs: [ImportFixtures.spec("A")],
+                images: [ImportFixtures.image("a.png", ImportFixtures.png() + Data(count: 200))]),
             containing: "limit", limits: limits)
         expectRefusal(
-            packageJSON(
-                specs: [specJSON("A")], images: [imageJSON("a.png", pngBytes(1)), imageJSON("a.png", pngBytes(2))]),
+            ImportFixtures.package(
+                specs: [ImportFixtures.spec("A")],
+                images: [
+                    ImportFixtures.image("a.png", ImportFixtures.png(1)),
+                    ImportFixtures.image("a.png", ImportFixtures.png(2)),
+                ]),
             containing: "two different images")
     }
 
@@ -114,7 +133,8 @@ import Testing
         var limits = DesignExchange.Limits()
         limits.maxFileBytes = 1000
         expectRefusal(
-            packageJSON(specs: Array(repeating: specJSON("A"), count: 20)), containing: "limit is 1000 bytes",
+            ImportFixtures.package(specs: Array(repeating: ImportFixtures.spec("A"), count: 20)),
+            containing: "limit is 1000 bytes",
             limits: limits)
         let deep =
             #"""
@@ -125,16 +145,18 @@ import Testing
         var few = DesignExchange.Limits()
         few.maxSpecs = 3
         expectRefusal(
-            packageJSON(specs: Array(repeating: specJSON("A"), count: 4)), containing: "the limit is 3", limits: few)
+            ImportFixtures.package(specs: Array(repeating: ImportFixtures.spec("A"), count: 4)),
+            containing: "the limit is 3", limits: few)
     }
 
     @Test func duplicateIDsAreNotedAndBothImportUnderNewIDs() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.unlockPro()
         let id = UUID().uuidString
         let package = try DesignExchange.parse(
-            packageJSON(specs: [specJSON("A", id: id), specJSON("B", id: id)]), fileName: "d", now: fixedNow)
+            ImportFixtures.package(specs: [ImportFixtures.spec("A", id: id), ImportFixtures.spec("B", id: id)]),
+            fileName: "d", now: fixedNow)
         #expect(package.notes.contains { $0.contains("specs[1].id") })
         let result = try DesignImporter(library: store.library()).importDesigns(package, selection: [1, 2])
         #expect(Set(result.imported.map(\.id)).count == 2)
@@ -142,14 +164,14 @@ import Testing
     }
 
     @Test func failedImportWritesNothing() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
         try lib.add([makeSpec("1"), makeSpec("2")])
         let package = try DesignExchange.parse(
-            packageJSON(
-                specs: [specJSON("A", image: "a.png"), specJSON("B")],
-                images: [imageJSON("a.png", pngBytes())]), fileName: "f", now: fixedNow)
+            ImportFixtures.package(
+                specs: [ImportFixtures.spec("A", image: "a.png"), ImportFixtures.spec("B")],
+                images: [ImportFixtures.image("a.png", ImportFixtures.png())]), fileName: "f", now: fixedNow)
         // Two designs into one free slot: refused as a whole.
         #expect(throws: DesignError.self) {
             try DesignImporter(library: lib).importDesigns(package, selection: [1, 2])

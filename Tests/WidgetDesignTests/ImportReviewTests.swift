@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import WidgetDesign
@@ -65,6 +66,27 @@ import Testing
         #expect(text.contains("classic"))
         #expect(text.contains("2026-01-01 00:00"))
         #expect(text.contains("embedded image"))
+        #expect(ImportReview.summary(imported: 2, skipped: 1) == "Imported 2 designs. Skipped 1 (not selected).")
+    }
+
+    @Test func selectionParsingRefusesLettersAndOpenRanges() throws {
+        let review = ImportReview(
+            fileName: "f",
+            items: (1...4).map {
+                ImportReview.Item(
+                    number: $0, name: "D\($0)", template: .classic, updatedAt: fixedNow, referencesEmbeddedImage: false)
+            }, isPro: true, existingCount: 0)
+        #expect(try review.parseSelection("all") == [1, 2, 3, 4])
+        #expect(try review.parseSelection("select none") == [])
+        #expect(try review.parseSelection("1,3-4") == [1, 3, 4])
+        #expect(try review.parseSelection("2 4") == [2, 4])
+        for bad in ["a", "n", "1-", "-2", "1-2-3", "x", "3-1", "١"] {
+            #expect(throws: DesignError.self, "\(bad)") { try review.parseSelection(bad) }
+        }
+        do { _ = try review.parseSelection("1-") } catch let e as DesignError {
+            #expect(e.message.contains("open range") && e.message.contains("'all'") && e.message.contains("2-4"))
+        }
+        #expect(ImportReview.summary(imported: 1, skipped: 0) == "Imported 1 design. Skipped 0 (not selected).")
         #expect(ImportReview.summary(imported: 2, skipped: 1) == "Imported 2 designs. Skipped 1 (not selected).")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NoiseDSP
+import TestSupport
 import Testing
 
 @testable import WidgetDesign

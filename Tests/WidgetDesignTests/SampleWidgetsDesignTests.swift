@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import TestSupport
 import Testing
 
 @testable import WidgetDesign
@@ -133,7 +134,7 @@ import Testing
 
     /// Through a `.wwdesign` package, as `weaver export` writes it and `weaver import` reads it.
     @Test func packagesCarryTheNewTemplatesAndActions() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         var specs = try ["month", "countdown", "forecast"].map { try TemplateCatalogue.find($0)!.design(now: fixedNow) }
         specs[1].countdown = CountdownSpec(target: .instant(ISODate.parse("2026-12-31T23:59:00Z")!))

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import TestSupport
 import Testing
 
 @testable import WidgetDesign

@@ -24,10 +24,10 @@ struct DataCommandTests {
 
     @Test func weatherFromLocationToKeys() throws {
         let failing = Mutex(false)
-        let server = try Fixtures.openMeteo(forecast: {
+        let server = try DataFixtures.openMeteo(forecast: {
             failing.withLock { $0 }
                 ? .json("{\"error\":true,\"reason\":\"down\"}", status: 500)
-                : .json(Fixtures.text("forecast-dublin.json"))
+                : .json(DataFixtures.text("forecast-dublin.json"))
         })
         defer { server.stop() }
         let base = ["--base-url", server.baseURL]
@@ -91,7 +91,7 @@ struct DataCommandTests {
     /// The Forecast template from a snapshot the refresh wrote: the days' highs and lows, the
     /// real hourly temperatures as curves, and the stale rules at 4 and 7 hours.
     @Test func forecastTemplateDrawsTheRefreshedSnapshot() throws {
-        let server = try Fixtures.openMeteo()
+        let server = try DataFixtures.openMeteo()
         defer { server.stop() }
         let base = ["--base-url", server.baseURL]
         #expect(try weaver(["weather", "location", "set", "Dublin"] + base).status == 0)
@@ -120,10 +120,10 @@ struct DataCommandTests {
     /// costs nothing but itself: the location lives in its own file and the next refresh works.
     @Test func failedRefreshShowsOnTheWidgetAndACorruptSnapshotKeepsTheLocation() throws {
         let failing = Mutex(false)
-        let server = try Fixtures.openMeteo(forecast: {
+        let server = try DataFixtures.openMeteo(forecast: {
             failing.withLock { $0 }
                 ? .json("{\"error\":true,\"reason\":\"down\"}", status: 500)
-                : .json(Fixtures.text("forecast-dublin.json"))
+                : .json(DataFixtures.text("forecast-dublin.json"))
         })
         defer { server.stop() }
         let base = ["--base-url", server.baseURL, "--retries", "0"]
@@ -170,7 +170,7 @@ struct DataCommandTests {
     /// A store from before the location had its own file: the first command that reads the
     /// location writes `weather-location.json` from the snapshot's copy.
     @Test func anExistingLocationMovesToItsOwnFile() throws {
-        let server = try Fixtures.openMeteo()
+        let server = try DataFixtures.openMeteo()
         defer { server.stop() }
         try FileManager.default.createDirectory(
             at: home.appendingPathComponent("snapshots"), withIntermediateDirectories: true)
@@ -276,7 +276,7 @@ struct DataCommandTests {
 
     @Test func calendarAndStepsCommands() throws {
         let file = home.appendingPathComponent("work.ics")
-        try Data(workCalendar.utf8).write(to: file)
+        try Data(DataFixtures.workCalendar.utf8).write(to: file)
         let add = try weaver(["calendar", "add", file.path])
         #expect(add.status == 0 && add.stdoutText.hasPrefix("Added 'Work' (id work): 3 events in \(file.path)"))
         #expect(try weaver(["calendar", "list"]).stdoutText.hasPrefix("work\tWork\t3 events\tnever refreshed\t"))
@@ -323,9 +323,9 @@ struct DataCommandTests {
     /// Reminders widget pressed with `weaver tap`: the todo.txt line is completed, nothing else.
     @Test func remindersCommandsAndATapThatCompletesARow() throws {
         let todo = home.appendingPathComponent("todo.txt")
-        try Fixtures.data("todo.txt").write(to: todo)
+        try DataFixtures.data("todo.txt").write(to: todo)
         let ics = home.appendingPathComponent("household.ics")
-        try Fixtures.data("tasks-evolution.ics").write(to: ics)
+        try DataFixtures.data("tasks-evolution.ics").write(to: ics)
         let add = try weaver(["reminders", "add", todo.path])
         #expect(
             add.status == 0 && add.stdoutText.hasPrefix("Added 'todo' (id todo, todo.txt): 9 tasks in \(todo.path)"),

@@ -7,12 +7,12 @@ import Testing
 
 /// Runs the built `weaver` the way a user would, non-interactively (stdin is a pipe).
 @Suite struct DesignCLITests {
-    func weaver(_ store: TempStore, _ args: [String]) throws -> Products.Result {
+    func weaver(_ store: TestStore, _ args: [String]) throws -> Products.Result {
         try Products.run("weaver", args, environment: TestStore(at: store.url).environment())
     }
 
     @Test func concurrentEditsFromSeveralProcessesLoseNothing() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.unlockPro()
         let seed = makeSpec("Shared")
@@ -48,16 +48,16 @@ import Testing
     }
 
     @Test func importFollowsFlagsAndPrintsTheSummary() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let file = store.url.appendingPathComponent("three.wwdesign")
-        try packageJSON(
+        try ImportFixtures.package(
             specs: [
-                specJSON("Old", updated: "2025-01-01T00:00:00Z", image: "a.png"),
-                specJSON("Newest", updated: "2025-06-01T00:00:00Z"),
-                specJSON("Middle", updated: "2025-03-01T00:00:00Z"),
+                ImportFixtures.spec("Old", updated: "2025-01-01T00:00:00Z", image: "a.png"),
+                ImportFixtures.spec("Newest", updated: "2025-06-01T00:00:00Z"),
+                ImportFixtures.spec("Middle", updated: "2025-03-01T00:00:00Z"),
             ],
-            images: [imageJSON("a.png", pngBytes())]
+            images: [ImportFixtures.image("a.png", ImportFixtures.png())]
         ).write(to: file)
         try store.library().add([makeSpec("Existing")])
 
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func exportFailureLeavesNoFile() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.library().add([makeSpec("A")])
         let out = store.url.appendingPathComponent("out.wwdesign")
@@ -95,11 +95,12 @@ import Testing
     }
 
     @Test func validateListsFindingsWithPathsAndFailsOnThem() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let file = store.url.appendingPathComponent("spec.json")
-        try json(#"{"name":"V","primaryText":"x","style":{"accent":"chartreuse"},"layout":{"spacing":100}}"#).write(
-            to: file)
+        try Data(#"{"name":"V","primaryText":"x","style":{"accent":"chartreuse"},"layout":{"spacing":100}}"#.utf8)
+            .write(
+                to: file)
         let r = try weaver(store, ["designs", "validate", file.path])
         #expect(r.status == 1)
         #expect(r.stdoutText.contains("style.accent"))
@@ -110,7 +111,7 @@ import Testing
     }
 
     @Test func setRefusesOutOfRangeWithTheRangeAndChangesNothing() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let s = makeSpec("S")
         try store.library().add([s])
@@ -132,7 +133,7 @@ import Testing
     /// `image=PATH` copies the picture into the store (designs name bare files in images/), keeps
     /// a different picture of the same name, and refuses what is not an image, copying nothing.
     @Test func imageGivenByPathIsCopiedIntoTheStore() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let s = makeSpec("S")
         try store.library().add([s])
@@ -202,7 +203,7 @@ import Testing
     /// A stored design's finding (a value out of range, corrected on load) is printed once per
     /// command, though the command lists the designs and then loads the one it draws.
     @Test func aStoredDesignsFindingIsPrintedOnce() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let s = makeSpec("S")
         try store.library().add([s])
@@ -224,7 +225,7 @@ import Testing
     // MARK: Issue 16
 
     @Test func exportRefusesAMissingFolderAndCreatesNothing() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.library().add([makeSpec("A"), makeSpec("B")])
         let missing = store.url.appendingPathComponent("no-such-folder")
@@ -238,26 +239,26 @@ import Testing
     }
 
     @Test func importRefusesJSONThatIsNotADesign() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let mix = store.url.appendingPathComponent("sleep.json")
-        try json(#"{"name":"Sleep","masterVolume":0.7,"layers":[{"enabled":true,"volume":0.8}]}"#).write(to: mix)
+        try Data(#"{"name":"Sleep","masterVolume":0.7,"layers":[{"enabled":true,"volume":0.8}]}"#.utf8).write(to: mix)
         let r = try weaver(store, ["import", mix.path, "--all"])
         #expect(r.status != 0)
         #expect(r.stderrText.contains("not a design file"), "\(r.stderrText)")
         #expect(try store.library().summaries().isEmpty)
         let list = store.url.appendingPathComponent("list.json")
-        try json(#"[1, "two", {"name":"Sleep","layers":[]}]"#).write(to: list)
+        try Data(#"[1, "two", {"name":"Sleep","layers":[]}]"#.utf8).write(to: list)
         let l = try weaver(store, ["import", list.path, "--all"])
         #expect(l.status != 0 && l.stderrText.contains("none of the 3 items"), "\(l.stderrText)")
     }
 
     @Test func badSelectionsAreRefusedWithTheAcceptedForms() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.unlockPro()
         let file = store.url.appendingPathComponent("two.wwdesign")
-        try packageJSON(specs: [specJSON("One"), specJSON("Two")]).write(to: file)
+        try ImportFixtures.package(specs: [ImportFixtures.spec("One"), ImportFixtures.spec("Two")]).write(to: file)
         for bad in ["a", "1-", "n", "1-x", "2-1", "1--3"] {
             let r = try weaver(store, ["import", file.path, "--select", bad])
             #expect(r.status != 0, "--select \(bad) was accepted")
@@ -269,10 +270,10 @@ import Testing
     }
 
     @Test func importReadsStandardInputAndStampsTheImportTime() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.unlockPro()
-        let package = packageJSON(specs: [specJSON("Piped", updated: "2020-01-01T00:00:00Z")])
+        let package = ImportFixtures.package(specs: [ImportFixtures.spec("Piped", updated: "2020-01-01T00:00:00Z")])
         let before = Date()
         let r = try Products.run(
             "weaver", ["import", "-", "--all"], stdin: package, environment: TestStore(at: store.url).environment())
@@ -293,16 +294,17 @@ import Testing
     }
 
     @Test func exportEmbedsImagesByDefaultAndNamesThoseLeftOut() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
-        try FileSystem.atomicWrite(pngBytes(3), to: store.root.images.appendingPathComponent("cat.png"))
+        try FileSystem.atomicWrite(ImportFixtures.png(3), to: store.root.images.appendingPathComponent("cat.png"))
         var spec = makeSpec("Cat", template: .poster, image: "cat.png")
         spec.image?.smartPhoto = SmartPhotoSpec(
             masterFileName: "cat-master.png",
             small: SmartPhotoVariant(
                 renderFileName: "cat-small.png", cropRect: .full, pixelSize: PixelSize(width: 10, height: 10)),
             preparedAt: fixedNow)
-        try FileSystem.atomicWrite(pngBytes(4), to: store.root.images.appendingPathComponent("cat-master.png"))
+        try FileSystem.atomicWrite(
+            ImportFixtures.png(4), to: store.root.images.appendingPathComponent("cat-master.png"))
         try store.library().add([spec])
         let out = store.url.appendingPathComponent("cat.wwdesign")
         let r = try weaver(store, ["export", "Cat", "-o", out.path])
@@ -321,7 +323,7 @@ import Testing
     }
 
     @Test func deletingTheDefaultSaysSoAndRestoreDoesNotMakeItDefault() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let s = makeSpec("Main")
         try store.library().add([s, makeSpec("Other")])
@@ -342,7 +344,7 @@ import Testing
     }
 
     @Test func defaultClearAndTrashEmpty() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let a = makeSpec("A"), b = makeSpec("B")
         try store.library().add([a, b])
@@ -360,7 +362,7 @@ import Testing
     }
 
     @Test func shortPrefixAndCatalogueStarterMessages() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let s = makeSpec("Only")
         try store.library().add([s])
@@ -381,7 +383,7 @@ import Testing
     /// Issue 28.4: an unknown symbol name and buttons that show only with Pro were accepted
     /// without a word; the warning came only at render or tap. `set` says it (and still saves).
     @Test func setWarnsAboutUnknownSymbolsAndProOnlyButtonsAndStillSaves() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let s = makeSpec("S")
         try store.library().add([s])
@@ -407,7 +409,7 @@ import Testing
     /// widget to "no default design". The first design becomes the default, as on iOS, and
     /// messages about having none name the command that sets one.
     @Test func theFirstDesignBecomesTheDefault() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let first = try weaver(store, ["designs", "new", "--name", "First"])
         #expect(first.status == 0, "\(first.stderrText)")
@@ -430,7 +432,7 @@ import Testing
     }
 
     @Test func varsRenderReadsTheTemplateFromStandardInput() throws {
-        let store = try TempStore()
+        let store = try TestStore("ww-designs")
         defer { store.remove() }
         let r = try Products.run(
             "weaver", ["vars", "render", "--now", "2026-01-24T09:30:00Z", "--tz", "UTC", "-"],

@@ -1,0 +1,157 @@
+import Foundation
+import SharedStore
+import TestSupport
+import Testing
+import Variables
+import WidgetDesign
+
+@testable import WidgetRender
+
+/// `weaver render` and `weaver tap` as a user runs them.
+@Suite struct RenderCommandTests {
+    func store() throws -> URL { try Products.temporaryDirectory("render-cli") }
+
+    @Test func rendersEveryFormatAtomicallyWithTheFormatFromTheExtension() throws {
+        let dir = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = [
+            "render", "--store", dir.path, "--template", "noise-machine", "--family", "medium", "--now",
+            "2026-01-24T09:30:00Z",
+        ]
+        for ext in ["png", "svg", "json", "txt"] {
+            let out = dir.appendingPathComponent("w.\(ext)").path
+            let r = try Products.run("weaver", base + ["-o", out])
+            #expect(r.status == 0, "\(r.stderrText)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: out))
+            switch ext {
+            case "png":
+                #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+                let img = try PixelImage(png: [UInt8](data))
+                #expect(img.width == 728 && img.height == 340)
+            case "svg": #expect(String(decoding: data, as: UTF8.self).contains("<svg"))
+            case "json": #expect(String(decoding: data, as: UTF8.self).contains("\"togglePlayPause\""))
+            default: #expect(String(decoding: data, as: UTF8.self).hasPrefix("Noise: Stopped"))
+            }
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+        let scaled = try Products.run("weaver", base + ["--scale", "3", "--format", "png", "-o", "-"])
+        #expect(try PixelImage(png: [UInt8](scaled.stdout)).width == 364 * 3)
+        // A folder that does not exist is named, not made.
+        let missing = dir.appendingPathComponent("no/such/folder")
+        let typo = try Products.run("weaver", base + ["-o", missing.appendingPathComponent("w.png").path])
+        #expect(typo.status != 0)
+        #expect(typo.stderrText.contains("the folder \(missing.path) does not exist"), "\(typo.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("no").path))
+    }
+
+    @Test func badOptionsAreRefusedNamingTheFlag() throws {
+        let dir = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (args, flag) in [
+            (["--family", "huge"], "--family"), (["--scale", "4"], "--scale"), (["--format", "gif"], "--format"),
+            (["-o", "x.gif"], "x.gif"), (["--now", "yesterday"], "--now"), (["--template", "nope"], "--template"),
+        ] {
+            let r = try Products.run(
+                "weaver",
+                ["render", "--store", dir.path, "--template", "classic"].filter {
+                    args.contains("--template") ? !["--template", "classic"].contains($0) : true
+                } + args)
+            #expect(r.status == 64, "\(args): \(r.status) \(r.stderrText)")
+            #expect(r.stderrText.contains(flag), "\(args): \(r.stderrText)")
+        }
+        // An empty library draws the Noise Machine widget and says so; a library with designs but
+        // no default asks which.
+        let empty = try Products.run("weaver", ["render", "--store", dir.path, "--format", "txt", "-o", "-"])
+        #expect(
+            empty.status == 0 && empty.stdoutText.hasPrefix("Noise: Stopped"), "\(empty.stdoutText)\(empty.stderrText)")
+        #expect(empty.stderrText.contains("no designs yet: drawing the Noise Machine widget"), "\(empty.stderrText)")
+        #expect(
+            try Products.run("weaver", ["designs", "new", "--store", dir.path, "--template", "classic", "--name", "A"])
+                .status == 0)
+        #expect(try Products.run("weaver", ["designs", "default", "--store", dir.path, "--clear"]).status == 0)
+        let none = try Products.run(
+            "weaver", ["render", "--store", dir.path, "-o", dir.appendingPathComponent("a.png").path])
+        #expect(none.status == 1 && none.stderrText.contains("no default design"), "\(none.stderrText)")
+    }
+
+    @Test func tapFindsTheButtonOrNamesTheNearest() throws {
+        let dir = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = [
+            "tap", "--store", dir.path, "--template", "noise-machine", "--family", "small", "--now",
+            "2026-01-24T09:30:00Z",
+        ]
+        let play = try Products.run("weaver", base + ["--at", "36,36", "--dry-run"])
+        #expect(play.status == 0, "\(play.stderrText)")
+        #expect(play.stdoutText.hasPrefix("found togglePlayPause"))
+        let layer = try Products.run("weaver", base + ["--at", "140,140", "--dry-run"])
+        #expect(layer.stdoutText.contains("toggleLayer layer 4"), "\(layer.stdoutText)\(layer.stderrText)")
+        let empty = try Products.run("weaver", base + ["--at", "150,100", "--dry-run"])
+        #expect(empty.status == 1)
+        #expect(
+            empty.stderrText.contains("no button at 150,100; the nearest is toggleLayer layer 4"), "\(empty.stderrText)"
+        )
+        let outside = try Products.run("weaver", base + ["--at", "500,10"])
+        #expect(outside.status == 1 && outside.stderrText.contains("outside"))
+        let malformed = try Products.run("weaver", base + ["--at", "ten,4"])
+        #expect(malformed.status == 64 && malformed.stderrText.contains("'--at'"))
+    }
+
+    /// A saved design "Morning" whose action bar (drawn only with Pro) has "Coffee" (+1 to
+    /// `coffee`) and "Fed" (the time into `fed`).
+    func saveMorning(in dir: URL) throws {
+        var d = try #require(try TemplateCatalogue.find("classic")).design(
+            remix: nil, now: Date(timeIntervalSince1970: 1_769_247_000))
+        d.id = UUID()
+        d.name = "Morning"
+        d.actionBar = ActionBarSpec(actions: [
+            ActionSpec(title: "Coffee", kind: .incrementVariable, variableKey: "coffee", incrementAmount: 1),
+            ActionSpec(title: "Fed", kind: .setVariableToNow, variableKey: "fed", nowFormat: .unixSeconds),
+        ])
+        try DesignLibrary(root: StoreRoot(url: dir)).add([d])
+    }
+
+    /// `--pro` unlocks Pro for one command, without storing it: `render --pro` draws the action bar,
+    /// and `tap --pro` at a button of that picture performs it (it said "needs Pro" before).
+    @Test func tapWithProPressesTheActionBarThatRenderWithProDraws() throws {
+        let dir = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try saveMorning(in: dir)
+        let json = try Products.run("weaver", ["render", "Morning", "--pro", "--store", dir.path, "--format", "json"])
+        #expect(json.status == 0, "\(json.stderrText)")
+        let tree = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let actions = try #require(tree["actions"] as? [[String: Any]])
+        let coffee = try #require(actions.first { $0["title"] as? String == "Coffee" }, "\(actions)")
+        let rect = try #require(coffee["rect"] as? [String: Any]).mapValues { ($0 as? NSNumber)?.doubleValue ?? .nan }
+        let at = "\(Int(rect["x"]! + rect["width"]! / 2)),\(Int(rect["y"]! + rect["height"]! / 2))"
+
+        let found = try Products.run(
+            "weaver", ["tap", "Morning", "--pro", "--store", dir.path, "--at", at, "--dry-run"])
+        #expect(found.status == 0, "\(found.stderrText)")
+        #expect(
+            found.stdoutText.hasPrefix("found incrementVariable \"Coffee\" at \(Int(rect["x"]!)),\(Int(rect["y"]!))"),
+            "\(found.stdoutText)")
+
+        for expected in ["coffee is now 1 (+1).", "coffee is now 2 (+1)."] {
+            let pressed = try Products.run("weaver", ["tap", "Morning", "--pro", "--store", dir.path, "--at", at])
+            #expect(pressed.status == 0, "\(pressed.stderrText)")
+            #expect(pressed.stdoutText == expected + "\n", "\(pressed.stdoutText)")
+        }
+        #expect(try VariableStore(root: StoreRoot(url: dir)).load()["coffee"] == "2")
+        // Pro was for those commands only: nothing stored, and without '--pro' there is no bar to press.
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("pro.json").path))
+        #expect(try Products.run("weaver", ["pro", "status", "--store", dir.path]).stdoutText == "locked\n")
+        let free = try Products.run("weaver", ["tap", "Morning", "--store", dir.path, "--at", at])
+        #expect(
+            free.status == 1
+                && free.stderrText.contains(
+                    """
+                    no button at \(at) without Pro: the action bar ('Coffee', 'Fed') needs Pro; use --pro or \
+                    'weaver pro unlock'
+                    """
+                ),
+            "\(free.stderrText)")
+        #expect(try VariableStore(root: StoreRoot(url: dir)).load()["coffee"] == "2")
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// Polling with a deadline, for states another process reaches (a file written, a server up).
+public enum Wait {
+    /// Calls `probe` every `interval` seconds until it returns a value; nil after `seconds`.
+    public static func until<T>(_ seconds: Double, interval: Double = 0.02, _ probe: () -> T?) -> T? {
+        let end = Date().addingTimeInterval(seconds)
+        repeat {
+            if let value = probe() { return value }
+            Thread.sleep(forTimeInterval: interval)
+        } while Date() < end
+        return probe()
+    }
+}
+
+/// Whether `condition` came to hold within `seconds` (polled every 10 ms): for `#expect`.
+public func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+    Wait.until(seconds, interval: 0.01) { condition() ? true : nil } ?? false
+}
