@@ -26,6 +26,9 @@ public struct JSONFieldError: Error, CustomStringConvertible, Sendable, Equatabl
         /// `expected` as a message says it: "a number", "a string", "true or false", "an object".
         case wrongType(expected: String)
         case outOfRange
+        /// A number beyond what a Double holds (`1e400`): the parser keeps it as infinity, so
+        /// neither its digits nor a comparison with a range can say what it was.
+        case tooLarge
         case notWhole
         case unknownField
         /// Too long or too many: the reason says which limit.
@@ -127,16 +130,26 @@ public struct JSONReader: Sendable {
 
     /// A finite number, within `range` when one is given.
     public func number(in range: ClosedRange<Double>? = nil) throws(JSONFieldError) -> Double {
-        guard case .number(let d) = value, d.isFinite else { throw wrongType("a number") }
+        guard case .number(let d) = value else { throw wrongType("a number") }
+        guard d.isFinite else {
+            let allowed = range.map { "; allowed \(Self.formatted($0))" } ?? ""
+            throw fail("\(Self.tooLargeWords)\(allowed)", allowedRange: range, problem: .tooLarge)
+        }
         if let range, !range.contains(d) {
             throw fail(
-                """
-                \(JSONValue.formatted(d)) is outside \
-                \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound))
-                """,
-                allowedRange: range, problem: .outOfRange)
+                "\(JSONValue.formatted(d)) is outside \(Self.formatted(range))", allowedRange: range,
+                problem: .outOfRange)
         }
         return d
+    }
+
+    /// What is wrong with a number the parser could only keep as infinity: readers with their own
+    /// wording say it in these words too, after the field.
+    public static let tooLargeWords = "too large a number (beyond ±1.8e308)"
+
+    /// `0…1`, as messages show a range.
+    public static func formatted(_ range: ClosedRange<Double>) -> String {
+        "\(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound))"
     }
 
     /// A whole number within `range`; the range is checked before wholeness, so 2.5 of 0…1 is
@@ -191,6 +204,8 @@ public struct JSONReader: Sendable {
         switch value {
         case .null: "null"
         case .bool(let b): b ? "true" : "false"
+        // JSON writes infinity as 0; a message must not claim the value was 0.
+        case .number(let n) where !n.isFinite: n > 0 ? "a number above 1.8e308" : "a number below -1.8e308"
         case .number(let n): JSONValue.formatted(n)
         case .string(let s): "\"\(s.prefix(40))\"\(s.count > 40 ? "…" : "")"
         case .array: "an array"

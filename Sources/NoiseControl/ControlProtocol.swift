@@ -245,18 +245,16 @@ extension ControlRequest {
         /// 0 switches the cut off; the message says so.
         mutating func cut(_ key: String, range: ClosedRange<Double>) throws(ProtocolError) -> CutChange? {
             guard let v = take(key) else { return nil }
+            let allowed = "allowed 0 (off) or \(JSONReader.formatted(range)) Hz"
             do {
                 let hz = try v.number()
                 if hz == 0 { return .off }
                 guard range.contains(hz) else {
-                    throw ProtocolError(
-                        """
-                        '\(v.path)' \(JSONValue.formatted(hz)) Hz is out of range; allowed 0 (off) or \
-                        \(JSONValue.formatted(range.lowerBound))…\(JSONValue.formatted(range.upperBound)) Hz
-                        """
-                    )
+                    throw ProtocolError("'\(v.path)' \(JSONValue.formatted(hz)) Hz is out of range; \(allowed)")
                 }
                 return .hz(hz)
+            } catch let e as JSONFieldError where e.problem == .tooLarge {
+                throw ProtocolError("'\(v.path)' is \(JSONReader.tooLargeWords); \(allowed)")
             } catch let e as JSONFieldError {
                 throw ProtocolError(e)
             } catch let e as ProtocolError {
@@ -288,10 +286,11 @@ extension ProtocolError {
         case .missing: self.init("\(field) is missing")
         case .wrongType(let expected): self.init("\(field) must be \(expected), found \(e.foundType ?? "nothing")")
         case .outOfRange:
-            let range = e.allowedRange.map {
-                "\(JSONValue.formatted($0.lowerBound))…\(JSONValue.formatted($0.upperBound))"
-            }
+            let range = e.allowedRange.map(JSONReader.formatted)
             self.init("\(field) \(e.value ?? "") is out of range; allowed \(range ?? "")")
+        case .tooLarge:
+            let allowed = e.allowedRange.map { "; allowed \(JSONReader.formatted($0))" } ?? ""
+            self.init("\(field) is \(JSONReader.tooLargeWords)\(allowed)")
         case .notWhole: self.init("\(field) must be a whole number")
         case .unknownField: self.init("\(field) is not a known field")
         case .overLimit, .invalid: self.init(e.path == JSONReader.topLevel ? e.reason : "\(field): \(e.reason)")

@@ -171,7 +171,7 @@ extension MixError {
             self.init(path: e.path, message: "must be \(expected), found \(Self.article(e.foundType ?? "null"))")
         case .missing: self.init(path: e.path, message: "is missing")
         case .unknownField: self.init(path: e.path, message: "is not a known field")
-        case .outOfRange, .notWhole, .overLimit, .invalid:
+        case .outOfRange, .tooLarge, .notWhole, .overLimit, .invalid:
             self.init(path: e.path == JSONReader.topLevel ? "" : e.path, message: e.reason)
         }
     }

@@ -136,6 +136,17 @@ public enum DesignExchange {
     public static func parse(_ data: Data, fileName: String, now: Date, limits: Limits = Limits()) throws
         -> ExchangePackage
     {
+        do {
+            return try readPackage(data, fileName: fileName, now: now, limits: limits)
+        } catch let e as JSONFieldError {
+            throw DesignError(e)
+        }
+    }
+
+    /// `parse`, with the strict reader's failures still `JSONFieldError`s (`parse` words them).
+    private static func readPackage(_ data: Data, fileName: String, now: Date, limits: Limits) throws
+        -> ExchangePackage
+    {
         guard data.count <= limits.maxFileBytes else {
             throw DesignError("file is \(data.count) bytes; the limit is \(limits.maxFileBytes) bytes")
         }
@@ -156,48 +167,21 @@ public enum DesignExchange {
         guard depth <= limits.json.maxDepth else {
             throw DesignError("JSON nests more than \(limits.json.maxDepth) levels deep; refused")
         }
-        let root: JSONValue
-        do {
-            root = try JSONValue.parse(data, limits: limits.json)
-        } catch let e as JSONParseError {
-            throw DesignError("not a design file: \(e)")
-        }
+        let root = try JSONReader.parse(
+            data, document: fileName, maxDepth: limits.json.maxDepth, maxValues: limits.json.maxValueCount,
+            maxStringBytes: limits.json.maxStringBytes)
         var package = ExchangePackage(
             fileName: fileName, createdAt: nil, specs: [], images: [:], findings: [], notes: [])
         var decoder = TolerantDecoder(fallbackDate: WidgetSpec.wholeSeconds(now))
         let specValues: [(JSONValue, String)]
-        var imageValues: [JSONValue] = []
-        switch root {
+        var imageValues: [JSONReader] = []
+        switch root.value {
         case .object(let o) where o["magic"] != nil || o["specs"] != nil:
-            guard case .string(let m)? = o["magic"], m == magic else {
-                throw DesignError("magic: this file does not look like a WidgetWeaver export (expected \"\(magic)\")")
-            }
-            switch o["formatVersion"] {
-            case .number(let v)? where v == v.rounded():
-                guard v <= Double(formatVersion) else {
-                    throw DesignError(
-                        """
-                        formatVersion: \(JSONValue.formatted(v)) is newer than this version of weaver understands \
-                        (1); update weaver to import it
-                        """
-                    )
-                }
-                guard v >= 1 else {
-                    throw DesignError("formatVersion: \(JSONValue.formatted(v)) is not a valid version (1)")
-                }
-            case nil: package.notes.append("formatVersion is missing; read as version 1")
-            case let v?: throw DesignError("formatVersion: expected a whole number, found \(v.typeName)")
-            }
-            if case .string(let s)? = o["createdAt"] { package.createdAt = ISODate.parse(s) }
-            guard case .array(let list)? = o["specs"] else {
-                throw DesignError("specs: expected an array of designs")
-            }
-            specValues = list.enumerated().map { ($0.element, "specs[\($0.offset)]") }
-            switch o["images"] {
-            case .array(let a)?: imageValues = a
-            case nil, .null?: break
-            case let v?: throw DesignError("images: expected an array, found \(v.typeName)")
-            }
+            let envelope = try PackageEnvelope(root)
+            package.createdAt = envelope.createdAt
+            package.notes += envelope.notes
+            specValues = envelope.specs.map { ($0.value, $0.path) }
+            imageValues = envelope.images
         case .object(let o):
             guard Self.looksLikeDesign(o) else {
                 throw DesignError(
@@ -208,7 +192,7 @@ public enum DesignExchange {
                         + "expected an export package, an array of designs or one design"
                         + (o.keys.isEmpty ? "" : " (its fields: \(o.keys.sorted().prefix(8).joined(separator: ", ")))"))
             }
-            specValues = [(root, "")]
+            specValues = [(root.value, "")]
         case .array(let list):
             var kept: [(JSONValue, String)] = []
             for (i, element) in list.enumerated() {
@@ -228,8 +212,8 @@ public enum DesignExchange {
         default:
             throw DesignError(
                 """
-                not a design file: the top level is \(root.typeName), expected an export package, an array of \
-                designs or one design
+                not a design file: the top level is \(root.value.typeName), expected an export package, an array \
+                of designs or one design
                 """
             )
         }
@@ -258,49 +242,38 @@ public enum DesignExchange {
         guard !package.specs.isEmpty else { throw DesignError("no designs were found in the file") }
 
         var totalBytes = 0
-        for (i, value) in imageValues.enumerated() {
-            let path = "images[\(i)]"
-            guard case .object(let o) = value else {
-                throw DesignError("\(path): expected an object, found \(value.typeName)")
-            }
-            guard case .string(let original)? = o["originalFileName"] else {
-                throw DesignError("\(path).originalFileName: expected a file name string")
-            }
+        for item in imageValues {
+            var entry = try JSONMembers(item)
+            let (nameField, original) = try entry.string("originalFileName", else: "expected a file name string")
             guard let safe = ImageSanitiser.sanitisedFileName(original) else {
-                throw DesignError("\(path).originalFileName: \"\(original.prefix(80))\" is not a usable file name")
+                throw nameField.fail("\"\(original.prefix(80))\" is not a usable file name")
             }
             if safe != original {
                 package.notes.append(
                     """
-                    \(path).originalFileName \"\(original.prefix(80))\" was sanitised to \"\(safe)\" (paths and \
-                    unusual characters are not allowed)
+                    \(nameField.path) \"\(original.prefix(80))\" was sanitised to \"\(safe)\" (paths and unusual \
+                    characters are not allowed)
                     """
                 )
             }
-            guard case .string(let b64)? = o["data"] else {
-                throw DesignError("\(path).data: expected a base64 string")
-            }
+            let (dataField, b64) = try entry.string("data", else: "expected a base64 string")
             // Check the size from the text before decoding, so a huge image costs no memory.
             let approxBytes = b64.utf8.count / 4 * 3
             guard approxBytes <= limits.maxImageBytes + 3 else {
-                throw DesignError(
-                    """
-                    \(path).data: image \"\(safe)\" is about \(approxBytes) bytes; the limit is \
-                    \(limits.maxImageBytes) bytes
-                    """
-                )
+                throw dataField.fail(
+                    "image \"\(safe)\" is about \(approxBytes) bytes; the limit is \(limits.maxImageBytes) bytes")
             }
             guard let bytes = Data(base64Encoded: b64, options: [.ignoreUnknownCharacters]),
                 !bytes.isEmpty || b64.isEmpty,
                 Self.isPlausibleBase64(b64)
             else {
-                throw DesignError("\(path).data: image \"\(safe)\" is not valid base64")
+                throw dataField.fail("image \"\(safe)\" is not valid base64")
             }
             let format: ImageSanitiser.Format
             do {
                 format = try ImageSanitiser.check(bytes, name: safe, limitBytes: limits.maxImageBytes)
             } catch let e as DesignError {
-                throw DesignError("\(path).data: \(e.message)")
+                throw dataField.fail(e.message)
             }
             totalBytes += bytes.count
             guard totalBytes <= limits.maxTotalImageBytes else {
@@ -308,14 +281,14 @@ public enum DesignExchange {
             }
             if let existing = package.images[safe] {
                 guard existing.data == bytes else {
-                    throw DesignError(
+                    throw nameField.fail(
                         """
-                        \(path).originalFileName: two different images are both named \"\(safe)\"; refused because \
-                        designs could show the wrong one
+                        two different images are both named \"\(safe)\"; refused because designs could show the \
+                        wrong one
                         """
                     )
                 }
-                package.notes.append("\(path) repeats image \"\(safe)\"; kept once")
+                package.notes.append("\(item.path) repeats image \"\(safe)\"; kept once")
                 continue
             }
             package.images[safe] = EmbeddedImage(
@@ -361,5 +334,78 @@ public enum DesignExchange {
             }
         }
         return count % 4 == 0
+    }
+}
+
+/// The package's own fields (`magic`, `formatVersion`, `createdAt`, `specs`, `images`), read
+/// strictly: a wrong one refuses the whole file. Fields a newer app adds are not refused (nothing
+/// calls `refuseRest`), so a package from a later app still imports.
+struct PackageEnvelope {
+    var createdAt: Date?
+    var specs: [JSONReader]
+    var images: [JSONReader]
+    var notes: [String] = []
+
+    init(_ root: JSONReader) throws(JSONFieldError) {
+        var members = try JSONMembers(root)
+        let foreign = "this file does not look like a WidgetWeaver export (expected \"\(DesignExchange.magic)\")"
+        let (magic, text) = try members.string("magic", else: foreign)
+        guard text == DesignExchange.magic else { throw magic.fail(foreign) }
+        if let version = members.take("formatVersion") {
+            try Self.check(version: version)
+        } else {
+            notes.append("formatVersion is missing; read as version 1")
+        }
+        // A date the app could not have written is no reason to refuse the designs.
+        createdAt = members.take("createdAt").flatMap { try? $0.date() }
+        guard let specs = try? members.take("specs")?.array(maxCount: .max) else {
+            throw JSONFieldError(
+                document: root.document, path: root.childPath("specs"), reason: "expected an array of designs")
+        }
+        self.specs = specs
+        if let images = members.take("images"), images.value != .null {
+            self.images = try images.array(maxCount: .max)
+        } else {
+            self.images = []
+        }
+    }
+
+    /// Versions 1…`formatVersion`; a newer one asks for a newer weaver.
+    static func check(version v: JSONReader) throws(JSONFieldError) {
+        guard case .number = v.value else { throw v.wrongType("a whole number") }
+        let n = try v.number()
+        guard n == n.rounded() else { throw v.wrongType("a whole number") }
+        let current = DesignExchange.formatVersion
+        guard n <= Double(current) else {
+            throw v.fail(
+                """
+                \(JSONValue.formatted(n)) is newer than this version of weaver understands (\(current)); update \
+                weaver to import it
+                """
+            )
+        }
+        guard n >= 1 else { throw v.fail("\(JSONValue.formatted(n)) is not a valid version (\(current))") }
+    }
+}
+
+extension JSONMembers {
+    /// Member `key` as a string of any length; absent, null or another type is refused in `words`,
+    /// the field's own message.
+    fileprivate mutating func string(_ key: String, else words: String) throws(JSONFieldError) -> (
+        field: JSONReader, text: String
+    ) {
+        guard let field = take(key), case .string(let text) = field.value else {
+            throw JSONFieldError(document: object.document, path: object.childPath(key), reason: words)
+        }
+        return (field, text)
+    }
+}
+
+extension DesignError {
+    /// A strict-reader failure in the import's wording: the path, then what is wrong
+    /// (`images[0]: expected an object, found string`); JSON that does not parse is "not a design
+    /// file". `read(url:)` puts the file's path in front.
+    init(_ e: JSONFieldError) {
+        self.init(e.path == JSONReader.topLevel ? "not a design file: \(e.reason)" : "\(e.path): \(e.reason)")
     }
 }

@@ -93,6 +93,37 @@ import Testing
         #expect(String(decoding: try e.encode([at]), as: UTF8.self) == #"["2026-01-24T09:30:00Z"]"#)
     }
 
+    /// `1e400` parses (JSON has no limit on exponents) but only as infinity: the failure says the
+    /// number is too large, with the range the caller gave, rather than "expected a number, found number".
+    @Test func aNumberTooLargeForADoubleIsSaidToBeTooLarge() throws {
+        let doc = try JSONReader.parse(
+            Data(#"{"change":{"volume":1e400,"layer":-1e400,"hz":1e400}}"#.utf8), document: "request")
+        let change = try doc.required("change")
+        do {
+            _ = try change.required("volume").number(in: 0...1)
+            Issue.record("1e400 was read as a number")
+        } catch {
+            #expect(error.problem == .tooLarge && error.path == "change.volume" && error.allowedRange == 0...1)
+            #expect(error.description == "request: change.volume: too large a number (beyond ±1.8e308); allowed 0…1")
+            #expect(error.value == "a number above 1.8e308" && error.foundType == "number")
+        }
+        do {
+            _ = try change.required("layer").wholeNumber(in: 0...3)
+            Issue.record("-1e400 was read as a whole number")
+        } catch {
+            #expect(error.problem == .tooLarge)
+            #expect(error.description == "request: change.layer: too large a number (beyond ±1.8e308); allowed 0…3")
+            #expect(error.value == "a number below -1.8e308")
+        }
+        do {
+            _ = try change.required("hz").number()
+            Issue.record("1e400 was read as a number")
+        } catch {
+            #expect(error.problem == .tooLarge && error.allowedRange == nil)
+            #expect(error.description == "request: change.hz: too large a number (beyond ±1.8e308)")
+        }
+    }
+
     /// Members taken one by one: leftovers are refused by path, and each failure says what kind
     /// it is so a reader with its own wording (the control socket) can word it.
     @Test func membersRefuseWhatNobodyTookAndFailuresSayTheirKind() throws {

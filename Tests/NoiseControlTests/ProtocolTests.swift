@@ -65,6 +65,31 @@ import Testing
         }
     }
 
+    /// `1e400` reaches the reader as infinity: the socket says it is too large, with the range,
+    /// where it used to say "'change.volume' must be a number, found number".
+    @Test(arguments: [
+        (
+            #"{"command":"setLayer","layer":0,"change":{"volume":1e400}}"#,
+            "'change.volume' is too large a number (beyond ±1.8e308); allowed 0…1"
+        ),
+        (
+            #"{"command":"setLayer","layer":-1e400,"change":{"volume":1}}"#,
+            "'layer' is too large a number (beyond ±1.8e308); allowed 0…3"
+        ),
+        (
+            #"{"command":"setLayer","layer":0,"change":{"lowCutHz":1e400}}"#,
+            "'change.lowCutHz' is too large a number (beyond ±1.8e308); allowed 0 (off) or 10…2000 Hz"
+        ),
+        (#"{"command":"setMaster","volume":1e400}"#, "'volume' is too large a number (beyond ±1.8e308); allowed 0…1"),
+    ])
+    func numbersTooLargeForADoubleAreSaidToBeTooLarge(_ text: String, _ expected: String) {
+        #expect {
+            _ = try ControlRequest.decode(Data(text.utf8))
+        } throws: { error in
+            "\(error)" == expected
+        }
+    }
+
     @Test func deepNestingIsRefusedWithoutRecursingFar() {
         let text =
             "{\"command\":\"status\",\"x\":" + String(repeating: "[", count: 10_000)

@@ -82,6 +82,84 @@ import Testing
         expectRefusal(json("{\"magic\": "), containing: "not a design file")
     }
 
+    /// The package envelope is read by `JSONReader`; each refusal keeps the words it had when it
+    /// was read by hand (only 1e400, once shown as "0 is newer", is now said to be too large).
+    @Test func envelopeRefusalsKeepTheirWords() throws {
+        let magic = #""magic":"com.conornolan.widgetweaver.exchange""#
+        let spec = specJSON("A")
+        let cases: [(String, String)] = [
+            (
+                #"{"specs":[\#(spec)]}"#,
+                #"""
+                magic: this file does not look like a WidgetWeaver export (expected \#
+                "com.conornolan.widgetweaver.exchange")
+                """#
+            ),
+            (
+                #"{"magic":7,"specs":[\#(spec)]}"#,
+                #"""
+                magic: this file does not look like a WidgetWeaver export (expected \#
+                "com.conornolan.widgetweaver.exchange")
+                """#
+            ),
+            (
+                #"{\#(magic),"formatVersion":"1","specs":[\#(spec)]}"#,
+                "formatVersion: expected a whole number, found string"
+            ),
+            (
+                #"{\#(magic),"formatVersion":1.5,"specs":[\#(spec)]}"#,
+                "formatVersion: expected a whole number, found number"
+            ),
+            (
+                #"{\#(magic),"formatVersion":null,"specs":[\#(spec)]}"#,
+                "formatVersion: expected a whole number, found null"
+            ),
+            (#"{\#(magic),"formatVersion":0,"specs":[\#(spec)]}"#, "formatVersion: 0 is not a valid version (1)"),
+            (
+                #"{\#(magic),"formatVersion":2,"specs":[\#(spec)]}"#,
+                "formatVersion: 2 is newer than this version of weaver understands (1); update weaver to import it"
+            ),
+            (
+                #"{\#(magic),"formatVersion":1e400,"specs":[\#(spec)]}"#,
+                "formatVersion: too large a number (beyond ±1.8e308)"
+            ),
+            (#"{\#(magic),"formatVersion":1}"#, "specs: expected an array of designs"),
+            (#"{\#(magic),"formatVersion":1,"specs":{}}"#, "specs: expected an array of designs"),
+            (#"{\#(magic),"specs":[\#(spec)],"images":"a.png"}"#, "images: expected an array, found string"),
+            (#"{\#(magic),"specs":[\#(spec)],"images":[3]}"#, "images[0]: expected an object, found number"),
+            (
+                #"{\#(magic),"specs":[\#(spec)],"images":[{}]}"#,
+                "images[0].originalFileName: expected a file name string"
+            ),
+            (
+                #"{\#(magic),"specs":[\#(spec)],"images":[{"originalFileName":"a.png","data":null}]}"#,
+                "images[0].data: expected a base64 string"
+            ),
+            (
+                #"{\#(magic),"specs":[\#(spec)],"images":[{"originalFileName":"a.png","data":"@@"}]}"#,
+                #"images[0].data: image "a.png" is not valid base64"#
+            ),
+            (
+                #"{\#(magic),"specs":[\#(spec)],"images":[{"originalFileName":"..","data":""}]}"#,
+                #"images[0].originalFileName: ".." is not a usable file name"#
+            ),
+        ]
+        for (text, message) in cases {
+            #expect(throws: DesignError(message), "\(text)") {
+                _ = try DesignExchange.parse(json(text), fileName: "x", now: fixedNow)
+            }
+        }
+        expectRefusal(json(#"{"magic": "#), containing: "not a design file: invalid JSON at line 1, column ")
+        // Fields the envelope does not know, a createdAt that is no date and null images still import.
+        let lenient = try DesignExchange.parse(
+            json(#"{\#(magic),"createdAt":5,"specs":[\#(spec)],"images":null,"fromTheFuture":true}"#),
+            fileName: "x", now: fixedNow)
+        #expect(lenient.specs.count == 1 && lenient.createdAt == nil)
+        #expect(lenient.notes.contains("formatVersion is missing; read as version 1"))
+        let dated = try DesignExchange.parse(packageJSON(specs: [spec]), fileName: "x", now: fixedNow)
+        #expect(dated.createdAt == ISODate.parse("2026-01-01T00:00:00Z"))
+    }
+
     @Test func hostileImagesAreRefusedOrSanitised() throws {
         // Paths in names are reduced to a bare name, with a note.
         let traversal = try DesignExchange.parse(
