@@ -32,17 +32,9 @@ public struct CivilTime: Equatable, Sendable {
         CivilCalendar.date(daysSinceEpoch: days)
     }
 
-    public static func isLeapYear(_ year: Int) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    }
+    public static func isLeapYear(_ year: Int) -> Bool { CivilCalendar.isLeapYear(year) }
 
-    public static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    public static func daysInMonth(year: Int, month: Int) -> Int { CivilCalendar.daysInMonth(year: year, month: month) }
 
     /// Whole seconds of `date` since the epoch, rounded down (so 09:59:59.9 is still 09:59).
     @inline(__always)
@@ -65,8 +57,7 @@ public struct CivilTime: Equatable, Sendable {
     }
 
     static func fromLocalSeconds(_ seconds: Int) -> CivilTime {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
+        let (days, secondOfDay) = CivilCalendar.dayAndSecond(ofLocalSeconds: seconds)
         let ymd = date(daysSinceEpoch: days)
         return CivilTime(
             year: ymd.year, month: ymd.month, day: ymd.day,
