@@ -5,22 +5,21 @@ import SystemCalls
     import Glibc
 #endif
 
-/// A failed system call: which call, on which path (when there is one), and errno. Its wording
-/// ("inotify_add_watch(/x) failed: Permission denied") predates `SystemCallError` and is kept
-/// because `weaver render --watch` users and ChangeWatcherTests see it.
+/// A failed system call in the watcher's older wording ("inotify_add_watch(/x) failed: Permission denied"),
+/// kept because `weaver render --watch` users and ChangeWatcherTests see it; the call, path and errno are
+/// the `SystemCallError` every module reports.
 public struct ChangeWatchError: Error, CustomStringConvertible, Sendable, Equatable {
-    public var call: String
-    public var path: String?
-    public var code: Int32
+    public var failed: SystemCallError
+    public var call: String { failed.call }
+    public var path: String? { failed.path }
+    public var code: Int32 { failed.code }
 
     public init(_ call: String, path: String? = nil, code: Int32 = errno) {
-        self.call = call
-        self.path = path
-        self.code = code
+        failed = SystemCallError(call, path: path, code: code)
     }
 
     public var description: String {
-        let reason = String(cString: strerror(code))
+        let reason = SystemCallError.text(code)
         if let path { return "\(call)(\(path)) failed: \(reason)" }
         return "\(call) failed: \(reason)"
     }

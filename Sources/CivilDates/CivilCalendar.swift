@@ -57,4 +57,23 @@ public enum CivilCalendar {
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
+
+    public static func isLeapYear(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Seconds since the epoch of a wall-clock time read as UTC, split into whole days since
+    /// 1970-01-01 and the second of that day; rounds down, so a time before 1970 is on its own day.
+    public static func dayAndSecond(ofLocalSeconds seconds: Int) -> (days: Int, secondOfDay: Int) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        return (days, seconds - days * 86_400)
+    }
 }

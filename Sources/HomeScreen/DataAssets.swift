@@ -4,7 +4,7 @@ enum DataAssets {
     static let js = #"""
         'use strict';
         (() => {
-        \#(PageScript.prelude(alsoInLiveLine: false))
+        \#(PageScript.prelude)
           restoreNotice();
           function on(selector, event, handler) {
             const node = $(selector);

@@ -95,7 +95,7 @@ enum LibraryAssets {
     static let js = #"""
         'use strict';
         (() => {
-        \#(PageScript.prelude(alsoInLiveLine: true))
+        \#(PageScript.prelude)
           const kept = restoreNotice();
           if (kept && kept.undo) offerUndo(kept.undo);
 

@@ -31,8 +31,7 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
     static func weekday(dayNumber: Int) -> Int { ((dayNumber % 7) + 7 + 3) % 7 }
 
     public static func fromLocalSeconds(_ s: Int) -> LocalDateTime {
-        let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
-        let sod = s - days * 86_400
+        let (days, sod) = CivilCalendar.dayAndSecond(ofLocalSeconds: s)
         let ymd = CivilCalendar.date(daysSinceEpoch: days)
         return LocalDateTime(
             year: ymd.year, month: ymd.month, day: ymd.day, hour: sod / 3600, minute: sod / 60 % 60, second: sod % 60)
@@ -50,11 +49,6 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// `yyyy-MM-dd`.
     public var isoDate: String { String(format: "%04d-%02d-%02d", year, month, day) }
-
-    static func daysInMonth(year: Int, month: Int) -> Int {
-        CivilCalendar.daysSinceEpoch(year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1)
-            - CivilCalendar.daysSinceEpoch(year: year, month: month, day: 1)
-    }
 }
 
 /// A DATE or DATE-TIME value as written: a date (all-day), a UTC instant, a time in a named
@@ -89,7 +83,7 @@ public enum DateValue: Sendable, Equatable {
             return v
         }
         guard u.count >= 8, let y = digits(0..<4), let mo = digits(4..<6), let d = digits(6..<8),
-            (1601...9999).contains(y), (1...12).contains(mo), d >= 1, d <= LocalDateTime.daysInMonth(year: y, month: mo)
+            (1601...9999).contains(y), (1...12).contains(mo), d >= 1, d <= CivilCalendar.daysInMonth(year: y, month: mo)
         else { return nil }
         if u.count == 8 {
             return .date(LocalDateTime(year: y, month: mo, day: d))

@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 
 /// An RRULE (RFC 5545 §3.3.10) with the parts calendars use: FREQ DAILY/WEEKLY/MONTHLY/YEARLY,
 /// INTERVAL, COUNT, UNTIL, BYDAY (with ordinals such as 2MO or -1FR in MONTHLY and YEARLY),
@@ -272,7 +273,7 @@ public struct RecurrenceExpander {
     /// The days of one month that the rule's BYMONTHDAY/BYDAY pick (DTSTART's day without either).
     func monthDays(year y: Int, month m: Int) -> [Int] {
         let first = CivilDay.number(y, m, 1)
-        let length = LocalDateTime.daysInMonth(year: y, month: m)
+        let length = CivilCalendar.daysInMonth(year: y, month: m)
         var byMonthDay: [Int] = []
         for v in rule.byMonthDay {
             let d = v > 0 ? v : length + v + 1
@@ -315,7 +316,7 @@ public struct RecurrenceExpander {
     }
 
     static func matchesMonthDay(_ l: LocalDateTime, _ values: [Int]) -> Bool {
-        let length = LocalDateTime.daysInMonth(year: l.year, month: l.month)
+        let length = CivilCalendar.daysInMonth(year: l.year, month: l.month)
         return values.contains { $0 > 0 ? $0 == l.day : length + $0 + 1 == l.day }
     }
 }

@@ -22,7 +22,12 @@ public struct SystemCallError: Error, CustomStringConvertible, Sendable, Equatab
     /// `strerror`'s text with the number, e.g. "No such file or directory (errno 2)": the number
     /// is what a bug report needs, the text is what a user reads.
     public static func reason(_ code: Int32) -> String {
-        "\(String(cString: strerror(code))) (errno \(code))"
+        "\(text(code)) (errno \(code))"
+    }
+
+    /// `strerror`'s text alone, e.g. "No such file or directory", for a wording that predates `reason`.
+    public static func text(_ code: Int32) -> String {
+        String(cString: strerror(code))
     }
 
     public var reason: String { Self.reason(code) }

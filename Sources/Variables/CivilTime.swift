@@ -57,8 +57,7 @@ public struct CivilTime: Equatable, Sendable {
     }
 
     static func fromLocalSeconds(_ seconds: Int) -> CivilTime {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
+        let (days, secondOfDay) = CivilCalendar.dayAndSecond(ofLocalSeconds: seconds)
         let ymd = date(daysSinceEpoch: days)
         return CivilTime(
             year: ymd.year, month: ymd.month, day: ymd.day,

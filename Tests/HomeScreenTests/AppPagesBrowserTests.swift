@@ -67,6 +67,8 @@ struct AppPagesBrowserTests {
         #expect(
             try browser.waitUntil(
                 10, "return /Added Classic to the Library/.test(document.querySelector('#notice-text').textContent)"))
+        // The message is shown once: the app bar's live line does not repeat the notice.
+        #expect(try browser.execute("return document.querySelector('#live').textContent") as? String == "")
         try Self.click(browser, #"button[data-add-template="classic"][data-add-remix="midnight"]"#)
         #expect(try browser.waitUntil(10, "return /Midnight/.test(document.querySelector('#notice-text').textContent)"))
         // A seeded remix (`weaver remix … --seed S --save 2`): added, then taken out again so the
@@ -120,6 +122,9 @@ struct AppPagesBrowserTests {
                 !document.querySelector('#undo-delete').hidden
                 """
             ))
+        // The notice kept across the reload is shown once: not also in the app bar's live line.
+        #expect(try browser.execute("return document.querySelector('#notice-text').textContent") as? String != "")
+        #expect(try browser.execute("return document.querySelector('#live').textContent") as? String == "")
         #expect(try LibraryAPITests.list(rig).count == 2)
         try Self.click(browser, "#undo-delete")
         #expect(try browser.waitUntil(10, "return !!document.querySelector('#library [data-name=\"Classic (Copy)\"]')"))
