@@ -58,18 +58,6 @@ public enum CivilCalendar {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    public static func isLeapYear(_ year: Int) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    }
-
-    public static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
     /// Seconds since the epoch of a wall-clock time read as UTC, split into whole days since
     /// 1970-01-01 and the second of that day; rounds down, so a time before 1970 is on its own day.
     public static func dayAndSecond(ofLocalSeconds seconds: Int) -> (days: Int, secondOfDay: Int) {
