@@ -105,7 +105,8 @@ let package = Package(
         // `JSONValueDecoder`. Every JSON the apps read goes through it; SharedStore re-exports it.
         .target(name: "BoundedJSON", dependencies: ["CivilDates"]),
         // The login entry files (systemd user units, XDG autostart entries): their quoting, writing,
-        // enabling and `$XDG_CONFIG_HOME`; out of SharedStore, which re-exports it.
+        // enabling and `$XDG_CONFIG_HOME`, and `LoginEntryTarget` (the folder, executable and store
+        // every entry of both tools points at, resolved once); out of SharedStore, which re-exports it.
         .target(name: "LoginEntryFiles", dependencies: ["SystemCalls"]),
         // The player's heartbeat file beside its control socket (is a player alive?); out of
         // SharedStore, which re-exports it.

@@ -314,7 +314,7 @@ extension ControlResponse {
         case .ok(let s): wire = Wire(ok: true, status: s, error: nil)
         case .error(let e): wire = Wire(ok: false, status: nil, error: e)
         }
-        return (try? BoundedJSON.encoder(pretty: false).encode(wire))
+        return (try? ControlJSON.encoder(pretty: false).encode(wire))
             ?? Data(#"{"ok":false,"error":"could not encode the response"}"#.utf8)
     }
 
@@ -322,7 +322,7 @@ extension ControlResponse {
         guard line.count <= maximumResponseBytes else {
             throw ProtocolError("response larger than \(maximumResponseBytes) bytes")
         }
-        let wire = try BoundedJSON.decode(Wire.self, from: line)
+        let wire = try ControlJSON.decode(Wire.self, from: line)
         if wire.ok { return .ok(wire.status) }
         return .error(wire.error ?? "the player reported an error without a message")
     }

@@ -60,7 +60,7 @@ public struct LastMixStore: Sendable {
     public func save(_ lastMix: LastMix) throws {
         var value = lastMix
         value.schemaVersion = LastMix.currentSchemaVersion
-        let data = try BoundedJSON.encoder(pretty: true).encode(value)
+        let data = try ControlJSON.encoder(pretty: true).encode(value)
         try FileSystem.atomicWrite(data + Data("\n".utf8), to: url)
     }
 
@@ -126,7 +126,7 @@ public struct LastMixStore: Sendable {
         guard let data else { return Attempt(result: LastMixLoad(), needsSetAside: false) }
         let root: JSONValue
         do {
-            root = try JSONValue.parse(data, limits: BoundedJSON.limits)
+            root = try JSONValue.parse(data, limits: ControlJSON.limits)
         } catch {
             return Attempt(result: LastMixLoad(), needsSetAside: true, reason: "\(error)")
         }

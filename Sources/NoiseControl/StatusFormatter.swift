@@ -91,8 +91,8 @@ public enum StatusFormatter {
         isProcessAlive: (Int32) -> Bool = PlayerStatus.processIsAlive
     ) -> String {
         let status = status ?? neverPlayed
-        guard let data = try? BoundedJSON.encoder(pretty: false).encode(status),
-            case .object(var object)? = try? JSONValue.parse(data, limits: BoundedJSON.limits)
+        guard let data = try? ControlJSON.encoder(pretty: false).encode(status),
+            case .object(var object)? = try? JSONValue.parse(data, limits: ControlJSON.limits)
         else { return "null" }
         object["stale"] = .bool(status.isStale(now: now, isProcessAlive: isProcessAlive))
         let out = pretty ? JSONValue.object(object).prettyPrinted() : CompactJSON.data(.object(object))

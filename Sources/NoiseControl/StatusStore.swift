@@ -26,7 +26,7 @@ public struct StatusStore: Sendable {
     public func write(_ status: PlayerStatus) throws {
         var s = status
         s.schemaVersion = PlayerStatus.currentSchemaVersion
-        let data = try BoundedJSON.encoder(pretty: true).encode(s) + Data("\n".utf8)
+        let data = try ControlJSON.encoder(pretty: true).encode(s) + Data("\n".utf8)
         // The lock only orders this write against a reader's set-aside (see `read`); it is held
         // for one rename, so a publisher never waits long.
         try lock.withLock { try FileSystem.atomicWrite(data, to: url) }
@@ -57,9 +57,9 @@ public struct StatusStore: Sendable {
         }
         guard let data else { return .good(.missing) }
         do {
-            return .good(.loaded(try BoundedJSON.decode(PlayerStatus.self, from: data)))
+            return .good(.loaded(try ControlJSON.decode(PlayerStatus.self, from: data)))
         } catch {
-            return .bad(BoundedJSON.describe(error))
+            return .bad(ControlJSON.describe(error))
         }
     }
 }

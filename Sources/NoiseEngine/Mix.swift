@@ -36,7 +36,8 @@ public struct Mix: Codable, Equatable, Sendable {
         public var brightness: Double?
 
         public init(
-            enabled: Bool = true, volume: Double = 0.8, colour: Double = 1, lowCutHz: Double? = nil,
+            enabled: Bool = MixFields.enabled.defaultFlag, volume: Double = MixFields.volume.defaultNumber,
+            colour: Double = MixFields.colour.defaultNumber, lowCutHz: Double? = nil,
             highCutHz: Double? = nil, eq: EQ = EQ(), movement: Movement? = nil, texture: Texture? = nil,
             densityPerSecond: Double? = nil, brightness: Double? = nil
         ) {
@@ -111,7 +112,10 @@ public struct Mix: Codable, Equatable, Sendable {
         }
     }
 
-    public init(name: String, description: String = "", masterVolume: Double = 0.8, layers: [Layer]) {
+    public init(
+        name: String, description: String = "", masterVolume: Double = MixFields.masterVolume.defaultNumber,
+        layers: [Layer]
+    ) {
         self.name = name
         self.description = description
         self.masterVolume = masterVolume

@@ -1,18 +1,19 @@
 import Foundation
 import SharedStore
 
-/// Decoding for everything this module reads from files and sockets. Foundation's `JSONDecoder`
-/// has no depth or size bounds, so every document goes through SharedStore's bounded, strict
-/// parser and is decoded from its tree (`JSONValueDecoder`).
-enum BoundedJSON {
+/// JSON for everything this module reads and writes in files and on sockets. Foundation's
+/// `JSONDecoder` has no depth or size bounds, so every document goes through the bounded, strict
+/// parser (the BoundedJSON module) with this module's small limits and is decoded from its tree
+/// (`JSONValueDecoder`).
+enum ControlJSON {
     /// Status documents, control messages and Last Mix files are all small and shallow.
     static let limits = JSONLimits(maxDepth: 8, maxValueCount: 5_000, maxStringBytes: 16 << 10)
 
+    /// The store's encoder (`JSONDocument`: sorted keys, ISO 8601 dates), on one line for a
+    /// socket or a status line.
     static func encoder(pretty: Bool) -> JSONEncoder {
-        let e = JSONEncoder()
-        e.outputFormatting =
-            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        e.dateEncodingStrategy = ISODate.encodingStrategy
+        let e = JSONDocument<JSONValue.Placeholder>.encoder()
+        if !pretty { e.outputFormatting.remove(.prettyPrinted) }
         return e
     }
 
