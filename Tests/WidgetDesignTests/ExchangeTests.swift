@@ -86,7 +86,7 @@ import Testing
     /// was read by hand (only 1e400, once shown as "0 is newer", is now said to be too large).
     @Test func envelopeRefusalsKeepTheirWords() throws {
         let magic = #""magic":"com.conornolan.widgetweaver.exchange""#
-        let spec = specJSON("A")
+        let spec = ImportFixtures.spec("A")
         let cases: [(String, String)] = [
             (
                 #"{"specs":[\#(spec)]}"#,
@@ -156,7 +156,7 @@ import Testing
             fileName: "x", now: fixedNow)
         #expect(lenient.specs.count == 1 && lenient.createdAt == nil)
         #expect(lenient.notes.contains("formatVersion is missing; read as version 1"))
-        let dated = try DesignExchange.parse(packageJSON(specs: [spec]), fileName: "x", now: fixedNow)
+        let dated = try DesignExchange.parse(ImportFixtures.package(specs: [spec]), fileName: "x", now: fixedNow)
         #expect(dated.createdAt == ISODate.parse("2026-01-01T00:00:00Z"))
     }
 
