@@ -132,34 +132,6 @@ extension StepsFile {
     }
 }
 
-/// `snapshots/activity.json`: today's distance and steps for the `__activity_*` keys (Variables'
-/// `ActivitySnapshotProvider`), written with `steps.json` by `weaver steps import`.
-public struct ActivityFile: Codable, Sendable, Equatable {
-    public struct Today: Codable, Sendable, Equatable {
-        public var date: String
-        public var updatedAt: Date
-        public var steps: Int
-        public var distanceMeters: Double?
-        public var activeMinutes: Double?
-
-        public init(date: String, updatedAt: Date, steps: Int, distanceMeters: Double?, activeMinutes: Double?) {
-            self.date = date
-            self.updatedAt = updatedAt
-            self.steps = steps
-            self.distanceMeters = distanceMeters
-            self.activeMinutes = activeMinutes
-        }
-    }
-    public var schemaVersion = 1
-    public var access = "authorized"
-    public var source = "import"
-    public var today: Today
-
-    public init(today: Today) { self.today = today }
-
-    public static func url(in root: StoreRoot) -> URL { SnapshotFile.activity.url(in: root) }
-}
-
 extension StepsFile {
     /// The snapshot as `weaver steps goal` and `weaver steps import` rewrite it, and the Data page
     /// shows it: kept, field by field, whatever its reader (`read`, the `__steps_*` keys) would

@@ -96,4 +96,27 @@ import Testing
         #expect(throws: (any Error).self) { try StepsFile.decodeTolerantly(Data("[1]".utf8)) }
         #expect(throws: (any Error).self) { try StepsFile.decodeTolerantly(Data("{".utf8)) }
     }
+
+    /// activity.json through its schema: the fields other writers add are read, and the `today`
+    /// fields count only with a `yyyy-MM-dd` date.
+    @Test func activityIsReadThroughItsSchema() throws {
+        let root = try store("{}")
+        defer { try? FileManager.default.removeItem(at: root.url) }
+        let url = ActivityFile.url(in: root)
+        try Data(
+            #"""
+            {"access":"authorized","today":{"date":"2026-01-24","updatedAt":"2026-01-24T09:00:00Z","steps":6500.5,
+             "flights":"four","distanceMeters":4520.5,"activeEnergyKcal":312.4}}
+            """#.utf8
+        ).write(to: url)
+        let read = try #require(ActivityFile.read(from: root))
+        #expect(read.access == "authorized" && read.todayNumber == 20477 && read.steps == 6500.5)
+        #expect(read.flights == nil && read.distanceMeters == 4520.5 && read.activeEnergyKcal == 312.4)
+        #expect(read.updatedAt == Date(timeIntervalSince1970: 1_769_245_200))
+        try Data(#"{"access":"denied","today":{"date":"24/01/2026","steps":10}}"#.utf8).write(to: url)
+        let undated = try #require(ActivityFile.read(from: root))
+        #expect(undated.access == "denied" && undated.todayNumber == nil && undated.steps == nil)
+        try FileManager.default.removeItem(at: url)
+        #expect(ActivityFile.read(from: root) == nil)
+    }
 }
