@@ -15,10 +15,14 @@ public struct StepsService: Sendable {
 
     public init(root: StoreRoot) { self.root = root }
 
-    var document: JSONDocument<StepsFile> { JSONDocument(root: root, url: StepsFile.url(in: root), sizeLimit: 1 << 20) }
+    var document: JSONDocument<StepsFile> {
+        JSONDocument(root: root, url: StepsFile.url(in: root), sizeLimit: SnapshotReader.maximumBytes)
+    }
 
+    /// The snapshot as `StepsFile.decodeTolerantly` keeps it: what the `__steps_*` keys read is
+    /// never set aside (a strict decode moved a file with fractional steps out of the way).
     public func load() throws -> StepsFile? {
-        if case .loaded(let f) = try document.load() { return f }
+        if case .loaded(let f) = try document.load(decode: StepsFile.decodeTolerantly) { return f }
         return nil
     }
 
@@ -29,25 +33,13 @@ public struct StepsService: Sendable {
         DataSourceError("\(file) line \(line)\(field.map { ", field '\($0)'" } ?? ""): \(message)")
     }
 
-    /// Validates `yyyy-MM-dd`; returns the day number.
+    /// A `yyyy-MM-dd` date of the years an import takes (1900…2999, the range its messages name);
+    /// the day number.
     static func dayNumber(_ text: String) -> Int? {
-        let u = Array(text.utf8)
-        guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-") else { return nil }
-        func n(_ r: Range<Int>) -> Int? {
-            var v = 0
-            for i in r {
-                guard u[i] >= 48 && u[i] <= 57 else { return nil }
-                v = v * 10 + Int(u[i] - 48)
-            }
-            return v
+        guard let day = CivilCalendar.dayNumber(text), (1900...2999).contains(Int(text.prefix(4)) ?? 0) else {
+            return nil
         }
-        guard let y = n(0..<4), let m = n(5..<7), let d = n(8..<10), (1900...2999).contains(y), (1...12).contains(m),
-            d >= 1
-        else { return nil }
-        let first = CivilCalendar.daysSinceEpoch(year: y, month: m, day: 1)
-        let next = CivilCalendar.daysSinceEpoch(year: m == 12 ? y + 1 : y, month: m == 12 ? 1 : m + 1, day: 1)
-        guard d <= next - first else { return nil }
-        return first + d - 1
+        return day
     }
 
     /// `date,steps[,distance_m,active_min]`, with or without a header line (a header may put the
@@ -253,7 +245,7 @@ public struct StepsService: Sendable {
         var report = ImportReport(
             imported: days.count, replaced: 0, dropped: 0,
             firstDate: days.map(\.date).min() ?? "", lastDate: days.map(\.date).max() ?? "")
-        try document.update({ current in
+        try document.update(decode: StepsFile.decodeTolerantly) { current in
             var f = current ?? StepsFile()
             var byDate: [String: StepsFile.Day] = [:]
             for d in f.history ?? [] { byDate[d.date] = d }
@@ -286,7 +278,7 @@ public struct StepsService: Sendable {
             f.importedAt = now
             report.today = f.today
             return f
-        })
+        }
         if let t = report.today {
             let activity = ActivityFile(
                 today: .init(
@@ -310,7 +302,7 @@ public struct StepsService: Sendable {
                 """
             )
         }
-        return try document.update { current in
+        return try document.update(decode: StepsFile.decodeTolerantly) { current in
             var f = current ?? StepsFile()
             if current == nil { f.access = "authorized" }
             f.goalWeekday = weekday

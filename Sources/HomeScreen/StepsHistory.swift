@@ -1,5 +1,6 @@
 import DataSources
 import Foundation
+import SharedStore
 import Snapshots
 import WidgetDesign
 
@@ -16,25 +17,13 @@ enum StepsHistory {
         var hit: Bool { steps >= goal }
     }
 
-    static let utc: Calendar = {
-        var c = Calendar(identifier: .gregorian)
-        c.timeZone = TimeZone(identifier: "UTC")!
-        return c
-    }()
-
-    /// Days since 1970-01-01 for `yyyy-MM-dd`.
-    static func dayNumber(_ text: String) -> Int? {
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, text.count == 10,
-            let date = utc.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
-            utc.component(.day, from: date) == parts[2]
-        else { return nil }
-        return Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
-    }
+    /// Days since 1970-01-01 for `yyyy-MM-dd`: the `__steps_*` keys' reading of a day
+    /// (`CivilCalendar`), so the charts and the insights count the same days.
+    static func dayNumber(_ text: String) -> Int? { CivilCalendar.dayNumber(text) }
 
     static func dateText(_ number: Int) -> String {
-        let c = utc.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(number) * 86_400))
-        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+        let c = CivilCalendar.date(daysSinceEpoch: number)
+        return String(format: "%04d-%02d-%02d", c.year, c.month, c.day)
     }
 
     /// The local date today, as the steps import decides it.

@@ -82,14 +82,15 @@ public struct JSONDocument<Value: Codable>: Sendable {
     }
 
     /// Read-modify-write under the document's lock. `body` gets the current value (or nil when the
-    /// file is missing or was set aside) and returns the value to store.
+    /// file is missing or was set aside) and returns the value to store. `decode` as for `load`.
     @discardableResult
-    public func update(_ body: (Value?) throws -> Value, onSetAside: (String, URL) -> Void = { _, _ in }) throws
-        -> Value
-    {
+    public func update(
+        decode: (Data) throws -> Value = JSONDocument.decode, _ body: (Value?) throws -> Value,
+        onSetAside: (String, URL) -> Void = { _, _ in }
+    ) throws -> Value {
         try lock.withLock {
             let current: Value?
-            switch try loadLocked() {
+            switch try loadLocked(decode: decode) {
             case .missing: current = nil
             case .loaded(let v): current = v
             case .setAside(let reason, let at):

@@ -132,30 +132,41 @@ extension StepsFile {
     }
 }
 
-/// `snapshots/activity.json`: today's distance and steps for the `__activity_*` keys (Variables'
-/// `ActivitySnapshotProvider`), written with `steps.json` by `weaver steps import`.
-public struct ActivityFile: Codable, Sendable, Equatable {
-    public struct Today: Codable, Sendable, Equatable {
-        public var date: String
-        public var updatedAt: Date
-        public var steps: Int
-        public var distanceMeters: Double?
-        public var activeMinutes: Double?
-
-        public init(date: String, updatedAt: Date, steps: Int, distanceMeters: Double?, activeMinutes: Double?) {
-            self.date = date
-            self.updatedAt = updatedAt
-            self.steps = steps
-            self.distanceMeters = distanceMeters
-            self.activeMinutes = activeMinutes
+extension StepsFile {
+    /// The snapshot as `weaver steps goal` and `weaver steps import` rewrite it, and the Data page
+    /// shows it: kept, field by field, whatever its reader (`read`, the `__steps_*` keys) would
+    /// take, so that a file the keys show is never set aside as unreadable. A day needs a date and
+    /// a number of steps; fractional steps and goals (an exporter's sum of several sources) are
+    /// rounded to the whole steps this schema stores. Throws only when the file is not a JSON
+    /// object (which the keys do not read either).
+    public static func decodeTolerantly(_ data: Data) throws -> StepsFile {
+        let json = try JSONValue.parse(data, limits: SnapshotReader.limits)
+        guard case .object = json else { throw NotAnObject() }
+        /// Whole steps, or nil for what no count can be (negative, not finite, beyond any day).
+        func wholeSteps(_ value: JSONValue?) -> Int? {
+            guard let number = value?.finiteNumber, number >= 0, number < 1e12 else { return nil }
+            return Int(number.rounded())
         }
+        func day(_ entry: JSONValue) -> Day? {
+            guard let date = entry["date"]?.stringValue, let steps = wholeSteps(entry["steps"]) else { return nil }
+            return Day(
+                date: date, steps: steps, distanceMeters: entry["distanceMeters"]?.finiteNumber,
+                activeMinutes: entry["activeMinutes"]?.finiteNumber, updatedAt: entry["updatedAt"]?.dateValue)
+        }
+        var file = StepsFile()
+        file.schemaVersion = json["schemaVersion"]?.finiteNumber.flatMap { Int(exactly: $0) }
+        file.access = json["access"]?.stringValue
+        file.source = json["source"]?.stringValue
+        file.goalWeekday = wholeSteps(json["goalWeekday"]).map { max($0, 1) }
+        file.goalWeekend = wholeSteps(json["goalWeekend"]).map { max($0, 1) }
+        file.streakRule = json["streakRule"]?.stringValue
+        file.today = json["today"].flatMap(day)
+        file.history = json["history"]?.arrayValue.map { $0.compactMap(day) }
+        file.importedAt = json["importedAt"]?.dateValue
+        return file
     }
-    public var schemaVersion = 1
-    public var access = "authorized"
-    public var source = "import"
-    public var today: Today
 
-    public init(today: Today) { self.today = today }
-
-    public static func url(in root: StoreRoot) -> URL { SnapshotFile.activity.url(in: root) }
+    struct NotAnObject: Error, CustomStringConvertible {
+        var description: String { "not a JSON object" }
+    }
 }

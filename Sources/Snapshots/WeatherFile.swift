@@ -4,7 +4,8 @@ import SharedStore
 /// `snapshots/weather.json`: the saved location, the last good snapshot and the refresh record,
 /// as `weaver weather refresh` (DataSources) writes it; the `__weather_*` keys (Variables) and
 /// the Weather and Forecast templates (WidgetRender) read it field by field, tolerantly, through
-/// `SnapshotReader`, and judge its age with `WeatherFreshness`.
+/// `WeatherFile.read` (WeatherReading.swift) and the series readers below, and judge its age with
+/// `WeatherFreshness`.
 /// `location` and `snapshot` use the field names the variables engine reads (docs/variables.md, "Built-in
 /// keys"); everything else is extra for the weather template (chart series, hourly, daily,
 /// "Update failed", attribution) and ignored by the engine.

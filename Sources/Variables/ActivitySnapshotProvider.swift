@@ -20,18 +20,17 @@ public struct ActivitySnapshotProvider: DictionaryKeySource {
 
     public init() {}
 
+    /// The snapshot through its schema (`ActivityFile.read`).
     public static func load(from root: StoreRoot) -> ActivitySnapshotProvider? {
-        guard let json = SnapshotReader.load(.activity, in: root) else { return nil }
+        guard let reading = ActivityFile.read(from: root) else { return nil }
         var p = ActivitySnapshotProvider()
-        p.access = json["access"]?.stringValue
-        if let t = json["today"]?.objectValue, let day = t["date"]?.stringValue.flatMap(CivilTime.dayNumber) {
-            p.todayNumber = day
-            p.updatedAt = t["updatedAt"]?.dateValue
-            p.steps = t["steps"]?.finiteNumber
-            p.flights = t["flights"]?.finiteNumber
-            p.distanceMetres = t["distanceMeters"]?.finiteNumber
-            p.activeEnergyKcal = t["activeEnergyKcal"]?.finiteNumber
-        }
+        p.access = reading.access
+        p.todayNumber = reading.todayNumber
+        p.updatedAt = reading.updatedAt
+        p.steps = reading.steps
+        p.flights = reading.flights
+        p.distanceMetres = reading.distanceMeters
+        p.activeEnergyKcal = reading.activeEnergyKcal
         return p
     }
 

@@ -9,66 +9,11 @@ import Snapshots
 /// system, as in `en_US`; °C elsewhere); the `_c`/`_f` keys are fixed. Chances and humidity are
 /// whole percent, with `_fraction` keys for 0...1.
 public struct WeatherSnapshotProvider: DictionaryKeySource {
-    public struct Location: Sendable, Equatable {
-        public var name: String?
-        public var latitude: Double?
-        public var longitude: Double?
-        public var updatedAt: Date?
-        public init(name: String? = nil, latitude: Double? = nil, longitude: Double? = nil, updatedAt: Date? = nil) {
-            self.name = name
-            self.latitude = latitude
-            self.longitude = longitude
-            self.updatedAt = updatedAt
-        }
-    }
-
-    public struct Snapshot: Sendable, Hashable {
-        public var fetchedAt: Date?
-        public var condition: String?
-        public var symbol: String?
-        public var temperatureC: Double?
-        public var apparentTemperatureC: Double?
-        public var highC: Double?
-        public var lowC: Double?
-        public var precipitationChance: Double?
-        public var humidity: Double?
-        public var nowcast: String?
-        public var nowcastSecondary: String?
-        public var rainStartMinutes: Double?
-        public var rainEndMinutes: Double?
-        public var rainPeakIntensityMMPerHour: Double?
-        public var rainPeakChance: Double?
-        /// The one-minute bins (`snapshot.minutes`): when present, the nowcast keys are worded
-        /// from them at the render's clock, not taken from the fetch.
-        public var minutes: MinuteBins?
-
-        /// Every field optional: a file's snapshot read field by field, or sample data and tests
-        /// naming the fields they have.
-        public init(
-            fetchedAt: Date? = nil, condition: String? = nil, symbol: String? = nil, temperatureC: Double? = nil,
-            apparentTemperatureC: Double? = nil, highC: Double? = nil, lowC: Double? = nil,
-            precipitationChance: Double? = nil, humidity: Double? = nil, nowcast: String? = nil,
-            nowcastSecondary: String? = nil, rainStartMinutes: Double? = nil, rainEndMinutes: Double? = nil,
-            rainPeakIntensityMMPerHour: Double? = nil, rainPeakChance: Double? = nil, minutes: MinuteBins? = nil
-        ) {
-            self.fetchedAt = fetchedAt
-            self.condition = condition
-            self.symbol = symbol
-            self.temperatureC = temperatureC
-            self.apparentTemperatureC = apparentTemperatureC
-            self.highC = highC
-            self.lowC = lowC
-            self.precipitationChance = precipitationChance
-            self.humidity = humidity
-            self.nowcast = nowcast
-            self.nowcastSecondary = nowcastSecondary
-            self.rainStartMinutes = rainStartMinutes
-            self.rainEndMinutes = rainEndMinutes
-            self.rainPeakIntensityMMPerHour = rainPeakIntensityMMPerHour
-            self.rainPeakChance = rainPeakChance
-            self.minutes = minutes
-        }
-    }
+    /// The saved place as `WeatherFile.read` takes it (every field optional).
+    public typealias Location = WeatherFile.Place
+    /// The current conditions as `WeatherFile.read` takes them (every field optional); the
+    /// Weather template's `WeatherState` reads the same type.
+    public typealias Snapshot = WeatherFile.Current
 
     /// A snapshot with no field read (a file with a location only; a test building one field by field).
     public static var noSnapshot: Snapshot { Snapshot() }
@@ -87,33 +32,14 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
     }
 
     public static func load(from root: StoreRoot) -> WeatherSnapshotProvider? {
-        SnapshotReader.load(.weather, in: root).flatMap(Self.init(json:))
+        WeatherFile.read(from: root).flatMap(Self.init(reading:))
     }
 
-    /// `weather.json`'s location and current conditions, read tolerantly (every field optional);
-    /// the renderer's `WeatherState` reads them through this too. nil when the file has neither
-    /// a `location` nor a `snapshot` object.
-    public init?(json: JSONValue) {
-        let location = json["location"]?.objectValue.map {
-            Location(
-                name: $0["name"]?.stringValue, latitude: $0["latitude"]?.finiteNumber,
-                longitude: $0["longitude"]?.finiteNumber, updatedAt: $0["updatedAt"]?.dateValue)
-        }
-        let snapshot = json["snapshot"]?.objectValue.map { s in
-            let number = { (key: String) in s[key]?.finiteNumber }
-            return Snapshot(
-                fetchedAt: s["fetchedAt"]?.dateValue, condition: s["condition"]?.stringValue,
-                symbol: s["symbol"]?.stringValue,
-                temperatureC: number("temperatureC"), apparentTemperatureC: number("apparentTemperatureC"),
-                highC: number("highC"), lowC: number("lowC"),
-                precipitationChance: number("precipitationChance"), humidity: number("humidity"),
-                nowcast: s["nowcast"]?.stringValue, nowcastSecondary: s["nowcastSecondary"]?.stringValue,
-                rainStartMinutes: number("rainStartMinutes"), rainEndMinutes: number("rainEndMinutes"),
-                rainPeakIntensityMMPerHour: number("rainPeakIntensityMMh"),
-                rainPeakChance: number("rainPeakChance"), minutes: s["minutes"]?.objectValue.flatMap(MinuteBins.init))
-        }
-        guard location != nil || snapshot != nil else { return nil }
-        self.init(location: location, snapshot: snapshot)
+    /// `weather.json`'s place and current conditions as `WeatherFile.read` takes them; nil when
+    /// the file has neither a `location` nor a `snapshot` object.
+    public init?(reading: WeatherFile.Reading) {
+        guard reading.place != nil || reading.current != nil else { return nil }
+        self.init(location: reading.place, snapshot: reading.current)
     }
 
     static func whole(_ x: Double) -> String { NumberText.canonical(x.rounded(.toNearestOrAwayFromZero)) }
@@ -186,18 +112,6 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
 }
 
 extension WeatherFile.Minutes {
-    /// At most a day of bins is read (the data sources write four hours).
-    static let maximumCount = 1440
-
-    /// Reads `snapshot.minutes`; nil without a start or either series. A bad value reads as 0.
-    public init?(_ json: JSONValue) {
-        guard let startsAt = json["startsAt"]?.dateValue,
-            let intensity = json["intensityMMh"]?.arrayValue, let chance = json["chance"]?.arrayValue
-        else { return nil }
-        func numbers(_ list: [JSONValue]) -> [Double] { list.prefix(Self.maximumCount).map { $0.finiteNumber ?? 0 } }
-        self.init(startsAt: startsAt, intensityMMh: numbers(intensity), chance: numbers(chance))
-    }
-
     /// The nowcast at `now` and the clock time of its bin 0 (whole minutes after `startsAt`).
     public func nowcast(at now: Date) -> (Nowcast, binZero: Date) {
         let offset = max(0, (now.timeIntervalSince(startsAt) / 60).rounded(.down))

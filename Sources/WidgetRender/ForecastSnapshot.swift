@@ -46,20 +46,23 @@ public struct ForecastSnapshot: Sendable, Hashable {
     static let maximumDays = 16
     static let maximumHours = 24 * 16
 
+    /// The place and current conditions as `WeatherFile.read` takes them (as the `__weather_*`
+    /// keys and the Weather template do), with the daily and hourly series.
     public static func load(from root: StoreRoot) -> ForecastSnapshot? {
-        guard let json = SnapshotReader.load(.weather, in: root) else { return nil }
+        guard let reading = WeatherFile.read(from: root) else { return nil }
         var f = ForecastSnapshot()
-        if let loc = json["location"] {
-            f.location = loc["name"]?.stringValue
-            f.timeZone = loc["timeZone"]?.stringValue.flatMap { $0.utf8.count <= 64 ? $0 : nil }
-            f.latitude = WeatherFile.plausible(loc["latitude"])
-            f.longitude = WeatherFile.plausible(loc["longitude"])
+        if let place = reading.place {
+            f.location = place.name
+            f.timeZone = place.timeZone
+            f.latitude = place.latitude
+            f.longitude = place.longitude
         }
-        guard let s = json["snapshot"] else { return f.location == nil ? nil : f }
-        f.fetchedAt = s["fetchedAt"]?.dateValue
-        f.temperatureC = WeatherFile.plausible(s["temperatureC"])
-        f.condition = s["condition"]?.stringValue
-        f.symbol = s["symbol"]?.stringValue
+        guard let s = reading.snapshot else { return f.location == nil ? nil : f }
+        let current = reading.current ?? WeatherFile.Current()
+        f.fetchedAt = current.fetchedAt
+        f.temperatureC = current.temperatureC
+        f.condition = current.condition
+        f.symbol = current.symbol
         f.days = (s["daily"]?.arrayValue ?? []).prefix(maximumDays).compactMap(Day.init(reading:))
         let series = s["temperatures"] ?? s["hourly"]
         f.hours = (series?.arrayValue ?? []).prefix(maximumHours).compactMap(Hour.init(reading:))

@@ -5,7 +5,7 @@ import Variables
 
 /// Weather as the Weather template needs it, read from `snapshots/weather.json` (the variables
 /// engine reads the same file as keys). The current conditions are the `__weather_*` keys' own
-/// reading of the file's `snapshot` (`WeatherSnapshotProvider.Snapshot`, reached as
+/// reading of the file's `snapshot` (`WeatherFile.Current` through `WeatherFile.read`, reached as
 /// `state.temperatureC` …) rather than a copy of its fields; its nowcast fields are those of the
 /// fetch until `at(_:)` words them again from the minute bins at the render's clock.
 @dynamicMemberLookup
@@ -71,15 +71,14 @@ public struct WeatherState: Sendable, Hashable {
         return WeatherFreshness.at(now, fetchedAt: fetchedAt) != .fresh
     }
 
+    /// The place, the refresh record and the current conditions as `WeatherFile.read` takes them
+    /// (as the `__weather_*` keys and the Forecast template do), with the forecast series.
     public static func load(from root: StoreRoot) -> WeatherState? {
-        guard let json = SnapshotReader.load(.weather, in: root) else { return nil }
+        guard let reading = WeatherFile.read(from: root) else { return nil }
         var w = WeatherState()
-        w.location = json["location"]?["name"]?.stringValue
-        if let failure = json["refresh"]?["lastError"], case .string = failure { w.refreshFailed = true }
-        // The current conditions as the `__weather_*` keys read them (one reading of the fields).
-        guard let s = json["snapshot"]?.objectValue, let now = WeatherSnapshotProvider(json: json)?.snapshot else {
-            return w.location == nil ? nil : w
-        }
+        w.location = reading.place?.name
+        w.refreshFailed = reading.refreshFailed
+        guard let s = reading.snapshot, let now = reading.current else { return w.location == nil ? nil : w }
         w.current = now
         w.hourly = (s["hourly"]?.arrayValue ?? []).prefix(48).compactMap(Hour.init(reading:))
         w.daily = (s["daily"]?.arrayValue ?? []).prefix(16).compactMap(Day.init(reading:))

@@ -319,6 +319,32 @@ struct DataCommandTests {
                 == "12000/5000 true streak 2\n")
     }
 
+    /// An exporter's steps.json with fractional steps (sums of several sources): the `__steps_*`
+    /// keys read it, so `weaver steps goal` keeps it and writes the goal into it (it used to set the
+    /// file aside as unreadable and start an empty one).
+    @Test func aGoalKeepsAStepsFileWithFractionalSteps() throws {
+        let snapshots = home.appendingPathComponent("snapshots", isDirectory: true)
+        try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+        let file = snapshots.appendingPathComponent("steps.json")
+        try Data(
+            """
+            {"schemaVersion": 1, "access": "authorized", "today": {"date": "2026-01-24", "steps": 6500.6},
+             "history": [{"date": "2026-01-23", "steps": 9000.4}]}
+            """.utf8
+        ).write(to: file)
+        let render = [
+            "vars", "render", "--now", "2026-01-24T20:00:00Z", "--tz", "UTC",
+            "{{__steps_today}} of {{__steps_goal_today}}",
+        ]
+        #expect(try weaver(render).stdoutText == "6501 of 10000\n")
+        let goal = try weaver(["steps", "goal", "8000"])
+        #expect(goal.status == 0 && goal.stdoutText == "Goal: 8000 steps on weekdays, 8000 at weekends\n")
+        #expect(goal.stderrText.isEmpty)
+        let names = try FileManager.default.contentsOfDirectory(atPath: snapshots.path)
+        #expect(names.filter { $0.hasPrefix("steps") } == ["steps.json"])
+        #expect(try weaver(render).stdoutText == "6501 of 8000\n")
+    }
+
     /// `weaver reminders add/list/refresh/remove`, the `__reminders_*` keys, and a row of the
     /// Reminders widget pressed with `weaver tap`: the todo.txt line is completed, nothing else.
     @Test func remindersCommandsAndATapThatCompletesARow() throws {

@@ -268,4 +268,32 @@ struct DataAPITests {
         #expect(pinned.status == 201, "\(pinned.text)")
         #expect(try LibraryAPITests.list(rig).contains { $0["name"] as? String == "Steps on \(day)" })
     }
+
+    /// A steps.json with fractional steps (an exporter's sums), which the `__steps_*` keys read:
+    /// the Data page, the Steps History and a goal read it through the same tolerant schema
+    /// (`StepsFile`), so it is shown, kept and never set aside.
+    @Test func aStepsFileWithFractionalStepsIsShownAndKeptByTheDataRoutes() throws {
+        let rig = try ServeRig()
+        defer { rig.stop() }
+        let snapshots = rig.store.appendingPathComponent("snapshots", isDirectory: true)
+        try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+        try Data(
+            #"""
+            {"schemaVersion": 1, "access": "authorized",
+             "history": [{"date": "2026-01-22", "steps": 7000.5}, {"date": "2026-01-23", "steps": 9000.4}]}
+            """#.utf8
+        ).write(to: snapshots.appendingPathComponent("steps.json"))
+        try rig.startServer()
+        let token = try rig.token()
+        let data = try RawHTTP.send(port: rig.port, path: "/data")
+        #expect(data.text.contains("2 days recorded (2026-01-22 … 2026-01-23)"), "\(data.text)")
+        let history = try RawHTTP.send(port: rig.port, path: "/data/steps?month=2026-01")
+        #expect(history.status == 200)
+        let goal = try LibraryAPITests.send(rig, "POST", "/api/data/steps/goal", #"{"weekday":8000}"#, token: token)
+        #expect(goal.status == 200, "\(goal.text)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: snapshots.path)
+        #expect(names.filter { $0.hasPrefix("steps") } == ["steps.json"])
+        let kept = try String(contentsOf: snapshots.appendingPathComponent("steps.json"), encoding: .utf8)
+        #expect(kept.contains("\"2026-01-22\"") && kept.contains("\"goalWeekday\" : 8000"), "\(kept)")
+    }
 }

@@ -72,4 +72,51 @@ import Testing
         try FileManager.default.removeItem(at: StepsFile.url(in: root))
         #expect(StepsFile.read(from: root) == nil)
     }
+
+    /// What `weaver steps goal` and `import` rewrite: every day the keys read is kept (fractions
+    /// rounded to the schema's whole steps), a malformed entry is left out rather than the file
+    /// set aside, and only a file that is not a JSON object fails.
+    @Test func theTolerantDecodeKeepsWhatTheKeysRead() throws {
+        let file = try StepsFile.decodeTolerantly(
+            Data(
+                #"""
+                {"schemaVersion":1,"access":"authorized","goalWeekday":7500.5,"goalWeekend":"lots","extra":true,
+                 "today":{"date":"2026-01-24","steps":6500.6,"distanceMeters":4100.5,
+                          "updatedAt":"2026-01-24T09:00:00Z"},
+                 "history":[{"date":"2026-01-23","steps":8000.4},{"date":"2026-01-22","steps":"many"},{"steps":3}]}
+                """#.utf8))
+        #expect(file.schemaVersion == 1 && file.access == "authorized" && file.source == nil)
+        #expect(file.goalWeekday == 7501 && file.goalWeekend == nil)
+        #expect(
+            file.today
+                == StepsFile.Day(
+                    date: "2026-01-24", steps: 6501, distanceMeters: 4100.5,
+                    updatedAt: Date(timeIntervalSince1970: 1_769_245_200)))
+        #expect(file.history == [StepsFile.Day(date: "2026-01-23", steps: 8000)])
+        #expect(throws: (any Error).self) { try StepsFile.decodeTolerantly(Data("[1]".utf8)) }
+        #expect(throws: (any Error).self) { try StepsFile.decodeTolerantly(Data("{".utf8)) }
+    }
+
+    /// activity.json through its schema: the fields other writers add are read, and the `today`
+    /// fields count only with a `yyyy-MM-dd` date.
+    @Test func activityIsReadThroughItsSchema() throws {
+        let root = try store("{}")
+        defer { try? FileManager.default.removeItem(at: root.url) }
+        let url = ActivityFile.url(in: root)
+        try Data(
+            #"""
+            {"access":"authorized","today":{"date":"2026-01-24","updatedAt":"2026-01-24T09:00:00Z","steps":6500.5,
+             "flights":"four","distanceMeters":4520.5,"activeEnergyKcal":312.4}}
+            """#.utf8
+        ).write(to: url)
+        let read = try #require(ActivityFile.read(from: root))
+        #expect(read.access == "authorized" && read.todayNumber == 20477 && read.steps == 6500.5)
+        #expect(read.flights == nil && read.distanceMeters == 4520.5 && read.activeEnergyKcal == 312.4)
+        #expect(read.updatedAt == Date(timeIntervalSince1970: 1_769_245_200))
+        try Data(#"{"access":"denied","today":{"date":"24/01/2026","steps":10}}"#.utf8).write(to: url)
+        let undated = try #require(ActivityFile.read(from: root))
+        #expect(undated.access == "denied" && undated.todayNumber == nil && undated.steps == nil)
+        try FileManager.default.removeItem(at: url)
+        #expect(ActivityFile.read(from: root) == nil)
+    }
 }

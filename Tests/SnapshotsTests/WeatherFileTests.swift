@@ -26,6 +26,29 @@ import Testing
         #expect(WeatherFile.HourTemperature(reading: try json(#"{"time":"2026-01-24T10:00:00Z"}"#)) == nil)
     }
 
+    /// The place, the current conditions and the refresh record, read once for the keys and both
+    /// templates: temperatures and coordinates by the series' rule (|x| < 1000), a mistyped
+    /// field as missing, and a `snapshot` that is not an object kept for its series readers only.
+    @Test func placeCurrentAndRefreshAreReadWithTheSeriesRule() throws {
+        let reading = WeatherFile.read(
+            json: try json(
+                #"""
+                {"location":{"name":"Oslo","latitude":59.91,"longitude":1e6,"timeZone":"Europe/Oslo"},
+                 "snapshot":{"fetchedAt":"2026-01-24T09:00:00Z","temperatureC":5000,"apparentTemperatureC":-3.5,
+                   "highC":"warm","lowC":-1e300,"condition":"Snow","precipitationChance":0.4},
+                 "refresh":{"lastError":"timed out"}}
+                """#))
+        #expect(reading.place == WeatherFile.Place(name: "Oslo", latitude: 59.91, timeZone: "Europe/Oslo"))
+        let current = try #require(reading.current)
+        #expect(current.temperatureC == nil && current.apparentTemperatureC == -3.5)
+        #expect(current.highC == nil && current.lowC == nil)
+        #expect(current.condition == "Snow" && current.precipitationChance == 0.4)
+        #expect(current.fetchedAt == Date(timeIntervalSince1970: 1_769_245_200))
+        #expect(reading.refreshFailed)
+        let bare = WeatherFile.read(json: try json(#"{"location":"Oslo","snapshot":[],"refresh":{"lastError":null}}"#))
+        #expect(bare.place == nil && bare.current == nil && bare.snapshot == .array([]) && !bare.refreshFailed)
+    }
+
     @Test func weatherIsStaleFromThreeHoursAndUnknownFromSix() {
         let fetched = Date(timeIntervalSince1970: 1_769_247_000)
         #expect(WeatherFreshness.at(fetched.addingTimeInterval(3 * 3600 - 1), fetchedAt: fetched) == .fresh)

@@ -169,6 +169,18 @@ struct ProviderTests {
             ])
     }
 
+    /// A temperature beyond the series' rule (|x| < 1000) reads as missing, as it does in the
+    /// Weather and Forecast templates (`WeatherFile.read`); before, the keys showed it.
+    @Test func anImplausibleTemperatureIsMissingAsInTheTemplates() throws {
+        let root = try Fixture.temporaryStore()
+        try Fixture.write(
+            #"{"snapshot":{"fetchedAt":"2026-01-24T09:00:00Z","temperatureC":4000,"highC":9,"condition":"Cloudy"}}"#,
+            to: root.snapshots.appendingPathComponent("weather.json"))
+        let v = Self.values(BuiltInKeys.load(from: root), tz: "Europe/London", locale: "en_GB")
+        #expect(v["__weather_temp"] == nil && v["__weather_temp_c"] == nil)
+        #expect(v["__weather_high"] == "9" && v["__weather_condition"] == "Cloudy")
+    }
+
     static let steps = """
         {"schemaVersion":1,"access":"authorized","goalWeekday":10000,"goalWeekend":6000,"streakRule":"daily goal",
          "today":{"date":"2026-01-24","steps":6500,"updatedAt":"2026-01-24T09:15:00Z"},
