@@ -88,12 +88,4 @@ public struct Autostart: Sendable {
             unitEnabled: (try? fm.destinationOfSymbolicLink(atPath: wantsLinkURL.path)) != nil,
             desktopEntry: fm.fileExists(atPath: desktopURL.path))
     }
-
-    public typealias QuotingError = LoginEntries.Unquotable
-
-    /// See `LoginEntries.systemdWord`.
-    public static func systemdQuoted(_ s: String) throws -> String { try LoginEntries.systemdWord(s) }
-
-    /// See `LoginEntries.desktopWord`.
-    public static func desktopQuoted(_ s: String) throws -> String { try LoginEntries.desktopWord(s) }
 }

@@ -173,10 +173,10 @@ import Testing
     }
 
     @Test func desktopEntryQuoting() throws {
-        #expect(try Autostart.desktopQuoted("/opt/my apps/noise") == "\"/opt/my apps/noise\"")
-        #expect(try Autostart.desktopQuoted("a$b\"c`d\\e%f") == "\"a\\\\$b\\\\\"c\\\\`d\\\\\\\\e%%f\"")
-        #expect(try Autostart.systemdQuoted("a\"b\\c$d%e") == "\"a\\\"b\\\\c$$d%%e\"")
-        #expect(throws: Autostart.QuotingError.self) { try Autostart.systemdQuoted("a\nb") }
+        #expect(try LoginEntries.desktopWord("/opt/my apps/noise") == "\"/opt/my apps/noise\"")
+        #expect(try LoginEntries.desktopWord("a$b\"c`d\\e%f") == "\"a\\\\$b\\\\\"c\\\\`d\\\\\\\\e%%f\"")
+        #expect(try LoginEntries.systemdWord("a\"b\\c$d%e") == "\"a\\\"b\\\\c$$d%%e\"")
+        #expect(throws: LoginEntries.Unquotable.self) { try LoginEntries.systemdWord("a\nb") }
         let box = try Sandbox()
         defer { box.remove() }
         let text = try box.autostart().desktopText()
