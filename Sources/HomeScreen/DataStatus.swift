@@ -51,16 +51,22 @@ struct DataStatus {
             link: "/data#calendar")
         guard let list = try? CalendarService(root: root).list(), !list.isEmpty else { return s }
         s.summary = "\(list.count) calendar\(list.count == 1 ? "" : "s")"
-        let failing = list.filter { $0.lastError != nil }
-        s.state = failing.isEmpty ? .ok : .error
-        if let first = failing.first {
-            s.detail = "\(first.name): \(first.lastError!)"
-        } else if let last = list.compactMap(\.lastRefreshAt).max() {
-            s.detail = "Refreshed \(ago(last, now: now))"
-        } else {
-            s.detail = "Not refreshed yet"
-        }
+        s.showHealth(of: list, now: now)
         return s
+    }
+
+    /// A source list's health, the same for calendars and task lists: the first failing source
+    /// with its error, else the latest refresh.
+    mutating func showHealth(of list: [some SourceListEntry], now: Date) {
+        let failing = list.first { $0.lastError != nil }
+        state = failing == nil ? .ok : .error
+        if let failing, let error = failing.lastError {
+            detail = "\(failing.name): \(error)"
+        } else if let last = list.compactMap(\.lastRefreshAt).max() {
+            detail = "Refreshed \(Self.ago(last, now: now))"
+        } else {
+            detail = "Not refreshed yet"
+        }
     }
 
     static func steps(_ root: StoreRoot) -> DataStatus {
@@ -87,15 +93,7 @@ struct DataStatus {
         let tasks = list.compactMap(\.itemCount).reduce(0, +)
         s.summary =
             "\(list.count) list\(list.count == 1 ? "" : "s"), \(tasks) task\(tasks == 1 ? "" : "s")"
-        let failing = list.filter { $0.lastError != nil }
-        s.state = failing.isEmpty ? .ok : .error
-        if let first = failing.first {
-            s.detail = "\(first.name): \(first.lastError!)"
-        } else if let last = list.compactMap(\.lastRefreshAt).max() {
-            s.detail = "Refreshed \(ago(last, now: now))"
-        } else {
-            s.detail = "Not refreshed yet"
-        }
+        s.showHealth(of: list, now: now)
         return s
     }
 }
