@@ -10,10 +10,8 @@ struct BrowserTests {
         let rig = try ServeRig()
         defer { rig.stop() }
         try rig.makeCounterDesign()
-        let player = try Spawned("noise", ["play", "--preset", "sleep", "--fade-in", "0"], environment: rig.env)
+        let player = try rig.playSleep()
         defer { _ = player.waitForExit(0.1) }
-        #expect(player.waitForStderr(10) { $0.contains("Playing") }, "\(player.stderrText)")
-        #expect(rig.waitForStatus { $0["state"] as? String == "playing" } != nil)
         try rig.startServer()
 
         let browser = try WebDriver()

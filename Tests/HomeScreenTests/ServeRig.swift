@@ -4,6 +4,16 @@ import Testing
 
 /// A private PulseAudio, a scratch store and a `weaver serve` on a free loopback port.
 final class ServeRig: StoreBackedRig, @unchecked Sendable {
+    /// `noise play --preset sleep` without a fade in this rig's store, once it says "Playing" and
+    /// the status feed says playing (what the browser tests drive).
+    func playSleep(sourceLocation: SourceLocation = #_sourceLocation) throws -> Spawned {
+        let player = try Spawned("noise", ["play", "--preset", "sleep", "--fade-in", "0"], environment: env)
+        #expect(
+            player.waitForStderr(10) { $0.contains("Playing") }, "\(player.stderrText)", sourceLocation: sourceLocation)
+        #expect(waitForStatus { $0["state"] as? String == "playing" } != nil, sourceLocation: sourceLocation)
+        return player
+    }
+
     let pulse: PulseServer
     let store: URL
     let env: [String: String]
