@@ -97,7 +97,7 @@ PREFIX ?= /usr/local
 
 # ---- Version, install, Debian package (docs/install.md) ----
 
-STAMP_H = Sources/CBuildStamp/stamp.generated.h
+STAMP_H = Sources/C/CBuildStamp/stamp.generated.h
 
 ## Writes the git commit and build date that --version prints; rewritten (and its one C file
 ## recompiled) only when they change. SOURCE_DATE_EPOCH, when set, fixes the date.
@@ -106,10 +106,10 @@ stamp:
 	if [ "$$commit" != unknown ] && ! git diff --quiet HEAD -- 2>/dev/null; then commit="$$commit-dirty"; fi; \
 	day=$$(date -u $${SOURCE_DATE_EPOCH:+-d @$$SOURCE_DATE_EPOCH} +%Y-%m-%d); \
 	text=$$(printf '#define WW_GIT_COMMIT "%s"\n#define WW_BUILD_DATE "%s"' "$$commit" "$$day"); \
-	if [ "$$(cat $(STAMP_H) 2>/dev/null)" != "$$text" ]; then echo "$$text" > $(STAMP_H); touch Sources/CBuildStamp/stamp.c; fi
+	if [ "$$(cat $(STAMP_H) 2>/dev/null)" != "$$text" ]; then echo "$$text" > $(STAMP_H); touch Sources/C/CBuildStamp/stamp.c; fi
 
 MAN_DIR = .build/man
-VERSION = $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/CLISupport/BuildInfo.swift)
+VERSION = $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/App/CLISupport/BuildInfo.swift)
 
 ## Man pages for noise, weaver and every subcommand (MAN_BIN: where the built tools are), made by
 ## swift-argument-parser's generate-manual: the engine of its `swift package generate-manual`

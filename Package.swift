@@ -16,6 +16,29 @@ let staticSwiftRuntime: [LinkerSetting] = [
         ], .when(platforms: [.linux]))
 ]
 
+// Folders by wing: each target lives in Sources/<wing>/<target>, so a reader finds a concept from the
+// folder names in one hop (docs/architecture.md). The wing of every target is set here, once.
+let wings: [String: [String]] = [
+    // system libraries (pkg-config) and small C shims
+    "C": [
+        "CNoiseSupport", "CPulse", "CALSA", "CALSASupport", "CFLAC", "CCairo", "CDeflate", "CSystemdBus",
+        "CJPEGSupport", "CChangeWatch", "CGtk", "CCurlLoader", "CBuildStamp",
+    ],
+    // sound: DSP, engine, outputs, player control and MPRIS
+    "Audio": [
+        "NoiseDSP", "NoiseEngine", "AudioSinkBase", "AudioOutput", "SpeechIntelligibility", "SpectrumPlot",
+        "NoiseControl", "MPRISPlayer",
+    ],
+    // templates, designs, the renderer, actions, live wake-ups, the desktop list
+    "Widgets": ["Variables", "WidgetDesign", "WidgetRender", "WidgetActions", "LiveWidgets", "DesktopWidgets"],
+    // the store, its JSON, civil dates, snapshots, field table, calendars and data sources
+    "Data": ["FieldTable", "SharedStore", "BoundedJSON", "CivilDates", "Snapshots", "ICalendar", "DataSources"],
+    // system calls, file watching, logind, login entries, player liveness
+    "Platform": ["SystemCalls", "ChangeWatch", "Logind", "LoginEntryFiles", "PlayerLiveness"],
+    // the executables, the browser app and what the CLIs share
+    "App": ["noise", "weaver", "weaver-desktop", "HomeScreen", "CLISupport"],
+]
+
 let package = Package(
     name: "WidgetWeaver",
     platforms: [.macOS(.v15)],
@@ -316,3 +339,11 @@ let package = Package(
             dependencies: ["DataSources", "ICalendar", "Variables", "SharedStore", "Snapshots", "TestSupport"]),
     ]
 )
+
+
+for target in package.targets where target.path == nil && target.type != .test {
+    guard let wing = wings.first(where: { $0.value.contains(target.name) })?.key else {
+        fatalError("Package.swift: target \(target.name) has no wing in `wings`")
+    }
+    target.path = "Sources/\(wing)/\(target.name)"
+}

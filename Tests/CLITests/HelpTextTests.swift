@@ -80,7 +80,7 @@ import Testing
         #expect(String(match.1) == tool)
         // Built by `make`: the stamp it wrote is what the binary says.
         let stamp = Products.directory.deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/CBuildStamp/stamp.generated.h")
+            .deletingLastPathComponent().appendingPathComponent("Sources/C/CBuildStamp/stamp.generated.h")
         if let header = try? String(contentsOf: stamp, encoding: .utf8) {
             #expect(header.contains("\"\(match.3)\""), "\(header) vs \(line)")
             #expect(header.contains("\"\(match.5)\""))
