@@ -22,7 +22,7 @@ let wings: [String: [String]] = [
     // system libraries (pkg-config) and small C shims
     "C": [
         "CNoiseSupport", "CPulse", "CALSA", "CALSASupport", "CFLAC", "CCairo", "CDeflate", "CSystemdBus",
-        "CJPEGSupport", "CChangeWatch", "CGtk", "CCurlLoader", "CBuildStamp",
+        "CJPEGSupport", "CChangeWatch", "CGtk", "CCurlLoader", "CBuildStamp", "CQRencode",
     ],
     // sound: DSP, engine, outputs, player control and MPRIS
     "Audio": [
@@ -32,7 +32,9 @@ let wings: [String: [String]] = [
     // templates, designs, the renderer, actions, live wake-ups, the desktop list
     "Widgets": ["Variables", "WidgetDesign", "WidgetRender", "WidgetActions", "LiveWidgets", "DesktopWidgets"],
     // the store, its JSON, civil dates, snapshots, field table, calendars and data sources
-    "Data": ["FieldTable", "SharedStore", "BoundedJSON", "CivilDates", "Snapshots", "ICalendar", "DataSources"],
+    "Data": [
+        "FieldTable", "SharedStore", "BoundedJSON", "CivilDates", "Snapshots", "ICalendar", "DataSources", "ShareLinks",
+    ],
     // system calls, file watching, logind, login entries, player liveness
     "Platform": ["SystemCalls", "ChangeWatch", "Logind", "LoginEntryFiles", "PlayerLiveness"],
     // the executables, the browser app and what the CLIs share
@@ -231,7 +233,7 @@ let package = Package(
                 "SystemCalls",
                 "NoiseEngine", "AudioSinkBase", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
                 "SpectrumPlot",
-                "MPRISPlayer", "Logind",
+                "MPRISPlayer", "Logind", "ShareLinks",
                 // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
                 "WidgetRender", "WidgetDesign", "Variables",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -337,6 +339,12 @@ let package = Package(
         .testTarget(
             name: "DataSourcesTests",
             dependencies: ["DataSources", "ICalendar", "Variables", "SharedStore", "Snapshots", "TestSupport"]),
+
+        // Mixes and designs carried whole in a link (`noise share`, `weaver share`, `--link`): DEFLATE in the
+        // URL's fragment with a version and a checksum, read back bounded; QR codes through Debian's libqrencode.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "ShareLinks", dependencies: ["CDeflate", "CQRencode", "SharedStore"]),
+        .testTarget(name: "ShareLinksTests", dependencies: ["ShareLinks"]),
     ]
 )
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import NoiseControl
 import NoiseEngine
+import ShareLinks
 import SharedStore
 
 /// `--preset NAME | --mix FILE`, shared by every command that needs a mix.
@@ -12,16 +13,26 @@ struct MixSourceOptions: ParsableArguments {
         name: .long, help: "A mix JSON file, or 'last' for the Last Mix in the store (./last for a file named last).")
     var mix: String?
 
+    @Option(name: .long, help: "A share link made by 'noise share' (the whole URL, or what follows '#').")
+    var link: String?
+
+    /// Whether the user named what to play; `noise play` alone plays the Last Mix.
+    var isGiven: Bool { preset != nil || mix != nil || link != nil }
+
     /// `noise play` alone plays the Last Mix, or this preset when there is none yet.
     static let defaultPresetID = "sleep"
 
     func validate() throws {
-        if preset != nil && mix != nil { throw ValidationError("give either '--preset' or '--mix', not both") }
+        if [preset, mix, link].compactMap({ $0 }).count > 1 {
+            throw ValidationError("give one of '--preset', '--mix' and '--link', not more")
+        }
     }
 
     /// For commands that need an explicit source (`render`): play has a default.
     func requireSource() throws {
-        if preset == nil && mix == nil { throw ValidationError("give '--preset NAME' or '--mix FILE'") }
+        if preset == nil && mix == nil && link == nil {
+            throw ValidationError("give '--preset NAME', '--mix FILE' or '--link URL'")
+        }
     }
 
     /// What `noise play` with neither flag plays: the Last Mix (its preset id kept), else the
@@ -52,6 +63,14 @@ struct MixSourceOptions: ParsableArguments {
         if let mix {
             let m = try Mix.load(path: mix, sampleRate: sampleRate)
             return (m, mix)
+        }
+        if let link {
+            let shared = try ShareLink.read(link)
+            guard shared.kind == .mix else {
+                throw CLIError("'--link': the link carries a \(shared.kind.rawValue), not a mix; open it with 'weaver'")
+            }
+            let m = try Mix.decode(shared.json, file: "the link", sampleRate: sampleRate)
+            return (m, m.name)
         }
         let (entry, m) = try PresetLibrary.standard().load(preset!)
         try m.validate(sampleRate: sampleRate)

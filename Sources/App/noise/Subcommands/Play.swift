@@ -75,7 +75,7 @@ extension Noise {
         func run() throws {
             let settings = try output.parsed()
             var mix: Mix, label: String, presetID: String?
-            if source.preset == nil && source.mix == nil {
+            if !source.isGiven {
                 (mix, label, presetID) = try source.loadDefault(
                     sampleRate: Double(settings.sampleRate), store: storeOption.root)
             } else {

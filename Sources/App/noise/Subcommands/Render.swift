@@ -11,7 +11,8 @@ extension Noise {
             abstract: "Render a mix to a WAV or FLAC file, faster than real time, with no audio device.",
             usage:
                 """
-                noise render [--preset <preset> | --mix <mix>] [--duration <duration>]
+                noise render [--preset <preset> | --mix <mix> | --link <link>]
+                  [--duration <duration>]
                   --output <output> [<options>]
                 """,
             discussion: HelpText.prose(

@@ -1,0 +1,53 @@
+import ArgumentParser
+import CLISupport
+import Foundation
+import NoiseEngine
+import ShareLinks
+import WidgetRender
+
+extension Noise {
+    /// `noise share`: a mix as a link (and a QR code) that carries it whole; `--link` on play and render reads one.
+    struct Share: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Share a mix as a link and a QR code that carry it whole (no server, nothing uploaded).",
+            discussion: """
+                The link opens in any 'weaver serve' page and plays with 'noise play --link URL'. It is at most \
+                \(ShareLink.maximumCharacters) characters, checksummed: a damaged or altered link is refused.
+                Examples:
+                  noise share --preset rain
+                  noise share --mix my-mix.json --png rain-qr.png
+                  noise play --link 'http://127.0.0.1:8765/share#ww1.mix.…'
+                """)
+
+        @OptionGroup var source: MixSourceOptions
+        @OptionGroup var storeOption: StoreOption
+
+        @Option(name: .customLong("png"), help: "Also write the QR code as a PNG to this file.")
+        var pngPath: String?
+
+        @Flag(name: .customLong("no-qr"), help: "Print the link only, without the QR code.")
+        var linkOnly = false
+
+        func validate() throws {
+            try source.requireSource()
+        }
+
+        func run() throws {
+            let (mix, _) = try source.load(store: storeOption.root)
+            let link = try ShareLink(kind: .mix, json: [UInt8](mix.encodedJSON())).text()
+            print(link)
+            guard !linkOnly || pngPath != nil else { return }
+            let code = try QRCode(link)
+            if let pngPath {
+                let target = try OutputTarget(path: pngPath, option: "'--png'", exampleName: "mix-qr.png")
+                let (pixels, side) = code.argbPixels(scale: 8)
+                let png = try pixels.withUnsafeBufferPointer {
+                    try PNGEncoder.encode(argb: $0.baseAddress!, width: side, height: side, rowPixels: side)
+                }
+                try target.write(png)
+                Terminal.printError("Wrote the QR code (\(side)×\(side) pixels) to \(pngPath).")
+            }
+            if !linkOnly { print(code.terminalText(colours: isatty(1) == 1), terminator: "") }
+        }
+    }
+}

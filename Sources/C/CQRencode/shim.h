@@ -1,0 +1,2 @@
+// libqrencode (Debian's libqrencode-dev): QR codes for share links (`noise share`, `weaver share`).
+#include <qrencode.h>
