@@ -244,7 +244,7 @@ let package = Package(
                 "SystemCalls",
                 "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions",
                 "ChangeWatch", "LiveWidgets", "HomeScreen", "CLISupport",
-                "DataSources", "DesktopWidgets", "Snapshots", "FieldTable",
+                "DataSources", "DesktopWidgets", "Snapshots", "FieldTable", "ShareLinks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], linkerSettings: staticSwiftRuntime),
 

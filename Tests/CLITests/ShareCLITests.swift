@@ -64,4 +64,34 @@ import Testing
         let both = try Products.run("noise", ["render", "--link", link, "--preset", "rain", "-o", out])
         #expect(both.status != 0 && both.stderrText.contains("not more"))
     }
+
+    @Test func aSharedDesignImportsIntoAnotherStoreAsItWas() throws {
+        let dir = try Products.temporaryDirectory("share-design")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = ["WIDGETWEAVER_HOME": dir.appendingPathComponent("a").path]
+        let second = ["WIDGETWEAVER_HOME": dir.appendingPathComponent("b").path]
+        #expect(try Products.run("weaver", ["templates", "add", "classic"], environment: first).status == 0)
+        let shared = try Products.run("weaver", ["share", "Classic", "--no-qr"], environment: first)
+        #expect(shared.status == 0, "\(shared.stderrText)")
+        let link = shared.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(link.hasPrefix("http://127.0.0.1:8765/share#ww1.design.") && link.count <= 2000)
+        let imported = try Products.run("weaver", ["import", link, "--all"], environment: second)
+        #expect(imported.status == 0, "\(imported.stderrText)")
+        #expect(imported.stdoutText.contains("Imported 1 design"))
+        func show(_ env: [String: String]) throws -> String {
+            let r = try Products.run("weaver", ["designs", "show", "Classic", "--json"], environment: env)
+            #expect(r.status == 0, "\(r.stderrText)")
+            // The ID and dates are the store's own; everything the design says must have travelled.
+            return r.stdoutText.split(separator: "\n")
+                .filter { !$0.contains("\"id\"") && !$0.contains("updatedAt") && !$0.contains("createdAt") }
+                .joined(separator: "\n")
+        }
+        #expect(try show(first) == show(second))
+        // A mix link is not a design, and a design link does not play.
+        let mixLink = try share(["--preset", "rain", "--no-qr"])
+        let wrongWay = try Products.run("weaver", ["import", mixLink, "--all"], environment: second)
+        #expect(wrongWay.status != 0 && wrongWay.stderrText.contains("not a design"))
+        let notAMix = try Products.run("noise", ["render", "--link", link, "--duration", "1s", "-o", "-"])
+        #expect(notAMix.status != 0 && notAMix.stderrText.contains("not a mix"))
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLISupport
 import Foundation
+import ShareLinks
 import SystemCalls
 import WidgetDesign
 
@@ -25,7 +26,8 @@ extension Weaver {
                 """)
         )
         @OptionGroup var store: StoreOption
-        @Argument(help: "The file to import, or - for standard input.") var file: String
+        @Argument(help: "The file to import, - for standard input, or a share link from 'weaver share'.")
+        var file: String
         @Option(help: "Design numbers to import, e.g. 1,3 or 2-4.") var select: String?
         @Flag(help: "Import every design in the file.") var all = false
         @Flag(help: "Import nothing (review only).") var none = false
@@ -43,7 +45,9 @@ extension Weaver {
             let lib = store.library
             let package =
                 try file == "-"
-                ? Self.readStandardInput() : DesignExchange.read(url: URL(fileURLWithPath: file), now: Date())
+                ? Self.readStandardInput()
+                : Self.isShareLink(file)
+                    ? Self.readLink(file) : DesignExchange.read(url: URL(fileURLWithPath: file), now: Date())
             for f in package.findings { printWarning("\(package.fileName): \(f)") }
             for n in package.notes { printWarning("\(package.fileName): \(n)") }
             let review = ImportReview(package: package, isPro: lib.isPro, existingCount: try lib.summaries().count)
@@ -81,6 +85,20 @@ extension Weaver {
                     + (result.imagesWritten.isEmpty
                         ? ""
                         : " Stored \(result.imagesWritten.count) image\(result.imagesWritten.count == 1 ? "" : "s")."))
+        }
+
+        /// A share link rather than a file: what `weaver share` prints (a file of that name still wins).
+        static func isShareLink(_ text: String) -> Bool {
+            !FileManager.default.fileExists(atPath: text) && (text.contains("#ww") || text.hasPrefix("ww1."))
+        }
+
+        static func readLink(_ text: String) throws -> ExchangePackage {
+            let link = try ShareLink.read(text)
+            guard link.kind == .design else {
+                throw DesignError(
+                    "the link carries a \(link.kind.rawValue), not a design; play it with 'noise play --link'")
+            }
+            return try DesignExchange.parse(Data(link.json), fileName: "the link", now: Date())
         }
 
         /// Standard input, bounded like a file: more than the package limit is refused unread.

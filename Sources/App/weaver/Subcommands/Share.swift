@@ -1,0 +1,68 @@
+import ArgumentParser
+import CLISupport
+import Foundation
+import ShareLinks
+import SharedStore
+import WidgetDesign
+import WidgetRender
+
+extension Weaver {
+    /// `weaver share DESIGN`: the design as a link and a QR code when it fits, else a .wwdesign file.
+    struct Share: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Share a design as a link and a QR code, or as a .wwdesign file when it is too large.",
+            discussion: HelpText.prose(
+                """
+                The link carries the design whole (no server, nothing uploaded) in at most \
+                \(ShareLink.maximumCharacters) characters; images never travel in a link (they are named on \
+                standard error). A design that does not fit is written as a .wwdesign package, images included, \
+                to the file given with -o. Open a link with 'weaver import LINK' or on any 'weaver serve' page.
+                """)
+        )
+        @OptionGroup var store: StoreOption
+        @Argument(help: "A design ID, unique ID prefix, or name.") var design: String
+        @Option(name: .shortAndLong, help: "Where the .wwdesign file goes when the design is too large for a link.")
+        var output: String?
+        @Option(name: .customLong("png"), help: "Also write the link's QR code as a PNG to this file.")
+        var pngPath: String?
+        @Flag(name: .customLong("no-qr"), help: "Print the link only, without the QR code.")
+        var linkOnly = false
+
+        func run() throws {
+            let lib = store.library
+            let spec = try lib.load(try lib.resolve(design).id)
+            let exported = try DesignExchange.export(
+                [spec], embedImages: false, imagesFolder: store.root.images, now: Date())
+            let link: String
+            do {
+                link = try ShareLink(kind: .design, json: [UInt8](exported.data)).text()
+            } catch {
+                guard let output else {
+                    throw DesignError("\(error.message); give '-o FILE.wwdesign' to share '\(spec.name)' as a file")
+                }
+                let url = URL(fileURLWithPath: output)
+                try Export.checkTarget(url, as: output)
+                let file = try DesignExchange.export(
+                    [spec], embedImages: true, imagesFolder: store.root.images, now: Date())
+                try FileSystem.atomicWrite(file.data, to: url, mode: 0o644)
+                print("'\(spec.name)' is too large for a link (\(error.message)); wrote \(output) instead.")
+                return
+            }
+            for (name, _) in exported.leftOut { printWarning("image '\(name)' is not in the link (images never are)") }
+            print(link)
+            guard !linkOnly || pngPath != nil else { return }
+            let code = try QRCode(link)
+            if let pngPath {
+                let target = try OutputTarget(path: pngPath, option: "'--png'", exampleName: "design-qr.png")
+                let (pixels, side) = code.argbPixels(scale: 8)
+                try target.write(
+                    pixels.withUnsafeBufferPointer {
+                        try PNGEncoder.encode(argb: $0.baseAddress!, width: side, height: side, rowPixels: side)
+                    })
+                let note = "Wrote the QR code (\(side)×\(side) pixels) to \(pngPath).\n"
+                FileHandle.standardError.write(Data(note.utf8))
+            }
+            if !linkOnly { print(code.terminalText(colours: isatty(1) == 1), terminator: "") }
+        }
+    }
+}
