@@ -30,7 +30,10 @@ let wings: [String: [String]] = [
         "NoiseControl", "MPRISPlayer",
     ],
     // templates, designs, the renderer, actions, live wake-ups, the desktop list
-    "Widgets": ["Variables", "WidgetDesign", "WidgetRender", "WidgetActions", "LiveWidgets", "DesktopWidgets"],
+    "Widgets": [
+        "Variables", "WidgetDesign", "WidgetRender", "WidgetActions", "LiveWidgets", "DesktopWidgets",
+        "DesignAssistant",
+    ],
     // the store, its JSON, civil dates, snapshots, field table, calendars and data sources
     "Data": [
         "FieldTable", "SharedStore", "BoundedJSON", "CivilDates", "Snapshots", "ICalendar", "DataSources", "ShareLinks",
@@ -244,7 +247,7 @@ let package = Package(
                 "SystemCalls",
                 "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions",
                 "ChangeWatch", "LiveWidgets", "HomeScreen", "CLISupport",
-                "DataSources", "DesktopWidgets", "Snapshots", "FieldTable", "ShareLinks",
+                "DataSources", "DesktopWidgets", "Snapshots", "FieldTable", "ShareLinks", "DesignAssistant",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], linkerSettings: staticSwiftRuntime),
 
@@ -345,6 +348,16 @@ let package = Package(
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "ShareLinks", dependencies: ["CDeflate", "CQRencode", "SharedStore"]),
         .testTarget(name: "ShareLinksTests", dependencies: ["ShareLinks"]),
+
+        // Designing in words (`weaver ai`, the Editor's Describe box): a request built from the design field
+        // table to a model on the user's own machine (Ollama, llama-server), its answer read strictly and
+        // every edit applied through DesignEditor. HTTP through DataSources' bounded libcurl client.
+        .target(
+            name: "DesignAssistant",
+            dependencies: ["WidgetDesign", "FieldTable", "BoundedJSON", "DataSources", "SharedStore"]),
+        .testTarget(
+            name: "DesignAssistantTests",
+            dependencies: ["DesignAssistant", "WidgetDesign", "FieldTable", "SharedStore", "TestSupport"]),
     ]
 )
 

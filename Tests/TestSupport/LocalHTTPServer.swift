@@ -13,6 +13,8 @@ public final class LocalHTTPServer: @unchecked Sendable {
         /// Path and query, as sent: `/v1/forecast?latitude=...`.
         public var target: String
         public var headers: [String: String]
+        /// The body, as `Content-Length` announced it (up to 16 MiB).
+        public var body = Data()
         public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
         public var query: [String: String] {
             guard let q = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [:] }
@@ -150,11 +152,22 @@ public final class LocalHTTPServer: @unchecked Sendable {
         let parts = lines.first?.split(separator: " ") ?? []
         guard parts.count >= 2 else { return }
         var headers: [String: String] = [:]
-        for line in lines.dropFirst() where !line.isEmpty {
+        for line in lines.dropFirst().prefix(while: { !$0.isEmpty }) {
             let kv = line.split(separator: ":", maxSplits: 1)
             if kv.count == 2 { headers[kv[0].lowercased()] = kv[1].trimmingCharacters(in: .whitespaces) }
         }
-        let request = Request(method: String(parts[0]), target: String(parts[1]), headers: headers)
+        var request = Request(method: String(parts[0]), target: String(parts[1]), headers: headers)
+        if let length = headers["content-length"].flatMap(Int.init), length > 0, length <= 16 << 20 {
+            let headEnd = (0...(head.count - 4)).first { head[$0] == 13 && head[$0 + 1] == 10 && head[$0 + 2] == 13 }
+            var body = headEnd.map { Array(head[($0 + 4)...]) } ?? []
+            while body.count < length {
+                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                body += buffer[0..<n]
+            }
+            request.body = Data(body.prefix(length))
+        }
         lock.withLock { log.append(request) }
         let response = handler(request)
         if response.delaySeconds > 0 { Thread.sleep(forTimeInterval: response.delaySeconds) }

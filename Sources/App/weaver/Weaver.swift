@@ -10,7 +10,7 @@ struct Weaver: ParsableCommand {
         subcommands: [
             Vars.self, Pro.self, Designs.self, Templates.self, Remix.self, Export.self, Import.self,
             Render.self, Tap.self, Serve.self, Desktop.self, Weather.self, CalendarCommand.self, RemindersCommand.self,
-            Steps.self, Share.self,
+            Steps.self, Share.self, AI.self,
         ]
     )
 

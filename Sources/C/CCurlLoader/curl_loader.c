@@ -102,6 +102,14 @@ static double seconds_now(void) {
 int ww_http_get(const char *url, const char *const *headers, size_t header_count,
                 long idle_timeout_ms, long total_timeout_ms, size_t max_body,
                 unsigned char **body, size_t *body_count, ww_http_outcome *outcome) {
+    return ww_http_request(url, headers, header_count, NULL, 0, idle_timeout_ms, total_timeout_ms, max_body, body,
+                           body_count, outcome);
+}
+
+int ww_http_request(const char *url, const char *const *headers, size_t header_count,
+                    const unsigned char *post_body, size_t post_count,
+                    long idle_timeout_ms, long total_timeout_ms, size_t max_body,
+                    unsigned char **body, size_t *body_count, ww_http_outcome *outcome) {
     memset(outcome, 0, sizeof *outcome);
     *body = NULL;
     *body_count = 0;
@@ -125,7 +133,13 @@ int ww_http_get(const char *url, const char *const *headers, size_t header_count
     long idle_seconds = (idle_timeout_ms + 999) / 1000;
     if (idle_seconds < 1) idle_seconds = 1;
     curl.easy_setopt(easy, CURLOPT_URL, url);
-    curl.easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+    if (post_body) {
+        // libcurl reads the body from our buffer during the call; the size option comes first.
+        curl.easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)post_count);
+        curl.easy_setopt(easy, CURLOPT_POSTFIELDS, (const char *)post_body);
+    } else {
+        curl.easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+    }
     curl.easy_setopt(easy, CURLOPT_HTTPHEADER, list);
     // The string forms exist from libcurl 7.85; older ones take the bit masks.
     if (curl.easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
@@ -133,7 +147,8 @@ int ww_http_get(const char *url, const char *const *headers, size_t header_count
         curl.easy_setopt(easy, (CURLoption)181 /* CURLOPT_PROTOCOLS */, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
         curl.easy_setopt(easy, (CURLoption)182 /* CURLOPT_REDIR_PROTOCOLS */, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
     }
-    curl.easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
+    // A POST is not replayed at another address: a redirect answers it as the failure it is.
+    curl.easy_setopt(easy, CURLOPT_FOLLOWLOCATION, post_body ? 0L : 1L);
     curl.easy_setopt(easy, CURLOPT_MAXREDIRS, 5L);
     curl.easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
     curl.easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, idle_timeout_ms);

@@ -107,13 +107,30 @@ public struct HTTPClient: Sendable {
     public func get(_ url: URL, accept: String = "application/json", policy: HTTPPolicy) throws(HTTPError)
         -> HTTPResponse
     {
+        try send(url, body: nil, headers: ["Accept: \(accept)"], policy: policy)
+    }
+
+    /// One POST of `body` (a local model's chat request, say), bounded like a GET; retried only as
+    /// `policy` says, and redirects are not followed.
+    public func post(
+        _ url: URL, body: Data, contentType: String = "application/json", accept: String = "application/json",
+        policy: HTTPPolicy
+    ) throws(HTTPError) -> HTTPResponse {
+        // "Expect:" turns off libcurl's Expect: 100-continue, which waits a second for servers that never answer it.
+        try send(
+            url, body: body, headers: ["Accept: \(accept)", "Content-Type: \(contentType)", "Expect:"], policy: policy)
+    }
+
+    private func send(_ url: URL, body: Data?, headers: [String], policy: HTTPPolicy) throws(HTTPError)
+        -> HTTPResponse
+    {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw .unsupportedURL(url.absoluteString)
         }
         var attempt = 1
         while true {
             do {
-                return try once(url, accept: accept, policy: policy)
+                return try once(url, body: body, headers: headers, policy: policy)
             } catch {
                 let delays = policy.retryDelaysSeconds
                 guard error.isTransient, attempt <= delays.count else { throw error.withAttempts(attempt) }
@@ -125,11 +142,13 @@ public struct HTTPClient: Sendable {
         }
     }
 
-    private func once(_ url: URL, accept: String, policy: HTTPPolicy) throws(HTTPError) -> HTTPResponse {
+    private func once(_ url: URL, body: Data?, headers: [String], policy: HTTPPolicy) throws(HTTPError)
+        -> HTTPResponse
+    {
         let address = url.absoluteString
         // Header values come from us, but a line break in one would start a new header: refuse it.
         // (By scalar: "\r\n" is one Character, so a Character filter would keep it.)
-        let headers = ["Accept: \(accept)", "User-Agent: \(userAgent)"].map { line in
+        let headers = (headers + ["User-Agent: \(userAgent)"]).map { line in
             String(String.UnicodeScalarView(line.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }))
         }
         var outcome = ww_http_outcome()
@@ -138,7 +157,16 @@ public struct HTTPClient: Sendable {
         let idleMs = Int(max(1, (policy.idleTimeoutSeconds * 1000).rounded(.up)))
         let totalMs = Int(max(1, (policy.totalTimeoutSeconds * 1000).rounded(.up)))
         let code = withCStrings(headers) { lines in
-            ww_http_get(address, lines, lines.count, idleMs, totalMs, policy.maxBodyBytes, &bytes, &count, &outcome)
+            guard let body else {
+                return ww_http_get(
+                    address, lines, lines.count, idleMs, totalMs, policy.maxBodyBytes, &bytes, &count, &outcome)
+            }
+            // A trailing 0 so an empty body still has an address (NULL would mean GET); it is not sent.
+            return ([UInt8](body) + [0]).withUnsafeBufferPointer { post in
+                ww_http_request(
+                    address, lines, lines.count, post.baseAddress, body.count, idleMs, totalMs, policy.maxBodyBytes,
+                    &bytes, &count, &outcome)
+            }
         }
         defer { ww_http_free(bytes) }
         if outcome.too_large != 0 { throw .tooLarge(limitBytes: policy.maxBodyBytes, url: address) }
@@ -153,8 +181,7 @@ public struct HTTPClient: Sendable {
         let status = outcome.status
         guard status > 0 else { throw .transport(reason: "no HTTP response", url: address, attempts: 1) }
         guard (200..<300).contains(status) else { throw .status(code: status, url: address, attempts: 1) }
-        let body = bytes.map { Data(bytes: $0, count: count) } ?? Data()
-        return HTTPResponse(status: status, body: body, url: url)
+        return HTTPResponse(status: status, body: bytes.map { Data(bytes: $0, count: count) } ?? Data(), url: url)
     }
 }
 

@@ -25,6 +25,12 @@ int ww_http_get(const char *url, const char *const *headers, size_t header_count
                 long idle_timeout_ms, long total_timeout_ms, size_t max_body,
                 unsigned char **body, size_t *body_count, ww_http_outcome *outcome);
 
+/// `ww_http_get`, or a POST of `post_count` bytes when `post_body` is not NULL (redirects not followed).
+int ww_http_request(const char *url, const char *const *headers, size_t header_count,
+                    const unsigned char *post_body, size_t post_count,
+                    long idle_timeout_ms, long total_timeout_ms, size_t max_body,
+                    unsigned char **body, size_t *body_count, ww_http_outcome *outcome);
+
 void ww_http_free(unsigned char *body);
 
 #endif
