@@ -185,7 +185,17 @@ public struct EventExpander {
         let fromSeconds = Int(from.timeIntervalSince1970.rounded(.down))
         let toSeconds = Int(to.timeIntervalSince1970.rounded(.up))
         var out: [Occurrence] = []
+        // The series of each UID, so an override its series has since dropped is left out.
+        var masters: [String: Reading] = [:]
+        for r in readings where r.component.first("RECURRENCE-ID") == nil { masters[r.uid] = r }
         for r in readings {
+            if let rid = r.component.first("RECURRENCE-ID"), let master = masters[r.uid],
+                let value = DateValue.parse(
+                    Substring(rid.value), tzid: rid.parameter("TZID"), valueType: rid.parameter("VALUE")),
+                seriesExcludes(master, recurrenceID: value, ridFloating: r.floating, zones: zones, local: local)
+            {
+                continue
+            }
             out += expand(
                 r, overrides: r.component.first("RECURRENCE-ID") == nil ? overrides[r.uid] ?? [] : [],
                 fromSeconds: fromSeconds, toSeconds: toSeconds, zones: zones, local: local,
@@ -393,16 +403,7 @@ public struct EventExpander {
                 let z = zone
                 var expander = RecurrenceExpander(
                     rule: rule, start: start.local, limits: limits, windowEnd: windowEnd, windowStart: windowStart,
-                    isPastUntil: { l in
-                        guard let until = rule.until else { return false }
-                        switch until {
-                        case .date(let d): return l.dayNumber > d.dayNumber
-                        case .utc(let u):
-                            let t = (z ?? local).instant(for: l)
-                            return t > u.localSeconds
-                        case .zoned(let u, _), .floating(let u): return l > u
-                        }
-                    })
+                    isPastUntil: { l in Self.isPast(rule.until, l, rules: z ?? local) })
                 while let next = expander.next(budget: &budget) {
                     // Only those that can overlap the window are kept; the rest are counted.
                     guard next >= windowStart else { continue }
@@ -487,24 +488,8 @@ public struct EventExpander {
             }
         }
         // EXDATE: instants for timed events, dates for all-day ones (or a DATE EXDATE).
-        var exInstants: Set<Int> = [], exDays: Set<Int> = []
-        for x in e.all("EXDATE") {
-            guard let values = DateValue.parseList(x, limit: limits.maxListValues) else {
-                warnings.append(ICalendarWarning(line: x.line, message: "EXDATE could not be read; ignored"))
-                continue
-            }
-            for v in values {
-                if v.isDate || start.isDate {
-                    exDays.insert(v.local.dayNumber)
-                } else if case .floating(let l) = v {
-                    exInstants.insert(rules.instant(for: l))
-                } else if let t = instant(
-                    v, zones: zones, local: local, floating: r.floating, warnings: &warnings, line: x.line)
-                {
-                    exInstants.insert(t)
-                }
-            }
-        }
+        let excluded = exclusions(of: r, zones: zones, local: local, warnings: &warnings)
+        let exInstants = excluded.instants, exDays = excluded.days
 
         var out: [Occurrence] = []
         var seen: Set<Int> = []
