@@ -85,4 +85,64 @@ struct SeriesChangeTests {
         let r = try expand(data, from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z")
         #expect(r.occurrences.map { $0.startDay ?? "" } == ["2026-01-05", "2026-01-19", "2026-01-26"])
     }
+
+    /// RFC 7529: a rule in another calendar scale (or with a part this reader does not know) is
+    /// not stepped as if it were Gregorian: its first occurrence is shown, with a warning.
+    @Test func unknownScalesAndPartsShowTheFirstOccurrenceOnly() throws {
+        let data = calendar(
+            """
+            BEGIN:VEVENT
+            UID:new-year
+            DTSTART;VALUE=DATE:20260217
+            RRULE:RSCALE=CHINESE;FREQ=YEARLY
+            SUMMARY:Chinese New Year
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:odd-part
+            DTSTART:20260105T090000Z
+            RRULE:FREQ=WEEKLY;COUNT=3;BYEASTER=1
+            SUMMARY:Unknown part
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:month-end
+            DTSTART:20260131T090000Z
+            RRULE:RSCALE=GREGORIAN;FREQ=MONTHLY;SKIP=BACKWARD;COUNT=4
+            SUMMARY:Month end
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:leap
+            DTSTART;VALUE=DATE:20240229
+            RRULE:RSCALE=GREGORIAN;FREQ=YEARLY;SKIP=FORWARD;COUNT=3
+            SUMMARY:Leap day
+            END:VEVENT
+            """)
+        let r = try expand(data, from: "2024-01-01T00:00:00Z", to: "2030-01-01T00:00:00Z")
+        func days(_ title: String) -> [String] {
+            r.occurrences.filter { $0.title == title }.map { String(iso($0.start).prefix(10)) }
+        }
+        #expect(days("Chinese New Year") == ["2026-02-17"])
+        #expect(days("Unknown part") == ["2026-01-05"])
+        #expect(days("Month end") == ["2026-01-31", "2026-02-28", "2026-03-31", "2026-04-30"])
+        #expect(days("Leap day") == ["2024-02-29", "2025-03-01", "2026-03-01"])
+        let messages = r.warnings.map(\.description)
+        #expect(
+            messages.contains(
+                """
+                line 7: RRULE RSCALE=CHINESE is not supported (RFC 7529; GREGORIAN is); only the first \
+                occurrence is shown
+                """))
+        #expect(
+            messages.contains(
+                "line 13: RRULE part BYEASTER is not one this reader knows; only the first occurrence is shown"))
+        #expect(messages.count == 2, "\(messages)")
+
+        // A task with such a rule is read as not repeating, with the same reason.
+        let tasks = TaskReader(localZone: TimeZone(identifier: "UTC")!).tasks(
+            in: try ICalendarDocument.parse(
+                calendar("BEGIN:VTODO\nUID:t\nDUE:20260217T090000Z\nRRULE:RSCALE=CHINESE;FREQ=YEARLY\nEND:VTODO")))
+        #expect(tasks.tasks[0].recurrence == nil && tasks.tasks[0].nextDue == nil)
+        #expect(tasks.warnings.map(\.message) == [
+            "RRULE RSCALE=CHINESE is not supported (RFC 7529; GREGORIAN is); the task is read as not repeating"
+        ])
+    }
 }

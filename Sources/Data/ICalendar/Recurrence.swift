@@ -3,7 +3,10 @@ import SharedStore
 
 /// An RRULE (RFC 5545 §3.3.10) with the parts calendars use: FREQ DAILY/WEEKLY/MONTHLY/YEARLY,
 /// INTERVAL, COUNT, UNTIL, BYDAY (with ordinals such as 2MO or -1FR in MONTHLY and YEARLY),
-/// BYMONTHDAY, BYMONTH, BYSETPOS, WKST.
+/// BYMONTHDAY, BYMONTH, BYSETPOS, WKST; RFC 7529's RSCALE=GREGORIAN with SKIP. A part it does not
+/// follow (another RSCALE, BYHOUR, a name it does not know) is refused rather than ignored, since
+/// ignoring it gives wrong dates; callers then show the first occurrence only, a fallback RFC 7529
+/// §3 allows for a scale a client does not support.
 public struct RecurrenceRule: Sendable, Equatable {
     public enum Frequency: String, Sendable {
         case daily = "DAILY"
@@ -27,6 +30,19 @@ public struct RecurrenceRule: Sendable, Equatable {
     public var byMonth: [Int] = []
     public var bySetPos: [Int] = []
     public var weekStart = 0
+    /// RFC 7529 SKIP: what an invalid date (the 31st in April, 29 February) becomes.
+    public enum Skip: String, Sendable {
+        case omit = "OMIT"
+        case backward = "BACKWARD"
+        case forward = "FORWARD"
+    }
+    public var skip = Skip.omit
+
+    /// Every part RFC 5545 §3.3.10 and RFC 7529 define.
+    static let knownParts: Set<String> = [
+        "FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY", "BYMONTHDAY",
+        "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST", "RSCALE", "SKIP",
+    ]
 
     static let weekdays = ["MO": 0, "TU": 1, "WE": 2, "TH": 3, "FR": 4, "SA": 5, "SU": 6]
 
@@ -42,6 +58,13 @@ public struct RecurrenceRule: Sendable, Equatable {
                 throw Unsupported(description: "RRULE part '\(part.prefix(40))' is not NAME=VALUE")
             }
             parts[kv[0].uppercased()] = String(kv[1])
+        }
+        for name in parts.keys.sorted() where !knownParts.contains(name) {
+            throw Unsupported(description: "RRULE part \(name.prefix(40)) is not one this reader knows")
+        }
+        if let scale = parts["RSCALE"], scale.uppercased() != "GREGORIAN" {
+            throw Unsupported(
+                description: "RRULE RSCALE=\(scale.prefix(20)) is not supported (RFC 7529; GREGORIAN is)")
         }
         guard let f = parts["FREQ"] else { throw Unsupported(description: "RRULE has no FREQ") }
         guard let frequency = Frequency(rawValue: f.uppercased()) else {
@@ -113,6 +136,14 @@ public struct RecurrenceRule: Sendable, Equatable {
                 throw Unsupported(description: "RRULE WKST=\(w.prefix(10)) is not a weekday")
             }
             r.weekStart = wd
+        }
+        if let k = parts["SKIP"] {
+            // RFC 7529 §4.1: SKIP only with RSCALE.
+            guard parts["RSCALE"] != nil, let skip = Skip(rawValue: k.uppercased()) else {
+                throw Unsupported(
+                    description: "RRULE SKIP=\(k.prefix(20)) is not OMIT, BACKWARD or FORWARD with RSCALE")
+            }
+            r.skip = skip
         }
         return r
     }
@@ -275,15 +306,22 @@ public struct RecurrenceExpander {
         let first = CivilDay.number(y, m, 1)
         let length = CivilCalendar.daysInMonth(year: y, month: m)
         var byMonthDay: [Int] = []
+        // An invalid day is left out (RFC 5545), or with RFC 7529's SKIP moved to the month's
+        // last day or the next month's first.
+        func valid(_ d: Int) -> Int? {
+            if d >= 1 && d <= length { return first + d - 1 }
+            guard d > length else { return nil }
+            switch rule.skip {
+            case .omit: return nil
+            case .backward: return first + length - 1
+            case .forward: return first + length
+            }
+        }
         for v in rule.byMonthDay {
-            let d = v > 0 ? v : length + v + 1
-            if d >= 1 && d <= length { byMonthDay.append(first + d - 1) }
+            if let d = valid(v > 0 ? v : length + v + 1), !byMonthDay.contains(d) { byMonthDay.append(d) }
         }
         if rule.byDay.isEmpty {
-            if rule.byMonthDay.isEmpty {
-                // A 31st in a 30-day month does not happen (RFC 5545: invalid dates are skipped).
-                return start.day <= length ? [first + start.day - 1] : []
-            }
+            if rule.byMonthDay.isEmpty { return valid(start.day).map { [$0] } ?? [] }
             return byMonthDay
         }
         let weekdayDays = Self.weekdayDays(first: first, last: first + length - 1, byDay: rule.byDay)
