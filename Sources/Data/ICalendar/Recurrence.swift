@@ -1,7 +1,7 @@
 import Foundation
 import SharedStore
 
-/// An RRULE (RFC 5545 §3.3.10) with the parts calendars use: FREQ DAILY/WEEKLY/MONTHLY/YEARLY,
+/// An RRULE (RFC 5545 §3.3.10) with the parts calendars use: FREQ HOURLY/DAILY/WEEKLY/MONTHLY/YEARLY,
 /// INTERVAL, COUNT, UNTIL, BYDAY (with ordinals such as 2MO or -1FR in MONTHLY and YEARLY),
 /// BYMONTHDAY, BYMONTH, BYSETPOS, WKST; RFC 7529's RSCALE=GREGORIAN with SKIP. A part it does not
 /// follow (another RSCALE, BYHOUR, a name it does not know) is refused rather than ignored, since
@@ -9,6 +9,7 @@ import SharedStore
 /// §3 allows for a scale a client does not support.
 public struct RecurrenceRule: Sendable, Equatable {
     public enum Frequency: String, Sendable {
+        case hourly = "HOURLY"
         case daily = "DAILY"
         case weekly = "WEEKLY"
         case monthly = "MONTHLY"
@@ -69,7 +70,7 @@ public struct RecurrenceRule: Sendable, Equatable {
         guard let f = parts["FREQ"] else { throw Unsupported(description: "RRULE has no FREQ") }
         guard let frequency = Frequency(rawValue: f.uppercased()) else {
             throw Unsupported(
-                description: "RRULE FREQ=\(f.prefix(20)) is not supported (DAILY, WEEKLY, MONTHLY, YEARLY are)")
+                description: "RRULE FREQ=\(f.prefix(20)) is not supported (HOURLY, DAILY, WEEKLY, MONTHLY, YEARLY are)")
         }
         for unsupported in ["BYHOUR", "BYMINUTE", "BYSECOND", "BYWEEKNO", "BYYEARDAY"] where parts[unsupported] != nil {
             throw Unsupported(description: "RRULE \(unsupported) is not supported")
@@ -179,6 +180,7 @@ public struct RecurrenceExpander {
         if rule.count == nil, let ws = windowStart, ws > start {
             let skipped: Int
             switch rule.frequency {
+            case .hourly: skipped = (ws.localSeconds - start.localSeconds) / (3600 * rule.interval)
             case .daily: skipped = (ws.dayNumber - start.dayNumber) / rule.interval
             case .weekly: skipped = (ws.dayNumber - start.dayNumber) / (7 * rule.interval)
             case .monthly: skipped = ((ws.year - start.year) * 12 + ws.month - start.month) / rule.interval
@@ -243,6 +245,18 @@ public struct RecurrenceExpander {
         var days: [Int] = []
         let periodStart: LocalDateTime
         switch rule.frequency {
+        case .hourly:
+            // Hours step on the wall clock, as the other frequencies do.
+            let l = LocalDateTime.fromLocalSeconds(start.localSeconds + k * rule.interval * 3600)
+            guard l.year <= 9999 else { return nil }
+            periodStart = l
+            if (rule.byMonth.isEmpty || rule.byMonth.contains(l.month))
+                && (rule.byMonthDay.isEmpty || Self.matchesMonthDay(l, rule.byMonthDay))
+                && (rule.byDay.isEmpty || rule.byDay.contains { $0.weekday == l.weekday })
+            {
+                return ([l], periodStart)
+            }
+            return ([], periodStart)
         case .daily:
             let d = start.dayNumber + k * rule.interval
             periodStart = .on(dayNumber: d, secondOfDay: 0)
