@@ -14,17 +14,19 @@ struct RepeatingTaskCompletionTests {
     let now = Fixtures.fetchTime
     let dublin = TimeZone(identifier: "Europe/Dublin")!
 
-    static let chores: [UInt8] = Array(
-        """
-        BEGIN:VCALENDAR\r
-        VERSION:2.0\r
-        PRODID:-//hand edited//EN\r
-        BEGIN:VTODO\r
-        UID:report\r
-        SUMMARY:Weekly report\r
-        DTSTART;TZID=Europe/Dublin:20260126T090000\r
-        DESCRIPTION:notes in Latin-1: caf
-        """.utf8) + [0xE9] + Array(
+    static let chores: [UInt8] =
+        Array(
+            """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//hand edited//EN\r
+            BEGIN:VTODO\r
+            UID:report\r
+            SUMMARY:Weekly report\r
+            DTSTART;TZID=Europe/Dublin:20260126T090000\r
+            DESCRIPTION:notes in Latin-1: caf
+            """.utf8) + [0xE9]
+        + Array(
             """
             \r
              and a folded line\r

@@ -141,8 +141,9 @@ struct SeriesChangeTests {
             in: try ICalendarDocument.parse(
                 calendar("BEGIN:VTODO\nUID:t\nDUE:20260217T090000Z\nRRULE:RSCALE=CHINESE;FREQ=YEARLY\nEND:VTODO")))
         #expect(tasks.tasks[0].recurrence == nil && tasks.tasks[0].nextDue == nil)
-        #expect(tasks.warnings.map(\.message) == [
-            "RRULE RSCALE=CHINESE is not supported (RFC 7529; GREGORIAN is); the task is read as not repeating"
-        ])
+        #expect(
+            tasks.warnings.map(\.message) == [
+                "RRULE RSCALE=CHINESE is not supported (RFC 7529; GREGORIAN is); the task is read as not repeating"
+            ])
     }
 }
