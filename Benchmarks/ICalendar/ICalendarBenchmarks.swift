@@ -37,6 +37,38 @@ func busyCalendar() -> Data {
     return Data(lines.joined(separator: "\r\n").utf8)
 }
 
+/// `count` daily events from 2025 (what a generated shift calendar looks like): 5,000 make a
+/// 0.8 MB file with 1.8 million occurrences in a year.
+func dailyCalendar(_ count: Int) -> Data {
+    var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//WidgetWeaver benchmarks//EN\r\n"
+    for i in 0..<count {
+        text += String(
+            format: "BEGIN:VEVENT\r\nUID:daily-%d@bench\r\nDTSTAMP:20260101T000000Z\r\n"
+                + "DTSTART:2025%02d%02dT%02d%02d00Z\r\nDURATION:PT30M\r\nRRULE:FREQ=DAILY\r\n"
+                + "SUMMARY:Daily %d\r\nEND:VEVENT\r\n", i, 1 + i % 12, 1 + i % 28, i % 24, i % 60, i)
+    }
+    return Data((text + "END:VCALENDAR\r\n").utf8)
+}
+
+/// One event with `count` hourly RDATE values from 1900, 1,000 to a line (1.8 million: 30.6 MB,
+/// under the 32 MiB file limit).
+func rdateCalendar(_ count: Int) -> Data {
+    var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//WidgetWeaver benchmarks//EN\r\n"
+    text += "BEGIN:VEVENT\r\nUID:rdates@bench\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:19000101T000000Z\r\n"
+    text += "SUMMARY:Many dates\r\n"
+    let first = LocalDateTime(year: 1900, month: 1, day: 1, hour: 1).localSeconds
+    var line: [String] = []
+    for i in 0..<count {
+        let l = LocalDateTime.fromLocalSeconds(first + i * 3600)
+        line.append(String(format: "%04d%02d%02dT%02d0000Z", l.year, l.month, l.day, l.hour))
+        if line.count == 1_000 || i == count - 1 {
+            text += "RDATE:" + line.joined(separator: ",") + "\r\n"
+            line.removeAll(keepingCapacity: true)
+        }
+    }
+    return Data((text + "END:VEVENT\r\nEND:VCALENDAR\r\n").utf8)
+}
+
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
@@ -59,6 +91,26 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(expander.occurrences(in: doc, from: from, to: to).occurrences.count)
+        }
+    }
+
+    // What `weaver calendar refresh` does with a large file: parse, then the soonest 500 of a
+    // year (the snapshot's cap). Peak memory is the figure to watch: ≤ 100 MB for any file
+    // under the size limit.
+    let large = Benchmark.Configuration(
+        metrics: [.wallClock, .peakMemoryResident], maxDuration: .seconds(30), maxIterations: 3)
+    for (name, size, isRDATE) in [
+        ("5,000 daily events", 5_000, false), ("100,000 daily events", 100_000, false),
+        ("1.8 M RDATE values", 1_800_000, true),
+    ] {
+        Benchmark("refresh \(name): parse and keep the soonest 500", configuration: large) { benchmark in
+            let file = isRDATE ? rdateCalendar(size) : dailyCalendar(size)
+            let expander = EventExpander(localZone: zone)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                let doc = try! ICalendarDocument.parse(file)
+                blackHole(expander.occurrences(in: doc, from: from, to: to, keepingSoonest: 500).occurrences.count)
+            }
         }
     }
 }

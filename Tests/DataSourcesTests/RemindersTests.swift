@@ -204,14 +204,16 @@ struct RemindersTests {
             c[36] == "STATUS:COMPLETED" && c[37] == "COMPLETED:20260124T093000Z" && c[38] == "END:VTODO"
                 && c.count == a.count + 2)
 
-        // A repeating task moves to its next due date and stays open.
+        // A repeating task moves on to its next instance (DTSTART and DUE together) and stays open.
         let plants = try completion.loadSnapshot().items.first { $0.title == "Water the plants" }!
         let repeated = try completion.complete(plants.id, now: now, timeZone: dublin)
         #expect(repeated.message == "Completed 'Water the plants'; it repeats, next due 20260131.")
         let p = String(decoding: try Data(contentsOf: file), as: UTF8.self).components(separatedBy: "\r\n")
         #expect(
             p.count == c.count
-                && p.enumerated().filter { $0.element != c[$0.offset] }.map(\.element) == ["DUE;VALUE=DATE:20260131"])
+                && p.enumerated().filter { $0.element != c[$0.offset] }.map(\.element) == [
+                    "DTSTART;VALUE=DATE:20260124", "DUE;VALUE=DATE:20260131",
+                ])
     }
 
     @Test func aFileEditedAfterTheSnapshotIsRefusedAndUntouched() throws {

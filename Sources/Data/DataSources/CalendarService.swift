@@ -99,8 +99,8 @@ public struct CalendarService: Sendable {
         }
         let read = EventExpander(limits: limits, localZone: timeZone)
             .occurrences(
-                in: doc, from: now.addingTimeInterval(-86_400),
-                to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400))
+                in: doc, from: now, to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400),
+                keepingSoonest: CalendarSnapshot.maximumEvents)
         return (added, doc.all("VEVENT").count, read.warnings)
     }
 
@@ -128,12 +128,16 @@ public struct CalendarService: Sendable {
                 try fetch($0, cacheAs: entry.id)
             }
             var count = 0, warningCount = 0
-            if let data {
+            if data != nil {
                 do {
-                    let doc = try ICalendarDocument.parse(data, limits: limits)
+                    // The bytes are let go once parsed (up to 32 MiB): the expansion needs the document.
+                    let doc = try ICalendarDocument.parse(data!, limits: limits)
+                    data = nil
+                    // From `now`: the window's overlap rule is `isUpcoming`'s, so the soonest kept
+                    // are the snapshot's (memory follows the snapshot, not the file).
                     let r = expander.occurrences(
-                        in: doc, from: now.addingTimeInterval(-86_400),
-                        to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400))
+                        in: doc, from: now, to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400),
+                        keepingSoonest: CalendarSnapshot.maximumEvents)
                     count = r.eventCount
                     warningCount = r.warnings.count
                     for w in r.warnings.prefix(5) { notes.append("\(entry.name): \(w)") }

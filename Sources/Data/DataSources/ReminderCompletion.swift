@@ -178,8 +178,9 @@ public struct ReminderCompletion: Sendable {
     }
 
     /// STATUS:COMPLETED, COMPLETED:<now, UTC> and PERCENT-COMPLETE:100 replace the task's own
-    /// lines for those properties (in place) or go before its END:VTODO; a repeating task's DUE
-    /// moves to the next occurrence instead and the task stays open. Every other byte is kept.
+    /// lines for those properties (in place) or go before its END:VTODO; a repeating task's
+    /// DTSTART and DUE move to the next instance instead (`TaskItem.advance`) and the task stays
+    /// open. Every other byte is kept.
     static func completeTask(
         _ data: Data, line: Int, uid: String?, now: Date, timeZone: TimeZone, limits: ICalendarLimits
     ) throws -> (Data, String) {
@@ -249,11 +250,27 @@ public struct ReminderCompletion: Sendable {
         var replacements: [(first: Int, last: Int, text: String?)] = []
         var appended: [String] = []
         var message: String
-        if let task, task.recurrence != nil, let next = task.nextDue, let due = spans.first(where: { $0.name == "DUE" })
-        {
-            let prefix = String(due.text[..<valueStart(due.text)])
-            replacements.append((due.first, due.last, prefix + format(next)))
-            message = "Completed '\(title)'; it repeats, next due \(format(next))."
+        if let task, let advance = task.advance {
+            // Only this instance is done: DTSTART and DUE move on together (RFC 5545's recurrence
+            // set), so every later instance keeps its length; a rule with COUNT counts what is left.
+            func replace(_ name: String, _ v: DateValue?) {
+                guard let v, let span = spans.first(where: { $0.name == name }) else { return }
+                replacements.append((span.first, span.last, String(span.text[..<valueStart(span.text)]) + format(v)))
+            }
+            replace("DTSTART", advance.start)
+            replace("DUE", advance.due)
+            for rewrite in advance.rules {
+                guard let span = spans.first(where: { $0.name == "RRULE" && $0.first + 1 == rewrite.line }) else {
+                    continue
+                }
+                replacements.append(
+                    (span.first, span.last, String(span.text[..<valueStart(span.text)]) + rewrite.value))
+            }
+            if let next = task.nextDue ?? advance.due {
+                message = "Completed '\(title)'; it repeats, next due \(format(next))."
+            } else {
+                message = "Completed '\(title)'; it repeats, next on \(advance.start.map(format) ?? "its next date")."
+            }
         } else {
             let stamp = format(.utc(LocalDateTime.fromLocalSeconds(Int(now.timeIntervalSince1970.rounded(.down)))))
             let wanted: [(String, String)] = [

@@ -1,20 +1,35 @@
 import Foundation
 import SharedStore
+import SystemCalls
 
 /// Where a data source's bytes come from, shared by calendars and reminders: a local file (read
 /// with a size cap) or an http(s) address (fetched through `HTTPClient` with a policy that caps
 /// the body and the time). `webcal://` means https, as calendar sites use it.
 public enum SourceLocation {
-    /// An absolute, standardised path for a file; the address for http(s) (webcal → https).
-    public static func normalised(_ text: String, relativeTo cwd: String = FileManager.default.currentDirectoryPath)
-        -> String
-    {
+    /// An absolute, standardised path for a file (`~/` read from `$HOME`); the address for
+    /// http(s) (webcal → https).
+    public static func normalised(
+        _ text: String, relativeTo cwd: String = FileManager.default.currentDirectoryPath,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
         let lower = text.lowercased()
         if lower.hasPrefix("webcal://") { return "https://" + text.dropFirst("webcal://".count) }
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return text }
+        let path = expandingHome(text, environment: environment)
         let url =
-            text.hasPrefix("/") ? URL(fileURLWithPath: text) : URL(fileURLWithPath: cwd).appendingPathComponent(text)
+            path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: cwd).appendingPathComponent(path)
         return url.standardizedFileURL.path
+    }
+
+    /// `~` and `~/…` in the user's home: `$HOME` as the shell reads it, the password database
+    /// only without one (`XDGDirectories.home`). Foundation's `homeDirectoryForCurrentUser`
+    /// reads the password database first, so a user who set `$HOME` got another folder.
+    public static func expandingHome(
+        _ path: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        let home = XDGDirectories(environment: environment).home
+        return (home.hasSuffix("/") ? String(home.dropLast()) : home) + path.dropFirst()
     }
 
     public static func isWeb(_ source: String) -> Bool { source.hasPrefix("http://") || source.hasPrefix("https://") }

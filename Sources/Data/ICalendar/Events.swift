@@ -81,8 +81,11 @@ public struct EventExpander {
     /// instances are left out; EXDATE removes instances; RECURRENCE-ID overrides replace them
     /// (RANGE=THISANDFUTURE ones also change every later instance). Of several versions of one
     /// UID and RECURRENCE-ID only the newest counts. Floating times are read in the calendar's
-    /// X-WR-TIMEZONE when it names a known zone, else in the user's.
-    public func occurrences(in document: ICalendarDocument, from: Date, to: Date) -> Result {
+    /// X-WR-TIMEZONE when it names a known zone, else in the user's. With `keepingSoonest`, only
+    /// that many are kept (the soonest), and memory stays bounded by it whatever the file holds.
+    public func occurrences(
+        in document: ICalendarDocument, from: Date, to: Date, keepingSoonest: Int? = nil
+    ) -> Result {
         var warnings = document.warnings
         var budget = limits.maxPeriodsPerFile
         let zones = ZoneResolver(document: document, limits: limits, budget: &budget)
@@ -145,53 +148,93 @@ public struct EventExpander {
             newest[key] = i
         }
 
-        var readings: [Reading] = []
+        // Overrides first (few in any file): read now, applied when their series is expanded. The
+        // series themselves are read one at a time while expanding, so nothing per event is held
+        // beyond the document (100,000 events read up front took 200 MB).
         var overrides: [String: [Override]] = [:]
+        var overrideReadings: [Reading] = []
+        var seriesIndex: [String: Int] = [:]
+        func uid(_ e: Component) -> String { e.first("UID")?.value ?? "line-\(e.line)" }
+        func isCancelled(_ e: Component) -> Bool { e.first("STATUS")?.value.uppercased() == "CANCELLED" }
         for (i, f) in found.enumerated() {
             if let key = keys[i], newest[key] != i { continue }  // an older version
             let e = f.event
-            let uid = e.first("UID")?.value ?? "line-\(e.line)"
-            let cancelled = e.first("STATUS")?.value.uppercased() == "CANCELLED"
+            guard let rid = e.first("RECURRENCE-ID") else { continue }
             let reading =
-                cancelled
+                isCancelled(e)
                 ? nil
                 : read(
-                    e, uid: uid, floating: f.floating, floatingIsLocal: f.floatingIsLocal,
+                    e, uid: uid(e), floating: f.floating, floatingIsLocal: f.floatingIsLocal,
                     zones: zones, local: local, warnings: &warnings)
-            if let rid = e.first("RECURRENCE-ID") {
-                if let v = DateValue.parse(
-                    Substring(rid.value), tzid: rid.parameter("TZID"), valueType: rid.parameter("VALUE"))
-                {
-                    overrides[uid, default: []].append(
-                        Override(
-                            value: v, line: rid.line,
-                            thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE",
-                            reading: reading, floating: f.floating))
-                } else {
-                    warnings.append(
-                        ICalendarWarning(
-                            line: rid.line,
-                            message:
-                                """
-                                RECURRENCE-ID '\(rid.value.prefix(40))' is not a date or date-time; the event is \
-                                shown on its own
-                                """
-                        ))
-                }
+            if let v = DateValue.parse(
+                Substring(rid.value), tzid: rid.parameter("TZID"), valueType: rid.parameter("VALUE"))
+            {
+                overrides[uid(e), default: []].append(
+                    Override(
+                        value: v, line: rid.line,
+                        thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE",
+                        reading: reading, floating: f.floating))
+            } else {
+                warnings.append(
+                    ICalendarWarning(
+                        line: rid.line,
+                        message:
+                            """
+                            RECURRENCE-ID '\(rid.value.prefix(40))' is not a date or date-time; the event is \
+                            shown on its own
+                            """
+                    ))
             }
-            if let reading { readings.append(reading) }
+            if let reading { overrideReadings.append(reading) }
+        }
+
+        // Where the series of each overridden UID is.
+        for (i, f) in found.enumerated() where !overrides.isEmpty {
+            if let key = keys[i], newest[key] != i { continue }
+            if f.event.first("RECURRENCE-ID") == nil, overrides[uid(f.event)] != nil { seriesIndex[uid(f.event)] = i }
         }
 
         let fromSeconds = Int(from.timeIntervalSince1970.rounded(.down))
         let toSeconds = Int(to.timeIntervalSince1970.rounded(.up))
-        var out: [Occurrence] = []
-        for r in readings {
-            out += expand(
-                r, overrides: r.component.first("RECURRENCE-ID") == nil ? overrides[r.uid] ?? [] : [],
-                fromSeconds: fromSeconds, toSeconds: toSeconds, zones: zones, local: local,
-                budget: &budget, warnings: &warnings)
+        var state = ExpansionState(budget: budget, kept: SoonestOccurrences(limit: keepingSoonest))
+        for (i, f) in found.enumerated() {
+            if let key = keys[i], newest[key] != i { continue }
+            let e = f.event
+            guard e.first("RECURRENCE-ID") == nil, !isCancelled(e),
+                let reading = read(
+                    e, uid: uid(e), floating: f.floating, floatingIsLocal: f.floatingIsLocal, zones: zones,
+                    local: local, warnings: &warnings)
+            else { continue }
+            expand(
+                reading, overrides: overrides[reading.uid] ?? [], fromSeconds: fromSeconds, toSeconds: toSeconds,
+                zones: zones, local: local, state: &state, warnings: &warnings)
         }
-        out.sort { ($0.start, $0.end, $0.title) < ($1.start, $1.end, $1.title) }
+        // An override its series has since dropped is left out (read again: what it says about
+        // itself was said when the series was expanded).
+        var series: [String: Reading?] = [:]
+        for r in overrideReadings {
+            if series[r.uid] == nil {
+                var ignored: [ICalendarWarning] = []
+                series[r.uid] = seriesIndex[r.uid].flatMap { i -> Reading? in
+                    let f = found[i]
+                    guard !isCancelled(f.event) else { return nil }
+                    return read(
+                        f.event, uid: r.uid, floating: f.floating, floatingIsLocal: f.floatingIsLocal, zones: zones,
+                        local: local, warnings: &ignored)
+                }
+            }
+            if let rid = r.component.first("RECURRENCE-ID"), let master = series[r.uid] ?? nil,
+                let value = DateValue.parse(
+                    Substring(rid.value), tzid: rid.parameter("TZID"), valueType: rid.parameter("VALUE")),
+                seriesExcludes(master, recurrenceID: value, ridFloating: r.floating, zones: zones, local: local)
+            {
+                continue
+            }
+            expand(
+                r, overrides: [], fromSeconds: fromSeconds, toSeconds: toSeconds, zones: zones, local: local,
+                state: &state, warnings: &warnings)
+        }
+        let out = state.kept.sorted()
         // In file order, so the parser's and the events' warnings read as one list.
         let ordered = warnings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(
             \.element)
@@ -318,12 +361,21 @@ public struct EventExpander {
         return Reading(component: e, uid: uid, timing: timing, base: base, floating: floating)
     }
 
-    /// The occurrences of one event in the window: DTSTART, every RRULE (their union), RDATE
-    /// (periods bring their own length), less EXDATE and the instances `overrides` replace.
+    /// What one expansion of a file carries from event to event: the steps left, whether running
+    /// out was said, and the occurrences kept.
+    struct ExpansionState {
+        var budget: Int
+        var budgetWarned = false
+        var kept: SoonestOccurrences
+    }
+
+    /// The occurrences of one event in the window, into `state.kept`: DTSTART, every RRULE (their
+    /// union), RDATE (periods bring their own length), less EXDATE and the instances `overrides`
+    /// replace.
     func expand(
         _ r: Reading, overrides: [Override], fromSeconds: Int, toSeconds: Int, zones: ZoneResolver,
-        local: SystemZone, budget: inout Int, warnings: inout [ICalendarWarning]
-    ) -> [Occurrence] {
+        local: SystemZone, state: inout ExpansionState, warnings: inout [ICalendarWarning]
+    ) {
         let e = r.component
         let timing = r.timing
         let start = timing.start
@@ -378,35 +430,96 @@ public struct EventExpander {
             max(m, abs(f.shift) * unit + (f.reading.map { $0.timing.days * 86_400 + $0.timing.seconds } ?? 0))
         }
 
+        // EXDATE: instants for timed events, dates for all-day ones (or a DATE EXDATE).
+        let excluded = exclusions(of: r, zones: zones, local: local, warnings: &warnings)
+        let exInstants = excluded.instants, exDays = excluded.days
+        var seen: Set<Int> = []
+        // Each instance is kept or dropped as it is made (wall clock in the event's zone and, for
+        // an RDATE period, its own length): nothing is gathered beyond what `state.kept` keeps.
+        func emit(_ l: LocalDateTime, _ period: (days: Int, seconds: Int)?) {
+            var o = r.base
+            if start.isDate {
+                let instanceDay = l.dayNumber
+                if exDays.contains(instanceDay) || replacedDays.contains(instanceDay)
+                    || !seen.insert(instanceDay).inserted
+                {
+                    return
+                }
+                var day = instanceDay + timing.dayShift
+                var days = timing.days
+                if let f = future(at: instanceDay) {
+                    guard let fr = f.reading else { return }  // cancelled from there on
+                    day = instanceDay + f.shift + fr.timing.dayShift
+                    days = fr.timing.days
+                    o = fr.base
+                    o.uid = r.uid
+                }
+                let s = local.instant(for: .on(dayNumber: day, secondOfDay: 0))
+                let endDay = day + max(1, days)
+                let en = local.instant(for: .on(dayNumber: endDay, secondOfDay: 0))
+                o.start = Date(timeIntervalSince1970: TimeInterval(s))
+                o.end = Date(timeIntervalSince1970: TimeInterval(en))
+                o.startDay = LocalDateTime.on(dayNumber: day, secondOfDay: 0).isoDate
+                o.endDay = LocalDateTime.on(dayNumber: endDay - 1, secondOfDay: 0).isoDate
+            } else {
+                let instance = rules.instant(for: l)
+                if exInstants.contains(instance) || exDays.contains(l.dayNumber) { return }
+                if replaced.contains(instance) || replacedDays.contains(l.dayNumber) || !seen.insert(instance).inserted
+                {
+                    return
+                }
+                var shown = l
+                var length = (days: timing.days, seconds: timing.seconds)
+                if let f = future(at: instance) {
+                    guard let fr = f.reading else { return }  // cancelled from there on
+                    shown = .fromLocalSeconds(l.localSeconds + f.shift)
+                    length = (fr.timing.days, fr.timing.seconds)
+                    o = fr.base
+                    o.uid = r.uid
+                }
+                if let period { length = period }
+                // Calendar days of the length are added on the wall clock, seconds on the timeline.
+                let s = rules.instant(for: shown)
+                let endLocal = LocalDateTime.on(
+                    dayNumber: shown.dayNumber + length.days, secondOfDay: shown.secondOfDay)
+                let en = rules.instant(for: endLocal) + length.seconds
+                o.start = Date(timeIntervalSince1970: TimeInterval(s))
+                o.end = Date(timeIntervalSince1970: TimeInterval(max(s, en)))
+            }
+            let s = Int(o.start.timeIntervalSince1970), en = Int(o.end.timeIntervalSince1970)
+            // Overlaps the window (a zero-length event counts at its start).
+            if s < toSeconds && (en > fromSeconds || (en == s && s >= fromSeconds)) { state.kept.add(o) }
+        }
+        // Once the soonest occurrences are known, instances later than the latest kept cannot
+        // be kept: a rule (stepping in order) stops there. Moved instances, lengths and zone
+        // offsets are allowed for.
+        let margin = slack + (abs(timing.dayShift) + 2) * 86_400
+        func isPastKept(_ l: LocalDateTime) -> Bool {
+            guard let cutoff = state.kept.cutoffSeconds else { return false }
+            return rules.instant(for: l) - margin > cutoff
+        }
+
+        // Instances that cannot reach the window are only counted.
+        let windowEnd = LocalDateTime.fromLocalSeconds(toSeconds + slack + 14 * 3600 + 86_400)
+        let length = timing.days * 86_400 + timing.seconds
+        let windowStart = LocalDateTime.fromLocalSeconds(fromSeconds - length - slack - 14 * 3600 - 86_400)
+
         // Instance start times (wall clock in the event's zone) and, for RDATE periods, their length.
-        var starts: [(at: LocalDateTime, length: (days: Int, seconds: Int)?)] = []
         let rrules = isOverride ? [] : e.all("RRULE")
-        if rrules.isEmpty { starts = [(start.local, nil)] }
+        if rrules.isEmpty { emit(start.local, nil) }
         var produced = 0
-        var budgetWarned = false
         for rrule in rrules where produced < limits.maxOccurrencesPerEvent {
             do {
                 let rule = try RecurrenceRule.parse(rrule.value, limits: limits)
-                let windowEnd = LocalDateTime.fromLocalSeconds(toSeconds + slack + 14 * 3600 + 86_400)
-                let length = timing.days * 86_400 + timing.seconds
-                let windowStart = LocalDateTime.fromLocalSeconds(fromSeconds - length - slack - 14 * 3600 - 86_400)
                 let z = zone
                 var expander = RecurrenceExpander(
                     rule: rule, start: start.local, limits: limits, windowEnd: windowEnd, windowStart: windowStart,
-                    isPastUntil: { l in
-                        guard let until = rule.until else { return false }
-                        switch until {
-                        case .date(let d): return l.dayNumber > d.dayNumber
-                        case .utc(let u):
-                            let t = (z ?? local).instant(for: l)
-                            return t > u.localSeconds
-                        case .zoned(let u, _), .floating(let u): return l > u
-                        }
-                    })
-                while let next = expander.next(budget: &budget) {
+                    isPastUntil: { l in Self.isPast(rule.until, l, rules: z ?? local) })
+                while let next = expander.next(budget: &state.budget) {
                     // Only those that can overlap the window are kept; the rest are counted.
                     guard next >= windowStart else { continue }
-                    starts.append((next, nil))
+                    if isPastKept(next) { break }
+                    emit(next, nil)
                     produced += 1
                     if produced >= limits.maxOccurrencesPerEvent {
                         warnings.append(
@@ -421,8 +534,9 @@ public struct EventExpander {
                         break
                     }
                 }
-                if budget <= 0 && !budgetWarned {
-                    budgetWarned = true
+                if state.budget <= 0 && !state.budgetWarned {
+                    // Once per file: every later event would say the same.
+                    state.budgetWarned = true
                     warnings.append(
                         ICalendarWarning(
                             line: rrule.line,
@@ -436,14 +550,32 @@ public struct EventExpander {
             } catch {
                 let consequence = rrules.count == 1 ? "only the first occurrence is shown" : "this RRULE is ignored"
                 warnings.append(ICalendarWarning(line: rrule.line, message: "\(error); \(consequence)"))
-                starts.append((start.local, nil))
+                emit(start.local, nil)
             }
         }
-        for p in e.all("RDATE") where !isOverride {
+        // RDATE values count against the same limits as a rule's steps: each value read costs a
+        // step of the file's budget, each one in the window an occurrence of the event.
+        rdates: for p in e.all("RDATE") where !isOverride {
+            guard state.budget > 0 else {
+                if !state.budgetWarned {
+                    state.budgetWarned = true
+                    warnings.append(
+                        ICalendarWarning(
+                            line: p.line,
+                            message:
+                                """
+                                the file's recurrence budget (\(limits.maxPeriodsPerFile) steps) ran out; later \
+                                RDATE values and events may be missing
+                                """
+                        ))
+                }
+                break
+            }
             guard let values = DateValue.parsePeriodList(p, limit: limits.maxListValues) else {
                 warnings.append(ICalendarWarning(line: p.line, message: "RDATE could not be read; ignored"))
                 continue
             }
+            state.budget -= values.count
             for (v, end) in values {
                 // RDATE values in another zone (or UTC) are converted to the event's wall clock.
                 let at: LocalDateTime
@@ -483,86 +615,23 @@ public struct EventExpander {
                                 message: "an RDATE period ends before it starts; the event's own length is used"))
                     }
                 }
-                starts.append((at, length))
+                guard at >= windowStart, !isPastKept(at) else { continue }
+                produced += 1
+                if produced > limits.maxOccurrencesPerEvent {
+                    warnings.append(
+                        ICalendarWarning(
+                            line: p.line,
+                            message:
+                                """
+                                more than \(limits.maxOccurrencesPerEvent) occurrences in the window; the rest \
+                                are left out
+                                """
+                        ))
+                    break rdates
+                }
+                emit(at, length)
             }
         }
-        // EXDATE: instants for timed events, dates for all-day ones (or a DATE EXDATE).
-        var exInstants: Set<Int> = [], exDays: Set<Int> = []
-        for x in e.all("EXDATE") {
-            guard let values = DateValue.parseList(x, limit: limits.maxListValues) else {
-                warnings.append(ICalendarWarning(line: x.line, message: "EXDATE could not be read; ignored"))
-                continue
-            }
-            for v in values {
-                if v.isDate || start.isDate {
-                    exDays.insert(v.local.dayNumber)
-                } else if case .floating(let l) = v {
-                    exInstants.insert(rules.instant(for: l))
-                } else if let t = instant(
-                    v, zones: zones, local: local, floating: r.floating, warnings: &warnings, line: x.line)
-                {
-                    exInstants.insert(t)
-                }
-            }
-        }
-
-        var out: [Occurrence] = []
-        var seen: Set<Int> = []
-        for (l, period) in starts {
-            var o = r.base
-            if start.isDate {
-                let instanceDay = l.dayNumber
-                if exDays.contains(instanceDay) || replacedDays.contains(instanceDay)
-                    || !seen.insert(instanceDay).inserted
-                {
-                    continue
-                }
-                var day = instanceDay + timing.dayShift
-                var days = timing.days
-                if let f = future(at: instanceDay) {
-                    guard let fr = f.reading else { continue }  // cancelled from there on
-                    day = instanceDay + f.shift + fr.timing.dayShift
-                    days = fr.timing.days
-                    o = fr.base
-                    o.uid = r.uid
-                }
-                let s = local.instant(for: .on(dayNumber: day, secondOfDay: 0))
-                let endDay = day + max(1, days)
-                let en = local.instant(for: .on(dayNumber: endDay, secondOfDay: 0))
-                o.start = Date(timeIntervalSince1970: TimeInterval(s))
-                o.end = Date(timeIntervalSince1970: TimeInterval(en))
-                o.startDay = LocalDateTime.on(dayNumber: day, secondOfDay: 0).isoDate
-                o.endDay = LocalDateTime.on(dayNumber: endDay - 1, secondOfDay: 0).isoDate
-            } else {
-                let instance = rules.instant(for: l)
-                if exInstants.contains(instance) || exDays.contains(l.dayNumber) { continue }
-                if replaced.contains(instance) || replacedDays.contains(l.dayNumber) || !seen.insert(instance).inserted
-                {
-                    continue
-                }
-                var shown = l
-                var length = (days: timing.days, seconds: timing.seconds)
-                if let f = future(at: instance) {
-                    guard let fr = f.reading else { continue }  // cancelled from there on
-                    shown = .fromLocalSeconds(l.localSeconds + f.shift)
-                    length = (fr.timing.days, fr.timing.seconds)
-                    o = fr.base
-                    o.uid = r.uid
-                }
-                if let period { length = period }
-                // Calendar days of the length are added on the wall clock, seconds on the timeline.
-                let s = rules.instant(for: shown)
-                let endLocal = LocalDateTime.on(
-                    dayNumber: shown.dayNumber + length.days, secondOfDay: shown.secondOfDay)
-                let en = rules.instant(for: endLocal) + length.seconds
-                o.start = Date(timeIntervalSince1970: TimeInterval(s))
-                o.end = Date(timeIntervalSince1970: TimeInterval(max(s, en)))
-            }
-            let s = Int(o.start.timeIntervalSince1970), en = Int(o.end.timeIntervalSince1970)
-            // Overlaps the window (a zero-length event counts at its start).
-            if s < toSeconds && (en > fromSeconds || (en == s && s >= fromSeconds)) { out.append(o) }
-        }
-        return out
     }
 
     /// A timed series' view of a THISANDFUTURE override at `at`: the shift of its start on the

@@ -1,11 +1,15 @@
 import Foundation
 import SharedStore
 
-/// An RRULE (RFC 5545 §3.3.10) with the parts calendars use: FREQ DAILY/WEEKLY/MONTHLY/YEARLY,
+/// An RRULE (RFC 5545 §3.3.10) with the parts calendars use: FREQ HOURLY/DAILY/WEEKLY/MONTHLY/YEARLY,
 /// INTERVAL, COUNT, UNTIL, BYDAY (with ordinals such as 2MO or -1FR in MONTHLY and YEARLY),
-/// BYMONTHDAY, BYMONTH, BYSETPOS, WKST.
+/// BYMONTHDAY, BYMONTH, BYSETPOS, WKST; RFC 7529's RSCALE=GREGORIAN with SKIP. A part it does not
+/// follow (another RSCALE, BYHOUR, a name it does not know) is refused rather than ignored, since
+/// ignoring it gives wrong dates; callers then show the first occurrence only, a fallback RFC 7529
+/// §3 allows for a scale a client does not support.
 public struct RecurrenceRule: Sendable, Equatable {
     public enum Frequency: String, Sendable {
+        case hourly = "HOURLY"
         case daily = "DAILY"
         case weekly = "WEEKLY"
         case monthly = "MONTHLY"
@@ -27,6 +31,19 @@ public struct RecurrenceRule: Sendable, Equatable {
     public var byMonth: [Int] = []
     public var bySetPos: [Int] = []
     public var weekStart = 0
+    /// RFC 7529 SKIP: what an invalid date (the 31st in April, 29 February) becomes.
+    public enum Skip: String, Sendable {
+        case omit = "OMIT"
+        case backward = "BACKWARD"
+        case forward = "FORWARD"
+    }
+    public var skip = Skip.omit
+
+    /// Every part RFC 5545 §3.3.10 and RFC 7529 define.
+    static let knownParts: Set<String> = [
+        "FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY", "BYMONTHDAY",
+        "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST", "RSCALE", "SKIP",
+    ]
 
     static let weekdays = ["MO": 0, "TU": 1, "WE": 2, "TH": 3, "FR": 4, "SA": 5, "SU": 6]
 
@@ -43,10 +60,17 @@ public struct RecurrenceRule: Sendable, Equatable {
             }
             parts[kv[0].uppercased()] = String(kv[1])
         }
+        for name in parts.keys.sorted() where !knownParts.contains(name) {
+            throw Unsupported(description: "RRULE part \(name.prefix(40)) is not one this reader knows")
+        }
+        if let scale = parts["RSCALE"], scale.uppercased() != "GREGORIAN" {
+            throw Unsupported(
+                description: "RRULE RSCALE=\(scale.prefix(20)) is not supported (RFC 7529; GREGORIAN is)")
+        }
         guard let f = parts["FREQ"] else { throw Unsupported(description: "RRULE has no FREQ") }
         guard let frequency = Frequency(rawValue: f.uppercased()) else {
             throw Unsupported(
-                description: "RRULE FREQ=\(f.prefix(20)) is not supported (DAILY, WEEKLY, MONTHLY, YEARLY are)")
+                description: "RRULE FREQ=\(f.prefix(20)) is not supported (HOURLY, DAILY, WEEKLY, MONTHLY, YEARLY are)")
         }
         for unsupported in ["BYHOUR", "BYMINUTE", "BYSECOND", "BYWEEKNO", "BYYEARDAY"] where parts[unsupported] != nil {
             throw Unsupported(description: "RRULE \(unsupported) is not supported")
@@ -114,6 +138,14 @@ public struct RecurrenceRule: Sendable, Equatable {
             }
             r.weekStart = wd
         }
+        if let k = parts["SKIP"] {
+            // RFC 7529 §4.1: SKIP only with RSCALE.
+            guard parts["RSCALE"] != nil, let skip = Skip(rawValue: k.uppercased()) else {
+                throw Unsupported(
+                    description: "RRULE SKIP=\(k.prefix(20)) is not OMIT, BACKWARD or FORWARD with RSCALE")
+            }
+            r.skip = skip
+        }
         return r
     }
 }
@@ -148,6 +180,7 @@ public struct RecurrenceExpander {
         if rule.count == nil, let ws = windowStart, ws > start {
             let skipped: Int
             switch rule.frequency {
+            case .hourly: skipped = (ws.localSeconds - start.localSeconds) / (3600 * rule.interval)
             case .daily: skipped = (ws.dayNumber - start.dayNumber) / rule.interval
             case .weekly: skipped = (ws.dayNumber - start.dayNumber) / (7 * rule.interval)
             case .monthly: skipped = ((ws.year - start.year) * 12 + ws.month - start.month) / rule.interval
@@ -212,6 +245,18 @@ public struct RecurrenceExpander {
         var days: [Int] = []
         let periodStart: LocalDateTime
         switch rule.frequency {
+        case .hourly:
+            // Hours step on the wall clock, as the other frequencies do.
+            let l = LocalDateTime.fromLocalSeconds(start.localSeconds + k * rule.interval * 3600)
+            guard l.year <= 9999 else { return nil }
+            periodStart = l
+            if (rule.byMonth.isEmpty || rule.byMonth.contains(l.month))
+                && (rule.byMonthDay.isEmpty || Self.matchesMonthDay(l, rule.byMonthDay))
+                && (rule.byDay.isEmpty || rule.byDay.contains { $0.weekday == l.weekday })
+            {
+                return ([l], periodStart)
+            }
+            return ([], periodStart)
         case .daily:
             let d = start.dayNumber + k * rule.interval
             periodStart = .on(dayNumber: d, secondOfDay: 0)
@@ -275,15 +320,22 @@ public struct RecurrenceExpander {
         let first = CivilDay.number(y, m, 1)
         let length = CivilCalendar.daysInMonth(year: y, month: m)
         var byMonthDay: [Int] = []
+        // An invalid day is left out (RFC 5545), or with RFC 7529's SKIP moved to the month's
+        // last day or the next month's first.
+        func valid(_ d: Int) -> Int? {
+            if d >= 1 && d <= length { return first + d - 1 }
+            guard d > length else { return nil }
+            switch rule.skip {
+            case .omit: return nil
+            case .backward: return first + length - 1
+            case .forward: return first + length
+            }
+        }
         for v in rule.byMonthDay {
-            let d = v > 0 ? v : length + v + 1
-            if d >= 1 && d <= length { byMonthDay.append(first + d - 1) }
+            if let d = valid(v > 0 ? v : length + v + 1), !byMonthDay.contains(d) { byMonthDay.append(d) }
         }
         if rule.byDay.isEmpty {
-            if rule.byMonthDay.isEmpty {
-                // A 31st in a 30-day month does not happen (RFC 5545: invalid dates are skipped).
-                return start.day <= length ? [first + start.day - 1] : []
-            }
+            if rule.byMonthDay.isEmpty { return valid(start.day).map { [$0] } ?? [] }
             return byMonthDay
         }
         let weekdayDays = Self.weekdayDays(first: first, last: first + length - 1, byDay: rule.byDay)

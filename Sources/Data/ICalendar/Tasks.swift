@@ -8,7 +8,9 @@ public struct TaskItem: Sendable, Equatable {
     /// Nextcloud all write it on task exports); nil when the file names none.
     public var list: String?
     /// When the task is due: an instant for a DATE-TIME (its TZID, UTC or floating read in the
-    /// user's zone), the user's local midnight for a DATE.
+    /// user's zone), the user's local midnight for a DATE. Without DUE, DTSTART + DURATION
+    /// (RFC 5545 §3.8.2.5). A repeating task's is its current instance's: the first of its
+    /// recurrence set not excluded (EXDATE) nor done in an edited instance, which may set its own.
     public var due: Date?
     /// DUE was a DATE (`DUE;VALUE=DATE:20260124`): the task is due on that day, at no time.
     public var dueIsDate: Bool
@@ -21,9 +23,13 @@ public struct TaskItem: Sendable, Equatable {
     public var percentComplete: Int?
     /// The RRULE text when the task repeats and the rule is one the expander reads.
     public var recurrence: String?
-    /// The next due after `due` by the rule (what completing a repeating task moves DUE to);
-    /// nil when the task does not repeat or the rule has ended.
+    /// The next instance's due (an edited instance's own DUE when it sets one), in DUE's form
+    /// (DTSTART's when the due comes from DURATION); nil when the task does not repeat, has no
+    /// due date or the recurrence set has ended.
     public var nextDue: DateValue?
+    /// What completing this task writes when it repeats: DTSTART and DUE moved to the next
+    /// instance together; nil when it does not repeat or this is its last instance.
+    public var advance: TaskAdvance?
     /// CATEGORIES values, every CATEGORIES line's, in order, without empty ones.
     public var categories: [String]
     /// The line of BEGIN:VTODO (what identifies the task in a file that has not changed).
@@ -64,6 +70,15 @@ public struct TaskReader {
         var budget = limits.maxPeriodsPerFile
         let zones = ZoneResolver(document: document, limits: limits, budget: &budget)
         let local = SystemZone(localZone)
+        // Edited instances of a repeating task (same UID, a RECURRENCE-ID) belong to its series,
+        // not the list; one whose series is not in the file is a task of its own.
+        var masters: Set<String> = []
+        var edits: [String: [Component]] = [:]
+        for c in document.all("VTODO") {
+            let uid = c.first("UID")?.value.trimmingCharacters(in: .whitespaces) ?? ""
+            guard !uid.isEmpty else { continue }
+            if c.first("RECURRENCE-ID") == nil { masters.insert(uid) } else { edits[uid, default: []].append(c) }
+        }
         var out: [TaskItem] = []
         var count = 0
         for top in document.components {
@@ -71,11 +86,13 @@ public struct TaskReader {
             func walk(_ c: Component) {
                 if c.name == "VTODO" {
                     count += 1
+                    let uid = c.first("UID")?.value.trimmingCharacters(in: .whitespaces) ?? ""
+                    if c.first("RECURRENCE-ID") != nil && masters.contains(uid) { return }
                     if out.count < Self.maxTasks {
                         out.append(
                             read(
-                                c, list: list?.isEmpty == false ? list : nil, zones: zones, local: local,
-                                budget: &budget, warnings: &warnings))
+                                c, list: list?.isEmpty == false ? list : nil, edits: edits[uid] ?? [], zones: zones,
+                                local: local, budget: &budget, warnings: &warnings))
                     }
                     return
                 }
@@ -91,8 +108,8 @@ public struct TaskReader {
     }
 
     func read(
-        _ c: Component, list: String?, zones: ZoneResolver, local: SystemZone, budget: inout Int,
-        warnings: inout [ICalendarWarning]
+        _ c: Component, list: String?, edits: [Component] = [], zones: ZoneResolver, local: SystemZone,
+        budget: inout Int, warnings: inout [ICalendarWarning]
     ) -> TaskItem {
         let uid = c.first("UID")?.value.trimmingCharacters(in: .whitespaces) ?? ""
         let title = c.first("SUMMARY")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
@@ -100,7 +117,7 @@ public struct TaskReader {
             uid: uid.isEmpty ? "line-\(c.line)" : String(uid.prefix(255)),
             title: String(title.prefix(500)), list: list.map { String($0.prefix(200)) },
             due: nil, dueIsDate: false, priority: 0, status: nil, completedAt: nil,
-            percentComplete: nil, recurrence: nil, nextDue: nil, categories: [], line: c.line)
+            percentComplete: nil, recurrence: nil, nextDue: nil, advance: nil, categories: [], line: c.line)
         var dueValue: DateValue?
         if let p = c.first("DUE") {
             if let v = DateValue.parse(Substring(p.value), tzid: p.parameter("TZID"), valueType: p.parameter("VALUE")) {
@@ -164,40 +181,69 @@ public struct TaskReader {
                 if !t.isEmpty { item.categories.append(String(t.prefix(100))) }
             }
         }
-        if let p = c.first("RRULE") {
-            do {
-                let rule = try RecurrenceRule.parse(p.value, limits: limits)
-                item.recurrence = String(p.value.prefix(200))
-                if let due = dueValue {
-                    item.nextDue = Self.next(after: due, rule: rule, limits: limits, budget: &budget)
-                }
-            } catch {
-                warnings.append(ICalendarWarning(line: p.line, message: "\(error); the task is read as not repeating"))
+        var startValue: DateValue?
+        if let p = c.first("DTSTART") {
+            startValue = DateValue.parse(
+                Substring(p.value), tzid: p.parameter("TZID"), valueType: p.parameter("VALUE"))
+            if startValue == nil {
+                warnings.append(
+                    ICalendarWarning(
+                        line: p.line, message: "DTSTART '\(p.value.prefix(40))' is not a date or date-time; ignored"))
             }
         }
+        var duration: (days: Int, seconds: Int)?
+        if dueValue == nil, let p = c.first("DURATION") {
+            duration = DurationValue.parse(p.value)
+            if duration == nil {
+                warnings.append(
+                    ICalendarWarning(
+                        line: p.line, message: "DURATION '\(p.value.prefix(40))' is not a duration; ignored"))
+            }
+        }
+        let schedule = TaskSchedule(
+            start: startValue, due: dueValue, duration: duration,
+            recurrence: TaskRecurrence(limits: limits, zones: zones, local: local))
+        if dueValue == nil, let at = schedule.dueInstant(startingAt: nil) {
+            item.due = Date(timeIntervalSince1970: TimeInterval(at))
+            item.dueIsDate = startValue?.isDate == true && (duration?.seconds ?? 0) == 0
+        }
+        let rrules = c.all("RRULE")
+        guard !rrules.isEmpty || !c.all("RDATE").isEmpty else { return item }
+        var parsed: [(line: Int, rule: RecurrenceRule)] = []
+        for p in rrules {
+            do {
+                parsed.append((p.line, try RecurrenceRule.parse(p.value, limits: limits)))
+            } catch {
+                warnings.append(ICalendarWarning(line: p.line, message: "\(error); the task is read as not repeating"))
+                return item
+            }
+        }
+        guard let anchor = startValue ?? dueValue else {
+            warnings.append(
+                ICalendarWarning(
+                    line: (rrules.first ?? c.all("RDATE")[0]).line,
+                    message: "the task repeats but has neither DTSTART nor DUE; read as not repeating"))
+            return item
+        }
+        item.recurrence = rrules.first.map { String($0.value.prefix(200)) } ?? "RDATE"
+        let instances = schedule.recurrence.instances(
+            of: c, anchor: anchor, parsedRules: parsed, overrides: edits, maxInstances: 1_000, budget: &budget)
+        let open = instances.filter { !TaskRecurrence.isDone($0.override) }
+        guard let current = open.first else { return item }
+        if let at = schedule.dueInstant(of: current) {
+            item.due = Date(timeIntervalSince1970: TimeInterval(at))
+        }
+        if let summary = current.override?.first("SUMMARY")?.text.trimmingCharacters(in: .whitespacesAndNewlines),
+            !summary.isEmpty
+        {
+            item.title = String(summary.prefix(500))
+        }
+        guard open.count > 1 else { return item }
+        let next = open[1]
+        item.nextDue = schedule.dueValue(of: next)
+        item.advance = schedule.advance(
+            to: next, anchor: anchor, rules: parsed, component: c, limits: limits, budget: &budget)
         return item
-    }
-
-    /// The occurrence after `due` by `rule` (DUE counts as the first), in `due`'s own form.
-    static func next(after due: DateValue, rule: RecurrenceRule, limits: ICalendarLimits, budget: inout Int)
-        -> DateValue?
-    {
-        let start = due.local
-        let until = rule.until?.local
-        // A year past the start is far enough for every FREQ and INTERVAL the widget shows;
-        // a yearly rule with a large INTERVAL simply has no next one in reach.
-        let windowEnd = LocalDateTime.fromLocalSeconds(
-            start.localSeconds + 366 * 86_400 * max(1, rule.frequency == .yearly ? rule.interval : 1))
-        var expander = RecurrenceExpander(rule: rule, start: start, limits: limits, windowEnd: windowEnd) { l in
-            until.map { l > $0 } ?? false
-        }
-        guard expander.next(budget: &budget) != nil, let n = expander.next(budget: &budget) else { return nil }
-        switch due {
-        case .date: return .date(n)
-        case .utc: return .utc(n)
-        case .zoned(_, let tzid): return .zoned(n, tzid: tzid)
-        case .floating: return .floating(n)
-        }
     }
 
     /// A TEXT list: commas split, `\,` does not.
