@@ -32,12 +32,16 @@ import WidgetRender
         #expect(!desktop43.split(separator: "\n").contains { $0.hasPrefix("export ") || $0.hasPrefix("import ") })
         #expect(try text(legacy, "extension.js").contains("function init(extension)"))
         #expect(try text(modern, "extension.js").contains("export default class WidgetWeaverExtension"))
-        #expect(try text(modern, "desktop.js") == String(contentsOf: Self.sources.appendingPathComponent("desktop.js"), encoding: .utf8))
-        let meta43 = try JSONSerialization.jsonObject(with: legacy.first { $0.name == "metadata.json" }!.data) as? [String: Any]
+        #expect(
+            try text(modern, "desktop.js")
+                == String(contentsOf: Self.sources.appendingPathComponent("desktop.js"), encoding: .utf8))
+        let meta43 =
+            try JSONSerialization.jsonObject(with: legacy.first { $0.name == "metadata.json" }!.data) as? [String: Any]
         #expect(meta43?["shell-version"] as? [String] == ["43", "44"])
         #expect(meta43?["weaver-executable"] as? String == "/opt/ww/bin/weaver")
         #expect(meta43?["uuid"] as? String == Self.uuid)
-        let meta46 = try JSONSerialization.jsonObject(with: modern.first { $0.name == "metadata.json" }!.data) as? [String: Any]
+        let meta46 =
+            try JSONSerialization.jsonObject(with: modern.first { $0.name == "metadata.json" }!.data) as? [String: Any]
         #expect(meta46?["shell-version"] as? [String] == ["45", "46", "47", "48"])
         // A module-only line has no legacy form: refused by name, not shipped broken.
         #expect(throws: GnomeExtension.Failure.self) { try GnomeExtension.legacyScript("import St from 'gi://St';\n") }
@@ -49,20 +53,24 @@ import WidgetRender
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data(desktop43.utf8).write(to: dir.appendingPathComponent("desktop43.js"))
         let check = try ChildProcess(
-            "/usr/bin/gjs", ["-c", "imports.searchPath.unshift('\(dir.path)'); print(typeof imports.desktop43.WidgetLayer)"])
+            "/usr/bin/gjs",
+            ["-c", "imports.searchPath.unshift('\(dir.path)'); print(typeof imports.desktop43.WidgetLayer)"])
         #expect(check.wait() == 0, "\(String(decoding: check.stderr, as: UTF8.self))")
         #expect(String(decoding: check.stdout, as: UTF8.self).contains("function"))
     }
 
     @Test func feedMonitorsAreParsedWithinRange() {
-        #expect(GnomeFeed.Monitor.parseList("1280x800@1,1920x1080@2") == [
-            .init(widthPoints: 1280, heightPoints: 800, scale: 1), .init(widthPoints: 1920, heightPoints: 1080, scale: 2),
-        ])
+        #expect(
+            GnomeFeed.Monitor.parseList("1280x800@1,1920x1080@2") == [
+                .init(widthPoints: 1280, heightPoints: 800, scale: 1),
+                .init(widthPoints: 1920, heightPoints: 1080, scale: 2),
+            ])
         #expect(GnomeFeed.Monitor.parseList("1280x800") == [.init(widthPoints: 1280, heightPoints: 800, scale: 1)])
         for bad in ["", "1280", "1280x800@4", "0x800@1", "1280x800@1,", "x800@1", "99999x800@1"] {
             #expect(GnomeFeed.Monitor.parseList(bad) == nil, "\(bad)")
         }
-        let r = try? Products.run("weaver", ["desktop", "gnome", "feed", "--out", "/tmp/x", "--monitors", "1280x800@9"])
+        let r = try? Products.run(
+            "weaver", ["desktop", "gnome", "feed", "--out", "/tmp/x", "--monitors", "1280x800@9"])
         #expect(r?.status != 0)
         #expect(r?.stderrText.contains("'--monitors' must be WIDTHxHEIGHT@SCALE") == true, "\(r?.stderrText ?? "")")
     }
@@ -79,21 +87,27 @@ import WidgetRender
         #expect(added.status == 0, "\(added.stderrText)")
         let install = try Products.run(
             "weaver",
-            ["desktop", "gnome", "install", "--shell-version", "46", "--into", dir.path, "--weaver",
-             Products.url("weaver").path], environment: env)
+            [
+                "desktop", "gnome", "install", "--shell-version", "46", "--into", dir.path, "--weaver",
+                Products.url("weaver").path,
+            ], environment: env)
         #expect(install.status == 0, "\(install.stderrText)")
         let resource = dir.appendingPathComponent("stand-ins.gresource")
         let compile = try ChildProcess(
             "/usr/bin/glib-compile-resources",
-            ["--sourcedir", Self.standIns.appendingPathComponent("org/gnome/shell").path, "--target", resource.path,
-             Self.standIns.appendingPathComponent("stand-ins.gresource.xml").path])
+            [
+                "--sourcedir", Self.standIns.appendingPathComponent("org/gnome/shell").path, "--target", resource.path,
+                Self.standIns.appendingPathComponent("stand-ins.gresource.xml").path,
+            ])
         #expect(compile.wait() == 0, "\(String(decoding: compile.stderr, as: UTF8.self))")
         // The shell's own typelibs (Clutter, Cogl, St: imported for real; St's actors are stood in).
         let typelibs = "/usr/lib/x86_64-linux-gnu/mutter-11:/usr/lib/gnome-shell"
         let gjs = try ChildProcess(
             "/usr/bin/gjs",
-            ["-m", Self.standIns.appendingPathComponent("run-45.js").path, resource.path,
-             dir.appendingPathComponent(Self.uuid).path],
+            [
+                "-m", Self.standIns.appendingPathComponent("run-45.js").path, resource.path,
+                dir.appendingPathComponent(Self.uuid).path,
+            ],
             environment: env.merging(["GI_TYPELIB_PATH": typelibs, "LD_LIBRARY_PATH": typelibs]) { $1 })
         let status = gjs.wait(timeoutSeconds: 60)
         let out = String(decoding: gjs.stdout, as: UTF8.self)
@@ -225,7 +239,8 @@ import WidgetRender
     @Test func widgetsOnARealGnomeShell() throws {
         let rig = try Rig()
         defer { rig.cleanUp() }
-        #expect(try rig.weaver(["desktop", "add", "noise-machine", "--family", "medium", "--at", "200,150"]).status == 0)
+        #expect(
+            try rig.weaver(["desktop", "add", "noise-machine", "--family", "medium", "--at", "200,150"]).status == 0)
 
         // Before the extension is enabled, `weaver desktop` says what to do and opens no window.
         let before = try rig.weaver(["desktop"])
@@ -274,17 +289,18 @@ import WidgetRender
             window.signal(SIGTERM)
             _ = window.wait(timeoutSeconds: 10)
         }
-        #expect(eventually(20) { (try? rig.tabList()) == ["An ordinary window"] }, "\(try rig.tabList())")
+        #expect(eventually(20) { (try? rig.tabList()) == ["An ordinary window"] }, "\(String(describing: try? rig.tabList()))")
         try rig.shell.eval(
             """
-            const w = global.display.get_tab_list(0, null)[0]; w.move_frame(true, 100, 100); w.activate(global.get_current_time()); 1
+            const w = global.display.get_tab_list(0, null)[0];
+            w.move_frame(true, 100, 100); w.activate(global.get_current_time()); 1
             """)
         Thread.sleep(forTimeInterval: 0.5)
         screen = try rig.shot("covered.png")
         widget = Self.crop(screen, x: 200, y: 150, width: 364, height: 170)
         let covered = try #require(widget.difference(idle))
         let centre = widget.argb[85 * 364 + 182]
-        #expect(centre & 0x00FF_FFFF == 0xFF0000, String(format: "the window's red over the widget: %08x", centre))
+        #expect(centre & 0x00FF_FFFF == 0xFF0000, "the window's red over the widget: \(String(centre, radix: 16))")
         #expect(covered.fraction > 0.9, "the window covers it: \(covered.fraction * 100)% differ from the widget")
         // Still under it after a click on the desktop beside the window (a desktop click raises nothing).
         try rig.shell.click(x: 1000, y: 700)
@@ -315,7 +331,8 @@ import WidgetRender
         let playingRender = try rig.render(["--template", "noise-machine", "--family", "medium"], name: "playing.png")
         var playingShot = widget
         let drawnPlaying = eventually(5) {
-            playingShot = Self.crop((try? rig.shot("playing-shot.png")) ?? screen, x: 200, y: 150, width: 364, height: 170)
+            playingShot = Self.crop(
+                (try? rig.shot("playing-shot.png")) ?? screen, x: 200, y: 150, width: 364, height: 170)
             return (playingShot.difference(playingRender)?.mean ?? 255) <= 3
         }
         #expect(drawnPlaying, "playing: mean \(playingShot.difference(playingRender)?.mean ?? -1)")
@@ -327,7 +344,8 @@ import WidgetRender
         let pausedRender = try rig.render(["--template", "noise-machine", "--family", "medium"], name: "paused.png")
         var pausedShot = playingShot
         let drawnPaused = eventually(5) {
-            pausedShot = Self.crop((try? rig.shot("paused-shot.png")) ?? screen, x: 200, y: 150, width: 364, height: 170)
+            pausedShot = Self.crop(
+                (try? rig.shot("paused-shot.png")) ?? screen, x: 200, y: 150, width: 364, height: 170)
             return (pausedShot.difference(pausedRender)?.mean ?? 255) <= 3
         }
         #expect(drawnPaused, "paused: mean \(pausedShot.difference(pausedRender)?.mean ?? -1)")
@@ -344,30 +362,37 @@ import WidgetRender
         #expect(items == #"["Open in the Editor","Move","Remove from desktop"]"#, "\(items)")
         try rig.shell.eval("[...\(layer)._widgets.values()][0]._menu.close(); 1")
         let grab = (x: 200.0 + 8, y: 150.0 + 8)
-        #expect(actions.allSatisfy { a in
-            let r = a["rect"] as! [String: Double]
-            return !(grab.x - 200 >= r["x"]! && grab.x - 200 < r["x"]! + r["width"]! && grab.y - 150 >= r["y"]!
-                && grab.y - 150 < r["y"]! + r["height"]!)
-        }, "the drag starts off every button")
+        #expect(
+            actions.allSatisfy { a in
+                let r = a["rect"] as! [String: Double]
+                return
+                    !(grab.x - 200 >= r["x"]! && grab.x - 200 < r["x"]! + r["width"]! && grab.y - 150 >= r["y"]!
+                    && grab.y - 150 < r["y"]! + r["height"]!)
+            }, "the drag starts off every button")
         try rig.shell.pointer(x: grab.x, y: grab.y, pressed: true)
         for step in 1...10 {
             try rig.shell.pointer(x: grab.x + Double(step) * 10, y: grab.y + Double(step) * 5, pressed: nil)
         }
         try rig.shell.pointer(x: grab.x + 100, y: grab.y + 50, pressed: false)
-        #expect(eventually(10) { (try? rig.weaver(["desktop", "list"]).stdoutText)?.contains("at 300,200") == true },
-                "\(try rig.weaver(["desktop", "list"]).stdoutText)")
+        #expect(
+            eventually(10) { (try? rig.weaver(["desktop", "list"]).stdoutText)?.contains("at 300,200") == true },
+            "\((try? rig.weaver(["desktop", "list"]).stdoutText) ?? "")")
         #expect(eventually(10) { (try? rig.actors())?.map { [$0.x, $0.y] } == [[300, 200]] })
 
         // A widget per monitor: `--monitor all` on the one monitor here is one more actor.
-        #expect(try rig.weaver(["desktop", "add", "noise-machine", "--family", "small", "--at", "700,150",
-                                "--monitor", "all"]).status == 0)
+        #expect(
+            try rig.weaver([
+                "desktop", "add", "noise-machine", "--family", "small", "--at", "700,150",
+                "--monitor", "all",
+            ]).status == 0)
         try rig.waitForActors(2, "a second widget")
 
         // Remove from the menu: the list loses it and its actor goes.
         try rig.shell.eval(
             """
             const w = [...\(layer)._widgets.values()].find(w => w._entry.id === 1);
-            w._menu._getMenuItems().find(i => i.label.text === 'Remove from desktop').activate(imports.gi.Clutter.get_current_event()); 1
+            w._menu._getMenuItems().find(i => i.label.text === 'Remove from desktop')
+                .activate(imports.gi.Clutter.get_current_event()); 1
             """)
         #expect(eventually(10) { (try? rig.actors())?.count == 1 })
         #expect(try !rig.weaver(["desktop", "list"]).stdoutText.contains("at 300,200"))
@@ -409,12 +434,12 @@ import WidgetRender
         Thread.sleep(forTimeInterval: 3)
         let disabled = shellCPU(over: 30)
         let shellRSSDisabled = rssKB(shellPID)
+        func percent(_ share: Double) -> String { String(format: "%.3f %%", share * 100) }
         print(
             """
-            GnomeShellExtension: gnome-shell CPU over 30 s idle: enabled with 4 widgets \
-            \(String(format: "%.3f", enabled * 100)) % of a core, disabled \(String(format: "%.3f", disabled * 100)) %, \
-            difference \(String(format: "%.3f", (enabled - disabled) * 100)) %; feed resident memory \(feedRSS) kB; \
-            gnome-shell resident \(shellRSSEnabled) kB enabled, \(shellRSSDisabled) kB after disabling
+            GnomeShellExtension: gnome-shell CPU over 30 s idle: enabled with 4 widgets \(percent(enabled)) of a \
+            core, disabled \(percent(disabled)), difference \(percent(enabled - disabled)); feed resident memory \
+            \(feedRSS) kB; gnome-shell resident \(shellRSSEnabled) kB enabled, \(shellRSSDisabled) kB after disabling
             """
         )
         #expect(enabled - disabled <= 0.01, "enabled \(enabled * 100) %, disabled \(disabled * 100) %")

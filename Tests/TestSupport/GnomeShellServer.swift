@@ -170,9 +170,13 @@ public final class GnomeShellServer: @unchecked Sendable {
                     .create_virtual_device(Clutter.InputDeviceType.POINTER_DEVICE);
             const d = global._wwTestPointer;
             d.notify_absolute_motion(GLib.get_monotonic_time(), \(x), \(y));
-            \(pressed.map { "d.notify_button(GLib.get_monotonic_time(), \(button), Clutter.ButtonState.\($0 ? "PRESSED" : "RELEASED"));" } ?? "")
+            \(pressed.map { "d.notify_button(GLib.get_monotonic_time(), \(button), \(Self.buttonState($0)));" } ?? "")
             1
             """)
+    }
+
+    static func buttonState(_ pressed: Bool) -> String {
+        "Clutter.ButtonState." + (pressed ? "PRESSED" : "RELEASED")
     }
 
     /// The shell's CPU time so far (all threads, schedstat nanoseconds).

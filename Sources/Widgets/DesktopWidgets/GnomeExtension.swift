@@ -23,7 +23,9 @@ public enum GnomeExtension {
     /// weaver, else the source tree's `data/gnome-shell/<uuid>` above a `swift build` one.
     public static func sourceFolder(executable: URL) -> URL? {
         let bin = executable.deletingLastPathComponent()
-        var candidates = [bin.deletingLastPathComponent().appendingPathComponent("share/widgetweaver/gnome-shell/\(uuid)")]
+        var candidates = [
+            bin.deletingLastPathComponent().appendingPathComponent("share/widgetweaver/gnome-shell/\(uuid)")
+        ]
         var dir = bin
         for _ in 0..<6 {
             candidates.append(dir.appendingPathComponent("data/gnome-shell/\(uuid)"))
@@ -78,7 +80,8 @@ public enum GnomeExtension {
             var l = String(line)
             if l.hasPrefix("import ") || l.hasPrefix("export default") || l.hasPrefix("export {") {
                 throw Failure(
-                    "desktop.js line \(number + 1): '\(l.prefix(40))' has no GNOME 43 form; pass the shell's modules in")
+                    "desktop.js line \(number + 1): '\(l.prefix(40))' has no GNOME 43 form; pass the shell's modules in"
+                )
             }
             if l.hasPrefix("export class ") {
                 let name = l.dropFirst("export class ".count).prefix { $0.isLetter || $0.isNumber || $0 == "_" }

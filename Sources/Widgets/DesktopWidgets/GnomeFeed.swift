@@ -68,8 +68,7 @@ public final class GnomeFeed {
         /// `weaver desktop move ID` without `--at X,Y`.
         public var move: [String]
         public var remove: [String]
-        /// nil for the Noise Machine widget, which has no design to edit.
-        public var editor: Editor?
+        public var editor: Editor
     }
 
     public struct Area: Codable, Equatable, Sendable {
@@ -163,7 +162,7 @@ public final class GnomeFeed {
                         },
                         tap: tapCommand(pinned), move: command(["desktop", "move", String(pinned.id)]),
                         remove: command(["desktop", "remove", String(pinned.id)]),
-                        editor: pinned.isNoiseMachine ? nil : editor(spec.id)))
+                        editor: editor(pinned.isNoiseMachine ? nil : spec.id)))
             }
         }
         let shown = Set(entries.map(\.key))
@@ -183,9 +182,11 @@ public final class GnomeFeed {
         return command(["tap"] + which + ["--family", pinned.family.rawValue])
     }
 
-    private func editor(_ designID: UUID) -> Editor {
+    /// The design's editor; the home screen for the Noise Machine widget (as the GTK host's menu).
+    private func editor(_ designID: UUID?) -> Editor {
         Editor(
-            url: "http://127.0.0.1:\(editorPort)/editor/\(designID.uuidString)", port: editorPort,
+            url: "http://127.0.0.1:\(editorPort)/" + (designID.map { "editor/\($0.uuidString)" } ?? ""),
+            port: editorPort,
             serve: command(["serve", "--port", String(editorPort)]))
     }
 

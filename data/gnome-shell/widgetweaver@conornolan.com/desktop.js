@@ -246,7 +246,7 @@ class DesktopWidget {
         Main.layoutManager._backgroundGroup.add_child(this.actor);
 
         this._menu = new PopupMenu.PopupMenu(this.actor, 0.5, St.Side.TOP);
-        this._editItem = this._menu.addAction('Open in the Editor', () => this._layer.openEditor(this._entry.editor));
+        this._menu.addAction('Open in the Editor', () => this._layer.openEditor(this._entry.editor));
         this._moveItem = this._menu.addAction('Move', () => this._setMoveMode(true));
         this._menu.addAction('Remove from desktop', () => this._layer.run(this._entry.remove));
         this._menuManager = new PopupMenu.PopupMenuManager(this.actor);
@@ -306,7 +306,6 @@ class DesktopWidget {
         const {Clutter} = this._shell;
         const button = event.get_button();
         if (button === Clutter.BUTTON_SECONDARY) {
-            this._editItem.visible = Boolean(this._entry.editor);
             this._menu.toggle();
             return Clutter.EVENT_STOP;
         }

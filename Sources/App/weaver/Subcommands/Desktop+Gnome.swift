@@ -35,8 +35,10 @@ extension Weaver.Desktop.Gnome {
                 valueName: "major"))
         var shellVersion: Int?
 
-        @Option(help: ArgumentHelp("The extensions folder (default: ~/.local/share/gnome-shell/extensions).",
-                                   valueName: "dir"))
+        @Option(
+            help: ArgumentHelp(
+                "The extensions folder (default: ~/.local/share/gnome-shell/extensions).",
+                valueName: "dir"))
         var into: String?
 
         @Option(help: ArgumentHelp("The weaver the extension runs (default: this one).", valueName: "path"))
@@ -90,7 +92,8 @@ extension Weaver.Desktop.Gnome {
             let out = Weaver.Desktop.capture(["gnome-shell", "--version"])
             guard let out, let major = GnomeExtension.parseShellVersion(out) else {
                 throw CommandError(
-                    "cannot tell GNOME Shell's version ('gnome-shell --version' did not answer): give '--shell-version'")
+                    "cannot tell GNOME Shell's version ('gnome-shell --version' did not answer): give '--shell-version'"
+                )
             }
             return major
         }
@@ -109,8 +112,10 @@ extension Weaver.Desktop.Gnome {
         @Option(help: ArgumentHelp("The folder for the PNGs (made 0700).", valueName: "dir"))
         var out: String
 
-        @Option(help: ArgumentHelp("Each monitor's size in points and scale, e.g. 1280x800@1,1920x1080@2.",
-                                   valueName: "list"))
+        @Option(
+            help: ArgumentHelp(
+                "Each monitor's size in points and scale, e.g. 1280x800@1,1920x1080@2.",
+                valueName: "list"))
         var monitors: String
 
         @OptionGroup var store: StoreOption
@@ -211,15 +216,15 @@ extension Weaver.Desktop {
         let step =
             info.isEmpty
             ? """
-              install it and enable it:
-                weaver desktop gnome install
-                (log out and back in: GNOME Shell looks for new extensions at login)
-                gnome-extensions enable \(GnomeExtension.uuid)
-              """
+            install it and enable it:
+              weaver desktop gnome install
+              (log out and back in: GNOME Shell looks for new extensions at login)
+              gnome-extensions enable \(GnomeExtension.uuid)
+            """
             : """
-              it is installed but \(state.isEmpty ? "not enabled" : state.lowercased()); enable it:
-                gnome-extensions enable \(GnomeExtension.uuid)
-              """
+            it is installed but not enabled\(state.isEmpty ? "" : " (state \(state))"); enable it:
+              gnome-extensions enable \(GnomeExtension.uuid)
+            """
         throw CommandError(
             """
             GNOME on Wayland has no layer-shell, so widgets there would be ordinary windows (in Alt-Tab, above \
