@@ -59,6 +59,19 @@ import WidgetRender
         #expect(String(decoding: check.stdout, as: UTF8.self).contains("function"))
     }
 
+    @Test func theShellsAnswerSaysWhetherItIsEnabled() {
+        let enabled = "({'uuid': <'\(Self.uuid)'>, 'name': <'WidgetWeaver'>, 'state': <1.0>, 'type': <2.0>},)"
+        #expect(GnomeExtension.parseExtensionState(enabled) == .enabled)
+        #expect(
+            GnomeExtension.parseExtensionState(enabled.replacingOccurrences(of: "<1.0>", with: "<6.0>")) == .notEnabled)
+        #expect(GnomeExtension.parseExtensionState("({},)") == .missing)
+        #expect(GnomeExtension.parseExtensionState("Error: GDBus.Error") == nil)
+        let gnome = ["XDG_CURRENT_DESKTOP": "ubuntu:GNOME", "WAYLAND_DISPLAY": "wayland-0"]
+        #expect(GnomeExtension.isGnomeWayland(gnome))
+        #expect(!GnomeExtension.isGnomeWayland(gnome.merging(["WAYLAND_DISPLAY": ""]) { $1 }))
+        #expect(!GnomeExtension.isGnomeWayland(gnome.merging(["XDG_CURRENT_DESKTOP": "KDE"]) { $1 }))
+    }
+
     @Test func feedMonitorsAreParsedWithinRange() {
         #expect(
             GnomeFeed.Monitor.parseList("1280x800@1,1920x1080@2") == [
@@ -246,6 +259,7 @@ import WidgetRender
         let before = try rig.weaver(["desktop"])
         #expect(before.status == 1)
         #expect(before.stderrText.contains("gnome-extensions enable \(Self.uuid)"), "\(before.stderrText)")
+        #expect(before.stderrText.contains("it is installed but not enabled"), "\(before.stderrText)")
         #expect(try rig.tabList().isEmpty)
 
         try rig.enable()
@@ -289,7 +303,9 @@ import WidgetRender
             window.signal(SIGTERM)
             _ = window.wait(timeoutSeconds: 10)
         }
-        #expect(eventually(20) { (try? rig.tabList()) == ["An ordinary window"] }, "\(String(describing: try? rig.tabList()))")
+        #expect(
+            eventually(20) { (try? rig.tabList()) == ["An ordinary window"] },
+            "\(String(describing: try? rig.tabList()))")
         try rig.shell.eval(
             """
             const w = global.display.get_tab_list(0, null)[0];

@@ -69,12 +69,13 @@ public final class GnomeShellServer: @unchecked Sendable {
                 stop()
                 throw Failure(description: "gnome-shell exited at start: \(log)")
             }
-            if (try? eval("1")) == "1" { break }
+            // Up, and past its start-up animation (which ends by showing the overview).
+            if (try? eval("Main.layoutManager._startingUp")) == "false" { break }
             Thread.sleep(forTimeInterval: 0.25)
         }
-        guard (try? eval("1")) == "1" else {
+        guard (try? eval("Main.layoutManager._startingUp")) == "false" else {
             stop()
-            throw Failure(description: "gnome-shell did not answer org.gnome.Shell.Eval within 60 s")
+            throw Failure(description: "gnome-shell did not finish starting (org.gnome.Shell.Eval) within 60 s")
         }
         _ = try eval(
             """

@@ -133,6 +133,21 @@ public enum GnomeExtension {
         return URL(fileURLWithPath: data).appendingPathComponent("gnome-shell/extensions")
     }
 
+    public enum State: Sendable, Equatable {
+        case missing, enabled, notEnabled
+    }
+
+    /// The state in `gdbus call … org.gnome.Shell.Extensions.GetExtensionInfo UUID`'s answer:
+    /// `({'uuid': <'…'>, 'state': <1.0>, …},)`; an empty dictionary when the shell has no such
+    /// extension. State 1 is ENABLED on GNOME 43–44 and ACTIVE on 45 and later.
+    public static func parseExtensionState(_ reply: String) -> State? {
+        guard reply.hasPrefix("(") else { return nil }
+        guard let range = reply.range(of: "'state': <") else { return .missing }
+        let number = reply[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+        guard let state = Double(number) else { return nil }
+        return state == 1 ? .enabled : .notEnabled
+    }
+
     /// GNOME on Wayland, where no layer-shell exists and the widgets need this extension.
     public static func isGnomeWayland(_ environment: [String: String]) -> Bool {
         let desktops = (environment["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map { $0.uppercased() }

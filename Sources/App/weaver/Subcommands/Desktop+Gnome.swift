@@ -199,11 +199,14 @@ extension Weaver.Desktop {
     /// otherwise says how to install and enable it. Ordinary windows are never opened there.
     func runOnGnome() throws {
         let count = (try? DesktopWidgetList.load(store.root, warn: { printWarning($0) }).widgets.count) ?? 0
-        let info = Self.capture(["gnome-extensions", "info", GnomeExtension.uuid]) ?? ""
-        let state =
-            info.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("State:") }
-            .map { $0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces) } ?? ""
-        if ["ENABLED", "ACTIVE"].contains(state) {
+        // The shell's own answer (its org.gnome.Shell.Extensions interface): `gnome-extensions`
+        // asks a separate service the session bus must start, this needs only the shell.
+        let info = Self.capture([
+            "gdbus", "call", "--session", "--dest", "org.gnome.Shell", "--object-path", "/org/gnome/Shell",
+            "--method", "org.gnome.Shell.Extensions.GetExtensionInfo", GnomeExtension.uuid,
+        ])
+        let state = info.flatMap(GnomeExtension.parseExtensionState)
+        if state == .enabled {
             print(
                 """
                 GNOME Shell shows the desktop widgets through the WidgetWeaver extension (enabled): \
@@ -214,7 +217,7 @@ extension Weaver.Desktop {
             return
         }
         let step =
-            info.isEmpty
+            state == nil || state == .missing
             ? """
             install it and enable it:
               weaver desktop gnome install
@@ -222,7 +225,7 @@ extension Weaver.Desktop {
               gnome-extensions enable \(GnomeExtension.uuid)
             """
             : """
-            it is installed but not enabled\(state.isEmpty ? "" : " (state \(state))"); enable it:
+            it is installed but not enabled; enable it:
               gnome-extensions enable \(GnomeExtension.uuid)
             """
         throw CommandError(
