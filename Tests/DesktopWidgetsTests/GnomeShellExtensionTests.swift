@@ -153,15 +153,52 @@ import WidgetRender
         let store: URL
         let shell: GnomeShellServer
 
+        /// Where the stand-in browser writes each address it is asked to open.
+        let opened: URL
+        let servePort: Int
+
         init() throws {
             dir = try Products.temporaryDirectory("gnome-shell")
             store = dir.appendingPathComponent("store")
-            let store = store
-            shell = try GnomeShellServer(extraEnvironment: ["WIDGETWEAVER_HOME": store.path]) { env in
+            opened = dir.appendingPathComponent("opened.txt")
+            servePort = try WebDriver.freePort()
+            let (store, opened) = (store, opened)
+            shell = try GnomeShellServer(
+                extraEnvironment: ["WIDGETWEAVER_HOME": store.path, "WEAVER_DESKTOP_SERVE_PORT": String(servePort)]
+            ) { env in
                 let r = try Products.run("weaver", ["desktop", "gnome", "install"], environment: env)
                 #expect(r.status == 0, "\(r.stderrText)")
                 #expect(r.stdoutText.contains("gnome-extensions enable \(GnomeExtension.uuid)"), "\(r.stdoutText)")
+                try Self.standInBrowser(home: URL(fileURLWithPath: env["HOME"]!), writingTo: opened)
             }
+        }
+
+        /// The user's default http handler: a script that notes the address (the shell opens links
+        /// through Gio, which reads mimeapps.list and the desktop entries under HOME).
+        static func standInBrowser(home: URL, writingTo opened: URL) throws {
+            let apps = home.appendingPathComponent(".local/share/applications")
+            let config = home.appendingPathComponent(".config")
+            try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+            let script = home.appendingPathComponent("browser.sh")
+            try Data("#!/bin/sh\necho \"$1\" >> '\(opened.path)'\n".utf8).write(to: script)
+            chmod(script.path, 0o755)
+            try Data(
+                """
+                [Desktop Entry]
+                Type=Application
+                Name=Stand-in browser
+                Exec=\(script.path) %u
+                MimeType=x-scheme-handler/http;
+                """.utf8
+            ).write(to: apps.appendingPathComponent("ww-test-browser.desktop"))
+            try Data("[Default Applications]\nx-scheme-handler/http=ww-test-browser.desktop\n".utf8)
+                .write(to: config.appendingPathComponent("mimeapps.list"))
+        }
+
+        /// A `weaver serve` the extension started (a child of the shell), stopped by its PID.
+        func stopServe() {
+            for pid in shellChildren() where cmdline(pid).contains("\u{0}serve\u{0}") { kill(pid, SIGTERM) }
         }
 
         var env: [String: String] { shell.environment.merging(["WIDGETWEAVER_HOME": store.path]) { $1 } }
@@ -214,20 +251,26 @@ import WidgetRender
 
         /// The feed the extension started: a child of the shell running `weaver desktop gnome feed`.
         func feedPID() -> pid_t? {
-            guard let shellPID = shell.processIdentifier else { return nil }
+            shellChildren().first { cmdline($0).contains("desktop\u{0}gnome\u{0}feed") }
+        }
+
+        func shellChildren() -> [pid_t] {
+            guard let shellPID = shell.processIdentifier else { return [] }
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(shellPID)/task")) ?? []
-            let children = tasks.flatMap { task in
+            return tasks.flatMap { task in
                 ((try? String(contentsOfFile: "/proc/\(shellPID)/task/\(task)/children", encoding: .utf8)) ?? "")
                     .split(separator: " ").compactMap { Int32($0) }
             }
-            return children.first { pid in
-                let cmdline = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
-                return String(decoding: cmdline, as: UTF8.self).contains("desktop\u{0}gnome\u{0}feed")
-            }
+        }
+
+        func cmdline(_ pid: pid_t) -> String {
+            String(
+                decoding: (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data(), as: UTF8.self
+            )
         }
 
         func cleanUp() {
-            _ = try? weaver(["--version"])
+            stopServe()
             _ = try? Products.run("noise", ["stop"], environment: env)
             shell.stop()
             try? FileManager.default.removeItem(at: dir)
@@ -377,6 +420,19 @@ import WidgetRender
             "[...\(layer)._widgets.values()][0]._menu._getMenuItems().map(i => i.label.text)")
         #expect(items == #"["Open in the Editor","Move","Remove from desktop"]"#, "\(items)")
         try rig.shell.eval("[...\(layer)._widgets.values()][0]._menu.close(); 1")
+        // Open in the Editor: `weaver serve` is started (nothing answered on its port) and the
+        // browser is asked for the home screen (the Noise Machine widget has no design to edit).
+        try rig.shell.eval(
+            """
+            [...\(layer)._widgets.values()][0]._menu._getMenuItems().find(i => i.label.text === 'Open in the Editor')
+                .activate(imports.gi.Clutter.get_current_event()); 1
+            """)
+        let home = "http://127.0.0.1:\(rig.servePort)/"
+        #expect(
+            eventually(20) { (try? String(contentsOf: rig.opened, encoding: .utf8)) == home + "\n" },
+            "\((try? String(contentsOf: rig.opened, encoding: .utf8)) ?? "nothing opened")")
+        #expect(rig.shellChildren().contains { rig.cmdline($0).contains("\u{0}serve\u{0}--port\u{0}\(rig.servePort)") })
+        rig.stopServe()
         let grab = (x: 200.0 + 8, y: 150.0 + 8)
         #expect(
             actions.allSatisfy { a in

@@ -131,12 +131,20 @@ extension Weaver.Desktop.Gnome {
             }
         }
 
+        /// `weaver serve`'s default port, or `WEAVER_DESKTOP_SERVE_PORT` (as for the GTK host's menu).
+        static func editorPort(_ environment: [String: String]) -> Int {
+            guard let text = environment["WEAVER_DESKTOP_SERVE_PORT"], let port = Int(text), (1...65535).contains(port)
+            else { return 8765 }
+            return port
+        }
+
         func run() throws {
             let folder = URL(fileURLWithPath: out)
             try FileSystem.makeDirectory(folder)
             let feed = GnomeFeed(
                 root: store.root, folder: folder, monitors: GnomeFeed.Monitor.parseList(monitors)!,
-                weaver: Weaver.Desktop.selfExecutable().path, storeDirectory: store.explicitDirectory)
+                weaver: Weaver.Desktop.selfExecutable().path, storeDirectory: store.explicitDirectory,
+                editorPort: Self.editorPort(ProcessInfo.processInfo.environment))
             let wakeups = try StoreWakeups(
                 root: store.root, alsoWatching: [DesktopWidgetList.url(store.root).path], warn: { printWarning($0) })
             wakeups.watcher.stopOnSignals([SIGINT, SIGTERM])
