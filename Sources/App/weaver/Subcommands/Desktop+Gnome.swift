@@ -27,7 +27,11 @@ extension Weaver.Desktop {
 extension Weaver.Desktop.Gnome {
     struct Install: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Install the GNOME Shell extension for this user (or into a folder).")
+            abstract: "Install the GNOME Shell extension for this user (or into a folder).",
+            usage: """
+                weaver desktop gnome install [--shell-version <major>]
+                  [--into <dir>] [--weaver <path>]
+                """)
 
         @Option(
             numeric: ArgumentHelp(
