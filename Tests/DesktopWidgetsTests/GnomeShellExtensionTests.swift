@@ -451,6 +451,23 @@ import WidgetRender
             "\((try? rig.weaver(["desktop", "list"]).stdoutText) ?? "")")
         #expect(eventually(10) { (try? rig.actors())?.map { [$0.x, $0.y] } == [[300, 200]] })
 
+        // After "Move", a drag that starts on the play button moves the widget instead of pressing play.
+        try rig.shell.eval(
+            """
+            [...\(layer)._widgets.values()][0]._menu._getMenuItems().find(i => i.label.text === 'Move')
+                .activate(imports.gi.Clutter.get_current_event()); 1
+            """)
+        let onPlay = (x: px + 100, y: py + 50)
+        try rig.shell.pointer(x: onPlay.x, y: onPlay.y, pressed: true)
+        for step in 1...5 { try rig.shell.pointer(x: onPlay.x + Double(step) * 10, y: onPlay.y, pressed: nil) }
+        try rig.shell.pointer(x: onPlay.x + 50, y: onPlay.y, pressed: false)
+        #expect(
+            eventually(10) { (try? rig.weaver(["desktop", "list"]).stdoutText)?.contains("at 350,200") == true },
+            "\((try? rig.weaver(["desktop", "list"]).stdoutText) ?? "")")
+        #expect(eventually(10) { (try? rig.actors())?.map { [$0.x, $0.y] } == [[350, 200]] })
+        Thread.sleep(forTimeInterval: 1)
+        #expect(state()?["state"] as? String != "playing", "the press in move mode did not press play")
+
         // A widget per monitor: `--monitor all` on the one monitor here is one more actor.
         #expect(
             try rig.weaver([
