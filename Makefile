@@ -14,6 +14,9 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
                libgtk-3-dev libgtk-layer-shell-dev xvfb xdotool x11-utils imagemagick sway swaybg grim
 # Share links' QR codes (libqrencode) and the test that reads them back like a phone would (zbarimg).
 APT_PACKAGES += libqrencode-dev zbar-tools
+# The GNOME Shell extension's tests: a real headless gnome-shell (43 on Debian 12), gjs for the 45+ form
+# against stand-ins, glib-compile-resources to put the stand-ins where the shell's modules live.
+APT_PACKAGES += gnome-shell gjs libglib2.0-dev-bin
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)
 # Extra swift build flags for build/install/deb (the packaging test reuses the test build's).

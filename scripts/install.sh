@@ -78,6 +78,21 @@ do_install() {
     if [ -f "$here/Resources/icons/widgetweaver-noise.svg" ]; then
         put 644 "$here/Resources/icons/widgetweaver-noise.svg" "$root/share/icons/hicolor/scalable/apps/widgetweaver-noise.svg"
     fi
+    # The GNOME Shell extension (GNOME has no layer-shell; docs/desktop.md): its sources, from which
+    # 'weaver desktop gnome install' writes a user's copy, and in the system extensions folder the
+    # form this machine's GNOME Shell loads (GNOME_SHELL_VERSION overrides; 45+ when none is found).
+    local uuid=widgetweaver@conornolan.com shell_major
+    for f in "$here/data/gnome-shell/$uuid"/*; do
+        put 644 "$f" "$root/share/widgetweaver/gnome-shell/$uuid/$(basename "$f")"
+    done
+    shell_major=$(gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9]*\).*/\1/p' || true)
+    gen=$(mktemp -d)
+    "$bin/weaver" desktop gnome install --shell-version "${GNOME_SHELL_VERSION:-${shell_major:-45}}" \
+        --into "$gen" --weaver "$PREFIX/bin/weaver" > /dev/null
+    for f in "$gen/$uuid"/*; do
+        put 644 "$f" "$root/share/gnome-shell/extensions/$uuid/$(basename "$f")"
+    done
+    rm -rf "$gen"
     if [ "$MANIFEST" = 1 ]; then
         make_dir "$(dirname "$manifest")"
         echo "file $PREFIX/$manifest_rel" >> "$tmp_manifest"

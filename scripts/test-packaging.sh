@@ -29,6 +29,14 @@ for f in bin/noise bin/weaver bin/weaver-desktop share/widgetweaver/presets/slee
 done
 [ -f Resources/desktop/widgetweaver-noise.desktop ] && { [ -f "$p/share/applications/widgetweaver-noise.desktop" ] || fail "desktop entry"; }
 [ -f Resources/icons/widgetweaver-noise.svg ] && { [ -f "$p/share/icons/hicolor/scalable/apps/widgetweaver-noise.svg" ] || fail "icon"; }
+# The GNOME Shell extension in the system extensions folder, naming the installed weaver; the
+# installed weaver finds the extension's sources for 'weaver desktop gnome install'.
+ext="$p/share/gnome-shell/extensions/widgetweaver@conornolan.com"
+grep -q "\"weaver-executable\" : \"/usr/local/bin/weaver\"" "$ext/metadata.json" || fail "GNOME extension metadata"
+[ -f "$ext/extension.js" ] && [ -f "$ext/desktop.js" ] || fail "GNOME extension files"
+"$p/bin/weaver" desktop gnome install --shell-version 46 --into "$scratch/extensions" >/dev/null \
+    || fail "installed weaver desktop gnome install"
+grep -q "^export default class" "$scratch/extensions/widgetweaver@conornolan.com/extension.js" || fail "45+ form"
 # The installed noise finds the installed presets (PREFIX/share/widgetweaver/presets).
 out=$(env -u WIDGETWEAVER_PRESETS HOME="$scratch/home" "$p/bin/noise" presets) || fail "installed noise presets"
 grep -q sleep <<< "$out" || fail "installed noise lists no sleep preset"

@@ -30,7 +30,7 @@ import Testing
         ],
         "weaver": [
             "seed", "count", "save", "scale", "at", "port", "weekend", "by", "timeout", "retries", "lat", "lon",
-            "pick", "margin", "monitor",
+            "pick", "margin", "monitor", "shell-version",
         ],
     ]
     /// Options whose value is not a number: every option must be in one list or the other, so a
@@ -40,6 +40,7 @@ import Testing
         "weaver": [
             "store", "template", "name", "search", "output", "select", "family", "appearance", "format", "backdrop",
             "var", "now", "tz", "locale", "remix", "base-url", "country", "listen", "method", "anchor", "autostart",
+            "into", "weaver", "out", "monitors",
         ],
     ]
     /// What a command needs before it looks at its numbers (a source to render).

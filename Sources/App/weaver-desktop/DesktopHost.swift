@@ -191,19 +191,11 @@ final class DesktopHost {
         let now = Date()
         var designs: [String: Result<WidgetSpec, any Error>] = [:]
         for window in windows.values.sorted(by: { ($0.pinned.id, $0.monitor) < ($1.pinned.id, $1.monitor) }) {
-            let design = designs[window.pinned.design] ?? loadDesign(window.pinned.design, now: now)
+            let design =
+                designs[window.pinned.design]
+                ?? Result { try window.pinned.loadDesign(root: root, now: now, warn: { warn($0) }) }
             designs[window.pinned.design] = design
             window.update(design: design, now: now)
-        }
-    }
-
-    func loadDesign(_ reference: String, now: Date) -> Result<WidgetSpec, any Error> {
-        Result {
-            if reference == PinnedWidget.noiseMachineDesign {
-                return try TemplateCatalogue.find("noise-machine")!.design(now: now)
-            }
-            let library = DesignLibrary(root: root, warn: { warn($0) })
-            return try library.load(UUID(uuidString: reference)!)
         }
     }
 

@@ -1,4 +1,6 @@
 import Foundation
+import SharedStore
+import WidgetDesign
 import WidgetRender
 
 /// One widget put on the desktop with `weaver desktop add`: which design, which size, where and
@@ -24,6 +26,12 @@ public struct PinnedWidget: Sendable, Equatable {
     }
 
     public var isNoiseMachine: Bool { design == Self.noiseMachineDesign }
+
+    /// The design this widget shows, as the store holds it now (every desktop host draws this).
+    public func loadDesign(root: StoreRoot, now: Date, warn: @escaping DesignLibrary.Warn) throws -> WidgetSpec {
+        if isNoiseMachine { return try TemplateCatalogue.find(Self.noiseMachineDesign)!.design(now: now) }
+        return try DesignLibrary(root: root, warn: warn).load(UUID(uuidString: design)!)
+    }
 }
 
 /// Where a widget sits on its monitor, in points (GDK's logical pixels: a 2× monitor's 24-point

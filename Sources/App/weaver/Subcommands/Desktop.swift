@@ -25,11 +25,12 @@ extension Weaver {
             discussion: """
                 Without a subcommand, runs the desktop host (GTK): a window for each widget added with \
                 'weaver desktop add', on the bottom layer on Wayland compositors with layer-shell \
-                (wlroots, KDE) and as a desktop window on X11. Left-click a button to press it (as \
+                (wlroots, KDE) and as a desktop window on X11; on GNOME Wayland the GNOME Shell extension \
+                shows them ('weaver desktop gnome install'). Left-click a button to press it (as \
                 'weaver tap'); right-click for Edit in browser, Move, Remove from desktop. It redraws \
                 when what a widget shows changes. Ctrl-C stops it.
                 """,
-            subcommands: [Add.self, List.self, Remove.self, Move.self])
+            subcommands: [Add.self, List.self, Remove.self, Move.self, Gnome.self])
 
         @OptionGroup var store: StoreOption
 
@@ -58,6 +59,7 @@ extension Weaver {
             if let autostart { return try runAutostart(enable: autostart == "enable") }
             let env = ProcessInfo.processInfo.environment
             guard DesktopSession.hasDisplay(env) else { throw CommandError(DesktopSession.noDisplayMessage) }
+            if GnomeExtension.isGnomeWayland(env) { return try runOnGnome() }
             let host = Self.hostExecutable()
             guard FileManager.default.isExecutableFile(atPath: host.path) else {
                 throw CommandError(

@@ -4,16 +4,16 @@ import Foundation
     import Glibc
 #endif
 
-/// The host's own code pages: this binary carries the Swift runtime, Foundation and ICU (140 MB
-/// file, 25 MB of code). When the file is in the page cache, every fault on it maps its
-/// neighbours too (the kernel's fault-around), so ~17 MB of code the host never runs showed as
-/// resident. After start-up the mappings are dropped (the pages stay in the page cache, shared,
-/// and what is used again comes back on demand), and random access is declared so later faults map
-/// only the page they need.
-enum CodeResidency {
+/// A desktop host's own code pages (`weaver-desktop`, and `weaver desktop gnome feed`): this
+/// binary carries the Swift runtime, Foundation and ICU (140 MB file, 25 MB of code). When the file
+/// is in the page cache, every fault on it maps its neighbours too (the kernel's fault-around), so
+/// ~17 MB of code a host never runs showed as resident. After start-up the mappings are dropped
+/// (the pages stay in the page cache, shared, and what is used again comes back on demand), and
+/// random access is declared so later faults map only the page they need.
+public enum CodeResidency {
     /// Drops this executable's resident code pages; returns the bytes of mappings advised.
     @discardableResult
-    static func trim() -> Int {
+    public static func trim() -> Int {
         guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
             let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
         else { return 0 }
