@@ -13,6 +13,11 @@ struct EditorBrowserTests {
     }
 
     /// Waits until the dock has drawn again after `before`.
+    /// True once the page has painted two frames since the call: a resize or a scroll has been drawn, so a
+    /// screenshot shows it (WebDriver waits for the promise).
+    static let twoFramesPainted =
+        "return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+
     static func waitForRedraw(_ browser: WebDriver, after before: Int, _ what: String) throws {
         #expect(
             try browser.waitUntil(
@@ -382,7 +387,8 @@ struct EditorBrowserTests {
                 try browser.devTools(
                     "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": scheme]]])
                 try browser.setWindowSize(width: size.0, height: size.1)
-                Thread.sleep(forTimeInterval: 0.5)
+                _ = try browser.waitUntil(5, "return window.outerWidth === \(size.0)")
+                _ = try browser.waitUntil(5, Self.twoFramesPainted)
                 let shot = try browser.screenshotPNG()
                 try shot.write(to: URL(fileURLWithPath: dir).appendingPathComponent("editor-\(scheme)-\(size.0).png"))
             }

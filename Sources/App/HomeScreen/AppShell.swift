@@ -34,7 +34,7 @@ public enum AppShell {
         }
     }
 
-    /// The stylesheet every page loads first (`ShellStyle.css`); a page adds its own after it.
+    /// The stylesheet every page loads first (`Resources/Shell/shell.css`); a page adds its own after it.
     public static let stylesheetPath = "/static/shell.css"
 
     /// A whole HTML document: `body` (already escaped HTML) inside the shell.
@@ -48,49 +48,31 @@ public enum AppShell {
         title: String, active: Section?, token: String, body: String,
         stylesheets: [String] = [], scripts: [String] = [], mainClass: String? = nil
     ) -> String {
-        var html = """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="dark light">
-            <meta name="widgetweaver-token" content="\(Page.escape(token))">
-            <title>\(Page.escape(title == "WidgetWeaver" ? title : title + " · WidgetWeaver"))</title>
-            <link rel="stylesheet" href="\(stylesheetPath)">
-
-            """
-        for sheet in stylesheets { html += "<link rel=\"stylesheet\" href=\"\(Page.escape(sheet))\">\n" }
-        for script in scripts { html += "<script src=\"\(Page.escape(script))\" defer></script>\n" }
-        html += "</head>\n<body>\n"
-        html += "<a class=\"skip\" href=\"#content\">Skip to content</a>\n"
-        html += navigation(active: active)
-        html += "<main id=\"content\"\(mainClass.map { " class=\"\(Page.escape($0))\"" } ?? "") tabindex=\"-1\">\n"
-        html += body
-        html += "</main>\n</body>\n</html>\n"
-        return html
+        let t = templates
+        return t.render(
+            "page",
+            [
+                "token": token, "title": title == "WidgetWeaver" ? title : title + " · WidgetWeaver",
+                "shellStylesheet": stylesheetPath,
+                "stylesheets": stylesheets.map { t.render("stylesheet", ["path": $0]) },
+                "scripts": scripts.map { t.render("script", ["path": $0]) },
+                "navigation": navigation(active: active),
+                "mainClass": mainClass.map { t.render("mainClass", ["name": $0]) } ?? .empty,
+                "body": HTML(trustedBody: body),
+            ]
+        ).description
     }
+
+    static let templates = HTMLTemplates(PackageResources.shell_html, file: "Shell/shell.html")
 
     /// The app bar: the brand, the sections this build serves, and the live status line that
     /// scripts write short messages to (`#live`, polite).
-    static func navigation(active: Section?) -> String {
-        var html = "<header class=\"app-bar\">\n"
-        html +=
-            """
-            <a class=\"brand\" href=\"/\" aria-label=\"WidgetWeaver home\"><span class=\"brand-mark\" \
-            aria-hidden=\"true\"></span>
-            """
-        html += "<span class=\"brand-name\">WidgetWeaver</span></a>\n"
-        html += "<nav class=\"app-nav\" aria-label=\"Sections\">\n<ul>\n"
-        for section in Section.allCases where section.isServed {
-            let current = section == active ? " aria-current=\"page\"" : ""
-            html +=
-                """
-                <li><a href=\"\(section.path)\" \
-                data-section=\"\(section.rawValue)\"\(current)>\(section.title)</a></li>\n
-                """
+    static func navigation(active: Section?) -> HTML {
+        let sections = Section.allCases.filter(\.isServed).map { section in
+            templates.render(
+                section == active ? "currentSection" : "section",
+                ["path": section.path, "name": section.rawValue, "title": section.title])
         }
-        html += "</ul>\n</nav>\n<p id=\"live\" class=\"live\" role=\"status\" aria-live=\"polite\"></p>\n</header>\n"
-        return html
+        return templates.render("navigation", ["sections": sections])
     }
 }

@@ -37,8 +37,6 @@ struct EditorRoutes: AppRoutes {
                 return Routes.error(.notFound, e.description)
             }
         }
-        router.get("/static/editor.css") { _, _ in Routes.body(EditorAssets.css, type: "text/css; charset=utf-8") }
-        router.get("/static/editor.js") { _, _ in Routes.body(EditorAssets.js, type: "text/javascript; charset=utf-8") }
         router.get("/static/symbols.ttf") { _, _ in
             guard let font = Self.symbolFont else {
                 return Routes.error(.notFound, "the symbol font is not installed (\(SymbolMap.fontFile))")

@@ -81,106 +81,51 @@ struct ExploreRoutes: AppRoutes {
         }
     }
 
+    static let templates = HTMLTemplates(PackageResources.explore_html, file: "Explore/explore.html")
+
     /// The seeded remixes: `weaver remix` of the starter with the template's seed, drawn; "Add"
     /// saves one as a new design (`weaver remix … --save K`).
-    static func seededRow(_ t: CatalogueTemplate) -> String {
-        let e = Page.escape
-        let id = e(t.id)
-        let seed = ExploreRemixes.seed(for: t)
-        var html =
-            "<h4 class=\"remix-title\">Seeded remixes <span class=\"muted\">(weaver remix --seed \(seed))</span></h4>"
-        html += "<ul class=\"remix-row seeded\" data-seed=\"\(seed)\">"
-        for k in 1...ExploreRemixes.count {
-            html +=
-                """
-                <li class=\"remix\" data-variant=\"\(k)\"><img \
-                src=\"/api/explore/\(id).svg?family=small&amp;seed=\(seed)&amp;variant=\(k)\" alt=\"\(e(t.name)), \
-                remix \(k) of seed \(seed)\" loading=\"lazy\">
-                """
-            html += "<span>Remix \(k)</span>"
-            html +=
-                """
-                <button type=\"button\" class=\"btn\" data-add-template=\"\(id)\" data-add-seed=\"\(seed)\" \
-                data-add-variant=\"\(k)\">Add</button></li>
-                """
+    static func seededRow(_ t: CatalogueTemplate) -> HTML {
+        let seed = "\(ExploreRemixes.seed(for: t))"
+        let items = (1...ExploreRemixes.count).map { k in
+            templates.render("variant", ["k": k, "id": t.id, "seed": seed, "name": t.name])
         }
-        return html + "</ul>\n"
+        return templates.render("seeded", ["seed": seed, "items": items])
     }
 
     static func page(setup: [DataStatus], cap: String, token: String) -> String {
-        let e = Page.escape
-        var html = "<div class=\"page-head\"><div><h1 class=\"page-title\">Explore</h1>\n"
-        html +=
-            """
-            <p class=\"page-lede\">Templates and remixes, drawn by the widget renderer. Add one to your Library, \
-            then edit it.\u{20}
-            """
-        html += "<span id=\"library-cap\">\(e(cap))</span></p></div></div>\n"
-        html += "<p id=\"notice\" class=\"notice\" role=\"status\" hidden><span id=\"notice-text\"></span></p>\n"
-        html +=
-            """
-            <section aria-labelledby=\"setup-title\"><h2 id=\"setup-title\">Set up your data</h2>\n<ul \
-            class=\"setup-grid\">\n
-            """
-        for s in setup {
-            html += "<li class=\"card setup-card\" data-source=\"\(e(s.id))\"><h3>\(e(s.title))</h3>"
-            html += "<p class=\"setup-state \(s.state.rawValue)\">\(e(s.summary))</p>"
-            if let detail = s.detail { html += "<p class=\"muted\">\(e(detail))</p>" }
-            html += "<a class=\"btn\" href=\"\(e(s.link))\">\(s.state == .unconfigured ? "Set up" : "Open")</a></li>\n"
+        let x = templates
+        let cards = setup.map { s in
+            x.render(
+                "setup",
+                [
+                    "id": s.id, "title": s.title, "state": s.state.rawValue, "summary": s.summary,
+                    "detail": s.detail.map { x.render("detail", ["detail": $0]) } ?? .empty, "link": s.link,
+                    "action": s.state == .unconfigured ? "Set up" : "Open",
+                ])
         }
-        html += "</ul></section>\n"
         let ordered =
             featured.compactMap { id in TemplateCatalogue.all.first { $0.id == id } }
             + TemplateCatalogue.all.filter { !featured.contains($0.id) }
-        html += "<section aria-labelledby=\"featured-title\"><h2 id=\"featured-title\">Featured and templates</h2>\n"
-        for t in ordered {
-            let id = e(t.id)
-            html += "<article class=\"card template-card\" data-template=\"\(id)\">\n"
-            html +=
-                """
-                <div \
-                class=\"template-head\"><div><h3>\(e(t.name))\
-                \(featured.contains(t.id) ? " <span class=\"pill\">Featured</span>" : "")</h3>
-                """
-            html += "<p class=\"muted\">\(e(t.summary))</p></div>"
-            html +=
-                """
-                <button type=\"button\" class=\"btn primary\" data-add-template=\"\(id)\">Add to \
-                Library</button></div>\n
-                """
-            html += "<div class=\"template-sizes\">"
-            for family in ["small", "medium", "large"] {
-                html +=
-                    """
-                    <img src=\"/api/explore/\(id).svg?family=\(family)\" class=\"explore-\(family)\" \
-                    alt=\"\(e(t.name)), \(family)\" loading=\"lazy\">
-                    """
+        let articles = ordered.map { t in
+            let remixes = t.remixes.map { r in
+                x.render("remix", ["remix": r.id, "id": t.id, "name": t.name, "remixName": r.name])
             }
-            html += "</div>\n"
-            if !t.remixes.isEmpty {
-                html += "<h4 class=\"remix-title\">Remixes</h4><ul class=\"remix-row\">"
-                for r in t.remixes {
-                    html +=
-                        """
-                        <li class=\"remix\" data-remix=\"\(e(r.id))\"><img \
-                        src=\"/api/explore/\(id).svg?family=small&amp;remix=\(e(r.id))\" alt=\"\(e(t.name)) – \
-                        \(e(r.name))\" loading=\"lazy\">
-                        """
-                    html += "<span>\(e(r.name))</span>"
-                    html +=
-                        """
-                        <button type=\"button\" class=\"btn\" data-add-template=\"\(id)\" \
-                        data-add-remix=\"\(e(r.id))\">Add</button></li>
-                        """
-                }
-                html += "</ul>\n"
-            }
-            html += seededRow(t)
-            html += "</article>\n"
+            return x.render(
+                "template",
+                [
+                    "id": t.id, "name": t.name, "summary": t.summary,
+                    "featured": featured.contains(t.id) ? x.render("featured") : .empty,
+                    "sizes": ["small", "medium", "large"].map {
+                        x.render("size", ["id": t.id, "family": $0, "name": t.name])
+                    },
+                    "remixes": remixes.isEmpty ? .empty : x.render("remixes", ["items": remixes]),
+                    "seeded": seededRow(t),
+                ])
         }
-        html += "</section>\n"
+        let html = x.render("explore", ["cap": cap, "setup": cards, "templates": articles])
         return AppShell.page(
-            title: "Explore", active: .explore, token: token, body: html,
+            title: "Explore", active: .explore, token: token, body: html.description,
             stylesheets: ["/static/pages.css"], scripts: ["/static/library.js"])
     }
 }

@@ -14,75 +14,58 @@ public enum Page {
                 groups.append((tile.designID, tile.designName, [tile]))
             }
         }
-        var html = "<section id=\"home\" aria-label=\"Home screen\">\n"
-        for group in groups {
-            html += designSection(id: group.id, name: group.name, tiles: group.tiles)
-        }
-        html += "</section>\n"
-        html += mixerSection(mixer)
+        let designs = groups.map { designSection(id: $0.id, name: $0.name, tiles: $0.tiles) }
+        let html = templates.render("home", ["designs": designs, "mixer": mixerSection(mixer)])
         return AppShell.page(
-            title: "WidgetWeaver", active: .home, token: token, body: html,
+            title: "WidgetWeaver", active: .home, token: token, body: html.description,
             stylesheets: ["/static/app.css"], scripts: ["/static/app.js"])
     }
+
+    static let templates = HTMLTemplates(PackageResources.home_html, file: "Home/home.html")
 
     /// The Noise section: the mixer alone, with the same script (it binds to whatever of the
     /// home page it finds).
     public static func noise(mixer: MixerState, token: String) -> String {
         AppShell.page(
-            title: "Noise", active: .noise, token: token, body: mixerSection(mixer),
+            title: "Noise", active: .noise, token: token, body: mixerSection(mixer).description,
             stylesheets: ["/static/app.css"], scripts: ["/static/app.js"])
     }
 
-    static func designSection(id: String, name: String, tiles: [WidgetTile]) -> String {
+    static func designSection(id: String, name: String, tiles: [WidgetTile]) -> HTML {
         let home = tiles.filter { WidgetTile.homeFamilies.contains($0.family) }
         let lock = tiles.filter { WidgetTile.lockScreenFamilies.contains($0.family) }
-        var html = "<section class=\"design\" data-design-section=\"\(escape(id))\" aria-label=\"\(escape(name))\">\n"
-        html += "<h2>\(escape(name))</h2>\n<div class=\"row\">\n"
-        for t in home { html += tile(t) }
-        html += "</div>\n"
-        if !lock.isEmpty {
-            html += "<div class=\"row lock\" aria-label=\"Lock screen\">\n"
-            for t in lock { html += tile(t) }
-            html += "</div>\n"
-        }
-        return html + "</section>\n"
+        return templates.render(
+            "design",
+            [
+                "id": id, "name": name, "home": home.map(tileFragment),
+                "lock": lock.isEmpty ? .empty : templates.render("lockRow", ["tiles": lock.map(tileFragment)]),
+            ])
     }
 
     /// One widget: the picture, its label, and a button over each action.
-    public static func tile(_ t: WidgetTile) -> String {
-        let w = number(t.widthPt), h = number(t.heightPt)
-        var html = "<figure class=\"widget family-\(escape(t.family))\" data-design-id=\"\(escape(t.designID))\" "
-        html += "data-family=\"\(escape(t.family))\" data-version=\"\(escape(t.version))\">\n"
-        html += "<div class=\"surface\" style=\"width:\(w)px;height:\(h)px\">\n"
-        html +=
-            """
-            <img src=\"/widgets/\(escape(urlPath(t.designID))).svg?\
-            family=\(escape(t.family))&amp;v=\(escape(t.version))\"\u{20}
-            """
-        html +=
-            """
-            width=\"\(w)\" height=\"\(h)\" alt=\"\(escape(t.label))\" role=\"img\" \
-            aria-label=\"\(escape(t.label))\">\n
-            """
-        for b in t.buttons {
-            html +=
-                """
-                <button type=\"button\" class=\"hit\" data-action-kind=\"\(escape(b.kind))\" \
-                data-action-id=\"\(escape(b.id))\"\u{20}
-                """
-            if let layer = b.layer { html += "data-layer=\"\(layer)\" " }
-            html += "data-x=\"\(number(b.x + b.width / 2))\" data-y=\"\(number(b.y + b.height / 2))\" "
-            html +=
-                """
-                style=\"left:\(number(b.x))px;top:\(number(b.y))px;width:\(number(b.width))px;\
-                height:\(number(b.height))px\"\u{20}
-                """
-            html += "aria-label=\"\(escape(b.label))\" title=\"\(escape(b.label))\"></button>\n"
+    static func tileFragment(_ t: WidgetTile) -> HTML {
+        let buttons = t.buttons.map { b in
+            templates.render(
+                "button",
+                [
+                    "kind": b.kind, "id": b.id,
+                    "layer": b.layer.map { templates.render("layerAttribute", ["layer": $0]) } ?? .empty,
+                    "x": number(b.x + b.width / 2), "y": number(b.y + b.height / 2),
+                    "left": number(b.x), "top": number(b.y), "width": number(b.width), "height": number(b.height),
+                    "label": b.label,
+                ])
         }
-        html +=
-            "</div>\n<figcaption>\(escape(t.designName)) · \(escape(familyName(t.family)))</figcaption>\n</figure>\n"
-        return html
+        return templates.render(
+            "tile",
+            [
+                "family": t.family, "id": t.designID, "version": t.version, "width": number(t.widthPt),
+                "height": number(t.heightPt), "file": urlPath(t.designID), "label": t.label, "buttons": buttons,
+                "name": t.designName, "familyName": familyName(t.family),
+            ])
     }
+
+    /// One tile's markup, as the event stream sends it when the tile changes.
+    public static func tile(_ t: WidgetTile) -> String { tileFragment(t).description }
 
     static func familyName(_ family: String) -> String {
         switch family {
@@ -96,91 +79,79 @@ public enum Page {
         }
     }
 
-    static func mixerSection(_ m: MixerState) -> String {
-        var html = """
-            <section id="mixer" aria-label="Mixer">
-            <h2>Mixer</h2>
-            <p id="mixer-state" aria-live="polite">\(escape(mixerSummary(m)))</p>
-            <form id="mixer-form" autocomplete="off">
-            <fieldset class="master">
-            <legend>Master</legend>
-            <label for="master">Volume</label>
-            \(slider(id: "master", layer: nil, .master, value: m.masterVolume, text: percent(m.masterVolume)))
-            <label for="preset">Preset</label>
-            <select id="preset" data-param="preset">
+    static func option(_ value: String, _ name: String, selected: Bool) -> HTML {
+        templates.render(
+            "option", ["value": value, "name": name, "selected": selected ? templates.render("selected") : .empty])
+    }
 
-            """
+    static func mixerSection(_ m: MixerState) -> HTML {
+        var presets: [HTML] = []
         if m.presetID == nil || !m.presets.contains(where: { $0.id == m.presetID }) {
-            html += "<option value=\"\" selected>\(escape(m.mixName)) (custom)</option>\n"
+            presets.append(templates.render("customMix", ["name": m.mixName]))
         }
-        for p in m.presets {
-            html +=
-                "<option value=\"\(escape(p.id))\"\(p.id == m.presetID ? " selected" : "")>\(escape(p.name))</option>\n"
-        }
-        html += "</select>\n<label for=\"timer\">Sleep timer</label>\n<select id=\"timer\" data-param=\"timer\">\n"
-        html += "<option value=\"\">Off</option>\n"
-        for minutes in [15, 30, 45, 60, 90, 120, 240, 480] {
+        presets += m.presets.map { option($0.id, $0.name, selected: $0.id == m.presetID) }
+        let timers = [15, 30, 45, 60, 90, 120, 240, 480].map { minutes in
             let label =
                 minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h\(minutes % 60 == 0 ? "" : " \(minutes % 60) min")"
-            html += "<option value=\"\(minutes * 60)\">\(label)</option>\n"
+            return option("\(minutes * 60)", label, selected: false)
         }
-        html +=
-            """
-            </select>\n<output id=\"timer-left\" \
-            for=\"timer\">\(m.timerRemainingSeconds.map(timeLeft) ?? "")</output>\n</fieldset>\n
-            """
-        for n in 1...4 {
+        let layers = (1...4).map { n in
             let layer = n <= m.layers.count ? m.layers[n - 1] : Mix.Layer(enabled: false)
-            html += "<fieldset class=\"layer\" data-layer-group=\"\(n)\">\n<legend>Layer \(n)</legend>\n"
-            html +=
-                """
-                <label class=\"toggle\"><input type=\"checkbox\" id=\"l\(n)-enabled\" data-layer=\"\(n)\" \
-                data-param=\"enabled\"\(layer.enabled ? " checked" : "")> On</label>\n
-                """
-            html += "<label for=\"l\(n)-volume\">Volume</label>\n"
-            html += slider(id: "l\(n)-volume", layer: n, .volume, value: layer.volume, text: percent(layer.volume))
-            html += textureControls(layer: n, layer)
-            html += "<label for=\"l\(n)-colour\">Colour</label>\n"
-            html += slider(
-                id: "l\(n)-colour", layer: n, .colour, value: layer.colour, text: colourName(layer.colour),
-                extraClass: "colour")
-            html += "<label for=\"l\(n)-lowCutHz\">Low cut</label>\n"
-            html += slider(
-                id: "l\(n)-lowCutHz", layer: n, .lowCutHz, value: layer.lowCutHz, text: cutText(layer.lowCutHz))
-            html += "<label for=\"l\(n)-highCutHz\">High cut</label>\n"
-            html += slider(
-                id: "l\(n)-highCutHz", layer: n, .highCutHz, value: layer.highCutHz, text: cutText(layer.highCutHz))
+            func control(_ param: MixParameter, _ label: String, _ value: Double?, _ text: String) -> HTML {
+                let id = "l\(n)-\(param.rawValue)"
+                return templates.render(
+                    "control",
+                    ["id": id, "label": label, "input": slider(id: id, layer: n, param, value: value, text: text)])
+            }
+            var controls = [control(.volume, "Volume", layer.volume, percent(layer.volume))]
+            controls += textureControls(layer: n, layer)
+            controls.append(
+                templates.render(
+                    "control",
+                    [
+                        "id": "l\(n)-colour", "label": "Colour",
+                        "input": slider(
+                            id: "l\(n)-colour", layer: n, .colour, value: layer.colour,
+                            text: colourName(layer.colour), extraClass: "colour"),
+                    ]))
+            controls.append(control(.lowCutHz, "Low cut", layer.lowCutHz, cutText(layer.lowCutHz)))
+            controls.append(control(.highCutHz, "High cut", layer.highCutHz, cutText(layer.highCutHz)))
             for (param, name, value) in [
                 (MixParameter.eqLowDb, "EQ low", layer.eq.lowDb), (.eqMidDb, "EQ mid", layer.eq.midDb),
                 (.eqHighDb, "EQ high", layer.eq.highDb),
             ] {
-                html += "<label for=\"l\(n)-\(param.rawValue)\">\(name)</label>\n"
-                html += slider(
-                    id: "l\(n)-\(param.rawValue)", layer: n, param, value: value, text: "\(signed(value)) dB")
+                controls.append(control(param, name, value, "\(signed(value)) dB"))
             }
-            html += "</fieldset>\n"
+            return templates.render(
+                "layer",
+                ["n": n, "checked": layer.enabled ? templates.render("checked") : .empty, "controls": controls])
         }
-        html += "</form>\n</section>\n"
-        return html
+        return templates.render(
+            "mixer",
+            [
+                "summary": mixerSummary(m),
+                "master": slider(
+                    id: "master", layer: nil, .master, value: m.masterVolume, text: percent(m.masterVolume)),
+                "presets": presets, "timers": timers, "timeLeft": m.timerRemainingSeconds.map(timeLeft) ?? "",
+                "layers": layers,
+            ])
     }
 
     /// A layer's texture (a choice of the table's `allowed`), its density and brightness, labelled
     /// from the table's rows. Drops and crackle replace the noise (the colour slider shapes noise
     /// only); density applies to both, brightness to crackle alone, so a control that does not
     /// apply is disabled (the page's script re-enables it when the texture changes).
-    static func textureControls(layer n: Int, _ layer: Mix.Layer) -> String {
+    static func textureControls(layer n: Int, _ layer: Mix.Layer) -> [HTML] {
         let kind = layer.texture ?? .noise, t = layer.textureSettings
         let field = MixParameter.texture.field, id = "l\(n)-\(MixParameter.texture.rawValue)"
-        var html = "<label for=\"\(id)\">\(escape(field.label))</label>\n"
-        html += "<select id=\"\(id)\" data-layer=\"\(n)\" data-param=\"\(MixParameter.texture.rawValue)\">\n"
-        for name in field.allowed {
-            html +=
-                """
-                <option \
-                value=\"\(escape(name))\"\(name == kind.rawValue ? " selected" : "")>\(escape(name))</option>\n
-                """
-        }
-        html += "</select>\n"
+        var html = [
+            templates.render(
+                "texture",
+                [
+                    "id": id, "label": field.label, "n": n, "param": MixParameter.texture.rawValue,
+                    "options": field.allowed.map { option($0, $0, selected: $0 == kind.rawValue) },
+                ])
+        ]
         for (param, value, text, applies) in [
             (
                 MixParameter.densityPerSecond, Double(t.densityPerSecond),
@@ -188,16 +159,23 @@ public enum Page {
             ),
             (.brightness, Double(t.brightness), percent(Double(t.brightness)), kind == .crackle),
         ] {
-            html += "<label for=\"l\(n)-\(param.rawValue)\">\(escape(param.field.label))</label>\n"
             // What an absent value means, per texture, for the script to show when the mix has none.
             let defaults =
                 param == .densityPerSecond
-                ? "data-default-drops=\"\(number(ownDensity(.drops)))\" "
-                    + "data-default-crackle=\"\(number(ownDensity(.crackle)))\" "
-                : "data-default-crackle=\"\(number(param.field.defaultNumber))\" "
-            html += slider(
-                id: "l\(n)-\(param.rawValue)", layer: n, param, value: value, text: text, disabled: !applies,
-                attributes: defaults)
+                ? templates.render(
+                    "densityDefaults",
+                    ["drops": number(ownDensity(.drops)), "crackle": number(ownDensity(.crackle))])
+                : templates.render("brightnessDefault", ["crackle": number(param.field.defaultNumber)])
+            let sliderID = "l\(n)-\(param.rawValue)"
+            html.append(
+                templates.render(
+                    "control",
+                    [
+                        "id": sliderID, "label": param.field.label,
+                        "input": slider(
+                            id: sliderID, layer: n, param, value: value, text: text, disabled: !applies,
+                            defaults: defaults),
+                    ]))
         }
         return html
     }
@@ -212,21 +190,21 @@ public enum Page {
     /// nothing, that means off (`data-off`): below the low cut's range, above the high cut's.
     static func slider(
         id: String, layer: Int?, _ param: MixParameter, value: Double?, text: String,
-        extraClass: String? = nil, disabled: Bool = false, attributes: String = ""
-    ) -> String {
+        extraClass: String? = nil, disabled: Bool = false, defaults: HTML = .empty
+    ) -> HTML {
         let c = MixerControl(param)
-        var html = "<input type=\"range\" id=\"\(id)\" "
-        if let extraClass { html += "class=\"\(extraClass)\" " }
-        if disabled { html += "disabled " }
-        html += attributes
-        if let layer { html += "data-layer=\"\(layer)\" " }
-        html += "data-param=\"\(param.rawValue)\" "
-        if let off = c.offValue { html += "data-off=\"\(number(off))\" " }
-        html += "min=\"\(number(c.min))\" max=\"\(number(c.max))\" step=\"\(number(c.step))\" "
         let v = value ?? c.offValue ?? c.min
-        html += "value=\"\(number(Swift.min(Swift.max(v, c.min), c.max)))\" aria-valuetext=\"\(escape(text))\">"
-        html += "<output for=\"\(id)\">\(escape(text))</output>\n"
-        return html
+        return templates.render(
+            "slider",
+            [
+                "id": id, "class": extraClass.map { templates.render("class", ["name": $0]) } ?? .empty,
+                "disabled": disabled ? templates.render("disabled") : .empty, "defaults": defaults,
+                "layer": layer.map { templates.render("layerAttribute", ["layer": $0]) } ?? .empty,
+                "param": param.rawValue,
+                "off": c.offValue.map { templates.render("off", ["off": number($0)]) } ?? .empty,
+                "min": number(c.min), "max": number(c.max), "step": number(c.step),
+                "value": number(Swift.min(Swift.max(v, c.min), c.max)), "text": text,
+            ])
     }
 
     public static func mixerSummary(_ m: MixerState) -> String {

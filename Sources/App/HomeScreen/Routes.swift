@@ -17,7 +17,7 @@ struct Routes {
         [
             EditorRoutes(server: server), DesignAPIRoutes(server: server),
             LibraryRoutes(server: server), ImportRoutes(server: server), ExploreRoutes(server: server),
-            DataRoutes(server: server), ReminderSourceRoutes(server: server), PageAssetRoutes(),
+            DataRoutes(server: server), ReminderSourceRoutes(server: server),
         ]
     }
 
@@ -30,11 +30,7 @@ struct Routes {
         router.get("/noise") { _, _ in
             Self.body(Page.noise(mixer: server.mixer.state(), token: server.token), type: "text/html; charset=utf-8")
         }
-        router.get(.init(stringLiteral: AppShell.stylesheetPath)) { _, _ in
-            Self.body(ShellStyle.css, type: "text/css; charset=utf-8")
-        }
-        router.get("/static/app.js") { _, _ in Self.body(Assets.js, type: "text/javascript; charset=utf-8") }
-        router.get("/static/app.css") { _, _ in Self.body(Assets.css, type: "text/css; charset=utf-8") }
+        WebAssets.register(on: router)
         for area in areas { area.register(on: router) }
         router.get("/events") { _, _ in events() }
         FieldsRoute.register(on: router)

@@ -68,74 +68,47 @@ enum StepsHistory {
     }
 
     static func page(file: StepsFile?, keys: [String: String], today: String, token: String) -> String {
-        let e = Page.escape
+        let t = templates
         let list = days(file)
-        var html = "<div class=\"page-head\"><div><h1 class=\"page-title\">Steps History</h1>\n"
-        html += "<p class=\"page-lede\"><a href=\"/data#steps\">Data</a> · goal \(file?.goalWeekday ?? 10_000) steps"
-        if let weekend = file?.goalWeekend, weekend != file?.goalWeekday { html += " (weekends \(weekend))" }
-        html += "</p></div></div>\n"
-        html += "<p id=\"notice\" class=\"notice\" role=\"status\" hidden><span id=\"notice-text\"></span></p>\n"
-        guard !list.isEmpty else {
-            html +=
-                """
-                <p class=\"muted\" id=\"steps-empty\">No steps yet. Import a file on the <a \
-                href=\"/data#steps\">Data</a> page.</p>\n
-                """
-            return AppShell.page(
-                title: "Steps History", active: .data, token: token, body: html,
-                stylesheets: ["/static/pages.css"], scripts: ["/static/data.js"])
-        }
-        html +=
-            """
-            <section aria-labelledby=\"insights-title\"><h2 id=\"insights-title\">Insights</h2><ul \
-            class=\"insights\" id=\"insights\">\n
-            """
-        let insight: [(String, String, String?)] = [
-            (
-                "best", "Best day",
-                keys["__steps_best_day"].map { $0 + (keys["__steps_best_day_date_iso"].map { " on \($0)" } ?? "") }
-            ),
-            ("streak", "Streak", keys["__steps_streak"].map { "\($0) day\($0 == "1" ? "" : "s")" }),
-            ("avg7", "7-day average", keys["__steps_avg_7"]),
-            ("avg30", "30-day average", keys["__steps_avg_30"]),
+        let goal = file?.goalWeekday ?? 10_000
+        let weekend = file?.goalWeekend.flatMap { $0 == file?.goalWeekday ? nil : $0 }
+        var html = [
+            t.render(
+                "head", ["goal": goal, "weekend": weekend.map { t.render("weekend", ["weekend": $0]) } ?? .empty])
         ]
-        for (id, title, value) in insight {
-            html += "<li data-insight=\"\(id)\">\(e(title))<b>\(e(value ?? "–"))</b></li>\n"
+        if list.isEmpty {
+            html.append(t.render("empty"))
+        } else {
+            let insight: [(String, String, String?)] = [
+                (
+                    "best", "Best day",
+                    keys["__steps_best_day"].map { $0 + (keys["__steps_best_day_date_iso"].map { " on \($0)" } ?? "") }
+                ),
+                ("streak", "Streak", keys["__steps_streak"].map { "\($0) day\($0 == "1" ? "" : "s")" }),
+                ("avg7", "7-day average", keys["__steps_avg_7"]),
+                ("avg30", "30-day average", keys["__steps_avg_30"]),
+            ]
+            html.append(
+                t.render(
+                    "history",
+                    [
+                        "insights": insight.map {
+                            t.render("insight", ["id": $0.0, "title": $0.1, "value": $0.2 ?? "–"])
+                        },
+                        "timeline": HTML(trustedBody: timeline(list)),
+                        "month": HTML(trustedBody: month(list, today: today)),
+                        "days": list.reversed().prefix(400).map {
+                            t.render("day", ["date": $0.date, "steps": $0.steps])
+                        },
+                        "year": HTML(trustedBody: heatmap(list)),
+                    ]))
         }
-        html += "</ul></section>\n"
-        html +=
-            """
-            <section class=\"card data-card\" aria-labelledby=\"timeline-title\"><h2 \
-            id=\"timeline-title\">Timeline</h2>\n\(timeline(list))</section>\n
-            """
-        html += "<div class=\"data-grid\">\n"
-        html +=
-            """
-            <section class=\"card data-card\" aria-labelledby=\"month-title\"><h2 \
-            id=\"month-title\">Month</h2>\n\(month(list, today: today))</section>\n
-            """
-        html +=
-            "<section class=\"card data-card\" aria-labelledby=\"pin-title\"><h2 id=\"pin-title\">Pin this day</h2>\n"
-        html +=
-            """
-            <p class=\"muted\">Adds a design to the Library showing the day's steps (a day in the month calendar \
-            chooses it).</p>
-            """
-        html += "<form id=\"steps-pin\"><select id=\"pin-date\" name=\"date\" aria-label=\"Day\">"
-        for d in list.reversed().prefix(400) {
-            html += "<option value=\"\(d.date)\">\(d.date) · \(d.steps) steps</option>"
-        }
-        html += "</select><button class=\"btn primary\" type=\"submit\">Pin this day</button></form></section>\n"
-        html += "</div>\n"
-        html +=
-            """
-            <section class=\"card data-card\" aria-labelledby=\"year-title\"><h2 \
-            id=\"year-title\">Year</h2>\n\(heatmap(list))</section>\n
-            """
         return AppShell.page(
-            title: "Steps History", active: .data, token: token, body: html,
+            title: "Steps History", active: .data, token: token, body: HTML(joining: html).description,
             stylesheets: ["/static/pages.css"], scripts: ["/static/data.js"])
     }
+
+    static let templates = HTMLTemplates(PackageResources.steps_html, file: "Steps/steps.html")
 
     /// The last 90 recorded days as bars (goal days in the accent colour) under the goal line.
     static func timeline(_ list: [Day]) -> String {
