@@ -95,12 +95,12 @@ enum StepsHistory {
                         "insights": insight.map {
                             t.render("insight", ["id": $0.0, "title": $0.1, "value": $0.2 ?? "–"])
                         },
-                        "timeline": HTML(trustedBody: timeline(list)),
-                        "month": HTML(trustedBody: month(list, today: today)),
+                        "timeline": timeline(list),
+                        "month": month(list, today: today),
                         "days": list.reversed().prefix(400).map {
                             t.render("day", ["date": $0.date, "steps": $0.steps])
                         },
-                        "year": HTML(trustedBody: heatmap(list)),
+                        "year": heatmap(list),
                     ]))
         }
         return AppShell.page(
@@ -111,60 +111,61 @@ enum StepsHistory {
     static let templates = HTMLTemplates(PackageResources.steps_html, file: "Steps/steps.html")
 
     /// The last 90 recorded days as bars (goal days in the accent colour) under the goal line.
-    static func timeline(_ list: [Day]) -> String {
+    static func timeline(_ list: [Day]) -> HTML {
+        let t = templates
         let shown = Array(list.suffix(90))
         let width = 900.0, height = 240.0, left = 48.0, bottom = 22.0, top = 10.0
         let maxSteps = Double(max(shown.map { max($0.steps, $0.goal) }.max() ?? 1, 1)) * 1.1
         let barWidth = (width - left - 8) / Double(max(shown.count, 1))
         func y(_ v: Double) -> Double { top + (height - top - bottom) * (1 - v / maxSteps) }
-        var svg =
-            """
-            <svg class=\"chart\" id=\"steps-timeline\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" \
-            aria-label=\"Daily steps, last \(shown.count) days, with the goal line\">
-            """
-        for fraction in [0.0, 0.5, 1.0] {
+        let grid = [0.0, 0.5, 1.0].map { fraction in
             let v = maxSteps / 1.1 * fraction
-            svg +=
-                """
-                <line x1=\"\(left)\" x2=\"\(width - 8)\" y1=\"\(f(y(v)))\" y2=\"\(f(y(v)))\" \
-                stroke=\"currentColor\" stroke-opacity=\"0.12\"/>
-                """
-            svg += "<text x=\"\(left - 6)\" y=\"\(f(y(v) + 4))\" text-anchor=\"end\">\(Int(v.rounded()))</text>"
+            return t.render(
+                "gridLine",
+                [
+                    "left": "\(left)", "right": "\(width - 8)", "y": f(y(v)), "labelX": "\(left - 6)",
+                    "labelY": f(y(v) + 4), "value": Int(v.rounded()),
+                ])
         }
         var goalPath = ""
+        var bars: [HTML] = []
         for (i, d) in shown.enumerated() {
             let x = left + Double(i) * barWidth
-            let h = y(0) - y(Double(d.steps))
-            svg +=
-                """
-                <rect class=\"bar\(d.hit ? " hit" : "")\" data-date=\"\(d.date)\" x=\"\(f(x + 1))\" \
-                y=\"\(f(y(Double(d.steps))))\" width=\"\(f(max(barWidth - 2, 1)))\" height=\"\(f(h))\" rx=\"2\" \
-                fill=\"\(d.hit ? "#3ddc97" : "#7c7cff")\"><title>\(d.date): \(d.steps) steps</title></rect>
-                """
+            bars.append(
+                t.render(
+                    "bar",
+                    [
+                        "class": d.hit ? "bar hit" : "bar", "date": d.date, "x": f(x + 1), "y": f(y(Double(d.steps))),
+                        "width": f(max(barWidth - 2, 1)), "height": f(y(0) - y(Double(d.steps))),
+                        "fill": d.hit ? "#3ddc97" : "#7c7cff", "steps": d.steps,
+                    ]))
             goalPath +=
                 (i == 0 ? "M" : "L") + "\(f(x)) \(f(y(Double(d.goal)))) L\(f(x + barWidth)) \(f(y(Double(d.goal)))) "
         }
-        svg +=
-            """
-            <path class=\"goal-line\" d=\"\(goalPath)\" fill=\"none\" stroke=\"#ffb84d\" stroke-width=\"2\" \
-            stroke-dasharray=\"6 4\"/>
-            """
+        var ends = HTML.empty
         if let first = shown.first, let last = shown.last {
-            svg +=
-                """
-                <text x=\"\(left)\" y=\"\(Int(height - 6))\">\(first.date)</text><text x=\"\(width - 8)\" \
-                y=\"\(Int(height - 6))\" text-anchor=\"end\">\(last.date)</text>
-                """
+            ends = t.render(
+                "ends",
+                [
+                    "left": "\(left)", "right": "\(width - 8)", "y": Int(height - 6), "first": first.date,
+                    "last": last.date,
+                ])
         }
-        return svg + "</svg>"
+        return t.render(
+            "timeline",
+            [
+                "width": Int(width), "height": Int(height), "count": shown.count, "grid": grid, "bars": bars,
+                "goal": goalPath, "ends": ends,
+            ])
     }
 
     /// The month of the latest recorded day (today's month when it has data), Monday first,
-    /// goal days filled.
-    static func month(_ list: [Day], today: String) -> String {
+    /// goal days filled (with dark numbers: the sheet's muted grey is unreadable on green).
+    static func month(_ list: [Day], today: String) -> HTML {
+        let t = templates
         let byNumber = Dictionary(list.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
         let anchor = list.contains { $0.date.prefix(7) == today.prefix(7) } ? today : list.last!.date
-        guard let firstNumber = dayNumber(String(anchor.prefix(8)) + "01") else { return "" }
+        guard let firstNumber = dayNumber(String(anchor.prefix(8)) + "01") else { return .empty }
         let parts = anchor.split(separator: "-").compactMap { Int($0) }
         let nextMonth =
             parts[1] == 12
@@ -173,73 +174,64 @@ enum StepsHistory {
         let offset = (weekday(firstNumber) + 6) % 7
         let cell = 44.0
         let rows = (offset + count + 6) / 7
-        var svg =
-            """
-            <svg class=\"chart\" id=\"steps-month\" viewBox=\"0 0 \(Int(cell * 7)) \
-            \(Int(cell * Double(rows) + 40))\" role=\"img\" aria-label=\"\(anchor.prefix(7)): goal days filled\">
-            """
-        svg += "<text x=\"4\" y=\"14\">\(anchor.prefix(7))</text>"
-        for (i, name) in ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"].enumerated() {
-            svg += "<text x=\"\(f(Double(i) * cell + cell / 2))\" y=\"32\" text-anchor=\"middle\">\(name)</text>"
+        let weekdays = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"].enumerated().map { i, name in
+            t.render("weekday", ["x": f(Double(i) * cell + cell / 2), "name": name])
         }
-        for i in 0..<count {
+        let days = (0..<count).map { i in
             let n = firstNumber + i
             let slot = offset + i
             let x = Double(slot % 7) * cell, y = 40 + Double(slot / 7) * cell
             let day = byNumber[n]
-            let fill = day.map { $0.hit ? "#3ddc97" : "#7c7cff" } ?? "none"
-            let opacity = day.map { $0.hit ? 0.9 : 0.25 } ?? 0
-            svg += "<g class=\"month-day\(day?.hit == true ? " goal" : "")\" data-date=\"\(dateText(n))\">"
-            svg +=
-                """
-                <rect x=\"\(f(x + 3))\" y=\"\(f(y + 3))\" width=\"\(f(cell - 6))\" height=\"\(f(cell - 6))\" \
-                rx=\"8\" fill=\"\(fill)\" fill-opacity=\"\(opacity)\" stroke=\"currentColor\" \
-                stroke-opacity=\"0.12\"/>
-                """
-            // Dark numbers on a filled goal day (the sheet's muted grey is unreadable on green).
-            let ink = day?.hit == true ? " style=\"fill:#0d0e12;font-weight:700\"" : ""
-            svg +=
-                """
-                <text x=\"\(f(x + cell / 2))\" y=\"\(f(y + cell / 2 + 4))\" \
-                text-anchor=\"middle\"\(ink)>\(i + 1)</text>
-                """
-            if let day { svg += "<title>\(day.date): \(day.steps) steps\(day.hit ? " (goal)" : "")</title>" }
-            svg += "</g>"
+            let goal = day?.hit == true
+            let number = t.render(
+                goal ? "goalDayNumber" : "dayNumber", ["x": f(x + cell / 2), "y": f(y + cell / 2 + 4), "n": i + 1])
+            let title = day.map {
+                t.render(
+                    "dayTitle", ["date": $0.date, "steps": $0.steps, "goal": $0.hit ? t.render("goalMark") : .empty])
+            }
+            return t.render(
+                "monthDay",
+                [
+                    "class": goal ? "month-day goal" : "month-day", "date": dateText(n), "x": f(x + 3), "y": f(y + 3),
+                    "size": f(cell - 6), "fill": day.map { $0.hit ? "#3ddc97" : "#7c7cff" } ?? "none",
+                    "opacity": "\(day.map { $0.hit ? 0.9 : 0.25 } ?? 0)", "number": number, "title": title ?? .empty,
+                ])
         }
-        return svg + "</svg>"
+        return t.render(
+            "month",
+            [
+                "width": Int(cell * 7), "height": Int(cell * Double(rows) + 40), "month": String(anchor.prefix(7)),
+                "weekdays": weekdays, "days": days,
+            ])
     }
 
     /// 53 weeks ending with the latest recorded day, one square a day, darker for more of the goal.
-    static func heatmap(_ list: [Day]) -> String {
+    static func heatmap(_ list: [Day]) -> HTML {
+        let t = templates
         let byNumber = Dictionary(list.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
         let last = list.last!.number
         let lastMonday = last - (weekday(last) + 6) % 7
         let start = lastMonday - 52 * 7
         let cell = 14.0
-        var svg =
-            """
-            <svg class=\"chart\" id=\"steps-heatmap\" viewBox=\"0 0 \(Int(cell * 53 + 30)) \(Int(cell * 7 + 20))\" \
-            role=\"img\" aria-label=\"Steps over the year, one square a day\">
-            """
-        for (row, name) in ["Mo", "", "We", "", "Fr", "", "Su"].enumerated() where !name.isEmpty {
-            svg += "<text x=\"0\" y=\"\(f(Double(row) * cell + 11))\">\(name)</text>"
+        let weekdays = ["Mo", "", "We", "", "Fr", "", "Su"].enumerated().filter { !$0.element.isEmpty }.map {
+            t.render("heatWeekday", ["y": f(Double($0.offset) * cell + 11), "name": $0.element])
         }
-        for n in start...last {
+        let days = (start...last).map { n in
             let week = (n - start) / 7, row = (n - start) % 7
             let day = byNumber[n]
             let level = day.map { min(Double($0.steps) / Double(max($0.goal, 1)), 1.25) / 1.25 } ?? 0
-            let fill = day == nil ? "currentColor" : "#3ddc97"
-            let opacity = day == nil ? 0.06 : 0.15 + 0.85 * level
-            svg +=
-                """
-                <rect class=\"heat\(day == nil ? "" : " recorded")\" x=\"\(f(30 + Double(week) * cell))\" \
-                y=\"\(f(Double(row) * cell))\" width=\"\(f(cell - 2))\" height=\"\(f(cell - 2))\" rx=\"2\" \
-                fill=\"\(fill)\" fill-opacity=\"\(f(opacity))\">
-                """
-            if let day { svg += "<title>\(day.date): \(day.steps) steps</title>" }
-            svg += "</rect>"
+            return t.render(
+                "heat",
+                [
+                    "class": day == nil ? "heat" : "heat recorded", "x": f(30 + Double(week) * cell),
+                    "y": f(Double(row) * cell), "size": f(cell - 2), "fill": day == nil ? "currentColor" : "#3ddc97",
+                    "opacity": f(day == nil ? 0.06 : 0.15 + 0.85 * level),
+                    "title": day.map { t.render("heatTitle", ["date": $0.date, "steps": $0.steps]) } ?? .empty,
+                ])
         }
-        return svg + "</svg>"
+        return t.render(
+            "heatmap",
+            ["width": Int(cell * 53 + 30), "height": Int(cell * 7 + 20), "weekdays": weekdays, "days": days])
     }
 
     static func f(_ x: Double) -> String { String(format: "%.1f", x) }
