@@ -22,86 +22,94 @@ struct ReminderSourceRoutes: AppRoutes {
     static let pathExtensions = ["txt", "ics"]
 
     func register(on router: Router<BasicRequestContext>) {
-        router.post("/api/data/reminders") { request, _ in
-            guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
-            let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-            guard let o = RequestBody.object(body, limits: DataRoutes.smallBody, allowed: ["source", "name"]),
-                let text = o.text("source")
-            else {
-                return Routes.error(
-                    .badRequest,
-                    """
-                    the body must be {\"source\": \"~/todo.txt\" or \"https://…/tasks.ics\", \"name\": TEXT \
-                    (optional)}
-                    """
-                )
-            }
-            var name: String?
-            if let n = o.text("name"), !n.trimmingCharacters(in: .whitespaces).isEmpty {
-                name = String(n.prefix(200))
-            }
-            let source: String
-            switch Self.checkedSource(text.trimmingCharacters(in: .whitespacesAndNewlines), store: root) {
-            case .failure(let refusal): return DesignAPIRoutes.fieldError("source", refusal.description)
-            case .success(let s): source = s
-            }
-            return try DataRoutes.failing {
-                try Self.add(root, source: source, name: name, shownAs: source)
+        router.post("/api/data/reminders", use: addSource)
+        router.post("/api/data/reminders/upload", use: uploadSource)
+        router.delete("/api/data/reminders/:id", use: removeSource)
+        router.post("/api/data/reminders/refresh", use: refresh)
+    }
+
+    @Sendable func addSource(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let root = try server.requireStore()
+        let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
+        guard let o = RequestBody.object(body, limits: DataRoutes.smallBody, allowed: ["source", "name"]),
+            let text = o.text("source")
+        else {
+            throw HTTPError(
+                .badRequest,
+                """
+                the body must be {\"source\": \"~/todo.txt\" or \"https://…/tasks.ics\", \"name\": TEXT \
+                (optional)}
+                """
+            )
+        }
+        var name: String?
+        if let n = o.text("name"), !n.trimmingCharacters(in: .whitespaces).isEmpty {
+            name = String(n.prefix(200))
+        }
+        let source: String
+        switch Self.checkedSource(text.trimmingCharacters(in: .whitespacesAndNewlines), store: root) {
+        case .failure(let refusal): throw HTTPError(.unprocessableContent, refusal.description, field: "source")
+        case .success(let s): source = s
+        }
+        return try DataRoutes.failing {
+            try Self.add(root, source: source, name: name, shownAs: source)
+        }
+    }
+
+    @Sendable func uploadSource(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let root = try server.requireStore()
+        let body: ByteBuffer
+        do { body = try await request.body.collect(upTo: Self.maximumUploadBytes) } catch {
+            throw HTTPError(
+                .contentTooLarge, "the task list is larger than \(Self.maximumUploadBytes) bytes")
+        }
+        let fileName = ImportRoutes.fileName(request.uri.queryParameters.get("name"))
+        // The extension decides how the service reads the file (`.ics` as iCalendar tasks).
+        let ext = fileName.lowercased().hasSuffix(".ics") ? "ics" : "txt"
+        let folder = root.url.appendingPathComponent("reminders/uploads", isDirectory: true)
+        return try DataRoutes.failing {
+            let target = try DataRoutes.keepUpload(Data(buffer: body), named: fileName, ext: ext, in: folder)
+            do {
+                return try Self.add(root, source: target.path, name: nil, shownAs: fileName)
+            } catch {
+                try? FileManager.default.removeItem(at: target)
+                throw error
             }
         }
-        router.post("/api/data/reminders/upload") { request, _ in
-            guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
-            let body: ByteBuffer
-            do { body = try await request.body.collect(upTo: Self.maximumUploadBytes) } catch {
-                return Routes.error(
-                    .contentTooLarge, "the task list is larger than \(Self.maximumUploadBytes) bytes")
-            }
-            let fileName = ImportRoutes.fileName(request.uri.queryParameters.get("name"))
-            // The extension decides how the service reads the file (`.ics` as iCalendar tasks).
-            let ext = fileName.lowercased().hasSuffix(".ics") ? "ics" : "txt"
-            let folder = root.url.appendingPathComponent("reminders/uploads", isDirectory: true)
-            return try DataRoutes.failing {
-                let target = try DataRoutes.keepUpload(Data(buffer: body), named: fileName, ext: ext, in: folder)
-                do {
-                    return try Self.add(root, source: target.path, name: nil, shownAs: fileName)
-                } catch {
-                    try? FileManager.default.removeItem(at: target)
-                    throw error
-                }
-            }
+    }
+
+    @Sendable func removeSource(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let root = try server.requireStore()
+        guard let id = context.parameters.get("id"), Routes.isPlainID(id) else {
+            throw HTTPError(.notFound, "no such reminders source")
         }
-        router.delete("/api/data/reminders/:id") { _, context in
-            guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
-            guard let id = context.parameters.get("id"), Routes.isPlainID(id) else {
-                return Routes.error(.notFound, "no such reminders source")
-            }
-            return try DataRoutes.failing {
-                let service = RemindersService(root: root)
-                let removed = try service.remove(id)
-                // An uploaded file is the store's own copy: it goes with the source. A typed path
-                // is the person's file and stays, as `weaver reminders remove` leaves it.
-                let uploads = root.url.appendingPathComponent("reminders/uploads").path + "/"
-                if removed.source.hasPrefix(uploads) { try? FileManager.default.removeItem(atPath: removed.source) }
-                _ = try service.refresh()
-                server.refresh()
-                return LibraryRoutes.message("Removed \(removed.name).")
-            }
+        return try DataRoutes.failing {
+            let service = RemindersService(root: root)
+            let removed = try service.remove(id)
+            // An uploaded file is the store's own copy: it goes with the source. A typed path
+            // is the person's file and stays, as `weaver reminders remove` leaves it.
+            let uploads = root.url.appendingPathComponent("reminders/uploads").path + "/"
+            if removed.source.hasPrefix(uploads) { try? FileManager.default.removeItem(atPath: removed.source) }
+            _ = try service.refresh()
+            server.refresh()
+            return LibraryRoutes.message("Removed \(removed.name).")
         }
-        router.post("/api/data/reminders/refresh") { _, _ in
-            guard let root = server.storeRoot else { return Routes.error(.notFound, "this server has no store") }
-            return try DataRoutes.failing {
-                let service = RemindersService(root: root)
-                guard !(try service.list()).isEmpty else {
-                    throw DataSourceError("no reminders sources yet: add a todo.txt file or an .ics with tasks")
-                }
-                let report = try service.refresh()
-                server.refresh()
-                return DesignAPIRoutes.json(
-                    .object([
-                        "message": .string(Self.summary(report)),
-                        "notes": .array(report.notes.prefix(10).map { .string($0) }),
-                    ]))
+    }
+
+    @Sendable func refresh(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let root = try server.requireStore()
+        return try DataRoutes.failing {
+            let service = RemindersService(root: root)
+            guard !(try service.list()).isEmpty else {
+                throw DataSourceError("no reminders sources yet: add a todo.txt file or an .ics with tasks")
             }
+            let report = try service.refresh()
+            server.refresh()
+            return DesignAPIRoutes.json(
+                .object([
+                    "message": .string(Self.summary(report)),
+                    "notes": .array(report.notes.prefix(10).map { .string($0) }),
+                ]))
         }
     }
 

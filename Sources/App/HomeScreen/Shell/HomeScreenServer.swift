@@ -117,6 +117,8 @@ public final class HomeScreenServer: Sendable {
             ?? .warning
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: AccessMiddleware(server: self))
+        // Inside the access check, so a refusal a handler throws still gets its security headers.
+        router.add(middleware: HTTPErrorMiddleware())
         Routes(server: self).register(on: router)
         let server = self
         let app = Application(

@@ -14,114 +14,115 @@ struct ImportRoutes: AppRoutes {
     let server: HomeScreenServer
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("/api/export") { request, _ in
-            guard let library = server.library, let root = server.storeRoot else {
-                return Routes.error(.notFound, "this server has no design library")
-            }
-            let idsText = request.uri.queryParameters.get("ids") ?? ""
-            let exported: Exported
-            do {
-                exported = try Self.export(library, root: root, ids: idsText, now: Date())
-            } catch let e as DesignError {
-                return Routes.error(idsText.isEmpty ? .badRequest : .unprocessableContent, e.message)
-            }
-            var response = Routes.bytes(Array(exported.data), type: "application/octet-stream")
-            response.headers[.contentDisposition] = "attachment; filename=\"\(exported.fileName)\""
-            return response
+        router.get("/api/export", use: export)
+        router.post("/api/import", use: review)
+        router.post("/api/import/:review", use: importReviewed)
+        router.get("/api/import/:review/:picture", use: reviewPicture)
+    }
+
+    @Sendable func export(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let library = try server.requireLibrary()
+        let root = try server.requireStore(.noLibrary)
+        let idsText = request.uri.queryParameters.get("ids") ?? ""
+        let exported: Exported
+        do {
+            exported = try Self.export(library, root: root, ids: idsText, now: Date())
+        } catch let e as DesignError {
+            throw HTTPError(idsText.isEmpty ? .badRequest : .unprocessableContent, e.message)
         }
-        router.post("/api/import") { request, _ in
-            guard let library = server.library else {
-                return Routes.error(.notFound, "this server has no design library")
-            }
-            let limits = DesignExchange.Limits()
-            let fileName = Self.fileName(request.uri.queryParameters.get("name"))
-            // An oversized file is refused before it is read, with the words `weaver import` uses
-            // for one (the size it declares); one byte past the limit is read otherwise, so the
-            // parser says it.
-            let tooLarge = { (size: String) in
-                Routes.error(
-                    .contentTooLarge, "\(fileName): file is \(size) bytes; the limit is \(limits.maxFileBytes) bytes")
-            }
-            if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.maxFileBytes {
-                return tooLarge(String(declared))
-            }
-            let body: ByteBuffer
-            do {
-                body = try await request.body.collect(upTo: limits.maxFileBytes + 1)
-            } catch {
-                return tooLarge("more than \(limits.maxFileBytes)")
-            }
-            let answer = try Self.review(
-                Data(buffer: body), fileName: fileName, library: library, reviews: server.reviews, now: Date())
-            switch answer {
-            case .failure(let message): return Routes.error(.unprocessableContent, message)
-            case .success(let json): return DesignAPIRoutes.json(json)
-            }
+        var response = Routes.bytes(Array(exported.data), type: "application/octet-stream")
+        response.headers[.contentDisposition] = "attachment; filename=\"\(exported.fileName)\""
+        return response
+    }
+
+    @Sendable func review(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let library = try server.requireLibrary()
+        let limits = DesignExchange.Limits()
+        let fileName = Self.fileName(request.uri.queryParameters.get("name"))
+        // An oversized file is refused before it is read, with the words `weaver import` uses
+        // for one (the size it declares); one byte past the limit is read otherwise, so the
+        // parser says it.
+        let tooLarge = { (size: String) in
+            HTTPError(
+                .contentTooLarge, "\(fileName): file is \(size) bytes; the limit is \(limits.maxFileBytes) bytes")
         }
-        router.post("/api/import/:review") { request, context in
-            guard let library = server.library else {
-                return Routes.error(.notFound, "this server has no design library")
-            }
-            let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-            guard let reviewID = context.parameters.get("review"), let held = server.reviews.get(reviewID) else {
-                return Routes.error(.notFound, "no such import review (it may have expired: upload the file again)")
-            }
-            let limits = JSONLimits(maxDepth: 3, maxValueCount: 10_001, maxStringBytes: 64)
-            guard let o = RequestBody.object(body, limits: limits, allowed: ["select"], required: ["select"]),
-                let list = try? o.required("select").array(maxCount: limits.maxValueCount)
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.maxFileBytes {
+            throw tooLarge(String(declared))
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: limits.maxFileBytes + 1)
+        } catch {
+            throw tooLarge("more than \(limits.maxFileBytes)")
+        }
+        let answer = try Self.review(
+            Data(buffer: body), fileName: fileName, library: library, reviews: server.reviews, now: Date())
+        switch answer {
+        case .failure(let message): throw HTTPError(.unprocessableContent, message)
+        case .success(let json): return DesignAPIRoutes.json(json)
+        }
+    }
+
+    @Sendable func importReviewed(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let library = try server.requireLibrary()
+        let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
+        guard let reviewID = context.parameters.get("review"), let held = server.reviews.get(reviewID) else {
+            throw HTTPError(.notFound, "no such import review (it may have expired: upload the file again)")
+        }
+        let limits = JSONLimits(maxDepth: 3, maxValueCount: 10_001, maxStringBytes: 64)
+        guard let o = RequestBody.object(body, limits: limits, allowed: ["select"], required: ["select"]),
+            let list = try? o.required("select").array(maxCount: limits.maxValueCount)
+        else {
+            throw HTTPError(.badRequest, "the body must be {\"select\": [INDEX, ...]} (0-based design indexes)")
+        }
+        var numbers: [Int] = []
+        for item in list {
+            guard let n = try? item.number(), n == n.rounded(), n >= 0, n < Double(held.package.specs.count)
             else {
-                return Routes.error(.badRequest, "the body must be {\"select\": [INDEX, ...]} (0-based design indexes)")
+                throw HTTPError(
+                    .unprocessableContent,
+                    """
+                    'select' holds \(item.value) but \(held.package.fileName) has designs \
+                    0…\(held.package.specs.count - 1)
+                    """
+                )
             }
-            var numbers: [Int] = []
-            for item in list {
-                guard let n = try? item.number(), n == n.rounded(), n >= 0, n < Double(held.package.specs.count)
-                else {
-                    return Routes.error(
-                        .unprocessableContent,
-                        """
-                        'select' holds \(item.value) but \(held.package.fileName) has designs \
-                        0…\(held.package.specs.count - 1)
-                        """
-                    )
-                }
-                numbers.append(Int(n) + 1)
-            }
-            return try LibraryRoutes.refusing {
-                let result = try Self.importSelected(held.package, numbers: numbers, library: library, now: Date())
-                server.reviews.remove(reviewID)
-                server.refresh()
-                return DesignAPIRoutes.json(
-                    .object([
-                        "message": .string(result.summary),
-                        "imported": .array(
-                            result.imported.map {
-                                .object(["id": .string($0.id.uuidString), "name": .string($0.name)])
-                            }),
-                        "skipped": .number(Double(result.skipped)),
-                    ]))
-            }
+            numbers.append(Int(n) + 1)
         }
-        router.get("/api/import/:review/:picture") { request, context in
-            guard let workshop = server.workshop else {
-                return Routes.error(.notFound, "this server has no design library")
-            }
-            guard let reviewID = context.parameters.get("review"), let held = server.reviews.get(reviewID),
-                let file = context.parameters.get("picture"), file.hasSuffix(".svg"),
-                let index = Int(file.dropLast(4)), held.package.specs.indices.contains(index)
-            else {
-                return Routes.error(.notFound, "no such design in this review")
-            }
-            let family = request.uri.queryParameters.get("family") ?? "small"
-            // Drawn as a draft with the file's embedded images, decoded for this picture: nothing
-            // is written before the import.
-            do {
-                let drawn = try workshop.renderReview(
-                    held.package.specs[index], family: family,
-                    embeddedImages: held.package.images.mapValues(\.data), now: Date())
-                return Routes.bytes(drawn.bytes, type: DraftFormat.svg.contentType)
-            } catch let e as NotFound {
-                return Routes.error(.notFound, e.description)
-            }
+        return try LibraryRoutes.refusing {
+            let result = try Self.importSelected(held.package, numbers: numbers, library: library, now: Date())
+            server.reviews.remove(reviewID)
+            server.refresh()
+            return DesignAPIRoutes.json(
+                .object([
+                    "message": .string(result.summary),
+                    "imported": .array(
+                        result.imported.map {
+                            .object(["id": .string($0.id.uuidString), "name": .string($0.name)])
+                        }),
+                    "skipped": .number(Double(result.skipped)),
+                ]))
+        }
+    }
+
+    @Sendable func reviewPicture(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let workshop = try server.requireWorkshop()
+        guard let reviewID = context.parameters.get("review"), let held = server.reviews.get(reviewID),
+            let file = context.parameters.get("picture"), file.hasSuffix(".svg"),
+            let index = Int(file.dropLast(4)), held.package.specs.indices.contains(index)
+        else {
+            throw HTTPError(.notFound, "no such design in this review")
+        }
+        let family = request.uri.queryParameters.get("family") ?? "small"
+        // Drawn as a draft with the file's embedded images, decoded for this picture: nothing
+        // is written before the import.
+        do {
+            let drawn = try workshop.renderReview(
+                held.package.specs[index], family: family,
+                embeddedImages: held.package.images.mapValues(\.data), now: Date())
+            return Routes.bytes(drawn.bytes, type: DraftFormat.svg.contentType)
+        } catch let e as NotFound {
+            throw HTTPError(.notFound, e.description)
         }
     }
 
