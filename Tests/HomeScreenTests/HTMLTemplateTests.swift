@@ -48,11 +48,28 @@ import Testing
             running: false, state: "stopped", presetID: nil, mixName: "Mine <1>", masterVolume: 0.5, layers: [],
             timerRemainingSeconds: 90, presets: [])
         #expect(Page.noise(mixer: mixer, token: "t").contains("Mine &lt;1&gt; (custom)"))
-        #expect(EditorPage.editor(id: "X", name: "A&B", token: "t").contains("<h1 id=\"design-title\">A&amp;B</h1>"))
+        #expect(
+            EditorPage.editor(id: "X", name: "A&B", token: "t").contains(
+                "<h1 id=\"design-title\" dir=\"auto\">A&amp;B</h1>"))
         for asset in WebAssets.served {
             #expect(!asset.text.contains("// @include"), "\(asset.path)")
             #expect(!asset.text.isEmpty, "\(asset.path)")
         }
         #expect(try #require(WebAssets.asset("/static/library.js")).text.contains("function reloadWith(text, extra)"))
+    }
+
+    /// Issue 41.16: a design name with bidirectional controls (U+202E) reversed the caption around it on Home
+    /// ("llamS"). User text is isolated: `<bdi>` inside a caption, `dir="auto"` on a heading that is only the name.
+    @Test func aNamesDirectionStaysInsideTheName() {
+        let name = "\u{202E}Evil"
+        let tile = WidgetTile(
+            designID: "ABCD-1", designName: name, family: "small", widthPt: 170, heightPt: 170, label: "x",
+            buttons: [], version: "v1")
+        #expect(Page.tile(tile).contains("<figcaption><bdi>\(name)</bdi> · Small</figcaption>"))
+        let mixer = MixerState(
+            running: false, state: "stopped", presetID: nil, mixName: "M", masterVolume: 0.5, layers: [],
+            timerRemainingSeconds: nil, presets: [])
+        #expect(Page.home(tiles: [tile], mixer: mixer, token: "t").contains("<h2 dir=\"auto\">\(name)</h2>"))
+        #expect(EditorPage.editor(id: "X", name: name, token: "t").contains("<h1 id=\"design-title\" dir=\"auto\">"))
     }
 }

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 import NoiseEngine
 
-/// The browser app's scripts and style sheets: the files under `Resources/` (a folder per area), embedded in the
+/// The browser app's scripts, style sheets and icon: the files under `Resources/` (a folder per area), embedded in the
 /// binary at build time (Package.swift's `.embedInCode`), so one binary still serves the whole app offline and
 /// loads nothing from elsewhere.
 ///
@@ -19,6 +19,7 @@ enum WebAssets {
 
     static let javaScript = "text/javascript; charset=utf-8"
     static let styleSheet = "text/css; charset=utf-8"
+    static let svg = "image/svg+xml"
 
     /// Everything served under `/static/` from `Resources/`.
     static let served: [Asset] = [
@@ -30,6 +31,9 @@ enum WebAssets {
         Asset(path: "/static/pages.css", contentType: styleSheet, text: text(PackageResources.pages_css)),
         Asset(path: "/static/library.js", contentType: javaScript, text: script(PackageResources.library_js)),
         Asset(path: "/static/data.js", contentType: javaScript, text: script(PackageResources.data_js)),
+        // The tab's icon; `/favicon.ico` too, which browsers ask for whatever the page links (was a 404).
+        Asset(path: "/static/icon.svg", contentType: svg, text: text(PackageResources.icon_svg)),
+        Asset(path: "/favicon.ico", contentType: svg, text: text(PackageResources.icon_svg)),
     ]
 
     /// The files a script may include, by name.
