@@ -159,7 +159,9 @@ struct LibraryRoutes: AppRoutes {
                     "message": .string(
                         "Moved \(name) to the trash."
                             + (wasDefault ? " It was the default design; no default is set now." : "")),
-                    "undo": .string("/api/library/\(id.uuidString)/restore"), "wasDefault": .bool(wasDefault),
+                    // Undo puts the default back too (issue 41.9: after an undo no design was the default).
+                    "undo": .string("/api/library/\(id.uuidString)/restore" + (wasDefault ? "?default=1" : "")),
+                    "wasDefault": .bool(wasDefault),
                 ]))
         }
     }
@@ -171,8 +173,12 @@ struct LibraryRoutes: AppRoutes {
         }
         return try Self.refusing {
             let spec = try library.restore(id.uuidString)
+            // `?default=1`: the undo of deleting the default design, which makes it the default again unless
+            // another design became the default meanwhile.
+            let wasDefault = request.uri.queryParameters.get("default") == "1"
+            if wasDefault, try library.defaultID() == nil { try library.setDefault(spec.id) }
             server.refresh()
-            return Self.message("Restored \(spec.name).")
+            return Self.message("Restored \(spec.name)." + (wasDefault ? " It is the default design again." : ""))
         }
     }
 
