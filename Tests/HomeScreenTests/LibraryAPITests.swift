@@ -95,9 +95,10 @@ struct LibraryAPITests {
         #expect(restored.status == 200, "\(restored.text)")
         #expect(try Self.list(rig).contains { $0["id"] as? String == copyID })
         #expect(!(try rig.weaver(["designs", "trash", "--json"]).stdoutText.contains(copyID)))
+        let afterUndo = try Self.list(rig)
         #expect(
-            try Self.list(rig).first { $0["id"] as? String == copyID }?["isDefault"] as? Bool == true,
-            "undoing the default design's delete left no default: \(try rig.weaver(["designs", "list"]).stdoutText)")
+            afterUndo.first { $0["id"] as? String == copyID }?["isDefault"] as? Bool == true,
+            "undoing the default design's delete left no default: \(afterUndo)")
 
         // Writes need the page's token and origin.
         #expect(try Self.send(rig, "POST", "/api/library/add", #"{"template":"classic"}"#, token: nil).status == 403)
