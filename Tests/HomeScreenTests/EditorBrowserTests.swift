@@ -155,6 +155,9 @@ struct EditorBrowserTests {
         #expect(
             try browser.waitUntil(10, "return document.getElementById('editor').dataset.unsaved === 'false'"),
             "saving did not clear the marker")
+        // Issue 41.18: after Save the line under "Preview" still said "Drawn from the unsaved draft".
+        let dockState = try browser.execute("return document.getElementById('dock-state').textContent") as? String
+        #expect(dockState?.hasPrefix("Drawn from the saved design") == true, "\(dockState ?? "")")
         let dock = try Self.dockPicture(browser, "medium")
         let out = rig.store.deletingLastPathComponent().appendingPathComponent("medium.png")
         let scale =

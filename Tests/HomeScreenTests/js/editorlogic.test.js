@@ -60,3 +60,9 @@ test('a moved crop stays inside the picture; a resized one keeps the minimum siz
   assert.equal(grown.width, 0.5);
   assert.equal(grown.height, 0.5);
 });
+
+test('the dock says what its pictures were drawn from', () => {
+  assert.equal(logic.dockState({ unsaved: true }), 'Drawn from the unsaved draft');
+  assert.equal(logic.dockState({ unsaved: false, sample: true, light: true, tried: true }),
+    'Drawn from the saved design, with sample data, light, with tried values');
+});

@@ -714,6 +714,7 @@
   }
 
   let generation = 0;
+  let drawnWith = null;      // how the dock's pictures were last drawn (sample data, light, tried values)
   const objectURLs = {};
   // Pictures at the screen's density: a 1× screen gets 1 pixel per point, a 2× screen 2.
   const pixelScale = () => Math.min(3, Math.max(1, Math.round(window.devicePixelRatio || 1)));
@@ -773,11 +774,10 @@
     const dock = root.querySelector('.dock');
     dock.dataset.generation = String(mine);
     dock.dataset.appearance = widgetAppearance();
-    document.getElementById('dock-state').textContent = 'Drawn from the ' + (root.dataset.unsaved === 'true' ?
-      'unsaved draft' : 'saved design')
-      + (document.getElementById('sample-data').checked ? ', with sample data' : '')
-      + (widgetAppearance() === 'light' ? ', light' : '')
-      + (Object.keys(trial).length ? ', with tried values' : '');
+    drawnWith = { sample: document.getElementById('sample-data').checked, light: widgetAppearance() === 'light',
+      tried: Object.keys(trial).length > 0 };
+    document.getElementById('dock-state').textContent =
+      dockState(Object.assign({ unsaved: root.dataset.unsaved === 'true' }, drawnWith));
     checks(drawn);
     if (document.getElementById('inspector').open) tree();
   }
@@ -851,6 +851,10 @@
         clearErrors();
         fill();
         root.dataset.savedAt = design.updatedAt;
+        // The dock's pictures are now the saved design's (issue 41.18: it still said "unsaved draft").
+        if (drawnWith) {
+          document.getElementById('dock-state').textContent = dockState(Object.assign({ unsaved: false }, drawnWith));
+        }
         say('Saved: every widget shows it now');
       } catch (e) {
         for (const err of e.errors || (e.field ? [{ field: e.field, message: e.message }] :

@@ -37,6 +37,11 @@
     return { x: clamp(r0.x + dx, 0, 1 - r0.width), y: clamp(r0.y + dy, 0, 1 - r0.height), width: r0.width,
       height: r0.height };
   }
+  // The line under "Preview": what the dock's pictures were drawn from.
+  function dockState(s) {
+    return 'Drawn from the ' + (s.unsaved ? 'unsaved draft' : 'saved design')
+      + (s.sample ? ', with sample data' : '') + (s.light ? ', light' : '') + (s.tried ? ', with tried values' : '');
+  }
   if (typeof module === 'object') {
-    module.exports = { at, valueAt, stringOf, editable, slug, clamp, minimumCrop, movedCrop };
+    module.exports = { at, valueAt, stringOf, editable, slug, clamp, minimumCrop, movedCrop, dockState };
   }
