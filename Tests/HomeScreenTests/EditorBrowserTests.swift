@@ -120,6 +120,13 @@ struct EditorBrowserTests {
                 == "true")
 
         // 5. A +1 button (Pro): the kind shows the parts it needs; the key sends it.
+        // Issue 41.18: the kinds read as words, not identifiers.
+        #expect(
+            try browser.execute(
+                """
+                return [...document.querySelectorAll('[data-field=\"actions[0].kind\"] option')].map(o => \
+                o.textContent).join('|')
+                """) as? String == "(no button)|Add to a variable|Set a variable to now|Reset a variable|Open a link")
         before = try Self.generation(browser)
         _ = try browser.execute(
             """

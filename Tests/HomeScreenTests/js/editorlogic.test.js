@@ -66,3 +66,11 @@ test('the dock says what its pictures were drawn from', () => {
   assert.equal(logic.dockState({ unsaved: false, sample: true, light: true, tried: true }),
     'Drawn from the saved design, with sample data, light, with tried values');
 });
+
+test('a button kind reads as words; other choices as they are', () => {
+  assert.equal(logic.choiceText('actions[0].kind', 'incrementVariable'), 'Add to a variable');
+  assert.equal(logic.choiceText('actions[1].kind', 'openURL'), 'Open a link');
+  assert.equal(logic.choiceText('actions[].kind', 'resetVariable'), 'Reset a variable');
+  assert.equal(logic.choiceText('layout.template', 'classic'), 'classic');
+  assert.equal(logic.choiceText('actions[0].kind', 'somethingNew'), 'somethingNew');
+});

@@ -129,7 +129,7 @@
     if (field.slot !== undefined && field.key.endsWith('.kind')) select.append(el('option', {
       value: '', text: '(no button)' }));
     else if (field.optional) select.append(el('option', { value: '', text: '(none)' }));
-    for (const v of field.allowed || []) select.append(el('option', { value: v, text: v }));
+    for (const v of field.allowed || []) select.append(el('option', { value: v, text: choiceText(field.key, v) }));
     return select;
   }
   function textControl(field) {

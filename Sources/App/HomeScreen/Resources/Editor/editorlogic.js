@@ -37,11 +37,17 @@
     return { x: clamp(r0.x + dx, 0, 1 - r0.width), y: clamp(r0.y + dy, 0, 1 - r0.height), width: r0.width,
       height: r0.height };
   }
+  // A choice as a person reads it: a button's kind in words (the value sent stays the field table's).
+  const buttonKinds = { incrementVariable: 'Add to a variable', setVariableToNow: 'Set a variable to now',
+    resetVariable: 'Reset a variable', openURL: 'Open a link' };
+  const choiceText = (key, value) =>
+    (/^actions\[\d?\]\.kind$/.test(key) && buttonKinds[value]) || value;
   // The line under "Preview": what the dock's pictures were drawn from.
   function dockState(s) {
     return 'Drawn from the ' + (s.unsaved ? 'unsaved draft' : 'saved design')
       + (s.sample ? ', with sample data' : '') + (s.light ? ', light' : '') + (s.tried ? ', with tried values' : '');
   }
   if (typeof module === 'object') {
-    module.exports = { at, valueAt, stringOf, editable, slug, clamp, minimumCrop, movedCrop, dockState };
+    module.exports = { at, valueAt, stringOf, editable, slug, clamp, minimumCrop, movedCrop, dockState,
+      choiceText };
   }
