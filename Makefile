@@ -17,6 +17,8 @@ APT_PACKAGES += libqrencode-dev zbar-tools
 # The GNOME Shell extension's tests: a real headless gnome-shell (43 on Debian 12), gjs for the 45+ form
 # against stand-ins, glib-compile-resources to put the stand-ins where the shell's modules live.
 APT_PACKAGES += gnome-shell gjs libglib2.0-dev-bin
+# node: `make lint` checks the web app's scripts (node --check) and `make test` runs their tests (node --test).
+APT_PACKAGES += nodejs
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)
 # Extra swift build flags for build/install/deb (the packaging test reuses the test build's).
@@ -45,6 +47,7 @@ play: build
 test: deps stamp
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
 	SWIFT=$(SWIFT) scripts/run-tests.sh -c release --skip-build -Xswiftc -enable-testing
+	node --test $(JS_TESTS)
 	$(MAKE) --no-print-directory test-packaging BUILD_FLAGS="-Xswiftc -enable-testing"
 
 bench: deps
@@ -193,11 +196,15 @@ test-deb: deps stamp
 ## UseLetInEveryBoundCaseVariable (`case let .x(a, b)` is the house spelling), OnlyOneTrailingClosureArgument
 ## (`update(root, warn: {…}) { list in … }` keeps the edit last, where it reads best).
 SWIFT_FILES = $(shell git ls-files '*.swift')
+# The web app's scripts (Sources/App/HomeScreen/Resources) and their node tests.
+JS_FILES    = $(shell git ls-files '*.js')
+JS_TESTS    = $(shell git ls-files 'Tests/*.test.js')
 lint:
 	@echo "swift format lint: $(words $(SWIFT_FILES)) files"
 	@$(SWIFT) format lint --strict --parallel $(SWIFT_FILES)
 	@long=$$(LC_ALL=C.UTF-8 grep -nE '^.{121,}' $(SWIFT_FILES) | cut -d: -f1,2); \
 	if [ -n "$$long" ]; then printf '%s: line longer than 120 characters\n' $$long; exit 1; fi
+	@for f in $(JS_FILES); do node --check $$f || exit 1; done; echo "node --check: $(words $(JS_FILES)) files"
 
 format:
 	$(SWIFT) format format --in-place --parallel $(SWIFT_FILES)

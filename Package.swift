@@ -180,7 +180,9 @@ let package = Package(
                 "DataSources",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]),
+            ],
+            // The browser app's scripts, style sheets and page templates, compiled into the binary.
+            resources: [.embedInCode("Resources")]),
         // timerfd and eventfd for ChangeWatch: Glibc's Swift module does not import them.
         .target(name: "CChangeWatch"),
         // inotify watcher for live outputs (`weaver render --watch`, `weaver serve`): files through
@@ -313,7 +315,9 @@ let package = Package(
             dependencies: [
                 "HomeScreen", "WidgetRender", "NoiseControl", "TestSupport", "NoiseEngine", "WidgetDesign",
                 "FieldTable",
-            ]),
+            ],
+            // The web app scripts' own tests, run by `node --test` (make test).
+            exclude: ["js"]),
         // Layout, hit-testing, golden-image and bad-input tests of the widget renderer.
         .testTarget(
             name: "WidgetRenderTests",
@@ -360,7 +364,6 @@ let package = Package(
             dependencies: ["DesignAssistant", "WidgetDesign", "FieldTable", "SharedStore", "TestSupport"]),
     ]
 )
-
 
 for target in package.targets where target.path == nil && target.type != .test {
     guard let wing = wings.first(where: { $0.value.contains(target.name) })?.key else {

@@ -41,10 +41,9 @@ struct BrowserTests {
         // The click's request is asynchronous: wait for the store, not for the click to return
         // (read at once, it failed 1 run in 3 on a loaded machine).
         var count = try rig.weaver(["vars", "get", "count"])
-        let deadline = Date().addingTimeInterval(5)
-        while count.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) != "1", Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
-            count = try rig.weaver(["vars", "get", "count"])
+        _ = Wait.until(5, interval: 0.1) { () -> Bool? in
+            count = (try? rig.weaver(["vars", "get", "count"])) ?? count
+            return count.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "1" ? true : nil
         }
         #expect(
             count.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "1",

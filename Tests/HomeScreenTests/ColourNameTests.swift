@@ -19,12 +19,14 @@ import Testing
     }
 
     /// The page's script names a colour while its slider moves, before the server answers: the
-    /// same names at the same boundaries.
-    @Test func thePageScriptUsesTheSameBoundaries() {
+    /// same names at the same boundaries (written into the served script from `ColourName.bands`;
+    /// Tests/HomeScreenTests/js/colourname.test.js checks the script's lookup itself).
+    @Test func thePageScriptUsesTheSameBoundaries() throws {
+        let js = try #require(WebAssets.asset("/static/app.js")).text
         for name in ["white", "white to pink", "pink", "pink to brown", "brown"] {
-            #expect(Assets.js.contains("'\(name)'"), "\(name)")
+            #expect(js.contains("\"\(name)\"]"), "\(name)")
         }
-        #expect(Assets.js.contains("if (c < 1.75) return 'pink to brown';"), "\(Assets.colourNameScript)")
-        #expect(!Assets.js.contains("Deep pink") && !Assets.js.contains("pink–brown"))
+        #expect(js.contains("[1.75, \"pink to brown\"]"), "\(WebAssets.colourBands)")
+        #expect(!js.contains("Deep pink") && !js.contains("pink–brown"))
     }
 }

@@ -13,6 +13,11 @@ struct EditorBrowserTests {
     }
 
     /// Waits until the dock has drawn again after `before`.
+    /// True once the page has painted two frames since the call: a resize or a scroll has been drawn, so a
+    /// screenshot shows it (WebDriver waits for the promise).
+    static let twoFramesPainted =
+        "return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+
     static func waitForRedraw(_ browser: WebDriver, after before: Int, _ what: String) throws {
         #expect(
             try browser.waitUntil(
@@ -115,6 +120,13 @@ struct EditorBrowserTests {
                 == "true")
 
         // 5. A +1 button (Pro): the kind shows the parts it needs; the key sends it.
+        // Issue 41.18: the kinds read as words, not identifiers.
+        #expect(
+            try browser.execute(
+                """
+                return [...document.querySelectorAll('[data-field=\"actions[0].kind\"] option')].map(o => \
+                o.textContent).join('|')
+                """) as? String == "(no button)|Add to a variable|Set a variable to now|Reset a variable|Open a link")
         before = try Self.generation(browser)
         _ = try browser.execute(
             """
@@ -150,6 +162,9 @@ struct EditorBrowserTests {
         #expect(
             try browser.waitUntil(10, "return document.getElementById('editor').dataset.unsaved === 'false'"),
             "saving did not clear the marker")
+        // Issue 41.18: after Save the line under "Preview" still said "Drawn from the unsaved draft".
+        let dockState = try browser.execute("return document.getElementById('dock-state').textContent") as? String
+        #expect(dockState?.hasPrefix("Drawn from the saved design") == true, "\(dockState ?? "")")
         let dock = try Self.dockPicture(browser, "medium")
         let out = rig.store.deletingLastPathComponent().appendingPathComponent("medium.png")
         let scale =
@@ -382,7 +397,8 @@ struct EditorBrowserTests {
                 try browser.devTools(
                     "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": scheme]]])
                 try browser.setWindowSize(width: size.0, height: size.1)
-                Thread.sleep(forTimeInterval: 0.5)
+                _ = try browser.waitUntil(5, "return window.outerWidth === \(size.0)")
+                _ = try browser.waitUntil(5, Self.twoFramesPainted)
                 let shot = try browser.screenshotPNG()
                 try shot.write(to: URL(fileURLWithPath: dir).appendingPathComponent("editor-\(scheme)-\(size.0).png"))
             }

@@ -107,7 +107,7 @@ struct EditorSizesBrowserTests {
                 block: 'center' }); return true;
                 """
             )
-            Thread.sleep(forTimeInterval: 0.5)
+            _ = try browser.waitUntil(5, EditorBrowserTests.twoFramesPainted)
             try browser.screenshotPNG().write(to: URL(fileURLWithPath: dir).appendingPathComponent("editor-crop.png"))
         }
 
@@ -165,7 +165,7 @@ struct EditorSizesBrowserTests {
         let start = try B.generation(browser)
         for ch in typed {
             try browser.sendKeys(text, String(ch))
-            usleep(40_000)
+            usleep(40_000)  // a sleep on purpose: a person's typing pace is what this test drives
         }
         #expect(
             try browser.waitUntil(
@@ -185,8 +185,6 @@ struct EditorSizesBrowserTests {
                 """
             ),
             "the draft does not hold the typed text")
-        Thread.sleep(forTimeInterval: 1)
-        let shown = try B.dockPicture(browser, "medium")
         let scale = try Self.pixelScale(browser)
         let fresh =
             try browser.execute(
@@ -198,6 +196,12 @@ struct EditorSizesBrowserTests {
                   .then((r) => r.arrayBuffer()).then((b) => { const u = new Uint8Array(b); let s = ''; for (const c of \
                 u) s += String.fromCharCode(c); return btoa(s); });
                 """) as? String ?? ""
+        // The last redraw may still be arriving: wait for the dock to show the draft's picture.
+        var shown = Data()
+        _ = Wait.until(10, interval: 0.1) { () -> Bool? in
+            shown = (try? B.dockPicture(browser, "medium")) ?? shown
+            return shown == Data(base64Encoded: fresh) ? true : nil
+        }
         #expect(shown.count > 1000 && shown == Data(base64Encoded: fresh), "the dock does not show the last text")
 
         // Matched set (Pro): a small-only primary text, drawn only in the small preview.
@@ -224,7 +228,8 @@ struct EditorSizesBrowserTests {
                 d.design.matchedSet.small.primaryText === 'Small only')
                 """
             ))
-        Thread.sleep(forTimeInterval: 1)
+        // One redraw draws every size: once the small preview shows the variant, the medium one is final too.
+        _ = Wait.until(10, interval: 0.1) { (try? B.dockPicture(browser, "small")) != smallBefore ? true : nil }
         #expect(try B.dockPicture(browser, "small") != smallBefore, "the small preview did not change")
         #expect(try B.dockPicture(browser, "medium") == mediumBefore, "the medium preview changed")
         try browser.click(try #require(try browser.find("button#save")))

@@ -83,7 +83,7 @@ struct LibraryAPITests {
         #expect(try Self.list(rig).count == 3)
         #expect(try RawHTTP.send(port: rig.port, path: "/library").text.contains("3 of 3 designs; Pro: unlimited"))
 
-        // Delete goes to the CLI's trash; undo restores it (not as the default, as the CLI says).
+        // Delete goes to the CLI's trash; undo restores it, as the default again (issue 41.9).
         let deleted = try Self.send(rig, "DELETE", "/api/library/\(copyID)", token: token)
         #expect(deleted.status == 200, "\(deleted.text)")
         #expect(deleted.json()?["wasDefault"] as? Bool == true)
@@ -95,6 +95,10 @@ struct LibraryAPITests {
         #expect(restored.status == 200, "\(restored.text)")
         #expect(try Self.list(rig).contains { $0["id"] as? String == copyID })
         #expect(!(try rig.weaver(["designs", "trash", "--json"]).stdoutText.contains(copyID)))
+        let afterUndo = try Self.list(rig)
+        #expect(
+            afterUndo.first { $0["id"] as? String == copyID }?["isDefault"] as? Bool == true,
+            "undoing the default design's delete left no default: \(afterUndo)")
 
         // Writes need the page's token and origin.
         #expect(try Self.send(rig, "POST", "/api/library/add", #"{"template":"classic"}"#, token: nil).status == 403)

@@ -33,6 +33,10 @@ struct RoutesTests {
         #expect(js.status == 200 && js.headers["content-type"]?.hasPrefix("text/javascript") == true)
         let css = try RawHTTP.send(port: rig.port, path: "/static/app.css")
         #expect(css.status == 200 && css.headers["content-type"]?.hasPrefix("text/css") == true)
+        // Issue 41.19: `/favicon.ico` was a 404 on every page.
+        let icon = try RawHTTP.send(port: rig.port, path: "/favicon.ico")
+        #expect(icon.status == 200 && icon.headers["content-type"] == "image/svg+xml" && icon.text.contains("<svg"))
+        #expect(page.text.contains(#"<link rel="icon" href="/static/icon.svg" type="image/svg+xml">"#))
 
         let designs = try RawHTTP.send(port: rig.port, path: "/api/designs")
         #expect(designs.status == 200 && designs.headers["content-type"] == "application/json")

@@ -47,15 +47,17 @@ final class ServeRig: StoreBackedRig, @unchecked Sendable {
     func startServer(_ extra: [String] = [], environment: [String: String] = [:]) throws {
         let s = try Spawned("weaver", ["serve", "--port", "0"] + extra, environment: env.merging(environment) { $1 })
         server = s
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
+        let printed = Wait.until(20, interval: 0.05) { () -> (url: String, port: Int)? in
             if let match = s.stdoutText.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\/\S*/) {
-                url = String(match.0)
-                port = Int(match.1)!
-                return
+                return (String(match.0), Int(match.1)!)
             }
-            if s.child.poll() != nil { break }
-            Thread.sleep(forTimeInterval: 0.05)
+            // A server that exited prints nothing more: stop waiting (reported below).
+            return s.child.poll() != nil ? ("", 0) : nil
+        }
+        if let printed, printed.port != 0 {
+            url = printed.url
+            port = printed.port
+            return
         }
         throw RawHTTP.Failure(description: "weaver serve printed no URL: \(s.stdoutText) \(s.stderrText)")
     }

@@ -1,0 +1,184 @@
+import DataSources
+import Foundation
+import Hummingbird
+import NIOCore
+import SharedStore
+
+/// The Data page's Reminders API: each request is the call `weaver reminders add|remove|refresh`
+/// makes (`RemindersService`), followed by a refresh so the Reminders widget shows the change at
+/// once (the CLI asks for `weaver reminders refresh` as a second step).
+///
+/// A source is a web address, an uploaded file (kept in the store's `reminders/uploads/`, as an
+/// uploaded calendar is) or a path. Unlike a calendar, a path is accepted: the widget completes a
+/// todo.txt row in the person's own file, which an uploaded copy cannot give. The path must be
+/// absolute (or `~/…`), name an existing regular file called `*.txt` or `*.ics`, and lie outside
+/// the store, so a request cannot make the server read `/etc/passwd` or a key file as tasks.
+struct ReminderSourceRoutes: AppRoutes {
+    let server: HomeScreenServer
+
+    /// Bytes of an uploaded task list: the download cap the service applies to web sources.
+    static let maximumUploadBytes = RemindersService.downloadLimit
+    /// File names a typed path may end in.
+    static let pathExtensions = ["txt", "ics"]
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.post("/api/data/reminders", use: addSource)
+        router.post("/api/data/reminders/upload", use: uploadSource)
+        router.delete("/api/data/reminders/:id", use: removeSource)
+        router.post("/api/data/reminders/refresh", use: refresh)
+    }
+
+    @Sendable func addSource(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let root = try server.requireStore()
+        let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
+        guard let o = RequestBody.object(body, limits: DataRoutes.smallBody, allowed: ["source", "name"]),
+            let text = o.text("source")
+        else {
+            throw HTTPError(
+                .badRequest,
+                """
+                the body must be {\"source\": \"~/todo.txt\" or \"https://…/tasks.ics\", \"name\": TEXT \
+                (optional)}
+                """
+            )
+        }
+        var name: String?
+        if let n = o.text("name"), !n.trimmingCharacters(in: .whitespaces).isEmpty {
+            name = String(n.prefix(200))
+        }
+        let source: String
+        switch Self.checkedSource(text.trimmingCharacters(in: .whitespacesAndNewlines), store: root) {
+        case .failure(let refusal): throw HTTPError(.unprocessableContent, refusal.description, field: "source")
+        case .success(let s): source = s
+        }
+        return try DataRoutes.failing {
+            try Self.add(root, source: source, name: name, shownAs: source)
+        }
+    }
+
+    @Sendable func uploadSource(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let root = try server.requireStore()
+        let body: ByteBuffer
+        do { body = try await request.body.collect(upTo: Self.maximumUploadBytes) } catch {
+            throw HTTPError(
+                .contentTooLarge, "the task list is larger than \(Self.maximumUploadBytes) bytes")
+        }
+        let fileName = ImportRoutes.fileName(request.uri.queryParameters.get("name"))
+        // The extension decides how the service reads the file (`.ics` as iCalendar tasks).
+        let ext = fileName.lowercased().hasSuffix(".ics") ? "ics" : "txt"
+        let folder = root.url.appendingPathComponent("reminders/uploads", isDirectory: true)
+        return try DataRoutes.failing {
+            let target = try DataRoutes.keepUpload(Data(buffer: body), named: fileName, ext: ext, in: folder)
+            do {
+                return try Self.add(root, source: target.path, name: nil, shownAs: fileName)
+            } catch {
+                try? FileManager.default.removeItem(at: target)
+                throw error
+            }
+        }
+    }
+
+    @Sendable func removeSource(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let root = try server.requireStore()
+        guard let id = context.parameters.get("id"), Routes.isPlainID(id) else {
+            throw HTTPError(.notFound, "no such reminders source")
+        }
+        return try DataRoutes.failing {
+            let service = RemindersService(root: root)
+            let removed = try service.remove(id)
+            // An uploaded file is the store's own copy: it goes with the source. A typed path
+            // is the person's file and stays, as `weaver reminders remove` leaves it.
+            let uploads = root.url.appendingPathComponent("reminders/uploads").path + "/"
+            if removed.source.hasPrefix(uploads) { try? FileManager.default.removeItem(atPath: removed.source) }
+            _ = try service.refresh()
+            server.refresh()
+            return LibraryRoutes.message("Removed \(removed.name).")
+        }
+    }
+
+    @Sendable func refresh(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let root = try server.requireStore()
+        return try DataRoutes.failing {
+            let service = RemindersService(root: root)
+            guard !(try service.list()).isEmpty else {
+                throw DataSourceError("no reminders sources yet: add a todo.txt file or an .ics with tasks")
+            }
+            let report = try service.refresh()
+            server.refresh()
+            return DesignAPIRoutes.json(
+                .object([
+                    "message": .string(Self.summary(report)),
+                    "notes": .array(report.notes.prefix(10).map { .string($0) }),
+                ]))
+        }
+    }
+
+    /// "Refreshed 2 sources: 5 open tasks." and the first failure, as the page's notice.
+    static func summary(_ report: RemindersService.RefreshReport) -> String {
+        let s = report.snapshot
+        let open = s.items.filter { !$0.done }.count
+        var text =
+            """
+            Refreshed \(s.sources.count) source\(s.sources.count == 1 ? "" : "s"): \(open) open \
+            task\(open == 1 ? "" : "s").
+            """
+        if let error = s.lastError { text += " Could not read \(error)" }
+        return text
+    }
+
+    /// `weaver reminders add SOURCE [--name N]`, then a refresh; the answer names the file as the
+    /// person gave it (an upload by its own name, not the store's copy).
+    static func add(_ root: StoreRoot, source: String, name: String?, shownAs: String) throws -> Response {
+        let service = RemindersService(root: root)
+        do {
+            let (entry, count, warnings) = try service.add(source, name: name)
+            let report = try service.refresh()
+            var notes = warnings.prefix(5).map { JSONValue.string("\(entry.name): \($0)") }
+            if warnings.count > 5 { notes.append(.string("\(entry.name): \(warnings.count - 5) more warnings")) }
+            notes += report.notes.filter { !$0.hasPrefix("\(entry.name):") }.prefix(5).map { .string($0) }
+            var response = DesignAPIRoutes.json(
+                .object([
+                    "message": .string("Added \(entry.name): \(count) task\(count == 1 ? "" : "s")."),
+                    "id": .string(entry.id), "notes": .array(notes),
+                ]))
+            response.status = .created
+            return response
+        } catch let e as DataSourceError {
+            throw DataSourceError(e.description.replacingOccurrences(of: source, with: shownAs))
+        }
+    }
+
+    /// A typed source made safe to hand to the service: an http(s)/webcal address as it is; a
+    /// path expanded (`~/`), absolute, an existing regular `*.txt`/`*.ics` file outside the store.
+    static func checkedSource(_ text: String, store: StoreRoot) -> Result<String, DataSourceError> {
+        guard !text.isEmpty, text.utf8.count <= 2000 else {
+            return .failure(DataSourceError("give a todo.txt path or an .ics address (1…2000 characters)"))
+        }
+        let lower = text.lowercased()
+        if lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("webcal://") {
+            return .success(text)
+        }
+        var path = text
+        if path == "~" || path.hasPrefix("~/") {
+            path = FileManager.default.homeDirectoryForCurrentUser.path + path.dropFirst()
+        }
+        guard path.hasPrefix("/") else {
+            return .failure(
+                DataSourceError(
+                    "'\(text)' is neither an address (https://, webcal://) nor an absolute path (/… or ~/…)"))
+        }
+        let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        guard pathExtensions.contains(url.pathExtension.lowercased()) else {
+            return .failure(DataSourceError("\(text): only .txt (todo.txt) and .ics files can be added by path"))
+        }
+        let storePath = store.url.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+        guard !url.path.hasPrefix(storePath) else {
+            return .failure(DataSourceError("\(text) is inside the store; upload the file instead"))
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else {
+            return .failure(DataSourceError("\(text): no such file"))
+        }
+        return .success(path)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The Noise section (`/noise`): the mixer alone, and the mixer's API (`GET|POST /api/mixer`) the home screen's
+/// mixer uses too.
+struct NoiseRoutes: AppRoutes {
+    let server: HomeScreenServer
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/noise", use: page)
+        router.get("/api/mixer", use: state)
+        router.post("/api/mixer", use: change)
+    }
+
+    @Sendable func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        Routes.body(Page.noise(mixer: server.mixer.state(), token: server.token), type: "text/html; charset=utf-8")
+    }
+
+    @Sendable func state(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        Routes.body(HomeScreenServer.mixerJSON(server.mixer.state()), type: "application/json")
+    }
+
+    @Sendable func change(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
+        let change: MixerChange
+        do { change = try MixerChange.decode(Data(buffer: body)) } catch {
+            throw HTTPError(.badRequest, "\(error)")
+        }
+        do {
+            let message = try server.mixer.apply(change)
+            server.refresh()
+            return Routes.body(HomeScreenServer.json(["message": message]), type: "application/json")
+        } catch {
+            throw HTTPError(.unprocessableContent, "\(error)")
+        }
+    }
+}
