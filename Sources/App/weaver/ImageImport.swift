@@ -1,3 +1,4 @@
+import DataSources
 import Foundation
 import SharedStore
 import SystemCalls
@@ -42,7 +43,7 @@ enum ImageImport {
                 out.append(assignment)
                 continue
             }
-            let source = URL(fileURLWithPath: (value as NSString).expandingTildeInPath)
+            let source = URL(fileURLWithPath: SourceLocation.expandingHome(value))
             // Only a regular file (after links): opening a FIFO or a terminal would wait forever.
             var st = stat()
             guard stat(source.path, &st) == 0 else { throw CommandError("image: \(source.path): file not found") }

@@ -158,10 +158,8 @@ struct ReminderSourceRoutes: AppRoutes {
         if lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("webcal://") {
             return .success(text)
         }
-        var path = text
-        if path == "~" || path.hasPrefix("~/") {
-            path = FileManager.default.homeDirectoryForCurrentUser.path + path.dropFirst()
-        }
+        // `~/` from $HOME, as the CLI reads it (Foundation's home on Linux is the password file's).
+        let path = SourceLocation.expandingHome(text)
         guard path.hasPrefix("/") else {
             return .failure(
                 DataSourceError(
