@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 import ICalendar
 import SharedStore
@@ -255,7 +256,7 @@ public struct ReminderCompletion: Sendable {
             replacements.append((due.first, due.last, prefix + format(next)))
             message = "Completed '\(title)'; it repeats, next due \(format(next))."
         } else {
-            let stamp = format(.utc(LocalDateTime.fromLocalSeconds(Int(now.timeIntervalSince1970.rounded(.down)))))
+            let stamp = format(.utc(CivilTime.fromLocalSeconds(Int(now.timeIntervalSince1970.rounded(.down)))))
             let wanted: [(String, String)] = [
                 ("STATUS", "STATUS:COMPLETED"), ("COMPLETED", "COMPLETED:\(stamp)"),
                 ("PERCENT-COMPLETE", "PERCENT-COMPLETE:100"),

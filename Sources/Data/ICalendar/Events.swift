@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 
 /// One occurrence of an event: a single event, or one instance of a recurring one.
@@ -379,7 +380,7 @@ public struct EventExpander {
         }
 
         // Instance start times (wall clock in the event's zone) and, for RDATE periods, their length.
-        var starts: [(at: LocalDateTime, length: (days: Int, seconds: Int)?)] = []
+        var starts: [(at: CivilTime, length: (days: Int, seconds: Int)?)] = []
         let rrules = isOverride ? [] : e.all("RRULE")
         if rrules.isEmpty { starts = [(start.local, nil)] }
         var produced = 0
@@ -387,9 +388,9 @@ public struct EventExpander {
         for rrule in rrules where produced < limits.maxOccurrencesPerEvent {
             do {
                 let rule = try RecurrenceRule.parse(rrule.value, limits: limits)
-                let windowEnd = LocalDateTime.fromLocalSeconds(toSeconds + slack + 14 * 3600 + 86_400)
+                let windowEnd = CivilTime.fromLocalSeconds(toSeconds + slack + 14 * 3600 + 86_400)
                 let length = timing.days * 86_400 + timing.seconds
-                let windowStart = LocalDateTime.fromLocalSeconds(fromSeconds - length - slack - 14 * 3600 - 86_400)
+                let windowStart = CivilTime.fromLocalSeconds(fromSeconds - length - slack - 14 * 3600 - 86_400)
                 let z = zone
                 var expander = RecurrenceExpander(
                     rule: rule, start: start.local, limits: limits, windowEnd: windowEnd, windowStart: windowStart,
@@ -446,10 +447,10 @@ public struct EventExpander {
             }
             for (v, end) in values {
                 // RDATE values in another zone (or UTC) are converted to the event's wall clock.
-                let at: LocalDateTime
+                let at: CivilTime
                 switch v {
                 case .date(let l), .floating(let l):
-                    at = LocalDateTime.on(
+                    at = CivilTime.on(
                         dayNumber: l.dayNumber, secondOfDay: v.isDate ? start.local.secondOfDay : l.secondOfDay)
                 default:
                     guard
@@ -531,8 +532,8 @@ public struct EventExpander {
                 let en = local.instant(for: .on(dayNumber: endDay, secondOfDay: 0))
                 o.start = Date(timeIntervalSince1970: TimeInterval(s))
                 o.end = Date(timeIntervalSince1970: TimeInterval(en))
-                o.startDay = LocalDateTime.on(dayNumber: day, secondOfDay: 0).isoDate
-                o.endDay = LocalDateTime.on(dayNumber: endDay - 1, secondOfDay: 0).isoDate
+                o.startDay = CivilTime.on(dayNumber: day, secondOfDay: 0).isoDate
+                o.endDay = CivilTime.on(dayNumber: endDay - 1, secondOfDay: 0).isoDate
             } else {
                 let instance = rules.instant(for: l)
                 if exInstants.contains(instance) || exDays.contains(l.dayNumber) { continue }
@@ -552,7 +553,7 @@ public struct EventExpander {
                 if let period { length = period }
                 // Calendar days of the length are added on the wall clock, seconds on the timeline.
                 let s = rules.instant(for: shown)
-                let endLocal = LocalDateTime.on(
+                let endLocal = CivilTime.on(
                     dayNumber: shown.dayNumber + length.days, secondOfDay: shown.secondOfDay)
                 let en = rules.instant(for: endLocal) + length.seconds
                 o.start = Date(timeIntervalSince1970: TimeInterval(s))

@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 
 /// One VTODO as read (RFC 5545 §3.6.2): what a reminders widget shows of a task.
@@ -186,7 +187,7 @@ public struct TaskReader {
         let until = rule.until?.local
         // A year past the start is far enough for every FREQ and INTERVAL the widget shows;
         // a yearly rule with a large INTERVAL simply has no next one in reach.
-        let windowEnd = LocalDateTime.fromLocalSeconds(
+        let windowEnd = CivilTime.fromLocalSeconds(
             start.localSeconds + 366 * 86_400 * max(1, rule.frequency == .yearly ? rule.interval : 1))
         var expander = RecurrenceExpander(rule: rule, start: start, limits: limits, windowEnd: windowEnd) { l in
             until.map { l > $0 } ?? false
