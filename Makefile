@@ -205,6 +205,8 @@ lint:
 	@long=$$(LC_ALL=C.UTF-8 grep -nE '^.{121,}' $(SWIFT_FILES) | cut -d: -f1,2); \
 	if [ -n "$$long" ]; then printf '%s: line longer than 120 characters\n' $$long; exit 1; fi
 	@for f in $(JS_FILES); do node --check $$f || exit 1; done; echo "node --check: $(words $(JS_FILES)) files"
+	@# Each target declares what its sources import, and only that (scripts/check-deps.py says why).
+	@python3 scripts/check-deps.py
 
 format:
 	$(SWIFT) format format --in-place --parallel $(SWIFT_FILES)

@@ -71,6 +71,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Hummingbird's own dependencies, declared because HomeScreen imports them (ByteBuffer, Logger).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // C shims: flush-to-zero, thread naming, real-time scheduling (Glibc's module lacks them).
@@ -109,46 +112,50 @@ let package = Package(
         // The device and FLAC outputs: PulseAudio/PipeWire, ALSA, libFLAC. Only `noise` links it.
         .target(
             name: "AudioOutput",
-            dependencies: ["AudioSinkBase", "CPulse", "CALSA", "CALSASupport", "CNoiseSupport", "CFLAC"]),
+            dependencies: ["AudioSinkBase", "CPulse", "CALSA", "CALSASupport", "CFLAC"]),
         .target(
             name: "NoiseEngine",
             dependencies: [
                 "NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore", "SpeechIntelligibility", "FieldTable",
-                "SystemCalls",
+                "SystemCalls", "BoundedJSON",
             ]),
         // ANSI S3.5-1997's Speech Intelligibility Index (one-third-octave procedure): what each
         // preset is for, measured (how much of a talker's speech gets through it). Pure arithmetic.
         .target(name: "SpeechIntelligibility"),
         // The one small system layer: `retryOnInterrupt`, `SystemCallError` (the call, the path, errno,
-        // one wording), the descriptor loops and the XDG base directories, each written once instead
-        // of per module. Internal rather than apple/swift-system: it is ~150 lines over Glibc, the
+        // one wording), the descriptor loops, the XDG base directories and `Spawn` (the one
+        // posix_spawn wrapper), each written once instead of per module. Internal rather than
+        // apple/swift-system: it is ~300 lines over Glibc, the
         // modules pass raw Int32 descriptors to C libraries, and it needs no new package to fetch.
         .target(name: "SystemCalls"),
-        // Civil time: proleptic Gregorian day arithmetic on integers (`CivilCalendar`) and the one
-        // ISO 8601 parser and formatter (`ISODate`); out of SharedStore so the store module holds
-        // store things; SharedStore re-exports it. No dependencies.
+        // Civil time: proleptic Gregorian day arithmetic on integers (`CivilCalendar`), the one
+        // wall-clock date-time type (`CivilTime`: the template clock, iCalendar recurrences) and the
+        // one ISO 8601 parser and formatter (`ISODate`). No dependencies.
         .target(name: "CivilDates"),
         // The bounded strict JSON parser (depth, size, value count) and what reads its tree:
         // `JSONReader` field by field with the one error type `JSONFieldError`, `JSONMembers`,
-        // `JSONValueDecoder`. Every JSON the apps read goes through it; SharedStore re-exports it.
+        // `JSONValueDecoder`. Every JSON the apps read goes through it.
         .target(name: "BoundedJSON", dependencies: ["CivilDates"]),
         // The login entry files (systemd user units, XDG autostart entries): their quoting, writing,
         // enabling and `$XDG_CONFIG_HOME`, and `LoginEntryTarget` (the folder, executable and store
-        // every entry of both tools points at, resolved once); out of SharedStore, which re-exports it.
+        // every entry of both tools points at, resolved once).
         .target(name: "LoginEntryFiles", dependencies: ["SystemCalls"]),
-        // The player's heartbeat file beside its control socket (is a player alive?); out of
-        // SharedStore, which re-exports it.
+        // The player's heartbeat file beside its control socket (is a player alive?).
         .target(name: "PlayerLiveness", dependencies: ["SystemCalls"]),
-        .target(
-            name: "SharedStore",
-            dependencies: ["SystemCalls", "CivilDates", "BoundedJSON", "LoginEntryFiles", "PlayerLiveness"]),
+        // The store folder: its root, file lock, atomic JSON documents, set-aside notices, Pro.
+        .target(name: "SharedStore", dependencies: ["SystemCalls", "CivilDates", "BoundedJSON"]),
         // The snapshot files the data sources write and the widgets read (weather, calendar,
         // reminders, steps): their names, shapes, caps and derived rules ("next event", "stale")
-        // defined once, so the writer and both readers cannot drift apart. Only SharedStore below it.
-        .target(name: "Snapshots", dependencies: ["SharedStore"]),
+        // defined once, so the writer and both readers cannot drift apart.
+        .target(name: "Snapshots", dependencies: ["SharedStore", "BoundedJSON", "CivilDates"]),
         // Around the player: Last Mix, status feed, control socket, autostart. No audio code.
-        .target(name: "NoiseControl", dependencies: ["NoiseEngine", "SharedStore", "FieldTable", "SystemCalls"]),
-        .target(name: "Variables", dependencies: ["SharedStore", "Snapshots"]),
+        .target(
+            name: "NoiseControl",
+            dependencies: [
+                "NoiseEngine", "NoiseDSP", "SharedStore", "FieldTable", "SystemCalls", "BoundedJSON", "CivilDates",
+                "LoginEntryFiles", "PlayerLiveness",
+            ]),
+        .target(name: "Variables", dependencies: ["SharedStore", "Snapshots", "CivilDates", "PlayerLiveness"]),
         // `noise play` as an MPRIS player on the session bus (media keys, desktop media controls).
         .target(name: "MPRISPlayer", dependencies: ["NoiseControl", "NoiseEngine", "CSystemdBus", "SystemCalls"]),
         // systemd-logind over the system bus (sd-bus): the idle inhibitor while noise plays, and
@@ -157,15 +164,17 @@ let package = Package(
         // Each editable field of a design or a mix described once (key path, type, range, default,
         // label, help) and read against; no dependencies, so every module that edits a field can use it.
         .target(name: "FieldTable"),
-        .target(name: "WidgetDesign", dependencies: ["SharedStore", "NoiseDSP", "FieldTable", "SystemCalls"]),
+        .target(
+            name: "WidgetDesign",
+            dependencies: ["SharedStore", "NoiseDSP", "FieldTable", "SystemCalls", "BoundedJSON", "CivilDates"]),
         // JPEG decoding for design images: libjpeg reports errors by longjmp, which only C can catch.
         .target(name: "CJPEGSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         // Layout tree + Cairo/Pango drawing of every design and the Noise Machine widget (PNG, SVG, JSON, text).
         .target(
             name: "WidgetRender",
             dependencies: [
-                "WidgetDesign", "Variables", "CCairo", "CDeflate", "CJPEGSupport", "NoiseControl", "SharedStore",
-                "Snapshots", "SystemCalls",
+                "WidgetDesign", "Variables", "CCairo", "CDeflate", "CJPEGSupport", "NoiseControl", "NoiseEngine",
+                "SharedStore", "Snapshots", "SystemCalls", "BoundedJSON", "CivilDates",
             ]),
 
         // The browser home screen and mixer (`weaver serve`): HTTP on loopback, the renderer's output,
@@ -173,13 +182,15 @@ let package = Package(
         .target(
             name: "HomeScreen",
             dependencies: [
-                "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "ChangeWatch",
-                "LiveWidgets", "WidgetActions",
+                "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "LiveWidgets",
                 "NoiseEngine", "FieldTable", "Snapshots",
                 // The Data page and Steps History call the same services as `weaver weather/calendar/steps`.
                 "DataSources",
+                "BoundedJSON", "CivilDates",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             // The browser app's scripts, style sheets and page templates, compiled into the binary.
             resources: [.embedInCode("Resources")]),
@@ -203,29 +214,34 @@ let package = Package(
             name: "CLISupport",
             dependencies: [
                 "CBuildStamp", "SharedStore", "SystemCalls",
+                "LoginEntryFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
             name: "WidgetActions",
             dependencies: [
                 "NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender",
-                "DataSources",
+                "DataSources", "LoginEntryFiles", "SystemCalls",
             ]),
         // Widgets on the desktop: which designs, where, on which monitor (the store's desktop.json),
         // placement geometry and the login entry. No GTK: `weaver desktop add/list/remove/move` use it.
-        .target(name: "DesktopWidgets", dependencies: ["SharedStore", "WidgetRender", "WidgetDesign"]),
+        .target(
+            name: "DesktopWidgets", dependencies: ["SharedStore", "WidgetRender", "BoundedJSON", "LoginEntryFiles"]),
         // GTK 3 and gtk-layer-shell for the desktop host only (see weaver-desktop below).
         .systemLibrary(
             name: "CGtk", pkgConfig: "gtk+-3.0",
             providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
         // RFC 5545 parser and recurrence expander: bounded (size, line length, nesting, expansion), no I/O.
-        .target(name: "ICalendar", dependencies: ["SharedStore"]),
+        .target(name: "ICalendar", dependencies: ["CivilDates"]),
         // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
         // HTTP through libcurl (CCurlLoader), not FoundationNetworking's URLSession, which would load it at every
         // start.
         .target(
             name: "DataSources",
-            dependencies: ["ICalendar", "SharedStore", "Snapshots", "Variables", "CCurlLoader", "SystemCalls"]),
+            dependencies: [
+                "ICalendar", "SharedStore", "Snapshots", "Variables", "CCurlLoader", "SystemCalls", "BoundedJSON",
+                "CivilDates", "LoginEntryFiles",
+            ]),
         // libcurl opened with dlopen at the first request, so `weaver render` does not load libcurl and
         // the ~25 TLS/Kerberos/LDAP libraries behind it (~13 ms of every start). The header is libcurl4-openssl-dev's.
         .target(name: "CCurlLoader"),
@@ -238,9 +254,10 @@ let package = Package(
                 "SystemCalls",
                 "NoiseEngine", "AudioSinkBase", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
                 "SpectrumPlot",
-                "MPRISPlayer", "Logind", "ShareLinks",
+                "MPRISPlayer", "Logind", "ShareLinks", "NoiseDSP",
                 // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
                 "WidgetRender", "WidgetDesign", "Variables",
+                "LoginEntryFiles", "PlayerLiveness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], linkerSettings: staticSwiftRuntime),
         .executableTarget(
@@ -248,8 +265,9 @@ let package = Package(
             dependencies: [
                 "SystemCalls",
                 "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions",
-                "ChangeWatch", "LiveWidgets", "HomeScreen", "CLISupport",
+                "LiveWidgets", "HomeScreen", "CLISupport",
                 "DataSources", "DesktopWidgets", "Snapshots", "FieldTable", "ShareLinks", "DesignAssistant",
+                "BoundedJSON", "CivilDates",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], linkerSettings: staticSwiftRuntime),
 
@@ -264,7 +282,7 @@ let package = Package(
             name: "weaver-desktop",
             dependencies: [
                 "CGtk", "DesktopWidgets", "WidgetRender", "WidgetDesign", "WidgetActions", "LiveWidgets", "SharedStore",
-                "Variables", "NoiseControl", "SystemCalls",
+                "SystemCalls", "LoginEntryFiles",
             ], swiftSettings: [.swiftLanguageMode(.v5)], linkerSettings: staticSwiftRuntime),
 
         // libFuzzer target for the design import parser (see docs/designs.md for the command).
@@ -278,26 +296,43 @@ let package = Package(
         // HTTP server and the recorded data-source answers it serves (Fixtures), a scratch store with a fake player
         // (NoiseControl), design-library helpers and exchange files (WidgetDesign).
         .target(
-            name: "TestSupport", dependencies: ["NoiseDSP", "NoiseControl", "WidgetDesign"], path: "Tests/TestSupport",
+            name: "TestSupport",
+            dependencies: [
+                "NoiseDSP", "NoiseEngine", "NoiseControl", "WidgetDesign", "SharedStore", "BoundedJSON",
+                "LoginEntryFiles",
+            ],
+            path: "Tests/TestSupport",
             exclude: ["Fixtures"]),
         .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
         .testTarget(
             name: "NoiseEngineTests",
-            dependencies: ["NoiseEngine", "AudioSinkBase", "TestSupport", "SpeechIntelligibility", "FieldTable"]),
+            dependencies: [
+                "NoiseEngine", "NoiseDSP", "AudioSinkBase", "TestSupport", "SpeechIntelligibility", "FieldTable",
+            ]),
         // Spectrum curves against measured renders, and the chart files.
-        .testTarget(name: "SpectrumPlotTests", dependencies: ["SpectrumPlot", "NoiseEngine", "TestSupport", "CCairo"]),
+        .testTarget(
+            name: "SpectrumPlotTests",
+            dependencies: ["SpectrumPlot", "NoiseEngine", "NoiseDSP", "TestSupport", "CCairo"]),
         .testTarget(name: "AudioSinkBaseTests", dependencies: ["AudioSinkBase", "TestSupport"]),
         .testTarget(
             name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinkBase", "NoiseEngine", "TestSupport"]),
-        .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore"]),
+        .testTarget(
+            name: "SharedStoreTests", dependencies: ["SharedStore", "BoundedJSON", "CivilDates", "LoginEntryFiles"]),
         .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON", "CivilDates", "SharedStore"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         // The snapshot rules ("upcoming", the cap) and the tolerant, bounded reading of snapshot files.
-        .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "SharedStore"]),
-        .testTarget(name: "VariablesTests", dependencies: ["Variables", "TestSupport"]),
+        .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "SharedStore", "BoundedJSON", "CivilDates"]),
+        .testTarget(name: "VariablesTests", dependencies: ["Variables", "SharedStore"]),
         .testTarget(
-            name: "WidgetDesignTests", dependencies: ["WidgetDesign", "NoiseDSP", "TestSupport", "FieldTable"]),
-        .testTarget(name: "NoiseControlTests", dependencies: ["NoiseControl", "TestSupport"]),
+            name: "WidgetDesignTests",
+            dependencies: [
+                "WidgetDesign", "NoiseDSP", "TestSupport", "FieldTable", "SharedStore", "BoundedJSON", "CivilDates",
+            ]),
+        .testTarget(
+            name: "NoiseControlTests",
+            dependencies: [
+                "NoiseControl", "NoiseEngine", "TestSupport", "BoundedJSON", "LoginEntryFiles", "PlayerLiveness",
+            ]),
         // MPRIS property model (the bus itself is tested end to end in CLITests/MPRISTests).
         .testTarget(name: "MPRISPlayerTests", dependencies: ["MPRISPlayer", "NoiseControl", "NoiseEngine"]),
         // Rewrites the Last Mix until killed: the crash-safety test SIGKILLs it mid-write.
@@ -308,7 +343,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "TestSupport", "NoiseEngine", "NoiseControl", "SharedStore", "Variables", "WidgetDesign",
-                "WidgetRender",
+                "WidgetRender", "BoundedJSON", "CivilDates",
             ]),
         .testTarget(
             name: "HomeScreenTests",
@@ -323,29 +358,29 @@ let package = Package(
             name: "WidgetRenderTests",
             dependencies: [
                 "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "NoiseEngine", "SharedStore",
-                "TestSupport",
+                "TestSupport", "CCairo", "CivilDates",
             ],
             exclude: ["Goldens"]),
         // desktop.json, placement geometry; the host itself under a private Xvfb (DesktopHostTests).
         .testTarget(
             name: "DesktopWidgetsTests",
-            dependencies: ["DesktopWidgets", "SharedStore", "WidgetRender", "TestSupport"]),
-        .testTarget(name: "ChangeWatchTests", dependencies: ["ChangeWatch"]),
+            dependencies: ["DesktopWidgets", "SharedStore", "WidgetRender", "TestSupport", "LoginEntryFiles"]),
+        .testTarget(name: "ChangeWatchTests", dependencies: ["ChangeWatch", "TestSupport"]),
         .testTarget(
             name: "LiveWidgetsTests",
             dependencies: ["LiveWidgets", "ChangeWatch", "NoiseControl", "SharedStore", "TestSupport"]),
         .testTarget(
             name: "WidgetActionsTests",
             dependencies: [
-                "WidgetActions", "NoiseControl", "SharedStore", "Variables", "WidgetDesign", "DataSources", "Snapshots",
-                "TestSupport",
+                "WidgetActions", "NoiseControl", "SharedStore", "Variables", "WidgetDesign", "WidgetRender",
+                "DataSources", "TestSupport",
             ]),
         // RFC 5545 parsing, zones, recurrence and hostile calendar files.
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CivilDates"]),
         // Weather/calendar/steps against a loopback HTTP server (TestSupport.LocalHTTPServer), never the internet.
         .testTarget(
             name: "DataSourcesTests",
-            dependencies: ["DataSources", "ICalendar", "Variables", "SharedStore", "Snapshots", "TestSupport"]),
+            dependencies: ["DataSources", "Variables", "SharedStore", "Snapshots", "TestSupport"]),
 
         // Mixes and designs carried whole in a link (`noise share`, `weaver share`, `--link`): DEFLATE in the
         // URL's fragment with a version and a checksum, read back bounded; QR codes through Debian's libqrencode.

@@ -1,4 +1,5 @@
 import Benchmark
+import CivilDates
 import Foundation
 import ICalendar
 
@@ -56,10 +57,10 @@ func rdateCalendar(_ count: Int) -> Data {
     var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//WidgetWeaver benchmarks//EN\r\n"
     text += "BEGIN:VEVENT\r\nUID:rdates@bench\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:19000101T000000Z\r\n"
     text += "SUMMARY:Many dates\r\n"
-    let first = LocalDateTime(year: 1900, month: 1, day: 1, hour: 1).localSeconds
+    let first = CivilTime(year: 1900, month: 1, day: 1, hour: 1).localSeconds
     var line: [String] = []
     for i in 0..<count {
-        let l = LocalDateTime.fromLocalSeconds(first + i * 3600)
+        let l = CivilTime.fromLocalSeconds(first + i * 3600)
         line.append(String(format: "%04d%02d%02dT%02d0000Z", l.year, l.month, l.day, l.hour))
         if line.count == 1_000 || i == count - 1 {
             text += "RDATE:" + line.joined(separator: ",") + "\r\n"

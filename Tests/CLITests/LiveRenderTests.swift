@@ -29,11 +29,8 @@ import Testing
         func waitForOutput(_ seconds: Double, since: ContinuousClock.Instant = .now, _ predicate: (String) -> Bool)
             -> Duration?
         {
-            while since.duration(to: .now) < .seconds(seconds) {
-                if predicate(outputText) { return since.duration(to: .now) }
-                usleep(5000)
-            }
-            return nil
+            let left = Double(seconds) - since.duration(to: .now) / .seconds(1)
+            return Wait.until(left, interval: 0.005) { predicate(outputText) ? since.duration(to: .now) : nil }
         }
 
         func statusPID() -> Int32? {
@@ -63,8 +60,7 @@ import Testing
         func start() throws -> (player: Spawned, watch: Spawned) {
             let player = try Spawned("noise", ["play", "--preset", "sleep", "--fade-in", "0"], environment: env)
             #expect(player.waitForStderr(8) { $0.contains("Playing") }, "\(player.stderrText)")
-            let end = Date().addingTimeInterval(5)
-            while statusPID() == nil && Date() < end { usleep(20_000) }
+            _ = eventually(5) { statusPID() != nil }
             #expect(statusPID() == player.processIdentifier, "the status feed names the player")
             let watch = try Spawned(
                 "weaver",

@@ -60,11 +60,7 @@ import Testing
             let child = try ChildProcess(
                 "/usr/bin/python3", [script.path, log.path], environment: ["STANDIN_BUS": bus.address])
             standIn = child
-            var waited = 0.0
-            while !String(decoding: child.stdout, as: UTF8.self).contains("ready") && waited < 10 {
-                Thread.sleep(forTimeInterval: 0.05)
-                waited += 0.05
-            }
+            _ = eventually(10) { String(decoding: child.stdout, as: UTF8.self).contains("ready") }
             #expect(
                 String(decoding: child.stdout, as: UTF8.self).contains("ready"),
                 "stand-in logind: \(String(decoding: child.stderr, as: UTF8.self))")
@@ -93,11 +89,7 @@ import Testing
             ], environment: rig.env)
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stderrText.contains("Suspending (systemd-logind)."), "\(r.stderrText)")
-        var waited = 0.0
-        while rig.calls().count < 3 && waited < 3 {
-            Thread.sleep(forTimeInterval: 0.05)
-            waited += 0.05
-        }
+        _ = eventually(3) { rig.calls().count >= 3 }
         #expect(
             rig.calls() == ["Inhibit idle|noise|Noise is playing|block", "released", "Suspend False"], "\(rig.calls())")
     }
@@ -112,7 +104,7 @@ import Testing
                 "--then", "poweroff",
             ], environment: rig.env)
         #expect(r.status == 0, "\(r.stderrText)")
-        Thread.sleep(forTimeInterval: 0.3)
+        _ = eventually(3) { !rig.calls().isEmpty }
         #expect(rig.calls() == ["PowerOff False"], "\(rig.calls())")
     }
 

@@ -93,12 +93,7 @@ import Testing
         }
 
         func waitForName(_ name: String = "org.mpris.MediaPlayer2.widgetweaver'", _ seconds: Double = 20) -> Bool {
-            let end = Date().addingTimeInterval(seconds)
-            while Date() < end {
-                if (try? names())?.contains(name) == true { return true }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return false
+            eventually(seconds) { (try? names())?.contains(name) == true }
         }
 
         func json(_ file: String) -> [String: Any]? {
@@ -108,21 +103,11 @@ import Testing
 
         /// Waits until `file` in the store satisfies `predicate`.
         func waitFor(_ file: String, _ seconds: Double = 3, _ predicate: ([String: Any]) -> Bool) -> Bool {
-            let end = Date().addingTimeInterval(seconds)
-            while Date() < end {
-                if let o = json(file), predicate(o) { return true }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return false
+            eventually(seconds) { json(file).map(predicate) == true }
         }
 
         func waitUntil(_ seconds: Double = 3, _ predicate: () throws -> Bool) -> Bool {
-            let end = Date().addingTimeInterval(seconds)
-            while Date() < end {
-                if (try? predicate()) == true { return true }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return false
+            eventually(seconds) { (try? predicate()) == true }
         }
 
         /// Sends one request line on the control socket (as `noise set` does) and returns when the
@@ -320,7 +305,7 @@ import Testing
         }
         #expect(try canSeek() == "b false")
         try rig.playerctl(["position", "900+"])
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // that no timer starts is the check: a quiet window has to pass
         #expect(remaining() == nil, "a Seek without a timer started one")
 
         _ = try rig.control(#"{"command":"timer","seconds":600}"#)
@@ -444,7 +429,7 @@ import Testing
         defer { rig.reap(player) }
         #expect(player.waitForStderr(20) { $0.contains("Playing") })
         #expect(rig.waitFor("status.json") { $0["state"] as? String == "playing" })
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // that no MPRIS name appears is the check: a quiet window has to pass
         #expect(try !rig.names().contains("mpris"))
         #expect(!player.stderrText.contains("MPRIS"))
         #expect(try rig.noise(["stop"]).status == 0)
@@ -498,7 +483,7 @@ import Testing
         rig.bus.stop()
         #expect(player.waitForStderr(20) { $0.contains("MPRIS: lost the session bus") }, "\(player.stderrText)")
         let recorder = try rig.pulse.record(to: rig.pulse.directory.appendingPathComponent("after.wav"))
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // the recording's length: a second of what plays
         let rec = try recorder.stop()
         #expect(TestRender.rms(rec.channels[0][...]) > 0.005, "no sound after the bus went away")
         #expect(try rig.noise(["set", "--master", "0.4"]).status == 0)
@@ -568,7 +553,7 @@ extension MPRISTests {
         #expect(rig.waitForName(), "\(player.stderrText)")
         #expect(try rig.playerctl(["metadata", "mpris:length"]) == "4000000")
         let p1 = Double(try rig.playerctl(["position"])) ?? -1
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // the position moves with the clock: time has to pass
         let p2 = Double(try rig.playerctl(["position"])) ?? -1
         #expect(p1 >= 0 && p2 > p1 && p2 <= 4, "positions \(p1), \(p2)")
         #expect(player.waitForExit(15) == 0, "\(player.stderrText)")

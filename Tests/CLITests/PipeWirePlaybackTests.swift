@@ -14,7 +14,7 @@ import Testing
         let env = TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
         let r = try Products.run(
             "noise", ["play", "--fade-in", "0", "--output", "pulse", "--device", "test"] + args, environment: env)
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 0.3)  // the server's buffer drains into the recording after the player exits
         let rec = try recorder.stop()
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stderrText.contains("on pulse (test)"), "\(r.stderrText)")

@@ -26,7 +26,7 @@ import Testing
         let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s"]
         let env = TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
         let r = try Products.run("noise", ["play", "--fade-in", "0"] + args, environment: env)
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 0.3)  // the server's buffer drains into the recording after the player exits
         let rec = try recorder.stop()
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stderrText.contains("on pulse (default sink)"))
@@ -132,7 +132,7 @@ import Testing
             environment: TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
         )
         #expect(player.waitForStderr(5) { $0.contains("Playing") })
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // a second of playing before the server dies is the scenario
         server.kill()
         #expect(player.waitForStderr(5) { $0.contains("Lost the output") }, "\(player.stderrText)")
         let status = player.waitForExit(15)
@@ -149,14 +149,14 @@ import Testing
             environment: TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
         )
         #expect(player.waitForStderr(5) { $0.contains("Playing") })
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // a second of playing before the server dies is the scenario
         server.kill()
         #expect(player.waitForStderr(5) { $0.contains("Lost the output") })
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // the server stays away for a second: the player's retries are tested
         try server.start()
         #expect(player.waitForStderr(15) { $0.contains("Reconnected") }, "\(player.stderrText)")
         let recorder = try server.record(to: server.directory.appendingPathComponent("after.wav"))
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: 1.5)  // the recording's length
         let rec = try recorder.stop()
         #expect(TestRender.rms(rec.channels[0][...]) > 0.005, "no sound after reconnecting")
         player.signal(SIGTERM)

@@ -86,8 +86,7 @@ import Testing
         #expect(last["presetID"] as? String == nil, "\(last)")
         #expect(!(try rig.noise(["status"]).stdoutText.contains("(preset mine)")))
         #expect(try rig.noise(["stop"]).status == 0)
-        let end = Date().addingTimeInterval(10)
-        while kill(pid, 0) == 0 && Date() < end { usleep(20_000) }
+        _ = eventually(10) { kill(pid, 0) != 0 }
         #expect(kill(pid, 0) != 0, "the background player exits when stopped")
     }
 

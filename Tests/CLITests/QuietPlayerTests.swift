@@ -58,7 +58,7 @@ import Testing
         let entries = try FileManager.default.contentsOfDirectory(atPath: rig.store.path).sorted()
         let storeStamps = entries.map { Self.stamp(rig.store.appendingPathComponent($0))?.mtime }
         let beat = try #require(Self.stamp(rig.heartbeatURL))
-        Thread.sleep(forTimeInterval: 3.5)
+        Thread.sleep(forTimeInterval: 3.5)  // that nothing is rewritten while steady is the check: a quiet window
         let after = try #require(Self.stamp(rig.statusURL))
         #expect(after.inode == before.inode && after.mtime == before.mtime, "status.json was rewritten while steady")
         #expect(try FileManager.default.contentsOfDirectory(atPath: rig.store.path).sorted() == entries)
@@ -138,7 +138,7 @@ import Testing
         defer { rig.server.stop() }
         let player = try rig.play(["--preset", "pink"])
         #expect(try rig.server.run("/usr/bin/pactl", ["suspend-sink", "test", "1"]).status == 0)
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // the player keeps running on a suspended sink for a while: the scenario
         #expect(try rig.noise(["stop"]).status == 0)
         #expect(player.waitForExit(10) == 0, "\(player.stderrText)")
         #expect(player.stderrText.contains("the fade-out was not played"), "\(player.stderrText)")

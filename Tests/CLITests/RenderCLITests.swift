@@ -161,7 +161,7 @@ import Testing
         let out = try temp().appendingPathComponent("long.wav").path
         let p = try ChildProcess(
             Products.url("noise").path, ["render", "--preset", "sleep", "--duration", "8h", "--seed", "1", "-o", out])
-        Thread.sleep(forTimeInterval: 1.0)
+        _ = eventually(10) { (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0 > 0 }
         p.signal(SIGINT)
         #expect(p.wait() == 130)  // cut short, said so, and the file is still valid
         let wav = try WAVFile(path: out)

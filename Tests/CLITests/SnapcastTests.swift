@@ -54,11 +54,7 @@ import Testing
             server.signal(SIGTERM)
             _ = server.wait(timeoutSeconds: 10)
         }
-        var waited = 0.0
-        while !Self.listening(port) && waited < 10 {
-            Thread.sleep(forTimeInterval: 0.1)
-            waited += 0.1
-        }
+        _ = eventually(10) { Self.listening(port) }
         try #require(
             Self.listening(port),
             "snapserver did not listen on \(port): \(String(decoding: server.stderr, as: UTF8.self))")
@@ -70,7 +66,7 @@ import Testing
             client.signal(SIGTERM)
             _ = client.wait(timeoutSeconds: 10)
         }
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // the client connects to the server; neither says so where a test can read it
 
         let args = ["--preset", "rain", "--seed", "5", "--timer", "11s", "--fade", "0s"]
         let env = TestStore(at: dir.appendingPathComponent("store")).environment(["XDG_RUNTIME_DIR": dir.path])

@@ -1,6 +1,6 @@
+import BoundedJSON
 import Foundation
 import NoiseControl
-import SharedStore
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ChangeWatch
@@ -24,12 +25,7 @@ import Testing
         func wait(_ seconds: Double = 3, from: Int = 0, _ predicate: (ChangeSet) -> Bool) -> (
             ChangeSet, ContinuousClock.Instant
         )? {
-            let end = ContinuousClock.now + .seconds(seconds)
-            while ContinuousClock.now < end {
-                if let hit = sets.withLock({ $0.dropFirst(from).first { predicate($0.0) } }) { return hit }
-                usleep(2000)
-            }
-            return nil
+            Wait.until(seconds, interval: 0.002) { sets.withLock { $0.dropFirst(from).first { predicate($0.0) } } }
         }
     }
 
@@ -109,7 +105,7 @@ import Testing
         try Self.atomicWrite("x", to: dir + "/other.json")
         try Data("y".utf8).write(to: URL(fileURLWithPath: dir + "/last-mix.json.bak"))
         try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: false)
-        usleep(400_000)
+        usleep(400_000)  // that nothing comes is the check: a quiet window has to pass
         #expect(collector.count == 0, "\(collector.all)")
         try Self.atomicWrite("z", to: file)
         let hit = try #require(collector.wait { !$0.paths.isEmpty })
@@ -129,7 +125,7 @@ import Testing
         let start = ContinuousClock.now
         for i in 0..<100 { try Self.atomicWrite("\(i)", to: file) }
         let writing = start.duration(to: .now)
-        usleep(500_000)
+        usleep(500_000)  // the count once the burst is over is the check: past the 150 ms maximum delay, no more comes
         let callbacks = collector.count
         print("ChangeWatch: 100 atomic writes in \(writing) gave \(callbacks) callback(s)")
         #expect(callbacks >= 1)
@@ -154,7 +150,7 @@ import Testing
         #expect(collector.wait { $0.paths.contains(file) } != nil)
         // Deleted with its folder, then made again: still followed.
         try FileManager.default.removeItem(atPath: dir + "/store")
-        usleep(200_000)
+        usleep(200_000)  // the folder's removal is not a change of the file: a quiet window, then the count
         let seen = collector.count
         try FileManager.default.createDirectory(atPath: dir + "/store/snapshots", withIntermediateDirectories: true)
         try Self.atomicWrite("{\"t\":1}", to: file)
@@ -211,10 +207,10 @@ import Testing
             result.withLock { $0 = r }
         }
         thread.start()
-        usleep(100_000)
+        usleep(100_000)  // a stop while run() waits is what is tested (a stop before run() is checked below)
         let asked = ContinuousClock.now
         watcher.stop()
-        while result.withLock({ $0 }) == nil && asked.duration(to: .now) < .seconds(3) { usleep(1000) }
+        _ = eventually(3) { result.withLock { $0 } != nil }
         #expect(result.withLock { $0 } == .stopped)
         print("ChangeWatch: run returned \(asked.duration(to: .now)) after stop()")
 
@@ -235,10 +231,9 @@ import Testing
             result.withLock { $0 = r }
         }
         thread.start()
-        usleep(100_000)
+        usleep(100_000)  // a signal while run() waits is what is tested
         kill(getpid(), SIGUSR2)
-        let end = ContinuousClock.now + .seconds(3)
-        while result.withLock({ $0 }) == nil && ContinuousClock.now < end { usleep(1000) }
+        _ = eventually(3) { result.withLock { $0 } != nil }
         #expect(result.withLock { $0 } == .signal(SIGUSR2))
     }
 
@@ -257,10 +252,9 @@ import Testing
             do { try second.run { _ in throw Boom() } } catch is Boom { thrown.withLock { $0 = true } } catch {}
         }
         t.start()
-        usleep(100_000)
+        usleep(100_000)  // a change while run() waits is what is tested
         try Self.atomicWrite("1", to: file)
-        let end = ContinuousClock.now + .seconds(3)
-        while !thrown.withLock({ $0 }) && ContinuousClock.now < end { usleep(1000) }
+        _ = eventually(3) { thrown.withLock { $0 } }
         #expect(thrown.withLock { $0 })
     }
 
@@ -298,7 +292,7 @@ import Testing
             watcher.stop()
             watcher.wait()
         }
-        usleep(200_000)
+        usleep(200_000)  // that nothing comes is the check: a quiet window has to pass
         #expect(collector.count == 0, "nothing happened yet: \(collector.all)")
         let killed = ContinuousClock.now
         kill(pid, SIGKILL)
@@ -341,7 +335,7 @@ import Testing
             watcher.wait()
         }
         kill(first, SIGKILL)
-        usleep(300_000)
+        usleep(300_000)  // that nothing comes is the check: a quiet window has to pass
         #expect(collector.count == 0, "the first process is no longer watched: \(collector.all)")
         kill(second, SIGKILL)
         #expect(collector.wait(2) { $0.exitedProcess == second } != nil)
@@ -355,7 +349,7 @@ import Testing
             unwatched.wait()
         }
         kill(third, SIGKILL)
-        usleep(300_000)
+        usleep(300_000)  // that nothing comes is the check: a quiet window has to pass
         #expect(none.count == 0, "\(none.all)")
     }
 
@@ -375,7 +369,7 @@ import Testing
         #expect(hit.0.deadline == due && hit.0.paths.isEmpty)
         let waited = began.duration(to: hit.1)
         #expect(waited >= .milliseconds(350) && waited < .seconds(2), "\(waited)")
-        usleep(500_000)
+        usleep(500_000)  // that nothing comes is the check: a quiet window has to pass
         #expect(collector.count == 1, "one moment, one callback: \(collector.all)")
 
         // A moment withdrawn (nil) never calls back.
@@ -387,7 +381,7 @@ import Testing
             quiet.stop()
             quiet.wait()
         }
-        usleep(700_000)
+        usleep(700_000)  // that nothing comes is the check: a quiet window has to pass
         #expect(none.count == 0, "\(none.all)")
     }
 

@@ -163,24 +163,24 @@ import WidgetRender
         // The play button of the small widget holds 36,36 (as in the tap test).
         let before = try rig.shot("before.png", x: 40 + 26, y: 40 + 26, width: 20, height: 20)
         #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "76", "76", "mousedown", "1"]).status == 0)
-        Thread.sleep(forTimeInterval: 0.3)
-        let held = try rig.shot("held.png", x: 40 + 26, y: 40 + 26, width: 20, height: 20)
+        let held =
+            try Wait.until(3, interval: 0.05) { () -> PixelImage? in
+                guard let shot = try? rig.shot("held.png", x: 40 + 26, y: 40 + 26, width: 20, height: 20) else {
+                    return nil
+                }
+                return (before.difference(shot)?.fraction ?? 0) > 0.5 ? shot : nil
+            } ?? rig.shot("held.png", x: 40 + 26, y: 40 + 26, width: 20, height: 20)
         let d = try #require(before.difference(held))
         #expect(d.fraction > 0.5, "pressed state: \(d.fraction * 100)% of the button's pixels changed")
         #expect(try rig.x.run("/usr/bin/xdotool", ["mouseup", "1"]).status == 0)
 
         let status = rig.store.appendingPathComponent("status.json")
-        let end = Date().addingTimeInterval(10)
-        var state: [String: Any]?
-        while Date() < end {
-            if let data = try? Data(contentsOf: status),
+        let state = Wait.until(10, interval: 0.05) { () -> [String: Any]? in
+            guard let data = try? Data(contentsOf: status),
                 let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                 s["state"] as? String == "playing"
-            {
-                state = s
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+            else { return nil }
+            return s
         }
         let s = try #require(state, "no player started: \(host.stderrText)")
         let pid = try #require(s["pid"] as? Int)
@@ -194,16 +194,16 @@ import WidgetRender
         // The widget shows it playing, drawn again without anyone asking (the status feed's change).
         let playing = try rig.render(["--template", "noise-machine", "--family", "small"], name: "playing.png")
         var after = try rig.shot("after.png", x: 40, y: 40, width: 170, height: 170)
-        let shown = Date().addingTimeInterval(3)
-        while (after.difference(playing)?.fraction ?? 1) > 0.005 && Date() < shown {
-            Thread.sleep(forTimeInterval: 0.1)
-            after = try rig.shot("after.png", x: 40, y: 40, width: 170, height: 170)
+        _ = Wait.until(3, interval: 0.1) { () -> Bool? in
+            guard let shot = try? rig.shot("after.png", x: 40, y: 40, width: 170, height: 170) else { return nil }
+            after = shot
+            return (shot.difference(playing)?.fraction ?? 1) <= 0.005 ? true : nil
         }
         try Self.expectGoldenClose(after, playing, "noise-machine-playing", saveTo: rig.dir)
         // The player is an ordinary one: `noise stop` ends it.
         #expect(try Products.run("noise", ["stop"], environment: rig.env).status == 0)
         let gone = Date().addingTimeInterval(10)
-        while kill(Int32(pid), 0) == 0 && Date() < gone { usleep(20_000) }
+        _ = Wait.until(gone.timeIntervalSinceNow, interval: 0.02) { kill(Int32(pid), 0) != 0 ? true : nil }
         #expect(kill(Int32(pid), 0) != 0, "the player exits when stopped")
     }
 
@@ -242,6 +242,7 @@ import WidgetRender
         func xdotool(_ a: [String]) throws { #expect(try rig.x.run("/usr/bin/xdotool", a).status == 0) }
         func listed() throws -> String { try rig.weaver(["desktop", "list"]).stdoutText }
         // The menu opens at the pointer; its items are 25 px apart, the first 17 px below it.
+        // GTK's menu and drag states have nothing a test can read: the pauses give the host time to enter them.
         try xdotool(["mousemove", "--sync", "100", "100", "click", "3"])
         Thread.sleep(forTimeInterval: 0.5)
         try xdotool(["mousemove", "--sync", "140", "142", "click", "1"])  // Move
@@ -251,8 +252,7 @@ import WidgetRender
         try xdotool(["mousemove", "--sync", "150", "140"])
         Thread.sleep(forTimeInterval: 0.1)
         try xdotool(["mousemove", "--sync", "200", "150", "mouseup", "1"])
-        let end = Date().addingTimeInterval(3)
-        while !(try listed()).contains("at 120,80") && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+        _ = eventually(3) { (try? listed())?.contains("at 120,80") == true }
         let afterMove = try listed()
         #expect(afterMove.contains("at 120,80"), "\(afterMove) \(host.stderrText)")
         let ids = try rig.windowIDs()
@@ -263,10 +263,9 @@ import WidgetRender
             }, "\(positions)")
 
         try xdotool(["mousemove", "--sync", "480", "100", "click", "3"])
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // the menu opening (as above)
         try xdotool(["mousemove", "--sync", "520", "167", "click", "1"])  // Remove from desktop
-        let gone = Date().addingTimeInterval(3)
-        while (try rig.windowIDs()).count != 1 && Date() < gone { Thread.sleep(forTimeInterval: 0.05) }
+        _ = eventually(3) { (try? rig.windowIDs())?.count == 1 }
         #expect(try rig.windowIDs().count == 1)
         let afterRemove = try listed()
         #expect(!afterRemove.contains("at 400,30"), "\(afterRemove)")
@@ -292,8 +291,7 @@ import WidgetRender
             serve.signal(SIGTERM)
             _ = serve.waitForExit(10)
         }
-        let up = Date().addingTimeInterval(10)
-        while !serve.stdoutText.contains("Serving") && Date() < up { Thread.sleep(forTimeInterval: 0.05) }
+        _ = eventually(10) { serve.stdoutText.contains("Serving") }
         #expect(try rig.weaver(["desktop", "add", design, "--family", "medium", "--at", "20,30"]).status == 0)
         let host = try rig.startHost(expectWindows: 1)
         defer {
@@ -301,12 +299,9 @@ import WidgetRender
             _ = host.waitForExit(10)
         }
         #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "100", "100", "click", "3"]).status == 0)
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // the menu opening: GTK's menu has no state a test can read
         #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "140", "117", "click", "1"]).status == 0)
-        let end = Date().addingTimeInterval(5)
-        while !FileManager.default.fileExists(atPath: opened.path) && Date() < end {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        _ = eventually(5) { FileManager.default.fileExists(atPath: opened.path) }
         let text = (try? String(contentsOf: opened, encoding: .utf8)) ?? ""
         #expect(text == "http://127.0.0.1:\(port)/editor/\(design)\n", "\(text) \(host.stderrText)")
     }
@@ -329,8 +324,13 @@ import WidgetRender
         let id = try #require(try rig.windowIDs().first)
         let before = try rig.shot("kb-before.png", x: 40, y: 40, width: 170, height: 170)
         #expect(try rig.x.run("/usr/bin/xdotool", ["windowfocus", "--sync", id, "key", "Tab"]).status == 0)
-        Thread.sleep(forTimeInterval: 0.3)
-        let ringed = try rig.shot("kb-ring.png", x: 40, y: 40, width: 170, height: 170)
+        let ringed =
+            try Wait.until(3, interval: 0.05) { () -> PixelImage? in
+                guard let shot = try? rig.shot("kb-ring.png", x: 40, y: 40, width: 170, height: 170) else {
+                    return nil
+                }
+                return (before.difference(shot)?.fraction ?? 0) > 0.003 ? shot : nil
+            } ?? rig.shot("kb-ring.png", x: 40, y: 40, width: 170, height: 170)
         let d = try #require(before.difference(ringed))
         #expect(d.fraction > 0.003 && d.fraction < 0.2, "the focus ring: \(d.fraction * 100)% of pixels changed")
         #expect(try rig.x.run("/usr/bin/xdotool", ["key", "Return"]).status == 0)
@@ -363,11 +363,10 @@ import WidgetRender
             host.waitForStderr(3) {
                 $0.contains("widget 2 (design \(design)):") && $0.contains("weaver desktop remove 2")
             }, "\(host.stderrText)")
-        Thread.sleep(forTimeInterval: 0.3)
+        _ = eventually(3) { (try? visibleWindows()) == 1 }
         #expect(try visibleWindows() == 1)
         #expect(try rig.weaver(["designs", "restore", design]).status == 0)
-        let back = Date().addingTimeInterval(3)
-        while try visibleWindows() != 2 && Date() < back { Thread.sleep(forTimeInterval: 0.05) }
+        _ = eventually(3) { (try? visibleWindows()) == 2 }
         #expect(try visibleWindows() == 2)
         #expect(host.child.poll() == nil, "the host keeps running")
     }
@@ -385,7 +384,8 @@ import WidgetRender
             host.signal(SIGTERM)
             _ = host.waitForExit(10)
         }
-        Thread.sleep(forTimeInterval: 0.5)
+        // The start-up draws are over before the timed ones begin.
+        _ = host.waitForStderr(5) { $0.contains("drew widget 1") && $0.contains("drew widget 2") }
 
         var latencies: [Double] = []
         for mood in ["sunny", "stormy", "quiet"] {
@@ -394,19 +394,15 @@ import WidgetRender
             let set = try rig.weaver(["vars", "set", "mood", mood])
             let written = ContinuousClock.now
             #expect(set.status == 0, "\(set.stderrText)")
-            var seen: Duration?
-            while written.duration(to: .now) < .seconds(2) {
-                if host.stderrText.components(separatedBy: "drew widget 2").count > drawsBefore {
-                    seen = written.duration(to: .now)
-                    break
-                }
-                usleep(2_000)
+            let seen = Wait.until(2, interval: 0.002) {
+                host.stderrText.components(separatedBy: "drew widget 2").count > drawsBefore
+                    ? written.duration(to: .now) : nil
             }
             let latency = try #require(seen, "no redraw after vars set: \(host.stderrText)")
             let ms = Double(latency.components.attoseconds) / 1e15 + Double(latency.components.seconds) * 1000
             latencies.append(ms)
             #expect(ms <= 200, "redraw \(ms) ms after vars set")
-            Thread.sleep(forTimeInterval: 0.3)
+            Thread.sleep(forTimeInterval: 0.3)  // that widget 1 is not drawn again is the check: a quiet window
             #expect(
                 host.stderrText.components(separatedBy: "drew widget 1").count == noiseDrawsBefore,
                 "the Noise widget does not show the variable and is not redrawn")
@@ -436,7 +432,7 @@ import WidgetRender
             host.signal(SIGTERM)
             _ = host.waitForExit(10)
         }
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // the measurement is the resident size a second after start-up
         let pid = host.processIdentifier
         func rssKB() -> Int {
             let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
@@ -456,7 +452,7 @@ import WidgetRender
         #expect(rss > 0 && rss <= Self.startUpLimitKB, "\(rss) kB")
         let cpuBefore = cpuNanoseconds()
         let start = Date()
-        Thread.sleep(forTimeInterval: 60)
+        Thread.sleep(forTimeInterval: 60)  // the CPU an idle host spends over a minute is the measurement
         let cpu = Double(cpuNanoseconds() - cpuBefore) / 1e9
         let seconds = Date().timeIntervalSince(start)
         let steadyRSS = rssKB()
@@ -503,6 +499,7 @@ import WidgetRender
         let log = host.stderrText
         let request = log.split(separator: "\n").first { $0.contains(".get_layer_surface(") }.map(String.init) ?? ""
         #expect(request.contains(", 1, \"widgetweaver\")"), "the layer-shell request: \(request)")
+        // The compositor shows a committed frame at its next repaint; nothing in the log marks that moment.
         Thread.sleep(forTimeInterval: 0.5)
         let url = dir.appendingPathComponent("wl-shot.png")
         let shot = try PixelImage(png: sway.screenshot(x: 20, y: 30, width: 170, height: 170, to: url), name: url.path)

@@ -1,5 +1,6 @@
 import DesktopWidgets
 import Foundation
+import LoginEntryFiles
 import SharedStore
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 import Testing
 
@@ -46,9 +47,9 @@ struct BoundedExpansionTests {
     /// RDATE values cost budget steps and count as occurrences: 3,000 hourly RDATEs in the
     /// window are cut at the per-event limit, and a file's worth of them at the budget.
     @Test func rdatesCountAgainstTheLimits() throws {
-        let start = LocalDateTime(year: 2026, month: 1, day: 1).localSeconds
+        let start = CivilTime(year: 2026, month: 1, day: 1).localSeconds
         let values = (0..<3_000).map { h -> String in
-            let l = LocalDateTime.fromLocalSeconds(start + h * 3600)
+            let l = CivilTime.fromLocalSeconds(start + h * 3600)
             return String(format: "%04d%02d%02dT%02d0000Z", l.year, l.month, l.day, l.hour)
         }
         let lines = stride(from: 0, to: values.count, by: 1_000).map {

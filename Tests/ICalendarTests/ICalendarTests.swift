@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 import Testing
 
@@ -371,8 +372,8 @@ struct HostileCalendarTests {
             )
         }
         for d in 0..<2000 {
-            let day = LocalDateTime.fromLocalSeconds(
-                LocalDateTime(year: 2026, month: 1, day: 2).localSeconds + d * 86_400)
+            let day = CivilTime.fromLocalSeconds(
+                CivilTime(year: 2026, month: 1, day: 2).localSeconds + d * 86_400)
             let stamp = String(format: "%04d%02d%02d", day.year, day.month, day.day)
             body.append(
                 """

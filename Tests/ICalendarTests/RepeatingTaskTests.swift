@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 import Testing
 
@@ -26,12 +27,12 @@ struct RepeatingTaskTests {
             """)
         let t = r.tasks[0]
         #expect(t.due.map(iso) == "2026-01-07T16:00:00Z")
-        #expect(t.nextDue == .zoned(LocalDateTime(year: 2026, month: 1, day: 14, hour: 17), tzid: "Europe/Berlin"))
+        #expect(t.nextDue == .zoned(CivilTime(year: 2026, month: 1, day: 14, hour: 17), tzid: "Europe/Berlin"))
         #expect(
             t.advance
                 == TaskAdvance(
-                    start: .zoned(LocalDateTime(year: 2026, month: 1, day: 12, hour: 9), tzid: "Europe/Berlin"),
-                    due: .zoned(LocalDateTime(year: 2026, month: 1, day: 14, hour: 17), tzid: "Europe/Berlin"),
+                    start: .zoned(CivilTime(year: 2026, month: 1, day: 12, hour: 9), tzid: "Europe/Berlin"),
+                    due: .zoned(CivilTime(year: 2026, month: 1, day: 14, hour: 17), tzid: "Europe/Berlin"),
                     rules: []))
     }
 
@@ -67,13 +68,13 @@ struct RepeatingTaskTests {
         let t = r.tasks[0]
         #expect(t.title == "Bins out" && t.due.map(iso) == "2026-01-06T00:00:00Z")
         // 12th excluded, the 15th (RDATE) done in its edit: next is the 19th's, edited to the 21st.
-        #expect(t.nextDue == .date(LocalDateTime(year: 2026, month: 1, day: 21)))
+        #expect(t.nextDue == .date(CivilTime(year: 2026, month: 1, day: 21)))
         // DTSTART and DUE move to the 19th's place (the edit still names it); COUNT: 6 less 2 passed.
         #expect(
             t.advance
                 == TaskAdvance(
-                    start: .date(LocalDateTime(year: 2026, month: 1, day: 19)),
-                    due: .date(LocalDateTime(year: 2026, month: 1, day: 20)),
+                    start: .date(CivilTime(year: 2026, month: 1, day: 19)),
+                    due: .date(CivilTime(year: 2026, month: 1, day: 20)),
                     rules: [.init(line: 9, value: "FREQ=WEEKLY;COUNT=4")]))
     }
 
@@ -91,8 +92,8 @@ struct RepeatingTaskTests {
             """
         ).tasks[0]
         #expect(t.due.map(iso) == "2026-01-06T10:00:00Z")
-        #expect(t.nextDue == .utc(LocalDateTime(year: 2026, month: 1, day: 8, hour: 10)))
-        #expect(t.advance?.start == .utc(LocalDateTime(year: 2026, month: 1, day: 8, hour: 8)))
+        #expect(t.nextDue == .utc(CivilTime(year: 2026, month: 1, day: 8, hour: 10)))
+        #expect(t.advance?.start == .utc(CivilTime(year: 2026, month: 1, day: 8, hour: 8)))
     }
 
     /// DTSTART + DURATION without DUE has a due date (§3.8.2.5); HOURLY rules repeat too; a task
@@ -122,15 +123,15 @@ struct RepeatingTaskTests {
             """)
         let meds = r.tasks[0]
         #expect(meds.due.map(iso) == "2026-01-05T08:30:00Z" && !meds.dueIsDate)
-        #expect(meds.nextDue == .utc(LocalDateTime(year: 2026, month: 1, day: 5, hour: 14, minute: 30)))
-        #expect(meds.advance?.start == .utc(LocalDateTime(year: 2026, month: 1, day: 5, hour: 14)))
+        #expect(meds.nextDue == .utc(CivilTime(year: 2026, month: 1, day: 5, hour: 14, minute: 30)))
+        #expect(meds.advance?.start == .utc(CivilTime(year: 2026, month: 1, day: 5, hour: 14)))
         #expect(meds.advance?.due == nil)  // no DUE property to move
         #expect(r.tasks[1].due.map(iso) == "2026-01-06T16:00:00Z" && r.tasks[1].advance == nil)
         let stretch = r.tasks[2]
         #expect(stretch.due == nil && stretch.nextDue == nil)
         #expect(
             stretch.advance
-                == TaskAdvance(start: .utc(LocalDateTime(year: 2026, month: 1, day: 7, hour: 7)), due: nil, rules: []))
+                == TaskAdvance(start: .utc(CivilTime(year: 2026, month: 1, day: 7, hour: 7)), due: nil, rules: []))
     }
 
     /// Moving DTSTART to an RDATE that is not one of the rule's instances writes out what the rule
@@ -149,7 +150,7 @@ struct RepeatingTaskTests {
         #expect(
             t.advance
                 == TaskAdvance(
-                    start: .date(LocalDateTime(year: 2026, month: 1, day: 8)), due: nil,
+                    start: .date(CivilTime(year: 2026, month: 1, day: 8)), due: nil,
                     rules: [.init(line: 7, value: "FREQ=WEEKLY;COUNT=3;BYDAY=MO")]))
     }
 }

@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 import Testing
 
@@ -157,7 +158,7 @@ struct TaskTests {
         #expect(plants.title == "Water the plants, all of them" && plants.priority == 0)
         #expect(
             plants.recurrence == "FREQ=WEEKLY;BYDAY=SA"
-                && plants.nextDue == .date(LocalDateTime(year: 2026, month: 1, day: 31)))
+                && plants.nextDue == .date(CivilTime(year: 2026, month: 1, day: 31)))
     }
 
     @Test func nextcloudCompletedTasksAndCategories() throws {

@@ -22,12 +22,7 @@ import Testing
 
         /// Waits up to `seconds` for redraw number `number` (1-based); when it came.
         func wait(for number: Int, _ seconds: Double) -> ContinuousClock.Instant? {
-            let end = ContinuousClock.now + .seconds(seconds)
-            while ContinuousClock.now < end {
-                if let t = times.withLock({ $0.count >= number ? $0[number - 1] : nil }) { return t }
-                usleep(2000)
-            }
-            return nil
+            Wait.until(seconds, interval: 0.002) { times.withLock { $0.count >= number ? $0[number - 1] : nil } }
         }
     }
 
@@ -80,6 +75,7 @@ import Testing
             wakeups.wait()
         }
         #expect(redraws.wait(for: 1, 2) != nil, "the first draw")
+        // That nothing comes is the check: a quiet window has to pass.
         usleep(300_000)
         #expect(redraws.count == 1, "nothing changed yet")
         let killed = ContinuousClock.now
@@ -89,7 +85,7 @@ import Testing
             redraws.wait(for: 2, 2), "no redraw within 2 s of SIGKILL; \(redraws.errors.withLock { $0 })")
         print("LiveWidgets: redraw \(killed.duration(to: second)) after SIGKILL")
         #expect(killed.duration(to: second) < .seconds(1))
-        usleep(300_000)
+        usleep(300_000)  // that no second redraw comes is the check: a quiet window has to pass
         #expect(redraws.count == 2, "one exit, one redraw")
     }
 
@@ -98,6 +94,8 @@ import Testing
     @Test func aSilentPlayersStaleMomentRedraws() throws {
         let rig = try Rig()
         defer { rig.remove() }
+        // Before the write: the stale moment below is measured from it, and this may wait out a minute.
+        MinuteBoundary.waitUntilNoneWithin(4)
         // Written 8.5 s ago (stored in whole seconds: 8.5-9.5 s) and no heartbeat of this pid:
         // stale 0.5-1.5 s from now, at the moment the stored time gives.
         try rig.writePlaying(writtenSecondsAgo: PlayerStatus.staleAfterSeconds - 1.5)
@@ -105,7 +103,6 @@ import Testing
             Issue.record("the status just written does not read back")
             return
         }
-        MinuteBoundary.waitUntilNoneWithin(4)
         let wakeups = try StoreWakeups(root: rig.root)
         let redraws = rig.started(wakeups)
         defer {
@@ -121,7 +118,7 @@ import Testing
         let lateSeconds = redrawnAt.timeIntervalSince(due)
         print("LiveWidgets: stale-moment redraw \(String(format: "%.3f", lateSeconds)) s after its moment")
         #expect(lateSeconds > -0.01 && lateSeconds < 0.5, "\(lateSeconds) s")
-        usleep(500_000)
+        usleep(500_000)  // that nothing more comes is the check: a quiet window has to pass
         #expect(redraws.count == 2, "stale now: no moment is left to wake for")
     }
 
@@ -139,8 +136,7 @@ import Testing
         #expect(try wakeups.needsRedraw(after: ChangeSet(paths: [rig.root.status.path])))
         // The same moment with the player gone: the widgets must show it stopped.
         rig.player.signal(SIGKILL)
-        let end = Date().addingTimeInterval(3)
-        while PlayerStatus.processIsAlive(rig.player.pid) && Date() < end { usleep(1000) }
+        _ = eventually(3) { !PlayerStatus.processIsAlive(rig.player.pid) }
         #expect(try wakeups.needsRedraw(after: momentOnly))
         #expect(try !wakeups.followPlayer(), "nothing live to follow")
     }

@@ -1,7 +1,7 @@
+import BoundedJSON
 import Foundation
 import NoiseControl
 import NoiseEngine
-import SharedStore
 import TestSupport
 import Testing
 

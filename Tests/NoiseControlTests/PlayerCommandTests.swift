@@ -1,7 +1,7 @@
+import BoundedJSON
 import Foundation
 import NoiseControl
 import NoiseEngine
-import SharedStore
 import Synchronization
 import TestSupport
 import Testing
@@ -147,7 +147,7 @@ import Testing
                         do {
                             try ControlClient(socketPath: socket).subscribe { _ in true }
                         } catch ControlError.notRunning {
-                            usleep(1000)
+                            usleep(1000)  // a client retrying as fast as a real one would is the load tested
                         } catch {
                             errors.withLock { $0.append("\(error)") }
                         }
@@ -158,9 +158,9 @@ import Testing
             }
             #expect(eventually { server.subscriberCount == 3 })
             server.stop()
-            usleep(50_000)
+            usleep(50_000)  // clients keep reconnecting to a stopped server for a while: the scenario
             stopNow.store(true, ordering: .relaxed)
-            usleep(50_000)
+            for t in threads { _ = eventually(5) { t.isFinished } }
             #expect(
                 !errors.withLock { $0 }.contains { $0.contains("too many connections") },
                 "round \(round): \(errors.withLock { $0 })")

@@ -1,7 +1,8 @@
+import BoundedJSON
 import Foundation
 import NoiseControl
 import NoiseEngine
-import SharedStore
+import PlayerLiveness
 import Synchronization
 import TestSupport
 import Testing
@@ -129,7 +130,7 @@ import Testing
         }
         let before = inode(store.url), beatBefore = inode(heartbeat.url)
         let names = try FileManager.default.contentsOfDirectory(atPath: box.store.path)
-        usleep(1_200_000)  // twelve intervals
+        usleep(1_200_000)  // twelve intervals: that nothing is rewritten over them is the check
         let after = inode(store.url)
         #expect(
             after.ino == before.ino && after.mtime == before.mtime, "status.json was rewritten while nothing changed")

@@ -1,7 +1,7 @@
+import BoundedJSON
 import Foundation
 import NoiseControl
 import NoiseEngine
-import SharedStore
 import TestSupport
 import Testing
 
@@ -117,8 +117,7 @@ import Testing
         #expect(PlayerStatus.processIsAlive(p.pid))
         p.signal(SIGKILL)
         // Nobody reaps it (ChildProcess reaps only in poll/wait): a zombie, which kill(pid, 0) still finds.
-        let end = Date().addingTimeInterval(3)
-        while PlayerStatus.processIsAlive(p.pid) && Date() < end { usleep(1000) }
+        _ = eventually(3) { !PlayerStatus.processIsAlive(p.pid) }
         #expect(kill(p.pid, 0) == 0, "still a zombie, not reaped")
         #expect(!PlayerStatus.processIsAlive(p.pid))
     }

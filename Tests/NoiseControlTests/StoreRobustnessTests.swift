@@ -1,7 +1,8 @@
+import BoundedJSON
 import Foundation
+import LoginEntryFiles
 import NoiseControl
 import NoiseEngine
-import SharedStore
 import Synchronization
 import TestSupport
 import Testing
@@ -81,10 +82,8 @@ import Testing
             let p = try ChildProcess(Products.url("store-writer").path, [], environment: env)
             // Wait until this writer has replaced the file at least once (start-up time varies a
             // lot on a loaded machine), then kill it at a random moment of its loop.
-            let deadline = Date().addingTimeInterval(5)
-            while Date() < deadline, (try? Data(contentsOf: store.url)) == previous { usleep(1000) }
-            if Date() < deadline { changed += 1 }
-            usleep(UInt32.random(in: 0...20_000, using: &generator))
+            if eventually(5, { (try? Data(contentsOf: store.url)) != previous }) { changed += 1 }
+            usleep(UInt32.random(in: 0...20_000, using: &generator))  // a random moment of the loop is the point
             p.signal(SIGKILL)
             #expect(p.wait() == 128 + SIGKILL, "iteration \(i): the writer exited by itself")
             // A temporary file left behind means the kill landed between creating it and the rename.
@@ -126,7 +125,7 @@ import Testing
         for step in 0..<150 {
             mix.masterVolume = Double(step) / 200
             saver.submit(mix: mix, presetID: "sleep", wasPlaying: true)
-            usleep(10_000)
+            usleep(10_000)  // the drag's pace (a change per 10 ms) is the input
         }
         let elapsed = Date().timeIntervalSince(start)
         let writes = saver.writeCount

@@ -57,7 +57,7 @@ import Testing
         player.send(.setTimer(seconds: 0.5, fadeSeconds: 0.2))
         let live = Capture()
         try player.start(sink: live)
-        while player.state == .running { Thread.sleep(forTimeInterval: 0.01) }
+        _ = eventually(30) { player.state != .running }
         #expect(player.state == .finished)
         player.join()
         let offline = Capture()
@@ -87,16 +87,17 @@ import Testing
         options.realTimePriority = 0
         let player = LivePlayer(mix: Self.pink, seed: 1, options: options)
         try player.start(sink: Flaky())
-        while player.state == .running { Thread.sleep(forTimeInterval: 0.01) }
+        _ = eventually(30) { player.state != .running }
         #expect(player.state == .outputLost)
         #expect(player.failure?.reason == "gone")
         player.join()
         try player.start(sink: NullSink(format: AudioFormat(sampleRate: 48000, channelCount: 2)), fadeInSeconds: 0.1)
+        // Still running a moment later (not ended by the earlier loss) is the check: a moment has to pass.
         Thread.sleep(forTimeInterval: 0.05)
         #expect(player.state == .running)
         player.stop(fadeSeconds: 0.01)
         player.send(.fade(position: 1, seconds: 0.01))  // a fade after stop must not undo it
-        while player.state == .running { Thread.sleep(forTimeInterval: 0.01) }
+        _ = eventually(30) { player.state != .running }
         #expect(player.state == .finished)
         player.join()
     }

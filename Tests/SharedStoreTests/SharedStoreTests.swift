@@ -1,4 +1,7 @@
+import BoundedJSON
+import CivilDates
 import Foundation
+import LoginEntryFiles
 import SharedStore
 import Testing
 

@@ -1,5 +1,5 @@
+import BoundedJSON
 import Foundation
-import SharedStore
 import Snapshots
 import Testing
 

@@ -87,7 +87,7 @@ struct SystemCallsTests {
             let deadline = Date().addingTimeInterval(5)
             while calls.current < 2 && Date() < deadline {
                 pthread_kill(reader, SIGUSR2)
-                usleep(20_000)
+                usleep(20_000)  // the signals' spacing: each must find the reader inside read()
             }
             var byte: UInt8 = 0x2A
             _ = write(writeEnd, &byte, 1)

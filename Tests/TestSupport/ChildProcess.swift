@@ -124,16 +124,11 @@ public final class ChildProcess: @unchecked Sendable {
     /// a hung child fails its test instead of holding the whole run until CI's limit.
     @discardableResult
     public func wait(timeoutSeconds: Double = 180) -> Int32 {
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while poll() == nil {
-            if Date() > deadline {
-                FileHandle.standardError.write(
-                    Data("ChildProcess: \(command) still running after \(Int(timeoutSeconds)) s; killed\n".utf8))
-                kill(pid, SIGKILL)
-                deadlineKill()
-                break
-            }
-            usleep(2000)
+        if Wait.until(timeoutSeconds, interval: 0.002, { poll() }) == nil {
+            FileHandle.standardError.write(
+                Data("ChildProcess: \(command) still running after \(Int(timeoutSeconds)) s; killed\n".utf8))
+            kill(pid, SIGKILL)
+            deadlineKill()
         }
         _ = readersDone.wait(timeout: .now() + 5)
         return exitStatus!

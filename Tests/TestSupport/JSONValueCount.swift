@@ -1,4 +1,4 @@
-import SharedStore
+import BoundedJSON
 
 extension JSONValue {
     /// The number of elements of an array; nil for anything else.

@@ -170,6 +170,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
         }
         lock.withLock { log.append(request) }
         let response = handler(request)
+        // A slow server is what a delayed response tests (the client's timeout): the sleep is the point.
         if response.delaySeconds > 0 { Thread.sleep(forTimeInterval: response.delaySeconds) }
         var out = "HTTP/1.1 \(response.status) \(HTTPURLResponseReason.text(response.status))\r\n"
         out += "Content-Type: \(response.contentType)\r\nConnection: close\r\n"

@@ -11,6 +11,7 @@ public enum MinuteBoundary {
     /// does; otherwise just after the coming one, at most ~61 s).
     public static func waitUntilNoneWithin(_ seconds: Double) {
         let intoMinute = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
+        // Waiting out the wall clock itself: no state to poll for, the passing minute is the point.
         if intoMinute + seconds > 59.5 { usleep(UInt32((60.5 - intoMinute) * 1e6)) }
     }
 }

@@ -21,7 +21,7 @@ import Foundation
 public final class PipeWireServer: @unchecked Sendable {
     public let directory: URL
     public let bus: SessionBus
-    var processes: [ChildProcess] = []
+    var processes: [PrivateDaemon] = []
 
     public struct Failure: Error, CustomStringConvertible { public var description: String }
 
@@ -58,27 +58,23 @@ public final class PipeWireServer: @unchecked Sendable {
     deinit { stop() }
 
     func start() throws {
-        processes.append(try ChildProcess("/usr/bin/pipewire", [], environment: environment))
+        // Ready when its socket exists.
         let socket = directory.appendingPathComponent("run/pipewire-0").path
-        guard wait(5, { FileManager.default.fileExists(atPath: socket) }) else {
-            throw Failure(
-                description:
-                    """
-                    pipewire did not create \(socket) within 5 s: \
-                    \(String(decoding: processes[0].stderr, as: UTF8.self))
-                    """
-            )
-        }
-        processes.append(try ChildProcess("/usr/bin/wireplumber", [], environment: environment))
-        processes.append(try ChildProcess("/usr/bin/pipewire-pulse", [], environment: environment))
-        guard wait(10, { (try? self.run("/usr/bin/pactl", ["info"]))?.status == 0 }) else {
-            throw Failure(description: "pipewire-pulse did not answer within 10 s")
-        }
+        processes.append(
+            try PrivateDaemon("/usr/bin/pipewire", [], environment: environment, readySeconds: 5) { _ in
+                FileManager.default.fileExists(atPath: socket)
+            })
+        // WirePlumber has no readiness of its own to wait for: the null sink's appearance below is it.
+        processes.append(try PrivateDaemon("/usr/bin/wireplumber", [], environment: environment) { _ in true })
+        processes.append(
+            try PrivateDaemon("/usr/bin/pipewire-pulse", [], environment: environment) { _ in
+                (try? self.run("/usr/bin/pactl", ["info"]))?.status == 0
+            })
         let load = try run(
             "/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=test", "rate=48000", "channels=2"])
         guard load.status == 0 else { throw Failure(description: "cannot load the null sink: \(load.stderrText)") }
         guard
-            wait(
+            eventually(
                 5,
                 { (try? self.run("/usr/bin/pactl", ["list", "short", "sinks"]))?.stdoutText.contains("test") == true })
         else {
@@ -93,28 +89,14 @@ public final class PipeWireServer: @unchecked Sendable {
         }.map(String.init) ?? "?"
     }
 
-    private func wait(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return condition()
-    }
-
     public func stop() {
-        for process in processes.reversed() {
-            process.signal(SIGTERM)
-            process.wait()
-        }
+        for process in processes.reversed() { process.stop() }
         processes = []
         bus.stop()
     }
 
     public func run(_ tool: String, _ arguments: [String]) throws -> Products.Result {
-        let child = try ChildProcess(tool, arguments, environment: environment)
-        let status = child.wait()
-        return Products.Result(status: status, stdout: child.stdout, stderr: child.stderr)
+        try PrivateDaemon.run(tool, arguments, environment: environment)
     }
 
     /// Records the null sink's monitor (as `PulseServer.record`) until `stop` is called.
@@ -125,7 +107,7 @@ public final class PipeWireServer: @unchecked Sendable {
                 "-d", "test.monitor", "--latency-msec=20", "--rate=48000", "--channels=2",
                 "--format=s16le", "--file-format=wav", url.path,
             ], environment: environment)
-        Thread.sleep(forTimeInterval: 0.3)
+        PulseServer.Recorder.waitUntilRecording(run)
         return PulseServer.Recorder(process: recorder, url: url)
     }
 }

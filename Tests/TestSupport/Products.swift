@@ -59,19 +59,12 @@ public final class Spawned: @unchecked Sendable {
 
     /// Waits until `predicate` holds for stderr, up to `seconds`; true if it did.
     public func waitForStderr(_ seconds: Double, _ predicate: (String) -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if predicate(stderrText) { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return predicate(stderrText)
+        eventually(seconds) { predicate(stderrText) }
     }
 
     /// Waits for exit up to `seconds`; nil if it is still running (then it is killed).
     public func waitForExit(_ seconds: Double) -> Int32? {
-        let end = Date().addingTimeInterval(seconds)
-        while child.poll() == nil && Date() < end { Thread.sleep(forTimeInterval: 0.02) }
-        if child.poll() == nil {
+        if !eventually(seconds, { child.poll() != nil }) {
             child.signal(SIGKILL)
             child.wait()
             return nil

@@ -12,7 +12,7 @@ public final class PulseServer: @unchecked Sendable {
             "XDG_RUNTIME_DIR": directory.appendingPathComponent("run").path,
         ]
     }
-    var server: ChildProcess?
+    var server: PrivateDaemon?
     /// The server's socket in PULSE_SERVER syntax, for clients inside the test process.
     public var address: String { "unix:" + directory.appendingPathComponent("run/pulse/native").path }
 
@@ -34,17 +34,13 @@ public final class PulseServer: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") else {
             throw Failure(description: "pulseaudio is not installed (make test installs it)")
         }
-        server = try spawnDetached(
+        server = try PrivateDaemon(
             "/usr/bin/pulseaudio",
             [
                 "-n", "--daemonize=no", "--exit-idle-time=-1", "--enable-memfd=no", "--log-target=stderr",
                 "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=test rate=48000 norewinds=1",
-            ])
-        for _ in 0..<200 {
-            if (try? run("/usr/bin/pactl", ["info"]))?.status == 0 { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        throw Failure(description: "PulseAudio did not come up within 10 s")
+            ], environment: environment
+        ) { _ in (try? self.run("/usr/bin/pactl", ["info"]))?.status == 0 }
     }
 
     /// Starts a long-running tool (see `ChildProcess`: not Foundation's `Process`).
@@ -54,23 +50,17 @@ public final class PulseServer: @unchecked Sendable {
 
     /// Kills the server at once (SIGKILL), as a crash would.
     public func kill() {
-        guard let server else { return }
-        server.signal(SIGKILL)
-        server.wait()
-        self.server = nil
+        server?.stop(signal: SIGKILL)
+        server = nil
     }
 
     public func stop() {
-        guard let server else { return }
-        server.signal(SIGTERM)
-        server.wait()
-        self.server = nil
+        server?.stop()
+        server = nil
     }
 
     public func run(_ tool: String, _ arguments: [String]) throws -> Products.Result {
-        let child = try ChildProcess(tool, arguments, environment: environment)
-        let status = child.wait()
-        return Products.Result(status: status, stdout: child.stdout, stderr: child.stderr)
+        try PrivateDaemon.run(tool, arguments, environment: environment)
     }
 
     /// Records the null sink's monitor until `stop` is called on the returned recorder.
@@ -81,13 +71,21 @@ public final class PulseServer: @unchecked Sendable {
                 "-d", "test.monitor", "--latency-msec=20", "--rate=48000", "--channels=2",
                 "--format=s16le", "--file-format=wav", url.path,
             ])
-        Thread.sleep(forTimeInterval: 0.3)
+        Recorder.waitUntilRecording(run)
         return Recorder(process: recorder, url: url)
     }
 
     public struct Recorder {
         let process: ChildProcess
         public let url: URL
+
+        /// Waits (up to 5 s) until the server lists a recording stream, so nothing played after
+        /// `record` returns is missed.
+        static func waitUntilRecording(_ run: (String, [String]) throws -> Products.Result) {
+            _ = eventually(5) {
+                (try? run("/usr/bin/pactl", ["list", "short", "source-outputs"]))?.stdoutText.isEmpty == false
+            }
+        }
         public func stop() throws -> WAVFile {
             process.signal(SIGINT)
             process.wait()

@@ -1,4 +1,5 @@
 import Foundation
+import LoginEntryFiles
 import NoiseControl
 import SharedStore
 

@@ -10,7 +10,7 @@ import Foundation
 public final class SessionBus: @unchecked Sendable {
     public let directory: URL
     public private(set) var address = ""
-    var daemon: ChildProcess?
+    var daemon: PrivateDaemon?
 
     public struct Failure: Error, CustomStringConvertible { public var description: String }
 
@@ -52,40 +52,26 @@ public final class SessionBus: @unchecked Sendable {
 
     private func start() throws {
         let config = directory.appendingPathComponent("session.conf")
-        let child = try ChildProcess(
-            "/usr/bin/dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--print-address"])
-        daemon = child
-        for _ in 0..<200 {
-            let out = String(decoding: child.stdout, as: UTF8.self)
-            if let line = out.split(separator: "\n").first, out.contains("\n") {
-                address = String(line)
-                return
-            }
-            if child.poll() != nil { break }
-            Thread.sleep(forTimeInterval: 0.025)
-        }
-        stop()
-        throw Failure(
-            description:
-                "dbus-daemon did not print its address within 5 s: \(String(decoding: child.stderr, as: UTF8.self))")
+        // It prints its address once it listens.
+        let started = try PrivateDaemon(
+            "/usr/bin/dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--print-address"], readySeconds: 5
+        ) { String(decoding: $0.stdout, as: UTF8.self).contains("\n") }
+        daemon = started
+        address = String(String(decoding: started.process.stdout, as: UTF8.self).prefix { $0 != "\n" })
     }
 
     deinit { stop() }
 
     public func stop() {
-        guard let daemon else { return }
-        daemon.signal(SIGTERM)
-        daemon.wait()
-        self.daemon = nil
+        daemon?.stop()
+        daemon = nil
     }
 
     /// Runs a client (`playerctl`, `gdbus`, `busctl`) on this bus, with `environment` added.
     public func run(_ tool: String, _ arguments: [String], environment extra: [String: String] = [:]) throws
         -> Products.Result
     {
-        let child = try ChildProcess(tool, arguments, environment: environment.merging(extra) { $1 })
-        let status = child.wait()
-        return Products.Result(status: status, stdout: child.stdout, stderr: child.stderr)
+        try PrivateDaemon.run(tool, arguments, environment: environment.merging(extra) { $1 })
     }
 
     /// Starts `dbus-monitor` with `matches` (match rules); read its messages with `Monitor.messages`.
@@ -93,7 +79,7 @@ public final class SessionBus: @unchecked Sendable {
         let child = try ChildProcess("/usr/bin/dbus-monitor", ["--address", address] + matches)
         let monitor = Monitor(process: child)
         // It prints NameAcquired for itself once it is listening.
-        for _ in 0..<200 where !monitor.text.contains("NameAcquired") { Thread.sleep(forTimeInterval: 0.025) }
+        _ = eventually(5) { monitor.text.contains("NameAcquired") }
         return monitor
     }
 
@@ -134,12 +120,7 @@ public final class SessionBus: @unchecked Sendable {
 
         /// Waits up to `seconds` for a message matching `predicate`.
         public func waitFor(_ seconds: Double, _ predicate: (Message) -> Bool) -> Message? {
-            let end = Date().addingTimeInterval(seconds)
-            repeat {
-                if let m = messages.first(where: predicate) { return m }
-                Thread.sleep(forTimeInterval: 0.02)
-            } while Date() < end
-            return nil
+            Wait.until(seconds) { messages.first(where: predicate) }
         }
 
         public func stop() {

@@ -11,7 +11,7 @@ import Foundation
 public final class SwayServer: @unchecked Sendable {
     public let runtime: URL
     public let width: Int, height: Int
-    private var server: ChildProcess?
+    private var server: PrivateDaemon?
 
     public struct Failure: Error, CustomStringConvertible { public var description: String }
 
@@ -44,18 +44,15 @@ public final class SwayServer: @unchecked Sendable {
             chown(config.path, 65534, 65534)
             command = ["/usr/bin/setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"] + command
         }
-        let child = try ChildProcess(command[0], Array(command.dropFirst()), environment: env)
-        server = child
         let socket = runtime.appendingPathComponent("wayland-1").path
-        let end = Date().addingTimeInterval(10)
-        while Date() < end {
-            if FileManager.default.fileExists(atPath: socket), swaymsgWorks() { return }
-            if child.poll() != nil { break }
-            Thread.sleep(forTimeInterval: 0.05)
+        do {
+            server = try PrivateDaemon(command[0], Array(command.dropFirst()), environment: env) { _ in
+                FileManager.default.fileExists(atPath: socket) && self.swaymsgWorks()
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: runtime)
+            throw error
         }
-        let log = String(decoding: child.stderr, as: UTF8.self).suffix(600)
-        stop()
-        throw Failure(description: "sway did not start within 10 s: \(log)")
     }
 
     deinit { stop() }
@@ -74,9 +71,7 @@ public final class SwayServer: @unchecked Sendable {
     }
 
     public func run(_ tool: String, _ arguments: [String]) throws -> Products.Result {
-        let child = try ChildProcess(tool, arguments, environment: environment)
-        let status = child.wait()
-        return Products.Result(status: status, stdout: child.stdout, stderr: child.stderr)
+        try PrivateDaemon.run(tool, arguments, environment: environment)
     }
 
     /// A screenshot of the output's rectangle with grim (PNG).
@@ -88,8 +83,7 @@ public final class SwayServer: @unchecked Sendable {
 
     public func stop() {
         guard let server else { return }
-        server.signal(SIGTERM)
-        server.wait()
+        server.stop()
         self.server = nil
         try? FileManager.default.removeItem(at: runtime)
     }

@@ -7,6 +7,7 @@ public enum Wait {
         let end = Date().addingTimeInterval(seconds)
         repeat {
             if let value = probe() { return value }
+            // The polling interval: the one sleep every wait on a condition is built on.
             Thread.sleep(forTimeInterval: interval)
         } while Date() < end
         return probe()

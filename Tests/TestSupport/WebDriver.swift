@@ -27,14 +27,14 @@ public final class WebDriver: @unchecked Sendable {
         driver = try ChildProcess(
             "/usr/bin/chromedriver", ["--port=\(port)", "--allowed-ips=127.0.0.1"],
             environment: ["HOME": profile.path])
-        let deadline = Date().addingTimeInterval(20)
-        while (try? RawHTTP.send(port: port, path: "/status", timeoutSeconds: 2)) == nil {
-            guard Date() < deadline else {
-                driver.signal(SIGKILL)
-                _ = driver.wait()
-                throw Failure(description: "chromedriver did not start")
-            }
-            usleep(50_000)
+        let driverPort = port
+        guard
+            Wait.until(20, interval: 0.05, { try? RawHTTP.send(port: driverPort, path: "/status", timeoutSeconds: 2) })
+                != nil
+        else {
+            driver.signal(SIGKILL)
+            _ = driver.wait()
+            throw Failure(description: "chromedriver did not start")
         }
         let capabilities: [String: Any] = [
             "capabilities": [
@@ -65,10 +65,8 @@ public final class WebDriver: @unchecked Sendable {
     public func quit() {
         _ = try? Self.call(port: port, "DELETE", "/session/\(sessionID)", nil)
         driver.signal(SIGTERM)
-        if driver.poll() == nil {
-            usleep(200_000)
-            driver.signal(SIGKILL)
-        }
+        // A driver that does not stop on SIGTERM within 200 ms is killed.
+        if !eventually(0.2, { driver.poll() != nil }) { driver.signal(SIGKILL) }
         _ = driver.wait()
         try? FileManager.default.removeItem(at: profile)
     }
@@ -104,12 +102,17 @@ public final class WebDriver: @unchecked Sendable {
 
     /// Polls `script` (which returns a boolean) until it is true, within `seconds`.
     public func waitUntil(_ seconds: Double, _ script: String) throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        repeat {
-            if (try execute(script)) as? Bool == true { return true }
-            usleep(50_000)
-        } while Date() < deadline
-        return false
+        var failure: Error?
+        let done = Wait.until(seconds, interval: 0.05) { () -> Bool? in
+            do {
+                return (try execute(script)) as? Bool == true ? true : nil
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+        return done == true
     }
 
     /// Presses keys together and lets them go (a chord, e.g. ["\u{E009}", "z"] = Ctrl+Z) where

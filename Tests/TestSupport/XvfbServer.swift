@@ -10,7 +10,7 @@ import Foundation
 public final class XvfbServer: @unchecked Sendable {
     public private(set) var display = ""
     public let width: Int, height: Int
-    private var server: ChildProcess?
+    private var server: PrivateDaemon?
 
     public struct Failure: Error, CustomStringConvertible { public var description: String }
 
@@ -24,44 +24,28 @@ public final class XvfbServer: @unchecked Sendable {
             throw Failure(description: "Xvfb is not installed (make test installs it: apt package xvfb)")
         }
         // -displayfd 1: Xvfb writes the display number it chose to standard output once it is ready.
-        let child = try ChildProcess(
-            "/usr/bin/Xvfb",
-            ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-br", "-noreset"])
-        server = child
-        let end = Date().addingTimeInterval(10)
-        while Date() < end {
+        func displayNumber(_ child: ChildProcess) -> Int? {
             let text = String(decoding: child.stdout, as: UTF8.self)
-            if text.hasSuffix("\n"), let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                display = ":\(n)"
-                return
-            }
-            if child.poll() != nil { break }
-            Thread.sleep(forTimeInterval: 0.02)
+            return text.hasSuffix("\n") ? Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) : nil
         }
-        stop()
-        throw Failure(
-            description:
-                """
-                Xvfb did not report a display within 10 s: \
-                \(String(decoding: child.stderr, as: UTF8.self).suffix(400))
-                """
-        )
+        let daemon = try PrivateDaemon(
+            "/usr/bin/Xvfb",
+            ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-br", "-noreset"]
+        ) { displayNumber($0) != nil }
+        server = daemon
+        display = ":\(displayNumber(daemon.process)!)"
     }
 
     deinit { stop() }
 
     public func stop() {
-        guard let server else { return }
-        server.signal(SIGTERM)
-        server.wait()
-        self.server = nil
+        server?.stop()
+        server = nil
     }
 
     /// Runs an X client (xprop, xdotool, import) on this display.
     public func run(_ tool: String, _ arguments: [String]) throws -> Products.Result {
-        let child = try ChildProcess(tool, arguments, environment: environment)
-        let status = child.wait()
-        return Products.Result(status: status, stdout: child.stdout, stderr: child.stderr)
+        try PrivateDaemon.run(tool, arguments, environment: environment)
     }
 
     /// A screenshot of the root window's rectangle as PNG bytes (ImageMagick's `import`).

@@ -1,5 +1,4 @@
 import Foundation
-import SharedStore
 import Testing
 
 @testable import Variables

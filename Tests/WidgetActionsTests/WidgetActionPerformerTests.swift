@@ -148,8 +148,7 @@ import WidgetDesign
         #expect(try rig.performer.perform(.togglePlayPause).message == "Paused Rain.")
         #expect(rig.waitForStatus { $0["state"] as? String == "paused" } != nil)
         #expect(try rig.performer.perform(.stop).message == "Stopped Rain.")
-        let end = Date().addingTimeInterval(10)
-        while Self.isAlive(pid) && Date() < end { usleep(20_000) }
+        _ = eventually(10) { !Self.isAlive(pid) }
         #expect(!Self.isAlive(pid), "the started player exits when stopped")
     }
 
@@ -189,8 +188,7 @@ import WidgetDesign
         #expect(playing.stdoutText.contains("Playing") && playing.stdoutText.contains("Pink"), "\(playing.stdoutText)")
 
         #expect(try rig.noise(["stop"]).status == 0)
-        let end = Date().addingTimeInterval(10)
-        while Self.isAlive(pid) && Date() < end { usleep(20_000) }
+        _ = eventually(10) { !Self.isAlive(pid) }
         #expect(!Self.isAlive(pid), "the started player exits when stopped")
     }
 
@@ -208,8 +206,7 @@ import WidgetDesign
         let pid = try #require(s["pid"] as? Int).asInt32
         #expect(Self.isAlive(pid))
         #expect(try rig.noise(["stop"]).status == 0)
-        let end = Date().addingTimeInterval(10)
-        while Self.isAlive(pid) && Date() < end { usleep(20_000) }
+        _ = eventually(10) { !Self.isAlive(pid) }
         #expect(!Self.isAlive(pid))
     }
 

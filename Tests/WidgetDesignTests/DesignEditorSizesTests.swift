@@ -1,6 +1,5 @@
 import FieldTable
 import Foundation
-import SharedStore
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
+import BoundedJSON
 import FieldTable
 import Foundation
-import SharedStore
 import TestSupport
 import Testing
 

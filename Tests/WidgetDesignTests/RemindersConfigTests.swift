@@ -1,5 +1,4 @@
 import Foundation
-import SharedStore
 import TestSupport
 import Testing
 

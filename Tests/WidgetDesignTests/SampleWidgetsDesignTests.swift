@@ -1,5 +1,5 @@
+import CivilDates
 import Foundation
-import SharedStore
 import TestSupport
 import Testing
 

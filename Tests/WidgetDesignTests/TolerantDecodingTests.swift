@@ -1,5 +1,6 @@
+import BoundedJSON
+import CivilDates
 import Foundation
-import SharedStore
 import TestSupport
 import Testing
 

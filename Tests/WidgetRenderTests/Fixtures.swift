@@ -44,7 +44,7 @@ enum Fixtures {
         current: .init(
             fetchedAt: now.addingTimeInterval(-600), condition: "Cloudy", symbol: "cloud.rain.fill", temperatureC: 7.4,
             highC: 9, lowC: 3.2, nowcast: "Light rain in 20 min", nowcastSecondary: "Ends in 35m", rainStartMinutes: 20,
-            rainEndMinutes: 55, rainPeakIntensityMMPerHour: 1.2, rainPeakChance: 0.6))
+            rainEndMinutes: 55, rainPeakIntensityMMh: 1.2, rainPeakChance: 0.6))
 
     static let calendar = CalendarSnapshot(events: [
         .init(

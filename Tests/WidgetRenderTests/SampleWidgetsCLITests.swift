@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 import SharedStore
 import TestSupport
@@ -150,7 +151,7 @@ import Variables
             where (line.contains(":") && line.allSatisfy { $0.isNumber || $0 == ":" }) || line == "end" {
                 if !seen.contains(where: { $0.text == line }) { seen.append((line, Date())) }
             }
-            Thread.sleep(forTimeInterval: 0.02)
+            Thread.sleep(forTimeInterval: 0.02)  // sampling the output by the clock: when each text came is measured
         }
         fast.signal(SIGTERM)
         slow.signal(SIGTERM)
@@ -186,10 +187,13 @@ import Variables
         #expect(first.wholeMatch(of: /\d\d:\d\d/) != nil, "\(once.stdoutText)")
         let live = try Spawned(
             "weaver", ["render", "Clock", "--family", "rectangular", "--format", "txt", "--watch", "--store", dir.path])
-        Thread.sleep(forTimeInterval: 2.6)
+        func distinctTimes() -> Set<Substring> {
+            Set(live.stdoutText.split(separator: "\n").filter { $0.wholeMatch(of: /\d\d:\d\d:\d\d/) != nil })
+        }
+        _ = eventually(5) { distinctTimes().count >= 2 }
         live.signal(SIGTERM)
         #expect(live.waitForExit(5) == 0)
-        let times = Set(live.stdoutText.split(separator: "\n").filter { $0.wholeMatch(of: /\d\d:\d\d:\d\d/) != nil })
+        let times = distinctTimes()
         #expect(times.count >= 2, "\(live.stdoutText)")
     }
 }

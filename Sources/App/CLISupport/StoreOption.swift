@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoginEntryFiles
 import SharedStore
 
 /// `--store DIR`, taken by every command of both tools that reads or writes the shared store, so

@@ -5,6 +5,7 @@ import Logind
 import MPRISPlayer
 import NoiseControl
 import NoiseEngine
+import PlayerLiveness
 import SharedStore
 
 /// One run of the live player from the command line: takes the control socket (or hands the

@@ -1,4 +1,5 @@
 import Foundation
+import LoginEntryFiles
 import SharedStore
 import SystemCalls
 import WidgetActions
@@ -89,15 +90,11 @@ enum BrowserEditor {
         let quoted = command.compactMap { try? LoginEntries.shellWord($0) }
         guard quoted.count == command.count else { return }
         let line = quoted.joined(separator: " ") + " </dev/null >/dev/null 2>&1 &"
-        var pid: pid_t = 0
-        let words: [String] = ["/bin/sh", "-c", line]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else {
+        guard let pid = try? Spawn.start("/bin/sh", ["-c", line], environment: ProcessInfo.processInfo.environment)
+        else {
             warn("cannot start \(command[0])")
             return
         }
-        var status: Int32 = 0
-        _ = retryOnInterrupt { waitpid(pid, &status, 0) }
+        Spawn.wait(pid)
     }
 }

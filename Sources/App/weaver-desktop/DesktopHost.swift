@@ -2,6 +2,7 @@ import CGtk
 import DesktopWidgets
 import Foundation
 import LiveWidgets
+import LoginEntryFiles
 import SharedStore
 import Synchronization
 import WidgetDesign

@@ -1,7 +1,6 @@
 import CGtk
 import DesktopWidgets
 import Foundation
-import SharedStore
 import WidgetDesign
 import WidgetRender
 

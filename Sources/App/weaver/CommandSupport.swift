@@ -1,5 +1,7 @@
 import ArgumentParser
+import BoundedJSON
 import CLISupport
+import CivilDates
 import Foundation
 import SharedStore
 import WidgetDesign

@@ -1,6 +1,6 @@
 import ArgumentParser
+import CivilDates
 import Foundation
-import SharedStore
 
 /// `--tz` and `--now` of the data commands (`weaver calendar refresh`, `weaver reminders
 /// refresh`, `weaver steps import`), checked once: the zone and the clock to pretend (for trying

@@ -1,7 +1,6 @@
 import DataSources
 import Foundation
 import SharedStore
-import SystemCalls
 import WidgetDesign
 import WidgetRender
 
@@ -10,8 +9,8 @@ import WidgetRender
 #endif
 
 /// `weaver designs set NAME image=PATH`: a picture given by path is copied into the store's
-/// `images/` folder (designs name bare files there, never paths, so an exported design carries
-/// its picture and a moved or deleted original does not break the widget).
+/// `images/` folder through `DesignImages`' store import (DesignImages+Store.swift), which the
+/// browser Editor's upload shares.
 enum ImageImport {
     /// Whether an assignment's key names the design's picture (as the editor reads keys: trimmed,
     /// any case).
@@ -79,57 +78,26 @@ enum ImageImport {
             guard let base = ImageSanitiser.sanitisedFileName(source.lastPathComponent) else {
                 throw CommandError("image: \(source.path): no usable file name")
             }
-            let name = freeName(base, for: bytes, in: images, taken: pending.map(\.name))
+            let name = DesignImages.freeName(base, for: bytes, in: images, taken: pending.map(\.name))
             pending.append(Pending(source: source, name: name, bytes: bytes))
             out.append("\(assignment[..<eq])=\(name)")
         }
         return (out, pending)
     }
 
-    /// `base`, or `base-2.ext`, `base-3.ext`… when `images/` already holds a different file of
-    /// that name (never overwrite a picture another design may use; the same bytes are reused).
-    static func freeName(_ base: String, for bytes: Data, in images: URL, taken: [String]) -> String {
-        let stem = (base as NSString).deletingPathExtension, ext = (base as NSString).pathExtension
-        for n in 1...999 {
-            let name = n == 1 ? base : "\(stem)-\(n)" + (ext.isEmpty ? "" : ".\(ext)")
-            if taken.contains(name) { continue }
-            let url = images.appendingPathComponent(name)
-            var st = stat()
-            if lstat(url.path, &st) != 0, errno == ENOENT { return name }  // free
-            // Taken: reuse it only when it is the same picture; a file that cannot be read is kept.
-            if let existing = try? FileSystem.read(url, limit: DesignImages.maximumFileBytes), existing == bytes {
-                return name
-            }
-        }
-        return "\(stem)-\(UUID().uuidString.prefix(8))" + (ext.isEmpty ? "" : ".\(ext)")
-    }
-
-    /// Copies the prepared pictures into `images/` (private to the user). Each is written aside and
-    /// then linked to its name, which fails if the name was taken meanwhile (another command
-    /// importing a different picture of the same name): a file in `images/` is never replaced.
-    /// Returns the files it added (not those it found already there), for `remove`.
+    /// Copies the prepared pictures into `images/` (`DesignImages.add`: a file there is never
+    /// replaced). Returns the files it added (not those it found already there), for `remove`.
     @discardableResult
     static func copy(_ pending: [Pending], images: URL) throws -> [URL] {
         var added: [URL] = []
-        guard !pending.isEmpty else { return added }
-        try FileSystem.makeDirectory(images)
         for p in pending {
-            let target = images.appendingPathComponent(p.name)
-            let aside = images.appendingPathComponent(".import-\(getpid())-\(p.name)")
-            try FileSystem.atomicWrite(p.bytes, to: aside)
-            defer { unlink(aside.path) }
-            if link(aside.path, target.path) != 0 {
-                let reason = SystemCallError.reason(errno)
-                guard errno == EEXIST, (try? FileSystem.read(target, limit: DesignImages.maximumFileBytes)) == p.bytes
-                else {
-                    remove(added)
-                    throw CommandError(
-                        "image: could not add \(target.path) (\(reason)); nothing was changed, run the command again")
-                }
-            } else {
-                added.append(target)
+            do {
+                if let url = try DesignImages.add(p.bytes, named: p.name, to: images) { added.append(url) }
+            } catch let failure as DesignImages.StoreFailure {
+                remove(added)
+                throw CommandError("image: \(failure); nothing was changed, run the command again")
             }
-            print("Copied \(p.source.path) to \(target.path).")
+            print("Copied \(p.source.path) to \(images.appendingPathComponent(p.name).path).")
         }
         return added
     }

@@ -1,5 +1,5 @@
 import Foundation
-import SharedStore
+import LoginEntryFiles
 
 /// Starts `noise resume --if-enabled` at login: a systemd user unit where systemd runs the
 /// session, else an XDG autostart entry (desktops without systemd read those).

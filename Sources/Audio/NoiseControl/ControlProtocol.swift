@@ -1,6 +1,6 @@
+import BoundedJSON
 import Foundation
 import NoiseEngine
-import SharedStore
 
 /// A command to a running player, one JSON object per line on the control socket.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -97,7 +98,7 @@ public struct DetachedPlayer: Sendable {
         }
         let sibling = executable.deletingLastPathComponent().appendingPathComponent("noise")
         if access(sibling.path, X_OK) == 0 { return sibling }
-        if let found = Spawn.which("noise", environment: environment) { return found }
+        if let found = Spawn.which("noise", environment: environment) { return URL(fileURLWithPath: found) }
         throw Failure(
             description:
                 """

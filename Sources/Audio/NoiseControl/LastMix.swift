@@ -1,7 +1,8 @@
+import BoundedJSON
+import CivilDates
 import Foundation
 import NoiseDSP
 import NoiseEngine
-import SharedStore
 
 /// The mix that was playing most recently, kept in the store as `last-mix.json` so the next
 /// session (or `noise resume`) continues where the user left off.

@@ -1,6 +1,6 @@
 import Foundation
+import LoginEntryFiles
 import NoiseEngine
-import SharedStore
 
 /// `noise schedule`: play a preset at a time of day, as a systemd user timer (`OnCalendar`) and
 /// a service that runs `noise play --preset ID --fade-in D [--timer T] [--store DIR]`. Written like

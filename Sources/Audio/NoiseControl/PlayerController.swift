@@ -1,7 +1,6 @@
 import Foundation
 import NoiseDSP
 import NoiseEngine
-import SharedStore
 import Synchronization
 
 /// The control side of a running player: applies `ControlRequest`s to the live engine (as ramped

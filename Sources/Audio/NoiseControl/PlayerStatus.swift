@@ -1,6 +1,6 @@
 import Foundation
 import NoiseEngine
-import SharedStore
+import PlayerLiveness
 
 #if canImport(Glibc)
     import Glibc

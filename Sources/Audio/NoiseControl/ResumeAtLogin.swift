@@ -1,5 +1,5 @@
 import Foundation
-import SharedStore
+import LoginEntryFiles
 
 #if canImport(Glibc)
     import Glibc

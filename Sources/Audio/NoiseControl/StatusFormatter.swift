@@ -1,6 +1,7 @@
+import BoundedJSON
+import CivilDates
 import Foundation
 import NoiseEngine
-import SharedStore
 
 /// Renders a player status for people and status bars. A nil status means no player has ever
 /// published in this store; a stale one (see `PlayerStatus.isStale`) is shown as stopped.

@@ -1,5 +1,5 @@
 import Foundation
-import SharedStore
+import PlayerLiveness
 
 /// Publishes a player's status: tells control-socket subscribers and rewrites `status.json` on
 /// every change (`publishNow()` after a command, and a check once per `intervalSeconds` on its own

@@ -1,5 +1,6 @@
 import Foundation
-import SharedStore
+import LoginEntryFiles
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,4 @@
+import BoundedJSON
 import FieldTable
 import Foundation
 import NoiseDSP

@@ -1,5 +1,5 @@
+import BoundedJSON
 import Foundation
-import SharedStore
 
 /// The two Open-Meteo endpoints we use, the exact fields we ask for, and strict decoding of the
 /// answers. Docs: https://open-meteo.com/en/docs and https://open-meteo.com/en/docs/geocoding-api.

@@ -1,5 +1,5 @@
 import Foundation
-import SharedStore
+import LoginEntryFiles
 
 /// Auto-refresh on and off: what `weaver weather autorefresh enable|disable` and the Data page's
 /// switch (`POST /api/data/weather/autorefresh`) both call, so the two cannot drift apart (the

@@ -1,5 +1,5 @@
 import Foundation
-import SharedStore
+import LoginEntryFiles
 
 /// Runs `weaver weather refresh` (and `weaver calendar refresh`, `weaver reminders refresh`) every 30 minutes: a
 /// systemd user timer where systemd runs the session, else an XDG autostart entry that starts a loop at login.

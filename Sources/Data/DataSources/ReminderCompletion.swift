@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 import ICalendar
 import SharedStore
@@ -272,7 +273,7 @@ public struct ReminderCompletion: Sendable {
                 message = "Completed '\(title)'; it repeats, next on \(advance.start.map(format) ?? "its next date")."
             }
         } else {
-            let stamp = format(.utc(LocalDateTime.fromLocalSeconds(Int(now.timeIntervalSince1970.rounded(.down)))))
+            let stamp = format(.utc(CivilTime.fromLocalSeconds(Int(now.timeIntervalSince1970.rounded(.down)))))
             let wanted: [(String, String)] = [
                 ("STATUS", "STATUS:COMPLETED"), ("COMPLETED", "COMPLETED:\(stamp)"),
                 ("PERCENT-COMPLETE", "PERCENT-COMPLETE:100"),

@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 import SharedStore
 import Snapshots

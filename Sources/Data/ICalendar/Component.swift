@@ -60,6 +60,10 @@ public struct ICalendarDocument: Sendable {
         var sawBegin = false
         // After a mistyped END: skip lines until a BEGIN or an END that matches an open component.
         var recovering = false
+        // At most 1000 warnings: a hostile file cannot grow the list without bound.
+        func warn(_ line: Int, _ message: String) {
+            if warnings.count < 1000 { warnings.append(ICalendarWarning(line: line, message: message)) }
+        }
         func close(_ count: Int) {
             for _ in 0..<count {
                 guard let open = stack.popLast() else { return }
@@ -73,9 +77,7 @@ public struct ICalendarDocument: Sendable {
                     if !sawBegin && top.isEmpty {
                         throw ICalendarError(line: line, message: "not an iCalendar file (expected BEGIN:VCALENDAR)")
                     }
-                    if warnings.count < 1000 {
-                        warnings.append(ICalendarWarning(line: line, message: "not a content line; ignored"))
-                    }
+                    warn(line, "not a content line; ignored")
                     return
                 }
                 switch property.name {
@@ -114,11 +116,7 @@ public struct ICalendarDocument: Sendable {
                             throw ICalendarError(line: line, message: "END:\(name.prefix(40)) without a matching BEGIN")
                         }
                         // Junk after END:VCALENDAR, like the property lines there.
-                        if warnings.count < 1000 {
-                            warnings.append(
-                                ICalendarWarning(
-                                    line: line, message: "END:\(name.prefix(40)) after the calendar ended; ignored"))
-                        }
+                        warn(line, "END:\(name.prefix(40)) after the calendar ended; ignored")
                         return
                     }
                     if stack[stack.count - 1].name == name {
@@ -129,34 +127,24 @@ public struct ICalendarDocument: Sendable {
                         // was mistyped). What they hold is kept.
                         if !recovering {
                             let open = stack[stack.count - 1]
-                            if warnings.count < 1000 {
-                                warnings.append(
-                                    ICalendarWarning(
-                                        line: line,
-                                        message:
-                                            """
-                                            END:\(name.prefix(40)) closes BEGIN:\(open.name) from line \
-                                            \(open.line), which has no END line
-                                            """
-                                    ))
-                            }
+                            warn(
+                                line,
+                                """
+                                END:\(name.prefix(40)) closes BEGIN:\(open.name) from line \
+                                \(open.line), which has no END line
+                                """)
                         }
                         close(stack.count - depth)
                         recovering = false
                     } else if !recovering {
                         // A mistyped END (END:VTOOD): refusing the file would lose every other event.
                         let open = stack[stack.count - 1]
-                        if warnings.count < 1000 {
-                            warnings.append(
-                                ICalendarWarning(
-                                    line: line,
-                                    message:
-                                        """
-                                        END:\(name.prefix(40)) does not close BEGIN:\(open.name) from line \
-                                        \(open.line); read on from the next BEGIN or matching END
-                                        """
-                                ))
-                        }
+                        warn(
+                            line,
+                            """
+                            END:\(name.prefix(40)) does not close BEGIN:\(open.name) from line \
+                            \(open.line); read on from the next BEGIN or matching END
+                            """)
                         recovering = true
                     }
                 default:

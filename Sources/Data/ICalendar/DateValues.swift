@@ -1,65 +1,15 @@
+import CivilDates
 import Foundation
-import SharedStore
-
-/// A wall-clock date and time with no zone: what recurrence rules step through, so a weekly
-/// 09:00 meeting stays at 09:00 across a daylight-saving change.
-public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var year: Int
-    public var month: Int
-    public var day: Int
-    public var hour: Int
-    public var minute: Int
-    public var second: Int
-
-    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-        self.year = year
-        self.month = month
-        self.day = day
-        self.hour = hour
-        self.minute = minute
-        self.second = second
-    }
-
-    /// Days since 1970-01-01.
-    public var dayNumber: Int { CivilCalendar.daysSinceEpoch(year: year, month: month, day: day) }
-    public var secondOfDay: Int { hour * 3600 + minute * 60 + second }
-    /// Seconds since the epoch as if this wall-clock time were UTC.
-    public var localSeconds: Int { dayNumber * 86_400 + secondOfDay }
-    /// 0 = Monday ... 6 = Sunday (1970-01-01 was a Thursday).
-    public var weekday: Int { Self.weekday(dayNumber: dayNumber) }
-
-    static func weekday(dayNumber: Int) -> Int { ((dayNumber % 7) + 7 + 3) % 7 }
-
-    public static func fromLocalSeconds(_ s: Int) -> LocalDateTime {
-        let (days, sod) = CivilCalendar.dayAndSecond(ofLocalSeconds: s)
-        let ymd = CivilCalendar.date(daysSinceEpoch: days)
-        return LocalDateTime(
-            year: ymd.year, month: ymd.month, day: ymd.day, hour: sod / 3600, minute: sod / 60 % 60, second: sod % 60)
-    }
-
-    static func on(dayNumber: Int, secondOfDay: Int) -> LocalDateTime {
-        fromLocalSeconds(dayNumber * 86_400 + secondOfDay)
-    }
-
-    public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool { a.localSeconds < b.localSeconds }
-
-    public var description: String {
-        String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, second)
-    }
-
-    /// `yyyy-MM-dd`.
-    public var isoDate: String { String(format: "%04d-%02d-%02d", year, month, day) }
-}
 
 /// A DATE or DATE-TIME value as written: a date (all-day), a UTC instant, a time in a named
 /// zone, or a floating time (local wherever the reader is).
 public enum DateValue: Sendable, Equatable {
-    case date(LocalDateTime)
-    case utc(LocalDateTime)
-    case zoned(LocalDateTime, tzid: String)
-    case floating(LocalDateTime)
+    case date(CivilTime)
+    case utc(CivilTime)
+    case zoned(CivilTime, tzid: String)
+    case floating(CivilTime)
 
-    public var local: LocalDateTime {
+    public var local: CivilTime {
         switch self {
         case .date(let l), .utc(let l), .zoned(let l, _), .floating(let l): return l
         }
@@ -86,14 +36,14 @@ public enum DateValue: Sendable, Equatable {
             (1601...9999).contains(y), (1...12).contains(mo), d >= 1, d <= CivilCalendar.daysInMonth(year: y, month: mo)
         else { return nil }
         if u.count == 8 {
-            return .date(LocalDateTime(year: y, month: mo, day: d))
+            return .date(CivilTime(year: y, month: mo, day: d))
         }
         guard valueType?.uppercased() != "DATE" else { return nil }
         guard u.count == 15 || (u.count == 16 && u[15] == UInt8(ascii: "Z")), u[8] == UInt8(ascii: "T"),
             let h = digits(9..<11), let mi = digits(11..<13), let s = digits(13..<15),
             h <= 23, mi <= 59, s <= 60
         else { return nil }
-        let l = LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: min(s, 59))
+        let l = CivilTime(year: y, month: mo, day: d, hour: h, minute: mi, second: min(s, 59))
         if u.count == 16 { return .utc(l) }
         if let tzid, !tzid.isEmpty { return .zoned(l, tzid: tzid) }
         return .floating(l)

@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 
 extension EventExpander {
@@ -34,7 +35,7 @@ extension EventExpander {
     }
 
     /// Whether an RRULE's UNTIL has passed at `l`, a wall-clock time of the series (`rules` its zone).
-    static func isPast(_ until: DateValue?, _ l: LocalDateTime, rules: any ZoneRules) -> Bool {
+    static func isPast(_ until: DateValue?, _ l: CivilTime, rules: any ZoneRules) -> Bool {
         guard let until else { return false }
         switch until {
         case .date(let d): return l.dayNumber > d.dayNumber

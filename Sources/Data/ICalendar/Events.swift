@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 
 /// One occurrence of an event: a single event, or one instance of a recurring one.
@@ -436,7 +437,7 @@ public struct EventExpander {
         var seen: Set<Int> = []
         // Each instance is kept or dropped as it is made (wall clock in the event's zone and, for
         // an RDATE period, its own length): nothing is gathered beyond what `state.kept` keeps.
-        func emit(_ l: LocalDateTime, _ period: (days: Int, seconds: Int)?) {
+        func emit(_ l: CivilTime, _ period: (days: Int, seconds: Int)?) {
             var o = r.base
             if start.isDate {
                 let instanceDay = l.dayNumber
@@ -459,8 +460,8 @@ public struct EventExpander {
                 let en = local.instant(for: .on(dayNumber: endDay, secondOfDay: 0))
                 o.start = Date(timeIntervalSince1970: TimeInterval(s))
                 o.end = Date(timeIntervalSince1970: TimeInterval(en))
-                o.startDay = LocalDateTime.on(dayNumber: day, secondOfDay: 0).isoDate
-                o.endDay = LocalDateTime.on(dayNumber: endDay - 1, secondOfDay: 0).isoDate
+                o.startDay = CivilTime.on(dayNumber: day, secondOfDay: 0).isoDate
+                o.endDay = CivilTime.on(dayNumber: endDay - 1, secondOfDay: 0).isoDate
             } else {
                 let instance = rules.instant(for: l)
                 if exInstants.contains(instance) || exDays.contains(l.dayNumber) { return }
@@ -480,7 +481,7 @@ public struct EventExpander {
                 if let period { length = period }
                 // Calendar days of the length are added on the wall clock, seconds on the timeline.
                 let s = rules.instant(for: shown)
-                let endLocal = LocalDateTime.on(
+                let endLocal = CivilTime.on(
                     dayNumber: shown.dayNumber + length.days, secondOfDay: shown.secondOfDay)
                 let en = rules.instant(for: endLocal) + length.seconds
                 o.start = Date(timeIntervalSince1970: TimeInterval(s))
@@ -494,15 +495,15 @@ public struct EventExpander {
         // be kept: a rule (stepping in order) stops there. Moved instances, lengths and zone
         // offsets are allowed for.
         let margin = slack + (abs(timing.dayShift) + 2) * 86_400
-        func isPastKept(_ l: LocalDateTime) -> Bool {
+        func isPastKept(_ l: CivilTime) -> Bool {
             guard let cutoff = state.kept.cutoffSeconds else { return false }
             return rules.instant(for: l) - margin > cutoff
         }
 
         // Instances that cannot reach the window are only counted.
-        let windowEnd = LocalDateTime.fromLocalSeconds(toSeconds + slack + 14 * 3600 + 86_400)
+        let windowEnd = CivilTime.fromLocalSeconds(toSeconds + slack + 14 * 3600 + 86_400)
         let length = timing.days * 86_400 + timing.seconds
-        let windowStart = LocalDateTime.fromLocalSeconds(fromSeconds - length - slack - 14 * 3600 - 86_400)
+        let windowStart = CivilTime.fromLocalSeconds(fromSeconds - length - slack - 14 * 3600 - 86_400)
 
         // Instance start times (wall clock in the event's zone) and, for RDATE periods, their length.
         let rrules = isOverride ? [] : e.all("RRULE")
@@ -578,10 +579,10 @@ public struct EventExpander {
             state.budget -= values.count
             for (v, end) in values {
                 // RDATE values in another zone (or UTC) are converted to the event's wall clock.
-                let at: LocalDateTime
+                let at: CivilTime
                 switch v {
                 case .date(let l), .floating(let l):
-                    at = LocalDateTime.on(
+                    at = CivilTime.on(
                         dayNumber: l.dayNumber, secondOfDay: v.isDate ? start.local.secondOfDay : l.secondOfDay)
                 default:
                     guard

@@ -1,5 +1,5 @@
+import CivilDates
 import Foundation
-import SharedStore
 
 /// An RRULE (RFC 5545 §3.3.10) with the parts calendars use: FREQ HOURLY/DAILY/WEEKLY/MONTHLY/YEARLY,
 /// INTERVAL, COUNT, UNTIL, BYDAY (with ordinals such as 2MO or -1FR in MONTHLY and YEARLY),
@@ -155,21 +155,21 @@ public struct RecurrenceRule: Sendable, Equatable {
 /// the window, and a budget of periods (shared by a whole file), so no rule can run away.
 public struct RecurrenceExpander {
     let rule: RecurrenceRule
-    let start: LocalDateTime
+    let start: CivilTime
     let limits: ICalendarLimits
-    let windowEnd: LocalDateTime
-    let isPastUntil: (LocalDateTime) -> Bool
+    let windowEnd: CivilTime
+    let isPastUntil: (CivilTime) -> Bool
     var period = 0
     var periods = 0
     var emitted = 0
-    var pending: [LocalDateTime] = []
+    var pending: [CivilTime] = []
     var pendingIndex = 0
     var finished = false
     var startEmitted = false
 
     public init(
-        rule: RecurrenceRule, start: LocalDateTime, limits: ICalendarLimits, windowEnd: LocalDateTime,
-        windowStart: LocalDateTime? = nil, isPastUntil: @escaping (LocalDateTime) -> Bool
+        rule: RecurrenceRule, start: CivilTime, limits: ICalendarLimits, windowEnd: CivilTime,
+        windowStart: CivilTime? = nil, isPastUntil: @escaping (CivilTime) -> Bool
     ) {
         self.rule = rule
         self.start = start
@@ -192,7 +192,7 @@ public struct RecurrenceExpander {
     }
 
     /// The next occurrence, or nil when the rule, the window or the budget is done.
-    public mutating func next(budget: inout Int) -> LocalDateTime? {
+    public mutating func next(budget: inout Int) -> CivilTime? {
         if !startEmitted {
             startEmitted = true
             if isPastUntil(start) || start > windowEnd {
@@ -240,14 +240,14 @@ public struct RecurrenceExpander {
     }
 
     /// The sorted occurrences of one period and the period's first day (nil past year 9999).
-    func candidates(forPeriod k: Int) -> ([LocalDateTime], LocalDateTime)? {
+    func candidates(forPeriod k: Int) -> ([CivilTime], CivilTime)? {
         let sod = start.secondOfDay
         var days: [Int] = []
-        let periodStart: LocalDateTime
+        let periodStart: CivilTime
         switch rule.frequency {
         case .hourly:
             // Hours step on the wall clock, as the other frequencies do.
-            let l = LocalDateTime.fromLocalSeconds(start.localSeconds + k * rule.interval * 3600)
+            let l = CivilTime.fromLocalSeconds(start.localSeconds + k * rule.interval * 3600)
             guard l.year <= 9999 else { return nil }
             periodStart = l
             if (rule.byMonth.isEmpty || rule.byMonth.contains(l.month))
@@ -274,23 +274,23 @@ public struct RecurrenceExpander {
             let wanted = rule.byDay.isEmpty ? [start.weekday] : rule.byDay.map(\.weekday)
             for i in 0..<7 {
                 let d = weekFirst + i
-                let wd = LocalDateTime.weekday(dayNumber: d)
+                let wd = CivilTime.weekday(dayNumber: d)
                 guard wanted.contains(wd) else { continue }
-                let l = LocalDateTime.on(dayNumber: d, secondOfDay: 0)
+                let l = CivilTime.on(dayNumber: d, secondOfDay: 0)
                 if rule.byMonth.isEmpty || rule.byMonth.contains(l.month) { days.append(d) }
             }
         case .monthly:
             let m0 = start.year * 12 + (start.month - 1) + k * rule.interval
             let y = m0 / 12, m = m0 % 12 + 1
             guard y <= 9999 else { return nil }
-            periodStart = LocalDateTime(year: y, month: m, day: 1)
+            periodStart = CivilTime(year: y, month: m, day: 1)
             if rule.byMonth.isEmpty || rule.byMonth.contains(m) {
                 days = monthDays(year: y, month: m)
             }
         case .yearly:
             let y = start.year + k * rule.interval
             guard y <= 9999 else { return nil }
-            periodStart = LocalDateTime(year: y, month: 1, day: 1)
+            periodStart = CivilTime(year: y, month: 1, day: 1)
             if !rule.byMonth.isEmpty {
                 for m in Set(rule.byMonth).sorted() { days += monthDays(year: y, month: m) }
             } else if !rule.byDay.isEmpty && rule.byMonthDay.isEmpty {
@@ -304,10 +304,10 @@ public struct RecurrenceExpander {
             }
         }
         days.sort()
-        var result = days.map { LocalDateTime.on(dayNumber: $0, secondOfDay: sod) }
+        var result = days.map { CivilTime.on(dayNumber: $0, secondOfDay: sod) }
         if !rule.bySetPos.isEmpty {
             let n = result.count
-            result = rule.bySetPos.compactMap { p -> LocalDateTime? in
+            result = rule.bySetPos.compactMap { p -> CivilTime? in
                 let i = p > 0 ? p - 1 : n + p
                 return (0..<n).contains(i) ? result[i] : nil
             }.sorted()
@@ -346,13 +346,13 @@ public struct RecurrenceExpander {
     static func weekdayDays(first: Int, last: Int, byDay: [RecurrenceRule.WeekdayNum]) -> [Int] {
         var out: Set<Int> = []
         for wdn in byDay {
-            let firstMatch = first + (wdn.weekday - LocalDateTime.weekday(dayNumber: first) + 7) % 7
+            let firstMatch = first + (wdn.weekday - CivilTime.weekday(dayNumber: first) + 7) % 7
             if let n = wdn.ordinal {
                 if n > 0 {
                     let d = firstMatch + 7 * (n - 1)
                     if d <= last { out.insert(d) }
                 } else {
-                    let lastMatch = last - (LocalDateTime.weekday(dayNumber: last) - wdn.weekday + 7) % 7
+                    let lastMatch = last - (CivilTime.weekday(dayNumber: last) - wdn.weekday + 7) % 7
                     let d = lastMatch + 7 * (n + 1)
                     if d >= first { out.insert(d) }
                 }
@@ -367,12 +367,12 @@ public struct RecurrenceExpander {
         return out.sorted()
     }
 
-    static func matchesMonthDay(_ l: LocalDateTime, _ values: [Int]) -> Bool {
+    static func matchesMonthDay(_ l: CivilTime, _ values: [Int]) -> Bool {
         let length = CivilCalendar.daysInMonth(year: l.year, month: l.month)
         return values.contains { $0 > 0 ? $0 == l.day : length + $0 + 1 == l.day }
     }
 }
 
 enum CivilDay {
-    static func number(_ y: Int, _ m: Int, _ d: Int) -> Int { LocalDateTime(year: y, month: m, day: d).dayNumber }
+    static func number(_ y: Int, _ m: Int, _ d: Int) -> Int { CivilTime(year: y, month: m, day: d).dayNumber }
 }

@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 
 /// Where completing one instance of a repeating task moves it: DTSTART and DUE to the next
@@ -24,7 +25,7 @@ public struct TaskAdvance: Sendable, Equatable {
 struct TaskRecurrence {
     /// One instance: where it starts on the anchor's wall clock, and its override if edited.
     struct Instance {
-        var start: LocalDateTime
+        var start: CivilTime
         var instant: Int
         var override: Component?
     }
@@ -53,7 +54,7 @@ struct TaskRecurrence {
     /// `v`'s form (date, UTC, zone, floating) at the instant `t`.
     func value(like v: DateValue, at t: Int) -> DateValue {
         switch v {
-        case .date: return .date(LocalDateTime.on(dayNumber: local.local(at: t).dayNumber, secondOfDay: 0))
+        case .date: return .date(CivilTime.on(dayNumber: local.local(at: t).dayNumber, secondOfDay: 0))
         case .utc: return .utc(.fromLocalSeconds(t))
         case .zoned(_, let tzid): return .zoned(rules(for: v).local(at: t), tzid: tzid)
         case .floating: return .floating(local.local(at: t))
@@ -69,15 +70,15 @@ struct TaskRecurrence {
     ) -> [Instance] {
         let zone = rules(for: anchor)
         let allDay = anchor.isDate
-        func key(_ l: LocalDateTime) -> Int { allDay ? l.dayNumber : zone.instant(for: l) }
+        func key(_ l: CivilTime) -> Int { allDay ? l.dayNumber : zone.instant(for: l) }
         func key(_ v: DateValue) -> Int? {
             if allDay || v.isDate { return v.local.dayNumber }
             if case .floating(let l) = v { return zone.instant(for: l) }
             return instant(v)
         }
-        var starts: [LocalDateTime] = []
+        var starts: [CivilTime] = []
         // Far enough for every rule's next instance; a rule with nothing there has ended for the widget.
-        let horizon = LocalDateTime.fromLocalSeconds(anchor.local.localSeconds + 10 * 366 * 86_400)
+        let horizon = CivilTime.fromLocalSeconds(anchor.local.localSeconds + 10 * 366 * 86_400)
         for (_, rule) in parsedRules {
             var expander = RecurrenceExpander(
                 rule: rule, start: anchor.local, limits: limits, windowEnd: horizon,
@@ -92,7 +93,7 @@ struct TaskRecurrence {
         for p in c.all("RDATE") {
             for v in DateValue.parseList(p, limit: limits.maxListValues) ?? [] {
                 budget -= 1
-                let l: LocalDateTime
+                let l: CivilTime
                 switch v {
                 case .date(let d): l = .on(dayNumber: d.dayNumber, secondOfDay: anchor.local.secondOfDay)
                 case .floating(let f): l = f
@@ -160,7 +161,7 @@ struct TaskSchedule {
     var recurrence: TaskRecurrence
 
     /// `v` in its own form at the wall-clock time `l`.
-    static func with(_ v: DateValue, local l: LocalDateTime) -> DateValue {
+    static func with(_ v: DateValue, local l: CivilTime) -> DateValue {
         switch v {
         case .date: return .date(.on(dayNumber: l.dayNumber, secondOfDay: 0))
         case .utc: return .utc(l)
@@ -180,7 +181,7 @@ struct TaskSchedule {
     /// The due of an instance that starts at `l` (on the anchor's wall clock; nil: the task's own
     /// start), as written: the distance DUE − DTSTART kept on the wall clock when both are in one
     /// form, on the timeline otherwise; DURATION's days on the wall clock, its seconds after.
-    func dueValue(forStart l: LocalDateTime?) -> DateValue? {
+    func dueValue(forStart l: CivilTime?) -> DateValue? {
         if let start, let due {
             let l = l ?? start.local
             if Self.sameForm(start, due) {
@@ -192,7 +193,7 @@ struct TaskSchedule {
         }
         if let start, let duration {
             let l = l ?? start.local
-            let shifted = LocalDateTime.on(dayNumber: l.dayNumber + duration.days, secondOfDay: l.secondOfDay)
+            let shifted = CivilTime.on(dayNumber: l.dayNumber + duration.days, secondOfDay: l.secondOfDay)
             if duration.seconds == 0 { return Self.with(start, local: shifted) }
             let t = recurrence.rules(for: start).instant(for: shifted) + duration.seconds
             return recurrence.value(like: start, at: t)
@@ -201,7 +202,7 @@ struct TaskSchedule {
         return nil
     }
 
-    func dueInstant(startingAt l: LocalDateTime?) -> Int? { dueValue(forStart: l).map(recurrence.instant) }
+    func dueInstant(startingAt l: CivilTime?) -> Int? { dueValue(forStart: l).map(recurrence.instant) }
 
     /// An instance's due: an edited instance's own DUE (or its DTSTART at the task's distance).
     func dueValue(of i: TaskRecurrence.Instance) -> DateValue? {

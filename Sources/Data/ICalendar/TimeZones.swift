@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 
 /// Turns wall-clock times into instants for one zone.
@@ -10,7 +11,7 @@ extension ZoneRules {
     /// The instant a wall-clock time names. In a spring-forward gap the time is read with the
     /// offset before the gap (02:30 becomes 03:30, as RFC 5545 §3.3.5 asks); in a fall-back
     /// overlap the first of the two instants wins.
-    public func instant(for local: LocalDateTime) -> Int {
+    public func instant(for local: CivilTime) -> Int {
         let l = local.localSeconds
         let before = offset(at: l - offset(at: l) - 21_600)
         let after = offset(at: l - offset(at: l) + 21_600)
@@ -24,7 +25,7 @@ extension ZoneRules {
         }
     }
 
-    public func local(at instant: Int) -> LocalDateTime { .fromLocalSeconds(instant + offset(at: instant)) }
+    public func local(at instant: Int) -> CivilTime { .fromLocalSeconds(instant + offset(at: instant)) }
 }
 
 /// A zone of the system's tz database (Foundation `TimeZone`).
@@ -72,14 +73,14 @@ public struct DefinedZone: ZoneRules {
         guard let tzid = c.first("TZID")?.value, !tzid.isEmpty else { return nil }
         self.tzid = tzid
         var all: [(at: Int, offset: Int, from: Int)] = []
-        let horizon = LocalDateTime(year: 2200, month: 1, day: 1)
+        let horizon = CivilTime(year: 2200, month: 1, day: 1)
         for o in c.components where o.name == "STANDARD" || o.name == "DAYLIGHT" {
             guard let startText = o.first("DTSTART")?.value,
                 let start = DateValue.parse(Substring(startText), tzid: nil, valueType: nil)?.local,
                 let from = o.first("TZOFFSETFROM").flatMap({ Self.offsetSeconds($0.value) }),
                 let to = o.first("TZOFFSETTO").flatMap({ Self.offsetSeconds($0.value) })
             else { continue }
-            var onsets: [LocalDateTime] = [start]
+            var onsets: [CivilTime] = [start]
             if let ruleText = o.first("RRULE")?.value, let rule = try? RecurrenceRule.parse(ruleText, limits: limits) {
                 var expander = RecurrenceExpander(
                     rule: rule, start: start, limits: limits, windowEnd: horizon,

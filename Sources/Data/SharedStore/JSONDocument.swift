@@ -1,3 +1,5 @@
+import BoundedJSON
+import CivilDates
 import Foundation
 
 /// What happened when a store document was loaded.

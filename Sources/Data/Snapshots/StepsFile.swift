@@ -1,3 +1,5 @@
+import BoundedJSON
+import CivilDates
 import Foundation
 import SharedStore
 

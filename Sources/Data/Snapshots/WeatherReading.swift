@@ -1,3 +1,4 @@
+import BoundedJSON
 import Foundation
 import SharedStore
 
@@ -30,7 +31,7 @@ extension WeatherFile {
 
     /// The current conditions and nowcast of the last good fetch (`snapshot`), every field
     /// optional: a file's snapshot read field by field, or sample data and tests naming the
-    /// fields they have.
+    /// fields they have. Each field is named as `Snapshot`'s, which is the file's key.
     public struct Current: Sendable, Hashable {
         public var fetchedAt: Date?
         public var condition: String?
@@ -45,7 +46,7 @@ extension WeatherFile {
         public var nowcastSecondary: String?
         public var rainStartMinutes: Double?
         public var rainEndMinutes: Double?
-        public var rainPeakIntensityMMPerHour: Double?
+        public var rainPeakIntensityMMh: Double?
         public var rainPeakChance: Double?
         /// The one-minute bins (`snapshot.minutes`): when present, the nowcast is worded from them
         /// at the render's clock, not taken from the fetch.
@@ -56,7 +57,7 @@ extension WeatherFile {
             apparentTemperatureC: Double? = nil, highC: Double? = nil, lowC: Double? = nil,
             precipitationChance: Double? = nil, humidity: Double? = nil, nowcast: String? = nil,
             nowcastSecondary: String? = nil, rainStartMinutes: Double? = nil, rainEndMinutes: Double? = nil,
-            rainPeakIntensityMMPerHour: Double? = nil, rainPeakChance: Double? = nil, minutes: Minutes? = nil
+            rainPeakIntensityMMh: Double? = nil, rainPeakChance: Double? = nil, minutes: Minutes? = nil
         ) {
             self.fetchedAt = fetchedAt
             self.condition = condition
@@ -71,7 +72,7 @@ extension WeatherFile {
             self.nowcastSecondary = nowcastSecondary
             self.rainStartMinutes = rainStartMinutes
             self.rainEndMinutes = rainEndMinutes
-            self.rainPeakIntensityMMPerHour = rainPeakIntensityMMPerHour
+            self.rainPeakIntensityMMh = rainPeakIntensityMMh
             self.rainPeakChance = rainPeakChance
             self.minutes = minutes
         }
@@ -114,7 +115,7 @@ extension WeatherFile {
                 lowC: plausible(s["lowC"]), precipitationChance: number("precipitationChance"),
                 humidity: number("humidity"), nowcast: s["nowcast"]?.stringValue,
                 nowcastSecondary: s["nowcastSecondary"]?.stringValue, rainStartMinutes: number("rainStartMinutes"),
-                rainEndMinutes: number("rainEndMinutes"), rainPeakIntensityMMPerHour: number("rainPeakIntensityMMh"),
+                rainEndMinutes: number("rainEndMinutes"), rainPeakIntensityMMh: number("rainPeakIntensityMMh"),
                 rainPeakChance: number("rainPeakChance"), minutes: s["minutes"]?.objectValue.flatMap(Minutes.init))
         }
         if let failure = json["refresh"]?["lastError"], case .string = failure { reading.refreshFailed = true }

@@ -1,5 +1,5 @@
 import Foundation
-import SharedStore
+import LoginEntryFiles
 
 /// Starts `weaver desktop` at login, through the same login-entry code as `noise autostart`
 /// (`LoginEntries`: quoting, atomic writes, the wants link, removal). An XDG autostart entry by

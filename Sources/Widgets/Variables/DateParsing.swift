@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 
 /// Reads the date forms the `date`, `relative`, `*until` and `since*` filters accept.

@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 
 /// Why an inline maths expression produced no number. The token then uses its fallback.

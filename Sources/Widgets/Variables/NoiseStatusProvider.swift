@@ -1,5 +1,5 @@
 import Foundation
-import SharedStore
+import PlayerLiveness
 import Snapshots
 
 /// `__noise_*` keys from the noise player's published status (`status.json` in the store).

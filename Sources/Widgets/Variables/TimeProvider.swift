@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 
 /// The always-available time keys, computed from the render clock:

@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 import SharedStore
 import Snapshots
@@ -91,7 +92,7 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
             now.nowcastSecondary = n.secondary
             now.rainStartMinutes = n.rainStartMinutes.map(Double.init)
             now.rainEndMinutes = n.rainEndMinutes.map(Double.init)
-            now.rainPeakIntensityMMPerHour = n.peakIntensityMMh
+            now.rainPeakIntensityMMh = n.peakIntensityMMh
             now.rainPeakChance = n.peakChance
             binZero = zero
         }
@@ -105,7 +106,7 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
             }
         }
         if let end = now.rainEndMinutes { v["__weather_rain_end_min"] = Self.whole(end) }
-        v["__weather_rain_peak_intensity_mmh"] = NumberText.canonical(now.rainPeakIntensityMMPerHour ?? 0)
+        v["__weather_rain_peak_intensity_mmh"] = NumberText.canonical(now.rainPeakIntensityMMh ?? 0)
         chance("rain_peak_chance", now.rainPeakChance ?? 0)
         return v
     }

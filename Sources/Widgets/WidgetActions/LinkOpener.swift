@@ -1,5 +1,6 @@
 import Foundation
 import NoiseControl
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -22,7 +23,7 @@ public enum LinkOpener {
         let pid: pid_t
         do {
             // A link never starts with "-" (OpenURLPolicy), so it cannot pass for an option.
-            pid = try Spawn.start(opener.path, [link], environment: environment, newSession: true)
+            pid = try Spawn.start(opener, [link], environment: environment, newSession: true)
         } catch {
             throw WidgetActionError("cannot open \(link): \(error)")
         }

@@ -1,5 +1,6 @@
 import DataSources
 import Foundation
+import LoginEntryFiles
 import NoiseControl
 import NoiseEngine
 import SharedStore

@@ -1,5 +1,5 @@
+import CivilDates
 import Foundation
-import SharedStore
 
 /// What a Countdown design counts down to (`countdown.target`, our own key `countdown.target` in
 /// the design file): a fixed time, a variable holding one, or the noise sleep timer's end.

@@ -1,6 +1,5 @@
 import FieldTable
 import Foundation
-import SharedStore
 
 /// The Editor as `FIELD=VALUE` assignments (`weaver designs set`). Unlike decoding, editing is
 /// strict: an unknown field, token or out-of-range value is refused with the allowed values, and

@@ -1,5 +1,5 @@
+import CivilDates
 import Foundation
-import SharedStore
 
 /// The Import Review: what a package holds and which designs to import. Pure (no I/O, no clock
 /// of its own), so the free-tier rules can be tested with fixed dates.

@@ -1,4 +1,4 @@
-import SharedStore
+import BoundedJSON
 
 /// What a Reminders widget shows (the seed app's `remindersConfig` modes).
 public enum RemindersModeToken: String, DesignToken {

@@ -1,6 +1,7 @@
+import BoundedJSON
+import CivilDates
 import FieldTable
 import Foundation
-import SharedStore
 
 /// Something the tolerant decoder replaced or dropped, with the JSON path of the field
 /// (`specs[2].style.accent`) so a user can find it in the file.

@@ -1,5 +1,6 @@
+import BoundedJSON
+import CivilDates
 import Foundation
-import SharedStore
 
 extension WidgetSpec {
     /// The seed app's JSON shape (same keys, ISO 8601 dates, uppercase UUIDs).

@@ -1,5 +1,5 @@
+import BoundedJSON
 import Foundation
-import SharedStore
 
 /// One widget design: the Linux counterpart of the seed app's `WidgetSpec`, with the same JSON
 /// keys so `.wwdesign` files travel both ways.

@@ -54,32 +54,14 @@ struct CairoDrawer {
         switch e.primitive {
         case .shape(let fill, let radius, let stroke, let strokeWidth):
             roundedRect(cr, r, min(radius, min(r.width, r.height) / 2))
-            if let fill {
-                setPaint(cr, fill)
-                if stroke != nil { cairo_fill_preserve(cr) } else { cairo_fill(cr) }
-            }
-            if let stroke {
-                setColour(cr, stroke)
-                cairo_set_line_width(cr, strokeWidth)
-                cairo_stroke(cr)
-            }
-            cairo_new_path(cr)
+            fillAndStroke(cr, fill, stroke, strokeWidth)
         case .ellipse(let fill, let stroke, let strokeWidth):
             cairo_save(cr)
             cairo_translate(cr, r.midX, r.midY)
             cairo_scale(cr, max(r.width, 0.001) / 2, max(r.height, 0.001) / 2)
             cairo_arc(cr, 0, 0, 1, 0, 2 * .pi)
             cairo_restore(cr)
-            if let fill {
-                setPaint(cr, fill)
-                if stroke != nil { cairo_fill_preserve(cr) } else { cairo_fill(cr) }
-            }
-            if let stroke {
-                setColour(cr, stroke)
-                cairo_set_line_width(cr, strokeWidth)
-                cairo_stroke(cr)
-            }
-            cairo_new_path(cr)
+            fillAndStroke(cr, fill, stroke, strokeWidth)
         case .text(let run):
             // The layout measured for this run (shaped once), wrapped at the measuring width:
             // Pango places right-to-left text at that box's right edge, so shift it back to
@@ -263,6 +245,21 @@ struct CairoDrawer {
         cairo_device_to_user(cr, &right, &bottom)
         cairo_rectangle(cr, left, top, right - left, bottom - top)
         cairo_clip(cr)
+    }
+
+    /// Fills the current path with `fill` and strokes it with `stroke` (either may be absent), then
+    /// clears it: what every closed shape ends with.
+    func fillAndStroke(_ cr: OpaquePointer, _ fill: Paint?, _ stroke: RGBA?, _ strokeWidth: Double) {
+        if let fill {
+            setPaint(cr, fill)
+            if stroke != nil { cairo_fill_preserve(cr) } else { cairo_fill(cr) }
+        }
+        if let stroke {
+            setColour(cr, stroke)
+            cairo_set_line_width(cr, strokeWidth)
+            cairo_stroke(cr)
+        }
+        cairo_new_path(cr)
     }
 
     func setColour(_ cr: OpaquePointer, _ c: RGBA) { cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a) }

@@ -1,4 +1,4 @@
-import SharedStore
+import BoundedJSON
 
 /// `{"family","scale","width","height","elements":[{"kind","text"?,"shown"?,"rect"}],`
 /// `"actions":[{"id","kind","title"?,"layer"?,"minutes"?,"rect"}]}`, keys in that order, numbers in points rounded

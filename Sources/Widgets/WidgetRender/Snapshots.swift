@@ -1,5 +1,4 @@
 import Foundation
-import SharedStore
 import Snapshots
 
 /// The calendar snapshot under the renderer's name: one type, Snapshots' `CalendarSnapshot`

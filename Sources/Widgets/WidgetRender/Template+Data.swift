@@ -1,5 +1,5 @@
+import CivilDates
 import Foundation
-import SharedStore
 import Snapshots
 import Variables
 import WidgetDesign
@@ -333,7 +333,7 @@ extension TemplateContext {
             return Array(repeating: Nowcast.Minute(intensityMMh: 0, chance: 0), count: 60)
         }
         let end = min(60, Int((w.rainEndMinutes ?? 60).rounded()))
-        let peak = Nowcast.Minute(intensityMMh: w.rainPeakIntensityMMPerHour ?? 1, chance: w.rainPeakChance ?? 1)
+        let peak = Nowcast.Minute(intensityMMh: w.rainPeakIntensityMMh ?? 1, chance: w.rainPeakChance ?? 1)
         return (0..<60).map {
             $0 >= Int(start.rounded()) && $0 < max(Int(start.rounded()) + 1, end)
                 ? peak : Nowcast.Minute(intensityMMh: 0, chance: 0)

@@ -59,7 +59,7 @@ public struct WeatherState: Sendable, Hashable {
         w.current.nowcastSecondary = n.secondary
         w.current.rainStartMinutes = n.rainStartMinutes.map(Double.init)
         w.current.rainEndMinutes = n.rainEndMinutes.map(Double.init)
-        w.current.rainPeakIntensityMMPerHour = n.peakIntensityMMh
+        w.current.rainPeakIntensityMMh = n.peakIntensityMMh
         w.current.rainPeakChance = n.peakChance
         w.window = Array(n.minutes.prefix(60))
         return w

@@ -1,3 +1,4 @@
+import BoundedJSON
 import DataSources
 import Foundation
 import Hummingbird

@@ -1,3 +1,4 @@
+import CivilDates
 import Foundation
 import Snapshots
 import Variables
@@ -27,7 +28,7 @@ enum SampleData {
         var drawn = current
         drawn.rainStartMinutes = 40
         drawn.rainEndMinutes = 65
-        drawn.rainPeakIntensityMMPerHour = 0.8
+        drawn.rainPeakIntensityMMh = 0.8
         drawn.rainPeakChance = 0.5
         inputs.weather = WeatherState(location: "Lisbon", current: drawn)
 

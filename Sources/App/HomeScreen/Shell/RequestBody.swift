@@ -1,3 +1,4 @@
+import BoundedJSON
 import Foundation
 import NIOCore
 import SharedStore

@@ -3,7 +3,6 @@ import CLISupport
 import Foundation
 import NoiseControl
 import NoiseEngine
-import SharedStore
 
 extension Noise {
     struct ScheduleCommand: ParsableCommand {

@@ -1,3 +1,4 @@
+import CivilDates
 import DataSources
 import Foundation
 import SharedStore

@@ -1,8 +1,8 @@
 import ArgumentParser
+import BoundedJSON
 import CLISupport
 import FieldTable
 import Foundation
-import SharedStore
 import WidgetDesign
 import WidgetRender
 

@@ -2,7 +2,6 @@ import ArgumentParser
 import CLISupport
 import DesktopWidgets
 import Foundation
-import SharedStore
 import SystemCalls
 import WidgetDesign
 import WidgetRender

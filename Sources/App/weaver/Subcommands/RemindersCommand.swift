@@ -2,7 +2,6 @@ import ArgumentParser
 import CLISupport
 import DataSources
 import Foundation
-import SharedStore
 import Snapshots
 
 extension Weaver {

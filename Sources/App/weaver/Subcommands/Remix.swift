@@ -1,7 +1,7 @@
 import ArgumentParser
+import BoundedJSON
 import CLISupport
 import Foundation
-import SharedStore
 import WidgetDesign
 
 extension Weaver {

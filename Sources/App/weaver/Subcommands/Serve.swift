@@ -2,7 +2,6 @@ import ArgumentParser
 import CLISupport
 import Foundation
 import HomeScreen
-import SharedStore
 
 extension Weaver {
     struct Serve: ParsableCommand {

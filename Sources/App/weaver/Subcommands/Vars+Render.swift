@@ -1,7 +1,6 @@
 import ArgumentParser
 import CLISupport
 import Foundation
-import SharedStore
 import SystemCalls
 import Variables
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLISupport
+import CivilDates
 import DataSources
 import Foundation
 import NoiseControl

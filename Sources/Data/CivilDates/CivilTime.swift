@@ -1,11 +1,12 @@
 import Foundation
-import SharedStore
 
-/// Proleptic Gregorian calendar arithmetic on plain integers, plus conversion between local wall
-/// time and instants for a time zone. Used instead of `Calendar` on the render path: it is exact,
-/// allocation-free and independent of the locale's calendar (a `th_TH` locale must not turn
-/// `__today` into a Buddhist-era year).
-public struct CivilTime: Equatable, Sendable {
+/// A wall-clock date and time with no zone, on the proleptic Gregorian calendar (`CivilCalendar`),
+/// plus conversion between local wall time and instants for a time zone. The one civil-time type:
+/// the template clock reads it instead of `Calendar` on the render path (exact, allocation-free
+/// and independent of the locale's calendar: a `th_TH` locale must not turn `__today` into a
+/// Buddhist-era year), and the iCalendar recurrence rules step through it, so a weekly 09:00
+/// meeting stays at 09:00 across a daylight-saving change.
+public struct CivilTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var year: Int
     public var month: Int  // 1...12
     public var day: Int  // 1...31
@@ -44,7 +45,7 @@ public struct CivilTime: Equatable, Sendable {
 
     /// Seconds since the epoch, held inside 0001...9999 so integer conversions can never trap,
     /// whatever `Date` a library caller passes in.
-    static func clampedSeconds(_ date: Date) -> Double {
+    public static func clampedSeconds(_ date: Date) -> Double {
         let t = date.timeIntervalSince1970
         guard !t.isNaN else { return 0 }
         return Swift.min(Swift.max(t, earliestSeconds), latestSeconds)
@@ -56,7 +57,8 @@ public struct CivilTime: Equatable, Sendable {
         return fromLocalSeconds(seconds)
     }
 
-    static func fromLocalSeconds(_ seconds: Int) -> CivilTime {
+    /// The wall-clock time `seconds` after 1970-01-01 00:00 (seconds read as if they were UTC).
+    public static func fromLocalSeconds(_ seconds: Int) -> CivilTime {
         let (days, secondOfDay) = CivilCalendar.dayAndSecond(ofLocalSeconds: seconds)
         let ymd = date(daysSinceEpoch: days)
         return CivilTime(
@@ -64,10 +66,23 @@ public struct CivilTime: Equatable, Sendable {
             hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
     }
 
-    /// Seconds since the epoch of this wall-clock time, as if it were UTC.
-    var localSeconds: Int {
-        Self.daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+    /// The wall-clock time `secondOfDay` seconds into the day `dayNumber` days after 1970-01-01.
+    public static func on(dayNumber: Int, secondOfDay: Int) -> CivilTime {
+        fromLocalSeconds(dayNumber * 86_400 + secondOfDay)
     }
+
+    public var secondOfDay: Int { hour * 3600 + minute * 60 + second }
+
+    /// Seconds since the epoch of this wall-clock time, as if it were UTC.
+    public var localSeconds: Int { dayNumber * 86_400 + secondOfDay }
+
+    /// 0 = Monday ... 6 = Sunday.
+    public var weekday: Int { Self.weekday(dayNumber: dayNumber) }
+
+    /// 0 = Monday ... 6 = Sunday for a day number (1970-01-01 was a Thursday).
+    public static func weekday(dayNumber: Int) -> Int { ((dayNumber % 7) + 7 + 3) % 7 }
+
+    public static func < (a: CivilTime, b: CivilTime) -> Bool { a.localSeconds < b.localSeconds }
 
     /// The instant this wall-clock time names in `timeZone`. In a daylight-saving gap the time is
     /// read with the offset in force before the gap (02:30 on a spring-forward night becomes 03:30);
@@ -101,6 +116,8 @@ public struct CivilTime: Equatable, Sendable {
     public var isoDate: String { "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))" }
     /// `HH:mm`.
     public var hourMinute: String { "\(Self.pad(hour, 2)):\(Self.pad(minute, 2))" }
+    /// `yyyy-MM-ddTHH:mm:ss`.
+    public var description: String { "\(isoDate)T\(hourMinute):\(Self.pad(second, 2))" }
 
     static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)

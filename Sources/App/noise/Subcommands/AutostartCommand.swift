@@ -1,9 +1,9 @@
 import ArgumentParser
 import CLISupport
 import Foundation
+import LoginEntryFiles
 import NoiseControl
 import NoiseEngine
-import SharedStore
 
 extension Noise {
     struct AutostartCommand: ParsableCommand {

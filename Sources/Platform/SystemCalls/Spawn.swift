@@ -1,11 +1,11 @@
-import Foundation
-import SystemCalls
-
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #endif
 
-/// Starting other programs (a detached player, `systemctl --user daemon-reload`) with posix_spawn.
+/// Starting other programs (a detached player, `systemctl --user daemon-reload`, `xdg-open`, a
+/// widget's command from the desktop host) with posix_spawn: the one wrapper of it.
 /// Not Foundation's `Process`: its child monitor on Linux was seen missing a child's exit.
 public enum Spawn {
     /// glibc's POSIX_SPAWN_SETSID (spawn.h, only visible with _GNU_SOURCE, which Glibc's Swift
@@ -73,16 +73,27 @@ public enum Spawn {
     /// Reaps `pid` on a background thread whenever it exits, so a long-running parent (a watcher, a
     /// server) keeps no zombie. A parent that exits first leaves the child to init, which reaps it.
     public static func reapInBackground(_ pid: pid_t) {
-        let thread = Thread { wait(pid) }
-        thread.start()
+        let box = UnsafeMutablePointer<pid_t>.allocate(capacity: 1)
+        box.initialize(to: pid)
+        var thread = pthread_t()
+        let started = pthread_create(
+            &thread, nil,
+            { argument in
+                let box = argument!.assumingMemoryBound(to: pid_t.self)
+                let pid = box.pointee
+                box.deallocate()
+                Spawn.wait(pid)
+                return nil
+            }, box)
+        if started == 0 { pthread_detach(thread) } else { box.deallocate() }
     }
 
-    /// The first executable called `name` in `$PATH`.
-    public static func which(_ name: String, environment: [String: String]) -> URL? {
+    /// The path of the first executable called `name` in `$PATH`.
+    public static func which(_ name: String, environment: [String: String]) -> String? {
         for dir in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
         where dir.hasPrefix("/") {
-            let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent(name)
-            if access(candidate.path, X_OK) == 0 { return candidate }
+            let candidate = dir.hasSuffix("/") ? "\(dir)\(name)" : "\(dir)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
         }
         return nil
     }
