@@ -23,9 +23,10 @@ import Testing
         let server = try PulseServer()
         defer { server.stop() }
         let recorder = try server.record(to: server.directory.appendingPathComponent("rec.wav"))
-        let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s"]
+        // No fade-in on either side ('render' ramps over 10 ms by default, 'play' over 3 s).
+        let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s", "--fade-in", "0"]
         let env = TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
-        let r = try Products.run("noise", ["play", "--fade-in", "0"] + args, environment: env)
+        let r = try Products.run("noise", ["play"] + args, environment: env)
         Thread.sleep(forTimeInterval: 0.3)
         let rec = try recorder.stop()
         #expect(r.status == 0, "\(r.stderrText)")
@@ -92,9 +93,10 @@ import Testing
         let env = TestStore(at: dir.appendingPathComponent("store")).environment([
             "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf.path)", "XDG_RUNTIME_DIR": dir.path,
         ])
-        let args = ["--preset", "ocean", "--seed", "11", "--timer", "3s", "--fade", "1s"]
+        // No fade-in on either side ('render' ramps over 10 ms by default, 'play' over 3 s).
+        let args = ["--preset", "ocean", "--seed", "11", "--timer", "3s", "--fade", "1s", "--fade-in", "0"]
         let r = try Products.run(
-            "noise", ["play", "--output", "alsa", "--device", "ciwav", "--fade-in", "0"] + args, environment: env)
+            "noise", ["play", "--output", "alsa", "--device", "ciwav"] + args, environment: env)
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stderrText.contains("alsa (ciwav)"))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
