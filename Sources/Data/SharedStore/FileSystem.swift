@@ -78,7 +78,7 @@ public enum FileSystem {
         if fstat(fd, &st) == 0, Int(st.st_size) > limit {
             throw StoreError(
                 "read", path: url.path,
-                reason: "file is \(st.st_size) bytes; the limit is \(limit) bytes")
+                reason: "file is \(SizeLimit(bytes: limit).exceeded(by: Int(st.st_size)))")
         }
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -90,7 +90,7 @@ public enum FileSystem {
             if n == 0 { break }
             result.append(contentsOf: buffer[0..<n])
             if result.count > limit {
-                throw StoreError("read", path: url.path, reason: "file is larger than the limit of \(limit) bytes")
+                throw StoreError("read", path: url.path, reason: "file is \(SizeLimit(bytes: limit).exceededByStream)")
             }
         }
         return result
