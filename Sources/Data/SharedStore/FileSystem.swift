@@ -13,6 +13,17 @@ import SystemCalls
 /// and turned into a `StoreError` whose reason is the failed call's `SystemCallError` wording.
 public enum FileSystem {
     /// `mkdir -p` with mode 0700 for the directories it creates.
+    /// Whether this process may create files in `folder` (or, while it does not exist yet, in its
+    /// nearest existing parent): `access(W_OK)`, which says EROFS on a read-only mount even to root
+    /// and EACCES in another user's folder.
+    public static func isWritable(_ folder: URL) -> Bool {
+        var path = folder.path
+        while !path.isEmpty, path != "/", access(path, F_OK) != 0 {
+            path = (path as NSString).deletingLastPathComponent
+        }
+        return access(path.isEmpty ? "/" : path, W_OK) == 0
+    }
+
     public static func makeDirectory(_ url: URL) throws {
         do {
             try FileManager.default.createDirectory(
