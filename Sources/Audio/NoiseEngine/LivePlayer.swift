@@ -157,6 +157,13 @@ public final class LivePlayer: @unchecked Sendable {
     /// Why the output stopped, once `state` is `.outputLost`.
     public var failure: AudioOutputError? { state == .outputLost ? outputFailure : nil }
 
+    /// What to do about the render thread's scheduling: nil with real-time priority (or before it
+    /// started), else why it has none and how to allow it.
+    public var schedulingAdvice: String? {
+        let r = schedulingResult.load(ordering: .acquiring)
+        return r < 0 ? RenderThread.SchedulingReport(refusal: Int32(-r)).advice : nil
+    }
+
     /// What the render thread got: real-time or normal scheduling and why; nil until it has started.
     public var scheduling: String? {
         let r = schedulingResult.load(ordering: .acquiring)
