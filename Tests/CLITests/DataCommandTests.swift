@@ -274,6 +274,22 @@ struct DataCommandTests {
         #expect(shown.count == 6 && shown.last == "warning: Bad: 2 more warnings", "\(add.stderrText)")
     }
 
+    /// A calendar over the one limit (the CLI's 32 MiB, also the browser upload's and a download's)
+    /// is refused in MiB with one decimal, as the issue's user read it. Before issue 41: "file is
+    /// 52429162 bytes; the limit is 33554432 bytes" here and 16 MiB in the browser.
+    @Test func calendarAddSaysAnOversizedFileInMiB() throws {
+        let file = home.appendingPathComponent("huge.ics")
+        let header = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ww//test//EN\r\n"
+        var bytes = Data(header.utf8)
+        bytes.append(Data(repeating: 0x20, count: 52_429_162 - bytes.count))
+        try bytes.write(to: file)
+        let add = try weaver(["calendar", "add", file.path])
+        #expect(add.status == 1, "\(add.stdoutText)")
+        #expect(add.stderrText.contains("50.0 MiB; the limit is 32.0 MiB"), "\(add.stderrText)")
+        #expect(!add.stderrText.contains("52429162"), "\(add.stderrText)")
+        #expect(try weaver(["calendar", "list"]).stdoutText.contains("huge") == false)
+    }
+
     @Test func calendarAndStepsCommands() throws {
         let file = home.appendingPathComponent("work.ics")
         try Data(DataFixtures.workCalendar.utf8).write(to: file)

@@ -23,9 +23,10 @@ import Testing
         let server = try PulseServer()
         defer { server.stop() }
         let recorder = try server.record(to: server.directory.appendingPathComponent("rec.wav"))
-        let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s"]
+        // No fade-in on either side ('render' ramps over 10 ms by default, 'play' over 3 s).
+        let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s", "--fade-in", "0"]
         let env = TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
-        let r = try Products.run("noise", ["play", "--fade-in", "0"] + args, environment: env)
+        let r = try Products.run("noise", ["play"] + args, environment: env)
         Thread.sleep(forTimeInterval: 0.3)  // the server's buffer drains into the recording after the player exits
         let rec = try recorder.stop()
         #expect(r.status == 0, "\(r.stderrText)")
@@ -92,9 +93,10 @@ import Testing
         let env = TestStore(at: dir.appendingPathComponent("store")).environment([
             "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf.path)", "XDG_RUNTIME_DIR": dir.path,
         ])
-        let args = ["--preset", "ocean", "--seed", "11", "--timer", "3s", "--fade", "1s"]
+        // No fade-in on either side ('render' ramps over 10 ms by default, 'play' over 3 s).
+        let args = ["--preset", "ocean", "--seed", "11", "--timer", "3s", "--fade", "1s", "--fade-in", "0"]
         let r = try Products.run(
-            "noise", ["play", "--output", "alsa", "--device", "ciwav", "--fade-in", "0"] + args, environment: env)
+            "noise", ["play", "--output", "alsa", "--device", "ciwav"] + args, environment: env)
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stderrText.contains("alsa (ciwav)"))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
@@ -163,6 +165,54 @@ import Testing
         #expect(player.waitForExit(10) == 0)
         #expect(player.stderrText.contains("Stopped."))
     }
+
+    /// Issue 41 item 24: 20 s at the default 150 ms buffer with one core held busy by a spinning
+    /// process do not underrun: the render thread runs at real-time priority where it is allowed
+    /// (as root here) and says which it got; the count is the player's own (PulseAudio's underflow
+    /// callbacks), read from the final status it writes when the timer ends.
+    @Test func oneBusyCoreCausesNoUnderrun() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        let store = server.directory.appendingPathComponent("store")
+        let env = TestStore(at: store).environment(server.environment)
+        let hog = try ChildProcess("/bin/sh", ["-c", "while :; do :; done"])
+        defer {
+            hog.signal(SIGKILL)
+            _ = hog.wait(timeoutSeconds: 10)
+        }
+        let r = try Products.run(
+            "noise",
+            ["play", "--preset", "sleep", "--fade-in", "0", "--timer", "20s", "--fade", "1s", "--no-mpris"],
+            environment: env)
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(r.stderrText.contains("150 ms buffer"), "\(r.stderrText)")
+        #expect(r.stderrText.contains("real-time scheduling (SCHED_FIFO"), "\(r.stderrText)")
+        let status = try #require(StoreStatus.read(store), "no final status")
+        let underruns = try #require(status["underruns"] as? Int)
+        print("20 s with one busy core: \(underruns) underruns; \(r.stderrText.split(separator: "\n").first ?? "")")
+        #expect(underruns == 0, "\(r.stderrText)")
+    }
+
+    /// Where real-time priority is not allowed (no CAP_SYS_NICE, RLIMIT_RTPRIO 0: an ordinary
+    /// user without an rtprio grant), the player says so and what to do, and still plays.
+    @Test func refusedRealTimePriorityIsSaid() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        let env = TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
+        let child = try ChildProcess(
+            "/usr/bin/setpriv",
+            [
+                "--bounding-set=-sys_nice", "/usr/bin/prlimit", "--rtprio=0", Products.url("noise").path, "play",
+                "--preset", "pink", "--fade-in", "0", "--timer", "1s", "--fade", "0s", "--no-mpris",
+            ], environment: env)
+        let status = child.wait()
+        let stderr = String(decoding: child.stderr, as: UTF8.self)
+        #expect(status == 0, "\(stderr)")
+        #expect(stderr.contains("normal scheduling (real-time refused: Operation not permitted"), "\(stderr)")
+        #expect(
+            stderr.contains("warning: the render thread has no real-time priority (RLIMIT_RTPRIO is 0"), "\(stderr)")
+    }
+
 }
 
 #if canImport(Glibc)

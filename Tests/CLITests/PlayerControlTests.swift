@@ -1,4 +1,5 @@
 import Foundation
+import NoiseControl
 import TestSupport
 import Testing
 
@@ -122,6 +123,40 @@ import Testing
         #expect(tooFar.status != 0 && tooFar.stderrText.contains("would end it now"), "\(tooFar.stderrText)")
         let two = try rig.noise(["timer", "+5m", "+5m"])
         #expect(two.status != 0 && two.stderrText.contains("give one DURATION"), "\(two.stderrText)")
+    }
+
+    /// Each `noise timer` reply states the timer it set, and each change starts from the timer the
+    /// one before it set, back to back, even on a player whose blocks are long (1 s latency: 85 ms
+    /// blocks, so the engine takes the change a device write later). Before issue 41 each reply
+    /// said the previous timer and `-20m` right after a change found no timer running.
+    @Test func timerRepliesWithTheNewTimeBackToBack() throws {
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        let player = try Spawned(
+            "noise", ["play", "--preset", "pink", "--fade-in", "0", "--latency", "1s"], environment: rig.env)
+        defer {
+            _ = try? rig.noise(["stop"])
+            _ = player.waitForExit(10)
+        }
+        #expect(player.waitForStderr(5) { $0.contains("Playing") }, "\(player.stderrText)")
+        func expectReply(_ args: [String], _ seconds: Double) throws {
+            let r = try rig.noise(["timer"] + args)
+            let allowed = [seconds, seconds - 1, seconds - 2].map {
+                "Timer set: stops in \(StatusFormatter.duration($0)).\n"
+            }
+            #expect(r.status == 0 && allowed.contains(r.stdoutText), "\(args): \(r.stdoutText)\(r.stderrText)")
+        }
+        try expectReply(["+15m"], 900)
+        try expectReply(["45m", "--fade", "5m"], 2700)
+        try expectReply(["12s"], 12)
+        try expectReply(["45m"], 2700)
+        try expectReply(["+15m"], 3600)
+        try expectReply(["-20m"], 2400)
+        let status = try rig.noise(["status", "--json"])
+        let remaining = try #require(
+            (try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])?["timerRemainingSeconds"]
+                as? Double)
+        #expect((2395...2400).contains(remaining), "\(status.stdoutText)")
     }
 
     /// `noise set --preset X --fade D`: the running player crossfades to the preset (as `noise

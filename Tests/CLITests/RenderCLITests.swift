@@ -61,6 +61,54 @@ import Testing
         #expect(wav.frameCount == 48000)
     }
 
+    /// A render rises from silence over 10 ms and, without a timer, falls to silence over the
+    /// last 10 ms, so a file never clicks where a player starts or loops it; `--fade-in` sets the
+    /// rise (0: full level on the first sample) and `--fade` keeps its meaning with `--timer`.
+    /// Before issue 41 the first sample was at full level and the last one stopped dead.
+    @Test func rendersRampUpAndDownAtTheEdges() throws {
+        let dir = try temp()
+        func render(_ name: String, _ extra: [String]) throws -> [Float] {
+            let out = dir.appendingPathComponent(name).path
+            let r = try Products.run(
+                "noise",
+                ["render", "--preset", "white", "--duration", "3s", "--seed", "4", "--format", "f32", "-o", out]
+                    + extra)
+            #expect(r.status == 0, "\(r.stderrText)")
+            return try WAVFile(path: out).channels[0]
+        }
+        func peak(_ x: ArraySlice<Float>) -> Float { x.map { abs($0) }.max() ?? 0 }
+        let x = try render("edges.wav", [])
+        #expect(x.count == 3 * 48000)
+        let steady = peak(x[48000..<96000])
+        // 480 frames up: the first 48 (a tenth of the ramp) stay under a tenth of the steady peak,
+        // the ramp's second half reaches over a third of it; the same mirrored at the end.
+        let head = peak(x[0..<48]), tail = peak(x[(x.count - 48)...])
+        print("edges: steady peak \(steady), first 1 ms \(head), last 1 ms \(tail), first sample \(x[0])")
+        #expect(head < steady / 10 && tail < steady / 10, "head \(head) tail \(tail) steady \(steady)")
+        #expect(abs(x[0]) < steady / 100 && abs(x[x.count - 1]) < steady / 100)
+        #expect(peak(x[240..<480]) > steady / 3 && peak(x[(x.count - 480)..<(x.count - 240)]) > steady / 3)
+
+        let hard = try render("hard.wav", ["--fade-in", "0"])
+        #expect(peak(hard[0..<48]) > steady / 3, "'--fade-in 0' starts at full level")
+        #expect(hard[480...] == x[480...], "only the start differs")
+
+        let slow = try render("slow.wav", ["--fade-in", "2s"])
+        let quarters = (0..<4).map { TestRender.db(TestRender.rms(slow[($0 * 24000)..<(($0 + 1) * 24000)])) }
+        print("--fade-in 2s, level per 0.5 s: \(quarters)")
+        for k in 1..<4 { #expect(quarters[k] > quarters[k - 1] + 1, "\(quarters)") }
+
+        // With '--timer', '--fade' is the timer's fade, as before: 1 s down to the timer's end.
+        let timed = try render("timed.wav", ["--timer", "2s", "--fade", "1s"])
+        #expect(timed.count == 2 * 48000)
+        let fadeMiddle = TestRender.rms(timed[(72000 - 2400)..<(72000 + 2400)])
+        let before = TestRender.rms(timed[(24000)..<(48000)])
+        #expect(TestRender.db(fadeMiddle) < TestRender.db(before) - 3, "\(fadeMiddle) vs \(before)")
+
+        let tooLong = try Products.run(
+            "noise", ["render", "--preset", "white", "--duration", "1s", "--fade-in", "2s", "-o", "/tmp/never.wav"])
+        #expect(tooLong.status == 64 && tooLong.stderrText.contains("'--fade-in' must not be longer than the render"))
+    }
+
     @Test func sleepTimerFadesToSilenceAndEndsTheFile() throws {
         let out = try temp().appendingPathComponent("t.wav").path
         let r = try Products.run(

@@ -112,6 +112,55 @@ import WidgetDesign
         try DesignLibrary(root: StoreRoot(url: dir)).add([d])
     }
 
+    /// A store on a read-only mount (a shared or backed-up home, another user's folder) still
+    /// renders: reading takes no lock and rewrites no index. The index is removed first, so the
+    /// library has to list the design files itself, the path that took `designs.lock`. The mount
+    /// is made in a private mount namespace (`unshare -m`), so nothing outside this test sees it.
+    /// Before issue 41: "lock …/.locks/designs.lock: open: Read-only file system".
+    @Test func aReadOnlyStoreStillRenders() throws {
+        let dir = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try saveMorning(in: dir)
+        let root = StoreRoot(url: dir)
+        let index = root.designs.appendingPathComponent(".index")
+        try FileManager.default.removeItem(at: index)
+        try? FileManager.default.removeItem(at: root.locks)
+        let out = try Products.temporaryDirectory("render-ro")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let script = #"mount --bind -o ro "$1" "$1" && shift && exec "$@""#
+        for (name, arguments) in [("named", ["Morning"]), ("default", [String]()), ("list", ["--list"])] {
+            let png = out.appendingPathComponent("\(name).png").path
+            let weaverArguments =
+                name == "list"
+                ? ["designs", "list", "--store", dir.path]
+                : ["render"] + arguments + ["--store", dir.path, "-o", png]
+            let r = try Self.run(
+                "/usr/bin/unshare",
+                ["-m", "sh", "-c", script, "sh", dir.path, Products.url("weaver").path] + weaverArguments)
+            #expect(r.status == 0, "\(weaverArguments): \(r.stderr)")
+            #expect(!r.stderr.contains("designs.lock"), "\(r.stderr)")
+            if name == "list" {
+                #expect(r.stdout.contains("Morning"), "\(r.stdout)")
+            } else {
+                let data = try Data(contentsOf: URL(fileURLWithPath: png))
+                #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(name)")
+            }
+        }
+        // Nothing was written into the store meanwhile (the mount held), and the store still works
+        // normally once writable: the index comes back.
+        #expect(!FileManager.default.fileExists(atPath: index.path))
+        #expect(!FileManager.default.fileExists(atPath: root.locks.path))
+        let listed = try Products.run("weaver", ["designs", "list", "--store", dir.path])
+        #expect(listed.status == 0 && listed.stdoutText.contains("Morning"), "\(listed.stderrText)")
+        #expect(FileManager.default.fileExists(atPath: index.path))
+    }
+
+    static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try ChildProcess(path, arguments)
+        let status = child.wait()
+        return (status, String(decoding: child.stdout, as: UTF8.self), String(decoding: child.stderr, as: UTF8.self))
+    }
+
     /// `--pro` unlocks Pro for one command, without storing it: `render --pro` draws the action bar,
     /// and `tap --pro` at a button of that picture performs it (it said "needs Pro" before).
     @Test func tapWithProPressesTheActionBarThatRenderWithProDraws() throws {

@@ -21,8 +21,12 @@ import Testing
 
         init() throws { root = try Products.temporaryDirectory("schedule") }
 
+        /// `add` writes its units only where a systemd user session runs; this machine (a container)
+        /// has none, so the tests that check the units ask for them anyway.
         func noise(_ arguments: [String], extra: [String: String] = [:]) throws -> Products.Result {
-            try Products.run("noise", ["schedule"] + arguments, environment: environment.merging(extra) { $1 })
+            let anyway = arguments.first == "add" ? ["--without-systemd-session"] : []
+            return try Products.run(
+                "noise", ["schedule"] + arguments + anyway, environment: environment.merging(extra) { $1 })
         }
 
         func text(_ name: String) throws -> String {
@@ -129,6 +133,36 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: rig.units.path).isEmpty)
         r = try rig.noise(["remove", "0645-rain"])
         #expect(r.status != 0 && r.stderrText.contains("no schedule '0645-rain'"), "\(r.stderrText)")
+    }
+
+    /// Without a systemd user session (this container: no /run/systemd/system) a schedule would
+    /// never fire: `add` refuses naming what is missing and writes nothing. A second schedule at a
+    /// minute another already has is written with a warning naming the other. Before issue 41 the
+    /// refusal was a "next run" line and the second schedule was silent.
+    @Test func addRefusesWithoutASystemdSessionAndWarnsOfASharedMinute() throws {
+        let rig = try Rig()
+        defer { try? FileManager.default.removeItem(at: rig.root) }
+        try #require(
+            !FileManager.default.fileExists(atPath: "/run/systemd/system"),
+            "this test needs a machine without systemd")
+        let refused = try Products.run(
+            "noise", ["schedule", "add", "23:00", "--preset", "sleep"], environment: rig.environment)
+        #expect(refused.status == 1, "\(refused.stdoutText)")
+        #expect(
+            refused.stderrText.contains("systemd does not run this system (no /run/systemd/system)")
+                && refused.stderrText.contains("no systemd user session")
+                && refused.stderrText.contains("Nothing was written"), "\(refused.stderrText)")
+        #expect(!refused.stdoutText.contains("next run"), "\(refused.stdoutText)")
+        #expect(!FileManager.default.fileExists(atPath: rig.units.path), "units were written")
+
+        let first = try rig.noise(["add", "23:00", "--preset", "sleep"])
+        #expect(first.status == 0 && !first.stderrText.contains("warning"), "\(first.stderrText)")
+        let second = try rig.noise(["add", "23:00", "--preset", "ocean"])
+        #expect(second.status == 0, "\(second.stderrText)")
+        #expect(
+            second.stderrText.contains("warning: 2300-sleep also starts at 23:00"), "\(second.stderrText)")
+        let other = try rig.noise(["add", "23:01", "--preset", "rain"])
+        #expect(other.status == 0 && !other.stderrText.contains("warning"), "\(other.stderrText)")
     }
 
     /// Bad times and values are refused naming the field and the allowed form; nothing is written.

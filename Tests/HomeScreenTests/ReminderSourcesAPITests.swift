@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 import TestSupport
 import Testing
 
@@ -126,7 +127,7 @@ struct ReminderSourcesAPITests {
         #expect(try rig.post("/api/data/reminders", #"{"source":1}"#, token: token).status == 400)
         let big = try LibraryAPITests.sendBytes(
             rig, "POST", "/api/data/reminders/upload?name=big.txt",
-            [UInt8](repeating: 0x61, count: (16 << 20) + 1), token: token, type: "text/plain")
+            [UInt8](repeating: 0x61, count: SizeLimit.dataSourceFile.bytes + 1), token: token, type: "text/plain")
         #expect(big.status == 413, "\(big.text.prefix(200))")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: uploads.path)) ?? []).isEmpty)
     }

@@ -424,7 +424,7 @@ struct HostileCalendarTests {
     @Test func oversizedFileIsRefused() throws {
         var limits = ICalendarLimits()
         limits.maxFileBytes = 1000
-        #expect(throws: ICalendarError(line: nil, message: "the file is 2000 bytes; the limit is 1000 bytes")) {
+        #expect(throws: ICalendarError(line: nil, message: "the file is 2.0 KiB; the limit is 1000 bytes")) {
             try ICalendarDocument.parse(Data(repeating: 0x41, count: 2000), limits: limits)
         }
     }

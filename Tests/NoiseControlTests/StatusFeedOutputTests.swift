@@ -65,10 +65,12 @@ import Testing
         b.levelDbfs = -40
         b.timerRemainingSeconds = 599
         b.timerEndsAt = now.addingTimeInterval(600.4)  // render clock against wall clock
+        // Issue 41: an underrun alone costs no write (and no fsync) of status.json.
+        b.underruns += 1
         #expect(!b.differsMeaningfully(from: a))
         for change in [
             { (s: inout PlayerStatus) in s.state = .paused }, { $0.masterVolume = 0.3 }, { $0.output.lost = true },
-            { $0.muted = true }, { $0.underruns += 1 }, { $0.timerEndsAt = now.addingTimeInterval(1800) },
+            { $0.muted = true }, { $0.timerEndsAt = now.addingTimeInterval(1800) },
             { $0.timerEndsAt = nil }, { $0.presetID = "rain" },
         ] {
             var c = a

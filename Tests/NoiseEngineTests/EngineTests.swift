@@ -51,7 +51,8 @@ import Testing
             func close(drain: Bool) throws(AudioOutputError) {}
         }
         var options = LivePlayer.Options()
-        options.fadeInSeconds = 0
+        // The render's default fade-in (10 ms): both start from silence the same way.
+        options.fadeInSeconds = RenderPlan.edgeRampSeconds
         options.realTimePriority = 0
         let player = LivePlayer(mix: Self.pink, seed: 9, options: options)
         player.send(.setTimer(seconds: 0.5, fadeSeconds: 0.2))

@@ -122,6 +122,7 @@ struct PlaybackSession {
             ms buffer\(timerText);\u{20}
             """
                 + "\(player.scheduling ?? "scheduling unknown"), flush-to-zero on, seed \(seed). Ctrl-C stops.")
+        if let advice = player.schedulingAdvice { Terminal.printError("warning: \(advice)") }
 
         var signalled: Int32 = 0
         var failure: Error?

@@ -22,9 +22,10 @@ public final class PlayerController: Sendable {
         var isPaused = false
         /// Muted: the engine's master is at 0 while `mix.masterVolume` keeps the level to go back to.
         var isMuted = false
-        var timerEndsAt: Date?
         var output: PlayerStatus.Output
         var timerRequest: TimerRequest?
+        /// The timer the latest request set (nil: off), told while the engine has not applied it yet.
+        var requestedTimerEndsAt: Date?
     }
 
     /// The latest `timer` request (nil `seconds`: switched off), numbered so observers can tell a
@@ -89,9 +90,14 @@ public final class PlayerController: Sendable {
             state: override ?? (s.isPaused ? .paused : .playing), mix: s.mix, presetID: s.presetID,
             output: s.output, updatedAt: now)
         if status.state != .stopped {
+            // A timer request waits for the render thread's next block (a device write away, 85 ms at
+            // most): until then the engine still reports the timer before it, so say the requested one.
+            let remaining =
+                engine.isTimerSettled || s.timerRequest == nil
+                ? engine.timerRemainingSeconds : s.requestedTimerEndsAt.map { $0.timeIntervalSince(now) }
             // Whole seconds, rounded up (0.2 s left is "1 s left", not "0").
-            status.timerRemainingSeconds = engine.timerRemainingSeconds.map { max(0, $0.rounded(.up)) }
-            status.timerEndsAt = engine.timerRemainingSeconds.map { now.addingTimeInterval($0) }
+            status.timerRemainingSeconds = remaining.map { max(0, $0.rounded(.up)) }
+            status.timerEndsAt = remaining.map { now.addingTimeInterval($0) }
         }
         status.muted = s.isMuted
         status.levelDbfs = engine.rmsDbfs.isFinite ? (engine.rmsDbfs * 10).rounded() / 10 : nil
@@ -171,9 +177,11 @@ public final class PlayerController: Sendable {
                     seconds.map {
                         .setTimer(seconds: $0, fadeSeconds: min(fadeSeconds ?? RenderPlan.defaultFadeSeconds, $0))
                     } ?? .cancelTimer
+                let requestedAt = Date()
                 guard player.send(command) else { return busy }
                 state.withLock {
                     $0.timerRequest = TimerRequest(seconds: seconds, serial: ($0.timerRequest?.serial ?? 0) + 1)
+                    $0.requestedTimerEndsAt = seconds.map { requestedAt.addingTimeInterval($0) }
                 }
             case .status, .subscribe:
                 return .ok(status())
@@ -187,10 +195,6 @@ public final class PlayerController: Sendable {
         }
         let s = state.withLock { $0 }
         saver?.submit(mix: s.mix, presetID: s.presetID, wasPlaying: true)
-        notifyObservers()  // now, not after the timer's wait: observers follow the engine themselves
-        // Timer commands take effect on the render thread's next block: let it pick them up so the
-        // reply and the published status already show the new timer.
-        if case .timer = request { Thread.sleep(forTimeInterval: 0.05) }
         publish()
         return .ok(status())
     }

@@ -173,11 +173,15 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
     }
 
     /// True when `other` describes a different situation, i.e. worth a write to `status.json`:
-    /// anything but `updatedAt`, the measured level and the seconds left (which follow from
-    /// `timerEndsAt`); timer ends within 2 s of each other are the same timer.
+    /// anything but `updatedAt`, the measured level, the seconds left (which follow from
+    /// `timerEndsAt`) and the underrun count; timer ends within 2 s of each other are the same
+    /// timer. An underrun is the moment the machine is short of time: an fsync of the store then
+    /// (issue 41) only makes the next one likelier. The count rides along with the next real
+    /// change and the final status, and `noise status` asks the running player for it live.
     public func differsMeaningfully(from other: PlayerStatus?) -> Bool {
         guard let other else { return true }
         var a = self, b = other
+        b.underruns = a.underruns
         for s in [\PlayerStatus.levelDbfs, \PlayerStatus.timerRemainingSeconds] {
             a[keyPath: s] = nil
             b[keyPath: s] = nil

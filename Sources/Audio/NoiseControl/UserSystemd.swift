@@ -12,6 +12,27 @@ import SystemCalls
 public enum UserSystemd {
     public static let systemctl = "/usr/bin/systemctl"
 
+    /// What is missing for a systemd user timer to fire in this session, or nil when nothing is:
+    /// systemd running the system, and the user's own manager (its private socket under
+    /// `$XDG_RUNTIME_DIR`, which `systemctl --user` talks to). A container or a non-systemd
+    /// distribution has neither, and units written there never run.
+    public static func sessionProblem(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
+        guard LoginEntries.systemdIsRunning() else {
+            return "systemd does not run this system (no /run/systemd/system), so there is no systemd user session"
+        }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
+            return "no systemd user session: $XDG_RUNTIME_DIR is not set"
+        }
+        let socket = runtime + "/systemd/private"
+        var info = stat()
+        guard stat(socket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else {
+            return "no systemd user session: its manager's socket \(socket) is missing"
+        }
+        return nil
+    }
+
     /// Runs `systemctl --user <arguments>` and waits; nil when it worked or there is no user
     /// manager to tell, else a note for the user saying what failed and when the change applies.
     public static func run(

@@ -43,6 +43,9 @@ public final class LivePlayer: @unchecked Sendable {
         public var timerRemainingSeconds: Double?
         /// The sound server holds the output (corked for a call): nothing is rendered until it lets go.
         public var isHeld: Bool = false
+        /// False while a timer command sent to the engine waits for the render thread (up to a block
+        /// and a device write): `timerRemainingSeconds` still describes the timer before it.
+        public var isTimerSettled: Bool = true
     }
 
     public let options: Options
@@ -66,6 +69,10 @@ public final class LivePlayer: @unchecked Sendable {
     let underruns = Atomic<Int>(0)
     let faderBits = Atomic<UInt32>(0)
     let timerRemainingBits = Atomic<UInt64>(Double.nan.bitPattern)
+    /// Timer commands pushed (counted under `producerLock`) and applied by the render thread (stored
+    /// after `timerRemainingBits`), so a reader can tell a published timer that is already out of date.
+    let timerCommandsSent = Atomic<Int>(0)
+    let timerCommandsApplied = Atomic<Int>(0)
     /// The output is held by the sound server (corked for a call): nothing is being rendered.
     let held = Atomic<Bool>(false)
     /// Written by the render thread just before it publishes `.outputLost` (release/acquire on runState).
@@ -116,7 +123,16 @@ public final class LivePlayer: @unchecked Sendable {
     /// output is gone and nothing renders). Safe from any number of control threads: they take
     /// turns on a lock the render thread never touches (it only pops).
     @discardableResult
-    public func send(_ command: EngineCommand) -> Bool { producerLock.withLock { _ in commands.push(command) } }
+    public func send(_ command: EngineCommand) -> Bool {
+        producerLock.withLock { _ in
+            guard commands.push(command) else { return false }
+            switch command {
+            case .setTimer, .cancelTimer: timerCommandsSent.add(1, ordering: .relaxed)
+            default: break
+            }
+            return true
+        }
+    }
 
     /// Fades out over `fadeSeconds` and finishes. Sticky: later fades cannot undo it, and it does
     /// not travel through the queue, so it is never lost to a full one.
@@ -141,6 +157,13 @@ public final class LivePlayer: @unchecked Sendable {
     /// Why the output stopped, once `state` is `.outputLost`.
     public var failure: AudioOutputError? { state == .outputLost ? outputFailure : nil }
 
+    /// What to do about the render thread's scheduling: nil with real-time priority (or before it
+    /// started), else why it has none and how to allow it.
+    public var schedulingAdvice: String? {
+        let r = schedulingResult.load(ordering: .acquiring)
+        return r < 0 ? RenderThread.SchedulingReport(refusal: Int32(-r)).advice : nil
+    }
+
     /// What the render thread got: real-time or normal scheduling and why; nil until it has started.
     public var scheduling: String? {
         let r = schedulingResult.load(ordering: .acquiring)
@@ -154,7 +177,10 @@ public final class LivePlayer: @unchecked Sendable {
     public func snapshot() -> Snapshot {
         let peak = Float(bitPattern: peakBits.load(ordering: .relaxed))
         let ms = Float(bitPattern: meanSquareBits.load(ordering: .relaxed))
+        // Applied first (acquiring): the remaining time read after it is at least that recent.
+        let applied = timerCommandsApplied.load(ordering: .acquiring)
         let remaining = Double(bitPattern: timerRemainingBits.load(ordering: .relaxed))
+        let sent = timerCommandsSent.load(ordering: .relaxed)
         return Snapshot(
             state: state, framesRendered: frames.load(ordering: .relaxed),
             peakDbfs: peak > 0 ? 20 * log10(Double(peak)) : -.infinity,
@@ -162,7 +188,7 @@ public final class LivePlayer: @unchecked Sendable {
             underruns: underruns.load(ordering: .relaxed),
             faderPosition: Float(bitPattern: faderBits.load(ordering: .relaxed)),
             timerRemainingSeconds: remaining.isNaN ? nil : remaining,
-            isHeld: held.load(ordering: .relaxed))
+            isHeld: held.load(ordering: .relaxed), isTimerSettled: applied >= sent)
     }
 
     /// The render thread's whole life: apply pending commands, render a block, write it, publish.
@@ -174,6 +200,7 @@ public final class LivePlayer: @unchecked Sendable {
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: options.blockFrames * channels)
         defer { buffer.deallocate() }
         var stopping = false
+        var timerCommands = 0
         while true {
             while let command = commands.pop() {
                 switch command {
@@ -182,9 +209,16 @@ public final class LivePlayer: @unchecked Sendable {
                 case let .fade(position, seconds): if !stopping { machine.fade(to: position, seconds: seconds) }
                 case let .setTimer(seconds, fade):
                     timeline.setTimer(seconds: seconds, fadeSeconds: fade, machine: machine)
-                case .cancelTimer: timeline.cancelTimer(machine: machine)
+                    timerCommands += 1
+                case .cancelTimer:
+                    timeline.cancelTimer(machine: machine)
+                    timerCommands += 1
                 }
             }
+            // Published before the block is written (a write waits up to a block for room), so a
+            // changed timer is visible at once; again after the block with its time taken off.
+            timerRemainingBits.store((timeline.remainingSeconds ?? .nan).bitPattern, ordering: .relaxed)
+            timerCommandsApplied.store(timerCommands, ordering: .releasing)
             if !stopping {
                 let stopFade = Double(bitPattern: stopFadeBits.load(ordering: .acquiring))
                 if !stopFade.isNaN {
@@ -225,6 +259,7 @@ public final class LivePlayer: @unchecked Sendable {
             underruns.store(sink.underrunCount, ordering: .relaxed)
             faderBits.store(machine.faderPosition.bitPattern, ordering: .relaxed)
             timerRemainingBits.store((timeline.remainingSeconds ?? .nan).bitPattern, ordering: .relaxed)
+            timerCommandsApplied.store(timerCommands, ordering: .releasing)
         }
     }
 }

@@ -14,6 +14,25 @@ import SpeechIntelligibility
 /// K-weighted level equals the speech's: both at −23 LUFS, say. Monaural, normal hearing, the
 /// average-speech importance function. The lower the index, the less of a colleague's words get through.
 extension Mix {
+    /// Words about how well a mix masks speech, made from the measured index and never written by
+    /// hand (a preset's description once called white noise the best masker while its own index
+    /// ranked it tenth of twelve): its place among `indices` (the lower, the better) and its figure.
+    /// - Parameters:
+    ///   - index: this mix's index (0…1), nil for a silent mix.
+    ///   - indices: every compared mix's index, this one's included.
+    public static func speechMaskingWords(index: Double?, among indices: [Double]) -> String {
+        guard let index else { return "speech masking: none (silent)" }
+        let rank = 1 + indices.filter { $0 < index }.count
+        let place = rank == 1 ? "best" : "\(Self.ordinal(rank)) best"
+        return "speech masking: \(place) of \(indices.count) (SII \(String(format: "%.3f", index)))"
+    }
+
+    static func ordinal(_ n: Int) -> String {
+        let suffix =
+            (11...13).contains(n % 100) ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th"
+        return "\(n)\(suffix)"
+    }
+
     public func speechIntelligibilityIndex(sampleRate: Double = 48000) -> Double? {
         let noise = speechMaskingNoiseSpectrumDb(sampleRate: sampleRate)
         return noise.map {

@@ -13,12 +13,19 @@ public struct RenderPlan: Sendable {
     /// Sleep timer: output ends here, fading to silence over `fadeSeconds` before.
     public var timerSeconds: Double?
     public var fadeSeconds: Double
+    /// The level rises from silence over this long at the start (0: full level on the first sample).
+    public var fadeInSeconds: Double
 
     public static let defaultFadeSeconds = 30.0
+    /// A file's edges: 10 ms up at the start and, without a timer, down at the end. A render that
+    /// starts at full level or stops dead clicks where a player starts or loops it; 10 ms is
+    /// shorter than anything heard as a fade and long enough that the step's energy sits below
+    /// 100 Hz.
+    public static let edgeRampSeconds = 0.01
 
     public init(
         mix: Mix, seed: UInt64, sampleRate: Int = 48000, channelCount: Int = 2, durationSeconds: Double,
-        timerSeconds: Double? = nil, fadeSeconds: Double? = nil
+        timerSeconds: Double? = nil, fadeSeconds: Double? = nil, fadeInSeconds: Double = Self.edgeRampSeconds
     ) {
         self.mix = mix
         self.seed = seed
@@ -28,6 +35,7 @@ public struct RenderPlan: Sendable {
         self.timerSeconds = timerSeconds
         // Default fade: 30 s, or the whole timer if it is shorter.
         self.fadeSeconds = min(fadeSeconds ?? Self.defaultFadeSeconds, timerSeconds ?? .infinity)
+        self.fadeInSeconds = fadeInSeconds
     }
 
     public var totalFrames: Int64 {
@@ -53,14 +61,21 @@ public enum OfflineRenderer {
         let spec = ProcessSpec(
             sampleRate: Double(plan.sampleRate), maximumFrameCount: blockFrames,
             channelCount: plan.channelCount)
+        // Built, pre-rolled and faded in as `LivePlayer` does, so a render and a live stream with
+        // the same fade-in carry the same samples.
         let machine = NoiseMachine(
             spec: spec, seed: plan.seed, layers: plan.mix.layerSettings,
-            masterVolume: Float(plan.mix.masterVolume))
+            masterVolume: Float(plan.mix.masterVolume), faderPosition: plan.fadeInSeconds > 0 ? 0 : 1)
         machine.preroll()
+        if plan.fadeInSeconds > 0 { machine.fade(to: 1, seconds: plan.fadeInSeconds) }
         var timeline = PlaybackTimeline(sampleRate: Double(plan.sampleRate))
         let total = plan.totalFrames
         if let timer = plan.timerSeconds, timer <= plan.durationSeconds {
             timeline.setTimer(seconds: timer, fadeSeconds: plan.fadeSeconds)
+        } else {
+            // No timer: the end is the duration, reached over the edge ramp rather than a dead stop.
+            timeline.setTimer(
+                seconds: plan.durationSeconds, fadeSeconds: min(RenderPlan.edgeRampSeconds, plan.durationSeconds))
         }
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * plan.channelCount)
         defer { buffer.deallocate() }

@@ -17,6 +17,20 @@ final class RenderThread {
             let why = refusal.map { SystemCallError.reason($0) } ?? "not requested"
             return "normal scheduling (real-time refused: \(why))"
         }
+
+        /// What a user can do about normal scheduling, or nil when real time was granted: without
+        /// it another busy program can hold the render thread off the CPU past the buffer.
+        var advice: String? {
+            guard realTimePriority == nil, refusal != nil else { return nil }
+            let limit = cns_rtprio_limit()
+            return
+                """
+                the render thread has no real-time priority (RLIMIT_RTPRIO is \(limit < 0 ? "unlimited" : "\(limit)"), \
+                SCHED_FIFO refused), so a busy CPU can make the sound drop out; allow it with an 'rtprio' line \
+                in /etc/security/limits.d/ (e.g. '@audio - rtprio 20' and join the audio group), or raise \
+                '--latency'
+                """
+        }
     }
 
     private final class Box {
@@ -33,8 +47,11 @@ final class RenderThread {
     {
         let box = Box {
             cns_set_thread_name(name)
-            let rc = priority > 0 ? cns_request_realtime(priority) : EPERM
-            report(rc == 0 ? SchedulingReport(realTimePriority: priority) : SchedulingReport(refusal: rc))
+            // At most the priority RLIMIT_RTPRIO allows: a user granted 'rtprio 5' gets 5, not a refusal.
+            let limit = cns_rtprio_limit()
+            let asked = limit > 0 ? min(priority, Int32(clamping: limit)) : priority
+            let rc = asked > 0 ? cns_request_realtime(asked) : EPERM
+            report(rc == 0 ? SchedulingReport(realTimePriority: asked) : SchedulingReport(refusal: rc))
             cns_enable_flush_to_zero()
             body()
         }

@@ -39,8 +39,8 @@ public struct CalendarService: Sendable {
     public var root: StoreRoot
     public var client: HTTPClient
     public var limits: ICalendarLimits
-    /// Bytes of one downloaded calendar.
-    public static let downloadLimit = 16 << 20
+    /// Bytes of one downloaded calendar: the same limit as a file added from disk or uploaded.
+    public static let downloadLimit = SizeLimit.dataSourceFile.bytes
     /// How far ahead events are looked for.
     public static let horizonDays = 366
 

@@ -1,5 +1,6 @@
 import CCurlLoader
 import Foundation
+import SharedStore
 
 /// How one GET is bounded: every network answer is untrusted, so the body is capped while it is
 /// read (the transfer stops at the cap), the whole exchange has a deadline, and only failures
@@ -45,7 +46,7 @@ public enum HTTPError: Error, CustomStringConvertible, Sendable, Equatable {
         case .status(let code, let url, let n):
             return "\(Self.shown(url)) answered HTTP \(code) \(HTTPStatus.reason(code))\(tries(n))"
         case .tooLarge(let limit, let url):
-            return "\(Self.shown(url)) sent more than \(limit) bytes; the limit is \(limit) bytes"
+            return "\(Self.shown(url)) sent \(SizeLimit(bytes: limit).exceededByStream)"
         case .timeout(let s, let url, let n):
             return "\(Self.shown(url)) did not answer within \(NumberFormat.short(s)) s\(tries(n))"
         case .transport(let reason, let url, let n):

@@ -48,7 +48,7 @@ public struct StepsService: Sendable {
     /// columns in any order). Blank lines and `#` comments are skipped; a field may be quoted.
     public static func parseCSV(_ data: Data, file: String) throws -> [StepsFile.Day] {
         guard data.count <= maxFileBytes else {
-            throw DataSourceError("\(file): the file is \(data.count) bytes; the limit is \(maxFileBytes) bytes")
+            throw DataSourceError("\(file): the file is \(SizeLimit(bytes: maxFileBytes).exceeded(by: data.count))")
         }
         guard let text = String(data: data, encoding: .utf8) else { throw DataSourceError("\(file): not UTF-8 text") }
         var columns = ["date": 0, "steps": 1, "distance_m": 2, "active_min": 3]
@@ -167,7 +167,7 @@ public struct StepsService: Sendable {
         days: [StepsFile.Day], goalWeekday: Int?, goalWeekend: Int?
     ) {
         guard data.count <= maxFileBytes else {
-            throw DataSourceError("\(file): the file is \(data.count) bytes; the limit is \(maxFileBytes) bytes")
+            throw DataSourceError("\(file): the file is \(SizeLimit(bytes: maxFileBytes).exceeded(by: data.count))")
         }
         do {
             let root = try JSONReader.parse(data, document: file, maxDepth: 6)

@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 
 /// One task line of a todo.txt file (the format of todotxt.org: `x ` done, `(A) ` priority,
 /// completion and creation dates, `+project`, `@context`, `key:value` extensions such as
@@ -65,7 +66,7 @@ public struct TodoTxtFile: Sendable {
     public static func parse(_ data: Data, limits: TodoTxtLimits = TodoTxtLimits()) throws -> TodoTxtFile {
         guard data.count <= limits.maxFileBytes else {
             throw DataSourceError(
-                "the file is \(data.count) bytes; the limit for a todo.txt file is \(limits.maxFileBytes) bytes")
+                "the file is \(SizeLimit(bytes: limits.maxFileBytes).exceeded(by: data.count)) for a todo.txt file")
         }
         let bytes = [UInt8](data)
         if let nul = bytes.firstIndex(of: 0) {

@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 
 /// A BEGIN:NAME ... END:NAME block with its properties and sub-components.
 public struct Component: Sendable, Equatable {
@@ -50,7 +51,7 @@ public struct ICalendarDocument: Sendable {
     public static func parse(_ data: Data, limits: ICalendarLimits = ICalendarLimits()) throws -> ICalendarDocument {
         guard data.count <= limits.maxFileBytes else {
             throw ICalendarError(
-                line: nil, message: "the file is \(data.count) bytes; the limit is \(limits.maxFileBytes) bytes")
+                line: nil, message: "the file is \(SizeLimit(bytes: limits.maxFileBytes).exceeded(by: data.count))")
         }
         var warnings: [ICalendarWarning] = []
         var lineWarnings: [ICalendarWarning] = []

@@ -1,7 +1,9 @@
+import SharedStore
+
 /// Bounds on everything an untrusted calendar file can make the parser or the expander do.
 public struct ICalendarLimits: Sendable, Equatable {
     /// Bytes of the whole file.
-    public var maxFileBytes = 32 << 20
+    public var maxFileBytes = SizeLimit.dataSourceFile.bytes
     /// Bytes of one unfolded content line. Longer properties (inline attachments, say) are
     /// skipped with a warning; the rest of the file still counts.
     public var maxLineBytes = 256 << 10

@@ -27,4 +27,11 @@ public struct FileLock: Sendable {
         defer { _ = flock(fd, LOCK_UN) }
         return try body()
     }
+
+    /// Runs `body` under the lock, or `readOnly` without it when this process cannot write the
+    /// store at all (a read-only mount, another user's folder): a reader must not fail for want
+    /// of a lock only writers need, and nothing it could write would land anyway.
+    public func withLock<T>(_ body: () throws -> T, orReadOnly readOnly: () throws -> T) throws -> T {
+        FileSystem.isWritable(url.deletingLastPathComponent()) ? try withLock(body) : try readOnly()
+    }
 }

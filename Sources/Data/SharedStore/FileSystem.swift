@@ -13,6 +13,17 @@ import SystemCalls
 /// and turned into a `StoreError` whose reason is the failed call's `SystemCallError` wording.
 public enum FileSystem {
     /// `mkdir -p` with mode 0700 for the directories it creates.
+    /// Whether this process may create files in `folder` (or, while it does not exist yet, in its
+    /// nearest existing parent): `access(W_OK)`, which says EROFS on a read-only mount even to root
+    /// and EACCES in another user's folder.
+    public static func isWritable(_ folder: URL) -> Bool {
+        var path = folder.path
+        while !path.isEmpty, path != "/", access(path, F_OK) != 0 {
+            path = (path as NSString).deletingLastPathComponent
+        }
+        return access(path.isEmpty ? "/" : path, W_OK) == 0
+    }
+
     public static func makeDirectory(_ url: URL) throws {
         do {
             try FileManager.default.createDirectory(
@@ -78,7 +89,7 @@ public enum FileSystem {
         if fstat(fd, &st) == 0, Int(st.st_size) > limit {
             throw StoreError(
                 "read", path: url.path,
-                reason: "file is \(st.st_size) bytes; the limit is \(limit) bytes")
+                reason: "file is \(SizeLimit(bytes: limit).exceeded(by: Int(st.st_size)))")
         }
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -90,7 +101,7 @@ public enum FileSystem {
             if n == 0 { break }
             result.append(contentsOf: buffer[0..<n])
             if result.count > limit {
-                throw StoreError("read", path: url.path, reason: "file is larger than the limit of \(limit) bytes")
+                throw StoreError("read", path: url.path, reason: "file is \(SizeLimit(bytes: limit).exceededByStream)")
             }
         }
         return result

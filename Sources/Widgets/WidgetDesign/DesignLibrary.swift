@@ -49,7 +49,10 @@ public struct DesignLibrary: Sendable {
     /// Every design, newest first.
     public func summaries() throws -> [DesignSummary] {
         if let rows = try readIndexIfCurrent() { return rows.sorted(by: DesignSummary.newestFirst) }
-        return try lock.withLock { try lockedRows() }.sorted(by: DesignSummary.newestFirst)
+        // A read-only store (issue 41: `weaver render` failed taking designs.lock) is read as it
+        // is, without the lock and without rewriting the index.
+        return try lock.withLock({ try lockedRows() }, orReadOnly: { try currentRows() })
+            .sorted(by: DesignSummary.newestFirst)
     }
 
     /// Designs whose name contains `text`, ignoring case and accents; newest first.
@@ -109,6 +112,14 @@ public struct DesignLibrary: Sendable {
     /// are kept, changed or new files are read again. Call under the lock.
     @discardableResult
     func rebuildIndex() throws -> [DesignSummary] {
+        let rows = try currentRows()
+        try writeIndex(rows)
+        return rows
+    }
+
+    /// The rows of the design files as they are now: the index's rows for files it still
+    /// describes, the others read again. Writes nothing.
+    func currentRows() throws -> [DesignSummary] {
         var previous: [UUID: DesignSummary] = [:]
         for r in readIndexRows() ?? [] { previous[r.id] = r }
         var rows: [DesignSummary] = []
@@ -121,7 +132,6 @@ public struct DesignLibrary: Sendable {
                 rows.append(row)
             }
         }
-        try writeIndex(rows)
         return rows
     }
 
@@ -153,8 +163,7 @@ public struct DesignLibrary: Sendable {
             guard let d = try FileSystem.read(url, limit: 16 << 20) else { return nil }
             data = d
         } catch {
-            let to = try FileSystem.setAside(url)
-            warn(SetAsideNotice.text(url, reason: "\(error)", movedTo: to))
+            try setAside(url, reason: "\(error)")
             return nil
         }
         do {
@@ -164,10 +173,20 @@ public struct DesignLibrary: Sendable {
             spec.id = id
             return spec
         } catch {
-            let to = try FileSystem.setAside(url)
-            warn(SetAsideNotice.text(url, reason: "not a readable design: \(error)", movedTo: to))
+            try setAside(url, reason: "not a readable design: \(error)")
             return nil
         }
+    }
+
+    /// Moves an unreadable design out of the way and says so; in a store this process cannot
+    /// write, leaves it and says that instead (reading must still work there).
+    func setAside(_ url: URL, reason: String) throws {
+        guard FileSystem.isWritable(url.deletingLastPathComponent()) else {
+            warn("\(url.path) could not be read (\(reason)); left in place: the store cannot be written here")
+            return
+        }
+        let to = try FileSystem.setAside(url)
+        warn(SetAsideNotice.text(url, reason: reason, movedTo: to))
     }
 
     static func modificationDate(_ url: URL) -> Date {

@@ -150,7 +150,7 @@ public enum DesignExchange {
         -> ExchangePackage
     {
         guard data.count <= limits.maxFileBytes else {
-            throw DesignError("file is \(data.count) bytes; the limit is \(limits.maxFileBytes) bytes")
+            throw DesignError("file is \(SizeLimit(bytes: limits.maxFileBytes).exceeded(by: data.count))")
         }
         // Bytes that cannot start JSON, or are not UTF-8 (a picture, a zip, random bytes), are said
         // to be not JSON, before the depth scan reports the brackets they happened to hold.

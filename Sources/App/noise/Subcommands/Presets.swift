@@ -19,22 +19,31 @@ extension Noise {
 
             func run() throws {
                 let library = PresetLibrary.standard()
-                var rows: [(id: String, name: String, description: String, user: Bool)] = []
+                var rows: [(id: String, name: String, description: String, user: Bool, sii: Double?)] = []
                 var problems: [String] = []
                 for entry in library.entries() {
                     do {
                         let mix = try Mix.load(path: entry.url.path)
-                        rows.append((entry.id, mix.name, mix.description, entry.isUserPreset))
+                        rows.append(
+                            (entry.id, mix.name, mix.description, entry.isUserPreset, mix.speechIntelligibilityIndex()))
                     } catch {
                         problems.append("\(error)")
                     }
                 }
+                // Masking words from the measured index, ranked among the presets listed.
+                let indices = rows.compactMap(\.sii)
                 if json {
-                    let items = rows.map {
-                        [
-                            "id": $0.id, "name": $0.name, "description": $0.description,
-                            "source": $0.user ? "user" : "built-in",
+                    let items = rows.map { row -> [String: Any] in
+                        var item: [String: Any] = [
+                            "id": row.id, "name": row.name, "description": row.description,
+                            "source": row.user ? "user" : "built-in",
+                            "speechMasking": Mix.speechMaskingWords(index: row.sii, among: indices),
                         ]
+                        if let sii = row.sii {
+                            item["speechIntelligibilityIndex"] = (sii * 1000).rounded() / 1000
+                            item["speechMaskingRank"] = 1 + indices.filter { $0 < sii }.count
+                        }
+                        return item
                     }
                     let data = try JSONSerialization.data(
                         withJSONObject: items, options: [.prettyPrinted, .sortedKeys])
@@ -48,7 +57,8 @@ extension Noise {
                         print(
                             """
                             \(r.id.padding(toLength: width, withPad: " ", startingAt: 0))  \
-                            \(r.name)\(r.user ? " (yours)" : "") — \(r.description)
+                            \(r.name)\(r.user ? " (yours)" : "") — \(r.description); \
+                            \(Mix.speechMaskingWords(index: r.sii, among: indices))
                             """
                         )
                     }

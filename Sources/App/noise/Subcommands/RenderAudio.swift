@@ -53,6 +53,14 @@ extension Noise {
         @Option(name: .long, numeric: "Length of the sleep-timer fade (default 30s, or the whole timer if shorter).")
         var fade: String?
 
+        @Option(
+            name: .long,
+            numeric: """
+                Fade-in from silence, 0s…30m (default 10ms, so the file does not click; without '--timer' \
+                it also ends with a 10 ms fade).
+                """)
+        var fadeIn: String?
+
         @Option(name: [.short, .customLong("output")], help: "Output file (.wav or .flac), or - for standard output.")
         var output: String
 
@@ -60,6 +68,7 @@ extension Noise {
             var durationSeconds: Double
             var timerSeconds: Double?
             var fadeSeconds: Double?
+            var fadeInSeconds: Double
             var encoding: SampleEncoding
             var container: Container
         }
@@ -138,9 +147,16 @@ extension Noise {
             if let fadeSeconds, let timerSeconds, fadeSeconds > timerSeconds {
                 throw ValidationError("'--fade' must not be longer than '--timer'")
             }
+            let fadeInSeconds = try fadeIn.map { try parse($0, "--fade-in") } ?? RenderPlan.edgeRampSeconds
+            guard FadeLimits.fadeInSeconds.contains(fadeInSeconds) else {
+                throw ValidationError("'--fade-in' \(fadeIn ?? "") is out of range; allowed 0s…\(FadeLimits.longestText)")
+            }
+            if fadeInSeconds > min(durationSeconds, timerSeconds ?? .infinity) {
+                throw ValidationError("'--fade-in' must not be longer than the render")
+            }
             return Parsed(
                 durationSeconds: durationSeconds, timerSeconds: timerSeconds, fadeSeconds: fadeSeconds,
-                encoding: encoding,
+                fadeInSeconds: fadeInSeconds, encoding: encoding,
                 container: container)
         }
 
@@ -159,7 +175,8 @@ extension Noise {
             let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
             let plan = RenderPlan(
                 mix: mix, seed: seed, sampleRate: sampleRate, channelCount: channels,
-                durationSeconds: p.durationSeconds, timerSeconds: p.timerSeconds, fadeSeconds: p.fadeSeconds)
+                durationSeconds: p.durationSeconds, timerSeconds: p.timerSeconds, fadeSeconds: p.fadeSeconds,
+                fadeInSeconds: p.fadeInSeconds)
             let format = AudioFormat(sampleRate: sampleRate, channelCount: channels)
             Terminal.installInterruptHandlers()
 

@@ -28,6 +28,12 @@ extension Noise {
             @Option(help: "The preset to play (see 'noise presets').") var preset: String
             @Option(numeric: "Fade-in, or the crossfade when a player runs, 0s…30m (default 10s).") var fade: String?
             @Option(numeric: "Sleep timer the player starts with, 1s…24h (default: none).") var timer: String?
+            @Flag(
+                help: """
+                    Write the units although no systemd user session runs here (for a home folder another \
+                    machine with one uses).
+                    """)
+            var withoutSystemdSession = false
             @OptionGroup var storeOption: StoreOption
 
             func schedule() throws -> PlaySchedule {
@@ -59,7 +65,25 @@ extension Noise {
                 do { _ = try PresetLibrary.standard().load(s.presetID) } catch {
                     throw CLIError("'--preset': \(error.message)")
                 }
+                // A unit no user manager reads never fires: refused before anything is written.
+                if !withoutSystemdSession, let missing = UserSystemd.sessionProblem() {
+                    throw CLIError(
+                        """
+                        \(missing); a schedule would never run here. Nothing was written. \
+                        ('noise autostart' falls back to XDG autostart; for a schedule, use a systemd session, \
+                        or '--without-systemd-session' to write the units anyway)
+                        """)
+                }
                 let files = scheduleFiles(storeOption)
+                // Two at one minute both start: the later one takes the player over with its preset.
+                for other in files.list().schedules
+                where other.hour == s.hour && other.minute == s.minute && other.id != s.id {
+                    Terminal.printError(
+                        """
+                        warning: \(other.id) also starts at \(s.timeText): both run, and whichever starts second \
+                        crossfades the player to its preset ('noise schedule remove \(other.id)' removes the other)
+                        """)
+                }
                 for f in try files.install(s) { print("Wrote \(f.path)") }
                 for note in [UserSystemd.run(["daemon-reload"]), UserSystemd.run(["start", files.timerName(s)])] {
                     if let note { Terminal.printError(note) }
