@@ -179,28 +179,17 @@ extension RenderedBoard: DesignWorkshop {
     }
 
     public func importImage(_ data: Data) throws -> ImportedImage {
-        let picture = try DesignImages.prepareForImport(data, name: "the upload")
-        let ext = picture.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : "jpg"
-        // Named by content: the same picture uploaded twice is one file; a different one never
-        // replaces it.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        picture.bytes.withUnsafeBytes { for b in $0 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 } }
-        let stem = "upload-" + String(hash, radix: 16)
-        try FileManager.default.createDirectory(at: root.images, withIntermediateDirectories: true)
-        for n in 1...99 {
-            let name = stem + (n == 1 ? "" : "-\(n)") + "." + ext
-            let url = root.images.appendingPathComponent(name)
-            if let existing = FileManager.default.contents(atPath: url.path) {
-                guard existing == picture.bytes else { continue }
-            } else {
-                try FileSystem.atomicWrite(picture.bytes, to: url)
-            }
-            return ImportedImage(
-                fileName: name, pixelWidth: picture.pixelWidth, pixelHeight: picture.pixelHeight,
-                scaledFromWidth: picture.scaledFrom?.width, scaledFromHeight: picture.scaledFrom?.height,
-                damage: picture.damage)
+        // The one picture import into images/ (the CLI's 'designs set image=PATH' uses it too).
+        let (name, picture): (String, ImportedPicture)
+        do {
+            (name, picture) = try DesignImages.importUpload(data, into: root)
+        } catch let failure as DesignImages.StoreFailure {
+            throw DesignError(failure.description)  // said to the page like every design refusal
         }
-        throw DesignError("images/ already holds 99 different pictures named \(stem)")
+        return ImportedImage(
+            fileName: name, pixelWidth: picture.pixelWidth, pixelHeight: picture.pixelHeight,
+            scaledFromWidth: picture.scaledFrom?.width, scaledFromHeight: picture.scaledFrom?.height,
+            damage: picture.damage)
     }
 
     public func photoTheme(fileName: String) throws -> PhotoTheme {
