@@ -52,7 +52,7 @@ import Testing
         chars[chars.count - 20] = chars[chars.count - 20] == "x" ? "y" : "x"
         let out = dir.appendingPathComponent("x.wav").path
         for (bad, words) in [
-            (String(chars), "checksum"), (String(link.prefix(link.count - 30)), "checksum"),
+            (String(chars), "checksum"), (String(link.prefix(link.count - 30)), "the link is damaged"),
             ("http://127.0.0.1:8765/share#ww2.mix.AAAA.AAAA", "version 'ww2'"),
             ("https://example.org/#top", "not a WidgetWeaver share link"),
         ] {

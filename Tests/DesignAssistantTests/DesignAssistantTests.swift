@@ -146,7 +146,9 @@ import WidgetDesign
             #expect((value["maximum"] as? Double) == (row["max"] as? Double), "\(key) maximum")
             if let allowed = row["allowed"] as? [String], row["type"] as? String == "choice" {
                 let values = try #require(value["enum"] as? [String])
-                #expect(Set(values).subtracting(["none"]) == Set(allowed), "\(key) values")
+                // The table's values, and "none" for a field that may be unset.
+                #expect(Set(values).subtracting(["none"]) == Set(allowed).subtracting(["none"]), "\(key) values")
+                #expect(values.count == Set(values).count, "\(key) lists a value twice")
             }
         }
         // Every editable row the Editor can set is offered, images aside.

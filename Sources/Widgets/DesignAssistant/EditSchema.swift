@@ -40,7 +40,8 @@ public enum EditSchema {
         case .number: s = ["type": "number"]
         case .integer: s = ["type": "integer"]
         case .flag: s = ["type": "boolean"]
-        case .choice: s = ["type": "string", "enum": f.allowed + (f.isOptional ? ["none"] : [])]
+        case .choice:
+            s = ["type": "string", "enum": f.allowed + (f.isOptional && !f.allowed.contains("none") ? ["none"] : [])]
         case .text, .symbol, .image, .date: s = ["type": "string"]
         }
         if let r = f.range, f.kind == .number || f.kind == .integer {
