@@ -12,6 +12,8 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
                fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine \
                binutils libcurl4-openssl-dev python3 libdeflate-dev man-db groff-base snapserver snapclient python3-dbus python3-gi \
                libgtk-3-dev libgtk-layer-shell-dev xvfb xdotool x11-utils imagemagick sway swaybg grim
+# rsvg-convert: what `make bench-render-cli` compares `weaver render` with; ltrace: start-up measurements
+APT_PACKAGES += librsvg2-bin ltrace
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)
 # Extra swift build flags for build/install/deb (the packaging test reuses the test build's).
@@ -66,8 +68,10 @@ goldens: deps
 
 ## Whole-process 'weaver render' of a small PNG (the release build of make build; after make test,
 ## BUILD_FLAGS="-Xswiftc -enable-testing" reuses its build instead of compiling again), with hyperfine.
+## `weaver render` of a small Noise Machine PNG against rsvg-convert on the same widget's SVG, taking
+## turns in one hyperfine run; fails above 0.75x (issue 41 item 25).
 bench-render-cli: build
-	hyperfine --warmup 5 --runs 50 -N '$(BIN)/weaver render --store /tmp/ww-bench-store --template noise-machine --family small -o /tmp/ww-bench.png'
+	scripts/bench-render-cli.sh $(BIN)
 
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD    = $(SWIFT) build -c debug --sanitize=fuzzer -Xswiftc -DFUZZING --scratch-path .build-fuzz

@@ -136,7 +136,10 @@ struct PlacementOptions: ParsableArguments {
 
 extension Weaver.Desktop {
     struct Add: ParsableCommand {
+        // Every command names itself: the default, `String(describing: Self.self)`, costs a scan
+        // of the whole conformance table at each start of `weaver` (issue 41 item 25).
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Put a design (or the Noise Machine widget: 'noise-machine') on the desktop.",
             usage:
                 """
@@ -216,7 +219,8 @@ extension Weaver.Desktop {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the widgets on the desktop.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the widgets on the desktop.")
 
         @Flag(help: "As JSON.")
         var json = false
@@ -260,7 +264,8 @@ extension Weaver.Desktop {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Take a widget off the desktop (its design is kept).")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Take a widget off the desktop (its design is kept).")
 
         @Argument(help: "The widget's number from 'weaver desktop list'.")
         var id: Int
@@ -287,6 +292,7 @@ extension Weaver.Desktop {
 
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "move",
             abstract: "Move a widget to another place or monitor.",
             usage:
                 """
