@@ -19,6 +19,8 @@ APT_PACKAGES += libqrencode-dev zbar-tools
 APT_PACKAGES += gnome-shell gjs libglib2.0-dev-bin
 # node: `make lint` checks the web app's scripts (node --check) and `make test` runs their tests (node --test).
 APT_PACKAGES += nodejs
+# rsvg-convert: what `make bench-render-cli` compares `weaver render` with; ltrace: start-up measurements
+APT_PACKAGES += librsvg2-bin ltrace
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)
 # Extra swift build flags for build/install/deb (the packaging test reuses the test build's).
@@ -74,8 +76,10 @@ goldens: deps
 
 ## Whole-process 'weaver render' of a small PNG (the release build of make build; after make test,
 ## BUILD_FLAGS="-Xswiftc -enable-testing" reuses its build instead of compiling again), with hyperfine.
+## `weaver render` of a small Noise Machine PNG against rsvg-convert on the same widget's SVG, taking
+## turns in one hyperfine run; fails above 0.75x (issue 41 item 25).
 bench-render-cli: build
-	hyperfine --warmup 5 --runs 50 -N '$(BIN)/weaver render --store /tmp/ww-bench-store --template noise-machine --family small -o /tmp/ww-bench.png'
+	scripts/bench-render-cli.sh $(BIN)
 
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD    = $(SWIFT) build -c debug --sanitize=fuzzer -Xswiftc -DFUZZING --scratch-path .build-fuzz

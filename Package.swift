@@ -13,6 +13,9 @@ let staticSwiftRuntime: [LinkerSetting] = [
             "-static-stdlib",
             "-lFoundation", "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation",
             "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization",
+            // A position-dependent executable: the static runtime and Foundation carry ~120,000
+            // pointers that a PIE has the loader rewrite at every start (issue 41 item 25).
+            "-Xclang-linker", "-no-pie",
         ], .when(platforms: [.linux]))
 ]
 

@@ -10,10 +10,11 @@ import Testing
         defer { server.stop() }
         print("server: \(server.serverName)")
         let recorder = try server.record(to: server.directory.appendingPathComponent("rec.wav"))
-        let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s"]
+        // No fade-in on either side ('render' ramps over 10 ms by default, 'play' over 3 s).
+        let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s", "--fade-in", "0"]
         let env = TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
         let r = try Products.run(
-            "noise", ["play", "--fade-in", "0", "--output", "pulse", "--device", "test"] + args, environment: env)
+            "noise", ["play", "--output", "pulse", "--device", "test"] + args, environment: env)
         Thread.sleep(forTimeInterval: 0.3)  // the server's buffer drains into the recording after the player exits
         let rec = try recorder.stop()
         #expect(r.status == 0, "\(r.stderrText)")

@@ -137,7 +137,10 @@ struct PlacementOptions: ParsableArguments {
 
 extension Weaver.Desktop {
     struct Add: ParsableCommand {
+        // Every command names itself: the default, `String(describing: Self.self)`, costs a scan
+        // of the whole conformance table at each start of `weaver` (issue 41 item 25).
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Put a design (or the Noise Machine widget: 'noise-machine') on the desktop.",
             usage:
                 """
@@ -217,7 +220,8 @@ extension Weaver.Desktop {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the widgets on the desktop.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the widgets on the desktop.")
 
         @Flag(help: "As JSON.")
         var json = false
@@ -261,7 +265,8 @@ extension Weaver.Desktop {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Take a widget off the desktop (its design is kept).")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Take a widget off the desktop (its design is kept).")
 
         @Argument(help: "The widget's number from 'weaver desktop list'.")
         var id: Int
@@ -288,6 +293,7 @@ extension Weaver.Desktop {
 
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "move",
             abstract: "Move a widget to another place or monitor.",
             usage:
                 """
