@@ -218,8 +218,10 @@ struct DataRoutes: AppRoutes {
         let root = try server.requireStore()
         let body: ByteBuffer
         do { body = try await request.body.collect(upTo: Self.maximumCalendarBytes) } catch {
+            // Said as the CLI says it (one limit, in MiB).
             throw HTTPError(
-                .contentTooLarge, "the calendar file is larger than \(Self.maximumCalendarBytes) bytes")
+                .contentTooLarge,
+                "the calendar file is \(SizeLimit(bytes: Self.maximumCalendarBytes).exceededByStream)")
         }
         let fileName = ImportRoutes.fileName(request.uri.queryParameters.get("name"))
         // Kept in the store: a file calendar is read again at every refresh.

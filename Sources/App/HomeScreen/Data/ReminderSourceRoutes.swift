@@ -62,7 +62,7 @@ struct ReminderSourceRoutes: AppRoutes {
         let body: ByteBuffer
         do { body = try await request.body.collect(upTo: Self.maximumUploadBytes) } catch {
             throw HTTPError(
-                .contentTooLarge, "the task list is larger than \(Self.maximumUploadBytes) bytes")
+                .contentTooLarge, "the task list is \(SizeLimit(bytes: Self.maximumUploadBytes).exceededByStream)")
         }
         let fileName = ImportRoutes.fileName(request.uri.queryParameters.get("name"))
         // The extension decides how the service reads the file (`.ics` as iCalendar tasks).

@@ -44,18 +44,16 @@ struct ImportRoutes: AppRoutes {
         // An oversized file is refused before it is read, with the words `weaver import` uses
         // for one (the size it declares); one byte past the limit is read otherwise, so the
         // parser says it.
-        let tooLarge = { (size: String) in
-            HTTPError(
-                .contentTooLarge, "\(fileName): file is \(size) bytes; the limit is \(limits.maxFileBytes) bytes")
-        }
+        let limit = SizeLimit(bytes: limits.maxFileBytes)
+        let tooLarge = { (said: String) in HTTPError(.contentTooLarge, "\(fileName): \(said)") }
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.maxFileBytes {
-            throw tooLarge(String(declared))
+            throw tooLarge(limit.exceeded(by: declared))
         }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: limits.maxFileBytes + 1)
         } catch {
-            throw tooLarge("more than \(limits.maxFileBytes)")
+            throw tooLarge(limit.exceededByStream)
         }
         let answer = try Self.review(
             Data(buffer: body), fileName: fileName, library: library, reviews: server.reviews, now: Date())
