@@ -229,13 +229,15 @@ let package = Package(
         // Widgets on the desktop: which designs, where, on which monitor (the store's desktop.json),
         // placement geometry and the login entry. No GTK: `weaver desktop add/list/remove/move` use it.
         .target(
-            name: "DesktopWidgets", dependencies: ["SharedStore", "WidgetRender", "BoundedJSON", "LoginEntryFiles"]),
+            name: "DesktopWidgets",
+            dependencies: ["SharedStore", "WidgetRender", "WidgetDesign", "BoundedJSON", "LoginEntryFiles"]),
         // GTK 3 and gtk-layer-shell for the desktop host only (see weaver-desktop below).
         .systemLibrary(
             name: "CGtk", pkgConfig: "gtk+-3.0",
             providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
         // RFC 5545 parser and recurrence expander: bounded (size, line length, nesting, expansion), no I/O.
-        .target(name: "ICalendar", dependencies: ["CivilDates"]),
+        // SharedStore only for SizeLimit, the one wording of a file's size against its limit.
+        .target(name: "ICalendar", dependencies: ["CivilDates", "SharedStore"]),
         // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
         // HTTP through libcurl (CCurlLoader), not FoundationNetworking's URLSession, which would load it at every
         // start.
@@ -352,7 +354,7 @@ let package = Package(
             name: "HomeScreenTests",
             dependencies: [
                 "HomeScreen", "WidgetRender", "NoiseControl", "TestSupport", "NoiseEngine", "WidgetDesign",
-                "FieldTable",
+                "FieldTable", "SharedStore",
             ],
             // The web app scripts' own tests, run by `node --test` (make test).
             exclude: ["js"]),

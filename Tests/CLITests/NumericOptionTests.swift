@@ -36,11 +36,13 @@ import Testing
     /// Options whose value is not a number: every option must be in one list or the other, so a
     /// new option is classified when it is added.
     static let notNumeric: [String: Set<String>] = [
-        "noise": ["preset", "mix", "store", "method", "output", "device", "title", "format", "then", "texture"],
+        "noise": [
+            "preset", "mix", "store", "method", "output", "device", "title", "format", "then", "texture", "link", "png",
+        ],
         "weaver": [
             "store", "template", "name", "search", "output", "select", "family", "appearance", "format", "backdrop",
             "var", "now", "tz", "locale", "remix", "base-url", "country", "listen", "method", "anchor", "autostart",
-            "into", "weaver", "out", "monitors",
+            "into", "weaver", "out", "monitors", "png", "url", "model", "api", "preview",
         ],
     ]
     /// What a command needs before it looks at its numbers (a source to render).

@@ -47,13 +47,13 @@ struct ImportRoutes: AppRoutes {
         let limit = SizeLimit(bytes: limits.maxFileBytes)
         let tooLarge = { (said: String) in HTTPError(.contentTooLarge, "\(fileName): \(said)") }
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.maxFileBytes {
-            throw tooLarge(limit.exceeded(by: declared))
+            throw tooLarge("file is " + limit.exceeded(by: declared))
         }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: limits.maxFileBytes + 1)
         } catch {
-            throw tooLarge(limit.exceededByStream)
+            throw tooLarge("file is " + limit.exceededByStream)
         }
         let answer = try Self.review(
             Data(buffer: body), fileName: fileName, library: library, reviews: server.reviews, now: Date())

@@ -10,6 +10,10 @@ extension Noise {
     struct Share: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Share a mix as a link and a QR code that carry it whole (no server, nothing uploaded).",
+            usage: """
+                noise share [--preset <preset> | --mix <mix> | --link <link>]
+                  [--png <png>] [--no-qr] [<options>]
+                """,
             discussion: """
                 The link opens in any 'weaver serve' page and plays with 'noise play --link URL'. It is at most \
                 \(ShareLink.maximumCharacters) characters, checksummed: a damaged or altered link is refused.

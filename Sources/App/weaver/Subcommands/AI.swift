@@ -24,7 +24,8 @@ extension Weaver {
 
         struct Setup: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Choose the local model server and model (Ollama's and llama-server's defaults are found).")
+                abstract: "Choose the local model server and model (Ollama's and llama-server's defaults are found).",
+                usage: "weaver ai setup [--url <url>] [--model <name>] [<options>]")
             @OptionGroup var store: StoreOption
             @Option(help: "The server, e.g. http://127.0.0.1:11434 (Ollama) or http://127.0.0.1:8080 (llama-server).")
             var url: String?
@@ -76,7 +77,8 @@ extension Weaver {
 
         struct Describe: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Make a new design from a description (shown first; --save keeps it).")
+                abstract: "Make a new design from a description (shown first; --save keeps it).",
+                usage: "weaver ai describe <text> [--preview <file>] [--save] [<options>]")
             @OptionGroup var store: StoreOption
             @Argument(help: "What the widget should be, in words.") var text: String
             @OptionGroup var preview: PreviewOptions
@@ -95,7 +97,8 @@ extension Weaver {
 
         struct Edit: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Change a design as asked in words (shown first; --save keeps it).")
+                abstract: "Change a design as asked in words (shown first; --save keeps it).",
+                usage: "weaver ai edit <design> <text> [--preview <file>] [--save] [<options>]")
             @OptionGroup var store: StoreOption
             @Argument(help: "A design ID, unique ID prefix, or name.") var design: String
             @Argument(help: "The change, in words.") var text: String

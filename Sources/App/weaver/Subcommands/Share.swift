@@ -11,6 +11,7 @@ extension Weaver {
     struct Share: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Share a design as a link and a QR code, or as a .wwdesign file when it is too large.",
+            usage: "weaver share <design> [-o <file>] [--png <png>] [--no-qr] [<options>]",
             discussion: HelpText.prose(
                 """
                 The link carries the design whole (no server, nothing uploaded) in at most \
