@@ -1,3 +1,4 @@
+import BoundedJSON
 import DataSources
 import Foundation
 import Hummingbird
@@ -6,7 +7,6 @@ import NoiseControl
 import SharedStore
 import Snapshots
 import WidgetDesign
-import BoundedJSON
 
 /// The Data page (`/data`), Steps History (`/data/steps`) and their API. Each action is the call
 /// the CLI verb makes: `weaver weather location set NAME [--pick N] | --lat --lon`, `weaver

@@ -1,10 +1,10 @@
+import BoundedJSON
 import Foundation
 import Hummingbird
 import NIOCore
 import SharedStore
 import WidgetDesign
 import WidgetRender
-import BoundedJSON
 
 /// The Editor's API (docs/editor.md lists it). Every write passes `AccessMiddleware` (Host,
 /// Origin and token) first; bodies are capped before they are read and parsed with limits; IDs

@@ -1,10 +1,10 @@
+import BoundedJSON
+import CivilDates
 import Foundation
 import Hummingbird
 import NIOCore
 import SharedStore
 import WidgetDesign
-import CivilDates
-import BoundedJSON
 
 /// The Library (`/library`) and its API. Every action calls the `DesignLibrary` function the
 /// `weaver designs` verb calls (list --search, default, duplicate, set name=, delete, restore,
