@@ -12,6 +12,8 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
                fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine \
                binutils libcurl4-openssl-dev python3 libdeflate-dev man-db groff-base snapserver snapclient python3-dbus python3-gi \
                libgtk-3-dev libgtk-layer-shell-dev xvfb xdotool x11-utils imagemagick sway swaybg grim
+# noise hearing calibrate is tested end to end in a terminal multiplexer (send-keys, capture-pane).
+APT_PACKAGES += tmux
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)
 # Extra swift build flags for build/install/deb (the packaging test reuses the test build's).

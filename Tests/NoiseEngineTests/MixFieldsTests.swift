@@ -18,7 +18,7 @@ import Testing
             let f = p.field
             #expect(!f.label.isEmpty && !f.help.isEmpty, "\(f.key)")
             #expect(table.groups.contains(f.group), "\(f.key)")
-            #expect(p == .master || f.key.hasPrefix("layers[]."), "\(f.key)")
+            #expect(p == .master || p.isNotch || f.key.hasPrefix("layers[]."), "\(f.key)")
             if f.kind == .flag { continue }
             if f.kind == .choice {
                 // A choice names what it allows, its default among them.

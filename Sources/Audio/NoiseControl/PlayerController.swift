@@ -95,6 +95,10 @@ public final class PlayerController: Sendable {
             status.timerEndsAt = engine.timerRemainingSeconds.map { now.addingTimeInterval($0) }
         }
         status.muted = s.isMuted
+        status.notch = player.masterFilter.notch.map {
+            Mix.Notch(centreHz: $0.centreHz, widthOctaves: $0.widthOctaves, depthDb: $0.depthDb)
+        }
+        status.hearing = player.masterFilter.correction == nil ? nil : (player.hearingLabel ?? "on")
         status.levelDbfs = engine.rmsDbfs.isFinite ? (engine.rmsDbfs * 10).rounded() / 10 : nil
         status.underruns = engine.underruns
         return status

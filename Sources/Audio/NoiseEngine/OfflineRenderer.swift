@@ -13,13 +13,22 @@ public struct RenderPlan: Sendable {
     /// Sleep timer: output ends here, fading to silence over `fadeSeconds` before.
     public var timerSeconds: Double?
     public var fadeSeconds: Double
+    /// Hearing correction on the master (`--hearing`); nil renders without (the default, so renders
+    /// of a mix stay what they were). The mix's own notch comes with the mix.
+    public var hearing: CorrectionCurve?
+
+    /// The master filter this plan renders with.
+    public var masterFilter: MasterFilterDesign {
+        MasterFilterDesign(correction: hearing, notch: mix.notch?.settings)
+    }
 
     public static let defaultFadeSeconds = 30.0
 
     public init(
         mix: Mix, seed: UInt64, sampleRate: Int = 48000, channelCount: Int = 2, durationSeconds: Double,
-        timerSeconds: Double? = nil, fadeSeconds: Double? = nil
+        timerSeconds: Double? = nil, fadeSeconds: Double? = nil, hearing: CorrectionCurve? = nil
     ) {
+        self.hearing = hearing
         self.mix = mix
         self.seed = seed
         self.sampleRate = sampleRate
@@ -55,7 +64,7 @@ public enum OfflineRenderer {
             channelCount: plan.channelCount)
         let machine = NoiseMachine(
             spec: spec, seed: plan.seed, layers: plan.mix.layerSettings,
-            masterVolume: Float(plan.mix.masterVolume))
+            masterVolume: Float(plan.mix.masterVolume), masterFilter: plan.masterFilter)
         machine.preroll()
         var timeline = PlaybackTimeline(sampleRate: Double(plan.sampleRate))
         let total = plan.totalFrames
