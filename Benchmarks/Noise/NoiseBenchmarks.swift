@@ -138,7 +138,9 @@ let benchmarks: @Sendable () -> Void = {
 
     // The master's hearing correction (14 bands fitted to an ISO 226 40-phon compensation) and a
     // one-octave notch at 6 kHz on the full chain: their cost is this against the full chain's.
-    Benchmark("Render 1 s, 4 layers, full chain with hearing correction and notch, stereo 48 kHz", configuration: realTime) {
+    Benchmark(
+        "Render 1 s, 4 layers, full chain with hearing correction and notch, stereo 48 kHz", configuration: realTime
+    ) {
         benchmark in
         let machine = fullChainMachine()
         machine.setMasterFilter(hearingAndNotch.0, rampSeconds: 0)

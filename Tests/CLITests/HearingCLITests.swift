@@ -36,7 +36,8 @@ import Testing
     func render(_ dir: URL, _ name: String, _ args: [String], preset: String = "pink") throws -> (String, String) {
         let out = dir.appendingPathComponent(name).path
         let r = try Products.run(
-            "noise", ["render", "--preset", preset, "--duration", "8s", "--seed", "4", "--loudness", "-30", "-o", out]
+            "noise",
+            ["render", "--preset", preset, "--duration", "8s", "--seed", "4", "--loudness", "-30", "-o", out]
                 + args)
         #expect(r.status == 0, "\(r.stderrText)")
         return (out, r.stderrText)
@@ -74,7 +75,10 @@ import Testing
         let grid = (0...96).map { -1.0 + Double($0) / 48 }
         let r = try Self.differenceDb(notched, plain, at: grid.map { centreHz * pow(2, $0) })
         let lower = grid[r.firstIndex { $0 < -3 }!], upper = grid[r.lastIndex { $0 < -3 }!]
-        print("render --notch \(Int(centreHz)): depth \(depth) dB over the central half-octave, −3 dB at \(lower), \(upper) oct")
+        print(
+            "render --notch \(Int(centreHz)): depth \(depth) dB over the central half-octave, "
+                + "−3 dB at \(lower), \(upper) oct"
+        )
         #expect(depth >= 30)
         #expect(abs(lower + 0.5) <= 1.0 / 6 && abs(upper - 0.5) <= 1.0 / 6)
     }

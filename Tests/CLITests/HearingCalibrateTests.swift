@@ -52,8 +52,9 @@ import Testing
         guard let line = screen.split(separator: "\n").last(where: { $0.contains(label) }),
             let colon = line.range(of: ": ", options: .backwards)
         else { return nil }
-        return Int(line[colon.upperBound...].replacingOccurrences(of: " dB", with: "").trimmingCharacters(in: .whitespaces)
-            .replacingOccurrences(of: "+", with: ""))
+        return Int(
+            line[colon.upperBound...].replacingOccurrences(of: " dB", with: "").trimmingCharacters(in: .whitespaces)
+                .replacingOccurrences(of: "+", with: ""))
     }
 
     /// Moves the gain from what the screen shows to `target` and accepts it.
@@ -80,7 +81,8 @@ import Testing
         let tmux = Tmux(directory: dir)
         defer { tmux.kill() }
         let command = [
-            Products.url("noise").path, "hearing", "calibrate", "--output", "pulse", "--device", "test", "--retest", "2",
+            Products.url("noise").path, "hearing", "calibrate", "--output", "pulse", "--device", "test", "--retest",
+            "2",
             "--seed", "5", "--store", store.path,
         ]
         try tmux.start(command, environment: pulse.environment)
@@ -159,7 +161,8 @@ import Testing
         func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
         try #require(band.count >= 4 && reference.count >= 4, "band frames \(band.count), reference \(reference.count)")
         let difference = median(band) - median(reference)
-        print("calibration played the 4 kHz band \(difference) dB against the 1 kHz reference (set: -6 dB), peak \(peak)")
+        print(
+            "calibration played the 4 kHz band \(difference) dB against the 1 kHz reference (set: -6 dB), peak \(peak)")
         #expect(abs(difference + 6) <= 1)
         #expect(peak < 0.9)
     }

@@ -63,7 +63,10 @@ import Testing
         let grid = (0...96).map { -1.0 + Double($0) / 48 }
         let r = Self.measuredResponseDb(design, at: grid.map { centreHz * pow(2, $0) })
         let lower = grid[r.firstIndex { $0 < -3 }!], upper = grid[r.lastIndex { $0 < -3 }!]
-        print("notch \(centreHz) Hz: depth \(depth) dB across the central half-octave, −3 dB at \(lower), \(upper) octaves")
+        print(
+            "notch \(centreHz) Hz: depth \(depth) dB across the central half-octave, "
+                + "−3 dB at \(lower), \(upper) octaves"
+        )
         #expect(depth >= 30)
         #expect(abs(lower + 0.5) <= 1.0 / 6)
         #expect(abs(upper - 0.5) <= 1.0 / 6)

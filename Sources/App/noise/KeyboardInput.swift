@@ -9,7 +9,8 @@ import Foundation
 /// `restore()` (and on every exit path of `withRawTerminal`).
 final class KeyboardInput {
     enum Key: Equatable {
-        case up, down, left, right, enter, quit, character(Character)
+        case up, down, left, right, enter, quit
+        case character(Character)
     }
 
     let fd: Int32

@@ -48,11 +48,13 @@ struct PlaybackSession {
             switch hearing {
             case .auto: player.hearingLabel = device.map { "the profile of \($0)" }
             case .file(let path): player.hearingLabel = "profile \(path)"
-            case .equalLoudness(let phon): player.hearingLabel = "ISO 226 compensation for \(JSONValueText.number(phon)) phon"
+            case .equalLoudness(let phon):
+                player.hearingLabel = "ISO 226 compensation for \(JSONValueText.number(phon)) phon"
             case .off: player.hearingLabel = nil
             }
             if curve != nil || mix.notch != nil {
-                player.setMasterFilter(MasterFilterDesign(correction: curve, notch: mix.notch?.settings), rampSeconds: 0)
+                player.setMasterFilter(
+                    MasterFilterDesign(correction: curve, notch: mix.notch?.settings), rampSeconds: 0)
             }
         } catch {
             Terminal.printError("warning: \(error); playing without hearing correction")

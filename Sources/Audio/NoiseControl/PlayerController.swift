@@ -141,6 +141,15 @@ public final class PlayerController: Sendable {
                     $0.mix.masterVolume = mix.masterVolume
                     $0.isMuted = false
                 }
+            case let .notch(notch):
+                let design = MasterFilterDesign(correction: player.masterFilter.correction, notch: notch?.settings)
+                guard player.setMasterFilter(design) else { return busy }
+                state.withLock { $0.mix.notch = notch }
+            case let .hearing(label, centres, gains):
+                let curve = centres.isEmpty ? nil : CorrectionCurve(centresHz: centres, gainsDb: gains)
+                guard player.setMasterFilter(MasterFilterDesign(correction: curve, notch: player.masterFilter.notch))
+                else { return busy }
+                player.hearingLabel = curve == nil ? nil : label
             case let .mute(muted):
                 let level = muted ? 0 : self.mix.masterVolume
                 guard player.send(.setMaster(volume: Float(level), rampSeconds: Self.controlRampSeconds)) else {

@@ -31,14 +31,14 @@ public final class MasterFilter {
     @exclusivity(unchecked) var targetActiveCount = 0
 
     /// Mono's stereo-shaped scratch, `maximumFrameCount` frames.
-    let scratchMono: UnsafeMutablePointer<SIMD2<Float>>
+    let scratchMono: UnsafeMutablePointer<Float>
     public let maximumFrameCount: Int
 
     /// - Parameter maximumFrameCount: the most frames one `process` call gets (one control interval).
     public init(maximumFrameCount: Int = 32) {
         self.maximumFrameCount = maximumFrameCount
-        scratchMono = .allocate(capacity: maximumFrameCount)
-        scratchMono.initialize(repeating: .zero, count: maximumFrameCount)
+        scratchMono = .allocate(capacity: 2 * maximumFrameCount)
+        scratchMono.initialize(repeating: 0, count: 2 * maximumFrameCount)
         let n = Self.groupCount * 4 * 5
         current = .allocate(capacity: n)
         start = .allocate(capacity: n)
@@ -108,13 +108,15 @@ public final class MasterFilter {
             for i in 0..<(activeCount * 5) { current[i] = start[i] + (target[i] - start[i]) * t }
         }
         if channelCount == 2 {
-            let frames = UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: SIMD2<Float>.self)
-            runCascade(frames, frameCount: n)
+            runCascade(buffer, frameCount: n)
         } else {
             // Mono: the left lane carries the signal, the right lane idles at zero.
-            for i in 0..<n { scratchMono[i] = SIMD2(buffer[i], 0) }
+            for i in 0..<n {
+                scratchMono[2 * i] = buffer[i]
+                scratchMono[2 * i + 1] = 0
+            }
             runCascade(scratchMono, frameCount: n)
-            for i in 0..<n { buffer[i] = scratchMono[i].x }
+            for i in 0..<n { buffer[i] = scratchMono[2 * i] }
         }
         if rampFrames > 0 && rampDone >= rampFrames { finishRamp() }
     }
@@ -122,13 +124,14 @@ public final class MasterFilter {
     /// Runs the groups in order, each over the whole block.
     ///
     /// Why groups: a biquad's recursion waits on its previous output, so one section at a time runs
-    /// at the latency of a multiply and two adds per sample, whatever the vector width. Here a group's four sections advance together, each one sample
-    /// behind the one before it (section k works on sample t − k while section 0 takes sample t),
-    /// so their arithmetic is independent and shares vector registers. The first and last three
-    /// steps of a block mask the lanes whose sample lies outside it, so the skew adds no latency
-    /// and the result is exactly the plain cascade's.
+    /// at the latency of a multiply and two adds per sample, whatever the vector width. Here a
+    /// group's four sections advance together, each one sample behind the one before it (section k
+    /// works on sample t − k while section 0 takes sample t), so their arithmetic is independent
+    /// and shares vector registers. The first and last three steps of a block mask the lanes whose
+    /// sample lies outside it, so the skew adds no latency and the result is exactly the plain
+    /// cascade's.
     @inline(__always)
-    private func runCascade(_ x: UnsafeMutablePointer<SIMD2<Float>>, frameCount n: Int) {
+    private func runCascade(_ x: UnsafeMutablePointer<Float>, frameCount n: Int) {
         let groups = (activeCount + 3) / 4
         for g in 0..<groups {
             let c = current + g * 20
@@ -144,7 +147,8 @@ public final class MasterFilter {
     }
 
     @inline(__always)
-    private func runGroup(_ g: Int, _ x: UnsafeMutablePointer<SIMD2<Float>>, frameCount n: Int) {
+    /// `x`: interleaved stereo frames, read and written as floats (the buffer is bound to Float).
+    private func runGroup(_ g: Int, _ x: UnsafeMutablePointer<Float>, frameCount n: Int) {
         let c = current + g * 20
         func lanes(_ k: Int) -> SIMD8<Float> {
             SIMD8(c[k], c[k], c[5 + k], c[5 + k], c[10 + k], c[10 + k], c[15 + k], c[15 + k])
@@ -154,7 +158,7 @@ public final class MasterFilter {
         var s1 = state[2 * g], s2 = state[2 * g + 1]
         var y = SIMD8<Float>.zero
         for t in 0..<(n + 3) {
-            let input = t < n ? x[t] : .zero
+            let input = t < n ? SIMD2(x[2 * t], x[2 * t + 1]) : .zero
             // Section k's input is section k − 1's output of the step before.
             let v = SIMD8(
                 lowHalf: SIMD4(lowHalf: input, highHalf: y.lowHalf.lowHalf),
@@ -172,7 +176,10 @@ public final class MasterFilter {
                 s2.replace(with: n2, where: inside)
             }
             y = out
-            if t >= 3 { x[t - 3] = out.highHalf.highHalf }
+            if t >= 3 {
+                x[2 * t - 6] = out[6]
+                x[2 * t - 5] = out[7]
+            }
         }
         // Flush what decays below hearing to zero, so idle groups and silence stay cheap.
         s1.replace(with: 0, where: (s1 .< 1e-20) .& (s1 .> -1e-20))

@@ -54,7 +54,8 @@ public struct MasterFilterDesign: Sendable, Equatable {
     /// The design's response (dB) at `frequenciesHz` (for `noise spectrum` and tests).
     public func responseDb(atHz frequenciesHz: [Double], sampleRate: Double) -> [Double] {
         let s = sections(sampleRate: sampleRate).map {
-            BiquadCoefficients(b0: Double($0.b0), b1: Double($0.b1), b2: Double($0.b2), a1: Double($0.a1), a2: Double($0.a2))
+            BiquadCoefficients(
+                b0: Double($0.b0), b1: Double($0.b1), b2: Double($0.b2), a1: Double($0.a1), a2: Double($0.a2))
         }
         return CorrectionDesign.responseDb(s, atHz: frequenciesHz, sampleRate: sampleRate)
     }

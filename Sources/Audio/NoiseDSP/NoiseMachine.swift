@@ -87,13 +87,16 @@ public final class NoiseMachine {
     /// `MasterFilterDesign.sections`) over `rampSeconds`.
     ///
     /// Real-time safety: copies the coefficients into preallocated storage; no allocation.
-    public func setMasterFilter(_ sections: [BiquadCoefficientsF], rampSeconds: Double = MasterFilter.defaultRampSeconds) {
+    public func setMasterFilter(
+        _ sections: [BiquadCoefficientsF], rampSeconds: Double = MasterFilter.defaultRampSeconds
+    ) {
         sections.withUnsafeBufferPointer { setMasterFilter($0.baseAddress!, count: $0.count, rampSeconds: rampSeconds) }
     }
 
     /// As above, from a pointer (the live player's mailbox).
     public func setMasterFilter(
-        _ sections: UnsafePointer<BiquadCoefficientsF>, count: Int, rampSeconds: Double = MasterFilter.defaultRampSeconds
+        _ sections: UnsafePointer<BiquadCoefficientsF>, count: Int,
+        rampSeconds: Double = MasterFilter.defaultRampSeconds
     ) {
         masterFilter.setTarget(sections, count: count, rampFrames: frames(rampSeconds))
     }

@@ -34,8 +34,10 @@ public struct HearingCalibration: Sendable {
 
     /// - Parameters:
     ///   - retestCount: bands the second pass repeats (drawn with `seed`).
-    public init(mode: HearingProfile.Mode = .loudness, centresHz: [Double] = standardCentresHz, retestCount: Int = 6,
-                seed: UInt64) {
+    public init(
+        mode: HearingProfile.Mode = .loudness, centresHz: [Double] = standardCentresHz, retestCount: Int = 6,
+        seed: UInt64
+    ) {
         self.mode = mode
         self.centresHz = centresHz
         var g = SplitMix64(seed: seed)
@@ -50,8 +52,9 @@ public struct HearingCalibration: Sendable {
 
     /// Resumes from a stored unfinished profile: its measured bands count as the first pass.
     public init(resuming p: HearingProfile, retestCount: Int = 6, seed: UInt64) {
-        self.init(mode: p.mode, centresHz: (p.centresHz + p.pendingCentresHz).sorted(), retestCount: retestCount,
-                  seed: seed)
+        self.init(
+            mode: p.mode, centresHz: (p.centresHz + p.pendingCentresHz).sorted(), retestCount: retestCount,
+            seed: seed)
         for (f, g) in zip(p.centresHz, p.gainsDb) { first[f] = g }
         tinnitusHz = p.tinnitusHz
         if mode == .threshold { referenceThresholdDb = 0 }

@@ -62,7 +62,9 @@ struct HearingOptions: ParsableArguments {
         let c = NotchSettings.centreRange, w = NotchSettings.widthRange
         guard parts.count <= 2, let hz = Double(parts[0]), hz.isFinite, c.contains(hz) else {
             throw ValidationError(
-                "'--notch' \(notch): the centre must be \(Int(c.lowerBound))…\(Int(c.upperBound)) Hz, e.g. 6000 or 6000:1")
+                "'--notch' \(notch): the centre must be \(Int(c.lowerBound))…\(Int(c.upperBound)) Hz, "
+                    + "e.g. 6000 or 6000:1"
+            )
         }
         var result = Mix.Notch(centreHz: hz)
         if parts.count == 2 {
@@ -86,7 +88,8 @@ struct HearingOptions: ParsableArguments {
         mix.notch = n
         let change = Self.loudnessChange(mix: mix, from: before, to: MasterFilterDesign(notch: n.settings), sampleRate)
         return String(
-            format: "Notch at %.0f Hz, %.2g octave%@ wide, %.0f dB deep: loudness %+.1f dB.", n.centreHz, n.widthOctaves,
+            format: "Notch at %.0f Hz, %.2g octave%@ wide, %.0f dB deep: loudness %+.1f dB.", n.centreHz,
+            n.widthOctaves,
             n.widthOctaves == 1 ? "" : "s", n.depthDb, change)
     }
 

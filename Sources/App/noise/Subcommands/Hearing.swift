@@ -104,7 +104,9 @@ extension Noise.HearingCommand {
             }
             let loaded = try HearingProfileStore(root: store).load(device: name)
             for m in loaded.messages { Terminal.printError("warning: \(m)") }
-            guard let p = loaded.profile else { throw CLIError("no hearing profile for '\(name)' (see 'noise hearing list')") }
+            guard let p = loaded.profile else {
+                throw CLIError("no hearing profile for '\(name)' (see 'noise hearing list')")
+            }
             return p
         }
     }

@@ -241,11 +241,15 @@ final class ListeningRig {
         let cycle: [Segment] =
             mode == .loudness && step != .referenceThreshold
             ? [
-                Segment(hz: bandHz, isReference: false, seconds: 0.9), Segment(hz: nil, isReference: false, seconds: 0.3),
+                Segment(hz: bandHz, isReference: false, seconds: 0.9),
+                Segment(hz: nil, isReference: false, seconds: 0.3),
                 Segment(hz: HearingCalibration.referenceHz, isReference: true, seconds: 0.9),
                 Segment(hz: nil, isReference: false, seconds: 0.3),
             ]
-            : [Segment(hz: bandHz, isReference: false, seconds: 0.6), Segment(hz: nil, isReference: false, seconds: 0.4)]
+            : [
+                Segment(hz: bandHz, isReference: false, seconds: 0.6),
+                Segment(hz: nil, isReference: false, seconds: 0.4),
+            ]
         return play(
             cycle: { cycle }, gain: &gain, range: HearingCalibration.gainRange, label: label,
             describe: { String(format: "%+.0f dB", $0) })
@@ -325,7 +329,8 @@ final class ListeningRig {
             // The octave check: the candidate an octave below and above, each alone, then the match.
             let lower = hz / 2, upper = min(hz * 2, 16000)
             status(
-                String(format: "Octave check: 1 = %.0f Hz, 2 = %.0f Hz, then your %.0f Hz. Closer? 1 or 2; Enter keeps",
+                String(
+                    format: "Octave check: 1 = %.0f Hz, 2 = %.0f Hz, then your %.0f Hz. Closer? 1 or 2; Enter keeps",
                     lower, upper, hz))
             let order: [Double?] = [lower, nil, upper, nil, hz, nil]
             var which = -1

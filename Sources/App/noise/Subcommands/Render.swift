@@ -149,7 +149,9 @@ extension Noise {
             _ = try parsed()
             if try hearingOptions.choice(default: .off) == .auto {
                 throw ValidationError(
-                    "'--hearing auto' needs the device playing; render has none: give a profile FILE, iso226:PHON or off")
+                    "'--hearing auto' needs the device playing; render has none: give a profile FILE, "
+                        + "iso226:PHON or off"
+                )
             }
         }
 

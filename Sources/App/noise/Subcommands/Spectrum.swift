@@ -90,7 +90,9 @@ extension Noise {
             var (mix, label) = try source.load(sampleRate: 48000, store: storeOption.root)
             if let note = try hearingOptions.applyNotch(to: &mix, sampleRate: 48000) { Terminal.printError(note) }
             let hearingChoice = try hearingOptions.choice(default: .off)
-            if hearingChoice == .auto { throw ValidationError("'--hearing auto' needs a device; give a FILE or iso226:PHON") }
+            if hearingChoice == .auto {
+                throw ValidationError("'--hearing auto' needs a device; give a FILE or iso226:PHON")
+            }
             let hearing = try HearingOptions.correction(hearingChoice, device: nil, store: storeOption.root)
             let filter = MasterFilterDesign(correction: hearing.curve, notch: mix.notch?.settings)
             let model = Mix.loudnessModel(sampleRate: 48000)
