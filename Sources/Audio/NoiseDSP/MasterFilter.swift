@@ -43,12 +43,13 @@ public final class MasterFilter {
         current = .allocate(capacity: n)
         start = .allocate(capacity: n)
         target = .allocate(capacity: n)
-        state = .allocate(capacity: Self.capacity * 2)
+        state = .allocate(capacity: Self.groupCount * 2)
+        // Every slot starts as the identity, the last group's padding too.
         for p in [current, start, target] {
             p.initialize(repeating: 0, count: n)
-            for s in 0..<Self.capacity { p[s * 5] = 1 }
+            for s in 0..<(Self.groupCount * 4) { p[s * 5] = 1 }
         }
-        state.initialize(repeating: .zero, count: Self.capacity * 2)
+        state.initialize(repeating: .zero, count: Self.groupCount * 2)
     }
 
     deinit {

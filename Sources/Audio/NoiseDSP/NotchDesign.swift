@@ -38,8 +38,9 @@ public struct NotchSettings: Sendable, Equatable, BitwiseCopyable {
 /// Its poles lie inside the unit circle and its zeros on it, so it adds no more phase than it must.
 public enum NotchDesign {
     public static let order = 5
-    /// Biquads the design returns.
-    public static let sectionCount = (order + 1) / 2
+    /// Biquads the design returns: each prototype pole becomes one band-stop section (a conjugate
+    /// pair of prototype poles gives two).
+    public static let sectionCount = order
 
     public static func sections(_ notch: NotchSettings, sampleRate: Double) -> [BiquadCoefficients] {
         let n = order
