@@ -11,11 +11,12 @@ import Testing
         let socket: String
         init(directory: URL) { socket = directory.appendingPathComponent("tmux.sock").path }
 
+        /// Runs a tmux command; its standard output.
         @discardableResult
-        func run(_ args: [String]) throws -> Products.Result {
+        func run(_ args: [String]) throws -> String {
             let child = try ChildProcess("/usr/bin/tmux", ["-S", socket] + args, environment: [:])
-            let status = child.wait()
-            return Products.Result(status: status, stdout: child.stdout, stderr: child.stderr)
+            _ = child.wait()
+            return String(decoding: child.stdout, as: UTF8.self)
         }
 
         func start(_ command: [String], environment: [String: String]) throws {
@@ -28,7 +29,7 @@ import Testing
 
         func keys(_ keys: [String]) throws { try run(["send-keys", "-t", "cal"] + keys) }
 
-        func screen() throws -> String { try run(["capture-pane", "-p", "-t", "cal"]).stdoutText }
+        func screen() throws -> String { try run(["capture-pane", "-p", "-t", "cal"]) }
 
         /// Waits for `text` on the screen; the screen when it came.
         @discardableResult
