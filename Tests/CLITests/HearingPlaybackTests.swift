@@ -19,13 +19,16 @@ import Testing
         let gains = centres.map { 8 * sin(log2($0 / 63)) }
         try JSONSerialization.data(withJSONObject: ["centresHz": centres, "gainsDb": gains]).write(to: profile)
         let env = TestStore(at: dir.appendingPathComponent("store")).environment(server.environment)
-        let player = try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0", "--seed", "2"], environment: env)
+        let player = try Spawned(
+            "noise", ["play", "--preset", "pink", "--fade-in", "0", "--seed", "2"], environment: env)
         defer {
             player.signal(SIGTERM)
             _ = player.waitForExit(10)
         }
         #expect(player.waitForStderr(10) { $0.contains("Playing") }, "\(player.stderrText)")
-        #expect(player.stderrText.contains("Hearing correction off: no calibrated profile for test"), "\(player.stderrText)")
+        #expect(
+            player.stderrText.contains("Hearing correction off: no calibrated profile for test"), "\(player.stderrText)"
+        )
         let recorder = try server.record(to: dir.appendingPathComponent("live.wav"))
         Thread.sleep(forTimeInterval: 1.5)
         let r = try Products.run("noise", ["set", "--hearing", profile.path, "--notch", "5000"], environment: env)
@@ -68,7 +71,8 @@ import Testing
         #expect(list.stdoutText.contains("test: loudness, 3 bands"), "\(list.stdoutText)")
         for sink in ["test", "second"] {
             let r = try Products.run(
-                "noise", ["play", "--preset", "pink", "--device", sink, "--fade-in", "0", "--timer", "1s", "--fade", "0s"],
+                "noise",
+                ["play", "--preset", "pink", "--device", sink, "--fade-in", "0", "--timer", "1s", "--fade", "0s"],
                 environment: env)
             #expect(r.status == 0, "\(r.stderrText)")
             #expect(r.stderrText.contains("Hearing correction: the profile of \(sink) (3 bands)."), "\(r.stderrText)")
@@ -76,7 +80,8 @@ import Testing
         let removed = try Products.run("noise", ["hearing", "remove", "second"], environment: env)
         #expect(removed.status == 0)
         let r = try Products.run(
-            "noise", ["play", "--preset", "pink", "--device", "second", "--fade-in", "0", "--timer", "1s", "--fade", "0s"],
+            "noise",
+            ["play", "--preset", "pink", "--device", "second", "--fade-in", "0", "--timer", "1s", "--fade", "0s"],
             environment: env)
         #expect(r.stderrText.contains("Hearing correction off: no calibrated profile for second"), "\(r.stderrText)")
     }
