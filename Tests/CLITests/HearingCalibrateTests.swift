@@ -88,8 +88,10 @@ import Testing
         ]
         try tmux.start(command, environment: pulse.environment)
         try tmux.waitFor("Calibrating test (loudness mode)")
-        for i in 0..<10 { try Self.answer(tmux, label: "\(Self.centres[i]) Hz: as loud", target: Self.target(i)) }
-        try tmux.waitFor("\(Self.centres[10]) Hz: as loud")
+        for i in 0..<10 {
+            try Self.answer(tmux, label: "\(Self.centres[i]) Hz: as loud as the 1 kHz band", target: Self.target(i))
+        }
+        try tmux.waitFor("\(Self.centres[10]) Hz: as loud as the 1 kHz band")
         try tmux.keys(["q"])
         try tmux.waitFor("Saved; 'noise hearing calibrate' resumes")
         let file = store.appendingPathComponent("hearing/test.json")
@@ -104,7 +106,7 @@ import Testing
         try tmux.waitFor("Resuming the calibration of test: 10 bands done.")
         var played: WAVFile?
         for i in 10..<24 {
-            let label = "\(Self.centres[i]) Hz: as loud"
+            let label = "\(Self.centres[i]) Hz: as loud as the 1 kHz band"
             if Self.centres[i] == 4000 {
                 // Hear one whole cycle (band, gap, reference, gap: 2.4 s) at -6 dB, recorded from the sink.
                 let screen = try tmux.waitFor(label)
@@ -127,7 +129,7 @@ import Testing
             let hz = try #require(Int(line.split(separator: "Retest ")[1].split(separator: " ")[0]))
             let i = try #require(Self.centres.firstIndex(of: hz))
             retested.append(hz)
-            try Self.answer(tmux, label: "Retest \(hz) Hz: as loud", target: Self.target(i) + 1)
+            try Self.answer(tmux, label: "Retest \(hz) Hz: as loud as the 1 kHz band", target: Self.target(i) + 1)
         }
         let done = try tmux.waitFor("Test-retest spread: 1.0 dB (RMS over 2 bands).")
         print(done)
