@@ -126,7 +126,7 @@ import Testing
         for _ in 0..<2 {
             let screen = try tmux.waitFor("Retest ")
             let line = try #require(screen.split(separator: "\n").last { $0.contains("Retest ") })
-            let hz = try #require(Int(line.split(separator: "Retest ")[1].split(separator: " ")[0]))
+            let hz = try #require(Int(line.split(separator: "Retest ").last!.split(separator: " ")[0]))
             let i = try #require(Self.centres.firstIndex(of: hz))
             retested.append(hz)
             try Self.answer(tmux, label: "Retest \(hz) Hz: as loud as the 1 kHz band", target: Self.target(i) + 1)
