@@ -124,9 +124,16 @@ import Testing
         // The second pass: two bands again; answer 1 dB above the first answer, so the spread is 1 dB.
         var retested: [Int] = []
         for _ in 0..<2 {
-            let screen = try tmux.waitFor("Retest ")
-            let line = try #require(screen.split(separator: "\n").last { $0.contains("Retest ") })
-            let hz = try #require(Int(line.split(separator: "Retest ").last!.split(separator: " ")[0]))
+            // The screen may still show the band just answered: wait for the next one.
+            var hz = 0
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                let screen = try tmux.waitFor("Retest ")
+                let line = try #require(screen.split(separator: "\n").last { $0.contains("Retest ") })
+                hz = try #require(Int(line.split(separator: "Retest ").last!.split(separator: " ")[0]))
+                if !retested.contains(hz) { break }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
             let i = try #require(Self.centres.firstIndex(of: hz))
             retested.append(hz)
             try Self.answer(tmux, label: "Retest \(hz) Hz: as loud as the 1 kHz band", target: Self.target(i) + 1)
