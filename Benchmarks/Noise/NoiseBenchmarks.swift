@@ -135,4 +135,45 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         blackHole(buffer[0])
     }
+
+    // The master's hearing correction (14 bands fitted to an ISO 226 40-phon compensation) and a
+    // one-octave notch at 6 kHz on the full chain: their cost is this against the full chain's.
+    Benchmark(
+        "Render 1 s, 4 layers, full chain with hearing correction and notch, stereo 48 kHz", configuration: realTime
+    ) {
+        benchmark in
+        let machine = fullChainMachine()
+        machine.setMasterFilter(hearingAndNotch.0, rampSeconds: 0)
+        machine.preroll()
+        measureOneSecondRenders(benchmark, machine)
+    }
+
+    // Correction and notch on, switched between two designs every block (each switch a 50 ms
+    // coefficient ramp): still no allocation. Threshold: 0 (Benchmarks/Thresholds).
+    Benchmark(
+        "Render block with hearing correction and notch switching (allocations)",
+        configuration: .init(metrics: [.mallocCountTotal], maxIterations: 10_000)
+    ) { benchmark in
+        let machine = fullChainMachine(movement: true)
+        let designs = [hearingAndNotch.0, hearingAndNotch.1]
+        machine.setMasterFilter(designs[0], rampSeconds: 0)
+        machine.preroll()
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 256 * 2)
+        defer { buffer.deallocate() }
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            if i % 8 == 0 { machine.setMasterFilter(designs[(i / 8) % 2]) }
+            machine.render(into: buffer, frameCount: 256)
+        }
+        benchmark.stopMeasurement()
+        blackHole(buffer[0])
+    }
 }
+
+/// Two master filter designs, computed once (off the measured loop): correction plus notch.
+let hearingAndNotch: ([BiquadCoefficientsF], [BiquadCoefficientsF]) = (
+    MasterFilterDesign(correction: .equalLoudness(phon: 40), notch: NotchSettings(centreHz: 6000))
+        .sections(sampleRate: 48000),
+    MasterFilterDesign(correction: .equalLoudness(phon: 60), notch: NotchSettings(centreHz: 4000, widthOctaves: 0.5))
+        .sections(sampleRate: 48000)
+)
