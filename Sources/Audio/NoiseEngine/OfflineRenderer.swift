@@ -75,8 +75,8 @@ public enum OfflineRenderer {
         // the same fade-in carry the same samples.
         let machine = NoiseMachine(
             spec: spec, seed: plan.seed, layers: plan.mix.layerSettings,
-            masterVolume: Float(plan.mix.masterVolume), faderPosition: plan.fadeInSeconds > 0 ? 0 : 1)
-            masterVolume: Float(plan.mix.masterVolume), masterFilter: plan.masterFilter)
+            masterVolume: Float(plan.mix.masterVolume), faderPosition: plan.fadeInSeconds > 0 ? 0 : 1,
+            masterFilter: plan.masterFilter)
         machine.preroll()
         if plan.fadeInSeconds > 0 { machine.fade(to: 1, seconds: plan.fadeInSeconds) }
         var timeline = PlaybackTimeline(sampleRate: Double(plan.sampleRate))
