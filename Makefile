@@ -12,6 +12,9 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
                fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine \
                binutils libcurl4-openssl-dev python3 libdeflate-dev man-db groff-base snapserver snapclient python3-dbus python3-gi \
                libgtk-3-dev libgtk-layer-shell-dev xvfb xdotool x11-utils imagemagick sway swaybg grim
+# noise analyze/match read recordings through libsndfile (WAV, FLAC, Ogg Vorbis/Opus, MP3); the tests
+# make their Ogg and MP3 fixtures with sox.
+APT_PACKAGES += libsndfile1-dev sox libsox-fmt-base libsox-fmt-mp3
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)
 # Extra swift build flags for build/install/deb (the packaging test reuses the test build's).

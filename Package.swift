@@ -22,12 +22,12 @@ let wings: [String: [String]] = [
     // system libraries (pkg-config) and small C shims
     "C": [
         "CNoiseSupport", "CPulse", "CALSA", "CALSASupport", "CFLAC", "CCairo", "CDeflate", "CSystemdBus",
-        "CJPEGSupport", "CChangeWatch", "CGtk", "CCurlLoader", "CBuildStamp",
+        "CJPEGSupport", "CChangeWatch", "CGtk", "CCurlLoader", "CBuildStamp", "CSndFile",
     ],
     // sound: DSP, engine, outputs, player control and MPRIS
     "Audio": [
         "NoiseDSP", "NoiseEngine", "AudioSinkBase", "AudioOutput", "SpeechIntelligibility", "SpectrumPlot",
-        "NoiseControl", "MPRISPlayer",
+        "NoiseControl", "MPRISPlayer", "TextureStatistics", "SoundFiles", "TextureMatch",
     ],
     // templates, designs, the renderer, actions, live wake-ups, the desktop list
     "Widgets": ["Variables", "WidgetDesign", "WidgetRender", "WidgetActions", "LiveWidgets", "DesktopWidgets"],
@@ -61,6 +61,9 @@ let package = Package(
         .library(name: "Snapshots", targets: ["Snapshots"]),
         // `weaver serve` in process, for the benchmark of the Editor's draft render route over HTTP.
         .library(name: "HomeScreen", targets: ["HomeScreen"]),
+        // `noise analyze` and `noise match` without the executable, for their benchmarks.
+        .library(name: "TextureStatistics", targets: ["TextureStatistics"]),
+        .library(name: "TextureMatch", targets: ["TextureMatch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -231,7 +234,7 @@ let package = Package(
                 "SystemCalls",
                 "NoiseEngine", "AudioSinkBase", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
                 "SpectrumPlot",
-                "MPRISPlayer", "Logind",
+                "MPRISPlayer", "Logind", "SoundFiles", "TextureStatistics", "TextureMatch",
                 // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
                 "WidgetRender", "WidgetDesign", "Variables",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -337,6 +340,18 @@ let package = Package(
         .testTarget(
             name: "DataSourcesTests",
             dependencies: ["DataSources", "ICalendar", "Variables", "SharedStore", "Snapshots", "TestSupport"]),
+
+        // Issue 37: `noise analyze` and `noise match`. Texture statistics after McDermott & Simoncelli
+        // (2011), the same definitions as ../shared/tools/texstat; pure arithmetic (own FFT, resampler).
+        .target(name: "TextureStatistics", dependencies: ["NoiseDSP"]),
+        // Recordings people have (WAV, FLAC, Ogg Vorbis/Opus, MP3) through Debian's libsndfile.
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .target(name: "SoundFiles", dependencies: ["CSndFile"]),
+        // `noise match`: a mix's parameters (read from MixFields) searched so its statistics meet a recording's.
+        .target(name: "TextureMatch", dependencies: ["NoiseEngine", "TextureStatistics", "AudioSinkBase", "FieldTable"]),
+        .testTarget(name: "TextureStatisticsTests", dependencies: ["TextureStatistics"], exclude: ["derive_expected.py"]),
+        .testTarget(name: "SoundFilesTests", dependencies: ["SoundFiles", "TestSupport"]),
+        .testTarget(name: "TextureMatchTests", dependencies: ["TextureMatch", "TextureStatistics", "NoiseEngine"]),
     ]
 )
 
