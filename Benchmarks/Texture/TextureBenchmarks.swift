@@ -36,7 +36,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // What `noise match RECORDING` does after decoding, on a 60 s recording with the default budget
-    // (35 s of search): the target is ≤ 60 s on this machine.
+    // (160 search renders): the target is ≤ 60 s on this machine.
     Benchmark(
         "Match a 60 s recording",
         configuration: .init(

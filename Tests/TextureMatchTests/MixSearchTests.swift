@@ -11,8 +11,10 @@ import TextureStatistics
     /// change adds is searched too), except the on/off flag.
     @Test func everyLayerFieldOfTheTableIsSearched() {
         let searched = Set(
-            (MixParameterSpace.spectral(layer: 0) + MixParameterSpace.texture(layer: 0) + [MixParameterSpace.volume(layer: 0)])
-                .map(\.field.key))
+            (MixParameterSpace.spectral(layer: 0) + MixParameterSpace.texture(layer: 0) + [
+                MixParameterSpace.volume(layer: 0)
+            ])
+            .map(\.field.key))
         let fields = MixParameterSpace.layerFields.filter { $0.kind != .flag }.map(\.key)
         #expect(Set(fields) == searched, "\(Set(fields).symmetricDifference(searched))")
         #expect(MixParameterSpace.spectral(layer: 0).map(\.field.key).contains(MixFields.eqMidDb.key))
@@ -47,10 +49,11 @@ import TextureStatistics
         known.layers[0].colour = 2
         known.layers[0].highCutHz = 2000
         let target = MixSearch.render(known, seconds: 10, seed: 42)
-        let search = MixSearch(seed: 1, renderSeconds: 3, timeBudgetSeconds: 8)
+        let search = MixSearch(seed: 1, renderSeconds: 3, renderBudget: 30)
         let report = search.match(target: target, name: "known")
         #expect(report.after.total < report.before.total, "before \(report.before.total) after \(report.after.total)")
-        #expect(report.spectrumOnly[.m1] < report.before[.m1] / 2, "M1 \(report.before[.m1]) → \(report.spectrumOnly[.m1])")
+        #expect(
+            report.spectrumOnly[.m1] < report.before[.m1] / 2, "M1 \(report.before[.m1]) → \(report.spectrumOnly[.m1])")
         let bytes = [UInt8](report.mix.encodedJSON())
         #expect(try Mix.decode(bytes, file: "matched.json") == report.mix)
         #expect(report.evaluationCount > 5)

@@ -27,12 +27,18 @@ import Testing
 
     /// texstat: mean of each class vector (M1's is zero by construction, so it is left out).
     static let expectedMeans: [String: [StatisticClass: Double]] = [
-        "white": [.m2: 0.155504, .m3: -0.228022, .m4: 0.462365, .c: 0.017121, .mp: -1.441402, .c1: 0.062584,
-                  .c2: -0.019391],
-        "am4Hz": [.m2: 0.296630, .m3: -0.018265, .m4: 0.334688, .c: 0.707278, .mp: -1.653272, .c1: 0.349653,
-                  .c2: -0.066204],
-        "clicks": [.m2: 0.295416, .m3: 1.530693, .m4: 0.696220, .c: 0.772382, .mp: -1.380613, .c1: 0.812756,
-                   .c2: 0.025587],
+        "white": [
+            .m2: 0.155504, .m3: -0.228022, .m4: 0.462365, .c: 0.017121, .mp: -1.441402, .c1: 0.062584,
+            .c2: -0.019391,
+        ],
+        "am4Hz": [
+            .m2: 0.296630, .m3: -0.018265, .m4: 0.334688, .c: 0.707278, .mp: -1.653272, .c1: 0.349653,
+            .c2: -0.066204,
+        ],
+        "clicks": [
+            .m2: 0.295416, .m3: 1.530693, .m4: 0.696220, .c: 0.772382, .mp: -1.380613, .c1: 0.812756,
+            .c2: 0.025587,
+        ],
     ]
 
     /// texstat's `profile`: kurtosis low/mid/high, correlation of neighbours and of bands 8 apart,

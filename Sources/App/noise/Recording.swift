@@ -28,7 +28,8 @@ struct Recording {
 
     /// `44100 Hz stereo, OGG (OGG Container format), Vorbis`
     var summary: String {
-        let channels = file.channelCount == 1 ? "mono" : (file.channelCount == 2 ? "stereo" : "\(file.channelCount) channels")
+        let channels =
+            file.channelCount == 1 ? "mono" : (file.channelCount == 2 ? "stereo" : "\(file.channelCount) channels")
         return "\(file.sampleRate) Hz \(channels), \(file.formatName)"
     }
 }

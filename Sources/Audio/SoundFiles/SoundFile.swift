@@ -55,7 +55,9 @@ public struct SoundFile: Sendable {
         var mono: [Double] = []
         mono.reserveCapacity(max(0, min(Int(info.frames), limitFrames)))
         while true {
-            let got = buffer.withUnsafeMutableBufferPointer { sf_readf_double(handle, $0.baseAddress, Int64(chunkFrames)) }
+            let got = buffer.withUnsafeMutableBufferPointer {
+                sf_readf_double(handle, $0.baseAddress, Int64(chunkFrames))
+            }
             if got <= 0 { break }
             for f in 0..<Int(got) {
                 var s = 0.0

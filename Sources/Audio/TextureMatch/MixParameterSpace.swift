@@ -97,7 +97,8 @@ struct MixParameterSpace {
 
     static func number(atUnit u: Double, _ f: FieldSpec) -> Double {
         let r = f.numberRange, c = min(max(u, 0), 1)
-        var v = f.scale == .log && r.lowerBound > 0
+        var v =
+            f.scale == .log && r.lowerBound > 0
             ? r.lowerBound * pow(r.upperBound / r.lowerBound, c) : r.lowerBound + c * (r.upperBound - r.lowerBound)
         if f.kind == .integer { v = v.rounded() }
         return min(max(v, r.lowerBound), r.upperBound)

@@ -14,28 +14,33 @@ import TextureStatistics
 /// 3. Refinement: every searched field of every layer (movement included), smaller steps, while
 ///    the time budget lasts.
 /// Statistics are measured at `CochlearFilterbank.Resolution.reduced` (within 0.003 of the exact
-/// figures per class on the development recordings, 3× faster). Renders use one seed throughout (common random numbers: a step is judged by the parameters,
-/// not by the luck of the noise); the final distance is measured on a full-length render with
-/// another seed.
+/// figures per class on the development recordings, 3× faster). Renders use one seed throughout
+/// (common random numbers: a step is judged by the parameters, not by the luck of the noise); the
+/// final distance is measured on a full-length render with another seed.
 public struct MixSearch: Sendable {
     /// What the search renders at (the player's rate), before the 20 kHz analysis.
     public static let renderRate = 48000
     public var seed: UInt64
     /// Length of each search render.
     public var renderSeconds: Double
-    /// The search stops starting new renders after this long.
+    /// Search renders in all: the result depends only on the recording, the seed and this, never
+    /// on how busy the machine is (byte-identical mixes per seed).
+    public var renderBudget: Int
+    /// A safety stop: no new render starts after this long, whatever is left of `renderBudget`.
     public var timeBudgetSeconds: Double
 
     public static let defaultRenderSeconds = 8.0
-    public static let defaultTimeBudgetSeconds = 35.0
+    public static let defaultRenderBudget = 160
+    public static let defaultTimeBudgetSeconds = 300.0
     public static let renderSecondsRange = 2.0...60.0
 
     public init(
-        seed: UInt64 = 1, renderSeconds: Double = defaultRenderSeconds,
+        seed: UInt64 = 1, renderSeconds: Double = defaultRenderSeconds, renderBudget: Int = defaultRenderBudget,
         timeBudgetSeconds: Double = defaultTimeBudgetSeconds
     ) {
         self.seed = seed
         self.renderSeconds = renderSeconds
+        self.renderBudget = renderBudget
         self.timeBudgetSeconds = timeBudgetSeconds
     }
 
@@ -64,9 +69,11 @@ public struct MixSearch: Sendable {
         let noise = SpectrumMatchedNoise.make(like: target, seed: seed &+ 1000)
         let matchedNoise = TextureDistance(Self.measure(noise), targetStats)
         progress(String(format: "measured the recording (%.0f s) and noise with its spectrum", seconds))
+        // Each stage gets its share of the renders, so every stage is tried.
+        func share(_ fraction: Double) -> Int { Int((Double(renderBudget) * fraction).rounded()) }
         var state = SearchState(
             target: targetStats, seed: seed, renderSeconds: min(renderSeconds, seconds),
-            deadline: started + .seconds(timeBudgetSeconds), clock: clock)
+            renderLimit: share(0.3), deadline: started + .seconds(timeBudgetSeconds), clock: clock)
 
         let start = Self.startingMix
         let before = Self.distance(start, seconds, seed &+ 1, targetStats)
@@ -89,18 +96,22 @@ public struct MixSearch: Sendable {
         let spectrumOnly = Self.distance(spectrumMix, seconds, seed &+ 1, targetStats)
         progress(String(format: "spectrum fitted: M1 %.2f (start %.2f)", spectrumOnly[.m1], before[.m1]))
 
-        // 2. Texture layer.
+        // 2. Texture layer: each texture the table offers gets an equal share.
         score = state.score(mix, spectrumOnly: false)
         if let choice = MixParameterSpace.textureChoiceField {
             var best = (mix: mix, score: score, kind: choice.defaultText)
-            for kind in choice.allowed where kind != choice.defaultText {
-                guard !state.isOutOfTime else { break }
+            let kinds = choice.allowed.filter { $0 != choice.defaultText }
+            for (i, kind) in kinds.enumerated() {
+                state.renderLimit = share(0.3 + 0.5 * Double(i + 1) / Double(kinds.count))
                 var layered = mix
                 layered.layers.append(layered.layers[0])
-                guard var m = MixParameterSpace.setting(layered, MixParameterSpace.Dimension(layer: 1, field: choice), to: kind)
+                guard
+                    var m = MixParameterSpace.setting(
+                        layered, MixParameterSpace.Dimension(layer: 1, field: choice), to: kind)
                 else { continue }
                 var s = state.score(m, spectrumOnly: false)
-                let dims = MixParameterSpace.texture(layer: 1).filter { $0.field.key != choice.key }
+                let dims =
+                    MixParameterSpace.texture(layer: 1).filter { $0.field.key != choice.key }
                     + [MixParameterSpace.volume(layer: 1), MixParameterSpace.volume(layer: 0)]
                 state.descend(&m, &s, dims, spectrumOnly: false, passes: 2, step: 0.25)
                 state.note(String(format: "texture %@: %.3f", kind, s))
@@ -111,9 +122,11 @@ public struct MixSearch: Sendable {
         }
 
         // 3. Refinement of everything, while time lasts.
+        state.renderLimit = renderBudget
         var all: [MixParameterSpace.Dimension] = []
         for layer in mix.layers.indices {
-            all += MixParameterSpace.spectral(layer: layer) + MixParameterSpace.texture(layer: layer)
+            all +=
+                MixParameterSpace.spectral(layer: layer) + MixParameterSpace.texture(layer: layer)
                 + [MixParameterSpace.volume(layer: layer)]
         }
         state.descend(&mix, &score, all, spectrumOnly: false, passes: 3, step: 0.1)
@@ -144,6 +157,8 @@ struct SearchState {
     let target: TextureStats
     let seed: UInt64
     let renderSeconds: Double
+    /// The stage ends when this many renders have been made in all.
+    var renderLimit: Int
     let deadline: ContinuousClock.Instant
     let clock: ContinuousClock
     var evaluations = 0
@@ -157,7 +172,7 @@ struct SearchState {
         return spectrumOnly ? d[.m1] : d.total
     }
 
-    var isOutOfTime: Bool { clock.now >= deadline }
+    var isOutOfTime: Bool { evaluations >= renderLimit || clock.now >= deadline }
 
     mutating func note(_ line: String) { steps.append(line) }
 

@@ -92,7 +92,8 @@ public enum CochlearFilterbank {
             var step = 1
             if resolution == .reduced, first >= 0 {
                 let widthHz = Double(last - first + 1) * binHz
-                for d in [25, 10, 5, 2] where n % d == 0 && Double(sampleRate) / Double(d) >= 4 * widthHz + 2 * Double(envelopeRate) {
+                for d in [25, 10, 5, 2]
+                where n % d == 0 && Double(sampleRate) / Double(d) >= 4 * widthHz + 2 * Double(envelopeRate) {
                     step = d
                     break
                 }

@@ -106,12 +106,16 @@ public final class FourierTransform: @unchecked Sendable {
     /// Array conveniences (tests, small transforms).
     public func forward(_ re: inout [Double], _ im: inout [Double]) {
         precondition(re.count == count && im.count == count)
-        re.withUnsafeMutableBufferPointer { r in im.withUnsafeMutableBufferPointer { forward(r.baseAddress!, $0.baseAddress!) } }
+        re.withUnsafeMutableBufferPointer { r in
+            im.withUnsafeMutableBufferPointer { forward(r.baseAddress!, $0.baseAddress!) }
+        }
     }
 
     public func inverse(_ re: inout [Double], _ im: inout [Double]) {
         precondition(re.count == count && im.count == count)
-        re.withUnsafeMutableBufferPointer { r in im.withUnsafeMutableBufferPointer { inverse(r.baseAddress!, $0.baseAddress!) } }
+        re.withUnsafeMutableBufferPointer { r in
+            im.withUnsafeMutableBufferPointer { inverse(r.baseAddress!, $0.baseAddress!) }
+        }
     }
 
     /// Stockham decimation in frequency: each pass reads x and writes y in an order that leaves
@@ -151,7 +155,9 @@ public final class FourierTransform: @unchecked Sendable {
     private typealias Ptr = UnsafeMutablePointer<Double>
     private typealias Twiddle = UnsafePointer<Double>
 
-    private static func radix2(_ xr: Ptr, _ xi: Ptr, _ yr: Ptr, _ yi: Ptr, _ m: Int, _ s: Int, _ wr: Twiddle, _ wi: Twiddle) {
+    private static func radix2(
+        _ xr: Ptr, _ xi: Ptr, _ yr: Ptr, _ yi: Ptr, _ m: Int, _ s: Int, _ wr: Twiddle, _ wi: Twiddle
+    ) {
         for p in 0..<m {
             let cr = wr[p], ci = wi[p]
             for q in 0..<s {
@@ -167,7 +173,9 @@ public final class FourierTransform: @unchecked Sendable {
         }
     }
 
-    private static func radix4(_ xr: Ptr, _ xi: Ptr, _ yr: Ptr, _ yi: Ptr, _ m: Int, _ s: Int, _ wr: Twiddle, _ wi: Twiddle) {
+    private static func radix4(
+        _ xr: Ptr, _ xi: Ptr, _ yr: Ptr, _ yi: Ptr, _ m: Int, _ s: Int, _ wr: Twiddle, _ wi: Twiddle
+    ) {
         for p in 0..<m {
             let w1r = wr[3 * p], w1i = wi[3 * p], w2r = wr[3 * p + 1], w2i = wi[3 * p + 1]
             let w3r = wr[3 * p + 2], w3i = wi[3 * p + 2]
@@ -196,7 +204,9 @@ public final class FourierTransform: @unchecked Sendable {
 
     private static let c3 = -0.5, s3 = -(3.0).squareRoot() / 2
 
-    private static func radix3(_ xr: Ptr, _ xi: Ptr, _ yr: Ptr, _ yi: Ptr, _ m: Int, _ s: Int, _ wr: Twiddle, _ wi: Twiddle) {
+    private static func radix3(
+        _ xr: Ptr, _ xi: Ptr, _ yr: Ptr, _ yi: Ptr, _ m: Int, _ s: Int, _ wr: Twiddle, _ wi: Twiddle
+    ) {
         for p in 0..<m {
             let w1r = wr[2 * p], w1i = wi[2 * p], w2r = wr[2 * p + 1], w2i = wi[2 * p + 1]
             for q in 0..<s {
@@ -219,7 +229,8 @@ public final class FourierTransform: @unchecked Sendable {
     }
 
     @inline(__always)
-    private static func twiddled(_ br: Double, _ bi: Double, _ tr: Double, _ ti: Double, _ yr: Ptr, _ yi: Ptr, _ o: Int) {
+    private static func twiddled(_ br: Double, _ bi: Double, _ tr: Double, _ ti: Double, _ yr: Ptr, _ yi: Ptr, _ o: Int)
+    {
         yr[o] = br * tr - bi * ti
         yi[o] = br * ti + bi * tr
     }
@@ -227,7 +238,9 @@ public final class FourierTransform: @unchecked Sendable {
     private static let c51 = cos(2 * Double.pi / 5), c52 = cos(4 * Double.pi / 5)
     private static let s51 = -sin(2 * Double.pi / 5), s52 = -sin(4 * Double.pi / 5)
 
-    private static func radix5(_ xr: Ptr, _ xi: Ptr, _ yr: Ptr, _ yi: Ptr, _ m: Int, _ s: Int, _ wr: Twiddle, _ wi: Twiddle) {
+    private static func radix5(
+        _ xr: Ptr, _ xi: Ptr, _ yr: Ptr, _ yi: Ptr, _ m: Int, _ s: Int, _ wr: Twiddle, _ wi: Twiddle
+    ) {
         for p in 0..<m {
             for q in 0..<s {
                 let i0 = q + s * p

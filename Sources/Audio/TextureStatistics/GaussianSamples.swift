@@ -1,9 +1,10 @@
+import NoiseDSP
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import NoiseDSP
 
 /// Standard normal samples from a seed: SplitMix64 through the Box–Muller transform, the same
 /// sequence on every platform (the tests regenerate it to compare with texstat's figures).

@@ -32,7 +32,8 @@ extension Noise {
         @Option(name: .long, numeric: "Seconds skipped at the start (default 2).")
         var start: Double = AnalysisExcerpt.defaultStartSeconds
 
-        @Option(name: .long, numeric: "Seconds measured, 1…120 (default 60; shorter recordings: all but 0.5 s each end).")
+        @Option(
+            name: .long, numeric: "Seconds measured, 1…120 (default 60; shorter recordings: all but 0.5 s each end).")
         var duration: Double = AnalysisExcerpt.defaultDurationSeconds
 
         @Option(name: .long, numeric: "Seed of the spectrum-matched noise (default 1).")
@@ -85,6 +86,7 @@ struct Comparison {
     var distance: TextureDistance
     var matchedNoise: TextureDistance
 
+    var seconds: Double { Double(recording.signal.count) / Double(CochlearFilterbank.sampleRate) }
     var textureRatio: Double { distance.texture / max(matchedNoise.texture, 1e-12) }
     var totalRatio: Double { distance.total / max(matchedNoise.total, 1e-12) }
 }
@@ -102,38 +104,47 @@ enum AnalyzeReport {
         lines.append(
             "\(file): \(f(a.durationSeconds, 1)) s measured from \(f(r.excerpt.startSeconds, 1)) s "
                 + "(\(f(r.file.durationSeconds, 1)) s, \(r.summary))")
-        lines.append("  spectral tilt        lows (< 250 Hz) \(signed(p.lowToMidDb)) dB, highs (> 4 kHz) "
-            + "\(signed(p.highToMidDb)) dB against 1 kHz")
+        lines.append(
+            "  spectral tilt        lows (< 250 Hz) \(signed(p.lowToMidDb)) dB, highs (> 4 kHz) "
+                + "\(signed(p.highToMidDb)) dB against 1 kHz")
         func groups(_ d: [TextureProfile.BandGroup: Double]) -> String {
             TextureProfile.BandGroup.allCases.map { "\($0.rawValue) \(f(d[$0] ?? 0))" }.joined(separator: "  ")
         }
         lines.append("  band variation       \(groups(p.variation))   (envelope std / mean)")
-        lines.append("  sparsity (kurtosis) \u{20}\(groups(p.kurtosis))   (steady noise ≈ 2–3, drops and clicks higher)")
+        lines.append(
+            "  sparsity (kurtosis) \u{20}\(groups(p.kurtosis))   (steady noise ≈ 2–3, drops and clicks higher)")
         lines.append("  skewness             \(groups(p.skewness))")
-        lines.append("  broadband-ness       neighbour bands \(f(p.neighbourCorrelation)), bands 8 apart "
-            + "\(f(p.distantCorrelation))   (envelope correlation)")
-        lines.append("  modulation spectrum  " + p.modulationDb.map { "\(hz($0.hz)) \(f($0.db, 1))" }
-            .joined(separator: "  ") + "  dB")
+        lines.append(
+            "  broadband-ness       neighbour bands \(f(p.neighbourCorrelation)), bands 8 apart "
+                + "\(f(p.distantCorrelation))   (envelope correlation)")
+        lines.append(
+            "  modulation spectrum  "
+                + p.modulationDb.map { "\(hz($0.hz)) \(f($0.db, 1))" }
+                .joined(separator: "  ") + "  dB")
         if let peak = a.swells.peak, let lag = a.swells.lagSeconds {
-            lines.append("  slow swells          autocorrelation peak \(f(peak)) at \(f(lag, 1)) s "
-                + "(regular, loop-like above ~0.2)")
+            lines.append(
+                "  slow swells          autocorrelation peak \(f(peak)) at \(f(lag, 1)) s "
+                    + "(regular, loop-like above ~0.2)")
         } else {
             lines.append("  slow swells          excerpt too short to measure (needs ≥ 5 s)")
         }
         lines.append("  onset/decay          \(f(p.onsetAsymmetry, 3))   (C2 imaginary part)")
         if let c = comparison {
             lines.append("")
-            lines.append("Distance to \(c.file) (\(f(Double(c.recording.signal.count) / Double(CochlearFilterbank.sampleRate), 1)) s), "
-                + "in spreads between real recordings:")
+            lines.append(
+                "Distance to \(c.file) (\(f(c.seconds, 1)) s), "
+                    + "in spreads between real recordings:")
             lines.append("  class  \(pad("this", 6)) \(pad("noise*", 6))  what")
             for k in StatisticClass.allCases {
-                lines.append("  \(k.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  "
-                    + "\(pad(f(c.distance[k]), 6)) \(pad(f(c.matchedNoise[k]), 6))  \(k.meaning)")
+                lines.append(
+                    "  \(k.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  "
+                        + "\(pad(f(c.distance[k]), 6)) \(pad(f(c.matchedNoise[k]), 6))  \(k.meaning)")
             }
             lines.append("  tex    \(pad(f(c.distance.texture), 6)) \(pad(f(c.matchedNoise.texture), 6))  all but M1")
             lines.append("  all    \(pad(f(c.distance.total), 6)) \(pad(f(c.matchedNoise.total), 6))  all eight")
-            lines.append("  * noise with \(c.file)'s spectrum. Texture ratio (this / noise): tex "
-                + "\(f(c.textureRatio)), all \(f(c.totalRatio)); below 1 is texture beyond the spectrum.")
+            lines.append(
+                "  * noise with \(c.file)'s spectrum. Texture ratio (this / noise): tex "
+                    + "\(f(c.textureRatio)), all \(f(c.totalRatio)); below 1 is texture beyond the spectrum.")
         }
         return lines.joined(separator: "\n")
     }
@@ -159,7 +170,8 @@ enum AnalyzeReport {
     {
         let p = a.profile
         func groups(_ d: [TextureProfile.BandGroup: Double]) -> [String: Any] {
-            Dictionary(uniqueKeysWithValues: TextureProfile.BandGroup.allCases.map { ($0.rawValue, rounded(d[$0] ?? 0)) })
+            Dictionary(
+                uniqueKeysWithValues: TextureProfile.BandGroup.allCases.map { ($0.rawValue, rounded(d[$0] ?? 0)) })
         }
         var stats: [String: Any] = [:]
         for k in StatisticClass.allCases { stats[k.rawValue] = a.stats[k].map { rounded($0) } }
@@ -171,11 +183,15 @@ enum AnalyzeReport {
             "fileSeconds": rounded(r.file.durationSeconds, 3),
             "excerpt": ["startSeconds": rounded(r.excerpt.startSeconds, 3), "seconds": rounded(a.durationSeconds, 3)],
             "profile": [
-                "spectralTiltDb": ["lowsAgainst1kHz": rounded(p.lowToMidDb, 2), "highsAgainst1kHz": rounded(p.highToMidDb, 2)],
+                "spectralTiltDb": [
+                    "lowsAgainst1kHz": rounded(p.lowToMidDb, 2), "highsAgainst1kHz": rounded(p.highToMidDb, 2),
+                ],
                 "bandVariation": groups(p.variation),
                 "kurtosis": groups(p.kurtosis),
                 "skewness": groups(p.skewness),
-                "bandCorrelation": ["neighbours": rounded(p.neighbourCorrelation), "eightApart": rounded(p.distantCorrelation)],
+                "bandCorrelation": [
+                    "neighbours": rounded(p.neighbourCorrelation), "eightApart": rounded(p.distantCorrelation),
+                ],
                 "modulationDb": p.modulationDb.map { ["hz": $0.hz, "db": rounded($0.db, 2)] },
                 "onsetAsymmetry": rounded(p.onsetAsymmetry),
             ] as [String: Any],
@@ -185,13 +201,14 @@ enum AnalyzeReport {
             "bandCentresHz": CochlearFilterbank.centresHz.map { rounded($0, 1) },
         ]
         if let c = comparison {
-            o["against"] = [
-                "file": c.file,
-                "distance": distanceObject(c.distance),
-                "matchedNoise": distanceObject(c.matchedNoise),
-                "ratioTexture": rounded(c.textureRatio),
-                "ratioAll": rounded(c.totalRatio),
-            ] as [String: Any]
+            o["against"] =
+                [
+                    "file": c.file,
+                    "distance": distanceObject(c.distance),
+                    "matchedNoise": distanceObject(c.matchedNoise),
+                    "ratioTexture": rounded(c.textureRatio),
+                    "ratioAll": rounded(c.totalRatio),
+                ] as [String: Any]
         }
         return o
     }

@@ -16,7 +16,8 @@ extension Noise {
                 Measures 10–60 s of the recording's texture statistics (see noise analyze), then
                 searches a mix's layers, colour, cuts, EQ, textures and their parameters until its
                 renders measure close to them: the spectrum first, then a texture layer, then all
-                together, for about half a minute. Prints the distance before and after, and that of
+                together, in a fixed number of renders (the same mix for the same recording and seed
+                on any machine; about 40 s of one core by default). Prints the distance before and after, and that of
                 noise with the recording's spectrum. The mix plays and renders like any other:
                   noise match fan.flac -o fan.json
                   noise play --mix fan.json
@@ -34,7 +35,10 @@ extension Noise {
         @Option(name: .long, numeric: "Seconds of the recording to fit, 10…60 (default 60).")
         var duration: Double = 60
 
-        @Option(name: .long, numeric: "Seconds the search may take, 5…600 (default 35).")
+        @Option(name: .long, numeric: "Renders the search makes, 10…2000 (default 160): more is slower and closer.")
+        var renders: Int = MixSearch.defaultRenderBudget
+
+        @Option(name: .long, numeric: "A stop in seconds, 5…600 (default 300): no render starts after it.")
         var budget: Double = MixSearch.defaultTimeBudgetSeconds
 
         @Option(name: .long, numeric: "Seed of the search's renders (default 1).")
@@ -51,10 +55,14 @@ extension Noise {
         static let minimumSeconds = 10.0
         static let durationRange = 10.0...60.0
         static let budgetRange = 5.0...600.0
+        static let renderRange = 10...2000
 
         func validate() throws {
             guard duration.isFinite, Self.durationRange.contains(duration) else {
                 throw ValidationError("'--duration' \(duration) is out of range; allowed 10…60 s")
+            }
+            guard Self.renderRange.contains(renders) else {
+                throw ValidationError("'--renders' \(renders) is out of range; allowed 10…2000")
             }
             guard budget.isFinite, Self.budgetRange.contains(budget) else {
                 throw ValidationError("'--budget' \(budget) is out of range; allowed 5…600 s")
@@ -91,13 +99,14 @@ extension Noise {
                     .process(rec.file.samples)
             }
             let label = name ?? URL(fileURLWithPath: recording).deletingPathExtension().lastPathComponent
-            let search = MixSearch(seed: seed, timeBudgetSeconds: budget)
+            let search = MixSearch(seed: seed, renderBudget: renders, timeBudgetSeconds: budget)
             let report = search.match(target: signal, name: String(label.prefix(200))) { line in
                 Terminal.printError(line)
             }
             try write(report.mix, to: target)
             if json {
-                let data = try JSONSerialization.data(withJSONObject: jsonObject(report), options: [.prettyPrinted, .sortedKeys])
+                let data = try JSONSerialization.data(
+                    withJSONObject: jsonObject(report), options: [.prettyPrinted, .sortedKeys])
                 FileHandle.standardOutput.write(data + Data("\n".utf8))
             } else {
                 let out = text(report, seconds: Double(signal.count) / Double(CochlearFilterbank.sampleRate))
@@ -110,7 +119,9 @@ extension Noise {
             guard output != "-" else { return nil }
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) {
-                if isFolder.boolValue { throw CLIError("'-o' \(output) is a folder; give a file name, e.g. -o \(output)/mix.json") }
+                if isFolder.boolValue {
+                    throw CLIError("'-o' \(output) is a folder; give a file name, e.g. -o \(output)/mix.json")
+                }
                 do { _ = try Mix.load(path: output) } catch {
                     throw CLIError(
                         """
@@ -145,7 +156,8 @@ extension Noise {
                     .map { String(format: "%6.2f", $0) }.joined()
             }
             var lines = [
-                "Matched \(recording) (\(String(format: "%.0f", seconds)) s) in \(String(format: "%.1f", r.searchSeconds)) s, "
+                "Matched \(recording) (\(String(format: "%.0f", seconds)) s) in "
+                    + "\(String(format: "%.1f", r.searchSeconds)) s, "
                     + "\(r.evaluationCount) renders.",
                 "".padding(toLength: 22, withPad: " ", startingAt: 0)
                     + (StatisticClass.allCases.map(\.rawValue) + ["tex", "all"]).map {
@@ -156,11 +168,14 @@ extension Noise {
                 row("after", r.after),
                 row("noise, its spectrum", r.matchedNoise),
                 String(
-                    format: "Texture ratio (after / noise with its spectrum): tex %.2f, all %.2f; below 1 is texture beyond the spectrum.",
+                    format:
+                        "Texture ratio (after / noise with its spectrum): tex %.2f, all %.2f; "
+                        + "below 1 is texture beyond the spectrum.",
                     r.textureRatio, r.totalRatio),
-                "Layers: " + r.mix.layers.map { l in
-                    (l.texture?.rawValue ?? "noise") + String(format: " %.0f%%", l.volume * 100)
-                }.joined(separator: ", "),
+                "Layers: "
+                    + r.mix.layers.map { l in
+                        (l.texture?.rawValue ?? "noise") + String(format: " %.0f%%", l.volume * 100)
+                    }.joined(separator: ", "),
             ]
             if verbose { lines += r.steps.map { "  " + $0 } }
             if output != "-" { lines.append("Wrote \(output); play it with: noise play --mix \(output)") }
