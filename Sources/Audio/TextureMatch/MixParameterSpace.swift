@@ -101,6 +101,13 @@ struct MixParameterSpace {
             f.scale == .log && r.lowerBound > 0
             ? r.lowerBound * pow(r.upperBound / r.lowerBound, c) : r.lowerBound + c * (r.upperBound - r.lowerBound)
         if f.kind == .integer { v = v.rounded() }
+        // On the table's step, with as many decimals as the step has, so a mix file reads
+        // `0.6` and `40`, not `0.6000000000000001` and `37.606`.
+        if let step = f.step, step > 0 {
+            v = (v / step).rounded() * step
+            let scale = pow(10, max(0, -floor(log10(step))))
+            v = (v * scale).rounded() / scale
+        }
         return min(max(v, r.lowerBound), r.upperBound)
     }
 }
