@@ -350,7 +350,7 @@ let package = Package(
         // `noise match`: a mix's parameters (read from MixFields) searched so its statistics meet a recording's.
         .target(name: "TextureMatch", dependencies: ["NoiseEngine", "TextureStatistics", "AudioSinkBase", "FieldTable"]),
         .testTarget(name: "TextureStatisticsTests", dependencies: ["TextureStatistics"], exclude: ["derive_expected.py"]),
-        .testTarget(name: "SoundFilesTests", dependencies: ["SoundFiles", "TestSupport"]),
+        .testTarget(name: "SoundFilesTests", dependencies: ["SoundFiles", "CSndFile", "TestSupport"]),
         .testTarget(name: "TextureMatchTests", dependencies: ["TextureMatch", "TextureStatistics", "NoiseEngine"]),
     ]
 )

@@ -1,3 +1,4 @@
+import CSndFile
 import Foundation
 import SoundFiles
 import TestSupport
@@ -34,6 +35,26 @@ import Testing
         let rms = (middle.reduce(0) { $0 + $1 * $1 } / Double(middle.count)).squareRoot()
         #expect(abs(rms - 0.25 / 2.0.squareRoot()) < 0.01, "\(name): RMS \(rms)")
         #expect(!f.formatName.isEmpty)
+    }
+
+    /// Ogg Opus (sox cannot write it): written through libsndfile itself, 1 s of a 440 Hz tone at
+    /// 48 kHz mono, amplitude 0.5.
+    @Test func readsOggOpus() throws {
+        let path = try folder().appendingPathComponent("tone.opus").path
+        var info = SF_INFO()
+        info.samplerate = 48000
+        info.channels = 1
+        info.format = Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_OPUS)
+        let handle = try #require(sf_open(path, Int32(SFM_WRITE), &info), String(cString: sf_strerror(nil)))
+        var tone = (0..<48000).map { 0.5 * sin(2 * Double.pi * 440 * Double($0) / 48000) }
+        #expect(tone.withUnsafeMutableBufferPointer { sf_writef_double(handle, $0.baseAddress, 48000) } == 48000)
+        sf_close(handle)
+        let f = try SoundFile(path: path)
+        #expect(f.sampleRate == 48000 && f.channelCount == 1)
+        #expect(f.formatName.contains("Opus"), "\(f.formatName)")
+        let middle = f.samples[12000..<36000]
+        let rms = (middle.reduce(0) { $0 + $1 * $1 } / Double(middle.count)).squareRoot()
+        #expect(abs(rms - 0.5 / 2.0.squareRoot()) < 0.02, "RMS \(rms)")
     }
 
     @Test func badFilesAreRefusedNamingTheFileAndTheProblem() throws {

@@ -17,6 +17,8 @@ public struct MatchReport: Sendable {
     /// Renders the search made and the seconds it took.
     public var evaluationCount: Int
     public var searchSeconds: Double
+    /// The CPU time it took (the search is single-threaded: on an idle machine about `searchSeconds`).
+    public var cpuSeconds: Double
     /// One line per accepted step, for `--verbose`.
     public var steps: [String]
 

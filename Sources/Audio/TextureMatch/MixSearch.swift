@@ -26,7 +26,8 @@ public struct MixSearch: Sendable {
     /// Search renders in all: the result depends only on the recording, the seed and this, never
     /// on how busy the machine is (byte-identical mixes per seed).
     public var renderBudget: Int
-    /// A safety stop: no new render starts after this long, whatever is left of `renderBudget`.
+    /// A safety stop in seconds of this process's CPU time (not wall time, so a busy machine
+    /// does not cut the search short and change its result): no new render starts after it.
     public var timeBudgetSeconds: Double
 
     public static let defaultRenderSeconds = 8.0
@@ -63,7 +64,7 @@ public struct MixSearch: Sendable {
     /// Searches a mix for `target` (a mono 20 kHz excerpt of the recording, ≥ 10 s).
     /// `progress` hears one line per stage.
     public func match(target: [Double], name: String, progress: (String) -> Void = { _ in }) -> MatchReport {
-        let clock = ContinuousClock(), started = clock.now
+        let clock = ContinuousClock(), started = clock.now, cpuStarted = Self.cpuSeconds()
         let targetStats = Self.measure(target)
         let seconds = Double(target.count) / Double(CochlearFilterbank.sampleRate)
         let noise = SpectrumMatchedNoise.make(like: target, seed: seed &+ 1000)
@@ -73,7 +74,7 @@ public struct MixSearch: Sendable {
         func share(_ fraction: Double) -> Int { Int((Double(renderBudget) * fraction).rounded()) }
         var state = SearchState(
             target: targetStats, seed: seed, renderSeconds: min(renderSeconds, seconds),
-            renderLimit: share(0.3), deadline: started + .seconds(timeBudgetSeconds), clock: clock)
+            renderLimit: share(0.3), cpuDeadline: Self.cpuSeconds() + timeBudgetSeconds)
 
         let start = Self.startingMix
         let before = Self.distance(start, seconds, seed &+ 1, targetStats)
@@ -138,13 +139,21 @@ public struct MixSearch: Sendable {
         let after = Self.distance(mix, seconds, seed &+ 1, targetStats)
         return MatchReport(
             mix: mix, before: before, spectrumOnly: spectrumOnly, after: after, matchedNoise: matchedNoise,
-            evaluationCount: state.evaluations, searchSeconds: Self.seconds(clock.now - started), steps: state.steps)
+            evaluationCount: state.evaluations, searchSeconds: Self.seconds(clock.now - started),
+            cpuSeconds: Self.cpuSeconds() - cpuStarted, steps: state.steps)
     }
 
     static func measure(_ signal: [Double]) -> TextureStats { TextureStats(signal: signal, resolution: .reduced) }
 
     static func distance(_ mix: Mix, _ seconds: Double, _ seed: UInt64, _ target: TextureStats) -> TextureDistance {
         TextureDistance(measure(render(mix, seconds: seconds, seed: seed)), target)
+    }
+
+    /// CPU time this process has used so far.
+    static func cpuSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     static func seconds(_ d: Duration) -> Double {
@@ -159,8 +168,7 @@ struct SearchState {
     let renderSeconds: Double
     /// The stage ends when this many renders have been made in all.
     var renderLimit: Int
-    let deadline: ContinuousClock.Instant
-    let clock: ContinuousClock
+    let cpuDeadline: Double
     var evaluations = 0
     var steps: [String] = []
 
@@ -172,7 +180,7 @@ struct SearchState {
         return spectrumOnly ? d[.m1] : d.total
     }
 
-    var isOutOfTime: Bool { evaluations >= renderLimit || clock.now >= deadline }
+    var isOutOfTime: Bool { evaluations >= renderLimit || MixSearch.cpuSeconds() >= cpuDeadline }
 
     mutating func note(_ line: String) { steps.append(line) }
 

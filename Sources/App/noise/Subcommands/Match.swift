@@ -38,7 +38,7 @@ extension Noise {
         @Option(name: .long, numeric: "Renders the search makes, 10…2000 (default 160): more is slower and closer.")
         var renders: Int = MixSearch.defaultRenderBudget
 
-        @Option(name: .long, numeric: "A stop in seconds, 5…600 (default 300): no render starts after it.")
+        @Option(name: .long, numeric: "A stop in CPU seconds, 5…600 (default 300): no render starts after it.")
         var budget: Double = MixSearch.defaultTimeBudgetSeconds
 
         @Option(name: .long, numeric: "Seed of the search's renders (default 1).")
@@ -157,7 +157,7 @@ extension Noise {
             }
             var lines = [
                 "Matched \(recording) (\(String(format: "%.0f", seconds)) s) in "
-                    + "\(String(format: "%.1f", r.searchSeconds)) s, "
+                    + "\(String(format: "%.1f", r.searchSeconds)) s (\(String(format: "%.1f", r.cpuSeconds)) s CPU), "
                     + "\(r.evaluationCount) renders.",
                 "".padding(toLength: 22, withPad: " ", startingAt: 0)
                     + (StatisticClass.allCases.map(\.rawValue) + ["tex", "all"]).map {
@@ -194,6 +194,7 @@ extension Noise {
                 "ratioAll": AnalyzeReport.rounded(r.totalRatio),
                 "renders": r.evaluationCount,
                 "searchSeconds": AnalyzeReport.rounded(r.searchSeconds, 2),
+                "cpuSeconds": AnalyzeReport.rounded(r.cpuSeconds, 2),
             ]
         }
     }
