@@ -13,8 +13,8 @@
 /// the radix-2 transform `SpectrumPlot` uses for its Welch segments.
 ///
 /// Data are split complex (`re`, `im`), `Double`. Forward: X[k] = Σ x[t]·e^(−2πi·kt/n);
-/// inverse includes the 1/n.
-public final class FourierTransform: @unchecked Sendable {
+/// inverse includes the 1/n. A plan owns its scratch buffers: one thread at a time.
+public final class FourierTransform {
     public let count: Int
     private let factors: [Int]
     /// Per pass: twiddles W_len^(p·k) for p < len/radix, k in 1..<radix (re, im interleaved by k).
@@ -269,7 +269,7 @@ public final class FourierTransform: @unchecked Sendable {
 
 /// Bluestein's algorithm: a length-n DFT as a circular convolution with a chirp, done by a
 /// 2-3-5 transform of length ≥ 2n − 1.
-private final class Bluestein: @unchecked Sendable {
+private final class Bluestein {
     let count: Int
     let inner: FourierTransform
     let chirpRe: [Double], chirpIm: [Double]
