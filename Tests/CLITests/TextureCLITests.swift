@@ -100,7 +100,7 @@ import Testing
         let long = try recording("long.ogg", seconds: 12, in: dir)
         let notes = dir.appendingPathComponent("notes.json")
         try Data("my notes, not a mix".utf8).write(to: notes)
-        r = try Products.run("noise", ["match", long, "-o", notes.path, "--renders", "12"])
+        r = try Products.run("noise", ["match", long, "-o", notes.path, "--renders", "10", "--search-seconds", "2"])
         #expect(r.status == 1)
         #expect(r.stderrText.contains("exists and is not a mix this version reads"), "\(r.stderrText)")
         #expect(try String(contentsOf: notes, encoding: .utf8) == "my notes, not a mix")
@@ -114,9 +114,10 @@ import Testing
 
     @Test func matchWritesAMixThatLoadsAndRenders() throws {
         let dir = try folder()
-        let long = try recording("fan.ogg", seconds: 12, in: dir)
+        let long = try recording("fan.ogg", seconds: 10.6, in: dir)
         let out = dir.appendingPathComponent("fan.json").path
-        var r = try Products.run("noise", ["match", long, "-o", out, "--renders", "12", "--json"])
+        var r = try Products.run(
+            "noise", ["match", long, "-o", out, "--renders", "10", "--search-seconds", "2", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         let o = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
         for key in ["before", "spectrumFitted", "after", "matchedNoise"] {
@@ -128,7 +129,7 @@ import Testing
         // A matched mix may be replaced by another match (it is a readable mix); the same seed and
         // render budget find the same mix, byte for byte.
         let first = try Data(contentsOf: URL(fileURLWithPath: out))
-        r = try Products.run("noise", ["match", long, "-o", out, "--renders", "12"])
+        r = try Products.run("noise", ["match", long, "-o", out, "--renders", "10", "--search-seconds", "2"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == first)
         #expect(r.stdoutText.contains("Texture ratio"), "\(r.stdoutText)")

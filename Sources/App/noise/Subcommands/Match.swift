@@ -38,6 +38,9 @@ extension Noise {
         @Option(name: .long, numeric: "Renders the search makes, 10…2000 (default 160): more is slower and closer.")
         var renders: Int = MixSearch.defaultRenderBudget
 
+        @Option(name: .long, numeric: "Length of each search render, 2…60 s (default 8): shorter is faster, coarser.")
+        var searchSeconds: Double = MixSearch.defaultRenderSeconds
+
         @Option(name: .long, numeric: "A stop in CPU seconds, 5…600 (default 300): no render starts after it.")
         var budget: Double = MixSearch.defaultTimeBudgetSeconds
 
@@ -60,6 +63,9 @@ extension Noise {
         func validate() throws {
             guard duration.isFinite, Self.durationRange.contains(duration) else {
                 throw ValidationError("'--duration' \(duration) is out of range; allowed 10…60 s")
+            }
+            guard searchSeconds.isFinite, MixSearch.renderSecondsRange.contains(searchSeconds) else {
+                throw ValidationError("'--search-seconds' \(searchSeconds) is out of range; allowed 2…60 s")
             }
             guard Self.renderRange.contains(renders) else {
                 throw ValidationError("'--renders' \(renders) is out of range; allowed 10…2000")
@@ -99,7 +105,8 @@ extension Noise {
                     .process(rec.file.samples)
             }
             let label = name ?? URL(fileURLWithPath: recording).deletingPathExtension().lastPathComponent
-            let search = MixSearch(seed: seed, renderBudget: renders, timeBudgetSeconds: budget)
+            let search = MixSearch(
+                seed: seed, renderSeconds: searchSeconds, renderBudget: renders, timeBudgetSeconds: budget)
             let report = search.match(target: signal, name: String(label.prefix(200))) { line in
                 Terminal.printError(line)
             }
