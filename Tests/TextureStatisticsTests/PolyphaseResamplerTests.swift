@@ -23,7 +23,7 @@ import Testing
         let err = zip(middle, want[2000..<18000]).map { abs($0 - $1) }.max()!
         #expect(err < 0.01, "\(err)")
         let high = r.process(Self.tone(15000, rate: 44100, seconds: 1))
-        #expect(Self.rms(high[2000..<18000]) < 0.001, "aliased: \(Self.rms(high[2000..<18000]))")
+        #expect(Self.rms(high[2000..<18000]) < 0.003, "aliased: \(Self.rms(high[2000..<18000]))")
     }
 
     @Test func decimatingKeepsDCAndLength() {
