@@ -45,7 +45,7 @@ import Testing
         info.samplerate = 48000
         info.channels = 1
         info.format = Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_OPUS)
-        let handle = try #require(sf_open(path, Int32(SFM_WRITE), &info), String(cString: sf_strerror(nil)))
+        let handle = try #require(sf_open(path, Int32(SFM_WRITE), &info), "\(String(cString: sf_strerror(nil)))")
         var tone = (0..<48000).map { 0.5 * sin(2 * Double.pi * 440 * Double($0) / 48000) }
         #expect(tone.withUnsafeMutableBufferPointer { sf_writef_double(handle, $0.baseAddress, 48000) } == 48000)
         sf_close(handle)
