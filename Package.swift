@@ -348,8 +348,10 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .target(name: "SoundFiles", dependencies: ["CSndFile"]),
         // `noise match`: a mix's parameters (read from MixFields) searched so its statistics meet a recording's.
-        .target(name: "TextureMatch", dependencies: ["NoiseEngine", "TextureStatistics", "AudioSinkBase", "FieldTable"]),
-        .testTarget(name: "TextureStatisticsTests", dependencies: ["TextureStatistics"], exclude: ["derive_expected.py"]),
+        .target(
+            name: "TextureMatch", dependencies: ["NoiseEngine", "TextureStatistics", "AudioSinkBase", "FieldTable"]),
+        .testTarget(
+            name: "TextureStatisticsTests", dependencies: ["TextureStatistics"], exclude: ["derive_expected.py"]),
         .testTarget(name: "SoundFilesTests", dependencies: ["SoundFiles", "CSndFile", "TestSupport"]),
         .testTarget(name: "TextureMatchTests", dependencies: ["TextureMatch", "TextureStatistics", "NoiseEngine"]),
     ]
