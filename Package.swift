@@ -25,12 +25,12 @@ let wings: [String: [String]] = [
     // system libraries (pkg-config) and small C shims
     "C": [
         "CNoiseSupport", "CPulse", "CALSA", "CALSASupport", "CFLAC", "CCairo", "CDeflate", "CSystemdBus",
-        "CJPEGSupport", "CChangeWatch", "CGtk", "CCurlLoader", "CBuildStamp", "CQRencode",
+        "CJPEGSupport", "CChangeWatch", "CGtk", "CCurlLoader", "CBuildStamp", "CQRencode", "CSndFile",
     ],
     // sound: DSP, engine, outputs, player control and MPRIS
     "Audio": [
         "NoiseDSP", "NoiseEngine", "AudioSinkBase", "AudioOutput", "SpeechIntelligibility", "SpectrumPlot",
-        "NoiseControl", "MPRISPlayer",
+        "NoiseControl", "MPRISPlayer", "TextureStatistics", "SoundFiles", "TextureMatch",
     ],
     // templates, designs, the renderer, actions, live wake-ups, the desktop list
     "Widgets": [
@@ -69,6 +69,9 @@ let package = Package(
         .library(name: "Snapshots", targets: ["Snapshots"]),
         // `weaver serve` in process, for the benchmark of the Editor's draft render route over HTTP.
         .library(name: "HomeScreen", targets: ["HomeScreen"]),
+        // `noise analyze` and `noise match` without the executable, for their benchmarks.
+        .library(name: "TextureStatistics", targets: ["TextureStatistics"]),
+        .library(name: "TextureMatch", targets: ["TextureMatch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -257,7 +260,7 @@ let package = Package(
                 "SystemCalls",
                 "NoiseEngine", "AudioSinkBase", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
                 "SpectrumPlot",
-                "MPRISPlayer", "Logind", "ShareLinks", "NoiseDSP",
+                "MPRISPlayer", "Logind", "ShareLinks", "NoiseDSP", "SoundFiles", "TextureStatistics", "TextureMatch",
                 // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
                 "WidgetRender", "WidgetDesign", "Variables",
                 "LoginEntryFiles", "PlayerLiveness",
@@ -383,23 +386,7 @@ let package = Package(
         // Weather/calendar/steps against a loopback HTTP server (TestSupport.LocalHTTPServer), never the internet.
         .testTarget(
             name: "DataSourcesTests",
-            dependencies: ["DataSources", "Variables", "SharedStore", "Snapshots", "TestSupport"]),
-
-        // Mixes and designs carried whole in a link (`noise share`, `weaver share`, `--link`): DEFLATE in the
-        // URL's fragment with a version and a checksum, read back bounded; QR codes through Debian's libqrencode.
-        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
-        .target(name: "ShareLinks", dependencies: ["CDeflate", "CQRencode", "SharedStore"]),
-        .testTarget(name: "ShareLinksTests", dependencies: ["ShareLinks"]),
-
-        // Designing in words (`weaver ai`, the Editor's Describe box): a request built from the design field
-        // table to a model on the user's own machine (Ollama, llama-server), its answer read strictly and
-        // every edit applied through DesignEditor. HTTP through DataSources' bounded libcurl client.
-        .target(
-            name: "DesignAssistant",
-            dependencies: ["WidgetDesign", "FieldTable", "BoundedJSON", "DataSources", "SharedStore"]),
-        .testTarget(
-            name: "DesignAssistantTests",
-            dependencies: ["DesignAssistant", "WidgetDesign", "FieldTable", "SharedStore", "TestSupport"]),
+        "CJPEGSupport", "CChangeWatch", "CGtk", "CCurlLoader", "CBuildStamp", "CQRencode", "CSndFile",
     ]
 )
 
