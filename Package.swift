@@ -232,13 +232,15 @@ let package = Package(
         // Widgets on the desktop: which designs, where, on which monitor (the store's desktop.json),
         // placement geometry and the login entry. No GTK: `weaver desktop add/list/remove/move` use it.
         .target(
-            name: "DesktopWidgets", dependencies: ["SharedStore", "WidgetRender", "BoundedJSON", "LoginEntryFiles"]),
+            name: "DesktopWidgets",
+            dependencies: ["SharedStore", "WidgetRender", "WidgetDesign", "BoundedJSON", "LoginEntryFiles"]),
         // GTK 3 and gtk-layer-shell for the desktop host only (see weaver-desktop below).
         .systemLibrary(
             name: "CGtk", pkgConfig: "gtk+-3.0",
             providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
         // RFC 5545 parser and recurrence expander: bounded (size, line length, nesting, expansion), no I/O.
-        .target(name: "ICalendar", dependencies: ["CivilDates"]),
+        // SharedStore only for SizeLimit, the one wording of a file's size against its limit.
+        .target(name: "ICalendar", dependencies: ["CivilDates", "SharedStore"]),
         // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
         // HTTP through libcurl (CCurlLoader), not FoundationNetworking's URLSession, which would load it at every
         // start.
@@ -355,7 +357,7 @@ let package = Package(
             name: "HomeScreenTests",
             dependencies: [
                 "HomeScreen", "WidgetRender", "NoiseControl", "TestSupport", "NoiseEngine", "WidgetDesign",
-                "FieldTable",
+                "FieldTable", "SharedStore",
             ],
             // The web app scripts' own tests, run by `node --test` (make test).
             exclude: ["js"]),
@@ -386,7 +388,38 @@ let package = Package(
         // Weather/calendar/steps against a loopback HTTP server (TestSupport.LocalHTTPServer), never the internet.
         .testTarget(
             name: "DataSourcesTests",
-        "CJPEGSupport", "CChangeWatch", "CGtk", "CCurlLoader", "CBuildStamp", "CQRencode", "CSndFile",
+            dependencies: ["DataSources", "Variables", "SharedStore", "Snapshots", "TestSupport"]),
+
+        // Mixes and designs carried whole in a link (`noise share`, `weaver share`, `--link`): DEFLATE in the
+        // URL's fragment with a version and a checksum, read back bounded; QR codes through Debian's libqrencode.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "ShareLinks", dependencies: ["CDeflate", "CQRencode", "SharedStore"]),
+        .testTarget(name: "ShareLinksTests", dependencies: ["ShareLinks"]),
+
+        // Designing in words (`weaver ai`, the Editor's Describe box): a request built from the design field
+        // table to a model on the user's own machine (Ollama, llama-server), its answer read strictly and
+        // every edit applied through DesignEditor. HTTP through DataSources' bounded libcurl client.
+        .target(
+            name: "DesignAssistant",
+            dependencies: ["WidgetDesign", "FieldTable", "BoundedJSON", "DataSources", "SharedStore"]),
+        .testTarget(
+            name: "DesignAssistantTests",
+            dependencies: ["DesignAssistant", "WidgetDesign", "FieldTable", "SharedStore", "TestSupport"]),
+
+        // Issue 37: `noise analyze` and `noise match`. Texture statistics after McDermott & Simoncelli
+        // (2011), the same definitions as ../shared/tools/texstat; pure arithmetic (own FFT, resampler).
+        .target(name: "TextureStatistics", dependencies: ["NoiseDSP"]),
+        // Recordings people have (WAV, FLAC, Ogg Vorbis/Opus, MP3) through Debian's libsndfile.
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .target(name: "SoundFiles", dependencies: ["CSndFile"]),
+        // `noise match`: a mix's parameters (read from MixFields) searched so its statistics meet a recording's.
+        .target(
+            name: "TextureMatch", dependencies: ["NoiseEngine", "TextureStatistics", "AudioSinkBase", "FieldTable"]),
+        .testTarget(
+            name: "TextureStatisticsTests", dependencies: ["TextureStatistics"], exclude: ["derive_expected.py"]),
+        .testTarget(name: "SoundFilesTests", dependencies: ["SoundFiles", "CSndFile", "TestSupport"]),
+        .testTarget(
+            name: "TextureMatchTests", dependencies: ["TextureMatch", "TextureStatistics", "NoiseEngine", "FieldTable"]),
     ]
 )
 
