@@ -419,7 +419,8 @@ let package = Package(
             name: "TextureStatisticsTests", dependencies: ["TextureStatistics"], exclude: ["derive_expected.py"]),
         .testTarget(name: "SoundFilesTests", dependencies: ["SoundFiles", "CSndFile", "TestSupport"]),
         .testTarget(
-            name: "TextureMatchTests", dependencies: ["TextureMatch", "TextureStatistics", "NoiseEngine", "FieldTable"]),
+            name: "TextureMatchTests",
+            dependencies: ["TextureMatch", "TextureStatistics", "NoiseEngine", "FieldTable"]),
     ]
 )
 
