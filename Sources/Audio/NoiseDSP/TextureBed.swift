@@ -86,7 +86,9 @@ struct TextureBed {
     }
 
     /// One-pole low-pass coefficient for a corner (1: the identity, for corner 0).
-    static func onePole(_ hz: Float, _ fs: Float) -> Float { hz <= 0 ? 1 : 1 - expf(-2 * .pi * min(hz, 0.45 * fs) / fs) }
+    static func onePole(_ hz: Float, _ fs: Float) -> Float {
+        hz <= 0 ? 1 : 1 - expf(-2 * .pi * min(hz, 0.45 * fs) / fs)
+    }
 
     /// Band k's power response at cos ω: |H_hi² − H_lo²|², H a one-pole low-pass.
     static func bandResponse(band k: Int, cosOmega c: Double, sampleRate fs: Double) -> Double {
@@ -343,7 +345,8 @@ struct TextureBed {
         let f = Float(fs)
         for k in 0..<8 {
             let share = raw[k] * raw[k] / total * Double(1 - p.linePowerShare)
-            sum += share * bandResponse(band: k, cosOmega: c, sampleRate: fs) / bandVarianceCached(band: k, sampleRate: fs)
+            let response = bandResponse(band: k, cosOmega: c, sampleRate: fs)
+            sum += share * response / bandVarianceCached(band: k, sampleRate: fs)
         }
         if p.linePowerShare > 0 {
             let r = resonator(p, f)

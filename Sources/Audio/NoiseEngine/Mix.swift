@@ -217,7 +217,8 @@ public struct Mix: Codable, Equatable, Sendable {
                 guard kind != .noise && kind != .drops else {
                     throw MixError(
                         path: "\(p).brightness",
-                        message: "applies to crackle and the statistical textures only; this layer makes \(kind.rawValue)")
+                        message:
+                            "applies to crackle and the statistical textures only; this layer makes \(kind.rawValue)")
                 }
                 try check(b, MixFields.brightness, layer: i)
             }
