@@ -208,6 +208,14 @@ public enum StatusFormatter {
                 \(JSONFormatting.number(t.brightness.rounded1))
                 """
             )
+        case let kind:
+            let t = l.textureSettings
+            parts.append(
+                """
+                \(kind.rawValue) \(JSONFormatting.number(t.densityPerSecond.rounded1))/s, brightness \
+                \(JSONFormatting.number(t.brightness.rounded1))
+                """
+            )
         }
         if let lc = l.lowCutHz { parts.append("low cut \(JSONFormatting.number(lc)) Hz") }
         if let hc = l.highCutHz { parts.append("high cut \(JSONFormatting.number(hc)) Hz") }

@@ -86,15 +86,9 @@ public struct Mix: Codable, Equatable, Sendable {
 
     /// A layer's source (see `TextureKind`).
     public enum Texture: String, Codable, Equatable, Sendable, CaseIterable {
-        case noise, drops, crackle
+        case noise, drops, crackle, rain, surf, wind, fire, fan, stream
 
-        public var kind: TextureKind {
-            switch self {
-            case .noise: .noise
-            case .drops: .drops
-            case .crackle: .crackle
-            }
-        }
+        public var kind: TextureKind { TextureKind(name: rawValue) ?? .noise }
     }
 
     /// A layer's movement (see `MovementSettings`): a smooth, seeded random swell.
@@ -258,10 +252,11 @@ public struct Mix: Codable, Equatable, Sendable {
                 try check(d, MixFields.densityPerSecond, layer: i)
             }
             if let b = l.brightness {
-                guard kind == .crackle else {
+                guard kind != .noise && kind != .drops else {
                     throw MixError(
                         path: "\(p).brightness",
-                        message: "applies to the crackle texture only; this layer makes \(kind.rawValue)")
+                        message:
+                            "applies to crackle and the statistical textures only; this layer makes \(kind.rawValue)")
                 }
                 try check(b, MixFields.brightness, layer: i)
             }
