@@ -123,7 +123,7 @@ let package = Package(
             name: "NoiseEngine",
             dependencies: [
                 "NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore", "SpeechIntelligibility", "FieldTable",
-                "SystemCalls", "BoundedJSON",
+                "SystemCalls", "BoundedJSON", "CivilDates",
             ]),
         // ANSI S3.5-1997's Speech Intelligibility Index (one-third-octave procedure): what each
         // preset is for, measured (how much of a talker's speech gets through it). Pure arithmetic.

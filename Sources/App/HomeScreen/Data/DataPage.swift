@@ -2,6 +2,7 @@ import DataSources
 import Foundation
 import SharedStore
 import WidgetDesign
+import CivilDates
 
 /// The Data page's HTML: Weather, Calendar, Steps and Reminders set-up, each showing what the
 /// store holds now (read through the services' readers) and the forms whose requests are the

@@ -6,6 +6,7 @@ import NoiseControl
 import SharedStore
 import Snapshots
 import WidgetDesign
+import BoundedJSON
 
 /// The Data page (`/data`), Steps History (`/data/steps`) and their API. Each action is the call
 /// the CLI verb makes: `weaver weather location set NAME [--pick N] | --lat --lon`, `weaver

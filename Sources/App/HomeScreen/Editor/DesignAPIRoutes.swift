@@ -4,6 +4,7 @@ import NIOCore
 import SharedStore
 import WidgetDesign
 import WidgetRender
+import BoundedJSON
 
 /// The Editor's API (docs/editor.md lists it). Every write passes `AccessMiddleware` (Host,
 /// Origin and token) first; bodies are capped before they are read and parsed with limits; IDs

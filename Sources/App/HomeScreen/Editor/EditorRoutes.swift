@@ -4,6 +4,7 @@ import NIOCore
 import SharedStore
 import WidgetDesign
 import WidgetRender
+import BoundedJSON
 
 /// The Editor's pages and assets: `/editor` (choose or start a design), `/editor/{id}`, its
 /// script and sheet, the colour swatches and the symbol font. The API is `DesignAPIRoutes`.

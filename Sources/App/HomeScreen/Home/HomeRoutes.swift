@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import SharedStore
+import BoundedJSON
 
 /// The home screen (`/`): every design as live widgets, their pictures (`/widgets/ID.svg|png`), their buttons
 /// (`POST /api/designs/ID/tap`) and the list of designs they are drawn from.

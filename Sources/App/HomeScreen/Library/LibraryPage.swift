@@ -1,6 +1,7 @@
 import Foundation
 import SharedStore
 import WidgetDesign
+import CivilDates
 
 /// The Library's HTML: every design as the renderer draws it (the home screen's picture route),
 /// with its name, template and last update, the free-tier cap, and the actions. Sharing lives

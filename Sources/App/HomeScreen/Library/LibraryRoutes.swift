@@ -3,6 +3,8 @@ import Hummingbird
 import NIOCore
 import SharedStore
 import WidgetDesign
+import CivilDates
+import BoundedJSON
 
 /// The Library (`/library`) and its API. Every action calls the `DesignLibrary` function the
 /// `weaver designs` verb calls (list --search, default, duplicate, set name=, delete, restore,

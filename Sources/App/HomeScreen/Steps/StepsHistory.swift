@@ -3,6 +3,7 @@ import Foundation
 import SharedStore
 import Snapshots
 import WidgetDesign
+import CivilDates
 
 /// Steps History (`/data/steps`): a timeline with the goal line, a month calendar with goal days
 /// marked, a year heatmap, and insights. The charts are SVG written here from the stored history
