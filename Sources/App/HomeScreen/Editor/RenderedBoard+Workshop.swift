@@ -180,7 +180,7 @@ extension RenderedBoard: DesignWorkshop {
 
     public func importImage(_ data: Data) throws -> ImportedImage {
         // The one picture import into images/ (the CLI's 'designs set image=PATH' uses it too).
-        let (name, picture): (String, ImportedPicture)
+        let (name, picture): (String, DesignImages.ImportedPicture)
         do {
             (name, picture) = try DesignImages.importUpload(data, into: root)
         } catch let failure as DesignImages.StoreFailure {
