@@ -35,7 +35,8 @@ import WidgetDesign
 
     @Test(arguments: [AssistantSettings.API.openai, .ollama])
     func aValidAnswerBecomesTheExpectedDesign(api: AssistantSettings.API) throws {
-        let edits = #"[{"field":"name","value":"Night Clock"},{"field":"style.accent","value":"teal"},"#
+        let edits =
+            #"[{"field":"name","value":"Night Clock"},{"field":"style.accent","value":"teal"},"#
             + #"{"field":"style.padding","value":20},{"field":"primaryText","value":"{{__time}}"}]"#
         let server = try LocalHTTPServer { _ in .json(Self.answer(Self.content(edits), api: api)) }
         defer { server.stop() }
@@ -61,7 +62,8 @@ import WidgetDesign
     }
 
     @Test func unknownFieldsAndOutOfRangeValuesAreRefusedOneByOne() throws {
-        let edits = #"[{"field":"style.padding","value":999},{"field":"coffeeCounter","value":"1"},"#
+        let edits =
+            #"[{"field":"style.padding","value":999},{"field":"coffeeCounter","value":"1"},"#
             + #"{"field":"style.accent","value":"plaid"},{"field":"name","value":"Kept"}]"#
         let server = try LocalHTTPServer { _ in
             .json(Self.answer(Self.content(edits, notes: #"["no coffee field"]"#), api: .openai))

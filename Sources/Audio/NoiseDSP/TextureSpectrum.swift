@@ -79,12 +79,14 @@ public enum TextureSpectrum {
             let dr = 1 - (1 - a) * c, di = (1 - a) * s
             let lowPass = a * a / (dr * dr + di * di)
             let tap = Double(scales.tap)
-            power += lambda / fs * tap * tap * meanA2 * sum / Double(decayNodeCount) * NoiseSource.variance * 0.5
+            power +=
+                lambda / fs * tap * tap * meanA2 * sum / Double(decayNodeCount) * NoiseSource.variance * 0.5
                 * lowPass
         }
         if p.ringShare > 0 {
             let ring = Double(scales.ring)
-            power += Double(p.ringShare) * lambda * ring * ring * meanA2
+            power +=
+                Double(p.ringShare) * lambda * ring * ring * meanA2
                 * ringEnergySpectrum(cosOmega: c, sampleRate: fs, radii: p.ringRadiusMetres)
         }
         return power

@@ -150,7 +150,8 @@ extension Noise {
             }
             let fadeInSeconds = try fadeIn.map { try parse($0, "--fade-in") } ?? RenderPlan.edgeRampSeconds
             guard FadeLimits.fadeInSeconds.contains(fadeInSeconds) else {
-                throw ValidationError("'--fade-in' \(fadeIn ?? "") is out of range; allowed 0s…\(FadeLimits.longestText)")
+                throw ValidationError(
+                    "'--fade-in' \(fadeIn ?? "") is out of range; allowed 0s…\(FadeLimits.longestText)")
             }
             if fadeInSeconds > min(durationSeconds, timerSeconds ?? .infinity) {
                 throw ValidationError("'--fade-in' must not be longer than the render")
