@@ -21,6 +21,11 @@ APT_PACKAGES += gnome-shell gjs libglib2.0-dev-bin
 APT_PACKAGES += nodejs
 # rsvg-convert: what `make bench-render-cli` compares `weaver render` with; ltrace: start-up measurements
 APT_PACKAGES += librsvg2-bin ltrace
+# noise hearing calibrate is tested end to end in a terminal multiplexer (send-keys, capture-pane).
+APT_PACKAGES += tmux
+# noise analyze/match read recordings through libsndfile (WAV, FLAC, Ogg Vorbis/Opus, MP3); the tests
+# make their Ogg and MP3 fixtures with sox.
+APT_PACKAGES += libsndfile1-dev sox libsox-fmt-base libsox-fmt-mp3
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN          = $(shell $(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)
 # Extra swift build flags for build/install/deb (the packaging test reuses the test build's).

@@ -25,12 +25,12 @@ let wings: [String: [String]] = [
     // system libraries (pkg-config) and small C shims
     "C": [
         "CNoiseSupport", "CPulse", "CALSA", "CALSASupport", "CFLAC", "CCairo", "CDeflate", "CSystemdBus",
-        "CJPEGSupport", "CChangeWatch", "CGtk", "CCurlLoader", "CBuildStamp", "CQRencode",
+        "CJPEGSupport", "CChangeWatch", "CGtk", "CCurlLoader", "CBuildStamp", "CQRencode", "CSndFile",
     ],
     // sound: DSP, engine, outputs, player control and MPRIS
     "Audio": [
         "NoiseDSP", "NoiseEngine", "AudioSinkBase", "AudioOutput", "SpeechIntelligibility", "SpectrumPlot",
-        "NoiseControl", "MPRISPlayer",
+        "NoiseControl", "MPRISPlayer", "TextureStatistics", "SoundFiles", "TextureMatch",
     ],
     // templates, designs, the renderer, actions, live wake-ups, the desktop list
     "Widgets": [
@@ -69,6 +69,9 @@ let package = Package(
         .library(name: "Snapshots", targets: ["Snapshots"]),
         // `weaver serve` in process, for the benchmark of the Editor's draft render route over HTTP.
         .library(name: "HomeScreen", targets: ["HomeScreen"]),
+        // `noise analyze` and `noise match` without the executable, for their benchmarks.
+        .library(name: "TextureStatistics", targets: ["TextureStatistics"]),
+        .library(name: "TextureMatch", targets: ["TextureMatch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -120,7 +123,7 @@ let package = Package(
             name: "NoiseEngine",
             dependencies: [
                 "NoiseDSP", "AudioSinkBase", "CNoiseSupport", "SharedStore", "SpeechIntelligibility", "FieldTable",
-                "SystemCalls", "BoundedJSON",
+                "SystemCalls", "BoundedJSON", "CivilDates",
             ]),
         // ANSI S3.5-1997's Speech Intelligibility Index (one-third-octave procedure): what each
         // preset is for, measured (how much of a talker's speech gets through it). Pure arithmetic.
@@ -259,7 +262,7 @@ let package = Package(
                 "SystemCalls",
                 "NoiseEngine", "AudioSinkBase", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
                 "SpectrumPlot",
-                "MPRISPlayer", "Logind", "ShareLinks", "NoiseDSP",
+                "MPRISPlayer", "Logind", "ShareLinks", "NoiseDSP", "SoundFiles", "TextureStatistics", "TextureMatch",
                 // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
                 "WidgetRender", "WidgetDesign", "Variables",
                 "LoginEntryFiles", "PlayerLiveness",
@@ -402,6 +405,22 @@ let package = Package(
         .testTarget(
             name: "DesignAssistantTests",
             dependencies: ["DesignAssistant", "WidgetDesign", "FieldTable", "SharedStore", "TestSupport"]),
+
+        // Issue 37: `noise analyze` and `noise match`. Texture statistics after McDermott & Simoncelli
+        // (2011), the same definitions as ../shared/tools/texstat; pure arithmetic (own FFT, resampler).
+        .target(name: "TextureStatistics", dependencies: ["NoiseDSP"]),
+        // Recordings people have (WAV, FLAC, Ogg Vorbis/Opus, MP3) through Debian's libsndfile.
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .target(name: "SoundFiles", dependencies: ["CSndFile"]),
+        // `noise match`: a mix's parameters (read from MixFields) searched so its statistics meet a recording's.
+        .target(
+            name: "TextureMatch", dependencies: ["NoiseEngine", "TextureStatistics", "AudioSinkBase", "FieldTable"]),
+        .testTarget(
+            name: "TextureStatisticsTests", dependencies: ["TextureStatistics"], exclude: ["derive_expected.py"]),
+        .testTarget(name: "SoundFilesTests", dependencies: ["SoundFiles", "CSndFile", "TestSupport"]),
+        .testTarget(
+            name: "TextureMatchTests",
+            dependencies: ["TextureMatch", "TextureStatistics", "NoiseEngine", "FieldTable"]),
     ]
 )
 

@@ -26,7 +26,7 @@ import Testing
             "loudness", "timer", "fade", "seed", "latency", "fade-in", "retry-for", "sample-rate", "channels",
             "duration", "layer", "volume", "colour", "low-cut", "high-cut", "eq-low", "eq-mid", "eq-high",
             "movement-period", "movement-level", "movement-cut", "master", "measured", "crossfade", "density",
-            "brightness",
+            "brightness", "level", "retest", "start-hz", "phon", "start", "renders", "search-seconds", "budget",
         ],
         "weaver": [
             "seed", "count", "save", "scale", "at", "port", "weekend", "by", "timeout", "retries", "lat", "lon",
@@ -38,6 +38,7 @@ import Testing
     static let notNumeric: [String: Set<String>] = [
         "noise": [
             "preset", "mix", "store", "method", "output", "device", "title", "format", "then", "texture", "link", "png",
+            "hearing", "notch", "mode", "against", "name",
         ],
         "weaver": [
             "store", "template", "name", "search", "output", "select", "family", "appearance", "format", "backdrop",

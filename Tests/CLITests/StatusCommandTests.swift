@@ -13,7 +13,8 @@ import Testing
 @Suite struct StatusCommandTests {
     static let contractKeys: Set<String> = [
         "schemaVersion", "state", "presetName", "presetID", "masterVolume", "layers", "timerEndsAt",
-        "timerRemainingSeconds", "output", "levelDbfs", "underruns", "muted", "pid", "updatedAt", "stale",
+        "timerRemainingSeconds", "output", "levelDbfs", "underruns", "muted", "notch", "hearing", "pid", "updatedAt",
+        "stale",
     ]
 
     /// 16 (5): `--json` printed `null` on a fresh store and after a corrupt file was set aside.
@@ -57,7 +58,7 @@ import Testing
         r = try box.noise(["status", "--json"])
         let doc = try JSONValue.parse(r.stdout)
         #expect(doc["presetID"] == .string("rain") && doc["state"] == .string("stopped"))
-        #expect(doc["layers"]?.arrayCount == 4)  // rain: three noise layers and its drops
+        #expect(doc["layers"]?.arrayCount == 1)  // rain: one statistical texture (bed, taps, rings)
     }
 
     /// 16 (8): `--follow --format human` printed JSON lines.

@@ -126,7 +126,7 @@ import Testing
             ("{}", "layers: is missing; a mix needs 1 to 4 layers"),
             (
                 #"{"layers":[{}],"extra":1,"aaa":2}"#,
-                "aaa: is not a known field; allowed: description, layers, masterVolume, name, schemaVersion"
+                "aaa: is not a known field; allowed: description, layers, masterVolume, name, notch, schemaVersion"
             ),
             (
                 #"{"layers":[{"reverb":1,"volume":"x"}]}"#,
@@ -160,7 +160,8 @@ import Testing
 
     /// The members a mix file may hold come from the mix table's keys.
     @Test func mixFileMembersAreTheTables() {
-        #expect(MixFields.memberNames(under: "") == ["masterVolume", "layers"])
+        #expect(MixFields.memberNames(under: "") == ["masterVolume", "layers", "notch"])
+        #expect(MixFields.memberNames(under: "notch") == ["centreHz", "widthOctaves", "depthDb"])
         #expect(
             Set(MixFields.memberNames(under: "layers[]")) == [
                 "enabled", "volume", "colour", "lowCutHz", "highCutHz", "eq", "movement", "texture", "densityPerSecond",

@@ -18,7 +18,7 @@ import Testing
             let f = p.field
             #expect(!f.label.isEmpty && !f.help.isEmpty, "\(f.key)")
             #expect(table.groups.contains(f.group), "\(f.key)")
-            #expect(p == .master || f.key.hasPrefix("layers[]."), "\(f.key)")
+            #expect(p == .master || p.isNotch || f.key.hasPrefix("layers[]."), "\(f.key)")
             if f.kind == .flag { continue }
             if f.kind == .choice {
                 // A choice names what it allows, its default among them.
@@ -78,6 +78,9 @@ import Testing
                 let leaf = String(f.key.split(separator: ".").last!)
                 if p == .master {
                     top["masterVolume"] = value
+                } else if p.isNotch {
+                    // A notch needs its centre; the other two take the value under test.
+                    top["notch"] = p == .notchCentreHz ? [leaf: value] : ["centreHz": 5000, leaf: value]
                 } else if f.key.contains(".eq.") {
                     layer["eq"] = [leaf: value]
                 } else if f.key.contains(".movement.") {
@@ -91,7 +94,7 @@ import Testing
                 if p == .lowCutHz, value >= 16000 { layer["highCutHz"] = 20000 }
                 top["layers"] = [layer]
                 let bytes = [UInt8](try JSONSerialization.data(withJSONObject: top))
-                let path = p == .master ? "masterVolume" : MixFields.path(f, layer: 0)
+                let path = p == .master || p.isNotch ? f.key : MixFields.path(f, layer: 0)
                 let unit = f.unit.isEmpty ? "" : " \(f.unit)"
                 do {
                     _ = try Mix.decode(bytes, file: "t.json")

@@ -32,9 +32,15 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"texture":"rain"}"#, "layers[0].texture", "'rain' is not a texture; allowed: noise, drops, crackle"),
+        (
+            #"{"texture":"hail"}"#, "layers[0].texture",
+            "'hail' is not a texture; allowed: noise, drops, crackle, rain, surf, wind, fire, fan, stream"
+        ),
         (#"{"densityPerSecond":40}"#, "layers[0].densityPerSecond", "applies to the drops and crackle textures"),
-        (#"{"texture":"drops","brightness":0.5}"#, "layers[0].brightness", "applies to the crackle texture only"),
+        (
+            #"{"texture":"drops","brightness":0.5}"#, "layers[0].brightness",
+            "applies to crackle and the statistical textures only"
+        ),
         (
             #"{"texture":"drops","densityPerSecond":500}"#, "layers[0].densityPerSecond",
             "500 per second is out of range; allowed 0.5…400 per second"
@@ -53,16 +59,20 @@ import Testing
         }
     }
 
-    @Test func rainHasDropsAndCampfireCrackles() throws {
+    /// Issue 37: the natural presets are built on the statistical textures (rain, surf, wind, fire,
+    /// fan); the noise presets stay noise only, so they render as they did before textures.
+    @Test func naturalPresetsUseTheirTexturesAndNoisePresetsStayNoise() throws {
         let presets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Presets")
-        let rain = try Mix.load(path: presets.appendingPathComponent("rain.json").path)
-        let campfire = try Mix.load(path: presets.appendingPathComponent("campfire.json").path)
-        #expect(rain.layers.contains { $0.texture == .drops })
-        #expect(campfire.layers.contains { $0.texture == .crackle })
-        #expect(campfire.layers.contains { $0.texture == nil && $0.colour == 2 })
-        // Every other preset is noise only, so it renders as it did before textures.
-        for name in ["white", "pink", "brown", "deep-focus", "sleep", "ocean", "fan", "airplane", "wind", "office"] {
+        let expected: [(String, Mix.Texture)] = [
+            ("rain", .rain), ("heavy-rain", .rain), ("rain-window", .rain), ("rain-tent", .rain), ("storm", .rain),
+            ("storm", .wind), ("ocean", .surf), ("wind", .wind), ("campfire", .fire), ("fan", .fan),
+        ]
+        for (name, texture) in expected {
+            let mix = try Mix.load(path: presets.appendingPathComponent("\(name).json").path)
+            #expect(mix.layers.contains { $0.texture == texture }, "\(name)")
+        }
+        for name in ["white", "pink", "brown", "deep-focus", "sleep", "airplane", "office"] {
             let mix = try Mix.load(path: presets.appendingPathComponent("\(name).json").path)
             #expect(mix.layerSettings.allSatisfy { $0.texture == .noise }, "\(name)")
         }

@@ -73,7 +73,8 @@ public final class FakePlayer: Sendable {
                 do { try s.mix.setMaster(min(max(s.mix.masterVolume + d, 0), 1)) } catch { return "\(error)" }
                 s.muted = false
             case .mute(let m): s.muted = m
-            case .status, .subscribe: break
+            case .notch(let n): s.mix.notch = n
+            case .status, .subscribe, .hearing: break
             }
             return nil
         }

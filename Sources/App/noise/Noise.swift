@@ -10,7 +10,7 @@ struct Noise: ParsableCommand {
         subcommands: [
             Play.self, Render.self, Presets.self, Devices.self, Status.self, SetCommand.self, Preset.self, Pause.self,
             Resume.self, Toggle.self, Stop.self, TimerCommand.self, ScheduleCommand.self, AutostartCommand.self,
-            SpectrumCommand.self, Share.self,
+            SpectrumCommand.self, Share.self, HearingCommand.self, Analyze.self, Match.self,
         ]
     )
 

@@ -4,6 +4,7 @@ import Foundation
 import Logind
 import MPRISPlayer
 import NoiseControl
+import NoiseDSP
 import NoiseEngine
 import PlayerLiveness
 import SharedStore
@@ -24,6 +25,8 @@ struct PlaybackSession {
     var setsMaster = false
     /// What the end of the sleep timer does (`--then`).
     var timerEnd = TimerEnd.stop
+    /// `--hearing`: resolved once the output is open (auto needs the device's name).
+    var hearing = HearingOptions.Choice.auto
 
     enum TimerEnd: String {
         case stop, suspend, poweroff
@@ -33,6 +36,30 @@ struct PlaybackSession {
         OutputSelector(
             backend: settings.backend, device: settings.device, latencySeconds: settings.latencySeconds,
             format: AudioFormat(sampleRate: settings.sampleRate, channelCount: settings.channels))
+    }
+
+    /// Resolves `--hearing` for the output now open and hands the correction to the player (before
+    /// its first block, so it starts corrected); says what it did. A bad profile file is reported
+    /// and playback goes on uncorrected: the sound is already promised.
+    func applyHearing(player: LivePlayer, sink: any AudioSink) {
+        let device = OutputDeviceName.of(sinkName: sink.name, backendDevice: settings.device)
+        do {
+            let (curve, note) = try HearingOptions.correction(hearing, device: device, store: store)
+            if hearing != .off { Terminal.printError(note) }
+            switch hearing {
+            case .auto: player.hearingLabel = device.map { "the profile of \($0)" }
+            case .file(let path): player.hearingLabel = "profile \(path)"
+            case .equalLoudness(let phon):
+                player.hearingLabel = "ISO 226 compensation for \(JSONValueText.number(phon)) phon"
+            case .off: player.hearingLabel = nil
+            }
+            if curve != nil || mix.notch != nil {
+                player.setMasterFilter(
+                    MasterFilterDesign(correction: curve, notch: mix.notch?.settings), rampSeconds: 0)
+            }
+        } catch {
+            Terminal.printError("warning: \(error); playing without hearing correction")
+        }
     }
 
     static func output(of sink: any AudioSink) -> PlayerStatus.Output {
@@ -90,6 +117,7 @@ struct PlaybackSession {
             throw CLIError("\(error)")
         }
         controller.setOutput(Self.output(of: sink))
+        applyHearing(player: player, sink: sink)
         if let timerSeconds { player.send(.setTimer(seconds: timerSeconds, fadeSeconds: fadeSeconds)) }
         do {
             try player.start(sink: sink)

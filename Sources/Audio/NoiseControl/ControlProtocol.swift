@@ -1,5 +1,6 @@
 import BoundedJSON
 import Foundation
+import NoiseDSP
 import NoiseEngine
 
 /// A command to a running player, one JSON object per line on the control socket.
@@ -18,6 +19,9 @@ import NoiseEngine
 /// {"command":"toggle"}                                     (pause when playing, else resume)
 /// {"command":"adjustMaster","delta":0.05}                  (relative, -1…1, clamped to 0…1; unmutes)
 /// {"command":"mute","muted":true}                          (master to 0, the level is kept)
+/// {"command":"notch","centreHz":6000,"widthOctaves":1,"depthDb":40}   ("centreHz": null: off)
+/// {"command":"hearing","label":"the profile of X","centresHz":[…],"gainsDb":[…]}
+///                                                          ("centresHz": null: correction off)
 /// ```
 public enum ControlRequest: Equatable, Sendable {
     /// `index` is 0-based (0…3).
@@ -39,6 +43,10 @@ public enum ControlRequest: Equatable, Sendable {
     /// Adds `delta` (−1…1) to the master level, clamped to 0…1.
     case adjustMaster(delta: Double)
     case mute(Bool)
+    /// The master notch (nil: off), ramped in.
+    case notch(Mix.Notch?)
+    /// The master hearing correction (nil: off), ramped in; `label` is how status says it.
+    case hearing(label: String?, centresHz: [Double], gainsDb: [Double])
 
     /// Longest allowed timer: a night and a nap.
     public static let timerRange = 1.0...(24.0 * 3600)
@@ -140,6 +148,35 @@ extension ControlRequest {
         case "mute":
             guard let muted = try f.bool("muted") else { throw ProtocolError("'muted' is missing") }
             decoded = .mute(muted)
+        case "notch":
+            if let centre = try f.number("centreHz", range: NotchSettings.centreRange, required: true, nullable: true) {
+                decoded = .notch(
+                    Mix.Notch(
+                        centreHz: centre,
+                        widthOctaves: try f.number("widthOctaves", range: NotchSettings.widthRange)
+                            ?? NotchSettings.defaultWidthOctaves,
+                        depthDb: try f.number("depthDb", range: NotchSettings.depthRange)
+                            ?? NotchSettings.defaultDepthDb))
+            } else {
+                decoded = .notch(nil)
+            }
+        case "hearing":
+            let label = try f.string("label", required: false)
+            guard let centres = f.take("centresHz") else { throw ProtocolError("'centresHz' is missing") }
+            if centres.value == .null {
+                decoded = .hearing(label: nil, centresHz: [], gainsDb: [])
+            } else {
+                guard let gains = f.take("gainsDb") else { throw ProtocolError("'gainsDb' is missing") }
+                let c: [Double?], g: [Double?]
+                do {
+                    c = try centres.numbers(maxCount: HearingProfile.maximumBands, in: HearingProfile.centreRange)
+                    g = try gains.numbers(maxCount: HearingProfile.maximumBands, in: HearingProfile.gainRange)
+                } catch { throw ProtocolError(error) }
+                guard !c.isEmpty, c.count == g.count, !c.contains(nil), !g.contains(nil) else {
+                    throw ProtocolError("'centresHz' and 'gainsDb' must be numbers, as many of one as of the other")
+                }
+                decoded = .hearing(label: label, centresHz: c.map { $0! }, gainsDb: g.map { $0! })
+            }
         case "savePreset":
             let name = try f.string("name", required: true)!
             guard PresetLibrary.isValidID(name) else {
@@ -156,7 +193,7 @@ extension ControlRequest {
             throw ProtocolError(
                 """
                 unknown command '\(command.prefix(40))'; known: setLayer, setMaster, adjustMaster, mute, preset, \
-                pause, resume, toggle, stop, timer, status, subscribe, savePreset, forgetPreset
+                pause, resume, toggle, stop, timer, status, subscribe, savePreset, forgetPreset, notch, hearing
                 """
             )
         }
@@ -205,6 +242,17 @@ extension ControlRequest {
         case .toggle: o = ["command": .string("toggle")]
         case .adjustMaster(let d): o = ["command": .string("adjustMaster"), "delta": .number(d)]
         case .mute(let m): o = ["command": .string("mute"), "muted": .bool(m)]
+        case .notch(let notchValue):
+            o = ["command": .string("notch"), "centreHz": n(notchValue?.centreHz)]
+            if let notch = notchValue {
+                o["widthOctaves"] = .number(notch.widthOctaves)
+                o["depthDb"] = .number(notch.depthDb)
+            }
+        case .hearing(let label, let centres, let gains):
+            o = ["command": .string("hearing")]
+            if let label { o["label"] = .string(label) }
+            o["centresHz"] = centres.isEmpty ? .null : .array(centres.map { .number($0) })
+            if !centres.isEmpty { o["gainsDb"] = .array(gains.map { .number($0) }) }
         }
         return CompactJSON.data(.object(o))
     }

@@ -100,6 +100,10 @@ public final class PlayerController: Sendable {
             status.timerEndsAt = remaining.map { now.addingTimeInterval($0) }
         }
         status.muted = s.isMuted
+        status.notch = player.masterFilter.notch.map {
+            Mix.Notch(centreHz: $0.centreHz, widthOctaves: $0.widthOctaves, depthDb: $0.depthDb)
+        }
+        status.hearing = player.masterFilter.correction == nil ? nil : (player.hearingLabel ?? "on")
         status.levelDbfs = engine.rmsDbfs.isFinite ? (engine.rmsDbfs * 10).rounded() / 10 : nil
         status.underruns = engine.underruns
         return status
@@ -142,6 +146,15 @@ public final class PlayerController: Sendable {
                     $0.mix.masterVolume = mix.masterVolume
                     $0.isMuted = false
                 }
+            case let .notch(notch):
+                let design = MasterFilterDesign(correction: player.masterFilter.correction, notch: notch?.settings)
+                guard player.setMasterFilter(design) else { return busy }
+                state.withLock { $0.mix.notch = notch }
+            case let .hearing(label, centres, gains):
+                let curve = centres.isEmpty ? nil : CorrectionCurve(centresHz: centres, gainsDb: gains)
+                guard player.setMasterFilter(MasterFilterDesign(correction: curve, notch: player.masterFilter.notch))
+                else { return busy }
+                player.hearingLabel = curve == nil ? nil : label
             case let .mute(muted):
                 let level = muted ? 0 : self.mix.masterVolume
                 guard player.send(.setMaster(volume: Float(level), rampSeconds: Self.controlRampSeconds)) else {

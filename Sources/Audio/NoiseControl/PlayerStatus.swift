@@ -60,6 +60,11 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
     public var underruns: Int
     /// `noise set --mute`: silent, with `masterVolume` still the level `--unmute` goes back to.
     public var muted: Bool = false
+    /// The master's notch, nil without one.
+    public var notch: Mix.Notch?
+    /// The hearing correction in use, as `noise status` says it ("the profile of <device>",
+    /// "ISO 226, 40 phon"); nil when off.
+    public var hearing: String?
     public var pid: Int32
     public var updatedAt: Date
 
@@ -100,7 +105,7 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
     // every documented key in every document.
     enum CodingKeys: String, CodingKey {
         case schemaVersion, state, presetName, presetID, masterVolume, layers, timerEndsAt,
-            timerRemainingSeconds, output, levelDbfs, underruns, muted, pid, updatedAt
+            timerRemainingSeconds, output, levelDbfs, underruns, muted, notch, hearing, pid, updatedAt
     }
 
     public init(from decoder: Decoder) throws {
@@ -118,6 +123,9 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
         underruns = try c.decode(Int.self, forKey: .underruns)
         // Written since the mute flag exists; older files are not muted.
         muted = try c.decodeIfPresent(Bool.self, forKey: .muted) ?? false
+        // Written since the hearing correction exists.
+        notch = try c.decodeIfPresent(Mix.Notch.self, forKey: .notch)
+        hearing = try c.decodeIfPresent(String.self, forKey: .hearing)
         pid = try c.decode(Int32.self, forKey: .pid)
         updatedAt = try c.decode(Date.self, forKey: .updatedAt)
     }
@@ -136,6 +144,8 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
         try c.encode(levelDbfs.map { max($0.isFinite ? $0 : -120, -120) }, forKey: .levelDbfs)
         try c.encode(underruns, forKey: .underruns)
         try c.encode(muted, forKey: .muted)
+        try c.encode(notch, forKey: .notch)
+        try c.encode(hearing, forKey: .hearing)
         try c.encode(pid, forKey: .pid)
         try c.encode(updatedAt, forKey: .updatedAt)
     }

@@ -73,6 +73,13 @@ public enum StatusFormatter {
             lines.append("Timer: \(duration(remaining)) left\(ends).")
         }
         for (i, l) in status.layers.enumerated() { lines.append("Layer \(i + 1): \(layer(l))") }
+        if let n = status.notch {
+            lines.append(
+                String(
+                    format: "Notch: %.0f Hz, %g octave%@ wide, %.0f dB deep.", n.centreHz, n.widthOctaves,
+                    n.widthOctaves == 1 ? "" : "s", n.depthDb))
+        }
+        if let h = status.hearing { lines.append("Hearing correction: \(h).") }
         if !stale && status.state != .stopped {
             var out =
                 """
@@ -198,6 +205,14 @@ public enum StatusFormatter {
             parts.append(
                 """
                 crackle \(JSONFormatting.number(t.densityPerSecond.rounded1))/s, brightness \
+                \(JSONFormatting.number(t.brightness.rounded1))
+                """
+            )
+        case let kind:
+            let t = l.textureSettings
+            parts.append(
+                """
+                \(kind.rawValue) \(JSONFormatting.number(t.densityPerSecond.rounded1))/s, brightness \
                 \(JSONFormatting.number(t.brightness.rounded1))
                 """
             )

@@ -23,6 +23,8 @@ public final class NoiseMachine {
     /// Fader position 0…1 (a perceptual cubic like the volume slider, so fades sound even).
     @exclusivity(unchecked) var fader: ParameterRamp
     @exclusivity(unchecked) var timerFader = ParameterRamp(1)
+    /// Hearing correction and notch on the mixed signal, before the limiter.
+    let masterFilter = MasterFilter(maximumFrameCount: LayerPair.controlInterval)
     /// Scratch: one sub-block of each pair's four lanes.
     let pairScratch: UnsafeMutablePointer<SIMD4<Float>>
     /// Control-rate exactness: ramps, coefficients and movement move once per `controlInterval`
@@ -46,7 +48,7 @@ public final class NoiseMachine {
     ///   - seed: the generators' seed; the same seed and settings give the same samples on every run.
     public init(
         spec: ProcessSpec, seed: UInt64, layers: [LayerSettings] = [], masterVolume: Float = 1,
-        faderPosition: Float = 1
+        faderPosition: Float = 1, masterFilter filterDesign: MasterFilterDesign = .off
     ) {
         self.spec = spec
         self.seed = seed
@@ -78,6 +80,25 @@ public final class NoiseMachine {
         intervalOut.initialize(repeating: 0, count: LayerPair.controlInterval * spec.channelCount)
         layerSettings = Array(repeating: .off, count: Self.layerCount)
         for (i, l) in layers.prefix(Self.layerCount).enumerated() { setLayer(i, l, rampSeconds: 0) }
+        if !filterDesign.isOff { setMasterFilter(filterDesign.sections(sampleRate: spec.sampleRate), rampSeconds: 0) }
+    }
+
+    /// Moves the master filter (hearing correction and notch) to `sections` (from
+    /// `MasterFilterDesign.sections`) over `rampSeconds`.
+    ///
+    /// Real-time safety: copies the coefficients into preallocated storage; no allocation.
+    public func setMasterFilter(
+        _ sections: [BiquadCoefficientsF], rampSeconds: Double = MasterFilter.defaultRampSeconds
+    ) {
+        sections.withUnsafeBufferPointer { setMasterFilter($0.baseAddress!, count: $0.count, rampSeconds: rampSeconds) }
+    }
+
+    /// As above, from a pointer (the live player's mailbox).
+    public func setMasterFilter(
+        _ sections: UnsafePointer<BiquadCoefficientsF>, count: Int,
+        rampSeconds: Double = MasterFilter.defaultRampSeconds
+    ) {
+        masterFilter.setTarget(sections, count: count, rampFrames: frames(rampSeconds))
     }
 
     deinit {
@@ -158,6 +179,7 @@ public final class NoiseMachine {
     public func reset() {
         pairs.0.reset()
         pairs.1.reset()
+        masterFilter.reset()
         limiter.reset()
         intervalRead = LayerPair.controlInterval
         faderLine = FaderLine()
@@ -223,6 +245,7 @@ public final class NoiseMachine {
                 out[i] = frame.x
             }
         }
+        masterFilter.process(out, frameCount: n, channelCount: channels)
     }
 
     private func applyFader(_ output: UnsafeMutablePointer<Float>, frameCount: Int) {

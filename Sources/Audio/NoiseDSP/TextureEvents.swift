@@ -81,6 +81,18 @@ public struct TextureEventSource: Sendable {
                 e.isPop ? CrackleShape.popDecaySeconds : CrackleShape.clickDecaySeconds, uniform())
             e.amplitude = Self.uniform(e.isPop ? CrackleShape.popAmplitude : CrackleShape.clickAmplitude, uniform())
             e.pan = uniform()
+        case .rain, .surf, .wind, .fire, .fan, .stream:
+            let p = TextureProfile.of(kind) ?? .rain
+            e.decaySeconds = Self.logUniform(p.tapDecaySeconds, uniform())
+            e.amplitude =
+                p.tapsAreRaindrops
+                ? RainPhysics.impactAmplitude(
+                    diameterMm: RainPhysics.drawDiameterMm(u: uniform(), densityPerSecond: densityPerSecond))
+                : Self.logUniform(RainPhysics.crackleAmplitude, uniform())
+            let rings = uniform() < p.ringShare
+            e.isPop = rings
+            e.radiusMetres = rings ? Self.logUniform(p.ringRadiusMetres, uniform()) : 0
+            e.pan = uniform()
         }
         nextFrame += drawGapFrames()
         return e

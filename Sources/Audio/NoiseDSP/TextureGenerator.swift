@@ -15,6 +15,9 @@
 final class TextureGenerator {
     struct Voice {
         var isDrop = true
+        /// A tap (statistics-driven kinds): a crackle-like burst through its own one-pole low-pass.
+        var isTap = false
+        var lowPass: Float = 0, lowPassCoefficient: Float = 1
         /// Drops: the rotating phasor (amplitude folded in) and its per-sample rotation.
         var re: Float = 0, im: Float = 0, wr: Float = 0, wi: Float = 0
         var omega: Float = 0, omegaRisePerFrame: Float = 0, rho: Float = 0
@@ -39,6 +42,13 @@ final class TextureGenerator {
     var activeCount = 0
     var events: TextureEventSource
     var settings: TextureSettings
+    /// The statistics-driven kinds' bed (idle for noise, drops and crackle).
+    var bed: TextureBed
+    /// Taps' and rings' amplitude scales for the current settings (see `TextureSpectrum`).
+    var tapAmplitudeScale: Float = 0, ringAmplitudeScale: Float = 0, tapLowPass: Float = 1
+    /// The largest value a tap's burst reaches (`TextureSpectrum.eventScales`): the model's peak
+    /// estimate, made a bound.
+    var tapClip: Float = .greatestFiniteMagnitude
     /// Crackle's burst noise (xorshift32, never 0).
     var burstNoise: UInt32
     /// Frames rendered so far.
@@ -66,6 +76,7 @@ final class TextureGenerator {
             densityPerSecond: TextureSettings.defaultDropDensity)
         burstNoise = UInt32(truncatingIfNeeded: seeds.next()) | 1
         settings = .noise
+        bed = TextureBed(sampleRate: sampleRate, seed: seeds.next())
     }
 
     /// Starts the generator's sequences from `seed` (before rendering).
@@ -74,6 +85,7 @@ final class TextureGenerator {
         eventSeed = seeds.next()
         events = initialEvents()
         burstNoise = UInt32(truncatingIfNeeded: seeds.next()) | 1
+        bed.reseed(seeds.next())
         activeCount = 0
         frame = 0
     }
@@ -95,6 +107,14 @@ final class TextureGenerator {
         if s.kind != settings.kind && jump { activeCount = 0 }
         share.setTarget(s.kind == .noise ? 0 : 1, frames: jump ? 0 : rampFrames)
         settings = s
+        if let p = TextureProfile.of(s.kind) {
+            bed.set(p)
+            let scales = TextureSpectrum.eventScales(s, profile: p, sampleRate: sampleRate)
+            tapAmplitudeScale = scales.tap
+            ringAmplitudeScale = scales.ring
+            tapLowPass = scales.lowPass
+            tapClip = scales.clip
+        }
         if frame == 0 {
             // Nothing rendered yet: the sequence starts at these settings, so it is exactly what
             // `initialEvents()` replays.
@@ -119,6 +139,7 @@ final class TextureGenerator {
     /// Real-time safety: no allocation, lock, I/O or logging.
     func render(frameCount n: Int) {
         output.update(repeating: .zero, count: n)
+        if settings.isStatistical { bed.render(into: output, frameCount: n, isMono: isMono) }
         let end = frame + n
         while events.nextFrame < Double(end) {
             let e = events.next()
@@ -190,8 +211,36 @@ final class TextureGenerator {
             v.envelope = e.amplitude * CrackleShape.amplitudeScale
             v.envelopeDecay = expf(-1 / tauFrames)
             v.lifeFrames = Int32((DropPhysics.lifetimeTimeConstants * tauFrames).rounded(.up))
+        case .rain, .surf, .wind, .fire, .fan, .stream:
+            let level = bed.eventLevel
+            if e.radiusMetres > 0 {
+                // The drop also rings: its bubble as in `drops`, scaled to the profile's ring share.
+                var r = v
+                let d = DropPhysics.dampingPerSecond(radiusMetres: e.radiusMetres)
+                r.isDrop = true
+                r.rho = expf(-d / fs)
+                r.omega = min(2 * .pi * DropPhysics.resonanceHz(radiusMetres: e.radiusMetres) / fs, Self.maximumOmega)
+                r.omegaRisePerFrame = r.omega * DropPhysics.riseFactor * d / fs
+                r.re =
+                    ringAmplitudeScale * level * e.amplitude * (d / DropPhysics.referenceDampingPerSecond).squareRoot()
+                r.lifeFrames = Int32(
+                    min(DropPhysics.lifetimeTimeConstants / d * fs, Float(Int32.max / 2)).rounded(.up))
+                r.startFrame = offset
+                add(r)
+            }
+            let tauFrames = e.decaySeconds * fs
+            v.isDrop = false
+            v.isTap = true
+            v.lowPassCoefficient = tapLowPass
+            v.envelope = e.amplitude * tapAmplitudeScale * level
+            v.envelopeDecay = expf(-1 / tauFrames)
+            v.lifeFrames = Int32((DropPhysics.lifetimeTimeConstants * tauFrames).rounded(.up))
         }
         v.startFrame = offset
+        add(v)
+    }
+
+    private func add(_ v: Voice) {
         if activeCount < Self.voiceCapacity {
             voices[activeCount] = v
             activeCount += 1
@@ -229,6 +278,25 @@ final class TextureGenerator {
             }
             v.re = re
             v.im = im
+        } else if v.isTap {
+            var env = v.envelope
+            let decay = v.envelopeDecay
+            var x = burstNoise
+            var y = v.lowPass
+            let a = v.lowPassCoefficient
+            let clip = tapClip
+            for i in first..<max(first, last) {
+                x ^= x << 13
+                x ^= x >> 17
+                x ^= x << 5
+                let u = Float(Int32(bitPattern: x)) * (1.0 / 2_147_483_648.0)
+                y += a * (env * u - y)
+                output[i] += gain * min(max(y, -clip), clip)
+                env *= decay
+            }
+            burstNoise = x
+            v.envelope = env
+            v.lowPass = y
         } else {
             var env = v.envelope
             let decay = v.envelopeDecay

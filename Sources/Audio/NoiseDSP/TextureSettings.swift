@@ -6,12 +6,22 @@ public enum TextureKind: UInt8, Sendable, Equatable, CaseIterable, BitwiseCopyab
     case drops
     /// Poisson arrivals of short noise bursts: many clicks, some longer pops.
     case crackle
+    /// Statistics-driven kinds (`TextureBed` and `TextureProfile`): rain (a patter bed, impact
+    /// taps, some ringing drops), surf (undertow and breaking waves), wind (gusts, flutter,
+    /// whistle), fire (roar, hiss, crackles, flaring), fan (blade pass, motor line), stream.
+    case rain, surf, wind, fire, fan, stream
 
     public var name: String {
         switch self {
         case .noise: "noise"
         case .drops: "drops"
         case .crackle: "crackle"
+        case .rain: "rain"
+        case .surf: "surf"
+        case .wind: "wind"
+        case .fire: "fire"
+        case .fan: "fan"
+        case .stream: "stream"
         }
     }
 
@@ -26,13 +36,14 @@ public struct TextureSettings: Sendable, Equatable, BitwiseCopyable {
     public var kind: TextureKind
     /// Mean events per second (drops or crackles), `densityRange`.
     public var densityPerSecond: Float
-    /// Crackle only, 0…1: 0 dull (the bursts coloured pink), 1 bright (white bursts).
+    /// Crackle, 0…1: 0 dull (the bursts coloured pink), 1 bright (white bursts). Statistics-driven
+    /// kinds: the hardness of what the taps hit (0 a tent's cloth, 1 glass).
     public var brightness: Float
 
     public init(kind: TextureKind = .noise, densityPerSecond: Float? = nil, brightness: Float? = nil) {
         self.kind = kind
         self.densityPerSecond =
-            densityPerSecond ?? (kind == .crackle ? Self.defaultCrackleDensity : Self.defaultDropDensity)
+            densityPerSecond ?? Self.defaultDensity(kind)
         self.brightness = brightness ?? Self.defaultBrightness
     }
 
@@ -43,6 +54,20 @@ public struct TextureSettings: Sendable, Equatable, BitwiseCopyable {
     public static let defaultDropDensity: Float = 40
     public static let defaultCrackleDensity: Float = 8
     public static let defaultBrightness: Float = 0.5
+    /// Events a second for the statistics-driven kinds when none is set (their beds carry the rest).
+    public static func defaultDensity(_ kind: TextureKind) -> Float {
+        switch kind {
+        case .noise, .drops: defaultDropDensity
+        case .crackle: defaultCrackleDensity
+        case .rain: 150
+        case .fire: 30
+        case .stream: 60
+        case .surf, .wind, .fan: 1
+        }
+    }
+
+    /// True for the kinds built on `TextureBed`.
+    public var isStatistical: Bool { TextureProfile.of(kind) != nil }
 
     /// The colour (β) the layer's colour cascade takes for this texture: drops are already shaped
     /// by their resonances (β 0, flat), crackle's bursts are coloured by brightness (β 1…0).
@@ -52,6 +77,7 @@ public struct TextureSettings: Sendable, Equatable, BitwiseCopyable {
         case .noise: layerColour
         case .drops: 0
         case .crackle: 1 - min(max(brightness, 0), 1)
+        case .rain, .surf, .wind, .fire, .fan, .stream: 0
         }
     }
 }

@@ -24,7 +24,112 @@ public enum TextureSpectrum {
         case .noise: return NoiseSource.variance
         case .crackle: return crackleFlatPower(t, sampleRate: fs)
         case .drops: return Double(t.densityPerSecond) * dropEnergySpectrum(cosOmega: c, sampleRate: fs)
+        case .rain, .surf, .wind, .fire, .fan, .stream: return statisticalPower(t, cosOmega: c, sampleRate: fs)
         }
+    }
+
+    /// E[τ] (seconds) of a log-uniform draw.
+    static func meanLogUniform(_ r: ClosedRange<Float>) -> Float {
+        let lo = r.lowerBound, hi = r.upperBound
+        return hi > lo ? (hi - lo) / logf(hi / lo) : lo
+    }
+
+    /// The taps' and rings' amplitude scales, the taps' one-pole coefficient and their clip: at the
+    /// kind's default density the taps carry `tapGain`² and the rings `ringGain`² times the white
+    /// noise's power (for E[a²] = 1; raindrops' sizes move it with the rain rate), both raised by
+    /// `TextureBed.referenceGain`.
+    ///
+    /// The clip is what a loud tap reaches: the tap one in a thousand (a raindrop's size from
+    /// Marshall–Palmer's tail; the loudest crackle), at a flare at its cap, through the low-pass (its
+    /// noise gain: the burst is white noise). The generator clips each burst there, so the loudness
+    /// model's peak estimate is a bound and the limiter stays idle at the reference loudness; the
+    /// few taps it touches lose a fraction of a dB of their peak, not of the texture's power.
+    ///
+    /// Real-time safety: a few `logf`/`expf`/`erfcf`; no allocation (`TextureGenerator.set` calls it).
+    public static func eventScales(_ t: TextureSettings, profile p: TextureProfile, sampleRate fs: Double)
+        -> (tap: Float, ring: Float, lowPass: Float, clip: Float)
+    {
+        let lambda = TextureSettings.defaultDensity(t.kind)
+        let g = TextureBed.referenceGain
+        let tap = g * p.tapGain * (4 / (lambda * meanLogUniform(p.tapDecaySeconds))).squareRoot()
+        let ring =
+            p.ringShare > 0
+            ? g * p.ringGain
+                * (8 * DropPhysics.referenceDampingPerSecond * Float(NoiseSource.variance) / (lambda * p.ringShare))
+                .squareRoot() : 0
+        let b = min(max(t.brightness, 0), 1)
+        let corner = p.tapCornerHz.lowerBound * powf(p.tapCornerHz.upperBound / p.tapCornerHz.lowerBound, b)
+        let a = TextureBed.onePole(corner, Float(fs))
+        let amplitude =
+            p.tapsAreRaindrops
+            ? RainPhysics.impactAmplitude(
+                diameterMm: RainPhysics.drawDiameterMm(u: 1e-3, densityPerSecond: t.densityPerSecond))
+            : RainPhysics.crackleAmplitude.upperBound
+        let d = p.eventDepth
+        let flare = expf(TextureBed.flareCapSigma * d - d * d) / TextureBed.cappedLevelMeanSquare(depth: d).squareRoot()
+        let clip = tap * amplitude * (a / (2 - a)).squareRoot() * flare
+        return (tap, ring, a, clip)
+    }
+
+    /// A statistics-driven kind's source power: the bed's, the taps' (Campbell's theorem over the
+    /// decay and amplitude draws, through their low-pass) and the rings'.
+    public static func statisticalPower(_ t: TextureSettings, cosOmega c: Double, sampleRate fs: Double) -> Double {
+        guard let p = TextureProfile.of(t.kind) else { return NoiseSource.variance }
+        let g = Double(TextureBed.referenceGain)
+        var power = g * g * NoiseSource.variance * TextureBed.powerResponse(p, cosOmega: c, sampleRate: fs)
+        let scales = eventScales(t, profile: p, sampleRate: fs)
+        let lambda = Double(t.densityPerSecond)
+        let meanA2 =
+            p.tapsAreRaindrops
+            ? RainPhysics.meanSquareImpactAmplitude(densityPerSecond: t.densityPerSecond)
+            : RainPhysics.meanSquareCrackleAmplitude()
+        if p.tapGain > 0 {
+            let lo = log(Double(p.tapDecaySeconds.lowerBound)), hi = log(Double(p.tapDecaySeconds.upperBound))
+            var sum = 0.0
+            for k in 0..<decayNodeCount {
+                let tauFrames = exp(lo + (Double(k) + 0.5) / Double(decayNodeCount) * (hi - lo)) * fs
+                let q = exp(-2 / tauFrames)
+                let length = (Double(DropPhysics.lifetimeTimeConstants) * tauFrames).rounded(.up)
+                sum += (1 - pow(q, length)) / (1 - q)
+            }
+            let a = Double(scales.lowPass)
+            let s = (max(0, 1 - c * c)).squareRoot()
+            let dr = 1 - (1 - a) * c, di = (1 - a) * s
+            let lowPass = a * a / (dr * dr + di * di)
+            let tap = Double(scales.tap)
+            power +=
+                lambda / fs * tap * tap * meanA2 * sum / Double(decayNodeCount) * NoiseSource.variance * 0.5
+                * lowPass
+        }
+        if p.ringShare > 0 {
+            let ring = Double(scales.ring)
+            power +=
+                Double(p.ringShare) * lambda * ring * ring * meanA2
+                * ringEnergySpectrum(cosOmega: c, sampleRate: fs, radii: p.ringRadiusMetres)
+        }
+        return power
+    }
+
+    /// A ringing bubble's energy spectrum per event (unit amplitude before the √(d/d_ref) scaling,
+    /// equal-power pan), averaged over log-uniform radii.
+    static func ringEnergySpectrum(cosOmega c: Double, sampleRate fs: Double, radii: ClosedRange<Float>) -> Double {
+        let s = (max(0, 1 - c * c)).squareRoot()
+        let cos2 = 2 * c * c - 1, sin2 = 2 * s * c
+        let lo = log(Double(radii.lowerBound)), hi = log(Double(radii.upperBound))
+        var sum = 0.0
+        for k in 0..<radiusNodeCount {
+            let r = Float(exp(lo + (Double(k) + 0.5) / Double(radiusNodeCount) * (hi - lo)))
+            let d = Double(DropPhysics.dampingPerSecond(radiusMetres: r))
+            let rho = exp(-d / fs)
+            let omega = min(
+                2 * Double.pi * Double(DropPhysics.meanRingingHz(radiusMetres: r)) / fs,
+                Double(TextureGenerator.maximumOmega))
+            let re = 1 - 2 * rho * cos(omega) * c + rho * rho * cos2
+            let im = 2 * rho * cos(omega) * s - rho * rho * sin2
+            let sinW = sin(omega)
+            sum += d / Double(DropPhysics.referenceDampingPerSecond) * rho * rho * sinW * sinW / (re * re + im * im)
+        }
+        return 1 / fs * 0.5 * sum / Double(radiusNodeCount)
     }
 
     /// The largest pulse amplitude a texture draws (0 for noise): a drop of the smallest radius
@@ -37,7 +142,21 @@ public enum TextureSpectrum {
                 * (Double(DropPhysics.dampingPerSecond(radiusMetres: DropPhysics.radiusRangeMetres.lowerBound))
                 / Double(DropPhysics.referenceDampingPerSecond)).squareRoot()
         case .crackle: Double(CrackleShape.clickAmplitude.upperBound * CrackleShape.amplitudeScale)
+        case .rain, .surf, .wind, .fire, .fan, .stream:
+            // The loudest tap heard in a while (a drop one in a thousand, the loudest crackle) at a
+            // flare two standard deviations up, through the taps' low-pass (its noise gain: the
+            // burst is white noise).
+            if let p = TextureProfile.of(t.kind), p.tapGain > 0 {
+                tapPeak(t, profile: p)
+            } else {
+                0
+            }
         }
+    }
+
+    /// A tap's largest value: its clip (see `eventScales`).
+    static func tapPeak(_ t: TextureSettings, profile p: TextureProfile) -> Double {
+        Double(eventScales(t, profile: p, sampleRate: 48_000).clip)
     }
 
     /// E[a²] for a uniform draw on `r`.

@@ -80,8 +80,26 @@ public final class LivePlayer: @unchecked Sendable {
     /// 0: not yet known; > 0: the SCHED_FIFO priority granted; < 0: −errno of the refusal.
     private let schedulingResult = Atomic<Int>(0)
 
+    /// The master filter's next design, handed to the render thread without a lock: the control
+    /// side fills `filterMailbox` while `filterMailboxFull` is false and then sets it; the render
+    /// thread copies the sections into the machine and clears it.
+    let filterMailbox: UnsafeMutablePointer<BiquadCoefficientsF>
+    let filterMailboxFull = Atomic<Bool>(false)
+    let filterRampSeconds = Atomic<UInt64>(0)
+    /// What the master filter is set to (control side only).
+    public private(set) var masterFilter: MasterFilterDesign
+    /// How the hearing correction in use is said (`noise status`): "the profile of <device>".
+    public var hearingLabel: String?
+
     /// Builds and pre-rolls the machine (allocates: call before real time starts).
-    public init(mix: Mix, seed: UInt64, options: Options = Options(), ended: WakeSignal? = nil) {
+    /// - Parameter hearing: the hearing correction on the master (the mix's notch comes with the mix).
+    public init(
+        mix: Mix, seed: UInt64, options: Options = Options(), ended: WakeSignal? = nil,
+        hearing: CorrectionCurve? = nil
+    ) {
+        filterMailbox = .allocate(capacity: MasterFilter.capacity)
+        filterMailbox.initialize(repeating: .identity, count: MasterFilter.capacity)
+        masterFilter = MasterFilterDesign(correction: hearing, notch: mix.notch?.settings)
         self.options = options
         self.seed = seed
         self.ended = ended
@@ -90,7 +108,7 @@ public final class LivePlayer: @unchecked Sendable {
                 sampleRate: Double(options.sampleRate), maximumFrameCount: options.blockFrames,
                 channelCount: options.channelCount),
             seed: seed, layers: mix.layerSettings, masterVolume: Float(mix.masterVolume),
-            faderPosition: options.fadeInSeconds > 0 ? 0 : 1)
+            faderPosition: options.fadeInSeconds > 0 ? 0 : 1, masterFilter: masterFilter)
         machine.preroll()
         if options.fadeInSeconds > 0 { machine.fade(to: 1, seconds: options.fadeInSeconds) }
         timeline = PlaybackTimeline(sampleRate: Double(options.sampleRate))
@@ -130,6 +148,41 @@ public final class LivePlayer: @unchecked Sendable {
             case .setTimer, .cancelTimer: timerCommandsSent.add(1, ordering: .relaxed)
             default: break
             }
+            return true
+        }
+    }
+
+    deinit { filterMailbox.deallocate() }
+
+    /// Moves the master filter (hearing correction, notch) to `design`, ramped over `rampSeconds`
+    /// on the render thread. Designs the sections here (allocates; control side). False when the
+    /// render thread did not take a previous change in time (see `setMasterFilter(sections:)`).
+    @discardableResult
+    public func setMasterFilter(_ design: MasterFilterDesign, rampSeconds: Double = MasterFilter.defaultRampSeconds)
+        -> Bool
+    {
+        let sections = design.sections(sampleRate: Double(options.sampleRate))
+        let done = setMasterFilter(sections: sections, rampSeconds: rampSeconds)
+        if done { masterFilter = design }
+        return done
+    }
+
+    /// Hands `sections` (at most `MasterFilter.capacity`) to the render thread. Waits, up to about a
+    /// second, for it to take a previous change still in the mailbox; false when it did not
+    /// (nothing renders, e.g. while the output is gone).
+    @discardableResult
+    public func setMasterFilter(sections: [BiquadCoefficientsF], rampSeconds: Double) -> Bool {
+        producerLock.withLock { _ in
+            var waited = 0
+            while filterMailboxFull.load(ordering: .acquiring) {
+                if state != .running || waited >= 1000 { return false }
+                usleep(1000)
+                waited += 1
+            }
+            let n = min(sections.count, MasterFilter.capacity)
+            for i in 0..<MasterFilter.capacity { filterMailbox[i] = i < n ? sections[i] : .identity }
+            filterRampSeconds.store(rampSeconds.bitPattern, ordering: .relaxed)
+            filterMailboxFull.store(true, ordering: .releasing)
             return true
         }
     }
@@ -219,6 +272,12 @@ public final class LivePlayer: @unchecked Sendable {
             // changed timer is visible at once; again after the block with its time taken off.
             timerRemainingBits.store((timeline.remainingSeconds ?? .nan).bitPattern, ordering: .relaxed)
             timerCommandsApplied.store(timerCommands, ordering: .releasing)
+            if filterMailboxFull.load(ordering: .acquiring) {
+                machine.setMasterFilter(
+                    filterMailbox, count: MasterFilter.capacity,
+                    rampSeconds: Double(bitPattern: filterRampSeconds.load(ordering: .relaxed)))
+                filterMailboxFull.store(false, ordering: .releasing)
+            }
             if !stopping {
                 let stopFade = Double(bitPattern: stopFadeBits.load(ordering: .acquiring))
                 if !stopFade.isNaN {

@@ -112,9 +112,28 @@ extension Mix {
             layer.brightness = try f.number("brightness")
             layers.append(layer)
         }
+        var notch: Notch?
+        if let notchValue = top["notch"] {
+            let n = try MixObject(notchValue, allowed: MixFields.memberNames(under: "notch"))
+            guard let centre = try n.number("centreHz") else {
+                let r = MixFields.notchCentreHz.numberRange
+                throw MixError(
+                    path: MixFields.notchCentreHz.key,
+                    message:
+                        """
+                        is missing; a notch needs its centre \
+                        (\(MixError.format(r.lowerBound))…\(MixError.format(r.upperBound)) Hz)
+                        """)
+            }
+            notch = Notch(
+                centreHz: centre,
+                widthOctaves: try n.number("widthOctaves") ?? MixFields.notchWidthOctaves.defaultNumber,
+                depthDb: try n.number("depthDb") ?? MixFields.notchDepthDb.defaultNumber)
+        }
         return Mix(
             name: try top.string("name") ?? "Untitled", description: try top.string("description") ?? "",
-            masterVolume: try top.number("masterVolume") ?? MixFields.masterVolume.defaultNumber, layers: layers)
+            masterVolume: try top.number("masterVolume") ?? MixFields.masterVolume.defaultNumber, layers: layers,
+            notch: notch)
     }
 
     /// One object of a mix file, its unknown members refused before any value is read (in sorted

@@ -13,6 +13,29 @@ public struct Mix: Codable, Equatable, Sendable {
     public var masterVolume: Double
     /// 1 to 4 layers; missing layers are disabled.
     public var layers: [Layer]
+    /// A band removed from the whole mix (tinnitus relief); nil (absent in JSON) plays it whole.
+    public var notch: Notch?
+
+    /// The master notch (see `NotchDesign`): `widthOctaves` between its −3 dB edges, at least
+    /// `depthDb` down across its stopband.
+    public struct Notch: Codable, Equatable, Sendable {
+        public var centreHz: Double
+        public var widthOctaves: Double
+        public var depthDb: Double
+
+        public init(
+            centreHz: Double, widthOctaves: Double = MixFields.notchWidthOctaves.defaultNumber,
+            depthDb: Double = MixFields.notchDepthDb.defaultNumber
+        ) {
+            self.centreHz = centreHz
+            self.widthOctaves = widthOctaves
+            self.depthDb = depthDb
+        }
+
+        public var settings: NotchSettings {
+            NotchSettings(centreHz: centreHz, widthOctaves: widthOctaves, depthDb: depthDb)
+        }
+    }
 
     public struct Layer: Codable, Equatable, Sendable {
         public var enabled: Bool
@@ -63,15 +86,9 @@ public struct Mix: Codable, Equatable, Sendable {
 
     /// A layer's source (see `TextureKind`).
     public enum Texture: String, Codable, Equatable, Sendable, CaseIterable {
-        case noise, drops, crackle
+        case noise, drops, crackle, rain, surf, wind, fire, fan, stream
 
-        public var kind: TextureKind {
-            switch self {
-            case .noise: .noise
-            case .drops: .drops
-            case .crackle: .crackle
-            }
-        }
+        public var kind: TextureKind { TextureKind(name: rawValue) ?? .noise }
     }
 
     /// A layer's movement (see `MovementSettings`): a smooth, seeded random swell.
@@ -114,12 +131,13 @@ public struct Mix: Codable, Equatable, Sendable {
 
     public init(
         name: String, description: String = "", masterVolume: Double = MixFields.masterVolume.defaultNumber,
-        layers: [Layer]
+        layers: [Layer], notch: Notch? = nil
     ) {
         self.name = name
         self.description = description
         self.masterVolume = masterVolume
         self.layers = layers
+        self.notch = notch
     }
 
     // Allowed ranges, read from the mix field table (`MixFields`), where each is described once.
@@ -179,6 +197,20 @@ public struct Mix: Codable, Equatable, Sendable {
             throw MixError(path: "layers", message: "has \(layers.count) layers; allowed 1…\(NoiseMachine.layerCount)")
         }
         try check(masterVolume, MixFields.masterVolume)
+        if let notch {
+            try check(notch.centreHz, MixFields.notchCentreHz)
+            try check(notch.widthOctaves, MixFields.notchWidthOctaves)
+            try check(notch.depthDb, MixFields.notchDepthDb)
+            if let sampleRate, notch.centreHz >= sampleRate * 0.45 {
+                throw MixError(
+                    path: MixFields.notchCentreHz.key,
+                    message:
+                        """
+                        \(MixError.format(notch.centreHz)) Hz is too close to Nyquist at \(Int(sampleRate)) Hz; \
+                        allowed below \(MixError.format(sampleRate * 0.45)) Hz
+                        """)
+            }
+        }
         for (i, l) in layers.enumerated() {
             let p = "layers[\(i)]"
             try check(l.volume, MixFields.volume, layer: i)
@@ -220,10 +252,11 @@ public struct Mix: Codable, Equatable, Sendable {
                 try check(d, MixFields.densityPerSecond, layer: i)
             }
             if let b = l.brightness {
-                guard kind == .crackle else {
+                guard kind != .noise && kind != .drops else {
                     throw MixError(
                         path: "\(p).brightness",
-                        message: "applies to the crackle texture only; this layer makes \(kind.rawValue)")
+                        message:
+                            "applies to crackle and the statistical textures only; this layer makes \(kind.rawValue)")
                 }
                 try check(b, MixFields.brightness, layer: i)
             }

@@ -9,6 +9,7 @@ public enum MixParameter: String, CaseIterable, Sendable {
     case enabled, volume, colour, lowCutHz, highCutHz, eqLowDb, eqMidDb, eqHighDb
     case movementPeriodSeconds, movementLevelDb, movementHighCutOctaves
     case texture, densityPerSecond, brightness
+    case notchCentreHz, notchWidthOctaves, notchDepthDb
 
     /// Its row of the mix table.
     public var field: FieldSpec {
@@ -28,11 +29,17 @@ public enum MixParameter: String, CaseIterable, Sendable {
         case .texture: MixFields.texture
         case .densityPerSecond: MixFields.densityPerSecond
         case .brightness: MixFields.brightness
+        case .notchCentreHz: MixFields.notchCentreHz
+        case .notchWidthOctaves: MixFields.notchWidthOctaves
+        case .notchDepthDb: MixFields.notchDepthDb
         }
     }
 
-    /// A layer's parameters (all but the master).
-    public static var layerParameters: [MixParameter] { allCases.filter { $0 != .master } }
+    /// A layer's parameters (all but the master's and the notch's).
+    public static var layerParameters: [MixParameter] { allCases.filter { $0.field.key.hasPrefix("layers[].") } }
+
+    /// The whole mix's notch (`notch.…` in mix files).
+    public var isNotch: Bool { field.group == "Notch" }
 }
 
 /// Every parameter of a mix, described once: `Mix.validate`, the mix file reader's defaults,
@@ -40,7 +47,7 @@ public enum MixParameter: String, CaseIterable, Sendable {
 /// docs/mix-format.md read this table. Layer fields are keyed `layers[].…`, as mix files nest
 /// them. Adding a parameter is one entry here (and a case of `MixParameter`).
 public enum MixFields {
-    public static let groups = ["Master", "Layer", "EQ", "Movement", "Texture"]
+    public static let groups = ["Master", "Layer", "EQ", "Movement", "Texture", "Notch"]
 
     public static let masterVolume = FieldSpec(
         key: "masterVolume", kind: .number, group: "Master", label: "Master volume",
@@ -109,6 +116,22 @@ public enum MixFields {
         key: "layers[].brightness", kind: .number, group: "Texture", label: "Brightness",
         help: "Crackle only: 0 dull pops (bursts coloured pink), 1 bright clicks (white bursts).",
         range: 0...1, step: 0.01, default: .number(Double(TextureSettings.defaultBrightness)))
+
+    /// No default: absent is no notch.
+    public static let notchCentreHz = FieldSpec(
+        key: "notch.centreHz", kind: .number, group: "Notch", label: "Notch centre",
+        help: "Removes a band of the whole mix around this frequency (e.g. a matched tinnitus pitch); "
+            + "absent plays the mix whole.",
+        range: NotchSettings.centreRange, step: 10, unit: "Hz", optional: true, scale: .log)
+    public static let notchWidthOctaves = FieldSpec(
+        key: "notch.widthOctaves", kind: .number, group: "Notch", label: "Notch width",
+        help: "Width between the notch's −3 dB edges.",
+        range: NotchSettings.widthRange, step: 0.05, unit: "octaves",
+        default: .number(NotchSettings.defaultWidthOctaves))
+    public static let notchDepthDb = FieldSpec(
+        key: "notch.depthDb", kind: .number, group: "Notch", label: "Notch depth",
+        help: "How far the band is lowered, at least, across the notch's centre.",
+        range: NotchSettings.depthRange, step: 1, unit: "dB", default: .number(NotchSettings.defaultDepthDb))
 
     public static let table = FieldTable(groups: groups, fields: MixParameter.allCases.map(\.field))
 

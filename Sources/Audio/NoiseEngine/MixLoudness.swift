@@ -78,3 +78,18 @@ extension Mix {
     public static func lufs(_ v: Double) -> String { v.isFinite ? String(format: "%.1f LUFS", v) : "silent" }
     static func db(_ v: Double) -> String { String(format: "%.1f dB", v) }
 }
+
+extension Mix {
+    /// How long a render of this mix must last for its long-run level to show within a few tenths
+    /// of a dB (what the loudness and spectrum checks render): still noise settles in 40 s; a
+    /// statistics-driven texture swells for seconds at a time (4 minutes); a moving layer needs many
+    /// swells (4 minutes); waves and gusts arrive a few a minute, each lifting it several dB
+    /// (20 minutes).
+    public var settlingSeconds: Double {
+        let live = layers.filter { $0.enabled && $0.volume > 0 }
+        let profiles = live.compactMap { $0.texture.flatMap { TextureProfile.of($0.kind) } }
+        if profiles.contains(where: { $0.surgePerSecond > 0 }) { return 1200 }
+        let moving = live.contains { $0.movement.map { !$0.isStill } ?? false }
+        return moving || !profiles.isEmpty ? 240 : 40
+    }
+}

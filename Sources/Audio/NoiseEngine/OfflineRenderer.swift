@@ -15,6 +15,14 @@ public struct RenderPlan: Sendable {
     public var fadeSeconds: Double
     /// The level rises from silence over this long at the start (0: full level on the first sample).
     public var fadeInSeconds: Double
+    /// Hearing correction on the master (`--hearing`); nil renders without (the default, so renders
+    /// of a mix stay what they were). The mix's own notch comes with the mix.
+    public var hearing: CorrectionCurve?
+
+    /// The master filter this plan renders with.
+    public var masterFilter: MasterFilterDesign {
+        MasterFilterDesign(correction: hearing, notch: mix.notch?.settings)
+    }
 
     public static let defaultFadeSeconds = 30.0
     /// A file's edges: 10 ms up at the start and, without a timer, down at the end. A render that
@@ -25,8 +33,10 @@ public struct RenderPlan: Sendable {
 
     public init(
         mix: Mix, seed: UInt64, sampleRate: Int = 48000, channelCount: Int = 2, durationSeconds: Double,
-        timerSeconds: Double? = nil, fadeSeconds: Double? = nil, fadeInSeconds: Double = Self.edgeRampSeconds
+        timerSeconds: Double? = nil, fadeSeconds: Double? = nil, fadeInSeconds: Double = Self.edgeRampSeconds,
+        hearing: CorrectionCurve? = nil
     ) {
+        self.hearing = hearing
         self.mix = mix
         self.seed = seed
         self.sampleRate = sampleRate
@@ -65,7 +75,8 @@ public enum OfflineRenderer {
         // the same fade-in carry the same samples.
         let machine = NoiseMachine(
             spec: spec, seed: plan.seed, layers: plan.mix.layerSettings,
-            masterVolume: Float(plan.mix.masterVolume), faderPosition: plan.fadeInSeconds > 0 ? 0 : 1)
+            masterVolume: Float(plan.mix.masterVolume), faderPosition: plan.fadeInSeconds > 0 ? 0 : 1,
+            masterFilter: plan.masterFilter)
         machine.preroll()
         if plan.fadeInSeconds > 0 { machine.fade(to: 1, seconds: plan.fadeInSeconds) }
         var timeline = PlaybackTimeline(sampleRate: Double(plan.sampleRate))

@@ -25,6 +25,7 @@ extension Noise {
         @OptionGroup var output: PlaybackOptions
         @OptionGroup var storeOption: StoreOption
         @OptionGroup var loudness: LoudnessOption
+        @OptionGroup var hearingOptions: HearingOptions
 
         @Flag(help: "Refuse to start when a player already runs (default: hand this mix to it).")
         var exclusive = false
@@ -101,6 +102,9 @@ extension Noise {
             {
                 Terminal.printError(note)
             }
+            if let note = try hearingOptions.applyNotch(to: &mix, sampleRate: Double(settings.sampleRate)) {
+                Terminal.printError(note)
+            }
             let timerSeconds = try timer.map { try DurationParser.secondsOrValidationError($0, "--timer") }
             let fadeSeconds = min(
                 try fade.map { try DurationParser.secondsOrValidationError($0, "--fade") } ?? 30,
@@ -109,7 +113,8 @@ extension Noise {
                 mix: mix, label: label, presetID: presetID,
                 seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
                 settings: settings, store: storeOption.root, exclusive: exclusive,
-                setsMaster: loudness.loudness != nil, timerEnd: try timerEnd())
+                setsMaster: loudness.loudness != nil, timerEnd: try timerEnd(),
+                hearing: try hearingOptions.choice(default: .auto))
             Terminal.installInterruptHandlers()
             try session.run(timerSeconds: timerSeconds, fadeSeconds: fadeSeconds)
         }

@@ -28,6 +28,7 @@ extension Noise {
         @OptionGroup var source: MixSourceOptions
         @OptionGroup var storeOption: StoreOption
         @OptionGroup var loudness: LoudnessOption
+        @OptionGroup var hearingOptions: HearingOptions
 
         @Option(
             name: .long, numeric: "Length: seconds or h/m/s units (90, 30s, 10m, 1h30m, 8h). Optional with --timer.")
@@ -164,6 +165,12 @@ extension Noise {
         func validate() throws {
             try source.requireSource()
             _ = try parsed()
+            if try hearingOptions.choice(default: .off) == .auto {
+                throw ValidationError(
+                    "'--hearing auto' needs the device playing; render has none: give a profile FILE, "
+                        + "iso226:PHON or off"
+                )
+            }
         }
 
         func run() throws {
@@ -173,11 +180,17 @@ extension Noise {
             if let note = try loudness.apply(to: &mix, sampleRate: Double(sampleRate), channelCount: channels) {
                 Terminal.printError(note)
             }
+            if let note = try hearingOptions.applyNotch(to: &mix, sampleRate: Double(sampleRate)) {
+                Terminal.printError(note)
+            }
+            let hearingChoice = try hearingOptions.choice(default: .off)
+            let hearing = try HearingOptions.correction(hearingChoice, device: nil, store: storeOption.root)
+            if hearingChoice != .off { Terminal.printError(hearing.note) }
             let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
             let plan = RenderPlan(
                 mix: mix, seed: seed, sampleRate: sampleRate, channelCount: channels,
                 durationSeconds: p.durationSeconds, timerSeconds: p.timerSeconds, fadeSeconds: p.fadeSeconds,
-                fadeInSeconds: p.fadeInSeconds)
+                fadeInSeconds: p.fadeInSeconds, hearing: hearing.curve)
             let format = AudioFormat(sampleRate: sampleRate, channelCount: channels)
             Terminal.installInterruptHandlers()
 

@@ -70,6 +70,17 @@ extension Noise {
         @Flag(help: "Back to the master level from before '--mute'.") var unmute = false
         @Option(help: "Switch to a preset (see 'noise presets'), as 'noise preset NAME' does.") var preset: String?
         @Option(numeric: "With '--preset': the crossfade, 0s…30m (default 2s).") var fade: String?
+        @Option(
+            help: ArgumentHelp(
+                "Notch the whole mix at HZ (200…16000), OCTAVES wide (0.25…2, default 1), or 'off'.",
+                valueName: "HZ[:OCTAVES]|off"))
+        var notch: String?
+        @Option(
+            help: ArgumentHelp(
+                "The running player's hearing correction: auto (its device's profile), a profile FILE, "
+                    + "iso226:PHON or off.",
+                valueName: "auto|FILE|iso226:PHON|off"))
+        var hearing: String?
 
         enum MasterChange: Equatable {
             case absolute(Double)
@@ -239,7 +250,61 @@ extension Noise {
             return s
         }
 
+        /// `--notch` and `--hearing`: sent to the running player (the notch is also kept in the Last
+        /// Mix when none runs). Returns true when they were all there was to do.
+        func setMasterFilter() throws -> Bool {
+            guard notch != nil || hearing != nil else { return false }
+            var options = HearingOptions()
+            options.hearing = hearing
+            options.notch = notch == "off" ? nil : notch
+            var requests: [ControlRequest] = []
+            if notch != nil { requests.append(.notch(try options.notchSettings())) }
+            if hearing != nil {
+                let choice = try options.choice(default: .off)
+                var device: String?
+                if choice == .auto, case .delivered(let status?)? = try? PlayerControl.send(.status) {
+                    device = status.output.device.isEmpty ? nil : status.output.device
+                    if device == "default sink" {
+                        device = OutputDeviceName.of(sinkName: "pulse", backendDevice: nil)
+                    }
+                }
+                let (curve, note) = try HearingOptions.correction(choice, device: device, store: storeOption.root)
+                Terminal.printError(note)
+                let label: String? =
+                    switch choice {
+                    case .auto: device.map { "the profile of \($0)" }
+                    case .file(let path): "profile \(path)"
+                    case .equalLoudness(let phon): "ISO 226 compensation for \(JSONValueText.number(phon)) phon"
+                    case .off: nil
+                    }
+                requests.append(
+                    .hearing(label: label, centresHz: curve?.centresHz ?? [], gainsDb: curve?.gainsDb ?? []))
+            }
+            for request in requests {
+                switch try PlayerControl.send(request) {
+                case .delivered(let status):
+                    if case .notch = request {
+                        print(
+                            status?.notch.map {
+                                String(format: "notch %.0f Hz, %g octaves", $0.centreHz, $0.widthOctaves)
+                            }
+                                ?? "notch off")
+                    }
+                    if case .hearing = request { print("hearing correction: \(status?.hearing ?? "off")") }
+                case .notRunning:
+                    guard case .notch(let n) = request else {
+                        throw CLIError("no player is running; '--hearing' applies to a playing player")
+                    }
+                    let load = try LastMixStore(root: storeOption.root).update { $0.mix.notch = n }.load
+                    PlayerControl.printLoadMessages(load)
+                    print("No player running: the Last Mix's notch is \(n.map { "\(Int($0.centreHz)) Hz" } ?? "off").")
+                }
+            }
+            return layer == nil && master == nil && !mute && !unmute
+        }
+
         func run() throws {
+            if try setMasterFilter() { return }
             if let preset {
                 try Noise.Preset.switchTo(preset, crossfadeSeconds: try presetFadeSeconds(), store: storeOption.root)
                 return

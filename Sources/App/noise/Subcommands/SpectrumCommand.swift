@@ -26,6 +26,7 @@ extension Noise {
 
         @OptionGroup var source: MixSourceOptions
         @OptionGroup var storeOption: StoreOption
+        @OptionGroup var hearingOptions: HearingOptions
 
         @Option(
             name: [.short, .customLong("output")], help: "Output file (.png or .svg), or - for JSON on standard output."
@@ -86,17 +87,37 @@ extension Noise {
 
         func run() throws {
             let kind = try kind()
-            let (mix, label) = try source.load(sampleRate: 48000, store: storeOption.root)
+            var (mix, label) = try source.load(sampleRate: 48000, store: storeOption.root)
+            if let note = try hearingOptions.applyNotch(to: &mix, sampleRate: 48000) { Terminal.printError(note) }
+            let hearingChoice = try hearingOptions.choice(default: .off)
+            if hearingChoice == .auto {
+                throw ValidationError("'--hearing auto' needs a device; give a FILE or iso226:PHON")
+            }
+            let hearing = try HearingOptions.correction(hearingChoice, device: nil, store: storeOption.root)
+            let filter = MasterFilterDesign(correction: hearing.curve, notch: mix.notch?.settings)
             let model = Mix.loudnessModel(sampleRate: 48000)
             let labels = mix.layers.enumerated().map { i, l in
                 var text = "Layer \(i + 1) · colour \(String(format: "%.1f", l.colour)) · \(percent(l.volume))"
                 if let m = l.movement, !m.isStill { text += " · moving" }
                 return text
             }
-            let lufs = mix.predictedLoudness().loudnessLufs
+            let lufs =
+                mix.predictedLoudness().loudnessLufs + model.loudnessChangeDb(layers: mix.layerSettings, filter: filter)
             var curves = SpectrumCurves(
                 title: "\(mix.name) — \(Mix.lufs(lufs)) at master \(percent(mix.masterVolume))",
                 layers: mix.layerSettings, labels: labels, masterVolume: Float(mix.masterVolume), model: model)
+            // The master's hearing correction and notch, as the player applies them.
+            var filterDb: [Double]?
+            if !filter.isOff {
+                let r = filter.responseDb(atHz: curves.frequenciesHz.map { min($0, 0.49 * 48000) }, sampleRate: 48000)
+                filterDb = r
+                curves.totalDb = zip(curves.totalDb, r).map { max(SpectrumCurves.floorDb, $0 + $1) }
+                for i in curves.layers.indices {
+                    curves.layers[i].db = zip(curves.layers[i].db, r).map { max(SpectrumCurves.floorDb, $0 + $1) }
+                }
+                curves.title += mix.notch.map { String(format: " · notch %.0f Hz", $0.centreHz) } ?? ""
+                curves.title += hearing.curve != nil ? " · hearing correction" : ""
+            }
             if let seconds = try measuredSeconds() {
                 let rendered = MeasuredRender.render(
                     layers: mix.layerSettings, masterVolume: Float(mix.masterVolume), seconds: seconds, seed: seed)
@@ -104,7 +125,7 @@ extension Noise {
             }
             switch kind {
             case .json:
-                let data = try json(curves, mix: mix, loudness: lufs)
+                let data = try json(curves, mix: mix, loudness: lufs, masterFilterDb: filterDb)
                 if let output, output != "-" {
                     try data.write(to: URL(fileURLWithPath: output), options: .atomic)
                     Terminal.printError("Wrote the spectrum of '\(label)' to \(output).")
@@ -137,7 +158,7 @@ extension Noise {
             }
         }
 
-        func json(_ c: SpectrumCurves, mix: Mix, loudness: Double) throws -> Data {
+        func json(_ c: SpectrumCurves, mix: Mix, loudness: Double, masterFilterDb: [Double]?) throws -> Data {
             func r(_ v: [Double]) -> [Double] { v.map { ($0 * 100).rounded() / 100 } }
             var object: [String: Any] = [
                 "name": mix.name,
@@ -148,6 +169,10 @@ extension Noise {
                 "masterVolume": mix.masterVolume,
             ]
             if loudness.isFinite { object["loudnessLufs"] = (loudness * 10).rounded() / 10 }
+            if let masterFilterDb { object["masterFilterDb"] = r(masterFilterDb) }
+            if let n = mix.notch {
+                object["notch"] = ["centreHz": n.centreHz, "widthOctaves": n.widthOctaves, "depthDb": n.depthDb]
+            }
             if let m = c.measuredDb {
                 object["measuredDb"] = r(m)
                 object["measuredSeconds"] = c.measuredSeconds

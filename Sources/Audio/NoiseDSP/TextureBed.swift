@@ -1,0 +1,383 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The statistics-driven part of a texture: noise in eight ERB-spaced subbands whose envelopes are
+/// driven by seeded stochastic processes (`TextureProfile` says which), so that a layer carries a
+/// stationary texture with a chosen spectrum, modulation spectrum, sparsity and co-modulation and
+/// never a clock: Ornstein–Uhlenbeck drivers have a smooth (Lorentzian) modulation spectrum, surges
+/// arrive as a Poisson process, a fan's rotation wanders.
+///
+/// Each band is the difference of two second-order low-passes (two one-poles in cascade, at its
+/// edges: 12 dB/octave skirts, steep enough for wind's dark or fire's hollow spectrum) of its own
+/// white noise, scaled to unit variance, so the bands are independent and the bed's power spectrum is exactly
+/// Σ gₖ²|Hₖ|² (what `powerResponse` gives the loudness model); every envelope factor has a mean
+/// square of 1 by construction.
+///
+/// Real-time safety: `render` and `set` are arithmetic on stored values (a few `expf`/`cosf` per
+/// sub-block); no allocation, lock, I/O or logging.
+struct TextureBed {
+    /// Band edges equally spaced on the ERB-number scale (Glasberg & Moore 1990), 20 Hz … 12.5 kHz;
+    /// the top band is a high-pass (its upper low-pass is the identity).
+    static let lowEdgesHz = SIMD8<Float>(20, 209, 538, 1115, 2125, 3900, 7000, 12470)
+    static let highEdgesHz = SIMD8<Float>(209, 538, 1115, 2125, 3900, 7000, 12470, 0)
+
+    let sampleRate: Float
+    var profile = TextureProfile.rain
+    var aLo = SIMD8<Float>(repeating: 0), aHi = SIMD8<Float>(repeating: 1)
+    /// Per band: gain (normalised so the bed and line together have the white noise's power) over
+    /// the band's own noise gain.
+    var bandGain = SIMD8<Float>(repeating: 0)
+    var lineGain: Float = 0
+    var lineA1: Float = 0, lineA2: Float = 0
+    var lo = (SIMD8<Float>(repeating: 0), SIMD8<Float>(repeating: 0))
+    var hi = (SIMD8<Float>(repeating: 0), SIMD8<Float>(repeating: 0))
+    var lo2 = (SIMD8<Float>(repeating: 0), SIMD8<Float>(repeating: 0))
+    var hi2 = (SIMD8<Float>(repeating: 0), SIMD8<Float>(repeating: 0))
+    /// Each band's variance over its white noise's (numerically, once per sample rate).
+    var bandVariances = SIMD8<Float>(repeating: 1)
+    var line = (SIMD2<Float>(repeating: 0), SIMD2<Float>(repeating: 0))
+    var noise = (SIMD8<UInt32>(repeating: 1), SIMD8<UInt32>(repeating: 1))
+    var lineNoise = SIMD2<UInt32>(repeating: 1)
+    var random: SplitMix64
+    var sharedSlow: Float = 0, sharedFast: Float = 0
+    var ownSlow = SIMD8<Float>(repeating: 0), ownFast = SIMD8<Float>(repeating: 0)
+    /// Surges as a difference of two decays (a rise, then a fall), fed by Poisson onsets.
+    var surgeFall: Float = 0, surgeRise: Float = 0
+    var framesToSurge: Float = 0
+    var bladePhase: Float = 0, bladeWander: Float = 0
+    /// The envelope at the end of the last sub-block (the next one ramps from it).
+    var envelope = SIMD8<Float>(repeating: 0)
+    var lineEnvelope: Float = 0
+    /// The shared driver's level for the events (mean square 1): rain drifting, a fire flaring.
+    private(set) var eventLevel: Float = 1
+    /// 1/√E[level²] for the profile's event depth with the flare capped (see `flareCapSigma`).
+    var eventLevelNorm: Float = 1
+
+    /// A flare lifts the events by at most this many standard deviations of the shared driver: a
+    /// fire flares, it does not explode, and the loudest tap stays within the peak estimate.
+    static let flareCapSigma: Float = 2
+
+    /// The statistics-driven textures play 3 dB over white noise of the same variance (the bed and
+    /// its events alike), so that a one-layer texture preset reaches the reference loudness at the
+    /// presets' shared master with volume to spare, as the noise presets do.
+    static let referenceGain: Float = 1.412_537_5
+
+    /// E[L²] of the capped level L = exp(d·min(z, c) − d²), z a unit Gaussian:
+    /// Φ(c − 2d) + exp(2dc − 2d²)·Q(c).
+    static func cappedLevelMeanSquare(depth d: Float) -> Float {
+        let c = flareCapSigma
+        let phi = 0.5 * erfcf(-(c - 2 * d) / 1.414_213_5)
+        let q = 0.5 * erfcf(c / 1.414_213_5)
+        return phi + expf(2 * d * c - 2 * d * d) * q
+    }
+    var isStarted = false
+
+    init(sampleRate: Double, seed: UInt64) {
+        self.sampleRate = Float(sampleRate)
+        random = SplitMix64(seed: seed)
+        for k in 0..<8 {
+            aLo[k] = Self.onePole(Self.lowEdgesHz[k], self.sampleRate)
+            aHi[k] = Self.onePole(Self.highEdgesHz[k], self.sampleRate)
+            bandVariances[k] = Float(Self.bandVariance(band: k, sampleRate: sampleRate))
+        }
+        reseed(seed)
+    }
+
+    mutating func reseed(_ seed: UInt64) {
+        random = SplitMix64(seed: seed)
+        var n0 = SIMD8<UInt32>(repeating: 1), n1 = SIMD8<UInt32>(repeating: 1)
+        for k in 0..<8 {
+            let r = random.next()
+            n0[k] = UInt32(truncatingIfNeeded: r) | 1
+            n1[k] = UInt32(truncatingIfNeeded: r >> 32) | 1
+        }
+        noise = (n0, n1)
+        let r = random.next()
+        lineNoise = SIMD2(UInt32(truncatingIfNeeded: r) | 1, UInt32(truncatingIfNeeded: r >> 32) | 1)
+        lo = (.zero, .zero)
+        hi = (.zero, .zero)
+        lo2 = (.zero, .zero)
+        hi2 = (.zero, .zero)
+        line = (.zero, .zero)
+        isStarted = false
+    }
+
+    /// One-pole low-pass coefficient for a corner (1: the identity, for corner 0).
+    static func onePole(_ hz: Float, _ fs: Float) -> Float {
+        hz <= 0 ? 1 : 1 - expf(-2 * .pi * min(hz, 0.45 * fs) / fs)
+    }
+
+    /// Band k's power response at cos ω: |H_hi² − H_lo²|², H a one-pole low-pass.
+    static func bandResponse(band k: Int, cosOmega c: Double, sampleRate fs: Double) -> Double {
+        let s = (max(0, 1 - c * c)).squareRoot()
+        func response(_ a: Double) -> (Double, Double) {
+            // a / (1 − (1−a)(c − js)), squared
+            let dr = 1 - (1 - a) * c, di = (1 - a) * s
+            let m = dr * dr + di * di
+            let re = a * dr / m, im = -a * di / m
+            return (re * re - im * im, 2 * re * im)
+        }
+        let f = Float(fs)
+        let hl = response(Double(onePole(lowEdgesHz[k], f))), hh = response(Double(onePole(highEdgesHz[k], f)))
+        let dr = hh.0 - hl.0, di = hh.1 - hl.1
+        return dr * dr + di * di
+    }
+
+    /// `bandVariance` for the common rates without recomputing it at every grid point.
+    static func bandVarianceCached(band k: Int, sampleRate fs: Double) -> Double {
+        switch fs {
+        case 44_100: variances44k[k]
+        case 48_000: variances48k[k]
+        case 96_000: variances96k[k]
+        default: bandVariance(band: k, sampleRate: fs)
+        }
+    }
+    static let variances44k = (0..<8).map { bandVariance(band: $0, sampleRate: 44_100) }
+    static let variances48k = (0..<8).map { bandVariance(band: $0, sampleRate: 48_000) }
+    static let variances96k = (0..<8).map { bandVariance(band: $0, sampleRate: 96_000) }
+
+    /// Band k's variance over its white noise's: (1/π)∫|D|²dω, on a log-spaced grid (the lowest
+    /// band is a few hertz wide at 48 kHz). Off the render thread (init).
+    static func bandVariance(band k: Int, sampleRate fs: Double) -> Double {
+        let n = 4000
+        let lo = log(0.01), hi = log(fs / 2)
+        var sum = 0.0
+        for i in 0..<n {
+            let f0 = exp(lo + Double(i) / Double(n) * (hi - lo)), f1 = exp(lo + Double(i + 1) / Double(n) * (hi - lo))
+            let f = (f0 + f1) / 2
+            sum += bandResponse(band: k, cosOmega: cos(2 * .pi * f / fs), sampleRate: fs) * (f1 - f0)
+        }
+        return max(sum / (fs / 2), 1e-12)
+    }
+
+    /// The line's resonator y = x + a1·y₁ + a2·y₂ (bandwidth lineHz/Q) and its noise gain.
+    static func resonator(_ p: TextureProfile, _ fs: Float) -> (a1: Float, a2: Float, variance: Float) {
+        let r = expf(-.pi * p.lineHz / max(p.lineQ, 1) / fs)
+        let a1 = 2 * r * cosf(2 * .pi * p.lineHz / fs), a2 = -r * r
+        let v = (1 - a2) / ((1 + a2) * ((1 - a2) * (1 - a2) - a1 * a1))
+        return (a1, a2, v)
+    }
+
+    /// Takes a kind's profile (the envelope drivers keep their state, so a change glides).
+    mutating func set(_ p: TextureProfile) {
+        profile = p
+        let fs = sampleRate
+        var raw = SIMD8<Float>(repeating: 0)
+        for k in 0..<8 { raw[k] = powf(10, p.bandGainsDb[k] / 20) }
+        eventLevelNorm = 1 / Self.cappedLevelMeanSquare(depth: p.eventDepth).squareRoot()
+        let scale = Self.referenceGain * ((1 - p.linePowerShare) / (raw * raw).sum()).squareRoot()
+        for k in 0..<8 { bandGain[k] = raw[k] * scale / bandVariances[k].squareRoot() }
+        if p.linePowerShare > 0 {
+            let res = Self.resonator(p, fs)
+            lineA1 = res.a1
+            lineA2 = res.a2
+            lineGain = Self.referenceGain * (p.linePowerShare / res.variance).squareRoot()
+        } else {
+            lineGain = 0
+        }
+    }
+
+    /// A Gaussian draw (sum of four 16-bit uniforms, scaled to unit variance).
+    @inline(__always)
+    mutating func gaussian() -> Float {
+        let r = random.next()
+        let s =
+            Float(r & 0xFFFF) + Float((r >> 16) & 0xFFFF) + Float((r >> 32) & 0xFFFF) + Float(r >> 48)
+        return (s * (1 / 65_536.0) - 2) * 1.732_050_8
+    }
+
+    @inline(__always)
+    mutating func uniform() -> Float { Float((random.next() >> 40) + 1) * (1.0 / 16_777_216.0) }
+
+    /// The surge pulse's peak over its two time constants, the pulse's ∫h and ∫h² (seconds).
+    static func surgeShape(_ p: TextureProfile) -> (peak: Float, area: Float, energy: Float) {
+        let tr = max(p.surgeRiseSeconds / 2, 0.01), tf = max(p.surgeFallSeconds, tr * 1.5)
+        let tPeak = logf(tf / tr) * tf * tr / (tf - tr)
+        let peak = expf(-tPeak / tf) - expf(-tPeak / tr)
+        return (peak, tf - tr, tf / 2 + tr / 2 - 2 * tf * tr / (tf + tr))
+    }
+
+    /// Mean and variance of the surge signal S (pulses of peak 1 × amplitude U(0.4, 1)).
+    static func surgeMoments(_ p: TextureProfile) -> (mean: Float, variance: Float) {
+        guard p.surgePerSecond > 0 else { return (0, 0) }
+        let s = surgeShape(p)
+        let meanA: Float = 0.7, meanA2: Float = (1 - 0.064) / (3 * 0.6)
+        return (
+            p.surgePerSecond * meanA * s.area / s.peak,
+            p.surgePerSecond * meanA2 * s.energy / (s.peak * s.peak)
+        )
+    }
+
+    /// Moves the drivers one sub-block of `frames` and returns the envelope at its end.
+    mutating func step(frames: Int) -> SIMD8<Float> {
+        let p = profile
+        let dt = Float(frames) / sampleRate
+        func ou(_ tau: Float) -> (Float, Float) {
+            let rho = expf(-dt / max(tau, 1e-3))
+            return (rho, (1 - rho * rho).squareRoot())
+        }
+        let slow = ou(p.swellSeconds), fast = ou(p.flutterSeconds)
+        sharedSlow = slow.0 * sharedSlow + slow.1 * gaussian()
+        sharedFast = fast.0 * sharedFast + fast.1 * gaussian()
+        var gs = SIMD8<Float>(repeating: 0), gf = SIMD8<Float>(repeating: 0)
+        for k in 0..<8 {
+            gs[k] = gaussian()
+            gf[k] = gaussian()
+        }
+        ownSlow = slow.0 * ownSlow + slow.1 * gs
+        ownFast = fast.0 * ownFast + fast.1 * gf
+        let fl = p.flutterShare, sh = p.sharedShare
+        let shared = (1 - fl).squareRoot() * sharedSlow + fl.squareRoot() * sharedFast
+        let own = (1 - fl).squareRoot() * ownSlow + fl.squareRoot() * ownFast
+        let z = sh.squareRoot() * shared + (1 - sh).squareRoot() * own
+        // exp(d·z − d²) has a mean square of 1 for unit-variance Gaussian z.
+        var e = bandGain
+        let dz = p.depth * z - p.depth * p.depth
+        for k in 0..<8 { e[k] *= expf(dz[k]) }
+        let ed = p.eventDepth
+        eventLevel = expf(ed * min(shared, Self.flareCapSigma) - ed * ed) * eventLevelNorm
+        if p.surgePerSecond > 0 {
+            let tr = max(p.surgeRiseSeconds / 2, 0.01), tf = max(p.surgeFallSeconds, tr * 1.5)
+            surgeFall *= expf(-dt / tf)
+            surgeRise *= expf(-dt / tr)
+            framesToSurge -= Float(frames)
+            if framesToSurge <= 0 {
+                let a = (0.4 + 0.6 * uniform()) / Self.surgeShape(p).peak
+                surgeFall += a
+                surgeRise += a
+                framesToSurge += -logf(uniform()) / p.surgePerSecond * sampleRate
+            }
+            let s = surgeFall - surgeRise
+            let m = Self.surgeMoments(p)
+            let d = p.surgeDepth
+            let meanSquare = (1 + d * m.mean) * (1 + d * m.mean) + d * d * m.variance
+            for k in 0..<8 { e[k] *= (1 + d[k] * s) / meanSquare[k].squareRoot() }
+        }
+        if p.bladePassHz > 0 {
+            // Rotation wanders (OU, 3 % over ~2 s) and its phase diffuses: a line, never a clock.
+            let w = ou(2)
+            bladeWander = w.0 * bladeWander + w.1 * gaussian()
+            bladePhase += 2 * .pi * p.bladePassHz * (1 + 0.03 * bladeWander) * dt + 0.35 * dt.squareRoot() * gaussian()
+            if bladePhase > 2 * .pi { bladePhase -= 2 * .pi }
+            let shape = cosf(bladePhase) + 0.5 * cosf(2 * bladePhase)
+            let m = p.bladePassDepth
+            e *= (1 + m * shape) / (1 + m * m * 0.625).squareRoot()
+        }
+        lineEnvelope = lineGain * expf(0.3 * shared - 0.09)
+        return e
+    }
+
+    /// Adds `n` frames (≤ 32, one control step) of the bed to `output`.
+    ///
+    /// Real-time safety: arithmetic only; no allocation.
+    mutating func render(into output: UnsafeMutablePointer<SIMD2<Float>>, frameCount n: Int, isMono: Bool) {
+        guard n > 0 else { return }
+        if !isStarted {
+            // Start in the drivers' stationary state (a render does not begin in a lull).
+            sharedSlow = gaussian()
+            sharedFast = gaussian()
+            for k in 0..<8 {
+                ownSlow[k] = gaussian()
+                ownFast[k] = gaussian()
+            }
+            framesToSurge = -logf(uniform()) / max(profile.surgePerSecond, 1e-3) * sampleRate
+            envelope = step(frames: 0)
+            isStarted = true
+        }
+        let lineBefore = lineEnvelope
+        let start = envelope
+        let end = step(frames: n)
+        envelope = end
+        let inv = 1 / Float(n)
+        let envStep = (end - start) * inv
+        let lineStep = (lineEnvelope - lineBefore) * inv
+        let a1 = lineA1, a2 = lineA2
+        let scale: Float = 1.0 / 2_147_483_648.0
+        for c in 0..<(isMono ? 1 : 2) {
+            var x = c == 0 ? noise.0 : noise.1
+            var l = c == 0 ? lo.0 : lo.1
+            var h = c == 0 ? hi.0 : hi.1
+            var l2 = c == 0 ? lo2.0 : lo2.1
+            var h2 = c == 0 ? hi2.0 : hi2.1
+            var env = start
+            let al = aLo, ah = aHi
+            for i in 0..<n {
+                x ^= x &<< 13
+                x ^= x &>> 17
+                x ^= x &<< 5
+                let u = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: x)) * scale
+                l += al * (u - l)
+                h += ah * (u - h)
+                l2 += al * (l - l2)
+                h2 += ah * (h - h2)
+                let y = ((h2 - l2) * env).sum()
+                if c == 0 { output[i].x += y } else { output[i].y += y }
+                env += envStep
+            }
+            if c == 0 {
+                noise.0 = x
+                lo.0 = l
+                hi.0 = h
+                lo2.0 = l2
+                hi2.0 = h2
+            } else {
+                noise.1 = x
+                lo.1 = l
+                hi.1 = h
+                lo2.1 = l2
+                hi2.1 = h2
+            }
+        }
+        if isMono {
+            for i in 0..<n { output[i].y = output[i].x }
+        }
+        guard lineGain > 0 else { return }
+        var y1 = line.0, y2 = line.1
+        var ln = lineNoise
+        var g = lineBefore
+        for i in 0..<n {
+            ln ^= ln &<< 13
+            ln ^= ln &>> 17
+            ln ^= ln &<< 5
+            let u = SIMD2<Float>(SIMD2<Int32>(truncatingIfNeeded: ln)) * scale
+            let y = u + a1 * y1 + a2 * y2
+            y2 = y1
+            y1 = y
+            output[i] += y * g
+            g += lineStep
+        }
+        line = (y1, y2)
+        lineNoise = ln
+    }
+
+    /// The bed's source power at cos ω relative to white noise of the same variance (1 on average
+    /// over frequency for the bands plus the line, before `referenceGain`): Σ gₖ²|H_hi − H_lo|² / varₖ
+    /// + the line's.
+    ///
+    /// Off the render thread (the loudness model).
+    static func powerResponse(_ p: TextureProfile, cosOmega c: Double, sampleRate fs: Double) -> Double {
+        let s = (max(0, 1 - c * c)).squareRoot()
+        var raw = [Double](repeating: 0, count: 8)
+        for k in 0..<8 { raw[k] = pow(10, Double(p.bandGainsDb[k]) / 20) }
+        let total = raw.reduce(0) { $0 + $1 * $1 }
+        var sum = 0.0
+        let f = Float(fs)
+        for k in 0..<8 {
+            let share = raw[k] * raw[k] / total * Double(1 - p.linePowerShare)
+            let response = bandResponse(band: k, cosOmega: c, sampleRate: fs)
+            sum += share * response / bandVarianceCached(band: k, sampleRate: fs)
+        }
+        if p.linePowerShare > 0 {
+            let r = resonator(p, f)
+            let a1 = Double(r.a1), a2 = Double(r.a2)
+            // 1 − a1 e^{−jω} − a2 e^{−2jω}
+            let c2 = 2 * c * c - 1, s2 = 2 * s * c
+            let re = 1 - a1 * c - a2 * c2, im = a1 * s + a2 * s2
+            sum += Double(p.linePowerShare) / Double(r.variance) / (re * re + im * im)
+        }
+        return sum
+    }
+}

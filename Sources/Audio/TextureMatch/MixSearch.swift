@@ -1,0 +1,228 @@
+import AudioSinkBase
+import FieldTable
+import Foundation
+import NoiseEngine
+import TextureStatistics
+
+/// Fits a procedural mix to a recording's texture statistics.
+///
+/// 1. Spectrum: one noise layer; colour first on a coarse grid, then every spectral field (colour,
+///    cuts, EQ: the table's Layer and EQ groups) by coordinate descent against M1 alone, on
+///    short renders.
+/// 2. Texture: for each texture the table offers, a second layer with the bed's cuts and EQ, its
+///    texture fields and both volumes searched against all eight classes; the best (or none) kept.
+/// 3. Refinement: every searched field of every layer (movement included), smaller steps, while
+///    the time budget lasts.
+/// Statistics are measured at `CochlearFilterbank.Resolution.reduced` (within 0.003 of the exact
+/// figures per class on the development recordings, 3× faster). Renders use one seed throughout
+/// (common random numbers: a step is judged by the parameters, not by the luck of the noise); the
+/// final distance is measured on a full-length render with another seed.
+public struct MixSearch: Sendable {
+    /// What the search renders at (the player's rate), before the 20 kHz analysis.
+    public static let renderRate = 48000
+    public var seed: UInt64
+    /// Length of each search render.
+    public var renderSeconds: Double
+    /// Search renders in all: the result depends only on the recording, the seed and this, never
+    /// on how busy the machine is (byte-identical mixes per seed).
+    public var renderBudget: Int
+    /// A safety stop in seconds of this process's CPU time (not wall time, so a busy machine
+    /// does not cut the search short and change its result): no new render starts after it.
+    public var timeBudgetSeconds: Double
+
+    public static let defaultRenderSeconds = 8.0
+    public static let defaultRenderBudget = 160
+    public static let defaultTimeBudgetSeconds = 300.0
+    public static let renderSecondsRange = 2.0...60.0
+
+    public init(
+        seed: UInt64 = 1, renderSeconds: Double = defaultRenderSeconds, renderBudget: Int = defaultRenderBudget,
+        timeBudgetSeconds: Double = defaultTimeBudgetSeconds
+    ) {
+        self.seed = seed
+        self.renderSeconds = renderSeconds
+        self.renderBudget = renderBudget
+        self.timeBudgetSeconds = timeBudgetSeconds
+    }
+
+    /// Renders `mix` mono for `seconds` and returns it at 20 kHz.
+    public static func render(_ mix: Mix, seconds: Double, seed: UInt64) -> [Double] {
+        let plan = RenderPlan(mix: mix, seed: seed, sampleRate: renderRate, channelCount: 1, durationSeconds: seconds)
+        let sink = MemorySink(sampleRate: renderRate, capacityFrames: Int(plan.totalFrames))
+        _ = try? OfflineRenderer.render(plan, to: sink)
+        let resampler = PolyphaseResampler(inputRate: renderRate, outputRate: CochlearFilterbank.sampleRate)
+        return resampler.process(sink.samples.map(Double.init))
+    }
+
+    /// The starting point: one pink noise layer at the reference master.
+    public static var startingMix: Mix {
+        Mix(
+            name: "Matched", description: "", masterVolume: Mix.referenceMasterVolume,
+            layers: [Mix.Layer()])
+    }
+
+    /// Searches a mix for `target` (a mono 20 kHz excerpt of the recording, ≥ 10 s).
+    /// `progress` hears one line per stage.
+    public func match(target: [Double], name: String, progress: (String) -> Void = { _ in }) -> MatchReport {
+        let clock = ContinuousClock(), started = clock.now, cpuStarted = Self.cpuSeconds()
+        let targetStats = Self.measure(target)
+        let seconds = Double(target.count) / Double(CochlearFilterbank.sampleRate)
+        let noise = SpectrumMatchedNoise.make(like: target, seed: seed &+ 1000)
+        let matchedNoise = TextureDistance(Self.measure(noise), targetStats)
+        progress(String(format: "measured the recording (%.0f s) and noise with its spectrum", seconds))
+        // Each stage gets its share of the renders, so every stage is tried.
+        func share(_ fraction: Double) -> Int { Int((Double(renderBudget) * fraction).rounded()) }
+        var state = SearchState(
+            target: targetStats, seed: seed, renderSeconds: min(renderSeconds, seconds),
+            renderLimit: share(0.3), cpuDeadline: Self.cpuSeconds() + timeBudgetSeconds)
+
+        let start = Self.startingMix
+        let before = Self.distance(start, seconds, seed &+ 1, targetStats)
+
+        // 1. Spectrum.
+        var mix = start
+        var score = state.score(mix, spectrumOnly: true)
+        let colour = MixParameterSpace.spectral(layer: 0).first { $0.field.key == MixFields.colour.key }
+        if let colour {
+            for u in stride(from: 0.0, through: 1.0, by: 0.25) {
+                let v = MixParameterSpace.number(atUnit: u, colour.field)
+                if let m = MixParameterSpace.setting(mix, colour, to: v) {
+                    let s = state.score(m, spectrumOnly: true)
+                    if s < score { (mix, score) = (m, s) }
+                }
+            }
+        }
+        state.descend(&mix, &score, MixParameterSpace.spectral(layer: 0), spectrumOnly: true, passes: 5, step: 0.2)
+        let spectrumMix = mix
+        let spectrumOnly = Self.distance(spectrumMix, seconds, seed &+ 1, targetStats)
+        progress(String(format: "spectrum fitted: M1 %.2f (start %.2f)", spectrumOnly[.m1], before[.m1]))
+
+        // 2. Texture layer: each texture the table offers gets an equal share.
+        score = state.score(mix, spectrumOnly: false)
+        if let choice = MixParameterSpace.textureChoiceField {
+            var best = (mix: mix, score: score, kind: choice.defaultText)
+            let kinds = choice.allowed.filter { $0 != choice.defaultText }
+            for (i, kind) in kinds.enumerated() {
+                state.renderLimit = share(0.3 + 0.5 * Double(i + 1) / Double(kinds.count))
+                var layered = mix
+                layered.layers.append(layered.layers[0])
+                guard
+                    var m = MixParameterSpace.setting(
+                        layered, MixParameterSpace.Dimension(layer: 1, field: choice), to: kind)
+                else { continue }
+                var s = state.score(m, spectrumOnly: false)
+                let dims =
+                    MixParameterSpace.texture(layer: 1).filter { $0.field.key != choice.key }
+                    + [MixParameterSpace.volume(layer: 1), MixParameterSpace.volume(layer: 0)]
+                state.descend(&m, &s, dims, spectrumOnly: false, passes: 2, step: 0.25)
+                state.note(String(format: "texture %@: %.3f", kind, s))
+                if s < best.score { best = (m, s, kind) }
+            }
+            (mix, score) = (best.mix, best.score)
+            progress("texture: \(best.kind)" + String(format: " (search distance %.2f)", score))
+        }
+
+        // 3. Refinement of everything, while time lasts.
+        state.renderLimit = renderBudget
+        var all: [MixParameterSpace.Dimension] = []
+        for layer in mix.layers.indices {
+            all +=
+                MixParameterSpace.spectral(layer: layer) + MixParameterSpace.texture(layer: layer)
+                + [MixParameterSpace.volume(layer: layer)]
+        }
+        state.descend(&mix, &score, all, spectrumOnly: false, passes: 3, step: 0.1)
+        progress(String(format: "refined (search distance %.2f, %d renders)", score, state.evaluations))
+
+        mix.name = name
+        mix.description = "Matched to \(name) by noise match"
+        if let master = try? mix.masterVolume(forLoudness: Mix.referenceLoudnessLufs) { mix.masterVolume = master }
+        let after = Self.distance(mix, seconds, seed &+ 1, targetStats)
+        return MatchReport(
+            mix: mix, before: before, spectrumOnly: spectrumOnly, after: after, matchedNoise: matchedNoise,
+            evaluationCount: state.evaluations, searchSeconds: Self.seconds(clock.now - started),
+            cpuSeconds: Self.cpuSeconds() - cpuStarted, steps: state.steps)
+    }
+
+    static func measure(_ signal: [Double]) -> TextureStats { TextureStats(signal: signal, resolution: .reduced) }
+
+    static func distance(_ mix: Mix, _ seconds: Double, _ seed: UInt64, _ target: TextureStats) -> TextureDistance {
+        TextureDistance(measure(render(mix, seconds: seconds, seed: seed)), target)
+    }
+
+    /// CPU time this process has used so far.
+    static func cpuSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}
+
+/// The search's running state: the target, the clock and what was tried.
+struct SearchState {
+    let target: TextureStats
+    let seed: UInt64
+    let renderSeconds: Double
+    /// The stage ends when this many renders have been made in all.
+    var renderLimit: Int
+    let cpuDeadline: Double
+    var evaluations = 0
+    var steps: [String] = []
+
+    /// The spectrum stage renders a third as long: M1 settles fast.
+    mutating func score(_ mix: Mix, spectrumOnly: Bool) -> Double {
+        evaluations += 1
+        let seconds = spectrumOnly ? max(2, renderSeconds / 3) : renderSeconds
+        let d = MixSearch.distance(mix, seconds, seed, target)
+        return spectrumOnly ? d[.m1] : d.total
+    }
+
+    var isOutOfTime: Bool { evaluations >= renderLimit || MixSearch.cpuSeconds() >= cpuDeadline }
+
+    mutating func note(_ line: String) { steps.append(line) }
+
+    /// Coordinate descent: each dimension in turn tries a step either way (a coarse grid when the
+    /// field is absent, the other choices for a choice field); the step halves every pass.
+    mutating func descend(
+        _ mix: inout Mix, _ score: inout Double, _ dims: [MixParameterSpace.Dimension], spectrumOnly: Bool,
+        passes: Int, step: Double
+    ) {
+        var step = step
+        for _ in 0..<passes {
+            for d in dims {
+                guard !isOutOfTime else { return }
+                var candidates: [Any?] = []
+                let current = MixParameterSpace.value(mix, d)
+                switch d.field.kind {
+                case .choice:
+                    candidates = d.field.allowed.filter { ($0 as String?) != (current as? String) }
+                case .number, .integer:
+                    if let v = (current as? NSNumber)?.doubleValue {
+                        let u = MixParameterSpace.unit(of: v, d.field)
+                        candidates = [u + step, u - step].filter { $0 >= -1e-9 && $0 <= 1 + 1e-9 }.map {
+                            MixParameterSpace.number(atUnit: $0, d.field)
+                        }
+                        if d.field.isOptional { candidates.append(nil) }
+                    } else {
+                        candidates = [0.2, 0.5, 0.8].map { MixParameterSpace.number(atUnit: $0, d.field) }
+                    }
+                default:
+                    continue
+                }
+                for c in candidates {
+                    guard !isOutOfTime else { return }
+                    guard let m = MixParameterSpace.setting(mix, d, to: c), m != mix else { continue }
+                    let s = self.score(m, spectrumOnly: spectrumOnly)
+                    if s < score {
+                        note(String(format: "%@ = %@: %.3f", d.description, "\(c ?? "off")", s))
+                        (mix, score) = (m, s)
+                    }
+                }
+            }
+            step /= 2
+        }
+    }
+}

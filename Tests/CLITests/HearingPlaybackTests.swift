@@ -1,0 +1,92 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The hearing correction and notch on a live player: switched on while it plays into a private
+/// PulseAudio null sink (read back from its monitor), shown by `noise status`, and the profile a
+/// sink keeps chosen by `--hearing auto`.
+@Suite(.serialized) struct HearingPlaybackTests {
+    static func largestStep(_ x: ArraySlice<Float>) -> Float {
+        zip(x.dropFirst(), x).map { abs($0 - $1) }.max() ?? 0
+    }
+
+    @Test func switchingACorrectionOnWhilePlayingDoesNotClick() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        let dir = try Products.temporaryDirectory("hearing-live")
+        let profile = dir.appendingPathComponent("ears.json")
+        let centres = Spectrum.bandCentres(from: 63, to: 12500, perOctave: 3)
+        let gains = centres.map { 8 * sin(log2($0 / 63)) }
+        try JSONSerialization.data(withJSONObject: ["centresHz": centres, "gainsDb": gains]).write(to: profile)
+        let env = TestStore(at: dir.appendingPathComponent("store")).environment(server.environment)
+        let player = try Spawned(
+            "noise", ["play", "--preset", "pink", "--fade-in", "0", "--seed", "2"], environment: env)
+        defer {
+            player.signal(SIGTERM)
+            _ = player.waitForExit(10)
+        }
+        #expect(player.waitForStderr(10) { $0.contains("Playing") }, "\(player.stderrText)")
+        #expect(
+            player.stderrText.contains("Hearing correction off: no calibrated profile for test"), "\(player.stderrText)"
+        )
+        let recorder = try server.record(to: dir.appendingPathComponent("live.wav"))
+        Thread.sleep(forTimeInterval: 1.5)
+        let r = try Products.run("noise", ["set", "--hearing", profile.path, "--notch", "5000"], environment: env)
+        #expect(r.status == 0, "\(r.stderrText)")
+        Thread.sleep(forTimeInterval: 1.5)
+        let rec = try recorder.stop()
+        let status = try Products.run("noise", ["status"], environment: env)
+        #expect(status.stdoutText.contains("Notch: 5000 Hz, 1 octave wide, 40 dB deep."), "\(status.stdoutText)")
+        #expect(status.stdoutText.contains("Hearing correction: profile \(profile.path)."), "\(status.stdoutText)")
+
+        // Where the switch happened: the recording's level changes there (the profile and notch
+        // change the spectrum); compare the largest step around it with the steady parts'.
+        var worst = 0.0
+        for x in rec.channels {
+            let n = x.count
+            let before = Self.largestStep(x[(n / 10)..<(4 * n / 10)])
+            let after = Self.largestStep(x[(8 * n / 10)..<(n - 4800)])
+            let around = Self.largestStep(x[(4 * n / 10)..<(8 * n / 10)])
+            worst = max(worst, Double(around / max(before, after)))
+        }
+        print("live switch of correction and notch: largest step \(worst)× the steady sound's")
+        #expect(worst <= 1.5)
+    }
+
+    @Test func twoSinksKeepTwoProfilesAndAutoPicksTheDevicesOwn() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        let dir = try Products.temporaryDirectory("hearing-sinks")
+        let store = dir.appendingPathComponent("store")
+        _ = try server.run("/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=second", "rate=48000"])
+        let env = TestStore(at: store).environment(server.environment)
+        let folder = store.appendingPathComponent("hearing")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(#"{"centresHz":[100,1000,8000],"gainsDb":[6,0,3],"device":"test"}"#.utf8)
+            .write(to: folder.appendingPathComponent("test.json"))
+        try Data(#"{"centresHz":[100,1000,8000],"gainsDb":[-3,0,9],"device":"second"}"#.utf8)
+            .write(to: folder.appendingPathComponent("second.json"))
+        let list = try Products.run("noise", ["hearing", "list"], environment: env)
+        #expect(list.stdoutText.contains("second: loudness, 3 bands"), "\(list.stdoutText)")
+        #expect(list.stdoutText.contains("test: loudness, 3 bands"), "\(list.stdoutText)")
+        for sink in ["test", "second"] {
+            let r = try Products.run(
+                "noise",
+                ["play", "--preset", "pink", "--device", sink, "--fade-in", "0", "--timer", "1s", "--fade", "0s"],
+                environment: env)
+            #expect(r.status == 0, "\(r.stderrText)")
+            #expect(r.stderrText.contains("Hearing correction: the profile of \(sink) (3 bands)."), "\(r.stderrText)")
+        }
+        let removed = try Products.run("noise", ["hearing", "remove", "second"], environment: env)
+        #expect(removed.status == 0)
+        let r = try Products.run(
+            "noise",
+            ["play", "--preset", "pink", "--device", "second", "--fade-in", "0", "--timer", "1s", "--fade", "0s"],
+            environment: env)
+        #expect(r.stderrText.contains("Hearing correction off: no calibrated profile for second"), "\(r.stderrText)")
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif

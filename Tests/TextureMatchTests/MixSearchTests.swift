@@ -1,0 +1,63 @@
+import FieldTable
+import Foundation
+import NoiseEngine
+import Testing
+import TextureStatistics
+
+@testable import TextureMatch
+
+@Suite struct MixSearchTests {
+    /// Every layer field of the mix table is searched in one stage or another (so a field another
+    /// change adds is searched too), except the on/off flag.
+    @Test func everyLayerFieldOfTheTableIsSearched() {
+        let searched = Set(
+            (MixParameterSpace.spectral(layer: 0) + MixParameterSpace.texture(layer: 0) + [
+                MixParameterSpace.volume(layer: 0)
+            ])
+            .map(\.field.key))
+        let fields = MixParameterSpace.layerFields.filter { $0.kind != .flag }.map(\.key)
+        #expect(Set(fields) == searched, "\(Set(fields).symmetricDifference(searched))")
+        #expect(MixParameterSpace.spectral(layer: 0).map(\.field.key).contains(MixFields.eqMidDb.key))
+    }
+
+    /// Values go through the mix file's own shape and its strict reader: allowed ones land, ones the
+    /// mix cannot take are no candidate.
+    @Test func settingAValueGoesThroughTheStrictReader() throws {
+        let mix = MixSearch.startingMix
+        let eq = MixParameterSpace.Dimension(layer: 0, field: MixFields.eqHighDb)
+        let set = try #require(MixParameterSpace.setting(mix, eq, to: -6.5))
+        #expect(set.layers[0].eq.highDb == -6.5)
+        #expect((MixParameterSpace.value(set, eq) as? NSNumber)?.doubleValue == -6.5)
+        // Brightness is crackle's alone: on a noise layer the reader refuses it.
+        #expect(MixParameterSpace.setting(mix, .init(layer: 0, field: MixFields.brightness), to: 0.5) == nil)
+        // Out of range: refused.
+        #expect(MixParameterSpace.setting(mix, eq, to: 40) == nil)
+        // A cut switched on, then off (absent).
+        let cut = MixParameterSpace.Dimension(layer: 0, field: MixFields.lowCutHz)
+        let on = try #require(MixParameterSpace.setting(mix, cut, to: 200))
+        #expect(on.layers[0].lowCutHz == 200)
+        #expect(try #require(MixParameterSpace.setting(on, cut, to: nil)).layers[0].lowCutHz == nil)
+        // Log scale, on the table's step: the middle of 10…2000 Hz is √(10·2000) ≈ 141 → 140.
+        let f = MixFields.lowCutHz
+        #expect(MixParameterSpace.number(atUnit: MixParameterSpace.unit(of: 200, f), f) == 200)
+        #expect(MixParameterSpace.number(atUnit: 0.5, f) == 140)
+        #expect(MixParameterSpace.number(atUnit: 0.3, MixFields.colour) == 0.6)
+    }
+
+    /// A target made by a known mix (brown noise cut at 2 kHz): a short search gets closer than
+    /// where it started, and the mix it returns is one the mix reader takes.
+    @Test func aShortSearchMovesTowardsAKnownMix() throws {
+        var known = MixSearch.startingMix
+        known.layers[0].colour = 2
+        known.layers[0].highCutHz = 2000
+        let target = MixSearch.render(known, seconds: 10, seed: 42)
+        let search = MixSearch(seed: 1, renderSeconds: 3, renderBudget: 60)
+        let report = search.match(target: target, name: "known")
+        #expect(report.after.total < report.before.total, "before \(report.before.total) after \(report.after.total)")
+        #expect(
+            report.spectrumOnly[.m1] < report.before[.m1] / 2, "M1 \(report.before[.m1]) → \(report.spectrumOnly[.m1])")
+        let bytes = [UInt8](report.mix.encodedJSON())
+        #expect(try Mix.decode(bytes, file: "matched.json") == report.mix)
+        #expect(report.evaluationCount > 5)
+    }
+}
