@@ -222,7 +222,8 @@ final class TextureGenerator {
                 r.omega = min(2 * .pi * DropPhysics.resonanceHz(radiusMetres: e.radiusMetres) / fs, Self.maximumOmega)
                 r.omegaRisePerFrame = r.omega * DropPhysics.riseFactor * d / fs
                 r.re =
-                    ringAmplitudeScale * level * e.amplitude * (d / DropPhysics.referenceDampingPerSecond).squareRoot()
+                    ringAmplitudeScale * level * TextureProfile.ringAmplitude
+                    * (d / DropPhysics.referenceDampingPerSecond).squareRoot()
                 r.lifeFrames = Int32(
                     min(DropPhysics.lifetimeTimeConstants / d * fs, Float(Int32.max / 2)).rounded(.up))
                 r.startFrame = offset

@@ -39,6 +39,10 @@ public struct TextureProfile: Sendable, Equatable {
     /// Share of events that ring as a bubble as well (van den Doel; rain on water, a stream).
     public var ringShare: Float = 0
     public var ringGain: Float = 0
+    /// Every ring's amplitude before its damping scale: a bubble's ring is set by its own size
+    /// (radius, damping), not by how hard the drop that made it hit (a big drop's tap is loud;
+    /// the bubble it leaves need not be).
+    public static let ringAmplitude: Float = 0.75
     /// Bubble radii the rings draw from, log-uniformly (Minnaert: f₀·r ≈ 3.26 m/s).
     public var ringRadiusMetres: ClosedRange<Float> = DropPhysics.radiusRangeMetres
     /// Taps' amplitudes follow raindrop sizes (Marshall–Palmer) when true, else a uniform draw.

@@ -104,7 +104,8 @@ public enum TextureSpectrum {
         if p.ringShare > 0 {
             let ring = Double(scales.ring)
             power +=
-                Double(p.ringShare) * lambda * ring * ring * meanA2
+                Double(p.ringShare) * lambda * ring * ring
+                * Double(TextureProfile.ringAmplitude * TextureProfile.ringAmplitude)
                 * ringEnergySpectrum(cosOmega: c, sampleRate: fs, radii: p.ringRadiusMetres)
         }
         return power
@@ -154,9 +155,18 @@ public enum TextureSpectrum {
         }
     }
 
-    /// A tap's largest value: its clip (see `eventScales`).
+    /// An event's largest value: a tap's clip (see `eventScales`), or the ring of the smallest
+    /// bubble (the most damped, so the loudest start) at a flare at its cap, whichever is larger.
     static func tapPeak(_ t: TextureSettings, profile p: TextureProfile) -> Double {
-        Double(eventScales(t, profile: p, sampleRate: 48_000).clip)
+        let scales = eventScales(t, profile: p, sampleRate: 48_000)
+        guard p.ringShare > 0 else { return Double(scales.clip) }
+        let d = p.eventDepth
+        let flare = expf(TextureBed.flareCapSigma * d - d * d) / TextureBed.cappedLevelMeanSquare(depth: d).squareRoot()
+        let damping = DropPhysics.dampingPerSecond(radiusMetres: p.ringRadiusMetres.lowerBound)
+        let ring =
+            scales.ring * flare * TextureProfile.ringAmplitude
+            * (damping / DropPhysics.referenceDampingPerSecond).squareRoot()
+        return Double(max(scales.clip, ring))
     }
 
     /// E[a²] for a uniform draw on `r`.
