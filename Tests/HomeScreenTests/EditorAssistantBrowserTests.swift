@@ -104,8 +104,8 @@ struct EditorAssistantBrowserTests {
         // 5. Ask for an edit → one undoable step; Undo restores the saved design.
         box.current = (AssistantAPITests.answer(#"[{"field":"style.accent","value":"orange"}]"#), 0)
         before = try EditorBrowserTests.generation(browser)
-        try browser.sendKeys(try #require(try browser.find("#ask-text")), "make it orange")
-        try browser.click(try #require(try browser.find("#ask button[type=submit]")))
+        // Sent with Ctrl+Enter from the box.
+        try browser.sendKeys(try #require(try browser.find("#ask-text")), "make it orange\u{E009}\u{E007}\u{E000}")
         try Self.waitForAnswer(browser, "Ask")
         try EditorBrowserTests.waitForRedraw(browser, after: before, "Ask")
         #expect(try Self.text(browser, "assistant-changes") == "style.accent: blue → orange")

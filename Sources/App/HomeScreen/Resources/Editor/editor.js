@@ -957,6 +957,12 @@
     const text = askForm.elements.text.value.trim();
     if (text) askModel('ask', { text });
   });
+  // Ctrl+Enter in a box sends it (Enter alone is a new line).
+  for (const f of [describeForm, askForm]) {
+    f.elements.text.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); f.requestSubmit(); }
+    });
+  }
   startAssistant();
 
   // MARK: Start.
