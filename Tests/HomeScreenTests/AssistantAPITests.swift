@@ -176,6 +176,37 @@ struct AssistantAPITests {
         #expect((malformed.json()?["error"] as? String)?.contains("nothing was changed") == true, "\(malformed.text)")
         try unchanged("a malformed answer")
 
+        // One question at a time; the rest of the app answers while the model thinks.
+        box.current = (Self.answer(#"[{"field":"style.accent","value":"teal"}]"#), 2)
+        let first = LockedReply()
+        let before = standIn.requests.count
+        let asking = Thread {
+            first.value = try? RawHTTP.send(
+                port: rig.port, method: "POST", path: "/api/drafts/\(id)/ask",
+                headers: [
+                    ("Content-Type", "application/json"), ("Origin", rig.origin), ("X-WidgetWeaver-Token", token),
+                ],
+                body: Array(ask.utf8), timeoutSeconds: 30)
+        }
+        asking.start()
+        #expect(Wait.until(5, interval: 0.02) { standIn.requests.count > before ? true : nil } == true)
+        let started = Date()
+        #expect(try RawHTTP.send(port: rig.port, path: "/api/drafts/\(id)").status == 200)
+        #expect(Date().timeIntervalSince(started) < 1, "the server waited for the model to answer a GET")
+        let second = try Self.post(rig, "/api/drafts/\(id)/ask", ask, token: token)
+        #expect(second.status == 429 && (second.json()?["error"] as? String)?.contains("still answering") == true)
+        #expect(Wait.until(10, interval: 0.05) { first.value } != nil)
+        #expect(
+            first.value?.status == 200 && Self.accent(Self.design(first.value!)) == "teal", "\(first.value?.text ?? "")"
+        )
+        // Back to the user's own draft for the failures below.
+        let back = try JSONSerialization.data(withJSONObject: draftBefore ?? [:])
+        #expect(
+            try EditorAPITests.send(
+                rig, "PUT", "/api/drafts/\(id)", String(decoding: back, as: UTF8.self), token: token
+            ).status == 200)
+        try unchanged("putting the draft back")
+
         // A model that does not answer within the time-out (5 s).
         box.current = (Self.answer(#"[{"field":"style.accent","value":"teal"}]"#), 8)
         let slow = try RawHTTP.send(
@@ -192,6 +223,16 @@ struct AssistantAPITests {
         #expect(gone.status == 502, "\(gone.text)")
         #expect((gone.json()?["error"] as? String)?.contains("is the model server running?") == true, "\(gone.text)")
         try unchanged("a refused connection")
+    }
+}
+
+/// A reply a background thread fills in.
+final class LockedReply: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: RawHTTP.Reply?
+    var value: RawHTTP.Reply? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }
 

@@ -120,7 +120,8 @@ extension Weaver {
         }
 
         struct PreviewOptions: ParsableArguments {
-            @Option(help: "The widget size of the preview: small, medium or large.") var family = "medium"
+            @Option(help: "The widget size (small, medium or large): told to the model by describe, and drawn.")
+            var family = "medium"
             @Option(help: "Also draw the preview to this file (.png or .svg).") var preview: String?
             @Flag(help: "Keep the result in the library.") var save = false
 
