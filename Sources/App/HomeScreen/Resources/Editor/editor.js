@@ -931,7 +931,8 @@
           clearErrors();
           fill();
           showResolved(answer.resolved);
-          await loadSwatches();
+          // The draft has changed whatever happens to the swatches' repaint.
+          await loadSwatches().catch(() => {});
           redraw();
         }
         const report = assistantReport(kind, answer, (key) => (fieldFor(key) || {}).label);
