@@ -192,6 +192,8 @@ let package = Package(
                 "NoiseEngine", "FieldTable", "Snapshots",
                 // The Data page and Steps History call the same services as `weaver weather/calendar/steps`.
                 "DataSources",
+                // The Editor's Describe and Ask boxes call the same assistant as `weaver ai`.
+                "DesignAssistant",
                 "BoundedJSON", "CivilDates",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

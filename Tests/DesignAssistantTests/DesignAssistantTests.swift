@@ -79,6 +79,32 @@ import WidgetDesign
         #expect(outcome.notes == ["no coffee field"])
     }
 
+    /// The Editor lists refusals by field: each keeps the field, the value as proposed and the row's reason.
+    @Test func refusalsKeepTheirFieldValueAndReason() throws {
+        let edits = #"[{"field":"style.padding","value":999},{"field":"coffeeCounter","value":"1"}]"#
+        let server = try LocalHTTPServer { _ in .json(Self.answer(Self.content(edits), api: .ollama)) }
+        defer { server.stop() }
+        let outcome = try Self.assistant(server, api: .ollama).edit(Self.start, request: "roomier")
+        #expect(outcome.refusals.map(\.field) == ["style.padding", "coffeeCounter"])
+        #expect(outcome.refusals.map(\.value) == ["999", "1"])
+        #expect(outcome.refusals[0].reason.contains("0…32") && !outcome.refusals[0].reason.hasPrefix("style.padding"))
+        #expect(outcome.refusals.map(\.line) == outcome.refused)
+        #expect(outcome.changes.isEmpty)
+    }
+
+    /// Describe tells the model the size the widget is mainly for (`--family`, the Editor's "Mainly for").
+    @Test func describeNamesTheFamily() throws {
+        let server = try LocalHTTPServer { _ in .json(Self.answer(Self.content("[]"), api: .ollama)) }
+        defer { server.stop() }
+        let assistant = Self.assistant(server, api: .ollama)
+        _ = try assistant.describe("a clock", startingFrom: Self.start, family: "small")
+        let sent = String(decoding: try #require(server.requests.last).body, as: UTF8.self)
+        #expect(sent.contains("It is shown mainly as a small widget."), "\(sent.suffix(400))")
+        _ = try assistant.describe("a clock", startingFrom: Self.start)
+        #expect(!String(decoding: try #require(server.requests.last).body, as: UTF8.self).contains("shown mainly"))
+        #expect(try DesignAssistant.startingDesign(now: Date()).name == "Classic")
+    }
+
     /// Each failure is a message, and the design is never half-changed (nothing comes back to apply).
     @Test func everyFailureIsAClearMessage() throws {
         func failure(_ response: LocalHTTPServer.Response, timeout: Double = 10) throws -> String {

@@ -65,6 +65,16 @@ public struct AssistantSettings: Equatable, Sendable {
         }
     }
 
+    /// The settings, or the one refusal every caller gives without them (`weaver ai describe`, the
+    /// Editor's boxes): nothing was asked, and how to set a model up.
+    public static func required(from root: StoreRoot) throws -> AssistantSettings {
+        guard let settings = try load(from: root) else { throw AssistantError(notSetUp) }
+        return settings
+    }
+
+    public static let notSetUp =
+        "no local model is set up, so nothing was asked; run 'weaver ai setup' (Ollama or llama-server) first"
+
     /// Writes the settings; a file there that could not be read is set aside first, never lost.
     public func save(to root: StoreRoot) throws {
         try root.ensureExists()

@@ -17,18 +17,44 @@ public struct DesignAssistant: Sendable {
         /// What changed, as `path: before → after` lines read from the design's own JSON.
         public var changes: [String]
         /// Edits refused, each with the field, the value and why.
-        public var refused: [String]
+        public var refusals: [Refusal]
         /// What the model said it could not do.
         public var notes: [String]
+
+        /// The refusals as lines: `field = 'value': why`.
+        public var refused: [String] { refusals.map(\.line) }
     }
 
-    /// A new design from a description, starting from the Classic template's design.
-    public func describe(_ text: String, startingFrom start: WidgetSpec) throws -> Outcome {
+    /// One proposed edit that was not applied.
+    public struct Refusal: Equatable, Sendable {
+        /// The field the model named (perhaps one that does not exist).
+        public var field: String
+        /// The value it proposed, as it came.
+        public var value: String
+        /// Why it was refused: the field row's own words (allowed range or values).
+        public var reason: String
+
+        public var line: String { "\(field) = \(DesignAssistant.shown(value)): \(reason)" }
+    }
+
+    /// The sizes a description may name as the one the widget is mainly for.
+    public static let families = ["small", "medium", "large"]
+
+    /// The design a description starts from: the Classic template's (as `weaver designs new` makes it).
+    public static func startingDesign(now: Date) throws -> WidgetSpec {
+        guard let classic = TemplateCatalogue.find("classic") else { throw AssistantError("no Classic template") }
+        return try classic.design(now: now)
+    }
+
+    /// A new design from a description, starting from `start` (`startingDesign`).
+    /// - Parameter family: the size the widget is mainly for (one of `families`), told to the model.
+    public func describe(_ text: String, startingFrom start: WidgetSpec, family: String? = nil) throws -> Outcome {
+        let size = family.map { "It is shown mainly as a \($0) widget.\n" } ?? ""
         let prompt = """
             Make a new widget design from this description. Set its name and every field the description \
             asks for.
             Description: \(text)
-            The new design starts as: \(Self.json(start))
+            \(size)The new design starts as: \(Self.json(start))
             """
         return apply(try model.ask(instructions: EditSchema.instructions(), prompt: prompt), to: start)
     }
@@ -46,11 +72,11 @@ public struct DesignAssistant: Sendable {
     /// Applies each proposed edit on its own; refusals name the field, the value and the reason.
     public func apply(_ proposal: LocalModel.Proposal, to start: WidgetSpec) -> Outcome {
         var design = start
-        var refused: [String] = []
+        var refused: [Refusal] = []
         let allowed = Set(EditSchema.fields.map(\.key))
         for edit in proposal.edits {
             guard allowed.contains(edit.field) else {
-                refused.append("\(edit.field) = \(Self.shown(edit.value)): not a field a model may set")
+                refused.append(Refusal(field: edit.field, value: edit.value, reason: "not a field a model may set"))
                 continue
             }
             do {
@@ -58,11 +84,11 @@ public struct DesignAssistant: Sendable {
             } catch {
                 let reason = "\(error)"
                 let said = reason.hasPrefix("\(edit.field): ") ? String(reason.dropFirst(edit.field.count + 2)) : reason
-                refused.append("\(edit.field) = \(Self.shown(edit.value)): \(said)")
+                refused.append(Refusal(field: edit.field, value: edit.value, reason: said))
             }
         }
         return Outcome(
-            design: design, changes: Self.changes(from: start, to: design), refused: refused, notes: proposal.notes)
+            design: design, changes: Self.changes(from: start, to: design), refusals: refused, notes: proposal.notes)
     }
 
     static func shown(_ value: String) -> String {

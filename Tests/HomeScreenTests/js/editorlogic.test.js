@@ -74,3 +74,43 @@ test('a button kind reads as words; other choices as they are', () => {
   assert.equal(logic.choiceText('layout.template', 'classic'), 'classic');
   assert.equal(logic.choiceText('actions[0].kind', 'somethingNew'), 'somethingNew');
 });
+
+test('assistantAbout turns the boxes off without a model, and says where words go with one', () => {
+  const off = logic.assistantAbout({ configured: false, setup: "No local model is set up. Run 'weaver ai setup'." });
+  assert.equal(off.enabled, false);
+  assert.match(off.text, /weaver ai setup/);
+  assert.equal(logic.assistantAbout(undefined).enabled, false);
+  assert.match(logic.assistantAbout(undefined).text, /nothing is contacted/);
+  const on = logic.assistantAbout({ configured: true, model: 'tiny:1b', url: 'http://127.0.0.1:11434',
+    loopback: true });
+  assert.equal(on.enabled, true);
+  assert.match(on.text, /^Asks tiny:1b at http:\/\/127\.0\.0\.1:11434\. /);
+  assert.doesNotMatch(on.text, /not this machine/);
+  const far = logic.assistantAbout({ configured: true, model: 'm', url: 'http://10.0.0.2:8080', loopback: false });
+  assert.match(far.text, /not this machine/);
+});
+
+test('assistantReport lists the changes, each refusal by its label, and says when nothing changed', () => {
+  const labels = { 'style.padding': 'Padding' };
+  const answer = {
+    changed: true, changes: ['name: Classic → Night', 'style.accent: blue → teal'],
+    refused: [{ field: 'style.padding', value: '99', message: 'out of range; allowed 0…32' },
+      { field: 'coffee', value: 'x'.repeat(80), message: 'not a field a model may set' }],
+    notes: ['I cannot add a photo'],
+  };
+  const r = logic.assistantReport('describe', answer, (k) => labels[k]);
+  assert.match(r.headline, /^A new design from your words \(2 changes from the Classic start\)/);
+  assert.match(r.headline, /nothing is saved until Save$/);
+  assert.deepEqual(r.changes, answer.changes);
+  assert.equal(r.refused[0].text, "Padding (style.padding) = '99': out of range; allowed 0…32");
+  assert.equal(r.refused[0].field, 'style.padding');
+  assert.equal(r.refused[1].text, "coffee = '" + 'x'.repeat(57) + "…': not a field a model may set");
+  assert.deepEqual(r.notes, ['I cannot add a photo']);
+  const one = logic.assistantReport('ask', { changed: true, changes: ['style.accent: blue → teal'] });
+  assert.match(one.headline, /^Your edit: 1 change, in the draft/);
+  assert.deepEqual(one.refused, []);
+  const none = logic.assistantReport('ask', { changed: false, changes: [], refused: answer.refused });
+  assert.equal(none.headline, 'Nothing changed: every edit the model proposed was refused');
+  assert.equal(logic.assistantReport('ask', { changed: false }).headline,
+    'Nothing changed: the model proposed no edit');
+});

@@ -33,14 +33,15 @@ enum EditorPage {
 
     static let templates = HTMLTemplates(PackageResources.editor_html, file: "Editor/editor.html")
 
-    /// `/editor/{id}`: the bar (title, unsaved marker, undo, redo, revert, save), the controls
+    /// `/editor/{id}`: the bar (title, unsaved marker, undo, redo, revert, save), the Describe and Ask
+    /// boxes (`AssistantRoutes`; filled in by the script from `GET /api/assistant`), the controls
     /// (filled in by the script from the field table), the preview dock (its "Light widgets" box is the widgets'
     /// own appearance, what `weaver render --appearance` takes, not the page's) and the inspector.
     static func editor(id: String, name: String, token: String) -> String {
         let html = templates.render(
             "editor",
             [
-                "id": id, "name": name,
+                "id": id, "name": name, "maxWords": AssistantRoutes.maximumTextCharacters,
                 "home": WidgetFamily.allCases.filter { !$0.isAccessory }.map(figure),
                 "lock": WidgetFamily.allCases.filter(\.isAccessory).map(figure),
             ])

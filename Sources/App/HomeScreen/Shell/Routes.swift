@@ -17,7 +17,8 @@ struct Routes {
     var areas: [any AppRoutes] {
         [
             HomeRoutes(server: server), NoiseRoutes(server: server), EditorRoutes(server: server),
-            DesignAPIRoutes(server: server), FieldsRoute(), LibraryRoutes(server: server),
+            DesignAPIRoutes(server: server), AssistantRoutes(server: server), FieldsRoute(),
+            LibraryRoutes(server: server),
             ImportRoutes(server: server), ExploreRoutes(server: server), DataRoutes(server: server),
             ReminderSourceRoutes(server: server), StepsRoutes(server: server),
         ]

@@ -84,9 +84,10 @@ extension Weaver {
             @OptionGroup var preview: PreviewOptions
 
             func run() throws {
-                let assistant = try DesignAssistant(model: LocalModel(settings: requireSettings(store.root)))
-                let start = try TemplateCatalogue.find("classic")!.design(now: Date())
-                let outcome = try assistant.describe(text, startingFrom: start)
+                let assistant = try DesignAssistant(
+                    model: LocalModel(settings: AssistantSettings.required(from: store.root)))
+                let start = try DesignAssistant.startingDesign(now: Date())
+                let outcome = try assistant.describe(text, startingFrom: start, family: preview.family)
                 try preview.show(outcome, root: store.root)
                 guard preview.save else { return }
                 let lib = store.library
@@ -105,7 +106,8 @@ extension Weaver {
             @OptionGroup var preview: PreviewOptions
 
             func run() throws {
-                let assistant = try DesignAssistant(model: LocalModel(settings: requireSettings(store.root)))
+                let assistant = try DesignAssistant(
+                    model: LocalModel(settings: AssistantSettings.required(from: store.root)))
                 let lib = store.library
                 let row = try lib.resolve(design)
                 let outcome = try assistant.edit(try lib.load(row.id), request: text)
@@ -118,7 +120,8 @@ extension Weaver {
         }
 
         struct PreviewOptions: ParsableArguments {
-            @Option(help: "The widget size of the preview: small, medium or large.") var family = "medium"
+            @Option(help: "The widget size (small, medium or large): told to the model by describe, and drawn.")
+            var family = "medium"
             @Option(help: "Also draw the preview to this file (.png or .svg).") var preview: String?
             @Flag(help: "Keep the result in the library.") var save = false
 
@@ -156,12 +159,4 @@ extension Weaver {
             }
         }
     }
-}
-
-func requireSettings(_ root: StoreRoot) throws -> AssistantSettings {
-    guard let s = try AssistantSettings.load(from: root) else {
-        throw AssistantError(
-            "no local model is set up, so nothing was asked; run 'weaver ai setup' (Ollama or llama-server) first")
-    }
-    return s
 }

@@ -882,6 +882,90 @@
     if (root.dataset.unsaved === 'true') { e.preventDefault(); e.returnValue = ''; }
   });
 
+  // MARK: Designing in words: Describe and Ask go to the same assistant as `weaver ai describe` and
+  // `weaver ai edit`; the answer becomes the draft as one undoable step, and nothing is saved until Save.
+  const assistant = document.getElementById('assistant');
+  const describeForm = document.getElementById('describe');
+  const askForm = document.getElementById('ask');
+  let assistantInfo = null;
+  function assistantEnabled(on) {
+    for (const c of assistant.querySelectorAll('textarea, select, button')) c.disabled = !on;
+  }
+  function showAssistant(report, outcome) {
+    const box = document.getElementById('assistant-result');
+    box.hidden = false;
+    box.dataset.outcome = outcome;
+    document.getElementById('assistant-headline').textContent = report.headline;
+    const list = (node, lines) => { node.textContent = ''; for (const l of lines) node.append(el('li', { text: l })); };
+    list(document.getElementById('assistant-changes'), report.changes || []);
+    const refused = report.refused || [];
+    list(document.getElementById('assistant-refused'), refused.map((r) => r.text));
+    document.getElementById('assistant-refused-title').hidden = refused.length === 0;
+    list(document.getElementById('assistant-notes'), report.notes || []);
+  }
+  async function startAssistant() {
+    try { assistantInfo = await call('GET', '/api/assistant'); } catch (e) {
+      assistantInfo = { configured: false, setup: 'The Describe and Ask boxes are off: ' + e.message };
+    }
+    const about = assistantAbout(assistantInfo);
+    assistant.dataset.state = about.enabled ? 'on' : 'off';
+    document.getElementById('assistant-about').textContent = about.text;
+    assistantEnabled(about.enabled);
+  }
+  function askModel(kind, body) {
+    busy = busy.then(async () => {
+      const before = design;
+      assistantEnabled(false);
+      assistant.dataset.state = 'asking';
+      const wait = assistantInfo && assistantInfo.timeoutSeconds ? ' (it may take up to ' +
+        assistantInfo.timeoutSeconds + ' s)' : '';
+      showAssistant({ headline: 'Asking ' + ((assistantInfo && assistantInfo.model) || 'the model') + '…' + wait },
+        'asking');
+      say('Asking the local model…');
+      try {
+        const answer = await call('POST', '/api/drafts/' + id + '/' + kind, body);
+        if (answer.changed) {
+          undoStack.push(before);
+          redoStack.length = 0;
+          design = answer.design;
+          clearErrors();
+          fill();
+          showResolved(answer.resolved);
+          // The draft has changed whatever happens to the swatches' repaint.
+          await loadSwatches().catch(() => {});
+          redraw();
+        }
+        const report = assistantReport(kind, answer, (key) => (fieldFor(key) || {}).label);
+        showAssistant(report, 'done');
+        say(report.headline);
+      } catch (e) {
+        showAssistant({ headline: 'Not changed: ' + e.message }, 'error');
+        say('Not changed: ' + e.message);
+      } finally {
+        assistantEnabled(true);
+        assistant.dataset.state = 'on';
+      }
+    });
+    return busy;
+  }
+  describeForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = describeForm.elements.text.value.trim();
+    if (text) askModel('describe', { text, family: describeForm.elements.family.value });
+  });
+  askForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = askForm.elements.text.value.trim();
+    if (text) askModel('ask', { text });
+  });
+  // Ctrl+Enter in a box sends it (Enter alone is a new line).
+  for (const f of [describeForm, askForm]) {
+    f.elements.text.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); f.requestSubmit(); }
+    });
+  }
+  startAssistant();
+
   // MARK: Start.
   (async () => {
     try {

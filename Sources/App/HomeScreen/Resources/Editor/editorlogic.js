@@ -47,7 +47,38 @@
     return 'Drawn from the ' + (s.unsaved ? 'unsaved draft' : 'saved design')
       + (s.sample ? ', with sample data' : '') + (s.light ? ', light' : '') + (s.tried ? ', with tried values' : '');
   }
+  // MARK: Designing in words. What the Describe and Ask boxes say about the local model (from
+  // `GET /api/assistant`, which contacts nothing), and an answer as the page lists it: a headline, the
+  // changes, each refused edit by its field's label, and the model's notes.
+  function assistantAbout(info) {
+    if (!info || !info.configured) {
+      return { enabled: false, text: (info && info.setup) || 'No local model is set up, so nothing is contacted. '
+        + "Run 'weaver ai setup', then reload this page." };
+    }
+    const where = info.loopback ? info.url : info.url + ' (not this machine: your words and this design go there)';
+    return { enabled: true, text: 'Asks ' + info.model + ' at ' + where + ". It sees your words and this design's "
+      + 'fields, never your files. Nothing is saved until Save.' };
+  }
+  const quoted = (v) => "'" + (String(v).length > 60 ? String(v).slice(0, 57) + '…' : String(v)) + "'";
+  function assistantReport(kind, answer, labelOf) {
+    const changes = answer.changes || [];
+    const refused = (answer.refused || []).map((r) => {
+      const label = labelOf ? labelOf(r.field) : undefined;
+      return { field: r.field, text: (label ? label + ' (' + r.field + ')' : r.field) + ' = ' + quoted(r.value) +
+        ': ' + r.message };
+    });
+    let headline;
+    if (!answer.changed) {
+      headline = 'Nothing changed: ' + (refused.length ? 'every edit the model proposed was refused'
+        : 'the model proposed no edit');
+    } else {
+      const n = changes.length + ' change' + (changes.length === 1 ? '' : 's');
+      headline = (kind === 'describe' ? 'A new design from your words (' + n + ' from the Classic start)'
+        : 'Your edit: ' + n) + ', in the draft; nothing is saved until Save';
+    }
+    return { headline, changes, refused, notes: answer.notes || [] };
+  }
   if (typeof module === 'object') {
     module.exports = { at, valueAt, stringOf, editable, slug, clamp, minimumCrop, movedCrop, dockState,
-      choiceText };
+      choiceText, assistantAbout, assistantReport };
   }
