@@ -190,6 +190,8 @@ let package = Package(
                 // The Data page and Steps History call the same services as `weaver weather/calendar/steps`.
                 "DataSources",
                 "BoundedJSON", "CivilDates",
+                // The Noise page opens mix links (`noise share`) through the strict reader.
+                "ShareLinks",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),

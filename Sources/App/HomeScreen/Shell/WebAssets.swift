@@ -31,6 +31,8 @@ enum WebAssets {
         Asset(path: "/static/pages.css", contentType: styleSheet, text: text(PackageResources.pages_css)),
         Asset(path: "/static/library.js", contentType: javaScript, text: script(PackageResources.library_js)),
         Asset(path: "/static/data.js", contentType: javaScript, text: script(PackageResources.data_js)),
+        Asset(path: "/static/board.js", contentType: javaScript, text: script(PackageResources.board_js)),
+        Asset(path: "/static/board.css", contentType: styleSheet, text: text(PackageResources.board_css)),
         // The tab's icon; `/favicon.ico` too, which browsers ask for whatever the page links (was a 404).
         Asset(path: "/static/icon.svg", contentType: svg, text: text(PackageResources.icon_svg)),
         Asset(path: "/favicon.ico", contentType: svg, text: text(PackageResources.icon_svg)),
@@ -41,6 +43,7 @@ enum WebAssets {
         "prelude.js": PackageResources.prelude_js,
         "colourname.js": PackageResources.colourname_js,
         "editorlogic.js": PackageResources.editorlogic_js,
+        "boardlogic.js": PackageResources.boardlogic_js,
     ]
 
     /// The text a request for `path` is answered with.

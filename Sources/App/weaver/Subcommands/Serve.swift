@@ -56,7 +56,7 @@ extension Weaver {
                         for w in outcome.warnings { printWarning(w) }
                         return outcome.message
                     }),
-                mixer: Mixer(root: root))
+                mixer: Mixer(root: root, storeDirectory: storeDirectory))
             let watcher = StoreWatcher(root: root, server: server)
             let outcome = Outcome()
             let done = DispatchSemaphore(value: 0)

@@ -211,7 +211,12 @@
       swapTile(change.key, change.html);
     });
     events.addEventListener('layout', () => { reloadHome(); });
-    events.addEventListener('mixer', (e) => applyMixer(JSON.parse(e.data)));
+    events.addEventListener('mixer', (e) => {
+      const state = JSON.parse(e.data);
+      applyMixer(state);
+      // The Noise page's board (board.js) follows the same changes.
+      document.dispatchEvent(new CustomEvent('widgetweaver:mixer', { detail: state }));
+    });
     events.addEventListener('error', () => { document.documentElement.dataset.live = 'reconnecting'; });
   }
   connect();
