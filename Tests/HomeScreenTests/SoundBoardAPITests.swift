@@ -56,7 +56,10 @@ struct SoundBoardAPITests {
             #expect(r.status == 200, "\(id): \(r.text)")
             let mix = try Self.lastMix(rig)
             let loudness = mix.predictedLoudness().loudnessLufs
-            #expect(abs(loudness - Mix.referenceLoudnessLufs) < 0.1, "\(id): \(loudness) LUFS at \(mix.masterVolume)")
+            // Held at the reference; or, for a mix too soft to reach it (pink and drops at 80%), master at 100%.
+            let held = abs(loudness - Mix.referenceLoudnessLufs) < 0.1
+            let closest = mix.masterVolume == 1 && loudness < Mix.referenceLoudnessLufs
+            #expect(held || closest, "\(id): \(loudness) LUFS at \(mix.masterVolume)")
         }
         #expect(Self.playing(try Self.board(rig).board) == ["pink", "drops", "brown", "crackle"])
 
@@ -100,9 +103,9 @@ struct SoundBoardAPITests {
         try expectRefusal("/api/board/add", #"{"sound":"hail"}"#, 400, "allowed white, pink, brown, drops", field: "sound")
         try expectRefusal("/api/board/add", #"{"sound":"drops","replaceLayer":5}"#, 400, "allowed 1…4", field: "replaceLayer")
         try expectRefusal("/api/board/add", #"{"sound":"drops","replaceLayer":1.5}"#, 400, "whole number")
-        try expectRefusal("/api/board/add", #"{"sound":"drops","volume":1}"#, 400, #"the body must be {"sound""#)
+        try expectRefusal("/api/board/add", #"{"sound":"drops","volume":1}"#, 400, #"the body must be {\"sound\""#)
         try expectRefusal("/api/board/add", #"{"sound":7}"#, 400, "'sound' must be a string", field: "sound")
-        try expectRefusal("/api/board/remove", "[]", 400, #"the body must be {"sound": ID}"#)
+        try expectRefusal("/api/board/remove", "[]", 400, #"the body must be {\"sound\": ID}"#)
         try expectRefusal("/api/presets", #"{"name":""}"#, 400, "'name' must be 1 to 200 characters", field: "name")
         try expectRefusal("/api/presets", #"{"name":"!!!"}"#, 400, "at least one letter or digit", field: "name")
         try expectRefusal(

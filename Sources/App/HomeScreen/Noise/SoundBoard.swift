@@ -157,11 +157,27 @@ public struct SoundBoard: Sendable {
     /// Sets the master that makes the mix measure the reference loudness (the loudness model's
     /// prediction); keeps the master when no setting reaches it, and says which happened.
     func hold(_ mix: inout Mix) -> String {
+        let target = Mix.lufs(Mix.referenceLoudnessLufs)
         do {
-            let master = try mix.masterVolume(forLoudness: Mix.referenceLoudnessLufs)
-            mix.masterVolume = (master * 1000).rounded() / 1000
-            return "held at \(Mix.lufs(Mix.referenceLoudnessLufs))"
+            mix.masterVolume = try mix.masterVolume(forLoudness: Mix.referenceLoudnessLufs)
+            // The model's limiter bends the line a little for loud peaks (crackle): a few corrections
+            // along the master's 60·log10 curve bring the prediction onto the reference.
+            for _ in 0..<4 {
+                let off = Mix.referenceLoudnessLufs - mix.predictedLoudness().loudnessLufs
+                guard off.isFinite, abs(off) > 0.02 else { break }
+                mix.masterVolume = min(1, mix.masterVolume * pow(10, off / 60))
+            }
+            mix.masterVolume = (mix.masterVolume * 1000).rounded() / 1000
+            return "held at \(target)"
         } catch {
+            // Too quiet even at full master (one soft sound): as close as it gets.
+            var loudest = mix
+            loudest.masterVolume = 1
+            let reach = loudest.predictedLoudness().loudnessLufs
+            if reach.isFinite && reach < Mix.referenceLoudnessLufs {
+                mix.masterVolume = 1
+                return "master 100%: the mix reaches \(Mix.lufs(reach)) at most (raise a slider for \(target))"
+            }
             return "master kept at \(Int((mix.masterVolume * 100).rounded()))%: \(error.message)"
         }
     }
