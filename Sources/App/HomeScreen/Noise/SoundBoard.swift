@@ -2,6 +2,7 @@ import Foundation
 import NoiseControl
 import NoiseEngine
 import SharedStore
+import Synchronization
 
 /// A refusal of the board's API: the HTTP status it maps to, the message and the request field it is about.
 public struct BoardError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -55,11 +56,17 @@ public struct SoundBoard: Sendable {
 
     public var sounds: [Sound] { SoundCatalogue.sounds(presets: mixer.presets) }
     public static let maximumLayers = Mix.layerIndexRange.upperBound + 1
+    /// One change at a time: each reads the mix, changes it and sends it (two quick taps read the same mix).
+    static let changes = Mutex(())
 
     // MARK: State
 
     /// The mix that plays now (or would: the Last Mix), and whether a player runs.
     func currentMix(now: Date = Date()) -> (mix: Mix, presetID: String?, running: Bool, state: String) {
+        // The player itself first: its status file lags a change just sent by up to a publish.
+        if case .ok(let status?)? = try? mixer.client.send(.status), status.state != .stopped {
+            return (status.mix, status.presetID, true, status.state.rawValue)
+        }
         if case .loaded(let status)? = try? StatusStore(root: mixer.root).read(), !status.isStale(now: now),
             status.state != .stopped
         {
@@ -99,6 +106,10 @@ public struct SoundBoard: Sendable {
     /// (1…4). With four layers playing and no `replacing`, refuses (409) naming them, so the page can ask.
     /// - Returns: what happened, for the page's status line.
     public func add(_ soundID: String, replacing: Int? = nil) throws(BoardError) -> String {
+        try Self.changes.withLock { _ throws(BoardError) in try addLocked(soundID, replacing: replacing) }
+    }
+
+    func addLocked(_ soundID: String, replacing: Int?) throws(BoardError) -> String {
         let sound = try find(soundID)
         var mix = currentMix().mix
         if let i = mix.layers.firstIndex(where: { $0.enabled && sound.matches($0) }), replacing == nil {
@@ -133,6 +144,10 @@ public struct SoundBoard: Sendable {
 
     /// Switches off every layer that plays `soundID`.
     public func remove(_ soundID: String) throws(BoardError) -> String {
+        try Self.changes.withLock { _ throws(BoardError) in try removeLocked(soundID) }
+    }
+
+    func removeLocked(_ soundID: String) throws(BoardError) -> String {
         let sound = try find(soundID)
         var mix = currentMix().mix
         let slots = mix.layers.indices.filter { mix.layers[$0].enabled && sound.matches(mix.layers[$0]) }
@@ -157,29 +172,35 @@ public struct SoundBoard: Sendable {
     /// Sets the master that makes the mix measure the reference loudness (the loudness model's
     /// prediction); keeps the master when no setting reaches it, and says which happened.
     func hold(_ mix: inout Mix) -> String {
-        let target = Mix.lufs(Mix.referenceLoudnessLufs)
-        do {
-            mix.masterVolume = try mix.masterVolume(forLoudness: Mix.referenceLoudnessLufs)
-            // The model's limiter bends the line a little for loud peaks (crackle): a few corrections
-            // along the master's 60·log10 curve bring the prediction onto the reference.
-            for _ in 0..<4 {
-                let off = Mix.referenceLoudnessLufs - mix.predictedLoudness().loudnessLufs
-                guard off.isFinite, abs(off) > 0.02 else { break }
-                mix.masterVolume = min(1, mix.masterVolume * pow(10, off / 60))
-            }
-            mix.masterVolume = (mix.masterVolume * 1000).rounded() / 1000
-            return "held at \(target)"
-        } catch {
-            // Too quiet even at full master (one soft sound): as close as it gets.
-            var loudest = mix
-            loudest.masterVolume = 1
-            let reach = loudest.predictedLoudness().loudnessLufs
-            if reach.isFinite && reach < Mix.referenceLoudnessLufs {
-                mix.masterVolume = 1
-                return "master 100%: the mix reaches \(Mix.lufs(reach)) at most (raise a slider for \(target))"
-            }
-            return "master kept at \(Int((mix.masterVolume * 100).rounded()))%: \(error.message)"
+        let target = Mix.referenceLoudnessLufs
+        if let master = try? mix.masterVolume(forLoudness: target) {
+            mix.masterVolume = (master * 1000).rounded() / 1000
+            return "held at \(Mix.lufs(target))"
         }
+        // No clean setting: too soft even at full master (one quiet sound), or so peaky (crackle) that the
+        // model has the limiter catch the loudest pulses at the reference. The first plays as loud as it
+        // gets; the second plays at the reference all the same (the limiter is there for those pulses).
+        var full = mix
+        full.masterVolume = 1
+        let atFull = full.predictedLoudness().loudnessLufs
+        guard atFull.isFinite else {
+            return "master kept at \(Int((mix.masterVolume * 100).rounded()))%: every layer is off or silent"
+        }
+        if atFull < target {
+            mix.masterVolume = 1
+            return "master 100%: the mix reaches \(Mix.lufs(atFull)) at most (raise a slider for \(Mix.lufs(target)))"
+        }
+        // The master is a cubic slider (60·log10 v dB); a few corrections for the model's bends.
+        mix.masterVolume = pow(10, (target - atFull) / 60)
+        for _ in 0..<4 {
+            let off = target - mix.predictedLoudness().loudnessLufs
+            guard off.isFinite, abs(off) > 0.02 else { break }
+            mix.masterVolume = min(1, mix.masterVolume * pow(10, off / 60))
+        }
+        mix.masterVolume = (mix.masterVolume * 1000).rounded() / 1000
+        let over = mix.predictedLoudness().peakOverCeilingDb
+        return "held at \(Mix.lufs(target)); the limiter catches the loudest pulses (predicted "
+            + String(format: "%.1f dB", over) + " over its ceiling)"
     }
 
     // MARK: Playing
