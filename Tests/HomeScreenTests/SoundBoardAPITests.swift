@@ -100,8 +100,10 @@ struct SoundBoardAPITests {
                 #expect(r.json()?["field"] as? String == field, "\(r.text)", sourceLocation: sourceLocation)
             }
         }
-        try expectRefusal("/api/board/add", #"{"sound":"hail"}"#, 400, "allowed white, pink, brown, drops", field: "sound")
-        try expectRefusal("/api/board/add", #"{"sound":"drops","replaceLayer":5}"#, 400, "allowed 1…4", field: "replaceLayer")
+        try expectRefusal(
+            "/api/board/add", #"{"sound":"hail"}"#, 400, "allowed white, pink, brown, drops", field: "sound")
+        try expectRefusal(
+            "/api/board/add", #"{"sound":"drops","replaceLayer":5}"#, 400, "allowed 1…4", field: "replaceLayer")
         try expectRefusal("/api/board/add", #"{"sound":"drops","replaceLayer":1.5}"#, 400, "whole number")
         try expectRefusal("/api/board/add", #"{"sound":"drops","volume":1}"#, 400, #"the body must be {\"sound\""#)
         try expectRefusal("/api/board/add", #"{"sound":7}"#, 400, "'sound' must be a string", field: "sound")
@@ -184,8 +186,10 @@ struct SoundBoardAPITests {
         let summary = try #require(opened.json())
         #expect(summary["name"] as? String == "Rain")
         // The mix whole, as the preset file has it.
-        let preset = try Mix.load(path: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Presets/rain.json").path)
+        let preset = try Mix.load(
+            path: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Presets/rain.json")
+                .path)
         let carried = try JSONSerialization.data(withJSONObject: try #require(summary["mix"]))
         #expect(try Mix.decode(Array(carried), file: nil) == preset)
         // The fragment alone opens too; nothing played and the Last Mix is untouched.

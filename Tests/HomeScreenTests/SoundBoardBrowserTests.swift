@@ -39,7 +39,9 @@ struct SoundBoardBrowserTests {
     /// The player's layers that play, as mix layers.
     static func playingLayers(_ status: [String: Any]) throws -> [Mix.Layer] {
         let layers = (status["layers"] as? [[String: Any]] ?? []).filter { $0["enabled"] as? Bool == true }
-        return try layers.map { try JSONDecoder().decode(Mix.Layer.self, from: JSONSerialization.data(withJSONObject: $0)) }
+        return try layers.map {
+            try JSONDecoder().decode(Mix.Layer.self, from: JSONSerialization.data(withJSONObject: $0))
+        }
     }
 
     static func key(_ layer: Mix.Layer) throws -> String {
@@ -80,8 +82,10 @@ struct SoundBoardBrowserTests {
         // 3. A fifth asks which to replace; the one chosen goes.
         try Self.tap(browser, "white")
         #expect(try browser.waitUntil(5, "return !document.getElementById('replace').hidden"))
-        let choices = try browser.execute(
-            "return [...document.querySelectorAll('#replace-choices button')].map((b) => b.textContent)") as? [String]
+        let choices =
+            try browser.execute(
+                "return [...document.querySelectorAll('#replace-choices button')].map((b) => b.textContent)")
+            as? [String]
         #expect(choices?.count == 4 && choices?.first?.hasPrefix("Replace Pink") == true, "\(choices ?? [])")
         #expect(try browser.execute("return document.activeElement.dataset.replaceLayer") as? String == "1")
         try browser.click(try #require(try browser.find(#"#replace-choices button[data-replace-layer="1"]"#)))
@@ -117,11 +121,13 @@ struct SoundBoardBrowserTests {
         #expect(presets.stdoutText.contains("night-board") && presets.stdoutText.contains("Night Board (yours)"))
 
         // 7. The player plays what the board shows: each pressed card's sound at its slider's volume.
-        let sounds = try #require(try RawHTTP.send(port: rig.port, path: "/api/board").json()?["sounds"] as? [[String: Any]])
+        let sounds = try #require(
+            try RawHTTP.send(port: rig.port, path: "/api/board").json()?["sounds"] as? [[String: Any]])
         var expected: [String] = []
         for id in try Self.pressed(browser) {
             let definition = try #require(sounds.first { $0["id"] as? String == id }?["layer"])
-            var layer = try JSONDecoder().decode(Mix.Layer.self, from: JSONSerialization.data(withJSONObject: definition))
+            var layer = try JSONDecoder().decode(
+                Mix.Layer.self, from: JSONSerialization.data(withJSONObject: definition))
             let value = try browser.execute("return document.querySelector('\(Self.card(id)) .sound-volume').value")
             layer.volume = Double(value as? String ?? "") ?? -1
             expected.append(try Self.key(layer))
@@ -140,8 +146,8 @@ struct SoundBoardBrowserTests {
         guard let dir = ProcessInfo.processInfo.environment["WIDGETWEAVER_SCREENSHOT_DIR"] else { return }
         _ = try browser.execute("window.scrollTo(0, 0); document.activeElement.blur(); return true;")
         for (scheme, width, height, suffix) in [
-            ("light", 1280, 1000, ""), ("dark", 1280, 1000, ""), ("light", 390, 1400, "-phone"),
-            ("dark", 390, 1400, "-phone"),
+            ("light", 1280, 1250, ""), ("dark", 1280, 1250, ""), ("light", 390, 1700, "-phone"),
+            ("dark", 390, 1700, "-phone"),
         ] {
             try browser.devTools(
                 "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": scheme]]])
@@ -171,8 +177,9 @@ struct SoundBoardBrowserTests {
         try browser.navigate(rig.url + "noise#" + fragment)
         #expect(try browser.waitUntil(10, "return !document.getElementById('shared-mix').hidden"))
         #expect(try browser.execute("return document.getElementById('shared-name').textContent") as? String == "Rain")
-        let listed = try browser.execute(
-            "return document.querySelectorAll('#shared-layers li').length") as? Int
+        let listed =
+            try browser.execute(
+                "return document.querySelectorAll('#shared-layers li').length") as? Int
         #expect(listed == 4)
         // Shown, not played.
         Thread.sleep(forTimeInterval: 1)

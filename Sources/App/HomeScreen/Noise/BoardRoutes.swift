@@ -46,7 +46,9 @@ struct BoardRoutes: AppRoutes {
         let o = try await Self.body(
             request, allowed: ["sound", "replaceLayer"], required: ["sound"],
             shape: #"{"sound": ID, "replaceLayer": 1…4 (optional)}"#)
-        guard let sound = o.text("sound") else { throw HTTPError(.badRequest, "'sound' must be a string", field: "sound") }
+        guard let sound = o.text("sound") else {
+            throw HTTPError(.badRequest, "'sound' must be a string", field: "sound")
+        }
         var replacing: Int?
         if o.has("replaceLayer") {
             let limit = SoundBoard.maximumLayers
@@ -61,7 +63,9 @@ struct BoardRoutes: AppRoutes {
 
     @Sendable func remove(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let o = try await Self.body(request, allowed: ["sound"], required: ["sound"], shape: #"{"sound": ID}"#)
-        guard let sound = o.text("sound") else { throw HTTPError(.badRequest, "'sound' must be a string", field: "sound") }
+        guard let sound = o.text("sound") else {
+            throw HTTPError(.badRequest, "'sound' must be a string", field: "sound")
+        }
         return try change { try board.remove(sound) }
     }
 
@@ -140,14 +144,16 @@ struct BoardRoutes: AppRoutes {
         let o = try await body(request, allowed: ["name"], required: ["name"], shape: #"{"name": NAME}"#)
         guard let name = o.text("name") else {
             throw HTTPError(
-                .badRequest, "'name' must be a string of \(SoundBoard.nameRange.lowerBound) to "
+                .badRequest,
+                "'name' must be a string of \(SoundBoard.nameRange.lowerBound) to "
                     + "\(SoundBoard.nameRange.upperBound) characters", field: "name")
         }
         return name
     }
 
     static func link(_ request: Request) async throws -> String {
-        let o = try await body(request, limits: linkBody, allowed: ["link"], required: ["link"], shape: #"{"link": LINK}"#)
+        let o = try await body(
+            request, limits: linkBody, allowed: ["link"], required: ["link"], shape: #"{"link": LINK}"#)
         guard let link = o.text("link") else { throw HTTPError(.badRequest, "'link' must be a string", field: "link") }
         return link
     }
