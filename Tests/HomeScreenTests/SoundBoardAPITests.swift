@@ -46,6 +46,12 @@ struct SoundBoardAPITests {
         for id in ids { #expect(page.text.contains(#"data-sound="\#(id)""#), "no card \(id) on the page") }
         #expect(page.text.contains(#"<details id="advanced""#) && page.text.contains(#"id="mixer-form""#))
         #expect(page.text.contains(#"aria-pressed="true""#), "the pink card is pressed")
+        // The page's own script (with its pure logic included) and style sheet.
+        let script = try RawHTTP.send(port: rig.port, path: "/static/board.js")
+        #expect(script.status == 200 && script.headers["content-type"]?.hasPrefix("text/javascript") == true)
+        #expect(script.text.contains("function cardStates") && !script.text.contains("// @include"))
+        let sheet = try RawHTTP.send(port: rig.port, path: "/static/board.css")
+        #expect(sheet.status == 200 && sheet.headers["content-type"]?.hasPrefix("text/css") == true)
         // Share links name /share; it is the same page.
         let share = try RawHTTP.send(port: rig.port, path: "/share")
         #expect(share.status == 200 && share.text.contains(#"data-sound="drops""#))
@@ -115,6 +121,9 @@ struct SoundBoardAPITests {
         try expectRefusal("/api/presets", #"{"name":"Rain"}"#, 409, "'rain' is a built-in preset", field: "name")
         try expectRefusal("/api/presets/rain/rename", #"{"name":"Mine"}"#, 404, "built-in preset")
         try expectRefusal("/api/share/open", #"{"link":"hello"}"#, 400, "not a WidgetWeaver share link", field: "link")
+        try expectRefusal("/api/board/play", #"{"now":true}"#, 400, "the body must be {}")
+        let pause = try rig.post("/api/board/pause", "{}", token: token)
+        #expect(pause.status == 200 && pause.text.contains("No player is running"), "\(pause.text)")
         // Writes need the page's token and origin (AccessMiddleware).
         let anonymous = try rig.post("/api/board/add", #"{"sound":"drops"}"#, token: nil)
         #expect(anonymous.status == 403, "\(anonymous.text)")

@@ -320,7 +320,8 @@ struct TolerantReader {
                 o["densityPerSecond"], path: "\(p).densityPerSecond", range: Mix.densityRange, unit: " per second",
                 absent: "the texture's own density")
         }
-        if kind == .crackle {
+        // Brightness shapes the pulses of every texture but drops (crackle's clicks, and those to come).
+        if kind != .noise && kind != .drops {
             l.brightness = optional(
                 o["brightness"], path: "\(p).brightness", range: Mix.brightnessRange, absent: "the default brightness")
         }
