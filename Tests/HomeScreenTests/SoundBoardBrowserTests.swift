@@ -6,7 +6,8 @@ import Testing
 /// The Noise page's board of sounds in a real headless Chromium against a real `weaver serve` and a real
 /// player (started from the page) on a private PulseAudio: what a person does, checked in the page, in
 /// `noise status --json` and in `noise presets`. Photographed (light, dark, phone) when
-/// `WIDGETWEAVER_SCREENSHOT_DIR` is set (docs/noise-board-*.png).
+/// `WIDGETWEAVER_SCREENSHOT_DIR` is set (docs/noise-board-*.png; docs/noise-shared-link.png is the
+/// shared-link shot, noise-shared-link-dark.png, renamed).
 @Suite(.serialized, .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver (make deps)"))
 struct SoundBoardBrowserTests {
     static func card(_ id: String) -> String { #".sound-card[data-sound="\#(id)"]"# }
@@ -88,6 +89,7 @@ struct SoundBoardBrowserTests {
             as? [String]
         #expect(choices?.count == 4 && choices?.first?.hasPrefix("Replace Pink") == true, "\(choices ?? [])")
         #expect(try browser.execute("return document.activeElement.dataset.replaceLayer") as? String == "1")
+        try Self.shootOne(browser, "noise-board-replace")
         try browser.click(try #require(try browser.find(#"#replace-choices button[data-replace-layer="1"]"#)))
         #expect(try Self.waitForPressed(browser, ["white", "drops", "brown", "crackle"]))
         #expect(try browser.waitUntil(5, "return document.getElementById('replace').hidden"))
@@ -141,6 +143,16 @@ struct SoundBoardBrowserTests {
         #expect(try rig.noise(["stop"]).status == 0)
     }
 
+    /// The window as it is, in dark, when `WIDGETWEAVER_SCREENSHOT_DIR` is set.
+    static func shootOne(_ browser: WebDriver, _ name: String) throws {
+        guard let dir = ProcessInfo.processInfo.environment["WIDGETWEAVER_SCREENSHOT_DIR"] else { return }
+        try browser.devTools(
+            "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "dark"]]])
+        Thread.sleep(forTimeInterval: 0.4)  // the icons' 0.15 s colour transition
+        _ = try browser.waitUntil(5, EditorBrowserTests.twoFramesPainted)
+        try browser.screenshotPNG().write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name)-dark.png"))
+    }
+
     /// docs/noise-board-{light,dark}.png at 1280 wide and docs/noise-board-phone-{light,dark}.png at 390.
     func shoot(_ browser: WebDriver) throws {
         guard let dir = ProcessInfo.processInfo.environment["WIDGETWEAVER_SCREENSHOT_DIR"] else { return }
@@ -153,6 +165,7 @@ struct SoundBoardBrowserTests {
                 "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": scheme]]])
             try browser.setWindowSize(width: width, height: height)
             _ = try browser.waitUntil(5, "return window.outerWidth === \(width)")
+            Thread.sleep(forTimeInterval: 0.4)
             _ = try browser.waitUntil(5, EditorBrowserTests.twoFramesPainted)
             try browser.screenshotPNG().write(
                 to: URL(fileURLWithPath: dir).appendingPathComponent("noise-board\(suffix)-\(scheme).png"))
@@ -181,6 +194,7 @@ struct SoundBoardBrowserTests {
             try browser.execute(
                 "return document.querySelectorAll('#shared-layers li').length") as? Int
         #expect(listed == 4)
+        try Self.shootOne(browser, "noise-shared-link")
         // Shown, not played.
         Thread.sleep(forTimeInterval: 1)
         #expect(rig.status()?["state"] as? String != "playing", "the link played before it was asked to")

@@ -12,7 +12,7 @@ const board = {
     { layer: 1, enabled: true, volume: 0.8, sound: 'pink', name: 'Pink' },
     { layer: 2, enabled: false, volume: 0.8, sound: 'brown', name: 'Brown' },
     { layer: 3, enabled: true, volume: 0.55, sound: 'drops', name: 'Drops' },
-    { layer: 4, enabled: true, volume: 0.3, name: 'Layer 4 (shaped in Advanced)' },
+    { layer: 4, enabled: true, volume: 0.3, name: 'Pink to brown noise (shaped)' },
   ],
   presets: [{ id: 'night', name: 'Night', user: true }, { id: 'rain', name: 'Rain', user: false }],
 };
@@ -45,7 +45,7 @@ test('only #ww… fragments are links; the skip link\'s #content is not', () => 
 });
 
 test('summary and loudness lines', () => {
-  assert.equal(logic.summaryLine(board), 'Playing: Night — Pink, Drops, Layer 4 (shaped in Advanced) at master 63%');
+  assert.equal(logic.summaryLine(board), 'Playing: Night — Pink, Drops, Pink to brown noise (shaped) at master 63%');
   const stopped = Object.assign({}, board, { running: false, state: 'stopped', presetID: undefined, layers: [] });
   assert.equal(logic.summaryLine(stopped), 'Stopped (no player running: Play starts one): no sounds at master 63%');
   assert.equal(logic.loudnessText(board), '-23.0 LUFS');

@@ -28,7 +28,7 @@ public enum SharedMixLink {
             let sound = sounds.first { $0.matches(layer) }
             return [
                 "layer": i + 1, "enabled": layer.enabled, "volume": layer.volume,
-                "sound": sound?.id ?? NSNull(), "name": sound?.name ?? "Layer \(i + 1)",
+                "sound": sound?.id ?? NSNull(), "name": sound?.name ?? Sound.describe(layer),
             ]
         }
         let loudness = mix.predictedLoudness().loudnessLufs

@@ -25,7 +25,8 @@ public struct BoardState: Encodable, Equatable, Sendable {
         public var layer: Int
         public var enabled: Bool
         public var volume: Double
-        /// The card that plays it; nil when the layer was shaped by hand (Advanced) into no card's sound.
+        /// The card that plays it; nil when the layer is no card's sound (shaped in Advanced, or a preset's
+        /// other layers): then `name` describes it ("Pink to brown noise (shaped)").
         public var sound: String?
         public var name: String
     }
@@ -83,7 +84,7 @@ public struct SoundBoard: Sendable {
             let sound = sounds.first { $0.matches(l) }
             return BoardState.Layer(
                 layer: i + 1, enabled: l.enabled, volume: l.volume, sound: sound?.id,
-                name: sound?.name ?? "Layer \(i + 1) (shaped in Advanced)")
+                name: sound?.name ?? "\(Sound.describe(l)) (shaped)")
         }
         let loudness = current.mix.predictedLoudness().loudnessLufs
         return BoardState(

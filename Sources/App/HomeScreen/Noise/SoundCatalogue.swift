@@ -22,6 +22,12 @@ public struct Sound: Equatable, Sendable, Encodable {
         Self.shape(layer) == Self.shape(other)
     }
 
+    /// A layer no card plays, in words: its texture, or its noise colour ("Pink to brown noise").
+    public static func describe(_ l: Mix.Layer) -> String {
+        if let t = l.texture, t != .noise { return SoundCatalogue.capitalised(t.rawValue) }
+        return ColourName.capitalised(l.colour) + " noise"
+    }
+
     static func shape(_ l: Mix.Layer) -> Mix.Layer {
         var s = l
         s.enabled = true
