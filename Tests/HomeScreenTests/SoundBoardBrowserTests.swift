@@ -72,8 +72,8 @@ struct SoundBoardBrowserTests {
         #expect(started != nil, "no player started: \(rig.status() ?? [:])")
         #expect(try browser.waitUntil(10, "return document.getElementById('board-play').textContent === 'Pause'"))
 
-        // 2. Two more taps go to the running player.
-        try Self.tap(browser, "brown")
+        // 2. Two more taps go to the running player: one with the keyboard (Space on the card's button).
+        try browser.sendKeys(try #require(try browser.find(Self.card("brown") + " .sound-toggle")), " ")
         try Self.tap(browser, "crackle")
         #expect(try Self.waitForPressed(browser, ["pink", "drops", "brown", "crackle"]))
         #expect(

@@ -203,6 +203,7 @@
       const hello = JSON.parse(e.data);
       if (connectedBefore && hello.token !== token) await reloadHome();
       token = hello.token;
+      if (meta) meta.content = token;  // for the page's other scripts (board.js)
       connectedBefore = true;
       document.documentElement.dataset.live = 'connected';
     });

@@ -3,12 +3,31 @@
 // server's (`/api/board`, `/api/presets`, `/api/share`); this sends what the person did and shows the answer.
 (() => {
   if (!document.getElementById('board')) return;
-// @include prelude.js
 // @include boardlogic.js
+  const $ = (s, r = document) => r.querySelector(s);
+  // The token is read at each request: after a server restart the home script writes the new one in.
+  const tokenMeta = document.querySelector('meta[name="widgetweaver-token"]');
+  async function call(method, path, body) {
+    const headers = { 'X-WidgetWeaver-Token': tokenMeta ? tokenMeta.content : '' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetch(path, { method, headers, body: body === undefined ? undefined :
+      JSON.stringify(body) });
+    let answer = {};
+    try { answer = await response.json(); } catch (_) { answer = {}; }
+    if (!response.ok) {
+      const e = new Error(answer.error || ('HTTP ' + response.status));
+      e.answer = answer;
+      throw e;
+    }
+    return answer;
+  }
   let board = null;
   const held = new Set();       // sliders the person is moving: incoming state leaves them alone
   const inFlight = new Map();   // slider -> newest value not yet sent (one request at a time each)
-  const say = (text, isError) => notice(text, isError);
+  const say = (text, isError) => {
+    const live = document.getElementById('live');
+    if (live) { live.textContent = text; live.classList.toggle('error', !!isError); }
+  };
   const cards = () => [...document.querySelectorAll('.sound-card')];
   const cardOf = (id) => document.querySelector('.sound-card[data-sound="' + CSS.escape(id) + '"]');
 
