@@ -154,17 +154,14 @@ public struct Mixer: Sendable {
     public let presets: PresetLibrary
     /// Preset switches from the page crossfade like `noise preset`.
     public var crossfadeSeconds = 2.0
-    /// Passed as `--store` to a player the page starts (`DetachedPlayer`), when the user chose the store.
+    /// The store folder the user chose (`--store`, `$WIDGETWEAVER_HOME`), for what starts a player
+    /// later (a schedule's unit); nil for the default store.
     public var storeDirectory: String?
 
-    public init(
-        root: StoreRoot, client: ControlClient = ControlClient(), presets: PresetLibrary = .standard(),
-        storeDirectory: String? = nil
-    ) {
+    public init(root: StoreRoot, client: ControlClient = ControlClient(), presets: PresetLibrary = .standard()) {
         self.root = root
         self.client = client
         self.presets = presets
-        self.storeDirectory = storeDirectory
     }
 
     public func state(now: Date = Date()) -> MixerState {

@@ -9,9 +9,10 @@ extension Page {
     /// The Noise section: the mix on top with its presets, the board of sounds (a card per sound, each
     /// `data-sound`, a drawn icon and one volume slider), and the four-layer mixer folded away as
     /// "Advanced". The mix list and the presets are drawn by the page's script from `GET /api/board`.
-    public static func noise(mixer: MixerState, token: String, sounds: [Sound] = [], board: BoardState? = nil)
-        -> String
-    {
+    /// - Parameter night: more of the page after the board (the night's section, when a branch adds it).
+    public static func noise(
+        mixer: MixerState, token: String, sounds: [Sound] = [], board: BoardState? = nil, night: String = ""
+    ) -> String {
         let t = noiseTemplates
         let cards = sounds.map { sound in
             let slot = board?.layers.first { $0.enabled && $0.sound == sound.id }
@@ -34,7 +35,7 @@ extension Page {
                 "reference": Mix.lufs(Mix.referenceLoudnessLufs), "maxLayers": SoundBoard.maximumLayers,
             ])
         return AppShell.page(
-            title: "Noise", active: .noise, token: token, body: body.description,
+            title: "Noise", active: .noise, token: token, body: body.description + night,
             stylesheets: ["/static/app.css", "/static/board.css"], scripts: ["/static/app.js", "/static/board.js"])
     }
 

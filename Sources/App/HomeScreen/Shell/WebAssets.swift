@@ -28,11 +28,12 @@ enum WebAssets {
         Asset(path: "/static/app.js", contentType: javaScript, text: script(PackageResources.app_js)),
         Asset(path: "/static/editor.css", contentType: styleSheet, text: text(PackageResources.editor_css)),
         Asset(path: "/static/editor.js", contentType: javaScript, text: script(PackageResources.editor_js)),
+        // The Noise page's board of sounds (Resources/Noise).
+        Asset(path: "/static/board.js", contentType: javaScript, text: script(PackageResources.board_js)),
+        Asset(path: "/static/board.css", contentType: styleSheet, text: text(PackageResources.board_css)),
         Asset(path: "/static/pages.css", contentType: styleSheet, text: text(PackageResources.pages_css)),
         Asset(path: "/static/library.js", contentType: javaScript, text: script(PackageResources.library_js)),
         Asset(path: "/static/data.js", contentType: javaScript, text: script(PackageResources.data_js)),
-        Asset(path: "/static/board.js", contentType: javaScript, text: script(PackageResources.board_js)),
-        Asset(path: "/static/board.css", contentType: styleSheet, text: text(PackageResources.board_css)),
         // The tab's icon; `/favicon.ico` too, which browsers ask for whatever the page links (was a 404).
         Asset(path: "/static/icon.svg", contentType: svg, text: text(PackageResources.icon_svg)),
         Asset(path: "/favicon.ico", contentType: svg, text: text(PackageResources.icon_svg)),
