@@ -195,6 +195,8 @@ let package = Package(
                 // The Editor's Describe and Ask boxes call the same assistant as `weaver ai`.
                 "DesignAssistant",
                 "BoundedJSON", "CivilDates",
+                // The Noise page opens mix links (`noise share`) through the strict reader.
+                "ShareLinks",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -25,7 +25,10 @@ final class ServeRig: StoreBackedRig, @unchecked Sendable {
     init() throws {
         pulse = try PulseServer()
         store = pulse.directory.appendingPathComponent("store")
-        env = TestStore(at: store).environment(pulse.environment)
+        // The user's presets (`noise presets save`, the Noise page) in the private home, never the real one.
+        env = TestStore(at: store).environment(pulse.environment).merging([
+            "XDG_CONFIG_HOME": pulse.directory.appendingPathComponent("home/.config").path
+        ]) { $1 }
     }
 
     func stop() {

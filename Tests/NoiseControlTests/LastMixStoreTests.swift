@@ -21,6 +21,37 @@ import Testing
         #expect(fileMode(store.url.path) == 0o600)
     }
 
+    /// A Last Mix of textures read back as plain noise before (the Noise page's board found it).
+    @Test func texturesWithTheirDensityAndBrightnessRoundTrip() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let store = LastMixStore(root: box.root)
+        let mix = Mix(
+            name: "Textures", masterVolume: 0.8,
+            layers: [
+                Mix.Layer(volume: 0.5, texture: .drops, densityPerSecond: 60),
+                Mix.Layer(volume: 0.6, texture: .crackle, densityPerSecond: 6, brightness: 0.7),
+                Mix.Layer(volume: 0.7, texture: .crackle), Mix.Layer(colour: 2),
+            ])
+        let value = LastMix(mix: mix, updatedAt: Date(timeIntervalSince1970: 1_767_225_600))
+        try store.save(value)
+        let load = try store.load()
+        #expect(load.lastMix == value)
+        #expect(load.repairs.isEmpty)
+        // An unknown texture is repaired to noise, naming the choices; a stray brightness on drops is dropped.
+        let text =
+            #"{"schemaVersion":1,"mix":{"name":"M","masterVolume":0.5,"layers":[{"texture":"hail","eq":{}},"#
+            + #"{"texture":"drops","brightness":0.5,"densityPerSecond":9999,"eq":{}}]},"wasPlaying":false,"#
+            + #""resumeOnLaunch":false,"updatedAt":"2026-01-01T00:00:00Z"}"#
+        try Data(text.utf8).write(to: store.url)
+        let repaired = try store.load()
+        let layers = try #require(repaired.lastMix?.mix.layers)
+        #expect(layers[0].texture == nil && layers[1].texture == .drops)
+        #expect(layers[1].brightness == nil && layers[1].densityPerSecond == nil)
+        #expect(repaired.repairs.map(\.path) == ["mix.layers[0].texture", "mix.layers[1].densityPerSecond"])
+        #expect(repaired.repairs.first?.problem.contains("noise, drops, crackle") == true, "\(repaired.repairs)")
+    }
+
     @Test func missingFileIsNoLastMix() throws {
         let box = try Sandbox()
         defer { box.remove() }

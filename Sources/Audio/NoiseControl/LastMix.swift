@@ -175,6 +175,25 @@ struct TolerantReader {
         }
     }
 
+    /// A number that may be absent (nil: `absent` says what that means).
+    mutating func optional(
+        _ v: JSONValue?, path: String, range: ClosedRange<Double>, unit: String = "", absent: String
+    ) -> Double? {
+        switch v {
+        case nil, .null?: return nil
+        case .number(let n)? where range.contains(n): return n
+        case let other?:
+            repair(
+                path,
+                """
+                \(LastMix.show(other)) is not a number in \
+                \(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound))\(unit)
+                """,
+                absent)
+            return nil
+        }
+    }
+
     /// A cut frequency: absent, null or 0 mean off.
     mutating func cut(_ v: JSONValue?, path: String, range: ClosedRange<Double>) -> Double? {
         switch v {
@@ -280,6 +299,31 @@ struct TolerantReader {
             l.movement = move.isStill ? nil : move
         case let other?: repair("\(p).movement", "must be an object, found \(other.typeName)", "steady")
         }
+        texture(o, into: &l, path: p)
         return l
+    }
+
+    /// The layer's texture with its density and brightness (absent in mixes from before textures: noise).
+    /// Without this a Last Mix of drops or crackle read back as plain noise.
+    mutating func texture(_ o: [String: JSONValue], into l: inout Mix.Layer, path p: String) {
+        switch o["texture"] {
+        case nil, .null?: break
+        case .string(let s)? where Mix.Texture(rawValue: s) != nil:
+            l.texture = Mix.Texture(rawValue: s) == .noise ? nil : Mix.Texture(rawValue: s)
+        case let other?:
+            let allowed = Mix.Texture.allCases.map(\.rawValue).joined(separator: ", ")
+            repair("\(p).texture", "\(LastMix.show(other)) is not one of \(allowed)", "noise")
+        }
+        let kind = l.texture ?? .noise
+        if kind != .noise {
+            l.densityPerSecond = optional(
+                o["densityPerSecond"], path: "\(p).densityPerSecond", range: Mix.densityRange, unit: " per second",
+                absent: "the texture's own density")
+        }
+        // Brightness shapes the pulses of every texture but drops (crackle's clicks, and those to come).
+        if kind != .noise && kind != .drops {
+            l.brightness = optional(
+                o["brightness"], path: "\(p).brightness", range: Mix.brightnessRange, absent: "the default brightness")
+        }
     }
 }

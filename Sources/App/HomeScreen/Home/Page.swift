@@ -23,14 +23,6 @@ public enum Page {
 
     static let templates = HTMLTemplates(PackageResources.home_html, file: "Home/home.html")
 
-    /// The Noise section: the mixer alone, with the same script (it binds to whatever of the
-    /// home page it finds).
-    public static func noise(mixer: MixerState, token: String) -> String {
-        AppShell.page(
-            title: "Noise", active: .noise, token: token, body: mixerSection(mixer).description,
-            stylesheets: ["/static/app.css"], scripts: ["/static/app.js"])
-    }
-
     static func designSection(id: String, name: String, tiles: [WidgetTile]) -> HTML {
         let home = tiles.filter { WidgetTile.homeFamilies.contains($0.family) }
         let lock = tiles.filter { WidgetTile.lockScreenFamilies.contains($0.family) }

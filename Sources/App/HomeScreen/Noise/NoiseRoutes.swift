@@ -2,19 +2,25 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// The Noise section (`/noise`): the mixer alone, and the mixer's API (`GET|POST /api/mixer`) the home screen's
-/// mixer uses too.
+/// The Noise section (`/noise`, and `/share` where share links point): the board of sounds over the mixer, the
+/// mixer's API (`GET|POST /api/mixer`) the home screen's mixer uses too, and the board's (`BoardRoutes`).
 struct NoiseRoutes: AppRoutes {
     let server: HomeScreenServer
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/noise", use: page)
+        // A share link names `/share` (ShareLinks' default address); the page reads its fragment.
+        router.get("/share", use: page)
         router.get("/api/mixer", use: state)
         router.post("/api/mixer", use: change)
+        BoardRoutes(server: server).register(on: router)
     }
 
     @Sendable func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        Routes.body(Page.noise(mixer: server.mixer.state(), token: server.token), type: "text/html; charset=utf-8")
+        let board = SoundBoard(mixer: server.mixer)
+        let html = Page.noise(
+            mixer: server.mixer.state(), token: server.token, sounds: board.sounds, board: board.state())
+        return Routes.body(html, type: "text/html; charset=utf-8")
     }
 
     @Sendable func state(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

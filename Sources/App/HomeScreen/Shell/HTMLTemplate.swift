@@ -96,6 +96,9 @@ struct HTMLTemplates: Sendable {
         return parts
     }
 
+    /// Whether the file has a fragment `name` (for optional pieces, such as a sound's own icon).
+    func has(_ name: String) -> Bool { fragments[name] != nil }
+
     /// The fragment `name` with its holes filled. A hole without a value, or a value without a hole, is a
     /// mistake in this program, not in the request: it stops here, where the tests see it.
     func render(_ name: String, _ values: [String: any HTMLValue] = [:]) -> HTML {

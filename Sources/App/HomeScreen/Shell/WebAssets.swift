@@ -28,6 +28,9 @@ enum WebAssets {
         Asset(path: "/static/app.js", contentType: javaScript, text: script(PackageResources.app_js)),
         Asset(path: "/static/editor.css", contentType: styleSheet, text: text(PackageResources.editor_css)),
         Asset(path: "/static/editor.js", contentType: javaScript, text: script(PackageResources.editor_js)),
+        // The Noise page's board of sounds (Resources/Noise).
+        Asset(path: "/static/board.js", contentType: javaScript, text: script(PackageResources.board_js)),
+        Asset(path: "/static/board.css", contentType: styleSheet, text: text(PackageResources.board_css)),
         Asset(path: "/static/pages.css", contentType: styleSheet, text: text(PackageResources.pages_css)),
         Asset(path: "/static/library.js", contentType: javaScript, text: script(PackageResources.library_js)),
         Asset(path: "/static/data.js", contentType: javaScript, text: script(PackageResources.data_js)),
@@ -41,6 +44,7 @@ enum WebAssets {
         "prelude.js": PackageResources.prelude_js,
         "colourname.js": PackageResources.colourname_js,
         "editorlogic.js": PackageResources.editorlogic_js,
+        "boardlogic.js": PackageResources.boardlogic_js,
     ]
 
     /// The text a request for `path` is answered with.

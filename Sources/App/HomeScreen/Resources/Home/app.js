@@ -203,6 +203,7 @@
       const hello = JSON.parse(e.data);
       if (connectedBefore && hello.token !== token) await reloadHome();
       token = hello.token;
+      if (meta) meta.content = token;  // for the page's other scripts (board.js)
       connectedBefore = true;
       document.documentElement.dataset.live = 'connected';
     });
@@ -211,7 +212,12 @@
       swapTile(change.key, change.html);
     });
     events.addEventListener('layout', () => { reloadHome(); });
-    events.addEventListener('mixer', (e) => applyMixer(JSON.parse(e.data)));
+    events.addEventListener('mixer', (e) => {
+      const state = JSON.parse(e.data);
+      applyMixer(state);
+      // The Noise page's board (board.js) follows the same changes.
+      document.dispatchEvent(new CustomEvent('widgetweaver:mixer', { detail: state }));
+    });
     events.addEventListener('error', () => { document.documentElement.dataset.live = 'reconnecting'; });
   }
   connect();
