@@ -35,8 +35,9 @@ extension Noise.HearingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Calibrate a hearing profile for the output in use, with the keyboard alone.",
             usage: """
-                noise hearing calibrate [--output <output>] [--device <device>] [--level <level>]
-                  [--mode <mode>] [--retest <retest>] [--seed <seed>] [--restart] [<options>]
+                noise hearing calibrate [--output <output>] [--device <device>]
+                  [--level <level>] [--mode <mode>] [--retest <retest>]
+                  [--seed <seed>] [--restart] [<options>]
                 """,
             discussion: HelpText.prose(
                 """
@@ -114,8 +115,8 @@ extension Noise.HearingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Match your tinnitus pitch with a narrow band, with an octave check; suggests a --notch.",
             usage: """
-                noise hearing match [--output <output>] [--device <device>] [--level <level>]
-                  [--start-hz <start-hz>] [<options>]
+                noise hearing match [--output <output>] [--device <device>]
+                  [--level <level>] [--start-hz <start-hz>] [<options>]
                 """,
             discussion: HelpText.prose(
                 """
