@@ -6,36 +6,7 @@ import Testing
 /// that records what it is asked: the idle inhibitor while playing, given back at the end, and
 /// `--then suspend|poweroff` when the timer ends.
 @Suite(.serialized) struct LogindTests {
-    static let standIn = #"""
-        import os, sys, dbus, dbus.service, dbus.mainloop.glib
-        from gi.repository import GLib
-        log = open(sys.argv[1], 'a', buffering=1)
-        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-        bus = dbus.bus.BusConnection(os.environ['STANDIN_BUS'])
-        name = dbus.service.BusName('org.freedesktop.login1', bus)
-        class Manager(dbus.service.Object):
-            @dbus.service.method('org.freedesktop.login1.Manager', in_signature='ssss', out_signature='h')
-            def Inhibit(self, what, who, why, mode):
-                r, w = os.pipe()
-                log.write('Inhibit %s|%s|%s|%s\n' % (what, who, why, mode))
-                def closed(fd, condition):
-                    log.write('released\n')
-                    os.close(fd)
-                    return False
-                GLib.io_add_watch(r, GLib.IO_HUP, closed)
-                fd = dbus.types.UnixFd(w)
-                os.close(w)
-                return fd
-            @dbus.service.method('org.freedesktop.login1.Manager', in_signature='b')
-            def Suspend(self, interactive):
-                log.write('Suspend %s\n' % bool(interactive))
-            @dbus.service.method('org.freedesktop.login1.Manager', in_signature='b')
-            def PowerOff(self, interactive):
-                log.write('PowerOff %s\n' % bool(interactive))
-        Manager(bus, '/org/freedesktop/login1')
-        print('ready', flush=True)
-        GLib.MainLoop().run()
-        """#
+    static let standIn = LogindStandIn.script
 
     struct Rig {
         let bus: SessionBus

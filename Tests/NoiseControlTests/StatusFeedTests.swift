@@ -26,7 +26,8 @@ import Testing
         #expect(
             Set(o.keys) == [
                 "schemaVersion", "state", "presetName", "presetID", "masterVolume", "layers", "timerEndsAt",
-                "timerRemainingSeconds", "output", "levelDbfs", "underruns", "muted", "pid", "updatedAt",
+                "timerRemainingSeconds", "timerFadeSeconds", "timerThen", "output", "levelDbfs", "underruns", "muted",
+                "pid", "updatedAt",
             ])
         #expect(raw["schemaVersion"] == .number(1))
         #expect(raw["state"] == .string("playing"))

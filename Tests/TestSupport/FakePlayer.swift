@@ -73,6 +73,7 @@ public final class FakePlayer: Sendable {
                 do { try s.mix.setMaster(min(max(s.mix.masterVolume + d, 0), 1)) } catch { return "\(error)" }
                 s.muted = false
             case .mute(let m): s.muted = m
+            case .then: if s.timerEndsAt == nil { return "'then' needs a running sleep timer" }
             case .status, .subscribe: break
             }
             return nil

@@ -23,12 +23,12 @@ public enum Page {
 
     static let templates = HTMLTemplates(PackageResources.home_html, file: "Home/home.html")
 
-    /// The Noise section: the mixer alone, with the same script (it binds to whatever of the
-    /// home page it finds).
-    public static func noise(mixer: MixerState, token: String) -> String {
+    /// The Noise section: the mixer, with the same script (it binds to whatever of the home page
+    /// it finds), then the night (`NightSection`: timer, its end, schedules) with its own script.
+    public static func noise(mixer: MixerState, token: String, night: String = "") -> String {
         AppShell.page(
-            title: "Noise", active: .noise, token: token, body: mixerSection(mixer).description,
-            stylesheets: ["/static/app.css"], scripts: ["/static/app.js"])
+            title: "Noise", active: .noise, token: token, body: mixerSection(mixer).description + night,
+            stylesheets: ["/static/app.css", "/static/night.css"], scripts: ["/static/app.js", "/static/night.js"])
     }
 
     static func designSection(id: String, name: String, tiles: [WidgetTile]) -> HTML {

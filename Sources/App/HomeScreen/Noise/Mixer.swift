@@ -154,6 +154,9 @@ public struct Mixer: Sendable {
     public let presets: PresetLibrary
     /// Preset switches from the page crossfade like `noise preset`.
     public var crossfadeSeconds = 2.0
+    /// The store folder the user chose (`--store`, `$WIDGETWEAVER_HOME`), for what starts a player
+    /// later (a schedule's unit); nil for the default store.
+    public var storeDirectory: String?
 
     public init(root: StoreRoot, client: ControlClient = ControlClient(), presets: PresetLibrary = .standard()) {
         self.root = root

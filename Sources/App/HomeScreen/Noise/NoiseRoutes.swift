@@ -14,7 +14,10 @@ struct NoiseRoutes: AppRoutes {
     }
 
     @Sendable func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        Routes.body(Page.noise(mixer: server.mixer.state(), token: server.token), type: "text/html; charset=utf-8")
+        let mixer = server.mixer.state()
+        let night = NightSection.html(Night(mixer: server.mixer).state(), presets: mixer.presets).description
+        return Routes.body(
+            Page.noise(mixer: mixer, token: server.token, night: night), type: "text/html; charset=utf-8")
     }
 
     @Sendable func state(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

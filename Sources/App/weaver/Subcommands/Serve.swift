@@ -47,6 +47,8 @@ extension Weaver {
             let host = listen == "localhost" ? "127.0.0.1" : listen
             let root = storeOption.root
             let storeDirectory = storeOption.explicitDirectory
+            var mixer = Mixer(root: root)
+            mixer.storeDirectory = storeDirectory
             let server = HomeScreenServer(
                 listen: ListenAddress(host: host, port: port),
                 board: RenderedBoard(
@@ -56,7 +58,7 @@ extension Weaver {
                         for w in outcome.warnings { printWarning(w) }
                         return outcome.message
                     }),
-                mixer: Mixer(root: root))
+                mixer: mixer)
             let watcher = StoreWatcher(root: root, server: server)
             let outcome = Outcome()
             let done = DispatchSemaphore(value: 0)
