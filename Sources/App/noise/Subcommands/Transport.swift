@@ -56,6 +56,7 @@ extension Noise {
         static let configuration = CommandConfiguration(
             commandName: "timer",
             abstract: "Set the running player's sleep timer, or switch it off.",
+            usage: "noise timer <DURATION|+D|-D|off> [--fade <fade>] [--then <action>]",
             discussion: HelpText.prose(
                 """
                 Examples:
