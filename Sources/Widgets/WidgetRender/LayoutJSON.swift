@@ -65,6 +65,10 @@ enum LayoutJSON {
                 raw(", \"reminderID\": ")
                 string(r)
             }
+            if let p = a.presetID {
+                raw(", \"preset\": ")
+                string(p)
+            }
             raw(", \"rect\": ")
             rect(a.rect)
             raw("}")
