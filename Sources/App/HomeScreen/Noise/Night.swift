@@ -19,7 +19,7 @@ struct NightState: Encodable, Equatable {
         var fadeSeconds: Double
         var timerSeconds: Double?
         var enabled: Bool
-        /// "23:00 daily: sleep, fade in 10m, timer 8h; next Wed 2026-11-25 23:00" (as `noise schedule list`).
+        /// "23:00 daily: sleep, fade in 10 min, timer 8 h; next Wed 2026-11-25 23:00:00 UTC".
         var summary: String
     }
 
@@ -85,10 +85,10 @@ struct Night {
     }
 
     static func summary(_ s: PlaySchedule, now: Date) -> String {
-        let timer = s.timerSeconds.map { ", timer \(StatusFormatter.duration($0))" } ?? ""
+        let timer = s.timerSeconds.map { ", timer \(NightSection.label($0))" } ?? ""
         let next = s.isEnabled ? "next \(ScheduleBook.systemdTime(s.nextRun(after: now)))" : "disabled"
         return
-            "\(s.timeText) daily: \(s.presetID), fade in \(StatusFormatter.duration(s.fadeSeconds))\(timer); \(next)"
+            "\(s.timeText) daily: \(s.presetID), fade in \(NightSection.label(s.fadeSeconds))\(timer); \(next)"
     }
 
     /// Sends the request to the running player; a refusal is the player's words (422).

@@ -20,21 +20,21 @@ enum NightSection {
 
     static func html(_ state: NightState, presets: [MixerState.Preset]) -> HTML {
         let lengths = timerMinutes.map { m in
-            option("\(m * 60)", StatusFormatter.duration(Double(m * 60)), selected: m == 30)
+            option("\(m * 60)", label(Double(m * 60)), selected: m == 30)
         }
         let fades = fadeSeconds.map { s in
-            option(number(s), s == 0 ? "no fade" : StatusFormatter.duration(s), selected: s == 30)
+            option(number(s), s == 0 ? "no fade" : label(s), selected: s == 30)
         }
         let ends = TimerEnd.allCases.map { end in
             option(end.rawValue, endName(end), selected: end == (state.timer?.then ?? .stop))
         }
         let presetOptions = presets.map { option($0.id, $0.name, selected: $0.id == "sleep") }
         let scheduleFades = scheduleFadeSeconds.map { s in
-            option(number(s), StatusFormatter.duration(s), selected: s == NightRequest.defaultScheduleFadeSeconds)
+            option(number(s), label(s), selected: s == NightRequest.defaultScheduleFadeSeconds)
         }
         let scheduleTimers = scheduleTimerSeconds.map { s in
             option(
-                s == 0 ? "" : number(s), s == 0 ? "none (plays until stopped)" : StatusFormatter.duration(s),
+                s == 0 ? "" : number(s), s == 0 ? "none (plays until stopped)" : label(s),
                 selected: s == 0)
         }
         let hidden = templates.render("hidden")
@@ -69,4 +69,13 @@ enum NightSection {
     }
 
     static func number(_ v: Double) -> String { Page.number(v) }
+
+    /// A choice's length as a person reads it: "30 s", "5 min", "1 h 30 min".
+    static func label(_ seconds: Double) -> String {
+        let s = Int(seconds)
+        if s < 60 { return "\(s) s" }
+        let minutes = s / 60
+        if minutes < 60 { return "\(minutes) min" }
+        return "\(minutes / 60) h" + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
+    }
 }

@@ -25,6 +25,7 @@
       box.type = 'checkbox';
       box.checked = s.enabled;
       box.dataset.action = 'enabled';
+      box.setAttribute('aria-label', 'Enabled: the schedule at ' + s.time + ' (' + s.preset + ')');
       label.append(box, ' Enabled');
       const remove = document.createElement('button');
       remove.type = 'button';
