@@ -3,6 +3,7 @@ import BoundedJSON
 import CLISupport
 import FieldTable
 import Foundation
+import NoiseEngine
 import WidgetDesign
 import WidgetRender
 
@@ -360,7 +361,14 @@ extension Weaver.Designs {
             let (assignments, pictures) = try ImageImport.prepare(assignments, images: store.root.images)
             // Check the assignments before taking the lock, so a typo never touches the file.
             var probe = try lib.load(row.id)
+            let presetBefore = probe.presetButton
             try DesignEditor.apply(assignments, to: &probe)
+            // A Play Preset design's preset must be one `noise play --preset` finds.
+            if let id = probe.presetButton?.presetID, probe.presetButton != presetBefore {
+                do { _ = try PresetLibrary.standard().load(id) } catch {
+                    throw DesignError("presetButton.preset: \(error.message)")
+                }
+            }
             let added = try ImageImport.copy(pictures, images: store.root.images)
             let spec: WidgetSpec
             do {
