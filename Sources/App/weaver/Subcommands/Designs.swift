@@ -179,7 +179,10 @@ extension Weaver.Designs {
         static let configuration = CommandConfiguration(
             commandName: "new",
             abstract: "Create a design from a template's starter.",
-            usage: "weaver designs new [--template <template>] [--name <name>] [<options>]")
+            // `create` is the word the abstract and the Editor use; without the alias it fell through
+            // to the default subcommand, so `weaver designs create --help` showed `list`'s help.
+            usage: "weaver designs new [--template <template>] [--name <name>] [<options>]",
+            aliases: ["create"])
         @OptionGroup var store: StoreOption
         @Option(help: "Template: \(TemplateCatalogue.ids) (or a layout token).") var template = "classic"
         @Option(help: "Name of the new design.") var name: String?
