@@ -276,8 +276,8 @@ let package = Package(
             name: "weaver",
             dependencies: [
                 "SystemCalls",
-                "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "WidgetActions",
-                "LiveWidgets", "HomeScreen", "CLISupport",
+                "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "NoiseEngine",
+                "WidgetActions", "LiveWidgets", "HomeScreen", "CLISupport",
                 "DataSources", "DesktopWidgets", "Snapshots", "FieldTable", "ShareLinks", "DesignAssistant",
                 "BoundedJSON", "CivilDates",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -6,36 +6,7 @@ import Testing
 /// that records what it is asked: the idle inhibitor while playing, given back at the end, and
 /// `--then suspend|poweroff` when the timer ends.
 @Suite(.serialized) struct LogindTests {
-    static let standIn = #"""
-        import os, sys, dbus, dbus.service, dbus.mainloop.glib
-        from gi.repository import GLib
-        log = open(sys.argv[1], 'a', buffering=1)
-        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-        bus = dbus.bus.BusConnection(os.environ['STANDIN_BUS'])
-        name = dbus.service.BusName('org.freedesktop.login1', bus)
-        class Manager(dbus.service.Object):
-            @dbus.service.method('org.freedesktop.login1.Manager', in_signature='ssss', out_signature='h')
-            def Inhibit(self, what, who, why, mode):
-                r, w = os.pipe()
-                log.write('Inhibit %s|%s|%s|%s\n' % (what, who, why, mode))
-                def closed(fd, condition):
-                    log.write('released\n')
-                    os.close(fd)
-                    return False
-                GLib.io_add_watch(r, GLib.IO_HUP, closed)
-                fd = dbus.types.UnixFd(w)
-                os.close(w)
-                return fd
-            @dbus.service.method('org.freedesktop.login1.Manager', in_signature='b')
-            def Suspend(self, interactive):
-                log.write('Suspend %s\n' % bool(interactive))
-            @dbus.service.method('org.freedesktop.login1.Manager', in_signature='b')
-            def PowerOff(self, interactive):
-                log.write('PowerOff %s\n' % bool(interactive))
-        Manager(bus, '/org/freedesktop/login1')
-        print('ready', flush=True)
-        GLib.MainLoop().run()
-        """#
+    static let standIn = LogindStandIn.script
 
     struct Rig {
         let bus: SessionBus
@@ -131,5 +102,50 @@ import Testing
             "noise", ["play", "--preset", "pink", "--fade-in", "0", "--no-mpris", "--timer", "1s"], environment: rig.env
         )
         #expect(plain.status == 0 && !plain.stderrText.contains("warning"), "\(plain.stderrText)")
+    }
+
+    /// `noise timer --then` (the control socket's `then`, what the Noise page sends) on a player
+    /// started without one: the status shows the end with the fade, and the player suspends when
+    /// the timer runs out. A `noise play --then` handed to a running player sends the same request
+    /// (it used to be refused).
+    @Test func theTimerCommandSetsTheEndOfARunningPlayer() throws {
+        let rig = try Rig(withLogind: true)
+        defer { rig.stop() }
+        let player = try Spawned(
+            "noise", ["play", "--preset", "pink", "--fade-in", "0", "--no-mpris", "--no-inhibit"], environment: rig.env)
+        #expect(player.waitForStderr(10) { $0.contains("Playing") }, "\(player.stderrText)")
+        let set = try Products.run(
+            "noise", ["timer", "30m", "--fade", "5m", "--then", "suspend"], environment: rig.env)
+        #expect(set.status == 0 && set.stdoutText.contains(", then suspend"), "\(set.stdoutText) \(set.stderrText)")
+        let status = try Products.run("noise", ["status", "--json"], environment: rig.env)
+        let s = try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any] ?? [:]
+        #expect(s["timerThen"] as? String == "suspend" && s["timerFadeSeconds"] as? Double == 300, "\(s)")
+        // Handed over: a shorter timer that powers off, then it ends.
+        let handed = try Products.run(
+            "noise", ["play", "--preset", "pink", "--timer", "2s", "--fade", "0s", "--then", "poweroff"],
+            environment: rig.env)
+        #expect(handed.status == 0 && handed.stderrText.contains("already running"), "\(handed.stderrText)")
+        #expect(player.waitForExit(15) != nil, "the player did not end with its timer")
+        #expect(player.stderrText.contains("Powering off (systemd-logind)."), "\(player.stderrText)")
+        _ = eventually(3) { !rig.calls().isEmpty }
+        #expect(rig.calls() == ["PowerOff False"], "\(rig.calls())")
+    }
+
+    /// Without logind the running player refuses suspend in its words; the timer itself is set.
+    @Test func theTimerCommandsEndIsRefusedWithoutLogind() throws {
+        let rig = try Rig(withLogind: false)
+        defer { rig.stop() }
+        let player = try Spawned(
+            "noise", ["play", "--preset", "pink", "--fade-in", "0", "--no-mpris"], environment: rig.env)
+        defer { _ = try? Products.run("noise", ["stop"], environment: rig.env) }
+        #expect(player.waitForStderr(10) { $0.contains("Playing") }, "\(player.stderrText)")
+        let r = try Products.run("noise", ["timer", "30m", "--then", "suspend"], environment: rig.env)
+        #expect(r.status == 1, "\(r.stdoutText)")
+        #expect(r.stdoutText.contains("Timer set"), "\(r.stdoutText)")
+        #expect(
+            r.stderrText.contains("suspend at the timer's end needs systemd-logind, which did not answer"),
+            "\(r.stderrText)")
+        let bad = try Products.run("noise", ["timer", "30m", "--then", "hibernate"], environment: rig.env)
+        #expect(bad.status == 64 && bad.stderrText.contains("use stop, suspend or poweroff"), "\(bad.stderrText)")
     }
 }

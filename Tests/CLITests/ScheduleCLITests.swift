@@ -165,6 +165,30 @@ import Testing
         #expect(other.status == 0 && !other.stderrText.contains("warning"), "\(other.stderrText)")
     }
 
+    /// `disable` removes the timer's wants link and keeps the units (list says disabled);
+    /// `enable` makes the link again; an unknown one is refused in `remove`'s words.
+    @Test func disableKeepsTheUnitsAndEnableBringsTheLinkBack() throws {
+        let rig = try Rig()
+        defer { try? FileManager.default.removeItem(at: rig.root) }
+        #expect(try rig.noise(["add", "23:00", "--preset", "sleep"]).status == 0)
+        let link = rig.units.appendingPathComponent("timers.target.wants/widgetweaver-noise-at-2300-sleep.timer")
+        var r = try rig.noise(["disable", "2300-sleep"])
+        #expect(r.status == 0 && r.stdoutText.contains("Disabled 2300-sleep."), "\(r.stdoutText) \(r.stderrText)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil)
+        #expect(
+            FileManager.default.fileExists(
+                atPath: rig.units.appendingPathComponent("widgetweaver-noise-at-2300-sleep.timer").path))
+        r = try rig.noise(["list"])
+        #expect(r.stdoutText.contains("timer none  disabled"), "\(r.stdoutText)")
+        r = try rig.noise(["enable", "23:00"])
+        #expect(r.status == 0 && r.stdoutText.contains("Enabled 2300-sleep."), "\(r.stdoutText)")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: link.path)
+                == "../widgetweaver-noise-at-2300-sleep.timer")
+        r = try rig.noise(["disable", "0600-nothing"])
+        #expect(r.status != 0 && r.stderrText.contains("no schedule '0600-nothing'"), "\(r.stderrText)")
+    }
+
     /// Bad times and values are refused naming the field and the allowed form; nothing is written.
     @Test func badTimesAreRefused() throws {
         let rig = try Rig()

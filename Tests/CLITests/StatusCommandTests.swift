@@ -13,8 +13,8 @@ import Testing
 @Suite struct StatusCommandTests {
     static let contractKeys: Set<String> = [
         "schemaVersion", "state", "presetName", "presetID", "masterVolume", "layers", "timerEndsAt",
-        "timerRemainingSeconds", "output", "levelDbfs", "underruns", "muted", "notch", "hearing", "pid", "updatedAt",
-        "stale",
+        "timerRemainingSeconds", "timerFadeSeconds", "timerThen", "output", "levelDbfs", "underruns", "muted", "notch",
+        "hearing", "pid", "updatedAt", "stale",
     ]
 
     /// 16 (5): `--json` printed `null` on a fresh store and after a corrupt file was set aside.

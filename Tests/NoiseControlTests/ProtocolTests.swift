@@ -15,7 +15,7 @@ import Testing
         .setMaster(volume: 0.7), .preset(id: "deep-focus", crossfadeSeconds: 3), .pause, .resume, .stop,
         .timer(seconds: 1800, fadeSeconds: 60), .timer(seconds: nil, fadeSeconds: nil), .status, .subscribe,
         .savePreset(name: "my_mix-2"),
-        .forgetPreset(name: "my_mix-2"),
+        .forgetPreset(name: "my_mix-2"), .then(.suspend), .then(.poweroff), .then(.stop),
     ]
 
     @Test(arguments: requests)
@@ -53,6 +53,11 @@ import Testing
             "'fadeSeconds' must not be longer than 'seconds'"
         ),
         ("{\"command\":\"explode\"}", "unknown command 'explode'"),
+        (
+            "{\"command\":\"then\",\"action\":\"hibernate\"}",
+            "'action' hibernate is not an action; allowed stop, suspend or poweroff"
+        ),
+        ("{\"command\":\"then\"}", "'action' is missing"),
         ("[1,2]", "a request must be a JSON object, found array"),
         ("{\"command\":\"pause\",\"command\":\"stop\"}", "duplicate key"),
         ("{\"command\": 3}", "'command' is missing or not a string"),

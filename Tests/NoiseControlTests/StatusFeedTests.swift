@@ -26,8 +26,8 @@ import Testing
         #expect(
             Set(o.keys) == [
                 "schemaVersion", "state", "presetName", "presetID", "masterVolume", "layers", "timerEndsAt",
-                "timerRemainingSeconds", "output", "levelDbfs", "underruns", "muted", "notch", "hearing", "pid",
-                "updatedAt",
+                "timerRemainingSeconds", "timerFadeSeconds", "timerThen", "output", "levelDbfs", "underruns", "muted",
+                "notch", "hearing", "pid", "updatedAt",
             ])
         #expect(raw["schemaVersion"] == .number(1))
         #expect(raw["state"] == .string("playing"))

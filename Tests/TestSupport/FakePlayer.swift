@@ -74,6 +74,7 @@ public final class FakePlayer: Sendable {
                 s.muted = false
             case .mute(let m): s.muted = m
             case .notch(let n): s.mix.notch = n
+            case .then: if s.timerEndsAt == nil { return "'then' needs a running sleep timer" }
             case .status, .subscribe, .hearing: break
             }
             return nil

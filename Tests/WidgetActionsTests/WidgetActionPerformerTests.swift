@@ -298,6 +298,7 @@ import WidgetDesign
             WidgetActionKind.allCases.map(\.rawValue) == [
                 "incrementVariable", "setVariableToNow", "togglePlayPause", "stop",
                 "toggleLayer", "toggleResumeOnLaunch", "resetVariable", "openURL", "completeReminder", "adjustTimer",
+                "playPreset",
             ])
         #expect(try WidgetAction(kind: .toggleLayer, layer: 2) == .toggleLayer(2))
         #expect(throws: WidgetActionError.self) { try WidgetAction(kind: .toggleLayer, layer: 0) }

@@ -28,9 +28,7 @@ struct PlaybackSession {
     /// `--hearing`: resolved once the output is open (auto needs the device's name).
     var hearing = HearingOptions.Choice.auto
 
-    enum TimerEnd: String {
-        case stop, suspend, poweroff
-    }
+    typealias TimerEnd = NoiseControl.TimerEnd
 
     var selector: OutputSelector {
         OutputSelector(
@@ -83,7 +81,16 @@ struct PlaybackSession {
         let controller = PlayerController(
             player: player, mix: mix, presetID: presetID,
             output: .init(backend: "none", device: ""),
-            saver: LastMixSaver(store: LastMixStore(root: store)))
+            saver: LastMixSaver(store: LastMixStore(root: store)),
+            timerEndProblem: { end in
+                // Asked when a client sets the timer's end (`noise timer --then`, the Noise page).
+                do {
+                    _ = try Logind()
+                    return nil
+                } catch {
+                    return "\(end.actionWords) at the timer's end needs systemd-logind, which did not answer: \(error)"
+                }
+            })
 
         // One player per user: the socket decides. Taken before the output, so a second
         // `noise play` never opens the sound device at all.
@@ -118,7 +125,10 @@ struct PlaybackSession {
         }
         controller.setOutput(Self.output(of: sink))
         applyHearing(player: player, sink: sink)
-        if let timerSeconds { player.send(.setTimer(seconds: timerSeconds, fadeSeconds: fadeSeconds)) }
+        if let timerSeconds {
+            player.send(.setTimer(seconds: timerSeconds, fadeSeconds: fadeSeconds))
+            controller.noteStartingTimer(seconds: timerSeconds, fadeSeconds: fadeSeconds, then: timerEnd)
+        }
         do {
             try player.start(sink: sink)
         } catch {
@@ -173,14 +183,16 @@ struct PlaybackSession {
                 let timerEnded = signalled == 0 && !controller.stopRequested
                 Terminal.printError(timerEnded ? "Sleep timer ended." : "Stopped.")
                 idleLock.follow(playing: false)
-                if timerEnded, timerEnd != .stop, let logind {
+                // What the end does now: '--then', or what a client set since (`noise timer --then`).
+                let end = controller.timerEnd
+                if timerEnded, end != .stop {
                     do {
-                        if timerEnd == .suspend { try logind.suspend() } else { try logind.powerOff() }
+                        let bus = try logind ?? Logind()
+                        if end == .suspend { try bus.suspend() } else { try bus.powerOff() }
                         Terminal.printError(
-                            timerEnd == .suspend ? "Suspending (systemd-logind)." : "Powering off (systemd-logind).")
+                            end == .suspend ? "Suspending (systemd-logind)." : "Powering off (systemd-logind).")
                     } catch {
-                        failure = CLIError(
-                            "the timer ended but \(timerEnd == .suspend ? "suspend" : "power-off") failed: \(error)")
+                        failure = CLIError("the timer ended but \(end.actionWords) failed: \(error)")
                     }
                 }
                 break loop
@@ -246,14 +258,6 @@ struct PlaybackSession {
             throw CLIError(
                 "a player is already running ('noise status' shows it); not starting another because of '--exclusive'")
         }
-        if timerEnd != .stop {
-            throw CLIError(
-                """
-                a player is already running; '--then \(timerEnd.rawValue)' applies only to a player this command \
-                starts ('noise stop' first)
-                """
-            )
-        }
         let client = ControlClient()
         var requests: [ControlRequest] = []
         if let presetID {
@@ -278,7 +282,11 @@ struct PlaybackSession {
             requests.append(.setMaster(volume: mix.masterVolume))
         }
         requests.append(.resume)
-        if let timerSeconds { requests.append(.timer(seconds: timerSeconds, fadeSeconds: fadeSeconds)) }
+        if let timerSeconds {
+            requests.append(.timer(seconds: timerSeconds, fadeSeconds: fadeSeconds))
+            // The running player acts on the end now (it refuses suspend or poweroff without logind).
+            if timerEnd != .stop { requests.append(.then(timerEnd)) }
+        }
         for request in requests {
             if case .error(let message) = try client.send(request) {
                 throw CLIError("the running player refused the change: \(message)")

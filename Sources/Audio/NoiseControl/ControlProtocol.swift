@@ -13,6 +13,7 @@ import NoiseEngine
 /// {"command":"preset","id":"sleep","crossfadeSeconds":2}
 /// {"command":"pause"} {"command":"resume"} {"command":"stop"} {"command":"status"}
 /// {"command":"timer","seconds":1800,"fadeSeconds":60}      ("seconds": null switches it off)
+/// {"command":"then","action":"suspend"}                     (what the timer's end does: stop, suspend, poweroff)
 /// {"command":"subscribe"}                                  (status lines until the client closes)
 /// {"command":"savePreset","name":"my-mix"}
 /// {"command":"forgetPreset","name":"my-mix"}               (the preset was deleted: drop the label)
@@ -33,6 +34,9 @@ public enum ControlRequest: Equatable, Sendable {
     case stop
     /// nil `seconds` switches the timer off.
     case timer(seconds: Double?, fadeSeconds: Double?)
+    /// What the end of the running timer does (`noise timer --then`); switching the timer off
+    /// goes back to `.stop`.
+    case then(TimerEnd)
     case status
     case subscribe
     /// The CLI has written the player's mix to preset `name`; the player takes it as its preset.
@@ -142,6 +146,12 @@ extension ControlRequest {
                 throw ProtocolError("'fadeSeconds' must not be longer than 'seconds'")
             }
             decoded = .timer(seconds: seconds, fadeSeconds: fade)
+        case "then":
+            let name = try f.string("action", required: true)!
+            guard let end = TimerEnd(rawValue: name) else {
+                throw ProtocolError("'action' \(name.prefix(40)) is not an action; allowed \(TimerEnd.allowedText)")
+            }
+            decoded = .then(end)
         case "toggle": decoded = .toggle
         case "adjustMaster":
             decoded = .adjustMaster(delta: try f.number("delta", range: -1...1, required: true)!)
@@ -193,7 +203,7 @@ extension ControlRequest {
             throw ProtocolError(
                 """
                 unknown command '\(command.prefix(40))'; known: setLayer, setMaster, adjustMaster, mute, preset, \
-                pause, resume, toggle, stop, timer, status, subscribe, savePreset, forgetPreset, notch, hearing
+                pause, resume, toggle, stop, timer, then, status, subscribe, savePreset, forgetPreset, notch, hearing
                 """
             )
         }
@@ -237,6 +247,7 @@ extension ControlRequest {
         case .timer(let s, let f):
             o = ["command": .string("timer"), "seconds": n(s)]
             if let f { o["fadeSeconds"] = .number(f) }
+        case .then(let end): o = ["command": .string("then"), "action": .string(end.rawValue)]
         case .savePreset(let name): o = ["command": .string("savePreset"), "name": .string(name)]
         case .forgetPreset(let name): o = ["command": .string("forgetPreset"), "name": .string(name)]
         case .toggle: o = ["command": .string("toggle")]

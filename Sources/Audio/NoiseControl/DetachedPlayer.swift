@@ -41,10 +41,12 @@ public struct DetachedPlayer: Sendable {
 
     /// Starts the player and returns its status once it answers. Throws when it exits first (the
     /// message carries the end of its error output) or does not answer within `timeoutSeconds`.
-    public func start() throws -> (pid: pid_t, status: PlayerStatus?) {
+    /// - Parameter command: the `noise` subcommand and its arguments: `resume` (the Last Mix), or
+    ///   `play --preset ID` (a Play Preset button); `--store` is added after them.
+    public func start(_ command: [String] = ["resume"]) throws -> (pid: pid_t, status: PlayerStatus?) {
         let socket = ControlPaths.socketURL(environment: environment)
         try ControlPaths.prepareDirectory(for: socket)
-        let arguments = ["resume"] + (storeDirectory.map { ["--store", $0] } ?? [])
+        let arguments = command + (storeDirectory.map { ["--store", $0] } ?? [])
         let pid = try Spawn.start(
             noise.path, arguments, environment: environment, stderrPath: logURL.path,
             newSession: true)

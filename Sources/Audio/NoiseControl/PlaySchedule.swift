@@ -16,13 +16,20 @@ public struct PlaySchedule: Sendable, Equatable {
     public var fadeSeconds: Double
     /// The sleep timer the scheduled player starts with (nil: plays until stopped).
     public var timerSeconds: Double?
+    /// The timer's `timers.target.wants/` link is there (`noise schedule disable` removes it and
+    /// keeps the units).
+    public var isEnabled: Bool
 
-    public init(hour: Int, minute: Int, presetID: String, fadeSeconds: Double, timerSeconds: Double? = nil) {
+    public init(
+        hour: Int, minute: Int, presetID: String, fadeSeconds: Double, timerSeconds: Double? = nil,
+        isEnabled: Bool = true
+    ) {
         self.hour = hour
         self.minute = minute
         self.presetID = presetID
         self.fadeSeconds = fadeSeconds
         self.timerSeconds = timerSeconds
+        self.isEnabled = isEnabled
     }
 
     /// "HH:MM".
@@ -148,7 +155,8 @@ public struct PlayScheduleFiles: Sendable {
         var unreadable: [URL] = []
         for name in names.sorted() where name.hasPrefix(Self.unitPrefix) && name.hasSuffix(".service") {
             let url = unitFolder.appendingPathComponent(name)
-            if let s = Self.read(url), serviceName(s) == name {
+            if var s = Self.read(url), serviceName(s) == name {
+                s.isEnabled = isEnabled(s)
                 found.append(s)
             } else {
                 unreadable.append(url)
@@ -181,24 +189,51 @@ public struct PlayScheduleFiles: Sendable {
             hour: t.hour, minute: t.minute, presetID: preset, fadeSeconds: fade, timerSeconds: timerSeconds)
     }
 
+    /// The timer's `timers.target.wants/` link (what `enable` makes and `disable` removes).
+    public func wantsLink(_ s: PlaySchedule) -> URL { wantsFolder.appendingPathComponent(timerName(s)) }
+
+    /// True when the timer's wants link is there (a dangling link counts: systemd would say so).
+    public func isEnabled(_ s: PlaySchedule) -> Bool {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: wantsLink(s).path)) != nil
+    }
+
+    /// The schedules `idOrTime` names: an id ("2300-sleep") or a time ("23:00", every schedule at it).
+    public func matching(_ idOrTime: String) -> [PlaySchedule] {
+        let all = list().schedules
+        if let t = try? PlaySchedule.parseTime(idOrTime) {
+            return all.filter { $0.hour == t.hour && $0.minute == t.minute }
+        }
+        return all.filter { $0.id == idOrTime }
+    }
+
+    /// Makes or removes the wants links of the schedules `idOrTime` names, keeping their units.
+    /// Returns the schedules changed (as they are now).
+    public func setEnabled(_ idOrTime: String, _ enabled: Bool) throws -> [PlaySchedule] {
+        var changed: [PlaySchedule] = []
+        for var s in matching(idOrTime) {
+            if enabled {
+                try LoginEntries.enable(link: wantsLink(s), unitName: timerName(s))
+            } else {
+                _ = try LoginEntries.remove([wantsLink(s)], wantsFolder: wantsFolder)
+            }
+            s.isEnabled = enabled
+            changed.append(s)
+        }
+        return changed
+    }
+
     /// Removes the schedules `idOrTime` names: an id ("2300-sleep") or a time ("23:00", every
     /// schedule at it). Returns the schedules removed and the files deleted.
     public func remove(_ idOrTime: String) throws -> (removed: [PlaySchedule], files: [URL]) {
-        let all = list().schedules
-        let matching: [PlaySchedule]
-        if let t = try? PlaySchedule.parseTime(idOrTime) {
-            matching = all.filter { $0.hour == t.hour && $0.minute == t.minute }
-        } else {
-            matching = all.filter { $0.id == idOrTime }
-        }
+        let found = matching(idOrTime)
         var files: [URL] = []
-        for s in matching {
+        for s in found {
             files += try LoginEntries.remove(
                 [
                     wantsFolder.appendingPathComponent(timerName(s)), unitFolder.appendingPathComponent(timerName(s)),
                     unitFolder.appendingPathComponent(serviceName(s)),
                 ], wantsFolder: wantsFolder)
         }
-        return (matching, files)
+        return (found, files)
     }
 }

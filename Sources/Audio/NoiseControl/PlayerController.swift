@@ -26,6 +26,10 @@ public final class PlayerController: Sendable {
         var timerRequest: TimerRequest?
         /// The timer the latest request set (nil: off), told while the engine has not applied it yet.
         var requestedTimerEndsAt: Date?
+        /// The running timer's fade-out (nil: no timer set through this controller).
+        var timerFadeSeconds: Double?
+        /// What the timer's end does (`then`); back to `.stop` when the timer is switched off.
+        var timerEnd = TimerEnd.stop
     }
 
     /// The latest `timer` request (nil `seconds`: switched off), numbered so observers can tell a
@@ -39,6 +43,9 @@ public final class PlayerController: Sendable {
     let state: Mutex<State>
     let saver: LastMixSaver?
     public let presets: PresetLibrary
+    /// Says why the end of the timer cannot `suspend` or `poweroff` here (logind does not answer),
+    /// or nil when it can; asked before a `then` request is taken. nil: every action is taken.
+    let timerEndProblem: (@Sendable (TimerEnd) -> String?)?
     let stopRequestedFlag = Atomic<Bool>(false)
     /// Set once the publisher exists (publishing needs the controller's snapshot first).
     let publisherBox = Mutex<StatusPublisher?>(nil)
@@ -48,12 +55,26 @@ public final class PlayerController: Sendable {
 
     public init(
         player: LivePlayer, mix: Mix, presetID: String?, output: PlayerStatus.Output,
-        saver: LastMixSaver?, presets: PresetLibrary = .standard()
+        saver: LastMixSaver?, presets: PresetLibrary = .standard(),
+        timerEndProblem: (@Sendable (TimerEnd) -> String?)? = nil
     ) {
         self.player = player
         self.state = Mutex(State(mix: mix, presetID: presetID, output: output))
         self.saver = saver
         self.presets = presets
+        self.timerEndProblem = timerEndProblem
+    }
+
+    /// What the end of the timer does now (the session acts on it when the timer has ended).
+    public var timerEnd: TimerEnd { state.withLock { $0.timerEnd } }
+
+    /// Records the timer a session starts with (`noise play --timer --fade --then`), which it
+    /// gives the engine itself before the player starts.
+    public func noteStartingTimer(seconds: Double, fadeSeconds: Double, then end: TimerEnd) {
+        state.withLock {
+            $0.timerFadeSeconds = min(fadeSeconds, seconds)
+            $0.timerEnd = end
+        }
     }
 
     /// Records the mix as the Last Mix, playing (call once the player really plays).
@@ -98,6 +119,10 @@ public final class PlayerController: Sendable {
             // Whole seconds, rounded up (0.2 s left is "1 s left", not "0").
             status.timerRemainingSeconds = remaining.map { max(0, $0.rounded(.up)) }
             status.timerEndsAt = remaining.map { now.addingTimeInterval($0) }
+            if remaining != nil {
+                status.timerFadeSeconds = s.timerFadeSeconds ?? RenderPlan.defaultFadeSeconds
+                status.timerThen = s.timerEnd
+            }
         }
         status.muted = s.isMuted
         status.notch = player.masterFilter.notch.map {
@@ -195,7 +220,15 @@ public final class PlayerController: Sendable {
                 state.withLock {
                     $0.timerRequest = TimerRequest(seconds: seconds, serial: ($0.timerRequest?.serial ?? 0) + 1)
                     $0.requestedTimerEndsAt = seconds.map { requestedAt.addingTimeInterval($0) }
+                    $0.timerFadeSeconds = seconds.map { min(fadeSeconds ?? RenderPlan.defaultFadeSeconds, $0) }
+                    if seconds == nil { $0.timerEnd = .stop }
                 }
+            case let .then(end):
+                guard status().timerRemainingSeconds != nil else {
+                    return .error("'then' needs a running sleep timer; set one first ('noise timer 30m')")
+                }
+                if end != .stop, let problem = timerEndProblem?(end) { return .error(problem) }
+                state.withLock { $0.timerEnd = end }
             case .status, .subscribe:
                 return .ok(status())
             case let .savePreset(name):

@@ -53,6 +53,10 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
     public var layers: [Mix.Layer]
     public var timerEndsAt: Date?
     public var timerRemainingSeconds: Double?
+    /// The running timer's fade-out before its end, nil without a timer.
+    public var timerFadeSeconds: Double?
+    /// What the running timer's end does (`stop`, `suspend`, `poweroff`), nil without a timer.
+    public var timerThen: TimerEnd?
     public var output: Output
     /// Output peak level over the last publishing interval, nil when nothing is measured; silence
     /// is written as -120 (JSON has no infinity).
@@ -105,7 +109,9 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
     // every documented key in every document.
     enum CodingKeys: String, CodingKey {
         case schemaVersion, state, presetName, presetID, masterVolume, layers, timerEndsAt,
-            timerRemainingSeconds, output, levelDbfs, underruns, muted, notch, hearing, pid, updatedAt
+            timerRemainingSeconds, timerFadeSeconds, timerThen, output, levelDbfs, underruns, muted, notch, hearing,
+            pid,
+            updatedAt
     }
 
     public init(from decoder: Decoder) throws {
@@ -118,6 +124,9 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
         layers = try c.decode([Mix.Layer].self, forKey: .layers)
         timerEndsAt = try c.decodeIfPresent(Date.self, forKey: .timerEndsAt)
         timerRemainingSeconds = try c.decodeIfPresent(Double.self, forKey: .timerRemainingSeconds)
+        // Written since the page sets the timer's end; older files say nothing of it.
+        timerFadeSeconds = try c.decodeIfPresent(Double.self, forKey: .timerFadeSeconds)
+        timerThen = try c.decodeIfPresent(TimerEnd.self, forKey: .timerThen)
         output = try c.decode(Output.self, forKey: .output)
         levelDbfs = try c.decodeIfPresent(Double.self, forKey: .levelDbfs)
         underruns = try c.decode(Int.self, forKey: .underruns)
@@ -140,6 +149,8 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
         try c.encode(layers, forKey: .layers)
         try c.encode(timerEndsAt, forKey: .timerEndsAt)
         try c.encode(timerRemainingSeconds, forKey: .timerRemainingSeconds)
+        try c.encode(timerFadeSeconds, forKey: .timerFadeSeconds)
+        try c.encode(timerThen, forKey: .timerThen)
         try c.encode(output, forKey: .output)
         try c.encode(levelDbfs.map { max($0.isFinite ? $0 : -120, -120) }, forKey: .levelDbfs)
         try c.encode(underruns, forKey: .underruns)
@@ -237,6 +248,8 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
         s.levelDbfs = nil
         s.timerEndsAt = nil
         s.timerRemainingSeconds = nil
+        s.timerFadeSeconds = nil
+        s.timerThen = nil
         return s
     }
 }

@@ -70,7 +70,9 @@ public enum StatusFormatter {
         }
         if !stale, let remaining = status.timerRemainingSeconds {
             let ends = status.timerEndsAt.map { " (ends \(clock($0)))" } ?? ""
-            lines.append("Timer: \(duration(remaining)) left\(ends).")
+            let fade = status.timerFadeSeconds.map { ", fading out over \(duration($0))" } ?? ""
+            let then = status.timerThen.flatMap { $0 == .stop ? nil : ", then \($0.rawValue)" } ?? ""
+            lines.append("Timer: \(duration(remaining)) left\(ends)\(fade)\(then).")
         }
         for (i, l) in status.layers.enumerated() { lines.append("Layer \(i + 1): \(layer(l))") }
         if let n = status.notch {

@@ -1,3 +1,4 @@
+import NoiseEngine
 import WidgetDesign
 import WidgetRender
 
@@ -29,6 +30,11 @@ extension WidgetAction {
                 throw WidgetActionError("the button '\(a.id)' names no timer change")
             }
             self = .adjustTimer(minutes: minutes)
+        case .playPreset:
+            guard let id = a.presetID, PresetLibrary.isValidID(id) else {
+                throw WidgetActionError("the button '\(a.id)' names no preset")
+            }
+            self = .playPreset(id: id)
         case .togglePlayPause, .stop, .toggleLayer, .toggleResumeOnLaunch:
             self = try WidgetAction(kind: a.kind, layer: a.layer)
         }

@@ -26,6 +26,8 @@ public enum WidgetAction: Sendable, Equatable {
     case completeReminder(id: String)
     /// The Noise widget: move the running sleep timer by this many minutes (`noise timer +15m`).
     case adjustTimer(minutes: Int)
+    /// A Play Preset design: play this preset (`noise play --preset ID`, or switch the running player).
+    case playPreset(id: String)
 
     public var kind: WidgetActionKind {
         switch self {
@@ -39,6 +41,7 @@ public enum WidgetAction: Sendable, Equatable {
         case .toggleResumeOnLaunch: .toggleResumeOnLaunch
         case .completeReminder: .completeReminder
         case .adjustTimer: .adjustTimer
+        case .playPreset: .playPreset
         }
     }
 
@@ -69,6 +72,8 @@ public enum WidgetAction: Sendable, Equatable {
             throw WidgetActionError("'completeReminder' needs the reminder's id: build it with .completeReminder(id:)")
         case .adjustTimer:
             throw WidgetActionError("'adjustTimer' needs its minutes: build it with .adjustTimer(minutes:)")
+        case .playPreset:
+            throw WidgetActionError("'playPreset' needs the preset: build it with .playPreset(id:)")
         case .incrementVariable, .setVariableToNow, .resetVariable, .openURL:
             throw WidgetActionError("'\(kind.rawValue)' comes from a design's action bar: build it from the ActionSpec")
         }

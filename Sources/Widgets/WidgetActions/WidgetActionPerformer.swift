@@ -77,6 +77,7 @@ public struct WidgetActionPerformer: Sendable {
         case .toggleResumeOnLaunch: return try toggleResumeOnLaunch()
         case .completeReminder(let id): return try completeReminder(id)
         case .adjustTimer(let minutes): return try adjustTimer(minutes)
+        case .playPreset(let id): return try playPreset(id)
         }
     }
 
@@ -272,6 +273,30 @@ public struct WidgetActionPerformer: Sendable {
             return WidgetActionOutcome(message: "No player is running.")
         }
         return WidgetActionOutcome(message: "Stopped \(Self.name(current ?? nil)).")
+    }
+
+    /// A Play Preset button: the running player crossfades to the preset (as `noise preset ID`)
+    /// and plays if it was paused; with none, `noise play --preset ID` starts one, detached. An
+    /// unknown preset is refused before anything starts, in the library's words.
+    private func playPreset(_ id: String) throws -> WidgetActionOutcome {
+        let presets = PresetLibrary.standard(environment: environment)
+        let name: String
+        do { name = try presets.load(id).mix.name } catch {
+            throw WidgetActionError("the preset button cannot play: \(error.message)")
+        }
+        if try send(.preset(id: id, crossfadeSeconds: 2)) != nil {
+            _ = try send(.resume)
+            return WidgetActionOutcome(message: "Playing \(name) (switched the running player).")
+        }
+        let noise = try noiseExecutable ?? DetachedPlayer.locateNoise(environment: environment)
+        let launcher = DetachedPlayer(
+            noise: noise, storeDirectory: storeDirectory, environment: environment,
+            timeoutSeconds: playerStartTimeoutSeconds)
+        let started: (pid: pid_t, status: PlayerStatus?)
+        do { started = try launcher.start(["play", "--preset", id]) } catch let e as DetachedPlayer.Failure {
+            throw WidgetActionError(e.description)
+        }
+        return WidgetActionOutcome(message: "Playing \(name) (player pid \(started.pid)).")
     }
 
     /// As `noise timer +15m` / `-15m`: the same request, refused in the same words.

@@ -21,6 +21,7 @@ public enum DesignEditor {
         public var allowed: String {
             switch spec.key {
             case DesignFields.countdownTarget.key: CountdownTarget.allowed + " (empty removes)"
+            case DesignFields.presetButtonPreset.key: PresetButtonSpec.allowed + " (empty removes)"
             case DesignFields.action1.key, DesignFields.action2.key: DesignFields.actionSyntax
             case DesignFields.imageFileName.key: "a PNG or JPEG path or a file name in images/ (empty removes)"
             case DesignFields.symbolName.key: "symbol name (empty removes)"
@@ -363,6 +364,13 @@ public enum DesignEditor {
                 return
             }
             s.countdown = CountdownSpec(target: try CountdownTarget.parse(v))
+        },
+        Field(DesignFields.presetButtonPreset) { s, v, _ in
+            if v.trimmingCharacters(in: .whitespaces).isEmpty {
+                s.presetButton = nil
+                return
+            }
+            s.presetButton = try PresetButtonSpec.parse(v)
         },
         Field(DesignFields.symbolName) { s, v, f in
             let t = v.trimmingCharacters(in: .whitespaces)

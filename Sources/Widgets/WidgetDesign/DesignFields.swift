@@ -32,6 +32,11 @@ public enum DesignFields {
         label: "Countdown target",
         help: "What {{__countdown}} counts to: \(CountdownTarget.allowed); empty removes it.",
         optional: true, maxLength: 160, template: true)
+    public static let presetButtonPreset = FieldSpec(
+        key: "presetButton.preset", aliases: ["preset"], kind: .text, group: "Text",
+        label: "Preset",
+        help: "The noise preset a Play Preset design's button plays: \(PresetButtonSpec.allowed); empty removes it.",
+        optional: true, maxLength: 64)
 
     // MARK: Layout
 
@@ -423,7 +428,7 @@ public enum DesignFields {
             clockTheme, clockFace, clockDialColour, clockSecondHandColour, clockFormat,
             remindersMode, remindersPresentation, remindersLists, remindersHideCompleted, remindersShowsDueTimes,
             remindersShowsProgressBadge,
-            countdownTarget,
+            countdownTarget, presetButtonPreset,
             symbolName, symbolSize, symbolWeight, symbolRenderingMode, symbolTint, symbolPlacement,
             imageFileName, imageContentMode, imageHeight, imageCornerRadius, imageFilter, imageFilterIntensity,
         ] + cropFields + [

@@ -21,14 +21,16 @@ extension DesignToken {
 
 public enum LayoutTemplateToken: String, DesignToken {
     case classic, hero, poster, weather, nextUpCalendar, reminders, clockIcon, noiseMachine
-    /// Ours (the seed app has none): a month grid, a countdown, a four-day forecast.
-    case month, countdown, forecast
+    /// Ours (the seed app has none): a month grid, a countdown, a four-day forecast, a one-tap
+    /// button that plays a noise preset.
+    case month, countdown, forecast, presetButton
 
     public static var aliases: [String: LayoutTemplateToken] {
         [
             "nextup": .nextUpCalendar, "next-up": .nextUpCalendar, "calendar": .nextUpCalendar,
             "clock": .clockIcon, "noise": .noiseMachine, "noise-machine": .noiseMachine,
-            "timer": .countdown, "calendar-month": .month,
+            "timer": .countdown, "calendar-month": .month, "play-preset": .presetButton,
+            "preset-button": .presetButton, "preset": .presetButton,
         ]
     }
 
@@ -45,6 +47,7 @@ public enum LayoutTemplateToken: String, DesignToken {
         case .month: "Month"
         case .countdown: "Countdown"
         case .forecast: "Forecast"
+        case .presetButton: "Play Preset"
         }
     }
 
@@ -52,7 +55,9 @@ public enum LayoutTemplateToken: String, DesignToken {
     /// the noise machine), so an empty primary text is legitimate.
     public var ignoresPrimaryText: Bool {
         switch self {
-        case .weather, .nextUpCalendar, .reminders, .clockIcon, .noiseMachine, .month, .countdown, .forecast: true
+        case .weather, .nextUpCalendar, .reminders, .clockIcon, .noiseMachine, .month, .countdown, .forecast,
+            .presetButton:
+            true
         case .classic, .hero, .poster: false
         }
     }

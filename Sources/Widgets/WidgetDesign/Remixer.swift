@@ -16,7 +16,8 @@ public enum Remixer {
         switch spec.layout.template {
         case .classic, .hero: return hasImage ? [.classic, .hero, .poster] : [.classic, .hero]
         case .poster: return hasImage ? [.poster, .classic, .hero] : [.poster]
-        case .weather, .nextUpCalendar, .reminders, .clockIcon, .noiseMachine, .month, .countdown, .forecast:
+        case .weather, .nextUpCalendar, .reminders, .clockIcon, .noiseMachine, .month, .countdown, .forecast,
+            .presetButton:
             return [spec.layout.template]
         }
     }

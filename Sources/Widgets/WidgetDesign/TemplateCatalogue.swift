@@ -256,5 +256,22 @@ public enum TemplateCatalogue {
                 s.clockConfig = ClockDesignConfig()  // a new clock: Icon face, Classic theme, as in the seed app
                 return s
             }),
+        CatalogueTemplate(
+            id: "play-preset", name: "Play Preset",
+            summary: """
+                One tap plays a noise preset ('designs set ID presetButton.preset=rain'): starts the player or \
+                switches the running one.
+                """,
+            remixes: [
+                remix("night", "Night", look(.midnight, .indigo, glow: true)),
+                remix("paper", "Paper", look(.plain, .blue)),
+            ],
+            make: {
+                var s = base(
+                    "Play Preset", "", nil, template: .presetButton, symbol: "cloud.rain.fill", accent: .teal,
+                    background: .midnight)
+                s.presetButton = PresetButtonSpec(presetID: "rain")
+                return s
+            }),
     ]
 }

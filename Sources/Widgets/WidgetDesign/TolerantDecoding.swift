@@ -40,7 +40,7 @@ public struct TolerantDecoder {
         "version", "id", "name", "primaryText", "secondaryText", "updatedAt", "symbol",
         "image", "layout", "style", "actionBar", "remindersConfig", "clockConfig", "matchedSet",
         // Ours:
-        "clockFormat", "countdown",
+        "clockFormat", "countdown", "presetButton",
     ]
 
     /// Decodes one spec. Returns nil only when `value` is not an object at all.
@@ -79,11 +79,30 @@ public struct TolerantDecoder {
         let clock = o["clockConfig"].flatMap { clockConfig($0, path: join(path, "clockConfig")) }
         let format: ClockFormatToken? = optionalToken(o, "clockFormat", path)
         let countdown = o["countdown"].flatMap { countdownSpec($0, path: join(path, "countdown")) }
+        let presetButton = o["presetButton"].flatMap { presetButtonSpec($0, path: join(path, "presetButton")) }
         return WidgetSpec(
             version: version, id: id, name: name, primaryText: primary, secondaryText: secondary,
             updatedAt: updatedAt, symbol: symbol, image: image, layout: layout, style: style,
             actionBar: actionBar, matchedSet: matched, remindersConfig: reminders, clockConfig: clock,
-            clockFormat: format, countdown: countdown)
+            clockFormat: format, countdown: countdown, presetButton: presetButton)
+    }
+
+    mutating func presetButtonSpec(_ value: JSONValue, path: String) -> PresetButtonSpec? {
+        if value == .null { return nil }
+        guard case .object(let o) = value else {
+            note(path, .wrongType, "expected an object, found \(value.typeName); preset button dropped")
+            return nil
+        }
+        checkKeys(o, known: ["preset"], path: path)
+        let raw = string(o, "preset", path, DesignFields.presetButtonPreset)
+        do {
+            return try PresetButtonSpec.parse(raw)
+        } catch let e as DesignError {
+            note(join(path, "preset"), .invalidValue, "\(e.message); preset button dropped")
+            return nil
+        } catch {
+            return nil
+        }
     }
 
     mutating func countdownSpec(_ value: JSONValue, path: String) -> CountdownSpec? {

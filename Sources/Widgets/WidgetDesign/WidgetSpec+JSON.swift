@@ -24,6 +24,7 @@ extension WidgetSpec {
         // Our own keys (the seed app ignores keys it does not know).
         if let clockFormat { o["clockFormat"] = .string(clockFormat.rawValue) }
         if let countdown { o["countdown"] = .object(["target": .string(countdown.target.description)]) }
+        if let presetButton { o["presetButton"] = .object(["preset": .string(presetButton.presetID)]) }
         return .object(o)
     }
 

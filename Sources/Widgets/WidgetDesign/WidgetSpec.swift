@@ -34,6 +34,8 @@ public struct WidgetSpec: Sendable, Hashable, Identifiable {
     public var clockFormat: ClockFormatToken?
     /// A Countdown design's target (our own key `countdown`); nil on other templates.
     public var countdown: CountdownSpec?
+    /// A Play Preset design's preset (our own key `presetButton`); nil on other templates.
+    public var presetButton: PresetButtonSpec?
 
     public init(
         version: Int = WidgetSpec.currentVersion, id: UUID = UUID(), name: String,
@@ -41,7 +43,8 @@ public struct WidgetSpec: Sendable, Hashable, Identifiable {
         symbol: SymbolSpec? = nil, image: ImageSpec? = nil, layout: LayoutSpec = LayoutSpec(),
         style: StyleSpec = StyleSpec(), actionBar: ActionBarSpec? = nil,
         matchedSet: MatchedSet? = nil, remindersConfig: JSONValue? = nil, clockConfig: ClockDesignConfig? = nil,
-        clockFormat: ClockFormatToken? = nil, countdown: CountdownSpec? = nil
+        clockFormat: ClockFormatToken? = nil, countdown: CountdownSpec? = nil,
+        presetButton: PresetButtonSpec? = nil
     ) {
         self.version = version
         self.id = id
@@ -59,6 +62,7 @@ public struct WidgetSpec: Sendable, Hashable, Identifiable {
         self.clockConfig = clockConfig
         self.clockFormat = clockFormat
         self.countdown = countdown
+        self.presetButton = presetButton
     }
 
     /// The clock face and palette to draw: `clockConfig`, or the seed app's legacy default

@@ -42,6 +42,7 @@ final class LayoutEngine {
         case .month: t.month()
         case .countdown: t.countdown()
         case .forecast: t.forecast()
+        case .presetButton: t.presetButton()
         }
         return b.finish(scale: scale, cornerRadius: cornerRadius(spec))
     }

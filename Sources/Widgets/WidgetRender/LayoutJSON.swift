@@ -1,8 +1,8 @@
 import BoundedJSON
 
 /// `{"family","scale","width","height","elements":[{"kind","text"?,"shown"?,"rect"}],`
-/// `"actions":[{"id","kind","title"?,"layer"?,"minutes"?,"rect"}]}`, keys in that order, numbers in points rounded
-/// to 0.01.
+/// `"actions":[{"id","kind","title"?,"layer"?,"minutes"?,"reminderID"?,"preset"?,"rect"}]}`, keys in that order,
+/// numbers in points rounded to 0.01.
 enum LayoutJSON {
     static func encode(_ layout: WidgetLayout) -> String {
         var out: [UInt8] = []
@@ -64,6 +64,10 @@ enum LayoutJSON {
             if let r = a.reminderID {
                 raw(", \"reminderID\": ")
                 string(r)
+            }
+            if let p = a.presetID {
+                raw(", \"preset\": ")
+                string(p)
             }
             raw(", \"rect\": ")
             rect(a.rect)

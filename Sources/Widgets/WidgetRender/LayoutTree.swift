@@ -229,6 +229,8 @@ public enum WidgetActionKind: String, Codable, Sendable, CaseIterable {
     case completeReminder
     /// The Noise widget's ±15 buttons: move the running sleep timer by `incrementAmount` minutes.
     case adjustTimer
+    /// A Play Preset design's button: play `presetID` (start a player, or switch the running one).
+    case playPreset
 }
 
 /// A tappable area and everything needed to perform it.
@@ -252,11 +254,13 @@ public struct WidgetAction: Sendable, Hashable {
     public var url: String?
     /// `completeReminder`: the reminder's id in the snapshot (`SOURCE:LINE`).
     public var reminderID: String?
+    /// `playPreset`: the preset's id.
+    public var presetID: String?
 
     public init(
         id: String, kind: WidgetActionKind, title: String? = nil, layer: Int? = nil, rect: Rect,
         variableKey: String? = nil, incrementAmount: Int? = nil, nowFormat: String? = nil,
-        resetValue: String? = nil, url: String? = nil, reminderID: String? = nil
+        resetValue: String? = nil, url: String? = nil, reminderID: String? = nil, presetID: String? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -269,6 +273,7 @@ public struct WidgetAction: Sendable, Hashable {
         self.resetValue = resetValue
         self.url = url
         self.reminderID = reminderID
+        self.presetID = presetID
     }
 
     /// What an action-bar button with a blank title says (the seed app's words): "+1" for

@@ -38,11 +38,13 @@ public struct NoiseWidgetState: Sendable, Hashable {
     public var updatedAt: Date?
     /// Output peak over the last second, dBFS; nil when not measured or not playing.
     public var levelDbfs: Double?
+    /// The preset the player plays (its id), nil for a custom mix or when stopped.
+    public var presetID: String?
 
     public init(
         playback: Playback, mixName: String, layers: [Layer], masterVolume: Double,
-        timerRemainingSeconds: Double? = nil, resumeOnLaunch: Bool = false, updatedAt: Date? = nil,
-        levelDbfs: Double? = nil
+        timerRemainingSeconds: Double? = nil, resumeOnLaunch: Bool = false, presetID: String? = nil,
+        updatedAt: Date? = nil, levelDbfs: Double? = nil
     ) {
         self.playback = playback
         self.mixName = mixName
@@ -57,6 +59,7 @@ public struct NoiseWidgetState: Sendable, Hashable {
         self.resumeOnLaunch = resumeOnLaunch
         self.updatedAt = updatedAt
         self.levelDbfs = levelDbfs
+        self.presetID = presetID
     }
 
     /// The seed's first-launch state: layer 1 on, stopped.
@@ -108,6 +111,7 @@ public struct NoiseWidgetState: Sendable, Hashable {
                 playback: s.state == .playing ? .playing : .paused, mixName: s.presetName ?? "Custom",
                 layers: s.layers.map(Layer.init),
                 masterVolume: s.masterVolume, timerRemainingSeconds: remaining, resumeOnLaunch: resume,
+                presetID: s.presetID,
                 updatedAt: s.updatedAt, levelDbfs: s.state == .playing ? s.levelDbfs : nil)
         }
         let mix = stoppedMix(status: status, lastMix: lastMix)

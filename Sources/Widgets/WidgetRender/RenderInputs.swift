@@ -24,6 +24,10 @@ public struct RenderInputs: Sendable {
     /// serve`): only then does a `clock.format` with seconds draw them. A file rendered once
     /// would show a second that is wrong a second later, so it shows the minute.
     public var redrawsEachSecond = false
+    /// The presets a Play Preset design names, id → display name, as the host found them
+    /// (`WidgetRenderer.inputs` reads the preset library for such a design): an id missing here
+    /// is drawn as "No preset". nil: not looked up (the design's id is drawn as it is).
+    public var presetNames: [String: String]?
 
     public init(
         context: RenderContext, appearance: Appearance = .dark, noise: NoiseWidgetState? = nil,

@@ -19,6 +19,9 @@ extension TemplateContext {
         case .forecast:
             forecastAccessory()
             return
+        case .presetButton:
+            presetButtonAccessory()
+            return
         case .weather where family == .rectangular:
             if weatherAccessory() { return }
         case .clockIcon:

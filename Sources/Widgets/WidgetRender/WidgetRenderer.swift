@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import NoiseEngine
 import SharedStore
 import Snapshots
 import Variables
@@ -215,8 +216,14 @@ public final class WidgetRenderer {
         var inputs = RenderInputs(context: context, appearance: appearance)
         let template = design?.layout.template
         // A countdown may count to the sleep timer's end.
-        if template == .noiseMachine || template == .countdown || design == nil {
+        // A Play Preset button says when its preset is the one playing.
+        if template == .noiseMachine || template == .countdown || template == .presetButton || design == nil {
             inputs.noise = NoiseWidgetState.load(from: root, now: now, warn: warn)
+        }
+        if template == .presetButton, let id = design?.presetButton?.presetID {
+            // Checked against the presets `noise play --preset` finds.
+            inputs.presetNames = [:]
+            if let loaded = try? PresetLibrary.standard().load(id) { inputs.presetNames?[id] = loaded.mix.name }
         }
         inputs.weather = WeatherState.load(from: root)
         inputs.calendar = CalendarSnapshot.load(from: root)

@@ -190,6 +190,7 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
         case .resetVariable: return "Reset \(a.variableKey ?? "") to \(a.resetValue ?? "0")"
         case .openURL: return "Open \(a.url ?? "")"
         case .completeReminder: return "Complete the reminder"
+        case .playPreset: return "Play \(a.presetID ?? "the preset")"
         case .adjustTimer:
             return """
                 Timer \((a.incrementAmount ?? 0) > 0 ? "+" : "−")\(abs(a.incrementAmount ?? 0)) min

@@ -36,7 +36,8 @@ extension Page {
             ])
         return AppShell.page(
             title: "Noise", active: .noise, token: token, body: body.description + night,
-            stylesheets: ["/static/app.css", "/static/board.css"], scripts: ["/static/app.js", "/static/board.js"])
+            stylesheets: ["/static/app.css", "/static/board.css", "/static/night.css"],
+            scripts: ["/static/app.js", "/static/board.js", "/static/night.js"])
     }
 
     /// The sound's own drawing, else its texture's, else one for its kind.

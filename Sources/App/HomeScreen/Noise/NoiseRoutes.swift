@@ -18,8 +18,10 @@ struct NoiseRoutes: AppRoutes {
 
     @Sendable func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let board = SoundBoard(mixer: server.mixer)
+        let mixer = server.mixer.state()
+        let night = NightSection.html(Night(mixer: server.mixer).state(), presets: mixer.presets).description
         let html = Page.noise(
-            mixer: server.mixer.state(), token: server.token, sounds: board.sounds, board: board.state())
+            mixer: mixer, token: server.token, sounds: board.sounds, board: board.state(), night: night)
         return Routes.body(html, type: "text/html; charset=utf-8")
     }
 

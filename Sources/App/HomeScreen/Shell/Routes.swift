@@ -16,9 +16,9 @@ struct Routes {
     /// The app's areas, each registering its pages and API routes.
     var areas: [any AppRoutes] {
         [
-            HomeRoutes(server: server), NoiseRoutes(server: server), EditorRoutes(server: server),
-            DesignAPIRoutes(server: server), AssistantRoutes(server: server), FieldsRoute(),
-            LibraryRoutes(server: server),
+            HomeRoutes(server: server), NoiseRoutes(server: server), NightRoutes(server: server),
+            EditorRoutes(server: server), DesignAPIRoutes(server: server), AssistantRoutes(server: server),
+            FieldsRoute(), LibraryRoutes(server: server),
             ImportRoutes(server: server), ExploreRoutes(server: server), DataRoutes(server: server),
             ReminderSourceRoutes(server: server), StepsRoutes(server: server),
         ]

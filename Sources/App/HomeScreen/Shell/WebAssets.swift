@@ -34,6 +34,8 @@ enum WebAssets {
         Asset(path: "/static/pages.css", contentType: styleSheet, text: text(PackageResources.pages_css)),
         Asset(path: "/static/library.js", contentType: javaScript, text: script(PackageResources.library_js)),
         Asset(path: "/static/data.js", contentType: javaScript, text: script(PackageResources.data_js)),
+        Asset(path: "/static/night.js", contentType: javaScript, text: script(PackageResources.night_js)),
+        Asset(path: "/static/night.css", contentType: styleSheet, text: text(PackageResources.night_css)),
         // The tab's icon; `/favicon.ico` too, which browsers ask for whatever the page links (was a 404).
         Asset(path: "/static/icon.svg", contentType: svg, text: text(PackageResources.icon_svg)),
         Asset(path: "/favicon.ico", contentType: svg, text: text(PackageResources.icon_svg)),

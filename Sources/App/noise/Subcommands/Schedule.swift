@@ -17,8 +17,9 @@ extension Noise {
                   noise schedule add 23:00 --preset sleep --fade 10m --timer 8h
                   noise schedule list
                   noise schedule remove 23:00      (or the id 'list' shows, e.g. 2300-sleep)
+                  noise schedule disable 2300-sleep (keeps it; 'enable' switches it back on)
                 """),
-            subcommands: [Add.self, List.self, Remove.self])
+            subcommands: [Add.self, List.self, Remove.self, Enable.self, Disable.self])
 
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(
@@ -61,33 +62,17 @@ extension Noise {
 
             func run() throws {
                 let s = try schedule()
-                // Refused now rather than failing at 23:00 with nobody looking.
-                do { _ = try PresetLibrary.standard().load(s.presetID) } catch {
-                    throw CLIError("'--preset': \(error.message)")
+                let added: ScheduleBook.Added
+                do {
+                    added = try scheduleBook(storeOption).add(s, withoutSystemdSession: withoutSystemdSession)
+                } catch ScheduleBook.Refusal.preset(let message) {
+                    throw CLIError("'--preset': \(message)")
+                } catch let refusal as ScheduleBook.Refusal {
+                    throw CLIError(refusal.description)
                 }
-                // A unit no user manager reads never fires: refused before anything is written.
-                if !withoutSystemdSession, let missing = UserSystemd.sessionProblem() {
-                    throw CLIError(
-                        """
-                        \(missing); a schedule would never run here. Nothing was written. \
-                        ('noise autostart' falls back to XDG autostart; for a schedule, use a systemd session, \
-                        or '--without-systemd-session' to write the units anyway)
-                        """)
-                }
-                let files = scheduleFiles(storeOption)
-                // Two at one minute both start: the later one takes the player over with its preset.
-                for other in files.list().schedules
-                where other.hour == s.hour && other.minute == s.minute && other.id != s.id {
-                    Terminal.printError(
-                        """
-                        warning: \(other.id) also starts at \(s.timeText): both run, and whichever starts second \
-                        crossfades the player to its preset ('noise schedule remove \(other.id)' removes the other)
-                        """)
-                }
-                for f in try files.install(s) { print("Wrote \(f.path)") }
-                for note in [UserSystemd.run(["daemon-reload"]), UserSystemd.run(["start", files.timerName(s)])] {
-                    if let note { Terminal.printError(note) }
-                }
+                for w in added.warnings { Terminal.printError("warning: \(w)") }
+                for f in added.files { print("Wrote \(f.path)") }
+                for note in added.notes { Terminal.printError(note) }
                 print(
                     """
                     Scheduled \(s.id): preset \(s.presetID) every day at \(s.timeText), fading in over \
@@ -114,11 +99,12 @@ extension Noise {
                 }
                 let now = Date()
                 for s in found.schedules {
+                    // A disabled schedule keeps its units but never runs: no next time.
+                    let next = s.isEnabled ? "next \(ScheduleCommand.format(s.nextRun(after: now)))" : "disabled"
                     print(
                         """
                         \(s.id)  \(s.timeText) daily  preset \(s.presetID)  fade \(formatDuration(s.fadeSeconds))  \
-                        timer \(s.timerSeconds.map(formatDuration) ?? "none")  next \
-                        \(ScheduleCommand.format(s.nextRun(after: now)))
+                        timer \(s.timerSeconds.map(formatDuration) ?? "none")  \(next)
                         """
                     )
                 }
@@ -132,31 +118,49 @@ extension Noise {
             @OptionGroup var storeOption: StoreOption
 
             func run() throws {
-                let files = scheduleFiles(storeOption)
-                let result = try files.remove(target)
-                guard !result.removed.isEmpty else {
-                    throw CLIError("no schedule '\(target)'; 'noise schedule list' shows the ids and times")
+                let result: (removed: [PlaySchedule], files: [URL], notes: [String])
+                do { result = try scheduleBook(storeOption).remove(target) } catch let refusal as ScheduleBook.Refusal {
+                    throw CLIError(refusal.description)
                 }
-                for s in result.removed {
-                    if let note = UserSystemd.run(["stop", files.timerName(s)]) { Terminal.printError(note) }
-                }
-                if let note = UserSystemd.run(["daemon-reload"]) { Terminal.printError(note) }
+                for note in result.notes { Terminal.printError(note) }
                 for f in result.files { print("Removed \(f.path)") }
                 print("Removed \(result.removed.map(\.id).joined(separator: ", ")).")
             }
         }
 
-        /// A local date and time as systemd prints it: "Wed 2026-11-25 23:00:00 UTC".
-        /// strftime rather than DateFormatter: Foundation names UTC "GMT", systemd (and the C
-        /// library it uses) "UTC".
-        static func format(_ d: Date) -> String {
-            var t = time_t(d.timeIntervalSince1970.rounded(.down))
-            var parts = tm()
-            localtime_r(&t, &parts)
-            var buffer = [CChar](repeating: 0, count: 64)
-            let n = strftime(&buffer, buffer.count, "%a %Y-%m-%d %H:%M:%S %Z", &parts)
-            return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        struct Enable: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Switch a disabled schedule back on (by id or by time).")
+            @Argument(help: ArgumentHelp("An id from 'noise schedule list' or a time (HH:MM).", valueName: "ID|TIME"))
+            var target: String
+            @OptionGroup var storeOption: StoreOption
+
+            func run() throws { try switchSchedules(target, on: true, storeOption) }
         }
+
+        struct Disable: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Switch a schedule off without removing it (by id or by time).")
+            @Argument(help: ArgumentHelp("An id from 'noise schedule list' or a time (HH:MM).", valueName: "ID|TIME"))
+            var target: String
+            @OptionGroup var storeOption: StoreOption
+
+            func run() throws { try switchSchedules(target, on: false, storeOption) }
+        }
+
+        static func switchSchedules(_ target: String, on: Bool, _ storeOption: StoreOption) throws {
+            let result: (changed: [PlaySchedule], notes: [String])
+            do { result = try scheduleBook(storeOption).setEnabled(target, on) } catch let refusal
+                as ScheduleBook.Refusal
+            {
+                throw CLIError(refusal.description)
+            }
+            for note in result.notes { Terminal.printError(note) }
+            print("\(on ? "Enabled" : "Disabled") \(result.changed.map(\.id).joined(separator: ", ")).")
+        }
+
+        /// A local date and time as systemd prints it (`ScheduleBook.systemdTime`).
+        static func format(_ d: Date) -> String { ScheduleBook.systemdTime(d) }
     }
 }
 
@@ -164,3 +168,6 @@ extension Noise {
 private func scheduleFiles(_ store: StoreOption) -> PlayScheduleFiles {
     PlayScheduleFiles(target: store.loginEntryTarget(executable: PresetLibrary.executableURL()))
 }
+
+/// The schedules with what changing them does (`systemctl --user`).
+private func scheduleBook(_ store: StoreOption) -> ScheduleBook { ScheduleBook(files: scheduleFiles(store)) }

@@ -56,11 +56,13 @@ extension Noise {
         static let configuration = CommandConfiguration(
             commandName: "timer",
             abstract: "Set the running player's sleep timer, or switch it off.",
+            usage: "noise timer <DURATION|+D|-D|off> [--fade <fade>] [--then <action>]",
             discussion: HelpText.prose(
                 """
                 Examples:
                   noise timer 30m
                   noise timer 1h30m --fade 2m
+                  noise timer 30m --fade 5m --then suspend
                   noise timer +15m      (15 minutes more; starts a 15-minute timer if none runs)
                   noise timer -15m      (15 minutes less)
                   noise timer off
@@ -75,6 +77,19 @@ extension Noise {
                 valueName: "DURATION|+D|-D|off"))
         var words: [String] = []
         @Option(numeric: "Fade-out length before the end (default: the player's, 30s).") var fade: String?
+        @Option(
+            help: ArgumentHelp(
+                "What the timer's end does: stop, suspend or poweroff (through systemd-logind; default: as it was).",
+                valueName: "stop|suspend|poweroff"))
+        var then: String?
+
+        func timerEnd() throws -> TimerEnd? {
+            guard let then else { return nil }
+            guard let end = TimerEnd(rawValue: then.lowercased()) else {
+                throw ValidationError("'--then' \(then) is not an action; use \(TimerEnd.allowedText)")
+            }
+            return end
+        }
 
         var duration: String { words.first ?? "" }
 
@@ -100,6 +115,7 @@ extension Noise {
             }
             if duration.lowercased() == "off" {
                 if fade != nil { throw ValidationError("'--fade' makes no sense with 'off'") }
+                if then != nil { throw ValidationError("'--then' makes no sense with 'off'") }
                 return .timer(seconds: nil, fadeSeconds: nil)
             }
             if let change = try change() {
@@ -139,10 +155,15 @@ extension Noise {
                     remainingSeconds: status.timerRemainingSeconds, changeSeconds: change, changeText: duration)
             } catch { throw CLIError(error.description) }
             guard case .timer(let seconds?, _) = moved else { return moved }
-            return .timer(seconds: seconds, fadeSeconds: try fadeSeconds(limit: seconds))
+            // The running timer keeps its fade unless '--fade' gives another.
+            let fade = try fadeSeconds(limit: seconds) ?? status.timerFadeSeconds.map { min($0, seconds) }
+            return .timer(seconds: seconds, fadeSeconds: fade)
         }
 
-        func validate() throws { _ = try parsed() }
+        func validate() throws {
+            _ = try parsed()
+            _ = try timerEnd()
+        }
 
         func run() throws {
             var request = try parsed()
@@ -154,9 +175,23 @@ extension Noise {
                     print("Timer off.")
                     return
                 }
-                let remaining = status?.timerRemainingSeconds
+                var remaining = status?.timerRemainingSeconds
+                var end = status?.timerThen
+                if let wanted = try timerEnd() {
+                    // A second request: the timer above is set even when the player refuses this one.
+                    do {
+                        if case .delivered(let after) = try PlayerControl.send(.then(wanted)) {
+                            remaining = after?.timerRemainingSeconds ?? remaining
+                            end = after?.timerThen ?? wanted
+                        }
+                    } catch {
+                        print("Timer set: stops in \(StatusFormatter.duration(remaining ?? 0)).")
+                        throw error
+                    }
+                }
                 if case .timer(let s?, _) = request {
-                    print("Timer set: stops in \(StatusFormatter.duration(remaining ?? s)).")
+                    let then = end.flatMap { $0 == .stop ? nil : ", then \($0.rawValue)" } ?? ""
+                    print("Timer set: stops in \(StatusFormatter.duration(remaining ?? s))\(then).")
                 }
             }
         }

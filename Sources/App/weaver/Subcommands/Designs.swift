@@ -3,6 +3,7 @@ import BoundedJSON
 import CLISupport
 import FieldTable
 import Foundation
+import NoiseEngine
 import WidgetDesign
 import WidgetRender
 
@@ -178,7 +179,10 @@ extension Weaver.Designs {
         static let configuration = CommandConfiguration(
             commandName: "new",
             abstract: "Create a design from a template's starter.",
-            usage: "weaver designs new [--template <template>] [--name <name>] [<options>]")
+            // `create` is the word the abstract and the Editor use; without the alias it fell through
+            // to the default subcommand, so `weaver designs create --help` showed `list`'s help.
+            usage: "weaver designs new [--template <template>] [--name <name>] [<options>]",
+            aliases: ["create"])
         @OptionGroup var store: StoreOption
         @Option(help: "Template: \(TemplateCatalogue.ids) (or a layout token).") var template = "classic"
         @Option(help: "Name of the new design.") var name: String?
@@ -360,7 +364,14 @@ extension Weaver.Designs {
             let (assignments, pictures) = try ImageImport.prepare(assignments, images: store.root.images)
             // Check the assignments before taking the lock, so a typo never touches the file.
             var probe = try lib.load(row.id)
+            let presetBefore = probe.presetButton
             try DesignEditor.apply(assignments, to: &probe)
+            // A Play Preset design's preset must be one `noise play --preset` finds.
+            if let id = probe.presetButton?.presetID, probe.presetButton != presetBefore {
+                do { _ = try PresetLibrary.standard().load(id) } catch {
+                    throw DesignError("presetButton.preset: \(error.message)")
+                }
+            }
             let added = try ImageImport.copy(pictures, images: store.root.images)
             let spec: WidgetSpec
             do {
