@@ -65,6 +65,11 @@ struct TextureBed {
     /// presets' shared master with volume to spare, as the noise presets do.
     static let referenceGain: Float = 1.412_537_5
 
+    /// The events' level at its cap (a flare `flareCapSigma` deviations up), renormalised.
+    static func largestLevel(depth d: Float) -> Float {
+        expf(flareCapSigma * d - d * d) / cappedLevelMeanSquare(depth: d).squareRoot()
+    }
+
     /// E[L²] of the capped level L = exp(d·min(z, c) − d²), z a unit Gaussian:
     /// Φ(c − 2d) + exp(2dc − 2d²)·Q(c).
     static func cappedLevelMeanSquare(depth d: Float) -> Float {

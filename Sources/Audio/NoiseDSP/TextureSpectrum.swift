@@ -65,9 +65,7 @@ public enum TextureSpectrum {
             ? RainPhysics.impactAmplitude(
                 diameterMm: RainPhysics.drawDiameterMm(u: 1e-3, densityPerSecond: t.densityPerSecond))
             : RainPhysics.crackleAmplitude.upperBound
-        let d = p.eventDepth
-        let flare = expf(TextureBed.flareCapSigma * d - d * d) / TextureBed.cappedLevelMeanSquare(depth: d).squareRoot()
-        let clip = tap * amplitude * (a / (2 - a)).squareRoot() * flare
+        let clip = tap * amplitude * (a / (2 - a)).squareRoot() * TextureBed.largestLevel(depth: p.eventDepth)
         return (tap, ring, a, clip)
     }
 
@@ -163,8 +161,7 @@ public enum TextureSpectrum {
         let scales = eventScales(t, profile: p, sampleRate: 48_000)
         let bed = Double(TextureBed.referenceGain) * NoiseSource.variance.squareRoot()
         guard p.ringShare > 0 else { return Double(scales.clip) + bed }
-        let d = p.eventDepth
-        let flare = expf(TextureBed.flareCapSigma * d - d * d) / TextureBed.cappedLevelMeanSquare(depth: d).squareRoot()
+        let flare = TextureBed.largestLevel(depth: p.eventDepth)
         let damping = DropPhysics.dampingPerSecond(radiusMetres: p.ringRadiusMetres.lowerBound)
         let ring =
             scales.ring * flare * TextureProfile.ringAmplitude
@@ -200,28 +197,10 @@ public enum TextureSpectrum {
         return Double(t.densityPerSecond) / fs * scale * scale * energy * NoiseSource.variance * 0.5
     }
 
-    /// Drops' source power per unit density (events per second) at cos ω.
+    /// Drops' source power per unit density (events per second) at cos ω: a ring of each radius
+    /// the drops draw, at their mean square amplitude.
     public static func dropEnergySpectrum(cosOmega c: Double, sampleRate fs: Double) -> Double {
-        let s = (max(0, 1 - c * c)).squareRoot()
-        let cos2 = 2 * c * c - 1, sin2 = 2 * s * c
-        let lo = log(Double(DropPhysics.radiusRangeMetres.lowerBound)),
-            hi = log(Double(DropPhysics.radiusRangeMetres.upperBound))
-        var sum = 0.0
-        for k in 0..<radiusNodeCount {
-            let r = Float(exp(lo + (Double(k) + 0.5) / Double(radiusNodeCount) * (hi - lo)))
-            let d = Double(DropPhysics.dampingPerSecond(radiusMetres: r))
-            let rho = exp(-d / fs)
-            let omega = min(
-                2 * Double.pi * Double(DropPhysics.meanRingingHz(radiusMetres: r)) / fs,
-                Double(TextureGenerator.maximumOmega))
-            // |1 − 2ρ cos ω₀ e^{−jθ} + ρ² e^{−2jθ}|²
-            let re = 1 - 2 * rho * cos(omega) * c + rho * rho * cos2
-            let im = 2 * rho * cos(omega) * s - rho * rho * sin2
-            let sinW = sin(omega)
-            let amplitudeSquared = d / Double(DropPhysics.referenceDampingPerSecond)
-            sum += amplitudeSquared * rho * rho * sinW * sinW / (re * re + im * im)
-        }
-        let meanA2 = meanSquare(DropPhysics.amplitudeRange)
-        return 1 / fs * meanA2 * 0.5 * sum / Double(radiusNodeCount)
+        meanSquare(DropPhysics.amplitudeRange)
+            * ringEnergySpectrum(cosOmega: c, sampleRate: fs, radii: DropPhysics.radiusRangeMetres)
     }
 }
