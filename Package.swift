@@ -197,6 +197,8 @@ let package = Package(
                 "BoundedJSON", "CivilDates",
                 // The Noise page opens mix links (`noise share`) through the strict reader.
                 "ShareLinks",
+                // Noise → Calibrate plays its bands into the output itself, as `noise hearing calibrate` does.
+                "AudioOutput",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -65,6 +65,18 @@ public struct HearingCalibration: Sendable {
         case referenceThreshold
         case band(centreHz: Double, pass: Int)
         case done
+
+        /// What the listener is asked, as the terminal and the page say it.
+        public func prompt(mode: HearingProfile.Mode) -> String {
+            switch self {
+            case .referenceThreshold: return "1 kHz reference: make it just audible"
+            case .band(let f, let pass):
+                let retest = pass == 2 ? "Retest " : ""
+                return mode == .loudness
+                    ? "\(retest)\(Int(f)) Hz: as loud as the 1 kHz band" : "\(retest)\(Int(f)) Hz: just audible"
+            case .done: return "Done"
+            }
+        }
     }
 
     public var next: Step {

@@ -1,8 +1,8 @@
+import BoundedJSON
+import CivilDates
 import Foundation
 import NoiseDSP
 import SharedStore
-import CivilDates
-import BoundedJSON
 
 /// A listener's hearing profile for one output device: at each centre frequency, the gain (dB)
 /// that brought a narrow band to the loudness of the 1 kHz reference (or, in threshold mode, to

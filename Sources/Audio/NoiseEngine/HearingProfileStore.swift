@@ -1,6 +1,6 @@
+import BoundedJSON
 import Foundation
 import SharedStore
-import BoundedJSON
 
 /// Hearing profiles in the store, one file per output device: `<store>/hearing/<device>.json`,
 /// the device's name (PulseAudio sink or ALSA device) percent-encoded into a file name.

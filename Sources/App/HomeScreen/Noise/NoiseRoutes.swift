@@ -14,6 +14,7 @@ struct NoiseRoutes: AppRoutes {
         router.get("/api/mixer", use: state)
         router.post("/api/mixer", use: change)
         BoardRoutes(server: server).register(on: router)
+        CalibrateRoutes(server: server).register(on: router)
     }
 
     @Sendable func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

@@ -24,6 +24,8 @@ public final class HomeScreenServer: Sendable {
     public let reviews = ImportReviews()
     /// Explore's drawn catalogue, emptied at every `refresh` (its inputs changed).
     let explorePictures = ExplorePictureCache()
+    /// Noise → Calibrate's hearing calibration, one at a time.
+    let calibration: CalibrationDesk
 
     private struct Published {
         var tiles: [String: WidgetTile] = [:]
@@ -38,6 +40,7 @@ public final class HomeScreenServer: Sendable {
         self.token = token
         self.board = board
         self.mixer = mixer
+        calibration = CalibrationDesk(root: mixer.root, client: mixer.client)
     }
 
     /// The port actually bound (differs from `listen.port` when that was 0); 0 before start.

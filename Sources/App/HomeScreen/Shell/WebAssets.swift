@@ -31,6 +31,9 @@ enum WebAssets {
         // The Noise page's board of sounds (Resources/Noise).
         Asset(path: "/static/board.js", contentType: javaScript, text: script(PackageResources.board_js)),
         Asset(path: "/static/board.css", contentType: styleSheet, text: text(PackageResources.board_css)),
+        // Noise → Calibrate (Resources/Noise).
+        Asset(path: "/static/calibrate.js", contentType: javaScript, text: script(PackageResources.calibrate_js)),
+        Asset(path: "/static/calibrate.css", contentType: styleSheet, text: text(PackageResources.calibrate_css)),
         Asset(path: "/static/pages.css", contentType: styleSheet, text: text(PackageResources.pages_css)),
         Asset(path: "/static/library.js", contentType: javaScript, text: script(PackageResources.library_js)),
         Asset(path: "/static/data.js", contentType: javaScript, text: script(PackageResources.data_js)),

@@ -137,16 +137,3 @@ struct HearingOptions: ParsableArguments {
 enum JSONValueText {
     static func number(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 }
-
-/// The device a sink plays to, as profiles are keyed: the PulseAudio sink's name (the server's
-/// default resolved), or the ALSA PCM's.
-enum OutputDeviceName {
-    static func of(sinkName: String, backendDevice: String?) -> String? {
-        if let backendDevice, !backendDevice.isEmpty { return backendDevice }
-        if sinkName.hasPrefix("pulse") {
-            return (try? DeviceList.pulseSinks())?.first { $0.isDefault }?.name
-        }
-        if sinkName.hasPrefix("alsa") { return "default" }
-        return nil
-    }
-}

@@ -157,37 +157,27 @@ extension Noise.HearingCommand {
     }
 }
 
-/// The player and keyboard a listening flow uses: pink noise through the real output chain
-/// (`LivePlayer` into the device), shaped into bands by the master filter, levels by layer volume.
+/// The player and keyboard a listening flow uses: the sound is `HearingProbe`'s (NoiseEngine), the
+/// one the browser's calibration plays too; this adds the keyboard and the status line.
 final class ListeningRig {
-    let player: LivePlayer
+    let probe: HearingProbe
     let keys = KeyboardInput()
     let device: String
     let sinkName: String
-    let sampleRate: Double
     private var closed = false
 
-    /// The reference's amplitude: 12 dB under full scale, so a band may go 12 dB above it.
-    static let referenceAmplitude = 0.25
-    static let rampSeconds = 0.03
+    typealias Segment = HearingProbe.Segment
 
     init(_ o: Noise.HearingCommand.ListeningOptions, seed: UInt64) throws {
-        let format = AudioFormat(sampleRate: 48000, channelCount: 2)
-        sampleRate = 48000
         let selector = OutputSelector(
-            backend: OutputBackend(rawValue: o.output) ?? .auto, device: o.device, latencySeconds: 0.1, format: format)
+            backend: OutputBackend(rawValue: o.output) ?? .auto, device: o.device, latencySeconds: 0.1,
+            format: HearingProbe.format)
         let sink: any AudioSink
         do { sink = try selector.open() } catch { throw CLIError("\(error)") }
         sinkName = sink.name
         device = OutputDeviceName.of(sinkName: sink.name, backendDevice: o.device) ?? "default"
-        var options = LivePlayer.Options()
-        options.fadeInSeconds = 0
-        options.blockFrames = LivePlayer.Options.blockFrames(latencySeconds: 0.1, sampleRate: 48000)
-        let mix = Mix(name: "Hearing calibration", masterVolume: o.level, layers: [Mix.Layer(volume: 0, colour: 1)])
-        player = LivePlayer(mix: mix, seed: seed, options: options)
-        player.setMasterFilter(
-            sections: HearingCalibration.bandSections(centreHz: 1000, sampleRate: sampleRate), rampSeconds: 0)
-        try player.start(sink: sink)
+        probe = HearingProbe(level: o.level, seed: seed)
+        try probe.start(sink: sink)
         keys.makeRaw()
         Terminal.installInterruptHandlers()
     }
@@ -196,34 +186,7 @@ final class ListeningRig {
         guard !closed else { return }
         closed = true
         keys.restore()
-        player.stop(fadeSeconds: 0.05)
-        player.join().map { try? $0.close(drain: true) }
-    }
-
-    /// The layer volume (slider) that plays at `gainDb` relative to the reference.
-    static func volume(gainDb: Double) -> Float {
-        Float(min(1, pow(referenceAmplitude * pow(10, gainDb / 20), 1.0 / 3)))
-    }
-
-    func setLevel(_ gainDb: Double?) {
-        var l = LayerSettings(volume: gainDb.map(Self.volume) ?? 0, colour: 1)
-        l.isEnabled = true
-        player.send(.setLayer(index: 0, settings: l, rampSeconds: Self.rampSeconds))
-    }
-
-    func setBand(_ hz: Double, widthOctaves: Double = 1.0 / 3) {
-        player.setMasterFilter(
-            sections: HearingCalibration.bandSections(centreHz: hz, widthOctaves: widthOctaves, sampleRate: sampleRate),
-            rampSeconds: 0)
-    }
-
-    /// What plays over one cycle: (band or reference, seconds). Loudness: band, gap, reference, gap;
-    /// threshold: the band pulsed.
-    struct Segment {
-        var hz: Double?
-        var isReference: Bool
-        var seconds: Double
-        var widthOctaves = 1.0 / 3
+        probe.stop()
     }
 
     func status(_ text: String) {
@@ -233,63 +196,24 @@ final class ListeningRig {
     /// Runs one step until Enter (the gain) or q (nil).
     func adjust(step: HearingCalibration.Step, mode: HearingProfile.Mode, startDb: Double) -> Double? {
         var gain = startDb
-        let bandHz: Double
-        let label: String
-        switch step {
-        case .referenceThreshold:
-            bandHz = HearingCalibration.referenceHz
-            label = "1 kHz reference: make it just audible"
-        case .band(let f, let pass):
-            bandHz = f
-            label =
-                mode == .loudness
-                ? "\(pass == 2 ? "Retest " : "")\(Int(f)) Hz: as loud as the 1 kHz band"
-                : "\(pass == 2 ? "Retest " : "")\(Int(f)) Hz: just audible"
-        case .done: return nil
-        }
-        let cycle: [Segment] =
-            mode == .loudness && step != .referenceThreshold
-            ? [
-                Segment(hz: bandHz, isReference: false, seconds: 0.9),
-                Segment(hz: nil, isReference: false, seconds: 0.3),
-                Segment(hz: HearingCalibration.referenceHz, isReference: true, seconds: 0.9),
-                Segment(hz: nil, isReference: false, seconds: 0.3),
-            ]
-            : [
-                Segment(hz: bandHz, isReference: false, seconds: 0.6),
-                Segment(hz: nil, isReference: false, seconds: 0.4),
-            ]
+        if step == .done { return nil }
+        let label = step.prompt(mode: mode)
+        let cycle = HearingProbe.cycle(for: step, mode: mode)
         return play(
             cycle: { cycle }, gain: &gain, range: HearingCalibration.gainRange, label: label,
             describe: { String(format: "%+.0f dB", $0) })
     }
 
-    /// Plays `cycle()` over and over (read again at each segment); Up/Down move `gain` within
-    /// `range`; Enter returns it, q nil. `onKey` may take other keys (true when it handled one).
+    /// Plays `cycle()` over and over (read again when `onKey` handled a key); Up/Down move `gain`
+    /// within `range`; Enter returns it, q nil. `onKey` may take other keys (true when it handled one).
     private func play(
         cycle: () -> [Segment], gain: inout Double, range: ClosedRange<Double>, label: String,
         describe: (Double) -> String, onKey: ((KeyboardInput.Key) -> Bool)? = nil
     ) -> Double? {
-        var index = -1
-        var segmentEnd = ContinuousClock.now
-        var current: Segment?
+        probe.play(cycle(), gainDb: gain)
         status("\(label): \(describe(gain))")
         while true {
             if interruptRequested.load(ordering: .relaxed) { return nil }
-            let now = ContinuousClock.now
-            if now >= segmentEnd {
-                let segments = cycle()
-                index = (index + 1) % segments.count
-                let s = segments[index]
-                if let hz = s.hz {
-                    setBand(hz, widthOctaves: s.widthOctaves)
-                    setLevel(s.isReference ? 0 : gain)
-                } else {
-                    setLevel(nil)
-                }
-                current = s
-                segmentEnd = now + .milliseconds(Int(s.seconds * 1000))
-            }
             guard let key = keys.next(timeoutSeconds: 0.02) else { continue }
             switch key {
             case .quit: return nil
@@ -297,13 +221,12 @@ final class ListeningRig {
             case .up, .down:
                 let step = (key == .up ? 1 : -1) * HearingCalibration.stepDb
                 gain = min(max(gain + step, range.lowerBound), range.upperBound)
-                if let c = current, c.hz != nil, !c.isReference { setLevel(gain) }
+                probe.setGain(gain)
                 status("\(label): \(describe(gain))")
             default:
                 if onKey?(key) == true {
                     // Play the change at once.
-                    segmentEnd = now
-                    index = -1
+                    probe.play(cycle(), gainDb: gain)
                     status("\(label): \(describe(gain))")
                 }
             }
@@ -341,18 +264,13 @@ final class ListeningRig {
                 String(
                     format: "Octave check: 1 = %.0f Hz, 2 = %.0f Hz, then your %.0f Hz. Closer? 1 or 2; Enter keeps",
                     lower, upper, hz))
-            let order: [Double?] = [lower, nil, upper, nil, hz, nil]
-            var which = -1
-            var segmentEnd = ContinuousClock.now
+            probe.play(
+                [lower, nil, upper, nil, hz, nil].map {
+                    Segment(hz: $0, seconds: $0 == nil ? 0.3 : 0.9, widthOctaves: width)
+                }, gainDb: level)
             var choice: Double?
             loop: while true {
                 if interruptRequested.load(ordering: .relaxed) { return nil }
-                if ContinuousClock.now >= segmentEnd {
-                    which = (which + 1) % order.count
-                    if let f = order[which] { setBand(f, widthOctaves: width) }
-                    setLevel(order[which] == nil ? nil : level)
-                    segmentEnd = ContinuousClock.now + .milliseconds(order[which] == nil ? 300 : 900)
-                }
                 switch keys.next(timeoutSeconds: 0.02) {
                 case .character("1")?:
                     choice = lower

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioOutput
 import CLISupport
 import NoiseControl
 import NoiseEngine
