@@ -23,8 +23,9 @@ public final class NoiseMachine {
     /// Fader position 0…1 (a perceptual cubic like the volume slider, so fades sound even).
     @exclusivity(unchecked) var fader: ParameterRamp
     @exclusivity(unchecked) var timerFader = ParameterRamp(1)
-    /// Hearing correction and notch on the mixed signal, before the limiter.
-    let masterFilter = MasterFilter(maximumFrameCount: LayerPair.controlInterval)
+    /// Hearing correction and notch on the mixed signal, before the limiter. Mono runs through its
+    /// stereo-shaped scratch in pieces of 1024 frames, long enough that the pipeline fills rarely.
+    let masterFilter = MasterFilter(maximumFrameCount: 1024)
     /// Scratch: one sub-block of each pair's four lanes.
     let pairScratch: UnsafeMutablePointer<SIMD4<Float>>
     /// Control-rate exactness: ramps, coefficients and movement move once per `controlInterval`
@@ -201,13 +202,23 @@ public final class NoiseMachine {
             intervalRead += n
             done = n
         }
+        // While the master filter ramps, each interval is filtered as it is rendered (its
+        // coefficients move once per interval); once steady, the intervals left are filtered in
+        // one call, which fills and drains the filter's pipeline once instead of once per interval.
+        // Either way every sample meets the same coefficients and arithmetic.
+        var unfiltered = done
         while frameCount - done >= interval {
-            renderSubBlock(into: output + done * channels, frameCount: interval)
+            let filterNow = masterFilter.isRamping
+            renderSubBlock(into: output + done * channels, frameCount: interval, filter: filterNow)
             done += interval
+            if filterNow { unfiltered = done }
+        }
+        if unfiltered < done {
+            masterFilter.process(output + unfiltered * channels, frameCount: done - unfiltered, channelCount: channels)
         }
         if done < frameCount {
             let n = frameCount - done
-            renderSubBlock(into: intervalOut, frameCount: interval)
+            renderSubBlock(into: intervalOut, frameCount: interval, filter: true)
             (output + done * channels).update(from: intervalOut, count: n * channels)
             intervalRead = n
         }
@@ -215,7 +226,8 @@ public final class NoiseMachine {
         applyFader(output, frameCount: frameCount)
     }
 
-    private func renderSubBlock(into out: UnsafeMutablePointer<Float>, frameCount n: Int) {
+    /// - Parameter filter: false when the caller runs the master filter over several intervals at once.
+    private func renderSubBlock(into out: UnsafeMutablePointer<Float>, frameCount n: Int, filter: Bool) {
         let a = pairScratch
         let b = pairScratch + LayerPair.controlInterval
         let aSilent = pairs.0.isSilent
@@ -245,7 +257,7 @@ public final class NoiseMachine {
                 out[i] = frame.x
             }
         }
-        masterFilter.process(out, frameCount: n, channelCount: channels)
+        if filter { masterFilter.process(out, frameCount: n, channelCount: channels) }
     }
 
     private func applyFader(_ output: UnsafeMutablePointer<Float>, frameCount: Int) {
