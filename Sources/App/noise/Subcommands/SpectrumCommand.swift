@@ -97,7 +97,10 @@ extension Noise {
             let filter = MasterFilterDesign(correction: hearing.curve, notch: mix.notch?.settings)
             let model = Mix.loudnessModel(sampleRate: 48000)
             let labels = mix.layers.enumerated().map { i, l in
-                var text = "Layer \(i + 1) · colour \(String(format: "%.1f", l.colour)) · \(percent(l.volume))"
+                // A texture layer is named by its texture (its colour does not apply to it).
+                let texture = l.texture.flatMap { $0 == .noise ? nil : $0.rawValue }
+                let source = texture ?? "colour \(String(format: "%.1f", l.colour))"
+                var text = "Layer \(i + 1) · \(source) · \(percent(l.volume))"
                 if let m = l.movement, !m.isStill { text += " · moving" }
                 return text
             }
