@@ -120,9 +120,8 @@ import TextureStatistics
         let median = (sorted[mods / 2 - 1] + sorted[mods / 2]) / 2
         let top = db.indices.max { db[$0] < db[$1] }!
         let line = db[top] - median
-        print(
-            "preset fan: blade-pass line \(String(format: "%.1f", line)) dB at \(String(format: "%.1f", TextureStats.modulationCentresHz[top])) Hz"
-        )
+        let hz = TextureStats.modulationCentresHz[top]
+        print("preset fan: blade-pass line \(String(format: "%.1f", line)) dB at \(String(format: "%.1f", hz)) Hz")
         #expect(line >= 12, "fan: line \(line) dB at \(TextureStats.modulationCentresHz[top]) Hz")
     }
 }

@@ -210,7 +210,8 @@ public final class MasterFilter {
         let s = UnsafeMutableRawPointer(state + lane)
         var s1 = s.load(as: SIMD2<Float>.self), s2 = s.load(fromByteOffset: 32, as: SIMD2<Float>.self)
         for t in from..<to {
-            let v = t == from && firstInput != nil
+            let v =
+                t == from && firstInput != nil
                 ? firstInput! : x.loadUnaligned(fromByteOffset: 8 * t, as: SIMD2<Float>.self)
             let out = b0 * v + s1
             s1 = b1 * v - a1 * out + s2
@@ -304,8 +305,10 @@ private struct Group {
 
     /// `c`: 4 × 5 coefficients (b0, b1, b2, a1, a2 per section); `state`: two vectors; `y`: one.
     @inline(__always)
-    init(_ c: UnsafeMutablePointer<Float>, _ state: UnsafeMutablePointer<SIMD8<Float>>,
-         _ y: UnsafeMutablePointer<SIMD8<Float>>) {
+    init(
+        _ c: UnsafeMutablePointer<Float>, _ state: UnsafeMutablePointer<SIMD8<Float>>,
+        _ y: UnsafeMutablePointer<SIMD8<Float>>
+    ) {
         func lanes(_ k: Int) -> SIMD8<Float> {
             SIMD8(c[k], c[k], c[5 + k], c[5 + k], c[10 + k], c[10 + k], c[15 + k], c[15 + k])
         }
