@@ -228,12 +228,8 @@ struct DataRoutes: AppRoutes {
         // Kept in the store: a file calendar is read again at every refresh.
         let folder = root.url.appendingPathComponent("calendars/uploads", isDirectory: true)
         return try Self.failing {
-            let target = try Self.keepUpload(Data(buffer: body), named: fileName, ext: "ics", in: folder)
-            do {
-                return try Self.addCalendar(root, source: target.path, name: nil, shownAs: fileName)
-            } catch {
-                try? FileManager.default.removeItem(at: target)
-                throw error
+            try Self.addUpload(Data(buffer: body), named: fileName, ext: "ics", in: folder) { target in
+                try Self.addCalendar(root, source: target.path, name: nil, shownAs: fileName)
             }
         }
     }
@@ -246,9 +242,7 @@ struct DataRoutes: AppRoutes {
         return try Self.failing {
             let service = CalendarService(root: root)
             let removed = try service.remove(id)
-            // An uploaded file is the store's own copy: it goes with the calendar.
-            let uploads = root.url.appendingPathComponent("calendars/uploads").path + "/"
-            if removed.source.hasPrefix(uploads) { try? FileManager.default.removeItem(atPath: removed.source) }
+            Self.dropUploadedCopy(of: removed.source, uploads: root.url.appendingPathComponent("calendars/uploads"))
             _ = try service.refresh()
             server.refresh()
             return LibraryRoutes.message("Removed \(removed.name).")
@@ -292,6 +286,26 @@ struct DataRoutes: AppRoutes {
 
     /// Writes an uploaded source into the store's `folder` under a safe name from the person's
     /// file name (never a path the request names), numbered when the name is taken.
+    /// Keeps an uploaded file in the store (`keepUpload`) and adds it as a source with `add`; if
+    /// `add` refuses it, the kept copy goes again, so a refused upload leaves nothing behind.
+    static func addUpload(
+        _ data: Data, named fileName: String, ext: String, in folder: URL, add: (URL) throws -> Response
+    ) throws -> Response {
+        let target = try keepUpload(data, named: fileName, ext: ext, in: folder)
+        do {
+            return try add(target)
+        } catch {
+            try? FileManager.default.removeItem(at: target)
+            throw error
+        }
+    }
+
+    /// A removed source's file goes with it when it is the store's own copy of an upload (under
+    /// `uploads`); a typed path is the person's file and stays, as the CLI's `remove` leaves it.
+    static func dropUploadedCopy(of source: String, uploads: URL) {
+        if source.hasPrefix(uploads.path + "/") { try? FileManager.default.removeItem(atPath: source) }
+    }
+
     static func keepUpload(_ data: Data, named fileName: String, ext: String, in folder: URL) throws -> URL {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let stem = ImportRoutes.safeStem(URL(fileURLWithPath: fileName).deletingPathExtension().lastPathComponent)

@@ -69,12 +69,8 @@ struct ReminderSourceRoutes: AppRoutes {
         let ext = fileName.lowercased().hasSuffix(".ics") ? "ics" : "txt"
         let folder = root.url.appendingPathComponent("reminders/uploads", isDirectory: true)
         return try DataRoutes.failing {
-            let target = try DataRoutes.keepUpload(Data(buffer: body), named: fileName, ext: ext, in: folder)
-            do {
-                return try Self.add(root, source: target.path, name: nil, shownAs: fileName)
-            } catch {
-                try? FileManager.default.removeItem(at: target)
-                throw error
+            try DataRoutes.addUpload(Data(buffer: body), named: fileName, ext: ext, in: folder) { target in
+                try Self.add(root, source: target.path, name: nil, shownAs: fileName)
             }
         }
     }
@@ -87,10 +83,8 @@ struct ReminderSourceRoutes: AppRoutes {
         return try DataRoutes.failing {
             let service = RemindersService(root: root)
             let removed = try service.remove(id)
-            // An uploaded file is the store's own copy: it goes with the source. A typed path
-            // is the person's file and stays, as `weaver reminders remove` leaves it.
-            let uploads = root.url.appendingPathComponent("reminders/uploads").path + "/"
-            if removed.source.hasPrefix(uploads) { try? FileManager.default.removeItem(atPath: removed.source) }
+            DataRoutes.dropUploadedCopy(
+                of: removed.source, uploads: root.url.appendingPathComponent("reminders/uploads"))
             _ = try service.refresh()
             server.refresh()
             return LibraryRoutes.message("Removed \(removed.name).")
