@@ -313,7 +313,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "NoiseDSP", "NoiseEngine", "NoiseControl", "WidgetDesign", "SharedStore", "BoundedJSON",
-                "LoginEntryFiles",
+                "LoginEntryFiles", "SystemCalls",
             ],
             path: "Tests/TestSupport",
             exclude: ["Fixtures"]),

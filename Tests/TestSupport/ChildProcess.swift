@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// A child process started with posix_spawn and reaped with waitpid, with its output collected
 /// through pipes by plain threads. Tests use this instead of Foundation's `Process`, whose child
@@ -33,39 +34,18 @@ public final class ChildProcess: @unchecked Sendable {
             throw Failure(description: "pipe failed: \(String(cString: strerror(errno)))")
         }
         for fd in inPipe + outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
-        // Test threads block signals and children inherit the mask: start with an empty one.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = env.map { strdup("\($0)=\($1)") } + [nil]
-        defer { for p in argv + envp { free(p) } }
-        var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        let child: pid_t
+        do {
+            child = try Spawn.start(
+                executable, arguments, environment: env, stdin: .descriptor(inPipe[0]),
+                stdout: .descriptor(outPipe[1]), stderr: .descriptor(errPipe[1]), closing: inPipe + outPipe + errPipe)
+        } catch {
+            for fd in inPipe + outPipe + errPipe { close(fd) }
+            throw Failure(description: "\(error)")
+        }
         close(inPipe[0])
         close(outPipe[1])
         close(errPipe[1])
-        guard rc == 0 else {
-            close(inPipe[1])
-            close(outPipe[0])
-            close(errPipe[0])
-            throw Failure(description: "cannot start \(executable): \(String(cString: strerror(rc)))")
-        }
         pid = child
         for (fd, isErr) in [(outPipe[0], false), (errPipe[0], true)] {
             readersDone.enter()

@@ -36,29 +36,21 @@ static void ww_output_message(j_common_ptr info) {
     manager->damaged = 1;
 }
 
+// Every call sets its manager up the same way; the setjmp itself must stay in the caller's frame.
+static struct jpeg_error_mgr *ww_error_manager_init(struct ww_error_manager *manager, char *buffer, size_t length) {
+    struct jpeg_error_mgr *base = jpeg_std_error(&manager->base);
+    manager->base.error_exit = ww_error_exit;
+    manager->base.output_message = ww_output_message;
+    manager->damaged = 0;
+    manager->message = buffer;
+    manager->messageLength = length;
+    return base;
+}
+
+// At 8/8 libjpeg's output size is the image's size.
 int ww_jpeg_dimensions(const uint8_t *data, size_t length, uint32_t *width, uint32_t *height,
                        char *error, size_t errorLength) {
-    struct jpeg_decompress_struct info;
-    struct ww_error_manager manager;
-    char buffer[JMSG_LENGTH_MAX] = {0};
-    info.err = jpeg_std_error(&manager.base);
-    manager.base.error_exit = ww_error_exit;
-    manager.base.output_message = ww_output_message;
-    manager.damaged = 0;
-    manager.message = buffer;
-    manager.messageLength = sizeof buffer;
-    if (setjmp(manager.jump)) {
-        jpeg_destroy_decompress(&info);
-        snprintf(error, errorLength, "%s", buffer);
-        return -1;
-    }
-    jpeg_create_decompress(&info);
-    jpeg_mem_src(&info, data, (unsigned long)length);
-    jpeg_read_header(&info, TRUE);
-    *width = info.image_width;
-    *height = info.image_height;
-    jpeg_destroy_decompress(&info);
-    return 0;
+    return ww_jpeg_output_size(data, length, 8, width, height, error, errorLength);
 }
 
 int ww_jpeg_decode_argb32(const uint8_t *data, size_t length, uint8_t *pixels, size_t stride,
@@ -71,12 +63,7 @@ int ww_jpeg_output_size(const uint8_t *data, size_t length, int scaleEighths, ui
     struct jpeg_decompress_struct info;
     struct ww_error_manager manager;
     char buffer[JMSG_LENGTH_MAX] = {0};
-    info.err = jpeg_std_error(&manager.base);
-    manager.base.error_exit = ww_error_exit;
-    manager.base.output_message = ww_output_message;
-    manager.damaged = 0;
-    manager.message = buffer;
-    manager.messageLength = sizeof buffer;
+    info.err = ww_error_manager_init(&manager, buffer, sizeof buffer);
     if (setjmp(manager.jump)) {
         jpeg_destroy_decompress(&info);
         snprintf(error, errorLength, "%s", buffer);
@@ -100,12 +87,7 @@ int ww_jpeg_decode_argb32_scaled(const uint8_t *data, size_t length, int scaleEi
     struct ww_error_manager manager;
     char buffer[JMSG_LENGTH_MAX] = {0};
     JSAMPLE *volatile row = NULL;
-    info.err = jpeg_std_error(&manager.base);
-    manager.base.error_exit = ww_error_exit;
-    manager.base.output_message = ww_output_message;
-    manager.damaged = 0;
-    manager.message = buffer;
-    manager.messageLength = sizeof buffer;
+    info.err = ww_error_manager_init(&manager, buffer, sizeof buffer);
     if (setjmp(manager.jump)) {
         jpeg_destroy_decompress(&info);
         free(row);
@@ -161,58 +143,20 @@ int ww_jpeg_decode_argb32_scaled(const uint8_t *data, size_t length, int scaleEi
     return 0;
 }
 
-int ww_jpeg_encode_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,
-                       uint8_t **output, size_t *outputLength) {
+// One encoder for packed RGB rows and for Cairo's ARGB32 rows (converted a row at a time).
+static int ww_jpeg_encode(const uint8_t *pixels, size_t stride, int argb, uint32_t width, uint32_t height,
+                          int quality, uint8_t **output, size_t *outputLength) {
     struct jpeg_compress_struct info;
     struct ww_error_manager manager;
     char buffer[JMSG_LENGTH_MAX] = {0};
     unsigned char *out = NULL;
     unsigned long outLength = 0;
-    info.err = jpeg_std_error(&manager.base);
-    manager.base.error_exit = ww_error_exit;
-    manager.base.output_message = ww_output_message;
-    manager.damaged = 0;
-    manager.message = buffer;
-    manager.messageLength = sizeof buffer;
-    if (setjmp(manager.jump)) {
-        jpeg_destroy_compress(&info);
-        return -1;
+    JSAMPLE *volatile row = NULL;
+    if (argb) {
+        row = malloc((size_t)width * 3);
+        if (!row) return -1;
     }
-    jpeg_create_compress(&info);
-    jpeg_mem_dest(&info, &out, &outLength);
-    info.image_width = width;
-    info.image_height = height;
-    info.input_components = 3;
-    info.in_color_space = JCS_RGB;
-    jpeg_set_defaults(&info);
-    jpeg_set_quality(&info, quality, TRUE);
-    jpeg_start_compress(&info, TRUE);
-    while (info.next_scanline < info.image_height) {
-        JSAMPROW row = (JSAMPROW)(rgb + (size_t)info.next_scanline * width * 3);
-        jpeg_write_scanlines(&info, &row, 1);
-    }
-    jpeg_finish_compress(&info);
-    jpeg_destroy_compress(&info);
-    *output = out;
-    *outputLength = outLength;
-    return 0;
-}
-
-int ww_jpeg_encode_argb32(const uint8_t *pixels, size_t stride, uint32_t width, uint32_t height, int quality,
-                          uint8_t **output, size_t *outputLength) {
-    struct jpeg_compress_struct info;
-    struct ww_error_manager manager;
-    char buffer[JMSG_LENGTH_MAX] = {0};
-    unsigned char *out = NULL;
-    unsigned long outLength = 0;
-    JSAMPLE *volatile row = malloc((size_t)width * 3);
-    if (!row) return -1;
-    info.err = jpeg_std_error(&manager.base);
-    manager.base.error_exit = ww_error_exit;
-    manager.base.output_message = ww_output_message;
-    manager.damaged = 0;
-    manager.message = buffer;
-    manager.messageLength = sizeof buffer;
+    info.err = ww_error_manager_init(&manager, buffer, sizeof buffer);
     if (setjmp(manager.jump)) {
         jpeg_destroy_compress(&info);
         free(row);
@@ -229,13 +173,17 @@ int ww_jpeg_encode_argb32(const uint8_t *pixels, size_t stride, uint32_t width, 
     jpeg_set_quality(&info, quality, TRUE);
     jpeg_start_compress(&info, TRUE);
     while (info.next_scanline < info.image_height) {
-        const uint32_t *in = (const uint32_t *)(pixels + (size_t)info.next_scanline * stride);
-        for (uint32_t x = 0; x < width; x++) {
-            row[x * 3] = (JSAMPLE)((in[x] >> 16) & 0xFF);
-            row[x * 3 + 1] = (JSAMPLE)((in[x] >> 8) & 0xFF);
-            row[x * 3 + 2] = (JSAMPLE)(in[x] & 0xFF);
+        const uint8_t *line = pixels + (size_t)info.next_scanline * stride;
+        JSAMPROW rows[1] = { (JSAMPROW)line };
+        if (argb) {
+            const uint32_t *in = (const uint32_t *)line;
+            for (uint32_t x = 0; x < width; x++) {
+                row[x * 3] = (JSAMPLE)((in[x] >> 16) & 0xFF);
+                row[x * 3 + 1] = (JSAMPLE)((in[x] >> 8) & 0xFF);
+                row[x * 3 + 2] = (JSAMPLE)(in[x] & 0xFF);
+            }
+            rows[0] = row;
         }
-        JSAMPROW rows[1] = { row };
         jpeg_write_scanlines(&info, rows, 1);
     }
     jpeg_finish_compress(&info);
@@ -244,6 +192,16 @@ int ww_jpeg_encode_argb32(const uint8_t *pixels, size_t stride, uint32_t width, 
     *output = out;
     *outputLength = outLength;
     return 0;
+}
+
+int ww_jpeg_encode_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,
+                       uint8_t **output, size_t *outputLength) {
+    return ww_jpeg_encode(rgb, (size_t)width * 3, 0, width, height, quality, output, outputLength);
+}
+
+int ww_jpeg_encode_argb32(const uint8_t *pixels, size_t stride, uint32_t width, uint32_t height, int quality,
+                          uint8_t **output, size_t *outputLength) {
+    return ww_jpeg_encode(pixels, stride, 1, width, height, quality, output, outputLength);
 }
 
 void ww_jpeg_free(uint8_t *buffer) { free(buffer); }

@@ -17,6 +17,15 @@ public enum Spawn {
         public var description: String
     }
 
+    /// Where one of the child's standard streams goes.
+    public enum Stream: Sendable {
+        case devNull
+        /// A file created 0600 and truncated.
+        case file(String)
+        /// A descriptor of the parent's (e.g. a pipe's end), duplicated onto the stream.
+        case descriptor(Int32)
+    }
+
     /// Starts `executable` with `arguments`. Standard input is /dev/null; standard output goes to
     /// /dev/null and standard error to `stderrPath` (created 0600, truncated) or /dev/null.
     /// Signals start with their default handlers and an empty mask. Returns the child's pid.
@@ -24,12 +33,31 @@ public enum Spawn {
         _ executable: String, _ arguments: [String], environment: [String: String],
         stderrPath: String? = nil, newSession: Bool = false
     ) throws(Failure) -> pid_t {
+        try start(
+            executable, arguments, environment: environment, stderr: stderrPath.map { .file($0) } ?? .devNull,
+            newSession: newSession)
+    }
+
+    /// Starts `executable` with each standard stream where it is told to go, and `closing` closed in the
+    /// child (the parent's other ends of pipes). Signals start with their default handlers and an empty
+    /// mask (callers' threads may block signals, and children inherit the mask). Returns the child's pid.
+    public static func start(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        stdin: Stream = .devNull, stdout: Stream = .devNull, stderr: Stream = .devNull, closing: [Int32] = [],
+        newSession: Bool = false
+    ) throws(Failure) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        for (fd, stream) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
+            switch stream {
+            case .devNull: posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .file(let path):
+                posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .descriptor(let source): posix_spawn_file_actions_adddup2(&actions, source, fd)
+            }
+        }
+        for fd in closing { posix_spawn_file_actions_addclose(&actions, fd) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
