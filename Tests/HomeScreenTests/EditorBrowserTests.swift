@@ -360,6 +360,49 @@ struct EditorBrowserTests {
         let strict = ProcessInfo.processInfo.environment["WIDGETWEAVER_EDITOR_TIMING"] == "strict"
         #expect(p95 <= (strict ? 150 : 600), "edit to new preview p95 \(p95) ms (p50 \(p50) ms)")
 
+        // Typed text: 20 keystrokes into the name box, each after a quiet spell longer than the page's
+        // typing pause (what is measured is a single key: sent at once, not after the pause), from the
+        // keystroke's input event to all six new pictures decoded.
+        let typedScript = """
+            const box = document.querySelector('[data-field="name"]');
+            const dock = document.querySelector('.dock');
+            return (async () => {
+              const out = [];
+              for (let i = 0; i < 20; i++) {
+                await new Promise((r) => setTimeout(r, 250));
+                const before = Number(dock.dataset.generation || 0);
+                performance.clearMeasures('edit-to-preview');
+                performance.clearResourceTimings();
+                const typedAt = performance.now();
+                box.value = i % 2 === 0 ? box.value + 'x' : box.value.slice(0, -1);
+                box.dispatchEvent(new Event('input', { bubbles: true }));
+                const deadline = performance.now() + 10000;
+                while (Number(dock.dataset.generation || 0) === before && performance.now() < deadline) await new \
+            Promise((r) => setTimeout(r, 2));
+                const m = performance.getEntriesByName('edit-to-preview');
+                const sent = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/edit'));
+                out.push([m.length ? m[m.length - 1].duration : 10000, sent ? sent.startTime - typedAt : 10000]);
+              }
+              return out;
+            })();
+            """
+        let rows = (try browser.execute(typedScript) as? [Any] ?? []).compactMap { row in
+            (row as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue }
+        }
+        #expect(rows.count == 20 && rows.allSatisfy { $0.count == 2 })
+        let typed = rows.compactMap(\.first), sentAfter = rows.compactMap(\.last)
+        // Each lone key goes to the server at once, not after the typing pause (120 ms).
+        #expect(sentAfter.allSatisfy { $0 < 100 }, "a lone keystroke's edit waited: \(sentAfter) ms")
+        let typedP50 = typed.sorted()[typed.count / 2]
+        print(
+            """
+            editor keystroke-to-preview over \(typed.count) keys: p50 \(String(format: "%.1f", typedP50)) ms, max \
+            \(String(format: "%.1f", typed.max() ?? 0)) ms
+            """)
+        // The issue's target: median ≤ 150 ms on this machine (checked with WIDGETWEAVER_EDITOR_TIMING=strict);
+        // by default a bound loose enough for a busy suite (the edit's start is checked above).
+        #expect(typedP50 <= (strict ? 150 : 600), "keystroke to new preview p50 \(typedP50) ms")
+
         // The dock's +1 button can be pressed to try it: the dock shows the new count, the store
         // is not touched.
         let beforeTry = try Self.dockPicture(browser, "medium")

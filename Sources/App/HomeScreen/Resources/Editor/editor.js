@@ -547,7 +547,9 @@
     return { field: 'action.' + (slot + 1), value };
   }
   let editStarted = 0;
-  function edit(node) {
+  // `since`: when the user acted (a keystroke's time for typed text), so 'edit-to-preview' measures
+  // what the user waits for, not just the request.
+  function edit(node, since) {
     const key = node.dataset.field;
     const assignment = actionAssignment(key) || { field: key, value: editValue(node) };
     // Typed text already sent while typing: its change event has nothing new.
@@ -555,7 +557,7 @@
       busy = busy.then(() => {
         if (stringOf(valueAt(design, fieldFor(key))) === assignment.value &&
           node.getAttribute('aria-invalid') !== 'true') return;
-        return send(key, assignment);
+        return send(key, assignment, since);
       });
       return busy;
     }
@@ -567,9 +569,9 @@
   }
   // One edit, in the chain: the draft changes in the order edits were made. The pictures are
   // not waited for: the next edit's redraw supersedes this one's if it is still drawing.
-  async function send(key, assignment) {
+  async function send(key, assignment, since) {
     const before = design;
-    const started = performance.now();
+    const started = since || performance.now();
     try {
       const answer = await call('POST', '/api/drafts/' + id + '/edit', assignment);
       clearErrors();
@@ -610,15 +612,23 @@
       edit(box);
     }
   });
-  // Texts redraw the dock while they are typed: an edit once typing pauses (the edits go to
-  // the server in order; a newer picture supersedes one still being drawn).
+  // Texts redraw the dock while they are typed. The first keystroke after a quiet spell is sent at
+  // once (a single key waits for nothing); keys that follow within `typingDelayMs` of each other are
+  // sent together once typing pauses (the edits go to the server in order; a newer picture
+  // supersedes one still being drawn).
   const typingDelayMs = 120;
   const typingTimers = new Map();
+  const lastKeyAt = new Map();
   form.addEventListener('input', (e) => {
     const node = e.target;
     if (!node.dataset || node.dataset.live !== 'true') return;
+    const typedAt = performance.now();
+    const quiet = typedAt - (lastKeyAt.get(node) ?? -Infinity) > typingDelayMs;
+    lastKeyAt.set(node, typedAt);
     clearTimeout(typingTimers.get(node));
-    typingTimers.set(node, setTimeout(() => { typingTimers.delete(node); edit(node); }, typingDelayMs));
+    typingTimers.delete(node);
+    if (quiet) { edit(node, typedAt); return; }
+    typingTimers.set(node, setTimeout(() => { typingTimers.delete(node); edit(node, typedAt); }, typingDelayMs));
   });
   form.addEventListener('click', (e) => {
     const b = e.target.closest('[data-symbol]');
