@@ -131,4 +131,36 @@ struct EditorSizesAPITests {
         #expect(try tree("small").contains("Only small"))
         for family in ["medium", "large"] { #expect(try !tree(family).contains("Only small"), "\(family)") }
     }
+
+    /// The dock's six pictures of one redraw (`draw=N`) are drawn from one read of the store: a
+    /// variable changed between two of them does not split the dock; the next redraw shows it.
+    @Test func oneRedrawsPicturesShareOneReadOfTheStore() throws {
+        let rig = try ServeRig()
+        defer { rig.stop() }
+        #expect(try rig.weaver(["pro", "unlock"]).status == 0)
+        #expect(try rig.weaver(["vars", "set", "mood", "calm"]).status == 0)
+        let id = try EditorAPITests.makeDesign(rig, name: "Shared")
+        try rig.startServer()
+        let token = try rig.token()
+        let edit = try EditorAPITests.send(
+            rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"primaryText","value":"Mood {{mood}}"}"#, token: token)
+        #expect(edit.status == 200, "\(edit.text)")
+        func tree(_ family: String, draw: String?) throws -> String {
+            let query = draw.map { "&draw=\($0)" } ?? ""
+            return try EditorAPITests.send(
+                rig, "POST", "/api/drafts/\(id)/render?family=\(family)&format=json\(query)", token: token
+            ).text
+        }
+        #expect(try tree("small", draw: "1001").contains("Mood calm"))
+        #expect(try rig.weaver(["vars", "set", "mood", "stormy"]).status == 0)
+        // The same redraw: the same inputs, although the store changed in between.
+        #expect(try tree("medium", draw: "1001").contains("Mood calm"))
+        // A new redraw, and a picture drawn alone, read the store again.
+        #expect(try tree("medium", draw: "1002").contains("Mood stormy"))
+        #expect(try tree("large", draw: nil).contains("Mood stormy"))
+        // A redraw's name is digits only, at most 32.
+        let bad = try EditorAPITests.send(
+            rig, "POST", "/api/drafts/\(id)/render?family=small&format=json&draw=x1", token: token)
+        #expect(bad.status == 400 && bad.text.contains("'draw'"), "\(bad.text)")
+    }
 }

@@ -221,9 +221,16 @@ struct DesignAPIRoutes: AppRoutes {
                 }
                 appearance = chosen
             }
+            // The page names each redraw of its dock (`draw`): its pictures share one read of the store.
+            let redraw = try query.get("draw").map { token in
+                guard (1...32).contains(token.utf8.count), token.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+                    throw HTTPError(.badRequest, "'draw' must be a number of 1 to 32 digits")
+                }
+                return "\(id)#\(token)"
+            }
             let drawn = try workshop.renderDraft(
                 spec, family: familyName, format: format, scale: scale, trial: trial, sample: data,
-                appearance: appearance, now: Date())
+                appearance: appearance, redraw: redraw, now: Date())
             var response = Routes.bytes(drawn.bytes, type: format.contentType)
             // The renderer's warnings ride along, so one request gives the page the picture and
             // what to say beside it. Percent-encoded JSON: header values must be plain ASCII.

@@ -20,9 +20,11 @@ public protocol DesignWorkshop: Sendable {
     /// `trial`: variables the page's tried buttons changed, drawn in place of the store's (Pro).
     /// `sample`: the fixed sample weather, calendar, steps and noise (`SampleData`) instead of the store's.
     /// `appearance`: light or dark widgets (nil: the board's, as the home screen draws them).
+    /// `redraw`: the name of the page's redraw this picture belongs to; the pictures of one redraw
+    /// share the store's inputs, read once (nil: read for this picture alone).
     func renderDraft(
         _ spec: WidgetSpec, family: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool,
-        appearance: Appearance?, now: Date
+        appearance: Appearance?, redraw: String?, now: Date
     ) throws -> DraftRender
     /// Draws a design under Import Review (small, SVG) with the images its file embeds: decoded
     /// here for this picture only (never written to the store before the import), in place of
@@ -63,7 +65,8 @@ extension DesignWorkshop {
         now: Date
     ) throws -> DraftRender {
         try renderDraft(
-            spec, family: family, format: format, scale: scale, trial: trial, sample: sample, appearance: nil, now: now)
+            spec, family: family, format: format, scale: scale, trial: trial, sample: sample, appearance: nil,
+            redraw: nil, now: now)
     }
 }
 

@@ -58,18 +58,27 @@ extension RenderedBoard: DesignWorkshop {
 
     public func renderDraft(
         _ spec: WidgetSpec, family name: String, format: DraftFormat, scale: Int, trial: [String: String], sample: Bool,
-        appearance chosen: Appearance?, now: Date
+        appearance chosen: Appearance?, redraw: String?, now: Date
     ) throws -> DraftRender {
         let family = try self.family(name)
         guard WidgetRenderer.scales.contains(scale) else { throw DesignError("'scale' must be 1, 2 or 3") }
         // The same inputs as the home screen's tiles (`withLayout`), so a saved draft draws the
         // same picture there and in `weaver render`.
-        var inputs = WidgetRenderer.inputs(
-            for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
-            appearance: chosen ?? appearance,
-            extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-        inputs.redrawsEachSecond = true
-        if sample { inputs = SampleData.inputs(inputs) }
+        let read = { [root, appearance] () -> RenderInputs in
+            var inputs = WidgetRenderer.inputs(
+                for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
+                appearance: chosen ?? appearance,
+                extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            inputs.redrawsEachSecond = true
+            if sample { inputs = SampleData.inputs(inputs) }
+            return inputs
+        }
+        let inputs =
+            redraw.map {
+                draftInputs.inputs(
+                    for: .init(redraw: $0, spec: spec, trial: trial, sample: sample, appearance: chosen ?? appearance),
+                    read: read)
+            } ?? read()
         return try Self.draftRenderers.with { r in
             let layout = r.layout(design: spec, family: family, scale: scale, inputs: inputs)
             let bytes: [UInt8]

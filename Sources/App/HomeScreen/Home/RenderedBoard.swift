@@ -19,6 +19,8 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
     /// The renderer owns a Pango context: one request draws at a time.
     private let lock = NSLock()
     private var renderer: WidgetRenderer?
+    /// The Editor's dock: the store's inputs read once per redraw of its six pictures.
+    let draftInputs = DraftInputs()
 
     public init(root: StoreRoot, appearance: Appearance = .dark, perform: @escaping Perform) {
         self.root = root

@@ -730,6 +730,10 @@
   const pixelScale = () => Math.min(3, Math.max(1, Math.round(window.devicePixelRatio || 1)));
   let drawing = null;   // the AbortController of the pictures being fetched
   const widgetAppearance = () => document.getElementById('light-widgets').checked ? 'light' : 'dark';
+  // Names one redraw for the server, which reads the store once for its six pictures: unique to
+  // this page (a second tab's redraw 1 is another redraw).
+  const pageToken = String(Math.floor(Math.random() * 1e9));
+  const drawToken = (n) => pageToken + String(n).padStart(9, '0');
   async function redraw() {
     const mine = ++generation;
     const started = editStarted || performance.now();
@@ -742,7 +746,7 @@
       if (Object.keys(trial).length) headers['X-WidgetWeaver-Try'] = encodeURIComponent(JSON.stringify(trial));
       const data = document.getElementById('sample-data').checked ? 'sample' : 'live';
       const response = await fetch('/api/drafts/' + id + '/render?family=' + family + '&format=png&scale=' +
-        pixelScale() + '&data=' + data + '&appearance=' + widgetAppearance(),
+        pixelScale() + '&data=' + data + '&appearance=' + widgetAppearance() + '&draw=' + drawToken(mine),
                                    { method: 'POST', headers, signal: controller.signal });
       if (!response.ok) throw new Error((await response.json()).error || ('HTTP ' + response.status));
       let warnings = [], buttons = [];
