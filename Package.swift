@@ -30,7 +30,7 @@ let wings: [String: [String]] = [
     // sound: DSP, engine, outputs, player control and MPRIS
     "Audio": [
         "NoiseDSP", "NoiseEngine", "AudioSinkBase", "AudioOutput", "SpeechIntelligibility", "SpectrumPlot",
-        "NoiseControl", "MPRISPlayer", "TextureStatistics", "SoundFiles", "TextureMatch",
+        "NoiseControl", "PlayerStartup", "MPRISPlayer", "TextureStatistics", "SoundFiles", "TextureMatch",
     ],
     // templates, designs, the renderer, actions, live wake-ups, the desktop list
     "Widgets": [
@@ -154,13 +154,16 @@ let package = Package(
         // reminders, steps): their names, shapes, caps and derived rules ("next event", "stale")
         // defined once, so the writer and both readers cannot drift apart.
         .target(name: "Snapshots", dependencies: ["SharedStore", "BoundedJSON", "CivilDates"]),
-        // Around the player: Last Mix, status feed, control socket, autostart. No audio code.
+        // Around the running player: Last Mix, status feed, control socket, the detached player. No audio code.
         .target(
             name: "NoiseControl",
             dependencies: [
                 "NoiseEngine", "NoiseDSP", "SharedStore", "FieldTable", "SystemCalls", "BoundedJSON", "CivilDates",
-                "LoginEntryFiles", "PlayerLiveness",
+                "PlayerLiveness",
             ]),
+        // When the player starts unasked: at login (autostart, resume the Last Mix) and on schedules
+        // (systemd user timers, `ScheduleBook` shared by `noise schedule` and the Noise page).
+        .target(name: "PlayerStartup", dependencies: ["NoiseControl", "NoiseEngine", "LoginEntryFiles"]),
         .target(name: "Variables", dependencies: ["SharedStore", "Snapshots", "CivilDates", "PlayerLiveness"]),
         // `noise play` as an MPRIS player on the session bus (media keys, desktop media controls).
         .target(name: "MPRISPlayer", dependencies: ["NoiseControl", "NoiseEngine", "CSystemdBus", "SystemCalls"]),
@@ -199,6 +202,9 @@ let package = Package(
                 "ShareLinks",
                 // Noise → Calibrate plays its bands into the output itself, as `noise hearing calibrate` does.
                 "AudioOutput",
+                // The Noise page's night section: schedules as `noise schedule` keeps them; the Data page's
+                // refresh timer through `UserSystemd`.
+                "PlayerStartup", "LoginEntryFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -233,7 +239,7 @@ let package = Package(
             name: "WidgetActions",
             dependencies: [
                 "NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender",
-                "DataSources", "LoginEntryFiles", "SystemCalls",
+                "DataSources", "LoginEntryFiles", "SystemCalls", "PlayerStartup",
             ]),
         // Widgets on the desktop: which designs, where, on which monitor (the store's desktop.json),
         // placement geometry and the login entry. No GTK: `weaver desktop add/list/remove/move` use it.
@@ -271,7 +277,7 @@ let package = Package(
                 "MPRISPlayer", "Logind", "ShareLinks", "NoiseDSP", "SoundFiles", "TextureStatistics", "TextureMatch",
                 // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
                 "WidgetRender", "WidgetDesign", "Variables",
-                "LoginEntryFiles", "PlayerLiveness",
+                "LoginEntryFiles", "PlayerLiveness", "PlayerStartup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], linkerSettings: staticSwiftRuntime),
         .executableTarget(
@@ -281,7 +287,7 @@ let package = Package(
                 "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "NoiseEngine",
                 "WidgetActions", "LiveWidgets", "HomeScreen", "CLISupport",
                 "DataSources", "DesktopWidgets", "Snapshots", "FieldTable", "ShareLinks", "DesignAssistant",
-                "BoundedJSON", "CivilDates",
+                "BoundedJSON", "CivilDates", "LoginEntryFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], linkerSettings: staticSwiftRuntime),
 
@@ -313,7 +319,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "NoiseDSP", "NoiseEngine", "NoiseControl", "WidgetDesign", "SharedStore", "BoundedJSON",
-                "LoginEntryFiles", "SystemCalls",
+                "LoginEntryFiles", "SystemCalls", "PlayerStartup",
             ],
             path: "Tests/TestSupport",
             exclude: ["Fixtures"]),

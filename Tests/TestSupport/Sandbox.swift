@@ -1,6 +1,7 @@
 import Foundation
 import LoginEntryFiles
 import NoiseControl
+import PlayerStartup
 import SharedStore
 
 /// A scratch home for one test: store, runtime folder (socket) and config folder.

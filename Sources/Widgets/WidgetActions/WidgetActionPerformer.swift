@@ -3,6 +3,7 @@ import Foundation
 import LoginEntryFiles
 import NoiseControl
 import NoiseEngine
+import PlayerStartup
 import SharedStore
 import Variables
 import WidgetDesign

@@ -2,6 +2,7 @@ import BoundedJSON
 import DataSources
 import Foundation
 import Hummingbird
+import LoginEntryFiles
 import NIOCore
 import NoiseControl
 import SharedStore

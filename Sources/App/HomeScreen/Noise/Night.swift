@@ -1,6 +1,8 @@
 import Foundation
+import LoginEntryFiles
 import NoiseControl
 import NoiseEngine
+import PlayerStartup
 
 /// The night as the Noise page shows it (`GET /api/night`).
 struct NightState: Encodable, Equatable {

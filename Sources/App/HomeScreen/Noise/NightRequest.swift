@@ -2,6 +2,7 @@ import BoundedJSON
 import Foundation
 import NoiseControl
 import NoiseEngine
+import PlayerStartup
 
 /// The Noise page's night requests, read strictly: unknown keys, wrong types and out-of-range
 /// values are refused (400) with a message naming the field and what it allows.

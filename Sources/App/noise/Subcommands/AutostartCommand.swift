@@ -4,6 +4,7 @@ import Foundation
 import LoginEntryFiles
 import NoiseControl
 import NoiseEngine
+import PlayerStartup
 
 extension Noise {
     struct AutostartCommand: ParsableCommand {

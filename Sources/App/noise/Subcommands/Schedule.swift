@@ -3,6 +3,7 @@ import CLISupport
 import Foundation
 import NoiseControl
 import NoiseEngine
+import PlayerStartup
 
 extension Noise {
     struct ScheduleCommand: ParsableCommand {

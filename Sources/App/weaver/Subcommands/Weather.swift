@@ -3,6 +3,7 @@ import CLISupport
 import CivilDates
 import DataSources
 import Foundation
+import LoginEntryFiles
 import NoiseControl
 import SharedStore
 import Snapshots

@@ -1,5 +1,4 @@
 import Foundation
-import LoginEntryFiles
 import SystemCalls
 
 #if canImport(Glibc)

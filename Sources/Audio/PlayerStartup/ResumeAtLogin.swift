@@ -1,5 +1,6 @@
 import Foundation
 import LoginEntryFiles
+import NoiseControl
 
 #if canImport(Glibc)
     import Glibc
