@@ -62,7 +62,7 @@ import Testing
             let v = st[c], mean = v.reduce(0, +) / Double(v.count)
             #expect(Self.close(mean, want), "\(name) \(c.rawValue): \(mean), texstat \(want)")
         }
-        let p = TextureProfile(st)
+        let p = TextureSummary(st)
         let mod = Dictionary(uniqueKeysWithValues: p.modulationDb.map { ($0.hz, $0.db) })
         let got = [
             p.kurtosis[.low]!, p.kurtosis[.mid]!, p.kurtosis[.high]!, p.neighbourCorrelation, p.distantCorrelation,
@@ -76,9 +76,9 @@ import Testing
     /// What the numbers mean, checked as facts rather than as copies: AM at 4 Hz puts its power at
     /// 4 Hz and moves every band together; clicks are sparse and broadband; white noise is neither.
     @Test func theClassesSayWhatTheyMeasure() {
-        let white = TextureProfile(TextureStats(signal: Self.signal("white")))
-        let am = TextureProfile(TextureStats(signal: Self.signal("am4Hz")))
-        let clicks = TextureProfile(TextureStats(signal: Self.signal("clicks")))
+        let white = TextureSummary(TextureStats(signal: Self.signal("white")))
+        let am = TextureSummary(TextureStats(signal: Self.signal("am4Hz")))
+        let clicks = TextureSummary(TextureStats(signal: Self.signal("clicks")))
         let amMod = Dictionary(uniqueKeysWithValues: am.modulationDb.map { ($0.hz, $0.db) })
         #expect(amMod[4]! > amMod[16]! + 10 && amMod[4]! > amMod[1]! + 10)
         #expect(am.distantCorrelation > 0.5 && white.distantCorrelation < 0.1)

@@ -2,7 +2,7 @@
 /// and the regularity of its slow swells, all from one pass of the cochlear model.
 public struct TextureAnalysis: Sendable {
     public var stats: TextureStats
-    public var profile: TextureProfile
+    public var profile: TextureSummary
     public var swells: SwellRegularity
     /// Length of the measured signal.
     public var durationSeconds: Double
@@ -11,7 +11,7 @@ public struct TextureAnalysis: Sendable {
     public init(signal: [Double]) {
         let envelopes = CochlearFilterbank.envelopes(signal)
         stats = TextureStats(envelopes: envelopes)
-        profile = TextureProfile(stats)
+        profile = TextureSummary(stats)
         swells = SwellRegularity(envelopes: envelopes)
         durationSeconds = Double(signal.count) / Double(CochlearFilterbank.sampleRate)
     }

@@ -107,8 +107,8 @@ enum AnalyzeReport {
         lines.append(
             "  spectral tilt        lows (< 250 Hz) \(signed(p.lowToMidDb)) dB, highs (> 4 kHz) "
                 + "\(signed(p.highToMidDb)) dB against 1 kHz")
-        func groups(_ d: [TextureProfile.BandGroup: Double]) -> String {
-            TextureProfile.BandGroup.allCases.map { "\($0.rawValue) \(f(d[$0] ?? 0))" }.joined(separator: "  ")
+        func groups(_ d: [TextureSummary.BandGroup: Double]) -> String {
+            TextureSummary.BandGroup.allCases.map { "\($0.rawValue) \(f(d[$0] ?? 0))" }.joined(separator: "  ")
         }
         lines.append("  band variation       \(groups(p.variation))   (envelope std / mean)")
         lines.append(
@@ -169,9 +169,9 @@ enum AnalyzeReport {
         -> [String: Any]
     {
         let p = a.profile
-        func groups(_ d: [TextureProfile.BandGroup: Double]) -> [String: Any] {
+        func groups(_ d: [TextureSummary.BandGroup: Double]) -> [String: Any] {
             Dictionary(
-                uniqueKeysWithValues: TextureProfile.BandGroup.allCases.map { ($0.rawValue, rounded(d[$0] ?? 0)) })
+                uniqueKeysWithValues: TextureSummary.BandGroup.allCases.map { ($0.rawValue, rounded(d[$0] ?? 0)) })
         }
         var stats: [String: Any] = [:]
         for k in StatisticClass.allCases { stats[k.rawValue] = a.stats[k].map { rounded($0) } }

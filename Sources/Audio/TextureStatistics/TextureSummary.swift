@@ -8,7 +8,7 @@
 /// mid 500 Hz–2.5 kHz, high ≥ 2.5 kHz), the spectrum's tilt against the 1 kHz band, neighbour and
 /// distant band correlation, and the modulation spectrum at octave steps. Same summaries as
 /// texstat's `profile`.
-public struct TextureProfile: Sendable, Equatable {
+public struct TextureSummary: Sendable, Equatable {
     public enum BandGroup: String, CaseIterable, Sendable {
         case low, mid, high
     }
@@ -34,7 +34,7 @@ public struct TextureProfile: Sendable, Equatable {
 
     public static let modulationReportHz: [Double] = [0.5, 1, 2, 4, 8, 16, 32, 64, 128]
 
-    public static func == (a: TextureProfile, b: TextureProfile) -> Bool {
+    public static func == (a: TextureSummary, b: TextureSummary) -> Bool {
         a.variation == b.variation && a.skewness == b.skewness && a.kurtosis == b.kurtosis
             && a.neighbourCorrelation == b.neighbourCorrelation && a.distantCorrelation == b.distantCorrelation
             && a.modulationDb.map(\.db) == b.modulationDb.map(\.db) && a.lowToMidDb == b.lowToMidDb
