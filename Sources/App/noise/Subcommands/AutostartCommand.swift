@@ -26,9 +26,9 @@ extension Noise {
             @Option(help: "auto (systemd when it runs the session, else XDG autostart), systemd or xdg.")
             var method: String = "auto"
 
-            func chosen() throws -> NoiseControl.Autostart.Method {
+            func chosen() throws -> PlayerStartup.Autostart.Method {
                 if method == "auto" { return LoginEntries.systemdIsRunning() ? .systemd : .xdg }
-                guard let m = NoiseControl.Autostart.Method(rawValue: method) else {
+                guard let m = PlayerStartup.Autostart.Method(rawValue: method) else {
                     throw ValidationError("'--method' \(method) is not supported; use auto, systemd or xdg")
                 }
                 return m
@@ -87,6 +87,6 @@ private func resumeAtLogin(_ store: StoreOption) -> ResumeAtLogin {
     ResumeAtLogin(autostart: makeAutostart(store), store: LastMixStore(root: store.root))
 }
 
-private func makeAutostart(_ store: StoreOption) -> NoiseControl.Autostart {
-    NoiseControl.Autostart(target: store.loginEntryTarget(executable: PresetLibrary.executableURL()))
+private func makeAutostart(_ store: StoreOption) -> PlayerStartup.Autostart {
+    PlayerStartup.Autostart(target: store.loginEntryTarget(executable: PresetLibrary.executableURL()))
 }
