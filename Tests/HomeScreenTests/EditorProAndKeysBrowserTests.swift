@@ -60,7 +60,8 @@ struct EditorProAndKeysBrowserTests {
                 """
                 const a = document.getElementById('save-state').getBoundingClientRect();
                 const b = document.getElementById('save').getBoundingClientRect();
-                return Math.max(0, b.left - a.right, a.left - b.right) + Math.abs((a.top + a.bottom) - (b.top + b.bottom)) / 2;
+                const across = Math.max(0, b.left - a.right, a.left - b.right);
+                return across + Math.abs((a.top + a.bottom) - (b.top + b.bottom)) / 2;
                 """) as? Double ?? 999
         #expect(gap < 40, "'Saved' is \(gap) px from the Save button")
     }

@@ -147,18 +147,17 @@ enum StepsHistory {
                 (i == 0 ? "M" : "L") + "\(f(x)) \(f(y(Double(d.goal)))) L\(f(x + barWidth)) \(f(y(Double(d.goal)))) "
         }
         var ends = HTML.empty
-        if let last = shown.last {
-            // The goal line says what it is, at its right end (the latest day's goal), above the line.
-            ends = t.render(
-                "goalLabel", ["x": "\(width - 10)", "y": f(y(Double(last.goal)) - 5), "goal": grouped(last.goal)])
-        }
         if let first = shown.first, let last = shown.last {
-            ends = HTML(joining: [ends, t.render(
+            // The goal line says what it is, at its right end (the latest day's goal), above the line.
+            let label = t.render(
+                "goalLabel", ["x": "\(width - 10)", "y": f(y(Double(last.goal)) - 5), "goal": grouped(last.goal)])
+            let dates = t.render(
                 "ends",
                 [
                     "left": "\(left)", "right": "\(width - 8)", "y": Int(height - 6), "first": first.date,
                     "last": last.date,
-                ])])
+                ])
+            ends = HTML(joining: [label, dates])
         }
         return t.render(
             "timeline",
