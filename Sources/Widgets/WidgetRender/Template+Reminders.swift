@@ -222,7 +222,7 @@ extension TemplateContext {
         if interactive && !item.done && !readOnly && snapshot.completionBlocked(item, at: inputs.context.now) == nil {
             b.action(
                 WidgetAction(
-                    id: "reminders.\(item.id)", kind: .completeReminder, title: "Complete \(item.title)",
+                    id: "reminders.\(item.id)", kind: .completeReminder, title: "Complete \(shown)",
                     rect: Rect(x: x, y: y - 2, width: width, height: height + 4), reminderID: item.id))
         }
         return height
