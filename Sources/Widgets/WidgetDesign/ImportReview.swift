@@ -166,7 +166,8 @@ public struct ImportReview: Sendable {
             out += shownName.padding(toLength: 32, withPad: " ", startingAt: 0) + "  "
             out += i.template.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0) + "  "
             out += String(ISODate.format(i.updatedAt).prefix(16)).replacingOccurrences(of: "T", with: " ") + "  "
-            out += i.referencesEmbeddedImage ? "embedded image\n" : "-\n"
+            out += i.referencesEmbeddedImage ? "embedded image" : "-"
+            out += i.isInLibrary ? "  (already in your Library)\n" : "\n"
         }
         if let left = slotsLeft {
             out +=
