@@ -258,6 +258,15 @@ struct DataAPITests {
             #expect(page.text.contains("id=\"\(id)\""), "\(id)")
         }
         #expect(page.text.components(separatedBy: "class=\"bar").count - 1 == 90)
+        // Issue 41.19: the axis reads round values with thousands separated (it read "7995"), and the
+        // goal line is labelled.
+        let labels = page.text.matches(of: /text-anchor="end">([\d,]+)<\/text>/).map { String($0.1) }
+        #expect(labels.count >= 3, "\(labels)")
+        for label in labels {
+            #expect(label.wholeMatch(of: /\d{1,3}(,\d{3})*/) != nil, "axis value \(label) is not grouped")
+            #expect((Int(label.replacingOccurrences(of: ",", with: "")) ?? 1) % 500 == 0, "axis value \(label)")
+        }
+        #expect(page.text.contains(">goal 8,000</text>"), "the goal line has no label")
         let best = keys["__steps_best_day"] ?? "", streak = keys["__steps_streak"] ?? ""
         #expect(!best.isEmpty && page.text.contains("data-insight=\"best\">Best day<b>\(best) on"), "best \(best)")
         #expect(page.text.contains("data-insight=\"streak\">Streak<b>\(streak) day"), "streak \(streak)")

@@ -91,6 +91,13 @@ struct NightAPITests {
         #expect(timer["fadeSeconds"] as? Double == 60 && timer["then"] as? String == "stop", "\(timer)")
         #expect((timer["summary"] as? String ?? "").contains("fading out over 1m"), "\(timer)")
 
+        // The mixer's Sleep timer dropdown sets a length only: the fade stays (it reset to 30 s).
+        r = try rig.serve.post("/api/mixer", #"{"timerSeconds":2700}"#, token: try rig.serve.token())
+        #expect(r.status == 200, "\(r.text)")
+        s = try rig.status()
+        #expect((2690...2700).contains(s["timerRemainingSeconds"] as? Double ?? 0), "\(s)")
+        #expect(s["timerFadeSeconds"] as? Double == 60, "the mixer's timer changed the fade: \(s)")
+
         // Bad input: 400 naming the field and what it allows.
         for (body, words) in [
             (#"{"seconds":0}"#, "'seconds' 0 is outside 1…86400"),

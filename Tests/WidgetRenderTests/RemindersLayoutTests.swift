@@ -31,6 +31,16 @@ import WidgetDesign
                 "\"kind\": \"completeReminder\", \"title\": \"Complete Renew passport\", \"reminderID\": \"home:8\""))
     }
 
+    /// Issue 41.19: a tab at the start of a todo line drew as a wide indent (Pango's 8-column tab stop).
+    @Test func tabsInATitleDrawAsOneSpace() throws {
+        var r = Fixtures.reminders
+        let i = try #require(r.items.firstIndex { $0.id == "home:8" })
+        r.items[i].title = "\tRenew\t\tpassport "
+        let l = layout(.list, reminders: r)
+        #expect(l.textLines.contains("[ ] Renew passport 20 Jan"), "\(l.textLines)")
+        #expect(!LayoutJSON.encode(l).contains("\\t"), "a tab is drawn")
+    }
+
     @Test func modesChooseTheirReminders() {
         func titles(_ m: RemindersModeToken, hide: Bool = false) -> [String] {
             layout(m, hideCompleted: hide).textLines.filter { $0.hasPrefix("[") }

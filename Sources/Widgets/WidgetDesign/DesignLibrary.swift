@@ -46,6 +46,14 @@ public struct DesignLibrary: Sendable {
 
     // MARK: Listing
 
+    /// The design files set aside as unreadable (`NAME.json.corrupt-…`, by `FileSystem.setAside`),
+    /// by file name, oldest name first: shown by `weaver designs list` and the Library, so a design
+    /// that could not be read does not just disappear (issue 41.15).
+    public func setAsideFiles() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.designs.path)) ?? []
+        return names.filter { $0.contains(".json.corrupt-") }.sorted()
+    }
+
     /// Every design, newest first.
     public func summaries() throws -> [DesignSummary] {
         if let rows = try readIndexIfCurrent() { return rows.sorted(by: DesignSummary.newestFirst) }

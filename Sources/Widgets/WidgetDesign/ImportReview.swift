@@ -11,6 +11,9 @@ public struct ImportReview: Sendable {
         public var template: LayoutTemplateToken
         public var updatedAt: Date
         public var referencesEmbeddedImage: Bool
+        /// The library already holds this design (issue 41: an export of the Library imported
+        /// into it made "Night Board (Copy)" and took the last free slot): shown, not chosen by default.
+        public var isInLibrary = false
     }
 
     public enum Selection: Sendable, Equatable {
@@ -25,14 +28,21 @@ public struct ImportReview: Sendable {
     public var existingCount: Int
     public var maxFreeDesigns: Int
 
+    /// - Parameter library: the designs already in the library; a package design with one's ID (an
+    ///   export of this library), or with its name and content (ID and `updatedAt` aside), is marked
+    ///   `isInLibrary`.
     public init(
-        package: ExchangePackage, isPro: Bool, existingCount: Int, maxFreeDesigns: Int = DesignLibrary.maxFreeDesigns
+        package: ExchangePackage, isPro: Bool, existingCount: Int, maxFreeDesigns: Int = DesignLibrary.maxFreeDesigns,
+        library: [WidgetSpec] = []
     ) {
         self.fileName = package.fileName
+        let ids = Set(library.map(\.id))
         self.items = package.specs.enumerated().map { i, s in
-            Item(
+            var item = Item(
                 number: i + 1, name: s.name, template: s.layout.template, updatedAt: s.updatedAt,
                 referencesEmbeddedImage: package.referencesEmbeddedImage(i))
+            item.isInLibrary = ids.contains(s.id) || library.contains { Self.sameDesign($0, s) }
+            return item
         }
         self.isPro = isPro
         self.existingCount = existingCount
@@ -50,14 +60,23 @@ public struct ImportReview: Sendable {
         self.maxFreeDesigns = maxFreeDesigns
     }
 
+    /// Whether two designs differ only in ID and `updatedAt`.
+    static func sameDesign(_ a: WidgetSpec, _ b: WidgetSpec) -> Bool {
+        var b = b
+        b.id = a.id
+        b.updatedAt = a.updatedAt
+        return a == b
+    }
+
     /// Free slots left; nil with Pro (unlimited).
     public var slotsLeft: Int? { isPro ? nil : max(0, maxFreeDesigns - existingCount) }
 
     /// Everything with Pro; on the free tier the newest designs up to the free slots left
-    /// (ties keep file order). Returned in file order.
+    /// (ties keep file order); designs already in the library are left out. Returned in file order.
     public var defaultSelection: [Int] {
-        guard let left = slotsLeft else { return items.map(\.number) }
-        let newest = items.sorted { a, b in a.updatedAt != b.updatedAt ? a.updatedAt > b.updatedAt : a.number < b.number
+        let new = items.filter { !$0.isInLibrary }
+        guard let left = slotsLeft else { return new.map(\.number) }
+        let newest = new.sorted { a, b in a.updatedAt != b.updatedAt ? a.updatedAt > b.updatedAt : a.number < b.number
         }
         return newest.prefix(left).map(\.number).sorted()
     }
@@ -147,7 +166,8 @@ public struct ImportReview: Sendable {
             out += shownName.padding(toLength: 32, withPad: " ", startingAt: 0) + "  "
             out += i.template.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0) + "  "
             out += String(ISODate.format(i.updatedAt).prefix(16)).replacingOccurrences(of: "T", with: " ") + "  "
-            out += i.referencesEmbeddedImage ? "embedded image\n" : "-\n"
+            out += i.referencesEmbeddedImage ? "embedded image" : "-"
+            out += i.isInLibrary ? "  (already in your Library)\n" : "\n"
         }
         if let left = slotsLeft {
             out +=

@@ -66,7 +66,9 @@ extension TemplateContext {
                 inputs.unreadableSnapshots.contains(SnapshotFile.weather.fileName)
                 ? "snapshots/weather.json could not be read."
                 : w?.location == nil
-                    ? "No snapshot in snapshots/weather.json yet." : "Waiting for a forecast for \(w!.location!)."
+                    // What to do, where it is done (issue 41.17: the Data page showed a file name and
+                    // a CLI command beside the very box that sets the place).
+                    ? "Choose a place on the Data page." : "Waiting for a forecast for \(w!.location!)."
             b.addText(
                 run(hint, size: 12 * s, colour: dim, lines: 3), x: area.minX, y: area.minY + 50 * s, width: area.width,
                 maxY: area.maxY - 28 * s)

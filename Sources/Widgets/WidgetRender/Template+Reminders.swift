@@ -124,7 +124,7 @@ extension TemplateContext {
             let empty =
                 inputs.unreadableSnapshots.contains(SnapshotFile.reminders.fileName)
                 ? "snapshots/reminders.json could not be read."
-                : "No reminders snapshot yet: run 'weaver reminders add ~/todo.txt', then 'weaver reminders refresh'."
+                : "No task list yet: add one on the Data page."
             b.addText(run(empty, size: 12, colour: palette.secondary, lines: 4), x: area.minX, y: y, width: area.width)
             b.textLines.append(empty)
             return
@@ -197,9 +197,9 @@ extension TemplateContext {
     ) -> Double {
         let days = reminderDays
         let readOnly = snapshot.source(item.source)?.readOnly ?? false
+        let shown = Self.shownReminderTitle(item.title)
         var title = run(
-            item.title, size: size, weight: weight, colour: item.done ? palette.secondary : palette.primary,
-            lines: lines)
+            shown, size: size, weight: weight, colour: item.done ? palette.secondary : palette.primary, lines: lines)
         title.strikethrough = item.done
         let icon = size + 2
         let lineHeight = b.lineHeightOf(title)
@@ -218,11 +218,11 @@ extension TemplateContext {
         }
         let height = max(lineHeight, (r?.height ?? lineHeight))
         b.textLines.append(
-            "\(item.done ? "[x]" : readOnly ? "[read-only]" : "[ ]") \(item.title)\(due.isEmpty ? "" : " \(due)")")
+            "\(item.done ? "[x]" : readOnly ? "[read-only]" : "[ ]") \(shown)\(due.isEmpty ? "" : " \(due)")")
         if interactive && !item.done && !readOnly && snapshot.completionBlocked(item, at: inputs.context.now) == nil {
             b.action(
                 WidgetAction(
-                    id: "reminders.\(item.id)", kind: .completeReminder, title: "Complete \(item.title)",
+                    id: "reminders.\(item.id)", kind: .completeReminder, title: "Complete \(shown)",
                     rect: Rect(x: x, y: y - 2, width: width, height: height + 4), reminderID: item.id))
         }
         return height
@@ -335,5 +335,13 @@ extension TemplateContext {
             y += 4
         }
         return shown
+    }
+
+    /// A task's title as a row draws it: tabs (a todo line indented with one) and runs of spaces
+    /// as one space, no white space at the ends. Pango lays a tab out to an 8-column stop, which
+    /// drew as a wide blank before the text; the file keeps the title as written.
+    static func shownReminderTitle(_ title: String) -> String {
+        guard title.contains(where: { $0 == "\t" || $0 == " " }) else { return title }
+        return title.split(whereSeparator: { $0 == "\t" || $0 == " " }).joined(separator: " ")
     }
 }

@@ -48,6 +48,18 @@ test('summary and loudness lines', () => {
   assert.equal(logic.summaryLine(board), 'Playing: Night — Pink, Drops, Pink to brown noise (shaped) at master 63%');
   const stopped = Object.assign({}, board, { running: false, state: 'stopped', presetID: undefined, layers: [] });
   assert.equal(logic.summaryLine(stopped), 'Stopped (no player running: Play starts one): no sounds at master 63%');
-  assert.equal(logic.loudnessText(board), '-23.0 LUFS');
-  assert.equal(logic.loudnessText({}), 'silent');
+  assert.equal(logic.loudnessText(board), 'Now -23.0 LUFS, by the loudness model.');
+  assert.equal(logic.loudnessText({}), 'Now silent.');
+});
+
+// Seen with issue 41: "held at -23.0 LUFS (the loudness model's prediction: -23.6 LUFS)" said two
+// loudnesses as one for a crackle mix the limiter holds under the reference. The gap is now said.
+test('a prediction off the reference says by how much, not "held at" the reference', () => {
+  const crackle = Object.assign({}, board, { loudnessLufs: -23.62 });
+  assert.equal(logic.loudnessText(crackle), 'Now -23.6 LUFS, by the loudness model: 0.6 LU under the reference.');
+  const loud = Object.assign({}, board, { loudnessLufs: -21.5 });
+  assert.equal(logic.loudnessText(loud), 'Now -21.5 LUFS, by the loudness model: 1.5 LU over the reference.');
+  // Within a tenth of a unit it reads as the reference itself.
+  assert.equal(logic.loudnessText(Object.assign({}, board, { loudnessLufs: -22.96 })),
+    'Now -23.0 LUFS, by the loudness model.');
 });

@@ -36,6 +36,8 @@ struct DesignAPIRoutes: AppRoutes {
         // A picture as stored, for the Editor's crop rectangles (the browser decodes it in an img).
         router.get("/api/images/:name", use: image)
         router.get("/api/variables", use: variables)
+        // Pro from the page, for a browser-only user: what `weaver pro unlock` does.
+        router.post("/api/pro/unlock", use: unlockPro)
         router.get("/api/symbols", use: symbols)
     }
 
@@ -311,10 +313,26 @@ struct DesignAPIRoutes: AppRoutes {
 
     @Sendable func variables(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let workshop = try server.requireWorkshop()
-        let list = workshop.variables(now: Date()).map {
+        let now = Date()
+        var list = workshop.variables(now: now).map {
             JSONValue.object(["key": .string($0.key), "value": .string($0.value)])
         }
+        // Keys without data are listed too, saying what they wait for (a design can use them first).
+        list += workshop.keysNotSetUp(now: now).map {
+            JSONValue.object(["key": .string($0.key), "value": .string(""), "notSetUp": .string($0.reason)])
+        }
         return Self.json(.object(["variables": .array(list), "pro": .bool(workshop.isPro)]))
+    }
+
+    @Sendable func unlockPro(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let workshop = try server.requireWorkshop()
+        do {
+            try workshop.unlockPro(now: Date())
+        } catch {
+            throw HTTPError(.internalServerError, "could not unlock Pro: \(error)")
+        }
+        server.refresh()
+        return Self.json(.object(["pro": .bool(workshop.isPro)]))
     }
 
     @Sendable func symbols(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

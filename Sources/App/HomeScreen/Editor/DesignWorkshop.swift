@@ -40,6 +40,9 @@ public protocol DesignWorkshop: Sendable {
     func resolvedTexts(_ spec: WidgetSpec, now: Date) -> [String: String]
     /// Every variable key a text may use with its current value: built-in keys, then stored ones.
     func variables(now: Date) -> [(key: String, value: String)]
+    /// The built-in keys `variables` lacks because their data is not set up yet (the sample data's
+    /// keys less the live ones), each with what to do, e.g. "weather is not set up yet (Data page)".
+    func keysNotSetUp(now: Date) -> [(key: String, reason: String)]
     /// Every symbol name the renderer draws.
     func symbolNames() -> [String]
     /// Copies an uploaded PNG or JPEG into the store's `images/` folder (as `weaver designs set
@@ -54,6 +57,8 @@ public protocol DesignWorkshop: Sendable {
     func imageFile(fileName: String) throws -> (bytes: [UInt8], contentType: String)
     /// Whether Pro is unlocked in the store (actions, matched sets, custom variables).
     var isPro: Bool { get }
+    /// Unlocks Pro in the store, as `weaver pro unlock` does (the same `ProEntitlement.set`).
+    func unlockPro(now: Date) throws
     /// How the home screen draws widgets (the dock's default).
     var widgetAppearance: Appearance { get }
 }

@@ -182,6 +182,32 @@ extension RenderedBoard: DesignWorkshop {
         return list
     }
 
+    public func keysNotSetUp(now: Date) -> [(key: String, reason: String)] {
+        let real = WidgetRenderer.inputs(
+            for: nil, root: root, now: now, timeZone: .current, locale: Locale.current, appearance: appearance)
+        let formatters = FormatterCache(locale: real.context.locale, timeZone: real.context.timeZone)
+        let live = Set(real.context.builtIns.entries(in: real.context, formatters: formatters).map(\.key))
+        // The sample data runs through the same key sources as the real snapshots, so its keys are
+        // every key those sources write: the list is not kept by hand.
+        let sample = SampleData.inputs(real).context
+        return sample.builtIns.entries(in: sample, formatters: formatters).compactMap { entry in
+            guard !live.contains(entry.key),
+                let reason = Self.notSetUpReasons.first(where: { entry.key.hasPrefix($0.prefix) })?.reason
+            else { return nil }
+            return (entry.key, reason)
+        }
+    }
+
+    /// What a missing built-in key waits for, by key prefix.
+    static let notSetUpReasons: [(prefix: String, reason: String)] = [
+        ("__weather_", "weather is not set up yet (Data page)"),
+        ("__steps_", "steps are not set up yet (Data page)"),
+        ("__calendar_", "no calendar is set up yet (Data page)"),
+        ("__reminders_", "no reminders list is set up yet (Data page)"),
+        ("__activity_", "activity is not set up yet (Data page)"),
+        ("__noise_", "the noise player has not run yet (Noise page)"),
+    ]
+
     public func symbolNames() -> [String] {
         var seen = Set<String>()
         return SymbolMap.table.map(\.sf).filter { seen.insert($0).inserted }
@@ -235,6 +261,8 @@ extension RenderedBoard: DesignWorkshop {
     }
 
     public var isPro: Bool { ProEntitlement.isUnlocked(root).isUnlocked }
+
+    public func unlockPro(now: Date) throws { try ProEntitlement.set(true, root: root, now: now) }
 
     public var widgetAppearance: Appearance { appearance }
 }

@@ -183,7 +183,10 @@ struct ImportRoutes: AppRoutes {
         } catch let e as DesignError {
             return .failure("\(fileName): \(e.message)")
         }
-        let review = ImportReview(package: package, isPro: library.isPro, existingCount: try library.summaries().count)
+        let existing = try library.summaries()
+        let review = ImportReview(
+            package: package, isPro: library.isPro, existingCount: existing.count,
+            library: existing.compactMap { try? library.load($0.id) })
         let id = reviews.add(package)
         return .success(
             .object([
@@ -197,6 +200,7 @@ struct ImportRoutes: AppRoutes {
                             "templateName": .string(item.template.displayName),
                             "updatedAt": .string(ISODate.format(item.updatedAt)),
                             "hasImage": .bool(item.referencesEmbeddedImage),
+                            "inLibrary": .bool(item.isInLibrary),
                         ])
                     }),
                 "freeSlots": review.slotsLeft.map { .number(Double($0)) } ?? .null,

@@ -7,7 +7,7 @@ import WidgetDesign
 /// with its name, template and last update, the free-tier cap, and the actions. Sharing lives
 /// here too: export (one design or all) and import through the Import Review (`ImportRoutes`).
 enum LibraryPage {
-    static func page(rows: [LibraryRoutes.Row], cap: String, token: String) -> String {
+    static func page(rows: [LibraryRoutes.Row], cap: String, token: String, setAside: [String] = []) -> String {
         let t = templates
         let cards = rows.map { r in
             let s = r.summary
@@ -23,7 +23,12 @@ enum LibraryPage {
                 ])
         }
         let html = t.render(
-            "library", ["cap": cap, "empty": rows.isEmpty ? t.render("empty") : .empty, "cards": cards])
+            "library",
+            [
+                "cap": cap, "empty": rows.isEmpty ? t.render("empty") : .empty, "cards": cards,
+                "setAside": setAside.isEmpty
+                    ? .empty : t.render("setAside", ["files": setAside.map { t.render("setAsideFile", ["name": $0]) }]),
+            ])
         return AppShell.page(
             title: "Library", active: .library, token: token, body: html.description,
             stylesheets: ["/static/pages.css"], scripts: ["/static/library.js"])

@@ -30,7 +30,8 @@ struct LibraryRoutes: AppRoutes {
     @Sendable func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let library = try server.requireLibrary()
         let html = LibraryPage.page(
-            rows: try LibraryRoutes.rows(library), cap: try LibraryRoutes.capText(library), token: server.token)
+            rows: try LibraryRoutes.rows(library), cap: try LibraryRoutes.capText(library), token: server.token,
+            setAside: library.setAsideFiles())
         return Routes.body(html, type: "text/html; charset=utf-8")
     }
 

@@ -195,7 +195,10 @@ public struct Mixer: Sendable {
         case .layer(let index, let c): request = .setLayer(index: index, change: c)
         case .master(let v): request = .setMaster(volume: v)
         case .preset(let id): request = .preset(id: id, crossfadeSeconds: crossfadeSeconds)
-        case .timer(let seconds): request = .timer(seconds: seconds, fadeSeconds: nil)
+        case .timer(let seconds):
+            // The running timer's fade is kept (as `noise timer` keeps it): the dropdown names a length
+            // only, and a nil fade would reset a fade set on the Night section to the default 30 s.
+            request = .timer(seconds: seconds, fadeSeconds: seconds.flatMap { runningTimerFade(limit: $0) })
         }
         do {
             switch try client.send(request) {
@@ -205,6 +208,14 @@ public struct Mixer: Sendable {
         } catch ControlError.notRunning {
             return try editLastMix(change)
         }
+    }
+
+    /// The fade of the player's running sleep timer, at most `limit` seconds; nil when none runs.
+    private func runningTimerFade(limit: Double) -> Double? {
+        guard case .loaded(let status)? = try? StatusStore(root: root).read(), !status.isStale(now: Date()),
+            status.timerRemainingSeconds != nil, let fade = status.timerFadeSeconds
+        else { return nil }
+        return min(fade, limit)
     }
 
     private func editLastMix(_ change: MixerChange) throws -> String {

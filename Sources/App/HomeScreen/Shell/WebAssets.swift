@@ -50,6 +50,7 @@ enum WebAssets {
         "colourname.js": PackageResources.colourname_js,
         "editorlogic.js": PackageResources.editorlogic_js,
         "boardlogic.js": PackageResources.boardlogic_js,
+        "request.js": PackageResources.request_js,
     ]
 
     /// The text a request for `path` is answered with.

@@ -75,7 +75,11 @@ enum StepsHistory {
         let weekend = file?.goalWeekend.flatMap { $0 == file?.goalWeekday ? nil : $0 }
         var html = [
             t.render(
-                "head", ["goal": goal, "weekend": weekend.map { t.render("weekend", ["weekend": $0]) } ?? .empty])
+                "head",
+                [
+                    "goal": grouped(goal),
+                    "weekend": weekend.map { t.render("weekend", ["weekend": grouped($0)]) } ?? .empty,
+                ])
         ]
         if list.isEmpty {
             html.append(t.render("empty"))
@@ -99,7 +103,7 @@ enum StepsHistory {
                         "timeline": timeline(list),
                         "month": month(list, today: today),
                         "days": list.reversed().prefix(400).map {
-                            t.render("day", ["date": $0.date, "steps": $0.steps])
+                            t.render("day", ["date": $0.date, "steps": grouped($0.steps)])
                         },
                         "year": heatmap(list),
                     ]))
@@ -119,13 +123,12 @@ enum StepsHistory {
         let maxSteps = Double(max(shown.map { max($0.steps, $0.goal) }.max() ?? 1, 1)) * 1.1
         let barWidth = (width - left - 8) / Double(max(shown.count, 1))
         func y(_ v: Double) -> Double { top + (height - top - bottom) * (1 - v / maxSteps) }
-        let grid = [0.0, 0.5, 1.0].map { fraction in
-            let v = maxSteps / 1.1 * fraction
-            return t.render(
+        let grid = ticks(upTo: maxSteps).map { v in
+            t.render(
                 "gridLine",
                 [
-                    "left": "\(left)", "right": "\(width - 8)", "y": f(y(v)), "labelX": "\(left - 6)",
-                    "labelY": f(y(v) + 4), "value": Int(v.rounded()),
+                    "left": "\(left)", "right": "\(width - 8)", "y": f(y(Double(v))), "labelX": "\(left - 6)",
+                    "labelY": f(y(Double(v)) + 4), "value": grouped(v),
                 ])
         }
         var goalPath = ""
@@ -138,19 +141,23 @@ enum StepsHistory {
                     [
                         "class": d.hit ? "bar hit" : "bar", "date": d.date, "x": f(x + 1), "y": f(y(Double(d.steps))),
                         "width": f(max(barWidth - 2, 1)), "height": f(y(0) - y(Double(d.steps))),
-                        "fill": d.hit ? "#3ddc97" : "#7c7cff", "steps": d.steps,
+                        "fill": d.hit ? "#3ddc97" : "#7c7cff", "steps": grouped(d.steps),
                     ]))
             goalPath +=
                 (i == 0 ? "M" : "L") + "\(f(x)) \(f(y(Double(d.goal)))) L\(f(x + barWidth)) \(f(y(Double(d.goal)))) "
         }
         var ends = HTML.empty
         if let first = shown.first, let last = shown.last {
-            ends = t.render(
+            // The goal line says what it is, at its right end (the latest day's goal), above the line.
+            let label = t.render(
+                "goalLabel", ["x": "\(width - 10)", "y": f(y(Double(last.goal)) - 5), "goal": grouped(last.goal)])
+            let dates = t.render(
                 "ends",
                 [
                     "left": "\(left)", "right": "\(width - 8)", "y": Int(height - 6), "first": first.date,
                     "last": last.date,
                 ])
+            ends = HTML(joining: [label, dates])
         }
         return t.render(
             "timeline",
@@ -188,7 +195,8 @@ enum StepsHistory {
                 goal ? "goalDayNumber" : "dayNumber", ["x": f(x + cell / 2), "y": f(y + cell / 2 + 4), "n": i + 1])
             let title = day.map {
                 t.render(
-                    "dayTitle", ["date": $0.date, "steps": $0.steps, "goal": $0.hit ? t.render("goalMark") : .empty])
+                    "dayTitle",
+                    ["date": $0.date, "steps": grouped($0.steps), "goal": $0.hit ? t.render("goalMark") : .empty])
             }
             return t.render(
                 "monthDay",
@@ -227,7 +235,7 @@ enum StepsHistory {
                     "class": day == nil ? "heat" : "heat recorded", "x": f(30 + Double(week) * cell),
                     "y": f(Double(row) * cell), "size": f(cell - 2), "fill": day == nil ? "currentColor" : "#3ddc97",
                     "opacity": f(day == nil ? 0.06 : 0.15 + 0.85 * level),
-                    "title": day.map { t.render("heatTitle", ["date": $0.date, "steps": $0.steps]) } ?? .empty,
+                    "title": day.map { t.render("heatTitle", ["date": $0.date, "steps": grouped($0.steps)]) } ?? .empty,
                 ])
         }
         return t.render(
@@ -236,4 +244,25 @@ enum StepsHistory {
     }
 
     static func f(_ x: Double) -> String { String(format: "%.1f", x) }
+
+    /// The timeline's axis values for 0…`top`: a step of 1, 2, 2.5 or 5 × 10ⁿ giving at most five
+    /// lines, so the labels read 0, 2,500, 5,000 (a third of the top read "7995").
+    static func ticks(upTo top: Double) -> [Int] {
+        guard top.isFinite, top > 0 else { return [0] }
+        let rough = top / 4
+        let magnitude = pow(10, (log10(rough)).rounded(.down))
+        let step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? 10 * magnitude
+        return stride(from: 0.0, through: top, by: step).map { Int($0.rounded()) }
+    }
+
+    /// A step count with its thousands separated ("10,000"), as the page writes every count.
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = n < 0 ? "-" : ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+            out.append(c)
+        }
+        return out
+    }
 }

@@ -38,6 +38,16 @@ extension Weaver.Designs {
                     return key.isEmpty ? everything : everything.filter { $0.searchKey.contains(key) }
                 } ?? everything
             let def = try lib.defaultID()
+            let setAside = lib.setAsideFiles()
+            defer {
+                if !setAside.isEmpty && !json {
+                    print(
+                        """
+                        Set aside (could not be read; kept in \(store.root.designs.path)): \
+                        \(setAside.joined(separator: ", "))
+                        """)
+                }
+            }
             if json {
                 printJSON(.array(rows.map { summaryJSON($0, defaultID: def) }))
                 return

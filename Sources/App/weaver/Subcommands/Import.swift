@@ -50,7 +50,10 @@ extension Weaver {
                     ? Self.readLink(file) : DesignExchange.read(url: URL(fileURLWithPath: file), now: Date())
             for f in package.findings { printWarning("\(package.fileName): \(f)") }
             for n in package.notes { printWarning("\(package.fileName): \(n)") }
-            let review = ImportReview(package: package, isPro: lib.isPro, existingCount: try lib.summaries().count)
+            let existing = try lib.summaries()
+            let review = ImportReview(
+                package: package, isPro: lib.isPro, existingCount: existing.count,
+                library: existing.compactMap { try? lib.load($0.id) })
 
             let selection: [Int]
             if let select {

@@ -410,8 +410,14 @@
       if (list.some((f) => f.pro)) {
         const why = name === 'Actions' ? 'Buttons need Pro: without it the widgets do not draw them.'
           : 'Matched sets need Pro: without it every size draws the design itself.';
-        const reason = el('p', { class: 'pro-reason', dataset: { proReason: name }, hidden: true,
-                                 text: why + ' Unlock with "weaver pro unlock".' });
+        // The unlock itself, in the page (as the seed app offers it): what `weaver pro unlock` does.
+        const reason = el('div', { class: 'pro-reason', dataset: { proReason: name }, hidden: true },
+                          el('p', { text: why }),
+                          el('p', { class: 'pro-what', text: 'Pro adds unlimited saved designs, matched sets ' +
+                            '(own small, medium and large designs), up to two buttons on a widget and stored ' +
+                            'variables. It is kept in this store, as "weaver pro unlock" keeps it.' }),
+                          el('button', { type: 'button', class: 'btn primary', dataset: { unlockPro: '' },
+                            text: 'Unlock Pro' }));
         set.querySelector('legend').append(el('span', { class: 'pill pro', text: 'Pro', title: 'Needs Pro' }));
         set.querySelector('legend').after(reason);
       }
@@ -433,7 +439,7 @@
       reason.hidden = pro;
       const locked = !pro && !(reason.dataset.proReason === 'Actions' ? design.actionBar : design.matchedSet);
       for (const c of reason.closest('fieldset.group').querySelectorAll('input, select, textarea, button'))
-        c.disabled = locked;
+        if (!c.hasAttribute('data-unlock-pro')) c.disabled = locked;
     }
     const second = form.querySelector('.action-slot[data-slot="1"]');
     if (second) second.hidden = !(design.actionBar && design.actionBar.actions &&
@@ -466,6 +472,7 @@
     document.getElementById('design-title').textContent = design.name;
     const unsaved = JSON.stringify(design) !== savedText;
     document.getElementById('unsaved').hidden = !unsaved;
+    if (unsaved) saveState('', false);
     document.getElementById('revert').disabled = !unsaved;
     document.getElementById('undo').disabled = undoStack.length === 0;
     document.getElementById('redo').disabled = redoStack.length === 0;
@@ -497,7 +504,11 @@
         []).length) problems.push('a {{ is not closed with }}');
       for (const m of source.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*(\|[^}]*)?\}\}/g)) {
         const name = m[1].toLowerCase();
-        if (!m[2] && !variables.some((v) => v.key.toLowerCase() === name)) problems.push('{{' + m[1] +
+        const known = variables.find((v) => v.key.toLowerCase() === name);
+        if (m[2]) continue;
+        // A built-in key whose data is not set up yet says so (the widget shows it once it is).
+        if (known && known.notSetUp) problems.push('{{' + m[1] + '}} has no value yet: ' + known.notSetUp);
+        else if (!known) problems.push('{{' + m[1] +
           '}} has no value: no built-in or stored variable of that name (add |fallback)');
       }
       const notice = form.querySelector('[data-notice-for="' + CSS.escape(key) + '"]');
@@ -630,7 +641,22 @@
     if (quiet) { edit(node, typedAt); return; }
     typingTimers.set(node, setTimeout(() => { typingTimers.delete(node); edit(node, typedAt); }, typingDelayMs));
   });
-  form.addEventListener('click', (e) => {
+  form.addEventListener('click', async (e) => {
+    const unlock = e.target.closest('[data-unlock-pro]');
+    if (unlock) {
+      unlock.disabled = true;
+      try {
+        pro = !!(await call('POST', '/api/pro/unlock')).pro;
+        const vars = await call('GET', '/api/variables');   // stored variables are Pro's
+        variables = vars.variables || [];
+        visibility();
+        redraw();
+        say(pro ? 'Pro unlocked: matched sets and buttons are yours to use.' : 'Pro is still locked.');
+      } catch (error) {
+        say('Could not unlock Pro: ' + error.message);
+      } finally { unlock.disabled = false; }
+      return;
+    }
     const b = e.target.closest('[data-symbol]');
     if (!b) return;
     const input = b.closest('.symbol-picker').querySelector('[data-field]');
@@ -655,7 +681,8 @@
     matches.forEach((v, i) => {
       const item = el('li', { role: 'option', id: list.id + '-' + i, 'aria-selected': i === 0 ? 'true' :
         'false', dataset: { key: v.key } },
-                      el('span', { text: v.key }), el('span', { class: 'value', text: v.value }));
+                      el('span', { text: v.key }), el('span', { class: 'value', text: v.notSetUp ?
+                        v.notSetUp : v.value }));
       list.append(item);
     });
     list.hidden = matches.length === 0;
@@ -855,6 +882,11 @@
     });
     return busy;
   }
+  function saveState(text, isError) {
+    const state = document.getElementById('save-state');
+    state.textContent = text;
+    state.classList.toggle('error', isError);
+  }
   function save() {
     busy = busy.then(async () => {
       try {
@@ -870,10 +902,13 @@
           document.getElementById('dock-state').textContent = dockState(Object.assign({ unsaved: false }, drawnWith));
         }
         say('Saved: every widget shows it now');
+        // Said beside the Save button too, where the eyes are (the bar's line is across the window).
+        saveState('Saved', false);
       } catch (e) {
         for (const err of e.errors || (e.field ? [{ field: e.field, message: e.message }] :
           [])) showError(err.field, err.message);
         say('Not saved: ' + e.message);
+        saveState('Not saved', true);
       }
     });
     return busy;

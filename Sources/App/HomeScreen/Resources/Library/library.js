@@ -98,7 +98,10 @@
       const img = el('img', { src: `/api/import/${r.reviewId}/${d.index}.svg?family=small`, alt: d.name +
         ', drawn small' });
       const text = el('label', { for: 'pick-' + d.index });
-      text.append(el('b', {}, d.name), el('br'),
+      text.append(el('b', {}, d.name), el('br'));
+      // Already in the Library (an export of it, say): marked, and left unticked unless chosen.
+      if (d.inLibrary) text.append(el('span', { class: 'pill in-library' }, 'Already in your Library'), ' ');
+      text.append(
         el('span', { class: 'muted' }, `${d.templateName} · updated ${d.updatedAt.slice(0, 16).replace('T',
           ' ')} UTC · ${d.hasImage ? 'has an image' : 'no image'}`));
       li.append(box, img, text);
@@ -113,7 +116,17 @@
     const warning = el('p', { class: 'review-warning', id: 'review-warning', role: 'alert' });
     const slots = el('p', { class: 'muted', id: 'review-slots' },
       r.freeSlots === null ? 'Pro: unlimited designs.' : `Free tier: ${r.freeSlots} of 3 slots left.`);
-    bar.append(all, none, go, cancel);
+    bar.append(all, none);
+    if (r.designs.some(d => d.inLibrary)) {
+      const skip = el('button', { type: 'button', class: 'btn', id: 'skip-in-library' },
+        'Skip those already in the Library');
+      skip.addEventListener('click', () => {
+        for (const b of boxes()) if (r.designs[Number(b.closest('li').dataset.index)].inLibrary) b.checked = false;
+        update();
+      });
+      bar.append(skip);
+    }
+    bar.append(go, cancel);
     review.append(slots, bar, warning);
     const boxes = () => [...list.querySelectorAll('input[type=checkbox]')];
     function update() {

@@ -5,22 +5,7 @@
   if (!document.getElementById('board')) return;
 // @include boardlogic.js
   const $ = (s, r = document) => r.querySelector(s);
-  // The token is read at each request: after a server restart the home script writes the new one in.
-  const tokenMeta = document.querySelector('meta[name="widgetweaver-token"]');
-  async function call(method, path, body) {
-    const headers = { 'X-WidgetWeaver-Token': tokenMeta ? tokenMeta.content : '' };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(path, { method, headers, body: body === undefined ? undefined :
-      JSON.stringify(body) });
-    let answer = {};
-    try { answer = await response.json(); } catch (_) { answer = {}; }
-    if (!response.ok) {
-      const e = new Error(answer.error || ('HTTP ' + response.status));
-      e.answer = answer;
-      throw e;
-    }
-    return answer;
-  }
+// @include request.js
   let board = null;
   const held = new Set();       // sliders the person is moving: incoming state leaves them alone
   const inFlight = new Map();   // slider -> newest value not yet sent (one request at a time each)

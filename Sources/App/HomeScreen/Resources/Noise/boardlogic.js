@@ -24,8 +24,14 @@
     const h = String(hash || '');
     return h.startsWith('#ww') ? h.slice(1) : '';
   }
+  // The model's loudness of the mix now, and how far it is from the reference the board aims at: a crackle
+  // mix the limiter holds under the reference said "held at -23.0 LUFS (prediction: -23.6 LUFS)".
   function loudnessText(board) {
-    return board.loudnessLufs == null ? 'silent' : board.loudnessLufs.toFixed(1) + ' LUFS';
+    if (board.loudnessLufs == null) return 'Now silent.';
+    const now = 'Now ' + board.loudnessLufs.toFixed(1) + ' LUFS, by the loudness model';
+    const off = board.loudnessLufs - board.referenceLoudnessLufs;
+    if (!Number.isFinite(off) || Math.abs(off) < 0.1) return now + '.';
+    return now + ': ' + Math.abs(off).toFixed(1) + ' LU ' + (off < 0 ? 'under' : 'over') + ' the reference.';
   }
   // "Playing: Rain, Pink at master 63%" / "Stopped (Play starts a player): …".
   function summaryLine(board) {

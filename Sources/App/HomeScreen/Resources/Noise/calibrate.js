@@ -5,17 +5,7 @@
   const run = document.getElementById('run');
   if (!run) return;
   const $ = (id) => document.getElementById(id);
-  const tokenMeta = document.querySelector('meta[name="widgetweaver-token"]');
-  async function call(method, path, body) {
-    const headers = { 'X-WidgetWeaver-Token': tokenMeta ? tokenMeta.content : '' };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(path, { method, headers, body: body === undefined ? undefined :
-      JSON.stringify(body) });
-    let answer = {};
-    try { answer = await response.json(); } catch (_) { answer = {}; }
-    if (!response.ok) throw new Error(answer.error || ('HTTP ' + response.status));
-    return answer;
-  }
+// @include request.js
   const say = (text, isError) => {
     const m = $('calibrate-message');
     m.textContent = text || '';
