@@ -83,12 +83,12 @@ import Testing
         defer { box.remove() }
         let cases: [([String], String)] = [
             (["set", "--layer", "1", "--volume", "1.2"], "'--volume' 1.2 is out of range; allowed 0…1"),
-            (["set", "--layer", "1", "--colour", "3"], "'--colour' 3 is out of range; allowed 0…2"),
+            (["set", "--layer", "1", "--colour", "3"], "--colour: '3' is out of range; allowed: 0…2"),
             (
                 ["set", "--layer", "1", "--high-cut", "100"],
                 "'--high-cut' '100' is not allowed; use 500…20000 Hz or 'off'"
             ),
-            (["set", "--layer", "1", "--eq-mid", "20"], "'--eq-mid' 20 dB is out of range; allowed -12…12 dB"),
+            (["set", "--layer", "1", "--eq-mid", "20"], "--eq-mid: '20' is out of range; allowed: -12…12 dB"),
             (["set", "--layer", "0", "--on"], "'--layer' 0 is out of range; allowed 1…4"),
             (["set", "--volume", "0.5"], "layer changes need '--layer N'"),
             (["set", "--layer", "1"], "'--layer' needs a change"),

@@ -124,10 +124,11 @@ import Testing
         let padding = try weaver(store, ["designs", "set", "S", "padding=40"])
         #expect(padding.status != 0)
         #expect(
-            padding.stderrText.contains("style.padding: '40' is out of range; allowed: 0…32"), "\(padding.stderrText)")
+            padding.stderrText.contains("style.padding: '40' is out of range; allowed: 0…32 pt"),
+            "\(padding.stderrText)")
         #expect(!padding.stderrText.contains("not a number"))
         let word = try weaver(store, ["designs", "set", "S", "padding=wide"])
-        #expect(word.stderrText.contains("'wide' is not a number; allowed: a number in 0…32"), "\(word.stderrText)")
+        #expect(word.stderrText.contains("'wide' is not a number; allowed: a number in 0…32 pt"), "\(word.stderrText)")
         #expect(try store.library().load(s.id) == s)
     }
 

@@ -202,11 +202,11 @@ import Testing
         var r = try Products.run("noise", ["set", "--layer", "1", "--texture", "drops", "--density", "401"])
         #expect(r.status == 64, "\(r.stderrText)")
         #expect(
-            r.stderrText.contains("'--density' 401 per second is out of range; allowed 0.5…400 per second"),
+            r.stderrText.contains("--density: '401' is out of range; allowed: 0.5…400 per second"),
             "\(r.stderrText)")
         r = try Products.run("noise", ["set", "--layer", "1", "--texture", "crackle", "--brightness", "1.5"])
         #expect(r.status == 64, "\(r.stderrText)")
-        #expect(r.stderrText.contains("'--brightness' 1.5 is out of range; allowed 0…1"), "\(r.stderrText)")
+        #expect(r.stderrText.contains("--brightness: '1.5' is out of range; allowed: 0…1"), "\(r.stderrText)")
     }
 
     /// A negative number as a positional value read as short options ("Missing expected argument

@@ -140,7 +140,7 @@ import Testing
         #expect(r.status == 0 && !r.stdoutText.contains("moving"), "\(r.stdoutText)")
         r = try Products.run("noise", ["set", "--layer", "1", "--movement-level", "20"], environment: env)
         #expect(
-            r.status == 64 && r.stderrText.contains("'--movement-level' 20 dB is out of range; allowed 0…12 dB"),
+            r.status == 64 && r.stderrText.contains("--movement-level: '20' is out of range; allowed: 0…12 dB"),
             "\(r.stderrText)")
     }
 }

@@ -25,14 +25,12 @@ extension FieldSpec {
         if isOptional, kind != .text, Self.noneWords.contains(t.lowercased()) { return .none }
         switch kind {
         case .number:
-            let r = numberRange
-            guard let d = Double(t), d.isFinite else { throw error(typed, .notANumber, FieldFormat.range(r)) }
-            guard r.contains(d) else { throw error(typed, .outOfRange, FieldFormat.range(r)) }
+            guard let d = Double(t), d.isFinite else { throw error(typed, .notANumber, allowedText) }
+            guard numberRange.contains(d) else { throw error(typed, .outOfRange, allowedText) }
             return .number(d)
         case .integer:
-            let r = integerRange
-            guard let i = Int(t) else { throw error(typed, .notAWholeNumber, "\(r.lowerBound)…\(r.upperBound)") }
-            guard r.contains(i) else { throw error(typed, .outOfRange, "\(r.lowerBound)…\(r.upperBound)") }
+            guard let i = Int(t) else { throw error(typed, .notAWholeNumber, allowedText) }
+            guard integerRange.contains(i) else { throw error(typed, .outOfRange, allowedText) }
             return .integer(i)
         case .choice:
             guard let match = allowed.first(where: { $0.lowercased() == t.lowercased() }) else {
@@ -55,10 +53,13 @@ extension FieldSpec {
         FieldError(keyPath: key, value: typed, reason: reason, allowed: allowed)
     }
 
-    /// A number read elsewhere (a JSON file, a flag) checked against the range.
-    public func check(_ value: Double) throws(FieldError) -> Double {
+    /// The one range check of a number read elsewhere (a flag of `noise set`, the mixer page): the
+    /// error names the field as `name` (`--colour`, `volume`; the key when nil), the value and the
+    /// range with its unit, in `FieldError`'s one wording.
+    public func check(_ value: Double, as name: String? = nil) throws(FieldError) -> Double {
         guard value.isFinite, numberRange.contains(value) else {
-            throw error(FieldFormat.number(value), .outOfRange, FieldFormat.range(numberRange))
+            throw FieldError(
+                keyPath: name ?? key, value: FieldFormat.number(value), reason: .outOfRange, allowed: allowedText)
         }
         return value
     }

@@ -3,17 +3,18 @@ public struct FieldTable: Sendable {
     public let fields: [FieldSpec]
     /// The groups in the order an editor shows them (a group may be empty).
     public let groups: [String]
+    /// Every name, lowercased, to its field's place in `fields` (the first field, should two share one).
+    let indexByName: [String: Int]
 
     public init(groups: [String], fields: [FieldSpec]) {
         self.groups = groups
         self.fields = fields
+        indexByName = Dictionary(
+            fields.enumerated().flatMap { i, f in f.names.map { ($0.lowercased(), i) } }, uniquingKeysWith: min)
     }
 
     /// The field with this key or alias, ignoring case.
-    public func field(named name: String) -> FieldSpec? {
-        let n = name.lowercased()
-        return fields.first { $0.names.contains { $0.lowercased() == n } }
-    }
+    public func field(named name: String) -> FieldSpec? { indexByName[name.lowercased()].map { fields[$0] } }
 
     public subscript(key: String) -> FieldSpec? { field(named: key) }
 

@@ -80,7 +80,7 @@ public struct DesignAssistant: Sendable {
                 continue
             }
             do {
-                try DesignEditor.apply(["\(edit.field)=\(edit.value)"], to: &design)
+                try DesignEditor.apply([edit], to: &design)
             } catch {
                 let reason = "\(error)"
                 let said = reason.hasPrefix("\(edit.field): ") ? String(reason.dropFirst(edit.field.count + 2)) : reason

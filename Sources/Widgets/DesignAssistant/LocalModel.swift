@@ -1,6 +1,7 @@
 import BoundedJSON
 import DataSources
 import Foundation
+import WidgetDesign
 
 /// One exchange with a local model server: the request under the edit schema, the answer read with
 /// the strict reader. The answer is untrusted: its size is capped while it arrives, the whole exchange
@@ -14,11 +15,8 @@ public struct LocalModel: Sendable {
 
     /// What the model proposed, not yet checked.
     public struct Proposal: Equatable, Sendable {
-        public struct Edit: Equatable, Sendable {
-            public var field: String
-            /// The value as `FIELD=VALUE` takes it: numbers as written, flags as true/false.
-            public var value: String
-        }
+        /// The value as the Editor takes it: numbers as written, flags as true/false.
+        public typealias Edit = DesignEditor.Edit
         public var edits: [Edit]
         public var notes: [String]
     }

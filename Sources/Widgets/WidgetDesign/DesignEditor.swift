@@ -30,39 +30,61 @@ public enum DesignEditor {
         }
     }
 
-    /// Applies assignments in order; throws before any change is kept when one is invalid.
+    /// One edit: a field's name (key or alias) and the value typed for it, as the Editor sends it.
+    public struct Edit: Sendable, Equatable {
+        public let field: String
+        public let value: String
+
+        public init(field: String, value: String) {
+            self.field = field
+            self.value = value
+        }
+    }
+
+    /// Applies `FIELD=VALUE` assignments (`weaver designs set`) in order; throws before any change
+    /// is kept when one is invalid.
     public static func apply(_ assignments: [String], to spec: inout WidgetSpec) throws {
-        var copy = spec
-        for a in assignments {
-            guard let eq = a.firstIndex(of: "=") else {
-                throw DesignError(
-                    "'\(a)' is not FIELD=VALUE; fields: " + fields.map { $0.names[0] }.joined(separator: ", "))
-            }
-            let key = String(a[..<eq]).trimmingCharacters(in: .whitespaces)
-            let value = String(a[a.index(after: eq)...])
-            guard let field = field(named: key) else {
-                throw DesignError(
-                    "unknown field '\(key)'; fields: " + fields.map { $0.names[0] }.joined(separator: ", "))
-            }
-            do {
-                try field.apply(&copy, value, field.spec)
-            } catch let e as FieldError {
-                // A part of the field (an action's amount) is named after the field typed.
-                throw DesignError(e.keyPath == field.spec.key ? e.description : "\(field.names[0]): \(e.description)")
-            } catch let e as DesignError {
-                throw DesignError("\(field.names[0]): \(e.message)")
+        try editing(&spec) { copy in
+            for a in assignments {
+                guard let eq = a.firstIndex(of: "=") else {
+                    throw DesignError("'\(a)' is not FIELD=VALUE; fields: " + fieldList)
+                }
+                try set(Edit(field: String(a[..<eq]), value: String(a[a.index(after: eq)...])), in: &copy)
             }
         }
-        // Crops are trimmed once every assignment is in, so moving a rectangle (x and width
-        // together) is not cut short by the first of them.
+    }
+
+    /// Applies edits in order; throws before any change is kept when one is invalid.
+    public static func apply(_ edits: [Edit], to spec: inout WidgetSpec) throws {
+        try editing(&spec) { copy in for edit in edits { try set(edit, in: &copy) } }
+    }
+
+    /// Crops are trimmed once every edit is in, so moving a rectangle (x and width together) is
+    /// not cut short by the first of them.
+    static func editing(_ spec: inout WidgetSpec, _ body: (inout WidgetSpec) throws -> Void) throws {
+        var copy = spec
+        try body(&copy)
         copy.image?.smartPhoto?.trimCrops()
         spec = copy
     }
 
-    public static func field(named key: String) -> Field? {
-        let k = key.lowercased()
-        return fields.first { $0.names.contains { $0.lowercased() == k } }
+    static func set(_ edit: Edit, in spec: inout WidgetSpec) throws {
+        let name = edit.field.trimmingCharacters(in: .whitespaces)
+        guard let field = field(named: name) else { throw DesignError("unknown field '\(name)'; fields: " + fieldList) }
+        do {
+            try field.apply(&spec, edit.value, field.spec)
+        } catch let e as FieldError {
+            // A part of the field (an action's amount) is named after the field typed.
+            throw DesignError(e.keyPath == field.spec.key ? e.description : "\(field.names[0]): \(e.description)")
+        } catch let e as DesignError {
+            throw DesignError("\(field.names[0]): \(e.message)")
+        }
     }
+
+    /// The keys, for errors that list them.
+    static var fieldList: String { fields.map { $0.names[0] }.joined(separator: ", ") }
+
+    public static func field(named key: String) -> Field? { fieldsByName[key.lowercased()] }
 
     /// A token of the field's type; aliases (`template=clock`) are read as the decoder reads them.
     static func token<T: DesignToken>(_ v: String, _ f: FieldSpec) throws -> T {
@@ -287,8 +309,31 @@ public enum DesignEditor {
     /// `weaver designs set` takes has one entry; the table gives its names, range and help.
     public static let fields: [Field] = wholeDesignFields + cropFields + matchedSetFields
 
-    /// The fields of the design as a whole (the per-size ones are in DesignEditor+Sizes.swift).
-    static let wholeDesignFields: [Field] = [
+    /// Every name (key and aliases, lowercased) to its field: how an edit finds its field.
+    static let fieldsByName: [String: Field] = Dictionary(
+        uniqueKeysWithValues: fields.flatMap { f in f.names.map { ($0.lowercased(), f) } })
+
+    /// The fields of the design as a whole, in the table's order (the per-size ones are in
+    /// DesignEditor+Sizes.swift): those of a part's rows (`DesignRow`) and those set their own way.
+    static let wholeDesignFields: [Field] = {
+        let order = Dictionary(uniqueKeysWithValues: DesignFields.table.keys.enumerated().map { ($1, $0) })
+        let layout: [Field] = LayoutSpec.rows.filter { $0.spec != DesignFields.template }.map { row in
+            Field(row.spec) { s, v, _ in try row.set(&s.layout, v) }
+        }
+        let style: [Field] = StyleSpec.rows.map { row in Field(row.spec) { s, v, _ in try row.set(&s.style, v) } }
+        let symbol: [Field] = SymbolSpec.rows.map { row in
+            Field(row.spec) { s, v, _ in try withSymbol(&s) { try row.set(&$0, v) } }
+        }
+        let image: [Field] = ImageSpec.rows.map { row in
+            Field(row.spec) { s, v, _ in try withImage(&s) { try row.set(&$0, v) } }
+        }
+        let fromRows: [Field] = layout + style + symbol + image
+        return (fromRows + ownWayFields).sorted { order[$0.spec.key]! < order[$1.spec.key]! }
+    }()
+
+    /// The fields set their own way: texts, the template, the clock's, reminders', countdown's,
+    /// preset's, symbol's and image's names, the filter and the buttons.
+    static let ownWayFields: [Field] = [
         Field(DesignFields.name) { s, v, f in
             let t = v.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !t.isEmpty else { throw DesignError("a name cannot be empty") }
@@ -301,27 +346,6 @@ public enum DesignEditor {
             // A design made into a clock gets the new-clock configuration, as in the seed app.
             if s.layout.template == .clockIcon && s.clockConfig == nil { s.clockConfig = ClockDesignConfig() }
         },
-        Field(DesignFields.axis) { s, v, f in s.layout.axis = try token(v, f) },
-        Field(DesignFields.alignment) { s, v, f in s.layout.alignment = try token(v, f) },
-        Field(DesignFields.spacing) { s, v, f in s.layout.spacingPoints = try number(v, f) },
-        Field(DesignFields.showsAccentBar) { s, v, f in s.layout.showsAccentBar = try boolean(v, f) },
-        Field(DesignFields.posterOverlayMode) { s, v, f in s.layout.posterOverlayMode = try token(v, f) },
-        Field(DesignFields.primaryLineLimitSmall) { s, v, f in s.layout.primaryLineLimitSmall = try integer(v, f) },
-        Field(DesignFields.primaryLineLimit) { s, v, f in s.layout.primaryLineLimit = try integer(v, f) },
-        Field(DesignFields.secondaryLineLimitSmall) { s, v, f in s.layout.secondaryLineLimitSmall = try integer(v, f) },
-        Field(DesignFields.secondaryLineLimit) { s, v, f in s.layout.secondaryLineLimit = try integer(v, f) },
-        Field(DesignFields.accent) { s, v, f in s.style.accent = try token(v, f) },
-        Field(DesignFields.background) { s, v, f in s.style.background = try token(v, f) },
-        Field(DesignFields.backgroundOverlay) { s, v, f in s.style.backgroundOverlay = try token(v, f) },
-        Field(DesignFields.backgroundOverlayOpacity) { s, v, f in s.style.backgroundOverlayOpacity = try number(v, f) },
-        Field(DesignFields.backgroundGlow) { s, v, f in s.style.backgroundGlowEnabled = try boolean(v, f) },
-        Field(DesignFields.padding) { s, v, f in s.style.paddingPoints = try number(v, f) },
-        Field(DesignFields.cornerRadius) { s, v, f in s.style.cornerRadiusPoints = try number(v, f) },
-        Field(DesignFields.nameTextStyle) { s, v, f in s.style.nameTextStyle = try token(v, f) },
-        Field(DesignFields.primaryTextStyle) { s, v, f in s.style.primaryTextStyle = try token(v, f) },
-        Field(DesignFields.secondaryTextStyle) { s, v, f in s.style.secondaryTextStyle = try token(v, f) },
-        Field(DesignFields.styleSymbolSize) { s, v, f in s.style.symbolSizePoints = try number(v, f) },
-        Field(DesignFields.weatherScale) { s, v, f in s.style.weatherScale = try number(v, f) },
         Field(DesignFields.clockTheme) { s, v, f in try withClock(&s) { $0.theme = try token(v, f) } },
         Field(DesignFields.clockFace) { s, v, f in try withClock(&s) { $0.face = try token(v, f) } },
         Field(DesignFields.clockDialColour) { s, v, f in
@@ -381,12 +405,6 @@ public enum DesignEditor {
             let name = try text(t, f)
             if s.symbol == nil { s.symbol = SymbolSpec(name: name) } else { s.symbol?.name = name }
         },
-        Field(DesignFields.symbolSize) { s, v, f in try withSymbol(&s) { $0.sizePoints = try number(v, f) } },
-        Field(DesignFields.symbolWeight) { s, v, f in try withSymbol(&s) { $0.weight = try token(v, f) } },
-        Field(DesignFields.symbolRenderingMode) { s, v, f in try withSymbol(&s) { $0.renderingMode = try token(v, f) }
-        },
-        Field(DesignFields.symbolTint) { s, v, f in try withSymbol(&s) { $0.tint = try token(v, f) } },
-        Field(DesignFields.symbolPlacement) { s, v, f in try withSymbol(&s) { $0.placement = try token(v, f) } },
         Field(DesignFields.imageFileName) { s, v, _ in
             let t = v.trimmingCharacters(in: .whitespaces)
             if t.isEmpty {
@@ -403,11 +421,6 @@ public enum DesignEditor {
                 s.image?.fileName = safe
                 s.image?.smartPhoto = nil
             }
-        },
-        Field(DesignFields.imageContentMode) { s, v, f in try withImage(&s) { $0.contentMode = try token(v, f) } },
-        Field(DesignFields.imageHeight) { s, v, f in try withImage(&s) { $0.heightPoints = try number(v, f) } },
-        Field(DesignFields.imageCornerRadius) { s, v, f in
-            try withImage(&s) { $0.cornerRadiusPoints = try number(v, f) }
         },
         Field(DesignFields.imageFilter) { s, v, f in try withFilter(&s) { $0.token = try token(v, f) } },
         Field(DesignFields.imageFilterIntensity) { s, v, f in

@@ -270,19 +270,15 @@ public struct TolerantDecoder {
             note(path, .wrongType, "expected an object, found \(value.typeName); symbol dropped")
             return nil
         }
-        checkKeys(o, known: ["name", "size", "weight", "renderingMode", "tint", "placement"], path: path)
+        checkKeys(o, known: Set(SymbolSpec.rows.map(\.jsonKey)).union(["name"]), path: path)
         let name = string(o, "name", path, DesignFields.symbolName).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else {
             note(join(path, "name"), .dropped, "empty symbol name; symbol dropped")
             return nil
         }
-        return SymbolSpec(
-            name: name,
-            sizePoints: double(o, "size", path, DesignFields.symbolSize),
-            weight: token(o, "weight", path, DesignFields.symbolWeight),
-            renderingMode: token(o, "renderingMode", path, DesignFields.symbolRenderingMode),
-            tint: token(o, "tint", path, DesignFields.symbolTint),
-            placement: token(o, "placement", path, DesignFields.symbolPlacement))
+        var symbol = SymbolSpec(name: name)
+        SymbolSpec.rows.decode(o, path, into: &symbol, with: &self)
+        return symbol
     }
 
     mutating func imageSpec(_ value: JSONValue, path: String) -> ImageSpec? {
@@ -292,7 +288,8 @@ public struct TolerantDecoder {
             return nil
         }
         checkKeys(
-            o, known: ["fileName", "contentMode", "crop", "height", "cornerRadius", "filter", "smartPhoto"], path: path)
+            o, known: Set(ImageSpec.rows.map(\.jsonKey)).union(["fileName", "crop", "filter", "smartPhoto"]), path: path
+        )
         let raw = string(o, "fileName", path, default: "", maxCharacters: 4096)
         guard let safe = ImageSanitiser.sanitisedFileName(raw) else {
             note(
@@ -303,15 +300,15 @@ public struct TolerantDecoder {
         if safe != raw {
             note(join(path, "fileName"), .invalidValue, "image file name \(quoted(raw)) sanitised to \(quoted(safe))")
         }
-        // `crop` is the seed app's older name for `contentMode`.
-        let modeKey = o["contentMode"] != nil ? "contentMode" : "crop"
-        return ImageSpec(
-            fileName: safe,
-            contentMode: token(o, modeKey, path, DesignFields.imageContentMode),
-            heightPoints: double(o, "height", path, DesignFields.imageHeight),
-            cornerRadiusPoints: double(o, "cornerRadius", path, DesignFields.imageCornerRadius),
-            filter: o["filter"].flatMap { photoFilter($0, path: join(path, "filter")) },
-            smartPhoto: o["smartPhoto"].flatMap { smartPhoto($0, path: join(path, "smartPhoto")) })
+        var image = ImageSpec(fileName: safe)
+        for row in ImageSpec.rows {
+            // `crop` is the seed app's older name for `contentMode`.
+            let key = row.jsonKey == "contentMode" && o["contentMode"] == nil ? "crop" : row.jsonKey
+            row.decode(&self, o, key, path, &image)
+        }
+        image.filter = o["filter"].flatMap { photoFilter($0, path: join(path, "filter")) }
+        image.smartPhoto = o["smartPhoto"].flatMap { smartPhoto($0, path: join(path, "smartPhoto")) }
+        return image
     }
 
     mutating func layoutSpec(_ value: JSONValue?, path: String) -> LayoutSpec {
@@ -321,22 +318,8 @@ public struct TolerantDecoder {
             note(path, .wrongType, "expected an object, found \(value.typeName); default layout used")
             return l
         }
-        checkKeys(
-            o,
-            known: [
-                "template", "posterOverlayMode", "showsAccentBar", "axis", "alignment", "spacing",
-                "primaryLineLimitSmall", "primaryLineLimit", "secondaryLineLimitSmall", "secondaryLineLimit",
-            ], path: path)
-        l.template = token(o, "template", path, DesignFields.template)
-        l.posterOverlayMode = token(o, "posterOverlayMode", path, DesignFields.posterOverlayMode)
-        l.showsAccentBar = bool(o, "showsAccentBar", path, DesignFields.showsAccentBar)
-        l.axis = token(o, "axis", path, DesignFields.axis)
-        l.alignment = token(o, "alignment", path, DesignFields.alignment)
-        l.spacingPoints = double(o, "spacing", path, DesignFields.spacing)
-        l.primaryLineLimitSmall = int(o, "primaryLineLimitSmall", path, DesignFields.primaryLineLimitSmall)
-        l.primaryLineLimit = int(o, "primaryLineLimit", path, DesignFields.primaryLineLimit)
-        l.secondaryLineLimitSmall = int(o, "secondaryLineLimitSmall", path, DesignFields.secondaryLineLimitSmall)
-        l.secondaryLineLimit = int(o, "secondaryLineLimit", path, DesignFields.secondaryLineLimit)
+        checkKeys(o, known: Set(LayoutSpec.rows.map(\.jsonKey)), path: path)
+        LayoutSpec.rows.decode(o, path, into: &l, with: &self)
         return l
     }
 
@@ -347,25 +330,8 @@ public struct TolerantDecoder {
             note(path, .wrongType, "expected an object, found \(value.typeName); default style used")
             return s
         }
-        checkKeys(
-            o,
-            known: [
-                "padding", "cornerRadius", "background", "backgroundOverlay", "backgroundOverlayOpacity",
-                "backgroundGlowEnabled", "accent", "nameTextStyle", "primaryTextStyle", "secondaryTextStyle",
-                "symbolSize", "weatherScale",
-            ], path: path)
-        s.paddingPoints = double(o, "padding", path, DesignFields.padding)
-        s.cornerRadiusPoints = double(o, "cornerRadius", path, DesignFields.cornerRadius)
-        s.background = token(o, "background", path, DesignFields.background)
-        s.backgroundOverlay = token(o, "backgroundOverlay", path, DesignFields.backgroundOverlay)
-        s.backgroundOverlayOpacity = double(o, "backgroundOverlayOpacity", path, DesignFields.backgroundOverlayOpacity)
-        s.backgroundGlowEnabled = bool(o, "backgroundGlowEnabled", path, DesignFields.backgroundGlow)
-        s.accent = token(o, "accent", path, DesignFields.accent)
-        s.nameTextStyle = token(o, "nameTextStyle", path, DesignFields.nameTextStyle)
-        s.primaryTextStyle = token(o, "primaryTextStyle", path, DesignFields.primaryTextStyle)
-        s.secondaryTextStyle = token(o, "secondaryTextStyle", path, DesignFields.secondaryTextStyle)
-        s.symbolSizePoints = double(o, "symbolSize", path, DesignFields.styleSymbolSize)
-        s.weatherScale = double(o, "weatherScale", path, DesignFields.weatherScale)
+        checkKeys(o, known: Set(StyleSpec.rows.map(\.jsonKey)), path: path)
+        StyleSpec.rows.decode(o, path, into: &s, with: &self)
         return s
     }
 

@@ -49,23 +49,15 @@ extension WidgetSpec {
 }
 
 extension SymbolSpec {
-    var jsonValue: JSONValue {
-        .object([
-            "name": .string(name), "size": .number(sizePoints), "weight": .string(weight.rawValue),
-            "renderingMode": .string(renderingMode.rawValue), "tint": .string(tint.rawValue),
-            "placement": .string(placement.rawValue),
-        ])
-    }
+    var jsonValue: JSONValue { .object(Self.rows.jsonMembers(of: self).merging(["name": .string(name)]) { $1 }) }
 }
 
 extension ImageSpec {
     var jsonValue: JSONValue {
-        var o: [String: JSONValue] = [
-            "fileName": .string(fileName), "contentMode": .string(contentMode.rawValue),
-            "height": .number(heightPoints), "cornerRadius": .number(cornerRadiusPoints),
-            // Older seed-app readers look for `crop`.
-            "crop": .string(contentMode.rawValue),
-        ]
+        var o = Self.rows.jsonMembers(of: self)
+        o["fileName"] = .string(fileName)
+        // Older seed-app readers look for `crop`.
+        o["crop"] = .string(contentMode.rawValue)
         if let filter = filter?.effective {
             o["filter"] = .object(["token": .string(filter.token.rawValue), "intensity": .number(filter.intensity)])
         }
@@ -117,31 +109,11 @@ extension ClockDesignConfig {
 }
 
 extension LayoutSpec {
-    var jsonValue: JSONValue {
-        .object([
-            "template": .string(template.rawValue), "posterOverlayMode": .string(posterOverlayMode.rawValue),
-            "showsAccentBar": .bool(showsAccentBar), "axis": .string(axis.rawValue),
-            "alignment": .string(alignment.rawValue), "spacing": .number(spacingPoints),
-            "primaryLineLimitSmall": .number(Double(primaryLineLimitSmall)),
-            "primaryLineLimit": .number(Double(primaryLineLimit)),
-            "secondaryLineLimitSmall": .number(Double(secondaryLineLimitSmall)),
-            "secondaryLineLimit": .number(Double(secondaryLineLimit)),
-        ])
-    }
+    var jsonValue: JSONValue { .object(Self.rows.jsonMembers(of: self)) }
 }
 
 extension StyleSpec {
-    var jsonValue: JSONValue {
-        .object([
-            "padding": .number(paddingPoints), "cornerRadius": .number(cornerRadiusPoints),
-            "background": .string(background.rawValue), "backgroundOverlay": .string(backgroundOverlay.rawValue),
-            "backgroundOverlayOpacity": .number(backgroundOverlayOpacity),
-            "backgroundGlowEnabled": .bool(backgroundGlowEnabled), "accent": .string(accent.rawValue),
-            "nameTextStyle": .string(nameTextStyle.rawValue), "primaryTextStyle": .string(primaryTextStyle.rawValue),
-            "secondaryTextStyle": .string(secondaryTextStyle.rawValue), "symbolSize": .number(symbolSizePoints),
-            "weatherScale": .number(weatherScale),
-        ])
-    }
+    var jsonValue: JSONValue { .object(Self.rows.jsonMembers(of: self)) }
 }
 
 extension ActionBarSpec {

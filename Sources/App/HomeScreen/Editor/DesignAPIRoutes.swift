@@ -143,7 +143,7 @@ struct DesignAPIRoutes: AppRoutes {
             var spec = try server.drafts.draft(id) ?? workshop.design(id: id)
             do {
                 // Together or not at all (a crop rectangle moved is its x and y at once).
-                try DesignEditor.apply(edits.map { $0.field + "=" + $0.value }, to: &spec)
+                try DesignEditor.apply(edits, to: &spec)
             } catch let e as DesignError {
                 throw HTTPError(.unprocessableContent, e.message, field: field)
             }
@@ -371,7 +371,7 @@ struct DesignAPIRoutes: AppRoutes {
     static let maximumEditsAtOnce = 8
 
     /// `{"field": KEY, "value": TEXT}`, or `{"edits": [{"field": KEY, "value": TEXT}, …]}`.
-    static func edits(_ data: Data) -> [(field: String, value: String)]? {
+    static func edits(_ data: Data) -> [DesignEditor.Edit]? {
         let limits = JSONLimits(maxDepth: 3, maxValueCount: 4 + 3 * maximumEditsAtOnce, maxStringBytes: 8192)
         guard let body = RequestBody.object(data, limits: limits, allowed: ["field", "value", "edits"]) else {
             return nil
@@ -386,11 +386,11 @@ struct DesignAPIRoutes: AppRoutes {
     }
 
     /// One `{"field": KEY, "value": TEXT}`: both strings, nothing else.
-    static func edit(_ value: JSONReader) -> (field: String, value: String)? {
+    static func edit(_ value: JSONReader) -> DesignEditor.Edit? {
         guard let e = RequestBody.object(value, allowed: ["field", "value"]),
             let field = e.text("field"), let text = e.text("value")
         else { return nil }
-        return (field, text)
+        return DesignEditor.Edit(field: field, value: text)
     }
 
     /// Tried variables a page may send: few and short (they only ever hold what a button wrote).

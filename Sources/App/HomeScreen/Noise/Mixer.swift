@@ -43,20 +43,7 @@ public enum MixerChange: Equatable, Sendable {
         }
         /// Checked against the parameter's row of the mix table; the message names the page's name.
         func checked(_ v: Double, _ field: FieldSpec, _ name: String) throws(MixerError) -> Double {
-            try checked(v, field.numberRange, name, field.unit.isEmpty ? "" : " \(field.unit)")
-        }
-        func checked(_ v: Double, _ range: ClosedRange<Double>, _ name: String, _ unit: String = "") throws(MixerError)
-            -> Double
-        {
-            guard range.contains(v) else {
-                throw MixerError(
-                    """
-                    '\(name)' \(format(v))\(unit) is out of range; allowed \
-                    \(format(range.lowerBound))…\(format(range.upperBound))\(unit)
-                    """
-                )
-            }
-            return v
+            do { return try field.check(v, as: name) } catch { throw MixerError(error.description) }
         }
         let keys = Set(object.keys)
         if keys == ["preset"] {
@@ -67,8 +54,18 @@ public enum MixerChange: Equatable, Sendable {
         }
         if keys == ["timerSeconds"] {
             if object["timerSeconds"] == .null { return .timer(seconds: nil) }
-            return .timer(
-                seconds: try checked(try number("timerSeconds"), ControlRequest.timerRange, "timerSeconds", " s"))
+            let seconds = try number("timerSeconds")
+            // Not a field of the mix table: the protocol's own limit, in the protocol's wording.
+            let range = ControlRequest.timerRange
+            guard range.contains(seconds) else {
+                throw MixerError(
+                    """
+                    'timerSeconds' \(format(seconds)) s is out of range; allowed \(format(range.lowerBound))…\
+                    \(format(range.upperBound)) s
+                    """
+                )
+            }
+            return .timer(seconds: seconds)
         }
         guard let name = request.text("param") else { throw MixerError("'param' is missing") }
         let allowedNames = "master, \(layerParameters.joined(separator: ", "))"

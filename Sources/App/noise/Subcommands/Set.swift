@@ -100,16 +100,7 @@ extension Noise {
         func parsed() throws -> Parsed {
             // Each option is checked against its row of the mix table (range and unit).
             func ranged(_ v: Double, _ param: MixParameter, _ flag: String) throws -> Double {
-                let range = param.field.numberRange, unit = param.field.unit.isEmpty ? "" : " \(param.field.unit)"
-                guard v.isFinite, range.contains(v) else {
-                    throw ValidationError(
-                        """
-                        '\(flag)' \(fmt(v))\(unit) is out of range; allowed \
-                        \(fmt(range.lowerBound))…\(fmt(range.upperBound))\(unit)
-                        """
-                    )
-                }
-                return v
+                do { return try param.field.check(v, as: flag) } catch { throw ValidationError(error.description) }
             }
             // Errors quote what was typed ("120%"), not the fraction it became.
             func level(_ text: String, _ flag: String) throws -> Double {
