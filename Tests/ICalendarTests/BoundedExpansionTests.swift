@@ -72,4 +72,42 @@ struct BoundedExpansionTests {
                 "the file's recurrence budget (1500 steps) ran out; later RDATE values and events may be missing"
             ])
     }
+
+    /// Read streaming, the file is not held: the outline keeps the calendar's properties and
+    /// zones but no event, and the result is the tree reader's also when the file's order is
+    /// awkward: an override before its series, an older version after the newer, the calendar's
+    /// X-WR-TIMEZONE after its events, a VTIMEZONE after the events that use it, a truncated end.
+    @Test func streamingHoldsNoEventsAndMatchesTheTree() throws {
+        let data = calendar(
+            """
+            BEGIN:VEVENT\nUID:s\nRECURRENCE-ID:20260105T090000\nDTSTART:20260105T113000\nDURATION:PT1H
+            SUMMARY:Moved\nSEQUENCE:1\nEND:VEVENT
+            BEGIN:VEVENT\nUID:s\nDTSTART:20260101T090000\nDURATION:PT1H\nRRULE:FREQ=DAILY;COUNT=10
+            SUMMARY:Series v2\nSEQUENCE:2\nEND:VEVENT
+            BEGIN:VEVENT\nUID:s\nDTSTART:20260101T080000\nDURATION:PT1H\nRRULE:FREQ=DAILY;COUNT=20
+            SUMMARY:Series v1\nSEQUENCE:1\nEND:VEVENT
+            BEGIN:VEVENT\nUID:z\nDTSTART;TZID=Custom:20260103T120000\nSUMMARY:Zoned\nEND:VEVENT
+            BEGIN:VTIMEZONE\nTZID:Custom\nBEGIN:STANDARD\nTZOFFSETFROM:+0300\nTZOFFSETTO:+0300
+            DTSTART:19700101T000000\nEND:STANDARD\nEND:VTIMEZONE
+            X-WR-TIMEZONE:Asia/Tokyo
+            X-WR-CALNAME:Awkward
+            """)
+        let truncated = Data(
+            String(decoding: data, as: UTF8.self).replacingOccurrences(
+                of: "END:VCALENDAR", with: "BEGIN:VEVENT\r\nUID:cut\r\nDTSTART:20260102T000000Z"
+            ).utf8)
+        for file in [data, truncated] {
+            let r = try expand(file, from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z")
+            #expect(r.occurrences.contains { $0.title == "Moved" && iso($0.start) == "2026-01-05T02:30:00Z" })
+            #expect(r.occurrences.filter { $0.title == "Series v2" }.count == 9)
+            #expect(!r.occurrences.contains { $0.title == "Series v1" })
+            #expect(r.occurrences.contains { $0.title == "Zoned" && iso($0.start) == "2026-01-03T09:00:00Z" })
+        }
+        let streamed = try EventExpander(localZone: TimeZone(identifier: "UTC")!)
+            .occurrences(inFile: data, from: utc("2026-01-01T00:00:00Z"), to: utc("2026-02-01T00:00:00Z"))
+        #expect(streamed.outline.all("VEVENT").isEmpty)
+        #expect(streamed.outline.all("VTIMEZONE").count == 1)
+        #expect(streamed.outline.components.first?.first("X-WR-CALNAME")?.value == "Awkward")
+        #expect(streamed.eventCount == 4)
+    }
 }

@@ -30,9 +30,24 @@ func expand(
     _ data: Data, zone: String = "UTC", from: String, to: String,
     limits: ICalendarLimits = ICalendarLimits()
 ) throws -> EventExpander.Result {
-    let doc = try ICalendarDocument.parse(data, limits: limits)
-    return EventExpander(limits: limits, localZone: TimeZone(identifier: zone)!)
-        .occurrences(in: doc, from: utc(from), to: utc(to))
+    let expander = EventExpander(limits: limits, localZone: TimeZone(identifier: zone)!)
+    let tree: EventExpander.Result
+    do {
+        tree = expander.occurrences(
+            in: try ICalendarDocument.parse(data, limits: limits), from: utc(from), to: utc(to))
+    } catch let error as ICalendarError {
+        // The streaming reader refuses what the tree reader refuses, with the same error.
+        #expect(throws: error) {
+            try expander.occurrences(inFile: data, from: utc(from), to: utc(to))
+        }
+        throw error
+    }
+    // Every test that expands also checks the streaming reader (what refresh uses) against the tree.
+    let streamed = try expander.occurrences(inFile: data, from: utc(from), to: utc(to))
+    #expect(streamed.occurrences == tree.occurrences)
+    #expect(streamed.warnings == tree.warnings)
+    #expect(streamed.eventCount == tree.eventCount)
+    return tree
 }
 
 /// A VTIMEZONE for UK time written out in full, under a name the tz database does not know, so

@@ -83,25 +83,28 @@ public struct CalendarService: Sendable {
     ) {
         let source = Self.normalisedSource(sourceText)
         let data = try fetch(source, cacheAs: nil)
-        let doc: ICalendarDocument
-        do { doc = try ICalendarDocument.parse(data, limits: limits) } catch let e as ICalendarError {
+        let read: EventExpander.Result
+        do {
+            read = try EventExpander(limits: limits, localZone: timeZone)
+                .occurrences(
+                    inFile: data, from: now, to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400),
+                    keepingSoonest: CalendarSnapshot.maximumEvents)
+        } catch let e as ICalendarError {
             throw DataSourceError("\(sourceText): \(e)")
         }
         let calendarName =
-            name ?? doc.components.first?.first("X-WR-CALNAME")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            name ?? read.outline.components.first?.first("X-WR-CALNAME")?.text.trimmingCharacters(
+                in: .whitespacesAndNewlines
+            )
             .nilIfEmpty
             ?? (URL(string: source)?.host.flatMap { source.hasPrefix("http") ? $0 : nil }
                 ?? URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent)
         let added = try sources.add(source, name: calendarName, fallbackID: "calendar", data: data) { id in
             CalendarSources.Entry(
                 id: id, name: String(calendarName.prefix(200)), source: source, addedAt: now,
-                eventCount: doc.all("VEVENT").count)
+                eventCount: read.eventCount)
         }
-        let read = EventExpander(limits: limits, localZone: timeZone)
-            .occurrences(
-                in: doc, from: now, to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400),
-                keepingSoonest: CalendarSnapshot.maximumEvents)
-        return (added, doc.all("VEVENT").count, read.warnings)
+        return (added, read.eventCount, read.warnings)
     }
 
     /// Removes by id or name; returns the removed entry.
@@ -121,22 +124,21 @@ public struct CalendarService: Sendable {
         var outcomes: [String: SourceListFile<CalendarSources>.Outcome] = [:]
         let expander = EventExpander(limits: limits, localZone: timeZone)
         for entry in entries {
-            var (data, failure) = SourceLocation.readForRefresh(
+            let (data, readFailure) = SourceLocation.readForRefresh(
                 entry.source, name: entry.name, cache: cacheURL(entry.id),
                 cacheLimitBytes: limits.maxFileBytes, now: now, notes: &notes
             ) {
                 try fetch($0, cacheAs: entry.id)
             }
+            var failure = readFailure
             var count = 0, warningCount = 0
-            if data != nil {
+            if let data {
                 do {
-                    // The bytes are let go once parsed (up to 32 MiB): the expansion needs the document.
-                    let doc = try ICalendarDocument.parse(data!, limits: limits)
-                    data = nil
                     // From `now`: the window's overlap rule is `isUpcoming`'s, so the soonest kept
-                    // are the snapshot's (memory follows the snapshot, not the file).
-                    let r = expander.occurrences(
-                        in: doc, from: now, to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400),
+                    // are the snapshot's. Read streaming, so memory follows the snapshot and the
+                    // file's bytes (up to 32 MiB), not a tree of the file.
+                    let r = try expander.occurrences(
+                        inFile: data, from: now, to: now.addingTimeInterval(Double(Self.horizonDays) * 86_400),
                         keepingSoonest: CalendarSnapshot.maximumEvents)
                     count = r.eventCount
                     warningCount = r.warnings.count

@@ -49,6 +49,19 @@ public struct ICalendarDocument: Sendable {
     /// matching BEGIN, a file that is not iCalendar at all, a file over the size limit. A
     /// mistyped END line is warned about and reading resumes at the next BEGIN or matching END.
     public static func parse(_ data: Data, limits: ICalendarLimits = ICalendarLimits()) throws -> ICalendarDocument {
+        try parse(data, limits: limits) { _, _, _ in false }
+    }
+
+    /// Parses a whole file, handing each component to `handOn` as its END is read, with the
+    /// components still open around it (outermost first) and the index its top-level component
+    /// will have in `components` (nil when it is itself top-level). When `handOn` takes it
+    /// (returns true) it is not kept in the tree, so a reader that uses components as they
+    /// complete holds one at a time, not the file (`EventExpander.occurrences(inFile:)`).
+    /// Errors and warnings are those of `parse(_:limits:)`.
+    static func parse(
+        _ data: Data, limits: ICalendarLimits,
+        handOn: (_ component: Component, _ openAround: ArraySlice<Component>, _ topIndex: Int?) -> Bool
+    ) throws -> ICalendarDocument {
         guard data.count <= limits.maxFileBytes else {
             throw ICalendarError(
                 line: nil, message: "the file is \(SizeLimit(bytes: limits.maxFileBytes).exceeded(by: data.count))")
@@ -68,6 +81,7 @@ public struct ICalendarDocument: Sendable {
         func close(_ count: Int) {
             for _ in 0..<count {
                 guard let open = stack.popLast() else { return }
+                if handOn(open, stack[...], stack.isEmpty ? nil : top.count) { continue }
                 if stack.isEmpty { top.append(open) } else { stack[stack.count - 1].components.append(open) }
             }
         }

@@ -34,6 +34,9 @@ public struct EventExpander {
         public var warnings: [ICalendarWarning]
         /// Events in the file (masters and overrides), cancelled ones included.
         public var eventCount: Int
+        /// The document read: from `occurrences(inFile:)` the file less its events (the
+        /// calendars' own properties, such as X-WR-CALNAME, and their time zones).
+        public var outline: ICalendarDocument
     }
 
     struct Timing {
@@ -87,41 +90,55 @@ public struct EventExpander {
     public func occurrences(
         in document: ICalendarDocument, from: Date, to: Date, keepingSoonest: Int? = nil
     ) -> Result {
-        var warnings = document.warnings
-        var budget = limits.maxPeriodsPerFile
-        let zones = ZoneResolver(document: document, limits: limits, budget: &budget)
-        let local = SystemZone(localZone)
-
-        // Each calendar's VEVENTs, with the zone its floating times are read in (Google writes
-        // the calendar's zone only in X-WR-TIMEZONE).
-        var found: [(event: Component, floating: any ZoneRules, floatingIsLocal: Bool)] = []
-        for top in document.components {
-            var floating: any ZoneRules = local
-            var floatingIsLocal = true
-            if top.name == "VCALENDAR", let x = top.first("X-WR-TIMEZONE") {
-                let name = x.text.trimmingCharacters(in: .whitespacesAndNewlines)
-                if let z = zones.rules(for: name) {
-                    floating = z
-                    floatingIsLocal = false
-                } else if !name.isEmpty {
-                    warnings.append(
-                        ICalendarWarning(
-                            line: x.line,
-                            message:
-                                """
-                                X-WR-TIMEZONE '\(name.prefix(64))' is not a known time zone; floating times are \
-                                read in the user's zone
-                                """
-                        ))
+        occurrences(from: from, to: to, keepingSoonest: keepingSoonest) { body in
+            for (index, top) in document.components.enumerated() {
+                func walk(_ c: Component) {
+                    if c.name == "VEVENT" { body(c, index) }
+                    for child in c.components { walk(child) }
                 }
+                walk(top)
             }
-            func walk(_ c: Component) {
-                if c.name == "VEVENT" { found.append((c, floating, floatingIsLocal)) }
-                for child in c.components { walk(child) }
-            }
-            walk(top)
+            return document
         }
+    }
 
+    /// The same occurrences and warnings as `occurrences(in: ICalendarDocument.parse(data))`,
+    /// read as the file streams past: each event is read, expanded into the kept soonest and let
+    /// go when its END line is read, so the file is never held as a tree (a 32 MiB file of
+    /// 180,000 events took 700 MB as one). The file is read twice: first for which version of
+    /// each event counts, the overrides and the time zones, then for the series. The result's
+    /// `outline` is the file less its events. Errors are the parser's.
+    public func occurrences(
+        inFile data: Data, from: Date, to: Date, keepingSoonest: Int? = nil
+    ) throws -> Result {
+        try occurrences(from: from, to: to, keepingSoonest: keepingSoonest) { body in
+            try ICalendarDocument.parse(data, limits: limits) { c, around, topIndex in
+                // The outermost VEVENT is taken whole (with any nested in it, as the tree reader
+                // finds them); what else sits in a calendar is dropped unless it defines a zone.
+                if c.name == "VEVENT", !around.contains(where: { $0.name == "VEVENT" }) {
+                    func walk(_ c: Component) {
+                        if c.name == "VEVENT" { body(c, topIndex) }
+                        for child in c.components { walk(child) }
+                    }
+                    walk(c)
+                    return true
+                }
+                func definesZone(_ c: Component) -> Bool {
+                    c.name == "VTIMEZONE" || c.components.contains(where: definesZone)
+                }
+                return around.count == 1 && !definesZone(c)
+            }
+        }
+    }
+
+    /// The expansion over any source of events: `pass` calls its argument with every VEVENT in
+    /// file order (with the index of the top-level component it is in, nil when top-level
+    /// itself) and returns the document its time zones and calendar properties are read from.
+    /// It is called twice.
+    func occurrences(
+        from: Date, to: Date, keepingSoonest: Int?,
+        events pass: (_ body: (_ event: Component, _ topIndex: Int?) -> Void) throws -> ICalendarDocument
+    ) rethrows -> Result {
         // Several versions of one event (Google and Outlook exports keep them): per UID and
         // RECURRENCE-ID the newest counts: highest SEQUENCE, then DTSTAMP, then LAST-MODIFIED,
         // then the later in the file.
@@ -141,32 +158,67 @@ public struct EventExpander {
             }
             return (sequence, stamp("DTSTAMP"), stamp("LAST-MODIFIED"))
         }
-        let keys = found.map { versionKey($0.event) }
-        var newest: [String: Int] = [:]
-        for (i, key) in keys.enumerated() {
-            guard let key else { continue }
-            if let j = newest[key], rank(found[j].event) > rank(found[i].event) { continue }
-            newest[key] = i
-        }
-
-        // Overrides first (few in any file): read now, applied when their series is expanded. The
-        // series themselves are read one at a time while expanding, so nothing per event is held
-        // beyond the document (100,000 events read up front took 200 MB).
-        var overrides: [String: [Override]] = [:]
-        var overrideReadings: [Reading] = []
-        var seriesIndex: [String: Int] = [:]
         func uid(_ e: Component) -> String { e.first("UID")?.value ?? "line-\(e.line)" }
         func isCancelled(_ e: Component) -> Bool { e.first("STATUS")?.value.uppercased() == "CANCELLED" }
-        for (i, f) in found.enumerated() {
-            if let key = keys[i], newest[key] != i { continue }  // an older version
-            let e = f.event
+
+        // First pass: the newest version of each key, and the overrides (few in any file) whole,
+        // to be applied when their series is expanded. Series are not held.
+        var newest: [String: (index: Int, rank: (Int, Int, Int))] = [:]
+        var overrideEvents: [String: (index: Int, event: Component, topIndex: Int?)] = [:]
+        var eventCount = 0
+        let document = try pass { e, topIndex in
+            let index = eventCount
+            eventCount += 1
+            let key = versionKey(e)
+            if let key {
+                let r = rank(e)
+                if let n = newest[key], n.rank > r { return }
+                newest[key] = (index, r)
+            }
+            // Without a UID an override has no older versions: its own place is its key.
+            if e.first("RECURRENCE-ID") != nil { overrideEvents[key ?? "\u{2}\(index)"] = (index, e, topIndex) }
+        }
+
+        var warnings = document.warnings
+        var budget = limits.maxPeriodsPerFile
+        let zones = ZoneResolver(document: document, limits: limits, budget: &budget)
+        let local = SystemZone(localZone)
+
+        // The zone each calendar's floating times are read in (Google writes the calendar's zone
+        // only in X-WR-TIMEZONE).
+        let floatings = document.components.map { top -> (zone: any ZoneRules, isLocal: Bool) in
+            guard top.name == "VCALENDAR", let x = top.first("X-WR-TIMEZONE") else { return (local, true) }
+            let name = x.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let z = zones.rules(for: name) { return (z, false) }
+            if !name.isEmpty {
+                warnings.append(
+                    ICalendarWarning(
+                        line: x.line,
+                        message:
+                            """
+                            X-WR-TIMEZONE '\(name.prefix(64))' is not a known time zone; floating times are \
+                            read in the user's zone
+                            """
+                    ))
+            }
+            return (local, true)
+        }
+        func floating(_ topIndex: Int?) -> (zone: any ZoneRules, isLocal: Bool) {
+            guard let topIndex else { return (local, true) }
+            return floatings[topIndex]
+        }
+
+        var overrides: [String: [Override]] = [:]
+        var overrideReadings: [Reading] = []
+        for (_, o) in overrideEvents.sorted(by: { $0.value.index < $1.value.index }) {
+            let e = o.event, f = floating(o.topIndex)
             guard let rid = e.first("RECURRENCE-ID") else { continue }
             let reading =
                 isCancelled(e)
                 ? nil
                 : read(
-                    e, uid: uid(e), floating: f.floating, floatingIsLocal: f.floatingIsLocal,
-                    zones: zones, local: local, warnings: &warnings)
+                    e, uid: uid(e), floating: f.zone, floatingIsLocal: f.isLocal, zones: zones, local: local,
+                    warnings: &warnings)
             if let v = DateValue.parse(
                 Substring(rid.value), tzid: rid.parameter("TZID"), valueType: rid.parameter("VALUE"))
             {
@@ -174,7 +226,7 @@ public struct EventExpander {
                     Override(
                         value: v, line: rid.line,
                         thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE",
-                        reading: reading, floating: f.floating))
+                        reading: reading, floating: f.zone))
             } else {
                 warnings.append(
                     ICalendarWarning(
@@ -188,42 +240,35 @@ public struct EventExpander {
             }
             if let reading { overrideReadings.append(reading) }
         }
+        overrideEvents = [:]
 
-        // Where the series of each overridden UID is.
-        for (i, f) in found.enumerated() where !overrides.isEmpty {
-            if let key = keys[i], newest[key] != i { continue }
-            if f.event.first("RECURRENCE-ID") == nil, overrides[uid(f.event)] != nil { seriesIndex[uid(f.event)] = i }
-        }
-
+        // Second pass: each series is read, expanded and let go; the series of an overridden UID
+        // is kept to check its overrides against.
         let fromSeconds = Int(from.timeIntervalSince1970.rounded(.down))
         let toSeconds = Int(to.timeIntervalSince1970.rounded(.up))
         var state = ExpansionState(budget: budget, kept: SoonestOccurrences(limit: keepingSoonest))
-        for (i, f) in found.enumerated() {
-            if let key = keys[i], newest[key] != i { continue }
-            let e = f.event
-            guard e.first("RECURRENCE-ID") == nil, !isCancelled(e),
-                let reading = read(
-                    e, uid: uid(e), floating: f.floating, floatingIsLocal: f.floatingIsLocal, zones: zones,
-                    local: local, warnings: &warnings)
-            else { continue }
+        var series: [String: Reading?] = [:]
+        var index = 0
+        _ = try pass { e, topIndex in
+            defer { index += 1 }
+            if let key = versionKey(e), newest[key]?.index != index { return }  // an older version
+            guard e.first("RECURRENCE-ID") == nil else { return }
+            let f = floating(topIndex)
+            let reading =
+                isCancelled(e)
+                ? nil
+                : read(
+                    e, uid: uid(e), floating: f.zone, floatingIsLocal: f.isLocal, zones: zones, local: local,
+                    warnings: &warnings)
+            if overrides[uid(e)] != nil { series[uid(e)] = .some(reading) }
+            guard let reading else { return }
             expand(
                 reading, overrides: overrides[reading.uid] ?? [], fromSeconds: fromSeconds, toSeconds: toSeconds,
                 zones: zones, local: local, state: &state, warnings: &warnings)
         }
-        // An override its series has since dropped is left out (read again: what it says about
-        // itself was said when the series was expanded).
-        var series: [String: Reading?] = [:]
+        // An override its series has since dropped is left out (what it says about itself was
+        // said when the series was expanded).
         for r in overrideReadings {
-            if series[r.uid] == nil {
-                var ignored: [ICalendarWarning] = []
-                series[r.uid] = seriesIndex[r.uid].flatMap { i -> Reading? in
-                    let f = found[i]
-                    guard !isCancelled(f.event) else { return nil }
-                    return read(
-                        f.event, uid: r.uid, floating: f.floating, floatingIsLocal: f.floatingIsLocal, zones: zones,
-                        local: local, warnings: &ignored)
-                }
-            }
             if let rid = r.component.first("RECURRENCE-ID"), let master = series[r.uid] ?? nil,
                 let value = DateValue.parse(
                     Substring(rid.value), tzid: rid.parameter("TZID"), valueType: rid.parameter("VALUE")),
@@ -239,7 +284,7 @@ public struct EventExpander {
         // In file order, so the parser's and the events' warnings read as one list.
         let ordered = warnings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(
             \.element)
-        return Result(occurrences: out, warnings: ordered, eventCount: found.count)
+        return Result(occurrences: out, warnings: ordered, eventCount: eventCount, outline: document)
     }
 
     /// Reads DTSTART, the length (DTEND, else DURATION) and the text of one event. Nil, with a
