@@ -48,6 +48,10 @@ struct TextureBed {
     var surgeFall: Float = 0, surgeRise: Float = 0
     var framesToSurge: Float = 0
     var bladePhase: Float = 0, bladeWander: Float = 0
+    /// The OU drivers' (ρ, √(1 − ρ²)) for sub-blocks of `driverFrames` at the time constants beside them.
+    var driverSlow: (Float, Float) = (0, 0), driverFast: (Float, Float) = (0, 0)
+    var driverFrames = -1
+    var driverSwellSeconds: Float = 0, driverFlutterSeconds: Float = 0
     /// The envelope at the end of the last sub-block (the next one ramps from it).
     var envelope = SIMD8<Float>(repeating: 0)
     var lineEnvelope: Float = 0
@@ -224,7 +228,14 @@ struct TextureBed {
             let rho = expf(-dt / max(tau, 1e-3))
             return (rho, (1 - rho * rho).squareRoot())
         }
-        let slow = ou(p.swellSeconds), fast = ou(p.flutterSeconds)
+        // The drivers' coefficients depend only on the sub-block's length and the profile's time
+        // constants: computed again only when one of them changes (four `expf` per sub-block saved).
+        if frames != driverFrames || p.swellSeconds != driverSwellSeconds || p.flutterSeconds != driverFlutterSeconds {
+            driverSlow = ou(p.swellSeconds)
+            driverFast = ou(p.flutterSeconds)
+            (driverFrames, driverSwellSeconds, driverFlutterSeconds) = (frames, p.swellSeconds, p.flutterSeconds)
+        }
+        let slow = driverSlow, fast = driverFast
         sharedSlow = slow.0 * sharedSlow + slow.1 * gaussian()
         sharedFast = fast.0 * sharedFast + fast.1 * gaussian()
         var gs = SIMD8<Float>(repeating: 0), gf = SIMD8<Float>(repeating: 0)
@@ -271,7 +282,8 @@ struct TextureBed {
             let m = p.bladePassDepth
             e *= (1 + m * shape) / (1 + m * m * 0.625).squareRoot()
         }
-        lineEnvelope = lineGain * expf(0.3 * shared - 0.09)
+        // Without a line its envelope is 0 either way (0 × a finite exp); skip the `expf`.
+        lineEnvelope = lineGain > 0 ? lineGain * expf(0.3 * shared - 0.09) : 0
         return e
     }
 
@@ -309,7 +321,9 @@ struct TextureBed {
             var h2 = c == 0 ? hi2.0 : hi2.1
             var env = start
             let al = aLo, ah = aHi
-            for i in 0..<n {
+            /// One sample's eight band outputs, each at its envelope.
+            @inline(__always)
+            func bands() -> SIMD8<Float> {
                 x ^= x &<< 13
                 x ^= x &>> 17
                 x ^= x &<< 5
@@ -318,9 +332,34 @@ struct TextureBed {
                 h += ah * (u - h)
                 l2 += al * (l - l2)
                 h2 += ah * (h - h2)
-                let y = ((h2 - l2) * env).sum()
-                if c == 0 { output[i].x += y } else { output[i].y += y }
+                let p = (h2 - l2) * env
                 env += envStep
+                return p
+            }
+            // Four samples at a time, their band sums side by side: `SIMD8.sum()` adds lane after
+            // lane into one register, a chain of seven dependent adds per sample that bounded the
+            // loop; adding band k of four samples as one vector does the same additions in the
+            // same order (band 0 + band 1, then + band 2, …), so every sum keeps its bits.
+            var i = 0
+            while i + 4 <= n {
+                let p0 = bands(), p1 = bands(), p2 = bands(), p3 = bands()
+                var y = SIMD4(p0[0], p1[0], p2[0], p3[0])
+                y += SIMD4(p0[1], p1[1], p2[1], p3[1])
+                y += SIMD4(p0[2], p1[2], p2[2], p3[2])
+                y += SIMD4(p0[3], p1[3], p2[3], p3[3])
+                y += SIMD4(p0[4], p1[4], p2[4], p3[4])
+                y += SIMD4(p0[5], p1[5], p2[5], p3[5])
+                y += SIMD4(p0[6], p1[6], p2[6], p3[6])
+                y += SIMD4(p0[7], p1[7], p2[7], p3[7])
+                for j in 0..<4 {
+                    if c == 0 { output[i + j].x += y[j] } else { output[i + j].y += y[j] }
+                }
+                i += 4
+            }
+            while i < n {
+                let y = bands().sum()
+                if c == 0 { output[i].x += y } else { output[i].y += y }
+                i += 1
             }
             if c == 0 {
                 noise.0 = x
