@@ -139,7 +139,8 @@ import Testing
         // No gap or click where it switched: the largest sample step around the switch stays
         // within 1.5× the steady sound's (before and after).
         let n = x.count
-        let steady = max(Self.largestStep(x[(n / 10)..<(2 * rate)]), Self.largestStep(x[(n - 5 * rate / 2)..<(n - 4800)]))
+        let steady = max(
+            Self.largestStep(x[(n / 10)..<(2 * rate)]), Self.largestStep(x[(n - 5 * rate / 2)..<(n - 4800)]))
         let around = Self.largestStep(x[(2 * rate)..<(n - 5 * rate / 2)])
         print("live profile switch: largest step \(around / steady)× the steady sound's")
         #expect(around <= 1.5 * steady)

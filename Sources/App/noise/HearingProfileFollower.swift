@@ -62,8 +62,9 @@ final class HearingProfileFollower: Sendable {
             if case .error(let message) = response {
                 Terminal.printError("warning: the player refused the new hearing profile: \(message)")
             } else {
+                let bands = curve.map { "\($0.centresHz.count) bands" }
                 Terminal.printError(
-                    curve.map { "Hearing correction: the profile of \(device), saved again (\($0.centresHz.count) bands)." }
+                    bands.map { "Hearing correction: the profile of \(device), saved again (\($0))." }
                         ?? "Hearing correction off: \(device) has no calibrated profile now.")
             }
         } catch {

@@ -229,7 +229,7 @@ struct TextureBed {
             return (rho, (1 - rho * rho).squareRoot())
         }
         // The drivers' coefficients depend only on the sub-block's length and the profile's time
-        // constants: computed again only when one of them changes (four `expf` per sub-block saved).
+        // constants: computed again only when one of them changes (two `expf` per sub-block saved).
         if frames != driverFrames || p.swellSeconds != driverSwellSeconds || p.flutterSeconds != driverFlutterSeconds {
             driverSlow = ou(p.swellSeconds)
             driverFast = ou(p.flutterSeconds)
@@ -321,9 +321,7 @@ struct TextureBed {
             var h2 = c == 0 ? hi2.0 : hi2.1
             var env = start
             let al = aLo, ah = aHi
-            /// One sample's eight band outputs, each at its envelope.
-            @inline(__always)
-            func bands() -> SIMD8<Float> {
+            for i in 0..<n {
                 x ^= x &<< 13
                 x ^= x &>> 17
                 x ^= x &<< 5
@@ -332,34 +330,9 @@ struct TextureBed {
                 h += ah * (u - h)
                 l2 += al * (l - l2)
                 h2 += ah * (h - h2)
-                let p = (h2 - l2) * env
-                env += envStep
-                return p
-            }
-            // Four samples at a time, their band sums side by side: `SIMD8.sum()` adds lane after
-            // lane into one register, a chain of seven dependent adds per sample that bounded the
-            // loop; adding band k of four samples as one vector does the same additions in the
-            // same order (band 0 + band 1, then + band 2, …), so every sum keeps its bits.
-            var i = 0
-            while i + 4 <= n {
-                let p0 = bands(), p1 = bands(), p2 = bands(), p3 = bands()
-                var y = SIMD4(p0[0], p1[0], p2[0], p3[0])
-                y += SIMD4(p0[1], p1[1], p2[1], p3[1])
-                y += SIMD4(p0[2], p1[2], p2[2], p3[2])
-                y += SIMD4(p0[3], p1[3], p2[3], p3[3])
-                y += SIMD4(p0[4], p1[4], p2[4], p3[4])
-                y += SIMD4(p0[5], p1[5], p2[5], p3[5])
-                y += SIMD4(p0[6], p1[6], p2[6], p3[6])
-                y += SIMD4(p0[7], p1[7], p2[7], p3[7])
-                for j in 0..<4 {
-                    if c == 0 { output[i + j].x += y[j] } else { output[i + j].y += y[j] }
-                }
-                i += 4
-            }
-            while i < n {
-                let y = bands().sum()
+                let y = ((h2 - l2) * env).sum()
                 if c == 0 { output[i].x += y } else { output[i].y += y }
-                i += 1
+                env += envStep
             }
             if c == 0 {
                 noise.0 = x
