@@ -85,6 +85,66 @@ import Testing
             environment: env)
         #expect(r.stderrText.contains("Hearing correction off: no calibrated profile for second"), "\(r.stderrText)")
     }
+
+    /// A profile saved for the device while the player plays (as `noise hearing calibrate` and the
+    /// Calibrate page save it: a temporary renamed over the device's file in the store) is taken by
+    /// the running `--hearing auto` player within about a second, ramped in without a click: the
+    /// monitor's spectrum after the save carries the profile's gains.
+    @Test func aProfileSavedWhilePlayingIsTakenWithoutRestarting() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        let dir = try Products.temporaryDirectory("hearing-follow")
+        let store = dir.appendingPathComponent("store")
+        let env = TestStore(at: store).environment(server.environment)
+        let player = try Spawned(
+            "noise", ["play", "--preset", "pink", "--fade-in", "0", "--seed", "2"], environment: env)
+        defer {
+            player.signal(SIGTERM)
+            _ = player.waitForExit(10)
+        }
+        #expect(player.waitForStderr(10) { $0.contains("Playing") }, "\(player.stderrText)")
+        let recorder = try server.record(to: dir.appendingPathComponent("follow.wav"))
+        Thread.sleep(forTimeInterval: 2)
+        let folder = store.appendingPathComponent("hearing")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let saved = Date()
+        try Data(#"{"centresHz":[100,1000,8000],"gainsDb":[-10,0,10],"device":"test"}"#.utf8)
+            .write(to: folder.appendingPathComponent("test.json"), options: .atomic)
+        #expect(player.waitForStderr(5) { $0.contains("the profile of test, saved again") }, "\(player.stderrText)")
+        let tookSeconds = Date().timeIntervalSince(saved)
+        Thread.sleep(forTimeInterval: 3)
+        let rec = try recorder.stop()
+        let status = try Products.run("noise", ["status"], environment: env)
+        #expect(status.stdoutText.contains("Hearing correction: the profile of test."), "\(status.stdoutText)")
+        print("a saved hearing profile reached the player in \(tookSeconds) s")
+        #expect(tookSeconds <= 1.5)
+
+        // Levels at the profile's centres, before the save and once it has been taken: the
+        // change at 100 Hz and 8 kHz against 1 kHz's is the profile's (−10 and +10 dB).
+        let rate = 48_000
+        let x = rec.channels[0]
+        let before = Array(x[(rate / 5)..<(19 * rate / 10)])
+        let after = Array(x[(x.count - 5 * rate / 2)..<(x.count - rate / 10)])
+        let centres = [100.0, 1000, 8000]
+        func levels(_ s: [Float]) -> [Double] {
+            let w = Spectrum.welch(s, sampleRate: Double(rate))
+            return Spectrum.bandLevelsDb(binHz: w.binHz, density: w.density, centresHz: centres, fraction: 3)
+        }
+        let l0 = levels(before), l1 = levels(after)
+        let change = (0..<3).map { (l1[$0] - l0[$0]) - (l1[1] - l0[1]) }
+        print("level change after the save at 100 Hz, 1 kHz, 8 kHz (dB, against 1 kHz): \(change)")
+        #expect(abs(change[0] + 10) <= 1.5, "\(change)")
+        #expect(abs(change[2] - 10) <= 1.5, "\(change)")
+
+        // No gap or click where it switched: the largest sample step around the switch stays
+        // within 1.5× the steady sound's (before and after).
+        let n = x.count
+        let steady = max(
+            Self.largestStep(x[(n / 10)..<(2 * rate)]), Self.largestStep(x[(n - 5 * rate / 2)..<(n - 4800)]))
+        let around = Self.largestStep(x[(2 * rate)..<(n - 5 * rate / 2)])
+        print("live profile switch: largest step \(around / steady)× the steady sound's")
+        #expect(around <= 1.5 * steady)
+    }
 }
 
 #if canImport(Glibc)

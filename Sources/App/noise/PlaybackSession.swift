@@ -136,6 +136,16 @@ struct PlaybackSession {
             throw error
         }
         controller.saveLastMix()
+        // `--hearing auto`: a profile saved for this device while playing is taken at once.
+        var follower: HearingProfileFollower?
+        if hearing == .auto, let device = OutputDeviceName.of(sinkName: sink.name, backendDevice: settings.device) {
+            do {
+                follower = try HearingProfileFollower(device: device, store: store)
+                follower?.start(status: { controller.status() })
+            } catch {
+                Terminal.printError("warning: a hearing profile saved while playing waits for the next play: \(error)")
+            }
+        }
         let statusStore = StatusStore(root: store)
         // Liveness beside the control socket (a tmpfs), not in the store: see PlayerHeartbeat.
         var heartbeat: PlayerHeartbeat?
@@ -240,6 +250,7 @@ struct PlaybackSession {
         // resumes, and so does giving up on a lost output (nobody chose to stop); Ctrl-C,
         // `noise stop` and the sleep timer end it on purpose.
         let sessionEnded = signalled == SIGTERM || signalled == SIGHUP
+        follower?.stop()
         // Close the socket first, so no late request can publish "playing" after the final status.
         server.stop()
         mpris?.stop()

@@ -1,3 +1,5 @@
+import CNoiseKernels
+
 /// The master's hearing correction and notch: one cascade of biquads on the mixed stereo signal,
 /// before the limiter.
 ///
@@ -31,6 +33,12 @@ public final class MasterFilter {
     /// then the correction's bands), so a ramp moves each section towards its own next design.
     @exclusivity(unchecked) var activeCount = 0
     @exclusivity(unchecked) var targetActiveCount = 0
+
+    /// The steady pipeline runs in `cnk_cascade_steady_avx2` (a group per 256-bit register, the
+    /// same arithmetic in the same order, so the same bits as `runSteady`) when the CPU has AVX2.
+    /// Tests turn it off to compare the two.
+    @exclusivity(unchecked) var usesAVX2 = MasterFilter.cpuHasAVX2
+    static let cpuHasAVX2 = cnk_has_avx2() != 0
 
     /// Mono's stereo-shaped scratch, `maximumFrameCount` frames.
     let scratchMono: UnsafeMutablePointer<Float>
@@ -165,12 +173,17 @@ public final class MasterFilter {
                 of: stereo.loadUnaligned(fromByteOffset: 8 * (lag - 1 - k), as: SIMD2<Float>.self),
                 toByteOffset: 8 * k, as: SIMD2<Float>.self)
         }
-        switch groups {
-        case 1: runSteady(One.self, c, x, frameCount: n)
-        case 2: runSteady(Two.self, c, x, frameCount: n)
-        case 3: runSteady(Three.self, c, x, frameCount: n)
-        case 4: runSteady(Four.self, c, x, frameCount: n)
-        default: runSteady(Five.self, c, x, frameCount: n)
+        if usesAVX2 {
+            cnk_cascade_steady_avx2(
+                Int32(groups), c, s, UnsafeMutableRawPointer(pipe).assumingMemoryBound(to: Float.self), x, n)
+        } else {
+            switch groups {
+            case 1: runSteady(One.self, c, x, frameCount: n)
+            case 2: runSteady(Two.self, c, x, frameCount: n)
+            case 3: runSteady(Three.self, c, x, frameCount: n)
+            case 4: runSteady(Four.self, c, x, frameCount: n)
+            default: runSteady(Five.self, c, x, frameCount: n)
+            }
         }
         // Draining: section k takes samples n − k..<n; its first input is section k − 1's last
         // steady output, the rest section k − 1's draining outputs, in place.

@@ -48,6 +48,10 @@ struct TextureBed {
     var surgeFall: Float = 0, surgeRise: Float = 0
     var framesToSurge: Float = 0
     var bladePhase: Float = 0, bladeWander: Float = 0
+    /// The OU drivers' (ρ, √(1 − ρ²)) for sub-blocks of `driverFrames` at the time constants beside them.
+    var driverSlow: (Float, Float) = (0, 0), driverFast: (Float, Float) = (0, 0)
+    var driverFrames = -1
+    var driverSwellSeconds: Float = 0, driverFlutterSeconds: Float = 0
     /// The envelope at the end of the last sub-block (the next one ramps from it).
     var envelope = SIMD8<Float>(repeating: 0)
     var lineEnvelope: Float = 0
@@ -224,7 +228,14 @@ struct TextureBed {
             let rho = expf(-dt / max(tau, 1e-3))
             return (rho, (1 - rho * rho).squareRoot())
         }
-        let slow = ou(p.swellSeconds), fast = ou(p.flutterSeconds)
+        // The drivers' coefficients depend only on the sub-block's length and the profile's time
+        // constants: computed again only when one of them changes (two `expf` per sub-block saved).
+        if frames != driverFrames || p.swellSeconds != driverSwellSeconds || p.flutterSeconds != driverFlutterSeconds {
+            driverSlow = ou(p.swellSeconds)
+            driverFast = ou(p.flutterSeconds)
+            (driverFrames, driverSwellSeconds, driverFlutterSeconds) = (frames, p.swellSeconds, p.flutterSeconds)
+        }
+        let slow = driverSlow, fast = driverFast
         sharedSlow = slow.0 * sharedSlow + slow.1 * gaussian()
         sharedFast = fast.0 * sharedFast + fast.1 * gaussian()
         var gs = SIMD8<Float>(repeating: 0), gf = SIMD8<Float>(repeating: 0)
@@ -271,7 +282,8 @@ struct TextureBed {
             let m = p.bladePassDepth
             e *= (1 + m * shape) / (1 + m * m * 0.625).squareRoot()
         }
-        lineEnvelope = lineGain * expf(0.3 * shared - 0.09)
+        // Without a line its envelope is 0 either way (0 × a finite exp); skip the `expf`.
+        lineEnvelope = lineGain > 0 ? lineGain * expf(0.3 * shared - 0.09) : 0
         return e
     }
 

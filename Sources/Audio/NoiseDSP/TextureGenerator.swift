@@ -39,28 +39,30 @@ final class TextureGenerator {
     /// One sub-block of output frames (left, right).
     let output: UnsafeMutablePointer<SIMD2<Float>>
     let outputCapacity: Int
-    var activeCount = 0
-    var events: TextureEventSource
+    // Unchecked: only the render thread touches a generator while it plays (the owner's
+    // contract), and each dynamic access check cost a runtime call per sub-block and voice.
+    @exclusivity(unchecked) var activeCount = 0
+    @exclusivity(unchecked) var events: TextureEventSource
     var settings: TextureSettings
     /// The statistics-driven kinds' bed (idle for noise, drops and crackle).
-    var bed: TextureBed
+    @exclusivity(unchecked) var bed: TextureBed
     /// Taps' and rings' amplitude scales for the current settings (see `TextureSpectrum`).
     var tapAmplitudeScale: Float = 0, ringAmplitudeScale: Float = 0, tapLowPass: Float = 1
     /// The largest value a tap's burst reaches (`TextureSpectrum.eventScales`): the model's peak
     /// estimate, made a bound.
     var tapClip: Float = .greatestFiniteMagnitude
     /// Crackle's burst noise (xorshift32, never 0).
-    var burstNoise: UInt32
+    @exclusivity(unchecked) var burstNoise: UInt32
     /// Frames rendered so far.
-    var frame = 0
+    @exclusivity(unchecked) var frame = 0
     var eventSeed: UInt64 = 0
     /// The texture's share of the layer's source, 0 (noise) … 1 (texture): a change between noise
     /// and a texture crossfades over the change's ramp instead of swapping the source in one sample.
-    var share = ParameterRamp(0)
+    @exclusivity(unchecked) var share = ParameterRamp(0)
     /// The noise's gain over the current sub-block (first frame, step per frame): cos of the share's
     /// quarter turn, so noise and texture keep their summed power through the fade (0 outside one).
-    private(set) var noiseGainStart: Float = 0
-    private(set) var noiseGainStep: Float = 0
+    @exclusivity(unchecked) private(set) var noiseGainStart: Float = 0
+    @exclusivity(unchecked) private(set) var noiseGainStep: Float = 0
 
     init(sampleRate: Double, channelCount: Int, seed: UInt64, frameCapacity: Int) {
         self.sampleRate = sampleRate

@@ -1,0 +1,22 @@
+#ifndef CNOISEKERNELS_H
+#define CNOISEKERNELS_H
+
+/// 1 when this CPU runs AVX2 (checked once, at run time), else 0.
+int cnk_has_avx2(void);
+
+/// The master filter's steady pipeline (`MasterFilter.runSteady`) on AVX2, one group of four
+/// sections × two channels per 256-bit register instead of two 128-bit halves.
+///
+/// The same multiplies, adds and subtractions in the same order as the Swift loop, and no fused
+/// multiply-add (the function is compiled for AVX2 alone), so its output is bit-identical to it.
+///
+/// - groups: 1…5; coefficients: 20 floats per group (b0, b1, b2, a1, a2 per section);
+///   state: 16 floats per group (s1 lanes, then s2 lanes); pipe: 8 floats per group (each
+///   section's last output); x: interleaved stereo, frames `4·groups − 1 ..< frameCount` are read
+///   and written `4·groups − 1` frames earlier.
+///
+/// Real-time safety: arithmetic only; call only when `cnk_has_avx2()` is 1.
+void cnk_cascade_steady_avx2(
+    int groups, const float *coefficients, float *state, float *pipe, float *x, long frameCount);
+
+#endif
