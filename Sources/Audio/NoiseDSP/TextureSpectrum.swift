@@ -37,12 +37,7 @@ public enum TextureSpectrum {
     /// The taps' and rings' amplitude scales, the taps' one-pole coefficient and their clip: at the
     /// kind's default density the taps carry `tapGain`² and the rings `ringGain`² times the white
     /// noise's power (for E[a²] = 1; raindrops' sizes move it with the rain rate), both raised by
-    /// `TextureBed.referenceGain`. Rain's bed is its unresolved far drops, so it grows with the rain
-    /// rate as the near taps do: for raindrops the scales are set at the layer's own density, and a
-    /// heavier rain is denser at the same balance of bed, taps and rings, not tap-dominated (at the
-    /// default density's scales, 400 taps/s carried 2.7× rain's tap power: texstat envelope kurtosis
-    /// above 2.5 kHz 4.9, against 3.4 in the rain recording). Crackles are events of their own
-    /// over the fire's roar: their scales stay at the default density.
+    /// `TextureBed.referenceGain`.
     ///
     /// The clip is what a loud tap reaches: the tap one in a thousand (a raindrop's size from
     /// Marshall–Palmer's tail; the loudest crackle), at a flare at its cap, through the low-pass (its
@@ -54,11 +49,7 @@ public enum TextureSpectrum {
     public static func eventScales(_ t: TextureSettings, profile p: TextureProfile, sampleRate fs: Double)
         -> (tap: Float, ring: Float, lowPass: Float, clip: Float)
     {
-        let densities = TextureSettings.densityRange
-        let lambda =
-            p.tapsAreRaindrops
-            ? min(max(t.densityPerSecond, densities.lowerBound), densities.upperBound)
-            : TextureSettings.defaultDensity(t.kind)
+        let lambda = TextureSettings.defaultDensity(t.kind)
         let g = TextureBed.referenceGain
         let tap = g * p.tapGain * (4 / (lambda * meanLogUniform(p.tapDecaySeconds))).squareRoot()
         let ring =
