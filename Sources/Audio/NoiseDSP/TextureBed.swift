@@ -273,10 +273,14 @@ struct TextureBed {
             for k in 0..<8 { e[k] *= (1 + d[k] * s) / meanSquare[k].squareRoot() }
         }
         if p.bladePassHz > 0 {
-            // Rotation wanders (OU, 3 % over ~2 s) and its phase diffuses: a line, never a clock.
+            // Rotation wanders (OU, 6 % over ~2 s: the air load and a shaded-pole motor's slip) and
+            // the pulses' phase at the ear diffuses (turbulence between fan and listener): a line,
+            // never a clock. At 3 % and 0.35 rad/√s a pulse train was still in step with itself a
+            // second later (texstat `repeat` 0.32 at 1 s over 10 minutes); at 6 % its phase has
+            // spread by about 2.3 rad there, while the line stays within its modulation band.
             let w = ou(2)
             bladeWander = w.0 * bladeWander + w.1 * gaussian()
-            bladePhase += 2 * .pi * p.bladePassHz * (1 + 0.03 * bladeWander) * dt + 0.35 * dt.squareRoot() * gaussian()
+            bladePhase += 2 * .pi * p.bladePassHz * (1 + 0.06 * bladeWander) * dt + 0.6 * dt.squareRoot() * gaussian()
             if bladePhase > 2 * .pi { bladePhase -= 2 * .pi }
             let shape = cosf(bladePhase) + 0.5 * cosf(2 * bladePhase)
             let m = p.bladePassDepth
