@@ -61,7 +61,7 @@ struct MixerTextureBrowserTests {
         let bad = try rig.post("/api/mixer", #"{"layer":1,"param":"texture","value":"hail"}"#, token: token)
         #expect(bad.status == 400 && bad.text.contains("noise, drops, crackle"), "\(bad.text)")
         let tooDense = try rig.post("/api/mixer", #"{"layer":1,"param":"densityPerSecond","value":401}"#, token: token)
-        #expect(tooDense.status == 400 && tooDense.text.contains("allowed 0.5…400 per second"), "\(tooDense.text)")
+        #expect(tooDense.status == 400 && tooDense.text.contains("allowed: 0.5…400 per second"), "\(tooDense.text)")
         let noise = try rig.post("/api/mixer", #"{"layer":1,"param":"texture","value":"noise"}"#, token: token)
         #expect(noise.status == 200, "\(noise.text)")
         #expect(
