@@ -34,12 +34,15 @@ import Testing
         /// Waits for `text` on the screen; the screen when it came.
         @discardableResult
         func waitFor(_ text: String, seconds: Double = 20) throws -> String {
-            let deadline = Date().addingTimeInterval(seconds)
             var last = ""
-            while Date() < deadline {
-                last = try screen()
-                if last.contains(text) { return last }
-                Thread.sleep(forTimeInterval: 0.05)
+            if let shown = Wait.until(
+                seconds, interval: 0.05,
+                {
+                    last = (try? screen()) ?? last
+                    return last.contains(text) ? last : nil
+                })
+            {
+                return shown
             }
             Issue.record("'\(text)' did not appear; the screen:\n\(last)")
             throw CancellationError()
@@ -125,15 +128,15 @@ import Testing
         var retested: [Int] = []
         for _ in 0..<2 {
             // The screen may still show the band just answered: wait for the next one.
-            var hz = 0
-            let deadline = Date().addingTimeInterval(20)
-            while Date() < deadline {
-                let screen = try tmux.waitFor("Retest ")
-                let line = try #require(screen.split(separator: "\n").last { $0.contains("Retest ") })
-                hz = try #require(Int(line.split(separator: "Retest ").last!.split(separator: " ")[0]))
-                if !retested.contains(hz) { break }
-                Thread.sleep(forTimeInterval: 0.05)
+            let shownBand = Wait.until(20, interval: 0.05) { () -> Int? in
+                guard let screen = try? tmux.screen(),
+                    let line = screen.split(separator: "\n").last(where: { $0.contains("Retest ") }),
+                    let hz = line.split(separator: "Retest ").last?.split(separator: " ").first.flatMap({ Int($0) }),
+                    !retested.contains(hz)
+                else { return nil }
+                return hz
             }
+            let hz = try #require(shownBand, "no new band to retest within 20 s: \((try? tmux.screen()) ?? "")")
             let i = try #require(Self.centres.firstIndex(of: hz))
             retested.append(hz)
             try Self.answer(tmux, label: "Retest \(hz) Hz: as loud as the 1 kHz band", target: Self.target(i) + 1)

@@ -30,10 +30,10 @@ import Testing
             player.stderrText.contains("Hearing correction off: no calibrated profile for test"), "\(player.stderrText)"
         )
         let recorder = try server.record(to: dir.appendingPathComponent("live.wav"))
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: 1.5)  // the recording's length: 1.5 s before the change
         let r = try Products.run("noise", ["set", "--hearing", profile.path, "--notch", "5000"], environment: env)
         #expect(r.status == 0, "\(r.stderrText)")
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: 1.5)  // the recording's length: 1.5 s after the change
         let rec = try recorder.stop()
         let status = try Products.run("noise", ["status"], environment: env)
         #expect(status.stdoutText.contains("Notch: 5000 Hz, 1 octave wide, 40 dB deep."), "\(status.stdoutText)")

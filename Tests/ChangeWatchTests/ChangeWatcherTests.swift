@@ -105,8 +105,8 @@ import Testing
         try Self.atomicWrite("x", to: dir + "/other.json")
         try Data("y".utf8).write(to: URL(fileURLWithPath: dir + "/last-mix.json.bak"))
         try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: false)
-        usleep(400_000)  // that nothing comes is the check: a quiet window has to pass
-        #expect(collector.count == 0, "\(collector.all)")
+        // That nothing comes is the check: a quiet window has to pass.
+        #expect(throughout(0.4) { collector.count == 0 }, "\(collector.all)")
         try Self.atomicWrite("z", to: file)
         let hit = try #require(collector.wait { !$0.paths.isEmpty })
         #expect(hit.0.paths == [file])
@@ -292,8 +292,8 @@ import Testing
             watcher.stop()
             watcher.wait()
         }
-        usleep(200_000)  // that nothing comes is the check: a quiet window has to pass
-        #expect(collector.count == 0, "nothing happened yet: \(collector.all)")
+        // That nothing comes is the check: a quiet window has to pass.
+        #expect(throughout(0.2) { collector.count == 0 }, "nothing happened yet: \(collector.all)")
         let killed = ContinuousClock.now
         kill(pid, SIGKILL)
         // Not reaped yet: the pidfd is readable as soon as the process has exited (a zombie).
@@ -335,8 +335,8 @@ import Testing
             watcher.wait()
         }
         kill(first, SIGKILL)
-        usleep(300_000)  // that nothing comes is the check: a quiet window has to pass
-        #expect(collector.count == 0, "the first process is no longer watched: \(collector.all)")
+        // That nothing comes is the check: a quiet window has to pass.
+        #expect(throughout(0.3) { collector.count == 0 }, "the first process is no longer watched: \(collector.all)")
         kill(second, SIGKILL)
         #expect(collector.wait(2) { $0.exitedProcess == second } != nil)
 
@@ -349,8 +349,8 @@ import Testing
             unwatched.wait()
         }
         kill(third, SIGKILL)
-        usleep(300_000)  // that nothing comes is the check: a quiet window has to pass
-        #expect(none.count == 0, "\(none.all)")
+        // That nothing comes is the check: a quiet window has to pass.
+        #expect(throughout(0.3) { none.count == 0 }, "\(none.all)")
     }
 
     @Test func wakeAtCallsBackAtThatMomentOnce() throws {
@@ -369,8 +369,8 @@ import Testing
         #expect(hit.0.deadline == due && hit.0.paths.isEmpty)
         let waited = began.duration(to: hit.1)
         #expect(waited >= .milliseconds(350) && waited < .seconds(2), "\(waited)")
-        usleep(500_000)  // that nothing comes is the check: a quiet window has to pass
-        #expect(collector.count == 1, "one moment, one callback: \(collector.all)")
+        // That nothing comes is the check: a quiet window has to pass.
+        #expect(throughout(0.5) { collector.count == 1 }, "one moment, one callback: \(collector.all)")
 
         // A moment withdrawn (nil) never calls back.
         let quiet = try ChangeWatcher(files: [dir + "/b"])
@@ -381,8 +381,8 @@ import Testing
             quiet.stop()
             quiet.wait()
         }
-        usleep(700_000)  // that nothing comes is the check: a quiet window has to pass
-        #expect(none.count == 0, "\(none.all)")
+        // That nothing comes is the check: a quiet window has to pass.
+        #expect(throughout(0.7) { none.count == 0 }, "\(none.all)")
     }
 
     @Test func unreadableFoldersAreNamedInTheError() throws {

@@ -76,8 +76,7 @@ import Testing
         }
         #expect(redraws.wait(for: 1, 2) != nil, "the first draw")
         // That nothing comes is the check: a quiet window has to pass.
-        usleep(300_000)
-        #expect(redraws.count == 1, "nothing changed yet")
+        #expect(throughout(0.3) { redraws.count == 1 }, "nothing changed yet")
         let killed = ContinuousClock.now
         // Not reaped: an exited player whose parent has not waited for it yet counts as dead too.
         rig.player.signal(SIGKILL)
@@ -85,8 +84,8 @@ import Testing
             redraws.wait(for: 2, 2), "no redraw within 2 s of SIGKILL; \(redraws.errors.withLock { $0 })")
         print("LiveWidgets: redraw \(killed.duration(to: second)) after SIGKILL")
         #expect(killed.duration(to: second) < .seconds(1))
-        usleep(300_000)  // that no second redraw comes is the check: a quiet window has to pass
-        #expect(redraws.count == 2, "one exit, one redraw")
+        // That no second redraw comes is the check: a quiet window has to pass.
+        #expect(throughout(0.3) { redraws.count == 2 }, "one exit, one redraw")
     }
 
     /// A player that is alive but silent (no status write, no heartbeat) turns stale
@@ -118,8 +117,8 @@ import Testing
         let lateSeconds = redrawnAt.timeIntervalSince(due)
         print("LiveWidgets: stale-moment redraw \(String(format: "%.3f", lateSeconds)) s after its moment")
         #expect(lateSeconds > -0.01 && lateSeconds < 0.5, "\(lateSeconds) s")
-        usleep(500_000)  // that nothing more comes is the check: a quiet window has to pass
-        #expect(redraws.count == 2, "stale now: no moment is left to wake for")
+        // That nothing more comes is the check: a quiet window has to pass.
+        #expect(throughout(0.5) { redraws.count == 2 }, "stale now: no moment is left to wake for")
     }
 
     /// What a wake leads to: a redraw, except when the stale moment alone came and the player

@@ -122,16 +122,7 @@ import Testing
         // flock belongs to the open file description: a child another test is spawning at this moment
         // holds the first server's lock file until its exec closes it (seen once under load), so the
         // successor may wait up to 2 s for that; a live server would hold it for good.
-        let deadline = Date().addingTimeInterval(2)
-        var started: ControlServer?
-        while started == nil {
-            do {
-                started = try startServer(box)
-            } catch is ControlError where Date() < deadline {
-                usleep(20_000)
-            }
-        }
-        let again = started!
+        let again = try #require(Wait.until(2) { try? startServer(box) }, "the server did not start again within 2 s")
         defer { again.stop() }
         #expect(ControlClient(socketPath: box.socket).isPlayerRunning())
     }

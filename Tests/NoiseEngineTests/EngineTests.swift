@@ -94,8 +94,7 @@ import Testing
         player.join()
         try player.start(sink: NullSink(format: AudioFormat(sampleRate: 48000, channelCount: 2)), fadeInSeconds: 0.1)
         // Still running a moment later (not ended by the earlier loss) is the check: a moment has to pass.
-        Thread.sleep(forTimeInterval: 0.05)
-        #expect(player.state == .running)
+        #expect(throughout(0.05) { player.state == .running })
         player.stop(fadeSeconds: 0.01)
         player.send(.fade(position: 1, seconds: 0.01))  // a fade after stop must not undo it
         _ = eventually(30) { player.state != .running }

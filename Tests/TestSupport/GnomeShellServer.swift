@@ -62,16 +62,14 @@ public final class GnomeShellServer: @unchecked Sendable {
             environment: environment.merging(["GSETTINGS_BACKEND": "memory"]) { $1 }.merging(extraEnvironment) { $1 })
         shell = child
         // Up when Eval answers; then the overview it opens at start is closed and the wallpaper made solid.
-        let end = Date().addingTimeInterval(60)
-        while Date() < end {
-            if child.poll() != nil {
-                let log = String(decoding: child.stderr.suffix(3000), as: UTF8.self)
-                stop()
-                throw Failure(description: "gnome-shell exited at start: \(log)")
-            }
-            // Up, and past its start-up animation (which ends by showing the overview).
-            if (try? eval("Main.layoutManager._startingUp")) == "false" { break }
-            Thread.sleep(forTimeInterval: 0.25)
+        // Up, and past its start-up animation (which ends by showing the overview), or exited.
+        _ = Wait.until(60, interval: 0.25) {
+            child.poll() != nil || (try? eval("Main.layoutManager._startingUp")) == "false" ? true : nil
+        }
+        if child.poll() != nil {
+            let log = String(decoding: child.stderr.suffix(3000), as: UTF8.self)
+            stop()
+            throw Failure(description: "gnome-shell exited at start: \(log)")
         }
         guard (try? eval("Main.layoutManager._startingUp")) == "false" else {
             stop()
@@ -86,9 +84,8 @@ public final class GnomeShellServer: @unchecked Sendable {
             Main.overview.hide(); Main.messageTray.bannerBlocked = true; 1
             """)
         // The overview's closing animation.
-        let hidden = Date().addingTimeInterval(10)
-        while (try? eval("Main.overview.visible || Main.overview.animationInProgress")) != "false", Date() < hidden {
-            Thread.sleep(forTimeInterval: 0.1)
+        _ = Wait.until(10, interval: 0.1) {
+            (try? eval("Main.overview.visible || Main.overview.animationInProgress")) == "false" ? true : nil
         }
     }
 
@@ -198,8 +195,7 @@ public final class GnomeShellServer: @unchecked Sendable {
     public func stop() {
         if let shell {
             shell.signal(SIGTERM)
-            let end = Date().addingTimeInterval(10)
-            while shell.poll() == nil && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+            _ = Wait.until(10, interval: 0.05) { shell.poll() }
             if shell.poll() == nil {
                 shell.signal(SIGKILL)
                 _ = shell.wait()

@@ -14,6 +14,13 @@ public enum Wait {
     }
 }
 
+/// Whether `condition` held for the whole of `seconds` (polled every 10 ms; false at the first poll
+/// it does not): a quiet window in which something must not happen, where time passing is what is
+/// tested, so it fails as soon as the thing happens instead of after a fixed sleep. For `#expect`.
+public func throughout(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+    Wait.until(seconds, interval: 0.01) { condition() ? nil : false } == nil
+}
+
 /// Whether `condition` came to hold within `seconds` (polled every 10 ms): for `#expect`.
 public func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
     Wait.until(seconds, interval: 0.01) { condition() ? true : nil } ?? false
