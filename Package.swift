@@ -40,7 +40,8 @@ let wings: [String: [String]] = [
     ],
     // the store, its JSON, civil dates, snapshots, field table, calendars and data sources
     "Data": [
-        "FieldTable", "SharedStore", "BoundedJSON", "CivilDates", "Snapshots", "ICalendar", "DataSources", "ShareLinks",
+        "FieldTable", "SharedStore", "BoundedJSON", "CivilDates", "SizeLimits", "Snapshots", "ICalendar", "DataSources",
+        "ShareLinks",
     ],
     // system calls, file watching, logind, login entries, player liveness
     "Platform": ["SystemCalls", "ChangeWatch", "Logind", "LoginEntryFiles", "PlayerLiveness"],
@@ -154,7 +155,10 @@ let package = Package(
         // The player's heartbeat file beside its control socket (is a player alive?).
         .target(name: "PlayerLiveness", dependencies: ["SystemCalls"]),
         // The store folder: its root, file lock, atomic JSON documents, set-aside notices, Pro.
-        .target(name: "SharedStore", dependencies: ["SystemCalls", "CivilDates", "BoundedJSON"]),
+        .target(name: "SharedStore", dependencies: ["SystemCalls", "CivilDates", "BoundedJSON", "SizeLimits"]),
+        // `SizeLimit`: a file's or a body's size against its limit, said one way (MiB with one decimal).
+        // Below the store and the iCalendar parser, which has no I/O and so no reason to depend on the store.
+        .target(name: "SizeLimits"),
         // The snapshot files the data sources write and the widgets read (weather, calendar,
         // reminders, steps): their names, shapes, caps and derived rules ("next event", "stale")
         // defined once, so the writer and both readers cannot drift apart.
@@ -180,7 +184,9 @@ let package = Package(
         .target(name: "FieldTable"),
         .target(
             name: "WidgetDesign",
-            dependencies: ["SharedStore", "NoiseDSP", "FieldTable", "SystemCalls", "BoundedJSON", "CivilDates"]),
+            dependencies: [
+                "SharedStore", "NoiseDSP", "FieldTable", "SystemCalls", "BoundedJSON", "CivilDates", "SizeLimits",
+            ]),
         // JPEG decoding for design images: libjpeg reports errors by longjmp, which only C can catch.
         .target(name: "CJPEGSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         // Layout tree + Cairo/Pango drawing of every design and the Noise Machine widget (PNG, SVG, JSON, text).
@@ -197,7 +203,7 @@ let package = Package(
             name: "HomeScreen",
             dependencies: [
                 "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "LiveWidgets",
-                "NoiseEngine", "FieldTable", "Snapshots",
+                "NoiseEngine", "FieldTable", "Snapshots", "SizeLimits",
                 // The Data page and Steps History call the same services as `weaver weather/calendar/steps`.
                 "DataSources",
                 // The Editor's Describe and Ask boxes call the same assistant as `weaver ai`.
@@ -256,8 +262,8 @@ let package = Package(
             name: "CGtk", pkgConfig: "gtk+-3.0",
             providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
         // RFC 5545 parser and recurrence expander: bounded (size, line length, nesting, expansion), no I/O.
-        // SharedStore only for SizeLimit, the one wording of a file's size against its limit.
-        .target(name: "ICalendar", dependencies: ["CivilDates", "SharedStore"]),
+        // SizeLimits for the one wording of a file's size against its limit.
+        .target(name: "ICalendar", dependencies: ["CivilDates", "SizeLimits"]),
         // Data for the widgets: Open-Meteo weather, .ics calendars, steps import; writes the snapshots.
         // HTTP through libcurl (CCurlLoader), not FoundationNetworking's URLSession, which would load it at every
         // start.
@@ -265,7 +271,7 @@ let package = Package(
             name: "DataSources",
             dependencies: [
                 "ICalendar", "SharedStore", "Snapshots", "Variables", "CCurlLoader", "SystemCalls", "BoundedJSON",
-                "CivilDates", "LoginEntryFiles",
+                "CivilDates", "LoginEntryFiles", "SizeLimits",
             ]),
         // libcurl opened with dlopen at the first request, so `weaver render` does not load libcurl and
         // the ~25 TLS/Kerberos/LDAP libraries behind it (~13 ms of every start). The header is libcurl4-openssl-dev's.
@@ -376,7 +382,7 @@ let package = Package(
             name: "HomeScreenTests",
             dependencies: [
                 "HomeScreen", "WidgetRender", "NoiseControl", "TestSupport", "NoiseEngine", "WidgetDesign",
-                "FieldTable", "SharedStore",
+                "FieldTable", "SharedStore", "SizeLimits",
             ],
             // The web app scripts' own tests, run by `node --test` (make test).
             exclude: ["js"]),

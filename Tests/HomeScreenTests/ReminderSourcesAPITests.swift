@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import SizeLimits
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import ICalendar
 import SharedStore
+import SizeLimits
 import Snapshots
 
 /// The calendars `weaver calendar` knows: `calendars/sources.json`, plus the last good download

@@ -1,6 +1,7 @@
 import CCurlLoader
 import Foundation
 import SharedStore
+import SizeLimits
 
 /// How one GET is bounded: every network answer is untrusted, so the body is capped while it is
 /// read (the transfer stops at the cap), the whole exchange has a deadline, and only failures

@@ -2,6 +2,7 @@ import BoundedJSON
 import CivilDates
 import Foundation
 import SharedStore
+import SizeLimits
 import Snapshots
 
 public struct StepsService: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import SizeLimits
 
 /// One task line of a todo.txt file (the format of todotxt.org: `x ` done, `(A) ` priority,
 /// completion and creation dates, `+project`, `@context`, `key:value` extensions such as

@@ -1,5 +1,5 @@
 import Foundation
-import SharedStore
+import SizeLimits
 
 /// A BEGIN:NAME ... END:NAME block with its properties and sub-components.
 public struct Component: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import SharedStore
+import SizeLimits
 
 /// Bounds on everything an untrusted calendar file can make the parser or the expander do.
 public struct ICalendarLimits: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import SizeLimits
 import SystemCalls
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import BoundedJSON
 import CivilDates
 import Foundation
 import SharedStore
+import SizeLimits
 
 /// An image carried in a `.wwdesign` package, already checked (magic bytes, size) and renamed to
 /// a safe bare file name.

@@ -6,6 +6,7 @@ import LoginEntryFiles
 import NIOCore
 import NoiseControl
 import SharedStore
+import SizeLimits
 import Snapshots
 import WidgetDesign
 

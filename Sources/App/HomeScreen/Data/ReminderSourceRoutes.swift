@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import SharedStore
+import SizeLimits
 
 /// The Data page's Reminders API: each request is the call `weaver reminders add|remove|refresh`
 /// makes (`RemindersService`), followed by a refresh so the Reminders widget shows the change at

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import SharedStore
+import SizeLimits
 import Synchronization
 import WidgetDesign
 
