@@ -207,18 +207,21 @@ public struct EventExpander {
             guard let topIndex else { return (local, true) }
             return floatings[topIndex]
         }
+        // An event as read for both passes: nil when it is cancelled.
+        func readUnlessCancelled(_ e: Component, _ f: (zone: any ZoneRules, isLocal: Bool)) -> Reading? {
+            isCancelled(e)
+                ? nil
+                : read(
+                    e, uid: uid(e), floating: f.zone, floatingIsLocal: f.isLocal, zones: zones, local: local,
+                    warnings: &warnings)
+        }
 
         var overrides: [String: [Override]] = [:]
         var overrideReadings: [Reading] = []
         for (_, o) in overrideEvents.sorted(by: { $0.value.index < $1.value.index }) {
             let e = o.event, f = floating(o.topIndex)
             guard let rid = e.first("RECURRENCE-ID") else { continue }
-            let reading =
-                isCancelled(e)
-                ? nil
-                : read(
-                    e, uid: uid(e), floating: f.zone, floatingIsLocal: f.isLocal, zones: zones, local: local,
-                    warnings: &warnings)
+            let reading = readUnlessCancelled(e, f)
             if let v = DateValue.parse(
                 Substring(rid.value), tzid: rid.parameter("TZID"), valueType: rid.parameter("VALUE"))
             {
@@ -254,12 +257,7 @@ public struct EventExpander {
             if let key = versionKey(e), newest[key]?.index != index { return }  // an older version
             guard e.first("RECURRENCE-ID") == nil else { return }
             let f = floating(topIndex)
-            let reading =
-                isCancelled(e)
-                ? nil
-                : read(
-                    e, uid: uid(e), floating: f.zone, floatingIsLocal: f.isLocal, zones: zones, local: local,
-                    warnings: &warnings)
+            let reading = readUnlessCancelled(e, f)
             if overrides[uid(e)] != nil { series[uid(e)] = .some(reading) }
             guard let reading else { return }
             expand(
