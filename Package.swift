@@ -291,6 +291,8 @@ let package = Package(
                 "LoginEntryFiles", "PlayerLiveness", "PlayerStartup",
                 // `play --hearing auto` follows the device's profile file as it is saved.
                 "ChangeWatch",
+                // `noise set`'s refusals in the field table's one wording (FieldError).
+                "FieldTable",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], linkerSettings: staticSwiftRuntime),
         .executableTarget(

@@ -82,18 +82,18 @@ import Testing
         let box = try Sandbox()
         defer { box.remove() }
         let cases: [([String], String)] = [
-            (["set", "--layer", "1", "--volume", "1.2"], "'--volume' 1.2 is out of range; allowed 0…1"),
+            (["set", "--layer", "1", "--volume", "1.2"], "--volume: '1.2' is out of range; allowed: 0…1"),
             (["set", "--layer", "1", "--colour", "3"], "--colour: '3' is out of range; allowed: 0…2"),
             (
                 ["set", "--layer", "1", "--high-cut", "100"],
-                "'--high-cut' '100' is not allowed; use 500…20000 Hz or 'off'"
+                "--high-cut: '100' is out of range; allowed: 500…20000 Hz or off"
             ),
             (["set", "--layer", "1", "--eq-mid", "20"], "--eq-mid: '20' is out of range; allowed: -12…12 dB"),
-            (["set", "--layer", "0", "--on"], "'--layer' 0 is out of range; allowed 1…4"),
+            (["set", "--layer", "0", "--on"], "--layer: '0' is out of range; allowed: 1…4"),
             (["set", "--volume", "0.5"], "layer changes need '--layer N'"),
             (["set", "--layer", "1"], "'--layer' needs a change"),
             (["set", "--layer", "1", "--on", "--off"], "give either '--on' or '--off'"),
-            (["set", "--master", "loud"], "'--master' 'loud' is not a number"),
+            (["set", "--master", "loud"], "--master: 'loud' is not a number; allowed: a number in 0…1 or 0%…100%"),
             (["timer", "25h"], "DURATION 25h is out of range; allowed 1s…24h"),
             (["timer", "10m", "--fade", "20m"], "'--fade' must not be longer than the timer"),
             (["preset", "sleep", "--crossfade", "31m"], "'--crossfade' 31m is out of range; allowed 0s…30m"),

@@ -91,9 +91,9 @@ import Testing
         let box = try Sandbox()
         defer { box.remove() }
         let cases: [([String], String)] = [
-            (["set", "--layer", "1", "--volume", "120%"], "'--volume' 120% is out of range; allowed 0…1 or 0%…100%"),
-            (["set", "--master", "70"], "'--master' 70 is out of range; allowed 0…1 or 0%…100% (did you mean 70%?)"),
-            (["set", "--layer", "1", "--volume", "1.2"], "'--volume' 1.2 is out of range; allowed 0…1 or 0%…100%\n"),
+            (["set", "--layer", "1", "--volume", "120%"], "--volume: '120%' is out of range; allowed: 0…1 or 0%…100%"),
+            (["set", "--master", "70"], "--master: '70' is out of range; allowed: 0…1 or 0%…100% (did you mean 70%?)"),
+            (["set", "--layer", "1", "--volume", "1.2"], "--volume: '1.2' is out of range; allowed: 0…1 or 0%…100%\n"),
             (["set", "--layer", "1", "--color", "1"], "Unknown option '--color'. Did you mean '--colour'?"),
             (["set", "--layer", "1"], "'--layer' needs a change"),
             (["set", "--mute", "--unmute"], "give either '--mute' or '--unmute'"),

@@ -419,46 +419,31 @@ enum ChainKernel {
     ) where V.Scalar == Float {
         // Coefficients and states in locals: the compiler keeps what fits in registers and knows
         // the rest cannot alias the output, so the sample loop has no reloads through pointers.
-        let c0b0 = load(0), c0b1 = load(1), c0a1 = load(2)
-        var c0s = load(3)
-        let c1b0 = load(4), c1b1 = load(5), c1a1 = load(6)
-        var c1s = load(7)
-        let c2b0 = load(8), c2b1 = load(9), c2a1 = load(10)
-        var c2s = load(11)
-        let c3b0 = load(12), c3b1 = load(13), c3a1 = load(14)
-        var c3s = load(15)
-        let c4b0 = load(16), c4b1 = load(17), c4a1 = load(18)
-        var c4s = load(19)
-        let c5b0 = load(20), c5b1 = load(21), c5a1 = load(22)
-        var c5s = load(23)
-        let c6b0 = load(24), c6b1 = load(25), c6a1 = load(26)
-        var c6s = load(27)
-        let c7b0 = load(28), c7b1 = load(29), c7a1 = load(30)
-        var c7s = load(31)
-        let c8b0 = load(32), c8b1 = load(33), c8a1 = load(34)
-        var c8s = load(35)
-        let dcb0 = load(36), dcb1 = load(37), dca1 = load(38)
-        var dcs = load(39)
+        var c0 = FirstOrderLanes<V>(load, 0), c1 = FirstOrderLanes<V>(load, 4)
+        var c2 = FirstOrderLanes<V>(load, 8), c3 = FirstOrderLanes<V>(load, 12)
+        var c4 = FirstOrderLanes<V>(load, 16), c5 = FirstOrderLanes<V>(load, 20)
+        var c6 = FirstOrderLanes<V>(load, 24), c7 = FirstOrderLanes<V>(load, 28)
+        var c8 = FirstOrderLanes<V>(load, 32), dc = FirstOrderLanes<V>(load, 36)
         var bq0 = BiquadLanes<V>(load, 40), bq1 = BiquadLanes<V>(load, 48), bq2 = BiquadLanes<V>(load, 56)
         var bq3 = BiquadLanes<V>(load, 64), bq4 = BiquadLanes<V>(load, 72)
         // Four passes over the sub-block through a small buffer in L1: each pass keeps only its
         // own states live, so with 16 SSE registers far less spills than one pass over all stages.
         for i in 0..<frameCount {
             var v = noise()
-            firstOrder(&v, &c0s, c0b0, c0b1, c0a1)
-            firstOrder(&v, &c1s, c1b0, c1b1, c1a1)
-            firstOrder(&v, &c2s, c2b0, c2b1, c2a1)
-            firstOrder(&v, &c3s, c3b0, c3b1, c3a1)
-            firstOrder(&v, &c4s, c4b0, c4b1, c4a1)
+            c0.process(&v)
+            c1.process(&v)
+            c2.process(&v)
+            c3.process(&v)
+            c4.process(&v)
             scratch[i] = v
         }
         for i in 0..<frameCount {
             var v = scratch[i]
-            firstOrder(&v, &c5s, c5b0, c5b1, c5a1)
-            firstOrder(&v, &c6s, c6b0, c6b1, c6a1)
-            firstOrder(&v, &c7s, c7b0, c7b1, c7a1)
-            firstOrder(&v, &c8s, c8b0, c8b1, c8a1)
-            firstOrder(&v, &dcs, dcb0, dcb1, dca1)
+            c5.process(&v)
+            c6.process(&v)
+            c7.process(&v)
+            c8.process(&v)
+            dc.process(&v)
             scratch[i] = v
         }
         if bq0.wet == V(repeating: 1) && bq1.wet == V(repeating: 1) {
@@ -484,16 +469,16 @@ enum ChainKernel {
             bq4.process(&v)
             emit(i, v)
         }
-        store(3, c0s)
-        store(7, c1s)
-        store(11, c2s)
-        store(15, c3s)
-        store(19, c4s)
-        store(23, c5s)
-        store(27, c6s)
-        store(31, c7s)
-        store(35, c8s)
-        store(39, dcs)
+        c0.store(store, 0)
+        c1.store(store, 4)
+        c2.store(store, 8)
+        c3.store(store, 12)
+        c4.store(store, 16)
+        c5.store(store, 20)
+        c6.store(store, 24)
+        c7.store(store, 28)
+        c8.store(store, 32)
+        dc.store(store, 36)
         bq0.store(store, 40)
         bq1.store(store, 48)
         bq2.store(store, 56)
@@ -503,12 +488,30 @@ enum ChainKernel {
 }
 
 /// One transposed-direct-form-II first-order section across the lanes, with b0 factored out
-/// (`b1` here is b1/b0; the caller applies b0): y = x + s, s = b1·x − a1·y.
-@inline(__always)
-func firstOrder<V: SIMD>(_ v: inout V, _ s: inout V, _ b0: V, _ b1: V, _ a1: V) where V.Scalar == Float {
-    let y = v + s
-    s = b1 * v - a1 * y
-    v = y
+/// (`b1` here is b1/b0; the caller applies b0): y = x + s, s = b1·x − a1·y. Copied out of the
+/// pair's storage (b0, b1, a1, state at `base`…`base + 3`) for a sub-block, like `BiquadLanes`.
+struct FirstOrderLanes<V: SIMD> where V.Scalar == Float {
+    let b1, a1: V
+    var s: V
+
+    @inline(__always)
+    init(_ load: (Int) -> V, _ base: Int) {
+        b1 = load(base + 1)
+        a1 = load(base + 2)
+        s = load(base + 3)
+    }
+
+    @inline(__always)
+    func store(_ store: (Int, V) -> Void, _ base: Int) {
+        store(base + 3, s)
+    }
+
+    @inline(__always)
+    mutating func process(_ v: inout V) {
+        let y = v + s
+        s = b1 * v - a1 * y
+        v = y
+    }
 }
 
 /// A biquad's coefficients and state across the lanes, copied out of the pair's storage for a

@@ -58,6 +58,17 @@ int ww_jpeg_decode_argb32(const uint8_t *data, size_t length, uint8_t *pixels, s
     return ww_jpeg_decode_argb32_scaled(data, length, 8, pixels, stride, width, height, error, errorLength);
 }
 
+/* Creates the decoder over `data`, reads the header and sets the output size to scaleEighths/8.
+ * Called after the caller's setjmp: libjpeg's errors jump back to the caller, which owns `info`. */
+static void ww_open_scaled(struct jpeg_decompress_struct *info, const uint8_t *data, size_t length, int scaleEighths) {
+    jpeg_create_decompress(info);
+    jpeg_mem_src(info, data, (unsigned long)length);
+    jpeg_read_header(info, TRUE);
+    info->scale_num = (unsigned int)scaleEighths;
+    info->scale_denom = 8;
+    jpeg_calc_output_dimensions(info);
+}
+
 int ww_jpeg_output_size(const uint8_t *data, size_t length, int scaleEighths, uint32_t *width, uint32_t *height,
                         char *error, size_t errorLength) {
     struct jpeg_decompress_struct info;
@@ -69,12 +80,7 @@ int ww_jpeg_output_size(const uint8_t *data, size_t length, int scaleEighths, ui
         snprintf(error, errorLength, "%s", buffer);
         return -1;
     }
-    jpeg_create_decompress(&info);
-    jpeg_mem_src(&info, data, (unsigned long)length);
-    jpeg_read_header(&info, TRUE);
-    info.scale_num = (unsigned int)scaleEighths;
-    info.scale_denom = 8;
-    jpeg_calc_output_dimensions(&info);
+    ww_open_scaled(&info, data, length, scaleEighths);
     *width = info.output_width;
     *height = info.output_height;
     jpeg_destroy_decompress(&info);
@@ -94,12 +100,7 @@ int ww_jpeg_decode_argb32_scaled(const uint8_t *data, size_t length, int scaleEi
         snprintf(error, errorLength, "%s", buffer);
         return -1;
     }
-    jpeg_create_decompress(&info);
-    jpeg_mem_src(&info, data, (unsigned long)length);
-    jpeg_read_header(&info, TRUE);
-    info.scale_num = (unsigned int)scaleEighths;
-    info.scale_denom = 8;
-    jpeg_calc_output_dimensions(&info);
+    ww_open_scaled(&info, data, length, scaleEighths);
     if (info.output_width != width || info.output_height != height) {
         jpeg_destroy_decompress(&info);
         snprintf(error, errorLength, "dimensions changed between reads");

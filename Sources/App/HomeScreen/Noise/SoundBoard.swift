@@ -214,7 +214,6 @@ public struct SoundBoard: Sendable {
         } catch {
             throw BoardError(.unprocessable, "\(error)")
         }
-        let client = mixer.client
         let current = currentMix()
         if current.running {
             var requests: [ControlRequest] = []
@@ -230,20 +229,8 @@ public struct SoundBoard: Sendable {
             requests.append(.setMaster(volume: mix.masterVolume))
             if let label = current.presetID { requests.append(.forgetPreset(name: label)) }
             if resume { requests.append(.resume) }
-            do {
-                for request in requests {
-                    if case .error(let message) = try client.send(request) {
-                        throw BoardError(.unprocessable, "the player refused the change: \(message)")
-                    }
-                }
-                return
-            } catch let error as BoardError {
-                throw error
-            } catch ControlError.notRunning {
-                // It stopped meanwhile: the Last Mix below.
-            } catch {
-                throw BoardError(.unprocessable, "cannot reach the player: \(error)")
-            }
+            // When it stopped meanwhile: the Last Mix below.
+            if try send(requests, refused: "the player refused the change") { return }
         }
         do {
             try LastMixStore(root: mixer.root).update { last in
@@ -252,6 +239,26 @@ public struct SoundBoard: Sendable {
             }
         } catch {
             throw BoardError(.unprocessable, "cannot write the Last Mix: \(error)")
+        }
+    }
+
+    /// Sends `requests` to the running player in order. False when it is not running (it stopped
+    /// since the caller looked), so the caller falls back to the Last Mix; a refusal or a broken
+    /// socket throws, worded with `refused` and "cannot reach the player".
+    private func send(_ requests: [ControlRequest], refused: String) throws(BoardError) -> Bool {
+        do {
+            for request in requests {
+                if case .error(let message) = try mixer.client.send(request) {
+                    throw BoardError(.unprocessable, "\(refused): \(message)")
+                }
+            }
+            return true
+        } catch let error as BoardError {
+            throw error
+        } catch ControlError.notRunning {
+            return false
+        } catch {
+            throw BoardError(.unprocessable, "cannot reach the player: \(error)")
         }
     }
 
@@ -267,17 +274,7 @@ public struct SoundBoard: Sendable {
     /// Plays: resumes a paused player, or starts `noise resume` (the Last Mix) when none runs.
     public func play() throws(BoardError) -> String {
         if currentMix().running {
-            do {
-                if case .error(let message) = try mixer.client.send(.resume) {
-                    throw BoardError(.unprocessable, "the player refused: \(message)")
-                }
-                return "Playing"
-            } catch let error as BoardError {
-                throw error
-            } catch ControlError.notRunning {
-            } catch {
-                throw BoardError(.unprocessable, "cannot reach the player: \(error)")
-            }
+            if try send([.resume], refused: "the player refused") { return "Playing" }
         }
         do {
             _ = try LastMixStore(root: mixer.root).saveIfMissing(LastMix(mix: LastMix.defaultMix))
@@ -291,18 +288,7 @@ public struct SoundBoard: Sendable {
 
     /// Pauses the running player (nothing to do when none runs).
     public func pause() throws(BoardError) -> String {
-        do {
-            if case .error(let message) = try mixer.client.send(.pause) {
-                throw BoardError(.unprocessable, "the player refused: \(message)")
-            }
-            return "Paused"
-        } catch let error as BoardError {
-            throw error
-        } catch ControlError.notRunning {
-            return "No player is running"
-        } catch {
-            throw BoardError(.unprocessable, "cannot reach the player: \(error)")
-        }
+        try send([.pause], refused: "the player refused") ? "Paused" : "No player is running"
     }
 
     /// Plays `mix` whole (a shared link's): hands it to the running player, or makes it the Last Mix and

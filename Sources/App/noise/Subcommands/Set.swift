@@ -1,6 +1,7 @@
 import ArgumentParser
 import AudioOutput
 import CLISupport
+import FieldTable
 import NoiseControl
 import NoiseEngine
 
@@ -102,17 +103,24 @@ extension Noise {
             func ranged(_ v: Double, _ param: MixParameter, _ flag: String) throws -> Double {
                 do { return try param.field.check(v, as: flag) } catch { throw ValidationError(error.description) }
             }
+            // What the table's check would say, for the options it cannot check (percentages, cuts
+            // with 'off', the layer number): one wording for every refused value.
+            func refusal(_ flag: String, _ text: String, _ reason: FieldError.Reason, _ allowed: String)
+                -> ValidationError
+            {
+                ValidationError(FieldError(keyPath: flag, value: text, reason: reason, allowed: allowed).description)
+            }
             // Errors quote what was typed ("120%"), not the fraction it became.
             func level(_ text: String, _ flag: String) throws -> Double {
                 let isPercent = text.hasSuffix("%")
                 guard let v = Double(isPercent ? String(text.dropLast()) : text), v.isFinite else {
-                    throw ValidationError("'\(flag)' '\(text)' is not a number; use 0…1 or 0%…100%")
+                    throw refusal(flag, text, .notANumber, "0…1 or 0%…100%")
                 }
                 let fraction = isPercent ? v / 100 : v
                 guard MixFields.volume.numberRange.contains(fraction) else {
                     // "70" was surely meant as 70%; "1.2" was not 1.2% (a fraction a little too big).
                     let hint = !isPercent && v >= 2 && v <= 100 ? " (did you mean \(fmt(v))%?)" : ""
-                    throw ValidationError("'\(flag)' \(text) is out of range; allowed 0…1 or 0%…100%\(hint)")
+                    throw refusal(flag, text, .outOfRange, "0…1 or 0%…100%\(hint)")
                 }
                 return fraction
             }
@@ -136,16 +144,10 @@ extension Noise {
             func cut(_ text: String, _ param: MixParameter, _ flag: String) throws -> CutChange {
                 let range = param.field.numberRange
                 if text.lowercased() == "off" { return .off }
-                guard let v = Double(text.lowercased().replacingOccurrences(of: "hz", with: "")), v.isFinite,
-                    range.contains(v)
-                else {
-                    throw ValidationError(
-                        """
-                        '\(flag)' '\(text)' is not allowed; use \(fmt(range.lowerBound))…\(fmt(range.upperBound)) \
-                        Hz or 'off'
-                        """
-                    )
+                guard let v = Double(text.lowercased().replacingOccurrences(of: "hz", with: "")), v.isFinite else {
+                    throw refusal(flag, text, .notAllowed, "\(param.field.allowedText) or off")
                 }
+                guard range.contains(v) else { throw refusal(flag, text, .outOfRange, "\(param.field.allowedText) or off") }
                 return .hz(v)
             }
             if on && off { throw ValidationError("give either '--on' or '--off', not both") }
@@ -176,12 +178,8 @@ extension Noise {
             }
             change.texture = try texture.map { name in
                 guard let t = Mix.Texture(rawValue: name.lowercased()) else {
-                    throw ValidationError(
-                        """
-                        '--texture' '\(name)' is not a texture; use \
-                        \(Mix.Texture.allCases.map(\.rawValue).joined(separator: ", "))
-                        """
-                    )
+                    throw refusal(
+                        "--texture", name, .notAllowed, Mix.Texture.allCases.map(\.rawValue).joined(separator: "|"))
                 }
                 return t
             }
@@ -191,8 +189,7 @@ extension Noise {
             if mute && unmute { throw ValidationError("give either '--mute' or '--unmute', not both") }
             if let layer {
                 guard (1...Mix.layerIndexRange.upperBound + 1).contains(layer) else {
-                    throw ValidationError(
-                        "'--layer' \(layer) is out of range; allowed 1…\(Mix.layerIndexRange.upperBound + 1)")
+                    throw refusal("--layer", "\(layer)", .outOfRange, "1…\(Mix.layerIndexRange.upperBound + 1)")
                 }
             } else if !change.isEmpty {
                 throw ValidationError("layer changes need '--layer N' (1…\(Mix.layerIndexRange.upperBound + 1))")
