@@ -84,14 +84,17 @@ enum StepsHistory {
         if list.isEmpty {
             html.append(t.render("empty"))
         } else {
+            // The keys are whole numbers for templates ("12345"); the cards group them as the
+            // chart and the day list do ("12,345").
+            let count = { (key: String) in keys[key].map { Int($0).map(grouped) ?? $0 } }
             let insight: [(String, String, String?)] = [
                 (
                     "best", "Best day",
-                    keys["__steps_best_day"].map { $0 + (keys["__steps_best_day_date_iso"].map { " on \($0)" } ?? "") }
+                    count("__steps_best_day").map { $0 + (keys["__steps_best_day_date_iso"].map { " on \($0)" } ?? "") }
                 ),
-                ("streak", "Streak", keys["__steps_streak"].map { "\($0) day\($0 == "1" ? "" : "s")" }),
-                ("avg7", "7-day average", keys["__steps_avg_7"]),
-                ("avg30", "30-day average", keys["__steps_avg_30"]),
+                ("streak", "Streak", count("__steps_streak").map { "\($0) day\($0 == "1" ? "" : "s")" }),
+                ("avg7", "7-day average", count("__steps_avg_7")),
+                ("avg30", "30-day average", count("__steps_avg_30")),
             ]
             html.append(
                 t.render(
