@@ -270,11 +270,11 @@ struct DataAPITests {
         let best = keys["__steps_best_day"] ?? "", streak = keys["__steps_streak"] ?? ""
         // The cards group thousands as the axis does (they read "12345").
         #expect(Int(best) ?? 0 >= 1000, "the fixture's best day \(best) should need a separator")
-        let bestShown = try #require(page.text.firstMatch(of: /data-insight="best">Best day<b>([\d,]+) on/).1)
+        let bestShown = try #require(page.text.firstMatch(of: /data-insight="best">Best day<b>([\d,]+) on/)).1
         #expect(
             bestShown.wholeMatch(of: /\d{1,3}(,\d{3})+/) != nil && bestShown.replacingOccurrences(of: ",", with: "") == best,
             "best \(best) shown as \(bestShown)")
-        let avg7 = try #require(page.text.firstMatch(of: /data-insight="avg7">7-day average<b>([^<]*)</).1)
+        let avg7 = try #require(page.text.firstMatch(of: /data-insight="avg7">7-day average<b>([^<]*)</)).1
         #expect(avg7.wholeMatch(of: /\d{1,3}(,\d{3})*/) != nil, "7-day average '\(avg7)' is not grouped")
         #expect(page.text.contains("data-insight=\"streak\">Streak<b>\(streak) day"), "streak \(streak)")
 

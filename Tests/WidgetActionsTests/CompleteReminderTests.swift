@@ -18,11 +18,11 @@ import WidgetRender
         _ = try service.add(todo.path, name: nil, now: now)
         _ = try service.refresh(now: now, timeZone: TimeZone(identifier: "UTC")!)
 
-        let row = WidgetRender.WidgetAction(
-            id: "reminders.todo:2", kind: .completeReminder, title: "Complete Call Sam",
-            rect: Rect(x: 0, y: 0, width: 10, height: 10), reminderID: "todo:2")
-        let action = try WidgetActions.WidgetAction(rendered: row)
-        #expect(action == .completeReminder(id: "todo:2") && action.kind == .completeReminder)
+        let row = ActionArea(
+            id: "reminders.todo:2", action: .completeReminder(id: "todo:2"), title: "Complete Call Sam",
+            rect: Rect(x: 0, y: 0, width: 10, height: 10))
+        let action = row.action
+        #expect(row.reminderID == "todo:2" && action.kind == .completeReminder)
         let performer = WidgetActionPerformer(
             store: root, now: { now.addingTimeInterval(60) }, timeZone: TimeZone(identifier: "UTC")!)
         #expect(try performer.perform(action, title: row.title).message == "Completed 'Call Sam' (line 2).")
@@ -32,9 +32,7 @@ import WidgetRender
         // Pressed again: refused with the reason, the file as it is.
         #expect(throws: WidgetActionError.self) { try performer.perform(action) }
         // A row that names no reminder is refused before anything is read.
-        var bare = row
-        bare.reminderID = nil
-        #expect(throws: WidgetActionError.self) { try WidgetActions.WidgetAction(rendered: bare) }
+        #expect(throws: WidgetActionError.self) { try performer.perform(.completeReminder(id: "")) }
         // Three hours later the snapshot is stale: refused, nothing written.
         let late = WidgetActionPerformer(
             store: root, now: { now.addingTimeInterval(3 * 3600) }, timeZone: TimeZone(identifier: "UTC")!)

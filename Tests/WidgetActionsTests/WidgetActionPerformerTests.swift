@@ -7,6 +7,7 @@ import Testing
 import Variables
 import WidgetActions
 import WidgetDesign
+import WidgetRender
 
 #if canImport(Glibc)
     import Glibc

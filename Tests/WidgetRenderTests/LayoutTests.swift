@@ -101,11 +101,11 @@ import WidgetDesign
         #expect(l.actions.count == 2)
         let inc = l.actions[0]
         #expect(
-            inc.kind == .incrementVariable && inc.title == "+1" && inc.variableKey == "coffees"
-                && inc.incrementAmount == 2 && inc.id == id.uuidString)
+            inc.action == .incrementVariable(key: "coffees", amount: 2) && inc.kind == .incrementVariable
+                && inc.title == "+1" && inc.id == id.uuidString)
         #expect(
-            l.actions[1].kind == .setVariableToNow && l.actions[1].nowFormat == "timeOnly"
-                && l.actions[1].title == "Fed")
+            l.actions[1].action == .setVariableToNow(key: "fed", format: .timeOnly)
+                && l.actions[1].kind == .setVariableToNow && l.actions[1].title == "Fed")
         #expect(inc.rect.height == 44 && inc.rect.maxX < l.actions[1].rect.minX)
     }
 

@@ -15,12 +15,11 @@ import WidgetRender
 enum ActionRunner {
     private static let queue = DispatchQueue(label: "weaver-desktop.actions")
 
-    static func perform(_ action: WidgetRender.WidgetAction, root: StoreRoot, storeDirectory: String?, widgetID: Int) {
+    static func perform(_ action: ActionArea, root: StoreRoot, storeDirectory: String?, widgetID: Int) {
         queue.async {
             do {
                 let performer = WidgetActionPerformer(store: root, storeDirectory: storeDirectory)
-                let outcome = try performer.perform(
-                    try WidgetActions.WidgetAction(rendered: action), title: action.title)
+                let outcome = try performer.perform(action.action, title: action.title)
                 for w in outcome.warnings { warn(w) }
                 warn("widget \(widgetID): \(outcome.message)", prefix: "weaver desktop: ")
             } catch {

@@ -66,7 +66,7 @@ public struct WidgetActionPerformer: Sendable {
     ///   message names the button the user pressed; nil: an action-bar button is named by the
     ///   title a blank one shows ("+1", "Done").
     public func perform(_ action: WidgetAction, title: String? = nil) throws -> WidgetActionOutcome {
-        let shown = title ?? WidgetRender.WidgetAction.untitledActionBarTitle(for: action.kind)
+        let shown = title ?? ActionArea.untitledActionBarTitle(for: action.kind)
         switch action {
         case .incrementVariable(let key, let amount): return try increment(key, amount, title: shown)
         case .setVariableToNow(let key, let format): return try setNow(key, format, title: shown)
@@ -127,7 +127,7 @@ public struct WidgetActionPerformer: Sendable {
         let value: String
         do {
             value = try VariableStore(root: store).setNow(
-                key, format: Self.nowFormat(format), now: now(), timeZone: timeZone
+                key, format: NowFormat(format), now: now(), timeZone: timeZone
             ) { reason, url in
                 warnings.append(SetAsideNotice.text(store.variables, reason: reason, movedTo: url))
             }
@@ -168,22 +168,13 @@ public struct WidgetActionPerformer: Sendable {
         return WidgetActionOutcome(message: "Opened \(checked).")
     }
 
-    static func nowFormat(_ token: WidgetNowFormatToken) -> NowFormat {
-        switch token {
-        case .iso8601: .iso
-        case .unixSeconds: .unix
-        case .unixMilliseconds: .unixms
-        case .dateOnly: .date
-        case .timeOnly: .time
-        }
-    }
-
     // MARK: - Reminders widget
 
     /// As the app's complete intent: the item's lines in its file, checked against the snapshot
     /// (`ReminderCompletion`); refused when the snapshot is stale, the last refresh failed, the
     /// source is an address, or the file changed since the snapshot.
     private func completeReminder(_ id: String) throws -> WidgetActionOutcome {
+        guard !id.isEmpty else { throw WidgetActionError("the row names no reminder") }
         do {
             let out = try ReminderCompletion(service: RemindersService(root: store)).complete(
                 id, now: now(), timeZone: timeZone)
@@ -302,6 +293,9 @@ public struct WidgetActionPerformer: Sendable {
 
     /// As `noise timer +15m` / `-15m`: the same request, refused in the same words.
     private func adjustTimer(_ minutes: Int) throws -> WidgetActionOutcome {
+        guard minutes != 0, abs(minutes) <= 24 * 60 else {
+            throw WidgetActionError("the timer change \(minutes) min is out of range; allowed -1440…1440, not 0")
+        }
         let changeText = (minutes > 0 ? "+" : "-") + "\(abs(minutes))m"
         guard case .some(let status) = try send(.status) else {
             throw WidgetActionError("no player is running; start one first ('noise resume' or 'noise play')")

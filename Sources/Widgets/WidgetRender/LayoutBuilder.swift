@@ -7,7 +7,7 @@ final class LayoutBuilder {
     let palette: Palette
     let text: TextEngine
     var elements: [LayoutElement] = []
-    var actions: [WidgetAction] = []
+    var actions: [ActionArea] = []
     var warnings: [String] = []
     var textLines: [String] = []
     /// See `WidgetLayout.redrawAt`: the earliest moment asked for.
@@ -90,7 +90,7 @@ final class LayoutBuilder {
         return rect
     }
 
-    func action(_ action: WidgetAction) { actions.append(action) }
+    func action(_ action: ActionArea) { actions.append(action) }
 
     /// Asks a live host to draw again at `moment` (the earliest of all such requests wins).
     func redraw(at moment: Date) {

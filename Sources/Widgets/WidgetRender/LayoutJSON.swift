@@ -60,7 +60,7 @@ enum LayoutJSON {
                 string(t)
             }
             if let l = a.layer { raw(", \"layer\": \(l)") }
-            if a.kind == .adjustTimer, let m = a.incrementAmount { raw(", \"minutes\": \(m)") }
+            if let m = a.timerMinutes { raw(", \"minutes\": \(m)") }
             if let r = a.reminderID {
                 raw(", \"reminderID\": ")
                 string(r)

@@ -233,48 +233,30 @@ public enum WidgetActionKind: String, Codable, Sendable, CaseIterable {
     case playPreset
 }
 
-/// A tappable area and everything needed to perform it.
-public struct WidgetAction: Sendable, Hashable {
+/// A tappable area of a widget and the one action a press performs.
+public struct ActionArea: Sendable, Hashable {
     /// Stable within a design: the action bar's action UUID, or e.g. `noise.layer.2`.
     public var id: String
-    public var kind: WidgetActionKind
+    public var action: WidgetAction
     public var title: String?
-    /// 1…4 for `toggleLayer`.
-    public var layer: Int?
     public var rect: Rect
-    /// `incrementVariable` / `setVariableToNow`: the canonical variable key.
-    public var variableKey: String?
-    /// `incrementVariable`: −99…99, never 0. `adjustTimer`: the minutes the timer moves (±15).
-    public var incrementAmount: Int?
-    /// `setVariableToNow`: iso8601, unixSeconds, unixMilliseconds, dateOnly, timeOnly.
-    public var nowFormat: String?
-    /// `resetVariable`: the value set.
-    public var resetValue: String?
-    /// `openURL`: the link (checked by `OpenURLPolicy` when the design was read, and again when pressed).
-    public var url: String?
-    /// `completeReminder`: the reminder's id in the snapshot (`SOURCE:LINE`).
-    public var reminderID: String?
-    /// `playPreset`: the preset's id.
-    public var presetID: String?
 
-    public init(
-        id: String, kind: WidgetActionKind, title: String? = nil, layer: Int? = nil, rect: Rect,
-        variableKey: String? = nil, incrementAmount: Int? = nil, nowFormat: String? = nil,
-        resetValue: String? = nil, url: String? = nil, reminderID: String? = nil, presetID: String? = nil
-    ) {
+    public init(id: String, action: WidgetAction, title: String? = nil, rect: Rect) {
         self.id = id
-        self.kind = kind
+        self.action = action
         self.title = title
-        self.layer = layer
         self.rect = rect
-        self.variableKey = variableKey
-        self.incrementAmount = incrementAmount
-        self.nowFormat = nowFormat
-        self.resetValue = resetValue
-        self.url = url
-        self.reminderID = reminderID
-        self.presetID = presetID
     }
+
+    public var kind: WidgetActionKind { action.kind }
+    /// 1…4 for `toggleLayer`.
+    public var layer: Int? { if case .toggleLayer(let layer) = action { layer } else { nil } }
+    /// `completeReminder`: the reminder's id in the snapshot (`SOURCE:LINE`).
+    public var reminderID: String? { if case .completeReminder(let id) = action { id } else { nil } }
+    /// `playPreset`: the preset's id.
+    public var presetID: String? { if case .playPreset(let id) = action { id } else { nil } }
+    /// `adjustTimer`: the minutes the timer moves (±15).
+    public var timerMinutes: Int? { if case .adjustTimer(let minutes) = action { minutes } else { nil } }
 
     /// What an action-bar button with a blank title says (the seed app's words): "+1" for
     /// `incrementVariable`, "Done" for `setVariableToNow`. Messages about a button use it too, so
@@ -299,7 +281,7 @@ public struct WidgetLayout: Sendable, Hashable {
     public var cornerRadius: Double
     /// Back to front.
     public var elements: [LayoutElement]
-    public var actions: [WidgetAction]
+    public var actions: [ActionArea]
     /// Problems met while laying out (missing image, unknown symbol…), each naming the file or field.
     public var warnings: [String]
     /// The plain-text rendition (`--format txt`), written by the template.
@@ -313,13 +295,13 @@ public struct WidgetLayout: Sendable, Hashable {
     public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 
     /// The action whose rect holds `point` (the front-most when rects overlap).
-    public func action(at point: Point) -> WidgetAction? {
+    public func action(at point: Point) -> ActionArea? {
         actions.last { $0.rect.contains(point) }
     }
 
     /// The action nearest to `point` and its distance in points (nil when there are no actions).
-    public func nearestAction(to point: Point) -> (action: WidgetAction, distance: Double)? {
-        var best: (WidgetAction, Double)?
+    public func nearestAction(to point: Point) -> (action: ActionArea, distance: Double)? {
+        var best: (ActionArea, Double)?
         for a in actions {
             let d = a.rect.distance(to: point)
             if best == nil || d < best!.1 { best = (a, d) }

@@ -9,7 +9,7 @@ public enum ProOnlyButtons {
 
     /// The actions `proLayout` has and `layout` lacks (matched by id): the action bar's buttons when
     /// `layout` was drawn without Pro; none when both were drawn with it.
-    public static func missing(from layout: WidgetLayout, in proLayout: WidgetLayout) -> [WidgetAction] {
+    public static func missing(from layout: WidgetLayout, in proLayout: WidgetLayout) -> [ActionArea] {
         let present = Set(layout.actions.map(\.id))
         return proLayout.actions.filter { !present.contains($0.id) }
     }
@@ -24,7 +24,7 @@ public enum ProOnlyButtons {
     ) -> String? {
         let hidden = missing(from: layout, in: proLayout)
         guard hidden.contains(where: { $0.rect.contains(point) }) else { return nil }
-        let titles = hidden.map { "'\($0.title ?? WidgetAction.untitledActionBarTitle(for: $0.kind))'" }
+        let titles = hidden.map { "'\($0.title ?? ActionArea.untitledActionBarTitle(for: $0.kind))'" }
         return
             """
             no button at \(written) without Pro: the action bar (\(titles.joined(separator: ", "))) needs Pro; \

@@ -376,21 +376,14 @@ extension TemplateContext {
             }
             b.addText(label, x: x, y: r.midY - m.height / 2, width: min(m.width + 1, r.maxX - 12 - x))
             b.action(
-                WidgetAction(
-                    id: a.id.uuidString, kind: Self.renderedKind(a.kind),
-                    title: title, rect: r, variableKey: a.kind == .openURL ? nil : a.variableKey,
-                    incrementAmount: a.kind == .incrementVariable
-                        ? (a.incrementAmount == 0 ? 1 : a.incrementAmount) : nil,
-                    nowFormat: a.kind == .setVariableToNow ? a.nowFormat.rawValue : nil,
-                    resetValue: a.kind == .resetVariable ? a.resetValue : nil,
-                    url: a.kind == .openURL ? a.url : nil))
+                ActionArea(id: a.id.uuidString, action: WidgetAction(a), title: title, rect: r))
         }
     }
 
     static func actionTitle(_ a: ActionSpec) -> String {
         let t = a.title.trimmingCharactersInWhitespace()
         if !t.isEmpty { return String(t.prefix(24)) }
-        return WidgetAction.untitledActionBarTitle(for: renderedKind(a.kind))
+        return ActionArea.untitledActionBarTitle(for: renderedKind(a.kind))
     }
 
     static func renderedKind(_ kind: WidgetActionKindToken) -> WidgetActionKind {

@@ -66,9 +66,9 @@ extension TemplateContext {
             s.playback == .playing ? "pause.fill" : "play.fill", centre: Point(x: r.midX, y: r.midY),
             size: r.height * 0.58, colour: .white)
         b.action(
-            WidgetAction(
-                id: "noise.playPause", kind: .togglePlayPause, title: s.playback == .playing ? "Pause" : "Play", rect: r
-            ))
+            ActionArea(
+                id: "noise.playPause", action: .togglePlayPause, title: s.playback == .playing ? "Pause" : "Play",
+                rect: r))
     }
 
     func stopButton(_ r: Rect) {
@@ -77,7 +77,7 @@ extension TemplateContext {
         _ = b.symbol(
             "stop.fill", centre: Point(x: r.midX, y: r.midY), size: r.height * 0.55,
             colour: accent.opacity(stopped ? 0.45 : 1))
-        b.action(WidgetAction(id: "noise.stop", kind: .stop, title: "Stop", rect: r))
+        b.action(ActionArea(id: "noise.stop", action: .stop, title: "Stop", rect: r))
     }
 
     /// "−15" and "+15" at the right of a row while a sleep timer runs (`noise timer -15m` / `+15m`);
@@ -94,9 +94,9 @@ extension TemplateContext {
                 run(label, size: 12, weight: 600, colour: accent, tabular: true), x: r.minX, y: r.midY - 7.5,
                 width: r.width, align: .centre)
             b.action(
-                WidgetAction(
-                    id: minutes < 0 ? "noise.timer.minus15" : "noise.timer.plus15", kind: .adjustTimer,
-                    title: minutes < 0 ? "Timer −15 min" : "Timer +15 min", rect: r, incrementAmount: minutes))
+                ActionArea(
+                    id: minutes < 0 ? "noise.timer.minus15" : "noise.timer.plus15", action: .adjustTimer(minutes: minutes),
+                    title: minutes < 0 ? "Timer −15 min" : "Timer +15 min", rect: r))
         }
         return true
     }
@@ -108,8 +108,8 @@ extension TemplateContext {
             "arrow.triangle.2.circlepath.circle.fill", centre: Point(x: r.midX, y: r.midY), size: r.height * 0.58,
             colour: on ? .white : accent)
         b.action(
-            WidgetAction(
-                id: "noise.resumeOnLaunch", kind: .toggleResumeOnLaunch,
+            ActionArea(
+                id: "noise.resumeOnLaunch", action: .toggleResumeOnLaunch,
                 title: on ? "Resume at login: on" : "Resume at login: off", rect: r))
     }
 
@@ -124,8 +124,7 @@ extension TemplateContext {
         let swatch = Rect(x: r.midX - min(12, r.width / 2 - 4), y: r.maxY - 7, width: min(24, r.width - 8), height: 3)
         b.fill(swatch, .solid(Self.layerSwatch(layer).opacity(on ? 1 : 0.55)), radius: 1.5)
         b.action(
-            WidgetAction(id: "noise.layer.\(i + 1)", kind: .toggleLayer, title: "Layer \(i + 1)", layer: i + 1, rect: r)
-        )
+            ActionArea(id: "noise.layer.\(i + 1)", action: .toggleLayer(i + 1), title: "Layer \(i + 1)", rect: r))
     }
 
     func statusBlock(right x: Double, top y: Double, width: Double) {
@@ -241,8 +240,8 @@ extension TemplateContext {
             run(s.resumeOnLaunch ? "On" : "Off", size: 12, colour: palette.secondary), x: resume.minX + 78,
             y: resume.midY - 7.5, width: 40, align: .trailing)
         b.action(
-            WidgetAction(
-                id: "noise.resumeOnLaunch", kind: .toggleResumeOnLaunch,
+            ActionArea(
+                id: "noise.resumeOnLaunch", action: .toggleResumeOnLaunch,
                 title: s.resumeOnLaunch ? "Resume at login: on" : "Resume at login: off", rect: resume))
         if !timerButtons(right: area.maxX, y: metaY, height: 28), let u = updatedText(s.updatedAt) {
             b.addText(
@@ -285,8 +284,7 @@ extension TemplateContext {
                 colour: layer.enabled ? RGBA.white.opacity(0.85) : palette.secondary), x: toggle.maxX - 50,
             y: toggle.midY - 7.5, width: 40, align: .trailing)
         b.action(
-            WidgetAction(
-                id: "noise.layer.\(i + 1)", kind: .toggleLayer, title: "Layer \(i + 1)", layer: i + 1, rect: toggle))
+            ActionArea(id: "noise.layer.\(i + 1)", action: .toggleLayer(i + 1), title: "Layer \(i + 1)", rect: toggle))
         // Colour swatch and name (a texture's name and swatch instead, for drops and crackle).
         let cy = toggle.maxY + 10
         b.add(
@@ -331,8 +329,8 @@ extension TemplateContext {
                 s.playback == .playing ? "pause.fill" : "play.fill", centre: Point(x: bounds.midX, y: bounds.midY),
                 size: 32, colour: ink)
             b.action(
-                WidgetAction(
-                    id: "noise.playPause", kind: .togglePlayPause, title: s.playback == .playing ? "Pause" : "Play",
+                ActionArea(
+                    id: "noise.playPause", action: .togglePlayPause, title: s.playback == .playing ? "Pause" : "Play",
                     rect: bounds))
         case .rectangular:
             let button = Rect(x: 2, y: bounds.midY - 22, width: 44, height: 44)
@@ -341,8 +339,8 @@ extension TemplateContext {
                 s.playback == .playing ? "pause.fill" : "play.fill", centre: Point(x: button.midX, y: button.midY),
                 size: 26, colour: ink)
             b.action(
-                WidgetAction(
-                    id: "noise.playPause", kind: .togglePlayPause, title: s.playback == .playing ? "Pause" : "Play",
+                ActionArea(
+                    id: "noise.playPause", action: .togglePlayPause, title: s.playback == .playing ? "Pause" : "Play",
                     rect: button))
             let x = button.maxX + 8, w = bounds.maxX - x
             b.addText(
@@ -363,8 +361,8 @@ extension TemplateContext {
                 run("\(Self.noiseStateLabel(s.playback)) · \(mixLine())", size: 15, weight: 500, colour: ink), x: 20,
                 y: 4, width: bounds.width - 20)
             b.action(
-                WidgetAction(
-                    id: "noise.playPause", kind: .togglePlayPause, title: s.playback == .playing ? "Pause" : "Play",
+                ActionArea(
+                    id: "noise.playPause", action: .togglePlayPause, title: s.playback == .playing ? "Pause" : "Play",
                     rect: bounds))
         }
     }

@@ -42,7 +42,7 @@ extension TemplateContext {
 
     func presetAction(_ id: String?, _ title: String, _ r: Rect) {
         guard let id else { return }
-        b.action(WidgetAction(id: "preset.play", kind: .playPreset, title: "Play \(title)", rect: r, presetID: id))
+        b.action(ActionArea(id: "preset.play", action: .playPreset(id: id), title: "Play \(title)", rect: r))
     }
 
     func presetButton() {

@@ -221,9 +221,9 @@ extension TemplateContext {
             "\(item.done ? "[x]" : readOnly ? "[read-only]" : "[ ]") \(shown)\(due.isEmpty ? "" : " \(due)")")
         if interactive && !item.done && !readOnly && snapshot.completionBlocked(item, at: inputs.context.now) == nil {
             b.action(
-                WidgetAction(
-                    id: "reminders.\(item.id)", kind: .completeReminder, title: "Complete \(shown)",
-                    rect: Rect(x: x, y: y - 2, width: width, height: height + 4), reminderID: item.id))
+                ActionArea(
+                    id: "reminders.\(item.id)", action: .completeReminder(id: item.id), title: "Complete \(shown)",
+                    rect: Rect(x: x, y: y - 2, width: width, height: height + 4)))
         }
         return height
     }

@@ -103,49 +103,33 @@ extension RenderedBoard: DesignWorkshop {
         let inputs = WidgetRenderer.inputs(
             for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
             appearance: appearance, extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-        let action: WidgetAction? = Self.draftRenderers.with { r in
+        let action: ActionArea? = Self.draftRenderers.with { r in
             r.layout(design: spec, family: family, scale: 1, inputs: inputs).action(at: Point(x: x, y: y))
         }
         guard let action else {
             throw NothingToTap("no button of the draft at \(Self.number(x)),\(Self.number(y)) in \(name)")
         }
-        let key = action.variableKey.map { KeyCanonicaliser.canonical($0) }
-        let current = key.flatMap { inputs.context.customVariables[$0] }
-        switch action.kind {
-        case .incrementVariable:
-            guard let key else { break }
-            let step = Double(action.incrementAmount ?? 1)
-            guard let number = current.map({ NumberText.parse($0) }) ?? 0 else {
+        // The action bar's buttons are tried on the draft's values; the others only say what they would do.
+        let tried: (key: String, value: String?)? =
+            switch action.action {
+            case .incrementVariable(let key, let amount):
+                (key, Self.incremented(inputs.context.customVariables[KeyCanonicaliser.canonical(key)], by: amount))
+            case .setVariableToNow(let key, let format):
+                (key, NowFormat(format).text(for: now, timeZone: .current))
+            case .resetVariable(let key, let value): (key, value)
+            default: nil
+            }
+        if let tried {
+            let key = KeyCanonicaliser.canonical(tried.key)
+            guard let value = tried.value else {
+                let current = inputs.context.customVariables[key] ?? ""
                 return TrialPress(
-                    message: "'\(key)' holds '\(current ?? "")', not a number: the button would change nothing",
+                    message: "'\(key)' holds '\(current)', not a number: the button would change nothing",
                     key: nil, value: nil)
             }
-            let value = NumberText.canonical(number + step)
             return TrialPress(
                 message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value
             )
-        case .setVariableToNow:
-            guard let key else { break }
-            let format: NowFormat =
-                switch WidgetNowFormatToken(rawValue: action.nowFormat ?? "") ?? .iso8601 {
-                case .iso8601: .iso
-                case .unixSeconds: .unix
-                case .unixMilliseconds: .unixms
-                case .dateOnly: .date
-                case .timeOnly: .time
-                }
-            let value = format.text(for: now, timeZone: .current)
-            return TrialPress(
-                message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value
-            )
-        case .resetVariable:
-            guard let key else { break }
-            let value = action.resetValue ?? "0"
-            return TrialPress(
-                message: "Tried \(Self.label(action)): \(key) would be \(value) (nothing saved)", key: key, value: value
-            )
-        default:
-            break
         }
         return TrialPress(
             message:
@@ -154,6 +138,13 @@ extension RenderedBoard: DesignWorkshop {
                 done here)
                 """,
             key: nil, value: nil)
+    }
+
+    /// What `incrementVariable` would store: a missing variable counts as 0, an amount of 0 as 1
+    /// (the performer's rules); nil when the variable holds something that is not a number.
+    static func incremented(_ current: String?, by amount: Int) -> String? {
+        guard let number = current.map({ NumberText.parse($0) }) ?? 0 else { return nil }
+        return NumberText.canonical(number + Double(amount == 0 ? 1 : amount))
     }
 
     public func resolvedTexts(_ spec: WidgetSpec, now: Date) -> [String: String] {

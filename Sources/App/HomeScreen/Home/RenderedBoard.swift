@@ -11,7 +11,7 @@ import WidgetRender
 public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
     public static let noiseMachineID = "noise-machine"
 
-    public typealias Perform = @Sendable (WidgetAction, StoreRoot) throws -> String
+    public typealias Perform = @Sendable (ActionArea, StoreRoot) throws -> String
 
     let root: StoreRoot
     let perform: Perform
@@ -137,7 +137,7 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
         message: String, open: String?
     ) {
         let entry = try entry(designID, now: now)
-        let action: WidgetAction = try withLayout(entry, try self.family(family), scale: 1, now: now) { _, layout, _ in
+        let action: ActionArea = try withLayout(entry, try self.family(family), scale: 1, now: now) { _, layout, _ in
             let point = Point(x: x, y: y)
             if let hit = layout.action(at: point) { return hit }
             guard let near = layout.nearestAction(to: point) else {
@@ -154,9 +154,9 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
                     """
                     + "\(Self.number(near.distance)) pt away")
         }
-        if action.kind == .openURL {
+        if case .openURL(let url) = action.action {
             do {
-                let link = try OpenURLPolicy.check(action.url ?? "")
+                let link = try OpenURLPolicy.check(url)
                 return ("Opening \(link)", link)
             } catch let e as DesignError {
                 throw NothingToTap("the '\(Self.label(action))' button's link was not opened: \(e.message)")
@@ -180,23 +180,20 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
         return Array(JSONValue.array(list).prettyPrinted())
     }
 
-    static func label(_ a: WidgetAction) -> String {
+    static func label(_ a: ActionArea) -> String {
         if let t = a.title, !t.isEmpty { return t }
-        switch a.kind {
+        switch a.action {
         case .togglePlayPause: return "Play or pause"
         case .stop: return "Stop"
-        case .toggleLayer: return "Layer \(a.layer ?? 0) on or off"
+        case .toggleLayer(let layer): return "Layer \(layer) on or off"
         case .toggleResumeOnLaunch: return "Resume at login"
-        case .incrementVariable: return "Add \(a.incrementAmount ?? 1) to \(a.variableKey ?? "")"
-        case .setVariableToNow: return "Set \(a.variableKey ?? "") to now"
-        case .resetVariable: return "Reset \(a.variableKey ?? "") to \(a.resetValue ?? "0")"
-        case .openURL: return "Open \(a.url ?? "")"
+        case .incrementVariable(let key, let amount): return "Add \(amount == 0 ? 1 : amount) to \(key)"
+        case .setVariableToNow(let key, _): return "Set \(key) to now"
+        case .resetVariable(let key, let value): return "Reset \(key) to \(value)"
+        case .openURL(let url): return "Open \(url)"
         case .completeReminder: return "Complete the reminder"
-        case .playPreset: return "Play \(a.presetID ?? "the preset")"
-        case .adjustTimer:
-            return """
-                Timer \((a.incrementAmount ?? 0) > 0 ? "+" : "−")\(abs(a.incrementAmount ?? 0)) min
-                """
+        case .playPreset(let id): return "Play \(id)"
+        case .adjustTimer(let minutes): return "Timer \(minutes > 0 ? "+" : "−")\(abs(minutes)) min"
         }
     }
 

@@ -269,7 +269,7 @@ extension Weaver {
 }
 
 enum TapDescription {
-    static func describe(_ a: WidgetAction) -> String {
+    static func describe(_ a: ActionArea) -> String {
         var s = a.kind.rawValue
         if let l = a.layer { s += " layer \(l)" }
         if let t = a.title { s += " \"\(t)\"" }
@@ -279,7 +279,7 @@ enum TapDescription {
     }
 
     /// Performs a tapped action and returns what it did (warnings go to standard error).
-    static func perform(_ action: WidgetAction, store: StoreOption, isPro: Bool?) throws -> String {
+    static func perform(_ action: ActionArea, store: StoreOption, isPro: Bool?) throws -> String {
         let outcome = try TapPerformer.perform(
             action, root: store.root, storeDirectory: store.explicitDirectory, isPro: isPro)
         for w in outcome.warnings { printWarning(w) }
