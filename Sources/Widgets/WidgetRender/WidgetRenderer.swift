@@ -255,18 +255,4 @@ public final class WidgetRenderer {
         }
         return inputs
     }
-
-    /// The Noise Machine widget for the current status as PNG (MPRIS cover art and the like).
-    public func noiseMachinePNG(
-        root: StoreRoot, family: WidgetFamily = .small, scale: Int = 2, now: Date = Date(),
-        appearance: Appearance = .dark
-    ) throws -> [UInt8] {
-        let design = try TemplateCatalogue.find("noise-machine")!.design(now: now)
-        var inputs = RenderInputs(
-            context: RenderContext(
-                now: now, timeZone: .current, locale: Locale(identifier: "en_US_POSIX"),
-                builtIns: BuiltInKeys.load(from: root)), appearance: appearance)
-        inputs.noise = NoiseWidgetState.load(from: root, now: now)
-        return try png(layout(design: design, family: family, scale: scale, inputs: inputs))
-    }
 }
