@@ -19,4 +19,20 @@ int cnk_has_avx2(void);
 void cnk_cascade_steady_avx2(
     int groups, const float *coefficients, float *state, float *pipe, float *x, long frameCount);
 
+/// The texture bed's sample loop (`TextureBed.render`) on AVX2: eight subbands per channel in
+/// one 256-bit register, both channels in one loop, and each sample's band sum added left to
+/// right as `SIMD8.sum()` adds (an 8 × 8 transpose, then seven vector adds).
+///
+/// The same operations in the same order as the Swift loop and no fused multiply-add, so its
+/// output is bit-identical to it.
+///
+/// - channels: 1 or 2. noise (8 × uint32), low, high, low2, high2 (8 floats each): per channel,
+///   the channels one after the other, read and written back. envelope, envelopeStep, aLow, aHigh:
+///   8 floats each, shared by the channels. output: interleaved stereo frames; channel c's sum is
+///   added to `output[2·i + c]` for i in 0..<n.
+///
+/// Real-time safety: arithmetic only; call only when `cnk_has_avx2()` is 1.
+void cnk_texture_bed_avx2(int channels, void *noise, void *low, void *high, void *low2, void *high2,
+    const void *envelope, const void *envelopeStep, const void *aLow, const void *aHigh, float *output, long n);
+
 #endif
