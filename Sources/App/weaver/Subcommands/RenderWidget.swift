@@ -2,6 +2,7 @@ import ArgumentParser
 import CLISupport
 import Foundation
 import Variables
+import WidgetActions
 import WidgetDesign
 import WidgetRender
 
@@ -269,7 +270,7 @@ extension Weaver {
 }
 
 enum TapDescription {
-    static func describe(_ a: WidgetAction) -> String {
+    static func describe(_ a: WidgetRender.WidgetAction) -> String {
         var s = a.kind.rawValue
         if let l = a.layer { s += " layer \(l)" }
         if let t = a.title { s += " \"\(t)\"" }
@@ -279,9 +280,9 @@ enum TapDescription {
     }
 
     /// Performs a tapped action and returns what it did (warnings go to standard error).
-    static func perform(_ action: WidgetAction, store: StoreOption, isPro: Bool?) throws -> String {
-        let outcome = try TapPerformer.perform(
-            action, root: store.root, storeDirectory: store.explicitDirectory, isPro: isPro)
+    static func perform(_ action: WidgetRender.WidgetAction, store: StoreOption, isPro: Bool?) throws -> String {
+        let outcome = try WidgetActionPerformer.perform(
+            rendered: action, root: store.root, storeDirectory: store.explicitDirectory, isPro: isPro)
         for w in outcome.warnings { printWarning(w) }
         return outcome.message
     }
