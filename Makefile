@@ -172,8 +172,10 @@ deb: build
 	$(MAKE) --no-print-directory man MAN_BIN=$(DEB_BIN)
 	rm -rf $(DEB_ROOT) && mkdir -p $(DEB_ROOT)/DEBIAN
 	PREFIX=/usr DESTDIR=$(DEB_ROOT) MANIFEST=0 scripts/install.sh install $(DEB_BIN) $(MAN_DIR)
-	strip --strip-unneeded $(DEB_ROOT)/usr/bin/noise $(DEB_ROOT)/usr/bin/weaver $(DEB_ROOT)/usr/bin/weaver-desktop
-	depends=$$(scripts/deb-depends.sh $(DEB_ROOT)/usr/bin/noise $(DEB_ROOT)/usr/bin/weaver $(DEB_ROOT)/usr/bin/weaver-desktop); \
+	strip --strip-unneeded $(DEB_ROOT)/usr/bin/noise $(DEB_ROOT)/usr/bin/weaver $(DEB_ROOT)/usr/bin/weaver-desktop \
+	  $(DEB_ROOT)/usr/bin/weaver-serve
+	depends=$$(scripts/deb-depends.sh $(DEB_ROOT)/usr/bin/noise $(DEB_ROOT)/usr/bin/weaver $(DEB_ROOT)/usr/bin/weaver-desktop \
+	  $(DEB_ROOT)/usr/bin/weaver-serve); \
 	size=$$(du -sk $(DEB_ROOT)/usr | cut -f1); \
 	printf '%s\n' "Package: widgetweaver" "Version: $(VERSION)" "Architecture: $(DEB_ARCH)" \
 	  "Maintainer: WidgetWeaver for Linux <widgetweaver@localhost>" "Installed-Size: $$size" \

@@ -44,9 +44,11 @@ let wings: [String: [String]] = [
         "ShareLinks",
     ],
     // system calls, file watching, logind, login entries, player liveness
-    "Platform": ["SystemCalls", "ChangeWatch", "Logind", "LoginEntryFiles", "PlayerLiveness"],
+    "Platform": [
+        "SystemCalls", "ChangeWatch", "Logind", "LoginEntryFiles", "PlayerLiveness", "NetworkAddress", "RealtimeKit",
+    ],
     // the executables, the browser app and what the CLIs share
-    "App": ["noise", "weaver", "weaver-desktop", "HomeScreen", "CLISupport"],
+    "App": ["noise", "weaver", "weaver-desktop", "weaver-serve", "HomeScreen", "CLISupport"],
 ]
 
 let package = Package(
@@ -56,6 +58,7 @@ let package = Package(
         .executable(name: "noise", targets: ["noise"]),
         .executable(name: "weaver", targets: ["weaver"]),
         .executable(name: "weaver-desktop", targets: ["weaver-desktop"]),
+        .executable(name: "weaver-serve", targets: ["weaver-serve"]),
         .library(name: "NoiseDSP", targets: ["NoiseDSP"]),
         .library(name: "NoiseEngine", targets: ["NoiseEngine"]),
         .library(name: "AudioSinkBase", targets: ["AudioSinkBase"]),
@@ -71,6 +74,8 @@ let package = Package(
         .library(name: "Snapshots", targets: ["Snapshots"]),
         // `weaver serve` in process, for the benchmark of the Editor's draft render route over HTTP.
         .library(name: "HomeScreen", targets: ["HomeScreen"]),
+        // The address `HomeScreenServer` listens on (for the same benchmark).
+        .library(name: "NetworkAddress", targets: ["NetworkAddress"]),
         // `noise analyze` and `noise match` without the executable, for their benchmarks.
         .library(name: "TextureStatistics", targets: ["TextureStatistics"]),
         .library(name: "TextureMatch", targets: ["TextureMatch"]),
@@ -179,6 +184,12 @@ let package = Package(
         // systemd-logind over the system bus (sd-bus): the idle inhibitor while noise plays, and
         // suspend or power-off when the sleep timer ends (`noise play --then`).
         .target(name: "Logind", dependencies: ["CSystemdBus", "SystemCalls"]),
+        // rtkit (org.freedesktop.RealtimeKit1) over the system bus: real time for the render thread
+        // where SCHED_FIFO is refused (`noise play`; issue 41 item 24).
+        .target(name: "RealtimeKit", dependencies: ["CSystemdBus", "CNoiseSupport", "SystemCalls"]),
+        // `ListenAddress`: what `weaver serve --listen/--port` name, checked by weaver and bound by
+        // weaver-serve, so weaver need not link the server to check them.
+        .target(name: "NetworkAddress"),
         // Each editable field of a design or a mix described once (key path, type, range, default,
         // label, help) and read against; no dependencies, so every module that edits a field can use it.
         .target(name: "FieldTable"),
@@ -216,6 +227,8 @@ let package = Package(
                 // The Noise page's night section: schedules as `noise schedule` keeps them; the Data page's
                 // refresh timer through `UserSystemd`.
                 "PlayerStartup", "LoginEntryFiles",
+                // The address `weaver serve` checks and this binds.
+                "NetworkAddress",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -286,6 +299,8 @@ let package = Package(
                 "NoiseEngine", "AudioSinkBase", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
                 "SpectrumPlot",
                 "MPRISPlayer", "Logind", "ShareLinks", "NoiseDSP", "SoundFiles", "TextureStatistics", "TextureMatch",
+                // rtkit, where the render thread's own SCHED_FIFO request is refused.
+                "RealtimeKit",
                 // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
                 "WidgetRender", "WidgetDesign", "Variables",
                 "LoginEntryFiles", "PlayerLiveness", "PlayerStartup",
@@ -300,7 +315,7 @@ let package = Package(
             dependencies: [
                 "SystemCalls",
                 "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "NoiseEngine",
-                "WidgetActions", "LiveWidgets", "HomeScreen", "CLISupport",
+                "WidgetActions", "LiveWidgets", "CLISupport", "NetworkAddress",
                 "DataSources", "DesktopWidgets", "Snapshots", "FieldTable", "ShareLinks", "DesignAssistant",
                 "BoundedJSON", "CivilDates", "LoginEntryFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -319,6 +334,16 @@ let package = Package(
                 "CGtk", "DesktopWidgets", "WidgetRender", "WidgetDesign", "WidgetActions", "LiveWidgets", "SharedStore",
                 "SystemCalls", "LoginEntryFiles",
             ], swiftSettings: [.swiftLanguageMode(.v5)], linkerSettings: staticSwiftRuntime),
+
+        // The browser app's server, its own executable that `weaver serve` execs once it has checked
+        // the options: the HTTP server (SwiftNIO, Hummingbird), the app's embedded files and the
+        // audio outputs for Noise → Calibrate (libpulse, alsa-lib, libFLAC and the ~20 libraries
+        // behind them) would otherwise be loaded, relocated and scanned for protocol conformances
+        // at every `weaver` start, which status bars make every minute (issue 41 item 25).
+        .executableTarget(
+            name: "weaver-serve",
+            dependencies: ["HomeScreen", "WidgetActions", "SharedStore", "SystemCalls", "NetworkAddress"],
+            linkerSettings: staticSwiftRuntime),
 
         // libFuzzer target for the design import parser (see docs/designs.md for the command).
         .executableTarget(name: "FuzzDesignImport", dependencies: ["WidgetDesign"], path: "Fuzz/DesignImport"),
@@ -384,7 +409,7 @@ let package = Package(
             name: "HomeScreenTests",
             dependencies: [
                 "HomeScreen", "WidgetRender", "NoiseControl", "TestSupport", "NoiseEngine", "WidgetDesign",
-                "FieldTable", "SharedStore", "SizeLimits",
+                "FieldTable", "SharedStore", "SizeLimits", "NetworkAddress",
             ],
             // The web app scripts' own tests, run by `node --test` (make test).
             exclude: ["js"]),

@@ -47,8 +47,9 @@ do_install() {
         echo "An earlier install is recorded in $manifest; run 'make uninstall' first." >&2
         exit 1
     fi
-    # weaver-desktop: the GTK host 'weaver desktop' execs (GTK stays out of weaver's own start).
-    for tool in noise weaver weaver-desktop; do
+    # weaver-desktop: the GTK host 'weaver desktop' execs (GTK stays out of weaver's own start);
+    # weaver-serve: the browser app's server 'weaver serve' execs (HTTP and audio libraries likewise).
+    for tool in noise weaver weaver-desktop weaver-serve; do
         put 755 "$bin/$tool" "$root/bin/$tool"
     done
     for preset in "$here"/Presets/*.json; do

@@ -19,7 +19,7 @@ if [ "$part" = install ]; then
 dest="$scratch/dest"
 make --no-print-directory install PREFIX=/usr/local DESTDIR="$dest" >/dev/null
 p="$dest/usr/local"
-for f in bin/noise bin/weaver bin/weaver-desktop share/widgetweaver/presets/sleep.json \
+for f in bin/noise bin/weaver bin/weaver-desktop bin/weaver-serve share/widgetweaver/presets/sleep.json \
          share/bash-completion/completions/noise share/bash-completion/completions/weaver \
          share/zsh/site-functions/_noise share/zsh/site-functions/_weaver \
          share/fish/vendor_completions.d/noise.fish share/fish/vendor_completions.d/weaver.fish \
@@ -77,7 +77,7 @@ dpkg-deb -x "$deb" "$rootfs"
 # Only what the binaries name themselves: noise and weaver never link X11 (weaver-desktop does, for its window hints).
 cli_depends=$(scripts/deb-depends.sh "$rootfs/usr/bin/noise" "$rootfs/usr/bin/weaver")
 grep -q 'libx11\|libgtk' <<< "$cli_depends" && fail "noise or weaver link X11 or GTK: $cli_depends"
-for tool in noise weaver weaver-desktop; do
+for tool in noise weaver weaver-desktop weaver-serve; do
     ldd "$rootfs/usr/bin/$tool" | grep -q 'not found' && fail "$tool has unresolved libraries"
     ldd "$rootfs/usr/bin/$tool" | grep -q '/opt/swift\|libswiftCore' && fail "$tool loads the Swift toolchain's runtime"
 done

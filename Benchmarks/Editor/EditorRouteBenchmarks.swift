@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import HomeScreen
+import NetworkAddress
 import SharedStore
 import WidgetDesign
 

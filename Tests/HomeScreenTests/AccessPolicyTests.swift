@@ -1,4 +1,5 @@
 import Foundation
+import NetworkAddress
 import Testing
 
 @testable import HomeScreen

@@ -431,7 +431,7 @@ import WidgetDesign
         let inline = renderer.text(layout(Fixtures.design("noise-machine"), .inline))
         #expect(inline.filter { $0 == "\n" }.count == 1 && inline.contains("Noise playing"))
         let small = renderer.text(layout(Fixtures.design("classic"), .small))
-        #expect(small == "Classic\nHello\nSaved spec → widget\n")
+        #expect(small == "Classic\nHello\nYour text here\n")
         // Enormous text is cut with "…": 200 characters for inline, 500 per line otherwise.
         var huge = Fixtures.design("classic")
         huge.primaryText = String(repeating: "word ", count: 400)

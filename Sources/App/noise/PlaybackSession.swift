@@ -163,6 +163,7 @@ struct PlaybackSession {
         mpris?.start()
 
         for _ in 0..<20 where player.scheduling == nil { Thread.sleep(forTimeInterval: 0.005) }
+        RenderPriority.raise(player)
         let timerText = timerSeconds.map { ", timer \(formatDuration($0)) (fade \(formatDuration(fadeSeconds)))" } ?? ""
         Terminal.printError(
             """

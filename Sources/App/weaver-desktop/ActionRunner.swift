@@ -18,8 +18,8 @@ enum ActionRunner {
     static func perform(_ action: ActionArea, root: StoreRoot, storeDirectory: String?, widgetID: Int) {
         queue.async {
             do {
-                let performer = WidgetActionPerformer(store: root, storeDirectory: storeDirectory)
-                let outcome = try performer.perform(action.action, title: action.title)
+                let outcome = try WidgetActionPerformer.perform(
+                    rendered: action, root: root, storeDirectory: storeDirectory)
                 for w in outcome.warnings { warn(w) }
                 warn("widget \(widgetID): \(outcome.message)", prefix: "weaver desktop: ")
             } catch {

@@ -13,6 +13,13 @@ extension StoreOption {
     }
 }
 
+/// A program installed beside this weaver (`weaver-desktop`, `weaver-serve`), which weaver execs.
+func programBesideWeaver(_ name: String) -> URL {
+    let exe =
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(name)
+}
+
 func printWarning(_ message: String) {
     FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
 }
@@ -40,7 +47,7 @@ func summaryJSON(_ row: DesignSummary, defaultID: UUID?) -> JSONValue {
     .object([
         "id": .string(row.id.uuidString), "name": .string(row.name), "template": .string(row.template.rawValue),
         "updatedAt": .string(ISODate.format(row.updatedAt)), "hasImage": .bool(row.hasImage),
-        "isDefault": .bool(row.id == defaultID),
+        "isDefault": .bool(row.id == defaultID), "repairs": .array(row.repairs.map { .string($0) }),
     ])
 }
 

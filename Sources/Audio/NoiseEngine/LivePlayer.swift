@@ -1,6 +1,7 @@
 import AudioSinkBase
 import NoiseDSP
 import Synchronization
+import SystemCalls
 
 /// Live playback: a `NoiseMachine` rendered on a dedicated real-time thread into an `AudioSink`.
 ///
@@ -79,6 +80,12 @@ public final class LivePlayer: @unchecked Sendable {
     private var outputFailure: AudioOutputError?
     /// 0: not yet known; > 0: the SCHED_FIFO priority granted; < 0: −errno of the refusal.
     private let schedulingResult = Atomic<Int>(0)
+    /// The render thread's kernel id once it has started, else 0.
+    private let renderThreadTID = Atomic<Int32>(0)
+    /// What raised the render thread after its SCHED_FIFO request was refused (rtkit, a nice
+    /// level), or why nothing could: set from the control side (`noteScheduling`), never read by
+    /// the render thread.
+    private let raisedScheduling = Mutex<(description: String, isRealTime: Bool)?>(nil)
 
     /// The master filter's next design, handed to the render thread without a lock: the control
     /// side fills `filterMailbox` while `filterMailboxFull` is false and then sets it; the render
@@ -131,6 +138,7 @@ public final class LivePlayer: @unchecked Sendable {
         thread = try RenderThread(
             name: "noise-render", priority: options.realTimePriority,
             report: { [unowned self] r in
+                self.renderThreadTID.store(r.threadID, ordering: .relaxed)
                 self.schedulingResult.store(
                     r.realTimePriority.map { Int($0) } ?? -Int(r.refusal ?? EPERM), ordering: .releasing)
             },
@@ -213,18 +221,36 @@ public final class LivePlayer: @unchecked Sendable {
     /// What to do about the render thread's scheduling: nil with real-time priority (or before it
     /// started), else why it has none and how to allow it.
     public var schedulingAdvice: String? {
+        if raisedScheduling.withLock({ $0?.isRealTime }) == true { return nil }
         let r = schedulingResult.load(ordering: .acquiring)
         return r < 0 ? RenderThread.SchedulingReport(refusal: Int32(-r)).advice : nil
     }
 
     /// What the render thread got: real-time or normal scheduling and why; nil until it has started.
     public var scheduling: String? {
+        if let raised = raisedScheduling.withLock({ $0 }) { return raised.description }
         let r = schedulingResult.load(ordering: .acquiring)
         if r == 0 { return nil }
         return
             (r > 0
             ? RenderThread.SchedulingReport(realTimePriority: Int32(r))
             : RenderThread.SchedulingReport(refusal: Int32(-r))).description
+    }
+
+    /// Why the render thread's own SCHED_FIFO request was refused (errno's text), nil when it
+    /// was granted or before the thread has started.
+    public var schedulingRefusal: String? {
+        let r = schedulingResult.load(ordering: .acquiring)
+        return r < 0 ? SystemCallError.reason(Int32(-r)) : nil
+    }
+
+    /// The render thread's kernel thread id, 0 before it has started.
+    public var renderThreadID: Int32 { renderThreadTID.load(ordering: .acquiring) }
+
+    /// Records what the control side got for the render thread after the refusal (`noise play`
+    /// asks rtkit, then for a nice level); `scheduling` says it from then on.
+    public func noteScheduling(_ description: String, isRealTime: Bool) {
+        raisedScheduling.withLock { $0 = (description, isRealTime) }
     }
 
     public func snapshot() -> Snapshot {

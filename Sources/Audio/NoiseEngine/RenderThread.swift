@@ -12,6 +12,8 @@ final class RenderThread {
     struct SchedulingReport: Sendable, CustomStringConvertible {
         var realTimePriority: Int32?
         var refusal: Int32?
+        /// The render thread's kernel id (what rtkit and setpriority name a thread by).
+        var threadID: Int32 = 0
         var description: String {
             if let p = realTimePriority { return "real-time scheduling (SCHED_FIFO \(p))" }
             let why = refusal.map { SystemCallError.reason($0) } ?? "not requested"
@@ -51,7 +53,9 @@ final class RenderThread {
             let limit = cns_rtprio_limit()
             let asked = limit > 0 ? min(priority, Int32(clamping: limit)) : priority
             let rc = asked > 0 ? cns_request_realtime(asked) : EPERM
-            report(rc == 0 ? SchedulingReport(realTimePriority: asked) : SchedulingReport(refusal: rc))
+            var r = rc == 0 ? SchedulingReport(realTimePriority: asked) : SchedulingReport(refusal: rc)
+            r.threadID = cns_gettid()
+            report(r)
             cns_enable_flush_to_zero()
             body()
         }

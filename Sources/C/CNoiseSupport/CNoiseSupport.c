@@ -36,6 +36,15 @@ int cns_request_realtime(int priority) {
 
 int32_t cns_gettid(void) { return (int32_t)syscall(SYS_gettid); }
 
+int cns_limit_rttime(long long microseconds) {
+    struct rlimit r;
+    if (getrlimit(RLIMIT_RTTIME, &r) != 0) return errno;
+    if (r.rlim_max != RLIM_INFINITY && r.rlim_max <= (rlim_t)microseconds) return 0;
+    r.rlim_cur = (rlim_t)microseconds;
+    r.rlim_max = (rlim_t)microseconds;
+    return setrlimit(RLIMIT_RTTIME, &r) == 0 ? 0 : errno;
+}
+
 long cns_rtprio_limit(void) {
     struct rlimit r;
     if (getrlimit(RLIMIT_RTPRIO, &r) != 0) return 0;

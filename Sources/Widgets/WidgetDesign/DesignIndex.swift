@@ -17,6 +17,10 @@ public struct DesignSummary: Sendable, Hashable {
     /// The design file's identity when the row was made (inode, size, modification time): a row
     /// whose file no longer matches is re-read, so a design edited by hand lists correctly.
     var fileStamp: FileStamp?
+    /// What reading the file repaired, one finding each (`name: expected a string, found number
+    /// 42; using "WidgetWeaver"`): the file itself is left as it is until the design is saved, so
+    /// the Library and `designs list` say it on every listing, not only the first read's warning.
+    public var repairs: [String] = []
 
     public init(id: UUID, name: String, template: LayoutTemplateToken, updatedAt: Date, hasImage: Bool) {
         self.id = id
@@ -103,8 +107,8 @@ struct FileStamp: Sendable, Hashable {
 }
 
 enum DesignIndex {
-    /// Version 2 adds the file stamp column; a version-1 index is simply rebuilt.
-    static let header = "widgetweaver-design-index 2"
+    /// Version 2 adds the file stamp column, 3 the repairs; an older index is simply rebuilt.
+    static let header = "widgetweaver-design-index 3"
 
     static func encode(_ rows: [DesignSummary]) -> Data {
         var out = header + "\n"
@@ -121,6 +125,8 @@ enum DesignIndex {
             out += escape(r.name)
             out += "\t"
             out += escape(r.searchKey)
+            out += "\t"
+            out += escape(r.repairs.joined(separator: "\n"))
             out += "\n"
         }
         return Data(out.utf8)
@@ -136,7 +142,7 @@ enum DesignIndex {
         rows.reserveCapacity(lines.count)
         for line in lines {
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map { Substring($0) }
-            guard f.count == 7, let id = UUID(uuidString: String(f[0])), let t = Double(f[1]),
+            guard f.count == 8, let id = UUID(uuidString: String(f[0])), let t = Double(f[1]),
                 let template = LayoutTemplateToken(rawValue: String(f[2]))
             else { return nil }
             var row = DesignSummary(
@@ -144,6 +150,8 @@ enum DesignIndex {
                 updatedAt: Date(timeIntervalSince1970: t), hasImage: f[3] == "1",
                 searchKey: unescape(f[6]))
             row.fileStamp = FileStamp(f[4])
+            let repairs = unescape(f[7])
+            row.repairs = repairs.isEmpty ? [] : repairs.split(separator: "\n").map(String.init)
             rows.append(row)
         }
         return rows

@@ -134,9 +134,10 @@ public struct DesignLibrary: Sendable {
         for (id, stamp) in try fileStamps() {
             if let old = previous[id], old.fileStamp == stamp {
                 rows.append(old)
-            } else if let spec = try loadIfReadable(id) {
-                var row = DesignSummary(spec)
+            } else if let loaded = try loadReporting(id) {
+                var row = DesignSummary(loaded.spec)
                 row.fileStamp = FileStamp.of(fileURL(id).path)
+                row.repairs = loaded.findings.map(\.description)
                 rows.append(row)
             }
         }
@@ -164,7 +165,10 @@ public struct DesignLibrary: Sendable {
 
     /// Loads a design with the findings of its tolerant decoding. A file that is not JSON at all
     /// is set aside (`FileSystem.setAside`) and reported; nil when it is missing or was set aside.
-    func loadIfReadable(_ id: UUID) throws -> WidgetSpec? {
+    func loadIfReadable(_ id: UUID) throws -> WidgetSpec? { try loadReporting(id)?.spec }
+
+    /// `loadIfReadable` with what the tolerant decoding repaired (the listing keeps it in the index).
+    func loadReporting(_ id: UUID) throws -> (spec: WidgetSpec, findings: [Finding])? {
         let url = fileURL(id)
         let data: Data
         do {
@@ -179,7 +183,7 @@ public struct DesignLibrary: Sendable {
             for f in findings { warn("\(url.path): \(f)") }
             // The file name is the design's identity in the library.
             spec.id = id
-            return spec
+            return (spec, findings)
         } catch {
             try setAside(url, reason: "not a readable design: \(error)")
             return nil

@@ -100,7 +100,9 @@ public enum TemplateCatalogue {
             ],
             make: {
                 base(
-                    "Classic", "Hello", "Saved spec → widget", template: .classic, symbol: "sparkles", accent: .blue,
+                    // The seed app's developer caption ("Saved spec → widget") was what every new
+                    // design said until edited (issue 41 item 18).
+                    "Classic", "Hello", "Your text here", template: .classic, symbol: "sparkles", accent: .blue,
                     background: .accentGlow)
             }),
         CatalogueTemplate(

@@ -20,6 +20,8 @@ enum LibraryPage {
                     "image": s.hasImage ? t.render("image") : .empty,
                     "default": r.isDefault ? t.render("default") : .empty,
                     "setDefault": r.isDefault ? .empty : t.render("setDefault"),
+                    "repaired": s.repairs.isEmpty
+                        ? .empty : t.render("repaired", ["repairs": s.repairs.map { t.render("repair", ["text": $0]) }]),
                 ])
         }
         let html = t.render(

@@ -244,6 +244,7 @@ struct LibraryRoutes: AppRoutes {
                         "template": .string(r.summary.template.rawValue),
                         "updatedAt": .string(ISODate.format(r.summary.updatedAt)),
                         "hasImage": .bool(r.summary.hasImage), "isDefault": .bool(r.isDefault),
+                        "repairs": .array(r.summary.repairs.map { .string($0) }),
                     ])
                 }),
             "count": .number(Double(count)),

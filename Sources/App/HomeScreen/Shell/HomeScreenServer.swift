@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NetworkAddress
 import NIOCore
 import ServiceLifecycle
 import Synchronization

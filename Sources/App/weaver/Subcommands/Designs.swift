@@ -64,7 +64,8 @@ extension Weaver.Designs {
                 out +=
                     """
                     \(r.id == def ? "*" : " ") \(r.id.uuidString)  \(pad(clip(r.name, 32), 32))  \
-                    \(pad(r.template.rawValue, 14))  \(displayDate(r.updatedAt))\(r.hasImage ? "  [image]" : "")\n
+                    \(pad(r.template.rawValue, 14))  \(displayDate(r.updatedAt))\(r.hasImage ? "  [image]" : "")\
+                    \(r.repairs.isEmpty ? "" : "  [repaired]")\n
                     """
             }
             let slots = lib.freeSlotsLeft(currentCount: everything.count)
@@ -72,6 +73,13 @@ extension Weaver.Designs {
                 "\(rows.count) design\(rows.count == 1 ? "" : "s")"
                 + (slots.map { " (free tier: \($0) of \(DesignLibrary.maxFreeDesigns) slots left)" } ?? "")
                 + "; * = default\n"
+            let repaired = rows.filter { !$0.repairs.isEmpty }
+            if !repaired.isEmpty {
+                out += "Repaired when read (the file is unchanged until the design is saved):\n"
+                for r in repaired {
+                    for repair in r.repairs { out += "  \(clip(r.name, 32)) (\(r.id.uuidString.prefix(8))): \(repair)\n" }
+                }
+            }
             FileHandle.standardOutput.write(Data(out.utf8))
         }
     }

@@ -71,12 +71,7 @@ extension Weaver {
         }
 
         /// `weaver-desktop`, beside this weaver.
-        static func hostExecutable() -> URL {
-            let exe =
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0]
-            return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("weaver-desktop")
-        }
+        static func hostExecutable() -> URL { programBesideWeaver("weaver-desktop") }
 
         func runAutostart(enable: Bool) throws {
             let exe =

@@ -2,6 +2,7 @@ import ArgumentParser
 import CLISupport
 import Foundation
 import Variables
+import WidgetActions
 import WidgetDesign
 import WidgetRender
 
@@ -280,8 +281,8 @@ enum TapDescription {
 
     /// Performs a tapped action and returns what it did (warnings go to standard error).
     static func perform(_ action: ActionArea, store: StoreOption, isPro: Bool?) throws -> String {
-        let outcome = try TapPerformer.perform(
-            action, root: store.root, storeDirectory: store.explicitDirectory, isPro: isPro)
+        let outcome = try WidgetActionPerformer.perform(
+            rendered: action, root: store.root, storeDirectory: store.explicitDirectory, isPro: isPro)
         for w in outcome.warnings { printWarning(w) }
         return outcome.message
     }

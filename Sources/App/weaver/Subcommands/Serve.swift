@@ -1,7 +1,8 @@
 import ArgumentParser
 import CLISupport
 import Foundation
-import HomeScreen
+import NetworkAddress
+import SystemCalls
 
 extension Weaver {
     struct Serve: ParsableCommand {
@@ -43,57 +44,24 @@ extension Weaver {
             }
         }
 
+        /// Becomes `weaver-serve` (beside this weaver), which links the HTTP server, the browser
+        /// app's files and the audio outputs (Noise → Calibrate): kept out of `weaver` itself, which
+        /// status bars start every minute (issue 41 item 25; see Package.swift).
         func run() throws {
-            let host = listen == "localhost" ? "127.0.0.1" : listen
-            let root = storeOption.root
-            let storeDirectory = storeOption.explicitDirectory
-            var mixer = Mixer(root: root)
-            mixer.storeDirectory = storeDirectory
-            let server = HomeScreenServer(
-                listen: ListenAddress(host: host, port: port),
-                board: RenderedBoard(
-                    root: root,
-                    perform: { action, root in
-                        let outcome = try TapPerformer.perform(action, root: root, storeDirectory: storeDirectory)
-                        for w in outcome.warnings { printWarning(w) }
-                        return outcome.message
-                    }),
-                mixer: mixer)
-            let watcher = StoreWatcher(root: root, server: server)
-            let outcome = Outcome()
-            let done = DispatchSemaphore(value: 0)
-            Task {
-                do {
-                    try await server.run(services: [watcher]) { url in
-                        let note =
-                            ListenAddress(host: host, port: 0).isLoopback
-                            ? "" : " (the token in it is needed; it changes each run)"
-                        writeLine("Serving the home screen at \(url)\(note)")
-                        writeLine("Ctrl-C stops it.")
-                    }
-                } catch {
-                    outcome.set(error)
-                }
-                done.signal()
+            let server = Self.serverExecutable()
+            guard FileManager.default.isExecutableFile(atPath: server.path) else {
+                throw CommandError(
+                    "the server program \(server.path) is missing: it is installed with weaver (make install builds it)")
             }
-            done.wait()
-            if let error = outcome.error {
-                FileHandle.standardError.write(
-                    Data("Error: cannot serve on \(ListenAddress.authority(host: host, port: port)): \(error)\n".utf8))
-                throw ExitCode.failure
-            }
+            let arguments =
+                [server.path, "--listen", listen == "localhost" ? "127.0.0.1" : listen, "--port", String(port)]
+                + (storeOption.explicitDirectory.map { ["--store", $0] } ?? [])
+            let argv = arguments.map { strdup($0) } + [nil]
+            execv(server.path, argv)
+            throw CommandError("cannot start \(server.path): \(SystemCallError.reason(errno))")
         }
+
+        /// `weaver-serve`, beside this weaver.
+        static func serverExecutable() -> URL { programBesideWeaver("weaver-serve") }
     }
-}
-
-private final class Outcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: (any Error)?
-    func set(_ e: any Error) { lock.withLock { stored = e } }
-    var error: (any Error)? { lock.withLock { stored } }
-}
-
-/// Stdout is a pipe for scripts and tests: flush each line.
-private func writeLine(_ s: String) {
-    FileHandle.standardOutput.write(Data((s + "\n").utf8))
 }

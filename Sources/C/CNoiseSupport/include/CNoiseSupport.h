@@ -15,6 +15,10 @@ int cns_request_realtime(int priority);
 /// The kernel thread id of the calling thread.
 int32_t cns_gettid(void);
 
+/// Lowers RLIMIT_RTTIME (soft and hard) to `microseconds` when it is higher: rtkit grants real
+/// time only to a process whose runaway real-time thread the kernel would stop. 0 or an errno value.
+int cns_limit_rttime(long long microseconds);
+
 /// RLIMIT_RTPRIO soft limit of this process (-1 when unlimited).
 long cns_rtprio_limit(void);
 

@@ -1,0 +1,122 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 41 item 24: where SCHED_FIFO is refused, `noise play` asks rtkit (the desktop's
+/// RealtimeKit1 on the system bus) for real time, then a nice level, and says which applied. The
+/// player runs without CAP_SYS_NICE (`setpriv`: the tests run as root, who is never refused) and
+/// finds a stand-in rtkit (dbus-python) on a private bus through `DBUS_SYSTEM_BUS_ADDRESS`.
+@Suite(.serialized) struct RealtimeKitTests {
+    static let standIn = #"""
+        import os, sys, dbus, dbus.service, dbus.mainloop.glib
+        from gi.repository import GLib
+        log = open(sys.argv[1], 'a', buffering=1)
+        grant = sys.argv[2] == 'grant'
+        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+        bus = dbus.bus.BusConnection(os.environ['STANDIN_BUS'])
+        name = dbus.service.BusName('org.freedesktop.RealtimeKit1', bus)
+        IFACE = 'org.freedesktop.RealtimeKit1'
+        class Kit(dbus.service.Object):
+            @dbus.service.method(IFACE, in_signature='tu')
+            def MakeThreadRealtime(self, thread, priority):
+                log.write('MakeThreadRealtime %d %d\n' % (thread, priority))
+                if not grant:
+                    raise dbus.exceptions.DBusException('Operation not permitted', name='org.freedesktop.DBus.Error.AccessDenied')
+            @dbus.service.method(IFACE, in_signature='ti')
+            def MakeThreadHighPriority(self, thread, priority):
+                log.write('MakeThreadHighPriority %d %d\n' % (thread, priority))
+            @dbus.service.method('org.freedesktop.DBus.Properties', in_signature='ss', out_signature='v')
+            def Get(self, interface, prop):
+                values = {'MaxRealtimePriority': dbus.Int32(20), 'MinNiceLevel': dbus.Int32(-15),
+                          'RTTimeUSecMax': dbus.Int64(200000)}
+                return values[prop]
+        Kit(bus, '/org/freedesktop/RealtimeKit1')
+        print('ready', flush=True)
+        GLib.MainLoop().run()
+        """#
+
+    struct Rig {
+        let bus: SessionBus
+        let pulse: PulseServer
+        let log: URL
+        let standIn: ChildProcess?
+        var env: [String: String]
+
+        /// `rtkit`: nil for none on the bus, else whether it grants real time.
+        init(rtkitGrants: Bool?) throws {
+            bus = try SessionBus()
+            pulse = try PulseServer()
+            log = bus.directory.appendingPathComponent("rtkit.log")
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            env = TestStore(at: pulse.directory.appendingPathComponent("store")).environment(
+                pulse.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": bus.address]) { $1 })
+            guard let grants = rtkitGrants else {
+                standIn = nil
+                return
+            }
+            let script = bus.directory.appendingPathComponent("rtkit.py")
+            try Data(RealtimeKitTests.standIn.utf8).write(to: script)
+            let child = try ChildProcess(
+                "/usr/bin/python3", [script.path, log.path, grants ? "grant" : "refuse"],
+                environment: ["STANDIN_BUS": bus.address])
+            standIn = child
+            _ = eventually(10) { String(decoding: child.stdout, as: UTF8.self).contains("ready") }
+            #expect(
+                String(decoding: child.stdout, as: UTF8.self).contains("ready"),
+                "stand-in rtkit: \(String(decoding: child.stderr, as: UTF8.self))")
+        }
+
+        func calls() -> [String] {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+
+        /// `noise play` for a second without CAP_SYS_NICE, so SCHED_FIFO and a negative nice are refused.
+        func play() throws -> (status: Int32, stderr: String) {
+            let child = try ChildProcess(
+                "/usr/bin/setpriv",
+                [
+                    "--bounding-set=-sys_nice", "/usr/bin/prlimit", "--rtprio=0", Products.url("noise").path, "play",
+                    "--preset", "pink", "--fade-in", "0", "--no-mpris", "--no-inhibit", "--timer", "1s", "--fade", "0s",
+                ], environment: env)
+            let status = child.wait()
+            return (status, String(decoding: child.stderr, as: UTF8.self))
+        }
+
+        func stop() {
+            standIn?.signal(SIGTERM)
+            _ = standIn?.wait(timeoutSeconds: 5)
+            pulse.stop()
+            bus.stop()
+        }
+    }
+
+    @Test func rtkitGivesRealTimeWhenSchedFIFOIsRefused() throws {
+        let rig = try Rig(rtkitGrants: true)
+        defer { rig.stop() }
+        let r = try rig.play()
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("real-time scheduling through rtkit (SCHED_RR 10)"), "\(r.stderr)")
+        #expect(!r.stderr.contains("warning: the render thread has no real-time priority"), "\(r.stderr)")
+        let calls = rig.calls()
+        #expect(calls.count == 1 && calls[0].hasPrefix("MakeThreadRealtime ") && calls[0].hasSuffix(" 10"), "\(calls)")
+    }
+
+    @Test func rtkitRefusingRealTimeGivesANiceLevel() throws {
+        let rig = try Rig(rtkitGrants: false)
+        defer { rig.stop() }
+        let r = try rig.play()
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("raised priority through rtkit (nice -11"), "\(r.stderr)")
+        #expect(rig.calls().map { $0.split(separator: " ").first ?? "" } == ["MakeThreadRealtime", "MakeThreadHighPriority"], "\(rig.calls())")
+    }
+
+    @Test func withoutRtkitTheLogSaysWhatWasTried() throws {
+        let rig = try Rig(rtkitGrants: nil)
+        defer { rig.stop() }
+        let r = try rig.play()
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("normal scheduling (SCHED_FIFO refused"), "\(r.stderr)")
+        #expect(r.stderr.contains("rtkit: "), "\(r.stderr)")
+        #expect(r.stderr.contains("warning: the render thread has no real-time priority"), "\(r.stderr)")
+    }
+}
