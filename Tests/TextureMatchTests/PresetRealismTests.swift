@@ -54,7 +54,8 @@ import TextureStatistics
     /// surges and gusts come seconds apart, and 24 s of them do not settle (seed 7, 26 s: ocean
     /// nearest rain 0.70 before waves 0.75, wind's ratio 0.84; over 60 s waves 0.63 before rain 0.75,
     /// wind 0.73).
-    static func renderSeconds(_ preset: String) -> Double { ["ocean", "wind"].contains(preset) ? 62 : 26 }
+    /// Storm too: its thunder comes every 15 s on average.
+    static func renderSeconds(_ preset: String) -> Double { ["ocean", "wind", "storm"].contains(preset) ? 62 : 26 }
     static let skipSeconds = 2.0
     static let seed: UInt64 = 7
 
