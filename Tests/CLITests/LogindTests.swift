@@ -6,51 +6,12 @@ import Testing
 /// that records what it is asked: the idle inhibitor while playing, given back at the end, and
 /// `--then suspend|poweroff` when the timer ends.
 @Suite(.serialized) struct LogindTests {
-    static let standIn = LogindStandIn.script
-
-    struct Rig {
-        let bus: SessionBus
-        let pulse: PulseServer
-        let log: URL
-        let standIn: ChildProcess?
-        var env: [String: String]
-
-        init(withLogind: Bool) throws {
-            bus = try SessionBus()
-            pulse = try PulseServer()
-            log = bus.directory.appendingPathComponent("logind.log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
-            env = TestStore(at: pulse.directory.appendingPathComponent("store")).environment(
-                pulse.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": bus.address]) { $1 })
-            guard withLogind else {
-                standIn = nil
-                return
-            }
-            let script = bus.directory.appendingPathComponent("logind.py")
-            try Data(LogindTests.standIn.utf8).write(to: script)
-            let child = try ChildProcess(
-                "/usr/bin/python3", [script.path, log.path], environment: ["STANDIN_BUS": bus.address])
-            standIn = child
-            _ = eventually(10) { String(decoding: child.stdout, as: UTF8.self).contains("ready") }
-            #expect(
-                String(decoding: child.stdout, as: UTF8.self).contains("ready"),
-                "stand-in logind: \(String(decoding: child.stderr, as: UTF8.self))")
-        }
-
-        func calls() -> [String] {
-            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-        }
-
-        func stop() {
-            standIn?.signal(SIGTERM)
-            _ = standIn?.wait(timeoutSeconds: 5)
-            pulse.stop()
-            bus.stop()
-        }
+    static func rig(withLogind: Bool) throws -> SystemBusRig {
+        try SystemBusRig(standIn: withLogind ? { try LogindStandIn(on: $0) } : nil)
     }
 
     @Test func theTimerEndsInSuspendAndTheIdleLockIsHeldWhilePlaying() throws {
-        let rig = try Rig(withLogind: true)
+        let rig = try Self.rig(withLogind: true)
         defer { rig.stop() }
         let r = try Products.run(
             "noise",
@@ -66,7 +27,7 @@ import Testing
     }
 
     @Test func powerOffWithoutTheIdleLock() throws {
-        let rig = try Rig(withLogind: true)
+        let rig = try Self.rig(withLogind: true)
         defer { rig.stop() }
         let r = try Products.run(
             "noise",
@@ -80,7 +41,7 @@ import Testing
     }
 
     @Test func noLogindIsRefusedBeforeAnySound() throws {
-        let rig = try Rig(withLogind: false)
+        let rig = try Self.rig(withLogind: false)
         defer { rig.stop() }
         let r = try Products.run(
             "noise", ["play", "--preset", "pink", "--no-mpris", "--timer", "1s", "--then", "suspend"],
@@ -109,7 +70,7 @@ import Testing
     /// the timer runs out. A `noise play --then` handed to a running player sends the same request
     /// (it used to be refused).
     @Test func theTimerCommandSetsTheEndOfARunningPlayer() throws {
-        let rig = try Rig(withLogind: true)
+        let rig = try Self.rig(withLogind: true)
         defer { rig.stop() }
         let player = try Spawned(
             "noise", ["play", "--preset", "pink", "--fade-in", "0", "--no-mpris", "--no-inhibit"], environment: rig.env)
@@ -133,7 +94,7 @@ import Testing
 
     /// Without logind the running player refuses suspend in its words; the timer itself is set.
     @Test func theTimerCommandsEndIsRefusedWithoutLogind() throws {
-        let rig = try Rig(withLogind: false)
+        let rig = try Self.rig(withLogind: false)
         defer { rig.stop() }
         let player = try Spawned(
             "noise", ["play", "--preset", "pink", "--fade-in", "0", "--no-mpris"], environment: rig.env)

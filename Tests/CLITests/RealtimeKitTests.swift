@@ -36,39 +36,17 @@ import Testing
         """#
 
     struct Rig {
-        let bus: SessionBus
-        let pulse: PulseServer
-        let log: URL
-        let standIn: ChildProcess?
-        var env: [String: String]
+        let base: SystemBusRig
 
-        /// `rtkit`: nil for none on the bus, else whether it grants real time.
+        /// `rtkitGrants`: nil for no rtkit on the bus, else whether it grants real time.
         init(rtkitGrants: Bool?) throws {
-            bus = try SessionBus()
-            pulse = try PulseServer()
-            log = bus.directory.appendingPathComponent("rtkit.log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
-            env = TestStore(at: pulse.directory.appendingPathComponent("store")).environment(
-                pulse.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": bus.address]) { $1 })
-            guard let grants = rtkitGrants else {
-                standIn = nil
-                return
-            }
-            let script = bus.directory.appendingPathComponent("rtkit.py")
-            try Data(RealtimeKitTests.standIn.utf8).write(to: script)
-            let child = try ChildProcess(
-                "/usr/bin/python3", [script.path, log.path, grants ? "grant" : "refuse"],
-                environment: ["STANDIN_BUS": bus.address])
-            standIn = child
-            _ = eventually(10) { String(decoding: child.stdout, as: UTF8.self).contains("ready") }
-            #expect(
-                String(decoding: child.stdout, as: UTF8.self).contains("ready"),
-                "stand-in rtkit: \(String(decoding: child.stderr, as: UTF8.self))")
+            base = try SystemBusRig(
+                standIn: rtkitGrants.map { grants in
+                    { try BusStandIn(name: "rtkit", script: RealtimeKitTests.standIn, arguments: [grants ? "grant" : "refuse"], on: $0) }
+                })
         }
 
-        func calls() -> [String] {
-            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-        }
+        func calls() -> [String] { base.calls() }
 
         /// `noise play` for a second without CAP_SYS_NICE, so SCHED_FIFO and a negative nice are refused.
         func play() throws -> (status: Int32, stderr: String) {
@@ -77,17 +55,12 @@ import Testing
                 [
                     "--bounding-set=-sys_nice", "/usr/bin/prlimit", "--rtprio=0", Products.url("noise").path, "play",
                     "--preset", "pink", "--fade-in", "0", "--no-mpris", "--no-inhibit", "--timer", "1s", "--fade", "0s",
-                ], environment: env)
+                ], environment: base.env)
             let status = child.wait()
             return (status, String(decoding: child.stderr, as: UTF8.self))
         }
 
-        func stop() {
-            standIn?.signal(SIGTERM)
-            _ = standIn?.wait(timeoutSeconds: 5)
-            pulse.stop()
-            bus.stop()
-        }
+        func stop() { base.stop() }
     }
 
     @Test func rtkitGivesRealTimeWhenSchedFIFOIsRefused() throws {

@@ -4,7 +4,7 @@ import Foundation
 /// (`Inhibit`, the lock's release, `Suspend`, `PowerOff`): what a player's `--then` and idle lock
 /// talk to in tests, since a container has no logind and a real one would suspend the machine.
 /// A player finds it through `environment` (`DBUS_SYSTEM_BUS_ADDRESS`, which sd-bus honours).
-public final class LogindStandIn: @unchecked Sendable {
+public final class LogindStandIn: BusStandIn, @unchecked Sendable {
     public static let script = #"""
         import os, sys, dbus, dbus.service, dbus.mainloop.glib
         from gi.repository import GLib
@@ -36,38 +36,9 @@ public final class LogindStandIn: @unchecked Sendable {
         GLib.MainLoop().run()
         """#
 
-    public let bus: SessionBus
-    public let log: URL
-    let child: ChildProcess
-
-    /// Starts a private bus and the stand-in on it; throws when it does not say "ready" in 10 s.
-    public init() throws {
-        bus = try SessionBus()
-        log = bus.directory.appendingPathComponent("logind.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let script = bus.directory.appendingPathComponent("logind.py")
-        try Data(Self.script.utf8).write(to: script)
-        child = try ChildProcess(
-            "/usr/bin/python3", [script.path, log.path], environment: ["STANDIN_BUS": bus.address])
-        let child = child
-        guard eventually(10, { String(decoding: child.stdout, as: UTF8.self).contains("ready") }) else {
-            stop()
-            throw SessionBus.Failure(
-                description: "stand-in logind did not start: \(String(decoding: child.stderr, as: UTF8.self))")
-        }
-    }
-
-    /// What a player should be given to talk to this logind.
-    public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": bus.address] }
-
-    /// The calls so far, one line each ("Suspend False").
-    public func calls() -> [String] {
-        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-    }
-
-    public func stop() {
-        child.signal(SIGTERM)
-        _ = child.wait(timeoutSeconds: 5)
-        bus.stop()
+    /// Starts a private bus and the stand-in on it (or on `bus`); throws when it does not say
+    /// "ready" in 10 s.
+    public init(on bus: SessionBus? = nil) throws {
+        try super.init(name: "logind", script: Self.script, on: bus)
     }
 }
