@@ -59,7 +59,8 @@ import Testing
         #expect(latency > 0 && latency <= 7200 + 480, "latency \(latency) frames")
         #expect(sink.underrunCount == 0)
         try sink.close(drain: true)
-        Thread.sleep(forTimeInterval: 0.2)  // the monitor's last 20 ms fragments reach the recording after the drain
+        // The monitor's last 20 ms fragments reach the recording after the drain: 0.2 s more of it.
+        recorder.waitForAudio(0.2)
         let wav = try recorder.stop()
         // 10 ms windows: the tone is one stretch as long as what was written, every window at its level.
         let window = 480
@@ -136,7 +137,9 @@ import Testing
         let tone = try ToneWriter(server)
         try tone.write(blocks: 3)
         #expect(tone.sink.underrunCount == 0)
-        Thread.sleep(forTimeInterval: 0.5)  // the 150 ms buffer runs dry
+        // The 150 ms buffer runs dry: the server's latency for the stream falls to nothing (each
+        // question is a round trip on the main loop, which also reads an underflow message).
+        #expect(eventually(3) { tone.sink.latencyFrames == 0 || tone.sink.underrunCount >= 1 })
         // The server's underflow message arrives among its requests: write until it has been read
         // (a few blocks at most).
         for _ in 0..<8 where tone.sink.underrunCount == 0 { try tone.write(blocks: 1) }
@@ -204,8 +207,9 @@ import Testing
             environment: server.environment)
         #expect(eventually(3) { player.snapshot().isHeld }, "not held 3 s after the call started")
         let heldAt = player.snapshot().framesRendered
-        Thread.sleep(forTimeInterval: 1)  // that nothing renders for a second of call is the check
-        // Nothing rendered during the call (at most the block that was in hand when the request came).
+        // Nothing rendered during the call (at most the block that was in hand when the request came):
+        // that nothing renders for a second of call is the check, failed at the first poll that sees more.
+        #expect(throughout(1) { player.snapshot().framesRendered - heldAt <= 2400 })
         let duringCall = player.snapshot().framesRendered - heldAt
         #expect(duringCall <= 2400, "rendered \(duringCall) frames while corked")
         #expect(player.state == .running)

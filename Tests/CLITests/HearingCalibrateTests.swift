@@ -117,7 +117,7 @@ import Testing
                 try tmux.keys(Array(repeating: "Down", count: shown + 6))
                 try tmux.waitFor("\(label): -6 dB")
                 let recorder = try pulse.record(to: dir.appendingPathComponent("4k.wav"))
-                Thread.sleep(forTimeInterval: 3.2)
+                recorder.waitForAudio(3.2)
                 played = try recorder.stop()
                 try tmux.keys(["Enter"])
                 continue

@@ -30,10 +30,10 @@ import Testing
             player.stderrText.contains("Hearing correction off: no calibrated profile for test"), "\(player.stderrText)"
         )
         let recorder = try server.record(to: dir.appendingPathComponent("live.wav"))
-        Thread.sleep(forTimeInterval: 1.5)  // the recording's length: 1.5 s before the change
+        recorder.waitForAudio(1.5)  // the recording's length: 1.5 s before the change
         let r = try Products.run("noise", ["set", "--hearing", profile.path, "--notch", "5000"], environment: env)
         #expect(r.status == 0, "\(r.stderrText)")
-        Thread.sleep(forTimeInterval: 1.5)  // the recording's length: 1.5 s after the change
+        recorder.waitForAudio(1.5)  // the recording's length: 1.5 s after the change
         let rec = try recorder.stop()
         let status = try Products.run("noise", ["status"], environment: env)
         #expect(status.stdoutText.contains("Notch: 5000 Hz, 1 octave wide, 40 dB deep."), "\(status.stdoutText)")
@@ -104,7 +104,7 @@ import Testing
         }
         #expect(player.waitForStderr(10) { $0.contains("Playing") }, "\(player.stderrText)")
         let recorder = try server.record(to: dir.appendingPathComponent("follow.wav"))
-        Thread.sleep(forTimeInterval: 2)
+        recorder.waitForAudio(2)  // the recording's length: 2 s before the save
         let folder = store.appendingPathComponent("hearing")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let saved = Date()
@@ -112,7 +112,7 @@ import Testing
             .write(to: folder.appendingPathComponent("test.json"), options: .atomic)
         #expect(player.waitForStderr(5) { $0.contains("the profile of test, saved again") }, "\(player.stderrText)")
         let tookSeconds = Date().timeIntervalSince(saved)
-        Thread.sleep(forTimeInterval: 3)
+        recorder.waitForAudio(3)  // the recording's length: 3 s once the profile is taken
         let rec = try recorder.stop()
         let status = try Products.run("noise", ["status"], environment: env)
         #expect(status.stdoutText.contains("Hearing correction: the profile of test."), "\(status.stdoutText)")

@@ -305,8 +305,8 @@ import Testing
         }
         #expect(try canSeek() == "b false")
         try rig.playerctl(["position", "900+"])
-        Thread.sleep(forTimeInterval: 0.5)  // that no timer starts is the check: a quiet window has to pass
-        #expect(remaining() == nil, "a Seek without a timer started one")
+        // That no timer starts is the check: a quiet window, failed at the first poll that sees one.
+        #expect(throughout(0.5) { remaining() == nil }, "a Seek without a timer started one")
 
         _ = try rig.control(#"{"command":"timer","seconds":600}"#)
         #expect(rig.waitFor("status.json") { ($0["timerRemainingSeconds"] as? Double ?? 0) > 590 })
@@ -429,8 +429,8 @@ import Testing
         defer { rig.reap(player) }
         #expect(player.waitForStderr(20) { $0.contains("Playing") })
         #expect(rig.waitFor("status.json") { $0["state"] as? String == "playing" })
-        Thread.sleep(forTimeInterval: 0.5)  // that no MPRIS name appears is the check: a quiet window has to pass
-        #expect(try !rig.names().contains("mpris"))
+        // That no MPRIS name appears is the check: a quiet window, failed at the first poll that sees one.
+        #expect(throughout(0.5) { (try? rig.names())?.contains("mpris") == false })
         #expect(!player.stderrText.contains("MPRIS"))
         #expect(try rig.noise(["stop"]).status == 0)
         #expect(player.waitForExit(10) == 0)
@@ -483,7 +483,7 @@ import Testing
         rig.bus.stop()
         #expect(player.waitForStderr(20) { $0.contains("MPRIS: lost the session bus") }, "\(player.stderrText)")
         let recorder = try rig.pulse.record(to: rig.pulse.directory.appendingPathComponent("after.wav"))
-        Thread.sleep(forTimeInterval: 1)  // the recording's length: a second of what plays
+        recorder.waitForAudio(1)  // the recording's length: a second of what plays
         let rec = try recorder.stop()
         #expect(TestRender.rms(rec.channels[0][...]) > 0.005, "no sound after the bus went away")
         #expect(try rig.noise(["set", "--master", "0.4"]).status == 0)
@@ -553,8 +553,12 @@ extension MPRISTests {
         #expect(rig.waitForName(), "\(player.stderrText)")
         #expect(try rig.playerctl(["metadata", "mpris:length"]) == "4000000")
         let p1 = Double(try rig.playerctl(["position"])) ?? -1
-        Thread.sleep(forTimeInterval: 0.5)  // the position moves with the clock: time has to pass
-        let p2 = Double(try rig.playerctl(["position"])) ?? -1
+        // The position moves with the clock: the next reading past the first.
+        let p2 =
+            Wait.until(3, interval: 0.1) { () -> Double? in
+                let p = Double((try? rig.playerctl(["position"])) ?? "") ?? -1
+                return p > p1 ? p : nil
+            } ?? -1
         #expect(p1 >= 0 && p2 > p1 && p2 <= 4, "positions \(p1), \(p2)")
         #expect(player.waitForExit(15) == 0, "\(player.stderrText)")
         #expect(player.stderrText.contains("Sleep timer ended."))

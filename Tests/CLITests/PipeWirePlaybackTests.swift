@@ -15,7 +15,8 @@ import Testing
         let env = TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
         let r = try Products.run(
             "noise", ["play", "--output", "pulse", "--device", "test"] + args, environment: env)
-        Thread.sleep(forTimeInterval: 0.3)  // the server's buffer drains into the recording after the player exits
+        // The server's buffer drains into the recording after the player exits: 0.3 s more of the monitor.
+        recorder.waitForAudio(0.3)
         let rec = try recorder.stop()
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stderrText.contains("on pulse (test)"), "\(r.stderrText)")

@@ -27,7 +27,8 @@ import Testing
         let args = ["--preset", "rain", "--seed", "5", "--timer", "4s", "--fade", "1s", "--fade-in", "0"]
         let env = TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
         let r = try Products.run("noise", ["play"] + args, environment: env)
-        Thread.sleep(forTimeInterval: 0.3)  // the server's buffer drains into the recording after the player exits
+        // The server's buffer drains into the recording after the player exits: 0.3 s more of the monitor.
+        recorder.waitForAudio(0.3)
         let rec = try recorder.stop()
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stderrText.contains("on pulse (default sink)"))
@@ -158,7 +159,7 @@ import Testing
         try server.start()
         #expect(player.waitForStderr(15) { $0.contains("Reconnected") }, "\(player.stderrText)")
         let recorder = try server.record(to: server.directory.appendingPathComponent("after.wav"))
-        Thread.sleep(forTimeInterval: 1.5)  // the recording's length
+        recorder.waitForAudio(1.5)  // the recording's length
         let rec = try recorder.stop()
         #expect(TestRender.rms(rec.channels[0][...]) > 0.005, "no sound after reconnecting")
         player.signal(SIGTERM)

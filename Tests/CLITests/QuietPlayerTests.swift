@@ -53,18 +53,21 @@ import Testing
         // 16 (10): whole seconds.
         let remaining = try #require(first["timerRemainingSeconds"] as? Double)
         #expect(remaining == remaining.rounded() && remaining > 590 && remaining <= 600)
-        Thread.sleep(forTimeInterval: 1.5)  // let start-up writes (Last Mix) settle
-        let before = try #require(Self.stamp(rig.statusURL))
-        let entries = try FileManager.default.contentsOfDirectory(atPath: rig.store.path).sorted()
-        let storeStamps = entries.map { Self.stamp(rig.store.appendingPathComponent($0))?.mtime }
+        /// Every store file with its inode and modification time (status.json among them).
+        func storeStamps() -> [String] {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: rig.store.path).sorted()) ?? []
+            return entries.map { name in
+                Self.stamp(rig.store.appendingPathComponent(name)).map { "\(name) \($0.inode) \($0.mtime)" } ?? name
+            }
+        }
+        // Start-up writes (Last Mix) settle: the store unchanged for longer than LastMixSaver's 1 s
+        // between two writes.
+        let before = try #require(steady(for: 1.2, within: 10, interval: 0.05) { storeStamps() }, "\(storeStamps())")
+        #expect(before.contains { $0.hasPrefix("status.json ") }, "\(before)")
         let beat = try #require(Self.stamp(rig.heartbeatURL))
-        Thread.sleep(forTimeInterval: 3.5)  // that nothing is rewritten while steady is the check: a quiet window
-        let after = try #require(Self.stamp(rig.statusURL))
-        #expect(after.inode == before.inode && after.mtime == before.mtime, "status.json was rewritten while steady")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: rig.store.path).sorted() == entries)
-        #expect(
-            entries.map { Self.stamp(rig.store.appendingPathComponent($0))?.mtime } == storeStamps,
-            "a store file changed while steady")
+        // That nothing is rewritten while steady is the check: a quiet window, failed at the first poll
+        // that sees a store file written, added or removed (status.json's inode and time among them).
+        #expect(throughout(3.5) { storeStamps() == before }, "a store file changed while steady: \(storeStamps())")
         #expect(try #require(Self.stamp(rig.heartbeatURL)).mtime > beat.mtime, "the heartbeat did not move")
         #expect(try String(contentsOf: rig.heartbeatURL, encoding: .utf8) == "\(player.processIdentifier)\n")
         var r = try rig.noise(["status", "--json"])

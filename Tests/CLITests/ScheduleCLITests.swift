@@ -231,7 +231,7 @@ import Testing
         #expect(URL(fileURLWithPath: words[0]).path == Products.url("noise").path)
         let player = try Spawned("noise", Array(words.dropFirst()) + ["--no-mpris", "--no-inhibit"], environment: env)
         #expect(player.waitForStderr(20) { $0.contains("Playing") }, "\(player.stderrText)")
-        Thread.sleep(forTimeInterval: 7)  // the recording's length: seven seconds of the scheduled play
+        recorder.waitForAudio(7)  // the recording's length: seven seconds of the scheduled play
         let rec = try recorder.stop()
         player.signal(SIGTERM)
         #expect(player.waitForExit(10) == 0, "\(player.stderrText)")

@@ -9,6 +9,26 @@ import Testing
 /// Multi-room: `noise play --output pipe:PATH` feeding a real Snapcast server's pipe source, heard
 /// through a real Snapcast client writing what it plays to a file (shared/notes/desktop-and-multiroom.md).
 @Suite(.serialized) struct SnapcastTests {
+    /// The left channel of what snapclient wrote so far (raw 16-bit stereo): empty before the file is.
+    static func frames(_ path: String) -> [Float] {
+        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+        return bytes.withUnsafeBytes { raw in
+            let s = raw.bindMemory(to: Int16.self)
+            return stride(from: 0, to: s.count - 1, by: 2).map { Float(Int16(littleEndian: s[$0])) / 32767 }
+        }
+    }
+
+    /// Whether a client holds an established TCP connection to `port` on 127.0.0.1 (/proc/net/tcp:
+    /// the client's end has the port as its remote one, state 01).
+    static func connected(_ port: Int) -> Bool {
+        let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
+        let remote = String(format: "0100007F:%04X", port)
+        return table.split(separator: "\n").contains { line in
+            let f = line.split(separator: " ")
+            return f.count > 3 && f[2] == remote && f[3] == "01"
+        }
+    }
+
     static func listening(_ port: Int) -> Bool {
         let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(s) }
@@ -66,7 +86,8 @@ import Testing
             client.signal(SIGTERM)
             _ = client.wait(timeoutSeconds: 10)
         }
-        Thread.sleep(forTimeInterval: 1)  // the client connects to the server; neither says so where a test can read it
+        // The client connects to the server: neither says so, the kernel's table of connections does.
+        #expect(eventually(10) { Self.connected(port) }, "snapclient did not connect to \(port)")
 
         let args = ["--preset", "rain", "--seed", "5", "--timer", "11s", "--fade", "0s"]
         let env = TestStore(at: dir.appendingPathComponent("store")).environment(["XDG_RUNTIME_DIR": dir.path])
@@ -74,15 +95,12 @@ import Testing
             "noise", ["play", "--fade-in", "0", "--no-mpris", "--output", "pipe:\(fifo)"] + args, environment: env)
         #expect(played.status == 0, "\(played.stderrText)")
         #expect(played.stderrText.contains("pipe (\(fifo))"), "\(played.stderrText)")
-        Thread.sleep(forTimeInterval: 2.5)  // the client's buffer (1 s by default) plays out
+        // The client's buffer (1 s by default) plays out: the sound in its file stops growing.
+        _ = steady(for: 1, within: 10, interval: 0.1) { PlaybackTests.active(Self.frames(heard)).count }
         client.signal(SIGTERM)
         _ = client.wait(timeoutSeconds: 10)
 
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: heard))
-        let left: [Float] = bytes.withUnsafeBytes { raw in
-            let s = raw.bindMemory(to: Int16.self)
-            return stride(from: 0, to: s.count - 1, by: 2).map { Float(Int16(littleEndian: s[$0])) / 32767 }
-        }
+        let left = Self.frames(heard)
         let sound = PlaybackTests.active(left)
         print("snapclient wrote \(left.count) frames, \(sound.count) with sound")
         // 11 s were played: at least 10 s arrive whole.

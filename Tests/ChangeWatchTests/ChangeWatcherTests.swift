@@ -125,8 +125,8 @@ import Testing
         let start = ContinuousClock.now
         for i in 0..<100 { try Self.atomicWrite("\(i)", to: file) }
         let writing = start.duration(to: .now)
-        usleep(500_000)  // the count once the burst is over is the check: past the 150 ms maximum delay, no more comes
-        let callbacks = collector.count
+        // The count once the burst is over is the check: none for 0.5 s, past the 150 ms maximum delay.
+        let callbacks = steady(for: 0.5) { collector.count } ?? collector.count
         print("ChangeWatch: 100 atomic writes in \(writing) gave \(callbacks) callback(s)")
         #expect(callbacks >= 1)
         // One callback per 150 ms of burst at most (the maximum delay), plus the trailing one.
@@ -150,8 +150,9 @@ import Testing
         #expect(collector.wait { $0.paths.contains(file) } != nil)
         // Deleted with its folder, then made again: still followed.
         try FileManager.default.removeItem(atPath: dir + "/store")
-        usleep(200_000)  // the folder's removal is not a change of the file: a quiet window, then the count
-        let seen = collector.count
+        // The folder's removal is not a change of the file: the count once no callback has come for
+        // 0.2 s (past the 150 ms maximum delay).
+        let seen = steady(for: 0.2) { collector.count } ?? collector.count
         try FileManager.default.createDirectory(atPath: dir + "/store/snapshots", withIntermediateDirectories: true)
         try Self.atomicWrite("{\"t\":1}", to: file)
         #expect(collector.wait(from: seen) { _ in true } != nil)
@@ -202,12 +203,15 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let watcher = try ChangeWatcher(files: [dir + "/a"], minuteTicks: true)
         let result = Mutex<ChangeWatcher.StopReason?>(nil)
+        let runner = Mutex<Int32?>(nil)
         let thread = Thread {
+            runner.withLock { $0 = ThreadState.currentID() }
             let r = try? watcher.run { _ in }
             result.withLock { $0 = r }
         }
         thread.start()
-        usleep(100_000)  // a stop while run() waits is what is tested (a stop before run() is checked below)
+        // A stop while run() waits (in poll) is what is tested (a stop before run() is checked below).
+        #expect(ThreadState.waitUntilInPoll { runner.withLock { $0 } }, "run() never waited in poll")
         let asked = ContinuousClock.now
         watcher.stop()
         _ = eventually(3) { result.withLock { $0 } != nil }
@@ -226,12 +230,15 @@ import Testing
         let watcher = try ChangeWatcher(files: [dir + "/a"])
         watcher.stopOnSignals([SIGUSR2])
         let result = Mutex<ChangeWatcher.StopReason?>(nil)
+        let runner = Mutex<Int32?>(nil)
         let thread = Thread {
+            runner.withLock { $0 = ThreadState.currentID() }
             let r = try? watcher.run { _ in }
             result.withLock { $0 = r }
         }
         thread.start()
-        usleep(100_000)  // a signal while run() waits is what is tested
+        // A signal while run() waits (in poll) is what is tested.
+        #expect(ThreadState.waitUntilInPoll { runner.withLock { $0 } }, "run() never waited in poll")
         kill(getpid(), SIGUSR2)
         _ = eventually(3) { result.withLock { $0 } != nil }
         #expect(result.withLock { $0 } == .signal(SIGUSR2))
@@ -248,11 +255,14 @@ import Testing
         watcher.stop()
         watcher.wait()
         let second = try ChangeWatcher(files: [file])
+        let runner = Mutex<Int32?>(nil)
         let t = Thread {
+            runner.withLock { $0 = ThreadState.currentID() }
             do { try second.run { _ in throw Boom() } } catch is Boom { thrown.withLock { $0 = true } } catch {}
         }
         t.start()
-        usleep(100_000)  // a change while run() waits is what is tested
+        // A change while run() waits (in poll) is what is tested.
+        #expect(ThreadState.waitUntilInPoll { runner.withLock { $0 } }, "run() never waited in poll")
         try Self.atomicWrite("1", to: file)
         _ = eventually(3) { thrown.withLock { $0 } }
         #expect(thrown.withLock { $0 })

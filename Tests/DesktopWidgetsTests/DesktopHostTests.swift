@@ -55,6 +55,16 @@ import WidgetRender
             return host
         }
 
+        /// Right-clicks at a point and waits until the widget's menu shows there: the screen just below
+        /// and right of the pointer, where GTK opens it, changes (its menu has no state a test can read).
+        func openMenu(x px: Int, y: Int) throws {
+            func area() -> [UInt32]? { (try? shot("menu-area.png", x: px + 5, y: y + 5, width: 60, height: 40))?.argb }
+            #expect(try x.run("/usr/bin/xdotool", ["mousemove", "--sync", "\(px)", "\(y)"]).status == 0)
+            let before = area()
+            #expect(try x.run("/usr/bin/xdotool", ["click", "3"]).status == 0)
+            #expect(eventually(5) { area().map { $0 != before } ?? false }, "no menu opened at \(px),\(y)")
+        }
+
         func windowIDs() throws -> [String] {
             let r = try x.run("/usr/bin/xdotool", ["search", "--name", "WidgetWeaver desktop widget"])
             return r.stdoutText.split(separator: "\n").map(String.init)
@@ -242,15 +252,16 @@ import WidgetRender
         func xdotool(_ a: [String]) throws { #expect(try rig.x.run("/usr/bin/xdotool", a).status == 0) }
         func listed() throws -> String { try rig.weaver(["desktop", "list"]).stdoutText }
         // The menu opens at the pointer; its items are 25 px apart, the first 17 px below it.
-        // GTK's menu and drag states have nothing a test can read: the pauses give the host time to enter them.
-        try xdotool(["mousemove", "--sync", "100", "100", "click", "3"])
-        Thread.sleep(forTimeInterval: 0.5)
+        try rig.openMenu(x: 100, y: 100)
+        let drawsBeforeMove = host.stderrText.components(separatedBy: "drew widget").count
         try xdotool(["mousemove", "--sync", "140", "142", "click", "1"])  // Move
-        Thread.sleep(forTimeInterval: 0.3)
+        // Move mode redraws the widget (with the move cursor): the host is in it once that draw is logged.
+        #expect(
+            host.waitForStderr(5) { $0.components(separatedBy: "drew widget").count > drawsBeforeMove },
+            "no redraw after Move: \(host.stderrText)")
+        // X delivers the press, the motions and the release in order; the host reads the place from the release.
         try xdotool(["mousemove", "--sync", "100", "100", "mousedown", "1"])
-        Thread.sleep(forTimeInterval: 0.1)
         try xdotool(["mousemove", "--sync", "150", "140"])
-        Thread.sleep(forTimeInterval: 0.1)
         try xdotool(["mousemove", "--sync", "200", "150", "mouseup", "1"])
         _ = eventually(3) { (try? listed())?.contains("at 120,80") == true }
         let afterMove = try listed()
@@ -262,8 +273,7 @@ import WidgetRender
                 $0.contains("Absolute upper-left X:  120") && $0.contains("Absolute upper-left Y:  80")
             }, "\(positions)")
 
-        try xdotool(["mousemove", "--sync", "480", "100", "click", "3"])
-        Thread.sleep(forTimeInterval: 0.5)  // the menu opening (as above)
+        try rig.openMenu(x: 480, y: 100)
         try xdotool(["mousemove", "--sync", "520", "167", "click", "1"])  // Remove from desktop
         _ = eventually(3) { (try? rig.windowIDs())?.count == 1 }
         #expect(try rig.windowIDs().count == 1)
@@ -298,8 +308,7 @@ import WidgetRender
             host.signal(SIGTERM)
             _ = host.waitForExit(10)
         }
-        #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "100", "100", "click", "3"]).status == 0)
-        Thread.sleep(forTimeInterval: 0.5)  // the menu opening: GTK's menu has no state a test can read
+        try rig.openMenu(x: 100, y: 100)
         #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "140", "117", "click", "1"]).status == 0)
         _ = eventually(5) { FileManager.default.fileExists(atPath: opened.path) }
         let text = (try? String(contentsOf: opened, encoding: .utf8)) ?? ""
@@ -402,9 +411,9 @@ import WidgetRender
             let ms = Double(latency.components.attoseconds) / 1e15 + Double(latency.components.seconds) * 1000
             latencies.append(ms)
             #expect(ms <= 200, "redraw \(ms) ms after vars set")
-            Thread.sleep(forTimeInterval: 0.3)  // that widget 1 is not drawn again is the check: a quiet window
+            // That widget 1 is not drawn again is the check: a quiet window, failed at the first poll that sees a draw.
             #expect(
-                host.stderrText.components(separatedBy: "drew widget 1").count == noiseDrawsBefore,
+                throughout(0.3) { host.stderrText.components(separatedBy: "drew widget 1").count == noiseDrawsBefore },
                 "the Noise widget does not show the variable and is not redrawn")
         }
         print("DesktopHost: redraw after 'weaver vars set': \(latencies.map { String(format: "%.1f", $0) }) ms")
@@ -499,10 +508,10 @@ import WidgetRender
         let log = host.stderrText
         let request = log.split(separator: "\n").first { $0.contains(".get_layer_surface(") }.map(String.init) ?? ""
         #expect(request.contains(", 1, \"widgetweaver\")"), "the layer-shell request: \(request)")
-        // The compositor shows a committed frame at its next repaint; nothing in the log marks that moment.
-        Thread.sleep(forTimeInterval: 0.5)
         let url = dir.appendingPathComponent("wl-shot.png")
-        let shot = try PixelImage(png: sway.screenshot(x: 20, y: 30, width: 170, height: 170, to: url), name: url.path)
+        func screenshot() throws -> PixelImage {
+            try PixelImage(png: sway.screenshot(x: 20, y: 30, width: 170, height: 170, to: url), name: url.path)
+        }
         let renderURL = dir.appendingPathComponent("wl-render.png")
         // The compositor blends the transparent corners over the wallpaper: render over it too.
         let r = try Products.run(
@@ -513,6 +522,13 @@ import WidgetRender
             ])
         #expect(r.status == 0, "\(r.stderrText)")
         let render = try PixelImage(png: [UInt8](Data(contentsOf: renderURL)), name: renderURL.path)
+        // The compositor shows a committed frame at its next repaint; nothing in the log marks that
+        // moment: the screen is looked at until it holds the widget (within the golden tolerance).
+        _ = Wait.until(5, interval: 0.1) { () -> Bool? in
+            guard let d = (try? screenshot())?.difference(render) else { return nil }
+            return d.mean <= 1.0 && d.fraction <= 0.005 ? true : nil
+        }
+        let shot = try screenshot()
         try Self.expectGoldenClose(shot, render, "wayland-noise-machine-small", saveTo: dir)
         if let keep = ProcessInfo.processInfo.environment["WW_DESKTOP_WAYLAND_SCREENSHOT"] {
             _ = try sway.screenshot(x: 0, y: 0, width: 400, height: 260, to: URL(fileURLWithPath: keep))

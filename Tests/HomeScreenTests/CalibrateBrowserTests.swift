@@ -127,7 +127,7 @@ struct CalibrateBrowserTests {
         // The bands play through PulseAudio, the player's noise paused: the null sink's monitor is not silent
         // (a third-octave band at the reference's level and master 0.6 measures about -66 dBFS RMS here).
         let recorder = try rig.pulse.record(to: rig.pulse.directory.appendingPathComponent("bands.wav"))
-        Thread.sleep(forTimeInterval: 1.5)  // the recording's length: 1.5 s of the bands
+        recorder.waitForAudio(1.5)  // the recording's length: 1.5 s of the bands
         let wav = try recorder.stop()
         let samples = wav.channels.first ?? []
         let rms = (samples.reduce(0) { $0 + Double($1 * $1) } / Double(max(samples.count, 1))).squareRoot()

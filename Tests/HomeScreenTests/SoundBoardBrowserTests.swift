@@ -143,12 +143,17 @@ struct SoundBoardBrowserTests {
         #expect(try rig.noise(["stop"]).status == 0)
     }
 
+    /// No CSS transition is running (a change of colour scheme starts the icons' 0.15 s ones; asking
+    /// for the animations brings the styles up to date first, so a transition just set off is seen).
+    static let transitionsDone =
+        "return document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState === 'finished')"
+
     /// The window as it is, in dark, when `WIDGETWEAVER_SCREENSHOT_DIR` is set.
     static func shootOne(_ browser: WebDriver, _ name: String) throws {
         guard let dir = ProcessInfo.processInfo.environment["WIDGETWEAVER_SCREENSHOT_DIR"] else { return }
         try browser.devTools(
             "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "dark"]]])
-        Thread.sleep(forTimeInterval: 0.4)  // the icons' 0.15 s colour transition
+        _ = try browser.waitUntil(5, Self.transitionsDone)  // the icons' 0.15 s colour transition
         _ = try browser.waitUntil(5, EditorBrowserTests.twoFramesPainted)
         try browser.screenshotPNG().write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name)-dark.png"))
     }
@@ -165,7 +170,7 @@ struct SoundBoardBrowserTests {
                 "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": scheme]]])
             try browser.setWindowSize(width: width, height: height)
             _ = try browser.waitUntil(5, "return window.outerWidth === \(width)")
-            Thread.sleep(forTimeInterval: 0.4)  // the icons' 0.15 s colour transition, as above
+            _ = try browser.waitUntil(5, Self.transitionsDone)  // the icons' 0.15 s colour transition, as above
             _ = try browser.waitUntil(5, EditorBrowserTests.twoFramesPainted)
             try browser.screenshotPNG().write(
                 to: URL(fileURLWithPath: dir).appendingPathComponent("noise-board\(suffix)-\(scheme).png"))

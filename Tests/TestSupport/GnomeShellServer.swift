@@ -154,7 +154,7 @@ public final class GnomeShellServer: @unchecked Sendable {
     /// Presses (and releases) the pointer at a point of the screen with a Clutter virtual device.
     public func click(x: Double, y: Double, button: Int = 1, holdSeconds: Double = 0.05) throws {
         try pointer(x: x, y: y, button: button, pressed: true)
-        Thread.sleep(forTimeInterval: holdSeconds)
+        Thread.sleep(forTimeInterval: holdSeconds)  // a click is a press held for a moment: the hold is the input
         try pointer(x: x, y: y, button: button, pressed: false)
     }
 

@@ -86,6 +86,22 @@ public final class PulseServer: @unchecked Sendable {
                 (try? run("/usr/bin/pactl", ["list", "short", "source-outputs"]))?.stdoutText.isEmpty == false
             }
         }
+        /// Seconds of audio in the file so far (48 kHz, 2 channels, 16 bits: 192,000 bytes a second;
+        /// the header's few bytes cancel out of `waitForAudio`'s difference).
+        public var recordedSeconds: Double {
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+            return Double(bytes ?? 0) / 192_000
+        }
+
+        /// Waits until `seconds` more audio than now have reached the file (the monitor delivers in
+        /// real time, so this is at least `seconds`, and longer when parec is slowed by a busy
+        /// machine, where a fixed sleep would record too little); false after `seconds` × 3 + 5 s.
+        @discardableResult
+        public func waitForAudio(_ seconds: Double) -> Bool {
+            let target = recordedSeconds + seconds
+            return eventually(seconds * 3 + 5) { recordedSeconds >= target }
+        }
+
         public func stop() throws -> WAVFile {
             process.signal(SIGINT)
             process.wait()

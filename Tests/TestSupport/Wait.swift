@@ -25,3 +25,22 @@ public func throughout(_ seconds: Double, _ condition: () -> Bool) -> Bool {
 public func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
     Wait.until(seconds, interval: 0.01) { condition() ? true : nil } ?? false
 }
+
+/// `value` once it has stayed the same for `quietSeconds` (polled every `interval`), or nil when it
+/// kept changing for `seconds`: the end of a burst (of callbacks, of start-up writes) as a condition,
+/// not a guess at how long the burst takes.
+public func steady<T: Equatable>(
+    for quietSeconds: Double, within seconds: Double = 5, interval: Double = 0.01, _ value: () -> T
+) -> T? {
+    var last = value()
+    var since = Date()
+    return Wait.until(seconds, interval: interval) { () -> T? in
+        let now = value()
+        if now != last {
+            last = now
+            since = Date()
+            return nil
+        }
+        return Date().timeIntervalSince(since) >= quietSeconds ? now : nil
+    }
+}

@@ -146,12 +146,14 @@ import Variables
         // When each countdown text first appeared, by the test's clock.
         var seen: [(text: String, at: Date)] = []
         let end = soon.addingTimeInterval(2.5)
-        while Date() < end {
+        // Sampling the output every 20 ms until 2.5 s past the target (when each text came is measured, and
+        // that nothing comes after "end").
+        _ = Wait.until(end.timeIntervalSinceNow + 1, interval: 0.02) { () -> Bool? in
             for line in fast.stdoutText.split(separator: "\n").map(String.init)
             where (line.contains(":") && line.allSatisfy { $0.isNumber || $0 == ":" }) || line == "end" {
                 if !seen.contains(where: { $0.text == line }) { seen.append((line, Date())) }
             }
-            Thread.sleep(forTimeInterval: 0.02)  // sampling the output by the clock: when each text came is measured
+            return Date() >= end ? true : nil
         }
         fast.signal(SIGTERM)
         slow.signal(SIGTERM)
