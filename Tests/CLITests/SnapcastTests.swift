@@ -20,12 +20,16 @@ import Testing
 
     /// Whether a client holds an established TCP connection to `port` on 127.0.0.1 (/proc/net/tcp:
     /// the client's end has the port as its remote one, state 01).
+    /// An established connection to 127.0.0.1:`port`, from an IPv4 socket (`/proc/net/tcp`) or
+    /// an IPv6 one holding the v4-mapped address (`/proc/net/tcp6`, `::ffff:127.0.0.1`).
     static func connected(_ port: Int) -> Bool {
-        let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
         let remote = String(format: "0100007F:%04X", port)
-        return table.split(separator: "\n").contains { line in
-            let f = line.split(separator: " ")
-            return f.count > 3 && f[2] == remote && f[3] == "01"
+        return ["/proc/net/tcp", "/proc/net/tcp6"].contains { file in
+            let table = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            return table.split(separator: "\n").contains { line in
+                let f = line.split(separator: " ")
+                return f.count > 3 && f[2].hasSuffix(remote) && f[3] == "01"
+            }
         }
     }
 
@@ -87,7 +91,7 @@ import Testing
             _ = client.wait(timeoutSeconds: 10)
         }
         // The client connects to the server: neither says so, the kernel's table of connections does.
-        #expect(eventually(10) { Self.connected(port) }, "snapclient did not connect to \(port)")
+        #expect(eventually(20) { Self.connected(port) }, "snapclient did not connect to \(port)")
 
         let args = ["--preset", "rain", "--seed", "5", "--timer", "11s", "--fade", "0s"]
         let env = TestStore(at: dir.appendingPathComponent("store")).environment(["XDG_RUNTIME_DIR": dir.path])

@@ -198,7 +198,7 @@ import WidgetRender
 
         /// A `weaver serve` the extension started (a child of the shell), stopped by its PID.
         func stopServe() {
-            for pid in shellChildren() where cmdline(pid).contains("\u{0}serve\u{0}") { kill(pid, SIGTERM) }
+            for pid in shellChildren() where cmdline(pid).contains("weaver-serve\u{0}") { kill(pid, SIGTERM) }
         }
 
         var env: [String: String] { shell.environment.merging(["WIDGETWEAVER_HOME": store.path]) { $1 } }
@@ -439,7 +439,12 @@ import WidgetRender
         #expect(
             eventually(20) { (try? String(contentsOf: rig.opened, encoding: .utf8)) == home + "\n" },
             "\((try? String(contentsOf: rig.opened, encoding: .utf8)) ?? "nothing opened")")
-        #expect(rig.shellChildren().contains { rig.cmdline($0).contains("\u{0}serve\u{0}--port\u{0}\(rig.servePort)") })
+        // `weaver serve` has become `weaver-serve` (its exec keeps the pid the shell started).
+        #expect(
+            rig.shellChildren().contains {
+                let cmdline = rig.cmdline($0)
+                return cmdline.contains("weaver-serve\u{0}") && cmdline.contains("\u{0}--port\u{0}\(rig.servePort)\u{0}")
+            })
         rig.stopServe()
         let grab = (x: 200.0 + 8, y: 150.0 + 8)
         #expect(
