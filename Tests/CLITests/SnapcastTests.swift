@@ -18,19 +18,34 @@ import Testing
         }
     }
 
-    /// Whether a client holds an established TCP connection to `port` on 127.0.0.1 (/proc/net/tcp:
-    /// the client's end has the port as its remote one, state 01).
-    /// An established connection to 127.0.0.1:`port`, from an IPv4 socket (`/proc/net/tcp`) or
-    /// an IPv6 one holding the v4-mapped address (`/proc/net/tcp6`, `::ffff:127.0.0.1`).
+    /// Whether a client holds an established TCP connection to 127.0.0.1:`port`: the client's end
+    /// has the port as its remote one, state 01, in `/proc/net/tcp` (or `/proc/net/tcp6` for an
+    /// IPv6 socket holding the v4-mapped address).
     static func connected(_ port: Int) -> Bool {
         let remote = String(format: "0100007F:%04X", port)
         return ["/proc/net/tcp", "/proc/net/tcp6"].contains { file in
-            let table = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            let table = Self.procFile(file)
             return table.split(separator: "\n").contains { line in
                 let f = line.split(separator: " ")
                 return f.count > 3 && f[2].hasSuffix(remote) && f[3] == "01"
             }
         }
+    }
+
+    /// A /proc file read to its end: it says its size is 0, and Foundation's whole-file readers
+    /// stopped after the first page, which a suite's other sockets (TIME_WAIT) fill.
+    static func procFile(_ path: String) -> String {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func listening(_ port: Int) -> Bool {
