@@ -35,7 +35,9 @@ let package = Package(
         suite(
             "RenderBenchmarks", path: "Render", products: ["WidgetRender", "WidgetDesign", "Variables", "SharedStore"]),
         // The Editor's draft render route over HTTP to an in-process `weaver serve` (target ≤ 10 ms p50).
-        suite("EditorBenchmarks", path: "Editor", products: ["HomeScreen", "NetworkAddress", "WidgetDesign", "SharedStore"]),
+        suite(
+            "EditorBenchmarks", path: "Editor",
+            products: ["HomeScreen", "NetworkAddress", "WidgetDesign", "SharedStore"]),
         // `noise analyze` (60 s of a 44.1 kHz recording) and `noise match` (a 60 s recording; target ≤ 60 s).
         suite("TextureBenchmarks", path: "Texture", products: ["TextureStatistics", "TextureMatch", "NoiseEngine"]),
     ]

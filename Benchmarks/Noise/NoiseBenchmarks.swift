@@ -65,7 +65,8 @@ func threadCPUNanoseconds() -> Int {
 /// The render's own figures, from the thread's CPU clock: microseconds per second of audio, and
 /// × real time on one core (1 s of audio over its CPU time).
 let cpuPerAudioSecond = BenchmarkMetric.custom("CPU per 1 s of audio (μs)", useScalingFactor: false)
-let timesRealTime = BenchmarkMetric.custom("× real time (thread CPU)", polarity: .prefersLarger, useScalingFactor: false)
+let timesRealTime = BenchmarkMetric.custom(
+    "× real time (thread CPU)", polarity: .prefersLarger, useScalingFactor: false)
 
 func measureOneSecondRenders(_ benchmark: Benchmark, _ machine: NoiseMachine) {
     let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 1024 * 2)

@@ -209,7 +209,9 @@ import Testing
         let status = child.wait()
         let stderr = String(decoding: child.stderr, as: UTF8.self)
         #expect(status == 0, "\(stderr)")
-        #expect(stderr.contains("normal scheduling (SCHED_FIFO refused: Operation not permitted") && stderr.contains("rtkit: "), "\(stderr)")
+        #expect(
+            stderr.contains("normal scheduling (SCHED_FIFO refused: Operation not permitted")
+                && stderr.contains("rtkit: "), "\(stderr)")
         #expect(
             stderr.contains("warning: the render thread has no real-time priority (RLIMIT_RTPRIO is 0"), "\(stderr)")
     }

@@ -21,7 +21,8 @@ import Testing
             def MakeThreadRealtime(self, thread, priority):
                 log.write('MakeThreadRealtime %d %d\n' % (thread, priority))
                 if not grant:
-                    raise dbus.exceptions.DBusException('Operation not permitted', name='org.freedesktop.DBus.Error.AccessDenied')
+                    raise dbus.exceptions.DBusException(
+                        'Operation not permitted', name='org.freedesktop.DBus.Error.AccessDenied')
             @dbus.service.method(IFACE, in_signature='ti')
             def MakeThreadHighPriority(self, thread, priority):
                 log.write('MakeThreadHighPriority %d %d\n' % (thread, priority))
@@ -42,7 +43,11 @@ import Testing
         init(rtkitGrants: Bool?) throws {
             base = try SystemBusRig(
                 standIn: rtkitGrants.map { grants in
-                    { try BusStandIn(name: "rtkit", script: RealtimeKitTests.standIn, arguments: [grants ? "grant" : "refuse"], on: $0) }
+                    {
+                        try BusStandIn(
+                            name: "rtkit", script: RealtimeKitTests.standIn, arguments: [grants ? "grant" : "refuse"],
+                            on: $0)
+                    }
                 })
         }
 
@@ -80,7 +85,10 @@ import Testing
         let r = try rig.play()
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("raised priority through rtkit (nice -11"), "\(r.stderr)")
-        #expect(rig.calls().map { $0.split(separator: " ").first ?? "" } == ["MakeThreadRealtime", "MakeThreadHighPriority"], "\(rig.calls())")
+        #expect(
+            rig.calls().map { $0.split(separator: " ").first ?? "" } == [
+                "MakeThreadRealtime", "MakeThreadHighPriority",
+            ], "\(rig.calls())")
     }
 
     @Test func withoutRtkitTheLogSaysWhatWasTried() throws {

@@ -443,7 +443,8 @@ import WidgetRender
         #expect(
             rig.shellChildren().contains {
                 let cmdline = rig.cmdline($0)
-                return cmdline.contains("weaver-serve\u{0}") && cmdline.contains("\u{0}--port\u{0}\(rig.servePort)\u{0}")
+                return cmdline.contains("weaver-serve\u{0}")
+                    && cmdline.contains("\u{0}--port\u{0}\(rig.servePort)\u{0}")
             })
         rig.stopServe()
         let grab = (x: 200.0 + 8, y: 150.0 + 8)

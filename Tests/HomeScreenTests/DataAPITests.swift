@@ -272,7 +272,8 @@ struct DataAPITests {
         #expect(Int(best) ?? 0 >= 1000, "the fixture's best day \(best) should need a separator")
         let bestShown = try #require(page.text.firstMatch(of: /data-insight="best">Best day<b>([\d,]+) on/)).1
         #expect(
-            bestShown.wholeMatch(of: /\d{1,3}(,\d{3})+/) != nil && bestShown.replacingOccurrences(of: ",", with: "") == best,
+            bestShown.wholeMatch(of: /\d{1,3}(,\d{3})+/) != nil
+                && bestShown.replacingOccurrences(of: ",", with: "") == best,
             "best \(best) shown as \(bestShown)")
         let avg7 = try #require(page.text.firstMatch(of: /data-insight="avg7">7-day average<b>([^<]*)</)).1
         #expect(avg7.wholeMatch(of: /\d{1,3}(,\d{3})*/) != nil, "7-day average '\(avg7)' is not grouped")

@@ -46,7 +46,8 @@ enum RenderPriority {
             do {
                 let level = try kit.makeThreadHighPriority(tid: tid, nice: niceLevel)
                 player.noteScheduling(
-                    "raised priority through rtkit (nice \(level); \(tried.joined(separator: "; ")))", isRealTime: false)
+                    "raised priority through rtkit (nice \(level); \(tried.joined(separator: "; ")))", isRealTime: false
+                )
                 return
             } catch {
                 tried.append("\(error)")

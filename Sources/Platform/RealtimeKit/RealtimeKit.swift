@@ -80,7 +80,8 @@ public final class RealtimeKit {
         if let limitMicroseconds = try? property("RTTimeUSecMax", type: "x"), limitMicroseconds > 0 {
             let rc = cns_limit_rttime(limitMicroseconds)
             guard rc == 0 else {
-                throw Failure(call: "MakeThreadRealtime", reason: "cannot lower RLIMIT_RTTIME: \(SystemCallError.reason(rc))")
+                throw Failure(
+                    call: "MakeThreadRealtime", reason: "cannot lower RLIMIT_RTTIME: \(SystemCallError.reason(rc))")
             }
         }
         try call("MakeThreadRealtime", thread: tid, priority: granted)

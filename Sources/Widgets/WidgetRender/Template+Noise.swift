@@ -95,7 +95,8 @@ extension TemplateContext {
                 width: r.width, align: .centre)
             b.action(
                 ActionArea(
-                    id: minutes < 0 ? "noise.timer.minus15" : "noise.timer.plus15", action: .adjustTimer(minutes: minutes),
+                    id: minutes < 0 ? "noise.timer.minus15" : "noise.timer.plus15",
+                    action: .adjustTimer(minutes: minutes),
                     title: minutes < 0 ? "Timer −15 min" : "Timer +15 min", rect: r))
         }
         return true

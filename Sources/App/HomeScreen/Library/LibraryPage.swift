@@ -21,7 +21,8 @@ enum LibraryPage {
                     "default": r.isDefault ? t.render("default") : .empty,
                     "setDefault": r.isDefault ? .empty : t.render("setDefault"),
                     "repaired": s.repairs.isEmpty
-                        ? .empty : t.render("repaired", ["repairs": s.repairs.map { t.render("repair", ["text": $0]) }]),
+                        ? .empty : t.render("repaired", ["repairs": s.repairs.map { t.render("repair", ["text": $0]) }])
+                        ,
                 ])
         }
         let html = t.render(

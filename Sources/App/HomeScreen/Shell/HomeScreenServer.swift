@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
-import NetworkAddress
 import NIOCore
+import NetworkAddress
 import ServiceLifecycle
 import Synchronization
 

@@ -147,7 +147,9 @@ extension Noise {
                 guard let v = Double(text.lowercased().replacingOccurrences(of: "hz", with: "")), v.isFinite else {
                     throw refusal(flag, text, .notAllowed, "\(param.field.allowedText) or off")
                 }
-                guard range.contains(v) else { throw refusal(flag, text, .outOfRange, "\(param.field.allowedText) or off") }
+                guard range.contains(v) else {
+                    throw refusal(flag, text, .outOfRange, "\(param.field.allowedText) or off")
+                }
                 return .hz(v)
             }
             if on && off { throw ValidationError("give either '--on' or '--off', not both") }

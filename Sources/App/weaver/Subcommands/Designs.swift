@@ -77,7 +77,9 @@ extension Weaver.Designs {
             if !repaired.isEmpty {
                 out += "Repaired when read (the file is unchanged until the design is saved):\n"
                 for r in repaired {
-                    for repair in r.repairs { out += "  \(clip(r.name, 32)) (\(r.id.uuidString.prefix(8))): \(repair)\n" }
+                    for repair in r.repairs {
+                        out += "  \(clip(r.name, 32)) (\(r.id.uuidString.prefix(8))): \(repair)\n"
+                    }
                 }
             }
             FileHandle.standardOutput.write(Data(out.utf8))

@@ -51,7 +51,8 @@ extension Weaver {
             let server = Self.serverExecutable()
             guard FileManager.default.isExecutableFile(atPath: server.path) else {
                 throw CommandError(
-                    "the server program \(server.path) is missing: it is installed with weaver (make install builds it)")
+                    "the server program \(server.path) is missing: it is installed with weaver (make install builds it)"
+                )
             }
             let arguments =
                 [server.path, "--listen", listen == "localhost" ? "127.0.0.1" : listen, "--port", String(port)]
