@@ -140,6 +140,19 @@ for i in "${!lines[@]}"; do
     # A shard with no tests at all means a wrong filter, not a pass.
     [ -n "$result" ] || rc=1
 done
+# Every listed test must have run: a test the filters miss (or one the runner silently does not
+# select) would otherwise pass unseen. The counts are Swift Testing's own (a parameterised test is one).
+listed=$("$runner" --testing-library swift-testing --list-tests 2>/dev/null | grep -c '/')
+ran=$(grep -ahoE "Test run with [0-9]+ tests" "$logdir"/shard*.log | awk '{s += $4} END {print s + 0}')
+echo "run-tests: $ran of $listed listed tests ran"
+if [ "$ran" != "$listed" ] && [ "$stopped" = 0 ]; then
+    echo "run-tests: $listed tests are listed but $ran ran; not seen in any shard's log:" >&2
+    "$runner" --testing-library swift-testing --list-tests 2>/dev/null | grep '/' | while IFS= read -r id; do
+        name=${id##*/}
+        grep -aqF "Test $name " "$logdir"/shard*.log || echo "  $id" >&2
+    done
+    rc=1
+fi
 if [ "$rc" != 0 ]; then
     echo "run-tests: failures:"
     grep -ahE "✘ Test .*(recorded an issue|failed after)" "$logdir"/shard*.log | sed 's/\x1b\[[0-9;]*m//g' | head -60

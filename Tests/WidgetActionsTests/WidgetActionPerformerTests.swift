@@ -301,8 +301,6 @@ import WidgetRender
                 "toggleLayer", "toggleResumeOnLaunch", "resetVariable", "openURL", "completeReminder", "adjustTimer",
                 "playPreset",
             ])
-        #expect(try WidgetAction(kind: .toggleLayer, layer: 2) == .toggleLayer(2))
-        #expect(throws: WidgetActionError.self) { try WidgetAction(kind: .toggleLayer, layer: 0) }
     }
 
     @Test func resumeButtonTogglesTheLoginEntry() throws {
