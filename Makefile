@@ -136,12 +136,12 @@ VERSION = $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/App/
 ## scripts/man-escape.sh carries the help texts' non-ASCII characters (…, –, ×) past it.
 MAN_BIN ?= $(BIN)
 man: stamp
-	$(SWIFT) build --product generate-manual
+	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --product generate-manual
 	rm -rf $(MAN_DIR) && mkdir -p $(MAN_DIR)
 	mkdir -p $(MAN_DIR)/wrap
 	for tool in noise weaver; do \
 	  scripts/man-escape.sh wrap $(MAN_BIN)/$$tool $(MAN_DIR)/wrap/$$tool && \
-	  $$($(SWIFT) build --show-bin-path)/generate-manual $(MAN_DIR)/wrap/$$tool --multi-page --output-directory $(MAN_DIR) \
+	  $$($(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --show-bin-path)/generate-manual $(MAN_DIR)/wrap/$$tool --multi-page --output-directory $(MAN_DIR) \
 	    --date $$(date -u $${SOURCE_DATE_EPOCH:+-d @$$SOURCE_DATE_EPOCH} +%Y-%m-%d) --authors 'WidgetWeaver for Linux' || exit 1; \
 	done
 	rm -rf $(MAN_DIR)/wrap $(MAN_DIR)/*.help.1
