@@ -48,7 +48,7 @@ test('summary and loudness lines', () => {
   assert.equal(logic.summaryLine(board), 'Playing: Night — Pink, Drops, Pink to brown noise (shaped) at master 63%');
   const stopped = Object.assign({}, board, { running: false, state: 'stopped', presetID: undefined, layers: [] });
   assert.equal(logic.summaryLine(stopped), 'Stopped (no player running: Play starts one): no sounds at master 63%');
-  assert.equal(logic.loudnessText(board), 'Now -23.0 LUFS, by the loudness model.');
+  assert.equal(logic.loudnessText(board), 'Now −23.0 LUFS, by the loudness model.');
   assert.equal(logic.loudnessText({}), 'Now silent.');
 });
 
@@ -56,10 +56,16 @@ test('summary and loudness lines', () => {
 // loudnesses as one for a crackle mix the limiter holds under the reference. The gap is now said.
 test('a prediction off the reference says by how much, not "held at" the reference', () => {
   const crackle = Object.assign({}, board, { loudnessLufs: -23.62 });
-  assert.equal(logic.loudnessText(crackle), 'Now -23.6 LUFS, by the loudness model: 0.6 LU under the reference.');
+  assert.equal(logic.loudnessText(crackle), 'Now −23.6 LUFS, by the loudness model: 0.6 LU under the reference.');
   const loud = Object.assign({}, board, { loudnessLufs: -21.5 });
-  assert.equal(logic.loudnessText(loud), 'Now -21.5 LUFS, by the loudness model: 1.5 LU over the reference.');
+  assert.equal(logic.loudnessText(loud), 'Now −21.5 LUFS, by the loudness model: 1.5 LU over the reference.');
   // Within a tenth of a unit it reads as the reference itself.
   assert.equal(logic.loudnessText(Object.assign({}, board, { loudnessLufs: -22.96 })),
-    'Now -23.0 LUFS, by the loudness model.');
+    'Now −23.0 LUFS, by the loudness model.');
+});
+
+test('loudness is written with a minus sign, never a hyphen, and no minus on zero', () => {
+  assert.equal(logic.lufs(-23.04), '−23.0 LUFS');
+  assert.equal(logic.lufs(-0.04), '0.0 LUFS');
+  assert.equal(logic.lufs(1.25), '1.3 LUFS');
 });

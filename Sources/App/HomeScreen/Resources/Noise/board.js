@@ -277,7 +277,7 @@
         list.append(el('li', {}, l.name + ' ' + percent(l.volume)));
       }
       $('#shared-loudness').textContent = 'Predicted loudness: ' + (s.loudnessLufs == null ? 'silent' :
-        s.loudnessLufs.toFixed(1) + ' LUFS') + '. Nothing plays until you press Play.';
+        lufs(s.loudnessLufs)) + '. Nothing plays until you press Play.';
       box.dataset.mix = JSON.stringify(s.mix);
       $('#shared-play').focus();
     } catch (e) {

@@ -14,6 +14,11 @@
   // A tap on a card that is not playing must ask which layer to replace.
   function isFull(board) { return playingLayers(board).length >= board.maximumLayers; }
   function percent(v) { return Math.round(Number(v) * 100) + '%'; }
+  // "−23.6 LUFS", with a minus sign (U+2212) as the Swift side and the Calibrate page write it, not a hyphen.
+  function lufs(v) {
+    const text = Number(v).toFixed(1).replace(/^-(0\.0)$/, '$1');
+    return (text.startsWith('-') ? '\u2212' + text.slice(1) : text) + ' LUFS';
+  }
   // What the replace question offers: each playing layer, named.
   function replaceChoices(board) {
     return playingLayers(board).map((l) => ({ layer: l.layer,
@@ -25,10 +30,10 @@
     return h.startsWith('#ww') ? h.slice(1) : '';
   }
   // The model's loudness of the mix now, and how far it is from the reference the board aims at: a crackle
-  // mix the limiter holds under the reference said "held at -23.0 LUFS (prediction: -23.6 LUFS)".
+  // mix the limiter holds under the reference said "held at −23.0 LUFS (prediction: −23.6 LUFS)".
   function loudnessText(board) {
     if (board.loudnessLufs == null) return 'Now silent.';
-    const now = 'Now ' + board.loudnessLufs.toFixed(1) + ' LUFS, by the loudness model';
+    const now = 'Now ' + lufs(board.loudnessLufs) + ', by the loudness model';
     const off = board.loudnessLufs - board.referenceLoudnessLufs;
     if (!Number.isFinite(off) || Math.abs(off) < 0.1) return now + '.';
     return now + ': ' + Math.abs(off).toFixed(1) + ' LU ' + (off < 0 ? 'under' : 'over') + ' the reference.';
@@ -44,6 +49,6 @@
     return state + note + ': ' + label + what + ' at master ' + percent(board.masterVolume);
   }
   if (typeof module === 'object') {
-    module.exports = { cardStates, playingLayers, isFull, percent, replaceChoices, linkInHash, loudnessText,
+    module.exports = { cardStates, playingLayers, isFull, percent, lufs, replaceChoices, linkInHash, loudnessText,
       summaryLine };
   }
