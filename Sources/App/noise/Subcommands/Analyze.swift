@@ -7,6 +7,7 @@ import TextureStatistics
 extension Noise {
     struct Analyze: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "analyze",
             abstract: "Measure a recording's texture statistics: how real a sound is, and how close to another.",
             usage: "noise analyze <file> [--against <file>] [--json] [<options>]",
             discussion: HelpText.prose(

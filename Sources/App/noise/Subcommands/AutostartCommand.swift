@@ -15,6 +15,7 @@ extension Noise {
 
         struct Enable: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "enable",
                 abstract: "Install the login entry and turn resume at login on.",
                 discussion:
                     """
@@ -46,6 +47,7 @@ extension Noise {
 
         struct Disable: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "disable",
                 abstract: "Remove the login entry and turn resume at login off.")
             @OptionGroup var storeOption: StoreOption
 
@@ -58,7 +60,8 @@ extension Noise {
         }
 
         struct Status: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Show whether resume at login is set up.")
+            static let configuration = CommandConfiguration(
+                commandName: "status", abstract: "Show whether resume at login is set up.")
             @OptionGroup var storeOption: StoreOption
 
             func run() throws {

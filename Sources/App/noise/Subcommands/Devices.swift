@@ -5,6 +5,7 @@ import AudioSinkBase
 extension Noise {
     struct Devices: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "devices",
             abstract: "List the outputs PulseAudio and ALSA can see (names for '--device').")
 
         func run() throws {

@@ -23,6 +23,7 @@ extension Noise {
 extension Noise.HearingCommand {
     struct Contour: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "contour",
             abstract: "An ISO 226:2003 equal-loudness contour: dB SPL at the standard's 29 frequencies.")
 
         @Option(name: .long, numeric: "Loudness level, 0…90 phon.")
@@ -56,7 +57,8 @@ extension Noise.HearingCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the stored hearing profiles, one per output.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the stored hearing profiles, one per output.")
         @OptionGroup var storeOption: StoreOption
 
         func run() throws {
@@ -80,6 +82,7 @@ extension Noise.HearingCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a profile (a stored device's, or a file) as a table and a chart.")
         @OptionGroup var storeOption: StoreOption
 
@@ -112,7 +115,8 @@ extension Noise.HearingCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a stored device's profile.")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a stored device's profile.")
         @OptionGroup var storeOption: StoreOption
         @Argument(help: "The output device's name (see 'noise hearing list').")
         var device: String

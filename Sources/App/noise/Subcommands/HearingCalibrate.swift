@@ -33,6 +33,7 @@ extension Noise.HearingCommand {
 
     struct Calibrate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "calibrate",
             abstract: "Calibrate a hearing profile for the output in use, with the keyboard alone.",
             usage: """
                 noise hearing calibrate [--output <output>] [--device <device>]
@@ -113,6 +114,7 @@ extension Noise.HearingCommand {
 
     struct Match: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "match",
             abstract: "Match your tinnitus pitch with a narrow band, with an octave check; suggests a --notch.",
             usage: """
                 noise hearing match [--output <output>] [--device <device>]

@@ -9,6 +9,7 @@ import TextureStatistics
 extension Noise {
     struct Match: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "match",
             abstract: "Fit a mix to a recording (your fan, your rain): a procedural sound that never loops.",
             usage: "noise match <recording> --output <mix.json> [<options>]",
             discussion: HelpText.prose(

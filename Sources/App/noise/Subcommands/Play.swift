@@ -9,6 +9,7 @@ import NoiseEngine
 extension Noise {
     struct Play: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "play",
             abstract: "Play a mix live through PulseAudio (or PipeWire) or ALSA.",
             discussion: HelpText.prose(
                 """

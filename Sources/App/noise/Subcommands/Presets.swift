@@ -8,12 +8,14 @@ import NoiseEngine
 extension Noise {
     struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "presets",
             abstract: "List the presets, or show one.",
             discussion: "Add or override presets as JSON mix files in $XDG_CONFIG_HOME/widgetweaver/presets/.",
             subcommands: [List.self, Show.self, Save.self, Delete.self], defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "list",
                 abstract: "List every preset with its name and description.")
             @Flag(help: "Print JSON.") var json = false
 
@@ -68,7 +70,7 @@ extension Noise {
         }
 
         struct Show: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Show one preset's layers.")
+            static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one preset's layers.")
             @Argument(help: "Preset id.") var name: String
             @Flag(help: "Print the mix JSON.") var json = false
 
@@ -110,6 +112,7 @@ extension Noise {
 
         struct Save: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "save",
                 abstract: "Save the playing mix (or the Last Mix) as a preset of yours.",
                 discussion:
                     """
@@ -177,7 +180,8 @@ extension Noise {
 
 extension Noise.Presets {
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a preset of yours (built-in presets stay).")
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete a preset of yours (built-in presets stay).")
         @Argument(help: "Preset id of yours.") var name: String
         @OptionGroup var storeOption: StoreOption
 

@@ -8,6 +8,7 @@ import NoiseEngine
 extension Noise {
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "render",
             abstract: "Render a mix to a WAV or FLAC file, faster than real time, with no audio device.",
             usage:
                 """

@@ -24,6 +24,7 @@ extension Noise {
 
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "add",
                 abstract: "Add a daily schedule.",
                 usage: "noise schedule add <TIME> --preset <ID> [<options>]")
             @Argument(help: ArgumentHelp("Time of day, HH:MM (00:00…23:59).", valueName: "TIME")) var time: String
@@ -86,7 +87,8 @@ extension Noise {
         }
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Show the schedules and when each runs next.")
+            static let configuration = CommandConfiguration(
+                commandName: "list", abstract: "Show the schedules and when each runs next.")
             @OptionGroup var storeOption: StoreOption
 
             func run() throws {
@@ -113,7 +115,8 @@ extension Noise {
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a schedule by id or by time.")
+            static let configuration = CommandConfiguration(
+                commandName: "remove", abstract: "Remove a schedule by id or by time.")
             @Argument(help: ArgumentHelp("An id from 'noise schedule list' or a time (HH:MM).", valueName: "ID|TIME"))
             var target: String
             @OptionGroup var storeOption: StoreOption
@@ -131,6 +134,7 @@ extension Noise {
 
         struct Enable: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "enable",
                 abstract: "Switch a disabled schedule back on (by id or by time).")
             @Argument(help: ArgumentHelp("An id from 'noise schedule list' or a time (HH:MM).", valueName: "ID|TIME"))
             var target: String
@@ -141,6 +145,7 @@ extension Noise {
 
         struct Disable: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "disable",
                 abstract: "Switch a schedule off without removing it (by id or by time).")
             @Argument(help: ArgumentHelp("An id from 'noise schedule list' or a time (HH:MM).", valueName: "ID|TIME"))
             var target: String

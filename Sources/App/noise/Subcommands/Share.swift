@@ -9,6 +9,7 @@ extension Noise {
     /// `noise share`: a mix as a link (and a QR code) that carries it whole; `--link` on play and render reads one.
     struct Share: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "share",
             abstract: "Share a mix as a link and a QR code that carry it whole (no server, nothing uploaded).",
             usage: """
                 noise share [--preset <preset> | --mix <mix> | --link <link>]

@@ -7,6 +7,7 @@ import SharedStore
 extension Noise {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show what the player is doing.",
             discussion: HelpText.prose(
                 """

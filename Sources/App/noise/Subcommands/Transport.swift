@@ -8,6 +8,7 @@ import SharedStore
 extension Noise {
     struct Pause: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pause",
             abstract: "Pause the running player ('noise resume' continues).")
 
         func run() throws {
@@ -20,6 +21,7 @@ extension Noise {
 
     struct Toggle: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "toggle",
             abstract:
                 """
                 Pause the running player, or continue it (one key for both); with no player, start the Last Mix in \
@@ -41,7 +43,8 @@ extension Noise {
     }
 
     struct Stop: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop the running player (it fades out and exits).")
+        static let configuration = CommandConfiguration(
+            commandName: "stop", abstract: "Stop the running player (it fades out and exits).")
 
         func run() throws {
             switch try PlayerControl.send(.stop) {
@@ -256,6 +259,7 @@ extension Noise {
 
     struct Resume: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "resume",
             abstract: "Continue where you left off: unpause the player, or start one with the Last Mix.",
             discussion: HelpText.prose(
                 """

@@ -24,6 +24,7 @@ extension Weaver {
 
         struct Setup: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "setup",
                 abstract: "Choose the local model server and model (Ollama's and llama-server's defaults are found).",
                 usage: "weaver ai setup [--url <url>] [--model <name>] [<options>]")
             @OptionGroup var store: StoreOption
@@ -62,7 +63,8 @@ extension Weaver {
         }
 
         struct Show: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Show which local model is set up.")
+            static let configuration = CommandConfiguration(
+                commandName: "show", abstract: "Show which local model is set up.")
             @OptionGroup var store: StoreOption
             func run() throws {
                 guard let s = try AssistantSettings.load(from: store.root) else {
@@ -77,6 +79,7 @@ extension Weaver {
 
         struct Describe: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "describe",
                 abstract: "Make a new design from a description (shown first; --save keeps it).",
                 usage: "weaver ai describe <text> [--preview <file>] [--save] [<options>]")
             @OptionGroup var store: StoreOption
@@ -98,6 +101,7 @@ extension Weaver {
 
         struct Edit: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "edit",
                 abstract: "Change a design as asked in words (shown first; --save keeps it).",
                 usage: "weaver ai edit <design> <text> [--preview <file>] [--save] [<options>]")
             @OptionGroup var store: StoreOption

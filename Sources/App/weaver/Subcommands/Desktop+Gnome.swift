@@ -13,6 +13,7 @@ import SystemCalls
 extension Weaver.Desktop {
     struct Gnome: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "gnome",
             abstract: "The GNOME Shell extension that shows the widgets on GNOME's desktop.",
             discussion: """
                 GNOME has no layer-shell: there the widgets are drawn by a GNOME Shell extension, under every \
@@ -27,6 +28,7 @@ extension Weaver.Desktop {
 extension Weaver.Desktop.Gnome {
     struct Install: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "install",
             abstract: "Install the GNOME Shell extension for this user (or into a folder).",
             usage: """
                 weaver desktop gnome install [--shell-version <major>]
@@ -107,6 +109,7 @@ extension Weaver.Desktop.Gnome {
     /// line of JSON per change (see `GnomeFeed`), until its standard input closes or a signal.
     struct Feed: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "feed",
             abstract: "Draw the desktop widgets for the GNOME Shell extension (it runs this).",
             discussion: """
                 Writes a PNG per widget and monitor into '--out' and a line of JSON per change on standard \

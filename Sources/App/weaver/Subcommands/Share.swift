@@ -10,6 +10,7 @@ extension Weaver {
     /// `weaver share DESIGN`: the design as a link and a QR code when it fits, else a .wwdesign file.
     struct Share: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "share",
             abstract: "Share a design as a link and a QR code, or as a .wwdesign file when it is too large.",
             usage: "weaver share <design> [-o <file>] [--png <png>] [--no-qr] [<options>]",
             discussion: HelpText.prose(
