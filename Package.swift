@@ -45,7 +45,7 @@ let wings: [String: [String]] = [
     ],
     // system calls, file watching, logind, login entries, player liveness
     "Platform": [
-        "SystemCalls", "ChangeWatch", "Logind", "LoginEntryFiles", "PlayerLiveness", "NetworkAddress", "RealtimeKit",
+        "SystemCalls", "ChangeWatch", "SystemBusServices", "LoginEntryFiles", "PlayerLiveness", "NetworkAddress",
     ],
     // the executables, the browser app and what the CLIs share
     "App": ["noise", "weaver", "weaver-desktop", "weaver-serve", "HomeScreen", "CLISupport"],
@@ -181,12 +181,10 @@ let package = Package(
         .target(name: "Variables", dependencies: ["SharedStore", "Snapshots", "CivilDates", "PlayerLiveness"]),
         // `noise play` as an MPRIS player on the session bus (media keys, desktop media controls).
         .target(name: "MPRISPlayer", dependencies: ["NoiseControl", "NoiseEngine", "CSystemdBus", "SystemCalls"]),
-        // systemd-logind over the system bus (sd-bus): the idle inhibitor while noise plays, and
-        // suspend or power-off when the sleep timer ends (`noise play --then`).
-        .target(name: "Logind", dependencies: ["CSystemdBus", "SystemCalls"]),
-        // rtkit (org.freedesktop.RealtimeKit1) over the system bus: real time for the render thread
-        // where SCHED_FIFO is refused (`noise play`; issue 41 item 24).
-        .target(name: "RealtimeKit", dependencies: ["CSystemdBus", "CNoiseSupport", "SystemCalls"]),
+        // Clients of system-bus daemons (sd-bus), through one connection and call type: systemd-logind
+        // (the idle inhibitor while noise plays, suspend or power-off when the sleep timer ends) and
+        // rtkit (real time for the render thread where SCHED_FIFO is refused; issue 41 item 24).
+        .target(name: "SystemBusServices", dependencies: ["CSystemdBus", "CNoiseSupport", "SystemCalls"]),
         // `ListenAddress`: what `weaver serve --listen/--port` name, checked by weaver and bound by
         // weaver-serve, so weaver need not link the server to check them.
         .target(name: "NetworkAddress"),
@@ -298,9 +296,9 @@ let package = Package(
                 "SystemCalls",
                 "NoiseEngine", "AudioSinkBase", "AudioOutput", "SharedStore", "NoiseControl", "CLISupport",
                 "SpectrumPlot",
-                "MPRISPlayer", "Logind", "ShareLinks", "NoiseDSP", "SoundFiles", "TextureStatistics", "TextureMatch",
-                // rtkit, where the render thread's own SCHED_FIFO request is refused.
-                "RealtimeKit",
+                "MPRISPlayer", "ShareLinks", "NoiseDSP", "SoundFiles", "TextureStatistics", "TextureMatch",
+                // logind (idle inhibitor, --then), and rtkit where the render thread's SCHED_FIFO is refused.
+                "SystemBusServices",
                 // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
                 "WidgetRender", "WidgetDesign", "Variables",
                 "LoginEntryFiles", "PlayerLiveness", "PlayerStartup",

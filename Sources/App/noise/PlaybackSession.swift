@@ -1,13 +1,13 @@
 import AudioOutput
 import AudioSinkBase
 import Foundation
-import Logind
 import MPRISPlayer
 import NoiseControl
 import NoiseDSP
 import NoiseEngine
 import PlayerLiveness
 import SharedStore
+import SystemBusServices
 
 /// One run of the live player from the command line: takes the control socket (or hands the
 /// request to a player that already runs), opens the output, starts the engine, publishes status

@@ -1,5 +1,5 @@
 import NoiseEngine
-import RealtimeKit
+import SystemBusServices
 import SystemCalls
 
 #if canImport(Glibc)
