@@ -88,8 +88,12 @@ public final class MasterFilter {
             target[s * 5 + 4] = c.a2
         }
         start.update(from: current, count: Self.capacity * 5)
-        targetActiveCount = count
-        activeCount = max(activeCount, count)
+        // Trailing identity slots are left out (a notch alone is 5 sections, not 19); a section
+        // ramping to the identity still runs until the ramp ends (`activeCount` covers it).
+        var used = count
+        while used > 0 && isIdentity(target + 5 * (used - 1)) { used -= 1 }
+        targetActiveCount = used
+        activeCount = max(activeCount, used)
         rampFrames = max(frames, 0)
         rampDone = 0
         if rampFrames == 0 { finishRamp() }
@@ -163,9 +167,13 @@ public final class MasterFilter {
 
     /// Section `k` is the identity and at rest.
     private func isIdle(_ k: Int) -> Bool {
-        let p = current + 5 * k, s = state + 4 * k
-        return p[0] == 1 && p[1] == 0 && p[2] == 0 && p[3] == 0 && p[4] == 0
-            && s[0] == 0 && s[1] == 0 && s[2] == 0 && s[3] == 0
+        let s = state + 4 * k
+        return isIdentity(current + 5 * k) && s[0] == 0 && s[1] == 0 && s[2] == 0 && s[3] == 0
+    }
+
+    /// The five coefficients at `p` are (1, 0, 0, 0, 0).
+    private func isIdentity(_ p: UnsafeMutablePointer<Float>) -> Bool {
+        p[0] == 1 && p[1] == 0 && p[2] == 0 && p[3] == 0 && p[4] == 0
     }
 }
 
