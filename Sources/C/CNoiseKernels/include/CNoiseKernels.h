@@ -4,20 +4,23 @@
 /// 1 when this CPU runs AVX2 (checked once, at run time), else 0.
 int cnk_has_avx2(void);
 
-/// The master filter's steady pipeline (`MasterFilter.runSteady`) on AVX2, one group of four
-/// sections × two channels per 256-bit register instead of two 128-bit halves.
+/// The master filter's cascade (`MasterFilter`): `sections` biquads (1…20) in transposed direct
+/// form II, one after the other, over `frameCount` interleaved stereo frames of `x`, in place.
 ///
-/// The same multiplies, adds and subtractions in the same order as the Swift loop, and no fused
-/// multiply-add (the function is compiled for AVX2 alone), so its output is bit-identical to it.
+/// Each section sees its input samples in order with the plain cascade's arithmetic
+/// (out = b0·v + s1; s1 = b1·v − a1·out + s2; s2 = b2·v − a2·out, in single precision, no fused
+/// multiply-add), so the output equals a section-by-section loop bit for bit, whatever the
+/// vector width and however a signal is split into calls.
 ///
-/// - groups: 1…5; coefficients: 20 floats per group (b0, b1, b2, a1, a2 per section);
-///   state: 16 floats per group (s1 lanes, then s2 lanes); pipe: 8 floats per group (each
-///   section's last output); x: interleaved stereo, frames `4·groups − 1 ..< frameCount` are read
-///   and written `4·groups − 1` frames earlier.
+/// - coefficients: 5 floats per section (b0, b1, b2, a1, a2; a0 = 1).
+/// - state: 4 floats per section (s1 left, s1 right, s2 left, s2 right), read and written back.
 ///
-/// Real-time safety: arithmetic only; call only when `cnk_has_avx2()` is 1.
-void cnk_cascade_steady_avx2(
-    int groups, const float *coefficients, float *state, float *pipe, float *x, long frameCount);
+/// `cnk_cascade` runs on any CPU; `cnk_cascade_avx2` is the same code compiled for AVX2 (call it
+/// only when `cnk_has_avx2()` is 1; elsewhere than x86-64 it is `cnk_cascade`).
+///
+/// Real-time safety: arithmetic only.
+void cnk_cascade(int sections, const float *coefficients, float *state, float *x, long frameCount);
+void cnk_cascade_avx2(int sections, const float *coefficients, float *state, float *x, long frameCount);
 
 /// The texture bed's sample loop (`TextureBed.render`) on AVX2: eight subbands per channel in
 /// one 256-bit register, both channels in one loop, and each sample's band sum added left to
