@@ -34,7 +34,7 @@ import Testing
     @Test(arguments: [
         (
             #"{"texture":"hail"}"#, "layers[0].texture",
-            "'hail' is not a texture; allowed: noise, drops, crackle, rain, surf, wind, fire, fan, stream"
+            "'hail' is not a texture; allowed: noise, drops, crackle, rain, surf, wind, fire, fan, stream, thunder"
         ),
         (#"{"densityPerSecond":40}"#, "layers[0].densityPerSecond", "applies to the drops and crackle textures"),
         (
@@ -60,13 +60,13 @@ import Testing
     }
 
     /// Issue 37: the natural presets are built on the statistical textures (rain, surf, wind, fire,
-    /// fan); the noise presets stay noise only, so they render as they did before textures.
+    /// fan, thunder); the noise presets stay noise only, so they render as they did before textures.
     @Test func naturalPresetsUseTheirTexturesAndNoisePresetsStayNoise() throws {
         let presets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Presets")
         let expected: [(String, Mix.Texture)] = [
             ("rain", .rain), ("heavy-rain", .rain), ("rain-window", .rain), ("rain-tent", .rain), ("storm", .rain),
-            ("storm", .wind), ("ocean", .surf), ("wind", .wind), ("campfire", .fire), ("fan", .fan),
+            ("storm", .wind), ("storm", .thunder), ("ocean", .surf), ("wind", .wind), ("campfire", .fire), ("fan", .fan),
         ]
         for (name, texture) in expected {
             let mix = try Mix.load(path: presets.appendingPathComponent("\(name).json").path)

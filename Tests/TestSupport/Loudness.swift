@@ -50,25 +50,66 @@ public enum Loudness {
     /// Integrated loudness in LUFS of 48 kHz channels (1 or 2, weights 1.0).
     public static func integratedLufs(_ channels: [[Float]], sampleRate: Double = 48000) -> Double {
         precondition(sampleRate == 48000, "the meter uses the standard's 48 kHz table")
-        let weighted = kWeighted(channels)
-        let block = 19200, hop = 4800
-        var blocks: [Double] = []
-        var start = 0
-        while start + block <= weighted[0].count {
-            var z = 0.0
-            for ch in weighted {
-                var s = 0.0
-                for i in start..<(start + block) { s += ch[i] * ch[i] }
-                z += s / Double(block)
-            }
-            blocks.append(z)
-            start += hop
+        var meter = Meter(channelCount: channels.count)
+        meter.add(channels)
+        return meter.integratedLufs
+    }
+
+    /// The integrated meter fed a chunk at a time (for renders too long to hold): the K-weighting
+    /// carries its state across chunks, and each 400 ms block is the sum of four 100 ms hops, so the
+    /// blocks are exactly those of one pass over the whole signal.
+    public struct Meter {
+        var filters: [(Biquad, Biquad)]
+        /// Σ over channels of the K-weighted squares of each whole 100 ms hop so far.
+        var hops: [Double] = []
+        var partial = 0.0, partialCount = 0
+        static let hop = 4800
+
+        public init(channelCount: Int) {
+            let shelf = Biquad(
+                b0: 1.53512485958697, b1: -2.69169618940638, b2: 1.19839281085285,
+                a1: -1.69065929318241, a2: 0.73248077421585)
+            let hp = Biquad(b0: 1.0, b1: -2.0, b2: 1.0, a1: -1.99004745483398, a2: 0.99007225036621)
+            filters = Array(repeating: (shelf, hp), count: channelCount)
         }
-        func lufs(_ z: Double) -> Double { -0.691 + 10 * log10(z) }
-        let absolute = blocks.filter { lufs($0) > -70 }
-        guard !absolute.isEmpty else { return -.infinity }
-        let relativeGate = lufs(absolute.reduce(0, +) / Double(absolute.count)) - 10
-        let gated = absolute.filter { lufs($0) > relativeGate }
-        return lufs(gated.reduce(0, +) / Double(gated.count))
+
+        public mutating func add(_ channels: [[Float]]) {
+            let n = channels[0].count
+            var i = 0
+            while i < n {
+                let m = min(Self.hop - partialCount, n - i)
+                for c in channels.indices {
+                    var (shelf, hp) = filters[c]
+                    var s = 0.0
+                    for x in channels[c][i..<(i + m)] {
+                        let y = hp.run(shelf.run(Double(x)))
+                        s += y * y
+                    }
+                    filters[c] = (shelf, hp)
+                    partial += s
+                }
+                partialCount += m
+                i += m
+                if partialCount == Self.hop {
+                    hops.append(partial)
+                    partial = 0
+                    partialCount = 0
+                }
+            }
+        }
+
+        public var integratedLufs: Double {
+            func lufs(_ z: Double) -> Double { -0.691 + 10 * log10(z) }
+            guard hops.count >= 4 else { return -.infinity }
+            let blocks = (0...(hops.count - 4)).map { (i: Int) -> Double in
+                let sum: Double = hops[i] + hops[i + 1] + hops[i + 2] + hops[i + 3]
+                return sum / 19200
+            }
+            let absolute = blocks.filter { lufs($0) > -70 }
+            guard !absolute.isEmpty else { return -.infinity }
+            let relativeGate = lufs(absolute.reduce(0, +) / Double(absolute.count)) - 10
+            let gated = absolute.filter { lufs($0) > relativeGate }
+            return lufs(gated.reduce(0, +) / Double(gated.count))
+        }
     }
 }

@@ -49,6 +49,15 @@ struct TextureBed {
     /// Surges as a difference of two decays (a rise, then a fall), fed by Poisson onsets.
     var surgeFall: Float = 0, surgeRise: Float = 0
     var framesToSurge: Float = 0
+    /// A surge's later sub-peaks still to come (`surgeEchoCount`): frames until each, and its
+    /// amplitude (0: the lane is free). Eight lanes hold two rolling surges at once; a third
+    /// starting while both roll loses the sub-peaks that find no lane (thunder every 15 s with four
+    /// sub-peaks over about 4 s: about one surge in forty, a fraction of a percent of the power).
+    var echoFrames = SIMD8<Float>(repeating: 0), echoAmplitude = SIMD8<Float>(repeating: 0)
+    /// Each pending sub-peak's crack, and the crack's level now (see `crackSeconds`).
+    var echoCrack = SIMD8<Float>(repeating: 0), crack: Float = 0
+    /// 1/√E[crack²] for the profile (closed form, `crackMoments`).
+    var crackNorm: Float = 1
     var bladePhase: Float = 0, bladeWander: Float = 0
     /// The OU drivers' (ρ, √(1 − ρ²)) for sub-blocks of `driverFrames` at the time constants beside them.
     var driverSlow: (Float, Float) = (0, 0), driverFast: (Float, Float) = (0, 0)
@@ -116,6 +125,8 @@ struct TextureBed {
         lo2 = (.zero, .zero)
         hi2 = (.zero, .zero)
         line = (.zero, .zero)
+        echoAmplitude = .zero
+        crack = 0
         isStarted = false
     }
 
@@ -182,6 +193,10 @@ struct TextureBed {
         var raw = SIMD8<Float>(repeating: 0)
         for k in 0..<8 { raw[k] = powf(10, p.bandGainsDb[k] / 20) }
         eventLevelNorm = 1 / Self.cappedLevelMeanSquare(depth: p.eventDepth).squareRoot()
+        if p.crackSeconds > 0 {
+            let m = Self.crackMoments(p)
+            crackNorm = 1 / (m.mean * m.mean + m.variance).squareRoot()
+        }
         let scale = Self.referenceGain * ((1 - p.linePowerShare) / (raw * raw).sum()).squareRoot()
         for k in 0..<8 { bandGain[k] = raw[k] * scale / bandVariances[k].squareRoot() }
         if p.linePowerShare > 0 {
@@ -214,15 +229,84 @@ struct TextureBed {
         return (peak, tf - tr, tf / 2 + tr / 2 - 2 * tf * tr / (tf + tr))
     }
 
-    /// Mean and variance of the surge signal S (pulses of peak 1 × amplitude U(0.4, 1)).
+    /// Mean and variance of the surge signal S (pulses of peak 1 × amplitude U(0.4, 1), each with
+    /// its sub-peaks): Campbell's theorem for a Poisson process of clusters, λ·E[∫h] and λ·E[∫h²].
     static func surgeMoments(_ p: TextureProfile) -> (mean: Float, variance: Float) {
         guard p.surgePerSecond > 0 else { return (0, 0) }
         let s = surgeShape(p)
         let meanA: Float = 0.7, meanA2: Float = (1 - 0.064) / (3 * 0.6)
+        guard p.surgeEchoCount > 0 else {
+            return (
+                p.surgePerSecond * meanA * s.area / s.peak,
+                p.surgePerSecond * meanA2 * s.energy / (s.peak * s.peak)
+            )
+        }
+        let tr = max(p.surgeRiseSeconds / 2, 0.01), tf = max(p.surgeFallSeconds, tr * 1.5)
+        let kappa = tf * tr / (tf + tr)
+        let c = echoSums(p, ratio: p.surgeEchoDecay, autocorrelation: (tf / 2 - kappa, tf, tr / 2 - kappa, tr))
         return (
-            p.surgePerSecond * meanA * s.area / s.peak,
-            p.surgePerSecond * meanA2 * s.energy / (s.peak * s.peak)
+            p.surgePerSecond * meanA * c.amplitude * s.area / s.peak,
+            p.surgePerSecond * meanA2 * c.energy / (s.peak * s.peak)
         )
+    }
+
+    /// Mean and variance of the crack level (pulses e^{−t/τc} at every surge peak, the j-th
+    /// `crackEchoDecay`^j weaker again than its rumble), as `surgeMoments`.
+    static func crackMoments(_ p: TextureProfile) -> (mean: Float, variance: Float) {
+        guard p.surgePerSecond > 0, p.crackSeconds > 0 else { return (0, 0) }
+        let meanA: Float = 0.7, meanA2: Float = (1 - 0.064) / (3 * 0.6)
+        let tc = p.crackSeconds
+        let c = echoSums(p, ratio: p.surgeEchoDecay * p.crackEchoDecay, autocorrelation: (tc / 2, tc, 0, tc))
+        return (p.surgePerSecond * meanA * c.amplitude * tc, p.surgePerSecond * meanA2 * c.energy)
+    }
+
+    /// The crack level's largest value over its root mean square: one flash at full strength with
+    /// every sub-peak's crack landing at once (a bound for one flash; two overlapping are rarer
+    /// still, and the taps' clip holds them).
+    static func largestCrackLevel(_ p: TextureProfile) -> Float {
+        let m = crackMoments(p)
+        var sum: Float = 1, c: Float = 1
+        for _ in 0..<p.surgeEchoCount {
+            c *= p.surgeEchoDecay * p.crackEchoDecay
+            sum += c
+        }
+        return sum / (m.mean * m.mean + m.variance).squareRoot()
+    }
+
+    /// The events' largest level over its root mean square: the crack's, or a flare's at its cap.
+    static func largestEventLevel(_ p: TextureProfile) -> Float {
+        p.crackSeconds > 0 && p.surgePerSecond > 0 ? largestCrackLevel(p) : largestLevel(depth: p.eventDepth)
+    }
+
+    /// A surge cluster's Σⱼ E[cⱼ] and Σⱼₖ E[cⱼcₖ]·E[R(|tⱼ − tₖ|)], cⱼ the j-th peak's amplitude over
+    /// the first's (c₀ = 1, cⱼ = rʲ·U(0.5, 1)) and R the pulse's autocorrelation a·e^{−Δ/τa} −
+    /// b·e^{−Δ/τb}. For the surge's pulse e^{−t/τf} − e^{−t/τr}, a = τf/2 − κ and b = κ − τr/2 with
+    /// κ = τfτr/(τf + τr); for the crack's e^{−t/τc}, a = τc/2, b = 0. Peaks m apart are a sum of m
+    /// exponential gaps of mean g (a gamma variable), and E[e^{−Δ/τ}] = (1 + g/τ)^{−m}: closed
+    /// form, no integral.
+    static func echoSums(
+        _ p: TextureProfile, ratio: Float, autocorrelation r: (a: Float, tauA: Float, minusB: Float, tauB: Float)
+    ) -> (amplitude: Float, energy: Float) {
+        let alpha = r.a, beta = -r.minusB
+        let g = p.surgeEchoGapSeconds
+        let qf = 1 / (1 + g / r.tauA), qr = 1 / (1 + g / r.tauB)
+        let n = p.surgeEchoCount
+        let meanV: Float = 0.75, meanV2: Float = 7.0 / 12
+        var amplitude: Float = 0, energy: Float = 0
+        var rj: Float = 1
+        for j in 0...n {
+            amplitude += rj * (j == 0 ? 1 : meanV)
+            var rk: Float = 1
+            for k in 0...n {
+                let m = Float(abs(j - k))
+                let product: Float =
+                    j == k ? rj * rk * (j == 0 ? 1 : meanV2) : rj * rk * (j == 0 ? 1 : meanV) * (k == 0 ? 1 : meanV)
+                energy += product * (alpha * powf(qf, m) - beta * powf(qr, m))
+                rk *= ratio
+            }
+            rj *= ratio
+        }
+        return (amplitude, energy)
     }
 
     /// Moves the drivers one sub-block of `frames` and returns the envelope at its end.
@@ -264,13 +348,26 @@ struct TextureBed {
             let tr = max(p.surgeRiseSeconds / 2, 0.01), tf = max(p.surgeFallSeconds, tr * 1.5)
             surgeFall *= expf(-dt / tf)
             surgeRise *= expf(-dt / tr)
+            if p.crackSeconds > 0 { crack *= expf(-dt / p.crackSeconds) }
             framesToSurge -= Float(frames)
             if framesToSurge <= 0 {
                 let a = (0.4 + 0.6 * uniform()) / Self.surgeShape(p).peak
                 surgeFall += a
                 surgeRise += a
                 framesToSurge += -logf(uniform()) / p.surgePerSecond * sampleRate
+                if p.crackSeconds > 0 { crack += a * Self.surgeShape(p).peak }
+                if p.surgeEchoCount > 0 { scheduleEchoes(after: a, p) }
             }
+            if p.surgeEchoCount > 0 {
+                echoFrames -= Float(frames)
+                for lane in 0..<8 where echoAmplitude[lane] > 0 && echoFrames[lane] <= 0 {
+                    surgeFall += echoAmplitude[lane]
+                    surgeRise += echoAmplitude[lane]
+                    crack += echoCrack[lane]
+                    echoAmplitude[lane] = 0
+                }
+            }
+            if p.crackSeconds > 0 { eventLevel = crack * crackNorm }
             let s = surgeFall - surgeRise
             let m = Self.surgeMoments(p)
             let d = p.surgeDepth
@@ -294,6 +391,24 @@ struct TextureBed {
         // Without a line its envelope is 0 either way (0 × a finite exp); skip the `expf`.
         lineEnvelope = lineGain > 0 ? lineGain * expf(0.3 * shared - 0.09) : 0
         return e
+    }
+
+    /// Places a surge's later sub-peaks (see `surgeEchoCount`) in free lanes.
+    mutating func scheduleEchoes(after first: Float, _ p: TextureProfile) {
+        var frames: Float = 0
+        var amplitude = first
+        var crackAmplitude = first * Self.surgeShape(p).peak
+        var placed = 0
+        for lane in 0..<8 where placed < p.surgeEchoCount && echoAmplitude[lane] == 0 {
+            frames += -logf(uniform()) * p.surgeEchoGapSeconds * sampleRate
+            amplitude *= p.surgeEchoDecay
+            crackAmplitude *= p.surgeEchoDecay * p.crackEchoDecay
+            let v = 0.5 + 0.5 * uniform()
+            echoFrames[lane] = frames
+            echoAmplitude[lane] = amplitude * v
+            echoCrack[lane] = crackAmplitude * v
+            placed += 1
+        }
     }
 
     /// Adds `n` frames (≤ 32, one control step) of the bed to `output`.

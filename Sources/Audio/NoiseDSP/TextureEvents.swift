@@ -81,7 +81,7 @@ public struct TextureEventSource: Sendable {
                 e.isPop ? CrackleShape.popDecaySeconds : CrackleShape.clickDecaySeconds, uniform())
             e.amplitude = Self.uniform(e.isPop ? CrackleShape.popAmplitude : CrackleShape.clickAmplitude, uniform())
             e.pan = uniform()
-        case .rain, .surf, .wind, .fire, .fan, .stream:
+        case .rain, .surf, .wind, .fire, .fan, .stream, .thunder:
             let p = TextureProfile.of(kind) ?? .rain
             e.decaySeconds = Self.logUniform(p.tapDecaySeconds, uniform())
             e.amplitude =

@@ -213,7 +213,7 @@ final class TextureGenerator {
             v.envelope = e.amplitude * CrackleShape.amplitudeScale
             v.envelopeDecay = expf(-1 / tauFrames)
             v.lifeFrames = Int32((DropPhysics.lifetimeTimeConstants * tauFrames).rounded(.up))
-        case .rain, .surf, .wind, .fire, .fan, .stream:
+        case .rain, .surf, .wind, .fire, .fan, .stream, .thunder:
             let level = bed.eventLevel
             if e.radiusMetres > 0 {
                 // The drop also rings: its bubble as in `drops`, scaled to the profile's ring share.

@@ -7,7 +7,8 @@
 ///   fast one (flutter); `sharedShare` is how much of z is shared (cross-band co-modulation),
 ///   `depth` the log-envelope's spread (sparsity: the exponential makes the envelope skewed).
 /// - Surges: Poisson onsets (never a clock) of slow asymmetric pulses that lift bands by
-///   `surgeDepth`: breaking waves (onset, crash, wash back) or gusts.
+///   `surgeDepth`: breaking waves (onset, crash, wash back), gusts, or thunder's rolling rumble
+///   (a surge with later sub-peaks).
 /// - Blade pass (fans): the bed's envelope pulses at `bladePassHz` with its second harmonic, the
 ///   rotation wandering by a slow random walk so the pulses never lock to a clock.
 /// - A narrow line (`lineHz`): a fan's motor hum or the wind's whistle, riding the shared driver.
@@ -24,6 +25,21 @@ public struct TextureProfile: Sendable, Equatable {
     public var surgeRiseSeconds: Float = 1
     public var surgeFallSeconds: Float = 2
     public var surgeDepth: SIMD8<Float> = .zero
+    /// Later sub-peaks of each surge (0: a surge is one pulse). Thunder rolls: sound from a channel
+    /// kilometres long reaches the ear over seconds, each farther stretch of it and each echo (ground,
+    /// hills, cloud base) a later, weaker peak. The gaps are exponential (mean
+    /// `surgeEchoGapSeconds`), the j-th sub-peak's amplitude the first's × `surgeEchoDecay`^j ×
+    /// U(0.5, 1).
+    public var surgeEchoCount = 0
+    public var surgeEchoGapSeconds: Float = 1
+    public var surgeEchoDecay: Float = 0.7
+    /// Thunder's crack: with `crackSeconds` > 0 the events (taps) follow a level that jumps at
+    /// each surge peak and dies over `crackSeconds` (instead of the shared driver, `eventDepth`):
+    /// the tearing clicks of the channel's nearest stretch, loud in the first tenths of a second.
+    /// A later sub-peak's crack is `crackEchoDecay`^j weaker again than its rumble: it comes from
+    /// farther along the channel, and the air has taken more of its highs.
+    public var crackSeconds: Float = 0
+    public var crackEchoDecay: Float = 0.5
     public var bladePassHz: Float = 0
     public var bladePassDepth: Float = 0
     public var lineHz: Float = 0
@@ -60,6 +76,7 @@ public struct TextureProfile: Sendable, Equatable {
         case .fire: fire
         case .fan: fan
         case .stream: stream
+        case .thunder: thunder
         }
     }
 
@@ -111,6 +128,27 @@ public struct TextureProfile: Sendable, Equatable {
         swellSeconds: 6, flutterSeconds: 0.3,
         bladePassHz: 6.6, bladePassDepth: 1.3,
         lineHz: 100, lineQ: 40, linePowerShare: 0.03)
+
+    /// Thunder, a storm's layer: a faint low floor, and every 15 s on average (Poisson: never a
+    /// clock, sometimes two close together) a rumble: a fast onset (a few tenths of a second),
+    /// the flash's first peak and four later, weaker sub-peaks over the next seconds (the roll, see
+    /// `surgeEchoCount`), each dying over 1.5 s. One surge lifts every band at once (a storm
+    /// recording's bands move together: envelope correlation 0.67 against 0.22 for rain and wind
+    /// alone), most of the power below 500 Hz: thunder's acoustic spectrum peaks near 50–100 Hz
+    /// and kilometres of air take the highs. Each peak opens with a crack: broadband clicks (the
+    /// N-waves of the channel's nearest stretches) dying over 0.3 s, the later peaks' weaker again
+    /// (the storm recording's 4–8 kHz band jumps 20–30 dB at each rumble's onset for a few tenths
+    /// of a second: envelope kurtosis 15 there). The layer's density sets the clicks' rate, its
+    /// brightness their low-pass.
+    public static let thunder = TextureProfile(
+        bandGainsDb: SIMD8(8, 4, -2, -7, -12, -18, -26, -34),
+        depth: SIMD8(repeating: 0.2), sharedShare: 0.8, flutterShare: 0.4,
+        swellSeconds: 1, flutterSeconds: 0.08,
+        surgePerSecond: 1.0 / 15, surgeRiseSeconds: 0.3, surgeFallSeconds: 1.5,
+        surgeDepth: SIMD8(repeating: 30),
+        surgeEchoCount: 4, surgeEchoGapSeconds: 0.9, surgeEchoDecay: 0.8,
+        crackSeconds: 0.3, crackEchoDecay: 0.6,
+        tapGain: 0.5, tapDecaySeconds: 0.0002...0.002, tapCornerHz: 1500...9000)
 
     /// A stream: bright churning water (fast flutter, little co-modulation) full of small bubbles.
     public static let stream = TextureProfile(

@@ -8,8 +8,9 @@ public enum TextureKind: UInt8, Sendable, Equatable, CaseIterable, BitwiseCopyab
     case crackle
     /// Statistics-driven kinds (`TextureBed` and `TextureProfile`): rain (a patter bed, impact
     /// taps, some ringing drops), surf (undertow and breaking waves), wind (gusts, flutter,
-    /// whistle), fire (roar, hiss, crackles, flaring), fan (blade pass, motor line), stream.
-    case rain, surf, wind, fire, fan, stream
+    /// whistle), fire (roar, hiss, crackles, flaring), fan (blade pass, motor line), stream, thunder
+    /// (a storm's rare rolling rumbles).
+    case rain, surf, wind, fire, fan, stream, thunder
 
     public var name: String {
         switch self {
@@ -22,6 +23,7 @@ public enum TextureKind: UInt8, Sendable, Equatable, CaseIterable, BitwiseCopyab
         case .fire: "fire"
         case .fan: "fan"
         case .stream: "stream"
+        case .thunder: "thunder"
         }
     }
 
@@ -63,6 +65,7 @@ public struct TextureSettings: Sendable, Equatable, BitwiseCopyable {
         case .fire: 30
         case .stream: 60
         case .surf, .wind, .fan: 1
+        case .thunder: 400
         }
     }
 
@@ -77,7 +80,7 @@ public struct TextureSettings: Sendable, Equatable, BitwiseCopyable {
         case .noise: layerColour
         case .drops: 0
         case .crackle: 1 - min(max(brightness, 0), 1)
-        case .rain, .surf, .wind, .fire, .fan, .stream: 0
+        case .rain, .surf, .wind, .fire, .fan, .stream, .thunder: 0
         }
     }
 }

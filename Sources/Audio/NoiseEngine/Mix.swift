@@ -86,7 +86,7 @@ public struct Mix: Codable, Equatable, Sendable {
 
     /// A layer's source (see `TextureKind`).
     public enum Texture: String, Codable, Equatable, Sendable, CaseIterable {
-        case noise, drops, crackle, rain, surf, wind, fire, fan, stream
+        case noise, drops, crackle, rain, surf, wind, fire, fan, stream, thunder
 
         public var kind: TextureKind { TextureKind(name: rawValue) ?? .noise }
     }
