@@ -1,5 +1,6 @@
 import Foundation
-import Variables
+import TemplateLanguage
+import WidgetDataKeys
 
 // libFuzzer entry for the template parser, maths evaluator, date parser and key canonicaliser.
 //

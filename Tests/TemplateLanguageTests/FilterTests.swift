@@ -1,6 +1,7 @@
+import TestSupport
 import Testing
 
-@testable import Variables
+@testable import TemplateLanguage
 
 @Suite("Filters")
 struct FilterTests {
@@ -112,30 +113,30 @@ struct FilterTests {
         Case("{{n||UPPER|Prefix:a}}", "a7"),
     ])
     func filter(_ row: Case) {
-        #expect(Fixture.render(row.template, vars: Self.vars) == row.expected)
+        #expect(TemplateFixture.render(row.template, vars: Self.vars) == row.expected)
     }
 
     @Test func localeAwareNumbers() {
         let vars = ["amount": "1234.5"]
-        #expect(Fixture.render("{{amount||number}}", locale: "de_DE", vars: vars) == "1.234,5")
-        #expect(Fixture.render("{{amount||currency:EUR}}", locale: "de_DE", vars: vars) == "1.234,50\u{a0}€")
-        #expect(Fixture.render("{{amount||currency}}", locale: "en_GB", vars: vars) == "£1,234.50")
+        #expect(TemplateFixture.render("{{amount||number}}", locale: "de_DE", vars: vars) == "1.234,5")
+        #expect(TemplateFixture.render("{{amount||currency:EUR}}", locale: "de_DE", vars: vars) == "1.234,50\u{a0}€")
+        #expect(TemplateFixture.render("{{amount||currency}}", locale: "en_GB", vars: vars) == "£1,234.50")
     }
 
     @Test func dateFiltersUseTheRenderTimeZone() {
         let vars = ["t": "2026-01-24T03:00:00Z"]
         #expect(
-            Fixture.render("{{t||date:yyyy-MM-dd HH:mm}}", tz: "America/Los_Angeles", vars: vars) == "2026-01-23 19:00")
-        #expect(Fixture.render("{{t||date}}", tz: "Pacific/Kiritimati", vars: vars) == "Jan 24, 2026")
+            TemplateFixture.render("{{t||date:yyyy-MM-dd HH:mm}}", tz: "America/Los_Angeles", vars: vars) == "2026-01-23 19:00")
+        #expect(TemplateFixture.render("{{t||date}}", tz: "Pacific/Kiritimati", vars: vars) == "Jan 24, 2026")
         #expect(
-            Fixture.render("{{t||date:EEEE}}", tz: "America/Los_Angeles", locale: "fr_FR", vars: vars) == "vendredi")
+            TemplateFixture.render("{{t||date:EEEE}}", tz: "America/Los_Angeles", locale: "fr_FR", vars: vars) == "vendredi")
     }
 
     @Test func widthsAreCapped() {
-        let padded = Fixture.render("{{n||pad:99999999999999999999999}}", vars: ["n": "7"])
+        let padded = TemplateFixture.render("{{n||pad:99999999999999999999999}}", vars: ["n": "7"])
         #expect(padded.count == Filter.maximumPadWidth)
         #expect(padded.hasSuffix("07"))
-        let bar = Fixture.render("{{p||bar:1000000}}", vars: ["p": "1"])
+        let bar = TemplateFixture.render("{{p||bar:1000000}}", vars: ["p": "1"])
         #expect(bar.count == Filter.maximumBarWidth)
     }
 }

@@ -1,17 +1,18 @@
 import Foundation
+import TestSupport
 import Testing
 
-@testable import Variables
+@testable import WidgetDataKeys
 
 /// Issue 26: the nowcast keys are worded from the snapshot's minute bins at the render's clock,
 /// not frozen at the fetch.
 @Suite struct NowcastKeysTests {
     /// Fetched at 22:05; rain 22:15–22:40 (bins 10…34) at 2 mm/h, 90%; four hours of bins.
     static func store() throws -> BuiltInKeys {
-        let root = try Fixture.temporaryStore()
+        let root = try TemplateFixture.temporaryStore()
         let intensity = (0..<240).map { (10..<35).contains($0) ? "2" : "0" }.joined(separator: ",")
         let chance = (0..<240).map { (10..<35).contains($0) ? "0.9" : "0.1" }.joined(separator: ",")
-        try Fixture.write(
+        try TemplateFixture.write(
             """
             {"schemaVersion":1, "location":{"name":"Dublin","latitude":53.35,"longitude":-6.26},
              "snapshot":{"fetchedAt":"2026-01-24T22:05:00Z","condition":"Cloudy","symbol":"cloud","temperatureC":7,

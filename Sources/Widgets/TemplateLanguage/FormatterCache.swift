@@ -18,18 +18,18 @@ public final class FormatterCache {
     /// The output depends only on the locale (fixed for this cache) and the key.
     private var formattedNumbers: [NumberKey: String] = [:]
 
-    /// The time keys of the render clock last asked for. Every token and template rendered for
-    /// one timeline entry shares `now`, and the zone and locale they depend on are this cache's,
-    /// so only `now` needs checking.
+    /// Values made from the render clock last asked for (the time keys of `WidgetDataKeys`), by
+    /// slot. Every token and template rendered for one timeline entry shares `now`, and the zone
+    /// and locale they depend on are this cache's, so only `now` needs checking.
     private var clockNow: Date?
-    private var clockValues = TimeKeyValues()
+    private var clockValues: [String?] = []
 
     public init(locale: Locale, timeZone: TimeZone) {
         self.locale = locale
         self.timeZone = timeZone
     }
 
-    func matches(_ context: RenderContext) -> Bool {
+    func matches(_ context: some TemplateScope) -> Bool {
         context.locale.identifier == locale.identifier && context.timeZone.identifier == timeZone.identifier
     }
 
@@ -45,16 +45,8 @@ public final class FormatterCache {
         var fractionDigits: Int?
     }
 
-    struct TimeKeyValues {
-        var now, nowUnix, today, time, weekday: String?
-        var time12, timeSeconds, time12Seconds: String?
-    }
-
-    /// The cached value of one time key for the context's clock, made by `make` on first use.
-    func timeKey(
-        _ field: WritableKeyPath<TimeKeyValues, String?>, in context: RenderContext,
-        make: () -> String
-    ) -> String {
+    /// The cached value in `slot` for the scope's clock, made by `make` on first use.
+    package func clockValue(_ slot: Int, in context: some TemplateScope, make: () -> String) -> String {
         // A caller of the public `BuiltInKeySource` API may pass a cache made for another zone or
         // locale; its cached values would be wrong for this context.
         guard matches(context) else { return make() }
@@ -62,11 +54,12 @@ public final class FormatterCache {
         // Compared by bit pattern so a NaN `now` still matches itself instead of recomputing forever.
         if clockNow?.timeIntervalSince1970.bitPattern != now.timeIntervalSince1970.bitPattern {
             clockNow = now
-            clockValues = TimeKeyValues()
+            clockValues.removeAll(keepingCapacity: true)
         }
-        if let cached = clockValues[keyPath: field] { return cached }
+        if slot < clockValues.count, let cached = clockValues[slot] { return cached }
         let made = make()
-        clockValues[keyPath: field] = made
+        if clockValues.count <= slot { clockValues += repeatElement(nil, count: slot + 1 - clockValues.count) }
+        clockValues[slot] = made
         return made
     }
 
@@ -104,7 +97,7 @@ public final class FormatterCache {
     }
 
     /// A formatter for a `DateFormatter` pattern, or the medium date style when `pattern` is nil.
-    func date(pattern: String?) -> DateFormatter {
+    package func date(pattern: String?) -> DateFormatter {
         let key = pattern ?? "\u{0}medium"
         if let cached = dateFormatters[key] { return cached }
         let f = DateFormatter()

@@ -144,7 +144,7 @@ public enum Filter: Equatable, Sendable {
     }
 
     /// Applies the filter to `value` for `context`.
-    func apply(to value: String, context: RenderContext, formatters: FormatterCache) -> String {
+    func apply(to value: String, context: some TemplateScope, formatters: FormatterCache) -> String {
         switch self {
         case .ignored: return value
         case .upper: return value.uppercased(with: context.locale)
@@ -195,7 +195,7 @@ public enum Filter: Equatable, Sendable {
     /// Rounds half away from zero at `decimals` places, on the number as written: 2.675 is stored
     /// as 2.67499999..., but a reader wrote 2.675 and expects 2.68, so rounding goes through the
     /// shortest decimal text of the Double.
-    static func round(_ x: Double, decimals: Int) -> Double {
+    package static func round(_ x: Double, decimals: Int) -> Double {
         if decimals == 0 || Swift.abs(x) >= NumberText.exactIntegerLimit {
             return x.rounded(.toNearestOrAwayFromZero)
         }
@@ -207,7 +207,7 @@ public enum Filter: Equatable, Sendable {
         return NSDecimalNumber(decimal: rounded).doubleValue
     }
 
-    private func dated(_ target: Date, context: RenderContext, formatters: FormatterCache) -> String {
+    private func dated(_ target: Date, context: some TemplateScope, formatters: FormatterCache) -> String {
         switch self {
         case .date(let pattern): return formatters.date(pattern: pattern).string(from: target)
         case .relative: return formatters.relative(target, now: context.now)

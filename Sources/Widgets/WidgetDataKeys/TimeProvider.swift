@@ -1,5 +1,6 @@
 import CivilDates
 import Foundation
+import TemplateLanguage
 
 /// The always-available time keys, computed from the render clock:
 ///
@@ -17,6 +18,11 @@ import Foundation
 public struct TimeProvider: BuiltInKeySource {
     public init() {}
 
+    /// Where each key's value is kept in the renderer's `FormatterCache` while the clock stays.
+    enum ClockSlot: Int {
+        case now, nowUnix, today, time, weekday, time12, timeSeconds, time12Seconds
+    }
+
     public static let keys = [
         "__now", "__now_unix", "__today", "__time", "__time_24h", "__time_12h", "__time_seconds", "__second",
         "__weekday",
@@ -28,13 +34,13 @@ public struct TimeProvider: BuiltInKeySource {
         let now = context.now
         switch key {
         case "__now":
-            return formatters.timeKey(\.now, in: context) { CivilTime.isoUTC(now, fractionalSeconds: true) }
+            return formatters.clockValue(ClockSlot.now.rawValue, in: context) { CivilTime.isoUTC(now, fractionalSeconds: true) }
         case "__now_unix":
-            return formatters.timeKey(\.nowUnix, in: context) {
+            return formatters.clockValue(ClockSlot.nowUnix.rawValue, in: context) {
                 String(Int64(CivilTime.clampedSeconds(now).rounded(.down)))
             }
         case "__today":
-            return formatters.timeKey(\.today, in: context) { CivilTime.local(now, in: context.timeZone).isoDate }
+            return formatters.clockValue(ClockSlot.today.rawValue, in: context) { CivilTime.local(now, in: context.timeZone).isoDate }
         case "__time":
             let f = context.timeFormat
             switch (f.twelveHour, f.seconds) {
@@ -43,16 +49,16 @@ public struct TimeProvider: BuiltInKeySource {
             default: return value(forKey: "__time_seconds", in: context, formatters: formatters)
             }
         case "__time_24h":
-            return formatters.timeKey(\.time, in: context) { CivilTime.local(now, in: context.timeZone).hourMinute }
+            return formatters.clockValue(ClockSlot.time.rawValue, in: context) { CivilTime.local(now, in: context.timeZone).hourMinute }
         case "__time_12h":
-            return formatters.timeKey(\.time12, in: context) { formatters.date(pattern: "h:mm a").string(from: now) }
+            return formatters.clockValue(ClockSlot.time12.rawValue, in: context) { formatters.date(pattern: "h:mm a").string(from: now) }
         case "__time_seconds":
             if context.timeFormat.twelveHour {
-                return formatters.timeKey(\.time12Seconds, in: context) {
+                return formatters.clockValue(ClockSlot.time12Seconds.rawValue, in: context) {
                     formatters.date(pattern: "h:mm:ss a").string(from: now)
                 }
             }
-            return formatters.timeKey(\.timeSeconds, in: context) {
+            return formatters.clockValue(ClockSlot.timeSeconds.rawValue, in: context) {
                 let t = CivilTime.local(now, in: context.timeZone)
                 return t.hourMinute + (t.second < 10 ? ":0" : ":") + String(t.second)
             }
@@ -60,7 +66,7 @@ public struct TimeProvider: BuiltInKeySource {
             let second = CivilTime.local(now, in: context.timeZone).second
             return second < 10 ? "0\(second)" : String(second)
         case "__weekday":
-            return formatters.timeKey(\.weekday, in: context) { formatters.date(pattern: "EEE").string(from: now) }
+            return formatters.clockValue(ClockSlot.weekday.rawValue, in: context) { formatters.date(pattern: "EEE").string(from: now) }
         default: return nil
         }
     }

@@ -1,6 +1,7 @@
+import TestSupport
 import Testing
 
-@testable import Variables
+@testable import TemplateLanguage
 
 @Suite("Template syntax, fallback and the || delimiter")
 struct TemplateSyntaxTests {
@@ -50,7 +51,7 @@ struct TemplateSyntaxTests {
         Case("ünï {{name}} ✓", "ünï Ada ✓"),
     ])
     func renders(_ row: Case) {
-        #expect(Fixture.render(row.template, vars: Self.vars) == row.expected)
+        #expect(TemplateFixture.render(row.template, vars: Self.vars) == row.expected)
     }
 
     @Test func parsesIntoPartsOnce() {
@@ -68,14 +69,14 @@ struct TemplateSyntaxTests {
         #expect(token.base == .maths(#"var("a|b")+1"#))
         #expect(token.fallback == "0")
         #expect(token.filters == [.round(decimals: 0)])
-        #expect(Fixture.render(#"{{=var("a|b")+1|0}}"#, vars: ["a|b": "2"]) == "3")
+        #expect(TemplateFixture.render(#"{{=var("a|b")+1|0}}"#, vars: ["a|b": "2"]) == "3")
     }
 
     @Test func rendererIsReusableAcrossContexts() {
         let renderer = TemplateRenderer()
         let template = Template("{{__now||date:EEE HH:mm}}")
-        #expect(renderer.render(template, in: Fixture.context(tz: "UTC")) == "Sat 09:30")
-        #expect(renderer.render(template, in: Fixture.context(tz: "Pacific/Kiritimati")) == "Sat 23:30")
-        #expect(renderer.render(template, in: Fixture.context(tz: "UTC", locale: "fr_FR")) == "sam. 09:30")
+        #expect(renderer.render(template, in: TemplateFixture.context(tz: "UTC")) == "Sat 09:30")
+        #expect(renderer.render(template, in: TemplateFixture.context(tz: "Pacific/Kiritimati")) == "Sat 23:30")
+        #expect(renderer.render(template, in: TemplateFixture.context(tz: "UTC", locale: "fr_FR")) == "sam. 09:30")
     }
 }

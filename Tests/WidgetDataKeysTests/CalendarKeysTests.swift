@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
-@testable import Variables
+@testable import WidgetDataKeys
 
 /// `__calendar_*` keys: the seed's Next Up countdown wording (notes §5) at the render clock.
 @Suite("Calendar keys")
@@ -9,7 +10,7 @@ struct CalendarKeysTests {
     func event(_ title: String, _ start: String, minutes: Double = 30, allDay: Bool = false)
         -> CalendarSnapshotProvider.Event
     {
-        let s = Fixture.date(start)
+        let s = TemplateFixture.date(start)
         return .init(
             title: title, start: s, end: s.addingTimeInterval(minutes * 60), isAllDay: allDay, location: nil,
             calendar: "Work", startDay: nil)
@@ -19,9 +20,9 @@ struct CalendarKeysTests {
         _ template: String, _ events: [CalendarSnapshotProvider.Event], now: String = "2026-01-24T09:30:00Z",
         locale: String = "en_US"
     ) -> String {
-        let provider = CalendarSnapshotProvider(generatedAt: Fixture.date("2026-01-24T09:00:00Z"), upcoming: events)
-        return Fixture.render(
-            template, now: Fixture.date(now), locale: locale,
+        let provider = CalendarSnapshotProvider(generatedAt: TemplateFixture.date("2026-01-24T09:00:00Z"), upcoming: events)
+        return TemplateFixture.render(
+            template, now: TemplateFixture.date(now), locale: locale,
             builtIns: BuiltInKeys(sources: [TimeProvider(), provider]))
     }
 

@@ -1,7 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
-@testable import Variables
+@testable import TemplateLanguage
+@testable import WidgetDataKeys
 
 /// One renderer reused across contexts must give what a fresh renderer gives: it caches
 /// formatters, time-key values per render clock, and formatted numbers.
@@ -13,18 +15,18 @@ struct RendererCacheTests {
     /// Contexts that differ from the previous one in exactly one input the caches depend on, and
     /// then return to an earlier one, so a stale entry from any of them would show.
     static let contexts: [RenderContext] = [
-        Fixture.context(vars: ["n": "0.5"]),
-        Fixture.context(now: Fixture.date("2026-01-25T23:59:59.500Z"), vars: ["n": "0.5"]),
-        Fixture.context(now: Fixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", vars: ["n": "0.5"]),
-        Fixture.context(
-            now: Fixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "0.5"]),
-        Fixture.context(
-            now: Fixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "-0"]),
-        Fixture.context(
-            now: Fixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "0"]),
-        Fixture.context(vars: ["n": "0.5"]),
-        Fixture.context(now: Fixture.date("2026-01-25T23:59:59.500Z"), locale: "fr_FR", vars: ["n": "1234.56"]),
-        Fixture.context(now: Fixture.date("2026-01-26T00:00:00Z"), locale: "fr_FR", vars: ["n": "1234.56"]),
+        TemplateFixture.context(vars: ["n": "0.5"]),
+        TemplateFixture.context(now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), vars: ["n": "0.5"]),
+        TemplateFixture.context(now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", vars: ["n": "0.5"]),
+        TemplateFixture.context(
+            now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "0.5"]),
+        TemplateFixture.context(
+            now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "-0"]),
+        TemplateFixture.context(
+            now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "0"]),
+        TemplateFixture.context(vars: ["n": "0.5"]),
+        TemplateFixture.context(now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), locale: "fr_FR", vars: ["n": "1234.56"]),
+        TemplateFixture.context(now: TemplateFixture.date("2026-01-26T00:00:00Z"), locale: "fr_FR", vars: ["n": "1234.56"]),
     ]
 
     @Test func reusedRendererMatchesFreshRenderer() {
@@ -39,8 +41,8 @@ struct RendererCacheTests {
 
     @Test func timeKeysFollowTheClockOnOneRenderer() {
         let renderer = TemplateRenderer()
-        let saturday = Fixture.context()
-        let sunday = Fixture.context(now: Fixture.date("2026-01-25T18:45:00Z"))
+        let saturday = TemplateFixture.context()
+        let sunday = TemplateFixture.context(now: TemplateFixture.date("2026-01-25T18:45:00Z"))
         #expect(renderer.render("{{__weekday}} {{__time}} {{__today}}", in: saturday) == "Sat 09:30 2026-01-24")
         #expect(renderer.render("{{__weekday}} {{__time}} {{__today}}", in: sunday) == "Sun 18:45 2026-01-25")
         #expect(renderer.render("{{__weekday}} {{__time}} {{__today}}", in: saturday) == "Sat 09:30 2026-01-24")
@@ -49,20 +51,20 @@ struct RendererCacheTests {
     /// `BuiltInKeySource` is public, so a caller can pair a context with a cache made for another
     /// zone; a value cached for the cache's own zone must not leak into that context.
     @Test func timeKeysIgnoreACacheForAnotherZone() {
-        let cache = FormatterCache(locale: Locale(identifier: "en_US"), timeZone: Fixture.utc)
+        let cache = FormatterCache(locale: Locale(identifier: "en_US"), timeZone: TemplateFixture.utc)
         let provider = TimeProvider()
-        #expect(provider.value(forKey: "__time", in: Fixture.context(), formatters: cache) == "09:30")
-        #expect(provider.value(forKey: "__today", in: Fixture.context(), formatters: cache) == "2026-01-24")
-        let kiritimati = Fixture.context(tz: "Pacific/Kiritimati")
+        #expect(provider.value(forKey: "__time", in: TemplateFixture.context(), formatters: cache) == "09:30")
+        #expect(provider.value(forKey: "__today", in: TemplateFixture.context(), formatters: cache) == "2026-01-24")
+        let kiritimati = TemplateFixture.context(tz: "Pacific/Kiritimati")
         #expect(provider.value(forKey: "__time", in: kiritimati, formatters: cache) == "23:30")
         #expect(provider.value(forKey: "__today", in: kiritimati, formatters: cache) == "2026-01-24")
-        #expect(provider.value(forKey: "__time", in: Fixture.context(), formatters: cache) == "09:30")
+        #expect(provider.value(forKey: "__time", in: TemplateFixture.context(), formatters: cache) == "09:30")
     }
 
     @Test func formattedNumbersFollowTheValueOnOneRenderer() {
         let renderer = TemplateRenderer()
         for n in ["8421", "8422", "8421", "0.125", "-0.125"] {
-            let context = Fixture.context(vars: ["n": n])
+            let context = TemplateFixture.context(vars: ["n": n])
             #expect(
                 renderer.render("{{n||number:2}}", in: context)
                     == TemplateRenderer().render("{{n||number:2}}", in: context), "n = \(n)")

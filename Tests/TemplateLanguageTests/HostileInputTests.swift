@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
-@testable import Variables
+@testable import TemplateLanguage
 
 /// Templates come from imported designs and shared files: any text must render quickly, with
 /// bounded output, and never crash.
@@ -13,7 +14,7 @@ struct HostileInputTests {
     static func timed(_ template: String, vars: [String: String] = ["x": "1"]) -> (String, Double) {
         let clock = ContinuousClock()
         var output = ""
-        let elapsed = clock.measure { output = Fixture.render(template, vars: vars) }
+        let elapsed = clock.measure { output = TemplateFixture.render(template, vars: vars) }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return (output, seconds)
     }
@@ -107,9 +108,9 @@ struct HostileInputTests {
             for _ in 0..<Int(generator.next() % 80) {
                 text.unicodeScalars.append(alphabet[Int(generator.next() % UInt64(alphabet.count))])
             }
-            _ = Fixture.render(text, vars: ["x": "1", "a": "2"])
-            _ = Fixture.render("{{" + text + "}}", vars: ["x": "1"])
-            _ = Fixture.render("{{=" + text + "}}", vars: ["x": "1"])
+            _ = TemplateFixture.render(text, vars: ["x": "1", "a": "2"])
+            _ = TemplateFixture.render("{{" + text + "}}", vars: ["x": "1"])
+            _ = TemplateFixture.render("{{=" + text + "}}", vars: ["x": "1"])
         }
     }
 }

@@ -1,11 +1,8 @@
 import Foundation
 
-/// Renders templates against a `RenderContext`.
+/// Renders templates against a `TemplateScope` (for widgets, `WidgetDataKeys`' `RenderContext`,
+/// which says what `{{key}}` resolves to).
 ///
-/// Resolution of `{{key}}`:
-/// - a built-in key (`__` prefix) comes only from the built-in sources: built-ins override any
-///   custom variable of the same name, keeping the widget truthful;
-/// - any other key is a custom variable and resolves only when `context.isPro`.
 /// A missing or empty value uses the fallback; with no fallback the token renders as `""` and its
 /// filters do not run (so `prefix:`/`suffix:` never decorate nothing).
 ///
@@ -27,11 +24,11 @@ public final class TemplateRenderer {
     public init() {}
 
     /// Parses and renders `source`.
-    public func render(_ source: String, in context: RenderContext) -> String {
+    public func render(_ source: String, in context: some TemplateScope) -> String {
         render(Template(source), in: context)
     }
 
-    public func render(_ template: Template, in context: RenderContext) -> String {
+    public func render(_ template: Template, in context: some TemplateScope) -> String {
         let formatters = cache(for: context)
         var output = ""
         // One allocation instead of one per doubling: the literals plus a guess for each value.
@@ -59,36 +56,27 @@ public final class TemplateRenderer {
     }
 
     /// The value of one canonical key as `{{key}}` sees it, or nil when missing.
-    public func value(forKey canonicalKey: String, in context: RenderContext) -> String? {
-        Self.lookup(canonicalKey, context: context, formatters: cache(for: context))
+    public func value(forKey canonicalKey: String, in context: some TemplateScope) -> String? {
+        context.value(forKey: canonicalKey, formatters: cache(for: context))
     }
 
-    /// An event's time range as `__calendar_next_range` says it, in the context's locale and zone.
-    public func eventTimeRange(start: Date, end: Date?, in context: RenderContext) -> String {
-        CalendarSnapshotProvider.timeRange(start: start, end: end, formatters: cache(for: context))
-    }
-
-    /// Every built-in key the context's sources currently resolve, sorted.
-    public func builtInEntries(in context: RenderContext) -> [(key: String, value: String)] {
-        context.builtIns.entries(in: context, formatters: cache(for: context))
-    }
-
-    private func cache(for context: RenderContext) -> FormatterCache {
+    /// This renderer's formatter cache for the scope's locale and zone (made anew when they change).
+    package func cache(for context: some TemplateScope) -> FormatterCache {
         if let formatters, formatters.matches(context) { return formatters }
         let made = FormatterCache(locale: context.locale, timeZone: context.timeZone)
         formatters = made
         return made
     }
 
-    func render(_ token: Template.Token, context: RenderContext, formatters: FormatterCache) -> String {
+    func render(_ token: Template.Token, context: some TemplateScope, formatters: FormatterCache) -> String {
         var value: String?
         switch token.base {
         case .key(let key):
-            value = Self.lookup(key, context: context, formatters: formatters)
+            value = context.value(forKey: key, formatters: formatters)
         case .maths(let expression):
             // The evaluator is specialised for this closure and passes its captures down every
-            // level of the recursive descent; a captured `RenderContext` would be copied (five
-            // reference counts) at each level. A pointer to it costs nothing to pass.
+            // level of the recursive descent; a captured scope (a `RenderContext`) would be copied
+            // (five reference counts) at each level. A pointer to it costs nothing to pass.
             value = withUnsafePointer(to: context) { context in
                 try? NumberText.canonical(
                     MathExpression.evaluate(expression, now: context.pointee.now) { reference in
@@ -104,26 +92,18 @@ public final class TemplateRenderer {
         return result
     }
 
-    static func lookup(_ key: String, context: RenderContext, formatters: FormatterCache) -> String? {
-        if KeyCanonicaliser.isBuiltIn(key) {
-            return context.builtIns.value(forKey: key, in: context, formatters: formatters)
-        }
-        guard context.isPro, !key.isEmpty else { return nil }
-        return context.customVariables[key]
-    }
-
     static func mathsLookup(
-        _ reference: MathExpression.Reference, context: RenderContext,
+        _ reference: MathExpression.Reference, context: some TemplateScope,
         formatters: FormatterCache
     ) -> String? {
         switch reference {
         case .quoted(let text):
-            return lookup(KeyCanonicaliser.canonical(text), context: context, formatters: formatters)
+            return context.value(forKey: KeyCanonicaliser.canonical(text), formatters: formatters)
         case .identifier(let name):
             let key = KeyCanonicaliser.canonical(name)
-            if let value = lookup(key, context: context, formatters: formatters) { return value }
+            if let value = context.value(forKey: key, formatters: formatters) { return value }
             if KeyCanonicaliser.isBuiltIn(key) { return nil }
-            return lookup(KeyCanonicaliser.builtInPrefix + name.lowercased(), context: context, formatters: formatters)
+            return context.value(forKey: KeyCanonicaliser.builtInPrefix + name.lowercased(), formatters: formatters)
         }
     }
 }

@@ -1,6 +1,8 @@
+import TestSupport
 import Testing
 
-@testable import Variables
+@testable import TemplateLanguage
+@testable import WidgetDataKeys
 
 @Suite("Key canonicalisation")
 struct KeyCanonicaliserTests {
@@ -26,35 +28,35 @@ struct KeyCanonicaliserTests {
 
     @Test(arguments: ["{{last_done}}", "{{Last Done}}", "{{ last   done }}", "{{LAST_DONE}}"])
     func spellingsResolveToOneKey(_ template: String) {
-        #expect(Fixture.render(template, vars: ["last done": "yes"]) == "yes")
-        #expect(Fixture.render(template, vars: ["Last_Done": "yes"]) == "yes")
+        #expect(TemplateFixture.render(template, vars: ["last done": "yes"]) == "yes")
+        #expect(TemplateFixture.render(template, vars: ["Last_Done": "yes"]) == "yes")
     }
 
     @Test func builtInKeysKeepTheirUnderscores() {
-        #expect(Fixture.render("{{__NOW_UNIX}}") == "1769247000")
-        #expect(Fixture.render("{{ __now unix }}") == "1769247000")
+        #expect(TemplateFixture.render("{{__NOW_UNIX}}") == "1769247000")
+        #expect(TemplateFixture.render("{{ __now unix }}") == "1769247000")
         // A single leading underscore is not the built-in prefix.
-        #expect(Fixture.render("{{_now_unix|custom}}") == "custom")
+        #expect(TemplateFixture.render("{{_now_unix|custom}}") == "custom")
     }
 }
 
 @Suite("Pro gating")
 struct ProGatingTests {
     @Test func customVariablesNeedPro() {
-        #expect(Fixture.render("{{name|locked}}", pro: false, vars: ["name": "Ada"]) == "locked")
-        #expect(Fixture.render("{{name|locked}}", pro: true, vars: ["name": "Ada"]) == "Ada")
-        #expect(Fixture.render("{{=n+1}}", pro: false, vars: ["n": "5"]) == "1")
-        #expect(Fixture.render("{{=n+1}}", pro: true, vars: ["n": "5"]) == "6")
+        #expect(TemplateFixture.render("{{name|locked}}", pro: false, vars: ["name": "Ada"]) == "locked")
+        #expect(TemplateFixture.render("{{name|locked}}", pro: true, vars: ["name": "Ada"]) == "Ada")
+        #expect(TemplateFixture.render("{{=n+1}}", pro: false, vars: ["n": "5"]) == "1")
+        #expect(TemplateFixture.render("{{=n+1}}", pro: true, vars: ["n": "5"]) == "6")
     }
 
     @Test func builtInsResolveWithoutPro() {
-        #expect(Fixture.render("{{__time}} {{__today}}", pro: false) == "09:30 2026-01-24")
+        #expect(TemplateFixture.render("{{__time}} {{__today}}", pro: false) == "09:30 2026-01-24")
     }
 
     @Test func builtInsOverrideCustomVariablesOfTheSameName() {
         // A custom "__time" can never shadow the built-in.
-        #expect(Fixture.render("{{__time}}", vars: ["__time": "fake"]) == "09:30")
-        var context = Fixture.context()
+        #expect(TemplateFixture.render("{{__time}}", vars: ["__time": "fake"]) == "09:30")
+        var context = TemplateFixture.context()
         context.addCustomVariables([("__weather_temp", "99")])
         #expect(context.customVariables.isEmpty)
     }

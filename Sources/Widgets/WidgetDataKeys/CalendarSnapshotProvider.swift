@@ -2,6 +2,7 @@ import CivilDates
 import Foundation
 import SharedStore
 import Snapshots
+import TemplateLanguage
 
 /// `__calendar_*` keys from `snapshots/calendar.json`, written by `weaver calendar refresh`
 /// (schema in docs/data-sources.md). The seed has no calendar keys; these carry what its Next Up

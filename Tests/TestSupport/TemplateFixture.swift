@@ -1,21 +1,20 @@
 import Foundation
 import SharedStore
-import Testing
+import TemplateLanguage
+import WidgetDataKeys
 
-@testable import Variables
-
-/// The fixed render clock and helpers every table in this suite uses.
-enum Fixture {
+/// The fixed render clock and helpers the template language's and the widget data keys' tests use.
+public enum TemplateFixture {
     /// 2026-01-24T09:30:00Z, a Saturday.
-    static let now = date("2026-01-24T09:30:00Z")
-    static let utc = TimeZone(identifier: "UTC")!
+    public static let now = date("2026-01-24T09:30:00Z")
+    public static let utc = TimeZone(identifier: "UTC")!
 
-    static func date(_ iso: String) -> Date {
+    public static func date(_ iso: String) -> Date {
         guard let d = DateParsing.parseISO8601(iso, timeZone: utc) else { fatalError("bad fixture date \(iso)") }
         return d
     }
 
-    static func context(
+    public static func context(
         now: Date = now, tz: String = "UTC", locale: String = "en_US", pro: Bool = true,
         vars: [String: String] = [:], builtIns: BuiltInKeys = .timeOnly
     ) -> RenderContext {
@@ -26,7 +25,7 @@ enum Fixture {
         return c
     }
 
-    static func render(
+    public static func render(
         _ template: String, now: Date = now, tz: String = "UTC", locale: String = "en_US",
         pro: Bool = true, vars: [String: String] = [:], builtIns: BuiltInKeys = .timeOnly
     ) -> String {
@@ -38,26 +37,15 @@ enum Fixture {
     }
 
     /// A fresh store folder under the temporary directory.
-    static func temporaryStore() throws -> StoreRoot {
+    public static func temporaryStore() throws -> StoreRoot {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("vars-tests-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return StoreRoot(url: url)
     }
 
-    static func write(_ json: String, to url: URL) throws {
+    public static func write(_ json: String, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(json.utf8).write(to: url)
-    }
-}
-
-/// One row of a table: a template, what it must render to, and a readable name.
-struct Case: Sendable, CustomTestStringConvertible {
-    var template: String
-    var expected: String
-    var testDescription: String { "\(template) → \(expected)" }
-    init(_ template: String, _ expected: String) {
-        self.template = template
-        self.expected = expected
     }
 }

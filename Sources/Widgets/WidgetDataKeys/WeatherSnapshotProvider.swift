@@ -2,6 +2,7 @@ import CivilDates
 import Foundation
 import SharedStore
 import Snapshots
+import TemplateLanguage
 
 /// `__weather_*` keys from `snapshots/weather.json` (schema in docs/variables.md, "Built-in keys").
 ///

@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
-@testable import Variables
+@testable import TemplateLanguage
 
 @Suite("Inline maths")
 struct MathExpressionTests {
@@ -119,23 +120,23 @@ struct MathExpressionTests {
         Case("{{=9007199254740992*2}}", "1.8014398509481984e+16"),
     ])
     func evaluates(_ row: Case) {
-        #expect(Fixture.render(row.template, vars: Self.vars) == row.expected)
+        #expect(TemplateFixture.render(row.template, vars: Self.vars) == row.expected)
     }
 
     @Test func depthIsLimited() {
         let ok = String(repeating: "(", count: 60) + "1" + String(repeating: ")", count: 60)
-        #expect(Fixture.render("{{=\(ok)}}") == "1")
+        #expect(TemplateFixture.render("{{=\(ok)}}") == "1")
         let deep = String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)
-        #expect(throws: MathError.tooDeep) { try MathExpression.evaluate(deep, now: Fixture.now) { _ in nil } }
-        #expect(Fixture.render("{{=\(deep)|deep}}") == "deep")
+        #expect(throws: MathError.tooDeep) { try MathExpression.evaluate(deep, now: TemplateFixture.now) { _ in nil } }
+        #expect(TemplateFixture.render("{{=\(deep)|deep}}") == "deep")
         let signs = String(repeating: "-", count: 10_000) + "1"
-        #expect(Fixture.render("{{=\(signs)|deep}}") == "deep")
+        #expect(TemplateFixture.render("{{=\(signs)|deep}}") == "deep")
     }
 
     @Test func reportsWhyItFailed() {
         func error(_ source: String) -> MathError? {
             do {
-                _ = try MathExpression.evaluate(source, now: Fixture.now) { _ in nil }
+                _ = try MathExpression.evaluate(source, now: TemplateFixture.now) { _ in nil }
                 return nil
             } catch { return error }
         }
@@ -152,6 +153,6 @@ struct MathExpressionTests {
 
     @Test func longFlatExpressionsDoNotRecurse() {
         let terms = Array(repeating: "1", count: 50_000).joined(separator: "+")
-        #expect(Fixture.render("{{=\(terms)}}") == "50000")
+        #expect(TemplateFixture.render("{{=\(terms)}}") == "50000")
     }
 }

@@ -1,6 +1,8 @@
+import TestSupport
 import Testing
 
-@testable import Variables
+@testable import TemplateLanguage
+@testable import WidgetDataKeys
 
 @Suite("Built-in time keys")
 struct TimeKeysTests {
@@ -36,8 +38,8 @@ struct TimeKeysTests {
             unix: "1769247000", today: "2026-01-24", time: "16:30", weekday: "ส."),
     ])
     func timeKeys(_ row: Row) {
-        let now = Fixture.date(row.now)
-        func r(_ key: String) -> String { Fixture.render("{{\(key)}}", now: now, tz: row.tz, locale: row.locale) }
+        let now = TemplateFixture.date(row.now)
+        func r(_ key: String) -> String { TemplateFixture.render("{{\(key)}}", now: now, tz: row.tz, locale: row.locale) }
         #expect(r("__now") == row.nowISO)
         #expect(r("__now_unix") == row.unix)
         #expect(r("__today") == row.today)
@@ -46,7 +48,7 @@ struct TimeKeysTests {
     }
 
     @Test func keysBrowserListsAllTimeKeys() {
-        let entries = TemplateRenderer().builtInEntries(in: Fixture.context())
+        let entries = TemplateRenderer().builtInEntries(in: TemplateFixture.context())
         #expect(
             entries.map(\.key) == [
                 "__now", "__now_unix", "__second", "__time", "__time_12h", "__time_24h", "__time_seconds", "__today",
@@ -55,7 +57,7 @@ struct TimeKeysTests {
     }
 
     @Test func timeFormatChoosesWhatTimeSays() {
-        var context = Fixture.context()
+        var context = TemplateFixture.context()
         let r = TemplateRenderer()
         let plain = r.render("{{__time}}|{{__time_24h}}|{{__time_seconds}}|{{__second}}", in: context)
         context.timeFormat = TimeTextFormat(twelveHour: true, seconds: true)

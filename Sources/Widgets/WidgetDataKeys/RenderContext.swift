@@ -1,8 +1,14 @@
 import Foundation
+import TemplateLanguage
 
 /// Everything one render depends on. Nothing in the engine reads the real clock, the system time
 /// zone or the system locale: they all come from here, so a render is reproducible.
-public struct RenderContext: Sendable {
+///
+/// As a template's scope, `{{key}}` resolves so:
+/// - a built-in key (`__` prefix) comes only from the built-in sources: built-ins override any
+///   custom variable of the same name, keeping the widget truthful;
+/// - any other key is a custom variable and resolves only when `isPro`.
+public struct RenderContext: TemplateScope, Sendable {
     /// The render clock ("now"): the timeline entry date in the seed app, `--now` in the CLI.
     public var now: Date
     public var timeZone: TimeZone
@@ -26,6 +32,12 @@ public struct RenderContext: Sendable {
         self.isPro = isPro
         self.customVariables = customVariables
         self.builtIns = builtIns
+    }
+
+    public func value(forKey key: String, formatters: FormatterCache) -> String? {
+        if KeyCanonicaliser.isBuiltIn(key) { return builtIns.value(forKey: key, in: self, formatters: formatters) }
+        guard isPro, !key.isEmpty else { return nil }
+        return customVariables[key]
     }
 
     /// Adds custom variables, canonicalising their keys; later values replace earlier ones.

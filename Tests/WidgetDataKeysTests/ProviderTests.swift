@@ -1,23 +1,25 @@
 import Foundation
 import SharedStore
+import TestSupport
 import Testing
 
-@testable import Variables
+@testable import TemplateLanguage
+@testable import WidgetDataKeys
 
 @Suite("Built-in keys from the noise status and snapshot files")
 struct ProviderTests {
     static func noiseStatus(_ json: String) throws -> (StoreRoot, BuiltInKeys) {
-        let root = try Fixture.temporaryStore()
-        try Fixture.write(json, to: root.status)
+        let root = try TemplateFixture.temporaryStore()
+        try TemplateFixture.write(json, to: root.status)
         return (root, BuiltInKeys.load(from: root))
     }
 
     static func values(
-        _ builtIns: BuiltInKeys, now: Date = Fixture.now, tz: String = "UTC",
+        _ builtIns: BuiltInKeys, now: Date = TemplateFixture.now, tz: String = "UTC",
         locale: String = "en_US"
     ) -> [String: String] {
         let entries = TemplateRenderer().builtInEntries(
-            in: Fixture.context(now: now, tz: tz, locale: locale, builtIns: builtIns))
+            in: TemplateFixture.context(now: now, tz: tz, locale: locale, builtIns: builtIns))
         return Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value) })
     }
 
@@ -38,12 +40,12 @@ struct ProviderTests {
         #expect(v["__noise_layers_on"] == "1")
         // 1234 s at 09:29:55, five seconds before the render clock: 1229 s left, 20.5 minutes, shown as 21.
         #expect(v["__noise_timer_remaining"] == "21")
-        #expect(Fixture.render("{{__noise_volume}}% {{__noise_preset||upper}}", builtIns: builtIns) == "70% SLEEP")
+        #expect(TemplateFixture.render("{{__noise_volume}}% {{__noise_preset||upper}}", builtIns: builtIns) == "70% SLEEP")
     }
 
     @Test func staleStatusReadsAsStopped() throws {
         let (_, builtIns) = try Self.noiseStatus(Self.playing)
-        let v = Self.values(builtIns, now: Fixture.date("2026-01-24T09:30:06Z"))
+        let v = Self.values(builtIns, now: TemplateFixture.date("2026-01-24T09:30:06Z"))
         #expect(v["__noise_state"] == "stopped")
         #expect(v["__noise_playing"] == "false")
         #expect(v["__noise_timer_remaining"] == nil)
@@ -55,10 +57,10 @@ struct ProviderTests {
         let provider = NoiseStatusProvider(
             status: .init(
                 state: "playing", presetName: "Sleep", timerRemainingSeconds: 1200,
-                updatedAt: Fixture.date("2026-01-24T08:00:00Z")))
+                updatedAt: TemplateFixture.date("2026-01-24T08:00:00Z")))
         var beating = provider.status
         beating.heartbeatAgeSeconds = 0.8
-        let context = Fixture.context(now: Fixture.date("2026-01-24T08:10:00Z"))
+        let context = TemplateFixture.context(now: TemplateFixture.date("2026-01-24T08:10:00Z"))
         let alive = NoiseStatusProvider(status: beating).values(
             in: context,
             formatters: FormatterCache(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!))
@@ -103,12 +105,12 @@ struct ProviderTests {
 
     @Test func unreadableStatusIsIgnoredAndLeftAlone() throws {
         let (root, builtIns) = try Self.noiseStatus("{not json")
-        #expect(Fixture.render("{{__noise_state|off}}", builtIns: builtIns) == "off")
+        #expect(TemplateFixture.render("{{__noise_state|off}}", builtIns: builtIns) == "off")
         #expect(try String(contentsOf: root.status, encoding: .utf8) == "{not json")
     }
 
     @Test func noStatusMeansNoNoiseKeys() throws {
-        let builtIns = BuiltInKeys.load(from: try Fixture.temporaryStore())
+        let builtIns = BuiltInKeys.load(from: try TemplateFixture.temporaryStore())
         #expect(Self.values(builtIns).keys.sorted() == TimeProvider.keys.sorted())
     }
 
@@ -122,8 +124,8 @@ struct ProviderTests {
         """
 
     @Test func weatherKeys() throws {
-        let root = try Fixture.temporaryStore()
-        try Fixture.write(Self.weather, to: root.snapshots.appendingPathComponent("weather.json"))
+        let root = try TemplateFixture.temporaryStore()
+        try TemplateFixture.write(Self.weather, to: root.snapshots.appendingPathComponent("weather.json"))
         let builtIns = BuiltInKeys.load(from: root)
         let us = Self.values(builtIns, tz: "Europe/London", locale: "en_US")
         #expect(us["__weather_location"] == "London")
@@ -153,12 +155,12 @@ struct ProviderTests {
         let gb = Self.values(builtIns, tz: "Europe/London", locale: "en_GB")
         #expect(gb["__weather_temp"] == "7")
         #expect(gb["__weather_high"] == "9")
-        #expect(Fixture.render("{{__weather_temp|--}}°", locale: "en_GB", builtIns: builtIns) == "7°")
+        #expect(TemplateFixture.render("{{__weather_temp|--}}°", locale: "en_GB", builtIns: builtIns) == "7°")
     }
 
     @Test func weatherWithoutSnapshotResolvesTheMinimalSet() throws {
-        let root = try Fixture.temporaryStore()
-        try Fixture.write(
+        let root = try TemplateFixture.temporaryStore()
+        try TemplateFixture.write(
             #"{"location":{"name":"Oslo","latitude":59.91,"longitude":10.75,"updatedAt":"2026-01-20T10:00:00Z"}}"#,
             to: root.snapshots.appendingPathComponent("weather.json"))
         let v = Self.values(BuiltInKeys.load(from: root)).filter { $0.key.hasPrefix("__weather_") }
@@ -172,8 +174,8 @@ struct ProviderTests {
     /// A temperature beyond the series' rule (|x| < 1000) reads as missing, as it does in the
     /// Weather and Forecast templates (`WeatherFile.read`); before, the keys showed it.
     @Test func anImplausibleTemperatureIsMissingAsInTheTemplates() throws {
-        let root = try Fixture.temporaryStore()
-        try Fixture.write(
+        let root = try TemplateFixture.temporaryStore()
+        try TemplateFixture.write(
             #"{"snapshot":{"fetchedAt":"2026-01-24T09:00:00Z","temperatureC":4000,"highC":9,"condition":"Cloudy"}}"#,
             to: root.snapshots.appendingPathComponent("weather.json"))
         let v = Self.values(BuiltInKeys.load(from: root), tz: "Europe/London", locale: "en_GB")
@@ -189,8 +191,8 @@ struct ProviderTests {
         """
 
     @Test func stepsKeys() throws {
-        let root = try Fixture.temporaryStore()
-        try Fixture.write(Self.steps, to: root.snapshots.appendingPathComponent("steps.json"))
+        let root = try TemplateFixture.temporaryStore()
+        try TemplateFixture.write(Self.steps, to: root.snapshots.appendingPathComponent("steps.json"))
         let builtIns = BuiltInKeys.load(from: root)
         let v = Self.values(builtIns)
         #expect(v["__steps_goal_weekday"] == "10000")
@@ -211,21 +213,21 @@ struct ProviderTests {
         #expect(v["__steps_best_day_date_iso"] == "2025-12-01")
         #expect(v["__steps_best_day_date"] == "Dec 1, 2025")
         // The specification's example: built-ins reachable from maths without the prefix.
-        #expect(Fixture.render("{{=min(steps_today, steps_goal_today)|0}}", builtIns: builtIns) == "6000")
-        #expect(Fixture.render("{{__steps_today_percent}}%", builtIns: builtIns) == "108%")
+        #expect(TemplateFixture.render("{{=min(steps_today, steps_goal_today)|0}}", builtIns: builtIns) == "6000")
+        #expect(TemplateFixture.render("{{__steps_today_percent}}%", builtIns: builtIns) == "108%")
         // A weekday uses the weekday goal; yesterday's "today" snapshot is not today's.
-        let monday = Self.values(builtIns, now: Fixture.date("2026-01-26T09:00:00Z"))
+        let monday = Self.values(builtIns, now: TemplateFixture.date("2026-01-26T09:00:00Z"))
         #expect(monday["__steps_goal_today"] == "10000")
         #expect(monday["__steps_today"] == nil)
         #expect(monday["__steps_goal_hit_today"] == nil)
     }
 
     @Test func stepsTodayFollowsTheLocalDate() throws {
-        let root = try Fixture.temporaryStore()
-        try Fixture.write(Self.steps, to: root.snapshots.appendingPathComponent("steps.json"))
+        let root = try TemplateFixture.temporaryStore()
+        try TemplateFixture.write(Self.steps, to: root.snapshots.appendingPathComponent("steps.json"))
         let builtIns = BuiltInKeys.load(from: root)
         // 03:00 UTC on the 24th is still the 23rd in Los Angeles.
-        let la = Self.values(builtIns, now: Fixture.date("2026-01-24T03:00:00Z"), tz: "America/Los_Angeles")
+        let la = Self.values(builtIns, now: TemplateFixture.date("2026-01-24T03:00:00Z"), tz: "America/Los_Angeles")
         #expect(la["__steps_today"] == nil)
         #expect(la["__steps_goal_today"] == "10000")
     }
@@ -233,9 +235,9 @@ struct ProviderTests {
     /// Issue 28 item 12: a field of steps.json that is there but unusable is named, with the file,
     /// to `warn` (the keys it would give are left out, which the widget shows as "--").
     @Test func stepsFieldsOfTheWrongTypeAreNamed() throws {
-        let root = try Fixture.temporaryStore()
+        let root = try TemplateFixture.temporaryStore()
         let url = root.snapshots.appendingPathComponent("steps.json")
-        try Fixture.write(Self.steps, to: url)
+        try TemplateFixture.write(Self.steps, to: url)
         var heard: [String] = []
         _ = BuiltInKeys.load(from: root, warn: { heard.append($0) })
         #expect(
@@ -245,7 +247,7 @@ struct ProviderTests {
                 history[4]); they are left out
                 """
             ])
-        try Fixture.write(
+        try TemplateFixture.write(
             #"""
             {"goalWeekday": 0, "goalWeekend": true, "today": {"date": "24/01/2026", "steps": "lots"}, "history": \#
             {"date": "2026-01-23"}}
@@ -266,8 +268,8 @@ struct ProviderTests {
     }
 
     @Test func activityKeys() throws {
-        let root = try Fixture.temporaryStore()
-        try Fixture.write(
+        let root = try TemplateFixture.temporaryStore()
+        try TemplateFixture.write(
             """
             {"access":"authorized","today":{"date":"2026-01-24","updatedAt":"2026-01-24T09:10:00Z","steps":6500,
              "flights":4,"distanceMeters":4520.5,"activeEnergyKcal":312.4}}

@@ -2,6 +2,7 @@ import CivilDates
 import Foundation
 import SharedStore
 import Snapshots
+import TemplateLanguage
 
 /// `__activity_*` keys from `snapshots/activity.json` (schema in docs/variables.md, "Built-in keys").
 ///

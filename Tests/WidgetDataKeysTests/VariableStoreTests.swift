@@ -1,12 +1,14 @@
 import Foundation
+import TestSupport
 import Testing
 
-@testable import Variables
+@testable import TemplateLanguage
+@testable import WidgetDataKeys
 
 @Suite("Variable store (variables.json)")
 struct VariableStoreTests {
     @Test func setGetDeleteUnderCanonicalKeys() throws {
-        let store = VariableStore(root: try Fixture.temporaryStore())
+        let store = VariableStore(root: try TemplateFixture.temporaryStore())
         #expect(try store.set("Last Done", to: "yesterday") == "last done")
         try store.set("last_done", to: "today")
         #expect(try store.load() == ["last done": "today"])
@@ -16,7 +18,7 @@ struct VariableStoreTests {
     }
 
     @Test func rejectsBadKeysAndValues() throws {
-        let store = VariableStore(root: try Fixture.temporaryStore())
+        let store = VariableStore(root: try TemplateFixture.temporaryStore())
         #expect(throws: VariableStoreError.self) { try store.set("__time", to: "x") }
         #expect(throws: VariableStoreError.self) { try store.set(" _ ", to: "x") }
         #expect(throws: VariableStoreError.self) { try store.set(String(repeating: "k", count: 300), to: "x") }
@@ -25,7 +27,7 @@ struct VariableStoreTests {
     }
 
     @Test func incrementCounts() throws {
-        let store = VariableStore(root: try Fixture.temporaryStore())
+        let store = VariableStore(root: try TemplateFixture.temporaryStore())
         #expect(try store.increment("cups", by: 1) == "1")
         #expect(try store.increment("cups", by: 2.5) == "3.5")
         #expect(try store.increment("cups", by: -0.5) == "3")
@@ -37,7 +39,7 @@ struct VariableStoreTests {
     }
 
     @Test func concurrentIncrementsLoseNothing() async throws {
-        let root = try Fixture.temporaryStore()
+        let root = try TemplateFixture.temporaryStore()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
                 group.addTask {
@@ -53,24 +55,24 @@ struct VariableStoreTests {
         (.date, "2026-01-23"), (.time, "22:30"),
     ])
     func setNowFormats(_ format: NowFormat, _ expected: String) throws {
-        let store = VariableStore(root: try Fixture.temporaryStore())
+        let store = VariableStore(root: try TemplateFixture.temporaryStore())
         // Pacific/Pago_Pago is UTC-11: 09:30 UTC is 22:30 on the previous local day.
         let zone = TimeZone(identifier: "Pacific/Pago_Pago")!
-        #expect(try store.setNow("stamp", format: format, now: Fixture.now, timeZone: zone) == expected)
+        #expect(try store.setNow("stamp", format: format, now: TemplateFixture.now, timeZone: zone) == expected)
         #expect(try store.load()["stamp"] == expected)
     }
 
     @Test func setNowValuesRoundTripThroughTheDateParser() throws {
         let zone = TimeZone(identifier: "Europe/Paris")!
         for format in [NowFormat.iso, .unix, .unixms] {
-            let text = format.text(for: Fixture.now, timeZone: zone)
-            #expect(DateParsing.parse(text, now: .distantPast, timeZone: zone) == Fixture.now)
+            let text = format.text(for: TemplateFixture.now, timeZone: zone)
+            #expect(DateParsing.parse(text, now: .distantPast, timeZone: zone) == TemplateFixture.now)
         }
     }
 
     @Test func corruptFileIsSetAsideNotOverwritten() throws {
-        let root = try Fixture.temporaryStore()
-        try Fixture.write("{ this is not json", to: root.variables)
+        let root = try TemplateFixture.temporaryStore()
+        try TemplateFixture.write("{ this is not json", to: root.variables)
         var setAsideAt: URL?
         let store = VariableStore(root: root)
         #expect(try store.load { _, url in setAsideAt = url }.isEmpty)
@@ -82,15 +84,15 @@ struct VariableStoreTests {
     }
 
     @Test func handEditedFilesAreReadLeniently() throws {
-        let root = try Fixture.temporaryStore()
-        try Fixture.write(#"{"variables":{"Count":5,"Ratio":0.5,"On":true,"Last_Done":"x"}}"#, to: root.variables)
+        let root = try TemplateFixture.temporaryStore()
+        try TemplateFixture.write(#"{"variables":{"Count":5,"Ratio":0.5,"On":true,"Last_Done":"x"}}"#, to: root.variables)
         #expect(try VariableStore(root: root).load() == ["count": "5", "ratio": "0.5", "on": "true", "last done": "x"])
     }
 
     @Test func newerSchemaIsNotRewritten() throws {
-        let root = try Fixture.temporaryStore()
+        let root = try TemplateFixture.temporaryStore()
         let original = #"{"schemaVersion":2,"variables":{"a":"1"}}"#
-        try Fixture.write(original, to: root.variables)
+        try TemplateFixture.write(original, to: root.variables)
         #expect(throws: VariableStoreError.self) { try VariableStore(root: root).set("b", to: "2") }
         #expect(try String(contentsOf: root.variables, encoding: .utf8) == original)
         #expect(try VariableStore(root: root).load() == ["a": "1"])

@@ -1,14 +1,15 @@
 import Foundation
+import TestSupport
 import Testing
 
-@testable import Variables
+@testable import TemplateLanguage
 
 @Suite("Date parsing used by date/relative filters")
 struct DateParsingTests {
     /// Render clock 2026-01-24T09:30:00Z = 04:30 in New York (UTC-5 in January).
     static let zone = TimeZone(identifier: "America/New_York")!
 
-    static func parse(_ text: String) -> Date? { DateParsing.parse(text, now: Fixture.now, timeZone: zone) }
+    static func parse(_ text: String) -> Date? { DateParsing.parse(text, now: TemplateFixture.now, timeZone: zone) }
 
     @Test(arguments: [
         ("now", "2026-01-24T09:30:00Z"),
@@ -40,12 +41,12 @@ struct DateParsingTests {
         ("2024-02-29", "2024-02-29T05:00:00Z"),
     ])
     func parses(_ text: String, _ expected: String) {
-        #expect(Self.parse(text) == Fixture.date(expected))
+        #expect(Self.parse(text) == TemplateFixture.date(expected))
     }
 
     @Test func fractionalSeconds() throws {
         let withFraction = try #require(Self.parse("2026-01-24T09:30:00.123Z"))
-        #expect(abs(withFraction.timeIntervalSince(Fixture.now) - 0.123) < 1e-6)
+        #expect(abs(withFraction.timeIntervalSince(TemplateFixture.now) - 0.123) < 1e-6)
         let fractionalUnix = try #require(Self.parse("1735689600.5"))
         #expect(fractionalUnix.timeIntervalSince1970 == 1_735_689_600.5)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import TemplateLanguage
 
 /// A source of built-in (`__`) keys: the clock, the noise player's status, a snapshot file.
 ///

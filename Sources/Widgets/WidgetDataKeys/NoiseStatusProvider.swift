@@ -1,6 +1,7 @@
 import Foundation
 import PlayerLiveness
 import Snapshots
+import TemplateLanguage
 
 /// `__noise_*` keys from the noise player's published status (`status.json` in the store).
 ///

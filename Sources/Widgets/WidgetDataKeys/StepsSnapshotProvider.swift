@@ -2,6 +2,7 @@ import CivilDates
 import Foundation
 import SharedStore
 import Snapshots
+import TemplateLanguage
 
 /// `__steps_*` keys from `snapshots/steps.json` (schema in docs/variables.md, "Built-in keys").
 ///

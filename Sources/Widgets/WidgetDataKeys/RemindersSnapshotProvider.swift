@@ -2,6 +2,7 @@ import CivilDates
 import Foundation
 import SharedStore
 import Snapshots
+import TemplateLanguage
 
 /// `__reminders_*` keys from `snapshots/reminders.json` (`weaver reminders refresh`), for any
 /// design: how many are open, due today, overdue and done today, the next one's title and due,

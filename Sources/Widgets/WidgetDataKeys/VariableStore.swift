@@ -1,6 +1,7 @@
 import CivilDates
 import Foundation
 import SharedStore
+import TemplateLanguage
 
 /// The stored custom variables: `variables.json` in the shared store.
 ///
