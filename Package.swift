@@ -218,6 +218,8 @@ let package = Package(
             dependencies: [
                 "WidgetDesign", "TemplateLanguage", "WidgetDataKeys", "CCairo", "CDeflate", "CJPEGSupport",
                 "NoiseControl", "NoiseEngine",
+                // `SplitMix64`, the one seeded generator, for the rain surface's tiles.
+                "NoiseDSP",
                 "SharedStore", "Snapshots", "SystemCalls", "BoundedJSON", "CivilDates",
             ]),
 
@@ -399,7 +401,8 @@ let package = Package(
         // The snapshot rules ("upcoming", the cap) and the tolerant, bounded reading of snapshot files.
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "SharedStore", "BoundedJSON", "CivilDates"]),
         .testTarget(
-            name: "TemplateLanguageTests", dependencies: ["TemplateLanguage", "WidgetDataKeys", "TestSupport"]),
+            name: "TemplateLanguageTests",
+            dependencies: ["TemplateLanguage", "WidgetDataKeys", "TestSupport", "NoiseDSP"]),
         .testTarget(
             name: "WidgetDataKeysTests",
             dependencies: ["WidgetDataKeys", "TemplateLanguage", "SharedStore", "TestSupport"]),

@@ -1,4 +1,6 @@
 import Foundation
+// SplitMix64, the project's one seeded generator: the random inputs are the same on every run.
+import NoiseDSP
 import TestSupport
 import Testing
 
@@ -112,18 +114,5 @@ struct HostileInputTests {
             _ = TemplateFixture.render("{{" + text + "}}", vars: ["x": "1"])
             _ = TemplateFixture.render("{{=" + text + "}}", vars: ["x": "1"])
         }
-    }
-}
-
-/// A small seeded generator so the random inputs are the same on every run.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
