@@ -26,7 +26,6 @@ extension Routes {
         let editor = EditorRoutes(server: server)
         let designs = DesignAPIRoutes(server: server)
         let assistant = AssistantRoutes(server: server)
-        let fields = FieldsRoute()
         let library = LibraryRoutes(server: server)
         let imports = ImportRoutes(server: server)
         let explore = ExploreRoutes(server: server)
@@ -103,7 +102,7 @@ extension Routes {
             Route(.post, "/api/drafts/:id/describe", assistant.describe),
             Route(.post, "/api/drafts/:id/ask", assistant.ask),
             // FieldsRoute
-            Route(.get, "/api/fields", fields.fields),
+            Route(.get, "/api/fields", FieldsRoute().fields),
             // LibraryRoutes
             Route(.get, "/library", library.page),
             Route(.get, "/api/library", library.list),
