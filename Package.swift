@@ -362,13 +362,17 @@ let package = Package(
             dependencies: ["HomeScreen", "WidgetActions", "SharedStore", "SystemCalls", "NetworkAddress"],
             linkerSettings: staticSwiftRuntime),
 
+        // The fuzz targets' replay `main` in ordinary builds (input files through the entry), written once.
+        .target(name: "FuzzReplay", path: "Fuzz/Replay"),
         // libFuzzer target for the design import parser (see docs/designs.md for the command).
-        .executableTarget(name: "FuzzDesignImport", dependencies: ["WidgetDesign"], path: "Fuzz/DesignImport"),
+        .executableTarget(
+            name: "FuzzDesignImport", dependencies: ["WidgetDesign", "FuzzReplay"], path: "Fuzz/DesignImport"),
         // libFuzzer target for the template engine (see Fuzz/Variables/FuzzVariables.swift for the build line).
         .executableTarget(
-            name: "FuzzVariables", dependencies: ["TemplateLanguage", "WidgetDataKeys"], path: "Fuzz/Variables"),
+            name: "FuzzVariables", dependencies: ["TemplateLanguage", "WidgetDataKeys", "FuzzReplay"],
+            path: "Fuzz/Variables"),
         // libFuzzer target for the iCalendar parser and recurrence expander (build line in the file).
-        .executableTarget(name: "FuzzICalendar", dependencies: ["ICalendar"], path: "Fuzz/ICalendar"),
+        .executableTarget(name: "FuzzICalendar", dependencies: ["ICalendar", "FuzzReplay"], path: "Fuzz/ICalendar"),
 
         // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback
         // HTTP server and the recorded data-source answers it serves (Fixtures), a scratch store with a fake player
