@@ -33,7 +33,8 @@ let package = Package(
         suite("ICalendarBenchmarks", path: "ICalendar", products: ["ICalendar"]),
         // Widget renderer: small PNG at 2× (target ≤ 5 ms p50), layout alone, memory over 10,000 renders.
         suite(
-            "RenderBenchmarks", path: "Render", products: ["WidgetRender", "WidgetDesign", "WidgetDataKeys", "SharedStore"]),
+            "RenderBenchmarks", path: "Render",
+            products: ["WidgetRender", "WidgetDesign", "WidgetDataKeys", "SharedStore"]),
         // The Editor's draft render route over HTTP to an in-process `weaver serve` (target ≤ 10 ms p50).
         suite(
             "EditorBenchmarks", path: "Editor",

@@ -126,10 +126,12 @@ struct FilterTests {
     @Test func dateFiltersUseTheRenderTimeZone() {
         let vars = ["t": "2026-01-24T03:00:00Z"]
         #expect(
-            TemplateFixture.render("{{t||date:yyyy-MM-dd HH:mm}}", tz: "America/Los_Angeles", vars: vars) == "2026-01-23 19:00")
+            TemplateFixture.render("{{t||date:yyyy-MM-dd HH:mm}}", tz: "America/Los_Angeles", vars: vars)
+                == "2026-01-23 19:00")
         #expect(TemplateFixture.render("{{t||date}}", tz: "Pacific/Kiritimati", vars: vars) == "Jan 24, 2026")
         #expect(
-            TemplateFixture.render("{{t||date:EEEE}}", tz: "America/Los_Angeles", locale: "fr_FR", vars: vars) == "vendredi")
+            TemplateFixture.render("{{t||date:EEEE}}", tz: "America/Los_Angeles", locale: "fr_FR", vars: vars)
+                == "vendredi")
     }
 
     @Test func widthsAreCapped() {

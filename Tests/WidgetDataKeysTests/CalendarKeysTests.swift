@@ -20,7 +20,8 @@ struct CalendarKeysTests {
         _ template: String, _ events: [CalendarSnapshotProvider.Event], now: String = "2026-01-24T09:30:00Z",
         locale: String = "en_US"
     ) -> String {
-        let provider = CalendarSnapshotProvider(generatedAt: TemplateFixture.date("2026-01-24T09:00:00Z"), upcoming: events)
+        let provider = CalendarSnapshotProvider(
+            generatedAt: TemplateFixture.date("2026-01-24T09:00:00Z"), upcoming: events)
         return TemplateFixture.render(
             template, now: TemplateFixture.date(now), locale: locale,
             builtIns: BuiltInKeys(sources: [TimeProvider(), provider]))

@@ -40,7 +40,8 @@ struct ProviderTests {
         #expect(v["__noise_layers_on"] == "1")
         // 1234 s at 09:29:55, five seconds before the render clock: 1229 s left, 20.5 minutes, shown as 21.
         #expect(v["__noise_timer_remaining"] == "21")
-        #expect(TemplateFixture.render("{{__noise_volume}}% {{__noise_preset||upper}}", builtIns: builtIns) == "70% SLEEP")
+        #expect(
+            TemplateFixture.render("{{__noise_volume}}% {{__noise_preset||upper}}", builtIns: builtIns) == "70% SLEEP")
     }
 
     @Test func staleStatusReadsAsStopped() throws {

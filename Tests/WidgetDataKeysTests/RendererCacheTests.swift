@@ -17,16 +17,21 @@ struct RendererCacheTests {
     static let contexts: [RenderContext] = [
         TemplateFixture.context(vars: ["n": "0.5"]),
         TemplateFixture.context(now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), vars: ["n": "0.5"]),
-        TemplateFixture.context(now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", vars: ["n": "0.5"]),
         TemplateFixture.context(
-            now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "0.5"]),
+            now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", vars: ["n": "0.5"]),
         TemplateFixture.context(
-            now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "-0"]),
+            now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "0.5"]
+        ),
+        TemplateFixture.context(
+            now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE",
+            vars: ["n": "-0"]),
         TemplateFixture.context(
             now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), tz: "Asia/Tokyo", locale: "de_DE", vars: ["n": "0"]),
         TemplateFixture.context(vars: ["n": "0.5"]),
-        TemplateFixture.context(now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), locale: "fr_FR", vars: ["n": "1234.56"]),
-        TemplateFixture.context(now: TemplateFixture.date("2026-01-26T00:00:00Z"), locale: "fr_FR", vars: ["n": "1234.56"]),
+        TemplateFixture.context(
+            now: TemplateFixture.date("2026-01-25T23:59:59.500Z"), locale: "fr_FR", vars: ["n": "1234.56"]),
+        TemplateFixture.context(
+            now: TemplateFixture.date("2026-01-26T00:00:00Z"), locale: "fr_FR", vars: ["n": "1234.56"]),
     ]
 
     @Test func reusedRendererMatchesFreshRenderer() {

@@ -39,7 +39,9 @@ struct TimeKeysTests {
     ])
     func timeKeys(_ row: Row) {
         let now = TemplateFixture.date(row.now)
-        func r(_ key: String) -> String { TemplateFixture.render("{{\(key)}}", now: now, tz: row.tz, locale: row.locale) }
+        func r(_ key: String) -> String {
+            TemplateFixture.render("{{\(key)}}", now: now, tz: row.tz, locale: row.locale)
+        }
         #expect(r("__now") == row.nowISO)
         #expect(r("__now_unix") == row.unix)
         #expect(r("__today") == row.today)

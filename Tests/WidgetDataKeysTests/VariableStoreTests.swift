@@ -85,7 +85,8 @@ struct VariableStoreTests {
 
     @Test func handEditedFilesAreReadLeniently() throws {
         let root = try TemplateFixture.temporaryStore()
-        try TemplateFixture.write(#"{"variables":{"Count":5,"Ratio":0.5,"On":true,"Last_Done":"x"}}"#, to: root.variables)
+        try TemplateFixture.write(
+            #"{"variables":{"Count":5,"Ratio":0.5,"On":true,"Last_Done":"x"}}"#, to: root.variables)
         #expect(try VariableStore(root: root).load() == ["count": "5", "ratio": "0.5", "on": "true", "last done": "x"])
     }
 

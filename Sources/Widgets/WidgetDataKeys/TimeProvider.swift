@@ -34,13 +34,17 @@ public struct TimeProvider: BuiltInKeySource {
         let now = context.now
         switch key {
         case "__now":
-            return formatters.clockValue(ClockSlot.now.rawValue, in: context) { CivilTime.isoUTC(now, fractionalSeconds: true) }
+            return formatters.clockValue(ClockSlot.now.rawValue, in: context) {
+                CivilTime.isoUTC(now, fractionalSeconds: true)
+            }
         case "__now_unix":
             return formatters.clockValue(ClockSlot.nowUnix.rawValue, in: context) {
                 String(Int64(CivilTime.clampedSeconds(now).rounded(.down)))
             }
         case "__today":
-            return formatters.clockValue(ClockSlot.today.rawValue, in: context) { CivilTime.local(now, in: context.timeZone).isoDate }
+            return formatters.clockValue(ClockSlot.today.rawValue, in: context) {
+                CivilTime.local(now, in: context.timeZone).isoDate
+            }
         case "__time":
             let f = context.timeFormat
             switch (f.twelveHour, f.seconds) {
@@ -49,9 +53,13 @@ public struct TimeProvider: BuiltInKeySource {
             default: return value(forKey: "__time_seconds", in: context, formatters: formatters)
             }
         case "__time_24h":
-            return formatters.clockValue(ClockSlot.time.rawValue, in: context) { CivilTime.local(now, in: context.timeZone).hourMinute }
+            return formatters.clockValue(ClockSlot.time.rawValue, in: context) {
+                CivilTime.local(now, in: context.timeZone).hourMinute
+            }
         case "__time_12h":
-            return formatters.clockValue(ClockSlot.time12.rawValue, in: context) { formatters.date(pattern: "h:mm a").string(from: now) }
+            return formatters.clockValue(ClockSlot.time12.rawValue, in: context) {
+                formatters.date(pattern: "h:mm a").string(from: now)
+            }
         case "__time_seconds":
             if context.timeFormat.twelveHour {
                 return formatters.clockValue(ClockSlot.time12Seconds.rawValue, in: context) {
@@ -66,7 +74,9 @@ public struct TimeProvider: BuiltInKeySource {
             let second = CivilTime.local(now, in: context.timeZone).second
             return second < 10 ? "0\(second)" : String(second)
         case "__weekday":
-            return formatters.clockValue(ClockSlot.weekday.rawValue, in: context) { formatters.date(pattern: "EEE").string(from: now) }
+            return formatters.clockValue(ClockSlot.weekday.rawValue, in: context) {
+                formatters.date(pattern: "EEE").string(from: now)
+            }
         default: return nil
         }
     }
