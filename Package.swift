@@ -35,7 +35,8 @@ let wings: [String: [String]] = [
     ],
     // templates, designs, the renderer, actions, live wake-ups, the desktop list
     "Widgets": [
-        "Variables", "WidgetDesign", "WidgetRender", "WidgetActions", "LiveWidgets", "DesktopWidgets",
+        "TemplateLanguage", "WidgetDataKeys", "WidgetDesign", "WidgetRender", "WidgetActions", "LiveWidgets",
+        "DesktopWidgets",
         "DesignAssistant",
     ],
     // the store, its JSON, civil dates, snapshots, field table, calendars and data sources
@@ -64,7 +65,8 @@ let package = Package(
         .library(name: "AudioSinkBase", targets: ["AudioSinkBase"]),
         .library(name: "AudioOutput", targets: ["AudioOutput"]),
         .library(name: "SharedStore", targets: ["SharedStore"]),
-        .library(name: "Variables", targets: ["Variables"]),
+        .library(name: "TemplateLanguage", targets: ["TemplateLanguage"]),
+        .library(name: "WidgetDataKeys", targets: ["WidgetDataKeys"]),
         .library(name: "WidgetDesign", targets: ["WidgetDesign"]),
         .library(name: "NoiseControl", targets: ["NoiseControl"]),
         // The widget renderer, for other surfaces (MPRIS art, the browser home screen) and the benchmarks.
@@ -178,7 +180,17 @@ let package = Package(
         // When the player starts unasked: at login (autostart, resume the Last Mix) and on schedules
         // (systemd user timers, `ScheduleBook` shared by `noise schedule` and the Noise page).
         .target(name: "PlayerStartup", dependencies: ["NoiseControl", "NoiseEngine", "LoginEntryFiles"]),
-        .target(name: "Variables", dependencies: ["SharedStore", "Snapshots", "CivilDates", "PlayerLiveness"]),
+        // The template language: `{{key|fallback||filters}}`, maths and dates, rendered against any
+        // `TemplateScope`. It knows no widget data (no store, no snapshot, no key of its own), so a
+        // template's syntax and filters are read and tested apart from where the values come from.
+        .target(name: "TemplateLanguage", dependencies: ["CivilDates"]),
+        // The widget data keys: `RenderContext` (the scope widgets render templates in: built-in `__`
+        // keys win, custom variables need Pro), the built-in keys read from the clock, the player's
+        // status and the snapshots (`BuiltInKeys`), the stored custom variables (`VariableStore`), and
+        // `Nowcast`, the rain-first wording the data sources and the renderer share.
+        .target(
+            name: "WidgetDataKeys",
+            dependencies: ["TemplateLanguage", "SharedStore", "Snapshots", "CivilDates", "PlayerLiveness"]),
         // `noise play` as an MPRIS player on the session bus (media keys, desktop media controls).
         .target(name: "MPRISPlayer", dependencies: ["NoiseControl", "NoiseEngine", "CSystemdBus", "SystemCalls"]),
         // Clients of system-bus daemons (sd-bus), through one connection and call type: systemd-logind
@@ -202,7 +214,10 @@ let package = Package(
         .target(
             name: "WidgetRender",
             dependencies: [
-                "WidgetDesign", "Variables", "CCairo", "CDeflate", "CJPEGSupport", "NoiseControl", "NoiseEngine",
+                "WidgetDesign", "TemplateLanguage", "WidgetDataKeys", "CCairo", "CDeflate", "CJPEGSupport",
+                "NoiseControl", "NoiseEngine",
+                // `SplitMix64`, the one seeded generator, for the rain surface's tiles.
+                "NoiseDSP",
                 "SharedStore", "Snapshots", "SystemCalls", "BoundedJSON", "CivilDates",
             ]),
 
@@ -211,7 +226,8 @@ let package = Package(
         .target(
             name: "HomeScreen",
             dependencies: [
-                "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "SharedStore", "LiveWidgets",
+                "WidgetRender", "WidgetDesign", "TemplateLanguage", "WidgetDataKeys", "NoiseControl", "SharedStore",
+                "LiveWidgets",
                 "NoiseEngine", "FieldTable", "Snapshots", "SizeLimits",
                 // The Data page and Steps History call the same services as `weaver weather/calendar/steps`.
                 "DataSources",
@@ -260,7 +276,8 @@ let package = Package(
         .target(
             name: "WidgetActions",
             dependencies: [
-                "NoiseControl", "NoiseEngine", "SharedStore", "Variables", "WidgetDesign", "WidgetRender",
+                "NoiseControl", "NoiseEngine", "SharedStore", "TemplateLanguage", "WidgetDataKeys", "WidgetDesign",
+                "WidgetRender",
                 "DataSources", "LoginEntryFiles", "SystemCalls", "PlayerStartup",
             ]),
         // Widgets on the desktop: which designs, where, on which monitor (the store's desktop.json),
@@ -281,7 +298,7 @@ let package = Package(
         .target(
             name: "DataSources",
             dependencies: [
-                "ICalendar", "SharedStore", "Snapshots", "Variables", "CCurlLoader", "SystemCalls", "BoundedJSON",
+                "ICalendar", "SharedStore", "Snapshots", "WidgetDataKeys", "CCurlLoader", "SystemCalls", "BoundedJSON",
                 "CivilDates", "LoginEntryFiles", "SizeLimits",
             ]),
         // libcurl opened with dlopen at the first request, so `weaver render` does not load libcurl and
@@ -300,7 +317,7 @@ let package = Package(
                 // logind (idle inhibitor, --then), and rtkit where the render thread's SCHED_FIFO is refused.
                 "SystemBusServices",
                 // MPRIS cover art: the Noise Machine widget drawn by the one widget renderer.
-                "WidgetRender", "WidgetDesign", "Variables",
+                "WidgetRender", "WidgetDesign", "WidgetDataKeys",
                 "LoginEntryFiles", "PlayerLiveness", "PlayerStartup",
                 // `play --hearing auto` follows the device's profile file as it is saved.
                 "ChangeWatch",
@@ -312,8 +329,8 @@ let package = Package(
             name: "weaver",
             dependencies: [
                 "SystemCalls",
-                "Variables", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl", "NoiseEngine",
-                "WidgetActions", "LiveWidgets", "CLISupport", "NetworkAddress",
+                "TemplateLanguage", "WidgetDataKeys", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl",
+                "NoiseEngine", "WidgetActions", "LiveWidgets", "CLISupport", "NetworkAddress",
                 "DataSources", "DesktopWidgets", "Snapshots", "FieldTable", "ShareLinks", "DesignAssistant",
                 "BoundedJSON", "CivilDates", "LoginEntryFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -343,12 +360,17 @@ let package = Package(
             dependencies: ["HomeScreen", "WidgetActions", "SharedStore", "SystemCalls", "NetworkAddress"],
             linkerSettings: staticSwiftRuntime),
 
+        // The fuzz targets' replay `main` in ordinary builds (input files through the entry), written once.
+        .target(name: "FuzzReplay", path: "Fuzz/Replay"),
         // libFuzzer target for the design import parser (see docs/designs.md for the command).
-        .executableTarget(name: "FuzzDesignImport", dependencies: ["WidgetDesign"], path: "Fuzz/DesignImport"),
+        .executableTarget(
+            name: "FuzzDesignImport", dependencies: ["WidgetDesign", "FuzzReplay"], path: "Fuzz/DesignImport"),
         // libFuzzer target for the template engine (see Fuzz/Variables/FuzzVariables.swift for the build line).
-        .executableTarget(name: "FuzzVariables", dependencies: ["Variables"], path: "Fuzz/Variables"),
+        .executableTarget(
+            name: "FuzzVariables", dependencies: ["TemplateLanguage", "WidgetDataKeys", "FuzzReplay"],
+            path: "Fuzz/Variables"),
         // libFuzzer target for the iCalendar parser and recurrence expander (build line in the file).
-        .executableTarget(name: "FuzzICalendar", dependencies: ["ICalendar"], path: "Fuzz/ICalendar"),
+        .executableTarget(name: "FuzzICalendar", dependencies: ["ICalendar", "FuzzReplay"], path: "Fuzz/ICalendar"),
 
         // Test support: WAV reading, FFT/Welch spectra, BS.1770 loudness, running built executables, a loopback
         // HTTP server and the recorded data-source answers it serves (Fixtures), a scratch store with a fake player
@@ -357,7 +379,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "NoiseDSP", "NoiseEngine", "NoiseControl", "WidgetDesign", "SharedStore", "BoundedJSON",
-                "LoginEntryFiles", "SystemCalls", "PlayerStartup",
+                "LoginEntryFiles", "SystemCalls", "PlayerStartup", "TemplateLanguage", "WidgetDataKeys",
             ],
             path: "Tests/TestSupport",
             exclude: ["Fixtures"]),
@@ -380,7 +402,12 @@ let package = Package(
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         // The snapshot rules ("upcoming", the cap) and the tolerant, bounded reading of snapshot files.
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "SharedStore", "BoundedJSON", "CivilDates"]),
-        .testTarget(name: "VariablesTests", dependencies: ["Variables", "SharedStore"]),
+        .testTarget(
+            name: "TemplateLanguageTests",
+            dependencies: ["TemplateLanguage", "WidgetDataKeys", "TestSupport", "NoiseDSP"]),
+        .testTarget(
+            name: "WidgetDataKeysTests",
+            dependencies: ["WidgetDataKeys", "TemplateLanguage", "SharedStore", "TestSupport"]),
         .testTarget(
             name: "WidgetDesignTests",
             dependencies: [
@@ -400,7 +427,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "TestSupport", "NoiseEngine", "NoiseControl", "SharedStore", "Variables", "WidgetDesign",
+                "TestSupport", "NoiseEngine", "NoiseControl", "SharedStore", "WidgetDataKeys", "WidgetDesign",
                 "WidgetRender", "BoundedJSON", "CivilDates",
             ]),
         .testTarget(
@@ -415,7 +442,8 @@ let package = Package(
         .testTarget(
             name: "WidgetRenderTests",
             dependencies: [
-                "WidgetRender", "WidgetDesign", "Variables", "NoiseControl", "NoiseEngine", "SharedStore",
+                "WidgetRender", "WidgetDesign", "TemplateLanguage", "WidgetDataKeys", "NoiseControl", "NoiseEngine",
+                "SharedStore",
                 "TestSupport", "CCairo", "CivilDates",
             ],
             exclude: ["Goldens"]),
@@ -430,7 +458,7 @@ let package = Package(
         .testTarget(
             name: "WidgetActionsTests",
             dependencies: [
-                "WidgetActions", "NoiseControl", "SharedStore", "Variables", "WidgetDesign", "WidgetRender",
+                "WidgetActions", "NoiseControl", "SharedStore", "WidgetDataKeys", "WidgetDesign", "WidgetRender",
                 "DataSources", "TestSupport",
             ]),
         // RFC 5545 parsing, zones, recurrence and hostile calendar files.
@@ -438,7 +466,9 @@ let package = Package(
         // Weather/calendar/steps against a loopback HTTP server (TestSupport.LocalHTTPServer), never the internet.
         .testTarget(
             name: "DataSourcesTests",
-            dependencies: ["DataSources", "Variables", "SharedStore", "Snapshots", "TestSupport"]),
+            dependencies: [
+                "DataSources", "TemplateLanguage", "WidgetDataKeys", "SharedStore", "Snapshots", "TestSupport",
+            ]),
 
         // Mixes and designs carried whole in a link (`noise share`, `weaver share`, `--link`): DEFLATE in the
         // URL's fragment with a version and a checksum, read back bounded; QR codes through Debian's libqrencode.

@@ -27,13 +27,14 @@ let package = Package(
     ],
     targets: [
         suite("NoiseBenchmarks", path: "Noise", products: ["NoiseDSP", "NoiseEngine", "AudioOutput"]),
-        suite("VariablesBenchmarks", path: "Variables", products: ["Variables"]),
+        suite("VariablesBenchmarks", path: "Variables", products: ["TemplateLanguage", "WidgetDataKeys"]),
         suite("DesignBenchmarks", path: "Designs", products: ["WidgetDesign", "SharedStore", "NoiseDSP"]),
         // Parsing and expanding a busy .ics file (what `weaver calendar refresh` does per calendar).
         suite("ICalendarBenchmarks", path: "ICalendar", products: ["ICalendar"]),
         // Widget renderer: small PNG at 2× (target ≤ 5 ms p50), layout alone, memory over 10,000 renders.
         suite(
-            "RenderBenchmarks", path: "Render", products: ["WidgetRender", "WidgetDesign", "Variables", "SharedStore"]),
+            "RenderBenchmarks", path: "Render",
+            products: ["WidgetRender", "WidgetDesign", "WidgetDataKeys", "SharedStore"]),
         // The Editor's draft render route over HTTP to an in-process `weaver serve` (target ≤ 10 ms p50).
         suite(
             "EditorBenchmarks", path: "Editor",

@@ -1,7 +1,7 @@
 import Benchmark
 import Foundation
 import SharedStore
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 import WidgetRender
 

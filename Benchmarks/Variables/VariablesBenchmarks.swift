@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
-import Variables
+import TemplateLanguage
+import WidgetDataKeys
 
 /// A typical widget line: five tokens (two time keys, two custom variables, one maths
 /// expression) and two filters, rendered against a pinned clock.

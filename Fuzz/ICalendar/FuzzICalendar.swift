@@ -44,26 +44,10 @@ public func fuzzICalendar(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 #if !FUZZING
+    import FuzzReplay
+
     @main
     struct ReplayInputs {
-        static func main() throws {
-            let paths = CommandLine.arguments.dropFirst()
-            if paths.isEmpty {
-                FileHandle.standardError.write(
-                    Data(
-                        """
-                        usage: FuzzICalendar FILE...  (replays inputs; build with -DFUZZING --sanitize=fuzzer to \
-                        fuzz)\n
-                        """
-                        .utf8))
-            }
-            for path in paths {
-                let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-                _ = bytes.withUnsafeBufferPointer {
-                    fuzzICalendar($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count)
-                }
-                print("ok \(path)")
-            }
-        }
+        static func main() { FuzzReplay.main("FuzzICalendar", fuzzICalendar) }
     }
 #endif

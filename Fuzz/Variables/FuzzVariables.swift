@@ -1,5 +1,6 @@
 import Foundation
-import Variables
+import TemplateLanguage
+import WidgetDataKeys
 
 // libFuzzer entry for the template parser, maths evaluator, date parser and key canonicaliser.
 //
@@ -41,26 +42,10 @@ public func fuzzVariables(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 #if !FUZZING
+    import FuzzReplay
+
     @main
     struct ReplayInputs {
-        static func main() throws {
-            let paths = CommandLine.arguments.dropFirst()
-            if paths.isEmpty {
-                FileHandle.standardError.write(
-                    Data(
-                        """
-                        usage: FuzzVariables FILE...  (replays inputs; build with -DFUZZING --sanitize=fuzzer to \
-                        fuzz)\n
-                        """
-                        .utf8))
-            }
-            for path in paths {
-                let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-                _ = bytes.withUnsafeBufferPointer {
-                    fuzzVariables($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count)
-                }
-                print("ok \(path)")
-            }
-        }
+        static func main() { FuzzReplay.main("FuzzVariables", fuzzVariables) }
     }
 #endif

@@ -2,7 +2,7 @@ import Foundation
 import SharedStore
 import TestSupport
 import Testing
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 
 @testable import WidgetRender

@@ -51,129 +51,107 @@ import Testing
         return collector
     }
 
-    @Test func atomicRenameIntoAWatchedFolderFires() throws {
+    /// The rig of most tests here: a scratch folder, a watcher on `name` in it (a file, or a folder
+    /// whose entries are reported), started with a collector; `initial`, when given, is written to the
+    /// file before the watch begins. The watcher is stopped and the folder removed when `body` returns.
+    func watching(
+        _ name: String, isFolder: Bool = false, initial: String? = nil,
+        _ body: (_ dir: String, _ path: String, _ collector: Collector) throws -> Void
+    ) throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let file = dir + "/status.json"
-        let watcher = try ChangeWatcher(files: [file])
+        let path = dir + "/" + name
+        if let initial { try Data(initial.utf8).write(to: URL(fileURLWithPath: path)) }
+        let watcher = try isFolder ? ChangeWatcher(files: [], directories: [path]) : ChangeWatcher(files: [path])
         let collector = started(watcher)
         defer {
             watcher.stop()
             watcher.wait()
         }
-        let before = ContinuousClock.now
-        try Self.atomicWrite("{}", to: file)
-        let hit = try #require(collector.wait { $0.paths.contains(file) })
-        // Generous bound (shared CPUs): the design budget is 50 ms quiet time + render.
-        #expect(before.duration(to: hit.1) < .milliseconds(1000))
-        #expect(hit.0.paths == [file], "temporaries must not be reported: \(hit.0.paths)")
-        print("ChangeWatch: atomic rename reported after \(before.duration(to: hit.1))")
+        try body(dir, path, collector)
+    }
+
+    @Test func atomicRenameIntoAWatchedFolderFires() throws {
+        try watching("status.json") { dir, file, collector in
+            let before = ContinuousClock.now
+            try Self.atomicWrite("{}", to: file)
+            let hit = try #require(collector.wait { $0.paths.contains(file) })
+            // Generous bound (shared CPUs): the design budget is 50 ms quiet time + render.
+            #expect(before.duration(to: hit.1) < .milliseconds(1000))
+            #expect(hit.0.paths == [file], "temporaries must not be reported: \(hit.0.paths)")
+            print("ChangeWatch: atomic rename reported after \(before.duration(to: hit.1))")
+        }
     }
 
     @Test func inPlaceWritesAndDeletesFire() throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let file = dir + "/vars.json"
-        try Data("1".utf8).write(to: URL(fileURLWithPath: file))
-        let watcher = try ChangeWatcher(files: [file])
-        let collector = started(watcher)
-        defer {
-            watcher.stop()
-            watcher.wait()
+        try watching("vars.json", initial: "1") { dir, file, collector in
+            // An in-place write (open, write, close), as `echo 2 > vars.json` does.
+            let fd = open(file, O_WRONLY | O_TRUNC)
+            #expect(fd >= 0)
+            _ = write(fd, "2", 1)
+            close(fd)
+            #expect(collector.wait { $0.paths.contains(file) } != nil)
+            let seen = collector.count
+            #expect(unlink(file) == 0)
+            #expect(collector.wait(from: seen) { _ in true } != nil, "a deleted file is a change")
         }
-        // An in-place write (open, write, close), as `echo 2 > vars.json` does.
-        let fd = open(file, O_WRONLY | O_TRUNC)
-        #expect(fd >= 0)
-        _ = write(fd, "2", 1)
-        close(fd)
-        #expect(collector.wait { $0.paths.contains(file) } != nil)
-        let seen = collector.count
-        #expect(unlink(file) == 0)
-        #expect(collector.wait(from: seen) { _ in true } != nil, "a deleted file is a change")
     }
 
     @Test func unrelatedFilesDoNotFire() throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let file = dir + "/last-mix.json"
-        let watcher = try ChangeWatcher(files: [file])
-        let collector = started(watcher)
-        defer {
-            watcher.stop()
-            watcher.wait()
+        try watching("last-mix.json") { dir, file, collector in
+            try Self.atomicWrite("x", to: dir + "/other.json")
+            try Data("y".utf8).write(to: URL(fileURLWithPath: dir + "/last-mix.json.bak"))
+            try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: false)
+            // That nothing comes is the check: a quiet window has to pass.
+            #expect(throughout(0.4) { collector.count == 0 }, "\(collector.all)")
+            try Self.atomicWrite("z", to: file)
+            let hit = try #require(collector.wait { !$0.paths.isEmpty })
+            #expect(hit.0.paths == [file])
         }
-        try Self.atomicWrite("x", to: dir + "/other.json")
-        try Data("y".utf8).write(to: URL(fileURLWithPath: dir + "/last-mix.json.bak"))
-        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: false)
-        // That nothing comes is the check: a quiet window has to pass.
-        #expect(throughout(0.4) { collector.count == 0 }, "\(collector.all)")
-        try Self.atomicWrite("z", to: file)
-        let hit = try #require(collector.wait { !$0.paths.isEmpty })
-        #expect(hit.0.paths == [file])
     }
 
     @Test func aBurstOfWritesGivesFewCallbacks() throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let file = dir + "/status.json"
-        let watcher = try ChangeWatcher(files: [file])
-        let collector = started(watcher)
-        defer {
-            watcher.stop()
-            watcher.wait()
+        try watching("status.json") { dir, file, collector in
+            let start = ContinuousClock.now
+            for i in 0..<100 { try Self.atomicWrite("\(i)", to: file) }
+            let writing = start.duration(to: .now)
+            // The count once the burst is over is the check: none for 0.5 s, past the 150 ms maximum delay.
+            let callbacks = steady(for: 0.5) { collector.count } ?? collector.count
+            print("ChangeWatch: 100 atomic writes in \(writing) gave \(callbacks) callback(s)")
+            #expect(callbacks >= 1)
+            // One callback per 150 ms of burst at most (the maximum delay), plus the trailing one.
+            let bound =
+                Int(Double(writing.components.seconds) / 0.15 + Double(writing.components.attoseconds) / 1.5e17) + 2
+            #expect(callbacks <= min(bound, 10), "\(callbacks) callbacks for a burst of \(writing)")
+            #expect(collector.all.allSatisfy { $0.paths == [file] })
         }
-        let start = ContinuousClock.now
-        for i in 0..<100 { try Self.atomicWrite("\(i)", to: file) }
-        let writing = start.duration(to: .now)
-        // The count once the burst is over is the check: none for 0.5 s, past the 150 ms maximum delay.
-        let callbacks = steady(for: 0.5) { collector.count } ?? collector.count
-        print("ChangeWatch: 100 atomic writes in \(writing) gave \(callbacks) callback(s)")
-        #expect(callbacks >= 1)
-        // One callback per 150 ms of burst at most (the maximum delay), plus the trailing one.
-        let bound = Int(Double(writing.components.seconds) / 0.15 + Double(writing.components.attoseconds) / 1.5e17) + 2
-        #expect(callbacks <= min(bound, 10), "\(callbacks) callbacks for a burst of \(writing)")
-        #expect(collector.all.allSatisfy { $0.paths == [file] })
     }
 
     @Test func foldersCreatedLaterAreFollowed() throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let file = dir + "/store/snapshots/weather.json"
-        let watcher = try ChangeWatcher(files: [file])
-        let collector = started(watcher)
-        defer {
-            watcher.stop()
-            watcher.wait()
+        try watching("store/snapshots/weather.json") { dir, file, collector in
+            try FileManager.default.createDirectory(atPath: dir + "/store/snapshots", withIntermediateDirectories: true)
+            try Self.atomicWrite("{}", to: file)
+            #expect(collector.wait { $0.paths.contains(file) } != nil)
+            // Deleted with its folder, then made again: still followed.
+            try FileManager.default.removeItem(atPath: dir + "/store")
+            // The folder's removal is not a change of the file: the count once no callback has come for
+            // 0.2 s (past the 150 ms maximum delay).
+            let seen = steady(for: 0.2) { collector.count } ?? collector.count
+            try FileManager.default.createDirectory(atPath: dir + "/store/snapshots", withIntermediateDirectories: true)
+            try Self.atomicWrite("{\"t\":1}", to: file)
+            #expect(collector.wait(from: seen) { _ in true } != nil)
+            #expect(collector.all.last?.paths == [file])
         }
-        try FileManager.default.createDirectory(atPath: dir + "/store/snapshots", withIntermediateDirectories: true)
-        try Self.atomicWrite("{}", to: file)
-        #expect(collector.wait { $0.paths.contains(file) } != nil)
-        // Deleted with its folder, then made again: still followed.
-        try FileManager.default.removeItem(atPath: dir + "/store")
-        // The folder's removal is not a change of the file: the count once no callback has come for
-        // 0.2 s (past the 150 ms maximum delay).
-        let seen = steady(for: 0.2) { collector.count } ?? collector.count
-        try FileManager.default.createDirectory(atPath: dir + "/store/snapshots", withIntermediateDirectories: true)
-        try Self.atomicWrite("{\"t\":1}", to: file)
-        #expect(collector.wait(from: seen) { _ in true } != nil)
-        #expect(collector.all.last?.paths == [file])
     }
 
     @Test func watchedFoldersReportTheirEntries() throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let images = dir + "/images"
-        let watcher = try ChangeWatcher(files: [], directories: [images])
-        let collector = started(watcher)
-        defer {
-            watcher.stop()
-            watcher.wait()
+        try watching("images", isFolder: true) { dir, images, collector in
+            try FileManager.default.createDirectory(atPath: images, withIntermediateDirectories: false)
+            #expect(collector.wait { $0.paths.contains(images) } != nil, "the folder appearing is reported")
+            try Self.atomicWrite("png", to: images + "/photo.png")
+            let hit = try #require(collector.wait { $0.paths.contains(images + "/photo.png") })
+            #expect(!hit.0.paths.contains { ($0 as NSString).lastPathComponent.hasPrefix(".") })
         }
-        try FileManager.default.createDirectory(atPath: images, withIntermediateDirectories: false)
-        #expect(collector.wait { $0.paths.contains(images) } != nil, "the folder appearing is reported")
-        try Self.atomicWrite("png", to: images + "/photo.png")
-        let hit = try #require(collector.wait { $0.paths.contains(images + "/photo.png") })
-        #expect(!hit.0.paths.contains { ($0 as NSString).lastPathComponent.hasPrefix(".") })
     }
 
     @Test func minuteTicksComeAtTheBoundary() throws {

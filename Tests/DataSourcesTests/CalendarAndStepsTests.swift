@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 @testable import DataSources
-@testable import Variables
+@testable import WidgetDataKeys
 
 @Suite("Calendars → snapshots/calendar.json → __calendar_* keys")
 struct CalendarServiceTests {

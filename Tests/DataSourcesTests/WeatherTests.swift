@@ -6,7 +6,8 @@ import TestSupport
 import Testing
 
 @testable import DataSources
-@testable import Variables
+@testable import TemplateLanguage
+@testable import WidgetDataKeys
 
 enum Fixtures {
     /// 2026-01-24T09:30:00Z: the recorded forecast's `current.time`.

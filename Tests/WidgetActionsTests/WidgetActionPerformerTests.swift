@@ -4,8 +4,8 @@ import SharedStore
 import Synchronization
 import TestSupport
 import Testing
-import Variables
 import WidgetActions
+import WidgetDataKeys
 import WidgetDesign
 import WidgetRender
 

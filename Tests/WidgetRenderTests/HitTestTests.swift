@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 
 @testable import WidgetRender

@@ -3,7 +3,8 @@ import NoiseEngine
 import Testing
 import WidgetDesign
 
-@testable import Variables
+@testable import TemplateLanguage
+@testable import WidgetDataKeys
 @testable import WidgetRender
 
 @Suite struct LayoutTests {

@@ -1,5 +1,5 @@
 import Foundation
-import Variables
+import WidgetDataKeys
 
 @testable import WidgetRender
 

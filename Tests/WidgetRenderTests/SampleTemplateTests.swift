@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 
 @testable import WidgetRender

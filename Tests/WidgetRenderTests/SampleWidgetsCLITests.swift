@@ -3,7 +3,7 @@ import Foundation
 import SharedStore
 import TestSupport
 import Testing
-import Variables
+import WidgetDataKeys
 
 @testable import WidgetDesign
 @testable import WidgetRender

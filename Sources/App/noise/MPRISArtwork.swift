@@ -1,7 +1,7 @@
 import Foundation
 import NoiseControl
 import SharedStore
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 import WidgetRender
 

@@ -1,5 +1,5 @@
 import Foundation
-import Variables
+import WidgetDataKeys
 
 /// Minute bins from Open-Meteo's 15-minute precipitation; the wording is `Variables.Nowcast`.
 extension Nowcast {

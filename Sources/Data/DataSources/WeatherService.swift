@@ -2,7 +2,7 @@ import CivilDates
 import Foundation
 import SharedStore
 import Snapshots
-import Variables
+import WidgetDataKeys
 
 /// `weaver weather ...`: the location, refreshes with a minimum interval, and the snapshot.
 public struct WeatherService: Sendable {

@@ -5,7 +5,8 @@ import NoiseControl
 import NoiseEngine
 import PlayerStartup
 import SharedStore
-import Variables
+import TemplateLanguage
+import WidgetDataKeys
 import WidgetDesign
 import WidgetRender
 

@@ -1,19 +1,12 @@
 import Foundation
 
+/// Fractions of a picture's width and height (0…1): the unit of `NormalisedRect`.
+public enum ImageFraction {}
+
 /// A rectangle in 0…1 image space, origin top-left (the seed app's `NormalisedRect`).
-public struct NormalisedRect: Sendable, Hashable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+public typealias NormalisedRect = Rectangle<ImageFraction>
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
+extension NormalisedRect {
     public static let full = NormalisedRect(x: 0, y: 0, width: 1, height: 1)
 
     /// The seed app trims a rectangle that runs past the image and never lets it be empty. (A

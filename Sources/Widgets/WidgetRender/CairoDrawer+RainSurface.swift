@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import NoiseDSP
 
 /// Draws a `RainSurface` the seed's way (its README, "Technique: seamless-tile additive
 /// dissipation"): a solid core with a vertical gradient, an interior grain, a turbulent band at
@@ -31,7 +32,7 @@ extension CairoDrawer {
         if s.textured, let fine = RainNoiseTiles.fine, let coarse = RainNoiseTiles.coarse,
             let wide = RainNoiseTiles.coarseWide
         {
-            var rng = SurfaceRandom(seed: s.seed)
+            var rng = SplitMix64(seed: s.seed)
             let deviceScale = {
                 var dx = 1.0, dy = 0.0
                 cairo_user_to_device_distance(cr, &dx, &dy)
@@ -184,7 +185,7 @@ extension CairoDrawer {
 
     /// The tile as the source, one tile pixel per device pixel, its origin jittered by whole
     /// pixels: an integer translation with nearest sampling is pixman's fast repeat path.
-    private func setTile(_ tile: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ cr: OpaquePointer) {
+    private func setTile(_ tile: CairoSurface, _ rng: inout SplitMix64, _ deviceScale: Double, _ cr: OpaquePointer) {
         let pattern = cairo_pattern_create_for_surface(tile.pointer)!
         cairo_pattern_set_extend(pattern, CAIRO_EXTEND_REPEAT)
         cairo_pattern_set_filter(pattern, CAIRO_FILTER_NEAREST)
@@ -255,7 +256,7 @@ extension CairoDrawer {
 
     /// White micro-highlights through the body, strong at the surface and fading to the baseline.
     private func grain(
-        _ s: RainSurface, _ fine: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ crest: Double,
+        _ s: RainSurface, _ fine: CairoSurface, _ rng: inout SplitMix64, _ deviceScale: Double, _ crest: Double,
         _ cr: OpaquePointer
     ) {
         cairo_save(cr)
@@ -280,7 +281,7 @@ extension CairoDrawer {
     /// Turbulence along the contour, inside the body: coarse clumps and fine detail kept to a
     /// band around the ridge.
     private func surfaceBand(
-        _ s: RainSurface, _ wide: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ cr: OpaquePointer
+        _ s: RainSurface, _ wide: CairoSurface, _ rng: inout SplitMix64, _ deviceScale: Double, _ cr: OpaquePointer
     ) {
         let band = max(2.5, min(6, s.plot.height * 0.06))
         cairo_save(cr)
@@ -309,7 +310,7 @@ extension CairoDrawer {
     /// the upscale smooths the steps between its nested strokes, and wide strokes cost by area
     /// (at full resolution the mist alone took longer than the rest of the widget).
     private func mist(
-        _ s: RainSurface, _ coarse: CairoSurface, _ rng: inout SurfaceRandom, _ deviceScale: Double, _ cr: OpaquePointer
+        _ s: RainSurface, _ coarse: CairoSurface, _ rng: inout SplitMix64, _ deviceScale: Double, _ cr: OpaquePointer
     ) {
         let reach = Self.mistReach(s)
         cairo_save(cr)

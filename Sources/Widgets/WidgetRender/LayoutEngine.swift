@@ -1,5 +1,6 @@
 import Foundation
-import Variables
+import TemplateLanguage
+import WidgetDataKeys
 import WidgetDesign
 
 /// Lays out one design in one family: the templates' geometry, in points. Not thread-safe.

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetDesign
 
 /// The layout tree: plain values, in points, that every backend (PNG, SVG, JSON, text) and the hit
 /// test walk. Nothing here knows about Cairo.
@@ -12,26 +13,13 @@ public struct Point: Sendable, Hashable, Codable {
     }
 }
 
-public struct Rect: Sendable, Hashable, Codable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+/// Points of the widget: the unit of the layout's `Rect`.
+public enum LayoutPoints {}
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
+/// A frame in the layout, in points (WidgetDesign's `Rectangle`, which picture crops use too).
+public typealias Rect = Rectangle<LayoutPoints>
 
-    public var minX: Double { x }
-    public var minY: Double { y }
-    public var maxX: Double { x + width }
-    public var maxY: Double { y + height }
-    public var midX: Double { x + width / 2 }
-    public var midY: Double { y + height / 2 }
-
+extension Rect {
     public func contains(_ p: Point) -> Bool { p.x >= x && p.x < maxX && p.y >= y && p.y < maxY }
 
     public func insetBy(_ d: Double) -> Rect { insetBy(dx: d, dy: d) }

@@ -1,6 +1,6 @@
 import CivilDates
 import Foundation
-import Variables
+import WidgetDataKeys
 
 /// The days a month calendar shows: whole weeks from the locale's first weekday, the month's
 /// days with the previous and next months' days filling the first and last weeks.

@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import NoiseDSP
 
 /// The two seamless (periodic) noise tiles the rain surface's texture is made of, as the seed
 /// has them: `fine`, sparse micro highlights for the grain, and `coarse`, wispy clumps for the
@@ -11,7 +12,7 @@ enum RainNoiseTiles {
     static let side = 64
 
     static let fine: CairoSurface? = make { values in
-        var rng = SurfaceRandom(seed: 0x5EED_F1E0)
+        var rng = SplitMix64(seed: 0x5EED_F1E0)
         var speckle = [Double](repeating: 0, count: side * side)
         for i in speckle.indices {
             let r = rng.unit()
@@ -38,7 +39,7 @@ enum RainNoiseTiles {
         make(side: side) { values in
             // Two octaves of value noise on lattices that divide the tile (periods 8 and 16 cells).
             func lattice(_ cells: Int, seed: UInt64) -> [Double] {
-                var rng = SurfaceRandom(seed: seed)
+                var rng = SplitMix64(seed: seed)
                 return (0..<(cells * cells)).map { _ in rng.unit() }
             }
             func sample(_ grid: [Double], _ cells: Int, _ x: Int, _ y: Int) -> Double {
@@ -87,19 +88,9 @@ enum RainNoiseTiles {
     }
 }
 
-/// SplitMix64: the rain surface's deterministic randomness (tile contents and per-render offsets).
-struct SurfaceRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
+/// The rain surface's deterministic randomness (tile contents and per-render offsets) is the
+/// project's one seeded generator, NoiseDSP's `SplitMix64`.
+extension SplitMix64 {
+    /// Uniform in [0, 1): the top 53 bits.
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

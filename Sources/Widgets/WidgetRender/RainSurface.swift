@@ -1,5 +1,5 @@
 import Foundation
-import Variables
+import WidgetDataKeys
 
 /// The nowcast chart's rain surface as the seed draws it (notes §6; the seed README's "Nowcast
 /// rain surface chart rendering"), as geometry: the backends draw it (`CairoDrawer+RainSurface`).

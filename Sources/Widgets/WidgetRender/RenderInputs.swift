@@ -1,5 +1,5 @@
 import Foundation
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 
 /// Everything a layout depends on besides the design and family. Nothing in layout reads the

@@ -1,6 +1,6 @@
 import CivilDates
 import Foundation
-import Variables
+import WidgetDataKeys
 
 /// Lock-screen families: one vibrant (white) tone, no background.
 extension TemplateContext {

@@ -1,5 +1,5 @@
 import Foundation
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 
 extension TemplateContext {

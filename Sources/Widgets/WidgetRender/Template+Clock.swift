@@ -1,6 +1,6 @@
 import CivilDates
 import Foundation
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 
 /// The clock template: the design's `clockConfig` face (Ceramic, Icon or Segmented) in its

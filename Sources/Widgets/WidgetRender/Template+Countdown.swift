@@ -1,6 +1,6 @@
 import CivilDates
 import Foundation
-import Variables
+import TemplateLanguage
 import WidgetDesign
 
 /// The Countdown template: the time left to `countdown.target` (a time, a variable holding one,

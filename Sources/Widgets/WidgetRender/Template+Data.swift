@@ -1,7 +1,7 @@
 import CivilDates
 import Foundation
 import Snapshots
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 
 /// Weather, Next Up and Reminders: templates whose content comes from a snapshot file, each with

@@ -1,7 +1,7 @@
 import CivilDates
 import Foundation
 import Snapshots
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 
 /// The Forecast template (the seed's lock-screen weather widget): four days from the weather

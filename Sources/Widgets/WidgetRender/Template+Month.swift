@@ -1,6 +1,6 @@
 import CivilDates
 import Foundation
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 
 /// The Month template: the render clock's month as a grid, weeks from the locale's first

@@ -1,7 +1,7 @@
 import CivilDates
 import Foundation
 import NoiseEngine
-import Variables
+import WidgetDataKeys
 
 /// The Noise Machine widget (template `noiseMachine`): the seed's buttons and more — a real
 /// Stopped state, a stop button, the mix name, the sleep timer, each layer's colour, the master

@@ -1,7 +1,7 @@
 import CivilDates
 import Foundation
 import Snapshots
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 
 /// What a Reminders design shows from the snapshot: the mode's items in the chosen lists, open

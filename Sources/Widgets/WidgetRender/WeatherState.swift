@@ -1,7 +1,7 @@
 import Foundation
 import SharedStore
 import Snapshots
-import Variables
+import WidgetDataKeys
 
 /// Weather as the Weather template needs it, read from `snapshots/weather.json` (the variables
 /// engine reads the same file as keys). The current conditions are the `__weather_*` keys' own

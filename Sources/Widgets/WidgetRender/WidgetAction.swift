@@ -1,4 +1,4 @@
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 
 /// What one press of a widget button does, with what it needs: the one action type. The layout

@@ -3,7 +3,7 @@ import Foundation
 import NoiseEngine
 import SharedStore
 import Snapshots
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 
 /// Output formats of `weaver render`.

@@ -15,7 +15,7 @@ import WidgetDesign
 /// weather refresh --force`, `weaver calendar add|remove|refresh`, `weaver steps import|goal`.
 /// Uploaded files are written into the store (calendars) or a private scratch file (steps), never
 /// to a path the request names; network answers are read by the services' bounded parsers.
-struct DataRoutes: AppRoutes {
+struct DataRoutes {
     let server: HomeScreenServer
 
     static let smallBody = JSONLimits(maxDepth: 2, maxValueCount: 8, maxStringBytes: 2048)
@@ -24,25 +24,6 @@ struct DataRoutes: AppRoutes {
 
     /// Open-Meteo as `weaver weather` uses it: `$WIDGETWEAVER_OPEN_METEO_URL` when set.
     static func openMeteo() throws -> OpenMeteo { OpenMeteo(baseURL: try OpenMeteo.baseURL(option: nil)) }
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.get("/data", use: page)
-
-        // Weather
-        router.post("/api/data/weather/location", use: setLocation)
-        router.post("/api/data/weather/refresh", use: refreshWeather)
-
-        // Auto-refresh on or off: the call `weaver weather autorefresh enable|disable` makes.
-        router.post("/api/data/weather/autorefresh", use: setAutorefresh)
-
-        // Calendar
-        router.post("/api/data/calendar", use: addCalendar)
-        router.post("/api/data/calendar/upload", use: uploadCalendar)
-        router.delete("/api/data/calendar/:id", use: removeCalendar)
-        router.post("/api/data/calendar/refresh", use: refreshCalendars)
-
-        // Steps
-    }
 
     @Sendable func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let root = try server.requireStore()

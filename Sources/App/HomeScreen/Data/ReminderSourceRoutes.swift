@@ -15,20 +15,13 @@ import SizeLimits
 /// todo.txt row in the person's own file, which an uploaded copy cannot give. The path must be
 /// absolute (or `~/…`), name an existing regular file called `*.txt` or `*.ics`, and lie outside
 /// the store, so a request cannot make the server read `/etc/passwd` or a key file as tasks.
-struct ReminderSourceRoutes: AppRoutes {
+struct ReminderSourceRoutes {
     let server: HomeScreenServer
 
     /// Bytes of an uploaded task list: the download cap the service applies to web sources.
     static let maximumUploadBytes = RemindersService.downloadLimit
     /// File names a typed path may end in.
     static let pathExtensions = ["txt", "ics"]
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.post("/api/data/reminders", use: addSource)
-        router.post("/api/data/reminders/upload", use: uploadSource)
-        router.delete("/api/data/reminders/:id", use: removeSource)
-        router.post("/api/data/reminders/refresh", use: refresh)
-    }
 
     @Sendable func addSource(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let root = try server.requireStore()

@@ -9,20 +9,13 @@ import WidgetDesign
 /// and `weaver ai edit`, its result put in the design's draft (never saved here; Save saves it). Without
 /// `ai.json` in the store nothing is contacted: the routes answer how to set a model up. Writes pass
 /// `AccessMiddleware` (Host, Origin, token) like every other; bodies are capped before they are read.
-struct AssistantRoutes: AppRoutes {
+struct AssistantRoutes {
     let server: HomeScreenServer
 
     /// Words beyond this are refused before anything is asked (a description is a sentence or two).
     static let maximumTextCharacters = 2000
     /// One question to the model at a time per server: a small model on a CPU uses every core.
     static let asking = Mutex(false)
-
-    func register(on router: Router<BasicRequestContext>) {
-        // Which model the boxes would ask, read from the store; nothing is contacted.
-        router.get("/api/assistant", use: settings)
-        router.post("/api/drafts/:id/describe", use: describe)
-        router.post("/api/drafts/:id/ask", use: ask)
-    }
 
     @Sendable func settings(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let root = try server.requireStore()

@@ -9,37 +9,12 @@ import WidgetRender
 /// The Editor's API (docs/editor.md lists it). Every write passes `AccessMiddleware` (Host,
 /// Origin and token) first; bodies are capped before they are read and parsed with limits; IDs
 /// in paths must be library UUIDs, so no request names a file.
-struct DesignAPIRoutes: AppRoutes {
+struct DesignAPIRoutes {
     let server: HomeScreenServer
 
     /// A design file is a few KiB; 2,000-character texts in every field stay far below this.
     static let maximumDesignBytes = 256 << 10
     static let designLimits = JSONLimits(maxDepth: 12, maxValueCount: 4096, maxStringBytes: 16 << 10)
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.get("/api/designs/:id", use: design)
-        router.put("/api/designs/:id", use: saveDesign)
-        router.post("/api/designs", use: createDesign)
-
-        // Drafts: the page's unsaved design, kept here so a reload finds it.
-        router.get("/api/drafts/:id", use: draft)
-        router.put("/api/drafts/:id", use: replaceDraft)
-        router.delete("/api/drafts/:id", use: discardDraft)
-        router.post("/api/drafts/:id/edit", use: editDraft)
-        // Trying a preview button: what it would do to the draft's variables, nothing written.
-        router.post("/api/drafts/:id/try", use: tryDraft)
-        router.post("/api/drafts/:id/render", use: renderDraft)
-
-        router.post("/api/images", use: addImage)
-        // Theme from photo: the picture's colours and the accent and background that suit it.
-        router.get("/api/images/:name/theme", use: imageTheme)
-        // A picture as stored, for the Editor's crop rectangles (the browser decodes it in an img).
-        router.get("/api/images/:name", use: image)
-        router.get("/api/variables", use: variables)
-        // Pro from the page, for a browser-only user: what `weaver pro unlock` does.
-        router.post("/api/pro/unlock", use: unlockPro)
-        router.get("/api/symbols", use: symbols)
-    }
 
     @Sendable func design(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try withDesign(context) { workshop, id in

@@ -8,18 +8,11 @@ import WidgetRender
 
 /// The Editor's pages and assets: `/editor` (choose or start a design), `/editor/{id}`, its
 /// script and sheet, the colour swatches and the symbol font. The API is `DesignAPIRoutes`.
-struct EditorRoutes: AppRoutes {
+struct EditorRoutes {
     let server: HomeScreenServer
 
     /// The symbol font is read from its fixed system path, never from anything in a request.
     static let symbolFont: [UInt8]? = FileManager.default.contents(atPath: SymbolMap.fontFile).map { Array($0) }
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.get("/editor", use: chooserPage)
-        router.get("/editor/:id", use: editorPage)
-        router.get("/static/symbols.ttf", use: font)
-        router.get("/api/swatches", use: swatches)
-    }
 
     @Sendable func chooserPage(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let workshop = try server.requireWorkshop()

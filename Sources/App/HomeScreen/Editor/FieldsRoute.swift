@@ -6,13 +6,9 @@ import WidgetDesign
 /// `GET /api/fields`: the design and mix field tables, `{"design": [FIELD...], "mix": [FIELD...]}`
 /// (see `FieldJSON`), for the browser editor. Read-only; the server's Host check applies as to
 /// every route.
-struct FieldsRoute: AppRoutes {
+struct FieldsRoute {
     /// The answer never changes while the server runs: built once.
     static let json = FieldJSON.document(design: DesignFields.table, mix: MixFields.table)
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.get("/api/fields", use: fields)
-    }
 
     @Sendable func fields(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         Routes.body(Self.json, type: "application/json")

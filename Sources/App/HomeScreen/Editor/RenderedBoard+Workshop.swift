@@ -1,6 +1,7 @@
 import Foundation
 import SharedStore
-import Variables
+import TemplateLanguage
+import WidgetDataKeys
 import WidgetDesign
 import WidgetRender
 

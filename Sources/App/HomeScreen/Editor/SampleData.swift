@@ -1,7 +1,7 @@
 import CivilDates
 import Foundation
 import Snapshots
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 import WidgetRender
 

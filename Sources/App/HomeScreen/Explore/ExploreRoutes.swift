@@ -8,17 +8,11 @@ import WidgetDesign
 /// ID --remix R` adds) and its seeded remixes (`ExploreRemixes`: `weaver remix` with a seed fixed
 /// per template), "Add to Library" (`POST /api/library/add`, the same call), and the data set-up
 /// entry points with their state. Pictures are kept once drawn (`ExplorePictureCache`).
-struct ExploreRoutes: AppRoutes {
+struct ExploreRoutes {
     let server: HomeScreenServer
 
     /// Templates shown first, as the app's "featured" row: the ones that show live data.
     static let featured = ["weather", "next-up", "steps", "noise-machine"]
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.get("/explore", use: page)
-        // `/api/explore/TEMPLATE.svg?family=F&remix=R`: the starter (or its remix) drawn as a draft.
-        router.get("/api/explore/:file", use: picture)
-    }
 
     @Sendable func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         _ = try server.requireWorkshop()

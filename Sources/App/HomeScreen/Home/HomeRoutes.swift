@@ -6,15 +6,8 @@ import SharedStore
 
 /// The home screen (`/`): every design as live widgets, their pictures (`/widgets/ID.svg|png`), their buttons
 /// (`POST /api/designs/ID/tap`) and the list of designs they are drawn from.
-struct HomeRoutes: AppRoutes {
+struct HomeRoutes {
     let server: HomeScreenServer
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.get("/", use: page)
-        router.get("/widgets/:file", use: picture)
-        router.get("/api/designs", use: designs)
-        router.post("/api/designs/:id/tap", use: tap)
-    }
 
     @Sendable func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let tiles = try server.board.tiles(now: Date())

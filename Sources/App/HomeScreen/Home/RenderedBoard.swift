@@ -2,7 +2,7 @@ import BoundedJSON
 import CivilDates
 import Foundation
 import SharedStore
-import Variables
+import WidgetDataKeys
 import WidgetDesign
 import WidgetRender
 

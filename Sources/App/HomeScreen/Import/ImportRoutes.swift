@@ -13,15 +13,8 @@ import WidgetDesign
 /// imports the selected designs). The file is read by `DesignExchange.parse`, reviewed by
 /// `ImportReview` and written by `DesignImporter`, as `weaver import` does, so a file the CLI
 /// refuses is refused here with the same message (after the file's name, where the CLI puts its path).
-struct ImportRoutes: AppRoutes {
+struct ImportRoutes {
     let server: HomeScreenServer
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.get("/api/export", use: export)
-        router.post("/api/import", use: review)
-        router.post("/api/import/:review", use: importReviewed)
-        router.get("/api/import/:review/:picture", use: reviewPicture)
-    }
 
     @Sendable func export(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let library = try server.requireLibrary()

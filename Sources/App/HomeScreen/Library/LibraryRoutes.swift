@@ -11,21 +11,10 @@ import WidgetDesign
 /// templates add), so the free-tier cap, the trash and the default behave as on the command line.
 /// Writes pass `AccessMiddleware` (Host, Origin, token) first; bodies are capped and parsed with
 /// limits; IDs in paths must be UUIDs.
-struct LibraryRoutes: AppRoutes {
+struct LibraryRoutes {
     let server: HomeScreenServer
 
     static let smallBody = JSONLimits(maxDepth: 2, maxValueCount: 8, maxStringBytes: 2048)
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.get("/library", use: page)
-        router.get("/api/library", use: list)
-        router.post("/api/library/add", use: add)
-        router.post("/api/library/:id/default", use: makeDefault)
-        router.post("/api/library/:id/duplicate", use: duplicate)
-        router.post("/api/library/:id/rename", use: rename)
-        router.delete("/api/library/:id", use: delete)
-        router.post("/api/library/:id/restore", use: restore)
-    }
 
     @Sendable func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let library = try server.requireLibrary()

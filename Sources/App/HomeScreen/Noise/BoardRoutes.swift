@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// The Noise page's board of sounds, presets and shared links (registered by `NoiseRoutes`):
+/// The Noise page's board of sounds, presets and shared links (listed after `NoiseRoutes` in `Routes.table`):
 ///
 /// - `GET /api/board`: the sounds (each with the layer a tap adds) and the board's state;
 /// - `POST /api/board/add` `{"sound": ID, "replaceLayer": 1…4 (optional)}`, `POST /api/board/remove`
@@ -13,7 +13,7 @@ import NIOCore
 /// - `POST /api/share/open` `{"link": LINK}` (what the mix is; nothing plays) and `/api/share/play`.
 ///
 /// Every change answers `{"message": …, "board": STATE}`; a refusal `{"error": …, "field": …}`.
-struct BoardRoutes: AppRoutes {
+struct BoardRoutes {
     let server: HomeScreenServer
 
     var board: SoundBoard { SoundBoard(mixer: server.mixer) }
@@ -21,19 +21,6 @@ struct BoardRoutes: AppRoutes {
     static let smallBody = JSONLimits(maxDepth: 2, maxValueCount: 8, maxStringBytes: 1024)
     /// A link over a share link's 2,000 characters still reaches ShareLinks, which says so in its words.
     static let linkBody = JSONLimits(maxDepth: 2, maxValueCount: 4, maxStringBytes: 12 << 10)
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.get("/api/board", use: state)
-        router.post("/api/board/add", use: add)
-        router.post("/api/board/remove", use: remove)
-        router.post("/api/board/play", use: play)
-        router.post("/api/board/pause", use: pause)
-        router.post("/api/presets", use: savePreset)
-        router.post("/api/presets/:id/rename", use: renamePreset)
-        router.delete("/api/presets/:id", use: deletePreset)
-        router.post("/api/share/open", use: openLink)
-        router.post("/api/share/play", use: playLink)
-    }
 
     @Sendable func state(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let object: [String: Any] = [

@@ -4,8 +4,9 @@ import Hummingbird
 import NIOCore
 import NoiseEngine
 
-/// Noise → Calibrate (registered by `NoiseRoutes`): the hearing calibration of `noise hearing calibrate`
-/// in the browser, played by the server through the output (never by the browser), and the profiles' charts.
+/// Noise → Calibrate (listed after `NoiseRoutes` in `Routes.table`): the hearing calibration of `noise hearing
+/// calibrate` in the browser, played by the server through the output (never by the browser), and the profiles'
+/// charts.
 ///
 /// - `GET /noise/calibrate`: the page; `GET /api/hearing/calibration`: the state (step, gain, devices, profiles);
 /// - `POST /api/hearing/calibration/start` `{"device": NAME, "level": 0.1…0.9, "mode": "loudness"|"threshold",
@@ -16,23 +17,13 @@ import NoiseEngine
 /// - `GET /noise/calibrate/chart.svg?device=NAME`: the stored profile drawn.
 ///
 /// Every change answers `{"message": …, "calibration": STATE}`; a refusal `{"error": …, "field": …}`.
-struct CalibrateRoutes: AppRoutes {
+struct CalibrateRoutes {
     let server: HomeScreenServer
 
     static let body = JSONLimits(maxDepth: 2, maxValueCount: 12, maxStringBytes: 1024)
     static let templates = HTMLTemplates(PackageResources.calibrate_html, file: "Noise/calibrate.html")
 
     var desk: CalibrationDesk { server.calibration }
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.get("/noise/calibrate", use: page)
-        router.get("/noise/calibrate/chart.svg", use: chart)
-        router.get("/api/hearing/calibration", use: state)
-        router.post("/api/hearing/calibration/start", use: start)
-        router.post("/api/hearing/calibration/gain", use: gain)
-        router.post("/api/hearing/calibration/accept", use: accept)
-        router.post("/api/hearing/calibration/stop", use: stop)
-    }
 
     @Sendable func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let t = Self.templates

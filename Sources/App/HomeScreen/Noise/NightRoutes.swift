@@ -15,17 +15,8 @@ import NoiseControl
 /// - `POST /api/night/schedules`: `{"time":"23:00","preset":"sleep","fadeSeconds":600,
 ///   "timerSeconds":28800,"withoutSystemdSession":false}` (the last three optional).
 /// - `POST /api/night/schedules/ID/remove`, `POST /api/night/schedules/ID/enabled` `{"enabled":false}`.
-struct NightRoutes: AppRoutes {
+struct NightRoutes {
     let server: HomeScreenServer
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.get("/api/night", use: state)
-        router.post("/api/night/timer", use: setTimer)
-        router.post("/api/night/timer/add", use: addToTimer)
-        router.post("/api/night/schedules", use: addSchedule)
-        router.post("/api/night/schedules/:id/remove", use: removeSchedule)
-        router.post("/api/night/schedules/:id/enabled", use: enableSchedule)
-    }
 
     var night: Night { Night(mixer: server.mixer) }
 

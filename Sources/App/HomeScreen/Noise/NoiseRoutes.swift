@@ -4,18 +4,8 @@ import NIOCore
 
 /// The Noise section (`/noise`, and `/share` where share links point): the board of sounds over the mixer, the
 /// mixer's API (`GET|POST /api/mixer`) the home screen's mixer uses too, and the board's (`BoardRoutes`).
-struct NoiseRoutes: AppRoutes {
+struct NoiseRoutes {
     let server: HomeScreenServer
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.get("/noise", use: page)
-        // A share link names `/share` (ShareLinks' default address); the page reads its fragment.
-        router.get("/share", use: page)
-        router.get("/api/mixer", use: state)
-        router.post("/api/mixer", use: change)
-        BoardRoutes(server: server).register(on: router)
-        CalibrateRoutes(server: server).register(on: router)
-    }
 
     @Sendable func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let board = SoundBoard(mixer: server.mixer)

@@ -7,26 +7,16 @@ import SharedStore
 /// from the request into the file system.
 ///
 /// Layout: a folder per area of the app (Home, Noise, Editor, Library, Explore, Import, Data, Steps), each with
-/// its route collection (`…Routes`, a named method per route); this file holds the shell's own routes (its
+/// its route collection (`…Routes`, a named method per route), every path and method listed in one table
+/// (`Routes.table`, RouteTable.swift); this file holds the shell's own routes (its
 /// static files, the event stream) and the helpers every area answers with. Handlers throw `HTTPError` for a
 /// refusal; `HTTPErrorMiddleware` answers it.
 struct Routes {
     let server: HomeScreenServer
 
-    /// The app's areas, each registering its pages and API routes.
-    var areas: [any AppRoutes] {
-        [
-            HomeRoutes(server: server), NoiseRoutes(server: server), NightRoutes(server: server),
-            EditorRoutes(server: server), DesignAPIRoutes(server: server), AssistantRoutes(server: server),
-            FieldsRoute(), LibraryRoutes(server: server),
-            ImportRoutes(server: server), ExploreRoutes(server: server), DataRoutes(server: server),
-            ReminderSourceRoutes(server: server), StepsRoutes(server: server),
-        ]
-    }
-
     func register(on router: Router<BasicRequestContext>) {
         WebAssets.register(on: router)
-        for area in areas { area.register(on: router) }
+        for route in table { router.on(route.path, method: route.method, use: route.handler) }
         router.get("/events") { _, _ in try events() }
     }
 
@@ -94,10 +84,4 @@ struct Routes {
             status: status, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(string: HomeScreenServer.json(["error": message]))))
     }
-}
-
-/// One area of the app (a page and the API routes it uses), registered by `Routes`. Each lives in
-/// its own file, so areas can be added without touching each other's code.
-protocol AppRoutes {
-    func register(on router: Router<BasicRequestContext>)
 }

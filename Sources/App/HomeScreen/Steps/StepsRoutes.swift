@@ -8,15 +8,8 @@ import WidgetDesign
 /// Steps History (`/data/steps`) and the steps API the Data page's Steps card and this page use: `weaver steps
 /// import` (an uploaded CSV or JSON, read from a private scratch file), `weaver steps goal`, and pinning a day as a
 /// design.
-struct StepsRoutes: AppRoutes {
+struct StepsRoutes {
     let server: HomeScreenServer
-
-    func register(on router: Router<BasicRequestContext>) {
-        router.get("/data/steps", use: page)
-        router.post("/api/data/steps/import", use: importSteps)
-        router.post("/api/data/steps/goal", use: setGoal)
-        router.post("/api/data/steps/pin", use: pinDay)
-    }
 
     @Sendable func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let root = try server.requireStore()

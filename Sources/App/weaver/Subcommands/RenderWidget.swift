@@ -1,8 +1,8 @@
 import ArgumentParser
 import CLISupport
 import Foundation
-import Variables
 import WidgetActions
+import WidgetDataKeys
 import WidgetDesign
 import WidgetRender
 

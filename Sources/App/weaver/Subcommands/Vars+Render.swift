@@ -2,7 +2,8 @@ import ArgumentParser
 import CLISupport
 import Foundation
 import SystemCalls
-import Variables
+import TemplateLanguage
+import WidgetDataKeys
 
 extension Weaver.Vars {
     struct Render: ParsableCommand {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import CLISupport
 import Foundation
-import Variables
+import TemplateLanguage
+import WidgetDataKeys
 
 extension Weaver.Vars {
     struct Set: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SharedStore
-import Variables
+import TemplateLanguage
 
 extension Weaver {
     struct Vars: ParsableCommand {

@@ -1,0 +1,113 @@
+import CivilDates
+import Foundation
+import SharedStore
+import Snapshots
+import TemplateLanguage
+
+/// `__steps_*` keys from `snapshots/steps.json` (schema in docs/variables.md, "Built-in keys").
+///
+/// The "today" keys appear only when the snapshot's `today.date` is the render clock's local
+/// date: yesterday's count must not show as today's. History keys look at complete days before
+/// today. Goals default to 10,000 (weekday) and the weekday goal (weekend); Saturday and Sunday
+/// are the weekend.
+public struct StepsSnapshotProvider: DictionaryKeySource {
+    public struct Day: Sendable, Equatable {
+        /// Days since 1970-01-01.
+        public var dayNumber: Int
+        public var steps: Double
+        public init(dayNumber: Int, steps: Double) {
+            self.dayNumber = dayNumber
+            self.steps = steps
+        }
+    }
+
+    public var access: String?
+    public var goalWeekday: Double?
+    public var goalWeekend: Double?
+    public var streakRule: String?
+    public var today: Day?
+    public var todayUpdatedAt: Date?
+    /// nil when the snapshot has no history array.
+    public var history: [Day]?
+    let prefix = "__steps_"
+
+    public static let defaultGoal: Double = 10_000
+
+    /// The snapshot read through its schema (`StepsFile.read`, which tells `warn` about each field
+    /// that is there but unusable); nil when there is none.
+    public static func load(from root: StoreRoot, warn: (String) -> Void = { _ in }) -> StepsSnapshotProvider? {
+        guard let reading = StepsFile.read(from: root, warn: warn) else { return nil }
+        var p = StepsSnapshotProvider()
+        p.access = reading.access
+        p.goalWeekday = reading.goalWeekday
+        p.goalWeekend = reading.goalWeekend
+        p.streakRule = reading.streakRule
+        p.today = reading.today.map { Day(dayNumber: $0.dayNumber, steps: $0.steps) }
+        p.todayUpdatedAt = reading.today?.updatedAt
+        p.history = reading.history?.map { Day(dayNumber: $0.dayNumber, steps: $0.steps) }
+        return p
+    }
+
+    public init() {}
+
+    func goal(forDay dayNumber: Int) -> Double {
+        let weekday = Self.weekdayIndex(dayNumber)
+        let weekdayGoal = goalWeekday ?? Self.defaultGoal
+        return (weekday == 0 || weekday == 6) ? (goalWeekend ?? weekdayGoal) : weekdayGoal
+    }
+
+    /// 0 = Sunday ... 6 = Saturday (1970-01-01 was a Thursday).
+    static func weekdayIndex(_ dayNumber: Int) -> Int { ((dayNumber % 7) + 7 + 4) % 7 }
+
+    static func whole(_ x: Double) -> String { NumberText.canonical(x.rounded(.toNearestOrAwayFromZero)) }
+
+    func values(in context: RenderContext, formatters: FormatterCache) -> [String: String] {
+        var v: [String: String] = [:]
+        let todayNumber = CivilTime.local(context.now, in: context.timeZone).dayNumber
+        let goalToday = goal(forDay: todayNumber)
+        v["__steps_goal_weekday"] = Self.whole(goalWeekday ?? Self.defaultGoal)
+        v["__steps_goal_weekend"] = Self.whole(goalWeekend ?? goalWeekday ?? Self.defaultGoal)
+        v["__steps_goal_today"] = Self.whole(goalToday)
+        v["__steps_streak_rule"] = streakRule ?? "daily goal"
+        v["__steps_access"] = access ?? "unknown"
+        var hitToday = false
+        if let today, today.dayNumber == todayNumber {
+            let fraction = today.steps / goalToday
+            hitToday = today.steps >= goalToday
+            v["__steps_today"] = Self.whole(today.steps)
+            if let at = todayUpdatedAt { v["__steps_updated_iso"] = CivilTime.isoUTC(at, fractionalSeconds: false) }
+            v["__steps_today_fraction"] = NumberText.canonical(fraction)
+            v["__steps_today_percent"] = Self.whole(fraction * 100)
+            v["__steps_goal_hit_today"] = hitToday ? "true" : "false"
+        }
+        guard let history, !history.isEmpty else { return v }
+        var stepsByDay: [Int: Double] = [:]
+        for day in history where day.dayNumber < todayNumber { stepsByDay[day.dayNumber] = day.steps }
+        // The streak counts consecutive goal days ending yesterday, plus today once today's goal is hit.
+        var streak = hitToday ? 1 : 0
+        var day = todayNumber - 1
+        while let steps = stepsByDay[day], steps >= goal(forDay: day) {
+            streak += 1
+            day -= 1
+        }
+        v["__steps_streak"] = String(streak)
+        for window in [7, 30] {
+            let recorded = (1...window).compactMap { stepsByDay[todayNumber - $0] }
+            guard !recorded.isEmpty else { continue }
+            let mean = recorded.reduce(0, +) / Double(recorded.count)
+            v["__steps_avg_\(window)"] = Self.whole(mean)
+            v["__steps_avg_\(window)_exact"] = NumberText.canonical(mean)
+        }
+        if let best = stepsByDay.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }) {
+            let ymd = CivilTime.date(daysSinceEpoch: best.key)
+            let civil = CivilTime(year: ymd.year, month: ymd.month, day: ymd.day)
+            v["__steps_best_day"] = Self.whole(best.value)
+            v["__steps_best_day_date_iso"] = civil.isoDate
+            // Noon avoids a daylight-saving midnight gap moving the formatted day.
+            var noon = civil
+            noon.hour = 12
+            v["__steps_best_day_date"] = formatters.date(pattern: nil).string(from: noon.instant(in: context.timeZone))
+        }
+        return v
+    }
+}
