@@ -1,4 +1,5 @@
 import Foundation
+import WidgetDesign
 
 /// The layout tree: plain values, in points, that every backend (PNG, SVG, JSON, text) and the hit
 /// test walk. Nothing here knows about Cairo.
@@ -122,6 +123,8 @@ public struct TextRun: Sendable, Hashable {
     public var tabularDigits: Bool
     public var strikethrough: Bool
     public var shadow: Bool
+    /// The design's typeface (`style.fontDesign`), set by the layout for every run it measures.
+    public var fontDesign: FontDesignToken = .default
     /// Lines actually drawn, and whether text was cut ("…").
     public var lineCount: Int
     public var isTruncated: Bool
