@@ -9,7 +9,7 @@ APT_PACKAGES = libasound2-dev libpulse-dev pulseaudio pulseaudio-utils alsa-util
                libflac-dev flac strace \
                libsystemd-dev dbus playerctl libglib2.0-bin pipewire pipewire-pulse wireplumber \
                chromium chromium-driver \
-               fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine \
+               fonts-inter fonts-dejavu-core fonts-quicksand fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont libjpeg62-turbo-dev hyperfine \
                binutils libcurl4-openssl-dev python3 libdeflate-dev man-db groff-base snapserver snapclient python3-dbus python3-gi \
                libgtk-3-dev libgtk-layer-shell-dev xvfb xdotool x11-utils imagemagick sway swaybg grim
 # Share links' QR codes (libqrencode) and the test that reads them back like a phone would (zbarimg).
@@ -160,9 +160,9 @@ uninstall:
 DEB_ROOT  = dist/deb-root
 DEB_ARCH  = $(shell dpkg --print-architecture)
 DEB_FILE  = dist/widgetweaver_$(VERSION)_$(DEB_ARCH).deb
-# What the binaries load at run time that ldd cannot see: fonts through fontconfig, libcurl through
-# dlopen at weaver's first download (DataSources/CCurlLoader).
-DEB_EXTRA_DEPENDS = fontconfig, fonts-inter, libcurl4
+# What the binaries load at run time that ldd cannot see: fonts through fontconfig (Quicksand for the
+# rounded font design), libcurl through dlopen at weaver's first download (DataSources/CCurlLoader).
+DEB_EXTRA_DEPENDS = fontconfig, fonts-inter, fonts-quicksand, libcurl4
 
 ## dist/widgetweaver_VERSION_ARCH.deb from the release build: noise and weaver carry the Swift runtime
 ## (Package.swift links it statically: Debian has no package for it), so Depends names only Debian

@@ -132,6 +132,26 @@ import Testing
         #expect(try store.library().load(s.id) == s)
     }
 
+    /// Issue 41.18: `weaver designs set` takes the font design by its key and its short names, and
+    /// refuses a face it does not have, naming the four.
+    @Test func setTakesAFontDesign() throws {
+        let store = try TestStore("ww-designs")
+        defer { store.remove() }
+        let s = makeSpec("S")
+        try store.library().add([s])
+        let r = try weaver(store, ["designs", "set", "S", "style.fontDesign=serif"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(try store.library().load(s.id).style.fontDesign == .serif)
+        #expect(try weaver(store, ["designs", "set", "S", "font=monospaced"]).status == 0)
+        #expect(try store.library().load(s.id).style.fontDesign == .monospaced)
+        let bad = try weaver(store, ["designs", "set", "S", "font=comic"])
+        #expect(bad.status != 0)
+        #expect(
+            bad.stderrText.contains("style.fontDesign") && bad.stderrText.contains("default|rounded|serif|monospaced"),
+            "\(bad.stderrText)")
+        #expect(try store.library().load(s.id).style.fontDesign == .monospaced)
+    }
+
     /// `image=PATH` copies the picture into the store (designs name bare files in images/), keeps
     /// a different picture of the same name, and refuses what is not an image, copying nothing.
     @Test func imageGivenByPathIsCopiedIntoTheStore() throws {

@@ -79,6 +79,32 @@ import Testing
         #expect(calls.count == 1 && calls[0].hasPrefix("MakeThreadRealtime ") && calls[0].hasSuffix(" 10"), "\(calls)")
     }
 
+    /// Issue 41 item 24: the status feed says which scheduling applied, and `noise status` shows it.
+    @Test func theStatusFeedSaysWhichSchedulingApplied() throws {
+        let rig = try Rig(rtkitGrants: true)
+        defer { rig.stop() }
+        let child = try ChildProcess(
+            "/usr/bin/setpriv",
+            [
+                "--bounding-set=-sys_nice", "/usr/bin/prlimit", "--rtprio=0", Products.url("noise").path, "play",
+                "--preset", "pink", "--fade-in", "0", "--no-mpris", "--no-inhibit", "--timer", "6s", "--fade", "0s",
+            ], environment: rig.base.env)
+        defer { _ = child.wait() }
+        let file = URL(fileURLWithPath: rig.base.env["WIDGETWEAVER_HOME"]!).appendingPathComponent("status.json")
+        let scheduling = Wait.until(4, interval: 0.05) { () -> String? in
+            guard let data = try? Data(contentsOf: file),
+                let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                o["state"] as? String == "playing"
+            else { return nil }
+            return o["scheduling"] as? String
+        }
+        #expect(scheduling == "real-time scheduling through rtkit (SCHED_RR 10)", "\(scheduling ?? "none")")
+        let shown = try Products.run("noise", ["status"], environment: rig.base.env)
+        #expect(
+            shown.stdoutText.contains("Render thread: real-time scheduling through rtkit (SCHED_RR 10)."),
+            "\(shown.stdoutText)")
+    }
+
     @Test func rtkitRefusingRealTimeGivesANiceLevel() throws {
         let rig = try Rig(rtkitGrants: false)
         defer { rig.stop() }

@@ -14,7 +14,7 @@ import Testing
     static let contractKeys: Set<String> = [
         "schemaVersion", "state", "presetName", "presetID", "masterVolume", "layers", "timerEndsAt",
         "timerRemainingSeconds", "timerFadeSeconds", "timerThen", "output", "levelDbfs", "underruns", "muted", "notch",
-        "hearing", "pid", "updatedAt", "stale",
+        "hearing", "scheduling", "pid", "updatedAt", "stale",
     ]
 
     /// 16 (5): `--json` printed `null` on a fresh store and after a corrupt file was set aside.

@@ -315,6 +315,85 @@ import WidgetRender
         #expect(text == "http://127.0.0.1:\(port)/editor/\(design)\n", "\(text) \(host.stderrText)")
     }
 
+    /// Issue 41.5: a double-click on a reminder row completes that one reminder (the second click used
+    /// to land on the row that slid into its place once the list redrew, completing it too), and the
+    /// widget offers Undo, which puts the file's bytes back only while the file still holds what the
+    /// completion wrote.
+    @Test func aDoubleClickCompletesOneReminderAndUndoPutsItBack() throws {
+        let rig = try Rig()
+        defer { rig.cleanUp() }
+        let todo = rig.dir.appendingPathComponent("todo.txt")
+        let original = Data("Alpha task\nBravo task\nCharlie task\nDelta task\n".utf8)
+        try original.write(to: todo)
+        #expect(try rig.weaver(["reminders", "add", todo.path]).status == 0)
+        #expect(try rig.weaver(["reminders", "refresh", "--quiet"]).status == 0)
+        #expect(try rig.weaver(["templates", "add", "reminders"]).status == 0)
+        let list = try JSONSerialization.jsonObject(with: try rig.weaver(["designs", "list", "--json"]).stdout)
+        let id = try #require(
+            (list as? [[String: Any]])?.first { $0["name"] as? String == "Reminders" }?["id"] as? String)
+        // Every reminder, the done ones left out: completing a row makes the next slide into its place.
+        let set = try rig.weaver(["designs", "set", id, "reminders.mode=list", "reminders.hideCompleted=true"])
+        #expect(set.status == 0, "\(set.stderrText)")
+        #expect(try rig.weaver(["desktop", "add", id, "--family", "large", "--at", "40,40"]).status == 0)
+        // Where the first row is: the layout's own action areas (points; the window is at 40,40, scale 1).
+        let layout =
+            try JSONSerialization.jsonObject(
+                with: try rig.weaver(["render", id, "--family", "large", "--format", "json"]).stdout) as? [String: Any]
+        let rows = (layout?["actions"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "completeReminder" }
+        try #require(rows.count == 4, "\(rows)")
+        let rect = try #require(rows[0]["rect"] as? [String: Double])
+        let x = 40 + Int(rect["x"]! + rect["width"]! / 2), y = 40 + Int(rect["y"]! + rect["height"]! / 2)
+        let host = try rig.startHost(expectWindows: 1)
+        defer {
+            host.signal(SIGTERM)
+            _ = host.waitForExit(10)
+        }
+        func lines() -> [String] {
+            String(decoding: (try? Data(contentsOf: todo)) ?? Data(), as: UTF8.self).components(separatedBy: "\n")
+        }
+        func done() -> [String] { lines().filter { $0.hasPrefix("x ") } }
+
+        // A double-click, 150 ms between the clicks: time for the list to redraw in between.
+        let click = ["mousemove", "--sync", "\(x)", "\(y)", "click", "--repeat", "2", "--delay", "150", "1"]
+        #expect(try rig.x.run("/usr/bin/xdotool", click).status == 0)
+        #expect(eventually(5) { !done().isEmpty }, "nothing completed: \(host.stderrText)")
+        // A quiet second: a second completion, if the second click made one, is written by then.
+        Thread.sleep(forTimeInterval: 1)
+        #expect(done().count == 1 && done().first?.hasSuffix(" Alpha task") == true, "\(lines())")
+        #expect(lines().contains("Bravo task"), "\(lines())")
+
+        // Undo: the file's bytes as they were before.
+        let undoLine = #/widget 1: Undo button at (?<x>\d+),(?<y>\d+)/#
+        #expect(host.waitForStderr(5) { $0.contains(undoLine) }, "no Undo offered: \(host.stderrText)")
+        let at = try #require(host.stderrText.matches(of: undoLine).last?.output)
+        let ux = 40 + Int(at.x)!, uy = 40 + Int(at.y)!
+        #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "\(ux)", "\(uy)", "click", "1"]).status == 0)
+        #expect(
+            eventually(5) { (try? Data(contentsOf: todo)) == original },
+            "Undo did not put the file back: \(lines()) \(host.stderrText)")
+        #expect(host.waitForStderr(5) { $0.contains("widget 1: Reopened 'Alpha task'.") }, "\(host.stderrText)")
+
+        // Completed again, then the file edited by hand: Undo says so and writes nothing.
+        Thread.sleep(forTimeInterval: 0.7)  // past the rows' quiet time after the Undo
+        let offers = host.stderrText.matches(of: undoLine).count
+        #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "\(x)", "\(y)", "click", "1"]).status == 0)
+        #expect(eventually(5) { done().count == 1 }, "not completed again: \(lines()) \(host.stderrText)")
+        #expect(
+            host.waitForStderr(5) { $0.matches(of: undoLine).count > offers }, "no second offer: \(host.stderrText)")
+        let handle = try FileHandle(forWritingTo: todo)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("Echo task\n".utf8))
+        try handle.close()
+        let edited = try Data(contentsOf: todo)
+        #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "\(ux)", "\(uy)", "click", "1"]).status == 0)
+        #expect(
+            host.waitForStderr(5) {
+                $0.contains("'Alpha task' was not reopened: \(todo.path) changed since it was completed")
+            },
+            "\(host.stderrText)")
+        #expect(try Data(contentsOf: todo) == edited)
+    }
+
     /// Keyboard use of the buttons: focus the widget, Tab to the first button (drawn with a ring),
     /// Return presses it: play starts a player on the private PulseAudio.
     @Test func keyboardPressesTheFocusedButton() throws {

@@ -110,6 +110,26 @@ struct EditorBrowserTests {
         try browser.click(try #require(try browser.find(#"[data-field="style.background"] input[value="midnight"]"#)))
         try Self.waitForRedraw(browser, after: before, "picking a background")
 
+        // 3b. Issue 41.18: a font design from the Style group; the dock redraws in that face.
+        #expect(
+            try browser.execute(
+                """
+                return [...document.querySelectorAll('[data-field=\"style.fontDesign\"] option')].map(o => \
+                o.value).join('|')
+                """) as? String == "default|rounded|serif|monospaced")
+        let inDefaultFace = try Self.dockPicture(browser, "medium")
+        before = try Self.generation(browser)
+        _ = try browser.execute(
+            """
+            const s = document.querySelector('[data-field=\"style.fontDesign\"]'); s.value = 'serif'; \
+            s.dispatchEvent(new Event('change', { bubbles: true })); return true;
+            """
+        )
+        try Self.waitForRedraw(browser, after: before, "picking a font")
+        #expect(try Self.value(browser, "style.fontDesign") == "serif")
+        let inSerif = try Self.dockPicture(browser, "medium")
+        #expect(inSerif.count > 1000 && inSerif != inDefaultFace, "the dock did not change with the font")
+
         // 4. A symbol from the picker.
         before = try Self.generation(browser)
         try browser.click(try #require(try browser.find(#"[data-symbol="bolt.fill"]"#)))
@@ -181,6 +201,7 @@ struct EditorBrowserTests {
             as? [String: Any] ?? [:]
         #expect((shown["primaryText"] as? String)?.hasPrefix("Now {{__time}}") == true)
         #expect((shown["style"] as? [String: Any])?["background"] as? String == "midnight")
+        #expect((shown["style"] as? [String: Any])?["fontDesign"] as? String == "serif")
         #expect((shown["symbol"] as? [String: Any])?["name"] as? String == "bolt.fill")
         let actions = ((shown["actionBar"] as? [String: Any])?["actions"] as? [[String: Any]]) ?? []
         #expect(

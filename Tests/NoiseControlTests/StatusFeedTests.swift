@@ -27,7 +27,7 @@ import Testing
             Set(o.keys) == [
                 "schemaVersion", "state", "presetName", "presetID", "masterVolume", "layers", "timerEndsAt",
                 "timerRemainingSeconds", "timerFadeSeconds", "timerThen", "output", "levelDbfs", "underruns", "muted",
-                "notch", "hearing", "pid", "updatedAt",
+                "notch", "hearing", "scheduling", "pid", "updatedAt",
             ])
         #expect(raw["schemaVersion"] == .number(1))
         #expect(raw["state"] == .string("playing"))

@@ -202,6 +202,7 @@ import Testing
         #expect(poster.layout.alignment == .centre)
         #expect(poster.layout.secondaryLineLimit == 3)
         #expect(poster.style.weatherScale == 1)
+        #expect(poster.style.fontDesign == .default)  // before style.fontDesign (issue 41.18)
         #expect(poster.image?.filter == nil && poster.image?.smartPhoto == nil)
         #expect(p.specs[1].clockConfig == nil)
         #expect(p.specs[1].effectiveClockConfig.face == .ceramic)  // the app's legacy face
@@ -214,6 +215,7 @@ import Testing
             return
         }
         #expect(style["weatherScale"] == .number(1))
+        #expect(style["fontDesign"] == nil)  // our own key, written only when not the default
         #expect(p.notes.contains { $0.contains("old.jpg") })  // referenced, not embedded: said so
     }
 

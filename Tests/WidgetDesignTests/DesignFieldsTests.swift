@@ -84,6 +84,7 @@ import Testing
             (DesignFields.nameTextStyle, .text(style.nameTextStyle.rawValue)),
             (DesignFields.primaryTextStyle, .text(style.primaryTextStyle.rawValue)),
             (DesignFields.secondaryTextStyle, .text(style.secondaryTextStyle.rawValue)),
+            (DesignFields.fontDesign, .text(style.fontDesign.rawValue)),
             (DesignFields.styleSymbolSize, .number(style.symbolSizePoints)),
             (DesignFields.weatherScale, .number(style.weatherScale)),
             (DesignFields.symbolSize, .number(symbol.sizePoints)),
@@ -158,7 +159,7 @@ import Testing
         let walked =
             try walk(LayoutSpec.rows, in: "layout") + walk(StyleSpec.rows, in: "style")
             + walk(SymbolSpec.rows, in: "symbol") + walk(ImageSpec.rows, in: "image")
-        #expect(walked == 30)
+        #expect(walked == 31)  // style.fontDesign (issue 41.18) made 31
     }
 
     /// The tolerant decoder clamps each numeric field to the table's range and says so at its path.
@@ -302,7 +303,19 @@ import Testing
         }
     }
 
+    /// Rows of our own that a file carries only when they are not the default (`DesignRow.ownToken`:
+    /// `style.fontDesign`), so the seed app's files go back with exactly their members.
+    static let omittedAtDefault: Set<String> = {
+        func keys<Part>(_ rows: [DesignRow<Part>], _ part: Part) -> [String] {
+            rows.filter { $0.encode(part) == nil }.map(\.spec.key)
+        }
+        return Set(
+            keys(LayoutSpec.rows, LayoutSpec()) + keys(StyleSpec.rows, StyleSpec())
+                + keys(SymbolSpec.rows, SymbolSpec(name: "x")) + keys(ImageSpec.rows, ImageSpec(fileName: "x.png")))
+    }()
+
     @Test func theDecoderTakesEveryDefaultFromTheTable() throws {
+        #expect(Self.omittedAtDefault == ["style.fontDesign"])
         #expect(Self.walkedRows.count >= 40)
         for key in Self.decodedOtherwise.keys { #expect(table[key] != nil, "\(key) is not a row") }
         let (plain, plainFindings) = try Self.decoding(Self.skeleton)
@@ -310,7 +323,7 @@ import Testing
         for (f, path) in Self.walkedRows {
             let (decoded, _) = try Self.decoding(Self.setting(Self.skeleton, path, to: nil))
             // An optional row is absent when not given; its default is what a bad value falls back on.
-            let expected = f.isOptional ? nil : Self.json(f.defaultValue)
+            let expected = f.isOptional || Self.omittedAtDefault.contains(f.key) ? nil : Self.json(f.defaultValue)
             #expect(Self.member(decoded, path) == expected, "\(f.key) at \(path.joined(separator: "."))")
             if Self.member(Self.skeleton, path) == nil {
                 #expect(Self.member(plain, path) == expected, "\(f.key) in the skeleton")

@@ -46,6 +46,24 @@ import Testing
         #expect(try Data(contentsOf: target.root.images.appendingPathComponent("cat.png")) == image)
     }
 
+    /// Issue 41.18: a design's font design is written to the .wwdesign file and read back.
+    @Test func theFontDesignTravelsInTheFile() throws {
+        var a = makeSpec("Serif")
+        a.style.fontDesign = .serif
+        var b = makeSpec("Rounded")
+        b.style.fontDesign = .rounded
+        let c = makeSpec("Default")
+        let data = try DesignExchange.exportData(
+            [a, b, c], embedImages: false, imagesFolder: URL(fileURLWithPath: "/nonexistent"), now: fixedNow)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""fontDesign" : "serif""#) && text.contains(#""fontDesign" : "rounded""#))
+        // The default face is not written: the seed app's files keep exactly their own members.
+        #expect(text.components(separatedBy: "\"fontDesign\"").count == 3)
+        let package = try DesignExchange.parse(data, fileName: "fonts.wwdesign", now: fixedNow)
+        #expect(package.findings.isEmpty, "\(package.findings)")
+        #expect(package.specs.map(\.style.fontDesign) == [.serif, .rounded, .default])
+    }
+
     @Test func onlyImagesOfSelectedDesignsAreWrittenAndNamesNeverCollide() throws {
         let store = try TestStore("ww-designs")
         defer { store.remove() }

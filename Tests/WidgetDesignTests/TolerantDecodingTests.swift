@@ -24,6 +24,23 @@ import Testing
         #expect(findings[0].message.contains("blue|purple"))
     }
 
+    /// Issue 41.18: `style.fontDesign` (SwiftUI's Font.Design names). A file from before the field
+    /// reads as the default face with no finding; an unknown face falls back with one that lists the four.
+    @Test func fontDesignIsReadAndAFileWithoutItKeepsTheDefaultFace() throws {
+        let (old, oldFindings) = try decode(#"{"name":"A","primaryText":"x","style":{"accent":"pink"}}"#)
+        #expect(old.style.fontDesign == .default)
+        #expect(oldFindings.isEmpty, "\(oldFindings)")
+        for (written, face) in [("rounded", FontDesignToken.rounded), ("serif", .serif), ("monospaced", .monospaced)] {
+            let (spec, findings) = try decode(
+                #"{"name":"A","primaryText":"x","style":{"fontDesign":"\#(written)"}}"#)
+            #expect(spec.style.fontDesign == face && findings.isEmpty, "\(written): \(findings)")
+        }
+        let (bad, findings) = try decode(#"{"name":"A","primaryText":"x","style":{"fontDesign":"comic"}}"#)
+        #expect(bad.style.fontDesign == .default)
+        #expect(findings.map(\.path) == ["style.fontDesign"])
+        #expect(findings.first?.message.contains("default|rounded|serif|monospaced") == true, "\(findings)")
+    }
+
     @Test func outOfRangeValuesAreClampedAndReportedWithTheirRange() throws {
         let (spec, findings) = try decode(
             #"""

@@ -2,6 +2,7 @@ import CCairo
 import Foundation
 import TestSupport
 import Testing
+import WidgetDesign
 
 @testable import WidgetRender
 
@@ -63,5 +64,42 @@ import Testing
         let used = try #require(
             try FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date)
         #expect(Date().timeIntervalSince(used) < 3600)
+    }
+
+    /// The families Pango drew `text` with, in order of the runs.
+    static func familiesDrawn(_ text: String, design: FontDesignToken, engine: TextEngine) -> [String] {
+        let run = TextRun(text: text, sizePoints: 17, colour: .black)
+        let layout = engine.makeLayout(run, width: nil, family: FontSystem.textFamilies(for: design))
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var families: [String] = []
+        var node = pango_layout_get_lines_readonly(layout)
+        while let n = node {
+            var runNode = n.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self).pointee.runs
+            while let r = runNode {
+                if let font = r.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self).pointee.item.pointee
+                    .analysis.font, let description = pango_font_describe(font)
+                {
+                    families.append(String(cString: pango_font_description_get_family(description)))
+                    pango_font_description_free(description)
+                }
+                runNode = r.pointee.next
+            }
+            node = n.pointee.next
+        }
+        return families
+    }
+
+    /// Issue 41.18: each font design draws Latin text in its own family (Quicksand, DejaVu Serif,
+    /// DejaVu Sans Mono; Inter by default), and what that face lacks (CJK) still falls back.
+    @Test func eachFontDesignDrawsInItsFamily() throws {
+        #expect(FontSystem.shared.missingFiles.isEmpty, "make deps installs every pinned font")
+        let engine = TextEngine(fonts: .shared)
+        let expected: [FontDesignToken: String] = [
+            .default: "Inter", .rounded: "Quicksand", .serif: "DejaVu Serif", .monospaced: "DejaVu Sans Mono",
+        ]
+        for face in FontDesignToken.allCases {
+            #expect(Self.familiesDrawn("Weekly review", design: face, engine: engine) == [expected[face]!], "\(face)")
+            #expect(Self.familiesDrawn("会议", design: face, engine: engine).first?.hasPrefix("Noto Sans CJK") == true)
+        }
     }
 }

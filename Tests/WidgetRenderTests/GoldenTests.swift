@@ -33,6 +33,8 @@ import WidgetDesign
         /// Clock cases: the face and palette (`.some(nil)`: no `clockConfig`, the legacy default).
         var clockConfig: ClockDesignConfig?? = nil
         var weatherScale: Double? = nil
+        /// The design's typeface (`style.fontDesign`; nil: the fixture's, the default).
+        var fontDesign: FontDesignToken? = nil
         /// The render clock (default `Fixtures.now`) and locale (default en_GB, Monday first).
         var now: Date? = nil
         var locale: String? = nil
@@ -91,6 +93,12 @@ import WidgetDesign
             Case(
                 name: "clock-segmented-large", template: "clock", family: .large,
                 clockConfig: ClockDesignConfig(theme: .classic, face: .segmented)),
+            // Issue 41.18: the Classic design in each other font design (the default is classic-medium).
+            Case(name: "classic-font-rounded-medium", template: "classic", family: .medium, fontDesign: .rounded),
+            Case(name: "classic-font-serif-medium", template: "classic", family: .medium, fontDesign: .serif),
+            Case(
+                name: "classic-font-monospaced-medium", template: "classic", family: .medium, fontDesign: .monospaced),
+            Case(name: "reminders-font-rounded-large", template: "reminders", family: .large, fontDesign: .rounded),
             Case(name: "weather-scale-0.6-medium", template: "weather", family: .medium, weatherScale: 0.6),
             Case(name: "weather-scale-1.4-medium", template: "weather", family: .medium, weatherScale: 1.4),
             Case(name: "weather-scale-1.4-small", template: "weather", family: .small, weatherScale: 1.4),
@@ -178,6 +186,7 @@ import WidgetDesign
         var design = c.template == "poster" ? Fixtures.posterWithPhoto() : Fixtures.design(c.template)
         if let config = c.clockConfig { design.clockConfig = config }
         if let scale = c.weatherScale { design.style.weatherScale = scale }
+        if let face = c.fontDesign { design.style.fontDesign = face }
         if let config = c.reminders { design.reminders = config }
         var inputs = Fixtures.inputs(
             noise: c.noise, images: ["sunset.jpg": Fixtures.samplePhoto], appearance: c.appearance)

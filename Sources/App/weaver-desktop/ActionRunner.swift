@@ -1,3 +1,4 @@
+import CGtk
 import Foundation
 import LoginEntryFiles
 import SharedStore
@@ -15,17 +16,60 @@ import WidgetRender
 enum ActionRunner {
     private static let queue = DispatchQueue(label: "weaver-desktop.actions")
 
-    static func perform(_ action: ActionArea, root: StoreRoot, storeDirectory: String?, widgetID: Int) {
+    /// - Parameter done: called on the main loop after the press, with what it did (nil: refused).
+    static func perform(
+        _ action: ActionArea, root: StoreRoot, storeDirectory: String?, widgetID: Int,
+        done: @escaping (WidgetActionOutcome?) -> Void = { _ in }
+    ) {
+        run(widgetID: widgetID, done: done) {
+            try WidgetActionPerformer.perform(rendered: action, root: root, storeDirectory: storeDirectory)
+        }
+    }
+
+    /// Takes a press back (the widget's Undo), in order with the presses.
+    static func undo(
+        _ press: WidgetActionUndo, root: StoreRoot, storeDirectory: String?, widgetID: Int,
+        done: @escaping (WidgetActionOutcome?) -> Void
+    ) {
+        run(widgetID: widgetID, done: done) {
+            try WidgetActionPerformer(store: root, storeDirectory: storeDirectory).undo(press)
+        }
+    }
+
+    private static func run(
+        widgetID: Int, done: @escaping (WidgetActionOutcome?) -> Void,
+        _ body: @escaping () throws -> WidgetActionOutcome
+    ) {
         queue.async {
+            var result: WidgetActionOutcome?
             do {
-                let outcome = try WidgetActionPerformer.perform(
-                    rendered: action, root: root, storeDirectory: storeDirectory)
+                let outcome = try body()
                 for w in outcome.warnings { warn(w) }
                 warn("widget \(widgetID): \(outcome.message)", prefix: "weaver desktop: ")
+                result = outcome
             } catch {
                 warn("widget \(widgetID): \(error)")
             }
+            MainLoop.after(milliseconds: 0) { done(result) }
         }
+    }
+}
+
+/// Work handed to GTK's main loop from any thread (GTK is used from the main thread only).
+enum MainLoop {
+    private final class Job {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    /// Runs `body` on the main loop after `milliseconds`.
+    static func after(milliseconds: UInt32, _ body: @escaping () -> Void) {
+        g_timeout_add(
+            milliseconds,
+            { data in
+                Unmanaged<Job>.fromOpaque(data!).takeRetainedValue().body()
+                return 0
+            }, Unmanaged.passRetained(Job(body)).toOpaque())
     }
 }
 

@@ -1,6 +1,7 @@
 import CGtk
 import DesktopWidgets
 import Foundation
+import WidgetActions
 import WidgetDesign
 import WidgetRender
 
@@ -30,6 +31,21 @@ final class WidgetWindow {
     private var drag: (pointerX: Double, pointerY: Double, windowX: Int, windowY: Int)?
     private var menu: UnsafeMutablePointer<GtkWidget>?
     private var lastProblem: String?
+    private var isClosed = false
+    /// Issue 41.5: the second click of a double-click on a reminder row landed on the row that slid
+    /// into its place once the list redrew, completing it too. Presses on reminder rows are ignored
+    /// until this moment (`DispatchTime` nanoseconds): `rowsQuietNanoseconds` after a completion is
+    /// pressed, and again after it is written and after an Undo.
+    private var rowsQuietUntil: UInt64 = 0
+    static let rowsQuietNanoseconds: UInt64 = 600_000_000
+    /// A line over the widget's foot after a press that can be taken back (with its Undo button), or
+    /// after an Undo refused (without); gone after `offerMilliseconds`.
+    private var offer: (text: String, undo: WidgetActionUndo?)?
+    /// Counts offers, so the timer of one replaced meanwhile leaves the new one.
+    private var offerSerial = 0
+    static let offerMilliseconds: UInt32 = 8_000
+    /// The press began on the Undo button.
+    private var undoPressed = false
 
     init(host: DesktopHost, pinned: PinnedWidget, monitor: Int) {
         self.host = host
@@ -90,6 +106,7 @@ final class WidgetWindow {
     }
 
     func close() {
+        isClosed = true
         if let menu { gtk_widget_destroy(menu) }
         menu = nil
         gtk_widget_destroy(window)
@@ -178,7 +195,8 @@ final class WidgetWindow {
     // MARK: Drawing
 
     func draw(_ cr: OpaquePointer) {
-        guard let layout else { return }
+        guard var layout else { return }
+        layout.elements += offerElements()
         host.renderer.draw(layout, onContext: cr, images: images)
         if let id = pressedActionID, let action = layout.actions.first(where: { $0.id == id }) {
             // Pressed: the button darkened, as a held button is on the home screen.
@@ -210,11 +228,103 @@ final class WidgetWindow {
         if host.logsDraws { warn("drew widget \(pinned.id) on monitor \(monitor)", prefix: "weaver desktop: ") }
     }
 
+    // MARK: Undo
+
+    /// The offer's line and its Undo button, in the widget's points: a capsule over the foot.
+    private var offerGeometry: (bar: Rect, button: Rect?)? {
+        guard let layout, let offer else { return nil }
+        let height = 30.0, margin = 8.0
+        let bar = Rect(x: margin, y: layout.height - margin - height, width: layout.width - 2 * margin, height: height)
+        let button = offer.undo == nil ? nil : Rect(x: bar.maxX - 64, y: bar.minY, width: 64, height: height)
+        return (bar, button)
+    }
+
+    private func offerElements() -> [LayoutElement] {
+        guard let geometry = offerGeometry, let offer else { return [] }
+        let bar = geometry.bar, button = geometry.button
+        let textHeight = 17.0, y = bar.midY - textHeight / 2
+        let textEnd = button?.minX ?? bar.maxX - 12
+        var elements = [
+            LayoutElement(
+                kind: .shape, rect: bar,
+                primitive: .shape(
+                    fill: .solid(RGBA(0.11, 0.11, 0.13)), cornerRadius: bar.height / 2,
+                    stroke: RGBA(1, 1, 1, 0.18), strokeWidth: 1)),
+            LayoutElement(
+                kind: .text, rect: Rect(x: bar.minX + 14, y: y, width: textEnd - bar.minX - 20, height: textHeight),
+                primitive: .text(TextRun(text: offer.text, sizePoints: 13, colour: RGBA(1, 1, 1)))),
+        ]
+        if let button {
+            elements.append(
+                LayoutElement(
+                    kind: .text, rect: Rect(x: button.minX + 12, y: y, width: button.width - 18, height: textHeight),
+                    primitive: .text(TextRun(text: "Undo", sizePoints: 13, weight: 600, colour: RGBA(hex: 0x0A84FF)))))
+        }
+        return elements
+    }
+
+    /// Shows `text` over the widget's foot (with an Undo button when `undo` is given) for a while.
+    private func show(_ text: String, undo: WidgetActionUndo?) {
+        offerSerial += 1
+        offer = (text, undo)
+        gtk_widget_queue_draw(window)
+        if host.logsDraws, let button = offerGeometry?.button {
+            warn(
+                "widget \(pinned.id): Undo button at \(Int(button.midX)),\(Int(button.midY))",
+                prefix: "weaver desktop: ")
+        }
+        let serial = offerSerial
+        MainLoop.after(milliseconds: Self.offerMilliseconds) { [weak self] in
+            guard let self, !self.isClosed, self.offerSerial == serial else { return }
+            self.offer = nil
+            gtk_widget_queue_draw(self.window)
+        }
+    }
+
+    private func quietRows() {
+        rowsQuietUntil = max(rowsQuietUntil, DispatchTime.now().uptimeNanoseconds + Self.rowsQuietNanoseconds)
+    }
+
+    /// Performs a laid-out button; a completed reminder quiets the rows and is offered for Undo.
+    private func perform(_ action: ActionArea) {
+        guard case .completeReminder = action.action else {
+            ActionRunner.perform(action, root: host.root, storeDirectory: host.storeDirectory, widgetID: pinned.id)
+            return
+        }
+        quietRows()
+        ActionRunner.perform(action, root: host.root, storeDirectory: host.storeDirectory, widgetID: pinned.id) {
+            [weak self] outcome in
+            guard let self, !self.isClosed else { return }
+            self.quietRows()
+            if let undo = outcome?.undo { self.show(undo.description, undo: undo) }
+        }
+    }
+
+    private func performUndo() {
+        guard let undo = offer?.undo else { return }
+        offer = nil
+        gtk_widget_queue_draw(window)
+        ActionRunner.undo(undo, root: host.root, storeDirectory: host.storeDirectory, widgetID: pinned.id) {
+            [weak self] outcome in
+            guard let self, !self.isClosed else { return }
+            // The reopened row slides back into the list: the same quiet as after a completion.
+            self.quietRows()
+            if outcome == nil { self.show("Not undone: the file changed since", undo: nil) }
+        }
+    }
+
     // MARK: Pointer
 
     func button(_ event: GdkEventButton) -> Bool {
         let point = Point(x: event.x, y: event.y)
         switch (event.type, event.button) {
+        case (GDK_BUTTON_PRESS, 1) where offerGeometry?.button?.contains(point) == true && !moveMode:
+            undoPressed = true
+            return true
+        case (GDK_BUTTON_RELEASE, 1) where undoPressed:
+            undoPressed = false
+            if offerGeometry?.button?.contains(point) == true { performUndo() }
+            return true
         case (GDK_BUTTON_PRESS, 1):
             if moveMode {
                 if host.usesLayerShell {
@@ -231,7 +341,13 @@ final class WidgetWindow {
                 }
                 return true
             }
-            pressedActionID = layout?.action(at: point)?.id
+            let pressed = layout?.action(at: point)
+            if let pressed, case .completeReminder = pressed.action,
+                DispatchTime.now().uptimeNanoseconds < rowsQuietUntil
+            {
+                return true  // the second click of a double-click, or a row still sliding into place
+            }
+            pressedActionID = pressed?.id
             if pressedActionID != nil { gtk_widget_queue_draw(window) }
             return true
         case (GDK_BUTTON_RELEASE, 1):
@@ -243,9 +359,7 @@ final class WidgetWindow {
             pressedActionID = nil
             gtk_widget_queue_draw(window)
             // Released over the same button: pressed. Elsewhere: cancelled, as buttons do.
-            if let action = layout?.action(at: point), action.id == id {
-                ActionRunner.perform(action, root: host.root, storeDirectory: host.storeDirectory, widgetID: pinned.id)
-            }
+            if let action = layout?.action(at: point), action.id == id { perform(action) }
             return true
         case (GDK_BUTTON_PRESS, 3):
             showMenu(event)
@@ -318,7 +432,7 @@ final class WidgetWindow {
             keyboardActionID = actions[current.map { ($0 + actions.count - 1) % actions.count } ?? actions.count - 1].id
         case 0xff0d, 0xff8d, 0x020:  // Return, keypad Enter, Space: press it
             guard let i = current else { return false }
-            ActionRunner.perform(actions[i], root: host.root, storeDirectory: host.storeDirectory, widgetID: pinned.id)
+            perform(actions[i])
         case 0xff1b:  // Escape
             keyboardActionID = nil
         default:

@@ -129,6 +129,7 @@ public final class PlayerController: Sendable {
             Mix.Notch(centreHz: $0.centreHz, widthOctaves: $0.widthOctaves, depthDb: $0.depthDb)
         }
         status.hearing = player.masterFilter.correction == nil ? nil : (player.hearingLabel ?? "on")
+        if status.state != .stopped { status.scheduling = player.scheduling }
         status.levelDbfs = engine.rmsDbfs.isFinite ? (engine.rmsDbfs * 10).rounded() / 10 : nil
         status.underruns = engine.underruns
         return status

@@ -69,6 +69,10 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
     /// The hearing correction in use, as `noise status` says it ("the profile of <device>",
     /// "ISO 226, 40 phon"); nil when off.
     public var hearing: String?
+    /// What the render thread's scheduling came to, as the start line says it ("real-time scheduling
+    /// (SCHED_FIFO 10)", "real-time scheduling through rtkit (SCHED_RR 10)", "raised priority (nice
+    /// -11; …)", "normal scheduling (…)"); nil when stopped or before the render thread started.
+    public var scheduling: String?
     public var pid: Int32
     public var updatedAt: Date
 
@@ -110,7 +114,7 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
     enum CodingKeys: String, CodingKey {
         case schemaVersion, state, presetName, presetID, masterVolume, layers, timerEndsAt,
             timerRemainingSeconds, timerFadeSeconds, timerThen, output, levelDbfs, underruns, muted, notch, hearing,
-            pid,
+            scheduling, pid,
             updatedAt
     }
 
@@ -135,6 +139,8 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
         // Written since the hearing correction exists.
         notch = try c.decodeIfPresent(Mix.Notch.self, forKey: .notch)
         hearing = try c.decodeIfPresent(String.self, forKey: .hearing)
+        // Written since issue 41 (item 24's fallbacks); older files say nothing of it.
+        scheduling = try c.decodeIfPresent(String.self, forKey: .scheduling)
         pid = try c.decode(Int32.self, forKey: .pid)
         updatedAt = try c.decode(Date.self, forKey: .updatedAt)
     }
@@ -157,6 +163,7 @@ public struct PlayerStatus: Codable, Equatable, Sendable {
         try c.encode(muted, forKey: .muted)
         try c.encode(notch, forKey: .notch)
         try c.encode(hearing, forKey: .hearing)
+        try c.encode(scheduling, forKey: .scheduling)
         try c.encode(pid, forKey: .pid)
         try c.encode(updatedAt, forKey: .updatedAt)
     }

@@ -91,6 +91,7 @@ public enum StatusFormatter {
             if let level = status.levelDbfs { out += ", level \(String(format: "%.1f", level)) dBFS" }
             out += ", \(status.underruns) underrun\(status.underruns == 1 ? "" : "s")."
             lines.append(out)
+            if let s = status.scheduling { lines.append("Render thread: \(s).") }
         }
         return lines.joined(separator: "\n")
     }

@@ -24,6 +24,19 @@ public struct ReminderCompletion: Sendable {
         public var message: String
         /// The file written (the link's target for a symbolic link).
         public var writtenPath: String
+        /// What `undo` needs to put the file back.
+        public var undo: Undo
+    }
+
+    /// A completion as `undo` takes it back: the file written, its bytes from before and the hash of
+    /// the bytes written.
+    public struct Undo: Sendable, Equatable {
+        /// The reminder's title, for messages.
+        public var title: String
+        var sourceID: String
+        var path: String
+        var before: Data
+        var writtenSHA256: String
     }
 
     /// - Parameters:
@@ -32,6 +45,42 @@ public struct ReminderCompletion: Sendable {
     public func complete(_ itemID: String, now: Date = Date(), timeZone: TimeZone = .current) throws -> Outcome {
         let lock = FileLock(root: service.root, name: "reminders-complete")
         return try lock.withLock { try completeLocked(itemID, now: now, timeZone: timeZone) }
+    }
+
+    /// Writes back the file's bytes from before `completion`, only while the file still holds exactly
+    /// what the completion wrote; otherwise throws, writing nothing (an edit made since, or a later
+    /// completion, would be lost). The snapshot follows the file, as after a completion.
+    /// - Returns: what was done, for the user.
+    public func undo(_ completion: Undo, now: Date = Date(), timeZone: TimeZone = .current) throws -> String {
+        let lock = FileLock(root: service.root, name: "reminders-complete")
+        return try lock.withLock {
+            let url = URL(fileURLWithPath: completion.path)
+            let current = try FileSystem.read(url, limit: fileLimit)
+            guard let current, SHA256.hex(current) == completion.writtenSHA256 else {
+                let what = current == nil ? "no longer exists" : "changed since it was completed"
+                throw DataSourceError(
+                    """
+                    '\(completion.title)' was not reopened: \(completion.path) \(what), and nothing was written (so \
+                    no edit is lost)
+                    """
+                )
+            }
+            try Self.write(completion.before, to: completion.path)
+            if var snapshot = try? loadSnapshot(), let source = snapshot.source(completion.sourceID) {
+                try follow(&snapshot, source: source, data: completion.before, now: now, timeZone: timeZone)
+            }
+            return "Reopened '\(completion.title)'."
+        }
+    }
+
+    /// The largest reminders file read (todo.txt or iCalendar).
+    var fileLimit: Int { max(service.limits.maxFileBytes, service.todoLimits.maxFileBytes) }
+
+    /// Replaces the file at `path` atomically, keeping its mode.
+    static func write(_ data: Data, to path: String) throws {
+        var st = stat()
+        let mode: mode_t = stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0o600
+        try FileSystem.atomicWrite(data, to: URL(fileURLWithPath: path), mode: mode)
     }
 
     func loadSnapshot() throws -> RemindersSnapshot {
@@ -62,10 +111,7 @@ public struct ReminderCompletion: Sendable {
             throw DataSourceError("'\(itemID.prefix(80))' is not a reminder id (SOURCE:LINE)")
         }
         let target = try Self.resolvedPath(source.location)
-        guard
-            let data = try FileSystem.read(
-                URL(fileURLWithPath: target), limit: max(service.limits.maxFileBytes, service.todoLimits.maxFileBytes))
-        else {
+        guard let data = try FileSystem.read(URL(fileURLWithPath: target), limit: fileLimit) else {
             throw DataSourceError("'\(item.title)' was not completed: \(source.location) no longer exists")
         }
         guard SHA256.hex(data) == source.contentSHA256 else {
@@ -85,16 +131,24 @@ public struct ReminderCompletion: Sendable {
             edited = try Self.completeTask(
                 data, line: line, uid: item.uid, now: now, timeZone: timeZone, limits: service.limits)
         }
-        var st = stat()
-        let mode: mode_t = stat(target, &st) == 0 ? st.st_mode & 0o7777 : 0o600
-        try FileSystem.atomicWrite(edited.data, to: URL(fileURLWithPath: target), mode: mode)
+        try Self.write(edited.data, to: target)
+        try follow(&snapshot, source: source, data: edited.data, now: now, timeZone: timeZone)
+        let undo = Undo(
+            title: item.title, sourceID: source.id, path: target, before: data,
+            writtenSHA256: SHA256.hex(edited.data))
+        return Outcome(message: edited.message, writtenPath: target, undo: undo)
+    }
 
-        // The snapshot follows the file: this source's items and hash are read again from the
-        // bytes written, so the next press is checked against them.
+    /// The snapshot follows the file: this source's items and hash are read again from the bytes
+    /// written, so the next press is checked against them.
+    func follow(
+        _ snapshot: inout RemindersSnapshot, source: RemindersSnapshot.Source, data: Data, now: Date,
+        timeZone: TimeZone
+    ) throws {
         let entry = ReminderSources.Entry(
             id: source.id, name: source.name, kind: source.kind, source: source.location, addedAt: now)
         if let reading = try? service.read(
-            edited.data, kind: source.kind, sourceID: source.id, sourceName: source.name,
+            data, kind: source.kind, sourceID: source.id, sourceName: source.name,
             label: source.location, timeZone: TimeZone(identifier: snapshot.timeZone) ?? timeZone)
         {
             let others = snapshot.items.filter { $0.source != source.id }
@@ -104,12 +158,11 @@ public struct ReminderCompletion: Sendable {
             merged.insert(contentsOf: reading.items, at: min(position, merged.count))
             snapshot.items = RemindersService.capped(merged)
             if let i = snapshot.sources.firstIndex(where: { $0.id == entry.id }) {
-                snapshot.sources[i].contentSHA256 = SHA256.hex(edited.data)
+                snapshot.sources[i].contentSHA256 = SHA256.hex(data)
                 snapshot.sources[i].itemCount = reading.itemCount
             }
             try service.write(snapshot)
         }
-        return Outcome(message: edited.message, writtenPath: target)
     }
 
     /// The file a path names after following symbolic links (the link's target is what is

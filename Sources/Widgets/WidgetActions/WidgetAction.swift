@@ -1,3 +1,4 @@
+import DataSources
 import WidgetRender
 
 /// The kinds of widget buttons: the renderer's, spelled as in the layout JSON and `weaver tap`.
@@ -14,9 +15,19 @@ public struct WidgetActionError: Error, CustomStringConvertible, Sendable, Equat
 public struct WidgetActionOutcome: Sendable, Equatable {
     public var message: String
     public var warnings: [String]
+    /// What takes the press back (`WidgetActionPerformer.undo`): a completed reminder's row.
+    public var undo: WidgetActionUndo?
 
-    public init(message: String, warnings: [String] = []) {
+    public init(message: String, warnings: [String] = [], undo: WidgetActionUndo? = nil) {
         self.message = message
         self.warnings = warnings
+        self.undo = undo
     }
+}
+
+/// A press that can be taken back: for now a completed reminder (its file's bytes from before).
+public struct WidgetActionUndo: Sendable, Equatable {
+    let completion: ReminderCompletion.Undo
+    /// What the press did, for the offer ("Completed 'Renew passport'").
+    public var description: String { "Completed '\(completion.title)'" }
 }

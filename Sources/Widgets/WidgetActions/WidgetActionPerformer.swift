@@ -179,7 +179,19 @@ public struct WidgetActionPerformer: Sendable {
         do {
             let out = try ReminderCompletion(service: RemindersService(root: store)).complete(
                 id, now: now(), timeZone: timeZone)
-            return WidgetActionOutcome(message: out.message)
+            return WidgetActionOutcome(message: out.message, undo: WidgetActionUndo(completion: out.undo))
+        } catch let e as DataSourceError {
+            throw WidgetActionError(e.description)
+        }
+    }
+
+    /// Takes a press back: a completed reminder's file gets its bytes from before, only while it still
+    /// holds what the completion wrote (`ReminderCompletion.undo`); otherwise throws, writing nothing.
+    public func undo(_ press: WidgetActionUndo) throws -> WidgetActionOutcome {
+        do {
+            let message = try ReminderCompletion(service: RemindersService(root: store)).undo(
+                press.completion, now: now(), timeZone: timeZone)
+            return WidgetActionOutcome(message: message)
         } catch let e as DataSourceError {
             throw WidgetActionError(e.description)
         }

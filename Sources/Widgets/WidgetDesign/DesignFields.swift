@@ -131,6 +131,10 @@ public enum DesignFields {
         group: "Style", label: "Secondary style",
         help: "Text style of the secondary text.",
         allowed: choice(TextStyleToken.self), default: .text("caption2"))
+    public static let fontDesign = FieldSpec(
+        key: "style.fontDesign", aliases: ["font", "fontDesign"], kind: .choice, group: "Style",
+        label: "Font", help: "The typeface of every text: default, rounded, serif or monospaced.",
+        allowed: choice(FontDesignToken.self), default: .text("default"))
     public static let styleSymbolSize = FieldSpec(
         key: "style.symbolSize", kind: .number, group: "Style", label: "Large symbol size",
         help: "Size of the symbol in templates that draw it large (hero, poster).",
@@ -424,7 +428,7 @@ public enum DesignFields {
             template, axis, alignment, spacing, showsAccentBar, posterOverlayMode,
             primaryLineLimitSmall, primaryLineLimit, secondaryLineLimitSmall, secondaryLineLimit,
             accent, background, backgroundOverlay, backgroundOverlayOpacity, backgroundGlow, padding, cornerRadius,
-            nameTextStyle, primaryTextStyle, secondaryTextStyle, styleSymbolSize, weatherScale,
+            fontDesign, nameTextStyle, primaryTextStyle, secondaryTextStyle, styleSymbolSize, weatherScale,
             clockTheme, clockFace, clockDialColour, clockSecondHandColour, clockFormat,
             remindersMode, remindersPresentation, remindersLists, remindersHideCompleted, remindersShowsDueTimes,
             remindersShowsProgressBadge,

@@ -12,8 +12,8 @@ public struct DesignRow<Part>: Sendable {
     public let spec: FieldSpec
     /// The member's key in the part's JSON object (`padding` for `style.padding`).
     public let jsonKey: String
-    /// The property as the `.wwdesign` file writes it.
-    let encode: @Sendable (Part) -> JSONValue
+    /// The property as the `.wwdesign` file writes it; nil leaves the member out.
+    let encode: @Sendable (Part) -> JSONValue?
     /// Reads member `key` of `object` (the row's `jsonKey` unless an older name is read) into the
     /// property; a wrong type or out-of-range value falls back with a finding.
     let decode:
@@ -43,6 +43,18 @@ public struct DesignRow<Part>: Sendable {
             set: { part, v in part[keyPath: property] = try DesignEditor.boolean(v, spec) })
     }
 
+    /// A token of our own (the seed app has no such member): written only when it is not the default,
+    /// so a file from the seed app goes back with exactly its own members.
+    static func ownToken<T: DesignToken>(_ spec: FieldSpec, _ jsonKey: String, _ property: PartKeyPath<Part, T>)
+        -> Self
+    {
+        let plain = token(spec, jsonKey, property)
+        return Self(
+            spec: spec, jsonKey: jsonKey,
+            encode: { part in part[keyPath: property].rawValue == spec.defaultText ? nil : plain.encode(part) },
+            decode: plain.decode, set: plain.set)
+    }
+
     static func token<T: DesignToken>(_ spec: FieldSpec, _ jsonKey: String, _ property: PartKeyPath<Part, T>) -> Self {
         Self(
             spec: spec, jsonKey: jsonKey, encode: { .string($0[keyPath: property].rawValue) },
@@ -54,7 +66,7 @@ public struct DesignRow<Part>: Sendable {
 extension Array {
     /// The part's JSON members, one per row (the encoder sorts keys, so the order here is free).
     func jsonMembers<Part>(of part: Part) -> [String: JSONValue] where Element == DesignRow<Part> {
-        Dictionary(uniqueKeysWithValues: map { ($0.jsonKey, $0.encode(part)) })
+        Dictionary(uniqueKeysWithValues: compactMap { row in row.encode(part).map { (row.jsonKey, $0) } })
     }
 
     /// Reads each row's member of `object` into `part`.
@@ -92,6 +104,7 @@ extension StyleSpec {
         .number(DesignFields.backgroundOverlayOpacity, "backgroundOverlayOpacity", \.backgroundOverlayOpacity),
         .flag(DesignFields.backgroundGlow, "backgroundGlowEnabled", \.backgroundGlowEnabled),
         .token(DesignFields.accent, "accent", \.accent),
+        .ownToken(DesignFields.fontDesign, "fontDesign", \.fontDesign),
         .token(DesignFields.nameTextStyle, "nameTextStyle", \.nameTextStyle),
         .token(DesignFields.primaryTextStyle, "primaryTextStyle", \.primaryTextStyle),
         .token(DesignFields.secondaryTextStyle, "secondaryTextStyle", \.secondaryTextStyle),

@@ -99,6 +99,13 @@ public enum TextStyleToken: String, DesignToken {
     case automatic, caption2, caption, footnote, subheadline, body, headline, title3, title2, title
 }
 
+/// The typeface of a design's texts, as SwiftUI's `Font.Design` names it (`.fontDesign(.rounded)`):
+/// our own key `style.fontDesign` (the seed app has no such field and ignores the member).
+public enum FontDesignToken: String, DesignToken {
+    case `default`, rounded, serif, monospaced
+    public static var aliases: [String: FontDesignToken] { ["mono": .monospaced, "monospace": .monospaced] }
+}
+
 public enum SymbolWeightToken: String, DesignToken {
     case ultraLight, thin, light, regular, medium, semibold, bold, heavy, black
 }

@@ -172,6 +172,8 @@ public struct StyleSpec: Sendable, Hashable {
     public var backgroundOverlayOpacity: Double = 0
     public var backgroundGlowEnabled = false
     public var accent: AccentToken = .blue
+    /// The typeface of every text the design draws (`FontSystem.textFamilies(for:)`).
+    public var fontDesign: FontDesignToken = .default
     public var nameTextStyle: TextStyleToken = .caption
     public var primaryTextStyle: TextStyleToken = .title3
     public var secondaryTextStyle: TextStyleToken = .caption2

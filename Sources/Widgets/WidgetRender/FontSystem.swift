@@ -15,6 +15,13 @@ public final class FontSystem: @unchecked Sendable {
         return ["Regular", "Light", "Medium", "SemiBold", "Bold", "ExtraBold", "Black"].map { inter + $0 + ".otf" } + [
             "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
             "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+            // The other font designs (`style.fontDesign`): serif and monospaced from fonts-dejavu-core,
+            // rounded from fonts-quicksand.
+            "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+            "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+            "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+            "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf",
+        ] + ["Light", "Regular", "Medium", "Bold"].map { "/usr/share/fonts/truetype/quicksand/Quicksand-\($0).ttf" } + [
             "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
             "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
             emojiFile,
@@ -23,6 +30,19 @@ public final class FontSystem: @unchecked Sendable {
     }()
 
     public static let textFamilies = "Inter, DejaVu Sans, Noto Sans CJK SC, Noto Color Emoji"
+
+    /// The families a text of `design` asks for, in fallback order: the design's own face first,
+    /// then the default text families for what it lacks (Quicksand has Latin only, DejaVu Serif and
+    /// Mono no CJK). SF Pro Rounded, the seed's rounded face, is not free: Quicksand is the rounded
+    /// sans Debian packages (fonts-quicksand) nearest to it.
+    public static func textFamilies(for design: FontDesignToken) -> String {
+        switch design {
+        case .default: textFamilies
+        case .rounded: "Quicksand, " + textFamilies
+        case .serif: "DejaVu Serif, " + textFamilies
+        case .monospaced: "DejaVu Sans Mono, " + textFamilies
+        }
+    }
     public static let symbolFamily = "Material Icons"
     /// The colour emoji font (see `emojiOnlyInTheEmojiFont`).
     public static let emojiFamily = "Noto Color Emoji"

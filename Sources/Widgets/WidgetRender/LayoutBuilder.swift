@@ -1,4 +1,5 @@
 import Foundation
+import WidgetDesign
 
 /// Collects elements and actions while a template lays itself out, and measures text.
 final class LayoutBuilder {
@@ -6,6 +7,8 @@ final class LayoutBuilder {
     let family: WidgetFamily
     let palette: Palette
     let text: TextEngine
+    /// The design's typeface: every run measured here is drawn in it.
+    let fontDesign: FontDesignToken
     var elements: [LayoutElement] = []
     var actions: [ActionArea] = []
     var warnings: [String] = []
@@ -13,12 +16,13 @@ final class LayoutBuilder {
     /// See `WidgetLayout.redrawAt`: the earliest moment asked for.
     var redrawAt: Date?
 
-    init(family: WidgetFamily, palette: Palette, text: TextEngine) {
+    init(family: WidgetFamily, palette: Palette, text: TextEngine, fontDesign: FontDesignToken = .default) {
         let size = family.sizePoints
         self.bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
         self.family = family
         self.palette = palette
         self.text = text
+        self.fontDesign = fontDesign
     }
 
     func add(_ kind: ElementKind, _ rect: Rect, _ primitive: Primitive) {
@@ -47,7 +51,7 @@ final class LayoutBuilder {
             guard fit >= 1 else { return nil }
             run.lineLimit = min(run.lineLimit, fit)
         }
-        let size = text.measure(&run, width: width)
+        let size = measure(&run, width: width)
         let rx: Double =
             switch align {
             case .leading: x
@@ -63,14 +67,20 @@ final class LayoutBuilder {
     /// Measures without adding.
     func measure(_ run: TextRun, width: Double) -> (width: Double, height: Double) {
         var r = run
-        return text.measure(&r, width: width)
+        return measure(&r, width: width)
+    }
+
+    /// Measures `run` in the design's typeface, filling in its lines (see `TextEngine.measure`).
+    func measure(_ run: inout TextRun, width: Double) -> (width: Double, height: Double) {
+        run.fontDesign = fontDesign
+        return text.measure(&run, width: width)
     }
 
     func lineHeightOf(_ run: TextRun) -> Double {
         var one = run
         one.text = "Ag"
         one.lineLimit = 1
-        return text.measure(&one, width: 10_000).height
+        return measure(&one, width: 10_000).height
     }
 
     func symbol(_ name: String, centre: Point, size: Double, colour: RGBA, weight: Int = 400, field: String? = nil)

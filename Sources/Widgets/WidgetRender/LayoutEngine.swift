@@ -20,7 +20,7 @@ final class LayoutEngine {
                 seconds: format.showsSeconds && inputs.redrawsEachSecond)
         }
         let palette = Palette(inputs.appearance)
-        let b = LayoutBuilder(family: family, palette: palette, text: text)
+        let b = LayoutBuilder(family: family, palette: palette, text: text, fontDesign: spec.style.fontDesign)
         let t = TemplateContext(spec: spec, inputs: inputs, builder: b, palette: palette, engine: self)
         if Self.showsSeconds(spec, live: inputs.redrawsEachSecond) {
             // Seconds change each second: a live host draws again at the next one.

@@ -110,6 +110,8 @@ public struct TextRun: Sendable, Hashable {
     public var tabularDigits: Bool
     public var strikethrough: Bool
     public var shadow: Bool
+    /// The design's typeface (`style.fontDesign`), set by the layout for every run it measures.
+    public var fontDesign: FontDesignToken = .default
     /// Lines actually drawn, and whether text was cut ("…").
     public var lineCount: Int
     public var isTruncated: Bool

@@ -272,7 +272,7 @@ extension TemplateContext {
             var r = text
             r.lineLimit = 1
             r.sizePoints = text.sizePoints * (1 - Double(step) * 0.05)
-            _ = b.text.measure(&r, width: width)
+            _ = b.measure(&r, width: width)
             if !r.isTruncated { return r }
         }
         return nil

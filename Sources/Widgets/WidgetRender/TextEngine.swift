@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import WidgetDesign
 
 /// Measures and builds Pango layouts for text runs. The layout engine measures with it and the
 /// drawing backends draw with it, so both see exactly the same lines. Not thread-safe: one per
@@ -19,6 +20,7 @@ final class TextEngine {
         var lineLimit: Int
         var tabularDigits: Bool
         var strikethrough: Bool
+        var fontDesign: FontDesignToken
         var width: Double
 
         init(_ run: TextRun, width: Double) {
@@ -28,6 +30,7 @@ final class TextEngine {
             lineLimit = run.lineLimit
             tabularDigits = run.tabularDigits
             strikethrough = run.strikethrough
+            fontDesign = run.fontDesign
             self.width = width
         }
     }
@@ -63,7 +66,7 @@ final class TextEngine {
         let key = ShapeKey(run, width: width)
         if let layout = shaped[key] { return layout }
         if shaped.count >= Self.maximumShaped { beginWidget() }
-        let layout = makeLayout(run, width: width)
+        let layout = makeLayout(run, width: width, family: FontSystem.textFamilies(for: run.fontDesign))
         shaped[key] = layout
         return layout
     }

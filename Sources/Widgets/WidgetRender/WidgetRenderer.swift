@@ -45,8 +45,8 @@ public final class WidgetRenderer {
         if !fonts.missingFiles.isEmpty {
             layout.warnings.append(
                 """
-                fonts missing (install fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji \
-                fonts-material-design-icons-iconfont):\u{20}
+                fonts missing (install fonts-inter fonts-dejavu-core fonts-quicksand fonts-noto-cjk \
+                fonts-noto-color-emoji fonts-material-design-icons-iconfont):\u{20}
                 """
                     + fonts.missingFiles.joined(separator: ", "))
         }
