@@ -180,6 +180,9 @@ public struct LoudnessModel: Sendable {
         /// The loudest single drop or crackle any texture layer plays, dBFS, before filtering
         /// (−∞ without textures): sparse pulses peak far above what the RMS's crest factor says.
         public var texturePeakDbfs: Double = -.infinity
+        /// What BS.1770's relative gate adds to the loudness over the mean power, LU (0 unless a
+        /// layer surges: `gatedPower`).
+        public var gateLiftDb: Double = 0
         /// Estimated peaks (RMS + crest factor + movement, or the loudest texture pulse) against
         /// the limiter's ceiling: negative means the limiter stays idle.
         public var peakOverCeilingDb: Double {
@@ -214,6 +217,7 @@ public struct LoudnessModel: Sendable {
             loudnessLufs: Self.lufsOffset + 10 * log10(gated * Double(channelCount)),
             rmsDbfs: 10 * log10(u), movementPeakDb: movementPeak)
         prediction.texturePeakDbfs = 20 * log10(texturePeak * master)
+        prediction.gateLiftDb = k > 0 ? 10 * log10(gated / k) : 0
         return prediction
     }
 
