@@ -98,6 +98,18 @@ public enum Loudness {
             }
         }
 
+        /// The mean over the blocks above −70 LUFS, before the relative gate (BS.1770's "ungated").
+        public var ungatedLufs: Double {
+            guard hops.count >= 4 else { return -.infinity }
+            let blocks = (0...(hops.count - 4)).map { (i: Int) -> Double in
+                let sum: Double = hops[i] + hops[i + 1] + hops[i + 2] + hops[i + 3]
+                return sum / 19200
+            }
+            let absolute = blocks.filter { -0.691 + 10 * log10($0) > -70 }
+            guard !absolute.isEmpty else { return -.infinity }
+            return -0.691 + 10 * log10(absolute.reduce(0, +) / Double(absolute.count))
+        }
+
         public var integratedLufs: Double {
             func lufs(_ z: Double) -> Double { -0.691 + 10 * log10(z) }
             guard hops.count >= 4 else { return -.infinity }

@@ -27,6 +27,12 @@ public struct LoudnessModel: Sendable {
     let movementWeights: [Double]
     /// Drops' source power per unit density at each grid point (`TextureSpectrum`).
     let dropSpectrum: [Double]
+    /// Surging kinds' envelopes in 100 ms hops (`TextureBed.powerFactorHops`), for the gate.
+    let surgeHops: [(kind: TextureKind, hops: [SIMD8<Float>])]
+
+    /// How long a surging texture's envelope the gate is judged over: an hour holds 900 waves and
+    /// 240 flashes of thunder (the gate's lift settles faster than the level itself).
+    static let gateHopCount = 36_000
 
     public static let pointCount = 8192
     /// Computed once per process (about 20 ms).
@@ -59,6 +65,10 @@ public struct LoudnessModel: Sendable {
         (movementValues, movementWeights) = Self.movementDistribution
         let fs = sampleRate
         dropSpectrum = c.map { TextureSpectrum.dropEnergySpectrum(cosOmega: $0, sampleRate: fs) }
+        surgeHops = TextureKind.allCases.compactMap { kind in
+            guard let p = TextureProfile.of(kind), p.surgePerSecond > 0 else { return nil }
+            return (kind, TextureBed.powerFactorHops(p, sampleRate: fs, hopCount: Self.gateHopCount))
+        }
     }
 
     /// A layer's source power at grid point `i` (σ² for noise).
@@ -170,6 +180,9 @@ public struct LoudnessModel: Sendable {
         /// The loudest single drop or crackle any texture layer plays, dBFS, before filtering
         /// (−∞ without textures): sparse pulses peak far above what the RMS's crest factor says.
         public var texturePeakDbfs: Double = -.infinity
+        /// What BS.1770's relative gate adds to the loudness over the mean power, LU (0 unless a
+        /// layer surges: `gatedPower`).
+        public var gateLiftDb: Double = 0
         /// Estimated peaks (RMS + crest factor + movement, or the loudest texture pulse) against
         /// the limiter's ceiling: negative means the limiter stays idle.
         public var peakOverCeilingDb: Double {
@@ -198,11 +211,80 @@ public struct LoudnessModel: Sendable {
         let master = Double(VolumeCurve.amplitude(masterVolume))
         k *= master * master
         u *= master * master
+        let gated = gatedPower(
+            layers: layers, masterPower: master * master, channelCount: channelCount, total: k)
         var prediction = Prediction(
-            loudnessLufs: Self.lufsOffset + 10 * log10(k * Double(channelCount)),
+            loudnessLufs: Self.lufsOffset + 10 * log10(gated * Double(channelCount)),
             rmsDbfs: 10 * log10(u), movementPeakDb: movementPeak)
         prediction.texturePeakDbfs = 20 * log10(texturePeak * master)
+        prediction.gateLiftDb = k > 0 ? 10 * log10(gated / k) : 0
         return prediction
+    }
+
+    /// The K-weighted power (per channel, master included: `total`) that BS.1770's gates keep.
+    /// Still layers and most textures hold their level from one 400 ms block to the next, so the
+    /// gates drop nothing and the mean power is the loudness. Surging textures (waves, gusts,
+    /// thunder) do not: a lull between waves sits several dB under the mean, and blocks more than
+    /// 10 LU under the ungated loudness are dropped, which lifts the measure (ocean at 20 minutes:
+    /// 0.15–0.2 LU over its mean power, measured on three seeds). Each surging layer's bands follow
+    /// their kind's envelope (`surgeHops`, weighted by the band's K-weighted power in this layer);
+    /// everything else (other layers, a texture's line and events) is taken as steady. Two
+    /// layers of one kind play different stretches of it (their seeds differ).
+    func gatedPower(layers: [LayerSettings], masterPower: Double, channelCount: Int, total: Double) -> Double {
+        var surging: [(weights: SIMD8<Double>, hops: [SIMD8<Float>])] = []
+        var steady = total
+        for l in layers where l.isEnabled && l.volume > 0 {
+            guard let entry = surgeHops.first(where: { $0.kind == l.texture.kind }),
+                let p = TextureProfile.of(l.texture.kind)
+            else { continue }
+            let r = layerResponses(l, highCutOffsetOctaves: 0)
+            let g = Double(TextureBed.referenceGain)
+            var still = 0.0
+            var bands = SIMD8<Double>(repeating: 0)
+            for i in 0..<Self.pointCount where r[i] > 0 {
+                let source = sourcePower(l.texture, point: i)
+                let bed =
+                    g * g * NoiseSource.variance
+                    * TextureBed.bandPowers(p, cosOmega: cosines[i], sampleRate: sampleRate)
+                let kw = r[i] * kWeight[i]
+                still += kw
+                bands += bed * (kw / source)
+            }
+            guard still > 0 else { continue }
+            // Movement averages the layer's level; the bands keep their share of it.
+            let weights = bands * (layerPower(l).kWeighted / still * masterPower)
+            surging.append((weights, entry.hops))
+            steady -= weights.sum()
+        }
+        guard !surging.isEmpty else { return total }
+        let base = max(steady, 0)
+        let n = Self.gateHopCount
+        var hopPower = [Double](repeating: base, count: n)
+        for (j, s) in surging.enumerated() {
+            let shift = j * n / (surging.count + 1)
+            for h in 0..<n {
+                let f = s.hops[(h + shift) % n]
+                var sum = 0.0
+                for b in 0..<8 { sum += s.weights[b] * Double(f[b]) }
+                hopPower[h] += sum
+            }
+        }
+        // 400 ms blocks, 75 % overlap; the absolute gate (−70 LUFS), then the relative (−10 LU).
+        var blocks = [Double](repeating: 0, count: n - 3)
+        for h in 0..<(n - 3) {
+            let first = hopPower[h] + hopPower[h + 1]
+            blocks[h] = (first + hopPower[h + 2] + hopPower[h + 3]) / 4
+        }
+        let absolute = pow(10, (-70 - Self.lufsOffset) / 10) / Double(channelCount)
+        let audible = blocks.filter { $0 > absolute }
+        guard !audible.isEmpty else { return total }
+        let relative = audible.reduce(0, +) / Double(audible.count) * 0.1
+        let kept = audible.filter { $0 > relative }
+        let keptMean = kept.reduce(0, +) / Double(kept.count)
+        let allMean = blocks.reduce(0, +) / Double(blocks.count)
+        // The envelope's hour has its own mean (within a fraction of a percent of the model's):
+        // the gate's lift is taken as a ratio so the mean power stays the model's closed form.
+        return total * keptMean / allMean
     }
 
     /// What the colour stages do to a pulse's peak: the product of their b0s, the first sample of

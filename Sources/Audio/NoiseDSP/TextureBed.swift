@@ -411,23 +411,49 @@ struct TextureBed {
         }
     }
 
+    /// Puts the drivers in their stationary state (a render does not begin in a lull).
+    mutating func start() {
+        sharedSlow = gaussian()
+        sharedFast = gaussian()
+        for k in 0..<8 {
+            ownSlow[k] = gaussian()
+            ownFast[k] = gaussian()
+        }
+        framesToSurge = -logf(uniform()) / max(profile.surgePerSecond, 1e-3) * sampleRate
+        envelope = step(frames: 0)
+        isStarted = true
+    }
+
+    /// A profile's envelope as the loudness model needs it for BS.1770's gate: each band's power
+    /// factor (its envelope squared over its gain, mean 1) averaged over `hopCount` hops of 100 ms
+    /// (the gate's blocks are four hops), driven by the same `step` as a render with a fixed seed,
+    /// so the model is deterministic. Off the render thread (it allocates).
+    static func powerFactorHops(
+        _ p: TextureProfile, sampleRate: Double, hopCount: Int, stepsPerHop: Int = 2
+    ) -> [SIMD8<Float>] {
+        var bed = TextureBed(sampleRate: sampleRate, seed: 0x6A7E_B10C)
+        bed.set(p)
+        bed.start()
+        let frames = max(1, Int((sampleRate * 0.1 / Double(stepsPerHop)).rounded()))
+        let inverseGainSquared = 1 / (bed.bandGain * bed.bandGain)
+        var hops = [SIMD8<Float>](repeating: .zero, count: hopCount)
+        for h in 0..<hopCount {
+            var sum = SIMD8<Float>(repeating: 0)
+            for _ in 0..<stepsPerHop {
+                let e = bed.step(frames: frames)
+                sum += e * e * inverseGainSquared
+            }
+            hops[h] = sum / Float(stepsPerHop)
+        }
+        return hops
+    }
+
     /// Adds `n` frames (≤ 32, one control step) of the bed to `output`.
     ///
     /// Real-time safety: arithmetic only; no allocation.
     mutating func render(into output: UnsafeMutablePointer<SIMD2<Float>>, frameCount n: Int, isMono: Bool) {
         guard n > 0 else { return }
-        if !isStarted {
-            // Start in the drivers' stationary state (a render does not begin in a lull).
-            sharedSlow = gaussian()
-            sharedFast = gaussian()
-            for k in 0..<8 {
-                ownSlow[k] = gaussian()
-                ownFast[k] = gaussian()
-            }
-            framesToSurge = -logf(uniform()) / max(profile.surgePerSecond, 1e-3) * sampleRate
-            envelope = step(frames: 0)
-            isStarted = true
-        }
+        if !isStarted { start() }
         let lineBefore = lineEnvelope
         let start = envelope
         let end = step(frames: n)
@@ -508,6 +534,21 @@ struct TextureBed {
     /// + the line's.
     ///
     /// Off the render thread (the loudness model).
+    /// Each band's share of `powerResponse` at cos ω (the terms it sums, the line left out).
+    static func bandPowers(_ p: TextureProfile, cosOmega c: Double, sampleRate fs: Double) -> SIMD8<Double> {
+        var raw = SIMD8<Double>(repeating: 0)
+        for k in 0..<8 { raw[k] = pow(10, Double(p.bandGainsDb[k]) / 20) }
+        let total = (raw * raw).sum()
+        var out = SIMD8<Double>(repeating: 0)
+        for k in 0..<8 {
+            let share = raw[k] * raw[k] / total * Double(1 - p.linePowerShare)
+            out[k] =
+                share * bandResponse(band: k, cosOmega: c, sampleRate: fs)
+                / bandVarianceCached(band: k, sampleRate: fs)
+        }
+        return out
+    }
+
     static func powerResponse(_ p: TextureProfile, cosOmega c: Double, sampleRate fs: Double) -> Double {
         let s = (max(0, 1 - c * c)).squareRoot()
         var raw = [Double](repeating: 0, count: 8)
