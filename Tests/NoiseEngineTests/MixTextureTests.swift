@@ -66,7 +66,8 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("Presets")
         let expected: [(String, Mix.Texture)] = [
             ("rain", .rain), ("heavy-rain", .rain), ("rain-window", .rain), ("rain-tent", .rain), ("storm", .rain),
-            ("storm", .wind), ("storm", .thunder), ("ocean", .surf), ("wind", .wind), ("campfire", .fire), ("fan", .fan),
+            ("storm", .wind), ("storm", .thunder), ("ocean", .surf), ("wind", .wind), ("campfire", .fire),
+            ("fan", .fan),
         ]
         for (name, texture) in expected {
             let mix = try Mix.load(path: presets.appendingPathComponent("\(name).json").path)
