@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -27,8 +29,14 @@ public struct LoudnessModel: Sendable {
     let movementWeights: [Double]
     /// Drops' source power per unit density at each grid point (`TextureSpectrum`).
     let dropSpectrum: [Double]
-    /// Surging kinds' envelopes in 100 ms hops (`TextureBed.powerFactorHops`), for the gate.
-    let surgeHops: [(kind: TextureKind, hops: [SIMD8<Float>])]
+    /// Surging kinds' envelopes in 100 ms hops (`TextureBed.powerFactorHops`), for the gate. An
+    /// hour of one takes ~25 ms to make (41 % of `noise presets show white` when all three were made
+    /// with every model), so each is made when a mix first has such a layer, once per process.
+    static let surgeHopCache = Mutex<[SurgeHopKey: [SIMD8<Float>]]>([:])
+    struct SurgeHopKey: Hashable {
+        var kind: TextureKind
+        var sampleRate: Double
+    }
 
     /// How long a surging texture's envelope the gate is judged over: an hour holds 900 waves and
     /// 240 flashes of thunder (the gate's lift settles faster than the level itself).
@@ -65,10 +73,16 @@ public struct LoudnessModel: Sendable {
         (movementValues, movementWeights) = Self.movementDistribution
         let fs = sampleRate
         dropSpectrum = c.map { TextureSpectrum.dropEnergySpectrum(cosOmega: $0, sampleRate: fs) }
-        surgeHops = TextureKind.allCases.compactMap { kind in
-            guard let p = TextureProfile.of(kind), p.surgePerSecond > 0 else { return nil }
-            return (kind, TextureBed.powerFactorHops(p, sampleRate: fs, hopCount: Self.gateHopCount))
-        }
+    }
+
+    /// `kind`'s envelope for the gate, or nil when the kind does not surge.
+    func surgeHops(_ kind: TextureKind) -> [SIMD8<Float>]? {
+        guard let p = TextureProfile.of(kind), p.surgePerSecond > 0 else { return nil }
+        let key = SurgeHopKey(kind: kind, sampleRate: sampleRate)
+        if let hops = Self.surgeHopCache.withLock({ $0[key] }) { return hops }
+        let hops = TextureBed.powerFactorHops(p, sampleRate: sampleRate, hopCount: Self.gateHopCount)
+        Self.surgeHopCache.withLock { $0[key] = hops }
+        return hops
     }
 
     /// A layer's source power at grid point `i` (σ² for noise).
@@ -234,9 +248,7 @@ public struct LoudnessModel: Sendable {
         var surging: [(weights: SIMD8<Double>, hops: [SIMD8<Float>])] = []
         var steady = total
         for l in layers where l.isEnabled && l.volume > 0 {
-            guard let entry = surgeHops.first(where: { $0.kind == l.texture.kind }),
-                let p = TextureProfile.of(l.texture.kind)
-            else { continue }
+            guard let hops = surgeHops(l.texture.kind), let p = TextureProfile.of(l.texture.kind) else { continue }
             let r = layerResponses(l, highCutOffsetOctaves: 0)
             let g = Double(TextureBed.referenceGain)
             var still = 0.0
@@ -253,7 +265,7 @@ public struct LoudnessModel: Sendable {
             guard still > 0 else { continue }
             // Movement averages the layer's level; the bands keep their share of it.
             let weights = bands * (layerPower(l).kWeighted / still * masterPower)
-            surging.append((weights, entry.hops))
+            surging.append((weights, hops))
             steady -= weights.sum()
         }
         guard !surging.isEmpty else { return total }
