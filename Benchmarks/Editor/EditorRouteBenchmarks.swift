@@ -61,7 +61,7 @@ func withEditorServer(_ body: (LoopbackClient, (String, Int?) -> [UInt8]) -> Voi
     try! DesignLibrary(root: root).add([design])
     let server = HomeScreenServer(
         listen: ListenAddress(host: "127.0.0.1", port: 0),
-        board: RenderedBoard(root: root, perform: { _, _ in "" }), mixer: Mixer(root: root))
+        board: RenderedBoard(root: root, perform: { _, _ in TapOutcome(message: "") }), mixer: Mixer(root: root))
     let running = Task { try await server.run { _ in } }
     defer { running.cancel() }
     while server.port == 0 { usleep(10_000) }

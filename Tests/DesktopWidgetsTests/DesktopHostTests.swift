@@ -315,13 +315,10 @@ import WidgetRender
         #expect(text == "http://127.0.0.1:\(port)/editor/\(design)\n", "\(text) \(host.stderrText)")
     }
 
-    /// Issue 41.5: a double-click on a reminder row completes that one reminder (the second click used
-    /// to land on the row that slid into its place once the list redrew, completing it too), and the
-    /// widget offers Undo, which puts the file's bytes back only while the file still holds what the
-    /// completion wrote.
-    @Test func aDoubleClickCompletesOneReminderAndUndoPutsItBack() throws {
-        let rig = try Rig()
-        defer { rig.cleanUp() }
+    /// A Reminders widget (large, at 40,40) over a todo.txt of four tasks, every reminder shown and the
+    /// done ones left out, so completing a row makes the next slide into its place. Returns the file, its
+    /// bytes, and the first row's centre on the screen (from the layout's own action areas).
+    static func remindersOnTheDesktop(_ rig: Rig) throws -> (todo: URL, original: Data, x: Int, y: Int) {
         let todo = rig.dir.appendingPathComponent("todo.txt")
         let original = Data("Alpha task\nBravo task\nCharlie task\nDelta task\n".utf8)
         try original.write(to: todo)
@@ -331,18 +328,30 @@ import WidgetRender
         let list = try JSONSerialization.jsonObject(with: try rig.weaver(["designs", "list", "--json"]).stdout)
         let id = try #require(
             (list as? [[String: Any]])?.first { $0["name"] as? String == "Reminders" }?["id"] as? String)
-        // Every reminder, the done ones left out: completing a row makes the next slide into its place.
         let set = try rig.weaver(["designs", "set", id, "reminders.mode=list", "reminders.hideCompleted=true"])
         #expect(set.status == 0, "\(set.stderrText)")
         #expect(try rig.weaver(["desktop", "add", id, "--family", "large", "--at", "40,40"]).status == 0)
-        // Where the first row is: the layout's own action areas (points; the window is at 40,40, scale 1).
+        // Points; the window is at 40,40, scale 1.
         let layout =
             try JSONSerialization.jsonObject(
                 with: try rig.weaver(["render", id, "--family", "large", "--format", "json"]).stdout) as? [String: Any]
-        let rows = (layout?["actions"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "completeReminder" }
+        let actions = layout?["actions"] as? [[String: Any]] ?? []
+        let rows = actions.filter { $0["kind"] as? String == "completeReminder" }
         try #require(rows.count == 4, "\(rows)")
+        // The keyboard test Tabs from the first button: it must be the first row.
+        try #require(actions.first?["kind"] as? String == "completeReminder", "\(actions)")
         let rect = try #require(rows[0]["rect"] as? [String: Double])
-        let x = 40 + Int(rect["x"]! + rect["width"]! / 2), y = 40 + Int(rect["y"]! + rect["height"]! / 2)
+        return (todo, original, 40 + Int(rect["x"]! + rect["width"]! / 2), 40 + Int(rect["y"]! + rect["height"]! / 2))
+    }
+
+    /// Issue 41.5: a double-click on a reminder row completes that one reminder (the second click used
+    /// to land on the row that slid into its place once the list redrew, completing it too), and the
+    /// widget offers Undo, which puts the file's bytes back only while the file still holds what the
+    /// completion wrote.
+    @Test func aDoubleClickCompletesOneReminderAndUndoPutsItBack() throws {
+        let rig = try Rig()
+        defer { rig.cleanUp() }
+        let (todo, original, x, y) = try Self.remindersOnTheDesktop(rig)
         let host = try rig.startHost(expectWindows: 1)
         defer {
             host.signal(SIGTERM)
@@ -392,6 +401,52 @@ import WidgetRender
             },
             "\(host.stderrText)")
         #expect(try Data(contentsOf: todo) == edited)
+    }
+
+    /// Issue 41.5, by keyboard: a row completed with Return is taken back by Ctrl+Z while the bar shows,
+    /// and the bar's Undo is in the Tab order (Shift+Tab from the first button reaches it; Return presses it).
+    @Test func undoIsReachableByKeyboard() throws {
+        let rig = try Rig()
+        defer { rig.cleanUp() }
+        let (todo, original, _, _) = try Self.remindersOnTheDesktop(rig)
+        let host = try rig.startHost(expectWindows: 1)
+        defer {
+            host.signal(SIGTERM)
+            _ = host.waitForExit(10)
+        }
+        let window = try #require(try rig.windowIDs().first)
+        func lines() -> [String] {
+            String(decoding: (try? Data(contentsOf: todo)) ?? Data(), as: UTF8.self).components(separatedBy: "\n")
+        }
+        func done() -> [String] { lines().filter { $0.hasPrefix("x ") } }
+        func key(_ keys: String...) throws {
+            #expect(try rig.x.run("/usr/bin/xdotool", ["windowfocus", "--sync", window, "key"] + keys).status == 0)
+        }
+        let offer = "widget 1: Undo button at"
+        func reopened() -> Int { host.stderrText.components(separatedBy: "widget 1: Reopened 'Alpha task'.").count - 1 }
+
+        // Tab to the first row, Return: completed and offered; Ctrl+Z takes it back.
+        try key("Tab", "Return")
+        #expect(eventually(5) { done().count == 1 }, "Return did not complete the row: \(lines()) \(host.stderrText)")
+        #expect(host.waitForStderr(5) { $0.contains(offer) }, "no Undo offered: \(host.stderrText)")
+        try key("ctrl+z")
+        #expect(
+            eventually(5) { (try? Data(contentsOf: todo)) == original },
+            "Ctrl+Z did not put the file back: \(lines()) \(host.stderrText)")
+        #expect(host.waitForStderr(5) { _ in reopened() == 1 }, "\(host.stderrText)")
+
+        // Again, then Shift+Tab from the first row wraps to the bar's Undo, and Return presses it.
+        Thread.sleep(forTimeInterval: 0.7)  // past the rows' quiet time after the Undo
+        let offers = host.stderrText.components(separatedBy: offer).count
+        try key("Escape", "Tab", "Return")
+        #expect(eventually(5) { done().count == 1 }, "Return did not complete the row: \(lines()) \(host.stderrText)")
+        #expect(
+            host.waitForStderr(5) { $0.components(separatedBy: offer).count > offers }, "no offer: \(host.stderrText)")
+        try key("shift+Tab", "Return")
+        #expect(
+            eventually(5) { (try? Data(contentsOf: todo)) == original },
+            "Undo by Tab and Return did not put the file back: \(lines()) \(host.stderrText)")
+        #expect(host.waitForStderr(5) { _ in reopened() == 2 }, "\(host.stderrText)")
     }
 
     /// Keyboard use of the buttons: focus the widget, Tab to the first button (drawn with a ring),

@@ -145,6 +145,19 @@ public final class WebDriver: @unchecked Sendable {
         _ = try session("DELETE", "/actions", nil)
     }
 
+    /// Clicks the element's centre twice, `pauseMilliseconds` apart, as a double-click does (WebDriver
+    /// pointer actions: real pointer events in the page, the second where the first was).
+    public func doubleClick(_ element: String, pauseMilliseconds: Int = 150) throws {
+        let click: [[String: Any]] = [["type": "pointerDown", "button": 0], ["type": "pointerUp", "button": 0]]
+        let moves: [[String: Any]] =
+            [["type": "pointerMove", "origin": [Self.elementKey: element], "x": 0, "y": 0]] + click
+            + [["type": "pause", "duration": pauseMilliseconds]] + click
+        _ = try session(
+            "POST", "/actions",
+            ["actions": [["type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"], "actions": moves]]])
+        _ = try session("DELETE", "/actions", nil)
+    }
+
     /// The focused element's reference (what keyboard input goes to).
     public func activeElement() throws -> String? {
         let reply = try session("GET", "/element/active", nil)

@@ -24,8 +24,13 @@ final class WidgetWindow {
     private var designID: UUID?
     /// The button held down, drawn pressed until the release.
     private var pressedActionID: String?
-    /// The button the keyboard is on (Tab moves, Return or Space presses), drawn with a ring.
-    private var keyboardActionID: String?
+    /// What the keyboard is on (Tab moves, Return or Space presses), drawn with a ring: one of the
+    /// layout's buttons, or the offer's Undo (after the buttons in the Tab order while it shows).
+    private enum KeyboardTarget: Equatable {
+        case action(String)
+        case undo
+    }
+    private var keyboardTarget: KeyboardTarget?
     /// Dragging after "Move": where the pointer and the window were when the drag began (root coordinates).
     private var moveMode = false
     private var drag: (pointerX: Double, pointerY: Double, windowX: Int, windowY: Int)?
@@ -210,8 +215,13 @@ final class WidgetWindow {
             cairo_set_source_rgba(cr, 0, 0, 0, 0.3)
             cairo_fill(cr)
         }
-        if let id = keyboardActionID, let action = layout.actions.first(where: { $0.id == id }) {
-            let r = action.rect
+        let ringed: Rect? =
+            switch keyboardTarget {
+            case .action(let id): layout.actions.first { $0.id == id }?.rect
+            case .undo: offerGeometry?.button
+            case nil: nil
+            }
+        if let r = ringed {
             cairo_new_path(cr)
             cairo_rectangle(cr, r.x - 2, r.y - 2, r.width + 4, r.height + 4)
             cairo_set_source_rgba(cr, 1, 1, 1, 0.95)
@@ -277,8 +287,15 @@ final class WidgetWindow {
         MainLoop.after(milliseconds: Self.offerMilliseconds) { [weak self] in
             guard let self, !self.isClosed, self.offerSerial == serial else { return }
             self.offer = nil
+            if self.keyboardTarget == .undo { self.keyboardTarget = nil }
             gtk_widget_queue_draw(self.window)
         }
+    }
+
+    /// A reminder row pressed within the quiet time after a completion or an Undo.
+    private func isQuiet(_ action: ActionArea) -> Bool {
+        guard case .completeReminder = action.action else { return false }
+        return DispatchTime.now().uptimeNanoseconds < rowsQuietUntil
     }
 
     private func quietRows() {
@@ -303,6 +320,7 @@ final class WidgetWindow {
     private func performUndo() {
         guard let undo = offer?.undo else { return }
         offer = nil
+        if keyboardTarget == .undo { keyboardTarget = nil }
         gtk_widget_queue_draw(window)
         ActionRunner.undo(undo, root: host.root, storeDirectory: host.storeDirectory, widgetID: pinned.id) {
             [weak self] outcome in
@@ -342,9 +360,7 @@ final class WidgetWindow {
                 return true
             }
             let pressed = layout?.action(at: point)
-            if let pressed, case .completeReminder = pressed.action,
-                DispatchTime.now().uptimeNanoseconds < rowsQuietUntil
-            {
+            if let pressed, isQuiet(pressed) {
                 return true  // the second click of a double-click, or a row still sliding into place
             }
             pressedActionID = pressed?.id
@@ -423,18 +439,34 @@ final class WidgetWindow {
     // MARK: Keyboard
 
     func key(_ event: GdkEventKey) -> Bool {
-        guard let actions = layout?.actions, !actions.isEmpty else { return false }
-        let current = keyboardActionID.flatMap { id in actions.firstIndex { $0.id == id } }
+        let undoOffered = offer?.undo != nil
+        // Ctrl+Z while the bar offers Undo: as pressing its Undo button.
+        if undoOffered, event.state & GDK_CONTROL_MASK.rawValue != 0, event.keyval == 0x7a || event.keyval == 0x5a {
+            performUndo()
+            return true
+        }
+        let actions = layout?.actions ?? []
+        let targets = actions.map { KeyboardTarget.action($0.id) } + (undoOffered ? [.undo] : [])
+        guard !targets.isEmpty else { return false }
+        let current = keyboardTarget.flatMap { targets.firstIndex(of: $0) }
         switch Int32(event.keyval) {
         case 0xff09, 0xff53, 0xff54:  // Tab, Right, Down: the next button
-            keyboardActionID = actions[current.map { ($0 + 1) % actions.count } ?? 0].id
+            keyboardTarget = targets[current.map { ($0 + 1) % targets.count } ?? 0]
         case 0xfe20, 0xff51, 0xff52:  // Shift+Tab, Left, Up: the previous one
-            keyboardActionID = actions[current.map { ($0 + actions.count - 1) % actions.count } ?? actions.count - 1].id
+            keyboardTarget = targets[current.map { ($0 + targets.count - 1) % targets.count } ?? targets.count - 1]
         case 0xff0d, 0xff8d, 0x020:  // Return, keypad Enter, Space: press it
-            guard let i = current else { return false }
-            perform(actions[i])
+            switch keyboardTarget {
+            case .undo where current != nil:
+                performUndo()
+            case .action(let id):
+                guard current != nil, let action = actions.first(where: { $0.id == id }) else { return false }
+                // A key held down (auto-repeat) or pressed twice: the same quiet as for the pointer.
+                if !isQuiet(action) { perform(action) }
+            default:
+                return false
+            }
         case 0xff1b:  // Escape
-            keyboardActionID = nil
+            keyboardTarget = nil
         default:
             return false
         }
@@ -508,8 +540,8 @@ final class WidgetWindow {
         @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventFocus>?, gpointer?) -> gboolean =
             { _, _, data in
                 let w = this(data)
-                if w.keyboardActionID != nil {
-                    w.keyboardActionID = nil
+                if w.keyboardTarget != nil {
+                    w.keyboardTarget = nil
                     gtk_widget_queue_draw(w.window)
                 }
                 return 0

@@ -50,7 +50,13 @@ enum ServeHost {
                     let outcome = try WidgetActionPerformer.perform(
                         rendered: action, root: root, storeDirectory: storeDirectory)
                     for w in outcome.warnings { warn(w) }
-                    return outcome.message
+                    // The page's Undo takes a completed reminder back as the desktop widget's does.
+                    let undo = outcome.undo.map { press in
+                        { @Sendable in
+                            try WidgetActionPerformer(store: root, storeDirectory: storeDirectory).undo(press).message
+                        }
+                    }
+                    return TapOutcome(message: outcome.message, undo: undo)
                 }),
             mixer: mixer)
         let watcher = StoreWatcher(root: root, server: server)

@@ -55,15 +55,36 @@ struct HomeRoutes {
         do {
             let result = try server.board.tapResult(designID: id, family: family, x: x, y: y, now: Date())
             server.refresh()
-            var answer = ["message": result.message]
-            if let link = result.open { answer["open"] = link }
-            return Routes.body(HomeScreenServer.json(answer), type: "application/json")
+            var answer: [String: JSONValue] = ["message": .string(result.message)]
+            if let link = result.open { answer["open"] = .string(link) }
+            if let undo = result.undo {
+                answer["undo"] = .string("/api/undo/" + server.undoOffers.offer(undo))
+                answer["undoSeconds"] = .number(UndoOffers.shownSeconds)
+            }
+            return DesignAPIRoutes.json(.object(answer))
         } catch let e as NotFound {
             throw HTTPError(.notFound, e.description)
         } catch let e as NothingToTap {
             throw HTTPError(.unprocessableContent, e.description)
         } catch {
             throw HTTPError(.unprocessableContent, "\(error)")
+        }
+    }
+
+    /// The notice's Undo: takes the press back only while the file still holds exactly what the press
+    /// wrote (`WidgetActionPerformer.undo`, as the desktop widget's Undo); otherwise 409 with why,
+    /// nothing written. An offer is used once and expires (404).
+    @Sendable func undo(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        guard let token = context.parameters.get("token"), let undo = server.undoOffers.take(token) else {
+            throw HTTPError(
+                .notFound, "Not undone: this Undo is no longer offered (each is used once, within seconds)")
+        }
+        do {
+            let message = try undo()
+            server.refresh()
+            return DesignAPIRoutes.json(.object(["message": .string(message)]))
+        } catch {
+            throw HTTPError(.conflict, "Not undone: \(error)")
         }
     }
 }

@@ -11,7 +11,7 @@ import WidgetRender
 public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
     public static let noiseMachineID = "noise-machine"
 
-    public typealias Perform = @Sendable (ActionArea, StoreRoot) throws -> String
+    public typealias Perform = @Sendable (ActionArea, StoreRoot) throws -> TapOutcome
 
     let root: StoreRoot
     let perform: Perform
@@ -133,9 +133,7 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
 
     /// `tap`, and the link to open when the button is an `openURL` one: the page's browser opens
     /// it (the server starts nothing for a link), after `OpenURLPolicy` accepted it here.
-    public func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> (
-        message: String, open: String?
-    ) {
+    public func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> TapOutcome {
         let entry = try entry(designID, now: now)
         let action: ActionArea = try withLayout(entry, try self.family(family), scale: 1, now: now) { _, layout, _ in
             let point = Point(x: x, y: y)
@@ -157,12 +155,12 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
         if case .openURL(let url) = action.action {
             do {
                 let link = try OpenURLPolicy.check(url)
-                return ("Opening \(link)", link)
+                return TapOutcome(message: "Opening \(link)", open: link)
             } catch let e as DesignError {
                 throw NothingToTap("the '\(Self.label(action))' button's link was not opened: \(e.message)")
             }
         }
-        return (try perform(action, root), nil)
+        return try perform(action, root)
     }
 
     public func designsJSON() throws -> [UInt8] {

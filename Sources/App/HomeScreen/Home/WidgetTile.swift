@@ -74,19 +74,16 @@ public protocol WidgetBoard: Sendable {
     func picture(designID: String, family: String, scale: Int, format: PictureFormat, now: Date) throws -> [UInt8]
     /// Performs what `weaver tap` performs at the point (in points) and says what it did.
     func tap(designID: String, family: String, x: Double, y: Double, now: Date) throws -> String
-    /// `tap`, and the link the page's browser opens when the button is an `openURL` one.
-    func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> (
-        message: String, open: String?
-    )
+    /// `tap`, the link the page's browser opens when the button is an `openURL` one, and the press's
+    /// Undo when it can be taken back (a completed reminder).
+    func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> TapOutcome
     /// The designs as `GET /api/designs` lists them (a JSON array).
     func designsJSON() throws -> [UInt8]
 }
 
 extension WidgetBoard {
-    public func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> (
-        message: String, open: String?
-    ) {
-        (try tap(designID: designID, family: family, x: x, y: y, now: now), nil)
+    public func tapResult(designID: String, family: String, x: Double, y: Double, now: Date) throws -> TapOutcome {
+        TapOutcome(message: try tap(designID: designID, family: family, x: x, y: y, now: now))
     }
 }
 

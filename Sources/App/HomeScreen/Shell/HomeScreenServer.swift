@@ -23,6 +23,8 @@ public final class HomeScreenServer: Sendable {
     public let drafts = DraftStore()
     /// Uploaded packages waiting in the Import Review (`/api/import`).
     public let reviews = ImportReviews()
+    /// Presses the home screen's notice can take back (`/api/undo/…`).
+    public let undoOffers = UndoOffers()
     /// Explore's drawn catalogue, emptied at every `refresh` (its inputs changed).
     let explorePictures = ExplorePictureCache()
     /// Noise → Calibrate's hearing calibration, one at a time.

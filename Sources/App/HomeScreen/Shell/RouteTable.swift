@@ -38,6 +38,8 @@ extension Routes {
             Route(.get, "/widgets/:file", home.picture),
             Route(.get, "/api/designs", home.designs),
             Route(.post, "/api/designs/:id/tap", home.tap),
+            // The notice's Undo after a tap that can be taken back (a completed reminder).
+            Route(.post, "/api/undo/:token", home.undo),
             // NoiseRoutes
             Route(.get, "/noise", noise.page),
             // A share link names `/share` (ShareLinks' default address); the page reads its fragment.

@@ -17,17 +17,89 @@
     return answer;
   }
 
+  // Issue 41.5: the second click of a double-click on a reminder row landed on the row that slid into
+  // its place, completing it too. Presses on reminder rows are ignored while a completion is on its way
+  // and for `quietMs` after its answer (and after an Undo), as the desktop widget does.
+  const quietMs = 600;
+  let rowsBusy = 0;
+  let rowsQuietUntil = 0;
+  const isRow = (button) => button.dataset.actionKind === 'completeReminder';
+  function quietRows() { rowsQuietUntil = Math.max(rowsQuietUntil, performance.now() + quietMs); }
+
+  // The notice after a press that can be taken back: its text and Undo (also Ctrl+Z) for the seconds
+  // the server gives; it sits after the pressed widget in the Tab order.
+  const notice = document.getElementById('tap-notice');
+  const noticeText = document.getElementById('tap-notice-text');
+  const undoButton = document.getElementById('tap-undo');
+  let undoPath = '';
+  let noticeSerial = 0;
+  function showNotice(text, path, seconds, near) {
+    if (!notice) return;
+    const serial = ++noticeSerial;
+    undoPath = path || '';
+    noticeText.textContent = text;
+    undoButton.hidden = !undoPath;
+    if (near && near.isConnected) near.after(notice);
+    notice.hidden = false;
+    setTimeout(() => { if (serial === noticeSerial) hideNotice(); }, (seconds || 8) * 1000);
+  }
+  function hideNotice() {
+    if (!notice) return;
+    const hadFocus = notice.contains(document.activeElement);
+    notice.hidden = true;
+    undoPath = '';
+    if (hadFocus) document.getElementById('content').focus();
+  }
+  async function undoPress() {
+    const path = undoPath;
+    if (!path) return;
+    undoPath = '';
+    undoButton.hidden = true;
+    quietRows();
+    try {
+      const answer = await post(path, {});
+      noticeSerial++;
+      hideNotice();
+      say(answer.message || 'Undone');
+    } catch (e) {
+      // The server says why ("Not undone: … changed since it was completed"); nothing was written.
+      showNotice(e.message, '', 8, null);
+    } finally {
+      quietRows();
+    }
+  }
+  if (undoButton) undoButton.addEventListener('click', undoPress);
+  document.addEventListener('keydown', (event) => {
+    if (!undoPath || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    if (event.key !== 'z' && event.key !== 'Z') return;
+    // A text box keeps its own Ctrl+Z.
+    const t = event.target;
+    if (t && (t.isContentEditable || t.tagName === 'TEXTAREA' || (t.tagName === 'INPUT' &&
+      !['range', 'checkbox', 'radio', 'button'].includes(t.type)))) return;
+    event.preventDefault();
+    undoPress();
+  });
+
   // Buttons over the widgets (event delegation: tiles are swapped live).
   document.addEventListener('click', async (event) => {
     const button = event.target.closest('button.hit');
     if (!button) return;
+    const row = isRow(button);
+    if (row && (rowsBusy > 0 || performance.now() < rowsQuietUntil)) return;
     const tile = button.closest('.widget');
     button.setAttribute('aria-busy', 'true');
+    if (row) rowsBusy++;
     try {
       const answer = await post('/api/designs/' + encodeURIComponent(tile.dataset.designId) + '/tap', {
         family: tile.dataset.family, x: Number(button.dataset.x), y: Number(button.dataset.y),
       });
-      say(answer.message || 'Done');
+      if (typeof answer.undo === 'string') {
+        const figure = document.querySelector('.widget[data-design-id="' + CSS.escape(tile.dataset.designId) +
+          '"][data-family="' + CSS.escape(tile.dataset.family) + '"]');
+        showNotice(answer.message || 'Done', answer.undo, Number(answer.undoSeconds) || 8, figure);
+      } else {
+        say(answer.message || 'Done');
+      }
       // An openURL button: the server checked the link (http, https or weaver: only); the
       // browser opens it, without access back to this page.
       const link = typeof answer.open === 'string' ? answer.open : '';
@@ -38,6 +110,7 @@
       say('Could not do that: ' + e.message);
     } finally {
       button.removeAttribute('aria-busy');
+      if (row) { rowsBusy--; quietRows(); }
     }
   });
 
@@ -46,14 +119,17 @@
     const old = document.querySelector('.widget[data-design-id="' + CSS.escape(id) + '"][data-family="' +
       CSS.escape(family) + '"]');
     if (!old) return false;
-    const focused = document.activeElement && old.contains(document.activeElement) ?
-      document.activeElement.dataset.actionId : null;
+    const inside = document.activeElement && old.contains(document.activeElement) ? document.activeElement : null;
+    const focused = inside ? inside.dataset.actionId : null;
+    const index = inside ? [...old.querySelectorAll('button.hit')].indexOf(inside) : -1;
     const holder = document.createElement('div');
     holder.innerHTML = html;
     const fresh = holder.firstElementChild;
     old.replaceWith(fresh);
     if (focused) {
-      const again = fresh.querySelector('button.hit[data-action-id="' + CSS.escape(focused) + '"]');
+      // The same button, or (a completed reminder's row gone) the one now in its place.
+      const again = fresh.querySelector('button.hit[data-action-id="' + CSS.escape(focused) + '"]') ||
+        fresh.querySelectorAll('button.hit')[index];
       if (again) again.focus();
     }
     return true;
@@ -190,6 +266,8 @@
       if (!home || !old) return;
       const focused = document.activeElement && old.contains(document.activeElement) ?
         document.activeElement.dataset.actionId : null;
+      // The notice may sit inside the old section (after a widget): keep it, and the one page has.
+      if (notice && old.contains(notice)) old.after(notice);
       old.replaceWith(home);
       if (focused) {
         const again = home.querySelector('button.hit[data-action-id="' + CSS.escape(focused) + '"]');
