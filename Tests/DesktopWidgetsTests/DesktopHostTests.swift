@@ -442,7 +442,19 @@ import WidgetRender
         #expect(eventually(5) { done().count == 1 }, "Return did not complete the row: \(lines()) \(host.stderrText)")
         #expect(
             host.waitForStderr(5) { $0.components(separatedBy: offer).count > offers }, "no offer: \(host.stderrText)")
-        try key("shift+Tab", "Return")
+        // The ring moves onto the bar's Undo: the pixels around that button change (80×40 around its centre).
+        let undoLine = #/widget 1: Undo button at (?<x>\d+),(?<y>\d+)/#
+        let at = try #require(host.stderrText.matches(of: undoLine).last?.output)
+        let (bx, by) = (40 + Int(at.x)! - 40, 40 + Int(at.y)! - 20)
+        func area(_ name: String) -> PixelImage? { try? rig.shot(name, x: bx, y: by, width: 80, height: 40) }
+        Thread.sleep(forTimeInterval: 0.5)  // the bar drawn and the list redrawn under it, before the picture
+        let before = try #require(area("kb-undo.png"))
+        try key("shift+Tab")
+        let ringed = eventually(3) {
+            area("kb-undo-ring.png").map { (before.difference($0)?.fraction ?? 0) > 0.01 } ?? false
+        }
+        #expect(ringed, "no ring drawn around the bar's Undo")
+        try key("Return")
         #expect(
             eventually(5) { (try? Data(contentsOf: todo)) == original },
             "Undo by Tab and Return did not put the file back: \(lines()) \(host.stderrText)")
