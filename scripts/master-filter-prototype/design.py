@@ -153,6 +153,40 @@ def fit(centres, gains, tolerance=0.25, guard_tolerance=1.0, most=14):
         _, kinds, p = trials[0]
 
 
+def normalised(sections, offset):
+    """Sections as the prototype kernel takes them, ordered low shelves, peaking, high shelves,
+    each by frequency: rows (b1/b0, b2/b0, a1, a2) and the cascade's gain."""
+    rows, gain = [], 10 ** (offset / 20)
+    rank = {'l': 0, 'p': 1, 'h': 2}
+    for s in sorted(sections, key=lambda s: (rank[s[0]], s[1])):
+        b, a = section(*s)
+        gain *= b[0]
+        rows.append([b[1] / b[0], b[2] / b[0], a[1], a[2]])
+    return np.array(rows), gain
+
+
+def cascade_db(rows, gain, f):
+    z = np.exp(-1j * 2 * np.pi * f / FS)
+    h = np.full(len(f), gain, complex)
+    for b1, b2, a1, a2 in rows:
+        h *= (1 + b1 * z + b2 * z * z) / (1 + a1 * z + a2 * z * z)
+    return 20 * np.log10(np.abs(h))
+
+
+def ramp_excursion(a, b):
+    """Slot by slot, coefficients and gain on straight lines (as MasterFilter ramps): how far the
+    response strays above the higher and below the lower of the two ends, dB, 20 Hz-20 kHz."""
+    f = np.geomspace(20, 20000, 600)
+    n = max(len(a[0]), len(b[0]))
+    ra, rb = (np.vstack([r, np.zeros((n - len(r), 4))]) for r in (a[0], b[0]))
+    ea, eb = cascade_db(*a, f), cascade_db(*b, f)
+    up = down = 0.0
+    for t in np.linspace(0, 1, 101):
+        e = cascade_db(ra + (rb - ra) * t, a[1] + (b[1] - a[1]) * t, f)
+        up, down = max(up, np.max(e - np.maximum(ea, eb))), max(down, np.max(np.minimum(ea, eb) - e))
+    return up, down
+
+
 def notch(kind, order, centre, width, depth, ripple=0.1):
     """Band-stop, -3 dB edges at centre * 2**(+-width/2), pre-warped for the bilinear transform."""
     f1, f2 = centre * 2 ** (-width / 2), min(centre * 2 ** (width / 2), 0.49 * FS)
@@ -196,6 +230,21 @@ if __name__ == '__main__':
         counts.append(len(s))
         worst.append(round(float(e), 3))
     print('  sections', counts, '\n  max error dB', worst)
+    print('Ramps between adaptive corrections (slot by slot, as MasterFilter ramps):')
+    a, b = (normalised(*fit(ISO_HZ, compensation_db(p))[:2]) for p in (40, 60))
+    up, down = ramp_excursion(a, b)
+    print(f'  iso226:40 ({len(a[0])}) to iso226:60 ({len(b[0])}): at most {up:.2f} dB above both ends,'
+          f' {down:.2f} dB below both')
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        ends = []
+        for _ in range(2):
+            period, phase, amplitude = rng.uniform(3, 6), rng.uniform(0, 2 * np.pi), rng.uniform(6, 12)
+            gains = np.clip(amplitude * np.sin(2 * np.pi * np.log2(centres / 63) / period + phase), -12, 12)
+            ends.append(normalised(*fit(centres, gains)[:2]))
+        up, down = ramp_excursion(*ends)
+        print(f'  random profile ({len(ends[0][0])}) to random profile ({len(ends[1][0])}): at most {up:.2f} dB'
+              f' above both ends, {down:.2f} dB below both')
     print('Notch: depth across the central half of the width, -3 dB edges (octaves), 40 dB asked:')
     cases = [(1000, 1), (4000, 1), (6000, 1), (8000, 1), (12000, 1), (4000, 0.5)]
     for kind, order, ripple in [('chebyshev2', 5, 0), ('chebyshev2', 4, 0), ('elliptic', 3, 0.1),
