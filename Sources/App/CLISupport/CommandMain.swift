@@ -65,7 +65,8 @@ extension ParsableCommand {
         var depth = 0
         while !command.configuration.subcommands.isEmpty {
             // A command's own options may follow its subcommand's name: parse those in the tree.
-            guard depth < arguments.count, Mirror(reflecting: command.init()).children.isEmpty,
+            // (A command with no stored property has none; Mirror would say so at ~0.3 ms.)
+            guard depth < arguments.count, storedSize(of: command) == 0,
                 let sub = command.configuration.subcommands.first(where: {
                     $0._commandName == arguments[depth] || $0.configuration.aliases.contains(arguments[depth])
                 })
@@ -75,6 +76,10 @@ extension ParsableCommand {
         }
         guard depth > 0 else { return nil }
         return try? command.parseAsRoot(Array(arguments.dropFirst(depth)))
+    }
+
+    private static func storedSize<Command: ParsableCommand>(of _: Command.Type) -> Int {
+        MemoryLayout<Command>.size
     }
 
     /// `arguments` with each argument that is a negative number or duration (`-5`, `-0.5`, `-5m`)
