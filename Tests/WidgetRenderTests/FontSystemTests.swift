@@ -15,7 +15,7 @@ import WidgetDesign
     @Test func theCacheFolderHoldsThePinnedFilesAndIsReused() throws {
         try #require(files.count == 2, "fonts-inter and fonts-dejavu-core are installed by make deps")
         let base = try Products.temporaryDirectory("fonts")
-        let first = try #require(FontSystem.cachedConfig(files, under: base))
+        let first = try #require(FontSystem.cachedConfig(files, under: base.path))
         FcConfigDestroy(first)
         let folders = try FileManager.default.contentsOfDirectory(
             atPath: base.appendingPathComponent("widgetweaver").path)
@@ -24,7 +24,7 @@ import WidgetDesign
         let links = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("files").path)
             .sorted()
         #expect(links == ["DejaVuSans.ttf", "Inter-Regular.otf"])
-        let again = try #require(FontSystem.cachedConfig(files, under: base))
+        let again = try #require(FontSystem.cachedConfig(files, under: base.path))
         FcConfigDestroy(again)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent("widgetweaver").path)
@@ -42,7 +42,7 @@ import WidgetDesign
             try fm.createDirectory(at: url.appendingPathComponent("files"), withIntermediateDirectories: true)
             try fm.setAttributes([.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: url.path)
         }
-        let config = try #require(FontSystem.cachedConfig(files, under: base))
+        let config = try #require(FontSystem.cachedConfig(files, under: base.path))
         FcConfigDestroy(config)
         let left = try fm.contentsOfDirectory(atPath: parent.path).sorted()
         #expect(left.count == 3)
@@ -54,13 +54,13 @@ import WidgetDesign
     @Test func aFolderInUseIsMarkedUsed() throws {
         try #require(files.count == 2)
         let base = try Products.temporaryDirectory("fonts")
-        FcConfigDestroy(try #require(FontSystem.cachedConfig(files, under: base)))
+        FcConfigDestroy(try #require(FontSystem.cachedConfig(files, under: base.path)))
         let parent = base.appendingPathComponent("widgetweaver")
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: parent.path).first)
         let folder = parent.appendingPathComponent(name)
         try FileManager.default.setAttributes(
             [.modificationDate: Date().addingTimeInterval(-90 * 86_400)], ofItemAtPath: folder.path)
-        FcConfigDestroy(try #require(FontSystem.cachedConfig(files, under: base)))
+        FcConfigDestroy(try #require(FontSystem.cachedConfig(files, under: base.path)))
         let used = try #require(
             try FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date)
         #expect(Date().timeIntervalSince(used) < 3600)

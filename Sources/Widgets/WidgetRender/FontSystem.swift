@@ -59,9 +59,9 @@ public final class FontSystem: @unchecked Sendable {
         var missing: [String] = []
         var present: [String] = []
         for file in Self.fontFiles {
-            if FileManager.default.fileExists(atPath: file) { present.append(file) } else { missing.append(file) }
+            if access(file, F_OK) == 0 { present.append(file) } else { missing.append(file) }
         }
-        if let base = Self.cacheBase(), let cached = Self.cachedConfig(present, under: base) {
+        if let cached = Self.cachedConfig(present, under: Self.cacheBase()) {
             config = cached
         } else {
             let config = FcConfigCreate()!
@@ -83,58 +83,64 @@ public final class FontSystem: @unchecked Sendable {
     /// start, ~70 ms of a `weaver render`; the cache is read in about a millisecond. The folder's
     /// name hashes the files' paths, sizes and times, so an upgraded font gets a new cache. Nil
     /// (fall back to adding the files) when the folder cannot be made or fontconfig refuses it.
-    static func cachedConfig(_ files: [String], under base: URL) -> OpaquePointer? {
+    static func cachedConfig(_ files: [String], under base: String) -> OpaquePointer? {
         // The scan rules shape what the cache holds (the text fonts' coverage without emoji, from
         // this toolchain's Unicode tables), so they are part of its identity.
         let rules = rules(emojiFontPresent: files.contains(emojiFile))
-        var identity = "widgetweaver-fonts-2|" + rules
+        // Paths as strings and stat(2) rather than URL and FileManager on this path, which every
+        // render start takes: their first use costs ~0.5 ms of type lookups (FileManager's
+        // attributes also look the owner up by name), a tenth of what a render of its own takes.
+        var identity = "widgetweaver-fonts-3|" + rules
         var names = Set<String>()
         for file in files {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file) else { return nil }
-            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
-            let time = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            identity += "|\(file)|\(size)|\(time)"
-            guard names.insert((file as NSString).lastPathComponent).inserted else { return nil }
+            var info = stat()
+            guard stat(file, &info) == 0 else { return nil }
+            identity += "|\(file)|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+            guard names.insert(fileName(file)).inserted else { return nil }
         }
         // FNV-1a 64 over the identity: a stable name across runs (Hasher is seeded per process).
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in identity.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        let root = base.appendingPathComponent("widgetweaver/fonts-\(String(hash, radix: 16))")
-        let links = root.appendingPathComponent("files"), cache = root.appendingPathComponent("cache")
-        let fm = FileManager.default
+        let parent = base + "/widgetweaver", root = parent + "/fonts-\(String(hash, radix: 16))"
+        let links = root + "/files", cache = root + "/cache"
         // The folder's time says when it was last used (see `pruneFontCaches`).
-        utimes(root.path, nil)
+        utimes(root, nil)
         // The folder of links appears whole or not at all (made aside, then renamed into place), so
         // a process starting at the same moment never caches a half-made folder.
-        if !fm.fileExists(atPath: links.path) {
-            let staging = root.appendingPathComponent("files.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        var linksInfo = stat()
+        if stat(links, &linksInfo) != 0 {
+            let fm = FileManager.default
+            let staging = root + "/files.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             do {
                 try fm.createDirectory(
-                    at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    atPath: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 for file in files {
-                    try fm.createSymbolicLink(
-                        atPath: staging.appendingPathComponent((file as NSString).lastPathComponent).path,
-                        withDestinationPath: file)
+                    try fm.createSymbolicLink(atPath: staging + "/" + fileName(file), withDestinationPath: file)
                 }
-                if rename(staging.path, links.path) != 0 {
-                    try? fm.removeItem(at: staging)  // another process won
+                if rename(staging, links) != 0 {
+                    try? fm.removeItem(atPath: staging)  // another process won
                 } else {
-                    pruneFontCaches(in: root.deletingLastPathComponent(), keeping: root.lastPathComponent, now: Date())
+                    pruneFontCaches(
+                        in: URL(fileURLWithPath: parent), keeping: fileName(root), now: Date())
                 }
             } catch {
-                try? fm.removeItem(at: staging)
+                try? fm.removeItem(atPath: staging)
                 return nil
             }
         }
-        do {
-            try fm.createDirectory(at: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            return nil
+        // Made once (mode 0700 below an existing folder); a cache folder that exists is used as it is.
+        if mkdir(cache, 0o700) != 0 && errno != EEXIST {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                return nil
+            }
         }
         func escaped(_ path: String) -> String {
             path.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
         }
-        let xml = rules + "<dir>\(escaped(links.path))</dir><cachedir>\(escaped(cache.path))</cachedir>"
+        let xml = rules + "<dir>\(escaped(links))</dir><cachedir>\(escaped(cache))</cachedir>"
         guard let config = FcConfigCreate() else { return nil }
         guard load(xml, into: config), FcConfigBuildFonts(config) != 0 else {
             FcConfigDestroy(config)
@@ -151,12 +157,16 @@ public final class FontSystem: @unchecked Sendable {
                 }
             }
         }
-        let expected = files.map { links.appendingPathComponent(($0 as NSString).lastPathComponent).path }
-        guard expected.allSatisfy(found.contains) else {
+        guard files.allSatisfy({ found.contains(links + "/" + fileName($0)) }) else {
             FcConfigDestroy(config)
             return nil
         }
         return config
+    }
+
+    /// The last component of `path` (its file name).
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// Scales fonts without outlines to the size asked for. Noto Color Emoji has one bitmap strike
@@ -223,8 +233,8 @@ public final class FontSystem: @unchecked Sendable {
     }
 
     /// `$XDG_CACHE_HOME` (else `~/.cache`): where `cachedConfig` keeps its folder.
-    static func cacheBase() -> URL? {
-        URL(fileURLWithPath: XDGDirectories(environment: ProcessInfo.processInfo.environment).cacheHome)
+    static func cacheBase() -> String {
+        XDGDirectories(environment: ProcessInfo.processInfo.environment).cacheHome
     }
 
     /// Days a font cache folder of other fonts is kept after its last use.
