@@ -99,9 +99,9 @@ extension WeatherFile {
 }
 
 extension WeatherFile.Current {
-    /// No field known: sample data and tests set the fields they have (the reader above uses the
-    /// memberwise initialiser, which a declaration here leaves in place).
-    public init() {}
+    /// No field known: sample data sets the fields it has (the reader above uses the memberwise
+    /// initialiser, which is internal).
+    public static let empty = Self()
 }
 
 extension WeatherFile.Minutes {

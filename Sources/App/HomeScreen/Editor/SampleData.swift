@@ -22,7 +22,7 @@ enum SampleData {
 
         // The conditions both the drawn weather and the {{__weather_*}} keys show; the drawing
         // adds the rain's timing, the keys the feel, chance and humidity.
-        var current = WeatherState.Current()
+        var current = WeatherState.Current.empty
         current.fetchedAt = now.addingTimeInterval(-300)
         (current.condition, current.symbol) = ("Partly cloudy", "cloud.sun.fill")
         (current.temperatureC, current.highC, current.lowC) = (18.4, 21, 13.5)
