@@ -30,8 +30,8 @@ extension WeatherFile {
     }
 
     /// The current conditions and nowcast of the last good fetch (`snapshot`), every field
-    /// optional: a file's snapshot read field by field, or sample data setting the fields it
-    /// has. Each field is named as `Snapshot`'s, which is the file's key.
+    /// optional: a file's snapshot read field by field, or sample data and tests naming the
+    /// fields they have. Each field is named as `Snapshot`'s, which is the file's key.
     public struct Current: Sendable, Hashable {
         public var fetchedAt: Date?
         public var condition: String?
@@ -51,6 +51,23 @@ extension WeatherFile {
         /// The one-minute bins (`snapshot.minutes`): when present, the nowcast is worded from them
         /// at the render's clock, not taken from the fetch.
         public var minutes: Minutes?
+
+        public init(
+            fetchedAt: Date? = nil, condition: String? = nil, symbol: String? = nil, temperatureC: Double? = nil,
+            apparentTemperatureC: Double? = nil, highC: Double? = nil, lowC: Double? = nil,
+            precipitationChance: Double? = nil, humidity: Double? = nil, nowcast: String? = nil,
+            nowcastSecondary: String? = nil, rainStartMinutes: Double? = nil, rainEndMinutes: Double? = nil,
+            rainPeakIntensityMMh: Double? = nil, rainPeakChance: Double? = nil, minutes: Minutes? = nil
+        ) {
+            (self.fetchedAt, self.condition, self.symbol) = (fetchedAt, condition, symbol)
+            (self.temperatureC, self.apparentTemperatureC) = (temperatureC, apparentTemperatureC)
+            (self.highC, self.lowC) = (highC, lowC)
+            (self.precipitationChance, self.humidity) = (precipitationChance, humidity)
+            (self.nowcast, self.nowcastSecondary) = (nowcast, nowcastSecondary)
+            (self.rainStartMinutes, self.rainEndMinutes) = (rainStartMinutes, rainEndMinutes)
+            (self.rainPeakIntensityMMh, self.rainPeakChance) = (rainPeakIntensityMMh, rainPeakChance)
+            self.minutes = minutes
+        }
     }
 
     /// The file as its readers take it.
@@ -96,12 +113,6 @@ extension WeatherFile {
         if let failure = json["refresh"]?["lastError"], case .string = failure { reading.refreshFailed = true }
         return reading
     }
-}
-
-extension WeatherFile.Current {
-    /// No field known: sample data sets the fields it has (the reader above uses the memberwise
-    /// initialiser, which is internal).
-    public static let empty = Self()
 }
 
 extension WeatherFile.Minutes {

@@ -18,7 +18,7 @@ public struct WeatherSnapshotProvider: DictionaryKeySource {
     public typealias Snapshot = WeatherFile.Current
 
     /// A snapshot with no field read (a file with a location only; a test building one field by field).
-    public static var noSnapshot: Snapshot { .empty }
+    public static var noSnapshot: Snapshot { Snapshot() }
 
     /// `snapshot.minutes`: intensity (mm/h) and chance (0…1) per minute from `startsAt` (the
     /// snapshot's own type; the nowcast is worded from it below).

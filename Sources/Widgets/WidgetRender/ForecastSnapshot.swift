@@ -58,7 +58,7 @@ public struct ForecastSnapshot: Sendable, Hashable {
             f.longitude = place.longitude
         }
         guard let s = reading.snapshot else { return f.location == nil ? nil : f }
-        let current = reading.current ?? .empty
+        let current = reading.current ?? WeatherFile.Current()
         f.fetchedAt = current.fetchedAt
         f.temperatureC = current.temperatureC
         f.condition = current.condition

@@ -22,11 +22,9 @@ enum SampleData {
 
         // The conditions both the drawn weather and the {{__weather_*}} keys show; the drawing
         // adds the rain's timing, the keys the feel, chance and humidity.
-        var current = WeatherState.Current.empty
-        current.fetchedAt = now.addingTimeInterval(-300)
-        (current.condition, current.symbol) = ("Partly cloudy", "cloud.sun.fill")
-        (current.temperatureC, current.highC, current.lowC) = (18.4, 21, 13.5)
-        (current.nowcast, current.nowcastSecondary) = ("Light rain in 40 min", "Ends in 25m")
+        let current = WeatherState.Current(
+            fetchedAt: now.addingTimeInterval(-300), condition: "Partly cloudy", symbol: "cloud.sun.fill",
+            temperatureC: 18.4, highC: 21, lowC: 13.5, nowcast: "Light rain in 40 min", nowcastSecondary: "Ends in 25m")
         var drawn = current
         drawn.rainStartMinutes = 40
         drawn.rainEndMinutes = 65
