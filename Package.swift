@@ -380,6 +380,7 @@ let package = Package(
             dependencies: [
                 "NoiseDSP", "NoiseEngine", "NoiseControl", "WidgetDesign", "SharedStore", "BoundedJSON",
                 "LoginEntryFiles", "SystemCalls", "PlayerStartup", "TemplateLanguage", "WidgetDataKeys",
+                "SpectrumPlot",
             ],
             path: "Tests/TestSupport",
             exclude: ["Fixtures"]),

@@ -1,70 +1,23 @@
 import Foundation
+import SpectrumPlot
 
 /// Spectral analysis for tests: a radix-2 FFT, Welch power spectral density and fractional-octave
 /// band levels, plus straight-line fits on log-frequency axes.
 public enum Spectrum {
-    /// In-place radix-2 complex FFT (length a power of two).
+    /// In-place radix-2 complex FFT (length a power of two): the product's own (`noise spectrum
+    /// --measured`), so the tests measure with what users see.
     public static func fft(_ re: inout [Double], _ im: inout [Double]) {
         let n = re.count
         precondition(n > 0 && n & (n - 1) == 0, "FFT length \(n) is not a power of two")
-        var j = 0
-        for i in 1..<n {
-            var bit = n >> 1
-            while j & bit != 0 {
-                j ^= bit
-                bit >>= 1
-            }
-            j |= bit
-            if i < j {
-                re.swapAt(i, j)
-                im.swapAt(i, j)
-            }
-        }
-        var len = 2
-        while len <= n {
-            let ang = -2 * Double.pi / Double(len)
-            let wr = cos(ang), wi = sin(ang)
-            var i = 0
-            while i < n {
-                var cr = 1.0, ci = 0.0
-                for k in 0..<(len / 2) {
-                    let a = i + k, b = a + len / 2
-                    let tr = re[b] * cr - im[b] * ci
-                    let ti = re[b] * ci + im[b] * cr
-                    re[b] = re[a] - tr
-                    im[b] = im[a] - ti
-                    re[a] += tr
-                    im[a] += ti
-                    let ncr = cr * wr - ci * wi
-                    ci = cr * wi + ci * wr
-                    cr = ncr
-                }
-                i += len
-            }
-            len <<= 1
-        }
+        MeasuredSpectrum.fft(&re, &im)
     }
 
     /// Welch PSD (Hann window, 50 % overlap), one-sided, in power per Hz. Returns (bin Hz, density).
     public static func welch(_ x: [Float], sampleRate: Double, segment: Int = 8192) -> (
         binHz: Double, density: [Double]
     ) {
-        let window = (0..<segment).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(segment)) }
-        let windowPower = window.reduce(0) { $0 + $1 * $1 }
-        var acc = [Double](repeating: 0, count: segment / 2 + 1)
-        var count = 0
-        var start = 0
-        while start + segment <= x.count {
-            var re = (0..<segment).map { Double(x[start + $0]) * window[$0] }
-            var im = [Double](repeating: 0, count: segment)
-            fft(&re, &im)
-            for k in 0...(segment / 2) { acc[k] += re[k] * re[k] + im[k] * im[k] }
-            count += 1
-            start += segment / 2
-        }
-        precondition(count > 0, "signal shorter than one segment")
-        let scale = 2 / (sampleRate * windowPower * Double(count))
-        return (sampleRate / Double(segment), acc.map { $0 * scale })
+        precondition(x.count >= segment, "signal shorter than one segment")
+        return MeasuredSpectrum.welch(x, sampleRate: sampleRate, segment: segment)
     }
 
     /// Mean density in bands 1/`fraction` octave wide centred on `centresHz`, in dB.

@@ -54,17 +54,10 @@ public struct LayerChange: Equatable, Sendable {
         eqLowDb: Double?, eqMidDb: Double?, eqHighDb: Double?, movement: Mix.Movement?,
         texture: Mix.Texture? = nil, densityPerSecond: Double? = nil, brightness: Double? = nil
     ) {
-        self.texture = texture
-        self.densityPerSecond = densityPerSecond
-        self.brightness = brightness
-        self.enabled = enabled
-        self.volume = volume
-        self.colour = colour
-        self.lowCutHz = lowCutHz
-        self.highCutHz = highCutHz
-        self.eqLowDb = eqLowDb
-        self.eqMidDb = eqMidDb
-        self.eqHighDb = eqHighDb
+        (self.texture, self.densityPerSecond, self.brightness) = (texture, densityPerSecond, brightness)
+        (self.enabled, self.volume, self.colour) = (enabled, volume, colour)
+        (self.lowCutHz, self.highCutHz) = (lowCutHz, highCutHz)
+        (self.eqLowDb, self.eqMidDb, self.eqHighDb) = (eqLowDb, eqMidDb, eqHighDb)
         let m = movement ?? Mix.Movement()
         movementPeriodSeconds = m.periodSeconds
         movementLevelDb = m.levelDb

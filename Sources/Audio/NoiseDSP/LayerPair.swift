@@ -212,10 +212,8 @@ final class LayerPair {
     ) {
         let ga = a.beginSubBlock(frameCount: frameCount)
         let gb = b.beginSubBlock(frameCount: frameCount)
-        let step = SIMD8(lowHalf: ga.step, highHalf: gb.step)
-        var gain = SIMD8(lowHalf: ga.start, highHalf: gb.start)
+        let gain = (start: SIMD8(lowHalf: ga.start, highHalf: gb.start), step: SIMD8(lowHalf: ga.step, highHalf: gb.step))
         var noiseA = a.noise, noiseB = b.noise
-        let ca = a.colour, qa = a.biquads, cb = b.colour, qb = b.biquads
         let textured = (a.textures.0.isActive, a.textures.1.isActive, b.textures.0.isActive, b.textures.1.isActive)
         if textured.0 || textured.1 || textured.2 || textured.3 {
             // As in `process`: texture lanes replace noise lanes, every generator still advances.
@@ -230,40 +228,36 @@ final class LayerPair {
             let f3 = (b.textures.1.noiseGainStart, b.textures.1.noiseGainStep)
             let fading = (f0 != (0, 0), f1 != (0, 0), f2 != (0, 0), f3 != (0, 0))
             var k = 0
-            ChainKernel.run(
-                frameCount: frameCount, scratch: a.scratch.assumingMemoryBound(to: SIMD8<Float>.self),
-                load: { i in
-                    i < 40 ? SIMD8(lowHalf: ca[i], highHalf: cb[i]) : SIMD8(lowHalf: qa[i - 40], highHalf: qb[i - 40])
-                },
-                store: { i, v in
-                    if i < 40 {
-                        ca[i] = v.lowHalf
-                        cb[i] = v.highHalf
-                    } else {
-                        qa[i - 40] = v.lowHalf
-                        qb[i - 40] = v.highHalf
-                    }
-                },
-                noise: {
-                    var na = noiseA.next(), nb = noiseB.next()
-                    let x = Float(k)
-                    if textured.0 { na.lowHalf = textureLane(na.lowHalf, t0[k], fading: fading.0, f0, at: x) }
-                    if textured.1 { na.highHalf = textureLane(na.highHalf, t1[k], fading: fading.1, f1, at: x) }
-                    if textured.2 { nb.lowHalf = textureLane(nb.lowHalf, t2[k], fading: fading.2, f2, at: x) }
-                    if textured.3 { nb.highHalf = textureLane(nb.highHalf, t3[k], fading: fading.3, f3, at: x) }
-                    k += 1
-                    return SIMD8(lowHalf: na, highHalf: nb)
-                },
-                emit: { i, v in
-                    gain += step
-                    let y = v * gain
-                    outA[i] = y.lowHalf
-                    outB[i] = y.highHalf
-                })
-            a.noise = noiseA
-            b.noise = noiseB
-            return
+            runBoth(a, b, into: outA, outB, frameCount: frameCount, gain: gain) {
+                var na = noiseA.next(), nb = noiseB.next()
+                let x = Float(k)
+                if textured.0 { na.lowHalf = textureLane(na.lowHalf, t0[k], fading: fading.0, f0, at: x) }
+                if textured.1 { na.highHalf = textureLane(na.highHalf, t1[k], fading: fading.1, f1, at: x) }
+                if textured.2 { nb.lowHalf = textureLane(nb.lowHalf, t2[k], fading: fading.2, f2, at: x) }
+                if textured.3 { nb.highHalf = textureLane(nb.highHalf, t3[k], fading: fading.3, f3, at: x) }
+                k += 1
+                return SIMD8(lowHalf: na, highHalf: nb)
+            }
+        } else {
+            runBoth(a, b, into: outA, outB, frameCount: frameCount, gain: gain) {
+                SIMD8(lowHalf: noiseA.next(), highHalf: noiseB.next())
+            }
         }
+        a.noise = noiseA
+        b.noise = noiseB
+    }
+
+    /// The two pairs' chains in one loop over `noise`'s eight lanes (pair `a` low, `b` high), with
+    /// the gain ramping from `gain.start` by `gain.step` per frame. Always inlined, so each caller's
+    /// `noise` is specialised into the loop as if written there.
+    @inline(__always)
+    private static func runBoth(
+        _ a: LayerPair, _ b: LayerPair, into outA: UnsafeMutablePointer<SIMD4<Float>>,
+        _ outB: UnsafeMutablePointer<SIMD4<Float>>, frameCount: Int,
+        gain ramp: (start: SIMD8<Float>, step: SIMD8<Float>), noise: () -> SIMD8<Float>
+    ) {
+        let ca = a.colour, qa = a.biquads, cb = b.colour, qb = b.biquads
+        var gain = ramp.start
         ChainKernel.run(
             frameCount: frameCount, scratch: a.scratch.assumingMemoryBound(to: SIMD8<Float>.self),
             load: { i in
@@ -278,15 +272,13 @@ final class LayerPair {
                     qb[i - 40] = v.highHalf
                 }
             },
-            noise: { SIMD8(lowHalf: noiseA.next(), highHalf: noiseB.next()) },
+            noise: noise,
             emit: { i, v in
-                gain += step
+                gain += ramp.step
                 let y = v * gain
                 outA[i] = y.lowHalf
                 outB[i] = y.highHalf
             })
-        a.noise = noiseA
-        b.noise = noiseB
     }
 
     /// Moves each moving layer's modulator on by `frames`; returns true when a high cut moved.

@@ -92,14 +92,7 @@ public enum TextureSpectrum {
             ? RainPhysics.meanSquareImpactAmplitude(densityPerSecond: t.densityPerSecond)
             : RainPhysics.meanSquareCrackleAmplitude()
         if p.tapGain > 0 {
-            let lo = log(Double(p.tapDecaySeconds.lowerBound)), hi = log(Double(p.tapDecaySeconds.upperBound))
-            var sum = 0.0
-            for k in 0..<decayNodeCount {
-                let tauFrames = exp(lo + (Double(k) + 0.5) / Double(decayNodeCount) * (hi - lo)) * fs
-                let q = exp(-2 / tauFrames)
-                let length = (Double(DropPhysics.lifetimeTimeConstants) * tauFrames).rounded(.up)
-                sum += (1 - pow(q, length)) / (1 - q)
-            }
+            let sum = decayEnergySum(p.tapDecaySeconds, sampleRate: fs)
             let a = Double(scales.lowPass)
             let s = (max(0, 1 - c * c)).squareRoot()
             let dr = 1 - (1 - a) * c, di = (1 - a) * s
@@ -179,6 +172,22 @@ public enum TextureSpectrum {
         return Double(max(scales.clip, ring)) + bed
     }
 
+    /// Σ e^{−2n/τ} over an event's life (the generator's cut-off at `lifetimeTimeConstants` τ),
+    /// summed over `decayNodeCount` decay times τ log-spaced across `decaySeconds`: divide by the
+    /// node count for the mean. The generator computes in Float; these few digits do not matter
+    /// at this scale.
+    static func decayEnergySum(_ decaySeconds: ClosedRange<Float>, sampleRate fs: Double) -> Double {
+        let lo = log(Double(decaySeconds.lowerBound)), hi = log(Double(decaySeconds.upperBound))
+        var sum = 0.0
+        for k in 0..<decayNodeCount {
+            let tauFrames = exp(lo + (Double(k) + 0.5) / Double(decayNodeCount) * (hi - lo)) * fs
+            let q = exp(-2 / tauFrames)
+            let length = (Double(DropPhysics.lifetimeTimeConstants) * tauFrames).rounded(.up)
+            sum += (1 - pow(q, length)) / (1 - q)
+        }
+        return sum
+    }
+
     /// E[a²] for a uniform draw on `r`.
     static func meanSquare(_ r: ClosedRange<Float>) -> Double {
         let lo = Double(r.lowerBound), hi = Double(r.upperBound)
@@ -188,16 +197,7 @@ public enum TextureSpectrum {
     /// Crackle's flat power: λ/fs · s² · E[a² Σ e^{−2n/τ}] · σ² · ½.
     public static func crackleFlatPower(_ t: TextureSettings, sampleRate fs: Double) -> Double {
         func classEnergy(_ decay: ClosedRange<Float>, _ amplitude: ClosedRange<Float>) -> Double {
-            let lo = log(Double(decay.lowerBound)), hi = log(Double(decay.upperBound))
-            var sum = 0.0
-            for k in 0..<decayNodeCount {
-                // The generator computes in Float; these few digits do not matter at this scale.
-                let tauFrames = exp(lo + (Double(k) + 0.5) / Double(decayNodeCount) * (hi - lo)) * fs
-                let q = exp(-2 / tauFrames)
-                let length = (Double(DropPhysics.lifetimeTimeConstants) * tauFrames).rounded(.up)
-                sum += (1 - pow(q, length)) / (1 - q)
-            }
-            return meanSquare(amplitude) * sum / Double(decayNodeCount)
+            meanSquare(amplitude) * decayEnergySum(decay, sampleRate: fs) / Double(decayNodeCount)
         }
         let pop = Double(CrackleShape.popShare)
         let energy =

@@ -80,7 +80,7 @@ public struct SpectrumCurves: Sendable, Equatable {
 /// Spectral estimation of rendered audio (for `--measured`): radix-2 FFT, Welch averaging.
 public enum MeasuredSpectrum {
     /// In-place radix-2 complex FFT (length a power of two).
-    static func fft(_ re: inout [Double], _ im: inout [Double]) {
+    public static func fft(_ re: inout [Double], _ im: inout [Double]) {
         let n = re.count
         var j = 0
         for i in 1..<n {

@@ -59,21 +59,13 @@ extension WeatherFile {
             nowcastSecondary: String? = nil, rainStartMinutes: Double? = nil, rainEndMinutes: Double? = nil,
             rainPeakIntensityMMh: Double? = nil, rainPeakChance: Double? = nil, minutes: Minutes? = nil
         ) {
-            self.fetchedAt = fetchedAt
-            self.condition = condition
-            self.symbol = symbol
-            self.temperatureC = temperatureC
-            self.apparentTemperatureC = apparentTemperatureC
-            self.highC = highC
-            self.lowC = lowC
-            self.precipitationChance = precipitationChance
-            self.humidity = humidity
-            self.nowcast = nowcast
-            self.nowcastSecondary = nowcastSecondary
-            self.rainStartMinutes = rainStartMinutes
-            self.rainEndMinutes = rainEndMinutes
-            self.rainPeakIntensityMMh = rainPeakIntensityMMh
-            self.rainPeakChance = rainPeakChance
+            (self.fetchedAt, self.condition, self.symbol) = (fetchedAt, condition, symbol)
+            (self.temperatureC, self.apparentTemperatureC) = (temperatureC, apparentTemperatureC)
+            (self.highC, self.lowC) = (highC, lowC)
+            (self.precipitationChance, self.humidity) = (precipitationChance, humidity)
+            (self.nowcast, self.nowcastSecondary) = (nowcast, nowcastSecondary)
+            (self.rainStartMinutes, self.rainEndMinutes) = (rainStartMinutes, rainEndMinutes)
+            (self.rainPeakIntensityMMh, self.rainPeakChance) = (rainPeakIntensityMMh, rainPeakChance)
             self.minutes = minutes
         }
     }
