@@ -68,6 +68,11 @@ import TextureStatistics
         storm.layers.append(Mix.Layer(texture: .thunder))
         #expect(storm.burstIntervalSeconds.map { abs($0 - 15) < 1e-3 } == true)
         #expect(MixSearch.startingMix.burstIntervalSeconds == nil)
+        // Settling counts 400 bursts of a playing burst layer; the search's length keeps a silent one.
+        #expect(abs(storm.settlingSeconds - 6000) < 1, "\(storm.settlingSeconds)")
+        var silent = storm
+        silent.layers[1].volume = 0
+        #expect(silent.settlingSeconds == 40 && silent.burstIntervalSeconds == storm.burstIntervalSeconds)
         var rain = MixSearch.startingMix
         rain.layers[0].texture = .rain
         #expect(rain.burstIntervalSeconds == nil, "rain's surges are no bursts")
