@@ -85,9 +85,13 @@ import TextureStatistics
         #expect(state.cost(storm, spectrumOnly: true) == 1)
     }
 
-    /// Adding a layer tries every texture the table offers, and on a target made of a noise bed and
-    /// thunder, keeps thunder: its flashes show in the search's renders.
-    @Test func addingALayerToABedFindsThunder() throws {
+    /// Adding a layer tries every texture the table offers, each on as many renders; thunder's, 30 s
+    /// long, are not compared with the 3 s ones as they are: the best of each length meet on 30 s
+    /// renders of another seed (a search fits the few flashes its own seed drew), and the nearer
+    /// there is kept. On a target of a noise bed and thunder, a 30 s render of the very mix that made
+    /// it measures 0.79 from it on such a seed (two flashes or so: thunder needs minutes to settle),
+    /// so which wins is not asserted, only the rule.
+    @Test func addingALayerJudgesBurstTexturesOnOtherNoise() throws {
         var known = MixSearch.startingMix
         known.layers.append(Mix.Layer(texture: .thunder))
         let target = MixSearch.measure(MixSearch.render(known, seconds: 40, seed: 42))
@@ -99,11 +103,16 @@ import TextureStatistics
         let added = state.addLayer(to: bed, score: bedScore, until: limit)
         let kinds = MixParameterSpace.textureChoiceField!.allowed.filter { $0 != "noise" }
         for kind in kinds { #expect(state.steps.contains { $0.hasPrefix("layer 2 \(kind):") }, "\(kind)") }
-        #expect(added.kind == "thunder", "\(state.steps)")
-        #expect(added.mix.layers.count == 2 && added.score < bedScore)
+        let finals = state.steps.filter { $0.hasPrefix("layer 2") && $0.contains("on 30 s renders of another seed") }
+            .map { line in
+                (kind: String(line.split(separator: " ")[2]), score: Double(line.split(separator: " ").last!)!)
+            }
+        #expect(finals.count == 2 && finals.contains { $0.kind == "thunder" }, "\(state.steps)")
+        #expect(added.kind == finals.min { $0.score < $1.score }?.kind, "\(state.steps)")
+        #expect(added.kind == "none" || added.mix.layers.count == 2)
         // The last render may pass the limit by its cost (a thunder render costs 10 here); the
-        // comparison of the 3 s winner with thunder on 30 s renders is kept within it.
+        // comparison of the 3 s winner with thunder on 30 s renders of another seed is kept within it.
         #expect(state.cost <= limit + 10, "\(state.cost)")
-        #expect(state.steps.contains { $0.hasPrefix("layer 2") && $0.contains("on 30 s renders") })
+        #expect(state.steps.filter { $0.hasPrefix("layer 2") && $0.contains("on 30 s renders of another seed") }.count == 2)
     }
 }

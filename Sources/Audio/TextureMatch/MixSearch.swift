@@ -168,12 +168,13 @@ struct SearchState {
     var steps: [String] = []
 
     /// The spectrum stage renders a third as long: M1 settles fast. `atLeastSeconds` lengthens a
-    /// render to compare it with a longer one (a longer render measures closer by its lower noise alone).
-    mutating func score(_ mix: Mix, spectrumOnly: Bool, atLeastSeconds: Double = 0) -> Double {
+    /// render to compare it with a longer one (a longer render measures closer by its lower noise
+    /// alone); `seed` renders other noise than the search's.
+    mutating func score(_ mix: Mix, spectrumOnly: Bool, atLeastSeconds: Double = 0, seed: UInt64? = nil) -> Double {
         let seconds = spectrumOnly ? max(2, renderSeconds / 3) : max(renderSeconds(mix), atLeastSeconds)
         evaluations += 1
         cost += spectrumOnly ? 1 : seconds / renderSeconds
-        let d = MixSearch.distance(mix, seconds, seed, target)
+        let d = MixSearch.distance(mix, seconds, seed ?? self.seed, target)
         return spectrumOnly ? d[.m1] : d.total
     }
 
@@ -207,7 +208,7 @@ struct SearchState {
         let costs = candidates.map { cost($0.mix, spectrumOnly: false) }
         // Kept back for comparing the winners of shorter renders on the longest at the end.
         let lengths = Set(candidates.map { renderSeconds($0.mix) } + [renderSeconds(mix)])
-        let reserve = Double(lengths.count - 1) * (lengths.max() ?? renderSeconds) / renderSeconds
+        let reserve = lengths.count > 1 ? Double(lengths.count) * (lengths.max() ?? renderSeconds) / renderSeconds : 0
         let total = costs.reduce(0, +), start = cost, end = max(start, limit - reserve)
         // The best of each render length (the mix as it was among them): a burst texture renders
         // longer, and a longer render's statistics are less noisy, so it would win on that alone.
@@ -227,15 +228,17 @@ struct SearchState {
             if s < best[seconds]?.score ?? .infinity { best[seconds] = (candidate.kind, m, s) }
         }
         renderLimit = limit
-        // The lengths' winners compared on renders of the longest (one render each).
-        let longest = best.keys.max() ?? renderSeconds
-        var winner = best[longest] ?? ("none", mix, score)
-        for (seconds, b) in best.sorted(by: { $0.key < $1.key }) where seconds < longest {
-            let s = self.score(b.mix, spectrumOnly: false, atLeastSeconds: longest)
-            note(String(format: "layer %d %@ on %.0f s renders: %.3f", layer + 1, b.kind, longest, s))
-            if s < winner.score { winner = (b.kind, b.mix, s) }
+        // The lengths' winners compared on renders of the longest, of other noise than the one their
+        // parameters were fitted to (a burst layer's few flashes sit where the search's seed put them,
+        // and a search fits them). The winner keeps its score on the search's own renders.
+        guard best.count > 1, let longest = best.keys.max() else { return best.first?.value ?? ("none", mix, score) }
+        var winner = (entry: best[longest]!, fresh: Double.infinity)
+        for (_, b) in best.sorted(by: { $0.key < $1.key }) {
+            let s = self.score(b.mix, spectrumOnly: false, atLeastSeconds: longest, seed: seed &+ 2)
+            note(String(format: "layer %d %@ on %.0f s renders of another seed: %.3f", layer + 1, b.kind, longest, s))
+            if s < winner.fresh { winner = (b, s) }
         }
-        return winner
+        return winner.entry
     }
 
     mutating func note(_ line: String) { steps.append(line) }
