@@ -107,9 +107,11 @@ public struct MixSearch: Sendable {
         let spectrumOnly = Self.distance(spectrumMix, seconds, seed &+ 1, targetStats)
         progress(String(format: "spectrum fitted: M1 %.2f (start %.2f)", spectrumOnly[.m1], before[.m1]))
 
-        // 2. and 3. A texture layer, then another on top of the best.
+        // 2. and 3. A texture layer, then another on top of the best. The second layer's share gives
+        // each of the eight 8 s textures as many renders as the whole budget of 160 did before the
+        // third layer and thunder's 30 s renders (3.75 each, and 7.5 to compare) came in.
         score = state.score(mix, spectrumOnly: false)
-        for (layerNumber, end) in [(2, 0.6), (3, 0.85)] {
+        for (layerNumber, end) in [(2, 0.67), (3, 0.85)] {
             let (kind, added, addedScore) = state.addLayer(to: mix, score: score, until: Double(share(end)))
             (mix, score) = (added, addedScore)
             progress("layer \(layerNumber): \(kind)" + String(format: " (search distance %.2f)", score))

@@ -18,7 +18,7 @@ extension Noise {
                 searches a mix's layers, colour, cuts, EQ, textures and their parameters until its
                 renders measure close to them: the spectrum first, then a texture layer, then all
                 together, in a fixed number of renders (the same mix for the same recording and seed
-                on any machine; about 40 s of one core by default). Prints the distance before and after, and that of
+                on any machine; 35–45 s of one core by default). Prints the distance before and after, and that of
                 noise with the recording's spectrum. The mix plays and renders like any other:
                   noise match fan.flac -o fan.json
                   noise play --mix fan.json
