@@ -89,11 +89,22 @@ extension Mix {
     public var settlingSeconds: Double {
         let live = layers.filter { $0.enabled && $0.volume > 0 }
         let profiles = live.compactMap { $0.texture.flatMap { TextureProfile.of($0.kind) } }
-        let bursts = profiles.filter { $0.surgePerSecond > 0 && $0.surgeDepth.min() >= Self.burstSurgeDepth }
-        if let rarest = bursts.map(\.surgePerSecond).min() { return max(1200, Double(Self.settlingBursts / rarest)) }
+        if let rarest = Self.burstRatesPerSecond(live).min() { return max(1200, Double(Self.settlingBursts / rarest)) }
         if profiles.contains(where: { $0.surgePerSecond > 0 }) { return 1200 }
         let moving = live.contains { $0.movement.map { !$0.isStill } ?? false }
         return moving || !profiles.isEmpty ? 240 : 40
+    }
+
+    /// The mean seconds between bursts of this mix's rarest burst layer (thunder: 15 s), playing or
+    /// not, nil when it has none: a render shorter than a few of these holds no burst or one, so its
+    /// statistics say little about the layer (`noise match` renders such a mix longer, and keeps the
+    /// length while its search turns the layer down to 0 and up again).
+    public var burstIntervalSeconds: Double? { Self.burstRatesPerSecond(layers).min().map { 1 / Double($0) } }
+
+    /// Surge rates of the layers whose surges carry their power (`burstSurgeDepth`).
+    static func burstRatesPerSecond(_ layers: [Layer]) -> [Float] {
+        layers.compactMap { $0.texture.flatMap { TextureProfile.of($0.kind) } }
+            .filter { $0.surgePerSecond > 0 && $0.surgeDepth.min() >= burstSurgeDepth }.map(\.surgePerSecond)
     }
 
     /// Surges this deep carry nearly all of their layer's power: thunder's floor sits 30 dB under a

@@ -18,7 +18,7 @@ extension Noise {
                 searches a mix's layers, colour, cuts, EQ, textures and their parameters until its
                 renders measure close to them: the spectrum first, then a texture layer, then all
                 together, in a fixed number of renders (the same mix for the same recording and seed
-                on any machine; about 40 s of one core by default). Prints the distance before and after, and that of
+                on any machine; 35–45 s of one core by default). Prints the distance before and after, and that of
                 noise with the recording's spectrum. The mix plays and renders like any other:
                   noise match fan.flac -o fan.json
                   noise play --mix fan.json
@@ -36,7 +36,7 @@ extension Noise {
         @Option(name: .long, numeric: "Seconds of the recording to fit, 10…60 (default 60).")
         var duration: Double = 60
 
-        @Option(name: .long, numeric: "Renders the search makes, 10…2000 (default 160): more is slower and closer.")
+        @Option(name: .long, numeric: "Renders the search makes, 10…2000 (default 240; a render of a burst layer, thunder, counts its length): more is slower and closer.")
         var renders: Int = MixSearch.defaultRenderBudget
 
         @Option(name: .long, numeric: "Length of each search render, 2…60 s (default 8): shorter is faster, coarser.")
