@@ -212,7 +212,9 @@ final class LayerPair {
     ) {
         let ga = a.beginSubBlock(frameCount: frameCount)
         let gb = b.beginSubBlock(frameCount: frameCount)
-        let gain = (start: SIMD8(lowHalf: ga.start, highHalf: gb.start), step: SIMD8(lowHalf: ga.step, highHalf: gb.step))
+        let gain = (
+            start: SIMD8(lowHalf: ga.start, highHalf: gb.start), step: SIMD8(lowHalf: ga.step, highHalf: gb.step)
+        )
         var noiseA = a.noise, noiseB = b.noise
         let textured = (a.textures.0.isActive, a.textures.1.isActive, b.textures.0.isActive, b.textures.1.isActive)
         if textured.0 || textured.1 || textured.2 || textured.3 {

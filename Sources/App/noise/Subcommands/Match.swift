@@ -36,7 +36,12 @@ extension Noise {
         @Option(name: .long, numeric: "Seconds of the recording to fit, 10…60 (default 60).")
         var duration: Double = 60
 
-        @Option(name: .long, numeric: "Renders the search makes, 10…2000 (default 240; a render of a burst layer, thunder, counts its length): more is slower and closer.")
+        @Option(
+            name: .long,
+            numeric: """
+                Renders the search makes, 10…2000 (default 240; a render of a burst layer, thunder, counts \
+                its length): more is slower and closer.
+                """)
         var renders: Int = MixSearch.defaultRenderBudget
 
         @Option(name: .long, numeric: "Length of each search render, 2…60 s (default 8): shorter is faster, coarser.")
