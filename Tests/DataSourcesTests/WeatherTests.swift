@@ -146,11 +146,7 @@ struct WeatherTests {
 
     @Test func serverErrorsAreRetriedThenTheLastSnapshotIsKept() throws {
         let failing = Mutex(false)
-        let server = try DataFixtures.openMeteo(forecast: {
-            failing.withLock { $0 }
-                ? .json("{\"error\":true,\"reason\":\"overloaded\"}", status: 500)
-                : .json(DataFixtures.text("forecast-dublin.json"))
-        })
+        let server = try DataFixtures.openMeteo(failingWith: "overloaded") { failing.withLock { $0 } }
         defer { server.stop() }
         let root = try Fixtures.store()
         let service = WeatherService(root: root, api: Fixtures.api(server))
