@@ -24,11 +24,7 @@ struct DataCommandTests {
 
     @Test func weatherFromLocationToKeys() throws {
         let failing = Mutex(false)
-        let server = try DataFixtures.openMeteo(forecast: {
-            failing.withLock { $0 }
-                ? .json("{\"error\":true,\"reason\":\"down\"}", status: 500)
-                : .json(DataFixtures.text("forecast-dublin.json"))
-        })
+        let server = try DataFixtures.openMeteo(failingWith: "down") { failing.withLock { $0 } }
         defer { server.stop() }
         let base = ["--base-url", server.baseURL]
         let at = ["--now", "2026-01-24T09:30:00Z"]
@@ -120,11 +116,7 @@ struct DataCommandTests {
     /// costs nothing but itself: the location lives in its own file and the next refresh works.
     @Test func failedRefreshShowsOnTheWidgetAndACorruptSnapshotKeepsTheLocation() throws {
         let failing = Mutex(false)
-        let server = try DataFixtures.openMeteo(forecast: {
-            failing.withLock { $0 }
-                ? .json("{\"error\":true,\"reason\":\"down\"}", status: 500)
-                : .json(DataFixtures.text("forecast-dublin.json"))
-        })
+        let server = try DataFixtures.openMeteo(failingWith: "down") { failing.withLock { $0 } }
         defer { server.stop() }
         let base = ["--base-url", server.baseURL, "--retries", "0"]
         #expect(try weaver(["weather", "location", "set", "Dublin"] + base.prefix(2)).status == 0)

@@ -6,6 +6,16 @@ import Testing
 /// PulseAudio null sink (read back from its monitor), shown by `noise status`, and the profile a
 /// sink keeps chosen by `--hearing auto`.
 @Suite(.serialized) struct HearingPlaybackTests {
+    /// `noise play` of pink noise at once (no fade-in), seed 2.
+    static func playPink(_ env: [String: String]) throws -> Spawned {
+        try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0", "--seed", "2"], environment: env)
+    }
+
+    static func stop(_ player: Spawned) {
+        player.signal(SIGTERM)
+        _ = player.waitForExit(10)
+    }
+
     static func largestStep(_ x: ArraySlice<Float>) -> Float {
         zip(x.dropFirst(), x).map { abs($0 - $1) }.max() ?? 0
     }
@@ -19,12 +29,8 @@ import Testing
         let gains = centres.map { 8 * sin(log2($0 / 63)) }
         try JSONSerialization.data(withJSONObject: ["centresHz": centres, "gainsDb": gains]).write(to: profile)
         let env = TestStore(at: dir.appendingPathComponent("store")).environment(server.environment)
-        let player = try Spawned(
-            "noise", ["play", "--preset", "pink", "--fade-in", "0", "--seed", "2"], environment: env)
-        defer {
-            player.signal(SIGTERM)
-            _ = player.waitForExit(10)
-        }
+        let player = try Self.playPink(env)
+        defer { Self.stop(player) }
         #expect(player.waitForStderr(10) { $0.contains("Playing") }, "\(player.stderrText)")
         #expect(
             player.stderrText.contains("Hearing correction off: no calibrated profile for test"), "\(player.stderrText)"
@@ -96,12 +102,8 @@ import Testing
         let dir = try Products.temporaryDirectory("hearing-follow")
         let store = dir.appendingPathComponent("store")
         let env = TestStore(at: store).environment(server.environment)
-        let player = try Spawned(
-            "noise", ["play", "--preset", "pink", "--fade-in", "0", "--seed", "2"], environment: env)
-        defer {
-            player.signal(SIGTERM)
-            _ = player.waitForExit(10)
-        }
+        let player = try Self.playPink(env)
+        defer { Self.stop(player) }
         #expect(player.waitForStderr(10) { $0.contains("Playing") }, "\(player.stderrText)")
         let recorder = try server.record(to: dir.appendingPathComponent("follow.wav"))
         recorder.waitForAudio(2)  // the recording's length: 2 s before the save

@@ -128,12 +128,17 @@ import Testing
         #expect(r.stderrText.contains("noise render"))
     }
 
-    @Test func serverKilledMidPlayIsReportedAndGivesUp() throws {
-        let server = try PulseServer()
-        let player = try Spawned(
-            "noise", ["play", "--preset", "pink", "--fade-in", "0", "--retry-for", "2s"],
+    /// `noise play --preset <preset> --retry-for <window>` on `server`, with a store of its own.
+    static func play(_ preset: String, retryingFor window: String, on server: PulseServer) throws -> Spawned {
+        try Spawned(
+            "noise", ["play", "--preset", preset, "--fade-in", "0", "--retry-for", window],
             environment: TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
         )
+    }
+
+    @Test func serverKilledMidPlayIsReportedAndGivesUp() throws {
+        let server = try PulseServer()
+        let player = try Self.play("pink", retryingFor: "2s", on: server)
         #expect(player.waitForStderr(5) { $0.contains("Playing") })
         Thread.sleep(forTimeInterval: 1)  // a second of playing before the server dies is the scenario
         server.kill()
@@ -147,10 +152,7 @@ import Testing
     @Test func serverBackWithinTheWindowResumesPlayback() throws {
         let server = try PulseServer()
         defer { server.stop() }
-        let player = try Spawned(
-            "noise", ["play", "--preset", "brown", "--fade-in", "0", "--retry-for", "20s"],
-            environment: TestStore(at: server.directory.appendingPathComponent("store")).environment(server.environment)
-        )
+        let player = try Self.play("brown", retryingFor: "20s", on: server)
         #expect(player.waitForStderr(5) { $0.contains("Playing") })
         Thread.sleep(forTimeInterval: 1)  // a second of playing before the server dies is the scenario
         server.kill()

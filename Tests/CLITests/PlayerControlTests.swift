@@ -18,6 +18,12 @@ import Testing
         }
 
         func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }
+
+        /// `noise stop`, as a user would, then waits for `player` to exit.
+        func stop(_ player: Spawned) {
+            _ = try? noise(["stop"])
+            _ = player.waitForExit(10)
+        }
     }
 
     @Test func statusFeedDescribesTheRunningPlayer() throws {
@@ -97,10 +103,7 @@ import Testing
         let rig = try Rig()
         defer { rig.server.stop() }
         let player = try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0"], environment: rig.env)
-        defer {
-            _ = try? rig.noise(["stop"])
-            _ = player.waitForExit(10)
-        }
+        defer { rig.stop(player) }
         #expect(player.waitForStderr(5) { $0.contains("Playing") }, "\(player.stderrText)")
         let shorten = try rig.noise(["timer", "-15m"])
         #expect(
@@ -134,10 +137,7 @@ import Testing
         defer { rig.server.stop() }
         let player = try Spawned(
             "noise", ["play", "--preset", "pink", "--fade-in", "0", "--latency", "1s"], environment: rig.env)
-        defer {
-            _ = try? rig.noise(["stop"])
-            _ = player.waitForExit(10)
-        }
+        defer { rig.stop(player) }
         #expect(player.waitForStderr(5) { $0.contains("Playing") }, "\(player.stderrText)")
         func expectReply(_ args: [String], _ seconds: Double) throws {
             let r = try rig.noise(["timer"] + args)
@@ -165,10 +165,7 @@ import Testing
         let rig = try Rig()
         defer { rig.server.stop() }
         let player = try Spawned("noise", ["play", "--preset", "pink", "--fade-in", "0"], environment: rig.env)
-        defer {
-            _ = try? rig.noise(["stop"])
-            _ = player.waitForExit(10)
-        }
+        defer { rig.stop(player) }
         #expect(player.waitForStderr(5) { $0.contains("Playing") }, "\(player.stderrText)")
         let switched = try rig.noise(["set", "--preset", "ocean", "--fade", "1s"])
         #expect(

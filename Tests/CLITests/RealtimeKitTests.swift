@@ -66,16 +66,22 @@ import Testing
         }
 
         func stop() { base.stop() }
+
+        /// `play` on a rig of its own, stopped after: what the player said and the rtkit calls it made.
+        static func played(rtkitGrants: Bool?) throws -> (status: Int32, stderr: String, calls: [String]) {
+            let rig = try Rig(rtkitGrants: rtkitGrants)
+            defer { rig.stop() }
+            let r = try rig.play()
+            return (r.status, r.stderr, rig.calls())
+        }
     }
 
     @Test func rtkitGivesRealTimeWhenSchedFIFOIsRefused() throws {
-        let rig = try Rig(rtkitGrants: true)
-        defer { rig.stop() }
-        let r = try rig.play()
+        let r = try Rig.played(rtkitGrants: true)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("real-time scheduling through rtkit (SCHED_RR 10)"), "\(r.stderr)")
         #expect(!r.stderr.contains("warning: the render thread has no real-time priority"), "\(r.stderr)")
-        let calls = rig.calls()
+        let calls = r.calls
         #expect(calls.count == 1 && calls[0].hasPrefix("MakeThreadRealtime ") && calls[0].hasSuffix(" 10"), "\(calls)")
     }
 
@@ -106,21 +112,17 @@ import Testing
     }
 
     @Test func rtkitRefusingRealTimeGivesANiceLevel() throws {
-        let rig = try Rig(rtkitGrants: false)
-        defer { rig.stop() }
-        let r = try rig.play()
+        let r = try Rig.played(rtkitGrants: false)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("raised priority through rtkit (nice -11"), "\(r.stderr)")
         #expect(
-            rig.calls().map { $0.split(separator: " ").first ?? "" } == [
+            r.calls.map { $0.split(separator: " ").first ?? "" } == [
                 "MakeThreadRealtime", "MakeThreadHighPriority",
-            ], "\(rig.calls())")
+            ], "\(r.calls)")
     }
 
     @Test func withoutRtkitTheLogSaysWhatWasTried() throws {
-        let rig = try Rig(rtkitGrants: nil)
-        defer { rig.stop() }
-        let r = try rig.play()
+        let r = try Rig.played(rtkitGrants: nil)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("normal scheduling (SCHED_FIFO refused"), "\(r.stderr)")
         #expect(r.stderr.contains("rtkit: "), "\(r.stderr)")

@@ -14,6 +14,13 @@ struct VarsCommandTests {
         try Products.run("weaver", arguments, environment: TestStore(at: home).environment(["TZ": "UTC"]))
     }
 
+    /// The text of the copy a corrupt store file `name` was set aside as (`name.corrupt-…`).
+    func setAsideText(of name: String) throws -> String {
+        let names = try FileManager.default.contentsOfDirectory(atPath: home.path)
+        let aside = try #require(names.first { $0.hasPrefix("\(name).corrupt-") })
+        return try String(contentsOf: home.appendingPathComponent(aside), encoding: .utf8)
+    }
+
     static let pinned = ["--now", "2026-01-24T09:30:00Z", "--tz", "Europe/London", "--locale", "en_US"]
 
     @Test func renderPrintsResolvedTextAndOneNewline() throws {
@@ -142,9 +149,7 @@ struct VarsCommandTests {
         #expect(r.stdoutText == "fallback\n")
         // Issue 16 (12): the warning names the file, not its folder.
         #expect(r.stderrText.contains("warning: \(file.path) could not be read"), "\(r.stderrText)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: home.path)
-        let aside = try #require(names.first { $0.hasPrefix("variables.json.corrupt-") })
-        #expect(try String(contentsOf: home.appendingPathComponent(aside), encoding: .utf8) == "{broken")
+        #expect(try setAsideText(of: "variables.json") == "{broken")
     }
 
     /// Issue 16 (12): a corrupt pro.json is set aside with a warning, like every other store file.
@@ -156,9 +161,7 @@ struct VarsCommandTests {
         #expect(r.status == 0)
         #expect(r.stdoutText == "locked\n")
         #expect(r.stderrText.contains("warning: \(file.path) could not be read"), "\(r.stderrText)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: home.path)
-        let aside = try #require(names.first { $0.hasPrefix("pro.json.corrupt-") })
-        #expect(try String(contentsOf: home.appendingPathComponent(aside), encoding: .utf8) == "{\"unlocked\": ")
+        #expect(try setAsideText(of: "pro.json") == "{\"unlocked\": ")
     }
 
     @Test func keysListsBuiltInsWithNoiseStatus() throws {

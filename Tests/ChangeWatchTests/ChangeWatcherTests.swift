@@ -29,6 +29,22 @@ import Testing
         }
     }
 
+    /// `watcher.run` (doing nothing on a change) on a thread of its own: which thread, and what
+    /// it returned.
+    final class RunOnAThread: Sendable {
+        let result = Mutex<ChangeWatcher.StopReason?>(nil)
+        let runner = Mutex<Int32?>(nil)
+
+        init(_ watcher: ChangeWatcher) {
+            let thread = Thread { [self] in
+                runner.withLock { $0 = ThreadState.currentID() }
+                let r = try? watcher.run { _ in }
+                result.withLock { $0 = r }
+            }
+            thread.start()
+        }
+    }
+
     static func scratch() throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("cw-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -43,6 +59,12 @@ import Testing
             + ".tmp-\(UInt32.random(in: 0...UInt32.max))"
         try Data(text.utf8).write(to: URL(fileURLWithPath: tmp))
         #expect(rename(tmp, path) == 0)
+    }
+
+    /// Stops `watcher` and waits for its thread to end.
+    static func stop(_ watcher: ChangeWatcher) {
+        watcher.stop()
+        watcher.wait()
     }
 
     func started(_ watcher: ChangeWatcher) -> Collector {
@@ -64,10 +86,7 @@ import Testing
         if let initial { try Data(initial.utf8).write(to: URL(fileURLWithPath: path)) }
         let watcher = try isFolder ? ChangeWatcher(files: [], directories: [path]) : ChangeWatcher(files: [path])
         let collector = started(watcher)
-        defer {
-            watcher.stop()
-            watcher.wait()
-        }
+        defer { Self.stop(watcher) }
         try body(dir, path, collector)
     }
 
@@ -164,10 +183,7 @@ import Testing
         let watcher = try ChangeWatcher(files: [dir + "/none.json"], minuteTicks: true, clock: clock)
         let began = ContinuousClock.now
         let collector = started(watcher)
-        defer {
-            watcher.stop()
-            watcher.wait()
-        }
+        defer { Self.stop(watcher) }
         let hit = try #require(collector.wait(5) { $0.minute != nil }, "\(collector.errors.withLock { $0 })")
         #expect(hit.0.minute == Date(timeIntervalSince1970: minute + 60))
         #expect(hit.0.paths.isEmpty)
@@ -180,20 +196,13 @@ import Testing
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let watcher = try ChangeWatcher(files: [dir + "/a"], minuteTicks: true)
-        let result = Mutex<ChangeWatcher.StopReason?>(nil)
-        let runner = Mutex<Int32?>(nil)
-        let thread = Thread {
-            runner.withLock { $0 = ThreadState.currentID() }
-            let r = try? watcher.run { _ in }
-            result.withLock { $0 = r }
-        }
-        thread.start()
+        let run = Self.RunOnAThread(watcher)
         // A stop while run() waits (in poll) is what is tested (a stop before run() is checked below).
-        #expect(ThreadState.waitUntilInPoll { runner.withLock { $0 } }, "run() never waited in poll")
+        #expect(ThreadState.waitUntilInPoll { run.runner.withLock { $0 } }, "run() never waited in poll")
         let asked = ContinuousClock.now
         watcher.stop()
-        _ = eventually(3) { result.withLock { $0 } != nil }
-        #expect(result.withLock { $0 } == .stopped)
+        _ = eventually(3) { run.result.withLock { $0 } != nil }
+        #expect(run.result.withLock { $0 } == .stopped)
         print("ChangeWatch: run returned \(asked.duration(to: .now)) after stop()")
 
         // A stop asked for before run starts is not lost.
@@ -207,19 +216,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let watcher = try ChangeWatcher(files: [dir + "/a"])
         watcher.stopOnSignals([SIGUSR2])
-        let result = Mutex<ChangeWatcher.StopReason?>(nil)
-        let runner = Mutex<Int32?>(nil)
-        let thread = Thread {
-            runner.withLock { $0 = ThreadState.currentID() }
-            let r = try? watcher.run { _ in }
-            result.withLock { $0 = r }
-        }
-        thread.start()
+        let run = Self.RunOnAThread(watcher)
         // A signal while run() waits (in poll) is what is tested.
-        #expect(ThreadState.waitUntilInPoll { runner.withLock { $0 } }, "run() never waited in poll")
+        #expect(ThreadState.waitUntilInPoll { run.runner.withLock { $0 } }, "run() never waited in poll")
         kill(getpid(), SIGUSR2)
-        _ = eventually(3) { result.withLock { $0 } != nil }
-        #expect(result.withLock { $0 } == .signal(SIGUSR2))
+        _ = eventually(3) { run.result.withLock { $0 } != nil }
+        #expect(run.result.withLock { $0 } == .signal(SIGUSR2))
     }
 
     @Test func aCallbackErrorEndsTheWatch() throws {
@@ -276,10 +278,7 @@ import Testing
         let watcher = try ChangeWatcher(files: [dir + "/status.json"], minuteTicks: true)
         try #require(watcher.watchProcess(pid) == .watching, "pidfd_open is unavailable on this kernel")
         let collector = started(watcher)
-        defer {
-            watcher.stop()
-            watcher.wait()
-        }
+        defer { Self.stop(watcher) }
         // That nothing comes is the check: a quiet window has to pass.
         #expect(throughout(0.2) { collector.count == 0 }, "nothing happened yet: \(collector.all)")
         let killed = ContinuousClock.now
@@ -297,10 +296,7 @@ import Testing
         let second = try ChangeWatcher(files: [dir + "/status.json"])
         #expect(second.watchProcess(pid) == .alreadyGone)
         let early = started(second)
-        defer {
-            second.stop()
-            second.wait()
-        }
+        defer { Self.stop(second) }
         #expect(early.wait(2) { $0.exitedProcess == pid } != nil)
     }
 
@@ -318,10 +314,7 @@ import Testing
         #expect(watcher.watchProcess(first) == .watching)
         #expect(watcher.watchProcess(second) == .watching)
         let collector = started(watcher)
-        defer {
-            watcher.stop()
-            watcher.wait()
-        }
+        defer { Self.stop(watcher) }
         kill(first, SIGKILL)
         // That nothing comes is the check: a quiet window has to pass.
         #expect(throughout(0.3) { collector.count == 0 }, "the first process is no longer watched: \(collector.all)")
@@ -332,10 +325,7 @@ import Testing
         #expect(unwatched.watchProcess(third) == .watching)
         unwatched.stopWatchingProcess()
         let none = started(unwatched)
-        defer {
-            unwatched.stop()
-            unwatched.wait()
-        }
+        defer { Self.stop(unwatched) }
         kill(third, SIGKILL)
         // That nothing comes is the check: a quiet window has to pass.
         #expect(throughout(0.3) { none.count == 0 }, "\(none.all)")
@@ -349,10 +339,7 @@ import Testing
         try watcher.wake(at: due)
         let began = ContinuousClock.now
         let collector = started(watcher)
-        defer {
-            watcher.stop()
-            watcher.wait()
-        }
+        defer { Self.stop(watcher) }
         let hit = try #require(collector.wait(3) { $0.deadline != nil }, "\(collector.errors.withLock { $0 })")
         #expect(hit.0.deadline == due && hit.0.paths.isEmpty)
         let waited = began.duration(to: hit.1)
@@ -365,10 +352,7 @@ import Testing
         try quiet.wake(at: Date().addingTimeInterval(0.3))
         try quiet.wake(at: nil)
         let none = started(quiet)
-        defer {
-            quiet.stop()
-            quiet.wait()
-        }
+        defer { Self.stop(quiet) }
         // That nothing comes is the check: a quiet window has to pass.
         #expect(throughout(0.7) { none.count == 0 }, "\(none.all)")
     }

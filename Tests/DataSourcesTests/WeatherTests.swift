@@ -26,6 +26,14 @@ enum Fixtures {
     static let dublin = WeatherFile.Location(
         name: "Dublin", latitude: 53.33306, longitude: -6.24889, updatedAt: fetchTime)
 
+    /// A scratch store and a weather service on it that fetches from `server`, located in Dublin.
+    static func dublinService(_ server: LocalHTTPServer) throws -> (root: StoreRoot, service: WeatherService) {
+        let root = try store()
+        let service = WeatherService(root: root, api: api(server))
+        try service.setLocation(dublin)
+        return (root, service)
+    }
+
     static func render(
         _ template: String, root: StoreRoot, at now: Date = fetchTime, tz: String = "UTC", locale: String = "en_GB"
     ) -> String {
@@ -48,9 +56,7 @@ struct WeatherTests {
     @Test func refreshWritesTheSnapshotTheVariablesEngineReads() throws {
         let server = try DataFixtures.openMeteo()
         defer { server.stop() }
-        let root = try Fixtures.store()
-        let service = WeatherService(root: root, api: Fixtures.api(server))
-        try service.setLocation(Fixtures.dublin)
+        let (root, service) = try Fixtures.dublinService(server)
         guard case .updated(let file) = try service.refresh(force: false, now: { Fixtures.fetchTime }) else {
             Issue.record("refresh did not update")
             return
@@ -119,9 +125,7 @@ struct WeatherTests {
     @Test func refreshesAreAtLeastTenMinutesApartUnlessForced() throws {
         let server = try DataFixtures.openMeteo()
         defer { server.stop() }
-        let root = try Fixtures.store()
-        let service = WeatherService(root: root, api: Fixtures.api(server))
-        try service.setLocation(Fixtures.dublin)
+        let service = try Fixtures.dublinService(server).service
         let clock = TestClock(Fixtures.fetchTime)
         _ = try service.refresh(force: false, now: { clock.now })
         clock.now += 9 * 60 + 59
@@ -146,15 +150,9 @@ struct WeatherTests {
 
     @Test func serverErrorsAreRetriedThenTheLastSnapshotIsKept() throws {
         let failing = Mutex(false)
-        let server = try DataFixtures.openMeteo(forecast: {
-            failing.withLock { $0 }
-                ? .json("{\"error\":true,\"reason\":\"overloaded\"}", status: 500)
-                : .json(DataFixtures.text("forecast-dublin.json"))
-        })
+        let server = try DataFixtures.openMeteo(failingWith: "overloaded") { failing.withLock { $0 } }
         defer { server.stop() }
-        let root = try Fixtures.store()
-        let service = WeatherService(root: root, api: Fixtures.api(server))
-        try service.setLocation(Fixtures.dublin)
+        let (root, service) = try Fixtures.dublinService(server)
         _ = try service.refresh(force: false, now: { Fixtures.fetchTime })
         failing.withLock { $0 = true }
         guard case .failed(let file, let error) = try service.refresh(force: true, now: { Fixtures.fetchTime + 1800 })
@@ -258,9 +256,7 @@ struct WeatherTests {
 
         let server = try DataFixtures.openMeteo(forecast: { .json("{\"current\": ") })
         defer { server.stop() }
-        let root = try Fixtures.store()
-        let service = WeatherService(root: root, api: Fixtures.api(server))
-        try service.setLocation(Fixtures.dublin)
+        let service = try Fixtures.dublinService(server).service
         guard case .failed(let file, let error) = try service.refresh(force: false, now: { Fixtures.fetchTime }) else {
             Issue.record("a truncated answer was accepted")
             return
@@ -301,9 +297,7 @@ struct WeatherTests {
     @Test func movingTheLocationDropsTheOldSnapshot() throws {
         let server = try DataFixtures.openMeteo()
         defer { server.stop() }
-        let root = try Fixtures.store()
-        let service = WeatherService(root: root, api: Fixtures.api(server))
-        try service.setLocation(Fixtures.dublin)
+        let (root, service) = try Fixtures.dublinService(server)
         _ = try service.refresh(force: false, now: { Fixtures.fetchTime })
         try service.setLocation(
             WeatherFile.Location(name: "Cork", latitude: 51.9, longitude: -8.47, updatedAt: Fixtures.fetchTime))

@@ -25,6 +25,32 @@ struct PlayerWakeupTests {
         return (player, events)
     }
 
+    /// A new rig with `start` done on it; the rig is stopped again when `start` throws.
+    static func started() throws -> (rig: ServeRig, player: Spawned, events: EventStreamReader) {
+        let rig = try ServeRig()
+        do {
+            let (player, events) = try start(rig)
+            return (rig, player, events)
+        } catch {
+            rig.stop()
+            throw error
+        }
+    }
+
+    /// Sends `signal` to the player; when it was sent.
+    static func signal(_ player: Spawned, _ signal: Int32) -> ContinuousClock.Instant {
+        let sent = ContinuousClock.now
+        player.signal(signal)
+        return sent
+    }
+
+    /// Kills the player (it may be stopped by SIGSTOP, so SIGKILL), then the rig.
+    static func stop(_ player: Spawned, _ rig: ServeRig) {
+        player.signal(SIGKILL)
+        _ = player.waitForExit(5)
+        rig.stop()
+    }
+
     /// Waits for the mixer to say stopped and the Noise widget to show Stopped; returns when both
     /// had come, measured from `since`.
     static func waitForStopped(_ events: EventStreamReader, within seconds: Double, since: ContinuousClock.Instant)
@@ -47,16 +73,10 @@ struct PlayerWakeupTests {
     /// SIGKILL leaves the feed saying "playing"; the player's exit (a pidfd) must wake the server.
     /// Before it did, the page said Playing until the next minute.
     @Test func aPlayerKilledWithSIGKILLShowsStoppedWithinASecond() throws {
-        let rig = try ServeRig()
-        defer { rig.stop() }
-        let (player, events) = try Self.start(rig)
-        defer {
-            player.signal(SIGKILL)
-            _ = player.waitForExit(5)
-        }
+        let (rig, player, events) = try Self.started()
+        defer { Self.stop(player, rig) }
         MinuteBoundary.waitUntilNoneWithin(3)
-        let killed = ContinuousClock.now
-        player.signal(SIGKILL)
+        let killed = Self.signal(player, SIGKILL)
         _ = player.child.wait()  // reaped at once, as a shell would
         let shown = Self.waitForStopped(events, within: 3, since: killed)
         print("HomeScreen: mixer and Noise widget showed stopped \(shown.map { "\($0)" } ?? "never") after SIGKILL")
@@ -72,16 +92,10 @@ struct PlayerWakeupTests {
     /// A player that is alive but silent (SIGSTOP) turns stale `staleAfterSeconds` (10 s) after its
     /// last sign of life; the server wakes at that moment, not at the next minute.
     @Test func aSilentPlayerShowsStoppedWhenItsStatusTurnsStale() throws {
-        let rig = try ServeRig()
-        defer { rig.stop() }
-        let (player, events) = try Self.start(rig)
-        defer {
-            player.signal(SIGKILL)
-            _ = player.waitForExit(5)
-        }
+        let (rig, player, events) = try Self.started()
+        defer { Self.stop(player, rig) }
         MinuteBoundary.waitUntilNoneWithin(14)
-        let stopped = ContinuousClock.now
-        player.signal(SIGSTOP)
+        let stopped = Self.signal(player, SIGSTOP)
         let shown = Self.waitForStopped(events, within: 13, since: stopped)
         print("HomeScreen: mixer and Noise widget showed stopped \(shown.map { "\($0)" } ?? "never") after SIGSTOP")
         let elapsed = try #require(shown, "still playing 13 s after SIGSTOP; \(rig.server?.stderrText ?? "")")

@@ -26,6 +26,11 @@ import Testing
         }
     }
 
+    static func stop(_ wakeups: StoreWakeups) {
+        wakeups.stop()
+        wakeups.wait()
+    }
+
     struct Rig {
         let directory: URL
         let root: StoreRoot
@@ -70,10 +75,7 @@ import Testing
         MinuteBoundary.waitUntilNoneWithin(4)
         let wakeups = try StoreWakeups(root: rig.root)
         let redraws = rig.started(wakeups)
-        defer {
-            wakeups.stop()
-            wakeups.wait()
-        }
+        defer { Self.stop(wakeups) }
         #expect(redraws.wait(for: 1, 2) != nil, "the first draw")
         // That nothing comes is the check: a quiet window has to pass.
         #expect(throughout(0.3) { redraws.count == 1 }, "nothing changed yet")
@@ -104,10 +106,7 @@ import Testing
         }
         let wakeups = try StoreWakeups(root: rig.root)
         let redraws = rig.started(wakeups)
-        defer {
-            wakeups.stop()
-            wakeups.wait()
-        }
+        defer { Self.stop(wakeups) }
         #expect(redraws.wait(for: 1, 2) != nil, "the first draw")
         let second = try #require(
             redraws.wait(for: 2, 3), "no redraw at the stale moment; \(redraws.errors.withLock { $0 })")
@@ -160,10 +159,7 @@ import Testing
                 if next != nil { asked.withLock { $0.append(.now + .milliseconds(250)) } }
                 try? wakeups.redraw(at: next)
             }, onError: { e in redraws.errors.withLock { $0.append("\(e)") } })
-        defer {
-            wakeups.stop()
-            wakeups.wait()
-        }
+        defer { Self.stop(wakeups) }
         let fourth = try #require(redraws.wait(for: 4, 3))
         let moments = asked.withLock { $0 }
         let times = redraws.times.withLock { $0 }

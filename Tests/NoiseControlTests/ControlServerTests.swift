@@ -16,11 +16,16 @@ import Testing
         return server
     }
 
+    /// A fake player and a started server that answers as it; the caller stops the server.
+    func servedPlayer(_ box: Sandbox) throws -> (player: FakePlayer, server: ControlServer) {
+        let player = FakePlayer()
+        return (player, try startServer(box, player: player))
+    }
+
     @Test func commandsReachTheHandlerAndStatusComesBack() throws {
         let box = try Sandbox()
         defer { box.remove() }
-        let player = FakePlayer()
-        let server = try startServer(box, player: player)
+        let (player, server) = try servedPlayer(box)
         defer { server.stop() }
         let client = ControlClient(socketPath: box.socket)
         let r = try client.send(.setLayer(index: 1, change: LayerChange(volume: 0.2, highCutHz: .off)))
@@ -51,8 +56,7 @@ import Testing
     @Test func malformedRequestsGetAnErrorAndTheServerCarriesOn() throws {
         let box = try Sandbox()
         defer { box.remove() }
-        let player = FakePlayer()
-        let server = try startServer(box, player: player)
+        let (player, server) = try servedPlayer(box)
         defer { server.stop() }
         let cases: [Data] = [
             Data("this is not json\n".utf8),
@@ -157,8 +161,7 @@ import Testing
     func anotherUserIsRefused() throws {
         let box = try Sandbox()
         defer { box.remove() }
-        let player = FakePlayer()
-        let server = try startServer(box, player: player)
+        let (player, server) = try servedPlayer(box)
         defer { server.stop() }
         let script = """
             import socket, sys
@@ -197,8 +200,7 @@ import Testing
     @Test func subscribersGetEveryBroadcastInOrder() throws {
         let box = try Sandbox()
         defer { box.remove() }
-        let player = FakePlayer()
-        let server = try startServer(box, player: player)
+        let (player, server) = try servedPlayer(box)
         defer { server.stop() }
         let received = Mutex<[Double]>([])
         let done = Atomic<Bool>(false)

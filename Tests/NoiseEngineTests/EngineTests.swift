@@ -5,6 +5,16 @@ import NoiseEngine
 import TestSupport
 import Testing
 
+/// A stand-in for a device: stereo at 48 kHz, no latency, no underruns, nothing to close.
+protocol StandInSink: AudioSink {}
+
+extension StandInSink {
+    var format: AudioFormat { AudioFormat(sampleRate: 48000, channelCount: 2) }
+    var latencyFrames: Int { 0 }
+    var underrunCount: Int { 0 }
+    func close(drain: Bool) throws(AudioOutputError) {}
+}
+
 @Suite struct EngineTests {
     static let pink = Mix(name: "P", masterVolume: 1, layers: [Mix.Layer(volume: 1, colour: 1)])
 
@@ -39,16 +49,12 @@ import Testing
 
     /// The engine writes exactly what the offline renderer writes for the same seed and timer.
     @Test func liveEngineMatchesOfflineRender() throws {
-        final class Capture: AudioSink {
-            let format = AudioFormat(sampleRate: 48000, channelCount: 2)
+        final class Capture: StandInSink {
             let name = "capture"
-            var latencyFrames: Int { 0 }
-            var underrunCount: Int { 0 }
             var samples: [Float] = []
             func write(_ s: UnsafePointer<Float>, frameCount: Int) throws(AudioOutputError) {
                 samples += UnsafeBufferPointer(start: s, count: frameCount * 2)
             }
-            func close(drain: Bool) throws(AudioOutputError) {}
         }
         var options = LivePlayer.Options()
         // The render's default fade-in (10 ms): both start from silence the same way.
@@ -70,11 +76,8 @@ import Testing
     }
 
     @Test func lostOutputStopsTheRenderThreadAndCanRestart() throws {
-        final class Flaky: AudioSink {
-            let format = AudioFormat(sampleRate: 48000, channelCount: 2)
+        final class Flaky: StandInSink {
             let name = "flaky"
-            var latencyFrames: Int { 0 }
-            var underrunCount: Int { 0 }
             var writes = 0
             func write(_ s: UnsafePointer<Float>, frameCount: Int) throws(AudioOutputError) {
                 writes += 1
@@ -82,7 +85,6 @@ import Testing
                     throw AudioOutputError(.disconnected, backend: "flaky", call: "write", reason: "gone")
                 }
             }
-            func close(drain: Bool) throws(AudioOutputError) {}
         }
         var options = LivePlayer.Options()
         options.realTimePriority = 0

@@ -29,6 +29,18 @@ public enum DataFixtures {
         }
     }
 
+    /// `openMeteo` whose forecast fails (HTTP 500 with `reason`) while `failing()` says so, and
+    /// answers the recorded Dublin forecast otherwise: a source that goes down and comes back.
+    public static func openMeteo(failingWith reason: String, while failing: @escaping @Sendable () -> Bool)
+        throws -> LocalHTTPServer
+    {
+        try openMeteo(forecast: {
+            failing()
+                ? .json("{\"error\":true,\"reason\":\"\(reason)\"}", status: 500)
+                : .json(text("forecast-dublin.json"))
+        })
+    }
+
     /// A calendar "Work": a weekday stand-up in Europe/Dublin from Friday 23 January 2026, a design
     /// review on Monday 26 January at 15:00 UTC and an all-day team day that Monday.
     public static let workCalendar = """

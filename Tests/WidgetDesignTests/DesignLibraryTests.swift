@@ -55,8 +55,7 @@ import Testing
         let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
-        let s = makeSpec("Gone")
-        try lib.add([s])
+        let s = try lib.added(makeSpec("Gone"))
         try lib.setDefault(s.id)
         try lib.delete(s.id)
         #expect(try lib.summaries().isEmpty)
@@ -209,8 +208,7 @@ import Testing
         let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
-        let s = makeSpec("Alpha")
-        try lib.add([s])
+        let s = try lib.added(makeSpec("Alpha"))
         #expect(try lib.summaries().map(\.name) == ["Alpha"])
         let url = lib.fileURL(s.id)
         let before = try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as! Date
@@ -227,10 +225,17 @@ import Testing
         let store = try TestStore("ww-designs")
         defer { store.remove() }
         let lib = store.library()
-        let s = makeSpec("Kept")
-        try lib.add([s])
+        let s = try lib.added(makeSpec("Kept"))
         try Data("widgetweaver-design-index 1\n\(s.id.uuidString)\t0\tclassic\t0\tStale\tstale\n".utf8).write(
             to: store.root.designIndex)
         #expect(try lib.summaries().map(\.name) == ["Kept"])
+    }
+}
+
+extension DesignLibrary {
+    /// `spec`, once added to this library.
+    func added(_ spec: WidgetSpec) throws -> WidgetSpec {
+        try add([spec])
+        return spec
     }
 }
