@@ -8,26 +8,10 @@ import Testing
     @Test func aRowOnThePageCompletesItsReminder() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        let folder = try Products.temporaryDirectory("serve-reminders")
-        let todo = folder.appendingPathComponent("todo.txt")
-        let text = "(A) Renew passport +Personal due:2026-01-20\nBuy oat milk @shop\n"
-        try Data(text.utf8).write(to: todo)
-        #expect(try rig.weaver(["reminders", "add", todo.path]).status == 0)
-        #expect(try rig.weaver(["reminders", "refresh", "--quiet"]).status == 0)
-        #expect(try rig.weaver(["templates", "add", "reminders"]).status == 0)
-        let list = try rig.weaver(["designs", "list", "--json"])
-        let designs = try JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]] ?? []
-        let id = try #require(designs.first { $0["name"] as? String == "Reminders" }?["id"] as? String, "\(designs)")
-        try rig.startServer()
-        let token = try rig.token()
-        let page = try RawHTTP.send(port: rig.port, path: "/").text
-        let figure = try #require(page.range(of: #"data-design-id="\#(id)" data-family="small""#))
-        // Today mode: the passport is overdue (the only row the mode shows at the real clock).
-        let row = try #require(
-            page[figure.lowerBound...].firstMatch(
-                of: #/data-action-kind="completeReminder"[^>]*data-x="(?<x>[\d.]+)" data-y="(?<y>[\d.]+)"/#))
-        let tapped = try rig.post(
-            "/api/designs/\(id)/tap", #"{"family":"small","x":\#(row.x),"y":\#(row.y)}"#, token: token)
+        let todo = try Products.temporaryDirectory("serve-reminders").appendingPathComponent("todo.txt")
+        try Data("(A) Renew passport +Personal due:2026-01-20\nBuy oat milk @shop\n".utf8).write(to: todo)
+        let (id, body) = try servedReminders(rig, todo)
+        let tapped = try rig.post("/api/designs/\(id)/tap", body, token: try rig.token())
         #expect(tapped.status == 200, "\(tapped.text)")
         let lines = String(decoding: try Data(contentsOf: todo), as: UTF8.self).components(separatedBy: "\n")
         #expect(
@@ -47,20 +31,8 @@ import Testing
         // CRLF and a priority: the bytes put back are the file's own, not a rewrite of the line.
         let original = Data("(A) Renew passport +Personal due:2026-01-20\r\nBuy oat milk @shop\r\n".utf8)
         try original.write(to: todo)
-        #expect(try rig.weaver(["reminders", "add", todo.path]).status == 0)
-        #expect(try rig.weaver(["reminders", "refresh", "--quiet"]).status == 0)
-        #expect(try rig.weaver(["templates", "add", "reminders"]).status == 0)
-        let list = try rig.weaver(["designs", "list", "--json"])
-        let designs = try JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]] ?? []
-        let id = try #require(designs.first { $0["name"] as? String == "Reminders" }?["id"] as? String, "\(designs)")
-        try rig.startServer()
+        let (id, body) = try servedReminders(rig, todo)
         let token = try rig.token()
-        let page = try RawHTTP.send(port: rig.port, path: "/").text
-        let figure = try #require(page.range(of: #"data-design-id="\#(id)" data-family="small""#))
-        let row = try #require(
-            page[figure.lowerBound...].firstMatch(
-                of: #/data-action-kind="completeReminder"[^>]*data-x="(?<x>[\d.]+)" data-y="(?<y>[\d.]+)"/#))
-        let body = #"{"family":"small","x":\#(row.x),"y":\#(row.y)}"#
 
         let tapped = try rig.post("/api/designs/\(id)/tap", body, token: token)
         #expect(tapped.status == 200, "\(tapped.text)")
@@ -96,5 +68,24 @@ import Testing
             error.hasPrefix("Not undone: '") && error.contains("Renew passport") && error.contains("was not reopened: ")
                 && error.contains("changed since it was completed, and nothing was written"), "\(refused.text)")
         #expect(try Data(contentsOf: todo) == edited)
+    }
+
+    /// `todo` added as the reminders source, a Reminders design made and the server started: the
+    /// design's id and the tap body of its first row (Today mode: the passport is overdue, the only
+    /// row the mode shows at the real clock).
+    private func servedReminders(_ rig: ServeRig, _ todo: URL) throws -> (id: String, tapBody: String) {
+        #expect(try rig.weaver(["reminders", "add", todo.path]).status == 0)
+        #expect(try rig.weaver(["reminders", "refresh", "--quiet"]).status == 0)
+        #expect(try rig.weaver(["templates", "add", "reminders"]).status == 0)
+        let list = try rig.weaver(["designs", "list", "--json"])
+        let designs = try JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]] ?? []
+        let id = try #require(designs.first { $0["name"] as? String == "Reminders" }?["id"] as? String, "\(designs)")
+        try rig.startServer()
+        let page = try RawHTTP.send(port: rig.port, path: "/").text
+        let figure = try #require(page.range(of: #"data-design-id="\#(id)" data-family="small""#))
+        let row = try #require(
+            page[figure.lowerBound...].firstMatch(
+                of: #/data-action-kind="completeReminder"[^>]*data-x="(?<x>[\d.]+)" data-y="(?<y>[\d.]+)"/#))
+        return (id, #"{"family":"small","x":\#(row.x),"y":\#(row.y)}"#)
     }
 }
