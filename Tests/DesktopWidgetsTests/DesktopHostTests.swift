@@ -367,7 +367,7 @@ import WidgetRender
         #expect(try rig.x.run("/usr/bin/xdotool", click).status == 0)
         #expect(eventually(5) { !done().isEmpty }, "nothing completed: \(host.stderrText)")
         // A quiet second: a second completion, if the second click made one, is written by then.
-        Thread.sleep(forTimeInterval: 1)
+        #expect(throughout(1) { done().count == 1 }, "a second row completed: \(lines())")
         #expect(done().count == 1 && done().first?.hasSuffix(" Alpha task") == true, "\(lines())")
         #expect(lines().contains("Bravo task"), "\(lines())")
 
@@ -447,8 +447,8 @@ import WidgetRender
         let at = try #require(host.stderrText.matches(of: undoLine).last?.output)
         let (bx, by) = (40 + Int(at.x)! - 40, 40 + Int(at.y)! - 20)
         func area(_ name: String) -> PixelImage? { try? rig.shot(name, x: bx, y: by, width: 80, height: 40) }
-        Thread.sleep(forTimeInterval: 0.5)  // the bar drawn and the list redrawn under it, before the picture
-        let before = try #require(area("kb-undo.png"))
+        // The bar drawn and the list redrawn under it: the picture has stopped changing.
+        let before = try #require(steady(for: 0.3) { area("kb-undo.png") } ?? nil)
         try key("shift+Tab")
         let ringed = eventually(3) {
             area("kb-undo-ring.png").map { (before.difference($0)?.fraction ?? 0) > 0.01 } ?? false

@@ -51,7 +51,7 @@ struct RemindersUndoBrowserTests {
         try browser.doubleClick(try #require(try browser.find(firstRow)), pauseMilliseconds: 150)
         #expect(eventually(5) { !done().isEmpty }, "nothing completed")
         // A quiet second: a second completion, if the second click made one, is written by then.
-        Thread.sleep(forTimeInterval: 1)
+        #expect(throughout(1) { done().count == 1 }, "a second row completed: \(lines())")
         #expect(done().count == 1 && done().first?.hasSuffix(" Alpha task") == true, "\(lines())")
         #expect(try browser.waitUntil(5, offered), "no Undo offered")
         #expect((try browser.execute("return " + text) as? String ?? "").contains("Completed 'Alpha task'"))
