@@ -19,10 +19,18 @@ struct PlayerWakeupTests {
             $0["state"] as? String == "playing" && ($0["pid"] as? Int).map(Int32.init) == player.processIdentifier
         }
         #expect(named != nil, "the status feed names the player")
-        try rig.startServer()
-        let events = try EventStreamReader(port: rig.port)
-        #expect(events.wait(for: 5) { name, data in name == "mixer" && data.contains(#""state":"playing""#) } != nil)
-        return (player, events)
+        do {
+            try rig.startServer()
+            let events = try EventStreamReader(port: rig.port)
+            #expect(
+                events.wait(for: 5) { name, data in name == "mixer" && data.contains(#""state":"playing""#) } != nil)
+            return (player, events)
+        } catch {
+            // The caller never sees this player: it is stopped here, or it would outlive the test.
+            player.signal(SIGKILL)
+            _ = player.waitForExit(5)
+            throw error
+        }
     }
 
     /// A new rig with `start` done on it; the rig is stopped again when `start` throws.

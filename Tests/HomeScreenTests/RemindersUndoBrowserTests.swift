@@ -84,6 +84,11 @@ struct RemindersUndoBrowserTests {
         print("RemindersUndoBrowser: Undo reached with \(tabs) Tab presses from the completed row")
         try browser.press(["\u{E007}"])
         try putBack("Tab and Enter on Undo")
+        // The keyboard stays in the widget: on the row taken back, not on the page.
+        let backOnTheRow = try browser.waitUntil(
+            5, "return /Alpha/.test(document.activeElement.getAttribute('aria-label') || '')")
+        let focused = try browser.execute("return document.activeElement.outerHTML.slice(0, 120)") as? String
+        #expect(backOnTheRow, "focus after Undo by Enter: \(focused ?? "")")
 
         // 5. Completed, then edited by hand: Undo says "Not undone" and writes nothing.
         try browser.click(try #require(try browser.find(firstRow)))

@@ -66,8 +66,17 @@ public struct ReminderCompletion: Sendable {
                 )
             }
             try Self.write(completion.before, to: completion.path)
+            // The file is back from here on: a snapshot that cannot follow it is said, not thrown (a
+            // throw would read "Not undone" for an Undo that was done).
             if var snapshot = try? loadSnapshot(), let source = snapshot.source(completion.sourceID) {
-                try follow(&snapshot, source: source, data: completion.before, now: now, timeZone: timeZone)
+                do {
+                    try follow(&snapshot, source: source, data: completion.before, now: now, timeZone: timeZone)
+                } catch {
+                    return """
+                        Reopened '\(completion.title)'; the widget shows it after 'weaver reminders refresh' \
+                        (the snapshot was not updated: \(error))
+                        """
+                }
             }
             return "Reopened '\(completion.title)'."
         }

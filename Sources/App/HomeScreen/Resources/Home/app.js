@@ -33,9 +33,19 @@
   const undoButton = document.getElementById('tap-undo');
   let undoPath = '';
   let noticeSerial = 0;
-  function showNotice(text, path, seconds, near) {
+  // The pressed button (its action id and place among the widget's buttons): focus goes back to it
+  // (or to the row now in its place) when the notice closes under the keyboard.
+  let pressed = { actionId: null, index: -1 };
+  function showNotice(text, path, seconds, near, from) {
     if (!notice) return;
     const serial = ++noticeSerial;
+    if (from) {
+      const own = from.closest('.widget');
+      pressed = {
+        actionId: from.dataset.actionId || null,
+        index: own ? [...own.querySelectorAll('button.hit')].indexOf(from) : -1,
+      };
+    }
     undoPath = path || '';
     noticeText.textContent = text;
     undoButton.hidden = !undoPath;
@@ -48,11 +58,24 @@
     const hadFocus = notice.contains(document.activeElement);
     notice.hidden = true;
     undoPath = '';
-    if (hadFocus) document.getElementById('content').focus();
+    if (hadFocus) focusPressedOrContent();
   }
+  function focusPressedOrContent() {
+    const tile = notice.previousElementSibling;
+    const buttons = tile && tile.matches('.widget') ? [...tile.querySelectorAll('button.hit')] : [];
+    const again = buttons.find((b) => pressed.actionId && b.dataset.actionId === pressed.actionId) ||
+      buttons[pressed.index] || buttons[0];
+    if (again) again.focus(); else document.getElementById('content').focus();
+    // The row taken back returns when the widget is drawn again: focus moves onto it then.
+    refocus = again && pressed.actionId ?
+      { key: tile.dataset.designId + '/' + tile.dataset.family, actionId: pressed.actionId } : null;
+  }
+  let refocus = null;
   async function undoPress() {
     const path = undoPath;
     if (!path) return;
+    // Read before the button hides (a hidden button gives its focus to the page).
+    const fromKeyboard = notice.contains(document.activeElement);
     undoPath = '';
     undoButton.hidden = true;
     quietRows();
@@ -60,6 +83,7 @@
       const answer = await post(path, {});
       noticeSerial++;
       hideNotice();
+      if (fromKeyboard) focusPressedOrContent();
       say(answer.message || 'Undone');
     } catch (e) {
       // The server says why ("Not undone: … changed since it was completed"); nothing was written.
@@ -96,7 +120,7 @@
       if (typeof answer.undo === 'string') {
         const figure = document.querySelector('.widget[data-design-id="' + CSS.escape(tile.dataset.designId) +
           '"][data-family="' + CSS.escape(tile.dataset.family) + '"]');
-        showNotice(answer.message || 'Done', answer.undo, Number(answer.undoSeconds) || 8, figure);
+        showNotice(answer.message || 'Done', answer.undo, Number(answer.undoSeconds) || 8, figure, button);
       } else {
         say(answer.message || 'Done');
       }
@@ -126,7 +150,13 @@
     holder.innerHTML = html;
     const fresh = holder.firstElementChild;
     old.replaceWith(fresh);
-    if (focused) {
+    // Focus still in this widget after an Undo by keyboard: onto the row taken back, once it is drawn.
+    const wanted = inside && refocus && refocus.key === key ?
+      fresh.querySelector('button.hit[data-action-id="' + CSS.escape(refocus.actionId) + '"]') : null;
+    if (wanted) {
+      refocus = null;
+      wanted.focus();
+    } else if (focused) {
       // The same button, or (a completed reminder's row gone) the one now in its place.
       const again = fresh.querySelector('button.hit[data-action-id="' + CSS.escape(focused) + '"]') ||
         fresh.querySelectorAll('button.hit')[index];
