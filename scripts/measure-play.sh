@@ -5,14 +5,8 @@
 set -euo pipefail
 SECONDS_TO_PLAY=${1:-20}
 NOISE=${2:-$(swift build -c release --show-bin-path)/noise}
-T=$(mktemp -d)
-export HOME=$T/home XDG_RUNTIME_DIR=$T/run WIDGETWEAVER_HOME=$T/store
-mkdir -p "$HOME"; install -d -m700 "$XDG_RUNTIME_DIR"
-pulseaudio -n --daemonize=no --exit-idle-time=-1 --enable-memfd=no --log-target=stderr \
-  --load=module-native-protocol-unix --load="module-null-sink sink_name=test rate=48000 norewinds=1" 2>"$T/pa.log" &
-PA=$!
+source "$(dirname "$0")/private-pulse.sh"
 trap 'kill $PA 2>/dev/null; rm -rf "$T"' EXIT
-until pactl info >/dev/null 2>&1; do sleep 0.05; done
 parec -d test.monitor --latency-msec=20 --rate=48000 --channels=2 --format=s16le --file-format=wav "$T/rec.wav" &
 REC=$!
 sleep 0.5

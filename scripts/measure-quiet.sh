@@ -14,16 +14,10 @@ set -euo pipefail
 WINDOW=${1:-20}
 NOISE=${2:-$(swift build -c release --show-bin-path)/noise}
 PRESET=${3:-pink}
-T=$(mktemp -d)
-export HOME=$T/home XDG_RUNTIME_DIR=$T/run WIDGETWEAVER_HOME=$T/store
-mkdir -p "$HOME"; install -d -m700 "$XDG_RUNTIME_DIR"
-pulseaudio -n --daemonize=no --exit-idle-time=-1 --enable-memfd=no --log-target=stderr \
-  --load=module-native-protocol-unix --load="module-null-sink sink_name=test rate=48000 norewinds=1" 2>"$T/pa.log" &
-PA=$!
+source "$(dirname "$0")/private-pulse.sh"
 P=""
 cleanup() { [ -n "$P" ] && kill "$P" 2>/dev/null; kill $PA 2>/dev/null; wait $PA 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
-until pactl info >/dev/null 2>&1; do sleep 0.05; done
 
 # strace -c prints "% time seconds usecs/call calls errors syscall"; the total line says "total".
 summarise() {   # $1 label, $2 strace -c output

@@ -16,8 +16,7 @@ import Testing
         let box = try Sandbox()
         defer { box.remove() }
         let player = FakePlayer()
-        let server = ControlServer(socketPath: box.socket, handler: player.handler)
-        try server.start()
+        let server = try player.served(in: box)
         defer { server.stop() }
 
         var r = try box.noise([
@@ -167,8 +166,7 @@ import Testing
         // With a player running, --if-enabled leaves it alone and plain resume unpauses it.
         let player = FakePlayer()
         player.state.withLock { $0.state = .paused }
-        let server = ControlServer(socketPath: box.socket, handler: player.handler)
-        try server.start()
+        let server = try player.served(in: box)
         defer { server.stop() }
         r = try box.noise(["resume", "--if-enabled"])
         #expect(r.stdoutText == "A player is already running.\n")
@@ -242,8 +240,7 @@ import Testing
         #expect(eventually { classes() == ["stopped", "playing", "paused"] })
         // A player appears: lines now come from its subscription.
         let player = FakePlayer()
-        let server = ControlServer(socketPath: box.socket, handler: player.handler)
-        try server.start()
+        let server = try player.served(in: box)
         #expect(eventually { server.subscriberCount == 1 })
         #expect(eventually { classes().last == "playing" })
         var t = player.status()

@@ -14,10 +14,8 @@ struct BrowserTests {
         defer { _ = player.waitForExit(0.1) }
         try rig.startServer()
 
-        let browser = try WebDriver()
+        let browser = try rig.connectedBrowser()
         defer { browser.quit() }
-        try browser.navigate(rig.url)
-        #expect(try browser.waitUntil(10, "return document.documentElement.dataset.live === 'connected'"))
         // A marker that survives only while the page is not reloaded.
         _ = try browser.execute("window.__sameDocument = true; return true;")
 
@@ -84,10 +82,8 @@ struct BrowserTests {
         let rig = try ServeRig()
         defer { rig.stop() }
         try rig.startServer()
-        let browser = try WebDriver()
+        let browser = try rig.connectedBrowser()
         defer { browser.quit() }
-        try browser.navigate(rig.url)
-        #expect(try browser.waitUntil(10, "return document.documentElement.dataset.live === 'connected'"))
         _ = try browser.execute("window.__sameDocument = true; return true;")
         #expect(
             try browser.execute("return document.querySelectorAll('.widget[data-design-id=\"noise-machine\"]').length")

@@ -18,10 +18,8 @@ struct MixerTextureBrowserTests {
         defer { _ = player.waitForExit(0.1) }
         try rig.startServer()
 
-        let browser = try WebDriver()
+        let browser = try rig.connectedBrowser()
         defer { browser.quit() }
-        try browser.navigate(rig.url)
-        #expect(try browser.waitUntil(10, "return document.documentElement.dataset.live === 'connected'"))
         let select = #"select[data-layer="1"][data-param="texture"]"#
         let density = #"input[data-layer="1"][data-param="densityPerSecond"]"#
         let brightness = #"input[data-layer="1"][data-param="brightness"]"#

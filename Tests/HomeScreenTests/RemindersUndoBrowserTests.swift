@@ -26,10 +26,8 @@ struct RemindersUndoBrowserTests {
         let set = try rig.weaver(["designs", "set", id, "reminders.mode=list", "reminders.hideCompleted=true"])
         #expect(set.status == 0, "\(set.stderrText)")
         try rig.startServer()
-        let browser = try WebDriver()
+        let browser = try rig.connectedBrowser()
         defer { browser.quit() }
-        try browser.navigate(rig.url)
-        #expect(try browser.waitUntil(10, "return document.documentElement.dataset.live === 'connected'"))
 
         func lines() -> [String] {
             String(decoding: (try? Data(contentsOf: todo)) ?? Data(), as: UTF8.self).components(separatedBy: "\n")

@@ -65,6 +65,22 @@ final class ServeRig: StoreBackedRig, @unchecked Sendable {
         throw RawHTTP.Failure(description: "weaver serve printed no URL: \(s.stdoutText) \(s.stderrText)")
     }
 
+    /// Chromium on `path` of the served app, once the page's live feed says connected (the caller
+    /// quits it; one that fails to get there is quit here).
+    func connectedBrowser(_ path: String = "", sourceLocation: SourceLocation = #_sourceLocation) throws -> WebDriver {
+        let browser = try WebDriver()
+        do {
+            try browser.navigate(url + path)
+            #expect(
+                try browser.waitUntil(10, "return document.documentElement.dataset.live === 'connected'"),
+                sourceLocation: sourceLocation)
+        } catch {
+            browser.quit()
+            throw error
+        }
+        return browser
+    }
+
     /// A Pro design "Counter" whose action bar adds 1 to `count`.
     func makeCounterDesign() throws {
         #expect(try weaver(["pro", "unlock"]).status == 0)

@@ -55,11 +55,9 @@ struct SoundBoardBrowserTests {
         let rig = try ServeRig()
         defer { rig.stop() }
         try rig.startServer()
-        let browser = try WebDriver()
+        let browser = try rig.connectedBrowser("noise")
         defer { browser.quit() }
-        try browser.navigate(rig.url + "noise")
         #expect(try browser.waitUntil(10, "return document.documentElement.dataset.board === 'ready'"))
-        #expect(try browser.waitUntil(10, "return document.documentElement.dataset.live === 'connected'"))
         // An empty store: the default mix, one pink layer, and no player.
         #expect(try Self.pressed(browser) == ["pink"])
         #expect(try browser.execute("return document.getElementById('advanced').open") as? Bool == false)

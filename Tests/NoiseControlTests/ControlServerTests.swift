@@ -11,9 +11,7 @@ import Testing
 
 @Suite struct ControlServerTests {
     func startServer(_ box: Sandbox, player: FakePlayer = FakePlayer()) throws -> ControlServer {
-        let server = ControlServer(socketPath: box.socket, handler: player.handler)
-        try server.start()
-        return server
+        try player.served(in: box)
     }
 
     /// A fake player and a started server that answers as it; the caller stops the server.

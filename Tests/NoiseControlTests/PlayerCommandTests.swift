@@ -18,8 +18,7 @@ import Testing
         let box = try Sandbox()
         defer { box.remove() }
         let player = FakePlayer()
-        let server = ControlServer(socketPath: box.socket, handler: player.handler)
-        try server.start()
+        let server = try player.served(in: box)
         defer { server.stop() }
         var r = try box.noise(["toggle"])
         #expect(r.stdoutText == "Paused.\n" && player.state.withLock { $0.state } == .paused, "\(r.stderrText)")
@@ -135,8 +134,7 @@ import Testing
             let box = try Sandbox()
             defer { box.remove() }
             let player = FakePlayer()
-            let server = ControlServer(socketPath: box.socket, handler: player.handler)
-            try server.start()
+            let server = try player.served(in: box)
             let socket = box.socket
             let errors = Mutex<[String]>([])
             let stopNow = Atomic<Bool>(false)

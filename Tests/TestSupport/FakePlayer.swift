@@ -83,3 +83,12 @@ public final class FakePlayer: Sendable {
         return .ok(status())
     }
 }
+
+extension FakePlayer {
+    /// A control server on `box`'s socket answering as this player, started; the caller stops it.
+    public func served(in box: Sandbox) throws -> ControlServer {
+        let server = ControlServer(socketPath: box.socket, handler: handler)
+        try server.start()
+        return server
+    }
+}
