@@ -26,7 +26,7 @@ final class TextureGenerator {
     @exclusivity(unchecked) var usesKernel = true
     /// The kernel runs when the generators rendered together hold at least this many voices (the
     /// smallest of theirs; tests set 0 to run it always).
-    @exclusivity(unchecked) var kernelVoiceMinimum = 32
+    @exclusivity(unchecked) var kernelVoiceMinimum = 16
     /// ω is held below this (radians/sample) so a glide never folds over Nyquist.
     static let maximumOmega: Float = 0.9 * .pi
 
@@ -170,9 +170,10 @@ final class TextureGenerator {
         g2?.beginRender(frameCount: n)
         g3?.beginRender(frameCount: n)
         // The kernel pays for each voice's set-up (its lane, its state in and out, the transposes)
-        // what the Swift loop does not; it wins where many voices sound: stream's rings (about
-        // forty over four layers at 400/s, `perf record`: its voices 934 -> 710 samples), not
-        // rain's or thunder's few short taps (383 -> 519, 229 -> 357). Same bits either way.
+        // what the Swift loop does not; it wins where many voices sound. `perf record` of 60 s of
+        // four layers at 400/s, voice samples (Swift loop -> kernel for every sub-block): stream
+        // (about 48 voices over the layers) 893 -> 578, rain (about 20) 421 -> 388, thunder (about
+        // 12) 236 -> 269, fire (about 7) 174 -> 276. Same bits either way.
         func kernelVoices(_ g: TextureGenerator?) -> Int {
             g.map { $0.usesKernel && n <= 32 ? $0.activeCount : 0 } ?? 0
         }

@@ -51,28 +51,49 @@ static inline unsigned jump(unsigned x) {
 
 /// The next 256 values of the sequence after `s->last`, eight stretches of 32 side by side (one a
 /// lane): a serial step waits on the one before (six cycles a value); eight lanes take one step
-/// in the same time. Value k lands at values[(k & 31)·8 + k / 32].
+/// in the same time. Each 8 × 8 block of steps is transposed, so the values land in order.
 __attribute__((always_inline)) static inline void refill(cnk_noise_stream *s) {
     vu8 x;
     x[0] = xorshift(s->last);
     for (int j = 1; j < 8; j++) x[j] = jump(x[j - 1]);
     vu8u *out = (vu8u *)s->values;
-    for (int t = 0; t < 32; t++) {
-        out[t] = x;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
+    for (int t0 = 0; t0 < 32; t0 += 8) {
+        vu8 r[8];
+        for (int t = 0; t < 8; t++) {
+            r[t] = x;
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+        }
+        const vu8 a0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
+        const vu8 a1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
+        const vu8 a2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
+        const vu8 a3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
+        const vu8 a4 = __builtin_shufflevector(r[4], r[5], 0, 8, 1, 9, 4, 12, 5, 13);
+        const vu8 a5 = __builtin_shufflevector(r[4], r[5], 2, 10, 3, 11, 6, 14, 7, 15);
+        const vu8 a6 = __builtin_shufflevector(r[6], r[7], 0, 8, 1, 9, 4, 12, 5, 13);
+        const vu8 a7 = __builtin_shufflevector(r[6], r[7], 2, 10, 3, 11, 6, 14, 7, 15);
+        const vu8 b0 = __builtin_shufflevector(a0, a2, 0, 1, 8, 9, 4, 5, 12, 13);
+        const vu8 b1 = __builtin_shufflevector(a0, a2, 2, 3, 10, 11, 6, 7, 14, 15);
+        const vu8 b2 = __builtin_shufflevector(a1, a3, 0, 1, 8, 9, 4, 5, 12, 13);
+        const vu8 b3 = __builtin_shufflevector(a1, a3, 2, 3, 10, 11, 6, 7, 14, 15);
+        const vu8 b4 = __builtin_shufflevector(a4, a6, 0, 1, 8, 9, 4, 5, 12, 13);
+        const vu8 b5 = __builtin_shufflevector(a4, a6, 2, 3, 10, 11, 6, 7, 14, 15);
+        const vu8 b6 = __builtin_shufflevector(a5, a7, 0, 1, 8, 9, 4, 5, 12, 13);
+        const vu8 b7 = __builtin_shufflevector(a5, a7, 2, 3, 10, 11, 6, 7, 14, 15);
+        // Lane j's steps t0 … t0 + 7 are values 32j + t0 … (32 a lane, 8 vectors of 8 a lane).
+        out[4 * 0 + t0 / 8] = __builtin_shufflevector(b0, b4, 0, 1, 2, 3, 8, 9, 10, 11);
+        out[4 * 1 + t0 / 8] = __builtin_shufflevector(b1, b5, 0, 1, 2, 3, 8, 9, 10, 11);
+        out[4 * 2 + t0 / 8] = __builtin_shufflevector(b2, b6, 0, 1, 2, 3, 8, 9, 10, 11);
+        out[4 * 3 + t0 / 8] = __builtin_shufflevector(b3, b7, 0, 1, 2, 3, 8, 9, 10, 11);
+        out[4 * 4 + t0 / 8] = __builtin_shufflevector(b0, b4, 4, 5, 6, 7, 12, 13, 14, 15);
+        out[4 * 5 + t0 / 8] = __builtin_shufflevector(b1, b5, 4, 5, 6, 7, 12, 13, 14, 15);
+        out[4 * 6 + t0 / 8] = __builtin_shufflevector(b2, b6, 4, 5, 6, 7, 12, 13, 14, 15);
+        out[4 * 7 + t0 / 8] = __builtin_shufflevector(b3, b7, 4, 5, 6, 7, 12, 13, 14, 15);
     }
-    s->last = s->values[31 * 8 + 7];
+    s->last = s->values[255];
     s->read = 0;
     s->count = 256;
-}
-
-/// The sequence's next value.
-__attribute__((always_inline)) static inline unsigned next_noise(cnk_noise_stream *s) {
-    if (s->read == s->count) refill(s);
-    const int k = s->read++;
-    return s->values[(k & 31) * 8 + (k >> 5)];
 }
 
 enum { capacity = 64, block = 32, lanes = 8, maximumSets = 4 };
@@ -277,13 +298,19 @@ __attribute__((always_inline)) static inline void cnk_voice_sets(cnk_voice_set *
         cnk_group *g = &groups[e->group];
         if (g->kind == ring) continue;
         cnk_noise_stream *stream = sets[e->set].stream;
+        float *lane = (float *)g->value + e->lane;
+        int i = e->first;
         const int end = e->first + e->length;
-        unsigned x = stream->current;
-        for (int i = e->first; i < end; i++) {
-            x = next_noise(stream);
-            ((float *)&g->value[i])[e->lane] = (float)(int)x * (1.0f / 2147483648.0f);
+        while (i < end) {
+            if (stream->read == stream->count) refill(stream);
+            // The stream's values in order, as many as this voice needs or the stream holds.
+            const int read = stream->read, take = end - i < stream->count - read ? end - i : stream->count - read;
+            const unsigned *values = stream->values + read;
+            for (int k = 0; k < take; k++) lane[8 * (i + k)] = (float)(int)values[k] * (1.0f / 2147483648.0f);
+            stream->read = read + take;
+            stream->current = values[take - 1];
+            i += take;
         }
-        stream->current = x;
     }
     for (int si = 0; si < setCount; si++) {
         if (sets[si].voices != 0) *sets[si].noiseState = sets[si].stream->current;
