@@ -38,6 +38,24 @@ void cnk_cascade_avx2(int sections, const float *coefficients, float *state, flo
 void cnk_texture_bed_avx2(int channels, void *noise, void *low, void *high, void *low2, void *high2,
     const void *envelope, const void *envelopeStep, const void *aLow, const void *aHigh, float *output, long n);
 
+/// A texture bed's line (a fan's motor hum, the wind's whistle) for `cnk_texture_bed_line_avx2`:
+/// per channel its xorshift32 noise and the resonator's last two outputs (read and written back),
+/// the resonator y = x + a1·y1 + a2·y2, and the gain at the first frame (written back advanced)
+/// with its step per frame.
+typedef struct {
+    unsigned noise[2];
+    float y1[2], y2[2];
+    float a1, a2, gain, gainStep;
+} cnk_bed_line;
+
+/// `cnk_texture_bed_avx2` with the line added after each frame's bed (stereo only; `line` may be
+/// null, and is ignored in mono): frame i gets output[2i + c] += y_c·gain, y as `TextureBed.render`'s
+/// Swift loop makes it and in its order, so the bits are the same. The line's recursion runs beside
+/// the bands' instead of in a loop of its own after them.
+void cnk_texture_bed_line_avx2(int channels, void *noise, void *low, void *high, void *low2, void *high2,
+    const void *envelope, const void *envelopeStep, const void *aLow, const void *aHigh, cnk_bed_line *line,
+    float *output, long n);
+
 /// One voice of a texture (`TextureGenerator.Voice`): a ring (a drop's bubble: a rotating phasor,
 /// gliding once per sub-block), a tap (a noise burst through its own one-pole low-pass, clipped) or
 /// a burst (crackle: a noise burst).
