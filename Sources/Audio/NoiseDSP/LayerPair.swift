@@ -163,8 +163,8 @@ final class LayerPair {
             // A texture layer's lanes take the texture in place of the noise; the generator still
             // advances, so the other layer's noise is the sample it would have been.
             let texA = textures.0.isActive, texB = textures.1.isActive
-            if texA { textures.0.render(frameCount: frameCount) }
-            if texB { textures.1.render(frameCount: frameCount) }
+            TextureGenerator.render(
+                texA ? textures.0 : nil, texB ? textures.1 : nil, nil, nil, frameCount: frameCount)
             let ta = textures.0.output, tb = textures.1.output
             // The noise's share of a lane that is fading to or from its texture (0 otherwise).
             let fadeA = (textures.0.noiseGainStart, textures.0.noiseGainStep)
@@ -219,10 +219,10 @@ final class LayerPair {
         let textured = (a.textures.0.isActive, a.textures.1.isActive, b.textures.0.isActive, b.textures.1.isActive)
         if textured.0 || textured.1 || textured.2 || textured.3 {
             // As in `process`: texture lanes replace noise lanes, every generator still advances.
-            if textured.0 { a.textures.0.render(frameCount: frameCount) }
-            if textured.1 { a.textures.1.render(frameCount: frameCount) }
-            if textured.2 { b.textures.0.render(frameCount: frameCount) }
-            if textured.3 { b.textures.1.render(frameCount: frameCount) }
+            // The four generators' voices in one kernel call (see `TextureGenerator.render`).
+            TextureGenerator.render(
+                textured.0 ? a.textures.0 : nil, textured.1 ? a.textures.1 : nil, textured.2 ? b.textures.0 : nil,
+                textured.3 ? b.textures.1 : nil, frameCount: frameCount)
             let t0 = a.textures.0.output, t1 = a.textures.1.output, t2 = b.textures.0.output, t3 = b.textures.1.output
             let f0 = (a.textures.0.noiseGainStart, a.textures.0.noiseGainStep)
             let f1 = (a.textures.1.noiseGainStart, a.textures.1.noiseGainStep)

@@ -63,6 +63,16 @@ struct TextureBed {
     var driverSlow: (Float, Float) = (0, 0), driverFast: (Float, Float) = (0, 0)
     var driverFrames = -1
     var driverSwellSeconds: Float = 0, driverFlutterSeconds: Float = 0
+    /// The profile's constants `step` needs, computed once in `set` with the same arithmetic `step`
+    /// used each time (thunder's `surgeMoments` alone took 50 `powf` a sub-block): the surge pulse's
+    /// peak and each band's √E[(1 + d·S)²].
+    var surgePeak: Float = 1
+    var surgeMeanSquareRoot = SIMD8<Float>(repeating: 1)
+    /// Per-sub-block decays of the surge, the crack and the blade wander for `decayFrames` frames
+    /// (-1: to be computed for the profile now set).
+    var surgeFallDecay: Float = 1, surgeRiseDecay: Float = 1, crackDecay: Float = 1
+    var bladeDriver: (Float, Float) = (0, 0)
+    var decayFrames = -1
     /// The envelope at the end of the last sub-block (the next one ramps from it).
     var envelope = SIMD8<Float>(repeating: 0)
     var lineEnvelope: Float = 0
@@ -190,6 +200,14 @@ struct TextureBed {
     mutating func set(_ p: TextureProfile) {
         profile = p
         let fs = sampleRate
+        decayFrames = -1
+        surgePeak = Self.surgeShape(p).peak
+        if p.surgePerSecond > 0 {
+            let m = Self.surgeMoments(p)
+            let d = p.surgeDepth
+            let meanSquare = (1 + d * m.mean) * (1 + d * m.mean) + d * d * m.variance
+            surgeMeanSquareRoot = meanSquare.squareRoot()
+        }
         var raw = SIMD8<Float>(repeating: 0)
         for k in 0..<8 { raw[k] = powf(10, p.bandGainsDb[k] / 20) }
         eventLevelNorm = 1 / Self.cappedLevelMeanSquare(depth: p.eventDepth).squareRoot()
@@ -324,6 +342,14 @@ struct TextureBed {
             driverFast = ou(p.flutterSeconds)
             (driverFrames, driverSwellSeconds, driverFlutterSeconds) = (frames, p.swellSeconds, p.flutterSeconds)
         }
+        if frames != decayFrames {
+            let tr = max(p.surgeRiseSeconds / 2, 0.01), tf = max(p.surgeFallSeconds, tr * 1.5)
+            surgeFallDecay = expf(-dt / tf)
+            surgeRiseDecay = expf(-dt / tr)
+            crackDecay = p.crackSeconds > 0 ? expf(-dt / p.crackSeconds) : 1
+            bladeDriver = ou(2)
+            decayFrames = frames
+        }
         let slow = driverSlow, fast = driverFast
         sharedSlow = slow.0 * sharedSlow + slow.1 * gaussian()
         sharedFast = fast.0 * sharedFast + fast.1 * gaussian()
@@ -345,17 +371,16 @@ struct TextureBed {
         let ed = p.eventDepth
         eventLevel = expf(ed * min(shared, Self.flareCapSigma) - ed * ed) * eventLevelNorm
         if p.surgePerSecond > 0 {
-            let tr = max(p.surgeRiseSeconds / 2, 0.01), tf = max(p.surgeFallSeconds, tr * 1.5)
-            surgeFall *= expf(-dt / tf)
-            surgeRise *= expf(-dt / tr)
-            if p.crackSeconds > 0 { crack *= expf(-dt / p.crackSeconds) }
+            surgeFall *= surgeFallDecay
+            surgeRise *= surgeRiseDecay
+            if p.crackSeconds > 0 { crack *= crackDecay }
             framesToSurge -= Float(frames)
             if framesToSurge <= 0 {
-                let a = (0.4 + 0.6 * uniform()) / Self.surgeShape(p).peak
+                let a = (0.4 + 0.6 * uniform()) / surgePeak
                 surgeFall += a
                 surgeRise += a
                 framesToSurge += -logf(uniform()) / p.surgePerSecond * sampleRate
-                if p.crackSeconds > 0 { crack += a * Self.surgeShape(p).peak }
+                if p.crackSeconds > 0 { crack += a * surgePeak }
                 if p.surgeEchoCount > 0 { scheduleEchoes(after: a, p) }
             }
             if p.surgeEchoCount > 0 {
@@ -369,10 +394,8 @@ struct TextureBed {
             }
             if p.crackSeconds > 0 { eventLevel = crack * crackNorm }
             let s = surgeFall - surgeRise
-            let m = Self.surgeMoments(p)
             let d = p.surgeDepth
-            let meanSquare = (1 + d * m.mean) * (1 + d * m.mean) + d * d * m.variance
-            for k in 0..<8 { e[k] *= (1 + d[k] * s) / meanSquare[k].squareRoot() }
+            for k in 0..<8 { e[k] *= (1 + d[k] * s) / surgeMeanSquareRoot[k] }
         }
         if p.bladePassHz > 0 {
             // Rotation wanders (OU, 6 % over ~2 s: the air load and a shaded-pole motor's slip) and
@@ -380,7 +403,7 @@ struct TextureBed {
             // never a clock. At 3 % and 0.35 rad/√s a pulse train was still in step with itself a
             // second later (texstat `repeat` 0.32 at 1 s over 10 minutes); at 6 % its phase has
             // spread by about 2.3 rad there, while the line stays within its modulation band.
-            let w = ou(2)
+            let w = bladeDriver
             bladeWander = w.0 * bladeWander + w.1 * gaussian()
             bladePhase += 2 * .pi * p.bladePassHz * (1 + 0.06 * bladeWander) * dt + 0.6 * dt.squareRoot() * gaussian()
             if bladePhase > 2 * .pi { bladePhase -= 2 * .pi }
@@ -397,7 +420,7 @@ struct TextureBed {
     mutating func scheduleEchoes(after first: Float, _ p: TextureProfile) {
         var frames: Float = 0
         var amplitude = first
-        var crackAmplitude = first * Self.surgeShape(p).peak
+        var crackAmplitude = first * surgePeak
         var placed = 0
         for lane in 0..<8 where placed < p.surgeEchoCount && echoAmplitude[lane] == 0 {
             frames += -logf(uniform()) * p.surgeEchoGapSeconds * sampleRate
@@ -463,13 +486,26 @@ struct TextureBed {
         let lineStep = (lineEnvelope - lineBefore) * inv
         let a1 = lineA1, a2 = lineA2
         let scale: Float = 1.0 / 2_147_483_648.0
+        // In stereo the AVX2 loop also plays the line, its recursion beside the bands' (fan and wind
+        // spent about 10 % of their render in the line's own loop below).
+        let lineInKernel = usesAVX2 && !isMono && lineGain > 0
         if usesAVX2 {
             // Four rain layers spent 37 % of their time in the Swift loop below (SSE: each band
             // vector in two halves, and the band sum one lane at a time).
             var envelopeStart = start, step = envStep
-            cnk_texture_bed_avx2(
-                isMono ? 1 : 2, &noise, &lo, &hi, &lo2, &hi2, &envelopeStart, &step, &aLo, &aHi,
-                UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self), n)
+            let out = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self)
+            if lineInKernel {
+                var l = cnk_bed_line(
+                    noise: (lineNoise.x, lineNoise.y), y1: (line.0.x, line.0.y), y2: (line.1.x, line.1.y),
+                    a1: lineA1, a2: lineA2, gain: lineBefore, gainStep: lineStep)
+                cnk_texture_bed_line_avx2(
+                    2, &noise, &lo, &hi, &lo2, &hi2, &envelopeStart, &step, &aLo, &aHi, &l, out, n)
+                lineNoise = SIMD2(l.noise.0, l.noise.1)
+                line = (SIMD2(l.y1.0, l.y1.1), SIMD2(l.y2.0, l.y2.1))
+            } else {
+                cnk_texture_bed_avx2(
+                    isMono ? 1 : 2, &noise, &lo, &hi, &lo2, &hi2, &envelopeStart, &step, &aLo, &aHi, out, n)
+            }
         } else {
             for c in 0..<(isMono ? 1 : 2) {
                 var x = c == 0 ? noise.0 : noise.1
@@ -510,7 +546,7 @@ struct TextureBed {
         if isMono {
             for i in 0..<n { output[i].y = output[i].x }
         }
-        guard lineGain > 0 else { return }
+        guard lineGain > 0 && !lineInKernel else { return }
         var y1 = line.0, y2 = line.1
         var ln = lineNoise
         var g = lineBefore

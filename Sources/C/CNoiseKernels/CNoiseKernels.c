@@ -84,9 +84,33 @@ __attribute__((target("avx2"), always_inline)) static inline void bed_channel(
     _mm256_storeu_ps(high2, h2);
 }
 
+/// The line's frame (left, right) in `y`, as `TextureBed.render`'s Swift loop makes it: its own
+/// xorshift32 per channel, y = x + a1·y1 + a2·y2, scaled by the gain, which then steps.
+__attribute__((always_inline)) static inline void line_frame(
+    unsigned *x, float *y1, float *y2, float a1, float a2, float *gain, float step, float *y) {
+    for (int c = 0; c < 2; c++) {
+        x[c] ^= x[c] << 13;
+        x[c] ^= x[c] >> 17;
+        x[c] ^= x[c] << 5;
+        const float u = (float)(int)x[c] * (1.0f / 2147483648.0f);
+        const float v = u + a1 * y1[c] + a2 * y2[c];
+        y2[c] = y1[c];
+        y1[c] = v;
+        y[c] = v * *gain;
+    }
+    *gain += step;
+}
+
 __attribute__((target("avx2"))) void cnk_texture_bed_avx2(int channels, void *noise, void *low, void *high,
     void *low2, void *high2, const void *envelope, const void *envelopeStep, const void *aLow, const void *aHigh,
     float *output, long n) {
+    cnk_texture_bed_line_avx2(channels, noise, low, high, low2, high2, envelope, envelopeStep, aLow, aHigh, 0,
+        output, n);
+}
+
+__attribute__((target("avx2"))) void cnk_texture_bed_line_avx2(int channels, void *noise, void *low, void *high,
+    void *low2, void *high2, const void *envelope, const void *envelopeStep, const void *aLow, const void *aHigh,
+    cnk_bed_line *line, float *output, long n) {
     if (channels == 1) {
         bed_channel(noise, low, high, low2, high2, envelope, envelopeStep, aLow, aHigh, output, n);
         return;
@@ -102,9 +126,21 @@ __attribute__((target("avx2"))) void cnk_texture_bed_avx2(int channels, void *no
     __m256 env = _mm256_loadu_ps(envelope);
     const __m256 step = _mm256_loadu_ps(envelopeStep);
     const __m256 al = _mm256_loadu_ps(aLow), ah = _mm256_loadu_ps(aHigh);
+    // The line in locals; with none, it adds nothing (and no arithmetic: the bytes stay the bed's).
+    unsigned lx[2] = {1, 1};
+    float ly1[2] = {0, 0}, ly2[2] = {0, 0}, la1 = 0, la2 = 0, lg = 0, lstep = 0;
+    if (line) {
+        lx[0] = line->noise[0], lx[1] = line->noise[1];
+        ly1[0] = line->y1[0], ly1[1] = line->y1[1], ly2[0] = line->y2[0], ly2[1] = line->y2[1];
+        la1 = line->a1, la2 = line->a2, lg = line->gain, lstep = line->gainStep;
+    }
     long i = 0;
     for (; i + 8 <= n; i += 8) {
         __m256 pa[8], pb[8];
+        float ly[16];
+        if (line) {
+            for (int j = 0; j < 8; j++) line_frame(lx, ly1, ly2, la1, la2, &lg, lstep, ly + 2 * j);
+        }
         for (int j = 0; j < 8; j++) {
             pa[j] = bed_bands(&xa, &la, &ha, &l2a, &h2a, env, al, ah);
             pb[j] = bed_bands(&xb, &lb, &hb, &l2b, &h2b, env, al, ah);
@@ -115,8 +151,15 @@ __attribute__((target("avx2"))) void cnk_texture_bed_avx2(int channels, void *no
         __m256 lo4 = _mm256_unpacklo_ps(ya, yb), hi4 = _mm256_unpackhi_ps(ya, yb);
         __m256 first = _mm256_permute2f128_ps(lo4, hi4, 0x20), second = _mm256_permute2f128_ps(lo4, hi4, 0x31);
         float *o = output + 2 * i;
-        _mm256_storeu_ps(o, _mm256_add_ps(_mm256_loadu_ps(o), first));
-        _mm256_storeu_ps(o + 8, _mm256_add_ps(_mm256_loadu_ps(o + 8), second));
+        __m256 sumFirst = _mm256_add_ps(_mm256_loadu_ps(o), first);
+        __m256 sumSecond = _mm256_add_ps(_mm256_loadu_ps(o + 8), second);
+        if (line) {
+            // The line after the bed, as the Swift loop adds it.
+            sumFirst = _mm256_add_ps(sumFirst, _mm256_loadu_ps(ly));
+            sumSecond = _mm256_add_ps(sumSecond, _mm256_loadu_ps(ly + 8));
+        }
+        _mm256_storeu_ps(o, sumFirst);
+        _mm256_storeu_ps(o + 8, sumSecond);
     }
     for (; i < n; i++) {
         float p[8], q[8];
@@ -127,6 +170,17 @@ __attribute__((target("avx2"))) void cnk_texture_bed_avx2(int channels, void *no
         for (int k = 1; k < 8; k++) { ya += p[k]; yb += q[k]; }
         output[2 * i] += ya;
         output[2 * i + 1] += yb;
+        if (line) {
+            float ly[2];
+            line_frame(lx, ly1, ly2, la1, la2, &lg, lstep, ly);
+            output[2 * i] += ly[0];
+            output[2 * i + 1] += ly[1];
+        }
+    }
+    if (line) {
+        line->noise[0] = lx[0], line->noise[1] = lx[1];
+        line->y1[0] = ly1[0], line->y1[1] = ly1[1], line->y2[0] = ly2[0], line->y2[1] = ly2[1];
+        line->gain = lg;
     }
     _mm256_storeu_si256((__m256i *)nz, xa); _mm256_storeu_si256((__m256i *)(nz + 8), xb);
     _mm256_storeu_ps(lo, la); _mm256_storeu_ps(lo + 8, lb);
@@ -138,6 +192,13 @@ __attribute__((target("avx2"))) void cnk_texture_bed_avx2(int channels, void *no
 #else
 
 int cnk_has_avx2(void) { return 0; }
+
+void cnk_texture_bed_line_avx2(int channels, void *noise, void *low, void *high, void *low2, void *high2,
+    const void *envelope, const void *envelopeStep, const void *aLow, const void *aHigh, cnk_bed_line *line,
+    float *output, long n) {
+    (void)channels, (void)noise, (void)low, (void)high, (void)low2, (void)high2, (void)envelope;
+    (void)envelopeStep, (void)aLow, (void)aHigh, (void)line, (void)output, (void)n;
+}
 
 void cnk_texture_bed_avx2(int channels, void *noise, void *low, void *high, void *low2, void *high2,
     const void *envelope, const void *envelopeStep, const void *aLow, const void *aHigh, float *output, long n) {

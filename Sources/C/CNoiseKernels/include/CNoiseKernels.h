@@ -38,4 +38,82 @@ void cnk_cascade_avx2(int sections, const float *coefficients, float *state, flo
 void cnk_texture_bed_avx2(int channels, void *noise, void *low, void *high, void *low2, void *high2,
     const void *envelope, const void *envelopeStep, const void *aLow, const void *aHigh, float *output, long n);
 
+/// A texture bed's line (a fan's motor hum, the wind's whistle) for `cnk_texture_bed_line_avx2`:
+/// per channel its xorshift32 noise and the resonator's last two outputs (read and written back),
+/// the resonator y = x + a1·y1 + a2·y2, and the gain at the first frame (written back advanced)
+/// with its step per frame.
+typedef struct {
+    unsigned noise[2];
+    float y1[2], y2[2];
+    float a1, a2, gain, gainStep;
+} cnk_bed_line;
+
+/// `cnk_texture_bed_avx2` with the line added after each frame's bed (stereo only; `line` may be
+/// null, and is ignored in mono): frame i gets output[2i + c] += y_c·gain, y as `TextureBed.render`'s
+/// Swift loop makes it and in its order, so the bits are the same. The line's recursion runs beside
+/// the bands' instead of in a loop of its own after them.
+void cnk_texture_bed_line_avx2(int channels, void *noise, void *low, void *high, void *low2, void *high2,
+    const void *envelope, const void *envelopeStep, const void *aLow, const void *aHigh, cnk_bed_line *line,
+    float *output, long n);
+
+/// One voice of a texture (`TextureGenerator.Voice`): a ring (a drop's bubble: a rotating phasor,
+/// gliding once per sub-block), a tap (a noise burst through its own one-pole low-pass, clipped) or
+/// a burst (crackle: a noise burst).
+typedef struct {
+    _Bool isDrop;
+    /// A tap (statistics-driven kinds): a crackle-like burst through its own one-pole low-pass.
+    _Bool isTap;
+    float lowPass, lowPassCoefficient;
+    /// Drops: the rotating phasor (amplitude folded in) and its per-sample rotation.
+    float re, im, wr, wi;
+    float omega, omegaRisePerFrame, rho;
+    /// Taps and bursts: the envelope and its per-sample decay.
+    float envelope, envelopeDecay;
+    float gainLeft, gainRight;
+    int ageFrames, lifeFrames;
+    /// First frame of the current sub-block this voice sounds in (non-zero only at its onset).
+    int startFrame;
+} cnk_voice;
+
+/// The taps' noise drawn ahead in batches (`cnk_texture_voices`): 256 values at a time, eight
+/// stretches of the sequence side by side. `current` is the sequence's state at the next value to
+/// hand out; a call whose `noiseState` differs starts the stream again from it.
+typedef struct {
+    unsigned current, last;
+    int read, count;
+    unsigned values[256];
+} cnk_noise_stream;
+
+/// One texture generator's voices for `cnk_texture_voices`: `count` voices (read, and set to the
+/// voices left), its output (interleaved stereo frames), its taps' noise state (read and written
+/// back) with the values drawn ahead, and its taps' output bound (±clip).
+typedef struct {
+    cnk_voice *voices;
+    long count;
+    float *output;
+    unsigned *noiseState;
+    cnk_noise_stream *stream;
+    float clip;
+} cnk_voice_set;
+
+/// Renders up to four generators' voices for one sub-block of `frameCount` (≤ 32) frames, each
+/// set's added to its own output (frame i: output[2i] += gainLeft·s, output[2i + 1] +=
+/// gainRight·s), and removes the voices that ended as `TextureGenerator`'s Swift loop does (the
+/// last voice takes an ended one's slot and is rendered next in its place).
+///
+/// Per set, the same arithmetic as the Swift loop in the same order, no fused multiply-add: each
+/// voice's recursion as it writes it, the taps' and bursts' xorshift32 noise drawn voice after
+/// voice in the order rendered, each frame's sum added voice after voice in that order. So the
+/// outputs, the voices and the noise states are bit-identical to it. Voices of a kind (of every
+/// set together) run eight to a vector, the vectors side by side.
+///
+/// - maximumOmega: the bound on a ring's glide (radians/frame).
+///
+/// `cnk_texture_voices` runs on any CPU; `cnk_texture_voices_avx2` is the same code for AVX2
+/// (call it only when `cnk_has_avx2()` is 1).
+///
+/// Real-time safety: arithmetic and one `cosf` and `sinf` per ring; no allocation.
+void cnk_texture_voices(cnk_voice_set *sets, int setCount, long frameCount, float maximumOmega);
+void cnk_texture_voices_avx2(cnk_voice_set *sets, int setCount, long frameCount, float maximumOmega);
+
 #endif
