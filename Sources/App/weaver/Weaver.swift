@@ -14,5 +14,5 @@ struct Weaver: ParsableCommand {
         ]
     )
 
-    static func main() { mainWithSubcommandUsage() }
+    static func main() { mainWithSubcommandUsage(quick: Render.quickParse) }
 }
