@@ -26,7 +26,7 @@ let wings: [String: [String]] = [
     "C": [
         "CNoiseSupport", "CPulse", "CALSA", "CALSASupport", "CFLAC", "CCairo", "CDeflate", "CSystemdBus",
         "CJPEGSupport", "CChangeWatch", "CGtk", "CCurlLoader", "CBuildStamp", "CQRencode", "CSndFile",
-        "CNoiseKernels",
+        "CNoiseKernels", "CPangoFontJobs",
     ],
     // sound: DSP, engine, outputs, player control and MPRIS
     "Audio": [
@@ -263,6 +263,9 @@ let package = Package(
         // Noise widget's transport, layers and resume at login, through the store and control socket.
         // Git commit and build date for `--version` (a header `make` writes; "unknown" without it).
         .target(name: "CBuildStamp"),
+        // weaver only: Pango 1.50's font-matching jobs on the calling thread instead of two new threads
+        // per font pattern (24 in a small widget's render; see fontjobs.c).
+        .target(name: "CPangoFontJobs"),
         // What noise and weaver share about presenting themselves: `--version`, help text at 80 columns,
         // numeric options that take negative values, errors with the failing command's usage, and the
         // one `--store` option (and the store folder handed on to login entries) both tools take.
@@ -332,7 +335,7 @@ let package = Package(
                 "TemplateLanguage", "WidgetDataKeys", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl",
                 "NoiseEngine", "WidgetActions", "LiveWidgets", "CLISupport", "NetworkAddress",
                 "DataSources", "DesktopWidgets", "Snapshots", "FieldTable", "ShareLinks", "DesignAssistant",
-                "BoundedJSON", "CivilDates", "LoginEntryFiles",
+                "BoundedJSON", "CivilDates", "LoginEntryFiles", "CPangoFontJobs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], linkerSettings: staticSwiftRuntime),
 

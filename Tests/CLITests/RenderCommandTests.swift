@@ -45,6 +45,41 @@ import WidgetDesign
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("no").path))
     }
 
+    /// `weaver render` reads its plain spellings without argument-parser (`Render.quickParse`, for
+    /// start-up time); a trailing `--` always goes through argument-parser. Each command line must do
+    /// the same both ways: output, messages and exit status, including the defaults of a bare
+    /// `render` and lines the quick reading leaves to argument-parser.
+    @Test func theQuickReadingOfRenderDoesWhatArgumentParserDoes() throws {
+        let dir = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = ["--store", dir.path]
+        let lines: [[String]] = [
+            ["render"] + store,
+            ["render", "--template", "noise-machine", "--family", "medium", "--format", "json"] + store,
+            [
+                "render", "--template=classic", "--appearance=light", "--pro", "--now", "2026-01-24T09:30:00Z",
+                "--tz", "Europe/London", "--locale", "de_DE", "--scale", "3", "--format=txt",
+            ] + store,
+            ["render", "--template", "noise-machine", "--backdrop", "#1C1C1E", "--scale", "1", "-o", "-"] + store,
+            ["render", "--output=-", "--template", "month", "--family", "large", "--format", "svg"] + store,
+            ["render", "Night Board", "--format", "txt"] + store,
+            ["render", "--template", "noise-machine", "--family", "huge"] + store,
+            ["render", "--template", "noise-machine", "--family", "small", "--family", "medium"] + store,
+            ["render", "--template", "noise-machine", "--scale", "-1"] + store,
+            ["render", "--template", "noise-machine", "--watch"] + store,
+            ["render", "--template", "noise-machine", "--tmplate", "x"] + store,
+            ["render", "--template", "noise-machine", "--scale"] + store,
+            ["render", "--template", "noise-machine", "--format", "txt", "--now", "2026-13-01T00:00:00Z"] + store,
+        ]
+        for line in lines {
+            let quick = try Products.run("weaver", line)
+            let parsed = try Products.run("weaver", line + ["--"])
+            #expect(quick.status == parsed.status, "\(line): \(quick.status) vs \(parsed.status)")
+            #expect(quick.stdout == parsed.stdout, "\(line)")
+            #expect(quick.stderrText == parsed.stderrText, "\(line)")
+        }
+    }
+
     @Test func badOptionsAreRefusedNamingTheFlag() throws {
         let dir = try store()
         defer { try? FileManager.default.removeItem(at: dir) }

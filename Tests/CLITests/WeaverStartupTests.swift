@@ -43,4 +43,25 @@ import Testing
         let bytes = try Data(contentsOf: png)
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
+
+    /// Pango 1.50 starts two threads per new font pattern (FcFontSetMatch, FcFontSetSort): 24 in a
+    /// small Noise Machine render. weaver runs those jobs on the calling thread; only Pango's FcInit
+    /// thread is started.
+    @Test func aRenderStartsNoThreadPerFontPattern() throws {
+        let dir = try Products.temporaryDirectory("startup")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let trace = dir.appendingPathComponent("trace")
+        let child = try ChildProcess(
+            "/usr/bin/strace",
+            [
+                "-f", "-o", trace.path, "-e", "trace=clone,clone3",
+                Products.url("weaver").path, "render", "--store", dir.appendingPathComponent("store").path,
+                "--template", "noise-machine", "--family", "medium", "--scale", "2", "-o",
+                dir.appendingPathComponent("w.png").path,
+            ])
+        #expect(child.wait() == 0, "\(String(decoding: child.stderr, as: UTF8.self))")
+        let calls = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+        let threads = calls.filter { $0.contains("clone") && !$0.contains("resumed>") }
+        #expect(threads.count <= 1, "\(threads.count) threads started: \(threads)")
+    }
 }

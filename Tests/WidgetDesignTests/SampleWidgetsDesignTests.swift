@@ -26,6 +26,18 @@ import Testing
         }
     }
 
+    /// `TemplateCatalogue.find` takes an ID as written before folding: that gives what the folded
+    /// search gives only while no template's folded name is another template's ID.
+    @Test func templatesAreFoundByIDNameAndSpelling() {
+        for t in TemplateCatalogue.all {
+            #expect(TemplateCatalogue.find(t.id)?.id == t.id)
+            #expect(TemplateCatalogue.find(" " + t.name.uppercased() + "\n")?.id == t.id)
+            #expect(!TemplateCatalogue.all.contains { $0.id != t.id && DesignSummary.fold(t.name) == $0.id })
+        }
+        #expect(TemplateCatalogue.find("Noise-Machine")?.id == "noise-machine")
+        #expect(TemplateCatalogue.find("no such template") == nil)
+    }
+
     @Test func countdownTargetsParseAndBadOnesAreRefusedWithWhatIsAllowed() throws {
         #expect(
             try edited(["countdown.target=2026-12-31T23:59:00Z"]).countdown?.target

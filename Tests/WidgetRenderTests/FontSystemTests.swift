@@ -31,6 +31,16 @@ import WidgetDesign
                 == folders)
     }
 
+    /// The written-out Emoji_Presentation runs (kept so a render need not ask the Unicode tables for
+    /// ~5,000 scalars at start-up) are what this toolchain's tables say, and the scan rule keeps them.
+    @Test func theEmojiRunsAreTheUnicodeTables() {
+        #expect(FontSystem.emojiPresentationRanges == FontSystem.computedEmojiPresentationRanges())
+        #expect(FontSystem.emojiOnlyInTheEmojiFont.contains("<range><int>\(0x1F600)</int>") == false)
+        #expect(
+            FontSystem.emojiOnlyInTheEmojiFont.contains("<range><int>\(0x1F5FB)</int><int>\(0x1F64F)</int></range>"))
+        #expect(FontSystem.emojiOnlyInTheEmojiFont.contains("<int>\(0x2B50)</int>"))
+    }
+
     @Test func foldersOfEarlierFontsGoAfterAMonthUnused() throws {
         try #require(files.count == 2)
         let base = try Products.temporaryDirectory("fonts")

@@ -9,11 +9,15 @@ extension ParsableCommand {
     /// reports those with the root command's usage ("Usage: weaver <subcommand>"), because it no
     /// longer knows which subcommand ran; this prints the usage of the one that threw, as it does
     /// for errors found while parsing and in `validate()`.
-    public static func mainWithSubcommandUsage(_ arguments: [String]? = nil) {
+    /// - Parameter quick: reads the arguments without argument-parser where it can (nil: it cannot),
+    ///   for a command run so often that argument-parser's start-up matters (`weaver render`).
+    public static func mainWithSubcommandUsage(
+        _ arguments: [String]? = nil, quick: ([String]) -> ParsableCommand? = { _ in nil }
+    ) {
         var command: ParsableCommand
         do {
             let words = arguments ?? Array(CommandLine.arguments.dropFirst())
-            command = try parsedSubcommand(words) ?? parseAsRoot(arguments)
+            command = try quick(words) ?? parsedSubcommand(words) ?? parseAsRoot(arguments)
         } catch {
             // A negative number as a positional value ("weaver steps goal -5", "weaver vars set k -3",
             // "noise timer -5m") reads as short options to argument-parser. Parsed again with those

@@ -1,5 +1,7 @@
 import ArgumentParser
 import CLISupport
+// Its g_thread_new stands in for GLib's for Pango's font-matching jobs (see fontjobs.c); nothing to call.
+import CPangoFontJobs
 
 @main
 struct Weaver: ParsableCommand {
@@ -14,5 +16,5 @@ struct Weaver: ParsableCommand {
         ]
     )
 
-    static func main() { mainWithSubcommandUsage() }
+    static func main() { mainWithSubcommandUsage(quick: Render.quickParse) }
 }

@@ -166,7 +166,9 @@ public final class FontSystem: @unchecked Sendable {
 
     /// The last component of `path` (its file name).
     static func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
+        // Not split(separator:): its generic machinery's first use costs ~0.1 ms of a render's start.
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
     }
 
     /// Scales fonts without outlines to the size asked for. Noto Color Emoji has one bitmap strike
@@ -201,26 +203,56 @@ public final class FontSystem: @unchecked Sendable {
     /// run whose family is "Noto Color Emoji" (measured: the family order changed nothing); with
     /// the coverage gone, fallback can only find them in the emoji font.
     static let emojiOnlyInTheEmojiFont: String = {
-        var ranges: [(Int, Int)] = []
-        // Every Emoji_Presentation character lies in these two spans (Unicode 15 emoji-data.txt);
-        // scanning only them keeps this to ~0.1 ms of start-up (all of U+2000…U+1FAFF: ~3.6 ms).
-        for value in Array(0x2300...0x2BFF) + Array(0x1F000...0x1FAFF) {
-            guard let scalar = Unicode.Scalar(UInt32(value)), scalar.properties.isEmojiPresentation else { continue }
-            if let last = ranges.last, last.1 == value - 1 {
-                ranges[ranges.count - 1].1 = value
-            } else {
-                ranges.append((value, value))
-            }
+        var charset = ""
+        var i = 0
+        while i + 1 < emojiPresentationRanges.count {
+            let (first, last) = (emojiPresentationRanges[i], emojiPresentationRanges[i + 1])
+            charset += first == last ? "<int>\(first)</int>" : "<range><int>\(first)</int><int>\(last)</int></range>"
+            i += 2
         }
-        let charset = ranges.map {
-            $0.0 == $0.1 ? "<int>\($0.0)</int>" : "<range><int>\($0.0)</int><int>\($0.1)</int></range>"
-        }.joined()
         return """
             <match target="scan"><test name="family" compare="not_eq"><string>\(emojiFamily)</string></test>\
             <edit name="charset" \
             mode="assign"><minus><name>charset</name><charset>\(charset)</charset></minus></edit></match>
             """
     }()
+
+    /// The characters whose default presentation is emoji, as first, last pairs of runs: what
+    /// `computedEmojiPresentationRanges` finds in this toolchain's Unicode tables, written out because
+    /// asking the tables for every scalar costs ~0.3 ms of each `weaver render` (issue 41 item 25).
+    /// FontSystemTests fails when the two differ (a toolchain with newer Unicode data).
+    static let emojiPresentationRanges: [Int] = [
+        0x231A, 0x231B, 0x23E9, 0x23EC, 0x23F0, 0x23F0, 0x23F3, 0x23F3, 0x25FD, 0x25FE, 0x2614, 0x2615,
+        0x2648, 0x2653, 0x267F, 0x267F, 0x2693, 0x2693, 0x26A1, 0x26A1, 0x26AA, 0x26AB, 0x26BD, 0x26BE,
+        0x26C4, 0x26C5, 0x26CE, 0x26CE, 0x26D4, 0x26D4, 0x26EA, 0x26EA, 0x26F2, 0x26F3, 0x26F5, 0x26F5,
+        0x26FA, 0x26FA, 0x26FD, 0x26FD, 0x2705, 0x2705, 0x270A, 0x270B, 0x2728, 0x2728, 0x274C, 0x274C,
+        0x274E, 0x274E, 0x2753, 0x2755, 0x2757, 0x2757, 0x2795, 0x2797, 0x27B0, 0x27B0, 0x27BF, 0x27BF,
+        0x2B1B, 0x2B1C, 0x2B50, 0x2B50, 0x2B55, 0x2B55, 0x1F004, 0x1F004, 0x1F0CF, 0x1F0CF, 0x1F18E, 0x1F18E,
+        0x1F191, 0x1F19A, 0x1F1E6, 0x1F1FF, 0x1F201, 0x1F201, 0x1F21A, 0x1F21A, 0x1F22F, 0x1F22F,
+        0x1F232, 0x1F236, 0x1F238, 0x1F23A, 0x1F250, 0x1F251, 0x1F300, 0x1F320, 0x1F32D, 0x1F335,
+        0x1F337, 0x1F37C, 0x1F37E, 0x1F393, 0x1F3A0, 0x1F3CA, 0x1F3CF, 0x1F3D3, 0x1F3E0, 0x1F3F0,
+        0x1F3F4, 0x1F3F4, 0x1F3F8, 0x1F43E, 0x1F440, 0x1F440, 0x1F442, 0x1F4FC, 0x1F4FF, 0x1F53D,
+        0x1F54B, 0x1F54E, 0x1F550, 0x1F567, 0x1F57A, 0x1F57A, 0x1F595, 0x1F596, 0x1F5A4, 0x1F5A4,
+        0x1F5FB, 0x1F64F, 0x1F680, 0x1F6C5, 0x1F6CC, 0x1F6CC, 0x1F6D0, 0x1F6D2, 0x1F6D5, 0x1F6D8,
+        0x1F6DC, 0x1F6DF, 0x1F6EB, 0x1F6EC, 0x1F6F4, 0x1F6FC, 0x1F7E0, 0x1F7EB, 0x1F7F0, 0x1F7F0,
+        0x1F90C, 0x1F93A, 0x1F93C, 0x1F945, 0x1F947, 0x1F9FF, 0x1FA70, 0x1FA7C, 0x1FA80, 0x1FA8A,
+        0x1FA8E, 0x1FAC6, 0x1FAC8, 0x1FAC8, 0x1FACD, 0x1FADC, 0x1FADF, 0x1FAEA, 0x1FAEF, 0x1FAF8,
+    ]
+
+    /// The runs of Emoji_Presentation characters, from the Unicode tables. Every one lies in these two
+    /// spans (Unicode 15 emoji-data.txt); all of U+2000…U+1FAFF would take ~3.6 ms.
+    static func computedEmojiPresentationRanges() -> [Int] {
+        var ranges: [Int] = []
+        for value in Array(0x2300...0x2BFF) + Array(0x1F000...0x1FAFF) {
+            guard let scalar = Unicode.Scalar(UInt32(value)), scalar.properties.isEmojiPresentation else { continue }
+            if let last = ranges.last, last == value - 1 {
+                ranges[ranges.count - 1] = value
+            } else {
+                ranges += [value, value]
+            }
+        }
+        return ranges
+    }
 
     /// Parses configuration elements (the inside of `<fontconfig>`) into `config`; false if
     /// fontconfig refused them.
