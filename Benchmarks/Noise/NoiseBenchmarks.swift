@@ -195,8 +195,9 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(buffer[0])
     }
 
-    // The master's hearing correction (14 bands fitted to an ISO 226 40-phon compensation) and a
-    // one-octave notch at 6 kHz on the full chain: their cost is this against the full chain's.
+    // The master's hearing correction (an ISO 226 40-phon compensation, fitted in 4 sections) and a
+    // one-octave notch at 6 kHz (4 sections) on the full chain: their cost is this against the full
+    // chain's.
     Benchmark(
         "Render 1 s, 4 layers, full chain with hearing correction and notch, stereo 48 kHz", configuration: realTime
     ) {
@@ -207,8 +208,9 @@ let benchmarks: @Sendable () -> Void = {
         measureOneSecondRenders(benchmark, machine)
     }
 
-    // Correction and notch on, switched between two designs every block (each switch a 50 ms
-    // coefficient ramp): still no allocation. Threshold: 0 (Benchmarks/Thresholds).
+    // Correction and notch on, switched between two designs every eighth block (each switch a 50 ms
+    // cross-fade; one asked for during a fade waits for it): still no allocation. Threshold: 0
+    // (Benchmarks/Thresholds).
     Benchmark(
         "Render block with hearing correction and notch switching (allocations)",
         configuration: .init(metrics: [.mallocCountTotal], maxIterations: 10_000)

@@ -95,6 +95,50 @@ import Testing
         #expect(ratio <= 1.5)
     }
 
+    /// A switch between two corrections whose sections differ in number and kind (a cross-fade),
+    /// with the notch moving too.
+    @Test func switchingBetweenDesignsDoesNotClick() {
+        let first = MasterFilterDesign(correction: .equalLoudness(phon: 40), notch: NotchSettings(centreHz: 6000))
+        let second = MasterFilterDesign(
+            correction: CorrectionCurve(centresHz: Self.profileCentres, gainsDb: Self.smoothGains(Self.profileCentres)),
+            notch: NotchSettings(centreHz: 3000, widthOctaves: 0.5))
+        let out = TestRender.render(
+            layers: [LayerSettings(volume: 0.5, colour: 1)], master: 0.7, seconds: 6, channels: 2, seed: 9,
+            changes: [
+                (0, { $0.setMasterFilter(first.sections(sampleRate: 48000), rampSeconds: 0) }),
+                (3, { $0.setMasterFilter(second.sections(sampleRate: 48000)) }),
+            ])
+        var ratio = 0.0
+        for x in out {
+            let before = Self.largestStep(x[48000..<(3 * 48000)])
+            let after = Self.largestStep(x[(4 * 48000)..<(6 * 48000)])
+            let during = Self.largestStep(x[(3 * 48000 - 10)..<(3 * 48000 + 9600)])
+            ratio = max(ratio, Double(during / max(before, after)))
+        }
+        print("switching between two designs: largest step \(ratio)× the steady sound's")
+        #expect(ratio <= 1.5)
+    }
+
+    /// The adaptive correction: smooth profiles in few sections, every profile point within the
+    /// tolerance and the guards beyond its ends within theirs.
+    @Test func correctionFitsInFewSections() {
+        var counts: [String] = []
+        for phon in [20.0, 40.0, 60.0] {
+            let curve = CorrectionCurve.equalLoudness(phon: phon)
+            let fit = CorrectionDesign.fit(centresHz: curve.centresHz, gainsDb: curve.gainsDb, sampleRate: 48000)
+            counts.append("\(Int(phon)) phon: \(fit.sections.count) (\(fit.errorDb) dB, guards \(fit.guardErrorDb) dB)")
+            #expect(fit.errorDb <= CorrectionDesign.toleranceDb)
+            #expect(fit.guardErrorDb <= CorrectionDesign.guardToleranceDb)
+            if phon == 40 { #expect(fit.sections.count <= 4) }
+            if phon == 60 { #expect(fit.sections.count <= 4) }
+        }
+        let smooth = CorrectionDesign.fit(
+            centresHz: Self.profileCentres, gainsDb: Self.smoothGains(Self.profileCentres), sampleRate: 48000)
+        counts.append("smooth profile: \(smooth.sections.count) (\(smooth.errorDb) dB)")
+        #expect(smooth.errorDb <= CorrectionDesign.toleranceDb)
+        print("correction sections: " + counts.joined(separator: "; "))
+    }
+
     @Test func sameSeedSameSamplesWithFilter() {
         let design = MasterFilterDesign(
             correction: .equalLoudness(phon: 40), notch: NotchSettings(centreHz: 5000, widthOctaves: 0.5))

@@ -4,37 +4,65 @@
     import Darwin
 #endif
 
-/// Turns a hearing profile (gains at centre frequencies) into the master's smooth correction: a
-/// low shelf, twelve peaking bands and a high shelf at fixed centres 2/3 octave apart (31.5 Hz to
-/// 12.7 kHz), their gains fitted so the cascade's response at the profile's centres matches the
-/// profile's gains.
+/// Turns a hearing profile (gains at centre frequencies) into the master's smooth correction: as
+/// few RBJ sections (low shelves, high shelves, peaking; each with its own frequency, Q and gain)
+/// as reproduce the profile, plus one overall gain.
 ///
-/// Why this design: RBJ peaking and shelving biquads are minimum-phase for boost and cut alike
-/// (their zeros, like their poles, lie inside the unit circle), so the cascade is minimum-phase;
-/// broad bands (Q 0.6) overlap, so the sum is smooth between centres, and a profile's own detail
-/// finer than 2/3 octave (a calibration's test–retest scatter) is smoothed rather than followed.
-/// Fixed centres make any two corrections differ only in band gains, which is what lets a change
-/// be ramped. A prototype of the fit (numpy, 20 random smooth profiles within ±12 dB, periods of
-/// 3–6 octaves) missed the profile by at most 0.25 dB at the 24 third-octave centres 63 Hz–12.5 kHz
-/// (band gains allowed to ±24 dB: the steepest profiles need overlapping bands to push against
-/// each other; ±18 dB left 1 dB errors);
-/// octave spacing missed by up to 6 dB and Q 1.0 by 0.5 dB.
+/// Why this design: every section costs the render thread time (issue 38's budget is 10 % of the
+/// four-layer chain), and smooth profiles need few: an ISO 226 40-phon compensation takes 4, 60
+/// phon 2. The fit is greedy: each round adds the candidate from a third-octave grid (kinds × a
+/// few Qs) that best explains what is left (its gain by least squares on the section's shape at
+/// 6 dB), then Levenberg–Marquardt refines every section's frequency, Q and gain and the overall
+/// gain (the best of four candidates is kept), until every profile point is within
+/// `toleranceDb` and guard points beyond the profile's ends (the end gains held flat) within
+/// `guardToleranceDb`, or `mostSections` are used. The guards keep a shelf from running away
+/// where the profile says nothing. RBJ peaking and shelving sections are minimum-phase for boost
+/// and cut alike (zeros, like poles, inside the unit circle), so the cascade is minimum-phase;
+/// Q at most 2.5 keeps the correction smooth, so a calibration's band-to-band scatter is smoothed
+/// rather than followed. Deterministic: no randomness, the same profile gives the same sections.
 public enum CorrectionDesign {
     /// Gains a profile may ask for, dB (larger ones are limited to this).
     public static let limitDb = 12.0
-    public static let bandQ = 0.6
-    public static let bandCentresHz: [Double] = (0..<14).map { 31.5 * pow(2, Double($0) * 2 / 3) }
-    public static var sectionCount: Int { bandCentresHz.count }
+    public static let toleranceDb = 0.3
+    public static let guardToleranceDb = 1.0
+    public static let mostSections = 14
 
-    /// The sections for band gains `gainsDb` (one per `bandCentresHz`).
-    public static func sections(bandGainsDb gainsDb: [Double], sampleRate: Double) -> [BiquadCoefficients] {
-        let last = bandCentresHz.count - 1
-        let halfStep = pow(2, 1.0 / 3)
-        return bandCentresHz.enumerated().map { i, f in
-            let g = gainsDb[i]
-            if i == 0 { return BiquadDesign.lowShelf(cornerHz: f * halfStep, gainDb: g, sampleRate: sampleRate) }
-            if i == last { return BiquadDesign.highShelf(cornerHz: f / halfStep, gainDb: g, sampleRate: sampleRate) }
-            return BiquadDesign.peaking(centreHz: f, q: bandQ, gainDb: g, sampleRate: sampleRate)
+    public enum Kind: Sendable { case lowShelf, highShelf, peaking }
+
+    /// One section: its kind, frequency (centre or corner), Q and gain.
+    public struct Section: Sendable, Equatable {
+        public var kind: Kind
+        public var hz: Double, q: Double, gainDb: Double
+    }
+
+    /// A fitted correction: its sections and an overall gain.
+    public struct Fit: Sendable, Equatable {
+        public var sections: [Section]
+        public var offsetDb: Double
+        /// The largest miss at the profile's points and at the guard points, dB.
+        public var errorDb: Double, guardErrorDb: Double
+    }
+
+    static let qRange = 0.35...2.5
+    static let lowestHz = 15.0
+    static let gainLimitDb = 24.0
+
+    /// The RBJ cookbook biquad; shelves take a Q like the peaking section's.
+    public static func biquad(_ s: Section, sampleRate: Double) -> BiquadCoefficients {
+        let a = pow(10, s.gainDb / 40)
+        let w = 2 * Double.pi * s.hz / sampleRate
+        let c = cos(w), alpha = sin(w) / (2 * s.q)
+        switch s.kind {
+        case .peaking:
+            return BiquadCoefficients(
+                b0: 1 + alpha * a, b1: -2 * c, b2: 1 - alpha * a, a0: 1 + alpha / a, a1: -2 * c, a2: 1 - alpha / a)
+        case .lowShelf, .highShelf:
+            let k = 2 * a.squareRoot() * alpha
+            let sg: Double = s.kind == .lowShelf ? 1 : -1
+            return BiquadCoefficients(
+                b0: a * ((a + 1) - sg * (a - 1) * c + k), b1: sg * 2 * a * ((a - 1) - sg * (a + 1) * c),
+                b2: a * ((a + 1) - sg * (a - 1) * c - k), a0: (a + 1) + sg * (a - 1) * c + k,
+                a1: -sg * 2 * ((a - 1) + sg * (a + 1) * c), a2: (a + 1) + sg * (a - 1) * c - k)
         }
     }
 
@@ -48,54 +76,162 @@ public enum CorrectionDesign {
         }
     }
 
-    /// Band gains whose cascade best matches `gainsDb` at `centresHz` (each limited to ±`limitDb`
-    /// first): Gauss–Newton on the dB response, a little ridge so bands no profile point constrains
-    /// stay near 0 dB.
-    public static func fit(centresHz: [Double], gainsDb: [Double], sampleRate: Double) -> [Double] {
+    /// The fewest sections that match `gainsDb` at `centresHz` (each limited to ±`limitDb` first).
+    public static func fit(centresHz: [Double], gainsDb: [Double], sampleRate: Double) -> Fit {
         precondition(centresHz.count == gainsDb.count && !centresHz.isEmpty)
-        let usable = centresHz.indices.filter { centresHz[$0] > 0 && centresHz[$0] < sampleRate * 0.45 }
-        let fs = usable.map { centresHz[$0] }
-        let target = usable.map { min(max(gainsDb[$0], -limitDb), limitDb) }
-        let m = bandCentresHz.count
-        if fs.isEmpty { return Array(repeating: 0, count: m) }
-        // Start from the profile read at the band centres (log-frequency interpolation).
-        var g = bandCentresHz.map { interpolate(fs, target, at: $0) }
-        for _ in 0..<8 {
-            let base = responseDb(sections(bandGainsDb: g, sampleRate: sampleRate), atHz: fs, sampleRate: sampleRate)
-            var jacobian = [[Double]](repeating: [Double](repeating: 0, count: m), count: fs.count)
-            for j in 0..<m {
-                var h = g
-                h[j] += 0.5
-                let r = responseDb(sections(bandGainsDb: h, sampleRate: sampleRate), atHz: fs, sampleRate: sampleRate)
-                for i in fs.indices { jacobian[i][j] = (r[i] - base[i]) / 0.5 }
+        let top = sampleRate * 0.45
+        let order = centresHz.indices.filter { centresHz[$0] > 0 && centresHz[$0] < top }
+            .sorted { centresHz[$0] < centresHz[$1] }
+        if order.isEmpty { return Fit(sections: [], offsetDb: 0, errorDb: 0, guardErrorDb: 0) }
+        let fs = order.map { centresHz[$0] }
+        let target = order.map { min(max(gainsDb[$0], -limitDb), limitDb) }
+        let below = [10.0, 12.5, 16.0].filter { $0 < fs[0] / 1.2 }
+        let above = [14000.0, 16000.0, 18000.0, 20000.0].filter { $0 > fs[fs.count - 1] * 1.1 && $0 < top }
+        let problem = Problem(
+            hz: below + fs + above,
+            target: below.map { _ in target[0] } + target + above.map { _ in target[target.count - 1] },
+            isReal: below.map { _ in false } + fs.map { _ in true } + above.map { _ in false },
+            sampleRate: sampleRate)
+        let grid = (0..<31).map { 20 * pow(2, Double($0) / 3) }.filter { $0 < top }
+        var kinds: [Kind] = []
+        var p = [0.0]
+        while true {
+            let (e, eg) = problem.errors(kinds, p)
+            if (e <= toleranceDb && eg <= guardToleranceDb) || kinds.count == mostSections {
+                let (sections, offset) = problem.unpack(kinds, p)
+                return Fit(sections: sections, offsetDb: offset, errorDb: e, guardErrorDb: eg)
             }
-            // Normal equations (JᵀJ + λI)·d = Jᵀr.
-            var a = [[Double]](repeating: [Double](repeating: 0, count: m), count: m)
-            var b = [Double](repeating: 0, count: m)
-            for j in 0..<m {
-                for k in 0..<m { a[j][k] = fs.indices.reduce(0) { $0 + jacobian[$1][j] * jacobian[$1][k] } }
-                a[j][j] += 0.01
-                b[j] = fs.indices.reduce(0) { $0 + jacobian[$1][j] * (target[$1] - base[$1]) }
+            let (sections, offset) = problem.unpack(kinds, p)
+            let model = problem.model(sections, offset)
+            let r = zip(problem.target, model).map { $0 - $1 }
+            var candidates: [(cost: Double, section: Section)] = []
+            for kind in [Kind.lowShelf, .highShelf, .peaking] {
+                for hz in grid {
+                    for q in kind == .peaking ? [0.5, 0.8, 1.4] : [0.5, 0.71, 1.0] {
+                        let s = Section(kind: kind, hz: hz, q: q, gainDb: 6)
+                        let shape = problem.model([s], 0).map { $0 / 6 }
+                        let dot = zip(shape, r).reduce(0) { $0 + $1.0 * $1.1 }
+                        let norm = shape.reduce(0) { $0 + $1 * $1 }
+                        let g = min(max(dot / (norm + 1e-12), -gainLimitDb), gainLimitDb)
+                        let cost = zip(r, shape).reduce(0) { $0 + ($1.0 - g * $1.1) * ($1.0 - g * $1.1) }
+                        candidates.append((cost, Section(kind: kind, hz: hz, q: q, gainDb: g)))
+                    }
+                }
             }
-            let d = solve(a, b)
-            for j in 0..<m { g[j] = min(max(g[j] + d[j], -2 * limitDb), 2 * limitDb) }
+            // A stable sort, so ties keep the grid's order: the fit is deterministic.
+            let best = candidates.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }
+                .prefix(4).map(\.element.section)
+            var trials: [(score: Double, kinds: [Kind], p: [Double])] = []
+            for s in best {
+                let k2 = kinds + [s.kind]
+                let p2 = problem.refine(k2, p + [log2(s.hz), log2(s.q), s.gainDb])
+                let (e2, eg2) = problem.errors(k2, p2)
+                trials.append((max(e2 / toleranceDb, eg2 / guardToleranceDb), k2, p2))
+            }
+            let chosen = trials.enumerated().min { ($0.element.score, $0.offset) < ($1.element.score, $1.offset) }!
+            kinds = chosen.element.kinds
+            p = chosen.element.p
         }
-        return g
     }
 
-    static func interpolate(_ xs: [Double], _ ys: [Double], at x: Double) -> Double {
-        let order = xs.indices.sorted { xs[$0] < xs[$1] }
-        let lx = order.map { log2(xs[$0]) }, ly = order.map { ys[$0] }
-        let t = log2(x)
-        if t <= lx[0] { return ly[0] }
-        if t >= lx[lx.count - 1] { return ly[ly.count - 1] }
-        var i = 0
-        while lx[i + 1] < t { i += 1 }
-        let w = lx[i + 1] > lx[i] ? (t - lx[i]) / (lx[i + 1] - lx[i]) : 0
-        return ly[i] + w * (ly[i + 1] - ly[i])
+    /// The points a fit must meet and how the parameters map to sections: p[0] the overall gain,
+    /// then per section log2(frequency), log2(Q) and gain, clamped to their ranges.
+    struct Problem {
+        let hz: [Double], target: [Double], isReal: [Bool]
+        let sampleRate: Double
+
+        func unpack(_ kinds: [Kind], _ p: [Double]) -> ([Section], Double) {
+            let sections = kinds.enumerated().map { i, kind in
+                Section(
+                    kind: kind, hz: min(max(pow(2, p[1 + 3 * i]), CorrectionDesign.lowestHz), sampleRate * 0.45),
+                    q: min(max(pow(2, p[2 + 3 * i]), qRange.lowerBound), qRange.upperBound),
+                    gainDb: min(max(p[3 + 3 * i], -gainLimitDb), gainLimitDb))
+            }
+            return (sections, p[0])
+        }
+
+        func pack(_ sections: [Section], _ offset: Double) -> [Double] {
+            [offset] + sections.flatMap { [log2($0.hz), log2($0.q), $0.gainDb] }
+        }
+
+        func model(_ sections: [Section], _ offset: Double) -> [Double] {
+            let biquads = sections.map { CorrectionDesign.biquad($0, sampleRate: sampleRate) }
+            return hz.map { f in
+                let c = cos(2 * .pi * f / sampleRate)
+                return biquads.reduce(offset) { $0 + 10 * log10($1.powerResponse(cosOmega: c)) }
+            }
+        }
+
+        func residual(_ kinds: [Kind], _ p: [Double]) -> [Double] {
+            let (s, o) = unpack(kinds, p)
+            return zip(model(s, o), target).map { $0 - $1 }
+        }
+
+        func errors(_ kinds: [Kind], _ p: [Double]) -> (real: Double, guards: Double) {
+            let r = residual(kinds, p)
+            var real = 0.0, guards = 0.0
+            for (i, v) in r.enumerated() {
+                if isReal[i] { real = max(real, abs(v)) } else { guards = max(guards, abs(v)) }
+            }
+            return (real, guards)
+        }
+
+        /// Levenberg–Marquardt on the dB residual (forward-difference Jacobian).
+        func refine(_ kinds: [Kind], _ start: [Double], iterations: Int = 40) -> [Double] {
+            var p = start
+            var lambda = 1e-2
+            var r = residual(kinds, p)
+            var cost = r.reduce(0) { $0 + $1 * $1 }
+            let n = p.count, m = r.count
+            for _ in 0..<iterations {
+                var jacobian = [[Double]](repeating: [Double](repeating: 0, count: n), count: m)
+                for j in 0..<n {
+                    var h = p
+                    h[j] += 1e-5
+                    let rj = residual(kinds, h)
+                    for i in 0..<m { jacobian[i][j] = (rj[i] - r[i]) / 1e-5 }
+                }
+                var a = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
+                var g = [Double](repeating: 0, count: n)
+                for j in 0..<n {
+                    for k in j..<n {
+                        var sum = 0.0
+                        for i in 0..<m { sum += jacobian[i][j] * jacobian[i][k] }
+                        a[j][k] = sum
+                        a[k][j] = sum
+                    }
+                    for i in 0..<m { g[j] -= jacobian[i][j] * r[i] }
+                }
+                while true {
+                    var damped = a
+                    for j in 0..<n { damped[j][j] += lambda * (a[j][j] + 1e-9) }
+                    let d = CorrectionDesign.solve(damped, g)
+                    let (s, o) = unpack(kinds, zip(p, d).map { $0 + $1 })
+                    let next = pack(s, o)
+                    let rn = residual(kinds, next)
+                    let cn = rn.reduce(0) { $0 + $1 * $1 }
+                    if cn < cost {
+                        (p, r, cost) = (next, rn, cn)
+                        lambda = max(lambda / 3, 1e-7)
+                        break
+                    }
+                    lambda *= 4
+                    if lambda > 1e8 { return p }
+                }
+            }
+            return p
+        }
     }
 
-    /// Gaussian elimination with partial pivoting (the system is small and well conditioned).
+    /// The fit's sections in double precision, ordered low shelves, peaking, high shelves, each by
+    /// frequency, and its overall gain as a linear factor.
+    public static func biquads(_ fit: Fit, sampleRate: Double) -> (sections: [BiquadCoefficients], gain: Double) {
+        let rank: (Kind) -> Int = { $0 == .lowShelf ? 0 : $0 == .peaking ? 1 : 2 }
+        let sorted = fit.sections.sorted { (rank($0.kind), $0.hz) < (rank($1.kind), $1.hz) }
+        return (sorted.map { biquad($0, sampleRate: sampleRate) }, pow(10, fit.offsetDb / 20))
+    }
+
+    /// Gaussian elimination with partial pivoting (the system is small).
     static func solve(_ matrix: [[Double]], _ rhs: [Double]) -> [Double] {
         var a = matrix, b = rhs
         let n = b.count

@@ -32,23 +32,35 @@ public struct MasterFilterDesign: Sendable, Equatable {
     public static let off = MasterFilterDesign()
     public var isOff: Bool { correction == nil && notch == nil }
 
-    /// `MasterFilter.capacity` sections: the notch's slots first, then the correction's bands;
-    /// slots not in use are the identity.
-    public func sections(sampleRate: Double) -> [BiquadCoefficientsF] {
-        var result = [BiquadCoefficientsF](repeating: .identity, count: MasterFilter.capacity)
-        if let notch {
-            for (i, c) in NotchDesign.sections(notch, sampleRate: sampleRate).enumerated() {
-                result[i] = BiquadCoefficientsF(c)
-            }
-        }
+    /// The sections that make it, in double precision: the notch's, then the correction's (low
+    /// shelves, peaking, high shelves, each by frequency), and the overall gain.
+    public func biquads(sampleRate: Double) -> (sections: [BiquadCoefficients], gain: Double) {
+        var sections: [BiquadCoefficients] = []
+        var gain = 1.0
+        if let notch { sections += NotchDesign.sections(notch, sampleRate: sampleRate) }
         if let correction {
-            let gains = CorrectionDesign.fit(
+            let fit = CorrectionDesign.fit(
                 centresHz: correction.centresHz, gainsDb: correction.gainsDb, sampleRate: sampleRate)
-            for (i, c) in CorrectionDesign.sections(bandGainsDb: gains, sampleRate: sampleRate).enumerated() {
-                result[NotchDesign.sectionCount + i] = BiquadCoefficientsF(c)
-            }
+            let c = CorrectionDesign.biquads(fit, sampleRate: sampleRate)
+            sections += c.sections
+            gain = c.gain
         }
-        return result
+        return (sections, gain)
+    }
+
+    /// The sections as `MasterFilter` takes them (at most `MasterFilter.capacity`): first one that
+    /// only scales (the overall gain times every section's b0), then each section with its b0
+    /// divided out, so b0 = 1. Normalised in double precision before rounding to single: rounding
+    /// first and dividing in single moves a low section's response measurably.
+    public func sections(sampleRate: Double) -> [BiquadCoefficientsF] {
+        if isOff { return [] }
+        let (sections, gain) = biquads(sampleRate: sampleRate)
+        let total = sections.reduce(gain) { $0 * $1.b0 }
+        return [BiquadCoefficientsF(b0: Float(total), b1: 0, b2: 0, a1: 0, a2: 0)]
+            + sections.map {
+                BiquadCoefficientsF(
+                    b0: 1, b1: Float($0.b1 / $0.b0), b2: Float($0.b2 / $0.b0), a1: Float($0.a1), a2: Float($0.a2))
+            }
     }
 
     /// The design's response (dB) at `frequenciesHz` (for `noise spectrum` and tests).

@@ -202,16 +202,13 @@ public final class NoiseMachine {
             intervalRead += n
             done = n
         }
-        // While the master filter ramps, each interval is filtered as it is rendered (its
-        // coefficients move once per interval); once steady, the intervals left are filtered in
-        // one call, which fills and drains the filter's pipeline once instead of once per interval.
-        // Either way every sample meets the same coefficients and arithmetic.
-        var unfiltered = done
+        // The whole intervals are filtered in one call, which fills and drains the master
+        // filter's pipeline once instead of once per interval (a ramp cross-fades sample by
+        // sample, so it needs no per-interval calls); every sample meets the same arithmetic.
+        let unfiltered = done
         while frameCount - done >= interval {
-            let filterNow = masterFilter.isRamping
-            renderSubBlock(into: output + done * channels, frameCount: interval, filter: filterNow)
+            renderSubBlock(into: output + done * channels, frameCount: interval, filter: false)
             done += interval
-            if filterNow { unfiltered = done }
         }
         if unfiltered < done {
             masterFilter.process(output + unfiltered * channels, frameCount: done - unfiltered, channelCount: channels)

@@ -4,23 +4,34 @@
 /// 1 when this CPU runs AVX2 (checked once, at run time), else 0.
 int cnk_has_avx2(void);
 
-/// The master filter's cascade (`MasterFilter`): `sections` biquads (1…20) in transposed direct
-/// form II, one after the other, over `frameCount` interleaved stereo frames of `x`, in place.
+/// 1 when this CPU runs AVX2 and AVX-512VL (checked once, at run time), else 0.
+int cnk_has_avx512vl(void);
+
+/// The master filter's cascade (`MasterFilter`): `sections` biquads (1…20) in direct form I with
+/// b0 normalised to 1, one after the other, over `frameCount` interleaved stereo frames of `x`, in
+/// place, the input first multiplied by `gain` (the product of the sections' b0).
 ///
-/// Each section sees its input samples in order with the plain cascade's arithmetic
-/// (out = b0·v + s1; s1 = b1·v − a1·out + s2; s2 = b2·v − a2·out, in single precision, no fused
-/// multiply-add), so the output equals a section-by-section loop bit for bit, whatever the
-/// vector width and however a signal is split into calls.
+/// Each section sees its input samples in order with the same arithmetic (v = gain·x; then per
+/// section out = ((v + (b1·v₁ + b2·v₂)) − a2·y₂) − a1·y₁, where v₁, v₂ are the section's last two
+/// inputs and y₁, y₂ its last two outputs, in single precision, no fused multiply-add), so the
+/// output equals a section-by-section loop bit for bit, whatever the vector width and however a
+/// signal is split into calls.
 ///
-/// - coefficients: 5 floats per section (b0, b1, b2, a1, a2; a0 = 1).
-/// - state: 4 floats per section (s1 left, s1 right, s2 left, s2 right), read and written back.
+/// - coefficients: 4 floats per section (b1/b0, b2/b0, a1, a2; a0 = 1).
+/// - history: (sections + 1) × 4 floats, read and written back: the scaled input's last two
+///   frames, then each section's last two outputs (newest left, newest right, older left, older
+///   right). Zeros for a cascade at rest.
 ///
-/// `cnk_cascade` runs on any CPU; `cnk_cascade_avx2` is the same code compiled for AVX2 (call it
-/// only when `cnk_has_avx2()` is 1; elsewhere than x86-64 it is `cnk_cascade`).
+/// `cnk_cascade_df1` runs on any CPU; `cnk_cascade_df1_avx2` is the same code compiled for AVX2
+/// (call it only when `cnk_has_avx2()` is 1) and `cnk_cascade_df1_avx512vl` for AVX-512VL's 32
+/// registers (only when `cnk_has_avx512vl()` is 1); elsewhere than x86-64 both are the first.
 ///
 /// Real-time safety: arithmetic only.
-void cnk_cascade(int sections, const float *coefficients, float *state, float *x, long frameCount);
-void cnk_cascade_avx2(int sections, const float *coefficients, float *state, float *x, long frameCount);
+void cnk_cascade_df1(int sections, const float *coefficients, float gain, float *history, float *x, long frameCount);
+void cnk_cascade_df1_avx2(
+    int sections, const float *coefficients, float gain, float *history, float *x, long frameCount);
+void cnk_cascade_df1_avx512vl(
+    int sections, const float *coefficients, float gain, float *history, float *x, long frameCount);
 
 /// The texture bed's sample loop (`TextureBed.render`) on AVX2: eight subbands per channel in
 /// one 256-bit register, both channels in one loop, and each sample's band sum added left to
