@@ -66,7 +66,7 @@ import Testing
                     var y1 = old[k + 1][channel], y2 = old[k + 1][2 + channel]
                     for t in 0..<n {
                         let v = x[2 * t + channel]
-                        let y = ((v + (c.b1 * v1 + c.b2 * v2)) - c.a2 * y2) - c.a1 * y1
+                        let y = (((c.b1 * v1 + c.b2 * v2) - c.a2 * y2) + v) - c.a1 * y1
                         (v2, v1, y2, y1) = (v1, v, y1, y)
                         x[2 * t + channel] = y
                     }

@@ -3,8 +3,8 @@
 // Why this shape: a biquad's recursion waits on its own previous output. Transposed direct form
 // II (the plain cascade) waits on a multiply and three adds per sample per section; here:
 // - direct form I with b0 normalised to 1 (the cascade's gain, the product of the b0s, is one
-//   multiply on the input): out = ((u0 + (b1·u1 + b2·u2)) − a2·y2) − a1·y1, so the recursion
-//   waits on one multiply and one subtract;
+//   multiply on the input): out = (((b1·u1 + b2·u2) − a2·y2) + u0) − a1·y1, so the recursion
+//   waits on one multiply and one subtract, and the newest input on one add and one subtract;
 // - the sections form a skewed pipeline, two steps per section (section k works on sample
 //   t − 2k), so every section's arithmetic in a step is independent of the others' and what a
 //   section takes from the one before it was made two steps earlier: the path between sections
@@ -56,8 +56,10 @@ __attribute__((always_inline)) static inline void cnk_df1_step(
     u0[0] = u0g; u1[0] = u1g; u2[0] = u2g;
     for (int g = 1; g < groups; g++) { u0[g] = l->y2[g - 1]; u1[g] = l->y3[g - 1]; u2[g] = l->y4[g - 1]; }
     for (int g = 0; g < groups; g++) {
-        cnk_df1_f8 feed = l->b1[g] * u1[g] + l->b2[g] * u2[g];
-        cnk_df1_f8 out = ((u0[g] + feed) - l->a2[g] * l->y2[g]) - l->a1[g] * l->y1[g];
+        // The newest input joins last but one: the path from the section before (two steps
+        // earlier, through group 0's lane shift) is one add and one subtract, not three.
+        cnk_df1_f8 feed = (l->b1[g] * u1[g] + l->b2[g] * u2[g]) - l->a2[g] * l->y2[g];
+        cnk_df1_f8 out = (feed + u0[g]) - l->a1[g] * l->y1[g];
         if (masked) {
             cnk_df1_i8 on = l->start[g] <= t;
             cnk_df1_i8 last = l->start[g] == t - (n - 1);

@@ -12,7 +12,7 @@ int cnk_has_avx512vl(void);
 /// place, the input first multiplied by `gain` (the product of the sections' b0).
 ///
 /// Each section sees its input samples in order with the same arithmetic (v = gain·x; then per
-/// section out = ((v + (b1·v₁ + b2·v₂)) − a2·y₂) − a1·y₁, where v₁, v₂ are the section's last two
+/// section out = (((b1·v₁ + b2·v₂) − a2·y₂) + v) − a1·y₁, where v₁, v₂ are the section's last two
 /// inputs and y₁, y₂ its last two outputs, in single precision, no fused multiply-add), so the
 /// output equals a section-by-section loop bit for bit, whatever the vector width and however a
 /// signal is split into calls.
