@@ -140,7 +140,8 @@ import Testing
         let server = try PulseServer()
         let player = try Self.play("pink", retryingFor: "2s", on: server)
         #expect(player.waitForStderr(5) { $0.contains("Playing") })
-        Thread.sleep(forTimeInterval: 1)  // a second of playing before the server dies is the scenario
+        // A second of playing before the server dies is the scenario: it must play all through it.
+        #expect(throughout(1) { !player.stderrText.contains("Lost the output") }, "\(player.stderrText)")
         server.kill()
         #expect(player.waitForStderr(5) { $0.contains("Lost the output") }, "\(player.stderrText)")
         let status = player.waitForExit(15)
@@ -154,10 +155,12 @@ import Testing
         defer { server.stop() }
         let player = try Self.play("brown", retryingFor: "20s", on: server)
         #expect(player.waitForStderr(5) { $0.contains("Playing") })
-        Thread.sleep(forTimeInterval: 1)  // a second of playing before the server dies is the scenario
+        // A second of playing before the server dies is the scenario: it must play all through it.
+        #expect(throughout(1) { !player.stderrText.contains("Lost the output") }, "\(player.stderrText)")
         server.kill()
         #expect(player.waitForStderr(5) { $0.contains("Lost the output") })
-        Thread.sleep(forTimeInterval: 1)  // the server stays away for a second: the player's retries are tested
+        // The server stays away for a second (the player's retries are tested): no reconnection meanwhile.
+        #expect(throughout(1) { !player.stderrText.contains("Reconnected") }, "\(player.stderrText)")
         try server.start()
         #expect(player.waitForStderr(15) { $0.contains("Reconnected") }, "\(player.stderrText)")
         let recorder = try server.record(to: server.directory.appendingPathComponent("after.wav"))

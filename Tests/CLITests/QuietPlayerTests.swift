@@ -141,7 +141,8 @@ import Testing
         defer { rig.server.stop() }
         let player = try rig.play(["--preset", "pink"])
         #expect(try rig.server.run("/usr/bin/pactl", ["suspend-sink", "test", "1"]).status == 0)
-        Thread.sleep(forTimeInterval: 1)  // the player keeps running on a suspended sink for a while: the scenario
+        // The player keeps running on a suspended sink for a while: the scenario.
+        #expect(throughout(1) { player.child.poll() == nil }, "\(player.stderrText)")
         #expect(try rig.noise(["stop"]).status == 0)
         #expect(player.waitForExit(10) == 0, "\(player.stderrText)")
         #expect(player.stderrText.contains("the fade-out was not played"), "\(player.stderrText)")

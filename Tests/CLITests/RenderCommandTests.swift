@@ -80,6 +80,34 @@ import WidgetDesign
         }
     }
 
+    /// The quick reading names `render`'s options a second time, beside argument-parser's
+    /// declarations: an option added to `Render` and not to it would still work (argument-parser
+    /// reads what the quick reading refuses) but lose the speed-up without a sound. So every option
+    /// and flag `render` declares (its `--experimental-dump-help`, help and version aside) must be
+    /// a name the quick reading's source handles.
+    @Test func theQuickReadingKnowsEveryOptionRenderDeclares() throws {
+        let dump = try Products.run("weaver", ["render", "--experimental-dump-help"])
+        #expect(dump.status == 0, "\(dump.stderrText)")
+        let root = try #require(try JSONSerialization.jsonObject(with: dump.stdout) as? [String: Any])
+        let command = try #require(root["command"] as? [String: Any])
+        let arguments = try #require(command["arguments"] as? [[String: Any]])
+        var declared: [String] = []
+        for argument in arguments where argument["kind"] as? String != "positional" {
+            for name in argument["names"] as? [[String: Any]] ?? [] {
+                guard let spelling = name["name"] as? String, let kind = name["kind"] as? String else { continue }
+                declared.append(kind == "long" ? "--" + spelling : "-" + spelling)
+            }
+        }
+        let source = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Sources/App/weaver/Subcommands/RenderQuickParse.swift"),
+            encoding: .utf8)
+        let handled = Set(declared.filter { source.contains("\"\($0)\"") })
+        let left = declared.filter { !handled.contains($0) && !["--help", "-h", "--version"].contains($0) }
+        #expect(declared.count >= 14, "\(declared)")
+        #expect(left.isEmpty, "render declares options the quick reading does not handle: \(left)")
+    }
+
     @Test func badOptionsAreRefusedNamingTheFlag() throws {
         let dir = try store()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -42,7 +42,7 @@ struct RemindersUndoBrowserTests {
             #expect(eventually(5) { (try? Data(contentsOf: todo)) == original }, "\(how) did not undo: \(lines())")
             #expect(try browser.waitUntil(5, "return document.getElementById('tap-notice').hidden"), "\(how)")
             // Past the rows' quiet time after the Undo, and the reopened row drawn again.
-            Thread.sleep(forTimeInterval: 0.8)
+            Thread.sleep(forTimeInterval: 0.8)  // the rows' 600 ms quiet time passing is what the next step needs
         }
 
         // 1. A double-click, 150 ms between the clicks: one reminder completed, the notice offers Undo.
