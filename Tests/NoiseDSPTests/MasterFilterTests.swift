@@ -1,7 +1,8 @@
 import Foundation
-import NoiseDSP
 import TestSupport
 import Testing
+
+@testable import NoiseDSP
 
 /// The master's hearing correction and notch, measured on rendered noise from outside.
 @Suite struct MasterFilterTests {
@@ -116,6 +117,18 @@ import Testing
         let ratio = Self.switchStepRatio(out)
         print("switching between two designs: largest step \(ratio)× the steady sound's")
         #expect(ratio <= 1.5)
+    }
+
+    /// A player refits its correction whenever the notch changes; a fit already made is answered
+    /// from the recent ones (a rough 24-band profile takes most of a second to fit).
+    @Test func aRepeatedFitIsAnsweredFromTheRecentOnes() {
+        let centres = (4..<28).map { 25 * pow(2, Double($0) / 3) }
+        let gains = centres.indices.map { Double(($0 * 7919) % 19) - 9 }
+        let first = CorrectionDesign.fit(centresHz: centres, gainsDb: gains, sampleRate: 48000)
+        let question = CorrectionDesign.FitQuestion(centresHz: centres, gainsDb: gains, sampleRate: 48000)
+        #expect(CorrectionDesign.recentFits.withLock { $0.contains { $0.question == question } })
+        #expect(CorrectionDesign.fit(centresHz: centres, gainsDb: gains, sampleRate: 48000) == first)
+        #expect(CorrectionDesign.freshFit(centresHz: centres, gainsDb: gains, sampleRate: 48000) == first)
     }
 
     /// The adaptive correction: smooth profiles in few sections, every profile point within the

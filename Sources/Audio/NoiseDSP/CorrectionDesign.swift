@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -76,8 +78,28 @@ public enum CorrectionDesign {
         }
     }
 
+    /// The last few fits and what they were asked. A fit is deterministic and can take most of a
+    /// second for a rough 24-band profile (0.75 s CPU measured), and a player refits its correction
+    /// whenever the notch changes; so a repeated question is answered from here.
+    struct FitQuestion: Hashable {
+        var centresHz: [Double], gainsDb: [Double], sampleRate: Double
+    }
+    static let recentFits = Mutex<[(question: FitQuestion, fit: Fit)]>([])
+    static let recentFitsKept = 4
+
     /// The fewest sections that match `gainsDb` at `centresHz` (each limited to ±`limitDb` first).
     public static func fit(centresHz: [Double], gainsDb: [Double], sampleRate: Double) -> Fit {
+        let question = FitQuestion(centresHz: centresHz, gainsDb: gainsDb, sampleRate: sampleRate)
+        if let known = recentFits.withLock({ $0.first { $0.question == question }?.fit }) { return known }
+        let fit = freshFit(centresHz: centresHz, gainsDb: gainsDb, sampleRate: sampleRate)
+        recentFits.withLock {
+            $0.insert((question, fit), at: 0)
+            if $0.count > recentFitsKept { $0.removeLast() }
+        }
+        return fit
+    }
+
+    static func freshFit(centresHz: [Double], gainsDb: [Double], sampleRate: Double) -> Fit {
         precondition(centresHz.count == gainsDb.count && !centresHz.isEmpty)
         let top = sampleRate * 0.45
         let order = centresHz.indices.filter { centresHz[$0] > 0 && centresHz[$0] < top }
