@@ -152,6 +152,26 @@ __attribute__((always_inline)) static inline void step(cnk_group *g, int i, cons
     }
 }
 
+/// `count` (1 … 4, a constant where inlined) unmasked ring groups through `n` frames, each frame
+/// as `step` makes it (the same products and sums, so the same bits), the phasors held in
+/// registers: `step` reads and writes them through memory every frame, so each frame of a group
+/// waited on a store's forwarding as well as its multiply and add, and four groups side by side
+/// keep more of the arithmetic in flight.
+__attribute__((always_inline)) static inline void rings(cnk_group *const *gs, const int count, int n) {
+    vf8 re[4], im[4], c[4], d[4];
+    for (int k = 0; k < count; k++) re[k] = gs[k]->a, im[k] = gs[k]->b, c[k] = gs[k]->c, d[k] = gs[k]->d;
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < count; k++) {
+            const vf8 r = re[k] * c[k] - im[k] * d[k];
+            const vf8 m = re[k] * d[k] + im[k] * c[k];
+            re[k] = r;
+            im[k] = m;
+            gs[k]->value[i] = m;
+        }
+    }
+    for (int k = 0; k < count; k++) gs[k]->a = re[k], gs[k]->b = im[k];
+}
+
 /// Each 8-frame block of `value` transposed in place: lanes' frames become rows.
 __attribute__((always_inline)) static inline void transpose_rows(cnk_group *g, int n) {
     for (int i0 = 0; i0 < n; i0 += 8) {
@@ -330,7 +350,25 @@ __attribute__((always_inline)) static inline void cnk_voice_sets(cnk_voice_set *
     for (int i = 0; i < n; i++) {                                                                   \
         for (int m = 0; m < memberCount[class]; m++) step(&groups[members[class][m]], i, kind, masked); \
     }
-    CNK_CLASS(0, ring, 0)
+    // The rings sounding from the sub-block's first frame (most of a stream's voices): up to four
+    // groups at a time with their phasors in registers (see `rings`).
+    for (int m = 0; m < memberCount[0];) {
+        const int left = memberCount[0] - m;
+        // Three and two rather than four and one: the last batch alone would wait on its own latency.
+        const int take = left >= 6 || left == 4 ? 4 : (left == 5 || left == 3 ? 3 : left);
+        cnk_group *batch[4] = {&groups[members[0][m]], 0, 0, 0};
+        for (int k = 1; k < take; k++) batch[k] = &groups[members[0][m + k]];
+        if (take == 4) {
+            rings(batch, 4, n);
+        } else if (take == 3) {
+            rings(batch, 3, n);
+        } else if (take == 2) {
+            rings(batch, 2, n);
+        } else {
+            rings(batch, 1, n);
+        }
+        m += take;
+    }
     CNK_CLASS(1, tap, 0)
     CNK_CLASS(2, burst, 0)
     CNK_CLASS(3, ring, 1)
