@@ -26,7 +26,7 @@ final class TextureGenerator {
     @exclusivity(unchecked) var usesKernel = true
     /// The kernel runs when the generators rendered together hold at least this many voices (the
     /// smallest of theirs; tests set 0 to run it always).
-    @exclusivity(unchecked) var kernelVoiceMinimum = 16
+    @exclusivity(unchecked) var kernelVoiceMinimum = 8
     /// ω is held below this (radians/sample) so a glide never folds over Nyquist.
     static let maximumOmega: Float = 0.9 * .pi
 
@@ -178,7 +178,10 @@ final class TextureGenerator {
         // what the Swift loop does not; it wins where many voices sound. `perf record` of 60 s of
         // four layers at 400/s, voice samples (Swift loop -> kernel for every sub-block): stream
         // (about 48 voices over the layers) 893 -> 578, rain (about 20) 421 -> 388, thunder (about
-        // 12) 236 -> 269, fire (about 7) 174 -> 276. Same bits either way.
+        // 12) 236 -> 269, fire (about 7) 174 -> 276. Same bits either way. Since the kernel keeps
+        // its groups' states in registers (`rings_taps`) and the Swift loop draws its noise eight
+        // stretches at a time, the line sits at 8: voice samples over the bed's in one `perf record`
+        // (threshold 16 -> 8), thunder 1.50 -> 1.15, fire 0.81 -> 0.81.
         func kernelVoices(_ g: TextureGenerator?) -> Int {
             g.map { $0.usesKernel && n <= 32 ? $0.activeCount : 0 } ?? 0
         }
