@@ -354,7 +354,10 @@ __attribute__((always_inline)) static inline void cnk_voice_sets(cnk_voice_set *
         cnk_group *g = &groups[e->group];
         if (g->kind == ring) continue;
         cnk_noise_stream *stream = sets[e->set].stream;
-        float *lane = (float *)g->value + e->lane;
+        // Written as rows (the layout `transpose_rows` leaves: lane l's frames 8j … 8j + 7 side by
+        // side in value[8j + l]), eight frames to a store, then transposed once per group below: a
+        // value at a time into its lane, 32 bytes from the last, took an eighth of the kernel.
+        float *row = (float *)g->value + 8 * e->lane;
         int i = e->first;
         const int end = e->first + e->length;
         while (i < end) {
@@ -362,7 +365,18 @@ __attribute__((always_inline)) static inline void cnk_voice_sets(cnk_voice_set *
             // The stream's values in order, as many as this voice needs or the stream holds.
             const int read = stream->read, take = end - i < stream->count - read ? end - i : stream->count - read;
             const unsigned *values = stream->values + read;
-            for (int k = 0; k < take; k++) lane[8 * (i + k)] = (float)(int)values[k] * (1.0f / 2147483648.0f);
+            for (int k = 0; k < take;) {
+                const int f = i + k;
+                float *dst = row + 8 * (f & ~7) + (f & 7);
+                if ((f & 7) == 0 && take - k >= 8) {
+                    const vu8 x = *(const vu8u *)(values + k);
+                    *(vf8u *)dst = __builtin_convertvector((vi8)x, vf8) * (1.0f / 2147483648.0f);
+                    k += 8;
+                } else {
+                    *dst = (float)(int)values[k] * (1.0f / 2147483648.0f);
+                    k++;
+                }
+            }
             stream->read = read + take;
             stream->current = values[take - 1];
             i += take;
@@ -370,6 +384,11 @@ __attribute__((always_inline)) static inline void cnk_voice_sets(cnk_voice_set *
     }
     for (int si = 0; si < setCount; si++) {
         if (sets[si].voices != 0) *sets[si].noiseState = sets[si].stream->current;
+    }
+    // The noise rows into lanes (all 32 frames: rows past `n` hold zeros, and `transpose_rows`
+    // reads rows, not frames, so it must not stop at `n` here).
+    for (int gi = 0; gi < groupCount; gi++) {
+        if (groups[gi].kind != ring) transpose_rows(&groups[gi], block);
     }
     // Every group's recursion, frame by frame, the groups side by side: each group's step waits on
     // its own last one, so several groups in flight keep the arithmetic busy. A masked group's lane
