@@ -353,11 +353,14 @@ struct TextureBed {
         let slow = driverSlow, fast = driverFast
         sharedSlow = slow.0 * sharedSlow + slow.1 * gaussian()
         sharedFast = fast.0 * sharedFast + fast.1 * gaussian()
-        var gs = SIMD8<Float>(repeating: 0), gf = SIMD8<Float>(repeating: 0)
-        for k in 0..<8 {
-            gs[k] = gaussian()
-            gf[k] = gaussian()
-        }
+        // Each band's two draws, slow then fast, band after band (the sequence's order), into
+        // scalars and then the vectors: written a lane at a time, each vector was read back whole
+        // after a one-lane store (a failed store forwarding each time: a third of `step`).
+        let s0 = gaussian(), f0 = gaussian(), s1 = gaussian(), f1 = gaussian()
+        let s2 = gaussian(), f2 = gaussian(), s3 = gaussian(), f3 = gaussian()
+        let s4 = gaussian(), f4 = gaussian(), s5 = gaussian(), f5 = gaussian()
+        let s6 = gaussian(), f6 = gaussian(), s7 = gaussian(), f7 = gaussian()
+        let gs = SIMD8<Float>(s0, s1, s2, s3, s4, s5, s6, s7), gf = SIMD8<Float>(f0, f1, f2, f3, f4, f5, f6, f7)
         ownSlow = slow.0 * ownSlow + slow.1 * gs
         ownFast = fast.0 * ownFast + fast.1 * gf
         let fl = profile.flutterShare, sh = profile.sharedShare
@@ -367,7 +370,8 @@ struct TextureBed {
         // exp(d·z − d²) has a mean square of 1 for unit-variance Gaussian z.
         var e = bandGain
         let dz = profile.depth * z - profile.depth * profile.depth
-        for k in 0..<8 { e[k] *= expf(dz[k]) }
+        e *= SIMD8(
+            expf(dz[0]), expf(dz[1]), expf(dz[2]), expf(dz[3]), expf(dz[4]), expf(dz[5]), expf(dz[6]), expf(dz[7]))
         let ed = profile.eventDepth
         eventLevel = expf(ed * min(shared, Self.flareCapSigma) - ed * ed) * eventLevelNorm
         if profile.surgePerSecond > 0 {
@@ -395,7 +399,7 @@ struct TextureBed {
             if profile.crackSeconds > 0 { eventLevel = crack * crackNorm }
             let s = surgeFall - surgeRise
             let d = profile.surgeDepth
-            for k in 0..<8 { e[k] *= (1 + d[k] * s) / surgeMeanSquareRoot[k] }
+            e *= (1 + d * s) / surgeMeanSquareRoot
         }
         if profile.bladePassHz > 0 {
             // Rotation wanders (OU, 6 % over ~2 s: the air load and a shaded-pole motor's slip) and
