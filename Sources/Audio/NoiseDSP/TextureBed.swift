@@ -337,10 +337,11 @@ struct TextureBed {
         }
         // The drivers' coefficients depend only on the sub-block's length and the profile's time
         // constants: computed again only when one of them changes (two `expf` per sub-block saved).
-        if frames != driverFrames || profile.swellSeconds != driverSwellSeconds || profile.flutterSeconds != driverFlutterSeconds {
-            driverSlow = ou(profile.swellSeconds)
-            driverFast = ou(profile.flutterSeconds)
-            (driverFrames, driverSwellSeconds, driverFlutterSeconds) = (frames, profile.swellSeconds, profile.flutterSeconds)
+        let swell = profile.swellSeconds, flutter = profile.flutterSeconds
+        if frames != driverFrames || swell != driverSwellSeconds || flutter != driverFlutterSeconds {
+            driverSlow = ou(swell)
+            driverFast = ou(flutter)
+            (driverFrames, driverSwellSeconds, driverFlutterSeconds) = (frames, swell, flutter)
         }
         if frames != decayFrames {
             let tr = max(profile.surgeRiseSeconds / 2, 0.01), tf = max(profile.surgeFallSeconds, tr * 1.5)
@@ -409,7 +410,8 @@ struct TextureBed {
             // spread by about 2.3 rad there, while the line stays within its modulation band.
             let w = bladeDriver
             bladeWander = w.0 * bladeWander + w.1 * gaussian()
-            bladePhase += 2 * .pi * profile.bladePassHz * (1 + 0.06 * bladeWander) * dt + 0.6 * dt.squareRoot() * gaussian()
+            let hz = profile.bladePassHz
+            bladePhase += 2 * .pi * hz * (1 + 0.06 * bladeWander) * dt + 0.6 * dt.squareRoot() * gaussian()
             if bladePhase > 2 * .pi { bladePhase -= 2 * .pi }
             let shape = cosf(bladePhase) + 0.5 * cosf(2 * bladePhase)
             let m = profile.bladePassDepth
