@@ -329,7 +329,7 @@ struct TextureBed {
 
     /// Moves the drivers one sub-block of `frames` and returns the envelope at its end.
     mutating func step(frames: Int) -> SIMD8<Float> {
-        let p = profile
+        // `profile.` read in place: `let p = profile` copied the whole profile (a `memmove`) each sub-block.
         let dt = Float(frames) / sampleRate
         func ou(_ tau: Float) -> (Float, Float) {
             let rho = expf(-dt / max(tau, 1e-3))
@@ -337,53 +337,58 @@ struct TextureBed {
         }
         // The drivers' coefficients depend only on the sub-block's length and the profile's time
         // constants: computed again only when one of them changes (two `expf` per sub-block saved).
-        if frames != driverFrames || p.swellSeconds != driverSwellSeconds || p.flutterSeconds != driverFlutterSeconds {
-            driverSlow = ou(p.swellSeconds)
-            driverFast = ou(p.flutterSeconds)
-            (driverFrames, driverSwellSeconds, driverFlutterSeconds) = (frames, p.swellSeconds, p.flutterSeconds)
+        let swell = profile.swellSeconds, flutter = profile.flutterSeconds
+        if frames != driverFrames || swell != driverSwellSeconds || flutter != driverFlutterSeconds {
+            driverSlow = ou(swell)
+            driverFast = ou(flutter)
+            (driverFrames, driverSwellSeconds, driverFlutterSeconds) = (frames, swell, flutter)
         }
         if frames != decayFrames {
-            let tr = max(p.surgeRiseSeconds / 2, 0.01), tf = max(p.surgeFallSeconds, tr * 1.5)
+            let tr = max(profile.surgeRiseSeconds / 2, 0.01), tf = max(profile.surgeFallSeconds, tr * 1.5)
             surgeFallDecay = expf(-dt / tf)
             surgeRiseDecay = expf(-dt / tr)
-            crackDecay = p.crackSeconds > 0 ? expf(-dt / p.crackSeconds) : 1
+            crackDecay = profile.crackSeconds > 0 ? expf(-dt / profile.crackSeconds) : 1
             bladeDriver = ou(2)
             decayFrames = frames
         }
         let slow = driverSlow, fast = driverFast
         sharedSlow = slow.0 * sharedSlow + slow.1 * gaussian()
         sharedFast = fast.0 * sharedFast + fast.1 * gaussian()
-        var gs = SIMD8<Float>(repeating: 0), gf = SIMD8<Float>(repeating: 0)
-        for k in 0..<8 {
-            gs[k] = gaussian()
-            gf[k] = gaussian()
-        }
+        // Each band's two draws, slow then fast, band after band (the sequence's order), into
+        // scalars and then the vectors: written a lane at a time, each vector was read back whole
+        // after a one-lane store (a failed store forwarding each time: a third of `step`).
+        let s0 = gaussian(), f0 = gaussian(), s1 = gaussian(), f1 = gaussian()
+        let s2 = gaussian(), f2 = gaussian(), s3 = gaussian(), f3 = gaussian()
+        let s4 = gaussian(), f4 = gaussian(), s5 = gaussian(), f5 = gaussian()
+        let s6 = gaussian(), f6 = gaussian(), s7 = gaussian(), f7 = gaussian()
+        let gs = SIMD8<Float>(s0, s1, s2, s3, s4, s5, s6, s7), gf = SIMD8<Float>(f0, f1, f2, f3, f4, f5, f6, f7)
         ownSlow = slow.0 * ownSlow + slow.1 * gs
         ownFast = fast.0 * ownFast + fast.1 * gf
-        let fl = p.flutterShare, sh = p.sharedShare
+        let fl = profile.flutterShare, sh = profile.sharedShare
         let shared = (1 - fl).squareRoot() * sharedSlow + fl.squareRoot() * sharedFast
         let own = (1 - fl).squareRoot() * ownSlow + fl.squareRoot() * ownFast
         let z = sh.squareRoot() * shared + (1 - sh).squareRoot() * own
         // exp(d·z − d²) has a mean square of 1 for unit-variance Gaussian z.
         var e = bandGain
-        let dz = p.depth * z - p.depth * p.depth
-        for k in 0..<8 { e[k] *= expf(dz[k]) }
-        let ed = p.eventDepth
+        let dz = profile.depth * z - profile.depth * profile.depth
+        e *= SIMD8(
+            expf(dz[0]), expf(dz[1]), expf(dz[2]), expf(dz[3]), expf(dz[4]), expf(dz[5]), expf(dz[6]), expf(dz[7]))
+        let ed = profile.eventDepth
         eventLevel = expf(ed * min(shared, Self.flareCapSigma) - ed * ed) * eventLevelNorm
-        if p.surgePerSecond > 0 {
+        if profile.surgePerSecond > 0 {
             surgeFall *= surgeFallDecay
             surgeRise *= surgeRiseDecay
-            if p.crackSeconds > 0 { crack *= crackDecay }
+            if profile.crackSeconds > 0 { crack *= crackDecay }
             framesToSurge -= Float(frames)
             if framesToSurge <= 0 {
                 let a = (0.4 + 0.6 * uniform()) / surgePeak
                 surgeFall += a
                 surgeRise += a
-                framesToSurge += -logf(uniform()) / p.surgePerSecond * sampleRate
-                if p.crackSeconds > 0 { crack += a * surgePeak }
-                if p.surgeEchoCount > 0 { scheduleEchoes(after: a, p) }
+                framesToSurge += -logf(uniform()) / profile.surgePerSecond * sampleRate
+                if profile.crackSeconds > 0 { crack += a * surgePeak }
+                if profile.surgeEchoCount > 0 { scheduleEchoes(after: a, profile) }
             }
-            if p.surgeEchoCount > 0 {
+            if profile.surgeEchoCount > 0 {
                 echoFrames -= Float(frames)
                 for lane in 0..<8 where echoAmplitude[lane] > 0 && echoFrames[lane] <= 0 {
                     surgeFall += echoAmplitude[lane]
@@ -392,12 +397,12 @@ struct TextureBed {
                     echoAmplitude[lane] = 0
                 }
             }
-            if p.crackSeconds > 0 { eventLevel = crack * crackNorm }
+            if profile.crackSeconds > 0 { eventLevel = crack * crackNorm }
             let s = surgeFall - surgeRise
-            let d = p.surgeDepth
-            for k in 0..<8 { e[k] *= (1 + d[k] * s) / surgeMeanSquareRoot[k] }
+            let d = profile.surgeDepth
+            e *= (1 + d * s) / surgeMeanSquareRoot
         }
-        if p.bladePassHz > 0 {
+        if profile.bladePassHz > 0 {
             // Rotation wanders (OU, 6 % over ~2 s: the air load and a shaded-pole motor's slip) and
             // the pulses' phase at the ear diffuses (turbulence between fan and listener): a line,
             // never a clock. At 3 % and 0.35 rad/√s a pulse train was still in step with itself a
@@ -405,10 +410,11 @@ struct TextureBed {
             // spread by about 2.3 rad there, while the line stays within its modulation band.
             let w = bladeDriver
             bladeWander = w.0 * bladeWander + w.1 * gaussian()
-            bladePhase += 2 * .pi * p.bladePassHz * (1 + 0.06 * bladeWander) * dt + 0.6 * dt.squareRoot() * gaussian()
+            let hz = profile.bladePassHz
+            bladePhase += 2 * .pi * hz * (1 + 0.06 * bladeWander) * dt + 0.6 * dt.squareRoot() * gaussian()
             if bladePhase > 2 * .pi { bladePhase -= 2 * .pi }
             let shape = cosf(bladePhase) + 0.5 * cosf(2 * bladePhase)
-            let m = p.bladePassDepth
+            let m = profile.bladePassDepth
             e *= (1 + m * shape) / (1 + m * m * 0.625).squareRoot()
         }
         // Without a line its envelope is 0 either way (0 × a finite exp); skip the `expf`.

@@ -26,7 +26,7 @@ final class TextureGenerator {
     @exclusivity(unchecked) var usesKernel = true
     /// The kernel runs when the generators rendered together hold at least this many voices (the
     /// smallest of theirs; tests set 0 to run it always).
-    @exclusivity(unchecked) var kernelVoiceMinimum = 16
+    @exclusivity(unchecked) var kernelVoiceMinimum = 8
     /// ω is held below this (radians/sample) so a glide never folds over Nyquist.
     static let maximumOmega: Float = 0.9 * .pi
 
@@ -36,6 +36,8 @@ final class TextureGenerator {
     /// The voices' noise drawn ahead by the kernel (`cnk_noise_stream`; `burstNoise` stays the
     /// sequence's state, and the stream follows it).
     let noiseStream: UnsafeMutablePointer<cnk_noise_stream>
+    /// One sub-block of the burst noise's values for the Swift loop's taps (see `drawNoise`).
+    let noiseValues: UnsafeMutablePointer<Float>
     /// One sub-block of output frames (left, right).
     let output: UnsafeMutablePointer<SIMD2<Float>>
     let outputCapacity: Int
@@ -81,6 +83,8 @@ final class TextureGenerator {
         outputCapacity = frameCapacity
         output = .allocate(capacity: frameCapacity)
         output.initialize(repeating: .zero, count: frameCapacity)
+        noiseValues = .allocate(capacity: frameCapacity)
+        noiseValues.initialize(repeating: 0, count: frameCapacity)
         var seeds = SplitMix64(seed: seed)
         events = TextureEventSource(
             seed: seeds.next(), sampleRate: sampleRate, kind: .noise,
@@ -106,6 +110,7 @@ final class TextureGenerator {
         noiseStream.deallocate()
         noiseState.deallocate()
         output.deallocate()
+        noiseValues.deallocate()
     }
 
     /// Takes new settings. Between noise and a texture the source crossfades over `rampFrames`;
@@ -173,7 +178,10 @@ final class TextureGenerator {
         // what the Swift loop does not; it wins where many voices sound. `perf record` of 60 s of
         // four layers at 400/s, voice samples (Swift loop -> kernel for every sub-block): stream
         // (about 48 voices over the layers) 893 -> 578, rain (about 20) 421 -> 388, thunder (about
-        // 12) 236 -> 269, fire (about 7) 174 -> 276. Same bits either way.
+        // 12) 236 -> 269, fire (about 7) 174 -> 276. Same bits either way. Since the kernel keeps
+        // its groups' states in registers (`rings_taps`) and the Swift loop draws its noise eight
+        // stretches at a time, the line sits at 8: voice samples over the bed's in one `perf record`
+        // (threshold 16 -> 8), thunder 1.50 -> 1.15, fire 0.81 -> 0.81.
         func kernelVoices(_ g: TextureGenerator?) -> Int {
             g.map { $0.usesKernel && n <= 32 ? $0.activeCount : 0 } ?? 0
         }
@@ -358,6 +366,18 @@ final class TextureGenerator {
         }
     }
 
+    /// The burst noise's next `count` (≤ the capacity) values as floats in `noiseValues`, and
+    /// `burstNoise` moved past them: the xorshift32 sequence a serial loop steps through, drawn
+    /// eight stretches at a time by the kernel's stream (`cnk_noise_draw`, the same bits). In the
+    /// loop each value waited on the one before (six dependent operations), across every voice of
+    /// the sub-block in turn: thunder's and fire's taps, too few for the kernel, spent a fifth of
+    /// their render there.
+    @inline(__always)
+    private func drawNoise(_ count: Int) -> UnsafeMutablePointer<Float> {
+        cnk_noise_draw(noiseStream, noiseState, noiseValues, Int32(count))
+        return noiseValues
+    }
+
     /// Adds the voice's frames to `output`; false when it has ended.
     @inline(__always)
     private func renderVoice(_ v: inout Voice, frameCount n: Int) -> Bool {
@@ -380,35 +400,25 @@ final class TextureGenerator {
         } else if v.isTap {
             var env = v.envelope
             let decay = v.envelopeDecay
-            var x = burstNoise
             var y = v.lowPass
             let a = v.lowPassCoefficient
             let clip = tapClip
+            let u = drawNoise(max(0, last - first))
             for i in first..<max(first, last) {
-                x ^= x << 13
-                x ^= x >> 17
-                x ^= x << 5
-                let u = Float(Int32(bitPattern: x)) * (1.0 / 2_147_483_648.0)
-                y += a * (env * u - y)
+                y += a * (env * u[i - first] - y)
                 output[i] += gain * min(max(y, -clip), clip)
                 env *= decay
             }
-            burstNoise = x
             v.envelope = env
             v.lowPass = y
         } else {
             var env = v.envelope
             let decay = v.envelopeDecay
-            var x = burstNoise
+            let u = drawNoise(max(0, last - first))
             for i in first..<max(first, last) {
-                x ^= x << 13
-                x ^= x >> 17
-                x ^= x << 5
-                let u = Float(Int32(bitPattern: x)) * (1.0 / 2_147_483_648.0)
-                output[i] += gain * (env * u)
+                output[i] += gain * (env * u[i - first])
                 env *= decay
             }
-            burstNoise = x
             v.envelope = env
         }
         v.ageFrames += Int32(max(0, last - first))

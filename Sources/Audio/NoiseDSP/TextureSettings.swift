@@ -70,7 +70,14 @@ public struct TextureSettings: Sendable, Equatable, BitwiseCopyable {
     }
 
     /// True for the kinds built on `TextureBed`.
-    public var isStatistical: Bool { TextureProfile.of(kind) != nil }
+    /// The kinds `TextureProfile.of` has a profile for. A switch, not `of(kind) != nil`: that
+    /// copied a whole profile out of its static (a `memmove` and a `swift_once`) on every sub-block.
+    public var isStatistical: Bool {
+        switch kind {
+        case .noise, .drops, .crackle: false
+        case .rain, .surf, .wind, .fire, .fan, .stream, .thunder: true
+        }
+    }
 
     /// The colour (β) the layer's colour cascade takes for this texture: drops are already shaped
     /// by their resonances (β 0, flat), crackle's bursts are coloured by brightness (β 1…0).

@@ -96,6 +96,28 @@ __attribute__((always_inline)) static inline void refill(cnk_noise_stream *s) {
     s->count = 256;
 }
 
+void cnk_noise_draw(cnk_noise_stream *stream, unsigned *noiseState, float *out, int count) {
+    // As `cnk_voice_sets` keeps it: the stream starts again from `noiseState` when that is not
+    // where it stands.
+    if (stream->current != *noiseState) {
+        stream->current = *noiseState;
+        stream->last = stream->current;
+        stream->read = 0;
+        stream->count = 0;
+    }
+    int i = 0;
+    while (i < count) {
+        if (stream->read == stream->count) refill(stream);
+        const int read = stream->read, take = count - i < stream->count - read ? count - i : stream->count - read;
+        const unsigned *values = stream->values + read;
+        for (int k = 0; k < take; k++) out[i + k] = (float)(int)values[k] * (1.0f / 2147483648.0f);
+        stream->read = read + take;
+        stream->current = values[take - 1];
+        i += take;
+    }
+    *noiseState = stream->current;
+}
+
 enum { capacity = 64, block = 32, lanes = 8, maximumSets = 4 };
 enum { ring = 0, tap = 1, burst = 2 };
 
@@ -150,6 +172,40 @@ __attribute__((always_inline)) static inline void step(cnk_group *g, int i, cons
         g->value[i] = env * g->value[i];
         g->a = masked ? select8(on, env * g->b, env) : env * g->b;
     }
+}
+
+/// `ringCount` (0 … 4) unmasked ring groups and `tapCount` (0 … 4) unmasked tap groups (both
+/// constants where inlined) through `n` frames, each frame as `step` makes it (the same products,
+/// sums and clips, so the same bits), their states held in registers: `step` reads and writes
+/// them through memory every frame, so each frame of a group waited on a store's forwarding as
+/// well as its arithmetic. Groups side by side keep more of the arithmetic in flight (a tap's
+/// low-pass is a subtract, a multiply and an add deep, a ring's phasor a multiply and an add).
+__attribute__((always_inline)) static inline void rings_taps(
+    cnk_group *const *rg, const int ringCount, cnk_group *const *tg, const int tapCount, int n) {
+    vf8 re[4], im[4], c[4], d[4];
+    vf8 env[4], y[4];
+    for (int k = 0; k < ringCount; k++) re[k] = rg[k]->a, im[k] = rg[k]->b, c[k] = rg[k]->c, d[k] = rg[k]->d;
+    for (int k = 0; k < tapCount; k++) env[k] = tg[k]->a, y[k] = tg[k]->c;
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < ringCount; k++) {
+            const vf8 r = re[k] * c[k] - im[k] * d[k];
+            const vf8 m = re[k] * d[k] + im[k] * c[k];
+            re[k] = r;
+            im[k] = m;
+            rg[k]->value[i] = m;
+        }
+        for (int k = 0; k < tapCount; k++) {
+            const cnk_group *g = tg[k];
+            const vf8 next = y[k] + g->d * (env[k] * g->value[i] - y[k]);
+            vf8 out = select8(-g->clip >= next, -g->clip, next);
+            out = select8(g->clip < out, g->clip, out);
+            y[k] = next;
+            env[k] = env[k] * g->b;
+            tg[k]->value[i] = out;
+        }
+    }
+    for (int k = 0; k < ringCount; k++) rg[k]->a = re[k], rg[k]->b = im[k];
+    for (int k = 0; k < tapCount; k++) tg[k]->a = env[k], tg[k]->c = y[k];
 }
 
 /// Each 8-frame block of `value` transposed in place: lanes' frames become rows.
@@ -298,7 +354,10 @@ __attribute__((always_inline)) static inline void cnk_voice_sets(cnk_voice_set *
         cnk_group *g = &groups[e->group];
         if (g->kind == ring) continue;
         cnk_noise_stream *stream = sets[e->set].stream;
-        float *lane = (float *)g->value + e->lane;
+        // Written as rows (the layout `transpose_rows` leaves: lane l's frames 8j … 8j + 7 side by
+        // side in value[8j + l]), eight frames to a store, then transposed once per group below: a
+        // value at a time into its lane, 32 bytes from the last, took an eighth of the kernel.
+        float *row = (float *)g->value + 8 * e->lane;
         int i = e->first;
         const int end = e->first + e->length;
         while (i < end) {
@@ -306,7 +365,18 @@ __attribute__((always_inline)) static inline void cnk_voice_sets(cnk_voice_set *
             // The stream's values in order, as many as this voice needs or the stream holds.
             const int read = stream->read, take = end - i < stream->count - read ? end - i : stream->count - read;
             const unsigned *values = stream->values + read;
-            for (int k = 0; k < take; k++) lane[8 * (i + k)] = (float)(int)values[k] * (1.0f / 2147483648.0f);
+            for (int k = 0; k < take;) {
+                const int f = i + k;
+                float *dst = row + 8 * (f & ~7) + (f & 7);
+                if ((f & 7) == 0 && take - k >= 8) {
+                    const vu8 x = *(const vu8u *)(values + k);
+                    *(vf8u *)dst = __builtin_convertvector((vi8)x, vf8) * (1.0f / 2147483648.0f);
+                    k += 8;
+                } else {
+                    *dst = (float)(int)values[k] * (1.0f / 2147483648.0f);
+                    k++;
+                }
+            }
             stream->read = read + take;
             stream->current = values[take - 1];
             i += take;
@@ -314,6 +384,11 @@ __attribute__((always_inline)) static inline void cnk_voice_sets(cnk_voice_set *
     }
     for (int si = 0; si < setCount; si++) {
         if (sets[si].voices != 0) *sets[si].noiseState = sets[si].stream->current;
+    }
+    // The noise rows into lanes (all 32 frames: rows past `n` hold zeros, and `transpose_rows`
+    // reads rows, not frames, so it must not stop at `n` here).
+    for (int gi = 0; gi < groupCount; gi++) {
+        if (groups[gi].kind != ring) transpose_rows(&groups[gi], block);
     }
     // Every group's recursion, frame by frame, the groups side by side: each group's step waits on
     // its own last one, so several groups in flight keep the arithmetic busy. A masked group's lane
@@ -330,8 +405,26 @@ __attribute__((always_inline)) static inline void cnk_voice_sets(cnk_voice_set *
     for (int i = 0; i < n; i++) {                                                                   \
         for (int m = 0; m < memberCount[class]; m++) step(&groups[members[class][m]], i, kind, masked); \
     }
-    CNK_CLASS(0, ring, 0)
-    CNK_CLASS(1, tap, 0)
+    // The voices sounding from the sub-block's first frame (most of them): up to four ring groups
+    // and one tap group at a time, or up to four tap groups once the rings are done, with their
+    // states in registers (see `rings_taps`).
+    for (int rm = 0, tm = 0; rm < memberCount[0] || tm < memberCount[1];) {
+        const int ringsLeft = memberCount[0] - rm, tapsLeft = memberCount[1] - tm;
+        // Three and two rather than four and one: the last batch alone would wait on its own latency.
+        const int rc = ringsLeft >= 6 || ringsLeft == 4 ? 4 : (ringsLeft == 5 || ringsLeft == 3 ? 3 : ringsLeft);
+        const int tc = rc > 0 ? (tapsLeft > 0 ? 1 : 0) : (tapsLeft > 4 ? 4 : tapsLeft);
+        cnk_group *rb[4] = {0, 0, 0, 0}, *tb[4] = {0, 0, 0, 0};
+        for (int k = 0; k < rc; k++) rb[k] = &groups[members[0][rm + k]];
+        for (int k = 0; k < tc; k++) tb[k] = &groups[members[1][tm + k]];
+#define CNK_BATCH(r, t) else if (rc == r && tc == t) rings_taps(rb, r, tb, t, n);
+        if (0) {
+        }
+        CNK_BATCH(4, 1) CNK_BATCH(4, 0) CNK_BATCH(3, 1) CNK_BATCH(3, 0) CNK_BATCH(2, 1) CNK_BATCH(2, 0)
+        CNK_BATCH(1, 1) CNK_BATCH(1, 0) CNK_BATCH(0, 1) CNK_BATCH(0, 2) CNK_BATCH(0, 3) CNK_BATCH(0, 4)
+#undef CNK_BATCH
+        rm += rc;
+        tm += tc;
+    }
     CNK_CLASS(2, burst, 0)
     CNK_CLASS(3, ring, 1)
     CNK_CLASS(4, tap, 1)

@@ -95,6 +95,14 @@ typedef struct {
     unsigned values[256];
 } cnk_noise_stream;
 
+/// The next `count` values of the xorshift32 sequence after `*noiseState`, as floats in [−1, 1)
+/// (value as a signed integer × 2⁻³¹), drawn through `stream` (eight stretches side by side, see
+/// `cnk_noise_stream`) instead of one serial step after the other; `*noiseState` ends at the
+/// last value drawn, as a serial loop would leave it. The same values as that loop, bit for bit.
+///
+/// Real-time safety: arithmetic only.
+void cnk_noise_draw(cnk_noise_stream *stream, unsigned *noiseState, float *out, int count);
+
 /// One texture generator's voices for `cnk_texture_voices`: `count` voices (read, and set to the
 /// voices left), its output (interleaved stereo frames), its taps' noise state (read and written
 /// back) with the values drawn ahead, and its taps' output bound (±clip).
