@@ -274,6 +274,8 @@ let package = Package(
             dependencies: [
                 "CBuildStamp", "SharedStore", "SystemCalls",
                 "LoginEntryFiles",
+                // A share link's QR code, in the terminal and as a PNG (`noise share`, `weaver share`).
+                "ShareLinks", "WidgetRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
