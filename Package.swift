@@ -274,6 +274,8 @@ let package = Package(
             dependencies: [
                 "CBuildStamp", "SharedStore", "SystemCalls",
                 "LoginEntryFiles",
+                // A share link's QR code, in the terminal and as a PNG (`noise share`, `weaver share`).
+                "ShareLinks", "WidgetRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
@@ -351,6 +353,8 @@ let package = Package(
             dependencies: [
                 "CGtk", "DesktopWidgets", "WidgetRender", "WidgetDesign", "WidgetActions", "LiveWidgets", "SharedStore",
                 "SystemCalls", "LoginEntryFiles",
+                // Whether `weaver serve` is up before a widget's Edit button starts it.
+                "NetworkAddress",
             ], swiftSettings: [.swiftLanguageMode(.v5)], linkerSettings: staticSwiftRuntime),
 
         // The browser app's server, its own executable that `weaver serve` execs once it has checked
@@ -434,7 +438,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "TestSupport", "NoiseEngine", "NoiseControl", "SharedStore", "WidgetDataKeys", "WidgetDesign",
-                "WidgetRender", "BoundedJSON", "CivilDates",
+                "WidgetRender", "BoundedJSON", "CivilDates", "NetworkAddress",
             ]),
         .testTarget(
             name: "HomeScreenTests",

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkAddress
 import TestSupport
 import Testing
 
@@ -48,19 +49,7 @@ import Testing
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func listening(_ port: Int) -> Bool {
-        let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(s) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        } == 0
-    }
+    static func listening(_ port: Int) -> Bool { LoopbackProbe.accepts(port: port) }
 
     @Test func aSnapclientPlaysWhatNoiseRenders() throws {
         for tool in ["/usr/bin/snapserver", "/usr/bin/snapclient"] {

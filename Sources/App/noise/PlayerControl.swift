@@ -36,15 +36,5 @@ enum PlayerControl {
 }
 
 /// Unbuffered write to standard output, line by line (followers and status bars read it live).
-func writeStdout(_ text: String) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { raw in
-            retryOnInterrupt { write(1, raw.baseAddress! + offset, raw.count - offset) }
-        }
-        if n < 0 { return }
-        offset += n
-    }
-    bytes.removeAll()
-}
+/// A failed write is dropped: there is nowhere left to report it.
+func writeStdout(_ text: String) { try? FileDescriptorIO.writeAll(1, Array(text.utf8)) }

@@ -77,19 +77,9 @@ enum Terminal {
     }
 }
 
-/// Unbuffered write to fd 2 (no shared `FILE*`, so no data race under Swift 6).
-func writeStderr(_ text: String) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { raw in
-            retryOnInterrupt { write(2, raw.baseAddress! + offset, raw.count - offset) }
-        }
-        if n < 0 { return }
-        offset += n
-    }
-    bytes.removeAll()
-}
+/// Unbuffered write to fd 2 (no shared `FILE*`, so no data race under Swift 6); a failed write
+/// is dropped, as for `writeStdout`.
+func writeStderr(_ text: String) { try? FileDescriptorIO.writeAll(2, Array(text.utf8)) }
 
 func formatDuration(_ seconds: Double) -> String {
     // Milliseconds are kept when there are any: 1.5 s is "1.5s", not "1s".

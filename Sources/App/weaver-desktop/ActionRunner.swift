@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import LoginEntryFiles
+import NetworkAddress
 import SharedStore
 import SystemCalls
 import WidgetActions
@@ -106,20 +107,7 @@ enum BrowserEditor {
     }
 
     /// Whether something accepts connections on 127.0.0.1:port.
-    static func isListening() -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
+    static func isListening() -> Bool { LoopbackProbe.accepts(port: port) }
 
     static func executableFolder() -> URL {
         let exe =

@@ -12,22 +12,16 @@ extension DataPage {
         var notes: [String] = []
         let list = (try? RemindersService(root: root).list(note: { notes.append($0) })) ?? []
         let uploads = root.url.appendingPathComponent("reminders/uploads").path + "/"
-        let rows = list.map { s in
-            t.render(
-                "reminderRow",
-                [
-                    "id": s.id, "name": s.name, "kind": s.kind == .todoTxt ? "todo.txt" : "iCalendar",
-                    "readOnly": s.isWeb ? t.render("readOnly") : .empty,
-                    "source": s.source.hasPrefix(uploads) ? "uploaded file" : s.source,
-                    "error": s.lastError.map { t.render("rowError", ["error": $0]) } ?? .empty,
-                    "tasks": s.itemCount.map(String.init) ?? "–", "refreshed": when(s.lastRefreshAt, now: now),
-                ])
-        }
-        return t.render(
-            "reminders",
+        return sourceSection(
+            "reminders", list, notes: notes, now: now, row: "reminderRow", rows: "reminderSources",
+            none: "noReminders"
+        ) { s in
             [
-                "notes": warnings(notes),
-                "list": list.isEmpty ? t.render("noReminders") : t.render("reminderSources", ["rows": rows]),
-            ])
+                "kind": s.kind == .todoTxt ? "todo.txt" : "iCalendar",
+                "readOnly": s.isWeb ? t.render("readOnly") : .empty,
+                "source": s.source.hasPrefix(uploads) ? "uploaded file" : s.source,
+                "tasks": s.itemCount.map(String.init) ?? "–",
+            ]
+        }
     }
 }

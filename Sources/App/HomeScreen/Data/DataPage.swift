@@ -61,24 +61,34 @@ enum DataPage {
     }
 
     static func calendar(_ root: StoreRoot, now: Date) -> HTML {
-        let t = templates
         var notes: [String] = []
         let list = (try? CalendarService(root: root).list(note: { notes.append($0) })) ?? []
-        let rows = list.map { c in
-            t.render(
-                "calendarRow",
-                [
-                    "id": c.id, "name": c.name, "source": c.isWeb ? c.source : "uploaded file",
-                    "error": c.lastError.map { t.render("rowError", ["error": $0]) } ?? .empty,
-                    "events": c.eventCount.map(String.init) ?? "–", "refreshed": when(c.lastRefreshAt, now: now),
-                ])
+        return sourceSection(
+            "calendar", list, notes: notes, now: now, row: "calendarRow", rows: "calendars", none: "noCalendars"
+        ) { c in
+            ["source": c.isWeb ? c.source : "uploaded file", "events": c.eventCount.map(String.init) ?? "–"]
+        }
+    }
+
+    /// A source list's section (calendars, task lists): the list's notes, then a `row` per source
+    /// with what every list shows (id, name, its error, last refresh) and its own `fields`, inside
+    /// `rows`; `none` when the list is empty.
+    static func sourceSection<E: SourceListEntry>(
+        _ section: String, _ list: [E], notes: [String], now: Date, row: String, rows: String, none: String,
+        fields: (E) -> [String: any HTMLValue]
+    ) -> HTML {
+        let t = templates
+        let rowsHTML = list.map { e in
+            let common: [String: any HTMLValue] = [
+                "id": e.id, "name": e.name,
+                "error": e.lastError.map { t.render("rowError", ["error": $0]) } ?? .empty,
+                "refreshed": when(e.lastRefreshAt, now: now),
+            ]
+            return t.render(row, common.merging(fields(e)) { a, _ in a })
         }
         return t.render(
-            "calendar",
-            [
-                "notes": warnings(notes),
-                "list": list.isEmpty ? t.render("noCalendars") : t.render("calendars", ["rows": rows]),
-            ])
+            section,
+            ["notes": warnings(notes), "list": list.isEmpty ? t.render(none) : t.render(rows, ["rows": rowsHTML])])
     }
 
     static func steps(_ root: StoreRoot) -> HTML {

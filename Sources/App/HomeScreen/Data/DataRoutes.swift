@@ -6,7 +6,6 @@ import LoginEntryFiles
 import NIOCore
 import NoiseControl
 import SharedStore
-import SizeLimits
 import Snapshots
 import WidgetDesign
 
@@ -33,19 +32,12 @@ struct DataRoutes {
 
     @Sendable func setLocation(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let root = try server.requireStore()
-        let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-        guard
-            let o = RequestBody.object(
-                body, limits: Self.smallBody, allowed: ["name", "pick", "latitude", "longitude"])
-        else {
-            throw HTTPError(
-                .badRequest,
-                """
-                the body must be {\"name\": PLACE, \"pick\": N (optional)} or {\"latitude\": DEG, \
-                \"longitude\": DEG, \"name\": TEXT (optional)}
-                """
-            )
-        }
+        let o = try await RequestBody.read(
+            request, limits: Self.smallBody, allowed: ["name", "pick", "latitude", "longitude"],
+            shape: """
+                {"name": PLACE, "pick": N (optional)} or {"latitude": DEG, "longitude": DEG, "name": TEXT \
+                (optional)}
+                """)
         return try Self.failing {
             let service = WeatherService(root: root, api: try Self.openMeteo())
             let location: WeatherFile.Location
@@ -137,14 +129,9 @@ struct DataRoutes {
 
     @Sendable func setAutorefresh(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let root = try server.requireStore()
-        let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-        guard let o = RequestBody.object(body, limits: Self.smallBody, allowed: ["on", "method"]),
-            let on = o.flag("on")
-        else {
-            throw HTTPError(
-                .badRequest,
-                "the body must be {\"on\": true|false, \"method\": \"auto\"|\"systemd\"|\"xdg\" (optional)}")
-        }
+        let (o, on) = try await RequestBody.read(
+            request, limits: Self.smallBody, allowed: ["on", "method"],
+            shape: #"{"on": true|false, "method": "auto"|"systemd"|"xdg" (optional)}"#, member: { $0.flag("on") })
         var method = "auto"
         if o.has("method") {
             guard let name = o.text("method") else {
@@ -177,13 +164,9 @@ struct DataRoutes {
 
     @Sendable func addCalendar(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let root = try server.requireStore()
-        let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-        guard let o = RequestBody.object(body, limits: Self.smallBody, allowed: ["url", "name"]),
-            let url = o.text("url")
-        else {
-            throw HTTPError(
-                .badRequest, "the body must be {\"url\": \"https://…/calendar.ics\", \"name\": TEXT (optional)}")
-        }
+        let (o, url) = try await RequestBody.read(
+            request, limits: Self.smallBody, allowed: ["url", "name"],
+            shape: #"{"url": "https://…/calendar.ics", "name": TEXT (optional)}"#, member: { $0.text("url") })
         // Only web addresses: a path typed in a browser must never name a file on this machine.
         let lower = url.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("webcal://"),
@@ -196,40 +179,6 @@ struct DataRoutes {
         var name: String?
         if let n = o.text("name"), !n.trimmingCharacters(in: .whitespaces).isEmpty { name = n }
         return try Self.failing { try Self.addCalendar(root, source: url, name: name, shownAs: url) }
-    }
-
-    @Sendable func uploadCalendar(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let root = try server.requireStore()
-        let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: Self.maximumCalendarBytes) } catch {
-            // Said as the CLI says it (one limit, in MiB).
-            throw HTTPError(
-                .contentTooLarge,
-                "the calendar file is \(SizeLimit(bytes: Self.maximumCalendarBytes).exceededByStream)")
-        }
-        let fileName = ImportRoutes.fileName(request.uri.queryParameters.get("name"))
-        // Kept in the store: a file calendar is read again at every refresh.
-        let folder = root.url.appendingPathComponent("calendars/uploads", isDirectory: true)
-        return try Self.failing {
-            try Self.addUpload(Data(buffer: body), named: fileName, ext: "ics", in: folder) { target in
-                try Self.addCalendar(root, source: target.path, name: nil, shownAs: fileName)
-            }
-        }
-    }
-
-    @Sendable func removeCalendar(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let root = try server.requireStore()
-        guard let id = context.parameters.get("id"), Routes.isPlainID(id) else {
-            throw HTTPError(.notFound, "no such calendar")
-        }
-        return try Self.failing {
-            let service = CalendarService(root: root)
-            let removed = try service.remove(id)
-            Self.dropUploadedCopy(of: removed.source, uploads: root.url.appendingPathComponent("calendars/uploads"))
-            _ = try service.refresh()
-            server.refresh()
-            return LibraryRoutes.message("Removed \(removed.name).")
-        }
     }
 
     @Sendable func refreshCalendars(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -249,22 +198,46 @@ struct DataRoutes {
 
     static func addCalendar(_ root: StoreRoot, source: String, name: String?, shownAs: String) throws -> Response {
         let service = CalendarService(root: root)
-        do {
+        return try addedSource(noun: "event", source: source, shownAs: shownAs) {
             let (entry, count, warnings) = try service.add(source, name: name)
             _ = try service.refresh()
+            return (entry, count, warnings, [])
+        }
+    }
+
+    /// What adding a source (a calendar, a task list) answers: 201 with "Added NAME: COUNT NOUNs.",
+    /// its id, and as notes its first five warnings (the rest counted, as the CLI says them) and
+    /// then `refreshNotes`. `add` adds and refreshes.
+    static func addedSource<E: SourceListEntry, Warning>(
+        noun: String, source: String, shownAs: String,
+        _ add: () throws -> (entry: E, count: Int, warnings: [Warning], refreshNotes: [String])
+    ) throws -> Response {
+        do {
+            let (entry, count, warnings, refreshNotes) = try add()
             var notes = warnings.prefix(5).map { JSONValue.string("\(entry.name): \($0)") }
             if warnings.count > 5 { notes.append(.string("\(entry.name): \(warnings.count - 5) more warnings")) }
-            var response = DesignAPIRoutes.json(
+            notes += refreshNotes.map { .string($0) }
+            return DesignAPIRoutes.json(
                 .object([
-                    "message": .string("Added \(entry.name): \(count) event\(count == 1 ? "" : "s")."),
+                    "message": .string("Added \(entry.name): \(count) \(noun)\(count == 1 ? "" : "s")."),
                     "id": .string(entry.id), "notes": .array(notes),
-                ]))
-            response.status = .created
-            return response
+                ]), status: .created)
         } catch let e as DataSourceError {
             // The service names the stored copy's path; the person uploaded a file by its name.
             throw DataSourceError(e.description.replacingOccurrences(of: source, with: shownAs))
         }
+    }
+
+    /// An uploaded file's bytes, at most `limit` (more is refused with `tooLarge`), and the safe
+    /// name it was sent under (`?name=`).
+    static func upload(
+        _ request: Request, upTo limit: Int, tooLarge: @autoclosure () -> String
+    ) async throws -> (body: ByteBuffer, fileName: String) {
+        let body: ByteBuffer
+        do { body = try await request.body.collect(upTo: limit) } catch {
+            throw HTTPError(.contentTooLarge, tooLarge())
+        }
+        return (body, ImportRoutes.fileName(request.uri.queryParameters.get("name")))
     }
 
     /// Writes an uploaded source into the store's `folder` under a safe name from the person's

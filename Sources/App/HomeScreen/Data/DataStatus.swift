@@ -46,18 +46,26 @@ struct DataStatus {
     }
 
     static func calendar(_ root: StoreRoot, now: Date) -> DataStatus {
-        var s = DataStatus(
-            id: "calendar", title: "Calendar", state: .unconfigured, summary: "No calendars added",
-            link: "/data#calendar")
-        guard let list = try? CalendarService(root: root).list(), !list.isEmpty else { return s }
-        s.summary = "\(list.count) calendar\(list.count == 1 ? "" : "s")"
+        sources(
+            id: "calendar", title: "Calendar", none: "No calendars added", try? CalendarService(root: root).list(),
+            now: now
+        ) { list in "\(list.count) calendar\(list.count == 1 ? "" : "s")" }
+    }
+
+    /// A source list's card, the same for calendars and task lists: `none` until one is added,
+    /// then the list's `summary` and its health: the first failing source with its error, else
+    /// the latest refresh.
+    static func sources<E: SourceListEntry>(
+        id: String, title: String, none: String, _ list: [E]?, now: Date, summary: ([E]) -> String
+    ) -> DataStatus {
+        var s = DataStatus(id: id, title: title, state: .unconfigured, summary: none, link: "/data#\(id)")
+        guard let list, !list.isEmpty else { return s }
+        s.summary = summary(list)
         s.showHealth(of: list, now: now)
         return s
     }
 
-    /// A source list's health, the same for calendars and task lists: the first failing source
-    /// with its error, else the latest refresh.
-    mutating func showHealth(of list: [some SourceListEntry], now: Date) {
+    private mutating func showHealth(of list: [some SourceListEntry], now: Date) {
         let failing = list.first { $0.lastError != nil }
         state = failing == nil ? .ok : .error
         if let failing, let error = failing.lastError {
@@ -86,14 +94,12 @@ struct DataStatus {
     /// Reminders: the task lists `weaver reminders list` shows, the first failing one, or the
     /// latest refresh.
     static func reminders(_ root: StoreRoot, now: Date) -> DataStatus {
-        var s = DataStatus(
-            id: "reminders", title: "Reminders", state: .unconfigured, summary: "No task lists added",
-            link: "/data#reminders")
-        guard let list = try? RemindersService(root: root).list(), !list.isEmpty else { return s }
-        let tasks = list.compactMap(\.itemCount).reduce(0, +)
-        s.summary =
-            "\(list.count) list\(list.count == 1 ? "" : "s"), \(tasks) task\(tasks == 1 ? "" : "s")"
-        s.showHealth(of: list, now: now)
-        return s
+        sources(
+            id: "reminders", title: "Reminders", none: "No task lists added", try? RemindersService(root: root).list(),
+            now: now
+        ) { list in
+            let tasks = list.compactMap(\.itemCount).reduce(0, +)
+            return "\(list.count) list\(list.count == 1 ? "" : "s"), \(tasks) task\(tasks == 1 ? "" : "s")"
+        }
     }
 }

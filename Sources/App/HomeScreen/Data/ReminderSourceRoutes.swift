@@ -2,9 +2,7 @@ import BoundedJSON
 import DataSources
 import Foundation
 import Hummingbird
-import NIOCore
 import SharedStore
-import SizeLimits
 
 /// The Data page's Reminders API: each request is the call `weaver reminders add|remove|refresh`
 /// makes (`RemindersService`), followed by a refresh so the Reminders widget shows the change at
@@ -25,18 +23,10 @@ struct ReminderSourceRoutes {
 
     @Sendable func addSource(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let root = try server.requireStore()
-        let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-        guard let o = RequestBody.object(body, limits: DataRoutes.smallBody, allowed: ["source", "name"]),
-            let text = o.text("source")
-        else {
-            throw HTTPError(
-                .badRequest,
-                """
-                the body must be {\"source\": \"~/todo.txt\" or \"https://…/tasks.ics\", \"name\": TEXT \
-                (optional)}
-                """
-            )
-        }
+        let (o, text) = try await RequestBody.read(
+            request, limits: DataRoutes.smallBody, allowed: ["source", "name"],
+            shape: #"{"source": "~/todo.txt" or "https://…/tasks.ics", "name": TEXT (optional)}"#,
+            member: { $0.text("source") })
         var name: String?
         if let n = o.text("name"), !n.trimmingCharacters(in: .whitespaces).isEmpty {
             name = String(n.prefix(200))
@@ -48,40 +38,6 @@ struct ReminderSourceRoutes {
         }
         return try DataRoutes.failing {
             try Self.add(root, source: source, name: name, shownAs: source)
-        }
-    }
-
-    @Sendable func uploadSource(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let root = try server.requireStore()
-        let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: Self.maximumUploadBytes) } catch {
-            throw HTTPError(
-                .contentTooLarge, "the task list is \(SizeLimit(bytes: Self.maximumUploadBytes).exceededByStream)")
-        }
-        let fileName = ImportRoutes.fileName(request.uri.queryParameters.get("name"))
-        // The extension decides how the service reads the file (`.ics` as iCalendar tasks).
-        let ext = fileName.lowercased().hasSuffix(".ics") ? "ics" : "txt"
-        let folder = root.url.appendingPathComponent("reminders/uploads", isDirectory: true)
-        return try DataRoutes.failing {
-            try DataRoutes.addUpload(Data(buffer: body), named: fileName, ext: ext, in: folder) { target in
-                try Self.add(root, source: target.path, name: nil, shownAs: fileName)
-            }
-        }
-    }
-
-    @Sendable func removeSource(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let root = try server.requireStore()
-        guard let id = context.parameters.get("id"), Routes.isPlainID(id) else {
-            throw HTTPError(.notFound, "no such reminders source")
-        }
-        return try DataRoutes.failing {
-            let service = RemindersService(root: root)
-            let removed = try service.remove(id)
-            DataRoutes.dropUploadedCopy(
-                of: removed.source, uploads: root.url.appendingPathComponent("reminders/uploads"))
-            _ = try service.refresh()
-            server.refresh()
-            return LibraryRoutes.message("Removed \(removed.name).")
         }
     }
 
@@ -119,21 +75,11 @@ struct ReminderSourceRoutes {
     /// person gave it (an upload by its own name, not the store's copy).
     static func add(_ root: StoreRoot, source: String, name: String?, shownAs: String) throws -> Response {
         let service = RemindersService(root: root)
-        do {
+        return try DataRoutes.addedSource(noun: "task", source: source, shownAs: shownAs) {
             let (entry, count, warnings) = try service.add(source, name: name)
             let report = try service.refresh()
-            var notes = warnings.prefix(5).map { JSONValue.string("\(entry.name): \($0)") }
-            if warnings.count > 5 { notes.append(.string("\(entry.name): \(warnings.count - 5) more warnings")) }
-            notes += report.notes.filter { !$0.hasPrefix("\(entry.name):") }.prefix(5).map { .string($0) }
-            var response = DesignAPIRoutes.json(
-                .object([
-                    "message": .string("Added \(entry.name): \(count) task\(count == 1 ? "" : "s")."),
-                    "id": .string(entry.id), "notes": .array(notes),
-                ]))
-            response.status = .created
-            return response
-        } catch let e as DataSourceError {
-            throw DataSourceError(e.description.replacingOccurrences(of: source, with: shownAs))
+            // The refresh's notes on other sources; this one's are its warnings, said already.
+            return (entry, count, warnings, Array(report.notes.filter { !$0.hasPrefix("\(entry.name):") }.prefix(5)))
         }
     }
 

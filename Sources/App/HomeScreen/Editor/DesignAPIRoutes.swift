@@ -63,13 +63,11 @@ struct DesignAPIRoutes {
         do {
             let spec = try workshop.create(starter: template, name: name, now: Date())
             server.refresh()
-            var response = Self.json(
+            return Self.json(
                 .object([
                     "id": .string(spec.id.uuidString), "editor": .string("/editor/\(spec.id.uuidString)"),
                     "design": spec.jsonValue,
-                ]))
-            response.status = .created
-            return response
+                ]), status: .created)
         } catch let e as DesignError {
             throw HTTPError(.unprocessableContent, e.message, field: e.message.hasPrefix("name:") ? "name" : "template")
         }
@@ -244,9 +242,7 @@ struct DesignAPIRoutes {
                 answer["scaledFrom"] = .object(["width": .number(Double(w)), "height": .number(Double(h))])
             }
             if let damage = image.damage { answer["damage"] = .string(damage) }
-            var response = Self.json(.object(answer))
-            response.status = .created
-            return response
+            return Self.json(.object(answer), status: .created)
         } catch let e as DesignImages.Failure {
             throw HTTPError(.unprocessableContent, e.description, field: "image")
         } catch let e as DesignError {
@@ -255,30 +251,34 @@ struct DesignAPIRoutes {
     }
 
     @Sendable func imageTheme(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let workshop = try server.requireWorkshop()
-        guard let name = context.parameters.get("name") else { throw HTTPError(.notFound, "no such picture") }
-        do {
+        try withPicture(context) { workshop, name in
             let theme = try workshop.photoTheme(fileName: name)
             return Self.json(
                 .object([
                     "palette": .array(theme.palette.map { .string($0) }),
                     "accent": .string(theme.accent.rawValue), "background": .string(theme.background.rawValue),
                 ]))
-        } catch let e as NotFound {
-            throw HTTPError(.notFound, e.description)
-        } catch let e as DesignError {
-            throw HTTPError(.unprocessableContent, e.message, field: "image")
         }
     }
 
     @Sendable func image(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let workshop = try server.requireWorkshop()
-        guard let name = context.parameters.get("name") else { throw HTTPError(.notFound, "no such picture") }
-        do {
+        try withPicture(context) { workshop, name in
             let file = try workshop.imageFile(fileName: name)
             var response = Routes.bytes(file.bytes, type: file.contentType)
             response.headers[.init("X-Content-Type-Options")!] = "nosniff"
             return response
+        }
+    }
+
+    /// A route on one stored picture (`/api/images/:name…`): `body` gets the workshop and the file
+    /// name; a picture that is not there is 404, one that cannot be read 422 on the image field.
+    private func withPicture(
+        _ context: BasicRequestContext, _ body: (any DesignWorkshop, String) throws -> Response
+    ) throws -> Response {
+        let workshop = try server.requireWorkshop()
+        guard let name = context.parameters.get("name") else { throw HTTPError(.notFound, "no such picture") }
+        do {
+            return try body(workshop, name)
         } catch let e as NotFound {
             throw HTTPError(.notFound, e.description)
         } catch let e as DesignError {

@@ -32,20 +32,13 @@ struct LibraryRoutes {
 
     @Sendable func add(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let library = try server.requireLibrary()
-        let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-        guard
-            let o = RequestBody.object(
-                body, limits: Self.smallBody, allowed: ["template", "remix", "seed", "variant", "default"]),
-            let templateID = o.text("template")
-        else {
-            throw HTTPError(
-                .badRequest,
-                """
-                the body must be {\"template\": ID, \"remix\": ID or \"seed\": \"S\" and \"variant\": K \
-                (optional), \"default\": BOOL (optional)}
-                """
-            )
-        }
+        let (o, templateID) = try await RequestBody.read(
+            request, limits: Self.smallBody, allowed: ["template", "remix", "seed", "variant", "default"],
+            shape: """
+                {"template": ID, "remix": ID or "seed": "S" and "variant": K (optional), "default": BOOL \
+                (optional)}
+                """,
+            member: { $0.text("template") })
         // `weaver templates add ID [--remix R] [--default]`.
         guard let template = TemplateCatalogue.find(templateID) else {
             throw HTTPError(
@@ -89,13 +82,7 @@ struct LibraryRoutes {
             try library.add([spec])
             if o.flag("default") == true { try library.setDefault(spec.id) }
             server.refresh()
-            var response = DesignAPIRoutes.json(
-                .object([
-                    "id": .string(spec.id.uuidString), "name": .string(spec.name),
-                    "message": .string("Added \(spec.name) to the Library."),
-                ]))
-            response.status = .created
-            return response
+            return Self.created(spec, message: "Added \(spec.name) to the Library.")
         }
     }
 
@@ -112,13 +99,7 @@ struct LibraryRoutes {
         try withID(context) { library, id in
             let copy = try library.duplicate(id, now: Date())
             server.refresh()
-            var response = DesignAPIRoutes.json(
-                .object([
-                    "id": .string(copy.id.uuidString), "name": .string(copy.name),
-                    "message": .string("Created \(copy.name)."),
-                ]))
-            response.status = .created
-            return response
+            return Self.created(copy, message: "Created \(copy.name).")
         }
     }
 
@@ -197,6 +178,14 @@ struct LibraryRoutes {
 
     static func message(_ text: String) -> Response {
         DesignAPIRoutes.json(.object(["message": .string(text)]))
+    }
+
+    /// 201 for a design the Library gained (from a template, or a copy): its id, name and `message`.
+    static func created(_ spec: WidgetSpec, message: String) -> Response {
+        DesignAPIRoutes.json(
+            .object([
+                "id": .string(spec.id.uuidString), "name": .string(spec.name), "message": .string(message),
+            ]), status: .created)
     }
 
     /// A library row as the page and API show it.

@@ -120,11 +120,7 @@ struct BoardRoutes {
         _ request: Request, limits: JSONLimits = smallBody, allowed: Set<String>, required: Set<String> = [],
         shape: String
     ) async throws -> JSONReader {
-        let bytes = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-        guard let o = RequestBody.object(bytes, limits: limits, allowed: allowed, required: required) else {
-            throw HTTPError(.badRequest, "the body must be \(shape)")
-        }
-        return o
+        try await RequestBody.read(request, limits: limits, allowed: allowed, required: required, shape: shape)
     }
 
     static func name(_ request: Request) async throws -> String {

@@ -1,5 +1,6 @@
 import BoundedJSON
 import Foundation
+import Hummingbird
 import NIOCore
 import SharedStore
 
@@ -7,6 +8,28 @@ import SharedStore
 /// route states the keys it takes and reads the values it needs; anything else is refused with
 /// the route's own description of the body it wants.
 enum RequestBody {
+    /// The request's body (up to the server's cap) as an object `object(_:limits:allowed:required:)`
+    /// accepts; anything else is 400 "the body must be SHAPE".
+    static func read(
+        _ request: Request, limits: JSONLimits, allowed: Set<String>, required: Set<String> = [], shape: String
+    ) async throws -> JSONReader {
+        let bytes = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
+        guard let o = object(bytes, limits: limits, allowed: allowed, required: required) else {
+            throw HTTPError(.badRequest, "the body must be \(shape)")
+        }
+        return o
+    }
+
+    /// `read`, and the member the route cannot do without, as `member` reads it: its absence (or
+    /// another type) is the same 400 as a wrong body.
+    static func read<Value>(
+        _ request: Request, limits: JSONLimits, allowed: Set<String>, shape: String, member: (JSONReader) -> Value?
+    ) async throws -> (JSONReader, Value) {
+        let o = try await read(request, limits: limits, allowed: allowed, shape: shape)
+        guard let value = member(o) else { throw HTTPError(.badRequest, "the body must be \(shape)") }
+        return (o, value)
+    }
+
     /// The body as a reader when it is a JSON object within `limits` whose keys are all in
     /// `allowed` and include every key of `required`; nil otherwise.
     static func object(

@@ -32,6 +32,7 @@ extension Routes {
         let data = DataRoutes(server: server)
         let reminders = ReminderSourceRoutes(server: server)
         let steps = StepsRoutes(server: server)
+        let (calendarFiles, reminderFiles) = (SourceFileRoutes.calendars(server), SourceFileRoutes.reminders(server))
         return [
             // HomeRoutes
             Route(.get, "/", home.page),
@@ -132,13 +133,13 @@ extension Routes {
             Route(.post, "/api/data/weather/autorefresh", data.setAutorefresh),
             // Calendar
             Route(.post, "/api/data/calendar", data.addCalendar),
-            Route(.post, "/api/data/calendar/upload", data.uploadCalendar),
-            Route(.delete, "/api/data/calendar/:id", data.removeCalendar),
+            Route(.post, "/api/data/calendar/upload", calendarFiles.upload),
+            Route(.delete, "/api/data/calendar/:id", calendarFiles.remove),
             Route(.post, "/api/data/calendar/refresh", data.refreshCalendars),
             // ReminderSourceRoutes
             Route(.post, "/api/data/reminders", reminders.addSource),
-            Route(.post, "/api/data/reminders/upload", reminders.uploadSource),
-            Route(.delete, "/api/data/reminders/:id", reminders.removeSource),
+            Route(.post, "/api/data/reminders/upload", reminderFiles.upload),
+            Route(.delete, "/api/data/reminders/:id", reminderFiles.remove),
             Route(.post, "/api/data/reminders/refresh", reminders.refresh),
             // StepsRoutes
             Route(.get, "/data/steps", steps.page),

@@ -24,12 +24,9 @@ struct StepsRoutes {
 
     @Sendable func importSteps(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let root = try server.requireStore()
-        let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: StepsService.maxFileBytes) } catch {
-            throw HTTPError(
-                .contentTooLarge, "the steps file is larger than \(StepsService.maxFileBytes) bytes")
-        }
-        let fileName = ImportRoutes.fileName(request.uri.queryParameters.get("name"))
+        let (body, fileName) = try await DataRoutes.upload(
+            request, upTo: StepsService.maxFileBytes,
+            tooLarge: "the steps file is larger than \(StepsService.maxFileBytes) bytes")
         return try DataRoutes.failing {
             // `importFile` reads a path and names the file in its messages by its last
             // component: a private scratch folder holds the upload under its own name.
@@ -49,12 +46,9 @@ struct StepsRoutes {
 
     @Sendable func setGoal(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let root = try server.requireStore()
-        let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-        guard let o = RequestBody.object(body, limits: DataRoutes.smallBody, allowed: ["weekday", "weekend"]),
-            let weekday = o.finiteNumber("weekday")
-        else {
-            throw HTTPError(.badRequest, "the body must be {\"weekday\": STEPS, \"weekend\": STEPS (optional)}")
-        }
+        let (o, weekday) = try await RequestBody.read(
+            request, limits: DataRoutes.smallBody, allowed: ["weekday", "weekend"],
+            shape: #"{"weekday": STEPS, "weekend": STEPS (optional)}"#, member: { $0.finiteNumber("weekday") })
         var weekend: Int?
         if let w = o.finiteNumber("weekend") { weekend = Int(exactly: w) ?? 0 }
         guard let goal = Int(exactly: weekday) else {
@@ -76,12 +70,9 @@ struct StepsRoutes {
     @Sendable func pinDay(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let root = try server.requireStore()
         let library = try server.requireLibrary(.noStore)
-        let body = try await request.body.collect(upTo: HomeScreenServer.maximumBodyBytes)
-        guard let o = RequestBody.object(body, limits: DataRoutes.smallBody, allowed: ["date"]),
-            let date = o.text("date")
-        else {
-            throw HTTPError(.badRequest, "the body must be {\"date\": \"yyyy-MM-dd\"}")
-        }
+        let (_, date) = try await RequestBody.read(
+            request, limits: DataRoutes.smallBody, allowed: ["date"], shape: #"{"date": "yyyy-MM-dd"}"#,
+            member: { $0.text("date") })
         guard let day = (try? StepsService(root: root).load())?.history?.first(where: { $0.date == date }) else {
             throw HTTPError(.unprocessableContent, "no steps recorded on '\(date)'", field: "date")
         }
@@ -90,10 +81,9 @@ struct StepsRoutes {
                 day: day, goal: StepsHistory.goal(for: date, in: try? StepsService(root: root).load()), now: Date())
             try library.add([spec])
             server.refresh()
-            var response = DesignAPIRoutes.json(
-                .object(["id": .string(spec.id.uuidString), "message": .string("Pinned \(date) as \(spec.name).")]))
-            response.status = .created
-            return response
+            return DesignAPIRoutes.json(
+                .object(["id": .string(spec.id.uuidString), "message": .string("Pinned \(date) as \(spec.name).")]),
+                status: .created)
         }
     }
 }

@@ -132,37 +132,33 @@ extension Noise {
             }
         }
 
-        struct Enable: ParsableCommand {
-            static let configuration = CommandConfiguration(
-                commandName: "enable",
-                abstract: "Switch a disabled schedule back on (by id or by time).")
-            @Argument(help: ArgumentHelp("An id from 'noise schedule list' or a time (HH:MM).", valueName: "ID|TIME"))
-            var target: String
-            @OptionGroup var storeOption: StoreOption
+        typealias Enable = Switch<SwitchOn>
+        typealias Disable = Switch<SwitchOff>
 
-            func run() throws { try switchSchedules(target, on: true, storeOption) }
-        }
-
-        struct Disable: ParsableCommand {
-            static let configuration = CommandConfiguration(
-                commandName: "disable",
-                abstract: "Switch a schedule off without removing it (by id or by time).")
-            @Argument(help: ArgumentHelp("An id from 'noise schedule list' or a time (HH:MM).", valueName: "ID|TIME"))
-            var target: String
-            @OptionGroup var storeOption: StoreOption
-
-            func run() throws { try switchSchedules(target, on: false, storeOption) }
-        }
-
-        static func switchSchedules(_ target: String, on: Bool, _ storeOption: StoreOption) throws {
-            let result: (changed: [PlaySchedule], notes: [String])
-            do { result = try scheduleBook(storeOption).setEnabled(target, on) } catch let refusal
-                as ScheduleBook.Refusal
-            {
-                throw CLIError(refusal.description)
+        /// `enable` and `disable`: the same command, `Way` says which.
+        struct Switch<Way: SwitchWay>: ParsableCommand {
+            static var configuration: CommandConfiguration {
+                Way.isOn
+                    ? CommandConfiguration(
+                        commandName: "enable", abstract: "Switch a disabled schedule back on (by id or by time).")
+                    : CommandConfiguration(
+                        commandName: "disable",
+                        abstract: "Switch a schedule off without removing it (by id or by time).")
             }
-            for note in result.notes { Terminal.printError(note) }
-            print("\(on ? "Enabled" : "Disabled") \(result.changed.map(\.id).joined(separator: ", ")).")
+            @Argument(help: ArgumentHelp("An id from 'noise schedule list' or a time (HH:MM).", valueName: "ID|TIME"))
+            var target: String
+            @OptionGroup var storeOption: StoreOption
+
+            func run() throws {
+                let result: (changed: [PlaySchedule], notes: [String])
+                do { result = try scheduleBook(storeOption).setEnabled(target, Way.isOn) } catch let refusal
+                    as ScheduleBook.Refusal
+                {
+                    throw CLIError(refusal.description)
+                }
+                for note in result.notes { Terminal.printError(note) }
+                print("\(Way.isOn ? "Enabled" : "Disabled") \(result.changed.map(\.id).joined(separator: ", ")).")
+            }
         }
 
         /// A local date and time as systemd prints it (`ScheduleBook.systemdTime`).

@@ -3,7 +3,6 @@ import CLISupport
 import Foundation
 import NoiseEngine
 import ShareLinks
-import WidgetRender
 
 extension Noise {
     /// `noise share`: a mix as a link (and a QR code) that carries it whole; `--link` on play and render reads one.
@@ -40,19 +39,7 @@ extension Noise {
         func run() throws {
             let (mix, _) = try source.load(store: storeOption.root)
             let link = try ShareLink(kind: .mix, json: [UInt8](mix.encodedJSON())).text()
-            print(link)
-            guard !linkOnly || pngPath != nil else { return }
-            let code = try QRCode(link)
-            if let pngPath {
-                let target = try OutputTarget(path: pngPath, option: "'--png'", exampleName: "mix-qr.png")
-                let (pixels, side) = code.argbPixels(scale: 8)
-                let png = try pixels.withUnsafeBufferPointer {
-                    try PNGEncoder.encode(argb: $0.baseAddress!, width: side, height: side, rowPixels: side)
-                }
-                try target.write(png)
-                Terminal.printError("Wrote the QR code (\(side)×\(side) pixels) to \(pngPath).")
-            }
-            if !linkOnly { print(code.terminalText(colours: isatty(1) == 1), terminator: "") }
+            try ShareLinkOutput.show(link, pngPath: pngPath, linkOnly: linkOnly, exampleName: "mix-qr.png")
         }
     }
 }

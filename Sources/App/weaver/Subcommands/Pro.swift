@@ -18,23 +18,21 @@ extension Weaver {
             func run() throws { print(isProUnlocked(store.root) ? "unlocked" : "locked") }
         }
 
-        struct Unlock: ParsableCommand {
-            static let configuration = CommandConfiguration(
-                commandName: "unlock", abstract: "Unlock Pro in this store.")
-            @OptionGroup var store: StoreOption
-            func run() throws {
-                try ProEntitlement.set(true, root: store.root)
-                print("unlocked")
-            }
-        }
+        typealias Unlock = Switch<SwitchOn>
+        typealias Lock = Switch<SwitchOff>
 
-        struct Lock: ParsableCommand {
-            static let configuration = CommandConfiguration(
-                commandName: "lock", abstract: "Lock Pro in this store (stored variables are kept).")
+        /// `unlock` and `lock`: the same command, `Way` says which.
+        struct Switch<Way: SwitchWay>: ParsableCommand {
+            static var configuration: CommandConfiguration {
+                Way.isOn
+                    ? CommandConfiguration(commandName: "unlock", abstract: "Unlock Pro in this store.")
+                    : CommandConfiguration(
+                        commandName: "lock", abstract: "Lock Pro in this store (stored variables are kept).")
+            }
             @OptionGroup var store: StoreOption
             func run() throws {
-                try ProEntitlement.set(false, root: store.root)
-                print("locked")
+                try ProEntitlement.set(Way.isOn, root: store.root)
+                print(Way.isOn ? "unlocked" : "locked")
             }
         }
     }

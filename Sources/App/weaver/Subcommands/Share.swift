@@ -51,20 +51,7 @@ extension Weaver {
                 return
             }
             for (name, _) in exported.leftOut { printWarning("image '\(name)' is not in the link (images never are)") }
-            print(link)
-            guard !linkOnly || pngPath != nil else { return }
-            let code = try QRCode(link)
-            if let pngPath {
-                let target = try OutputTarget(path: pngPath, option: "'--png'", exampleName: "design-qr.png")
-                let (pixels, side) = code.argbPixels(scale: 8)
-                try target.write(
-                    pixels.withUnsafeBufferPointer {
-                        try PNGEncoder.encode(argb: $0.baseAddress!, width: side, height: side, rowPixels: side)
-                    })
-                let note = "Wrote the QR code (\(side)×\(side) pixels) to \(pngPath).\n"
-                FileHandle.standardError.write(Data(note.utf8))
-            }
-            if !linkOnly { print(code.terminalText(colours: isatty(1) == 1), terminator: "") }
+            try ShareLinkOutput.show(link, pngPath: pngPath, linkOnly: linkOnly, exampleName: "design-qr.png")
         }
     }
 }

@@ -50,58 +50,37 @@
     } catch (e) { ev.target.checked = !wanted; ev.target.disabled = false; notice(e.message, true); }
   });
 
-  // Calendar: an address, an uploaded file, remove, refresh.
+  // Calendar and Reminders: a source by address (Reminders: or path), an uploaded file, remove,
+  // refresh (each then refreshed). `kind` names the API and the elements (`#KIND-file`,
+  // `[data-remove-KIND]`); `field` is the add form's input and the body's key.
   function sourceAnswer(a) { reloadWith([a.message].concat(a.notes || []).join(' ')); }
-  on('#calendar-url', 'submit', async (ev) => {
-    ev.preventDefault();
-    try { sourceAnswer(await call('POST', '/api/data/calendar', { url: ev.target.url.value })); } catch (e) {
-      notice(e.message, true); }
-  });
-  on('#calendar-file', 'change', async (ev) => {
-    const file = ev.target.files[0];
-    ev.target.value = '';
-    if (!file) return;
-    try { sourceAnswer(await call('POST', '/api/data/calendar/upload?name=' + encodeURIComponent(file.name),
-      file, true)); }
-    catch (e) { notice(e.message, true); }
-  });
-  on('#calendar-refresh', 'click', async () => {
-    try { sourceAnswer(await call('POST', '/api/data/calendar/refresh')); } catch (e) {
-      notice(e.message, true); }
-  });
-  document.addEventListener('click', async (ev) => {
-    const remove = ev.target.closest('[data-remove-calendar]');
-    if (!remove) return;
-    try { reloadWith((await call('DELETE', '/api/data/calendar/' +
-      encodeURIComponent(remove.dataset.removeCalendar))).message); }
-    catch (e) { notice(e.message, true); }
-  });
-
-  // Reminders: a path or address, an uploaded file, remove, refresh (each then refreshed).
-  on('#reminders-source', 'submit', async (ev) => {
-    ev.preventDefault();
-    try { sourceAnswer(await call('POST', '/api/data/reminders', { source: ev.target.source.value }));
-      } catch (e) { notice(e.message, true); }
-  });
-  on('#reminders-file', 'change', async (ev) => {
-    const file = ev.target.files[0];
-    ev.target.value = '';
-    if (!file) return;
-    try { sourceAnswer(await call('POST', '/api/data/reminders/upload?name=' + encodeURIComponent(file.name),
-      file, true)); }
-    catch (e) { notice(e.message, true); }
-  });
-  on('#reminders-refresh', 'click', async () => {
-    try { sourceAnswer(await call('POST', '/api/data/reminders/refresh')); } catch (e) {
-      notice(e.message, true); }
-  });
-  document.addEventListener('click', async (ev) => {
-    const remove = ev.target.closest('[data-remove-reminders]');
-    if (!remove) return;
-    try { reloadWith((await call('DELETE', '/api/data/reminders/' +
-      encodeURIComponent(remove.dataset.removeReminders))).message); }
-    catch (e) { notice(e.message, true); }
-  });
+  function sourceSection(kind, addForm, field) {
+    const api = '/api/data/' + kind;
+    on(addForm, 'submit', async (ev) => {
+      ev.preventDefault();
+      try { sourceAnswer(await call('POST', api, { [field]: ev.target[field].value })); } catch (e) {
+        notice(e.message, true); }
+    });
+    on(`#${kind}-file`, 'change', async (ev) => {
+      const file = ev.target.files[0];
+      ev.target.value = '';
+      if (!file) return;
+      try { sourceAnswer(await call('POST', api + '/upload?name=' + encodeURIComponent(file.name), file, true)); }
+      catch (e) { notice(e.message, true); }
+    });
+    on(`#${kind}-refresh`, 'click', async () => {
+      try { sourceAnswer(await call('POST', api + '/refresh')); } catch (e) { notice(e.message, true); }
+    });
+    document.addEventListener('click', async (ev) => {
+      const remove = ev.target.closest(`[data-remove-${kind}]`);
+      if (!remove) return;
+      try { reloadWith((await call('DELETE', api + '/' +
+        encodeURIComponent(remove.getAttribute(`data-remove-${kind}`)))).message); }
+      catch (e) { notice(e.message, true); }
+    });
+  }
+  sourceSection('calendar', '#calendar-url', 'url');
+  sourceSection('reminders', '#reminders-source', 'source');
 
   // Steps: import a file, set the goal, pin a day.
   on('#steps-file', 'change', async (ev) => {

@@ -586,8 +586,7 @@
     try {
       const answer = await call('POST', '/api/drafts/' + id + '/edit', assignment);
       clearErrors();
-      undoStack.push(before);
-      redoStack.length = 0;
+      keepForUndo(before);
       design = answer.design;
       showNotices(key, answer.notices);
       fill();
@@ -840,42 +839,41 @@
   document.getElementById('inspector').addEventListener('toggle', (e) => { if (e.target.open) tree(); });
 
   // MARK: Undo, redo, revert, save.
-  async function replaceDraft(next) {
-    const answer = await call('PUT', '/api/drafts/' + id, next);
+  // A change Undo takes back: the design before it is kept, and Redo's stack goes.
+  function keepForUndo(before) {
+    undoStack.push(before);
+    redoStack.length = 0;
+  }
+  // The draft as the server answers it after a change (undo, redo, revert, the assistant), shown.
+  function showDraft(answer) {
     design = answer.design;
     clearErrors();
     fill();
     showResolved(answer.resolved);
+  }
+  async function replaceDraft(next) {
+    showDraft(await call('PUT', '/api/drafts/' + id, next));
     await redraw();
   }
-  function undo() {
+  // Undo and redo are one move between the two stacks: the design taken from one, the current
+  // one kept on the other.
+  function step(from, to, done, verb) {
     busy = busy.then(async () => {
-      if (!undoStack.length) return;
-      const previous = undoStack.pop();
-      redoStack.push(design);
-      try { await replaceDraft(previous); say('Undone'); } catch (e) { say('Could not undo: ' + e.message); }
+      if (!from.length) return;
+      const target = from.pop();
+      to.push(design);
+      try { await replaceDraft(target); say(done); } catch (e) { say('Could not ' + verb + ': ' + e.message); }
     });
     return busy;
   }
-  function redo() {
-    busy = busy.then(async () => {
-      if (!redoStack.length) return;
-      const next = redoStack.pop();
-      undoStack.push(design);
-      try { await replaceDraft(next); say('Redone'); } catch (e) { say('Could not redo: ' + e.message); }
-    });
-    return busy;
-  }
+  function undo() { return step(undoStack, redoStack, 'Undone', 'undo'); }
+  function redo() { return step(redoStack, undoStack, 'Redone', 'redo'); }
   function revert() {
     busy = busy.then(async () => {
       try {
         const answer = await call('DELETE', '/api/drafts/' + id);
-        undoStack.push(design);
-        redoStack.length = 0;
-        design = answer.design;
-        clearErrors();
-        fill();
-        showResolved(answer.resolved);
+        keepForUndo(design);
+        showDraft(answer);
         await redraw();
         say('Reverted to the saved design');
       } catch (e) { say('Could not revert: ' + e.message); }
@@ -974,12 +972,8 @@
       try {
         const answer = await call('POST', '/api/drafts/' + id + '/' + kind, body);
         if (answer.changed) {
-          undoStack.push(before);
-          redoStack.length = 0;
-          design = answer.design;
-          clearErrors();
-          fill();
-          showResolved(answer.resolved);
+          keepForUndo(before);
+          showDraft(answer);
           // The draft has changed whatever happens to the swatches' repaint.
           await loadSwatches().catch(() => {});
           redraw();
