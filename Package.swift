@@ -198,7 +198,8 @@ let package = Package(
         // rtkit (real time for the render thread where SCHED_FIFO is refused; issue 41 item 24).
         .target(name: "SystemBusServices", dependencies: ["CSystemdBus", "CNoiseSupport", "SystemCalls"]),
         // `ListenAddress`: what `weaver serve --listen/--port` name, checked by weaver and bound by
-        // weaver-serve, so weaver need not link the server to check them.
+        // weaver-serve, so weaver need not link the server to check them; `LoopbackProbe`: the one
+        // "is a server up on 127.0.0.1:port" check (weaver-desktop finds a running `weaver serve`).
         .target(name: "NetworkAddress"),
         // Each editable field of a design or a mix described once (key path, type, range, default,
         // label, help) and read against; no dependencies, so every module that edits a field can use it.
@@ -267,8 +268,9 @@ let package = Package(
         // per font pattern (24 in a small widget's render; see fontjobs.c).
         .target(name: "CPangoFontJobs"),
         // What noise and weaver share about presenting themselves: `--version`, help text at 80 columns,
-        // numeric options that take negative values, errors with the failing command's usage, and the
-        // one `--store` option (and the store folder handed on to login entries) both tools take.
+        // numeric options that take negative values, errors with the failing command's usage, the
+        // one `--store` option (and the store folder handed on to login entries) both tools take, and
+        // a share link shown as both show it (text, terminal QR code, PNG).
         .target(
             name: "CLISupport",
             dependencies: [

@@ -4,9 +4,10 @@ import Foundation
 import Hummingbird
 import SharedStore
 
-/// The Data page's Reminders API: each request is the call `weaver reminders add|remove|refresh`
-/// makes (`RemindersService`), followed by a refresh so the Reminders widget shows the change at
-/// once (the CLI asks for `weaver reminders refresh` as a second step).
+/// The Data page's Reminders API for adding a source by web address or path: the call `weaver
+/// reminders add` makes (`RemindersService`), followed by a refresh so the Reminders widget shows
+/// the change at once (the CLI asks for `weaver reminders refresh` as a second step). Uploads and
+/// removal are the routes calendars share (`SourceFileRoutes`).
 ///
 /// A source is a web address, an uploaded file (kept in the store's `reminders/uploads/`, as an
 /// uploaded calendar is) or a path. Unlike a calendar, a path is accepted: the widget completes a
