@@ -21,6 +21,9 @@ logdir=$(mktemp -d)
 # renders) goes under one folder per run, removed at the end: a run used to leave about 330 folders
 # and 250 MB in /tmp, most of them from tests that never remove what they made.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/ww-tests.XXXXXX")
+# Open to all with the sticky bit, as /tmp is: some tests run a process as another user (a refused
+# peer of the control socket, a compositor under setpriv), which must reach the folders tests make.
+chmod 1777 "$scratch"
 export TMPDIR="$scratch"
 cleanup() {
     local left
