@@ -22,9 +22,22 @@ import Testing
         func start(_ command: [String], environment: [String: String]) throws {
             let env = environment.map { "\($0.key)=\($0.value)" }.sorted()
             let line = (["env"] + env + command).map { "'\($0)'" }.joined(separator: " ")
+            // A session started while the server of a just-killed one is still exiting can be lost with
+            // that server (once under load the resumed screen stayed empty for 20 s): start it until
+            // the server says it has it.
+            let started = Wait.until(10, interval: 0.1) { () -> Bool? in
+                _ = try? run(["new-session", "-d", "-s", "cal", "-x", "150", "-y", "40", line])
+                return hasSession() ? true : nil
+            }
+            try #require(started != nil, "tmux did not start the session")
             // remain-on-exit keeps the last screen readable after the program ends.
-            try run(["new-session", "-d", "-s", "cal", "-x", "150", "-y", "40", line])
             try run(["set-option", "-t", "cal", "remain-on-exit", "on"])
+        }
+
+        func hasSession() -> Bool {
+            let arguments = ["-S", socket, "has-session", "-t", "cal"]
+            guard let child = try? ChildProcess("/usr/bin/tmux", arguments, environment: [:]) else { return false }
+            return child.wait() == 0
         }
 
         func keys(_ keys: [String]) throws { try run(["send-keys", "-t", "cal"] + keys) }
