@@ -13,10 +13,13 @@ import Testing
 
         /// Runs a tmux command; its standard output.
         @discardableResult
-        func run(_ args: [String]) throws -> String {
+        func run(_ args: [String]) throws -> String { try call(args).stdout }
+
+        /// Runs a tmux command; its exit status and standard output.
+        func call(_ args: [String]) throws -> (status: Int32, stdout: String) {
             let child = try ChildProcess("/usr/bin/tmux", ["-S", socket] + args, environment: [:])
-            _ = child.wait()
-            return String(decoding: child.stdout, as: UTF8.self)
+            let status = child.wait()
+            return (status, String(decoding: child.stdout, as: UTF8.self))
         }
 
         func start(_ command: [String], environment: [String: String]) throws {
@@ -34,11 +37,7 @@ import Testing
             try run(["set-option", "-t", "cal", "remain-on-exit", "on"])
         }
 
-        func hasSession() -> Bool {
-            let arguments = ["-S", socket, "has-session", "-t", "cal"]
-            guard let child = try? ChildProcess("/usr/bin/tmux", arguments, environment: [:]) else { return false }
-            return child.wait() == 0
-        }
+        func hasSession() -> Bool { (try? call(["has-session", "-t", "cal"]))?.status == 0 }
 
         func keys(_ keys: [String]) throws { try run(["send-keys", "-t", "cal"] + keys) }
 
