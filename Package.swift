@@ -47,6 +47,7 @@ let wings: [String: [String]] = [
     // system calls, file watching, logind, login entries, player liveness
     "Platform": [
         "SystemCalls", "ChangeWatch", "SystemBusServices", "LoginEntryFiles", "PlayerLiveness", "NetworkAddress",
+        "CairoCanvas",
     ],
     // the executables, the browser app and what the CLIs share
     "App": ["noise", "weaver", "weaver-desktop", "weaver-serve", "HomeScreen", "CLISupport"],
@@ -71,6 +72,8 @@ let package = Package(
         .library(name: "NoiseControl", targets: ["NoiseControl"]),
         // The widget renderer, for other surfaces (MPRIS art, the browser home screen) and the benchmarks.
         .library(name: "WidgetRender", targets: ["WidgetRender"]),
+        // The PNG writer, for the render benchmarks.
+        .library(name: "CairoCanvas", targets: ["CairoCanvas"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "DataSources", targets: ["DataSources"]),
         .library(name: "Snapshots", targets: ["Snapshots"]),
@@ -161,6 +164,10 @@ let package = Package(
         .target(name: "LoginEntryFiles", dependencies: ["SystemCalls"]),
         // The player's heartbeat file beside its control socket (is a player alive?).
         .target(name: "PlayerLiveness", dependencies: ["SystemCalls"]),
+        // The one Cairo wrapper: owned surfaces and contexts, Cairo's errors as `RenderError`, and the
+        // PNG writer (libdeflate), for the widget renderer, the spectrum chart and the share QR code
+        // (which then need not link the widget renderer for a PNG).
+        .target(name: "CairoCanvas", dependencies: ["CCairo", "CDeflate"]),
         // The store folder: its root, file lock, atomic JSON documents, set-aside notices, Pro.
         .target(name: "SharedStore", dependencies: ["SystemCalls", "CivilDates", "BoundedJSON", "SizeLimits"]),
         // `SizeLimit`: a file's or a body's size against its limit, said one way (MiB with one decimal).
@@ -215,7 +222,7 @@ let package = Package(
         .target(
             name: "WidgetRender",
             dependencies: [
-                "WidgetDesign", "TemplateLanguage", "WidgetDataKeys", "CCairo", "CDeflate", "CJPEGSupport",
+                "WidgetDesign", "TemplateLanguage", "WidgetDataKeys", "CCairo", "CairoCanvas", "CJPEGSupport",
                 "NoiseControl", "NoiseEngine",
                 // `SplitMix64`, the one seeded generator, for the rain surface's tiles.
                 "NoiseDSP",
@@ -277,7 +284,7 @@ let package = Package(
                 "CBuildStamp", "SharedStore", "SystemCalls",
                 "LoginEntryFiles",
                 // A share link's QR code, in the terminal and as a PNG (`noise share`, `weaver share`).
-                "ShareLinks", "WidgetRender",
+                "ShareLinks", "CairoCanvas",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
@@ -312,7 +319,7 @@ let package = Package(
         // the ~25 TLS/Kerberos/LDAP libraries behind it (~13 ms of every start). The header is libcurl4-openssl-dev's.
         .target(name: "CCurlLoader"),
         // `noise spectrum`: a mix's predicted (and measured) spectrum drawn with Cairo/Pango to PNG or SVG.
-        .target(name: "SpectrumPlot", dependencies: ["NoiseDSP", "CCairo"]),
+        .target(name: "SpectrumPlot", dependencies: ["NoiseDSP", "CCairo", "CairoCanvas"]),
 
         .executableTarget(
             name: "noise",
@@ -440,7 +447,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "TestSupport", "NoiseEngine", "NoiseControl", "SharedStore", "WidgetDataKeys", "WidgetDesign",
-                "WidgetRender", "BoundedJSON", "CivilDates", "NetworkAddress",
+                "WidgetRender", "CairoCanvas", "BoundedJSON", "CivilDates", "NetworkAddress",
             ]),
         .testTarget(
             name: "HomeScreenTests",
@@ -456,7 +463,7 @@ let package = Package(
             dependencies: [
                 "WidgetRender", "WidgetDesign", "TemplateLanguage", "WidgetDataKeys", "NoiseControl", "NoiseEngine",
                 "SharedStore",
-                "TestSupport", "CCairo", "CivilDates",
+                "TestSupport", "CCairo", "CairoCanvas", "CivilDates",
             ],
             exclude: ["Goldens"]),
         // desktop.json, placement geometry; the host itself under a private Xvfb (DesktopHostTests).

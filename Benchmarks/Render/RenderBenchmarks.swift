@@ -1,4 +1,5 @@
 import Benchmark
+import CairoCanvas
 import Foundation
 import SharedStore
 import WidgetDataKeys
@@ -76,7 +77,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(draw()) }
     }
 
-    // The PNG writer alone (WidgetRender.PNGEncoder, zlib level 1, no filter) on the drawn pixels.
+    // The PNG writer alone (CairoCanvas.PNGEncoder, zlib level 1, no filter) on the drawn pixels.
     Benchmark("PNG encode only: noise-machine small at 2x", configuration: configuration) { benchmark in
         let renderer = WidgetRenderer()
         let design = try! TemplateCatalogue.find("noise-machine")!.design(now: now)

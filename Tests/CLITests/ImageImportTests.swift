@@ -1,3 +1,4 @@
+import CairoCanvas
 import Foundation
 import SharedStore
 import TestSupport

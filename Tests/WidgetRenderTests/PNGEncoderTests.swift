@@ -1,3 +1,4 @@
+import CairoCanvas
 import Foundation
 import Testing
 import WidgetDesign

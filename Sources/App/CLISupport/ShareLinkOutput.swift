@@ -1,7 +1,7 @@
+import CairoCanvas
 import Foundation
 import ShareLinks
 import SystemCalls
-import WidgetRender
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import CCairo
+import CairoCanvas
 
 #if canImport(Glibc)
     import Glibc
@@ -32,23 +33,25 @@ public enum SpectrumChart {
     public static func write(_ curves: SpectrumCurves, to path: String, format: Format) throws {
         switch format {
         case .png:
-            guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else {
-                throw DrawError(description: "cannot create an image surface")
-            }
-            defer { cairo_surface_destroy(surface) }
+            let surface = try CairoSurface(
+                owning: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+                call: "cairo_image_surface_create")
             try draw(curves, on: surface)
-            let status = cairo_surface_write_to_png(surface, path)
-            guard status == CAIRO_STATUS_SUCCESS else {
-                throw DrawError(description: "cannot write \(path): \(String(cString: cairo_status_to_string(status)))")
+            // The widgets' PNG writer at its smallest: the chart is a picture kept in docs/.
+            let png = try PNGEncoder(compression: .small).encode(surface)
+            guard let file = fopen(path, "wb") else {
+                throw DrawError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            let written = png.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+            guard fclose(file) == 0, written == png.count else {
+                throw DrawError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
             }
         case .svg:
-            guard let surface = cairo_svg_surface_create(path, width, height) else {
-                throw DrawError(description: "cannot create \(path)")
-            }
+            let surface = try CairoSurface(
+                owning: cairo_svg_surface_create(path, width, height), call: "cairo_svg_surface_create")
             try draw(curves, on: surface)
-            cairo_surface_finish(surface)
-            let status = cairo_surface_status(surface)
-            cairo_surface_destroy(surface)
+            cairo_surface_finish(surface.pointer)
+            let status = cairo_surface_status(surface.pointer)
             guard status == CAIRO_STATUS_SUCCESS else {
                 throw DrawError(description: "cannot write \(path): \(String(cString: cairo_status_to_string(status)))")
             }
@@ -62,9 +65,9 @@ public enum SpectrumChart {
         return (high - 70, high)
     }
 
-    static func draw(_ curves: SpectrumCurves, on surface: OpaquePointer) throws {
-        guard let cr = cairo_create(surface) else { throw DrawError(description: "cannot create a Cairo context") }
-        defer { cairo_destroy(cr) }
+    static func draw(_ curves: SpectrumCurves, on surface: CairoSurface) throws {
+        let context = try CairoContext(surface: surface)
+        let cr = context.pointer
         func colour(_ c: (Double, Double, Double), _ alpha: Double = 1) {
             cairo_set_source_rgba(cr, c.0, c.1, c.2, alpha)
         }
@@ -193,10 +196,7 @@ public enum SpectrumChart {
             cairo_set_dash(cr, nil, 0, 0)
             Text.draw(cr, e.0, size: 13, colour: text, x: legendLeft + 48, y: rowY, align: .left)
         }
-        let status = cairo_status(cr)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw DrawError(description: String(cString: cairo_status_to_string(status)))
-        }
+        try context.check("drawing the chart")
     }
 
     static func formatSeconds(_ s: Double) -> String {

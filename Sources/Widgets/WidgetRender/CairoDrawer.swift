@@ -1,4 +1,5 @@
 import CCairo
+import CairoCanvas
 import Foundation
 
 /// Draws a `WidgetLayout` on a Cairo context (image surface for PNG, SVG surface for SVG).

@@ -1,5 +1,6 @@
 import CCairo
 import CJPEGSupport
+import CairoCanvas
 import Foundation
 import SharedStore
 

@@ -1,4 +1,5 @@
 import CCairo
+import CairoCanvas
 import Foundation
 
 /// Premultiplied ARGB32 pixels (Cairo's layout), for golden comparisons and in-process consumers.

@@ -1,4 +1,5 @@
 import CCairo
+import CairoCanvas
 import Foundation
 import NoiseDSP
 

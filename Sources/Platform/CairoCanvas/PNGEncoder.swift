@@ -171,7 +171,7 @@ public final class PNGEncoder {
     }
 
     /// The pixels of a Cairo ARGB32 or RGB24 image surface (flushed first) as PNG.
-    func encode(_ surface: CairoSurface) throws -> [UInt8] {
+    public func encode(_ surface: CairoSurface) throws -> [UInt8] {
         cairo_surface_flush(surface.pointer)
         let format = cairo_image_surface_get_format(surface.pointer)
         guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24,
