@@ -11,22 +11,14 @@ import TemplateLanguage
 /// today. Goals default to 10,000 (weekday) and the weekday goal (weekend); Saturday and Sunday
 /// are the weekend.
 public struct StepsSnapshotProvider: DictionaryKeySource {
-    public struct Day: Sendable, Equatable {
-        /// Days since 1970-01-01.
-        public var dayNumber: Int
-        public var steps: Double
-        public init(dayNumber: Int, steps: Double) {
-            self.dayNumber = dayNumber
-            self.steps = steps
-        }
-    }
+    /// A day as the snapshot's schema reads it (today's carries the time its count was taken).
+    public typealias Day = StepsFile.Reading.Day
 
     public var access: String?
     public var goalWeekday: Double?
     public var goalWeekend: Double?
     public var streakRule: String?
     public var today: Day?
-    public var todayUpdatedAt: Date?
     /// nil when the snapshot has no history array.
     public var history: [Day]?
     let prefix = "__steps_"
@@ -42,9 +34,8 @@ public struct StepsSnapshotProvider: DictionaryKeySource {
         p.goalWeekday = reading.goalWeekday
         p.goalWeekend = reading.goalWeekend
         p.streakRule = reading.streakRule
-        p.today = reading.today.map { Day(dayNumber: $0.dayNumber, steps: $0.steps) }
-        p.todayUpdatedAt = reading.today?.updatedAt
-        p.history = reading.history?.map { Day(dayNumber: $0.dayNumber, steps: $0.steps) }
+        p.today = reading.today
+        p.history = reading.history
         return p
     }
 
@@ -75,7 +66,7 @@ public struct StepsSnapshotProvider: DictionaryKeySource {
             let fraction = today.steps / goalToday
             hitToday = today.steps >= goalToday
             v["__steps_today"] = Self.whole(today.steps)
-            if let at = todayUpdatedAt { v["__steps_updated_iso"] = CivilTime.isoUTC(at, fractionalSeconds: false) }
+            if let at = today.updatedAt { v["__steps_updated_iso"] = CivilTime.isoUTC(at, fractionalSeconds: false) }
             v["__steps_today_fraction"] = NumberText.canonical(fraction)
             v["__steps_today_percent"] = Self.whole(fraction * 100)
             v["__steps_goal_hit_today"] = hitToday ? "true" : "false"

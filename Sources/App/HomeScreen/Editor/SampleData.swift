@@ -99,8 +99,7 @@ enum SampleData {
         steps.access = "authorized"
         steps.goalWeekday = 10_000
         steps.goalWeekend = 8_000
-        steps.today = .init(dayNumber: civilToday.dayNumber, steps: 6_480)
-        steps.todayUpdatedAt = now.addingTimeInterval(-900)
+        steps.today = .init(dayNumber: civilToday.dayNumber, steps: 6_480, updatedAt: now.addingTimeInterval(-900))
         let pastSteps: [Double] = [11_200, 9_300, 10_450, 12_010, 7_900, 10_020]
         steps.history = pastSteps.enumerated().map {
             StepsSnapshotProvider.Day(dayNumber: civilToday.dayNumber - 1 - $0.offset, steps: $0.element)
