@@ -258,7 +258,7 @@ extension DesignImages {
             if Int(tw) * Int(th) <= maximumPixels { break }
             eighths -= 1
         }
-        let (surface, damage) = try jpegSurface(width: tw, height: th, name: name) { [eighths] pixels, stride, message in
+        let (surface, damage) = try jpegSurface(width: tw, height: th, name: name) { pixels, stride, message in
             bytes.withUnsafeBufferPointer {
                 ww_jpeg_decode_argb32_scaled(
                     $0.baseAddress, $0.count, Int32(eighths), pixels, stride, tw, th, &message, message.count)
