@@ -1,8 +1,9 @@
-import DesktopWidgets
 import Foundation
 import TestSupport
 import Testing
 import WidgetRender
+
+@testable import DesktopWidgets
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,3 @@
-import ChangeWatch
 import Foundation
 import LiveWidgets
 import NoiseControl
@@ -6,6 +5,8 @@ import SharedStore
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import ChangeWatch
 
 #if canImport(Glibc)
     import Glibc

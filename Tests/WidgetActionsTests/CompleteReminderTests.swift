@@ -4,7 +4,8 @@ import SharedStore
 import TestSupport
 import Testing
 import WidgetActions
-import WidgetRender
+
+@testable import WidgetRender
 
 /// A Reminders row as laid out becomes `.completeReminder(id:)` and the performer completes the
 /// reminder in its file, as `weaver tap`, the home screen and the desktop host do.

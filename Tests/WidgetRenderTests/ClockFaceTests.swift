@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WidgetDesign
 
+@testable import WidgetDesign
 @testable import WidgetRender
 
 /// The clock template draws its `clockConfig`: each face its own marks, each theme its own

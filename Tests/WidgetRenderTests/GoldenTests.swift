@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WidgetDesign
 
+@testable import WidgetDesign
 @testable import WidgetRender
 
 /// Golden images: every template × small/medium/large, the Noise Machine widget playing, paused

@@ -16,12 +16,6 @@ public struct PeerCredentials: Sendable, Equatable {
     public var uid: UInt32
     public var gid: UInt32
 
-    public init(pid: Int32, uid: UInt32, gid: UInt32) {
-        self.pid = pid
-        self.uid = uid
-        self.gid = gid
-    }
-
     /// Only the user who runs the player may control it; root is another user here too, so a
     /// root shell cannot drive a user's player by accident.
     public static func isAllowed(peerUID: UInt32, ownUID: UInt32 = getuid()) -> Bool {

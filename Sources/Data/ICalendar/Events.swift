@@ -542,6 +542,16 @@ public struct EventExpander {
             guard let cutoff = state.kept.cutoffSeconds else { return false }
             return rules.instant(for: l) - margin > cutoff
         }
+        // Once per file: every later event would say the same.
+        func warnBudgetSpent(line: Int, missing: String) {
+            guard !state.budgetWarned else { return }
+            state.budgetWarned = true
+            let message = """
+                the file's recurrence budget (\(limits.maxPeriodsPerFile) steps) ran out; later \(missing) may be \
+                missing
+                """
+            warnings.append(ICalendarWarning(line: line, message: message))
+        }
 
         // Instances that cannot reach the window are only counted.
         let windowEnd = CivilTime.fromLocalSeconds(toSeconds + slack + 14 * 3600 + 86_400)
@@ -578,19 +588,7 @@ public struct EventExpander {
                         break
                     }
                 }
-                if state.budget <= 0 && !state.budgetWarned {
-                    // Once per file: every later event would say the same.
-                    state.budgetWarned = true
-                    warnings.append(
-                        ICalendarWarning(
-                            line: rrule.line,
-                            message:
-                                """
-                                the file's recurrence budget (\(limits.maxPeriodsPerFile) steps) ran out; later \
-                                events may be missing
-                                """
-                        ))
-                }
+                if state.budget <= 0 { warnBudgetSpent(line: rrule.line, missing: "events") }
             } catch {
                 let consequence = rrules.count == 1 ? "only the first occurrence is shown" : "this RRULE is ignored"
                 warnings.append(ICalendarWarning(line: rrule.line, message: "\(error); \(consequence)"))
@@ -601,18 +599,7 @@ public struct EventExpander {
         // step of the file's budget, each one in the window an occurrence of the event.
         rdates: for p in e.all("RDATE") where !isOverride {
             guard state.budget > 0 else {
-                if !state.budgetWarned {
-                    state.budgetWarned = true
-                    warnings.append(
-                        ICalendarWarning(
-                            line: p.line,
-                            message:
-                                """
-                                the file's recurrence budget (\(limits.maxPeriodsPerFile) steps) ran out; later \
-                                RDATE values and events may be missing
-                                """
-                        ))
-                }
+                warnBudgetSpent(line: p.line, missing: "RDATE values and events")
                 break
             }
             guard let values = DateValue.parsePeriodList(p, limit: limits.maxListValues) else {

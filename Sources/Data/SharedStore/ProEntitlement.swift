@@ -8,11 +8,6 @@ public struct ProEntitlement: Codable, Sendable, Equatable {
     public var unlocked: Bool
     public var updatedAt: Date
 
-    public init(unlocked: Bool, updatedAt: Date) {
-        self.unlocked = unlocked
-        self.updatedAt = updatedAt
-    }
-
     public static func document(_ root: StoreRoot) -> JSONDocument<ProEntitlement> {
         JSONDocument(root: root, url: root.entitlement, sizeLimit: 64 << 10)
     }

@@ -171,11 +171,7 @@ public struct WeatherFile: Codable, Sendable, Equatable {
         /// nil when the last attempt succeeded.
         public var lastError: String?
 
-        public init(lastAttemptAt: Date? = nil, lastSuccessAt: Date? = nil, lastError: String? = nil) {
-            self.lastAttemptAt = lastAttemptAt
-            self.lastSuccessAt = lastSuccessAt
-            self.lastError = lastError
-        }
+        public init() {}
     }
 
     public struct Attribution: Codable, Sendable, Equatable {

@@ -18,12 +18,6 @@ public final class GnomeFeed {
         public var heightPoints: Int
         public var scale: Int
 
-        public init(widthPoints: Int, heightPoints: Int, scale: Int) {
-            self.widthPoints = widthPoints
-            self.heightPoints = heightPoints
-            self.scale = scale
-        }
-
         /// `1280x800@1,1920x1080@2` (the extension's `--monitors`); nil when malformed or out of range.
         public static func parseList(_ text: String) -> [Monitor]? {
             let items = text.split(separator: ",", omittingEmptySubsequences: false)

@@ -14,15 +14,9 @@ public struct WidgetActionError: Error, CustomStringConvertible, Sendable, Equat
 /// file that was unreadable and set aside, a failed systemd reload).
 public struct WidgetActionOutcome: Sendable, Equatable {
     public var message: String
-    public var warnings: [String]
+    public var warnings: [String] = []
     /// What takes the press back (`WidgetActionPerformer.undo`): a completed reminder's row.
     public var undo: WidgetActionUndo?
-
-    public init(message: String, warnings: [String] = [], undo: WidgetActionUndo? = nil) {
-        self.message = message
-        self.warnings = warnings
-        self.undo = undo
-    }
 }
 
 /// A press that can be taken back: for now a completed reminder (its file's bytes from before).

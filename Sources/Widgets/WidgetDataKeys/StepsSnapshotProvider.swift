@@ -11,24 +11,8 @@ import TemplateLanguage
 /// today. Goals default to 10,000 (weekday) and the weekday goal (weekend); Saturday and Sunday
 /// are the weekend.
 public struct StepsSnapshotProvider: DictionaryKeySource {
-    public struct Day: Sendable, Equatable {
-        /// Days since 1970-01-01.
-        public var dayNumber: Int
-        public var steps: Double
-        public init(dayNumber: Int, steps: Double) {
-            self.dayNumber = dayNumber
-            self.steps = steps
-        }
-    }
-
-    public var access: String?
-    public var goalWeekday: Double?
-    public var goalWeekend: Double?
-    public var streakRule: String?
-    public var today: Day?
-    public var todayUpdatedAt: Date?
-    /// nil when the snapshot has no history array.
-    public var history: [Day]?
+    /// What the keys are made of: the snapshot as its schema reads it.
+    public var snapshot: StepsFile.Reading
     let prefix = "__steps_"
 
     public static let defaultGoal: Double = 10_000
@@ -36,24 +20,15 @@ public struct StepsSnapshotProvider: DictionaryKeySource {
     /// The snapshot read through its schema (`StepsFile.read`, which tells `warn` about each field
     /// that is there but unusable); nil when there is none.
     public static func load(from root: StoreRoot, warn: (String) -> Void = { _ in }) -> StepsSnapshotProvider? {
-        guard let reading = StepsFile.read(from: root, warn: warn) else { return nil }
-        var p = StepsSnapshotProvider()
-        p.access = reading.access
-        p.goalWeekday = reading.goalWeekday
-        p.goalWeekend = reading.goalWeekend
-        p.streakRule = reading.streakRule
-        p.today = reading.today.map { Day(dayNumber: $0.dayNumber, steps: $0.steps) }
-        p.todayUpdatedAt = reading.today?.updatedAt
-        p.history = reading.history?.map { Day(dayNumber: $0.dayNumber, steps: $0.steps) }
-        return p
+        StepsFile.read(from: root, warn: warn).map(StepsSnapshotProvider.init(snapshot:))
     }
 
-    public init() {}
+    public init(snapshot: StepsFile.Reading) { self.snapshot = snapshot }
 
     func goal(forDay dayNumber: Int) -> Double {
         let weekday = Self.weekdayIndex(dayNumber)
-        let weekdayGoal = goalWeekday ?? Self.defaultGoal
-        return (weekday == 0 || weekday == 6) ? (goalWeekend ?? weekdayGoal) : weekdayGoal
+        let weekdayGoal = snapshot.goalWeekday ?? Self.defaultGoal
+        return (weekday == 0 || weekday == 6) ? (snapshot.goalWeekend ?? weekdayGoal) : weekdayGoal
     }
 
     /// 0 = Sunday ... 6 = Saturday (1970-01-01 was a Thursday).
@@ -65,22 +40,22 @@ public struct StepsSnapshotProvider: DictionaryKeySource {
         var v: [String: String] = [:]
         let todayNumber = CivilTime.local(context.now, in: context.timeZone).dayNumber
         let goalToday = goal(forDay: todayNumber)
-        v["__steps_goal_weekday"] = Self.whole(goalWeekday ?? Self.defaultGoal)
-        v["__steps_goal_weekend"] = Self.whole(goalWeekend ?? goalWeekday ?? Self.defaultGoal)
+        v["__steps_goal_weekday"] = Self.whole(snapshot.goalWeekday ?? Self.defaultGoal)
+        v["__steps_goal_weekend"] = Self.whole(snapshot.goalWeekend ?? snapshot.goalWeekday ?? Self.defaultGoal)
         v["__steps_goal_today"] = Self.whole(goalToday)
-        v["__steps_streak_rule"] = streakRule ?? "daily goal"
-        v["__steps_access"] = access ?? "unknown"
+        v["__steps_streak_rule"] = snapshot.streakRule ?? "daily goal"
+        v["__steps_access"] = snapshot.access ?? "unknown"
         var hitToday = false
-        if let today, today.dayNumber == todayNumber {
+        if let today = snapshot.today, today.dayNumber == todayNumber {
             let fraction = today.steps / goalToday
             hitToday = today.steps >= goalToday
             v["__steps_today"] = Self.whole(today.steps)
-            if let at = todayUpdatedAt { v["__steps_updated_iso"] = CivilTime.isoUTC(at, fractionalSeconds: false) }
+            if let at = today.updatedAt { v["__steps_updated_iso"] = CivilTime.isoUTC(at, fractionalSeconds: false) }
             v["__steps_today_fraction"] = NumberText.canonical(fraction)
             v["__steps_today_percent"] = Self.whole(fraction * 100)
             v["__steps_goal_hit_today"] = hitToday ? "true" : "false"
         }
-        guard let history, !history.isEmpty else { return v }
+        guard let history = snapshot.history, !history.isEmpty else { return v }
         var stepsByDay: [Int: Double] = [:]
         for day in history where day.dayNumber < todayNumber { stepsByDay[day.dayNumber] = day.steps }
         // The streak counts consecutive goal days ending yesterday, plus today once today's goal is hit.

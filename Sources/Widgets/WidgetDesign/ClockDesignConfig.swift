@@ -42,23 +42,13 @@ public enum ClockSecondHandColourToken: String, DesignToken {
 /// The `clockConfig` of a Clock (Designer) design: face and palette. Every field has a typed
 /// value; `effective…` give what the renderer draws when an override is absent.
 public struct ClockDesignConfig: Sendable, Hashable {
-    public var theme: ClockThemeToken
-    public var face: ClockFaceToken
+    /// A new clock design is the Icon face in the Classic theme.
+    public var theme: ClockThemeToken = .classic
+    public var face: ClockFaceToken = .icon
     /// Icon face only; nil means "the dial colour of the theme".
     public var iconDialColour: ClockIconDialColourToken?
     /// Icon face only; nil means red (the seed app stores red as nil).
     public var iconSecondHandColour: ClockSecondHandColourToken?
-
-    /// A new clock design's configuration (Icon face, Classic theme).
-    public init(
-        theme: ClockThemeToken = .classic, face: ClockFaceToken = .icon,
-        iconDialColour: ClockIconDialColourToken? = nil, iconSecondHandColour: ClockSecondHandColourToken? = nil
-    ) {
-        self.theme = theme
-        self.face = face
-        self.iconDialColour = iconDialColour
-        self.iconSecondHandColour = iconSecondHandColour
-    }
 
     /// What a clock design without `clockConfig` shows (the seed app's legacy default).
     public static let legacyDefault = ClockDesignConfig(theme: .classic, face: .ceramic)

@@ -10,12 +10,7 @@ public enum PhotoFilterToken: String, DesignToken {
 public struct PhotoFilterSpec: Sendable, Hashable {
     public var token: PhotoFilterToken
     /// Within `FieldLimits.filterIntensity`.
-    public var intensity: Double
-
-    public init(token: PhotoFilterToken, intensity: Double = 1) {
-        self.token = token
-        self.intensity = intensity
-    }
+    public var intensity: Double = 1
 
     /// Nil when the filter does nothing.
     public var effective: PhotoFilterSpec? {

@@ -29,11 +29,6 @@ public struct PixelSize: Sendable, Hashable {
     /// At least 1.
     public var width: Int
     public var height: Int
-
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
 }
 
 /// One prepared per-size render of a Smart Photo: an image file in the store's `images/` folder
@@ -49,17 +44,6 @@ public struct SmartPhotoVariant: Sendable, Hashable {
     public var pixelSize: PixelSize
     public var straightenDegrees: Double?
     public var rotationQuarterTurns: Int?
-
-    public init(
-        renderFileName: String, cropRect: NormalisedRect, pixelSize: PixelSize,
-        straightenDegrees: Double? = nil, rotationQuarterTurns: Int? = nil
-    ) {
-        self.renderFileName = renderFileName
-        self.cropRect = cropRect
-        self.pixelSize = pixelSize
-        self.straightenDegrees = straightenDegrees
-        self.rotationQuarterTurns = rotationQuarterTurns
-    }
 
     /// Quarter turns clockwise, 0…3.
     public var quarterTurns: Int { (((rotationQuarterTurns ?? 0) % 4) + 4) % 4 }
@@ -79,23 +63,9 @@ public struct SmartPhotoSpec: Sendable, Hashable {
     public var small: SmartPhotoVariant?
     public var medium: SmartPhotoVariant?
     public var large: SmartPhotoVariant?
-    public var algorithmVersion: Int
+    public var algorithmVersion = 1
     public var preparedAt: Date
     public var shuffleManifestFileName: String?
-
-    public init(
-        masterFileName: String, small: SmartPhotoVariant? = nil, medium: SmartPhotoVariant? = nil,
-        large: SmartPhotoVariant? = nil, algorithmVersion: Int = 1, preparedAt: Date,
-        shuffleManifestFileName: String? = nil
-    ) {
-        self.masterFileName = masterFileName
-        self.small = small
-        self.medium = medium
-        self.large = large
-        self.algorithmVersion = algorithmVersion
-        self.preparedAt = preparedAt
-        self.shuffleManifestFileName = shuffleManifestFileName
-    }
 
     public func variant(for family: DesignSizeFamily) -> SmartPhotoVariant? {
         switch family {

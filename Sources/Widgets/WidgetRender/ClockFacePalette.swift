@@ -58,15 +58,17 @@ public struct ClockFacePalette: Sendable, Hashable {
     /// the theme accent, as in the seed app.
     public static func resolve(_ config: ClockDesignConfig, appearance: Appearance) -> ClockFacePalette {
         let dark = appearance == .dark
-        let (top, bottom) = background(config.theme, dark: dark)
+        let theme = themeColours(config.theme)
+        let accent = RGBA(hex: theme.accent)
         return ClockFacePalette(
-            accent: accent(config.theme), backgroundTop: top, backgroundBottom: bottom, accentTint: dark ? 0.22 : 0.12,
+            accent: accent, backgroundTop: RGBA(hex: dark ? theme.darkTop : theme.lightTop),
+            backgroundBottom: RGBA(hex: dark ? theme.darkBottom : theme.lightBottom), accentTint: dark ? 0.22 : 0.12,
             bezelBright: RGBA(hex: 0xF6FAFF, alpha: 0.96), bezelMid: RGBA(hex: 0xB9C7DB, alpha: 0.92),
             bezelDark: RGBA(hex: 0x2C3442, alpha: 0.96),
             bezelMatte: [RGBA(hex: 0x0A0E14), RGBA(hex: 0x0B0F15), RGBA(hex: 0x05080C)],
             dialCentre: RGBA(hex: 0x101722), dialMid: RGBA(hex: 0x0E141E), dialEdge: RGBA(hex: 0x0B0F15),
             iconDial: iconDial(config.effectiveDialColour, dark: dark),
-            secondHand: config.face == .ceramic ? accent(config.theme) : secondHand(config.effectiveSecondHandColour),
+            secondHand: config.face == .ceramic ? accent : secondHand(config.effectiveSecondHandColour),
             minuteDot: RGBA(hex: 0xD0DBEE, alpha: 0.80), majorTick: RGBA(hex: 0xEEF5FF, alpha: 0.92),
             minorTick: RGBA(hex: 0xD0DBEE, alpha: 0.55),
             batonBright: RGBA(hex: 0xF2F6FB, alpha: 0.96), batonMid: RGBA(hex: 0xC3D0E2, alpha: 0.92),
@@ -81,32 +83,20 @@ public struct ClockFacePalette: Sendable, Hashable {
             inkSecondary: dark ? RGBA(hex: 0xF1F7FF, alpha: 0.7) : RGBA(hex: 0x141A22, alpha: 0.65))
     }
 
-    /// The theme's accent (the seed's high-contrast scheme accents).
-    static func accent(_ theme: ClockThemeToken) -> RGBA {
+    /// A theme's colours in one row: its accent (the seed's high-contrast scheme accents) and the
+    /// widget background, top-leading → bottom-trailing, in the dark and the light appearance.
+    static func themeColours(
+        _ theme: ClockThemeToken
+    ) -> (accent: UInt32, darkTop: UInt32, darkBottom: UInt32, lightTop: UInt32, lightBottom: UInt32) {
         switch theme {
-        case .classic: RGBA(hex: 0xFF9F0A)
-        case .ocean: RGBA(hex: 0x339CFF)
-        case .mint: RGBA(hex: 0x34C759)
-        case .orchid: RGBA(hex: 0xAF52DE)
-        case .sunset: RGBA(hex: 0xFF2D55)
-        case .ember: RGBA(hex: 0xFF3B30)
-        case .graphite: RGBA(hex: 0x8E8E93)
+        case .classic: (0xFF9F0A, 0x141A22, 0x0B0F15, 0xECF1F8, 0xC7D2E5)
+        case .ocean: (0x339CFF, 0x10263F, 0x070F19, 0xE8F3FF, 0xBFD9FF)
+        case .mint: (0x34C759, 0x112A24, 0x060E0C, 0xE8FBF4, 0xBEEBDD)
+        case .orchid: (0xAF52DE, 0x241A33, 0x0F0A16, 0xF2E9FF, 0xD9C2F4)
+        case .sunset: (0xFF2D55, 0x2A1822, 0x120A0F, 0xFFE9F0, 0xF7C2D4)
+        case .ember: (0xFF3B30, 0x2A1611, 0x120A07, 0xFFF0E8, 0xF5C8B7)
+        case .graphite: (0x8E8E93, 0x1B1D22, 0x0D0E10, 0xF3F4F6, 0xD4D8E1)
         }
-    }
-
-    /// Widget background, top-leading → bottom-trailing.
-    static func background(_ theme: ClockThemeToken, dark: Bool) -> (RGBA, RGBA) {
-        let (darkTop, darkBottom, lightTop, lightBottom): (UInt32, UInt32, UInt32, UInt32) =
-            switch theme {
-            case .classic: (0x141A22, 0x0B0F15, 0xECF1F8, 0xC7D2E5)
-            case .ocean: (0x10263F, 0x070F19, 0xE8F3FF, 0xBFD9FF)
-            case .mint: (0x112A24, 0x060E0C, 0xE8FBF4, 0xBEEBDD)
-            case .orchid: (0x241A33, 0x0F0A16, 0xF2E9FF, 0xD9C2F4)
-            case .sunset: (0x2A1822, 0x120A0F, 0xFFE9F0, 0xF7C2D4)
-            case .ember: (0x2A1611, 0x120A07, 0xFFF0E8, 0xF5C8B7)
-            case .graphite: (0x1B1D22, 0x0D0E10, 0xF3F4F6, 0xD4D8E1)
-            }
-        return dark ? (RGBA(hex: darkTop), RGBA(hex: darkBottom)) : (RGBA(hex: lightTop), RGBA(hex: lightBottom))
     }
 
     /// The Icon face's flat dial (Classic from the seed app; the others ours).

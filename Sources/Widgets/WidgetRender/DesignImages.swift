@@ -127,27 +127,46 @@ public enum DesignImages {
     }
 
     static func decodeJPEG(_ bytes: [UInt8], name: String) throws -> DecodedImage {
+        let (width, height) = try jpegSize(bytes, name: name)
+        try checkPixels(width, height, name: name)
+        let (surface, damage) = try jpegSurface(width: width, height: height, name: name) { pixels, stride, message in
+            bytes.withUnsafeBufferPointer {
+                ww_jpeg_decode_argb32($0.baseAddress, $0.count, pixels, stride, width, height, &message, message.count)
+            }
+        }
+        return DecodedImage(surface: surface, damage: damage)
+    }
+
+    /// A JPEG's size in pixels, from its header.
+    static func jpegSize(_ bytes: [UInt8], name: String) throws -> (width: UInt32, height: UInt32) {
         var width: UInt32 = 0, height: UInt32 = 0
         var message = [CChar](repeating: 0, count: 256)
         let headerOK = bytes.withUnsafeBufferPointer {
             ww_jpeg_dimensions($0.baseAddress, $0.count, &width, &height, &message, message.count)
         }
         guard headerOK == 0 else { throw Failure.corrupt(name, String(cString: message)) }
-        try checkPixels(width, height, name: name)
+        return (width, height)
+    }
+
+    /// A new RGB24 surface `width`×`height` pixels that `decode` fills through libjpeg (given its
+    /// pixels, their stride in bytes and room for libjpeg's message), and what to say when libjpeg
+    /// read past damaged data (it then returns more than 0 and leaves the rest grey).
+    static func jpegSurface(
+        width: UInt32, height: UInt32, name: String,
+        decode: (_ pixels: UnsafeMutablePointer<UInt8>?, _ stride: Int, _ message: inout [CChar]) -> Int32
+    ) throws -> (surface: CairoSurface, damage: String?) {
         let surface = try CairoSurface(
             owning: cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
             call: "cairo_image_surface_create")
         cairo_surface_flush(surface.pointer)
-        let stride = Int(cairo_image_surface_get_stride(surface.pointer))
-        let pixels = cairo_image_surface_get_data(surface.pointer)
-        let result = bytes.withUnsafeBufferPointer {
-            ww_jpeg_decode_argb32($0.baseAddress, $0.count, pixels, stride, width, height, &message, message.count)
-        }
+        var message = [CChar](repeating: 0, count: 256)
+        let result = decode(
+            cairo_image_surface_get_data(surface.pointer), Int(cairo_image_surface_get_stride(surface.pointer)),
+            &message)
         guard result >= 0 else { throw Failure.corrupt(name, String(cString: message)) }
         cairo_surface_mark_dirty(surface.pointer)
-        return DecodedImage(
-            surface: surface,
-            damage: result > 0 ? "damaged JPEG data (libjpeg: \(String(cString: message))); the rest is grey" : nil)
+        let damage = "damaged JPEG data (libjpeg: \(String(cString: message))); the rest is grey"
+        return (surface, result > 0 ? damage : nil)
     }
 }
 
@@ -219,12 +238,7 @@ extension DesignImages {
             )
         }
         guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { throw Failure.unsupported(name) }
-        var width: UInt32 = 0, height: UInt32 = 0
-        var message = [CChar](repeating: 0, count: 256)
-        let headerOK = bytes.withUnsafeBufferPointer {
-            ww_jpeg_dimensions($0.baseAddress, $0.count, &width, &height, &message, message.count)
-        }
-        guard headerOK == 0 else { throw Failure.corrupt(name, String(cString: message)) }
+        let (width, height) = try jpegSize(bytes, name: name)
         try checkPixels(width, height, name: name, limit: maximumImportPixels)
         guard Int(width) * Int(height) > maximumPixels else {
             let image = try decodeJPEG(bytes, name: name)
@@ -233,6 +247,7 @@ extension DesignImages {
         }
         // The largest eighths scale (7/8 … 1/8) that fits.
         var eighths = 7, tw: UInt32 = 0, th: UInt32 = 0
+        var message = [CChar](repeating: 0, count: 256)
         while eighths >= 1 {
             guard
                 bytes.withUnsafeBufferPointer({
@@ -244,28 +259,23 @@ extension DesignImages {
             if Int(tw) * Int(th) <= maximumPixels { break }
             eighths -= 1
         }
-        let surface = try CairoSurface(
-            owning: cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(tw), Int32(th)),
-            call: "cairo_image_surface_create")
-        cairo_surface_flush(surface.pointer)
-        let stride = Int(cairo_image_surface_get_stride(surface.pointer))
-        let pixels = cairo_image_surface_get_data(surface.pointer)
-        let result = bytes.withUnsafeBufferPointer {
-            ww_jpeg_decode_argb32_scaled(
-                $0.baseAddress, $0.count, Int32(eighths), pixels, stride, tw, th, &message, message.count)
+        let (surface, damage) = try jpegSurface(width: tw, height: th, name: name) { pixels, stride, message in
+            bytes.withUnsafeBufferPointer {
+                ww_jpeg_decode_argb32_scaled(
+                    $0.baseAddress, $0.count, Int32(eighths), pixels, stride, tw, th, &message, message.count)
+            }
         }
-        guard result >= 0 else { throw Failure.corrupt(name, String(cString: message)) }
-        cairo_surface_mark_dirty(surface.pointer)
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0
+        let stride = Int(cairo_image_surface_get_stride(surface.pointer))
+        let pixels = cairo_image_surface_get_data(surface.pointer)
         guard ww_jpeg_encode_argb32(pixels, stride, tw, th, 90, &out, &length) == 0, let out else {
             throw Failure.corrupt(name, "could not encode the scaled-down copy")
         }
         defer { ww_jpeg_free(out) }
         return ImportedPicture(
             bytes: Data(UnsafeBufferPointer(start: out, count: length)), pixelWidth: Int(tw), pixelHeight: Int(th),
-            scaledFrom: (Int(width), Int(height)),
-            damage: result > 0 ? "damaged JPEG data (libjpeg: \(String(cString: message))); the rest is grey" : nil)
+            scaledFrom: (Int(width), Int(height)), damage: damage)
     }
 
     /// `surface` drawn into a new one `width`×`height` pixels with Cairo's GOOD filter (it

@@ -171,15 +171,6 @@ public struct ImageCrop: Sendable, Hashable {
     public var x: Double, y: Double, width: Double, height: Double
     public var quarterTurns: Int
     public var straightenDegrees: Double
-
-    public init(x: Double, y: Double, width: Double, height: Double, quarterTurns: Int, straightenDegrees: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-        self.quarterTurns = quarterTurns
-        self.straightenDegrees = straightenDegrees
-    }
 }
 
 /// Every element's kind, as the JSON names it.
@@ -230,13 +221,6 @@ public struct ActionArea: Sendable, Hashable {
     public var action: WidgetAction
     public var title: String?
     public var rect: Rect
-
-    public init(id: String, action: WidgetAction, title: String? = nil, rect: Rect) {
-        self.id = id
-        self.action = action
-        self.title = title
-        self.rect = rect
-    }
 
     public var kind: WidgetActionKind { action.kind }
     /// 1…4 for `toggleLayer`.

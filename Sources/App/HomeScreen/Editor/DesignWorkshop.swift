@@ -81,13 +81,6 @@ public struct DesignListing: Sendable, Equatable {
     public var name: String
     public var template: String
     public var isDefault: Bool
-
-    public init(id: String, name: String, template: String, isDefault: Bool) {
-        self.id = id
-        self.name = name
-        self.template = template
-        self.isDefault = isDefault
-    }
 }
 
 /// An uploaded picture as stored: the bare file name a design's `image` field takes.
@@ -130,13 +123,7 @@ public struct DraftButton: Sendable {
 public struct DraftRender: Sendable {
     public var bytes: [UInt8]
     public var warnings: [String]
-    public var buttons: [DraftButton]
-
-    public init(bytes: [UInt8], warnings: [String], buttons: [DraftButton] = []) {
-        self.bytes = bytes
-        self.warnings = warnings
-        self.buttons = buttons
-    }
+    public var buttons: [DraftButton] = []
 }
 
 extension HomeScreenServer {

@@ -95,15 +95,14 @@ enum SampleData {
         snapshot.apparentTemperatureC = 17.6
         snapshot.precipitationChance = 0.5
         snapshot.humidity = 0.62
-        var steps = StepsSnapshotProvider()
+        var steps = StepsFile.Reading()
         steps.access = "authorized"
         steps.goalWeekday = 10_000
         steps.goalWeekend = 8_000
-        steps.today = .init(dayNumber: civilToday.dayNumber, steps: 6_480)
-        steps.todayUpdatedAt = now.addingTimeInterval(-900)
+        steps.today = .init(dayNumber: civilToday.dayNumber, steps: 6_480, updatedAt: now.addingTimeInterval(-900))
         let pastSteps: [Double] = [11_200, 9_300, 10_450, 12_010, 7_900, 10_020]
         steps.history = pastSteps.enumerated().map {
-            StepsSnapshotProvider.Day(dayNumber: civilToday.dayNumber - 1 - $0.offset, steps: $0.element)
+            StepsFile.Reading.Day(dayNumber: civilToday.dayNumber - 1 - $0.offset, steps: $0.element)
         }
         let upcoming: [CalendarSnapshotProvider.Event] = events.map { e in
             CalendarSnapshotProvider.Event(
@@ -117,7 +116,7 @@ enum SampleData {
                 timerRemainingSeconds: 25 * 60, updatedAt: now))
         inputs.context.builtIns = BuiltInKeys(sources: [
             TimeProvider(), noise, WeatherSnapshotProvider(location: location, snapshot: snapshot),
-            steps, calendar,
+            StepsSnapshotProvider(snapshot: steps), calendar,
         ])
         inputs.unreadableSnapshots = []
         return inputs

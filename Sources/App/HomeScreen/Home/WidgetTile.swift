@@ -12,20 +12,6 @@ public struct WidgetTile: Sendable, Equatable {
         /// In points, relative to the widget's top-left corner.
         public var x: Double, y: Double, width: Double, height: Double
         public var layer: Int?
-
-        public init(
-            kind: String, id: String, label: String, x: Double, y: Double, width: Double, height: Double,
-            layer: Int? = nil
-        ) {
-            self.kind = kind
-            self.id = id
-            self.label = label
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-            self.layer = layer
-        }
     }
 
     public var designID: String
@@ -42,21 +28,6 @@ public struct WidgetTile: Sendable, Equatable {
     /// When the picture changes by the clock alone, sooner than the next minute (a countdown's
     /// next second): the server's watcher wakes then (`WidgetLayout.redrawAt`).
     public var redrawAt: Date?
-
-    public init(
-        designID: String, designName: String, family: String, widthPt: Double, heightPt: Double,
-        label: String, buttons: [Button], version: String, redrawAt: Date? = nil
-    ) {
-        self.designID = designID
-        self.designName = designName
-        self.family = family
-        self.widthPt = widthPt
-        self.heightPt = heightPt
-        self.label = label
-        self.buttons = buttons
-        self.version = version
-        self.redrawAt = redrawAt
-    }
 
     public var key: String { "\(designID)/\(family)" }
 

@@ -23,11 +23,6 @@ public struct AccessPolicy: Sendable {
     public let listen: ListenAddress
     public let token: String
 
-    public init(listen: ListenAddress, token: String) {
-        self.listen = listen
-        self.token = token
-    }
-
     /// The `host:port` spellings a browser may send for this server.
     public var allowedHosts: Set<String> {
         let port = listen.port

@@ -7,11 +7,6 @@ public struct ServerEvent: Sendable, Equatable {
     /// One line of JSON (SSE data must not contain a bare newline; JSONEncoder output has none).
     public var data: String
 
-    public init(name: String, data: String) {
-        self.name = name
-        self.data = data
-    }
-
     /// The event as it goes on the wire.
     public var wire: String {
         var text = "event: \(name)\n"

@@ -22,6 +22,11 @@ extension Weaver {
                 """),
             subcommands: [Setup.self, Describe.self, Edit.self, Show.self])
 
+        /// The assistant with the model 'weaver ai setup' saved in the store; throws when none is.
+        static func assistant(_ store: StoreOption) throws -> DesignAssistant {
+            DesignAssistant(model: LocalModel(settings: try AssistantSettings.required(from: store.root)))
+        }
+
         struct Setup: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "setup",
@@ -87,8 +92,7 @@ extension Weaver {
             @OptionGroup var preview: PreviewOptions
 
             func run() throws {
-                let assistant = try DesignAssistant(
-                    model: LocalModel(settings: AssistantSettings.required(from: store.root)))
+                let assistant = try AI.assistant(store)
                 let start = try DesignAssistant.startingDesign(now: Date())
                 let outcome = try assistant.describe(text, startingFrom: start, family: preview.family)
                 try preview.show(outcome, root: store.root)
@@ -110,8 +114,7 @@ extension Weaver {
             @OptionGroup var preview: PreviewOptions
 
             func run() throws {
-                let assistant = try DesignAssistant(
-                    model: LocalModel(settings: AssistantSettings.required(from: store.root)))
+                let assistant = try AI.assistant(store)
                 let lib = store.library
                 let row = try lib.resolve(design)
                 let outcome = try assistant.edit(try lib.load(row.id), request: text)

@@ -60,15 +60,18 @@ extension TemplateContext {
     // MARK: Pieces
 
     func playPauseButton(_ r: Rect) {
-        let s = noiseState
         b.fill(r, .solid(accent), radius: r.height / 2, kind: .button)
-        _ = b.symbol(
-            s.playback == .playing ? "pause.fill" : "play.fill", centre: Point(x: r.midX, y: r.midY),
-            size: r.height * 0.58, colour: .white)
-        b.action(
-            ActionArea(
-                id: "noise.playPause", action: .togglePlayPause, title: s.playback == .playing ? "Pause" : "Play",
-                rect: r))
+        _ = b.symbol(playPauseSymbol, centre: Point(x: r.midX, y: r.midY), size: r.height * 0.58, colour: .white)
+        playPauseAction(r)
+    }
+
+    /// What a press on play/pause will do, as its glyph.
+    var playPauseSymbol: String { noiseState.playback == .playing ? "pause.fill" : "play.fill" }
+
+    /// The area a press toggles the player in, titled with what the press will do.
+    func playPauseAction(_ r: Rect) {
+        let title = noiseState.playback == .playing ? "Pause" : "Play"
+        b.action(ActionArea(id: "noise.playPause", action: .togglePlayPause, title: title, rect: r))
     }
 
     func stopButton(_ r: Rect) {
@@ -326,23 +329,13 @@ extension TemplateContext {
                         colour: ink, lineWidth: 5, startDegrees: 0, endDegrees: 360 * min(1, s.masterVolume),
                         roundCaps: true))
             }
-            _ = b.symbol(
-                s.playback == .playing ? "pause.fill" : "play.fill", centre: Point(x: bounds.midX, y: bounds.midY),
-                size: 32, colour: ink)
-            b.action(
-                ActionArea(
-                    id: "noise.playPause", action: .togglePlayPause, title: s.playback == .playing ? "Pause" : "Play",
-                    rect: bounds))
+            _ = b.symbol(playPauseSymbol, centre: Point(x: bounds.midX, y: bounds.midY), size: 32, colour: ink)
+            playPauseAction(bounds)
         case .rectangular:
             let button = Rect(x: 2, y: bounds.midY - 22, width: 44, height: 44)
             b.add(.button, button, .ellipse(fill: .solid(palette.accessoryFill), stroke: nil, strokeWidth: 0))
-            _ = b.symbol(
-                s.playback == .playing ? "pause.fill" : "play.fill", centre: Point(x: button.midX, y: button.midY),
-                size: 26, colour: ink)
-            b.action(
-                ActionArea(
-                    id: "noise.playPause", action: .togglePlayPause, title: s.playback == .playing ? "Pause" : "Play",
-                    rect: button))
+            _ = b.symbol(playPauseSymbol, centre: Point(x: button.midX, y: button.midY), size: 26, colour: ink)
+            playPauseAction(button)
             let x = button.maxX + 8, w = bounds.maxX - x
             b.addText(
                 run("Noise · \(Self.noiseStateLabel(s.playback))", size: 15, weight: 600, colour: ink), x: x, y: 6,
@@ -355,16 +348,11 @@ extension TemplateContext {
                     .ellipse(fill: s.layers[i].enabled ? .solid(ink) : nil, stroke: ink.opacity(0.7), strokeWidth: 1.2))
             }
         default:
-            _ = b.symbol(
-                s.playback == .playing ? "pause.fill" : "play.fill", centre: Point(x: 9, y: bounds.midY), size: 16,
-                colour: ink)
+            _ = b.symbol(playPauseSymbol, centre: Point(x: 9, y: bounds.midY), size: 16, colour: ink)
             b.addText(
                 run("\(Self.noiseStateLabel(s.playback)) · \(mixLine())", size: 15, weight: 500, colour: ink), x: 20,
                 y: 4, width: bounds.width - 20)
-            b.action(
-                ActionArea(
-                    id: "noise.playPause", action: .togglePlayPause, title: s.playback == .playing ? "Pause" : "Play",
-                    rect: bounds))
+            playPauseAction(bounds)
         }
     }
 }
