@@ -49,6 +49,34 @@ static inline unsigned jump(unsigned x) {
     return jump32[0][x & 255] ^ jump32[1][(x >> 8) & 255] ^ jump32[2][(x >> 16) & 255] ^ jump32[3][x >> 24];
 }
 
+/// An 8 × 8 transpose: `out[j]` lane k is `in[k]` lane j (the lanes' bits moved, never converted).
+__attribute__((always_inline)) static inline void transpose8(const vf8 in[8], vf8 out[8]) {
+    const vf8 t0 = __builtin_shufflevector(in[0], in[1], 0, 8, 1, 9, 4, 12, 5, 13);
+    const vf8 t1 = __builtin_shufflevector(in[0], in[1], 2, 10, 3, 11, 6, 14, 7, 15);
+    const vf8 t2 = __builtin_shufflevector(in[2], in[3], 0, 8, 1, 9, 4, 12, 5, 13);
+    const vf8 t3 = __builtin_shufflevector(in[2], in[3], 2, 10, 3, 11, 6, 14, 7, 15);
+    const vf8 t4 = __builtin_shufflevector(in[4], in[5], 0, 8, 1, 9, 4, 12, 5, 13);
+    const vf8 t5 = __builtin_shufflevector(in[4], in[5], 2, 10, 3, 11, 6, 14, 7, 15);
+    const vf8 t6 = __builtin_shufflevector(in[6], in[7], 0, 8, 1, 9, 4, 12, 5, 13);
+    const vf8 t7 = __builtin_shufflevector(in[6], in[7], 2, 10, 3, 11, 6, 14, 7, 15);
+    const vf8 u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
+    const vf8 u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+    const vf8 u2 = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
+    const vf8 u3 = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+    const vf8 u4 = __builtin_shufflevector(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13);
+    const vf8 u5 = __builtin_shufflevector(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
+    const vf8 u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
+    const vf8 u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
+    out[0] = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
+    out[1] = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
+    out[2] = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
+    out[3] = __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
+    out[4] = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
+    out[5] = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
+    out[6] = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
+    out[7] = __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15);
+}
+
 /// The next 256 values of the sequence after `s->last`, eight stretches of 32 side by side (one a
 /// lane): a serial step waits on the one before (six cycles a value); eight lanes take one step
 /// in the same time. Each 8 × 8 block of steps is transposed, so the values land in order.
@@ -58,38 +86,17 @@ __attribute__((always_inline)) static inline void refill(cnk_noise_stream *s) {
     for (int j = 1; j < 8; j++) x[j] = jump(x[j - 1]);
     vu8u *out = (vu8u *)s->values;
     for (int t0 = 0; t0 < 32; t0 += 8) {
-        vu8 r[8];
+        vf8 r[8];
         for (int t = 0; t < 8; t++) {
-            r[t] = x;
+            r[t] = (vf8)x;
             x ^= x << 13;
             x ^= x >> 17;
             x ^= x << 5;
         }
-        const vu8 a0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
-        const vu8 a1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
-        const vu8 a2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
-        const vu8 a3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
-        const vu8 a4 = __builtin_shufflevector(r[4], r[5], 0, 8, 1, 9, 4, 12, 5, 13);
-        const vu8 a5 = __builtin_shufflevector(r[4], r[5], 2, 10, 3, 11, 6, 14, 7, 15);
-        const vu8 a6 = __builtin_shufflevector(r[6], r[7], 0, 8, 1, 9, 4, 12, 5, 13);
-        const vu8 a7 = __builtin_shufflevector(r[6], r[7], 2, 10, 3, 11, 6, 14, 7, 15);
-        const vu8 b0 = __builtin_shufflevector(a0, a2, 0, 1, 8, 9, 4, 5, 12, 13);
-        const vu8 b1 = __builtin_shufflevector(a0, a2, 2, 3, 10, 11, 6, 7, 14, 15);
-        const vu8 b2 = __builtin_shufflevector(a1, a3, 0, 1, 8, 9, 4, 5, 12, 13);
-        const vu8 b3 = __builtin_shufflevector(a1, a3, 2, 3, 10, 11, 6, 7, 14, 15);
-        const vu8 b4 = __builtin_shufflevector(a4, a6, 0, 1, 8, 9, 4, 5, 12, 13);
-        const vu8 b5 = __builtin_shufflevector(a4, a6, 2, 3, 10, 11, 6, 7, 14, 15);
-        const vu8 b6 = __builtin_shufflevector(a5, a7, 0, 1, 8, 9, 4, 5, 12, 13);
-        const vu8 b7 = __builtin_shufflevector(a5, a7, 2, 3, 10, 11, 6, 7, 14, 15);
         // Lane j's steps t0 … t0 + 7 are values 32j + t0 … (32 a lane, 8 vectors of 8 a lane).
-        out[4 * 0 + t0 / 8] = __builtin_shufflevector(b0, b4, 0, 1, 2, 3, 8, 9, 10, 11);
-        out[4 * 1 + t0 / 8] = __builtin_shufflevector(b1, b5, 0, 1, 2, 3, 8, 9, 10, 11);
-        out[4 * 2 + t0 / 8] = __builtin_shufflevector(b2, b6, 0, 1, 2, 3, 8, 9, 10, 11);
-        out[4 * 3 + t0 / 8] = __builtin_shufflevector(b3, b7, 0, 1, 2, 3, 8, 9, 10, 11);
-        out[4 * 4 + t0 / 8] = __builtin_shufflevector(b0, b4, 4, 5, 6, 7, 12, 13, 14, 15);
-        out[4 * 5 + t0 / 8] = __builtin_shufflevector(b1, b5, 4, 5, 6, 7, 12, 13, 14, 15);
-        out[4 * 6 + t0 / 8] = __builtin_shufflevector(b2, b6, 4, 5, 6, 7, 12, 13, 14, 15);
-        out[4 * 7 + t0 / 8] = __builtin_shufflevector(b3, b7, 4, 5, 6, 7, 12, 13, 14, 15);
+        vf8 rows[8];
+        transpose8(r, rows);
+        for (int j = 0; j < 8; j++) out[4 * j + t0 / 8] = (vu8)rows[j];
     }
     s->last = s->values[255];
     s->read = 0;
@@ -213,31 +220,7 @@ __attribute__((always_inline)) static inline void transpose_rows(cnk_group *g, i
     for (int i0 = 0; i0 < n; i0 += 8) {
         vf8 r[8];
         for (int j = 0; j < 8; j++) r[j] = i0 + j < n ? g->value[i0 + j] : (vf8)0;
-        const vf8 t0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
-        const vf8 t1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
-        const vf8 t2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
-        const vf8 t3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
-        const vf8 t4 = __builtin_shufflevector(r[4], r[5], 0, 8, 1, 9, 4, 12, 5, 13);
-        const vf8 t5 = __builtin_shufflevector(r[4], r[5], 2, 10, 3, 11, 6, 14, 7, 15);
-        const vf8 t6 = __builtin_shufflevector(r[6], r[7], 0, 8, 1, 9, 4, 12, 5, 13);
-        const vf8 t7 = __builtin_shufflevector(r[6], r[7], 2, 10, 3, 11, 6, 14, 7, 15);
-        const vf8 u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
-        const vf8 u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
-        const vf8 u2 = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
-        const vf8 u3 = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
-        const vf8 u4 = __builtin_shufflevector(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13);
-        const vf8 u5 = __builtin_shufflevector(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
-        const vf8 u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
-        const vf8 u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
-        vf8 *rows = &g->value[i0];
-        rows[0] = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
-        rows[1] = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
-        rows[2] = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
-        rows[3] = __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
-        rows[4] = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
-        rows[5] = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
-        rows[6] = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
-        rows[7] = __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15);
+        transpose8(r, &g->value[i0]);
     }
 }
 
