@@ -327,11 +327,14 @@ public enum DesignEditor {
         let image: [Field] = ImageSpec.rows.map { row in
             Field(row.spec) { s, v, _ in try withImage(&s) { try row.set(&$0, v) } }
         }
-        let fromRows: [Field] = layout + style + symbol + image
+        let clock: [Field] = ClockDesignConfig.rows.map { row in
+            Field(row.spec) { s, v, _ in try withClock(&s) { try row.set(&$0, v) } }
+        }
+        let fromRows: [Field] = layout + style + symbol + image + clock
         return (fromRows + ownWayFields).sorted { order[$0.spec.key]! < order[$1.spec.key]! }
     }()
 
-    /// The fields set their own way: texts, the template, the clock's, reminders', countdown's,
+    /// The fields set their own way: texts, the template, the clock's format, reminders', countdown's,
     /// preset's, symbol's and image's names, the filter and the buttons.
     static let ownWayFields: [Field] = [
         Field(DesignFields.name) { s, v, f in
@@ -345,14 +348,6 @@ public enum DesignEditor {
             s.layout.template = try layoutTemplate(v)
             // A design made into a clock gets the new-clock configuration, as in the seed app.
             if s.layout.template == .clockIcon && s.clockConfig == nil { s.clockConfig = ClockDesignConfig() }
-        },
-        Field(DesignFields.clockTheme) { s, v, f in try withClock(&s) { $0.theme = try token(v, f) } },
-        Field(DesignFields.clockFace) { s, v, f in try withClock(&s) { $0.face = try token(v, f) } },
-        Field(DesignFields.clockDialColour) { s, v, f in
-            try withClock(&s) { $0.iconDialColour = try optionalToken(v, f) }
-        },
-        Field(DesignFields.clockSecondHandColour) { s, v, f in
-            try withClock(&s) { $0.iconSecondHandColour = try optionalToken(v, f) }
         },
         Field(DesignFields.clockFormat) { s, v, f in s.clockFormat = try optionalToken(v, f) },
         Field(DesignFields.remindersMode) { s, v, f in try withReminders(&s) { $0.mode = try token(v, f) } },

@@ -156,28 +156,24 @@ extension Noise {
             var change = LayerChange()
             if on { change.enabled = true }
             if off { change.enabled = false }
-            change.volume = try volume.map { try level($0, "--volume") }
-            change.colour = try colour.map { try ranged($0, .colour, "--colour") }
+            // Each number is checked against its parameter's row and set by it.
+            func number(_ param: MixParameter, _ value: Double?, _ flag: String) throws {
+                if let value { change[param] = try ranged(value, param, flag) }
+            }
+            change[.volume] = try volume.map { try level($0, "--volume") }
+            try number(.colour, colour, "--colour")
             change.lowCutHz = try lowCut.map { try cut($0, .lowCutHz, "--low-cut") }
             change.highCutHz = try highCut.map { try cut($0, .highCutHz, "--high-cut") }
-            change.eqLowDb = try eqLow.map { try ranged($0, .eqLowDb, "--eq-low") }
-            change.eqMidDb = try eqMid.map { try ranged($0, .eqMidDb, "--eq-mid") }
-            change.eqHighDb = try eqHigh.map { try ranged($0, .eqHighDb, "--eq-high") }
+            try number(.eqLowDb, eqLow, "--eq-low")
+            try number(.eqMidDb, eqMid, "--eq-mid")
+            try number(.eqHighDb, eqHigh, "--eq-high")
             if still && (movementLevel != nil || movementCut != nil) {
                 throw ValidationError("give either '--still' or '--movement-level'/'--movement-cut', not both")
             }
-            change.movementPeriodSeconds = try movementPeriod.map { text in
-                let v = try DurationParser.secondsOrValidationError(text, "--movement-period")
-                return try ranged(v, .movementPeriodSeconds, "--movement-period")
-            }
-            change.movementLevelDb = try movementLevel.map { try ranged($0, .movementLevelDb, "--movement-level") }
-            change.movementHighCutOctaves = try movementCut.map {
-                try ranged($0, .movementHighCutOctaves, "--movement-cut")
-            }
-            if still {
-                change.movementLevelDb = 0
-                change.movementHighCutOctaves = 0
-            }
+            let period = try movementPeriod.map { try DurationParser.secondsOrValidationError($0, "--movement-period") }
+            try number(.movementPeriodSeconds, period, "--movement-period")
+            try number(.movementLevelDb, still ? 0 : movementLevel, "--movement-level")
+            try number(.movementHighCutOctaves, still ? 0 : movementCut, "--movement-cut")
             change.texture = try texture.map { name in
                 guard let t = Mix.Texture(rawValue: name.lowercased()) else {
                     throw refusal(
@@ -185,8 +181,8 @@ extension Noise {
                 }
                 return t
             }
-            change.densityPerSecond = try density.map { try ranged($0, .densityPerSecond, "--density") }
-            change.brightness = try brightness.map { try ranged($0, .brightness, "--brightness") }
+            try number(.densityPerSecond, density, "--density")
+            try number(.brightness, brightness, "--brightness")
             let parsedMaster = try self.master.map(masterChange)
             if mute && unmute { throw ValidationError("give either '--mute' or '--unmute', not both") }
             if let layer {
