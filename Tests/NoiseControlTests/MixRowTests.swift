@@ -20,7 +20,8 @@ import Testing
         for p in MixParameter.allCases {
             // Only the layer's own numbers have a place in it; on/off, the cuts and the texture
             // travel as their own types.
-            let isNumber = p.field.key.hasPrefix("layers[].") && p.field.kind == .number
+            let isNumber =
+                p.field.key.hasPrefix("layers[].") && p.field.kind == .number
                 && p != .lowCutHz && p != .highCutHz
             #expect(numbers.contains(p) == isNumber, "\(p)")
         }
@@ -52,7 +53,9 @@ import Testing
 
         let past = FieldFormat.number(r.upperBound + (p.field.step ?? 1))
         let refused = #"{"command":"setLayer","layer":0,"change":{"\#(p.rawValue)":\#(past)}}"#
-        #expect(throws: ProtocolError("'change.\(p.rawValue)' \(past) is out of range; allowed \(FieldFormat.range(r))")) {
+        #expect(
+            throws: ProtocolError("'change.\(p.rawValue)' \(past) is out of range; allowed \(FieldFormat.range(r))")
+        ) {
             try ControlRequest.decode(Data(refused.utf8))
         }
 

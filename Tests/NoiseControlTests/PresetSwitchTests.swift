@@ -65,7 +65,8 @@ import Testing
 
     @Test func movementTravelsOverTheProtocol() throws {
         let request = ControlRequest.setLayer(
-            index: 2, change: LayerChange([.movementPeriodSeconds: 8, .movementLevelDb: 6, .movementHighCutOctaves: 0.5]))
+            index: 2,
+            change: LayerChange([.movementPeriodSeconds: 8, .movementLevelDb: 6, .movementHighCutOctaves: 0.5]))
         #expect(try ControlRequest.decode(request.encoded()) == request)
     }
 }

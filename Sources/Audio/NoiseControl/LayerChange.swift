@@ -108,19 +108,8 @@ extension Mix {
             throw MixError(
                 path: field.key,
                 message:
-                    """
-                    \(JSONFormatting.number(volume)) is out of range; allowed \
-                    \(JSONFormatting.number(field.numberRange.lowerBound))…\
-                    \(JSONFormatting.number(field.numberRange.upperBound))
-                    """
-            )
+                    "\(FieldFormat.number(volume)) is out of range; allowed \(FieldFormat.range(field.numberRange))")
         }
         masterVolume = volume
-    }
-}
-
-enum JSONFormatting {
-    static func number(_ v: Double) -> String {
-        v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
     }
 }

@@ -63,7 +63,8 @@ public struct DesignRow<Part>: Sendable {
         Self(
             spec: spec, jsonKey: jsonKey, encode: { .string($0[keyPath: property].rawValue) },
             decode: { d, o, key, path, part in
-                part[keyPath: property] = absent.map { d.token(o, key, path, default: $0) } ?? d.token(o, key, path, spec)
+                part[keyPath: property] =
+                    absent.map { d.token(o, key, path, default: $0) } ?? d.token(o, key, path, spec)
             },
             set: { part, v in part[keyPath: property] = try DesignEditor.token(v, spec) })
     }
