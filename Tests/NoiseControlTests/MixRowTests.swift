@@ -1,3 +1,4 @@
+import BoundedJSON
 import FieldTable
 import Foundation
 import NoiseEngine
@@ -45,6 +46,27 @@ import Testing
             node = (node as? [String: Any])?[String(member)]
         }
         #expect((node as? NSNumber)?.doubleValue == value, "\(p)")
+        #expect(try Mix.decode([UInt8](mix.encodedJSON()), file: nil) == mix, "\(p): the mix file reader")
+        // The Last Mix's tolerant reader takes it back; one past the range falls back to the
+        // table's default at the row's path, in the row's unit.
+        func lastMix(_ file: [String: Any]) throws -> JSONValue {
+            try JSONValue.parse(JSONSerialization.data(withJSONObject: ["schemaVersion": 1, "mix": file]))
+        }
+        var file = try #require(try JSONSerialization.jsonObject(with: mix.encodedJSON()) as? [String: Any])
+        #expect(LastMix.tolerant(try lastMix(file)).value.mix == mix, "\(p): the Last Mix reader")
+        let member = String(p.field.key.dropFirst("layers[].".count))
+        let names = member.split(separator: ".").map(String.init)
+        var layer = try #require((file["layers"] as? [[String: Any]])?.first)
+        if names.count == 2 {
+            var inner = layer[names[0]] as? [String: Any] ?? [:]
+            inner[names[1]] = r.upperBound + 1
+            layer[names[0]] = inner
+        } else {
+            layer[names[0]] = r.upperBound + 1
+        }
+        file["layers"] = [layer]
+        let repaired = LastMix.tolerant(try lastMix(file))
+        #expect(repaired.repairs.map(\.path) == ["mix.layers[0].\(member)"], "\(p): \(repaired.repairs)")
 
         let request = ControlRequest.setLayer(index: 0, change: LayerChange([p: value]))
         let line = request.encoded()

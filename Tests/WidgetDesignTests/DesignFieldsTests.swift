@@ -121,7 +121,7 @@ import Testing
         }
     }
 
-    /// Every row of a design part (`DesignRow`: layout, style, symbol, image, clock) through each use: it is
+    /// Every row of a design part (`DesignRow`: layout, style, symbol, image, clock, reminders) through each use: it is
     /// the table's row, the editor finds it by every name and sets it, the `.wwdesign` encoding
     /// writes it under its key, the tolerant decoder reads it back without a finding, and a number
     /// past its range comes back clamped with a finding at the row's path.
@@ -162,7 +162,8 @@ import Testing
             try walk(LayoutSpec.rows, in: "layout") + walk(StyleSpec.rows, in: "style")
             + walk(SymbolSpec.rows, in: "symbol") + walk(ImageSpec.rows, in: "image")
             + walk(ClockDesignConfig.rows, in: "clockConfig", of: makeSpec("S", template: .clockIcon, image: "x.png"))
-        #expect(walked == 35)  // style.fontDesign (issue 41.18) made 31, the clock's four 35
+            + walk(RemindersConfig.rows, in: "remindersConfig", of: makeSpec("S", template: .reminders, image: "x.png"))
+        #expect(walked == 40)  // style.fontDesign (issue 41.18) made 31, the clock's four and reminders' five 40
     }
 
     /// The tolerant decoder clamps each numeric field to the table's range and says so at its path.

@@ -161,3 +161,15 @@ extension ClockDesignConfig {
         .optionalToken(DesignFields.clockSecondHandColour, "iconSecondHandColourToken", \.iconSecondHandColour),
     ]
 }
+
+extension RemindersConfig {
+    /// The Reminders settings but the lists (names, read and set their own way); the editor sets
+    /// them through `DesignEditor.withReminders`, which takes Reminders designs only.
+    public static let rows: [DesignRow<RemindersConfig>] = [
+        .token(DesignFields.remindersMode, "mode", \.mode),
+        .token(DesignFields.remindersPresentation, "presentation", \.presentation),
+        .flag(DesignFields.remindersHideCompleted, "hideCompleted", \.hideCompleted),
+        .flag(DesignFields.remindersShowsDueTimes, "showsDueTimes", \.showsDueTimes),
+        .flag(DesignFields.remindersShowsProgressBadge, "showsProgressBadge", \.showsProgressBadge),
+    ]
+}
