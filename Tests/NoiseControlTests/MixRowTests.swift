@@ -1,5 +1,4 @@
 import BoundedJSON
-import FieldTable
 import Foundation
 import NoiseEngine
 import Testing
@@ -73,10 +72,10 @@ import Testing
         #expect(String(decoding: line, as: UTF8.self).contains("\"\(p.rawValue)\":"), "\(p)")
         #expect(try ControlRequest.decode(line) == request)
 
-        let past = FieldFormat.number(r.upperBound + (p.field.step ?? 1))
+        let past = JSONValue.format(r.upperBound + (p.field.step ?? 1))
         let refused = #"{"command":"setLayer","layer":0,"change":{"\#(p.rawValue)":\#(past)}}"#
         #expect(
-            throws: ProtocolError("'change.\(p.rawValue)' \(past) is out of range; allowed \(FieldFormat.range(r))")
+            throws: ProtocolError("'change.\(p.rawValue)' \(past) is out of range; allowed \(JSONReader.formatted(r))")
         ) {
             try ControlRequest.decode(Data(refused.utf8))
         }
