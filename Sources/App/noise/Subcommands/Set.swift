@@ -119,7 +119,7 @@ extension Noise {
                 let fraction = isPercent ? v / 100 : v
                 guard MixFields.volume.numberRange.contains(fraction) else {
                     // "70" was surely meant as 70%; "1.2" was not 1.2% (a fraction a little too big).
-                    let hint = !isPercent && v >= 2 && v <= 100 ? " (did you mean \(fmt(v))%?)" : ""
+                    let hint = !isPercent && v >= 2 && v <= 100 ? " (did you mean \(FieldFormat.number(v))%?)" : ""
                     throw refusal(flag, text, .outOfRange, "0…1 or 0%…100%\(hint)")
                 }
                 return fraction
@@ -372,8 +372,6 @@ extension Noise {
     }
 }
 
-private func fmt(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
-
 /// `noise set`'s option help from the mix table: "Colour 0…2: β of 1/f^β: …" so the ranges the
 /// help states are the ones the options check.
 enum MixOptionHelp {
@@ -385,8 +383,6 @@ enum MixOptionHelp {
     /// layer's, `--master` the master's).
     static func text(_ param: MixParameter, _ extra: String = "", name: String? = nil) -> String {
         let f = param.field
-        let range =
-            "\(fmt(f.numberRange.lowerBound))…\(fmt(f.numberRange.upperBound))" + (f.unit.isEmpty ? "" : " \(f.unit)")
-        return "\(name ?? f.label) \(range)\(extra). \(f.help)"
+        return "\(name ?? f.label) \(f.allowedText)\(extra). \(f.help)"
     }
 }
