@@ -115,7 +115,7 @@ struct MixerChangeTests {
     @Test func acceptedShapes() throws {
         #expect(
             try decode(#"{"layer":1,"param":"volume","value":0.4}"#).get()
-                == .layer(index: 0, change: .init(volume: 0.4)))
+                == .layer(index: 0, change: .init([.volume: 0.4])))
         #expect(
             try decode(#"{"layer":4,"param":"enabled","value":false}"#).get()
                 == .layer(index: 3, change: .init(enabled: false)))
@@ -127,7 +127,7 @@ struct MixerChangeTests {
                 == .layer(index: 1, change: .init(highCutHz: .hz(8000))))
         #expect(
             try decode(#"{"layer":3,"param":"eqMidDb","value":-6.5}"#).get()
-                == .layer(index: 2, change: .init(eqMidDb: -6.5)))
+                == .layer(index: 2, change: .init([.eqMidDb: -6.5])))
         #expect(try decode(#"{"param":"master","value":0.7}"#).get() == .master(0.7))
         #expect(try decode(#"{"preset":"rain"}"#).get() == .preset("rain"))
         #expect(try decode(#"{"timerSeconds":1800}"#).get() == .timer(seconds: 1800))

@@ -26,7 +26,7 @@ import Testing
         let (player, server) = try servedPlayer(box)
         defer { server.stop() }
         let client = ControlClient(socketPath: box.socket)
-        let r = try client.send(.setLayer(index: 1, change: LayerChange(volume: 0.2, highCutHz: .off)))
+        let r = try client.send(.setLayer(index: 1, change: LayerChange([.volume: 0.2], highCutHz: .off)))
         guard case .ok(let status?) = r else {
             Issue.record("\(r)")
             return

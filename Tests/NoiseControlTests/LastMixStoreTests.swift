@@ -194,7 +194,7 @@ import Testing
         defer { box.remove() }
         let store = LastMixStore(root: box.root)
         try store.update { $0.resumeOnLaunch = true }
-        try store.update { try $0.mix.apply(LayerChange(volume: 0.25), toLayer: 2) }
+        try store.update { try $0.mix.apply(LayerChange([.volume: 0.25]), toLayer: 2) }
         let last = try #require(try store.load().lastMix)
         #expect(last.resumeOnLaunch)
         #expect(last.mix.layers.count == 3)

@@ -42,20 +42,20 @@ import Testing
 
     @Test func movementChangesReachTheMix() throws {
         let c = try controller()
-        let change = LayerChange(movementPeriodSeconds: 12, movementLevelDb: 4)
+        let change = LayerChange([.movementPeriodSeconds: 12, .movementLevelDb: 4])
         guard case .ok(let status?) = c.handle(.setLayer(index: 0, change: change)) else {
             Issue.record("refused")
             return
         }
         #expect(status.mix.layers[0].movement == Mix.Movement(periodSeconds: 12, levelDb: 4, highCutOctaves: 0))
-        guard case .ok(let still?) = c.handle(.setLayer(index: 0, change: LayerChange(movementLevelDb: 0))) else {
+        guard case .ok(let still?) = c.handle(.setLayer(index: 0, change: LayerChange([.movementLevelDb: 0]))) else {
             Issue.record("refused")
             return
         }
         #expect(still.mix.layers[0].movement == nil)
         // Cut movement on a layer without a high cut is refused with the field named.
         var noCut = LayerChange(highCutHz: .off)
-        noCut.movementHighCutOctaves = 1
+        noCut[.movementHighCutOctaves] = 1
         guard case .error(let message) = c.handle(.setLayer(index: 0, change: noCut)) else {
             Issue.record("accepted")
             return
@@ -65,7 +65,8 @@ import Testing
 
     @Test func movementTravelsOverTheProtocol() throws {
         let request = ControlRequest.setLayer(
-            index: 2, change: LayerChange(movementPeriodSeconds: 8, movementLevelDb: 6, movementHighCutOctaves: 0.5))
+            index: 2,
+            change: LayerChange([.movementPeriodSeconds: 8, .movementLevelDb: 6, .movementHighCutOctaves: 0.5]))
         #expect(try ControlRequest.decode(request.encoded()) == request)
     }
 }

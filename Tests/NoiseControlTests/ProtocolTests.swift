@@ -9,8 +9,8 @@ import Testing
         .setLayer(
             index: 0,
             change: LayerChange(
-                enabled: true, volume: 0.5, colour: 1.2, lowCutHz: .off, highCutHz: .hz(8000),
-                eqLowDb: -3, eqMidDb: 0.5, eqHighDb: 12)),
+                [.volume: 0.5, .colour: 1.2, .eqLowDb: -3, .eqMidDb: 0.5, .eqHighDb: 12], enabled: true,
+                lowCutHz: .off, highCutHz: .hz(8000))),
         .setLayer(index: 3, change: LayerChange(enabled: false)),
         .setMaster(volume: 0.7), .preset(id: "deep-focus", crossfadeSeconds: 3), .pause, .resume, .stop,
         .timer(seconds: 1800, fadeSeconds: 60), .timer(seconds: nil, fadeSeconds: nil), .status, .subscribe,
@@ -122,11 +122,11 @@ import Testing
 
     @Test func layerChangesAddMissingLayersSwitchedOff() throws {
         var mix = Mix(name: "One", layers: [Mix.Layer()])
-        try mix.apply(LayerChange(colour: 2), toLayer: 2)
+        try mix.apply(LayerChange([.colour: 2]), toLayer: 2)
         #expect(mix.layers.count == 3)
         #expect(mix.layers[1].enabled == false)
         #expect(mix.layers[2].enabled == false && mix.layers[2].colour == 2)
-        #expect(throws: MixError.self) { try mix.apply(LayerChange(volume: 1), toLayer: 4) }
+        #expect(throws: MixError.self) { try mix.apply(LayerChange([.volume: 1]), toLayer: 4) }
         #expect(throws: MixError.self) { try mix.setMaster(1.01) }
     }
 }

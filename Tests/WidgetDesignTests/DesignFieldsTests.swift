@@ -121,12 +121,14 @@ import Testing
         }
     }
 
-    /// Every row of a design part (`DesignRow`: layout, style, symbol, image) through each use: it is
+    /// Every row of a design part (`DesignRow`: layout, style, symbol, image, clock, reminders) through each use: it is
     /// the table's row, the editor finds it by every name and sets it, the `.wwdesign` encoding
     /// writes it under its key, the tolerant decoder reads it back without a finding, and a number
     /// past its range comes back clamped with a finding at the row's path.
     @Test func everyPartRowIsSetWrittenAndReadThroughItsRow() throws {
-        func walk<Part>(_ rows: [DesignRow<Part>], in member: String) throws -> Int {
+        func walk<Part>(
+            _ rows: [DesignRow<Part>], in member: String, of base: WidgetSpec = makeSpec("S", image: "x.png")
+        ) throws -> Int {
             #expect(Set(rows.map(\.jsonKey)).count == rows.count, "\(member): a key twice")
             for row in rows {
                 let f = row.spec
@@ -140,7 +142,7 @@ import Testing
                     case .flag: ("\(!f.defaultFlag)", .bool(!f.defaultFlag))
                     default: (f.allowed.last { $0 != f.defaultText }!, .string(f.allowed.last { $0 != f.defaultText }!))
                     }
-                var design = makeSpec("S", image: "x.png")
+                var design = base
                 try DesignEditor.apply([DesignEditor.Edit(field: f.key, value: typed)], to: &design)
                 #expect(design.jsonValue[member]?[row.jsonKey] == written, "\(f.key)")
                 let (decoded, findings) = try WidgetSpec.decode(design.encoded(), fallbackDate: fixedNow)
@@ -159,7 +161,9 @@ import Testing
         let walked =
             try walk(LayoutSpec.rows, in: "layout") + walk(StyleSpec.rows, in: "style")
             + walk(SymbolSpec.rows, in: "symbol") + walk(ImageSpec.rows, in: "image")
-        #expect(walked == 31)  // style.fontDesign (issue 41.18) made 31
+            + walk(ClockDesignConfig.rows, in: "clockConfig", of: makeSpec("S", template: .clockIcon, image: "x.png"))
+            + walk(RemindersConfig.rows, in: "remindersConfig", of: makeSpec("S", template: .reminders, image: "x.png"))
+        #expect(walked == 40)  // style.fontDesign (issue 41.18) made 31, the clock's four and reminders' five 40
     }
 
     /// The tolerant decoder clamps each numeric field to the table's range and says so at its path.

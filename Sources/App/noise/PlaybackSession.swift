@@ -279,16 +279,7 @@ struct PlaybackSession {
             if setsMaster { requests.append(.setMaster(volume: mix.masterVolume)) }
         } else {
             for (i, layer) in mix.layers.enumerated() {
-                requests.append(
-                    .setLayer(
-                        index: i,
-                        change: LayerChange(
-                            enabled: layer.enabled, volume: layer.volume, colour: layer.colour,
-                            lowCutHz: layer.lowCutHz.map { .hz($0) } ?? .off,
-                            highCutHz: layer.highCutHz.map { .hz($0) } ?? .off,
-                            eqLowDb: layer.eq.lowDb, eqMidDb: layer.eq.midDb, eqHighDb: layer.eq.highDb,
-                            movement: layer.movement, texture: layer.texture ?? .noise,
-                            densityPerSecond: layer.densityPerSecond, brightness: layer.brightness)))
+                requests.append(.setLayer(index: i, change: LayerChange(replacing: layer)))
             }
             for i in mix.layers.count..<4 { requests.append(.setLayer(index: i, change: LayerChange(enabled: false))) }
             requests.append(.setMaster(volume: mix.masterVolume))

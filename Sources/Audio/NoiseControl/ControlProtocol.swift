@@ -99,30 +99,27 @@ extension ControlRequest {
             guard case .object = changeValue.value else { throw ProtocolError("'change' must be an object") }
             var cf = try Fields(changeValue)
             var change = LayerChange()
-            change.enabled = try cf.bool("enabled")
-            change.volume = try cf.number("volume", range: Mix.volumeRange)
-            change.colour = try cf.number("colour", range: Mix.colourRange)
-            change.lowCutHz = try cf.cut("lowCutHz", range: Mix.lowCutRange)
-            change.highCutHz = try cf.cut("highCutHz", range: Mix.highCutRange)
-            change.eqLowDb = try cf.number("eqLowDb", range: Mix.eqRange)
-            change.eqMidDb = try cf.number("eqMidDb", range: Mix.eqRange)
-            change.eqHighDb = try cf.number("eqHighDb", range: Mix.eqRange)
-            change.movementPeriodSeconds = try cf.number("movementPeriodSeconds", range: Mix.movementPeriodRange)
-            change.movementLevelDb = try cf.number("movementLevelDb", range: Mix.movementLevelRange)
-            change.movementHighCutOctaves = try cf.number("movementHighCutOctaves", range: Mix.movementCutRange)
-            if let name = try cf.string("texture", required: false) {
-                guard let t = Mix.Texture(rawValue: name) else {
-                    throw ProtocolError(
-                        """
-                        'change.texture' must be one of \
-                        \(Mix.Texture.allCases.map(\.rawValue).joined(separator: ", "))
-                        """
-                    )
+            // In table order, so of two wrong members the same one is named first.
+            for parameter in MixParameter.layerParameters {
+                let key = parameter.rawValue
+                switch parameter {
+                case .enabled: change.enabled = try cf.bool(key)
+                case .lowCutHz: change.lowCutHz = try cf.cut(key, range: parameter.field.numberRange)
+                case .highCutHz: change.highCutHz = try cf.cut(key, range: parameter.field.numberRange)
+                case .texture:
+                    guard let name = try cf.string(key, required: false) else { continue }
+                    guard let t = Mix.Texture(rawValue: name) else {
+                        throw ProtocolError(
+                            """
+                            'change.texture' must be one of \
+                            \(Mix.Texture.allCases.map(\.rawValue).joined(separator: ", "))
+                            """
+                        )
+                    }
+                    change.texture = t
+                default: change[parameter] = try cf.number(key, range: parameter.field.numberRange)
                 }
-                change.texture = t
             }
-            change.densityPerSecond = try cf.number("densityPerSecond", range: Mix.densityRange)
-            change.brightness = try cf.number("brightness", range: Mix.brightnessRange)
             try cf.refuseRest()
             guard !change.isEmpty else { throw ProtocolError("'change' has no fields") }
             decoded = .setLayer(index: layer, change: change)
@@ -222,19 +219,10 @@ extension ControlRequest {
             o["layer"] = .number(Double(index))
             var m: [String: JSONValue] = [:]
             if let v = c.enabled { m["enabled"] = .bool(v) }
-            if let v = c.volume { m["volume"] = .number(v) }
-            if let v = c.colour { m["colour"] = .number(v) }
             if let v = c.lowCutHz { m["lowCutHz"] = .number(v.value ?? 0) }
             if let v = c.highCutHz { m["highCutHz"] = .number(v.value ?? 0) }
-            if let v = c.eqLowDb { m["eqLowDb"] = .number(v) }
-            if let v = c.eqMidDb { m["eqMidDb"] = .number(v) }
-            if let v = c.eqHighDb { m["eqHighDb"] = .number(v) }
-            if let v = c.movementPeriodSeconds { m["movementPeriodSeconds"] = .number(v) }
-            if let v = c.movementLevelDb { m["movementLevelDb"] = .number(v) }
-            if let v = c.movementHighCutOctaves { m["movementHighCutOctaves"] = .number(v) }
             if let v = c.texture { m["texture"] = .string(v.rawValue) }
-            if let v = c.densityPerSecond { m["densityPerSecond"] = .number(v) }
-            if let v = c.brightness { m["brightness"] = .number(v) }
+            for (parameter, v) in c.numbers { m[parameter.rawValue] = .number(v) }
             o["change"] = .object(m)
         case .setMaster(let v): o = ["command": .string("setMaster"), "volume": .number(v)]
         case .preset(let id, let fade):

@@ -175,6 +175,20 @@ struct TolerantReader {
         }
     }
 
+    /// The layer's number `parameter` from `object` (the layer's own, its `eq` or `movement`) into
+    /// its slot, checked against the table's range and falling back to its default, in its unit.
+    mutating func number(
+        _ parameter: MixParameter, of object: [String: JSONValue], into l: inout Mix.Layer, path p: String,
+        absentIsDefault: Bool = false
+    ) {
+        let f = parameter.field, member = String(f.key.split(separator: ".").last!)
+        let value = object[member] ?? (absentIsDefault ? .number(f.defaultNumber) : nil)
+        let n = number(
+            value, path: p + f.key.dropFirst("layers[]".count), range: f.numberRange, default: f.defaultNumber,
+            unit: f.unit.isEmpty ? "" : " \(f.unit)")
+        parameter.set(n, in: &l)
+    }
+
     /// A number that may be absent (nil: `absent` says what that means).
     mutating func optional(
         _ v: JSONValue?, path: String, range: ClosedRange<Double>, unit: String = "", absent: String
@@ -261,10 +275,10 @@ struct TolerantReader {
         }
         var l = Mix.Layer()
         l.enabled = bool(o["enabled"], path: "\(p).enabled", default: true)
-        l.volume = number(o["volume"], path: "\(p).volume", range: Mix.volumeRange, default: 0.8)
-        l.colour = number(o["colour"], path: "\(p).colour", range: Mix.colourRange, default: 1)
-        l.lowCutHz = cut(o["lowCutHz"], path: "\(p).lowCutHz", range: Mix.lowCutRange)
-        l.highCutHz = cut(o["highCutHz"], path: "\(p).highCutHz", range: Mix.highCutRange)
+        number(.volume, of: o, into: &l, path: p)
+        number(.colour, of: o, into: &l, path: p)
+        l.lowCutHz = cut(o["lowCutHz"], path: "\(p).lowCutHz", range: MixFields.lowCutHz.numberRange)
+        l.highCutHz = cut(o["highCutHz"], path: "\(p).highCutHz", range: MixFields.highCutHz.numberRange)
         if let lo = l.lowCutHz, let hi = l.highCutHz, lo >= hi {
             repair(
                 "\(p).lowCutHz", "\(JSONValue.format(lo)) Hz is not below highCutHz (\(JSONValue.format(hi)) Hz)", "off"
@@ -274,29 +288,23 @@ struct TolerantReader {
         switch o["eq"] {
         case nil: missing.append("\(p).eq")
         case .object(let e)?:
-            l.eq.lowDb = number(e["lowDb"], path: "\(p).eq.lowDb", range: Mix.eqRange, default: 0, unit: " dB")
-            l.eq.midDb = number(e["midDb"], path: "\(p).eq.midDb", range: Mix.eqRange, default: 0, unit: " dB")
-            l.eq.highDb = number(e["highDb"], path: "\(p).eq.highDb", range: Mix.eqRange, default: 0, unit: " dB")
+            for q in MixParameter.layerNumbers where q.field.key.hasPrefix("layers[].eq.") {
+                number(q, of: e, into: &l, path: p)
+            }
         case let other?: repair("\(p).eq", "must be an object, found \(other.typeName)", "flat (0 dB)")
         }
         switch o["movement"] {
         case nil, .null?: break  // steady (mixes from before movement existed)
         case .object(let m)?:
-            var move = Mix.Movement()
-            move.periodSeconds = number(
-                m["periodSeconds"] ?? .number(move.periodSeconds), path: "\(p).movement.periodSeconds",
-                range: Mix.movementPeriodRange, default: move.periodSeconds, unit: " s")
-            move.levelDb = number(
-                m["levelDb"] ?? .number(0), path: "\(p).movement.levelDb", range: Mix.movementLevelRange, default: 0,
-                unit: " dB")
-            move.highCutOctaves = number(
-                m["highCutOctaves"] ?? .number(0), path: "\(p).movement.highCutOctaves",
-                range: Mix.movementCutRange, default: 0, unit: " octaves")
-            if move.highCutOctaves > 0 && l.highCutHz == nil {
-                repair("\(p).movement.highCutOctaves", "needs a high cut", "0")
-                move.highCutOctaves = 0
+            // A member left out of a movement is its default, not missing (movement came later).
+            for q in MixParameter.layerNumbers where q.isMovement {
+                number(q, of: m, into: &l, path: p, absentIsDefault: true)
             }
-            l.movement = move.isStill ? nil : move
+            if l.movementOrStill.highCutOctaves > 0 && l.highCutHz == nil {
+                repair("\(p).movement.highCutOctaves", "needs a high cut", "0")
+                l.movementOrStill.highCutOctaves = 0
+            }
+            if l.movementOrStill.isStill { l.movement = nil }
         case let other?: repair("\(p).movement", "must be an object, found \(other.typeName)", "steady")
         }
         texture(o, into: &l, path: p)
@@ -323,7 +331,8 @@ struct TolerantReader {
         // Brightness shapes the pulses of every texture but drops (crackle's clicks, and those to come).
         if kind != .noise && kind != .drops {
             l.brightness = optional(
-                o["brightness"], path: "\(p).brightness", range: Mix.brightnessRange, absent: "the default brightness")
+                o["brightness"], path: "\(p).brightness", range: MixFields.brightness.numberRange,
+                absent: "the default brightness")
         }
     }
 }

@@ -13,80 +13,58 @@ public enum CutChange: Equatable, Sendable {
     }
 }
 
-/// Changes to one layer; nil fields stay as they are. Each field is a row of the mix table
-/// (`MixFields`, by `MixParameter`), which holds its range, unit and step.
+/// Changes to one layer; what is absent stays as it is. Each is a row of the mix table
+/// (`MixFields`, by `MixParameter`), which holds its range, unit and step; the numbers travel as
+/// (parameter, value) pairs and are set through the parameter's `layerSlot`.
 public struct LayerChange: Equatable, Sendable {
     public var enabled: Bool?
-    public var volume: Double?
-    public var colour: Double?
     /// Off, or a corner in `MixFields.lowCutHz`'s range.
     public var lowCutHz: CutChange?
     /// Off, or a corner in `MixFields.highCutHz`'s range.
     public var highCutHz: CutChange?
-    public var eqLowDb: Double?
-    public var eqMidDb: Double?
-    public var eqHighDb: Double?
-    public var movementPeriodSeconds: Double?
-    public var movementLevelDb: Double?
-    public var movementHighCutOctaves: Double?
-    /// Texture: noise, drops or crackle; with its density (`Mix.densityRange`) and crackle's
-    /// brightness (0…1).
+    /// What the layer makes; a change of texture drops a density or brightness that does not suit it.
     public var texture: Mix.Texture?
-    public var densityPerSecond: Double?
-    public var brightness: Double?
+    /// The layer's numbers changed (volume, colour, EQ, movement, density, brightness).
+    public var numbers: [MixParameter: Double]
 
     public init(
-        enabled: Bool? = nil, volume: Double? = nil, colour: Double? = nil, lowCutHz: CutChange? = nil,
-        highCutHz: CutChange? = nil, eqLowDb: Double? = nil, eqMidDb: Double? = nil, eqHighDb: Double? = nil,
-        movementPeriodSeconds: Double? = nil, movementLevelDb: Double? = nil, movementHighCutOctaves: Double? = nil
+        _ numbers: [MixParameter: Double] = [:], enabled: Bool? = nil, lowCutHz: CutChange? = nil,
+        highCutHz: CutChange? = nil, texture: Mix.Texture? = nil
     ) {
-        self.init(
-            enabled: enabled, volume: volume, colour: colour, lowCutHz: lowCutHz, highCutHz: highCutHz,
-            eqLowDb: eqLowDb, eqMidDb: eqMidDb, eqHighDb: eqHighDb, movement: nil)
-        (self.movementPeriodSeconds, self.movementLevelDb, self.movementHighCutOctaves) = (
-            movementPeriodSeconds, movementLevelDb, movementHighCutOctaves
+        precondition(numbers.keys.allSatisfy { $0.layerSlot != nil }, "only a layer's numbers")
+        (self.numbers, self.enabled, self.lowCutHz, self.highCutHz, self.texture) = (
+            numbers, enabled, lowCutHz, highCutHz, texture
         )
     }
 
-    /// A full layer description; `movement` nil sets the layer still (a hand-over replaces everything).
-    public init(
-        enabled: Bool?, volume: Double?, colour: Double?, lowCutHz: CutChange?, highCutHz: CutChange?,
-        eqLowDb: Double?, eqMidDb: Double?, eqHighDb: Double?, movement: Mix.Movement?,
-        texture: Mix.Texture? = nil, densityPerSecond: Double? = nil, brightness: Double? = nil
-    ) {
-        (self.texture, self.densityPerSecond, self.brightness) = (texture, densityPerSecond, brightness)
-        (self.enabled, self.volume, self.colour) = (enabled, volume, colour)
-        (self.lowCutHz, self.highCutHz) = (lowCutHz, highCutHz)
-        (self.eqLowDb, self.eqMidDb, self.eqHighDb) = (eqLowDb, eqMidDb, eqHighDb)
-        let m = movement ?? Mix.Movement()
-        movementPeriodSeconds = m.periodSeconds
-        movementLevelDb = m.levelDb
-        movementHighCutOctaves = m.highCutOctaves
+    /// Every field of `layer`, as a change that replaces the layer whole (a hand-over): a layer
+    /// without movement sets it still; a density or brightness left to the texture stays as it is.
+    public init(replacing layer: Mix.Layer) {
+        self.init(
+            enabled: layer.enabled, lowCutHz: layer.lowCutHz.map { .hz($0) } ?? .off,
+            highCutHz: layer.highCutHz.map { .hz($0) } ?? .off, texture: layer.texture ?? .noise)
+        for parameter in MixParameter.layerNumbers { self[parameter] = parameter.value(in: layer) }
     }
 
-    public var changesMovement: Bool {
-        movementPeriodSeconds != nil || movementLevelDb != nil || movementHighCutOctaves != nil
+    /// The change's number for `parameter`, one of `MixParameter.layerNumbers`.
+    public subscript(parameter: MixParameter) -> Double? {
+        get { numbers[parameter] }
+        set {
+            precondition(parameter.layerSlot != nil, "\(parameter) is not a layer's number")
+            numbers[parameter] = newValue
+        }
     }
+
+    public var changesMovement: Bool { numbers.keys.contains { $0.isMovement } }
 
     public var isEmpty: Bool { self == LayerChange() }
 
     public func applied(to layer: Mix.Layer) -> Mix.Layer {
         var l = layer
         if let enabled { l.enabled = enabled }
-        if let volume { l.volume = volume }
-        if let colour { l.colour = colour }
         if let lowCutHz { l.lowCutHz = lowCutHz.value }
         if let highCutHz { l.highCutHz = highCutHz.value }
-        if let eqLowDb { l.eq.lowDb = eqLowDb }
-        if let eqMidDb { l.eq.midDb = eqMidDb }
-        if let eqHighDb { l.eq.highDb = eqHighDb }
-        if changesMovement {
-            var m = l.movement ?? Mix.Movement()
-            if let movementPeriodSeconds { m.periodSeconds = movementPeriodSeconds }
-            if let movementLevelDb { m.levelDb = movementLevelDb }
-            if let movementHighCutOctaves { m.highCutOctaves = movementHighCutOctaves }
-            l.movement = m.isStill ? nil : m
-        }
+        // Before the numbers: a density or brightness in the same change is for the new texture.
         if let texture {
             let kind = texture == .noise ? nil : texture
             if kind != l.texture {
@@ -96,8 +74,8 @@ public struct LayerChange: Equatable, Sendable {
             }
             l.texture = kind
         }
-        if let densityPerSecond { l.densityPerSecond = densityPerSecond }
-        if let brightness { l.brightness = brightness }
+        for (parameter, value) in numbers { parameter.set(value, in: &l) }
+        if changesMovement, l.movement?.isStill == true { l.movement = nil }
         return l
     }
 }
@@ -130,19 +108,8 @@ extension Mix {
             throw MixError(
                 path: field.key,
                 message:
-                    """
-                    \(JSONFormatting.number(volume)) is out of range; allowed \
-                    \(JSONFormatting.number(field.numberRange.lowerBound))…\
-                    \(JSONFormatting.number(field.numberRange.upperBound))
-                    """
-            )
+                    "\(FieldFormat.number(volume)) is out of range; allowed \(FieldFormat.range(field.numberRange))")
         }
         masterVolume = volume
-    }
-}
-
-enum JSONFormatting {
-    static func number(_ v: Double) -> String {
-        v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
     }
 }

@@ -1,5 +1,6 @@
 import BoundedJSON
 import CivilDates
+import FieldTable
 import Foundation
 import NoiseEngine
 
@@ -202,34 +203,26 @@ public enum StatusFormatter {
         var parts = [l.enabled ? "on" : "off", "\(percent(l.volume))"]
         switch l.texture ?? .noise {
         case .noise: parts.append("colour \(String(format: "%.2f", l.colour)) (\(colourName(l.colour)))")
-        case .drops: parts.append("drops \(JSONFormatting.number(l.textureSettings.densityPerSecond.rounded1))/s")
-        case .crackle:
+        case .drops: parts.append("drops \(FieldFormat.number(l.textureSettings.densityPerSecond.rounded1))/s")
+        case let kind:  // crackle and the statistical textures
             let t = l.textureSettings
             parts.append(
                 """
-                crackle \(JSONFormatting.number(t.densityPerSecond.rounded1))/s, brightness \
-                \(JSONFormatting.number(t.brightness.rounded1))
-                """
-            )
-        case let kind:
-            let t = l.textureSettings
-            parts.append(
-                """
-                \(kind.rawValue) \(JSONFormatting.number(t.densityPerSecond.rounded1))/s, brightness \
-                \(JSONFormatting.number(t.brightness.rounded1))
+                \(kind.rawValue) \(FieldFormat.number(t.densityPerSecond.rounded1))/s, brightness \
+                \(FieldFormat.number(t.brightness.rounded1))
                 """
             )
         }
-        if let lc = l.lowCutHz { parts.append("low cut \(JSONFormatting.number(lc)) Hz") }
-        if let hc = l.highCutHz { parts.append("high cut \(JSONFormatting.number(hc)) Hz") }
+        if let lc = l.lowCutHz { parts.append("low cut \(FieldFormat.number(lc)) Hz") }
+        if let hc = l.highCutHz { parts.append("high cut \(FieldFormat.number(hc)) Hz") }
         if l.eq != Mix.EQ() {
             parts.append("EQ \(signed(l.eq.lowDb))/\(signed(l.eq.midDb))/\(signed(l.eq.highDb)) dB")
         }
         if let m = l.movement, !m.isStill {
             var swings: [String] = []
-            if m.levelDb > 0 { swings.append("±\(JSONFormatting.number(m.levelDb)) dB") }
-            if m.highCutOctaves > 0 { swings.append("cut ±\(JSONFormatting.number(m.highCutOctaves)) oct") }
-            parts.append("moving \(swings.joined(separator: ", ")) every ~\(JSONFormatting.number(m.periodSeconds)) s")
+            if m.levelDb > 0 { swings.append("±\(FieldFormat.number(m.levelDb)) dB") }
+            if m.highCutOctaves > 0 { swings.append("cut ±\(FieldFormat.number(m.highCutOctaves)) oct") }
+            parts.append("moving \(swings.joined(separator: ", ")) every ~\(FieldFormat.number(m.periodSeconds)) s")
         }
         return parts.joined(separator: ", ")
     }
@@ -270,6 +263,6 @@ public enum StatusFormatter {
 }
 
 private extension Float {
-    /// To one decimal, as a Double for `JSONFormatting` (Float → Double shows 0.7 as 0.699999988).
+    /// To one decimal, as a Double for `FieldFormat` (Float → Double shows 0.7 as 0.699999988).
     var rounded1: Double { (Double(self) * 10).rounded() / 10 }
 }

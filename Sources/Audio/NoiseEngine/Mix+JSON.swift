@@ -78,38 +78,41 @@ extension Mix {
         for item in items {
             let f = try MixObject(item, allowed: MixFields.memberNames(under: "layers[]"))
             var layer = Layer()
-            layer.enabled = try f.bool("enabled") ?? MixFields.enabled.defaultFlag
-            layer.volume = try f.number("volume") ?? MixFields.volume.defaultNumber
-            layer.colour = try f.number("colour") ?? MixFields.colour.defaultNumber
-            // 0 (or absent) means the cut is off, as in the seed app.
-            layer.lowCutHz = try f.number("lowCutHz").flatMap { $0 == 0 ? nil : $0 }
-            layer.highCutHz = try f.number("highCutHz").flatMap { $0 == 0 ? nil : $0 }
-            if let eqValue = f["eq"] {
-                let e = try MixObject(eqValue, allowed: MixFields.memberNames(under: "layers[].eq"))
-                layer.eq = EQ(
-                    lowDb: try e.number("lowDb") ?? MixFields.eqLowDb.defaultNumber,
-                    midDb: try e.number("midDb") ?? MixFields.eqMidDb.defaultNumber,
-                    highDb: try e.number("highDb") ?? MixFields.eqHighDb.defaultNumber)
-            }
-            if let movementValue = f["movement"] {
-                let m = try MixObject(movementValue, allowed: MixFields.memberNames(under: "layers[].movement"))
-                layer.movement = Movement(
-                    periodSeconds: try m.number("periodSeconds") ?? MixFields.movementPeriodSeconds.defaultNumber,
-                    levelDb: try m.number("levelDb") ?? MixFields.movementLevelDb.defaultNumber,
-                    highCutOctaves: try m.number("highCutOctaves") ?? MixFields.movementHighCutOctaves.defaultNumber)
-            }
-            if let name = try f.string("texture") {
-                guard let t = Texture(rawValue: name) else {
-                    throw MixError(
-                        path: f["texture"]?.path ?? "texture",
-                        message:
-                            "'\(name)' is not a texture; allowed: \(MixFields.texture.allowed.joined(separator: ", "))"
-                    )
+            // In table order, so of two wrong members the same one is named first.
+            var nested: [String: MixObject] = [:]
+            for parameter in MixParameter.layerParameters {
+                switch parameter {
+                case .enabled: layer.enabled = try f.bool(parameter.rawValue) ?? MixFields.enabled.defaultFlag
+                // 0 (or absent) means the cut is off, as in the seed app.
+                case .lowCutHz: layer.lowCutHz = try f.number(parameter.rawValue).flatMap { $0 == 0 ? nil : $0 }
+                case .highCutHz: layer.highCutHz = try f.number(parameter.rawValue).flatMap { $0 == 0 ? nil : $0 }
+                case .texture:
+                    guard let name = try f.string(parameter.rawValue) else { continue }
+                    guard let t = Texture(rawValue: name) else {
+                        throw MixError(
+                            path: f["texture"]?.path ?? "texture",
+                            message: "'\(name)' is not a texture; allowed: "
+                                + MixFields.texture.allowed.joined(separator: ", "))
+                    }
+                    layer.texture = t
+                default:
+                    // A number of the layer's own object or of its `eq` or `movement`; one absent
+                    // keeps the model's default, which is the table's.
+                    let path = parameter.field.key.dropFirst("layers[].".count).split(separator: ".").map(String.init)
+                    var object = f
+                    if path.count == 2 {
+                        guard let value = f[path[0]] else { continue }
+                        if nested[path[0]] == nil {
+                            let allowed = MixFields.memberNames(under: "layers[].\(path[0])")
+                            nested[path[0]] = try MixObject(value, allowed: allowed)
+                            // A movement given is one, though every member is left out.
+                            if parameter.isMovement { layer.movement = Movement() }
+                        }
+                        object = nested[path[0]]!
+                    }
+                    if let v = try object.number(path[path.count - 1]) { parameter.set(v, in: &layer) }
                 }
-                layer.texture = t
             }
-            layer.densityPerSecond = try f.number("densityPerSecond")
-            layer.brightness = try f.number("brightness")
             layers.append(layer)
         }
         var notch: Notch?

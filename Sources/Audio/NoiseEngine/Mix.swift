@@ -142,16 +142,8 @@ public struct Mix: Codable, Equatable, Sendable {
 
     // Allowed ranges, read from the mix field table (`MixFields`), where each is described once.
     public static let volumeRange = MixFields.volume.numberRange
-    public static let colourRange = MixFields.colour.numberRange
-    public static let lowCutRange = MixFields.lowCutHz.numberRange
-    public static let highCutRange = MixFields.highCutHz.numberRange
-    public static let eqRange = MixFields.eqLowDb.numberRange
     public static let layerCountRange = 1...NoiseMachine.layerCount
-    public static let movementPeriodRange = MixFields.movementPeriodSeconds.numberRange
-    public static let movementLevelRange = MixFields.movementLevelDb.numberRange
-    public static let movementCutRange = MixFields.movementHighCutOctaves.numberRange
     public static let densityRange = MixFields.densityPerSecond.numberRange
-    public static let brightnessRange = MixFields.brightness.numberRange
 
     /// The four layers as the DSP takes them (absent layers are off).
     public var layerSettings: [LayerSettings] {
@@ -173,24 +165,7 @@ public struct Mix: Codable, Equatable, Sendable {
             guard v.isFinite, range.contains(v) else {
                 throw MixError(
                     path: layer.map { MixFields.path(field, layer: $0) } ?? field.key,
-                    message:
-                        """
-                        \(MixError.format(v))\(unit) is out of range; allowed \
-                        \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)
-                        """
-                )
-            }
-        }
-        func check(_ v: Double, _ range: ClosedRange<Double>, _ path: String, unit: String = "") throws(MixError) {
-            guard v.isFinite, range.contains(v) else {
-                throw MixError(
-                    path: path,
-                    message:
-                        """
-                        \(MixError.format(v))\(unit) is out of range; allowed \
-                        \(MixError.format(range.lowerBound))…\(MixError.format(range.upperBound))\(unit)
-                        """
-                )
+                    message: "\(MixError.format(v))\(unit) is out of range; allowed \(FieldFormat.range(range))\(unit)")
             }
         }
         guard Self.layerCountRange.contains(layers.count) else {

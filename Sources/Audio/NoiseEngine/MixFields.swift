@@ -38,8 +38,71 @@ public enum MixParameter: String, CaseIterable, Sendable {
     /// A layer's parameters (all but the master's and the notch's).
     public static var layerParameters: [MixParameter] { allCases.filter { $0.field.key.hasPrefix("layers[].") } }
 
+    /// Where a layer holds the parameter as a number; nil for those that are not a plain number
+    /// (on/off, the cuts, which are off or a corner, the texture) and those not of a layer.
+    public var layerSlot: LayerSlot? {
+        switch self {
+        case .volume: .number(\.volume)
+        case .colour: .number(\.colour)
+        case .eqLowDb: .number(\.eq.lowDb)
+        case .eqMidDb: .number(\.eq.midDb)
+        case .eqHighDb: .number(\.eq.highDb)
+        case .movementPeriodSeconds: .number(\.movementOrStill.periodSeconds)
+        case .movementLevelDb: .number(\.movementOrStill.levelDb)
+        case .movementHighCutOctaves: .number(\.movementOrStill.highCutOctaves)
+        case .densityPerSecond: .optional(\.densityPerSecond)
+        case .brightness: .optional(\.brightness)
+        case .master, .enabled, .lowCutHz, .highCutHz, .texture, .notchCentreHz, .notchWidthOctaves, .notchDepthDb:
+            nil
+        }
+    }
+
+    /// The layer parameters held as numbers (those with a `layerSlot`), in table order.
+    public static let layerNumbers: [MixParameter] = allCases.filter { $0.layerSlot != nil }
+
+    /// The parameter's number in `layer`; nil when the layer leaves it to its texture.
+    public func value(in layer: Mix.Layer) -> Double? {
+        switch layerSlot {
+        case .number(let path)?: layer[keyPath: path]
+        case .optional(let path)?: layer[keyPath: path]
+        case nil: nil
+        }
+    }
+
+    /// Sets the parameter's number in `layer` (a parameter without a slot is not a layer's number).
+    public func set(_ value: Double, in layer: inout Mix.Layer) {
+        switch layerSlot {
+        case .number(let path)?: layer[keyPath: path] = value
+        case .optional(let path)?: layer[keyPath: path] = value
+        case nil: preconditionFailure("\(self) is not a layer's number")
+        }
+    }
+
     /// The whole mix's notch (`notch.…` in mix files).
     public var isNotch: Bool { field.group == "Notch" }
+
+    /// One of the layer's slow swells (`movement.…` in mix files).
+    public var isMovement: Bool { field.group == "Movement" }
+}
+
+/// A key path a row keeps (the rows are shared by every thread that reads or changes a mix).
+public typealias LayerKeyPath<Value> = WritableKeyPath<Mix.Layer, Value> & Sendable
+
+/// Where a layer keeps one of its numbers.
+public enum LayerSlot: Sendable {
+    /// A number every layer has (the movement's read as still when the layer has none).
+    case number(LayerKeyPath<Double>)
+    /// A number a layer may leave to its texture (absent in the mix file).
+    case optional(LayerKeyPath<Double?>)
+}
+
+extension Mix.Layer {
+    /// The layer's movement, a still one when it has none, so each of its numbers has a key path;
+    /// a movement set still through it is dropped by `LayerChange` once every change is in.
+    public var movementOrStill: Mix.Movement {
+        get { movement ?? Mix.Movement() }
+        set { movement = newValue }
+    }
 }
 
 /// Every parameter of a mix, described once: `Mix.validate`, the mix file reader's defaults,

@@ -327,11 +327,17 @@ public enum DesignEditor {
         let image: [Field] = ImageSpec.rows.map { row in
             Field(row.spec) { s, v, _ in try withImage(&s) { try row.set(&$0, v) } }
         }
-        let fromRows: [Field] = layout + style + symbol + image
+        let clock: [Field] = ClockDesignConfig.rows.map { row in
+            Field(row.spec) { s, v, _ in try withClock(&s) { try row.set(&$0, v) } }
+        }
+        let reminders: [Field] = RemindersConfig.rows.map { row in
+            Field(row.spec) { s, v, _ in try withReminders(&s) { try row.set(&$0, v) } }
+        }
+        let fromRows: [Field] = layout + style + symbol + image + clock + reminders
         return (fromRows + ownWayFields).sorted { order[$0.spec.key]! < order[$1.spec.key]! }
     }()
 
-    /// The fields set their own way: texts, the template, the clock's, reminders', countdown's,
+    /// The fields set their own way: texts, the template, the clock's format, the reminders lists, countdown's,
     /// preset's, symbol's and image's names, the filter and the buttons.
     static let ownWayFields: [Field] = [
         Field(DesignFields.name) { s, v, f in
@@ -346,19 +352,7 @@ public enum DesignEditor {
             // A design made into a clock gets the new-clock configuration, as in the seed app.
             if s.layout.template == .clockIcon && s.clockConfig == nil { s.clockConfig = ClockDesignConfig() }
         },
-        Field(DesignFields.clockTheme) { s, v, f in try withClock(&s) { $0.theme = try token(v, f) } },
-        Field(DesignFields.clockFace) { s, v, f in try withClock(&s) { $0.face = try token(v, f) } },
-        Field(DesignFields.clockDialColour) { s, v, f in
-            try withClock(&s) { $0.iconDialColour = try optionalToken(v, f) }
-        },
-        Field(DesignFields.clockSecondHandColour) { s, v, f in
-            try withClock(&s) { $0.iconSecondHandColour = try optionalToken(v, f) }
-        },
         Field(DesignFields.clockFormat) { s, v, f in s.clockFormat = try optionalToken(v, f) },
-        Field(DesignFields.remindersMode) { s, v, f in try withReminders(&s) { $0.mode = try token(v, f) } },
-        Field(DesignFields.remindersPresentation) { s, v, f in
-            try withReminders(&s) { $0.presentation = try token(v, f) }
-        },
         Field(DesignFields.remindersLists) { s, v, f in
             let ids = try text(v, f).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
                 !$0.isEmpty
@@ -372,15 +366,6 @@ public enum DesignEditor {
                     keyPath: f.key, value: long, reason: .tooLong, allowed: "\(RemindersConfig.maxListIDCharacters)")
             }
             try withReminders(&s) { $0.selectedListIDs = ids }
-        },
-        Field(DesignFields.remindersHideCompleted) { s, v, f in
-            try withReminders(&s) { $0.hideCompleted = try boolean(v, f) }
-        },
-        Field(DesignFields.remindersShowsDueTimes) { s, v, f in
-            try withReminders(&s) { $0.showsDueTimes = try boolean(v, f) }
-        },
-        Field(DesignFields.remindersShowsProgressBadge) { s, v, f in
-            try withReminders(&s) { $0.showsProgressBadge = try boolean(v, f) }
         },
         Field(DesignFields.countdownTarget) { s, v, _ in
             if v.trimmingCharacters(in: .whitespaces).isEmpty {

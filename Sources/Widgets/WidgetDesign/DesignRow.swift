@@ -55,11 +55,28 @@ public struct DesignRow<Part>: Sendable {
             decode: plain.decode, set: plain.set)
     }
 
-    static func token<T: DesignToken>(_ spec: FieldSpec, _ jsonKey: String, _ property: PartKeyPath<Part, T>) -> Self {
+    /// `absent` is what a file without the member meant when it was written, where that is not the
+    /// table's default (which is what a new design gets).
+    static func token<T: DesignToken>(
+        _ spec: FieldSpec, _ jsonKey: String, _ property: PartKeyPath<Part, T>, absent: T? = nil
+    ) -> Self {
         Self(
             spec: spec, jsonKey: jsonKey, encode: { .string($0[keyPath: property].rawValue) },
-            decode: { d, o, key, path, part in part[keyPath: property] = d.token(o, key, path, spec) },
+            decode: { d, o, key, path, part in
+                part[keyPath: property] =
+                    absent.map { d.token(o, key, path, default: $0) } ?? d.token(o, key, path, spec)
+            },
             set: { part, v in part[keyPath: property] = try DesignEditor.token(v, spec) })
+    }
+
+    /// An override that is absent (nil) until set; empty or `none` removes it.
+    static func optionalToken<T: DesignToken>(
+        _ spec: FieldSpec, _ jsonKey: String, _ property: PartKeyPath<Part, T?>
+    ) -> Self {
+        Self(
+            spec: spec, jsonKey: jsonKey, encode: { $0[keyPath: property].map { .string($0.rawValue) } },
+            decode: { d, o, key, path, part in part[keyPath: property] = d.optionalToken(o, key, path) },
+            set: { part, v in part[keyPath: property] = try DesignEditor.optionalToken(v, spec) })
     }
 }
 
@@ -130,5 +147,29 @@ extension ImageSpec {
         .token(DesignFields.imageContentMode, "contentMode", \.contentMode),
         .number(DesignFields.imageHeight, "height", \.heightPoints),
         .number(DesignFields.imageCornerRadius, "cornerRadius", \.cornerRadiusPoints),
+    ]
+}
+
+extension ClockDesignConfig {
+    /// The clock's settings (the editor sets them through `DesignEditor.withClock`, which checks
+    /// the second hand against the dial).
+    public static let rows: [DesignRow<ClockDesignConfig>] = [
+        .token(DesignFields.clockTheme, "theme", \.theme),
+        // A config written before faces existed shows the legacy face, not the new clock's.
+        .token(DesignFields.clockFace, "face", \.face, absent: .ceramic),
+        .optionalToken(DesignFields.clockDialColour, "iconDialColourToken", \.iconDialColour),
+        .optionalToken(DesignFields.clockSecondHandColour, "iconSecondHandColourToken", \.iconSecondHandColour),
+    ]
+}
+
+extension RemindersConfig {
+    /// The Reminders settings but the lists (names, read and set their own way); the editor sets
+    /// them through `DesignEditor.withReminders`, which takes Reminders designs only.
+    public static let rows: [DesignRow<RemindersConfig>] = [
+        .token(DesignFields.remindersMode, "mode", \.mode),
+        .token(DesignFields.remindersPresentation, "presentation", \.presentation),
+        .flag(DesignFields.remindersHideCompleted, "hideCompleted", \.hideCompleted),
+        .flag(DesignFields.remindersShowsDueTimes, "showsDueTimes", \.showsDueTimes),
+        .flag(DesignFields.remindersShowsProgressBadge, "showsProgressBadge", \.showsProgressBadge),
     ]
 }

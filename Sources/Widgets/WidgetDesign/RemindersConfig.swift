@@ -1,4 +1,5 @@
 import BoundedJSON
+import Foundation
 
 /// What a Reminders widget shows (the seed app's `remindersConfig` modes).
 public enum RemindersModeToken: String, DesignToken {
@@ -50,29 +51,23 @@ public struct RemindersConfig: Sendable, Equatable {
     /// Reads the app's object; anything else (nil, not an object) gives the defaults.
     public init(json: JSONValue?) {
         guard case .object(let o)? = json else { return }
-        if case .string(let s)? = o["mode"], let m = RemindersModeToken.parse(s) { mode = m }
-        if case .string(let s)? = o["presentation"], let p = RemindersPresentationToken.parse(s) { presentation = p }
+        // Read as the decoder reads a part, without its findings: a wrong value is the default.
+        var quiet = TolerantDecoder(fallbackDate: Date(timeIntervalSince1970: 0))
+        Self.rows.decode(o, "remindersConfig", into: &self, with: &quiet)
         if case .array(let ids)? = o["selectedListIDs"] {
             selectedListIDs = ids.prefix(Self.maxLists).compactMap {
                 if case .string(let s) = $0, !s.isEmpty { return String(s.prefix(Self.maxListIDCharacters)) }
                 return nil
             }
         }
-        if case .bool(let b)? = o["hideCompleted"] { hideCompleted = b }
-        if case .bool(let b)? = o["showsDueTimes"] { showsDueTimes = b }
-        if case .bool(let b)? = o["showsProgressBadge"] { showsProgressBadge = b }
     }
 
     /// This configuration written over `json` (an object's other keys are kept as they were).
     public func merged(into json: JSONValue?) -> JSONValue {
         var o: [String: JSONValue] = [:]
         if case .object(let existing)? = json { o = existing }
-        o["mode"] = .string(mode.rawValue)
-        o["presentation"] = .string(presentation.rawValue)
+        o.merge(Self.rows.jsonMembers(of: self)) { $1 }
         o["selectedListIDs"] = .array(selectedListIDs.map(JSONValue.string))
-        o["hideCompleted"] = .bool(hideCompleted)
-        o["showsDueTimes"] = .bool(showsDueTimes)
-        o["showsProgressBadge"] = .bool(showsProgressBadge)
         return .object(o)
     }
 }

@@ -129,14 +129,9 @@ public struct TolerantDecoder {
             note(path, .wrongType, "expected an object, found \(value.typeName); clock configuration dropped")
             return nil
         }
-        checkKeys(o, known: ["theme", "face", "iconDialColourToken", "iconSecondHandColourToken"], path: path)
-        var c = ClockDesignConfig(
-            theme: token(o, "theme", path, DesignFields.clockTheme),
-            // A config written before faces existed shows the legacy face, not the table's default
-            // (the face a new clock gets).
-            face: token(o, "face", path, default: .ceramic),
-            iconDialColour: optionalToken(o, "iconDialColourToken", path),
-            iconSecondHandColour: optionalToken(o, "iconSecondHandColourToken", path))
+        checkKeys(o, known: Set(ClockDesignConfig.rows.map(\.jsonKey)), path: path)
+        var c = ClockDesignConfig()
+        ClockDesignConfig.rows.decode(o, path, into: &c, with: &self)
         if let change = c.normalise() {
             note(join(path, "iconSecondHandColourToken"), .invalidValue, change)
         }

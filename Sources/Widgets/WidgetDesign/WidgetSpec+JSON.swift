@@ -100,12 +100,7 @@ extension SmartPhotoVariant {
 }
 
 extension ClockDesignConfig {
-    var jsonValue: JSONValue {
-        var o: [String: JSONValue] = ["theme": .string(theme.rawValue), "face": .string(face.rawValue)]
-        if let iconDialColour { o["iconDialColourToken"] = .string(iconDialColour.rawValue) }
-        if let iconSecondHandColour { o["iconSecondHandColourToken"] = .string(iconSecondHandColour.rawValue) }
-        return .object(o)
-    }
+    var jsonValue: JSONValue { .object(Self.rows.jsonMembers(of: self)) }
 }
 
 extension LayoutSpec {

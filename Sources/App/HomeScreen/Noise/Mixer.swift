@@ -104,17 +104,9 @@ public enum MixerChange: Equatable, Sendable {
         // A cut of 0 switches it off, as in mix files.
         func cut() throws(MixerError) -> CutChange { v == 0 ? .off : .hz(try checked(v, param.field, name)) }
         switch param {
-        case .volume: change.volume = try checked(v, param.field, name)
-        case .colour: change.colour = try checked(v, param.field, name)
         case .lowCutHz: change.lowCutHz = try cut()
         case .highCutHz: change.highCutHz = try cut()
-        case .eqLowDb: change.eqLowDb = try checked(v, param.field, name)
-        case .eqMidDb: change.eqMidDb = try checked(v, param.field, name)
-        case .eqHighDb: change.eqHighDb = try checked(v, param.field, name)
-        case .densityPerSecond: change.densityPerSecond = try checked(v, param.field, name)
-        case .brightness: change.brightness = try checked(v, param.field, name)
-        default:  // the page has no control for it (pageParameters)
-            throw MixerError("'param' '\(name)' is unknown; allowed \(allowedNames)")
+        default: change[param] = try checked(v, param.field, name)
         }
         return .layer(index: Int(layerNumber) - 1, change: change)
     }

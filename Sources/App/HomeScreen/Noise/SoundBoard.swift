@@ -224,7 +224,7 @@ public struct SoundBoard: Sendable {
                 var clear = LayerChange()
                 clear.texture = .noise
                 requests.append(.setLayer(index: i, change: clear))
-                requests.append(.setLayer(index: i, change: Self.change(to: layer)))
+                requests.append(.setLayer(index: i, change: LayerChange(replacing: layer)))
             }
             requests.append(.setMaster(volume: mix.masterVolume))
             if let label = current.presetID { requests.append(.forgetPreset(name: label)) }
@@ -260,15 +260,6 @@ public struct SoundBoard: Sendable {
         } catch {
             throw BoardError(.unprocessable, "cannot reach the player: \(error)")
         }
-    }
-
-    /// Every field of `layer`, as a change that replaces the layer whole.
-    static func change(to layer: Mix.Layer) -> LayerChange {
-        LayerChange(
-            enabled: layer.enabled, volume: layer.volume, colour: layer.colour,
-            lowCutHz: layer.lowCutHz.map { .hz($0) } ?? .off, highCutHz: layer.highCutHz.map { .hz($0) } ?? .off,
-            eqLowDb: layer.eq.lowDb, eqMidDb: layer.eq.midDb, eqHighDb: layer.eq.highDb, movement: layer.movement,
-            texture: layer.texture ?? .noise, densityPerSecond: layer.densityPerSecond, brightness: layer.brightness)
     }
 
     /// Plays: resumes a paused player, or starts `noise resume` (the Last Mix) when none runs.

@@ -119,7 +119,7 @@ extension Noise {
                 let fraction = isPercent ? v / 100 : v
                 guard MixFields.volume.numberRange.contains(fraction) else {
                     // "70" was surely meant as 70%; "1.2" was not 1.2% (a fraction a little too big).
-                    let hint = !isPercent && v >= 2 && v <= 100 ? " (did you mean \(fmt(v))%?)" : ""
+                    let hint = !isPercent && v >= 2 && v <= 100 ? " (did you mean \(FieldFormat.number(v))%?)" : ""
                     throw refusal(flag, text, .outOfRange, "0…1 or 0%…100%\(hint)")
                 }
                 return fraction
@@ -156,28 +156,24 @@ extension Noise {
             var change = LayerChange()
             if on { change.enabled = true }
             if off { change.enabled = false }
-            change.volume = try volume.map { try level($0, "--volume") }
-            change.colour = try colour.map { try ranged($0, .colour, "--colour") }
+            // Each number is checked against its parameter's row and set by it.
+            func number(_ param: MixParameter, _ value: Double?, _ flag: String) throws {
+                if let value { change[param] = try ranged(value, param, flag) }
+            }
+            change[.volume] = try volume.map { try level($0, "--volume") }
+            try number(.colour, colour, "--colour")
             change.lowCutHz = try lowCut.map { try cut($0, .lowCutHz, "--low-cut") }
             change.highCutHz = try highCut.map { try cut($0, .highCutHz, "--high-cut") }
-            change.eqLowDb = try eqLow.map { try ranged($0, .eqLowDb, "--eq-low") }
-            change.eqMidDb = try eqMid.map { try ranged($0, .eqMidDb, "--eq-mid") }
-            change.eqHighDb = try eqHigh.map { try ranged($0, .eqHighDb, "--eq-high") }
+            try number(.eqLowDb, eqLow, "--eq-low")
+            try number(.eqMidDb, eqMid, "--eq-mid")
+            try number(.eqHighDb, eqHigh, "--eq-high")
             if still && (movementLevel != nil || movementCut != nil) {
                 throw ValidationError("give either '--still' or '--movement-level'/'--movement-cut', not both")
             }
-            change.movementPeriodSeconds = try movementPeriod.map { text in
-                let v = try DurationParser.secondsOrValidationError(text, "--movement-period")
-                return try ranged(v, .movementPeriodSeconds, "--movement-period")
-            }
-            change.movementLevelDb = try movementLevel.map { try ranged($0, .movementLevelDb, "--movement-level") }
-            change.movementHighCutOctaves = try movementCut.map {
-                try ranged($0, .movementHighCutOctaves, "--movement-cut")
-            }
-            if still {
-                change.movementLevelDb = 0
-                change.movementHighCutOctaves = 0
-            }
+            let period = try movementPeriod.map { try DurationParser.secondsOrValidationError($0, "--movement-period") }
+            try number(.movementPeriodSeconds, period, "--movement-period")
+            try number(.movementLevelDb, still ? 0 : movementLevel, "--movement-level")
+            try number(.movementHighCutOctaves, still ? 0 : movementCut, "--movement-cut")
             change.texture = try texture.map { name in
                 guard let t = Mix.Texture(rawValue: name.lowercased()) else {
                     throw refusal(
@@ -185,8 +181,8 @@ extension Noise {
                 }
                 return t
             }
-            change.densityPerSecond = try density.map { try ranged($0, .densityPerSecond, "--density") }
-            change.brightness = try brightness.map { try ranged($0, .brightness, "--brightness") }
+            try number(.densityPerSecond, density, "--density")
+            try number(.brightness, brightness, "--brightness")
             let parsedMaster = try self.master.map(masterChange)
             if mute && unmute { throw ValidationError("give either '--mute' or '--unmute', not both") }
             if let layer {
@@ -376,8 +372,6 @@ extension Noise {
     }
 }
 
-private func fmt(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
-
 /// `noise set`'s option help from the mix table: "Colour 0…2: β of 1/f^β: …" so the ranges the
 /// help states are the ones the options check.
 enum MixOptionHelp {
@@ -389,8 +383,6 @@ enum MixOptionHelp {
     /// layer's, `--master` the master's).
     static func text(_ param: MixParameter, _ extra: String = "", name: String? = nil) -> String {
         let f = param.field
-        let range =
-            "\(fmt(f.numberRange.lowerBound))…\(fmt(f.numberRange.upperBound))" + (f.unit.isEmpty ? "" : " \(f.unit)")
-        return "\(name ?? f.label) \(range)\(extra). \(f.help)"
+        return "\(name ?? f.label) \(f.allowedText)\(extra). \(f.help)"
     }
 }
