@@ -23,6 +23,21 @@ struct EditorSizesBrowserTests {
             ), "the editor did not open")
     }
 
+    /// A running `weaver serve` with Pro unlocked and a design named "Sizes", and a browser (the size
+    /// tools' set-up, here and in LayoutBrowserTests). The caller stops the rig and quits the browser.
+    static func proDesignAndBrowser() throws -> (rig: ServeRig, id: String, browser: WebDriver) {
+        let rig = try ServeRig()
+        do {
+            #expect(try rig.weaver(["pro", "unlock"]).status == 0)
+            let id = try EditorAPITests.makeDesign(rig, name: "Sizes")
+            try rig.startServer()
+            return (rig, id, try WebDriver())
+        } catch {
+            rig.stop()
+            throw error
+        }
+    }
+
     static func pixelScale(_ browser: WebDriver) throws -> String {
         try browser.execute("return String(Math.min(3, Math.max(1, Math.round(window.devicePixelRatio || 1))))")
             as? String ?? "1"
@@ -149,12 +164,8 @@ struct EditorSizesBrowserTests {
     }
 
     @Test func aSmallOnlyTextAndTypingRedrawTheDock() throws {
-        let rig = try ServeRig()
+        let (rig, id, browser) = try Self.proDesignAndBrowser()
         defer { rig.stop() }
-        #expect(try rig.weaver(["pro", "unlock"]).status == 0)
-        let id = try EditorAPITests.makeDesign(rig, name: "Sizes")
-        try rig.startServer()
-        let browser = try WebDriver()
         defer { browser.quit() }
         try Self.open(rig, browser, id)
 

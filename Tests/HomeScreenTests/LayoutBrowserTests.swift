@@ -27,12 +27,8 @@ struct LayoutBrowserTests {
     /// Issue 41, item 6: with Pro the Matched set group's "Own small design" checkbox sat behind the
     /// preview dock (x ≈ 718 at 1280 wide), out of the pointer's reach.
     @Test func theMatchedSetCheckboxesAreReachableBesideTheDock() throws {
-        let rig = try ServeRig()
+        let (rig, id, browser) = try EditorSizesBrowserTests.proDesignAndBrowser()
         defer { rig.stop() }
-        #expect(try rig.weaver(["pro", "unlock"]).status == 0)
-        let id = try EditorAPITests.makeDesign(rig, name: "Sizes")
-        try rig.startServer()
-        let browser = try WebDriver()
         defer { browser.quit() }
         for width in [1280, 1024] {
             try browser.setWindowSize(width: width, height: 800)
