@@ -8,7 +8,7 @@ extension DesignEditor {
         let parts = spec.key.split(separator: ".").map(String.init)  // image.crop.FAMILY.PART
         let family = DesignSizeFamily(rawValue: parts[2])!
         let part = parts[3]
-        return Field(spec) { s, v, f in
+        return Field(spec: spec) { s, v, f in
             let value = try number(v, f)
             try withCrop(&s, family) { rect in
                 switch part {
@@ -45,7 +45,7 @@ extension DesignEditor {
         let parts = spec.key.split(separator: ".").map(String.init)  // matchedSet.FAMILY[.PART…]
         let family = DesignSizeFamily(rawValue: parts[1])!
         let part = parts.dropFirst(2).joined(separator: ".")
-        return Field(spec) { s, v, f in
+        return Field(spec: spec) { s, v, f in
             switch part {
             case "":
                 if try boolean(v, f) {

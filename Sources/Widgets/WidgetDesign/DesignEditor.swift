@@ -10,11 +10,6 @@ public enum DesignEditor {
         public let spec: FieldSpec
         let apply: @Sendable (inout WidgetSpec, String, FieldSpec) throws -> Void
 
-        init(_ spec: FieldSpec, apply: @escaping @Sendable (inout WidgetSpec, String, FieldSpec) throws -> Void) {
-            self.spec = spec
-            self.apply = apply
-        }
-
         /// The key first, then the aliases.
         public var names: [String] { spec.names }
         /// What the field takes, for help: the range with its unit, or the values.
@@ -317,43 +312,30 @@ public enum DesignEditor {
     /// DesignEditor+Sizes.swift): those of a part's rows (`DesignRow`) and those set their own way.
     static let wholeDesignFields: [Field] = {
         let order = Dictionary(uniqueKeysWithValues: DesignFields.table.keys.enumerated().map { ($1, $0) })
-        let layout: [Field] = LayoutSpec.rows.filter { $0.spec != DesignFields.template }.map { row in
-            Field(row.spec) { s, v, _ in try row.set(&s.layout, v) }
-        }
-        let style: [Field] = StyleSpec.rows.map { row in Field(row.spec) { s, v, _ in try row.set(&s.style, v) } }
-        let symbol: [Field] = SymbolSpec.rows.map { row in
-            Field(row.spec) { s, v, _ in try withSymbol(&s) { try row.set(&$0, v) } }
-        }
-        let image: [Field] = ImageSpec.rows.map { row in
-            Field(row.spec) { s, v, _ in try withImage(&s) { try row.set(&$0, v) } }
-        }
-        let clock: [Field] = ClockDesignConfig.rows.map { row in
-            Field(row.spec) { s, v, _ in try withClock(&s) { try row.set(&$0, v) } }
-        }
-        let reminders: [Field] = RemindersConfig.rows.map { row in
-            Field(row.spec) { s, v, _ in try withReminders(&s) { try row.set(&$0, v) } }
-        }
-        let fromRows: [Field] = layout + style + symbol + image + clock + reminders
+        let fromRows: [Field] =
+            fields(WidgetSpec.rows) { try $1(&$0) } + fields(StyleSpec.rows) { try $1(&$0.style) }
+            + fields(LayoutSpec.rows.filter { $0.spec != DesignFields.template }) { try $1(&$0.layout) }
+            + fields(SymbolSpec.rows) { try withSymbol(&$0, $1) } + fields(ImageSpec.rows) { try withImage(&$0, $1) }
+            + fields(ClockDesignConfig.rows) { try withClock(&$0, $1) }
+            + fields(RemindersConfig.rows) { try withReminders(&$0, $1) }
         return (fromRows + ownWayFields).sorted { order[$0.spec.key]! < order[$1.spec.key]! }
     }()
 
-    /// The fields set their own way: texts, the template, the clock's format, the reminders lists, countdown's,
-    /// preset's, symbol's and image's names, the filter and the buttons.
+    /// The fields of a part's rows, each set through `part` (which may refuse a design without the part).
+    static func fields<Part>(
+        _ rows: [DesignRow<Part>],
+        _ part: @escaping @Sendable (inout WidgetSpec, (inout Part) throws -> Void) throws -> Void
+    ) -> [Field] { rows.map { row in Field(spec: row.spec) { s, v, _ in try part(&s) { try row.set(&$0, v) } } } }
+
+    /// The fields set their own way: the template, the reminders lists, countdown's, preset's, symbol's and
+    /// image's names, the filter and the buttons.
     static let ownWayFields: [Field] = [
-        Field(DesignFields.name) { s, v, f in
-            let t = v.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !t.isEmpty else { throw DesignError("a name cannot be empty") }
-            s.name = try text(t, f)
-        },
-        Field(DesignFields.primaryText) { s, v, f in s.primaryText = try text(v, f) },
-        Field(DesignFields.secondaryText) { s, v, f in s.secondaryText = v.isEmpty ? nil : try text(v, f) },
-        Field(DesignFields.template) { s, v, _ in
+        Field(spec: DesignFields.template) { s, v, _ in
             s.layout.template = try layoutTemplate(v)
             // A design made into a clock gets the new-clock configuration, as in the seed app.
             if s.layout.template == .clockIcon && s.clockConfig == nil { s.clockConfig = ClockDesignConfig() }
         },
-        Field(DesignFields.clockFormat) { s, v, f in s.clockFormat = try optionalToken(v, f) },
-        Field(DesignFields.remindersLists) { s, v, f in
+        Field(spec: DesignFields.remindersLists) { s, v, f in
             let ids = try text(v, f).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
                 !$0.isEmpty
             }
@@ -367,21 +349,21 @@ public enum DesignEditor {
             }
             try withReminders(&s) { $0.selectedListIDs = ids }
         },
-        Field(DesignFields.countdownTarget) { s, v, _ in
+        Field(spec: DesignFields.countdownTarget) { s, v, _ in
             if v.trimmingCharacters(in: .whitespaces).isEmpty {
                 s.countdown = nil
                 return
             }
             s.countdown = CountdownSpec(target: try CountdownTarget.parse(v))
         },
-        Field(DesignFields.presetButtonPreset) { s, v, _ in
+        Field(spec: DesignFields.presetButtonPreset) { s, v, _ in
             if v.trimmingCharacters(in: .whitespaces).isEmpty {
                 s.presetButton = nil
                 return
             }
             s.presetButton = try PresetButtonSpec.parse(v)
         },
-        Field(DesignFields.symbolName) { s, v, f in
+        Field(spec: DesignFields.symbolName) { s, v, f in
             let t = v.trimmingCharacters(in: .whitespaces)
             if t.isEmpty {
                 s.symbol = nil
@@ -390,7 +372,7 @@ public enum DesignEditor {
             let name = try text(t, f)
             if s.symbol == nil { s.symbol = SymbolSpec(name: name) } else { s.symbol?.name = name }
         },
-        Field(DesignFields.imageFileName) { s, v, _ in
+        Field(spec: DesignFields.imageFileName) { s, v, _ in
             let t = v.trimmingCharacters(in: .whitespaces)
             if t.isEmpty {
                 s.image = nil
@@ -407,8 +389,8 @@ public enum DesignEditor {
                 s.image?.smartPhoto = nil
             }
         },
-        Field(DesignFields.imageFilter) { s, v, f in try withFilter(&s) { $0.token = try token(v, f) } },
-        Field(DesignFields.imageFilterIntensity) { s, v, f in
+        Field(spec: DesignFields.imageFilter) { s, v, f in try withFilter(&s) { $0.token = try token(v, f) } },
+        Field(spec: DesignFields.imageFilterIntensity) { s, v, f in
             try withImage(&s) { img in
                 guard img.filter != nil else {
                     throw DesignError("the image has no filter; set 'image.filter=NAME' first")
@@ -416,12 +398,12 @@ public enum DesignEditor {
             }
             try withFilter(&s) { $0.intensity = try number(v, f) }
         },
-        Field(DesignFields.action1) { s, v, f in try action(try text(v, f), slot: 0, in: &s) },
-        Field(DesignFields.action2) { s, v, f in
+        Field(spec: DesignFields.action1) { s, v, f in try action(try text(v, f), slot: 0, in: &s) },
+        Field(spec: DesignFields.action2) { s, v, f in
             guard (s.actionBar?.actions.count ?? 0) >= 1 || v.isEmpty else { throw DesignError("set action.1 first") }
             try action(try text(v, f), slot: 1, in: &s)
         },
-        Field(DesignFields.actionBarStyle) { s, v, f in
+        Field(spec: DesignFields.actionBarStyle) { s, v, f in
             guard s.actionBar != nil else { throw DesignError("the design has no action bar; set action.1 first") }
             s.actionBar?.style = try token(v, f)
         },

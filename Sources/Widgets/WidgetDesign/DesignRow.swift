@@ -43,6 +43,23 @@ public struct DesignRow<Part>: Sendable {
             set: { part, v in part[keyPath: property] = try DesignEditor.boolean(v, spec) })
     }
 
+    static func text(_ spec: FieldSpec, _ jsonKey: String, _ property: PartKeyPath<Part, String>) -> Self {
+        Self(
+            spec: spec, jsonKey: jsonKey, encode: { .string($0[keyPath: property]) },
+            decode: { d, o, key, path, part in part[keyPath: property] = d.string(o, key, path, spec) },
+            set: { part, v in part[keyPath: property] = try DesignEditor.text(v, spec) })
+    }
+
+    /// A text that is absent (nil) until set; empty removes it.
+    static func optionalText(_ spec: FieldSpec, _ jsonKey: String, _ property: PartKeyPath<Part, String?>) -> Self {
+        Self(
+            spec: spec, jsonKey: jsonKey, encode: { $0[keyPath: property].map { .string($0) } },
+            decode: { d, o, key, path, part in
+                part[keyPath: property] = d.optionalString(o, key, path, maxCharacters: spec.maxLength ?? 4096)
+            },
+            set: { part, v in part[keyPath: property] = v.isEmpty ? nil : try DesignEditor.text(v, spec) })
+    }
+
     /// A token of our own (the seed app has no such member): written only when it is not the default,
     /// so a file from the seed app goes back with exactly its own members.
     static func ownToken<T: DesignToken>(_ spec: FieldSpec, _ jsonKey: String, _ property: PartKeyPath<Part, T>)
@@ -80,7 +97,7 @@ public struct DesignRow<Part>: Sendable {
     }
 }
 
-extension Array {
+extension Sequence {
     /// The part's JSON members, one per row (the encoder sorts keys, so the order here is free).
     func jsonMembers<Part>(of part: Part) -> [String: JSONValue] where Element == DesignRow<Part> {
         Dictionary(uniqueKeysWithValues: compactMap { row in row.encode(part).map { (row.jsonKey, $0) } })
@@ -93,6 +110,29 @@ extension Array {
     where Element == DesignRow<Part> {
         for row in self { row.decode(&d, object, row.jsonKey, path, &part) }
     }
+}
+
+extension WidgetSpec {
+    /// The texts (a name is trimmed; empty is refused, or read as the default) and the clock's format
+    /// (the decoder reads it, the last row, after the parts, as the findings have always come).
+    public static let rows: [DesignRow<WidgetSpec>] = [
+        DesignRow(
+            spec: DesignFields.name, jsonKey: "name", encode: { .string($0.name) },
+            decode: { d, o, key, path, s in
+                s.name = d.string(o, key, path, DesignFields.name).trimmingCharacters(in: .whitespacesAndNewlines)
+                guard s.name.isEmpty else { return }
+                s.name = DesignFields.name.defaultText
+                d.note(d.join(path, key), .invalidValue, "empty; using \(d.quoted(s.name))")
+            },
+            set: { s, v in
+                let t = v.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !t.isEmpty else { throw DesignError("a name cannot be empty") }
+                s.name = try DesignEditor.text(t, DesignFields.name)
+            }),
+        .text(DesignFields.primaryText, "primaryText", \.primaryText),
+        .optionalText(DesignFields.secondaryText, "secondaryText", \.secondaryText),
+        .optionalToken(DesignFields.clockFormat, "clockFormat", \.clockFormat),
+    ]
 }
 
 extension LayoutSpec {

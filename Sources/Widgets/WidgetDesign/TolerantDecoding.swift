@@ -36,12 +36,11 @@ public struct TolerantDecoder {
         self.fallbackDate = fallbackDate
     }
 
-    static let specKeys: Set<String> = [
-        "version", "id", "name", "primaryText", "secondaryText", "updatedAt", "symbol",
-        "image", "layout", "style", "actionBar", "remindersConfig", "clockConfig", "matchedSet",
-        // Ours:
-        "clockFormat", "countdown", "presetButton",
-    ]
+    /// A design's members: its rows' and these (`countdown`, `presetButton` and `clockFormat` are ours).
+    static let specKeys = Set(WidgetSpec.rows.map(\.jsonKey)).union([
+        "version", "id", "updatedAt", "symbol", "image", "layout", "style", "actionBar", "remindersConfig",
+        "clockConfig", "matchedSet", "countdown", "presetButton",
+    ])
 
     /// Decodes one spec. Returns nil only when `value` is not an object at all.
     public mutating func spec(_ value: JSONValue, path: String) -> WidgetSpec? {
@@ -60,31 +59,21 @@ public struct TolerantDecoder {
                 note(join(path, "id"), .invalidValue, "not a UUID (\(preview(raw))); a new ID was given")
             }
         }
-        var name = string(o, "name", path, DesignFields.name).trimmingCharacters(in: .whitespacesAndNewlines)
-        if name.isEmpty {
-            name = DesignFields.name.defaultText
-            note(join(path, "name"), .invalidValue, "empty; using \(quoted(name))")
-        }
-        let primary = string(o, "primaryText", path, DesignFields.primaryText)
-        let secondary = optionalString(o, "secondaryText", path, DesignFields.secondaryText)
-        let updatedAt = date(o, "updatedAt", path)
-        let symbol = o["symbol"].flatMap { symbolSpec($0, path: join(path, "symbol")) }
-        let image = o["image"].flatMap { imageSpec($0, path: join(path, "image")) }
-        let layout = layoutSpec(o["layout"], path: join(path, "layout"))
-        let style = styleSpec(o["style"], path: join(path, "style"))
-        let actionBar = o["actionBar"].flatMap { actionBarSpec($0, path: join(path, "actionBar")) }
-        let matched = o["matchedSet"].flatMap { matchedSet($0, path: join(path, "matchedSet")) }
-        var reminders: JSONValue? = o["remindersConfig"]
-        if reminders == .null { reminders = nil }
-        let clock = o["clockConfig"].flatMap { clockConfig($0, path: join(path, "clockConfig")) }
-        let format: ClockFormatToken? = optionalToken(o, "clockFormat", path)
-        let countdown = o["countdown"].flatMap { countdownSpec($0, path: join(path, "countdown")) }
-        let presetButton = o["presetButton"].flatMap { presetButtonSpec($0, path: join(path, "presetButton")) }
-        return WidgetSpec(
-            version: version, id: id, name: name, primaryText: primary, secondaryText: secondary,
-            updatedAt: updatedAt, symbol: symbol, image: image, layout: layout, style: style,
-            actionBar: actionBar, matchedSet: matched, remindersConfig: reminders, clockConfig: clock,
-            clockFormat: format, countdown: countdown, presetButton: presetButton)
+        var s = WidgetSpec(version: version, id: id, name: "", primaryText: "", updatedAt: fallbackDate)
+        WidgetSpec.rows.dropLast().decode(o, path, into: &s, with: &self)
+        s.updatedAt = date(o, "updatedAt", path)
+        s.symbol = o["symbol"].flatMap { symbolSpec($0, path: join(path, "symbol")) }
+        s.image = o["image"].flatMap { imageSpec($0, path: join(path, "image")) }
+        s.layout = layoutSpec(o["layout"], path: join(path, "layout"))
+        s.style = styleSpec(o["style"], path: join(path, "style"))
+        s.actionBar = o["actionBar"].flatMap { actionBarSpec($0, path: join(path, "actionBar")) }
+        s.matchedSet = o["matchedSet"].flatMap { matchedSet($0, path: join(path, "matchedSet")) }
+        s.remindersConfig = o["remindersConfig"].flatMap { $0 == .null ? nil : $0 }
+        s.clockConfig = o["clockConfig"].flatMap { clockConfig($0, path: join(path, "clockConfig")) }
+        WidgetSpec.rows.suffix(1).decode(o, path, into: &s, with: &self)
+        s.countdown = o["countdown"].flatMap { countdownSpec($0, path: join(path, "countdown")) }
+        s.presetButton = o["presetButton"].flatMap { presetButtonSpec($0, path: join(path, "presetButton")) }
+        return s
     }
 
     mutating func presetButtonSpec(_ value: JSONValue, path: String) -> PresetButtonSpec? {
@@ -443,7 +432,8 @@ public struct TolerantDecoder {
         return SpecVariant(
             // A size's texts are the design's fields again (the matched-set rows repeat their limits).
             primaryText: string(o, "primaryText", path, DesignFields.primaryText),
-            secondaryText: optionalString(o, "secondaryText", path, DesignFields.secondaryText),
+            secondaryText: optionalString(
+                o, "secondaryText", path, maxCharacters: DesignFields.secondaryText.maxLength!),
             symbol: o["symbol"].flatMap { symbolSpec($0, path: join(path, "symbol")) },
             image: o["image"].flatMap { imageSpec($0, path: join(path, "image")) },
             layout: layoutSpec(o["layout"], path: join(path, "layout")))
@@ -619,13 +609,6 @@ public struct TolerantDecoder {
     /// A text field of the table: its default and length.
     mutating func string(_ o: [String: JSONValue], _ key: String, _ path: String, _ field: FieldSpec) -> String {
         string(o, key, path, default: field.defaultText, maxCharacters: field.maxLength ?? 4096)
-    }
-
-    /// An optional text field of the table: empty is none.
-    mutating func optionalString(_ o: [String: JSONValue], _ key: String, _ path: String, _ field: FieldSpec)
-        -> String?
-    {
-        optionalString(o, key, path, maxCharacters: field.maxLength ?? 4096)
     }
 
     /// A flag field of the table: its default.

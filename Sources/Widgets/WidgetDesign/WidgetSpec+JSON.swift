@@ -5,16 +5,12 @@ import Foundation
 extension WidgetSpec {
     /// The seed app's JSON shape (same keys, ISO 8601 dates, uppercase UUIDs).
     public var jsonValue: JSONValue {
-        var o: [String: JSONValue] = [
-            "version": .number(Double(max(version, WidgetSpec.currentVersion))),
-            "id": .string(id.uuidString),
-            "name": .string(name),
-            "primaryText": .string(primaryText),
-            "updatedAt": .string(ISODate.format(updatedAt)),
-            "layout": layout.jsonValue,
-            "style": style.jsonValue,
-        ]
-        if let secondaryText { o["secondaryText"] = .string(secondaryText) }
+        var o = Self.rows.jsonMembers(of: self)
+        o["version"] = .number(Double(max(version, WidgetSpec.currentVersion)))
+        o["id"] = .string(id.uuidString)
+        o["updatedAt"] = .string(ISODate.format(updatedAt))
+        o["layout"] = layout.jsonValue
+        o["style"] = style.jsonValue
         if let symbol { o["symbol"] = symbol.jsonValue }
         if let image { o["image"] = image.jsonValue }
         if let actionBar { o["actionBar"] = actionBar.jsonValue }
@@ -22,7 +18,6 @@ extension WidgetSpec {
         if let remindersConfig { o["remindersConfig"] = remindersConfig }
         if let clockConfig { o["clockConfig"] = clockConfig.jsonValue }
         // Our own keys (the seed app ignores keys it does not know).
-        if let clockFormat { o["clockFormat"] = .string(clockFormat.rawValue) }
         if let countdown { o["countdown"] = .object(["target": .string(countdown.target.description)]) }
         if let presetButton { o["presetButton"] = .object(["preset": .string(presetButton.presetID)]) }
         return .object(o)
