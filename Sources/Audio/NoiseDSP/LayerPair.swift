@@ -1,3 +1,5 @@
+import CNoiseKernels
+
 /// Two layers, each in stereo, processed together as the four lanes of a SIMD vector
 /// ([A left, A right, B left, B right]): generator → colour cascade → DC blocker → low cut →
 /// high cut → low shelf → mid peak → high shelf → gain.
@@ -13,6 +15,9 @@ final class LayerPair {
     static let biquadCount = 5  // low cut, high cut, 3 EQ bands
     /// Coefficients are recomputed at most this often (in frames) while a parameter moves.
     static let controlInterval = 32
+    /// `processBoth` runs the chain in `cnk_layer_chain_avx2` (the same bits) when the CPU has
+    /// AVX2 (the first pair's flag decides). Tests turn it off to compare the two.
+    @exclusivity(unchecked) var usesAVX2 = MasterFilter.cpuHasAVX2
 
     let sampleRate: Double
     let design: ColourDesign
@@ -259,6 +264,21 @@ final class LayerPair {
         gain ramp: (start: SIMD8<Float>, step: SIMD8<Float>), noise: () -> SIMD8<Float>
     ) {
         let ca = a.colour, qa = a.biquads, cb = b.colour, qb = b.biquads
+        if a.usesAVX2 {
+            // The sources into the scratch, then the chain in one AVX register a vector (see
+            // `cnk_layer_chain_avx2`): the same bits as `ChainKernel.run` below.
+            let input = a.scratch.assumingMemoryBound(to: SIMD8<Float>.self)
+            for i in 0..<frameCount { input[i] = noise() }
+            var start = ramp.start, step = ramp.step
+            withUnsafePointer(to: &start) { s in
+                withUnsafePointer(to: &step) { d in
+                    cnk_layer_chain_avx2(
+                        a.scratch, floats(ca), floats(cb), floats(qa), floats(qb), floats(s), floats(d),
+                        floats(outA), floats(outB), frameCount)
+                }
+            }
+            return
+        }
         var gain = ramp.start
         ChainKernel.run(
             frameCount: frameCount, scratch: a.scratch.assumingMemoryBound(to: SIMD8<Float>.self),
@@ -389,6 +409,12 @@ final class LayerPair {
         c[4] = SIMD4(Float(a.a2), Float(a.a2), Float(b.a2), Float(b.a2))
         c[7] = SIMD4(wetA, wetA, wetB, wetB)
     }
+}
+
+/// A vector's storage as its floats.
+@inline(__always)
+private func floats<V: SIMD>(_ p: UnsafePointer<V>) -> UnsafeMutablePointer<Float> where V.Scalar == Float {
+    UnsafeMutableRawPointer(mutating: p).assumingMemoryBound(to: Float.self)
 }
 
 /// A texture lane's sample `k` of a sub-block: the texture alone, or while it fades to or from

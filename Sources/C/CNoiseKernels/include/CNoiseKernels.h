@@ -67,6 +67,20 @@ void cnk_texture_bed_line_avx2(int channels, void *noise, void *low, void *high,
     const void *envelope, const void *envelopeStep, const void *aLow, const void *aHigh, cnk_bed_line *line,
     float *output, long n);
 
+/// Two layer pairs' chains for one sub-block (`LayerPair.processBoth`) on AVX2: `input` holds
+/// `n` frames of eight lanes (pair a's four, then pair b's: its generator's noise or texture), 32-byte
+/// aligned, and is used as scratch. Per lane: ten first-order stages (colour and DC blocker; per
+/// stage 4 × 4 floats b0, b1/b0, a1, state in `colour`), then five biquads (low cut and high cut,
+/// mixed by their `wet`, and the three EQ bands; per biquad 8 × 4 floats b0, b1, b2, a1, a2, s1, s2,
+/// wet in `biquads`), then the gain: per frame gain += gainStep, out = y · gain. Pair a's lanes go to
+/// `outA`, pair b's to `outB` (four floats a frame); the states are written back.
+///
+/// The Swift chain's arithmetic in its order, no fused multiply-add: the same bits.
+///
+/// Real-time safety: arithmetic only; call only when `cnk_has_avx2()` is 1.
+void cnk_layer_chain_avx2(void *input, float *colourA, float *colourB, float *biquadsA, float *biquadsB,
+    const float *gainStart, const float *gainStep, float *outA, float *outB, long n);
+
 /// One voice of a texture (`TextureGenerator.Voice`): a ring (a drop's bubble: a rotating phasor,
 /// gliding once per sub-block), a tap (a noise burst through its own one-pole low-pass, clipped) or
 /// a burst (crackle: a noise burst).
