@@ -1,3 +1,5 @@
+import CNoiseKernels
+import Foundation
 import Testing
 
 @testable import NoiseDSP
@@ -88,5 +90,18 @@ import Testing
         print("four together \(mono ? "mono" : "stereo"): \(differing) of \(total) frames differ")
         #expect(differing == 0)
         #expect(together.allSatisfy { $0.activeCount > 0 })
+    }
+
+    /// A ring's rotation by the kernels' polynomial against the exact cosine and sine, over every
+    /// ω a ring can have (0 … `maximumOmega`), at a million points.
+    @Test func ringRotationIsWithinTwoTenMillionthsOfCosineAndSine() {
+        var worst = 0.0
+        for k in 0...1_000_000 {
+            let omega = Float(Double(TextureGenerator.maximumOmega) * Double(k) / 1_000_000)
+            var c: Float = 0, s: Float = 0
+            cnk_ring_rotation(0.999, omega, &c, &s)
+            worst = max(worst, abs(Double(c) - 0.999 * cos(Double(omega))), abs(Double(s) - 0.999 * sin(Double(omega))))
+        }
+        #expect(worst < 2.1e-7, "largest error \(worst)")
     }
 }

@@ -234,9 +234,13 @@ final class LayerPair {
             let f2 = (b.textures.0.noiseGainStart, b.textures.0.noiseGainStep)
             let f3 = (b.textures.1.noiseGainStart, b.textures.1.noiseGainStep)
             let fading = (f0 != (0, 0), f1 != (0, 0), f2 != (0, 0), f3 != (0, 0))
+            // A pair whose two layers play their textures alone uses none of its noise: it moves on
+            // by the sub-block afterwards instead (`skip`, the same state).
+            let skipA = textured.0 && textured.1 && !fading.0 && !fading.1
+            let skipB = textured.2 && textured.3 && !fading.2 && !fading.3
             var k = 0
             runBoth(a, b, into: outA, outB, frameCount: frameCount, gain: gain) {
-                var na = noiseA.next(), nb = noiseB.next()
+                var na = skipA ? .zero : noiseA.next(), nb = skipB ? .zero : noiseB.next()
                 let x = Float(k)
                 if textured.0 { na.lowHalf = textureLane(na.lowHalf, t0[k], fading: fading.0, f0, at: x) }
                 if textured.1 { na.highHalf = textureLane(na.highHalf, t1[k], fading: fading.1, f1, at: x) }
@@ -245,6 +249,8 @@ final class LayerPair {
                 k += 1
                 return SIMD8(lowHalf: na, highHalf: nb)
             }
+            if skipA { noiseA.skip(frameCount) }
+            if skipB { noiseB.skip(frameCount) }
         } else {
             runBoth(a, b, into: outA, outB, frameCount: frameCount, gain: gain) {
                 SIMD8(lowHalf: noiseA.next(), highHalf: noiseB.next())

@@ -1,3 +1,5 @@
+import CNoiseKernels
+
 /// Four independent uniform white-noise streams at once (one per SIMD lane).
 ///
 /// Each lane is a xorshift32 generator (Marsaglia 2003, shifts 13/17/5) plus a Weyl sequence with
@@ -37,6 +39,20 @@ public struct NoiseSource: Sendable {
         weyl &+= weylStep
         let bits = SIMD4<Int32>(truncatingIfNeeded: x &+ weyl)
         return SIMD4<Float>(bits) * (1.0 / 2_147_483_648.0)
+    }
+
+    /// Moves on as `frames` calls of `next()` would, without making the samples (a layer playing
+    /// its texture still advances its noise, so the noise it fades back to is the same): 32 frames,
+    /// a sub-block, in one jump of each lane's xorshift32 (`cnk_xorshift32_jump32`).
+    public mutating func skip(_ frames: Int) {
+        guard frames == 32 else {
+            for _ in 0..<frames { _ = next() }
+            return
+        }
+        xorshift = SIMD4(
+            cnk_xorshift32_jump32(xorshift[0]), cnk_xorshift32_jump32(xorshift[1]),
+            cnk_xorshift32_jump32(xorshift[2]), cnk_xorshift32_jump32(xorshift[3]))
+        weyl &+= weylStep &* 32
     }
 
     /// Variance of `next()`: uniform on [-1, 1).

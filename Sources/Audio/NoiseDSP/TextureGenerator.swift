@@ -29,6 +29,13 @@ final class TextureGenerator {
     @exclusivity(unchecked) var kernelVoiceMinimum = 8
     /// ω is held below this (radians/sample) so a glide never folds over Nyquist.
     static let maximumOmega: Float = 0.9 * .pi
+    /// A statistical texture's ring ends 60 dB below its start (ln 10³ time constants), where a
+    /// lone drop (`drops`) rings on to 80 dB: under the bed and hundreds of other events a second,
+    /// a tail 60 dB down (a millionth of the ring's energy) is masked many times over, and the last
+    /// 20 dB took a quarter of the rings' frames (stream at 400/s: about 40 rings at once). Taps
+    /// keep 80 dB: their lengths set how much of the layer's noise sequence each draws, so a
+    /// shorter tap would change every later tap's noise (and the peaks the loudness tests check).
+    static let ringLifetimeTimeConstants: Float = 6.907_755
 
     let sampleRate: Double
     let isMono: Bool
@@ -331,7 +338,7 @@ final class TextureGenerator {
                     ringAmplitudeScale * level * TextureProfile.ringAmplitude
                     * (d / DropPhysics.referenceDampingPerSecond).squareRoot()
                 r.lifeFrames = Int32(
-                    min(DropPhysics.lifetimeTimeConstants / d * fs, Float(Int32.max / 2)).rounded(.up))
+                    min(Self.ringLifetimeTimeConstants / d * fs, Float(Int32.max / 2)).rounded(.up))
                 r.startFrame = offset
                 add(r)
             }
@@ -387,7 +394,8 @@ final class TextureGenerator {
         if v.isDrop {
             // The glide moves once per sub-block: ω for the voice's age now.
             let omega = min(v.omega + v.omegaRisePerFrame * Float(v.ageFrames), Self.maximumOmega)
-            let wr = v.rho * cosf(omega), wi = v.rho * sinf(omega)
+            var wr: Float = 0, wi: Float = 0
+            cnk_ring_rotation(v.rho, omega, &wr, &wi)
             var re = v.re, im = v.im
             for i in first..<max(first, last) {
                 let r = re * wr - im * wi

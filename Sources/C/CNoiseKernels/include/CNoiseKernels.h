@@ -109,6 +109,10 @@ typedef struct {
     unsigned values[256];
 } cnk_noise_stream;
 
+/// The xorshift32 (13, 17, 5) state 32 steps after `x` (a table lookup per byte instead of 32
+/// serial steps).
+unsigned cnk_xorshift32_jump32(unsigned x);
+
 /// The next `count` values of the xorshift32 sequence after `*noiseState`, as floats in [−1, 1)
 /// (value as a signed integer × 2⁻³¹), drawn through `stream` (eight stretches side by side, see
 /// `cnk_noise_stream`) instead of one serial step after the other; `*noiseState` ends at the
@@ -116,6 +120,11 @@ typedef struct {
 ///
 /// Real-time safety: arithmetic only.
 void cnk_noise_draw(cnk_noise_stream *stream, unsigned *noiseState, float *out, int count);
+
+/// A ring's rotation per frame for its ω (radians a frame, 0 … π) and damping ρ: c = ρ·cos ω,
+/// s = ρ·sin ω, by the polynomial `cnk_texture_voices` uses for eight rings at once (the same
+/// bits; within 2·10⁻⁷ of the exact values).
+void cnk_ring_rotation(float rho, float omega, float *c, float *s);
 
 /// One texture generator's voices for `cnk_texture_voices`: `count` voices (read, and set to the
 /// voices left), its output (interleaved stereo frames), its taps' noise state (read and written
@@ -145,7 +154,7 @@ typedef struct {
 /// `cnk_texture_voices` runs on any CPU; `cnk_texture_voices_avx2` is the same code for AVX2
 /// (call it only when `cnk_has_avx2()` is 1).
 ///
-/// Real-time safety: arithmetic and one `cosf` and `sinf` per ring; no allocation.
+/// Real-time safety: arithmetic only; no allocation.
 void cnk_texture_voices(cnk_voice_set *sets, int setCount, long frameCount, float maximumOmega);
 void cnk_texture_voices_avx2(cnk_voice_set *sets, int setCount, long frameCount, float maximumOmega);
 
