@@ -33,10 +33,10 @@ let wings: [String: [String]] = [
         "NoiseDSP", "NoiseEngine", "AudioSinkBase", "AudioOutput", "SpeechIntelligibility", "SpectrumPlot",
         "NoiseControl", "PlayerStartup", "MPRISPlayer", "TextureStatistics", "SoundFiles", "TextureMatch",
     ],
-    // templates, designs, the renderer, actions, live wake-ups, the desktop list
+    // templates, designs, a render's inputs, the renderer, actions, live wake-ups, the desktop list
     "Widgets": [
-        "TemplateLanguage", "WidgetDataKeys", "WidgetDesign", "WidgetRender", "WidgetActions", "LiveWidgets",
-        "DesktopWidgets",
+        "TemplateLanguage", "WidgetDataKeys", "WidgetDesign", "WidgetInputs", "WidgetRender", "WidgetActions",
+        "LiveWidgets", "DesktopWidgets",
         "DesignAssistant",
     ],
     // the store, its JSON, civil dates, snapshots, field table, calendars and data sources
@@ -72,6 +72,8 @@ let package = Package(
         .library(name: "NoiseControl", targets: ["NoiseControl"]),
         // The widget renderer, for other surfaces (MPRIS art, the browser home screen) and the benchmarks.
         .library(name: "WidgetRender", targets: ["WidgetRender"]),
+        // A render's inputs read from the store, for the render benchmarks' Editor-like renders.
+        .library(name: "WidgetInputs", targets: ["WidgetInputs"]),
         // The PNG writer, for the render benchmarks.
         .library(name: "CairoCanvas", targets: ["CairoCanvas"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),
@@ -223,10 +225,21 @@ let package = Package(
             name: "WidgetRender",
             dependencies: [
                 "WidgetDesign", "TemplateLanguage", "WidgetDataKeys", "CCairo", "CairoCanvas", "CJPEGSupport",
+                // `PlayerStatus`, `LastMix` and `Mix` as data: what the Noise Machine widget shows.
                 "NoiseControl", "NoiseEngine",
                 // `SplitMix64`, the one seeded generator, for the rain surface's tiles.
                 "NoiseDSP",
-                "SharedStore", "Snapshots", "SystemCalls", "BoundedJSON", "CivilDates",
+                // The snapshots' value types; `SystemCalls` for the font cache folder (`XDGDirectories`).
+                "Snapshots", "SystemCalls", "BoundedJSON", "CivilDates",
+            ]),
+        // A render's inputs read from the store once into a `RenderInputs` value (variables, Pro, the
+        // snapshots, the player's status and Last Mix, design pictures), so the layout and drawing
+        // (WidgetRender) read no file: the first of the widget pipeline's three layers.
+        .target(
+            name: "WidgetInputs",
+            dependencies: [
+                "WidgetRender", "WidgetDesign", "WidgetDataKeys", "NoiseControl", "NoiseEngine", "SharedStore",
+                "Snapshots", "SystemCalls",
             ]),
 
         // The browser home screen and mixer (`weaver serve`): HTTP on loopback, the renderer's output,
@@ -234,8 +247,8 @@ let package = Package(
         .target(
             name: "HomeScreen",
             dependencies: [
-                "WidgetRender", "WidgetDesign", "TemplateLanguage", "WidgetDataKeys", "NoiseControl", "SharedStore",
-                "LiveWidgets",
+                "WidgetRender", "WidgetInputs", "WidgetDesign", "TemplateLanguage", "WidgetDataKeys", "NoiseControl",
+                "SharedStore", "LiveWidgets",
                 "NoiseEngine", "FieldTable", "Snapshots", "SizeLimits",
                 // The Data page and Steps History call the same services as `weaver weather/calendar/steps`.
                 "DataSources",
@@ -298,7 +311,9 @@ let package = Package(
         // placement geometry and the login entry. No GTK: `weaver desktop add/list/remove/move` use it.
         .target(
             name: "DesktopWidgets",
-            dependencies: ["SharedStore", "WidgetRender", "WidgetDesign", "BoundedJSON", "LoginEntryFiles"]),
+            dependencies: [
+                "SharedStore", "WidgetInputs", "WidgetRender", "WidgetDesign", "BoundedJSON", "LoginEntryFiles",
+            ]),
         // GTK 3 and gtk-layer-shell for the desktop host only (see weaver-desktop below).
         .systemLibrary(
             name: "CGtk", pkgConfig: "gtk+-3.0",
@@ -343,8 +358,8 @@ let package = Package(
             name: "weaver",
             dependencies: [
                 "SystemCalls",
-                "TemplateLanguage", "WidgetDataKeys", "WidgetDesign", "WidgetRender", "SharedStore", "NoiseControl",
-                "NoiseEngine", "WidgetActions", "LiveWidgets", "CLISupport", "NetworkAddress",
+                "TemplateLanguage", "WidgetDataKeys", "WidgetDesign", "WidgetInputs", "WidgetRender", "SharedStore",
+                "NoiseControl", "NoiseEngine", "WidgetActions", "LiveWidgets", "CLISupport", "NetworkAddress",
                 "DataSources", "DesktopWidgets", "Snapshots", "FieldTable", "ShareLinks", "DesignAssistant",
                 "BoundedJSON", "CivilDates", "LoginEntryFiles", "CPangoFontJobs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -360,8 +375,8 @@ let package = Package(
         .executableTarget(
             name: "weaver-desktop",
             dependencies: [
-                "CGtk", "DesktopWidgets", "WidgetRender", "WidgetDesign", "WidgetActions", "LiveWidgets", "SharedStore",
-                "SystemCalls", "LoginEntryFiles",
+                "CGtk", "DesktopWidgets", "WidgetInputs", "WidgetRender", "WidgetDesign", "WidgetActions",
+                "LiveWidgets", "SharedStore", "SystemCalls", "LoginEntryFiles",
                 // Whether `weaver serve` is up before a widget's Edit button starts it.
                 "NetworkAddress",
             ], swiftSettings: [.swiftLanguageMode(.v5)], linkerSettings: staticSwiftRuntime),
@@ -447,7 +462,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "TestSupport", "NoiseEngine", "NoiseControl", "SharedStore", "WidgetDataKeys", "WidgetDesign",
-                "WidgetRender", "CairoCanvas", "BoundedJSON", "CivilDates", "NetworkAddress",
+                "WidgetInputs", "WidgetRender", "CairoCanvas", "BoundedJSON", "CivilDates", "NetworkAddress",
             ]),
         .testTarget(
             name: "HomeScreenTests",
@@ -461,8 +476,8 @@ let package = Package(
         .testTarget(
             name: "WidgetRenderTests",
             dependencies: [
-                "WidgetRender", "WidgetDesign", "TemplateLanguage", "WidgetDataKeys", "NoiseControl", "NoiseEngine",
-                "SharedStore",
+                "WidgetRender", "WidgetInputs", "WidgetDesign", "TemplateLanguage", "WidgetDataKeys", "NoiseControl",
+                "NoiseEngine", "SharedStore",
                 "TestSupport", "CCairo", "CairoCanvas", "CivilDates",
             ],
             exclude: ["Goldens"]),

@@ -34,7 +34,7 @@ let package = Package(
         // Widget renderer: small PNG at 2× (target ≤ 5 ms p50), layout alone, memory over 10,000 renders.
         suite(
             "RenderBenchmarks", path: "Render",
-            products: ["WidgetRender", "CairoCanvas", "WidgetDesign", "WidgetDataKeys", "SharedStore"]),
+            products: ["WidgetRender", "WidgetInputs", "CairoCanvas", "WidgetDesign", "WidgetDataKeys", "SharedStore"]),
         // The Editor's draft render route over HTTP to an in-process `weaver serve` (target ≤ 10 ms p50).
         suite(
             "EditorBenchmarks", path: "Editor",

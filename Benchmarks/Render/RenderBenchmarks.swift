@@ -4,6 +4,7 @@ import Foundation
 import SharedStore
 import WidgetDataKeys
 import WidgetDesign
+import WidgetInputs
 import WidgetRender
 
 /// The catalogue's Noise Machine design and a classic design, laid out and drawn as a small PNG
@@ -67,7 +68,7 @@ let benchmarks: @Sendable () -> Void = {
         let root = StoreRoot(url: folder)
         let design = try! TemplateCatalogue.find("classic")!.design(now: now)
         func draw() -> [UInt8] {
-            let inputs = WidgetRenderer.inputs(
+            let inputs = RenderInputs.gather(
                 for: design, root: root, now: now, timeZone: TimeZone(identifier: "Europe/London")!,
                 locale: Locale(identifier: "en_GB"))
             return try! renderer.png(renderer.layout(design: design, family: .medium, scale: 2, inputs: inputs))

@@ -3,6 +3,7 @@ import Foundation
 import SharedStore
 import TestSupport
 import Testing
+import WidgetInputs
 
 @testable import WidgetRender
 

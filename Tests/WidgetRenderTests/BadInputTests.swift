@@ -2,6 +2,7 @@ import Foundation
 import SharedStore
 import Testing
 import WidgetDesign
+import WidgetInputs
 
 @testable import WidgetRender
 
@@ -22,7 +23,7 @@ import WidgetDesign
         var d = Fixtures.design("poster")
         d.image = ImageSpec(fileName: file)
         var loading: [String] = []
-        let inputs = WidgetRenderer.inputs(
+        let inputs = RenderInputs.gather(
             for: d, root: root, now: Fixtures.now, timeZone: Fixtures.timeZone, locale: Fixtures.locale,
             warn: { loading.append($0) })
         var l = renderer.layout(design: d, family: .small, scale: 2, inputs: inputs)
@@ -46,7 +47,7 @@ import WidgetDesign
         let root = try storeWithImage("unused.png", [])
         try Data("{\"unlocked\": tru".utf8).write(to: root.entitlement)
         var heard: [String] = []
-        let inputs = WidgetRenderer.inputs(
+        let inputs = RenderInputs.gather(
             for: Fixtures.design("poster"), root: root, now: Fixtures.now, timeZone: Fixtures.timeZone,
             locale: Fixtures.locale, warn: { heard.append($0) })
         #expect(!inputs.context.isPro)
@@ -59,7 +60,7 @@ import WidgetDesign
         #expect(!FileManager.default.fileExists(atPath: root.entitlement.path))
         // Told once: the file is out of the way, and a missing file is the free tier, quietly.
         heard.removeAll()
-        _ = WidgetRenderer.inputs(
+        _ = RenderInputs.gather(
             for: nil, root: root, now: Fixtures.now, timeZone: Fixtures.timeZone, locale: Fixtures.locale,
             warn: { heard.append($0) })
         #expect(!heard.contains { $0.contains("pro.json") }, "\(heard)")
@@ -240,7 +241,7 @@ import WidgetDesign
         for (t, file) in [("weather", "weather.json"), ("next-up", "calendar.json"), ("reminders", "reminders.json")] {
             let d = Fixtures.design(t)
             var warnings: [String] = []
-            let inputs = WidgetRenderer.inputs(
+            let inputs = RenderInputs.gather(
                 for: d, root: root, now: Fixtures.now, timeZone: Fixtures.timeZone, locale: Fixtures.locale,
                 warn: { warnings.append($0) })
             let l = renderer.layout(design: d, family: .medium, scale: 2, inputs: inputs)

@@ -4,6 +4,7 @@ import NoiseEngine
 import SharedStore
 import Testing
 import WidgetDesign
+import WidgetInputs
 
 @testable import WidgetRender
 

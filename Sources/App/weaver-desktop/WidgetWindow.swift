@@ -3,6 +3,7 @@ import DesktopWidgets
 import Foundation
 import WidgetActions
 import WidgetDesign
+import WidgetInputs
 import WidgetRender
 
 #if canImport(Glibc)
@@ -138,7 +139,7 @@ final class WidgetWindow {
             return
         }
         lastProblem = nil
-        let inputs = WidgetRenderer.inputs(
+        let inputs = RenderInputs.gather(
             for: spec, root: host.root, now: now, timeZone: .current, locale: .current,
             appearance: .dark, warn: { warn($0) })
         let next = host.renderer.layout(design: spec, family: pinned.family, scale: scaleFactor, inputs: inputs)

@@ -2,6 +2,7 @@ import DataSources
 import Foundation
 import SharedStore
 import WidgetDesign
+import WidgetInputs
 import WidgetRender
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import SharedStore
 import WidgetDesign
+import WidgetInputs
 import WidgetRender
 
 #if canImport(Glibc)
@@ -126,7 +127,7 @@ public final class GnomeFeed {
                 )
                 continue
             }
-            let inputs = WidgetRenderer.inputs(
+            let inputs = RenderInputs.gather(
                 for: spec, root: root, now: now, timeZone: .current, locale: .current, appearance: .dark, warn: warn)
             for index in pinned.monitor.monitors(count: monitors.count) {
                 let monitor = monitors[index]

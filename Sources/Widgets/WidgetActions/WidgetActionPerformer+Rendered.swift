@@ -4,7 +4,7 @@ import WidgetRender
 extension WidgetActionPerformer {
     /// The one place a laid-out button is performed (`weaver tap`, the home screen of `weaver
     /// serve`, the desktop host): the area carries its action, handed to the performer as it is.
-    /// - Parameter isPro: what the layout was drawn with (`WidgetRenderer.inputs(isPro:)`): nil
+    /// - Parameter isPro: what the layout was drawn with (`RenderInputs.gather(isPro:)`): nil
     ///   follows the store's entitlement, true is `--pro`. The action bar is laid out only with
     ///   Pro, so a button found in a `--pro` layout is performed with Pro too.
     public static func perform(

@@ -2,7 +2,6 @@ import CCairo
 import CJPEGSupport
 import CairoCanvas
 import Foundation
-import SharedStore
 
 /// A decoded design image, ready to paint (Cairo ARGB32).
 public final class DecodedImage: @unchecked Sendable {
@@ -17,7 +16,8 @@ public final class DecodedImage: @unchecked Sendable {
     }
 }
 
-/// Reads design images (PNG and JPEG) from the store's `images/` folder: untrusted input.
+/// Decodes design images (PNG and JPEG) of the store's `images/` folder (read by WidgetInputs'
+/// `DesignImages.load(fileName:in:)`): untrusted input.
 ///
 /// Bounds: files up to `maximumFileBytes`; the pixel count is read from the header and checked
 /// against `maximumPixels` *before* anything is decoded. PNG goes through Cairo's own reader; JPEG
@@ -52,26 +52,6 @@ public enum DesignImages {
             case .corrupt(let p, let why): "image \(p): corrupt (\(why))"
             }
         }
-    }
-
-    public static func load(fileName: String, in root: StoreRoot) throws -> DecodedImage {
-        guard !fileName.isEmpty, !fileName.contains("/"), fileName != ".", fileName != "..", !fileName.contains("\0")
-        else {
-            throw Failure.invalidName(fileName)
-        }
-        let url = root.images.appendingPathComponent(fileName)
-        let data: Data
-        do {
-            guard let d = try FileSystem.read(url, limit: maximumFileBytes) else { throw Failure.missing(url.path) }
-            data = d
-        } catch let f as Failure {
-            throw f
-        } catch {
-            let text = "\(error)"
-            if text.contains("limit") { throw Failure.tooLarge(url.path, "more than \(maximumFileBytes >> 20) MB") }
-            throw Failure.unreadable(url.path, text)
-        }
-        return try decode(data, name: url.path)
     }
 
     public static func decode(_ data: Data, name: String) throws -> DecodedImage {

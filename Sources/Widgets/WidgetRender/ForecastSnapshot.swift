@@ -1,5 +1,4 @@
 import Foundation
-import SharedStore
 import Snapshots
 
 /// What the Forecast template reads from `snapshots/weather.json`: the place, the last good
@@ -43,31 +42,9 @@ public struct ForecastSnapshot: Sendable, Hashable {
         self.hours = hours
     }
 
-    static let maximumDays = 16
-    static let maximumHours = 24 * 16
-
-    /// The place and current conditions as `WeatherFile.read` takes them (as the `__weather_*`
-    /// keys and the Weather template do), with the daily and hourly series.
-    public static func load(from root: StoreRoot) -> ForecastSnapshot? {
-        guard let reading = WeatherFile.read(from: root) else { return nil }
-        var f = ForecastSnapshot()
-        if let place = reading.place {
-            f.location = place.name
-            f.timeZone = place.timeZone
-            f.latitude = place.latitude
-            f.longitude = place.longitude
-        }
-        guard let s = reading.snapshot else { return f.location == nil ? nil : f }
-        let current = reading.current ?? WeatherFile.Current()
-        f.fetchedAt = current.fetchedAt
-        f.temperatureC = current.temperatureC
-        f.condition = current.condition
-        f.symbol = current.symbol
-        f.days = (s["daily"]?.arrayValue ?? []).prefix(maximumDays).compactMap(Day.init(reading:))
-        let series = s["temperatures"] ?? s["hourly"]
-        f.hours = (series?.arrayValue ?? []).prefix(maximumHours).compactMap(Hour.init(reading:))
-        return f
-    }
+    /// At most this many days and hours are kept from a snapshot (untrusted: bounded counts).
+    package static let maximumDays = 16
+    package static let maximumHours = 24 * 16
 }
 
 /// The renderer's name for the one rule on how old weather may be shown (Snapshots' `WeatherFreshness`).

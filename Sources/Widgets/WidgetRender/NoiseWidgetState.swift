@@ -1,7 +1,6 @@
 import Foundation
 import NoiseControl
 import NoiseEngine
-import SharedStore
 
 /// What the Noise Machine widget shows, from the status feed (`status.json`) or, when no player
 /// runs, the Last Mix. A plain value so tests and goldens can build any state.
@@ -68,30 +67,6 @@ public struct NoiseWidgetState: Sendable, Hashable {
         layers: LastMix.defaultMix.layers.map { Layer(enabled: $0.enabled, volume: $0.volume, colour: $0.colour) },
         masterVolume: LastMix.defaultMix.masterVolume)
 
-    /// The state now: a live (non-stale) status wins; otherwise the Last Mix, shown stopped (a
-    /// dead player is stopped, whatever it last said). Messages name set-aside or repaired files.
-    public static func load(from root: StoreRoot, now: Date, warn: (String) -> Void = { _ in }) -> NoiseWidgetState {
-        var lastMix: LastMix?
-        do {
-            let loaded = try LastMixStore(root: root).load()
-            loaded.messages.forEach(warn)
-            lastMix = loaded.lastMix
-        } catch {
-            warn("\(root.lastMix.path): \(error)")
-        }
-        var status: PlayerStatus?
-        do {
-            switch try StatusStore(root: root).read() {
-            case .loaded(let s): status = s.effective(now: now)
-            case .missing: break
-            case .setAside(let reason, let url): warn(SetAsideNotice.text(root.status, reason: reason, movedTo: url))
-            }
-        } catch {
-            warn("\(root.status.path): \(error)")
-        }
-        return make(status: status, lastMix: lastMix, now: now)
-    }
-
     /// The mix the widget shows when no player runs: the Last Mix, else the one the last status
     /// described, else the default mix (a fresh store: "Pink", master 70 %). The play button
     /// starts this mix when there is no Last Mix, so what is shown is what plays.
@@ -99,7 +74,7 @@ public struct NoiseWidgetState: Sendable, Hashable {
         lastMix?.mix ?? status?.mix ?? LastMix.defaultMix
     }
 
-    /// Combines the two sources (pure; what `load` does after reading).
+    /// Combines the two sources (pure; what WidgetInputs' `load(from:now:warn:)` does after reading).
     public static func make(status: PlayerStatus?, lastMix: LastMix?, now: Date) -> NoiseWidgetState {
         let resume = lastMix?.resumeOnLaunch ?? false
         if let s = status, s.state != .stopped {

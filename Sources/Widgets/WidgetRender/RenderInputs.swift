@@ -3,7 +3,7 @@ import WidgetDataKeys
 import WidgetDesign
 
 /// Everything a layout depends on besides the design and family. Nothing in layout reads the
-/// clock or the disk: it all arrives here (the CLI and `WidgetRenderer.inputs` load it).
+/// clock or the disk: it all arrives here (WidgetInputs' `RenderInputs.gather` reads it from the store).
 public struct RenderInputs: Sendable {
     public var context: RenderContext
     public var appearance: Appearance
@@ -25,7 +25,7 @@ public struct RenderInputs: Sendable {
     /// would show a second that is wrong a second later, so it shows the minute.
     public var redrawsEachSecond = false
     /// The presets a Play Preset design names, id → display name, as the host found them
-    /// (`WidgetRenderer.inputs` reads the preset library for such a design): an id missing here
+    /// (`RenderInputs.gather` reads the preset library for such a design): an id missing here
     /// is drawn as "No preset". nil: not looked up (the design's id is drawn as it is).
     public var presetNames: [String: String]?
 

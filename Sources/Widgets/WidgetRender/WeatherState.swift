@@ -1,5 +1,4 @@
 import Foundation
-import SharedStore
 import Snapshots
 import WidgetDataKeys
 
@@ -69,20 +68,6 @@ public struct WeatherState: Sendable, Hashable {
     public func isOld(at now: Date) -> Bool {
         guard let fetchedAt = current.fetchedAt else { return false }
         return WeatherFreshness.at(now, fetchedAt: fetchedAt) != .fresh
-    }
-
-    /// The place, the refresh record and the current conditions as `WeatherFile.read` takes them
-    /// (as the `__weather_*` keys and the Forecast template do), with the forecast series.
-    public static func load(from root: StoreRoot) -> WeatherState? {
-        guard let reading = WeatherFile.read(from: root) else { return nil }
-        var w = WeatherState()
-        w.location = reading.place?.name
-        w.refreshFailed = reading.refreshFailed
-        guard let s = reading.snapshot, let now = reading.current else { return w.location == nil ? nil : w }
-        w.current = now
-        w.hourly = (s["hourly"]?.arrayValue ?? []).prefix(48).compactMap(Hour.init(reading:))
-        w.daily = (s["daily"]?.arrayValue ?? []).prefix(16).compactMap(Day.init(reading:))
-        return w
     }
 
     public var hasForecast: Bool { current.temperatureC != nil || current.condition != nil || current.nowcast != nil }

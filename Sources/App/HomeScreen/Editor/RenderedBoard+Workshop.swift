@@ -3,6 +3,7 @@ import SharedStore
 import TemplateLanguage
 import WidgetDataKeys
 import WidgetDesign
+import WidgetInputs
 import WidgetRender
 
 /// The Editor's side of the rendered board: the same library, renderer and store inputs as the
@@ -66,7 +67,7 @@ extension RenderedBoard: DesignWorkshop {
         // The same inputs as the home screen's tiles (`withLayout`), so a saved draft draws the
         // same picture there and in `weaver render`.
         let read = { [root, appearance] () -> RenderInputs in
-            var inputs = WidgetRenderer.inputs(
+            var inputs = RenderInputs.gather(
                 for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
                 appearance: chosen ?? appearance,
                 extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
@@ -101,7 +102,7 @@ extension RenderedBoard: DesignWorkshop {
         _ spec: WidgetSpec, family name: String, x: Double, y: Double, trial: [String: String], now: Date
     ) throws -> TrialPress {
         let family = try self.family(name)
-        let inputs = WidgetRenderer.inputs(
+        let inputs = RenderInputs.gather(
             for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
             appearance: appearance, extraVariables: trial.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         let action: ActionArea? = Self.draftRenderers.with { r in
@@ -149,7 +150,7 @@ extension RenderedBoard: DesignWorkshop {
     }
 
     public func resolvedTexts(_ spec: WidgetSpec, now: Date) -> [String: String] {
-        var context = WidgetRenderer.inputs(
+        var context = RenderInputs.gather(
             for: spec, root: root, now: now, timeZone: .current, locale: Locale.current,
             appearance: appearance
         ).context
@@ -164,7 +165,7 @@ extension RenderedBoard: DesignWorkshop {
     }
 
     public func variables(now: Date) -> [(key: String, value: String)] {
-        let inputs = WidgetRenderer.inputs(
+        let inputs = RenderInputs.gather(
             for: nil, root: root, now: now, timeZone: .current, locale: Locale.current,
             appearance: appearance)
         let context = inputs.context
@@ -175,7 +176,7 @@ extension RenderedBoard: DesignWorkshop {
     }
 
     public func keysNotSetUp(now: Date) -> [(key: String, reason: String)] {
-        let real = WidgetRenderer.inputs(
+        let real = RenderInputs.gather(
             for: nil, root: root, now: now, timeZone: .current, locale: Locale.current, appearance: appearance)
         let formatters = FormatterCache(locale: real.context.locale, timeZone: real.context.timeZone)
         let live = Set(real.context.builtIns.entries(in: real.context, formatters: formatters).map(\.key))

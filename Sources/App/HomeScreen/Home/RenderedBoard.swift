@@ -4,6 +4,7 @@ import Foundation
 import SharedStore
 import WidgetDataKeys
 import WidgetDesign
+import WidgetInputs
 import WidgetRender
 
 /// The home screen drawn by the one widget renderer: the Noise Machine widget (the catalogue's
@@ -77,7 +78,7 @@ public final class RenderedBoard: WidgetBoard, @unchecked Sendable {
         _ entry: Entry, _ family: WidgetFamily, scale: Int, now: Date,
         _ body: (WidgetRenderer, WidgetLayout, RenderInputs) throws -> T
     ) throws -> T {
-        var inputs = WidgetRenderer.inputs(
+        var inputs = RenderInputs.gather(
             for: entry.spec, root: root, now: now, timeZone: .current,
             locale: Locale.current, appearance: appearance)
         // The server's watcher wakes at each tile's `redrawAt`: seconds can be shown.

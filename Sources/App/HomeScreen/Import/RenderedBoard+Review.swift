@@ -1,5 +1,6 @@
 import Foundation
 import WidgetDesign
+import WidgetInputs
 import WidgetRender
 
 /// Import Review's pictures: the design as the import would store it, with its embedded images.
@@ -8,7 +9,7 @@ extension RenderedBoard {
         -> DraftRender
     {
         let family = try self.family(name)
-        var inputs = WidgetRenderer.inputs(
+        var inputs = RenderInputs.gather(
             for: spec, root: root, now: now, timeZone: .current, locale: Locale.current, appearance: appearance,
             extraVariables: [])
         // The file's own pictures, not the store's: a store image of the same name may be another

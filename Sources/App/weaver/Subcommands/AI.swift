@@ -5,6 +5,7 @@ import DesignAssistant
 import Foundation
 import SharedStore
 import WidgetDesign
+import WidgetInputs
 import WidgetRender
 
 extension Weaver {
@@ -151,7 +152,7 @@ extension Weaver {
                 }
                 for note in outcome.notes { print("Model's note: \(note)") }
                 let renderer = WidgetRenderer()
-                let inputs = WidgetRenderer.inputs(
+                let inputs = RenderInputs.gather(
                     for: outcome.design, root: root, now: Date(), timeZone: .current, locale: .current)
                 let layout = renderer.layout(
                     design: outcome.design, family: WidgetFamily(rawValue: family)!, scale: 2, inputs: inputs)

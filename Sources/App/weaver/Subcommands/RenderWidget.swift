@@ -4,6 +4,7 @@ import Foundation
 import WidgetActions
 import WidgetDataKeys
 import WidgetDesign
+import WidgetInputs
 import WidgetRender
 
 /// What `render` and `tap` share: which design, which family, the clock, the store.
@@ -92,7 +93,7 @@ struct WidgetSelection: ParsableArguments {
         let (now, timeZone, locale) = try clock.resolved()
         let spec = try loadDesign(now: now)
         let root = store.root
-        var inputs = WidgetRenderer.inputs(
+        var inputs = RenderInputs.gather(
             for: spec, root: root, now: now, timeZone: timeZone, locale: locale,
             appearance: Appearance(rawValue: appearance)!, isPro: isPro,
             warn: { printWarning($0) })

@@ -1,17 +1,40 @@
 import Foundation
 import SharedStore
 import SystemCalls
+import WidgetRender
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Pictures into the store's `images/` folder: the one import that `weaver designs set
-/// image=PATH` and the browser Editor's upload share. Designs name bare files there, never
-/// paths, so an exported design carries its picture and a moved or deleted original does not
-/// break the widget. A file in `images/` is never replaced: a different picture gets a free name,
-/// the same bytes reuse the file that has them.
+/// Pictures out of and into the store's `images/` folder: the one read of a design's picture for
+/// a render, and the one import that `weaver designs set image=PATH` and the browser Editor's
+/// upload share. Designs name bare files there, never paths, so an exported design carries its
+/// picture and a moved or deleted original does not break the widget. A file in `images/` is
+/// never replaced: a different picture gets a free name, the same bytes reuse the file that has them.
 extension DesignImages {
+    /// Reads and decodes `fileName` from `images/` (a bare name: a design never names a path), at
+    /// most `maximumFileBytes`.
+    public static func load(fileName: String, in root: StoreRoot) throws -> DecodedImage {
+        guard !fileName.isEmpty, !fileName.contains("/"), fileName != ".", fileName != "..", !fileName.contains("\0")
+        else {
+            throw Failure.invalidName(fileName)
+        }
+        let url = root.images.appendingPathComponent(fileName)
+        let data: Data
+        do {
+            guard let d = try FileSystem.read(url, limit: maximumFileBytes) else { throw Failure.missing(url.path) }
+            data = d
+        } catch let f as Failure {
+            throw f
+        } catch {
+            let text = "\(error)"
+            if text.contains("limit") { throw Failure.tooLarge(url.path, "more than \(maximumFileBytes >> 20) MB") }
+            throw Failure.unreadable(url.path, text)
+        }
+        return try decode(data, name: url.path)
+    }
+
     /// Why a picture could not be added to `images/` (the name was taken meanwhile by a
     /// different picture, or the folder cannot be written).
     public struct StoreFailure: Error, CustomStringConvertible, Sendable {
