@@ -415,7 +415,7 @@ let package = Package(
             ],
             path: "Tests/TestSupport",
             exclude: ["Fixtures"]),
-        .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "TestSupport"]),
+        .testTarget(name: "NoiseDSPTests", dependencies: ["NoiseDSP", "CNoiseKernels", "TestSupport"]),
         .testTarget(
             name: "NoiseEngineTests",
             dependencies: [
