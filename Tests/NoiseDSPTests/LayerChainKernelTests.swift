@@ -42,6 +42,44 @@ import Testing
         return out
     }
 
+    /// Four texture layers (each pair's noise skipped, the textures moved into the chain in C),
+    /// then one of them fading back to noise.
+    static func renderedTextures(avx2: Bool) -> [Float] {
+        let machine = NoiseMachine(
+            spec: ProcessSpec(sampleRate: 48000, maximumFrameCount: 1024, channelCount: 2), seed: 5,
+            layers: (0..<4).map { i in
+                var l = LayerSettings(volume: 0.7, colour: [0.3, 1.0, 1.6, 2.0][i], lowCutHz: 60, eqMidDb: -2)
+                l.texture = TextureSettings(kind: [.stream, .rain, .fire, .wind][i], densityPerSecond: 300)
+                return l
+            }, masterVolume: 0.8)
+        machine.pairs.0.usesAVX2 = avx2
+        machine.pairs.1.usesAVX2 = avx2
+        var out: [Float] = []
+        var buffer = [Float](repeating: 0, count: 2 * 1024)
+        func play(_ frames: [Int]) {
+            for n in frames {
+                buffer.withUnsafeMutableBufferPointer { machine.render(into: $0.baseAddress!, frameCount: n) }
+                out += buffer[0..<(2 * n)]
+            }
+        }
+        play([Int](repeating: 1024, count: 20) + [13])
+        var noise = machine.layer(2)
+        noise.texture = TextureSettings(kind: .noise)
+        machine.setLayer(2, noise, rampSeconds: 0.3)
+        play([Int](repeating: 1024, count: 20))
+        return out
+    }
+
+    @Test(.enabled(if: MasterFilter.cpuHasAVX2, "this CPU has no AVX2"))
+    func avx2ChainOfFourTexturesGivesTheSameBits() {
+        let wide = Self.renderedTextures(avx2: true)
+        let narrow = Self.renderedTextures(avx2: false)
+        #expect(wide.count == narrow.count)
+        let differing = zip(wide, narrow).filter { $0.0.bitPattern != $0.1.bitPattern }.count
+        #expect(differing == 0, "\(differing) of \(wide.count) samples differ")
+        #expect(wide.map { $0 * $0 }.reduce(0, +) / Float(wide.count) > 1e-4)
+    }
+
     @Test(.enabled(if: MasterFilter.cpuHasAVX2, "this CPU has no AVX2"))
     func avx2ChainGivesTheSameBits() {
         let wide = Self.rendered(avx2: true)

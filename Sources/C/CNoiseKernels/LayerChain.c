@@ -120,3 +120,12 @@ void cnk_layer_chain_avx2(void *input, float *colourA, float *colourB, float *bi
     layer_chain((lc_f8 *)input, colourA, colourB, biquadsA, biquadsB, gainStart, gainStep, outA, outB, n);
 }
 #endif
+
+void cnk_texture_lanes(const float *t0, const float *t1, const float *t2, const float *t3, void *lanes, long n) {
+    float *out = lanes;
+    for (long i = 0; i < n; i++) {
+        float *o = out + 8 * i;
+        o[0] = t0[2 * i], o[1] = t0[2 * i + 1], o[2] = t1[2 * i], o[3] = t1[2 * i + 1];
+        o[4] = t2[2 * i], o[5] = t2[2 * i + 1], o[6] = t3[2 * i], o[7] = t3[2 * i + 1];
+    }
+}

@@ -81,6 +81,10 @@ void cnk_texture_bed_line_avx2(int channels, void *noise, void *low, void *high,
 void cnk_layer_chain_avx2(void *input, float *colourA, float *colourB, float *biquadsA, float *biquadsB,
     const float *gainStart, const float *gainStep, float *outA, float *outB, long n);
 
+/// Four layers' stereo texture frames (`n` each, left and right) as `cnk_layer_chain_avx2`'s input:
+/// frame i's eight lanes are layer 0 left, right, layer 1 left, right, … (moves only).
+void cnk_texture_lanes(const float *t0, const float *t1, const float *t2, const float *t3, void *lanes, long n);
+
 /// One voice of a texture (`TextureGenerator.Voice`): a ring (a drop's bubble: a rotating phasor,
 /// gliding once per sub-block), a tap (a noise burst through its own one-pole low-pass, clipped) or
 /// a burst (crackle: a noise burst).
