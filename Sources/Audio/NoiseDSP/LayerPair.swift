@@ -316,7 +316,8 @@ final class LayerPair {
     /// The two pairs' chain on AVX2 over the sources in `a.scratch` (`cnk_layer_chain_avx2`).
     private static func chainAVX2(
         _ a: LayerPair, _ b: LayerPair, into outA: UnsafeMutablePointer<SIMD4<Float>>,
-        _ outB: UnsafeMutablePointer<SIMD4<Float>>, frameCount: Int, gain ramp: (start: SIMD8<Float>, step: SIMD8<Float>)
+        _ outB: UnsafeMutablePointer<SIMD4<Float>>, frameCount: Int,
+        gain ramp: (start: SIMD8<Float>, step: SIMD8<Float>)
     ) {
         var start = ramp.start, step = ramp.step
         withUnsafePointer(to: &start) { s in
