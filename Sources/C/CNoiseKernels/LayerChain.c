@@ -72,17 +72,15 @@ __attribute__((always_inline)) static inline lc_f8 lc_biquad_wet_step(lc_biquad 
 __attribute__((always_inline)) static inline void layer_chain(lc_f8 *v, float *colourA, float *colourB,
     float *biquadsA, float *biquadsB, const float *gainStart, const float *gainStep, float *outA, float *outB,
     long n) {
-    // Four passes, as the Swift chain makes them (each keeps only its own stages in registers).
+    // Two passes (the Swift chain makes four, for its 16 SSE registers): each stage's recursion
+    // waits on its own last sample (9 cycles a first-order stage, 12 a biquad), so a pass costs
+    // about its slowest stage a frame, not the sum of its stages; all ten first-order stages, then
+    // all five biquads, keep more of them in flight.
     lc_first c[10];
     for (int k = 0; k < 10; k++) c[k] = lc_first_load(colourA, colourB, k);
     for (long i = 0; i < n; i++) {
         lc_f8 x = v[i];
-        for (int k = 0; k < 5; k++) x = lc_first_step(&c[k], x);
-        v[i] = x;
-    }
-    for (long i = 0; i < n; i++) {
-        lc_f8 x = v[i];
-        for (int k = 5; k < 10; k++) x = lc_first_step(&c[k], x);
+        for (int k = 0; k < 10; k++) x = lc_first_step(&c[k], x);
         v[i] = x;
     }
     for (int k = 0; k < 10; k++) lc_split(c[k].s, colourA + 4 * (4 * k + 3), colourB + 4 * (4 * k + 3));
@@ -90,17 +88,22 @@ __attribute__((always_inline)) static inline void layer_chain(lc_f8 *v, float *c
     for (int k = 0; k < 5; k++) q[k] = lc_biquad_load(biquadsA, biquadsB, k);
     const lc_i8 wetOn = (q[0].wet == 1.0f) & (q[1].wet == 1.0f);
     const int bothOn = wetOn[0] & wetOn[1] & wetOn[2] & wetOn[3] & wetOn[4] & wetOn[5] & wetOn[6] & wetOn[7];
-    if (bothOn) {
-        for (long i = 0; i < n; i++) v[i] = lc_biquad_step(&q[1], lc_biquad_step(&q[0], v[i]));
-    } else {
-        for (long i = 0; i < n; i++) v[i] = lc_biquad_wet_step(&q[1], lc_biquad_wet_step(&q[0], v[i]));
-    }
     lc_f8 gain = *(const lc_f8u *)gainStart;
     const lc_f8 step = *(const lc_f8u *)gainStep;
-    for (long i = 0; i < n; i++) {
-        const lc_f8 y = lc_biquad_step(&q[4], lc_biquad_step(&q[3], lc_biquad_step(&q[2], v[i])));
-        gain = gain + step;
-        lc_split(y * gain, outA + 4 * i, outB + 4 * i);
+    if (bothOn) {
+        for (long i = 0; i < n; i++) {
+            const lc_f8 cut = lc_biquad_step(&q[1], lc_biquad_step(&q[0], v[i]));
+            const lc_f8 y = lc_biquad_step(&q[4], lc_biquad_step(&q[3], lc_biquad_step(&q[2], cut)));
+            gain = gain + step;
+            lc_split(y * gain, outA + 4 * i, outB + 4 * i);
+        }
+    } else {
+        for (long i = 0; i < n; i++) {
+            const lc_f8 cut = lc_biquad_wet_step(&q[1], lc_biquad_wet_step(&q[0], v[i]));
+            const lc_f8 y = lc_biquad_step(&q[4], lc_biquad_step(&q[3], lc_biquad_step(&q[2], cut)));
+            gain = gain + step;
+            lc_split(y * gain, outA + 4 * i, outB + 4 * i);
+        }
     }
     for (int k = 0; k < 5; k++) {
         lc_split(q[k].s1, biquadsA + 4 * (8 * k + 5), biquadsB + 4 * (8 * k + 5));
