@@ -243,22 +243,18 @@ final class LayerPair {
                 // below spent 8 ns a frame building the vectors), then the same chain.
                 cnk_texture_lanes(floats(t0), floats(t1), floats(t2), floats(t3), a.scratch, frameCount)
                 chainAVX2(a, b, into: outA, outB, frameCount: frameCount, gain: gain)
-                noiseA.skip(frameCount)
-                noiseB.skip(frameCount)
-                a.noise = noiseA
-                b.noise = noiseB
-                return
-            }
-            var k = 0
-            runBoth(a, b, into: outA, outB, frameCount: frameCount, gain: gain) {
-                var na = skipA ? .zero : noiseA.next(), nb = skipB ? .zero : noiseB.next()
-                let x = Float(k)
-                if textured.0 { na.lowHalf = textureLane(na.lowHalf, t0[k], fading: fading.0, f0, at: x) }
-                if textured.1 { na.highHalf = textureLane(na.highHalf, t1[k], fading: fading.1, f1, at: x) }
-                if textured.2 { nb.lowHalf = textureLane(nb.lowHalf, t2[k], fading: fading.2, f2, at: x) }
-                if textured.3 { nb.highHalf = textureLane(nb.highHalf, t3[k], fading: fading.3, f3, at: x) }
-                k += 1
-                return SIMD8(lowHalf: na, highHalf: nb)
+            } else {
+                var k = 0
+                runBoth(a, b, into: outA, outB, frameCount: frameCount, gain: gain) {
+                    var na = skipA ? .zero : noiseA.next(), nb = skipB ? .zero : noiseB.next()
+                    let x = Float(k)
+                    if textured.0 { na.lowHalf = textureLane(na.lowHalf, t0[k], fading: fading.0, f0, at: x) }
+                    if textured.1 { na.highHalf = textureLane(na.highHalf, t1[k], fading: fading.1, f1, at: x) }
+                    if textured.2 { nb.lowHalf = textureLane(nb.lowHalf, t2[k], fading: fading.2, f2, at: x) }
+                    if textured.3 { nb.highHalf = textureLane(nb.highHalf, t3[k], fading: fading.3, f3, at: x) }
+                    k += 1
+                    return SIMD8(lowHalf: na, highHalf: nb)
+                }
             }
             if skipA { noiseA.skip(frameCount) }
             if skipB { noiseB.skip(frameCount) }
@@ -280,7 +276,6 @@ final class LayerPair {
         _ outB: UnsafeMutablePointer<SIMD4<Float>>, frameCount: Int,
         gain ramp: (start: SIMD8<Float>, step: SIMD8<Float>), noise: () -> SIMD8<Float>
     ) {
-        let ca = a.colour, qa = a.biquads, cb = b.colour, qb = b.biquads
         if a.usesAVX2 {
             // The sources into the scratch, then the chain in one AVX register a vector (see
             // `cnk_layer_chain_avx2`): the same bits as `ChainKernel.run` below.
@@ -289,6 +284,7 @@ final class LayerPair {
             chainAVX2(a, b, into: outA, outB, frameCount: frameCount, gain: ramp)
             return
         }
+        let ca = a.colour, qa = a.biquads, cb = b.colour, qb = b.biquads
         var gain = ramp.start
         ChainKernel.run(
             frameCount: frameCount, scratch: a.scratch.assumingMemoryBound(to: SIMD8<Float>.self),
