@@ -16,6 +16,11 @@ let staticSwiftRuntime: [LinkerSetting] = [
             // A position-dependent executable: the static runtime and Foundation carry ~120,000
             // pointers that a PIE has the loader rewrite at every start (issue 41 item 25).
             "-Xclang-linker", "-no-pie",
+            // The toolchain's static-stdlib arguments export every symbol of the executable (20,903 in
+            // weaver); the Swift runtime's start-up (its backtracer finding its own path with dladdr)
+            // then scans them all, ~0.7 M instructions a start. What a shared library calls back into
+            // (our g_thread_new, CPangoFontJobs) the linker exports anyway.
+            "-Xlinker", "--no-export-dynamic",
         ], .when(platforms: [.linux]))
 ]
 

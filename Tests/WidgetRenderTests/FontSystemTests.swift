@@ -41,6 +41,27 @@ import WidgetDesign
         #expect(FontSystem.emojiOnlyInTheEmojiFont.contains("<int>\(0x2B50)</int>"))
     }
 
+    /// Each Noto Sans CJK collection holds ten faces with one character set; only the SC face, the
+    /// one text asks for, is in the configuration (Pango sorted all twenty for every font it opened).
+    @Test func oneFaceOfEachCJKCollectionIsConfigured() throws {
+        let cjk = FontSystem.fontFiles.filter { $0.contains("NotoSansCJK") }
+        try #require(cjk.count == 2, "fonts-noto-cjk is installed by make deps")
+        let base = try Products.temporaryDirectory("fonts")
+        let config = try #require(FontSystem.cachedConfig(cjk, under: base.path))
+        defer { FcConfigDestroy(config) }
+        var families: [String] = []
+        let set = try #require(FcConfigGetFonts(config, FcSetSystem))
+        for i in 0..<Int(set.pointee.nfont) {
+            var family: UnsafeMutablePointer<FcChar8>?
+            if let pattern = set.pointee.fonts[i], FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch,
+                let family
+            {
+                families.append(String(cString: family))
+            }
+        }
+        #expect(families == ["Noto Sans CJK SC", "Noto Sans CJK SC"])
+    }
+
     @Test func foldersOfEarlierFontsGoAfterAMonthUnused() throws {
         try #require(files.count == 2)
         let base = try Products.temporaryDirectory("fonts")

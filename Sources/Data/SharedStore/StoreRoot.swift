@@ -12,7 +12,7 @@ public struct StoreRoot: Sendable, Equatable {
 
     public static func resolve(
         override: String? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = XDGDirectories.ofThisProcess(extra: ["WIDGETWEAVER_HOME"]).environment
     ) -> StoreRoot {
         if let override, !override.isEmpty {
             return StoreRoot(url: URL(fileURLWithPath: override, isDirectory: true))

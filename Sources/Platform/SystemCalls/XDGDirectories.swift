@@ -8,6 +8,23 @@ public struct XDGDirectories: Sendable {
         self.environment = environment
     }
 
+    /// The variables these folders are read from.
+    public static let variableNames = [
+        "HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS", "XDG_CACHE_HOME",
+        "XDG_RUNTIME_DIR",
+    ]
+
+    /// This process's folders, with `extra` variables beside them in `environment`. Read with
+    /// getenv(3): `ProcessInfo.environment` builds a dictionary of the whole environment, ~0.7 M
+    /// instructions, which the paths every `weaver render` start takes avoid (issue 41 item 25).
+    public static func ofThisProcess(extra: [String] = []) -> XDGDirectories {
+        var environment: [String: String] = [:]
+        for name in variableNames + extra {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return XDGDirectories(environment: environment)
+    }
+
     /// `$XDG_CONFIG_HOME`, else `~/.config`: presets, autostart entries, systemd user units.
     public var configHome: String { absolute("XDG_CONFIG_HOME") ?? home + "/.config" }
 

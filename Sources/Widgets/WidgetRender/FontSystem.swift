@@ -192,8 +192,31 @@ public final class FontSystem: @unchecked Sendable {
     /// The configuration's rules, before any font is scanned. Without the emoji font the text fonts
     /// keep their emoji (DejaVu's outline 😀 beats an empty box).
     static func rules(emojiFontPresent: Bool) -> String {
-        (emojiFontPresent ? emojiOnlyInTheEmojiFont : "") + scaleBitmapFonts
+        (emojiFontPresent ? emojiOnlyInTheEmojiFont : "") + scaleBitmapFonts + oneCJKFace
     }
+
+    /// Of the ten faces in each Noto Sans CJK collection, the one text asks for (SC). All ten map
+    /// the same characters (their charsets are identical; they differ in regional glyph forms), and
+    /// "Noto Sans CJK SC" is in every text family list, so it always sorts first among them and the
+    /// other nine never draw a character. They were not free: Pango sorts every face of the
+    /// configuration for each font it opens (`FcFontSetSort`, 12 times in a Noto Machine render),
+    /// testing and merging each face's 30,000-character charset, ~9 % of a `weaver render`.
+    /// One pattern a face: a pattern's values must all be the font's (fontconfig's `FcListPatternMatchAny`),
+    /// so names listed in one pattern would reject nothing. Written out rather than built from the
+    /// region names: `weaver render` reads it at every start.
+    static let oneCJKFace = """
+        <selectfont><rejectfont>\
+        <pattern><patelt name="family"><string>Noto Sans CJK JP</string></patelt></pattern>\
+        <pattern><patelt name="family"><string>Noto Sans CJK KR</string></patelt></pattern>\
+        <pattern><patelt name="family"><string>Noto Sans CJK TC</string></patelt></pattern>\
+        <pattern><patelt name="family"><string>Noto Sans CJK HK</string></patelt></pattern>\
+        <pattern><patelt name="family"><string>Noto Sans Mono CJK JP</string></patelt></pattern>\
+        <pattern><patelt name="family"><string>Noto Sans Mono CJK KR</string></patelt></pattern>\
+        <pattern><patelt name="family"><string>Noto Sans Mono CJK SC</string></patelt></pattern>\
+        <pattern><patelt name="family"><string>Noto Sans Mono CJK TC</string></patelt></pattern>\
+        <pattern><patelt name="family"><string>Noto Sans Mono CJK HK</string></patelt></pattern>\
+        </rejectfont></selectfont>
+        """
 
     static let emojiFile = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
 
@@ -266,7 +289,7 @@ public final class FontSystem: @unchecked Sendable {
 
     /// `$XDG_CACHE_HOME` (else `~/.cache`): where `cachedConfig` keeps its folder.
     static func cacheBase() -> String {
-        XDGDirectories(environment: ProcessInfo.processInfo.environment).cacheHome
+        XDGDirectories.ofThisProcess().cacheHome
     }
 
     /// Days a font cache folder of other fonts is kept after its last use.
