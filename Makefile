@@ -53,7 +53,8 @@ play: build
 ## Tests that need a sound server start a private PulseAudio with a null sink themselves.
 test: deps stamp
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
-	SWIFT=$(SWIFT) scripts/run-tests.sh -c release --skip-build -Xswiftc -enable-testing
+	SWIFT=$(SWIFT) TEST_ALONGSIDE="$(SWIFT) build -c release -Xswiftc -enable-testing --product generate-manual" \
+	  scripts/run-tests.sh -c release --skip-build -Xswiftc -enable-testing
 	node --test $(JS_TESTS)
 	$(MAKE) --no-print-directory test-packaging BUILD_FLAGS="-Xswiftc -enable-testing"
 

@@ -123,12 +123,29 @@ run_shard() {
 
 pids=()
 start=$(date +%s)
+# TEST_ALONGSIDE: a command run beside the shards (make test builds test-packaging's generate-manual
+# there, ~40 s of compiling that otherwise ran after the tests on a clean clone); it must finish, and
+# succeed, before the solo suites, which want a quiet machine. Started here, after the one
+# `swift build --show-bin-path` above, since SwiftPM lets one process at a time use .build.
+alongside=""
+if [ -n "${TEST_ALONGSIDE:-}" ]; then
+    bash -c "$TEST_ALONGSIDE" > "$logdir/alongside.log" 2>&1 &
+    alongside=$!
+fi
 for i in "${!lines[@]}"; do
     modules=$(echo ${lines[$i]} | tr ' ' '|')
     run_shard "$i" "^($modules)\." "${skip[@]}"
     echo "run-tests: shard $i: ${lines[$i]}"
 done
 wait_or_stop "${pids[@]}"; stopped=$?
+alongside_rc=0
+if [ -n "$alongside" ]; then
+    wait "$alongside"; alongside_rc=$?
+    if [ "$alongside_rc" != 0 ]; then
+        echo "run-tests: TEST_ALONGSIDE failed (exit $alongside_rc): $TEST_ALONGSIDE" >&2
+        tail -30 "$logdir/alongside.log" >&2
+    fi
+fi
 wait
 if [ -n "$solo_pattern" ] && [ "$stopped" = 0 ]; then
     i=${#lines[@]}
@@ -176,4 +193,5 @@ if [ "$rc" != 0 ]; then
     grep -ahE "✘ Test .*(recorded an issue|failed after)" "$logdir"/shard*.log | sed 's/\x1b\[[0-9;]*m//g' | head -60
 fi
 [ "$stopped" = 124 ] && exit 124
+[ "$alongside_rc" = 0 ] || rc=1
 exit "$rc"
