@@ -94,7 +94,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Without its default traits: ConfigurationSupport (ApplicationConfiguration from a swift-configuration
+        // reader) and FullFoundation (URL-encoded forms' DateFormatter dates), neither used here; the
+        // first made every build compile swift-configuration (~47 files) for nothing.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Hummingbird's own dependencies, declared because HomeScreen imports them (ByteBuffer, Logger).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
