@@ -182,8 +182,14 @@ extension Weaver {
             try LiveOutput(root: selection.store.root, output: output, draw: draw).run()
         }
 
+        /// The one-shot render's renderer, kept to the process's end: its teardown (Pango's font maps
+        /// and fontsets, FreeType faces, Cairo's caches) took ~0.8 M instructions of a `weaver
+        /// render` that exits a moment later (issue 41 item 25). `--watch` draws with a new one each time.
+        nonisolated(unsafe) static var keptToExit: WidgetRenderer?
+
         func draw() throws -> (bytes: [UInt8], redrawAt: Date?) {
             let (layout, inputs, renderer) = try selection.layout(scale: scale, live: watch)
+            if !watch { Self.keptToExit = renderer }
             for warning in layout.warnings { printWarning(warning) }
             var bytes = try renderer.render(
                 layout, format: resolvedFormat, images: inputs.images,
