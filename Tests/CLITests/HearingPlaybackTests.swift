@@ -150,7 +150,3 @@ import Testing
         #expect(around <= 1.5 * steady)
     }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#endif

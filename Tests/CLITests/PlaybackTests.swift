@@ -222,7 +222,3 @@ import Testing
     }
 
 }
-
-#if canImport(Glibc)
-    import Glibc
-#endif

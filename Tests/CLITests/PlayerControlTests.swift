@@ -239,6 +239,10 @@ import Testing
     }
 }
 
-#if canImport(Glibc)
-    import Glibc
-#endif
+extension PulseStore {
+    /// `noise stop`, as a user would, then waits for `player` to exit.
+    fileprivate func stop(_ player: Spawned) {
+        _ = try? noise(["stop"])
+        _ = player.waitForExit(10)
+    }
+}

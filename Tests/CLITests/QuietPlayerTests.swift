@@ -2,10 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A real player on a private PulseAudio (issue 12 point 6, issue 16): quiet while steady, still
 /// prompt on change, honest when its output is lost, and a stream the server can classify.
 @Suite(.serialized) struct QuietPlayerTests {

@@ -3,10 +3,6 @@ import TestSupport
 import Testing
 import WidgetRender
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `weaver desktop` as a user runs it, on a private Xvfb (no window manager) started and stopped
 /// by PID: the windows' desktop hints, the picture against `weaver render`, clicks that start a
 /// real player on a private PulseAudio, redraw latency after `weaver vars set`, memory and idle CPU.

@@ -2,10 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The second seed's widgets on the home screen. An openURL button: the server checks the link and hands it to the
 /// page's browser (`{"open": LINK}`, which app.js opens with `noopener`) instead of running xdg-open.
 @Suite struct SampleWidgetsServeTests {

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A small HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for network code under test:
 /// recorded answers, errors, slow and oversized bodies, and a log of what was asked. One thread
 /// accepts; each connection gets its own thread, one request, `Connection: close`.

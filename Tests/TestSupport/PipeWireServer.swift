@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A private PipeWire for one test: `pipewire`, `wireplumber` (the session manager) and
 /// `pipewire-pulse` (PipeWire's PulseAudio service, which `noise play --output pulse` talks to),
 /// with their own session bus, runtime folder and home, and a null sink `test` (play to it with

@@ -109,7 +109,3 @@ public final class PulseServer: @unchecked Sendable {
         }
     }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#endif

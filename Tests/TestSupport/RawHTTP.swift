@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// HTTP/1.1 over a plain loopback socket, written byte for byte, so tests can send exactly the
 /// Host, Origin and other headers an attacker would (URLSession rewrites some of them).
 public enum RawHTTP {

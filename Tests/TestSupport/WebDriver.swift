@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A real headless Chromium driven through chromedriver's W3C WebDriver protocol (JSON over
 /// loopback HTTP). Starts a private chromedriver and browser profile; `quit()` stops both.
 public final class WebDriver: @unchecked Sendable {
