@@ -15,8 +15,7 @@ import Testing
         let list = try rig.weaver(["designs", "list", "--json"])
         let designs = try JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]] ?? []
         let id = try #require(designs.first { $0["name"] as? String == "Links" }?["id"] as? String)
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let page = try RawHTTP.send(port: rig.port, path: "/").text
         let figure = try #require(page.range(of: #"data-design-id="\#(id)" data-family="small""#))
         let button = try #require(
