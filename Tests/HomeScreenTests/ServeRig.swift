@@ -32,10 +32,7 @@ final class ServeRig: StoreBackedRig, @unchecked Sendable {
     }
 
     func stop() {
-        if let server {
-            server.signal(SIGTERM)
-            _ = server.waitForExit(10)
-        }
+        server?.terminate()
         _ = try? noise(["stop"])
         pulse.stop()
     }

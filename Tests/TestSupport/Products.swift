@@ -73,4 +73,11 @@ public final class Spawned: @unchecked Sendable {
     }
 
     public func signal(_ sig: Int32) { child.signal(sig) }
+
+    /// SIGTERM, then `waitForExit(seconds)`: how a test ends a server or host it started.
+    @discardableResult
+    public func terminate(waitingSeconds seconds: Double = 10) -> Int32? {
+        signal(SIGTERM)
+        return waitForExit(seconds)
+    }
 }
