@@ -36,12 +36,7 @@ public final class PipeWireServer: @unchecked Sendable {
             throw Failure(
                 description: "\(tool) is not installed (make test installs pipewire, wireplumber, pipewire-pulse)")
         }
-        directory = try Products.temporaryDirectory("pipewire")
-        try FileManager.default.createDirectory(
-            at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(
-            at: directory.appendingPathComponent("run"), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
+        directory = try Products.homeAndRuntimeDirectory("pipewire")
         bus = try SessionBus()
         do {
             try start()
