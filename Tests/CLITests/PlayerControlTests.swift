@@ -6,25 +6,7 @@ import Testing
 /// A real player on a private PulseAudio server, driven from other processes the way a user's
 /// shells, status bars and login scripts drive it.
 @Suite(.serialized) struct PlayerControlTests {
-    struct Rig: StoreBackedRig {
-        let server: PulseServer
-        let env: [String: String]
-        let store: URL
-
-        init() throws {
-            server = try PulseServer()
-            store = server.directory.appendingPathComponent("store")
-            env = TestStore(at: store).environment(server.environment)
-        }
-
-        func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }
-
-        /// `noise stop`, as a user would, then waits for `player` to exit.
-        func stop(_ player: Spawned) {
-            _ = try? noise(["stop"])
-            _ = player.waitForExit(10)
-        }
-    }
+    typealias Rig = PulseStore
 
     @Test func statusFeedDescribesTheRunningPlayer() throws {
         let rig = try Rig()
