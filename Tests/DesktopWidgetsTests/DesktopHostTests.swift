@@ -154,9 +154,8 @@ import WidgetRender
     @Test func clickingPlayStartsAPlayer() throws {
         let pulse = try PulseServer()
         defer { pulse.stop() }
-        var rig = try Rig()
+        let rig = try Rig(extraEnvironment: pulse.environment)
         defer { rig.cleanUp() }
-        rig.env.merge(pulse.environment) { $1 }
         #expect(try rig.weaver(["desktop", "add", "noise", "--family", "small", "--at", "40,40"]).status == 0)
         let host = try rig.startHost(expectWindows: 1)
         defer { host.terminate() }
@@ -440,9 +439,8 @@ import WidgetRender
     @Test func keyboardPressesTheFocusedButton() throws {
         let pulse = try PulseServer()
         defer { pulse.stop() }
-        var rig = try Rig()
+        let rig = try Rig(extraEnvironment: pulse.environment)
         defer { rig.cleanUp() }
-        rig.env.merge(pulse.environment) { $1 }
         #expect(try rig.weaver(["desktop", "add", "noise", "--at", "40,40"]).status == 0)
         let host = try rig.startHost(expectWindows: 1)
         defer { host.terminate() }
