@@ -5,10 +5,6 @@ import NoiseEngine
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The PulseAudio sink against a private server (TestSupport.PulseServer), in process: what it
 /// writes is played whole, its errors say what went wrong, and a dying server fails a write
 /// instead of hanging it.

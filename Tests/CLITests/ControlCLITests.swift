@@ -6,10 +6,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The built `noise` run as a user would, against a fake player served in this process.
 @Suite struct ControlCLITests {
     @Test func commandsGoToTheRunningPlayer() throws {

@@ -16,8 +16,7 @@ import Testing
         let store = try TestStore("ww-designs")
         defer { store.remove() }
         try store.unlockPro()
-        let seed = makeSpec("Shared")
-        try store.library().add([seed])
+        let seed = try store.addSpec("Shared")
         // Started with posix_spawn (TestSupport.ChildProcess), never Foundation's Process.
         var processes: [ChildProcess] = []
         for i in 0..<8 {
@@ -114,8 +113,7 @@ import Testing
     @Test func setRefusesOutOfRangeWithTheRangeAndChangesNothing() throws {
         let store = try TestStore("ww-designs")
         defer { store.remove() }
-        let s = makeSpec("S")
-        try store.library().add([s])
+        let s = try store.addSpec("S")
         let r = try weaver(store, ["designs", "set", "S", "accent=pink", "symbol.size=200"])
         #expect(r.status != 0)
         #expect(r.stderrText.contains("8…96"))
@@ -137,8 +135,7 @@ import Testing
     @Test func setTakesAFontDesign() throws {
         let store = try TestStore("ww-designs")
         defer { store.remove() }
-        let s = makeSpec("S")
-        try store.library().add([s])
+        let s = try store.addSpec("S")
         let r = try weaver(store, ["designs", "set", "S", "style.fontDesign=serif"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(try store.library().load(s.id).style.fontDesign == .serif)
@@ -157,8 +154,7 @@ import Testing
     @Test func imageGivenByPathIsCopiedIntoTheStore() throws {
         let store = try TestStore("ww-designs")
         defer { store.remove() }
-        let s = makeSpec("S")
-        try store.library().add([s])
+        let s = try store.addSpec("S")
         let outside = try Products.temporaryDirectory("ww-pictures")
         defer { try? FileManager.default.removeItem(at: outside) }
         // A 1×1 PNG (IHDR, one IDAT, IEND; CRCs included) and the same with another colour.
@@ -227,8 +223,7 @@ import Testing
     @Test func aStoredDesignsFindingIsPrintedOnce() throws {
         let store = try TestStore("ww-designs")
         defer { store.remove() }
-        let s = makeSpec("S")
-        try store.library().add([s])
+        let s = try store.addSpec("S")
         let file = store.root.designs.appendingPathComponent("\(s.id.uuidString).json")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
         var style = try #require(json["style"] as? [String: Any])
@@ -386,8 +381,7 @@ import Testing
     @Test func shortPrefixAndCatalogueStarterMessages() throws {
         let store = try TestStore("ww-designs")
         defer { store.remove() }
-        let s = makeSpec("Only")
-        try store.library().add([s])
+        let s = try store.addSpec("Only")
         let prefix = String(s.id.uuidString.prefix(3))
         let show = try weaver(store, ["designs", "show", prefix])
         #expect(show.status != 0)
@@ -407,8 +401,7 @@ import Testing
     @Test func setWarnsAboutUnknownSymbolsAndProOnlyButtonsAndStillSaves() throws {
         let store = try TestStore("ww-designs")
         defer { store.remove() }
-        let s = makeSpec("S")
-        try store.library().add([s])
+        let s = try store.addSpec("S")
         let symbol = try weaver(store, ["designs", "set", "S", "symbol=sparklez"])
         #expect(symbol.status == 0, "\(symbol.stderrText)")
         #expect(symbol.stderrText.contains("unknown symbol 'sparklez'"), "\(symbol.stderrText)")

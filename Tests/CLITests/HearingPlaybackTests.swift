@@ -12,8 +12,7 @@ import Testing
     }
 
     static func stop(_ player: Spawned) {
-        player.signal(SIGTERM)
-        _ = player.waitForExit(10)
+        player.terminate()
     }
 
     static func largestStep(_ x: ArraySlice<Float>) -> Float {
@@ -150,7 +149,3 @@ import Testing
         #expect(around <= 1.5 * steady)
     }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#endif

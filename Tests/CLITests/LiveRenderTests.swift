@@ -2,10 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `weaver render --watch` against a real player on a private PulseAudio server: what wakes the
 /// watcher when a player stops without a word in the status feed.
 @Suite(.serialized) struct LiveRenderTests {

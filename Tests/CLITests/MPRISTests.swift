@@ -2,10 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `noise play` as an MPRIS player: a private session bus per test, the player on a private
 /// PulseAudio, driven by real clients (playerctl, gdbus) and watched with dbus-monitor.
 @Suite(.serialized) struct MPRISTests {

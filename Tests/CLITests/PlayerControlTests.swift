@@ -6,25 +6,7 @@ import Testing
 /// A real player on a private PulseAudio server, driven from other processes the way a user's
 /// shells, status bars and login scripts drive it.
 @Suite(.serialized) struct PlayerControlTests {
-    struct Rig: StoreBackedRig {
-        let server: PulseServer
-        let env: [String: String]
-        let store: URL
-
-        init() throws {
-            server = try PulseServer()
-            store = server.directory.appendingPathComponent("store")
-            env = TestStore(at: store).environment(server.environment)
-        }
-
-        func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }
-
-        /// `noise stop`, as a user would, then waits for `player` to exit.
-        func stop(_ player: Spawned) {
-            _ = try? noise(["stop"])
-            _ = player.waitForExit(10)
-        }
-    }
+    typealias Rig = PulseStore
 
     @Test func statusFeedDescribesTheRunningPlayer() throws {
         let rig = try Rig()
@@ -227,8 +209,7 @@ import Testing
         let refused = try rig.noise(["play", "--preset", "ocean", "--exclusive"])
         #expect(refused.status != 0 && refused.stderrText.contains("already running"))
         // Logout (SIGTERM) keeps "was playing", so `resume --if-enabled` brings it back at login.
-        player.signal(SIGTERM)
-        #expect(player.waitForExit(10) == 0)
+        #expect(player.terminate() == 0)
         #expect(try rig.noise(["autostart", "enable"]).status == 0)
         let resumed = try Spawned("noise", ["resume", "--if-enabled"], environment: rig.env)
         #expect(resumed.waitForStderr(8) { $0.contains("Playing") }, "\(resumed.stderrText)")
@@ -239,6 +220,10 @@ import Testing
     }
 }
 
-#if canImport(Glibc)
-    import Glibc
-#endif
+extension PulseStore {
+    /// `noise stop`, as a user would, then waits for `player` to exit.
+    fileprivate func stop(_ player: Spawned) {
+        _ = try? noise(["stop"])
+        _ = player.waitForExit(10)
+    }
+}

@@ -2,40 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A real player on a private PulseAudio (issue 12 point 6, issue 16): quiet while steady, still
 /// prompt on change, honest when its output is lost, and a stream the server can classify.
 @Suite(.serialized) struct QuietPlayerTests {
-    struct Rig: StoreBackedRig {
-        let server: PulseServer
-        let env: [String: String]
-        let store: URL
-        var statusURL: URL { store.appendingPathComponent("status.json") }
-        var heartbeatURL: URL {
-            URL(fileURLWithPath: env["XDG_RUNTIME_DIR"]!).appendingPathComponent("widgetweaver/noise.heartbeat")
-        }
-
-        init() throws {
-            server = try PulseServer()
-            store = server.directory.appendingPathComponent("store")
-            env = TestStore(at: store).environment(
-                server.environment.merging([
-                    "XDG_CONFIG_HOME": server.directory.appendingPathComponent("config").path
-                ]) { $1 })
-        }
-
-        func noise(_ args: [String]) throws -> Products.Result { try Products.run("noise", args, environment: env) }
-
-        func play(_ args: [String]) throws -> Spawned {
-            let player = try Spawned(
-                "noise", ["play", "--fade-in", "0", "--latency", "150ms"] + args, environment: env)
-            #expect(player.waitForStderr(20) { $0.contains("Playing") }, "\(player.stderrText)")
-            return player
-        }
-    }
+    typealias Rig = PulseStore
 
     static func stamp(_ url: URL) -> (inode: UInt, mtime: Double)? {
         var st = stat()
@@ -46,7 +16,7 @@ import Testing
     /// Nothing is written in the store while nothing changes; the heartbeat (a tmpfs file) shows
     /// the player alive; a change reaches `status.json` within 1 s; a killed player reads as stale.
     @Test func steadyPlayWritesNothingInTheStore() throws {
-        let rig = try Rig()
+        let rig = try Rig(configHome: true)
         defer { rig.server.stop() }
         let player = try rig.play(["--preset", "pink", "--timer", "10m"])
         let first = try #require(rig.waitForStatus { $0["state"] as? String == "playing" })
@@ -91,7 +61,7 @@ import Testing
     /// 16 (9): the server dies: status says playing with `output.lost`, waybar shows "lost";
     /// when the server returns the player reconnects and the flag clears.
     @Test func aLostOutputShowsInTheStatus() throws {
-        let rig = try Rig()
+        let rig = try Rig(configHome: true)
         defer { rig.server.stop() }
         let player = try rig.play(["--preset", "pink", "--retry-for", "60s"])
         #expect(rig.waitForStatus { $0["state"] as? String == "playing" } != nil)
@@ -137,7 +107,7 @@ import Testing
     /// A suspended sink takes no audio, so the stop fade never finishes rendering: `noise stop`
     /// still ends the player, within the fade plus 3 s (it waited forever before).
     @Test func stopEndsAPlayerWhoseSinkIsSuspended() throws {
-        let rig = try Rig()
+        let rig = try Rig(configHome: true)
         defer { rig.server.stop() }
         let player = try rig.play(["--preset", "pink"])
         #expect(try rig.server.run("/usr/bin/pactl", ["suspend-sink", "test", "1"]).status == 0)
@@ -152,7 +122,7 @@ import Testing
     /// The stream carries `media.role` and an icon name (PULSE_PROP: the server puts a client's
     /// properties under its streams', so the user's own PULSE_PROP can still override ours).
     @Test func theStreamSaysItIsMusic() throws {
-        let rig = try Rig()
+        let rig = try Rig(configHome: true)
         defer { rig.server.stop() }
         let player = try rig.play(["--preset", "brown"])
         let list = try rig.server.run("/usr/bin/pactl", ["list", "sink-inputs"])
@@ -165,7 +135,7 @@ import Testing
     /// `noise play` alone: the Last Mix, or the default preset in a fresh store; `noise toggle`
     /// pauses and continues it; mute keeps the level.
     @Test func playWithNoArgumentsAndToggle() throws {
-        let rig = try Rig()
+        let rig = try Rig(configHome: true)
         defer { rig.server.stop() }
         var player = try rig.play([])
         #expect(
@@ -191,5 +161,19 @@ import Testing
         #expect(rig.waitForStatus { $0["presetID"] as? String == "rain" && $0["state"] as? String == "playing" } != nil)
         #expect(try rig.noise(["stop"]).status == 0)
         #expect(player.waitForExit(10) == 0)
+    }
+}
+
+extension PulseStore {
+    fileprivate var statusURL: URL { store.appendingPathComponent("status.json") }
+    fileprivate var heartbeatURL: URL {
+        URL(fileURLWithPath: env["XDG_RUNTIME_DIR"]!).appendingPathComponent("widgetweaver/noise.heartbeat")
+    }
+
+    fileprivate func play(_ args: [String]) throws -> Spawned {
+        let player = try Spawned(
+            "noise", ["play", "--fade-in", "0", "--latency", "150ms"] + args, environment: env)
+        #expect(player.waitForStderr(20) { $0.contains("Playing") }, "\(player.stderrText)")
+        return player
     }
 }

@@ -2,10 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `noise render` after a new user's trial (issue 16): FLAC output, summaries that say what was
 /// written, a closed pipe as a normal end, clear messages.
 @Suite struct RenderOutputTests {

@@ -233,8 +233,7 @@ import Testing
         #expect(player.waitForStderr(20) { $0.contains("Playing") }, "\(player.stderrText)")
         recorder.waitForAudio(7)  // the recording's length: seven seconds of the scheduled play
         let rec = try recorder.stop()
-        player.signal(SIGTERM)
-        #expect(player.waitForExit(10) == 0, "\(player.stderrText)")
+        #expect(player.terminate() == 0, "\(player.stderrText)")
         #expect(FileManager.default.fileExists(atPath: rig.store.path), "the player did not use the schedule's store")
         #expect(!FileManager.default.fileExists(atPath: decoy.path), "the player used the environment's store")
         let x = rec.channels[0]

@@ -3,10 +3,6 @@ import NetworkAddress
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Multi-room: `noise play --output pipe:PATH` feeding a real Snapcast server's pipe source, heard
 /// through a real Snapcast client writing what it plays to a file (shared/notes/desktop-and-multiroom.md).
 @Suite(.serialized) struct SnapcastTests {

@@ -4,10 +4,6 @@ import NoiseControl
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What `noise status` shows a person and a bar: every key on a fresh store, the Last Mix when
 /// stopped, and human lines when following.
 @Suite struct StatusCommandTests {

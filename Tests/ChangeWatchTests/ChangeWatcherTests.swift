@@ -5,10 +5,6 @@ import Testing
 
 @testable import ChangeWatch
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Real inotify on real folders: files written the way our store writes them (temporary file,
 /// then rename) and the way editors and shells do.
 @Suite(.serialized) struct ChangeWatcherTests {

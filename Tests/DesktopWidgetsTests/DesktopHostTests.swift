@@ -3,10 +3,6 @@ import TestSupport
 import Testing
 import WidgetRender
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `weaver desktop` as a user runs it, on a private Xvfb (no window manager) started and stopped
 /// by PID: the windows' desktop hints, the picture against `weaver render`, clicks that start a
 /// real player on a private PulseAudio, redraw latency after `weaver vars set`, memory and idle CPU.
@@ -116,8 +112,7 @@ import WidgetRender
         #expect(try rig.weaver(["desktop", "add", design, "--family", "medium", "--at", "300,30"]).status == 0)
         let host = try rig.startHost(expectWindows: 2)
         defer {
-            host.signal(SIGTERM)
-            #expect(host.waitForExit(10) == 0)
+            #expect(host.terminate() == 0)
         }
 
         let ids = try rig.windowIDs()
@@ -159,15 +154,11 @@ import WidgetRender
     @Test func clickingPlayStartsAPlayer() throws {
         let pulse = try PulseServer()
         defer { pulse.stop() }
-        var rig = try Rig()
+        let rig = try Rig(extraEnvironment: pulse.environment)
         defer { rig.cleanUp() }
-        rig.env.merge(pulse.environment) { $1 }
         #expect(try rig.weaver(["desktop", "add", "noise", "--family", "small", "--at", "40,40"]).status == 0)
         let host = try rig.startHost(expectWindows: 1)
-        defer {
-            host.signal(SIGTERM)
-            _ = host.waitForExit(10)
-        }
+        defer { host.terminate() }
         defer { _ = try? Products.run("noise", ["stop"], environment: rig.env) }
 
         // The play button of the small widget holds 36,36 (as in the tap test).
@@ -224,10 +215,7 @@ import WidgetRender
         defer { rig.cleanUp() }
         #expect(try rig.weaver(["desktop", "add", "noise", "--at", "20,30"]).status == 0)
         let host = try rig.startHost(expectWindows: 1)
-        defer {
-            host.signal(SIGTERM)
-            _ = host.waitForExit(10)
-        }
+        defer { host.terminate() }
         let id = try #require(try rig.windowIDs().first)
         let info = try rig.x.run("/usr/bin/xwininfo", ["-id", id]).stdoutText
         #expect(info.contains("Width: 340") && info.contains("Absolute upper-left X:  40"), "\(info)")
@@ -245,10 +233,7 @@ import WidgetRender
         #expect(try rig.weaver(["desktop", "add", "noise", "--at", "20,30"]).status == 0)
         #expect(try rig.weaver(["desktop", "add", "noise", "--at", "400,30"]).status == 0)
         let host = try rig.startHost(expectWindows: 2)
-        defer {
-            host.signal(SIGTERM)
-            _ = host.waitForExit(10)
-        }
+        defer { host.terminate() }
         func xdotool(_ a: [String]) throws { #expect(try rig.x.run("/usr/bin/xdotool", a).status == 0) }
         func listed() throws -> String { try rig.weaver(["desktop", "list"]).stdoutText }
         // The menu opens at the pointer; its items are 25 px apart, the first 17 px below it.
@@ -297,17 +282,11 @@ import WidgetRender
         let design = try rig.newDesign("Editable", primary: "Edit me")
         let serve = try Spawned(
             "weaver", ["serve", "--port", String(port), "--store", rig.store.path], environment: rig.env)
-        defer {
-            serve.signal(SIGTERM)
-            _ = serve.waitForExit(10)
-        }
+        defer { serve.terminate() }
         _ = eventually(10) { serve.stdoutText.contains("Serving") }
         #expect(try rig.weaver(["desktop", "add", design, "--family", "medium", "--at", "20,30"]).status == 0)
         let host = try rig.startHost(expectWindows: 1)
-        defer {
-            host.signal(SIGTERM)
-            _ = host.waitForExit(10)
-        }
+        defer { host.terminate() }
         try rig.openMenu(x: 100, y: 100)
         #expect(try rig.x.run("/usr/bin/xdotool", ["mousemove", "--sync", "140", "117", "click", "1"]).status == 0)
         _ = eventually(5) { FileManager.default.fileExists(atPath: opened.path) }
@@ -353,10 +332,7 @@ import WidgetRender
         defer { rig.cleanUp() }
         let (todo, original, x, y) = try Self.remindersOnTheDesktop(rig)
         let host = try rig.startHost(expectWindows: 1)
-        defer {
-            host.signal(SIGTERM)
-            _ = host.waitForExit(10)
-        }
+        defer { host.terminate() }
         func lines() -> [String] {
             String(decoding: (try? Data(contentsOf: todo)) ?? Data(), as: UTF8.self).components(separatedBy: "\n")
         }
@@ -410,10 +386,7 @@ import WidgetRender
         defer { rig.cleanUp() }
         let (todo, original, _, _) = try Self.remindersOnTheDesktop(rig)
         let host = try rig.startHost(expectWindows: 1)
-        defer {
-            host.signal(SIGTERM)
-            _ = host.waitForExit(10)
-        }
+        defer { host.terminate() }
         let window = try #require(try rig.windowIDs().first)
         func lines() -> [String] {
             String(decoding: (try? Data(contentsOf: todo)) ?? Data(), as: UTF8.self).components(separatedBy: "\n")
@@ -466,15 +439,11 @@ import WidgetRender
     @Test func keyboardPressesTheFocusedButton() throws {
         let pulse = try PulseServer()
         defer { pulse.stop() }
-        var rig = try Rig()
+        let rig = try Rig(extraEnvironment: pulse.environment)
         defer { rig.cleanUp() }
-        rig.env.merge(pulse.environment) { $1 }
         #expect(try rig.weaver(["desktop", "add", "noise", "--at", "40,40"]).status == 0)
         let host = try rig.startHost(expectWindows: 1)
-        defer {
-            host.signal(SIGTERM)
-            _ = host.waitForExit(10)
-        }
+        defer { host.terminate() }
         defer { _ = try? Products.run("noise", ["stop"], environment: rig.env) }
         let id = try #require(try rig.windowIDs().first)
         let before = try rig.shot("kb-before.png", x: 40, y: 40, width: 170, height: 170)
@@ -503,10 +472,7 @@ import WidgetRender
         #expect(try rig.weaver(["desktop", "add", "noise", "--at", "20,20"]).status == 0)
         #expect(try rig.weaver(["desktop", "add", design, "--family", "medium", "--at", "300,20"]).status == 0)
         let host = try rig.startHost(expectWindows: 2)
-        defer {
-            host.signal(SIGTERM)
-            _ = host.waitForExit(10)
-        }
+        defer { host.terminate() }
         func visibleWindows() throws -> Int {
             try rig.x.run("/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "WidgetWeaver desktop widget"])
                 .stdoutText
@@ -539,10 +505,7 @@ import WidgetRender
         #expect(try rig.weaver(["desktop", "add", "noise-machine", "--at", "20,20"]).status == 0)
         #expect(try rig.weaver(["desktop", "add", design, "--family", "medium", "--at", "300,20"]).status == 0)
         let host = try rig.startHost(expectWindows: 2)
-        defer {
-            host.signal(SIGTERM)
-            _ = host.waitForExit(10)
-        }
+        defer { host.terminate() }
         // The start-up draws are over before the timed ones begin.
         _ = host.waitForStderr(5) { $0.contains("drew widget 1") && $0.contains("drew widget 2") }
 
@@ -589,10 +552,7 @@ import WidgetRender
                 "desktop", "add", "noise", "--family", "small", "--anchor", "bottom-right", "--margin", "10",
             ]).status == 0)
         let host = try rig.startHost(expectWindows: 4)
-        defer {
-            host.signal(SIGTERM)
-            _ = host.waitForExit(10)
-        }
+        defer { host.terminate() }
         Thread.sleep(forTimeInterval: 1)  // the measurement is the resident size a second after start-up
         let pid = host.processIdentifier
         func rssKB() -> Int {
@@ -648,10 +608,7 @@ import WidgetRender
         #expect(
             try Products.run("weaver", ["desktop", "add", "noise", "--at", "20,30", "--store", store.path]).status == 0)
         let host = try Spawned("weaver", ["desktop", "--store", store.path], environment: env)
-        defer {
-            host.signal(SIGTERM)
-            _ = host.waitForExit(10)
-        }
+        defer { host.terminate() }
         #expect(
             host.waitForStderr(15) {
                 $0.contains("showing 1 widget window from") && $0.contains("on the bottom layer")

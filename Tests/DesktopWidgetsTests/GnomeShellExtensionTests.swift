@@ -5,10 +5,6 @@ import WidgetRender
 
 @testable import DesktopWidgets
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The GNOME Shell extension: the 43 form in a real headless GNOME Shell 43 (Debian 12's), the
 /// 45+ form through gjs's module loader against stand-ins of the shell's modules. Nothing here is
 /// skipped: without gnome-shell or gjs the tests fail, saying which package is missing.

@@ -39,8 +39,7 @@ struct AppPagesBrowserTests {
     @Test func exploreAddsToTheLibraryAndHomeAndTheLibraryActionsWork() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let browser = try WebDriver()
+        let browser = try rig.startServerAndBrowser()
         defer { browser.quit() }
 
         // Explore: a template, then one of its remixes.
@@ -146,8 +145,7 @@ struct AppPagesBrowserTests {
         // Store B: the file goes through the Import Review with one of the two ticked.
         let second = try ServeRig()
         defer { second.stop() }
-        try second.startServer()
-        let browser = try WebDriver()
+        let browser = try second.startServerAndBrowser()
         defer { browser.quit() }
         try browser.navigate(second.url + "library")
         let picker = try #require(try browser.find("#import-file"))
@@ -228,8 +226,7 @@ struct AppPagesBrowserTests {
         let weatherID = try #require(rows.first { $0["template"] as? String == "weather" }?["id"] as? String)
         let nextUpID = try #require(
             rows.first { $0["template"] as? String == "nextUpCalendar" }?["id"] as? String, "\(rows)")
-        try rig.startServer(environment: ["WIDGETWEAVER_OPEN_METEO_URL": meteo.baseURL])
-        let browser = try WebDriver()
+        let browser = try rig.startServerAndBrowser(environment: ["WIDGETWEAVER_OPEN_METEO_URL": meteo.baseURL])
         defer { browser.quit() }
         func label(_ id: String) throws -> String {
             try browser.execute(

@@ -41,8 +41,7 @@ struct AssistantAPITests {
                     + #"{"field":"primaryText","value":"{{__time}}"}]"#))
         let standIn = try Self.standIn(box)
         defer { standIn.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let saved = try EditorAPITests.showJSON(rig, id)
 
         // No model set up: the boxes are told how to set one up, and nothing is contacted.
@@ -124,8 +123,7 @@ struct AssistantAPITests {
         defer { standIn.stop() }
         let setup = try rig.weaver(["ai", "setup", "--url", standIn.baseURL, "--timeout", "5"])
         #expect(setup.status == 0, "\(setup.stderrText)")
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         // A draft of the user's own, which no failure may touch.
         let own = try Self.post(rig, "/api/drafts/\(id)/edit", #"{"field":"style.padding","value":"20"}"#, token: token)
         #expect(own.status == 200, "\(own.text)")

@@ -111,9 +111,7 @@ struct CalibrateBrowserTests {
         defer { rig.stop() }
         let player = try rig.playSleep()
         defer { _ = player.waitForExit(0.1) }
-        try rig.startServer()
-
-        let browser = try WebDriver()
+        let browser = try rig.startServerAndBrowser()
         defer { browser.quit() }
         try browser.setWindowSize(width: 900, height: 1500)
         try browser.navigate(rig.origin + "/noise/calibrate")
@@ -205,9 +203,7 @@ struct CalibrateBrowserTests {
         let folder = rig.store.appendingPathComponent("hearing")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(first.utf8).write(to: folder.appendingPathComponent("test.json"))
-        try rig.startServer()
-
-        let browser = try WebDriver()
+        let browser = try rig.startServerAndBrowser()
         defer { browser.quit() }
         try browser.navigate(rig.origin + "/noise/calibrate")
         #expect(try browser.waitUntil(10, "return document.getElementById('calibrate-device').options.length === 2"))

@@ -68,8 +68,7 @@ struct DataAPITests {
         defer { meteo.stop() }
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer(environment: ["WIDGETWEAVER_OPEN_METEO_URL": meteo.baseURL])
-        let token = try rig.token()
+        let token = try rig.startServerForAPI(environment: ["WIDGETWEAVER_OPEN_METEO_URL": meteo.baseURL])
 
         // An ambiguous name lists the places; a pick chooses one.
         let ambiguous = try LibraryAPITests.send(
@@ -111,8 +110,7 @@ struct DataAPITests {
         let rig = try ServeRig()
         defer { rig.stop() }
         let config = rig.store.deletingLastPathComponent().appendingPathComponent("config")
-        try rig.startServer(environment: ["XDG_CONFIG_HOME": config.path])
-        let token = try rig.token()
+        let token = try rig.startServerForAPI(environment: ["XDG_CONFIG_HOME": config.path])
         let timer = config.appendingPathComponent("systemd/user/widgetweaver-data.timer")
         let service = config.appendingPathComponent("systemd/user/widgetweaver-data.service")
         let desktop = config.appendingPathComponent("autostart/widgetweaver-data.desktop")
@@ -175,8 +173,7 @@ struct DataAPITests {
     @Test func calendarsAreAddedListedRefreshedAndRemoved() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let up = try LibraryAPITests.sendBytes(
             rig, "POST", "/api/data/calendar/upload?name=team.ics", Array(CalendarFixture.ics()),
             token: token, type: "text/calendar")
@@ -218,8 +215,7 @@ struct DataAPITests {
     @Test func stepsAreImportedTheGoalSetTheHistoryDrawnAndADayPinned() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let imported = try LibraryAPITests.sendBytes(
             rig, "POST", "/api/data/steps/import?name=steps.csv", Array(StepsFixture.csv()),
             token: token, type: "text/csv")
@@ -300,8 +296,7 @@ struct DataAPITests {
              "history": [{"date": "2026-01-22", "steps": 7000.5}, {"date": "2026-01-23", "steps": 9000.4}]}
             """#.utf8
         ).write(to: snapshots.appendingPathComponent("steps.json"))
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let data = try RawHTTP.send(port: rig.port, path: "/data")
         #expect(data.text.contains("2 days recorded (2026-01-22 … 2026-01-23)"), "\(data.text)")
         let history = try RawHTTP.send(port: rig.port, path: "/data/steps?month=2026-01")

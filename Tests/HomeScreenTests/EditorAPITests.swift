@@ -36,8 +36,7 @@ struct EditorAPITests {
         let rig = try ServeRig()
         defer { rig.stop() }
         let id = try Self.makeDesign(rig)
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
 
         // The design as saved.
         let got = try RawHTTP.send(port: rig.port, path: "/api/designs/\(id)")
@@ -226,8 +225,7 @@ struct EditorAPITests {
         let rig = try ServeRig()
         defer { rig.stop() }
         let id = try Self.makeDesign(rig)
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let wrong = (token.first == "0" ? "1" : "0") + token.dropFirst()
         let before = try Self.showJSON(rig, id)
         let designJSON = String(decoding: try JSONSerialization.data(withJSONObject: before), as: UTF8.self)
@@ -353,8 +351,7 @@ struct EditorAPITests {
         let rig = try ServeRig()
         defer { rig.stop() }
         let id = try Self.makeDesign(rig)
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
 
         let width = 8000, height = 6000
         let photo = try #require(
@@ -409,8 +406,7 @@ struct EditorAPITests {
     @Test func aPhotoSuggestsItsTheme() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         func photo(_ r: UInt8, _ g: UInt8, _ b: UInt8) throws -> String {
             let width = 120, height = 80
             var rgb: [UInt8] = []

@@ -33,8 +33,7 @@ struct EditorAssistantBrowserTests {
                 notes: #"["A +1 button needs Pro"]"#))
         let standIn = try AssistantAPITests.standIn(box)
         defer { standIn.stop() }
-        try rig.startServer()
-        let browser = try WebDriver()
+        let browser = try rig.startServerAndBrowser()
         defer { browser.quit() }
         try browser.setWindowSize(width: 1280, height: 900)
 

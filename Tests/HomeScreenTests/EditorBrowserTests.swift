@@ -47,8 +47,7 @@ struct EditorBrowserTests {
         let rig = try ServeRig()
         defer { rig.stop() }
         #expect(try rig.weaver(["pro", "unlock"]).status == 0)
-        try rig.startServer()
-        let browser = try WebDriver()
+        let browser = try rig.startServerAndBrowser()
         defer { browser.quit() }
         try browser.setWindowSize(width: 1280, height: 800)
 
@@ -282,8 +281,7 @@ struct EditorBrowserTests {
             try JSONSerialization.jsonObject(with: try rig.weaver(["designs", "list", "--json"]).stdout)
             as? [[String: Any]] ?? []
         let id = try #require(list.first?["id"] as? String)
-        try rig.startServer()
-        let browser = try WebDriver()
+        let browser = try rig.startServerAndBrowser()
         defer { browser.quit() }
         try browser.setWindowSize(width: 1280, height: 800)
         try browser.navigate(rig.url + "editor/" + id)

@@ -31,8 +31,7 @@ struct EditorSizesAPITests {
         let rig = try ServeRig()
         defer { rig.stop() }
         let id = try EditorAPITests.makeDesign(rig, name: "Photo")
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let uploaded = try EditorAPITests.upload(rig, try Self.photo(), token: token)
         let name = try #require(uploaded.json()?["fileName"] as? String)
         #expect(
@@ -118,8 +117,7 @@ struct EditorSizesAPITests {
         defer { rig.stop() }
         #expect(try rig.weaver(["pro", "unlock"]).status == 0)
         let id = try EditorAPITests.makeDesign(rig, name: "Set")
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let edit = try EditorAPITests.send(
             rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"matchedSet.small.primaryText","value":"Only small"}"#,
             token: token)
@@ -140,8 +138,7 @@ struct EditorSizesAPITests {
         #expect(try rig.weaver(["pro", "unlock"]).status == 0)
         #expect(try rig.weaver(["vars", "set", "mood", "calm"]).status == 0)
         let id = try EditorAPITests.makeDesign(rig, name: "Shared")
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let edit = try EditorAPITests.send(
             rig, "POST", "/api/drafts/\(id)/edit", #"{"field":"primaryText","value":"Mood {{mood}}"}"#, token: token)
         #expect(edit.status == 200, "\(edit.text)")

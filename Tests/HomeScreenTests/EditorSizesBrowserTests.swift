@@ -64,8 +64,7 @@ struct EditorSizesBrowserTests {
             "designs", "set", id, "image=\(photo.path)", "image.crop.medium.width=0.5", "image.crop.medium.height=0.5",
         ])
         #expect(set.status == 0, "\(set.stderrText)")
-        try rig.startServer()
-        let browser = try WebDriver()
+        let browser = try rig.startServerAndBrowser()
         defer { browser.quit() }
         try Self.open(rig, browser, id)
 

@@ -20,8 +20,7 @@ struct ExploreRemixTests {
         let rig = try ServeRig()
         defer { rig.stop() }
         #expect(try rig.weaver(["pro", "unlock"]).status == 0)
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let page = try RawHTTP.send(port: rig.port, path: "/explore").text
 
         for (templateID, name) in [("classic", "Classic"), ("weather", "Weather")] {

@@ -10,8 +10,7 @@ import Testing
         let rig = try ServeRig()
         defer { rig.stop() }
         let id = try EditorAPITests.makeDesign(rig, name: "Night Board")
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let exported = try RawHTTP.send(port: rig.port, path: "/api/export?ids=\(id)")
         #expect(exported.status == 200, "\(exported.text.prefix(300))")
 

@@ -14,8 +14,7 @@ import WidgetRender
     @Test func aReviewedDesignIsDrawnWithItsEmbeddedImage() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let data = ImportFixtures.package(
             specs: [
                 ImportFixtures.spec("Pictured", image: "red.png"), ImportFixtures.spec("Broken", image: "b.png"),

@@ -47,8 +47,7 @@ struct LayoutBrowserTests {
     @Test func theNavigationFitsAPhoneWithoutScrollingSideways() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let browser = try WebDriver()
+        let browser = try rig.startServerAndBrowser()
         defer { browser.quit() }
         try browser.setWindowSize(width: 390, height: 844)
         _ = try browser.waitUntil(5, "return window.outerWidth === 390")
@@ -81,8 +80,7 @@ struct LayoutBrowserTests {
     @Test func exploreSizesStartAtTheTopOfTheirCard() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let browser = try WebDriver()
+        let browser = try rig.startServerAndBrowser()
         defer { browser.quit() }
         try browser.setWindowSize(width: 1280, height: 800)
         try browser.navigate(rig.url + "explore")

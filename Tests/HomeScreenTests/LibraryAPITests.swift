@@ -31,8 +31,7 @@ struct LibraryAPITests {
     @Test func libraryActionsAreTheCLIsAndTheFreeTierCapHolds() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
 
         // Explore's "Add to Library" is `weaver templates add`.
         let added = try Self.send(rig, "POST", "/api/library/add", #"{"template":"weather"}"#, token: token)
@@ -140,8 +139,7 @@ struct LibraryAPITests {
     @Test func everyImportFileIsAcceptedOrRefusedAsWeaverImportDoes() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let folder = rig.store.deletingLastPathComponent().appendingPathComponent("imports")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // The oversized file is declared, not sent: the server refuses it from its length, as
@@ -196,8 +194,7 @@ struct LibraryAPITests {
     @Test func importReviewImportsOnlyTheSelectedDesigns() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let alpha = UUID().uuidString
         let data = ImportFixtures.package(
             specs: [

@@ -2,10 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The Noise page's night routes (`/api/night…`) against a real `weaver serve`, a real player on a
 /// private PulseAudio, and the CLI run as a process to read back what they did: the timer with its
 /// fade and end, `+15 min`, the schedules (units in a scratch `$XDG_CONFIG_HOME`; no systemd runs

@@ -2,10 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The home screen follows a player that stops without a word in the status feed: a real
 /// `noise play` on a private PulseAudio, a real `weaver serve`, its event stream read as the page
 /// reads it.

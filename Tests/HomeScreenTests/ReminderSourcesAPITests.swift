@@ -25,8 +25,7 @@ struct ReminderSourcesAPITests {
     @Test func taskListsAreAddedByPathAndUploadRefreshedListedAndRemoved() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let outside = rig.store.deletingLastPathComponent()
 
         // A path: the person's own file, read where it is.
@@ -81,8 +80,7 @@ struct ReminderSourcesAPITests {
     @Test func refusalsMatchTheCLIAndNothingIsKept() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let outside = rig.store.deletingLastPathComponent()
 
         // A calendar of events, not tasks: the CLI's refusal, naming the file as uploaded.

@@ -60,8 +60,7 @@ struct RoutesTests {
         let rig = try ServeRig()
         defer { rig.stop() }
         try rig.makeCounterDesign()
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let port = rig.port
 
         // Unknown paths, bad widget names, no file-system paths, no listings.
@@ -120,8 +119,7 @@ struct RoutesTests {
         let rig = try ServeRig()
         defer { rig.stop() }
         try rig.makeCounterDesign()
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
 
         // Find the increment button's centre the way the page does.
         let page = try RawHTTP.send(port: rig.port, path: "/").text

@@ -2,10 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The second seed's widgets on the home screen. An openURL button: the server checks the link and hands it to the
 /// page's browser (`{"open": LINK}`, which app.js opens with `noopener`) instead of running xdg-open.
 @Suite struct SampleWidgetsServeTests {
@@ -19,8 +15,7 @@ import Testing
         let list = try rig.weaver(["designs", "list", "--json"])
         let designs = try JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]] ?? []
         let id = try #require(designs.first { $0["name"] as? String == "Links" }?["id"] as? String)
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let page = try RawHTTP.send(port: rig.port, path: "/").text
         let figure = try #require(page.range(of: #"data-design-id="\#(id)" data-family="small""#))
         let button = try #require(

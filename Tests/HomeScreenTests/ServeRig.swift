@@ -32,10 +32,7 @@ final class ServeRig: StoreBackedRig, @unchecked Sendable {
     }
 
     func stop() {
-        if let server {
-            server.signal(SIGTERM)
-            _ = server.waitForExit(10)
-        }
+        server?.terminate()
         _ = try? noise(["stop"])
         pulse.stop()
     }
@@ -63,6 +60,18 @@ final class ServeRig: StoreBackedRig, @unchecked Sendable {
             return
         }
         throw RawHTTP.Failure(description: "weaver serve printed no URL: \(s.stdoutText) \(s.stderrText)")
+    }
+
+    /// Starts the server and reads the token its page carries: where every API test begins.
+    func startServerForAPI(_ extra: [String] = [], environment: [String: String] = [:]) throws -> String {
+        try startServer(extra, environment: environment)
+        return try token()
+    }
+
+    /// Starts the server and a Chromium for its pages (the caller quits it): where every page test begins.
+    func startServerAndBrowser(_ extra: [String] = [], environment: [String: String] = [:]) throws -> WebDriver {
+        try startServer(extra, environment: environment)
+        return try WebDriver()
     }
 
     /// Chromium on `path` of the served app, once the page's live feed says connected (the caller

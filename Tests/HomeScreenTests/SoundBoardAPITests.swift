@@ -28,8 +28,7 @@ struct SoundBoardAPITests {
     @Test func theBoardListsEverySoundTheEngineMakesAndBuildsAMixHeldAtTheReferenceLoudness() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
 
         // Every texture of the engine but plain noise, the three named colours and the built-in presets.
         let (sounds, start) = try Self.board(rig)
@@ -93,8 +92,7 @@ struct SoundBoardAPITests {
     @Test func badInputIsRefusedNamingTheFieldAndWhatIsAllowed() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         func expectRefusal(
             _ path: String, _ body: String, _ status: Int, _ words: String, field: String? = nil,
             sourceLocation: SourceLocation = #_sourceLocation
@@ -135,8 +133,7 @@ struct SoundBoardAPITests {
     @Test func presetsSavedRenamedAndDeletedOnThePageAreTheCLIsPresets() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         #expect(try rig.post("/api/board/add", #"{"sound":"drops"}"#, token: token).status == 200)
 
         let saved = try rig.post("/api/presets", #"{"name":"Night Board"}"#, token: token)
@@ -179,8 +176,7 @@ struct SoundBoardAPITests {
     @Test func aMixLinkIsReadOnTheServerAndADamagedOneRefusedInShareLinksWords() throws {
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let token = try rig.token()
+        let token = try rig.startServerForAPI()
         let made = try rig.noise(["share", "--preset", "rain", "--no-qr"])
         #expect(made.status == 0, "\(made.stderrText)")
         let link = made.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -187,8 +187,7 @@ struct SoundBoardBrowserTests {
 
         let rig = try ServeRig()
         defer { rig.stop() }
-        try rig.startServer()
-        let browser = try WebDriver()
+        let browser = try rig.startServerAndBrowser()
         defer { browser.quit() }
         try browser.navigate(rig.url + "noise#" + fragment)
         #expect(try browser.waitUntil(10, "return !document.getElementById('shared-mix').hidden"))

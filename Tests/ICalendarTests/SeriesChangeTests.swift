@@ -12,6 +12,19 @@ struct SeriesChangeTests {
     /// in its export; they name instances the series no longer has (RFC 5545 §3.8.4.4, §3.8.5.1).
     @Test(arguments: ["Europe/Berlin", "UTC"])
     func overridesTheSeriesDroppedAreNotShown(tzid: String) throws {
+        // The first edit's overrides: the 09:00 instance of `day` moved to `time` that day.
+        func moved(_ day: String, to time: String, _ summary: String) -> String {
+            """
+            BEGIN:VEVENT
+            UID:standup
+            SEQUENCE:1
+            RECURRENCE-ID;TZID=\(tzid):\(day)T090000
+            DTSTART;TZID=\(tzid):\(day)T\(time)
+            DURATION:PT15M
+            SUMMARY:\(summary)
+            END:VEVENT
+            """
+        }
         let data = calendar(
             """
             BEGIN:VEVENT
@@ -24,38 +37,10 @@ struct SeriesChangeTests {
             RDATE;TZID=\(tzid):20260112T090000
             SUMMARY:Stand-up
             END:VEVENT
-            BEGIN:VEVENT
-            UID:standup
-            SEQUENCE:1
-            RECURRENCE-ID;TZID=\(tzid):20260107T090000
-            DTSTART;TZID=\(tzid):20260107T113000
-            DURATION:PT15M
-            SUMMARY:Moved, then excluded
-            END:VEVENT
-            BEGIN:VEVENT
-            UID:standup
-            SEQUENCE:1
-            RECURRENCE-ID;TZID=\(tzid):20260111T090000
-            DTSTART;TZID=\(tzid):20260111T100000
-            DURATION:PT15M
-            SUMMARY:Moved, then past UNTIL
-            END:VEVENT
-            BEGIN:VEVENT
-            UID:standup
-            SEQUENCE:1
-            RECURRENCE-ID;TZID=\(tzid):20260112T090000
-            DTSTART;TZID=\(tzid):20260112T100000
-            DURATION:PT15M
-            SUMMARY:Moved RDATE instance
-            END:VEVENT
-            BEGIN:VEVENT
-            UID:standup
-            SEQUENCE:1
-            RECURRENCE-ID;TZID=\(tzid):20260108T090000
-            DTSTART;TZID=\(tzid):20260108T100000
-            DURATION:PT15M
-            SUMMARY:Moved and still there
-            END:VEVENT
+            \(moved("20260107", to: "113000", "Moved, then excluded"))
+            \(moved("20260111", to: "100000", "Moved, then past UNTIL"))
+            \(moved("20260112", to: "100000", "Moved RDATE instance"))
+            \(moved("20260108", to: "100000", "Moved and still there"))
             """)
         let r = try expand(data, zone: "UTC", from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z")
         #expect(

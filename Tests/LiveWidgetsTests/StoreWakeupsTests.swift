@@ -8,10 +8,6 @@ import Testing
 
 @testable import ChangeWatch
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The wake-ups `weaver serve` and `weaver render --watch` share, against a real process standing
 /// in for the player (`/bin/sleep`, named by a real status.json) and a real store folder.
 @Suite(.serialized) struct StoreWakeupsTests {

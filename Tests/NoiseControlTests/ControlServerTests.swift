@@ -5,10 +5,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 @Suite struct ControlServerTests {
     func startServer(_ box: Sandbox, player: FakePlayer = FakePlayer()) throws -> ControlServer {
         try player.served(in: box)

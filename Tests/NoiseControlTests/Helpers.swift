@@ -1,10 +1,6 @@
 import Foundation
 import NoiseControl
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 func fileMode(_ path: String) -> mode_t {
     var st = stat()
     lstat(path, &st)

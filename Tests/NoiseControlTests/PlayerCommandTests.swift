@@ -6,10 +6,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The player commands as a person types them: toggle, relative master, mute, messages that quote
 /// what was typed, saving over built-in presets, connections during shutdown.
 @Suite struct PlayerCommandTests {

@@ -7,10 +7,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What the status feed shows a bar (lost output, muted, paused) and that the publisher writes only
 /// meaningful changes. What `noise status` prints is in CLITests (StatusCommandTests).
 @Suite struct StatusFeedOutputTests {

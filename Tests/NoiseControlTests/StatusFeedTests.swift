@@ -5,10 +5,6 @@ import NoiseEngine
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 @Suite struct StatusFeedTests {
     @Test func documentHasExactlyTheContractKeys() throws {
         let box = try Sandbox()

@@ -7,10 +7,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 @Suite struct StoreRobustnessTests {
     /// Ten `noise set` processes at once, each changing its own field five times, while this
     /// process keeps reading the file: every change lands and every read parses.

@@ -2,10 +2,6 @@ import Foundation
 import SystemCalls
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Handler for the interrupt test: does nothing, so the only effect of the signal is that a
 /// blocked `read` returns -1 with EINTR (the handler is installed without SA_RESTART).
 private func ignoreSignal(_: Int32) {}

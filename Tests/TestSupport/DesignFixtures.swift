@@ -9,6 +9,13 @@ extension TestStore {
     public func library() -> DesignLibrary { DesignLibrary(root: root) }
 
     public func unlockPro() throws { try ProEntitlement.set(true, root: root, now: fixedNow) }
+
+    /// `makeSpec(name)` added to the library: a store with a design to work on.
+    public func addSpec(_ name: String) throws -> WidgetSpec {
+        let spec = makeSpec(name)
+        try library().add([spec])
+        return spec
+    }
 }
 
 /// The clock of the design tests: 2026-01-01T00:00:00Z.

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A real GNOME Shell for one test: `gnome-shell --headless --virtual-monitor WxH --wayland
 /// --no-x11 --unsafe-mode` (software rendering, no GPU), on a private session bus and a private
 /// "system" bus (the shell aborts at start without one: LoginManager), with the HOME and runtime

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A small HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for network code under test:
 /// recorded answers, errors, slow and oversized bodies, and a log of what was asked. One thread
 /// accepts; each connection gets its own thread, one request, `Connection: close`.
@@ -73,25 +69,14 @@ public final class LocalHTTPServer: @unchecked Sendable {
         guard fd >= 0 else { throw ChildProcess.Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
+        var address = LoopbackAddress()
+        guard address.withSockaddr({ sa, length in bind(fd, sa, length) }) == 0, listen(fd, 64) == 0 else {
             close(fd)
             throw ChildProcess.Failure(description: "bind/listen: \(String(cString: strerror(errno)))")
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
+        _ = address.withSockaddr { sa, length in getsockname(fd, sa, &length) }
         listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        port = UInt16(address.port)
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }

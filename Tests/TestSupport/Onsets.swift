@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// An onset detector written for the tests, independent of the engine: positive spectral flux
 /// (J. P. Bello et al., "A tutorial on onset detection in music signals", 2005) on short Hann
 /// frames, with peak picking against a local median. A new drop shows as new energy in its own

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A private PipeWire for one test: `pipewire`, `wireplumber` (the session manager) and
 /// `pipewire-pulse` (PipeWire's PulseAudio service, which `noise play --output pulse` talks to),
 /// with their own session bus, runtime folder and home, and a null sink `test` (play to it with
@@ -40,12 +36,7 @@ public final class PipeWireServer: @unchecked Sendable {
             throw Failure(
                 description: "\(tool) is not installed (make test installs pipewire, wireplumber, pipewire-pulse)")
         }
-        directory = try Products.temporaryDirectory("pipewire")
-        try FileManager.default.createDirectory(
-            at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(
-            at: directory.appendingPathComponent("run"), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
+        directory = try Products.homeAndRuntimeDirectory("pipewire")
         bus = try SessionBus()
         do {
             try start()

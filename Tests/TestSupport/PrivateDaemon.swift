@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// One private daemon of a test rig (PulseAudio, PipeWire and its helpers, dbus-daemon, Xvfb,
 /// sway): started as a child of the test process, ready when its probe says so, stopped by its
 /// PID. The rigs (`PulseServer`, `PipeWireServer`, `SessionBus`, `XvfbServer`, `SwayServer`) say

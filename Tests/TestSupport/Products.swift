@@ -43,6 +43,18 @@ public enum Products {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// A temporary folder holding a private `home/` and `run/` (0700, as `$XDG_RUNTIME_DIR` must be):
+    /// where a sound server started for one test keeps its state.
+    public static func homeAndRuntimeDirectory(_ label: String) throws -> URL {
+        let url = try temporaryDirectory(label)
+        try FileManager.default.createDirectory(
+            at: url.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: url.appendingPathComponent("run"), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        return url
+    }
 }
 
 /// A product started in the background, its output collected as it comes.
@@ -73,4 +85,11 @@ public final class Spawned: @unchecked Sendable {
     }
 
     public func signal(_ sig: Int32) { child.signal(sig) }
+
+    /// SIGTERM, then `waitForExit(seconds)`: how a test ends a server or host it started.
+    @discardableResult
+    public func terminate(waitingSeconds seconds: Double = 10) -> Int32? {
+        signal(SIGTERM)
+        return waitForExit(seconds)
+    }
 }

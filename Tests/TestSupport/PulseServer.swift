@@ -19,12 +19,7 @@ public final class PulseServer: @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible { public var description: String }
 
     public init() throws {
-        directory = try Products.temporaryDirectory("pulse")
-        try FileManager.default.createDirectory(
-            at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(
-            at: directory.appendingPathComponent("run"), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
+        directory = try Products.homeAndRuntimeDirectory("pulse")
         try start()
     }
 
@@ -109,7 +104,3 @@ public final class PulseServer: @unchecked Sendable {
         }
     }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#endif

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// HTTP/1.1 over a plain loopback socket, written byte for byte, so tests can send exactly the
 /// Host, Origin and other headers an attacker would (URLSession rewrites some of them).
 public enum RawHTTP {
@@ -77,15 +73,8 @@ public enum RawHTTP {
         guard fd >= 0 else { throw Failure(description: "socket failed") }
         var tv = timeval(tv_sec: Int(timeoutSeconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        var address = LoopbackAddress(port: port)
+        let rc = address.withSockaddr { sa, length in Glibc.connect(fd, sa, length) }
         guard rc == 0 else {
             close(fd)
             throw Failure(description: "connect to 127.0.0.1:\(port) failed: errno \(errno)")

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A private D-Bus session bus (`dbus-daemon --session`-like config in a temporary folder),
 /// started for one test and stopped by its PID. Monitoring is allowed, so `dbus-monitor` can
 /// watch signals and method calls.

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A private headless Wayland compositor (sway with `WLR_BACKENDS=headless`, pixman renderer, no
 /// Xwayland) for one test, stopped by its PID. sway refuses to run as root ("Unable to drop
 /// root"), so as root it runs as `nobody` through setpriv, in a runtime folder owned by nobody;

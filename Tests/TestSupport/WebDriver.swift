@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A real headless Chromium driven through chromedriver's W3C WebDriver protocol (JSON over
 /// loopback HTTP). Starts a private chromedriver and browser profile; `quit()` stops both.
 public final class WebDriver: @unchecked Sendable {
@@ -205,16 +201,11 @@ public final class WebDriver: @unchecked Sendable {
     public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
+        var address = LoopbackAddress()
+        let ok = address.withSockaddr { sa, length in
+            bind(fd, sa, length) == 0 && getsockname(fd, sa, &length) == 0
         }
         guard ok else { throw Failure(description: "no free port") }
-        return Int(UInt16(bigEndian: addr.sin_port))
+        return address.port
     }
 }

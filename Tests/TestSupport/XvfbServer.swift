@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A private X server (Xvfb) for one test, with no window manager and a black root window, stopped
 /// by its PID. The display number is the one Xvfb picks itself (`-displayfd`), so tests running
 /// at the same time never share a display.

@@ -9,10 +9,6 @@ import WidgetDataKeys
 import WidgetDesign
 import WidgetRender
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Widget buttons against real parts: a real player on a private PulseAudio server, the real
 /// store files, login entries in a scratch config folder.
 @Suite(.serialized) struct WidgetActionPerformerTests {

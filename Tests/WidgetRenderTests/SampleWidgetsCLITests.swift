@@ -8,10 +8,6 @@ import WidgetDataKeys
 @testable import WidgetDesign
 @testable import WidgetRender
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The second seed's widgets through the built `weaver`, as a user runs it: a counter with a
 /// reset button, an open-a-link button, and a countdown redrawn live by `render --watch`.
 @Suite struct SampleWidgetsCLITests {

@@ -112,17 +112,14 @@ extension Mix.Layer {
 public enum MixFields {
     public static let groups = ["Master", "Layer", "EQ", "Movement", "Texture", "Notch"]
 
-    public static let masterVolume = FieldSpec(
-        key: "masterVolume", kind: .number, group: "Master", label: "Master volume",
-        help: "The slider over all layers; amplitude is its cube.",
-        range: 0...1, step: 0.01, default: .number(0.8))
+    public static let masterVolume = volumeSlider(
+        key: "masterVolume", group: "Master", label: "Master volume",
+        help: "The slider over all layers; amplitude is its cube.")
     public static let enabled = FieldSpec(
         key: "layers[].enabled", kind: .flag, group: "Layer", label: "On",
         help: "Whether the layer plays.", default: .flag(true))
-    public static let volume = FieldSpec(
-        key: "layers[].volume", kind: .number, group: "Layer", label: "Volume",
-        help: "The layer's slider; amplitude is its cube.",
-        range: 0...1, step: 0.01, default: .number(0.8))
+    public static let volume = volumeSlider(
+        key: "layers[].volume", group: "Layer", label: "Volume", help: "The layer's slider; amplitude is its cube.")
     public static let colour = FieldSpec(
         key: "layers[].colour", kind: .number, group: "Layer", label: "Colour",
         help: "β of 1/f^β: 0 white, 1 pink, 2 brown, continuous between.",
@@ -135,16 +132,9 @@ public enum MixFields {
         key: "layers[].highCutHz", kind: .number, group: "Layer", label: "High cut",
         help: "12 dB/octave low-pass corner, above the low cut and below Nyquist; 0 or absent is off.",
         range: 500...20000, step: 100, unit: "Hz", optional: true, scale: .log)
-    public static let eqLowDb = FieldSpec(
-        key: "layers[].eq.lowDb", kind: .number, group: "EQ", label: "Low",
-        help: "Low shelf at 160 Hz.", range: -12...12, step: 0.5, unit: "dB", default: .number(0))
-    public static let eqMidDb = FieldSpec(
-        key: "layers[].eq.midDb", kind: .number, group: "EQ", label: "Mid",
-        help: "Peak at 1.2 kHz, one octave wide.", range: -12...12, step: 0.5, unit: "dB",
-        default: .number(0))
-    public static let eqHighDb = FieldSpec(
-        key: "layers[].eq.highDb", kind: .number, group: "EQ", label: "High",
-        help: "High shelf at 6 kHz.", range: -12...12, step: 0.5, unit: "dB", default: .number(0))
+    public static let eqLowDb = eqBand("lowDb", label: "Low", help: "Low shelf at 160 Hz.")
+    public static let eqMidDb = eqBand("midDb", label: "Mid", help: "Peak at 1.2 kHz, one octave wide.")
+    public static let eqHighDb = eqBand("highDb", label: "High", help: "High shelf at 6 kHz.")
     public static let movementPeriodSeconds = FieldSpec(
         key: "layers[].movement.periodSeconds", kind: .number, group: "Movement",
         label: "Swell length", help: "Average length of one swell.",
@@ -195,6 +185,20 @@ public enum MixFields {
         key: "notch.depthDb", kind: .number, group: "Notch", label: "Notch depth",
         help: "How far the band is lowered, at least, across the notch's centre.",
         range: NotchSettings.depthRange, step: 1, unit: "dB", default: .number(NotchSettings.defaultDepthDb))
+
+    /// A volume slider, the master's or a layer's: 0…1, amplitude its cube, 0.8 to start.
+    private static func volumeSlider(key: String, group: String, label: String, help: String) -> FieldSpec {
+        FieldSpec(
+            key: key, kind: .number, group: group, label: label, help: help, range: 0...1, step: 0.01,
+            default: .number(0.8))
+    }
+
+    /// One of a layer's three EQ bands: ±12 dB in half-decibel steps, flat to start.
+    private static func eqBand(_ name: String, label: String, help: String) -> FieldSpec {
+        FieldSpec(
+            key: "layers[].eq.\(name)", kind: .number, group: "EQ", label: label, help: help, range: -12...12,
+            step: 0.5, unit: "dB", default: .number(0))
+    }
 
     public static let table = FieldTable(groups: groups, fields: MixParameter.allCases.map(\.field))
 

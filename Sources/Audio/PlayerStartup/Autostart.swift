@@ -7,22 +7,19 @@ import LoginEntryFiles
 /// Enabling writes the unit and the `default.target.wants/` link itself (what `systemctl --user
 /// enable` does for `WantedBy=default.target`), so it works without a user bus; the CLI then asks
 /// systemd to reload if it can.
-public struct Autostart: Sendable {
+public struct Autostart: LoginEntrySet, Sendable {
     public enum Method: String, CaseIterable, Sendable {
         case systemd, xdg
     }
 
     public static let unitName = "widgetweaver-noise.service"
     public static let desktopName = "widgetweaver-noise.desktop"
+    public static let wantedBy = "default.target"
 
     /// Where the entries go, the `noise` they run and the store they name.
     public let target: LoginEntryTarget
 
     public init(target: LoginEntryTarget) { self.target = target }
-
-    public var unitURL: URL { target.unitURL(Self.unitName) }
-    public var wantsLinkURL: URL { target.wantsLinkURL(Self.unitName, wantedBy: "default.target") }
-    public var desktopURL: URL { target.autostartURL(Self.desktopName) }
 
     /// The login command. `--store` is an option of the subcommand, so it comes after `resume`
     /// (`noise --store DIR resume` is refused: "Unknown option '--store'").
@@ -60,18 +57,9 @@ public struct Autostart: Sendable {
     @discardableResult
     public func install(_ method: Method) throws -> [URL] {
         switch method {
-        case .systemd:
-            try LoginEntries.install([(try unitText(), unitURL)], enabling: (wantsLinkURL, Self.unitName))
-        case .xdg:
-            try LoginEntries.install([(try desktopText(), desktopURL)])
+        case .systemd: try installUnit()
+        case .xdg: try installDesktopEntry()
         }
-    }
-
-    /// Removes whatever is installed (both kinds); returns the files removed.
-    @discardableResult
-    public func remove() throws -> [URL] {
-        try LoginEntries.remove(
-            [wantsLinkURL, unitURL, desktopURL], wantsFolder: wantsLinkURL.deletingLastPathComponent())
     }
 
     public struct Installed: Sendable, Equatable {

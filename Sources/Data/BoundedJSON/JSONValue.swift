@@ -175,15 +175,9 @@ private struct JSONParser {
     }
 
     mutating func parseObject(depth: Int) throws -> JSONValue {
-        guard depth <= limits.maxDepth else { throw fail("nesting deeper than \(limits.maxDepth) levels") }
-        index += 1
         var object: [String: JSONValue] = [:]
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(object)
-        }
-        while true {
+        guard try opens(depth: depth, closedBy: UInt8(ascii: "}")) else { return .object(object) }
+        repeat {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a key string") }
             let keyStart = index
@@ -197,44 +191,41 @@ private struct JSONParser {
             index += 1
             skipWhitespace()
             object[key] = try parseValue(depth: depth)
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of data") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(object)
-            }
-            throw fail("expected ',' or '}'")
-        }
+        } while try continues(closedBy: UInt8(ascii: "}"))
+        return .object(object)
     }
 
     mutating func parseArray(depth: Int) throws -> JSONValue {
-        guard depth <= limits.maxDepth else { throw fail("nesting deeper than \(limits.maxDepth) levels") }
-        index += 1
         var array: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(array)
-        }
-        while true {
+        guard try opens(depth: depth, closedBy: UInt8(ascii: "]")) else { return .array(array) }
+        repeat {
             skipWhitespace()
             array.append(try parseValue(depth: depth))
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of data") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(array)
-            }
-            throw fail("expected ',' or ']'")
+        } while try continues(closedBy: UInt8(ascii: "]"))
+        return .array(array)
+    }
+
+    /// Steps past a container's opening bracket at `depth`; false, past `closer` too, when it is empty.
+    mutating func opens(depth: Int, closedBy closer: UInt8) throws -> Bool {
+        guard depth <= limits.maxDepth else { throw fail("nesting deeper than \(limits.maxDepth) levels") }
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == closer else { return true }
+        index += 1
+        return false
+    }
+
+    /// After a member or an element: true past a ',' (another follows), false past `closer` (the end).
+    mutating func continues(closedBy closer: UInt8) throws -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail("unexpected end of data") }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            return true
         }
+        guard bytes[index] == closer else { throw fail("expected ',' or '\(Character(Unicode.Scalar(closer)))'") }
+        index += 1
+        return false
     }
 
     mutating func parseString() throws -> String {

@@ -131,14 +131,8 @@ public struct TaskReader {
                         message: "DUE '\(p.value.prefix(40))' is not a date or date-time; the task has no due date"))
             }
         }
-        if let p = c.first("PRIORITY") {
-            let text = p.value.trimmingCharacters(in: .whitespaces)
-            if let n = Int(text.prefix(3)), text.count <= 3, (0...9).contains(n) {
-                item.priority = n
-            } else {
-                warnings.append(
-                    ICalendarWarning(line: p.line, message: "PRIORITY '\(text.prefix(20))' is outside 0…9; ignored"))
-            }
+        if let p = c.first("PRIORITY"), let n = Self.wholeNumber(p, in: 0...9, maxCharacters: 3, warnings: &warnings) {
+            item.priority = n
         }
         if let p = c.first("STATUS") {
             let s = p.value.trimmingCharacters(in: .whitespaces).uppercased()
@@ -166,14 +160,7 @@ public struct TaskReader {
             }
         }
         if let p = c.first("PERCENT-COMPLETE") {
-            let text = p.value.trimmingCharacters(in: .whitespaces)
-            if let n = Int(text.prefix(4)), text.count <= 4, (0...100).contains(n) {
-                item.percentComplete = n
-            } else {
-                warnings.append(
-                    ICalendarWarning(
-                        line: p.line, message: "PERCENT-COMPLETE '\(text.prefix(20))' is outside 0…100; ignored"))
-            }
+            item.percentComplete = Self.wholeNumber(p, in: 0...100, maxCharacters: 4, warnings: &warnings)
         }
         for p in c.all("CATEGORIES") where item.categories.count < 50 {
             for name in Self.splitList(p.value) where item.categories.count < 50 {
@@ -244,6 +231,19 @@ public struct TaskReader {
         item.advance = schedule.advance(
             to: next, anchor: anchor, rules: parsed, component: c, limits: limits, budget: &budget)
         return item
+    }
+
+    /// `p`'s whole number within `range`, written in at most `maxCharacters`; anything else is
+    /// warned about and ignored (nil).
+    static func wholeNumber(
+        _ p: Property, in range: ClosedRange<Int>, maxCharacters: Int, warnings: inout [ICalendarWarning]
+    ) -> Int? {
+        let text = p.value.trimmingCharacters(in: .whitespaces)
+        if let n = Int(text.prefix(maxCharacters)), text.count <= maxCharacters, range.contains(n) { return n }
+        let allowed = "\(range.lowerBound)…\(range.upperBound)"
+        warnings.append(
+            ICalendarWarning(line: p.line, message: "\(p.name) '\(text.prefix(20))' is outside \(allowed); ignored"))
+        return nil
     }
 
     /// A TEXT list: commas split, `\,` does not.

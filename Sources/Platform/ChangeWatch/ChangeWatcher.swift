@@ -81,35 +81,25 @@ public final class ChangeWatcher: @unchecked Sendable {
         self.maximumDelaySeconds = max(self.debounceSeconds, maximumDelaySeconds)
         self.minuteTicks = minuteTicks
         self.clock = clock
-        inotifyFD = try Syscalls.inotifyInit()
-        do {
-            stopFD = try Syscalls.eventCreate()
-        } catch {
-            Syscalls.close(inotifyFD)
-            throw error
+        // The descriptors are made in turn; when a step fails, those made already are closed again.
+        var made: [Int32] = []
+        func make(_ create: () throws -> Int32) throws -> Int32 {
+            do {
+                made.append(try create())
+                return made[made.count - 1]
+            } catch {
+                made.forEach(Syscalls.close)
+                throw error
+            }
         }
-        do {
-            timerFD = try Syscalls.timerCreate()
-        } catch {
-            Syscalls.close(inotifyFD)
-            Syscalls.close(stopFD)
-            throw error
-        }
-        do {
-            deadlineFD = try Syscalls.timerCreate()
-        } catch {
-            Syscalls.close(inotifyFD)
-            Syscalls.close(stopFD)
-            Syscalls.close(timerFD)
-            throw error
-        }
+        inotifyFD = try make(Syscalls.inotifyInit)
+        stopFD = try make(Syscalls.eventCreate)
+        timerFD = try make(Syscalls.timerCreate)
+        deadlineFD = try make(Syscalls.timerCreate)
         do {
             _ = try rearm()
         } catch {
-            Syscalls.close(inotifyFD)
-            Syscalls.close(stopFD)
-            Syscalls.close(timerFD)
-            Syscalls.close(deadlineFD)
+            made.forEach(Syscalls.close)
             throw error
         }
     }

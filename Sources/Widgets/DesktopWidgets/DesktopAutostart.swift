@@ -6,20 +6,17 @@ import LoginEntryFiles
 /// default: the desktop session starts it once the display is up. A systemd user unit must wait
 /// for `graphical-session.target`, which only some sessions reach; `default.target` comes before
 /// any display exists.
-public struct DesktopAutostart: Sendable {
+public struct DesktopAutostart: LoginEntrySet, Sendable {
     public enum Method: String, CaseIterable, Sendable { case xdg, systemd }
 
     public static let unitName = "widgetweaver-desktop.service"
     public static let desktopName = "widgetweaver-desktop.desktop"
+    public static let wantedBy = "graphical-session.target"
 
     /// Where the entries go, the `weaver` they run and the store they name.
     public let target: LoginEntryTarget
 
     public init(target: LoginEntryTarget) { self.target = target }
-
-    public var unitURL: URL { target.unitURL(Self.unitName) }
-    public var wantsLinkURL: URL { target.wantsLinkURL(Self.unitName, wantedBy: "graphical-session.target") }
-    public var desktopURL: URL { target.autostartURL(Self.desktopName) }
 
     public var arguments: [String] { target.command(["desktop"]) }
 
@@ -52,17 +49,9 @@ public struct DesktopAutostart: Sendable {
     @discardableResult
     public func install(_ method: Method) throws -> [URL] {
         switch method {
-        case .xdg:
-            try LoginEntries.install([(try desktopText(), desktopURL)])
-        case .systemd:
-            try LoginEntries.install([(try unitText(), unitURL)], enabling: (wantsLinkURL, Self.unitName))
+        case .xdg: try installDesktopEntry()
+        case .systemd: try installUnit()
         }
-    }
-
-    @discardableResult
-    public func remove() throws -> [URL] {
-        try LoginEntries.remove(
-            [wantsLinkURL, unitURL, desktopURL], wantsFolder: wantsLinkURL.deletingLastPathComponent())
     }
 
     public var isInstalled: Bool {

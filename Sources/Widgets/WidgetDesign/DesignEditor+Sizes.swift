@@ -116,21 +116,3 @@ extension DesignEditor {
         s.matchedSet = set
     }
 }
-
-extension MatchedSet {
-    public func variant(for family: DesignSizeFamily) -> SpecVariant? {
-        switch family {
-        case .small: small
-        case .medium: medium
-        case .large: large
-        }
-    }
-
-    mutating func setVariant(_ variant: SpecVariant?, for family: DesignSizeFamily) {
-        switch family {
-        case .small: small = variant
-        case .medium: medium = variant
-        case .large: large = variant
-        }
-    }
-}

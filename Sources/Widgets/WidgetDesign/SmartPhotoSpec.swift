@@ -67,22 +67,6 @@ public struct SmartPhotoSpec: Sendable, Hashable {
     public var preparedAt: Date
     public var shuffleManifestFileName: String?
 
-    public func variant(for family: DesignSizeFamily) -> SmartPhotoVariant? {
-        switch family {
-        case .small: small
-        case .medium: medium
-        case .large: large
-        }
-    }
-
-    mutating func setVariant(_ variant: SmartPhotoVariant?, for family: DesignSizeFamily) {
-        switch family {
-        case .small: small = variant
-        case .medium: medium = variant
-        case .large: large = variant
-        }
-    }
-
     /// Each size's crop trimmed to the image when it runs past it (the decoder's rule).
     mutating func trimCrops() {
         for family in DesignSizeFamily.allCases {

@@ -116,10 +116,7 @@ struct CairoDrawer {
                 cairo_fill(cr)
             }
         case .image(let key, let mode, let radius, let blurred):
-            guard let image = images[key] else { return }
-            cairo_save(cr)
-            roundedRect(cr, r, radius)
-            cairo_clip(cr)
+            guard let image = clippedImage(key, to: r, radius, cr) else { return }
             let iw = Double(image.pixelWidth), ih = Double(image.pixelHeight)
             let sx = r.width / iw, sy = r.height / ih
             let k = mode == .fill ? max(sx, sy) : min(sx, sy)
@@ -138,10 +135,7 @@ struct CairoDrawer {
             cairo_paint(cr)
             cairo_restore(cr)
         case .croppedImage(let key, let crop, let mode, let radius):
-            guard let image = images[key] else { return }
-            cairo_save(cr)
-            roundedRect(cr, r, radius)
-            cairo_clip(cr)
+            guard let image = clippedImage(key, to: r, radius, cr) else { return }
             let iw = Double(image.pixelWidth), ih = Double(image.pixelHeight)
             let turns = ((crop.quarterTurns % 4) + 4) % 4
             // The turned picture's size, and the crop in its pixels.
@@ -192,6 +186,16 @@ struct CairoDrawer {
             cairo_set_line_cap(cr, roundCaps ? CAIRO_LINE_CAP_ROUND : CAIRO_LINE_CAP_BUTT)
             cairo_stroke(cr)
         }
+    }
+
+    /// The design picture `key`, with the state saved and the clip set to `r`'s rounded rect (the caller
+    /// restores it); nil, with nothing changed, when the design has no such picture.
+    func clippedImage(_ key: String, to r: Rect, _ radius: Double, _ cr: OpaquePointer) -> DecodedImage? {
+        guard let image = images[key] else { return nil }
+        cairo_save(cr)
+        roundedRect(cr, r, radius)
+        cairo_clip(cr)
+        return image
     }
 
     func drawBlurred(_ image: DecodedImage, in r: Rect, _ cr: OpaquePointer) {

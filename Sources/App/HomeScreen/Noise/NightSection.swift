@@ -20,20 +20,20 @@ enum NightSection {
 
     static func html(_ state: NightState, presets: [MixerState.Preset]) -> HTML {
         let lengths = timerMinutes.map { m in
-            option("\(m * 60)", label(Double(m * 60)), selected: m == 30)
+            Page.option("\(m * 60)", label(Double(m * 60)), selected: m == 30)
         }
         let fades = fadeSeconds.map { s in
-            option(number(s), s == 0 ? "no fade" : label(s), selected: s == 30)
+            Page.option(number(s), s == 0 ? "no fade" : label(s), selected: s == 30)
         }
         let ends = TimerEnd.allCases.map { end in
-            option(end.rawValue, endName(end), selected: end == (state.timer?.then ?? .stop))
+            Page.option(end.rawValue, endName(end), selected: end == (state.timer?.then ?? .stop))
         }
-        let presetOptions = presets.map { option($0.id, $0.name, selected: $0.id == "sleep") }
+        let presetOptions = presets.map { Page.option($0.id, $0.name, selected: $0.id == "sleep") }
         let scheduleFades = scheduleFadeSeconds.map { s in
-            option(number(s), label(s), selected: s == NightRequest.defaultScheduleFadeSeconds)
+            Page.option(number(s), label(s), selected: s == NightRequest.defaultScheduleFadeSeconds)
         }
         let scheduleTimers = scheduleTimerSeconds.map { s in
-            option(
+            Page.option(
                 s == 0 ? "" : number(s), s == 0 ? "none (plays until stopped)" : label(s),
                 selected: s == 0)
         }
@@ -61,11 +61,6 @@ enum NightSection {
         case .suspend: "Suspend the computer"
         case .poweroff: "Power off the computer"
         }
-    }
-
-    static func option(_ value: String, _ name: String, selected: Bool) -> HTML {
-        templates.render(
-            "option", ["value": value, "name": name, "selected": selected ? templates.render("selected") : .empty])
     }
 
     static func number(_ v: Double) -> String { Page.number(v) }

@@ -51,6 +51,7 @@ enum WebAssets {
         "editorlogic.js": PackageResources.editorlogic_js,
         "boardlogic.js": PackageResources.boardlogic_js,
         "request.js": PackageResources.request_js,
+        "element.js": PackageResources.element_js,
     ]
 
     /// The text a request for `path` is answered with.

@@ -1,6 +1,7 @@
 'use strict';
 (() => {
 // @include prelude.js
+// @include element.js
   const kept = restoreNotice();
   if (kept && kept.undo) offerUndo(kept.undo);
 
@@ -74,12 +75,6 @@
       const answer = await call('POST', '/api/import?name=' + encodeURIComponent(file.name), file, true);
       showReview(answer);
     } catch (e) { review.hidden = true; notice(e.message, true); }
-  }
-  function el(tag, attrs, text) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    if (text !== undefined) node.textContent = text;
-    return node;
   }
   function showReview(r) {
     review.replaceChildren();

@@ -6,6 +6,7 @@
 // @include boardlogic.js
   const $ = (s, r = document) => r.querySelector(s);
 // @include request.js
+// @include element.js
   let board = null;
   const held = new Set();       // sliders the person is moving: incoming state leaves them alone
   const inFlight = new Map();   // slider -> newest value not yet sent (one request at a time each)
@@ -15,13 +16,6 @@
   };
   const cards = () => [...document.querySelectorAll('.sound-card')];
   const cardOf = (id) => document.querySelector('.sound-card[data-sound="' + CSS.escape(id) + '"]');
-
-  function el(tag, attrs, text) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
 
   function applyBoard(state) {
     board = state;
