@@ -6,7 +6,7 @@ import Foundation
 public protocol LoginEntrySet {
     static var unitName: String { get }
     static var desktopName: String { get }
-    /// The target that wants the unit ("default.target").
+    /// The target that wants the unit: "default.target" for the player, "graphical-session.target" for the desktop.
     static var wantedBy: String { get }
     /// Where the entries go, the executable they run and the store they name.
     var target: LoginEntryTarget { get }
